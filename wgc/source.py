@@ -1,0 +1,100 @@
+"""Stage 0, sources: the text of every file wgc reads, and spans into it.
+
+Input: a path (or standard input) and its bytes.  Output: `SourceFile` objects
+holding decoded text plus a lazily built line index, and `Span`s that point into
+them.
+
+Invariants:
+- A `Span` is a half-open range of *character* offsets into one `SourceFile`'s
+  text (for ASCII sources these equal byte offsets); `start <= end`.
+- Line and column numbers are 1-based and computed only when rendering.
+- `SourceFile` compares by identity: two reads of one path are two files.
+- Spans never take part in AST equality (the AST marks them `compare=False`).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True, eq=False)
+class SourceFile:
+    """One source text as wgc read it. `path` is the name shown in diagnostics."""
+
+    path: str
+    text: str = field(repr=False)
+    _line_starts: list[int] = field(default_factory=list, repr=False)
+
+    def line_starts(self) -> list[int]:
+        """Offsets at which each line begins (index 0 is line 1)."""
+        if not self._line_starts:
+            starts = [0]
+            text = self.text
+            find = text.find
+            i = find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts.extend(starts)
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset (clamped into the text)."""
+        offset = max(0, min(offset, len(self.text)))
+        starts = self.line_starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its line terminator."""
+        starts = self.line_starts()
+        if line < 1 or line > len(starts):
+            return ""
+        begin = starts[line - 1]
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        return self.text[begin:end].rstrip("\r")
+
+    def offset_of(self, line: int, column: int = 1) -> int:
+        """Character offset of a 1-based (line, column), clamped into the text."""
+        starts = self.line_starts()
+        line = max(1, min(line, len(starts)))
+        return min(starts[line - 1] + max(column, 1) - 1, len(self.text))
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open character range `[start, end)` in `file`."""
+
+    file: SourceFile
+    start: int
+    end: int
+
+    @property
+    def line_col(self) -> tuple[int, int]:
+        return self.file.line_col(self.start)
+
+    def to(self, other: Span) -> Span:
+        """The span from the start of `self` to the end of `other` (same file), else `self`."""
+        if other.file is not self.file:
+            return self
+        return Span(self.file, min(self.start, other.start), max(self.end, other.end))
+
+
+def decode_source(data: bytes) -> tuple[str, int | None]:
+    """Decode source bytes as UTF-8 (a BOM is dropped).
+
+    Returns the text and, when the bytes are not valid UTF-8, the offset of the first
+    bad byte; the text then has U+FFFD in place of each invalid byte so that later
+    stages can still point into it.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as err:
+        text = data.decode("utf-8", errors="replace")
+        bad_char_offset = len(data[: err.start].decode("utf-8", errors="replace"))
+        return text, bad_char_offset

@@ -1,0 +1,1000 @@
+"""Stage 2, parsing: preprocessed text -> AST (`wgc.syntax.ast`) + syntax diagnostics.
+
+Input: the preprocessor's expanded text and its location map (anything with a
+`span(start, end) -> Span` method).  Output: a `TranslationUnit` and the list
+of syntax diagnostics; nothing after this module imports lark.
+
+How it works:
+- `grammar/hlsl.lark` is an LALR(1) grammar parsed with lark's contextual
+  lexer; the lark tree is never built: `AstBuilder` is passed to lark as its
+  transformer, so our frozen dataclasses are made as rules are reduced.
+- HLSL, like C, cannot be parsed without knowing which names are types, nor
+  tell a template `<` from less-than.  `TypeNamePostLexer` does the classic
+  "lexer hack": it knows the builtin type names, pre-scans the text for
+  struct/enum/typedef names, learns names as declarations go by, and renames
+  IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT.  A `<` after a plain identifier is a
+  template only when the text up to its matching `>` holds type names and is
+  followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`).
+- Error recovery: on a syntax error the offending top-level declaration is
+  blanked out (offsets are kept, newlines too) and the file parsed again, so
+  every top-level declaration can report its own first error without cascades.
+
+Invariants: spans point into original files; the same text always yields the
+same AST and diagnostics; bad input never raises (only internal bugs do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from wgc import codes
+from wgc.diagnostics import Diagnostic
+from wgc.source import SourceFile, Span
+from wgc.syntax import ast
+
+# ---------------------------------------------------------------- type names
+
+_SCALARS = (
+    "bool", "int", "uint", "dword", "half", "float", "double",
+    "min16float", "min10float", "min16int", "min12int", "min16uint",
+    "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    "float16_t", "float32_t", "float64_t",
+)
+_OBJECT_TYPES = (
+    "void", "vector", "matrix", "string", "sampler", "SamplerState", "SamplerComparisonState",
+    "Buffer", "RWBuffer", "StructuredBuffer", "RWStructuredBuffer", "AppendStructuredBuffer",
+    "ConsumeStructuredBuffer", "ByteAddressBuffer", "RWByteAddressBuffer",
+    "Texture1D", "Texture1DArray", "Texture2D", "Texture2DArray", "Texture3D", "TextureCube",
+    "TextureCubeArray", "Texture2DMS", "Texture2DMSArray",
+    "RWTexture1D", "RWTexture1DArray", "RWTexture2D", "RWTexture2DArray", "RWTexture3D",
+    "RasterizerOrderedBuffer", "RasterizerOrderedByteAddressBuffer",
+    "RasterizerOrderedStructuredBuffer", "RasterizerOrderedTexture1D",
+    "RasterizerOrderedTexture1DArray", "RasterizerOrderedTexture2D",
+    "RasterizerOrderedTexture2DArray", "RasterizerOrderedTexture3D",
+    "ConstantBuffer", "TextureBuffer", "RaytracingAccelerationStructure", "RayDesc",
+    "BuiltInTriangleIntersectionAttributes",
+    # work-graph node objects
+    "DispatchNodeInputRecord", "RWDispatchNodeInputRecord", "GroupNodeInputRecords",
+    "RWGroupNodeInputRecords", "ThreadNodeInputRecord", "RWThreadNodeInputRecord",
+    "EmptyNodeInput", "NodeOutput", "NodeOutputArray", "EmptyNodeOutput",
+    "EmptyNodeOutputArray", "ThreadNodeOutputRecords", "GroupNodeOutputRecords",
+)
+STATE_OBJECT_TYPES = frozenset({
+    "GlobalRootSignature", "LocalRootSignature", "StateObjectConfig",
+    "SubobjectToExportsAssociation", "RaytracingShaderConfig", "RaytracingPipelineConfig",
+    "RaytracingPipelineConfig1", "TriangleHitGroup", "ProceduralPrimitiveHitGroup",
+})
+
+
+def _builtin_type_names() -> frozenset[str]:
+    names = set(_OBJECT_TYPES) | STATE_OBJECT_TYPES
+    for scalar in _SCALARS:
+        names.add(scalar)
+        for rows in "1234":
+            names.add(scalar + rows)
+            for cols in "1234":
+                names.add(f"{scalar}{rows}x{cols}")
+    return frozenset(names)
+
+
+BUILTIN_TYPE_NAMES = _builtin_type_names()
+
+_DECLARED_TYPE = re.compile(
+    r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+([A-Za-z_]\w*)"
+)
+_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
+_TEMPLATE_SCAN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(::)|(,)|(<)|(>>|>))")
+_OPEN_PAREN = re.compile(r"\s*\(")
+
+
+def prescan_type_names(text: str) -> set[str]:
+    """Names declared anywhere in `text` as struct/class/interface/enum/typedef."""
+    names = {m.group(1) for m in _DECLARED_TYPE.finditer(text)}
+    names.update(m.group(1) for m in _TYPEDEF_NAME.finditer(text))
+    return names
+
+
+# ---------------------------------------------------------------- postlexer
+
+_TYPE_END = frozenset({"TYPE_NAME", "TGT"})
+_KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM"})
+
+
+class TypeNamePostLexer:
+    """Renames IDENT/LT/GT/RSHIFT tokens to TYPE_NAME/TLT/TGT (see the module docstring)."""
+
+    always_accept = ("IDENT", "LT", "GT", "RSHIFT")
+
+    def __init__(self) -> None:
+        self.begin("", set())
+
+    def begin(self, text: str, declared_types: set[str]) -> None:
+        self.text = text
+        self.types = set(BUILTIN_TYPE_NAMES) | declared_types
+        self.template_functions: set[str] = set()
+        self.last: Any = None
+        self.before_last: Any = None
+
+    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        from lark import Token
+
+        types = self.types
+        template_stack: list[int] = []
+        depth = 0
+        typedef_depth: int | None = None
+        template_header_open = False
+        after_template_header = False
+        prev_type = None
+        prev2_type = None
+        for tok in stream:
+            kind = tok.type
+            if kind == "IDENT":
+                value = tok.value
+                if prev_type == "DOT":
+                    pass
+                elif prev_type in ("TYPENAME", "CLASS") and template_header_open:
+                    types.add(value)
+                elif prev_type in _KEYWORD_NAME_POSITION:
+                    types.add(value)
+                    kind = "TYPE_NAME"
+                elif typedef_depth is not None and depth == typedef_depth and prev_type in (
+                    "TYPE_NAME", "TGT", "COMMA", "RBRACE"
+                ):
+                    types.add(value)
+                elif value in types and prev_type not in _TYPE_END:
+                    kind = "TYPE_NAME"
+                elif after_template_header and _OPEN_PAREN.match(self.text, tok.end_pos):
+                    self.template_functions.add(value)
+                    after_template_header = False
+            elif kind == "LT":
+                if prev_type in ("TYPE_NAME", "TEMPLATE") or (
+                    prev_type == "IDENT" and self._template_call_follows(self.last.value, tok.end_pos)
+                ):
+                    kind = "TLT"
+                    template_stack.append(depth)
+                    if prev_type == "TEMPLATE":
+                        template_header_open = True
+            elif kind == "GT":
+                if template_stack and template_stack[-1] == depth:
+                    template_stack.pop()
+                    kind = "TGT"
+            elif kind == "RSHIFT" and template_stack and template_stack[-1] == depth:
+                template_stack.pop()
+                first = Token.new_borrow_pos("TGT", ">", tok)
+                first.end_pos = tok.start_pos + 1
+                first.end_column = tok.column + 1
+                self._emitted(first)
+                yield first
+                if template_stack and template_stack[-1] == depth:
+                    template_stack.pop()
+                    second_kind = "TGT"
+                else:
+                    second_kind = "GT"
+                second = Token(second_kind, ">", tok.start_pos + 1, tok.line, tok.column + 1,
+                               tok.end_line, tok.end_column, tok.end_pos)
+                prev2_type, prev_type = "TGT", second_kind
+                self._emitted(second)
+                yield second
+                continue
+            elif kind in ("LPAR", "LSQB"):
+                depth += 1
+            elif kind in ("RPAR", "RSQB"):
+                depth -= 1
+                while template_stack and template_stack[-1] > depth:
+                    template_stack.pop()
+            elif kind in ("SEMI", "LBRACE", "RBRACE"):
+                template_stack.clear()
+                depth = 0
+                after_template_header = False
+                if kind == "SEMI" and typedef_depth is not None:
+                    typedef_depth = None
+            elif kind == "TYPEDEF":
+                typedef_depth = depth
+            if kind != tok.type:
+                tok = Token.new_borrow_pos(kind, tok.value, tok)
+            prev2_type, prev_type = prev_type, kind
+            if kind == "TGT" and template_header_open and not template_stack:
+                template_header_open = False
+                after_template_header = True
+                prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
+            self._emitted(tok)
+            yield tok
+        del prev2_type
+
+    def _emitted(self, tok: Any) -> None:
+        self.before_last, self.last = self.last, tok
+
+    def _template_call_follows(self, name: str, pos: int) -> bool:
+        """Is the `<` ending at `pos` after identifier `name` a template argument list?"""
+        text = self.text
+        level = 1
+        first = True
+        for _ in range(64):
+            m = _TEMPLATE_SCAN.match(text, pos)
+            if m is None:
+                return False
+            pos = m.end()
+            ident, _number, _scope, _comma, lt, gt = m.groups()
+            if first:
+                if not ((ident and ident in self.types) or name in self.template_functions):
+                    return False
+                first = False
+            if lt:
+                level += 1
+            elif gt:
+                level -= len(gt)
+                if level <= 0:
+                    return _OPEN_PAREN.match(text, pos) is not None
+        return False
+
+
+# ---------------------------------------------------------------- AST builder
+
+
+class Locations(Protocol):
+    def span(self, start: int, end: int) -> Span: ...
+
+
+@dataclass(frozen=True)
+class FileLocations:
+    """Location map for text that was not preprocessed: offsets are the file's own."""
+
+    file: SourceFile
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.file, start, end)
+
+
+def _is_token(value: Any) -> bool:
+    return type(value).__name__ == "Token"
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'",
+            "a": "\a", "b": "\b", "f": "\f", "v": "\v", "?": "?"}
+_ESCAPE_RE = re.compile(r"\\(.)")
+_INT_SUFFIXES = frozenset({"", "u", "l", "ul", "lu", "ll", "ull", "llu"})
+
+
+class AstBuilder:
+    """Transformer callbacks: each returns the AST node for one grammar rule.
+
+    `_make_transformer` turns this into a lark `Transformer` whose methods get
+    `(meta, children)`; a rule without a method here is a bug (it raises).
+    """
+
+    def __init__(self) -> None:
+        self.locations: Locations = FileLocations(SourceFile("<none>", ""))
+        self.diagnostics: list[Diagnostic] = []
+
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return self.locations.span(0, 0)
+        return self.locations.span(meta.start_pos, meta.end_pos)
+
+    def _tok_span(self, tok: Any) -> Span:
+        return self.locations.span(tok.start_pos, tok.end_pos)
+
+    # ---- helpers
+    @staticmethod
+    def _of(children: list[Any], cls: type | tuple[type, ...]) -> tuple[Any, ...]:
+        return tuple(c for c in children if isinstance(c, cls))
+
+    @staticmethod
+    def _modifiers(children: list[Any]) -> tuple[str, ...]:
+        return tuple(str(c) for c in children if isinstance(c, _Modifier))
+
+    # ---- declarations
+    def start(self, meta: Any, children: list[Any]) -> ast.TranslationUnit:
+        return ast.TranslationUnit(self._span(meta), tuple(children))
+
+    def namespace_decl(self, meta: Any, children: list[Any]) -> ast.NamespaceDecl:
+        name, *decls = children
+        return ast.NamespaceDecl(self._span(meta), str(name), tuple(decls))
+
+    def template_header(self, meta: Any, children: list[Any]) -> tuple[ast.TemplateParam, ...]:
+        return tuple(c for c in children if isinstance(c, ast.TemplateParam))
+
+    def template_type_param(self, meta: Any, children: list[Any]) -> ast.TemplateParam:
+        name, default = children[-2], children[-1]
+        return ast.TemplateParam(self._span(meta), name, None, default)
+
+    def template_value_param(self, meta: Any, children: list[Any]) -> ast.TemplateParam:
+        kind, name, default = children
+        return ast.TemplateParam(self._span(meta), name, kind, default)
+
+    def template_decl(self, meta: Any, children: list[Any]) -> Any:
+        params, decl = children
+        span = self._span(meta)
+        if isinstance(decl, (ast.FunctionDecl, ast.StructDecl)):
+            return _replace(decl, span=span, template_params=params)
+        self.diagnostics.append(codes.EXPECTED_TOKEN(
+            span, "a template declaration must declare a function or a struct"))
+        return decl
+
+    def var_decl(self, meta: Any, children: list[Any]) -> Any:
+        span = self._span(meta)
+        attributes = self._of(children, ast.Attribute)
+        modifiers = self._modifiers(children)
+        type_ref = self._of(children, ast.TypeRef)[0]
+        declarators = self._of(children, ast.Declarator)
+        if (type_ref.name[-1] in STATE_OBJECT_TYPES and len(declarators) == 1
+                and isinstance(declarators[0].init, ast.InitList) and not type_ref.template_args):
+            return ast.StateObjectDecl(span, type_ref.name[-1], declarators[0].name, declarators[0].init)
+        return ast.VarDecl(span, attributes, modifiers, type_ref, declarators)
+
+    def local_var_decl(self, meta: Any, children: list[Any]) -> ast.DeclStmt:
+        return ast.DeclStmt(self._span(meta), self.var_decl(meta, children))
+
+    def local_decl(self, meta: Any, children: list[Any]) -> ast.DeclStmt:
+        return ast.DeclStmt(self._span(meta), children[0])
+
+    def function_decl(self, meta: Any, children: list[Any]) -> ast.FunctionDecl:
+        span = self._span(meta)
+        type_index = next(i for i, c in enumerate(children) if isinstance(c, ast.TypeRef))
+        before, after = children[:type_index], children[type_index + 1:]
+        name, params, *rest = after
+        body = rest[-1] if isinstance(rest[-1], ast.Block) else None
+        return ast.FunctionDecl(
+            span,
+            attributes=self._of(before, ast.Attribute),
+            modifiers=self._modifiers(before),
+            return_type=children[type_index],
+            name=name,
+            params=params,
+            annotations=self._of(rest, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
+            body=body,
+            trailing_modifiers=self._modifiers(rest),
+        )
+
+    def func_name(self, meta: Any, children: list[Any]) -> tuple[str, ...]:
+        if len(children) == 1:
+            return (str(children[0]),)
+        return children[0] + (str(children[1]),)
+
+    def params(self, meta: Any, children: list[Any]) -> tuple[ast.Param, ...]:
+        return tuple(c for c in children if c is not None)
+
+    def param(self, meta: Any, children: list[Any]) -> ast.Param:
+        type_index = next(i for i, c in enumerate(children) if isinstance(c, ast.TypeRef))
+        before, after = children[:type_index], children[type_index + 1:]
+        name = after[0]
+        default = after[-1]
+        middle = after[1:-1]
+        return ast.Param(
+            self._span(meta),
+            attributes=self._of(before, ast.Attribute),
+            modifiers=self._modifiers(before),
+            type=children[type_index],
+            name=name,
+            array_dims=tuple(c.size for c in middle if isinstance(c, _ArrayDim)),
+            annotations=self._of(middle, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
+            default=default,
+        )
+
+    def declarator(self, meta: Any, children: list[Any]) -> ast.Declarator:
+        name, *rest = children
+        init = rest[-1] if rest else None
+        middle = rest[:-1]
+        return ast.Declarator(
+            self._span(meta),
+            name=name,
+            array_dims=tuple(c.size for c in middle if isinstance(c, _ArrayDim)),
+            annotations=self._of(middle, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
+            init=init,
+        )
+
+    def decl_name(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    def array_dim(self, meta: Any, children: list[Any]) -> _ArrayDim:
+        return _ArrayDim(children[0])
+
+    def init_list(self, meta: Any, children: list[Any]) -> ast.InitList:
+        return ast.InitList(self._span(meta), tuple(c for c in children if c is not None))
+
+    def semantic(self, meta: Any, children: list[Any]) -> ast.Semantic:
+        return ast.Semantic(self._span(meta), str(children[0]))
+
+    def register_binding(self, meta: Any, children: list[Any]) -> ast.RegisterBinding:
+        parts = [str(c) for c in children]
+        span = self._span(meta)
+        if len(parts) == 3:
+            return ast.RegisterBinding(span, parts[1], parts[2], parts[0])
+        if len(parts) == 2 and not parts[1].lower().startswith("space"):
+            return ast.RegisterBinding(span, parts[1], None, parts[0])
+        return ast.RegisterBinding(span, parts[0], parts[1] if len(parts) > 1 else None)
+
+    def packoffset(self, meta: Any, children: list[Any]) -> ast.PackOffset:
+        location = str(children[0]) + (f".{children[1]}" if children[1] is not None else "")
+        return ast.PackOffset(self._span(meta), location)
+
+    def struct_decl(self, meta: Any, children: list[Any]) -> Any:
+        spec = children[0]
+        declarators = self._of(children, ast.Declarator)
+        if not declarators:
+            return _replace(spec, span=self._span(meta))
+        return ast.VarDecl(self._span(meta), (), (), ast.StructType(spec.span, spec), declarators)
+
+    def struct_spec(self, meta: Any, children: list[Any]) -> ast.StructDecl:
+        attributes = self._of(children, ast.Attribute)
+        rest = [c for c in children if not isinstance(c, ast.Attribute)]
+        keyword, name, base, body = rest
+        return ast.StructDecl(self._span(meta), attributes, str(keyword), name, base, body)
+
+    def anonymous_struct_spec(self, meta: Any, children: list[Any]) -> ast.StructDecl:
+        attributes = self._of(children, ast.Attribute)
+        keyword, body = [c for c in children if not isinstance(c, ast.Attribute)]
+        return ast.StructDecl(self._span(meta), attributes, str(keyword), None, None, body)
+
+    def struct_body(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return tuple(children)
+
+    def typedef_decl(self, meta: Any, children: list[Any]) -> ast.TypedefDecl:
+        modifiers = self._modifiers(children)
+        target = next(c for c in children if isinstance(c, (ast.TypeRef, ast.StructDecl)))
+        if isinstance(target, ast.StructDecl):
+            target = ast.StructType(target.span, target)
+        return ast.TypedefDecl(self._span(meta), modifiers, target, self._of(children, ast.Declarator))
+
+    def enum_decl(self, meta: Any, children: list[Any]) -> ast.EnumDecl:
+        scope, name, base, *rest = children
+        members = tuple(c for c in rest if isinstance(c, ast.Enumerator))
+        return ast.EnumDecl(self._span(meta), name, scope is not None, base, members)
+
+    def enumerator(self, meta: Any, children: list[Any]) -> ast.Enumerator:
+        return ast.Enumerator(self._span(meta), str(children[0]), children[1])
+
+    def buffer_decl(self, meta: Any, children: list[Any]) -> ast.BufferDecl:
+        attributes = self._of(children, ast.Attribute)
+        rest = [c for c in children if not isinstance(c, ast.Attribute)]
+        keyword, name, *members = rest
+        return ast.BufferDecl(
+            self._span(meta), attributes, str(keyword), str(name),
+            self._of(members, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
+            self._of(members, ast.VarDecl),
+        )
+
+    def empty_decl(self, meta: Any, children: list[Any]) -> ast.EmptyDecl:
+        return ast.EmptyDecl(self._span(meta))
+
+    def attribute(self, meta: Any, children: list[Any]) -> ast.Attribute:
+        name, args = children[0]
+        return ast.Attribute(self._span(meta), name, args)
+
+    def double_attribute(self, meta: Any, children: list[Any]) -> ast.Attribute:
+        name, args = children[0]
+        return ast.Attribute(self._span(meta), name, args, double_bracket=True)
+
+    def attribute_body(self, meta: Any, children: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        name, args = children
+        return name, args or ()
+
+    def attribute_name(self, meta: Any, children: list[Any]) -> str:
+        return "::".join(str(c) for c in children)
+
+    def attribute_args(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return tuple(children)
+
+    def modifier(self, meta: Any, children: list[Any]) -> _Modifier:
+        return _Modifier(children[0])
+
+    def struct_keyword(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    buffer_keyword = struct_keyword
+    enum_scope = struct_keyword
+
+    # ---- types
+    def type_ref(self, meta: Any, children: list[Any]) -> ast.TypeRef:
+        name, args = children
+        return ast.TypeRef(self._span(meta), (str(name),), args)
+
+    def scoped_type_ref(self, meta: Any, children: list[Any]) -> ast.TypeRef:
+        scope, name, args = children
+        return ast.TypeRef(self._span(meta), scope + (str(name),), args)
+
+    def scope(self, meta: Any, children: list[Any]) -> tuple[str, ...]:
+        if len(children) == 1:
+            return (str(children[0]),)
+        return children[0] + (str(children[1]),)
+
+    def template_args(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return tuple(c for c in children if c is not None and not _is_token(c))
+
+    def type_arg(self, meta: Any, children: list[Any]) -> ast.TypeRef:
+        type_ref = children[-1]
+        return _replace(type_ref, span=self._span(meta), modifiers=self._modifiers(children))
+
+    # ---- statements
+    def block(self, meta: Any, children: list[Any]) -> ast.Block:
+        return ast.Block(self._span(meta), tuple(children))
+
+    def expr_stmt(self, meta: Any, children: list[Any]) -> ast.ExprStmt:
+        return ast.ExprStmt(self._span(meta), children[0])
+
+    def empty_stmt(self, meta: Any, children: list[Any]) -> ast.EmptyStmt:
+        return ast.EmptyStmt(self._span(meta))
+
+    def if_stmt(self, meta: Any, children: list[Any]) -> ast.IfStmt:
+        *attributes, cond, then, else_ = children
+        return ast.IfStmt(self._span(meta), tuple(attributes), cond, then, else_)
+
+    def for_stmt(self, meta: Any, children: list[Any]) -> ast.ForStmt:
+        *attributes, init, cond, _semi, step, body = children
+        return ast.ForStmt(self._span(meta), tuple(attributes), init, cond, step, body)
+
+    def while_stmt(self, meta: Any, children: list[Any]) -> ast.WhileStmt:
+        *attributes, cond, body = children
+        return ast.WhileStmt(self._span(meta), tuple(attributes), cond, body)
+
+    def do_stmt(self, meta: Any, children: list[Any]) -> ast.DoWhileStmt:
+        *attributes, body, cond, _semi = children
+        return ast.DoWhileStmt(self._span(meta), tuple(attributes), body, cond)
+
+    def switch_stmt(self, meta: Any, children: list[Any]) -> ast.SwitchStmt:
+        attributes = []
+        index = 0
+        while isinstance(children[index], ast.Attribute):
+            attributes.append(children[index])
+            index += 1
+        expr = children[index]
+        cases: list[ast.SwitchCase] = []
+        labels: list[Any] = []
+        stmts: list[Any] = []
+        group_start: Span | None = None
+        for item in children[index + 1:]:
+            if isinstance(item, _CaseLabel):
+                if stmts:
+                    cases.append(ast.SwitchCase(group_start or item.span, tuple(labels), tuple(stmts)))
+                    labels, stmts, group_start = [], [], None
+                labels.append(item.value)
+            else:
+                stmts.append(item)
+            group_start = group_start or item.span
+        if labels or stmts:
+            cases.append(ast.SwitchCase(group_start or expr.span, tuple(labels), tuple(stmts)))
+        return ast.SwitchStmt(self._span(meta), tuple(attributes), expr, tuple(cases))
+
+    def case_label(self, meta: Any, children: list[Any]) -> _CaseLabel:
+        return _CaseLabel(self._span(meta), children[0])
+
+    def default_label(self, meta: Any, children: list[Any]) -> _CaseLabel:
+        return _CaseLabel(self._span(meta), None)
+
+    def break_stmt(self, meta: Any, children: list[Any]) -> ast.BreakStmt:
+        return ast.BreakStmt(self._span(meta))
+
+    def continue_stmt(self, meta: Any, children: list[Any]) -> ast.ContinueStmt:
+        return ast.ContinueStmt(self._span(meta))
+
+    def return_stmt(self, meta: Any, children: list[Any]) -> ast.ReturnStmt:
+        return ast.ReturnStmt(self._span(meta), children[0])
+
+    def discard_stmt(self, meta: Any, children: list[Any]) -> ast.DiscardStmt:
+        return ast.DiscardStmt(self._span(meta))
+
+    # ---- expressions
+    def binary(self, meta: Any, children: list[Any]) -> ast.BinaryExpr:
+        left, op, right = children
+        return ast.BinaryExpr(self._span(meta), str(op), left, right)
+
+    def assign(self, meta: Any, children: list[Any]) -> ast.AssignExpr:
+        target, op, value = children
+        return ast.AssignExpr(self._span(meta), str(op), target, value)
+
+    def conditional(self, meta: Any, children: list[Any]) -> ast.ConditionalExpr:
+        cond, then, else_ = children
+        return ast.ConditionalExpr(self._span(meta), cond, then, else_)
+
+    def cast(self, meta: Any, children: list[Any]) -> ast.CastExpr:
+        type_ref, *dims, operand = children
+        return ast.CastExpr(self._span(meta), type_ref, tuple(d.size for d in dims), operand)
+
+    def prefix(self, meta: Any, children: list[Any]) -> ast.UnaryExpr:
+        op, operand = children
+        return ast.UnaryExpr(self._span(meta), str(op), operand)
+
+    def postfix(self, meta: Any, children: list[Any]) -> ast.PostfixExpr:
+        operand, op = children
+        return ast.PostfixExpr(self._span(meta), str(op), operand)
+
+    def sizeof_expr(self, meta: Any, children: list[Any]) -> ast.SizeofExpr:
+        return ast.SizeofExpr(self._span(meta), children[-1])
+
+    sizeof_type = sizeof_expr
+
+    def index(self, meta: Any, children: list[Any]) -> ast.IndexExpr:
+        obj, index = children
+        return ast.IndexExpr(self._span(meta), obj, index)
+
+    def call(self, meta: Any, children: list[Any]) -> ast.CallExpr:
+        callee, args = children
+        return ast.CallExpr(self._span(meta), callee, None, args)
+
+    def member(self, meta: Any, children: list[Any]) -> ast.MemberExpr:
+        obj, name = children
+        return ast.MemberExpr(self._span(meta), obj, name)
+
+    def method_template_call(self, meta: Any, children: list[Any]) -> ast.CallExpr:
+        obj, name, template_args, args = children
+        span = self._span(meta)
+        callee = ast.MemberExpr(obj.span.to(span), obj, name)
+        return ast.CallExpr(span, callee, template_args, args)
+
+    def template_call(self, meta: Any, children: list[Any]) -> ast.CallExpr:
+        callee, template_args, args = children
+        return ast.CallExpr(self._span(meta), callee, template_args, args)
+
+    def construct(self, meta: Any, children: list[Any]) -> ast.ConstructExpr:
+        type_ref, args = children
+        return ast.ConstructExpr(self._span(meta), type_ref, args)
+
+    def member_name(self, meta: Any, children: list[Any]) -> str:
+        return str(children[0])
+
+    def args(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        return tuple(c for c in children if c is not None)
+
+    def name(self, meta: Any, children: list[Any]) -> ast.NameExpr:
+        if len(children) == 1:
+            return ast.NameExpr(self._span(meta), (str(children[0]),))
+        return ast.NameExpr(self._span(meta), children[0] + (str(children[1]),))
+
+    def int_literal(self, meta: Any, children: list[Any]) -> ast.IntLiteral:
+        tok = children[0]
+        text = str(tok)
+        span = self._span(meta)
+        digits = text.rstrip("uUlL")
+        suffix = text[len(digits):].lower()
+        if suffix not in _INT_SUFFIXES:
+            self.diagnostics.append(codes.INVALID_LITERAL(span, f"invalid suffix '{text[len(digits):]}' on integer literal"))
+            suffix = ""
+        if digits[:2] in ("0x", "0X"):
+            value = int(digits, 16)
+        elif len(digits) > 1 and digits[0] == "0":
+            if any(ch in "89" for ch in digits):
+                self.diagnostics.append(codes.INVALID_LITERAL(span, f"invalid digit in octal constant '{text}'"))
+                value = int(digits, 10)
+            else:
+                value = int(digits, 8)
+        else:
+            value = int(digits, 10)
+        if value >= 1 << 64:
+            self.diagnostics.append(codes.INTEGER_TOO_LARGE(
+                span, "integer literal is too large to be represented in any integer type"))
+            value &= (1 << 64) - 1
+        return ast.IntLiteral(span, value, suffix, text)
+
+    def float_literal(self, meta: Any, children: list[Any]) -> ast.FloatLiteral:
+        text = str(children[0])
+        body = text.rstrip("fFhHlL")
+        return ast.FloatLiteral(self._span(meta), float(body), text[len(body):].lower(), text)
+
+    def string_literal(self, meta: Any, children: list[Any]) -> ast.StringLiteral:
+        value = "".join(_ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), str(c)[1:-1])
+                        for c in children)
+        return ast.StringLiteral(self._span(meta), value)
+
+    def true_literal(self, meta: Any, children: list[Any]) -> ast.BoolLiteral:
+        return ast.BoolLiteral(self._span(meta), True)
+
+    def false_literal(self, meta: Any, children: list[Any]) -> ast.BoolLiteral:
+        return ast.BoolLiteral(self._span(meta), False)
+
+
+class _Modifier(str):
+    """A declaration keyword (`static`, `in`, ...) among a rule's children."""
+
+
+@dataclass(frozen=True)
+class _ArrayDim:
+    size: Any
+
+
+@dataclass(frozen=True)
+class _CaseLabel:
+    span: Span
+    value: Any
+
+
+def _replace(node: Any, **changes: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(node, **changes)
+
+
+def _make_transformer(builder: AstBuilder) -> Any:
+    """A lark Transformer that calls the builder's method named after each rule, with meta."""
+    from lark import Transformer
+    from lark.visitors import Discard  # noqa: F401  (kept for symmetry with lark's API)
+
+    class _LarkAdapter(Transformer):  # type: ignore[misc]
+        def _call_userfunc(self, tree: Any, new_children: Any = None) -> Any:
+            children = new_children if new_children is not None else tree.children
+            method = getattr(builder, tree.data, None)
+            if method is None or tree.data.startswith("_"):
+                raise AssertionError(f"no AST builder for grammar rule {tree.data!r}")
+            return method(tree.meta, children)
+
+    return _LarkAdapter()
+
+
+# ---------------------------------------------------------------- the parser
+
+_PARSER: Any = None
+_BUILDER: AstBuilder | None = None
+_POSTLEX: TypeNamePostLexer | None = None
+_TRANSFORMER: Any = None
+
+
+def grammar_text() -> str:
+    """The grammar shipped in the package (`wgc/grammar/hlsl.lark`), or the checkout's."""
+    from importlib import resources
+
+    packaged = resources.files("wgc").joinpath("grammar", "hlsl.lark")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[2] / "grammar" / "hlsl.lark").read_text(encoding="utf-8")
+
+
+def _cache_path(grammar: str) -> str | None:
+    import lark
+
+    base = os.environ.get("WGC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
+    key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
+    try:
+        os.makedirs(base, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(base, os.W_OK):
+        return None
+    return os.path.join(base, f"hlsl-grammar-{key}.lark-cache")
+
+
+def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
+    global _PARSER, _BUILDER, _POSTLEX
+    if _PARSER is None:
+        from lark import Lark
+
+        grammar = grammar_text()
+        builder = AstBuilder()
+        postlex = TypeNamePostLexer()
+        _PARSER = Lark(
+            grammar,
+            parser="lalr",
+            lexer="contextual",
+            postlex=postlex,
+            propagate_positions=True,
+            maybe_placeholders=True,
+            cache=_cache_path(grammar) or False,
+        )
+        _BUILDER, _POSTLEX = builder, postlex
+        global _TRANSFORMER
+        _TRANSFORMER = _make_transformer(builder)
+    assert _BUILDER is not None and _POSTLEX is not None
+    return _PARSER, _BUILDER, _POSTLEX
+
+
+def load_grammar() -> None:
+    """Build (or load from cache) the LALR tables now; used by benchmarks and warm-up."""
+    _parser()
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    unit: ast.TranslationUnit
+    diagnostics: tuple[Diagnostic, ...]
+
+
+MAX_RECOVERIES = 100
+
+
+def parse(text: str, locations: Locations) -> ParseResult:
+    """Parse preprocessed `text`; spans go through `locations` back to original files."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    parser, builder, postlex = _parser()
+    declared = prescan_type_names(text)
+    diagnostics: list[Diagnostic] = []
+    work = text
+    unit: ast.TranslationUnit | None = None
+    for _ in range(MAX_RECOVERIES):
+        builder.locations = locations
+        builder.diagnostics = []
+        postlex.begin(work, set(declared))
+        try:
+            unit = _TRANSFORMER.transform(parser.parse(work))
+            diagnostics.extend(builder.diagnostics)
+            break
+        except UnexpectedInput as error:
+            if isinstance(error, UnexpectedCharacters):
+                diagnostics.append(_character_error(work, error, locations))
+                position = error.pos_in_stream
+            elif isinstance(error, UnexpectedToken):
+                diagnostics.append(_token_error(parser, error, postlex, locations, len(work)))
+                position = error.token.start_pos if error.token.type != "$END" else len(work)
+            else:  # UnexpectedEOF
+                diagnostics.append(codes.UNEXPECTED_END(locations.span(len(work), len(work)),
+                                                        "unexpected end of input"))
+                position = len(work)
+            start, end = _toplevel_region(work, position or 0)
+            if start >= end:
+                break
+            work = _blank(work, start, end)
+    if unit is None:
+        unit = ast.TranslationUnit(locations.span(0, len(text)), ())
+    return ParseResult(unit, tuple(diagnostics))
+
+
+def parse_source(file: SourceFile) -> ParseResult:
+    """Parse a file's text as is (no preprocessing); for tests and tools."""
+    return parse(file.text, FileLocations(file))
+
+
+# ---------------------------------------------------------------- error recovery
+
+_REGION_TOKENS = re.compile(r'[{};]|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def _toplevel_region(text: str, position: int) -> tuple[int, int]:
+    """The [start, end) range of the top-level declaration that contains `position`."""
+    depth = 0
+    start = 0
+    for m in _REGION_TOKENS.finditer(text):
+        char = m.group()
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+            if depth == 0:
+                if m.end() > position:
+                    return start, m.end()
+                start = m.end()
+        elif char == ";" and depth == 0:
+            if m.end() > position:
+                return start, m.end()
+            start = m.end()
+    return start, len(text)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    region = text[start:end]
+    return text[:start] + re.sub(r"[^\n]", " ", region) + text[end:]
+
+
+# ---------------------------------------------------------------- messages
+
+_TERMINAL_WORDS = {
+    "IDENT": "identifier",
+    "TYPE_NAME": "type name",
+    "INT_LITERAL": "integer literal",
+    "FLOAT_LITERAL": "floating-point literal",
+    "STRING": "string literal",
+    "TLT": "'<'",
+    "TGT": "'>'",
+    "MODIFIER": "type qualifier",
+    "ASSIGN_OP": "'='",
+    "EQ_OP": "'=='",
+    "STRUCT_KEYWORD": "'struct'",
+    "BUFFER_KEYWORD": "'cbuffer'",
+    "ENUM_SCOPE": "'class'",
+}
+_EXPRESSION_STARTERS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "TRUE", "FALSE", "BANG", "TILDE"})
+_PUNCTUATION_ORDER = ("SEMI", "RPAR", "RSQB", "RBRACE", "TGT", "COLON", "COMMA", "LPAR", "LBRACE",
+                      "EQUAL", "LSQB")
+
+
+def _describe_token(tok: Any) -> str:
+    if tok.type == "$END":
+        return "end of input"
+    return f"'{tok.value}'"
+
+
+def _terminal_word(parser: Any, name: str) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    for terminal in parser.terminals:
+        if terminal.name == name and terminal.pattern.type == "str":
+            return f"'{terminal.pattern.value}'"
+    return name.lower()
+
+
+def _after_what(error: Any) -> str | None:
+    """What the parser just finished before the error, for "expected ';' after X"."""
+    try:
+        stack = error.interactive_parser.parser_state.value_stack
+    except AttributeError:
+        return None
+    if not stack:
+        return None
+    last = stack[-1]
+    before = stack[-2] if len(stack) > 1 else None
+    if _is_token(before) and before.type == "RETURN":
+        return "return statement"
+    if _is_token(last):
+        if last.type in ("BREAK", "CONTINUE"):
+            return f"{last.value} statement"
+        if last.type == "RPAR" and any(_is_token(v) and v.type == "WHILE" for v in stack[-6:]):
+            return "do/while statement"
+        return None
+    if isinstance(last, tuple) and any(isinstance(v, ast.StructDecl) or (
+            _is_token(v) and v.type == "STRUCT_KEYWORD") for v in stack[-4:]):
+        return "struct"
+    if isinstance(last, (ast.Declarator, _ArrayDim)):
+        return "declaration"
+    if isinstance(last, (ast.TypeRef,)):
+        return None
+    if isinstance(last, ast.Node):
+        return "expression"
+    return None
+
+
+def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations: Locations,
+                 text_end: int) -> Diagnostic:
+    tok = error.token
+    expected = set(error.expected)
+    prev = postlex.before_last if postlex.last is tok or (
+        postlex.last is not None and postlex.last.start_pos == getattr(tok, "start_pos", -1)) else postlex.last
+    at_end = tok.type == "$END"
+    tok_start = text_end if at_end else tok.start_pos
+    here = locations.span(tok_start, tok_start if at_end else tok.end_pos)
+    kind = codes.UNEXPECTED_END if at_end else codes.EXPECTED_TOKEN
+
+    if (tok.type in ("IDENT", "TYPE_NAME") and prev is not None and prev.type == "IDENT"
+            and "IDENT" not in expected and "SEMI" in expected):
+        return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
+                                    f"unknown type name '{prev.value}'")
+    if "SEMI" in expected and ("RPAR" not in expected or "LPAR" not in expected):
+        what = _after_what(error)
+        if what is not None or "SEMI" == _first_punctuation(expected):
+            message = f"expected ';' after {what}" if what else "expected ';'"
+            if prev is not None and (at_end or getattr(prev, "end_line", 0) != getattr(tok, "line", 0)):
+                after = locations.span(prev.end_pos, prev.end_pos)
+                return kind(after, message)
+            return kind(here, message)
+    if at_end and "RBRACE" in expected:
+        return kind(here, "expected '}' at end of input")
+    if expected & _EXPRESSION_STARTERS:
+        if "TYPE_NAME" in expected and not expected & {"INT_LITERAL"}:
+            return kind(here, f"expected a type, found {_describe_token(tok)}")
+        return kind(here, f"expected expression, found {_describe_token(tok)}")
+    if "TYPE_NAME" in expected and "IDENT" not in expected:
+        return kind(here, f"expected a type, found {_describe_token(tok)}")
+    words = [w for w in _PUNCTUATION_ORDER if w in expected]
+    if "IDENT" in expected and not words:
+        return kind(here, f"expected identifier, found {_describe_token(tok)}")
+    choices = [_terminal_word(parser, w) for w in words[:3]] or sorted(
+        _terminal_word(parser, w) for w in expected)[:3]
+    if len(choices) == 1:
+        listed = choices[0]
+    else:
+        listed = ", ".join(choices[:-1]) + " or " + choices[-1]
+    return kind(here, f"expected {listed}, found {_describe_token(tok)}")
+
+
+def _first_punctuation(expected: set[str]) -> str | None:
+    for name in _PUNCTUATION_ORDER:
+        if name in expected:
+            return name
+    return None
+
+
+def _character_error(text: str, error: Any, locations: Locations) -> Diagnostic:
+    pos = error.pos_in_stream
+    char = text[pos] if pos < len(text) else ""
+    span = locations.span(pos, pos + 1)
+    if char == '"':
+        return codes.INVALID_CHARACTER(span, "missing terminating '\"' character")
+    if char == "'":
+        return codes.INVALID_CHARACTER(span, "character literals are not supported in HLSL")
+    if char == "\ufffd":
+        return codes.INVALID_CHARACTER(span, "invalid UTF-8 byte in source")
+    printable = char if char.isprintable() and char != " " else f"\\x{ord(char):02x}" if ord(char) < 256 else f"U+{ord(char):04X}"
+    return codes.INVALID_CHARACTER(span, f"invalid character '{printable}' in source")
