@@ -1,0 +1,30 @@
+"""wgc: an HLSL work-graph compiler (D3D12 node shaders -> SPIR-V with SPV_AMDX_shader_enqueue).
+
+The library API is `wgc.compile(options)` (see `wgc.driver`); the `wgc`
+command line is a thin layer over it (`wgc.cli`).  Heavy modules are imported
+lazily so that importing `wgc` is cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wgc.driver import Options, Result
+
+__all__ = ["Options", "Result", "compile"]
+
+
+def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001
+    """Compile one input; see `wgc.driver.compile`."""
+    from wgc import driver
+
+    return driver.compile(options, stdin)
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Options", "Result"):
+        from wgc import driver
+
+        return getattr(driver, name)
+    raise AttributeError(name)

@@ -136,13 +136,12 @@ class TypeNamePostLexer:
             kind = tok.type
             if kind == "IDENT":
                 value = tok.value
-                if prev_type == "DOT":
+                if prev_type == "DOT":  # member names are never types
                     pass
                 elif prev_type in ("TYPENAME", "CLASS") and template_header_open:
                     types.add(value)
                 elif prev_type in _KEYWORD_NAME_POSITION:
                     types.add(value)
-                    kind = "TYPE_NAME"
                 elif typedef_depth is not None and depth == typedef_depth and prev_type in (
                     "TYPE_NAME", "TGT", "COMMA", "RBRACE"
                 ):
@@ -825,9 +824,14 @@ def parse(text: str, locations: Locations) -> ParseResult:
                                                         "unexpected end of input"))
                 position = len(work)
             start, end = _toplevel_region(work, position or 0)
-            if start >= end:
+            previous = postlex.before_last if isinstance(error, UnexpectedToken) else None
+            if previous is not None and previous.start_pos < start:
+                # the error may belong to the declaration before (a missing ';' after a struct)
+                start = _toplevel_region(work, previous.start_pos)[0]
+            blanked = _blank(work, start, end)
+            if blanked == work:  # nothing left to skip: the error is at the very end
                 break
-            work = _blank(work, start, end)
+            work = blanked
     if unit is None:
         unit = ast.TranslationUnit(locations.span(0, len(text)), ())
     return ParseResult(unit, tuple(diagnostics))
@@ -887,8 +891,6 @@ _TERMINAL_WORDS = {
     "ENUM_SCOPE": "'class'",
 }
 _EXPRESSION_STARTERS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "TRUE", "FALSE", "BANG", "TILDE"})
-_PUNCTUATION_ORDER = ("SEMI", "RPAR", "RSQB", "RBRACE", "TGT", "COLON", "COMMA", "LPAR", "LBRACE",
-                      "EQUAL", "LSQB")
 
 
 def _describe_token(tok: Any) -> str:
@@ -906,12 +908,19 @@ def _terminal_word(parser: Any, name: str) -> str:
     return name.lower()
 
 
+_EXPRESSION_RULES = frozenset({
+    "binary", "assign", "conditional", "cast", "prefix", "postfix", "index", "call", "member",
+    "name", "int_literal", "float_literal", "string_literal", "true_literal", "false_literal",
+    "construct", "sizeof_expr", "sizeof_type", "method_template_call", "template_call",
+})
+_EXPRESSION_END_TOKENS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "STRING", "IDENT", "TRUE", "FALSE",
+                                    "RPAR", "RSQB", "INCR", "DECR"})
+_CLOSERS = ("RPAR", "RSQB", "RBRACE", "TGT", "COLON", "COMMA")
+
+
 def _after_what(error: Any) -> str | None:
     """What the parser just finished before the error, for "expected ';' after X"."""
-    try:
-        stack = error.interactive_parser.parser_state.value_stack
-    except AttributeError:
-        return None
+    stack = error.interactive_parser.parser_state.value_stack
     if not stack:
         return None
     last = stack[-1]
@@ -921,17 +930,19 @@ def _after_what(error: Any) -> str | None:
     if _is_token(last):
         if last.type in ("BREAK", "CONTINUE"):
             return f"{last.value} statement"
+        if last.type == "RBRACE" and any(getattr(v, "data", None) == "struct_keyword" for v in stack[-6:]):
+            return "struct"
         if last.type == "RPAR" and any(_is_token(v) and v.type == "WHILE" for v in stack[-6:]):
             return "do/while statement"
+        if last.type in _EXPRESSION_END_TOKENS:
+            return "expression"
         return None
-    if isinstance(last, tuple) and any(isinstance(v, ast.StructDecl) or (
-            _is_token(v) and v.type == "STRUCT_KEYWORD") for v in stack[-4:]):
+    rule = getattr(last, "data", None)
+    if rule in ("struct_spec", "anonymous_struct_spec", "struct_body"):
         return "struct"
-    if isinstance(last, (ast.Declarator, _ArrayDim)):
+    if rule in ("declarator", "array_dim"):
         return "declaration"
-    if isinstance(last, (ast.TypeRef,)):
-        return None
-    if isinstance(last, ast.Node):
+    if rule in _EXPRESSION_RULES:
         return "expression"
     return None
 
@@ -939,51 +950,41 @@ def _after_what(error: Any) -> str | None:
 def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations: Locations,
                  text_end: int) -> Diagnostic:
     tok = error.token
-    expected = set(error.expected)
-    prev = postlex.before_last if postlex.last is tok or (
-        postlex.last is not None and postlex.last.start_pos == getattr(tok, "start_pos", -1)) else postlex.last
+    try:
+        accepted = set(error.interactive_parser.accepts())
+    except Exception:  # lark could not simulate: fall back to the LALR expected set
+        accepted = set(error.expected)
+    prev = postlex.before_last if postlex.last is not None and (
+        postlex.last is tok or postlex.last.start_pos == getattr(tok, "start_pos", -1)) else postlex.last
     at_end = tok.type == "$END"
     tok_start = text_end if at_end else tok.start_pos
     here = locations.span(tok_start, tok_start if at_end else tok.end_pos)
+    after_prev = locations.span(prev.end_pos, prev.end_pos) if prev is not None else here
     kind = codes.UNEXPECTED_END if at_end else codes.EXPECTED_TOKEN
 
     if (tok.type in ("IDENT", "TYPE_NAME") and prev is not None and prev.type == "IDENT"
-            and "IDENT" not in expected and "SEMI" in expected):
+            and "IDENT" not in accepted):
         return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
                                     f"unknown type name '{prev.value}'")
-    if "SEMI" in expected and ("RPAR" not in expected or "LPAR" not in expected):
-        what = _after_what(error)
-        if what is not None or "SEMI" == _first_punctuation(expected):
-            message = f"expected ';' after {what}" if what else "expected ';'"
-            if prev is not None and (at_end or getattr(prev, "end_line", 0) != getattr(tok, "line", 0)):
-                after = locations.span(prev.end_pos, prev.end_pos)
-                return kind(after, message)
-            return kind(here, message)
-    if at_end and "RBRACE" in expected:
+    if at_end and "RBRACE" in accepted:
         return kind(here, "expected '}' at end of input")
-    if expected & _EXPRESSION_STARTERS:
-        if "TYPE_NAME" in expected and not expected & {"INT_LITERAL"}:
-            return kind(here, f"expected a type, found {_describe_token(tok)}")
+    if "SEMI" in accepted:
+        what = _after_what(error)
+        return kind(after_prev, f"expected ';' after {what}" if what else "expected ';'")
+    closers = [_terminal_word(parser, name) for name in _CLOSERS if name in accepted]
+    if closers:
+        listed = closers[0] if len(closers) == 1 else ", ".join(closers[:-1]) + " or " + closers[-1]
+        return kind(here, f"expected {listed}, found {_describe_token(tok)}")
+    if accepted & _EXPRESSION_STARTERS:
         return kind(here, f"expected expression, found {_describe_token(tok)}")
-    if "TYPE_NAME" in expected and "IDENT" not in expected:
+    if "TYPE_NAME" in accepted:
         return kind(here, f"expected a type, found {_describe_token(tok)}")
-    words = [w for w in _PUNCTUATION_ORDER if w in expected]
-    if "IDENT" in expected and not words:
+    if "IDENT" in accepted:
         return kind(here, f"expected identifier, found {_describe_token(tok)}")
-    choices = [_terminal_word(parser, w) for w in words[:3]] or sorted(
-        _terminal_word(parser, w) for w in expected)[:3]
-    if len(choices) == 1:
-        listed = choices[0]
-    else:
-        listed = ", ".join(choices[:-1]) + " or " + choices[-1]
-    return kind(here, f"expected {listed}, found {_describe_token(tok)}")
-
-
-def _first_punctuation(expected: set[str]) -> str | None:
-    for name in _PUNCTUATION_ORDER:
-        if name in expected:
-            return name
-    return None
+    choices = sorted(_terminal_word(parser, name) for name in accepted)[:3]
+    if not choices:
+        return kind(here, f"unexpected {_describe_token(tok)}")
+    return kind(here, f"expected {' or '.join(choices)}, found {_describe_token(tok)}")
 
 
 def _character_error(text: str, error: Any, locations: Locations) -> Diagnostic:

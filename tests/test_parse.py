@@ -1,0 +1,325 @@
+"""The parser: AST shapes for every construct family, the type-name/identifier hard cases,
+syntax errors (full rendered text) and recovery."""
+
+from __future__ import annotations
+
+import pytest
+
+from wgc.diagnostics import Renderer
+from wgc.source import SourceFile
+from wgc.syntax import ast
+from wgc.syntax.parse import parse_source
+
+
+def parse_ok(text: str) -> ast.TranslationUnit:
+    result = parse_source(SourceFile("t.hlsl", text))
+    assert result.diagnostics == (), Renderer().render(result.diagnostics)
+    return result.unit
+
+
+def body(text: str) -> tuple[ast.Stmt, ...]:
+    unit = parse_ok("void f() {\n" + text + "\n}\n")
+    return unit.decls[-1].body.stmts
+
+
+def expr(text: str) -> ast.Expr:
+    (stmt,) = body(text + ";")
+    assert isinstance(stmt, ast.ExprStmt)
+    return stmt.expr
+
+
+def errors(text: str, name: str = "t.hlsl") -> str:
+    result = parse_source(SourceFile(name, text))
+    return Renderer().render(result.diagnostics)
+
+
+# ---------------------------------------------------------------- type names vs identifiers
+
+
+def test_cast_to_user_struct_versus_parenthesised_name():
+    unit = parse_ok("struct Rec { float a; };\nvoid f(float a, float b) { Rec r = (Rec)0; float c = (a) - b; }\n")
+    decl, paren = unit.decls[1].body.stmts
+    assert isinstance(decl.decl.declarators[0].init, ast.CastExpr)
+    assert decl.decl.declarators[0].init.type.name == ("Rec",)
+    minus = paren.decl.declarators[0].init
+    assert isinstance(minus, ast.BinaryExpr) and minus.op == "-"
+    assert minus.left == ast.NameExpr(None, ("a",))
+
+
+def test_cast_of_negation_and_builtin_vector_cast():
+    cast = expr("(float3)-x")
+    assert isinstance(cast, ast.CastExpr) and isinstance(cast.operand, ast.UnaryExpr)
+    assert cast.type.name == ("float3",)
+
+
+def test_comparisons_near_templates_stay_comparisons():
+    e = expr("c = (a < b) > d")
+    assert isinstance(e.value, ast.BinaryExpr) and e.value.op == ">"
+    assert e.value.left.op == "<"
+    e2 = expr("c = a < b && d > e")
+    assert e2.value.op == "&&" and e2.value.left.op == "<" and e2.value.right.op == ">"
+
+
+def test_method_template_call_and_function_template_call():
+    load = expr("buf.Load<uint2>(0)")
+    assert isinstance(load, ast.CallExpr)
+    assert load.callee == ast.MemberExpr(None, ast.NameExpr(None, ("buf",)), "Load")
+    assert load.template_args == (ast.TypeRef(None, ("uint2",)),)
+    unit = parse_ok("template<typename T> T twice(T v) { return v + v; }\n"
+                    "float g(float x) { return twice<float>(x); }\n")
+    assert unit.decls[0].template_params == (ast.TemplateParam(None, "T", None, None),)
+    call = unit.decls[1].body.stmts[0].value
+    assert call.callee == ast.NameExpr(None, ("twice",)) and call.template_args == (ast.TypeRef(None, ("float",)),)
+
+
+def test_nested_templates_split_the_right_shift():
+    unit = parse_ok("StructuredBuffer<vector<float, 2>> nested;\nRWTexture2D<unorm float4> t;\n")
+    outer = unit.decls[0].type
+    assert outer.name == ("StructuredBuffer",)
+    (inner,) = outer.template_args
+    assert inner.name == ("vector",) and inner.template_args[1] == ast.IntLiteral(None, 2, "", "2")
+    assert unit.decls[1].type.template_args[0].modifiers == ("unorm",)
+
+
+def test_right_shift_is_still_a_shift_outside_templates():
+    e = expr("x = a >> 2")
+    assert e.value.op == ">>"
+
+
+def test_declaration_versus_expression_statements():
+    decl, call, ctor = body("Rec r;\nfoo(r);\nfloat3(1, 2, 3).x;") if False else body(
+        "float3 r;\nfoo(r);\nfloat3(1, 2, 3).x;")
+    assert isinstance(decl, ast.DeclStmt)
+    assert isinstance(call.expr, ast.CallExpr)
+    assert isinstance(ctor.expr, ast.MemberExpr) and isinstance(ctor.expr.object, ast.ConstructExpr)
+
+
+def test_variable_named_like_a_type_after_a_type():
+    unit = parse_ok("struct Data { uint x; };\nvoid f() { Data Data; }\n")
+    (stmt,) = unit.decls[1].body.stmts
+    assert stmt.decl.declarators[0].name == "Data"
+
+
+def test_typedef_names_become_types():
+    unit = parse_ok("typedef float4 Color, Tint[2];\nColor c; Tint t;\n")
+    assert unit.decls[0].declarators[1].array_dims == (ast.IntLiteral(None, 2, "", "2"),)
+    assert unit.decls[1].type.name == ("Color",) and unit.decls[2].type.name == ("Tint",)
+
+
+def test_namespaces_and_qualified_names():
+    unit = parse_ok("namespace ns { struct S { uint a; }; uint f() { return 1; } }\n"
+                    "ns::S s;\nuint g() { return ns::f(); }\nenum class E { A, B = 2 };\nuint h() { return (uint)E::B; }\n")
+    assert unit.decls[1].type.name == ("ns", "S")
+    assert unit.decls[2].body.stmts[0].value.callee == ast.NameExpr(None, ("ns", "f"))
+    enum = unit.decls[3]
+    assert enum.scoped and [m.name for m in enum.members] == ["A", "B"]
+    assert unit.decls[4].body.stmts[0].value.operand == ast.NameExpr(None, ("E", "B"))
+
+
+# ---------------------------------------------------------------- declarations
+
+
+def test_node_shader_declaration():
+    unit = parse_ok(
+        'struct R { uint3 grid : SV_DispatchGrid; };\n'
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]\n'
+        'void N(DispatchNodeInputRecord<R> input,\n'
+        '       [MaxRecords(4)] [NodeID("x", 2)] NodeOutput<R> o,\n'
+        '       uint gi : SV_GroupIndex) {}\n')
+    struct, node = unit.decls
+    assert struct.members[0].declarators[0].annotations == (ast.Semantic(None, "SV_DispatchGrid"),)
+    assert [a.name for a in node.attributes] == ["Shader", "NodeLaunch", "NodeMaxDispatchGrid", "NumThreads"]
+    assert node.attributes[0].args == (ast.StringLiteral(None, "node"),)
+    out = node.params[1]
+    assert [a.name for a in out.attributes] == ["MaxRecords", "NodeID"]
+    assert out.attributes[1].args == (ast.StringLiteral(None, "x"), ast.IntLiteral(None, 2, "", "2"))
+    assert node.params[2].annotations == (ast.Semantic(None, "SV_GroupIndex"),)
+
+
+def test_globals_bindings_buffers_and_state_objects():
+    unit = parse_ok(
+        'static const uint N = 4;\n'
+        'groupshared float cache[64];\n'
+        'globallycoherent RWStructuredBuffer<float4> buf : register(u0, space1);\n'
+        '[[vk::binding(0, 1)]] ByteAddressBuffer bab;\n'
+        'row_major float4x4 m;\n'
+        'cbuffer Params : register(b0) { float scale; uint count; }\n'
+        'tbuffer Tex { float4 t; };\n'
+        'ConstantBuffer<Params2> cb;\n'
+        'GlobalRootSignature globalRS = { "UAV(u0)" };\n'
+        'LocalRootSignature localRS = { "RootConstants(num32BitConstants = 1, b1)" };\n')
+    decls = unit.decls
+    assert decls[0].modifiers == ("static", "const")
+    assert decls[1].declarators[0].array_dims == (ast.IntLiteral(None, 64, "", "64"),)
+    assert decls[2].modifiers == ("globallycoherent",)
+    assert decls[2].declarators[0].annotations == (ast.RegisterBinding(None, "u0", "space1"),)
+    assert decls[3].attributes == (ast.Attribute(None, "vk::binding", (ast.IntLiteral(None, 0, "", "0"),
+                                                                        ast.IntLiteral(None, 1, "", "1")), True),)
+    assert decls[4].modifiers == ("row_major",)
+    assert isinstance(decls[5], ast.BufferDecl) and decls[5].keyword == "cbuffer"
+    assert [m.declarators[0].name for m in decls[5].members] == ["scale", "count"]
+    assert isinstance(decls[6], ast.BufferDecl) and isinstance(decls[7], ast.EmptyDecl)
+    assert isinstance(decls[9], ast.StateObjectDecl) and decls[9].kind == "GlobalRootSignature"
+    assert decls[9].init == ast.InitList(None, (ast.StringLiteral(None, "UAV(u0)"),))
+
+
+def test_structs_inheritance_members_and_attributes():
+    unit = parse_ok('struct A { uint a; };\n[NodeTrackRWInputSharing] struct B : A { float x; float len() { return x; } };\n')
+    struct = unit.decls[1]
+    assert struct.attributes[0].name == "NodeTrackRWInputSharing"
+    assert struct.base == ast.TypeRef(None, ("A",))
+    assert isinstance(struct.members[1], ast.FunctionDecl)
+
+
+def test_parameters_modifiers_defaults_and_semantics():
+    unit = parse_ok("float f(in float a, out float b, inout float c, uniform float d = 2.0f, float e[2] : TEXCOORD0);\n")
+    params = unit.decls[0].params
+    assert [p.modifiers for p in params[:4]] == [("in",), ("out",), ("inout",), ("uniform",)]
+    assert params[3].default == ast.FloatLiteral(None, 2.0, "f", "2.0f")
+    assert params[4].array_dims == (ast.IntLiteral(None, 2, "", "2"),)
+    assert unit.decls[0].body is None
+
+
+# ---------------------------------------------------------------- statements and expressions
+
+
+def test_every_statement_kind():
+    stmts = body(
+        "[branch] if (a) b = 1; else { b = 2; }\n"
+        "[unroll(4)] for (int i = 0; i < 4; ++i) continue;\n"
+        "[loop] while (a) break;\n"
+        "do { a--; } while (a > 0);\n"
+        "switch (a) { case 0: case 1: b = 1; default: b = 2; break; }\n"
+        "return;\n"
+        "discard;\n"
+        ";\n")
+    kinds = [type(s).__name__ for s in stmts]
+    assert kinds == ["IfStmt", "ForStmt", "WhileStmt", "DoWhileStmt", "SwitchStmt", "ReturnStmt",
+                     "DiscardStmt", "EmptyStmt"]
+    assert stmts[0].attributes[0].name == "branch" and stmts[0].else_ is not None
+    assert stmts[1].attributes[0].args == (ast.IntLiteral(None, 4, "", "4"),)
+    switch = stmts[4]
+    assert [c.labels for c in switch.cases] == [
+        (ast.IntLiteral(None, 0, "", "0"), ast.IntLiteral(None, 1, "", "1")), (None,)]
+    assert [len(c.stmts) for c in switch.cases] == [1, 2]
+
+
+def test_precedence_and_associativity():
+    e = expr("x = a + b * c - d")
+    assert e.value.op == "-" and e.value.left.op == "+" and e.value.left.right.op == "*"
+    chain = expr("a = b = c")
+    assert isinstance(chain.value, ast.AssignExpr)
+    tern = expr("x = a ? b : c ? d : e")
+    assert isinstance(tern.value.else_, ast.ConditionalExpr)
+    comma = expr("a = 1, b = 2")
+    assert isinstance(comma, ast.BinaryExpr) and comma.op == ","
+
+
+@pytest.mark.parametrize("op", ["=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="])
+def test_all_assignment_operators(op):
+    e = expr(f"a {op} b")
+    assert isinstance(e, ast.AssignExpr) and e.op == op
+
+
+@pytest.mark.parametrize("text,value,suffix", [
+    ("0x1Fu", 31, "u"), ("42", 42, ""), ("7ul", 7, "ul"), ("3l", 3, "l"), ("010", 8, ""),
+    ("1.5f", 1.5, "f"), ("2.0h", 2.0, "h"), ("1e-3", 0.001, ""), (".5", 0.5, ""), ("3.l", 3.0, "l"),
+])
+def test_literals(text, value, suffix):
+    e = expr(f"x = {text}")
+    assert e.value.value == value and e.value.suffix == suffix and e.value.text == text
+
+
+def test_swizzles_members_indexing_sizeof_and_init_lists():
+    stmts = body("float4 v = {1, 2, {3, 4}};\nv.xy = o[i].Get().zw;\nuint s = sizeof(float4) + sizeof v;")
+    init = stmts[0].decl.declarators[0].init
+    assert isinstance(init, ast.InitList) and isinstance(init.items[2], ast.InitList)
+    assign = stmts[1].expr
+    assert assign.target == ast.MemberExpr(None, ast.NameExpr(None, ("v",)), "xy")
+    sizes = stmts[2].decl.declarators[0].init
+    assert isinstance(sizes.left.operand, ast.TypeRef) and isinstance(sizes.right.operand, ast.NameExpr)
+
+
+def test_spans_point_at_the_original_text():
+    source = SourceFile("s.hlsl", "void f()\n{\n    x = foo(1);\n}\n")
+    unit = parse_source(source).unit
+    call = unit.decls[0].body.stmts[0].expr.value
+    assert call.span.line_col == (3, 9)
+    assert source.text[call.span.start:call.span.end] == "foo(1)"
+
+
+# ---------------------------------------------------------------- syntax errors
+
+
+def test_missing_semicolon_points_after_the_expression():
+    assert errors("void f()\n{\n    x = 1\n    y = 2;\n}\n") == (
+        "t.hlsl:3:10: error: expected ';' after expression [WG0201]\n"
+        "    x = 1\n"
+        "         ^\n"
+        "1 error generated.\n")
+
+
+def test_missing_semicolon_after_struct():
+    assert errors("struct S { float a; }\nvoid f() {}\n") == (
+        "t.hlsl:1:22: error: expected ';' after struct [WG0201]\n"
+        "struct S { float a; }\n"
+        "                     ^\n"
+        "1 error generated.\n")
+
+
+def test_unknown_type_name():
+    assert errors("void f() { Widget w; }\n") == (
+        "t.hlsl:1:12: error: unknown type name 'Widget' [WG0201]\n"
+        "void f() { Widget w; }\n"
+        "           ^~~~~~\n"
+        "1 error generated.\n")
+
+
+def test_unbalanced_paren_says_what_is_expected():
+    assert errors("void f() { foo(1, 2; }\n") == (
+        "t.hlsl:1:20: error: expected ')' or ',', found ';' [WG0201]\n"
+        "void f() { foo(1, 2; }\n"
+        "                   ^\n"
+        "1 error generated.\n")
+
+
+def test_missing_expression():
+    assert errors("void f() { x = ; }\n") == (
+        "t.hlsl:1:16: error: expected expression, found ';' [WG0201]\n"
+        "void f() { x = ; }\n"
+        "               ^\n"
+        "1 error generated.\n")
+
+
+def test_end_of_input_inside_a_function():
+    assert errors("void f() {\n  x = 1;\n") == (
+        "t.hlsl:3:1: error: expected '}' at end of input [WG0203]\n"
+        "\n"
+        "^\n"
+        "1 error generated.\n")
+
+
+def test_invalid_character_and_unterminated_string():
+    assert errors("void f() { x = 1 @ 2; }\n").startswith(
+        "t.hlsl:1:18: error: invalid character '@' in source [WG0202]\n")
+    assert "missing terminating '\"' character" in errors('[Shader("node)] void f() {}\n')
+
+
+def test_literal_errors():
+    assert "integer literal is too large" in errors("static const uint x = 99999999999999999999999;\n")
+    assert "invalid suffix 'lul' on integer literal" in errors("static const uint x = 1lul;\n")
+    assert "invalid digit in octal constant '09'" in errors("static const uint x = 09;\n")
+
+
+def test_recovery_reports_one_error_per_declaration_without_cascades():
+    text = (
+        "void a() { x = ; }\n"          # error 1
+        "struct Ok { float v; };\n"
+        "void b() { y = 1 }\n"          # error 2
+        "void c() { Ok o; o.v = 2; }\n"  # fine: Ok is still a type
+        "void d() { foo(; }\n"          # error 3
+    )
+    rendered = errors(text)
+    assert rendered.count("error:") == 3
+    assert [line.split(":")[1] for line in rendered.splitlines() if ": error:" in line] == ["1", "3", "5"]
+    assert rendered.endswith("3 errors generated.\n")

