@@ -26,6 +26,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import re
 from collections.abc import Iterator
@@ -128,6 +129,7 @@ class TypeNamePostLexer:
         template_stack: list[int] = []
         depth = 0
         typedef_depth: int | None = None
+        braces = typedef_braces = 0  # `{` nesting: a typedef'd struct body is not the typedef's level
         template_header_open = False
         after_template_header = False
         prev_type = None
@@ -142,9 +144,8 @@ class TypeNamePostLexer:
                     types.add(value)
                 elif prev_type in _KEYWORD_NAME_POSITION:
                     types.add(value)
-                elif typedef_depth is not None and depth == typedef_depth and prev_type in (
-                    "TYPE_NAME", "TGT", "COMMA", "RBRACE"
-                ):
+                elif typedef_depth is not None and depth == typedef_depth and braces == typedef_braces \
+                        and prev_type in ("TYPE_NAME", "TGT", "COMMA", "RBRACE"):
                     types.add(value)
                 elif value in types and prev_type not in _TYPE_END:
                     kind = "TYPE_NAME"
@@ -191,10 +192,14 @@ class TypeNamePostLexer:
                 template_stack.clear()
                 depth = 0
                 after_template_header = False
-                if kind == "SEMI" and typedef_depth is not None:
+                if kind == "LBRACE":
+                    braces += 1
+                elif kind == "RBRACE":
+                    braces = max(0, braces - 1)
+                if kind == "SEMI" and typedef_depth is not None and braces == typedef_braces:
                     typedef_depth = None
             elif kind == "TYPEDEF":
-                typedef_depth = depth
+                typedef_depth, typedef_braces = depth, braces
             if kind != tok.type:
                 tok = Token.new_borrow_pos(kind, tok.value, tok)
             prev2_type, prev_type = prev_type, kind
@@ -583,6 +588,26 @@ class AstBuilder:
         left, op, right = children
         return ast.BinaryExpr(self._span(meta), str(op), left, right)
 
+    def binary_chain(self, meta: Any, children: list[Any]) -> Any:
+        """`a op b op c ...` with C precedence, all left-associative (precedence climbing)."""
+        operands = [children[0]]
+        operators: list[str] = []
+
+        def reduce_top() -> None:
+            right = operands.pop()
+            left = operands.pop()
+            operands.append(ast.BinaryExpr(left.span.to(right.span), operators.pop(), left, right))
+
+        for index in range(1, len(children), 2):
+            op = str(children[index])
+            while operators and BINARY_PRECEDENCE[operators[-1]] >= BINARY_PRECEDENCE[op]:
+                reduce_top()
+            operators.append(op)
+            operands.append(children[index + 1])
+        while operators:
+            reduce_top()
+        return operands[0]
+
     def assign(self, meta: Any, children: list[Any]) -> ast.AssignExpr:
         target, op, value = children
         return ast.AssignExpr(self._span(meta), str(op), target, value)
@@ -687,6 +712,13 @@ class AstBuilder:
         return ast.BoolLiteral(self._span(meta), False)
 
 
+BINARY_PRECEDENCE = {
+    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+    "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+"""C precedence of the binary operators of `binary_chain` (higher binds tighter)."""
+
+
 class _Modifier(str):
     """A declaration keyword (`static`, `in`, ...) among a rule's children."""
 
@@ -708,20 +740,121 @@ def _replace(node: Any, **changes: Any) -> Any:
     return dataclasses.replace(node, **changes)
 
 
-def _make_transformer(builder: AstBuilder) -> Any:
-    """A lark Transformer that calls the builder's method named after each rule, with meta."""
-    from lark import Transformer
-    from lark.visitors import Discard  # noqa: F401  (kept for symmetry with lark's API)
+class _Value:
+    """A reduced rule's result on lark's value stack, with its place in the expanded text."""
 
-    class _LarkAdapter(Transformer):  # type: ignore[misc]
-        def _call_userfunc(self, tree: Any, new_children: Any = None) -> Any:
-            children = new_children if new_children is not None else tree.children
-            method = getattr(builder, tree.data, None)
-            if method is None or tree.data.startswith("_"):
-                raise AssertionError(f"no AST builder for grammar rule {tree.data!r}")
-            return method(tree.meta, children)
+    __slots__ = ("value", "start", "end", "rule")
 
-    return _LarkAdapter()
+    def __init__(self, value: Any, start: int | None, end: int | None, rule: str) -> None:
+        self.value, self.start, self.end, self.rule = value, start, end, rule
+
+
+class _Spliced(_Value):
+    """The children of an inlined helper rule (`_rule`, `x*`), spliced into the parent's."""
+
+
+class _Meta:
+    """What the builder methods need of a rule's extent (lark's `meta` has the same names)."""
+
+    __slots__ = ("start_pos", "end_pos", "empty")
+
+    def __init__(self, start: int | None, end: int | None) -> None:
+        self.start_pos, self.end_pos, self.empty = start, end, start is None
+
+
+def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
+    """Replace lark's tree-building reduction callbacks with ones that call `builder` directly.
+
+    They follow lark's own rules for what a rule's children are (anonymous tokens filtered
+    out, `_rule`s spliced in, `None` for absent `[optional]` parts, `?rule` with one child
+    replaced by that child) but skip the intermediate tree and carry text positions, which
+    is several times faster than building a tree with `propagate_positions` and
+    transforming it afterwards.
+    """
+    lalr = lark_parser.parser.parser.parser
+    lalr.callbacks = {rule: _callback_for(rule, builder) for rule in lalr.callbacks}
+
+
+def _callback_for(rule: Any, builder: AstBuilder) -> Any:
+    name = rule.alias or rule.options.template_source or rule.origin.name
+    inline = name.startswith("_")
+    expand_single = bool(rule.options.expand1) and not rule.alias
+    method = None if inline else getattr(builder, name, None)
+    if method is None and not inline and not expand_single:
+        raise AssertionError(f"no AST builder for grammar rule {name!r}")
+    include = _included_children(rule)
+    trailing_nones = include.pop()[2]
+    if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
+        return operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
+
+    def callback(children: list[Any]) -> Any:
+        start = end = None
+        for child in children:
+            begin = _start_of(child)
+            if begin is not None:
+                start = begin
+                break
+        for child in reversed(children):
+            stop = _end_of(child)
+            if stop is not None:
+                end = stop
+                break
+        kept: list[Any] = []
+        for index, splice, nones in include:
+            if nones:
+                kept.extend([None] * nones)
+            child = children[index]
+            if splice:
+                kept.extend(child.value)
+            else:
+                kept.append(child)
+        if trailing_nones:
+            kept.extend([None] * trailing_nones)
+        if inline:
+            return _Spliced(kept, start, end, name)
+        if expand_single and len(kept) == 1:
+            return kept[0]
+        assert method is not None
+        values = [c.value if type(c) is _Value else c for c in kept]
+        return _Value(method(_Meta(start, end), values), start, end, name)
+
+    return callback
+
+
+def _included_children(rule: Any) -> list[tuple[int, bool, int]]:
+    """(index, splice?, Nones to insert before) per kept child, then a final (-1, False, Nones)."""
+    empty = rule.options.empty_indices
+    if empty:
+        bits = "".join(str(int(b)) for b in empty)
+        nones_at = [len(run) for run in bits.split("0")]
+    else:
+        nones_at = [0] * (len(rule.expansion) + 1)
+    keep_all = rule.options.keep_all_tokens
+    include = []
+    pending = 0
+    for index, symbol in enumerate(rule.expansion):
+        pending += nones_at[index]
+        if keep_all or not (symbol.is_term and symbol.filter_out):
+            include.append((index, not symbol.is_term and symbol.name.startswith("_"), pending))
+            pending = 0
+    include.append((-1, False, pending + nones_at[len(rule.expansion)]))
+    return include
+
+
+def _start_of(child: Any) -> int | None:
+    if child is None:
+        return None
+    if isinstance(child, _Value):
+        return child.start
+    return child.start_pos
+
+
+def _end_of(child: Any) -> int | None:
+    if child is None:
+        return None
+    if isinstance(child, _Value):
+        return child.end
+    return child.end_pos
 
 
 # ---------------------------------------------------------------- the parser
@@ -729,7 +862,6 @@ def _make_transformer(builder: AstBuilder) -> Any:
 _PARSER: Any = None
 _BUILDER: AstBuilder | None = None
 _POSTLEX: TypeNamePostLexer | None = None
-_TRANSFORMER: Any = None
 
 
 def grammar_text() -> str:
@@ -770,13 +902,11 @@ def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
             parser="lalr",
             lexer="contextual",
             postlex=postlex,
-            propagate_positions=True,
             maybe_placeholders=True,
             cache=_cache_path(grammar) or False,
         )
+        _install_callbacks(_PARSER, builder)
         _BUILDER, _POSTLEX = builder, postlex
-        global _TRANSFORMER
-        _TRANSFORMER = _make_transformer(builder)
     assert _BUILDER is not None and _POSTLEX is not None
     return _PARSER, _BUILDER, _POSTLEX
 
@@ -809,7 +939,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
         builder.diagnostics = []
         postlex.begin(work, set(declared))
         try:
-            unit = _TRANSFORMER.transform(parser.parse(work))
+            unit = parser.parse(work).value
             diagnostics.extend(builder.diagnostics)
             break
         except UnexpectedInput as error:
@@ -909,7 +1039,7 @@ def _terminal_word(parser: Any, name: str) -> str:
 
 
 _EXPRESSION_RULES = frozenset({
-    "binary", "assign", "conditional", "cast", "prefix", "postfix", "index", "call", "member",
+    "binary", "binary_chain", "assign", "conditional", "cast", "prefix", "postfix", "index", "call", "member",
     "name", "int_literal", "float_literal", "string_literal", "true_literal", "false_literal",
     "construct", "sizeof_expr", "sizeof_type", "method_template_call", "template_call",
 })
@@ -925,19 +1055,19 @@ def _after_what(error: Any) -> str | None:
         return None
     last = stack[-1]
     before = stack[-2] if len(stack) > 1 else None
-    if _is_token(before) and before.type == "RETURN":
+    if before is not None and not isinstance(before, _Value) and before.type == "RETURN":
         return "return statement"
-    if _is_token(last):
+    if not isinstance(last, _Value):
         if last.type in ("BREAK", "CONTINUE"):
             return f"{last.value} statement"
-        if last.type == "RBRACE" and any(getattr(v, "data", None) == "struct_keyword" for v in stack[-6:]):
+        if last.type == "RBRACE" and any(getattr(v, "rule", None) == "struct_keyword" for v in stack[-6:]):
             return "struct"
         if last.type == "RPAR" and any(_is_token(v) and v.type == "WHILE" for v in stack[-6:]):
             return "do/while statement"
         if last.type in _EXPRESSION_END_TOKENS:
             return "expression"
         return None
-    rule = getattr(last, "data", None)
+    rule = last.rule
     if rule in ("struct_spec", "anonymous_struct_spec", "struct_body"):
         return "struct"
     if rule in ("declarator", "array_dim"):
