@@ -42,6 +42,8 @@ UNKNOWN_PRAGMA = _kind("WG0106", W, "a #pragma wgc does not know", "unknown-prag
 MACRO_REDEFINED = _kind("WG0107", W, "a macro is redefined with a different body", "macro-redefined")
 INCLUDE_TOO_DEEP = _kind("WG0108", E, "#include nesting is too deep (recursive include?)")
 BAD_MACRO_OPTION = _kind("WG0109", E, "a -D or -U option is malformed")
+UNTERMINATED_COMMENT = _kind("WG0110", E, "a /* comment is not closed before the end of the file")
+PREPROCESSOR_LIMIT = _kind("WG0111", E, "macro expansion or #include nesting exceeds what wgc can process")
 
 # WG02xx: syntax ----------------------------------------------------------------------
 EXPECTED_TOKEN = _kind("WG0201", E, "the parser expected something else here")

