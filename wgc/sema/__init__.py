@@ -1,0 +1,1 @@
+"""Semantic analysis: AST -> typed IR, with every static check."""
