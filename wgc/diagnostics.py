@@ -356,9 +356,10 @@ class Renderer:
         return f"{head}{self._paint(_STYLE[severity], name + ':')} {self._paint(_BOLD, message + suffix)}"
 
     def render_one(self, diag: Diagnostic) -> str:
-        suffix = "" if self.options.format == "msvc" and diag.group is None else _option_suffix(diag)
-        if self.options.format == "msvc" and diag.group is not None:
-            suffix = f" [-W{diag.group}]"
+        if self.options.format == "msvc":  # the code is already in the header
+            suffix = f" [-W{diag.group}]" if diag.group else ""
+        else:
+            suffix = _option_suffix(diag)
         lines = [self._header(diag.severity, diag.span, diag.message, suffix, diag.code)]
         if diag.span is not None and self.options.show_source and self.options.format == "clang":
             lines.extend(self._snippet(diag.span))

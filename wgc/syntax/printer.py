@@ -18,8 +18,12 @@ Invariants (for every tree the parser produces; spans are ignored):
 - parse(print(ast)) == ast, and print(parse(print(ast))) == print(ast).
 - Not kept (not in the AST): comments, preprocessor lines, `class` versus
   `typename` in template headers, `enum struct` versus `enum class`, trailing
-  commas and the spelling of string literals (adjacent literals print as one).
-  Integer and float literals are printed exactly as written (their `text`).
+  commas, where a struct's attributes stood, and the spelling of string
+  literals (adjacent literals print as one).  Integer and float literals are
+  printed exactly as written (their `text`).
+- Hand-built trees no parse can give (an else-less `if` as the `then` of an
+  `if` with `else`, an InitList outside an initializer, template arguments on a
+  callee that is not a name or member) print as they are and need not round-trip.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ INDENT = "    "
 MAX_SIGNATURE = 100
 """A function head longer than this puts each parameter on its own line."""
 
-# Precedence levels, loosest first; each grammar rule of hlsl.lark is one level.
+# Precedence levels, loosest first, as the parser applies them (the binary levels by
+# precedence climbing over grammar/hlsl.lark's flat operator chain).
 (COMMA, ASSIGN, CONDITIONAL, LOGICAL_OR, LOGICAL_AND, BIT_OR, BIT_XOR, BIT_AND, EQUALITY,
  RELATIONAL, SHIFT, ADDITIVE, MULTIPLICATIVE, CAST, UNARY, POSTFIX, PRIMARY) = range(17)
 
@@ -54,8 +59,25 @@ def print_hlsl(unit: ast.TranslationUnit) -> str:
     """The HLSL text of a translation unit (ends with a newline unless empty)."""
     if not isinstance(unit, ast.TranslationUnit):
         raise TypeError(f"print_hlsl expects a TranslationUnit, got {type(unit).__name__}")
-    lines = _Printer().lines(unit)
+    lines = _PRINTER.lines(unit)
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def print_expr(node: ast.Expr) -> str:
+    """One expression, as it would be printed as a statement (for messages and summaries)."""
+    return _PRINTER.expr(node)
+
+
+def print_attribute(node: ast.Attribute) -> str:
+    return _PRINTER.text(node)
+
+
+def print_param(node: ast.Param) -> str:
+    return _PRINTER.text(node)
+
+
+def print_type(node: ast.TypeRef) -> str:
+    return _PRINTER.text(node)
 
 
 def quote_string(value: str) -> str:
@@ -145,7 +167,7 @@ class _Printer:
             ast.MemberExpr: self.member,
             ast.IndexExpr: lambda n: (f"{self.expr(n.object, POSTFIX)}[{self.expr(n.index)}]",
                                       POSTFIX),
-            ast.SizeofExpr: lambda n: (f"sizeof({self.template_arg(n.operand)})"
+            ast.SizeofExpr: lambda n: (f"sizeof({self.type_ref(n.operand)})"
                                        if isinstance(n.operand, ast.TypeRef)
                                        else f"sizeof({self.expr(n.operand)})", UNARY),
             ast.InitList: lambda n: (self.init(n), PRIMARY),
@@ -417,3 +439,16 @@ class _Printer:
         # `1.x` would lex as the float `1.` followed by `x`.
         minimum = PRIMARY + 1 if isinstance(node.object, ast.IntLiteral) else POSTFIX
         return f"{self.expr(node.object, minimum)}.{node.member}", POSTFIX
+
+
+_PRINTER = _Printer()  # stateless: one instance serves every call
+
+
+def print_attribute(node: ast.Attribute) -> str:
+    """One attribute as written in HLSL (`[NodeLaunch("thread")]`)."""
+    return _Printer().attribute(node)
+
+
+def print_param(node: ast.Param) -> str:
+    """One function parameter as written in HLSL, attributes included."""
+    return _Printer().param(node)
