@@ -877,18 +877,26 @@ def grammar_text() -> str:
 
 
 def _cache_path(grammar: str) -> str | None:
+    """Where lark caches the LALR tables of this grammar and lark version (None: no cache).
+
+    Caches of other grammar versions in the same folder are removed.
+    """
     import lark
 
     base = os.environ.get("WGC_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
     key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
+    name = f"hlsl-grammar-{key}.lark-cache"
     try:
         os.makedirs(base, exist_ok=True)
+        for stale in os.listdir(base):
+            if stale.startswith("hlsl-grammar-") and stale != name:
+                os.unlink(os.path.join(base, stale))
     except OSError:
         return None
     if not os.access(base, os.W_OK):
         return None
-    return os.path.join(base, f"hlsl-grammar-{key}.lark-cache")
+    return os.path.join(base, name)
 
 
 def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
