@@ -87,8 +87,7 @@ def test_right_shift_is_still_a_shift_outside_templates():
 
 
 def test_declaration_versus_expression_statements():
-    decl, call, ctor = body("Rec r;\nfoo(r);\nfloat3(1, 2, 3).x;") if False else body(
-        "float3 r;\nfoo(r);\nfloat3(1, 2, 3).x;")
+    decl, call, ctor = body("float3 r;\nfoo(r);\nfloat3(1, 2, 3).x;")
     assert isinstance(decl, ast.DeclStmt)
     assert isinstance(call.expr, ast.CallExpr)
     assert isinstance(ctor.expr, ast.MemberExpr) and isinstance(ctor.expr.object, ast.ConstructExpr)

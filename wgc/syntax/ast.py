@@ -28,6 +28,13 @@ class Node:
     span: Span = field(compare=False, repr=False)
 
 
+BINARY_OPERATOR_PRECEDENCE = {
+    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+    "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+"""C precedence of HLSL's binary operators (higher binds tighter; all left-associative)."""
+
+
 # ------------------------------------------------------------------ attributes
 
 

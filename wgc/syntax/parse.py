@@ -602,7 +602,7 @@ class AstBuilder:
 
         for index in range(1, len(children), 2):
             op = str(children[index])
-            while operators and BINARY_PRECEDENCE[operators[-1]] >= BINARY_PRECEDENCE[op]:
+            while operators and ast.BINARY_OPERATOR_PRECEDENCE[operators[-1]] >= ast.BINARY_OPERATOR_PRECEDENCE[op]:
                 reduce_top()
             operators.append(op)
             operands.append(children[index + 1])
@@ -714,11 +714,6 @@ class AstBuilder:
         return ast.BoolLiteral(self._span(meta), False)
 
 
-BINARY_PRECEDENCE = {
-    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
-    "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-}
-"""C precedence of the binary operators of `binary_chain` (higher binds tighter)."""
 
 
 class _Modifier(str):

@@ -43,12 +43,8 @@ MAX_SIGNATURE = 100
 (COMMA, ASSIGN, CONDITIONAL, LOGICAL_OR, LOGICAL_AND, BIT_OR, BIT_XOR, BIT_AND, EQUALITY,
  RELATIONAL, SHIFT, ADDITIVE, MULTIPLICATIVE, CAST, UNARY, POSTFIX, PRIMARY) = range(17)
 
-BINARY_PRECEDENCE = {
-    ",": COMMA, "||": LOGICAL_OR, "&&": LOGICAL_AND, "|": BIT_OR, "^": BIT_XOR, "&": BIT_AND,
-    "==": EQUALITY, "!=": EQUALITY, "<": RELATIONAL, ">": RELATIONAL, "<=": RELATIONAL,
-    ">=": RELATIONAL, "<<": SHIFT, ">>": SHIFT, "+": ADDITIVE, "-": ADDITIVE,
-    "*": MULTIPLICATIVE, "/": MULTIPLICATIVE, "%": MULTIPLICATIVE,
-}
+BINARY_PRECEDENCE = {",": COMMA, **{op: LOGICAL_OR - 1 + level
+                                     for op, level in ast.BINARY_OPERATOR_PRECEDENCE.items()}}
 
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0",
                    "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
