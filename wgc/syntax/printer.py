@@ -65,14 +65,17 @@ def print_expr(node: ast.Expr) -> str:
 
 
 def print_attribute(node: ast.Attribute) -> str:
+    """One attribute as written in HLSL (`[NodeLaunch("thread")]`)."""
     return _PRINTER.text(node)
 
 
 def print_param(node: ast.Param) -> str:
+    """One function parameter as written in HLSL, attributes included."""
     return _PRINTER.text(node)
 
 
 def print_type(node: ast.TypeRef) -> str:
+    """A written type (`RWStructuredBuffer<uint>`)."""
     return _PRINTER.text(node)
 
 
@@ -438,13 +441,3 @@ class _Printer:
 
 
 _PRINTER = _Printer()  # stateless: one instance serves every call
-
-
-def print_attribute(node: ast.Attribute) -> str:
-    """One attribute as written in HLSL (`[NodeLaunch("thread")]`)."""
-    return _Printer().attribute(node)
-
-
-def print_param(node: ast.Param) -> str:
-    """One function parameter as written in HLSL, attributes included."""
-    return _Printer().param(node)
