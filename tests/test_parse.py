@@ -322,3 +322,19 @@ def test_recovery_reports_one_error_per_declaration_without_cascades():
     assert rendered.count("error:") == 3
     assert [line.split(":")[1] for line in rendered.splitlines() if ": error:" in line] == ["1", "3", "5"]
     assert rendered.endswith("3 errors generated.\n")
+
+
+def test_recovery_does_not_blame_a_valid_declaration_before_the_error():
+    assert errors("struct R { uint a; };\nstruct;\n") == (
+        "t.hlsl:2:7: error: expected a type, found ';' [WG0201]\n"
+        "struct;\n"
+        "      ^\n"
+        "1 error generated.\n")
+
+
+def test_recovery_skips_braces_inside_a_declaration():
+    rendered = errors("float f(float h = { 1 });\nvoid g() { x = ; }\n")
+    assert [line for line in rendered.splitlines() if "error:" in line] == [
+        "t.hlsl:1:19: error: expected expression, found '{' [WG0201]",
+        "t.hlsl:2:16: error: expected expression, found ';' [WG0201]",
+    ]

@@ -25,6 +25,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import operator
 import os
@@ -120,7 +121,7 @@ class TypeNamePostLexer:
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
         self.template_functions: set[str] = set()
         self.last: Any = None
-        self.before_last: Any = None
+        self.recent: collections.deque[Any] = collections.deque(maxlen=4)
 
     def process(self, stream: Iterator[Any]) -> Iterator[Any]:
         from lark import Token
@@ -212,7 +213,15 @@ class TypeNamePostLexer:
         del prev2_type
 
     def _emitted(self, tok: Any) -> None:
-        self.before_last, self.last = self.last, tok
+        self.last = tok
+        self.recent.append(tok)
+
+    def token_before(self, position: int) -> Any:
+        """The last token handed to the parser that starts before `position` (None if none)."""
+        for tok in reversed(self.recent):
+            if tok.start_pos < position:
+                return tok
+        return None
 
     def _template_call_follows(self, name: str, pos: int) -> bool:
         """Is the `<` ending at `pos` after identifier `name` a template argument list?"""
@@ -959,7 +968,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
                                                         "unexpected end of input"))
                 position = len(work)
             start, end = _toplevel_region(work, position or 0)
-            previous = postlex.before_last if isinstance(error, UnexpectedToken) else None
+            previous = postlex.token_before(position) if isinstance(error, UnexpectedToken) else None
             if previous is not None and previous.start_pos < start:
                 # the error may belong to the declaration before (a missing ';' after a struct)
                 start = _toplevel_region(work, previous.start_pos)[0]
@@ -982,6 +991,9 @@ def parse_source(file: SourceFile) -> ParseResult:
 _REGION_TOKENS = re.compile(r'[{};]|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
 
 
+_CONTINUES_DECLARATION = re.compile(r"\s*[;,)\]]")
+
+
 def _toplevel_region(text: str, position: int) -> tuple[int, int]:
     """The [start, end) range of the top-level declaration that contains `position`."""
     depth = 0
@@ -992,7 +1004,8 @@ def _toplevel_region(text: str, position: int) -> tuple[int, int]:
             depth += 1
         elif char == "}":
             depth = max(0, depth - 1)
-            if depth == 0:
+            # `};` and `{ 1 })` continue the declaration: its end is further on
+            if depth == 0 and _CONTINUES_DECLARATION.match(text, m.end()) is None:
                 if m.end() > position:
                     return start, m.end()
                 start = m.end()
@@ -1089,8 +1102,7 @@ def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations:
         accepted = set(error.interactive_parser.accepts())
     except Exception:  # lark could not simulate: fall back to the LALR expected set
         accepted = set(error.expected)
-    prev = postlex.before_last if postlex.last is not None and (
-        postlex.last is tok or postlex.last.start_pos == getattr(tok, "start_pos", -1)) else postlex.last
+    prev = postlex.token_before(text_end if tok.type == "$END" else tok.start_pos)
     at_end = tok.type == "$END"
     tok_start = text_end if at_end else tok.start_pos
     here = locations.span(tok_start, tok_start if at_end else tok.end_pos)
