@@ -1,0 +1,128 @@
+"""Semantic analysis, scopes: what names mean where (global, namespace, struct, function, block).
+
+Input: declarations as sema meets them (`Scope.declare`).  Output: lookups
+(`Scope.lookup`, qualified `Scope.lookup_qualified`), the previous declaration
+when a name is declared twice in one scope, and spelling suggestions for
+undeclared names ("did you mean 'count'?").
+
+Invariants:
+- A scope maps a name to a list of `Symbol`s: several entries only for function
+  overloads; anything else declared twice in one scope is a redefinition.
+- Inner scopes shadow outer ones; lookups walk outwards to the global scope.
+- Names are case-sensitive (HLSL identifiers are); suggestions are
+  deterministic (difflib ratio, then alphabetical).
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class SymbolKind(enum.Enum):
+    VARIABLE = "variable"
+    PARAMETER = "parameter"
+    FUNCTION = "function"
+    TYPE = "type"
+    NAMESPACE = "namespace"
+    ENUMERATOR = "enumerator"
+    FIELD = "field"
+
+
+class ScopeKind(enum.Enum):
+    GLOBAL = "global"
+    NAMESPACE = "namespace"
+    STRUCT = "struct"
+    FUNCTION = "function"
+    BLOCK = "block"
+
+
+@dataclass(eq=False)
+class Symbol:
+    """A declared name: what it is, its IR entity (type, variable, function...), where."""
+
+    name: str
+    kind: SymbolKind
+    entity: Any
+    span: Any = field(default=None, repr=False)
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: ScopeKind
+    parent: Scope | None = None
+    name: str | None = None
+    """The namespace or struct name, for qualified lookups and messages."""
+    symbols: dict[str, list[Symbol]] = field(default_factory=dict)
+
+    def child(self, kind: ScopeKind, name: str | None = None) -> Scope:
+        return Scope(kind, self, name)
+
+    def declare(self, symbol: Symbol) -> Symbol | None:
+        """Add `symbol`; return the earlier declaration it clashes with, if any (then not added).
+
+        Functions may be overloaded (several functions of one name); namespaces may be
+        reopened (the existing namespace symbol is returned as no clash).
+        """
+        existing = self.symbols.get(symbol.name)
+        if existing:
+            first = existing[0]
+            if symbol.kind is SymbolKind.FUNCTION and first.kind is SymbolKind.FUNCTION:
+                existing.append(symbol)
+                return None
+            if symbol.kind is SymbolKind.NAMESPACE and first.kind is SymbolKind.NAMESPACE:
+                return None
+            return first
+        self.symbols[symbol.name] = [symbol]
+        return None
+
+    def local(self, name: str) -> list[Symbol]:
+        return self.symbols.get(name, [])
+
+    def lookup(self, name: str) -> list[Symbol]:
+        """The symbols `name` denotes here: the innermost scope that declares it wins."""
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.symbols.get(name)
+            if found:
+                return found
+            scope = scope.parent
+        return []
+
+    def lookup_qualified(self, parts: tuple[str, ...]) -> list[Symbol]:
+        """`ns::inner::name` or `Struct::member`: resolve the first part here, the rest inside."""
+        if len(parts) == 1:
+            return self.lookup(parts[0])
+        found = self.lookup(parts[0])
+        for part in parts[1:]:
+            inner = _inner_scope(found)
+            if inner is None:
+                return []
+            found = inner.local(part)
+        return found
+
+    def visible_names(self) -> set[str]:
+        names: set[str] = set()
+        scope: Scope | None = self
+        while scope is not None:
+            names.update(scope.symbols)
+            scope = scope.parent
+        return names
+
+    def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
+        """The visible name (or one of `extra`, e.g. intrinsics) closest to a misspelled `name`."""
+        candidates = sorted(self.visible_names() | set(extra))
+        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.7)
+        if not close:
+            lowered = {c.lower(): c for c in candidates}
+            return lowered.get(name.lower())
+        return close[0]
+
+
+def _inner_scope(symbols: list[Symbol]) -> Scope | None:
+    """The scope a namespace or struct symbol opens (its entity carries it as `.scope`)."""
+    if len(symbols) != 1 or symbols[0].kind not in (SymbolKind.NAMESPACE, SymbolKind.TYPE):
+        return None
+    return getattr(symbols[0].entity, "scope", None)
