@@ -56,7 +56,7 @@ def mutate(data: bytes, steps: list[tuple]) -> bytes:
 
 
 def check_never_crashes(data: bytes) -> driver.Result:
-    options = driver.Options(input="-", emit="ast", include_dirs=(str(SAMPLES), str(SAMPLE_INCLUDE)), error_limit=0)
+    options = driver.Options(input="-", emit="ir", include_dirs=(str(SAMPLES), str(SAMPLE_INCLUDE)), error_limit=0)
     result = driver.compile(options, stdin=data)
     renderer = Renderer(RenderOptions())
     for diag in result.diagnostics:
@@ -64,17 +64,17 @@ def check_never_crashes(data: bytes) -> driver.Result:
             text = diag.span.file.text
             assert 0 <= diag.span.start <= diag.span.end <= len(text), diag
         assert renderer.render_one(diag)
-    assert result.ok == ("ast" in result.outputs)
+    assert result.ok == ("ir" in result.outputs)
     return result
 
 
-def test_every_sample_compiles_to_an_ast_unmutated():
+def test_every_sample_compiles_to_ir_unmutated():
     for name, data in SAMPLE_BYTES:
         result = check_never_crashes(data)
         assert result.ok, (name, Renderer().render(result.diagnostics))
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sample=st.sampled_from(SAMPLE_BYTES), steps=st.lists(mutation, min_size=1, max_size=4))
 def test_mutated_samples_only_ever_produce_diagnostics(sample, steps):
     check_never_crashes(mutate(sample[1], steps))

@@ -91,6 +91,16 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      default="2021", show_default=True, help="HLSL language version."),
         click.option("-enable-16bit-types", "enable_16bit_types", is_flag=True,
                      help="half and 16-bit integer types are real 16-bit types."),
+        click.option("-Zpr", "matrix_order", flag_value="row", help="Matrices are row-major unless declared otherwise."),
+        click.option("-Zpc", "matrix_order", flag_value="column", default=True,
+                     help="Matrices are column-major unless declared otherwise (the default)."),
+        click.option("-fvk-use-dx-layout", "use_dx_layout", is_flag=True,
+                     help="Lay out constant buffers with DirectX (FXC) packing rules."),
+        click.option("-fvk-use-scalar-layout", "use_scalar_layout", is_flag=True,
+                     help="Lay out buffers and constant buffers with scalar block layout."),
+        *[click.option(f"-fvk-{c}-shift", f"{c}_shifts", nargs=2, multiple=True, metavar="SHIFT SPACE",
+                       help=f"Add SHIFT to the Vulkan binding of register({c}N) in SPACE (a number or 'all').")
+          for c in "btus"],
         click.option("-fspv-target-env", "--target-env", "target_env", callback=_target_env,
                      metavar="ENV", help="vulkan1.2, vulkan1.3 (default) or vulkan1.4."),
         click.option("-W", "warning_flags", multiple=True, metavar="GROUP",
@@ -140,7 +150,19 @@ def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
         warning_flags=flags,
         suppress_warnings=kwargs["suppress_warnings"],
         error_limit=kwargs["error_limit"],
+        default_row_major=kwargs["matrix_order"] == "row",
+        use_dx_layout=kwargs["use_dx_layout"],
+        use_scalar_layout=kwargs["use_scalar_layout"],
+        binding_shifts=tuple(_binding_shift(c, shift, space)
+                             for c in "btus" for shift, space in kwargs[f"{c}_shifts"]),
     )
+
+
+def _binding_shift(register_class: str, shift: str, space: str) -> tuple[str, int, int | None]:
+    if not shift.isdigit() or not (space.isdigit() or space == "all"):
+        raise click.BadParameter(f"'-fvk-{register_class}-shift {shift} {space}': expected a shift and a space "
+                                 "(non-negative numbers, or 'all' for the space)")
+    return register_class, int(shift), None if space == "all" else int(space)
 
 
 def _report(kwargs: dict[str, Any], diagnostics: Any) -> None:
@@ -187,10 +209,10 @@ def remove_stale(path: str | None) -> None:
 @cli.command("compile", context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "-Fo", "output", metavar="FILE", help="Output file ('-' for standard output).")
-@click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ast", "hlsl", "preprocessed"]),
+@click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ir", "ast", "hlsl", "preprocessed"]),
               default="spirv", show_default=True,
-              help="What to produce: SPIR-V, its disassembly, the AST dump, the pretty-printed HLSL, "
-                   "or the preprocessed text.")
+              help="What to produce: SPIR-V, its disassembly, the typed IR dump, the AST dump, the "
+                   "pretty-printed HLSL, or the preprocessed text.")
 def compile_command(output: str | None, emit: str, **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
     from wgc import driver

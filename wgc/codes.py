@@ -6,7 +6,8 @@ CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
 Invariants: codes are unique and never reused; ranges:
-WG00xx driver and input, WG01xx preprocessor, WG02xx syntax.
+WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
+analysis (names, types, expressions, statements, constants, bindings).
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -51,6 +52,42 @@ INVALID_CHARACTER = _kind("WG0202", E, "a character that cannot start any HLSL t
 UNEXPECTED_END = _kind("WG0203", E, "the input ends inside a declaration")
 INTEGER_TOO_LARGE = _kind("WG0204", E, "an integer literal does not fit in 64 bits")
 INVALID_LITERAL = _kind("WG0205", E, "a malformed numeric literal or suffix")
+
+# WG03xx: semantic analysis ---------------------------------------------------------
+UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")
+REDEFINITION = _kind("WG0302", E, "a name declared twice in one scope")
+TYPE_MISMATCH = _kind("WG0303", E, "a value whose type does not convert to the type required")
+NO_MATCHING_OVERLOAD = _kind("WG0304", E, "no overload of a function accepts the arguments")
+AMBIGUOUS_CALL = _kind("WG0305", E, "several overloads accept the arguments equally well")
+INVALID_SWIZZLE = _kind("WG0306", E, "a swizzle names a missing component or repeats one when written")
+NOT_ASSIGNABLE = _kind("WG0307", E, "assignment to something that is not a modifiable l-value")
+WRONG_ARGUMENT_COUNT = _kind("WG0308", E, "a call with too few or too many arguments")
+MISSING_RETURN_VALUE = _kind("WG0309", E, "a non-void function returns no value, or a void one returns a value")
+INVALID_RESOURCE_USE = _kind("WG0310", E, "a resource or node object used where it cannot be")
+NOT_CONSTANT = _kind("WG0311", E, "a non-constant expression where a constant is required")
+INDEX_OUT_OF_RANGE = _kind("WG0312", E, "a constant index outside an array, vector or matrix")
+IMPLICIT_TRUNCATION = _kind("WG0313", W, "a vector or matrix implicitly truncated", "conversion")
+UNKNOWN_TYPE = _kind("WG0314", E, "a type name that is not declared, or a name that is not a type")
+CONSTANT_OVERFLOW = _kind("WG0315", W, "constant arithmetic overflows its type", "integer-overflow")
+DIVISION_BY_ZERO = _kind("WG0316", E, "a constant division or remainder by zero")
+MISPLACED_JUMP = _kind("WG0317", E, "break or continue outside a loop or switch")
+INVALID_SWITCH = _kind("WG0318", E, "a switch on a non-integer, a non-constant or duplicate case, two defaults")
+NO_SUCH_MEMBER = _kind("WG0319", E, "a member or method that the type does not have")
+INVALID_OPERANDS = _kind("WG0320", E, "an operator applied to operands it does not accept")
+INVALID_CAST = _kind("WG0321", E, "a cast between types HLSL cannot convert")
+INITIALIZER_MISMATCH = _kind("WG0322", E, "an initializer list or constructor with the wrong number of components")
+BINDING_CLASH = _kind("WG0323", E, "two resources bound to the same Vulkan descriptor set and binding")
+INVALID_BINDING = _kind("WG0324", E, "a register or vk:: binding annotation that does not fit the resource")
+UNDEFINED_FUNCTION = _kind("WG0325", E, "a function that is called but never defined")
+RECURSIVE_CALL = _kind("WG0326", E, "a function that calls itself, directly or indirectly (HLSL has no recursion)")
+INVALID_ARRAY_SIZE = _kind("WG0327", E, "an array size that is not a positive constant")
+INVALID_TEMPLATE = _kind("WG0328", E, "template arguments that do not fit the template")
+INVALID_CONDITION = _kind("WG0329", E, "a condition that is not a scalar convertible to bool")
+MISSING_RETURN = _kind("WG0330", W, "control can reach the end of a non-void function", "return-type")
+CONST_WITHOUT_INIT = _kind("WG0331", E, "a const variable without an initializer")
+INVALID_OUT_ARGUMENT = _kind("WG0332", E, "an out/inout argument that is not a modifiable l-value of a convertible type")
+INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (void variable, qualifier misuse, ...)")
+UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -22,7 +22,7 @@ from wgc.source import STDIN_NAME, SourceFile, decode_source
 
 PROFILES = ("lib_6_8", "lib_6_9")
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
-EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed")
+EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,12 @@ class Options:
     """Values given to -W (e.g. "no-foo", "error", "X", "no-error=bar")."""
     suppress_warnings: bool = False
     error_limit: int = 20
+    default_row_major: bool = False
+    """-Zpr (row-major) / -Zpc (column-major, the default) for matrices without an explicit orientation."""
+    use_dx_layout: bool = False
+    use_scalar_layout: bool = False
+    binding_shifts: tuple[tuple[str, int, int | None], ...] = ()
+    """-fvk-{b,t,u,s}-shift N SPACE as (register class, shift, space or None for 'all')."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class FrontEnd:
     source: SourceFile | None
     expanded_text: str | None
     unit: object | None
+    analysis: object | None
     dependencies: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
 
@@ -104,7 +111,7 @@ def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
     source, diagnostics = read_input(options.input, stdin)
     if source is None or diagnostics:
         deps = () if source is None or options.input == "-" else (options.input,)
-        return FrontEnd(source, None, None, deps, tuple(diagnostics))
+        return FrontEnd(source, None, None, None, deps, tuple(diagnostics))
     pre = preprocess(source, PreprocessOptions(
         defines=options.defines,
         undefines=options.undefines,
@@ -115,12 +122,31 @@ def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
     ))
     diagnostics.extend(pre.diagnostics)
     if has_errors(diagnostics):
-        return FrontEnd(source, pre.text, None, pre.files, tuple(diagnostics))
+        return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics))
     from wgc.syntax.parse import parse
 
     parsed = parse(pre.text, pre.locations)
     diagnostics.extend(parsed.diagnostics)
-    return FrontEnd(source, pre.text, parsed.unit, pre.files, tuple(diagnostics))
+    if has_errors(diagnostics) or options.emit in ("ast", "hlsl", "preprocessed"):
+        return FrontEnd(source, pre.text, parsed.unit, None, pre.files, tuple(diagnostics))
+    from wgc.sema.analyze import analyze
+
+    analysis = analyze(parsed.unit, sema_options(options))
+    diagnostics.extend(analysis.diagnostics)
+    return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics))
+
+
+def sema_options(options: Options):  # type: ignore[no-untyped-def]
+    from wgc.sema.bindings import BindingShift
+    from wgc.sema.context import SemaOptions
+
+    return SemaOptions(
+        enable_16bit_types=options.enable_16bit_types,
+        default_row_major=options.default_row_major,
+        use_dx_layout=options.use_dx_layout,
+        use_scalar_layout=options.use_scalar_layout,
+        binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
+    )
 
 
 def warning_policy(options: Options) -> tuple[WarningPolicy, list[Diagnostic]]:
@@ -160,7 +186,11 @@ def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Dia
         from wgc.syntax.printer import print_hlsl
 
         return {"hlsl": print_hlsl(front.unit).encode()}, []  # type: ignore[arg-type]
+    if options.emit == "ir":
+        from wgc.irdump import dump_ir
+
+        return {"ir": dump_ir(front.analysis.module).encode()}, []  # type: ignore[union-attr]
     message = (f"SPIR-V generation ('--emit={options.emit}') is not available yet: this wgc has "
-               "the front end only (preprocessor, parser); use --emit=ast, --emit=hlsl, "
+               "the front end and semantic analysis only; use --emit=ir, --emit=ast, --emit=hlsl, "
                "--emit=preprocessed or 'wgc inspect'")
     return {}, [codes.NO_CODE_GENERATION(None, message)]

@@ -272,6 +272,7 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
 
 
 _TABLE = _build_table()
+_NAMES = frozenset(_TABLE)
 
 BARRIER_CONSTANTS: dict[str, int] = {
     "UAV_MEMORY": 0x1, "GROUP_SHARED_MEMORY": 0x2, "NODE_INPUT_MEMORY": 0x4, "NODE_OUTPUT_MEMORY": 0x8,
@@ -423,6 +424,16 @@ def _instantiate(sig: Signature, args: Sequence[t.Type]) -> tuple[Resolved, tupl
 def is_intrinsic(name: str) -> bool:
     """Whether `name` (case-sensitive) is a global intrinsic function."""
     return name in _TABLE
+
+
+def intrinsic_names() -> frozenset[str]:
+    """Every global intrinsic's name (for did-you-mean suggestions)."""
+    return _NAMES
+
+
+def arity(name: str) -> tuple[int, ...]:
+    """The argument counts the overloads of an intrinsic accept."""
+    return tuple(sorted({len(sig.params) for sig in _TABLE[name]}))
 
 
 def signatures(name: str) -> tuple[str, ...]:

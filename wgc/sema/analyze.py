@@ -1,0 +1,90 @@
+"""Semantic analysis, the stage's entry point: a parsed translation unit in, the typed IR out.
+
+Input: an `ast.TranslationUnit` and `SemaOptions`.
+Output: `Analysis(module, diagnostics)`: the checked `ir.Module` and every
+diagnostic of the stage (the module is only meant for later stages when no
+diagnostic is an error).
+
+Order: declarations and bodies in source order (`declarations`); then the
+whole-file checks: Vulkan bindings (`bindings`), functions that are called
+but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
+back end inlines calls that carry node objects).
+
+Invariants: never raises for bad input; the built-in scope (the `Barrier`
+flag constants) is the parent of the global scope, so user declarations may
+shadow it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.bindings import assign_bindings
+from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
+from wgc.sema.declarations import DeclarationChecker
+from wgc.sema.intrinsics import BARRIER_CONSTANTS
+from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
+from wgc.syntax import ast
+
+
+@dataclass(frozen=True)
+class Analysis:
+    module: ir.Module
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def builtin_scope() -> Scope:
+    scope = Scope(ScopeKind.GLOBAL, None, "<built-in>")
+    for name, value in BARRIER_CONSTANTS.items():
+        scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
+    return scope
+
+
+def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> Analysis:
+    global_scope = builtin_scope().child(ScopeKind.GLOBAL)
+    ctx = Context(options, global_scope)
+    checker = DeclarationChecker(ctx)
+    checker.declare_all(unit.decls)
+    ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
+    _undefined_functions(ctx)
+    _recursion(ctx)
+    return Analysis(ctx.module, tuple(ctx.diagnostics))
+
+
+def _undefined_functions(ctx: Context) -> None:
+    for entity, span in ctx.uses.items():
+        if not entity.defined and entity.function is not None:
+            ctx.report(codes.UNDEFINED_FUNCTION, span, f"function '{entity.function.name}' is called but never defined",
+                       labels=[Label(entity.function.span, "declared here")])
+
+
+def _recursion(ctx: Context) -> None:
+    """Report each cycle of the call graph once, at the call that closes it."""
+    state: dict[ir.Function, int] = {}  # 1 = on the current path, 2 = done
+    reported: set[frozenset[ir.Function]] = set()
+
+    def visit(function: ir.Function, path: list[ir.Function]) -> None:
+        state[function] = 1
+        path.append(function)
+        for callee, span in ctx.call_graph.get(function, []):
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    chain = " -> ".join(f.name for f in (*cycle, callee))
+                    ctx.report(codes.RECURSIVE_CALL, span,
+                               f"recursive call to '{callee.name}' ({chain}): HLSL functions cannot be recursive",
+                               notes=["work-graph recursion is expressed with a node output that targets the node "
+                                      "itself and [NodeMaxRecursionDepth]"])
+            elif callee not in state:
+                visit(callee, path)
+        path.pop()
+        state[function] = 2
+
+    for function in ctx.module.functions:
+        if function not in state:
+            visit(function, [])

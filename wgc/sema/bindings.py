@@ -1,0 +1,230 @@
+"""Semantic analysis, bindings: Vulkan descriptor (set, binding) for every resource and uniform block.
+
+Input: one `BindingRequest` per global resource or uniform block, in
+declaration order (the variable, its `register(...)`, its `[[vk::binding]]`
+with folded arguments, and the span of its name), plus the `-fvk-{b,t,u,s}-shift`
+options as `BindingShift`s.
+Output: `variable.binding` set on every request except push-constant blocks,
+and the diagnostics (INVALID_BINDING, BINDING_CLASH) in request order.
+
+The rules are those of dxc's SPIR-V back end:
+1. `[[vk::binding(B, S)]]` wins: set S (default 0), binding B; source "vk::binding".
+2. Else `register(xN, spaceM)`: set M (default 0), binding N plus the shift of
+   class x for space M (a shift for one space beats one for "all"); source
+   "register".  The class must suit the resource: b = constant buffers,
+   t = read-only resources (SRVs, tbuffers), u = RW/Append/Consume (UAVs),
+   s = samplers; letters are case-insensitive.
+3. Else, once every explicit binding is placed, in declaration order: the lowest
+   binding in set 0 that nothing uses yet; source "auto".
+4. Push-constant blocks get no binding; at most one may exist and it may carry
+   neither a register nor a vk::binding.
+5. Two variables on one (set, binding) is an error on the later one (dxc only
+   warns in some cases; wgc always rejects aliasing).
+
+Invariants:
+- An annotation that cannot be used (malformed, wrong class, non-constant
+  arguments, already diagnosed or diagnosed here) is ignored and the variable
+  falls through to the next rule, so every non-push-constant variable ends up
+  with a binding and no clash is reported because of an earlier error.
+- Arrays of resources take one binding (dxc without -fspv-flatten-resource-arrays).
+
+Known gap: dxc gives RW/Append/Consume structured buffers a second binding for
+their counter (`[[vk::counter_binding]]`, otherwise allocated automatically);
+wgc assigns no counter bindings yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from wgc import codes
+from wgc import ir
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, Label
+from wgc.source import Span
+from wgc.syntax import ast
+
+_MAX_U32 = 2**32 - 1
+_SLOT = re.compile(r"([A-Za-z])(\d+)")
+_SPACE = re.compile(r"(?i:space)(\d+)")
+
+
+@dataclass(frozen=True)
+class BindingShift:
+    """`-fvk-<class>-shift <shift> <space>`; `space` None is dxc's `all`."""
+
+    register_class: str
+    """"b", "t", "u" or "s"."""
+    shift: int
+    space: int | None
+
+
+@dataclass(frozen=True)
+class BindingRequest:
+    """A resource or uniform block to place, with what was written on its declaration."""
+
+    variable: ir.Variable
+    register: ast.RegisterBinding | None
+    vk_binding: ir.Attribute | None
+    span: Span
+    """Where diagnostics point (the declaration's name)."""
+
+
+def register_class_of(variable: ir.Variable) -> str | None:
+    """The register class ("b", "t", "u", "s") that suits `variable`; None if it is no resource."""
+    if variable.storage is ir.Storage.UNIFORM:
+        if variable.block_kind in ("tbuffer", "TextureBuffer"):
+            return "t"
+        return "b"
+    type_ = variable.type
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    if not isinstance(type_, t.ResourceType):
+        return None
+    kind = type_.kind
+    if kind.is_sampler:
+        return "s"
+    if kind.writable:
+        return "u"
+    if kind is t.ResourceKind.CONSTANT_BUFFER:
+        return "b"
+    return "t"
+
+
+def _describe(variable: ir.Variable) -> str:
+    """The declared type as the user wrote it, for messages."""
+    kind = variable.block_kind
+    if variable.storage is ir.Storage.UNIFORM and kind is not None:
+        if kind in ("cbuffer", "tbuffer"):
+            return kind
+        if not isinstance(variable.type, t.ResourceType):
+            return f"{kind}<{variable.type}>"
+    return str(variable.type)
+
+
+def _shift_for(shifts: Sequence[BindingShift], register_class: str, space: int) -> int:
+    """dxc's lookup: a shift for this class and space, else the class's "all" shift, else 0."""
+    specific = everywhere = None
+    for shift in shifts:  # later options override earlier ones, as on dxc's command line
+        if shift.register_class.lower() != register_class:
+            continue
+        if shift.space is None:
+            everywhere = shift.shift
+        elif shift.space == space:
+            specific = shift.shift
+    if specific is not None:
+        return specific
+    return everywhere if everywhere is not None else 0
+
+
+def _from_vk_binding(request: BindingRequest, diags: list[Diagnostic]) -> tuple[int, int] | None:
+    """(set, binding) from `[[vk::binding(B[, S])]]`; None if it cannot be used."""
+    attribute = request.vk_binding
+    assert attribute is not None
+    values = attribute.values()
+    if not 1 <= len(values) <= 2:
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"'vk::binding' takes a binding number and an optional descriptor set, "
+                          f"not {len(values)} argument{'s' if len(values) != 1 else ''}"))
+        return None
+    if any(value is None for value in values):
+        return None  # not a constant: already diagnosed
+    for what, value in zip(("binding number", "descriptor set"), values):
+        if type(value) is not int or not 0 <= value <= _MAX_U32:
+            diags.append(codes.INVALID_BINDING(
+                request.span, f"'vk::binding' {what} must be a non-negative 32-bit integer, not {value!r}"))
+            return None
+    binding = values[0]
+    set_ = values[1] if len(values) == 2 else 0
+    return set_, binding
+
+
+def _from_register(request: BindingRequest, shifts: Sequence[BindingShift],
+                   diags: list[Diagnostic]) -> tuple[int, int] | None:
+    """(set, binding) from `register(xN[, spaceM])` plus the shift; None if it cannot be used."""
+    register = request.register
+    assert register is not None
+    variable = request.variable
+    slot = _SLOT.fullmatch(register.slot)
+    if slot is None:
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"malformed register '{register.slot}' "
+                          f"(expected a register class letter and a number, e.g. 'u0')"))
+        return None
+    register_class, number = slot.group(1).lower(), int(slot.group(2))
+    space = 0
+    if register.space is not None:
+        space_match = _SPACE.fullmatch(register.space)
+        if space_match is None:
+            diags.append(codes.INVALID_BINDING(
+                request.span, f"malformed register space '{register.space}' (expected e.g. 'space1')"))
+            return None
+        space = int(space_match.group(1))
+    expected = register_class_of(variable)
+    if register_class not in ("b", "t", "u", "s") or (expected is not None and register_class != expected):
+        suffix = f" (expected '{expected}')" if expected is not None else ""
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"invalid register class '{slot.group(1)}' for '{_describe(variable)}'{suffix}"))
+        return None
+    binding = number + _shift_for(shifts, register_class, space)
+    if not 0 <= binding <= _MAX_U32 or space > _MAX_U32:
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"register '{register.slot}' with its shift gives binding {binding}, "
+                          f"outside the 32-bit range"))
+        return None
+    return space, binding
+
+
+def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[BindingShift] = ()) -> list[Diagnostic]:
+    """Set `variable.binding` for every request except push constants; return the diagnostics."""
+    diags: list[Diagnostic] = []
+    placed: dict[tuple[int, int], BindingRequest] = {}
+    automatic: list[BindingRequest] = []
+    push_constant: BindingRequest | None = None
+
+    for request in requests:
+        variable = request.variable
+        written = request.register.slot if request.register is not None else None
+        if variable.push_constant:
+            if push_constant is not None:
+                diags.append(codes.INVALID_BINDING(
+                    request.span, "only one push-constant block is allowed",
+                    labels=[Label(push_constant.span, f"'{push_constant.variable.name}' is a push-constant block")]))
+            else:
+                push_constant = request
+            if request.register is not None or request.vk_binding is not None:
+                diags.append(codes.INVALID_BINDING(request.span, "push-constant block cannot have a binding"))
+            continue
+
+        location: tuple[int, int] | None = None
+        source = ""
+        if request.vk_binding is not None:
+            location, source = _from_vk_binding(request, diags), "vk::binding"
+        if location is None and request.register is not None:
+            location, source = _from_register(request, shifts, diags), "register"
+        if location is None:
+            automatic.append(request)
+            continue
+        set_, binding = location
+        variable.binding = ir.Binding(set_, binding, source, written)
+        first = placed.get(location)
+        if first is not None:
+            diags.append(codes.BINDING_CLASH(
+                request.span,
+                f"'{variable.name}' and '{first.variable.name}' are both bound to "
+                f"descriptor set {set_}, binding {binding}",
+                labels=[Label(first.span, f"'{first.variable.name}' is bound here")]))
+        else:
+            placed[location] = request
+
+    used = {binding for set_, binding in placed if set_ == 0}
+    next_binding = 0
+    for request in automatic:
+        while next_binding in used:
+            next_binding += 1
+        used.add(next_binding)
+        written = request.register.slot if request.register is not None else None
+        request.variable.binding = ir.Binding(0, next_binding, "auto", written)
+    return diags

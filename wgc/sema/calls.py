@@ -1,0 +1,376 @@
+"""Semantic analysis, calls: user functions (overloads, default arguments, templates,
+member functions), global intrinsics and resource/node-object methods.
+
+Input: an `ast.CallExpr` and the `ExpressionChecker` that checks its parts.
+Output: an `ir.Call`, `ir.IntrinsicCall`, `ir.MethodCall` or `ir.RecordAccess`
+(for `Get()`/`Get(i)` on node records), or None after a diagnostic:
+WG0301 unknown function (did you mean), WG0304 no matching overload (the
+candidates listed as notes), WG0305 ambiguous call, WG0308 wrong argument
+count, WG0332 an out/inout argument that is not a modifiable l-value (or an
+atomic whose destination is not shared memory), WG0319 no such method.
+
+Overload ranking is HLSL's: per argument, the implicit conversion (exact <
+promotion < conversion; then splat, truncation); a candidate wins when it is
+no worse for every argument and better for one. Unsuffixed literal arguments
+first adopt the component type of the call's other numeric arguments, as dxc
+types literals, so `min(u, 1)` is `min(uint, uint)`.
+
+Invariants: every call of a user function is recorded in the context's call
+graph (caller → callee, with the call's span) for the recursion check, and
+the first use of each function entity is remembered for "never defined".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.sema import intrinsics, methods
+from wgc.sema.context import Context, FunctionEntity, TypeEntity
+from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
+from wgc.sema.expr import ExpressionChecker, better, describe
+from wgc.sema.scope import SymbolKind
+from wgc.source import Span
+from wgc.syntax import ast
+
+Instantiate = Callable[[FunctionEntity, tuple[t.Type, ...], Span], "FunctionEntity | None"]
+_ATOMICS = frozenset(f"Interlocked{op}" for op in
+                     ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore"))
+
+
+class FunctionCalls:
+    def __init__(self, ctx: Context, instantiate: Instantiate) -> None:
+        self.ctx = ctx
+        self.instantiate = instantiate
+        """Declares a template instance (done by the declaration checker) or returns None after an error."""
+
+    def call(self, checker: ExpressionChecker, e: ast.CallExpr) -> ir.Expr | None:
+        callee = e.callee
+        if isinstance(callee, ast.MemberExpr):
+            obj = checker.check(callee.object)
+            args = [checker.check(a) for a in e.args]
+            if obj is None or any(a is None for a in args):
+                return None
+            return self._member_call(checker, obj, callee.member, e, args)  # type: ignore[arg-type]
+        if not isinstance(callee, ast.NameExpr):
+            self.ctx.report(codes.INVALID_OPERANDS, callee.span, "called object is not a function")
+            return None
+        name = callee.name
+        display = "::".join(name)
+        symbols = self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
+        functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION]
+        args = [checker.check(a) for a in e.args]
+        if any(a is None for a in args):
+            return None
+        if functions:
+            template_args = self._template_args(checker, e)
+            if template_args is None:
+                return None
+            this = self.ctx.function.this if self.ctx.function else None
+            return self._user_call(checker, functions, display, args, e.span, template_args, this)  # type: ignore[arg-type]
+        if symbols:
+            kind = symbols[0].kind
+            self.ctx.report(codes.INVALID_OPERANDS, callee.span,
+                            f"called object '{display}' is a {kind.value}, not a function")
+            return None
+        if len(name) == 1 and intrinsics.is_intrinsic(name[0]):
+            return self._intrinsic_call(checker, name[0], args, e.span)  # type: ignore[arg-type]
+        checker._undeclared(callee.span, display, name[-1])
+        return None
+
+    def _template_args(self, checker: ExpressionChecker, e: ast.CallExpr) -> tuple[t.Type, ...] | None:
+        result = []
+        for arg in e.template_args or ():
+            if not isinstance(arg, ast.TypeRef):
+                self.ctx.report(codes.INVALID_TEMPLATE, arg.span, "only type template arguments are supported")
+                return None
+            type_ = checker.check_type(arg)
+            if type_ is None:
+                return None
+            result.append(type_)
+        return tuple(result)
+
+    # ------------------------------------------------------------ user functions
+
+    def _user_call(self, checker: ExpressionChecker, entities: Sequence[FunctionEntity], display: str,
+                   args: list[ir.Expr], span: Span, template_args: tuple[t.Type, ...],
+                   this: ir.Variable | None, obj: ir.Expr | None = None) -> ir.Expr | None:
+        viable: list[tuple[FunctionEntity, tuple[Conversion, ...]]] = []
+        counts_fit = False
+        for entity in entities:
+            if entity.is_template:
+                deduced = self._deduce(entity, template_args, args, span)
+                if deduced is None:
+                    continue
+                entity = deduced
+            elif template_args:
+                continue
+            function = entity.function
+            if function is None:
+                continue
+            params = _own_params(function)
+            required = sum(1 for i, _ in enumerate(params) if entity_default(entity, i) is None)
+            if not required <= len(args) <= len(params):
+                continue
+            counts_fit = True
+            conversions = self._match(params, args)
+            if conversions is not None:
+                viable.append((entity, conversions))
+        if not viable:
+            candidates = [_signature(e) for e in entities]
+            if not counts_fit:
+                self.ctx.report(codes.WRONG_ARGUMENT_COUNT, span,
+                                f"no overload of '{display}' takes {len(args)} argument{'s' if len(args) != 1 else ''}",
+                                notes=[f"candidate: {c}" for c in candidates])
+            else:
+                types = ", ".join(str(a.type) for a in args)
+                self.ctx.report(codes.NO_MATCHING_OVERLOAD, span,
+                                f"no matching function for call to '{display}({types})'",
+                                notes=[f"candidate: {c}" for c in candidates])
+            return None
+        best = [(e, c) for e, c in viable if not any(better(other, c) for _, other in viable)]
+        if len(best) > 1:
+            types = ", ".join(str(a.type) for a in args)
+            self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous",
+                            notes=[f"candidate: {_signature(e)}" for e, _ in best])
+            return None
+        entity = best[0][0]
+        function = entity.function
+        assert function is not None
+        params = _own_params(function)
+        built: list[ir.Expr] = []
+        if function.method_of is not None:
+            if obj is None:
+                if this is None:
+                    self.ctx.report(codes.INVALID_OPERANDS, span,
+                                    f"call to member function '{display}' needs an object")
+                    return None
+                obj = ir.VarRef(this.type, span, this)
+            if obj.type is not function.method_of:
+                obj = ir.Convert(function.method_of, obj.span, obj)
+            built.append(obj)
+        for index, param in enumerate(params):
+            if index >= len(args):
+                default = entity_default(entity, index)
+                assert default is not None
+                built.append(default)
+                continue
+            arg = args[index]
+            what = f"argument {index + 1} of '{display}'"
+            if param.direction is ir.Direction.IN:
+                converted = _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
+                if converted is None:
+                    return None
+                built.append(converted)
+            else:
+                reason = checker.not_assignable_reason(arg)
+                if reason is not None:
+                    self.ctx.report(codes.INVALID_OUT_ARGUMENT, arg.span,
+                                    f"{what} is '{param.direction.value}' and needs a modifiable l-value: {reason}")
+                    return None
+                built.append(arg)
+        self._record_call(entity, function, span)
+        return ir.Call(function.return_type, span, function, tuple(built))
+
+    def _match(self, params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> tuple[Conversion, ...] | None:
+        conversions = []
+        for param, arg in zip(params, args):
+            if isinstance(param.type, (t.ResourceType, t.NodeObjectType)) or isinstance(
+                    arg.type, (t.ResourceType, t.NodeObjectType)):
+                conversion = EXACT if param.type is arg.type else None
+            elif param.direction is ir.Direction.IN:
+                conversion = implicit_conversion(arg.type, param.type)
+            else:
+                back = implicit_conversion(param.type, arg.type)
+                forth = implicit_conversion(arg.type, param.type) if param.direction is ir.Direction.INOUT else back
+                conversion = None if back is None or forth is None else max(back, forth)
+            if conversion is None:
+                return None
+            conversions.append(conversion)
+        return tuple(conversions)
+
+    def _deduce(self, entity: FunctionEntity, explicit: tuple[t.Type, ...], args: Sequence[ir.Expr],
+                span: Span) -> FunctionEntity | None:
+        params = entity.decl.template_params or ()
+        names = [p.name for p in params]
+        bound: dict[str, t.Type] = dict(zip(names, explicit))
+        for param, arg in zip(entity.decl.params, args):
+            ref = param.type
+            if len(ref.name) == 1 and ref.name[0] in names and ref.template_args is None and not param.array_dims:
+                bound.setdefault(ref.name[0], arg.type)
+        if len(explicit) > len(names) or any(n not in bound for n in names):
+            return None
+        key = tuple(bound[n] for n in names)
+        return self.instantiate(entity, key, span)
+
+    def _record_call(self, entity: FunctionEntity, function: ir.Function, span: Span) -> None:
+        self.ctx.uses.setdefault(entity, span)
+        state = self.ctx.function
+        if state is None:
+            return
+        caller = state.function
+        edges = self.ctx.call_graph.setdefault(caller, [])
+        edges.append((function, span))
+        if function not in caller.callees:
+            caller.callees.append(function)
+
+    # ------------------------------------------------------------ member calls
+
+    def _member_call(self, checker: ExpressionChecker, obj: ir.Expr, name: str, e: ast.CallExpr,
+                     args: list[ir.Expr]) -> ir.Expr | None:
+        type_ = obj.type
+        if isinstance(type_, t.StructType):
+            scope = self.ctx.struct_scopes.get(type_)
+            symbols = scope.lookup(name) if scope is not None else []
+            functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION
+                         and isinstance(s.entity, FunctionEntity) and s.entity.method_of is not None]
+            if not functions:
+                checker._no_member(e.callee.span, type_, name, _member_names(type_, scope))
+                return None
+            template_args = self._template_args(checker, e)
+            if template_args is None:
+                return None
+            return self._user_call(checker, functions, f"{type_}::{name}", args, e.span, template_args, None, obj)
+        if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+            return self._method_call(checker, obj, name, e, args)
+        self.ctx.report(codes.NO_SUCH_MEMBER, e.callee.span, f"{describe(type_)} has no member functions")
+        return None
+
+    def _method_call(self, checker: ExpressionChecker, obj: ir.Expr, name: str, e: ast.CallExpr,
+                     args: list[ir.Expr]) -> ir.Expr | None:
+        type_ = obj.type
+        template_args = self._template_args(checker, e)
+        if template_args is None:
+            return None
+        if len(template_args) > 1:
+            self.ctx.report(codes.INVALID_TEMPLATE, e.span, f"'{name}' takes at most one template argument")
+            return None
+        template_type = template_args[0] if template_args else None
+        arg_types = _adopted_types(args)
+        resolved = methods.resolve_method(type_, name, arg_types, template_type)
+        if resolved is None:
+            checker._no_member(e.callee.span, type_, name, list(methods.method_names(type_)))
+            return None
+        display = f"{type_}::{name}"
+        if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
+            return self._no_overload(resolved, display, args, e.span, methods.arity(type_, name))
+        built = self._convert_args(checker, resolved.params, resolved.out_params, args, display, atomic_dest=None)
+        if built is None:
+            return None
+        if resolved.record_access:
+            return ir.RecordAccess(resolved.result, e.span, obj, built[0] if built else None)
+        return ir.MethodCall(resolved.result, e.span, obj, name, tuple(built), resolved.template_type,
+                             resolved.out_params)
+
+    # ------------------------------------------------------------ intrinsics
+
+    def _intrinsic_call(self, checker: ExpressionChecker, name: str, args: list[ir.Expr], span: Span) -> ir.Expr | None:
+        resolved = intrinsics.resolve_intrinsic(name, _adopted_types(args))
+        if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
+            return self._no_overload(resolved, name, args, span, intrinsics.arity(name))
+        built = self._convert_args(checker, resolved.params, resolved.out_params, args, f"'{name}'",
+                                   atomic_dest=0 if name in _ATOMICS else None)
+        if built is None:
+            return None
+        return ir.IntrinsicCall(resolved.result, span, name, tuple(built), resolved.out_params)
+
+    def _no_overload(self, failure: intrinsics.NoMatch | intrinsics.Ambiguous, display: str,
+                     args: Sequence[ir.Expr], span: Span, arities: Sequence[int]) -> None:
+        types = ", ".join(str(a.type) for a in args)
+        notes = [f"candidate: {c}" for c in failure.candidates]
+        if isinstance(failure, intrinsics.Ambiguous):
+            self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous", notes=notes)
+        elif len(args) not in arities:
+            expected = " or ".join(str(n) for n in sorted(set(arities)))
+            self.ctx.report(codes.WRONG_ARGUMENT_COUNT, span,
+                            f"'{display}' takes {expected} argument{'s' if expected != '1' else ''}, "
+                            f"{len(args)} given", notes=notes)
+        else:
+            self.ctx.report(codes.NO_MATCHING_OVERLOAD, span,
+                            f"no matching overload for call to '{display}({types})'", notes=notes)
+        return None
+
+    def _convert_args(self, checker: ExpressionChecker, params: Sequence[t.Type], out_params: Sequence[int],
+                      args: Sequence[ir.Expr], display: str, atomic_dest: int | None) -> list[ir.Expr] | None:
+        built = []
+        for index, (param, arg) in enumerate(zip(params, args)):
+            what = f"argument {index + 1} of {display}"
+            if index in out_params:
+                reason = checker.not_assignable_reason(arg)
+                if reason is None and index == atomic_dest and not _shared_memory(arg):
+                    reason = ("the destination of an atomic operation must be groupshared memory, "
+                              "an element of a writable resource or a field of a writable node record")
+                if reason is not None:
+                    self.ctx.report(codes.INVALID_OUT_ARGUMENT, arg.span, f"{what} needs a modifiable l-value: {reason}")
+                    return None
+                built.append(arg)
+            elif isinstance(param, (t.ResourceType, t.NodeObjectType)):
+                built.append(arg)
+            else:
+                converted = checker.convert(arg, param, what)
+                if converted is None:
+                    return None
+                built.append(converted)
+        return built
+
+
+def entity_default(entity: FunctionEntity, index: int) -> ir.Expr | None:
+    """The checked default value of parameter `index` (not counting `this`)."""
+    defaults = getattr(entity, "defaults", ())
+    return defaults[index] if index < len(defaults) else None
+
+
+def _own_params(function: ir.Function) -> list[ir.Variable]:
+    """Parameters as the caller sees them (without `this`)."""
+    return function.params[1:] if function.method_of is not None else function.params
+
+
+def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:
+    return arg if arg.type is param_type and isinstance(param_type, (t.ResourceType, t.NodeObjectType)) else None
+
+
+def _signature(entity: FunctionEntity) -> str:
+    function = entity.function
+    if function is None:
+        decl = entity.decl
+        names = ", ".join(p.name or "" for p in decl.params)
+        return f"template {'::'.join(decl.name)}({names})"
+    params = ", ".join((f"{p.direction.value} " if p.direction is not ir.Direction.IN else "") + f"{p.type} {p.name}"
+                       for p in _own_params(function))
+    return f"{function.return_type} {function.name}({params})"
+
+
+def _member_names(type_: t.StructType, scope) -> list[str]:  # type: ignore[no-untyped-def]
+    names = [f.name for f in type_.all_fields()]
+    if scope is not None:
+        names.extend(scope.visible_names())
+    return names
+
+
+def _adopted_types(args: Sequence[ir.Expr]) -> list[t.Type]:
+    """Argument types, with unsuffixed literals taking the component type of the other numeric arguments."""
+    others = [a.type for a in args if not (isinstance(a, ir.Constant) and a.literal) and t.is_numeric(a.type)]
+    scalars = [t.element_scalar(o) for o in others]
+    target = next((s for s in scalars if s is not None and s.kind is not t.ScalarKind.BOOL), None)
+    result = []
+    for arg in args:
+        if isinstance(arg, ir.Constant) and arg.literal and target is not None:
+            literal = arg.type
+            assert isinstance(literal, t.ScalarType)
+            result.append(target if target.is_float or literal.is_integer else literal)
+        else:
+            result.append(arg.type)
+    return result
+
+
+def _shared_memory(expr: ir.Expr) -> bool:
+    """Whether an l-value lives in memory other invocations see (the only legal atomic targets)."""
+    while isinstance(expr, (ir.FieldAccess, ir.Swizzle, ir.Index)):
+        expr = expr.base
+    if isinstance(expr, ir.VarRef):
+        return expr.variable.storage is ir.Storage.GROUPSHARED
+    return isinstance(expr, (ir.ResourceIndex, ir.RecordAccess))
+
+
+__all__ = ["FunctionCalls", "TypeEntity"]

@@ -1,0 +1,154 @@
+"""Semantic analysis, shared state: what the checkers of declarations, statements and
+expressions share while they walk one translation unit.
+
+Input: `SemaOptions` (the parts of the command line that change meaning) and
+the scopes being built.  Output: the `ir.Module` under construction and the
+diagnostics collected so far.
+
+What a scope symbol's `entity` is, by symbol kind:
+- VARIABLE / PARAMETER: the `ir.Variable`, or a `BlockMember` for a member of
+  a cbuffer/tbuffer (used as a plain name, accessed as a field of the block);
+- FIELD: a `FieldEntity` (inside member functions, names of fields);
+- FUNCTION: a `FunctionEntity` (one per overload; templates instantiate);
+- TYPE: a `TypeEntity` (structs and enums carry the scope of their members);
+- NAMESPACE: a `NamespaceEntity`;
+- ENUMERATOR: an `EnumeratorEntity` (also the `Barrier` flag constants).
+
+Invariants: diagnostics are only appended (never raised); the current scope
+and function are restored by the `scope` context manager even on early exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wgc import ir
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
+from wgc.sema.scope import Scope, ScopeKind
+from wgc.source import Span
+from wgc.syntax import ast
+
+
+@dataclass(frozen=True)
+class SemaOptions:
+    enable_16bit_types: bool = False
+    default_row_major: bool = False
+    """-Zpr: matrices without row_major/column_major are row-major."""
+    use_dx_layout: bool = False
+    """-fvk-use-dx-layout: cbuffers use FXC packing."""
+    use_scalar_layout: bool = False
+    """-fvk-use-scalar-layout: buffers and cbuffers use scalar layout."""
+    binding_shifts: tuple[Any, ...] = ()
+    """`bindings.BindingShift`s from -fvk-{b,t,u,s}-shift."""
+
+
+# ---------------------------------------------------------------- scope entities
+
+
+@dataclass(eq=False)
+class TypeEntity:
+    type: t.Type
+    scope: Scope | None = None
+    """Structs and enums: the scope of their members (for `S::f`, `E::A`)."""
+
+
+@dataclass(eq=False)
+class NamespaceEntity:
+    scope: Scope
+
+
+@dataclass(eq=False)
+class FieldEntity:
+    struct: t.StructType
+    index: int
+    """Index into `struct.all_fields()`."""
+
+
+@dataclass(eq=False)
+class BlockMember:
+    block: ir.Variable
+    index: int
+
+
+@dataclass(eq=False)
+class EnumeratorEntity:
+    type: t.Type
+    value: int
+
+
+@dataclass(eq=False)
+class FunctionEntity:
+    """One function overload: its signature, and its IR function once declared.
+
+    A template keeps its AST and instantiates per template-argument tuple.
+    """
+
+    decl: ast.FunctionDecl
+    function: ir.Function | None
+    scope: Scope
+    """The scope the function was declared in (templates are instantiated there)."""
+    method_of: t.StructType | None = None
+    defined: bool = False
+    instances: dict[tuple[t.Type, ...], FunctionEntity] = field(default_factory=dict)
+    template_args: tuple[t.Type, ...] = ()
+
+    @property
+    def is_template(self) -> bool:
+        return bool(self.decl.template_params) and not self.template_args
+
+
+# ---------------------------------------------------------------- per-function state
+
+
+@dataclass
+class FunctionState:
+    function: ir.Function
+    this: ir.Variable | None = None
+    loops: int = 0
+    switches: int = 0
+    breakable: list[str] = field(default_factory=list)
+    """"loop" / "switch" for each enclosing breakable statement, innermost last."""
+
+
+class Context:
+    """The state of one analysis: options, diagnostics, scopes, the module being built."""
+
+    def __init__(self, options: SemaOptions, global_scope: Scope) -> None:
+        self.options = options
+        self.diagnostics: list[Diagnostic] = []
+        self.module = ir.Module(enable_16bit_types=options.enable_16bit_types,
+                                default_row_major=options.default_row_major)
+        self.scope = global_scope
+        self.function: FunctionState | None = None
+        self.call_graph: dict[ir.Function, list[tuple[ir.Function, Span]]] = {}
+        self.uses: dict[FunctionEntity, Span] = {}
+        """The first call site of every function entity that was called (for 'never defined')."""
+        self.struct_scopes: dict[t.StructType, Scope] = {}
+        """The member scope of each struct (fields and member functions; its parent is the base's)."""
+
+    def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
+               labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:
+        self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
+
+    @contextlib.contextmanager
+    def scope_of(self, kind: ScopeKind, name: str | None = None, scope: Scope | None = None) -> Iterator[Scope]:
+        """Enter a new child scope (or the given one) for the duration of the `with`."""
+        saved = self.scope
+        self.scope = scope if scope is not None else saved.child(kind, name)
+        try:
+            yield self.scope
+        finally:
+            self.scope = saved
+
+    @contextlib.contextmanager
+    def in_function(self, state: FunctionState | None) -> Iterator[None]:
+        saved = self.function
+        self.function = state
+        try:
+            yield
+        finally:
+            self.function = saved

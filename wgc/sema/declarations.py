@@ -1,0 +1,632 @@
+"""Semantic analysis, declarations: structs, enums, typedefs, namespaces, global
+variables, cbuffers/tbuffers, resources and functions (with their bodies).
+
+Input: AST declarations in source order (HLSL, like C, needs a name declared
+before it is used; member functions see every member of their struct).
+Output: symbols in the context's scopes, and the module's structs, enums,
+globals and functions; binding requests for resources and uniform blocks
+(assigned afterwards by `bindings`).
+
+Decisions made here:
+- A global without `static`/`groupshared` that is not a resource is a member
+  of the implicit `$Globals` constant buffer (dxc's rule); `static const`
+  globals with constant initialisers are folded (`Variable.constant`).
+- `ConstantBuffer<T>`/`TextureBuffer<T>` and `cbuffer`/`tbuffer` become uniform
+  block variables whose members are fields; `[[vk::push_constant]]` marks a
+  push-constant block.
+- Layouts: uniform blocks std140 (dxc's relaxed rules; `-fvk-use-dx-layout`:
+  DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
+  (or scalar), node records scalar; stored on the variables.
+- A function that takes or returns a node object or record is `must_inline`.
+- Templates are instantiated on use, once per argument tuple, in the scope
+  they were declared in.
+"""
+
+from __future__ import annotations
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.diagnostics import Label
+from wgc.sema.bindings import BindingRequest
+from wgc.sema.calls import FunctionCalls
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity, FunctionState,
+                              NamespaceEntity, TypeEntity)
+from wgc.sema.expr import ExpressionChecker, describe
+from wgc.sema.layout import LayoutRule, layout_of
+from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
+from wgc.sema.stmt import StatementChecker
+from wgc.sema.typeref import contains_object
+from wgc.source import Span
+from wgc.syntax import ast
+
+_DIRECTIONS = {"in": ir.Direction.IN, "out": ir.Direction.OUT, "inout": ir.Direction.INOUT}
+_KEPT_MODIFIERS = frozenset({"globallycoherent", "precise", "row_major", "column_major", "nointerpolation",
+                             "linear", "centroid", "noperspective", "sample", "uniform"})
+GLOBALS_BLOCK = "$Globals"
+
+
+class DeclarationChecker:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.calls = FunctionCalls(ctx, self._instantiate)
+        self.exprs = ExpressionChecker(ctx, self.calls)
+        self.stmts = StatementChecker(ctx, self.exprs, self.declare, self.local_variables)
+        self.binding_requests: list[BindingRequest] = []
+        self._globals_block: ir.Variable | None = None
+
+    # ------------------------------------------------------------ dispatch
+
+    def declare_all(self, decls: tuple[ast.Decl, ...]) -> None:
+        for decl in decls:
+            self.declare(decl)
+
+    def declare(self, decl: ast.Decl) -> None:
+        method = getattr(self, "_" + type(decl).__name__)
+        method(decl)
+
+    def _EmptyDecl(self, decl: ast.EmptyDecl) -> None:
+        pass
+
+    def _StateObjectDecl(self, decl: ast.StateObjectDecl) -> None:
+        pass  # root signatures and other subobjects carry no code
+
+    def _add_symbol(self, symbol: Symbol, scope: Scope | None = None) -> bool:
+        target = scope or self.ctx.scope
+        clash = target.declare(symbol)
+        if clash is None:
+            return True
+        self.ctx.report(codes.REDEFINITION, symbol.span, f"redefinition of '{symbol.name}'",
+                        labels=[Label(clash.span, "previous definition is here")] if clash.span else [])
+        return False
+
+    def _name_span(self, span: Span, name: str | None) -> Span:
+        """The span of `name` inside a declaration's span (the whole span if not found)."""
+        if not name:
+            return span
+        text = span.file.text[span.start:span.end]
+        import re
+
+        match = re.search(rf"\b{re.escape(name)}\b", text)
+        return Span(span.file, span.start + match.start(), span.start + match.end()) if match else span
+
+    # ------------------------------------------------------------ types
+
+    def _StructDecl(self, decl: ast.StructDecl) -> t.StructType | None:
+        name = decl.name or "<anonymous struct>"
+        existing = [s for s in self.ctx.scope.local(name) if s.kind is SymbolKind.TYPE] if decl.name else []
+        struct: t.StructType | None = None
+        if existing and isinstance(existing[0].entity.type, t.StructType) and not existing[0].entity.type.fields \
+                and existing[0].entity.scope is None:
+            struct = existing[0].entity.type  # completing a forward declaration
+        name_span = self._name_span(decl.span, decl.name)
+        if struct is None:
+            struct = t.StructType(name, attributes=tuple(a.name.lower() for a in decl.attributes), span=name_span)
+            entity = TypeEntity(struct)
+            if decl.name and not self._add_symbol(Symbol(name, SymbolKind.TYPE, entity, name_span)):
+                return None
+        else:
+            entity = existing[0].entity
+        if decl.members is None:
+            return struct
+        base_scope = None
+        if decl.base is not None:
+            base = self.exprs.check_type(decl.base)
+            if base is not None and not isinstance(base, t.StructType):
+                self.ctx.report(codes.UNKNOWN_TYPE, decl.base.span, f"base {describe(base)} is not a struct")
+            elif base is not None:
+                struct.base = base
+                base_scope = self.ctx.struct_scopes.get(base)
+        scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, name)
+        if base_scope is not None:
+            scope = Scope(ScopeKind.STRUCT, base_scope, name)
+            scope.lexical = self.ctx.scope  # type: ignore[attr-defined]
+        entity.scope = scope
+        self.ctx.struct_scopes[struct] = scope
+        base_count = len(struct.base.all_fields()) if struct.base else 0
+        if struct.base is not None:
+            for index, field_ in enumerate(struct.base.all_fields()):
+                scope.declare(Symbol(field_.name, SymbolKind.FIELD, FieldEntity(struct, index), field_.span))
+        methods: list[tuple[ast.FunctionDecl, FunctionEntity]] = []
+        with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
+            for member in decl.members:
+                if isinstance(member, ast.VarDecl):
+                    self._fields(struct, member, base_count)
+                elif isinstance(member, ast.FunctionDecl):
+                    entity_ = self._function_signature(member, method_of=struct)
+                    if entity_ is not None and member.body is not None:
+                        methods.append((member, entity_))
+                else:
+                    self.declare(member)
+            for member, function_entity in methods:
+                self._define(member, function_entity)
+        self.ctx.module.structs.append(struct)
+        return struct
+
+    def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
+        base_type = self._decl_type(decl.type)
+        if base_type is None:
+            return
+        for declarator in decl.declarators:
+            type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False)
+            if type_ is None:
+                continue
+            span = self._name_span(declarator.span, declarator.name)
+            if contains_object(type_):
+                self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                                f"struct field '{declarator.name}' cannot be a resource or node object ({type_})")
+                continue
+            if type_ is t.VOID:
+                self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
+                continue
+            semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
+            row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
+            index = base_count + len(struct.fields)
+            if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
+                struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
+
+    def _EnumDecl(self, decl: ast.EnumDecl) -> None:
+        underlying = t.INT
+        if decl.base is not None:
+            base = self.exprs.check_type(decl.base)
+            if isinstance(base, t.ScalarType) and base.is_integer:
+                underlying = base
+            elif base is not None:
+                self.ctx.report(codes.UNKNOWN_TYPE, decl.base.span,
+                                f"enum underlying type must be an integer type, not {describe(base)}")
+        name = decl.name or "<anonymous enum>"
+        name_span = self._name_span(decl.span, decl.name)
+        enum = t.EnumType(name, underlying, decl.scoped, span=name_span)
+        scope = self.ctx.scope.child(ScopeKind.STRUCT, name)
+        if decl.name and not self._add_symbol(Symbol(name, SymbolKind.TYPE, TypeEntity(enum, scope), name_span)):
+            return
+        next_value = 0
+        for member in decl.members:
+            if member.value is not None:
+                value = self.exprs.constant_int(member.value, f"value of enumerator '{member.name}'")
+                next_value = value if value is not None else next_value
+            enum.members[member.name] = next_value
+            symbol = Symbol(member.name, SymbolKind.ENUMERATOR, EnumeratorEntity(enum, next_value), member.span)
+            self._add_symbol(symbol, scope)
+            if not decl.scoped:
+                self._add_symbol(Symbol(member.name, SymbolKind.ENUMERATOR, EnumeratorEntity(enum, next_value),
+                                        member.span))
+            next_value += 1
+        self.ctx.module.enums.append(enum)
+
+    def _TypedefDecl(self, decl: ast.TypedefDecl) -> None:
+        base = self._decl_type(decl.type)
+        if base is None:
+            return
+        for declarator in decl.declarators:
+            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False)
+            if type_ is not None:
+                span = self._name_span(declarator.span, declarator.name)
+                self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, TypeEntity(type_), span))
+
+    def _NamespaceDecl(self, decl: ast.NamespaceDecl) -> None:
+        found = self.ctx.scope.local(decl.name)
+        if found and found[0].kind is SymbolKind.NAMESPACE:
+            scope = found[0].entity.scope
+        else:
+            scope = self.ctx.scope.child(ScopeKind.NAMESPACE, decl.name)
+            if not self._add_symbol(Symbol(decl.name, SymbolKind.NAMESPACE, NamespaceEntity(scope),
+                                           self._name_span(decl.span, decl.name))):
+                return
+        with self.ctx.scope_of(ScopeKind.NAMESPACE, scope=scope):
+            self.declare_all(decl.decls)
+
+    def _decl_type(self, ref: ast.TypeRef | ast.StructType) -> t.Type | None:
+        if isinstance(ref, ast.StructType):
+            return self._StructDecl(ref.decl)
+        return self.exprs.check_type(ref)
+
+    def _with_dims(self, type_: t.Type, dims: tuple[ast.Expr | None, ...], allow_unsized: bool,
+                   init: ast.Expr | None = None) -> t.Type | None:
+        for position, dim in reversed(list(enumerate(dims))):
+            if dim is None:
+                if position == 0 and isinstance(init, ast.InitList):
+                    type_ = t.array(type_, _count_items(init, type_))
+                    continue
+                if not allow_unsized or position != 0:
+                    span = init.span if init is not None else None
+                    self.ctx.report(codes.INVALID_ARRAY_SIZE, span, "array size is missing")
+                    return None
+                type_ = t.array(type_, None)
+                continue
+            size = self.exprs.constant_int(dim, "array size")
+            if size is None:
+                return None
+            if size <= 0:
+                self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span, f"array size must be positive, not {size}")
+                return None
+            type_ = t.array(type_, size)
+        return type_
+
+    # ------------------------------------------------------------ variables
+
+    def _VarDecl(self, decl: ast.VarDecl) -> None:
+        base = self._decl_type(decl.type)
+        if base is None:
+            return
+        modifiers = set(decl.modifiers)
+        attributes = self.stmts._attributes(decl.attributes)
+        for declarator in decl.declarators:
+            self._global(decl, declarator, base, modifiers, attributes)
+
+    def _global(self, decl: ast.VarDecl, declarator: ast.Declarator, base: t.Type, modifiers: set[str],
+                attributes: tuple[ir.Attribute, ...]) -> None:
+        span = self._name_span(declarator.span, declarator.name)
+        type_ = self._with_dims(base, declarator.array_dims, allow_unsized=True, init=declarator.init)
+        if type_ is None:
+            return
+        if type_ is t.VOID:
+            self.ctx.report(codes.INVALID_DECLARATION, span, f"variable '{declarator.name}' cannot be void")
+            return
+        register = next((a for a in declarator.annotations if isinstance(a, ast.RegisterBinding)), None)
+        vk_binding = next((a for a in attributes if a.key == "vk::binding"), None)
+        push_constant = any(a.key == "vk::push_constant" for a in attributes)
+        kept = frozenset(modifiers & _KEPT_MODIFIERS)
+        element = type_.element if isinstance(type_, t.ArrayType) else type_
+        if isinstance(element, t.NodeObjectType):
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                            f"node object {describe(type_)} can only be a node shader parameter or a local variable")
+            return
+        if isinstance(element, t.ResourceType) and element.kind in (t.ResourceKind.CONSTANT_BUFFER,
+                                                                      t.ResourceKind.TEXTURE_BUFFER):
+            assert element.element is not None
+            block_kind = element.kind.value
+            rule = self._block_rule()
+            variable = ir.Variable(declarator.name, element.element, ir.Storage.UNIFORM, span, const=True,
+                                   attributes=attributes, modifiers=kept, push_constant=push_constant,
+                                   block_kind=block_kind,
+                                   layout=layout_of(element.element, rule,
+                                                    default_row_major=self.ctx.options.default_row_major))
+            self._declare_global(variable, register, vk_binding)
+            return
+        if isinstance(element, t.ResourceType):
+            if "groupshared" in modifiers:
+                self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"resource {describe(type_)} cannot be groupshared")
+                return
+            if declarator.init is not None:
+                self.ctx.report(codes.INVALID_RESOURCE_USE, declarator.init.span,
+                                f"global resource '{declarator.name}' cannot have an initializer")
+                return
+            layout = None
+            if element.kind.value.endswith("StructuredBuffer") and element.element is not None:
+                layout = layout_of(element.element, self._buffer_rule(),
+                                   default_row_major=self.ctx.options.default_row_major)
+            variable = ir.Variable(declarator.name, type_, ir.Storage.RESOURCE, span, attributes=attributes,
+                                   modifiers=kept, layout=layout)
+            self._declare_global(variable, register, vk_binding)
+            return
+        if contains_object(type_):
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds a resource")
+            return
+        if "groupshared" in modifiers:
+            if declarator.init is not None:
+                self.ctx.report(codes.INVALID_DECLARATION, declarator.init.span,
+                                f"groupshared variable '{declarator.name}' cannot have an initializer")
+                return
+            variable = ir.Variable(declarator.name, type_, ir.Storage.GROUPSHARED, span, attributes=attributes,
+                                   modifiers=kept)
+            self._declare_global(variable, None, None)
+            return
+        if "static" in modifiers:
+            const = "const" in modifiers
+            variable = ir.Variable(declarator.name, type_, ir.Storage.STATIC, span, const=const,
+                                   attributes=attributes, modifiers=kept)
+            if declarator.init is not None:
+                variable.init = self.exprs.initializer(declarator.init, type_)
+                if const and variable.init is not None:
+                    variable.constant = self.exprs.fold_quietly(variable.init)
+            elif const:
+                self.ctx.report(codes.CONST_WITHOUT_INIT, span, f"const variable '{declarator.name}' needs an initializer")
+            self._declare_global(variable, None, None)
+            return
+        self._implicit_uniform(declarator, type_, span, kept)
+
+    def _implicit_uniform(self, declarator: ast.Declarator, type_: t.Type, span: Span, kept: frozenset[str]) -> None:
+        """A plain global: a member of the `$Globals` constant buffer."""
+        if declarator.init is not None:
+            self.ctx.report(codes.INVALID_DECLARATION, declarator.init.span,
+                            f"global '{declarator.name}' is a constant-buffer member and cannot be initialized "
+                            "(declare it 'static const' for a constant)")
+            return
+        block = self._globals_block
+        if block is None:
+            struct = t.StructType(GLOBALS_BLOCK, span=span)
+            block = self._globals_block = ir.Variable(GLOBALS_BLOCK, struct, ir.Storage.UNIFORM, span, const=True,
+                                                      block_kind="cbuffer")
+            self.ctx.module.globals.append(block)
+            self.binding_requests.append(BindingRequest(block, None, None, span))
+        struct = block.type
+        assert isinstance(struct, t.StructType)
+        row_major = True if "row_major" in kept else False if "column_major" in kept else None
+        index = len(struct.fields)
+        if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(block, index), span)):
+            struct.fields.append(t.Field(declarator.name, type_, None, row_major, span))
+            block.layout = layout_of(struct, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
+
+    def _declare_global(self, variable: ir.Variable, register: ast.RegisterBinding | None,
+                        vk_binding: ir.Attribute | None) -> None:
+        if not self._add_symbol(Symbol(variable.name, SymbolKind.VARIABLE, variable, variable.span)):
+            return
+        self.ctx.module.globals.append(variable)
+        if variable.storage in (ir.Storage.RESOURCE, ir.Storage.UNIFORM):
+            self.binding_requests.append(BindingRequest(variable, register, vk_binding, variable.span))
+
+    def _block_rule(self) -> LayoutRule:
+        if self.ctx.options.use_scalar_layout:
+            return LayoutRule.SCALAR
+        return LayoutRule.DX if self.ctx.options.use_dx_layout else LayoutRule.STD140
+
+    def _buffer_rule(self) -> LayoutRule:
+        return LayoutRule.SCALAR if self.ctx.options.use_scalar_layout else LayoutRule.STD430
+
+    def _BufferDecl(self, decl: ast.BufferDecl) -> None:
+        span = self._name_span(decl.span, decl.name)
+        struct = t.StructType(decl.name, span=span)
+        variable = ir.Variable(decl.name, struct, ir.Storage.UNIFORM, span, const=True,
+                               attributes=self.stmts._attributes(decl.attributes), block_kind=decl.keyword)
+        if not self._add_symbol(Symbol(decl.name, SymbolKind.VARIABLE, variable, span)):
+            return
+        for member in decl.members:
+            base = self._decl_type(member.type)
+            if base is None:
+                continue
+            for declarator in member.declarators:
+                type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False)
+                member_span = self._name_span(declarator.span, declarator.name)
+                if type_ is None:
+                    continue
+                if contains_object(type_):
+                    self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
+                                    f"{decl.keyword} member '{declarator.name}' cannot be a resource ({type_})")
+                    continue
+                row_major = True if "row_major" in member.modifiers else (
+                    False if "column_major" in member.modifiers else None)
+                index = len(struct.fields)
+                symbol = Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(variable, index), member_span)
+                if self._add_symbol(symbol):
+                    struct.fields.append(t.Field(declarator.name, type_, None, row_major, member_span))
+        variable.layout = layout_of(struct, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
+        self.ctx.module.globals.append(variable)
+        register = next((a for a in decl.annotations if isinstance(a, ast.RegisterBinding)), None)
+        vk_binding = next((a for a in variable.attributes if a.key == "vk::binding"), None)
+        self.binding_requests.append(BindingRequest(variable, register, vk_binding, span))
+
+    def local_variables(self, decl: ast.VarDecl) -> list[ir.Stmt]:
+        base = self._decl_type(decl.type)
+        if base is None:
+            return []
+        modifiers = set(decl.modifiers)
+        kept = frozenset(modifiers & _KEPT_MODIFIERS)
+        result: list[ir.Stmt] = []
+        for declarator in decl.declarators:
+            span = self._name_span(declarator.span, declarator.name)
+            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, init=declarator.init)
+            if type_ is None:
+                continue
+            if type_ is t.VOID:
+                self.ctx.report(codes.INVALID_DECLARATION, span, f"variable '{declarator.name}' cannot be void")
+                continue
+            if "groupshared" in modifiers:
+                self.ctx.report(codes.INVALID_DECLARATION, span, "groupshared variables must be declared at global scope")
+                continue
+            const = "const" in modifiers
+            storage = ir.Storage.STATIC if "static" in modifiers else ir.Storage.LOCAL
+            variable = ir.Variable(declarator.name, type_, storage, span, const=const, modifiers=kept)
+            init = None
+            if declarator.init is not None:
+                init = self.exprs.initializer(declarator.init, type_)
+                if const and init is not None:
+                    value = self.exprs.fold_quietly(init)
+                    variable.constant = value
+            elif const:
+                self.ctx.report(codes.CONST_WITHOUT_INIT, span, f"const variable '{declarator.name}' needs an initializer")
+            if isinstance(type_, (t.ResourceType, t.NodeObjectType)) and declarator.init is None:
+                self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                                f"local '{declarator.name}' of type {describe(type_)} must be initialized")
+                continue
+            if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, variable, span)):
+                if storage is ir.Storage.STATIC:
+                    variable.init = init
+                result.append(ir.VarDecl(declarator.span, variable, init))
+        return result
+
+    # ------------------------------------------------------------ functions
+
+    def _FunctionDecl(self, decl: ast.FunctionDecl) -> None:
+        if len(decl.name) > 1:
+            self._out_of_line_member(decl)
+            return
+        entity = self._function_signature(decl, method_of=None)
+        if entity is not None and decl.body is not None and not entity.is_template:
+            self._define(decl, entity)
+
+    def _out_of_line_member(self, decl: ast.FunctionDecl) -> None:
+        owner = self.ctx.scope.lookup_qualified(decl.name[:-1])
+        display = "::".join(decl.name)
+        if not owner or owner[0].kind is not SymbolKind.TYPE or not isinstance(owner[0].entity.type, t.StructType):
+            self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
+            return
+        struct = owner[0].entity.type
+        scope = self.ctx.struct_scopes[struct]
+        with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
+            entity = self._function_signature(decl, method_of=struct, qualified=True)
+        if entity is None:
+            self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"out-of-line definition of '{display}' does not "
+                            "match any declaration in the struct")
+            return
+        if decl.body is not None:
+            with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
+                self._define(decl, entity)
+
+    def _function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
+                            qualified: bool = False, template_args: tuple[t.Type, ...] = ()) -> FunctionEntity | None:
+        """Declare (or find the earlier declaration of) a function; its body is checked by `_define`."""
+        name = decl.name[-1]
+        prefix = "::".join(_scope_path(self.ctx.scope))
+        display = f"{prefix}::{name}" if prefix else name
+        if template_args:
+            display += "<" + ", ".join(str(a) for a in template_args) + ">"
+        span = self._name_span(decl.span, name)
+        if decl.template_params and not template_args:
+            entity = FunctionEntity(decl, None, self.ctx.scope, method_of)
+            self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))
+            return entity
+        return_type = self.exprs.check_type(decl.return_type)
+        params: list[ir.Variable] = []
+        defaults: list[ir.Expr | None] = []
+        ok = return_type is not None
+        for param in decl.params:
+            variable, default = self._param(param)
+            if variable is None:
+                ok = False
+                continue
+            params.append(variable)
+            defaults.append(default)
+        if not ok or return_type is None:
+            return None
+        param_types = [p.type for p in params]
+        for symbol in self.ctx.scope.local(name):
+            entity = symbol.entity
+            if symbol.kind is SymbolKind.FUNCTION and isinstance(entity, FunctionEntity) and entity.function \
+                    and [p.type for p in _own(entity.function)] == param_types and not template_args:
+                if entity.defined and decl.body is not None:
+                    self.ctx.report(codes.REDEFINITION, span, f"redefinition of '{display}'",
+                                    labels=[Label(entity.function.span, "previous definition is here")])
+                    return None
+                if entity.function.return_type is not return_type:
+                    self.ctx.report(codes.REDEFINITION, span, f"'{display}' redeclared with a different return type "
+                                    f"({return_type} instead of {entity.function.return_type})",
+                                    labels=[Label(entity.function.span, "previous declaration is here")])
+                    return None
+                if decl.body is not None:
+                    # the definition's parameter names and attributes are the ones the body sees
+                    entity.function.params[len(entity.function.params) - len(params):] = params
+                    entity.function.span = span
+                    entity.decl = decl
+                return entity
+        if qualified:
+            return None
+        if method_of is not None:
+            this = ir.Variable("this", method_of, ir.Storage.PARAMETER, span, direction=ir.Direction.INOUT)
+            params.insert(0, this)
+        semantic = next((a.name for a in decl.annotations if isinstance(a, ast.Semantic)), None)
+        function = ir.Function(display, params, return_type, span, None, self.stmts._attributes(decl.attributes),
+                               semantic, method_of)
+        is_entry = function.shader_kind is not None
+        function.must_inline = not is_entry and (any(contains_node_object(p.type) for p in params)
+                                                 or contains_node_object(return_type))
+        entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args)
+        entity.defaults = defaults  # type: ignore[attr-defined]
+        if not template_args:
+            self._add_symbol(Symbol(name, SymbolKind.FUNCTION, entity, span))
+        return entity
+
+    def _param(self, param: ast.Param) -> tuple[ir.Variable | None, ir.Expr | None]:
+        type_ = self.exprs.check_type(param.type)
+        if type_ is None:
+            return None, None
+        type_ = self._with_dims(type_, param.array_dims, allow_unsized=False)
+        if type_ is None:
+            return None, None
+        modifiers = set(param.modifiers)
+        directions = [m for m in param.modifiers if m in _DIRECTIONS]
+        direction = _DIRECTIONS[directions[0]] if directions else ir.Direction.IN
+        span = self._name_span(param.span, param.name) if param.name else param.span
+        if type_ is t.VOID:
+            self.ctx.report(codes.INVALID_DECLARATION, span, "parameter cannot be void")
+            return None, None
+        if direction is not ir.Direction.IN and isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                            f"{direction.value} parameter cannot have type {describe(type_)}")
+            return None, None
+        semantic = next((a.name for a in param.annotations if isinstance(a, ast.Semantic)), None)
+        layout = None
+        if isinstance(type_, t.NodeObjectType) and type_.record is not None and isinstance(type_.record, t.StructType):
+            layout = layout_of(type_.record, LayoutRule.SCALAR, default_row_major=self.ctx.options.default_row_major)
+        variable = ir.Variable(param.name or "", type_, ir.Storage.PARAMETER, span, const="const" in modifiers,
+                               direction=direction, semantic=semantic,
+                               attributes=self.stmts._attributes(param.attributes),
+                               modifiers=frozenset(modifiers & _KEPT_MODIFIERS), layout=layout)
+        default = None
+        if param.default is not None:
+            default = self.exprs.initializer(param.default, type_)
+        return variable, default
+
+    def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity) -> None:
+        function = entity.function
+        assert function is not None and decl.body is not None
+        entity.defined = True
+        this = function.params[0] if function.method_of is not None else None
+        state = FunctionState(function, this=this)
+        with self.ctx.scope_of(ScopeKind.FUNCTION, function.name) as scope, self.ctx.in_function(state):
+            for param in function.params:
+                if param is this or not param.name:
+                    continue
+                clash = scope.declare(Symbol(param.name, SymbolKind.PARAMETER, param, param.span))
+                if clash is not None:
+                    self.ctx.report(codes.REDEFINITION, param.span, f"redefinition of parameter '{param.name}'",
+                                    labels=[Label(clash.span, "previous definition is here")])
+            function.body = self.stmts.body(decl.body)
+        self.ctx.module.functions.append(function)
+
+    def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
+        found = entity.instances.get(args)
+        if found is not None:
+            return found
+        decl = entity.decl
+        scope = entity.scope.child(ScopeKind.BLOCK, "template")
+        for param, arg in zip(decl.template_params or (), args):
+            scope.declare(Symbol(param.name, SymbolKind.TYPE, TypeEntity(arg), param.span))
+        with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
+            instance = self._function_signature(decl, entity.method_of, template_args=args)
+            if instance is None:
+                return None
+            entity.instances[args] = instance
+            if decl.body is not None:
+                self._define(decl, instance)
+        return instance
+
+
+def contains_node_object(type_: t.Type) -> bool:
+    if isinstance(type_, t.NodeObjectType):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return contains_node_object(type_.element)
+    return False
+
+
+def _own(function: ir.Function) -> list[ir.Variable]:
+    return function.params[1:] if function.method_of is not None else function.params
+
+
+def _scope_path(scope: Scope) -> list[str]:
+    """Names of the enclosing namespaces and structs, outermost first."""
+    names: list[str] = []
+    current: Scope | None = scope
+    while current is not None:
+        if current.kind in (ScopeKind.NAMESPACE, ScopeKind.STRUCT) and current.name:
+            names.append(current.name)
+        current = getattr(current, "lexical", None) or current.parent
+    return list(reversed(names))
+
+
+def _count_items(init: ast.InitList, element: t.Type) -> int:
+    """Elements of an unsized array initialised by a list: flattened items / leaves per element."""
+    from wgc.sema.expr import _leaf_count
+
+    leaves = _leaf_count(element) or 1
+    count = 0
+
+    def walk(items: tuple[ast.Expr, ...]) -> None:
+        nonlocal count
+        for item in items:
+            if isinstance(item, ast.InitList):
+                walk(item.items)
+            else:
+                count += 1
+    walk(init.items)
+    return max(1, -(-count // leaves))

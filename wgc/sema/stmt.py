@@ -1,0 +1,296 @@
+"""Semantic analysis, statements: from AST statements to structured IR statements.
+
+Input: a function body (`ast.Block`) and the function being checked.
+Output: an `ir.Block`; diagnostics for misplaced `break`/`continue` (WG0317),
+switches (WG0318: non-integer selector, non-constant or duplicate case
+values, two defaults), conditions (WG0329), `return` values (WG0309, WG0303)
+and a non-void function whose end is reachable (WG0330).
+
+Invariants: each block opens a scope (a `for` statement's init too); the IR
+keeps the source's structure (no lowering of loops or switches here); local
+declarations of types (struct, enum, typedef) are delegated to the
+declaration checker so every type is built in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.diagnostics import Label
+from wgc.sema.context import Context
+from wgc.sema.expr import ExpressionChecker, describe
+from wgc.sema.scope import ScopeKind
+from wgc.syntax import ast
+
+NAME_ARGUMENT_ATTRIBUTES = frozenset({"maxrecordssharedwith"})
+"""Attributes whose arguments name something (a parameter) instead of being constants."""
+
+LocalTypeDecl = Callable[[ast.Decl], None]
+LocalVarDecl = Callable[[ast.VarDecl], "list[ir.Stmt]"]
+
+
+class StatementChecker:
+    def __init__(self, ctx: Context, exprs: ExpressionChecker, local_type: LocalTypeDecl,
+                 local_vars: LocalVarDecl) -> None:
+        self.ctx = ctx
+        self.exprs = exprs
+        self.local_type = local_type
+        self.local_vars = local_vars
+
+    def body(self, block: ast.Block) -> ir.Block:
+        """A function body, in a fresh block scope (parameters live in the enclosing function scope)."""
+        checked = self.block(block)
+        state = self.ctx.function
+        assert state is not None
+        function = state.function
+        if function.return_type is not t.VOID and can_complete(checked):
+            self.ctx.report(codes.MISSING_RETURN, _closing_brace(block),
+                            f"control reaches the end of non-void function '{function.name}'")
+        return checked
+
+    def block(self, block: ast.Block) -> ir.Block:
+        with self.ctx.scope_of(ScopeKind.BLOCK):
+            return ir.Block(block.span, self._stmts(block.stmts))
+
+    def _stmts(self, stmts: tuple[ast.Stmt, ...]) -> list[ir.Stmt]:
+        result: list[ir.Stmt] = []
+        for stmt in stmts:
+            result.extend(self.stmt(stmt))
+        return result
+
+    def _as_block(self, stmt: ast.Stmt) -> ir.Block:
+        """A sub-statement (if/loop body) as a block with its own scope."""
+        if isinstance(stmt, ast.Block):
+            return self.block(stmt)
+        with self.ctx.scope_of(ScopeKind.BLOCK):
+            return ir.Block(stmt.span, self.stmt(stmt))
+
+    def stmt(self, stmt: ast.Stmt) -> list[ir.Stmt]:
+        method = getattr(self, "_" + type(stmt).__name__)
+        return method(stmt)  # type: ignore[no-any-return]
+
+    def _attributes(self, attributes: tuple[ast.Attribute, ...]) -> tuple[ir.Attribute, ...]:
+        result = []
+        for attribute in attributes:
+            args = []
+            for arg in attribute.args:
+                if attribute.name.lower() in NAME_ARGUMENT_ATTRIBUTES and isinstance(arg, ast.NameExpr):
+                    args.append(ir.AttributeArg(None, arg.span, "::".join(arg.name)))
+                    continue
+                folded = self.exprs.constant(arg, f"argument of attribute '{attribute.name}'")
+                args.append(ir.AttributeArg(folded[1] if folded else None, arg.span))
+            result.append(ir.Attribute(attribute.name, tuple(args), attribute.span))
+        return tuple(result)
+
+    # ------------------------------------------------------------ simple statements
+
+    def _Block(self, stmt: ast.Block) -> list[ir.Stmt]:
+        return [self.block(stmt)]
+
+    def _EmptyStmt(self, stmt: ast.EmptyStmt) -> list[ir.Stmt]:
+        return []
+
+    def _DeclStmt(self, stmt: ast.DeclStmt) -> list[ir.Stmt]:
+        if isinstance(stmt.decl, ast.VarDecl):
+            return self.local_vars(stmt.decl)
+        self.local_type(stmt.decl)
+        return []
+
+    def _ExprStmt(self, stmt: ast.ExprStmt) -> list[ir.Stmt]:
+        expr = self.exprs.check(stmt.expr)
+        if expr is None:
+            return []
+        return [ir.ExprStmt(stmt.span, expr)]
+
+    def _DiscardStmt(self, stmt: ast.DiscardStmt) -> list[ir.Stmt]:
+        return [ir.Discard(stmt.span)]
+
+    def _ReturnStmt(self, stmt: ast.ReturnStmt) -> list[ir.Stmt]:
+        state = self.ctx.function
+        assert state is not None
+        function = state.function
+        expected = function.return_type
+        if stmt.value is None:
+            if expected is not t.VOID:
+                self.ctx.report(codes.MISSING_RETURN_VALUE, stmt.span,
+                                f"non-void function '{function.name}' should return a value of type {describe(expected)}")
+                return []
+            return [ir.Return(stmt.span)]
+        value = self.exprs.check(stmt.value)
+        if value is None:
+            return []
+        if expected is t.VOID:
+            self.ctx.report(codes.MISSING_RETURN_VALUE, value.span,
+                            f"void function '{function.name}' should not return a value")
+            return []
+        if isinstance(expected, (t.StructType, t.ArrayType, t.ResourceType, t.NodeObjectType)) and value.type is expected:
+            return [ir.Return(stmt.span, value)]
+        converted = self.exprs.convert(value, expected, f"return from '{function.name}'")
+        return [ir.Return(stmt.span, converted)] if converted is not None else []
+
+    def _BreakStmt(self, stmt: ast.BreakStmt) -> list[ir.Stmt]:
+        state = self.ctx.function
+        if state is None or not state.breakable:
+            self.ctx.report(codes.MISPLACED_JUMP, stmt.span, "'break' statement not in a loop or switch statement")
+            return []
+        return [ir.Break(stmt.span)]
+
+    def _ContinueStmt(self, stmt: ast.ContinueStmt) -> list[ir.Stmt]:
+        state = self.ctx.function
+        if state is None or "loop" not in state.breakable:
+            self.ctx.report(codes.MISPLACED_JUMP, stmt.span, "'continue' statement not in a loop statement")
+            return []
+        return [ir.Continue(stmt.span)]
+
+    # ------------------------------------------------------------ control flow
+
+    def _IfStmt(self, stmt: ast.IfStmt) -> list[ir.Stmt]:
+        attributes = self._attributes(stmt.attributes)
+        cond = self.exprs.condition(stmt.cond, "'if' condition")
+        then = self._as_block(stmt.then)
+        else_ = self._as_block(stmt.else_) if stmt.else_ is not None else None
+        if cond is None:
+            return []
+        return [ir.If(stmt.span, cond, then, else_, attributes)]
+
+    def _loop_body(self, body: ast.Stmt) -> ir.Block:
+        state = self.ctx.function
+        assert state is not None
+        state.breakable.append("loop")
+        try:
+            return self._as_block(body)
+        finally:
+            state.breakable.pop()
+
+    def _ForStmt(self, stmt: ast.ForStmt) -> list[ir.Stmt]:
+        attributes = self._attributes(stmt.attributes)
+        with self.ctx.scope_of(ScopeKind.BLOCK):
+            init = self.stmt(stmt.init)
+            cond = self.exprs.condition(stmt.cond, "loop condition") if stmt.cond is not None else None
+            step = self.exprs.check(stmt.step) if stmt.step is not None else None
+            body = self._loop_body(stmt.body)
+        if stmt.cond is not None and cond is None:
+            return []
+        return [ir.Loop(stmt.span, ir.LoopKind.FOR, init, cond, step, body, attributes)]
+
+    def _WhileStmt(self, stmt: ast.WhileStmt) -> list[ir.Stmt]:
+        attributes = self._attributes(stmt.attributes)
+        cond = self.exprs.condition(stmt.cond, "loop condition")
+        body = self._loop_body(stmt.body)
+        if cond is None:
+            return []
+        return [ir.Loop(stmt.span, ir.LoopKind.WHILE, [], cond, None, body, attributes)]
+
+    def _DoWhileStmt(self, stmt: ast.DoWhileStmt) -> list[ir.Stmt]:
+        attributes = self._attributes(stmt.attributes)
+        body = self._loop_body(stmt.body)
+        cond = self.exprs.condition(stmt.cond, "loop condition")
+        if cond is None:
+            return []
+        return [ir.Loop(stmt.span, ir.LoopKind.DO_WHILE, [], cond, None, body, attributes)]
+
+    def _SwitchStmt(self, stmt: ast.SwitchStmt) -> list[ir.Stmt]:
+        attributes = self._attributes(stmt.attributes)
+        selector = self.exprs.check(stmt.expr)
+        if selector is not None:
+            selector = self._selector(selector)
+        state = self.ctx.function
+        assert state is not None
+        seen: dict[int, ast.Expr] = {}
+        default_seen: ast.SwitchCase | None = None
+        cases: list[ir.SwitchCase] = []
+        state.breakable.append("switch")
+        try:
+            with self.ctx.scope_of(ScopeKind.BLOCK):
+                for case in stmt.cases:
+                    values: list[int] = []
+                    is_default = False
+                    for label in case.labels:
+                        if label is None:
+                            if default_seen is not None:
+                                self.ctx.report(codes.INVALID_SWITCH, case.span, "multiple default labels in one switch",
+                                                labels=[Label(default_seen.span, "previous default label is here")])
+                            default_seen = case
+                            is_default = True
+                            continue
+                        value = self._case_value(label, selector)
+                        if value is None:
+                            continue
+                        if value in seen:
+                            self.ctx.report(codes.INVALID_SWITCH, label.span, f"duplicate case value '{value}'",
+                                            labels=[Label(seen[value].span, "previous case is here")])
+                            continue
+                        seen[value] = label
+                        values.append(value)
+                    body = ir.Block(case.span, self._stmts(case.stmts))
+                    cases.append(ir.SwitchCase(tuple(values), is_default, body, can_complete(body)))
+        finally:
+            state.breakable.pop()
+        if selector is None:
+            return []
+        return [ir.Switch(stmt.span, selector, cases, attributes)]
+
+    def _selector(self, selector: ir.Expr) -> ir.Expr | None:
+        scalar = t.element_scalar(selector.type)
+        if scalar is None or not scalar.is_integer or t.component_count(selector.type) != 1:
+            self.ctx.report(codes.INVALID_SWITCH, selector.span,
+                            f"switch condition must be a scalar integer, not {describe(selector.type)}")
+            return None
+        if isinstance(selector.type, (t.VectorType, t.EnumType)):
+            return self.exprs.make_convert(selector, scalar)
+        return selector
+
+    def _case_value(self, label: ast.Expr, selector: ir.Expr | None) -> int | None:
+        found = self.exprs.constant(label, "case value")
+        if found is None:
+            return None
+        checked, value = found
+        scalar = t.element_scalar(checked.type)
+        if scalar is None or not scalar.is_integer or isinstance(value, bool) or not isinstance(value, int):
+            self.ctx.report(codes.INVALID_SWITCH, checked.span,
+                            f"case value must be an integer constant, not {describe(checked.type)}")
+            return None
+        if selector is not None and isinstance(selector.type, t.ScalarType):
+            from wgc.sema.consteval import convert_value
+
+            return int(convert_value(value, checked.type if isinstance(checked.type, t.ScalarType) else scalar,
+                                     selector.type))  # type: ignore[arg-type]
+        return value
+
+
+def can_complete(stmt: ir.Stmt) -> bool:
+    """Whether control can reach the end of `stmt` (a conservative structural analysis)."""
+    if isinstance(stmt, ir.Block):
+        return all(can_complete(s) for s in stmt.stmts)
+    if isinstance(stmt, (ir.Return, ir.Break, ir.Continue, ir.Discard)):
+        return False
+    if isinstance(stmt, ir.If):
+        return stmt.else_ is None or can_complete(stmt.then) or can_complete(stmt.else_)
+    if isinstance(stmt, ir.Loop):
+        endless = stmt.cond is None or isinstance(stmt.cond, ir.Constant) and stmt.cond.value is True
+        return not endless or _breaks(stmt.body)
+    if isinstance(stmt, ir.Switch):
+        if not any(c.is_default for c in stmt.cases):
+            return True
+        return any(_breaks(c.body) for c in stmt.cases) or (not stmt.cases or stmt.cases[-1].falls_through)
+    return True
+
+
+def _breaks(stmt: ir.Stmt) -> bool:
+    """Whether a `break` in `stmt` leaves the enclosing loop or switch (not a nested one)."""
+    if isinstance(stmt, ir.Break):
+        return True
+    if isinstance(stmt, ir.Block):
+        return any(_breaks(s) for s in stmt.stmts)
+    if isinstance(stmt, ir.If):
+        return _breaks(stmt.then) or (stmt.else_ is not None and _breaks(stmt.else_))
+    return False
+
+
+def _closing_brace(block: ast.Block):  # type: ignore[no-untyped-def]
+    from wgc.source import Span
+
+    span = block.span
+    return Span(span.file, max(span.start, span.end - 1), span.end)

@@ -1,0 +1,210 @@
+"""Semantic analysis, written types: from an AST `TypeRef` to an interned IR type.
+
+Input: an `ast.TypeRef` (as written: `float3`, `vector<float, 3>`,
+`RWStructuredBuffer<Rec>`, `ns::Rec`, `NodeOutput<Rec>`), the current scope,
+and a callback that folds a template argument expression to an integer.
+Output: a `wgc.types.Type`, or None after reporting why there is none
+(WG0314 unknown type, WG0328 bad template arguments).
+
+Invariants: built-in names (scalars, vectors, matrices, resources, node
+objects) are recognised before scope lookups only when no user declaration
+shadows them; `half` and the min-precision types follow `-enable-16bit-types`
+(dxc's SPIR-V mapping, `types.scalar_named`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from wgc import codes
+from wgc import types as t
+from wgc.sema.context import Context, TypeEntity
+from wgc.sema.scope import SymbolKind
+from wgc.syntax import ast
+
+ConstantInt = Callable[[ast.Expr, str], "int | None"]
+"""Folds a template-argument expression to an int (reporting if it cannot); the str says what it is."""
+
+_SHAPED = re.compile(r"^([a-z][a-z0-9_]*?)([1-4])(?:x([1-4]))?$")
+_RESOURCES = {kind.value: kind for kind in t.ResourceKind}
+_NODE_OBJECTS = {kind.value: kind for kind in t.NodeObjectKind}
+_DEFAULT_ELEMENT = t.vector(t.FLOAT, 4)
+
+
+def builtin_scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | None:
+    """`float`, `uint3`, `half2x2`, `min16float4`, ... or None if `name` is no such built-in."""
+    scalar = t.scalar_named(name, enable_16bit_types)
+    if scalar is not None:
+        return scalar
+    match = _SHAPED.match(name)
+    if match is None:
+        return None
+    element = t.scalar_named(match.group(1), enable_16bit_types)
+    if element is None:
+        return None
+    if match.group(3) is None:
+        return t.vector(element, int(match.group(2)))
+    return t.matrix(element, int(match.group(2)), int(match.group(3)))
+
+
+def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
+    """The type `ref` denotes; reports and returns None when it denotes none."""
+    name = ref.name
+    if len(name) == 1:
+        symbols = ctx.scope.lookup(name[0])
+        if not symbols:
+            builtin = _builtin(ctx, ref, constant_int)
+            if builtin is not NotImplemented:
+                return builtin  # type: ignore[return-value]
+    else:
+        symbols = ctx.scope.lookup_qualified(name)
+    display = "::".join(name)
+    if not symbols:
+        suggestion = ctx.scope.suggest(name[-1])
+        notes = [f"did you mean '{suggestion}'?"] if suggestion else []
+        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{display}'", notes=notes)
+        return None
+    symbol = symbols[0]
+    if symbol.kind is not SymbolKind.TYPE:
+        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{display}' is a {symbol.kind.value}, not a type")
+        return None
+    if ref.template_args is not None:
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{display}' is not a template")
+        return None
+    entity = symbol.entity
+    assert isinstance(entity, TypeEntity)
+    return entity.type
+
+
+def _builtin(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None | object:
+    """A built-in type, None after an error, or NotImplemented if the name is not built in."""
+    name = ref.name[0]
+    args = ref.template_args
+    sixteen = ctx.options.enable_16bit_types
+    if name in ("vector", "matrix"):
+        return _vector_or_matrix(ctx, ref, constant_int)
+    if name == "string" and args is None:
+        return t.STRING
+    if name == "void" and args is None:
+        return t.VOID
+    shaped = builtin_scalar_or_shape(name, sixteen)
+    if shaped is not None:
+        if args is not None:
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{name}' is not a template")
+            return None
+        return shaped
+    if name in _RESOURCES:
+        return _resource(ctx, ref, _RESOURCES[name], constant_int)
+    if name in _NODE_OBJECTS:
+        return _node_object(ctx, ref, _NODE_OBJECTS[name], constant_int)
+    return NotImplemented
+
+
+def _type_args(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> list[t.Type] | None:
+    """Template arguments that must all be types."""
+    result = []
+    for arg in ref.template_args or ():
+        if not isinstance(arg, ast.TypeRef):
+            ctx.report(codes.INVALID_TEMPLATE, arg.span, f"template argument of '{ref.name[0]}' must be a type")
+            return None
+        resolved = resolve_type(ctx, arg, constant_int)
+        if resolved is None:
+            return None
+        result.append(resolved)
+    return result
+
+
+def _vector_or_matrix(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
+    name = ref.name[0]
+    args = ref.template_args
+    if args is None or not args:
+        return t.vector(t.FLOAT, 4) if name == "vector" else t.matrix(t.FLOAT, 4, 4)
+    expected = 2 if name == "vector" else 3
+    if len(args) != expected or not isinstance(args[0], ast.TypeRef):
+        shape = "vector<T, N>" if name == "vector" else "matrix<T, R, C>"
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{name}' takes template arguments {shape}")
+        return None
+    element = resolve_type(ctx, args[0], constant_int)
+    if element is None:
+        return None
+    if not isinstance(element, t.ScalarType):
+        ctx.report(codes.INVALID_TEMPLATE, args[0].span, f"'{name}' element must be a scalar type, not '{element}'")
+        return None
+    sizes = []
+    for arg in args[1:]:
+        if isinstance(arg, ast.TypeRef):
+            ctx.report(codes.INVALID_TEMPLATE, arg.span, f"'{name}' size must be a constant, not a type")
+            return None
+        size = constant_int(arg, f"{name} size")
+        if size is None:
+            return None
+        if not 1 <= size <= 4:
+            ctx.report(codes.INVALID_TEMPLATE, arg.span, f"{name} size must be between 1 and 4, not {size}")
+            return None
+        sizes.append(size)
+    return t.vector(element, sizes[0]) if name == "vector" else t.matrix(element, sizes[0], sizes[1])
+
+
+def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int: ConstantInt) -> t.Type | None:
+    args = ref.template_args
+    if not kind.has_element_type:
+        if args is not None:
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' is not a template")
+            return None
+        return t.resource(kind, None)
+    if not args:
+        needs_arg = kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer"))
+        if needs_arg:
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs an element type: {kind.value}<T>")
+            return None
+        return t.resource(kind, _DEFAULT_ELEMENT)
+    if len(args) != 1:
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' takes one template argument")
+        return None
+    types = _type_args(ctx, ref, constant_int)
+    if types is None:
+        return None
+    element = types[0]
+    modifier = next((m for m in getattr(args[0], "modifiers", ()) if m in ("unorm", "snorm")), None)
+    if kind in (t.ResourceKind.CONSTANT_BUFFER, t.ResourceKind.TEXTURE_BUFFER):
+        if not isinstance(element, t.StructType):
+            ctx.report(codes.INVALID_TEMPLATE, args[0].span, f"'{kind.value}' element must be a struct, not '{element}'")
+            return None
+    elif kind.is_texture or kind in (t.ResourceKind.BUFFER, t.ResourceKind.RW_BUFFER):
+        if not isinstance(element, (t.ScalarType, t.VectorType)):
+            ctx.report(codes.INVALID_TEMPLATE, args[0].span,
+                       f"'{kind.value}' element must be a scalar or vector, not '{element}'")
+            return None
+    if contains_object(element):
+        ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain a resource")
+        return None
+    return t.resource(kind, element, modifier)
+
+
+def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constant_int: ConstantInt) -> t.Type | None:
+    args = ref.template_args
+    if kind.is_empty:
+        if args is not None:
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' is not a template")
+            return None
+        return t.node_object(kind, None)
+    if not args or len(args) != 1:
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs one record type: {kind.value}<Record>")
+        return None
+    types = _type_args(ctx, ref, constant_int)
+    if types is None:
+        return None
+    return t.node_object(kind, types[0])
+
+
+def contains_object(type_: t.Type) -> bool:
+    """Whether a type is or holds a resource or node object."""
+    if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return contains_object(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(contains_object(f.type) for f in type_.all_fields())
+    return False
+
