@@ -77,7 +77,8 @@ def generate(lines: int) -> str:
     head = "#define THREADS 64\n#define SQUARE(x) ((x) * (x))\n\n"
     per_node = NODE_TEMPLATE.count("\n")
     count = max(1, lines // per_node)
-    body = "".join(NODE_TEMPLATE.format(i=i, j=i + 1, b=i % 14) for i in range(count))
+    # highest index first: HLSL needs Rec{i+1} declared before Node{i} outputs it
+    body = "".join(NODE_TEMPLATE.format(i=i, j=i + 1, b=i) for i in reversed(range(count)))
     last = f"struct Rec{count} {{ uint3 grid : SV_DispatchGrid; float4 color; uint index; }};\n"
     return head + last + body
 

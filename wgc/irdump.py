@@ -133,7 +133,8 @@ def _decl(type_: t.Type, name: str) -> str:
 def _attributes(attributes: tuple[ir.Attribute, ...]) -> str:
     out = []
     for attribute in attributes:
-        args = f"({', '.join(_value(v) for v in attribute.values())})" if attribute.args else ""
+        texts = (arg.name if arg.name is not None else _value(arg.value) for arg in attribute.args)
+        args = f"({', '.join(texts)})" if attribute.args else ""
         out.append(f"[{attribute.name}{args}]")
     return " ".join(out)
 

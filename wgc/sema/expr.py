@@ -98,9 +98,13 @@ class ExpressionChecker:
     def make_convert(expr: ir.Expr, target: t.Type, explicit: bool = False) -> ir.Expr:
         if expr.type is target and not explicit:
             return expr
-        if isinstance(expr, ir.Constant) and not explicit and isinstance(target, t.ScalarType):
-            value = consteval.convert_value(expr.value, expr.type, target)
-            return ir.Constant(target, expr.span, value)
+        if isinstance(expr, ir.Constant) and not explicit and isinstance(expr.type, t.ScalarType):
+            element = t.element_scalar(target)
+            if element is not None and not isinstance(target, t.EnumType):
+                value = consteval.convert_value(expr.value, expr.type, element)
+                expr = ir.Constant(element, expr.span, value)
+                if target is element:
+                    return expr
         return ir.Convert(target, expr.span, expr, explicit)
 
     def condition(self, expr: ast.Expr, what: str) -> ir.Expr | None:
@@ -388,6 +392,10 @@ class ExpressionChecker:
         right_c = self.make_convert(right, operand_type)
         result_type = bool_of(operand_type) if op in _COMPARISON else operand_type
         result = ir.Binary(result_type, span, op, left_c, right_c)
+        if _is_literal(left) and _is_literal(right):
+            folded = consteval.fold(result)
+            if isinstance(folded, consteval.Folded) and not folded.problems and isinstance(result_type, t.ScalarType):
+                return ir.Constant(result_type, span, folded.value, literal=result_type is not t.BOOL)
         if op in ("/", "%") and scalar.is_integer:
             divisor = self.fold_quietly(right_c)
             if divisor == 0 or isinstance(divisor, tuple) and 0 in divisor:
@@ -797,6 +805,10 @@ class ExpressionChecker:
 
     def _CallExpr(self, e: ast.CallExpr) -> ir.Expr | None:
         return self.functions.call(self, e)
+
+
+def _is_literal(expr: ir.Expr) -> bool:
+    return isinstance(expr, ir.Constant) and expr.literal
 
 
 def _leaf_count(type_: t.Type) -> int | None:
