@@ -40,8 +40,9 @@ class StatementChecker:
         self.local_vars = local_vars
 
     def body(self, block: ast.Block) -> ir.Block:
-        """A function body, in a fresh block scope (parameters live in the enclosing function scope)."""
-        checked = self.block(block)
+        """A function body; its outermost block shares the parameters' scope, so a local cannot
+        redeclare a parameter (nested blocks may shadow it)."""
+        checked = ir.Block(block.span, self._stmts(block.stmts))
         state = self.ctx.function
         assert state is not None
         function = state.function
