@@ -187,3 +187,42 @@ def test_internal_error_exits_3_with_a_report_file(monkeypatch, capsys, tmp_path
     assert "Traceback" not in err
     (report,) = tmp_path.glob("wgc-crash-*.txt")
     assert "RuntimeError: boom" in report.read_text() and "Traceback" in report.read_text()
+
+
+LAYOUT_AND_BINDINGS = b"""
+cbuffer Params : register(b0) { float2x3 m; uint count; };
+Texture2D<float4> tex : register(t2, space1);
+[[vk::binding(5, 2)]] RWStructuredBuffer<uint> counters : register(u1);
+"""
+
+
+def test_ir_output_shows_bindings_layouts_and_their_options(run_wgc):
+    plain = run_wgc("compile", "--emit=ir", "-", "-o", "-", stdin=LAYOUT_AND_BINDINGS)
+    assert plain.returncode == 0, plain.stderr
+    text = plain.stdout.decode()
+    assert "Params set 0 binding 0 by register(b0)" in text
+    assert "tex set 1 binding 2 by register(t2)" in text
+    assert "counters set 2 binding 5 by vk::binding register(u1)" in text
+    assert "@0 float2x3 m  size 48 align 16 matrix_stride 16 column_major" in text
+    shifted = run_wgc("compile", "--emit=ir", "-fvk-t-shift", "10", "1", "-fvk-b-shift", "3", "all", "-Zpr",
+                      "-", "-o", "-", stdin=LAYOUT_AND_BINDINGS)
+    assert shifted.returncode == 0, shifted.stderr
+    text = shifted.stdout.decode()
+    assert "Params set 0 binding 3 by register(b0)" in text
+    assert "tex set 1 binding 12 by register(t2)" in text
+    assert "@0 float2x3 m  size 32 align 16 matrix_stride 16 row_major" in text
+
+
+def test_bad_binding_shift_is_a_usage_error(run_wgc):
+    result = run_wgc("compile", "--emit=ir", "-fvk-u-shift", "x", "0", "-", stdin=b"")
+    assert result.returncode == 2
+    assert b"expected a shift and a space" in result.stderr
+
+
+def test_semantic_error_exits_1_and_leaves_no_output(run_wgc, tmp_path):
+    out = tmp_path / "out.ir"
+    out.write_text("stale")
+    result = run_wgc("compile", "--emit=ir", "-", "-o", str(out), stdin=b"float f() { return undeclared; }\n")
+    assert result.returncode == 1
+    assert b"<stdin>:1:20: error: use of undeclared identifier 'undeclared' [WG0301]" in result.stderr
+    assert not out.exists()
