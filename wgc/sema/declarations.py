@@ -253,14 +253,20 @@ class DeclarationChecker:
         for declarator in decl.declarators:
             self._global(decl, declarator, base, modifiers, attributes)
 
-    def _global(self, decl: ast.VarDecl, declarator: ast.Declarator, base: t.Type, modifiers: set[str],
-                attributes: tuple[ir.Attribute, ...]) -> None:
+    def _variable_type(self, declarator: ast.Declarator, base: t.Type,
+                       allow_unsized: bool) -> tuple[Span, t.Type | None]:
+        """The span of a variable's name and its type with array dimensions (None after an error)."""
         span = self._name_span(declarator.span, declarator.name)
-        type_ = self._with_dims(base, declarator.array_dims, allow_unsized=True, init=declarator.init)
-        if type_ is None:
-            return
+        type_ = self._with_dims(base, declarator.array_dims, allow_unsized=allow_unsized, init=declarator.init)
         if type_ is t.VOID:
             self.ctx.report(codes.INVALID_DECLARATION, span, f"variable '{declarator.name}' cannot be void")
+            return span, None
+        return span, type_
+
+    def _global(self, decl: ast.VarDecl, declarator: ast.Declarator, base: t.Type, modifiers: set[str],
+                attributes: tuple[ir.Attribute, ...]) -> None:
+        span, type_ = self._variable_type(declarator, base, allow_unsized=True)
+        if type_ is None:
             return
         register = next((a for a in declarator.annotations if isinstance(a, ast.RegisterBinding)), None)
         vk_binding = next((a for a in attributes if a.key == "vk::binding"), None)
@@ -403,12 +409,8 @@ class DeclarationChecker:
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
         result: list[ir.Stmt] = []
         for declarator in decl.declarators:
-            span = self._name_span(declarator.span, declarator.name)
-            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, init=declarator.init)
+            span, type_ = self._variable_type(declarator, base, allow_unsized=False)
             if type_ is None:
-                continue
-            if type_ is t.VOID:
-                self.ctx.report(codes.INVALID_DECLARATION, span, f"variable '{declarator.name}' cannot be void")
                 continue
             if "groupshared" in modifiers:
                 self.ctx.report(codes.INVALID_DECLARATION, span, "groupshared variables must be declared at global scope")
