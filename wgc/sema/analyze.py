@@ -48,6 +48,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     ctx = Context(options, global_scope)
     checker = DeclarationChecker(ctx)
     checker.declare_all(unit.decls)
+    checker.finish()
     ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
     _undefined_functions(ctx)
     _recursion(ctx)

@@ -29,7 +29,7 @@ from wgc import types as t
 from wgc.sema import intrinsics, methods
 from wgc.sema.context import Context, FunctionEntity, TypeEntity
 from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
-from wgc.sema.expr import ExpressionChecker, better, describe
+from wgc.sema.expr import ExpressionChecker, better, describe, member_span
 from wgc.sema.scope import SymbolKind
 from wgc.source import Span
 from wgc.syntax import ast
@@ -96,6 +96,14 @@ class FunctionCalls:
     def _user_call(self, checker: ExpressionChecker, entities: Sequence[FunctionEntity], display: str,
                    args: list[ir.Expr], span: Span, template_args: tuple[t.Type, ...],
                    this: ir.Variable | None, obj: ir.Expr | None = None) -> ir.Expr | None:
+        if any(e.function is None and not e.is_template for e in entities):
+            return None  # an overload whose declaration had errors: its calls cannot be judged
+        most = max(len(e.decl.template_params or ()) for e in entities)
+        if len(template_args) > most:
+            expected = f"{most} expected" if most else "it is not a template"
+            self.ctx.report(codes.INVALID_TEMPLATE, span,
+                            f"too many template arguments for '{display}' ({len(template_args)} given, {expected})")
+            return None
         viable: list[tuple[FunctionEntity, tuple[Conversion, ...]]] = []
         counts_fit = False
         for entity in entities:
@@ -226,7 +234,7 @@ class FunctionCalls:
             functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION
                          and isinstance(s.entity, FunctionEntity) and s.entity.method_of is not None]
             if not functions:
-                checker._no_member(e.callee.span, type_, name, _member_names(type_, scope))
+                checker._no_member(member_span(e.callee.span, name), type_, name, _member_names(type_, scope))
                 return None
             template_args = self._template_args(checker, e)
             if template_args is None:
@@ -234,7 +242,7 @@ class FunctionCalls:
             return self._user_call(checker, functions, f"{type_}::{name}", args, e.span, template_args, None, obj)
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
             return self._method_call(checker, obj, name, e, args)
-        self.ctx.report(codes.NO_SUCH_MEMBER, e.callee.span, f"{describe(type_)} has no member functions")
+        self.ctx.report(codes.NO_SUCH_MEMBER, member_span(e.callee.span, name), f"{describe(type_)} has no member functions")
         return None
 
     def _method_call(self, checker: ExpressionChecker, obj: ir.Expr, name: str, e: ast.CallExpr,
@@ -250,7 +258,7 @@ class FunctionCalls:
         arg_types = _adopted_types(args)
         resolved = methods.resolve_method(type_, name, arg_types, template_type)
         if resolved is None:
-            checker._no_member(e.callee.span, type_, name, list(methods.method_names(type_)))
+            checker._no_member(member_span(e.callee.span, name), type_, name, list(methods.method_names(type_)))
             return None
         display = f"{type_}::{name}"
         if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
@@ -299,8 +307,10 @@ class FunctionCalls:
             if index in out_params:
                 reason = checker.not_assignable_reason(arg)
                 if reason is None and index == atomic_dest and not _shared_memory(arg):
-                    reason = ("the destination of an atomic operation must be groupshared memory, "
-                              "an element of a writable resource or a field of a writable node record")
+                    self.ctx.report(codes.INVALID_OUT_ARGUMENT, arg.span,
+                                    f"{what} must be groupshared memory, an element of a writable resource or a "
+                                    "field of a writable node record: atomic operations need shared memory")
+                    return None
                 if reason is not None:
                     self.ctx.report(codes.INVALID_OUT_ARGUMENT, arg.span, f"{what} needs a modifiable l-value: {reason}")
                     return None

@@ -129,10 +129,11 @@ class DeclarationChecker:
         methods: list[tuple[ast.FunctionDecl, FunctionEntity]] = []
         with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
             for member in decl.members:
-                if isinstance(member, ast.VarDecl):
+                static = "static" in member.modifiers if isinstance(member, (ast.VarDecl, ast.FunctionDecl)) else False
+                if isinstance(member, ast.VarDecl) and not static:
                     self._fields(struct, member, base_count)
                 elif isinstance(member, ast.FunctionDecl):
-                    entity_ = self._function_signature(member, method_of=struct)
+                    entity_ = self._function_signature(member, method_of=None if static else struct)
                     if entity_ is not None and member.body is not None:
                         methods.append((member, entity_))
                 else:
@@ -147,13 +148,13 @@ class DeclarationChecker:
         if base_type is None:
             return
         for declarator in decl.declarators:
-            type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False)
+            type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
                 continue
             span = self._name_span(declarator.span, declarator.name)
             if contains_object(type_):
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                                f"struct field '{declarator.name}' cannot be a resource or node object ({type_})")
+                                f"struct field '{declarator.name}' cannot be a resource or node object ('{type_}')")
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
@@ -198,7 +199,7 @@ class DeclarationChecker:
         if base is None:
             return
         for declarator in decl.declarators:
-            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False)
+            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is not None:
                 span = self._name_span(declarator.span, declarator.name)
                 self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, TypeEntity(type_), span))
@@ -221,20 +222,24 @@ class DeclarationChecker:
         return self.exprs.check_type(ref)
 
     def _with_dims(self, type_: t.Type, dims: tuple[ast.Expr | None, ...], allow_unsized: bool,
-                   init: ast.Expr | None = None) -> t.Type | None:
+                   init: ast.Expr | None = None, span: Span | None = None) -> t.Type | None:
         for position, dim in reversed(list(enumerate(dims))):
             if dim is None:
                 if position == 0 and isinstance(init, ast.InitList):
                     type_ = t.array(type_, _count_items(init, type_))
                     continue
                 if not allow_unsized or position != 0:
-                    span = init.span if init is not None else None
                     self.ctx.report(codes.INVALID_ARRAY_SIZE, span, "array size is missing")
                     return None
                 type_ = t.array(type_, None)
                 continue
-            size = self.exprs.constant_int(dim, "array size")
-            if size is None:
+            found = self.exprs.constant(dim, "array size")
+            if found is None:
+                return None
+            size = found[1]
+            if isinstance(size, bool) or not isinstance(size, int):
+                self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span,
+                                f"array size must be an integer, not {describe(found[0].type)}")
                 return None
             if size <= 0:
                 self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span, f"array size must be positive, not {size}")
@@ -257,7 +262,8 @@ class DeclarationChecker:
                        allow_unsized: bool) -> tuple[Span, t.Type | None]:
         """The span of a variable's name and its type with array dimensions (None after an error)."""
         span = self._name_span(declarator.span, declarator.name)
-        type_ = self._with_dims(base, declarator.array_dims, allow_unsized=allow_unsized, init=declarator.init)
+        type_ = self._with_dims(base, declarator.array_dims, allow_unsized=allow_unsized, init=declarator.init,
+                                span=span)
         if type_ is t.VOID:
             self.ctx.report(codes.INVALID_DECLARATION, span, f"variable '{declarator.name}' cannot be void")
             return span, None
@@ -281,7 +287,7 @@ class DeclarationChecker:
                                                                       t.ResourceKind.TEXTURE_BUFFER):
             assert element.element is not None
             block_kind = element.kind.value
-            rule = self._block_rule()
+            rule = self._block_rule(block_kind, push_constant)
             variable = ir.Variable(declarator.name, element.element, ir.Storage.UNIFORM, span, const=True,
                                    attributes=attributes, modifiers=kept, push_constant=push_constant,
                                    block_kind=block_kind,
@@ -307,6 +313,14 @@ class DeclarationChecker:
             return
         if contains_object(type_):
             self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds a resource")
+            return
+        if push_constant and isinstance(type_, t.StructType):
+            # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
+            variable = ir.Variable(declarator.name, type_, ir.Storage.UNIFORM, span, const=True, attributes=attributes,
+                                   modifiers=kept, push_constant=True, block_kind="ConstantBuffer",
+                                   layout=layout_of(type_, self._block_rule(push_constant=True),
+                                                    default_row_major=self.ctx.options.default_row_major))
+            self._declare_global(variable, register, vk_binding)
             return
         if "groupshared" in modifiers:
             if declarator.init is not None:
@@ -351,7 +365,13 @@ class DeclarationChecker:
         index = len(struct.fields)
         if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(block, index), span)):
             struct.fields.append(t.Field(declarator.name, type_, None, row_major, span))
-            block.layout = layout_of(struct, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
+
+    def finish(self) -> None:
+        """Work that needs every declaration: the layout of `$Globals` (layouts are cached per type,
+        so it is computed once, complete)."""
+        block = self._globals_block
+        if block is not None:
+            block.layout = layout_of(block.type, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
 
     def _declare_global(self, variable: ir.Variable, register: ast.RegisterBinding | None,
                         vk_binding: ir.Attribute | None) -> None:
@@ -361,7 +381,11 @@ class DeclarationChecker:
         if variable.storage in (ir.Storage.RESOURCE, ir.Storage.UNIFORM):
             self.binding_requests.append(BindingRequest(variable, register, vk_binding, variable.span))
 
-    def _block_rule(self) -> LayoutRule:
+    def _block_rule(self, block_kind: str = "cbuffer", push_constant: bool = False) -> LayoutRule:
+        """dxc's rules: cbuffer/ConstantBuffer std140 (or DX packing); tbuffer/TextureBuffer and push
+        constants std430, like storage buffers; -fvk-use-scalar-layout makes them all scalar."""
+        if push_constant or block_kind in ("tbuffer", "TextureBuffer"):
+            return self._buffer_rule()
         if self.ctx.options.use_scalar_layout:
             return LayoutRule.SCALAR
         return LayoutRule.DX if self.ctx.options.use_dx_layout else LayoutRule.STD140
@@ -381,13 +405,13 @@ class DeclarationChecker:
             if base is None:
                 continue
             for declarator in member.declarators:
-                type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False)
+                type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
                 member_span = self._name_span(declarator.span, declarator.name)
                 if type_ is None:
                     continue
                 if contains_object(type_):
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
-                                    f"{decl.keyword} member '{declarator.name}' cannot be a resource ({type_})")
+                                    f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
                     continue
                 row_major = True if "row_major" in member.modifiers else (
                     False if "column_major" in member.modifiers else None)
@@ -395,7 +419,8 @@ class DeclarationChecker:
                 symbol = Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(variable, index), member_span)
                 if self._add_symbol(symbol):
                     struct.fields.append(t.Field(declarator.name, type_, None, row_major, member_span))
-        variable.layout = layout_of(struct, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
+        variable.layout = layout_of(struct, self._block_rule(decl.keyword),
+                                    default_row_major=self.ctx.options.default_row_major)
         self.ctx.module.globals.append(variable)
         register = next((a for a in decl.annotations if isinstance(a, ast.RegisterBinding)), None)
         vk_binding = next((a for a in variable.attributes if a.key == "vk::binding"), None)
@@ -481,7 +506,7 @@ class DeclarationChecker:
         params: list[ir.Variable] = []
         defaults: list[ir.Expr | None] = []
         ok = return_type is not None
-        for param in decl.params:
+        for param in _without_void(decl.params):
             variable, default = self._param(param)
             if variable is None:
                 ok = False
@@ -489,6 +514,10 @@ class DeclarationChecker:
             params.append(variable)
             defaults.append(default)
         if not ok or return_type is None:
+            # declared all the same, so calls do not add "undeclared identifier" errors
+            broken = FunctionEntity(decl, None, self.ctx.scope, method_of)
+            if not template_args and not qualified:
+                self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
             return None
         param_types = [p.type for p in params]
         for symbol in self.ctx.scope.local(name):
@@ -531,7 +560,7 @@ class DeclarationChecker:
         type_ = self.exprs.check_type(param.type)
         if type_ is None:
             return None, None
-        type_ = self._with_dims(type_, param.array_dims, allow_unsized=False)
+        type_ = self._with_dims(type_, param.array_dims, allow_unsized=False, span=param.span)
         if type_ is None:
             return None, None
         modifiers = set(param.modifiers)
@@ -591,6 +620,13 @@ class DeclarationChecker:
             if decl.body is not None:
                 self._define(decl, instance)
         return instance
+
+
+def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
+    """`f(void)` declares no parameters."""
+    if len(params) == 1 and params[0].name is None and params[0].type.name == ("void",) and not params[0].array_dims:
+        return ()
+    return params
 
 
 def contains_node_object(type_: t.Type) -> bool:

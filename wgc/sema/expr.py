@@ -41,6 +41,13 @@ _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 _LOGICAL = {"&&", "||"}
 _SWIZZLE_SETS = ("xyzw", "rgba")
 _INT_MAX = 2**31 - 1
+_REPEATED_COMPONENT = "the swizzle repeats a component"
+
+
+def member_span(span: Span, name: str) -> Span:
+    """The span of the member name at the end of a member expression `obj.name`."""
+    start = max(span.start, span.end - len(name))
+    return Span(span.file, start, span.end)
 
 
 def bool_of(type_: t.Type) -> t.Type:
@@ -171,10 +178,16 @@ class ExpressionChecker:
     def assignable(self, expr: ir.Expr, what: str) -> bool:
         """Whether `expr` is a modifiable l-value; reports why not (WG0307)."""
         reason = self.not_assignable_reason(expr)
-        if reason is not None:
-            self.ctx.report(codes.NOT_ASSIGNABLE, expr.span, f"cannot {what}: {reason}")
+        if reason is None:
+            return True
+        if reason == _REPEATED_COMPONENT:
+            assert isinstance(expr, ir.Swizzle)
+            name, repeated = _swizzle_text(expr)
+            self.ctx.report(codes.INVALID_SWIZZLE, expr.span, f"invalid swizzle '{name}' on {describe(expr.base.type)}: "
+                            f"component '{repeated}' is repeated in an assigned swizzle")
             return False
-        return True
+        self.ctx.report(codes.NOT_ASSIGNABLE, expr.span, f"cannot {what}: {reason}")
+        return False
 
     def not_assignable_reason(self, expr: ir.Expr) -> str | None:
         if isinstance(expr, ir.VarRef):
@@ -190,11 +203,15 @@ class ExpressionChecker:
             return None
         if isinstance(expr, ir.FieldAccess):
             if isinstance(expr.base, ir.VarRef) and expr.base.variable.storage is ir.Storage.UNIFORM:
-                return f"'{expr.name}' is a member of constant buffer '{expr.base.variable.name}'"
+                block = expr.base.variable.name
+                if block == "$Globals":
+                    return (f"'{expr.name}' is a uniform global (a member of the implicit $Globals constant "
+                            "buffer); declare it 'static' to make it a modifiable variable")
+                return f"'{expr.name}' is a member of constant buffer '{block}'"
             return self.not_assignable_reason(expr.base)
         if isinstance(expr, ir.Swizzle):
             if len(set(expr.components)) != len(expr.components):
-                return "the swizzle repeats a component"
+                return _REPEATED_COMPONENT
             return self.not_assignable_reason(expr.base)
         if isinstance(expr, ir.Index):
             if isinstance(expr.base.type, t.NodeObjectType):
@@ -253,6 +270,9 @@ class ExpressionChecker:
         name = e.name
         symbols = self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
         display = "::".join(name)
+        this = self.ctx.function.this if self.ctx.function else None
+        if name == ("this",) and this is not None and not symbols:
+            return ir.VarRef(this.type, e.span, this)
         if not symbols:
             if len(name) == 1 and intrinsics.is_intrinsic(name[0]):
                 self.ctx.report(codes.INVALID_OPERANDS, e.span, f"intrinsic function '{display}' must be called")
@@ -361,6 +381,12 @@ class ExpressionChecker:
                 return None
         if op in _LOGICAL:
             return self._logical(op, left, right, span)
+        scoped = [s.type for s in (left, right) if isinstance(s.type, t.EnumType) and s.type.scoped]
+        if scoped and (op not in _COMPARISON or left.type is not right.type):
+            self.ctx.report(codes.INVALID_OPERANDS, span,
+                            f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)} "
+                            f"(a scoped enum only compares with its own type; cast it to use its value)")
+            return None
         left, right = self._drop_enums(left), self._drop_enums(right)
         common = self._common(left, right)
         if common is None:
@@ -392,16 +418,17 @@ class ExpressionChecker:
         right_c = self.make_convert(right, operand_type)
         result_type = bool_of(operand_type) if op in _COMPARISON else operand_type
         result = ir.Binary(result_type, span, op, left_c, right_c)
-        if _is_literal(left) and _is_literal(right):
-            folded = consteval.fold(result)
-            if isinstance(folded, consteval.Folded) and not folded.problems and isinstance(result_type, t.ScalarType):
-                return ir.Constant(result_type, span, folded.value, literal=result_type is not t.BOOL)
         if op in ("/", "%") and scalar.is_integer:
             divisor = self.fold_quietly(right_c)
             if divisor == 0 or isinstance(divisor, tuple) and 0 in divisor:
                 self.ctx.report(codes.DIVISION_BY_ZERO, right.span,
                                 f"{'division' if op == '/' else 'remainder'} by zero")
                 return None
+        if _is_literal(left) and _is_literal(right):
+            folded = consteval.fold(result)
+            if isinstance(folded, consteval.Folded) and isinstance(result_type, t.ScalarType):
+                self._report_problems(folded.problems, required=False)
+                return ir.Constant(result_type, span, folded.value, literal=result_type is not t.BOOL)
         return result
 
     @staticmethod
@@ -478,11 +505,16 @@ class ExpressionChecker:
         if operation is None:
             return None
         assert isinstance(operation, ir.Binary)
-        if implicit_conversion(operation.type, target.type) is None:
+        back = implicit_conversion(operation.type, target.type)
+        if back is None:
             self.ctx.report(codes.TYPE_MISMATCH, e.span,
                             f"cannot convert from {describe(operation.type)} to {describe(target.type)} in "
                             f"compound assignment '{e.op}'")
             return None
+        if back.truncates:
+            self.ctx.report(codes.IMPLICIT_TRUNCATION, e.span,
+                            f"implicit truncation of {describe(operation.type)} to {describe(target.type)} in "
+                            f"compound assignment '{e.op}'")
         return ir.Assign(target.type, e.span, target, operation.right, op, operation.type)
 
     def _ConditionalExpr(self, e: ast.ConditionalExpr) -> ir.Expr | None:
@@ -526,28 +558,31 @@ class ExpressionChecker:
 
     def member(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
         type_ = base.type
+        name_span = member_span(span, name)
         if isinstance(type_, t.StructType):
             for index, field_ in enumerate(type_.all_fields()):
                 if field_.name == name:
                     return ir.FieldAccess(field_.type, span, base, index, name)
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:
-                self.ctx.report(codes.INVALID_OPERANDS, span, f"member function '{name}' must be called")
+                self.ctx.report(codes.INVALID_OPERANDS, name_span, f"member function '{name}' must be called")
                 return None
             names = [f.name for f in type_.all_fields()]
-            self._no_member(span, type_, name, names)
+            self._no_member(name_span, type_, name, names)
             return None
         if isinstance(type_, (t.ScalarType, t.VectorType)):
-            return self._swizzle(base, name, span)
+            return self._swizzle(base, name, span, name_span)
         if isinstance(type_, t.MatrixType):
-            return self._matrix_swizzle(base, name, span)
+            return self._matrix_swizzle(base, name, span, name_span)
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
-            if methods.resolve_method(type_, name, ()) is not None or name in methods.method_names(type_):
-                self.ctx.report(codes.INVALID_OPERANDS, span, f"method '{name}' of {describe(type_)} must be called")
+            if name in methods.method_names(type_):
+                self.ctx.report(codes.INVALID_OPERANDS, name_span,
+                                f"method '{name}' of {describe(type_)} must be called")
                 return None
-            self._no_member(span, type_, name, list(methods.method_names(type_)))
+            self._no_member(name_span, type_, name, list(methods.method_names(type_)))
             return None
-        self.ctx.report(codes.NO_SUCH_MEMBER, span, f"member reference base type {describe(type_)} is not a structure")
+        self.ctx.report(codes.NO_SUCH_MEMBER, name_span,
+                        f"member reference base type {describe(type_)} is not a structure")
         return None
 
     def _no_member(self, span: Span, type_: t.Type, name: str, candidates: list[str]) -> None:
@@ -557,44 +592,46 @@ class ExpressionChecker:
         notes = [f"did you mean '{close[0]}'?"] if close else []
         self.ctx.report(codes.NO_SUCH_MEMBER, span, f"no member named '{name}' in {describe(type_)}", notes=notes)
 
-    def _swizzle(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
+    def _swizzle(self, base: ir.Expr, name: str, span: Span, name_span: Span) -> ir.Expr | None:
         count = base.type.count if isinstance(base.type, t.VectorType) else 1  # type: ignore[attr-defined]
         scalar = t.element_scalar(base.type)
         assert scalar is not None
         letters = next((s for s in _SWIZZLE_SETS if all(c in s for c in name)), None)
         if letters is None or len(name) > 4:
             reason = "more than four components" if len(name) > 4 else "components must all come from xyzw or rgba"
-            self.ctx.report(codes.INVALID_SWIZZLE, span, f"invalid swizzle '{name}' on {describe(base.type)}: {reason}")
+            self.ctx.report(codes.INVALID_SWIZZLE, name_span,
+                            f"invalid swizzle '{name}' on {describe(base.type)}: {reason}")
             return None
         components = tuple(letters.index(c) for c in name)
         missing = [name[i] for i, c in enumerate(components) if c >= count]
         if missing:
-            self.ctx.report(codes.INVALID_SWIZZLE, span,
+            self.ctx.report(codes.INVALID_SWIZZLE, name_span,
                             f"invalid swizzle '{name}': {describe(base.type)} has no component '{missing[0]}'")
             return None
         result = scalar if len(components) == 1 else t.vector(scalar, len(components))
         return ir.Swizzle(result, span, base, components)
 
-    def _matrix_swizzle(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
+    def _matrix_swizzle(self, base: ir.Expr, name: str, span: Span, name_span: Span) -> ir.Expr | None:
         import re
 
         matrix_type = base.type
         assert isinstance(matrix_type, t.MatrixType)
-        zero = re.fullmatch(r"(?:_m[0-3][0-3])+", name)
-        one = re.fullmatch(r"(?:_[1-4][1-4])+", name)
+        zero = re.fullmatch(r"(?:_m\d\d)+", name)
+        one = re.fullmatch(r"(?:_\d\d)+", name)
         if not zero and not one:
-            self.ctx.report(codes.INVALID_SWIZZLE, span,
+            self.ctx.report(codes.INVALID_SWIZZLE, name_span,
                             f"invalid matrix swizzle '{name}' on {describe(matrix_type)} (use _m<r><c> or _<r><c>)")
             return None
-        pairs = re.findall(r"_m?(\d)(\d)", name)
+        texts = re.findall(r"_m?\d\d", name)
         offset = 0 if zero else 1
-        components = tuple((int(r) - offset, int(c) - offset) for r, c in pairs)
+        components = tuple((int(text[-2]) - offset, int(text[-1]) - offset) for text in texts)
         if len(components) > 4:
-            self.ctx.report(codes.INVALID_SWIZZLE, span, f"invalid matrix swizzle '{name}': more than four components")
+            self.ctx.report(codes.INVALID_SWIZZLE, name_span,
+                            f"invalid matrix swizzle '{name}': more than four components")
             return None
-        for (row, column), text in zip(components, re.findall(r"_m?\d\d", name)):
-            if row >= matrix_type.rows or column >= matrix_type.columns:
-                self.ctx.report(codes.INVALID_SWIZZLE, span,
+        for (row, column), text in zip(components, texts):
+            if not (0 <= row < matrix_type.rows and 0 <= column < matrix_type.columns):
+                self.ctx.report(codes.INVALID_SWIZZLE, name_span,
                                 f"invalid matrix swizzle '{name}': {describe(matrix_type)} has no element '{text}'")
                 return None
         scalar = matrix_type.element
@@ -642,8 +679,9 @@ class ExpressionChecker:
         value = self.fold_quietly(index)
         if isinstance(value, int) and length is not None and not 0 <= value < length:
             what = "array" if isinstance(type_, t.ArrayType) else ("vector" if isinstance(type_, t.VectorType) else "matrix")
+            unit = "rows" if what == "matrix" else ("components" if what == "vector" else "elements")
             self.ctx.report(codes.INDEX_OUT_OF_RANGE, index.span,
-                            f"index {value} is out of range for {what} {describe(type_)} ({length} elements)")
+                            f"index {value} is out of range for {what} {describe(type_)} ({length} {unit})")
             return None
         return ir.Index(element, span, base, index)
 
@@ -805,6 +843,16 @@ class ExpressionChecker:
 
     def _CallExpr(self, e: ast.CallExpr) -> ir.Expr | None:
         return self.functions.call(self, e)
+
+
+def _swizzle_text(swizzle: ir.Swizzle) -> tuple[str, str]:
+    """A swizzle as written (`xx`, `_m00_m00`) and its first repeated component."""
+    if isinstance(swizzle.base.type, t.MatrixType):
+        parts = [f"_m{r}{c}" for r, c in swizzle.components]
+    else:
+        parts = ["xyzw"[i] for i in swizzle.components]
+    repeated = next(p for i, p in enumerate(parts) if p in parts[:i])
+    return "".join(parts), repeated
 
 
 def _is_literal(expr: ir.Expr) -> bool:

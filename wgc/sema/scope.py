@@ -114,7 +114,7 @@ class Scope:
     def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
         """The visible name (or one of `extra`, e.g. intrinsics) closest to a misspelled `name`."""
         candidates = sorted(self.visible_names() | set(extra))
-        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.7)
+        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
         if not close:
             lowered = {c.lower(): c for c in candidates}
             return lowered.get(name.lower())

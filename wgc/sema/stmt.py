@@ -42,11 +42,13 @@ class StatementChecker:
     def body(self, block: ast.Block) -> ir.Block:
         """A function body; its outermost block shares the parameters' scope, so a local cannot
         redeclare a parameter (nested blocks may shadow it)."""
+        errors_before = _error_count(self.ctx)
         checked = ir.Block(block.span, self._stmts(block.stmts))
         state = self.ctx.function
         assert state is not None
         function = state.function
-        if function.return_type is not t.VOID and can_complete(checked):
+        # after an error, statements may be missing from the IR: reachability would be a guess
+        if function.return_type is not t.VOID and can_complete(checked) and _error_count(self.ctx) == errors_before:
             self.ctx.report(codes.MISSING_RETURN, _closing_brace(block),
                             f"control reaches the end of non-void function '{function.name}'")
         return checked
@@ -103,6 +105,8 @@ class StatementChecker:
         expr = self.exprs.check(stmt.expr)
         if expr is None:
             return []
+        if not has_effect(expr):
+            self.ctx.report(codes.UNUSED_VALUE, expr.span, "expression result unused")
         return [ir.ExprStmt(stmt.span, expr)]
 
     def _DiscardStmt(self, stmt: ast.DiscardStmt) -> list[ir.Stmt]:
@@ -259,6 +263,26 @@ class StatementChecker:
             return int(convert_value(value, checked.type if isinstance(checked.type, t.ScalarType) else scalar,
                                      selector.type))  # type: ignore[arg-type]
         return value
+
+
+def _error_count(ctx: Context) -> int:
+    from wgc.diagnostics import Severity
+
+    return sum(1 for d in ctx.diagnostics if d.severity is Severity.ERROR)
+
+
+_EFFECTS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)
+
+
+def has_effect(expr: ir.Expr) -> bool:
+    """Whether evaluating `expr` does something besides computing a value (stores, calls)."""
+    if isinstance(expr, _EFFECTS):
+        return True
+    if isinstance(expr, ir.Comma):
+        return has_effect(expr.right) or has_effect(expr.left)
+    children = [v for v in vars(expr).values() if isinstance(v, ir.Expr)]
+    children += [a for v in vars(expr).values() if isinstance(v, tuple) for a in v if isinstance(a, ir.Expr)]
+    return any(has_effect(c) for c in children)
 
 
 def can_complete(stmt: ir.Stmt) -> bool:

@@ -105,6 +105,9 @@ def _type_args(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> lis
     """Template arguments that must all be types."""
     result = []
     for arg in ref.template_args or ():
+        if isinstance(arg, ast.NameExpr):
+            # an unknown name where a type belongs parses as an expression
+            arg = ast.TypeRef(arg.span, arg.name)
         if not isinstance(arg, ast.TypeRef):
             ctx.report(codes.INVALID_TEMPLATE, arg.span, f"template argument of '{ref.name[0]}' must be a type")
             return None
