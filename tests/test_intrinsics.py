@@ -62,6 +62,8 @@ CASES = [
     ("isinf", [F], [F], B, ()),
     ("isfinite", [F2], [F2], v(B, 2), ()),
     ("length", [F3], [F3], F, ()),
+    ("length", [F], [v(F, 1)], F, ()),  # a scalar is a one-component vector
+    ("dot", [F, F], [v(F, 1), v(F, 1)], F, ()),
     ("distance", [F3, F3], [F3, F3], F, ()),
     ("normalize", [F3], [F3], F3, ()),
     ("reflect", [F3, F3], [F3, F3], F3, ()),
@@ -186,10 +188,8 @@ def test_resolves_to_exact_types(name, args, params, result, outs):
     ("countbits", [F]),
     ("fma", [F, F, F]),  # fma is double only
     ("asuint", [INT16]),  # asuint takes 32-bit components (asuint16 is another intrinsic)
-    ("length", [F]),  # vector-only intrinsics do not take scalars
     ("determinant", [m(F, 3, 4)]),  # square matrices only
     ("transpose", [F3]),
-    ("dot", [F, F]),
     ("lerp", [F3, m(F, 3, 3), F]),  # the shapes cannot meet
     ("WaveActiveSum", [m(F, 2, 2)]),  # wave operations take scalars and vectors
     ("InterlockedAdd", [F, F]),

@@ -123,6 +123,11 @@ def implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
     return Conversion(shape, rank)
 
 
+def _reduced(scalar: t.ScalarType) -> bool:
+    """`half` or a min-precision type that is 32-bit on this target (dxc: float wins over them)."""
+    return scalar.relaxed or scalar.spelling == "half"
+
+
 def arithmetic_scalar(a: t.ScalarType, b: t.ScalarType) -> t.ScalarType:
     """The component type of `a op b`: the higher kind (bool < int < uint < float), then the wider.
 
@@ -130,8 +135,11 @@ def arithmetic_scalar(a: t.ScalarType, b: t.ScalarType) -> t.ScalarType:
     """
     if _KIND_ORDER[a.kind] != _KIND_ORDER[b.kind]:
         winner = a if _KIND_ORDER[a.kind] > _KIND_ORDER[b.kind] else b
+    elif a.bits != b.bits:
+        winner = a if a.bits > b.bits else b
     else:
-        winner = a if a.bits >= b.bits else b
+        # equal widths: the full-precision type wins over 32-bit `half` and the min-precision types
+        winner = b if _reduced(a) and not _reduced(b) else a
     if winner.kind is t.ScalarKind.BOOL:
         return t.INT
     return winner

@@ -226,7 +226,10 @@ class DeclarationChecker:
         for position, dim in reversed(list(enumerate(dims))):
             if dim is None:
                 if position == 0 and isinstance(init, ast.InitList):
-                    type_ = t.array(type_, _count_items(init, type_))
+                    length = self.exprs.unsized_length(init, type_)
+                    if length is None:
+                        return None
+                    type_ = t.array(type_, length)
                     continue
                 if not allow_unsized or position != 0:
                     self.ctx.report(codes.INVALID_ARRAY_SIZE, span, "array size is missing")
@@ -650,21 +653,3 @@ def _scope_path(scope: Scope) -> list[str]:
             names.append(current.name)
         current = getattr(current, "lexical", None) or current.parent
     return list(reversed(names))
-
-
-def _count_items(init: ast.InitList, element: t.Type) -> int:
-    """Elements of an unsized array initialised by a list: flattened items / leaves per element."""
-    from wgc.sema.expr import _leaf_count
-
-    leaves = _leaf_count(element) or 1
-    count = 0
-
-    def walk(items: tuple[ast.Expr, ...]) -> None:
-        nonlocal count
-        for item in items:
-            if isinstance(item, ast.InitList):
-                walk(item.items)
-            else:
-                count += 1
-    walk(init.items)
-    return max(1, -(-count // leaves))

@@ -66,6 +66,8 @@ class ExpressionChecker:
         self.ctx = ctx
         self.functions = function_caller
         """Resolves calls of user functions (`calls.FunctionCalls`): overloads, templates, methods."""
+        self._flattened: dict[int, list[ir.Expr] | None] = {}
+        """Initializer lists already checked to size an unsized array (by id of the list), for `initializer`."""
 
     # ------------------------------------------------------------ entry points
 
@@ -764,10 +766,25 @@ class ExpressionChecker:
             if isinstance(target, (t.ResourceType, t.NodeObjectType, t.StructType, t.ArrayType)) and value.type is target:
                 return value
             return self.convert(value, target, "initialization")
-        pieces: list[ir.Expr] = []
-        if not self._flatten_items(init, pieces):
+        pieces = self._flattened.pop(id(init)) if id(init) in self._flattened else self.flatten(init)
+        if pieces is None:
             return None
         return self.build(target, pieces, init.span, "initializer list")
+
+    def flatten(self, init: ast.InitList) -> list[ir.Expr] | None:
+        """The checked items of an initializer list, nested braces flattened (None after an error)."""
+        pieces: list[ir.Expr] = []
+        return pieces if self._flatten_items(init, pieces) else None
+
+    def unsized_length(self, init: ast.InitList, element: t.Type) -> int | None:
+        """The length of `T a[] = {...}`: the list's scalars over the element's (checks the list once)."""
+        pieces = self.flatten(init)
+        self._flattened[id(init)] = pieces
+        if pieces is None:
+            return None
+        per_element = _leaf_count(element) or 1
+        leaves = sum(_leaf_count(p.type) or 0 for p in pieces)
+        return max(1, -(-leaves // per_element))
 
     def _flatten_items(self, init: ast.InitList, pieces: list[ir.Expr]) -> bool:
         ok = True

@@ -30,7 +30,8 @@ receive the result and do not steer it):
   vectors meet at the shorter one, which truncates, as `conversions.common_type`);
 - a dimension variable is the smallest size its arguments give it (truncating
   the others); one argument giving it two sizes (a square `T<N,N>`) must agree;
-  scalars bind no dimension;
+  scalars bind no dimension, except that a vector size only scalars supply is 1
+  (a scalar is a one-component vector: `dot(f, f)`, `length(f)`);
 - a variable used by an `inout` parameter (an atomic's destination) is bound from
   that argument alone, which must then match exactly.
 Each argument must then convert implicitly to its parameter (`out` ones: the
@@ -384,8 +385,13 @@ def _bind(sig: Signature, args: Sequence[t.Type]) -> _Binding | None:
         for dim, size in own.items():
             dims[dim] = min(size, dims.get(dim, size))
     used = {d for p in (sig.result, *sig.params) for d in p.shape or () if not d.isdigit()}
-    if not used <= dims.keys():
-        return None
+    for dim in used - dims.keys():
+        # only scalars where a vector size is wanted: a scalar is a one-component vector (`dot(f, f)`)
+        sources = [a for p, a in zip(sig.params, args) if p.mode == "in" and dim in (p.shape or ())]
+        if not sources or any(len(p.shape or ()) != 1 for p in sig.params if dim in (p.shape or ())) \
+                or not all(isinstance(a, t.ScalarType) for a in sources):
+            return None
+        dims[dim] = 1
     return _Binding(components, shape, dims)
 
 
@@ -461,5 +467,10 @@ def resolve_intrinsic(name: str, args: Sequence[t.Type]) -> Resolved | NoMatch |
     if not best:
         return NoMatch(signatures(name))
     if len(best) > 1:
-        return Ambiguous(tuple(_text(r) for r in best))
+        # a tie between equally good conversions goes to the overload whose parameters are the
+        # arguments' own types (`mul(float, float)` over `mul(float1, float1)`)
+        identical = [r for r in best if all(p is a for p, a in zip(r.params, args))]
+        if len(identical) != 1:
+            return Ambiguous(tuple(_text(r) for r in best))
+        best = identical
     return best[0]

@@ -19,7 +19,7 @@ and the object type supplies the meaning of the symbols (`_environment`):
 - `E` the element type, `R` the node record, `NodeOutput<R>` & co. the node
   objects built on it;
 - textures: `F` the float coordinates (`floatN`, array slice included), `G` a
-  gradient (`floatN` without the slice), `L` a `Load` location (`intN`, plus
+  gradient (`floatN` without the slice), `O` a texel offset (`intN`, as `G`), `L` a `Load` location (`intN`, plus
   the mip level on non-RW textures), `X` an `operator[]` index (`uintN`), `S4`
   `Gather`'s result (four of E's scalar); `{sizes}` / `{fsizes}` expand to the
   texture's `GetDimensions` size outputs (`out uint` / `out float`: width,
@@ -136,6 +136,14 @@ _TEXTURE = (
     ("float SampleCmpLevelZero(SamplerComparisonState, F, float)", "cmp"),
     ("S4 Gather(SamplerState, F)", "gather"),
     ("E Load(L)", "load"),
+    # the variants with an integer texel offset `O` (not on cube maps)
+    ("E Sample(SamplerState, F, O)", "offset"),
+    ("E SampleLevel(SamplerState, F, float, O)", "offset"),
+    ("E SampleGrad(SamplerState, F, G, G, O)", "offset"),
+    ("E SampleBias(SamplerState, F, float, O)", "offset"),
+    ("float SampleCmpLevelZero(SamplerComparisonState, F, float, O)", "cmp offset"),
+    ("S4 Gather(SamplerState, F, O)", "gather offset"),
+    ("E Load(L, O)", "load offset"),
     ("void GetDimensions({sizes})", ""),
     ("void GetDimensions(uint, {sizes}, out uint)", "mips"),
     ("~void GetDimensions({fsizes})", ""),
@@ -144,11 +152,11 @@ _TEXTURE = (
 
 # kind: (coordinate dims F (= index dims X), gradient dims G, GetDimensions size outputs, features)
 _TEXTURES: dict[t.ResourceKind, tuple[int, int, int, str]] = {
-    RK.TEXTURE_1D: (1, 1, 1, "cmp load mips index"),
-    RK.TEXTURE_1D_ARRAY: (2, 1, 2, "cmp load mips index"),
-    RK.TEXTURE_2D: (2, 2, 2, "cmp gather load mips index"),
-    RK.TEXTURE_2D_ARRAY: (3, 2, 3, "cmp gather load mips index"),
-    RK.TEXTURE_3D: (3, 3, 3, "load mips index"),
+    RK.TEXTURE_1D: (1, 1, 1, "cmp load mips index offset"),
+    RK.TEXTURE_1D_ARRAY: (2, 1, 2, "cmp load mips index offset"),
+    RK.TEXTURE_2D: (2, 2, 2, "cmp gather load mips index offset"),
+    RK.TEXTURE_2D_ARRAY: (3, 2, 3, "cmp gather load mips index offset"),
+    RK.TEXTURE_3D: (3, 3, 3, "load mips index offset"),
     RK.TEXTURE_CUBE: (3, 3, 2, "cmp gather mips"),
     RK.TEXTURE_CUBE_ARRAY: (4, 3, 3, "cmp gather mips"),
     RK.RW_TEXTURE_1D: (1, 1, 1, "rw"),
@@ -251,7 +259,7 @@ def _declarations(kind: t.ResourceKind | t.NodeObjectKind) -> dict[str, tuple[_D
         _, _, count, features = _TEXTURES[kind]
         sizes = {"sizes": ", ".join(["out uint"] * count), "fsizes": ", ".join(["out float"] * count)}
         table = tuple((text, "") for text in _RW_TEXTURE) if "rw" in features else _TEXTURE
-        texts = [text.format(**sizes) for text, need in table if need in features.split() or not need]
+        texts = [text.format(**sizes) for text, need in table if set(need.split()) <= set(features.split())]
     else:
         texts = _RESOURCES.get(kind, ())
     grouped: dict[str, tuple[_Decl, ...]] = {}
@@ -279,7 +287,7 @@ def _environment(object_type: t.Type) -> dict[str, t.Type]:
     element = env["E"] = object_type.element
     if object_type.kind in _TEXTURES:
         dims, grad, _, features = _TEXTURES[object_type.kind]
-        env["F"], env["G"] = _vec(t.FLOAT, dims), _vec(t.FLOAT, grad)
+        env["F"], env["G"], env["O"] = _vec(t.FLOAT, dims), _vec(t.FLOAT, grad), _vec(t.INT, grad)
         if "index" in features or "rw" in features:
             env["X"] = _vec(t.UINT, dims)
             env["L"] = _vec(t.INT, dims if "rw" in features else dims + 1)

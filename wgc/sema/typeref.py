@@ -30,6 +30,7 @@ _SHAPED = re.compile(r"^([a-z][a-z0-9_]*?)([1-4])(?:x([1-4]))?$")
 _RESOURCES = {kind.value: kind for kind in t.ResourceKind}
 _NODE_OBJECTS = {kind.value: kind for kind in t.NodeObjectKind}
 _DEFAULT_ELEMENT = t.vector(t.FLOAT, 4)
+_SIXTEEN_BIT_ONLY = ("int16_t", "uint16_t", "float16_t")
 
 
 def builtin_scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | None:
@@ -89,6 +90,9 @@ def _builtin(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Typ
     if name == "void" and args is None:
         return t.VOID
     shaped = builtin_scalar_or_shape(name, sixteen)
+    if shaped is not None and not sixteen and name.startswith(_SIXTEEN_BIT_ONLY):
+        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{name}' is only available with -enable-16bit-types")
+        return None
     if shaped is not None:
         if args is not None:
             ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{name}' is not a template")
