@@ -978,6 +978,8 @@ CASES = [
                "<stdin>:1:19: note: 'Tex' is bound here",
                "Texture2D<float4> Tex : register(t0);",
                "                  ^~~",
+               "note: b, t, u and s registers share one Vulkan binding space: separate them with "
+               "-fvk-b-shift/-fvk-t-shift/-fvk-u-shift/-fvk-s-shift or [[vk::binding]]",
                "1 error generated.")),
     case("WG0323", "vk-binding",
          lines("[[vk::binding(3)]] RWBuffer<uint> A;",

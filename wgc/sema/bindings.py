@@ -211,11 +211,16 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
         variable.binding = ir.Binding(set_, binding, source, written)
         first = placed.get(location)
         if first is not None:
+            classes = {register_class_of(variable), register_class_of(first.variable)}
+            notes = []
+            if len(classes) == 2 and source == "register" and first.variable.binding.source == "register":
+                notes.append("b, t, u and s registers share one Vulkan binding space: separate them with "
+                             "-fvk-b-shift/-fvk-t-shift/-fvk-u-shift/-fvk-s-shift or [[vk::binding]]")
             diags.append(codes.BINDING_CLASH(
                 request.span,
                 f"'{variable.name}' and '{first.variable.name}' are both bound to "
                 f"descriptor set {set_}, binding {binding}",
-                labels=[Label(first.span, f"'{first.variable.name}' is bound here")]))
+                labels=[Label(first.span, f"'{first.variable.name}' is bound here")], notes=notes))
         else:
             placed[location] = request
 
