@@ -161,12 +161,32 @@ def test_colour_on_request_only(run_wgc):
     assert b"\033[1;31merror:" in coloured.stderr
 
 
-def test_inspect_lists_the_node_shaders(run_wgc):
+def test_inspect_shows_the_graph_in_every_format(run_wgc, tmp_path):
+    import json
+
     done = run_wgc("inspect", str(SAMPLES / "hello.hlsl"))
     assert done.returncode == 0, done.stderr.decode()
-    out = done.stdout.decode()
-    assert re.search(r"hello\.hlsl: \d+ node shaders", out)
-    assert '[Shader("node")]' in out and "param:" in out
+    text = done.stdout.decode()
+    assert text.startswith("work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)\n")
+    assert "longest chain: Generate -> Classify -> Accumulate (depth 3)" in text
+    model = json.loads(run_wgc("inspect", "--format", "json", str(SAMPLES / "hello.hlsl")).stdout)
+    assert [n["id"]["name"] for n in model["nodes"]] == ["Generate", "Classify", "Accumulate"]
+    assert model["graph"]["entry_nodes"] == ["Generate"]
+    dot = run_wgc("inspect", "--format", "dot", str(SAMPLES / "hello.hlsl")).stdout.decode()
+    assert dot.startswith("digraph")
+    dxil = run_wgc("inspect", "--format", "dxil", str(SAMPLES / "hello.hlsl")).stdout.decode()
+    assert "!dx.entryPoints" in dxil
+    refused = run_wgc("inspect", "--format", "svg", str(SAMPLES / "hello.hlsl"))
+    assert refused.returncode == 2 and b"name the file with -o FILE" in refused.stderr
+
+
+def test_inspect_without_graphviz_is_a_clear_error(run_wgc, tmp_path):
+    picture = tmp_path / "graph.svg"
+    done = run_wgc("inspect", "--format", "svg", str(SAMPLES / "hello.hlsl"), "-o", str(picture),
+                   env={"PATH": str(tmp_path)})
+    assert done.returncode == 1
+    assert b"Graphviz 'dot' is not installed" in done.stderr
+    assert not picture.exists()
 
 
 def test_internal_error_exits_3_with_a_report_file(monkeypatch, capsys, tmp_path):

@@ -232,25 +232,24 @@ def compile_command(output: str | None, emit: str, **kwargs: Any) -> None:
 @cli.command("inspect", context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "output", metavar="FILE", help="Write the report to FILE instead of standard output.")
-@click.option("--format", "report_format", type=click.Choice(["text"]), default="text", show_default=True,
-              help="Report format.")
+@click.option("--format", "report_format", type=click.Choice(["text", "json", "dot", "svg", "png", "dxil"]),
+              default="text", show_default=True,
+              help="text: a summary of nodes and graph; json: the full model (schema in the README); dot: "
+                   "Graphviz source; svg/png: the picture (needs Graphviz 'dot' and -o); dxil: DXIL-style node "
+                   "metadata as LLVM IR.")
 def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> None:
-    """Show what wgc understood of INPUT: its node shaders (and, later, the graph)."""
+    """Show what wgc understood of INPUT: its nodes, their launch modes, records and limits, and the graph."""
     from wgc import driver
-    from wgc.diagnostics import apply_policy, has_errors
 
-    options = _options(kwargs, "ast")
-    policy, option_warnings = driver.warning_policy(options)
-    front = driver.run_front_end(options, stdin=_read_stdin(options.input))
-    diagnostics = apply_policy(list(option_warnings) + list(front.diagnostics), policy)
-    _report(kwargs, diagnostics)
-    if has_errors(diagnostics) or front.unit is None:
+    if report_format in ("svg", "png") and (output is None or output == "-"):
+        raise click.UsageError(f"--format {report_format} writes an image: name the file with -o FILE")
+    options = _options(kwargs, report_format)
+    result = driver.compile(options, stdin=_read_stdin(options.input))
+    _report(kwargs, result.diagnostics)
+    if not result.ok:
         remove_stale(output)
         sys.exit(EXIT_ERRORS)
-    from wgc.syntax.summary import summarize
-
-    path = front.source.path if front.source else options.input
-    write_atomically(output or "-", summarize(front.unit, path).encode())  # type: ignore[arg-type]
+    write_atomically(output or "-", result.outputs[report_format])
 
 
 def _read_stdin(path: str) -> bytes | None:

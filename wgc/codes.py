@@ -7,7 +7,8 @@ exercised.
 
 Invariants: codes are unique and never reused; ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
-analysis (names, types, expressions, statements, constants, bindings).
+analysis (names, types, expressions, statements, constants, bindings), WG04xx
+work-graph rules of one node shader, WG05xx whole-graph rules.
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -32,6 +33,7 @@ UNKNOWN_WARNING_OPTION = _kind(
 )
 TOO_MANY_ERRORS = _kind("WG0004", E, "the -ferror-limit was reached")
 NO_CODE_GENERATION = _kind("WG0005", E, "the requested output needs a stage this wgc does not have yet")
+GRAPHVIZ_UNAVAILABLE = _kind("WG0006", E, "a picture of the graph was asked for but Graphviz 'dot' is missing or failed")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -88,6 +90,50 @@ CONST_WITHOUT_INIT = _kind("WG0331", E, "a const variable without an initializer
 INVALID_OUT_ARGUMENT = _kind("WG0332", E, "an out/inout argument that is not a modifiable l-value of a convertible type")
 INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (void variable, qualifier misuse, ...)")
 UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
+
+# WG04xx: work-graph rules of one node shader --------------------------------------------
+INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
+ATTRIBUTE_NOT_FOR_LAUNCH = _kind("WG0402", E, "an attribute the node's launch mode does not allow")
+MISSING_NODE_ATTRIBUTE = _kind("WG0403", E, "an attribute the node's launch mode requires is missing")
+CONFLICTING_ATTRIBUTES = _kind("WG0404", E, "two attributes that exclude each other")
+ATTRIBUTE_OUT_OF_RANGE = _kind("WG0405", E, "an attribute argument outside its allowed range, or of the wrong kind")
+MISPLACED_NODE_ATTRIBUTE = _kind("WG0406", E, "a work-graph attribute on something it does not apply to")
+INVALID_NODE_INPUT = _kind("WG0407", E, "a node input the launch mode does not allow, or more than one input")
+INVALID_NODE_PARAMETER = _kind("WG0408", E, "a node shader parameter that is neither a node object nor a system value")
+MISSING_MAX_RECORDS = _kind("WG0409", E, "a node output without [MaxRecords] or [MaxRecordsSharedWith]")
+INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name an earlier output with [MaxRecords]")
+INVALID_OUTPUT_ARRAY = _kind("WG0411", E, "an output-array attribute on a single output, or an array without a size")
+INVALID_RECORD = _kind("WG0412", E, "a node record type that is not a non-empty struct without resources")
+INVALID_TRACK_RW_SHARING = _kind("WG0413", E, "[NodeTrackRWInputSharing] missing where needed or present where not allowed")
+INVALID_SYSTEM_VALUE = _kind("WG0414", E, "a system value the launch mode does not provide, or of the wrong type")
+INVALID_DISPATCH_GRID = _kind("WG0415", E, "an SV_DispatchGrid field of the wrong type, repeated, missing or written")
+METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, group records, ...)")
+NON_UNIFORM_CALL = _kind("WG0417", E, "an operation that needs thread-group-uniform control flow in varying flow")
+OUTPUT_NOT_COMPLETED = _kind("WG0418", E, "output records requested but OutputComplete() not reached on every path")
+RECORD_USE_AFTER_COMPLETE = _kind("WG0419", E, "output records used after OutputComplete()")
+INVALID_CROSS_GROUP_SHARING = _kind("WG0420", E, "FinishedCrossGroupSharing() outside its rules")
+INVALID_BARRIER = _kind("WG0421", DE, "Barrier() flags that do not apply where they are used", "hlsl-barrier")
+NODE_OUTPUT_LIMIT = _kind("WG0422", DE, "a node's outputs exceed the spec's output limits", "hlsl-node-output-limits")
+MAX_RECORDS_PER_NODE_NOT_ARRAY = _kind("WG0423", E, "[MaxRecordsPerNode] on an output that is not an output array")
+MAX_RECORDS_PER_NODE_TOO_LARGE = _kind("WG0424", E, "[MaxRecordsPerNode] greater than the output's MaxRecords budget")
+MISSING_MAX_RECORDS_PER_NODE = _kind("WG0425", DE, "an output array without [MaxRecordsPerNode] (lib_6_9)",
+                                     "hlsl-require-max-records-per-node")
+INVALID_LOOP_ENTRY = _kind("WG0426", E, "loop-entry attributes incomplete, out of range, on a recursive node, or under lib_6_8")
+INVALID_NODE_SIGNATURE = _kind("WG0427", E, "a node shader that does not return void or is declared wrongly")
+
+# WG05xx: whole-graph rules -------------------------------------------------------------
+DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
+RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
+MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
+ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")
+GRAPH_TOO_DEEP = _kind("WG0505", E, "the longest chain of nodes exceeds the depth limit")
+INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
+INCONSISTENT_NODE_ARRAY = _kind("WG0507", E, "members of one node array that differ in input, launch or grid")
+UNTRACKED_PRODUCER = _kind("WG0508", E, "the producer of a FinishedCrossGroupSharing() node lacks [NodeTrackRWInputSharing]")
+INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, or a loop rule broken")
+TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
+MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
+ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

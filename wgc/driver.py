@@ -22,7 +22,9 @@ from wgc.source import STDIN_NAME, SourceFile, decode_source
 
 PROFILES = ("lib_6_8", "lib_6_9")
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
-EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir")
+EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text", "dot", "dxil", "svg", "png")
+INSPECT_FORMATS = ("text", "json", "dot", "svg", "png", "dxil")
+"""The views of the work graph (`wgc inspect --format`), all rendered from `metadata.model`."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ def sema_options(options: Options):  # type: ignore[no-untyped-def]
     from wgc.sema.context import SemaOptions
 
     return SemaOptions(
+        profile=options.profile,
         enable_16bit_types=options.enable_16bit_types,
         default_row_major=options.default_row_major,
         use_dx_layout=options.use_dx_layout,
@@ -175,6 +178,45 @@ def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A0
     return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies)
 
 
+def wgc_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("wgc")
+    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
+        return "0+unknown"
+
+
+def _inspect(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The inspect model of the graph, rendered in `options.emit`'s format."""
+    from wgc.metadata.model import build_model
+
+    analysis = front.analysis
+    model = build_model(analysis.nodes, analysis.graph, wgc_version())  # type: ignore[union-attr]
+    kind = options.emit
+    if kind == "json":
+        import json
+
+        return {kind: (json.dumps(model, indent=2) + "\n").encode()}, []
+    if kind == "text":
+        from wgc.metadata.text import render_text
+
+        return {kind: render_text(model).encode()}, []
+    if kind == "dxil":
+        from wgc.metadata.dxil import render_dxil
+
+        return {kind: render_dxil(model).encode()}, []
+    from wgc.metadata.dot import GraphvizError, GraphvizMissing, render_dot, render_image
+
+    dot = render_dot(model)
+    if kind == "dot":
+        return {kind: dot.encode()}, []
+    try:
+        return {kind: render_image(dot, kind)}, []
+    except (GraphvizMissing, GraphvizError) as problem:
+        return {}, [codes.GRAPHVIZ_UNAVAILABLE(None, str(problem))]
+
+
 def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
     if options.emit == "preprocessed":
         return {"preprocessed": (front.expanded_text or "").encode()}, []
@@ -190,6 +232,8 @@ def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Dia
         from wgc.irdump import dump_ir
 
         return {"ir": dump_ir(front.analysis.module).encode()}, []  # type: ignore[union-attr]
+    if options.emit in INSPECT_FORMATS:
+        return _inspect(options, front)
     message = (f"SPIR-V generation ('--emit={options.emit}') is not available yet: this wgc has "
                "the front end and semantic analysis only; use --emit=ir, --emit=ast, --emit=hlsl, "
                "--emit=preprocessed or 'wgc inspect'")

@@ -1,14 +1,17 @@
 """Semantic analysis, the stage's entry point: a parsed translation unit in, the typed IR out.
 
 Input: an `ast.TranslationUnit` and `SemaOptions`.
-Output: `Analysis(module, diagnostics)`: the checked `ir.Module` and every
-diagnostic of the stage (the module is only meant for later stages when no
-diagnostic is an error).
+Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the
+node shaders' descriptions and the whole graph (`nodes.py`, `graph.py`; present only
+when the program itself had no errors, so work-graph rules never report cascades of
+type errors), and every diagnostic of the stage (the products are only meant for
+later stages when no diagnostic is an error).
 
 Order: declarations and bodies in source order (`declarations`); then the
 whole-file checks: Vulkan bindings (`bindings`), functions that are called
 but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
-back end inlines calls that carry node objects).
+back end inlines calls that carry node objects); then the work-graph rules of
+each node (`nodes`, and `uniformity` for their bodies) and of the graph (`graph`).
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
 flag constants) is the parent of the global scope, so user declarations may
@@ -21,10 +24,12 @@ from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic, Label
+from wgc.diagnostics import Diagnostic, Label, has_errors
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
+from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
@@ -34,6 +39,8 @@ from wgc.syntax import ast
 class Analysis:
     module: ir.Module
     diagnostics: tuple[Diagnostic, ...]
+    nodes: tuple[NodeInfo, ...] = ()
+    graph: GraphInfo | None = None
 
 
 def builtin_scope() -> Scope:
@@ -52,7 +59,12 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
     _undefined_functions(ctx)
     _recursion(ctx)
-    return Analysis(ctx.module, tuple(ctx.diagnostics))
+    if has_errors(ctx.diagnostics):
+        return Analysis(ctx.module, tuple(ctx.diagnostics))
+    nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
+    # UNIFORMITY-HOOK
+    graph, graph_diagnostics = check_graph(nodes, options.profile)
+    return Analysis(ctx.module, tuple(ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes), graph)
 
 
 def _undefined_functions(ctx: Context) -> None:

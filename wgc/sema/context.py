@@ -35,6 +35,8 @@ from wgc.syntax import ast
 
 @dataclass(frozen=True)
 class SemaOptions:
+    profile: str = "lib_6_9"
+    """lib_6_8: Work Graphs 1.0 rules; lib_6_9: the 1.x rules of the proposals (MaxRecordsPerNode, loops)."""
     enable_16bit_types: bool = False
     default_row_major: bool = False
     """-Zpr: matrices without row_major/column_major are row-major."""

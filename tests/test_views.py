@@ -1,0 +1,460 @@
+"""The views of `wgc inspect` (text, DOT, DXIL metadata) over hand-built inspect models.
+
+The models follow `wgc/metadata/SCHEMA.md` exactly; they mirror samples/hello.hlsl, a
+recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
+node output arrays ([MaxRecordsPerNode], shared budget, unbounded sparse, a missing target,
+an empty output).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+
+import pytest
+
+from wgc.metadata import dot as dot_view
+from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
+from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
+from wgc.metadata.text import render_text
+
+
+def _node(function, launch, *, index=0, name=None, entry=False, explicit=False, threads=(1, 1, 1),
+          grid=None, max_grid=None, recursion=None, table=None, share=None, loop_entry=None,
+          loop=None, depth=1, inp=None, outputs=(), backing=0):
+    return {
+        "function": function, "id": {"name": name or function, "index": index}, "launch": launch,
+        "program_entry": entry, "program_entry_explicit": explicit, "num_threads": list(threads),
+        "dispatch_grid": grid, "max_dispatch_grid": max_grid, "max_recursion_depth": recursion,
+        "local_root_arguments_table_index": table, "share_input_of": share,
+        "loop_entry": loop_entry, "loop": loop, "depth": depth, "groupshared_bytes": 0,
+        "input": inp, "outputs": list(outputs), "backing_bytes": backing,
+    }
+
+
+def _input(kind, record=None, size=0, align=0, *, max_records=None, coherent=False, track=False,
+           grid_field=None):
+    return {"kind": kind, "record": record, "record_size": size, "record_alignment": align,
+            "max_records": max_records, "globally_coherent": coherent,
+            "track_rw_input_sharing": track, "dispatch_grid_field": grid_field}
+
+
+def _output(parameter, kind, record=None, size=0, align=0, *, target=None, index=0, max_records=None,
+            shared=None, shared_index=None, per_node=None, per_node_written=False, array_size=None,
+            sparse=False, unbounded=False):
+    return {"parameter": parameter, "kind": kind, "target": {"name": target or parameter, "index": index},
+            "record": record, "record_size": size, "record_alignment": align,
+            "track_rw_input_sharing": False, "max_records": max_records,
+            "max_records_shared_with": shared, "max_records_shared_with_index": shared_index,
+            "max_records_per_node": per_node, "max_records_per_node_written": per_node_written,
+            "array_size": array_size, "allow_sparse_nodes": sparse or unbounded,
+            "unbounded_sparse_nodes": unbounded}
+
+
+def _edge(src, dst, parameter, kind="NodeOutput", max_records=None, *, recursive=False, loop_back=False):
+    return {"from": src, "to": dst, "parameter": parameter, "kind": kind, "max_records": max_records,
+            "recursive": recursive, "loop_back": loop_back}
+
+
+def _model(profile, nodes, *, depth, limit, chain, entries, edges, loops=(), slots=None,
+           backing=0, without=None):
+    return {"wgc_version": "0.1.0", "profile": profile, "nodes": nodes, "graph": {
+        "depth": depth, "depth_limit": limit, "longest_chain": chain, "entry_nodes": entries,
+        "edges": edges, "loops": list(loops), "node_id_slots": slots or len(nodes),
+        "backing_bytes": backing,
+        "backing_bytes_without_max_records_per_node": backing if without is None else without}}
+
+
+# samples/hello.hlsl
+HELLO = _model("lib_6_8", [
+    _node("Generate", "broadcasting", entry=True, threads=(64, 1, 1), max_grid=[1024, 1, 1],
+          inp=_input("DispatchNodeInputRecord", "EntryRecord", 8, 4,
+                     grid_field={"offset": 0, "components": 1, "bits": 32}),
+          outputs=[_output("Classify", "NodeOutput", "ItemRecord", 4, 4, max_records=64)], backing=256),
+    _node("Classify", "thread", depth=2, inp=_input("ThreadNodeInputRecord", "ItemRecord", 4, 4),
+          outputs=[_output("Accumulate", "NodeOutput", "BinRecord", 4, 4, max_records=1)], backing=4),
+    _node("Accumulate", "coalescing", depth=3, threads=(32, 1, 1),
+          inp=_input("GroupNodeInputRecords", "BinRecord", 4, 4, max_records=32)),
+], depth=3, limit=32, chain=["Generate", "Classify", "Accumulate"], entries=["Generate"],
+    edges=[_edge("Generate", "Classify", "Classify", max_records=64),
+           _edge("Classify", "Accumulate", "Accumulate", max_records=1)], backing=260)
+
+# a recursive thread node with an explicit entry, a root-argument table and an empty output
+RECURSIVE = _model("lib_6_8", [
+    _node("Walk", "thread", entry=True, explicit=True, recursion=8, table=2,
+          inp=_input("ThreadNodeInputRecord", "TreeRecord", 8, 4),
+          outputs=[_output("Walk", "NodeOutput", "TreeRecord", 8, 4, max_records=2),
+                   _output("Leaf", "EmptyNodeOutput", max_records=1)], backing=16),
+    _node("Leaf", "coalescing", depth=2, threads=(8, 1, 1), inp=_input("EmptyNodeInput", max_records=4)),
+], depth=2, limit=32, chain=["Walk", "Leaf"], entries=["Walk"],
+    edges=[_edge("Walk", "Walk", "Walk", max_records=2, recursive=True),
+           _edge("Walk", "Leaf", "Leaf", "EmptyNodeOutput", 1)], backing=16)
+
+# samples/seed_loops_nested.hlsl
+_CELL = ("CellRecord", 20, 4)
+NESTED_LOOPS = _model("lib_6_9", [
+    _node("MyOuterLoopEntry", "thread", entry=True, explicit=True, loop="MyOuterLoopEntry",
+          loop_entry={"max_iterations": 8, "max_records_per_iteration": 1},
+          inp=_input("ThreadNodeInputRecord", *_CELL),
+          outputs=[_output("myInnerLoopEntry", "NodeOutput", *_CELL, target="MyInnerLoopEntry",
+                           max_records=1)], backing=20),
+    _node("MyInnerLoopEntry", "thread", depth=2, loop="MyInnerLoopEntry",
+          loop_entry={"max_iterations": 8, "max_records_per_iteration": 1},
+          inp=_input("ThreadNodeInputRecord", *_CELL),
+          outputs=[_output("myLoopTerminal", "NodeOutput", *_CELL, target="MyLoopTerminal",
+                           max_records=1)], backing=20),
+    _node("MyLoopTerminal", "thread", depth=3, loop="MyInnerLoopEntry",
+          inp=_input("ThreadNodeInputRecord", *_CELL),
+          outputs=[_output("myInnerLoopEntry", "NodeOutput", *_CELL, target="MyInnerLoopEntry",
+                           max_records=1),
+                   _output("myOuterLoopEntry", "NodeOutput", *_CELL, target="MyOuterLoopEntry",
+                           max_records=1)], backing=40),
+], depth=3, limit=48, chain=["MyOuterLoopEntry", "MyInnerLoopEntry", "MyLoopTerminal"],
+    entries=["MyOuterLoopEntry"],
+    edges=[_edge("MyOuterLoopEntry", "MyInnerLoopEntry", "myInnerLoopEntry", max_records=1),
+           _edge("MyInnerLoopEntry", "MyLoopTerminal", "myLoopTerminal", max_records=1),
+           _edge("MyLoopTerminal", "MyInnerLoopEntry", "myInnerLoopEntry", max_records=1, loop_back=True),
+           _edge("MyLoopTerminal", "MyOuterLoopEntry", "myOuterLoopEntry", max_records=1, loop_back=True)],
+    loops=[{"entry": "MyOuterLoopEntry", "max_iterations": 8, "parent": None,
+            "members": ["MyOuterLoopEntry", "MyInnerLoopEntry", "MyLoopTerminal"]},
+           {"entry": "MyInnerLoopEntry", "max_iterations": 8, "parent": "MyOuterLoopEntry",
+            "members": ["MyInnerLoopEntry", "MyLoopTerminal"]}], backing=80)
+
+# node output arrays: [MaxRecordsPerNode], a shared budget, unbounded sparse (missing target), empty output
+_HIT = ("HitRecord", 16, 4)
+ARRAYS = _model("lib_6_9", [
+    _node("Shade", "broadcasting", entry=True, threads=(8, 8, 1), max_grid=[256, 256, 1],
+          inp=_input("DispatchNodeInputRecord", "TileRecord", 12, 4,
+                     grid_field={"offset": 4, "components": 2, "bits": 16}),
+          outputs=[_output("Materials", "NodeOutputArray", *_HIT, max_records=64, per_node=4,
+                           per_node_written=True, array_size=8),
+                   _output("Extra", "NodeOutputArray", *_HIT, shared="Materials", shared_index=0,
+                           per_node=64, array_size=4294967295, unbounded=True),
+                   _output("Done", "EmptyNodeOutput", max_records=1)], backing=512),
+    _node("MaterialA", "thread", name="Materials", depth=2, table=0,
+          inp=_input("ThreadNodeInputRecord", *_HIT)),
+    _node("MaterialB", "thread", name="Materials", index=1, depth=2, table=1,
+          share={"name": "Materials", "index": 0}, inp=_input("ThreadNodeInputRecord", *_HIT)),
+    _node("Done", "coalescing", depth=2, threads=(1, 1, 1), inp=_input("EmptyNodeInput")),
+], depth=2, limit=48, chain=["Shade", "Materials"], entries=["Shade"],
+    edges=[_edge("Shade", "Materials", "Materials", "NodeOutputArray", 64),
+           _edge("Shade", "Materials[1]", "Materials", "NodeOutputArray", 64),
+           _edge("Shade", "Extra", "Extra", "NodeOutputArray"),
+           _edge("Shade", "Done", "Done", "EmptyNodeOutput", 1)],
+    slots=4, backing=512, without=8192)
+
+ALL = {"hello": HELLO, "recursive": RECURSIVE, "loops": NESTED_LOOPS, "arrays": ARRAYS}
+
+
+# ---------------------------------------------------------------------------------------------
+# text
+
+HELLO_TEXT = """\
+work graph: 3 nodes, profile lib_6_8, depth 3 (limit 32)
+entries: Generate
+
+Generate  [broadcasting, entry]  NodeID Generate[0]
+  threads: 64x1x1
+  max dispatch grid: 1024x1x1
+  input: DispatchNodeInputRecord<EntryRecord> (8 bytes, align 4), SV_DispatchGrid at byte 0 (1 x uint)
+  output 0 Classify: NodeOutput<ItemRecord> (4 bytes, align 4), MaxRecords 64 -> Classify
+  backing memory: 256 bytes
+
+Classify  [thread]  NodeID Classify[0]
+  threads: 1x1x1
+  input: ThreadNodeInputRecord<ItemRecord> (4 bytes, align 4)
+  output 0 Accumulate: NodeOutput<BinRecord> (4 bytes, align 4), MaxRecords 1 -> Accumulate
+  backing memory: 4 bytes
+
+Accumulate  [coalescing]  NodeID Accumulate[0]
+  threads: 32x1x1
+  input: GroupNodeInputRecords<BinRecord> (4 bytes, align 4), MaxRecords 32
+  outputs: none
+  backing memory: 0 bytes
+
+graph:
+  edges:
+    Generate --Classify (≤64)--> Classify
+    Classify --Accumulate (≤1)--> Accumulate
+  loops: none
+  longest chain: Generate -> Classify -> Accumulate (depth 3)
+  NodeID slots: 3
+  backing memory: 260 bytes
+"""
+
+
+def test_text_hello_exact():
+    assert render_text(HELLO) == HELLO_TEXT
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_text_is_clean_and_deterministic(name):
+    model = ALL[name]
+    before = copy.deepcopy(model)
+    text = render_text(model)
+    assert text == render_text(copy.deepcopy(model))
+    assert model == before
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    assert all(line == line.rstrip() for line in text.splitlines())
+
+
+def test_text_arrays_recursion_loops():
+    arrays = render_text(ARRAYS)
+    assert ("  output 0 Materials: NodeOutputArray<HitRecord> (16 bytes, align 4), MaxRecords 64, "
+            "MaxRecordsPerNode 4, NodeArraySize 8 -> Materials[0..7]") in arrays
+    assert ("  output 1 Extra: NodeOutputArray<HitRecord> (16 bytes, align 4), MaxRecords shared with "
+            "Materials (output 0), MaxRecordsPerNode 64 (implied), NodeArraySize unbounded, "
+            "UnboundedSparseNodes -> Extra[0..]") in arrays
+    assert "  output 2 Done: EmptyNodeOutput, MaxRecords 1 -> Done" in arrays
+    assert "MaterialB  [thread]  NodeID Materials[1]" in arrays
+    assert "  shares input of: Materials" in arrays
+    assert "    Shade --Extra (shared with Materials)--> Extra  [missing target]" in arrays
+    assert "    Shade --Materials (≤64)--> Materials[1]" in arrays
+    assert ("  backing memory: 512 bytes (without [MaxRecordsPerNode]: 8192 bytes; saves 7680 bytes)"
+            in arrays)
+
+    recursive = render_text(RECURSIVE)
+    assert "Walk  [thread, entry]  NodeID Walk[0]" in recursive
+    assert "  recursion: max depth 8" in recursive
+    assert "  local root arguments table index: 2" in recursive
+    assert "  input: EmptyNodeInput, MaxRecords 4" in recursive
+    assert "    Walk --Walk (≤2)--> Walk  [recursion]" in recursive
+
+    loops = render_text(NESTED_LOOPS)
+    assert "MyOuterLoopEntry  [thread, entry, loop entry]  NodeID MyOuterLoopEntry[0]" in loops
+    assert "  loop entry: max 8 iterations, max 1 records per iteration" in loops
+    assert "  loop: member of MyInnerLoopEntry" in loops
+    assert ("  loops:\n"
+            "    MyOuterLoopEntry: max 8 iterations, max 1 records per iteration; members: "
+            "MyOuterLoopEntry, MyInnerLoopEntry, MyLoopTerminal\n"
+            "      MyInnerLoopEntry (inside MyOuterLoopEntry): max 8 iterations, max 1 records per "
+            "iteration; members: MyInnerLoopEntry, MyLoopTerminal\n") in loops
+    assert "    MyLoopTerminal --myOuterLoopEntry (≤1)--> MyOuterLoopEntry  [loop back-edge]" in loops
+
+
+# ---------------------------------------------------------------------------------------------
+# DOT
+
+HELLO_DOT = """\
+digraph "work graph" {
+  graph [label="lib_6_8: 3 nodes, depth 3 of 32", labelloc=t, fontname="Helvetica"];
+  node [shape=box, style=rounded, fontname="Helvetica"];
+  edge [fontname="Helvetica", fontsize=10];
+  "Generate" [label="Generate\\nbroadcasting\\nEntryRecord", style="rounded,bold", peripheries=2];
+  "Classify" [label="Classify\\nthread\\nItemRecord"];
+  "Accumulate" [label="Accumulate\\ncoalescing\\nBinRecord"];
+  "Generate" -> "Classify" [label="Classify (≤64)"];
+  "Classify" -> "Accumulate" [label="Accumulate (≤1)"];
+}
+"""
+
+
+def test_dot_hello_exact():
+    assert render_dot(HELLO) == HELLO_DOT
+
+
+def test_dot_recursion_edge_is_dashed():
+    text = render_dot(RECURSIVE)
+    assert '"Walk" -> "Walk" [label="Walk (≤2)\\nrecursion ≤ 8", style=dashed];' in text
+    assert '"Walk" -> "Leaf" [label="Leaf (≤1)"];' in text
+    assert '"Leaf" [label="Leaf\\ncoalescing\\nEmptyNodeInput"];' in text
+
+
+def test_dot_loop_clusters_nest_by_parent():
+    text = render_dot(NESTED_LOOPS)
+    lines = text.splitlines()
+    outer = lines.index('  subgraph "cluster_loop_0" {')
+    inner = lines.index('    subgraph "cluster_loop_1" {')
+    inner_end = lines.index("    }", inner)
+    outer_end = lines.index("  }", outer)
+    assert outer < inner < inner_end < outer_end
+    assert 'label="loop MyOuterLoopEntry (≤8 iterations, ≤1 records/iteration)"' in lines[outer + 1]
+    # each node is declared once, in its innermost loop's cluster
+    declared = {m.group(1): i for i, line in enumerate(lines)
+                if (m := re.match(r'\s*"(\w+)" \[label=', line))}
+    assert outer < declared["MyOuterLoopEntry"] < inner
+    assert inner < declared["MyInnerLoopEntry"] < inner_end
+    assert inner < declared["MyLoopTerminal"] < inner_end
+    assert sum(line.lstrip().startswith('"MyLoopTerminal" [') for line in lines) == 1
+    back = [line for line in lines if '"MyLoopTerminal" -> "MyOuterLoopEntry"' in line]
+    assert back == ['  "MyLoopTerminal" -> "MyOuterLoopEntry" [label="myOuterLoopEntry (≤1)\\nloop", '
+                    'color=blue, fontcolor=blue, constraint=false];']
+    forward = [line for line in lines if '"MyOuterLoopEntry" -> "MyInnerLoopEntry"' in line]
+    assert "loop" not in forward[0].split("label=")[1].split(",")[0] and "color" not in forward[0]
+
+
+def test_dot_missing_target_placeholder_and_indices():
+    text = render_dot(ARRAYS)
+    assert '  "Extra" [label="Extra\\n(missing)", style="rounded,dotted"];' in text
+    assert '  "Shade" -> "Extra" [label="Extra (shared with Materials)", style=dotted];' in text
+    assert '  "Materials[1]" [label="Materials[1]\\n(MaterialB)\\nthread\\nHitRecord"];' in text
+    assert '  "Materials" [label="Materials\\n(MaterialA)\\nthread\\nHitRecord"];' in text
+
+
+def test_dot_escapes_identifiers():
+    model = copy.deepcopy(HELLO)
+    model["nodes"][0]["function"] = 'ns::Gen"x\\y'
+    text = render_dot(model)
+    assert '(ns::Gen\\"x\\\\y)' in text
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_dot_deterministic(name):
+    model = ALL[name]
+    before = copy.deepcopy(model)
+    assert render_dot(model) == render_dot(copy.deepcopy(model))
+    assert model == before
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz 'dot' is not installed")
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_dot_accepted_by_graphviz(name):
+    svg = render_image(render_dot(ALL[name]), "svg")
+    assert b"<svg" in svg
+    if name == "loops":
+        assert b"cluster_loop_1" in svg
+        assert render_image(render_dot(ALL[name]), "png").startswith(b"\x89PNG")
+
+
+def test_render_image_without_graphviz(monkeypatch):
+    monkeypatch.setattr(dot_view.shutil, "which", lambda name: None)
+    with pytest.raises(GraphvizMissing) as caught:
+        render_image(render_dot(HELLO), "svg")
+    assert str(caught.value) == ("Graphviz 'dot' is not installed; install Graphviz (e.g. 'apt-get "
+                                 "install graphviz') or use --format dot and render it yourself")
+
+
+def test_render_image_rejects_unknown_format():
+    with pytest.raises(ValueError):
+        render_image("digraph {}", "pdf")
+
+
+# ---------------------------------------------------------------------------------------------
+# DXIL metadata
+
+_OPERAND = re.compile(r'\s*(?:(i\d+) (-?\d+|true|false)|!"((?:[^"\\]|\\.)*)"|(!\d+)|(null)|'
+                      r'(?:ptr|void \(\)\*) (@"?[^",}\s]+"?))\s*(?:,|$)')
+
+
+def _metadata(text):
+    """Named and numbered metadata of LLVM IR text: ({name: [nodes]}, resolve)."""
+    numbered, named = {}, {}
+    for line in text.splitlines():
+        if m := re.fullmatch(r"(!\d+) = (?:distinct )?!\{\s*(.*?)\s*\}", line):
+            numbered[m.group(1)] = m.group(2)
+        elif m := re.fullmatch(r"!([\w.]+) = !\{\s*(.*?)\s*\}", line):
+            named[m.group(1)] = [ref.strip() for ref in m.group(2).split(",")]
+
+    def operands(body):
+        out, pos = [], 0
+        while pos < len(body):
+            m = _OPERAND.match(body, pos)
+            assert m, f"cannot read metadata operand at {body[pos:]!r}"
+            pos = m.end()
+            if m.group(1):
+                value = m.group(2)
+                out.append(value == "true" if m.group(1) == "i1" else int(value))
+            elif m.group(3) is not None:
+                out.append(m.group(3))
+            elif m.group(4):
+                out.append(resolve(m.group(4)))
+            elif m.group(5):
+                out.append(None)
+            else:
+                out.append(m.group(6))
+        return out
+
+    def resolve(ref):
+        return operands(numbered[ref])
+
+    return {name: [resolve(ref) for ref in refs] for name, refs in named.items()}
+
+
+def _pairs(tuple_):
+    assert len(tuple_) % 2 == 0
+    return [(tuple_[i], tuple_[i + 1]) for i in range(0, len(tuple_), 2)]
+
+
+def test_dxil_arrays_metadata_structure():
+    text = render_dxil(ARRAYS)
+    parsed = parse_dxil(text)
+    for source in (text, str(parsed)):  # llvmlite's text, and LLVM's after the round trip
+        md = _metadata(source)
+        assert md["dx.version"] == [[1, 9]]
+        assert md["dx.shaderModel"] == [["lib", 6, 9]]
+        entries = md["dx.entryPoints"]
+        assert entries[0] == [None, "", None, None, None]
+        assert [e[1] for e in entries[1:]] == ["Shade", "MaterialA", "MaterialB", "Done"]
+        assert entries[1][0].strip('@"') == "Shade" and entries[1][2:4] == [None, None]
+        shade = _pairs(entries[1][4])
+        assert [tag for tag, _ in shade] == [8, 13, 15, 16, 22, 20, 21, 4]
+        props = dict(shade)
+        assert props[8] == 15 and props[13] == 1
+        assert props[15] == ["Shade", 0] and props[16] == -1
+        assert props[22] == [256, 256, 1] and props[4] == [8, 8, 1]
+        [inp] = props[20]
+        assert inp == [1, 0x61, 2, [0, 12, 1, [4, 3, 2], 2, 4]]
+        materials, extra, done = props[21]
+        assert materials == [1, 0x16, 2, [0, 16, 2, 4], 3, 64, 5, 8, 0, ["Materials", 0], 7, 4]
+        assert extra == [1, 0x16, 2, [0, 16, 2, 4], 3, 0, 5, -1, 4, 0, 6, True, 0, ["Extra", 0], 7, 64]
+        assert done == [1, 0x0A, 3, 1, 0, ["Done", 0]]
+        material_b = dict(_pairs(entries[3][4]))
+        assert [tag for tag, _ in _pairs(entries[3][4])] == [8, 13, 15, 16, 17, 20, 4]
+        assert material_b[15] == ["Materials", 1] and material_b[16] == 1
+        assert material_b[17] == ["Materials", 0] and material_b[13] == 3
+        assert dict(_pairs(entries[4][4]))[20] == [[1, 0x09]]
+        assert md["wgc.experimental.tags"] == [["NodeMaxLoopIterations", 0x20000],
+                                               ["NodeMaxRecordsPerLoopIteration", 0x20001]]
+
+
+def test_dxil_hello_recursion_and_loops():
+    hello = _metadata(render_dxil(HELLO))
+    assert hello["dx.shaderModel"] == [["lib", 6, 8]]
+    generate, classify, accumulate = hello["dx.entryPoints"][1:]
+    assert generate[4][:6] == [8, 15, 13, 1, 15, ["Generate", 0]]  # implied entry: no tag 14
+    assert dict(_pairs(generate[4]))[20] == [[1, 0x61, 2, [0, 8, 1, [0, 5, 1], 2, 4]]]
+    assert dict(_pairs(generate[4]))[21] == [[1, 6, 2, [0, 4, 2, 4], 3, 64, 0, ["Classify", 0]]]
+    assert dict(_pairs(classify[4]))[20] == [[1, 0x21, 2, [0, 4, 2, 4]]]
+    assert dict(_pairs(accumulate[4]))[20] == [[1, 0x41, 2, [0, 4, 2, 4], 3, 32]]
+    assert 21 not in dict(_pairs(accumulate[4]))
+
+    walk = _metadata(render_dxil(RECURSIVE))["dx.entryPoints"][1][4]
+    assert [tag for tag, _ in _pairs(walk)] == [8, 13, 14, 15, 16, 19, 20, 21, 4]
+    props = dict(_pairs(walk))
+    assert props[14] is True and props[16] == 2 and props[19] == 8 and props[4] == [1, 1, 1]
+    assert props[21][1] == [1, 0x0A, 3, 1, 0, ["Leaf", 0]]
+
+    loops = _metadata(render_dxil(NESTED_LOOPS))["dx.entryPoints"]
+    outer = _pairs(loops[1][4])
+    assert [tag for tag, _ in outer][-3:] == [4, 0x20000, 0x20001]
+    assert dict(outer)[0x20000] == 8 and dict(outer)[0x20001] == 1
+    assert 0x20000 not in dict(_pairs(loops[3][4]))
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_dxil_parses_and_is_deterministic(name):
+    model = ALL[name]
+    before = copy.deepcopy(model)
+    text = render_dxil(model)
+    assert text == render_dxil(copy.deepcopy(model)) and model == before
+    assert text.endswith("\n")
+    parse_dxil(text)
+
+
+def test_dxil_qualified_function_names_parse():
+    model = copy.deepcopy(HELLO)
+    model["nodes"][0]["function"] = "ns::Generate"
+    text = render_dxil(model)
+    assert 'declare void @"ns::Generate"()' in text
+    assert _metadata(str(parse_dxil(text)))["dx.entryPoints"][1][1] == "ns::Generate"
+
+
+def test_node_io_flags():
+    assert input_flags(_input("RWDispatchNodeInputRecord", coherent=True)) == 0x265
+    assert input_flags(_input("RWGroupNodeInputRecords", track=True)) == 0x145
+    assert input_flags(_input("RWThreadNodeInputRecord")) == 0x25
+    assert input_flags(_input("EmptyNodeInput")) == 0x09
+    assert output_flags(_output("o", "EmptyNodeOutputArray")) == 0x1A
+    assert output_flags(_output("o", "NodeOutputArray")) == 0x16
+    assert output_flags(_output("o", "NodeOutput")) == 0x06

@@ -1,0 +1,242 @@
+"""Graphviz view of the inspect model: `wgc inspect --format dot|svg|png`.
+
+Stage:      output view (runs after the inspect model is built; reads nothing else).
+Input:      the inspect model, a plain dict following `wgc/metadata/SCHEMA.md`; for
+            `render_image`, DOT text and an image format ("svg" or "png").
+Output:     `render_dot(model) -> str`, a Graphviz digraph:
+
+                digraph "work graph" {
+                  graph [label="lib_6_9: 3 nodes, depth 3 of 48", labelloc=t, ...];
+                  node [shape=box, style=rounded, fontname="Helvetica"];
+                  edge [fontname="Helvetica", fontsize=10];
+                  "Generate" [label="Generate\\nbroadcasting\\nEntryRecord", style="rounded,bold",
+                              peripheries=2];
+                  "Classify" [label="Classify\\nthread\\nItemRecord"];
+                  subgraph "cluster_loop_0" {
+                    graph [label="loop L (≤16 iterations, ≤4 records/iteration)", style=dashed, ...];
+                    "L" [...];  ... the loop's own nodes, then nested loop clusters ...
+                  }
+                  "Missing" [label="Missing\\n(missing)", style="rounded,dotted"];
+                  "Generate" -> "Classify" [label="Classify (≤64)"];
+                  "R" -> "R" [label="Recurse\\nrecursion ≤ 3", style=dashed];
+                  "M" -> "L" [label="Next (≤4)\\nloop", color=blue, fontcolor=blue, constraint=false];
+                }
+
+            One DOT node per NodeID (its display name: name, plus "[i]" when i > 0), labelled
+            with the display name, the function when it differs, the launch mode and the input
+            record type ("EmptyNodeInput" / "no input" without a record).  Program entries are
+            bold with a double border.  Every loop is a `cluster_loop_<n>` subgraph (n = its
+            position in graph.loops) nested inside its parent's cluster; a node is declared in
+            its innermost loop's cluster.  Edge targets that are not nodes become dotted
+            placeholder nodes, and edges to them are dotted.
+            `render_image(dot_text, fmt) -> bytes` runs Graphviz `dot -T<fmt>`; raises
+            `GraphvizMissing` when `dot` is not on PATH, `GraphvizError` when it fails.
+Invariants: deterministic (model order for nodes, clusters and edges; placeholders in
+            first-use order); every identifier and label is a quoted, escaped DOT string;
+            no trailing spaces; ends with a newline; never mutates the model.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Any
+
+IMAGE_FORMATS = ("svg", "png")
+LOOP_COLOR = "blue"
+FONT = ("fontname", '"Helvetica"')
+
+
+class GraphvizError(RuntimeError):
+    """Graphviz `dot` could not render the graph."""
+
+
+class GraphvizMissing(GraphvizError):
+    """The Graphviz `dot` executable is not installed (not on PATH)."""
+
+    def __init__(self) -> None:
+        super().__init__("Graphviz 'dot' is not installed; install Graphviz "
+                         "(e.g. 'apt-get install graphviz') or use --format dot and render it yourself")
+
+
+def display_name(node_id: dict[str, Any] | None) -> str:
+    """The display name of a NodeID: its name, plus "[i]" when the index is not 0."""
+    if not node_id:
+        return "?"
+    index = node_id.get("index", 0) or 0
+    return f"{node_id['name']}[{index}]" if index else str(node_id["name"])
+
+
+def _escape(text: Any) -> str:
+    return (str(text).replace("\\", "\\\\").replace('"', '\\"')
+            .replace("\r", " ").replace("\n", " "))
+
+
+def quote(text: Any) -> str:
+    """A DOT quoted string (ID) holding `text` literally."""
+    return f'"{_escape(text)}"'
+
+
+def label(*lines: Any) -> str:
+    """A quoted DOT label with one line per argument (escaped, joined by DOT's \\n)."""
+    return '"' + "\\n".join(_escape(line) for line in lines) + '"'
+
+
+def _attrs(pairs: list[tuple[str, str]]) -> str:
+    return "[" + ", ".join(f"{key}={value}" for key, value in pairs) + "]"
+
+
+def _node_statement(node: dict[str, Any]) -> str:
+    name = display_name(node["id"])
+    lines = [name]
+    if node.get("function") and node["function"] != name:
+        lines.append(f"({node['function']})")
+    lines.append(node.get("launch", "?"))
+    inp = node.get("input")
+    lines.append("no input" if inp is None else inp.get("record") or inp.get("kind", "?"))
+    attrs = [("label", label(*lines))]
+    if node.get("program_entry"):
+        attrs += [("style", quote("rounded,bold")), ("peripheries", "2")]
+    return f"{quote(name)} {_attrs(attrs)};"
+
+
+def _innermost_loops(nodes: list[dict[str, Any]], loops: list[dict[str, Any]]) -> dict[str, int]:
+    """Display name of each node in a loop -> index (in `loops`) of its innermost loop."""
+    by_entry = {loop["entry"]: i for i, loop in enumerate(loops)}
+
+    def nesting(i: int) -> int:
+        depth, seen, parent = 0, set(), loops[i].get("parent")
+        while parent in by_entry and parent not in seen:
+            seen.add(parent)
+            depth += 1
+            parent = loops[by_entry[parent]].get("parent")
+        return depth
+
+    result: dict[str, int] = {}
+    for node in nodes:
+        name = display_name(node["id"])
+        if name in by_entry:
+            result[name] = by_entry[name]
+        elif node.get("loop") in by_entry:
+            result[name] = by_entry[node["loop"]]
+        else:
+            containing = [i for i, loop in enumerate(loops) if name in (loop.get("members") or [])]
+            if containing:
+                result[name] = max(containing, key=lambda i: (nesting(i), -i))
+    return result
+
+
+def _cluster_lines(nodes: list[dict[str, Any]], loops: list[dict[str, Any]],
+                   records: dict[str, int]) -> list[str]:
+    home = _innermost_loops(nodes, loops)
+    entries = {loop["entry"]: i for i, loop in enumerate(loops)}
+    children: dict[int | None, list[int]] = {}
+    for i, loop in enumerate(loops):
+        parent = entries.get(loop.get("parent")) if loop.get("parent") in entries else None
+        children.setdefault(None if parent == i else parent, []).append(i)
+    lines: list[str] = []
+    emitted: set[int] = set()
+
+    def cluster(i: int, indent: str) -> None:
+        emitted.add(i)
+        loop = loops[i]
+        caption = f"loop {loop['entry']} (≤{loop.get('max_iterations')} iterations"
+        if loop["entry"] in records:
+            caption += f", ≤{records[loop['entry']]} records/iteration"
+        lines.append(f"{indent}subgraph {quote(f'cluster_loop_{i}')} {{")
+        inner = indent + "  "
+        style = [("label", quote(caption + ")")), ("style", "dashed"), ("color", LOOP_COLOR),
+                 ("fontcolor", LOOP_COLOR)]
+        lines.append(f"{inner}graph {_attrs(style)};")
+        lines.extend(inner + _node_statement(node) for node in nodes
+                     if home.get(display_name(node["id"])) == i)
+        for child in children.get(i, []):
+            if child not in emitted:
+                cluster(child, inner)
+        lines.append(f"{indent}}}")
+
+    for root in children.get(None, []):
+        cluster(root, "  ")
+    for i in range(len(loops)):  # parent cycles in a malformed model: still draw each loop once
+        if i not in emitted:
+            cluster(i, "  ")
+    return lines
+
+
+def _edge_statement(edge: dict[str, Any], nodes_by_name: dict[str, dict[str, Any]],
+                    missing: set[str]) -> str:
+    source = nodes_by_name.get(edge["from"])
+    out = None
+    if source is not None:
+        out = next((o for o in source.get("outputs") or []
+                    if o["parameter"] == edge["parameter"]), None)
+    if edge.get("max_records") is not None:
+        first = f"{edge['parameter']} (≤{edge['max_records']})"
+    elif out is not None and out.get("max_records_shared_with") is not None:
+        first = f"{edge['parameter']} (shared with {out['max_records_shared_with']})"
+    else:
+        first = str(edge["parameter"])
+    lines = [first]
+    attrs: list[tuple[str, str]] = []
+    if edge.get("loop_back"):
+        lines.append("loop")
+        attrs += [("color", LOOP_COLOR), ("fontcolor", LOOP_COLOR), ("constraint", "false")]
+    elif edge.get("recursive"):
+        depth = source.get("max_recursion_depth") if source else None
+        lines.append(f"recursion ≤ {depth}" if depth is not None else "recursion")
+        attrs.append(("style", "dashed"))
+    if edge["to"] in missing or edge["from"] in missing:
+        attrs.append(("style", "dotted"))
+    return f"{quote(edge['from'])} -> {quote(edge['to'])} {_attrs([('label', label(*lines))] + attrs)};"
+
+
+def render_dot(model: dict[str, Any]) -> str:
+    """Render the inspect model as Graphviz DOT text (see the module docstring)."""
+    nodes = model.get("nodes") or []
+    graph = model.get("graph") or {}
+    loops = graph.get("loops") or []
+    edges = graph.get("edges") or []
+    nodes_by_name = {display_name(node["id"]): node for node in nodes}
+    records = {display_name(node["id"]): node["loop_entry"]["max_records_per_iteration"]
+               for node in nodes if node.get("loop_entry")}
+    count = len(nodes)
+    caption = (f"{model.get('profile', '?')}: {count} node{'' if count == 1 else 's'}, "
+               f"depth {graph.get('depth', 0)} of {graph.get('depth_limit', '?')}")
+    lines = ['digraph "work graph" {',
+             f"  graph {_attrs([('label', quote(caption)), ('labelloc', 't'), FONT])};",
+             f"  node {_attrs([('shape', 'box'), ('style', 'rounded'), FONT])};",
+             f"  edge {_attrs([FONT, ('fontsize', '10')])};"]
+    home = _innermost_loops(nodes, loops)
+    lines.extend("  " + _node_statement(node) for node in nodes
+                 if display_name(node["id"]) not in home)
+    lines.extend(_cluster_lines(nodes, loops, records))
+    missing: list[str] = []
+    for edge in edges:
+        for end in (edge["from"], edge["to"]):
+            if end not in nodes_by_name and end not in missing:
+                missing.append(end)
+    placeholder = [("style", quote("rounded,dotted"))]
+    lines.extend(f"  {quote(name)} {_attrs([('label', label(name, '(missing)'))] + placeholder)};"
+                 for name in missing)
+    lines.extend("  " + _edge_statement(edge, nodes_by_name, set(missing)) for edge in edges)
+    lines.append("}")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def render_image(dot_text: str, image_format: str) -> bytes:
+    """Run Graphviz `dot -T<image_format>` on `dot_text` and return the image bytes."""
+    if image_format not in IMAGE_FORMATS:
+        raise ValueError(f"unsupported image format {image_format!r}; expected one of "
+                         + ", ".join(IMAGE_FORMATS))
+    executable = shutil.which("dot")
+    if executable is None:
+        raise GraphvizMissing()
+    try:
+        done = subprocess.run([executable, f"-T{image_format}"], input=dot_text.encode("utf-8"),
+                              capture_output=True, check=False)
+    except OSError as exc:  # vanished or not executable between which() and run()
+        raise GraphvizError(f"could not run Graphviz 'dot': {exc}") from exc
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip() or f"exit status {done.returncode}"
+        raise GraphvizError(f"Graphviz 'dot' failed: {message}")
+    return done.stdout

@@ -1,0 +1,270 @@
+"""DXIL-style node metadata view of the inspect model: `wgc inspect --format dxil`.
+
+Stage:      output view (runs after the inspect model is built; reads nothing else).
+Input:      the inspect model, a plain dict following `wgc/metadata/SCHEMA.md`.
+Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) holding
+            the metadata DXC would emit for the library's node shaders; no code:
+
+              declare void @"Generate"()                   ; one per node, so entries can name it
+              !dx.version = !{!{i32 1, i32 9}}             ; from the profile: lib_6_9 -> 1.9
+              !dx.shaderModel = !{!{!"lib", i32 6, i32 9}}
+              !dx.entryPoints = !{!{null, !"", null, null, null},     ; the library itself
+                                  !{void ()* @"Generate", !"Generate", null, null, !props}, ...}
+              !wgc.experimental.tags = !{!{!"NodeMaxLoopIterations", i32 131072}, ...}
+
+            Entry properties follow DXC's `EmitDxilEntryProperties`/`EmitDxilNodeState`
+            (dxc.md §4.1): ShaderKind 8 = 15; NodeLaunchType 13 (1 broadcasting,
+            2 coalescing, 3 thread); NodeIsProgramEntry 14 = i1 true, only when
+            [NodeIsProgramEntry] is written (as DXC); NodeID 15 = !{!"name", i32 i}
+            (always); NodeLocalRootArgumentsTableIndex 16 (always, -1 by default);
+            NodeShareInputOf 17 (if set); NodeDispatchGrid 18 (if nonzero);
+            NodeMaxDispatchGrid 22 (if set); NodeMaxRecursionDepth 19 (if nonzero);
+            NodeInputs 20 (if an input is declared); NodeOutputs 21 (if any);
+            NumThreads 4 (always).  Then, for loop entries only, the experimental tags.
+
+            Node I/O tuples (dxc.md §4.2): inputs `1 flags, 2 record type (if size > 0),
+            3 MaxRecords (if nonzero)`; outputs `1 flags, 2 record type (if size > 0),
+            3 MaxRecords (always; 0 when shared), 5 OutputArraySize (arrays; 0xFFFFFFFF is
+            printed as i32 -1), 4 MaxRecordsSharedWith (the owner's output index),
+            6 AllowSparseNodes (i1 true), 0 OutputID !{!"target", i32 i},
+            7 MaxRecordsPerNode (arrays; proposal 0025 / DXC PR #7177)`.
+            Record type: `!{i32 0, i32 size, [i32 1, !{i32 offset, i32 componentType
+            (U32 = 5, U16 = 3), i32 count},] i32 2, i32 alignment}`.
+            NodeIOFlags: Input 0x1, Output 0x2, ReadWrite 0x4, EmptyRecord 0x8,
+            NodeArray 0x10, granularity Thread 0x20 / Group 0x40 / Dispatch 0x60,
+            TrackRWInputSharing 0x100, GloballyCoherent 0x200 (NodeOutputArray = 0x16).
+
+            Experimental tags (the Work Graph Loops proposal, hlsl-specs PR #770, leaves
+            their DXIL encoding "i32 TBD"; wgc picks numbers far above DXC's entry-property
+            tags and away from the mesh-node ones 65536-65538):
+              NodeMaxLoopIterations          = 0x20000 = 131072  (i32)
+              NodeMaxRecordsPerLoopIteration = 0x20001 = 131073  (i32)
+            `!wgc.experimental.tags` maps their names to these numbers.
+            Not emitted (absent from the model): ShaderFlags 0, WaveSize 11/23,
+            AutoBindingSpace 5, RootSignature 12, GroupSharedLimit 24.
+            `parse_dxil(text)` parses (and verifies) the text with llvmlite.binding.
+Invariants: deterministic (model order; metadata numbered in creation order and uniqued
+            like LLVM); the text parses with `llvmlite.binding.parse_assembly`; ends with a
+            newline; never mutates the model.  This is the only wgc module importing
+            llvmlite, and it does so lazily (inside functions).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+SHADER_KIND_NODE = 15
+TAG_NUM_THREADS = 4
+TAG_SHADER_KIND = 8
+TAG_NODE_LAUNCH_TYPE = 13
+TAG_NODE_IS_PROGRAM_ENTRY = 14
+TAG_NODE_ID = 15
+TAG_NODE_LOCAL_ROOT_ARGUMENTS_TABLE_INDEX = 16
+TAG_NODE_SHARE_INPUT_OF = 17
+TAG_NODE_DISPATCH_GRID = 18
+TAG_NODE_MAX_RECURSION_DEPTH = 19
+TAG_NODE_INPUTS = 20
+TAG_NODE_OUTPUTS = 21
+TAG_NODE_MAX_DISPATCH_GRID = 22
+TAG_NODE_MAX_LOOP_ITERATIONS = 0x20000          # experimental (wgc)
+TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION = 0x20001  # experimental (wgc)
+EXPERIMENTAL_TAGS = (("NodeMaxLoopIterations", TAG_NODE_MAX_LOOP_ITERATIONS),
+                     ("NodeMaxRecordsPerLoopIteration", TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION))
+
+IO_OUTPUT_ID, IO_FLAGS, IO_RECORD_TYPE, IO_MAX_RECORDS = 0, 1, 2, 3
+IO_MAX_RECORDS_SHARED_WITH, IO_OUTPUT_ARRAY_SIZE, IO_ALLOW_SPARSE_NODES = 4, 5, 6
+IO_MAX_RECORDS_PER_NODE = 7
+RECORD_SIZE, RECORD_SV_DISPATCH_GRID, RECORD_ALIGNMENT = 0, 1, 2
+COMPONENT_U16, COMPONENT_U32 = 3, 5
+
+LAUNCH_TYPES = {"broadcasting": 1, "coalescing": 2, "thread": 3}
+
+IO_INPUT, IO_OUTPUT, IO_READ_WRITE, IO_EMPTY_RECORD, IO_NODE_ARRAY = 0x1, 0x2, 0x4, 0x8, 0x10
+IO_THREAD_RECORD, IO_GROUP_RECORD, IO_DISPATCH_RECORD = 0x20, 0x40, 0x60
+IO_TRACK_RW_INPUT_SHARING, IO_GLOBALLY_COHERENT = 0x100, 0x200
+
+_INPUT_KINDS = {"DispatchNodeInputRecord": IO_DISPATCH_RECORD, "GroupNodeInputRecords": IO_GROUP_RECORD,
+                "ThreadNodeInputRecord": IO_THREAD_RECORD, "EmptyNodeInput": IO_EMPTY_RECORD}
+_OUTPUT_KINDS = {"NodeOutput": IO_READ_WRITE, "NodeOutputArray": IO_READ_WRITE | IO_NODE_ARRAY,
+                 "EmptyNodeOutput": IO_EMPTY_RECORD, "EmptyNodeOutputArray": IO_EMPTY_RECORD | IO_NODE_ARRAY}
+
+
+def input_flags(inp: dict[str, Any]) -> int:
+    """DXIL::NodeIOFlags of a node input (e.g. DispatchNodeInputRecord = 0x61)."""
+    kind = inp["kind"]
+    read_write = kind.startswith("RW")
+    base = kind[2:] if read_write else kind
+    if base not in _INPUT_KINDS:
+        raise ValueError(f"unknown node input kind {kind!r}")
+    flags = IO_INPUT | _INPUT_KINDS[base] | (IO_READ_WRITE if read_write else 0)
+    if inp.get("track_rw_input_sharing"):
+        flags |= IO_TRACK_RW_INPUT_SHARING
+    if inp.get("globally_coherent"):
+        flags |= IO_GLOBALLY_COHERENT
+    return flags
+
+
+def output_flags(out: dict[str, Any]) -> int:
+    """DXIL::NodeIOFlags of a node output (e.g. NodeOutputArray = 0x16: record outputs are ReadWrite)."""
+    if out["kind"] not in _OUTPUT_KINDS:
+        raise ValueError(f"unknown node output kind {out['kind']!r}")
+    flags = IO_OUTPUT | _OUTPUT_KINDS[out["kind"]]
+    if out.get("track_rw_input_sharing"):
+        flags |= IO_TRACK_RW_INPUT_SHARING
+    return flags
+
+
+def shader_model(profile: str) -> tuple[str, int, int]:
+    """("lib", 6, 9) for "lib_6_9"."""
+    match = re.fullmatch(r"([a-z]+)_(\d+)_(\d+)", profile or "")
+    if not match:
+        raise ValueError(f"unrecognized profile {profile!r}")
+    return match.group(1), int(match.group(2)), int(match.group(3))
+
+
+def _i32(value: int) -> Any:
+    from llvmlite import ir
+
+    value = int(value)
+    if value > 0x7FFFFFFF:  # an unsigned 32-bit value (e.g. 0xFFFFFFFF): same bits, printed signed
+        value -= 1 << 32
+    return ir.Constant(ir.IntType(32), value)
+
+
+def _true() -> Any:
+    from llvmlite import ir
+
+    return ir.Constant(ir.IntType(1), True)
+
+
+class _Builder:
+    """Creates the metadata of one module in a fixed order (so numbering is deterministic)."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def md(self, operands: list[Any]) -> Any:
+        return self.module.add_metadata(operands)
+
+    def ints(self, values: list[int]) -> Any:
+        return self.md([_i32(v) for v in values])
+
+    def node_id(self, node_id: dict[str, Any]) -> Any:
+        return self.md([str(node_id["name"]), _i32(node_id.get("index", 0) or 0)])
+
+    def record_type(self, size: int, alignment: int | None, grid: dict[str, Any] | None) -> Any:
+        ops: list[Any] = [_i32(RECORD_SIZE), _i32(size)]
+        if grid:
+            component = COMPONENT_U16 if grid.get("bits") == 16 else COMPONENT_U32
+            ops += [_i32(RECORD_SV_DISPATCH_GRID),
+                    self.ints([grid["offset"], component, grid["components"]])]
+        ops += [_i32(RECORD_ALIGNMENT), _i32(alignment or 0)]
+        return self.md(ops)
+
+    def input_state(self, inp: dict[str, Any]) -> Any:
+        ops: list[Any] = [_i32(IO_FLAGS), _i32(input_flags(inp))]
+        if inp.get("record_size"):
+            ops += [_i32(IO_RECORD_TYPE), self.record_type(inp["record_size"], inp.get("record_alignment"),
+                                                           inp.get("dispatch_grid_field"))]
+        if inp.get("max_records"):
+            ops += [_i32(IO_MAX_RECORDS), _i32(inp["max_records"])]
+        return self.md(ops)
+
+    def output_state(self, out: dict[str, Any]) -> Any:
+        ops: list[Any] = [_i32(IO_FLAGS), _i32(output_flags(out))]
+        if out.get("record_size"):
+            ops += [_i32(IO_RECORD_TYPE), self.record_type(out["record_size"], out.get("record_alignment"),
+                                                           out.get("dispatch_grid_field"))]
+        ops += [_i32(IO_MAX_RECORDS), _i32(out.get("max_records") or 0)]
+        if out.get("array_size"):
+            ops += [_i32(IO_OUTPUT_ARRAY_SIZE), _i32(out["array_size"])]
+        if out.get("max_records_shared_with_index") is not None:
+            ops += [_i32(IO_MAX_RECORDS_SHARED_WITH), _i32(out["max_records_shared_with_index"])]
+        if out.get("allow_sparse_nodes") or out.get("unbounded_sparse_nodes"):
+            ops += [_i32(IO_ALLOW_SPARSE_NODES), _true()]
+        target = out.get("target") or {"name": out["parameter"], "index": 0}
+        ops += [_i32(IO_OUTPUT_ID), self.node_id(target)]
+        if out.get("max_records_per_node") is not None:
+            ops += [_i32(IO_MAX_RECORDS_PER_NODE), _i32(out["max_records_per_node"])]
+        return self.md(ops)
+
+    def properties(self, node: dict[str, Any]) -> Any:
+        if node["launch"] not in LAUNCH_TYPES:
+            raise ValueError(f"unknown launch mode {node['launch']!r}")
+        ops: list[Any] = [_i32(TAG_SHADER_KIND), _i32(SHADER_KIND_NODE),
+                          _i32(TAG_NODE_LAUNCH_TYPE), _i32(LAUNCH_TYPES[node["launch"]])]
+        if node.get("program_entry_explicit"):
+            ops += [_i32(TAG_NODE_IS_PROGRAM_ENTRY), _true()]
+        ops += [_i32(TAG_NODE_ID), self.node_id(node["id"])]
+        table = node.get("local_root_arguments_table_index")
+        ops += [_i32(TAG_NODE_LOCAL_ROOT_ARGUMENTS_TABLE_INDEX), _i32(-1 if table is None else table)]
+        if node.get("share_input_of"):
+            ops += [_i32(TAG_NODE_SHARE_INPUT_OF), self.node_id(node["share_input_of"])]
+        if any(node.get("dispatch_grid") or []):
+            ops += [_i32(TAG_NODE_DISPATCH_GRID), self.ints(node["dispatch_grid"])]
+        if any(node.get("max_dispatch_grid") or []):
+            ops += [_i32(TAG_NODE_MAX_DISPATCH_GRID), self.ints(node["max_dispatch_grid"])]
+        if node.get("max_recursion_depth"):
+            ops += [_i32(TAG_NODE_MAX_RECURSION_DEPTH), _i32(node["max_recursion_depth"])]
+        if node.get("input") is not None:
+            ops += [_i32(TAG_NODE_INPUTS), self.md([self.input_state(node["input"])])]
+        outputs = node.get("outputs") or []
+        if outputs:
+            ops += [_i32(TAG_NODE_OUTPUTS), self.md([self.output_state(out) for out in outputs])]
+        ops += [_i32(TAG_NUM_THREADS), self.ints(node.get("num_threads") or [1, 1, 1])]
+        loop_entry = node.get("loop_entry")
+        if loop_entry:
+            ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry["max_iterations"]),
+                    _i32(TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION),
+                    _i32(loop_entry["max_records_per_iteration"])]
+        return self.md(ops)
+
+
+def render_dxil(model: dict[str, Any]) -> str:
+    """Render the inspect model as LLVM IR text with DXC-style node metadata."""
+    from llvmlite import ir
+
+    kind, major, minor = shader_model(model.get("profile", "lib_6_8"))
+    module = ir.Module(name="wgc")
+    module.triple = "dxil-ms-dx"
+    void_fn = ir.FunctionType(ir.VoidType(), [])
+    functions = []
+    taken: set[str] = set()
+    for node in model.get("nodes") or []:
+        name = str(node["function"])
+        while name in taken:  # never in a valid model; keep the view total anyway
+            name += ".dup"
+        taken.add(name)
+        functions.append(ir.Function(module, void_fn, name=name))
+
+    build = _Builder(module)
+    version = build.ints([1, minor])
+    module.add_named_metadata("dx.version", version)
+    module.add_named_metadata("dx.shaderModel", build.md([kind, _i32(major), _i32(minor)]))
+    entry_points = [build.md([None, "", None, None, None])]
+    for node, function in zip(model.get("nodes") or [], functions):
+        props = build.properties(node)
+        entry_points.append(build.md([function, str(node["function"]), None, None, props]))
+    for entry in entry_points:
+        module.add_named_metadata("dx.entryPoints", entry)
+    for tag_name, number in EXPERIMENTAL_TAGS:
+        module.add_named_metadata("wgc.experimental.tags", build.md([tag_name, _i32(number)]))
+    module.add_named_metadata("llvm.ident", build.md([f"wgc {model.get('wgc_version', '')}".strip()]))
+    return str(module).rstrip("\n") + "\n"
+
+
+def parse_dxil(text: str) -> Any:
+    """Parse and verify `render_dxil` output with llvmlite.binding; returns the ModuleRef."""
+    from llvmlite import binding as llvm
+
+    with warnings.catch_warnings():  # older llvmlite needs it; newer ones warn or raise
+        warnings.simplefilter("ignore")
+        try:
+            llvm.initialize()
+        except RuntimeError:
+            pass
+    module = llvm.parse_assembly(text)
+    module.verify()
+    return module

@@ -1,0 +1,252 @@
+"""Text view of the inspect model: the default output of `wgc inspect`.
+
+Stage:      output view (runs after the inspect model is built; reads nothing else).
+Input:      the inspect model, a plain dict following `wgc/metadata/SCHEMA.md`.
+Output:     `render_text(model) -> str`, a human-readable summary:
+
+                work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)
+                entries: Generate
+
+                Generate  [broadcasting, entry]  NodeID Generate[0]
+                  threads: 64x1x1
+                  max dispatch grid: 1024x1x1
+                  input: DispatchNodeInputRecord<EntryRecord> (8 bytes, align 4),
+                         SV_DispatchGrid at byte 0 (1 x uint)      [one line in the output]
+                  output 0 Classify: NodeOutput<ItemRecord> (4 bytes, align 4), MaxRecords 64 -> Classify
+                  backing memory: 256 bytes
+                ...
+                graph:
+                  edges:
+                    Generate --Classify (≤64)--> Classify
+                  loops: none
+                  longest chain: Generate -> Classify -> Accumulate (depth 3)
+                  NodeID slots: 3
+                  backing memory: 260 bytes
+
+            A node's header is `Function  [launch, entry]  NodeID name[index]`; its indented
+            lines appear only when they apply (grid, recursion, loop, shared input, root
+            argument table, groupshared).  Edges end with `[recursion]`, `[loop back-edge]`
+            or `[missing target]` when relevant.
+Invariants: deterministic for a given model (model order is kept; nothing is sorted by
+            hash); no trailing spaces on any line; the text ends with exactly one newline;
+            never mutates the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+UNBOUNDED = 4294967295
+
+
+def display_name(node_id: dict[str, Any] | None) -> str:
+    """The display name of a NodeID: its name, plus "[i]" when the index is not 0."""
+    if not node_id:
+        return "?"
+    index = node_id.get("index", 0) or 0
+    return f"{node_id['name']}[{index}]" if index else str(node_id["name"])
+
+
+def _xyz(values: list[int] | None) -> str:
+    return "x".join(str(v) for v in values or [])
+
+
+def _bytes(count: int | None) -> str:
+    return f"{count} byte" if count == 1 else f"{count} bytes"
+
+
+def _record_type(kind: str, record: str | None) -> str:
+    return f"{kind}<{record}>" if record else kind
+
+
+def _layout(size: int | None, align: int | None) -> str:
+    return f" ({_bytes(size)}, align {align})" if size else ""
+
+
+def _grid_field(field: dict[str, Any]) -> str:
+    scalar = "uint16_t" if field.get("bits") == 16 else "uint"
+    return f"SV_DispatchGrid at byte {field['offset']} ({field['components']} x {scalar})"
+
+
+def _input_line(node: dict[str, Any]) -> str:
+    inp = node.get("input")
+    if inp is None:
+        return "input: none"
+    parts = [_record_type(inp["kind"], inp.get("record")) + _layout(inp.get("record_size"),
+                                                                   inp.get("record_alignment"))]
+    if inp.get("dispatch_grid_field"):
+        parts.append(_grid_field(inp["dispatch_grid_field"]))
+    if inp.get("max_records") is not None:
+        parts.append(f"MaxRecords {inp['max_records']}")
+    if inp.get("globally_coherent"):
+        parts.append("globallycoherent")
+    if inp.get("track_rw_input_sharing"):
+        parts.append("NodeTrackRWInputSharing")
+    return "input: " + ", ".join(parts)
+
+
+def _target_text(out: dict[str, Any], node_names: set[str]) -> str:
+    target = out.get("target") or {}
+    name, first = target.get("name", "?"), target.get("index", 0) or 0
+    size = out.get("array_size")
+    if size is None:
+        text = display_name(target)
+    elif size == UNBOUNDED:
+        text = f"{name}[{first}..]"
+    else:
+        text = f"{name}[{first}..{first + size - 1}]"
+    if size is None and display_name(target) not in node_names:
+        text += " (no such node)"
+    return text
+
+
+def _output_line(index: int, out: dict[str, Any], node_names: set[str]) -> str:
+    parts = [_record_type(out["kind"], out.get("record")) + _layout(out.get("record_size"),
+                                                                  out.get("record_alignment"))]
+    if out.get("max_records_shared_with") is not None:
+        owner = out["max_records_shared_with"]
+        owner_index = out.get("max_records_shared_with_index")
+        where = f" (output {owner_index})" if owner_index is not None else ""
+        parts.append(f"MaxRecords shared with {owner}{where}")
+    elif out.get("max_records") is not None:
+        parts.append(f"MaxRecords {out['max_records']}")
+    if out.get("max_records_per_node") is not None:
+        implied = "" if out.get("max_records_per_node_written", True) else " (implied)"
+        parts.append(f"MaxRecordsPerNode {out['max_records_per_node']}{implied}")
+    size = out.get("array_size")
+    if size is not None:
+        parts.append("NodeArraySize unbounded" if size == UNBOUNDED else f"NodeArraySize {size}")
+    if out.get("unbounded_sparse_nodes"):
+        parts.append("UnboundedSparseNodes")
+    elif out.get("allow_sparse_nodes"):
+        parts.append("AllowSparseNodes")
+    if out.get("track_rw_input_sharing"):
+        parts.append("NodeTrackRWInputSharing")
+    return (f"output {index} {out['parameter']}: " + ", ".join(parts)
+            + " -> " + _target_text(out, node_names))
+
+
+def _node_lines(node: dict[str, Any], node_names: set[str]) -> list[str]:
+    tags = [node["launch"]]
+    if node.get("program_entry"):
+        tags.append("entry")
+    if node.get("loop_entry"):
+        tags.append("loop entry")
+    lines = [f"{node['function']}  [{', '.join(tags)}]  "
+             f"NodeID {node['id']['name']}[{node['id'].get('index', 0) or 0}]"]
+    body = [f"threads: {_xyz(node.get('num_threads'))}"]
+    if node.get("dispatch_grid"):
+        body.append(f"dispatch grid: {_xyz(node['dispatch_grid'])}")
+    if node.get("max_dispatch_grid"):
+        body.append(f"max dispatch grid: {_xyz(node['max_dispatch_grid'])}")
+    if node.get("max_recursion_depth"):
+        body.append(f"recursion: max depth {node['max_recursion_depth']}")
+    loop_entry = node.get("loop_entry")
+    if loop_entry:
+        body.append(f"loop entry: max {loop_entry['max_iterations']} iterations, "
+                    f"max {loop_entry['max_records_per_iteration']} records per iteration")
+    if node.get("loop"):
+        body.append(f"loop: member of {node['loop']}")
+    if node.get("share_input_of"):
+        body.append(f"shares input of: {display_name(node['share_input_of'])}")
+    if node.get("local_root_arguments_table_index") is not None:
+        body.append(f"local root arguments table index: {node['local_root_arguments_table_index']}")
+    if node.get("groupshared_bytes"):
+        body.append(f"groupshared: {_bytes(node['groupshared_bytes'])}")
+    body.append(_input_line(node))
+    outputs = node.get("outputs") or []
+    if not outputs:
+        body.append("outputs: none")
+    body.extend(_output_line(i, out, node_names) for i, out in enumerate(outputs))
+    body.append(f"backing memory: {_bytes(node.get('backing_bytes', 0))}")
+    return lines + ["  " + line for line in body]
+
+
+def _edge_line(edge: dict[str, Any], outputs: dict[tuple[str, str], dict[str, Any]],
+               node_names: set[str]) -> str:
+    out = outputs.get((edge["from"], edge["parameter"]))
+    if edge.get("max_records") is not None:
+        budget = f" (≤{edge['max_records']})"
+    elif out is not None and out.get("max_records_shared_with") is not None:
+        budget = f" (shared with {out['max_records_shared_with']})"
+    else:
+        budget = ""
+    line = f"{edge['from']} --{edge['parameter']}{budget}--> {edge['to']}"
+    notes = []
+    if edge.get("recursive"):
+        notes.append("recursion")
+    if edge.get("loop_back"):
+        notes.append("loop back-edge")
+    if edge["to"] not in node_names:
+        notes.append("missing target")
+    return line + "".join(f"  [{note}]" for note in notes)
+
+
+def _loop_lines(loops: list[dict[str, Any]], records: dict[str, int]) -> list[str]:
+    children: dict[str | None, list[dict[str, Any]]] = {}
+    entries = {loop["entry"] for loop in loops}
+    for loop in loops:
+        parent = loop.get("parent") if loop.get("parent") in entries else None
+        children.setdefault(parent, []).append(loop)
+    lines: list[str] = []
+    seen: set[str] = set()
+
+    def walk(parent: str | None, depth: int) -> None:
+        for loop in children.get(parent, []):
+            if loop["entry"] in seen:
+                continue
+            seen.add(loop["entry"])
+            inside = f" (inside {loop['parent']})" if loop.get("parent") else ""
+            per_iteration = ""
+            if loop["entry"] in records:
+                per_iteration = f", max {records[loop['entry']]} records per iteration"
+            lines.append("    " + "  " * depth + f"{loop['entry']}{inside}: max "
+                         f"{loop.get('max_iterations')} iterations{per_iteration}; members: "
+                         + ", ".join(loop.get("members") or []))
+            walk(loop["entry"], depth + 1)
+
+    walk(None, 0)
+    for loop in loops:  # a parent cycle (malformed model): still show every loop once
+        if loop["entry"] not in seen:
+            seen.add(loop["entry"])
+            lines.append(f"    {loop['entry']}: max {loop.get('max_iterations')} iterations; "
+                         "members: " + ", ".join(loop.get("members") or []))
+    return lines
+
+
+def render_text(model: dict[str, Any]) -> str:
+    """Render the inspect model as the human-readable summary described in the module doc."""
+    nodes = model.get("nodes") or []
+    graph = model.get("graph") or {}
+    node_names = {display_name(node["id"]) for node in nodes}
+    count = len(nodes)
+    lines = [f"work graph: {count} node{'' if count == 1 else 's'}, profile "
+             f"{model.get('profile', '?')}, depth {graph.get('depth', 0)} "
+             f"(limit {graph.get('depth_limit', '?')})",
+             "entries: " + (", ".join(graph.get("entry_nodes") or []) or "none")]
+    for node in nodes:
+        lines.append("")
+        lines.extend(_node_lines(node, node_names))
+
+    outputs = {(display_name(node["id"]), out["parameter"]): out
+               for node in nodes for out in node.get("outputs") or []}
+    lines += ["", "graph:"]
+    edges = graph.get("edges") or []
+    lines.append("  edges:" if edges else "  edges: none")
+    lines.extend("    " + _edge_line(edge, outputs, node_names) for edge in edges)
+    loops = graph.get("loops") or []
+    lines.append("  loops:" if loops else "  loops: none")
+    records = {display_name(node["id"]): node["loop_entry"]["max_records_per_iteration"]
+               for node in nodes if node.get("loop_entry")}
+    lines.extend(_loop_lines(loops, records))
+    chain = graph.get("longest_chain") or []
+    lines.append(f"  longest chain: {' -> '.join(chain) or 'none'} (depth {graph.get('depth', 0)})")
+    lines.append(f"  NodeID slots: {graph.get('node_id_slots', count)}")
+    backing = graph.get("backing_bytes", 0)
+    without = graph.get("backing_bytes_without_max_records_per_node", backing)
+    memory = f"  backing memory: {_bytes(backing)}"
+    if without != backing:
+        memory += (f" (without [MaxRecordsPerNode]: {_bytes(without)}; "
+                   f"saves {_bytes(without - backing)})")
+    lines.append(memory)
+    return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -1,0 +1,554 @@
+"""Semantic analysis, the whole graph: every node shader of the file, their edges, loops,
+recursion, depth, budgets and backing memory.
+
+Input: the `NodeInfo`s of `nodes.py` and the profile.
+Output: `GraphInfo` (data only) and the diagnostics of workgraph-rules.md §1.13, the
+node output limits, and the Work Graph Loops rules (WG05xx, and WG0422 for budgets).
+
+Model and decisions:
+- Nodes are keyed by NodeID; node arrays are the nodes sharing a name. An output targets
+  `NodeID` (single) or `base .. base+size-1` (arrays; unbounded arrays: every node of that
+  name from `base` on). Targets missing from the file are a warning (`missing-node`: they
+  may live in another library) unless the output allows sparse nodes.
+- Edges: a node's output to itself is recursion (needs `[NodeMaxRecursionDepth]`) unless
+  the node is a loop entry; an edge from a member of a loop back to its entry closes the
+  loop. Loop membership = nodes on a path from the entry back to it; a node's loop is the
+  innermost (smallest) loop containing it; a loop's parent is the innermost loop that
+  contains its entry. Any other cycle is an error naming it.
+- Depth: the longest chain of nodes, with every member of a node array at the greatest
+  depth of any member. lib_6_8 counts a recursive node as 1 + NodeMaxRecursionDepth
+  levels and allows 32; lib_6_9 counts neither recursion nor loop iterations and allows 48.
+- Output limits (spec "Node output limits", DefaultError `hlsl-node-output-limits`): per
+  budget (a `[MaxRecords]` output and the outputs sharing it) the records are MaxRecords
+  and the bytes MaxRecords x the largest record among the sharers; empty outputs do not
+  count; an output whose target's input is shared by N nodes counts N times.
+- Backing memory (an estimate for sizing buffers, not a rule): per node, what its outputs
+  may hold for one producing thread group (broadcasting/coalescing) or thread (thread
+  launch): MaxRecords x record size for a single output; for an array, each targeted node
+  may receive MaxRecordsPerNode records (without it: MaxRecords each), so the array needs
+  members x min(MaxRecordsPerNode, MaxRecords) x record size; a self-recursive output is
+  multiplied by the recursion levels. Sizes round up to 8 bytes (the D3D12 backing-memory
+  alignment). The graph's figure is the sum over nodes.
+- Node-ID slots: per name, the largest index + 1; plus the recursion levels; loop members
+  count once per iteration (loops proposal); the total must stay below 2^24-1.
+
+Invariants: never raises for bad input; each problem is reported once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from wgc import codes
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
+
+NK = t.NodeObjectKind
+DEPTH_LIMITS = {"lib_6_8": 32, "lib_6_9": 48}
+MAX_NODE_SLOTS = 2**24 - 1
+BACKING_ALIGNMENT = 8
+THREAD_LIMITS = {"records": 8, "bytes": 128}
+GROUP_LIMITS = {"records": 256, "bytes": 32 * 1024, "combined": 48 * 1024}
+GROUPSHARED_LIMIT = 32 * 1024
+MAX_OUTPUT_DECLARATIONS = 1024
+MAX_SHARERS = 256
+
+
+@dataclass
+class Edge:
+    source: NodeInfo
+    target: NodeInfo
+    output: NodeOutput
+    recursive: bool = False
+    loop_back: bool = False
+
+
+@dataclass
+class Loop:
+    entry: NodeInfo
+    members: list[NodeInfo]
+    parent: Loop | None = None
+
+
+@dataclass
+class GraphInfo:
+    profile: str
+    nodes: list[NodeInfo]
+    edges: list[Edge] = field(default_factory=list)
+    entry_nodes: list[NodeInfo] = field(default_factory=list)
+    loops: list[Loop] = field(default_factory=list)
+    loop_of: dict[NodeId, Loop] = field(default_factory=dict)
+    """The innermost loop of each node that is in one."""
+    depth_of: dict[NodeId, int] = field(default_factory=dict)
+    depth: int = 0
+    depth_limit: int = 48
+    longest_chain: list[NodeInfo] = field(default_factory=list)
+    node_id_slots: int = 0
+    backing_of: dict[NodeId, int] = field(default_factory=dict)
+    backing_without_per_node_of: dict[NodeId, int] = field(default_factory=dict)
+
+    @property
+    def backing_bytes(self) -> int:
+        return sum(self.backing_of.values())
+
+    @property
+    def backing_bytes_without_max_records_per_node(self) -> int:
+        return sum(self.backing_without_per_node_of.values())
+
+
+class GraphChecker:
+    def __init__(self, nodes: list[NodeInfo], profile: str) -> None:
+        self.graph = GraphInfo(profile, nodes, depth_limit=DEPTH_LIMITS.get(profile, 48))
+        self.diagnostics: list[Diagnostic] = []
+        self.by_id: dict[NodeId, NodeInfo] = {}
+        self.by_name: dict[str, list[NodeInfo]] = defaultdict(list)
+
+    def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
+        self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
+
+    def check(self) -> GraphInfo:
+        self._index()
+        self._edges()
+        self._entries()
+        self._loops()
+        self._cycles()
+        self._arrays()
+        self._input_sharing()
+        self._cross_group_sharing()
+        self._depth()
+        self._slots()
+        self._budgets()
+        self._backing()
+        return self.graph
+
+    # ------------------------------------------------------------ nodes and edges
+
+    def _index(self) -> None:
+        for node in self.graph.nodes:
+            first = self.by_id.get(node.id)
+            if first is not None:
+                self.report(codes.DUPLICATE_NODE_ID, node.span,
+                            f"node ID '{node.id}' of '{node.function.name}' is already used by '{first.function.name}'",
+                            labels=[Label(first.span, "first declared here")])
+                continue
+            self.by_id[node.id] = node
+            self.by_name[node.id.name].append(node)
+
+    def targets(self, output: NodeOutput) -> tuple[list[NodeInfo], list[NodeId]]:
+        """The nodes an output can reach, and the NodeIDs it names that are not in the file."""
+        base = output.target
+        if not output.is_array:
+            found = self.by_id.get(base)
+            return ([found], []) if found else ([], [base])
+        if output.array_size is None or output.array_size == UNBOUNDED:
+            members = [n for n in self.by_name.get(base.name, []) if n.id.index >= base.index]
+            return sorted(members, key=lambda n: n.id.index), []
+        present, missing = [], []
+        for offset in range(output.array_size):
+            node_id = NodeId(base.name, base.index + offset)
+            found = self.by_id.get(node_id)
+            if found is not None:
+                present.append(found)
+            else:
+                missing.append(node_id)
+        return present, missing
+
+    def _edges(self) -> None:
+        for node in self.graph.nodes:
+            if self.by_id.get(node.id) is not node:
+                continue
+            for output in node.outputs:
+                present, missing = self.targets(output)
+                if missing and not output.allow_sparse_nodes:
+                    shown = ", ".join(f"'{m}'" for m in missing[:3]) + (f" and {len(missing) - 3} more"
+                                                                         if len(missing) > 3 else "")
+                    self.report(codes.MISSING_NODE, output.parameter.span,
+                                f"output '{output.parameter.name}' of '{node.function.name}' targets {shown}, "
+                                f"not in this file",
+                                notes=["the node may come from another library; add [AllowSparseNodes] if it may "
+                                       "be absent, or -Wno-missing-node"])
+                for target in present:
+                    self._edge(node, output, target)
+
+    def _edge(self, node: NodeInfo, output: NodeOutput, target: NodeInfo) -> None:
+        edge = Edge(node, target, output, recursive=target is node and not node.is_loop_entry)
+        if target is not node and target.id.name == node.id.name:
+            self.report(codes.ARRAY_TARGETS_OWN_ARRAY, output.parameter.span,
+                        f"'{node.id}' targets '{target.id}', another node of its own node array")
+            return
+        self._record_compatibility(node, output, target)
+        if edge.recursive and not node.max_recursion_depth:
+            self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
+                        f"'{node.function.name}' targets itself through '{output.parameter.name}' and needs "
+                        "[NodeMaxRecursionDepth(n)] with n > 0")
+        self.graph.edges.append(edge)
+
+    def _record_compatibility(self, node: NodeInfo, output: NodeOutput, target: NodeInfo) -> None:
+        node_input = target.input
+        expected = node_input.record if node_input is not None else None
+        empty_target = node_input is None or node_input.kind is NK.EMPTY_NODE_INPUT
+        if output.is_empty and empty_target:
+            return
+        if not output.is_empty and not empty_target and output.record is expected:
+            return
+        given = "no record (empty output)" if output.is_empty else f"record '{output.record}'"
+        wanted = "no record (empty input)" if empty_target else f"record '{expected}'"
+        labels = [Label(node_input.parameter.span, "the input is declared here")] \
+            if node_input is not None and node_input.parameter is not None else [Label(target.span, "target node")]
+        self.report(codes.RECORD_TYPE_MISMATCH, output.parameter.span,
+                    f"output '{output.parameter.name}' sends {given} to '{target.id}', whose input takes {wanted}",
+                    labels=labels)
+
+    def _entries(self) -> None:
+        targeted = {e.target.id for e in self.graph.edges if e.source is not e.target}
+        self.graph.entry_nodes = [n for n in self.graph.nodes
+                                  if self.by_id.get(n.id) is n and (n.program_entry_explicit or n.id not in targeted)]
+
+    # ------------------------------------------------------------ loops and cycles
+
+    def _dominators(self) -> dict[NodeId, set[NodeId]]:
+        """Each node's dominators, from a virtual root that feeds every entry node."""
+        nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n]
+        preds: dict[NodeId, set[NodeId]] = defaultdict(set)
+        for edge in self.graph.edges:
+            if edge.source is not edge.target:
+                preds[edge.target.id].add(edge.source.id)
+        entries = {n.id for n in self.graph.entry_nodes}
+        every = {n.id for n in nodes}
+        dom = {n.id: ({n.id} if n.id in entries else set(every)) for n in nodes}
+        changed = True
+        while changed:
+            changed = False
+            for node in nodes:
+                if node.id in entries:
+                    continue
+                incoming = [dom[p] for p in preds[node.id]]
+                new = {node.id} | (set.intersection(*incoming) if incoming else set())
+                if new != dom[node.id]:
+                    dom[node.id], changed = new, True
+        return dom
+
+    def _loops(self) -> None:
+        """Natural loops: a loop entry E with its back edges n -> E (E dominates n); members are E and
+        the nodes E dominates that reach a back-edge source without passing through E."""
+        dom = self._dominators()
+        preds: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        for edge in self.graph.edges:
+            preds[edge.target.id].append(edge.source)
+        for entry in self.by_id.values():
+            if not entry.is_loop_entry:
+                continue
+            sources = [e.source for e in self.graph.edges if e.target is entry and entry.id in dom[e.source.id]]
+            inside = {entry.id}
+            stack = [s for s in sources if s is not entry]
+            while stack:
+                node = stack.pop()
+                if node.id in inside or entry.id not in dom[node.id]:
+                    continue
+                inside.add(node.id)
+                stack.extend(preds[node.id])
+            members = [n for n in self.graph.nodes if n.id in inside and self.by_id.get(n.id) is n]
+            self.graph.loops.append(Loop(entry, members))
+        self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id)))
+        for loop in self.graph.loops:
+            for member in loop.members:
+                self.graph.loop_of.setdefault(member.id, loop)
+            outer = [o for o in self.graph.loops if o is not loop and loop.entry in o.members]
+            loop.parent = outer[0] if outer else None
+        for edge in self.graph.edges:
+            for loop in self.graph.loops:
+                inside_ids = {m.id for m in loop.members}
+                if edge.target is loop.entry and edge.source.id in inside_ids:
+                    edge.loop_back = True
+                elif edge.target.id in inside_ids and edge.source.id not in inside_ids \
+                        and edge.target is not loop.entry:
+                    self.report(codes.INVALID_LOOP, edge.output.parameter.span,
+                                f"'{edge.source.id}' is outside the loop of '{loop.entry.id}' and targets "
+                                f"'{edge.target.id}' inside it; a loop may only be entered through its entry node",
+                                labels=[Label(loop.entry.span, "the loop entry")])
+
+    def _cycles(self) -> None:
+        """Report each cycle that is not recursion and does not pass through a loop's back edge."""
+        successors: dict[NodeId, list[Edge]] = defaultdict(list)
+        for edge in self.graph.edges:
+            if edge.source is not edge.target and not edge.loop_back:
+                successors[edge.source.id].append(edge)
+        state: dict[NodeId, int] = {}
+        reported: set[frozenset[NodeId]] = set()
+
+        def visit(node: NodeInfo, path: list[NodeInfo]) -> None:
+            state[node.id] = 1
+            path.append(node)
+            for edge in successors.get(node.id, []):
+                target = edge.target
+                if state.get(target.id) == 1:
+                    cycle = path[path.index(target):]
+                    key = frozenset(n.id for n in cycle)
+                    if key not in reported:
+                        reported.add(key)
+                        chain = " -> ".join(str(n.id) for n in (*cycle, target))
+                        hint = ("only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a "
+                                "loop entry ([NodeMaxLoopIterations], lib_6_9) may form a cycle")
+                        self.report(codes.ILLEGAL_CYCLE, edge.output.parameter.span,
+                                    f"the graph has a cycle: {chain}", notes=[hint])
+                elif target.id not in state:
+                    visit(target, path)
+            path.pop()
+            state[node.id] = 2
+
+        for node in self.by_id.values():
+            if node.id not in state:
+                visit(node, [])
+
+    # ------------------------------------------------------------ arrays, sharing
+
+    def _arrays(self) -> None:
+        for name, members in self.by_name.items():
+            if len(members) < 2:
+                continue
+            first = members[0]
+            for other in members[1:]:
+                problem = _array_difference(first, other)
+                if problem:
+                    self.report(codes.INCONSISTENT_NODE_ARRAY, other.span,
+                                f"'{other.id}' and '{first.id}' are nodes of one array but {problem}",
+                                labels=[Label(first.span, f"'{first.id}' is declared here")])
+
+    def _input_sharing(self) -> None:
+        sharers: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        targeted = {e.target.id for e in self.graph.edges if e.source is not e.target}
+        for node in self.graph.nodes:
+            shared = node.share_input_of
+            if shared is None or self.by_id.get(node.id) is not node:
+                continue
+            attribute = next(a for a in node.function.attributes if a.key == "nodeshareinputof")
+            source = self.by_id.get(shared)
+            reason = None
+            if shared == node.id:
+                reason = "a node cannot share its own input"
+            elif node.max_recursion_depth:
+                reason = "a recursive node cannot share another node's input"
+            elif node.id in targeted:
+                reason = "a node that other nodes target cannot share another node's input"
+            elif node.program_entry_explicit:
+                reason = "an entry node cannot share another node's input"
+            elif node.input is not None and node.input.kind.writable:
+                reason = "RW inputs cannot be shared"
+            elif source is not None and source.max_recursion_depth:
+                reason = f"'{source.id}' is recursive, and the input of a recursive node cannot be shared"
+            elif source is not None and _input_record(source) is not _input_record(node):
+                reason = f"its input record differs from the input record of '{source.id}'"
+            if reason:
+                self.report(codes.INVALID_INPUT_SHARING, attribute.span,
+                            f"[NodeShareInputOf(\"{shared}\")] is not allowed: {reason}")
+                continue
+            sharers[shared].append(node)
+        for shared, nodes in sharers.items():
+            if len(nodes) + 1 > MAX_SHARERS:
+                self.report(codes.INVALID_INPUT_SHARING, nodes[MAX_SHARERS - 1].span,
+                            f"{len(nodes) + 1} nodes share the input of '{shared}'; at most {MAX_SHARERS} may")
+        self.sharers = sharers
+
+    def _cross_group_sharing(self) -> None:
+        entries = {n.id for n in self.graph.entry_nodes}
+        for node in self.graph.nodes:
+            call = node.calls_finished_cross_group_sharing
+            if call is None or self.by_id.get(node.id) is not node:
+                continue
+            if node.id in entries:
+                self.report(codes.INVALID_CROSS_GROUP_SHARING, call,
+                            f"FinishedCrossGroupSharing() is not allowed in '{node.id}', an entry node of the graph")
+            for edge in self.graph.edges:
+                if edge.target is node and not edge.output.track_rw_input_sharing and not edge.output.is_empty:
+                    self.report(codes.UNTRACKED_PRODUCER, edge.output.parameter.span,
+                                f"'{edge.source.id}' feeds '{node.id}', which calls FinishedCrossGroupSharing(), so "
+                                f"its output record '{edge.output.record}' needs [NodeTrackRWInputSharing]")
+
+    # ------------------------------------------------------------ depth and slots
+
+    def _depth(self) -> None:
+        """Longest chain over node arrays (one vertex per NodeID name), without recursion and loop back edges."""
+        profile = self.graph.profile
+        weight: dict[str, int] = {}
+        for name, members in self.by_name.items():
+            levels = [1 + (m.max_recursion_depth or 0) if profile == "lib_6_8" and _self_targeting(m, self.graph)
+                      else 1 for m in members]
+            weight[name] = max(levels)
+        successors: dict[str, set[str]] = defaultdict(set)
+        for edge in self.graph.edges:
+            if edge.loop_back or edge.source.id.name == edge.target.id.name:
+                continue
+            successors[edge.source.id.name].add(edge.target.id.name)
+        best: dict[str, tuple[int, list[str]]] = {}
+        visiting: set[str] = set()
+
+        def longest(name: str) -> tuple[int, list[str]]:
+            if name in best:
+                return best[name]
+            if name in visiting:  # a cycle, reported already
+                return 0, []
+            visiting.add(name)
+            tail = max((longest(s) for s in sorted(successors[name])), default=(0, []), key=lambda x: x[0])
+            visiting.discard(name)
+            best[name] = (weight[name] + tail[0], [name, *tail[1]])
+            return best[name]
+
+        chains = [longest(name) for name in sorted(self.by_name)]
+        depth, chain = max(chains, default=(0, []), key=lambda x: x[0])
+        # each node's level: 1 + the longest chain of predecessors
+        level: dict[str, int] = {}
+
+        def level_of(name: str, seen: frozenset[str] = frozenset()) -> int:
+            if name in level:
+                return level[name]
+            preds = [e.source.id.name for e in self.graph.edges
+                     if e.target.id.name == name and not e.loop_back and e.source.id.name != name
+                     and e.source.id.name not in seen]
+            value = weight[name] + max((level_of(p, seen | {name}) for p in preds), default=0)
+            level[name] = value
+            return value
+
+        for name, members in self.by_name.items():
+            for member in members:
+                self.graph.depth_of[member.id] = level_of(name)
+        self.graph.depth = depth
+        self.graph.longest_chain = [self.by_name[name][0] for name in chain]
+        if depth > self.graph.depth_limit:
+            counting = ("recursion levels count (lib_6_8)" if profile == "lib_6_8"
+                        else "recursion and loop iterations do not count (lib_6_9)")
+            first = self.by_name[chain[0]][0]
+            self.report(codes.GRAPH_TOO_DEEP, first.span,
+                        f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
+                        notes=["longest chain: " + " -> ".join(chain)])
+
+    def _slots(self) -> None:
+        slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
+        slots += sum(n.max_recursion_depth or 0 for n in self.by_id.values())
+        for loop in self.graph.loops:
+            slots += len(loop.members) * ((loop.entry.max_loop_iterations or 1) - 1)
+        self.graph.node_id_slots = slots
+        if slots >= MAX_NODE_SLOTS:
+            first = self.graph.nodes[0]
+            self.report(codes.TOO_MANY_NODE_SLOTS, first.span,
+                        f"the graph needs {slots} node-ID slots (node IDs, recursion levels and loop iterations); "
+                        f"it must stay below {MAX_NODE_SLOTS} (2^24-1)")
+
+    # ------------------------------------------------------------ budgets and backing memory
+
+    def _multiplier(self, output: NodeOutput) -> int:
+        """How many nodes read each record of this output (NodeShareInputOf sharers plus the target)."""
+        present, _ = self.targets(output)
+        return max((1 + len(self.sharers.get(n.id, [])) for n in present), default=1)
+
+    def _budgets(self) -> None:
+        for node in self.graph.nodes:
+            if self.by_id.get(node.id) is not node:
+                continue
+            records = 0
+            output_bytes = 0
+            tracked = 0
+            for owner, sharers in node.output_budgets():
+                live = [o for o in sharers if not o.is_empty]
+                if not live:
+                    continue
+                multiplier = max(self._multiplier(o) for o in live)
+                count = (owner.max_records or 0) * multiplier
+                records += count
+                output_bytes += count * max(o.record_size for o in live)
+                if any(o.track_rw_input_sharing for o in live):
+                    tracked += count
+            self._limits(node, records, output_bytes, tracked)
+
+    def _limits(self, node: NodeInfo, records: int, output_bytes: int, tracked: int) -> None:
+        def over(message: str) -> None:
+            self.report(codes.NODE_OUTPUT_LIMIT, node.span, f"node '{node.id}': {message}",
+                        notes=["the limits are the spec's 'Node output limits'; the runtime rejects the graph "
+                               "unless MaxRecords is overridden at the API"])
+
+        if len(node.outputs) > MAX_OUTPUT_DECLARATIONS:
+            over(f"{len(node.outputs)} output declarations; at most {MAX_OUTPUT_DECLARATIONS} are allowed")
+        if node.groupshared_bytes > GROUPSHARED_LIMIT:
+            over(f"{node.groupshared_bytes} bytes of groupshared memory; at most {GROUPSHARED_LIMIT} are allowed")
+        if node.launch == "thread":
+            if records > THREAD_LIMITS["records"]:
+                over(f"thread launch nodes may output at most {THREAD_LIMITS['records']} records in total, "
+                     f"but the outputs' MaxRecords add up to {records}")
+            if output_bytes > THREAD_LIMITS["bytes"]:
+                over(f"thread launch nodes may output at most {THREAD_LIMITS['bytes']} bytes of records, "
+                     f"but the outputs may need {output_bytes} bytes")
+            return
+        if records > GROUP_LIMITS["records"]:
+            over(f"a thread group may output at most {GROUP_LIMITS['records']} records in total, but the outputs' "
+                 f"MaxRecords add up to {records}")
+        byte_limit = GROUP_LIMITS["bytes"] - 4 * tracked
+        if output_bytes > byte_limit:
+            extra = f" (32768 - 4 x {tracked} tracked records)" if tracked else ""
+            over(f"the outputs may need {output_bytes} bytes of records; at most {byte_limit} are allowed{extra}")
+        combined = output_bytes + node.groupshared_bytes + 8 * records
+        if combined > GROUP_LIMITS["combined"]:
+            over(f"output records ({output_bytes} bytes) + groupshared memory ({node.groupshared_bytes} bytes) + "
+                 f"8 x {records} records = {combined} bytes; at most {GROUP_LIMITS['combined']} are allowed")
+
+    def _backing(self) -> None:
+        for node in self.graph.nodes:
+            if self.by_id.get(node.id) is not node:
+                continue
+            with_per_node = without = 0
+            for output in node.outputs:
+                if output.is_empty:
+                    continue
+                owner = output if output.max_records is not None else next(
+                    (o for o in node.outputs if o.parameter.name == output.shared_with), output)
+                budget = owner.max_records or 0
+                size = _round_up(output.record_size, BACKING_ALIGNMENT)
+                levels = 1 + (node.max_recursion_depth or 0) if any(
+                    e.recursive for e in self.graph.edges if e.output is output) else 1
+                if output.is_array:
+                    present, missing = self.targets(output)
+                    members = len(present) + len(missing)
+                    per_node = min(output.max_records_per_node or budget, budget)
+                    with_per_node += members * per_node * size * levels
+                    without += members * budget * size * levels
+                else:
+                    with_per_node += budget * size * levels
+                    without += budget * size * levels
+            self.graph.backing_of[node.id] = with_per_node
+            self.graph.backing_without_per_node_of[node.id] = without
+
+
+def _round_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def _input_record(node: NodeInfo) -> t.Type | None:
+    return node.input.record if node.input is not None else None
+
+
+def _access(node: NodeInfo) -> str:
+    if node.input is None or node.input.kind is NK.EMPTY_NODE_INPUT:
+        return "empty"
+    return "read-write" if node.input.kind.writable else "read-only"
+
+
+def _array_difference(a: NodeInfo, b: NodeInfo) -> str | None:
+    if a.launch != b.launch:
+        return f"their launch modes differ ({a.launch}, {b.launch})"
+    if _input_record(a) is not _input_record(b):
+        return f"their input records differ ('{_input_record(a)}', '{_input_record(b)}')"
+    if _access(a) != _access(b):
+        return f"their input access differs ({_access(a)}, {_access(b)})"
+    if (a.dispatch_grid is None) != (b.dispatch_grid is None):
+        return "only one of them declares a fixed [NodeDispatchGrid]"
+    return None
+
+
+def _self_targeting(node: NodeInfo, graph: GraphInfo) -> bool:
+    return any(e.recursive and e.source is node for e in graph.edges)
+
+
+def check_graph(nodes: list[NodeInfo], profile: str) -> tuple[GraphInfo, list[Diagnostic]]:
+    checker = GraphChecker(nodes, profile)
+    graph = checker.check()
+    return graph, checker.diagnostics

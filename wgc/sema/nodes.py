@@ -1,0 +1,737 @@
+"""Semantic analysis, work-graph rules of each node shader: attributes, inputs, outputs,
+records and system values, and the node's description for the graph analysis.
+
+Input: the checked `ir.Module` and the profile (`lib_6_8` = Work Graphs 1.0 rules,
+`lib_6_9` = the 1.x rules of the MaxRecordsPerNode and Work Graph Loops proposals).
+Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
+values, input, outputs with their budgets and targets) and the diagnostics of
+`../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).
+The bodies' rules (uniformity, OutputComplete, barriers) are `uniformity.py`'s; the
+rules that need every node (targets, cycles, depth, budgets with shared inputs) are
+`graph.py`'s.
+
+Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.16):
+- a coalescing input's `[MaxRecords]` is optional (default 1), as DXC and the spec's HLSL table;
+- `[MaxRecordsSharedWith]` must name an EARLIER output carrying `[MaxRecords]` (spec);
+- thread launch accepts `[NumThreads(1,1,1)]` (DXC) and nothing else;
+- `[NodeMaxRecursionDepth]` is at most 32 under lib_6_8 (DXC) and 2^24-2 under lib_6_9 (loops proposal);
+- a missing `[MaxRecordsPerNode]` on an output array is a DefaultError warning under lib_6_9 only,
+  and its value is then the budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's
+  MaxRecords is the bound it may not exceed;
+- system values are checked inside struct parameters too, and their types (uint/int, 1-3 components).
+
+Invariants: never raises for bad input; a node whose attributes are broken still gets a
+`NodeInfo` with defaults, so the graph analysis can go on without cascades.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
+from wgc.source import Span
+
+NK = t.NodeObjectKind
+LAUNCHES = ("broadcasting", "coalescing", "thread")
+UNBOUNDED = 0xFFFFFFFF
+MAX_GRID_COMPONENT = 65535
+MAX_GRID_PRODUCT = 2**24 - 1
+MAX_RECURSION_LIB_6_8 = 32
+MAX_COUNT_24 = 2**24 - 2
+MAX_RECORDS_PER_LOOP_ITERATION = 256
+
+FUNCTION_ATTRIBUTES = frozenset({
+    "shader", "nodelaunch", "numthreads", "nodedispatchgrid", "nodemaxdispatchgrid", "nodeisprogramentry",
+    "nodeid", "nodelocalrootargumentstableindex", "nodeshareinputof", "nodemaxrecursiondepth",
+    "nodemaxloopiterations", "nodemaxrecordsperloopiteration", "wavesize",
+})
+NODE_ONLY_FUNCTION_ATTRIBUTES = FUNCTION_ATTRIBUTES - {"shader", "numthreads", "wavesize"}
+OUTPUT_ATTRIBUTES = frozenset({
+    "maxrecords", "maxrecordssharedwith", "nodeid", "allowsparsenodes", "nodearraysize", "unboundedsparsenodes",
+    "maxrecordspernode",
+})
+INPUT_KINDS = {
+    "broadcasting": (NK.DISPATCH_NODE_INPUT_RECORD, NK.RW_DISPATCH_NODE_INPUT_RECORD),
+    "coalescing": (NK.GROUP_NODE_INPUT_RECORDS, NK.RW_GROUP_NODE_INPUT_RECORDS, NK.EMPTY_NODE_INPUT),
+    "thread": (NK.THREAD_NODE_INPUT_RECORD, NK.RW_THREAD_NODE_INPUT_RECORD),
+}
+SYSTEM_VALUES = {
+    # name: (launch modes that provide it, largest component count)
+    "sv_groupthreadid": (("broadcasting", "coalescing"), 3),
+    "sv_groupindex": (("broadcasting", "coalescing"), 1),
+    "sv_groupid": (("broadcasting",), 3),
+    "sv_dispatchthreadid": (("broadcasting",), 3),
+}
+
+
+@dataclass(frozen=True, order=True)
+class NodeId:
+    name: str
+    index: int = 0
+
+    def __str__(self) -> str:
+        return self.name if self.index == 0 else f"{self.name}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class DispatchGridField:
+    offset: int
+    components: int
+    bits: int
+
+
+@dataclass
+class NodeInput:
+    parameter: ir.Variable
+    kind: t.NodeObjectKind
+    record: t.Type | None
+    layout: TypeLayout | None
+    max_records: int | None
+    """Coalescing `[MaxRecords]` as written (None: not written; 1 is implied)."""
+    globally_coherent: bool
+    track_rw_input_sharing: bool
+    dispatch_grid_field: DispatchGridField | None
+    implied: bool = False
+    """A coalescing node without an input: `[MaxRecords(1)] EmptyNodeInput`."""
+
+
+@dataclass
+class NodeOutput:
+    parameter: ir.Variable
+    index: int
+    """Declaration order among the outputs (the API's output index)."""
+    kind: t.NodeObjectKind
+    target: NodeId
+    record: t.Type | None
+    layout: TypeLayout | None
+    track_rw_input_sharing: bool
+    max_records: int | None
+    shared_with: str | None = None
+    shared_with_index: int | None = None
+    max_records_per_node: int | None = None
+    """Arrays: the written value, or the budget's MaxRecords when implied."""
+    max_records_per_node_written: bool = False
+    array_size: int | None = None
+    allow_sparse_nodes: bool = False
+    unbounded_sparse_nodes: bool = False
+    dispatch_grid_field: DispatchGridField | None = None
+
+    @property
+    def is_array(self) -> bool:
+        return self.kind.is_array
+
+    @property
+    def is_empty(self) -> bool:
+        return self.kind.is_empty
+
+    @property
+    def record_size(self) -> int:
+        return self.layout.size if self.layout is not None else 0
+
+
+@dataclass
+class NodeInfo:
+    function: ir.Function
+    id: NodeId
+    launch: str
+    span: Span
+    program_entry_explicit: bool = False
+    num_threads: tuple[int, int, int] = (1, 1, 1)
+    dispatch_grid: tuple[int, int, int] | None = None
+    max_dispatch_grid: tuple[int, int, int] | None = None
+    max_recursion_depth: int | None = None
+    local_root_arguments_table_index: int | None = None
+    share_input_of: NodeId | None = None
+    max_loop_iterations: int | None = None
+    max_records_per_loop_iteration: int | None = None
+    input: NodeInput | None = None
+    outputs: list[NodeOutput] = field(default_factory=list)
+    groupshared_bytes: int = 0
+    calls_finished_cross_group_sharing: Span | None = None
+
+    @property
+    def is_loop_entry(self) -> bool:
+        return bool(self.max_loop_iterations)
+
+    def output_budgets(self) -> list[tuple[NodeOutput, list[NodeOutput]]]:
+        """Each `[MaxRecords]` output with the outputs that share its budget (itself first)."""
+        budgets = [(o, [o]) for o in self.outputs if o.max_records is not None]
+        by_name = {o.parameter.name: sharers for o, sharers in budgets}
+        for output in self.outputs:
+            if output.shared_with is not None and output.shared_with in by_name:
+                by_name[output.shared_with].append(output)
+        return budgets
+
+
+class NodeChecker:
+    def __init__(self, module: ir.Module, profile: str) -> None:
+        self.module = module
+        self.profile = profile
+        self.diagnostics: list[Diagnostic] = []
+
+    def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
+        self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
+
+    # ------------------------------------------------------------ attribute arguments
+
+    def _ints(self, attribute: ir.Attribute, count: tuple[int, ...], low: int, high: int,
+              what: str) -> tuple[int, ...] | None:
+        """The attribute's integer arguments, `len in count`, each in [low, high]."""
+        values = attribute.values()
+        if len(values) not in count:
+            expected = " or ".join(str(c) for c in count)
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+                        f"[{attribute.name}] takes {expected} argument{'s' if count != (1,) else ''}, "
+                        f"{len(values)} given")
+            return None
+        for value, arg in zip(values, attribute.args):
+            if isinstance(value, bool) or not isinstance(value, int):
+                if value is not None or arg.name is not None:
+                    self.report(codes.ATTRIBUTE_OUT_OF_RANGE, arg.span,
+                                f"[{attribute.name}] {what} must be an integer constant")
+                return None
+            if not low <= value <= high:
+                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, arg.span,
+                            f"[{attribute.name}] {what} must be between {low} and {high}, not {value}")
+                return None
+        return tuple(values)  # type: ignore[arg-type]
+
+    def _node_id(self, attribute: ir.Attribute) -> NodeId | None:
+        values = attribute.values()
+        if not 1 <= len(values) <= 2 or not isinstance(values[0], str):
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+                        f"[{attribute.name}] takes a node name string and an optional index")
+            return None
+        index = values[1] if len(values) == 2 else 0
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.args[-1].span,
+                        f"[{attribute.name}] index must be a non-negative integer constant")
+            return None
+        return NodeId(values[0], index)
+
+    # ------------------------------------------------------------ functions
+
+    def check(self) -> list[NodeInfo]:
+        nodes = []
+        for function in self.module.functions:
+            if function.shader_kind == "node":
+                nodes.append(self._node(function))
+            else:
+                self._not_a_node(function)
+        return nodes
+
+    def _not_a_node(self, function: ir.Function) -> None:
+        for attribute in function.attributes:
+            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES:
+                self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] is only allowed on node shaders ([Shader(\"node\")])")
+            elif attribute.key in OUTPUT_ATTRIBUTES:
+                self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] applies to node output parameters, not to functions")
+        for param in function.params:
+            for attribute in param.attributes:
+                if attribute.key in OUTPUT_ATTRIBUTES and not isinstance(param.type, t.NodeObjectType):
+                    self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                                f"[{attribute.name}] applies to node output parameters only")
+
+    def _node(self, function: ir.Function) -> NodeInfo:
+        attributes = {a.key: a for a in function.attributes}
+        shader = attributes["shader"]
+        if shader.values()[0] != "node":
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.args[0].span,
+                        f"shader kind must be written \"node\" (lower case), not \"{shader.values()[0]}\"")
+        launch = self._launch(attributes)
+        name = function.name
+        node = NodeInfo(function, NodeId(name), launch, function.span)
+        if function.return_type is not t.VOID:
+            self.report(codes.INVALID_NODE_SIGNATURE, function.span,
+                        f"node shader '{name}' must return void, not '{function.return_type}'")
+        for attribute in function.attributes:
+            if attribute.key in OUTPUT_ATTRIBUTES and attribute.key != "nodeid":
+                self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] applies to node output parameters, not to functions")
+        self._function_attributes(node, attributes)
+        self._parameters(node)
+        self._dispatch_grid_rules(node, attributes)
+        self._loop_attributes(node, attributes)
+        node.groupshared_bytes = _groupshared_bytes(function)
+        node.calls_finished_cross_group_sharing = _find_method(function, "FinishedCrossGroupSharing")
+        self._track_rw_sharing(node)
+        return node
+
+    def _launch(self, attributes: dict[str, ir.Attribute]) -> str:
+        attribute = attributes.get("nodelaunch")
+        if attribute is None:
+            return "broadcasting"
+        values = attribute.values()
+        value = values[0] if len(values) == 1 else None
+        if value in LAUNCHES:
+            return value  # type: ignore[return-value]
+        hint = ""
+        if isinstance(value, str) and value.lower() in LAUNCHES:
+            hint = f" (launch modes are case-sensitive: write \"{value.lower()}\")"
+        elif value == "mesh":
+            hint = " (mesh nodes are not supported by wgc)"
+        shown = f'"{value}"' if isinstance(value, str) else "this argument"
+        self.report(codes.INVALID_LAUNCH, attribute.span,
+                    f"invalid node launch mode {shown}: expected \"broadcasting\", \"coalescing\" or \"thread\"{hint}")
+        return "broadcasting"
+
+    def _function_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
+        launch = node.launch
+        threads = attributes.get("numthreads")
+        if threads is None:
+            if launch != "thread":
+                self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
+                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]")
+        else:
+            values = self._ints(threads, (3,), 1, 1024, "thread count")
+            if values is not None:
+                if launch == "thread" and values != (1, 1, 1):
+                    self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, threads.span,
+                                "thread launch nodes run one thread: [NumThreads] must be (1, 1, 1) or absent")
+                elif values[2] > 64 or values[0] * values[1] * values[2] > 1024:
+                    self.report(codes.ATTRIBUTE_OUT_OF_RANGE, threads.span,
+                                f"[NumThreads({values[0]}, {values[1]}, {values[2]})] exceeds the limits: "
+                                "z <= 64 and x*y*z <= 1024")
+                else:
+                    node.num_threads = values  # type: ignore[assignment]
+        if "nodeisprogramentry" in attributes:
+            node.program_entry_explicit = True
+        if "nodeid" in attributes:
+            node_id = self._node_id(attributes["nodeid"])
+            if node_id is not None:
+                node.id = node_id
+        if "nodelocalrootargumentstableindex" in attributes:
+            values = self._ints(attributes["nodelocalrootargumentstableindex"], (1,), -1, 2**31 - 1, "table index")
+            node.local_root_arguments_table_index = values[0] if values else None
+        if "nodeshareinputof" in attributes:
+            node.share_input_of = self._node_id(attributes["nodeshareinputof"])
+        if "nodemaxrecursiondepth" in attributes:
+            high = MAX_RECURSION_LIB_6_8 if self.profile == "lib_6_8" else MAX_COUNT_24
+            values = self._ints(attributes["nodemaxrecursiondepth"], (1,), 0, high, "depth")
+            node.max_recursion_depth = values[0] if values else None
+
+    def _dispatch_grid_rules(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
+        fixed, maximum = attributes.get("nodedispatchgrid"), attributes.get("nodemaxdispatchgrid")
+        if node.launch != "broadcasting":
+            for attribute in (fixed, maximum):
+                if attribute is not None:
+                    self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, attribute.span,
+                                f"[{attribute.name}] may only be used with broadcasting nodes")
+            return
+        if fixed is None and maximum is None:
+            self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
+                        f"broadcasting node '{node.function.name}' needs [NodeDispatchGrid(x, y, z)] or "
+                        "[NodeMaxDispatchGrid(x, y, z)]")
+            return
+        if fixed is not None and maximum is not None:
+            self.report(codes.CONFLICTING_ATTRIBUTES, maximum.span,
+                        "[NodeDispatchGrid] and [NodeMaxDispatchGrid] cannot both be given",
+                        labels=[Label(fixed.span, "the fixed grid is given here")])
+            return
+        attribute = fixed or maximum
+        assert attribute is not None
+        values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
+        if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+                        f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
+                        f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
+            values = None
+        if fixed is not None:
+            node.dispatch_grid = values  # type: ignore[assignment]
+            return
+        node.max_dispatch_grid = values  # type: ignore[assignment]
+        field_ = node.input.dispatch_grid_field if node.input is not None else None
+        if field_ is None:
+            record = node.input.record if node.input is not None else None
+            where = f"record '{record}'" if record is not None else "the node (it has no input record)"
+            self.report(codes.INVALID_DISPATCH_GRID, attribute.span,
+                        f"[NodeMaxDispatchGrid] needs an input record with an SV_DispatchGrid field; {where} has none")
+
+    def _loop_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
+        iterations = attributes.get("nodemaxloopiterations")
+        per_iteration = attributes.get("nodemaxrecordsperloopiteration")
+        if iterations is None and per_iteration is None:
+            return
+        if self.profile == "lib_6_8":
+            attribute = iterations or per_iteration
+            self.report(codes.INVALID_LOOP_ENTRY, attribute.span,  # type: ignore[union-attr]
+                        f"[{attribute.name}] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not "  # type: ignore[union-attr]
+                        "have; compile with -T lib_6_9")
+            return
+        if iterations is None or per_iteration is None:
+            present = iterations or per_iteration
+            missing = "NodeMaxRecordsPerLoopIteration" if per_iteration is None else "NodeMaxLoopIterations"
+            self.report(codes.INVALID_LOOP_ENTRY, present.span,  # type: ignore[union-attr]
+                        f"a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; "
+                        f"[{missing}] is missing")
+            return
+        counts = self._ints(iterations, (1,), 1, MAX_COUNT_24, "iteration count")
+        records = self._ints(per_iteration, (1,), 1, MAX_RECORDS_PER_LOOP_ITERATION, "record count")
+        if counts is None or records is None:
+            return
+        if node.max_recursion_depth:
+            recursion = next(a for a in node.function.attributes if a.key == "nodemaxrecursiondepth")
+            self.report(codes.INVALID_LOOP_ENTRY, iterations.span,
+                        "a loop entry node cannot be recursive; it may output records back to itself as loop "
+                        "iterations instead",
+                        labels=[Label(recursion.span, "declared recursive here")])
+            return
+        node.max_loop_iterations, node.max_records_per_loop_iteration = counts[0], records[0]
+
+    # ------------------------------------------------------------ parameters
+
+    def _parameters(self, node: NodeInfo) -> None:
+        for param in node.function.params:
+            type_ = param.type
+            element = type_.element if isinstance(type_, t.ArrayType) else type_
+            if isinstance(element, t.NodeObjectType) and isinstance(type_, t.ArrayType):
+                array_kind = "NodeOutputArray" if not element.kind.is_empty else "EmptyNodeOutputArray"
+                self.report(codes.INVALID_NODE_PARAMETER, param.span,
+                            f"node object parameter '{param.name}' may not be an array",
+                            notes=[f"did you mean '{array_kind}'?"] if element.kind.is_output else [])
+            elif isinstance(type_, t.NodeObjectType) and type_.kind.is_input:
+                self._input(node, param, type_)
+            elif isinstance(type_, t.NodeObjectType) and type_.kind.is_output:
+                self._output(node, param, type_)
+            elif isinstance(type_, t.NodeObjectType):
+                self.report(codes.INVALID_NODE_PARAMETER, param.span,
+                            f"'{type_}' cannot be a node shader parameter; obtain it from an output's "
+                            "Get*NodeOutputRecords()")
+            else:
+                self._system_values(node, param)
+        for param in node.function.params:
+            if not isinstance(param.type, t.NodeObjectType):
+                for attribute in param.attributes:
+                    if attribute.key in OUTPUT_ATTRIBUTES:
+                        self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                                    f"[{attribute.name}] applies to node outputs only")
+        if node.input is None and node.launch == "coalescing":
+            node.input = NodeInput(None, NK.EMPTY_NODE_INPUT, None, None, 1, False, False, None,  # type: ignore[arg-type]
+                                   implied=True)
+        self._output_budgets(node)
+
+    def _input(self, node: NodeInfo, param: ir.Variable, type_: t.NodeObjectType) -> None:
+        if node.input is not None:
+            self.report(codes.INVALID_NODE_INPUT, param.span, "a node shader has at most one input",
+                        labels=[Label(node.input.parameter.span, "the input is declared here")])
+            return
+        allowed = INPUT_KINDS[node.launch]
+        if type_.kind not in allowed:
+            names = ", ".join(k.value for k in allowed)
+            self.report(codes.INVALID_NODE_INPUT, param.span,
+                        f"'{type_.kind.value}' is not a valid input for a {node.launch} node; use {names}")
+        attributes = {a.key: a for a in param.attributes}
+        max_records = None
+        for key, attribute in attributes.items():
+            if key == "maxrecords":
+                if node.launch != "coalescing":
+                    self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                                "[MaxRecords] on a node input is only allowed for coalescing nodes")
+                else:
+                    values = self._ints(attribute, (1,), 1, 2**31 - 1, "record count")
+                    max_records = values[0] if values else None
+            elif key in OUTPUT_ATTRIBUTES:
+                self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] applies to node outputs, not to the input")
+        coherent = "globallycoherent" in param.modifiers
+        if coherent and type_.kind is not NK.RW_DISPATCH_NODE_INPUT_RECORD:
+            self.report(codes.MISPLACED_NODE_ATTRIBUTE, param.span,
+                        "'globallycoherent' can only be applied to UAVs and RWDispatchNodeInputRecord")
+            coherent = False
+        record, layout, tracked = self._record(type_, param)
+        grid = self._dispatch_grid_field(record, param) if record is not None else None
+        node.input = NodeInput(param, type_.kind, record, layout, max_records, coherent, tracked, grid)
+
+    def _record(self, type_: t.NodeObjectType, param: ir.Variable) -> tuple[t.Type | None, TypeLayout | None, bool]:
+        record = type_.record
+        if record is None:
+            return None, None, False
+        if not isinstance(record, t.StructType):
+            self.report(codes.INVALID_RECORD, param.span,
+                        f"'{record}' is not valid as a node record type: a struct is required")
+            return record, None, False
+        layout = layout_of(record, LayoutRule.SCALAR, default_row_major=self.module.default_row_major)
+        if layout.size == 0:
+            self.report(codes.INVALID_RECORD, param.span,
+                        f"record '{record}' of '{param.name}' has zero size; use an Empty* node object instead")
+        tracked = "nodetrackrwinputsharing" in record.attributes
+        return record, layout, tracked
+
+    def _dispatch_grid_field(self, record: t.Type, param: ir.Variable, report: bool = True) -> DispatchGridField | None:
+        found: list[tuple[int, t.Field]] = []
+        if isinstance(record, t.StructType):
+            layout = layout_of(record, LayoutRule.SCALAR, default_row_major=self.module.default_row_major)
+            _collect_semantic(record, layout, 0, "sv_dispatchgrid", found)
+        if not found:
+            return None
+        for _offset, extra in found[1:] if report else ():
+            self.report(codes.INVALID_DISPATCH_GRID, extra.span, "a record may have only one SV_DispatchGrid field",
+                        labels=[Label(found[0][1].span, "the first SV_DispatchGrid is here")])
+        offset, field_ = found[0]
+        shape = _grid_shape(field_.type)
+        if shape is None:
+            if not report:
+                return None
+            self.report(codes.INVALID_DISPATCH_GRID, field_.span,
+                        f"SV_DispatchGrid must be uint, uint2, uint3 (or 16-bit uint / an array of up to 3), "
+                        f"not '{field_.type}'")
+            return None
+        return DispatchGridField(offset, shape[0], shape[1])
+
+    def _output(self, node: NodeInfo, param: ir.Variable, type_: t.NodeObjectType) -> None:
+        attributes = {a.key: a for a in param.attributes}
+        index = len(node.outputs)
+        record, layout, tracked = self._record(type_, param)
+        target = NodeId(param.name)
+        if "nodeid" in attributes:
+            target = self._node_id(attributes["nodeid"]) or target
+        output = NodeOutput(param, index, type_.kind, target, record, layout, tracked, None)
+        if record is not None:
+            output.dispatch_grid_field = self._dispatch_grid_field(record, param, report=False)
+        node.outputs.append(output)
+        max_records = attributes.get("maxrecords")
+        shared = attributes.get("maxrecordssharedwith")
+        if max_records is not None and shared is not None:
+            self.report(codes.CONFLICTING_ATTRIBUTES, shared.span,
+                        "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
+                        labels=[Label(max_records.span, "[MaxRecords] is given here")])
+        elif max_records is None and shared is None:
+            self.report(codes.MISSING_MAX_RECORDS, param.span,
+                        f"output '{param.name}' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] "
+                        "(empty outputs too)")
+        elif max_records is not None:
+            values = self._ints(max_records, (1,), 0, 2**31 - 1, "record count")
+            output.max_records = values[0] if values else None
+        else:
+            self._shared_budget(node, output, shared)  # type: ignore[arg-type]
+        self._array_attributes(output, attributes)
+        output.allow_sparse_nodes = "allowsparsenodes" in attributes or output.unbounded_sparse_nodes
+
+    def _shared_budget(self, node: NodeInfo, output: NodeOutput, attribute: ir.Attribute) -> None:
+        args = attribute.args
+        name = args[0].name if len(args) == 1 else None
+        if name is None:
+            self.report(codes.INVALID_SHARED_BUDGET, attribute.span,
+                        "[MaxRecordsSharedWith] takes the name of another output parameter")
+            return
+        if name == output.parameter.name:
+            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
+                        f"output '{name}' cannot share its MaxRecords budget with itself")
+            return
+        earlier = next((o for o in node.outputs[:-1] if o.parameter.name == name), None)
+        if earlier is None:
+            later = next((p for p in node.function.params if p.name == name), None)
+            reason = ("it is declared after this output; the budget owner must come first" if later is not None
+                      else "there is no output parameter of that name")
+            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
+                        f"[MaxRecordsSharedWith({name})] must name an earlier output with [MaxRecords]: {reason}")
+            return
+        if earlier.max_records is None:
+            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
+                        f"[MaxRecordsSharedWith({name})] must name an output with its own [MaxRecords]; "
+                        f"'{name}' shares a budget itself",
+                        labels=[Label(earlier.parameter.span, f"'{name}' is declared here")])
+            return
+        output.shared_with, output.shared_with_index = name, earlier.index
+
+    def _array_attributes(self, output: NodeOutput, attributes: dict[str, ir.Attribute]) -> None:
+        size = attributes.get("nodearraysize")
+        unbounded = attributes.get("unboundedsparsenodes")
+        per_node = attributes.get("maxrecordspernode")
+        if not output.is_array:
+            for attribute in (size, unbounded):
+                if attribute is not None:
+                    self.report(codes.INVALID_OUTPUT_ARRAY, attribute.span,
+                                f"[{attribute.name}] may only be used on NodeOutputArray / EmptyNodeOutputArray")
+            if per_node is not None:
+                self.report(codes.MAX_RECORDS_PER_NODE_NOT_ARRAY, per_node.span,
+                            "[MaxRecordsPerNode] may only be used with node output arrays "
+                            "(NodeOutputArray / EmptyNodeOutputArray)")
+            return
+        if size is not None:
+            values = self._ints(size, (1,), 1, UNBOUNDED, "array size")
+            if values is not None:
+                output.array_size = values[0]
+                if values[0] == UNBOUNDED:
+                    output.unbounded_sparse_nodes = True
+        if unbounded is not None:
+            if size is not None and output.array_size not in (None, UNBOUNDED):
+                self.report(codes.CONFLICTING_ATTRIBUTES, unbounded.span,
+                            "[UnboundedSparseNodes] conflicts with [NodeArraySize]: use one (or NodeArraySize(-1))",
+                            labels=[Label(size.span, "[NodeArraySize] is given here")])
+            output.unbounded_sparse_nodes = True
+            output.array_size = UNBOUNDED
+        if size is None and unbounded is None:
+            self.report(codes.INVALID_OUTPUT_ARRAY, output.parameter.span,
+                        f"output array '{output.parameter.name}' needs [NodeArraySize(n)] or [UnboundedSparseNodes]")
+        if per_node is not None:
+            values = self._ints(per_node, (1,), 0, 2**31 - 1, "record count")
+            if values is not None:
+                output.max_records_per_node, output.max_records_per_node_written = values[0], True
+
+    def _output_budgets(self, node: NodeInfo) -> None:
+        """MaxRecordsPerNode against its budget, and its implied value when missing."""
+        by_name = {o.parameter.name: o for o in node.outputs}
+        for output in node.outputs:
+            if not output.is_array:
+                continue
+            owner = by_name.get(output.shared_with) if output.shared_with else output
+            budget = owner.max_records if owner is not None else None
+            attribute = next((a for a in output.parameter.attributes if a.key == "maxrecordspernode"), None)
+            if output.max_records_per_node_written:
+                if budget is not None and output.max_records_per_node > budget:  # type: ignore[operator]
+                    whose = "its MaxRecords" if owner is output else f"the MaxRecords of '{owner.parameter.name}', whose budget it shares"  # type: ignore[union-attr]
+                    self.report(codes.MAX_RECORDS_PER_NODE_TOO_LARGE, attribute.span,  # type: ignore[union-attr]
+                                f"MaxRecordsPerNode ({output.max_records_per_node}) exceeds {whose} ({budget})")
+                continue
+            output.max_records_per_node = budget
+            if self.profile != "lib_6_8":
+                self.report(codes.MISSING_MAX_RECORDS_PER_NODE, output.parameter.span,
+                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required from "
+                            f"lib_6_9 (the value is taken to be MaxRecords, {budget})",
+                            notes=["declare the most records any one node of the array can receive, so the "
+                                   "runtime can size the array's backing memory"])
+
+    def _system_values(self, node: NodeInfo, param: ir.Variable) -> None:
+        if param.semantic is None and isinstance(param.type, t.StructType):
+            for field_ in param.type.all_fields():
+                if field_.semantic is None:
+                    self.report(codes.INVALID_NODE_PARAMETER, field_.span,
+                                f"field '{field_.name}' of node parameter '{param.name}' needs a system-value semantic")
+                else:
+                    self._system_value(node, field_.semantic, field_.type, field_.span)
+            return
+        if param.semantic is None:
+            self.report(codes.INVALID_NODE_PARAMETER, param.span,
+                        f"node shader parameter '{param.name}' must be a node input, a node output or a system value")
+            return
+        self._system_value(node, param.semantic, param.type, param.span)
+
+    def _system_value(self, node: NodeInfo, semantic: str, type_: t.Type, span: Span) -> None:
+        key = semantic.lower()
+        known = SYSTEM_VALUES.get(key)
+        if known is None:
+            self.report(codes.INVALID_SYSTEM_VALUE, span,
+                        f"'{semantic}' is not a node shader system value (node shaders have SV_GroupThreadID, "
+                        "SV_GroupIndex, SV_GroupID and SV_DispatchThreadID)")
+            return
+        launches, components = known
+        if node.launch not in launches:
+            self.report(codes.INVALID_SYSTEM_VALUE, span,
+                        f"'{semantic}' is not available in {node.launch} launch nodes "
+                        f"(only in {' and '.join(launches)} nodes)")
+            return
+        scalar = t.element_scalar(type_)
+        count = t.component_count(type_)
+        if scalar is None or not scalar.is_integer or scalar.bits != 32 or count is None or count > components \
+                or isinstance(type_, t.MatrixType):
+            allowed = "uint" if components == 1 else "uint, uint2 or uint3"
+            self.report(codes.INVALID_SYSTEM_VALUE, span, f"'{semantic}' must be {allowed}, not '{type_}'")
+
+    def _track_rw_sharing(self, node: NodeInfo) -> None:
+        node_input = node.input
+        call = node.calls_finished_cross_group_sharing
+        if node_input is None or node_input.implied:
+            return
+        if node_input.track_rw_input_sharing and node_input.kind is not NK.RW_DISPATCH_NODE_INPUT_RECORD:
+            self.report(codes.INVALID_TRACK_RW_SHARING, node_input.parameter.span,
+                        f"record '{node_input.record}' has [NodeTrackRWInputSharing], which is only allowed on the "
+                        f"records of RWDispatchNodeInputRecord inputs, not {node_input.kind.value}")
+        if call is not None and not node_input.track_rw_input_sharing and \
+                node_input.kind is NK.RW_DISPATCH_NODE_INPUT_RECORD:
+            self.report(codes.INVALID_TRACK_RW_SHARING, call,
+                        f"FinishedCrossGroupSharing() needs the input record '{node_input.record}' to be declared "
+                        "with [NodeTrackRWInputSharing]",
+                        labels=[Label(node_input.parameter.span, "the input is declared here")])
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _collect_semantic(struct: t.StructType, layout: TypeLayout, base: int, semantic: str,
+                      found: list[tuple[int, t.Field]]) -> None:
+    for field_, member in zip(struct.all_fields(), layout.members):
+        if field_.semantic is not None and field_.semantic.lower() == semantic:
+            found.append((base + member.offset, field_))
+        if isinstance(field_.type, t.StructType):
+            _collect_semantic(field_.type, member.layout, base + member.offset, semantic, found)
+
+
+def _grid_shape(type_: t.Type) -> tuple[int, int] | None:
+    """(components, bits) of an SV_DispatchGrid field type, or None if the type is not allowed."""
+    count = 1
+    if isinstance(type_, t.ArrayType):
+        if type_.length is None or not 1 <= type_.length <= 3:
+            return None
+        count, type_ = type_.length, type_.element
+    scalar = t.element_scalar(type_)
+    if scalar is None or scalar.kind is not t.ScalarKind.UINT or scalar.bits not in (16, 32):
+        return None
+    if isinstance(type_, t.VectorType):
+        if count != 1:
+            return None
+        count = type_.count
+    elif not isinstance(type_, t.ScalarType):
+        return None
+    return count, scalar.bits
+
+
+def _walk_functions(function: ir.Function) -> list[ir.Function]:
+    """The function and every user function it calls, transitively (each once)."""
+    seen: list[ir.Function] = []
+    stack = [function]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.append(current)
+        stack.extend(current.callees)
+    return seen
+
+
+def walk_exprs(node):  # type: ignore[no-untyped-def]
+    """Every IR expression below a statement or expression, in order."""
+    if isinstance(node, ir.Expr):
+        yield node
+    for value in vars(node).values():
+        if isinstance(value, (ir.Expr, ir.Stmt)):
+            yield from walk_exprs(value)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
+                    yield from walk_exprs(item)
+        elif isinstance(value, ir.SwitchCase):
+            yield from walk_exprs(value)
+
+
+def _find_method(function: ir.Function, name: str) -> Span | None:
+    for current in _walk_functions(function):
+        if current.body is None:
+            continue
+        for expr in walk_exprs(current.body):
+            if isinstance(expr, ir.MethodCall) and expr.method == name:
+                return expr.span
+    return None
+
+
+def _groupshared_bytes(function: ir.Function) -> int:
+    """Bytes of the groupshared variables the node (and what it calls) uses."""
+    used: dict[int, ir.Variable] = {}
+    for current in _walk_functions(function):
+        if current.body is None:
+            continue
+        for expr in walk_exprs(current.body):
+            if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
+                used[id(expr.variable)] = expr.variable
+    return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
+
+
+def check_nodes(module: ir.Module, profile: str) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    checker = NodeChecker(module, profile)
+    nodes = checker.check()
+    return nodes, checker.diagnostics
