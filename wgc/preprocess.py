@@ -156,6 +156,10 @@ class LocationMap:
         self._seg_end = seg_end      # -1 for linear segments
         self._units = units
         self._bases = [u.base for u in units]
+        only = units[0] if len(units) == 1 else None
+        self._identity = only if (only is not None and only.base == 0 and not only.region_starts
+                                  and seg_out == [0] and seg_pos == [0] and seg_end == [-1]) else None
+        """The one file, when the text maps onto it character for character (no macros, includes, #line)."""
 
     def _unit(self, pos: int) -> _Unit:
         return self._units[max(0, bisect.bisect_right(self._bases, pos) - 1)]
@@ -188,6 +192,9 @@ class LocationMap:
         """
         start = max(0, start)
         end = max(start, end)
+        if self._identity is not None:
+            size = len(self._identity.text)
+            return Span(self._identity.file, min(start, size), min(end, size))
         pos_a, end_a = self._point(start)
         file_a, a = self._resolve(pos_a)
         if end == start:

@@ -24,7 +24,7 @@ report, using `Conversion.truncates` for the truncation warning).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from wgc import types as t
 
@@ -41,9 +41,11 @@ class ShapeChange(enum.IntEnum):
     TRUNCATION = 2
 
 
-@dataclass(frozen=True, order=True)
-class Conversion:
-    """An implicit conversion; compare with `<` to find the better of two (smaller is better)."""
+class Conversion(NamedTuple):
+    """An implicit conversion; compare with `<` to find the better of two (smaller is better).
+
+    A named tuple, so comparisons are plain (and fast) tuple comparisons: shape first.
+    """
 
     shape: ShapeChange
     component: ComponentRank

@@ -257,8 +257,9 @@ class NodeChecker:
         self._parameters(node)
         self._dispatch_grid_rules(node, attributes)
         self._loop_attributes(node, attributes)
-        node.groupshared_bytes = _groupshared_bytes(function)
-        node.calls_finished_cross_group_sharing = _find_method(function, "FinishedCrossGroupSharing")
+        expressions = _expressions(function)
+        node.groupshared_bytes = _groupshared_bytes(expressions)
+        node.calls_finished_cross_group_sharing = _find_method(expressions, "FinishedCrossGroupSharing")
         self._track_rw_sharing(node)
         return node
 
@@ -709,25 +710,25 @@ def walk_exprs(node):  # type: ignore[no-untyped-def]
             yield from walk_exprs(value)
 
 
-def _find_method(function: ir.Function, name: str) -> Span | None:
+def _expressions(function: ir.Function) -> list[ir.Expr]:
+    """Every expression of the function and of the functions it calls (each function once)."""
+    found: list[ir.Expr] = []
     for current in _walk_functions(function):
-        if current.body is None:
-            continue
-        for expr in walk_exprs(current.body):
-            if isinstance(expr, ir.MethodCall) and expr.method == name:
-                return expr.span
-    return None
+        if current.body is not None:
+            found.extend(walk_exprs(current.body))
+    return found
 
 
-def _groupshared_bytes(function: ir.Function) -> int:
+def _find_method(expressions: list[ir.Expr], name: str) -> Span | None:
+    return next((e.span for e in expressions if isinstance(e, ir.MethodCall) and e.method == name), None)
+
+
+def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
     """Bytes of the groupshared variables the node (and what it calls) uses."""
     used: dict[int, ir.Variable] = {}
-    for current in _walk_functions(function):
-        if current.body is None:
-            continue
-        for expr in walk_exprs(current.body):
-            if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
-                used[id(expr.variable)] = expr.variable
+    for expr in expressions:
+        if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
+            used[id(expr.variable)] = expr.variable
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 

@@ -1,0 +1,117 @@
+"""`wgc inspect` benchmark: the whole pipeline up to the graph model on generated graphs.
+
+run: `python benchmarks/graph.py [--nodes 500] [--repeat K]` in an environment where wgc is
+installed.  Prints, for graphs of 10, 100 and N nodes: the in-process time of
+`wgc.compile(emit="json")` (preprocess, parse, sema, node and graph rules, model; best of K
+runs) and the time of its graph stage alone; and the wall time of the whole `wgc inspect`
+process on the N-node graph (cold start included).
+
+The generated graph is a broadcasting entry that fans out to N-1 thread nodes through a node
+array with [MaxRecordsPerNode], each of which forwards to the next (a chain), so the graph has
+about 2N edges and depth N/8-ish chains are bounded by splitting into groups of 8.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HEADER = """\
+struct Rec {{ uint value; float weight; }};
+
+[Shader("node")]
+[NodeLaunch("broadcasting")]
+[NodeIsProgramEntry]
+[NodeDispatchGrid(1, 1, 1)]
+[NumThreads(64, 1, 1)]
+void Root([MaxRecords(64)] [MaxRecordsPerNode(4)] [NodeArraySize({count})] NodeOutputArray<Rec> Work,
+          uint gi : SV_GroupIndex)
+{{
+    ThreadNodeOutputRecords<Rec> r = Work[gi % {count}u].GetThreadNodeOutputRecords(1);
+    r.Get().value = gi;
+    r.Get().weight = 1.0f;
+    r.OutputComplete();
+}}
+"""
+
+NODE = """
+[Shader("node")]
+[NodeLaunch("thread")]
+[NodeID("Work", {i})]
+void Work{i}(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] [NodeID("Tail", {i})] NodeOutput<Rec> next)
+{{
+    ThreadNodeOutputRecords<Rec> r = next.GetThreadNodeOutputRecords(input.Get().value & 1u);
+    if (input.Get().value & 1u) {{ r.Get().value = input.Get().value + {i}u; r.Get().weight = 0.5f; }}
+    r.OutputComplete();
+}}
+
+[Shader("node")]
+[NodeLaunch("thread")]
+[NodeID("Tail", {i})]
+void Tail{i}(ThreadNodeInputRecord<Rec> input) {{ }}
+"""
+
+
+def generate(nodes: int) -> str:
+    count = max(1, (nodes - 1) // 2)
+    return HEADER.format(count=count) + "".join(NODE.format(i=i) for i in range(count))
+
+
+def best(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def in_process(nodes: int, repeat: int) -> None:
+    from wgc import driver
+    from wgc.sema.graph import check_graph
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.hlsl"
+        path.write_text(generate(nodes))
+        options = driver.Options(input=str(path), emit="json")
+        result = driver.compile(options)
+        assert result.ok, [d.message for d in result.diagnostics][:3]
+        total = best(repeat, lambda: driver.compile(options))
+        front = driver.run_front_end(options)
+        analysis = front.analysis
+        graph_time = best(repeat, lambda: check_graph(list(analysis.nodes), "lib_6_9"))  # type: ignore[union-attr]
+        lines = path.read_text().count("\n")
+        print(f"{len(analysis.nodes):5} nodes ({lines:6} lines): inspect in-process {total * 1000:8.1f} ms, "  # type: ignore[union-attr]
+              f"graph analysis {graph_time * 1000:7.1f} ms")
+
+
+def whole_process(nodes: int, repeat: int) -> None:
+    script = Path(sys.executable).with_name("wgc")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "wgc"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "graph.hlsl"
+        path.write_text(generate(nodes))
+        wall = best(repeat, lambda: subprocess.run(command + ["inspect", "--format", "json", str(path)],
+                                                   check=True, capture_output=True))
+    print(f"whole `wgc inspect --format json` process, {nodes} nodes: {wall * 1000:.0f} ms (best of {repeat})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    from wgc.syntax.parse import load_grammar
+
+    load_grammar()
+    for nodes in (10, 100, args.nodes):
+        in_process(nodes, args.repeat)
+    whole_process(args.nodes, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
