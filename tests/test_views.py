@@ -1,6 +1,6 @@
 """The views of `wgc inspect` (text, DOT, DXIL metadata) over hand-built inspect models.
 
-The models follow `wgc/metadata/SCHEMA.md` exactly; they mirror samples/hello.hlsl, a
+The models follow the schema in README.md ("The JSON model") exactly; they mirror samples/hello.hlsl, a
 recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
 node output arrays ([MaxRecordsPerNode], shared budget, unbounded sparse, a missing target,
 an empty output).

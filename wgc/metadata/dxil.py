@@ -1,7 +1,7 @@
 """DXIL-style node metadata view of the inspect model: `wgc inspect --format dxil`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model, a plain dict following `wgc/metadata/SCHEMA.md`.
+Input:      the inspect model, a plain dict following the schema in README.md ("The JSON model").
 Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) holding
             the metadata DXC would emit for the library's node shaders; no code:
 

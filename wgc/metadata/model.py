@@ -2,7 +2,7 @@
 
 Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
 `sema.graph.GraphInfo`), the profile and wgc's version.
-Output: a dict of JSON types following `wgc/metadata/SCHEMA.md`, the one model every
+Output: a dict of JSON types following the schema in README.md ("The JSON model"), the one model every
 `wgc inspect` view renders (`--format json` prints it as is).
 
 Invariants: only plain data (dict, list, str, int, bool, None); nodes in source order,
