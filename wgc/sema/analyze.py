@@ -30,6 +30,7 @@ from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
 from wgc.sema.nodes import NodeInfo, check_nodes
+from wgc.sema.uniformity import check_node_body
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
@@ -62,7 +63,13 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     if has_errors(ctx.diagnostics):
         return Analysis(ctx.module, tuple(ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
-    # UNIFORMITY-HOOK
+    seen: set[tuple[str, object, str]] = set()
+    for node in nodes:
+        for diagnostic in check_node_body(node.function, node.launch):
+            key = (diagnostic.code, diagnostic.span, diagnostic.message)
+            if key not in seen:  # a helper called by two nodes is reported once
+                seen.add(key)
+                node_diagnostics.append(diagnostic)
     graph, graph_diagnostics = check_graph(nodes, options.profile)
     return Analysis(ctx.module, tuple(ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes), graph)
 

@@ -3,37 +3,38 @@ FinishedCrossGroupSharing, barriers, launch-mode bans and SV_DispatchGrid writes
 
 Input: one checked node shader (`ir.Function` carrying `[Shader("node")]`) and its launch mode
 ("broadcasting" | "coalescing" | "thread"); the bodies of the user functions it calls
-(transitively) are analysed with it, in the node's launch mode.
+(transitively) are checked with it, in the node's launch mode.
 Output: the diagnostics of workgraph-rules.md §1.8-§1.11 for that body, sorted by position:
-WG0417 operations that need thread-group-uniform control flow or operands (broadcasting and
+WG0417 operations needing thread-group-uniform control flow or operands (broadcasting and
 coalescing only); WG0418/WG0419 output records not completed on every path / used after
 OutputComplete(); WG0420 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier
-flags that do not apply; WG0416 operations thread launch does not have (GetGroupNodeOutputRecords,
-groupshared, quad operations, implicit-derivative sampling); WG0415 writes to an SV_DispatchGrid
-field through RWDispatchNodeInputRecord.
+flags that do not apply (the first rule broken, one per call); WG0416 what thread launch lacks
+(GetGroupNodeOutputRecords, groupshared, quad operations, implicit-derivative sampling); WG0415
+writes to an SV_DispatchGrid field through RWDispatchNodeInputRecord.
 
-Invariants: pure (the IR is not modified); never raises for bad input; a helper reached from
-several nodes is analysed once per node (callers merging nodes should drop identical duplicates).
-OutputComplete tracking is per function ("in the same function as the Get"): a helper that calls
-OutputComplete() on a record parameter completes the caller's argument; records a helper returns
-are tracked in the caller; records copied into another variable stop being tracked.
+Invariants: pure (the IR is not modified); never raises; one diagnostic per (code, span); a
+helper reached from several nodes is checked once per node (callers merging nodes should drop
+identical duplicates). OutputComplete is tracked per function ("the same function as the Get"):
+a helper that calls OutputComplete() on a record parameter completes the caller's argument,
+records a helper returns are tracked by the caller, and records copied into another variable
+stop being tracked (no aliasing analysis).
 
 Uniformity model (varying = may differ between the threads of one group):
 - Sources: parameters with SV_GroupIndex/SV_GroupThreadID/SV_DispatchThreadID (SV_GroupID is
-  uniform); wave and quad operations (wave-uniform is not group-uniform); atomics' returned values
+  uniform); wave and quad operations (wave-uniform is not group-uniform); values atomics return
   (Interlocked* originals, IncrementCounter, DecrementCounter, Consume); per-thread output records
   (GetThreadNodeOutputRecords). Constants, cbuffers, DispatchNodeInputRecord fields, Count(),
-  IsValid(), FinishedCrossGroupSharing() and loads from groupshared/resources/records are uniform
-  when their index/address is (the user's barriers are assumed to make shared memory consistent).
+  IsValid(), FinishedCrossGroupSharing() and loads from groupshared memory, resources and records
+  are uniform when their index/address is (the user's barriers are assumed to make them consistent).
 - Propagation: an expression with a varying operand is varying. Locals, parameters and statics
   are flow-insensitive: varying once any assignment (=, op=, ++/--, out/inout argument, element
   at a varying index) stores a varying value or runs under varying control; re-walk to a fixpoint.
-- Control: varying inside an if/switch on a varying condition; in the whole body (every
+- Control: varying inside an if/switch/?:/&&/|| on a varying condition; in the whole body (every
   iteration) of a loop whose condition is varying or that breaks/continues/returns under varying
   control; after a varying break/continue until its loop/switch ends (structured flow reconverges
-  there); after a varying return/discard until the function ends (a discard also after the call).
+  there); after a varying return/discard until the function ends.
 - Calls: a callee is analysed once per tuple of its parameters' uniformity; its result and
-  out/inout parameters carry what it computes, and its returns reconverge at the call. A call in
+  out/inout parameters carry what it computes; its returns reconverge at the call. A call in
   varying control to a function that (transitively) needs uniform control is reported at the call.
 """
 
@@ -57,15 +58,15 @@ VARYING_SYSTEM_VALUES = frozenset({"sv_groupindex", "sv_groupthreadid", "sv_disp
 GROUP_UNIFORM_METHODS = frozenset({"GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords", "OutputComplete",
                                    "GroupIncrementOutputCount", "ThreadIncrementOutputCount",
                                    "FinishedCrossGroupSharing"})
-UNIFORM_OPERAND_METHODS = {  # method -> what to use when each thread needs its own
+UNIFORM_OPERAND_METHODS = {  # object and count must be uniform too -> what to use when each thread differs
     "GetGroupNodeOutputRecords": "GetThreadNodeOutputRecords",
     "GroupIncrementOutputCount": "ThreadIncrementOutputCount",
 }
 GET_RECORDS = frozenset({"GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords"})
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Consume"})
-UNIFORM_INTRINSICS = frozenset({"WaveGetLaneCount", "GetRemainingRecursionLevels", "GetCurrentLoopIterationIndex"})
+UNIFORM_WAVE_INTRINSICS = frozenset({"WaveGetLaneCount"})
 QUAD_OPS = frozenset({"QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal"})
-DERIVATIVE_METHODS = frozenset({"Sample", "SampleBias"})  # implicit derivatives (no ddx/ddy intrinsics exist)
+DERIVATIVE_METHODS = frozenset({"Sample", "SampleBias"})  # implicit derivatives (wgc has no ddx/ddy intrinsics)
 
 UAV, GROUP_SHARED, NODE_INPUT, NODE_OUTPUT, ALL_MEMORY = 0x1, 0x2, 0x4, 0x8, 0xF
 GROUP_SYNC, GROUP_SCOPE, DEVICE_SCOPE = 0x1, 0x2, 0x4
@@ -80,8 +81,7 @@ LEGACY_BARRIERS = {  # name -> (memory flags, semantic flags) of the equivalent 
     "AllMemoryBarrier": (ALL_MEMORY, DEVICE_SCOPE),
     "AllMemoryBarrierWithGroupSync": (ALL_MEMORY, DEVICE_SCOPE | GROUP_SYNC),
 }
-# Barrier(object, flags): the scopes the object's records are visible in ("thread" < "group" < "device").
-BARRIER_OBJECT_SCOPE = {
+BARRIER_OBJECT_SCOPE = {  # Barrier(object, flags): how far the object's records are visible
     NK.RW_DISPATCH_NODE_INPUT_RECORD: "device", NK.RW_GROUP_NODE_INPUT_RECORDS: "group",
     NK.GROUP_NODE_OUTPUT_RECORDS: "group", NK.RW_THREAD_NODE_INPUT_RECORD: "thread",
     NK.THREAD_NODE_OUTPUT_RECORDS: "thread",
@@ -94,12 +94,15 @@ MSG_GROUP_MEMORY = "GROUP_SHARED_MEMORY specified for Barrier operation when con
 MSG_GROUP_SEMANTIC = "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible group"
 MSG_GROUP_SCOPE = "GROUP_SCOPE specified for Barrier operation without applicable memory"
 MSG_DEVICE_SCOPE = "DEVICE_SCOPE specified for Barrier operation without applicable memory"
+NOT_UNIFORM = "is assigned in non-uniform control flow"
 
-# ---------------------------------------------------------------- IR walking
 
-def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator:
-    """The direct sub-expressions (and sub-statements) of an IR node, in field order
-    (evaluation order, except an assignment's target, which comes before its value)."""
+# ---------------------------------------------------------------- IR helpers
+
+
+def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator[Any]:
+    """The direct sub-expressions and sub-statements of an IR node, in field order (evaluation
+    order, except that an assignment's target comes before its value)."""
     for value in vars(node).values():
         for item in value if isinstance(value, (list, tuple)) else (value,):
             if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
@@ -108,7 +111,7 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator:
 
 def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
     """Every expression of a function's body, pre-order."""
-    stack: list = [function.body] if function.body is not None else []
+    stack: list[Any] = [function.body] if function.body is not None else []
     while stack:
         node = stack.pop()
         if isinstance(node, ir.Expr):
@@ -119,27 +122,24 @@ def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
 def reachable_functions(function: ir.Function) -> list[ir.Function]:
     """The function and every user function it calls (transitively), each once, in first-call order."""
     seen: dict[ir.Function, None] = {}
-
-    def visit(current: ir.Function) -> None:
+    stack = [function]
+    while stack:
+        current = stack.pop()
         if current not in seen:
             seen[current] = None
-            for callee in current.callees:
-                visit(callee)
-    visit(function)
+            stack.extend(reversed(current.callees))
     return list(seen)
 
 
-def out_targets(expr: ir.Expr) -> list[ir.Expr]:
-    """The l-values a call writes through out/inout arguments."""
+def written(expr: ir.Expr) -> list[ir.Expr]:
+    """The l-values an expression writes: an assignment's target, out/inout arguments."""
+    if isinstance(expr, (ir.Assign, ir.IncDec)):
+        return [expr.target]
     if isinstance(expr, ir.Call):
-        return [a for p, a in zip(_params(expr), expr.args) if p.direction is not ir.Direction.IN]
+        return [a for p, a in zip(expr.function.params, expr.args) if p.direction is not ir.Direction.IN]
     if isinstance(expr, (ir.IntrinsicCall, ir.MethodCall)):
         return [expr.args[i] for i in expr.out_params if i < len(expr.args)]
     return []
-
-
-def _params(call: ir.Call) -> list[ir.Variable]:
-    return call.function.params[:len(call.args)]
 
 
 def _lvalue_chain(target: ir.Expr) -> tuple[ir.Expr, list[ir.Expr]]:
@@ -155,30 +155,26 @@ def _is_records(type_: t.Type) -> bool:
     return isinstance(type_, t.NodeObjectType) and type_.kind.is_output_records
 
 
-def _is_sv(semantic: str | None, name: str) -> bool:
-    return semantic is not None and semantic.lower().rstrip("0123456789") == name
+def _sv(semantic: str | None) -> str:
+    """A semantic for comparison: lower case, without its index."""
+    return (semantic or "").lower().rstrip("0123456789")
 
 
 def _flags(expr: ir.Expr) -> int | None:
     folded = fold(expr)
-    return folded.value if isinstance(folded, Folded) and isinstance(folded.value, int) else None
-
-
-def _needs_group_sync(expr: ir.Expr) -> str | None:
-    """The display name of a barrier that synchronises the group (needs uniform flow), else None."""
-    if isinstance(expr, ir.IntrinsicCall):
-        if expr.name == "Barrier" and len(expr.args) == 2 and (_flags(expr.args[1]) or 0) & GROUP_SYNC:
-            return "'Barrier' with GROUP_SYNC"
-        if expr.name.endswith("WithGroupSync"):
-            return f"'{expr.name}'"
-    return None
+    return folded.value if isinstance(folded, Folded) and type(folded.value) is int else None
 
 
 def _group_op_name(expr: ir.Expr) -> str | None:
     """How to name an operation that needs thread-group-uniform control flow (None for other expressions)."""
     if isinstance(expr, ir.MethodCall) and expr.method in GROUP_UNIFORM_METHODS:
         return f"'{expr.method}'"
-    return _needs_group_sync(expr)
+    if isinstance(expr, ir.IntrinsicCall):
+        if expr.name == "Barrier" and len(expr.args) == 2 and (_flags(expr.args[1]) or 0) & GROUP_SYNC:
+            return "'Barrier' with GROUP_SYNC"
+        if expr.name.endswith("WithGroupSync"):
+            return f"'{expr.name}'"
+    return None
 
 
 class _Cache:
@@ -189,19 +185,20 @@ class _Cache:
 
     def first(self, what: str, function: ir.Function, match: Callable[[ir.Expr], Any]) -> Any:
         """The first `match(e)` that is not None in `function` or, through its calls, in what it calls."""
-        if (what, function) not in self.memo:
-            self.memo[what, function] = None
-            self.memo[what, function] = next(
-                (found for e in all_exprs(function) if (found := self.first(what, e.function, match) if
-                                                        isinstance(e, ir.Call) else match(e)) is not None), None)
-        return self.memo[what, function]
+        key = (what, function)
+        if key not in self.memo:
+            self.memo[key] = None
+            for e in all_exprs(function):
+                found = self.first(what, e.function, match) if isinstance(e, ir.Call) else match(e)
+                if found is not None:
+                    self.memo[key] = found
+                    break
+        return self.memo[key]
 
     def group_op(self, function: ir.Function) -> tuple[Span, str] | None:
-        """The first operation needing uniform control flow, in `function` or what it calls."""
         return self.first("group", function, lambda e: (e.span, name) if (name := _group_op_name(e)) else None)
 
     def finishes_sharing(self, function: ir.Function) -> Span | None:
-        """Where `function` (or what it calls) calls FinishedCrossGroupSharing()."""
         return self.first("fcgs", function, lambda e: e.span if isinstance(e, ir.MethodCall) and
                           e.method == "FinishedCrossGroupSharing" else None)
 
@@ -220,15 +217,13 @@ class _Cache:
         return self.memo["completes", function]
 
     def assigned_statics(self, function: ir.Function) -> set[ir.Variable]:
-        """The static variables `function` (or what it calls) assigns."""
-        found: set[ir.Variable] = set()
-        for f in reachable_functions(function):
-            for e in all_exprs(f):
-                for target in [e.target] if isinstance(e, (ir.Assign, ir.IncDec)) else out_targets(e):
-                    base, _ = _lvalue_chain(target)
-                    if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.STATIC:
-                        found.add(base.variable)
-        return found
+        """The static variables `function` (or what it calls) writes."""
+        if ("statics", function) not in self.memo:
+            bases = [_lvalue_chain(target)[0] for f in reachable_functions(function) for e in all_exprs(f)
+                     for target in written(e)]
+            self.memo["statics", function] = {b.variable for b in bases if isinstance(b, ir.VarRef)
+                                              and b.variable.storage is ir.Storage.STATIC}
+        return self.memo["statics", function]
 
 
 class _Sink:
@@ -239,9 +234,8 @@ class _Sink:
 
     def __call__(self, kind: DiagnosticKind, span: Span, message: str, labels: tuple[Label, ...] = (),
                  notes: tuple[str, ...] = ()) -> None:
-        key = (kind.code, id(span.file), span.start, span.end)
-        if key not in self.found:
-            self.found[key] = kind(span, message, labels=labels, notes=notes)
+        self.found.setdefault((kind.code, id(span.file), span.start, span.end),
+                              kind(span, message, labels=labels, notes=notes))
 
 
 # ---------------------------------------------------------------- the entry point
@@ -253,13 +247,15 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
         return []
     sink, cache = _Sink(), _Cache()
     functions = reachable_functions(function)
-    if launch != "thread":
+    if launch != "thread":  # in thread launch every thread is its own group
         _Uniformity(function, cache, sink).run()
     for current in functions:
         if current.body is not None:
             _Paths(current, cache, sink).run()
-    _scan(functions, launch, sink)
-    return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code) if d.span else ("", 0, ""))
+    seen_groupshared: set[ir.Variable] = set()  # reported once each, at the first use
+    for current in functions:
+        _scan(current, launch, sink, seen_groupshared)
+    return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
 
 
 # ---------------------------------------------------------------- uniformity (WG0417)
@@ -270,7 +266,7 @@ Reason = tuple[Label, ...]
 
 @dataclass(frozen=True)
 class Val:
-    """A varying value: `root` completes "... which <root>" (what it depends on); `via` the variable read."""
+    """A varying value: `root` completes "... which <root>" (its source); `via` the variable read, if any."""
 
     root: str
     via: str | None = None
@@ -280,18 +276,19 @@ class Val:
 
 
 def _join(*values: Val | None) -> Val | None:
-    return next((v for v in values if v is not None), None)
+    """The varying operand to blame: a real source rather than a variable assigned under varying control."""
+    varying = [v for v in values if v is not None]
+    return next((v for v in varying if v.root != NOT_UNIFORM), varying[0] if varying else None)
 
 
 @dataclass
 class _Summary:
     result: Val | None
     outs: dict[int, Val]
-    discard: Reason | None
 
 
 class _Uniformity:
-    """The node's analysis: one `_Flow` per (function, parameter uniformity), statics shared."""
+    """The node's analysis: one `_Flow` per (function, parameter uniformity); statics are shared."""
 
     def __init__(self, node: ir.Function, cache: _Cache, sink: _Sink) -> None:
         self.node, self.cache, self.sink = node, cache, sink
@@ -299,11 +296,10 @@ class _Uniformity:
         self.flows: dict[tuple, _Flow] = {}
 
     def run(self) -> None:
-        roots: list[str | None] = []
+        roots = []
         for param in self.node.params:
-            semantic = param.semantic or next(iter(_varying_fields(param.type)), None)
-            varying = semantic is not None and semantic.lower().rstrip("0123456789") in VARYING_SYSTEM_VALUES
-            roots.append(f"depends on '{param.name}' ({semantic})" if varying else None)
+            semantic = param.semantic if _sv(param.semantic) in VARYING_SYSTEM_VALUES else _varying_field(param.type)
+            roots.append(f"depends on '{param.name}' ({semantic})" if semantic else None)
         while True:  # statics are shared by every function: redo until they are stable
             count = len(self.statics)
             self.flows.clear()
@@ -314,76 +310,71 @@ class _Uniformity:
         flow.report()
 
     def flow(self, function: ir.Function, roots: tuple[str | None, ...], call: Label | None) -> _Flow:
-        key = (function, roots)
-        if key not in self.flows:
-            self.flows[key] = _Flow(self, function, roots, call)
-        return self.flows[key]
+        if (function, roots) not in self.flows:
+            self.flows[function, roots] = _Flow(self, function, roots, call)
+        return self.flows[function, roots]
 
 
-def _varying_fields(type_: t.Type) -> Iterator[str]:
-    if isinstance(type_, t.StructType):
-        for field in type_.all_fields():
-            if field.semantic and field.semantic.lower().rstrip("0123456789") in VARYING_SYSTEM_VALUES:
-                yield field.semantic
-            yield from _varying_fields(field.type)
+def _varying_field(type_: t.Type) -> str | None:
+    """The semantic of a varying system value inside a struct parameter."""
+    for field in type_.all_fields() if isinstance(type_, t.StructType) else ():
+        if _sv(field.semantic) in VARYING_SYSTEM_VALUES:
+            return field.semantic
+        if (inner := _varying_field(field.type)) is not None:
+            return inner
+    return None
 
 
 class _Flow:
-    """One function analysed with given parameter uniformity: a fixpoint of walks over its body."""
+    """One function with given parameter uniformity: walks of its body repeated to a fixpoint."""
 
     def __init__(self, owner: _Uniformity, function: ir.Function, roots: tuple[str | None, ...],
                  call: Label | None) -> None:
-        self.owner, self.function, self.call = owner, function, call
+        self.owner, self.function, self.call_site = owner, function, call
         self.vars: dict[ir.Variable, str] = {p: r for p, r in zip(function.params, roots) if r is not None}
-        self.own_roots = set(self.vars) if function is owner.node else set()
+        self.system_values = set(self.vars) if function is owner.node else set()  # named by their root
         self.loop_taint: dict[ir.Loop, Reason] = {}
         self.result: Val | None = None
-        self.discard: Reason | None = None
         self.done: _Summary | None = None
-        self.running = self.reported = False
-
-    # -- driving
+        self.running = self.reported = self.changed = False
 
     def summary(self) -> _Summary:
         if self.running:  # recursion (already an error): assume the worst
-            return _Summary(Val("depends on a recursive call"), {}, None)
+            return _Summary(Val("depends on a recursive call"), {})
         if self.done is None:
             self.running = self.changed = True
             while self.changed:
                 self.changed = False
-                self._walk(reporting=False)
+                self.walk(reporting=False)
             self.running = False
             outs = {i: Val(self.vars[p]) for i, p in enumerate(self.function.params)
                     if p.direction is not ir.Direction.IN and p in self.vars}
-            self.done = _Summary(self.result, outs, self.discard)
+            self.done = _Summary(self.result, outs)
         return self.done
 
     def report(self) -> None:
         if not self.reported:
             self.reported = True
-            self._walk(reporting=True)
+            self.walk(reporting=True)
 
-    def _walk(self, reporting: bool) -> None:
+    def walk(self, reporting: bool) -> None:
         self.reporting = reporting
-        self.control: list[Reason] = []
-        self.returned: Reason | None = None
-        self.breakables: list[list] = []  # [statement, divergence Reason | None]
+        self.control: list[Reason] = []  # the varying conditions we are under, innermost last
+        self.returned: Reason | None = None  # some threads have left the function
+        self.breakables: list[list[Any]] = []  # [loop or switch, Reason some threads left it | None]
         if self.function.body is not None:
             self.block(self.function.body)
 
     def _report(self, span: Span, message: str, labels: Reason, notes: tuple[str, ...] = ()) -> None:
         if self.reporting:
-            if self.call is not None:
-                labels = (*labels, self.call)
-            self.owner.sink(codes.NON_UNIFORM_CALL, span, message, labels, notes)
-
-    # -- state
+            site = (self.call_site,) if self.call_site else ()
+            self.owner.sink(codes.NON_UNIFORM_CALL, span, message, labels + site, notes)
 
     def current(self) -> Reason | None:
         """Why control is varying here, or None when it is uniform."""
         if self.control:
             return self.control[-1]
-        return next((b[1] for b in reversed(self.breakables) if b[1] is not None), None) or self.returned
+        return next((b[1] for b in reversed(self.breakables) if b[1] is not None), self.returned)
 
     def mark(self, variable: ir.Variable, root: str) -> None:
         table = self.owner.statics if variable.storage is ir.Storage.STATIC else self.vars
@@ -398,15 +389,14 @@ class _Flow:
 
     def assign(self, target: ir.Expr, value: Val | None) -> None:
         base, path = _lvalue_chain(target)
-        index = _join(*(self.expr(p.index) for p in path if isinstance(p, ir.Index)))
-        if not isinstance(base, ir.VarRef):
+        index = _join(*[self.expr(p.index) for p in path if isinstance(p, ir.Index)])
+        if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
             for sub in children(base):
                 self.expr(sub)
-            return
-        if (found := _join(value, index)) is not None:
+        elif (found := _join(value, index)) is not None:
             self.mark(base.variable, found.root)
         elif self.current() is not None:
-            self.mark(base.variable, "is assigned in non-uniform control flow")
+            self.mark(base.variable, NOT_UNIFORM)
 
     # -- statements
 
@@ -417,75 +407,73 @@ class _Flow:
     def stmt(self, stmt: ir.Stmt) -> None:
         if isinstance(stmt, ir.Block):
             self.block(stmt)
-        elif isinstance(stmt, ir.VarDecl):
-            value = self.expr(stmt.init) if stmt.init is not None else None
-            if value is not None:
-                self.mark(stmt.variable, value.root)
-            elif self.current() is not None and stmt.init is not None:
-                self.mark(stmt.variable, "is assigned in non-uniform control flow")
+        elif isinstance(stmt, ir.VarDecl) and stmt.init is not None:
+            value = self.expr(stmt.init)
+            if value is not None or self.current() is not None:
+                self.mark(stmt.variable, value.root if value else NOT_UNIFORM)
         elif isinstance(stmt, ir.ExprStmt):
             self.expr(stmt.expr)
         elif isinstance(stmt, ir.If):
             self.branch(stmt.cond, [stmt.then] + ([stmt.else_] if stmt.else_ is not None else []), "condition")
         elif isinstance(stmt, ir.Switch):
             self.breakables.append([stmt, None])
-            self.branch(stmt.selector, [case.body for case in stmt.cases], "selector", merge_cases=True)
+            cases = stmt.cases
+            self.branch(stmt.selector, [c.body for c in cases], "selector", [c.falls_through for c in cases])
             self.breakables.pop()
         elif isinstance(stmt, ir.Loop):
             self.loop(stmt)
-        elif isinstance(stmt, (ir.Break, ir.Continue)):
-            reason = self.current()
-            if reason is not None and self.breakables:
-                target = self.breakables[-1] if isinstance(stmt, ir.Break) else \
-                    next((b for b in reversed(self.breakables) if isinstance(b[0], ir.Loop)), None)
-                if target is not None:
-                    what = "left the loop" if isinstance(target[0], ir.Loop) else "left the switch"
-                    if isinstance(stmt, ir.Continue):
-                        what = "skipped to the next iteration"
-                    diverged = (Label(stmt.span, f"some threads may have {what} here"), *reason)
-                    target[1] = target[1] or diverged
-                    if isinstance(target[0], ir.Loop):
-                        self.taint(target[0], diverged)
+        elif isinstance(stmt, (ir.Break, ir.Continue)) and (reason := self.current()) is not None:
+            loops = [b for b in self.breakables if isinstance(b[0], ir.Loop)]
+            target = self.breakables[-1] if isinstance(stmt, ir.Break) else loops[-1] if loops else None
+            if target is not None:
+                what = "skipped to the next iteration" if isinstance(stmt, ir.Continue) else \
+                    "left the loop" if isinstance(target[0], ir.Loop) else "left the switch"
+                target[1] = target[1] or (Label(stmt.span, f"some threads may have {what} here"), *reason)
+                if isinstance(target[0], ir.Loop):
+                    self.taint(target[0], target[1])
         elif isinstance(stmt, ir.Return):
-            value = self.expr(stmt.value) if stmt.value is not None else None
+            value = self.expr(stmt.value)
             reason = self.current()
             if value is None and reason is not None and stmt.value is not None:
                 value = Val(f"depends on the result of '{self.function.name}', which returns in non-uniform "
                             "control flow")
             self.result = self.result or (Val(value.root) if value else None)
             if reason is not None:
-                self.diverge(Label(stmt.span, "some threads may have returned here"), reason)
-        elif isinstance(stmt, ir.Discard):
-            if (reason := self.current()) is not None:
-                self.discard = self.discard or (Label(stmt.span, "some threads may have been discarded here"), *reason)
-                self.diverge(Label(stmt.span, "some threads may have been discarded here"), reason)
+                self.diverge((Label(stmt.span, "some threads may have returned here"), *reason))
+        elif isinstance(stmt, ir.Discard) and (reason := self.current()) is not None:
+            self.diverge((Label(stmt.span, "some threads may have been discarded here"), *reason))
 
-    def diverge(self, label: Label, reason: Reason) -> None:
+    def diverge(self, reason: Reason) -> None:
         """Some threads leave the function here: the rest of it (and every enclosing loop) is varying."""
-        diverged = (label, *reason)
-        self.returned = self.returned or diverged
+        self.returned = self.returned or reason
         for entry in self.breakables:
             if isinstance(entry[0], ir.Loop):
-                self.taint(entry[0], diverged)
+                self.taint(entry[0], reason)
 
-    def branch(self, cond: ir.Expr, blocks: list[ir.Block], what: str, merge_cases: bool = False) -> None:
+    def branch(self, cond: ir.Expr, blocks: list[ir.Block], what: str, falls: list[bool] | None = None) -> None:
+        """An if (or a switch, whose cases may fall into the next): each branch starts from the state
+        before the statement; threads that left in any branch stay gone after it."""
         value = self.expr(cond)
         if value is not None:
             self.control.append((Label(cond.span, f"this {what} {value.phrase()}"),))
-        saved = (self.returned, [b[1] for b in self.breakables])
-        ends = []
-        for block in blocks:
-            if not merge_cases:  # each branch starts from the state before it (cases may fall through)
-                self.returned = saved[0]
-                for entry, divergence in zip(self.breakables, saved[1]):
-                    entry[1] = divergence
+        saved = self.divergences()
+        ends: list[list[Reason | None]] = []
+        for i, block in enumerate(blocks):
+            start = zip(saved, ends[-1]) if falls and i and falls[i - 1] else zip(saved)
+            self.restore([next(filter(None, column), None) for column in start])
             self.block(block)
-            ends.append((self.returned, [b[1] for b in self.breakables]))
-        self.returned = _join(saved[0], *(e[0] for e in ends))  # type: ignore[arg-type]
-        for i, entry in enumerate(self.breakables):
-            entry[1] = _join(saved[1][i], *(e[1][i] for e in ends))  # type: ignore[arg-type]
+            ends.append(self.divergences())
+        self.restore([next(filter(None, column), None) for column in zip(saved, *ends)])
         if value is not None:
             self.control.pop()
+
+    def divergences(self) -> list[Reason | None]:
+        return [self.returned, *(b[1] for b in self.breakables)]
+
+    def restore(self, divergences: list[Reason | None]) -> None:
+        self.returned = divergences[0]
+        for entry, divergence in zip(self.breakables, divergences[1:]):
+            entry[1] = divergence
 
     def loop(self, loop: ir.Loop) -> None:
         for stmt in loop.init:
@@ -518,42 +506,49 @@ class _Flow:
         if isinstance(e, ir.VarRef):
             var = e.variable
             root = (self.owner.statics if var.storage is ir.Storage.STATIC else self.vars).get(var)
-            return None if root is None else Val(root, None if var in self.own_roots else var.name)
+            return None if root is None else Val(root, None if var in self.system_values else var.name)
         if isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            first = e.left if isinstance(e, ir.Binary) else e.cond
+            first, *rest = children(e)
             cond = self.expr(first)
             if cond is not None:
                 self.control.append((Label(first.span, f"this condition {cond.phrase()}"),))
-            rest = [self.expr(sub) for sub in list(children(e))[1:]]
+            values = [self.expr(sub) for sub in rest]
             if cond is not None:
                 self.control.pop()
-            return _join(cond, *rest)
-        if isinstance(e, ir.Assign):
-            value = self.expr(e.value)
-            if e.op:
+            return _join(cond, *values)
+        if isinstance(e, (ir.Assign, ir.IncDec)):
+            value = self.expr(e.value) if isinstance(e, ir.Assign) else None
+            if not isinstance(e, ir.Assign) or e.op:
                 value = _join(value, self.expr(e.target))
             self.assign(e.target, value)
             return value
-        if isinstance(e, ir.IncDec):
-            value = self.expr(e.target)
-            self.assign(e.target, value)
-            return value
-        if isinstance(e, ir.Call):
-            return self.call_(e)
-        if isinstance(e, ir.IntrinsicCall):
-            return self.intrinsic(e)
-        if isinstance(e, ir.MethodCall):
-            return self.method(e)
         if isinstance(e, ir.Comma):
             self.expr(e.left)
             return self.expr(e.right)
-        return _join(*[self.expr(sub) for sub in children(e)])
-
-    def args(self, e: ir.Expr, outs: set[int]) -> list[Val | None]:
-        values = []
-        for i, arg in enumerate(e.args):  # type: ignore[attr-defined]
-            values.append(None if i in outs else self.expr(arg))
-        return values
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        if not isinstance(e, (ir.IntrinsicCall, ir.MethodCall)):
+            return _join(*[self.expr(sub) for sub in children(e)])
+        # an intrinsic or a method
+        obj = self.expr(e.object) if isinstance(e, ir.MethodCall) else None
+        values = [None if i in e.out_params else self.expr(arg) for i, arg in enumerate(e.args)]
+        name = e.method if isinstance(e, ir.MethodCall) else e.name
+        if (op := _group_op_name(e)) is not None and self.uniform_control(e.span, op) \
+                and name in UNIFORM_OPERAND_METHODS:
+            self.uniform_operands(e, obj, values[0] if values else None)  # type: ignore[arg-type]
+        if name.startswith("Interlocked") or name in COUNTER_METHODS:
+            result = Val(f"depends on the value returned by '{name}'")
+        elif isinstance(e, ir.IntrinsicCall) and name.startswith(("Wave", "Quad")) \
+                and name not in UNIFORM_WAVE_INTRINSICS:
+            kind = "quad" if name.startswith("Quad") else "wave"
+            result = Val(f"depends on the result of '{name}' ({kind} operations are not thread-group-uniform)")
+        elif name == "GetThreadNodeOutputRecords":
+            result = Val("depends on per-thread records from 'GetThreadNodeOutputRecords'")
+        else:
+            result = _join(obj, *values) if name != "FinishedCrossGroupSharing" else None
+        for i in e.out_params:
+            self.assign(e.args[i], result)
+        return None if e.type is t.VOID else result
 
     def uniform_control(self, span: Span, what: str, extra: tuple[Label, ...] = ()) -> bool:
         reason = self.current()
@@ -561,81 +556,46 @@ class _Flow:
             self._report(span, f"{what} must be called in thread-group-uniform control flow", (*reason, *extra))
         return reason is None
 
-    def call_(self, e: ir.Call) -> Val | None:
-        params = _params(e)
-        outs = {i for i, p in enumerate(params) if p.direction is ir.Direction.OUT}
-        values = self.args(e, outs)
-        roots = tuple(v.root if v else None for v in values) + (None,) * (len(e.function.params) - len(values))
-        flow = self.owner.flow(e.function, roots, Label(e.span, f"'{e.function.name}' is called here from "
-                                                                f"'{self.function.name}'"))
+    def uniform_operands(self, e: ir.MethodCall, obj: Val | None, count: Val | None) -> None:
+        instead = UNIFORM_OPERAND_METHODS[e.method]
+        if obj is not None:
+            self._report(e.span, f"'{e.method}' must be called on a thread-group-uniform node output",
+                         (Label(e.object.span, f"this node output {obj.phrase()}"),),
+                         (f"use '{instead}' when each thread picks its own output",))
+        elif count is not None:
+            what = "record count" if e.method in GET_RECORDS else "count"
+            self._report(e.span, f"the {what} passed to '{e.method}' must be thread-group-uniform",
+                         (Label(e.args[0].span, f"this value {count.phrase()}"),),
+                         (f"use '{instead}' when the count differs between threads",))
+
+    def call(self, e: ir.Call) -> Val | None:
+        params = e.function.params
+        values = [None if p.direction is ir.Direction.OUT else self.expr(a) for p, a in zip(params, e.args)]
+        roots = tuple(v.root if v else None for v in values) + (None,) * (len(params) - len(values))
+        flow = self.owner.flow(e.function, roots,
+                               Label(e.span, f"'{e.function.name}' is called here from '{self.function.name}'"))
         summary = flow.summary()
         if self.reporting:
             flow.report()
-        op = self.owner.cache.group_op(e.function)
-        if op is not None:
+        if (op := self.owner.cache.group_op(e.function)) is not None:
             self.uniform_control(e.span, f"'{e.function.name}'", (Label(op[0], f"{op[1]} is called here"),))
-        for i, param in enumerate(params):
+        for i, (param, arg) in enumerate(zip(params, e.args)):
             if param.direction is not ir.Direction.IN:
-                self.assign(e.args[i], summary.outs.get(i))
+                self.assign(arg, summary.outs.get(i))
         if self.current() is not None:
             for static in self.owner.cache.assigned_statics(e.function):
-                self.mark(static, "is assigned in non-uniform control flow")
-        if summary.discard is not None and self.returned is None:
-            self.returned = (Label(e.span, f"some threads may have been discarded in '{e.function.name}'"),)
+                self.mark(static, NOT_UNIFORM)
         return summary.result
-
-    def intrinsic(self, e: ir.IntrinsicCall) -> Val | None:
-        values = self.args(e, set(e.out_params))
-        name = e.name
-        sync = _needs_group_sync(e)
-        if sync is not None:
-            self.uniform_control(e.span, sync)
-        if name.startswith("Interlocked"):
-            result = Val(f"depends on the value returned by '{name}'")
-        elif name.startswith(("Wave", "Quad")) and name not in UNIFORM_INTRINSICS:
-            result = Val(f"depends on the result of '{name}' (wave operations are not thread-group-uniform)")
-        else:
-            result = _join(*values)
-        for i in e.out_params:
-            self.assign(e.args[i], result)
-        return None if e.type is t.VOID else result
-
-    def method(self, e: ir.MethodCall) -> Val | None:
-        obj = self.expr(e.object)
-        values = self.args(e, set(e.out_params))
-        name = e.method
-        if name in GROUP_UNIFORM_METHODS and self.uniform_control(e.span, f"'{name}'") \
-                and name in UNIFORM_OPERAND_METHODS:
-            count = values[0] if values else None
-            if obj is not None:
-                self._report(e.span, f"'{name}' must be called on a thread-group-uniform node output",
-                             (Label(e.object.span, f"this node output {obj.phrase()}"),),
-                             (f"use '{UNIFORM_OPERAND_METHODS[name]}' when each thread picks its own output",))
-            elif count is not None:
-                what = "record count" if name in GET_RECORDS else "count"
-                self._report(e.span, f"the {what} passed to '{name}' must be thread-group-uniform",
-                             (Label(e.args[0].span, f"this value {count.phrase()}"),),
-                             (f"use '{UNIFORM_OPERAND_METHODS[name]}' when the count differs between threads",))
-        if name in COUNTER_METHODS or name.startswith("Interlocked"):
-            result: Val | None = Val(f"depends on the value returned by '{name}'")
-        elif name == "GetThreadNodeOutputRecords":
-            result = Val("depends on per-thread records from 'GetThreadNodeOutputRecords'")
-        elif name == "FinishedCrossGroupSharing":
-            result = None
-        else:
-            result = _join(obj, *values)
-        for i in e.out_params:
-            self.assign(e.args[i], result)
-        return None if e.type is t.VOID else result
 
 
 # ---------------------------------------------------------------- OutputComplete and FinishedCrossGroupSharing paths
 
-State = dict  # key (a records Variable, or "fcgs") -> frozenset of facts ("open"|"done"|"call", Span)
-FCGS = "fcgs"
+State = dict  # key (a records Variable, or FCGS) -> frozenset of facts (kind "open"|"done"|"call", Span)
+FCGS = "FinishedCrossGroupSharing"
 
 
 def _merge(*states: State | None) -> State | None:
+    """The state where paths meet: the union of their facts (None: no path gets here)."""
     live = [s for s in states if s is not None]
     if not live:
         return None
@@ -651,40 +611,41 @@ def _facts(state: State, key: object, kind: str) -> list[Span]:
     return sorted((span for k, span in state.get(key, frozenset()) if k == kind), key=lambda span: span.start)
 
 
-def _producer(expr: ir.Expr) -> bool:
-    """An expression that yields fresh output records the caller must complete."""
-    return isinstance(expr, ir.MethodCall) and expr.method in GET_RECORDS or \
-        isinstance(expr, ir.Call) and _is_records(expr.type)
-
-
 class _Paths:
     """A structured walk of one function tracking, per path, which output records are open or completed
     (WG0418, WG0419) and whether FinishedCrossGroupSharing() was already called (WG0420)."""
 
     def __init__(self, function: ir.Function, cache: _Cache, sink: _Sink) -> None:
         self.function, self.cache, self.sink = function, cache, sink
-        self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # statement, breaks, continues
-        self.completed_vars = {e.object.variable for e in all_exprs(function) if isinstance(e, ir.MethodCall)
+        self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # loop or switch, breaks, continues
+        self.ever_completed = {e.object.variable for e in all_exprs(function) if isinstance(e, ir.MethodCall)
                                and e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
 
     def run(self) -> None:
         body = self.function.body
-        end = self.block(body, {})
-        closing = Span(body.span.file, max(body.span.start, body.span.end - 1), body.span.end)
+        params = {p: frozenset() for p in self.function.params if _is_records(p.type)}
+        end = self.block(body, params)  # type: ignore[arg-type]
+        closing = Span(body.span.file, max(body.span.start, body.span.end - 1), body.span.end)  # type: ignore
         self.exit(end, Label(closing, f"'{self.function.name}' ends here"))
 
     def exit(self, state: State | None, where: Label) -> None:
         for key in state or {}:
-            if not isinstance(key, ir.Variable):
-                continue
-            for span in _facts(state, key, "open"):  # type: ignore[arg-type]
-                if key in self.completed_vars:
+            for get in _facts(state, key, "open") if isinstance(key, ir.Variable) else ():  # type: ignore[arg-type]
+                if key in self.ever_completed:
                     message = f"output records in '{key.name}' are not completed with OutputComplete() on every path"
                     label = Label(where.span, f"'{key.name}' is still open when {where.message}")
                 else:
                     message, label = f"output records in '{key.name}' are never completed with OutputComplete()", where
-                self.sink(codes.OUTPUT_NOT_COMPLETED, span, message, (label,),
+                self.sink(codes.OUTPUT_NOT_COMPLETED, get, message, (label,),
                           ("every Get*NodeOutputRecords() must reach OutputComplete() in the same function",))
+
+    def again(self, previous: list[Span], span: Span) -> tuple[Label, ...]:
+        """Labels for a second call: the earlier call, or the loop that repeats this one."""
+        others = [p for p in previous if p != span]
+        if others:
+            return (Label(others[0], "it is already called here"),)
+        loop = next((f[0] for f in reversed(self.frames) if isinstance(f[0], ir.Loop)), None)
+        return (Label(loop.span, "in this loop"),) if loop is not None else ()
 
     # -- statements
 
@@ -699,137 +660,109 @@ class _Paths:
         if isinstance(stmt, ir.Block):
             return self.block(stmt, s)
         if isinstance(stmt, ir.VarDecl):
-            if stmt.init is None:
-                return {**s, stmt.variable: frozenset()} if _is_records(stmt.variable.type) else s
-            return self.store(stmt.variable, stmt.init, s, stmt.span)
+            return self.store(stmt.variable, stmt.init, s)
         if isinstance(stmt, ir.ExprStmt):
             return self.expr(stmt.expr, s)
         if isinstance(stmt, ir.If):
             s = self.expr(stmt.cond, s)
-            then = self.block(stmt.then, s)
-            return _merge(then, self.block(stmt.else_, s) if stmt.else_ is not None else s)
+            return _merge(self.block(stmt.then, s), self.block(stmt.else_, s) if stmt.else_ is not None else s)
         if isinstance(stmt, ir.Loop):
             return self.loop(stmt, s)
         if isinstance(stmt, ir.Switch):
             s = self.expr(stmt.selector, s)
-            breaks: list[State] = []
-            self.frames.append((stmt, breaks, []))
+            self.frames.append((stmt, [], []))
             fall: State | None = None
             for case in stmt.cases:
                 end = self.block(case.body, _merge(s, fall))
                 fall = end if case.falls_through else None
-            self.frames.pop()
-            has_default = any(case.is_default for case in stmt.cases)
-            return _merge(fall, *breaks, None if has_default else s)
-        if isinstance(stmt, (ir.Break, ir.Continue)):
-            frames = self.frames if isinstance(stmt, ir.Break) else [f for f in self.frames if isinstance(f[0], ir.Loop)]
-            if frames:
-                frames[-1][1 if isinstance(stmt, ir.Break) else 2].append(s)
-            return None
-        if isinstance(stmt, ir.Return):
-            if stmt.value is not None:
-                s = self.expr(stmt.value, s, consumed=True)
-                if isinstance(stmt.value, ir.VarRef) and stmt.value.variable in s:
-                    s = {**s, stmt.value.variable: frozenset()}  # returned to the caller, which tracks it
+            breaks = self.frames.pop()[1]
+            return _merge(fall, *breaks, None if any(case.is_default for case in stmt.cases) else s)
+        if isinstance(stmt, ir.Break) and self.frames:
+            self.frames[-1][1].append(s)
+        elif isinstance(stmt, ir.Continue) and (loops := [f for f in self.frames if isinstance(f[0], ir.Loop)]):
+            loops[-1][2].append(s)
+        elif isinstance(stmt, ir.Return):
+            s = self.expr(stmt.value, s, consumed=True)
+            if isinstance(stmt.value, ir.VarRef) and stmt.value.variable in s:
+                s = {**s, stmt.value.variable: frozenset()}  # returned to the caller, which tracks it
             self.exit(s, Label(stmt.span, "the function returns here"))
-            return None
-        return None if isinstance(stmt, ir.Discard) else s
+        return None  # break, continue, return, discard: nothing follows on this path
 
     def loop(self, loop: ir.Loop, s: State) -> State | None:
         for stmt in loop.init:
-            s = self.stmt(stmt, s)
-            if s is None:
-                return None
-        entry: State | None = s
-        test = loop.cond is not None and not (isinstance(loop.cond, ir.Constant) and loop.cond.value is True)
-        for _ in range(2):  # the second walk sees what the first iteration left (use after complete, twice)
-            breaks: list[State] = []
-            continues: list[State] = []
-            self.frames.append((loop, breaks, continues))
-            tested = self.expr(loop.cond, entry) if test and loop.kind is not ir.LoopKind.DO_WHILE else entry
-            end = _merge(self.block(loop.body, tested), *continues)
-            if end is not None and loop.step is not None:
+            s = self.stmt(stmt, s)  # type: ignore[assignment]
+        tests = loop.cond is not None and not (isinstance(loop.cond, ir.Constant) and loop.cond.value is True)
+        do_while = loop.kind is ir.LoopKind.DO_WHILE
+        entry = s
+        for _ in range(2):  # the second walk sees what an iteration leaves (use after complete, calls repeated)
+            self.frames.append((loop, [], []))
+            start: State | None = entry
+            exits = None  # the state when the condition ends the loop
+            if tests and not do_while:
+                start = exits = self.expr(loop.cond, entry)
+            end = _merge(self.block(loop.body, start), *self.frames[-1][2])
+            if end is not None:
                 end = self.expr(loop.step, end)
-            if end is not None and test and loop.kind is ir.LoopKind.DO_WHILE:
-                end = self.expr(loop.cond, end)
-            self.frames.pop()
-            entry = _merge(s, end)
-        if loop.kind is ir.LoopKind.DO_WHILE:
-            return _merge(end if test else None, *breaks)
-        return _merge(tested if test else None, *breaks)
+                if tests and do_while:
+                    end = exits = self.expr(loop.cond, end)
+            breaks = self.frames.pop()[1]
+            if (entry := _merge(s, end)) == s:  # type: ignore[assignment]
+                break  # an iteration changes nothing: one walk is enough (nested loops stay linear)
+        return _merge(exits, *breaks)
 
     # -- expressions
 
-    def store(self, var: ir.Variable, value: ir.Expr, s: State, span: Span) -> State:
-        """`var = value` (declaration or assignment) for a records variable."""
+    def store(self, var: ir.Variable, value: ir.Expr | None, s: State) -> State:
+        """`var = value` (declaration or assignment)."""
         if not _is_records(var.type):
             return self.expr(value, s)
-        if _producer(value):
-            s = self.expr(value, s, consumed=True)
-            for get in _facts(s, var, "open"):
-                self.sink(codes.OUTPUT_NOT_COMPLETED, get, f"output records in '{var.name}' are overwritten "
-                          "before OutputComplete() is called", (Label(span, "overwritten here"),))
-            return {**s, var: frozenset({("open", value.span)})}
+        if isinstance(value, ir.MethodCall) and value.method in GET_RECORDS or \
+                isinstance(value, ir.Call) and _is_records(value.type):  # (node objects cannot be re-assigned)
+            return {**self.expr(value, s, consumed=True), var: frozenset({("open", value.span)})}
         if isinstance(value, ir.VarRef) and value.variable in s:
             return {**s, value.variable: frozenset(), var: frozenset()}  # a copy: stop tracking both
         return {**self.expr(value, s), var: frozenset()}
 
-    def use(self, var: ir.Variable, s: State, span: Span, what: str) -> None:
+    def use(self, var: ir.Variable, s: State, span: Span, message: str) -> None:
         for done in _facts(s, var, "done")[:1]:
-            self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, f"{what} after OutputComplete()",
-                      (Label(done, "OutputComplete() is called here"),),
+            self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, message, (Label(done, "OutputComplete() is called here"),),
                       ("OutputComplete() ends the use of the records: nothing may access them after it",))
 
     def complete(self, var: ir.Variable, s: State, span: Span) -> State:
-        self.use(var, s, span, f"OutputComplete() is called on '{var.name}' again")
+        if done := _facts(s, var, "done"):
+            self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, f"OutputComplete() may be called twice on '{var.name}'",
+                      self.again(done, span))
         return {**s, var: frozenset({("done", span)})}
 
     def finished_sharing(self, s: State, span: Span, inner: Span | None) -> State:
-        previous = _facts(s, FCGS, "call")
-        if previous:
-            labels = [Label(inner, "FinishedCrossGroupSharing() is called here")] if inner is not None else []
-            others = [p for p in previous if p != span]
-            if others:  # another call first; else this very call again, around a loop
-                labels.insert(0, Label(others[0], "it is already called here"))
-            else:
-                loop = next((f[0] for f in reversed(self.frames) if isinstance(f[0], ir.Loop)), None)
-                labels[:0] = [Label(loop.span, "in this loop")] if loop is not None else []
-            self.sink(codes.INVALID_CROSS_GROUP_SHARING, span,
-                      "FinishedCrossGroupSharing() may be called more than once per thread", tuple(labels),
+        if previous := _facts(s, FCGS, "call"):
+            inside = (Label(inner, "FinishedCrossGroupSharing() is called here"),) if inner is not None else ()
+            self.sink(codes.INVALID_CROSS_GROUP_SHARING, span, "FinishedCrossGroupSharing() may be called more than "
+                      "once per thread", self.again(previous, span) + inside,
                       ("it may be called at most once per thread",))
         return {**s, FCGS: frozenset({("call", span)})}
 
     def expr(self, e: ir.Expr | None, s: State, consumed: bool = False) -> State:
+        """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...)."""
         if e is None:
             return s
-        if isinstance(e, ir.VarRef):
-            if e.variable in s:
-                self.use(e.variable, s, e.span, f"'{e.variable.name}' is used")
-            return s
-        if isinstance(e, ir.RecordAccess) and isinstance(e.object, ir.VarRef) and e.object.variable in s:
-            self.use(e.object.variable, s, e.span, f"the records in '{e.object.variable.name}' are accessed")
+        if isinstance(e, ir.VarRef) and e.variable in s:
+            self.use(e.variable, s, e.span, f"'{e.variable.name}' is used after OutputComplete()")
+        elif isinstance(e, ir.RecordAccess) and isinstance(e.object, ir.VarRef) and e.object.variable in s:
+            self.use(e.object.variable, s, e.span, f"the records in '{e.object.variable.name}' are accessed after "
+                     "OutputComplete()")
             return self.expr(e.index, s)
-        if isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            subs = list(children(e))
-            s = self.expr(subs[0], s)
-            return _merge(s, *(self.expr(sub, s) for sub in subs[1:])) or s
-        if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef) and _is_records(e.target.type):
-            return self.store(e.target.variable, e.value, s, e.span)
-        if isinstance(e, ir.MethodCall):
-            if e.method == "OutputComplete":
-                if isinstance(e.object, ir.VarRef) and e.object.variable in s:
-                    return self.complete(e.object.variable, s, e.span)
-                return self.expr(e.object, s, consumed=True)
-            for sub in children(e):
-                s = self.expr(sub, s)
-            if e.method in GET_RECORDS and not consumed:
-                self.sink(codes.OUTPUT_NOT_COMPLETED, e.span, f"output records from '{e.method}' are never "
-                          "completed with OutputComplete()", (),
-                          ("store the records in a variable and call OutputComplete() on it on every path",))
-            if e.method == "FinishedCrossGroupSharing":
-                s = self.finished_sharing(s, e.span, None)
-            return s
-        if isinstance(e, ir.Call):
+        elif isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
+            first, *rest = children(e)
+            s = self.expr(first, s)
+            return _merge(s, *(self.expr(sub, s) for sub in rest))  # type: ignore[return-value]
+        elif isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
+            return self.store(e.target.variable, e.value, s)
+        elif isinstance(e, ir.MethodCall) and e.method == "OutputComplete":
+            if isinstance(e.object, ir.VarRef) and e.object.variable in s:
+                return self.complete(e.object.variable, s, e.span)
+            return self.expr(e.object, s, consumed=True)
+        elif isinstance(e, ir.Call):
             completes = self.cache.completes(e.function)
             for i, arg in enumerate(e.args):
                 if i in completes and isinstance(arg, ir.VarRef) and arg.variable in s:
@@ -840,115 +773,110 @@ class _Paths:
             return self.finished_sharing(s, e.span, inner) if inner is not None else s
         for sub in children(e):
             s = self.expr(sub, s)
+        if isinstance(e, ir.MethodCall) and e.method in GET_RECORDS and not consumed:
+            self.sink(codes.OUTPUT_NOT_COMPLETED, e.span, f"output records from '{e.method}' are never completed with "
+                      "OutputComplete()", (), ("store the records in a variable and call OutputComplete() on it",))
+        if isinstance(e, ir.MethodCall) and e.method == "FinishedCrossGroupSharing":
+            s = self.finished_sharing(s, e.span, None)
         return s
 
 
 # ---------------------------------------------------------------- scans: barriers, launch bans, SV_DispatchGrid
 
 
-def _scan(functions: list[ir.Function], launch: str, sink: _Sink) -> None:
-    used_groupshared: set[ir.Variable] = set()
+def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set[ir.Variable]) -> None:
     thread = launch == "thread"
-    for function in functions:
-        for e in all_exprs(function):
-            if isinstance(e, ir.IntrinsicCall) and (e.name == "Barrier" or e.name in LEGACY_BARRIERS):
-                _barrier(e, launch, sink)
-            for target in ([e.target] if isinstance(e, (ir.Assign, ir.IncDec)) else out_targets(e)):
-                _dispatch_grid_write(target, sink)
-            if not thread:
-                continue
-            if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
-                sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, "'GetGroupNodeOutputRecords' is not available in thread "
-                     "launch nodes", notes=("each thread of a thread launch node is its own group: use "
-                                            "'GetThreadNodeOutputRecords'",))
-            elif isinstance(e, ir.VarRef) and e.variable.storage is ir.Storage.GROUPSHARED \
-                    and e.variable not in used_groupshared:
-                used_groupshared.add(e.variable)
-                sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"groupshared variable '{e.variable.name}' cannot be used "
-                     "in thread launch nodes", (Label(e.variable.span, f"'{e.variable.name}' is declared here"),),
-                     ("thread launch nodes have no thread group to share memory with",))
-            elif isinstance(e, ir.IntrinsicCall) and e.name in QUAD_OPS:
-                sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.name}' is not available in thread launch nodes",
-                     notes=("quad operations need the quads of a thread group: only broadcasting and coalescing "
-                            "nodes have them",))
-            elif isinstance(e, ir.MethodCall) and e.method in DERIVATIVE_METHODS \
-                    and isinstance(e.object.type, t.ResourceType) and e.object.type.kind.is_texture:
-                sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.method}' computes implicit derivatives, which are "
-                     "not available in thread launch nodes", notes=("use 'SampleLevel' or 'SampleGrad'",))
+    for e in all_exprs(function):
+        if isinstance(e, ir.IntrinsicCall) and (e.name == "Barrier" or e.name in LEGACY_BARRIERS):
+            _barrier(e, launch, sink)
+        for target in written(e):
+            _dispatch_grid_write(target, sink)
+        if not thread:
+            continue
+        if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
+            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, "'GetGroupNodeOutputRecords' is not available in thread launch "
+                 "nodes", notes=("each thread of a thread launch node is its own group: use "
+                                 "'GetThreadNodeOutputRecords'",))
+        elif isinstance(e, ir.VarRef) and e.variable.storage is ir.Storage.GROUPSHARED \
+                and e.variable not in seen_groupshared:
+            seen_groupshared.add(e.variable)
+            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"groupshared variable '{e.variable.name}' cannot be used in "
+                 "thread launch nodes", (Label(e.variable.span, f"'{e.variable.name}' is declared here"),),
+                 ("thread launch nodes have no thread group to share memory with",))
+        elif isinstance(e, ir.IntrinsicCall) and e.name in QUAD_OPS:
+            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.name}' is not available in thread launch nodes",
+                 notes=("quad operations need the quads of a thread group: only broadcasting and coalescing nodes "
+                        "have them",))
+        elif isinstance(e, ir.MethodCall) and e.method in DERIVATIVE_METHODS \
+                and isinstance(e.object.type, t.ResourceType) and e.object.type.kind.is_texture:
+            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.method}' computes implicit derivatives, which are not "
+                 "available in thread launch nodes", notes=("use 'SampleLevel' or 'SampleGrad'",))
 
 
 def _flag_names(value: int, names: dict[int, str]) -> str:
-    return " | ".join(name for bit, name in names.items() if value & bit) or "0"
+    return "ALL_MEMORY" if names is MEMORY_NAMES and value == ALL_MEMORY else \
+        " | ".join(name for bit, name in names.items() if value & bit) or "0"
 
 
 def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
-    legacy = e.name in LEGACY_BARRIERS
-    obj: t.NodeObjectType | t.ResourceType | None = None
-    if legacy:
+    """The rules of workgraph-rules.md §1.10 for one Barrier() or legacy barrier call (the first one broken)."""
+    obj: Any = None
+    if e.name in LEGACY_BARRIERS:
         mem, sem = LEGACY_BARRIERS[e.name]
-    else:
-        if len(e.args) != 2:
-            return
+    elif len(e.args) == 2:
         first, flags = e.args
         if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
-            obj, mem = first.type, 0
-        else:
-            mem = _flags(first)  # type: ignore[assignment]
-        sem = _flags(flags)  # type: ignore[assignment]
-        for arg, value in ((first, mem), (flags, sem)):
-            if value is None:
-                sink(codes.INVALID_BARRIER, e.span, "Barrier flags must be compile-time constants",
-                     (Label(arg.span, "this argument is not a constant"),))
-                return
+            obj = first.type
+        for arg in (flags,) if obj is not None else (first, flags):
+            if _flags(arg) is None:
+                return sink(codes.INVALID_BARRIER, e.span, "Barrier flags must be compile-time constants",
+                            (Label(arg.span, "this argument is not a constant"),))
+        mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \
                 isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE:
-            sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, not '{obj}'",
-                 (Label(first.span, "this object"),))
-            return
-        if mem & ~ALL_MEMORY or mem < 0:
-            sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
-            return
-        if sem & ~(GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE) or sem < 0:
-            sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
-            return
-    problems: list[tuple[str, str]] = []
-    if launch == "thread":
-        if obj is None and mem != ALL_MEMORY and mem & GROUP_SHARED:
-            problems.append((MSG_GROUP_MEMORY, "group shared memory is not available in thread launch nodes"))
-        if sem & (GROUP_SYNC | GROUP_SCOPE):
-            problems.append((MSG_GROUP_SEMANTIC, "each thread of a thread launch node is its own group"))
+            return sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, "
+                        f"not '{obj}'", (Label(first.span, "this object"),))
+        if not 0 <= mem <= ALL_MEMORY:
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
+        if not 0 <= sem <= GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE:
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
+    else:
+        return None
     scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else BARRIER_OBJECT_SCOPE[obj.kind]
-    if sem & DEVICE_SCOPE:
-        if obj is None and not mem & (UAV | NODE_INPUT):
-            why = "NODE_OUTPUT_MEMORY is at most group scope: " if mem & NODE_OUTPUT else ""
-            problems.append((MSG_DEVICE_SCOPE, f"{why}DEVICE_SCOPE needs UAV_MEMORY or NODE_INPUT_MEMORY"))
-        elif scope in ("group", "thread"):
-            problems.append((MSG_DEVICE_SCOPE, f"'{obj}' is not visible beyond the thread{' group' * (scope == 'group')}:"
-                                               " DEVICE_SCOPE does not apply to it"))
-    elif sem & GROUP_SCOPE:  # with DEVICE_SCOPE, GROUP_SCOPE is masked off
-        if obj is None and mem == 0:
-            problems.append((MSG_GROUP_SCOPE, "GROUP_SCOPE needs memory flags (e.g. GROUP_SHARED_MEMORY or UAV_MEMORY)"))
-        elif scope == "thread":
-            problems.append((MSG_GROUP_SCOPE, f"'{obj}' belongs to one thread: GROUP_SCOPE does not apply to it"))
-    if legacy:
-        problems = problems[:1]
-        mapping = f"'{e.name}()' is Barrier({_flag_names(mem, MEMORY_NAMES) if mem != ALL_MEMORY else 'ALL_MEMORY'}, " \
-                  f"{_flag_names(sem, SEMANTIC_NAMES)})"
-        problems = [(message, f"{note}; {mapping}") for message, note in problems]
-    for message, note in problems:
-        sink(codes.INVALID_BARRIER, e.span, message, notes=(note,))
+    rules = [  # (broken, message, note), in order
+        (launch == "thread" and obj is None and mem != ALL_MEMORY and mem & GROUP_SHARED, MSG_GROUP_MEMORY,
+         "group shared memory is not available in thread launch nodes"),
+        (launch == "thread" and sem & (GROUP_SYNC | GROUP_SCOPE), MSG_GROUP_SEMANTIC,
+         "each thread of a thread launch node is its own group"),
+        (sem & DEVICE_SCOPE and obj is None and not mem & (UAV | NODE_INPUT), MSG_DEVICE_SCOPE,
+         ("NODE_OUTPUT_MEMORY is at most group scope: " if mem & NODE_OUTPUT else "")
+         + "DEVICE_SCOPE needs UAV_MEMORY or NODE_INPUT_MEMORY"),
+        (sem & DEVICE_SCOPE and scope in ("group", "thread"), MSG_DEVICE_SCOPE,
+         f"'{obj}' is not visible beyond its thread{' group' if scope == 'group' else ''}: DEVICE_SCOPE does not "
+         "apply to it"),
+        # with DEVICE_SCOPE, GROUP_SCOPE is masked off
+        (sem & GROUP_SCOPE and not sem & DEVICE_SCOPE and obj is None and mem == 0, MSG_GROUP_SCOPE,
+         "GROUP_SCOPE needs memory flags (e.g. GROUP_SHARED_MEMORY or UAV_MEMORY)"),
+        (sem & GROUP_SCOPE and not sem & DEVICE_SCOPE and scope == "thread", MSG_GROUP_SCOPE,
+         f"'{obj}' belongs to one thread: GROUP_SCOPE does not apply to it"),
+    ]
+    for broken, message, note in rules:
+        if broken:
+            if e.name in LEGACY_BARRIERS:
+                note += f"; '{e.name}()' is Barrier({_flag_names(mem, MEMORY_NAMES)}, " \
+                        f"{_flag_names(sem, SEMANTIC_NAMES)})"
+            return sink(codes.INVALID_BARRIER, e.span, message, notes=(note,))
+    return None
 
 
 def _grid_field(type_: t.Type) -> t.Field | None:
     """An SV_DispatchGrid field inside a value of `type_` (nested structs and arrays included)."""
     while isinstance(type_, t.ArrayType):
         type_ = type_.element
-    if isinstance(type_, t.StructType):
-        for field in type_.all_fields():
-            if _is_sv(field.semantic, "sv_dispatchgrid"):
-                return field
-            if (inner := _grid_field(field.type)) is not None:
-                return inner
+    for field in type_.all_fields() if isinstance(type_, t.StructType) else ():
+        found = field if _sv(field.semantic) == "sv_dispatchgrid" else _grid_field(field.type)
+        if found is not None:
+            return found
     return None
 
 
@@ -957,15 +885,9 @@ def _dispatch_grid_write(target: ir.Expr, sink: _Sink) -> None:
     if not isinstance(base, ir.RecordAccess) or not isinstance(base.object.type, t.NodeObjectType) \
             or base.object.type.kind is not NK.RW_DISPATCH_NODE_INPUT_RECORD:
         return
-    field = None
-    for projection in reversed(path):  # from the record outwards: an enclosing field may be the grid
-        if isinstance(projection, ir.FieldAccess) and isinstance(projection.base.type, t.StructType):
-            fields = projection.base.type.all_fields()
-            candidate = fields[projection.index] if projection.index < len(fields) else None
-            if candidate is not None and _is_sv(candidate.semantic, "sv_dispatchgrid"):
-                field = candidate
-                break
-    field = field or _grid_field(target.type)
+    enclosing = [p.base.type.all_fields()[p.index] for p in reversed(path)  # from the record outwards
+                 if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
+    field = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None) or _grid_field(target.type)
     if field is not None:
         labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
         sink(codes.INVALID_DISPATCH_GRID, target.span, f"field '{field.name}' with SV_DispatchGrid semantic is not "

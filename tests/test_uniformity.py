@@ -1,0 +1,784 @@
+"""Work-graph rules of node bodies (`wgc.sema.uniformity.check_node_body`): uniformity (WG0417),
+OutputComplete (WG0418/WG0419), FinishedCrossGroupSharing (WG0420), barriers (WG0421),
+thread-launch bans (WG0416) and SV_DispatchGrid writes (WG0415).
+
+Sources go through the real front end (parse + analyze) and `check_node_body` is called for each
+node shader with the launch mode of its `[NodeLaunch]` attribute (broadcasting by default).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+
+from wgc import ir
+from wgc.diagnostics import Diagnostic, Renderer, Severity
+from wgc.driver import Options, run_front_end
+from wgc.sema.analyze import analyze
+from wgc.sema.uniformity import check_node_body
+from wgc.source import SourceFile
+from wgc.syntax.parse import parse_source
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OWN_CODES = {f"WG04{n}" for n in range(15, 22)}
+
+PRELUDE = """\
+struct Rec { uint x; };
+struct In { uint count; uint value; };
+[NodeTrackRWInputSharing] struct Shared { uint3 grid : SV_DispatchGrid; uint total; };
+struct Inner { uint2 size : SV_DispatchGrid; };
+struct Nested { Inner inner; uint v; };
+cbuffer Constants { uint g_mode; };
+RWStructuredBuffer<uint> buf;
+RWByteAddressBuffer raw;
+Texture2D<float4> tex;
+SamplerState samp;
+groupshared uint gsCounter;
+groupshared uint gsArr[64];
+static uint s_flag;
+"""
+
+SIGNATURES = {
+    "broadcasting": """[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(64, 1, 1)]
+void Main(DispatchNodeInputRecord<In> input, [MaxRecords(64)] NodeOutput<Rec> out1,
+          [MaxRecords(64)] EmptyNodeOutput empty,
+          [MaxRecords(64)] [NodeArraySize(4)] [MaxRecordsPerNode(64)] NodeOutputArray<Rec> outs,
+          uint gi : SV_GroupIndex, uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID,
+          uint3 gid : SV_GroupID)""",
+    "coalescing": """[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(64, 1, 1)]
+void Main([MaxRecords(8)] GroupNodeInputRecords<In> items, [MaxRecords(64)] NodeOutput<Rec> out1,
+          [MaxRecords(64)] EmptyNodeOutput empty, uint gi : SV_GroupIndex)""",
+    "rwcoalescing": """[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(64, 1, 1)]
+void Main([MaxRecords(8)] RWGroupNodeInputRecords<In> items, uint gi : SV_GroupIndex)""",
+    "thread": """[Shader("node")] [NodeLaunch("thread")]
+void Main(ThreadNodeInputRecord<In> input, [MaxRecords(4)] NodeOutput<Rec> out1,
+          [MaxRecords(4)] EmptyNodeOutput empty)""",
+    "rwthread": """[Shader("node")] [NodeLaunch("thread")]
+void Main(RWThreadNodeInputRecord<In> input, [MaxRecords(4)] NodeOutput<Rec> out1)""",
+    "shared": """[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(64, 1, 1)]
+void Main(globallycoherent RWDispatchNodeInputRecord<Shared> input, uint gi : SV_GroupIndex,
+          uint3 gid : SV_GroupID)""",
+    "nested": """[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 4, 1)] [NumThreads(8, 1, 1)]
+void Main(RWDispatchNodeInputRecord<Nested> input)""",
+}
+PRODUCERS = {  # a node that feeds Main, so Main is not a graph entry (FinishedCrossGroupSharing needs that)
+    "shared": """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]
+void Producer([MaxRecords(1)] NodeOutput<Shared> Main)
+{
+  GroupNodeOutputRecords<Shared> r = Main.GetGroupNodeOutputRecords(1);
+  r.Get().grid = uint3(4, 1, 1);
+  r.OutputComplete();
+}
+""",
+}
+
+
+def node(body: str, launch: str = "broadcasting", pre: str = "") -> str:
+    """A source with the prelude, helper functions `pre` and a node `Main` whose body is `body`."""
+    return f"{PRELUDE}{pre}\n{SIGNATURES[launch]}\n{{\n{body}\n}}\n{PRODUCERS.get(launch, '')}"
+
+
+def check(src: str) -> list[Diagnostic]:
+    file = SourceFile("t.hlsl", src)
+    parsed = parse_source(file)
+    assert not parsed.diagnostics, Renderer().render(parsed.diagnostics)
+    analysis = analyze(parsed.unit)
+    others = [d for d in analysis.diagnostics if d.severity >= Severity.ERROR and d.code not in OWN_CODES]
+    assert not others, Renderer().render(others)
+    found: list[Diagnostic] = []
+    for function in analysis.module.node_shaders:
+        attribute = ir.find_attribute(function.attributes, "nodelaunch")
+        found += check_node_body(function, attribute.args[0].value if attribute else "broadcasting")
+    return found
+
+
+def render(src: str) -> str:
+    return Renderer().render(check(src))
+
+
+def at(src: str, needle: str, nth: int = 0) -> str:
+    """The line:col of the `nth` occurrence of `needle` in `src`."""
+    offset = -1
+    for _ in range(nth + 1):
+        offset = src.index(needle, offset + 1)
+    line = src.count("\n", 0, offset) + 1
+    return f"{line}:{offset - src.rfind(chr(10), 0, offset)}"
+
+
+def main_end(src: str) -> str:
+    """The line:col of the brace that closes `Main`."""
+    offset = src.index("\n}\n", src.index("void Main")) + 1
+    return f"{src.count(chr(10), 0, offset) + 1}:1"
+
+
+def describe(diags: list[Diagnostic]) -> list[str]:
+    """Each diagnostic as 'line:col CODE message [line:col label]...'."""
+    def pos(span) -> str:  # type: ignore[no-untyped-def]
+        line, col = span.line_col
+        return f"{line}:{col}"
+    return [f"{pos(d.span)} {d.code} {d.message}" + "".join(f" [{pos(l.span)} {l.message}]" for l in d.labels)
+            for d in diags]
+
+
+SYNC = "Barrier(GROUP_SHARED_MEMORY, GROUP_SCOPE | GROUP_SYNC);"
+SYNC_MSG = "'Barrier' with GROUP_SYNC must be called in thread-group-uniform control flow"
+GI = "depends on 'gi' (SV_GroupIndex)"
+
+
+# ---------------------------------------------------------------- WG0417: rendered in full
+
+
+def test_barrier_under_varying_if_renders_with_the_condition() -> None:
+    src = node(f"  if (gi < 4)\n  {{\n    {SYNC}\n  }}")
+    line = int(at(src, "if (gi").split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line + 2}:5: error: {SYNC_MSG} [WG0417]
+    {SYNC}
+    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+t.hlsl:{line}:7: note: this condition {GI}
+  if (gi < 4)
+      ^~~~~~
+1 error generated.
+"""
+
+
+def test_early_return_renders_the_return_and_its_condition() -> None:
+    src = node("  if (dtid.x >= input.Get().count)\n    return;\n"
+               "  GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(1);\n  r.OutputComplete();")
+    line = int(at(src, "if (dtid").split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line + 2}:35: error: 'GetGroupNodeOutputRecords' must be called in thread-group-uniform control flow [WG0417]
+  GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(1);
+                                  ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+t.hlsl:{line + 1}:5: note: some threads may have returned here
+    return;
+    ^~~~~~~
+t.hlsl:{line}:7: note: this condition depends on 'dtid' (SV_DispatchThreadID)
+  if (dtid.x >= input.Get().count)
+      ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+t.hlsl:{line + 3}:3: error: 'OutputComplete' must be called in thread-group-uniform control flow [WG0417]
+  r.OutputComplete();
+  ^~~~~~~~~~~~~~~~~~
+t.hlsl:{line + 1}:5: note: some threads may have returned here
+    return;
+    ^~~~~~~
+t.hlsl:{line}:7: note: this condition depends on 'dtid' (SV_DispatchThreadID)
+  if (dtid.x >= input.Get().count)
+      ^~~~~~~~~~~~~~~~~~~~~~~~~~~
+2 errors generated.
+"""
+
+
+def test_call_to_helper_in_varying_flow_renders_the_operation_inside() -> None:
+    src = node("  if (gtid.y == 1)\n    Sync();", pre=f"void Sync()\n{{\n  {SYNC}\n}}\n")
+    line = int(at(src, "if (gtid").split(":")[0])
+    helper = int(at(src, SYNC).split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line + 1}:5: error: 'Sync' must be called in thread-group-uniform control flow [WG0417]
+    Sync();
+    ^~~~~~
+t.hlsl:{line}:7: note: this condition depends on 'gtid' (SV_GroupThreadID)
+  if (gtid.y == 1)
+      ^~~~~~~~~~~
+t.hlsl:{helper}:3: note: 'Barrier' with GROUP_SYNC is called here
+  {SYNC}
+  ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+1 error generated.
+"""
+
+
+# ---------------------------------------------------------------- WG0417: each operation
+
+
+OPERATIONS = [  # (statement, launch, the operations reported, in order)
+    (SYNC, "broadcasting", [SYNC_MSG]),
+    ("GroupMemoryBarrierWithGroupSync();", "broadcasting", ["'GroupMemoryBarrierWithGroupSync' must"]),
+    ("DeviceMemoryBarrierWithGroupSync();", "coalescing", ["'DeviceMemoryBarrierWithGroupSync' must"]),
+    ("AllMemoryBarrierWithGroupSync();", "broadcasting", ["'AllMemoryBarrierWithGroupSync' must"]),
+    ("Barrier(buf, DEVICE_SCOPE | GROUP_SYNC);", "broadcasting", [SYNC_MSG]),
+    ("ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1); r.OutputComplete();", "broadcasting",
+     ["'GetThreadNodeOutputRecords' must", "'OutputComplete' must"]),
+    ("GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(1); r.OutputComplete();", "coalescing",
+     ["'GetGroupNodeOutputRecords' must", "'OutputComplete' must"]),
+    ("empty.GroupIncrementOutputCount(1);", "broadcasting", ["'GroupIncrementOutputCount' must"]),
+    ("empty.ThreadIncrementOutputCount(1);", "coalescing", ["'ThreadIncrementOutputCount' must"]),
+    ("input.FinishedCrossGroupSharing();", "shared", ["'FinishedCrossGroupSharing' must"]),
+]
+
+
+@pytest.mark.parametrize("statement, launch, expected", OPERATIONS)
+def test_each_operation_in_varying_flow(statement: str, launch: str, expected: list[str]) -> None:
+    src = node(f"  if (gi == 3) {{ {statement} }}", launch)
+    found = describe(check(src))
+    assert len(found) == len(expected)
+    for line, start in zip(found, expected):
+        assert f" WG0417 {start}" in line
+        assert f"[{at(src, 'gi == 3')} this condition {GI}]" in line
+        assert "thread-group-uniform control flow" in line
+
+
+@pytest.mark.parametrize("statement, launch, expected", OPERATIONS)
+def test_each_operation_in_uniform_flow(statement: str, launch: str, expected: list[str]) -> None:
+    condition = "items.Count() == 3" if launch == "coalescing" else "gid.x == 3"
+    src = node(f"  if ({condition}) {{ {statement} }}", launch)
+    assert check(src) == []
+
+
+# ---------------------------------------------------------------- WG0417: each way flow becomes varying
+
+CONTROL = [  # (body around OP, the labels expected on the diagnostic)
+    ("if (gi == 0) { OP }", [("gi == 0", f"this condition {GI}")]),
+    ("if (gi == 0) { } else { OP }", [("gi == 0", f"this condition {GI}")]),
+    ("for (uint i = 0; i < gi; ++i) { OP }", [("i < gi", f"this condition {GI}")]),
+    ("uint n = gi; while (n > 0) { OP n--; }", [("n > 0", f"this condition depends on 'n', which {GI}")]),
+    ("uint k = 0; do { OP k++; } while (k < gi);", [("k < gi", f"this condition {GI}")]),
+    ("switch (gi) { case 0: OP break; default: break; }", [("gi)", f"this selector {GI}")]),
+    ("switch (gi & 1) { case 0: break; default: OP break; }", [("gi & 1", f"this selector {GI}")]),
+    ("if (gi == 0) return; OP", [("return;", "some threads may have returned here"),
+                                 ("gi == 0", f"this condition {GI}")]),
+    ("for (uint i = 0; i < 4; ++i) { if (gi == i) return; } OP",
+     [("return;", "some threads may have returned here"), ("gi == i", f"this condition {GI}")]),
+    ("for (uint i = 0; i < 4; ++i) { OP if (gi == i) break; }",
+     [("break;", "some threads may have left the loop here"), ("gi == i", f"this condition {GI}")]),
+    ("for (uint i = 0; i < 4; ++i) { if (gi == i) continue; OP }",
+     [("continue;", "some threads may have skipped to the next iteration here"), ("gi == i", f"this condition {GI}")]),
+    ("switch (g_mode) { case 0: if (gi == 2) break; OP break; default: break; }",
+     [("break;", "some threads may have left the switch here"), ("gi == 2", f"this condition {GI}")]),
+    ("switch (g_mode) { case 0: if (gi == 2) break; case 1: OP break; default: break; }",
+     [("break;", "some threads may have left the switch here"), ("gi == 2", f"this condition {GI}")]),
+    ("uint k = 0; if (gi == 1) k = 2; if (k == 2) { OP }",
+     [("k == 2", "this condition depends on 'k', which is assigned in non-uniform control flow")]),
+    ("uint k = 0; if (gi == 1) { k++; } if (k == 1) { OP }",
+     [("k == 1", "this condition depends on 'k', which is assigned in non-uniform control flow")]),
+    ("uint k = gtid.x * 2 + 1; if (k > 3) { OP }",
+     [("k > 3", "this condition depends on 'k', which depends on 'gtid' (SV_GroupThreadID)")]),
+    ("uint k[4] = { 0, 0, 0, 0 }; k[gi & 3] = 1; if (k[0] == 1) { OP }",
+     [("k[0] == 1", f"this condition depends on 'k', which {GI}")]),
+    ("if (WaveIsFirstLane()) { OP }",
+     [("WaveIsFirstLane()", "this condition depends on the result of 'WaveIsFirstLane' (wave operations are not "
+                            "thread-group-uniform)")]),
+    ("if (WaveActiveSum(1u) > 3) { OP }",
+     [("WaveActiveSum(1u) > 3", "this condition depends on the result of 'WaveActiveSum' (wave operations are "
+                                "not thread-group-uniform)")]),
+    ("uint o; InterlockedAdd(gsCounter, 1, o); if (o == 0) { OP }",
+     [("o == 0", "this condition depends on 'o', which depends on the value returned by 'InterlockedAdd'")]),
+    ("uint o; raw.InterlockedAdd(0, 1, o); if (o == 0) { OP }",
+     [("o == 0", "this condition depends on 'o', which depends on the value returned by 'InterlockedAdd'")]),
+    ("uint v; GetValue(v, gi); if (v == 0) { OP }", [("v == 0", f"this condition depends on 'v', which {GI}")]),
+    ("if (Identity(gi) == 0) { OP }", [("Identity(gi) == 0", f"this condition {GI}")]),
+    ("if (gi == 0) { SetFlag(); } if (s_flag == 1) { OP }",
+     [("s_flag == 1", "this condition depends on 's_flag', which is assigned in non-uniform control flow")]),
+    ("uint r = gi == 0 ? SyncAndGet() : 0;", [("gi == 0", f"this condition {GI}")]),
+    ("bool b = gi > 2 && SyncAndGet() > 0;", [("gi > 2", f"this condition {GI}")]),
+]
+HELPERS = f"""
+void GetValue(out uint v, uint x) {{ v = x * 2; }}
+uint Identity(uint x) {{ return x; }}
+void SetFlag() {{ s_flag = 1; }}
+uint SyncAndGet() {{ {SYNC} return 1; }}
+"""
+
+
+@pytest.mark.parametrize("body, labels", CONTROL)
+def test_each_cause_of_varying_flow(body: str, labels: list[tuple[str, str]]) -> None:
+    src = node("  " + body.replace("OP", SYNC), pre=HELPERS)
+    found = describe(check(src))
+    expected_labels = "".join(f" [{at(src, needle)} {message}]" for needle, message in labels)
+    if "SyncAndGet()" in body:
+        call = at(src, "SyncAndGet()", 1)
+        assert found == [f"{call} WG0417 'SyncAndGet' must be called in thread-group-uniform control flow"
+                         f"{expected_labels} [{at(src, SYNC)} 'Barrier' with GROUP_SYNC is called here]"]
+    else:
+        assert found == [f"{at(src, SYNC, 1)} WG0417 {SYNC_MSG}{expected_labels}"]
+
+
+UNIFORM = [  # conditions and flows that keep the group together
+    ("broadcasting", "if (gid.x == 0) { OP }"),
+    ("broadcasting", "if (input.Get().count > 3) { OP }"),
+    ("broadcasting", "for (uint i = 0; i < input.Get().count; ++i) { OP }"),
+    ("broadcasting", "if (g_mode == 2) { OP }"),
+    ("broadcasting", "if (gi == 0) { gsCounter = 5; } OP if (gsCounter > 2) { OP }"),
+    ("broadcasting", "if (gsArr[3] > 0) { OP }"),
+    ("broadcasting", "if (buf[g_mode] > 0) { OP }"),
+    ("broadcasting", "if (gi == 0) { buf[0] = 1; } OP"),
+    ("broadcasting", "for (uint i = 0; i < 4; ++i) { if (gi == i) break; } OP"),
+    ("broadcasting", "uint k = gi; k = 0; OP"),
+    ("broadcasting", "switch (g_mode) { case 0: if (gi == 2) break; gsCounter = 1; break; default: OP break; }"),
+    ("broadcasting", "if (g_mode == 0) { if (gi == 2) return; } else { OP }"),
+    ("broadcasting", "if (Early(gi) == 0) { OP }"),
+    ("broadcasting", "if (Identity(gid.y) == 0) { OP }"),
+    ("broadcasting", "uint v; GetValue(v, gid.x); if (v == 0) { OP }"),
+    ("broadcasting", "if (out1.IsValid()) { OP }"),
+    ("broadcasting", "if (WaveGetLaneCount() == 32) { OP }"),
+    ("broadcasting", "if (GetRemainingRecursionLevels() == 0) { OP }"),
+    ("coalescing", "if (items.Count() > 2) { OP }"),
+    ("coalescing", "if (items.Get().value == 1) { OP }"),
+    ("coalescing", "if (items[0].value == 1) { OP }"),
+    ("coalescing", "for (uint i = 0; i < items.Count(); ++i) { if (items[i].value > 1) { OP } }"),
+    ("shared", "if (input.FinishedCrossGroupSharing()) { OP }"),
+]
+
+
+@pytest.mark.parametrize("launch, body", UNIFORM)
+def test_uniform_flow_is_accepted(launch: str, body: str) -> None:
+    pre = HELPERS + "uint Early(uint x) { if (x == 0) return 1; return 2; }\n"
+    src = node("  " + body.replace("OP", SYNC), launch, pre=pre)
+    found = describe(check(src))
+    if "Early(gi)" in body:  # the result varies, but the helper's return reconverges at the call
+        assert found == [f"{at(src, SYNC, 1)} WG0417 {SYNC_MSG} [{at(src, 'Early(gi) == 0')} this condition depends "
+                         "on the result of 'Early', which returns in non-uniform control flow]"]
+    else:
+        assert found == []
+
+
+def test_varying_argument_is_reported_inside_the_helper_with_the_call_site() -> None:
+    pre = f"void MaybeSync(uint n)\n{{\n  if (n > 2) {{ {SYNC} }}\n}}\n"
+    src = node("  MaybeSync(gi);\n  MaybeSync(7);", pre=pre)
+    assert describe(check(src)) == [
+        f"{at(src, SYNC)} WG0417 {SYNC_MSG} [{at(src, 'n > 2')} this condition depends on 'n', which {GI}]"
+        f" [{at(src, 'MaybeSync(gi)')} 'MaybeSync' is called here from 'Main']"]
+
+
+def test_coalescing_input_record_at_a_varying_index_is_varying() -> None:
+    src = node(f"  if (items[gi].value == 1) {{ {SYNC} }}\n  if (items.Get(gi).count > 0) {{ {SYNC} }}",
+               "coalescing")
+    assert describe(check(src)) == [
+        f"{at(src, SYNC)} WG0417 {SYNC_MSG} [{at(src, 'items[gi]')} this condition {GI}]",
+        f"{at(src, SYNC, 1)} WG0417 {SYNC_MSG} [{at(src, 'items.Get(gi)')} this condition {GI}]"]
+
+
+def test_per_thread_output_records_are_varying() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+            f"  r.Get().x = 4;\n  if (r.Get().x == 4) {{ {SYNC} }}\n  r.OutputComplete();")
+    src = node(body)
+    assert describe(check(src)) == [
+        f"{at(src, SYNC)} WG0417 {SYNC_MSG} [{at(src, 'r.Get().x == 4')} this condition depends on 'r', which "
+        "depends on per-thread records from 'GetThreadNodeOutputRecords']"]
+
+
+# ---------------------------------------------------------------- WG0417: uniform operands
+
+
+def test_group_records_need_a_uniform_count_and_output() -> None:
+    body = ("  GroupNodeOutputRecords<Rec> a = out1.GetGroupNodeOutputRecords(gi & 1);\n  a.OutputComplete();\n"
+            "  GroupNodeOutputRecords<Rec> b = outs[gi & 3].GetGroupNodeOutputRecords(1);\n  b.OutputComplete();\n"
+            "  GroupNodeOutputRecords<Rec> c = outs[gid.x & 3].GetGroupNodeOutputRecords(input.Get().count);\n"
+            "  c.OutputComplete();")
+    src = node(body)
+    assert describe(check(src)) == [
+        f"{at(src, 'out1.GetGroup')} WG0417 the record count passed to 'GetGroupNodeOutputRecords' must be "
+        f"thread-group-uniform [{at(src, 'gi & 1')} this value {GI}]",
+        f"{at(src, 'outs[gi')} WG0417 'GetGroupNodeOutputRecords' must be called on a thread-group-uniform node "
+        f"output [{at(src, 'outs[gi')} this node output {GI}]"]
+    assert check(src)[1].notes == ("use 'GetThreadNodeOutputRecords' when each thread picks its own output",)
+
+
+def test_group_increment_needs_a_uniform_count() -> None:
+    body = "  empty.GroupIncrementOutputCount(gi);\n  uint w = WaveActiveCountBits(true);\n" \
+           "  empty.GroupIncrementOutputCount(w);\n  empty.GroupIncrementOutputCount(input.Get().count);"
+    src = node(body)
+    assert describe(check(src)) == [
+        f"{at(src, 'empty.')} WG0417 the count passed to 'GroupIncrementOutputCount' must be thread-group-uniform"
+        f" [{at(src, 'gi);')} this value {GI}]",
+        f"{at(src, 'empty.', 1)} WG0417 the count passed to 'GroupIncrementOutputCount' must be "
+        f"thread-group-uniform [{at(src, 'w);')} this value depends on 'w', which depends on the result of "
+        "'WaveActiveCountBits' (wave operations are not thread-group-uniform)]"]
+
+
+def test_thread_variants_accept_varying_counts_and_outputs() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> a = out1.GetThreadNodeOutputRecords(gi & 1);\n  a.OutputComplete();\n"
+            "  ThreadNodeOutputRecords<Rec> b = outs[gi & 3].GetThreadNodeOutputRecords(dtid.x & 1);\n"
+            "  b.OutputComplete();\n  empty.ThreadIncrementOutputCount(gi & 1);")
+    assert check(node(body)) == []
+
+
+def test_thread_launch_has_no_uniformity_rules() -> None:
+    body = ("  if (input.Get().value == 0) return;\n"
+            "  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(input.Get().count);\n"
+            "  if (input.Get().count > 0) { r.Get().x = 1; }\n  r.OutputComplete();\n"
+            "  if (WaveIsFirstLane()) { empty.GroupIncrementOutputCount(input.Get().value); }")
+    assert check(node(body, "thread")) == []
+
+
+# ---------------------------------------------------------------- WG0418 / WG0419: OutputComplete
+
+
+def test_output_complete_missing_on_one_branch_renders() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+            "  if (input.Get().count > 0)\n    r.OutputComplete();")
+    src = node(body)
+    line = int(at(src, "ThreadNodeOutputRecords<Rec> r").split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line}:36: error: output records in 'r' are not completed with OutputComplete() on every path [WG0418]
+  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);
+                                   ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+t.hlsl:{line + 3}:1: note: 'r' is still open when 'Main' ends here
+}}
+^
+note: every Get*NodeOutputRecords() must reach OutputComplete() in the same function
+1 error generated.
+"""
+
+
+def test_output_complete_missing_after_an_early_return() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+            "  if (input.Get().count == 0)\n    return;\n  r.OutputComplete();")
+    src = node(body)
+    assert describe(check(src)) == [
+        f"{at(src, 'out1.Get')} WG0418 output records in 'r' are not completed with OutputComplete() on every path"
+        f" [{at(src, 'return;')} 'r' is still open when the function returns here]"]
+
+
+def test_output_complete_never_called() -> None:
+    src = node("  GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(2);\n  r.Get(1).x = 3;")
+    assert describe(check(src)) == [
+        f"{at(src, 'out1.Get')} WG0418 output records in 'r' are never completed with OutputComplete() "
+        f"[{main_end(src)} 'Main' ends here]"]
+
+
+def test_records_not_stored_are_never_completed() -> None:
+    src = node("  out1.GetThreadNodeOutputRecords(1).Get().x = 1;\n  out1.GetThreadNodeOutputRecords(0);\n"
+               "  out1.GetThreadNodeOutputRecords(0).OutputComplete();")
+    message = "WG0418 output records from 'GetThreadNodeOutputRecords' are never completed with OutputComplete()"
+    assert describe(check(src)) == [f"{at(src, 'out1.')} {message}", f"{at(src, 'out1.', 1)} {message}"]
+
+
+def test_records_completed_on_every_path_are_accepted() -> None:
+    body = """
+  ThreadNodeOutputRecords<Rec> a = out1.GetThreadNodeOutputRecords(1);
+  if (input.Get().count > 0) { a.Get().x = 1; a.OutputComplete(); } else { a.OutputComplete(); }
+  ThreadNodeOutputRecords<Rec> b = out1.GetThreadNodeOutputRecords(1);
+  switch (g_mode) { case 0: b.OutputComplete(); break; default: b.OutputComplete(); break; }
+  for (uint i = 0; i < 3; ++i) {
+    ThreadNodeOutputRecords<Rec> c = out1.GetThreadNodeOutputRecords(1);
+    c.Get().x = i;
+    c.OutputComplete();
+  }
+  ThreadNodeOutputRecords<Rec> d = out1.GetThreadNodeOutputRecords(1);
+  Finish(d);
+  ThreadNodeOutputRecords<Rec> e = out1.GetThreadNodeOutputRecords(1);
+  if (g_mode == 3) { e.OutputComplete(); return; }
+  e.OutputComplete();
+  Finish(out1.GetThreadNodeOutputRecords(1));
+  ThreadNodeOutputRecords<Rec> f = Make(out1);
+  f.OutputComplete();"""
+    pre = ("void Finish(ThreadNodeOutputRecords<Rec> r) { r.OutputComplete(); }\n"
+           "ThreadNodeOutputRecords<Rec> Make(NodeOutput<Rec> o) { return o.GetThreadNodeOutputRecords(1); }\n")
+    assert check(node(body, pre=pre)) == []
+
+
+def test_switch_without_default_and_zero_trip_loop_miss_the_complete() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> a = out1.GetThreadNodeOutputRecords(1);\n"
+            "  switch (g_mode) { case 0: a.OutputComplete(); break; case 1: a.OutputComplete(); break; }\n"
+            "  ThreadNodeOutputRecords<Rec> b = out1.GetThreadNodeOutputRecords(1);\n"
+            "  while (g_mode > 4) { b.OutputComplete(); break; }")
+    src = node(body)
+    end = main_end(src)
+    assert describe(check(src)) == [
+        f"{at(src, 'out1.Get')} WG0418 output records in 'a' are not completed with OutputComplete() on every path"
+        f" [{end} 'a' is still open when 'Main' ends here]",
+        f"{at(src, 'out1.Get', 1)} WG0418 output records in 'b' are not completed with OutputComplete() on every "
+        f"path [{end} 'b' is still open when 'Main' ends here]"]
+
+
+def test_helpers_check_their_record_parameters() -> None:
+    pre = "void Twice(ThreadNodeOutputRecords<Rec> p)\n{\n  p.OutputComplete();\n  p.Get().x = 1;\n}\n"
+    src = node("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n  Twice(r);", pre=pre)
+    assert describe(check(src)) == [
+        f"{at(src, 'p.Get()')} WG0419 the records in 'p' are accessed after OutputComplete() "
+        f"[{at(src, 'p.OutputComplete')} OutputComplete() is called here]"]
+
+
+def test_a_copy_of_records_stops_tracking() -> None:
+    body = ("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+            "  ThreadNodeOutputRecords<Rec> copy = r;\n  copy.OutputComplete();")
+    assert check(node(body)) == []
+
+
+def test_use_after_complete_renders() -> None:
+    body = "  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n" \
+           "  r.OutputComplete();\n  r.Get().x = 2;"
+    src = node(body)
+    line = int(at(src, "r.OutputComplete").split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line + 1}:3: error: the records in 'r' are accessed after OutputComplete() [WG0419]
+  r.Get().x = 2;
+  ^~~~~~~
+t.hlsl:{line}:3: note: OutputComplete() is called here
+  r.OutputComplete();
+  ^~~~~~~~~~~~~~~~~~
+note: OutputComplete() ends the use of the records: nothing may access them after it
+1 error generated.
+"""
+
+
+def test_use_after_complete_on_some_path_twice_and_in_loops() -> None:
+    body = """
+  GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(4);
+  if (g_mode == 1) { r.OutputComplete(); }
+  uint x = r[2].x;
+  r.OutputComplete();
+  ThreadNodeOutputRecords<Rec> t = out1.GetThreadNodeOutputRecords(1);
+  for (uint i = 0; i < 2; ++i) { t.Get().x = i; t.OutputComplete(); }
+  ThreadNodeOutputRecords<Rec> u = out1.GetThreadNodeOutputRecords(1);
+  Finish(u);
+  Barrier(u, 0);"""
+    src = node(body, pre="void Finish(ThreadNodeOutputRecords<Rec> p) { p.OutputComplete(); }\n")
+    first = at(src, "r.OutputComplete")
+    loop_complete = at(src, "t.OutputComplete")
+    assert describe(check(src)) == [
+        f"{at(src, 'r[2]')} WG0419 the records in 'r' are accessed after OutputComplete() "
+        f"[{first} OutputComplete() is called here]",
+        f"{at(src, 'r.OutputComplete', 1)} WG0419 OutputComplete() may be called twice on 'r' "
+        f"[{first} it is already called here]",
+        f"{at(src, 'out1.GetThread')} WG0418 output records in 't' are not completed with OutputComplete() on "
+        f"every path [{main_end(src)} 't' is still open when 'Main' ends here]",  # the loop may not run
+        f"{at(src, 't.Get()')} WG0419 the records in 't' are accessed after OutputComplete() "
+        f"[{loop_complete} OutputComplete() is called here]",
+        f"{loop_complete} WG0419 OutputComplete() may be called twice on 't' [{at(src, 'for (')} in this loop]",
+        f"{at(src, 'u, 0')} WG0419 'u' is used after OutputComplete() [{at(src, 'u);')} OutputComplete() is "
+        "called here]"]
+
+
+# ---------------------------------------------------------------- WG0420: FinishedCrossGroupSharing
+
+
+def test_finished_cross_group_sharing_twice_renders() -> None:
+    src = node("  bool last = input.FinishedCrossGroupSharing();\n  if (input.FinishedCrossGroupSharing()) { }",
+               "shared")
+    line = int(at(src, "bool last").split(":")[0])
+    assert render(src) == f"""\
+t.hlsl:{line + 1}:7: error: FinishedCrossGroupSharing() may be called more than once per thread [WG0420]
+  if (input.FinishedCrossGroupSharing()) {{ }}
+      ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+t.hlsl:{line}:15: note: it is already called here
+  bool last = input.FinishedCrossGroupSharing();
+              ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+note: it may be called at most once per thread
+1 error generated.
+"""
+
+
+def test_finished_cross_group_sharing_in_a_loop_and_through_a_helper() -> None:
+    body = ("  for (uint i = 0; i < 2; ++i) { input.FinishedCrossGroupSharing(); }\n")
+    src = node(body, "shared")
+    assert describe(check(src)) == [
+        f"{at(src, 'input.F')} WG0420 FinishedCrossGroupSharing() may be called more than once per thread "
+        f"[{at(src, 'for (')} in this loop]"]
+    pre = "bool Done(RWDispatchNodeInputRecord<Shared> r) { return r.FinishedCrossGroupSharing(); }\n"
+    src = node("  Done(input);\n  Done(input);", "shared", pre=pre)
+    assert describe(check(src)) == [
+        f"{at(src, 'Done(input)', 1)} WG0420 FinishedCrossGroupSharing() may be called more than once per thread "
+        f"[{at(src, 'Done(input)')} it is already called here] [{at(src, 'r.F')} FinishedCrossGroupSharing() is "
+        "called here]"]
+
+
+def test_finished_cross_group_sharing_once_per_path_is_accepted() -> None:
+    body = ("  if (gid.x == 0) { input.FinishedCrossGroupSharing(); } else { input.FinishedCrossGroupSharing(); }\n"
+            "  for (uint i = 0; i < 2; ++i) { if (input.FinishedCrossGroupSharing()) { } break; }")
+    src = node(body, "shared")
+    # the loop's call follows the if's on every path
+    assert [d.split(" [")[0] for d in describe(check(src))] == [
+        f"{at(src, 'input.F', 2)} WG0420 FinishedCrossGroupSharing() may be called more than once per thread"]
+    assert check(node("  if (gid.x == 0) { input.FinishedCrossGroupSharing(); }\n"
+                      "  else { input.FinishedCrossGroupSharing(); }", "shared")) == []
+
+
+# ---------------------------------------------------------------- WG0421: barriers
+
+
+BARRIERS = [  # (launch, statement, message or None, note)
+    ("broadcasting", "Barrier(gi, GROUP_SYNC);", "Barrier flags must be compile-time constants", None),
+    ("broadcasting", "Barrier(UAV_MEMORY, gi);", "Barrier flags must be compile-time constants", None),
+    ("broadcasting", "Barrier(16, GROUP_SCOPE);", "invalid MemoryTypeFlags for Barrier operation; expected 0, "
+     "ALL_MEMORY, or some combination of UAV_MEMORY, GROUP_SHARED_MEMORY, NODE_INPUT_MEMORY, NODE_OUTPUT_MEMORY "
+     "flags", None),
+    ("broadcasting", "Barrier(UAV_MEMORY, 8);", "invalid SemanticFlags for Barrier operation; expected 0 or some "
+     "combination of GROUP_SYNC, GROUP_SCOPE, DEVICE_SCOPE flags", None),
+    ("broadcasting", "Barrier(GROUP_SHARED_MEMORY, DEVICE_SCOPE);",
+     "DEVICE_SCOPE specified for Barrier operation without applicable memory",
+     "DEVICE_SCOPE needs UAV_MEMORY or NODE_INPUT_MEMORY"),
+    ("broadcasting", "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE);",
+     "DEVICE_SCOPE specified for Barrier operation without applicable memory",
+     "NODE_OUTPUT_MEMORY is at most group scope: DEVICE_SCOPE needs UAV_MEMORY or NODE_INPUT_MEMORY"),
+    ("broadcasting", "Barrier(NODE_OUTPUT_MEMORY | UAV_MEMORY, DEVICE_SCOPE);", None, None),
+    ("broadcasting", "Barrier(NODE_INPUT_MEMORY, DEVICE_SCOPE | GROUP_SYNC);", None, None),
+    ("broadcasting", "Barrier(ALL_MEMORY, DEVICE_SCOPE);", None, None),
+    ("broadcasting", "Barrier(0, GROUP_SCOPE);", "GROUP_SCOPE specified for Barrier operation without applicable "
+     "memory", "GROUP_SCOPE needs memory flags (e.g. GROUP_SHARED_MEMORY or UAV_MEMORY)"),
+    ("broadcasting", "Barrier(0, GROUP_SYNC);", None, None),
+    ("broadcasting", "Barrier(UAV_MEMORY, GROUP_SCOPE | DEVICE_SCOPE);", None, None),
+    ("broadcasting", "Barrier(buf, DEVICE_SCOPE);", None, None),
+    ("broadcasting", "Barrier(tex, GROUP_SCOPE);", "Barrier() needs a UAV or a writable node record object, not "
+     "'Texture2D<float4>'", None),
+    ("broadcasting", "GroupMemoryBarrierWithGroupSync(); AllMemoryBarrier(); DeviceMemoryBarrier();", None, None),
+    ("shared", "Barrier(input, DEVICE_SCOPE);", None, None),
+    ("rwcoalescing", "Barrier(items, GROUP_SCOPE | GROUP_SYNC);", None, None),
+    ("rwcoalescing", "Barrier(items, DEVICE_SCOPE);", "DEVICE_SCOPE specified for Barrier operation without "
+     "applicable memory", "'RWGroupNodeInputRecords<In>' is not visible beyond its thread group: DEVICE_SCOPE "
+     "does not apply to it"),
+    ("broadcasting", "GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(1); "
+     "Barrier(r, DEVICE_SCOPE); r.OutputComplete();", "DEVICE_SCOPE specified for Barrier operation without "
+     "applicable memory", "'GroupNodeOutputRecords<Rec>' is not visible beyond its thread group: DEVICE_SCOPE "
+     "does not apply to it"),
+    ("broadcasting", "GroupNodeOutputRecords<Rec> r = out1.GetGroupNodeOutputRecords(1); "
+     "Barrier(r, GROUP_SCOPE | GROUP_SYNC); r.OutputComplete();", None, None),
+    ("broadcasting", "ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1); "
+     "Barrier(r, GROUP_SCOPE); r.OutputComplete();", "GROUP_SCOPE specified for Barrier operation without "
+     "applicable memory", "'ThreadNodeOutputRecords<Rec>' belongs to one thread: GROUP_SCOPE does not apply to it"),
+    ("broadcasting", "ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1); "
+     "Barrier(r, DEVICE_SCOPE); r.OutputComplete();", "DEVICE_SCOPE specified for Barrier operation without "
+     "applicable memory", "'ThreadNodeOutputRecords<Rec>' is not visible beyond its thread: DEVICE_SCOPE does "
+     "not apply to it"),
+    ("rwthread", "Barrier(input, GROUP_SCOPE);", "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when "
+     "context has no visible group", "each thread of a thread launch node is its own group"),
+    ("rwthread", "Barrier(input, 0);", None, None),
+    ("thread", "Barrier(GROUP_SHARED_MEMORY, 0);", "GROUP_SHARED_MEMORY specified for Barrier operation when "
+     "context has no visible group", "group shared memory is not available in thread launch nodes"),
+    ("thread", "Barrier(UAV_MEMORY, GROUP_SYNC);", "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation "
+     "when context has no visible group", "each thread of a thread launch node is its own group"),
+    ("thread", "Barrier(UAV_MEMORY, GROUP_SCOPE);", "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation "
+     "when context has no visible group", "each thread of a thread launch node is its own group"),
+    ("thread", "Barrier(ALL_MEMORY, DEVICE_SCOPE);", None, None),
+    ("thread", "Barrier(UAV_MEMORY, DEVICE_SCOPE);", None, None),
+    ("thread", "DeviceMemoryBarrier(); AllMemoryBarrier();", None, None),
+    ("thread", "GroupMemoryBarrier();", "GROUP_SHARED_MEMORY specified for Barrier operation when context has no "
+     "visible group", "group shared memory is not available in thread launch nodes; 'GroupMemoryBarrier()' is "
+     "Barrier(GROUP_SHARED_MEMORY, GROUP_SCOPE)"),
+    ("thread", "GroupMemoryBarrierWithGroupSync();", "GROUP_SHARED_MEMORY specified for Barrier operation when "
+     "context has no visible group", "group shared memory is not available in thread launch nodes; "
+     "'GroupMemoryBarrierWithGroupSync()' is Barrier(GROUP_SHARED_MEMORY, GROUP_SYNC | GROUP_SCOPE)"),
+    ("thread", "DeviceMemoryBarrierWithGroupSync();", "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation "
+     "when context has no visible group", "each thread of a thread launch node is its own group; "
+     "'DeviceMemoryBarrierWithGroupSync()' is Barrier(UAV_MEMORY, GROUP_SYNC | DEVICE_SCOPE)"),
+    ("thread", "AllMemoryBarrierWithGroupSync();", "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation "
+     "when context has no visible group", "each thread of a thread launch node is its own group; "
+     "'AllMemoryBarrierWithGroupSync()' is Barrier(ALL_MEMORY, GROUP_SYNC | DEVICE_SCOPE)"),
+]
+
+
+@pytest.mark.parametrize("launch, statement, message, note", BARRIERS)
+def test_barrier_rules(launch: str, statement: str, message: str | None, note: str | None) -> None:
+    src = node(f"  {statement}", launch)
+    found = check(src)
+    if message is None:
+        assert found == []
+        return
+    barrier = statement.index("Barrier") if "Barrier(" in statement else 0
+    start = statement[:barrier].rfind(" ") + 1 if barrier else 0
+    assert [(d.code, d.message) for d in found] == [("WG0421", message)]
+    assert describe(found)[0].startswith(at(src, statement[start:]))
+    assert found[0].group == "hlsl-barrier"
+    assert found[0].notes == ((note,) if note else ())
+
+
+def test_non_constant_barrier_flag_is_labelled() -> None:
+    src = node("  Barrier(UAV_MEMORY, gi & 1);")
+    assert describe(check(src)) == [f"{at(src, 'Barrier')} WG0421 Barrier flags must be compile-time constants "
+                                    f"[{at(src, 'gi & 1')} this argument is not a constant]"]
+
+
+# ---------------------------------------------------------------- WG0416: thread launch
+
+
+def test_thread_launch_bans() -> None:
+    body = """
+  gsCounter = 1;
+  gsCounter += 2;
+  Touch();
+  GroupNodeOutputRecords<Rec> g = out1.GetGroupNodeOutputRecords(1);
+  g.OutputComplete();
+  uint q = QuadReadAcrossX(input.Get().value) + QuadReadAcrossY(1u) + QuadReadAcrossDiagonal(2u);
+  float4 c = tex.Sample(samp, float2(0, 0)) + tex.SampleBias(samp, float2(0, 0), 1.0);
+  float4 d = tex.SampleLevel(samp, float2(0, 0), 0);"""
+    src = node(body, "thread", pre="void Touch() { gsArr[3] = 2; }\n")
+    assert describe(check(src)) == [
+        f"{at(src, 'gsArr[3]')} WG0416 groupshared variable 'gsArr' cannot be used in thread launch nodes "
+        f"[{at(src, 'gsArr[64]')} 'gsArr' is declared here]",
+        f"{at(src, 'gsCounter = 1')} WG0416 groupshared variable 'gsCounter' cannot be used in thread launch nodes "
+        f"[{at(src, 'gsCounter;')} 'gsCounter' is declared here]",
+        f"{at(src, 'out1.GetGroup')} WG0416 'GetGroupNodeOutputRecords' is not available in thread launch nodes",
+        f"{at(src, 'QuadReadAcrossX')} WG0416 'QuadReadAcrossX' is not available in thread launch nodes",
+        f"{at(src, 'QuadReadAcrossY')} WG0416 'QuadReadAcrossY' is not available in thread launch nodes",
+        f"{at(src, 'QuadReadAcrossDiagonal')} WG0416 'QuadReadAcrossDiagonal' is not available in thread launch "
+        "nodes",
+        f"{at(src, 'tex.Sample(')} WG0416 'Sample' computes implicit derivatives, which are not available in thread "
+        "launch nodes",
+        f"{at(src, 'tex.SampleBias')} WG0416 'SampleBias' computes implicit derivatives, which are not available in "
+        "thread launch nodes"]
+
+
+def test_group_launches_allow_groupshared_quads_and_derivatives() -> None:
+    body = ("  gsCounter = QuadReadAcrossX(gi);\n  float4 c = tex.Sample(samp, float2(0, 0));\n"
+            "  GroupNodeOutputRecords<Rec> g = out1.GetGroupNodeOutputRecords(1);\n  g.OutputComplete();")
+    assert check(node(body)) == []
+    assert check(node(body, "coalescing")) == []
+
+
+# ---------------------------------------------------------------- WG0415: SV_DispatchGrid writes
+
+
+def test_dispatch_grid_write_renders() -> None:
+    src = node("  input.Get().grid.x = 2;", "shared")
+    line = int(at(src, "input.Get().grid").split(":")[0])
+    column = int(at(src, "grid :").split(":")[1])
+    assert render(src) == f"""\
+t.hlsl:{line}:3: error: field 'grid' with SV_DispatchGrid semantic is not assignable through \
+RWDispatchNodeInputRecord [WG0415]
+  input.Get().grid.x = 2;
+  ^~~~~~~~~~~~~~~~~~
+t.hlsl:3:{column}: note: 'grid' is declared with SV_DispatchGrid here
+[NodeTrackRWInputSharing] struct Shared {{ uint3 grid : SV_DispatchGrid; uint total; }};
+{" " * (column - 1)}^~~~
+note: the dispatch grid is fixed when the record is launched
+1 error generated.
+"""
+
+
+def test_dispatch_grid_writes_in_every_form() -> None:
+    body = """
+  input.Get().grid = uint3(1, 1, 1);
+  input.Get().grid.y++;
+  input.Get().grid[2] += 1;
+  InterlockedAdd(input.Get().grid.x, 1);
+  SetGrid(input.Get().grid);
+  input.Get().total = input.Get().grid.x;
+  InterlockedAdd(input.Get().total, 1);"""
+    pre = "void SetGrid(out uint3 g) { g = uint3(1, 1, 1); }\n"
+    src = node(body, "shared", pre=pre)
+    found = describe(check(src))
+    assert [f.split(" WG0415")[0] for f in found] == [
+        at(src, "input.Get().grid = "), at(src, "input.Get().grid.y"), at(src, "input.Get().grid[2]"),
+        at(src, "input.Get().grid.x, 1"), at(src, "input.Get().grid)")]
+    assert all("field 'grid' with SV_DispatchGrid semantic is not assignable" in f for f in found)
+
+
+def test_dispatch_grid_nested_in_a_struct() -> None:
+    src = node("  input.Get().inner.size.x = 3;\n  input.Get().inner = (Inner)0;\n  input.Get().v = 1;", "nested")
+    assert describe(check(src)) == [
+        f"{at(src, 'input.Get().inner.size')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
+        f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]",
+        f"{at(src, 'input.Get().inner =')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
+        f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]"]
+
+
+# ---------------------------------------------------------------- the samples are valid
+
+
+def _samples() -> list[str]:
+    return sorted(glob.glob(os.path.join(ROOT, "samples", "*.hlsl")))
+
+
+@pytest.mark.parametrize("path", _samples(), ids=os.path.basename)
+def test_samples_have_no_body_diagnostics(path: str) -> None:
+    front = run_front_end(Options(input=path, emit="ir", include_dirs=(os.path.join(ROOT, "samples", "include"),)))
+    assert front.analysis is not None
+    module = front.analysis.module
+    assert module.node_shaders
+    for function in module.node_shaders:
+        attribute = ir.find_attribute(function.attributes, "nodelaunch")
+        launch = attribute.args[0].value if attribute else "broadcasting"
+        assert check_node_body(function, launch) == [], function.name
