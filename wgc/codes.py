@@ -129,7 +129,6 @@ ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor t
 GRAPH_TOO_DEEP = _kind("WG0505", E, "the longest chain of nodes exceeds the depth limit")
 INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
 INCONSISTENT_NODE_ARRAY = _kind("WG0507", E, "members of one node array that differ in input, launch or grid")
-UNTRACKED_PRODUCER = _kind("WG0508", E, "the producer of a FinishedCrossGroupSharing() node lacks [NodeTrackRWInputSharing]")
 INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, or a loop rule broken")
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")

@@ -172,7 +172,7 @@ class FunctionCalls:
                     return None
                 built.append(converted)
             else:
-                reason = checker.not_assignable_reason(arg)
+                reason = None if _passes_handle(arg, param) else checker.not_assignable_reason(arg)
                 if reason is not None:
                     self.ctx.report(codes.INVALID_OUT_ARGUMENT, arg.span,
                                     f"{what} is '{param.direction.value}' and needs a modifiable l-value: {reason}")
@@ -338,6 +338,12 @@ def _own_params(function: ir.Function) -> list[ir.Variable]:
 
 def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:
     return arg if arg.type is param_type and isinstance(param_type, (t.ResourceType, t.NodeObjectType)) else None
+
+
+def _passes_handle(arg: ir.Expr, param: ir.Variable) -> bool:
+    """A node object variable given to an out/inout node-object parameter (the callee is inlined)."""
+    return isinstance(param.type, t.NodeObjectType) and arg.type is param.type and isinstance(arg, ir.VarRef) \
+        and arg.variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER)
 
 
 def _signature(entity: FunctionEntity) -> str:

@@ -420,6 +420,8 @@ class _Folder:
         return items[int(index)]
 
     def field_access(self, expr: ir.FieldAccess) -> ConstValue:
+        if isinstance(expr.base, ir.VarRef) and expr.base.variable.storage is ir.Storage.UNIFORM:
+            raise _NotConstantError(expr.span, f"'{expr.name}' is a constant-buffer member, not a constant")
         base = self.eval(expr.base)
         if not isinstance(expr.base.type, t.StructType) or not isinstance(base, tuple):
             raise _NotConstantError(expr.span, f"'{expr.name}' is not a constant")

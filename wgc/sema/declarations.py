@@ -573,7 +573,8 @@ class DeclarationChecker:
         if type_ is t.VOID:
             self.ctx.report(codes.INVALID_DECLARATION, span, "parameter cannot be void")
             return None, None
-        if direction is not ir.Direction.IN and isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+        # node objects may be out/inout (the function is then inlined, workgraph-rules.md §1.11); resources not
+        if direction is not ir.Direction.IN and isinstance(type_, t.ResourceType):
             self.ctx.report(codes.INVALID_RESOURCE_USE, span,
                             f"{direction.value} parameter cannot have type {describe(type_)}")
             return None, None

@@ -28,7 +28,8 @@ Model and decisions:
   may receive MaxRecordsPerNode records (without it: MaxRecords each), so the array needs
   members x min(MaxRecordsPerNode, MaxRecords) x record size; a self-recursive output is
   multiplied by the recursion levels. Sizes round up to 8 bytes (the D3D12 backing-memory
-  alignment). The graph's figure is the sum over nodes.
+  alignment). Outputs sharing a `[MaxRecordsSharedWith]` budget hold its records together:
+  the most demanding of them counts. The graph's figure is the sum over nodes.
 - Node-ID slots: per name, the largest index + 1; plus the recursion levels; loop members
   count once per iteration (loops proposal); the total must stay below 2^24-1.
 
@@ -179,7 +180,7 @@ class GraphChecker:
                         f"'{node.id}' targets '{target.id}', another node of its own node array")
             return
         self._record_compatibility(node, output, target)
-        if edge.recursive and not node.max_recursion_depth:
+        if edge.recursive and not node.max_recursion_depth and not node.declares_repetition:
             self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
                         f"'{node.function.name}' targets itself through '{output.parameter.name}' and needs "
                         "[NodeMaxRecursionDepth(n)] with n > 0")
@@ -202,9 +203,11 @@ class GraphChecker:
                     labels=labels)
 
     def _entries(self) -> None:
+        """Explicit entries, and nodes nothing targets (except nodes that share another's input:
+        they run on that node's records)."""
         targeted = {e.target.id for e in self.graph.edges if e.source is not e.target}
-        self.graph.entry_nodes = [n for n in self.graph.nodes
-                                  if self.by_id.get(n.id) is n and (n.program_entry_explicit or n.id not in targeted)]
+        self.graph.entry_nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n and (
+            n.program_entry_explicit or n.id not in targeted and n.share_input_of is None)]
 
     # ------------------------------------------------------------ loops and cycles
 
@@ -231,24 +234,21 @@ class GraphChecker:
         return dom
 
     def _loops(self) -> None:
-        """Natural loops: a loop entry E with its back edges n -> E (E dominates n); members are E and
-        the nodes E dominates that reach a back-edge source without passing through E."""
+        """A loop entry E's members: the nodes on a path from E back to E, except the nodes that
+        dominate E (an outer loop's nodes on the way into E). A member E does not dominate can be
+        reached from outside the loop: that is reported below."""
         dom = self._dominators()
-        preds: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        successors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        predecessors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
-            preds[edge.target.id].append(edge.source)
+            successors[edge.source.id].append(edge.target)
+            predecessors[edge.target.id].append(edge.source)
         for entry in self.by_id.values():
             if not entry.is_loop_entry:
                 continue
-            sources = [e.source for e in self.graph.edges if e.target is entry and entry.id in dom[e.source.id]]
-            inside = {entry.id}
-            stack = [s for s in sources if s is not entry]
-            while stack:
-                node = stack.pop()
-                if node.id in inside or entry.id not in dom[node.id]:
-                    continue
-                inside.add(node.id)
-                stack.extend(preds[node.id])
+            forward = _reach(entry, successors)
+            backward = _reach(entry, predecessors)
+            inside = {n for n in forward & backward if n == entry.id or n not in dom[entry.id]} | {entry.id}
             members = [n for n in self.graph.nodes if n.id in inside and self.by_id.get(n.id) is n]
             self.graph.loops.append(Loop(entry, members))
         self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id)))
@@ -336,6 +336,8 @@ class GraphChecker:
                 reason = "an entry node cannot share another node's input"
             elif node.input is not None and node.input.kind.writable:
                 reason = "RW inputs cannot be shared"
+            elif source is not None and source.program_entry_explicit and shared in targeted:
+                reason = f"'{shared}' is fed both by other nodes and as a graph entry, so its input cannot be shared"
             elif source is not None and source.max_recursion_depth:
                 reason = f"'{source.id}' is recursive, and the input of a recursive node cannot be shared"
             elif source is not None and _input_record(source) is not _input_record(node):
@@ -360,68 +362,66 @@ class GraphChecker:
             if node.id in entries:
                 self.report(codes.INVALID_CROSS_GROUP_SHARING, call,
                             f"FinishedCrossGroupSharing() is not allowed in '{node.id}', an entry node of the graph")
-            for edge in self.graph.edges:
-                if edge.target is node and not edge.output.track_rw_input_sharing and not edge.output.is_empty:
-                    self.report(codes.UNTRACKED_PRODUCER, edge.output.parameter.span,
-                                f"'{edge.source.id}' feeds '{node.id}', which calls FinishedCrossGroupSharing(), so "
-                                f"its output record '{edge.output.record}' needs [NodeTrackRWInputSharing]")
 
     # ------------------------------------------------------------ depth and slots
 
     def _depth(self) -> None:
-        """Longest chain over node arrays (one vertex per NodeID name), without recursion and loop back edges."""
+        """Each node's level in the longest chain leading to it (recursion and loop back edges left
+        out). The members of a node array start at the same level (the greatest of any member);
+        under lib_6_8 a self-recursive member then adds its own recursion levels, which do not
+        raise the other members. A node sharing another's input sits where that node sits."""
         profile = self.graph.profile
-        weight: dict[str, int] = {}
-        for name, members in self.by_name.items():
-            levels = [1 + (m.max_recursion_depth or 0) if profile == "lib_6_8" and _self_targeting(m, self.graph)
-                      else 1 for m in members]
-            weight[name] = max(levels)
-        successors: dict[str, set[str]] = defaultdict(set)
+        feeders: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.loop_back or edge.source.id.name == edge.target.id.name:
                 continue
-            successors[edge.source.id.name].add(edge.target.id.name)
-        best: dict[str, tuple[int, list[str]]] = {}
+            for target in (edge.target, *self.sharers.get(edge.target.id, [])):
+                if edge.source not in feeders[target.id]:
+                    feeders[target.id].append(edge.source)
+
+        def weight(node: NodeInfo) -> int:
+            recursive = profile == "lib_6_8" and _self_targeting(node, self.graph)
+            return 1 + (node.max_recursion_depth or 0) if recursive else 1
+
+        base: dict[str, tuple[int, NodeInfo | None]] = {}
         visiting: set[str] = set()
 
-        def longest(name: str) -> tuple[int, list[str]]:
-            if name in best:
-                return best[name]
+        def start_of(name: str) -> tuple[int, NodeInfo | None]:
+            """The level an array (or single node) starts after, and the feeder that sets it."""
+            if name in base:
+                return base[name]
             if name in visiting:  # a cycle, reported already
-                return 0, []
+                return 0, None
             visiting.add(name)
-            tail = max((longest(s) for s in sorted(successors[name])), default=(0, []), key=lambda x: x[0])
+            found: tuple[int, NodeInfo | None] = (0, None)
+            for member in self.by_name[name]:
+                for feeder in feeders[member.id]:
+                    level = start_of(feeder.id.name)[0] + weight(feeder)
+                    if level > found[0]:
+                        found = (level, feeder)
             visiting.discard(name)
-            best[name] = (weight[name] + tail[0], [name, *tail[1]])
-            return best[name]
+            base[name] = found
+            return found
 
-        chains = [longest(name) for name in sorted(self.by_name)]
-        depth, chain = max(chains, default=(0, []), key=lambda x: x[0])
-        # each node's level: 1 + the longest chain of predecessors
-        level: dict[str, int] = {}
-
-        def level_of(name: str, seen: frozenset[str] = frozenset()) -> int:
-            if name in level:
-                return level[name]
-            preds = [e.source.id.name for e in self.graph.edges
-                     if e.target.id.name == name and not e.loop_back and e.source.id.name != name
-                     and e.source.id.name not in seen]
-            value = weight[name] + max((level_of(p, seen | {name}) for p in preds), default=0)
-            level[name] = value
-            return value
-
-        for name, members in self.by_name.items():
-            for member in members:
-                self.graph.depth_of[member.id] = level_of(name)
+        nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n]
+        for node in nodes:
+            self.graph.depth_of[node.id] = start_of(node.id.name)[0] + weight(node)
+        deepest = max(nodes, key=lambda n: self.graph.depth_of[n.id], default=None)
+        chain: list[NodeInfo] = []
+        current = deepest
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = start_of(current.id.name)[1]
+        chain.reverse()
+        depth = self.graph.depth_of[deepest.id] if deepest is not None else 0
         self.graph.depth = depth
-        self.graph.longest_chain = [self.by_name[name][0] for name in chain]
+        self.graph.longest_chain = chain
         if depth > self.graph.depth_limit:
             counting = ("recursion levels count (lib_6_8)" if profile == "lib_6_8"
                         else "recursion and loop iterations do not count (lib_6_9)")
-            first = self.by_name[chain[0]][0]
-            self.report(codes.GRAPH_TOO_DEEP, first.span,
+            self.report(codes.GRAPH_TOO_DEEP, chain[0].span,
                         f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
-                        notes=["longest chain: " + " -> ".join(chain)])
+                        notes=["longest chain: " + " -> ".join(str(n.id) for n in chain)])
 
     def _slots(self) -> None:
         slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
@@ -429,11 +429,14 @@ class GraphChecker:
         for loop in self.graph.loops:
             slots += len(loop.members) * ((loop.entry.max_loop_iterations or 1) - 1)
         self.graph.node_id_slots = slots
-        if slots >= MAX_NODE_SLOTS:
+        # the spec (Work Graphs 1.0): at most 0xffffff; the loops proposal: less than 2^24-1
+        too_many = slots > MAX_NODE_SLOTS if self.graph.profile == "lib_6_8" else slots >= MAX_NODE_SLOTS
+        if too_many:
             first = self.graph.nodes[0]
             self.report(codes.TOO_MANY_NODE_SLOTS, first.span,
                         f"the graph needs {slots} node-ID slots (node IDs, recursion levels and loop iterations); "
-                        f"it must stay below {MAX_NODE_SLOTS} (2^24-1)")
+                        + (f"at most {MAX_NODE_SLOTS} (0xffffff) are allowed" if self.graph.profile == "lib_6_8"
+                           else f"it must stay below {MAX_NODE_SLOTS} (2^24-1)"))
 
     # ------------------------------------------------------------ budgets and backing memory
 
@@ -496,26 +499,37 @@ class GraphChecker:
             if self.by_id.get(node.id) is not node:
                 continue
             with_per_node = without = 0
-            for output in node.outputs:
-                if output.is_empty:
-                    continue
-                owner = output if output.max_records is not None else next(
-                    (o for o in node.outputs if o.parameter.name == output.shared_with), output)
-                budget = owner.max_records or 0
-                size = _round_up(output.record_size, BACKING_ALIGNMENT)
-                levels = 1 + (node.max_recursion_depth or 0) if any(
-                    e.recursive for e in self.graph.edges if e.output is output) else 1
-                if output.is_array:
-                    present, missing = self.targets(output)
-                    members = len(present) + len(missing)
-                    per_node = min(output.max_records_per_node or budget, budget)
-                    with_per_node += members * per_node * size * levels
-                    without += members * budget * size * levels
-                else:
-                    with_per_node += budget * size * levels
-                    without += budget * size * levels
+            for owner, sharers in node.output_budgets():
+                # outputs sharing a budget hold its records together: the most demanding one counts
+                costs = [self._output_backing(node, o, owner.max_records or 0) for o in sharers if not o.is_empty]
+                with_per_node += max((c[0] for c in costs), default=0)
+                without += max((c[1] for c in costs), default=0)
             self.graph.backing_of[node.id] = with_per_node
             self.graph.backing_without_per_node_of[node.id] = without
+
+    def _output_backing(self, node: NodeInfo, output: NodeOutput, budget: int) -> tuple[int, int]:
+        """(bytes with MaxRecordsPerNode, bytes without it) an output may hold."""
+        size = _round_up(output.record_size, BACKING_ALIGNMENT)
+        recursive = any(e.recursive for e in self.graph.edges if e.output is output)
+        levels = 1 + (node.max_recursion_depth or 0) if recursive else 1
+        if not output.is_array:
+            return budget * size * levels, budget * size * levels
+        present, missing = self.targets(output)
+        members = len(present) + len(missing)
+        per_node = min(output.max_records_per_node or budget, budget)
+        return members * per_node * size * levels, members * budget * size * levels
+
+
+def _reach(start: NodeInfo, following: dict[NodeId, list[NodeInfo]]) -> set[NodeId]:
+    """The nodes reachable from `start` by one or more steps of `following`."""
+    seen: set[NodeId] = set()
+    stack = list(following.get(start.id, []))
+    while stack:
+        node = stack.pop()
+        if node.id not in seen:
+            seen.add(node.id)
+            stack.extend(following.get(node.id, []))
+    return seen
 
 
 def _round_up(value: int, alignment: int) -> int:

@@ -96,6 +96,8 @@ class NodeInput:
     dispatch_grid_field: DispatchGridField | None
     implied: bool = False
     """A coalescing node without an input: `[MaxRecords(1)] EmptyNodeInput`."""
+    dispatch_grid_field_invalid: bool = False
+    """The record has an SV_DispatchGrid field that was rejected (reported already)."""
 
 
 @dataclass
@@ -151,6 +153,8 @@ class NodeInfo:
     outputs: list[NodeOutput] = field(default_factory=list)
     groupshared_bytes: int = 0
     calls_finished_cross_group_sharing: Span | None = None
+    declares_repetition: bool = False
+    """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
 
     @property
     def is_loop_entry(self) -> bool:
@@ -178,23 +182,22 @@ class NodeChecker:
     # ------------------------------------------------------------ attribute arguments
 
     def _ints(self, attribute: ir.Attribute, count: tuple[int, ...], low: int, high: int,
-              what: str) -> tuple[int, ...] | None:
-        """The attribute's integer arguments, `len in count`, each in [low, high]."""
+              what: str, kind=codes.ATTRIBUTE_OUT_OF_RANGE) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+        """The attribute's integer arguments, `len in count`, each in [low, high] (else `kind` is reported)."""
         values = attribute.values()
         if len(values) not in count:
             expected = " or ".join(str(c) for c in count)
-            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+            self.report(kind, attribute.span,
                         f"[{attribute.name}] takes {expected} argument{'s' if count != (1,) else ''}, "
                         f"{len(values)} given")
             return None
         for value, arg in zip(values, attribute.args):
             if isinstance(value, bool) or not isinstance(value, int):
                 if value is not None or arg.name is not None:
-                    self.report(codes.ATTRIBUTE_OUT_OF_RANGE, arg.span,
-                                f"[{attribute.name}] {what} must be an integer constant")
+                    self.report(kind, arg.span, f"[{attribute.name}] {what} must be an integer constant")
                 return None
             if not low <= value <= high:
-                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, arg.span,
+                self.report(kind, arg.span,
                             f"[{attribute.name}] {what} must be between {low} and {high}, not {value}")
                 return None
         return tuple(values)  # type: ignore[arg-type]
@@ -217,6 +220,12 @@ class NodeChecker:
     def check(self) -> list[NodeInfo]:
         nodes = []
         for function in self.module.functions:
+            shaders = [a for a in function.attributes if a.key == "shader"]
+            if len(shaders) > 1:
+                self.report(codes.INVALID_NODE_SIGNATURE, shaders[1].span,
+                            f"a function may have only one [Shader] attribute; '{function.name}' has {len(shaders)}",
+                            labels=[Label(shaders[0].span, "the first is here")])
+                continue
             if function.shader_kind == "node":
                 nodes.append(self._node(function))
             else:
@@ -276,9 +285,11 @@ class NodeChecker:
             hint = f" (launch modes are case-sensitive: write \"{value.lower()}\")"
         elif value == "mesh":
             hint = " (mesh nodes are not supported by wgc)"
-        shown = f'"{value}"' if isinstance(value, str) else "this argument"
-        self.report(codes.INVALID_LAUNCH, attribute.span,
-                    f"invalid node launch mode {shown}: expected \"broadcasting\", \"coalescing\" or \"thread\"{hint}")
+        if isinstance(value, str):
+            message = f"invalid node launch mode \"{value}\": expected \"broadcasting\", \"coalescing\" or \"thread\"{hint}"
+        else:
+            message = "[NodeLaunch] takes one string: \"broadcasting\", \"coalescing\" or \"thread\""
+        self.report(codes.INVALID_LAUNCH, attribute.span, message)
         return "broadcasting"
 
     def _function_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
@@ -315,6 +326,10 @@ class NodeChecker:
             high = MAX_RECURSION_LIB_6_8 if self.profile == "lib_6_8" else MAX_COUNT_24
             values = self._ints(attributes["nodemaxrecursiondepth"], (1,), 0, high, "depth")
             node.max_recursion_depth = values[0] if values else None
+        # a self edge is intended when a loop attribute or a (rejected) recursion depth is written
+        node.declares_repetition = "nodemaxloopiterations" in attributes or \
+            "nodemaxrecordsperloopiteration" in attributes or \
+            "nodemaxrecursiondepth" in attributes and node.max_recursion_depth is None
 
     def _dispatch_grid_rules(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         fixed, maximum = attributes.get("nodedispatchgrid"), attributes.get("nodemaxdispatchgrid")
@@ -347,7 +362,7 @@ class NodeChecker:
             return
         node.max_dispatch_grid = values  # type: ignore[assignment]
         field_ = node.input.dispatch_grid_field if node.input is not None else None
-        if field_ is None:
+        if field_ is None and not (node.input is not None and node.input.dispatch_grid_field_invalid):
             record = node.input.record if node.input is not None else None
             where = f"record '{record}'" if record is not None else "the node (it has no input record)"
             self.report(codes.INVALID_DISPATCH_GRID, attribute.span,
@@ -371,8 +386,9 @@ class NodeChecker:
                         f"a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; "
                         f"[{missing}] is missing")
             return
-        counts = self._ints(iterations, (1,), 1, MAX_COUNT_24, "iteration count")
-        records = self._ints(per_iteration, (1,), 1, MAX_RECORDS_PER_LOOP_ITERATION, "record count")
+        counts = self._ints(iterations, (1,), 1, MAX_COUNT_24, "iteration count", codes.INVALID_LOOP_ENTRY)
+        records = self._ints(per_iteration, (1,), 1, MAX_RECORDS_PER_LOOP_ITERATION, "record count",
+                             codes.INVALID_LOOP_ENTRY)
         if counts is None or records is None:
             return
         if node.max_recursion_depth:
@@ -406,7 +422,8 @@ class NodeChecker:
             else:
                 self._system_values(node, param)
         for param in node.function.params:
-            if not isinstance(param.type, t.NodeObjectType):
+            element = param.type.element if isinstance(param.type, t.ArrayType) else param.type
+            if not isinstance(element, t.NodeObjectType):
                 for attribute in param.attributes:
                     if attribute.key in OUTPUT_ATTRIBUTES:
                         self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
@@ -445,8 +462,10 @@ class NodeChecker:
                         "'globallycoherent' can only be applied to UAVs and RWDispatchNodeInputRecord")
             coherent = False
         record, layout, tracked = self._record(type_, param)
+        errors = len(self.diagnostics)
         grid = self._dispatch_grid_field(record, param) if record is not None else None
-        node.input = NodeInput(param, type_.kind, record, layout, max_records, coherent, tracked, grid)
+        node.input = NodeInput(param, type_.kind, record, layout, max_records, coherent, tracked, grid,
+                               dispatch_grid_field_invalid=len(self.diagnostics) > errors)
 
     def _record(self, type_: t.NodeObjectType, param: ir.Variable) -> tuple[t.Type | None, TypeLayout | None, bool]:
         record = type_.record
@@ -526,7 +545,8 @@ class NodeChecker:
             return
         earlier = next((o for o in node.outputs[:-1] if o.parameter.name == name), None)
         if earlier is None:
-            later = next((p for p in node.function.params if p.name == name), None)
+            later = next((p for p in node.function.params[node.function.params.index(output.parameter) + 1:]
+                          if p.name == name and isinstance(p.type, t.NodeObjectType) and p.type.kind.is_output), None)
             reason = ("it is declared after this output; the budget owner must come first" if later is not None
                       else "there is no output parameter of that name")
             self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
@@ -555,6 +575,8 @@ class NodeChecker:
                             "(NodeOutputArray / EmptyNodeOutputArray)")
             return
         if size is not None:
+            if size.values() == (-1,):  # the spec's spelling of 0xffffffff: unbounded
+                size = ir.Attribute(size.name, (ir.AttributeArg(UNBOUNDED, size.args[0].span),), size.span)
             values = self._ints(size, (1,), 1, UNBOUNDED, "array size")
             if values is not None:
                 output.array_size = values[0]
@@ -674,7 +696,7 @@ def _grid_shape(type_: t.Type) -> tuple[int, int] | None:
     if scalar is None or scalar.kind is not t.ScalarKind.UINT or scalar.bits not in (16, 32):
         return None
     if isinstance(type_, t.VectorType):
-        if count != 1:
+        if count != 1 or type_.count > 3:
             return None
         count = type_.count
     elif not isinstance(type_, t.ScalarType):
