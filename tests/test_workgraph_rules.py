@@ -2639,3 +2639,19 @@ def test_record_handles_may_be_passed_inout_to_a_helper_that_completes_them() ->
         '[Shader("node")] [NodeLaunch("thread")]',
         "void Next(ThreadNodeInputRecord<Item> item) {}")
     assert rendered(source) == ""
+
+
+def test_empty_outputs_into_a_loop_count_against_the_record_limit() -> None:
+    loop = lines(
+        '[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(1,1,1)]',
+        "[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]",
+        "void Tick([MaxRecords(4)] EmptyNodeInput input, [MaxRecords(1)] EmptyNodeOutput Tick)",
+        "{ Tick.GroupIncrementOutputCount(1); }")
+    producer = lines(
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(1,1,1)]',
+        "void Start([MaxRecords(300)] EmptyNodeOutput Tick) { Tick.GroupIncrementOutputCount(1); }")
+    assert "outputs' MaxRecords add up to 300 [WG0422]" in rendered(producer + loop)
+    # the same empty output into a node outside any loop is not limited
+    plain = loop.replace("[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]\n", "").replace(
+        ", [MaxRecords(1)] EmptyNodeOutput Tick)\n{ Tick.GroupIncrementOutputCount(1); }", ") { }")
+    assert rendered(producer + plain) == ""

@@ -21,7 +21,8 @@ Model and decisions:
 - Output limits (spec "Node output limits", DefaultError `hlsl-node-output-limits`): per
   budget (a `[MaxRecords]` output and the outputs sharing it) the records are MaxRecords
   and the bytes MaxRecords x the largest record among the sharers; empty outputs do not
-  count; an output whose target's input is shared by N nodes counts N times.
+  count, except those into a loop's nodes (loops proposal: their records are limited like
+  any other); an output whose target's input is shared by N nodes counts N times.
 - Backing memory (an estimate for sizing buffers, not a rule): per node, what its outputs
   may hold for one producing thread group (broadcasting/coalescing) or thread (thread
   launch): MaxRecords x record size for a single output; for an array, each targeted node
@@ -453,7 +454,7 @@ class GraphChecker:
             output_bytes = 0
             tracked = 0
             for owner, sharers in node.output_budgets():
-                live = [o for o in sharers if not o.is_empty]
+                live = [o for o in sharers if not o.is_empty or self._feeds_a_loop(o)]
                 if not live:
                     continue
                 multiplier = max(self._multiplier(o) for o in live)
@@ -463,6 +464,11 @@ class GraphChecker:
                 if any(o.track_rw_input_sharing for o in live):
                     tracked += count
             self._limits(node, records, output_bytes, tracked)
+
+    def _feeds_a_loop(self, output: NodeOutput) -> bool:
+        """An empty output into a loop counts against the producer's record limit (loops proposal, rule 11)."""
+        present, _ = self.targets(output)
+        return any(n.id in self.graph.loop_of for n in present)
 
     def _limits(self, node: NodeInfo, records: int, output_bytes: int, tracked: int) -> None:
         def over(message: str) -> None:
