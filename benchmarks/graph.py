@@ -6,9 +6,12 @@ installed.  Prints, for graphs of 10, 100 and N nodes: the in-process time of
 runs) and the time of its graph stage alone; and the wall time of the whole `wgc inspect`
 process on the N-node graph (cold start included).
 
-The generated graph is a broadcasting entry that fans out to N-1 thread nodes through a node
-array with [MaxRecordsPerNode], each of which forwards to the next (a chain), so the graph has
-about 2N edges and depth N/8-ish chains are bounded by splitting into groups of 8.
+Two generated graphs of N nodes each, both a broadcasting entry that fans out through a node
+array with [MaxRecordsPerNode] to N/2 thread nodes, each of which forwards to its own tail node
+(about N edges, depth 3):
+- "lean": node bodies are empty (about 4 source lines per node): measures the graph work;
+- "with bodies": every forwarding node allocates, fills and completes a record (about 7.5 lines
+  per node): closer to real shaders, and dominated by parsing.
 """
 
 from __future__ import annotations
@@ -38,6 +41,13 @@ void Root([MaxRecords(64)] [MaxRecordsPerNode(4)] [NodeArraySize({count})] NodeO
 }}
 """
 
+LEAN_NODE = """
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Work", {i})]
+void Work{i}(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] [NodeID("Tail", {i})] NodeOutput<Rec> next) {{ }}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Tail", {i})]
+void Tail{i}(ThreadNodeInputRecord<Rec> input) {{ }}
+"""
+
 NODE = """
 [Shader("node")]
 [NodeLaunch("thread")]
@@ -56,9 +66,10 @@ void Tail{i}(ThreadNodeInputRecord<Rec> input) {{ }}
 """
 
 
-def generate(nodes: int) -> str:
+def generate(nodes: int, lean: bool = False) -> str:
     count = max(1, (nodes - 1) // 2)
-    return HEADER.format(count=count) + "".join(NODE.format(i=i) for i in range(count))
+    template = LEAN_NODE if lean else NODE
+    return HEADER.format(count=count) + "".join(template.format(i=i) for i in range(count))
 
 
 def best(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
@@ -70,13 +81,13 @@ def best(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
-def in_process(nodes: int, repeat: int) -> None:
+def in_process(nodes: int, repeat: int, lean: bool) -> None:
     from wgc import driver
     from wgc.sema.graph import check_graph
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.hlsl"
-        path.write_text(generate(nodes))
+        path.write_text(generate(nodes, lean))
         options = driver.Options(input=str(path), emit="json")
         result = driver.compile(options)
         assert result.ok, [d.message for d in result.diagnostics][:3]
@@ -85,19 +96,22 @@ def in_process(nodes: int, repeat: int) -> None:
         analysis = front.analysis
         graph_time = best(repeat, lambda: check_graph(list(analysis.nodes), "lib_6_9"))  # type: ignore[union-attr]
         lines = path.read_text().count("\n")
-        print(f"{len(analysis.nodes):5} nodes ({lines:6} lines): inspect in-process {total * 1000:8.1f} ms, "  # type: ignore[union-attr]
+        kind = "lean" if lean else "with bodies"
+        print(f"{kind:11} {len(analysis.nodes):5} nodes ({lines:6} lines): inspect in-process {total * 1000:8.1f} ms, "  # type: ignore[union-attr]
               f"graph analysis {graph_time * 1000:7.1f} ms")
 
 
-def whole_process(nodes: int, repeat: int) -> None:
+def whole_process(nodes: int, repeat: int, lean: bool) -> None:
     script = Path(sys.executable).with_name("wgc")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "wgc"]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "graph.hlsl"
-        path.write_text(generate(nodes))
+        path.write_text(generate(nodes, lean))
         wall = best(repeat, lambda: subprocess.run(command + ["inspect", "--format", "json", str(path)],
                                                    check=True, capture_output=True))
-    print(f"whole `wgc inspect --format json` process, {nodes} nodes: {wall * 1000:.0f} ms (best of {repeat})")
+    kind = "lean" if lean else "with bodies"
+    print(f"whole `wgc inspect --format json` process, {nodes} nodes ({kind}): {wall * 1000:.0f} ms "
+          f"(best of {repeat})")
 
 
 def main() -> None:
@@ -108,9 +122,11 @@ def main() -> None:
     from wgc.syntax.parse import load_grammar
 
     load_grammar()
-    for nodes in (10, 100, args.nodes):
-        in_process(nodes, args.repeat)
-    whole_process(args.nodes, args.repeat)
+    for lean in (True, False):
+        for nodes in (10, 100, args.nodes):
+            in_process(nodes, args.repeat, lean)
+    for lean in (True, False):
+        whole_process(args.nodes, args.repeat, lean)
 
 
 if __name__ == "__main__":

@@ -157,8 +157,8 @@ class LocationMap:
         self._units = units
         self._bases = [u.base for u in units]
         only = units[0] if len(units) == 1 else None
-        self._identity = only if (only is not None and only.base == 0 and not only.region_starts
-                                  and seg_out == [0] and seg_pos == [0] and seg_end == [-1]) else None
+        self._identity = only if (only is not None and not only.region_starts and seg_out == [0]
+                                  and seg_pos == [only.base] and seg_end == [-1]) else None
         """The one file, when the text maps onto it character for character (no macros, includes, #line)."""
 
     def _unit(self, pos: int) -> _Unit:
