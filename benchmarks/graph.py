@@ -20,8 +20,11 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from frontend import best  # noqa: E402
 
 HEADER = """\
 struct Rec {{ uint value; float weight; }};
@@ -70,15 +73,6 @@ def generate(nodes: int, lean: bool = False) -> str:
     count = max(1, (nodes - 1) // 2)
     template = LEAN_NODE if lean else NODE
     return HEADER.format(count=count) + "".join(template.format(i=i) for i in range(count))
-
-
-def best(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def in_process(nodes: int, repeat: int, lean: bool) -> None:

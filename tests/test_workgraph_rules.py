@@ -36,6 +36,27 @@ def case(code: str, name: str, source: str, expected: str, xfail: str | None = N
     return pytest.param(code, source, expected, profile, flags, id=f"{code}-{name}", marks=marks)
 
 
+def cross_group_sharing_graph(tracked: bool) -> str:
+    """Start feeds Shade, which accumulates into its RW input and resets it in the last group."""
+    attribute = "[NodeTrackRWInputSharing] " if tracked else ""
+    return lines(f"struct {attribute}Tile {{ uint2 origin; uint count; }};",
+                 '[Shader("node")]',
+                 "[NodeDispatchGrid(4, 1, 1)]",
+                 "[NumThreads(64, 1, 1)]",
+                 "void Start([MaxRecords(1)] NodeOutput<Tile> Shade)",
+                 "{",
+                 "}",
+                 '[Shader("node")]',
+                 "[NodeDispatchGrid(4, 1, 1)]",
+                 "[NumThreads(64, 1, 1)]",
+                 "void Shade(RWDispatchNodeInputRecord<Tile> tile)",
+                 "{",
+                 "    InterlockedAdd(tile.Get().count, 1);",
+                 "    if (tile.FinishedCrossGroupSharing())",
+                 "        tile.Get().count = 0;",
+                 "}")
+
+
 ITEM = "struct Item { uint id; float3 pos; };"
 """The record most cases pass around (16 bytes)."""
 
@@ -744,22 +765,7 @@ CASES = [
                "                                         ^~~~",
                "1 error generated.")),
     case("WG0413", "finished-sharing-untracked",
-         lines("struct Tile { uint2 origin; uint count; };",
-               '[Shader("node")]',
-               "[NodeDispatchGrid(4, 1, 1)]",
-               "[NumThreads(64, 1, 1)]",
-               "void Start([MaxRecords(1)] NodeOutput<Tile> Shade)",
-               "{",
-               "}",
-               '[Shader("node")]',
-               "[NodeDispatchGrid(4, 1, 1)]",
-               "[NumThreads(64, 1, 1)]",
-               "void Shade(RWDispatchNodeInputRecord<Tile> tile)",
-               "{",
-               "    InterlockedAdd(tile.Get().count, 1);",
-               "    if (tile.FinishedCrossGroupSharing())",
-               "        tile.Get().count = 0;",
-               "}"),
+         cross_group_sharing_graph(tracked=False),
          lines("<stdin>:14:9: error: FinishedCrossGroupSharing() needs the input record 'Tile' to be declared with [NodeTrackRWInputSharing] [WG0413]",
                "    if (tile.FinishedCrossGroupSharing())",
                "        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
@@ -2406,22 +2412,7 @@ def test_globallycoherent_rw_dispatch_input() -> None:
 
 
 def test_node_track_rw_input_sharing_with_finished_cross_group_sharing() -> None:
-    graph = model(lines("struct [NodeTrackRWInputSharing] Tile { uint2 origin; uint count; };",
-                        '[Shader("node")]',
-                        "[NodeDispatchGrid(4, 1, 1)]",
-                        "[NumThreads(64, 1, 1)]",
-                        "void Start([MaxRecords(1)] NodeOutput<Tile> Shade)",
-                        "{",
-                        "}",
-                        '[Shader("node")]',
-                        "[NodeDispatchGrid(4, 1, 1)]",
-                        "[NumThreads(64, 1, 1)]",
-                        "void Shade(RWDispatchNodeInputRecord<Tile> tile)",
-                        "{",
-                        "    InterlockedAdd(tile.Get().count, 1);",
-                        "    if (tile.FinishedCrossGroupSharing())",
-                        "        tile.Get().count = 0;",
-                        "}"))
+    graph = model(cross_group_sharing_graph(tracked=True))
     assert node(graph, "Start")["outputs"][0]["track_rw_input_sharing"] is True
     assert node(graph, "Shade")["input"]["track_rw_input_sharing"] is True
     assert graph["graph"]["entry_nodes"] == ["Start"]
