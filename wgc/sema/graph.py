@@ -422,7 +422,7 @@ class GraphChecker:
                         else "recursion and loop iterations do not count (lib_6_9)")
             self.report(codes.GRAPH_TOO_DEEP, chain[0].span,
                         f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
-                        notes=["longest chain: " + " -> ".join(str(n.id) for n in chain)])
+                        notes=["longest chain: " + _chain_text(chain)])
 
     def _slots(self) -> None:
         slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
@@ -524,6 +524,14 @@ class GraphChecker:
         members = len(present) + len(missing)
         per_node = min(output.max_records_per_node or budget, budget)
         return members * per_node * size * levels, members * budget * size * levels
+
+
+def _chain_text(chain: list[NodeInfo]) -> str:
+    """`A -> B -> C`, with the middle of a very long chain elided."""
+    names = [str(n.id) for n in chain]
+    if len(names) > 16:
+        names = names[:8] + [f"... ({len(names) - 16} more) ..."] + names[-8:]
+    return " -> ".join(names)
 
 
 def _reach(start: NodeInfo, following: dict[NodeId, list[NodeInfo]]) -> set[NodeId]:
