@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from wgc import codes, ir
 from wgc import types as t
 from wgc.sema import intrinsics, methods
-from wgc.sema.context import Context, FunctionEntity, TypeEntity
+from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
 from wgc.sema.expr import ExpressionChecker, better, describe, member_span
 from wgc.sema.scope import SymbolKind
@@ -388,5 +388,3 @@ def _shared_memory(expr: ir.Expr) -> bool:
         return expr.variable.storage is ir.Storage.GROUPSHARED
     return isinstance(expr, (ir.ResourceIndex, ir.RecordAccess))
 
-
-__all__ = ["FunctionCalls", "TypeEntity"]

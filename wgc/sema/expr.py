@@ -28,10 +28,10 @@ from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity)
-from wgc.sema.conversions import Conversion, arithmetic_scalar, common_type, implicit_conversion
+from wgc.sema.conversions import Conversion, common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
-from wgc.sema.typeref import builtin_scalar_or_shape, resolve_type
+from wgc.sema.typeref import resolve_type
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -916,5 +916,3 @@ def better(a: Sequence[Conversion], b: Sequence[Conversion]) -> bool:
     """Whether conversion sequence `a` is better than `b` (no worse everywhere, better somewhere)."""
     return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
 
-
-__all__ = ["ExpressionChecker", "better", "bool_of", "describe", "arithmetic_scalar", "builtin_scalar_or_shape"]
