@@ -1,0 +1,530 @@
+"""The SPIR-V groundwork: grammar lookups, the module builder and the in-process SPIRV-Tools.
+
+Every module built here goes through `tools.validate` (except the one that is broken on purpose).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+
+import pytest
+
+from wgc.spirv import grammar, tools
+from wgc.spirv.builder import VERSION_FOR_ENV, Builder, string_words
+
+# ../shared/reference/spirv-amdx.md §2.2: the validated two-node AMDX module.
+REFERENCE_AMDX = """
+               OpCapability Shader
+               OpCapability ShaderEnqueueAMDX
+               OpExtension "SPV_AMDX_shader_enqueue"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %main_in
+               OpEntryPoint GLCompute %leaf "leaf" %leaf_in
+               OpExecutionMode %main LocalSize 4 1 1
+               OpExecutionModeId %main IsApiEntryAMDX %true
+               OpExecutionModeId %main StaticNumWorkgroupsAMDX %uint_1 %uint_1 %uint_1
+               OpExecutionModeId %main ShaderIndexAMDX %uint_0
+               OpExecutionMode %leaf LocalSize 1 1 1
+               OpExecutionMode %leaf CoalescingAMDX
+               OpExecutionModeId %leaf IsApiEntryAMDX %false
+               OpExecutionModeId %leaf MaxNodeRecursionAMDX %uint_0
+               OpMemberDecorate %InRec 0 Offset 0
+               OpMemberDecorate %LeafRec 0 Offset 0
+               OpDecorateId %main_in_arr NodeMaxPayloadsAMDX %uint_1
+               OpDecorateId %leaf_in_arr NodeMaxPayloadsAMDX %uint_1
+               OpDecorateId %out_arr PayloadNodeNameAMDX %str_leaf
+               OpDecorateId %out_arr NodeMaxPayloadsAMDX %uint_4
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %true = OpConstantTrue %bool
+      %false = OpConstantFalse %bool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+     %uint_4 = OpConstant %uint 4
+   %str_leaf = OpConstantStringAMDX "leaf"
+      %InRec = OpTypeStruct %uint
+    %LeafRec = OpTypeStruct %uint
+%main_in_arr = OpTypeNodePayloadArrayAMDX %InRec
+%leaf_in_arr = OpTypeNodePayloadArrayAMDX %LeafRec
+    %out_arr = OpTypeNodePayloadArrayAMDX %LeafRec
+%p_main_in_arr = OpTypePointer NodePayloadAMDX %main_in_arr
+%p_leaf_in_arr = OpTypePointer NodePayloadAMDX %leaf_in_arr
+  %p_out_arr = OpTypePointer NodePayloadAMDX %out_arr
+     %p_uint = OpTypePointer NodePayloadAMDX %uint
+    %main_in = OpVariable %p_main_in_arr NodePayloadAMDX
+    %leaf_in = OpVariable %p_leaf_in_arr NodePayloadAMDX
+       %main = OpFunction %void None %fn
+         %m0 = OpLabel
+        %inp = OpAccessChain %p_uint %main_in %uint_0 %uint_0
+          %v = OpLoad %uint %inp
+       %outs = OpAllocateNodePayloadsAMDX %p_out_arr %uint_2 %uint_4 %uint_0
+         %o0 = OpAccessChain %p_uint %outs %uint_0 %uint_0
+               OpStore %o0 %v
+               OpEnqueueNodePayloadsAMDX %outs
+               OpReturn
+               OpFunctionEnd
+       %leaf = OpFunction %void None %fn
+         %l0 = OpLabel
+          %n = OpNodePayloadArrayLengthAMDX %uint %leaf_in
+         %lp = OpAccessChain %p_uint %leaf_in %uint_0 %uint_0
+         %lv = OpLoad %uint %lp
+               OpReturn
+               OpFunctionEnd
+"""
+
+ENVS = ["vulkan1.2", "vulkan1.3", "vulkan1.4"]
+
+
+def build_amdx(version=(1, 6), *, names=True, capability=True) -> Builder:
+    """The §2.2 module, built in the order a lowering would (entry points and modes last)."""
+    b = Builder(version, names=names)
+    b.capability("Shader")
+    if capability:
+        b.capability("ShaderEnqueueAMDX")
+    b.extension("SPV_AMDX_shader_enqueue")
+    void = b.type_void()
+    fn = b.type_function(void)
+    true, false = b.constant_bool(True), b.constant_bool(False)
+    uint = b.type_int(32, signed=False)
+    u0, u1, u2, u4 = (b.constant_uint(v) for v in (0, 1, 2, 4))
+    leaf_name = b.constant_string_amdx("leaf")          # before the type it names
+    in_rec = b.type_struct([uint], fresh=True)
+    leaf_rec = b.type_struct([uint], fresh=True)
+    b.member_decorate(in_rec, 0, "Offset", 0)
+    b.member_decorate(leaf_rec, 0, "Offset", 0)
+    main_in_arr = b.type_node_payload_array(in_rec)
+    leaf_in_arr = b.type_node_payload_array(leaf_rec)
+    out_arr = b.type_node_payload_array(leaf_rec)
+    b.decorate(main_in_arr, "NodeMaxPayloadsAMDX", u1)
+    b.decorate(leaf_in_arr, "NodeMaxPayloadsAMDX", u1)
+    b.decorate(out_arr, "PayloadNodeNameAMDX", leaf_name)
+    b.decorate(out_arr, "NodeMaxPayloadsAMDX", u4)
+    p_main_in = b.type_pointer("NodePayloadAMDX", main_in_arr)
+    p_leaf_in = b.type_pointer("NodePayloadAMDX", leaf_in_arr)
+    p_out = b.type_pointer("NodePayloadAMDX", out_arr)
+    p_uint = b.type_pointer("NodePayloadAMDX", uint)
+    main_in = b.variable(p_main_in, "NodePayloadAMDX")
+    leaf_in = b.variable(p_leaf_in, "NodePayloadAMDX")
+
+    main = b.begin_function(void, fn, "None")
+    b.label()
+    value = b.emit("OpLoad", uint, b.emit("OpAccessChain", p_uint, main_in, u0, u0))
+    outs = b.emit("OpAllocateNodePayloadsAMDX", p_out, u2, u4, u0)
+    b.emit("OpStore", b.emit("OpAccessChain", p_uint, outs, u0, u0), value)
+    assert b.emit("OpEnqueueNodePayloadsAMDX", outs) is None
+    b.emit("OpReturn")
+    b.end_function()
+
+    leaf = b.begin_function(void, fn)
+    b.label()
+    b.emit("OpNodePayloadArrayLengthAMDX", uint, leaf_in)
+    b.emit("OpLoad", uint, b.emit("OpAccessChain", p_uint, leaf_in, u0, u0))
+    b.emit("OpReturn")
+    b.end_function()
+
+    b.entry_point("GLCompute", main, "main", [main_in])
+    b.entry_point("GLCompute", leaf, "leaf", [leaf_in])
+    b.execution_mode(main, "LocalSize", 4, 1, 1)
+    b.execution_mode(main, "IsApiEntryAMDX", true)
+    b.execution_mode(main, "StaticNumWorkgroupsAMDX", u1, u1, u1)
+    b.execution_mode(main, "ShaderIndexAMDX", u0)
+    b.execution_mode(leaf, "LocalSize", 1, 1, 1)
+    b.execution_mode(leaf, "CoalescingAMDX")
+    b.execution_mode(leaf, "IsApiEntryAMDX", false)
+    b.execution_mode(leaf, "MaxNodeRecursionAMDX", u0)
+    for text, ident in (("main", main), ("leaf", leaf), ("main_in", main_in),
+                        ("leaf_in", leaf_in), ("InRec", in_rec), ("LeafRec", leaf_rec)):
+        b.name(ident, text)
+    b.member_name(in_rec, 0, "value")
+    return b
+
+
+def build_compute(*, shader_capability=True) -> Builder:
+    """GLCompute: a StorageBuffer struct with Offsets, a GLSL.std.450 FMix, a counted loop."""
+    b = Builder(VERSION_FOR_ENV["vulkan1.3"])
+    if shader_capability:
+        b.capability("Shader")
+    void, uint, f32 = b.type_void(), b.type_int(32), b.type_float(32)
+    v3uint = b.type_vector(uint, 3)
+    boolean = b.type_bool()
+    values = b.type_runtime_array(f32, fresh=True)
+    b.decorate(values, "ArrayStride", 4)
+    data = b.type_struct([uint, f32, values], fresh=True)
+    b.decorate(data, "Block")
+    for member, offset in enumerate((0, 4, 8)):
+        b.member_decorate(data, member, "Offset", offset)
+    b.member_name(data, 0, "count")
+    b.member_name(data, 2, "values")
+    p_data = b.type_pointer("StorageBuffer", data)
+    p_uint = b.type_pointer("StorageBuffer", uint)
+    p_f32 = b.type_pointer("StorageBuffer", f32)
+    p_gid = b.type_pointer("Input", v3uint)
+    buffer = b.variable(p_data, "StorageBuffer")
+    b.decorate(buffer, "DescriptorSet", 0)
+    b.decorate(buffer, "Binding", 1)
+    gid = b.variable(p_gid, "Input")
+    b.decorate(gid, "BuiltIn", "GlobalInvocationId")
+    u0, u1, u2 = b.constant_uint(0), b.constant_uint(1), b.constant_uint(2)
+    half, one = b.constant_float(0.5), b.constant_float(1.0)
+
+    main = b.begin_function(void, b.type_function(void), grammar.mask("FunctionControl"))
+    entry = b.label()
+    acc = b.local_variable(b.type_pointer("Function", f32), b.constant_float(0.0))
+    base = b.emit("OpCompositeExtract", uint, b.emit("OpLoad", v3uint, gid), 0)
+    count = b.emit("OpLoad", uint, b.emit("OpAccessChain", p_uint, buffer, u0))
+    header, body, cont, merge = (b.new_id() for _ in range(4))
+    following = b.new_id()                                   # defined in the continue block
+    b.emit("OpBranch", header)
+    b.label(header)
+    i = b.emit("OpPhi", uint, base, entry, following, cont)
+    more = b.emit("OpULessThan", boolean, i, count)
+    b.emit("OpLoopMerge", merge, cont, "DontUnroll")
+    b.emit("OpBranchConditional", more, body, merge)
+    b.label(body)
+    slot = b.emit("OpAccessChain", p_f32, buffer, u2, i)
+    mixed = b.ext_inst(f32, "FMix", b.emit("OpLoad", f32, slot), one, half)
+    b.emit("OpStore", slot, mixed, "Aligned", 4)             # a MemoryAccess operand with a parameter
+    b.emit("OpStore", acc, b.emit("OpFAdd", f32, b.emit("OpLoad", f32, acc), mixed))
+    b.emit("OpBranch", cont)
+    b.label(cont)
+    b.emit("OpIAdd", uint, i, u1, result=following)
+    b.emit("OpBranch", header)
+    b.label(merge)
+    b.emit("OpReturn")
+    b.end_function()
+    b.entry_point("GLCompute", main, "main", [buffer, gid])
+    b.execution_mode(main, "LocalSize", 64, 1, 1)
+    b.name(main, "main")
+    return b
+
+
+def canonical(text: str) -> list[str]:
+    """Assembly lines without the header, every %id renamed by order of first appearance."""
+    names: dict[str, str] = {}
+    rename = lambda m: names.setdefault(m.group(0), f"%{len(names)}")  # noqa: E731
+    return [re.sub(r"%[\w.]+", rename, line.strip()) for line in text.splitlines()
+            if line.strip() and not line.startswith(";")]
+
+
+# --- the AMDX module ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("env", ENVS)
+def test_amdx_module_validates(env):
+    b = build_amdx(VERSION_FOR_ENV[env])
+    assert tools.validate(b.to_words(), env) == []
+    assert tools.validate(b.to_bytes(), env) == []
+
+
+def test_amdx_module_is_the_reference_module():
+    ours = tools.disassemble(build_amdx(names=False).to_words())
+    reference = tools.disassemble(tools.assemble(REFERENCE_AMDX, "vulkan1.3"))
+    assert canonical(ours) == canonical(reference)
+
+
+def test_amdx_module_names_and_id_forms():
+    text = tools.disassemble(build_amdx().to_words())
+    assert "OpExecutionModeId %main StaticNumWorkgroupsAMDX %uint_1 %uint_1 %uint_1" in text
+    assert "OpExecutionMode %leaf CoalescingAMDX" in text
+    assert re.search(r"OpDecorateId %\w+ PayloadNodeNameAMDX %\w+", text)
+    assert 'OpMemberName %InRec 0 "value"' in text
+    assert "OpEntryPoint GLCompute %main \"main\" %main_in" in text
+
+
+def test_amdx_needs_spirv_1_4():
+    with pytest.raises(ValueError, match="requires SPIR-V 1.4"):
+        build_amdx((1, 3)).to_words()
+
+
+def test_decorate_id_operand_after_target_is_rejected():
+    b = Builder()
+    b.capability("Shader", "ShaderEnqueueAMDX")
+    arr = b.type_node_payload_array(b.type_struct([b.type_int()], fresh=True))
+    b.decorate(arr, "PayloadNodeNameAMDX", b.constant_string_amdx("late"))
+    with pytest.raises(ValueError, match="defined after the target"):
+        b.to_words()
+
+
+# --- a plain compute module ---------------------------------------------------------------------
+
+def test_compute_module_validates():
+    words = build_compute().to_words()
+    assert tools.validate(words, "vulkan1.3") == []
+    text = tools.disassemble(words)
+    assert 'OpExtInstImport "GLSL.std.450"' in text
+    assert "OpLoopMerge" in text and "DontUnroll" in text
+    assert "FMix" in text
+    assert re.search(r"OpMemberDecorate %\w+ 2 Offset 8", text)
+    assert re.search(r"OpExtInst %float %\w+ FMix", text)
+    assert "OpStore %" in text and "Aligned 4" in text
+    # the Function variable sits right after the first label, before the other instructions
+    lines = [line.split("=")[-1].split()[0] for line in text.splitlines()
+             if "Op" in line and not line.startswith(";")]
+    first = lines.index("OpFunction")
+    assert lines[first + 1:first + 3] == ["OpLabel", "OpVariable"]
+
+
+def test_broken_module_gives_the_validator_message():
+    messages = tools.validate(build_compute(shader_capability=False).to_words(), "vulkan1.3")
+    assert len(messages) == 1
+    # line 2: the instruction index (OpExtInstImport is instruction 1)
+    assert messages[0].startswith("error: line 2: Operand 2 of MemoryModel requires one of "
+                                  "these capabilities: Shader")
+    assert "OpMemoryModel Logical GLSL450" in messages[0]
+    amdx = tools.validate(build_amdx(capability=False).to_words(), "vulkan1.3")
+    assert "requires one of these capabilities: ShaderEnqueueAMDX" in amdx[0]
+
+
+def test_scalar_constants_encode_and_validate():
+    b = Builder()
+    b.capability("Shader", "Int64", "Int16", "Float64", "Float16")
+    long_ = b.type_int(64, signed=True)
+    short = b.type_int(16, signed=True)
+    consts = [b.constant(long_, -5), b.constant(long_, 1 << 40), b.constant(short, -2),
+              b.constant_float(2.5, 64), b.constant_float(-1.5, 16), b.constant_int(-7)]
+    vec = b.constant_composite(b.type_vector(b.type_float(), 2),
+                               [b.constant_float(1.0), b.constant_float(2.0)])
+    b.constant_null(b.type_vector(b.type_int(), 4))
+    b.undef(b.type_float())
+    void = b.type_void()
+    main = b.begin_function(void, b.type_function(void))
+    b.label()
+    merge, case, default = b.new_id(), b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", merge, "None")
+    b.emit("OpSwitch", consts[-1], default, 1, case, -3, case)   # PairLiteralIntegerIdRef
+    for label in (case, default):
+        b.label(label)
+        b.emit("OpBranch", merge)
+    b.label(merge)
+    b.emit("OpReturn")
+    b.end_function()
+    b.entry_point("GLCompute", main, "main")
+    b.execution_mode(main, "LocalSize", 1, 1, 1)
+    words = b.to_words()
+    assert tools.validate(words, "vulkan1.3") == []
+    text = tools.disassemble(words)
+    assert re.search(r"OpSwitch %int_n7 %\d+ 1 %(\d+) -3 %\1", text)
+    for expected in ("OpConstant %long -5", "OpConstant %long 1099511627776",
+                     "OpConstant %short -2", "OpConstant %double 2.5",
+                     "OpConstant %half -0x1.8p+0", "OpConstant %int -7",
+                     "OpConstantNull %v4uint", "OpUndef %float"):
+        assert expected in text
+    assert len(set(consts + [vec])) == 7
+
+
+# --- round trips and output format --------------------------------------------------------------
+
+@pytest.mark.parametrize("build", [build_amdx, build_compute])
+def test_disassemble_assemble_round_trip(build):
+    words = build().to_words()
+    raw = tools.disassemble(words, friendly_names=False)
+    again = tools.assemble(raw, "vulkan1.3", preserve_numeric_ids=True)
+    assert again[:2] == words[:2] and again[3:] == words[3:]   # word 2: the generator
+    friendly = tools.disassemble(words)
+    assert canonical(tools.disassemble(tools.assemble(friendly, "vulkan1.3"))) == \
+        canonical(friendly)
+
+
+def test_header_bytes_and_determinism():
+    first, second = build_amdx().to_bytes(), build_amdx().to_bytes()
+    assert first == second
+    assert first[:4] == bytes([0x03, 0x02, 0x23, 0x07])
+    words = build_amdx().to_words()
+    assert words[0] == grammar.magic_number() == 0x07230203
+    assert words[1] == 0x00010600 and words[2] == 0 and words[4] == 0
+    assert Builder((1, 5)).to_words()[1] == 0x00010500
+
+
+def test_string_words():
+    assert string_words("leaf") == [0x6661656C, 0]
+    assert string_words("abc") == [0x00636261]
+    assert string_words("") == [0]
+    assert string_words("é") == [0x0000A9C3]
+    with pytest.raises(ValueError):
+        string_words("a\0b")
+
+
+# --- deduplication ------------------------------------------------------------------------------
+
+def test_types_and_constants_are_deduplicated():
+    b = Builder()
+    b.capability("Shader", "ShaderEnqueueAMDX")
+    b.extension("SPV_AMDX_shader_enqueue")
+    uint = b.type_int(32)
+    assert b.type_int(32, signed=False) == uint != b.type_int(32, signed=True)
+    assert b.type_vector(uint, 3) == b.type_vector(uint, 3)
+    assert b.type_pointer("Function", uint) == b.type_pointer(
+        grammar.enumerant("StorageClass", "Function"), uint)
+    assert b.type_struct([uint]) == b.type_struct([uint])
+    assert b.type_struct([uint], fresh=True) != b.type_struct([uint])
+    four = b.constant_uint(4)
+    assert b.type_array(uint, four) == b.type_array(uint, four) != b.type_array(uint, four,
+                                                                                 fresh=True)
+    assert b.type_runtime_array(uint) == b.type_runtime_array(uint)
+    assert b.type_function(b.type_void(), [uint]) == b.type_function(b.type_void(), [uint])
+    assert b.constant_uint(7) == b.constant(uint, 7) != b.constant_int(7)
+    assert b.constant_float(1.0) == b.constant_float(1)
+    assert b.constant_bool(True) == b.constant_bool(True) != b.constant_bool(False)
+    assert b.constant_string_amdx("n") == b.constant_string_amdx("n")
+    assert b.ext_inst_import() == b.ext_inst_import("GLSL.std.450")
+    rec = b.type_struct([uint, uint])
+    arrays = {b.type_node_payload_array(rec) for _ in range(3)}
+    assert len(arrays) == 3
+    b.decorate(rec, "Block")
+    b.decorate(rec, "Block")
+    b.capability("Shader")
+    void = b.type_void()
+    main = b.begin_function(void, b.type_function(void))
+    b.label()
+    b.emit("OpReturn")
+    b.end_function()
+    b.entry_point("GLCompute", main, "main")
+    b.execution_mode(main, "LocalSize", 1, 1, 1)
+    words = b.to_words()
+    assert tools.validate(words, "vulkan1.3") == []
+    text = tools.disassemble(words)
+    assert text.count("OpDecorate") == 1
+    assert text.count("OpTypeInt 32 0") == 1
+    assert text.count("OpTypeNodePayloadArrayAMDX") == 3
+    assert text.index("OpCapability Shader\n") < text.index("OpCapability ShaderEnqueueAMDX")
+
+
+# --- the builder's own checks -------------------------------------------------------------------
+
+def test_builder_rejects_misuse():
+    b = Builder()
+    uint = b.type_int()
+    with pytest.raises(RuntimeError, match="no open block"):
+        b.emit("OpReturn")
+    void = b.type_void()
+    b.begin_function(void, b.type_function(void))
+    b.label()
+    with pytest.raises(ValueError, match="module section"):
+        b.emit("OpTypeFloat", 32)
+    with pytest.raises(ValueError, match=r"use Builder.label\(\)"):
+        b.emit("OpLabel")
+    with pytest.raises(ValueError, match="too many"):
+        b.emit("OpIAdd", uint, 1, 2, 3)
+    with pytest.raises(ValueError, match="missing operand"):
+        b.emit("OpIAdd", uint, 1)
+    with pytest.raises(TypeError, match="expected an id"):
+        b.emit("OpIAdd", uint, "x", 2)
+    with pytest.raises(KeyError, match="OpIAdd"):
+        b.emit("OpIAd", uint, 1, 2)
+    with pytest.raises(KeyError, match="DontUnroll"):
+        b.emit("OpLoopMerge", 1, 2, "DontUnrol")
+    with pytest.raises(RuntimeError, match="no terminator"):
+        b.end_function()
+    b.emit("OpReturn")
+    with pytest.raises(RuntimeError, match="no open block"):
+        b.emit("OpReturn")
+    b.end_function()
+    with pytest.raises(ValueError, match="not a pointer type of storage class"):
+        b.variable(b.type_pointer("Private", uint), "Workgroup")
+    with pytest.raises(ValueError, match="does not fit"):
+        b.constant_uint(-1)
+    with pytest.raises(ValueError, match="needs SPIR-V 1.2"):
+        Builder((1, 1)).execution_mode(1, "LocalSizeId", 2, 2, 2)
+
+
+# --- grammar ------------------------------------------------------------------------------------
+
+AMDX_NAMES = [
+    ("Capability", "ShaderEnqueueAMDX", 5067), ("StorageClass", "NodePayloadAMDX", 5068),
+    ("ExecutionMode", "CoalescingAMDX", 5069), ("ExecutionMode", "IsApiEntryAMDX", 5070),
+    ("ExecutionMode", "MaxNodeRecursionAMDX", 5071),
+    ("ExecutionMode", "StaticNumWorkgroupsAMDX", 5072), ("ExecutionMode", "ShaderIndexAMDX", 5073),
+    ("ExecutionMode", "MaxNumWorkgroupsAMDX", 5077), ("ExecutionMode", "SharesInputWithAMDX", 5102),
+    ("Decoration", "NodeSharesPayloadLimitsWithAMDX", 5019),
+    ("Decoration", "NodeMaxPayloadsAMDX", 5020), ("Decoration", "TrackFinishWritingAMDX", 5078),
+    ("Decoration", "PayloadNodeNameAMDX", 5091), ("Decoration", "PayloadNodeBaseIndexAMDX", 5098),
+    ("Decoration", "PayloadNodeSparseArrayAMDX", 5099),
+    ("Decoration", "PayloadNodeArraySizeAMDX", 5100),
+    ("Decoration", "PayloadDispatchIndirectAMDX", 5105),
+    ("BuiltIn", "RemainingRecursionLevelsAMDX", 5021), ("BuiltIn", "ShaderIndexAMDX", 5073),
+]
+AMDX_OPS = {"OpAllocateNodePayloadsAMDX": 5074, "OpEnqueueNodePayloadsAMDX": 5075,
+            "OpTypeNodePayloadArrayAMDX": 5076, "OpFinishWritingNodePayloadAMDX": 5078,
+            "OpNodePayloadArrayLengthAMDX": 5090, "OpIsNodePayloadValidAMDX": 5101,
+            "OpConstantStringAMDX": 5103, "OpSpecConstantStringAMDX": 5104}
+
+
+@pytest.mark.parametrize("kind, name, value", AMDX_NAMES)
+def test_grammar_amdx_enumerants(kind, name, value):
+    assert grammar.enumerant(kind, name) == value
+
+
+def test_grammar_amdx_instructions():
+    assert {name: grammar.opcode(name) for name in AMDX_OPS} == AMDX_OPS
+    assert [(o.kind, o.name) for o in grammar.operands("OpAllocateNodePayloadsAMDX")] == [
+        ("IdResultType", None), ("IdResult", None), ("IdScope", "Visibility"),
+        ("IdRef", "Payload Count"), ("IdRef", "Node Index")]
+    assert grammar.instruction("OpConstantStringAMDX").has_result
+    assert not grammar.instruction("OpConstantStringAMDX").has_result_type
+
+
+def test_grammar_lookups():
+    assert grammar.magic_number() == 0x07230203
+    assert grammar.version() >= (1, 6)
+    assert grammar.enumerant("ExecutionModel", "GLCompute") == 5
+    assert grammar.mask("MemorySemantics", "AcquireRelease") == 0x8
+    assert grammar.mask("MemorySemantics", "AcquireRelease", "OutputMemoryKHR") == 0x1008
+    assert grammar.mask("FunctionControl", "Inline") == 1
+    assert grammar.mask("LoopControl", "Unroll") == 1
+    assert grammar.mask("LoopControl") == 0
+    assert grammar.glsl_std_450("FMix") == 46
+    assert grammar.opcode("OpSDotKHR") == grammar.opcode("OpSDot")       # aliases
+    assert [o.quantifier for o in grammar.operands("OpEntryPoint")] == [None, None, None, "*"]
+    assert grammar.takes_id_operands("ExecutionMode", "IsApiEntryAMDX")
+    assert grammar.takes_id_operands("ExecutionMode", "LocalSizeId")
+    assert not grammar.takes_id_operands("ExecutionMode", "CoalescingAMDX")
+    assert not grammar.takes_id_operands("ExecutionMode", "LocalSize")
+    assert grammar.takes_id_operands("Decoration", "PayloadNodeNameAMDX")
+    assert not grammar.takes_id_operands("Decoration", "PayloadDispatchIndirectAMDX")
+    assert grammar.headers_version()
+
+
+def test_grammar_unknown_names():
+    with pytest.raises(KeyError, match="did you mean OpTypeNodePayloadArrayAMDX"):
+        grammar.opcode("OpTypeNodePayloadArray")
+    with pytest.raises(KeyError, match="ShaderEnqueueAMDX"):
+        grammar.enumerant("Capability", "ShaderEnqueue")
+    with pytest.raises(KeyError, match="StorageClass"):
+        grammar.enumerant("StorageClas", "Function")
+    with pytest.raises(KeyError, match="FMix"):
+        grammar.glsl_std_450("Fmix")
+    with pytest.raises(KeyError, match="AcquireRelease"):
+        grammar.mask("MemorySemantics", "AcquireRelase")
+    with pytest.raises(TypeError):
+        grammar.mask("StorageClass", "Function")
+
+
+# --- tools --------------------------------------------------------------------------------------
+
+def test_tools_version_and_environments():
+    assert tools.version().startswith("SPIRV-Tools v")
+    parse = tools._lib().spvParseTargetEnv
+    parse.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
+    parse.restype = ctypes.c_bool
+    for name in [*ENVS, "spv1.6", "vulkan1.1spv1.4"]:
+        env = ctypes.c_int()
+        assert parse(name.encode(), ctypes.byref(env))
+        assert tools.env_value(name) == env.value
+    with pytest.raises(ValueError, match="unknown target environment"):
+        tools.env_value("universal1.6")
+
+
+def test_tools_errors():
+    with pytest.raises(tools.SpirvToolsError, match="Invalid Opcode name 'OpNope'"):
+        tools.assemble("OpNope", "vulkan1.3")
+    with pytest.raises(ValueError, match="whole 32-bit words"):
+        tools.validate(b"\x03\x02\x23", "vulkan1.3")
+
+
+def test_tools_missing_library_is_explained(monkeypatch):
+    monkeypatch.setattr(tools, "TOOLS_DISTRIBUTION", "wgc-no-such-distribution")
+    with pytest.raises(tools.ToolsUnavailable, match="install the Python package"):
+        tools._prefix_file("lib/libSPIRV-Tools-shared.so")
