@@ -107,11 +107,42 @@ def test_preprocessed_and_pretty_printed_outputs(run_wgc):
     assert printed.returncode == 0 and printed.stdout == b"static const uint c = 1 + 2 * 3;\n"
 
 
-def test_spirv_is_not_available_yet_and_says_so(run_wgc, tmp_path):
+def test_compile_writes_a_valid_spirv_binary_by_default(run_wgc, tmp_path):
     done = run_wgc("compile", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = (tmp_path / "a.spv").read_bytes()
+    assert data[:4] == bytes.fromhex("03022307")
+    from wgc.spirv import tools
+    assert tools.validate(data, "vulkan1.3") == []
+
+
+def test_compile_assembly_split_nodes_and_c_header(run_wgc, tmp_path):
+    asm = run_wgc("compile", "-S", "-o", "-", str(SAMPLES / "hello.hlsl"))
+    assert asm.returncode == 0 and b"OpEntryPoint GLCompute %Generate \"Generate\"" in asm.stdout
+    split = run_wgc("compile", "--split-nodes", "nodes", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert split.returncode == 0, split.stderr
+    assert sorted(p.name for p in (tmp_path / "nodes").iterdir()) == [
+        "Accumulate.spv", "Classify.spv", "Generate.spv"]
+    header = run_wgc("compile", "-Fh", "hello.h", "-Vn", "g_hello", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert header.returncode == 0, header.stderr
+    text = (tmp_path / "hello.h").read_text()
+    assert "g_hello[]" in text and "0x07230203" in text
+    assert not (tmp_path / "a.spv").exists()             # -Fh alone writes only the header
+
+
+def test_compile_refuses_split_nodes_with_an_output_file(run_wgc, tmp_path):
+    done = run_wgc("compile", "--split-nodes", "d", "-o", "x.spv", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert b"cannot be combined with -o or -Fh" in done.stderr
+
+
+def test_a_loop_graph_fails_and_removes_a_stale_output(run_wgc, tmp_path):
+    stale = tmp_path / "loop.spv"
+    stale.write_bytes(b"old")
+    done = run_wgc("compile", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
     assert done.returncode == 1
-    assert b"SPIR-V generation ('--emit=spirv') is not available yet" in done.stderr
-    assert not (tmp_path / "a.spv").exists()
+    assert b"[WG0601]" in done.stderr
+    assert not stale.exists()
 
 
 def test_warning_flags(run_wgc):

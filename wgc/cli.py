@@ -82,7 +82,7 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.argument("input", type=click.Path(dir_okay=False, allow_dash=True)),
         click.option("-T", "profile", default="lib_6_9", show_default=True, callback=_profile,
                      metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0 rules) or lib_6_9."),
-        click.option("-E", "entry", metavar="NAME", help="Entry point (optional for libraries)."),
+        click.option("-E", "entry", metavar="NAME", help="Compile only the node shader function NAME (default: every node)."),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro."),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro."),
         click.option("-I", "include_dirs", multiple=True, metavar="DIR",
@@ -213,20 +213,68 @@ def remove_stale(path: str | None) -> None:
               default="spirv", show_default=True,
               help="What to produce: SPIR-V, its disassembly, the typed IR dump, the AST dump, the "
                    "pretty-printed HLSL, or the preprocessed text.")
-def compile_command(output: str | None, emit: str, **kwargs: Any) -> None:
+@click.option("-S", "assembly", is_flag=True, help="Write SPIR-V assembly text (same as --emit=asm).")
+@click.option("--split-nodes", "split_dir", metavar="DIR",
+              help="Write one SPIR-V module per node into DIR (DIR/<function>.spv; AMD's driver "
+                   "accepts one node per module).")
+@click.option("-Fh", "header_file", metavar="FILE", help="Write a C header holding the SPIR-V words.")
+@click.option("-Vn", "header_variable", metavar="NAME",
+              help="Name of the uint32_t array in the -Fh header (default: g_<input name>).")
+@click.option("-Vd", "skip_validation", is_flag=True,
+              help="Do not validate the produced SPIR-V (spirv-val and wgc's AMDX lint).")
+@click.option("-O", "optimize", is_flag=True,
+              help="Run the spirv-opt passes that are safe for SPV_AMDX_shader_enqueue modules.")
+@click.option("-Zi", "debug_info", is_flag=True, help="Add debug information (OpSource with the source text).")
+def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
+                    header_file: str | None, header_variable: str | None, skip_validation: bool,
+                    optimize: bool, debug_info: bool, **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
+    from dataclasses import replace
+
     from wgc import driver
 
-    options = _options(kwargs, emit)
+    if assembly:
+        emit = "asm"
+    if split_dir is not None and (output is not None or header_file is not None):
+        raise click.UsageError("--split-nodes writes one file per node into its folder: "
+                               "it cannot be combined with -o or -Fh")
+    if header_file is not None and emit != "spirv":
+        raise click.UsageError("-Fh writes the SPIR-V binary as a C header: it cannot be combined "
+                               f"with --emit={emit}")
+    if header_file is not None and header_variable is None:
+        header_variable = _default_header_variable(kwargs["input"])
+    options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
+                      validate=not skip_validation, optimize=optimize, debug_info=debug_info,
+                      header_variable=header_variable)
     result = driver.compile(options, stdin=_read_stdin(options.input))
     _report(kwargs, result.diagnostics)
     if not result.ok:
         remove_stale(output)
+        remove_stale(header_file)
         sys.exit(EXIT_ERRORS)
+    if split_dir is not None:
+        os.makedirs(split_dir, exist_ok=True)
+        extension = ".spvasm" if emit == "asm" else ".spv"
+        for key, data in sorted(result.outputs.items()):
+            write_atomically(os.path.join(split_dir, key.partition(":")[2] + extension), data)
+        return
+    if header_file is not None:
+        write_atomically(header_file, result.outputs["header"])
+        if output is None:
+            return
     data = result.outputs.get(emit, b"")
     if output is None and emit in ("spirv",):
         output = "a.spv"
     write_atomically(output or "-", data)
+
+
+def _default_header_variable(input_path: str) -> str:
+    """dxc's -Fh default names the array after the entry; wgc names it after the input file."""
+    import re
+
+    stem = "stdin" if input_path == "-" else os.path.splitext(os.path.basename(input_path))[0]
+    name = re.sub(r"\W", "_", stem)
+    return f"g_{name}"
 
 
 @cli.command("inspect", context_settings=CONTEXT_SETTINGS)

@@ -5,10 +5,12 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused; ranges:
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", and WG0508
+are retired); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
 analysis (names, types, expressions, statements, constants, bindings), WG04xx
-work-graph rules of one node shader, WG05xx whole-graph rules.
+work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx SPIR-V
+generation.
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -32,7 +34,6 @@ UNKNOWN_WARNING_OPTION = _kind(
     "WG0003", W, "a -W option names no known warning group", "unknown-warning-option"
 )
 TOO_MANY_ERRORS = _kind("WG0004", E, "the -ferror-limit was reached")
-NO_CODE_GENERATION = _kind("WG0005", E, "the requested output needs a stage this wgc does not have yet")
 GRAPHVIZ_UNAVAILABLE = _kind("WG0006", E, "a picture of the graph was asked for but Graphviz 'dot' is missing or failed")
 
 # WG01xx: preprocessor ------------------------------------------------------------
@@ -133,6 +134,13 @@ INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, 
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
 ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+
+
+# WG06xx: SPIR-V generation ------------------------------------------------------
+LOOPS_NOT_EXPRESSIBLE = _kind(
+    "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
+NOT_LOWERABLE = _kind("WG0602", E, "a construct the SPIR-V back end cannot express")
+NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -51,6 +51,16 @@ class Options:
     use_scalar_layout: bool = False
     binding_shifts: tuple[tuple[str, int, int | None], ...] = ()
     """-fvk-{b,t,u,s}-shift N SPACE as (register class, shift, space or None for 'all')."""
+    split_nodes: bool = False
+    """One SPIR-V module per node (outputs "spirv:<function>" / "asm:<function>")."""
+    validate: bool = True
+    """False: -Vd, skip the in-process spirv-val and lint of the produced modules."""
+    optimize: bool = False
+    """-O: run the spirv-opt passes that are safe for AMDX modules."""
+    debug_info: bool = False
+    """-Zi: OpSource with the file's name and text."""
+    header_variable: str | None = None
+    """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +244,33 @@ def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Dia
         return {"ir": dump_ir(front.analysis.module).encode()}, []  # type: ignore[union-attr]
     if options.emit in INSPECT_FORMATS:
         return _inspect(options, front)
-    message = (f"SPIR-V generation ('--emit={options.emit}') is not available yet: this wgc has "
-               "the front end and semantic analysis only; use --emit=ir, --emit=ast, --emit=hlsl, "
-               "--emit=preprocessed or 'wgc inspect'")
-    return {}, [codes.NO_CODE_GENERATION(None, message)]
+    return _spirv(options, front)
+
+
+def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes."""
+    import struct
+
+    from wgc.spirv.emit import EmitOptions, emit_spirv
+
+    source = front.source
+    emitted = emit_spirv(front.analysis, EmitOptions(
+        target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
+        validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
+        source_name=source.path if source is not None else "",
+        source_text=source.text if source is not None and options.debug_info else None))
+    outputs: dict[str, bytes] = {}
+    for key, words in emitted.modules.items():
+        suffix = f":{key}" if key else ""
+        if options.emit == "asm":
+            from wgc.spirv.tools import disassemble
+
+            outputs["asm" + suffix] = disassemble(words).encode()
+        else:
+            outputs["spirv" + suffix] = struct.pack(f"<{len(words)}I", *words)
+        if options.header_variable is not None:
+            from wgc.spirv.header import c_header
+
+            outputs["header" + suffix] = c_header(words, options.header_variable,
+                                                  source_name=source.path if source else None).encode()
+    return outputs, emitted.diagnostics

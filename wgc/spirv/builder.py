@@ -450,10 +450,11 @@ class Builder:
     # --- functions ----------------------------------------------------------------------------
 
     def begin_function(self, result_type: int, function_type: int,
-                       control: int | str = 0) -> int:
+                       control: int | str = 0, result: int | None = None) -> int:
+        """Open a function (with a reserved id, if given, e.g. one already called)."""
         if self._fn is not None:
             raise RuntimeError("begin_function: a function is already open")
-        words, result = self._encode("OpFunction", [result_type, control, function_type])
+        words, result = self._encode("OpFunction", [result_type, control, function_type], result)
         self._fn, self._fn_vars, self._fn_blocks, self._in_block = [words], [], [], False
         return result
 

@@ -1,0 +1,312 @@
+"""SPIR-V back end: work-graph constructs, entry points, functions and control flow.
+
+Each test compiles a small graph with `compile_hlsl` (the driver validates the module in process
+with spirv-val and wgc's lint, and the helper validates it once more) and asserts the instructions
+the construct must produce.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from spirv_util import compile_errors, compile_hlsl, words_of
+from conftest import SAMPLES
+from wgc import driver
+
+RECORDS = """
+struct Rec { uint value; float weight; };
+struct Grid { uint3 grid : SV_DispatchGrid; uint count; };
+"""
+
+
+def mode_line(compiled, entry: str, mode: str) -> str:
+    found = [line for line in compiled.lines("OpExecutionMode(?:Id)?") if f"%{entry} {mode}" in line]
+    assert len(found) == 1, (mode, compiled.lines("OpExecutionMode(?:Id)?"))
+    return found[0]
+
+
+def constant_value(compiled, name: str) -> str:
+    """The literal of an OpConstant given its result name (e.g. %uint_4 -> '4')."""
+    line = next(line for line in compiled.asm.splitlines() if line.strip().startswith(f"{name} = "))
+    return line.split()[-1]
+
+
+def test_thread_node_with_one_output_allocates_with_invocation_scope_and_enqueues(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void Producer(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] NodeOutput<Rec> Consumer) {
+    ThreadNodeOutputRecords<Rec> recs = Consumer.GetThreadNodeOutputRecords(1);
+    recs.Get().value = input.Get().value + 1;
+    recs.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Consumer(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    [allocate] = c.lines("OpAllocateNodePayloadsAMDX")
+    scope = allocate.split()[4]
+    assert constant_value(c, scope) == "4"                      # Invocation
+    assert c.count("OpEnqueueNodePayloadsAMDX") == 1
+    assert "LocalSize 1 1 1" in mode_line(c, "Producer", "LocalSize")
+    mode_line(c, "Producer", "CoalescingAMDX")
+    assert re.search(r'OpConstantStringAMDX "Consumer"', c.asm)
+    assert "OpDecorateId %Producer_Consumer PayloadNodeNameAMDX" in c.asm
+    assert "OpDecorateId %Producer_Consumer NodeMaxPayloadsAMDX %uint_1" in c.asm
+
+
+def test_group_records_use_workgroup_scope_and_count_reads_the_input_length(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(32,1,1)]
+void Gather([MaxRecords(16)] GroupNodeInputRecords<Rec> inputs, [MaxRecords(4)] NodeOutput<Rec> Sink,
+            uint tid : SV_GroupIndex) {
+    GroupNodeOutputRecords<Rec> recs = Sink.GetGroupNodeOutputRecords(inputs.Count() / 4);
+    if (tid < inputs.Count())
+        recs[tid / 4].value = inputs[tid].value;
+    recs.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Sink(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    [allocate] = c.lines("OpAllocateNodePayloadsAMDX")
+    assert constant_value(c, allocate.split()[4]) == "2"        # Workgroup
+    assert c.count("OpNodePayloadArrayLengthAMDX") == 2
+    assert "OpDecorateId %_payloadarr_Rec NodeMaxPayloadsAMDX %uint_16" in c.asm
+    assert "LocalSize 32 1 1" in mode_line(c, "Gather", "LocalSize")
+
+
+def test_output_array_decorations_and_node_index(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2,3,4)] [NumThreads(1,1,1)]
+void Root([MaxRecords(8)] [MaxRecordsPerNode(2)] [NodeArraySize(5)] [NodeID("Mat", 3)]
+          NodeOutputArray<Rec> outs, [AllowSparseNodes] [NodeArraySize(2)] [MaxRecords(1)]
+          [MaxRecordsPerNode(1)] NodeOutputArray<Rec> Sparse,
+          [UnboundedSparseNodes] [MaxRecords(1)] [MaxRecordsPerNode(1)] NodeOutputArray<Rec> Open) {
+    uint which = 2;
+    ThreadNodeOutputRecords<Rec> r = outs[which].GetThreadNodeOutputRecords(1);
+    r.Get().value = which;
+    r.OutputComplete();
+}
+""", tmp_path, warning_flags=("no-missing-node",))
+    assert "OpDecorateId %Root_outs PayloadNodeArraySizeAMDX %uint_5" in c.asm
+    assert "OpDecorateId %Root_outs PayloadNodeBaseIndexAMDX %uint_3" in c.asm
+    assert "OpDecorateId %Root_outs NodeMaxPayloadsAMDX %uint_8" in c.asm
+    assert 'OpConstantStringAMDX "Mat"' in c.asm
+    assert "OpDecorate %Root_Sparse PayloadNodeSparseArrayAMDX" in c.asm
+    assert "OpDecorateId %Root_Sparse PayloadNodeArraySizeAMDX %uint_2" in c.asm
+    assert "OpDecorate %Root_Open PayloadNodeSparseArrayAMDX" in c.asm
+    assert "PayloadNodeArraySizeAMDX" not in " ".join(c.lines("OpDecorateId %Root_Open"))
+    [allocate] = c.lines("OpAllocateNodePayloadsAMDX")
+    node_index = allocate.split()[-1]
+    assert node_index != "%uint_0"                              # the subscript, loaded from `which`
+    assert "StaticNumWorkgroupsAMDX %uint_2 %uint_3 %uint_4" in mode_line(c, "Root", "StaticNumWorkgroupsAMDX")
+
+
+def test_shared_budget_and_empty_outputs(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Root([MaxRecords(4)] NodeOutput<Rec> A, [MaxRecordsSharedWith(A)] NodeOutput<Rec> B,
+          [MaxRecords(2)] EmptyNodeOutput Ping) {
+    Ping.GroupIncrementOutputCount(2);
+    Ping.ThreadIncrementOutputCount(1);
+}
+[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> i) { }
+[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<Rec> i) { }
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(1,1,1)] void Ping(EmptyNodeInput e) { uint n = e.Count(); }
+""", tmp_path)
+    assert "OpDecorateId %Root_B NodeSharesPayloadLimitsWithAMDX %Root_A" in c.asm
+    assert "OpDecorateId %Root_B NodeMaxPayloadsAMDX %uint_4" in c.asm
+    allocations = c.lines("OpAllocateNodePayloadsAMDX")
+    assert len(allocations) == 2 and c.count("OpEnqueueNodePayloadsAMDX") == 2
+    assert re.search(r"%Root_Ping = OpTypeNodePayloadArrayAMDX %(\w+)", c.asm)
+    empty = re.search(r"%Root_Ping = OpTypeNodePayloadArrayAMDX %(\w+)", c.asm).group(1)
+    assert re.search(rf"%{empty} = OpTypeStruct$", c.asm, flags=re.M)
+
+
+def test_is_valid_finished_sharing_and_dispatch_grid(tmp_path):
+    c = compile_hlsl("""
+struct [NodeTrackRWInputSharing] Shared { uint3 grid : SV_DispatchGrid; uint total; };
+struct Inner { uint2 grid : SV_DispatchGrid; };
+struct Outer { uint first; Inner inner; };
+[Shader("node")] [NodeLaunch("thread")]
+void Start(ThreadNodeInputRecord<Inner> i, [MaxRecords(1)] NodeOutput<Shared> Reduce) { }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8,8,1)] [NumThreads(8,1,1)]
+void Reduce(globallycoherent RWDispatchNodeInputRecord<Shared> input, [MaxRecords(1)] NodeOutput<Outer> Next) {
+    input.Get().total += 1;
+    Barrier(input, GROUP_SCOPE | GROUP_SYNC);
+    if (input.FinishedCrossGroupSharing()) {
+        if (Next.IsValid()) {
+            GroupNodeOutputRecords<Outer> r = Next.GetGroupNodeOutputRecords(1);
+            r.Get().first = input.Get().total;
+            r.OutputComplete();
+        }
+    }
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4,4,1)] [NumThreads(1,1,1)]
+void Next(DispatchNodeInputRecord<Outer> input) { }
+""", tmp_path)
+    assert c.count("OpFinishWritingNodePayloadAMDX") == 1
+    assert c.count("OpIsNodePayloadValidAMDX") == 1
+    assert "OpDecorate %Shared TrackFinishWritingAMDX" in c.asm
+    assert "OpMemberDecorate %Shared 0 PayloadDispatchIndirectAMDX" in c.asm
+    assert "OpMemberDecorate %Inner 0 PayloadDispatchIndirectAMDX" in c.asm
+    assert "MaxNumWorkgroupsAMDX %uint_8 %uint_8 %uint_1" in mode_line(c, "Reduce", "MaxNumWorkgroupsAMDX")
+    # Barrier(object, ...) orders every memory kind, node output memory included: Vulkan memory model
+    assert "OpCapability VulkanMemoryModel" in c.asm and "OpMemoryModel Logical Vulkan" in c.asm
+    [barrier] = c.lines("OpControlBarrier")
+    assert constant_value(c, barrier.split()[-1]) == "4424"    # AcqRel|Uniform|Workgroup|Output
+
+
+def test_recursion_entry_flags_shader_index_and_shared_input(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(5)] [NodeID("Walk", 2)]
+void Walker(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] [NodeID("Walk", 2)] NodeOutput<Rec> self) {
+    uint left = GetRemainingRecursionLevels();
+    if (left > 0) {
+        ThreadNodeOutputRecords<Rec> r = self.GetThreadNodeOutputRecords(1);
+        r.Get().value = left;
+        r.OutputComplete();
+    }
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Plain", 1)]
+void Plain(ThreadNodeInputRecord<Rec> input) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeShareInputOf("Plain", 1)]
+void Twin(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    assert "MaxNodeRecursionAMDX %uint_5" in mode_line(c, "Walker", "MaxNodeRecursionAMDX")
+    assert "ShaderIndexAMDX %uint_2" in mode_line(c, "Walker", "ShaderIndexAMDX")
+    assert "IsApiEntryAMDX %true" in mode_line(c, "Walker", "IsApiEntryAMDX")
+    assert "ShaderIndexAMDX %uint_0" in mode_line(c, "Twin", "ShaderIndexAMDX")
+    shares = mode_line(c, "Twin", "SharesInputWithAMDX")
+    assert shares.endswith("%uint_1")
+    assert "IsApiEntryAMDX %true" in mode_line(c, "Plain", "IsApiEntryAMDX")
+    assert "OpDecorate %RemainingRecursionLevelsAMDX BuiltIn RemainingRecursionLevelsAMDX" in c.asm
+    [entry] = [line for line in c.lines("OpEntryPoint") if '"Walker"' in line]
+    assert "%RemainingRecursionLevelsAMDX" in entry
+
+
+def test_helpers_taking_node_objects_are_inlined_even_with_returns_inside_loops(tmp_path):
+    c = compile_hlsl(RECORDS + """
+uint Scale(uint v, out uint doubled) { doubled = v * 2; return v + 1; }
+void Emit(NodeOutput<Rec> output, uint value) {
+    for (uint i = 0; i < 4; i++) {
+        if (i == value) {
+            ThreadNodeOutputRecords<Rec> r = output.GetThreadNodeOutputRecords(1);
+            r.Get().value = i;
+            r.OutputComplete();
+            return;
+        }
+    }
+    ThreadNodeOutputRecords<Rec> r = output.GetThreadNodeOutputRecords(1);
+    r.Get().value = 99;
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Root(ThreadNodeInputRecord<Rec> input, [MaxRecords(2)] NodeOutput<Rec> Leaf) {
+    uint twice;
+    uint next = Scale(input.Get().value, twice);
+    Emit(Leaf, next + twice);
+}
+[Shader("node")] [NodeLaunch("thread")] void Leaf(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    assert c.count("OpFunctionCall") == 1                       # Scale is called, Emit inlined
+    assert c.count("OpFunction") == 3                           # Root, Leaf, Scale
+    assert c.count("OpAllocateNodePayloadsAMDX") == 2
+
+
+def test_control_flow_constructs(tmp_path):
+    c = compile_hlsl(RECORDS + """
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("thread")]
+void Flow(ThreadNodeInputRecord<Rec> input) {
+    uint v = input.Get().value, acc = 0;
+    switch (v & 3) {
+        case 0: acc += 1;
+        case 1: acc += 2; break;
+        case 2: { acc = 7; break; }
+        default: acc = 9;
+    }
+    [unroll] for (int i = 0; i < 3; ++i) { if (i == 1) continue; acc += i; }
+    [loop] while (acc > 100) { acc /= 2; if (acc == 51) break; }
+    do { acc++; } while (acc < 5 && v != 0);
+    acc = v > 3 ? acc : acc * 2;
+    Out[v] = (v == 0 || acc == 3) ? 1u : acc;
+}
+""", tmp_path)
+    assert c.count("OpSwitch") == 1
+    assert c.count("OpLoopMerge") == 3
+    assert any("Unroll" in line for line in c.lines("OpLoopMerge"))
+    assert any("DontUnroll" in line for line in c.lines("OpLoopMerge"))
+    assert c.count("OpSelectionMerge") >= 5
+
+
+@pytest.mark.parametrize("env,version", [("vulkan1.2", 0x00010500), ("vulkan1.3", 0x00010600),
+                                         ("vulkan1.4", 0x00010600)])
+def test_target_environments_set_the_module_version(tmp_path, env, version):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] void Only(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path, target_env=env)
+    assert c.words[1] == version
+
+
+def test_split_nodes_gives_one_module_per_node_named_by_node_id(tmp_path):
+    path = tmp_path / "graph.hlsl"
+    path.write_text(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] [NodeID("First")]
+void A(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] NodeOutput<Rec> Second) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Second")] void B(ThreadNodeInputRecord<Rec> input) { }
+""")
+    result = driver.compile(driver.Options(input=str(path), split_nodes=True))
+    assert result.ok
+    assert sorted(result.outputs) == ["spirv:A", "spirv:B"]
+    from wgc.spirv import tools
+    for data in result.outputs.values():
+        assert tools.validate(words_of(data), "vulkan1.3") == []
+    assert '"First"' in tools.disassemble(words_of(result.outputs["spirv:A"]))
+    assert tools.disassemble(words_of(result.outputs["spirv:A"])).count("OpEntryPoint") == 1
+
+
+def test_entry_option_selects_one_node(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> input) { }
+[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path, entry="B")
+    assert [line.split('"')[1] for line in c.lines("OpEntryPoint")] == ["B"]
+    assert compile_errors(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path, entry="C") == ["WG0603: -E C: no node shader function has that name"]
+
+
+def test_a_graph_with_loops_is_an_error_naming_the_limitation(tmp_path):
+    source = (SAMPLES / "seed_loops_simple.hlsl").read_text()
+    assert compile_errors(source, tmp_path) == [
+        "WG0601: the graph has a loop entered at node 'MyLoopEntry' (members 'MyLoopEntry', 'MyLoopBody'); "
+        "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
+        "SPIR-V"]
+
+
+def test_no_node_shader_is_an_error(tmp_path):
+    assert compile_errors("struct S { uint x; };\n", tmp_path) == [
+        "WG0603: the input has no [Shader(\"node\")] function, so there is nothing to compile"]
+
+
+def test_structs_with_bases_bools_and_matrices_in_records(tmp_path):
+    c = compile_hlsl("""
+struct Base { bool flag; float2x3 m; };
+struct Derived : Base { row_major float3x2 r; uint tail[2]; };
+[Shader("node")] [NodeLaunch("thread")]
+void Read(ThreadNodeInputRecord<Derived> input, [MaxRecords(1)] NodeOutput<Derived> Write) {
+    Derived d = input.Get();
+    ThreadNodeOutputRecords<Derived> o = Write.GetThreadNodeOutputRecords(1);
+    o.Get() = d;
+    o.Get().flag = !d.flag;
+    o.Get().tail[1] = (uint)d.m[1][2];
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void Write(ThreadNodeInputRecord<Derived> input) { }
+""", tmp_path)
+    # scalar layout: bool as uint at 0, float2x3 at 4 (24 bytes), float3x2 at 28, uint[2] at 52
+    offsets = [line.split()[-1] for line in c.lines("OpMemberDecorate %Derived [0-9] Offset")]
+    assert offsets == ["0", "4", "28", "52"]
+    assert "OpMemberDecorate %Derived 2 ColMajor" in c.asm      # HLSL row_major is SPIR-V ColMajor
+    assert "OpMemberDecorate %Derived 1 RowMajor" in c.asm
