@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from wgc import codes
 from wgc.diagnostics import Diagnostic
 
-from .lower import LowerOptions, Unsupported, lower_module
+from .lower import LowerOptions, Unsupported
+from .module import lower_module
 
 
 class InvalidModule(RuntimeError):
