@@ -243,6 +243,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
                                f"with --emit={emit}")
     if header_file is not None and header_variable is None:
         header_variable = _default_header_variable(kwargs["input"])
+    if header_variable is not None and not (header_variable.isascii() and header_variable.isidentifier()):
+        raise click.BadParameter(f"'{header_variable}' is not a C identifier", param_hint="-Vn")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
                       header_variable=header_variable)

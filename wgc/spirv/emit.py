@@ -94,15 +94,11 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
 
 def check(words: list[int], target_env: str, *, one_node_per_module: bool = False) -> None:
     """Validate and lint a module; raise `InvalidModule` with every message if it fails."""
+    from .lint import lint
     from .tools import validate
 
     messages = validate(words, target_env, scalar_block_layout=True)
-    try:
-        from .lint import lint
-    except ImportError:  # TODO(lead): remove once lint.py lands
-        lint = None
-    if lint is not None:
-        messages += lint(words, one_node_per_module=one_node_per_module)
+    messages += lint(words, one_node_per_module=one_node_per_module)
     if messages:
         raise InvalidModule("the generated SPIR-V does not validate: " + "; ".join(messages))
 

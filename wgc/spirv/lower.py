@@ -22,6 +22,7 @@ Invariants and decisions:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from wgc import ir
@@ -449,6 +450,9 @@ class FunctionLowering:
         return self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
 
     def load(self, place: Place | SwizzlePlace) -> int:
+        if not isinstance(place, (Place, SwizzlePlace)):          # a texel
+            from .resources import image_load
+            return image_load(self, place)
         if isinstance(place, SwizzlePlace):
             vector = self.load(place.vector)
             return self.swizzle(vector, place.vector.type, place.components, place.type)
@@ -457,6 +461,10 @@ class FunctionLowering:
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Place | SwizzlePlace, value: int) -> None:
+        if not isinstance(place, (Place, SwizzlePlace)):          # a texel
+            from .resources import image_store
+            image_store(self, place, value)
+            return
         if isinstance(place, SwizzlePlace):
             vector_type = self.types.shape(place.vector.type)
             old = self.load(place.vector)
@@ -722,7 +730,7 @@ class FunctionLowering:
                 return self.field_place(base, expr.index)
             return None
         if isinstance(expr, ir.Index):
-            if isinstance(expr.base.type, t.NodeObjectType):
+            if _is_object(expr.base.type):
                 return None
             base = self.place(expr.base)
             if isinstance(base, Place):
@@ -789,6 +797,10 @@ class FunctionLowering:
     def expr_Index(self, expr: ir.Index) -> object:
         if isinstance(expr.base.type, t.NodeObjectType):         # outputs[i]
             return self._output_element(expr.base, expr.index)
+        if _is_object(expr.type):                                 # resources[i]
+            handle = self.value(expr.base)
+            assert isinstance(handle, ResourceHandle)
+            return replace(handle, indices=handle.indices + (self.value(expr.index),))
         loaded = self._through_place(expr)
         if loaded is not None:
             return loaded
@@ -1102,18 +1114,39 @@ class FunctionLowering:
             if param.direction is ir.Direction.IN:
                 args.append(self.value(arg))
                 continue
-            temp = self.local(param.type)
-            target = self.place(arg)
-            if target is None:
-                raise Unsupported(arg.span, "an out argument must be a variable or a location")
-            if param.direction is ir.Direction.INOUT:
-                self.store(temp, self.convert(self.load(target), arg.type, param.type))
+            temp, back = self._out_argument(param, arg)
             args.append(temp.pointer)
-            copy_back.append((temp, target, param.type, arg.type))
+            copy_back.append(back)
         result = self.b.emit("OpFunctionCall", self.types.id(function.return_type), fn, *args)
-        for temp, target, param_type, arg_type in copy_back:
-            self.store(target, self.convert(self.load(temp), param_type, arg_type))
+        for back in copy_back:
+            back()
         return result
+
+    def _out_argument(self, param: ir.Variable, arg: ir.Expr) -> tuple[Place, Callable[[], None]]:
+        """A temporary of the parameter's type for an out/inout argument (copied in for inout),
+        and the function that copies it back to the caller's l-value after the call. A derived
+        struct passed as its base (`derived.baseMethod()`) gets the base's fields written back."""
+        temp = self.local(param.type, param.name)
+        target, target_type = self.place(arg), arg.type
+        base_cast = (target is None and isinstance(arg, ir.Convert)
+                     and isinstance(arg.type, t.StructType) and isinstance(arg.operand.type, t.StructType))
+        if base_cast:
+            target, target_type = self.place(arg.operand), arg.operand.type
+        if target is None:
+            raise Unsupported(arg.span, "an out argument must be a variable or a location")
+        if param.direction is ir.Direction.INOUT:
+            self.store(temp, self.convert(self.load(target), target_type, param.type))
+
+        def copy_back() -> None:
+            value = self.convert(self.load(temp), param.type, arg.type)
+            if not base_cast:
+                self.store(target, self.convert(value, arg.type, target_type))
+                return
+            assert isinstance(target, Place) and isinstance(arg.type, t.StructType)
+            for i, f in enumerate(arg.type.all_fields()):
+                part = self.b.emit("OpCompositeExtract", self.types.id(f.type), value, i)
+                self.store(self.field_place(target, i), part)
+        return temp, copy_back
 
     def _inline(self, expr: ir.Call) -> object:
         function = expr.function
@@ -1123,17 +1156,12 @@ class FunctionLowering:
             if _is_object(param.type):
                 self.bindings[param] = self.value(arg)
                 continue
-            temp = self.local(param.type, param.name)
-            self.bindings[param] = temp
             if param.direction is ir.Direction.IN:
+                self.bindings[param] = temp = self.local(param.type, param.name)
                 self.store(temp, self.value(arg))
                 continue
-            target = self.place(arg)
-            if target is None:
-                raise Unsupported(arg.span, "an out argument must be a variable or a location")
-            if param.direction is ir.Direction.INOUT:
-                self.store(temp, self.convert(self.load(target), arg.type, param.type))
-            copy_back.append((temp, target, param.type, arg.type))
+            self.bindings[param], back = self._out_argument(param, arg)
+            copy_back.append(back)
         returns_value = function.return_type is not t.VOID and not _is_object(function.return_type)
         return_place = self.local(function.return_type) if returns_value else None
         needs_exit = _returns_early(function.body)
@@ -1161,8 +1189,8 @@ class FunctionLowering:
             self.frames.append(frame)
             self.block(function.body)
             self.frames.pop()
-        for temp, target, param_type, arg_type in copy_back:
-            self.store(target, self.convert(self.load(temp), param_type, arg_type))
+        for back in copy_back:
+            back()
         if frame.result is not None:
             return frame.result
         if return_place is not None:

@@ -1,0 +1,111 @@
+"""Golden SPIR-V: every sample without a loop compiles to a module that validates, and its
+disassembly matches tests/out/spv/<sample>.spvasm; each golden is assembled and validated again.
+
+A difference fails the test; `pytest --update-goldens` rewrites the files so the change can be
+reviewed in the commit. Samples whose graph has a loop must fail with WG0601 instead, and
+syntax_tour (atomics on a shared input record, which spirv-val forbids on NodePayloadAMDX memory)
+with WG0602.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES
+from spirv_util import words_of
+from wgc import driver
+from wgc.diagnostics import Renderer, Severity
+from wgc.spirv import tools
+
+GOLDEN_DIR = ROOT / "tests" / "out" / "spv"
+LOOP_SAMPLES = {"loop_particles", "seed_loops_inner", "seed_loops_nested", "seed_loops_simple"}
+NOT_EXPRESSIBLE = {"syntax_tour"}
+SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in LOOP_SAMPLES | NOT_EXPRESSIBLE)
+
+
+def _compile(path, **options):  # type: ignore[no-untyped-def]
+    return driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), **options))
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+def test_sample_spirv_validates_and_matches_golden(path, update_goldens):
+    result = _compile(path, emit="asm")
+    assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
+    text = result.outputs["asm"].decode()
+    golden = GOLDEN_DIR / f"{path.stem}.spvasm"
+    if update_goldens:
+        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text)
+    assert golden.exists(), f"no golden for {path.name}: run pytest --update-goldens"
+    assert text == golden.read_text(), f"SPIR-V of {path.name} differs from {golden}; review and --update-goldens"
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+def test_golden_reassembles_to_a_valid_module(path):
+    golden = GOLDEN_DIR / f"{path.stem}.spvasm"
+    words = tools.assemble(golden.read_text(), "vulkan1.3")
+    assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+@pytest.mark.parametrize("env", ["vulkan1.2", "vulkan1.4"])
+def test_sample_validates_for_other_target_environments(path, env):
+    result = _compile(path, target_env=env)
+    assert result.ok, Renderer().render(result.diagnostics)
+    assert tools.validate(words_of(result.outputs["spirv"]), env) == []
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+def test_sample_split_into_one_module_per_node(path):
+    result = _compile(path, split_nodes=True)
+    assert result.ok, Renderer().render(result.diagnostics)
+    whole = _compile(path)
+    entry_count = tools.disassemble(words_of(whole.outputs["spirv"])).count("OpEntryPoint")
+    assert len(result.outputs) == entry_count
+    for data in result.outputs.values():
+        text = tools.disassemble(words_of(data))
+        assert text.count("OpEntryPoint") == 1
+        assert tools.validate(words_of(data), "vulkan1.3") == []
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+def test_optimized_sample_still_validates_and_keeps_every_node_instruction(path):
+    plain = tools.disassemble(words_of(_compile(path).outputs["spirv"]))
+    result = _compile(path, optimize=True)
+    assert result.ok, Renderer().render(result.diagnostics)
+    words = words_of(result.outputs["spirv"])
+    assert tools.validate(words, "vulkan1.3") == []
+    optimized = tools.disassemble(words)
+    for opcode in ("OpEntryPoint", "OpTypeNodePayloadArrayAMDX", "OpEnqueueNodePayloadsAMDX",
+                   "PayloadNodeNameAMDX", "NodeMaxPayloadsAMDX"):
+        assert optimized.count(opcode) == plain.count(opcode), opcode
+
+
+@pytest.mark.parametrize("stem", sorted(LOOP_SAMPLES))
+def test_loop_samples_are_refused_with_wg0601(stem):
+    result = _compile(SAMPLES / f"{stem}.hlsl")
+    assert not result.ok and not result.outputs
+    assert [d.code for d in result.diagnostics if d.severity >= Severity.ERROR] == ["WG0601"]
+
+
+def test_atomics_on_node_records_are_refused_with_the_reason():
+    result = _compile(SAMPLES / "syntax_tour.hlsl")
+    assert not result.ok and not result.outputs
+    rendered = Renderer().render(result.diagnostics)
+    assert "syntax_tour.hlsl:458:9: error: 'InterlockedAdd' on a node record cannot be expressed: " \
+           "spirv-val does not allow atomic operations on NodePayloadAMDX memory (SPIR-V generation) " \
+           "[WG0602]" in rendered
+
+
+def test_every_golden_has_a_sample():
+    stems = {p.stem for p in SAMPLE_PATHS}
+    orphans = sorted(g.name for g in GOLDEN_DIR.glob("*.spvasm") if g.stem not in stems)
+    assert not orphans, f"goldens without a sample: {orphans}"
+
+
+def test_spirv_is_byte_identical_across_runs_and_independent_of_the_working_directory(run_wgc, tmp_path):
+    first = run_wgc("compile", "-I", str(SAMPLE_INCLUDE), str(SAMPLES / "material_dispatch.hlsl"), "-o", "-")
+    second = run_wgc("compile", "-I", "include", "material_dispatch.hlsl", "-o", str(tmp_path / "out.spv"),
+                     cwd=SAMPLES)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout == (tmp_path / "out.spv").read_bytes()
