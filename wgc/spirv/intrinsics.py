@@ -172,10 +172,15 @@ def _glsl(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
         if call.name == "abs" and kind == "u":
             return fl.value(call.args[0])
         raise Unsupported(call.span, f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
-    args = [fl.value(a) for a in call.args]
-    if fl.types.is_float_matrix(call.type) and call.name != "determinant":
-        return fl._per_row(call.type, lambda row, *parts: fl.b.ext_inst(row, op, *parts), *args)
-    return fl.b.ext_inst(fl.types.id(call.type), op, *args)
+    return _ext(fl, call.type, op, [fl.value(a) for a in call.args])
+
+
+def _ext(fl: FunctionLowering, type_: t.Type, op: str, args: list[int]) -> int:
+    """A GLSL.std.450 instruction of result `type_` (row by row on a float matrix: the extended
+    instructions take scalars and vectors only)."""
+    if fl.types.is_float_matrix(type_) and op != "Determinant":
+        return fl._per_row(type_, lambda row, *parts: fl.b.ext_inst(row, op, *parts), *args)
+    return fl.b.ext_inst(fl.types.id(type_), op, *args)
 
 
 def _core(op: str):  # type: ignore[no-untyped-def]
@@ -186,18 +191,18 @@ def _core(op: str):  # type: ignore[no-untyped-def]
 
 
 def _log10(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    log2 = fl.b.ext_inst(fl.types.id(call.type), "Log2", fl.value(call.args[0]))
+    log2 = _ext(fl, call.type, "Log2", [fl.value(call.args[0])])
     return fl.binary("*", call.type, call.type, log2, fl.ml.constant(call.type, 0.30102999566398120))
 
 
 def _step(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     # HLSL step(y, x) = x >= y ? 1 : 0 = GLSL step(edge = y, x)
-    return fl.b.ext_inst(fl.types.id(call.type), "Step", fl.value(call.args[0]), fl.value(call.args[1]))
+    return _ext(fl, call.type, "Step", [fl.value(call.args[0]), fl.value(call.args[1])])
 
 
 def _saturate(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.b.ext_inst(fl.types.id(call.type), "FClamp", fl.value(call.args[0]),
-                         fl.ml.constant(call.type, 0.0), fl.ml.constant(call.type, 1.0))
+    return _ext(fl, call.type, "FClamp", [fl.value(call.args[0]), fl.ml.constant(call.type, 0.0),
+                                          fl.ml.constant(call.type, 1.0)])
 
 
 def _rcp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:

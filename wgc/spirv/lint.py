@@ -84,10 +84,11 @@ def lint(words: list[int], *, one_node_per_module: bool = False) -> list[str]:
 
     problems: list[str] = []
     payload_arrays = [i for i in insts if i.name == "OpTypeNodePayloadArrayAMDX"]
+    checked: set[int] = set()
     for array in payload_arrays:
         if "NodeMaxPayloadsAMDX" not in decorations[array.result]:
             problems.append(f"{label(array.result)}: OpTypeNodePayloadArrayAMDX without NodeMaxPayloadsAMDX")
-        problems += _struct_offsets(array.words[1], defs, member_offsets, label)
+        problems += _struct_offsets(array.words[1], defs, member_offsets, label, checked)
     for target, decos in decorations.items():
         if "PayloadNodeNameAMDX" in decos:
             if defs.get(target) is None or defs[target].name != "OpTypeNodePayloadArrayAMDX":
@@ -123,9 +124,9 @@ def lint(words: list[int], *, one_node_per_module: bool = False) -> list[str]:
     return problems
 
 
-def _struct_offsets(type_id: int, defs, offsets, label, seen=None) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every member of a payload struct (and of its nested structs and arrays) has an Offset."""
-    seen = set() if seen is None else seen
+def _struct_offsets(type_id: int, defs, offsets, label, seen: set[int]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every member of a payload struct (and of its nested structs and arrays) has an Offset;
+    `seen` holds the types checked already (each is reported once)."""
     inst = defs.get(type_id)
     if inst is None or type_id in seen:
         return []

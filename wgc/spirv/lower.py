@@ -974,13 +974,9 @@ class FunctionLowering:
     def expr_Construct(self, expr: ir.Construct) -> int:
         parts = [self.value(a) for a in expr.args]
         shape = self.types.shape(expr.type)
-        if isinstance(shape, t.MatrixType):
-            row = t.vector(shape.element, shape.columns)
-            rows = [self._vector_of(parts[i * shape.columns:(i + 1) * shape.columns], row)
-                    for i in range(shape.rows)]
-            return self.b.emit("OpCompositeConstruct", self.types.id(shape), *rows)
-        if isinstance(shape, t.ScalarType):
-            return parts[0]
+        if t.is_numeric(shape):      # vectors and matrices: from the arguments' components
+            scalars = [c for part, arg in zip(parts, expr.args) for c in self.components(part, arg.type)]
+            return self.build(scalars, shape)
         return self.b.emit("OpCompositeConstruct", self.types.id(shape), *parts)
 
     def expr_Assign(self, expr: ir.Assign, discard: bool = False) -> object:

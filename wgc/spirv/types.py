@@ -145,11 +145,11 @@ class TypeLowering:
         self._laid_out[key] = found
         return found
 
-    def _laid_out_struct(self, struct: t.StructType, layout: TypeLayout) -> int:
+    def _laid_out_struct(self, struct: t.StructType, layout: TypeLayout, name: str | None = None) -> int:
         fields = struct.all_fields()
         members = [self.id(f.type, m.layout) for f, m in zip(fields, layout.members)]
         result = self.b.type_struct(members, fresh=True)
-        self.b.name(result, struct.name)
+        self.b.name(result, name or struct.name)
         for i, (f, m) in enumerate(zip(fields, layout.members)):
             self.b.member_name(result, i, f.name)
             self.b.member_decorate(result, i, "Offset", m.offset)
@@ -171,14 +171,14 @@ class TypeLowering:
     def block(self, type_: t.Type, layout: TypeLayout, name: str) -> int:
         """A Block-decorated struct wrapping `type_` (a struct: its members; else one member)."""
         if isinstance(type_, t.StructType):
-            result = self._laid_out_struct(type_, layout)
+            result = self._laid_out_struct(type_, layout, name)
         else:
             result = self.b.type_struct([self.id(type_, layout)], fresh=True)
+            self.b.name(result, name)
             self.b.member_decorate(result, 0, "Offset", 0)
             self.b.member_name(result, 0, "_m0")
             self.decorate_matrix_member(result, 0, type_, layout)
         self.b.decorate(result, "Block")
-        self.b.name(result, name)
         return result
 
     def pointer(self, storage_class: str, pointee: int) -> int:
