@@ -83,7 +83,7 @@ def convert_value(value: ConstValue, source: t.Type, target: t.Type) -> ConstVal
         return _splat(value[0] if isinstance(value, tuple) else value, target)
     target_scalar = t.element_scalar(target)
     if target_scalar is not None and t.element_scalar(source) is not None:
-        components = [_to_scalar(c, target_scalar) for c in value]
+        components = [to_scalar(c, target_scalar) for c in value]
         return _shaped(_reshape(components, source, target), target)
     if isinstance(source, t.StructType) and isinstance(target, t.StructType) and _derives_from(source, target):
         return value[:len(target.all_fields())]
@@ -128,7 +128,7 @@ def _wrap_int(value: int, scalar: t.ScalarType) -> int:
     return value
 
 
-def _to_scalar(value: bool | int | float, target: t.ScalarType) -> bool | int | float:
+def to_scalar(value: bool | int | float, target: t.ScalarType) -> bool | int | float:
     """One component converted to `target` (the source kind is the Python type of `value`)."""
     if target.kind is t.ScalarKind.BOOL:
         return value != 0
@@ -160,7 +160,7 @@ def _splat(value: bool | int | float, target: t.Type) -> ConstValue:
     scalar = t.element_scalar(target)
     if scalar is None:
         raise ValueError(f"cannot convert a constant to '{target}'")
-    return _shaped([_to_scalar(value, scalar)] * t.component_count(target), target)
+    return _shaped([to_scalar(value, scalar)] * t.component_count(target), target)
 
 
 def _reshape(components: list, source: t.Type, target: t.Type) -> list:
@@ -433,7 +433,7 @@ def _normalized(value: ConstValue, type_: t.Type) -> ConstValue:
     scalar = t.element_scalar(type_)
     if scalar is None or isinstance(value, str):
         return value
-    return _zip_map(lambda v: _to_scalar(v, scalar), value)
+    return _zip_map(lambda v: to_scalar(v, scalar), value)
 
 
 _HANDLERS: dict[type, Callable[[_Folder, ir.Expr], ConstValue]] = {

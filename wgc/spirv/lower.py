@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.consteval import Folded, fold
+from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo, NodeOutput
@@ -274,7 +274,7 @@ class ModuleLowering:
     def _scalar_constant(self, scalar: t.ScalarType, value: object) -> int:
         if scalar.kind is t.ScalarKind.BOOL:
             return self.b.constant_bool(bool(value))
-        return self.b.constant(self.types.scalar(scalar), _cast(value, scalar))
+        return self.b.constant(self.types.scalar(scalar), to_scalar(value, scalar))
 
     # ------------------------------------------------------------ functions
 
@@ -307,19 +307,6 @@ class ModuleLowering:
         return list(seen)
 
 
-def _cast(value: object, scalar: t.ScalarType) -> object:
-    if scalar.kind is t.ScalarKind.BOOL:
-        return bool(value)
-    if scalar.is_float:
-        return float(value)  # type: ignore[arg-type]
-    number = int(value)  # type: ignore[arg-type]
-    bits = scalar.bits
-    number &= (1 << bits) - 1
-    if scalar.kind is t.ScalarKind.INT and number >= 1 << (bits - 1):
-        number -= 1 << bits
-    return number
-
-
 # ---------------------------------------------------------------- function bodies
 
 
@@ -335,14 +322,14 @@ class FunctionLowering:
         self.breakables: list[_Breakable] = []
         self.frames: list[_InlineFrame] = []
         self.spirv_function = 0
-        self.node: NodeInfo | None = None
+        self.output_objects: dict[int, int] = {}
+        """Payload-array type -> the Function variable standing for that output in IsValid."""
 
     # ------------------------------------------------------------ entry points and helpers
 
     def lower_entry(self, node: NodeInfo, input_handle: InputHandle | None,
                     outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]]) -> int:
         """The entry point's function (its callees are emitted after it); returns its id."""
-        self.node = node
         self.input_handle, self.outputs = input_handle, outputs
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
@@ -580,7 +567,7 @@ class FunctionLowering:
             self.store(place, self.value(stmt.init))
 
     def stmt_ExprStmt(self, stmt: ir.ExprStmt) -> None:
-        self.value(stmt.expr, discard=True)
+        self.value(stmt.expr)
 
     def stmt_If(self, stmt: ir.If) -> None:
         cond = self.value(stmt.cond)
@@ -618,7 +605,7 @@ class FunctionLowering:
         self.branch(continue_target)
         self.new_block(continue_target)
         if stmt.step is not None:
-            self.value(stmt.step, discard=True)
+            self.value(stmt.step)
         if stmt.kind is ir.LoopKind.DO_WHILE and stmt.cond is not None:
             self.b.emit("OpBranchConditional", self.value(stmt.cond), header, merge)
         else:
@@ -712,12 +699,10 @@ class FunctionLowering:
 
     # ------------------------------------------------------------ expressions
 
-    def value(self, expr: ir.Expr, discard: bool = False) -> object:
-        """The value of an expression: an id, or a handle for node objects and resources."""
-        method = getattr(self, "expr_" + type(expr).__name__)
-        if type(expr).__name__ in ("Assign", "IncDec", "Call", "IntrinsicCall", "MethodCall"):
-            return method(expr, discard)
-        return method(expr)
+    def value(self, expr: ir.Expr) -> object:
+        """The value of an expression: an id (None for void calls), or a handle for node objects
+        and resources."""
+        return getattr(self, "expr_" + type(expr).__name__)(expr)
 
     def place(self, expr: ir.Expr) -> Place | SwizzlePlace | None:
         """The memory location an expression denotes, or None for a pure value."""
@@ -964,7 +949,7 @@ class FunctionLowering:
         return self.load(result)
 
     def expr_Comma(self, expr: ir.Comma) -> object:
-        self.value(expr.left, discard=True)
+        self.value(expr.left)
         return self.value(expr.right)
 
     def expr_Convert(self, expr: ir.Convert) -> object:
@@ -979,7 +964,7 @@ class FunctionLowering:
             return self.build(scalars, shape)
         return self.b.emit("OpCompositeConstruct", self.types.id(shape), *parts)
 
-    def expr_Assign(self, expr: ir.Assign, discard: bool = False) -> object:
+    def expr_Assign(self, expr: ir.Assign) -> object:
         if _is_object(expr.target.type):
             assert isinstance(expr.target, ir.VarRef)
             handle = self.value(expr.value)
@@ -998,7 +983,7 @@ class FunctionLowering:
         self.store(place, value)
         return value
 
-    def expr_IncDec(self, expr: ir.IncDec, discard: bool = False) -> int:
+    def expr_IncDec(self, expr: ir.IncDec) -> int:
         place = self.place(expr.target)
         if place is None:
             raise Unsupported(expr.span, "this increment target cannot be lowered")
@@ -1099,7 +1084,7 @@ class FunctionLowering:
 
     # ------------------------------------------------------------ calls
 
-    def expr_Call(self, expr: ir.Call, discard: bool = False) -> object:
+    def expr_Call(self, expr: ir.Call) -> object:
         function = expr.function
         if function.must_inline or _takes_objects(function):
             return self._inline(expr)
@@ -1193,11 +1178,11 @@ class FunctionLowering:
             return self.load(return_place)
         return None
 
-    def expr_IntrinsicCall(self, expr: ir.IntrinsicCall, discard: bool = False) -> object:
+    def expr_IntrinsicCall(self, expr: ir.IntrinsicCall) -> object:
         from . import intrinsics
         return intrinsics.lower(self, expr)
 
-    def expr_MethodCall(self, expr: ir.MethodCall, discard: bool = False) -> object:
+    def expr_MethodCall(self, expr: ir.MethodCall) -> object:
         if isinstance(expr.object.type, t.NodeObjectType):
             return self.node_method(expr)
         from . import resources
@@ -1246,12 +1231,11 @@ class FunctionLowering:
         """An id standing for the output in OpIsNodePayloadValidAMDX: a Function variable of its
         payload-array type (spirv-val rejects the type id the spec names; dxc passes such a
         variable, spirv-amdx.md §1.4)."""
-        key = ("output-object", handle.array_type)
-        found = self.bindings.get(key)  # type: ignore[call-overload]
+        found = self.output_objects.get(handle.array_type)
         if found is None:
             found = self.b.local_variable(self.b.type_pointer("Function", handle.array_type))
-            self.bindings[key] = found  # type: ignore[index]
-        return found  # type: ignore[return-value]
+            self.output_objects[handle.array_type] = found
+        return found
 
 
 # ---------------------------------------------------------------- helpers
