@@ -310,3 +310,41 @@ void Read(ThreadNodeInputRecord<Derived> input, [MaxRecords(1)] NodeOutput<Deriv
     assert offsets == ["0", "4", "28", "52"]
     assert "OpMemberDecorate %Derived 2 ColMajor" in c.asm      # HLSL row_major is SPIR-V ColMajor
     assert "OpMemberDecorate %Derived 1 RowMajor" in c.asm
+
+
+def test_debug_info_has_the_source_and_a_line_per_statement(tmp_path):
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void Only(ThreadNodeInputRecord<Rec> input) {
+    uint v = input.Get().value;
+    v += 1;
+}
+""", tmp_path, debug_info=True)
+    assert c.count("OpSource") == 1 and 'OpString "' in c.asm and "struct Rec" in c.asm
+    lines = [int(line.split()[2]) for line in c.lines("OpLine")]
+    assert lines == [7, 8]
+
+
+def test_no_validation_with_vd(tmp_path, monkeypatch):
+    from wgc.spirv import tools
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validate must not run under -Vd")
+    monkeypatch.setattr(tools, "validate", refuse)
+    path = tmp_path / "graph.hlsl"
+    path.write_text(RECORDS + '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> i) { }\n')
+    assert driver.compile(driver.Options(input=str(path), validate=False)).ok
+    with pytest.raises(AssertionError, match="must not run"):
+        driver.compile(driver.Options(input=str(path)))
+
+
+def test_a_module_the_checks_reject_is_an_internal_error_with_the_message(tmp_path, monkeypatch, capsys):
+    from wgc import cli
+    from wgc.spirv import lint
+
+    monkeypatch.setattr(lint, "lint", lambda words, **kwargs: ["%7: something the lint refuses"])
+    path = tmp_path / "graph.hlsl"
+    path.write_text(RECORDS + '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> i) { }\n')
+    assert cli.main(["compile", str(path), "-o", str(tmp_path / "out.spv")]) == 3
+    assert "the generated SPIR-V does not validate: %7: something the lint refuses" in capsys.readouterr().err
+    assert not (tmp_path / "out.spv").exists()
