@@ -76,6 +76,38 @@ def _target_env(ctx: click.Context, _param: click.Parameter, value: str | None) 
                              "(SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later)")
 
 
+HELP_SECTIONS: dict[str, tuple[str, ...]] = {
+    # dxc groups its --help by purpose; these are wgc's sections, in order (parameter names)
+    "Common Options": ("profile", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
+                       "enable_16bit_types", "output", "report_format"),
+    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "debug_info"),
+    "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
+                                               "deps_only"),
+    "SPIR-V Code Generation Options": ("target_env", "skip_validation", "optimize", "matrix_order",
+                                       "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
+                                       "u_shifts", "s_shifts"),
+    "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
+                                       "error_limit", "diagnostics_format", "color", "diagnostics_file"),
+}
+
+
+class SectionedCommand(click.Command):
+    """A command whose --help lists its options in sections, as dxc's does."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        records = [(p.name, p.get_help_record(ctx)) for p in self.get_params(ctx)]
+        for title, names in HELP_SECTIONS.items():
+            rows = [r for n in names for name, r in records if name == n and r]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)  # type: ignore[arg-type]
+        listed = {n for names in HELP_SECTIONS.values() for n in names}
+        rest = [r for name, r in records if r and name not in listed]
+        if rest:
+            with formatter.section("Other Options"):
+                formatter.write_dl(rest)  # type: ignore[arg-type]
+
+
 def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by `compile` and `inspect` (dxc spellings, glslc aliases)."""
     decorators = [
@@ -206,7 +238,7 @@ def remove_stale(path: str | None) -> None:
         os.unlink(path)
 
 
-@cli.command("compile", context_settings=CONTEXT_SETTINGS)
+@cli.command("compile", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "-Fo", "output", metavar="FILE", help="Output file ('-' for standard output).")
 @click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ir", "ast", "hlsl", "preprocessed"]),
@@ -225,9 +257,20 @@ def remove_stale(path: str | None) -> None:
 @click.option("-O", "optimize", is_flag=True,
               help="Run the spirv-opt passes that are safe for SPV_AMDX_shader_enqueue modules.")
 @click.option("-Zi", "debug_info", is_flag=True, help="Add debug information (OpSource with the source text).")
+@click.option("-spirv", "spirv_flag", is_flag=True, hidden=True, help="Accepted for dxc compatibility (wgc always emits SPIR-V).")
+@click.option("-MD", "write_deps", is_flag=True,
+              help="Compile and write a Make dependency file (default name: the output path + '.d').")
+@click.option("-MF", "deps_file", metavar="FILE", help="Name of the dependency file (with -MD or -M).")
+@click.option("-MT", "deps_target", metavar="TARGET",
+              help="Target of the dependency rule (default: the output path exactly as given).")
+@click.option("-MP", "deps_phony", is_flag=True, help="Add a phony target for each included file.")
+@click.option("-M", "deps_only", is_flag=True,
+              help="Only preprocess and print the dependency rule (to -MF FILE if given).")
 def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
                     header_file: str | None, header_variable: str | None, skip_validation: bool,
-                    optimize: bool, debug_info: bool, **kwargs: Any) -> None:
+                    optimize: bool, debug_info: bool, spirv_flag: bool, write_deps: bool,
+                    deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
+                    **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
     from dataclasses import replace
 
@@ -235,39 +278,60 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
 
     if assembly:
         emit = "asm"
+    if deps_only:
+        emit = "dependencies"
     if split_dir is not None and (output is not None or header_file is not None):
         raise click.UsageError("--split-nodes writes one file per node into its folder: "
                                "it cannot be combined with -o or -Fh")
-    if header_file is not None and emit != "spirv":
+    if header_file is not None and emit not in ("spirv", "dependencies"):
         raise click.UsageError("-Fh writes the SPIR-V binary as a C header: it cannot be combined "
                                f"with --emit={emit}")
     if header_file is not None and header_variable is None:
         header_variable = _default_header_variable(kwargs["input"])
     if header_variable is not None and not (header_variable.isascii() and header_variable.isidentifier()):
         raise click.BadParameter(f"'{header_variable}' is not a C identifier", param_hint="-Vn")
+    main_output = split_dir or output or header_file or ("a.spv" if emit == "spirv" else "-")
+    depfile = deps_file if deps_file is not None else (f"{main_output}.d" if write_deps else None)
+    if write_deps and depfile == "-.d":
+        raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
                       header_variable=header_variable)
     result = driver.compile(options, stdin=_read_stdin(options.input))
     _report(kwargs, result.diagnostics)
     if not result.ok:
-        remove_stale(output)
-        remove_stale(header_file)
+        for stale in (output, header_file, depfile):
+            remove_stale(stale)
         sys.exit(EXIT_ERRORS)
+    if deps_only or write_deps or deps_file is not None:
+        from wgc.depfile import make_rule
+
+        dependencies = result.dependencies
+        headers = dependencies if options.input == "-" else dependencies[1:]
+        rule = make_rule(deps_target or main_output, dependencies, phony=headers if deps_phony else ())
+    if deps_only:
+        write_atomically(deps_file or "-", rule.encode())
+        return
+    _write_outputs(result.outputs, emit, output, split_dir, header_file)
+    if depfile is not None:
+        write_atomically(depfile, rule.encode())       # after the outputs it describes
+
+
+def _write_outputs(outputs: dict[str, bytes], emit: str, output: str | None, split_dir: str | None,
+                   header_file: str | None) -> None:
     if split_dir is not None:
         os.makedirs(split_dir, exist_ok=True)
         extension = ".spvasm" if emit == "asm" else ".spv"
-        for key, data in sorted(result.outputs.items()):
+        for key, data in sorted(outputs.items()):
             write_atomically(os.path.join(split_dir, key.partition(":")[2] + extension), data)
         return
     if header_file is not None:
-        write_atomically(header_file, result.outputs["header"])
+        write_atomically(header_file, outputs["header"])
         if output is None:
             return
-    data = result.outputs.get(emit, b"")
-    if output is None and emit in ("spirv",):
+    if output is None and emit == "spirv":
         output = "a.spv"
-    write_atomically(output or "-", data)
+    write_atomically(output or "-", outputs.get(emit, b""))
 
 
 def _default_header_variable(input_path: str) -> str:
@@ -279,7 +343,7 @@ def _default_header_variable(input_path: str) -> str:
     return f"g_{name}"
 
 
-@cli.command("inspect", context_settings=CONTEXT_SETTINGS)
+@cli.command("inspect", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "output", metavar="FILE", help="Write the report to FILE instead of standard output.")
 @click.option("--format", "report_format", type=click.Choice(["text", "json", "dot", "svg", "png", "dxil"]),
@@ -317,10 +381,18 @@ def _internal_error(exc: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+def _with_command(argv: list[str]) -> list[str]:
+    """dxc-style invocations (`wgc -T lib_6_8 -Fo out.spv graph.hlsl`) mean `wgc compile ...`."""
+    if argv and argv[0] not in cli.commands and argv[0] not in ("--version", *CONTEXT_SETTINGS["help_option_names"]):
+        return ["compile", *argv]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
     try:
-        cli.main(args=argv, prog_name="wgc", standalone_mode=False)
+        cli.main(args=_with_command(sys.argv[1:] if argv is None else argv), prog_name="wgc",
+                 standalone_mode=False)
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.ClickException as usage:

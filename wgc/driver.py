@@ -22,7 +22,9 @@ from wgc.source import STDIN_NAME, SourceFile, decode_source
 
 PROFILES = ("lib_6_8", "lib_6_9")
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
-EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text", "dot", "dxil", "svg", "png")
+EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text", "dot", "dxil", "svg", "png",
+              "dependencies")
+"""`dependencies` stops after preprocessing: `Result.dependencies` is then the product (`-M`)."""
 INSPECT_FORMATS = ("text", "json", "dot", "svg", "png", "dxil")
 """The views of the work graph (`wgc inspect --format`), all rendered from `metadata.model`."""
 
@@ -133,7 +135,7 @@ def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
         enable_16bit_types=options.enable_16bit_types,
     ))
     diagnostics.extend(pre.diagnostics)
-    if has_errors(diagnostics):
+    if has_errors(diagnostics) or options.emit == "dependencies":
         return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics))
     from wgc.syntax.parse import parse
 
@@ -230,6 +232,8 @@ def _inspect(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[
 def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
     if options.emit == "preprocessed":
         return {"preprocessed": (front.expanded_text or "").encode()}, []
+    if options.emit == "dependencies":
+        return {"dependencies": "".join(f"{d}\n" for d in front.dependencies).encode()}, []
     if options.emit == "ast":
         from wgc.syntax.dump import dump_ast
 

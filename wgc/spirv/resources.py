@@ -1,36 +1,109 @@
-"""Resources in SPIR-V: descriptors, uniform blocks, buffer and texture access (SPIR-V back end).
+"""Resources in SPIR-V: descriptors, uniform blocks, buffers, images and samplers (SPIR-V back end).
 
 Input: IR variables of storage UNIFORM / RESOURCE and the expressions that use them
 (`ir.ResourceIndex`, `ir.MethodCall` on resources), through a `FunctionLowering`.
-Output: module-scope variables with DescriptorSet/Binding (or PushConstant) decorations,
-`Place`s for buffer elements, and the instructions of resource methods.
+Output: module-scope variables with DescriptorSet/Binding (or PushConstant) decorations, `Place`s
+of buffer elements, `ImagePlace`s of texels, and the instructions of every resource method.
 
-Invariants (dxc's Vulkan mapping):
+Invariants (dxc's Vulkan mapping unless noted):
 - cbuffer / ConstantBuffer<T> / $Globals: a Block struct in Uniform storage, laid out as sema
   computed (std140, DX or scalar); push constants: the same in PushConstant storage.
-- tbuffer / TextureBuffer<T>: a Block struct in StorageBuffer storage, NonWritable.
+  tbuffer / TextureBuffer<T>: a Block struct in StorageBuffer storage, NonWritable.
 - StructuredBuffer<T> and its RW/Append/Consume forms: a Block struct holding a runtime array of
-  T (ArrayStride from the layout) in StorageBuffer storage; ByteAddressBuffer: a runtime array
-  of uint. Read-only buffers are NonWritable; `globallycoherent` is Coherent.
+  T (ArrayStride from the layout) in StorageBuffer storage; ByteAddressBuffer: a runtime array of
+  uint, read and written word by word (Load<T>/Store<T>: T in D3D's natural layout, i.e.
+  `layout_of(T, SCALAR)`; a 64-bit value is two words, low first; a 16-bit value is half of a
+  word, stored by a non-atomic read-modify-write as dxc does). Interlocked*: OpAtomic* on the word,
+  Device scope, the opcode's signedness from the value's type.
+- Counters: a counted structured buffer (RW/Append/Consume) gets `counter.var.<name>`, a Block
+  {int} in StorageBuffer storage (an array of them for an array of buffers), declared on first
+  use, in the buffer's descriptor set at `[[vk::counter_binding(N)]]`, else at the first binding
+  after the buffer's that no resource of the module and no earlier counter takes (wgc's choice:
+  every counted buffer reserves one, in declaration order, so numbers do not depend on the code).
+  IncrementCounter returns the old value (OpAtomicIAdd), DecrementCounter the new one
+  (OpAtomicISub, minus 1); Append and Consume index the buffer with them.
+- Buffer<T> and Texture*: OpTypeImage, Depth 2 (unknown), Sampled 1, format Unknown;
+  RWBuffer<T>/RWTexture*: Sampled 2, the format of `[[vk::image_format]]` or inferred from T
+  (R32f/Rg32f/Rgba32f and the i/ui forms; other shapes Unknown, with
+  StorageImageRead/WriteWithoutFormat where read/written). Samplers: OpTypeSampler; sampling
+  combines the loaded image and sampler with OpSampledImage. The sampled type is T's 32-bit scalar.
+- Texel reads are OpImageFetch (with Lod on mip-mapped textures) / OpImageRead of a 4-vector
+  narrowed to T; writes are OpImageWrite. Texel offsets are ConstOffset when constant; a
+  variable offset is allowed on Gather only (Offset + ImageGatherExtended; Vulkan forbids it
+  elsewhere).
+- Implicit-LOD sampling (Sample, SampleBias) needs derivatives: the GLCompute entry point gets
+  SPV_KHR_compute_shader_derivatives with DerivativeGroupLinearKHR (numthreads X % 4 == 0,
+  Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule; `derivative_mode` does it
+  for every entry point whose code (helpers included) samples so. Other group shapes and
+  thread-launch nodes are Unsupported.
+- A Load's `out status` receives 1 (wgc resources are never sparse).
+- Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
+  memory model, where SPIR-V forbids the decoration.
+- Arrays of resources are arrays of descriptors (RuntimeDescriptorArray when unsized); an element
+  is addressed by the handle's indices, also for samplers and counters.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 
 from wgc import ir
 from wgc import types as t
 from wgc.sema.consteval import Folded, fold
-from wgc.sema.layout import TypeLayout, round_up
+from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, round_up
+from wgc.sema.nodes import NodeInfo
 
+from . import grammar
 from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle, Unsupported
 
 RK = t.ResourceKind
 
 _STRUCTURED = (RK.STRUCTURED_BUFFER, RK.RW_STRUCTURED_BUFFER, RK.APPEND_STRUCTURED_BUFFER,
                RK.CONSUME_STRUCTURED_BUFFER)
+_COUNTED = (RK.RW_STRUCTURED_BUFFER, RK.APPEND_STRUCTURED_BUFFER, RK.CONSUME_STRUCTURED_BUFFER)
 _BYTE_ADDRESS = (RK.BYTE_ADDRESS_BUFFER, RK.RW_BYTE_ADDRESS_BUFFER)
 _WORD = TypeLayout(size=4, alignment=4)
+_UINT16 = t.scalar(t.ScalarKind.UINT, 16)
+
+
+@dataclass
+class _State:
+    """What this module remembers per ModuleLowering."""
+
+    variables: dict[int, ir.Variable] = field(default_factory=dict)
+    """Resource variable id -> its IR variable."""
+    counters: dict[int, int] = field(default_factory=dict)
+    """Counted buffer variable id -> its counter variable."""
+    counter_bindings: dict[ir.Variable, tuple[int, int, ir.Variable | None]] | None = None
+    counter_struct: int = 0
+    buffer_blocks: dict[tuple[t.Type, TypeLayout], int] = field(default_factory=dict)
+    formats: dict[int, str] = field(default_factory=dict)
+    """Storage image type -> its format."""
+    named: set[int] = field(default_factory=set)
+    derivatives: set[int] = field(default_factory=set)
+    """SPIR-V functions using implicit derivatives."""
+    derivative_entries: set[int] = field(default_factory=set)
+
+
+_STATES: weakref.WeakKeyDictionary[ModuleLowering, _State] = weakref.WeakKeyDictionary()
+
+
+def _state(ml: ModuleLowering) -> _State:
+    found = _STATES.get(ml)
+    if found is None:
+        found = _STATES[ml] = _State()
+    return found
+
+
+def _name_once(ml: ModuleLowering, target: int, name: str) -> None:
+    named = _state(ml).named
+    if target not in named:
+        named.add(target)
+        ml.b.name(target, name)
+
+
+# ---------------------------------------------------------------- declarations
 
 
 def _decorate_binding(ml: ModuleLowering, var: int, variable: ir.Variable) -> None:
@@ -58,47 +131,139 @@ def declare_block(ml: ModuleLowering, variable: ir.Variable) -> Place:
     return Place(var, variable.type, storage, variable.layout)
 
 
-def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
-    """A resource variable (or an array of them): buffers, images, samplers."""
-    type_, lengths = variable.type, []
+def _unwrap(type_: t.Type) -> tuple[t.Type, list[int | None]]:
+    lengths: list[int | None] = []
     while isinstance(type_, t.ArrayType):
         lengths.append(type_.length)
         type_ = type_.element
-    if not isinstance(type_, t.ResourceType):
-        raise Unsupported(variable.span, f"resource '{variable.name}' of type '{type_}' cannot be lowered")
-    layout = None
-    if type_.kind in _STRUCTURED or type_.kind in _BYTE_ADDRESS:
-        if type_.kind in (RK.APPEND_STRUCTURED_BUFFER, RK.CONSUME_STRUCTURED_BUFFER):
-            raise Unsupported(variable.span, f"'{type_.kind.value}' needs a counter buffer, which wgc "
-                              "does not create yet")
-        element, element_layout = (t.UINT, _WORD) if type_.kind in _BYTE_ADDRESS else \
-            (type_.element, variable.layout)
-        assert element is not None and element_layout is not None
-        stride = round_up(element_layout.size, element_layout.alignment) or 4
-        layout = TypeLayout(size=0, alignment=element_layout.alignment, array_stride=stride,
-                            matrix_stride=element_layout.matrix_stride, row_major=element_layout.row_major,
-                            element=element_layout)
-        pointee = ml.types.block(t.array(element, None), layout, f"type.{type_}")
-        if not type_.kind.writable:
-            ml.b.member_decorate(pointee, 0, "NonWritable")
-        storage = "StorageBuffer"
-    elif type_.kind.is_sampler:
-        pointee, storage = ml.b.type("OpTypeSampler"), "UniformConstant"
-    else:
-        pointee, storage = image_type(ml, type_), "UniformConstant"
-    outer = pointee
+    return type_, lengths
+
+
+def _descriptor_array(ml: ModuleLowering, pointee: int, lengths: list[int | None]) -> int:
     for length in reversed(lengths):
         if length is None:
             ml.b.capability("RuntimeDescriptorArray")
-            outer = ml.b.type_runtime_array(outer)
+            pointee = ml.b.type_runtime_array(pointee)
         else:
-            outer = ml.b.type_array(outer, ml.uint(length))
-    var = ml.b.variable(ml.b.type_pointer(storage, outer), storage)
+            pointee = ml.b.type_array(pointee, ml.uint(length))
+    return pointee
+
+
+def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
+    """A resource variable (or an array of them): buffers, images, samplers."""
+    type_, lengths = _unwrap(variable.type)
+    if not isinstance(type_, t.ResourceType) or type_.kind in (RK.CONSTANT_BUFFER, RK.TEXTURE_BUFFER):
+        raise Unsupported(variable.span, f"resource '{variable.name}' of type '{type_}' cannot be lowered")
+    layout = None
+    if type_.kind in _STRUCTURED or type_.kind in _BYTE_ADDRESS:
+        pointee, layout = _buffer_block(ml, type_, variable.layout)
+        storage = "StorageBuffer"
+    elif type_.kind.is_sampler:
+        pointee, storage = ml.b.type("OpTypeSampler"), "UniformConstant"
+        _name_once(ml, pointee, "type.sampler")
+    else:
+        pointee, storage = image_type(ml, type_, variable), "UniformConstant"
+    var = ml.b.variable(ml.b.type_pointer(storage, _descriptor_array(ml, pointee, lengths)), storage)
     ml.b.name(var, variable.name)
     if "globallycoherent" in variable.modifiers and not ml.vulkan_memory_model:
         ml.b.decorate(var, "Coherent")
     _decorate_binding(ml, var, variable)
+    _state(ml).variables[var] = variable
     return ResourceHandle(var, type_, storage, pointee, layout)
+
+
+def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
+                  element_layout: TypeLayout | None) -> tuple[int, TypeLayout]:
+    """The Block struct of a structured or byte-address buffer (one per type and layout)."""
+    element = t.UINT if type_.kind in _BYTE_ADDRESS else type_.element
+    if type_.kind in _BYTE_ADDRESS:
+        element_layout = _WORD
+    assert element is not None and element_layout is not None
+    stride = round_up(element_layout.size, element_layout.alignment) or 4
+    layout = TypeLayout(size=0, alignment=element_layout.alignment, array_stride=stride,
+                        matrix_stride=element_layout.matrix_stride, row_major=element_layout.row_major,
+                        element=element_layout)
+    blocks = _state(ml).buffer_blocks
+    found = blocks.get((type_, layout))
+    if found is None:
+        found = blocks[(type_, layout)] = ml.types.block(t.array(element, None), layout, f"type.{type_}")
+        if not type_.kind.writable:
+            ml.b.member_decorate(found, 0, "NonWritable")
+    return found, layout
+
+
+# ---------------------------------------------------------------- counters
+
+
+def _counter_bindings(ml: ModuleLowering) -> dict[ir.Variable, tuple[int, int, ir.Variable | None]]:
+    """(set, binding, the resource it collides with) of every counted buffer's counter."""
+    state = _state(ml)
+    if state.counter_bindings is not None:
+        return state.counter_bindings
+    owners = {(v.binding.set, v.binding.binding): v for v in ml.module.globals if v.binding is not None}
+    counted = [v for v in ml.module.globals if v.storage is ir.Storage.RESOURCE and v.binding is not None
+               and isinstance(_unwrap(v.type)[0], t.ResourceType) and _unwrap(v.type)[0].kind in _COUNTED]
+    result: dict[ir.Variable, tuple[int, int, ir.Variable | None]] = {}
+    for v in counted:
+        attribute = ir.find_attribute(v.attributes, "vk::counter_binding")
+        values = attribute.values() if attribute is not None else ()
+        if values and isinstance(values[0], int) and not isinstance(values[0], bool) and values[0] >= 0:
+            assert v.binding is not None
+            key = (v.binding.set, values[0])
+            result[v] = (*key, owners.get(key))
+            owners.setdefault(key, v)
+    for v in counted:
+        if v not in result:
+            assert v.binding is not None
+            binding = v.binding.binding + 1
+            while (v.binding.set, binding) in owners:
+                binding += 1
+            owners[(v.binding.set, binding)] = v
+            result[v] = (v.binding.set, binding, None)
+    state.counter_bindings = result
+    return result
+
+
+def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: object) -> int:
+    """A pointer to the int counter of a counted structured buffer (declared on first use)."""
+    ml, state = fl.ml, _state(fl.ml)
+    var = state.counters.get(handle.variable)
+    if var is None:
+        variable = state.variables[handle.variable]
+        set_, binding, clash = _counter_bindings(ml).get(variable, (None, None, None))
+        if set_ is None or binding is None:
+            raise Unsupported(span, f"'{variable.name}' has no descriptor binding for its counter")  # type: ignore[arg-type]
+        if clash is not None:
+            raise Unsupported(span, f"the counter of '{variable.name}' cannot take binding {binding} of "  # type: ignore[arg-type]
+                              f"descriptor set {set_}: '{clash.name}' is bound there")
+        if not state.counter_struct:
+            state.counter_struct = ml.b.type_struct([ml.types.id(t.INT)], fresh=True)
+            ml.b.name(state.counter_struct, "type.ACSBuffer.counter")
+            ml.b.member_name(state.counter_struct, 0, "counter")
+            ml.b.member_decorate(state.counter_struct, 0, "Offset", 0)
+            ml.b.decorate(state.counter_struct, "Block")
+        pointee = _descriptor_array(ml, state.counter_struct, _unwrap(variable.type)[1])
+        var = state.counters[handle.variable] = ml.b.variable(ml.b.type_pointer("StorageBuffer", pointee),
+                                                              "StorageBuffer")
+        ml.b.name(var, f"counter.var.{variable.name}")
+        ml.b.decorate(var, "DescriptorSet", set_)
+        ml.b.decorate(var, "Binding", binding)
+    fl.use_global(var)
+    return fl.b.emit("OpAccessChain", fl.b.type_pointer("StorageBuffer", fl.types.id(t.INT)), var,
+                     *handle.indices, fl.uint(0))
+
+
+def _count(fl: FunctionLowering, handle: ResourceHandle, increment: bool, span: object) -> int:
+    """IncrementCounter (the old value) / DecrementCounter (the new value), as a uint."""
+    pointer = _counter_pointer(fl, handle, span)
+    int_id, one = fl.types.id(t.INT), fl.ml.constant(t.INT, 1)
+    scope, semantics = fl.ml.scope("Device"), fl.ml.semantics()
+    if increment:
+        value = fl.b.emit("OpAtomicIAdd", int_id, pointer, scope, semantics, one)
+    else:
+        old = fl.b.emit("OpAtomicISub", int_id, pointer, scope, semantics, one)
+        value = fl.b.emit("OpISub", int_id, old, one)
+    return fl.b.emit("OpBitcast", fl.types.id(t.UINT), value)
 
 
 # ---------------------------------------------------------------- images
@@ -111,39 +276,66 @@ _DIMS = {
     RK.RW_TEXTURE_1D: ("1D", False), RK.RW_TEXTURE_1D_ARRAY: ("1D", True),
     RK.RW_TEXTURE_2D: ("2D", False), RK.RW_TEXTURE_2D_ARRAY: ("2D", True), RK.RW_TEXTURE_3D: ("3D", False),
 }
-# storage-image formats dxc infers from the element type: (kind, components) -> format
+_SIZES = {"Buffer": 1, "1D": 1, "2D": 2, "Cube": 2, "3D": 3}
+"""GetDimensions' size outputs per Dim, before the array size."""
+_CAPABILITIES = {"Buffer": ("SampledBuffer", "ImageBuffer"), "1D": ("Sampled1D", "Image1D")}
+"""Dim -> (capability when sampled, when storage)."""
 _FORMATS = {
     ("f", 1): "R32f", ("f", 2): "Rg32f", ("f", 4): "Rgba32f",
     ("s", 1): "R32i", ("s", 2): "Rg32i", ("s", 4): "Rgba32i",
     ("u", 1): "R32ui", ("u", 2): "Rg32ui", ("u", 4): "Rgba32ui",
 }
+"""Storage-image formats dxc infers from the element: (scalar kind, components) -> format."""
+
+
+def _format_names() -> dict[str, str]:
+    """`[[vk::image_format("...")]]` spellings -> ImageFormat enumerants (64-bit ones excluded:
+    wgc's sampled types are 32-bit)."""
+    names = {e.name.lower(): e.name for e in grammar.operand_kind("ImageFormat").by_value.values()
+             if not e.name.startswith("R64")}
+    names["r11g11b10f"] = "R11fG11fB10f"
+    return names
 
 
 def _component(type_: t.ResourceType) -> t.ScalarType:
+    """The image's sampled type: the element's scalar widened to 32 bits (bool -> uint)."""
     scalar = t.element_scalar(type_.element) if type_.element is not None else t.FLOAT
     if scalar is None or scalar.kind is t.ScalarKind.BOOL:
         return t.UINT
     return t.scalar(scalar.kind, 32) if scalar.bits != 32 else scalar
 
 
-def image_type(ml: ModuleLowering, type_: t.ResourceType) -> int:
-    dim, arrayed = _DIMS[type_.kind]
-    component = _component(type_)
-    storage = type_.kind.writable
-    fmt = "Unknown"
-    if storage:
+def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable | None) -> str:
+    attribute = ir.find_attribute(variable.attributes, "vk::image_format") if variable is not None else None
+    if attribute is not None and attribute.values() and isinstance(attribute.values()[0], str):
+        written = str(attribute.values()[0])
+        fmt = _format_names().get(written.lower())
+        if fmt is None:
+            raise Unsupported(attribute.span, f"unknown image format '{written}' in 'vk::image_format'")
+    else:
+        component = _component(type_)
         kind = "f" if component.is_float else ("s" if component.kind is t.ScalarKind.INT else "u")
         fmt = _FORMATS.get((kind, t.component_count(type_.element) or 1), "Unknown")
-        if fmt == "Unknown":
-            ml.b.capability("StorageImageReadWithoutFormat", "StorageImageWriteWithoutFormat")
-    if dim == "Buffer":
-        ml.b.capability("ImageBuffer" if storage else "SampledBuffer")
-    elif dim == "1D":
-        ml.b.capability("Image1D" if storage else "Sampled1D")
+    for capability in grammar.enumerant_info("ImageFormat", fmt).capabilities:
+        ml.b.capability(capability)
+    return fmt
+
+
+def image_type(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable | None = None) -> int:
+    """The OpTypeImage of a typed buffer or texture (the variable supplies `vk::image_format`)."""
+    dim, arrayed = _DIMS[type_.kind]
+    storage = type_.kind.writable
+    fmt = _storage_format(ml, type_, variable) if storage else "Unknown"
+    if dim in _CAPABILITIES:
+        ml.b.capability(_CAPABILITIES[dim][storage])
     elif dim == "Cube" and arrayed:
         ml.b.capability("SampledCubeArray")
-    return ml.b.type("OpTypeImage", ml.types.scalar(component), dim, 0, 1 if arrayed else 0, 0,
-                     2 if storage else 1, fmt)
+    image = ml.b.type("OpTypeImage", ml.types.scalar(_component(type_)), dim, 2, 1 if arrayed else 0, 0,
+                      2 if storage else 1, fmt)
+    _name_once(ml, image, f"type.{dim.lower()}.image" + (".array" if arrayed else ""))
+    if storage:
+        _state(ml).formats[image] = fmt
+    return image
 
 
 @dataclass(frozen=True)
@@ -156,12 +348,22 @@ class ImagePlace:
     type: t.Type
 
 
-def _image(fl: FunctionLowering, handle: ResourceHandle) -> int:
+def _object(fl: FunctionLowering, handle: ResourceHandle) -> int:
+    """The loaded image or sampler (through the array of descriptors it is an element of)."""
     pointer = handle.variable
     if handle.indices:
         pointer = fl.b.emit("OpAccessChain", fl.b.type_pointer("UniformConstant", handle.pointee),
                             handle.variable, *handle.indices)
     return fl.b.emit("OpLoad", handle.pointee, pointer)
+
+
+def _without_format(fl: FunctionLowering, handle: ResourceHandle, access: str) -> None:
+    if _state(fl.ml).formats.get(handle.pointee) == "Unknown":
+        fl.b.capability(f"StorageImage{access}WithoutFormat")
+
+
+def _vec4(fl: FunctionLowering, handle: ResourceHandle) -> int:
+    return fl.types.id(t.vector(_component(handle.type), 4))
 
 
 def _texel(fl: FunctionLowering, vec4: int, handle: ResourceHandle, result: t.Type) -> int:
@@ -175,20 +377,19 @@ def _texel(fl: FunctionLowering, vec4: int, handle: ResourceHandle, result: t.Ty
     else:
         value = fl.b.emit("OpVectorShuffle", fl.types.id(t.vector(component, count)), vec4, vec4,
                           *range(count))
-    source = component if count == 1 else t.vector(component, count)
-    return fl.convert(value, source, result)
+    return fl.convert(value, component if count == 1 else t.vector(component, count), result)
 
 
-def image_load(fl: FunctionLowering, place: ImagePlace, lod: int | None = None) -> int:
+def image_load(fl: FunctionLowering, place: ImagePlace) -> int:
     handle = place.handle
-    vec4 = fl.types.id(t.vector(_component(handle.type), 4))
-    image = _image(fl, handle)
+    image = _object(fl, handle)
     if handle.type.kind.writable:
-        value = fl.b.emit("OpImageRead", vec4, image, place.coordinate)
+        _without_format(fl, handle, "Read")
+        value = fl.b.emit("OpImageRead", _vec4(fl, handle), image, place.coordinate)
     elif _DIMS[handle.type.kind][0] == "Buffer":
-        value = fl.b.emit("OpImageFetch", vec4, image, place.coordinate)
+        value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate)
     else:
-        value = fl.b.emit("OpImageFetch", vec4, image, place.coordinate, "Lod", lod or fl.uint(0))
+        value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate, "Lod", fl.uint(0))
     return _texel(fl, value, handle, place.type)
 
 
@@ -196,7 +397,8 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
     component = _component(place.handle.type)
     count = t.component_count(place.type) or 1
     texel = fl.convert(value, place.type, component if count == 1 else t.vector(component, count))
-    fl.b.emit("OpImageWrite", _image(fl, place.handle), place.coordinate, texel)
+    _without_format(fl, place.handle, "Write")
+    fl.b.emit("OpImageWrite", _object(fl, place.handle), place.coordinate, texel)
 
 
 def texel_pointer(fl: FunctionLowering, place: ImagePlace) -> int:
@@ -238,8 +440,7 @@ def index_place(fl: FunctionLowering, expr: ir.ResourceIndex) -> Place | ImagePl
     if handle.type.kind in _STRUCTURED:
         return _buffer_place(fl, handle, index)
     if handle.type.kind in _DIMS:
-        coordinate = fl.convert(index, expr.index.type, t.with_element(expr.index.type, t.INT))
-        return ImagePlace(handle, coordinate, expr.type)
+        return ImagePlace(handle, index, expr.type)
     raise Unsupported(expr.span, f"'{handle.type}' cannot be indexed")
 
 
@@ -264,7 +465,16 @@ def method(fl: FunctionLowering, expr: ir.MethodCall) -> object:
 
 def _store_out(fl: FunctionLowering, expr: ir.MethodCall, index: int, value: int, type_: t.Type) -> None:
     arg = expr.args[index]
-    fl.store(fl.place(arg), fl.convert(value, type_, arg.type))
+    place = fl.place(arg)
+    if place is None:
+        raise Unsupported(arg.span, "an out argument must be a variable or a location")
+    fl.store(place, fl.convert(value, type_, arg.type))
+
+
+def _status(fl: FunctionLowering, expr: ir.MethodCall, index: int) -> None:
+    """A Load's optional `out uint status`: 1, as wgc's resources are never sparse."""
+    if len(expr.args) > index:
+        _store_out(fl, expr, index, fl.uint(1), t.UINT)
 
 
 def _array_length(fl: FunctionLowering, handle: ResourceHandle) -> int:
@@ -276,158 +486,352 @@ def _array_length(fl: FunctionLowering, handle: ResourceHandle) -> int:
 
 
 def _structured_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> object:
-    name = expr.method
+    name, args = expr.method, expr.args
     if name == "Load":
-        value = fl.load(_buffer_place(fl, handle, fl.value(expr.args[0])))
-        if len(expr.args) == 2:
-            _store_out(fl, expr, 1, fl.uint(1), t.UINT)       # status: always resident
+        value = fl.load(_buffer_place(fl, handle, fl.value(args[0])))
+        _status(fl, expr, 1)
         return value
     if name == "GetDimensions":
         assert handle.layout is not None
         _store_out(fl, expr, 0, _array_length(fl, handle), t.UINT)
         _store_out(fl, expr, 1, fl.uint(handle.layout.array_stride or 0), t.UINT)
         return None
-    raise Unsupported(expr.span, f"'{handle.type}.{name}' needs a counter buffer, which wgc does not "
-                      "create yet")
+    if name in ("IncrementCounter", "DecrementCounter"):
+        return _count(fl, handle, name == "IncrementCounter", expr.span)
+    if name == "Append":
+        value = fl.value(args[0])
+        fl.store(_buffer_place(fl, handle, _count(fl, handle, True, expr.span)), value)
+        return None
+    if name == "Consume":
+        return fl.load(_buffer_place(fl, handle, _count(fl, handle, False, expr.span)))
+    raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
+
+
+# ---------------------------------------------------------------- byte-address buffers
+
+_ATOMICS = {
+    "InterlockedAdd": ("OpAtomicIAdd", "OpAtomicIAdd"), "InterlockedAnd": ("OpAtomicAnd", "OpAtomicAnd"),
+    "InterlockedOr": ("OpAtomicOr", "OpAtomicOr"), "InterlockedXor": ("OpAtomicXor", "OpAtomicXor"),
+    "InterlockedMin": ("OpAtomicSMin", "OpAtomicUMin"), "InterlockedMax": ("OpAtomicSMax", "OpAtomicUMax"),
+    "InterlockedExchange": ("OpAtomicExchange", "OpAtomicExchange"),
+}
+"""Interlocked method -> (opcode for int, for uint)."""
 
 
 def _byte_address_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> object:
-    name = expr.method
+    name, args = expr.method, expr.args
     if name == "GetDimensions":
         length = _array_length(fl, handle)
-        _store_out(fl, expr, 0, fl.binary("*", t.UINT, t.UINT, length, fl.uint(4)), t.UINT)
+        size = fl.b.emit("OpIMul", fl.types.id(t.UINT), length, fl.uint(4))
+        _store_out(fl, expr, 0, size, t.UINT)
         return None
-    address = fl.value(expr.args[0])
-    word = fl.binary(">>", t.UINT, t.UINT, address, fl.uint(2))
+    raw = _Raw(fl, handle, fl.value(args[0]))
+    rule = {"default_row_major": fl.ml.module.default_row_major}
     if name.startswith("Interlocked"):
-        place = _buffer_place(fl, handle, word)
-        from .intrinsics import atomic_on
-        return atomic_on(fl, expr, place, expr.args[1:])
+        return _atomic(fl, raw, expr)
     if name.startswith("Load"):
-        type_ = expr.type
-        words = _word_count(expr.span, type_)
-        parts = [fl.load(_buffer_place(fl, handle, fl.binary("+", t.UINT, t.UINT, word, fl.uint(i))))
-                 for i in range(words)]
-        value = _from_words(fl, expr, parts, type_)
-        if len(expr.args) == 2:
-            _store_out(fl, expr, 1, fl.uint(1), t.UINT)
+        value = raw.load(expr.type, layout_of(expr.type, LayoutRule.SCALAR, **rule), 0)
+        _status(fl, expr, 1)
         return value
     if name.startswith("Store"):
-        value_type = expr.args[1].type
-        parts = _to_words(fl, expr, fl.value(expr.args[1]), value_type)
-        for i, part in enumerate(parts):
-            fl.store(_buffer_place(fl, handle, fl.binary("+", t.UINT, t.UINT, word, fl.uint(i))), part)
+        type_ = args[1].type
+        raw.store(type_, layout_of(type_, LayoutRule.SCALAR, **rule), 0, fl.value(args[1]))
         return None
     raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
 
 
-def _word_count(span, type_: t.Type) -> int:  # type: ignore[no-untyped-def]
-    scalar = t.element_scalar(type_)
-    if scalar is None or scalar.bits != 32:
-        raise Unsupported(span, f"byte-address access of '{type_}' (only 32-bit scalars and vectors "
-                          "are supported by the SPIR-V back end yet)")
-    return t.component_count(type_) or 1
+def _atomic(fl: FunctionLowering, raw: _Raw, expr: ir.MethodCall) -> None:
+    """RWByteAddressBuffer.Interlocked*(address, value(s)[, out original]) on the addressed word."""
+    name, args = expr.method, expr.args
+    signed = t.element_scalar(args[1].type) is not None and t.element_scalar(args[1].type).kind is t.ScalarKind.INT
+    uint_id, pointer = fl.types.id(t.UINT), fl.pointer(raw.word(0))
+    scope, semantics = fl.ml.scope("Device"), fl.ml.semantics()
+
+    def operand(arg: ir.Expr) -> int:
+        return fl.convert(fl.value(arg), arg.type, t.UINT)  # type: ignore[return-value]
+
+    if name in ("InterlockedCompareExchange", "InterlockedCompareStore"):
+        compare, value = operand(args[1]), operand(args[2])
+        original = fl.b.emit("OpAtomicCompareExchange", uint_id, pointer, scope, semantics, semantics,
+                             value, compare)
+        out = 3
+    else:
+        original = fl.b.emit(_ATOMICS[name][0 if signed else 1], uint_id, pointer, scope, semantics,
+                             operand(args[1]))
+        out = 2
+    if len(args) > out:
+        _store_out(fl, expr, out, original, t.UINT)
+    return None
 
 
-def _from_words(fl: FunctionLowering, expr: ir.MethodCall, words: list[int], type_: t.Type) -> int:
-    scalar = t.element_scalar(type_)
-    assert scalar is not None
-    if scalar is not t.UINT and scalar.kind is not t.ScalarKind.BOOL:
-        words = [fl.b.emit("OpBitcast", fl.types.scalar(scalar), w) for w in words]
-    elif scalar.kind is t.ScalarKind.BOOL:
-        words = [fl.convert_scalar(w, t.UINT, scalar) for w in words]
-    return fl.build(words, type_)
+class _Raw:
+    """Loads and stores of any data type at a byte address of a byte-address buffer, laid out
+    by `layout_of(T, SCALAR)` (D3D's natural layout), word by word."""
+
+    def __init__(self, fl: FunctionLowering, handle: ResourceHandle, address: int) -> None:
+        self.fl, self.handle, self.address = fl, handle, address
+        self._word: int | None = None
+        self.uint = fl.types.id(t.UINT)
+
+    def word(self, offset: int) -> Place:
+        """The word at the address plus `offset` bytes (a multiple of 4)."""
+        fl = self.fl
+        if self._word is None:
+            self._word = fl.b.emit("OpShiftRightLogical", self.uint, self.address, fl.uint(2))
+        index = self._word
+        if offset >= 4:
+            index = fl.b.emit("OpIAdd", self.uint, index, fl.uint(offset // 4))
+        return _buffer_place(fl, self.handle, index)
+
+    def _half_word(self, offset: int) -> tuple[Place, int]:
+        """The word holding the 16 bits at the address plus `offset`, and their bit shift in it."""
+        b, fl = self.fl.b, self.fl
+        byte = self.address if offset == 0 else b.emit("OpIAdd", self.uint, self.address, fl.uint(offset))
+        index = b.emit("OpShiftRightLogical", self.uint, byte, fl.uint(2))
+        shift = b.emit("OpShiftLeftLogical", self.uint, b.emit("OpBitwiseAnd", self.uint, byte, fl.uint(2)),
+                       fl.uint(3))
+        return _buffer_place(fl, self.handle, index), shift
+
+    @staticmethod
+    def _offsets(shape: t.Type, layout: TypeLayout, size: int) -> list[int]:
+        """Byte offsets of a scalar/vector/matrix's components, in row-major component order."""
+        if isinstance(shape, t.VectorType):
+            return [i * size for i in range(shape.count)]
+        if isinstance(shape, t.MatrixType):
+            stride = layout.matrix_stride or 0
+            return [r * stride + c * size if layout.row_major else c * stride + r * size
+                    for r in range(shape.rows) for c in range(shape.columns)]
+        return [0]
+
+    def load(self, type_: t.Type, layout: TypeLayout, offset: int) -> int:
+        fl = self.fl
+        shape = fl.types.shape(type_)
+        if isinstance(shape, t.StructType):
+            parts = [self.load(f.type, m.layout, offset + m.offset)
+                     for f, m in zip(shape.all_fields(), layout.members)]
+            return fl.b.emit("OpCompositeConstruct", fl.types.id(shape), *parts)
+        if isinstance(shape, t.ArrayType):
+            assert shape.length is not None and layout.element is not None
+            parts = [self.load(shape.element, layout.element, offset + i * (layout.array_stride or 0))
+                     for i in range(shape.length)]
+            return fl.b.emit("OpCompositeConstruct", fl.types.id(shape), *parts)
+        scalar = t.element_scalar(shape)
+        assert scalar is not None
+        size = 4 if scalar.kind is t.ScalarKind.BOOL else scalar.bits // 8
+        parts = [self._load_scalar(scalar, size, offset + o) for o in self._offsets(shape, layout, size)]
+        return fl.build(parts, shape)
+
+    def _load_scalar(self, scalar: t.ScalarType, size: int, offset: int) -> int:
+        fl, b = self.fl, self.fl.b
+        if size == 2:
+            place, shift = self._half_word(offset)
+            bits = b.emit("OpShiftRightLogical", self.uint, fl.load(place), shift)
+            raw, raw_type = b.emit("OpUConvert", fl.types.id(_UINT16), bits), _UINT16
+        elif size == 8:
+            u64 = fl.types.id(t.UINT64)
+            low = b.emit("OpUConvert", u64, fl.load(self.word(offset)))
+            high = b.emit("OpUConvert", u64, fl.load(self.word(offset + 4)))
+            raw = b.emit("OpBitwiseOr", u64, low, b.emit("OpShiftLeftLogical", u64, high, fl.uint(32)))
+            raw_type = t.UINT64
+        else:
+            raw, raw_type = fl.load(self.word(offset)), t.UINT
+        if scalar.kind is t.ScalarKind.BOOL:
+            return fl.convert_scalar(raw, raw_type, scalar)
+        if scalar.kind is t.ScalarKind.UINT:
+            return raw
+        return b.emit("OpBitcast", fl.types.scalar(scalar), raw)
+
+    def store(self, type_: t.Type, layout: TypeLayout, offset: int, value: int) -> None:
+        fl = self.fl
+        shape = fl.types.shape(type_)
+        if isinstance(shape, t.StructType):
+            for i, (f, m) in enumerate(zip(shape.all_fields(), layout.members)):
+                part = fl.b.emit("OpCompositeExtract", fl.types.id(f.type), value, i)
+                self.store(f.type, m.layout, offset + m.offset, part)
+            return
+        if isinstance(shape, t.ArrayType):
+            assert shape.length is not None and layout.element is not None
+            for i in range(shape.length):
+                part = fl.b.emit("OpCompositeExtract", fl.types.id(shape.element), value, i)
+                self.store(shape.element, layout.element, offset + i * (layout.array_stride or 0), part)
+            return
+        scalar = t.element_scalar(shape)
+        assert scalar is not None
+        size = 4 if scalar.kind is t.ScalarKind.BOOL else scalar.bits // 8
+        for part, o in zip(fl.components(value, shape), self._offsets(shape, layout, size)):
+            self._store_scalar(scalar, size, offset + o, part)
+
+    def _store_scalar(self, scalar: t.ScalarType, size: int, offset: int, value: int) -> None:
+        fl, b = self.fl, self.fl.b
+        raw_type = {2: _UINT16, 4: t.UINT, 8: t.UINT64}[size]
+        if scalar.kind is t.ScalarKind.BOOL:
+            raw = fl.convert_scalar(value, scalar, raw_type)
+        elif scalar.kind is t.ScalarKind.UINT:
+            raw = value
+        else:
+            raw = b.emit("OpBitcast", fl.types.id(raw_type), value)
+        if size == 4:
+            fl.store(self.word(offset), raw)
+        elif size == 8:
+            fl.store(self.word(offset), b.emit("OpUConvert", self.uint, raw))
+            high = b.emit("OpShiftRightLogical", fl.types.id(t.UINT64), raw, fl.uint(32))
+            fl.store(self.word(offset + 4), b.emit("OpUConvert", self.uint, high))
+        else:                       # 16 bits: replace them in their word (not atomically, as dxc)
+            place, shift = self._half_word(offset)
+            bits = b.emit("OpShiftLeftLogical", self.uint, b.emit("OpUConvert", self.uint, raw), shift)
+            mask = b.emit("OpNot", self.uint, b.emit("OpShiftLeftLogical", self.uint, fl.uint(0xFFFF), shift))
+            kept = b.emit("OpBitwiseAnd", self.uint, fl.load(place), mask)
+            fl.store(place, b.emit("OpBitwiseOr", self.uint, kept, bits))
 
 
-def _to_words(fl: FunctionLowering, expr: ir.MethodCall, value: int, type_: t.Type) -> list[int]:
-    _word_count(expr.span, type_)
-    scalar = t.element_scalar(type_)
-    parts = fl.components(value, type_)
-    if scalar.kind is t.ScalarKind.BOOL:
-        return [fl.convert_scalar(p, scalar, t.UINT) for p in parts]
-    if scalar is not t.UINT:
-        return [fl.b.emit("OpBitcast", fl.types.id(t.UINT), p) for p in parts]
-    return parts
+# ---------------------------------------------------------------- texture methods
+
+_SAMPLES = {
+    # method: (instruction, image operand of the arguments after the coordinate, how many)
+    "Sample": ("OpImageSampleImplicitLod", None, 0),
+    "SampleBias": ("OpImageSampleImplicitLod", "Bias", 1),
+    "SampleLevel": ("OpImageSampleExplicitLod", "Lod", 1),
+    "SampleGrad": ("OpImageSampleExplicitLod", "Grad", 2),
+    "SampleCmpLevelZero": ("OpImageSampleDrefExplicitLod", "Lod", 0),
+    "Gather": ("OpImageGather", None, 0),
+}
 
 
 def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> object:
     name, args = expr.method, expr.args
-    if name == "Load":
-        location = fl.value(args[0])
-        location_type = args[0].type
-        if handle.type.kind.writable or _DIMS[handle.type.kind][0] == "Buffer":
-            place = ImagePlace(handle, fl.convert(location, location_type,
-                                                  t.with_element(location_type, t.INT)), expr.type)
-            return image_load(fl, place)
-        parts = fl.components(fl.convert(location, location_type, t.with_element(location_type, t.INT)),
-                              location_type)
-        coordinate = fl.build(parts[:-1], t.vector(t.INT, len(parts) - 1)) if len(parts) > 2 else parts[0]
-        vec4 = fl.types.id(t.vector(_component(handle.type), 4))
-        operands = ["Lod", parts[-1]]
-        if len(args) == 2:
-            operands = ["Lod|ConstOffset", parts[-1], _offset(fl, args[1])]
-        value = fl.b.emit("OpImageFetch", vec4, _image(fl, handle), coordinate, *operands)
-        return _texel(fl, value, handle, expr.type)
+    if name in _SAMPLES:
+        return _sample(fl, handle, expr)
     if name == "GetDimensions":
         return _get_dimensions(fl, handle, expr)
-    if name in ("SampleLevel", "SampleGrad", "SampleCmpLevelZero", "Gather"):
-        sampler_handle = _handle(fl, args[0])
-        image = _image(fl, handle)
-        sampler = fl.b.emit("OpLoad", sampler_handle.pointee, sampler_handle.variable)
-        sampled_type = fl.b.type("OpTypeSampledImage", handle.pointee)
-        sampled = fl.b.emit("OpSampledImage", sampled_type, image, sampler)
-        coordinate = fl.value(args[1])
-        vec4 = fl.types.id(t.vector(_component(handle.type), 4))
-        if name == "SampleLevel":
-            operands, rest = ["Lod", fl.value(args[2])], args[3:]
-        elif name == "SampleGrad":
-            operands, rest = ["Grad", fl.value(args[2]), fl.value(args[3])], args[4:]
-        elif name == "SampleCmpLevelZero":
-            operands, rest = ["Lod", fl.ml.constant(t.FLOAT, 0.0)], args[3:]
-        else:
-            operands, rest = [], args[2:]
-        if rest:
-            operands = [(operands[0] + "|" if operands else "") + "ConstOffset", *operands[1:],
-                        _offset(fl, rest[0])]
-        if name == "SampleCmpLevelZero":
-            value = fl.b.emit("OpImageSampleDrefExplicitLod", fl.types.id(t.FLOAT), sampled, coordinate,
-                              fl.value(args[2]), *operands)
-            return fl.convert(value, t.FLOAT, expr.type)
-        if name == "Gather":
-            value = fl.b.emit("OpImageGather", vec4, sampled, coordinate, fl.uint(0), *operands)
-            return fl.convert(value, t.vector(_component(handle.type), 4), expr.type)
-        value = fl.b.emit("OpImageSampleExplicitLod", vec4, sampled, coordinate, *operands)
-        return _texel(fl, value, handle, expr.type)
-    raise Unsupported(expr.span, f"'{handle.type}.{name}' needs implicit derivatives, which compute "
-                      "(node) shaders do not have in SPIR-V: use SampleLevel or SampleGrad")
+    if name != "Load":
+        raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
+    location = fl.value(args[0])
+    if handle.type.kind.writable or _DIMS[handle.type.kind][0] == "Buffer":
+        value = image_load(fl, ImagePlace(handle, location, expr.type))
+        _status(fl, expr, 1)
+        return value
+    parts = fl.components(location, args[0].type)          # coordinates, then the mip level
+    scalar = t.element_scalar(args[0].type)
+    assert scalar is not None
+    coordinate = parts[0] if len(parts) == 2 else fl.build(parts[:-1], t.vector(scalar, len(parts) - 1))
+    operands: list[object] = ["Lod", parts[-1]]
+    if len(args) == 2:
+        kind, offset = _offset(fl, args[1], name)
+        operands = [f"Lod|{kind}", parts[-1], offset]
+    value = fl.b.emit("OpImageFetch", _vec4(fl, handle), _object(fl, handle), coordinate, *operands)
+    return _texel(fl, value, handle, expr.type)
 
 
-def _offset(fl: FunctionLowering, arg: ir.Expr) -> int:
+def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> int:
+    name, args = expr.method, expr.args
+    opcode, operand, count = _SAMPLES[name]
+    if opcode == "OpImageSampleImplicitLod":
+        _uses_derivatives(fl, expr)
+    sampler = _object(fl, _handle(fl, args[0]))
+    image = _object(fl, handle)
+    sampled_type = fl.b.type("OpTypeSampledImage", handle.pointee)
+    _name_once(fl.ml, sampled_type, "type.sampled.image")
+    sampled = fl.b.emit("OpSampledImage", sampled_type, image, sampler)
+    coordinate, rest = fl.value(args[1]), args[2:]
+    leading: list[object] = []
+    values: list[object] = []
+    if opcode == "OpImageSampleDrefExplicitLod":
+        leading, rest = [fl.value(rest[0])], rest[1:]
+        values = [fl.ml.constant(t.FLOAT, 0.0)]
+    elif opcode == "OpImageGather":
+        leading = [fl.uint(0)]
+    values += [fl.value(a) for a in rest[:count]]
+    names = [operand] if operand else []
+    if rest[count:]:
+        kind, offset = _offset(fl, rest[count], name)
+        names.append(kind)
+        values.append(offset)
+    image_operands = ["|".join(names), *values] if names else []
+    component = _component(handle.type)
+    if opcode == "OpImageSampleDrefExplicitLod":
+        value = fl.b.emit(opcode, fl.types.scalar(component), sampled, coordinate, *leading, *image_operands)
+        return fl.convert(value, component, expr.type)  # type: ignore[return-value]
+    value = fl.b.emit(opcode, _vec4(fl, handle), sampled, coordinate, *leading, *image_operands)
+    if opcode == "OpImageGather":
+        return fl.convert(value, t.vector(component, 4), expr.type)  # type: ignore[return-value]
+    return _texel(fl, value, handle, expr.type)
+
+
+def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, int]:
+    """A texel offset as (image operand, id): ConstOffset when constant, else Offset on Gather."""
     folded = fold(arg)
-    if not isinstance(folded, Folded):
-        raise Unsupported(arg.span, "a texel offset must be a constant")
-    return fl.ml.constant(arg.type, folded.value)
+    if isinstance(folded, Folded):
+        return "ConstOffset", fl.ml.constant(arg.type, folded.value)
+    if method_name == "Gather":
+        fl.b.capability("ImageGatherExtended")
+        return "Offset", fl.value(arg)  # type: ignore[return-value]
+    raise Unsupported(arg.span, f"the texel offset of '{method_name}' must be a constant: Vulkan allows "
+                      "a variable offset only on Gather (VUID-RuntimeSpirv-Offset-10213)")
 
 
 def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> None:
     fl.b.capability("ImageQuery")
     dim, arrayed = _DIMS[handle.type.kind]
-    sizes = {"1D": 1, "Buffer": 1, "2D": 2, "Cube": 2, "3D": 3}[dim] + (1 if arrayed else 0)
-    image = _image(fl, handle)
+    sizes = _SIZES[dim] + (1 if arrayed else 0)
+    image = _object(fl, handle)
     size_type = fl.types.id(t.UINT if sizes == 1 else t.vector(t.UINT, sizes))
     args = expr.args
     mip_first = len(args) == sizes + 2        # GetDimensions(mip, sizes..., levels)
-    storage = handle.type.kind.writable or dim == "Buffer"
-    if storage:
+    if handle.type.kind.writable or dim == "Buffer":
         size = fl.b.emit("OpImageQuerySize", size_type, image)
     else:
         lod = fl.value(args[0]) if mip_first else fl.uint(0)
         size = fl.b.emit("OpImageQuerySizeLod", size_type, image, lod)
-    outputs = args[1:1 + sizes] if mip_first else args[:sizes]
-    for i, arg in enumerate(outputs):
+    first = 1 if mip_first else 0
+    for i in range(sizes):
         part = size if sizes == 1 else fl.b.emit("OpCompositeExtract", fl.types.id(t.UINT), size, i)
-        fl.store(fl.place(arg), fl.convert(part, t.UINT, arg.type))
+        _store_out(fl, expr, first + i, part, t.UINT)
     if mip_first:
         levels = fl.b.emit("OpImageQueryLevels", fl.types.id(t.UINT), image)
-        fl.store(fl.place(args[-1]), fl.convert(levels, t.UINT, args[-1].type))
+        _store_out(fl, expr, len(args) - 1, levels, t.UINT)
     return None
+
+
+# ---------------------------------------------------------------- derivatives
+
+
+def _uses_derivatives(fl: FunctionLowering, expr: ir.Expr) -> None:
+    """Note that the current SPIR-V function needs implicit derivatives; in an entry point's own
+    body, give it its derivative group at once (helpers: `derivative_mode`, after lowering)."""
+    _state(fl.ml).derivatives.add(fl.spirv_function)
+    node = next((n for n in fl.ml.graph.nodes if n.function is fl.function), None)
+    if node is not None:
+        derivative_mode(fl.ml, fl.spirv_function, node, expr)
+
+
+def derivative_mode(ml: ModuleLowering, entry: int, node: NodeInfo, expr: ir.Expr | None = None) -> None:
+    """The DerivativeGroup*KHR execution mode of an entry point whose code, or a function it
+    calls, uses implicit derivatives (dxc's rule for compute shaders); idempotent."""
+    state = _state(ml)
+    if entry in state.derivative_entries:
+        return
+    reached, stack = set(), [entry]
+    while stack:
+        current = stack.pop()
+        if current not in reached:
+            reached.add(current)
+            stack.extend(ml.function_calls.get(current, ()))
+    if not reached & state.derivatives:
+        return
+    span = expr.span if expr is not None else node.function.span
+    what = f"'{expr.method}'" if isinstance(expr, ir.MethodCall) else "this code"
+    x, y, z = node.num_threads
+    if node.launch == "thread":
+        raise Unsupported(span, f"{what} needs derivatives, which a thread-launch node does not have "
+                          "(only broadcasting and coalescing nodes do): use SampleLevel or SampleGrad")
+    if x % 4 == 0 and y == 1 and z == 1:
+        group = "Linear"
+    elif x % 2 == 0 and y % 2 == 0:
+        group = "Quads"
+    else:
+        raise Unsupported(span, f"{what} needs derivatives: numthreads must be either 1D with X a "
+                          f"multiple of 4 or have X and Y multiples of 2, not ({x}, {y}, {z})")
+    ml.b.extension("SPV_KHR_compute_shader_derivatives")
+    ml.b.capability(f"ComputeDerivativeGroup{group}KHR")
+    ml.b.execution_mode(entry, f"DerivativeGroup{group}KHR")
+    state.derivative_entries.add(entry)
