@@ -69,7 +69,7 @@ def _sample_id(path: Path) -> str:
 def test_sample_round_trips_through_the_preprocessor(path: Path) -> None:
     pre_module = pytest.importorskip("wgc.preprocess")
     source = SourceFile(str(path), path.read_text(encoding="utf-8"))
-    options = pre_module.PreprocessOptions(include_dirs=(str(ROOT / "samples" / "include"),))
+    options = pre_module.PreprocessOptions(include_dirs=(str(ROOT / "samples" / "include"), str(path.parent / "include")))
     pre = pre_module.preprocess(source, options)
     assert pre.diagnostics == (), Renderer().render(pre.diagnostics)
     result = parse(pre.text, pre.locations)

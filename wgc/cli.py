@@ -288,8 +288,12 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
                                f"with --emit={emit}")
     if header_file is not None and header_variable is None:
         header_variable = _default_header_variable(kwargs["input"])
-    if header_variable is not None and not (header_variable.isascii() and header_variable.isidentifier()):
-        raise click.BadParameter(f"'{header_variable}' is not a C identifier", param_hint="-Vn")
+    if header_variable is not None:
+        from wgc.spirv.header import variable_problem
+
+        problem = variable_problem(header_variable)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="-Vn")
     main_output = split_dir or output or header_file or ("a.spv" if emit == "spirv" else "-")
     depfile = deps_file if deps_file is not None else (f"{main_output}.d" if write_deps else None)
     if write_deps and depfile == "-.d":

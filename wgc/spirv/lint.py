@@ -1,19 +1,36 @@
 """wgc's lint of SPV_AMDX_shader_enqueue modules: the rules spirv-val does not check (SPIR-V back end).
 
-Input: a module's words (already accepted by spirv-val).
-Output: messages, one per broken rule (empty: clean); `emit.py` treats any as an internal error.
+Input: a module's words (normally one spirv-val already accepted).
+Output: messages, one per broken rule and offending id (empty: clean); `emit.py` treats any as an
+internal error. Each message starts with the offending id (its OpName, else `%N`) and says the rule.
 
-The rules (../shared/reference/spirv-amdx.md §1.4): every OpTypeNodePayloadArrayAMDX has
-NodeMaxPayloadsAMDX; PayloadNodeNameAMDX sits on payload-array types and names a string constant;
-allocated payload arrays (outputs) have a name; OpAllocateNodePayloadsAMDX has Invocation or
-Workgroup visibility and returns a NodePayloadAMDX pointer to a payload array; IsApiEntryAMDX is
-a bool; CoalescingAMDX is not combined with Static/MaxNumWorkgroupsAMDX; SharesInputWithAMDX names
-a string constant; OpEnqueueNodePayloadsAMDX enqueues an allocation; OpNodePayloadArrayLengthAMDX
-yields a 32-bit uint; payload structs (and their nested structs) have an Offset on every member;
-OpFinishWritingNodePayloadAMDX needs TrackFinishWritingAMDX and a non-coalescing node; optionally
-one entry point per module (AMD's driver).
+The rules (../shared/reference/spirv-amdx.md §1.4 and §5(a)3; spirv-val v2025.5 accepts every
+violation of them):
+- every OpTypeNodePayloadArrayAMDX has NodeMaxPayloadsAMDX;
+- PayloadNodeNameAMDX decorates only OpTypeNodePayloadArrayAMDX types and names an
+  OpConstantStringAMDX or OpSpecConstantStringAMDX;
+- every output payload array (the pointee of an OpAllocateNodePayloadsAMDX result type) has
+  PayloadNodeNameAMDX;
+- OpAllocateNodePayloadsAMDX: the Visibility is a constant Invocation or Workgroup scope, and the
+  result type is a NodePayloadAMDX pointer to an OpTypeNodePayloadArrayAMDX;
+- IsApiEntryAMDX's operand is a bool constant;
+- an entry point with CoalescingAMDX has no StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX;
+- SharesInputWithAMDX's node name is a string constant;
+- OpEnqueueNodePayloadsAMDX enqueues the result of an OpAllocateNodePayloadsAMDX (through
+  OpCopyObject too);
+- OpNodePayloadArrayLengthAMDX yields a 32-bit unsigned int;
+- every member of a payload struct (the payload type of an OpTypeNodePayloadArrayAMDX, and the
+  structs inside it, through arrays too) has an Offset;
+- OpFinishWritingNodePayloadAMDX is used on a payload whose struct has TrackFinishWritingAMDX, and
+  not in the function of a CoalescingAMDX entry point;
+- with `one_node_per_module`, at most one OpEntryPoint (AMD's driver takes one node per module).
 
-Invariants: the binary is decoded generically with `wgc.spirv.grammar` (no opcode numbers here).
+Invariants:
+- The binary is decoded generically with `wgc.spirv.grammar`: instructions by opcode, operands by
+  their grammar name or kind, enumerants by name. No opcode or enum value is written here.
+- The lint only reads the words. It raises ValueError for a malformed binary (KeyError for an
+  opcode or enumerant the grammar does not know); the messages come in a fixed order (payload
+  types, then instructions in module order, then entry points).
 """
 
 from __future__ import annotations
@@ -23,157 +40,213 @@ from dataclasses import dataclass
 
 from . import grammar
 
+_STRING_CONSTANTS = ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")
+_BOOL_CONSTANTS = ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue", "OpSpecConstantFalse")
+_WORKGROUP_COUNT_MODES = ("StaticNumWorkgroupsAMDX", "MaxNumWorkgroupsAMDX")
+
 
 @dataclass(frozen=True)
 class _Inst:
-    name: str
+    info: grammar.Instruction
     words: tuple[int, ...]
-    """The operand words (after the opcode word)."""
+    """The operand words (after the word holding the opcode and word count)."""
     function: int | None
-    """The OpFunction this instruction belongs to (None at module scope)."""
+    """The OpFunction this instruction is in (None at module scope)."""
 
     @property
-    def result_type(self) -> int | None:
-        return self.words[0] if grammar.instruction(self.name).has_result_type else None
+    def name(self) -> str:
+        return self.info.name
+
+    def _index(self, key: str) -> int:
+        """The word index of the operand whose grammar name (or, if unnamed, kind) is `key`.
+
+        Only operands before any literal string or repeated operand are addressable: those all
+        take one word each."""
+        for index, slot in enumerate(self.info.operands):
+            if key in (slot.name, slot.kind):
+                return index
+            if slot.kind == "LiteralString" or slot.quantifier is not None:
+                break
+        raise KeyError(f"{self.name} has no single-word operand {key!r} at a fixed position")
+
+    def operand(self, key: str) -> int:
+        return self.words[self._index(key)]
+
+    def after(self, key: str) -> tuple[int, ...]:
+        """The words following operand `key` (a decoration's or mode's parameters, members, ...)."""
+        return self.words[self._index(key) + 1:]
 
     @property
     def result(self) -> int | None:
-        inst = grammar.instruction(self.name)
-        if not inst.has_result:
-            return None
-        return self.words[1] if inst.has_result_type else self.words[0]
+        return self.operand("IdResult") if self.info.has_result else None
+
+    @property
+    def result_type(self) -> int | None:
+        return self.operand("IdResultType") if self.info.has_result_type else None
 
 
 def _decode(words: list[int]) -> list[_Inst]:
-    out, pos, function = [], 5, None
-    while pos < len(words):
-        count, opcode = words[pos] >> 16, words[pos] & 0xFFFF
-        name = grammar.instruction_by_opcode(opcode).name
-        inst_words = tuple(words[pos + 1:pos + count])
-        if name == "OpFunction":
-            function = inst_words[1]
-        out.append(_Inst(name, inst_words, function))
-        if name == "OpFunctionEnd":
+    if len(words) < 5 or words[0] != grammar.magic_number():
+        raise ValueError("not a SPIR-V module (no header with the magic number)")
+    out, position, function = [], 5, None
+    while position < len(words):
+        count, code = words[position] >> 16, words[position] & 0xFFFF
+        if count == 0 or position + count > len(words):
+            raise ValueError(f"malformed SPIR-V instruction at word {position}")
+        inst = _Inst(grammar.instruction_by_opcode(code), tuple(words[position + 1:position + count]), function)
+        if inst.name == "OpFunction":
+            function = inst.result
+        elif inst.name == "OpFunctionEnd":
             function = None
-        pos += max(count, 1)
+        out.append(inst)
+        position += count
     return out
-
-
-def lint(words: list[int], *, one_node_per_module: bool = False) -> list[str]:
-    insts = _decode(words)
-    defs = {i.result: i for i in insts if i.result is not None}
-    names = {i.words[0]: _string(i.words[1:]) for i in insts if i.name == "OpName"}
-    decorations: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
-    member_offsets: dict[int, set[int]] = defaultdict(set)
-    for i in insts:
-        if i.name in ("OpDecorate", "OpDecorateId"):
-            decorations[i.words[0]][grammar.enumerant_by_value("Decoration", i.words[1]).name] = i.words[2:]
-        elif i.name == "OpMemberDecorate" and i.words[2] == grammar.enumerant("Decoration", "Offset"):
-            member_offsets[i.words[0]].add(i.words[1])
-
-    def label(ident: int) -> str:
-        return f"%{names[ident]}" if ident in names else f"%{ident}"
-
-    def is_string(ident: int) -> bool:
-        return defs.get(ident) is not None and defs[ident].name in ("OpConstantStringAMDX",
-                                                                    "OpSpecConstantStringAMDX")
-
-    def constant(ident: int) -> int | None:
-        inst = defs.get(ident)
-        return inst.words[2] if inst is not None and inst.name == "OpConstant" else None
-
-    problems: list[str] = []
-    payload_arrays = [i for i in insts if i.name == "OpTypeNodePayloadArrayAMDX"]
-    checked: set[int] = set()
-    for array in payload_arrays:
-        if "NodeMaxPayloadsAMDX" not in decorations[array.result]:
-            problems.append(f"{label(array.result)}: OpTypeNodePayloadArrayAMDX without NodeMaxPayloadsAMDX")
-        problems += _struct_offsets(array.words[1], defs, member_offsets, label, checked)
-    for target, decos in decorations.items():
-        if "PayloadNodeNameAMDX" in decos:
-            if defs.get(target) is None or defs[target].name != "OpTypeNodePayloadArrayAMDX":
-                problems.append(f"{label(target)}: PayloadNodeNameAMDX on something that is not a payload array type")
-            if not is_string(decos["PayloadNodeNameAMDX"][0]):
-                problems.append(f"{label(target)}: PayloadNodeNameAMDX does not name a string constant")
-    scopes = {grammar.enumerant("Scope", "Invocation"), grammar.enumerant("Scope", "Workgroup")}
-    allocations = set()
-    for i in insts:
-        if i.name == "OpAllocateNodePayloadsAMDX":
-            allocations.add(i.result)
-            if constant(i.words[2]) not in scopes:
-                problems.append(f"{label(i.result)}: OpAllocateNodePayloadsAMDX visibility is not a constant "
-                                "Invocation or Workgroup scope")
-            pointer = defs.get(i.result_type)
-            pointee = defs.get(pointer.words[2]) if pointer is not None and pointer.name == "OpTypePointer" else None
-            if pointee is None or pointee.name != "OpTypeNodePayloadArrayAMDX" or \
-                    pointer.words[1] != grammar.enumerant("StorageClass", "NodePayloadAMDX"):
-                problems.append(f"{label(i.result)}: OpAllocateNodePayloadsAMDX does not return a NodePayloadAMDX "
-                                "pointer to a payload array")
-            elif "PayloadNodeNameAMDX" not in decorations[pointee.result]:
-                problems.append(f"{label(pointee.result)}: output payload array without PayloadNodeNameAMDX")
-        elif i.name == "OpEnqueueNodePayloadsAMDX" and i.words[0] not in allocations:
-            problems.append(f"OpEnqueueNodePayloadsAMDX of {label(i.words[0])}, which is not an allocation")
-        elif i.name == "OpNodePayloadArrayLengthAMDX":
-            result_type = defs.get(i.result_type)
-            if result_type is None or result_type.name != "OpTypeInt" or result_type.words[1:] != (32, 0):
-                problems.append(f"{label(i.result)}: OpNodePayloadArrayLengthAMDX does not yield a 32-bit uint")
-    problems += _modes(insts, defs, decorations, label, is_string)
-    entries = [i for i in insts if i.name == "OpEntryPoint"]
-    if one_node_per_module and len(entries) > 1:
-        problems.append(f"{len(entries)} entry points in a module meant to hold one node")
-    return problems
-
-
-def _struct_offsets(type_id: int, defs, offsets, label, seen: set[int]) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every member of a payload struct (and of its nested structs and arrays) has an Offset;
-    `seen` holds the types checked already (each is reported once)."""
-    inst = defs.get(type_id)
-    if inst is None or type_id in seen:
-        return []
-    seen.add(type_id)
-    if inst.name in ("OpTypeArray", "OpTypeRuntimeArray"):
-        return _struct_offsets(inst.words[1], defs, offsets, label, seen)
-    if inst.name != "OpTypeStruct":
-        return []
-    members = inst.words[1:]
-    problems = [f"{label(type_id)}: payload struct member {m} has no Offset"
-                for m in range(len(members)) if m not in offsets[type_id]]
-    for member in members:
-        problems += _struct_offsets(member, defs, offsets, label, seen)
-    return problems
-
-
-def _modes(insts, defs, decorations, label, is_string) -> list[str]:  # type: ignore[no-untyped-def]
-    problems: list[str] = []
-    modes: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
-    for i in insts:
-        if i.name in ("OpExecutionMode", "OpExecutionModeId"):
-            modes[i.words[0]][grammar.enumerant_by_value("ExecutionMode", i.words[1]).name] = i.words[2:]
-    for entry, found in modes.items():
-        if "IsApiEntryAMDX" in found:
-            value = defs.get(found["IsApiEntryAMDX"][0])
-            if value is None or value.name not in ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue",
-                                                   "OpSpecConstantFalse"):
-                problems.append(f"{label(entry)}: IsApiEntryAMDX is not a bool constant")
-        if "CoalescingAMDX" in found and ({"StaticNumWorkgroupsAMDX", "MaxNumWorkgroupsAMDX"} & found.keys()):
-            problems.append(f"{label(entry)}: CoalescingAMDX together with a workgroup-count mode")
-        if "SharesInputWithAMDX" in found and not is_string(found["SharesInputWithAMDX"][0]):
-            problems.append(f"{label(entry)}: SharesInputWithAMDX does not name a string constant")
-    for i in insts:
-        if i.name != "OpFinishWritingNodePayloadAMDX":
-            continue
-        variable = defs.get(i.words[2])
-        pointer = defs.get(variable.words[0]) if variable is not None else None
-        array = defs.get(pointer.words[2]) if pointer is not None and pointer.name == "OpTypePointer" else None
-        struct = array.words[1] if array is not None and array.name == "OpTypeNodePayloadArrayAMDX" else None
-        if struct is None or "TrackFinishWritingAMDX" not in decorations[struct]:
-            problems.append(f"{label(i.result)}: OpFinishWritingNodePayloadAMDX on a payload without "
-                            "TrackFinishWritingAMDX")
-        if "CoalescingAMDX" in modes.get(i.function, {}):
-            problems.append(f"{label(i.result)}: OpFinishWritingNodePayloadAMDX in a coalescing node")
-    return problems
 
 
 def _string(words: tuple[int, ...]) -> str:
     data = b"".join(w.to_bytes(4, "little") for w in words)
     return data.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+class _Module:
+    """Lookups over the decoded instructions that the rules share."""
+
+    def __init__(self, insts: list[_Inst]) -> None:
+        self.insts = insts
+        self.defs = {i.result: i for i in insts if i.result is not None}
+        self.names = {i.operand("Target"): _string(i.after("Target")) for i in insts if i.name == "OpName"}
+        # target id -> decoration name -> parameter words (OpDecorate and OpDecorateId)
+        self.decorations: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
+        # struct id -> members with an Offset
+        self.offsets: dict[int, set[int]] = defaultdict(set)
+        # entry point function id -> execution mode name -> parameter words
+        self.modes: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
+        for i in insts:
+            if i.name in ("OpDecorate", "OpDecorateId"):
+                decoration = grammar.enumerant_by_value("Decoration", i.operand("Decoration")).name
+                self.decorations[i.operand("Target")][decoration] = i.after("Decoration")
+            elif i.name == "OpMemberDecorate" and i.operand("Decoration") == grammar.enumerant("Decoration", "Offset"):
+                self.offsets[i.operand("Structure Type")].add(i.operand("Member"))
+            elif i.name in ("OpExecutionMode", "OpExecutionModeId"):
+                mode = grammar.enumerant_by_value("ExecutionMode", i.operand("Mode")).name
+                self.modes[i.operand("Entry Point")][mode] = i.after("Mode")
+
+    def label(self, ident: int) -> str:
+        return f"%{self.names[ident]}" if self.names.get(ident) else f"%{ident}"
+
+    def decorated(self, target: int | None, decoration: str) -> bool:
+        return target in self.decorations and decoration in self.decorations[target]
+
+    def is_a(self, ident: int | None, *opcodes: str) -> bool:
+        inst = self.defs.get(ident) if ident is not None else None
+        return inst is not None and inst.name in opcodes
+
+    def pointee(self, pointer_type: int | None) -> _Inst | None:
+        """The type a pointer type points to (None if `pointer_type` is not a pointer type)."""
+        if not self.is_a(pointer_type, "OpTypePointer"):
+            return None
+        return self.defs.get(self.defs[pointer_type].operand("Type"))
+
+    def payload_struct(self, pointer: int) -> int | None:
+        """The record struct behind a payload pointer (to a payload array or to one record)."""
+        target = self.pointee(self.defs[pointer].result_type) if pointer in self.defs else None
+        if target is not None and target.name == "OpTypeNodePayloadArrayAMDX":
+            target = self.defs.get(target.operand("Payload Type"))
+        return target.result if target is not None and target.name == "OpTypeStruct" else None
+
+
+def lint(words: list[int], one_node_per_module: bool = False) -> list[str]:
+    """The broken rules of the module docstring, one message each (see there)."""
+    m = _Module(_decode(words))
+    problems = _payload_types(m) + _instructions(m) + _modes(m)
+    entries = [i for i in m.insts if i.name == "OpEntryPoint"]
+    if one_node_per_module and len(entries) > 1:
+        problems.append(f"{len(entries)} entry points in a module meant to hold one node")
+    return problems
+
+
+def _payload_types(m: _Module) -> list[str]:
+    problems: list[str] = []
+    checked: set[int] = set()
+    for array in (i for i in m.insts if i.name == "OpTypeNodePayloadArrayAMDX"):
+        if not m.decorated(array.result, "NodeMaxPayloadsAMDX"):
+            problems.append(f"{m.label(array.result)}: OpTypeNodePayloadArrayAMDX without NodeMaxPayloadsAMDX")
+        problems += _struct_offsets(m, array.operand("Payload Type"), checked)
+    for target, decorations in m.decorations.items():
+        if "PayloadNodeNameAMDX" not in decorations:
+            continue
+        if not m.is_a(target, "OpTypeNodePayloadArrayAMDX"):
+            problems.append(f"{m.label(target)}: PayloadNodeNameAMDX on something that is not a payload array type")
+        if not m.is_a(decorations["PayloadNodeNameAMDX"][0], *_STRING_CONSTANTS):
+            problems.append(f"{m.label(target)}: PayloadNodeNameAMDX does not name a string constant")
+    return problems
+
+
+def _struct_offsets(m: _Module, type_id: int, checked: set[int]) -> list[str]:
+    """Every member of a payload struct, and of the structs (and arrays) inside it, has an Offset;
+    `checked` holds the types seen already, so that each is reported once."""
+    inst = m.defs.get(type_id)
+    if inst is None or type_id in checked:
+        return []
+    checked.add(type_id)
+    if inst.name in ("OpTypeArray", "OpTypeRuntimeArray"):
+        return _struct_offsets(m, inst.operand("Element Type"), checked)
+    if inst.name != "OpTypeStruct":
+        return []
+    members = inst.after("IdResult")
+    problems = [f"{m.label(type_id)}: payload struct member {index} has no Offset"
+                for index in range(len(members)) if index not in m.offsets.get(type_id, set())]
+    for member in members:
+        problems += _struct_offsets(m, member, checked)
+    return problems
+
+
+def _instructions(m: _Module) -> list[str]:
+    scopes = {grammar.enumerant("Scope", "Invocation"), grammar.enumerant("Scope", "Workgroup")}
+    node_payload = grammar.enumerant("StorageClass", "NodePayloadAMDX")
+    problems: list[str] = []
+    for i in m.insts:
+        if i.name == "OpAllocateNodePayloadsAMDX":
+            visibility = m.defs.get(i.operand("Visibility"))
+            if visibility is None or visibility.name != "OpConstant" or visibility.operand("Value") not in scopes:
+                problems.append(f"{m.label(i.result)}: OpAllocateNodePayloadsAMDX visibility is not a constant "
+                                "Invocation or Workgroup scope")
+            array = m.pointee(i.result_type)
+            if array is None or array.name != "OpTypeNodePayloadArrayAMDX" or \
+                    m.defs[i.result_type].operand("StorageClass") != node_payload:
+                problems.append(f"{m.label(i.result)}: OpAllocateNodePayloadsAMDX does not return a NodePayloadAMDX "
+                                "pointer to a payload array")
+            elif not m.decorated(array.result, "PayloadNodeNameAMDX"):
+                problems.append(f"{m.label(array.result)}: output payload array without PayloadNodeNameAMDX")
+        elif i.name == "OpEnqueueNodePayloadsAMDX":
+            payload = i.operand("Payload Array")
+            source = payload
+            while m.is_a(source, "OpCopyObject"):
+                source = m.defs[source].operand("Operand")
+            if not m.is_a(source, "OpAllocateNodePayloadsAMDX"):
+                problems.append(f"OpEnqueueNodePayloadsAMDX of {m.label(payload)}, which is not an allocation")
+        elif i.name == "OpNodePayloadArrayLengthAMDX":
+            length = m.defs.get(i.result_type)
+            if length is None or length.name != "OpTypeInt" or \
+                    (length.operand("Width"), length.operand("Signedness")) != (32, 0):
+                problems.append(f"{m.label(i.result)}: OpNodePayloadArrayLengthAMDX does not yield a 32-bit uint")
+        elif i.name == "OpFinishWritingNodePayloadAMDX":
+            struct = m.payload_struct(i.operand("Payload"))
+            if not m.decorated(struct, "TrackFinishWritingAMDX"):
+                problems.append(f"{m.label(i.result)}: OpFinishWritingNodePayloadAMDX on a payload without "
+                                "TrackFinishWritingAMDX")
+            if "CoalescingAMDX" in m.modes.get(i.function, {}):
+                problems.append(f"{m.label(i.result)}: OpFinishWritingNodePayloadAMDX in a coalescing node")
+    return problems
+
+
+def _modes(m: _Module) -> list[str]:
+    problems: list[str] = []
+    for entry, modes in m.modes.items():
+        if "IsApiEntryAMDX" in modes and not m.is_a(modes["IsApiEntryAMDX"][0], *_BOOL_CONSTANTS):
+            problems.append(f"{m.label(entry)}: IsApiEntryAMDX is not a bool constant")
+        if "CoalescingAMDX" in modes and any(mode in modes for mode in _WORKGROUP_COUNT_MODES):
+            problems.append(f"{m.label(entry)}: CoalescingAMDX together with a workgroup-count mode")
+        if "SharesInputWithAMDX" in modes and not m.is_a(modes["SharesInputWithAMDX"][0], *_STRING_CONSTANTS):
+            problems.append(f"{m.label(entry)}: SharesInputWithAMDX does not name a string constant")
+    return problems

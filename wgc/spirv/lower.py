@@ -87,7 +87,8 @@ class Place:
 class SwizzlePlace:
     """Components of a vector in memory (`v.zx = ...`); `components` index the vector."""
 
-    vector: Place
+    vector: Place | object
+    """A Place, or a texel (`resources.ImagePlace`)."""
     components: tuple[int, ...]
     type: t.Type
 
@@ -724,6 +725,9 @@ class FunctionLowering:
         if isinstance(expr, ir.Swizzle):
             base = self.place(expr.base)
             shape = self.types.shape(expr.base.type)
+            if base is not None and not isinstance(base, (Place, SwizzlePlace)) \
+                    and isinstance(shape, t.VectorType):      # texel components: read-modify-write
+                return SwizzlePlace(base, tuple(expr.components), expr.type)
             if not isinstance(base, Place):
                 return None
             if isinstance(shape, t.MatrixType):

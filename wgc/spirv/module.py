@@ -33,6 +33,7 @@ from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo, NodeOutput
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
+from . import resources
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -173,6 +174,7 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool)
     statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
                if any(_refers(f, v) for f in reachable)]
     fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
+    resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
     name = node.id.name if split else node.function.name
     b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
     x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads

@@ -24,18 +24,19 @@ Invariants (dxc's Vulkan mapping unless noted):
   (OpAtomicISub, minus 1); Append and Consume index the buffer with them.
 - Buffer<T> and Texture*: OpTypeImage, Depth 2 (unknown), Sampled 1, format Unknown;
   RWBuffer<T>/RWTexture*: Sampled 2, the format of `[[vk::image_format]]` or inferred from T
-  (R32f/Rg32f/Rgba32f and the i/ui forms; other shapes Unknown, with
-  StorageImageRead/WriteWithoutFormat where read/written). Samplers: OpTypeSampler; sampling
-  combines the loaded image and sampler with OpSampledImage. The sampled type is T's 32-bit scalar.
+  (R32f/Rg32f/Rgba32f, the 16-bit and i/ui forms; 3-vectors and unorm/snorm T (wgc's choice: 8
+  or 16 bits cannot be told) Unknown, with StorageImageRead/WriteWithoutFormat where read/written).
+  The sampled type is T's scalar widened to 32 bits. Samplers: OpTypeSampler; sampling combines
+  the loaded image and sampler with OpSampledImage.
 - Texel reads are OpImageFetch (with Lod on mip-mapped textures) / OpImageRead of a 4-vector
   narrowed to T; writes are OpImageWrite. Texel offsets are ConstOffset when constant; a
   variable offset is allowed on Gather only (Offset + ImageGatherExtended; Vulkan forbids it
   elsewhere).
 - Implicit-LOD sampling (Sample, SampleBias) needs derivatives: the GLCompute entry point gets
   SPV_KHR_compute_shader_derivatives with DerivativeGroupLinearKHR (numthreads X % 4 == 0,
-  Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule; `derivative_mode` does it
-  for every entry point whose code (helpers included) samples so. Other group shapes and
-  thread-launch nodes are Unsupported.
+  Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule: at once when the entry
+  point's own body samples so, and by `derivative_mode` (called after each entry point is
+  lowered) when a called helper does. Other group shapes and thread-launch nodes are Unsupported.
 - A Load's `out status` receives 1 (wgc resources are never sparse).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
   memory model, where SPIR-V forbids the decoration.
@@ -53,6 +54,7 @@ from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, round_up
 from wgc.sema.nodes import NodeInfo
+from wgc.source import Span
 
 from . import grammar
 from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle, Unsupported
@@ -71,19 +73,15 @@ _UINT16 = t.scalar(t.ScalarKind.UINT, 16)
 class _State:
     """What this module remembers per ModuleLowering."""
 
-    variables: dict[int, ir.Variable] = field(default_factory=dict)
-    """Resource variable id -> its IR variable."""
-    counters: dict[int, int] = field(default_factory=dict)
-    """Counted buffer variable id -> its counter variable."""
+    variables: dict[int, ir.Variable] = field(default_factory=dict)     # resource variable id -> IR
+    counters: dict[int, int] = field(default_factory=dict)              # buffer id -> counter variable
     counter_bindings: dict[ir.Variable, tuple[int, int, ir.Variable | None]] | None = None
     counter_struct: int = 0
     buffer_blocks: dict[tuple[t.Type, TypeLayout], int] = field(default_factory=dict)
-    formats: dict[int, str] = field(default_factory=dict)
-    """Storage image type -> its format."""
+    formats: dict[int, str] = field(default_factory=dict)               # storage image type -> format
     named: set[int] = field(default_factory=set)
-    derivatives: set[int] = field(default_factory=set)
-    """SPIR-V functions using implicit derivatives."""
-    derivative_entries: set[int] = field(default_factory=set)
+    derivatives: set[int] = field(default_factory=set)                  # functions needing derivatives
+    derivative_entries: set[int] = field(default_factory=set)           # entry points given a mode
 
 
 _STATES: weakref.WeakKeyDictionary[ModuleLowering, _State] = weakref.WeakKeyDictionary()
@@ -224,7 +222,7 @@ def _counter_bindings(ml: ModuleLowering) -> dict[ir.Variable, tuple[int, int, i
     return result
 
 
-def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: object) -> int:
+def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: Span | None) -> int:
     """A pointer to the int counter of a counted structured buffer (declared on first use)."""
     ml, state = fl.ml, _state(fl.ml)
     var = state.counters.get(handle.variable)
@@ -232,9 +230,9 @@ def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: object)
         variable = state.variables[handle.variable]
         set_, binding, clash = _counter_bindings(ml).get(variable, (None, None, None))
         if set_ is None or binding is None:
-            raise Unsupported(span, f"'{variable.name}' has no descriptor binding for its counter")  # type: ignore[arg-type]
+            raise Unsupported(span, f"'{variable.name}' has no descriptor binding for its counter")
         if clash is not None:
-            raise Unsupported(span, f"the counter of '{variable.name}' cannot take binding {binding} of "  # type: ignore[arg-type]
+            raise Unsupported(span, f"the counter of '{variable.name}' cannot take binding {binding} of "
                               f"descriptor set {set_}: '{clash.name}' is bound there")
         if not state.counter_struct:
             state.counter_struct = ml.b.type_struct([ml.types.id(t.INT)], fresh=True)
@@ -253,7 +251,7 @@ def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: object)
                      *handle.indices, fl.uint(0))
 
 
-def _count(fl: FunctionLowering, handle: ResourceHandle, increment: bool, span: object) -> int:
+def _count(fl: FunctionLowering, handle: ResourceHandle, increment: bool, span: Span | None) -> int:
     """IncrementCounter (the old value) / DecrementCounter (the new value), as a uint."""
     pointer = _counter_pointer(fl, handle, span)
     int_id, one = fl.types.id(t.INT), fl.ml.constant(t.INT, 1)
@@ -281,11 +279,11 @@ _SIZES = {"Buffer": 1, "1D": 1, "2D": 2, "Cube": 2, "3D": 3}
 _CAPABILITIES = {"Buffer": ("SampledBuffer", "ImageBuffer"), "1D": ("Sampled1D", "Image1D")}
 """Dim -> (capability when sampled, when storage)."""
 _FORMATS = {
-    ("f", 1): "R32f", ("f", 2): "Rg32f", ("f", 4): "Rgba32f",
-    ("s", 1): "R32i", ("s", 2): "Rg32i", ("s", 4): "Rgba32i",
-    ("u", 1): "R32ui", ("u", 2): "Rg32ui", ("u", 4): "Rgba32ui",
+    (kind, bits, count): f"{prefix}{bits}{suffix}"
+    for kind, suffix in (("f", "f"), ("s", "i"), ("u", "ui")) for bits in (16, 32)
+    for count, prefix in ((1, "R"), (2, "Rg"), (4, "Rgba"))
 }
-"""Storage-image formats dxc infers from the element: (scalar kind, components) -> format."""
+"""Storage-image formats inferred from the element: (scalar kind, bits, components) -> format."""
 
 
 def _format_names() -> dict[str, str]:
@@ -312,10 +310,14 @@ def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Vari
         fmt = _format_names().get(written.lower())
         if fmt is None:
             raise Unsupported(attribute.span, f"unknown image format '{written}' in 'vk::image_format'")
+    elif type_.element_modifier is not None:       # unorm/snorm: 8 or 16 bits, wgc cannot tell
+        fmt = "Unknown"
     else:
+        scalar = t.element_scalar(type_.element) if type_.element is not None else None
         component = _component(type_)
         kind = "f" if component.is_float else ("s" if component.kind is t.ScalarKind.INT else "u")
-        fmt = _FORMATS.get((kind, t.component_count(type_.element) or 1), "Unknown")
+        bits = scalar.bits if scalar is not None and scalar.kind is not t.ScalarKind.BOOL else 32
+        fmt = _FORMATS.get((kind, bits, t.component_count(type_.element) or 1), "Unknown")
     for capability in grammar.enumerant_info("ImageFormat", fmt).capabilities:
         ml.b.capability(capability)
     return fmt
@@ -348,13 +350,17 @@ class ImagePlace:
     type: t.Type
 
 
+def _descriptor(fl: FunctionLowering, handle: ResourceHandle) -> int:
+    """A pointer to the resource (through the array of descriptors it is an element of)."""
+    if not handle.indices:
+        return handle.variable
+    return fl.b.emit("OpAccessChain", fl.b.type_pointer(handle.storage, handle.pointee), handle.variable,
+                     *handle.indices)
+
+
 def _object(fl: FunctionLowering, handle: ResourceHandle) -> int:
-    """The loaded image or sampler (through the array of descriptors it is an element of)."""
-    pointer = handle.variable
-    if handle.indices:
-        pointer = fl.b.emit("OpAccessChain", fl.b.type_pointer("UniformConstant", handle.pointee),
-                            handle.variable, *handle.indices)
-    return fl.b.emit("OpLoad", handle.pointee, pointer)
+    """The loaded image or sampler."""
+    return fl.b.emit("OpLoad", handle.pointee, _descriptor(fl, handle))
 
 
 def _without_format(fl: FunctionLowering, handle: ResourceHandle, access: str) -> None:
@@ -403,14 +409,9 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
 
 def texel_pointer(fl: FunctionLowering, place: ImagePlace) -> int:
     """OpImageTexelPointer for an atomic on a storage-image texel."""
-    handle = place.handle
-    pointer = handle.variable
-    if handle.indices:
-        pointer = fl.b.emit("OpAccessChain", fl.b.type_pointer("UniformConstant", handle.pointee),
-                            handle.variable, *handle.indices)
-    component = fl.types.scalar(_component(handle.type))
-    return fl.b.emit("OpImageTexelPointer", fl.b.type_pointer("Image", component), pointer,
-                     place.coordinate, fl.uint(0))
+    component = fl.types.scalar(_component(place.handle.type))
+    return fl.b.emit("OpImageTexelPointer", fl.b.type_pointer("Image", component),
+                     _descriptor(fl, place.handle), place.coordinate, fl.uint(0))
 
 
 # ---------------------------------------------------------------- element access
@@ -478,11 +479,7 @@ def _status(fl: FunctionLowering, expr: ir.MethodCall, index: int) -> None:
 
 
 def _array_length(fl: FunctionLowering, handle: ResourceHandle) -> int:
-    pointer = handle.variable
-    if handle.indices:
-        pointer = fl.b.emit("OpAccessChain", fl.b.type_pointer("StorageBuffer", handle.pointee),
-                            handle.variable, *handle.indices)
-    return fl.b.emit("OpArrayLength", fl.types.id(t.UINT), pointer, 0)
+    return fl.b.emit("OpArrayLength", fl.types.id(t.UINT), _descriptor(fl, handle), 0)
 
 
 def _structured_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> object:
@@ -603,17 +600,20 @@ class _Raw:
                     for r in range(shape.rows) for c in range(shape.columns)]
         return [0]
 
+    @staticmethod
+    def _members(shape: t.Type, layout: TypeLayout, offset: int) -> list[tuple[t.Type, TypeLayout, int]]:
+        """(type, layout, byte offset) of a struct's fields or an array's elements."""
+        if isinstance(shape, t.StructType):
+            return [(f.type, m.layout, offset + m.offset) for f, m in zip(shape.all_fields(), layout.members)]
+        assert isinstance(shape, t.ArrayType) and shape.length is not None and layout.element is not None
+        return [(shape.element, layout.element, offset + i * (layout.array_stride or 0))
+                for i in range(shape.length)]
+
     def load(self, type_: t.Type, layout: TypeLayout, offset: int) -> int:
         fl = self.fl
         shape = fl.types.shape(type_)
-        if isinstance(shape, t.StructType):
-            parts = [self.load(f.type, m.layout, offset + m.offset)
-                     for f, m in zip(shape.all_fields(), layout.members)]
-            return fl.b.emit("OpCompositeConstruct", fl.types.id(shape), *parts)
-        if isinstance(shape, t.ArrayType):
-            assert shape.length is not None and layout.element is not None
-            parts = [self.load(shape.element, layout.element, offset + i * (layout.array_stride or 0))
-                     for i in range(shape.length)]
+        if isinstance(shape, (t.StructType, t.ArrayType)):
+            parts = [self.load(*member) for member in self._members(shape, layout, offset)]
             return fl.b.emit("OpCompositeConstruct", fl.types.id(shape), *parts)
         scalar = t.element_scalar(shape)
         assert scalar is not None
@@ -644,16 +644,10 @@ class _Raw:
     def store(self, type_: t.Type, layout: TypeLayout, offset: int, value: int) -> None:
         fl = self.fl
         shape = fl.types.shape(type_)
-        if isinstance(shape, t.StructType):
-            for i, (f, m) in enumerate(zip(shape.all_fields(), layout.members)):
-                part = fl.b.emit("OpCompositeExtract", fl.types.id(f.type), value, i)
-                self.store(f.type, m.layout, offset + m.offset, part)
-            return
-        if isinstance(shape, t.ArrayType):
-            assert shape.length is not None and layout.element is not None
-            for i in range(shape.length):
-                part = fl.b.emit("OpCompositeExtract", fl.types.id(shape.element), value, i)
-                self.store(shape.element, layout.element, offset + i * (layout.array_stride or 0), part)
+        if isinstance(shape, (t.StructType, t.ArrayType)):
+            for i, (member, member_layout, at) in enumerate(self._members(shape, layout, offset)):
+                part = fl.b.emit("OpCompositeExtract", fl.types.id(member), value, i)
+                self.store(member, member_layout, at, part)
             return
         scalar = t.element_scalar(shape)
         assert scalar is not None
@@ -726,7 +720,7 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
     name, args = expr.method, expr.args
     opcode, operand, count = _SAMPLES[name]
     if opcode == "OpImageSampleImplicitLod":
-        _uses_derivatives(fl, expr)
+        uses_derivatives(fl, expr)
     sampler = _object(fl, _handle(fl, args[0]))
     image = _object(fl, handle)
     sampled_type = fl.b.type("OpTypeSampledImage", handle.pointee)
@@ -795,12 +789,13 @@ def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Metho
 # ---------------------------------------------------------------- derivatives
 
 
-def _uses_derivatives(fl: FunctionLowering, expr: ir.Expr) -> None:
-    """Note that the current SPIR-V function needs implicit derivatives; in an entry point's own
-    body, give it its derivative group at once (helpers: `derivative_mode`, after lowering)."""
+def uses_derivatives(fl: FunctionLowering, expr: ir.Expr) -> None:
+    """Note that the current SPIR-V function needs implicit derivatives (implicit-LOD sampling
+    here; ddx/ddy-like intrinsics can call it too); in an entry point's own body, give the entry
+    point its derivative group at once (called helpers: `derivative_mode`, after lowering)."""
     _state(fl.ml).derivatives.add(fl.spirv_function)
     node = next((n for n in fl.ml.graph.nodes if n.function is fl.function), None)
-    if node is not None:
+    if node is not None and fl.spirv_function not in fl.ml.functions.values():     # an entry point
         derivative_mode(fl.ml, fl.spirv_function, node, expr)
 
 
@@ -819,11 +814,12 @@ def derivative_mode(ml: ModuleLowering, entry: int, node: NodeInfo, expr: ir.Exp
     if not reached & state.derivatives:
         return
     span = expr.span if expr is not None else node.function.span
-    what = f"'{expr.method}'" if isinstance(expr, ir.MethodCall) else "this code"
+    what = f"'{getattr(expr, 'method', None) or getattr(expr, 'name', None)}'" if expr is not None \
+        else "this code"
     x, y, z = node.num_threads
     if node.launch == "thread":
         raise Unsupported(span, f"{what} needs derivatives, which a thread-launch node does not have "
-                          "(only broadcasting and coalescing nodes do): use SampleLevel or SampleGrad")
+                          "(only broadcasting and coalescing nodes do)")
     if x % 4 == 0 and y == 1 and z == 1:
         group = "Linear"
     elif x % 2 == 0 and y % 2 == 0:

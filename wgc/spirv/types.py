@@ -34,7 +34,6 @@ class TypeLowering:
         self.b = builder
         self._laid_out: dict[tuple[t.Type, TypeLayout], int] = {}
         self._logical_structs: dict[t.StructType, int] = {}
-        self._images: dict[t.ResourceType, int] = {}
 
     # ------------------------------------------------------------ shapes
 

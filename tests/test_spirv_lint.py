@@ -1,0 +1,174 @@
+"""wgc's AMDX lint (`wgc.spirv.lint`): the rules spirv-val does not check.
+
+Every case mutates the validated reference module of spirv-amdx.md §2.2 (`REFERENCE_AMDX`) so that
+it breaks exactly one rule. spirv-val (vulkan1.3) accepts every mutant, as §1.4 says; that is why
+the lint exists.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_spirv_builder import REFERENCE_AMDX
+from test_spirv_optimize import RICH_AMDX
+from wgc.spirv import tools
+from wgc.spirv.lint import lint
+
+
+def named(text: str) -> str:
+    """`text` with an OpName for every id it defines, so that messages say `%name`, not `%N`."""
+    names = "".join(f'OpName %{n} "{n}"\n' for n in re.findall(r"^\s*%(\w+) =", text, flags=re.M))
+    first_annotation = re.search(r"^\s*Op(Member)?Decorate", text, flags=re.M).start()
+    return text[:first_annotation] + names + text[first_annotation:]
+
+
+def mutant(*replacements: tuple[str, str]) -> list[int]:
+    text = REFERENCE_AMDX
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return tools.assemble(named(text), "vulkan1.3")
+
+
+# Places to add to the reference module.
+ANNOTATIONS = "OpMemberDecorate %InRec 0 Offset 0"
+TYPES = "%uint = OpTypeInt 32 0"
+MAIN_BODY = "OpEnqueueNodePayloadsAMDX %outs"
+LEAF_BODY = "%lv = OpLoad %uint %lp"
+
+
+def add(anchor: str, lines: str) -> tuple[str, str]:
+    return anchor, f"{anchor}\n{lines}"
+
+
+# (id, replacements, the lint's messages). Each mutant assembles and spirv-val accepts it.
+CASES = [
+    ("NodeMaxPayloadsAMDX missing",
+     [("OpDecorateId %out_arr NodeMaxPayloadsAMDX %uint_4\n", "")],
+     ["%out_arr: OpTypeNodePayloadArrayAMDX without NodeMaxPayloadsAMDX"]),
+    ("PayloadNodeNameAMDX on a struct",
+     [add(ANNOTATIONS, "OpDecorateId %InRec PayloadNodeNameAMDX %str_leaf")],
+     ["%InRec: PayloadNodeNameAMDX on something that is not a payload array type"]),
+    ("PayloadNodeNameAMDX on a variable",
+     [add(ANNOTATIONS, "OpDecorateId %main_in PayloadNodeNameAMDX %str_leaf")],
+     ["%main_in: PayloadNodeNameAMDX on something that is not a payload array type"]),
+    ("PayloadNodeNameAMDX names a uint",
+     [("PayloadNodeNameAMDX %str_leaf", "PayloadNodeNameAMDX %uint_1")],
+     ["%out_arr: PayloadNodeNameAMDX does not name a string constant"]),
+    ("output payload array without a name",
+     [("OpDecorateId %out_arr PayloadNodeNameAMDX %str_leaf\n", "")],
+     ["%out_arr: output payload array without PayloadNodeNameAMDX"]),
+    ("visibility Device",
+     [("%p_out_arr %uint_2 %uint_4", "%p_out_arr %uint_1 %uint_4")],
+     ["%outs: OpAllocateNodePayloadsAMDX visibility is not a constant Invocation or Workgroup scope"]),
+    ("visibility 7",
+     [add(TYPES, "%uint_7 = OpConstant %uint 7"), ("%p_out_arr %uint_2 %uint_4", "%p_out_arr %uint_7 %uint_4")],
+     ["%outs: OpAllocateNodePayloadsAMDX visibility is not a constant Invocation or Workgroup scope"]),
+    ("visibility not a constant",
+     [("%p_out_arr %uint_2 %uint_4", "%p_out_arr %v %uint_4")],
+     ["%outs: OpAllocateNodePayloadsAMDX visibility is not a constant Invocation or Workgroup scope"]),
+    ("allocation of a pointer to a uint",
+     [("%outs = OpAllocateNodePayloadsAMDX %p_out_arr", "%outs = OpAllocateNodePayloadsAMDX %p_uint"),
+      ("%o0 = OpAccessChain %p_uint %outs %uint_0 %uint_0\n", ""), ("OpStore %o0 %v", "OpStore %outs %v")],
+     ["%outs: OpAllocateNodePayloadsAMDX does not return a NodePayloadAMDX pointer to a payload array"]),
+    ("IsApiEntryAMDX is a uint",
+     [("IsApiEntryAMDX %true", "IsApiEntryAMDX %uint_1")],
+     ["%main: IsApiEntryAMDX is not a bool constant"]),
+    ("CoalescingAMDX with StaticNumWorkgroupsAMDX",
+     [add("OpExecutionMode %leaf CoalescingAMDX", "OpExecutionModeId %leaf StaticNumWorkgroupsAMDX %uint_1 %uint_1 %uint_1")],
+     ["%leaf: CoalescingAMDX together with a workgroup-count mode"]),
+    ("CoalescingAMDX with MaxNumWorkgroupsAMDX",
+     [add("OpExecutionMode %leaf CoalescingAMDX", "OpExecutionModeId %leaf MaxNumWorkgroupsAMDX %uint_4 %uint_1 %uint_1")],
+     ["%leaf: CoalescingAMDX together with a workgroup-count mode"]),
+    ("SharesInputWithAMDX names a uint",
+     [add("OpExecutionMode %leaf CoalescingAMDX", "OpExecutionModeId %leaf SharesInputWithAMDX %uint_0 %uint_0")],
+     ["%leaf: SharesInputWithAMDX does not name a string constant"]),
+    ("enqueue of an input payload",
+     [("OpEnqueueNodePayloadsAMDX %outs", "OpEnqueueNodePayloadsAMDX %main_in")],
+     ["OpEnqueueNodePayloadsAMDX of %main_in, which is not an allocation"]),
+    ("enqueue of a uint",
+     [("OpEnqueueNodePayloadsAMDX %outs", "OpEnqueueNodePayloadsAMDX %v")],
+     ["OpEnqueueNodePayloadsAMDX of %v, which is not an allocation"]),
+    ("payload array length as a signed int",
+     [add(TYPES, "%int = OpTypeInt 32 1"), ("OpNodePayloadArrayLengthAMDX %uint", "OpNodePayloadArrayLengthAMDX %int")],
+     ["%n: OpNodePayloadArrayLengthAMDX does not yield a 32-bit uint"]),
+    ("payload array length as a bool",
+     [("OpNodePayloadArrayLengthAMDX %uint", "OpNodePayloadArrayLengthAMDX %bool")],
+     ["%n: OpNodePayloadArrayLengthAMDX does not yield a 32-bit uint"]),
+    ("payload struct without Offset",
+     [("OpMemberDecorate %LeafRec 0 Offset 0\n", "")],
+     ["%LeafRec: payload struct member 0 has no Offset"]),
+    ("nested payload struct without Offset",
+     [("%InRec = OpTypeStruct %uint", "%Inner = OpTypeStruct %uint\n%InRec = OpTypeStruct %uint %Inner"),
+      add(ANNOTATIONS, "OpMemberDecorate %InRec 1 Offset 4")],
+     ["%Inner: payload struct member 0 has no Offset"]),
+    ("finish writing without TrackFinishWritingAMDX",
+     [add(MAIN_BODY, "%done = OpFinishWritingNodePayloadAMDX %bool %main_in")],
+     ["%done: OpFinishWritingNodePayloadAMDX on a payload without TrackFinishWritingAMDX"]),
+    ("finish writing in a coalescing node",
+     [add(ANNOTATIONS, "OpDecorate %LeafRec TrackFinishWritingAMDX"),
+      add(LEAF_BODY, "%done = OpFinishWritingNodePayloadAMDX %bool %leaf_in")],
+     ["%done: OpFinishWritingNodePayloadAMDX in a coalescing node"]),
+]
+
+
+def test_reference_module_is_clean():
+    assert lint(mutant()) == []
+    assert lint(tools.assemble(REFERENCE_AMDX, "vulkan1.3")) == []
+
+
+def test_richer_module_is_clean():
+    assert lint(tools.assemble(RICH_AMDX, "vulkan1.3")) == []
+
+
+@pytest.mark.parametrize("replacements,messages", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_each_broken_rule_gives_its_message(replacements, messages):
+    assert lint(mutant(*replacements)) == messages
+
+
+@pytest.mark.parametrize("replacements", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_spirv_val_accepts_what_the_lint_rejects(replacements):
+    """spirv-amdx.md §1.4: spirv-val v2025.5 checks none of these rules. If it starts to, the
+    case fails here and the lint rule may go."""
+    assert tools.validate(mutant(*replacements), "vulkan1.3") == []
+
+
+@pytest.mark.parametrize("replacements", [
+    [("%p_out_arr %uint_2 %uint_4", "%p_out_arr %uint_4 %uint_4")],                   # Invocation
+    [add(TYPES, "%str_main = OpSpecConstantStringAMDX \"main\""),
+     ("PayloadNodeNameAMDX %str_leaf", "PayloadNodeNameAMDX %str_main")],
+    [add("OpExecutionMode %leaf CoalescingAMDX", "OpExecutionModeId %leaf SharesInputWithAMDX %str_leaf %uint_0")],
+    [add(MAIN_BODY, "%copy = OpCopyObject %p_out_arr %outs\nOpEnqueueNodePayloadsAMDX %copy")],
+    [add(ANNOTATIONS, "OpDecorate %InRec TrackFinishWritingAMDX"),
+     add(MAIN_BODY, "%done = OpFinishWritingNodePayloadAMDX %bool %main_in")],
+], ids=["Invocation visibility", "spec constant name", "SharesInputWithAMDX", "enqueue of a copy",
+        "finish writing with tracking"])
+def test_what_the_rules_allow_is_clean(replacements):
+    words = mutant(*replacements)
+    assert tools.validate(words, "vulkan1.3") == []
+    assert lint(words) == []
+
+
+def test_unnamed_ids_are_numbers():
+    words = tools.assemble(REFERENCE_AMDX.replace("OpDecorateId %out_arr NodeMaxPayloadsAMDX %uint_4\n", ""))
+    [message] = lint(words)
+    assert re.fullmatch(r"%\d+: OpTypeNodePayloadArrayAMDX without NodeMaxPayloadsAMDX", message)
+
+
+def test_one_node_per_module():
+    words = mutant()
+    assert lint(words) == []
+    assert lint(words, one_node_per_module=True) == ["2 entry points in a module meant to hold one node"]
+    one = tools.assemble(REFERENCE_AMDX.replace('OpEntryPoint GLCompute %leaf "leaf" %leaf_in\n', ""))
+    assert lint(one, one_node_per_module=True) == []
+
+
+def test_not_a_module():
+    with pytest.raises(ValueError, match="not a SPIR-V module"):
+        lint([0, 1, 2, 3, 4])
+    words = mutant()
+    words[-1] = 2 << 16 | words[-1] & 0xFFFF      # OpFunctionEnd claiming a word past the end
+    with pytest.raises(ValueError, match="malformed"):
+        lint(words)
