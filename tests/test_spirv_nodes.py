@@ -348,3 +348,28 @@ def test_a_module_the_checks_reject_is_an_internal_error_with_the_message(tmp_pa
     assert cli.main(["compile", str(path), "-o", str(tmp_path / "out.spv")]) == 3
     assert "the generated SPIR-V does not validate: %7: something the lint refuses" in capsys.readouterr().err
     assert not (tmp_path / "out.spv").exists()
+
+
+def test_matrix_conditional_selects_row_by_row(tmp_path):
+    c = compile_hlsl("""
+RWStructuredBuffer<float2x2> M : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Main(uint gi : SV_GroupIndex) { float2x2 a = M[gi]; M[0] = a > 1 ? a : -a; }
+""", tmp_path)
+    assert c.count("OpSelect") == 2
+
+
+def test_column_major_integer_matrices_in_buffers_are_refused_with_a_location(tmp_path):
+    errors = compile_errors("""
+RWStructuredBuffer<int2x3> Q : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; }
+""", tmp_path)
+    assert errors == ["WG0602: a column-major 'int2x3' in buffer or record memory: wgc keeps non-float "
+                      "matrices as arrays of rows; declare it row_major (or use -Zpr) (SPIR-V generation)"]
+    assert compile_hlsl("""
+struct S { row_major int2x3 m; };
+RWStructuredBuffer<S> Q : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; Q[0].m[1][2] = 7; }
+""", tmp_path).count("OpStore") >= 1

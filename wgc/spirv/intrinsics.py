@@ -1,19 +1,40 @@
-"""Intrinsic functions in SPIR-V: math, atomics, barriers, wave operations (SPIR-V back end).
+"""Intrinsic functions in SPIR-V: math, bits, atomics, barriers, wave operations (SPIR-V back end).
 
-Input: an `ir.IntrinsicCall` (overload already chosen by sema: arguments have the parameter
-types) and the `FunctionLowering` that emits it.
-Output: the instructions computing it; the result id (None for void intrinsics).
+Input: an `ir.IntrinsicCall` (overload already chosen by sema: the arguments have the parameter
+types, except out/inout arguments, which are the caller's l-values) and the `FunctionLowering`
+that emits it.
+Output: the instructions computing it, as dxc's SPIR-V back end emits them (the differences are
+listed below); the result id (None for void intrinsics). What SPIR-V cannot express raises
+`Unsupported` (atomics on node records, GetCurrentLoopIterationIndex of loop graphs).
 
-Invariants:
-- Atomics use the scope of the memory they touch (Workgroup for groupshared, Device otherwise)
-  and relaxed semantics, as dxc does.
+Invariants and decisions:
+- Math is GLSL.std.450 per scalar kind (`_GLSL`) or a core instruction. Instructions that take
+  scalars and vectors only are applied row by row to matrices (`lanes`), float matrices and
+  non-float ones (arrays of rows) alike. Bit instructions, which Vulkan allows on 32-bit integers
+  only, widen 16-bit values and split 64-bit ones into their two halves.
+- mul: an HLSL row is a SPIR-V column, so mul(M, v) = OpVectorTimesMatrix v M, mul(v, M) =
+  OpMatrixTimesVector M v, mul(A, B) = OpMatrixTimesMatrix B A and mul(Mx1, 1xN) =
+  OpOuterProduct; integer operands use scalar multiply-adds (SPIR-V matrices are float only).
+- mad is Fma (floats) or OpIMul + OpIAdd (integers), decorated NoContraction, as dxc does; fmod
+  is OpFRem (the sign of x); log10 is Log2 times 1/log2(10); all/any are OpAll/OpAny (a matrix:
+  per row, then over the rows); sign(uint) is (x != 0) (SSign would call 2^31 and up negative).
+- Atomics use the scope of the memory they touch (Workgroup for groupshared, where dxc says
+  Device; Device otherwise), relaxed semantics; 64-bit ones declare Int64Atomics.
 - Barrier(memory flags, semantic flags) follows dxc: GROUP_SYNC makes an OpControlBarrier,
   otherwise an OpMemoryBarrier; the scope is Device/Workgroup/Invocation from the scope flags;
   semantics are AcquireRelease plus the memory kinds; NODE_OUTPUT_MEMORY is OutputMemory (the
-  module then uses the Vulkan memory model); an object argument orders all memory.
+  module then uses the Vulkan memory model); an object argument orders all memory. Vulkan wants
+  Relaxed semantics at Invocation scope, where dxc emits the memory kinds: the semantics are
+  then Relaxed, and a memory barrier without GROUP_SYNC (it orders nothing) is left out.
+  The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and semantics.
+- Wave operations are GroupNonUniform instructions at Subgroup scope, each declaring its
+  capability; WaveActiveAllEqual of a vector compares component by component.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
 
 from wgc import ir
 from wgc import types as t
@@ -22,15 +43,15 @@ from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
 from .lower import FunctionLowering, Place, Unsupported
 
-_ATOMIC_OPS = {
-    "InterlockedAdd": ("OpAtomicIAdd", "OpAtomicIAdd"),
-    "InterlockedAnd": ("OpAtomicAnd", "OpAtomicAnd"),
-    "InterlockedOr": ("OpAtomicOr", "OpAtomicOr"),
-    "InterlockedXor": ("OpAtomicXor", "OpAtomicXor"),
-    "InterlockedMin": ("OpAtomicSMin", "OpAtomicUMin"),
-    "InterlockedMax": ("OpAtomicSMax", "OpAtomicUMax"),
-    "InterlockedExchange": ("OpAtomicExchange", "OpAtomicExchange"),
+_ATOMIC_OPS = {  # name: (instruction for int, for uint)
+    "InterlockedAdd": ("OpAtomicIAdd",) * 2, "InterlockedAnd": ("OpAtomicAnd",) * 2,
+    "InterlockedOr": ("OpAtomicOr",) * 2, "InterlockedXor": ("OpAtomicXor",) * 2,
+    "InterlockedMin": ("OpAtomicSMin", "OpAtomicUMin"), "InterlockedMax": ("OpAtomicSMax", "OpAtomicUMax"),
+    "InterlockedExchange": ("OpAtomicExchange",) * 2,
 }
+_UINT16 = t.scalar(t.ScalarKind.UINT, 16)
+_KINDS = {t.ScalarKind.FLOAT: "f", t.ScalarKind.INT: "s", t.ScalarKind.UINT: "u", t.ScalarKind.BOOL: "b"}
+_ALL_ONES = 0xFFFFFFFF
 
 
 def lower(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
@@ -38,6 +59,389 @@ def lower(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
     if handler is None:
         raise Unsupported(call.span, f"intrinsic '{call.name}' is not supported by the SPIR-V back end yet")
     return handler(fl, call)
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _kind(type_: t.Type) -> str:
+    """"f", "s", "u" or "b" (bool): the kind of a numeric type's scalar ("" for other types)."""
+    scalar = t.element_scalar(type_)
+    return "" if scalar is None else _KINDS[scalar.kind]
+
+
+def _args(fl: FunctionLowering, call: ir.IntrinsicCall) -> list[tuple[int, t.Type]]:
+    return [(fl.value(a), a.type) for a in call.args]  # type: ignore[misc]
+
+
+def _piece_type(fl: FunctionLowering, type_: t.Type) -> tuple[t.Type, int | None]:
+    """What a scalar/vector instruction sees of `type_`: a matrix's row type and row count, or
+    the (shaped) type itself and None."""
+    shape = fl.types.shape(type_)
+    if isinstance(shape, t.MatrixType):
+        return t.vector(shape.element, shape.columns), shape.rows
+    return shape, None
+
+
+def _pieces(fl: FunctionLowering, value: int, type_: t.Type, rows: int | None) -> list[int]:
+    """`value` cut into the `rows` rows of a matrix, or whole (repeated for each row of a matrix
+    result; once when the result is no matrix)."""
+    piece, own_rows = _piece_type(fl, type_)
+    if own_rows is None or rows is None:
+        return [value] * (rows or 1)
+    row = fl.types.id(piece)
+    return [fl.b.emit("OpCompositeExtract", row, value, i) for i in range(own_rows)]
+
+
+def _join(fl: FunctionLowering, type_: t.Type, pieces: list[int]) -> int:
+    if len(pieces) == 1 and _piece_type(fl, type_)[1] is None:
+        return pieces[0]
+    return fl.b.emit("OpCompositeConstruct", fl.types.id(type_), *pieces)
+
+
+Lane = Callable[[t.Type, list[int]], int]
+"""An instruction on scalars/vectors: (result piece type, operand pieces) -> id."""
+
+
+def lanes(fl: FunctionLowering, result: t.Type, operands: Sequence[tuple[int, t.Type]], op: Lane) -> int:
+    """`op` on the operands, row by row when the result is a matrix (each operand cut into its
+    own rows: a bool matrix condition, a float matrix under an int result...)."""
+    piece, rows = _piece_type(fl, result)
+    split = [_pieces(fl, value, type_, rows) for value, type_ in operands]
+    return _join(fl, result, [op(piece, list(parts)) for parts in zip(*split)])
+
+
+def _ext(fl: FunctionLowering, op: str) -> Lane:
+    return lambda piece, parts: fl.b.ext_inst(fl.types.id(piece), op, *parts)
+
+
+def _core(op: str):  # type: ignore[no-untyped-def]
+    """A core instruction on the call's arguments, with the call's type (row by row)."""
+    def lower_core(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+        return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.emit(op, fl.types.id(p), *parts))
+    return lower_core
+
+
+def _store_out(fl: FunctionLowering, arg: ir.Expr, value: int, type_: t.Type) -> None:
+    """Write an intrinsic's out value to the caller's l-value (converting to its type)."""
+    place = fl.place(arg)
+    if place is None:
+        raise Unsupported(arg.span, "this out argument cannot be written")
+    fl.store(place, fl.convert(value, type_, arg.type))  # type: ignore[arg-type]
+
+
+def constant_int(expr: ir.Expr, what: str) -> int:
+    """The value of an argument that must be an integer constant."""
+    folded = fold(expr)
+    if not isinstance(folded, Folded) or isinstance(folded.value, (tuple, str, float)):
+        raise Unsupported(expr.span, f"{what} must be a constant")
+    return int(folded.value)
+
+
+# ---------------------------------------------------------------- math
+
+# name -> GLSL.std.450 instruction per scalar kind; the operands are the call's arguments.
+# HLSL step(y, x) is x >= y ? 1 : 0, which is GLSL Step(edge = y, x): same order.
+_GLSL = {
+    "sqrt": {"f": "Sqrt"}, "rsqrt": {"f": "InverseSqrt"}, "exp": {"f": "Exp"}, "exp2": {"f": "Exp2"},
+    "log": {"f": "Log"}, "log2": {"f": "Log2"}, "sin": {"f": "Sin"}, "cos": {"f": "Cos"},
+    "tan": {"f": "Tan"}, "asin": {"f": "Asin"}, "acos": {"f": "Acos"}, "atan": {"f": "Atan"},
+    "sinh": {"f": "Sinh"}, "cosh": {"f": "Cosh"}, "tanh": {"f": "Tanh"}, "floor": {"f": "Floor"},
+    "ceil": {"f": "Ceil"}, "round": {"f": "RoundEven"}, "trunc": {"f": "Trunc"}, "frac": {"f": "Fract"},
+    "pow": {"f": "Pow"}, "atan2": {"f": "Atan2"}, "step": {"f": "Step"}, "lerp": {"f": "FMix"},
+    "smoothstep": {"f": "SmoothStep"}, "abs": {"f": "FAbs", "s": "SAbs"},
+    "min": {"f": "FMin", "s": "SMin", "u": "UMin"}, "max": {"f": "FMax", "s": "SMax", "u": "UMax"},
+    "clamp": {"f": "FClamp", "s": "SClamp", "u": "UClamp"}, "fma": {"f": "Fma"},
+    "length": {"f": "Length"}, "distance": {"f": "Distance"}, "normalize": {"f": "Normalize"},
+    "cross": {"f": "Cross"}, "reflect": {"f": "Reflect"}, "refract": {"f": "Refract"},
+    "faceforward": {"f": "FaceForward"}, "determinant": {"f": "Determinant"},
+}
+
+
+def _glsl(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    kind = _kind(call.args[0].type)
+    op = _GLSL[call.name].get(kind)
+    if op is None:
+        if call.name == "abs" and kind == "u":
+            return fl.value(call.args[0])  # type: ignore[return-value]
+        raise Unsupported(call.span, f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
+    if op == "Determinant" and not isinstance(fl.types.shape(call.args[0].type), t.MatrixType):
+        return fl.value(call.args[0])      # type: ignore[return-value]  # a 1x1 matrix is a scalar
+    return lanes(fl, call.type, _args(fl, call), _ext(fl, op))
+
+
+def _log10(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    # log10(x) = log2(x) * (1 / log2(10)), scaled as dxc does
+    log2 = lanes(fl, call.type, _args(fl, call), _ext(fl, "Log2"))
+    scale = fl.ml.constant(t.element_scalar(call.type), 0.30102999566398120)  # type: ignore[arg-type]
+    shape = fl.types.shape(call.type)
+    op = "OpMatrixTimesScalar" if isinstance(shape, t.MatrixType) else \
+        "OpVectorTimesScalar" if isinstance(shape, t.VectorType) else "OpFMul"
+    return fl.b.emit(op, fl.types.id(call.type), log2, scale)
+
+
+def _saturate(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.ext_inst(
+        fl.types.id(p), "FClamp", parts[0], fl.ml.constant(p, 0.0), fl.ml.constant(p, 1.0)))
+
+
+def _rcp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.emit(
+        "OpFDiv", fl.types.id(p), fl.ml.constant(p, 1.0), parts[0]))
+
+
+def _mad(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    float_ = _kind(call.type) == "f"
+
+    def mad(piece: t.Type, parts: list[int]) -> int:
+        a, b, c = parts
+        if float_:
+            made = [fl.b.ext_inst(fl.types.id(piece), "Fma", a, b, c)]
+        else:
+            product = fl.binary("*", piece, piece, a, b)
+            made = [product, fl.binary("+", piece, piece, product, c)]
+        for id_ in made:
+            fl.b.decorate(id_, "NoContraction")
+        return made[-1]
+    return lanes(fl, call.type, _args(fl, call), mad)
+
+
+def _to_bool(fl: FunctionLowering, value: int, type_: t.Type) -> int:
+    """A scalar or vector as bool(s): x != 0 (unordered for floats: NaN is true, as conversions)."""
+    kind = _kind(type_)
+    if kind == "b":
+        return value
+    op = "OpFUnordNotEqual" if kind == "f" else "OpINotEqual"
+    return fl.b.emit(op, fl.types.id(t.with_element(type_, t.BOOL)), value, fl.ml.constant(type_, 0))
+
+
+def _sign(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    source = call.args[0].type
+    kind, scalar = _kind(source), t.element_scalar(source)
+
+    def sign(piece: t.Type, parts: list[int]) -> int:       # piece: the int result's piece
+        own, result = t.with_element(piece, scalar), fl.types.id(piece)  # type: ignore[arg-type]
+        if kind == "u":                                       # an unsigned value's sign: 0 or 1
+            return fl.b.emit("OpSelect", result, _to_bool(fl, parts[0], own), fl.ml.constant(piece, 1),
+                             fl.ml.constant(piece, 0))
+        signed = fl.b.ext_inst(fl.types.id(own), "FSign" if kind == "f" else "SSign", parts[0])
+        if kind == "f":
+            return fl.b.emit("OpConvertFToS", result, signed)
+        return signed if scalar.bits == 32 else fl.b.emit("OpSConvert", result, signed)  # type: ignore[union-attr]
+    return lanes(fl, call.type, _args(fl, call), sign)
+
+
+def _modf_frexp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    frexp = call.name == "frexp"
+    piece, rows = _piece_type(fl, call.type)
+    second = t.with_element(piece, t.INT) if frexp else piece   # FrexpStruct's exponent is an int
+    struct = fl.b.type_struct([fl.types.id(piece), fl.types.id(second)])
+    firsts, seconds = [], []
+    for x in _pieces(fl, fl.value(call.args[0]), call.type, rows):  # type: ignore[arg-type]
+        pair = fl.b.ext_inst(struct, "FrexpStruct" if frexp else "ModfStruct", x)
+        firsts.append(fl.b.emit("OpCompositeExtract", fl.types.id(piece), pair, 0))
+        seconds.append(fl.b.emit("OpCompositeExtract", fl.types.id(second), pair, 1))
+    whole = t.with_element(call.type, t.INT) if frexp else call.type
+    _store_out(fl, call.args[1], _join(fl, whole, seconds), whole)
+    return _join(fl, call.type, firsts)
+
+
+def _classify(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    def classify(piece: t.Type, parts: list[int]) -> int:   # piece: a bool piece
+        type_id, x = fl.types.id(piece), parts[0]
+        if call.name != "isfinite":
+            return fl.b.emit("OpIsNan" if call.name == "isnan" else "OpIsInf", type_id, x)
+        bad = fl.b.emit("OpLogicalOr", type_id, fl.b.emit("OpIsNan", type_id, x), fl.b.emit("OpIsInf", type_id, x))
+        return fl.b.emit("OpLogicalNot", type_id, bad)
+    return lanes(fl, call.type, _args(fl, call), classify)
+
+
+def _all_any(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    op, bool_ = ("OpAll" if call.name == "all" else "OpAny"), fl.b.type_bool()
+
+    def reduce(value: int, type_: t.Type) -> int:           # a scalar or a vector
+        value = _to_bool(fl, value, type_)
+        return value if isinstance(type_, t.ScalarType) else fl.b.emit(op, bool_, value)
+    source = call.args[0].type
+    piece, rows = _piece_type(fl, source)
+    value = fl.value(call.args[0])
+    if rows is None:
+        return reduce(value, piece)                           # type: ignore[arg-type]
+    per_row = [reduce(row, piece) for row in _pieces(fl, value, source, rows)]  # type: ignore[arg-type]
+    return fl.b.emit(op, bool_, fl.b.emit("OpCompositeConstruct", fl.types.id(t.vector(t.BOOL, rows)), *per_row))
+
+
+def _dot(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    a, b = fl.value(call.args[0]), fl.value(call.args[1])
+    vector = call.args[0].type
+    if _kind(vector) == "f" and isinstance(fl.types.shape(vector), t.VectorType):
+        return fl.b.emit("OpDot", fl.types.id(call.type), a, b)
+    product = fl.binary("*", vector, vector, a, b)            # integers: multiply, add the parts
+    parts = fl.components(product, vector)
+    total = parts[0]
+    for part in parts[1:]:
+        total = fl.binary("+", call.type, call.type, total, part)
+    return total
+
+
+def _dims(type_: t.Type, left: bool) -> tuple[int, int]:
+    """The HLSL rows x columns of a mul operand (a vector is a row on the left, a column on the right)."""
+    if isinstance(type_, t.MatrixType):
+        return type_.rows, type_.columns
+    count = type_.count if isinstance(type_, t.VectorType) else 1
+    return (1, count) if left else (count, 1)
+
+
+def _mul(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    (left, right), (a, b) = (x.type for x in call.args), (fl.value(x) for x in call.args)
+    left_shape, right_shape, shape = fl.types.shape(left), fl.types.shape(right), fl.types.shape(call.type)
+    result = fl.types.id(call.type)
+    scalar_l, scalar_r = isinstance(left_shape, t.ScalarType), isinstance(right_shape, t.ScalarType)
+    if _kind(call.type) == "f":
+        if scalar_l and scalar_r:
+            return fl.b.emit("OpFMul", result, a, b)
+        if scalar_l or scalar_r:
+            scalar, other = (a, b) if scalar_l else (b, a)
+            op = "OpMatrixTimesScalar" if isinstance(shape, t.MatrixType) else "OpVectorTimesScalar"
+            return fl.b.emit(op, result, other, scalar)
+        vector_l, vector_r = isinstance(left_shape, t.VectorType), isinstance(right_shape, t.VectorType)
+        if vector_l and vector_r:     # a row times a column, or a column (Mx1) times a row (1xN)
+            if isinstance(shape, t.MatrixType):
+                return fl.b.emit("OpOuterProduct", result, b, a)
+            return fl.b.emit("OpDot", result, a, b)
+        if vector_l:                  # mul(v, M): SPIR-V sees M transposed
+            return fl.b.emit("OpMatrixTimesVector", result, b, a)
+        if vector_r:                  # mul(M, v)
+            return fl.b.emit("OpVectorTimesMatrix", result, b, a)
+        return fl.b.emit("OpMatrixTimesMatrix", result, b, a)
+    # integers: sums of products, scalar by scalar
+    element: t.Type = t.element_scalar(call.type)             # type: ignore[assignment]
+    xs, ys = fl.components(a, left), fl.components(b, right)  # type: ignore[arg-type]
+    if scalar_l or scalar_r:
+        scalar, others = (xs[0], ys) if scalar_l else (ys[0], xs)
+        return fl.build([fl.binary("*", element, element, scalar, o) for o in others], call.type)
+    (rows, inner), (_, columns) = _dims(left, True), _dims(right, False)
+    out = []
+    for r, c in ((r, c) for r in range(rows) for c in range(columns)):
+        terms = [fl.binary("*", element, element, xs[r * inner + k], ys[k * columns + c]) for k in range(inner)]
+        out.append(functools.reduce(lambda x, y: fl.binary("+", element, element, x, y), terms))
+    return fl.build(out, call.type)
+
+
+def _transpose(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    value = fl.value(call.args[0])
+    if fl.types.is_float_matrix(call.args[0].type) and fl.types.is_float_matrix(call.type):
+        return fl.b.emit("OpTranspose", fl.types.id(call.type), value)
+    source = fl.types.shape(call.args[0].type)
+    parts = fl.components(value, source)                      # type: ignore[arg-type]
+    if not isinstance(source, t.MatrixType):                  # 1xN <-> Nx1: the same vector
+        return fl.build(parts, call.type)
+    rows, columns = source.rows, source.columns
+    return fl.build([parts[r * columns + c] for c in range(columns) for r in range(rows)], call.type)
+
+
+def _select(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    (cond, cond_type), a, b = _args(fl, call)
+    if isinstance(fl.types.shape(cond_type), t.ScalarType) and \
+            not isinstance(fl.types.shape(call.type), t.ScalarType):   # one condition for all parts
+        cond_type = t.with_element(call.type, t.BOOL)
+        cond = fl.convert(cond, call.args[0].type, cond_type)  # type: ignore[assignment]
+    return lanes(fl, call.type, [(cond, cond_type), a, b],
+                  lambda p, parts: fl.b.emit("OpSelect", fl.types.id(p), *parts))
+
+
+# ---------------------------------------------------------------- bits and reinterpretation
+
+
+def _bits(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """countbits, firstbithigh, firstbitlow, reversebits: 32-bit instructions."""
+    source = call.args[0].type
+    scalar = t.element_scalar(source)
+    value = fl.value(call.args[0])
+    if scalar.bits == 64:                                     # type: ignore[union-attr]
+        parts = fl.components(value, source)                  # type: ignore[arg-type]
+        return fl.build([_bits64(fl, call.name, scalar, x) for x in parts], call.type)  # type: ignore[arg-type]
+    return lanes(fl, call.type, [(value, source)], lambda piece, parts: _bits32(  # type: ignore[list-item]
+        fl, call.name, t.with_element(piece, scalar), piece, parts[0]))  # type: ignore[arg-type]
+
+
+def _bits32(fl: FunctionLowering, name: str, own: t.Type, piece: t.Type, x: int) -> int:
+    """A bit instruction on a 32-bit (or widened 16-bit) integer scalar/vector `x` of type `own`."""
+    scalar = t.element_scalar(own)
+    signed, narrow = scalar.kind is t.ScalarKind.INT, scalar.bits == 16  # type: ignore[union-attr]
+    wide, short = (t.with_element(own, t.UINT), t.with_element(own, _UINT16)) if narrow else (own, own)
+    if narrow and signed and name == "firstbithigh":      # sign-extended for FindSMsb
+        x = fl.b.emit("OpSConvert", fl.types.id(t.with_element(own, t.INT)), x)
+    elif narrow:                                          # zero-extended
+        x = fl.b.emit("OpUConvert", fl.types.id(wide), fl.b.emit("OpBitcast", fl.types.id(short), x) if signed else x)
+    if name == "countbits":
+        return fl.b.emit("OpBitCount", fl.types.id(piece), x)
+    if name == "firstbithigh" or name == "firstbitlow":
+        op = "FindILsb" if name == "firstbitlow" else ("FindSMsb" if signed else "FindUMsb")
+        return fl.b.ext_inst(fl.types.id(piece), op, x)
+    reversed_ = fl.b.emit("OpBitReverse", fl.types.id(wide), x)
+    if not narrow:
+        return reversed_
+    shifted = fl.b.emit("OpShiftRightLogical", fl.types.id(wide), reversed_, fl.ml.constant(wide, 16))
+    reversed_ = fl.b.emit("OpUConvert", fl.types.id(short), shifted)
+    return fl.b.emit("OpBitcast", fl.types.id(own), reversed_) if signed else reversed_
+
+
+def _bits64(fl: FunctionLowering, name: str, scalar: t.ScalarType, x: int) -> int:
+    """A bit instruction on one 64-bit integer, from its 32-bit halves."""
+    uint, int_, bool_ = fl.types.id(t.UINT), fl.types.id(t.INT), fl.b.type_bool()
+    halves = fl.b.emit("OpBitcast", fl.types.id(t.vector(t.UINT, 2)), x)
+    low, high = (fl.b.emit("OpCompositeExtract", uint, halves, i) for i in (0, 1))
+    if name == "countbits":
+        return fl.b.emit("OpIAdd", uint, fl.b.emit("OpBitCount", uint, low), fl.b.emit("OpBitCount", uint, high))
+    if name == "reversebits":
+        swapped = fl.b.emit("OpCompositeConstruct", fl.types.id(t.vector(t.UINT, 2)),
+                            fl.b.emit("OpBitReverse", uint, high), fl.b.emit("OpBitReverse", uint, low))
+        return fl.b.emit("OpBitcast", fl.types.id(scalar), swapped)
+    none, plus32 = fl.uint(_ALL_ONES), fl.uint(32)
+
+    def found(bit: int) -> int:
+        return fl.b.emit("OpINotEqual", bool_, bit, none)
+    if name == "firstbitlow":
+        lo, hi = (fl.b.ext_inst(uint, "FindILsb", half) for half in (low, high))
+        hi = fl.b.emit("OpSelect", uint, found(hi), fl.b.emit("OpIAdd", uint, hi, plus32), none)
+        return fl.b.emit("OpSelect", uint, found(lo), lo, hi)
+    if scalar.kind is t.ScalarKind.INT:   # the highest bit that differs from the sign
+        signed_high = fl.b.emit("OpBitcast", int_, high)
+        hi = fl.b.ext_inst(uint, "FindSMsb", signed_high)
+        sign = fl.b.emit("OpShiftRightArithmetic", int_, signed_high, fl.ml.constant(t.INT, 31))
+        low = fl.b.emit("OpBitwiseXor", uint, low, fl.b.emit("OpBitcast", uint, sign))
+    else:
+        hi = fl.b.ext_inst(uint, "FindUMsb", high)
+    lo = fl.b.ext_inst(uint, "FindUMsb", low)
+    return fl.b.emit("OpSelect", uint, found(hi), fl.b.emit("OpIAdd", uint, hi, plus32), lo)
+
+
+def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
+    if len(call.args) == 3:           # asuint(double, out uint low, out uint high)
+        pair = fl.b.emit("OpBitcast", fl.types.id(t.vector(t.UINT, 2)), fl.value(call.args[0]))
+        for index, arg in ((0, call.args[1]), (1, call.args[2])):
+            _store_out(fl, arg, fl.b.emit("OpCompositeExtract", fl.types.id(t.UINT), pair, index), t.UINT)
+        return None
+    if fl.types.id(call.args[0].type) == fl.types.id(call.type):
+        return fl.value(call.args[0])  # type: ignore[return-value]
+    return _core("OpBitcast")(fl, call)
+
+
+def _half_packing(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """f32tof16(x) = PackHalf2x16((x, 0)), f16tof32(x) = UnpackHalf2x16(x).x, per component."""
+    float_, float2, uint = fl.types.id(t.FLOAT), fl.types.id(t.vector(t.FLOAT, 2)), fl.types.id(t.UINT)
+    zero = fl.ml.constant(t.FLOAT, 0.0)
+
+    def one(x: int) -> int:
+        if call.name == "f32tof16":
+            return fl.b.ext_inst(uint, "PackHalf2x16", fl.b.emit("OpCompositeConstruct", float2, x, zero))
+        return fl.b.emit("OpCompositeExtract", float_, fl.b.ext_inst(float2, "UnpackHalf2x16", x), 0)
+    parts = fl.components(fl.value(call.args[0]), call.args[0].type)  # type: ignore[arg-type]
+    return fl.build([one(x) for x in parts], call.type)
+
+
+# ---------------------------------------------------------------- atomics
 
 
 def atomic_scope(fl: FunctionLowering, place: Place) -> int:
@@ -67,7 +471,10 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
     else:
         raise Unsupported(call.span, f"'{name}' needs a memory location")
-    signed = t.element_scalar(type_).kind is t.ScalarKind.INT
+    scalar = t.element_scalar(type_)
+    if scalar is not None and scalar.bits == 64:
+        fl.b.capability("Int64Atomics")
+    signed = scalar is not None and scalar.kind is t.ScalarKind.INT
     type_id, semantics = fl.types.id(type_), fl.ml.semantics()
     if name in ("InterlockedCompareExchange", "InterlockedCompareStore"):
         compare, value = fl.value(args[0]), fl.value(args[1])
@@ -79,306 +486,40 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
         original = fl.b.emit(op, type_id, pointer, scope, semantics, fl.value(args[0]))
         out = args[1:]
     if out:
-        fl.store(fl.place(out[0]), fl.convert(original, type_, out[0].type))
+        _store_out(fl, out[0], original, type_)                # type: ignore[arg-type]
     return None
 
 
-def constant_int(expr: ir.Expr, what: str) -> int:
-    """The value of an argument that must be an integer constant."""
-    folded = fold(expr)
-    if not isinstance(folded, Folded) or isinstance(folded.value, (tuple, str, float)):
-        raise Unsupported(expr.span, f"{what} must be a constant")
-    return int(folded.value)
+# ---------------------------------------------------------------- barriers
 
 
 def _barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     first, second = call.args
-    if isinstance(first.type, t.NodeObjectType):
-        memory = FLAGS["ALL_MEMORY"]
-    else:
-        memory = constant_int(first, "the Barrier memory flags")
+    memory = FLAGS["ALL_MEMORY"] if isinstance(first.type, t.NodeObjectType) else \
+        constant_int(first, "the Barrier memory flags")
     _emit_barrier(fl, memory, constant_int(second, "the Barrier semantic flags"))
     return None
 
 
 def _emit_barrier(fl: FunctionLowering, memory: int, flags: int) -> None:
-    if memory == 0 and flags == 0:
-        return
-    if flags & FLAGS["DEVICE_SCOPE"]:
-        scope = "Device"
-    elif flags & FLAGS["GROUP_SCOPE"]:
-        scope = "Workgroup"
-    else:
-        scope = "Invocation"
-    names = ["AcquireRelease"]
-    if memory & FLAGS["UAV_MEMORY"]:
-        names.append("UniformMemory")
-    if memory & FLAGS["GROUP_SHARED_MEMORY"]:
-        names.append("WorkgroupMemory")
-    if memory & FLAGS["NODE_OUTPUT_MEMORY"]:
-        names.append("OutputMemory")
+    scope = "Device" if flags & FLAGS["DEVICE_SCOPE"] else "Workgroup" if flags & FLAGS["GROUP_SCOPE"] else "Invocation"
+    sync = bool(flags & FLAGS["GROUP_SYNC"])
+    if scope == "Invocation":         # Vulkan: Relaxed only; ordering one's own accesses is a no-op
+        if not sync:
+            return
+        memory = 0
+    kinds = (("UAV_MEMORY", "UniformMemory"), ("GROUP_SHARED_MEMORY", "WorkgroupMemory"),
+             ("NODE_OUTPUT_MEMORY", "OutputMemory"))   # NODE_INPUT_MEMORY adds nothing (dxc)
+    names = ["AcquireRelease", *(name for flag, name in kinds if memory & FLAGS[flag])]
     semantics = fl.ml.semantics(*names) if memory else fl.ml.semantics()
-    if flags & FLAGS["GROUP_SYNC"]:
+    if sync:
         fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), semantics)
     else:
         fl.b.emit("OpMemoryBarrier", fl.ml.scope(scope), semantics)
 
 
-def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return _builtin_load(fl, "RemainingRecursionLevelsAMDX")
-
-
-def _builtin_load(fl: FunctionLowering, name: str) -> int:
-    var = fl.ml.builtin(name, t.UINT)
-    fl.use_global(var)
-    return fl.b.emit("OpLoad", fl.types.id(t.UINT), var)
-
-
-# ---------------------------------------------------------------- math
-
-
-def _kind(type_: t.Type) -> str:
-    """"f", "s" or "u" (or "b" for bool) of a numeric type's scalar."""
-    scalar = t.element_scalar(type_)
-    if scalar is None:
-        return ""
-    if scalar.kind is t.ScalarKind.BOOL:
-        return "b"
-    return "f" if scalar.is_float else ("s" if scalar.kind is t.ScalarKind.INT else "u")
-
-
-# name -> GLSL.std.450 instruction per scalar kind ("" = every kind); the arguments are the call's
-_GLSL = {
-    "sqrt": {"f": "Sqrt"}, "rsqrt": {"f": "InverseSqrt"}, "exp": {"f": "Exp"}, "exp2": {"f": "Exp2"},
-    "log": {"f": "Log"}, "log2": {"f": "Log2"}, "sin": {"f": "Sin"}, "cos": {"f": "Cos"},
-    "tan": {"f": "Tan"}, "asin": {"f": "Asin"}, "acos": {"f": "Acos"}, "atan": {"f": "Atan"},
-    "sinh": {"f": "Sinh"}, "cosh": {"f": "Cosh"}, "tanh": {"f": "Tanh"}, "floor": {"f": "Floor"},
-    "ceil": {"f": "Ceil"}, "round": {"f": "RoundEven"}, "trunc": {"f": "Trunc"}, "frac": {"f": "Fract"},
-    "pow": {"f": "Pow"}, "atan2": {"f": "Atan2"}, "lerp": {"f": "FMix"}, "smoothstep": {"f": "SmoothStep"},
-    "abs": {"f": "FAbs", "s": "SAbs"}, "min": {"f": "FMin", "s": "SMin", "u": "UMin"},
-    "max": {"f": "FMax", "s": "SMax", "u": "UMax"}, "clamp": {"f": "FClamp", "s": "SClamp", "u": "UClamp"},
-    "fma": {"f": "Fma"}, "firstbitlow": {"s": "FindILsb", "u": "FindILsb"},
-    "firstbithigh": {"s": "FindSMsb", "u": "FindUMsb"},
-    "length": {"f": "Length"}, "distance": {"f": "Distance"}, "normalize": {"f": "Normalize"},
-    "cross": {"f": "Cross"}, "reflect": {"f": "Reflect"}, "refract": {"f": "Refract"},
-    "faceforward": {"f": "FaceForward"}, "determinant": {"f": "Determinant"},
-}
-
-
-def _glsl(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    kind = _kind(call.args[0].type)
-    op = _GLSL[call.name].get(kind)
-    if op is None:
-        if call.name == "abs" and kind == "u":
-            return fl.value(call.args[0])
-        raise Unsupported(call.span, f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
-    return _ext(fl, call.type, op, [fl.value(a) for a in call.args])
-
-
-def _ext(fl: FunctionLowering, type_: t.Type, op: str, args: list[int]) -> int:
-    """A GLSL.std.450 instruction of result `type_` (row by row on a float matrix: the extended
-    instructions take scalars and vectors only)."""
-    if fl.types.is_float_matrix(type_) and op != "Determinant":
-        return fl._per_row(type_, lambda row, *parts: fl.b.ext_inst(row, op, *parts), *args)
-    return fl.b.ext_inst(fl.types.id(type_), op, *args)
-
-
-def _core(op: str):  # type: ignore[no-untyped-def]
-    """A core instruction on the call's arguments, with the call's type."""
-    def lower_core(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-        return fl.b.emit(op, fl.types.id(call.type), *(fl.value(a) for a in call.args))
-    return lower_core
-
-
-def _log10(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    log2 = _ext(fl, call.type, "Log2", [fl.value(call.args[0])])
-    return fl.binary("*", call.type, call.type, log2, fl.ml.constant(call.type, 0.30102999566398120))
-
-
-def _step(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    # HLSL step(y, x) = x >= y ? 1 : 0 = GLSL step(edge = y, x)
-    return _ext(fl, call.type, "Step", [fl.value(call.args[0]), fl.value(call.args[1])])
-
-
-def _saturate(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return _ext(fl, call.type, "FClamp", [fl.value(call.args[0]), fl.ml.constant(call.type, 0.0),
-                                          fl.ml.constant(call.type, 1.0)])
-
-
-def _rcp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.binary("/", call.type, call.type, fl.ml.constant(call.type, 1.0), fl.value(call.args[0]))
-
-
-def _fmod(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.binary("%", call.type, call.type, fl.value(call.args[0]), fl.value(call.args[1]))
-
-
-def _mad(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    a, b, c = (fl.value(x) for x in call.args)
-    return fl.binary("+", call.type, call.type, fl.binary("*", call.type, call.type, a, b), c)
-
-
-def _sign(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    source = call.args[0].type
-    kind = _kind(source)
-    value = fl.value(call.args[0])
-    if kind == "u":   # sign of an unsigned value: 0 or 1
-        return fl.convert(fl.binary("!=", source, t.with_element(source, t.BOOL), value,
-                                    fl.ml.constant(source, 0)), t.with_element(source, t.BOOL), call.type)
-    result = fl.b.ext_inst(fl.types.id(source), "FSign" if kind == "f" else "SSign", value)
-    return fl.convert(result, source, call.type)
-
-
-def _modf_frexp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    type_id = fl.types.id(call.type)
-    second = t.with_element(call.type, t.INT) if call.name == "frexp" else call.type
-    struct = fl.b.type_struct([type_id, fl.types.id(second)])
-    result = fl.b.ext_inst(struct, "ModfStruct" if call.name == "modf" else "FrexpStruct",
-                           fl.value(call.args[0]))
-    part = fl.b.emit("OpCompositeExtract", fl.types.id(second), result, 1)
-    out = fl.place(call.args[1])
-    fl.store(out, fl.convert(part, second, call.args[1].type))
-    return fl.b.emit("OpCompositeExtract", type_id, result, 0)
-
-
-def _isfinite(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    type_id = fl.types.id(call.type)
-    value = fl.value(call.args[0])
-    bad = fl.b.emit("OpLogicalOr", type_id, fl.b.emit("OpIsNan", type_id, value),
-                    fl.b.emit("OpIsInf", type_id, value))
-    return fl.b.emit("OpLogicalNot", type_id, bad)
-
-
-def _all_any(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    source = call.args[0].type
-    as_bool = t.with_element(fl.types.shape(source), t.BOOL)
-    value = fl.convert(fl.value(call.args[0]), source, as_bool)
-    if isinstance(fl.types.shape(as_bool), t.ScalarType):
-        return value
-    op = "OpLogicalAnd" if call.name == "all" else "OpLogicalOr"
-    parts = fl.components(value, as_bool)          # matrices too: fold the components
-    result = parts[0]
-    for part in parts[1:]:
-        result = fl.b.emit(op, fl.b.type_bool(), result, part)
-    return result
-
-
-def _dot(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    a, b = fl.value(call.args[0]), fl.value(call.args[1])
-    vector = call.args[0].type
-    if _kind(vector) == "f" and isinstance(fl.types.shape(vector), t.VectorType):
-        return fl.b.emit("OpDot", fl.types.id(call.type), a, b)
-    product = fl.binary("*", vector, vector, a, b)
-    parts = fl.components(product, vector)
-    total = parts[0]
-    for part in parts[1:]:
-        total = fl.binary("+", call.type, call.type, total, part)
-    return total
-
-
-def _mul(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    left_type, right_type = (fl.types.shape(a.type) for a in call.args)
-    a, b = fl.value(call.args[0]), fl.value(call.args[1])
-    result = fl.types.id(call.type)
-    scalar_l, scalar_r = isinstance(left_type, t.ScalarType), isinstance(right_type, t.ScalarType)
-    float_ = _kind(call.type) == "f"
-    if scalar_l and scalar_r:
-        return fl.binary("*", call.type, call.type, a, b)
-    if scalar_l or scalar_r:
-        scalar, other, other_type = (a, b, right_type) if scalar_l else (b, a, left_type)
-        if float_ and isinstance(other_type, t.VectorType):
-            return fl.b.emit("OpVectorTimesScalar", result, other, scalar)
-        if float_ and isinstance(other_type, t.MatrixType):
-            return fl.b.emit("OpMatrixTimesScalar", result, other, scalar)
-        splat = fl.convert(scalar, call.args[0 if scalar_l else 1].type, other_type)
-        return fl.binary("*", other_type, other_type, other, splat)
-    vector_l, vector_r = isinstance(left_type, t.VectorType), isinstance(right_type, t.VectorType)
-    if vector_l and vector_r:
-        return _dot(fl, call)
-    if not float_:
-        raise Unsupported(call.span, f"mul of integer matrices ('{left_type}', '{right_type}')")
-    if vector_l:                      # mul(v, M): SPIR-V sees M transposed
-        return fl.b.emit("OpMatrixTimesVector", result, b, a)
-    if vector_r:                      # mul(M, v)
-        return fl.b.emit("OpVectorTimesMatrix", result, b, a)
-    return fl.b.emit("OpMatrixTimesMatrix", result, b, a)
-
-
-def _transpose(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    value = fl.value(call.args[0])
-    if fl.types.is_float_matrix(call.args[0].type) and fl.types.is_float_matrix(call.type):
-        return fl.b.emit("OpTranspose", fl.types.id(call.type), value)
-    source = fl.types.shape(call.args[0].type)
-    parts = fl.components(value, source)
-    if not isinstance(source, t.MatrixType):
-        return fl.build(parts, call.type)
-    rows, columns = source.rows, source.columns
-    return fl.build([parts[r * columns + c] for c in range(columns) for r in range(rows)], call.type)
-
-
-def _select(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    cond, a, b = (fl.value(x) for x in call.args)
-    cond_shape = fl.types.shape(call.args[0].type)
-    result_shape = fl.types.shape(call.type)
-    if isinstance(cond_shape, t.ScalarType) and not isinstance(result_shape, t.ScalarType):
-        cond = fl.convert(cond, call.args[0].type, t.with_element(result_shape, t.BOOL))
-    if isinstance(result_shape, t.MatrixType):
-        return fl._per_row(call.type, lambda row, c, x, y: fl.b.emit("OpSelect", row, c, x, y), cond, a, b)
-    return fl.b.emit("OpSelect", fl.types.id(call.type), cond, a, b)
-
-
-def _countbits(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    source = call.args[0].type
-    counted = fl.b.emit("OpBitCount", fl.types.id(source), fl.value(call.args[0]))
-    return fl.convert(counted, source, call.type)
-
-
-def _firstbit(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    source = call.args[0].type
-    op = _GLSL[call.name][_kind(source)]
-    return fl.convert(fl.b.ext_inst(fl.types.id(source), op, fl.value(call.args[0])), source, call.type)
-
-
-def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
-    if len(call.args) == 3:           # asuint(double, out uint low, out uint high)
-        pair = fl.b.emit("OpBitcast", fl.types.id(t.vector(t.UINT, 2)), fl.value(call.args[0]))
-        for index, arg in ((0, call.args[1]), (1, call.args[2])):
-            part = fl.b.emit("OpCompositeExtract", fl.types.id(t.UINT), pair, index)
-            fl.store(fl.place(arg), fl.convert(part, t.UINT, arg.type))
-        return None
-    value = fl.value(call.args[0])
-    if fl.types.id(call.args[0].type) == fl.types.id(call.type):
-        return value
-    if isinstance(fl.types.shape(call.type), t.MatrixType):
-        return fl._per_row(call.type, lambda row, part: fl.b.emit("OpBitcast", row, part), value)
-    return fl.b.emit("OpBitcast", fl.types.id(call.type), value)
-
-
-def _per_component(fl: FunctionLowering, call: ir.IntrinsicCall, scalar_op) -> int:  # type: ignore[no-untyped-def]
-    """Apply `scalar_op(value) -> id` to each component of the argument."""
-    source = call.args[0].type
-    parts = fl.components(fl.value(call.args[0]), source)
-    return fl.build([scalar_op(p) for p in parts], call.type)
-
-
-def _f32tof16(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    float2 = fl.types.id(t.vector(t.FLOAT, 2))
-    zero = fl.ml.constant(t.FLOAT, 0.0)
-    return _per_component(fl, call, lambda x: fl.b.ext_inst(
-        fl.types.id(t.UINT), "PackHalf2x16", fl.b.emit("OpCompositeConstruct", float2, x, zero)))
-
-
-def _f16tof32(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    float2 = fl.types.id(t.vector(t.FLOAT, 2))
-    return _per_component(fl, call, lambda x: fl.b.emit(
-        "OpCompositeExtract", fl.types.id(t.FLOAT), fl.b.ext_inst(float2, "UnpackHalf2x16", x), 0))
-
-
-# ---------------------------------------------------------------- legacy barriers
-
-
 _LEGACY_BARRIERS = {
-    # name: (memory scope, semantics)
+    # name: (memory scope, semantics), as dxc emits them
     "GroupMemoryBarrier": ("Workgroup", ("AcquireRelease", "WorkgroupMemory")),
     "DeviceMemoryBarrier": ("Device", ("AcquireRelease", "UniformMemory", "ImageMemory")),
     "AllMemoryBarrier": ("Device", ("AcquireRelease", "UniformMemory", "WorkgroupMemory", "ImageMemory")),
@@ -386,35 +527,24 @@ _LEGACY_BARRIERS = {
 
 
 def _legacy_barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
-    sync = call.name.endswith("WithGroupSync")
-    scope, semantics = _LEGACY_BARRIERS[call.name.removesuffix("WithGroupSync")]
-    if sync:
-        fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), fl.ml.semantics(*semantics))
+    scope, names = _LEGACY_BARRIERS[call.name.removesuffix("WithGroupSync")]
+    if call.name.endswith("WithGroupSync"):
+        fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), fl.ml.semantics(*names))
     else:
-        fl.b.emit("OpMemoryBarrier", fl.ml.scope(scope), fl.ml.semantics(*semantics))
+        fl.b.emit("OpMemoryBarrier", fl.ml.scope(scope), fl.ml.semantics(*names))
     return None
 
 
 # ---------------------------------------------------------------- wave and quad operations
 
-
-_WAVE_REDUCE = {
-    # name: (group operation, instruction per kind)
-    "WaveActiveSum": ("Reduce", {"f": "OpGroupNonUniformFAdd", "s": "OpGroupNonUniformIAdd",
-                                 "u": "OpGroupNonUniformIAdd"}),
-    "WaveActiveProduct": ("Reduce", {"f": "OpGroupNonUniformFMul", "s": "OpGroupNonUniformIMul",
-                                     "u": "OpGroupNonUniformIMul"}),
-    "WaveActiveMin": ("Reduce", {"f": "OpGroupNonUniformFMin", "s": "OpGroupNonUniformSMin",
-                                 "u": "OpGroupNonUniformUMin"}),
-    "WaveActiveMax": ("Reduce", {"f": "OpGroupNonUniformFMax", "s": "OpGroupNonUniformSMax",
-                                 "u": "OpGroupNonUniformUMax"}),
-    "WavePrefixSum": ("ExclusiveScan", {"f": "OpGroupNonUniformFAdd", "s": "OpGroupNonUniformIAdd",
-                                        "u": "OpGroupNonUniformIAdd"}),
-    "WavePrefixProduct": ("ExclusiveScan", {"f": "OpGroupNonUniformFMul", "s": "OpGroupNonUniformIMul",
-                                            "u": "OpGroupNonUniformIMul"}),
-    "WaveActiveBitAnd": ("Reduce", {"s": "OpGroupNonUniformBitwiseAnd", "u": "OpGroupNonUniformBitwiseAnd"}),
-    "WaveActiveBitOr": ("Reduce", {"s": "OpGroupNonUniformBitwiseOr", "u": "OpGroupNonUniformBitwiseOr"}),
-    "WaveActiveBitXor": ("Reduce", {"s": "OpGroupNonUniformBitwiseXor", "u": "OpGroupNonUniformBitwiseXor"}),
+_ARITHMETIC = {  # operation: GroupNonUniform instruction for float, int, uint
+    "Sum": ("FAdd", "IAdd", "IAdd"), "Product": ("FMul", "IMul", "IMul"), "Min": ("FMin", "SMin", "UMin"),
+    "Max": ("FMax", "SMax", "UMax"),
+    **{f"Bit{op}": (None, f"Bitwise{op}", f"Bitwise{op}") for op in ("And", "Or", "Xor")},
+}
+_WAVE_REDUCE = {  # name: (group operation, instruction per kind)
+    **{f"WaveActive{op}": ("Reduce", dict(zip("fsu", ops))) for op, ops in _ARITHMETIC.items()},
+    **{f"WavePrefix{op}": ("ExclusiveScan", dict(zip("fsu", _ARITHMETIC[op]))) for op in ("Sum", "Product")},
 }
 
 
@@ -429,56 +559,42 @@ def _wave_reduce(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     op = ops.get(_kind(call.type))
     if op is None:
         raise Unsupported(call.span, f"'{call.name}' of '{call.type}'")
-    return fl.b.emit(op, fl.types.id(call.type), scope, operation, fl.value(call.args[0]))
+    return fl.b.emit(f"OpGroupNonUniform{op}", fl.types.id(call.type), scope, operation, fl.value(call.args[0]))
 
 
-def _ballot(fl: FunctionLowering, value: int) -> int:
-    scope = _subgroup(fl, "GroupNonUniformBallot")
-    return fl.b.emit("OpGroupNonUniformBallot", fl.types.id(t.vector(t.UINT, 4)), scope, value)
+_WAVE = {  # name: (instruction, capability); operands: Subgroup scope, the arguments
+    "WaveIsFirstLane": ("OpGroupNonUniformElect", None),
+    "WaveActiveBallot": ("OpGroupNonUniformBallot", "GroupNonUniformBallot"),
+    "WaveReadLaneFirst": ("OpGroupNonUniformBroadcastFirst", "GroupNonUniformBallot"),
+    "WaveReadLaneAt": ("OpGroupNonUniformShuffle", "GroupNonUniformShuffle"),  # the lane need not be uniform
+    "WaveActiveAllTrue": ("OpGroupNonUniformAll", "GroupNonUniformVote"),
+    "WaveActiveAnyTrue": ("OpGroupNonUniformAny", "GroupNonUniformVote"),
+    **{f"QuadReadAcross{d}": ("OpGroupNonUniformQuadSwap", "GroupNonUniformQuad") for d in ("X", "Y", "Diagonal")},
+}
+_QUAD_DIRECTION = {"QuadReadAcrossX": 0, "QuadReadAcrossY": 1, "QuadReadAcrossDiagonal": 2}
+
+
+def _wave(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    op, capability = _WAVE[call.name]
+    scope = _subgroup(fl, *([capability] if capability else []))
+    operands = [fl.value(a) for a in call.args]
+    if call.name in _QUAD_DIRECTION:
+        operands.append(fl.uint(_QUAD_DIRECTION[call.name]))
+    return fl.b.emit(op, fl.types.id(call.type), scope, *operands)
 
 
 def _wave_count_bits(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    ballot = _ballot(fl, fl.value(call.args[0]))
-    operation = "Reduce" if call.name == "WaveActiveCountBits" else "ExclusiveScan"
-    return fl.b.emit("OpGroupNonUniformBallotBitCount", fl.types.id(t.UINT), fl.ml.scope("Subgroup"),
-                     operation, ballot)
-
-
-def _wave_ballot(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return _ballot(fl, fl.value(call.args[0]))
-
-
-def _wave_vote(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    scope = _subgroup(fl, "GroupNonUniformVote")
-    if call.name == "WaveActiveAllEqual":
-        value = fl.value(call.args[0])
-        parts = fl.components(value, call.args[0].type)
-        equal = [fl.b.emit("OpGroupNonUniformAllEqual", fl.b.type_bool(), scope, p) for p in parts]
-        return fl.build(equal, call.type)
-    op = "OpGroupNonUniformAll" if call.name == "WaveActiveAllTrue" else "OpGroupNonUniformAny"
-    return fl.b.emit(op, fl.b.type_bool(), scope, fl.value(call.args[0]))
-
-
-def _wave_elect(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.b.emit("OpGroupNonUniformElect", fl.b.type_bool(), _subgroup(fl))
-
-
-def _wave_read_first(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    value = fl.value(call.args[0])
     scope = _subgroup(fl, "GroupNonUniformBallot")
-    return fl.b.emit("OpGroupNonUniformBroadcastFirst", fl.types.id(call.type), scope, fl.value(call.args[0]))
+    ballot = fl.b.emit("OpGroupNonUniformBallot", fl.types.id(t.vector(t.UINT, 4)), scope, value)
+    operation = "Reduce" if call.name == "WaveActiveCountBits" else "ExclusiveScan"
+    return fl.b.emit("OpGroupNonUniformBallotBitCount", fl.types.id(t.UINT), scope, operation, ballot)
 
 
-def _wave_read_lane(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    scope = _subgroup(fl, "GroupNonUniformShuffle")
-    return fl.b.emit("OpGroupNonUniformShuffle", fl.types.id(call.type), scope, fl.value(call.args[0]),
-                     fl.value(call.args[1]))
-
-
-def _quad(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    scope = _subgroup(fl, "GroupNonUniformQuad")
-    direction = {"QuadReadAcrossX": 0, "QuadReadAcrossY": 1, "QuadReadAcrossDiagonal": 2}[call.name]
-    return fl.b.emit("OpGroupNonUniformQuadSwap", fl.types.id(call.type), scope, fl.value(call.args[0]),
-                     fl.uint(direction))
+def _wave_all_equal(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    scope = _subgroup(fl, "GroupNonUniformVote")           # component by component
+    parts = fl.components(fl.value(call.args[0]), call.args[0].type)  # type: ignore[arg-type]
+    return fl.build([fl.b.emit("OpGroupNonUniformAllEqual", fl.b.type_bool(), scope, p) for p in parts], call.type)
 
 
 def _lane_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
@@ -486,29 +602,39 @@ def _lane_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     return _builtin_load(fl, "SubgroupLocalInvocationId" if call.name == "WaveGetLaneIndex" else "SubgroupSize")
 
 
+# ---------------------------------------------------------------- work graphs
+
+
+def _builtin_load(fl: FunctionLowering, name: str) -> int:
+    var = fl.ml.builtin(name, t.UINT)
+    fl.use_global(var)
+    return fl.b.emit("OpLoad", fl.types.id(t.UINT), var)
+
+
+def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    return _builtin_load(fl, "RemainingRecursionLevelsAMDX")
+
+
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     raise Unsupported(call.span, "GetCurrentLoopIterationIndex() belongs to work-graph loops, which "
                       "SPV_AMDX_shader_enqueue cannot express yet")
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]] = {
+    **{name: _glsl for name in _GLSL},
+    "log10": _log10, "saturate": _saturate, "rcp": _rcp, "fmod": _core("OpFRem"), "mad": _mad,
+    "sign": _sign, "modf": _modf_frexp, "frexp": _modf_frexp,
+    **{name: _classify for name in ("isnan", "isinf", "isfinite")}, "all": _all_any, "any": _all_any,
+    "dot": _dot, "mul": _mul, "transpose": _transpose, "select": _select,
+    **{name: _bits for name in ("countbits", "firstbithigh", "firstbitlow", "reversebits")},
+    "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast, "f32tof16": _half_packing, "f16tof32": _half_packing,
     **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore")},
-    "Barrier": _barrier,
-    **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS for sync in ("", "WithGroupSync")},
+    "Barrier": _barrier, **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS
+                            for sync in ("", "WithGroupSync")},
+    **{name: _wave_reduce for name in _WAVE_REDUCE},
+    **{name: _wave for name in _WAVE}, "WaveActiveAllEqual": _wave_all_equal,
+    "WaveActiveCountBits": _wave_count_bits, "WavePrefixCountBits": _wave_count_bits,
+    "WaveGetLaneIndex": _lane_index, "WaveGetLaneCount": _lane_index,
     "GetRemainingRecursionLevels": _remaining_recursion_levels,
     "GetCurrentLoopIterationIndex": _loop_iteration,
-    **{name: _glsl for name in _GLSL if name not in ("firstbithigh", "firstbitlow")},
-    "firstbithigh": _firstbit, "firstbitlow": _firstbit,
-    "log10": _log10, "step": _step, "saturate": _saturate, "rcp": _rcp, "fmod": _fmod, "mad": _mad,
-    "sign": _sign, "modf": _modf_frexp, "frexp": _modf_frexp, "isnan": _core("OpIsNan"),
-    "isinf": _core("OpIsInf"), "isfinite": _isfinite, "all": _all_any, "any": _all_any, "dot": _dot,
-    "mul": _mul, "transpose": _transpose, "select": _select, "countbits": _countbits,
-    "reversebits": _core("OpBitReverse"), "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast,
-    "f32tof16": _f32tof16, "f16tof32": _f16tof32,
-    **{name: _wave_reduce for name in _WAVE_REDUCE},
-    "WaveActiveCountBits": _wave_count_bits, "WavePrefixCountBits": _wave_count_bits,
-    "WaveActiveBallot": _wave_ballot, "WaveActiveAllTrue": _wave_vote, "WaveActiveAnyTrue": _wave_vote,
-    "WaveActiveAllEqual": _wave_vote, "WaveIsFirstLane": _wave_elect, "WaveReadLaneFirst": _wave_read_first,
-    "WaveReadLaneAt": _wave_read_lane, "QuadReadAcrossX": _quad, "QuadReadAcrossY": _quad,
-    "QuadReadAcrossDiagonal": _quad, "WaveGetLaneIndex": _lane_index, "WaveGetLaneCount": _lane_index,
 }

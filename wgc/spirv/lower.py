@@ -31,11 +31,10 @@ from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo, NodeOutput
-from wgc.source import Span
 
 from . import grammar
 from .builder import VERSION_FOR_ENV, Builder
-from .types import TypeLowering
+from .types import TypeLowering, Unsupported
 
 NK = t.NodeObjectKind
 MEMORY = TypeLayout(size=4, alignment=4)
@@ -47,15 +46,6 @@ BUILTINS = {
     "sv_groupthreadid": ("LocalInvocationId", 3),
     "sv_groupindex": ("LocalInvocationIndex", 1),
 }
-
-
-class Unsupported(Exception):
-    """A construct the SPIR-V back end cannot express; becomes an error diagnostic."""
-
-    def __init__(self, span: Span | None, message: str) -> None:
-        super().__init__(message)
-        self.span = span
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -214,7 +204,11 @@ class ModuleLowering:
         """The Place or handle of a module-scope variable (declared on first use)."""
         found = self.globals.get(variable)
         if found is None:
-            found = self.globals[variable] = self._declare_global(variable)
+            try:
+                found = self.globals[variable] = self._declare_global(variable)
+            except Unsupported as problem:
+                problem.span = problem.span or variable.span     # types do not know where they are
+                raise
         return found
 
     def _declare_global(self, variable: ir.Variable) -> object:
@@ -934,6 +928,10 @@ class FunctionLowering:
         cond_shape = self.types.shape(expr.cond.type)
         if not isinstance(cond_shape, t.ScalarType):
             cond, a, b = self.value(expr.cond), self.value(expr.then), self.value(expr.else_)
+            if isinstance(self.types.shape(expr.type), t.MatrixType):  # OpSelect takes vectors: row by row
+                from .intrinsics import lanes
+                return lanes(self, expr.type, [(cond, expr.cond.type), (a, expr.then.type), (b, expr.else_.type)],
+                             lambda row, parts: self.b.emit("OpSelect", self.types.id(row), *parts))
             return self.b.emit("OpSelect", self.types.id(expr.type), cond, a, b)
         if _is_object(expr.type):
             raise Unsupported(expr.span, "a conditional expression cannot choose between node "

@@ -34,6 +34,7 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
+from .types import Unsupported
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -166,10 +167,14 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool) -> None:
     b = ml.b
-    input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
-        else None
-    declared: dict[str, int] = {}
-    outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
+    try:
+        input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
+            else None
+        declared: dict[str, int] = {}
+        outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
+    except Unsupported as problem:          # a record type SPIR-V cannot lay out: point at the node
+        problem.span = problem.span or node.span
+        raise
     reachable = reachable_functions(node.function)
     statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
                if any(_refers(f, v) for f in reachable)]
