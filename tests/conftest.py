@@ -1,7 +1,16 @@
-"""Shared test fixtures: paths to the checkout's samples and a runner for the real `wgc` command."""
+"""Shared test fixtures: paths to the checkout's samples and a runner for the real `wgc` command.
+
+The tests always test this working tree. An installed `wgc` whose files are identical to the
+tree's (CI: `pip install '.[test]'` of a clean checkout) is tested as installed, so CI checks a
+real install; an installed copy that differs (an edit since `pip install`) is bypassed: the tree
+goes first on `sys.path` and `PYTHONPATH` (for the `wgc` processes the tests start) and the
+report header says so. `pip install -e '.[test]'` makes the installed copy the tree itself.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -13,6 +22,40 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 SAMPLE_INCLUDE = SAMPLES / "include"
+
+
+def _package_digest(package: Path, grammar: Path) -> str:
+    """A digest of a wgc package's Python sources and its grammar, by relative path."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(grammar.read_bytes() if grammar.is_file() else b"<no grammar>")
+    return digest.hexdigest()
+
+
+def _tested_copy() -> tuple[Path, str]:
+    """Which wgc the tests import, making it the working tree's if the installed copy differs."""
+    tree = ROOT / "wgc"
+    spec = importlib.util.find_spec("wgc")
+    installed = Path(spec.origin).resolve().parent if spec and spec.origin else None
+    if installed == tree:
+        return tree, "the working tree"
+    if installed is not None and (_package_digest(installed, installed / "grammar" / "hlsl.lark")
+                                  == _package_digest(tree, ROOT / "grammar" / "hlsl.lark")):
+        return installed, "the installed copy (identical to the working tree)"
+    sys.path.insert(0, str(ROOT))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
+    for name in [n for n in sys.modules if n == "wgc" or n.startswith("wgc.")]:
+        del sys.modules[name]
+    why = "not installed" if installed is None else f"the installed copy at {installed} differs"
+    return tree, f"the working tree ({why}; `pip install -e '.[test]'` avoids this)"
+
+
+TESTED_PACKAGE, TESTED_WHY = _tested_copy()
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"wgc under test: {TESTED_PACKAGE} - {TESTED_WHY}"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
