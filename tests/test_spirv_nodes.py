@@ -151,10 +151,11 @@ void Next(DispatchNodeInputRecord<Outer> input) { }
     assert "OpMemberDecorate %Shared 0 PayloadDispatchIndirectAMDX" in c.asm
     assert "OpMemberDecorate %Inner 0 PayloadDispatchIndirectAMDX" in c.asm
     assert "MaxNumWorkgroupsAMDX %uint_8 %uint_8 %uint_1" in mode_line(c, "Reduce", "MaxNumWorkgroupsAMDX")
-    # Barrier(object, ...) orders every memory kind, node output memory included: Vulkan memory model
+    # Barrier(record, ...) orders the record's memory (NodePayloadAMDX: OutputMemory, which needs the
+    # Vulkan memory model, whose barriers make writes available and visible themselves)
     assert "OpCapability VulkanMemoryModel" in c.asm and "OpMemoryModel Logical Vulkan" in c.asm
     [barrier] = c.lines("OpControlBarrier")
-    assert constant_value(c, barrier.split()[-1]) == "4424"    # AcqRel|Uniform|Workgroup|Output
+    assert constant_value(c, barrier.split()[-1]) == str(0x8 | 0x1000 | 0x2000 | 0x4000)  # AcqRel|Output|MA|MV
 
 
 def test_recursion_entry_flags_shader_index_and_shared_input(tmp_path):

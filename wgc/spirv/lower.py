@@ -121,6 +121,8 @@ class ResourceHandle:
     pointee: int
     layout: TypeLayout | None = None
     indices: tuple[int, ...] = ()
+    coherent: bool = False
+    """`globallycoherent`: accesses are device-coherent."""
 
 
 Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle
@@ -189,6 +191,39 @@ class ModuleLowering:
 
     def semantics(self, *names: str) -> int:
         return self.uint(grammar.mask("MemorySemantics", *names) if names else 0)
+
+    def barrier_semantics(self, *storage_classes: str) -> int:
+        """The semantics of a barrier ordering memory of `storage_classes` (none: Relaxed):
+        AcquireRelease, plus MakeAvailable|MakeVisible under the Vulkan memory model, where a
+        barrier alone makes no write available or visible."""
+        if not storage_classes:
+            return self.semantics()
+        extra = ("MakeAvailable", "MakeVisible") if self.vulkan_memory_model else ()
+        return self.semantics("AcquireRelease", *storage_classes, *extra)
+
+    def memory_access(self, place: Place, *, store: bool) -> tuple:
+        """The Memory Operands of an OpLoad/OpStore through `place`. Under the Vulkan memory
+        model, storage-buffer and workgroup memory (what barriers order between invocations) is
+        NonPrivatePointer, and `globallycoherent` memory is made available (stores) or visible
+        (loads) at QueueFamily scope. NodePayloadAMDX memory gets nothing: spirv-val allows
+        NonPrivatePointer on Uniform, Workgroup, CrossWorkgroup, Generic, Image and StorageBuffer
+        pointers only. GLSL450 modules need no operands (Coherent decorates the variable)."""
+        if not self.vulkan_memory_model or place.storage not in ("StorageBuffer", "Workgroup"):
+            return ()
+        if not place.coherent:
+            return ("NonPrivatePointer",)
+        return ("MakePointerAvailable|NonPrivatePointer" if store else
+                "MakePointerVisible|NonPrivatePointer", self.scope("Device"))
+
+    def texel_access(self, coherent: bool, *, store: bool) -> tuple:
+        """The Image Operands of an OpImageRead/OpImageWrite of a storage image: as
+        `memory_access`, NonPrivateTexel, plus MakeTexelVisible/Available for `globallycoherent`."""
+        if not self.vulkan_memory_model:
+            return ()
+        if not coherent:
+            return ("NonPrivateTexel",)
+        return ("MakeTexelAvailable|NonPrivateTexel" if store else "MakeTexelVisible|NonPrivateTexel",
+                self.scope("Device"))
 
     def builtin(self, name: str, type_: t.Type) -> int:
         """The Input variable decorated BuiltIn `name` (created once)."""
@@ -439,7 +474,7 @@ class FunctionLowering:
             vector = self.load(place.vector)
             return self.swizzle(vector, place.vector.type, place.components, place.type)
         memory_type = self.types.id(place.type, place.layout)
-        value = self.b.emit("OpLoad", memory_type, self.pointer(place))
+        value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Place | SwizzlePlace, value: int) -> None:
@@ -466,7 +501,7 @@ class FunctionLowering:
             self.store(place.vector, new)
             return
         value = self.representation(value, place.type, None, place.layout)
-        self.b.emit("OpStore", self.pointer(place), value)
+        self.b.emit("OpStore", self.pointer(place), value, *self.ml.memory_access(place, store=True))
 
     def field_place(self, place: Place, index: int) -> Place:
         struct = self.types.shape(place.type)

@@ -19,7 +19,16 @@ Invariants:
   NodeMaxPayloadsAMDX (the budget owner's MaxRecords for a shared budget),
   NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX and
   PayloadNodeSparseArrayAMDX. [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
-- A reachable Barrier on node output memory switches the module to the Vulkan memory model.
+- Memory model, decided from the module's own reachable code only: GLSL450, unless a Barrier
+  orders node-record memory (OutputMemory semantics need the Vulkan memory model). Under the
+  Vulkan model barriers carry MakeAvailable|MakeVisible, storage-buffer/workgroup accesses
+  NonPrivatePointer, storage-image reads/writes NonPrivateTexel, and `globallycoherent` accesses
+  MakePointer(Texel)Available/Visible at QueueFamily scope (`lower.ModuleLowering.memory_access`),
+  so a node means the same in either model, alone (`--split-nodes`, `-E`) or with others.
+- A `globallycoherent` RWDispatchNodeInputRecord is a Coherent NodePayloadAMDX variable under
+  GLSL450. Under the Vulkan model spirv-val allows neither the Coherent decoration nor
+  NonPrivatePointer/MakePointer* on NodePayloadAMDX pointers: the node barriers' OutputMemory
+  with MakeAvailable|MakeVisible at QueueFamily scope are then the only coherence expressible.
 """
 
 from __future__ import annotations
@@ -51,6 +60,8 @@ def _declare_node_input(ml: ModuleLowering, node: NodeInfo) -> InputHandle:
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     var = ml.b.variable(ml.b.type_pointer("NodePayloadAMDX", array), "NodePayloadAMDX")
     ml.b.name(var, info.parameter.name)
+    if info.globally_coherent and not ml.vulkan_memory_model:
+        ml.b.decorate(var, "Coherent")
     return InputHandle(var, info.record, info.layout)
 
 
@@ -106,9 +117,13 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
 
 
 
-def uses_node_output_memory(module: ir.Module, functions: list[ir.Function]) -> bool:
-    """Whether a reachable Barrier orders node output memory (then the Vulkan memory model is
-    needed: OutputMemory semantics require it)."""
+NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
+
+
+def uses_node_memory(functions: list[ir.Function]) -> bool:
+    """Whether a Barrier in `functions` orders node-record memory (NODE_INPUT_MEMORY,
+    NODE_OUTPUT_MEMORY, ALL_MEMORY or a record object): its OutputMemory semantics need the
+    Vulkan memory model. Only the module's own reachable code counts."""
     for function in functions:
         for expr in all_exprs(function):
             if isinstance(expr, ir.IntrinsicCall) and expr.name == "Barrier" and expr.args:
@@ -116,8 +131,7 @@ def uses_node_output_memory(module: ir.Module, functions: list[ir.Function]) -> 
                 if isinstance(first.type, t.NodeObjectType):
                     return True
                 folded = fold(first)
-                if isinstance(folded, Folded) and isinstance(folded.value, int) \
-                        and folded.value & BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]:
+                if isinstance(folded, Folded) and isinstance(folded.value, int) and folded.value & NODE_MEMORY:
                     return True
     return False
 
@@ -129,7 +143,7 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
     reachable: list[ir.Function] = []
     for node in nodes:
         reachable += reachable_functions(node.function)
-    if uses_node_output_memory(module, reachable):
+    if uses_node_memory(reachable):
         ml.vulkan_memory_model = True
         ml.b.capability("VulkanMemoryModel")
         ml.b.memory_model("Logical", "Vulkan")
