@@ -374,3 +374,48 @@ RWStructuredBuffer<S> Q : register(u0);
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
 void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; Q[0].m[1][2] = 7; }
 """, tmp_path).count("OpStore") >= 1
+
+
+TRACKED_PRODUCER = """
+struct [NodeTrackRWInputSharing] Shared { uint3 grid : SV_DispatchGrid; uint total; };
+[Shader("node")] [NodeLaunch("thread")]
+void Producer([MaxRecords(1)] [AllowSparseNodes] NodeOutput<Shared> Consumer) {
+    ThreadNodeOutputRecords<Shared> r = Consumer.GetThreadNodeOutputRecords(1);
+    r.Get().grid = uint3(1, 1, 1);
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void Other() { }
+"""
+
+
+@pytest.mark.parametrize("mode", ["whole", "entry", "split"])
+def test_track_finish_writing_comes_from_the_producers_record_type(tmp_path, mode):
+    # the spec: a payload enqueued with a TrackFinishWritingAMDX struct needs it on the receiver's
+    # input too, so the producer's output struct must carry it with no consumer in the module
+    if mode == "split":
+        path = tmp_path / "graph.hlsl"
+        path.write_text(TRACKED_PRODUCER)
+        result = driver.compile(driver.Options(input=str(path), split_nodes=True))
+        assert result.ok
+        from wgc.spirv import tools
+        asm = tools.disassemble(words_of(result.outputs["spirv:Producer"]), header=False)
+    else:
+        asm = compile_hlsl(TRACKED_PRODUCER, tmp_path, **({"entry": "Producer"} if mode == "entry" else {})).asm
+    assert "OpDecorate %Shared TrackFinishWritingAMDX" in asm
+
+
+def test_every_non_sparse_output_has_an_array_size(tmp_path):
+    # SPV_AMDX_shader_enqueue, PayloadNodeArraySizeAMDX: "If PayloadNodeSparseArrayAMDX is not set
+    # ... for a type initialized by OpAllocateNodePayloadsAMDX, this must be specified."
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void Root([MaxRecords(1)] NodeOutput<Rec> One, [MaxRecords(1)] [MaxRecordsPerNode(1)] [NodeID("Arr", 2)] [NodeArraySize(3)]
+          NodeOutputArray<Rec> Many, [MaxRecords(1)] EmptyNodeOutput Ping,
+          [UnboundedSparseNodes] [MaxRecords(1)] [MaxRecordsPerNode(1)] NodeOutputArray<Rec> Open) {
+    One.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+""", tmp_path, warning_flags=("no-missing-node",))
+    sizes = {line.split()[1]: line.split()[-1] for line in c.lines("OpDecorateId")
+             if "PayloadNodeArraySizeAMDX" in line}
+    assert sizes == {"%Root_One": "%uint_1", "%Root_Many": "%uint_3", "%Root_Ping": "%uint_1"}
+    assert "OpDecorate %Root_Open PayloadNodeSparseArrayAMDX" in c.asm

@@ -17,8 +17,13 @@ Invariants:
 - Each output is its own OpTypeNodePayloadArrayAMDX, decorated (after its node-name string and
   count constants are defined, as spirv-val requires) with PayloadNodeNameAMDX,
   NodeMaxPayloadsAMDX (the budget owner's MaxRecords for a shared budget),
-  NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX and
-  PayloadNodeSparseArrayAMDX. [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
+  NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX (the
+  NodeArraySize of an array, 1 for a single output; the spec requires it on every non-sparse
+  output, and it bounds the allocation's Node Index, the base index not included, as spirv's
+  OpIsNodePayloadValidAMDX text and dxc have it; none when unbounded) and
+  PayloadNodeSparseArrayAMDX. The record struct of an output is TrackFinishWritingAMDX when its
+  type is [NodeTrackRWInputSharing], whether or not its consumer is in the module.
+  [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
 - Memory model, decided from the module's own reachable code only: GLSL450, unless a Barrier
   orders node-record memory (OutputMemory semantics need the Vulkan memory model). Under the
   Vulkan model barriers carry MakeAvailable|MakeVisible, storage-buffer/workgroup accesses
@@ -87,6 +92,8 @@ def _decorate_dispatch_grid(ml: ModuleLowering, record: t.Type, layout: TypeLayo
 def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
                          declared: dict[str, int]) -> OutputHandle:
     struct = _record_struct(ml, output.record, output.layout)
+    if output.track_rw_input_sharing:          # from the record type itself, consumer or not
+        ml.b.decorate(struct, "TrackFinishWritingAMDX")
     name = ml.b.constant_string_amdx(output.target.name)
     owner = None
     if output.shared_with is not None:
@@ -97,9 +104,10 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
         max_records = output.max_records if output.max_records is not None else 1
     max_payloads = ml.uint(max_records)
     base_index = ml.uint(output.target.index) if output.target.index else None
-    array_size = None
-    if output.array_size is not None and 0 < output.array_size < 0xFFFFFFFF:
-        array_size = ml.uint(output.array_size)
+    # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
+    # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none
+    size = 1 if output.array_size is None else output.array_size
+    array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.function.name}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)
