@@ -182,7 +182,7 @@ void Twin(ThreadNodeInputRecord<Rec> input) { }
     assert shares.endswith("%uint_1")
     assert "IsApiEntryAMDX %true" in mode_line(c, "Plain", "IsApiEntryAMDX")
     assert "OpDecorate %RemainingRecursionLevelsAMDX BuiltIn RemainingRecursionLevelsAMDX" in c.asm
-    [entry] = [line for line in c.lines("OpEntryPoint") if '"Walker"' in line]
+    [entry] = [line for line in c.lines("OpEntryPoint") if "%Walker \"Walk\"" in line]   # named by NodeID
     assert "%RemainingRecursionLevelsAMDX" in entry
 
 
@@ -419,3 +419,82 @@ void Root([MaxRecords(1)] NodeOutput<Rec> One, [MaxRecords(1)] [MaxRecordsPerNod
              if "PayloadNodeArraySizeAMDX" in line}
     assert sizes == {"%Root_One": "%uint_1", "%Root_Many": "%uint_3", "%Root_Ping": "%uint_1"}
     assert "OpDecorate %Root_Open PayloadNodeSparseArrayAMDX" in c.asm
+
+
+NAMED_GRAPH = """
+struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeID("Start")]
+void RootFunction([MaxRecords(1)] [NodeID("Walk")] NodeOutput<Rec> next) {
+    next.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Walk", 2)] [NodeMaxRecursionDepth(3)]
+void WalkFunction(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] [NodeID("Walk", 2)] NodeOutput<Rec> again) {
+    if (GetRemainingRecursionLevels() > 0)
+        again.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"entry": "WalkFunction"}], ids=["whole", "entry"])
+def test_entry_points_are_named_by_node_id_so_outputs_link(tmp_path, options):
+    c = compile_hlsl(NAMED_GRAPH, tmp_path, warning_flags=("no-missing-node",), **options)
+    names = {line.split()[2]: line.split('"')[1] for line in c.lines("OpEntryPoint")}
+    if not options:
+        assert names == {"%RootFunction": "Start", "%WalkFunction": "Walk"}
+        assert "ShaderIndexAMDX %uint_0" in mode_line(c, "RootFunction", "ShaderIndexAMDX")
+    else:
+        assert names == {"%WalkFunction": "Walk"}
+    assert "ShaderIndexAMDX %uint_2" in mode_line(c, "WalkFunction", "ShaderIndexAMDX")
+    # the self-recursive output names the entry point itself (name "Walk", base index 2)
+    assert 'OpConstantStringAMDX "Walk"' in c.asm
+    assert "OpDecorateId %WalkFunction_again PayloadNodeBaseIndexAMDX %uint_2" in c.asm
+
+
+NODE_ARRAY = """struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Root([MaxRecords(1)] [MaxRecordsPerNode(1)] [NodeArraySize(2)] NodeOutputArray<Rec> Mat) {
+    Mat[1].GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 0)]
+void Metal(ThreadNodeInputRecord<Rec> input) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 1)]
+void Glass(ThreadNodeInputRecord<Rec> input) { }
+"""
+
+
+def test_node_array_members_in_one_module_keep_function_names_with_a_warning(tmp_path):
+    from wgc.diagnostics import Renderer
+    (tmp_path / "arr.hlsl").write_text(NODE_ARRAY)
+    result = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="asm"))
+    assert result.ok
+    asm = result.outputs["asm"].decode()
+    assert [line.split('"')[1] for line in asm.splitlines() if "OpEntryPoint" in line] == ["Root", "Metal", "Glass"]
+    assert Renderer().render(result.diagnostics).replace(str(tmp_path), "") == (
+        "/arr.hlsl:9:6: warning: nodes 'Metal', 'Glass' are members of node array 'Mat' in one module: "
+        "their entry points keep the function names, because one module cannot hold two GLCompute entry "
+        "points of one name [WG0604] [-Wnode-array-entry-point-name]\n"
+        "void Glass(ThreadNodeInputRecord<Rec> input) { }\n"
+        "     ^~~~~\n"
+        "note: set VkPipelineShaderStageNodeCreateInfoAMDX::pName to 'Mat' (and index to the NodeID index) "
+        "for each of them, or compile with --split-nodes (one module per node, entry points named by NodeID)\n"
+        "1 warning generated.\n")
+    quiet = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"),
+                                          warning_flags=("no-node-array-entry-point-name",)))
+    assert quiet.ok and not quiet.diagnostics
+    split = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), split_nodes=True))
+    assert split.ok and not split.diagnostics
+    from wgc.spirv import tools
+    assert 'OpEntryPoint GLCompute %Glass "Mat"' in tools.disassemble(words_of(split.outputs["spirv:Glass"]))
+
+
+def test_inspect_shows_function_and_entry_point_names(tmp_path):
+    (tmp_path / "arr.hlsl").write_text(NODE_ARRAY + """
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Other")] void Renamed() { }
+""")
+    result = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="json"))
+    import json
+    model = json.loads(result.outputs["json"])
+    assert [(n["function"], n["entry_point"]) for n in model["nodes"]] == [
+        ("Root", "Root"), ("Metal", "Metal"), ("Glass", "Glass"), ("Renamed", "Other")]
+    text = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="text")).outputs["text"].decode()
+    assert "Renamed  [thread, entry]  NodeID Other[0]  SPIR-V entry point Other" in text

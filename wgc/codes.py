@@ -141,6 +141,9 @@ LOOPS_NOT_EXPRESSIBLE = _kind(
     "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
 NOT_LOWERABLE = _kind("WG0602", E, "a construct the SPIR-V back end cannot express")
 NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
+NODE_ARRAY_ENTRY_POINT_NAME = _kind(
+    "WG0604", W, "members of one node array in one module keep their function names as entry point names",
+    "node-array-entry-point-name")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

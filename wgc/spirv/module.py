@@ -5,8 +5,13 @@ Input: the checked `ir.Module`, the `NodeInfo`s of the nodes to put in this modu
 Output: `lower_module` -> the module's words (not yet validated: `emit.py` does that).
 
 Invariants:
-- One GLCompute entry point per node, named after its function (dxc's choice), or after its
-  NodeID in a one-node module (`--split-nodes`), with execution modes from the node's attributes:
+- One GLCompute entry point per node, named after its NodeID name (`names.entry_point_names`; its index
+  is ShaderIndexAMDX), in every output mode, so that PayloadNodeNameAMDX of an output links to
+  the entry point of its target (dxc names entry points after the function, which does not link
+  without VkPipelineShaderStageNodeCreateInfoAMDX::pName). Members of one node array in one
+  module would share a name with the same execution model: they keep their function names (the
+  caller warns, WG0604), and the application names them with pName, or uses --split-nodes.
+  With execution modes from the node's attributes:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
   MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
@@ -49,6 +54,7 @@ from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
 from .types import Unsupported
+from .names import entry_point_names
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -145,7 +151,7 @@ def uses_node_memory(functions: list[ir.Function]) -> bool:
 
 
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
-                 options: LowerOptions, *, split: bool = False) -> list[int]:
+                 options: LowerOptions) -> list[int]:
     """The words of a module holding `nodes` (one entry point each)."""
     ml = ModuleLowering(module, graph, options)
     reachable: list[ir.Function] = []
@@ -166,8 +172,9 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
     ml.dynamic_statics = [v for v in module.globals
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
+    names, _ = entry_point_names(nodes)
     for node in nodes:
-        _lower_node(ml, node, node.id in entries, split)
+        _lower_node(ml, node, node.id in entries, names[node.function.name])
     return ml.b.to_words()
 
 
@@ -187,7 +194,7 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
     return any(isinstance(e, ir.VarRef) and e.variable is variable for e in all_exprs(function))
 
 
-def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool) -> None:
+def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
     b = ml.b
     try:
         input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
@@ -202,7 +209,6 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool)
                if any(_refers(f, v) for f in reachable)]
     fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
     resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
-    name = node.id.name if split else node.function.name
     b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
     x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
     b.execution_mode(fn, "LocalSize", x, y, z)
