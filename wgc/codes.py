@@ -121,6 +121,9 @@ MISSING_MAX_RECORDS_PER_NODE = _kind("WG0425", DE, "an output array without [Max
                                      "hlsl-require-max-records-per-node")
 INVALID_LOOP_ENTRY = _kind("WG0426", E, "loop-entry attributes incomplete, out of range, on a recursive node, or under lib_6_8")
 INVALID_NODE_SIGNATURE = _kind("WG0427", E, "a node shader that does not return void or is declared wrongly")
+LOCAL_ROOT_ARGUMENTS_IGNORED = _kind(
+    "WG0450", W, "[NodeLocalRootArgumentsTableIndex]: SPIR-V has no local root arguments; only inspect keeps it",
+    "node-local-root-arguments")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
