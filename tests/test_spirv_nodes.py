@@ -498,3 +498,27 @@ def test_inspect_shows_function_and_entry_point_names(tmp_path):
         ("Root", "Root"), ("Metal", "Metal"), ("Glass", "Glass"), ("Renamed", "Other")]
     text = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="text")).outputs["text"].decode()
     assert "Renamed  [thread, entry]  NodeID Other[0]  SPIR-V entry point Other" in text
+
+
+def test_dispatch_grid_arrays_are_vectors_with_the_same_layout(tmp_path):
+    from pathlib import Path
+    source = (Path(__file__).parent / "spirv_programs" / "dispatch_grid_arrays.hlsl").read_text()
+    c = compile_hlsl(source, tmp_path, enable_16bit_types=True)
+    # the spec: PayloadDispatchIndirectAMDX decorates an integer or a 2/3-component vector member
+    assert "%Rec = OpTypeStruct %v3uint %uint" in c.asm
+    assert "%Rec16 = OpTypeStruct %v2ushort %ushort %uint" in c.asm
+    assert "OpMemberDecorate %Rec 0 PayloadDispatchIndirectAMDX" in c.asm
+    assert "OpMemberDecorate %Rec16 0 PayloadDispatchIndirectAMDX" in c.asm
+    # offsets as the array had them: uint[3] at 0 then 12; uint16_t[2] at 0, then 4 and 8
+    assert ["OpMemberDecorate %Rec 1 Offset 12", "OpMemberDecorate %Rec16 1 Offset 4",
+            "OpMemberDecorate %Rec16 2 Offset 8"] == [
+        line for line in c.lines("OpMemberDecorate") if "Offset" in line and line.split()[2] != "0"
+        and line.split()[1] in ("%Rec", "%Rec16")]
+    # grid[i] is a component of the vector: record 0, member 0, then the dynamic component index
+    chains = c.lines("OpAccessChain")
+    assert any(re.fullmatch(r"%\w+ = OpAccessChain %_ptr_NodePayloadAMDX_uint %\w+ %uint_0 %uint_0 %\d+", line)
+               for line in chains)
+    # a whole Rec16 stored: its logical ushort[2] becomes the v2ushort member
+    assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %v2ushort" in line]) == 1
+    # a whole Rec loaded: the v3uint member becomes the logical uint[3]
+    assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %_arr_uint_uint_3" in line]) == 1

@@ -34,7 +34,7 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 
 from . import grammar
 from .builder import VERSION_FOR_ENV, Builder
-from .types import TypeLowering, Unsupported
+from .types import TypeLowering, Unsupported, dispatch_grid_vector
 
 NK = t.NodeObjectKind
 MEMORY = TypeLayout(size=4, alignment=4)
@@ -71,6 +71,9 @@ class Place:
     layout: TypeLayout | None = None
     indices: tuple[int, ...] = ()
     coherent: bool = False
+    as_array: t.ArrayType | None = None
+    """An SV_DispatchGrid array stored as a vector (`types.dispatch_grid_vector`): `type` is the
+    vector, values are this array type."""
 
 
 @dataclass(frozen=True)
@@ -475,6 +478,8 @@ class FunctionLowering:
             return self.swizzle(vector, place.vector.type, place.components, place.type)
         memory_type = self.types.id(place.type, place.layout)
         value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
+        if place.as_array is not None:
+            return self._grid_as_array(value, place.type, place.as_array)
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Place | SwizzlePlace, value: int) -> None:
@@ -500,15 +505,35 @@ class FunctionLowering:
                 new = self.b.emit("OpVectorShuffle", self.types.id(vector_type), old, value, *lanes)
             self.store(place.vector, new)
             return
-        value = self.representation(value, place.type, None, place.layout)
+        if place.as_array is not None:
+            value = self._grid_as_vector(value, place.as_array, place.type)
+        else:
+            value = self.representation(value, place.type, None, place.layout)
         self.b.emit("OpStore", self.pointer(place), value, *self.ml.memory_access(place, store=True))
+
+    def _grid_as_array(self, vector: int, vector_type: t.Type, array: t.ArrayType) -> int:
+        """An SV_DispatchGrid vector (or scalar) loaded from memory as the array value sema typed."""
+        parts = self.components(vector, vector_type)
+        return self.b.emit("OpCompositeConstruct", self.types.id(array), *parts)
+
+    def _grid_as_vector(self, value: int, array: t.ArrayType, vector_type: t.Type) -> int:
+        assert array.length is not None
+        parts = [self.b.emit("OpCompositeExtract", self.types.id(array.element), value, i)
+                 for i in range(array.length)]
+        return self.build(parts, vector_type)
 
     def field_place(self, place: Place, index: int) -> Place:
         struct = self.types.shape(place.type)
         assert isinstance(struct, t.StructType)
         layout = place.layout.members[index].layout if place.layout is not None else None
-        return replace(place, type=struct.all_fields()[index].type, layout=layout,
-                       indices=place.indices + (self.uint(index),))
+        field = struct.all_fields()[index]
+        grid = dispatch_grid_vector(field) if layout is not None else None
+        if grid is not None:
+            assert isinstance(field.type, t.ArrayType)
+            return replace(place, type=grid, layout=MEMORY, indices=place.indices + (self.uint(index),),
+                           as_array=field.type)
+        return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
+                       as_array=None)
 
     def element_place(self, place: Place, index: int) -> Place:
         shape = self.types.shape(place.type)
@@ -522,7 +547,7 @@ class FunctionLowering:
             raise Unsupported(None, f"cannot index a value of type '{place.type}'")
         if layout is None and place.layout is not None:
             layout = MEMORY
-        return replace(place, type=element, layout=layout, indices=place.indices + (index,))
+        return replace(place, type=element, layout=layout, indices=place.indices + (index,), as_array=None)
 
     def representation(self, value: int, type_: t.Type, source: TypeLayout | None,
                        target: TypeLayout | None) -> int:
@@ -536,6 +561,14 @@ class FunctionLowering:
             for i, f in enumerate(shape.all_fields()):
                 src = source.members[i].layout if source is not None else None
                 dst = target.members[i].layout if target is not None else None
+                grid = dispatch_grid_vector(f)
+                if grid is not None and (src is None) != (dst is None):      # vector in memory
+                    assert isinstance(f.type, t.ArrayType)
+                    part = self.b.emit("OpCompositeExtract", self.types.id(grid if src else f.type, src),
+                                       value, i)
+                    parts.append(self._grid_as_array(part, grid, f.type) if src else
+                                 self._grid_as_vector(part, f.type, grid))
+                    continue
                 part = self.b.emit("OpCompositeExtract", self.types.id(f.type, src), value, i)
                 parts.append(self.representation(part, f.type, src, dst))
             return self.b.emit("OpCompositeConstruct", to_id, *parts)
