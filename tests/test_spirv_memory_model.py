@@ -155,3 +155,24 @@ def test_barrier_on_a_uav_object_orders_that_uavs_memory_class(tmp_path):
         f"OpControlBarrier %uint_2 %uint_1 %uint_{ACQREL | IMAGE}",           # texture
         f"OpControlBarrier %uint_2 %uint_2 %uint_{ACQREL | UNIFORM}",         # byte-address buffer
     ]
+
+
+def test_globally_coherent_input_under_the_vulkan_model_is_a_warning(tmp_path):
+    from wgc import driver
+    from wgc.diagnostics import Renderer
+    path = tmp_path / "sum.hlsl"
+    path.write_text(GLOBALLY_COHERENT_INPUT % {"barrier": "Barrier(input, DEVICE_SCOPE);"})
+    result = driver.compile(driver.Options(input=str(path)))
+    assert result.ok
+    assert Renderer().render(result.diagnostics).replace(str(tmp_path), "") == (
+        "/sum.hlsl:12:58: warning: 'globallycoherent' on input 'input' of 'Sum' cannot be expressed: a barrier "
+        "on node memory puts the module under the Vulkan memory model, where spirv-val allows neither Coherent "
+        "nor NonPrivatePointer on NodePayloadAMDX memory [WG0605] [-Wnode-input-coherence]\n"
+        "void Sum(globallycoherent RWDispatchNodeInputRecord<Rec> input) {\n"
+        "                                                         ^~~~~\n"
+        "note: the record is ordered only by the node-memory barriers (OutputMemory with "
+        "MakeAvailable|MakeVisible); without a node-memory barrier in the module, the input is Coherent\n"
+        "1 warning generated.\n")
+    # the same node without a node-memory barrier: GLSL450, Coherent, no warning
+    path.write_text(GLOBALLY_COHERENT_INPUT % {"barrier": "DeviceMemoryBarrier();"})
+    assert driver.compile(driver.Options(input=str(path))).diagnostics == ()

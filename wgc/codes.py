@@ -147,6 +147,9 @@ NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or 
 NODE_ARRAY_ENTRY_POINT_NAME = _kind(
     "WG0604", W, "members of one node array in one module keep their function names as entry point names",
     "node-array-entry-point-name")
+NODE_INPUT_COHERENCE_LOST = _kind(
+    "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
+    "node-input-coherence")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -38,7 +38,8 @@ Invariants:
 - A `globallycoherent` RWDispatchNodeInputRecord is a Coherent NodePayloadAMDX variable under
   GLSL450. Under the Vulkan model spirv-val allows neither the Coherent decoration nor
   NonPrivatePointer/MakePointer* on NodePayloadAMDX pointers: the node barriers' OutputMemory
-  with MakeAvailable|MakeVisible at QueueFamily scope are then the only coherence expressible.
+  with MakeAvailable|MakeVisible at QueueFamily scope are then the only coherence expressible
+  (`emit.py` warns, WG0605).
 """
 
 from __future__ import annotations
@@ -150,14 +151,16 @@ def uses_node_memory(functions: list[ir.Function]) -> bool:
     return False
 
 
+def needs_vulkan_memory_model(nodes: list[NodeInfo]) -> bool:
+    """Whether the module holding `nodes` uses the Vulkan memory model (see the module docstring)."""
+    return uses_node_memory([f for node in nodes for f in reachable_functions(node.function)])
+
+
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
                  options: LowerOptions) -> list[int]:
     """The words of a module holding `nodes` (one entry point each)."""
     ml = ModuleLowering(module, graph, options)
-    reachable: list[ir.Function] = []
-    for node in nodes:
-        reachable += reachable_functions(node.function)
-    if uses_node_memory(reachable):
+    if needs_vulkan_memory_model(nodes):
         ml.vulkan_memory_model = True
         ml.b.capability("VulkanMemoryModel")
         ml.b.memory_model("Logical", "Vulkan")
