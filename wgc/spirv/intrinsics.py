@@ -22,11 +22,17 @@ Invariants and decisions:
   Device; Device otherwise), relaxed semantics; 64-bit ones declare Int64Atomics.
 - Barrier(memory flags, semantic flags) follows dxc: GROUP_SYNC makes an OpControlBarrier,
   otherwise an OpMemoryBarrier; the scope is Device/Workgroup/Invocation from the scope flags;
-  semantics are AcquireRelease plus the memory kinds; NODE_OUTPUT_MEMORY is OutputMemory (the
-  module then uses the Vulkan memory model); an object argument orders all memory. Vulkan wants
-  Relaxed semantics at Invocation scope, where dxc emits the memory kinds: the semantics are
-  then Relaxed, and a memory barrier without GROUP_SYNC (it orders nothing) is left out.
-  The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and semantics.
+  semantics are AcquireRelease plus the storage classes of `BARRIER_MEMORY`: UAV_MEMORY is
+  UniformMemory|ImageMemory (dxc forgets images), GROUP_SHARED_MEMORY WorkgroupMemory, and
+  NODE_INPUT_MEMORY and NODE_OUTPUT_MEMORY OutputMemory (node records are NodePayloadAMDX memory;
+  dxc drops node input memory, leaving an invalid AcquireRelease without a storage class; the
+  module then uses the Vulkan memory model, where barriers also carry MakeAvailable|MakeVisible:
+  `ModuleLowering.barrier_semantics`). Barrier(object, flags) orders the object's memory
+  (`object_memory`: UniformMemory for buffers, ImageMemory for textures and typed buffers,
+  OutputMemory for records; dxc orders every kind). Vulkan wants Relaxed semantics at Invocation
+  scope, where dxc emits the memory kinds: the semantics are then Relaxed, and a memory barrier
+  without GROUP_SYNC (it orders nothing) is left out.
+  The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and storage classes.
 - Wave operations are GroupNonUniform instructions at Subgroup scope, each declaring its
   capability; WaveActiveAllEqual of a vector compares component by component.
 """

@@ -17,6 +17,8 @@ Invariants and decisions:
   resources are inlined; a `return` inside them leaves a `do {} while (false)` wrapper loop (with
   a flag when it sits inside a loop of the inlined body).
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
+- Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
+  memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
 - Constructs the back end cannot express raise `Unsupported` (a diagnostic, never a bad module).
 """
 
