@@ -10,6 +10,7 @@ QueueFamily scope (5) for coherent memory, and barriers with MakeAvailable|MakeV
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from spirv_util import compile_hlsl
@@ -176,3 +177,66 @@ def test_globally_coherent_input_under_the_vulkan_model_is_a_warning(tmp_path):
     # the same node without a node-memory barrier: GLSL450, Coherent, no warning
     path.write_text(GLOBALLY_COHERENT_INPUT % {"barrier": "DeviceMemoryBarrier();"})
     assert driver.compile(driver.Options(input=str(path))).diagnostics == ()
+
+
+COHERENT_ONLY = """
+globallycoherent RWStructuredBuffer<uint> Flags : register(u0);
+globallycoherent RWTexture2D<uint> Marks : register(u1);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Leaf(uint i : SV_GroupIndex) {
+    Flags[i] = i;
+    Marks[uint2(i, 0)] = Flags[3 - i];
+    DeviceMemoryBarrierWithGroupSync();
+    Flags[i + 4] = Marks[uint2(3 - i, 0)];
+}
+%(other)s
+"""
+NODE_BARRIER_NODE = """
+struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
+void Root([MaxRecords(1)] [AllowSparseNodes] NodeOutput<Rec> Next) {
+    GroupNodeOutputRecords<Rec> r = Next.GetGroupNodeOutputRecords(1);
+    Barrier(NODE_OUTPUT_MEMORY, GROUP_SCOPE | GROUP_SYNC);
+    r.OutputComplete();
+}
+"""
+
+
+def _coherent_accesses(asm: str) -> list[str]:
+    """The operands after the pointer/value of each load/store/image access through a coherent
+    resource, with the scope id replaced by its constant's value. Loads of image handles are left
+    out: spirv-opt's upgrade marks them too, which spirv-val rejects (UniformConstant pointers
+    cannot be NonPrivatePointer)."""
+    constants = dict(re.findall(r"^\s*(%\w+) = OpConstant %uint (\d+)$", asm, flags=re.M))
+    found = []
+    for line in asm[asm.index("OpFunction "):].splitlines():
+        words = line.split()
+        op = words[2] if len(words) > 2 and words[1] == "=" else (words[0] if words else "")
+        operands = words[3:] if words[1:2] == ["="] else words[1:]
+        if op in ("OpLoad", "OpStore", "OpImageRead", "OpImageWrite") and "%type_2d_image" not in operands \
+                and any(w.startswith(("MakePointer", "MakeTexel")) for w in operands):
+            found.append(" ".join([op] + [constants.get(w, w) for w in operands if not w.startswith("%")
+                                          or w in constants]))
+    return found
+
+
+def test_coherent_accesses_match_spirv_opts_upgrade_of_the_glsl450_module(tmp_path):
+    # the reference: spirv-opt --upgrade-memory-model of the same node compiled alone (GLSL450,
+    # Coherent decorations) gives the Vulkan-model operands coherent accesses need
+    from wgc.spirv import tools
+    from wgc.spirv.optimize import run_spirv_opt
+    alone = compile_hlsl(COHERENT_ONLY % {"other": ""}, tmp_path)
+    assert "OpMemoryModel Logical GLSL450" in alone.asm
+    upgraded = tools.disassemble(run_spirv_opt(alone.words, "vulkan1.3", ["--upgrade-memory-model"]), header=False)
+    assert "OpMemoryModel Logical Vulkan" in upgraded
+    together = compile_hlsl(COHERENT_ONLY % {"other": NODE_BARRIER_NODE}, tmp_path)
+    assert "OpMemoryModel Logical Vulkan" in together.asm
+    expected = _coherent_accesses(upgraded)
+    assert expected == [
+        "OpStore MakePointerAvailable|NonPrivatePointer 5",
+        "OpLoad MakePointerVisible|NonPrivatePointer 5",
+        "OpImageWrite MakeTexelAvailable|NonPrivateTexel 5",
+        "OpImageRead MakeTexelVisible|NonPrivateTexel 5",
+        "OpStore MakePointerAvailable|NonPrivatePointer 5",
+    ]
+    assert _coherent_accesses(together.asm) == expected
