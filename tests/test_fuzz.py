@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import SAMPLE_INCLUDE, SAMPLES
 from wgc import driver
 from spirv_util import words_of
-from wgc.diagnostics import Renderer, RenderOptions
+from wgc.diagnostics import Renderer, RenderOptions, Severity
 from wgc.spirv import tools
 
 SAMPLE_BYTES = sorted((path.name, path.read_bytes()) for path in SAMPLES.glob("*.hlsl"))
@@ -76,7 +76,7 @@ def check_never_crashes(data: bytes) -> driver.Result:
 def test_every_sample_compiles_unmutated_or_hits_a_documented_spirv_limit():
     for name, data in SAMPLE_BYTES:
         result = check_never_crashes(data)
-        codes = {d.code for d in result.diagnostics}
+        codes = {d.code for d in result.diagnostics if d.severity >= Severity.ERROR}
         assert result.ok or codes in ({"WG0601"}, {"WG0602"}), (name, Renderer().render(result.diagnostics))
 
 

@@ -20,6 +20,8 @@ from wgc.spirv import tools
 GOLDEN_DIR = ROOT / "tests" / "out" / "spv"
 LOOP_SAMPLES = {"loop_particles", "seed_loops_inner", "seed_loops_nested", "seed_loops_simple"}
 NOT_EXPRESSIBLE = {"syntax_tour"}
+NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node"}
+"""Samples with several members of one node array: WG0604 (they keep function names as entry points)."""
 SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in LOOP_SAMPLES | NOT_EXPRESSIBLE)
 
 
@@ -30,7 +32,9 @@ def _compile(path, **options):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
 def test_sample_spirv_validates_and_matches_golden(path, update_goldens):
     result = _compile(path, emit="asm")
-    assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
+    assert result.ok, Renderer().render(result.diagnostics)
+    expected = ["WG0604"] if path.stem in NODE_ARRAY_SAMPLES else []
+    assert [d.code for d in result.diagnostics] == expected, Renderer().render(result.diagnostics)
     text = result.outputs["asm"].decode()
     golden = GOLDEN_DIR / f"{path.stem}.spvasm"
     if update_goldens:

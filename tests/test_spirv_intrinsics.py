@@ -517,10 +517,11 @@ def test_legacy_barriers_match_dxc(tmp_path, call, op, scopes, semantics):
 BARRIERS = [
     # memory flags, semantic flags, expected instruction line (None: no instruction)
     ("0", "0", None),
-    ("UAV_MEMORY", "DEVICE_SCOPE", "OpMemoryBarrier %uint_1 %uint_72"),
+    # UAV memory is buffers and images: AcqRel|Uniform|Image = 0x8|0x40|0x800 = 2120
+    ("UAV_MEMORY", "DEVICE_SCOPE", "OpMemoryBarrier %uint_1 %uint_2120"),
     ("GROUP_SHARED_MEMORY", "GROUP_SCOPE | GROUP_SYNC", "OpControlBarrier %uint_2 %uint_2 %uint_264"),
-    ("UAV_MEMORY | GROUP_SHARED_MEMORY", "GROUP_SCOPE", "OpMemoryBarrier %uint_2 %uint_328"),
-    ("UAV_MEMORY", "DEVICE_SCOPE | GROUP_SYNC", "OpControlBarrier %uint_2 %uint_1 %uint_72"),
+    ("UAV_MEMORY | GROUP_SHARED_MEMORY", "GROUP_SCOPE", "OpMemoryBarrier %uint_2 %uint_2376"),
+    ("UAV_MEMORY", "DEVICE_SCOPE | GROUP_SYNC", "OpControlBarrier %uint_2 %uint_1 %uint_2120"),
     ("0", "GROUP_SYNC", "OpControlBarrier %uint_2 %uint_4 %uint_0"),
     # Invocation scope: Vulkan wants Relaxed semantics; ordering one's own accesses needs nothing
     ("UAV_MEMORY", "0", None),
@@ -540,7 +541,41 @@ def test_node_output_memory_barrier_uses_the_vulkan_memory_model(tmp_path):
     assert capability(c, "VulkanMemoryModel")
     [line] = c.lines("OpControlBarrier")
     assert line.split()[1:3] == ["%uint_2", "%uint_5"]             # Device is QueueFamily there
-    assert line.split()[3] == f"%uint_{0x8 | 0x40 | 0x1000}"
+    # AcqRel|Uniform|Image|Output, and MakeAvailable|MakeVisible (the Vulkan model's barriers)
+    assert line.split()[3] == f"%uint_{0x8 | 0x40 | 0x800 | 0x1000 | 0x2000 | 0x4000}"
+
+
+MEMORY_FLAGS = {"UAV_MEMORY": 0x1, "GROUP_SHARED_MEMORY": 0x2, "NODE_INPUT_MEMORY": 0x4, "NODE_OUTPUT_MEMORY": 0x8}
+
+
+def _expected_semantics(memory: int) -> int:
+    """dxc.md's Barrier table, with UAV memory including images (as DeviceMemoryBarrier) and node
+    input memory lowered like node output memory (both are NodePayloadAMDX records):
+    AcquireRelease 0x8, UniformMemory 0x40, WorkgroupMemory 0x100, ImageMemory 0x800,
+    OutputMemory 0x1000; the Vulkan memory model (node memory) adds MakeAvailable 0x2000 and
+    MakeVisible 0x4000."""
+    bits = 0x8
+    if memory & 0x1:
+        bits |= 0x40 | 0x800
+    if memory & 0x2:
+        bits |= 0x100
+    if memory & 0xC:
+        bits |= 0x1000 | 0x2000 | 0x4000
+    return bits
+
+
+@pytest.mark.parametrize("memory", range(1, 16))
+def test_every_barrier_memory_flag_combination(tmp_path, memory):
+    spelled = " | ".join(name for name, bit in MEMORY_FLAGS.items() if memory & bit)
+    c = build(tmp_path, "uint", f"Barrier({spelled}, GROUP_SCOPE | GROUP_SYNC);")
+    vulkan = bool(memory & 0xC)
+    assert ("OpMemoryModel Logical Vulkan" in c.asm) is vulkan
+    assert c.lines("OpControlBarrier") == [f"OpControlBarrier %uint_2 %uint_2 %uint_{_expected_semantics(memory)}"]
+    if not memory & 0x5:           # DEVICE_SCOPE needs UAV or node input memory (sema's rule)
+        return
+    c = build(tmp_path, "uint", f"Barrier({spelled}, DEVICE_SCOPE);")
+    assert c.lines("OpMemoryBarrier") == [f"OpMemoryBarrier %uint_{5 if vulkan else 1} "
+                                          f"%uint_{_expected_semantics(memory)}"]
 
 
 # ---------------------------------------------------------------- wave and quad operations

@@ -151,10 +151,11 @@ void Next(DispatchNodeInputRecord<Outer> input) { }
     assert "OpMemberDecorate %Shared 0 PayloadDispatchIndirectAMDX" in c.asm
     assert "OpMemberDecorate %Inner 0 PayloadDispatchIndirectAMDX" in c.asm
     assert "MaxNumWorkgroupsAMDX %uint_8 %uint_8 %uint_1" in mode_line(c, "Reduce", "MaxNumWorkgroupsAMDX")
-    # Barrier(object, ...) orders every memory kind, node output memory included: Vulkan memory model
+    # Barrier(record, ...) orders the record's memory (NodePayloadAMDX: OutputMemory, which needs the
+    # Vulkan memory model, whose barriers make writes available and visible themselves)
     assert "OpCapability VulkanMemoryModel" in c.asm and "OpMemoryModel Logical Vulkan" in c.asm
     [barrier] = c.lines("OpControlBarrier")
-    assert constant_value(c, barrier.split()[-1]) == "4424"    # AcqRel|Uniform|Workgroup|Output
+    assert constant_value(c, barrier.split()[-1]) == str(0x8 | 0x1000 | 0x2000 | 0x4000)  # AcqRel|Output|MA|MV
 
 
 def test_recursion_entry_flags_shader_index_and_shared_input(tmp_path):
@@ -181,7 +182,7 @@ void Twin(ThreadNodeInputRecord<Rec> input) { }
     assert shares.endswith("%uint_1")
     assert "IsApiEntryAMDX %true" in mode_line(c, "Plain", "IsApiEntryAMDX")
     assert "OpDecorate %RemainingRecursionLevelsAMDX BuiltIn RemainingRecursionLevelsAMDX" in c.asm
-    [entry] = [line for line in c.lines("OpEntryPoint") if '"Walker"' in line]
+    [entry] = [line for line in c.lines("OpEntryPoint") if "%Walker \"Walk\"" in line]   # named by NodeID
     assert "%RemainingRecursionLevelsAMDX" in entry
 
 
@@ -373,3 +374,154 @@ RWStructuredBuffer<S> Q : register(u0);
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
 void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; Q[0].m[1][2] = 7; }
 """, tmp_path).count("OpStore") >= 1
+
+
+TRACKED_PRODUCER = """
+struct [NodeTrackRWInputSharing] Shared { uint3 grid : SV_DispatchGrid; uint total; };
+[Shader("node")] [NodeLaunch("thread")]
+void Producer([MaxRecords(1)] [AllowSparseNodes] NodeOutput<Shared> Consumer) {
+    ThreadNodeOutputRecords<Shared> r = Consumer.GetThreadNodeOutputRecords(1);
+    r.Get().grid = uint3(1, 1, 1);
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void Other() { }
+"""
+
+
+@pytest.mark.parametrize("mode", ["whole", "entry", "split"])
+def test_track_finish_writing_comes_from_the_producers_record_type(tmp_path, mode):
+    # the spec: a payload enqueued with a TrackFinishWritingAMDX struct needs it on the receiver's
+    # input too, so the producer's output struct must carry it with no consumer in the module
+    if mode == "split":
+        path = tmp_path / "graph.hlsl"
+        path.write_text(TRACKED_PRODUCER)
+        result = driver.compile(driver.Options(input=str(path), split_nodes=True))
+        assert result.ok
+        from wgc.spirv import tools
+        asm = tools.disassemble(words_of(result.outputs["spirv:Producer"]), header=False)
+    else:
+        asm = compile_hlsl(TRACKED_PRODUCER, tmp_path, **({"entry": "Producer"} if mode == "entry" else {})).asm
+    assert "OpDecorate %Shared TrackFinishWritingAMDX" in asm
+
+
+def test_every_non_sparse_output_has_an_array_size(tmp_path):
+    # SPV_AMDX_shader_enqueue, PayloadNodeArraySizeAMDX: "If PayloadNodeSparseArrayAMDX is not set
+    # ... for a type initialized by OpAllocateNodePayloadsAMDX, this must be specified."
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void Root([MaxRecords(1)] NodeOutput<Rec> One, [MaxRecords(1)] [MaxRecordsPerNode(1)] [NodeID("Arr", 2)] [NodeArraySize(3)]
+          NodeOutputArray<Rec> Many, [MaxRecords(1)] EmptyNodeOutput Ping,
+          [UnboundedSparseNodes] [MaxRecords(1)] [MaxRecordsPerNode(1)] NodeOutputArray<Rec> Open) {
+    One.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+""", tmp_path, warning_flags=("no-missing-node",))
+    sizes = {line.split()[1]: line.split()[-1] for line in c.lines("OpDecorateId")
+             if "PayloadNodeArraySizeAMDX" in line}
+    assert sizes == {"%Root_One": "%uint_1", "%Root_Many": "%uint_3", "%Root_Ping": "%uint_1"}
+    assert "OpDecorate %Root_Open PayloadNodeSparseArrayAMDX" in c.asm
+
+
+NAMED_GRAPH = """
+struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeID("Start")]
+void RootFunction([MaxRecords(1)] [NodeID("Walk")] NodeOutput<Rec> next) {
+    next.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Walk", 2)] [NodeMaxRecursionDepth(3)]
+void WalkFunction(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] [NodeID("Walk", 2)] NodeOutput<Rec> again) {
+    if (GetRemainingRecursionLevels() > 0)
+        again.GetThreadNodeOutputRecords(1).OutputComplete();
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"entry": "WalkFunction"}], ids=["whole", "entry"])
+def test_entry_points_are_named_by_node_id_so_outputs_link(tmp_path, options):
+    c = compile_hlsl(NAMED_GRAPH, tmp_path, warning_flags=("no-missing-node",), **options)
+    names = {line.split()[2]: line.split('"')[1] for line in c.lines("OpEntryPoint")}
+    if not options:
+        assert names == {"%RootFunction": "Start", "%WalkFunction": "Walk"}
+        assert "ShaderIndexAMDX %uint_0" in mode_line(c, "RootFunction", "ShaderIndexAMDX")
+    else:
+        assert names == {"%WalkFunction": "Walk"}
+    assert "ShaderIndexAMDX %uint_2" in mode_line(c, "WalkFunction", "ShaderIndexAMDX")
+    # the self-recursive output names the entry point itself (name "Walk", base index 2)
+    assert 'OpConstantStringAMDX "Walk"' in c.asm
+    assert "OpDecorateId %WalkFunction_again PayloadNodeBaseIndexAMDX %uint_2" in c.asm
+
+
+NODE_ARRAY = """struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Root([MaxRecords(1)] [MaxRecordsPerNode(1)] [NodeArraySize(2)] NodeOutputArray<Rec> Mat) {
+    Mat[1].GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 0)]
+void Metal(ThreadNodeInputRecord<Rec> input) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 1)]
+void Glass(ThreadNodeInputRecord<Rec> input) { }
+"""
+
+
+def test_node_array_members_in_one_module_keep_function_names_with_a_warning(tmp_path):
+    from wgc.diagnostics import Renderer
+    (tmp_path / "arr.hlsl").write_text(NODE_ARRAY)
+    result = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="asm"))
+    assert result.ok
+    asm = result.outputs["asm"].decode()
+    assert [line.split('"')[1] for line in asm.splitlines() if "OpEntryPoint" in line] == ["Root", "Metal", "Glass"]
+    assert Renderer().render(result.diagnostics).replace(str(tmp_path), "") == (
+        "/arr.hlsl:9:6: warning: nodes 'Metal', 'Glass' are members of node array 'Mat' in one module: "
+        "their entry points keep the function names, because one module cannot hold two GLCompute entry "
+        "points of one name [WG0604] [-Wnode-array-entry-point-name]\n"
+        "void Glass(ThreadNodeInputRecord<Rec> input) { }\n"
+        "     ^~~~~\n"
+        "note: set VkPipelineShaderStageNodeCreateInfoAMDX::pName to 'Mat' (and index to the NodeID index) "
+        "for each of them, or compile with --split-nodes (one module per node, entry points named by NodeID)\n"
+        "1 warning generated.\n")
+    quiet = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"),
+                                          warning_flags=("no-node-array-entry-point-name",)))
+    assert quiet.ok and not quiet.diagnostics
+    split = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), split_nodes=True))
+    assert split.ok and not split.diagnostics
+    from wgc.spirv import tools
+    assert 'OpEntryPoint GLCompute %Glass "Mat"' in tools.disassemble(words_of(split.outputs["spirv:Glass"]))
+
+
+def test_inspect_shows_function_and_entry_point_names(tmp_path):
+    (tmp_path / "arr.hlsl").write_text(NODE_ARRAY + """
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Other")] void Renamed() { }
+""")
+    result = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="json"))
+    import json
+    model = json.loads(result.outputs["json"])
+    assert [(n["function"], n["entry_point"]) for n in model["nodes"]] == [
+        ("Root", "Root"), ("Metal", "Metal"), ("Glass", "Glass"), ("Renamed", "Other")]
+    text = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="text")).outputs["text"].decode()
+    assert "Renamed  [thread, entry]  NodeID Other[0]  SPIR-V entry point Other" in text
+    dxil = driver.compile(driver.Options(input=str(tmp_path / "arr.hlsl"), emit="dxil")).outputs["dxil"].decode()
+    assert re.search(r'^!wgc\.spirv\.entryPoints = !\{ (!\d+(, )?){4} \}$', dxil, flags=re.M)
+    assert '!{ void ()* @"Renamed", !"Other" }' in dxil and '!{ void ()* @"Glass", !"Glass" }' in dxil
+
+
+def test_dispatch_grid_arrays_are_vectors_with_the_same_layout(tmp_path):
+    from pathlib import Path
+    source = (Path(__file__).parent / "spirv_programs" / "dispatch_grid_arrays.hlsl").read_text()
+    c = compile_hlsl(source, tmp_path, enable_16bit_types=True)
+    # the spec: PayloadDispatchIndirectAMDX decorates an integer or a 2/3-component vector member
+    assert "%Rec = OpTypeStruct %v3uint %uint" in c.asm
+    assert "%Rec16 = OpTypeStruct %v2ushort %ushort %uint" in c.asm
+    assert "OpMemberDecorate %Rec 0 PayloadDispatchIndirectAMDX" in c.asm
+    assert "OpMemberDecorate %Rec16 0 PayloadDispatchIndirectAMDX" in c.asm
+    # offsets as the array had them: uint[3] at 0 then 12; uint16_t[2] at 0, then 4 and 8
+    assert ["OpMemberDecorate %Rec 1 Offset 12", "OpMemberDecorate %Rec16 1 Offset 4",
+            "OpMemberDecorate %Rec16 2 Offset 8"] == [
+        line for line in c.lines("OpMemberDecorate") if "Offset" in line and line.split()[2] != "0"
+        and line.split()[1] in ("%Rec", "%Rec16")]
+    # grid[i] is a component of the vector: record 0, member 0, then the dynamic component index
+    chains = c.lines("OpAccessChain")
+    assert any(re.fullmatch(r"%\w+ = OpAccessChain %_ptr_NodePayloadAMDX_uint %\w+ %uint_0 %uint_0 %\d+", line)
+               for line in chains)
+    # a whole Rec16 stored: its logical ushort[2] becomes the v2ushort member
+    assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %v2ushort" in line]) == 1
+    # a whole Rec loaded: the v3uint member becomes the logical uint[3]
+    assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %_arr_uint_uint_3" in line]) == 1

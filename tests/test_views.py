@@ -154,20 +154,20 @@ HELLO_TEXT = """\
 work graph: 3 nodes, profile lib_6_8, depth 3 (limit 32)
 entries: Generate
 
-Generate  [broadcasting, entry]  NodeID Generate[0]
+Generate  [broadcasting, entry]  NodeID Generate[0]  SPIR-V entry point Generate
   threads: 64x1x1
   max dispatch grid: 1024x1x1
   input: DispatchNodeInputRecord<EntryRecord> (8 bytes, align 4), SV_DispatchGrid at byte 0 (1 x uint)
   output 0 Classify: NodeOutput<ItemRecord> (4 bytes, align 4), MaxRecords 64 -> Classify
   backing memory: 256 bytes
 
-Classify  [thread]  NodeID Classify[0]
+Classify  [thread]  NodeID Classify[0]  SPIR-V entry point Classify
   threads: 1x1x1
   input: ThreadNodeInputRecord<ItemRecord> (4 bytes, align 4)
   output 0 Accumulate: NodeOutput<BinRecord> (4 bytes, align 4), MaxRecords 1 -> Accumulate
   backing memory: 4 bytes
 
-Accumulate  [coalescing]  NodeID Accumulate[0]
+Accumulate  [coalescing]  NodeID Accumulate[0]  SPIR-V entry point Accumulate
   threads: 32x1x1
   input: GroupNodeInputRecords<BinRecord> (4 bytes, align 4), MaxRecords 32
   outputs: none
@@ -215,7 +215,7 @@ def test_text_arrays_recursion_loops():
             in arrays)
 
     recursive = render_text(RECURSIVE)
-    assert "Walk  [thread, entry]  NodeID Walk[0]" in recursive
+    assert "Walk  [thread, entry]  NodeID Walk[0]  SPIR-V entry point Walk" in recursive
     assert "  recursion: max depth 8" in recursive
     assert "  local root arguments table index: 2" in recursive
     assert "  input: EmptyNodeInput, MaxRecords 4" in recursive

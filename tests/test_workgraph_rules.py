@@ -1429,6 +1429,22 @@ CASES = [
                '[Shader("node")]',
                "^~~~~~~~~~~~~~~~",
                "1 error generated.")),
+    # WG0450 local root arguments have no SPIR-V form ----------------------------------------------
+    case("WG0450", "local-root-arguments-table-index",
+         lines('[Shader("node")]',
+               '[NodeLaunch("thread")]',
+               "[NodeLocalRootArgumentsTableIndex(3)]",
+               "void Shade()",
+               "{",
+               "}"),
+         lines("<stdin>:3:1: warning: [NodeLocalRootArgumentsTableIndex(3)] of 'Shade' has no SPIR-V "
+               "equivalent: SPV_AMDX_shader_enqueue has no local root arguments, so the compiled node "
+               "ignores it [WG0450] [-Wnode-local-root-arguments]",
+               "[NodeLocalRootArgumentsTableIndex(3)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "note: 'wgc inspect' keeps the index in the node's metadata (local_root_arguments_table_index); "
+               "pass the arguments another way, e.g. through a buffer indexed by the node",
+               "1 warning generated.")),
     # WG0501 duplicate NodeID --------------------------------------------------------------------
     case("WG0501", "two-nodes-named-alike",
          lines(ITEM,
@@ -2039,9 +2055,10 @@ def test_WG0006_graphviz_fails(run_wgc, tmp_path) -> None:
 
 # ---------------------------------------------------------------- positive: every attribute, through the model
 
-def model(source: str, profile: str = "lib_6_9", enable_16bit_types: bool = False) -> dict[str, Any]:
+def model(source: str, profile: str = "lib_6_9", enable_16bit_types: bool = False,
+          flags: tuple[str, ...] = ()) -> dict[str, Any]:
     """The inspect model (`emit="json"`) of a source that must compile without any diagnostic."""
-    result = driver.compile(driver.Options(input="-", emit="json", profile=profile,
+    result = driver.compile(driver.Options(input="-", emit="json", profile=profile, warning_flags=flags,
                                            enable_16bit_types=enable_16bit_types), stdin=source.encode())
     assert Renderer().render(result.diagnostics) == ""
     return json.loads(result.outputs["json"])
@@ -2210,7 +2227,7 @@ def test_node_local_root_arguments_table_index() -> None:
     graph = model(lines(ITEM,
                         *thread_node("Auto", attributes=("[NodeLocalRootArgumentsTableIndex(-1)]",)),
                         *thread_node("Third", attributes=("[NodeLocalRootArgumentsTableIndex(3)]",)),
-                        *thread_node("Unset")))
+                        *thread_node("Unset")), flags=("no-node-local-root-arguments",))
     assert [n["local_root_arguments_table_index"] for n in graph["nodes"]] == [-1, 3, None]
 
 
@@ -2487,7 +2504,8 @@ def test_attribute_names_are_case_insensitive() -> None:
                         "{",
                         "}",
                         *thread_node("Metal", attributes=('[NodeId("material", 0)]',)),
-                        *thread_node("Glass", attributes=('[NODEID("material", 1)]',))))
+                        *thread_node("Glass", attributes=('[NODEID("material", 1)]',))),
+                  flags=("no-node-local-root-arguments",))
     pick = node(graph, "Pick")
     assert (pick["id"], pick["launch"], pick["program_entry_explicit"], pick["local_root_arguments_table_index"]) == (
         {"name": "pick", "index": 1}, "thread", True, 2)

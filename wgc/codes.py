@@ -121,6 +121,9 @@ MISSING_MAX_RECORDS_PER_NODE = _kind("WG0425", DE, "an output array without [Max
                                      "hlsl-require-max-records-per-node")
 INVALID_LOOP_ENTRY = _kind("WG0426", E, "loop-entry attributes incomplete, out of range, on a recursive node, or under lib_6_8")
 INVALID_NODE_SIGNATURE = _kind("WG0427", E, "a node shader that does not return void or is declared wrongly")
+LOCAL_ROOT_ARGUMENTS_IGNORED = _kind(
+    "WG0450", W, "[NodeLocalRootArgumentsTableIndex]: SPIR-V has no local root arguments; only inspect keeps it",
+    "node-local-root-arguments")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
@@ -141,6 +144,12 @@ LOOPS_NOT_EXPRESSIBLE = _kind(
     "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
 NOT_LOWERABLE = _kind("WG0602", E, "a construct the SPIR-V back end cannot express")
 NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
+NODE_ARRAY_ENTRY_POINT_NAME = _kind(
+    "WG0604", W, "members of one node array in one module keep their function names as entry point names",
+    "node-array-entry-point-name")
+NODE_INPUT_COHERENCE_LOST = _kind(
+    "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
+    "node-input-coherence")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -91,6 +91,8 @@ def _node_statement(node: dict[str, Any]) -> str:
     lines = [name]
     if node.get("function") and node["function"] != name:
         lines.append(f"({node['function']})")
+    if node.get("entry_point") and node["entry_point"] != node["id"]["name"]:   # node-array members
+        lines.append(f"entry point {node['entry_point']}")
     lines.append(node.get("launch", "?"))
     inp = node.get("input")
     lines.append("no input" if inp is None else inp.get("record") or inp.get("kind", "?"))

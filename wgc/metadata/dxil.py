@@ -10,6 +10,8 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
               !dx.shaderModel = !{!{!"lib", i32 6, i32 9}}
               !dx.entryPoints = !{!{null, !"", null, null, null},     ; the library itself
                                   !{void ()* @"Generate", !"Generate", null, null, !props}, ...}
+              !wgc.spirv.entryPoints = !{!{void ()* @"Generate", !"Generate"}, ...}  ; the
+                                                       ; OpEntryPoint name in wgc's SPIR-V (NodeID name)
               !wgc.experimental.tags = !{!{!"NodeMaxLoopIterations", i32 131072}, ...}
 
             Entry properties follow DXC's `EmitDxilEntryProperties`/`EmitDxilNodeState`
@@ -249,6 +251,9 @@ def render_dxil(model: dict[str, Any]) -> str:
         entry_points.append(build.md([function, str(node["function"]), None, None, props]))
     for entry in entry_points:
         module.add_named_metadata("dx.entryPoints", entry)
+    for node, function in zip(model.get("nodes") or [], functions):
+        module.add_named_metadata("wgc.spirv.entryPoints",
+                                  build.md([function, str(node.get("entry_point", node["function"]))]))
     for tag_name, number in EXPERIMENTAL_TAGS:
         module.add_named_metadata("wgc.experimental.tags", build.md([tag_name, _i32(number)]))
     module.add_named_metadata("llvm.ident", build.md([f"wgc {model.get('wgc_version', '')}".strip()]))

@@ -7,7 +7,9 @@ Output: a dict of JSON types following the schema in README.md ("The JSON model"
 
 Invariants: only plain data (dict, list, str, int, bool, None); nodes in source order,
 outputs in declaration order, edges in node-then-output order, loops innermost first;
-the same input always gives the same model (no ids, paths or timestamps).
+the same input always gives the same model (no ids, paths or timestamps). `entry_point` is
+the node's OpEntryPoint name in the SPIR-V of the whole file (`spirv.names`: the NodeID name,
+or the function name for members of one node array).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.spirv.names import entry_point_names
 
 
 def _id(node_id: NodeId) -> dict[str, Any]:
@@ -66,10 +69,11 @@ def _output(output: NodeOutput) -> dict[str, Any]:
     }
 
 
-def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId]) -> dict[str, Any]:
+def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId], entry_point: str) -> dict[str, Any]:
     loop = graph.loop_of.get(node.id)
     return {
         "function": node.function.name,
+        "entry_point": entry_point,
         "id": _id(node.id),
         "launch": node.launch,
         "program_entry": node.id in entries,
@@ -103,10 +107,11 @@ def _loop(loop: Loop) -> dict[str, Any]:
 
 def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str) -> dict[str, Any]:
     entries = {n.id for n in graph.entry_nodes}
+    names, _ = entry_point_names(list(nodes))
     return {
         "wgc_version": version,
         "profile": graph.profile,
-        "nodes": [_node(n, graph, entries) for n in nodes],
+        "nodes": [_node(n, graph, entries, names[n.function.name]) for n in nodes],
         "graph": {
             "depth": graph.depth,
             "depth_limit": graph.depth_limit,

@@ -133,7 +133,8 @@ def _node_lines(node: dict[str, Any], node_names: set[str]) -> list[str]:
     if node.get("loop_entry"):
         tags.append("loop entry")
     lines = [f"{node['function']}  [{', '.join(tags)}]  "
-             f"NodeID {node['id']['name']}[{node['id'].get('index', 0) or 0}]"]
+             f"NodeID {node['id']['name']}[{node['id'].get('index', 0) or 0}]  "
+             f"SPIR-V entry point {node.get('entry_point', node['function'])}"]
     body = [f"threads: {_xyz(node.get('num_threads'))}"]
     if node.get("dispatch_grid"):
         body.append(f"dispatch grid: {_xyz(node['dispatch_grid'])}")

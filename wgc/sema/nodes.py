@@ -18,7 +18,10 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
 - a missing `[MaxRecordsPerNode]` on an output array is a DefaultError warning under lib_6_9 only,
   and its value is then the budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's
   MaxRecords is the bound it may not exceed;
-- system values are checked inside struct parameters too, and their types (uint/int, 1-3 components).
+- system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
+- `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it) and warned
+  about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
+  warning is here so that inspect and compile report it alike.
 
 Invariants: never raises for bad input; a node whose attributes are broken still gets a
 `NodeInfo` with defaults, so the graph analysis can go on without cascades.
@@ -318,8 +321,17 @@ class NodeChecker:
             if node_id is not None:
                 node.id = node_id
         if "nodelocalrootargumentstableindex" in attributes:
-            values = self._ints(attributes["nodelocalrootargumentstableindex"], (1,), -1, 2**31 - 1, "table index")
+            attribute = attributes["nodelocalrootargumentstableindex"]
+            values = self._ints(attribute, (1,), -1, 2**31 - 1, "table index")
             node.local_root_arguments_table_index = values[0] if values else None
+            if values:
+                self.report(codes.LOCAL_ROOT_ARGUMENTS_IGNORED, attribute.span,
+                            f"[NodeLocalRootArgumentsTableIndex({values[0]})] of '{node.function.name}' has no "
+                            "SPIR-V equivalent: SPV_AMDX_shader_enqueue has no local root arguments, so "
+                            "the compiled node ignores it",
+                            notes=("'wgc inspect' keeps the index in the node's metadata "
+                                   "(local_root_arguments_table_index); pass the arguments another way, "
+                                   "e.g. through a buffer indexed by the node",))
         if "nodeshareinputof" in attributes:
             node.share_input_of = self._node_id(attributes["nodeshareinputof"])
         if "nodemaxrecursiondepth" in attributes:

@@ -2,7 +2,9 @@
 
 Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions`.
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name), and diagnostics (WG06xx) for what SPIR-V cannot express.
+the node function's name), and diagnostics (WG06xx) for what SPIR-V cannot express, and the
+WG0604 warning for node-array members that keep function names as entry point names, and the
+WG0605 warning for a globallycoherent node input SPIR-V cannot mark coherent.
 
 Invariants:
 - A graph with loops is an error (WG0601) naming the loop: SPV_AMDX_shader_enqueue has no way to
@@ -23,7 +25,8 @@ from wgc import codes
 from wgc.diagnostics import Diagnostic
 
 from .lower import LowerOptions, Unsupported
-from .module import lower_module
+from .module import lower_module, needs_vulkan_memory_model
+from .names import entry_point_names
 
 
 class InvalidModule(RuntimeError):
@@ -76,9 +79,29 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
                                  source_name=options.source_name, source_text=options.source_text)
     groups = [(n.function.name, [n]) for n in nodes] if options.split_nodes else [("", nodes)]
     for key, group in groups:
+        for clash in entry_point_names(group)[1]:
+            functions = ", ".join(f"'{n.function.name}'" for n in clash)
+            result.diagnostics.append(codes.NODE_ARRAY_ENTRY_POINT_NAME(
+                clash[1].span, f"nodes {functions} are members of node array '{clash[0].id.name}' in "
+                "one module: their entry points keep the function names, because one module cannot "
+                "hold two GLCompute entry points of one name",
+                notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
+                       "(and index to the NodeID index) for each of them, or compile with "
+                       "--split-nodes (one module per node, entry points named by NodeID)",)))
+        if needs_vulkan_memory_model(group):
+            for node in group:
+                if node.input is not None and node.input.globally_coherent:
+                    result.diagnostics.append(codes.NODE_INPUT_COHERENCE_LOST(
+                        node.input.parameter.span,
+                        f"'globallycoherent' on input '{node.input.parameter.name}' of '{node.function.name}' "
+                        "cannot be expressed: a barrier on node memory puts the module under the Vulkan "
+                        "memory model, where spirv-val allows neither Coherent nor NonPrivatePointer on "
+                        "NodePayloadAMDX memory",
+                        notes=("the record is ordered only by the node-memory barriers (OutputMemory with "
+                               "MakeAvailable|MakeVisible); without a node-memory barrier in the module, "
+                               "the input is Coherent",)))
         try:
-            words = lower_module(analysis.module, group, graph, lower_options,
-                                 split=options.split_nodes)
+            words = lower_module(analysis.module, group, graph, lower_options)
         except Unsupported as problem:
             result.diagnostics.append(codes.NOT_LOWERABLE(
                 problem.span, f"{problem.message} (SPIR-V generation)"))

@@ -22,11 +22,17 @@ Invariants and decisions:
   Device; Device otherwise), relaxed semantics; 64-bit ones declare Int64Atomics.
 - Barrier(memory flags, semantic flags) follows dxc: GROUP_SYNC makes an OpControlBarrier,
   otherwise an OpMemoryBarrier; the scope is Device/Workgroup/Invocation from the scope flags;
-  semantics are AcquireRelease plus the memory kinds; NODE_OUTPUT_MEMORY is OutputMemory (the
-  module then uses the Vulkan memory model); an object argument orders all memory. Vulkan wants
-  Relaxed semantics at Invocation scope, where dxc emits the memory kinds: the semantics are
-  then Relaxed, and a memory barrier without GROUP_SYNC (it orders nothing) is left out.
-  The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and semantics.
+  semantics are AcquireRelease plus the storage classes of `BARRIER_MEMORY`: UAV_MEMORY is
+  UniformMemory|ImageMemory (dxc forgets images), GROUP_SHARED_MEMORY WorkgroupMemory, and
+  NODE_INPUT_MEMORY and NODE_OUTPUT_MEMORY OutputMemory (node records are NodePayloadAMDX memory;
+  dxc drops node input memory, leaving an invalid AcquireRelease without a storage class; the
+  module then uses the Vulkan memory model, where barriers also carry MakeAvailable|MakeVisible:
+  `ModuleLowering.barrier_semantics`). Barrier(object, flags) orders the object's memory
+  (`object_memory`: UniformMemory for buffers, ImageMemory for textures and typed buffers,
+  OutputMemory for records; dxc orders every kind). Vulkan wants Relaxed semantics at Invocation
+  scope, where dxc emits the memory kinds: the semantics are then Relaxed, and a memory barrier
+  without GROUP_SYNC (it orders nothing) is left out.
+  The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and storage classes.
 - Wave operations are GroupNonUniform instructions at Subgroup scope, each declaring its
   capability; WaveActiveAllEqual of a vector compares component by component.
 """
@@ -495,23 +501,44 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
 
 def _barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     first, second = call.args
-    memory = FLAGS["ALL_MEMORY"] if isinstance(first.type, t.NodeObjectType) else \
-        constant_int(first, "the Barrier memory flags")
-    _emit_barrier(fl, memory, constant_int(second, "the Barrier semantic flags"))
+    flags = constant_int(second, "the Barrier semantic flags")
+    if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
+        _emit_barrier(fl, 0, flags, object_memory(first.type))
+    else:
+        _emit_barrier(fl, constant_int(first, "the Barrier memory flags"), flags)
     return None
 
 
-def _emit_barrier(fl: FunctionLowering, memory: int, flags: int) -> None:
+def object_memory(type_: t.NodeObjectType | t.ResourceType) -> tuple[str, ...]:
+    """The storage-class semantics of `Barrier(object, ...)`: the memory the object lives in.
+    A record is node-payload memory (OutputMemory, as dxc and the NODE_*_MEMORY flags); a
+    structured or byte-address buffer is UniformMemory; a typed buffer or texture is ImageMemory."""
+    if isinstance(type_, t.NodeObjectType):
+        return ("OutputMemory",)
+    from .resources import is_image
+    return ("ImageMemory",) if is_image(type_) else ("UniformMemory",)
+
+
+BARRIER_MEMORY = (("UAV_MEMORY", ("UniformMemory", "ImageMemory")), ("GROUP_SHARED_MEMORY", ("WorkgroupMemory",)),
+                  ("NODE_INPUT_MEMORY", ("OutputMemory",)), ("NODE_OUTPUT_MEMORY", ("OutputMemory",)))
+"""Barrier memory flag -> SPIR-V memory-semantics storage classes. UAV memory is buffers and
+images (as DeviceMemoryBarrier); node records, input or output, are NodePayloadAMDX memory,
+which SPIR-V orders with OutputMemory (dxc's choice for NODE_OUTPUT_MEMORY and record objects;
+dxc drops NODE_INPUT_MEMORY, which leaves AcquireRelease with no storage class: invalid)."""
+
+
+def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[str, ...] = ()) -> None:
     scope = "Device" if flags & FLAGS["DEVICE_SCOPE"] else "Workgroup" if flags & FLAGS["GROUP_SCOPE"] else "Invocation"
     sync = bool(flags & FLAGS["GROUP_SYNC"])
+    names = list(kinds)
+    for flag, classes in BARRIER_MEMORY:
+        if memory & FLAGS[flag]:
+            names += [c for c in classes if c not in names]
     if scope == "Invocation":         # Vulkan: Relaxed only; ordering one's own accesses is a no-op
         if not sync:
             return
-        memory = 0
-    kinds = (("UAV_MEMORY", "UniformMemory"), ("GROUP_SHARED_MEMORY", "WorkgroupMemory"),
-             ("NODE_OUTPUT_MEMORY", "OutputMemory"))   # NODE_INPUT_MEMORY adds nothing (dxc)
-    names = ["AcquireRelease", *(name for flag, name in kinds if memory & FLAGS[flag])]
-    semantics = fl.ml.semantics(*names) if memory else fl.ml.semantics()
+        names = []
+    semantics = fl.ml.barrier_semantics(*names)
     if sync:
         fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), semantics)
     else:
@@ -519,19 +546,19 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int) -> None:
 
 
 _LEGACY_BARRIERS = {
-    # name: (memory scope, semantics), as dxc emits them
-    "GroupMemoryBarrier": ("Workgroup", ("AcquireRelease", "WorkgroupMemory")),
-    "DeviceMemoryBarrier": ("Device", ("AcquireRelease", "UniformMemory", "ImageMemory")),
-    "AllMemoryBarrier": ("Device", ("AcquireRelease", "UniformMemory", "WorkgroupMemory", "ImageMemory")),
+    # name: (memory scope, storage classes), as dxc emits them (with AcquireRelease)
+    "GroupMemoryBarrier": ("Workgroup", ("WorkgroupMemory",)),
+    "DeviceMemoryBarrier": ("Device", ("UniformMemory", "ImageMemory")),
+    "AllMemoryBarrier": ("Device", ("UniformMemory", "WorkgroupMemory", "ImageMemory")),
 }
 
 
 def _legacy_barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     scope, names = _LEGACY_BARRIERS[call.name.removesuffix("WithGroupSync")]
     if call.name.endswith("WithGroupSync"):
-        fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), fl.ml.semantics(*names))
+        fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), fl.ml.barrier_semantics(*names))
     else:
-        fl.b.emit("OpMemoryBarrier", fl.ml.scope(scope), fl.ml.semantics(*names))
+        fl.b.emit("OpMemoryBarrier", fl.ml.scope(scope), fl.ml.barrier_semantics(*names))
     return None
 
 

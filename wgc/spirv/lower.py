@@ -17,6 +17,8 @@ Invariants and decisions:
   resources are inlined; a `return` inside them leaves a `do {} while (false)` wrapper loop (with
   a flag when it sits inside a loop of the inlined body).
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
+- Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
+  memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
 - Constructs the back end cannot express raise `Unsupported` (a diagnostic, never a bad module).
 """
 
@@ -34,7 +36,7 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 
 from . import grammar
 from .builder import VERSION_FOR_ENV, Builder
-from .types import TypeLowering, Unsupported
+from .types import TypeLowering, Unsupported, dispatch_grid_vector
 
 NK = t.NodeObjectKind
 MEMORY = TypeLayout(size=4, alignment=4)
@@ -71,6 +73,9 @@ class Place:
     layout: TypeLayout | None = None
     indices: tuple[int, ...] = ()
     coherent: bool = False
+    as_array: t.ArrayType | None = None
+    """An SV_DispatchGrid array stored as a vector (`types.dispatch_grid_vector`): `type` is the
+    vector, values are this array type."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,8 @@ class ResourceHandle:
     pointee: int
     layout: TypeLayout | None = None
     indices: tuple[int, ...] = ()
+    coherent: bool = False
+    """`globallycoherent`: accesses are device-coherent."""
 
 
 Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle
@@ -189,6 +196,39 @@ class ModuleLowering:
 
     def semantics(self, *names: str) -> int:
         return self.uint(grammar.mask("MemorySemantics", *names) if names else 0)
+
+    def barrier_semantics(self, *storage_classes: str) -> int:
+        """The semantics of a barrier ordering memory of `storage_classes` (none: Relaxed):
+        AcquireRelease, plus MakeAvailable|MakeVisible under the Vulkan memory model, where a
+        barrier alone makes no write available or visible."""
+        if not storage_classes:
+            return self.semantics()
+        extra = ("MakeAvailable", "MakeVisible") if self.vulkan_memory_model else ()
+        return self.semantics("AcquireRelease", *storage_classes, *extra)
+
+    def memory_access(self, place: Place, *, store: bool) -> tuple:
+        """The Memory Operands of an OpLoad/OpStore through `place`. Under the Vulkan memory
+        model, storage-buffer and workgroup memory (what barriers order between invocations) is
+        NonPrivatePointer, and `globallycoherent` memory is made available (stores) or visible
+        (loads) at QueueFamily scope. NodePayloadAMDX memory gets nothing: spirv-val allows
+        NonPrivatePointer on Uniform, Workgroup, CrossWorkgroup, Generic, Image and StorageBuffer
+        pointers only. GLSL450 modules need no operands (Coherent decorates the variable)."""
+        if not self.vulkan_memory_model or place.storage not in ("StorageBuffer", "Workgroup"):
+            return ()
+        if not place.coherent:
+            return ("NonPrivatePointer",)
+        return ("MakePointerAvailable|NonPrivatePointer" if store else
+                "MakePointerVisible|NonPrivatePointer", self.scope("Device"))
+
+    def texel_access(self, coherent: bool, *, store: bool) -> tuple:
+        """The Image Operands of an OpImageRead/OpImageWrite of a storage image: as
+        `memory_access`, NonPrivateTexel, plus MakeTexelVisible/Available for `globallycoherent`."""
+        if not self.vulkan_memory_model:
+            return ()
+        if not coherent:
+            return ("NonPrivateTexel",)
+        return ("MakeTexelAvailable|NonPrivateTexel" if store else "MakeTexelVisible|NonPrivateTexel",
+                self.scope("Device"))
 
     def builtin(self, name: str, type_: t.Type) -> int:
         """The Input variable decorated BuiltIn `name` (created once)."""
@@ -439,7 +479,9 @@ class FunctionLowering:
             vector = self.load(place.vector)
             return self.swizzle(vector, place.vector.type, place.components, place.type)
         memory_type = self.types.id(place.type, place.layout)
-        value = self.b.emit("OpLoad", memory_type, self.pointer(place))
+        value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
+        if place.as_array is not None:
+            return self._grid_as_array(value, place.type, place.as_array)
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Place | SwizzlePlace, value: int) -> None:
@@ -465,15 +507,35 @@ class FunctionLowering:
                 new = self.b.emit("OpVectorShuffle", self.types.id(vector_type), old, value, *lanes)
             self.store(place.vector, new)
             return
-        value = self.representation(value, place.type, None, place.layout)
-        self.b.emit("OpStore", self.pointer(place), value)
+        if place.as_array is not None:
+            value = self._grid_as_vector(value, place.as_array, place.type)
+        else:
+            value = self.representation(value, place.type, None, place.layout)
+        self.b.emit("OpStore", self.pointer(place), value, *self.ml.memory_access(place, store=True))
+
+    def _grid_as_array(self, vector: int, vector_type: t.Type, array: t.ArrayType) -> int:
+        """An SV_DispatchGrid vector (or scalar) loaded from memory as the array value sema typed."""
+        parts = self.components(vector, vector_type)
+        return self.b.emit("OpCompositeConstruct", self.types.id(array), *parts)
+
+    def _grid_as_vector(self, value: int, array: t.ArrayType, vector_type: t.Type) -> int:
+        assert array.length is not None
+        parts = [self.b.emit("OpCompositeExtract", self.types.id(array.element), value, i)
+                 for i in range(array.length)]
+        return self.build(parts, vector_type)
 
     def field_place(self, place: Place, index: int) -> Place:
         struct = self.types.shape(place.type)
         assert isinstance(struct, t.StructType)
         layout = place.layout.members[index].layout if place.layout is not None else None
-        return replace(place, type=struct.all_fields()[index].type, layout=layout,
-                       indices=place.indices + (self.uint(index),))
+        field = struct.all_fields()[index]
+        grid = dispatch_grid_vector(field) if layout is not None else None
+        if grid is not None:
+            assert isinstance(field.type, t.ArrayType)
+            return replace(place, type=grid, layout=MEMORY, indices=place.indices + (self.uint(index),),
+                           as_array=field.type)
+        return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
+                       as_array=None)
 
     def element_place(self, place: Place, index: int) -> Place:
         shape = self.types.shape(place.type)
@@ -487,7 +549,7 @@ class FunctionLowering:
             raise Unsupported(None, f"cannot index a value of type '{place.type}'")
         if layout is None and place.layout is not None:
             layout = MEMORY
-        return replace(place, type=element, layout=layout, indices=place.indices + (index,))
+        return replace(place, type=element, layout=layout, indices=place.indices + (index,), as_array=None)
 
     def representation(self, value: int, type_: t.Type, source: TypeLayout | None,
                        target: TypeLayout | None) -> int:
@@ -501,6 +563,14 @@ class FunctionLowering:
             for i, f in enumerate(shape.all_fields()):
                 src = source.members[i].layout if source is not None else None
                 dst = target.members[i].layout if target is not None else None
+                grid = dispatch_grid_vector(f)
+                if grid is not None and (src is None) != (dst is None):      # vector in memory
+                    assert isinstance(f.type, t.ArrayType)
+                    part = self.b.emit("OpCompositeExtract", self.types.id(grid if src else f.type, src),
+                                       value, i)
+                    parts.append(self._grid_as_array(part, grid, f.type) if src else
+                                 self._grid_as_vector(part, f.type, grid))
+                    continue
                 part = self.b.emit("OpCompositeExtract", self.types.id(f.type, src), value, i)
                 parts.append(self.representation(part, f.type, src, dst))
             return self.b.emit("OpCompositeConstruct", to_id, *parts)

@@ -5,8 +5,13 @@ Input: the checked `ir.Module`, the `NodeInfo`s of the nodes to put in this modu
 Output: `lower_module` -> the module's words (not yet validated: `emit.py` does that).
 
 Invariants:
-- One GLCompute entry point per node, named after its function (dxc's choice), or after its
-  NodeID in a one-node module (`--split-nodes`), with execution modes from the node's attributes:
+- One GLCompute entry point per node, named after its NodeID name (`names.entry_point_names`; its index
+  is ShaderIndexAMDX), in every output mode, so that PayloadNodeNameAMDX of an output links to
+  the entry point of its target (dxc names entry points after the function, which does not link
+  without VkPipelineShaderStageNodeCreateInfoAMDX::pName). Members of one node array in one
+  module would share a name with the same execution model: they keep their function names (the
+  caller warns, WG0604), and the application names them with pName, or uses --split-nodes.
+  With execution modes from the node's attributes:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
   MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
@@ -17,9 +22,24 @@ Invariants:
 - Each output is its own OpTypeNodePayloadArrayAMDX, decorated (after its node-name string and
   count constants are defined, as spirv-val requires) with PayloadNodeNameAMDX,
   NodeMaxPayloadsAMDX (the budget owner's MaxRecords for a shared budget),
-  NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX and
-  PayloadNodeSparseArrayAMDX. [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
-- A reachable Barrier on node output memory switches the module to the Vulkan memory model.
+  NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX (the
+  NodeArraySize of an array, 1 for a single output; the spec requires it on every non-sparse
+  output, and it bounds the allocation's Node Index, the base index not included, as spirv's
+  OpIsNodePayloadValidAMDX text and dxc have it; none when unbounded) and
+  PayloadNodeSparseArrayAMDX. The record struct of an output is TrackFinishWritingAMDX when its
+  type is [NodeTrackRWInputSharing], whether or not its consumer is in the module.
+  [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
+- Memory model, decided from the module's own reachable code only: GLSL450, unless a Barrier
+  orders node-record memory (OutputMemory semantics need the Vulkan memory model). Under the
+  Vulkan model barriers carry MakeAvailable|MakeVisible, storage-buffer/workgroup accesses
+  NonPrivatePointer, storage-image reads/writes NonPrivateTexel, and `globallycoherent` accesses
+  MakePointer(Texel)Available/Visible at QueueFamily scope (`lower.ModuleLowering.memory_access`),
+  so a node means the same in either model, alone (`--split-nodes`, `-E`) or with others.
+- A `globallycoherent` RWDispatchNodeInputRecord is a Coherent NodePayloadAMDX variable under
+  GLSL450. Under the Vulkan model spirv-val allows neither the Coherent decoration nor
+  NonPrivatePointer/MakePointer* on NodePayloadAMDX pointers: the node barriers' OutputMemory
+  with MakeAvailable|MakeVisible at QueueFamily scope are then the only coherence expressible
+  (`emit.py` warns, WG0605).
 """
 
 from __future__ import annotations
@@ -35,6 +55,7 @@ from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
 from .types import Unsupported
+from .names import entry_point_names
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -51,6 +72,8 @@ def _declare_node_input(ml: ModuleLowering, node: NodeInfo) -> InputHandle:
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     var = ml.b.variable(ml.b.type_pointer("NodePayloadAMDX", array), "NodePayloadAMDX")
     ml.b.name(var, info.parameter.name)
+    if info.globally_coherent and not ml.vulkan_memory_model:
+        ml.b.decorate(var, "Coherent")
     return InputHandle(var, info.record, info.layout)
 
 
@@ -76,6 +99,8 @@ def _decorate_dispatch_grid(ml: ModuleLowering, record: t.Type, layout: TypeLayo
 def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
                          declared: dict[str, int]) -> OutputHandle:
     struct = _record_struct(ml, output.record, output.layout)
+    if output.track_rw_input_sharing:          # from the record type itself, consumer or not
+        ml.b.decorate(struct, "TrackFinishWritingAMDX")
     name = ml.b.constant_string_amdx(output.target.name)
     owner = None
     if output.shared_with is not None:
@@ -86,9 +111,10 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
         max_records = output.max_records if output.max_records is not None else 1
     max_payloads = ml.uint(max_records)
     base_index = ml.uint(output.target.index) if output.target.index else None
-    array_size = None
-    if output.array_size is not None and 0 < output.array_size < 0xFFFFFFFF:
-        array_size = ml.uint(output.array_size)
+    # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
+    # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none
+    size = 1 if output.array_size is None else output.array_size
+    array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.function.name}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)
@@ -106,9 +132,13 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
 
 
 
-def uses_node_output_memory(module: ir.Module, functions: list[ir.Function]) -> bool:
-    """Whether a reachable Barrier orders node output memory (then the Vulkan memory model is
-    needed: OutputMemory semantics require it)."""
+NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
+
+
+def uses_node_memory(functions: list[ir.Function]) -> bool:
+    """Whether a Barrier in `functions` orders node-record memory (NODE_INPUT_MEMORY,
+    NODE_OUTPUT_MEMORY, ALL_MEMORY or a record object): its OutputMemory semantics need the
+    Vulkan memory model. Only the module's own reachable code counts."""
     for function in functions:
         for expr in all_exprs(function):
             if isinstance(expr, ir.IntrinsicCall) and expr.name == "Barrier" and expr.args:
@@ -116,20 +146,21 @@ def uses_node_output_memory(module: ir.Module, functions: list[ir.Function]) -> 
                 if isinstance(first.type, t.NodeObjectType):
                     return True
                 folded = fold(first)
-                if isinstance(folded, Folded) and isinstance(folded.value, int) \
-                        and folded.value & BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]:
+                if isinstance(folded, Folded) and isinstance(folded.value, int) and folded.value & NODE_MEMORY:
                     return True
     return False
 
 
+def needs_vulkan_memory_model(nodes: list[NodeInfo]) -> bool:
+    """Whether the module holding `nodes` uses the Vulkan memory model (see the module docstring)."""
+    return uses_node_memory([f for node in nodes for f in reachable_functions(node.function)])
+
+
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
-                 options: LowerOptions, *, split: bool = False) -> list[int]:
+                 options: LowerOptions) -> list[int]:
     """The words of a module holding `nodes` (one entry point each)."""
     ml = ModuleLowering(module, graph, options)
-    reachable: list[ir.Function] = []
-    for node in nodes:
-        reachable += reachable_functions(node.function)
-    if uses_node_output_memory(module, reachable):
+    if needs_vulkan_memory_model(nodes):
         ml.vulkan_memory_model = True
         ml.b.capability("VulkanMemoryModel")
         ml.b.memory_model("Logical", "Vulkan")
@@ -144,8 +175,9 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
     ml.dynamic_statics = [v for v in module.globals
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
+    names, _ = entry_point_names(nodes)
     for node in nodes:
-        _lower_node(ml, node, node.id in entries, split)
+        _lower_node(ml, node, node.id in entries, names[node.function.name])
     return ml.b.to_words()
 
 
@@ -165,7 +197,7 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
     return any(isinstance(e, ir.VarRef) and e.variable is variable for e in all_exprs(function))
 
 
-def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool) -> None:
+def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
     b = ml.b
     try:
         input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
@@ -180,7 +212,6 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool)
                if any(_refers(f, v) for f in reachable)]
     fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
     resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
-    name = node.id.name if split else node.function.name
     b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
     x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
     b.execution_mode(fn, "LocalSize", x, y, z)

@@ -39,7 +39,10 @@ Invariants (dxc's Vulkan mapping unless noted):
   lowered) when a called helper does. Other group shapes and thread-launch nodes are Unsupported.
 - A Load's `out status` receives 1 (wgc resources are never sparse).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
-  memory model, where SPIR-V forbids the decoration.
+  memory model, where SPIR-V forbids the decoration: there its loads and stores carry
+  MakePointerVisible/MakePointerAvailable (OpImageRead/OpImageWrite: MakeTexelVisible/Available)
+  at QueueFamily scope, and every storage-buffer access NonPrivatePointer, every storage-image
+  read or write NonPrivateTexel (`ModuleLowering.memory_access`/`texel_access`).
 - Arrays of resources are arrays of descriptors (RuntimeDescriptorArray when unsized); an element
   is addressed by the handle's indices, also for samplers and counters.
 """
@@ -163,11 +166,12 @@ def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
         pointee, storage = image_type(ml, type_, variable), "UniformConstant"
     var = ml.b.variable(ml.b.type_pointer(storage, _descriptor_array(ml, pointee, lengths)), storage)
     ml.b.name(var, variable.name)
-    if "globallycoherent" in variable.modifiers and not ml.vulkan_memory_model:
+    coherent = "globallycoherent" in variable.modifiers
+    if coherent and not ml.vulkan_memory_model:
         ml.b.decorate(var, "Coherent")
     _decorate_binding(ml, var, variable)
     _state(ml).variables[var] = variable
-    return ResourceHandle(var, type_, storage, pointee, layout)
+    return ResourceHandle(var, type_, storage, pointee, layout, coherent=coherent)
 
 
 def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
@@ -274,6 +278,13 @@ _DIMS = {
     RK.RW_TEXTURE_1D: ("1D", False), RK.RW_TEXTURE_1D_ARRAY: ("1D", True),
     RK.RW_TEXTURE_2D: ("2D", False), RK.RW_TEXTURE_2D_ARRAY: ("2D", True), RK.RW_TEXTURE_3D: ("3D", False),
 }
+
+
+def is_image(type_: t.ResourceType) -> bool:
+    """Whether a resource is an image (a texture or typed buffer), not a buffer block."""
+    return type_.kind in _DIMS
+
+
 _SIZES = {"Buffer": 1, "1D": 1, "2D": 2, "Cube": 2, "3D": 3}
 """GetDimensions' size outputs per Dim, before the array size."""
 _CAPABILITIES = {"Buffer": ("SampledBuffer", "ImageBuffer"), "1D": ("Sampled1D", "Image1D")}
@@ -391,7 +402,8 @@ def image_load(fl: FunctionLowering, place: ImagePlace) -> int:
     image = _object(fl, handle)
     if handle.type.kind.writable:
         _without_format(fl, handle, "Read")
-        value = fl.b.emit("OpImageRead", _vec4(fl, handle), image, place.coordinate)
+        value = fl.b.emit("OpImageRead", _vec4(fl, handle), image, place.coordinate,
+                          *fl.ml.texel_access(handle.coherent, store=False))
     elif _DIMS[handle.type.kind][0] == "Buffer":
         value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate)
     else:
@@ -404,7 +416,8 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
     count = t.component_count(place.type) or 1
     texel = fl.convert(value, place.type, component if count == 1 else t.vector(component, count))
     _without_format(fl, place.handle, "Write")
-    fl.b.emit("OpImageWrite", _object(fl, place.handle), place.coordinate, texel)
+    fl.b.emit("OpImageWrite", _object(fl, place.handle), place.coordinate, texel,
+              *fl.ml.texel_access(place.handle.coherent, store=True))
 
 
 def texel_pointer(fl: FunctionLowering, place: ImagePlace) -> int:
@@ -423,7 +436,7 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
     element = handle.type.element if handle.type.kind in _STRUCTURED else t.UINT
     assert element is not None
     return Place(handle.variable, element, "StorageBuffer", handle.layout.element,
-                 handle.indices + (fl.uint(0), index))
+                 handle.indices + (fl.uint(0), index), coherent=handle.coherent)
 
 
 def _handle(fl: FunctionLowering, expr: ir.Expr) -> ResourceHandle:

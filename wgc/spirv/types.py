@@ -17,6 +17,8 @@ Invariants:
 - A struct's members are its `all_fields()`: base fields first, flattened (matching
   `ir.FieldAccess.index`).
 - Non-float matrices become arrays of row vectors (SPIR-V matrices must be float).
+- An SV_DispatchGrid array member is a vector in laid-out memory (`dispatch_grid_vector`);
+  places over it (`lower.Place.as_array`) convert between the two on load and store.
 """
 
 from __future__ import annotations
@@ -35,6 +37,19 @@ class Unsupported(Exception):
         super().__init__(message)
         self.span = span
         self.message = message
+
+
+def dispatch_grid_vector(field: t.Field) -> t.Type | None:
+    """The type an array `uint grid[N] : SV_DispatchGrid` (N = 1..3, 16 or 32 bits) has in laid-out
+    memory: a vector (a scalar for N = 1), because PayloadDispatchIndirectAMDX takes only an
+    integer or a 2- or 3-component vector. Offsets and size are unchanged (records use scalar
+    layout); None for every other field."""
+    type_ = field.type
+    if field.semantic is None or field.semantic.lower() != "sv_dispatchgrid" \
+            or not isinstance(type_, t.ArrayType) or not isinstance(type_.element, t.ScalarType) \
+            or type_.length not in (1, 2, 3):
+        return None
+    return t.vector(type_.element, type_.length) if type_.length > 1 else type_.element
 
 
 class TypeLowering:
@@ -159,7 +174,7 @@ class TypeLowering:
 
     def _laid_out_struct(self, struct: t.StructType, layout: TypeLayout, name: str | None = None) -> int:
         fields = struct.all_fields()
-        members = [self.id(f.type, m.layout) for f, m in zip(fields, layout.members)]
+        members = [self.id(dispatch_grid_vector(f) or f.type, m.layout) for f, m in zip(fields, layout.members)]
         result = self.b.type_struct(members, fresh=True)
         self.b.name(result, name or struct.name)
         for i, (f, m) in enumerate(zip(fields, layout.members)):

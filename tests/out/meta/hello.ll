@@ -11,8 +11,9 @@ declare void @"Accumulate"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !15, !23, !28 }
-!wgc.experimental.tags = !{ !29, !30 }
-!llvm.ident = !{ !31 }
+!wgc.spirv.entryPoints = !{ !29, !30, !31 }
+!wgc.experimental.tags = !{ !32, !33 }
+!llvm.ident = !{ !34 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -42,6 +43,9 @@ declare void @"Accumulate"()
 !26 = !{ i32 32, i32 1, i32 1 }
 !27 = !{ i32 8, i32 15, i32 13, i32 2, i32 15, !18, i32 16, i32 -1, i32 20, !25, i32 4, !26 }
 !28 = !{ void ()* @"Accumulate", !"Accumulate", null, null, !27 }
-!29 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!30 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!31 = !{ !"wgc 0.1.0" }
+!29 = !{ void ()* @"Generate", !"Generate" }
+!30 = !{ void ()* @"Classify", !"Classify" }
+!31 = !{ void ()* @"Accumulate", !"Accumulate" }
+!32 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!33 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!34 = !{ !"wgc 0.1.0" }

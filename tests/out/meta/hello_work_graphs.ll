@@ -11,8 +11,9 @@ declare void @"thirdNode"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !15, !24, !29 }
-!wgc.experimental.tags = !{ !30, !31 }
-!llvm.ident = !{ !32 }
+!wgc.spirv.entryPoints = !{ !30, !31, !32 }
+!wgc.experimental.tags = !{ !33, !34 }
+!llvm.ident = !{ !35 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -43,6 +44,9 @@ declare void @"thirdNode"()
 !27 = !{ i32 32, i32 1, i32 1 }
 !28 = !{ i32 8, i32 15, i32 13, i32 2, i32 15, !19, i32 16, i32 -1, i32 20, !26, i32 4, !27 }
 !29 = !{ void ()* @"thirdNode", !"thirdNode", null, null, !28 }
-!30 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!31 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!32 = !{ !"wgc 0.1.0" }
+!30 = !{ void ()* @"firstNode", !"firstNode" }
+!31 = !{ void ()* @"secondNode", !"secondNode" }
+!32 = !{ void ()* @"thirdNode", !"thirdNode" }
+!33 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!34 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!35 = !{ !"wgc 0.1.0" }

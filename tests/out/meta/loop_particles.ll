@@ -13,8 +13,9 @@ declare void @"WriteParticle"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !15, !23, !32, !34 }
-!wgc.experimental.tags = !{ !35, !36 }
-!llvm.ident = !{ !37 }
+!wgc.spirv.entryPoints = !{ !35, !36, !37, !38 }
+!wgc.experimental.tags = !{ !39, !40 }
+!llvm.ident = !{ !41 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -50,6 +51,10 @@ declare void @"WriteParticle"()
 !32 = !{ void ()* @"ResolveCollisions", !"ResolveCollisions", null, null, !31 }
 !33 = !{ i32 8, i32 15, i32 13, i32 2, i32 15, !27, i32 16, i32 -1, i32 20, !25, i32 4, !30 }
 !34 = !{ void ()* @"WriteParticle", !"WriteParticle", null, null, !33 }
-!35 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!36 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!37 = !{ !"wgc 0.1.0" }
+!35 = !{ void ()* @"EmitParticles", !"EmitParticles" }
+!36 = !{ void ()* @"IntegrateStep", !"IntegrateStep" }
+!37 = !{ void ()* @"ResolveCollisions", !"ResolveCollisions" }
+!38 = !{ void ()* @"WriteParticle", !"WriteParticle" }
+!39 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!40 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!41 = !{ !"wgc 0.1.0" }

@@ -13,8 +13,9 @@ declare void @"LeafStatistics"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !11, !20, !25, !28 }
-!wgc.experimental.tags = !{ !29, !30 }
-!llvm.ident = !{ !31 }
+!wgc.spirv.entryPoints = !{ !29, !30, !31, !32 }
+!wgc.experimental.tags = !{ !33, !34 }
+!llvm.ident = !{ !35 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -44,6 +45,10 @@ declare void @"LeafStatistics"()
 !26 = !{ !"LeafStatistics", i32 0 }
 !27 = !{ i32 8, i32 15, i32 13, i32 2, i32 15, !26, i32 16, i32 -1, i32 17, !16, i32 20, !22, i32 4, !23 }
 !28 = !{ void ()* @"LeafStatistics", !"LeafStatistics", null, null, !27 }
-!29 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!30 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!31 = !{ !"wgc 0.1.0" }
+!29 = !{ void ()* @"CullRoots", !"CullRoots" }
+!30 = !{ void ()* @"TraverseTile", !"TraverseTile" }
+!31 = !{ void ()* @"EmitLeaf", !"EmitLeaf" }
+!32 = !{ void ()* @"LeafStatistics", !"LeafStatistics" }
+!33 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!34 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!35 = !{ !"wgc 0.1.0" }

@@ -11,8 +11,9 @@ declare void @"MyLoopTerminal"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !12, !17, !21 }
-!wgc.experimental.tags = !{ !22, !23 }
-!llvm.ident = !{ !24 }
+!wgc.spirv.entryPoints = !{ !22, !23, !24 }
+!wgc.experimental.tags = !{ !25, !26 }
+!llvm.ident = !{ !27 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -35,6 +36,9 @@ declare void @"MyLoopTerminal"()
 !19 = !{ !8, !18 }
 !20 = !{ i32 8, i32 15, i32 13, i32 3, i32 15, !13, i32 16, i32 -1, i32 20, !6, i32 21, !19, i32 4, !10 }
 !21 = !{ void ()* @"MyLoopTerminal", !"MyLoopTerminal", null, null, !20 }
-!22 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!23 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!24 = !{ !"wgc 0.1.0" }
+!22 = !{ void ()* @"MyOuterLoopEntry", !"MyOuterLoopEntry" }
+!23 = !{ void ()* @"MyInnerLoopEntry", !"MyInnerLoopEntry" }
+!24 = !{ void ()* @"MyLoopTerminal", !"MyLoopTerminal" }
+!25 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!26 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!27 = !{ !"wgc 0.1.0" }

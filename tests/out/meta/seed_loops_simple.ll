@@ -11,8 +11,9 @@ declare void @"MyOtherNode"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !12, !18, !20 }
-!wgc.experimental.tags = !{ !21, !22 }
-!llvm.ident = !{ !23 }
+!wgc.spirv.entryPoints = !{ !21, !22, !23 }
+!wgc.experimental.tags = !{ !24, !25 }
+!llvm.ident = !{ !26 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -34,6 +35,9 @@ declare void @"MyOtherNode"()
 !18 = !{ void ()* @"MyLoopBody", !"MyLoopBody", null, null, !17 }
 !19 = !{ i32 8, i32 15, i32 13, i32 3, i32 15, !14, i32 16, i32 -1, i32 20, !6, i32 4, !10 }
 !20 = !{ void ()* @"MyOtherNode", !"MyOtherNode", null, null, !19 }
-!21 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!22 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!23 = !{ !"wgc 0.1.0" }
+!21 = !{ void ()* @"MyLoopEntry", !"MyLoopEntry" }
+!22 = !{ void ()* @"MyLoopBody", !"MyLoopBody" }
+!23 = !{ void ()* @"MyOtherNode", !"MyOtherNode" }
+!24 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!25 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!26 = !{ !"wgc 0.1.0" }

@@ -15,8 +15,9 @@ declare void @"ConsumerNode63"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !11, !15, !18, !21, !24 }
-!wgc.experimental.tags = !{ !25, !26 }
-!llvm.ident = !{ !27 }
+!wgc.spirv.entryPoints = !{ !25, !26, !27, !28, !29 }
+!wgc.experimental.tags = !{ !30, !31 }
+!llvm.ident = !{ !32 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -42,6 +43,11 @@ declare void @"ConsumerNode63"()
 !22 = !{ !"ConsumerNodes", i32 63 }
 !23 = !{ i32 8, i32 15, i32 13, i32 3, i32 15, !22, i32 16, i32 -1, i32 20, !13, i32 4, !4 }
 !24 = !{ void ()* @"ConsumerNode63", !"ConsumerNode63", null, null, !23 }
-!25 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!26 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!27 = !{ !"wgc 0.1.0" }
+!25 = !{ void ()* @"DispatchNode", !"DispatchNode" }
+!26 = !{ void ()* @"ConsumerNode0", !"ConsumerNode0" }
+!27 = !{ void ()* @"ConsumerNode1", !"ConsumerNode1" }
+!28 = !{ void ()* @"ConsumerNode2", !"ConsumerNode2" }
+!29 = !{ void ()* @"ConsumerNode63", !"ConsumerNode63" }
+!30 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!31 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!32 = !{ !"wgc 0.1.0" }

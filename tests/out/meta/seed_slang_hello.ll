@@ -9,8 +9,9 @@ declare void @"MyChildNode"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !10, !15 }
-!wgc.experimental.tags = !{ !16, !17 }
-!llvm.ident = !{ !18 }
+!wgc.spirv.entryPoints = !{ !16, !17 }
+!wgc.experimental.tags = !{ !18, !19 }
+!llvm.ident = !{ !20 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -27,6 +28,8 @@ declare void @"MyChildNode"()
 !13 = !{ i32 8, i32 8, i32 1 }
 !14 = !{ i32 8, i32 15, i32 13, i32 1, i32 15, !5, i32 16, i32 -1, i32 18, !8, i32 20, !12, i32 4, !13 }
 !15 = !{ void ()* @"MyChildNode", !"MyChildNode", null, null, !14 }
-!16 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!17 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!18 = !{ !"wgc 0.1.0" }
+!16 = !{ void ()* @"MyGraphRoot", !"MyGraphRoot" }
+!17 = !{ void ()* @"MyChildNode", !"MyChildNode" }
+!18 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!19 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!20 = !{ !"wgc 0.1.0" }

@@ -15,8 +15,9 @@ declare void @"TourEmpty"()
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.entryPoints = !{ !2, !26, !31, !38, !42, !46 }
-!wgc.experimental.tags = !{ !47, !48 }
-!llvm.ident = !{ !49 }
+!wgc.spirv.entryPoints = !{ !47, !48, !49, !50, !51 }
+!wgc.experimental.tags = !{ !52, !53 }
+!llvm.ident = !{ !54 }
 !0 = !{ i32 1, i32 9 }
 !1 = !{ !"lib", i32 6, i32 9 }
 !2 = !{ null, !"", null, null, null }
@@ -64,6 +65,11 @@ declare void @"TourEmpty"()
 !44 = !{ !43 }
 !45 = !{ i32 8, i32 15, i32 13, i32 2, i32 15, !19, i32 16, i32 -1, i32 20, !44, i32 4, !36 }
 !46 = !{ void ()* @"TourEmpty", !"TourEmpty", null, null, !45 }
-!47 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!48 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!49 = !{ !"wgc 0.1.0" }
+!47 = !{ void ()* @"TourEntry", !"TourEntry" }
+!48 = !{ void ()* @"TourShared", !"TourShared" }
+!49 = !{ void ()* @"TourThread", !"TourThread" }
+!50 = !{ void ()* @"TourCoalesceNode", !"TourCoalesce" }
+!51 = !{ void ()* @"TourEmpty", !"TourEmpty" }
+!52 = !{ !"NodeMaxLoopIterations", i32 131072 }
+!53 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
+!54 = !{ !"wgc 0.1.0" }
