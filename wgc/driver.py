@@ -255,8 +255,14 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes."""
     import struct
 
+    from wgc.sema.target import check_target
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
+    analysis = front.analysis
+    nodes = [n for n in analysis.nodes if options.entry in (None, n.function.name)]  # type: ignore[union-attr]
+    limits = check_target(analysis, nodes)
+    if limits:
+        return {}, limits
     source = front.source
     emitted = emit_spirv(front.analysis, EmitOptions(
         target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,

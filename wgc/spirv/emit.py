@@ -2,11 +2,11 @@
 
 Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions`.
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name), and diagnostics (WG06xx) for what SPIR-V cannot express.
+the node function's name), and the diagnostic WG0603 when there is no node to compile.
 
 Invariants:
-- A graph with loops is an error (WG0601) naming the loop: SPV_AMDX_shader_enqueue has no way to
-  express a node re-entering its loop, and an invalid module is never produced.
+- The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
+  target cannot express): this module only lowers, and an internal error is raised otherwise.
 - Every module is validated in process (spirv-val's rules for the target environment, scalar
   block layout for node records) and linted (`lint.py`: the AMDX rules spirv-val does not check)
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from wgc import codes
 from wgc.diagnostics import Diagnostic
 
-from .lower import LowerOptions, Unsupported
+from .lower import LowerOptions
 from .module import lower_module
 
 
@@ -52,16 +52,7 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
     """The SPIR-V modules of a checked analysis (see the module docstring)."""
     result = Emitted()
     graph, nodes = analysis.graph, analysis.nodes
-    if graph is not None and graph.loops:
-        loop = graph.loops[0]
-        members = ", ".join(f"'{m.id}'" for m in loop.members)
-        result.diagnostics.append(codes.LOOPS_NOT_EXPRESSIBLE(
-            loop.entry.span,
-            f"the graph has a loop entered at node '{loop.entry.id}' (members {members}); "
-            "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be "
-            "compiled to SPIR-V",
-            notes=("'wgc inspect' shows the graph and its DXIL-style metadata, which encode the loop",)))
-        return result
+    assert graph is None or not graph.loops, "sema.target rejects loop graphs for this target (WG0601)"
     if options.entry is not None:
         nodes = [n for n in nodes if n.function.name == options.entry]
         if not nodes:
@@ -76,13 +67,7 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
                                  source_name=options.source_name, source_text=options.source_text)
     groups = [(n.function.name, [n]) for n in nodes] if options.split_nodes else [("", nodes)]
     for key, group in groups:
-        try:
-            words = lower_module(analysis.module, group, graph, lower_options,
-                                 split=options.split_nodes)
-        except Unsupported as problem:
-            result.diagnostics.append(codes.NOT_LOWERABLE(
-                problem.span, f"{problem.message} (SPIR-V generation)"))
-            return result
+        words = lower_module(analysis.module, group, graph, lower_options, split=options.split_nodes)
         if options.optimize:
             from .optimize import optimize
             words = optimize(words, options.target_env)

@@ -34,7 +34,6 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
-from .types import Unsupported
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -167,14 +166,10 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, split: bool) -> None:
     b = ml.b
-    try:
-        input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
-            else None
-        declared: dict[str, int] = {}
-        outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
-    except Unsupported as problem:          # a record type SPIR-V cannot lay out: point at the node
-        problem.span = problem.span or node.span
-        raise
+    input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
+        else None
+    declared: dict[str, int] = {}
+    outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
     reachable = reachable_functions(node.function)
     statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
                if any(_refers(f, v) for f in reachable)]
