@@ -1480,3 +1480,29 @@ def test_every_sema_code_has_a_case() -> None:
 
 def test_void_parameter_list_is_accepted() -> None:
     assert rendered_diagnostics(lines("float4 f(void) { return 0; }")) == ""
+
+
+def test_valid_dxc_attributes_are_not_unknown() -> None:
+    """Attributes of other stages, statements and the vk:: namespace that dxc accepts: no WG0343."""
+    source = lines('[domain("tri")] [partitioning("fractional_odd")] [outputtopology("triangle_cw")]',
+                   '[outputcontrolpoints(3)] [patchconstantfunc("Patch")] [maxtessfactor(64.0)]',
+                   "[earlydepthstencil] [maxvertexcount(3)] [instance(2)] [WaveSize(32)] [noinline]",
+                   "void helper([[vk::location(0)]] float4 x : TEXCOORD0)",
+                   "{",
+                   "    [branch] if (x.x > 0) {}",
+                   "    [flatten] if (x.y > 0) {}",
+                   "    [fastopt] [allow_uav_condition] for (int i = 0; i < 2; i++) {}",
+                   "    [call] [forcecase] switch (1) { default: break; }",
+                   "}",
+                   "[[vk::ext_capability(5009)]] [[vk::ext_capability(5010)]] [[vk::ext_extension(\"SPV_KHR_a\")]]",
+                   "void ext() {}")
+    assert rendered_diagnostics(source) == ""
+
+
+def test_every_attribute_wgc_reads_is_known() -> None:
+    from wgc.sema.attributes import KNOWN_ATTRIBUTES
+    from wgc.sema.nodes import FUNCTION_ATTRIBUTES, OUTPUT_ATTRIBUTES
+
+    read = FUNCTION_ATTRIBUTES | OUTPUT_ATTRIBUTES | {"nodetrackrwinputsharing", "vk::binding", "vk::counter_binding",
+                                                      "vk::push_constant", "vk::image_format"}
+    assert read <= set(KNOWN_ATTRIBUTES)

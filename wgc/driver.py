@@ -10,6 +10,8 @@ Invariants:
   exception escaping `compile` is an internal compiler error.
 - Stages run in order (read, preprocess, parse, ...) and a stage whose input
   had errors does not run; outputs are produced only when there are no errors.
+- SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
+  the nodes compiled; the other outputs (IR, inspect views) do not report them.
 """
 
 from __future__ import annotations
