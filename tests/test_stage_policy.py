@@ -183,3 +183,29 @@ def test_the_spirv_back_end_reports_nothing_but_a_missing_node() -> None:
         used |= set(re.findall(r"codes\.([A-Z_0-9]+)", path.read_text()))
         assert "Unsupported" not in path.read_text(), path.name
     assert used == {"NO_NODE_TO_COMPILE"}
+
+
+def test_a_barrier_on_a_uav_object_lowers() -> None:
+    """Barrier(uav, DEVICE_SCOPE) is valid HLSL: UAV memory, Device scope (no internal error)."""
+    source = lines("RWStructuredBuffer<uint> Out : register(u0);", *BROADCAST, "[NumThreads(8, 1, 1)]",
+                   "void Main(uint gi : SV_GroupIndex) { Out[gi] = 1; Barrier(Out, DEVICE_SCOPE); }")
+    result = run(source, "asm")
+    assert result.ok, Renderer().render(result.diagnostics)
+    # Scope Device = 1; semantics AcquireRelease 0x8 | UniformMemory 0x40 = 72 (SPIR-V spec 3.27, 3.25)
+    assert re.search(r"OpMemoryBarrier %uint_1 %uint_72\b", result.outputs["asm"].decode())
+
+
+def _barrier_statements() -> list[tuple[str, str]]:
+    from test_uniformity import BARRIERS
+
+    return [(launch, statement) for launch, statement, _, _ in BARRIERS]
+
+
+@pytest.mark.parametrize(("launch", "statement"), _barrier_statements())
+def test_barriers_sema_lets_through_lower_to_valid_modules(launch: str, statement: str) -> None:
+    """With the DefaultError barrier rules turned off (-Wno-hlsl-barrier), whatever sema accepts
+    compiles to a module that validates (in process): no internal error."""
+    from test_uniformity import node
+
+    result = run(node(f"  {statement}", launch), "spirv", warning_flags=("no-hlsl-barrier",))
+    assert result.ok and "spirv" in result.outputs, Renderer().render(result.diagnostics)

@@ -495,6 +495,7 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
 def _barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     first, second = call.args
     memory = FLAGS["ALL_MEMORY"] if isinstance(first.type, t.NodeObjectType) else \
+        FLAGS["UAV_MEMORY"] if isinstance(first.type, t.ResourceType) else \
         constant_int(first, "the Barrier memory flags")
     _emit_barrier(fl, memory, constant_int(second, "the Barrier semantic flags"))
     return None
@@ -509,8 +510,10 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int) -> None:
         memory = 0
     kinds = (("UAV_MEMORY", "UniformMemory"), ("GROUP_SHARED_MEMORY", "WorkgroupMemory"),
              ("NODE_OUTPUT_MEMORY", "OutputMemory"))   # NODE_INPUT_MEMORY adds nothing (dxc)
-    names = ["AcquireRelease", *(name for flag, name in kinds if memory & FLAGS[flag])]
-    semantics = fl.ml.semantics(*names) if memory else fl.ml.semantics()
+    storage = [name for flag, name in kinds if memory & FLAGS[flag]]
+    if not storage and not sync:      # no memory to order (flags only -Wno-hlsl-barrier lets through)
+        return
+    semantics = fl.ml.semantics("AcquireRelease", *storage) if storage else fl.ml.semantics()
     if sync:
         fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), semantics)
     else:
