@@ -18,6 +18,7 @@ Decisions made here:
   DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
+- `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
 - Templates are instantiated on use, once per argument tuple, in the scope
   they were declared in.
 """
