@@ -390,7 +390,7 @@ class FunctionLowering:
         key = (semantic or "").lower()
         if key not in BUILTINS:
             raise AssertionError(f"parameter '{param.name}' with semantic '{semantic}' "
-                              "has no SPIR-V built-in in a node shader")
+                                 "has no SPIR-V built-in in a node shader")
         name, count = BUILTINS[key]
         builtin_type = t.UINT if count == 1 else t.vector(t.UINT, count)
         var = self.ml.builtin(name, builtin_type)
