@@ -262,7 +262,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
 
     analysis = front.analysis
     nodes = [n for n in analysis.nodes if options.entry in (None, n.function.name)]  # type: ignore[union-attr]
-    limits = check_target(analysis, nodes)
+    limits = check_target(analysis, nodes, front.source if options.debug_info else None)
     if limits:
         return {}, limits
     source = front.source

@@ -14,7 +14,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   SM 6.7; Vulkan only on OpImageGather, VUID-RuntimeSpirv-Offset-10213);
 - WG0623: `?:` choosing between resources or node objects (a Vulkan descriptor or node payload is
   not a value SPIR-V can select);
-- WG0624: a 64-bit `[[vk::image_format]]` (wgc's image sampled types are 32-bit).
+- WG0624: a 64-bit `[[vk::image_format]]` (wgc's image sampled types are 32-bit);
+- WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
+  literal string, which ends at a NUL).
 
 Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
 command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
@@ -36,7 +38,7 @@ from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions
-from wgc.source import Span
+from wgc.source import SourceFile, Span
 
 TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
 
@@ -46,12 +48,19 @@ _TEXEL_OFFSET_ARGUMENT = {"Sample": 2, "SampleBias": 3, "SampleLevel": 3, "Sampl
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
-def check_target(analysis: Any, nodes: Sequence[NodeInfo]) -> list[Diagnostic]:
-    """The target limits (module docstring) broken by `nodes` and the code they reach."""
+def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None) -> list[Diagnostic]:
+    """The target limits (module docstring) broken by `nodes` and the code they reach, and by
+    `embedded_source`, the main file when `-Zi` embeds it."""
     diagnostics: list[Diagnostic] = []
 
     def report(kind: DiagnosticKind, span: Span | None, message: str, labels: tuple[Label, ...] = ()) -> None:
         diagnostics.append(kind(span, message, labels=labels, notes=(TARGET_NOTE,)))
+
+    if embedded_source is not None and "\0" in embedded_source.text:
+        nul = embedded_source.text.index("\0")
+        report(codes.SOURCE_NOT_EMBEDDABLE, Span(embedded_source, nul, nul + 1),
+               "-Zi cannot embed this source in the module: it holds a NUL character, which ends a SPIR-V "
+               "literal string")
 
     graph = analysis.graph
     if graph is not None and graph.loops:
