@@ -4,7 +4,7 @@ disassembly matches tests/out/spv/<sample>.spvasm; each golden is assembled and 
 A difference fails the test; `pytest --update-goldens` rewrites the files so the change can be
 reviewed in the commit. Samples whose graph has a loop must fail with WG0601 instead, and
 syntax_tour (atomics on a shared input record, which spirv-val forbids on NodePayloadAMDX memory)
-with WG0602.
+with WG0620.
 """
 
 from __future__ import annotations
@@ -97,8 +97,7 @@ def test_atomics_on_node_records_are_refused_with_the_reason():
     assert not result.ok and not result.outputs
     rendered = Renderer().render(result.diagnostics)
     assert "syntax_tour.hlsl:458:9: error: 'InterlockedAdd' on a node record cannot be expressed: " \
-           "spirv-val does not allow atomic operations on NodePayloadAMDX memory (SPIR-V generation) " \
-           "[WG0602]" in rendered
+           "spirv-val does not allow atomic operations on NodePayloadAMDX memory [WG0620]" in rendered
 
 
 def test_every_golden_has_a_sample():

@@ -676,5 +676,5 @@ struct Seed { uint x; };
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4,1,1)] [NumThreads(4,1,1)]
 void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }
 """, tmp_path)
-    assert errors == ["WG0602: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not "
-                      "allow atomic operations on NodePayloadAMDX memory (SPIR-V generation)"]
+    assert errors == ["WG0620: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not "
+                      "allow atomic operations on NodePayloadAMDX memory"]

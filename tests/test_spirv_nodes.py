@@ -366,8 +366,8 @@ RWStructuredBuffer<int2x3> Q : register(u0);
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(4,1,1)]
 void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; }
 """, tmp_path)
-    assert errors == ["WG0602: a column-major 'int2x3' in buffer or record memory: wgc keeps non-float "
-                      "matrices as arrays of rows; declare it row_major (or use -Zpr) (SPIR-V generation)"]
+    assert errors == ["WG0621: a column-major 'int2x3' in 'Q' cannot be expressed: wgc keeps non-float matrices "
+                      "as arrays of rows in buffer and record memory; declare it row_major (or use -Zpr)"]
     assert compile_hlsl("""
 struct S { row_major int2x3 m; };
 RWStructuredBuffer<S> Q : register(u0);

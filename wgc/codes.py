@@ -5,12 +5,14 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused (WG0005, "no code generation yet", and WG0508
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508 and WG0602
 are retired); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
-analysis (names, types, expressions, statements, constants, bindings), WG04xx
-work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx SPIR-V
-generation.
+analysis (names, types, expressions, statements, constants, bindings, attributes), WG04xx
+work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
+target cannot express (computed in sema by `wgc.sema.target`, reported by `wgc compile` only)
+and the choice of nodes to compile (WG0602, the back end's own "cannot lower", is retired: every
+rule is checked in sema, and back ends only lower).
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -91,6 +93,11 @@ CONST_WITHOUT_INIT = _kind("WG0331", E, "a const variable without an initializer
 INVALID_OUT_ARGUMENT = _kind("WG0332", E, "an out/inout argument that is not a modifiable l-value of a convertible type")
 INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (void variable, qualifier misuse, ...)")
 UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
+UNKNOWN_IMAGE_FORMAT = _kind("WG0340", E, "a [[vk::image_format]] that names no image format dxc knows")
+CONFLICTING_DUPLICATE_ATTRIBUTE = _kind("WG0341", E, "an attribute, register or semantic written twice with different values")
+DUPLICATE_ATTRIBUTE = _kind("WG0342", W, "an attribute written twice with the same values", "ignored-attributes")
+UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a did-you-mean suggestion)",
+                          "unknown-attributes")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -124,6 +131,13 @@ INVALID_NODE_SIGNATURE = _kind("WG0427", E, "a node shader that does not return 
 LOCAL_ROOT_ARGUMENTS_IGNORED = _kind(
     "WG0450", W, "[NodeLocalRootArgumentsTableIndex]: SPIR-V has no local root arguments; only inspect keeps it",
     "node-local-root-arguments")
+DISCARD_IN_NODE = _kind("WG0440", E, "'discard' reachable from a node shader (only pixel shaders may discard)")
+DERIVATIVES_NEED_GROUP_SHAPE = _kind(
+    "WG0441", E, "implicit derivatives in a node whose numthreads is neither 1D with X % 4 == 0 nor X, Y even")
+NON_CONSTANT_BARRIER_FLAGS = _kind("WG0443", E, "Barrier() flags that are not compile-time constants")
+NODE_ATTRIBUTE_WITHOUT_SHADER = _kind(
+    "WG0442", W, "a node-only attribute on a function without any [Shader] attribute (dxc ignores it)",
+    "misplaced-attributes")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
@@ -139,10 +153,9 @@ MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without
 ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
 
 
-# WG06xx: SPIR-V generation ------------------------------------------------------
+# WG06xx: SPIR-V generation: limits of the SPIR-V AMDX target (computed by `wgc.sema.target`) ----
 LOOPS_NOT_EXPRESSIBLE = _kind(
     "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
-NOT_LOWERABLE = _kind("WG0602", E, "a construct the SPIR-V back end cannot express")
 NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
 NODE_ARRAY_ENTRY_POINT_NAME = _kind(
     "WG0604", W, "members of one node array in one module keep their function names as entry point names",
@@ -150,6 +163,13 @@ NODE_ARRAY_ENTRY_POINT_NAME = _kind(
 NODE_INPUT_COHERENCE_LOST = _kind(
     "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
     "node-input-coherence")
+ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on node record memory (spirv-val forbids it)")
+COLUMN_MAJOR_INTEGER_MATRIX = _kind(
+    "WG0621", E, "a column-major non-float matrix in buffer or record memory (wgc stores them as arrays of rows)")
+VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")
+SELECT_OF_OBJECTS = _kind("WG0623", E, "a ?: choosing between resources or node objects (SPIR-V handles are not values)")
+WIDE_IMAGE_FORMAT = _kind("WG0624", E, "a 64-bit [[vk::image_format]] (wgc's images have 32-bit sampled types)")
+SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -10,6 +10,8 @@ Invariants:
   exception escaping `compile` is an internal compiler error.
 - Stages run in order (read, preprocess, parse, ...) and a stage whose input
   had errors does not run; outputs are produced only when there are no errors.
+- SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
+  the nodes compiled; the other outputs (IR, inspect views) do not report them.
 """
 
 from __future__ import annotations
@@ -255,8 +257,16 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes."""
     import struct
 
+    from wgc.sema.modules import composition_warnings
+    from wgc.sema.target import check_target
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
+    analysis = front.analysis
+    nodes = [n for n in analysis.nodes if options.entry in (None, n.function.name)]  # type: ignore[union-attr]
+    limits = check_target(analysis, nodes, front.source if options.debug_info else None)
+    if limits:
+        return {}, limits
+    warnings = composition_warnings(nodes, options.split_nodes)
     source = front.source
     emitted = emit_spirv(front.analysis, EmitOptions(
         target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
@@ -277,4 +287,4 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
 
             outputs["header" + suffix] = c_header(words, options.header_variable,
                                                   source_name=source.path if source else None).encode()
-    return outputs, emitted.diagnostics
+    return outputs, warnings + emitted.diagnostics

@@ -130,6 +130,8 @@ class Variable:
     constant: ConstValue | None = None
     """The folded value of a `static const` scalar/vector with a constant initialiser."""
     binding: Binding | None = None
+    counter_binding: Binding | None = None
+    """RW/Append/Consume structured buffers: where their counter lives (sema, `bindings.py`)."""
     push_constant: bool = False
     block_kind: str | None = None
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""

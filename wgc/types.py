@@ -6,7 +6,9 @@ Output: read by the IR, the layout computation and every back end.
 Invariants:
 - Structural types (scalars, vectors, matrices, arrays, resources, node objects)
   are created only through the factory functions below, which intern them: two
-  requests for `float3` return the same object, and `==` is `is`.
+  requests for `float3` return the same object while either is alive, and `==` is
+  `is` (within a compile, whose IR holds its types). The table holds types weakly
+  (nothing a compile creates outlives it through the table).
 - Nominal types (structs, enums) are one object per declaration.
 - A type knows its shape only; sizes, alignments and offsets depend on a layout
   rule and live in `wgc.sema.layout`.
@@ -16,6 +18,7 @@ Invariants:
 from __future__ import annotations
 
 import enum
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,13 +35,17 @@ class Type:
         return id(self)
 
 
-_INTERNED: dict[tuple[Any, ...], Type] = {}
+_INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], Type] = weakref.WeakValueDictionary()
+"""Interned types by structure, held weakly: a type lives as long as something (the IR of a compile,
+a module constant) uses it, so a compile's struct types, and the declarations and source files
+their spans reference, are not kept alive by the table once the compile's results are dropped."""
 
 
 def _intern(key: tuple[Any, ...], make: Any) -> Any:
     found = _INTERNED.get(key)
     if found is None:
-        found = _INTERNED[key] = make()
+        found = make()
+        _INTERNED[key] = found
     return found
 
 

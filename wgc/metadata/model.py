@@ -18,7 +18,7 @@ from typing import Any
 
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
-from wgc.spirv.names import entry_point_names
+from wgc.sema.modules import entry_point_names
 
 
 def _id(node_id: NodeId) -> dict[str, Any]:

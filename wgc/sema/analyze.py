@@ -7,11 +7,12 @@ when the program itself had no errors, so work-graph rules never report cascades
 type errors), and every diagnostic of the stage (the products are only meant for
 later stages when no diagnostic is an error).
 
-Order: declarations and bodies in source order (`declarations`); then the
+Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
+bodies in source order (`declarations`); then the
 whole-file checks: Vulkan bindings (`bindings`), functions that are called
 but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
 back end inlines calls that carry node objects); then the work-graph rules of
-each node (`nodes`, and `uniformity` for their bodies) and of the graph (`graph`).
+each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
 flag constants) is the parent of the global scope, so user declarations may
@@ -25,10 +26,12 @@ from dataclasses import dataclass
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label, has_errors
+from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.uniformity import check_node_body
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
@@ -54,6 +57,7 @@ def builtin_scope() -> Scope:
 def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> Analysis:
     global_scope = builtin_scope().child(ScopeKind.GLOBAL)
     ctx = Context(options, global_scope)
+    ctx.diagnostics.extend(check_written_attributes(unit))
     checker = DeclarationChecker(ctx)
     checker.declare_all(unit.decls)
     checker.finish()
@@ -65,7 +69,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
     seen: set[tuple[str, object, str]] = set()
     for node in nodes:
-        for diagnostic in check_node_body(node.function, node.launch):
+        for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
             key = (diagnostic.code, diagnostic.span, diagnostic.message)
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)

@@ -28,9 +28,13 @@ Invariants:
   with a binding and no clash is reported because of an earlier error.
 - Arrays of resources take one binding (dxc without -fspv-flatten-resource-arrays).
 
-Known gap: dxc gives RW/Append/Consume structured buffers a second binding for
-their counter (`[[vk::counter_binding]]`, otherwise allocated automatically);
-wgc assigns no counter bindings yet.
+6. Counters (`variable.counter_binding`): a counted structured buffer (RW, Append,
+   Consume) gets a second binding in its own descriptor set, `[[vk::counter_binding(N)]]`
+   when written (checked like a binding number), else the first binding after the
+   buffer's that no resource and no earlier counter takes (wgc's choice: every counted
+   buffer reserves one, in declaration order, so numbers do not depend on the code).
+   A counter on a binding a resource or an earlier counter holds is a BINDING_CLASH at
+   the counter's attribute.
 """
 
 from __future__ import annotations
@@ -232,4 +236,57 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
         used.add(next_binding)
         written = request.register.slot if request.register is not None else None
         request.variable.binding = ir.Binding(0, next_binding, "auto", written)
+    _assign_counter_bindings(requests, diags)
     return diags
+
+
+COUNTED_KINDS = (t.ResourceKind.RW_STRUCTURED_BUFFER, t.ResourceKind.APPEND_STRUCTURED_BUFFER,
+                 t.ResourceKind.CONSUME_STRUCTURED_BUFFER)
+
+
+def _counted(variable: ir.Variable) -> bool:
+    type_ = variable.type
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    return variable.storage is ir.Storage.RESOURCE and isinstance(type_, t.ResourceType) \
+        and type_.kind in COUNTED_KINDS
+
+
+def _assign_counter_bindings(requests: Sequence[BindingRequest], diags: list[Diagnostic]) -> None:
+    """Rule 6: `counter_binding` of every counted structured buffer."""
+    owners: dict[tuple[int, int], str] = {}
+    for request in requests:
+        binding = request.variable.binding
+        if binding is not None:
+            owners.setdefault((binding.set, binding.binding), f"'{request.variable.name}' is bound there")
+    counted = [r for r in requests if r.variable.binding is not None and _counted(r.variable)]
+    automatic = []
+    for request in counted:
+        variable = request.variable
+        assert variable.binding is not None
+        attribute = ir.find_attribute(variable.attributes, "vk::counter_binding")
+        values = attribute.values() if attribute is not None else ()
+        if attribute is None or not values or values[0] is None:
+            automatic.append(request)
+            continue
+        if len(values) != 1 or type(values[0]) is not int or not 0 <= values[0] <= _MAX_U32:
+            diags.append(codes.INVALID_BINDING(
+                attribute.span, "'vk::counter_binding' takes one non-negative 32-bit binding number"))
+            automatic.append(request)
+            continue
+        key = (variable.binding.set, values[0])
+        variable.counter_binding = ir.Binding(*key, "vk::counter_binding")
+        if key in owners:
+            diags.append(codes.BINDING_CLASH(
+                attribute.span, f"the counter of '{variable.name}' cannot take binding {key[1]} of descriptor "
+                                f"set {key[0]}: {owners[key]}"))
+        else:
+            owners[key] = f"the counter of '{variable.name}' is bound there"
+    for request in automatic:
+        variable = request.variable
+        assert variable.binding is not None
+        key = (variable.binding.set, variable.binding.binding + 1)
+        while key in owners:
+            key = (key[0], key[1] + 1)
+        owners[key] = f"the counter of '{variable.name}' is bound there"
+        variable.counter_binding = ir.Binding(*key, "auto")

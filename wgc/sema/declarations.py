@@ -18,11 +18,14 @@ Decisions made here:
   DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
+- `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
 - Templates are instantiated on use, once per argument tuple, in the scope
   they were declared in.
 """
 
 from __future__ import annotations
+
+import difflib
 
 from wgc import codes, ir
 from wgc import types as t
@@ -39,6 +42,13 @@ from wgc.sema.typeref import contains_object
 from wgc.source import Span
 from wgc.syntax import ast
 
+IMAGE_FORMATS = (
+    "unknown", "rgba32f", "rgba16f", "r32f", "rgba8", "rgba8snorm", "rg32f", "rg16f", "r11g11b10f", "r16f",
+    "rgba16", "rgb10a2", "rg16", "rg8", "r16", "r8", "rgba16snorm", "rg16snorm", "rg8snorm", "r16snorm",
+    "r8snorm", "rgba32i", "rgba16i", "rgba8i", "r32i", "rg32i", "rg16i", "rg8i", "r16i", "r8i", "rgba32ui",
+    "rgba16ui", "rgba8ui", "r32ui", "rgb10a2ui", "rg32ui", "rg16ui", "rg8ui", "r16ui", "r8ui", "r64ui", "r64i",
+)
+"""The spellings dxc accepts in `[[vk::image_format]]` (case-insensitive)."""
 _DIRECTIONS = {"in": ir.Direction.IN, "out": ir.Direction.OUT, "inout": ir.Direction.INOUT}
 _KEPT_MODIFIERS = frozenset({"globallycoherent", "precise", "row_major", "column_major", "nointerpolation",
                              "linear", "centroid", "noperspective", "sample", "uniform"})
@@ -261,6 +271,19 @@ class DeclarationChecker:
         for declarator in decl.declarators:
             self._global(decl, declarator, base, modifiers, attributes)
 
+    def _image_format(self, attributes: tuple[ir.Attribute, ...]) -> None:
+        """WG0340: `[[vk::image_format("...")]]` must name one of dxc's formats."""
+        attribute = ir.find_attribute(attributes, "vk::image_format")
+        values = attribute.values() if attribute is not None else ()
+        if attribute is None or not values or not isinstance(values[0], str):
+            return
+        written = values[0]
+        if written.lower() not in IMAGE_FORMATS:
+            close = difflib.get_close_matches(written.lower(), IMAGE_FORMATS, n=1, cutoff=0.6)
+            self.ctx.report(codes.UNKNOWN_IMAGE_FORMAT, attribute.args[0].span,
+                            f"unknown image format '{written}' in 'vk::image_format'",
+                            notes=[f"did you mean '{close[0]}'?"] if close else [])
+
     def _variable_type(self, declarator: ast.Declarator, base: t.Type,
                        allow_unsized: bool) -> tuple[Span, t.Type | None]:
         """The span of a variable's name and its type with array dimensions (None after an error)."""
@@ -312,6 +335,7 @@ class DeclarationChecker:
                                    default_row_major=self.ctx.options.default_row_major)
             variable = ir.Variable(declarator.name, type_, ir.Storage.RESOURCE, span, attributes=attributes,
                                    modifiers=kept, layout=layout)
+            self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
         if contains_object(type_):

@@ -100,7 +100,7 @@ is asked for.
 from __future__ import annotations
 
 import enum
-import functools
+import weakref
 from dataclasses import dataclass
 
 from wgc.types import (
@@ -198,10 +198,24 @@ def _scalar_shape(type_: Type) -> ScalarType | None:
 # ---------------------------------------------------------------- layouts
 
 
-@functools.lru_cache(maxsize=None)
+_LAYOUTS: weakref.WeakKeyDictionary[Type, dict[tuple[LayoutRule, bool, bool], TypeLayout]] = \
+    weakref.WeakKeyDictionary()
+"""Computed layouts per type, held weakly (a TypeLayout references no type), so that the cache does
+not keep a compile's struct types, and through their spans its source files, alive."""
+
+
 def _layout(type_: Type, rule: LayoutRule, row_major: bool, default_row_major: bool) -> TypeLayout:
     """`row_major` is the majorness of matrices in `type_` itself (or in its
     array elements); struct fields use their own or `default_row_major`."""
+    per_type = _LAYOUTS.setdefault(type_, {})
+    key = (rule, row_major, default_row_major)
+    found = per_type.get(key)
+    if found is None:
+        found = per_type[key] = _compute_layout(type_, rule, row_major, default_row_major)
+    return found
+
+
+def _compute_layout(type_: Type, rule: LayoutRule, row_major: bool, default_row_major: bool) -> TypeLayout:
     scalar = _scalar_shape(type_)
     if scalar is not None:
         size = _component_size(scalar)

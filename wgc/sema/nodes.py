@@ -11,6 +11,8 @@ rules that need every node (targets, cycles, depth, budgets with shared inputs) 
 `graph.py`'s.
 
 Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.16):
+- a node-only function attribute on a function without [Shader] is dxc's warning (WG0442,
+  `misplaced-attributes`: ignored); on a shader of another stage it is an error (WG0406);
 - a coalescing input's `[MaxRecords]` is optional (default 1), as DXC and the spec's HLSL table;
 - `[MaxRecordsSharedWith]` must name an EARLIER output carrying `[MaxRecords]` (spec);
 - thread launch accepts `[NumThreads(1,1,1)]` (DXC) and nothing else;
@@ -223,12 +225,6 @@ class NodeChecker:
     def check(self) -> list[NodeInfo]:
         nodes = []
         for function in self.module.functions:
-            shaders = [a for a in function.attributes if a.key == "shader"]
-            if len(shaders) > 1:
-                self.report(codes.INVALID_NODE_SIGNATURE, shaders[1].span,
-                            f"a function may have only one [Shader] attribute; '{function.name}' has {len(shaders)}",
-                            labels=[Label(shaders[0].span, "the first is here")])
-                continue
             if function.shader_kind == "node":
                 nodes.append(self._node(function))
             else:
@@ -237,7 +233,11 @@ class NodeChecker:
 
     def _not_a_node(self, function: ir.Function) -> None:
         for attribute in function.attributes:
-            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES:
+            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES and ir.find_attribute(function.attributes, "shader") is None:
+                self.report(codes.NODE_ATTRIBUTE_WITHOUT_SHADER, attribute.span,
+                            f"attribute '{attribute.name}' ignored without accompanying shader attribute",
+                            notes=[f"add [Shader(\"node\")] to make '{function.name}' a node shader"])
+            elif attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES:
                 self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
                             f"[{attribute.name}] is only allowed on node shaders ([Shader(\"node\")])")
             elif attribute.key in OUTPUT_ATTRIBUTES:

@@ -6,7 +6,8 @@ Input: one checked node shader (`ir.Function` carrying `[Shader("node")]`) and i
 (transitively) are checked with it, in the node's launch mode.
 Output: the diagnostics of workgraph-rules.md §1.8-§1.11 for that body, sorted by position:
 WG0417 operations needing thread-group-uniform control flow or operands (broadcasting and
-coalescing only); WG0418/WG0419 output records not completed on every path / used after
+coalescing only); WG0443 Barrier flags that are not constants (an error: no -W option turns
+it off, as the back end needs the values); WG0418/WG0419 output records not completed on every path / used after
 OutputComplete(); WG0420 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier
 flags that do not apply (the first rule broken, one per call); WG0416 what thread launch lacks
 (GetGroupNodeOutputRecords, groupshared, quad operations, implicit-derivative sampling); WG0415
@@ -829,7 +830,7 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
             obj = first.type
         for arg in (flags,) if obj is not None else (first, flags):
             if _flags(arg) is None:
-                return sink(codes.INVALID_BARRIER, e.span, "Barrier flags must be compile-time constants",
+                return sink(codes.NON_CONSTANT_BARRIER_FLAGS, e.span, "Barrier flags must be compile-time constants",
                             (Label(arg.span, "this argument is not a constant"),))
         mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \

@@ -2,13 +2,11 @@
 
 Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions`.
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name), and diagnostics (WG06xx) for what SPIR-V cannot express, and the
-WG0604 warning for node-array members that keep function names as entry point names, and the
-WG0605 warning for a globallycoherent node input SPIR-V cannot mark coherent.
+the node function's name), and the diagnostic WG0603 when there is no node to compile.
 
 Invariants:
-- A graph with loops is an error (WG0601) naming the loop: SPV_AMDX_shader_enqueue has no way to
-  express a node re-entering its loop, and an invalid module is never produced.
+- The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
+  target cannot express): this module only lowers, and an internal error is raised otherwise.
 - Every module is validated in process (spirv-val's rules for the target environment, scalar
   block layout for node records) and linted (`lint.py`: the AMDX rules spirv-val does not check)
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
@@ -23,10 +21,10 @@ from dataclasses import dataclass, field
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic
+from wgc.sema.modules import module_groups
 
-from .lower import LowerOptions, Unsupported
-from .module import lower_module, needs_vulkan_memory_model
-from .names import entry_point_names
+from .lower import LowerOptions
+from .module import lower_module
 
 
 class InvalidModule(RuntimeError):
@@ -55,16 +53,7 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
     """The SPIR-V modules of a checked analysis (see the module docstring)."""
     result = Emitted()
     graph, nodes = analysis.graph, analysis.nodes
-    if graph is not None and graph.loops:
-        loop = graph.loops[0]
-        members = ", ".join(f"'{m.id}'" for m in loop.members)
-        result.diagnostics.append(codes.LOOPS_NOT_EXPRESSIBLE(
-            loop.entry.span,
-            f"the graph has a loop entered at node '{loop.entry.id}' (members {members}); "
-            "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be "
-            "compiled to SPIR-V",
-            notes=("'wgc inspect' shows the graph and its DXIL-style metadata, which encode the loop",)))
-        return result
+    assert graph is None or not graph.loops, "sema.target rejects loop graphs for this target (WG0601)"
     if options.entry is not None:
         nodes = [n for n in nodes if n.function.name == options.entry]
         if not nodes:
@@ -77,35 +66,8 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
         return result
     lower_options = LowerOptions(target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text)
-    groups = [(n.function.name, [n]) for n in nodes] if options.split_nodes else [("", nodes)]
-    for key, group in groups:
-        for clash in entry_point_names(group)[1]:
-            functions = ", ".join(f"'{n.function.name}'" for n in clash)
-            result.diagnostics.append(codes.NODE_ARRAY_ENTRY_POINT_NAME(
-                clash[1].span, f"nodes {functions} are members of node array '{clash[0].id.name}' in "
-                "one module: their entry points keep the function names, because one module cannot "
-                "hold two GLCompute entry points of one name",
-                notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
-                       "(and index to the NodeID index) for each of them, or compile with "
-                       "--split-nodes (one module per node, entry points named by NodeID)",)))
-        if needs_vulkan_memory_model(group):
-            for node in group:
-                if node.input is not None and node.input.globally_coherent:
-                    result.diagnostics.append(codes.NODE_INPUT_COHERENCE_LOST(
-                        node.input.parameter.span,
-                        f"'globallycoherent' on input '{node.input.parameter.name}' of '{node.function.name}' "
-                        "cannot be expressed: a barrier on node memory puts the module under the Vulkan "
-                        "memory model, where spirv-val allows neither Coherent nor NonPrivatePointer on "
-                        "NodePayloadAMDX memory",
-                        notes=("the record is ordered only by the node-memory barriers (OutputMemory with "
-                               "MakeAvailable|MakeVisible); without a node-memory barrier in the module, "
-                               "the input is Coherent",)))
-        try:
-            words = lower_module(analysis.module, group, graph, lower_options)
-        except Unsupported as problem:
-            result.diagnostics.append(codes.NOT_LOWERABLE(
-                problem.span, f"{problem.message} (SPIR-V generation)"))
-            return result
+    for key, group in module_groups(nodes, options.split_nodes):
+        words = lower_module(analysis.module, group, graph, lower_options)
         if options.optimize:
             from .optimize import optimize
             words = optimize(words, options.target_env)

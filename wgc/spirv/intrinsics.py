@@ -4,8 +4,9 @@ Input: an `ir.IntrinsicCall` (overload already chosen by sema: the arguments hav
 types, except out/inout arguments, which are the caller's l-values) and the `FunctionLowering`
 that emits it.
 Output: the instructions computing it, as dxc's SPIR-V back end emits them (the differences are
-listed below); the result id (None for void intrinsics). What SPIR-V cannot express raises
-`Unsupported` (atomics on node records, GetCurrentLoopIterationIndex of loop graphs).
+listed below); the result id (None for void intrinsics). What this target cannot express (atomics
+on node records) is rejected by `wgc.sema.target` before lowering; GetCurrentLoopIterationIndex()
+is 0, as no compiled node is in a loop.
 
 Invariants and decisions:
 - Math is GLSL.std.450 per scalar kind (`_GLSL`) or a core instruction. Instructions that take
@@ -47,7 +48,7 @@ from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
-from .lower import FunctionLowering, Place, Unsupported
+from .lower import FunctionLowering, Place
 
 _ATOMIC_OPS = {  # name: (instruction for int, for uint)
     "InterlockedAdd": ("OpAtomicIAdd",) * 2, "InterlockedAnd": ("OpAtomicAnd",) * 2,
@@ -63,7 +64,7 @@ _ALL_ONES = 0xFFFFFFFF
 def lower(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
     handler = _HANDLERS.get(call.name)
     if handler is None:
-        raise Unsupported(call.span, f"intrinsic '{call.name}' is not supported by the SPIR-V back end yet")
+        raise AssertionError(f"intrinsic '{call.name}' is not supported by the SPIR-V back end yet")
     return handler(fl, call)
 
 
@@ -132,7 +133,7 @@ def _store_out(fl: FunctionLowering, arg: ir.Expr, value: int, type_: t.Type) ->
     """Write an intrinsic's out value to the caller's l-value (converting to its type)."""
     place = fl.place(arg)
     if place is None:
-        raise Unsupported(arg.span, "this out argument cannot be written")
+        raise AssertionError("this out argument cannot be written")
     fl.store(place, fl.convert(value, type_, arg.type))  # type: ignore[arg-type]
 
 
@@ -140,7 +141,7 @@ def constant_int(expr: ir.Expr, what: str) -> int:
     """The value of an argument that must be an integer constant."""
     folded = fold(expr)
     if not isinstance(folded, Folded) or isinstance(folded.value, (tuple, str, float)):
-        raise Unsupported(expr.span, f"{what} must be a constant")
+        raise AssertionError(f"{what} must be a constant")
     return int(folded.value)
 
 
@@ -170,7 +171,7 @@ def _glsl(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     if op is None:
         if call.name == "abs" and kind == "u":
             return fl.value(call.args[0])  # type: ignore[return-value]
-        raise Unsupported(call.span, f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
+        raise AssertionError(f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
     if op == "Determinant" and not isinstance(fl.types.shape(call.args[0].type), t.MatrixType):
         return fl.value(call.args[0])      # type: ignore[return-value]  # a 1x1 matrix is a scalar
     return lanes(fl, call.type, _args(fl, call), _ext(fl, op))
@@ -457,7 +458,7 @@ def atomic_scope(fl: FunctionLowering, place: Place) -> int:
 def _atomic(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     place = fl.place(call.args[0])
     if place is None:
-        raise Unsupported(call.span, f"'{call.name}' needs a memory location")
+        raise AssertionError(f"'{call.name}' needs a memory location")
     return atomic_on(fl, call, place, call.args[1:])
 
 
@@ -471,12 +472,10 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
     if isinstance(place, ImagePlace):
         type_, pointer, scope = place.type, texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
-        if place.storage == "NodePayloadAMDX":
-            raise Unsupported(call.span, f"'{name}' on a node record cannot be expressed: spirv-val "
-                              "does not allow atomic operations on NodePayloadAMDX memory")
+        assert place.storage != "NodePayloadAMDX", "sema.target rejects atomics on node records (WG0620)"
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
     else:
-        raise Unsupported(call.span, f"'{name}' needs a memory location")
+        raise AssertionError(f"'{name}' needs a memory location")
     scalar = t.element_scalar(type_)
     if scalar is not None and scalar.bits == 64:
         fl.b.capability("Int64Atomics")
@@ -538,6 +537,8 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[st
         if not sync:
             return
         names = []
+    if not names and not sync:        # no memory to order (flags only -Wno-hlsl-barrier lets through)
+        return
     semantics = fl.ml.barrier_semantics(*names)
     if sync:
         fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope(scope), semantics)
@@ -585,7 +586,7 @@ def _wave_reduce(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     scope = _subgroup(fl, "GroupNonUniformArithmetic")
     op = ops.get(_kind(call.type))
     if op is None:
-        raise Unsupported(call.span, f"'{call.name}' of '{call.type}'")
+        raise AssertionError(f"'{call.name}' of '{call.type}'")
     return fl.b.emit(f"OpGroupNonUniform{op}", fl.types.id(call.type), scope, operation, fl.value(call.args[0]))
 
 
@@ -643,8 +644,8 @@ def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) ->
 
 
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    raise Unsupported(call.span, "GetCurrentLoopIterationIndex() belongs to work-graph loops, which "
-                      "SPV_AMDX_shader_enqueue cannot express yet")
+    """0: the index outside loops (proposal 0025), and this target compiles no loop graph (WG0601)."""
+    return fl.uint(0)
 
 
 _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]] = {

@@ -19,7 +19,9 @@ Invariants and decisions:
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
-- Constructs the back end cannot express raise `Unsupported` (a diagnostic, never a bad module).
+- Only lowers: every rule, including what this target cannot express, is checked by sema
+  (`wgc.sema.target` for the target's limits); a broken assumption is an internal error
+  (AssertionError), never a user diagnostic and never a bad module.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 
 from . import grammar
 from .builder import VERSION_FOR_ENV, Builder
-from .types import TypeLowering, Unsupported, dispatch_grid_vector
+from .types import TypeLowering, dispatch_grid_vector
 
 NK = t.NodeObjectKind
 MEMORY = TypeLayout(size=4, alignment=4)
@@ -244,11 +246,7 @@ class ModuleLowering:
         """The Place or handle of a module-scope variable (declared on first use)."""
         found = self.globals.get(variable)
         if found is None:
-            try:
-                found = self.globals[variable] = self._declare_global(variable)
-            except Unsupported as problem:
-                problem.span = problem.span or variable.span     # types do not know where they are
-                raise
+            found = self.globals[variable] = self._declare_global(variable)
         return found
 
     def _declare_global(self, variable: ir.Variable) -> object:
@@ -268,7 +266,7 @@ class ModuleLowering:
             return resources.declare_block(self, variable)
         if variable.storage is ir.Storage.RESOURCE:
             return resources.declare(self, variable)
-        raise Unsupported(variable.span, f"global '{variable.name}' cannot be lowered")
+        raise AssertionError(f"global '{variable.name}' cannot be lowered")
 
     def constant_initializer(self, expr: ir.Expr) -> int | None:
         """A constant id for an initialiser made of constants only, else None."""
@@ -298,7 +296,7 @@ class ModuleLowering:
         shape = self.types.shape(type_)
         scalar = t.element_scalar(shape)
         if scalar is None:
-            raise Unsupported(None, f"no constant of type '{type_}'")
+            raise AssertionError(f"no constant of type '{type_}'")
         if isinstance(shape, t.ScalarType):
             if isinstance(value, tuple):
                 value = value[0]
@@ -431,8 +429,8 @@ class FunctionLowering:
             return self.b.emit("OpCompositeConstruct", self.types.id(type_), *parts)
         key = (semantic or "").lower()
         if key not in BUILTINS:
-            raise Unsupported(param.span, f"parameter '{param.name}' with semantic '{semantic}' "
-                              "has no SPIR-V built-in in a node shader")
+            raise AssertionError(f"parameter '{param.name}' with semantic '{semantic}' "
+                                 "has no SPIR-V built-in in a node shader")
         name, count = BUILTINS[key]
         builtin_type = t.UINT if count == 1 else t.vector(t.UINT, count)
         var = self.ml.builtin(name, builtin_type)
@@ -546,7 +544,7 @@ class FunctionLowering:
         elif isinstance(shape, t.VectorType):
             element, layout = shape.element, (MEMORY if place.layout else None)
         else:
-            raise Unsupported(None, f"cannot index a value of type '{place.type}'")
+            raise AssertionError(f"cannot index a value of type '{place.type}'")
         if layout is None and place.layout is not None:
             layout = MEMORY
         return replace(place, type=element, layout=layout, indices=place.indices + (index,), as_array=None)
@@ -576,7 +574,7 @@ class FunctionLowering:
             return self.b.emit("OpCompositeConstruct", to_id, *parts)
         if isinstance(shape, t.ArrayType):
             if shape.length is None:
-                raise Unsupported(None, "a runtime array cannot be copied")
+                raise AssertionError("a runtime array cannot be copied")
             src = source.element if source is not None else None
             dst = target.element if target is not None else None
             parts = [self.representation(
@@ -760,7 +758,7 @@ class FunctionLowering:
         self.new_block(stay)
 
     def stmt_Discard(self, stmt: ir.Discard) -> None:
-        raise Unsupported(stmt.span, "'discard' is not available in node shaders")
+        raise AssertionError("sema rejects 'discard' in code a node reaches (WG0440)")
 
     # ------------------------------------------------------------ expressions
 
@@ -816,7 +814,7 @@ class FunctionLowering:
         found = self.bindings.get(variable)
         if found is None:
             if variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
-                raise Unsupported(variable.span, f"'{variable.name}' is used before it is bound")
+                raise AssertionError(f"'{variable.name}' is used before it is bound")
             found = self.ml.global_binding(variable)
         pointer = getattr(found, "pointer", None) if isinstance(found, Place) else \
             getattr(found, "variable", None)
@@ -914,7 +912,7 @@ class FunctionLowering:
             return Place(handle.variable, expr.type, "NodePayloadAMDX", handle.layout, (index,))
         if isinstance(handle, RecordsHandle):
             return Place(handle.pointer, expr.type, "NodePayloadAMDX", handle.layout, (index,))
-        raise Unsupported(expr.span, "this node record cannot be accessed here")
+        raise AssertionError("this node record cannot be accessed here")
 
     def expr_Unary(self, expr: ir.Unary) -> int:
         operand = self.value(expr.operand)
@@ -951,7 +949,7 @@ class FunctionLowering:
         shape = self.types.shape(operand_type)
         scalar = t.element_scalar(shape)
         if scalar is None:
-            raise Unsupported(None, f"operator '{op}' on '{operand_type}'")
+            raise AssertionError(f"operator '{op}' on '{operand_type}'")
         result_id = self.types.id(result_type)
         if isinstance(shape, t.MatrixType):
             result_shape = self.types.shape(result_type)
@@ -975,7 +973,7 @@ class FunctionLowering:
             right = self.b.emit("OpBitwiseAnd", self.types.id(shape), right, mask)
         name = _BINARY_OPS[op].get(kind) or _BINARY_OPS[op].get("i")
         if name is None:
-            raise Unsupported(None, f"operator '{op}' on '{scalar}'")
+            raise AssertionError(f"operator '{op}' on '{scalar}'")
         return self.b.emit(name, result_id, left, right)
 
     def _short_circuit(self, expr: ir.Binary) -> int:
@@ -1004,8 +1002,7 @@ class FunctionLowering:
                              lambda row, parts: self.b.emit("OpSelect", self.types.id(row), *parts))
             return self.b.emit("OpSelect", self.types.id(expr.type), cond, a, b)
         if _is_object(expr.type):
-            raise Unsupported(expr.span, "a conditional expression cannot choose between node "
-                              "objects or resources in SPIR-V")
+            raise AssertionError("sema.target rejects ?: between objects for this target (WG0623)")
         result = self.local(expr.type)
         cond = self.value(expr.cond)
         then_label, else_label, merge = self.b.new_id(), self.b.new_id(), self.b.new_id()
@@ -1044,7 +1041,7 @@ class FunctionLowering:
             return handle
         place = self.place(expr.target)
         if place is None:
-            raise Unsupported(expr.span, "this assignment target cannot be lowered")
+            raise AssertionError("this assignment target cannot be lowered")
         value = self.value(expr.value)
         if expr.op:
             operation_type = expr.operation_type or expr.value.type
@@ -1058,7 +1055,7 @@ class FunctionLowering:
     def expr_IncDec(self, expr: ir.IncDec) -> int:
         place = self.place(expr.target)
         if place is None:
-            raise Unsupported(expr.span, "this increment target cannot be lowered")
+            raise AssertionError("this increment target cannot be lowered")
         old = self.load(place)
         one = self.ml.constant(expr.target.type, 1)
         new = self.binary("+" if expr.op == "++" else "-", expr.target.type, expr.target.type, old, one)
@@ -1081,10 +1078,10 @@ class FunctionLowering:
                 return self.b.emit("OpCompositeConstruct", self.types.id(dst), *parts)
             if t.is_numeric(src):                       # (S)0, (float[2])x: splat
                 return self._splat_aggregate(value, src, dst)
-            raise Unsupported(None, f"conversion from '{source}' to '{target}'")
+            raise AssertionError(f"conversion from '{source}' to '{target}'")
         src_scalar, dst_scalar = t.element_scalar(src), t.element_scalar(dst)
         if src_scalar is None or dst_scalar is None:
-            raise Unsupported(None, f"conversion from '{source}' to '{target}'")
+            raise AssertionError(f"conversion from '{source}' to '{target}'")
         count = t.component_count(dst) or 1
         components = self.components(value, src, count)
         if len(components) == 1 and count > 1:
@@ -1186,7 +1183,7 @@ class FunctionLowering:
         if base_cast:
             target, target_type = self.place(arg.operand), arg.operand.type
         if target is None:
-            raise Unsupported(arg.span, "an out argument must be a variable or a location")
+            raise AssertionError("an out argument must be a variable or a location")
         if param.direction is ir.Direction.INOUT:
             self.store(temp, self.convert(self.load(target), target_type, param.type))
 
@@ -1292,7 +1289,7 @@ class FunctionLowering:
             assert isinstance(handle, InputHandle)
             self.use_global(handle.variable)
             return self.b.emit("OpFinishWritingNodePayloadAMDX", self.b.type_bool(), handle.variable)
-        raise Unsupported(expr.span, f"method '{name}' of '{expr.object.type}' has no SPIR-V lowering")
+        raise AssertionError(f"method '{name}' of '{expr.object.type}' has no SPIR-V lowering")
 
     def allocate(self, handle: OutputHandle, count: int, scope: str) -> int:
         pointer_type = self.b.type_pointer("NodePayloadAMDX", handle.array_type)

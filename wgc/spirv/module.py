@@ -5,7 +5,7 @@ Input: the checked `ir.Module`, the `NodeInfo`s of the nodes to put in this modu
 Output: `lower_module` -> the module's words (not yet validated: `emit.py` does that).
 
 Invariants:
-- One GLCompute entry point per node, named after its NodeID name (`names.entry_point_names`; its index
+- One GLCompute entry point per node, named after its NodeID name (`sema.modules.entry_point_names`; its index
   is ShaderIndexAMDX), in every output mode, so that PayloadNodeNameAMDX of an output links to
   the entry point of its target (dxc names entry points after the function, which does not link
   without VkPipelineShaderStageNodeCreateInfoAMDX::pName). Members of one node array in one
@@ -46,16 +46,13 @@ from __future__ import annotations
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.consteval import Folded, fold
 from wgc.sema.graph import GraphInfo
-from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.layout import TypeLayout
+from wgc.sema.modules import entry_point_names, needs_vulkan_memory_model
 from wgc.sema.nodes import NodeInfo, NodeOutput
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
-from .types import Unsupported
-from .names import entry_point_names
 from .lower import FunctionLowering, InputHandle, LowerOptions, ModuleLowering, OutputHandle
 
 
@@ -132,30 +129,6 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
 
 
 
-NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
-
-
-def uses_node_memory(functions: list[ir.Function]) -> bool:
-    """Whether a Barrier in `functions` orders node-record memory (NODE_INPUT_MEMORY,
-    NODE_OUTPUT_MEMORY, ALL_MEMORY or a record object): its OutputMemory semantics need the
-    Vulkan memory model. Only the module's own reachable code counts."""
-    for function in functions:
-        for expr in all_exprs(function):
-            if isinstance(expr, ir.IntrinsicCall) and expr.name == "Barrier" and expr.args:
-                first = expr.args[0]
-                if isinstance(first.type, t.NodeObjectType):
-                    return True
-                folded = fold(first)
-                if isinstance(folded, Folded) and isinstance(folded.value, int) and folded.value & NODE_MEMORY:
-                    return True
-    return False
-
-
-def needs_vulkan_memory_model(nodes: list[NodeInfo]) -> bool:
-    """Whether the module holding `nodes` uses the Vulkan memory model (see the module docstring)."""
-    return uses_node_memory([f for node in nodes for f in reachable_functions(node.function)])
-
-
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
                  options: LowerOptions) -> list[int]:
     """The words of a module holding `nodes` (one entry point each)."""
@@ -199,14 +172,10 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
     b = ml.b
-    try:
-        input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
-            else None
-        declared: dict[str, int] = {}
-        outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
-    except Unsupported as problem:          # a record type SPIR-V cannot lay out: point at the node
-        problem.span = problem.span or node.span
-        raise
+    input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
+        else None
+    declared: dict[str, int] = {}
+    outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
     reachable = reachable_functions(node.function)
     statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
                if any(_refers(f, v) for f in reachable)]

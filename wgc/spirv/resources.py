@@ -17,9 +17,7 @@ Invariants (dxc's Vulkan mapping unless noted):
   Device scope, the opcode's signedness from the value's type.
 - Counters: a counted structured buffer (RW/Append/Consume) gets `counter.var.<name>`, a Block
   {int} in StorageBuffer storage (an array of them for an array of buffers), declared on first
-  use, in the buffer's descriptor set at `[[vk::counter_binding(N)]]`, else at the first binding
-  after the buffer's that no resource of the module and no earlier counter takes (wgc's choice:
-  every counted buffer reserves one, in declaration order, so numbers do not depend on the code).
+  use, at the `counter_binding` sema assigned (`wgc.sema.bindings`).
   IncrementCounter returns the old value (OpAtomicIAdd), DecrementCounter the new one
   (OpAtomicISub, minus 1); Append and Consume index the buffer with them.
 - Buffer<T> and Texture*: OpTypeImage, Depth 2 (unknown), Sampled 1, format Unknown;
@@ -36,7 +34,8 @@ Invariants (dxc's Vulkan mapping unless noted):
   SPV_KHR_compute_shader_derivatives with DerivativeGroupLinearKHR (numthreads X % 4 == 0,
   Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule: at once when the entry
   point's own body samples so, and by `derivative_mode` (called after each entry point is
-  lowered) when a called helper does. Other group shapes and thread-launch nodes are Unsupported.
+  lowered) when a called helper does. Sema rejects other group shapes (WG0441) and thread-launch
+  nodes (WG0416).
 - A Load's `out status` receives 1 (wgc resources are never sparse).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
   memory model, where SPIR-V forbids the decoration: there its loads and stores carry
@@ -60,7 +59,7 @@ from wgc.sema.nodes import NodeInfo
 from wgc.source import Span
 
 from . import grammar
-from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle, Unsupported
+from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle
 
 RK = t.ResourceKind
 
@@ -78,7 +77,6 @@ class _State:
 
     variables: dict[int, ir.Variable] = field(default_factory=dict)     # resource variable id -> IR
     counters: dict[int, int] = field(default_factory=dict)              # buffer id -> counter variable
-    counter_bindings: dict[ir.Variable, tuple[int, int, ir.Variable | None]] | None = None
     counter_struct: int = 0
     buffer_blocks: dict[tuple[t.Type, TypeLayout], int] = field(default_factory=dict)
     formats: dict[int, str] = field(default_factory=dict)               # storage image type -> format
@@ -154,7 +152,7 @@ def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
     """A resource variable (or an array of them): buffers, images, samplers."""
     type_, lengths = _unwrap(variable.type)
     if not isinstance(type_, t.ResourceType) or type_.kind in (RK.CONSTANT_BUFFER, RK.TEXTURE_BUFFER):
-        raise Unsupported(variable.span, f"resource '{variable.name}' of type '{type_}' cannot be lowered")
+        raise AssertionError(f"resource '{variable.name}' of type '{type_}' cannot be lowered")
     layout = None
     if type_.kind in _STRUCTURED or type_.kind in _BYTE_ADDRESS:
         pointee, layout = _buffer_block(ml, type_, variable.layout)
@@ -197,47 +195,14 @@ def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
 # ---------------------------------------------------------------- counters
 
 
-def _counter_bindings(ml: ModuleLowering) -> dict[ir.Variable, tuple[int, int, ir.Variable | None]]:
-    """(set, binding, the resource it collides with) of every counted buffer's counter."""
-    state = _state(ml)
-    if state.counter_bindings is not None:
-        return state.counter_bindings
-    owners = {(v.binding.set, v.binding.binding): v for v in ml.module.globals if v.binding is not None}
-    counted = [v for v in ml.module.globals if v.storage is ir.Storage.RESOURCE and v.binding is not None
-               and isinstance(_unwrap(v.type)[0], t.ResourceType) and _unwrap(v.type)[0].kind in _COUNTED]
-    result: dict[ir.Variable, tuple[int, int, ir.Variable | None]] = {}
-    for v in counted:
-        attribute = ir.find_attribute(v.attributes, "vk::counter_binding")
-        values = attribute.values() if attribute is not None else ()
-        if values and isinstance(values[0], int) and not isinstance(values[0], bool) and values[0] >= 0:
-            assert v.binding is not None
-            key = (v.binding.set, values[0])
-            result[v] = (*key, owners.get(key))
-            owners.setdefault(key, v)
-    for v in counted:
-        if v not in result:
-            assert v.binding is not None
-            binding = v.binding.binding + 1
-            while (v.binding.set, binding) in owners:
-                binding += 1
-            owners[(v.binding.set, binding)] = v
-            result[v] = (v.binding.set, binding, None)
-    state.counter_bindings = result
-    return result
-
-
 def _counter_pointer(fl: FunctionLowering, handle: ResourceHandle, span: Span | None) -> int:
     """A pointer to the int counter of a counted structured buffer (declared on first use)."""
     ml, state = fl.ml, _state(fl.ml)
     var = state.counters.get(handle.variable)
     if var is None:
         variable = state.variables[handle.variable]
-        set_, binding, clash = _counter_bindings(ml).get(variable, (None, None, None))
-        if set_ is None or binding is None:
-            raise Unsupported(span, f"'{variable.name}' has no descriptor binding for its counter")
-        if clash is not None:
-            raise Unsupported(span, f"the counter of '{variable.name}' cannot take binding {binding} of "
-                              f"descriptor set {set_}: '{clash.name}' is bound there")
+        assert variable.counter_binding is not None, "sema gives every counted buffer a counter binding"
+        set_, binding = variable.counter_binding.set, variable.counter_binding.binding
         if not state.counter_struct:
             state.counter_struct = ml.b.type_struct([ml.types.id(t.INT)], fresh=True)
             ml.b.name(state.counter_struct, "type.ACSBuffer.counter")
@@ -319,8 +284,7 @@ def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Vari
     if attribute is not None and attribute.values() and isinstance(attribute.values()[0], str):
         written = str(attribute.values()[0])
         fmt = _format_names().get(written.lower())
-        if fmt is None:
-            raise Unsupported(attribute.span, f"unknown image format '{written}' in 'vk::image_format'")
+        assert fmt is not None, f"sema checks image formats (WG0340, WG0624): '{written}'"
     elif type_.element_modifier is not None:       # unorm/snorm: 8 or 16 bits, wgc cannot tell
         fmt = "Unknown"
     else:
@@ -442,7 +406,7 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
 def _handle(fl: FunctionLowering, expr: ir.Expr) -> ResourceHandle:
     handle = fl.value(expr)
     if not isinstance(handle, ResourceHandle):
-        raise Unsupported(expr.span, "this resource cannot be used here")
+        raise AssertionError("this resource cannot be used here")
     fl.use_global(handle.variable)
     return handle
 
@@ -455,7 +419,7 @@ def index_place(fl: FunctionLowering, expr: ir.ResourceIndex) -> Place | ImagePl
         return _buffer_place(fl, handle, index)
     if handle.type.kind in _DIMS:
         return ImagePlace(handle, index, expr.type)
-    raise Unsupported(expr.span, f"'{handle.type}' cannot be indexed")
+    raise AssertionError(f"'{handle.type}' cannot be indexed")
 
 
 def index_value(fl: FunctionLowering, expr: ir.ResourceIndex) -> int:
@@ -474,14 +438,14 @@ def method(fl: FunctionLowering, expr: ir.MethodCall) -> object:
         return _structured_method(fl, handle, expr)
     if kind in _DIMS:
         return _image_method(fl, handle, expr)
-    raise Unsupported(expr.span, f"method '{expr.method}' of '{expr.object.type}' has no SPIR-V lowering")
+    raise AssertionError(f"method '{expr.method}' of '{expr.object.type}' has no SPIR-V lowering")
 
 
 def _store_out(fl: FunctionLowering, expr: ir.MethodCall, index: int, value: int, type_: t.Type) -> None:
     arg = expr.args[index]
     place = fl.place(arg)
     if place is None:
-        raise Unsupported(arg.span, "an out argument must be a variable or a location")
+        raise AssertionError("an out argument must be a variable or a location")
     fl.store(place, fl.convert(value, type_, arg.type))
 
 
@@ -514,7 +478,7 @@ def _structured_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Me
         return None
     if name == "Consume":
         return fl.load(_buffer_place(fl, handle, _count(fl, handle, False, expr.span)))
-    raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
+    raise AssertionError(f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
 
 
 # ---------------------------------------------------------------- byte-address buffers
@@ -547,7 +511,7 @@ def _byte_address_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.
         type_ = args[1].type
         raw.store(type_, layout_of(type_, LayoutRule.SCALAR, **rule), 0, fl.value(args[1]))
         return None
-    raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
+    raise AssertionError(f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
 
 
 def _atomic(fl: FunctionLowering, raw: _Raw, expr: ir.MethodCall) -> None:
@@ -711,7 +675,7 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     if name == "GetDimensions":
         return _get_dimensions(fl, handle, expr)
     if name != "Load":
-        raise Unsupported(expr.span, f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
+        raise AssertionError(f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
     location = fl.value(args[0])
     if handle.type.kind.writable or _DIMS[handle.type.kind][0] == "Buffer":
         value = image_load(fl, ImagePlace(handle, location, expr.type))
@@ -772,8 +736,7 @@ def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, 
     if method_name == "Gather":
         fl.b.capability("ImageGatherExtended")
         return "Offset", fl.value(arg)  # type: ignore[return-value]
-    raise Unsupported(arg.span, f"the texel offset of '{method_name}' must be a constant: Vulkan allows "
-                      "a variable offset only on Gather (VUID-RuntimeSpirv-Offset-10213)")
+    raise AssertionError(f"sema.target rejects variable texel offsets of '{method_name}' (WG0622)")
 
 
 def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> None:
@@ -826,20 +789,13 @@ def derivative_mode(ml: ModuleLowering, entry: int, node: NodeInfo, expr: ir.Exp
             stack.extend(ml.function_calls.get(current, ()))
     if not reached & state.derivatives:
         return
-    span = expr.span if expr is not None else node.function.span
-    what = f"'{getattr(expr, 'method', None) or getattr(expr, 'name', None)}'" if expr is not None \
-        else "this code"
     x, y, z = node.num_threads
-    if node.launch == "thread":
-        raise Unsupported(span, f"{what} needs derivatives, which a thread-launch node does not have "
-                          "(only broadcasting and coalescing nodes do)")
+    assert node.launch != "thread", "sema rejects derivatives in thread launch nodes (WG0416)"
     if x % 4 == 0 and y == 1 and z == 1:
         group = "Linear"
-    elif x % 2 == 0 and y % 2 == 0:
-        group = "Quads"
     else:
-        raise Unsupported(span, f"{what} needs derivatives: numthreads must be either 1D with X a "
-                          f"multiple of 4 or have X and Y multiples of 2, not ({x}, {y}, {z})")
+        assert x % 2 == 0 and y % 2 == 0, "sema checks the derivative group shape (WG0441)"
+        group = "Quads"
     ml.b.extension("SPV_KHR_compute_shader_derivatives")
     ml.b.capability(f"ComputeDerivativeGroup{group}KHR")
     ml.b.execution_mode(entry, f"DerivativeGroup{group}KHR")

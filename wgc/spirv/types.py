@@ -25,18 +25,8 @@ from __future__ import annotations
 
 from wgc import types as t
 from wgc.sema.layout import TypeLayout
-from wgc.source import Span
 
 from .builder import Builder
-
-
-class Unsupported(Exception):
-    """A construct the SPIR-V back end cannot express; becomes an error diagnostic (WG0602)."""
-
-    def __init__(self, span: Span | None, message: str) -> None:
-        super().__init__(message)
-        self.span = span
-        self.message = message
 
 
 def dispatch_grid_vector(field: t.Field) -> t.Type | None:
@@ -161,9 +151,7 @@ class TypeLowering:
                 found = self.b.type_array(element, self.b.constant_uint(type_.length), fresh=True)
             self.b.decorate(found, "ArrayStride", layout.array_stride or element_layout.size)
         elif isinstance(type_, t.MatrixType):          # a non-float matrix: an array of rows
-            if not layout.row_major:
-                raise Unsupported(None, f"a column-major '{type_}' in buffer or record memory: wgc keeps "
-                                  "non-float matrices as arrays of rows; declare it row_major (or use -Zpr)")
+            assert layout.row_major, f"sema.target rejects column-major '{type_}' in memory (WG0621)"
             row = self.id(t.vector(type_.element, type_.columns), layout)
             found = self.b.type_array(row, self.b.constant_uint(type_.rows), fresh=True)
             self.b.decorate(found, "ArrayStride", layout.matrix_stride or 16)

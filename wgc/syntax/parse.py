@@ -282,6 +282,10 @@ class AstBuilder:
     """
 
     def __init__(self) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Forget the last parse's locations and diagnostics (they reference its source files)."""
         self.locations: Locations = FileLocations(SourceFile("<none>", ""))
         self.diagnostics: list[Diagnostic] = []
 
@@ -976,6 +980,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
             if blanked == work:  # nothing left to skip: the error is at the very end
                 break
             work = blanked
+    builder.release()   # the shared builder must not keep this compile's files alive
     if unit is None:
         unit = ast.TranslationUnit(locations.span(0, len(text)), ())
     return ParseResult(unit, tuple(diagnostics))

@@ -1,0 +1,222 @@
+"""Checks in the right stage (issue 11): every rule is checked in sema; back ends only lower.
+
+- HLSL rules that the SPIR-V back end used to re-check (discard, image formats, derivative group
+  shapes, counter bindings) are sema errors that `wgc inspect`, `wgc compile --emit=ir` and
+  `wgc compile` all report, with the same diagnostics.
+- Limits of the SPIR-V AMDX target (`wgc.sema.target`, WG06xx) are reported by `wgc compile` (full
+  rendered text below, one case per code) and not by the commands that only show the program.
+- The SPIR-V back end creates no user diagnostic except WG0603 (no node to compile).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from wgc import codes, driver
+from wgc.diagnostics import Renderer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def lines(*text: str) -> str:
+    return "\n".join(text) + "\n"
+
+
+def run(source: str, emit: str, **options: object) -> driver.Result:
+    return driver.compile(driver.Options(input="-", emit=emit, **options), stdin=source.encode())  # type: ignore[arg-type]
+
+
+def rendered(source: str, emit: str = "spirv", **options: object) -> str:
+    return Renderer().render(run(source, emit, **options).diagnostics)
+
+
+BROADCAST = ('[Shader("node")]', '[NodeLaunch("broadcasting")]', "[NodeDispatchGrid(1, 1, 1)]")
+
+HLSL_RULES = {
+    "WG0440": lines("struct Item { uint x; };",
+                    '[Shader("node")]', '[NodeLaunch("thread")]',
+                    "void Shade(ThreadNodeInputRecord<Item> item) { if (item.Get().x == 0) discard; }"),
+    "WG0441": lines("Texture2D<float4> T : register(t0);", "SamplerState S : register(s1);",
+                    "RWBuffer<float4> Out : register(u2);", *BROADCAST, "[NumThreads(2, 3, 1)]",
+                    "void Shade(uint gi : SV_GroupIndex) { Out[gi] = T.SampleBias(S, float2(0, 0), 1); }"),
+    "WG0340": lines('[[vk::image_format("rgb9e5")]] RWTexture2D<float4> Image : register(u0);',
+                    *BROADCAST, "[NumThreads(8, 1, 1)]",
+                    "void Shade(uint gi : SV_GroupIndex) { Image[uint2(gi, 0)] = 1; }"),
+    "WG0323": lines("[[vk::counter_binding(1)]] RWStructuredBuffer<uint> Words : register(u0);",
+                    "RWBuffer<uint> Other : register(u1);",
+                    *BROADCAST, "[NumThreads(8, 1, 1)]",
+                    "void Shade(uint gi : SV_GroupIndex) { Words[Words.IncrementCounter()] = Other[gi]; }"),
+    "WG0341": lines(*BROADCAST, "[NumThreads(8, 1, 1)] [NumThreads(4, 1, 1)]", "void Shade() { }"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(HLSL_RULES))
+def test_hlsl_rules_are_errors_of_every_command(code: str) -> None:
+    source = HLSL_RULES[code]
+    results = {emit: run(source, emit) for emit in ("ir", "json", "spirv")}
+    texts = {emit: Renderer().render(result.diagnostics) for emit, result in results.items()}
+    assert not any(result.ok or result.outputs for result in results.values())
+    assert re.findall(r"\[(WG\d{4})\]", texts["ir"]) == [code]
+    assert texts["json"] == texts["ir"] == texts["spirv"]
+
+
+TARGET_NOTE = "note: a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
+
+TARGET_CASES = [
+    pytest.param("WG0601", lines(
+        "struct Item { uint x; };",
+        '[Shader("node")]', '[NodeLaunch("thread")]', "[NodeMaxLoopIterations(4)]", "[NodeMaxRecordsPerLoopIteration(1)]",
+        "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin) { }"),
+        lines("<stdin>:6:6: error: the graph has a loop entered at node 'Spin' (members 'Spin'); "
+              "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
+              "SPIR-V [WG0601]",
+              "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin) { }",
+              "     ^~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0601-loop"),
+    pytest.param("WG0620", lines(
+        "struct R { uint3 grid : SV_DispatchGrid; uint total; };",
+        *BROADCAST[:2], "[NodeMaxDispatchGrid(4, 1, 1)]", "[NumThreads(4, 1, 1)]",
+        "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }"),
+        lines("<stdin>:6:65: error: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not allow "
+              "atomic operations on NodePayloadAMDX memory [WG0620]",
+              "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
+              "                                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+              "<stdin>:6:80: note: this is node record memory",
+              "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
+              "                                                                               ^~~~~~~~~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0620-atomic-on-record"),
+    pytest.param("WG0621", lines(
+        "struct Cell { float w; int2x2 m; };",
+        "RWStructuredBuffer<Cell> Q : register(u0);",
+        *BROADCAST, "[NumThreads(4, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex) { Q[gi] = Q[gi + 1]; }"),
+        lines("<stdin>:2:26: error: a column-major 'int2x2' in 'Q' cannot be expressed: wgc keeps non-float matrices "
+              "as arrays of rows in buffer and record memory; declare it row_major (or use -Zpr) [WG0621]",
+              "RWStructuredBuffer<Cell> Q : register(u0);",
+              "                         ^",
+              "<stdin>:1:31: note: 'm' is declared here",
+              "struct Cell { float w; int2x2 m; };",
+              "                              ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0621-column-major-int-matrix"),
+    pytest.param("WG0622", lines(
+        "Texture2D<float4> T : register(t0);", "SamplerState S : register(s1);",
+        "RWBuffer<float4> Out : register(u2);", *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex) { Out[gi] = T.SampleLevel(S, float2(0, 0), 0, int2(gi, 0)); }"),
+        lines("<stdin>:8:82: error: the texel offset of 'SampleLevel' must be a constant: Vulkan allows a variable "
+              "offset only on Gather (VUID-RuntimeSpirv-Offset-10213) [WG0622]",
+              "void Main(uint gi : SV_GroupIndex) { Out[gi] = T.SampleLevel(S, float2(0, 0), 0, int2(gi, 0)); }",
+              "                                                                                 ^~~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0622-variable-offset"),
+    pytest.param("WG0623", lines(
+        "RWStructuredBuffer<uint> A : register(u0);", "RWStructuredBuffer<uint> B : register(u1);",
+        *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex) { RWStructuredBuffer<uint> C = gi > 3 ? A : B; C[gi] = 1; }"),
+        lines("<stdin>:7:67: error: a conditional expression cannot choose between objects of type "
+              "'RWStructuredBuffer<uint>' in SPIR-V [WG0623]",
+              "void Main(uint gi : SV_GroupIndex) { RWStructuredBuffer<uint> C = gi > 3 ? A : B; C[gi] = 1; }",
+              "                                                                  ^~~~~~~~~~~~~~",
+              "<stdin>:7:67: note: choose with if/else and use each object on its own branch",
+              "void Main(uint gi : SV_GroupIndex) { RWStructuredBuffer<uint> C = gi > 3 ? A : B; C[gi] = 1; }",
+              "                                                                  ^~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0623-select-between-buffers"),
+    pytest.param("WG0624", lines(
+        '[[vk::image_format("r64ui")]] RWTexture2D<uint64_t> Image : register(u0);',
+        *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex) { Image[uint2(gi, 0)] = 1; }"),
+        lines("<stdin>:1:1: error: image format 'r64ui' of 'Image' is 64-bit: wgc's SPIR-V images have 32-bit "
+              "sampled types [WG0624]",
+              '[[vk::image_format("r64ui")]] RWTexture2D<uint64_t> Image : register(u0);',
+              "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0624-64-bit-image-format"),
+    pytest.param("WG0625", lines(
+        "RWStructuredBuffer<uint> Out : register(u0);", "// a NUL: \0", *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex) { Out[gi] = 1; }"),
+        lines("<stdin>:2:11: error: -Zi cannot embed this source in the module: it holds a NUL character, which "
+              "ends a SPIR-V literal string [WG0625]",
+              "// a NUL: \0",
+              "          ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0625-nul-in-source-with-Zi"),
+]
+
+
+@pytest.mark.parametrize(("code", "source", "expected"), TARGET_CASES)
+def test_target_limits_are_reported_by_compile_only(code: str, source: str, expected: str) -> None:
+    assert rendered(source, debug_info=True) == expected      # -Zi: WG0625 needs it, the others ignore it
+    for emit in ("ir", "json", "text"):           # the commands that show the program accept it
+        result = run(source, emit)
+        assert result.ok and result.outputs and not result.diagnostics, (emit, result.diagnostics)
+
+
+def test_every_target_code_has_a_case() -> None:
+    # WG0603 is about the options; WG0604/WG0605 are warnings about how modules are composed
+    # (sema/modules.py), tested in test_spirv_nodes.py and test_spirv_memory_model.py
+    target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
+    assert target_codes == {p.values[0] for p in TARGET_CASES}
+
+
+def test_only_the_nodes_compiled_are_checked_against_the_target() -> None:
+    source = lines("struct R { uint3 grid : SV_DispatchGrid; uint total; };", "struct Seed { uint x; };",
+                   '[Shader("node")] [NodeLaunch("thread")]',
+                   "void Start(ThreadNodeInputRecord<Seed> i, [MaxRecords(1)] NodeOutput<R> Sum) { }",
+                   *BROADCAST[:2], "[NodeMaxDispatchGrid(4, 1, 1)]", "[NumThreads(4, 1, 1)]",
+                   "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) "
+                   "{ InterlockedAdd(input.Get().total, 1); }")
+    assert [d.code for d in run(source, "spirv").diagnostics] == ["WG0620"]
+    assert [d.code for d in run(source, "spirv", entry="Sum").diagnostics] == ["WG0620"]
+    start = run(source, "spirv", entry="Start")
+    assert start.ok and "spirv" in start.outputs
+
+
+def test_loop_iteration_index_outside_loops_is_zero() -> None:
+    """Proposal 0025: GetCurrentLoopIterationIndex() is 0 outside loops (this target compiles no loop)."""
+    source = lines("RWStructuredBuffer<uint> Out : register(u0);", *BROADCAST, "[NumThreads(8, 1, 1)]",
+                   "void Main(uint gi : SV_GroupIndex) { Out[gi] = GetCurrentLoopIterationIndex() + 7; }")
+    result = run(source, "asm")
+    assert result.ok, Renderer().render(result.diagnostics)
+    asm = result.outputs["asm"].decode()
+    assert re.search(r"OpIAdd %uint %uint_0 %uint_7", asm), asm
+
+
+def test_the_spirv_back_end_reports_nothing_but_a_missing_node() -> None:
+    """Back ends only lower: the only diagnostic wgc/spirv creates is WG0603."""
+    used = set()
+    for path in sorted((ROOT / "wgc" / "spirv").glob("*.py")):
+        used |= set(re.findall(r"codes\.([A-Z_0-9]+)", path.read_text()))
+        assert "Unsupported" not in path.read_text(), path.name
+    assert used == {"NO_NODE_TO_COMPILE"}
+
+
+def test_a_barrier_on_a_uav_object_lowers() -> None:
+    """Barrier(uav, DEVICE_SCOPE) is valid HLSL: UAV memory, Device scope (no internal error)."""
+    source = lines("RWStructuredBuffer<uint> Out : register(u0);", *BROADCAST, "[NumThreads(8, 1, 1)]",
+                   "void Main(uint gi : SV_GroupIndex) { Out[gi] = 1; Barrier(Out, DEVICE_SCOPE); }")
+    result = run(source, "asm")
+    assert result.ok, Renderer().render(result.diagnostics)
+    # Scope Device = 1; semantics AcquireRelease 0x8 | UniformMemory 0x40 = 72 (SPIR-V spec 3.27, 3.25)
+    assert re.search(r"OpMemoryBarrier %uint_1 %uint_72\b", result.outputs["asm"].decode())
+
+
+def _barrier_statements() -> list[tuple[str, str]]:
+    from test_uniformity import BARRIERS
+
+    return [(launch, statement) for launch, statement, _, _ in BARRIERS]
+
+
+@pytest.mark.parametrize(("launch", "statement"), _barrier_statements())
+def test_barriers_sema_lets_through_lower_to_valid_modules(launch: str, statement: str) -> None:
+    """With the DefaultError barrier rules turned off (-Wno-hlsl-barrier), whatever sema accepts
+    compiles to a module that validates (in process): no internal error."""
+    from test_uniformity import node
+
+    result = run(node(f"  {statement}", launch), "spirv", warning_flags=("no-hlsl-barrier",))
+    assert result.ok and "spirv" in result.outputs, Renderer().render(result.diagnostics)

@@ -1,0 +1,160 @@
+"""Semantic analysis, attributes as written: unknown attributes and duplicates, for every declaration
+and statement of a translation unit.
+
+Input: the `ast.TranslationUnit` (every node that carries `attributes` or `annotations`: functions,
+parameters, struct declarations and members, variables, cbuffers, statements).
+Output: diagnostics, in source order of the walk:
+- WG0343 (warning, `unknown-attributes`, clang's convention): an attribute neither HLSL (dxc's
+  attribute list, shader stages wgc does not compile included) nor the Vulkan `vk::` namespace
+  defines, with "did you mean" when a known spelling is close (`difflib`, as `Scope.suggest`);
+- WG0341 (error): an attribute written twice on one declaration or statement with different
+  arguments (`[NumThreads(64,1,1)] [NumThreads(32,1,1)]`), the same for two semantics or two
+  `register(...)` of one register class; reported at the second, labelled at the first;
+- WG0342 (warning, `ignored-attributes`, dxc's `warn_duplicate_attribute_exact` text "attribute X is
+  already applied"): the same attribute, semantic or register written twice identically.
+
+Invariants: pure (the AST is not modified); never raises. Arguments are compared as written
+(literals by value, other expressions by structure), before folding: `[NumThreads(64,1,1)]` and
+`[NumThreads(8*8,1,1)]` count as different. Names compare case-insensitively, as HLSL matches them.
+`[[vk::ext_capability]]` and `[[vk::ext_extension]]` may repeat (each adds one). The meaning of
+the known attributes (where they are allowed, their values) is checked where they are used
+(`nodes.py`, `bindings.py`, `declarations.py`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any
+
+from wgc import codes
+from wgc.diagnostics import Diagnostic, Label
+from wgc.syntax import ast
+
+_HLSL_ATTRIBUTES = (
+    # entry points of every stage (dxc's HLSL attributes; wgc only compiles node shaders, but
+    # valid library code for other stages must not be warned about)
+    "Shader", "NumThreads", "WaveSize", "GroupSharedLimit", "RootSignature", "noinline", "Experimental",
+    "domain", "earlydepthstencil", "instance", "maxtessfactor", "outputcontrolpoints", "outputtopology",
+    "partitioning", "patchconstantfunc", "maxvertexcount", "clipplanes",
+    # work graphs: functions, parameters, records (Work Graphs 1.0, MaxRecordsPerNode, loops)
+    "NodeLaunch", "NodeIsProgramEntry", "NodeID", "NodeLocalRootArgumentsTableIndex", "NodeShareInputOf",
+    "NodeDispatchGrid", "NodeMaxDispatchGrid", "NodeMaxRecursionDepth", "NodeMaxInputRecordsPerGraphEntryRecord",
+    "NodeMaxLoopIterations", "NodeMaxRecordsPerLoopIteration",
+    "MaxRecords", "MaxRecordsSharedWith", "MaxRecordsPerNode", "NodeArraySize", "AllowSparseNodes",
+    "UnboundedSparseNodes", "NodeTrackRWInputSharing",
+    # statements
+    "unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "forcecase", "call",
+)
+_VULKAN_ATTRIBUTES = (
+    "binding", "counter_binding", "location", "index", "builtin", "push_constant", "input_attachment_index",
+    "constant_id", "image_format", "offset", "shader_record_nv", "shader_record_ext", "combinedImageSampler",
+    "post_depth_coverage", "early_and_late_tests", "depth_unchanged", "depth_greater", "depth_less",
+    "stencil_ref_unchanged_front", "stencil_ref_greater_equal_front", "stencil_ref_less_equal_front",
+    "stencil_ref_unchanged_back", "stencil_ref_greater_equal_back", "stencil_ref_less_equal_back",
+    "ext_instruction", "ext_reference", "ext_literal", "ext_type_def", "ext_capability", "ext_extension",
+    "ext_storage_class", "ext_builtin_input", "ext_builtin_output", "spvexecutionmode",
+)
+KNOWN_ATTRIBUTES: dict[str, str] = {
+    name.lower(): name for name in (*_HLSL_ATTRIBUTES, *(f"vk::{n}" for n in _VULKAN_ATTRIBUTES))
+}
+"""Every attribute wgc knows, lower-cased -> the usual spelling (for suggestions)."""
+
+REPEATABLE_ATTRIBUTES = frozenset({"vk::ext_capability", "vk::ext_extension"})
+
+
+def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
+    """The diagnostics of the module docstring for every node of `unit`."""
+    diagnostics: list[Diagnostic] = []
+    for node in _nodes(unit):
+        attributes = getattr(node, "attributes", None)
+        if attributes:
+            _check_attributes(attributes, diagnostics)
+        annotations = getattr(node, "annotations", None)
+        if annotations:
+            _check_annotations(annotations, diagnostics)
+    return diagnostics
+
+
+def _nodes(root: Any) -> Iterator[Any]:
+    """Every AST node below `root` (itself included), pre-order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        children = []
+        for f in fields(node):
+            value = getattr(node, f.name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, ast.Node):
+                    children.append(item)
+        stack.extend(reversed(children))
+
+
+def _argument_key(expr: Any) -> Any:
+    """An argument as compared for duplicates: literals by value (`0x40` is `64`), the rest by structure."""
+    if isinstance(expr, (ast.IntLiteral, ast.FloatLiteral, ast.BoolLiteral, ast.StringLiteral)):
+        return (type(expr).__name__, expr.value)
+    if isinstance(expr, ast.UnaryExpr) and expr.op == "-" and isinstance(expr.operand, (ast.IntLiteral, ast.FloatLiteral)):
+        return (type(expr.operand).__name__, -expr.operand.value)
+    return expr
+
+
+def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[Diagnostic]) -> None:
+    seen: dict[str, ast.Attribute] = {}
+    for attribute in attributes:
+        key = attribute.name.lower()
+        if key not in KNOWN_ATTRIBUTES:
+            close = difflib.get_close_matches(key, KNOWN_ATTRIBUTES, n=1, cutoff=0.6)
+            notes = (f"did you mean '{KNOWN_ATTRIBUTES[close[0]]}'?",) if close else ()
+            diagnostics.append(codes.UNKNOWN_ATTRIBUTE(attribute.span, f"unknown attribute '{attribute.name}' ignored",
+                                                       notes=notes))
+            continue
+        first = seen.get(key)
+        if first is None or key in REPEATABLE_ATTRIBUTES:
+            seen.setdefault(key, attribute)
+            continue
+        same = [_argument_key(a) for a in first.args] == [_argument_key(a) for a in attribute.args]
+        if same:
+            diagnostics.append(codes.DUPLICATE_ATTRIBUTE(
+                attribute.span, f"attribute '{attribute.name}' is already applied",
+                labels=(Label(first.span, "already applied here"),)))
+        else:
+            diagnostics.append(codes.CONFLICTING_DUPLICATE_ATTRIBUTE(
+                attribute.span, f"attribute '{attribute.name}' is applied twice with different arguments",
+                labels=(Label(first.span, "conflicting attribute is here"),),
+                notes=("remove one of them: wgc does not choose between conflicting values",)))
+
+
+def _check_annotations(annotations: tuple[Any, ...], diagnostics: list[Diagnostic]) -> None:
+    """Two semantics, or two `register(...)` of one register class (and profile)."""
+    seen: dict[tuple[str, ...], Any] = {}
+    for annotation in annotations:
+        if isinstance(annotation, ast.Semantic):
+            key: tuple[str, ...] = ("semantic",)
+            what, text = "semantic", f"'{annotation.name}'"
+            value: Any = annotation.name.lower()
+        elif isinstance(annotation, ast.RegisterBinding):
+            register_class = annotation.slot[:1].lower()
+            key = ("register", register_class, (annotation.profile or "").lower())
+            what, text = f"'{register_class}' register", f"'register({annotation.slot}" + \
+                (f", {annotation.space}" if annotation.space else "") + ")'"
+            value = (annotation.slot.lower(), (annotation.space or "space0").lower())
+        else:
+            continue
+        first = seen.get(key)
+        if first is None:
+            seen[key] = (annotation, value, text)
+            continue
+        first_annotation, first_value, first_text = first
+        if first_value == value:
+            diagnostics.append(codes.DUPLICATE_ATTRIBUTE(
+                annotation.span, f"{what} {text} is already applied",
+                labels=(Label(first_annotation.span, "already applied here"),)))
+        else:
+            diagnostics.append(codes.CONFLICTING_DUPLICATE_ATTRIBUTE(
+                annotation.span, f"a second {what} {text} conflicts with {first_text}",
+                labels=(Label(first_annotation.span, "conflicting annotation is here"),),
+                notes=("remove one of them: wgc does not choose between conflicting values",)))
+

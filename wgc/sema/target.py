@@ -1,0 +1,174 @@
+"""Semantic analysis, target limits: what the SPIR-V AMDX target (SPV_AMDX_shader_enqueue on
+Vulkan, `wgc compile`) cannot express in a program that is valid HLSL.
+
+Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the nodes to compile
+(all of them, or the one `-E` names).
+Output: diagnostics (WG06xx), each with a note naming the target:
+- WG0601: the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to express a node
+  re-entering its loop;
+- WG0620: an Interlocked* operation on node record memory (spirv-val allows no atomics on
+  NodePayloadAMDX storage);
+- WG0621: a column-major non-float matrix in buffer, uniform or record memory (SPIR-V matrices
+  must be float; wgc stores the others as arrays of rows, which only a row-major layout matches);
+- WG0622: a non-constant texel offset on a texture method other than Gather (HLSL allows it since
+  SM 6.7; Vulkan only on OpImageGather, VUID-RuntimeSpirv-Offset-10213);
+- WG0623: `?:` choosing between resources or node objects (a Vulkan descriptor or node payload is
+  not a value SPIR-V can select);
+- WG0624: a 64-bit `[[vk::image_format]]` (wgc's image sampled types are 32-bit);
+- WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
+  literal string, which ends at a NUL).
+
+Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
+command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
+SPIR-V output); `wgc inspect` and `--emit=ir`, which show the program, do not report them (a loop
+graph is shown with its loop). Only code the compiled nodes reach is checked, as only that code is
+lowered. A back end may rely on every rule here (it asserts instead of re-checking).
+
+Invariants: pure; never raises for a checked program; diagnostics in node order, then code order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from wgc import codes, ir
+from wgc import types as t
+from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
+from wgc.sema.layout import TypeLayout
+from wgc.sema.nodes import NodeInfo
+from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions
+from wgc.source import SourceFile, Span
+
+TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
+
+_TEXEL_OFFSET_ARGUMENT = {"Sample": 2, "SampleBias": 3, "SampleLevel": 3, "SampleGrad": 4, "SampleCmpLevelZero": 3,
+                          "Load": 1}
+"""Texture methods (read-only textures) -> the index of their optional texel offset argument."""
+_WIDE_FORMATS = frozenset({"r64ui", "r64i"})
+
+
+def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None) -> list[Diagnostic]:
+    """The target limits (module docstring) broken by `nodes` and the code they reach, and by
+    `embedded_source`, the main file when `-Zi` embeds it."""
+    diagnostics: list[Diagnostic] = []
+
+    def report(kind: DiagnosticKind, span: Span | None, message: str, labels: tuple[Label, ...] = ()) -> None:
+        diagnostics.append(kind(span, message, labels=labels, notes=(TARGET_NOTE,)))
+
+    if embedded_source is not None and "\0" in embedded_source.text:
+        nul = embedded_source.text.index("\0")
+        report(codes.SOURCE_NOT_EMBEDDABLE, Span(embedded_source, nul, nul + 1),
+               "-Zi cannot embed this source in the module: it holds a NUL character, which ends a SPIR-V "
+               "literal string")
+
+    graph = analysis.graph
+    if graph is not None and graph.loops:
+        loop = graph.loops[0]
+        members = ", ".join(f"'{m.id}'" for m in loop.members)
+        report(codes.LOOPS_NOT_EXPRESSIBLE, loop.entry.span,
+               f"the graph has a loop entered at node '{loop.entry.id}' (members {members}); "
+               "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be "
+               "compiled to SPIR-V")
+        return diagnostics
+    functions: dict[ir.Function, None] = {}
+    for node in nodes:
+        functions.update(dict.fromkeys(reachable_functions(node.function)))
+        _records(node, report)
+    globals_seen: set[ir.Variable] = set()
+    for function in functions:
+        for item in _walk(function):
+            if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE) \
+                    and item.variable not in globals_seen:
+                globals_seen.add(item.variable)
+                _global(item.variable, report)
+            elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
+                _call(item, report)
+            elif isinstance(item, ir.Select) and _is_object(item.type):
+                report(codes.SELECT_OF_OBJECTS, item.span,
+                       f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
+                       (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
+    return diagnostics
+
+
+def _walk(function: ir.Function) -> Iterator[Any]:
+    stack: list[Any] = [function.body] if function.body is not None else []
+    while stack:
+        item = stack.pop()
+        yield item
+        stack.extend(reversed(list(children(item))))
+
+
+def _is_object(type_: t.Type) -> bool:
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    return isinstance(type_, (t.NodeObjectType, t.ResourceType))
+
+
+def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
+    if isinstance(call, ir.IntrinsicCall):
+        if call.name.startswith("Interlocked") and call.args:
+            base, _ = _lvalue_chain(call.args[0])
+            if isinstance(base, ir.RecordAccess):
+                report(codes.ATOMIC_ON_NODE_RECORD, call.span,
+                       f"'{call.name}' on a node record cannot be expressed: spirv-val does not allow atomic "
+                       "operations on NodePayloadAMDX memory",
+                       (Label(call.args[0].span, "this is node record memory"),))
+        return
+    type_ = call.object.type
+    if not isinstance(type_, t.ResourceType) or not type_.kind.is_texture or type_.kind.writable:
+        return
+    index = _TEXEL_OFFSET_ARGUMENT.get(call.method)
+    if index is None or len(call.args) <= index:
+        return
+    from wgc.sema.consteval import Folded, fold
+
+    offset = call.args[index]
+    if not isinstance(fold(offset), Folded):
+        report(codes.VARIABLE_TEXEL_OFFSET, offset.span,
+               f"the texel offset of '{call.method}' must be a constant: Vulkan allows a variable offset only "
+               "on Gather (VUID-RuntimeSpirv-Offset-10213)")
+
+
+def _global(variable: ir.Variable, report: Any) -> None:
+    fmt = ir.find_attribute(variable.attributes, "vk::image_format")
+    if fmt is not None and fmt.values() and isinstance(fmt.values()[0], str) \
+            and fmt.values()[0].lower() in _WIDE_FORMATS:
+        report(codes.WIDE_IMAGE_FORMAT, fmt.span,
+               f"image format '{fmt.values()[0]}' of '{variable.name}' is 64-bit: wgc's SPIR-V images have "
+               "32-bit sampled types")
+    if variable.layout is None:
+        return
+    type_ = variable.type
+    if variable.storage is ir.Storage.RESOURCE:
+        while isinstance(type_, t.ArrayType):
+            type_ = type_.element
+        if not isinstance(type_, t.ResourceType) or type_.element is None:
+            return
+        type_ = type_.element
+    _matrices(type_, variable.layout, variable.span, f"'{variable.name}'", report)
+
+
+def _records(node: NodeInfo, report: Any) -> None:
+    for param in node.function.params:
+        type_ = param.type
+        while isinstance(type_, t.ArrayType):
+            type_ = type_.element
+        if isinstance(type_, t.NodeObjectType) and type_.record is not None and param.layout is not None:
+            _matrices(type_.record, param.layout, param.span, f"the record of '{param.name}'", report)
+
+
+def _matrices(type_: t.Type, layout: TypeLayout, span: Span, what: str, report: Any,
+              field: t.Field | None = None) -> None:
+    """WG0621 for every column-major non-float matrix (with two rows and two columns at least) in `type_`."""
+    if isinstance(type_, t.StructType):
+        for member, member_layout in zip(type_.all_fields(), layout.members):
+            _matrices(member.type, member_layout.layout, span, what, report, member)
+    elif isinstance(type_, t.ArrayType):
+        _matrices(type_.element, layout.element or layout, span, what, report, field)
+    elif isinstance(type_, t.MatrixType) and not type_.element.is_float and type_.rows > 1 and type_.columns > 1 \
+            and not layout.row_major:
+        labels = (Label(field.span, f"'{field.name}' is declared here"),) if field is not None and field.span else ()
+        report(codes.COLUMN_MAJOR_INTEGER_MATRIX, span,
+               f"a column-major '{type_}' in {what} cannot be expressed: wgc keeps non-float matrices as arrays "
+               "of rows in buffer and record memory; declare it row_major (or use -Zpr)", labels)
