@@ -220,3 +220,32 @@ def test_barriers_sema_lets_through_lower_to_valid_modules(launch: str, statemen
 
     result = run(node(f"  {statement}", launch), "spirv", warning_flags=("no-hlsl-barrier",))
     assert result.ok and "spirv" in result.outputs, Renderer().render(result.diagnostics)
+
+
+def test_a_repeated_dispatch_grid_uses_the_one_written_last() -> None:
+    """dxc warns about `[NodeDispatchGrid]` written twice with other values and uses the last one."""
+    import json
+
+    from wgc import driver
+
+    source = b'[Shader("node")] [NodeDispatchGrid(4, 1, 1)] [NodeDispatchGrid(2, 3, 1)]\n' \
+             b'[NumThreads(64, 1, 1)]\nvoid Start() {}\n'
+    result = driver.compile(driver.Options(input="-", emit="json"), stdin=source)
+    assert result.ok
+    assert [d.code for d in result.diagnostics] == ["WG0342"]
+    assert json.loads(result.outputs["json"])["nodes"][0]["dispatch_grid"] == [2, 3, 1]
+
+
+def test_a_conflicting_attribute_does_not_hide_the_node_rules_of_the_file() -> None:
+    from wgc import driver
+
+    source = b"""struct R { uint x; };
+[Shader("node")] [NodeLaunch("thread")]
+void A([MaxRecords(4)] [MaxRecords(8)] NodeOutput<R> B) {}
+[Shader("node")] [NodeLaunch("thread")]
+void C([MaxRecords(2)] [MaxRecordsSharedWith(D)] NodeOutput<R> E, [MaxRecords(1)] NodeOutput<R> D) {}
+"""
+    result = driver.compile(driver.Options(input="-", emit="json", warning_flags=("no-missing-node",)), stdin=source)
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0341", "attribute 'MaxRecords' is applied twice with different arguments"),
+        ("WG0404", "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output")]

@@ -73,8 +73,10 @@ class Attribute:
 
 
 def find_attribute(attributes: tuple[Attribute, ...], key: str) -> Attribute | None:
-    """The first attribute whose lower-cased name is `key`."""
-    return next((a for a in attributes if a.key == key), None)
+    """The attribute whose lower-cased name is `key`; the one written last when it is repeated (dxc
+    uses the last of repeated `NodeDispatchGrid`/`NodeMaxDispatchGrid`; other repeats with other
+    values are errors, `sema.attributes`)."""
+    return next((a for a in reversed(attributes) if a.key == key), None)
 
 
 # ---------------------------------------------------------------- variables

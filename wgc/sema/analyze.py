@@ -57,7 +57,8 @@ def builtin_scope() -> Scope:
 def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> Analysis:
     global_scope = builtin_scope().child(ScopeKind.GLOBAL)
     ctx = Context(options, global_scope)
-    ctx.diagnostics.extend(check_written_attributes(unit))
+    written = check_written_attributes(unit)   # reported, but no gate: a duplicate attribute must not
+    #                                            hide the work-graph rules of the rest of the file
     checker = DeclarationChecker(ctx)
     checker.declare_all(unit.decls)
     checker.finish()
@@ -65,7 +66,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     if has_errors(ctx.diagnostics):
-        return Analysis(ctx.module, tuple(ctx.diagnostics))
+        return Analysis(ctx.module, tuple(written + ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
     seen: set[tuple[str, object, str]] = set()
     for node in nodes:
@@ -75,7 +76,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
     graph, graph_diagnostics = check_graph(nodes, options.profile)
-    return Analysis(ctx.module, tuple(ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes), graph)
+    return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
+                    graph)
 
 
 def _undefined_functions(ctx: Context) -> None:

@@ -9,9 +9,12 @@ Output: diagnostics, in source order of the walk:
   defines, with "did you mean" when a known spelling is close (`difflib`, as `Scope.suggest`);
 - WG0341 (error): an attribute written twice on one declaration or statement with different
   arguments (`[NumThreads(64,1,1)] [NumThreads(32,1,1)]`), the same for two semantics or two
-  `register(...)` of one register class; reported at the second, labelled at the first;
+  `register(...)` of one register class; reported at each earlier one, labelled at the one written
+  last (dxc's order for its `[shader]` and `WaveSize` conflicts);
 - WG0342 (warning, `ignored-attributes`, dxc's `warn_duplicate_attribute_exact` text "attribute X is
-  already applied"): the same attribute, semantic or register written twice identically.
+  already applied"): the same attribute, semantic or register written twice identically, and
+  `NodeDispatchGrid`/`NodeMaxDispatchGrid` repeated with other values, where dxc only warns and
+  the one written last is used.
 
 Invariants: pure (the AST is not modified); never raises. Arguments are compared as written
 (literals by value, other expressions by structure), before folding: `[NumThreads(64,1,1)]` and
@@ -62,6 +65,9 @@ KNOWN_ATTRIBUTES: dict[str, str] = {
 """Every attribute wgc knows, lower-cased -> the usual spelling (for suggestions)."""
 
 REPEATABLE_ATTRIBUTES = frozenset({"vk::ext_capability", "vk::ext_extension"})
+LAST_ONE_WINS = frozenset({"nodedispatchgrid", "nodemaxdispatchgrid"})
+"""Attributes dxc only warns about when repeated with other values (`warn_duplicate_attribute_exact`,
+SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 
 
 def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
@@ -102,7 +108,6 @@ def _argument_key(expr: Any) -> Any:
 
 
 def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[Diagnostic]) -> None:
-    seen: dict[str, ast.Attribute] = {}
     for attribute in attributes:
         key = attribute.name.lower()
         if key not in KNOWN_ATTRIBUTES:
@@ -110,21 +115,29 @@ def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[D
             notes = (f"did you mean '{KNOWN_ATTRIBUTES[close[0]]}'?",) if close else ()
             diagnostics.append(codes.UNKNOWN_ATTRIBUTE(attribute.span, f"unknown attribute '{attribute.name}' ignored",
                                                        notes=notes))
+    last: dict[str, ast.Attribute] = {}
+    found: list[Diagnostic] = []
+    for attribute in reversed(attributes):      # as dxc: each earlier one against the one written last
+        key = attribute.name.lower()
+        if key not in KNOWN_ATTRIBUTES or key in REPEATABLE_ATTRIBUTES:
             continue
-        first = seen.get(key)
-        if first is None or key in REPEATABLE_ATTRIBUTES:
-            seen.setdefault(key, attribute)
+        later = last.setdefault(key, attribute)
+        if later is attribute:
             continue
-        same = [_argument_key(a) for a in first.args] == [_argument_key(a) for a in attribute.args]
-        if same:
-            diagnostics.append(codes.DUPLICATE_ATTRIBUTE(
+        if [_argument_key(a) for a in later.args] == [_argument_key(a) for a in attribute.args]:
+            found.append(codes.DUPLICATE_ATTRIBUTE(
                 attribute.span, f"attribute '{attribute.name}' is already applied",
-                labels=(Label(first.span, "already applied here"),)))
+                labels=(Label(later.span, "applied again here"),)))
+        elif key in LAST_ONE_WINS:
+            found.append(codes.DUPLICATE_ATTRIBUTE(
+                attribute.span, f"attribute '{attribute.name}' is already applied with different parameters",
+                labels=(Label(later.span, "this one is used"),)))
         else:
-            diagnostics.append(codes.CONFLICTING_DUPLICATE_ATTRIBUTE(
+            found.append(codes.CONFLICTING_DUPLICATE_ATTRIBUTE(
                 attribute.span, f"attribute '{attribute.name}' is applied twice with different arguments",
-                labels=(Label(first.span, "conflicting attribute is here"),),
+                labels=(Label(later.span, "conflicting attribute is here"),),
                 notes=("remove one of them: wgc does not choose between conflicting values",)))
+    diagnostics.extend(reversed(found))
 
 
 def _check_annotations(annotations: tuple[Any, ...], diagnostics: list[Diagnostic]) -> None:
