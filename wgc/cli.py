@@ -2,16 +2,19 @@
 
 Input: the process arguments (dxc/glslc spellings: `-T lib_6_9`, `-D`, `-I`,
 `-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …) and standard input.
-Output: output files written atomically, diagnostics on stderr (or `-Fe`),
-and the exit code.
+Output: output files (written by `wgc.outputs`: all of a command's outputs or none),
+diagnostics on stderr (or `-Fe`), and the exit code.
 
-Exit codes: 0 success (warnings allowed); 1 compile errors; 2 usage errors
-(click's convention); 3 internal compiler error — a short message on stderr,
-the traceback in a file whose path is printed.
+Exit codes: 0 success (warnings allowed); 1 compile errors, and outputs that cannot be
+written or are refused (WG0007-WG0010); 2 usage errors (click's convention); 3 internal
+compiler error — a short message on stderr, the traceback in a file whose path is printed;
+128 + N when signal N (SIGINT, SIGTERM) ended the command, after clean-up.
 
-Invariants: a failed compile leaves no output file behind (an older one at the
-same path is removed so a build cannot use it); heavy modules are imported only
-when a command needs them, so `wgc --version` starts fast.
+Invariants: a failed or interrupted command leaves no output file behind (an older one at
+the same path is removed so a build cannot use it, but never a file the compile read);
+diagnostics are rendered once, after the outputs were committed or given up, so output
+errors appear with the compile's; heavy modules are imported only when a command needs
+them, so `wgc --version` starts fast.
 """
 
 from __future__ import annotations
@@ -225,7 +228,10 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         refused = plan.refusals()
         if refused:                                 # nothing is written or removed
             return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
-        result = driver.compile(options, stdin=_read_stdin(options.input), on_file_read=plan.note_read)
+        stdin, unreadable = _read_stdin(options.input)
+        if unreadable is not None:
+            return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
+        result = driver.compile(options, stdin=stdin, on_file_read=plan.note_read)
         for dependency in result.dependencies:
             plan.note_read(dependency)
         refused = plan.refusals(module_names(result) if result.ok else ())
@@ -420,18 +426,30 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
     sys.exit(_run(kwargs, plan, options, produce))
 
 
-def _read_stdin(path: str) -> bytes | None:
-    return sys.stdin.buffer.read() if path == "-" else None
+def _read_stdin(path: str) -> tuple[bytes | None, Any]:
+    """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
+    if path != "-":
+        return None, None
+    try:
+        return sys.stdin.buffer.read(), None
+    except (OSError, ValueError, AttributeError) as err:      # closed (sys.stdin is None), a directory, ...
+        from wgc import codes
+
+        reason = getattr(err, "strerror", None) or ("it is closed" if sys.stdin is None else str(err))
+        return None, codes.INPUT_NOT_READABLE(None, f"cannot read standard input: {reason}")
 
 
 def _internal_error(exc: BaseException) -> int:
-    fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(f"wgc internal compiler error\nargv: {sys.argv!r}\n\n")
-        handle.write("".join(traceback.format_exception(exc)))
+    try:
+        fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
+        with os.fdopen(fd, "w") as handle:
+            handle.write(f"wgc internal compiler error\nargv: {sys.argv!r}\n\n")
+            handle.write("".join(traceback.format_exception(exc)))
+        where = f"the details in {path}"
+    except OSError as err:                # no writable temporary folder: still no traceback
+        where = f"the command line (the details could not be saved: {err.strerror or err})"
     sys.stderr.write(f"wgc: internal compiler error: {type(exc).__name__}: {exc}\n"
-                     f"wgc: this is a bug in wgc; please report it with the input and the "
-                     f"details in {path}\n")
+                     f"wgc: this is a bug in wgc; please report it with the input and {where}\n")
     return EXIT_INTERNAL
 
 

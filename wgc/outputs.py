@@ -193,6 +193,8 @@ class OutputPlan:
     def refusals(self, module_names: tuple[str, ...] = ()) -> list[Diagnostic]:
         """Outputs that are files the compile read, and files named by two output options."""
         targets = [(n.option, n.path) for n in self.named if n.path != STDOUT]
+        if self.split_dir is not None:
+            targets.append((self.split_option or "--split-nodes", self.split_dir))
         targets += [(self.split_option or "--split-nodes", self.split_path(name)) for name in module_names]
         problems: list[Diagnostic] = []
         seen: dict[object, tuple[str, str]] = {}

@@ -36,6 +36,10 @@ Details worth knowing:
   `#include <x>` only the `-I` folders.  Paths are spelled as joined (relative if
   the user gave relative paths).  Nesting is capped at `MAX_INCLUDE_DEPTH` files
   (INCLUDE_TOO_DEEP); after that error no further `#include` is processed.
+  A found name that is a directory, FIFO, device or socket is INCLUDE_NOT_REGULAR and is
+  never opened (a FIFO would block); a dangling symbolic link counts as not found (the
+  search goes on, as with gcc) and is named in the note. `preprocess(..., on_file_read=)`
+  is told of each included file once it was read.
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
