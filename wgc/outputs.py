@@ -38,16 +38,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import signal
 import stat
 import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from wgc import codes
-from wgc.diagnostics import Diagnostic
+if TYPE_CHECKING:  # the diagnostics modules load only when a diagnostic is made: `wgc --version` stays fast
+    from wgc.diagnostics import Diagnostic
 
 STDOUT = "-"
 TEMP_PREFIX = ".wgc-"
@@ -122,6 +122,8 @@ def _reason(err: OSError) -> str:
 
 
 def cannot_write(path: str, reason: str) -> OutputError:
+    from wgc import codes
+
     if path == STDOUT:
         return OutputError(codes.OUTPUT_NOT_WRITABLE(None, f"cannot write to standard output: {reason}"))
     return OutputError(codes.OUTPUT_NOT_WRITABLE(None, f"cannot write '{path}': {reason}"))
@@ -192,6 +194,8 @@ class OutputPlan:
 
     def refusals(self, module_names: tuple[str, ...] = ()) -> list[Diagnostic]:
         """Outputs that are files the compile read, and files named by two output options."""
+        from wgc import codes
+
         targets = [(n.option, n.path) for n in self.named if n.path != STDOUT]
         if self.split_dir is not None:
             targets.append((self.split_option or "--split-nodes", self.split_dir))
@@ -257,6 +261,8 @@ class OutputPlan:
         return problems
 
     def _remove_if_stale(self, path: str) -> Diagnostic | None:
+        from wgc import codes
+
         real = os.path.realpath(path)
         try:
             found = _stat(real)
@@ -351,7 +357,7 @@ class Transaction:
     def _create_temp(self, folder: str, shown: str) -> tuple[str, int]:
         """A new, empty temporary file in `folder` (mode 0666 & ~umask), registered for `abort`."""
         while True:
-            temp = os.path.join(folder, TEMP_PREFIX + secrets.token_hex(6))
+            temp = os.path.join(folder, TEMP_PREFIX + os.urandom(6).hex())
             try:
                 with _critical():
                     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
