@@ -67,6 +67,8 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(("args", "message"), [
     (["-o", "nodir/x.spv"], "cannot write 'nodir/x.spv': No such file or directory"),
     (["-o", "sub"], "cannot write 'sub': Is a directory"),
+    (["-o", "new/"], "cannot write 'new/': Is a directory"),                  # not a file called 'new'
+    (["-o", "afile/"], "cannot write 'afile/': Is a directory"),
     (["-o", "afile/x.spv"], "cannot write 'afile/x.spv': Not a directory"),
     (["-MD", "-MF", "nodir/x.d", "-o", "x.spv"], "cannot write 'nodir/x.d': No such file or directory"),
     (["-Fh", "nodir/x.h", "-o", "x.spv"], "cannot write 'nodir/x.h': No such file or directory"),
@@ -468,7 +470,7 @@ def test_every_output_code_has_a_rendered_test():
 # ----------------------------------------------------------------------------- the campaign
 
 SITUATIONS = ("fresh", "missing-folder", "directory", "file-as-folder", "fifo", "symlink", "dangling-symlink",
-              "input", "header", "stale", "read-only")
+              "input", "header", "stale", "read-only", "trailing-slash")
 OPTIONS = ("-o", "-S", "-Fh", "-MD", "-MF", "-Fe", "--split-nodes", "inspect")
 
 
@@ -500,6 +502,9 @@ def _place(root: Path, situation: str, index: int, held: dict[str, int]) -> str:
         return str(root / "main.hlsl")
     if situation == "header":
         return str(root / "inc" / "shared.hlsli")
+    if situation == "trailing-slash":                          # 'file/': never the file itself
+        (root / f"bystander{index}").write_bytes(b"not an output")
+        return str(root / f"bystander{index}") + "/"
     if situation == "stale":
         (root / name).write_bytes(b"stale from an earlier run")
         return str(root / name)
@@ -582,13 +587,14 @@ def test_campaign(tmp_path_factory, monkeypatch, capsys, good, chosen):
     assert "Traceback" not in err and "internal compiler error" not in err
     assert not [p for p in root.rglob(".wgc-*")], args
     assert (root / "main.hlsl").read_bytes() == source and (root / "inc" / "shared.hlsli").read_bytes() == header
+    assert all(p.read_bytes() == b"not an output" for p in root.glob("bystander*")), args
     refused = "[WG0008]" in err or "[WG0009]" in err
     for option, path in written.items():
         if piped.get(path):                            # written straight into a FIFO
             assert code == 0 or option == "-Fe", (args, err)
             assert _complete(option, piped[path], False), (args, option)
         target = Path(os.path.realpath(path))
-        if not target.is_file() or target in (root / "main.hlsl", root / "inc" / "shared.hlsli"):
+        if path.endswith("/") or not target.is_file() or target in (root / "main.hlsl", root / "inc" / "shared.hlsli"):
             continue
         data = target.read_bytes()
         if refused and before.get(target) == data:

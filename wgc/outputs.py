@@ -263,6 +263,8 @@ class OutputPlan:
     def _remove_if_stale(self, path: str) -> Diagnostic | None:
         from wgc import codes
 
+        if path.endswith(os.sep):             # 'x/' never names a file wgc wrote (realpath would drop the '/')
+            return None
         real = os.path.realpath(path)
         try:
             found = _stat(real)
@@ -320,6 +322,8 @@ class Transaction:
         if path == STDOUT:
             self._direct.append(_Direct(STDOUT, data, path))
             return
+        if path.endswith(os.sep):            # 'out/' names a folder: never a file called 'out'
+            raise cannot_write(path, os.strerror(errno.EISDIR))
         real = os.path.realpath(path)
         try:
             found = _stat(real)
