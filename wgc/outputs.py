@@ -15,7 +15,7 @@ Invariants (the README's "Outputs" section says the same for users):
   partial, stale or mixed set of outputs.
 - Only regular files are replaced by a rename. Standard output (`-`), character devices and FIFOs
   are opened for writing and written directly (before any rename, so a failure there leaves
-  nothing renamed); a directory is refused.
+  nothing renamed); a directory, or a path ending in '/', is refused (and never "cleaned up").
 - Symbolic links are followed as gcc follows them: the link's target is replaced atomically and
   the link stays a link; a dangling link creates its target.
 - A new file gets mode 0666 & ~umask (the kernel applies the umask, as for a compiler's
