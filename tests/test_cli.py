@@ -122,7 +122,7 @@ def test_compile_assembly_split_nodes_and_c_header(run_wgc, tmp_path):
     split = run_wgc("compile", "--split-nodes", "nodes", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
     assert split.returncode == 0, split.stderr
     assert sorted(p.name for p in (tmp_path / "nodes").iterdir()) == [
-        "Accumulate.spv", "Classify.spv", "Generate.spv"]
+        ".wgc.manifest", "Accumulate.spv", "Classify.spv", "Generate.spv"]   # the manifest: see test_outputs
     header = run_wgc("compile", "-Fh", "hello.h", "-Vn", "g_hello", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
     assert header.returncode == 0, header.stderr
     text = (tmp_path / "hello.h").read_text()

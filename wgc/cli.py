@@ -2,21 +2,26 @@
 
 Input: the process arguments (dxc/glslc spellings: `-T lib_6_9`, `-D`, `-I`,
 `-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …) and standard input.
-Output: output files written atomically, diagnostics on stderr (or `-Fe`),
-and the exit code.
+Output: output files (written by `wgc.outputs`: all of a command's outputs or none),
+diagnostics on stderr (or `-Fe`), and the exit code.
 
-Exit codes: 0 success (warnings allowed); 1 compile errors; 2 usage errors
-(click's convention); 3 internal compiler error — a short message on stderr,
-the traceback in a file whose path is printed.
+Exit codes: 0 success (warnings allowed); 1 compile errors, and outputs that cannot be
+written or are refused (WG0007-WG0010); 2 usage errors (click's convention); 3 internal
+compiler error — a short message on stderr, the traceback in a file whose path is printed;
+128 + N when signal N (SIGINT, SIGTERM) ended the command, after clean-up.
 
-Invariants: a failed compile leaves no output file behind (an older one at the
-same path is removed so a build cannot use it); heavy modules are imported only
-when a command needs them, so `wgc --version` starts fast.
+Invariants: a failed or interrupted command leaves no output file behind (an older one at
+the same path is removed so a build cannot use it, but never a file the compile read);
+diagnostics are rendered once, after the outputs were committed or given up, so output
+errors appear with the compile's; heavy modules are imported only when a command needs
+them, so `wgc --version` starts fast.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -197,45 +202,93 @@ def _binding_shift(register_class: str, shift: str, space: str) -> tuple[str, in
     return register_class, int(shift), None if space == "all" else int(space)
 
 
-def _report(kwargs: dict[str, Any], diagnostics: Any) -> None:
+def _render(kwargs: dict[str, Any], diagnostics: list[Any], *, to_terminal: bool) -> str:
     from wgc.diagnostics import Renderer, RenderOptions, color_wanted
 
-    if not diagnostics:
-        return
-    target = kwargs.get("diagnostics_file")
-    stream_is_tty = target is None and sys.stderr.isatty()
     renderer = Renderer(RenderOptions(format=kwargs["diagnostics_format"],
-                                      color=color_wanted(kwargs["color"], stream_is_tty)))
-    text = renderer.render(diagnostics)
-    if target:
-        write_atomically(target, text.encode())
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
+                                      color=color_wanted(kwargs["color"], to_terminal)))
+    return renderer.render(diagnostics) if diagnostics else ""
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename."""
-    if path == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".wgc-", dir=folder)
+def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any, Any], None],
+         module_names: Callable[[Any], tuple[str, ...]] = lambda result: ()) -> int:
+    """Compile, then write every output of `plan` (all or none) and the diagnostics; the exit code.
+
+    `produce(result, transaction)` stages the outputs of a successful compile. The rules (what is
+    refused, stale outputs, temporary files, interrupts) are `wgc.outputs`'s.
+    """
+    from wgc import driver
+
+    if kwargs["diagnostics_file"] is not None:
+        plan.name("-Fe", kwargs["diagnostics_file"])
+    if options.input != "-":
+        plan.note_read(options.input, "input file")
+    transaction = plan.transaction()
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
+        refused = plan.refusals()
+        if refused:                                 # nothing is written or removed
+            return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
+        stdin, unreadable = _read_stdin(options.input)
+        if unreadable is not None:
+            return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
+        result = driver.compile(options, stdin=stdin, on_file_read=plan.note_read)
+        for dependency in result.dependencies:
+            plan.note_read(dependency)
+        refused = plan.refusals(module_names(result) if result.ok else ())
+        if refused:
+            return _conclude(kwargs, plan, transaction, [*result.diagnostics, *refused], produce=None, clean=False)
+        return _conclude(kwargs, plan, transaction, list(result.diagnostics),
+                         produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True)
+    except BaseException:                           # an interrupt or an internal error: leave nothing behind
+        transaction.abort()
+        plan.remove_stale()
         raise
 
 
-def remove_stale(path: str | None) -> None:
-    """Delete an output left by an earlier run, so a failed build cannot pick it up."""
-    if path and path != "-" and os.path.isfile(path):
-        os.unlink(path)
+def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: list[Any],
+              produce: Callable[[], None] | None, clean: bool) -> int:
+    """Stage the outputs (`produce`) and the -Fe report, commit them, or clean up; the exit code.
+
+    `clean`: after a failure, remove the outputs of an earlier run (False when the command was
+    refused: then nothing is written or removed, and the diagnostics go to stderr).
+    """
+    from wgc.diagnostics import has_errors
+    from wgc.outputs import OutputError
+
+    ok = produce is not None and not has_errors(diagnostics)
+
+    def fail(problem: OutputError | None) -> None:
+        nonlocal ok
+        if problem is not None:
+            diagnostics.append(problem.diagnostic)
+        transaction.abort()
+        if clean:
+            diagnostics.extend(plan.remove_stale())
+        ok = False
+
+    if ok:
+        try:
+            produce()  # type: ignore[misc]
+        except OutputError as problem:
+            fail(problem)
+    else:
+        fail(None)
+    report = kwargs["diagnostics_file"] if clean else None
+    if report is not None:
+        try:
+            transaction.stage(report, _render(kwargs, diagnostics, to_terminal=False).encode())
+        except OutputError as problem:
+            report = None
+            fail(problem)
+    try:
+        transaction.commit()
+    except OutputError as problem:
+        report = None
+        fail(problem)
+    if report is None and diagnostics:
+        sys.stderr.write(_render(kwargs, diagnostics, to_terminal=sys.stderr.isatty()))
+        sys.stderr.flush()
+    return EXIT_OK if ok else EXIT_ERRORS
 
 
 @cli.command("compile", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
@@ -274,8 +327,6 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     """Compile INPUT ('-' for standard input)."""
     from dataclasses import replace
 
-    from wgc import driver
-
     if assembly:
         emit = "asm"
     if deps_only:
@@ -301,41 +352,45 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
                       header_variable=header_variable)
-    result = driver.compile(options, stdin=_read_stdin(options.input))
-    _report(kwargs, result.diagnostics)
-    if not result.ok:
-        for stale in (output, header_file, depfile):
-            remove_stale(stale)
-        sys.exit(EXIT_ERRORS)
-    if deps_only or write_deps or deps_file is not None:
+    from wgc.outputs import OutputPlan
+
+    plan = OutputPlan()
+    extension = ".spvasm" if emit == "asm" else ".spv"
+    if deps_only:
+        plan.name("-MF" if deps_file is not None else "-M", deps_file or "-")
+    elif split_dir is not None:
+        plan.name_split_dir("--split-nodes", split_dir)
+    else:
+        if header_file is not None:
+            plan.name("-Fh", header_file)
+        if output is not None or header_file is None:
+            plan.name("-o", output or ("a.spv" if emit == "spirv" else "-"))
+    if depfile is not None and not deps_only:
+        plan.name("-MF", depfile)
+
+    def module_names(result: Any) -> tuple[str, ...]:
+        return tuple(key.partition(":")[2] + extension for key in result.outputs) if split_dir else ()
+
+    def produce(result: Any, transaction: Any) -> None:
         from wgc.depfile import make_rule
 
         dependencies = result.dependencies
         headers = dependencies if options.input == "-" else dependencies[1:]
         rule = make_rule(deps_target or main_output, dependencies, phony=headers if deps_phony else ())
-    if deps_only:
-        write_atomically(deps_file or "-", rule.encode())
-        return
-    _write_outputs(result.outputs, emit, output, split_dir, header_file)
-    if depfile is not None:
-        write_atomically(depfile, rule.encode())       # after the outputs it describes
-
-
-def _write_outputs(outputs: dict[str, bytes], emit: str, output: str | None, split_dir: str | None,
-                   header_file: str | None) -> None:
-    if split_dir is not None:
-        os.makedirs(split_dir, exist_ok=True)
-        extension = ".spvasm" if emit == "asm" else ".spv"
-        for key, data in sorted(outputs.items()):
-            write_atomically(os.path.join(split_dir, key.partition(":")[2] + extension), data)
-        return
-    if header_file is not None:
-        write_atomically(header_file, outputs["header"])
-        if output is None:
+        if deps_only:
+            transaction.stage(deps_file or "-", rule.encode())
             return
-    if output is None and emit == "spirv":
-        output = "a.spv"
-    write_atomically(output or "-", outputs.get(emit, b""))
+        if split_dir is not None:
+            transaction.stage_split({key.partition(":")[2] + extension: data for key, data in result.outputs.items()})
+        else:
+            if header_file is not None:
+                transaction.stage(header_file, result.outputs["header"])
+            if output is not None or header_file is None:
+                transaction.stage(output or ("a.spv" if emit == "spirv" else "-"), result.outputs.get(emit, b""))
+        if depfile is not None:
+            transaction.stage(depfile, rule.encode())      # committed after the outputs it describes
+
+    sys.exit(_run(kwargs, plan, options, produce, module_names))
 
 
 def _default_header_variable(input_path: str) -> str:
@@ -357,31 +412,44 @@ def _default_header_variable(input_path: str) -> str:
                    "metadata as LLVM IR.")
 def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> None:
     """Show what wgc understood of INPUT: its nodes, their launch modes, records and limits, and the graph."""
-    from wgc import driver
-
     if report_format in ("svg", "png") and (output is None or output == "-"):
         raise click.UsageError(f"--format {report_format} writes an image: name the file with -o FILE")
     options = _options(kwargs, report_format)
-    result = driver.compile(options, stdin=_read_stdin(options.input))
-    _report(kwargs, result.diagnostics)
-    if not result.ok:
-        remove_stale(output)
-        sys.exit(EXIT_ERRORS)
-    write_atomically(output or "-", result.outputs[report_format])
+    from wgc.outputs import OutputPlan
+
+    plan = OutputPlan()
+    plan.name("-o", output or "-")
+
+    def produce(result: Any, transaction: Any) -> None:
+        transaction.stage(output or "-", result.outputs[report_format])
+
+    sys.exit(_run(kwargs, plan, options, produce))
 
 
-def _read_stdin(path: str) -> bytes | None:
-    return sys.stdin.buffer.read() if path == "-" else None
+def _read_stdin(path: str) -> tuple[bytes | None, Any]:
+    """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
+    if path != "-":
+        return None, None
+    try:
+        return sys.stdin.buffer.read(), None
+    except (OSError, ValueError, AttributeError) as err:      # closed (sys.stdin is None), a directory, ...
+        from wgc import codes
+
+        reason = getattr(err, "strerror", None) or ("it is closed" if sys.stdin is None else str(err))
+        return None, codes.INPUT_NOT_READABLE(None, f"cannot read standard input: {reason}")
 
 
 def _internal_error(exc: BaseException) -> int:
-    fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(f"wgc internal compiler error\nargv: {sys.argv!r}\n\n")
-        handle.write("".join(traceback.format_exception(exc)))
+    try:
+        fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
+        with os.fdopen(fd, "w") as handle:
+            handle.write(f"wgc internal compiler error\nargv: {sys.argv!r}\n\n")
+            handle.write("".join(traceback.format_exception(exc)))
+        where = f"the details in {path}"
+    except OSError as err:                # no writable temporary folder: still no traceback
+        where = f"the command line (the details could not be saved: {err.strerror or err})"
     sys.stderr.write(f"wgc: internal compiler error: {type(exc).__name__}: {exc}\n"
-                     f"wgc: this is a bug in wgc; please report it with the input and the "
-                     f"details in {path}\n")
+                     f"wgc: this is a bug in wgc; please report it with the input and {where}\n")
     return EXIT_INTERNAL
 
 
@@ -392,11 +460,23 @@ def _with_command(argv: list[str]) -> list[str]:
     return argv
 
 
+STDOUT_WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
+"""What a write to a full, closed or broken standard output raises (click's --help and --version)."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
+    """Entry point of the `wgc` command and `python -m wgc`; returns the exit code.
+
+    SIGINT and SIGTERM end the command in order (clean-up runs): exit status 128 + the signal.
+    """
+    from wgc.outputs import Interrupted, signals_interrupt, silence_stdout
+
     try:
-        cli.main(args=_with_command(sys.argv[1:] if argv is None else argv), prog_name="wgc",
-                 standalone_mode=False)
+        with signals_interrupt():
+            cli.main(args=_with_command(sys.argv[1:] if argv is None else argv), prog_name="wgc",
+                     standalone_mode=False)
+    except Interrupted as interrupt:
+        return 128 + interrupt.signum
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.ClickException as usage:
@@ -408,7 +488,13 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as done:
         return done.code if isinstance(done.code, int) else EXIT_ERRORS
     except KeyboardInterrupt:
-        return 130
+        return 128 + signal.SIGINT
+    except OSError as err:  # click writing --help or --version to a full or closed stdout
+        if err.errno not in STDOUT_WRITE_ERRORS:
+            return _internal_error(err)
+        silence_stdout()
+        sys.stderr.write(f"wgc: error: cannot write to standard output: {err.strerror}\n")
+        return EXIT_ERRORS
     except Exception as exc:  # an internal compiler error: never a traceback on stderr
         return _internal_error(exc)
     return EXIT_OK

@@ -37,6 +37,10 @@ UNKNOWN_WARNING_OPTION = _kind(
 )
 TOO_MANY_ERRORS = _kind("WG0004", E, "the -ferror-limit was reached")
 GRAPHVIZ_UNAVAILABLE = _kind("WG0006", E, "a picture of the graph was asked for but Graphviz 'dot' is missing or failed")
+OUTPUT_NOT_WRITABLE = _kind("WG0007", E, "an output file (or standard output) cannot be written")
+OUTPUT_IS_INPUT = _kind("WG0008", E, "an output path names a file the compile reads (the input or an included file)")
+OUTPUT_NAMED_TWICE = _kind("WG0009", E, "two output options name the same file")
+STALE_OUTPUT_NOT_REMOVABLE = _kind("WG0010", E, "an output left by an earlier run cannot be removed")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -50,6 +54,7 @@ INCLUDE_TOO_DEEP = _kind("WG0108", E, "#include nesting is too deep (recursive i
 BAD_MACRO_OPTION = _kind("WG0109", E, "a -D or -U option is malformed")
 UNTERMINATED_COMMENT = _kind("WG0110", E, "a /* comment is not closed before the end of the file")
 PREPROCESSOR_LIMIT = _kind("WG0111", E, "macro expansion or #include nesting exceeds what wgc can process")
+INCLUDE_NOT_REGULAR = _kind("WG0112", E, "an #include names a directory, FIFO, device or socket, not a regular file")
 
 # WG02xx: syntax ----------------------------------------------------------------------
 EXPECTED_TOKEN = _kind("WG0201", E, "the parser expected something else here")

@@ -16,6 +16,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wgc import codes
@@ -120,7 +121,8 @@ def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None
     return source, []
 
 
-def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
+def run_front_end(options: Options, stdin: bytes | None = None,
+                  on_file_read: Callable[[str], None] | None = None) -> FrontEnd:
     """Read, preprocess and parse; diagnostics are raw (before the warning policy)."""
     from wgc.preprocess import PreprocessOptions, preprocess
 
@@ -135,7 +137,7 @@ def run_front_end(options: Options, stdin: bytes | None = None) -> FrontEnd:
         hlsl_version=options.hlsl_version,
         shader_model=shader_model(options.profile),
         enable_16bit_types=options.enable_16bit_types,
-    ))
+    ), on_file_read)
     diagnostics.extend(pre.diagnostics)
     if has_errors(diagnostics) or options.emit == "dependencies":
         return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics))
@@ -176,10 +178,15 @@ def warning_policy(options: Options) -> tuple[WarningPolicy, list[Diagnostic]]:
     return policy, warnings
 
 
-def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001 - the API's name
-    """Run the pipeline for `options` and return outputs, diagnostics and dependencies."""
+def compile(options: Options, stdin: bytes | None = None, *,  # noqa: A001 - the API's name
+            on_file_read: Callable[[str], None] | None = None) -> Result:
+    """Run the pipeline for `options` and return outputs, diagnostics and dependencies.
+
+    `on_file_read(path)` is told of each included file as soon as it was read (the dependencies
+    known so far, for a caller that must clean up after an interrupt).
+    """
     policy, option_warnings = warning_policy(options)
-    front = run_front_end(options, stdin)
+    front = run_front_end(options, stdin, on_file_read)
     raw = list(option_warnings) + list(front.diagnostics)
     outputs: dict[str, bytes] = {}
     if not has_errors(apply_policy(raw, policy)):

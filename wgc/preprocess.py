@@ -36,6 +36,10 @@ Details worth knowing:
   `#include <x>` only the `-I` folders.  Paths are spelled as joined (relative if
   the user gave relative paths).  Nesting is capped at `MAX_INCLUDE_DEPTH` files
   (INCLUDE_TOO_DEEP); after that error no further `#include` is processed.
+  A found name that is a directory, FIFO, device or socket is INCLUDE_NOT_REGULAR and is
+  never opened (a FIFO would block); a dangling symbolic link counts as not found (the
+  search goes on, as with gcc) and is named in the note. `preprocess(..., on_file_read=)`
+  is told of each included file once it was read.
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
@@ -67,6 +71,7 @@ import copy
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pcpp.parser import Action, OutputDirective
@@ -348,7 +353,8 @@ class _Preprocessor(_PcppPreprocessor):
     """Tests turn this off (every line then reaches pcpp as real tokens) to check
     that opaque runs never change the result."""
 
-    def __init__(self, main: SourceFile, options: PreprocessOptions) -> None:
+    def __init__(self, main: SourceFile, options: PreprocessOptions,
+                 on_file_read: Callable[[str], None] | None = None) -> None:
         self._macro_names: set[str] = set(_BUILTIN_NAMES)   # pcpp's __init__ defines macros
         super().__init__()
         for name in ("__DATE__", "__TIME__", "__PCPP__"):
@@ -371,6 +377,8 @@ class _Preprocessor(_PcppPreprocessor):
         self._expand_depth = 0            # nesting of expand_macros calls
         self.main = main
         self.options = options
+        self._on_file_read = on_file_read
+        self._dangling_links: list[str] = []   # searched paths that were dangling symbolic links
 
     # ----------------------------------------------------------------- diagnostics helpers
 
@@ -1113,6 +1121,7 @@ class _Preprocessor(_PcppPreprocessor):
             folders.append(os.path.dirname(includer.path) if includer.path != STDIN_NAME else "")
         folders.extend(self._include_dirs)
         tried: set[str] = set()
+        del self._dangling_links[:]
         for folder in folders:
             spelled = os.path.join(folder, name) if folder else name
             absolute = os.path.abspath(spelled)
@@ -1138,24 +1147,41 @@ class _Preprocessor(_PcppPreprocessor):
             return
         shown = [folder or "." for folder in folders]
         note = "searched: " + (", ".join(shown) if shown else "(no -I folders given)")
-        self._report(codes.INCLUDE_NOT_FOUND(name_span, f"'{name}' file not found", notes=(note,)))
+        notes = [note] + [f"'{link}' is a dangling symbolic link" for link in self._dangling_links]
+        self._report(codes.INCLUDE_NOT_FOUND(name_span, f"'{name}' file not found", notes=tuple(notes)))
 
     def _read(self, spelled: str, absolute: str, span: Span | None) -> SourceFile | None | bool:
-        """The file at `spelled` (cached by absolute path), None if absent, False after an error."""
+        """The file at `spelled` (cached by absolute path), None if absent, False after an error.
+
+        The file is checked with `stat` before it is opened, so a FIFO or a device is refused
+        (INCLUDE_NOT_REGULAR) instead of blocking; it is then opened without blocking and checked
+        again on the open descriptor, in case it was replaced in between. A dangling symbolic
+        link counts as absent (the search goes on, as with gcc) and is named in the
+        'file not found' note; a file that disappears between the search and the open is absent.
+        """
         cached = self._file_cache.get(absolute)
         if cached is not None:
             return cached
         try:
-            with open(spelled, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return None   # a device or a pipe is not a source file
+            found = os.stat(spelled)
+            if not stat.S_ISREG(found.st_mode):
+                return self._not_regular(spelled, found, span)
+            fd = os.open(spelled, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with os.fdopen(fd, "rb") as handle:
+                opened = os.fstat(handle.fileno())
+                if not stat.S_ISREG(opened.st_mode):
+                    return self._not_regular(spelled, opened, span)
                 data = handle.read()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, ValueError):
+        except (FileNotFoundError, NotADirectoryError, ValueError):
+            if os.path.islink(spelled):
+                self._dangling_links.append(spelled)
             return None
         except OSError as err:
             reason = err.strerror or str(err)
             self._report(codes.INPUT_NOT_READABLE(span, f"cannot read '{spelled}': {reason}"))
             return False
+        if self._on_file_read is not None:
+            self._on_file_read(spelled)
         text, bad = decode_source(data)
         file = SourceFile(spelled, text)
         self._file_cache[absolute] = file
@@ -1166,6 +1192,16 @@ class _Preprocessor(_PcppPreprocessor):
             self._report(codes.INVALID_UTF8(Span(file, bad, min(bad + 1, len(text))),
                                             "source file is not valid UTF-8"))
         return file
+
+    def _not_regular(self, spelled: str, found: os.stat_result, span: Span | None) -> bool:
+        """Report an #include of a directory, FIFO, device or socket (never opened); False."""
+        mode = found.st_mode
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+                else "a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        self._report(codes.INCLUDE_NOT_REGULAR(span, f"cannot include '{spelled}': it is {kind}",
+                                               notes=("only regular files can be included",)))
+        return False
 
     # ----------------------------------------------------------------- running
 
@@ -1445,6 +1481,12 @@ def _would_glue(a: str, b: str) -> bool:
     return a + b in _GLUE_PAIRS
 
 
-def preprocess(main: SourceFile, options: PreprocessOptions) -> Preprocessed:
-    """Preprocess `main` with `options`; see the module docstring for the guarantees."""
-    return _Preprocessor(main, options).run()
+def preprocess(main: SourceFile, options: PreprocessOptions,
+               on_file_read: Callable[[str], None] | None = None) -> Preprocessed:
+    """Preprocess `main` with `options`; see the module docstring for the guarantees.
+
+    `on_file_read(path)` is called for each included file as soon as it was read, before it is
+    processed (the CLI uses it so that clean-up after an interrupt never removes a file the
+    compile read).
+    """
+    return _Preprocessor(main, options, on_file_read).run()
