@@ -175,9 +175,9 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add = decls.append
 
     for name in ("sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
-                 "atan", "sinh", "cosh", "tanh", "floor", "ceil", "round", "trunc", "frac"):
+                 "atan", "sinh", "cosh", "tanh", "floor", "ceil", "round", "trunc", "frac", "degrees", "radians"):
         add(_decl(f"T<> {name}(T<>)", T=FLOAT_LIKE))
-    for name in ("pow", "atan2", "fmod", "step"):
+    for name in ("pow", "atan2", "fmod", "step", "ldexp"):
         add(_decl(f"T<> {name}(T<>, T<>)", T=FLOAT_LIKE))
     for name in ("lerp", "smoothstep"):
         add(_decl(f"T<> {name}(T<>, T<>, T<>)", T=FLOAT_LIKE))
@@ -192,7 +192,8 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("int<> sign(T<>)", T=NUMERIC))
     add(_decl("T<> modf(T<>, out T<>)", T=FLOAT_LIKE))
     add(_decl("T<> frexp(T<>, out T<>)", T=FLOAT_LIKE))
-    for name in ("isnan", "isinf", "isfinite"):
+    add(_decl("void sincos(T<>, out T<>, out T<>)", T=FLOAT_LIKE))
+    for name in ("isnan", "isinf", "isfinite", "isnormal"):
         add(_decl(f"bool<> {name}(T<>)", T=FLOAT_LIKE))
     for name in ("all", "any"):
         add(_decl(f"bool {name}(T<>)", T=ANY))
@@ -206,6 +207,18 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("T<N> reflect(T<N>, T<N>)", T=FLOAT_LIKE))
     add(_decl("T<N> refract(T<N>, T<N>, T)", T=FLOAT_LIKE))
     add(_decl("T<N> faceforward(T<N>, T<N>, T<N>)", T=FLOAT_LIKE))
+    add(_decl("T<4> dst(T<4>, T<4>)", T=FLOAT_LIKE))
+    add(_decl("T<4> lit(T, T, T)", T=FLOAT_LIKE))
+
+    # derivatives (compute: SPV_KHR_compute_shader_derivatives, as implicit-LOD sampling)
+    for name in ("ddx", "ddy", "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine", "fwidth"):
+        add(_decl(f"T<> {name}(T<>)", T=FLOAT_LIKE))
+
+    # packed dot products with accumulate
+    add(_decl("uint dot4add_u8packed(uint, uint, uint)"))
+    add(_decl("int dot4add_i8packed(uint, uint, int)"))
+    add(_decl("float dot2add(T<2>, T<2>, float)", T=FLOAT_LIKE))
+    add(_decl("uint<4> msad4(uint, uint<2>, uint<4>)"))
 
     # bits and reinterpretation
     add(_decl("uint<> countbits(T<>)", T=ANY_INT))
@@ -216,6 +229,9 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("void asuint(double, out uint, out uint)"))
     add(_decl("int<> asint(T<>)", T=NUMERIC32))
     add(_decl("float<> asfloat(T<>)", T=NUMERIC32))
+    add(_decl("double<> asdouble(uint<>, uint<>)", shapes="sv"))
+    add(_decl("uint<2> AddUint64(uint<2>, uint<2>)"))
+    add(_decl("uint<4> AddUint64(uint<4>, uint<4>)"))
     add(_decl("uint<> f32tof16(float<>)"))
     add(_decl("float<> f16tof32(uint<>)"))
 
@@ -234,6 +250,11 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
         add(_decl(f"void Interlocked{name}(inout T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareExchange(inout T, T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareStore(inout T, T, T)", T=ATOMIC_INT))
+    add(_decl("void InterlockedExchange(inout float, float, out float)"))
+
+    # resources
+    add(_decl("T NonUniformResourceIndex(T)", T=ANY_INT))
+    add(_decl("bool CheckAccessFullyMapped(uint)"))
 
     # barriers
     for name in ("GroupMemoryBarrier", "DeviceMemoryBarrier", "AllMemoryBarrier"):
@@ -261,6 +282,15 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("T<> WaveReadLaneFirst(T<>)", shapes="sv", T=ANY))
     for name in ("QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal"):
         add(_decl(f"T<> {name}(T<>)", shapes="sv", T=ANY))
+    add(_decl("T<> QuadReadLaneAt(T<>, uint)", shapes="sv", T=ANY))
+    for name in ("QuadAny", "QuadAll"):
+        add(_decl(f"bool {name}(bool)"))
+    add(_decl("uint<4> WaveMatch(T<>)", shapes="sv", T=NUMERIC))
+    for name in ("WaveMultiPrefixSum", "WaveMultiPrefixProduct"):
+        add(_decl(f"T<> {name}(T<>, uint<4>)", shapes="sv", T=NUMERIC))
+    for name in ("WaveMultiPrefixBitAnd", "WaveMultiPrefixBitOr", "WaveMultiPrefixBitXor"):
+        add(_decl(f"T<> {name}(T<>, uint<4>)", shapes="sv", T=ANY_INT))
+    add(_decl("uint WaveMultiPrefixCountBits(bool, uint<4>)"))
 
     # work graphs
     add(_decl("uint GetRemainingRecursionLevels()"))

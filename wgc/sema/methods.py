@@ -119,6 +119,9 @@ _ATOMICS = (
       for op in ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange") for extra in ("", ", out I")),
     "void InterlockedCompareExchange(uint, I, I, out I)",
     "void InterlockedCompareStore(uint, I, I)",
+    "void InterlockedExchangeFloat(uint, float, out float)",
+    "void InterlockedCompareStoreFloatBitwise(uint, float, float)",
+    "void InterlockedCompareExchangeFloatBitwise(uint, float, float, out float)",
 )
 _RW_BYTE_ADDRESS = (
     *_BYTE_ADDRESS,
@@ -128,22 +131,56 @@ _RW_BYTE_ADDRESS = (
 )
 
 # Texture declarations, each with the feature a texture needs to have it ("" = every texture).
+# `C` is SamplerComparisonState, `Z` a comparison's float result.
 _TEXTURE = (
     ("E Sample(SamplerState, F)", ""),
     ("E SampleLevel(SamplerState, F, float)", ""),
     ("E SampleGrad(SamplerState, F, G, G)", ""),
     ("E SampleBias(SamplerState, F, float)", ""),
-    ("float SampleCmpLevelZero(SamplerComparisonState, F, float)", "cmp"),
-    ("S4 Gather(SamplerState, F)", "gather"),
+    ("Z SampleCmp(C, F, float)", "cmp"),
+    ("Z SampleCmpLevel(C, F, float, float)", "cmp"),
+    ("Z SampleCmpLevelZero(C, F, float)", "cmp"),
+    ("Z SampleCmpGrad(C, F, float, G, G)", "cmp"),
+    ("Z SampleCmpBias(C, F, float, float)", "cmp"),
+    *((f"S4 Gather{c}(SamplerState, F)", "gather") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float)", "gather cmp") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"float {n}({s}, G)", "") for n in ("CalculateLevelOfDetail", "CalculateLevelOfDetailUnclamped")
+      for s in ("SamplerState", "C")),
     ("E Load(L)", "load"),
-    # the variants with an integer texel offset `O` (not on cube maps)
+    # the variants with an integer texel offset `O` (not on cube maps), then a MinLod clamp, then
+    # the `out uint status` of a (sparse) access
     ("E Sample(SamplerState, F, O)", "offset"),
+    ("E Sample(SamplerState, F, O, float)", "offset"),
+    ("E Sample(SamplerState, F, O, float, out uint)", "offset"),
     ("E SampleLevel(SamplerState, F, float, O)", "offset"),
+    ("E SampleLevel(SamplerState, F, float, O, out uint)", "offset"),
     ("E SampleGrad(SamplerState, F, G, G, O)", "offset"),
+    ("E SampleGrad(SamplerState, F, G, G, O, float)", "offset"),
+    ("E SampleGrad(SamplerState, F, G, G, O, float, out uint)", "offset"),
     ("E SampleBias(SamplerState, F, float, O)", "offset"),
-    ("float SampleCmpLevelZero(SamplerComparisonState, F, float, O)", "cmp offset"),
-    ("S4 Gather(SamplerState, F, O)", "gather offset"),
+    ("E SampleBias(SamplerState, F, float, O, float)", "offset"),
+    ("E SampleBias(SamplerState, F, float, O, float, out uint)", "offset"),
+    ("Z SampleCmp(C, F, float, O)", "cmp offset"),
+    ("Z SampleCmp(C, F, float, O, float)", "cmp offset"),
+    ("Z SampleCmp(C, F, float, O, float, out uint)", "cmp offset"),
+    ("Z SampleCmpLevel(C, F, float, float, O)", "cmp offset"),
+    ("Z SampleCmpLevel(C, F, float, float, O, out uint)", "cmp offset"),
+    ("Z SampleCmpLevelZero(C, F, float, O)", "cmp offset"),
+    ("Z SampleCmpLevelZero(C, F, float, O, out uint)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O, float)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O, float, out uint)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O, float)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O, float, out uint)", "cmp offset"),
+    *((f"S4 Gather{c}(SamplerState, F, O)", "gather offset") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 Gather{c}(SamplerState, F, O, out uint)", "gather offset")
+      for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, O)", "gather cmp offset") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, O, out uint)", "gather cmp offset")
+      for c in ("", "Red", "Green", "Blue", "Alpha")),
     ("E Load(L, O)", "load offset"),
+    ("E Load(L, O, out uint)", "load offset"),
     ("void GetDimensions({sizes})", ""),
     ("void GetDimensions(uint, {sizes}, out uint)", "mips"),
     ("~void GetDimensions({fsizes})", ""),
@@ -165,7 +202,7 @@ _TEXTURES: dict[t.ResourceKind, tuple[int, int, int, str]] = {
     RK.RW_TEXTURE_2D_ARRAY: (3, 2, 3, "rw"),
     RK.RW_TEXTURE_3D: (3, 3, 3, "rw"),
 }
-_RW_TEXTURE = ("E Load(L)", "void GetDimensions({sizes})", "~void GetDimensions({fsizes})")
+_RW_TEXTURE = ("E Load(L)", "E Load(L, out uint)", "void GetDimensions({sizes})", "~void GetDimensions({fsizes})")
 
 _RESOURCES: dict[t.ResourceKind, tuple[str, ...]] = {
     RK.BUFFER: _BUFFER, RK.RW_BUFFER: _BUFFER,
@@ -210,6 +247,7 @@ _CONCRETE: dict[str, t.Type] = {
     "uint": t.UINT, "uint2": t.vector(t.UINT, 2), "uint3": t.vector(t.UINT, 3), "uint4": t.vector(t.UINT, 4),
     "SamplerState": t.resource(RK.SAMPLER_STATE, None),
     "SamplerComparisonState": t.resource(RK.SAMPLER_COMPARISON_STATE, None),
+    "C": t.resource(RK.SAMPLER_COMPARISON_STATE, None), "Z": t.FLOAT,
     "EmptyNodeOutput": t.node_object(NK.EMPTY_NODE_OUTPUT, None),
 }
 

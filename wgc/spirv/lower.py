@@ -469,7 +469,9 @@ class FunctionLowering:
             return place.pointer
         pointee = self.types.id(place.type, place.layout)
         pointer_type = self.b.type_pointer(place.storage, pointee)
-        return self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
+        chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
+        from .resources import decorate_non_uniform       # an element of an array of buffers
+        return decorate_non_uniform(self, chain, place.indices, None, place.storage)
 
     def load(self, place: Place | SwizzlePlace) -> int:
         if not isinstance(place, (Place, SwizzlePlace)):          # a texel
