@@ -332,7 +332,7 @@ def test_has_methods_and_names() -> None:
 def test_arity() -> None:
     assert arity(TEX2D, "GetDimensions") == (2, 4)
     assert arity(TEX2D, "SampleGrad") == (4, 5, 6, 7)  # without and with a texel offset, clamp, status
-    assert arity(res(RK.TEXTURE_CUBE, F4), "SampleGrad") == (4,)  # cube maps take no offset
+    assert arity(res(RK.TEXTURE_CUBE, F4), "SampleGrad") == (4, 5, 6)  # cube maps: no offset; clamp, status
     assert arity(res(RK.TEXTURE_3D, F4), "GetDimensions") == (3, 5)
     assert arity(res(RK.BUFFER, F4), "Load") == (1, 2)
     assert arity(RWBAB, "InterlockedAdd") == (2, 3)

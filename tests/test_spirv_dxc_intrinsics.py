@@ -220,3 +220,14 @@ def test_byte_address_float_atomics_use_the_word_bits(tmp_path):
         words = line.split()
         assert words[3] == "%uint" and {words[-1], words[-2]} <= to_uint
     assert c.lines("OpAtomicCompareExchange")[1].split()[0] in to_float    # the Exchange form's original
+
+
+def test_cube_maps_take_the_clamp_and_status_without_an_offset(tmp_path):
+    c = compile_hlsl(node("uint s0, s1; Image[id] = TC.Sample(Linear, float3(uv, 1), 2.0, s0)"
+                          " + TCA.SampleGrad(Linear, float4(uv, 1, 0), float3(uv, 0), float3(uv, 0), 3.0)"
+                          " + TC.SampleCmpLevel(Shadow, float3(uv, 1), 0.5, 1.0, s1); Sizes[0] = s0 + s1;",
+                          TEXTURES), tmp_path)
+    assert found(c.asm, r"OpImageSampleImplicitLod %v4float %\w+ %\w+ MinLod %float_2$")
+    assert found(c.asm, r"OpImageSampleExplicitLod %v4float %\w+ %\w+ Grad\|MinLod %\w+ %\w+ %float_3$")
+    assert found(c.asm, r"OpImageSampleDrefExplicitLod %float %\w+ %\w+ %float_0_5 Lod %float_1$")
+    assert len(found(c.asm, r"OpStore %s[01] %uint_1$")) == 2

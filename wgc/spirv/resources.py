@@ -757,8 +757,9 @@ _SAMPLES = {
     **{f"Gather{c}": ("OpImageGather", None, 0, False) for c in ("", "Red", "Green", "Blue", "Alpha")},
     **{f"GatherCmp{c}": ("OpImageDrefGather", None, 0, False) for c in ("", "Red", "Green", "Blue", "Alpha")},
 }
-"""Each sampling method; after the operands above come the optional texel offset, the optional
-MinLod clamp (where the flag says so) and the optional `out uint status`, in that order."""
+"""Each sampling method; after the operands above come the optional texel offset (never on cube
+maps), the optional MinLod clamp (where the flag says so) and the optional `out uint status`, in
+that order (gen_intrin_main.txt's overloads)."""
 _GATHER_COMPONENT = {"": 0, "Red": 0, "Green": 1, "Blue": 2, "Alpha": 3}
 """Gather's component operand; GatherCmp* compare the first component (OpImageDrefGather has none)."""
 
@@ -819,7 +820,7 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
     if name == "SampleCmpLevelZero":
         names, values = ["Lod"], [fl.ml.constant(t.FLOAT, 0.0)]
     rest = rest[count:]
-    if rest:                                                # the texel offset
+    if rest and _DIMS[handle.type.kind][0] != "Cube":       # the texel offset (cube maps have none)
         kind, offset = _offset(fl, rest[0], name)
         names.append(kind)
         values.append(offset)
