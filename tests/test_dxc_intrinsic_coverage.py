@@ -73,13 +73,6 @@ EXCLUDED_INTRINSICS = {
     # no Vulkan equivalent (DXC's SPIR-V back end refuses them too)
     "abort": "no Vulkan equivalent (DXC: 'no equivalent for abort intrinsic function in Vulkan')",
     # not yet
-    "printf": "not yet: needs string arguments in sema (DXC emits NonSemantic.DebugPrintf)",
-    "D3DCOLORtoUBYTE4": "not yet: legacy colour packing (DXC: a multiply by 255.002 and a float-to-int conversion)",
-    "asfloat16": "not yet: 16-bit reinterpretation (needs -enable-16bit-types overloads)",
-    "asint16": "not yet: 16-bit reinterpretation (needs -enable-16bit-types overloads)",
-    "asuint16": "not yet: 16-bit reinterpretation (needs -enable-16bit-types overloads)",
-    "and": "not yet: HLSL 2021's element-wise logical function (the && operator works)",
-    "or": "not yet: HLSL 2021's element-wise logical function (the || operator works)",
     **{name: "not yet: needs the packed types int8_t4_packed/uint8_t4_packed (SM 6.6), which wgc lacks"
        for name in ("pack_s8", "pack_u8", "pack_clamp_s8", "pack_clamp_u8", "unpack_s8s16", "unpack_s8s32",
                     "unpack_u8u16", "unpack_u8u32")},

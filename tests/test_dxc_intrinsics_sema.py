@@ -47,6 +47,15 @@ RESOLVES = [
     ("NonUniformResourceIndex", [I], [I], I, ()),
     ("CheckAccessFullyMapped", [U], [U], B, ()),
     ("InterlockedExchange", [F, F, F], [F, F, F], t.VOID, (0, 2)),
+    ("and", [t.vector(B, 2), B], [t.vector(B, 2)] * 2, t.vector(B, 2), ()),
+    ("or", [B, B], [B, B], B, ()),
+    ("D3DCOLORtoUBYTE4", [F4], [F4], t.vector(I, 4), ()),
+    ("asfloat16", [t.scalar(t.ScalarKind.UINT, 16)], [t.scalar(t.ScalarKind.UINT, 16)], H, ()),
+    ("asuint16", [t.vector(H, 3)], [t.vector(H, 3)], t.vector(t.scalar(t.ScalarKind.UINT, 16), 3), ()),
+    ("asint16", [H], [H], t.scalar(t.ScalarKind.INT, 16), ()),
+    # printf: the format, then any arguments as they are
+    ("printf", [t.STRING], [t.STRING], t.VOID, ()),
+    ("printf", [t.STRING, U, F3], [t.STRING, U, F3], t.VOID, ()),
 ]
 
 
@@ -61,7 +70,17 @@ NO_MATCH = [
     ("WaveMatch", [F2X2]),                 # scalar or vector
     ("InterlockedExchange", [F, F]),       # a float exchange returns the original
     ("NonUniformResourceIndex", [F]),
+    ("asuint16", [F]),                     # 16-bit types only (a 32-bit float is not reinterpreted)
+    ("asfloat16", [t.scalar(t.ScalarKind.FLOAT, 32, "min16float", relaxed=True)]),   # min precision: no
+    ("printf", [U]),                       # the format is a string
+    ("printf", []),
 ]
+
+
+def test_a_variadic_intrinsic_accepts_any_count_from_its_fixed_one():
+    from wgc.sema.intrinsics import arity, signatures
+    assert signatures("printf") == ("void printf(string, ...)",)
+    assert arity("printf") == (1,) and arity("printf", 4) == (1, 4) and arity("printf", 0) == (1,)
 
 
 @pytest.mark.parametrize("name,args", NO_MATCH, ids=[n for n, _ in NO_MATCH])
@@ -110,4 +129,8 @@ def test_method_resolves(obj, name, args, params, result, outs):
 def test_methods_a_texture_kind_lacks():
     assert resolve_method(T3, "SampleCmp", [SC, F3, F]) is None          # no comparison on 3D textures
     assert resolve_method(T3, "GatherRed", [S, F3]) is None              # nor gathers
-    assert isinstance(resolve_method(TC, "Sample", [S, F3, I2, F]), NoMatch)  # no offsets on cubes
+    candidates = resolve_method(TC, "Sample", [S])                       # no offsets on cube maps
+    assert isinstance(candidates, NoMatch) and candidates.candidates == (
+        "float4 TextureCube<float4>::Sample(SamplerState, float3)",
+        "float4 TextureCube<float4>::Sample(SamplerState, float3, float)",
+        "float4 TextureCube<float4>::Sample(SamplerState, float3, float, out uint)")

@@ -70,6 +70,14 @@ INTRINSICS = [
     ("float3", "B.Store(0, QuadReadLaneAt(a, 3));", [r"OpGroupNonUniformQuadBroadcast %v3float %uint_3 %\w+ %uint_3$"],
      ["GroupNonUniformQuad"]),
     ("uint", "B.Store(0, CheckAccessFullyMapped(a));", [r"OpINotEqual %bool %\w+ %uint_0$"], []),
+    ("float2", "B.Store(0, and(a > 0, b > 0)); B.Store(8, or(a > 0, true));",
+     [r"OpLogicalAnd %v2bool %\w+ %\w+$", r"OpLogicalOr %v2bool %\w+ %\w+$"], []),
+    # dxc: int4(c.zyxw * 255.002) (255.002f is 255.001998901...)
+    ("float4", "B.Store(0, D3DCOLORtoUBYTE4(a));", [r"OpVectorShuffle %v4float (%\w+) \1 2 1 0 3$",
+                                                    r"OpVectorTimesScalar %v4float %\w+ %float_255_001999$",
+                                                    r"OpConvertFToS %v4int %\w+$"], []),
+    ("uint16_t2", "B.Store(0, asfloat16(a)); B.Store(4, asint16(a)); B.Store(8, asuint16(asfloat16(a)));",
+     [r"OpBitcast %v2half %\w+$", r"OpBitcast %v2short %\w+$", r"OpBitcast %v2ushort %\w+$"], []),
 ]
 
 
@@ -231,3 +239,16 @@ def test_cube_maps_take_the_clamp_and_status_without_an_offset(tmp_path):
     assert found(c.asm, r"OpImageSampleExplicitLod %v4float %\w+ %\w+ Grad\|MinLod %\w+ %\w+ %float_3$")
     assert found(c.asm, r"OpImageSampleDrefExplicitLod %float %\w+ %\w+ %float_0_5 Lod %float_1$")
     assert len(found(c.asm, r"OpStore %s[01] %uint_1$")) == 2
+
+
+def test_printf_is_debug_printf(tmp_path):
+    c = build(tmp_path, "float4", 'printf("lane %u: %f %v4f", gi, a.x, a); printf("done");')
+    [import_] = [line for line in c.asm.splitlines() if "OpExtInstImport" in line and "DebugPrintf" in line]
+    set_id = import_.split()[0]
+    strings = {line.split()[0]: line.split(" = OpString ")[1] for line in c.asm.splitlines() if "= OpString" in line}
+    calls = [line for line in c.lines("OpExtInst") if f" {set_id} 1 " in line]
+    assert len(calls) == 2
+    first, second = (line.split() for line in calls)
+    assert first[3] == "%void" and strings[first[6]] == '"lane %u: %f %v4f"' and len(first) == 10
+    assert strings[second[6]] == '"done"' and len(second) == 7
+    assert 'OpExtension "SPV_KHR_non_semantic_info"' in c.asm

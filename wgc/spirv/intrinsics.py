@@ -593,6 +593,14 @@ def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
     return _core("OpBitcast")(fl, call)
 
 
+def _color_to_ubyte4(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """D3DCOLORtoUBYTE4(c) = int4(c.zyxw * 255.002), as dxc (255.002: the float nearest 255.001953)."""
+    color, float4 = fl.value(call.args[0]), fl.types.id(t.vector(t.FLOAT, 4))
+    swizzled = fl.b.emit("OpVectorShuffle", float4, color, color, 2, 1, 0, 3)
+    scaled = fl.b.emit("OpVectorTimesScalar", float4, swizzled, fl.ml.constant(t.FLOAT, 255.002))
+    return fl.b.emit("OpConvertFToS", fl.types.id(call.type), scaled)
+
+
 def _half_packing(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """f32tof16(x) = PackHalf2x16((x, 0)), f16tof32(x) = UnpackHalf2x16(x).x, per component."""
     float_, float2, uint = fl.types.id(t.FLOAT), fl.types.id(t.vector(t.FLOAT, 2)), fl.types.id(t.UINT)
@@ -858,6 +866,20 @@ def _check_access_fully_mapped(fl: FunctionLowering, call: ir.IntrinsicCall) -> 
     return fl.b.emit("OpINotEqual", fl.b.type_bool(), fl.value(call.args[0]), fl.uint(0))
 
 
+def _printf(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
+    """printf(format, args...): NonSemantic.DebugPrintf's DebugPrintf (instruction 1) with the
+    format as an OpString and the arguments as they are, as dxc (which also widens floats to
+    double, the C promotion; wgc keeps them 32-bit, as Vulkan's debugPrintf reads %f)."""
+    folded = fold(call.args[0])
+    if not isinstance(folded, Folded) or not isinstance(folded.value, str):
+        raise Unsupported(call.args[0].span, "the format of printf must be a string literal")
+    fl.b.extension("SPV_KHR_non_semantic_info")
+    instructions = fl.b.ext_inst_import("NonSemantic.DebugPrintf")
+    values = [fl.value(a) for a in call.args[1:]]
+    fl.b.emit("OpExtInst", fl.b.type_void(), instructions, 1, fl.b.string(folded.value), *values)
+    return None
+
+
 # ---------------------------------------------------------------- work graphs
 
 
@@ -883,7 +905,9 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     **{name: _classify for name in ("isnan", "isinf", "isfinite")}, "all": _all_any, "any": _all_any,
     "dot": _dot, "mul": _mul, "transpose": _transpose, "select": _select,
     **{name: _bits for name in ("countbits", "firstbithigh", "firstbitlow", "reversebits")},
-    "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast, "f32tof16": _half_packing, "f16tof32": _half_packing,
+    "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast,
+    **{name: _bitcast for name in ("asfloat16", "asint16", "asuint16")},
+    "and": _core("OpLogicalAnd"), "or": _core("OpLogicalOr"), "D3DCOLORtoUBYTE4": _color_to_ubyte4, "f32tof16": _half_packing, "f16tof32": _half_packing,
     **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore")},
     "Barrier": _barrier, **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS
                             for sync in ("", "WithGroupSync")},
@@ -899,5 +923,5 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "AddUint64": _add_uint64, "asdouble": _asdouble,
     "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
     "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
-    "NonUniformResourceIndex": _non_uniform_index, "CheckAccessFullyMapped": _check_access_fully_mapped,
+    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "CheckAccessFullyMapped": _check_access_fully_mapped,
 }
