@@ -41,7 +41,7 @@ EXCLUDED_INTRINSICS = {
         "WorldToObject4x3")},
     **{name: _GRAPHICS for name in (
         "clip", "EvaluateAttributeAtSample", "EvaluateAttributeCentroid", "EvaluateAttributeSnapped",
-        "GetAttributeAtVertex", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition", "IsHelperLane")},
+        "GetAttributeAtVertex", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition")},
     **{name: _TESSELLATION for name in (
         "Process2DQuadTessFactorsAvg", "Process2DQuadTessFactorsMax", "Process2DQuadTessFactorsMin",
         "ProcessIsolineTessFactors", "ProcessQuadTessFactorsAvg", "ProcessQuadTessFactorsMax",

@@ -46,6 +46,7 @@ RESOLVES = [
     ("NonUniformResourceIndex", [U], [U], U, ()),
     ("NonUniformResourceIndex", [I], [I], I, ()),
     ("CheckAccessFullyMapped", [U], [U], B, ()),
+    ("IsHelperLane", [], [], B, ()),
     ("InterlockedExchange", [F, F, F], [F, F, F], t.VOID, (0, 2)),
     ("and", [t.vector(B, 2), B], [t.vector(B, 2)] * 2, t.vector(B, 2), ()),
     ("or", [B, B], [B, B], B, ()),
@@ -110,6 +111,8 @@ METHODS = [
     (T2, "SampleLevel", [S, F2, F, I2, U], [S, F2, F, I2, U], F4, (4,)),
     (T2, "GatherGreen", [S, F2], [S, F2], F4, ()),
     (T2A, "GatherAlpha", [S, F3, I2, U], [S, F3, I2, U], F4, (3,)),
+    (T2, "GatherBlue", [S, F2, I2, I2, I2, I2], [S, F2, I2, I2, I2, I2], F4, ()),
+    (T2, "GatherCmpGreen", [SC, F2, F, I2, I2, I2, I2, U], [SC, F2, F, I2, I2, I2, I2, U], F4, (7,)),
     (TC, "GatherCmpRed", [SC, F3, F], [SC, F3, F], F4, ()),
     (T2, "CalculateLevelOfDetail", [S, F2], [S, F2], F, ()),
     (T2A, "CalculateLevelOfDetailUnclamped", [SC, F2], [SC, F2], F, ()),   # no array slice

@@ -252,3 +252,26 @@ def test_printf_is_debug_printf(tmp_path):
     assert first[3] == "%void" and strings[first[6]] == '"lane %u: %f %v4f"' and len(first) == 10
     assert strings[second[6]] == '"done"' and len(second) == 7
     assert 'OpExtension "SPV_KHR_non_semantic_info"' in c.asm
+
+
+def test_gather_with_four_offsets_uses_const_offsets(tmp_path):
+    c = compile_hlsl(node("uint s; Image[id] = T2.GatherGreen(Linear, uv, int2(0, 0), int2(1, 0), int2(0, 1), int2(1, 1), s)"
+                          " + T2A.GatherCmpRed(Shadow, float3(uv, 1), 0.5, int2(-1, 0), int2(0, -1), int2(2, 2), int2(3, 3));"
+                          " Sizes[0] = s;", TEXTURES), tmp_path)
+    [green] = found(c.asm, r"OpImageGather %v4float %\w+ %\w+ %uint_1 ConstOffsets %\w+$")
+    [red] = found(c.asm, r"OpImageDrefGather %v4float %\w+ %\w+ %float_0_5 ConstOffsets %\w+$")
+    constants = {line.split()[0]: line.split()[4:] for line in c.lines("OpConstantComposite")}
+    ints = {line.split()[0]: int(line.split()[-1]) for line in c.lines("OpConstant") if " %int " in line}
+
+    def offsets(id_: str) -> list[tuple[int, ...]]:
+        return [tuple(ints[x] for x in constants[o]) for o in constants[id_]]
+    assert offsets(green.split()[-1]) == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    assert offsets(red.split()[-1]) == [(-1, 0), (0, -1), (2, 2), (3, 3)]
+    assert "OpCapability ImageGatherExtended\n" in c.asm
+    assert found(c.asm, r"OpStore %s %uint_1$")
+
+
+def test_is_helper_lane_is_false_outside_pixel_shaders(tmp_path):
+    c = build(tmp_path, "uint", "if (IsHelperLane()) B.Store(0, a);")
+    [branch] = c.lines("OpBranchConditional")
+    assert branch.split()[1] == "%false" and "HelperInvocation" not in c.asm

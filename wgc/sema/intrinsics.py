@@ -272,6 +272,7 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     # resources
     add(_decl("T NonUniformResourceIndex(T)", T=ANY_INT))
     add(_decl("bool CheckAccessFullyMapped(uint)"))
+    add(_decl("bool IsHelperLane()"))
 
     # barriers
     for name in ("GroupMemoryBarrier", "DeviceMemoryBarrier", "AllMemoryBarrier"):

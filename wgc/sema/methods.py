@@ -179,6 +179,11 @@ _TEXTURE = (
     *((f"S4 GatherCmp{c}(C, F, float, O)", "gather cmp offset") for c in ("", "Red", "Green", "Blue", "Alpha")),
     *((f"S4 GatherCmp{c}(C, F, float, O, out uint)", "gather cmp offset")
       for c in ("", "Red", "Green", "Blue", "Alpha")),
+    # one offset per gathered texel (ConstOffsets)
+    *((f"S4 Gather{c}(SamplerState, F, O, O, O, O{status})", "gather offset")
+      for c in ("Red", "Green", "Blue", "Alpha") for status in ("", ", out uint")),
+    *((f"S4 GatherCmp{c}(C, F, float, O, O, O, O{status})", "gather cmp offset")
+      for c in ("Red", "Green", "Blue", "Alpha") for status in ("", ", out uint")),
     # cube maps: the clamp and status without an offset
     ("E Sample(SamplerState, F, float)", "cube"),
     ("E Sample(SamplerState, F, float, out uint)", "cube"),

@@ -866,6 +866,13 @@ def _check_access_fully_mapped(fl: FunctionLowering, call: ir.IntrinsicCall) -> 
     return fl.b.emit("OpINotEqual", fl.b.type_bool(), fl.value(call.args[0]), fl.uint(0))
 
 
+def _is_helper_lane(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """IsHelperLane() is false outside pixel shaders (D3D SM 6.6): compute and node shaders have
+    no helper lanes (dxc loads the HelperInvocation built-in, which Vulkan allows in fragment
+    shaders only)."""
+    return fl.ml.constant(t.BOOL, False)
+
+
 def _printf(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     """printf(format, args...): NonSemantic.DebugPrintf's DebugPrintf (instruction 1) with the
     format as an OpString and the arguments as they are, as dxc (which also widens floats to
@@ -923,5 +930,5 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "AddUint64": _add_uint64, "asdouble": _asdouble,
     "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
     "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
-    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "CheckAccessFullyMapped": _check_access_fully_mapped,
+    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane, "CheckAccessFullyMapped": _check_access_fully_mapped,
 }

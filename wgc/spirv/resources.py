@@ -820,7 +820,11 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
     if name == "SampleCmpLevelZero":
         names, values = ["Lod"], [fl.ml.constant(t.FLOAT, 0.0)]
     rest = rest[count:]
-    if rest and _DIMS[handle.type.kind][0] != "Cube":       # the texel offset (cube maps have none)
+    if "Gather" in opcode and len(rest) >= 4:               # an offset per gathered texel
+        names.append("ConstOffsets")
+        values.append(_const_offsets(fl, rest[:4], name))
+        rest = rest[4:]
+    elif rest and _DIMS[handle.type.kind][0] != "Cube":     # the texel offset (cube maps have none)
         kind, offset = _offset(fl, rest[0], name)
         names.append(kind)
         values.append(offset)
@@ -865,6 +869,20 @@ def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, 
         return "Offset", fl.value(arg)  # type: ignore[return-value]
     raise Unsupported(arg.span, f"the texel offset of '{method_name}' must be a constant: Vulkan allows "
                       "a variable offset only on Gather (VUID-RuntimeSpirv-Offset-10213)")
+
+
+def _const_offsets(fl: FunctionLowering, args: tuple[ir.Expr, ...], method_name: str) -> int:
+    """Gather's four texel offsets as the ConstOffsets operand: a constant array of four int2
+    (SPIR-V wants constants; a variable one has no Vulkan form)."""
+    parts = []
+    for arg in args:
+        folded = fold(arg)
+        if not isinstance(folded, Folded):
+            raise Unsupported(arg.span, f"the four texel offsets of '{method_name}' must be constants "
+                              "(SPIR-V's ConstOffsets)")
+        parts.append(fl.ml.constant(arg.type, folded.value))
+    fl.b.capability("ImageGatherExtended")
+    return fl.b.constant_composite(fl.types.id(t.array(args[0].type, 4)), parts)
 
 
 def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> None:
