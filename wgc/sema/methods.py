@@ -28,6 +28,9 @@ and the object type supplies the meaning of the symbols (`_environment`):
   none is written it is deduced from the first `in` parameter typed `T`
   (`Store(a, v)` stores v's type), and a declaration whose `T` can be neither
   written nor deduced (`Load<T>` without `<T>`) is not a candidate;
+- `C` is `SamplerComparisonState` and `Z` a comparison's `float` result (SampleCmp*);
+  after a sampling method's own operands come, as in DXC's table, the texel offset (none on
+  cube maps; four for a per-texel Gather), the `float` MinLod clamp and the `out uint status`;
 - `I` is an atomic's 32-bit integer: `int` if the `in` arguments typed `I` meet
   (HLSL's arithmetic rule) at a signed integer, else `uint`;
 - everything else is a concrete type (`uint`, `float2`, `SamplerState`, ...).

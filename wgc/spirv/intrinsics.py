@@ -34,7 +34,21 @@ Invariants and decisions:
   without GROUP_SYNC (it orders nothing) is left out.
   The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and storage classes.
 - Wave operations are GroupNonUniform instructions at Subgroup scope, each declaring its
-  capability; WaveActiveAllEqual of a vector compares component by component.
+  capability; WaveActiveAllEqual of a vector compares component by component. WaveMatch and
+  WaveMultiPrefix* use SPV_NV_shader_subgroup_partitioned (OpGroupNonUniformPartitionNV,
+  PartitionedExclusiveScanNV with the mask), as dxc; WaveMultiPrefixCountBits scans (b ? 1 : 0).
+  QuadAny/QuadAll are three QuadSwaps combined with Or/And (dxc without SPV_KHR_quad_control).
+- Derivatives (ddx, ddy, fwidth, *_coarse, *_fine) are OpDPdx & co. on 32-bit floats (halves
+  widened), with the compute derivative group of `resources.uses_derivatives`, as Sample.
+- dot4add_[iu]8packed is OpSDot/OpUDot (PackedVectorFormat4x8Bit) plus the accumulator; dot2add
+  multiplies in the halves' precision, widens, adds (dxc); msad4 is spelled out byte by byte;
+  ldexp is x * exp2(e) (GLSL Ldexp wants an int exponent); AddUint64 uses OpIAddCarry.
+- NonUniformResourceIndex(i) is an OpCopyObject decorated NonUniform; the descriptor access
+  chains, loads and sampled images it indexes are decorated by `resources.decorate_non_uniform`
+  (only where the index is the call's result itself: dxc also follows arithmetic on it).
+- CheckAccessFullyMapped(status) is status != 0 (wgc's statuses come from non-sparse accesses and
+  are 1); IsHelperLane() is false (no helper lanes outside pixel shaders); printf is
+  NonSemantic.DebugPrintf with the arguments as they are (dxc widens floats to double).
 """
 
 from __future__ import annotations

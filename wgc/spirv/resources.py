@@ -32,12 +32,24 @@ Invariants (dxc's Vulkan mapping unless noted):
   narrowed to T; writes are OpImageWrite. Texel offsets are ConstOffset when constant; a
   variable offset is allowed on Gather only (Offset + ImageGatherExtended; Vulkan forbids it
   elsewhere).
-- Implicit-LOD sampling (Sample, SampleBias) needs derivatives: the GLCompute entry point gets
+- Implicit-LOD sampling (Sample, SampleBias, SampleCmp, SampleCmpBias, CalculateLevelOfDetail) and
+  the ddx/ddy family need derivatives: the GLCompute entry point gets
   SPV_KHR_compute_shader_derivatives with DerivativeGroupLinearKHR (numthreads X % 4 == 0,
   Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule: at once when the entry
   point's own body samples so, and by `derivative_mode` (called after each entry point is
   lowered) when a called helper does. Other group shapes and thread-launch nodes are Unsupported.
-- A Load's `out status` receives 1 (wgc resources are never sparse).
+- Sampling: Sample/SampleBias/SampleCmp/SampleCmpBias are implicit-LOD (Dref for Cmp),
+  SampleLevel/SampleGrad/SampleCmpLevel/SampleCmpLevelZero/SampleCmpGrad explicit-LOD; the clamp
+  is the MinLod image operand; Gather{Red,Green,Blue,Alpha} pick the component, GatherCmp* are
+  OpImageDrefGather; four per-texel offsets are ConstOffsets (constants only);
+  CalculateLevelOfDetail[Unclamped] is OpImageQueryLod's first / second component (dxc).
+- An `out uint status` (Load, Sample*, Gather*) receives 1 (wgc resources are never sparse).
+- RWByteAddressBuffer's *Float* atomics operate on the word with the float's bits (OpBitcast),
+  returning the original bits as a float.
+- NonUniformResourceIndex: an access chain into an array of descriptors whose index is a
+  NonUniformResourceIndex result, the image or sampler loaded through it and the sampled image
+  are decorated NonUniform, with the *ArrayNonUniformIndexing capability of the descriptor kind
+  (`decorate_non_uniform`; buffer elements through `FunctionLowering.pointer`).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
   memory model, where SPIR-V forbids the decoration: there its loads and stores carry
   MakePointerVisible/MakePointerAvailable (OpImageRead/OpImageWrite: MakeTexelVisible/Available)
