@@ -19,7 +19,7 @@ import pytest
 
 from wgc import types as t
 from wgc.sema import methods
-from wgc.sema.intrinsics import intrinsic_names
+from wgc.sema.intrinsics import arity, intrinsic_names
 
 MIRROR = Path("/work/.mirror/microsoft+DirectXShaderCompiler/repo")
 TABLE = "utils/hct/gen_intrin_main.txt"
@@ -145,29 +145,37 @@ _OBJECTS: dict[str, t.Type] = {
     "GroupOrThreadNodeOutputRecordsMethods": t.node_object(_NK.GROUP_NODE_OUTPUT_RECORDS, _RECORD),
 }
 
-_DECLARATION = re.compile(r"\]\]\s*(\w+)\s*\(")
+_DECLARATION = re.compile(r"\]\]\s*(\w+)\s*\((.*)\)")
 
 
-def _dxc_table() -> dict[str, set[str]]:
-    """DXC's namespaces and the names declared in each (comment lines skipped)."""
+def _dxc_declarations() -> dict[str, dict[str, set[int]]]:
+    """DXC's namespaces, the names declared in each and their overloads' argument counts (-1 for a
+    variadic one); comment lines skipped."""
     if shutil.which("git") is None or not (MIRROR / ".git").exists() and not (MIRROR / "HEAD").exists():
         pytest.skip(f"the DirectX Shader Compiler mirror is absent ({MIRROR}): cannot read {TABLE}")
     shown = subprocess.run(["git", "-C", str(MIRROR), "show", f"HEAD:{TABLE}"], capture_output=True, text=True)
     if shown.returncode != 0:
         pytest.skip(f"cannot read {TABLE} from the DirectX Shader Compiler mirror: {shown.stderr.strip()}")
-    table: dict[str, set[str]] = {}
+    table: dict[str, dict[str, set[int]]] = {}
     namespace = None
     for line in shown.stdout.splitlines():
         opened = re.match(r"namespace (\w+) \{", line)
         if opened:
             namespace = opened.group(1)
-            table[namespace] = set()
+            table[namespace] = {}
         elif line.startswith("}"):
             namespace = None
         elif namespace and not line.lstrip().startswith("//") and (found := _DECLARATION.search(line)):
-            table[namespace].add(found.group(1))
+            params = found.group(2).strip()
+            count = -1 if "..." in params else len(re.split(r",(?![^<]*>)", params)) if params else 0
+            table[namespace].setdefault(found.group(1), set()).add(count)
     assert table.get("Intrinsics"), f"no intrinsics parsed from {TABLE}: has its format changed?"
     return table
+
+
+def _dxc_table() -> dict[str, set[str]]:
+    """DXC's namespaces and the names declared in each."""
+    return {namespace: set(names) for namespace, names in _dxc_declarations().items()}
 
 
 def test_every_dxc_intrinsic_is_in_wgc_or_excluded_with_a_reason():
@@ -201,3 +209,18 @@ def test_every_dxc_method_is_in_wgc_or_excluded_with_a_reason():
 def test_every_exclusion_gives_a_reason():
     reasons = [*EXCLUDED_INTRINSICS.values(), *EXCLUDED_NAMESPACES.values(), *EXCLUDED_METHODS.values()]
     assert all(isinstance(r, str) and len(r) > 10 for r in reasons)
+
+
+def test_wgc_accepts_every_argument_count_dxc_declares():
+    """Each overload DXC declares (counted by its number of arguments) has a wgc overload: the
+    status, clamp and offset forms of the texture methods, the out-value forms of atomics..."""
+    table = _dxc_declarations()
+    missing = []
+    for name, counts in table["Intrinsics"].items():
+        if name in intrinsic_names():
+            missing += [("Intrinsics", name, n) for n in counts - {-1} if n not in arity(name, n)]
+    for namespace, type_ in _OBJECTS.items():
+        for name, counts in table[namespace].items():
+            if name in methods.method_names(type_):
+                missing += [(namespace, name, n) for n in sorted(counts - set(methods.arity(type_, name)))]
+    assert not missing, f"DXC overloads (namespace, name, argument count) wgc lacks: {missing}"

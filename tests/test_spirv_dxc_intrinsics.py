@@ -275,3 +275,11 @@ def test_is_helper_lane_is_false_outside_pixel_shaders(tmp_path):
     c = build(tmp_path, "uint", "if (IsHelperLane()) B.Store(0, a);")
     [branch] = c.lines("OpBranchConditional")
     assert branch.split()[1] == "%false" and "HelperInvocation" not in c.asm
+
+
+def test_cube_gathers_take_a_status_without_an_offset(tmp_path):
+    c = compile_hlsl(node("uint s0, s1; Image[id] = TC.GatherBlue(Linear, float3(uv, 1), s0)"
+                          " + TCA.GatherCmp(Shadow, float4(uv, 1, 0), 0.5, s1); Sizes[0] = s0 + s1;", TEXTURES), tmp_path)
+    assert found(c.asm, r"OpImageGather %v4float %\w+ %\w+ %uint_2$")
+    assert found(c.asm, r"OpImageDrefGather %v4float %\w+ %\w+ %float_0_5$")
+    assert len(found(c.asm, r"OpStore %s[01] %uint_1$")) == 2

@@ -188,6 +188,8 @@ _TEXTURE = (
     *((f"S4 GatherCmp{c}(C, F, float, O, O, O, O{status})", "gather cmp offset")
       for c in ("Red", "Green", "Blue", "Alpha") for status in ("", ", out uint")),
     # cube maps: the clamp and status without an offset
+    *((f"S4 Gather{c}(SamplerState, F, out uint)", "gather cube") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, out uint)", "gather cmp cube") for c in ("", "Red", "Green", "Blue", "Alpha")),
     ("E Sample(SamplerState, F, float)", "cube"),
     ("E Sample(SamplerState, F, float, out uint)", "cube"),
     ("E SampleLevel(SamplerState, F, float, out uint)", "cube"),
