@@ -53,9 +53,12 @@ INTRINSICS = [
     ("uint2", "B.Store(0, asdouble(a, b));", [r"OpCompositeConstruct %v2uint %\w+ %\w+$",
                                               r"OpBitcast %double %\w+$", r"OpCompositeConstruct %v2double"],
      ["Float64"]),
+    # dxc: the exponent bits (x & 0x7F800000, half 0x7C00) neither 0 nor all ones
     ("float3", "B.Store(0, isnormal(a));", [r"OpBitcast %v3uint %\w+$",
-                                            r"OpBitFieldUExtract %v3uint %\w+ %uint_23 %uint_8$",
-                                            r"OpLogicalAnd %v3bool"], []),
+                                            r"OpBitwiseAnd %v3uint %\w+ %\w+$",
+                                            r"OpINotEqual %v3bool %\w+ %\w+$", r"OpLogicalAnd %v3bool"], []),
+    ("half2", "B.Store(0, isnormal(a));", [r"OpBitcast %v2ushort %\w+$", r"OpBitwiseAnd %v2ushort %\w+ %\w+$",
+                                           r"OpLogicalAnd %v2bool"], []),
     ("float", "B.Store(0, WaveMatch(a));", [r"OpGroupNonUniformPartitionNV %v4uint %\w+$"],
      ["GroupNonUniformPartitionedNV", "SPV_NV_shader_subgroup_partitioned"]),
     ("int2", "uint4 m = WaveMatch(a); B.Store(0, WaveMultiPrefixSum(a, m) + WaveMultiPrefixProduct(b, m)"
@@ -283,3 +286,10 @@ def test_cube_gathers_take_a_status_without_an_offset(tmp_path):
     assert found(c.asm, r"OpImageGather %v4float %\w+ %\w+ %uint_2$")
     assert found(c.asm, r"OpImageDrefGather %v4float %\w+ %\w+ %float_0_5$")
     assert len(found(c.asm, r"OpStore %s[01] %uint_1$")) == 2
+
+
+def test_isnormal_masks_the_exponent_bits(tmp_path):
+    c = build(tmp_path, "float", "B.Store(0, isnormal(a));")
+    [and_] = c.lines("OpBitwiseAnd")
+    assert and_.split()[-1] == "%uint_2139095040"                  # 0x7F800000
+    assert sorted(line.split()[-1] for line in c.lines("OpINotEqual")) == ["%uint_0", "%uint_2139095040"]

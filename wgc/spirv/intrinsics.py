@@ -226,19 +226,18 @@ def _sincos(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
 
 
 def _isnormal(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    """isnormal(x): the biased exponent field is neither 0 (zero, subnormal) nor all ones (inf, NaN)."""
-    scalar = t.element_scalar(call.args[0].type)
-    bits = scalar.bits                                         # type: ignore[union-attr]
-    mantissa, exponent = {16: (10, 5), 32: (23, 8), 64: (52, 11)}[bits]
-    unsigned = t.scalar(t.ScalarKind.UINT, bits)
+    """isnormal(x): the exponent bits are neither all 0 (zero, subnormal) nor all 1 (inf, NaN), as dxc
+    (OpIsNormal is Kernel-only): bits & mask != 0 and != mask, mask 0x7F800000 (half: 0x7C00)."""
+    bits = t.element_scalar(call.args[0].type).bits            # type: ignore[union-attr]
+    unsigned, mask = t.scalar(t.ScalarKind.UINT, bits), (0x7C00 if bits == 16 else 0x7F800000)
 
     def isnormal(piece: t.Type, parts: list[int]) -> int:     # piece: a bool piece
         word = t.with_element(piece, unsigned)
         raw = fl.b.emit("OpBitcast", fl.types.id(word), parts[0])
-        field = fl.b.emit("OpBitFieldUExtract", fl.types.id(word), raw, fl.uint(mantissa), fl.uint(exponent))
-        nonzero = fl.b.emit("OpINotEqual", fl.types.id(piece), field, fl.ml.constant(word, 0))
-        not_ones = fl.b.emit("OpINotEqual", fl.types.id(piece), field, fl.ml.constant(word, (1 << exponent) - 1))
-        return fl.b.emit("OpLogicalAnd", fl.types.id(piece), nonzero, not_ones)
+        exponent = fl.b.emit("OpBitwiseAnd", fl.types.id(word), raw, fl.ml.constant(word, mask))
+        nonzero = fl.b.emit("OpINotEqual", fl.types.id(piece), exponent, fl.ml.constant(word, 0))
+        finite = fl.b.emit("OpINotEqual", fl.types.id(piece), exponent, fl.ml.constant(word, mask))
+        return fl.b.emit("OpLogicalAnd", fl.types.id(piece), nonzero, finite)
     return lanes(fl, call.type, _args(fl, call), isnormal)
 
 
