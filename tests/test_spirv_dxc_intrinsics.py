@@ -293,3 +293,9 @@ def test_isnormal_masks_the_exponent_bits(tmp_path):
     [and_] = c.lines("OpBitwiseAnd")
     assert and_.split()[-1] == "%uint_2139095040"                  # 0x7F800000
     assert sorted(line.split()[-1] for line in c.lines("OpINotEqual")) == ["%uint_0", "%uint_2139095040"]
+
+
+def test_min_precision_floats_are_32_bit_for_derivatives_and_dot2add(tmp_path):
+    # min16float (and half without -enable-16bit-types) is a 32-bit float: nothing to widen
+    c = build(tmp_path, "min16float2", "B.Store(0, ddx(a) + dot2add(a, b, 1.0));")
+    assert found(c.asm, r"OpDPdx %v2float %\w+$") and not c.lines("OpFConvert")

@@ -284,7 +284,7 @@ def _derivative(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 
     def derivative(piece: t.Type, parts: list[int]) -> int:
         wide = t.with_element(piece, t.FLOAT)
-        if wide is piece:
+        if t.element_scalar(piece).bits == 32:                # type: ignore[union-attr]  # min16float too
             return fl.b.emit(op, fl.types.id(piece), parts[0])
         value = fl.b.emit(op, fl.types.id(wide), fl.b.emit("OpFConvert", fl.types.id(wide), parts[0]))
         return fl.b.emit("OpFConvert", fl.types.id(piece), value)
@@ -536,7 +536,7 @@ def _dot2add(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     (a, type_), (b, _), (acc, _) = _args(fl, call)
     product = fl.b.emit("OpFMul", fl.types.id(type_), a, b)
     float2 = t.vector(t.FLOAT, 2)
-    if fl.types.id(type_) != fl.types.id(float2):
+    if t.element_scalar(type_).bits == 16:                    # type: ignore[union-attr]  # not min16float
         product = fl.b.emit("OpFConvert", fl.types.id(float2), product)
     x, y = (fl.b.emit("OpCompositeExtract", fl.types.id(t.FLOAT), product, i) for i in (0, 1))
     return fl.b.emit("OpFAdd", fl.types.id(t.FLOAT), fl.b.emit("OpFAdd", fl.types.id(t.FLOAT), x, y), acc)
