@@ -297,5 +297,7 @@ def test_isnormal_masks_the_exponent_bits(tmp_path):
 
 def test_min_precision_floats_are_32_bit_for_derivatives_and_dot2add(tmp_path):
     # min16float (and half without -enable-16bit-types) is a 32-bit float: nothing to widen
-    c = build(tmp_path, "min16float2", "B.Store(0, ddx(a) + dot2add(a, b, 1.0));")
+    from test_spirv_intrinsics import TEMPLATE
+    c = compile_hlsl(TEMPLATE % {"T": "half2", "body": "B.Store(0, ddx(a) + dot2add(a, b, 1.0));"}, tmp_path,
+                     enable_16bit_types=False)
     assert found(c.asm, r"OpDPdx %v2float %\w+$") and not c.lines("OpFConvert")
