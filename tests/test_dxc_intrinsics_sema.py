@@ -121,6 +121,7 @@ METHODS = [
     (RWT, "Load", [I2, U], [I2, U], F4, (1,)),
     (RWB, "InterlockedCompareExchangeFloatBitwise", [U, F, F, F], [U, F, F, F], t.VOID, (3,)),
     (RWB, "InterlockedExchangeFloat", [U, F, F], [U, F, F], t.VOID, (2,)),
+    (RWB, "InterlockedCompareStoreFloatBitwise", [U, F, I], [U, F, F], t.VOID, ()),
 ]
 
 

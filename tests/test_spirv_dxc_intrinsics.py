@@ -301,3 +301,25 @@ def test_min_precision_floats_are_32_bit_for_derivatives_and_dot2add(tmp_path):
     c = compile_hlsl(TEMPLATE % {"T": "half2", "body": "B.Store(0, ddx(a) + dot2add(a, b, 1.0));"}, tmp_path,
                      enable_16bit_types=False)
     assert found(c.asm, r"OpDPdx %v2float %\w+$") and not c.lines("OpFConvert")
+
+
+def test_four_gather_offsets_must_be_constants():
+    from wgc import driver
+    from wgc.diagnostics import Renderer
+    source = "\n".join([
+        "Texture2D<float4> T : register(t0);",
+        "SamplerState S : register(s1);",
+        "RWStructuredBuffer<float4> O : register(u2);",
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(2,2,1)]',
+        "void Main(uint gi : SV_GroupIndex) {",
+        "    int2 o = int2(gi, 0);",
+        "    O[0] = T.GatherRed(S, float2(0, 0), o, o, o, o);",
+        "}", ""])
+    result = driver.compile(driver.Options(input="-", emit="asm"), stdin=source.encode())
+    assert not result.ok and "asm" not in result.outputs
+    assert Renderer().render(result.diagnostics) == "\n".join([
+        "<stdin>:7:41: error: the four texel offsets of 'GatherRed' must be constants (SPIR-V's ConstOffsets) "
+        "(SPIR-V generation) [WG0602]",
+        "    O[0] = T.GatherRed(S, float2(0, 0), o, o, o, o);",
+        "                                        ^",
+        "1 error generated.", ""])
