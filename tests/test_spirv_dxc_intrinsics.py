@@ -323,3 +323,13 @@ def test_four_gather_offsets_must_be_constants():
         "    O[0] = T.GatherRed(S, float2(0, 0), o, o, o, o);",
         "                                        ^",
         "1 error generated.", ""])
+
+
+def test_a_non_uniform_element_index_is_not_a_descriptor_index(tmp_path):
+    # the index picks an element of one buffer, not a descriptor: nothing to decorate but the copy
+    source = node("Out[NonUniformResourceIndex(gi)] = 1;", "RWStructuredBuffer<float4> Out : register(u6);")
+    c = compile_hlsl(source, tmp_path)
+    [copy] = c.lines("OpCopyObject")
+    decorated = [line.split()[1] for line in c.asm.splitlines() if "OpDecorate" in line and line.endswith("NonUniform")]
+    assert decorated == [copy.split()[0]]
+    assert "ArrayNonUniformIndexing" not in c.asm

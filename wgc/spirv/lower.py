@@ -470,8 +470,8 @@ class FunctionLowering:
         pointee = self.types.id(place.type, place.layout)
         pointer_type = self.b.type_pointer(place.storage, pointee)
         chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
-        from .resources import decorate_non_uniform       # an element of an array of buffers
-        return decorate_non_uniform(self, chain, place.indices, None, place.storage)
+        from .resources import decorate_non_uniform_place  # an element of an array of buffers
+        return decorate_non_uniform_place(self, chain, place)
 
     def load(self, place: Place | SwizzlePlace) -> int:
         if not isinstance(place, (Place, SwizzlePlace)):          # a texel

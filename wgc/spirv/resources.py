@@ -49,7 +49,8 @@ Invariants (dxc's Vulkan mapping unless noted):
 - NonUniformResourceIndex: an access chain into an array of descriptors whose index is a
   NonUniformResourceIndex result, the image or sampler loaded through it and the sampled image
   are decorated NonUniform, with the *ArrayNonUniformIndexing capability of the descriptor kind
-  (`decorate_non_uniform`; buffer elements through `FunctionLowering.pointer`).
+  (`decorate_non_uniform`; buffer elements: `decorate_non_uniform_place`, called by
+  `FunctionLowering.pointer`).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
   memory model, where SPIR-V forbids the decoration: there its loads and stores carry
   MakePointerVisible/MakePointerAvailable (OpImageRead/OpImageWrite: MakeTexelVisible/Available)
@@ -406,17 +407,29 @@ def mark_non_uniform(fl: FunctionLowering, value: int) -> None:
     _state(fl.ml).non_uniform.add(value)
 
 
-def decorate_non_uniform(fl: FunctionLowering, id_: int, indices: tuple[object, ...], type_: t.Type | None,
-                         storage: str = "") -> int:
+def decorate_non_uniform_place(fl: FunctionLowering, chain: int, place: Place) -> int:
+    """The access chain of a buffer element (`FunctionLowering.pointer`), decorated NonUniform when
+    the buffer is an element of an array of descriptors picked by a NonUniformResourceIndex result
+    (an element index from one is uniform in this sense: nothing is decorated). Returns `chain`."""
+    variable = _state(fl.ml).variables.get(place.pointer)       # type: ignore[arg-type]
+    if variable is None or place.storage != "StorageBuffer":
+        return chain
+    depth = len(_unwrap(variable.type)[1])                       # the descriptor-array indices
+    if not _state(fl.ml).non_uniform.intersection(place.indices[:depth]):
+        return chain
+    fl.b.decorate(chain, "NonUniform")
+    fl.b.capability(_NON_UNIFORM_CAPABILITIES["buffer"])
+    return chain
+
+
+def decorate_non_uniform(fl: FunctionLowering, id_: int, indices: tuple[int, ...], type_: t.Type | None) -> int:
     """`id_` (an access chain into an array of descriptors, or what is loaded through it), decorated
-    NonUniform when one of `indices` came from NonUniformResourceIndex; declares the indexing
-    capability of the descriptor kind (`type_`, or a buffer block's `storage` class). Returns `id_`."""
-    if not _state(fl.ml).non_uniform.intersection(i for i in indices if isinstance(i, int)):
+    NonUniform when one of the descriptor `indices` came from NonUniformResourceIndex; declares the
+    indexing capability of the descriptor kind `type_` (None: already declared). Returns `id_`."""
+    if not _state(fl.ml).non_uniform.intersection(indices):
         return id_
     fl.b.decorate(id_, "NonUniform")
-    if storage in ("StorageBuffer", "Uniform"):
-        fl.b.capability(_NON_UNIFORM_CAPABILITIES["buffer" if storage == "StorageBuffer" else "uniform"])
-    elif isinstance(type_, t.ResourceType):
+    if isinstance(type_, t.ResourceType):
         kind = type_.kind
         dim = _DIMS.get(kind, ("",))[0]
         descriptor = ("uniform" if kind is RK.CONSTANT_BUFFER else
