@@ -281,7 +281,8 @@ def test_conversions_and_ranking() -> None:
 def test_no_match_text() -> None:
     result = resolve_method(TEX2D, "SampleLevel", [SAMPLER, F2])
     assert result == NoMatch(("float4 Texture2D<float4>::SampleLevel(SamplerState, float2, float)",
-                              "float4 Texture2D<float4>::SampleLevel(SamplerState, float2, float, int2)"))
+                              "float4 Texture2D<float4>::SampleLevel(SamplerState, float2, float, int2)",
+                              "float4 Texture2D<float4>::SampleLevel(SamplerState, float2, float, int2, out uint)"))
     result = resolve_method(res(RK.TEXTURE_2D_ARRAY, F4), "GetDimensions", [U])
     assert isinstance(result, NoMatch)
     assert "void Texture2DArray<float4>::GetDimensions(uint, out uint, out uint, out uint, out uint)" \
@@ -330,8 +331,8 @@ def test_has_methods_and_names() -> None:
 
 def test_arity() -> None:
     assert arity(TEX2D, "GetDimensions") == (2, 4)
-    assert arity(TEX2D, "SampleGrad") == (4, 5)  # with and without a texel offset
-    assert arity(res(RK.TEXTURE_CUBE, F4), "SampleGrad") == (4,)  # cube maps take no offset
+    assert arity(TEX2D, "SampleGrad") == (4, 5, 6, 7)  # without and with a texel offset, clamp, status
+    assert arity(res(RK.TEXTURE_CUBE, F4), "SampleGrad") == (4, 5, 6)  # cube maps: no offset; clamp, status
     assert arity(res(RK.TEXTURE_3D, F4), "GetDimensions") == (3, 5)
     assert arity(res(RK.BUFFER, F4), "Load") == (1, 2)
     assert arity(RWBAB, "InterlockedAdd") == (2, 3)
@@ -349,4 +350,5 @@ def test_unorm_element_and_default_spelling() -> None:
     assert r.result is F4
     assert index_access(unorm) == IndexAccess(U2, F4, True, False)
     result = resolve_method(unorm, "Load", [])
-    assert result == NoMatch(("float4 RWTexture2D<unorm float4>::Load(int2)",))
+    assert result == NoMatch(("float4 RWTexture2D<unorm float4>::Load(int2)",
+                              "float4 RWTexture2D<unorm float4>::Load(int2, out uint)"))

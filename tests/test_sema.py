@@ -1463,6 +1463,10 @@ WAVES = [
     ("WaveActiveCountBits(b)", U), ("WavePrefixCountBits(b)", U), ("WaveActiveBallot(b)", U4),
     ("WaveReadLaneAt(v, 0)", F3), ("WaveReadLaneFirst(f)", F),
     ("QuadReadAcrossX(v)", F3), ("QuadReadAcrossY(u)", U), ("QuadReadAcrossDiagonal(f)", F),
+    ("QuadReadLaneAt(v, 1)", F3), ("QuadAny(b)", B), ("QuadAll(b)", B), ("WaveMatch(v)", U4),
+    ("WaveMultiPrefixSum(v, WaveMatch(u))", F3), ("WaveMultiPrefixProduct(i2, WaveMatch(u))", I2),
+    ("WaveMultiPrefixBitAnd(u, WaveMatch(u))", U), ("WaveMultiPrefixBitOr(i2, WaveMatch(u))", I2),
+    ("WaveMultiPrefixBitXor(u, WaveMatch(u))", U), ("WaveMultiPrefixCountBits(b, WaveMatch(u))", U),
 ]
 
 

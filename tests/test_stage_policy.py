@@ -146,6 +146,38 @@ TARGET_CASES = [
               "          ^",
               TARGET_NOTE,
               "1 error generated."), id="WG0625-nul-in-source-with-Zi"),
+    pytest.param("WG0626", lines(
+        "RWBuffer<uint> B;",
+        '[Shader("node")] [NodeLaunch("thread")]',
+        'void N() { string s = "x"; B[0] = 1; }'),
+        lines("<stdin>:3:19: error: string variable 's' cannot be lowered: SPIR-V has no string values (use a "
+              "literal, or a 'static const string' global) [WG0626]",
+              'void N() { string s = "x"; B[0] = 1; }',
+              "                  ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0626-local-string"),
+    pytest.param("WG0622", lines(
+        "Texture2D<float4> T;", "SamplerState S;", "RWBuffer<float4> B;",
+        *BROADCAST, "[NumThreads(4, 1, 1)]",
+        "void N(uint i : SV_GroupIndex) { B[0] = T.GatherRed(S, float2(0, 0), int2(0, 0), int2(i, 0), int2(0, 1), "
+        "int2(1, 1)); }"),
+        lines("<stdin>:8:82: error: the four texel offsets of 'GatherRed' must be constants: SPIR-V takes them as "
+              "ConstOffsets [WG0622]",
+              "void N(uint i : SV_GroupIndex) { B[0] = T.GatherRed(S, float2(0, 0), int2(0, 0), int2(i, 0), "
+              "int2(0, 1), int2(1, 1)); }",
+              "                                                                                 ^~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0622-variable-one-of-four-gather-offsets"),
+    pytest.param("WG0622", lines(
+        "Texture2D<float> T;", "SamplerComparisonState S;", "RWBuffer<float> B;",
+        *BROADCAST, "[NumThreads(4, 1, 1)]",
+        "void N(uint i : SV_GroupIndex) { B[0] = T.SampleCmpLevel(S, float2(0, 0), 0.5, 0.0, int2(i, 0)); }"),
+        lines("<stdin>:8:85: error: the texel offset of 'SampleCmpLevel' must be a constant: Vulkan allows a "
+              "variable offset only on Gather (VUID-RuntimeSpirv-Offset-10213) [WG0622]",
+              "void N(uint i : SV_GroupIndex) { B[0] = T.SampleCmpLevel(S, float2(0, 0), 0.5, 0.0, int2(i, 0)); }",
+              "                                                                                    ^~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0622-variable-offset-of-a-comparison-sample"),
 ]
 
 

@@ -174,6 +174,7 @@ COLUMN_MAJOR_INTEGER_MATRIX = _kind(
 VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")
 SELECT_OF_OBJECTS = _kind("WG0623", E, "a ?: choosing between resources or node objects (SPIR-V handles are not values)")
 WIDE_IMAGE_FORMAT = _kind("WG0624", E, "a 64-bit [[vk::image_format]] (wgc's images have 32-bit sampled types)")
+STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time constant (SPIR-V has literal strings only)")
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
 
 

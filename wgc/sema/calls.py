@@ -276,7 +276,7 @@ class FunctionCalls:
     def _intrinsic_call(self, checker: ExpressionChecker, name: str, args: list[ir.Expr], span: Span) -> ir.Expr | None:
         resolved = intrinsics.resolve_intrinsic(name, _adopted_types(args))
         if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
-            return self._no_overload(resolved, name, args, span, intrinsics.arity(name))
+            return self._no_overload(resolved, name, args, span, intrinsics.arity(name, len(args)))
         built = self._convert_args(checker, resolved.params, resolved.out_params, args, f"'{name}'",
                                    atomic_dest=0 if name in _ATOMICS else None)
         if built is None:

@@ -20,6 +20,8 @@ A parameter or result pattern is `[out |inout ]<component><shape>`:
   vector or matrix, all uses the same), `<N>` (vector) or `<R,C>` (matrix), where
   each dimension is a digit or a dimension variable (`N`, `M`, `R`, `C`, `K`).
 
+A trailing `...` takes any further arguments as they are (`void printf(string, ...)`).
+
 Binding a template to the arguments (the `in` arguments only; `out` arguments
 receive the result and do not steer it):
 - a component variable is the common component of its arguments (HLSL's
@@ -106,8 +108,12 @@ NUMERIC32 = ComponentClass("32-bit int/uint/float",
                             lambda s: s if s.kind is not t.ScalarKind.BOOL and s.bits == 32 else None)
 ANY = ComponentClass("bool/int/uint/half/float/double", lambda s: s)
 ATOMIC_INT = ComponentClass("int/uint (32/64-bit)", lambda s: s if s.is_integer and s.bits in (32, 64) else None)
+NUMERIC16 = ComponentClass("int16_t/uint16_t/half (16-bit types)",
+                           lambda s: s if s.kind is not t.ScalarKind.BOOL and s.bits == 16 and not s.relaxed else None)
 
-_CONCRETE = {"bool": t.BOOL, "int": t.INT, "uint": t.UINT, "float": t.FLOAT, "double": t.DOUBLE}
+_CONCRETE = {"bool": t.BOOL, "int": t.INT, "uint": t.UINT, "float": t.FLOAT, "double": t.DOUBLE, "string": t.STRING,
+             "half": t.scalar(t.ScalarKind.FLOAT, 16), "int16_t": t.scalar(t.ScalarKind.INT, 16),
+             "uint16_t": t.scalar(t.ScalarKind.UINT, 16)}
 
 # ---------------------------------------------------------------- the declaration language
 
@@ -147,9 +153,12 @@ class Signature:
     classes: tuple[tuple[str, ComponentClass], ...]
     shapes: str
     """Which shapes the shape variable `<>` allows: "s" scalar, "v" vector, "m" matrix."""
+    variadic: bool = False
+    """Declared with a trailing `...`: any further arguments are taken as they are (printf)."""
 
     def text(self) -> str:
-        head = f"{self.result.text()} {self.name}({', '.join(p.text() for p in self.params)})"
+        params = [p.text() for p in self.params] + (["..."] if self.variadic else [])
+        head = f"{self.result.text()} {self.name}({', '.join(params)})"
         notes = [f"{var}: {cls.description}" for var, cls in self.classes]
         if any(p.shape == () for p in (self.result, *self.params)):
             notes.append("<>: " + "/".join({"s": "scalar", "v": "vector", "m": "matrix"}[s] for s in self.shapes))
@@ -160,11 +169,13 @@ def _decl(text: str, shapes: str = "svm", **classes: ComponentClass) -> Signatur
     match = _DECLARATION.match(text)
     assert match, text
     result, name, params = match.groups()
+    variadic = params.endswith("...")
+    params = params.removesuffix("...").rstrip(", ")
     patterns = tuple(_parse_pattern(p) for p in re.split(r",(?![^<]*>)", params)) if params.strip() else ()
     for pattern in (_parse_pattern(result), *patterns):
         known = pattern.component in classes or pattern.component in _CONCRETE
         assert known or pattern.component in ("void", "object"), text
-    return Signature(name, _parse_pattern(result), patterns, tuple(classes.items()), shapes)
+    return Signature(name, _parse_pattern(result), patterns, tuple(classes.items()), shapes, variadic)
 
 
 # ---------------------------------------------------------------- the table
@@ -175,9 +186,9 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add = decls.append
 
     for name in ("sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
-                 "atan", "sinh", "cosh", "tanh", "floor", "ceil", "round", "trunc", "frac"):
+                 "atan", "sinh", "cosh", "tanh", "floor", "ceil", "round", "trunc", "frac", "degrees", "radians"):
         add(_decl(f"T<> {name}(T<>)", T=FLOAT_LIKE))
-    for name in ("pow", "atan2", "fmod", "step"):
+    for name in ("pow", "atan2", "fmod", "step", "ldexp"):
         add(_decl(f"T<> {name}(T<>, T<>)", T=FLOAT_LIKE))
     for name in ("lerp", "smoothstep"):
         add(_decl(f"T<> {name}(T<>, T<>, T<>)", T=FLOAT_LIKE))
@@ -192,10 +203,13 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("int<> sign(T<>)", T=NUMERIC))
     add(_decl("T<> modf(T<>, out T<>)", T=FLOAT_LIKE))
     add(_decl("T<> frexp(T<>, out T<>)", T=FLOAT_LIKE))
-    for name in ("isnan", "isinf", "isfinite"):
+    add(_decl("void sincos(T<>, out T<>, out T<>)", T=FLOAT_LIKE))
+    for name in ("isnan", "isinf", "isfinite", "isnormal"):
         add(_decl(f"bool<> {name}(T<>)", T=FLOAT_LIKE))
     for name in ("all", "any"):
         add(_decl(f"bool {name}(T<>)", T=ANY))
+    for name in ("and", "or"):
+        add(_decl(f"bool<> {name}(bool<>, bool<>)"))
 
     # vectors
     add(_decl("T dot(T<N>, T<N>)", T=NUMERIC))
@@ -206,6 +220,18 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("T<N> reflect(T<N>, T<N>)", T=FLOAT_LIKE))
     add(_decl("T<N> refract(T<N>, T<N>, T)", T=FLOAT_LIKE))
     add(_decl("T<N> faceforward(T<N>, T<N>, T<N>)", T=FLOAT_LIKE))
+    add(_decl("T<4> dst(T<4>, T<4>)", T=FLOAT_LIKE))
+    add(_decl("T<4> lit(T, T, T)", T=FLOAT_LIKE))
+
+    # derivatives (compute: SPV_KHR_compute_shader_derivatives, as implicit-LOD sampling)
+    for name in ("ddx", "ddy", "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine", "fwidth"):
+        add(_decl(f"T<> {name}(T<>)", T=FLOAT_LIKE))
+
+    # packed dot products with accumulate
+    add(_decl("uint dot4add_u8packed(uint, uint, uint)"))
+    add(_decl("int dot4add_i8packed(uint, uint, int)"))
+    add(_decl("float dot2add(T<2>, T<2>, float)", T=FLOAT_LIKE))
+    add(_decl("uint<4> msad4(uint, uint<2>, uint<4>)"))
 
     # bits and reinterpretation
     add(_decl("uint<> countbits(T<>)", T=ANY_INT))
@@ -216,6 +242,13 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("void asuint(double, out uint, out uint)"))
     add(_decl("int<> asint(T<>)", T=NUMERIC32))
     add(_decl("float<> asfloat(T<>)", T=NUMERIC32))
+    add(_decl("double<> asdouble(uint<>, uint<>)", shapes="sv"))
+    add(_decl("half<> asfloat16(T<>)", T=NUMERIC16))
+    add(_decl("int16_t<> asint16(T<>)", T=NUMERIC16))
+    add(_decl("uint16_t<> asuint16(T<>)", T=NUMERIC16))
+    add(_decl("int<4> D3DCOLORtoUBYTE4(float<4>)"))
+    add(_decl("uint<2> AddUint64(uint<2>, uint<2>)"))
+    add(_decl("uint<4> AddUint64(uint<4>, uint<4>)"))
     add(_decl("uint<> f32tof16(float<>)"))
     add(_decl("float<> f16tof32(uint<>)"))
 
@@ -234,6 +267,12 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
         add(_decl(f"void Interlocked{name}(inout T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareExchange(inout T, T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareStore(inout T, T, T)", T=ATOMIC_INT))
+    add(_decl("void InterlockedExchange(inout float, float, out float)"))
+
+    # resources
+    add(_decl("T NonUniformResourceIndex(T)", T=ANY_INT))
+    add(_decl("bool CheckAccessFullyMapped(uint)"))
+    add(_decl("bool IsHelperLane()"))
 
     # barriers
     for name in ("GroupMemoryBarrier", "DeviceMemoryBarrier", "AllMemoryBarrier"):
@@ -261,6 +300,18 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("T<> WaveReadLaneFirst(T<>)", shapes="sv", T=ANY))
     for name in ("QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal"):
         add(_decl(f"T<> {name}(T<>)", shapes="sv", T=ANY))
+    add(_decl("T<> QuadReadLaneAt(T<>, uint)", shapes="sv", T=ANY))
+    for name in ("QuadAny", "QuadAll"):
+        add(_decl(f"bool {name}(bool)"))
+    add(_decl("uint<4> WaveMatch(T<>)", shapes="sv", T=NUMERIC))
+    for name in ("WaveMultiPrefixSum", "WaveMultiPrefixProduct"):
+        add(_decl(f"T<> {name}(T<>, uint<4>)", shapes="sv", T=NUMERIC))
+    for name in ("WaveMultiPrefixBitAnd", "WaveMultiPrefixBitOr", "WaveMultiPrefixBitXor"):
+        add(_decl(f"T<> {name}(T<>, uint<4>)", shapes="sv", T=ANY_INT))
+    add(_decl("uint WaveMultiPrefixCountBits(bool, uint<4>)"))
+
+    # debugging
+    add(_decl("void printf(string, ...)"))
 
     # work graphs
     add(_decl("uint GetRemainingRecursionLevels()"))
@@ -397,8 +448,10 @@ def _bind(sig: Signature, args: Sequence[t.Type]) -> _Binding | None:
 
 def _instantiate(sig: Signature, args: Sequence[t.Type]) -> tuple[Resolved, tuple[Conversion, ...]] | None:
     """The concrete signature this template gives for the arguments, and each argument's conversion."""
-    if len(args) != len(sig.params):
+    if len(args) != len(sig.params) and not (sig.variadic and len(args) > len(sig.params)):
         return None
+    extra = tuple(args[len(sig.params):])        # a variadic call's further arguments, as they are
+    args = args[:len(sig.params)]
     binding = _bind(sig, args)
     if binding is None:
         return None
@@ -421,7 +474,7 @@ def _instantiate(sig: Signature, args: Sequence[t.Type]) -> tuple[Resolved, tupl
     result = binding.concrete(sig.result, None)
     assert result is not None
     outs = tuple(i for i, p in enumerate(sig.params) if p.mode != "in")
-    return Resolved(sig.name, tuple(params), result, outs), tuple(conversions)
+    return Resolved(sig.name, (*params, *extra), result, outs), (*conversions, *(EXACT for _ in extra))
 
 
 # ---------------------------------------------------------------- resolution
@@ -437,9 +490,12 @@ def intrinsic_names() -> frozenset[str]:
     return _NAMES
 
 
-def arity(name: str) -> tuple[int, ...]:
-    """The argument counts the overloads of an intrinsic accept."""
-    return tuple(sorted({len(sig.params) for sig in _TABLE[name]}))
+def arity(name: str, given: int = 0) -> tuple[int, ...]:
+    """The argument counts the overloads of an intrinsic accept; a variadic one accepts `given`
+    arguments too when that is at least its fixed count."""
+    counts = {len(sig.params) for sig in _TABLE[name]}
+    counts |= {given for sig in _TABLE[name] if sig.variadic and given >= len(sig.params)}
+    return tuple(sorted(counts))
 
 
 def signatures(name: str) -> tuple[str, ...]:

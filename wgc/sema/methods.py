@@ -28,6 +28,9 @@ and the object type supplies the meaning of the symbols (`_environment`):
   none is written it is deduced from the first `in` parameter typed `T`
   (`Store(a, v)` stores v's type), and a declaration whose `T` can be neither
   written nor deduced (`Load<T>` without `<T>`) is not a candidate;
+- `C` is `SamplerComparisonState` and `Z` a comparison's `float` result (SampleCmp*);
+  after a sampling method's own operands come, as in DXC's table, the texel offset (none on
+  cube maps; four for a per-texel Gather), the `float` MinLod clamp and the `out uint status`;
 - `I` is an atomic's 32-bit integer: `int` if the `in` arguments typed `I` meet
   (HLSL's arithmetic rule) at a signed integer, else `uint`;
 - everything else is a concrete type (`uint`, `float2`, `SamplerState`, ...).
@@ -119,6 +122,9 @@ _ATOMICS = (
       for op in ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange") for extra in ("", ", out I")),
     "void InterlockedCompareExchange(uint, I, I, out I)",
     "void InterlockedCompareStore(uint, I, I)",
+    "void InterlockedExchangeFloat(uint, float, out float)",
+    "void InterlockedCompareStoreFloatBitwise(uint, float, float)",
+    "void InterlockedCompareExchangeFloatBitwise(uint, float, float, out float)",
 )
 _RW_BYTE_ADDRESS = (
     *_BYTE_ADDRESS,
@@ -128,22 +134,79 @@ _RW_BYTE_ADDRESS = (
 )
 
 # Texture declarations, each with the feature a texture needs to have it ("" = every texture).
+# `C` is SamplerComparisonState, `Z` a comparison's float result.
 _TEXTURE = (
     ("E Sample(SamplerState, F)", ""),
     ("E SampleLevel(SamplerState, F, float)", ""),
     ("E SampleGrad(SamplerState, F, G, G)", ""),
     ("E SampleBias(SamplerState, F, float)", ""),
-    ("float SampleCmpLevelZero(SamplerComparisonState, F, float)", "cmp"),
-    ("S4 Gather(SamplerState, F)", "gather"),
+    ("Z SampleCmp(C, F, float)", "cmp"),
+    ("Z SampleCmpLevel(C, F, float, float)", "cmp"),
+    ("Z SampleCmpLevelZero(C, F, float)", "cmp"),
+    ("Z SampleCmpGrad(C, F, float, G, G)", "cmp"),
+    ("Z SampleCmpBias(C, F, float, float)", "cmp"),
+    *((f"S4 Gather{c}(SamplerState, F)", "gather") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float)", "gather cmp") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"float {n}({s}, G)", "") for n in ("CalculateLevelOfDetail", "CalculateLevelOfDetailUnclamped")
+      for s in ("SamplerState", "C")),
     ("E Load(L)", "load"),
-    # the variants with an integer texel offset `O` (not on cube maps)
+    # the variants with an integer texel offset `O` (not on cube maps), then a MinLod clamp, then
+    # the `out uint status` of a (sparse) access
     ("E Sample(SamplerState, F, O)", "offset"),
+    ("E Sample(SamplerState, F, O, float)", "offset"),
+    ("E Sample(SamplerState, F, O, float, out uint)", "offset"),
     ("E SampleLevel(SamplerState, F, float, O)", "offset"),
+    ("E SampleLevel(SamplerState, F, float, O, out uint)", "offset"),
     ("E SampleGrad(SamplerState, F, G, G, O)", "offset"),
+    ("E SampleGrad(SamplerState, F, G, G, O, float)", "offset"),
+    ("E SampleGrad(SamplerState, F, G, G, O, float, out uint)", "offset"),
     ("E SampleBias(SamplerState, F, float, O)", "offset"),
-    ("float SampleCmpLevelZero(SamplerComparisonState, F, float, O)", "cmp offset"),
-    ("S4 Gather(SamplerState, F, O)", "gather offset"),
+    ("E SampleBias(SamplerState, F, float, O, float)", "offset"),
+    ("E SampleBias(SamplerState, F, float, O, float, out uint)", "offset"),
+    ("Z SampleCmp(C, F, float, O)", "cmp offset"),
+    ("Z SampleCmp(C, F, float, O, float)", "cmp offset"),
+    ("Z SampleCmp(C, F, float, O, float, out uint)", "cmp offset"),
+    ("Z SampleCmpLevel(C, F, float, float, O)", "cmp offset"),
+    ("Z SampleCmpLevel(C, F, float, float, O, out uint)", "cmp offset"),
+    ("Z SampleCmpLevelZero(C, F, float, O)", "cmp offset"),
+    ("Z SampleCmpLevelZero(C, F, float, O, out uint)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O, float)", "cmp offset"),
+    ("Z SampleCmpGrad(C, F, float, G, G, O, float, out uint)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O, float)", "cmp offset"),
+    ("Z SampleCmpBias(C, F, float, float, O, float, out uint)", "cmp offset"),
+    *((f"S4 Gather{c}(SamplerState, F, O)", "gather offset") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 Gather{c}(SamplerState, F, O, out uint)", "gather offset")
+      for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, O)", "gather cmp offset") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, O, out uint)", "gather cmp offset")
+      for c in ("", "Red", "Green", "Blue", "Alpha")),
+    # one offset per gathered texel (ConstOffsets)
+    *((f"S4 Gather{c}(SamplerState, F, O, O, O, O{status})", "gather offset")
+      for c in ("Red", "Green", "Blue", "Alpha") for status in ("", ", out uint")),
+    *((f"S4 GatherCmp{c}(C, F, float, O, O, O, O{status})", "gather cmp offset")
+      for c in ("Red", "Green", "Blue", "Alpha") for status in ("", ", out uint")),
+    # cube maps: the clamp and status without an offset
+    *((f"S4 Gather{c}(SamplerState, F, out uint)", "gather cube") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    *((f"S4 GatherCmp{c}(C, F, float, out uint)", "gather cmp cube") for c in ("", "Red", "Green", "Blue", "Alpha")),
+    ("E Sample(SamplerState, F, float)", "cube"),
+    ("E Sample(SamplerState, F, float, out uint)", "cube"),
+    ("E SampleLevel(SamplerState, F, float, out uint)", "cube"),
+    ("E SampleGrad(SamplerState, F, G, G, float)", "cube"),
+    ("E SampleGrad(SamplerState, F, G, G, float, out uint)", "cube"),
+    ("E SampleBias(SamplerState, F, float, float)", "cube"),
+    ("E SampleBias(SamplerState, F, float, float, out uint)", "cube"),
+    ("Z SampleCmp(C, F, float, float)", "cube"),
+    ("Z SampleCmp(C, F, float, float, out uint)", "cube"),
+    ("Z SampleCmpLevel(C, F, float, float, out uint)", "cube"),
+    ("Z SampleCmpLevelZero(C, F, float, out uint)", "cube"),
+    ("Z SampleCmpGrad(C, F, float, G, G, float)", "cube"),
+    ("Z SampleCmpGrad(C, F, float, G, G, float, out uint)", "cube"),
+    ("Z SampleCmpBias(C, F, float, float, float)", "cube"),
+    ("Z SampleCmpBias(C, F, float, float, float, out uint)", "cube"),
     ("E Load(L, O)", "load offset"),
+    ("E Load(L, O, out uint)", "load offset"),
     ("void GetDimensions({sizes})", ""),
     ("void GetDimensions(uint, {sizes}, out uint)", "mips"),
     ("~void GetDimensions({fsizes})", ""),
@@ -157,15 +220,15 @@ _TEXTURES: dict[t.ResourceKind, tuple[int, int, int, str]] = {
     RK.TEXTURE_2D: (2, 2, 2, "cmp gather load mips index offset"),
     RK.TEXTURE_2D_ARRAY: (3, 2, 3, "cmp gather load mips index offset"),
     RK.TEXTURE_3D: (3, 3, 3, "load mips index offset"),
-    RK.TEXTURE_CUBE: (3, 3, 2, "cmp gather mips"),
-    RK.TEXTURE_CUBE_ARRAY: (4, 3, 3, "cmp gather mips"),
+    RK.TEXTURE_CUBE: (3, 3, 2, "cmp gather mips cube"),
+    RK.TEXTURE_CUBE_ARRAY: (4, 3, 3, "cmp gather mips cube"),
     RK.RW_TEXTURE_1D: (1, 1, 1, "rw"),
     RK.RW_TEXTURE_1D_ARRAY: (2, 1, 2, "rw"),
     RK.RW_TEXTURE_2D: (2, 2, 2, "rw"),
     RK.RW_TEXTURE_2D_ARRAY: (3, 2, 3, "rw"),
     RK.RW_TEXTURE_3D: (3, 3, 3, "rw"),
 }
-_RW_TEXTURE = ("E Load(L)", "void GetDimensions({sizes})", "~void GetDimensions({fsizes})")
+_RW_TEXTURE = ("E Load(L)", "E Load(L, out uint)", "void GetDimensions({sizes})", "~void GetDimensions({fsizes})")
 
 _RESOURCES: dict[t.ResourceKind, tuple[str, ...]] = {
     RK.BUFFER: _BUFFER, RK.RW_BUFFER: _BUFFER,
@@ -210,6 +273,7 @@ _CONCRETE: dict[str, t.Type] = {
     "uint": t.UINT, "uint2": t.vector(t.UINT, 2), "uint3": t.vector(t.UINT, 3), "uint4": t.vector(t.UINT, 4),
     "SamplerState": t.resource(RK.SAMPLER_STATE, None),
     "SamplerComparisonState": t.resource(RK.SAMPLER_COMPARISON_STATE, None),
+    "C": t.resource(RK.SAMPLER_COMPARISON_STATE, None), "Z": t.FLOAT,
     "EmptyNodeOutput": t.node_object(NK.EMPTY_NODE_OUTPUT, None),
 }
 

@@ -5,7 +5,8 @@ Input: one checked `NodeInfo` (its function, launch mode and numthreads); the bo
 functions it calls (transitively) are checked with it.
 Output: diagnostics, in the order the code is walked:
 - WG0440: a `discard` statement (dxc allows `discard` in pixel shaders only);
-- WG0441: implicit-derivative sampling (`Sample`, `SampleBias` on a texture) in a broadcasting or
+- WG0441: implicit derivatives (`Sample`, `SampleBias`, `SampleCmp[Bias]`, `CalculateLevelOfDetail*`
+  on a texture, the `ddx`/`ddy`/`fwidth` family) in a broadcasting or
   coalescing node whose numthreads is neither 1D with X a multiple of 4 nor has X and Y even
   (dxc's `warn_hlsl_derivatives_wrong_numthreads` text; wgc makes it an error, as Vulkan needs
   the derivative group of SPV_KHR_compute_shader_derivatives). Thread launch nodes have no
@@ -21,10 +22,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from wgc import codes, ir
-from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import DERIVATIVE_METHODS, children, reachable_functions
+from wgc.sema.uniformity import children, reachable_functions, uses_implicit_derivatives
 
 
 def check_node_code(node: NodeInfo) -> list[Diagnostic]:
@@ -37,18 +37,17 @@ def check_node_code(node: NodeInfo) -> list[Diagnostic]:
                 diagnostics.append(codes.DISCARD_IN_NODE(
                     item.span, f"'discard' is not allowed in node shaders (reached from node '{node.function.name}')",
                     notes=("only pixel shaders may discard",)))
-            elif node.launch != "thread" and not shape_ok and _samples_with_derivatives(item):
+            elif node.launch != "thread" and not shape_ok and uses_implicit_derivatives(item):
                 diagnostics.append(codes.DERIVATIVES_NEED_GROUP_SHAPE(
-                    item.span, f"Intrinsic {item.method} potentially used by '{node.function.name}' requires "
+                    item.span, f"Intrinsic {_name(item)} potentially used by '{node.function.name}' requires "
                     "derivatives - when used in compute/amplification/mesh shaders or broadcast nodes, numthreads "
                     "must be either 1D with X as a multiple of 4 or both X and Y must be multiples of 2.",
                     labels=(Label(node.span, f"'{node.function.name}' has numthreads ({x}, {y}, {z})"),)))
     return diagnostics
 
 
-def _samples_with_derivatives(item: Any) -> bool:
-    return isinstance(item, ir.MethodCall) and item.method in DERIVATIVE_METHODS \
-        and isinstance(item.object.type, t.ResourceType) and item.object.type.kind.is_texture
+def _name(item: Any) -> str:
+    return item.name if isinstance(item, ir.IntrinsicCall) else item.method
 
 
 def _walk(function: ir.Function) -> Iterator[Any]:

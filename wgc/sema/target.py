@@ -15,6 +15,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0623: `?:` choosing between resources or node objects (a Vulkan descriptor or node payload is
   not a value SPIR-V can select);
 - WG0624: a 64-bit `[[vk::image_format]]` (wgc's image sampled types are 32-bit);
+- WG0626: a string that is not a compile-time constant (a `string` variable that is not a
+  `static const` global, or a printf format that does not fold to a literal): SPIR-V has no string
+  values, only literal strings;
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
   literal string, which ends at a NUL).
 
@@ -35,6 +38,7 @@ from typing import Any
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
+from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions
@@ -42,9 +46,6 @@ from wgc.source import SourceFile, Span
 
 TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
 
-_TEXEL_OFFSET_ARGUMENT = {"Sample": 2, "SampleBias": 3, "SampleLevel": 3, "SampleGrad": 4, "SampleCmpLevelZero": 3,
-                          "Load": 1}
-"""Texture methods (read-only textures) -> the index of their optional texel offset argument."""
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
@@ -84,6 +85,15 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 _global(item.variable, report)
             elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
                 _call(item, report)
+            if isinstance(item, ir.VarDecl) and item.variable.type is t.STRING:
+                report(codes.STRING_NOT_CONSTANT, item.variable.span,
+                       f"string variable '{item.variable.name}' cannot be lowered: SPIR-V has no string values "
+                       "(use a literal, or a 'static const string' global)")
+            elif isinstance(item, ir.VarRef) and item.type is t.STRING and item.variable.storage is not ir.Storage.LOCAL \
+                    and not isinstance(fold(item), Folded):
+                report(codes.STRING_NOT_CONSTANT, item.span,
+                       f"string '{item.variable.name}' is not a compile-time constant: SPIR-V has no string values",
+                       (Label(item.variable.span, "declare it 'static const' with a literal initializer"),))
             elif isinstance(item, ir.Select) and _is_object(item.type):
                 report(codes.SELECT_OF_OBJECTS, item.span,
                        f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
@@ -107,6 +117,10 @@ def _is_object(type_: t.Type) -> bool:
 
 def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
     if isinstance(call, ir.IntrinsicCall):
+        if call.name == "printf" and call.args and not isinstance(fold(call.args[0]), Folded) \
+                and not isinstance(call.args[0], ir.VarRef):     # string variables: reported above
+            report(codes.STRING_NOT_CONSTANT, call.args[0].span,
+                   "the format of 'printf' must be a string literal: SPIR-V has no string values")
         if call.name.startswith("Interlocked") and call.args:
             base, _ = _lvalue_chain(call.args[0])
             if isinstance(base, ir.RecordAccess):
@@ -118,16 +132,26 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
     type_ = call.object.type
     if not isinstance(type_, t.ResourceType) or not type_.kind.is_texture or type_.kind.writable:
         return
-    index = _TEXEL_OFFSET_ARGUMENT.get(call.method)
-    if index is None or len(call.args) <= index:
-        return
-    from wgc.sema.consteval import Folded, fold
-
-    offset = call.args[index]
-    if not isinstance(fold(offset), Folded):
-        report(codes.VARIABLE_TEXEL_OFFSET, offset.span,
+    offsets = texel_offset_arguments(call)
+    if len(offsets) == 4:                           # an offset per gathered texel: ConstOffsets
+        variable = next((each for each in offsets if not isinstance(fold(each), Folded)), None)
+        if variable is not None:
+            report(codes.VARIABLE_TEXEL_OFFSET, variable.span,
+                   f"the four texel offsets of '{call.method}' must be constants: SPIR-V takes them as "
+                   "ConstOffsets")
+    elif offsets and not call.method.startswith("Gather") and not isinstance(fold(offsets[0]), Folded):
+        report(codes.VARIABLE_TEXEL_OFFSET, offsets[0].span,
                f"the texel offset of '{call.method}' must be a constant: Vulkan allows a variable offset only "
                "on Gather (VUID-RuntimeSpirv-Offset-10213)")
+
+
+def texel_offset_arguments(call: ir.MethodCall) -> tuple[ir.Expr, ...]:
+    """The texel offset arguments of a read-only texture method: the signed-integer arguments after
+    the location (Sample*/Gather*/CalculateLevelOfDetail take float coordinates, clamps, biases,
+    LODs and gradients; `Load`'s first argument is its integer location; a status is `out uint`)."""
+    args = call.args[1:] if call.method == "Load" else call.args
+    return tuple(a for a in args if (scalar := t.element_scalar(a.type)) is not None
+                 and scalar.kind is t.ScalarKind.INT)
 
 
 def _global(variable: ir.Variable, report: Any) -> None:

@@ -67,7 +67,19 @@ GET_RECORDS = frozenset({"GetThreadNodeOutputRecords", "GetGroupNodeOutputRecord
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Consume"})
 UNIFORM_WAVE_INTRINSICS = frozenset({"WaveGetLaneCount"})
 QUAD_OPS = frozenset({"QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal"})
-DERIVATIVE_METHODS = frozenset({"Sample", "SampleBias"})  # implicit derivatives (wgc has no ddx/ddy intrinsics)
+DERIVATIVE_METHODS = frozenset({"Sample", "SampleBias", "SampleCmp", "SampleCmpBias", "CalculateLevelOfDetail",
+                                "CalculateLevelOfDetailUnclamped"})
+"""Texture methods that compute implicit derivatives (implicit-LOD sampling and LOD queries)."""
+DERIVATIVE_INTRINSICS = frozenset({"ddx", "ddy", "fwidth", "ddx_coarse", "ddy_coarse", "ddx_fine", "ddy_fine"})
+
+
+def uses_implicit_derivatives(e: object) -> bool:
+    """Whether an expression computes derivatives between the threads of a group (a derivative
+    intrinsic, or an implicit-derivative method of a texture)."""
+    if isinstance(e, ir.IntrinsicCall):
+        return e.name in DERIVATIVE_INTRINSICS
+    return isinstance(e, ir.MethodCall) and e.method in DERIVATIVE_METHODS \
+        and isinstance(e.object.type, t.ResourceType) and e.object.type.kind.is_texture
 
 UAV, GROUP_SHARED, NODE_INPUT, NODE_OUTPUT, ALL_MEMORY = 0x1, 0x2, 0x4, 0x8, 0xF
 GROUP_SYNC, GROUP_SCOPE, DEVICE_SCOPE = 0x1, 0x2, 0x4
@@ -808,10 +820,12 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
             sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.name}' is not available in thread launch nodes",
                  notes=("quad operations need the quads of a thread group: only broadcasting and coalescing nodes "
                         "have them",))
-        elif isinstance(e, ir.MethodCall) and e.method in DERIVATIVE_METHODS \
-                and isinstance(e.object.type, t.ResourceType) and e.object.type.kind.is_texture:
-            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.method}' computes implicit derivatives, which are not "
-                 "available in thread launch nodes", notes=("use 'SampleLevel' or 'SampleGrad'",))
+        elif uses_implicit_derivatives(e):
+            name = e.name if isinstance(e, ir.IntrinsicCall) else e.method      # type: ignore[attr-defined]
+            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{name}' computes implicit derivatives, which are not "
+                 "available in thread launch nodes",
+                 notes=("use 'SampleLevel' or 'SampleGrad'" if isinstance(e, ir.MethodCall) else
+                        "thread launch nodes have no group of threads to take derivatives across",))
 
 
 def _flag_names(value: int, names: dict[int, str]) -> str:

@@ -35,7 +35,21 @@ Invariants and decisions:
   without GROUP_SYNC (it orders nothing) is left out.
   The legacy *MemoryBarrier[WithGroupSync] use dxc's scopes and storage classes.
 - Wave operations are GroupNonUniform instructions at Subgroup scope, each declaring its
-  capability; WaveActiveAllEqual of a vector compares component by component.
+  capability; WaveActiveAllEqual of a vector compares component by component. WaveMatch and
+  WaveMultiPrefix* use SPV_NV_shader_subgroup_partitioned (OpGroupNonUniformPartitionNV,
+  PartitionedExclusiveScanNV with the mask), as dxc; WaveMultiPrefixCountBits scans (b ? 1 : 0).
+  QuadAny/QuadAll are three QuadSwaps combined with Or/And (dxc without SPV_KHR_quad_control).
+- Derivatives (ddx, ddy, fwidth, *_coarse, *_fine) are OpDPdx & co. on 32-bit floats (halves
+  widened), with the compute derivative group of `resources.uses_derivatives`, as Sample.
+- dot4add_[iu]8packed is OpSDot/OpUDot (PackedVectorFormat4x8Bit) plus the accumulator; dot2add
+  multiplies in the halves' precision, widens, adds (dxc); msad4 is spelled out byte by byte;
+  ldexp is x * exp2(e) (GLSL Ldexp wants an int exponent); AddUint64 uses OpIAddCarry.
+- NonUniformResourceIndex(i) is an OpCopyObject decorated NonUniform; the descriptor access
+  chains, loads and sampled images it indexes are decorated by `resources.decorate_non_uniform`
+  (only where the index is the call's result itself: dxc also follows arithmetic on it).
+- CheckAccessFullyMapped(status) is status != 0 (wgc's statuses come from non-sparse accesses and
+  are 1); IsHelperLane() is false (no helper lanes outside pixel shaders); printf is
+  NonSemantic.DebugPrintf with the arguments as they are (dxc widens floats to double).
 """
 
 from __future__ import annotations
@@ -161,7 +175,8 @@ _GLSL = {
     "clamp": {"f": "FClamp", "s": "SClamp", "u": "UClamp"}, "fma": {"f": "Fma"},
     "length": {"f": "Length"}, "distance": {"f": "Distance"}, "normalize": {"f": "Normalize"},
     "cross": {"f": "Cross"}, "reflect": {"f": "Reflect"}, "refract": {"f": "Refract"},
-    "faceforward": {"f": "FaceForward"}, "determinant": {"f": "Determinant"},
+    "faceforward": {"f": "FaceForward"}, "determinant": {"f": "Determinant"}, "degrees": {"f": "Degrees"},
+    "radians": {"f": "Radians"},
 }
 
 
@@ -195,6 +210,86 @@ def _saturate(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 def _rcp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.emit(
         "OpFDiv", fl.types.id(p), fl.ml.constant(p, 1.0), parts[0]))
+
+
+def _ldexp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """ldexp(x, e) = x * exp2(e): GLSL's Ldexp wants an integer exponent, HLSL's is a float (dxc)."""
+    return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.emit(
+        "OpFMul", fl.types.id(p), parts[0], fl.b.ext_inst(fl.types.id(p), "Exp2", parts[1])))
+
+
+def _sincos(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
+    """sincos(x, out s, out c): Sin and Cos of x, written to s and c (dxc)."""
+    x = _args(fl, call)[:1]
+    for arg, op in ((call.args[1], "Sin"), (call.args[2], "Cos")):
+        _store_out(fl, arg, lanes(fl, call.args[0].type, x, _ext(fl, op)), call.args[0].type)
+    return None
+
+
+def _isnormal(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """isnormal(x): the exponent bits are neither all 0 (zero, subnormal) nor all 1 (inf, NaN), as dxc
+    (OpIsNormal is Kernel-only): bits & mask != 0 and != mask, mask 0x7F800000 (half: 0x7C00)."""
+    bits = t.element_scalar(call.args[0].type).bits            # type: ignore[union-attr]
+    unsigned, mask = t.scalar(t.ScalarKind.UINT, bits), (0x7C00 if bits == 16 else 0x7F800000)
+
+    def isnormal(piece: t.Type, parts: list[int]) -> int:     # piece: a bool piece
+        word = t.with_element(piece, unsigned)
+        raw = fl.b.emit("OpBitcast", fl.types.id(word), parts[0])
+        exponent = fl.b.emit("OpBitwiseAnd", fl.types.id(word), raw, fl.ml.constant(word, mask))
+        nonzero = fl.b.emit("OpINotEqual", fl.types.id(piece), exponent, fl.ml.constant(word, 0))
+        finite = fl.b.emit("OpINotEqual", fl.types.id(piece), exponent, fl.ml.constant(word, mask))
+        return fl.b.emit("OpLogicalAnd", fl.types.id(piece), nonzero, finite)
+    return lanes(fl, call.type, _args(fl, call), isnormal)
+
+
+def _dst(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """dst(a, b) = (1, a.y * b.y, a.z, b.w) (the D3D distance vector, as dxc)."""
+    a, b = (fl.components(fl.value(x), x.type) for x in call.args)  # type: ignore[arg-type]
+    element = t.element_scalar(call.type)
+    y = fl.binary("*", element, element, a[1], b[1])          # type: ignore[arg-type]
+    return fl.build([fl.ml.constant(element, 1), y, a[2], b[3]], call.type)  # type: ignore[arg-type]
+
+
+def _lit(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """lit(n.l, n.h, m) = (1, max(n.l, 0), n.l < 0 || n.h < 0 ? 0 : pow(n.h, m), 1) (dxc)."""
+    element: t.ScalarType = t.element_scalar(call.type)       # type: ignore[assignment]
+    l, h, m = (fl.value(x) for x in call.args)
+    scalar, bool_ = fl.types.id(element), fl.b.type_bool()
+    zero, one = fl.ml.constant(element, 0.0), fl.ml.constant(element, 1.0)
+    diffuse = fl.b.ext_inst(scalar, "FMax", l, zero)
+    negative = fl.b.emit("OpLogicalOr", bool_, fl.b.emit("OpFOrdLessThan", bool_, l, zero),
+                         fl.b.emit("OpFOrdLessThan", bool_, h, zero))
+    specular = fl.b.emit("OpSelect", scalar, negative, zero, fl.b.ext_inst(scalar, "Pow", h, m))
+    return fl.build([one, diffuse, specular, one], call.type)
+
+
+# ---------------------------------------------------------------- derivatives
+
+_DERIVATIVES = {  # name: (instruction, needs DerivativeControl)
+    "ddx": ("OpDPdx", False), "ddy": ("OpDPdy", False), "fwidth": ("OpFwidth", False),
+    "ddx_coarse": ("OpDPdxCoarse", True), "ddy_coarse": ("OpDPdyCoarse", True),
+    "ddx_fine": ("OpDPdxFine", True), "ddy_fine": ("OpDPdyFine", True),
+}
+
+
+def _derivative(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """ddx/ddy/fwidth and their coarse/fine forms: the core derivative instructions, which need the
+    compute derivative group of SPV_KHR_compute_shader_derivatives (`resources.uses_derivatives`,
+    as implicit-LOD sampling); SPIR-V derivatives are 32-bit, so half values are widened."""
+    from .resources import uses_derivatives
+
+    op, control = _DERIVATIVES[call.name]
+    if control:
+        fl.b.capability("DerivativeControl")
+    uses_derivatives(fl, call)
+
+    def derivative(piece: t.Type, parts: list[int]) -> int:
+        wide = t.with_element(piece, t.FLOAT)
+        if t.element_scalar(piece).bits == 32:                # type: ignore[union-attr]  # min16float too
+            return fl.b.emit(op, fl.types.id(piece), parts[0])
+        value = fl.b.emit(op, fl.types.id(wide), fl.b.emit("OpFConvert", fl.types.id(wide), parts[0]))
+        return fl.b.emit("OpFConvert", fl.types.id(piece), value)
+    return lanes(fl, call.type, _args(fl, call), derivative)
 
 
 def _mad(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
@@ -424,6 +519,83 @@ def _bits64(fl: FunctionLowering, name: str, scalar: t.ScalarType, x: int) -> in
     return fl.b.emit("OpSelect", uint, found(hi), fl.b.emit("OpIAdd", uint, hi, plus32), lo)
 
 
+# ---------------------------------------------------------------- packed dot products, msad4, 64-bit adds
+
+
+def _dot4add(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """dot4add_[iu]8packed(a, b, acc) = OpSDot/OpUDot of the packed bytes (PackedVectorFormat4x8Bit,
+    core in SPIR-V 1.6) plus acc, as dxc."""
+    a, b, acc = (fl.value(x) for x in call.args)
+    fl.b.capability("DotProduct", "DotProductInput4x8BitPacked")
+    op = "OpSDot" if call.name == "dot4add_i8packed" else "OpUDot"
+    product = fl.b.emit(op, fl.types.id(call.type), a, b, "PackedVectorFormat4x8Bit")
+    return fl.b.emit("OpIAdd", fl.types.id(call.type), product, acc)
+
+
+def _dot2add(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """dot2add(a, b, acc): a * b (in a's precision), widened to float2, summed, plus acc (dxc)."""
+    (a, type_), (b, _), (acc, _) = _args(fl, call)
+    product = fl.b.emit("OpFMul", fl.types.id(type_), a, b)
+    float2 = t.vector(t.FLOAT, 2)
+    if t.element_scalar(type_).bits == 16:                    # type: ignore[union-attr]  # not min16float
+        product = fl.b.emit("OpFConvert", fl.types.id(float2), product)
+    x, y = (fl.b.emit("OpCompositeExtract", fl.types.id(t.FLOAT), product, i) for i in (0, 1))
+    return fl.b.emit("OpFAdd", fl.types.id(t.FLOAT), fl.b.emit("OpFAdd", fl.types.id(t.FLOAT), x, y), acc)
+
+
+def _msad4(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """msad4(reference, source, accum): for each byte alignment i of the 8 source bytes, accum[i]
+    plus the sum over the reference's non-zero bytes r_j of |r_j - s_(i+j)| (D3D's masked SAD)."""
+    reference, source, accum = (fl.value(x) for x in call.args)
+    uint, bool_ = fl.types.id(t.UINT), fl.b.type_bool()
+    low, high = (fl.b.emit("OpCompositeExtract", uint, source, i) for i in (0, 1))
+    sums = fl.components(accum, t.vector(t.UINT, 4))
+
+    def byte(word: int, index: int) -> int:
+        return fl.b.emit("OpBitFieldUExtract", uint, word, fl.uint(8 * index), fl.uint(8))
+    references = [byte(reference, j) for j in range(4)]
+    out = []
+    for i in range(4):
+        window = low if i == 0 else fl.b.emit(
+            "OpBitwiseOr", uint, fl.b.emit("OpShiftRightLogical", uint, low, fl.uint(8 * i)),
+            fl.b.emit("OpShiftLeftLogical", uint, high, fl.uint(32 - 8 * i)))
+        total = sums[i]
+        for j in range(4):
+            r, s_ = references[j], byte(window, j)
+            difference = fl.b.emit("OpSelect", uint, fl.b.emit("OpUGreaterThan", bool_, r, s_),
+                                   fl.b.emit("OpISub", uint, r, s_), fl.b.emit("OpISub", uint, s_, r))
+            masked = fl.b.emit("OpSelect", uint, fl.b.emit("OpINotEqual", bool_, r, fl.uint(0)), difference,
+                               fl.uint(0))
+            total = fl.b.emit("OpIAdd", uint, total, masked)
+        out.append(total)
+    return fl.build(out, call.type)
+
+
+def _add_uint64(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """AddUint64(a, b): (low, high) pairs of 32-bit words added as 64-bit numbers: OpIAddCarry on
+    the low words, the carry added to the sum of the high words."""
+    (a, type_), (b, _) = _args(fl, call)
+    uint = fl.types.id(t.UINT)
+    xs, ys = fl.components(a, type_), fl.components(b, type_)  # type: ignore[arg-type]
+    pair = fl.b.type_struct([uint, uint])
+    out = []
+    for k in range(0, len(xs), 2):
+        low = fl.b.emit("OpIAddCarry", pair, xs[k], ys[k])
+        sum_, carry = (fl.b.emit("OpCompositeExtract", uint, low, i) for i in (0, 1))
+        high = fl.b.emit("OpIAdd", uint, fl.b.emit("OpIAdd", uint, xs[k + 1], ys[k + 1]), carry)
+        out += [sum_, high]
+    return fl.build(out, call.type)
+
+
+def _asdouble(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """asdouble(low, high): each (low, high) pair of words bitcast to a double (dxc)."""
+    (low, type_), (high, _) = _args(fl, call)
+    uint2, double = fl.types.id(t.vector(t.UINT, 2)), fl.types.id(t.DOUBLE)
+    pairs = zip(fl.components(low, type_), fl.components(high, type_))  # type: ignore[arg-type]
+    return fl.build([fl.b.emit("OpBitcast", double, fl.b.emit("OpCompositeConstruct", uint2, lo, hi))
+                     for lo, hi in pairs], call.type)
+
+
 def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
     if len(call.args) == 3:           # asuint(double, out uint low, out uint high)
         pair = fl.b.emit("OpBitcast", fl.types.id(t.vector(t.UINT, 2)), fl.value(call.args[0]))
@@ -433,6 +605,14 @@ def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
     if fl.types.id(call.args[0].type) == fl.types.id(call.type):
         return fl.value(call.args[0])  # type: ignore[return-value]
     return _core("OpBitcast")(fl, call)
+
+
+def _color_to_ubyte4(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """D3DCOLORtoUBYTE4(c) = int4(c.zyxw * 255.002), as dxc (255.002: the float nearest 255.001953)."""
+    color, float4 = fl.value(call.args[0]), fl.types.id(t.vector(t.FLOAT, 4))
+    swizzled = fl.b.emit("OpVectorShuffle", float4, color, color, 2, 1, 0, 3)
+    scaled = fl.b.emit("OpVectorTimesScalar", float4, swizzled, fl.ml.constant(t.FLOAT, 255.002))
+    return fl.b.emit("OpConvertFToS", fl.types.id(call.type), scaled)
 
 
 def _half_packing(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
@@ -630,6 +810,95 @@ def _lane_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     return _builtin_load(fl, "SubgroupLocalInvocationId" if call.name == "WaveGetLaneIndex" else "SubgroupSize")
 
 
+_MULTI_PREFIX = {f"WaveMultiPrefix{op}": dict(zip("fsu", _ARITHMETIC[op]))
+                 for op in ("Sum", "Product", "BitAnd", "BitOr", "BitXor")}
+"""WaveMultiPrefix*: the instruction per kind, with PartitionedExclusiveScanNV over the mask."""
+
+
+def _partitioned(fl: FunctionLowering) -> int:
+    """SPV_NV_shader_subgroup_partitioned (dxc's lowering of WaveMatch and WaveMultiPrefix*)."""
+    fl.b.extension("SPV_NV_shader_subgroup_partitioned")
+    return _subgroup(fl, "GroupNonUniformPartitionedNV")
+
+
+def _wave_match(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    value = fl.value(call.args[0])
+    _partitioned(fl)
+    return fl.b.emit("OpGroupNonUniformPartitionNV", fl.types.id(call.type), value)
+
+
+def _wave_multi_prefix(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """WaveMultiPrefix<op>(value, mask): the op's exclusive scan over the lanes of `mask`'s partition;
+    CountBits scans (value ? 1 : 0) with IAdd."""
+    value, mask = fl.value(call.args[0]), fl.value(call.args[1])
+    scope = _partitioned(fl)
+    if call.name == "WaveMultiPrefixCountBits":
+        op, value = "IAdd", fl.b.emit("OpSelect", fl.types.id(t.UINT), value, fl.uint(1), fl.uint(0))
+    else:
+        op = _MULTI_PREFIX[call.name][_kind(call.type)]           # type: ignore[assignment]
+        assert op is not None, f"sema's table gives '{call.name}' integer operands only"
+    return fl.b.emit(f"OpGroupNonUniform{op}", fl.types.id(call.type), scope, "PartitionedExclusiveScanNV",
+                     value, mask)
+
+
+def _quad_read_lane(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    value, lane = fl.value(call.args[0]), fl.value(call.args[1])
+    scope = _subgroup(fl, "GroupNonUniformQuad")
+    return fl.b.emit("OpGroupNonUniformQuadBroadcast", fl.types.id(call.type), scope, value, lane)
+
+
+def _quad_any_all(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """QuadAny/QuadAll without SPV_KHR_quad_control, as dxc: the value of every lane of the quad
+    (QuadSwap in directions 0, 1, 2), combined with OpLogicalOr/OpLogicalAnd."""
+    value = fl.value(call.args[0])
+    scope = _subgroup(fl, "GroupNonUniformQuad")
+    bool_, op = fl.b.type_bool(), ("OpLogicalOr" if call.name == "QuadAny" else "OpLogicalAnd")
+    result = value
+    for direction in range(3):
+        other = fl.b.emit("OpGroupNonUniformQuadSwap", bool_, scope, value, fl.uint(direction))
+        result = fl.b.emit(op, bool_, result, other)
+    return result
+
+
+# ---------------------------------------------------------------- resources
+
+
+def _non_uniform_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """NonUniformResourceIndex(i): a copy of i decorated NonUniform (dxc); the resource accesses it
+    indexes are decorated by `resources.decorate_non_uniform`."""
+    from .resources import mark_non_uniform
+
+    copy = fl.b.emit("OpCopyObject", fl.types.id(call.type), fl.value(call.args[0]))
+    mark_non_uniform(fl, copy)
+    return copy
+
+
+def _check_access_fully_mapped(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """CheckAccessFullyMapped(status) = status != 0: wgc's statuses come from non-sparse accesses,
+    which report 1 (dxc's OpImageSparseTexelsResident needs a sparse residency code)."""
+    return fl.b.emit("OpINotEqual", fl.b.type_bool(), fl.value(call.args[0]), fl.uint(0))
+
+
+def _is_helper_lane(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """IsHelperLane() is false outside pixel shaders (D3D SM 6.6): compute and node shaders have
+    no helper lanes (dxc loads the HelperInvocation built-in, which Vulkan allows in fragment
+    shaders only)."""
+    return fl.ml.constant(t.BOOL, False)
+
+
+def _printf(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
+    """printf(format, args...): NonSemantic.DebugPrintf's DebugPrintf (instruction 1) with the
+    format as an OpString and the arguments as they are, as dxc (which also widens floats to
+    double, the C promotion; wgc keeps them 32-bit, as Vulkan's debugPrintf reads %f)."""
+    folded = fold(call.args[0])
+    assert isinstance(folded, Folded) and isinstance(folded.value, str), "sema.target: WG0626"
+    fl.b.extension("SPV_KHR_non_semantic_info")
+    instructions = fl.b.ext_inst_import("NonSemantic.DebugPrintf")
+    values = [fl.value(a) for a in call.args[1:]]
+    fl.b.emit("OpExtInst", fl.b.type_void(), instructions, 1, fl.b.string(folded.value), *values)
+    return None
+
+
 # ---------------------------------------------------------------- work graphs
 
 
@@ -655,7 +924,9 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     **{name: _classify for name in ("isnan", "isinf", "isfinite")}, "all": _all_any, "any": _all_any,
     "dot": _dot, "mul": _mul, "transpose": _transpose, "select": _select,
     **{name: _bits for name in ("countbits", "firstbithigh", "firstbitlow", "reversebits")},
-    "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast, "f32tof16": _half_packing, "f16tof32": _half_packing,
+    "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast,
+    **{name: _bitcast for name in ("asfloat16", "asint16", "asuint16")},
+    "and": _core("OpLogicalAnd"), "or": _core("OpLogicalOr"), "D3DCOLORtoUBYTE4": _color_to_ubyte4, "f32tof16": _half_packing, "f16tof32": _half_packing,
     **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore")},
     "Barrier": _barrier, **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS
                             for sync in ("", "WithGroupSync")},
@@ -665,4 +936,11 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "WaveGetLaneIndex": _lane_index, "WaveGetLaneCount": _lane_index,
     "GetRemainingRecursionLevels": _remaining_recursion_levels,
     "GetCurrentLoopIterationIndex": _loop_iteration,
+    "ldexp": _ldexp, "sincos": _sincos, "isnormal": _isnormal, "dst": _dst, "lit": _lit,
+    **{name: _derivative for name in _DERIVATIVES},
+    "dot4add_u8packed": _dot4add, "dot4add_i8packed": _dot4add, "dot2add": _dot2add, "msad4": _msad4,
+    "AddUint64": _add_uint64, "asdouble": _asdouble,
+    "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
+    "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
+    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane, "CheckAccessFullyMapped": _check_access_fully_mapped,
 }

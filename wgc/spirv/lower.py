@@ -467,7 +467,9 @@ class FunctionLowering:
             return place.pointer
         pointee = self.types.id(place.type, place.layout)
         pointer_type = self.b.type_pointer(place.storage, pointee)
-        return self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
+        chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
+        from .resources import decorate_non_uniform_place  # an element of an array of buffers
+        return decorate_non_uniform_place(self, chain, place)
 
     def load(self, place: Place | SwizzlePlace) -> int:
         if not isinstance(place, (Place, SwizzlePlace)):          # a texel

@@ -30,13 +30,26 @@ Invariants (dxc's Vulkan mapping unless noted):
   narrowed to T; writes are OpImageWrite. Texel offsets are ConstOffset when constant; a
   variable offset is allowed on Gather only (Offset + ImageGatherExtended; Vulkan forbids it
   elsewhere).
-- Implicit-LOD sampling (Sample, SampleBias) needs derivatives: the GLCompute entry point gets
+- Implicit-LOD sampling (Sample, SampleBias, SampleCmp, SampleCmpBias, CalculateLevelOfDetail) and
+  the ddx/ddy family need derivatives: the GLCompute entry point gets
   SPV_KHR_compute_shader_derivatives with DerivativeGroupLinearKHR (numthreads X % 4 == 0,
   Y = Z = 1) or DerivativeGroupQuadsKHR (X and Y even), dxc's rule: at once when the entry
   point's own body samples so, and by `derivative_mode` (called after each entry point is
   lowered) when a called helper does. Sema rejects other group shapes (WG0441) and thread-launch
   nodes (WG0416).
-- A Load's `out status` receives 1 (wgc resources are never sparse).
+- Sampling: Sample/SampleBias/SampleCmp/SampleCmpBias are implicit-LOD (Dref for Cmp),
+  SampleLevel/SampleGrad/SampleCmpLevel/SampleCmpLevelZero/SampleCmpGrad explicit-LOD; the clamp
+  is the MinLod image operand; Gather{Red,Green,Blue,Alpha} pick the component, GatherCmp* are
+  OpImageDrefGather; four per-texel offsets are ConstOffsets (constants only);
+  CalculateLevelOfDetail[Unclamped] is OpImageQueryLod's first / second component (dxc).
+- An `out uint status` (Load, Sample*, Gather*) receives 1 (wgc resources are never sparse).
+- RWByteAddressBuffer's *Float* atomics operate on the word with the float's bits (OpBitcast),
+  returning the original bits as a float.
+- NonUniformResourceIndex: an access chain into an array of descriptors whose index is a
+  NonUniformResourceIndex result, the image or sampler loaded through it and the sampled image
+  are decorated NonUniform, with the *ArrayNonUniformIndexing capability of the descriptor kind
+  (`decorate_non_uniform`; buffer elements: `decorate_non_uniform_place`, called by
+  `FunctionLowering.pointer`).
 - Read-only buffers are NonWritable; `globallycoherent` is Coherent, except under the Vulkan
   memory model, where SPIR-V forbids the decoration: there its loads and stores carry
   MakePointerVisible/MakePointerAvailable (OpImageRead/OpImageWrite: MakeTexelVisible/Available)
@@ -83,6 +96,7 @@ class _State:
     named: set[int] = field(default_factory=set)
     derivatives: set[int] = field(default_factory=set)                  # functions needing derivatives
     derivative_entries: set[int] = field(default_factory=set)           # entry points given a mode
+    non_uniform: set[int] = field(default_factory=set)                  # NonUniformResourceIndex results
 
 
 _STATES: weakref.WeakKeyDictionary[ModuleLowering, _State] = weakref.WeakKeyDictionary()
@@ -329,13 +343,65 @@ def _descriptor(fl: FunctionLowering, handle: ResourceHandle) -> int:
     """A pointer to the resource (through the array of descriptors it is an element of)."""
     if not handle.indices:
         return handle.variable
-    return fl.b.emit("OpAccessChain", fl.b.type_pointer(handle.storage, handle.pointee), handle.variable,
-                     *handle.indices)
+    chain = fl.b.emit("OpAccessChain", fl.b.type_pointer(handle.storage, handle.pointee), handle.variable,
+                      *handle.indices)
+    return decorate_non_uniform(fl, chain, handle.indices, handle.type)
 
 
 def _object(fl: FunctionLowering, handle: ResourceHandle) -> int:
     """The loaded image or sampler."""
-    return fl.b.emit("OpLoad", handle.pointee, _descriptor(fl, handle))
+    loaded = fl.b.emit("OpLoad", handle.pointee, _descriptor(fl, handle))
+    return decorate_non_uniform(fl, loaded, handle.indices, handle.type)
+
+
+# capability of a non-uniform index into an array of descriptors, per kind of descriptor
+_NON_UNIFORM_CAPABILITIES = {
+    "buffer": "StorageBufferArrayNonUniformIndexing", "uniform": "UniformBufferArrayNonUniformIndexing",
+    "sampled": "SampledImageArrayNonUniformIndexing", "storage": "StorageImageArrayNonUniformIndexing",
+    "texel": "UniformTexelBufferArrayNonUniformIndexing", "rwtexel": "StorageTexelBufferArrayNonUniformIndexing",
+}
+
+
+def mark_non_uniform(fl: FunctionLowering, value: int) -> None:
+    """Decorate a NonUniformResourceIndex result NonUniform and remember it, so that the descriptor
+    accesses it indexes are decorated too (`decorate_non_uniform`), as dxc does. Only the result
+    itself is followed: an index computed from it is not (dxc propagates through arithmetic)."""
+    fl.b.capability("ShaderNonUniform")
+    fl.b.decorate(value, "NonUniform")
+    _state(fl.ml).non_uniform.add(value)
+
+
+def decorate_non_uniform_place(fl: FunctionLowering, chain: int, place: Place) -> int:
+    """The access chain of a buffer element (`FunctionLowering.pointer`), decorated NonUniform when
+    the buffer is an element of an array of descriptors picked by a NonUniformResourceIndex result
+    (an element index from one is uniform in this sense: nothing is decorated). Returns `chain`."""
+    variable = _state(fl.ml).variables.get(place.pointer)       # type: ignore[arg-type]
+    if variable is None or place.storage != "StorageBuffer":
+        return chain
+    depth = len(_unwrap(variable.type)[1])                       # the descriptor-array indices
+    if not _state(fl.ml).non_uniform.intersection(place.indices[:depth]):
+        return chain
+    fl.b.decorate(chain, "NonUniform")
+    fl.b.capability(_NON_UNIFORM_CAPABILITIES["buffer"])
+    return chain
+
+
+def decorate_non_uniform(fl: FunctionLowering, id_: int, indices: tuple[int, ...], type_: t.Type | None) -> int:
+    """`id_` (an access chain into an array of descriptors, or what is loaded through it), decorated
+    NonUniform when one of the descriptor `indices` came from NonUniformResourceIndex; declares the
+    indexing capability of the descriptor kind `type_` (None: already declared). Returns `id_`."""
+    if not _state(fl.ml).non_uniform.intersection(indices):
+        return id_
+    fl.b.decorate(id_, "NonUniform")
+    if isinstance(type_, t.ResourceType):
+        kind = type_.kind
+        dim = _DIMS.get(kind, ("",))[0]
+        descriptor = ("uniform" if kind is RK.CONSTANT_BUFFER else
+                      ("rwtexel" if kind.writable else "texel") if dim == "Buffer" else
+                      ("storage" if kind.writable else "sampled") if kind in _DIMS else
+                      "sampled" if kind in (RK.SAMPLER_STATE, RK.SAMPLER_COMPARISON_STATE) else "buffer")
+        fl.b.capability(_NON_UNIFORM_CAPABILITIES[descriptor])
+    return id_
 
 
 def _without_format(fl: FunctionLowering, handle: ResourceHandle, access: str) -> None:
@@ -521,20 +587,28 @@ def _atomic(fl: FunctionLowering, raw: _Raw, expr: ir.MethodCall) -> None:
     uint_id, pointer = fl.types.id(t.UINT), fl.pointer(raw.word(0))
     scope, semantics = fl.ml.scope("Device"), fl.ml.semantics()
 
+    floats = "Float" in name              # the *Float* forms: the float's bits, compared bitwise
+
     def operand(arg: ir.Expr) -> int:
+        if floats:
+            return fl.b.emit("OpBitcast", uint_id, fl.value(arg))
         return fl.convert(fl.value(arg), arg.type, t.UINT)  # type: ignore[return-value]
 
-    if name in ("InterlockedCompareExchange", "InterlockedCompareStore"):
+    base = name.removesuffix("FloatBitwise").removesuffix("Float")
+    if base in ("InterlockedCompareExchange", "InterlockedCompareStore"):
         compare, value = operand(args[1]), operand(args[2])
         original = fl.b.emit("OpAtomicCompareExchange", uint_id, pointer, scope, semantics, semantics,
                              value, compare)
         out = 3
     else:
-        original = fl.b.emit(_ATOMICS[name][0 if signed else 1], uint_id, pointer, scope, semantics,
+        original = fl.b.emit(_ATOMICS[base][0 if signed else 1], uint_id, pointer, scope, semantics,
                              operand(args[1]))
         out = 2
     if len(args) > out:
-        _store_out(fl, expr, out, original, t.UINT)
+        if floats:
+            _store_out(fl, expr, out, fl.b.emit("OpBitcast", fl.types.id(t.FLOAT), original), t.FLOAT)
+        else:
+            _store_out(fl, expr, out, original, t.UINT)
     return None
 
 
@@ -658,20 +732,33 @@ class _Raw:
 # ---------------------------------------------------------------- texture methods
 
 _SAMPLES = {
-    # method: (instruction, image operand of the arguments after the coordinate, how many)
-    "Sample": ("OpImageSampleImplicitLod", None, 0),
-    "SampleBias": ("OpImageSampleImplicitLod", "Bias", 1),
-    "SampleLevel": ("OpImageSampleExplicitLod", "Lod", 1),
-    "SampleGrad": ("OpImageSampleExplicitLod", "Grad", 2),
-    "SampleCmpLevelZero": ("OpImageSampleDrefExplicitLod", "Lod", 0),
-    "Gather": ("OpImageGather", None, 0),
+    # method: (instruction, image operand of the arguments after the coordinate (and the depth
+    # reference), how many, whether a MinLod clamp may follow the offset)
+    "Sample": ("OpImageSampleImplicitLod", None, 0, True),
+    "SampleBias": ("OpImageSampleImplicitLod", "Bias", 1, True),
+    "SampleLevel": ("OpImageSampleExplicitLod", "Lod", 1, False),
+    "SampleGrad": ("OpImageSampleExplicitLod", "Grad", 2, True),
+    "SampleCmp": ("OpImageSampleDrefImplicitLod", None, 0, True),
+    "SampleCmpBias": ("OpImageSampleDrefImplicitLod", "Bias", 1, True),
+    "SampleCmpLevel": ("OpImageSampleDrefExplicitLod", "Lod", 1, False),
+    "SampleCmpLevelZero": ("OpImageSampleDrefExplicitLod", "Lod", 0, False),
+    "SampleCmpGrad": ("OpImageSampleDrefExplicitLod", "Grad", 2, True),
+    **{f"Gather{c}": ("OpImageGather", None, 0, False) for c in ("", "Red", "Green", "Blue", "Alpha")},
+    **{f"GatherCmp{c}": ("OpImageDrefGather", None, 0, False) for c in ("", "Red", "Green", "Blue", "Alpha")},
 }
+"""Each sampling method; after the operands above come the optional texel offset (never on cube
+maps), the optional MinLod clamp (where the flag says so) and the optional `out uint status`, in
+that order (gen_intrin_main.txt's overloads)."""
+_GATHER_COMPONENT = {"": 0, "Red": 0, "Green": 1, "Blue": 2, "Alpha": 3}
+"""Gather's component operand; GatherCmp* compare the first component (OpImageDrefGather has none)."""
 
 
 def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> object:
     name, args = expr.method, expr.args
     if name in _SAMPLES:
         return _sample(fl, handle, expr)
+    if name.startswith("CalculateLevelOfDetail"):
+        return _level_of_detail(fl, handle, expr)
     if name == "GetDimensions":
         return _get_dimensions(fl, handle, expr)
     if name != "Load":
@@ -686,46 +773,79 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     assert scalar is not None
     coordinate = parts[0] if len(parts) == 2 else fl.build(parts[:-1], t.vector(scalar, len(parts) - 1))
     operands: list[object] = ["Lod", parts[-1]]
-    if len(args) == 2:
+    if len(args) >= 2:
         kind, offset = _offset(fl, args[1], name)
         operands = [f"Lod|{kind}", parts[-1], offset]
     value = fl.b.emit("OpImageFetch", _vec4(fl, handle), _object(fl, handle), coordinate, *operands)
+    _status(fl, expr, 2)
     return _texel(fl, value, handle, expr.type)
+
+
+def _sampled_image(fl: FunctionLowering, handle: ResourceHandle, sampler: ir.Expr) -> int:
+    """OpSampledImage of the texture and the sampler (NonUniform where either index is)."""
+    sampler_handle = _handle(fl, sampler)
+    sampler_id, image = _object(fl, sampler_handle), _object(fl, handle)
+    sampled_type = fl.b.type("OpTypeSampledImage", handle.pointee)
+    _name_once(fl.ml, sampled_type, "type.sampled.image")
+    sampled = fl.b.emit("OpSampledImage", sampled_type, image, sampler_id)
+    return decorate_non_uniform(fl, sampled, (*handle.indices, *sampler_handle.indices), None)
 
 
 def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> int:
     name, args = expr.method, expr.args
-    opcode, operand, count = _SAMPLES[name]
-    if opcode == "OpImageSampleImplicitLod":
+    opcode, operand, count, clamps = _SAMPLES[name]
+    if "Implicit" in opcode:
         uses_derivatives(fl, expr)
-    sampler = _object(fl, _handle(fl, args[0]))
-    image = _object(fl, handle)
-    sampled_type = fl.b.type("OpTypeSampledImage", handle.pointee)
-    _name_once(fl.ml, sampled_type, "type.sampled.image")
-    sampled = fl.b.emit("OpSampledImage", sampled_type, image, sampler)
+    sampled = _sampled_image(fl, handle, args[0])
     coordinate, rest = fl.value(args[1]), args[2:]
     leading: list[object] = []
-    values: list[object] = []
-    if opcode == "OpImageSampleDrefExplicitLod":
+    dref = "Dref" in opcode
+    if dref:                                                # the depth reference
         leading, rest = [fl.value(rest[0])], rest[1:]
-        values = [fl.ml.constant(t.FLOAT, 0.0)]
     elif opcode == "OpImageGather":
-        leading = [fl.uint(0)]
-    values += [fl.value(a) for a in rest[:count]]
+        leading = [fl.uint(_GATHER_COMPONENT[name.removeprefix("Gather")])]
     names = [operand] if operand else []
-    if rest[count:]:
-        kind, offset = _offset(fl, rest[count], name)
+    values: list[object] = [fl.value(a) for a in rest[:count]]
+    if name == "SampleCmpLevelZero":
+        names, values = ["Lod"], [fl.ml.constant(t.FLOAT, 0.0)]
+    rest = rest[count:]
+    if "Gather" in opcode and len(rest) >= 4:               # an offset per gathered texel
+        names.append("ConstOffsets")
+        values.append(_const_offsets(fl, rest[:4], name))
+        rest = rest[4:]
+    elif rest and _DIMS[handle.type.kind][0] != "Cube":     # the texel offset (cube maps have none)
+        kind, offset = _offset(fl, rest[0], name)
         names.append(kind)
         values.append(offset)
+        rest = rest[1:]
+    if rest and clamps:                                     # the MinLod clamp
+        fl.b.capability("MinLod")
+        names.append("MinLod")
+        values.append(fl.value(rest[0]))
+        rest = rest[1:]
     image_operands = ["|".join(names), *values] if names else []
     component = _component(handle.type)
-    if opcode == "OpImageSampleDrefExplicitLod":
+    if dref and not opcode.endswith("Gather"):
         value = fl.b.emit(opcode, fl.types.scalar(component), sampled, coordinate, *leading, *image_operands)
-        return fl.convert(value, component, expr.type)  # type: ignore[return-value]
-    value = fl.b.emit(opcode, _vec4(fl, handle), sampled, coordinate, *leading, *image_operands)
-    if opcode == "OpImageGather":
-        return fl.convert(value, t.vector(component, 4), expr.type)  # type: ignore[return-value]
-    return _texel(fl, value, handle, expr.type)
+        result = fl.convert(value, component, expr.type)
+    else:
+        value = fl.b.emit(opcode, _vec4(fl, handle), sampled, coordinate, *leading, *image_operands)
+        result = fl.convert(value, t.vector(component, 4), expr.type) if "Gather" in opcode \
+            else _texel(fl, value, handle, expr.type)
+    if rest:                                                # `out uint status`: never sparse
+        _status(fl, expr, len(args) - 1)
+    return result                                           # type: ignore[return-value]
+
+
+def _level_of_detail(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> int:
+    """CalculateLevelOfDetail[Unclamped](s, x): OpImageQueryLod's first (clamped) or second
+    (unclamped) component, as dxc; it needs implicit derivatives like Sample."""
+    uses_derivatives(fl, expr)
+    fl.b.capability("ImageQuery")
+    sampled = _sampled_image(fl, handle, expr.args[0])
+    lod = fl.b.emit("OpImageQueryLod", fl.types.id(t.vector(t.FLOAT, 2)), sampled, fl.value(expr.args[1]))
+    index = 1 if expr.method.endswith("Unclamped") else 0
+    return fl.b.emit("OpCompositeExtract", fl.types.id(t.FLOAT), lod, index)
 
 
 def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, int]:
@@ -733,10 +853,22 @@ def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, 
     folded = fold(arg)
     if isinstance(folded, Folded):
         return "ConstOffset", fl.ml.constant(arg.type, folded.value)
-    if method_name == "Gather":
+    if method_name.startswith("Gather"):
         fl.b.capability("ImageGatherExtended")
         return "Offset", fl.value(arg)  # type: ignore[return-value]
     raise AssertionError(f"sema.target rejects variable texel offsets of '{method_name}' (WG0622)")
+
+
+def _const_offsets(fl: FunctionLowering, args: tuple[ir.Expr, ...], method_name: str) -> int:
+    """Gather's four texel offsets as the ConstOffsets operand: a constant array of four int2
+    (SPIR-V wants constants; a variable one has no Vulkan form)."""
+    parts = []
+    for arg in args:
+        folded = fold(arg)
+        assert isinstance(folded, Folded), f"sema.target rejects variable offsets of '{method_name}' (WG0622)"
+        parts.append(fl.ml.constant(arg.type, folded.value))
+    fl.b.capability("ImageGatherExtended")
+    return fl.b.constant_composite(fl.types.id(t.array(args[0].type, 4)), parts)
 
 
 def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> None:
