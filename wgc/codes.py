@@ -35,6 +35,7 @@ UNKNOWN_WARNING_OPTION = _kind(
 )
 TOO_MANY_ERRORS = _kind("WG0004", E, "the -ferror-limit was reached")
 GRAPHVIZ_UNAVAILABLE = _kind("WG0006", E, "a picture of the graph was asked for but Graphviz 'dot' is missing or failed")
+NESTING_TOO_DEEP = _kind("WG0020", E, "the program nests deeper than wgc's stack can follow")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -55,6 +56,9 @@ INVALID_CHARACTER = _kind("WG0202", E, "a character that cannot start any HLSL t
 UNEXPECTED_END = _kind("WG0203", E, "the input ends inside a declaration")
 INTEGER_TOO_LARGE = _kind("WG0204", E, "an integer literal does not fit in 64 bits")
 INVALID_LITERAL = _kind("WG0205", E, "a malformed numeric literal or suffix")
+INVALID_ESCAPE = _kind("WG0206", E, "a \\x, \\u or \\U escape without its digits, or out of range")
+UNKNOWN_ESCAPE = _kind("WG0207", W, "a backslash before a character that has no escape meaning",
+                       "unknown-escape-sequence")
 
 # WG03xx: semantic analysis ---------------------------------------------------------
 UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")
@@ -91,6 +95,8 @@ CONST_WITHOUT_INIT = _kind("WG0331", E, "a const variable without an initializer
 INVALID_OUT_ARGUMENT = _kind("WG0332", E, "an out/inout argument that is not a modifiable l-value of a convertible type")
 INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (void variable, qualifier misuse, ...)")
 UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
+CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
+STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
