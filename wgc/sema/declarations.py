@@ -247,6 +247,12 @@ class DeclarationChecker:
             if size <= 0:
                 self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span, f"array size must be positive, not {size}")
                 return None
+            elements = size * _element_count(type_)
+            if elements > MAX_ARRAY_ELEMENTS:
+                what = f"array size {size}" if elements == size else f"array of {elements} elements ({size} x {elements // size})"
+                self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span,
+                                f"{what} is too large; SPIR-V counts at most {MAX_ARRAY_ELEMENTS} (2^32-1)")
+                return None
             type_ = t.array(type_, size)
         return type_
 
@@ -654,3 +660,15 @@ def _scope_path(scope: Scope) -> list[str]:
             names.append(current.name)
         current = getattr(current, "lexical", None) or current.parent
     return list(reversed(names))
+
+
+MAX_ARRAY_ELEMENTS = 2**32 - 1
+"""SPIR-V array lengths are 32-bit constants; an array of arrays counts the product."""
+
+
+def _element_count(type_: t.Type) -> int:
+    count = 1
+    while isinstance(type_, t.ArrayType) and type_.length is not None:
+        count *= type_.length
+        type_ = type_.element
+    return count
