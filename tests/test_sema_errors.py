@@ -1302,6 +1302,17 @@ CASES = [
                "       ^~~~",
                "1 error generated.")),
 
+    # WG0372 ---------------------------------------------------------------
+    case("WG0372", "structured-buffer-element-of-8GiB",
+         # two arrays of 2^30 uints: 2 x 4 x 2^30 = 8589934592 bytes
+         lines("struct Big { uint a[1073741824]; uint b[1073741824]; };",
+               "RWStructuredBuffer<Big> B2 : register(u1);"),
+         lines("<stdin>:2:25: error: 'B2' is laid out in 8589934592 bytes; SPIR-V offsets and strides are 32-bit "
+               "(at most 4294967295) [WG0372]",
+               "RWStructuredBuffer<Big> B2 : register(u1);",
+               "                        ^~",
+               "1 error generated.")),
+
 ]
 
 

@@ -97,6 +97,7 @@ INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (voi
 UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
+LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")

@@ -10,7 +10,8 @@ Limits:
   nesting (nested loops: 200 levels 1.5 s, 400 levels 12 s, 1000 levels minutes), so wgc
   stops at 256, where validating stays within seconds;
 - a struct nested in structs (directly or through arrays, bases included) more than
-  MAX_STRUCT_NESTING deep (SPIR-V's universal limit).
+  MAX_STRUCT_NESTING deep (SPIR-V's universal limit);
+- a buffer whose laid-out size does not fit the 32-bit Offset and ArrayStride decorations.
 
 Invariants: iterative walks (the input may nest thousands deep); one diagnostic per
 function or struct.
@@ -25,6 +26,7 @@ from wgc.diagnostics import Diagnostic
 MAX_CONTROL_FLOW_NESTING = 256
 SPIRV_CONTROL_FLOW_NESTING = 1023
 MAX_STRUCT_NESTING = 255
+MAX_LAYOUT_BYTES = 2**32 - 1
 
 
 def check_limits(module: ir.Module) -> list[Diagnostic]:
@@ -33,6 +35,7 @@ def check_limits(module: ir.Module) -> list[Diagnostic]:
         if function.body is not None:
             diagnostics.extend(_control_flow_nesting(function))
     diagnostics.extend(_struct_nesting(module.structs))
+    diagnostics.extend(_layout_sizes(module.globals))
     return diagnostics
 
 
@@ -77,6 +80,12 @@ def _struct_nesting(structs: list[t.StructType]) -> list[Diagnostic]:
                 struct.span, f"struct '{struct.name}' nests {level} structs deep; SPIR-V allows "
                 f"{MAX_STRUCT_NESTING}"))
     return diagnostics
+
+
+def _layout_sizes(variables: list[ir.Variable]) -> list[Diagnostic]:
+    return [codes.LAYOUT_TOO_LARGE(
+        v.span, f"'{v.name}' is laid out in {v.layout.size} bytes; SPIR-V offsets and strides are 32-bit "
+        f"(at most {MAX_LAYOUT_BYTES})") for v in variables if v.layout is not None and v.layout.size > MAX_LAYOUT_BYTES]
 
 
 def _element(type_: t.Type) -> t.Type:
