@@ -110,3 +110,23 @@ def test_include_names_are_not_decoded(tmp_path) -> None:
     main.write_text('#include "a\\x41.hlsl"\n')
     result = driver.compile(driver.Options(input=str(main), emit="ast"))
     assert result.ok, result.diagnostics
+
+
+def test_debug_line_numbers_count_lone_crs() -> None:
+    """-Zi: the OpLine of the store on line 9 says 9 with lone-CR line ends too."""
+    import re
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import deep_inputs
+
+    text = deep_inputs.node_file("    a = a + 7u;\n")  # line 9
+    lines_of = {}
+    for ending in ("\n", "\r"):
+        result = driver.compile(driver.Options(input="-", emit="asm", debug_info=True),
+                                stdin=text.replace("\n", ending).encode())
+        assert result.ok, result.diagnostics
+        lines_of[ending] = sorted({int(n) for n in re.findall(r"OpLine %\S+ (\d+)", result.outputs["asm"].decode())})
+    assert 9 in lines_of["\n"]
+    assert lines_of["\r"] == lines_of["\n"]
