@@ -91,7 +91,7 @@ def test_else_if_chain_of_10000_arms() -> None:
     text = deep.else_if_chain(10_000)
     result = compile_text(text, "ir")
     assert codes_of(result) == ["WG0370"]
-    assert result.diagnostics[0].span.line_col == (10 + 256, 10)  # arm 0 on line 10; `if` after "    else "
+    assert result.diagnostics[0].span.line_col == (9 + 256, 10)  # arm 0 on line 9; `if` after "    else "
     for emit in ("ast", "hlsl"):
         assert compile_text(text, emit).ok
 
