@@ -289,3 +289,16 @@ def test_long_identifier_to_spirv() -> None:
 def test_odd_files(data: bytes, expected: str) -> None:
     result = driver.compile(driver.Options(input="-"), stdin=data)
     assert Renderer().render(result.diagnostics) == expected
+
+
+def test_arrays_nested_beyond_access_chains_are_wg0327() -> None:
+    """253 levels of arrays compile (an access chain of 253 indexes); the 254th level is WG0327."""
+    def program(levels: int) -> str:
+        return deep.node_file(f"    uint b{'[1]' * levels};\n    b{'[0]' * levels} = a;\n    a = b{'[0]' * levels};\n")
+
+    assert compile_text(program(253)).ok
+    result = compile_text(program(254))
+    assert codes_of(result)[0] == "WG0327"
+    # `    uint b` is 10 characters; dimensions are 3 characters each: the failing one is reported
+    assert result.diagnostics[0].span.line_col[0] == 9
+    assert result.diagnostics[0].message.startswith("arrays of arrays nested more than 253 deep")
