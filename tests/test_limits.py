@@ -302,3 +302,17 @@ def test_arrays_nested_beyond_access_chains_are_wg0327() -> None:
     # `    uint b` is 10 characters; dimensions are 3 characters each: the failing one is reported
     assert result.diagnostics[0].span.line_col[0] == 9
     assert result.diagnostics[0].message.startswith("arrays of arrays nested more than 253 deep")
+
+
+# ---------------------------------------------------------------- the real command
+
+def test_cli_deep_input_exit_codes(run_wgc, tmp_path) -> None:
+    """1,000 nested calls compile (exit 0); 300 else-if arms are WG0370 (exit 1, no output left)."""
+    out = tmp_path / "a.spv"
+    done = run_wgc("compile", "-", "-o", str(out), stdin=deep.nested_calls(1000).encode())
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:4] == b"\x03\x02\x23\x07"
+    done = run_wgc("compile", "-", "-o", str(out), stdin=deep.else_if_chain(300).encode())
+    assert done.returncode == 1
+    assert b"[WG0370]" in done.stderr and b"internal compiler error" not in done.stderr
+    assert not out.exists()
