@@ -236,7 +236,7 @@ def run_with_deep_stack(function, *args):  # type: ignore[no-untyped-def]
     with _deep_lock:
         if _deep_users == 0:
             _saved_recursion_limit = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_saved_recursion_limit, COMPILE_RECURSION_LIMIT))
+            sys.setrecursionlimit(COMPILE_RECURSION_LIMIT)
         _deep_users += 1
         previous_size = threading.stack_size(COMPILE_STACK_BYTES)
         try:
