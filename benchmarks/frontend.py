@@ -9,7 +9,11 @@ What it measures:
   with loops, switches and intrinsics, macros) through `preprocess` and `parse`;
 - grammar load: building the LALR tables from `grammar/hlsl.lark` without a cache, and loading
   them from wgc's cache;
-- cold start: the whole `wgc --version` process.
+- cold start: the whole `wgc --version` process;
+- long expressions: parsing `a + a + ... + a` of 4,000 to 64,000 operands; the time per operand
+  must stay flat (linear parsing; it grew with the length before the AST builder stopped
+  copying the operand list at every reduction), and the whole compile of a 20,000-operand
+  expression (`--long`, with peak memory).
 """
 
 from __future__ import annotations
@@ -139,11 +143,48 @@ def cold_version(repeat: int) -> None:
     print(f"cold `wgc --version`: {wall * 1000:.0f} ms (whole process, best of {repeat})")
 
 
+def long_expressions(repeat: int) -> None:
+    from wgc.source import SourceFile
+    from wgc.syntax.parse import load_grammar, parse_source
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import deep_inputs
+
+    load_grammar()
+    for operands in (4000, 8000, 16000, 32000, 64000):
+        source = SourceFile("long.hlsl", deep_inputs.long_expression(operands))
+        seconds = best(repeat, lambda: parse_source(source))
+        print(f"parse a {operands}-operand expression: {seconds:.2f} s ({seconds / operands * 1e6:.1f} us/operand)")
+
+
+def deep_compiles() -> None:
+    """Whole compiles (SPIR-V) of the big deep targets, each in a fresh process: seconds, peak RSS."""
+    cases = {"20,000-operand expression": "long_expression(20000)",
+             "10,000-arm else-if chain (WG0370)": "else_if_chain(10000)",
+             "2,000 chained functions": "function_chain(2000)",
+             "1,000 nested blocks": "nested_blocks(1000)", "1,000 nested calls": "nested_calls(1000)",
+             "256 nested for loops": "nested_loops(256)"}
+    tests = str(Path(__file__).resolve().parents[1] / "tests")
+    for label, call in cases.items():
+        code = (f"import sys, time, resource; sys.path.insert(0, {tests!r}); import deep_inputs; "
+                f"from wgc import driver; text = deep_inputs.{call}; t = time.perf_counter(); "
+                "r = driver.compile(driver.Options(input='-'), stdin=text.encode()); "
+                "print(f'{time.perf_counter() - t:.1f} s, peak RSS ' "
+                "f'{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB, ' "
+                "+ ('ok' if r.ok else ' '.join(d.code for d in r.diagnostics)))")
+        out = subprocess.check_output([sys.executable, "-c", code], text=True).strip()
+        print(f"compile {label}: {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--long", action="store_true", help="also the whole compiles of the deep targets")
     args = parser.parse_args()
+    long_expressions(args.repeat)
+    if args.long:
+        deep_compiles()
     throughput(args.lines, args.repeat)
     grammar_load(args.repeat)
     cold_version(max(args.repeat, 5))

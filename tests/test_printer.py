@@ -313,7 +313,7 @@ def test_literals_keep_their_spelling_and_strings_are_re_escaped() -> None:
     for spelling in ("0x2Au", "7ul", "0XFFu", "= 010;", "42U", "1ull", "= .5;", "= 1.;", "1e-3",
                      "2.0h", "3.0L", "1E+4f", "2.5e3F"):
         assert spelling in printed
-    assert ('"quote\\" backslash\\\\ nl\\n tab\\t cr\\r nul\\0 bel\\a bs\\b ff\\f vt\\v q? ap\' end"'
+    assert ('"quote\\" backslash\\\\ nl\\n tab\\t cr\\r nul\\000 bel\\a bs\\b ff\\f vt\\v q? ap\' end"'
             in printed)
     assert 'kJoined = "abcd";' in printed
 

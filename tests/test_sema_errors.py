@@ -1464,6 +1464,39 @@ CASES = [
                "    ^~~~~~~~~~~~",
                "1 warning generated.")),
 
+    # WG0370 ---------------------------------------------------------------
+    case("WG0370", "else-if-chain-of-257-arms",
+         # arm i (the `if` of `else if`) is on line 3 + i and nested i + 1 levels deep
+         lines("void f(uint a)", "{", "    if (a == 0) a = 1;",
+               *[f"    else if (a == {i}) a = 1;" for i in range(1, 257)], "}"),
+         lines("<stdin>:259:10: error: this 'if' is nested 257 levels deep in 'f'; wgc allows 256 levels "
+               "of nested control flow [WG0370]",
+               "    else if (a == 256) a = 1;",
+               "         ^~~~~~~~~~~~~~~~~~~~",
+               "note: SPIR-V allows 1023, but validating deeper modules takes minutes; each arm of an 'else if' "
+               "chain is one level deeper: a 'switch' or a lookup may replace a long chain",
+               "1 error generated.")),
+
+    # WG0371 ---------------------------------------------------------------
+    case("WG0371", "struct-chain-of-256",
+         # S0 on line 1 is 1 deep, S255 on line 256 is 256 deep
+         lines("struct S0 { uint x; };", *[f"struct S{i} {{ S{i - 1} s; }};" for i in range(1, 256)]),
+         lines("<stdin>:256:8: error: struct 'S255' nests 256 structs deep; SPIR-V allows 255 [WG0371]",
+               "struct S255 { S254 s; };",
+               "       ^~~~",
+               "1 error generated.")),
+
+    # WG0372 ---------------------------------------------------------------
+    case("WG0372", "structured-buffer-element-of-8GiB",
+         # two arrays of 2^30 uints: 2 x 4 x 2^30 = 8589934592 bytes
+         lines("struct Big { uint a[1073741824]; uint b[1073741824]; };",
+               "RWStructuredBuffer<Big> B2 : register(u1);"),
+         lines("<stdin>:2:25: error: 'B2' is laid out in 8589934592 bytes; SPIR-V offsets and strides are 32-bit "
+               "(at most 4294967295) [WG0372]",
+               "RWStructuredBuffer<Big> B2 : register(u1);",
+               "                        ^~",
+               "1 error generated.")),
+
 ]
 
 

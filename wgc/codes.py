@@ -41,6 +41,7 @@ OUTPUT_NOT_WRITABLE = _kind("WG0007", E, "an output file (or standard output) ca
 OUTPUT_IS_INPUT = _kind("WG0008", E, "an output path names a file the compile reads (the input or an included file)")
 OUTPUT_NAMED_TWICE = _kind("WG0009", E, "two output options name the same file")
 STALE_OUTPUT_NOT_REMOVABLE = _kind("WG0010", E, "an output left by an earlier run cannot be removed")
+NESTING_TOO_DEEP = _kind("WG0020", E, "the program nests deeper than wgc's stack can follow")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -62,6 +63,9 @@ INVALID_CHARACTER = _kind("WG0202", E, "a character that cannot start any HLSL t
 UNEXPECTED_END = _kind("WG0203", E, "the input ends inside a declaration")
 INTEGER_TOO_LARGE = _kind("WG0204", E, "an integer literal does not fit in 64 bits")
 INVALID_LITERAL = _kind("WG0205", E, "a malformed numeric literal or suffix")
+INVALID_ESCAPE = _kind("WG0206", E, "a \\x, \\u or \\U escape without its digits, or out of range")
+UNKNOWN_ESCAPE = _kind("WG0207", W, "a backslash before a character that has no escape meaning",
+                       "unknown-escape-sequence")
 
 # WG03xx: semantic analysis ---------------------------------------------------------
 UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")
@@ -103,6 +107,9 @@ CONFLICTING_DUPLICATE_ATTRIBUTE = _kind("WG0341", E, "an attribute, register or 
 DUPLICATE_ATTRIBUTE = _kind("WG0342", W, "an attribute written twice with the same values", "ignored-attributes")
 UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a did-you-mean suggestion)",
                           "unknown-attributes")
+CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
+STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
+LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")

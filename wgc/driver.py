@@ -12,16 +12,39 @@ Invariants:
   had errors does not run; outputs are produced only when there are no errors.
 - SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
   the nodes compiled; the other outputs (IR, inspect views) do not report them.
+
+Deep input (how nesting depth is handled): the tree walks of every stage (AST builder,
+printers, sema, uniformity, irdump, the SPIR-V lowering) recurse once per level of the
+program's nesting, and a shader generator can nest thousands of levels (a 10,000-arm
+`else if` chain is 10,000 nested `if` statements; `a+a+...+a` is a left-leaning tree as
+deep as it is long).  Rather than rewriting each walk with explicit stacks, `compile`
+runs the whole pipeline in a worker thread with a large stack (`COMPILE_STACK_BYTES`)
+under a raised recursion limit (`COMPILE_RECURSION_LIMIT`, restored when the last
+running compile ends), which carries nesting well beyond what people or generators
+write (the targets in tests/test_limits.py: 10,000 arms, 20,000 operands, 1,000-deep
+nesting of every construct, 10,000 chained functions).  Algorithms whose depth grows with
+the *size* of the data rather than its nesting are iterative instead (the graph analysis
+of `wgc.sema.graph` over 100,000-node chains, the expression walks of `uniformity`).
+Nesting that SPIR-V itself cannot hold is a sema diagnostic (`wgc.sema.limits`).  As a
+last resort a `RecursionError` anywhere becomes the located diagnostic WG0020, pointing
+at the construct that was being processed, never an internal error.
 """
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
 from wgc.source import STDIN_NAME, SourceFile, decode_source
+
+COMPILE_STACK_BYTES = 1 << 30
+"""The worker thread's stack: virtual memory, only the pages deep input touches are used."""
+COMPILE_RECURSION_LIMIT = 250_000
+"""Python frames a compile may nest; with COMPILE_STACK_BYTES, each may use 4 KiB of C stack."""
 
 PROFILES = ("lib_6_8", "lib_6_9")
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
@@ -183,8 +206,82 @@ def compile(options: Options, stdin: bytes | None = None, *,  # noqa: A001 - the
     """Run the pipeline for `options` and return outputs, diagnostics and dependencies.
 
     `on_file_read(path)` is told of each included file as soon as it was read (the dependencies
-    known so far, for a caller that must clean up after an interrupt).
+    known so far, for a caller that must clean up after an interrupt); it is called from the
+    worker thread.
+
+    The work happens in a worker thread with a deep stack (see the module docstring); an
+    exception other than RecursionError is re-raised here, in the caller's thread.
     """
+    policy, _ = warning_policy(options)
+    try:
+        return run_with_deep_stack(_compile, options, stdin, on_file_read)
+    except RecursionError as error:
+        diagnostic = codes.NESTING_TOO_DEEP(
+            _innermost_span(error), "the program is nested too deeply for wgc to process "
+            "(statements, expressions, types or calls)")
+        return Result(diagnostics=tuple(apply_policy([diagnostic], policy)))
+
+
+_deep_lock = threading.Lock()
+_deep_users = 0
+_saved_recursion_limit = 0
+
+
+def run_with_deep_stack(function, *args):  # type: ignore[no-untyped-def]
+    """`function(*args)` in a thread with COMPILE_STACK_BYTES of stack and the raised recursion limit.
+
+    Returns its result or raises its exception.  The recursion limit (a process-wide
+    setting) is raised while at least one such call runs and restored after the last.
+    """
+    global _deep_users, _saved_recursion_limit
+    outcome: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as error:  # handed to the calling thread
+            outcome["error"] = error
+
+    with _deep_lock:
+        if _deep_users == 0:
+            _saved_recursion_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(COMPILE_RECURSION_LIMIT)
+        _deep_users += 1
+        previous_size = threading.stack_size(COMPILE_STACK_BYTES)
+        try:
+            worker = threading.Thread(target=work, name="wgc-compile", daemon=True)
+            worker.start()
+        finally:
+            threading.stack_size(previous_size)
+    try:
+        worker.join()
+    finally:
+        with _deep_lock:
+            _deep_users -= 1
+            if _deep_users == 0:
+                sys.setrecursionlimit(_saved_recursion_limit)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]
+
+
+def _innermost_span(error: BaseException):  # type: ignore[no-untyped-def]
+    """The span of the innermost construct a frame of `error`'s traceback was working on, if any."""
+    from wgc.source import Span
+
+    found = None
+    trace = error.__traceback__
+    while trace is not None:
+        for value in trace.tb_frame.f_locals.values():
+            span = getattr(value, "span", None) if not isinstance(value, Span) else value
+            if isinstance(span, Span):
+                found = span
+                break
+        trace = trace.tb_next
+    return found
+
+
+def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str], None] | None) -> Result:
     policy, option_warnings = warning_policy(options)
     front = run_front_end(options, stdin, on_file_read)
     raw = list(option_warnings) + list(front.diagnostics)

@@ -10,14 +10,21 @@ Invariants:
 - Line and column numbers are 1-based and computed only when rendering.
 - `SourceFile` compares by identity: two reads of one path are two files.
 - Spans never take part in AST equality (the AST marks them `compare=False`).
+- Line ends are LF, CRLF and a lone CR (as in clang and dxc).  `decode_source` turns
+  each lone CR into LF — the same length, so offsets do not move — and every later
+  stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
+  index of `SourceFile` counts all three, for texts that did not come from a file.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 STDIN_NAME = "<stdin>"
+_LINE_END = re.compile(r"\r\n?|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,12 +39,7 @@ class SourceFile:
         """Offsets at which each line begins (index 0 is line 1)."""
         if not self._line_starts:
             starts = [0]
-            text = self.text
-            find = text.find
-            i = find("\n")
-            while i != -1:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
+            starts.extend(m.end() for m in _LINE_END.finditer(self.text))
             self._line_starts.extend(starts)
         return self._line_starts
 
@@ -54,8 +56,8 @@ class SourceFile:
         if line < 1 or line > len(starts):
             return ""
         begin = starts[line - 1]
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
-        return self.text[begin:end].rstrip("\r")
+        end = starts[line] if line < len(starts) else len(self.text)
+        return self.text[begin:end].rstrip("\r\n")
 
     def offset_of(self, line: int, column: int = 1) -> int:
         """Character offset of a 1-based (line, column), clamped into the text."""
@@ -88,13 +90,13 @@ def decode_source(data: bytes) -> tuple[str, int | None]:
 
     Returns the text and, when the bytes are not valid UTF-8, the offset of the first
     bad byte; the text then has U+FFFD in place of each invalid byte so that later
-    stages can still point into it.
+    stages can still point into it.  A lone CR becomes LF (see the module docstring).
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode("utf-8"), None
+        return _LONE_CR.sub("\n", data.decode("utf-8")), None
     except UnicodeDecodeError as err:
         text = data.decode("utf-8", errors="replace")
         bad_char_offset = len(data[: err.start].decode("utf-8", errors="replace"))
-        return text, bad_char_offset
+        return _LONE_CR.sub("\n", text), bad_char_offset

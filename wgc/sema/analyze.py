@@ -11,7 +11,8 @@ Order: the attributes as written (`attributes`: unknown ones, duplicates); decla
 bodies in source order (`declarations`); then the
 whole-file checks: Vulkan bindings (`bindings`), functions that are called
 but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
-back end inlines calls that carry node objects); then the work-graph rules of
+back end inlines calls that carry node objects), and the limits of SPIR-V
+(`limits`: how deep control flow and structs nest); then the work-graph rules of
 each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
@@ -31,6 +32,7 @@ from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.uniformity import check_node_body
@@ -65,6 +67,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
     _undefined_functions(ctx)
     _recursion(ctx)
+    ctx.diagnostics.extend(check_limits(ctx.module))
     if has_errors(ctx.diagnostics):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)

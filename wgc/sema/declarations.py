@@ -257,6 +257,17 @@ class DeclarationChecker:
             if size <= 0:
                 self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span, f"array size must be positive, not {size}")
                 return None
+            elements = size * _element_count(type_)
+            if elements > MAX_ARRAY_ELEMENTS:
+                what = f"array size {size}" if elements == size else f"array of {elements} elements ({size} x {elements // size})"
+                self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span,
+                                f"{what} is too large; SPIR-V counts at most {MAX_ARRAY_ELEMENTS} (2^32-1)")
+                return None
+            if _array_levels(type_) + 1 > MAX_ARRAY_LEVELS:
+                self.ctx.report(codes.INVALID_ARRAY_SIZE, dim.span,
+                                f"arrays of arrays nested more than {MAX_ARRAY_LEVELS} deep; SPIR-V access chains "
+                                "reach at most 255 levels (2 more for a matrix's components)")
+                return None
             type_ = t.array(type_, size)
         return type_
 
@@ -678,3 +689,27 @@ def _scope_path(scope: Scope) -> list[str]:
             names.append(current.name)
         current = getattr(current, "lexical", None) or current.parent
     return list(reversed(names))
+
+
+MAX_ARRAY_ELEMENTS = 2**32 - 1
+"""SPIR-V array lengths are 32-bit constants; an array of arrays counts the product."""
+
+
+MAX_ARRAY_LEVELS = 253
+"""An access chain has at most 255 indexes: the array levels, plus a matrix's column and component."""
+
+
+def _array_levels(type_: t.Type) -> int:
+    levels = 0
+    while isinstance(type_, t.ArrayType):
+        levels += 1
+        type_ = type_.element
+    return levels
+
+
+def _element_count(type_: t.Type) -> int:
+    count = 1
+    while isinstance(type_, t.ArrayType) and type_.length is not None:
+        count *= type_.length
+        type_ = type_.element
+    return count

@@ -56,6 +56,8 @@ GROUP_LIMITS = {"records": 256, "bytes": 32 * 1024, "combined": 48 * 1024}
 GROUPSHARED_LIMIT = 32 * 1024
 MAX_OUTPUT_DECLARATIONS = 1024
 MAX_SHARERS = 256
+MISSING_SHOWN = 3
+"""How many missing targets of one output a WG0503 message names."""
 
 
 @dataclass
@@ -138,34 +140,39 @@ class GraphChecker:
             self.by_id[node.id] = node
             self.by_name[node.id.name].append(node)
 
-    def targets(self, output: NodeOutput) -> tuple[list[NodeInfo], list[NodeId]]:
-        """The nodes an output can reach, and the NodeIDs it names that are not in the file."""
+    def targets(self, output: NodeOutput) -> tuple[list[NodeInfo], list[NodeId], int]:
+        """The nodes an output can reach, the first few NodeIDs it names that are not in the file,
+        and how many it names that are not.  The work is proportional to the nodes of the file,
+        not to the array's size (which may be up to 2^32-1)."""
         base = output.target
         if not output.is_array:
             found = self.by_id.get(base)
-            return ([found], []) if found else ([], [base])
-        if output.array_size is None or output.array_size == UNBOUNDED:
-            members = [n for n in self.by_name.get(base.name, []) if n.id.index >= base.index]
-            return sorted(members, key=lambda n: n.id.index), []
-        present, missing = [], []
-        for offset in range(output.array_size):
-            node_id = NodeId(base.name, base.index + offset)
-            found = self.by_id.get(node_id)
-            if found is not None:
-                present.append(found)
-            else:
-                missing.append(node_id)
-        return present, missing
+            return ([found], [], 0) if found else ([], [base], 1)
+        unbounded = output.array_size is None or output.array_size == UNBOUNDED
+        end = base.index + (0 if unbounded else output.array_size)  # type: ignore[operator]
+        present = sorted((n for n in self.by_name.get(base.name, [])
+                          if n.id.index >= base.index and (unbounded or n.id.index < end)),
+                         key=lambda n: n.id.index)
+        if unbounded:
+            return present, [], 0
+        indexes = {n.id.index for n in present}
+        sample: list[NodeId] = []
+        index = base.index
+        while len(sample) < MISSING_SHOWN and index < end:
+            if index not in indexes:
+                sample.append(NodeId(base.name, index))
+            index += 1
+        return present, sample, end - base.index - len(present)
 
     def _edges(self) -> None:
         for node in self.graph.nodes:
             if self.by_id.get(node.id) is not node:
                 continue
             for output in node.outputs:
-                present, missing = self.targets(output)
+                present, missing, missing_count = self.targets(output)
                 if missing and not output.allow_sparse_nodes:
-                    shown = ", ".join(f"'{m}'" for m in missing[:3]) + (f" and {len(missing) - 3} more"
-                                                                         if len(missing) > 3 else "")
+                    shown = ", ".join(f"'{m}'" for m in missing) + (f" and {missing_count - len(missing)} more"
+                                                                    if missing_count > len(missing) else "")
                     self.report(codes.MISSING_NODE, output.parameter.span,
                                 f"output '{output.parameter.name}' of '{node.function.name}' targets {shown}, "
                                 f"not in this file",
@@ -212,33 +219,69 @@ class GraphChecker:
 
     # ------------------------------------------------------------ loops and cycles
 
-    def _dominators(self) -> dict[NodeId, set[NodeId]]:
-        """Each node's dominators, from a virtual root that feeds every entry node."""
-        nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n]
-        preds: dict[NodeId, set[NodeId]] = defaultdict(set)
+    def _dominators(self) -> dict[NodeId, NodeId | None]:
+        """Each reachable node's immediate dominator (None for an entry node: the virtual root
+        that feeds every entry node dominates it); unreachable nodes are absent.
+
+        Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm": iterate in reverse
+        postorder, intersecting the idoms of the processed predecessors; linear space, and
+        near-linear time on the graphs work graphs make (no recursion: 100,000-node chains)."""
+        successors: dict[NodeId, list[NodeId]] = defaultdict(list)
+        preds: dict[NodeId, list[NodeId]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.source is not edge.target:
-                preds[edge.target.id].add(edge.source.id)
-        entries = {n.id for n in self.graph.entry_nodes}
-        every = {n.id for n in nodes}
-        dom = {n.id: ({n.id} if n.id in entries else set(every)) for n in nodes}
+                successors[edge.source.id].append(edge.target.id)
+                preds[edge.target.id].append(edge.source.id)
+        root = None  # the virtual root's key
+        order = _postorder([n.id for n in self.graph.entry_nodes], successors)
+        number = {node: index for index, node in enumerate(order)}
+        number[root] = len(order)  # type: ignore[index]
+        idom: dict[NodeId | None, NodeId | None] = {root: root}
+        for entry in self.graph.entry_nodes:
+            idom[entry.id] = root
+        entries = set(idom)
+
+        def intersect(a: NodeId | None, b: NodeId | None) -> NodeId | None:
+            while a != b:
+                while number[a] < number[b]:  # type: ignore[index]
+                    a = idom[a]
+                while number[b] < number[a]:  # type: ignore[index]
+                    b = idom[b]
+            return a
+
         changed = True
         while changed:
             changed = False
-            for node in nodes:
-                if node.id in entries:
+            for node in reversed(order):
+                if node in entries:
                     continue
-                incoming = [dom[p] for p in preds[node.id]]
-                new = {node.id} | (set.intersection(*incoming) if incoming else set())
-                if new != dom[node.id]:
-                    dom[node.id], changed = new, True
-        return dom
+                new = None
+                first = True
+                for pred in preds[node]:
+                    if pred not in idom:
+                        continue
+                    new = pred if first else intersect(pred, new)
+                    first = False
+                if not first and idom.get(node, "unset") != new:
+                    idom[node], changed = new, True
+        del idom[root]
+        return idom  # type: ignore[return-value]
+
+    @staticmethod
+    def _dominators_of(node: NodeId, idom: dict[NodeId, NodeId | None]) -> set[NodeId]:
+        """`node` and every node that dominates it (every node, for an unreachable one)."""
+        found = {node}
+        current = idom.get(node)
+        while current is not None and current not in found:
+            found.add(current)
+            current = idom.get(current)
+        return found
 
     def _loops(self) -> None:
         """A loop entry E's members: the nodes on a path from E back to E, except the nodes that
         dominate E (an outer loop's nodes on the way into E). A member E does not dominate can be
         reached from outside the loop: that is reported below."""
-        dom = self._dominators()
+        idom = self._dominators()
         successors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         predecessors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
@@ -249,7 +292,8 @@ class GraphChecker:
                 continue
             forward = _reach(entry, successors)
             backward = _reach(entry, predecessors)
-            inside = {n for n in forward & backward if n == entry.id or n not in dom[entry.id]} | {entry.id}
+            dominators = self._dominators_of(entry.id, idom)
+            inside = {n for n in forward & backward if n == entry.id or n not in dominators} | {entry.id}
             members = [n for n in self.graph.nodes if n.id in inside and self.by_id.get(n.id) is n]
             self.graph.loops.append(Loop(entry, members))
         self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id)))
@@ -258,9 +302,9 @@ class GraphChecker:
                 self.graph.loop_of.setdefault(member.id, loop)
             outer = [o for o in self.graph.loops if o is not loop and loop.entry in o.members]
             loop.parent = outer[0] if outer else None
+        inside_of = [(loop, {m.id for m in loop.members}) for loop in self.graph.loops]
         for edge in self.graph.edges:
-            for loop in self.graph.loops:
-                inside_ids = {m.id for m in loop.members}
+            for loop, inside_ids in inside_of:
                 if edge.target is loop.entry and edge.source.id in inside_ids:
                     edge.loop_back = True
                 elif edge.target.id in inside_ids and edge.source.id not in inside_ids \
@@ -276,32 +320,38 @@ class GraphChecker:
         for edge in self.graph.edges:
             if edge.source is not edge.target and not edge.loop_back:
                 successors[edge.source.id].append(edge)
-        state: dict[NodeId, int] = {}
+        state: dict[NodeId, int] = {}  # 1: on the current path, 2: done
         reported: set[frozenset[NodeId]] = set()
-
-        def visit(node: NodeInfo, path: list[NodeInfo]) -> None:
-            state[node.id] = 1
-            path.append(node)
-            for edge in successors.get(node.id, []):
+        position: dict[NodeId, int] = {}  # index of each node of the current path in `path`
+        for root in self.by_id.values():
+            if root.id in state:
+                continue
+            path: list[NodeInfo] = [root]
+            pending = [iter(successors.get(root.id, []))]  # per node of the path: edges left to follow
+            state[root.id], position[root.id] = 1, 0
+            while pending:
+                edge = next(pending[-1], None)
+                if edge is None:
+                    done = path.pop()
+                    pending.pop()
+                    state[done.id] = 2
+                    del position[done.id]
+                    continue
                 target = edge.target
                 if state.get(target.id) == 1:
-                    cycle = path[path.index(target):]
+                    cycle = path[position[target.id]:]
                     key = frozenset(n.id for n in cycle)
                     if key not in reported:
                         reported.add(key)
-                        chain = " -> ".join(str(n.id) for n in (*cycle, target))
+                        chain = _chain_text([*cycle, target])
                         hint = ("only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a "
                                 "loop entry ([NodeMaxLoopIterations], lib_6_9) may form a cycle")
                         self.report(codes.ILLEGAL_CYCLE, edge.output.parameter.span,
                                     f"the graph has a cycle: {chain}", notes=[hint])
                 elif target.id not in state:
-                    visit(target, path)
-            path.pop()
-            state[node.id] = 2
-
-        for node in self.by_id.values():
-            if node.id not in state:
-                visit(node, [])
+                    state[target.id], position[target.id] = 1, len(path)
+                    path.append(target)
+                    pending.append(iter(successors.get(target.id, [])))
 
     # ------------------------------------------------------------ arrays, sharing
 
@@ -380,38 +430,54 @@ class GraphChecker:
                 if edge.source not in feeders[target.id]:
                     feeders[target.id].append(edge.source)
 
+        self_targeting = {id(e.source) for e in self.graph.edges if e.recursive}
+
         def weight(node: NodeInfo) -> int:
-            recursive = profile == "lib_6_8" and _self_targeting(node, self.graph)
+            recursive = profile == "lib_6_8" and id(node) in self_targeting
             return 1 + (node.max_recursion_depth or 0) if recursive else 1
 
         base: dict[str, tuple[int, NodeInfo | None]] = {}
-        visiting: set[str] = set()
 
         def start_of(name: str) -> tuple[int, NodeInfo | None]:
-            """The level an array (or single node) starts after, and the feeder that sets it."""
-            if name in base:
-                return base[name]
-            if name in visiting:  # a cycle, reported already
-                return 0, None
-            visiting.add(name)
-            found: tuple[int, NodeInfo | None] = (0, None)
-            for member in self.by_name[name]:
-                for feeder in feeders[member.id]:
-                    level = start_of(feeder.id.name)[0] + weight(feeder)
-                    if level > found[0]:
-                        found = (level, feeder)
-            visiting.discard(name)
-            base[name] = found
-            return found
+            """The level an array (or single node) starts after, and the feeder that sets it.
+
+            A depth-first search with an explicit stack (chains of 100,000 nodes): a name is
+            finished once all its feeders' names are; a feeder still on the stack closes a
+            cycle (reported already) and counts as level 0."""
+            visiting: set[str] = set()
+            stack = [name]
+            while stack:
+                current = stack[-1]
+                if current in base:
+                    stack.pop()
+                    continue
+                visiting.add(current)
+                feeder_names = {f.id.name for m in self.by_name[current] for f in feeders[m.id]}
+                waiting = [f for f in feeder_names if f not in base and f not in visiting]
+                if waiting:
+                    stack.extend(waiting)
+                    continue
+                found: tuple[int, NodeInfo | None] = (0, None)
+                for member in self.by_name[current]:
+                    for feeder in feeders[member.id]:
+                        level = base.get(feeder.id.name, (0, None))[0] + weight(feeder)
+                        if level > found[0]:
+                            found = (level, feeder)
+                visiting.discard(current)
+                base[current] = found
+                stack.pop()
+            return base[name]
 
         nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n]
         for node in nodes:
             self.graph.depth_of[node.id] = start_of(node.id.name)[0] + weight(node)
         deepest = max(nodes, key=lambda n: self.graph.depth_of[n.id], default=None)
         chain: list[NodeInfo] = []
+        in_chain: set[int] = set()
         current = deepest
-        while current is not None and current not in chain:
+        while current is not None and id(current) not in in_chain:
             chain.append(current)
+            in_chain.add(id(current))
             current = start_of(current.id.name)[1]
         chain.reverse()
         depth = self.graph.depth_of[deepest.id] if deepest is not None else 0
@@ -443,7 +509,7 @@ class GraphChecker:
 
     def _multiplier(self, output: NodeOutput) -> int:
         """How many nodes read each record of this output (NodeShareInputOf sharers plus the target)."""
-        present, _ = self.targets(output)
+        present = self.targets(output)[0]
         return max((1 + len(self.sharers.get(n.id, [])) for n in present), default=1)
 
     def _budgets(self) -> None:
@@ -467,7 +533,7 @@ class GraphChecker:
 
     def _feeds_a_loop(self, output: NodeOutput) -> bool:
         """An empty output into a loop counts against the producer's record limit (loops proposal, rule 11)."""
-        present, _ = self.targets(output)
+        present = self.targets(output)[0]
         return any(n.id in self.graph.loop_of for n in present)
 
     def _limits(self, node: NodeInfo, records: int, output_bytes: int, tracked: int) -> None:
@@ -501,6 +567,7 @@ class GraphChecker:
                  f"8 x {records} records = {combined} bytes; at most {GROUP_LIMITS['combined']} are allowed")
 
     def _backing(self) -> None:
+        self.recursive_outputs = {id(e.output) for e in self.graph.edges if e.recursive}
         for node in self.graph.nodes:
             if self.by_id.get(node.id) is not node:
                 continue
@@ -516,12 +583,12 @@ class GraphChecker:
     def _output_backing(self, node: NodeInfo, output: NodeOutput, budget: int) -> tuple[int, int]:
         """(bytes with MaxRecordsPerNode, bytes without it) an output may hold."""
         size = _round_up(output.record_size, BACKING_ALIGNMENT)
-        recursive = any(e.recursive for e in self.graph.edges if e.output is output)
+        recursive = id(output) in self.recursive_outputs
         levels = 1 + (node.max_recursion_depth or 0) if recursive else 1
         if not output.is_array:
             return budget * size * levels, budget * size * levels
-        present, missing = self.targets(output)
-        members = len(present) + len(missing)
+        present, _, missing_count = self.targets(output)
+        members = len(present) + missing_count
         per_node = min(output.max_records_per_node or budget, budget)
         return members * per_node * size * levels, members * budget * size * levels
 
@@ -544,6 +611,27 @@ def _reach(start: NodeInfo, following: dict[NodeId, list[NodeInfo]]) -> set[Node
             seen.add(node.id)
             stack.extend(following.get(node.id, []))
     return seen
+
+
+def _postorder(roots: list[NodeId], successors: dict[NodeId, list[NodeId]]) -> list[NodeId]:
+    """The nodes reachable from `roots`, each after every node it reaches first (iterative DFS)."""
+    order: list[NodeId] = []
+    seen: set[NodeId] = set()
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(successors.get(root, [])))]
+        while stack:
+            node, following = stack[-1]
+            child = next(following, None)
+            if child is None:
+                order.append(node)
+                stack.pop()
+            elif child not in seen:
+                seen.add(child)
+                stack.append((child, iter(successors.get(child, []))))
+    return order
 
 
 def _round_up(value: int, alignment: int) -> int:
@@ -570,10 +658,6 @@ def _array_difference(a: NodeInfo, b: NodeInfo) -> str | None:
     if (a.dispatch_grid is None) != (b.dispatch_grid is None):
         return "only one of them declares a fixed [NodeDispatchGrid]"
     return None
-
-
-def _self_targeting(node: NodeInfo, graph: GraphInfo) -> bool:
-    return any(e.recursive and e.source is node for e in graph.edges)
 
 
 def check_graph(nodes: list[NodeInfo], profile: str) -> tuple[GraphInfo, list[Diagnostic]]:

@@ -37,6 +37,7 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
+from wgc.sema.uniformity import all_exprs, reachable_functions
 from wgc.source import Span
 
 NK = t.NodeObjectKind
@@ -716,41 +717,9 @@ def _grid_shape(type_: t.Type) -> tuple[int, int] | None:
     return count, scalar.bits
 
 
-def _walk_functions(function: ir.Function) -> list[ir.Function]:
-    """The function and every user function it calls, transitively (each once)."""
-    seen: list[ir.Function] = []
-    stack = [function]
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.append(current)
-        stack.extend(current.callees)
-    return seen
-
-
-def walk_exprs(node):  # type: ignore[no-untyped-def]
-    """Every IR expression below a statement or expression, in order."""
-    if isinstance(node, ir.Expr):
-        yield node
-    for value in vars(node).values():
-        if isinstance(value, (ir.Expr, ir.Stmt)):
-            yield from walk_exprs(value)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
-                    yield from walk_exprs(item)
-        elif isinstance(value, ir.SwitchCase):
-            yield from walk_exprs(value)
-
-
 def _expressions(function: ir.Function) -> list[ir.Expr]:
     """Every expression of the function and of the functions it calls (each function once)."""
-    found: list[ir.Expr] = []
-    for current in _walk_functions(function):
-        if current.body is not None:
-            found.extend(walk_exprs(current.body))
-    return found
+    return [expr for current in reachable_functions(function) for expr in all_exprs(current)]
 
 
 def _find_method(expressions: list[ir.Expr], name: str) -> Span | None:

@@ -64,9 +64,15 @@ class StatementChecker:
         return result
 
     def _as_block(self, stmt: ast.Stmt) -> ir.Block:
-        """A sub-statement (if/loop body) as a block with its own scope."""
+        """A sub-statement (if/loop body) as a block with its own scope.
+
+        Only a declaration needs the scope: a nested `if`/loop opens its own where it needs
+        one, and giving every arm of an `else if` chain an empty scope would make each name
+        lookup walk the whole chain (quadratic in the number of arms)."""
         if isinstance(stmt, ast.Block):
             return self.block(stmt)
+        if not isinstance(stmt, ast.DeclStmt):
+            return ir.Block(stmt.span, self.stmt(stmt))
         with self.ctx.scope_of(ScopeKind.BLOCK):
             return ir.Block(stmt.span, self.stmt(stmt))
 

@@ -53,6 +53,15 @@ _DEDICATED = {"OpFunction": "begin_function", "OpFunctionParameter": "parameter"
               "OpLabel": "label", "OpFunctionEnd": "end_function", "OpVariable": "local_variable"}
 
 
+MAX_DEBUG_NAME = 1024
+"""Characters of an OpName/OpMemberName kept: names are debug information, and one instruction
+holds at most 65535 words (a 300,000-character identifier would not fit)."""
+
+
+def _debug_name(text: str) -> str:
+    return text if len(text) <= MAX_DEBUG_NAME else text[:MAX_DEBUG_NAME]
+
+
 def string_words(text: str) -> list[int]:
     """A literal string: UTF-8, nul-terminated, zero-padded to whole little-endian words."""
     data = text.encode("utf-8")
@@ -304,11 +313,11 @@ class Builder:
 
     def name(self, target: int, text: str) -> None:
         if self.emit_names:
-            self._names.append(self._encode("OpName", [target, text])[0])
+            self._names.append(self._encode("OpName", [target, _debug_name(text)])[0])
 
     def member_name(self, struct_type: int, member: int, text: str) -> None:
         if self.emit_names:
-            self._names.append(self._encode("OpMemberName", [struct_type, member, text])[0])
+            self._names.append(self._encode("OpMemberName", [struct_type, member, _debug_name(text)])[0])
 
     def _annotate(self, op_name: str, operands: list) -> None:
         words = self._encode(op_name, operands)[0]

@@ -4,7 +4,9 @@ Input: an AST node.  Output: text, one node per line with its scalar fields,
 children indented below, each line ending in the node's `file:line:col`.
 
 Invariants: deterministic; shows every field of every node (spans as
-locations, never as offsets); no behaviour beyond formatting.
+locations, never as offsets); no behaviour beyond formatting.  Indentation stops
+growing at MAX_INDENT levels (deeper lines show their level as `[N]`), so that the
+dump of deep input (a 10,000-arm `else if` chain) stays linear in size.
 """
 
 from __future__ import annotations
@@ -13,6 +15,15 @@ import dataclasses
 from typing import Any
 
 from wgc.syntax.ast import Node
+
+
+MAX_INDENT = 64
+
+
+def _indent(depth: int) -> str:
+    if depth <= MAX_INDENT:
+        return "  " * depth
+    return "  " * MAX_INDENT + f"[{depth}] "
 
 
 def dump_ast(node: Node) -> str:
@@ -33,7 +44,7 @@ def _is_child(value: Any) -> bool:
 
 
 def _dump(node: Node, depth: int, label: str, lines: list[str]) -> None:
-    indent = "  " * depth
+    indent = _indent(depth)
     scalars = []
     children = []
     for field in dataclasses.fields(node):
@@ -56,7 +67,7 @@ def _dump(node: Node, depth: int, label: str, lines: list[str]) -> None:
                 if isinstance(item, Node):
                     _dump(item, depth + 1, f"{name}[{index}]: ", lines)
                 else:
-                    lines.append(f"{indent}  {name}[{index}]: {_scalar(item)}")
+                    lines.append(f"{_indent(depth + 1)}{name}[{index}]: {_scalar(item)}")
 
 
 def _scalar(value: Any, field_name: str = "") -> str:

@@ -268,9 +268,9 @@ def _is_token(value: Any) -> bool:
     return type(value).__name__ == "Token"
 
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'",
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'",
             "a": "\a", "b": "\b", "f": "\f", "v": "\v", "?": "?"}
-_ESCAPE_RE = re.compile(r"\\(.)")
+_ESCAPE_RE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]*)|u([0-9a-fA-F]{0,4})|U([0-9a-fA-F]{0,8})|(.))", re.S)
 _INT_SUFFIXES = frozenset({"", "u", "l", "ul", "lu", "ll", "ull", "llu"})
 
 
@@ -716,9 +716,44 @@ class AstBuilder:
         return ast.FloatLiteral(self._span(meta), float(body), text[len(body):].lower(), text)
 
     def string_literal(self, meta: Any, children: list[Any]) -> ast.StringLiteral:
-        value = "".join(_ESCAPE_RE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), str(c)[1:-1])
-                        for c in children)
-        return ast.StringLiteral(self._span(meta), value)
+        return ast.StringLiteral(self._span(meta), "".join(self._decode_string(tok) for tok in children))
+
+    def _decode_string(self, tok: Any) -> str:
+        """The value of one string token: C escapes decoded (clang's rules and messages)."""
+        body = str(tok)[1:-1]
+        if "\\" not in body:
+            return body
+        base = tok.start_pos + 1
+
+        def decode(m: re.Match[str]) -> str:
+            octal, hex_digits, short, long, other = m.groups()
+            span = self.locations.span(base + m.start(), base + m.end())
+            if octal is not None:
+                return chr(int(octal, 8))
+            if hex_digits is not None:
+                if not hex_digits:
+                    self.diagnostics.append(codes.INVALID_ESCAPE(span, "\\x used with no following hex digits"))
+                    return ""
+                value = int(hex_digits, 16)
+                if value > 0xFF:
+                    self.diagnostics.append(codes.INVALID_ESCAPE(span, "hex escape sequence out of range"))
+                    return ""
+                return chr(value)
+            if short is not None or long is not None:
+                digits, needed, letter = (short, 4, "u") if short is not None else (long, 8, "U")
+                value = int(digits, 16) if len(digits) == needed else None
+                if value is None or value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                    self.diagnostics.append(codes.INVALID_ESCAPE(
+                        span, f"incomplete universal character name: \\{letter} needs {needed} hex digits"
+                        if value is None else "invalid universal character"))
+                    return ""
+                return chr(value)
+            if other in _ESCAPES:
+                return _ESCAPES[other]
+            self.diagnostics.append(codes.UNKNOWN_ESCAPE(span, f"unknown escape sequence '\\{other}'"))
+            return other
+
+        return _ESCAPE_RE.sub(decode, body)
 
     def true_literal(self, meta: Any, children: list[Any]) -> ast.BoolLiteral:
         return ast.BoolLiteral(self._span(meta), True)
@@ -815,7 +850,10 @@ def _callback_for(rule: Any, builder: AstBuilder) -> Any:
                 kept.extend([None] * nones)
             child = children[index]
             if splice:
-                kept.extend(child.value)
+                if kept:
+                    kept.extend(child.value)
+                else:  # take the list over: copying it would make `x (op x)*` quadratic
+                    kept = child.value
             else:
                 kept.append(child)
         if trailing_nones:
@@ -993,7 +1031,7 @@ def parse_source(file: SourceFile) -> ParseResult:
 
 # ---------------------------------------------------------------- error recovery
 
-_REGION_TOKENS = re.compile(r'[{};]|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+_REGION_TOKENS = re.compile(r'[{};]|"(?:[^"\\\r\n]|\\.)*"|//[^\r\n]*|/\*.*?\*/', re.S)
 
 
 _CONTINUES_DECLARATION = re.compile(r"\s*[;,)\]]")

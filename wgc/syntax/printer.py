@@ -46,7 +46,7 @@ MAX_SIGNATURE = 100
 BINARY_PRECEDENCE = {",": COMMA, **{op: LOGICAL_OR - 1 + level
                                      for op, level in ast.BINARY_OPERATOR_PRECEDENCE.items()}}
 
-_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0",
+_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\000",
                    "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
 _STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
 

@@ -1,0 +1,318 @@
+"""Deep, long and odd input: every stage compiles it or gives a located diagnostic, never an
+internal error (exit 3) and never a hang.  The inputs come from tests/deep_inputs.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import deep_inputs as deep  # noqa: E402
+from wgc import driver  # noqa: E402
+from wgc.diagnostics import Renderer  # noqa: E402
+from wgc.sema import graph  # noqa: E402
+
+ALL_EMITS = ("spirv", "ir", "ast", "hlsl", "json")
+
+
+def compile_text(text: str, emit: str = "spirv") -> driver.Result:
+    return driver.compile(driver.Options(input="-", emit=emit), stdin=text.encode())
+
+
+def codes_of(result: driver.Result) -> list[str]:
+    return [d.code for d in result.diagnostics]
+
+
+# ---------------------------------------------------------------- nesting 1,000 deep, every construct
+
+THOUSAND_DEEP = [
+    ("blocks", deep.nested_blocks), ("parens", deep.nested_parens), ("calls", deep.nested_calls),
+    ("for", lambda n: deep.nested_loops(n, "for")), ("while", lambda n: deep.nested_loops(n, "while")),
+    ("do", lambda n: deep.nested_loops(n, "do")), ("ifs", deep.nested_ifs),
+    ("ternaries", deep.nested_ternaries), ("ternary-chain", deep.ternary_chain),
+    ("unary-minus", deep.nested_unary), ("not", lambda n: deep.nested_unary(n, "!")),
+    ("casts", deep.nested_casts), ("indexes", deep.nested_indexes), ("swizzles", deep.swizzle_chain),
+    ("assignments", deep.assignment_chain), ("commas", deep.comma_chain),
+    ("init-lists", deep.nested_init_lists), ("templates", deep.nested_templates),
+    ("preprocessor-ifs", deep.nested_preprocessor_ifs), ("macros", deep.macro_chain),
+]
+
+
+CONTROL_FLOW = {"for", "while", "do", "ifs"}
+"""Nested more than 256 deep, these are WG0370 (wgc.sema.limits) after sema; the views before sema work."""
+
+
+@pytest.mark.parametrize(("name", "make"), THOUSAND_DEEP, ids=[n for n, _ in THOUSAND_DEEP])
+def test_thousand_deep_through_every_stage(name, make) -> None:
+    text = make(1000)
+    for emit in ALL_EMITS:
+        result = compile_text(text, emit)  # raises on an internal error
+        if name == "templates":  # template structs are not supported yet: a diagnostic, not a crash
+            assert "WG0020" not in codes_of(result)
+        elif name in CONTROL_FLOW and emit not in ("ast", "hlsl"):
+            assert codes_of(result) == ["WG0370"], (emit, result.diagnostics[:2])
+        else:
+            assert result.ok, (emit, result.diagnostics[:2])
+
+
+@pytest.mark.parametrize("kind", ["for", "while", "do"])
+def test_loops_256_deep_compile(kind) -> None:
+    assert compile_text(deep.nested_loops(256, kind)).ok
+
+
+def test_nested_structs_beyond_spirv_are_located() -> None:
+    """255 nested struct definitions compile; 300 are WG0371 at the 256th (counted from the inside)."""
+    assert compile_text(deep.nested_structs(255)).ok
+    result = compile_text(deep.nested_structs(300))
+    assert codes_of(result) == ["WG0371"]
+    # S299 is innermost (depth 1): S{299-255} = S44 is the first 256 deep
+    assert "struct 'S44' nests 256 structs deep" in result.diagnostics[0].message
+    for emit in ("ast", "hlsl"):
+        assert compile_text(deep.nested_structs(1000), emit).ok
+
+
+def test_struct_chain_renders_wg0371() -> None:
+    text = deep.struct_chain(256)
+    rendered = Renderer().render(compile_text(text).diagnostics)
+    line = 2 + 255  # line 1 holds Out, line 2 S0: S255 is on line 257
+    assert rendered == (f"<stdin>:{line}:8: error: struct 'S255' nests 256 structs deep; SPIR-V allows 255 [WG0371]\n"
+                        "struct S255 { S254 s; };\n"
+                        "       ^~~~\n"
+                        "1 error generated.\n")
+
+
+# ---------------------------------------------------------------- the big targets
+
+def test_else_if_chain_of_10000_arms() -> None:
+    """Past 256 arms wgc stops nesting selections: WG0370 at arm 257; the other views work."""
+    text = deep.else_if_chain(10_000)
+    result = compile_text(text, "ir")
+    assert codes_of(result) == ["WG0370"]
+    assert result.diagnostics[0].span.line_col == (9 + 256, 10)  # arm 0 on line 9; `if` after "    else "
+    for emit in ("ast", "hlsl"):
+        assert compile_text(text, emit).ok
+
+
+def test_else_if_chain_of_256_arms_compiles() -> None:
+    assert compile_text(deep.else_if_chain(256)).ok
+
+
+def test_expression_of_20000_operands() -> None:
+    text = deep.long_expression(20_000)
+    result = compile_text(text, "spirv")
+    assert result.ok, result.diagnostics[:2]
+
+
+def test_function_chain_of_10000_through_sema_and_irdump() -> None:
+    result = compile_text(deep.function_chain(10_000), "ir")
+    assert result.ok, result.diagnostics[:2]
+    assert result.outputs["ir"].count(b"\nfunction ") >= 10_000 or result.outputs["ir"].count(b"f9999") >= 1
+
+
+def test_function_chain_of_2000_to_spirv() -> None:
+    """spirv-val's time grows faster than the number of functions: 2,000 take seconds."""
+    result = compile_text(deep.function_chain(2000), "spirv")
+    assert result.ok, result.diagnostics[:2]
+
+
+def test_node_chain_end_to_end() -> None:
+    """A chain of 3,000 nodes: one WG0505 (too deep), located at the first node."""
+    result = compile_text(deep.node_chain(3000), "json")
+    assert codes_of(result) == ["WG0505"]
+    message = result.diagnostics[0].message
+    assert message.startswith("the graph is 3000 nodes deep; the limit is 48")
+    assert "N0 -> N1" in result.diagnostics[0].notes[0]
+    assert result.diagnostics[0].span.line_col[0] == 3  # line 1 struct R, line 2 attributes, line 3 void N0
+
+
+# ---------------------------------------------------------------- graph analysis, directly
+
+class _Param:
+    def __init__(self, name: str) -> None:
+        self.name, self.span = name, None
+
+
+class _Function:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def synthetic_chain(length: int, loop_entry_at: int | None = None, back_edge: tuple[int, int] | None = None):
+    """Nodes N0 -> N1 -> ... built as sema would; `back_edge` (from, to) adds one more edge."""
+    from wgc import types as t
+    from wgc.sema.nodes import NodeId, NodeInfo, NodeInput, NodeOutput
+
+    record = object()
+    nodes = []
+    for i in range(length):
+        node = NodeInfo(function=_Function(f"N{i}"), id=NodeId(f"N{i}"), launch="thread", span=None)
+        if i:
+            node.input = NodeInput(parameter=_Param("in"), kind=t.NodeObjectKind.THREAD_NODE_INPUT_RECORD,
+                                   record=record, layout=None, max_records=None, globally_coherent=False,
+                                   track_rw_input_sharing=False, dispatch_grid_field=None)
+        if loop_entry_at == i:
+            node.max_loop_iterations = 4
+        targets = [i + 1] if i + 1 < length else []
+        if back_edge is not None and back_edge[0] == i:
+            targets.append(back_edge[1])
+        for target in targets:
+            node.outputs.append(NodeOutput(parameter=_Param(f"N{target}"), index=len(node.outputs),
+                                           kind=t.NodeObjectKind.NODE_OUTPUT, target=NodeId(f"N{target}"),
+                                           record=record, layout=None, track_rw_input_sharing=False,
+                                           max_records=1))
+        nodes.append(node)
+    return nodes
+
+
+def test_graph_analysis_of_a_100000_node_chain() -> None:
+    info, diagnostics = graph.check_graph(synthetic_chain(100_000), "lib_6_9")
+    assert [d.code for d in diagnostics] == ["WG0505"]
+    assert info.depth == 100_000
+    assert len(info.longest_chain) == 100_000
+    assert info.depth_of[info.longest_chain[-1].id] == 100_000
+
+
+def test_graph_analysis_of_a_100000_node_cycle() -> None:
+    """N99999 -> N0 closes a cycle through every node: one WG0504 naming it (elided)."""
+    _, diagnostics = graph.check_graph(synthetic_chain(100_000, back_edge=(99_999, 0)), "lib_6_9")
+    cycles = [d for d in diagnostics if d.code == "WG0504"]
+    assert len(cycles) == 1
+    assert cycles[0].message.startswith("the graph has a cycle: N0 -> N1 -> ")
+    assert "(99985 more)" in cycles[0].message
+
+
+def test_graph_analysis_of_a_100000_node_loop() -> None:
+    """A loop entry at N1 and a back edge N99999 -> N1: the loop holds N1..N99999 (dominators)."""
+    info, diagnostics = graph.check_graph(synthetic_chain(100_000, loop_entry_at=1, back_edge=(99_999, 1)), "lib_6_9")
+    assert "WG0504" not in [d.code for d in diagnostics]
+    assert len(info.loops) == 1
+    assert len(info.loops[0].members) == 99_999
+    assert info.loops[0].entry.id.name == "N1"
+
+
+def test_node_array_size_near_uint32_is_not_enumerated() -> None:
+    """An output array of 2^32-1 nodes, one of them present: the missing ones are counted, not listed."""
+    from wgc import types as t
+
+    nodes = synthetic_chain(2)
+    output = nodes[0].outputs[0]
+    output.kind = t.NodeObjectKind.NODE_OUTPUT_ARRAY
+    output.array_size = 2**32 - 2  # UNBOUNDED is 2^32-1
+    output.allow_sparse_nodes = True
+    checker = graph.GraphChecker(nodes, "lib_6_9")
+    checker._index()
+    present, sample, missing = checker.targets(output)
+    assert [n.id.name for n in present] == ["N1"]
+    assert missing == 2**32 - 3 and len(sample) == graph.MISSING_SHOWN
+
+
+# ---------------------------------------------------------------- the last resort
+
+def test_recursion_error_becomes_a_located_diagnostic(monkeypatch) -> None:
+    monkeypatch.setattr(driver, "COMPILE_RECURSION_LIMIT", 400)
+    text = deep.nested_calls(600)
+    result = compile_text(text, "ir")
+    assert codes_of(result) == ["WG0020"]
+    span = result.diagnostics[0].span
+    assert span is not None and span.line_col[0] == 9  # the statement line of the node body
+    rendered = Renderer().render(result.diagnostics)
+    assert rendered.startswith("<stdin>:9:")
+    assert "error: the program is nested too deeply for wgc to process (statements, expressions, types or " \
+           "calls) [WG0020]\n" in rendered
+    assert sys.getrecursionlimit() == driver._saved_recursion_limit
+
+
+def test_recursion_limit_is_restored() -> None:
+    before = sys.getrecursionlimit()
+    compile_text(deep.nested_blocks(10))
+    assert sys.getrecursionlimit() == before
+
+
+# ---------------------------------------------------------------- sizes that do not fit 32 bits
+
+def test_array_size_above_uint32_is_wg0327() -> None:
+    text = deep.node_file("    uint b[4294967296];\n")
+    rendered = Renderer().render(compile_text(text).diagnostics)
+    assert rendered.startswith(
+        "<stdin>:9:12: error: array size 4294967296 is too large; SPIR-V counts at most 4294967295 (2^32-1) "
+        "[WG0327]\n"
+        "    uint b[4294967296];\n"
+        "           ^~~~~~~~~~\n")
+
+
+def test_nested_array_product_above_uint32_is_wg0327() -> None:
+    text = deep.node_file("    a = g[0][0];\n", before="static uint g[65536][65536];\n")
+    result = compile_text(text)
+    assert codes_of(result)[0] == "WG0327"
+    assert result.diagnostics[0].message == ("array of 4294967296 elements (65536 x 65536) is too large; SPIR-V "
+                                             "counts at most 4294967295 (2^32-1)")
+
+
+def test_array_size_of_uint32_max_is_accepted_by_sema() -> None:
+    assert compile_text(deep.node_file("    uint b[4294967295];\n"), "ir").ok
+
+
+# ---------------------------------------------------------------- long and odd text
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("identifier-300000", deep.node_file(f"    uint {'x' * 300_000} = a;\n    a = {'x' * 300_000};\n")),
+    ("string-1MB", deep.node_file("", before='[Shader("node")] [NodeLaunch("thread")] [NodeID("'
+                                  + "s" * 1_000_000 + '")] void S() { }\n')),
+    ("line-comment-1MB", deep.node_file("    // " + "c" * 1_000_000 + "\n")),
+    ("block-comment-1MB", deep.node_file("    /* " + "c\n" * 500_000 + " */\n")),
+    ("line-1MB", deep.node_file("    a = a" + " " * 1_000_000 + "+ 1u;\n")),
+    ("whitespace-10MB", " " * 5_000_000 + "\n" * 5_000_000 + deep.node_file("")),
+    ("macro-10000-operands", "#define BIG " + "a + " * 10_000 + "a\n" + deep.node_file("    a = BIG;\n")),
+])
+def test_long_text_compiles(name: str, text: str) -> None:
+    result = compile_text(text, "ir")
+    assert result.ok, result.diagnostics[:2]
+
+
+def test_long_identifier_to_spirv() -> None:
+    assert compile_text(deep.node_file(f"    uint {'x' * 300_000} = a;\n    a = {'x' * 300_000};\n")).ok
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"", "error: the input has no [Shader(\"node\")] function, so there is nothing to compile [WG0603]\n"
+          "1 error generated.\n"),
+    (b"\xef\xbb\xbf", "error: the input has no [Shader(\"node\")] function, so there is nothing to compile "
+                      "[WG0603]\n1 error generated.\n"),
+    (b"uint x;\0\n", "<stdin>:1:8: error: invalid character '\\x00' in source [WG0202]\n"
+                     "uint x;\0\n"
+                     "       ^\n"
+                     "1 error generated.\n"),
+])
+def test_odd_files(data: bytes, expected: str) -> None:
+    result = driver.compile(driver.Options(input="-"), stdin=data)
+    assert Renderer().render(result.diagnostics) == expected
+
+
+def test_arrays_nested_beyond_access_chains_are_wg0327() -> None:
+    """253 levels of arrays compile (an access chain of 253 indexes); the 254th level is WG0327."""
+    def program(levels: int) -> str:
+        return deep.node_file(f"    uint b{'[1]' * levels};\n    b{'[0]' * levels} = a;\n    a = b{'[0]' * levels};\n")
+
+    assert compile_text(program(253)).ok
+    result = compile_text(program(254))
+    assert codes_of(result)[0] == "WG0327"
+    # `    uint b` is 10 characters; dimensions are 3 characters each: the failing one is reported
+    assert result.diagnostics[0].span.line_col[0] == 9
+    assert result.diagnostics[0].message.startswith("arrays of arrays nested more than 253 deep")
+
+
+# ---------------------------------------------------------------- the real command
+
+def test_cli_deep_input_exit_codes(run_wgc, tmp_path) -> None:
+    """1,000 nested calls compile (exit 0); 300 else-if arms are WG0370 (exit 1, no output left)."""
+    out = tmp_path / "a.spv"
+    done = run_wgc("compile", "-", "-o", str(out), stdin=deep.nested_calls(1000).encode())
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:4] == b"\x03\x02\x23\x07"
+    done = run_wgc("compile", "-", "-o", str(out), stdin=deep.else_if_chain(300).encode())
+    assert done.returncode == 1
+    assert b"[WG0370]" in done.stderr and b"internal compiler error" not in done.stderr
+    assert not out.exists()

@@ -1,0 +1,132 @@
+"""Line endings (LF, CRLF, lone CR) and escapes in string literals, through the whole front end."""
+
+from __future__ import annotations
+
+import pytest
+
+from wgc import driver
+from wgc.diagnostics import Renderer
+from wgc.source import SourceFile, decode_source
+from wgc.syntax import ast
+from wgc.syntax.parse import parse_source
+
+
+def rendered(text: str, emit: str = "ir") -> str:
+    result = driver.compile(driver.Options(input="-", emit=emit), stdin=text.encode())
+    return Renderer().render(result.diagnostics)
+
+
+# ---------------------------------------------------------------- line endings
+
+def test_line_index_counts_lf_crlf_and_lone_cr() -> None:
+    file = SourceFile("x", "a\rb\r\nc\nd")
+    assert file.line_starts() == [0, 2, 5, 7]
+    assert [file.line_text(n) for n in (1, 2, 3, 4)] == ["a", "b", "c", "d"]
+    assert file.line_col(5) == (3, 1)
+
+
+def test_lone_cr_becomes_lf_without_moving_offsets() -> None:
+    text, bad = decode_source(b"a\rb\r\nc")
+    assert (text, bad) == ("a\nb\r\nc", None)
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_a_comment_ends_at_any_line_end_and_lines_are_counted(ending: str) -> None:
+    """Line 3's undeclared name is reported on line 3 whatever the line ends are."""
+    source = ending.join(["// a comment", "void f() {", "    uint x = zz;", "}", ""])
+    assert rendered(source) == (
+        "<stdin>:3:14: error: use of undeclared identifier 'zz' [WG0301]\n"
+        "    uint x = zz;\n"
+        "             ^~\n"
+        "1 error generated.\n")
+
+
+def test_mixed_line_endings_with_a_diagnostic_after_a_lone_cr() -> None:
+    source = "// one\r\n// two\rvoid f() {\n#define Z zz\r    uint x = Z;\r\n}\n"
+    # lines: 1 "// one" (CRLF), 2 "// two" (CR), 3 "void f() {" (LF), 4 "#define" (CR), 5 the use
+    assert rendered(source) == (
+        "<stdin>:5:14: error: use of undeclared identifier 'zz' [WG0301]\n"
+        "    uint x = Z;\n"
+        "             ^\n"
+        "1 error generated.\n")
+
+
+def test_line_directive_after_lone_crs() -> None:
+    source = "#line 40\rvoid f() {\r    uint x = zz;\r}\r"
+    assert rendered(source).startswith("<stdin>:41:14: error: use of undeclared identifier 'zz'")
+
+
+# ---------------------------------------------------------------- escapes
+
+def string_values(text: str) -> list[str]:
+    unit = parse_source(SourceFile("x.hlsl", text)).unit
+    found = []
+
+    def walk(value):  # type: ignore[no-untyped-def]
+        if isinstance(value, ast.StringLiteral):
+            found.append(value.value)
+        elif isinstance(value, ast.Node):
+            for name in value.__dataclass_fields__:
+                walk(getattr(value, name))
+        elif isinstance(value, tuple):
+            for item in value:
+                walk(item)
+
+    walk(unit)
+    return found
+
+
+@pytest.mark.parametrize(("spelled", "value"), [
+    (r"\n\t\\\"\'\a\b\f\r\v\?", "\n\t\\\"'\a\b\f\r\v?"),
+    (r"\0", "\0"), (r"\101\60x", "A0x"), (r"\1234", "S4"),
+    (r"\x41\x4a", "AJ"), (r"\x0041", "A"), (r"\u00e9", "\u00e9"), (r"\U0001F600", "\U0001F600"),
+    ("a\" \"b", "ab"),
+])
+def test_escapes_are_decoded(spelled: str, value: str) -> None:
+    assert string_values(f'[NodeID("{spelled}")] void f() {{ }}') == [value]
+
+
+def test_escape_diagnostics() -> None:
+    source = '[A("\\x", "\\q", "\\x100", "\\u12")] void f() { }\n'
+    assert rendered(source, "ast") == (
+        "<stdin>:1:5: error: \\x used with no following hex digits [WG0206]\n"
+        '[A("\\x", "\\q", "\\x100", "\\u12")] void f() { }\n'
+        "    ^~\n"
+        "<stdin>:1:11: warning: unknown escape sequence '\\q' [WG0207] [-Wunknown-escape-sequence]\n"
+        '[A("\\x", "\\q", "\\x100", "\\u12")] void f() { }\n'
+        "          ^~\n"
+        "<stdin>:1:17: error: hex escape sequence out of range [WG0206]\n"
+        '[A("\\x", "\\q", "\\x100", "\\u12")] void f() { }\n'
+        "                ^~~~~\n"
+        "<stdin>:1:26: error: incomplete universal character name: \\u needs 4 hex digits [WG0206]\n"
+        '[A("\\x", "\\q", "\\x100", "\\u12")] void f() { }\n'
+        "                         ^~~~\n"
+        "1 warning and 3 errors generated.\n")
+
+
+def test_include_names_are_not_decoded(tmp_path) -> None:
+    (tmp_path / "a\\x41.hlsl").write_text("void f() { }\n")
+    main = tmp_path / "main.hlsl"
+    main.write_text('#include "a\\x41.hlsl"\n')
+    result = driver.compile(driver.Options(input=str(main), emit="ast"))
+    assert result.ok, result.diagnostics
+
+
+def test_debug_line_numbers_count_lone_crs() -> None:
+    """-Zi: the OpLine of the store on line 9 says 9 with lone-CR line ends too."""
+    import re
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import deep_inputs
+
+    text = deep_inputs.node_file("    a = a + 7u;\n")  # line 9
+    lines_of = {}
+    for ending in ("\n", "\r"):
+        result = driver.compile(driver.Options(input="-", emit="asm", debug_info=True),
+                                stdin=text.replace("\n", ending).encode())
+        assert result.ok, result.diagnostics
+        lines_of[ending] = sorted({int(n) for n in re.findall(r"OpLine %\S+ (\d+)", result.outputs["asm"].decode())})
+    assert 9 in lines_of["\n"]
+    assert lines_of["\r"] == lines_of["\n"]
