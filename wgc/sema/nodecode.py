@@ -18,13 +18,12 @@ Invariants: pure; never raises; a helper reached from several nodes is reported 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from wgc import codes, ir
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import children, reachable_functions, uses_implicit_derivatives
+from wgc.sema.uniformity import reachable_functions, uses_implicit_derivatives, walk_body
 
 
 def check_node_code(node: NodeInfo) -> list[Diagnostic]:
@@ -32,7 +31,7 @@ def check_node_code(node: NodeInfo) -> list[Diagnostic]:
     x, y, z = node.num_threads
     shape_ok = (x % 4 == 0 and y == 1 and z == 1) or (x % 2 == 0 and y % 2 == 0)
     for function in reachable_functions(node.function):
-        for item in _walk(function):
+        for item in walk_body(function):
             if isinstance(item, ir.Discard):
                 diagnostics.append(codes.DISCARD_IN_NODE(
                     item.span, f"'discard' is not allowed in node shaders (reached from node '{node.function.name}')",
@@ -50,10 +49,3 @@ def _name(item: Any) -> str:
     return item.name if isinstance(item, ir.IntrinsicCall) else item.method
 
 
-def _walk(function: ir.Function) -> Iterator[Any]:
-    """Every statement and expression of a function's body, pre-order."""
-    stack: list[Any] = [function.body] if function.body is not None else []
-    while stack:
-        item = stack.pop()
-        yield item
-        stack.extend(reversed(list(children(item))))

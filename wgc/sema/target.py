@@ -32,7 +32,7 @@ Invariants: pure; never raises for a checked program; diagnostics in node order,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from wgc import codes, ir
@@ -41,7 +41,7 @@ from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions
+from wgc.sema.uniformity import _lvalue_chain, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
 TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
@@ -78,7 +78,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         _records(node, report)
     globals_seen: set[ir.Variable] = set()
     for function in functions:
-        for item in _walk(function):
+        for item in walk_body(function):
             if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE) \
                     and item.variable not in globals_seen:
                 globals_seen.add(item.variable)
@@ -99,14 +99,6 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
                        (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
     return diagnostics
-
-
-def _walk(function: ir.Function) -> Iterator[Any]:
-    stack: list[Any] = [function.body] if function.body is not None else []
-    while stack:
-        item = stack.pop()
-        yield item
-        stack.extend(reversed(list(children(item))))
 
 
 def _is_object(type_: t.Type) -> bool:

@@ -122,14 +122,19 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator[Any]:
                 yield item
 
 
-def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
-    """Every expression of a function's body, pre-order."""
+def walk_body(function: ir.Function) -> Iterator[Any]:
+    """Every statement and expression of a function's body, pre-order (iteratively: bodies may
+    nest thousands deep)."""
     stack: list[Any] = [function.body] if function.body is not None else []
     while stack:
         node = stack.pop()
-        if isinstance(node, ir.Expr):
-            yield node
+        yield node
         stack.extend(reversed(list(children(node))))
+
+
+def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
+    """Every expression of a function's body, pre-order."""
+    return (node for node in walk_body(function) if isinstance(node, ir.Expr))
 
 
 def reachable_functions(function: ir.Function) -> list[ir.Function]:
