@@ -52,3 +52,12 @@ def compile_errors(source: str, tmp_path: Path, **options: object) -> list[str]:
     result = driver.compile(driver.Options(input=str(path), emit="spirv", **options))  # type: ignore[arg-type]
     assert not result.ok
     return [f"{d.code}: {d.message}" for d in result.diagnostics if d.severity >= Severity.ERROR]
+
+
+def check_golden(text: str, golden: Path, source_name: str, update: bool) -> None:
+    """Compare a module's disassembly with its golden file (rewrite it with --update-goldens)."""
+    if update:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text)
+    assert golden.exists(), f"no golden for {source_name}: run pytest --update-goldens"
+    assert text == golden.read_text(), f"SPIR-V of {source_name} differs from {golden}; review and --update-goldens"

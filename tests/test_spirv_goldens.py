@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES
-from spirv_util import words_of
+from spirv_util import check_golden, words_of
 from wgc import driver
 from wgc.diagnostics import Renderer, Severity
 from wgc.spirv import tools
@@ -36,12 +36,7 @@ def test_sample_spirv_validates_and_matches_golden(path, update_goldens):
     expected = ["WG0604"] if path.stem in NODE_ARRAY_SAMPLES else []
     assert [d.code for d in result.diagnostics] == expected, Renderer().render(result.diagnostics)
     text = result.outputs["asm"].decode()
-    golden = GOLDEN_DIR / f"{path.stem}.spvasm"
-    if update_goldens:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_text(text)
-    assert golden.exists(), f"no golden for {path.name}: run pytest --update-goldens"
-    assert text == golden.read_text(), f"SPIR-V of {path.name} differs from {golden}; review and --update-goldens"
+    check_golden(text, GOLDEN_DIR / f"{path.stem}.spvasm", path.name, update_goldens)
 
 
 @pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import ROOT
+from spirv_util import check_golden
 from wgc import driver
 from wgc.diagnostics import Renderer, Severity
 from wgc.spirv import tools
@@ -25,12 +26,7 @@ def test_program_spirv_matches_golden(path, update_goldens):
     errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR]
     assert result.ok and not errors, Renderer().render(result.diagnostics)
     text = result.outputs["asm"].decode()
-    golden = GOLDEN_DIR / f"{path.stem}.spvasm"
-    if update_goldens:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_text(text)
-    assert golden.exists(), f"no golden for {path.name}: run pytest --update-goldens"
-    assert text == golden.read_text(), f"SPIR-V of {path.name} differs from {golden}; review and --update-goldens"
+    check_golden(text, GOLDEN_DIR / f"{path.stem}.spvasm", path.name, update_goldens)
     assert tools.validate(tools.assemble(text, "vulkan1.3"), "vulkan1.3", scalar_block_layout=True) == []
 
 
