@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic, Label, has_errors
+from wgc.diagnostics import DefaultSeverity, Diagnostic, Label, has_errors
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
@@ -37,6 +37,7 @@ from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.uniformity import check_node_body
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
+from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
 
@@ -53,6 +54,8 @@ def builtin_scope() -> Scope:
     scope = Scope(ScopeKind.GLOBAL, None, "<built-in>")
     for name, value in BARRIER_CONSTANTS.items():
         scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
+    for name, value in RAY_CONSTANTS.items():
+        scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
     return scope
 
 
@@ -68,7 +71,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
-    if has_errors(ctx.diagnostics):
+    # a DefaultError (e.g. WG0381) may yet be lowered to a warning: it does not stop the node checks
+    if has_errors(d for d in ctx.diagnostics if d.default is not DefaultSeverity.DEFAULT_ERROR):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
     seen: set[tuple[str, object, str]] = set()

@@ -745,6 +745,8 @@ class ExpressionChecker:
         args = [self.check(a) for a in e.args]
         if target is None or any(a is None for a in args):
             return None
+        if isinstance(target, t.RayQueryType) and not args:
+            return ir.Construct(target, e.span, ())      # a new query (DXC's implicit constructor)
         if not isinstance(target, (t.ScalarType, t.VectorType, t.MatrixType)):
             self.ctx.report(codes.INVALID_CAST, e.span,
                             f"{describe(target)} has no constructor; use an initializer list or a cast")
