@@ -282,6 +282,32 @@ def test_a_new_query_initialises_nothing_and_a_copy_loads_and_stores(tmp_path):
         assert re.search(rf"^\s*OpStore %copy %{load}$", body, re.M)
 
 
+def test_a_static_query_with_a_new_query_as_initialiser_stores_nothing(tmp_path):
+    c = compile_hlsl(node("Global.TraceRayInline(Scene, 0, 0xFF, ray);",
+                          "static RayQuery<0> Global = RayQuery<0>();\n"), tmp_path)
+    assert "%Global = OpVariable %_ptr_Private_rayQueryKHR Private" in c.asm
+    assert "OpStore %Global" not in c.asm and "OpConstantComposite %rayQueryKHR" not in c.asm
+
+
+def test_query_values_that_are_no_location_are_copies(tmp_path):
+    """`(c ? a : b).Proceed()` and `RayQuery<0>().RayFlags()` work on a copy in a new variable;
+    `?:` of two queries is a branch that copies one of them (OpLoad + OpStore)."""
+    c = compile_hlsl(node("""RayQuery<0> a, b;
+    RayQuery<0> pairs[2];
+    RayQuery<0> copies[2] = pairs;
+    U[0] = (rec.Get().flags ? a : b).Proceed() ? 1 : 0;
+    U[1] = RayQuery<0>().RayFlags();"""), tmp_path)
+    body = function_body(c)
+    assert re.search(r"%(\d+) = OpLoad %_arr_rayQueryKHR_uint_2 %pairs$", body, re.M)
+    assert re.search(r"^\s*OpStore %copies %\d+$", body, re.M)
+    for name in ("a", "b"):
+        assert re.search(rf"%\d+ = OpLoad %rayQueryKHR %{name}$", body, re.M)
+    proceed = re.search(r"= OpRayQueryProceedKHR %bool %(\d+)$", body, re.M).group(1)
+    assert re.search(rf"%{proceed} = OpVariable %_ptr_Function_rayQueryKHR Function", body)
+    flags = re.search(r"= OpRayQueryGetRayFlagsKHR %uint %(\d+)$", body, re.M).group(1)
+    assert re.search(rf"%{flags} = OpVariable %_ptr_Function_rayQueryKHR Function", body)
+
+
 def test_a_user_ray_desc_shadows_the_built_in(tmp_path):
     c = compile_hlsl("""
 struct RayDesc { uint a; };

@@ -277,7 +277,7 @@ class ModuleLowering:
         if t.is_numeric(expr.type):
             folded = fold(expr)
             return self.constant(expr.type, folded.value) if isinstance(folded, Folded) else None
-        if isinstance(expr, ir.Construct):
+        if isinstance(expr, ir.Construct) and not _fresh_ray_query(expr):
             parts = [self.constant_initializer(a) for a in expr.args]
             if any(p is None for p in parts):
                 return None
@@ -377,7 +377,8 @@ class FunctionLowering:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
-            self.store(place, self.value(variable.init))
+            if not _fresh_ray_query(variable.init):
+                self.store(place, self.value(variable.init))
         if input_handle is not None:
             self.use_global(input_handle.variable)   # listed even when the body never reads it
         self._finish_body()

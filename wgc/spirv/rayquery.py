@@ -24,8 +24,8 @@ and `processTraceRayInline`:
   WorldRayOrigin,WorldRayDirection}KHR (no intersection operand).
 
 Invariants: sema resolved the method and converted the arguments (`wgc.sema.methods`); the
-object is always a location (sema only creates RayQuery values as variables, array elements or
-inlined parameters bound to the caller's location).
+object is a location (a variable, an array element, an inlined parameter bound to the caller's
+location) or else a copy in a new Function variable (`query_pointer`).
 """
 
 from __future__ import annotations
@@ -73,10 +73,13 @@ _COMMANDS = {
 
 
 def query_pointer(fl: FunctionLowering, expr: ir.Expr) -> int:
-    """The pointer to the OpTypeRayQueryKHR variable (or array element) `expr` denotes."""
+    """The pointer to the OpTypeRayQueryKHR variable (or array element) `expr` denotes; a query
+    value that is no location (`(c ? a : b).Proceed()`, `RayQuery<0>().Proceed()`) is a copy in a
+    new Function variable, as every RayQuery value is a copy."""
     place = fl.place(expr)
     if not isinstance(place, Place):
-        raise AssertionError("a RayQuery must be a location")
+        place = fl.local(expr.type)
+        fl.store(place, fl.value(expr))
     return fl.pointer(place)
 
 
