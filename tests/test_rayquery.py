@@ -453,3 +453,24 @@ def test_query_flags_are_fine_under_lib_6_9_and_in_the_flag_typedefs():
                    "    RAYQUERY_FLAG g = RAYQUERY_FLAG_NONE;",
                    "}")
     assert rendered(source, profile="lib_6_9") == ""
+
+
+def test_named_query_flags_under_lib_6_8_are_a_warning_as_in_dxc(tmp_path):
+    """DXC refuses a non-zero RAYQUERY_FLAGS under SM < 6.9 only when written as a literal; the named
+    constant gets its availability warning (WG0382) and compiles (SPIR-V has no RayQuery flags)."""
+    source = node("q.TraceRayInline(Scene, 0, 0xFF, ray);",
+                  flags="RAY_FLAG_FORCE_OMM_2_STATE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS")
+    path = tmp_path / "a.hlsl"
+    path.write_text(source)
+    result = driver.compile(driver.Options(input=str(path), profile="lib_6_8"))
+    assert result.ok
+    assert [d.code for d in result.diagnostics] == ["WG0382", "WG0382"]
+    assert re.search(r"^\s*OpRayQueryInitializeKHR %q %\d+ %uint_1024 ",
+                     Compiled(*_words_and_asm(result.outputs["spirv"])).asm, re.M)
+
+
+def _words_and_asm(data: bytes) -> tuple[list[int], str]:
+    from spirv_util import words_of
+    from wgc.spirv import tools
+    words = words_of(data)
+    return words, tools.disassemble(words, header=False)

@@ -1504,14 +1504,14 @@ CASES = [
                "1 error generated.")),
 
     # WG0380 ---------------------------------------------------------------
-    case("WG0380", "rayquery-flags-under-lib_6_8",
+    case("WG0380", "literal-rayquery-flags-under-lib_6_8",
          lines(*NODE,
-               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
+               "    RayQuery<RAY_FLAG_NONE, 1> q;",
                "}"),
          lines("<stdin>:6:5: error: a non-zero RAYQUERY_FLAGS argument (1) needs shader model 6.9 (lib_6_9) "
                "[WG0380] [-Whlsl-availability]",
-               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
-               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "    RayQuery<RAY_FLAG_NONE, 1> q;",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated."),
          profile="lib_6_8"),
 
@@ -1536,7 +1536,22 @@ CASES = [
                "RayQuery's RAYQUERY_FLAGS ('RayQuery<0>') [WG0381] [-Whlsl-rayquery-flags]",
                "    q.TraceRayInline(Scene, RAY_FLAG_FORCE_OMM_2_STATE, 0xFF, ray);",
                "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:7:29: note: RayQueryFlags declared here",
+               "    RayQuery<RAY_FLAG_NONE> q;",
+               "                            ^",
                "1 error generated.")),
+
+    # WG0382 ---------------------------------------------------------------
+    case("WG0382", "sm69-constant-under-lib_6_8",
+         lines(*NODE,
+               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
+               "}"),
+         lines("<stdin>:6:29: warning: potential misuse of built-in constant 'RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS' "
+               "under lib_6_8: it is introduced in shader model 6.9 (lib_6_9) [WG0382] [-Whlsl-availability-constant]",
+               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
+               "                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 warning generated."),
+         profile="lib_6_8"),
 ]
 
 

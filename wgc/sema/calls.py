@@ -271,7 +271,8 @@ class FunctionCalls:
         if isinstance(type_, t.RayQueryType) and name == "TraceRayInline":
             flags = checker.fold_quietly(built[1])
             if isinstance(flags, int) and not isinstance(flags, bool):
-                rayquery.check_trace_flags(self.ctx, type_, flags, e.span)
+                declared = obj.variable.span if isinstance(obj, ir.VarRef) else None
+                rayquery.check_trace_flags(self.ctx, type_, flags, e.span, declared)
         return ir.MethodCall(resolved.result, e.span, obj, name, tuple(built), resolved.template_type,
                              resolved.out_params)
 

@@ -6,11 +6,14 @@ constant `RayFlags` argument of a `TraceRayInline` call.
 Output: the constant tables (`RAY_CONSTANTS`, declared in the built-in scope by
 `wgc.sema.analyze`; `RAY_TYPEDEFS`, the `uint` typedefs `wgc.sema.typeref` resolves) and
 diagnostics:
-- WG0380 [`hlsl-availability`, DefaultError]: a non-zero RAYQUERY_FLAGS argument needs shader
-  model 6.9 (`lib_6_9`), as DXC;
+- WG0380 [`hlsl-availability`, DefaultError]: a non-zero RAYQUERY_FLAGS argument written as an
+  integer literal needs shader model 6.9 (`lib_6_9`), as DXC (which lets a named constant pass);
 - WG0381 [`hlsl-rayquery-flags`, DefaultError]: RAY_FLAG_FORCE_OMM_2_STATE in the RayQuery's
   ray flags, or in the constant flags of its TraceRayInline, without
-  RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS in its RAYQUERY_FLAGS, as DXC.
+  RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS in its RAYQUERY_FLAGS, as DXC;
+- WG0382 [`hlsl-availability-constant`, warning]: RAY_FLAG_FORCE_OMM_2_STATE or
+  RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS used under lib_6_8, as DXC (which warns only in code
+  reachable from an entry point; wgc warns at every use).
 
 Invariants: the values are DXC's (`DXIL::RayFlag`, `DXIL::RayQueryFlag`,
 `DXIL::CommittedStatus`, `DXIL::CandidateType`, `DXIL::HitKind`), each a `uint`; they equal
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from wgc import codes
 from wgc import types as t
+from wgc.diagnostics import Label
 from wgc.sema.context import Context
 from wgc.source import Span
 
@@ -63,16 +67,33 @@ _OMM_CONFLICT = ("RAY_FLAG_FORCE_OMM_2_STATE needs RAYQUERY_FLAG_ALLOW_OPACITY_M
                  "RayQuery's RAYQUERY_FLAGS")
 
 
-def check_type(ctx: Context, type_: t.RayQueryType, span: Span) -> None:
-    """The rules on a written `RayQuery<...>` type (WG0380, WG0381)."""
-    if type_.query_flags and ctx.options.profile == "lib_6_8":
+SM69_CONSTANTS = frozenset({"RAY_FLAG_FORCE_OMM_2_STATE", "RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS"})
+"""The constants DXC marks as introduced in shader model 6.9."""
+
+
+def check_type(ctx: Context, type_: t.RayQueryType, span: Span, query_flags_literal: bool) -> None:
+    """The rules on a written `RayQuery<...>` type (WG0380, WG0381). `query_flags_literal`: the
+    RAYQUERY_FLAGS argument is written as an integer literal (DXC's condition for WG0380; a named
+    constant gets WG0382 where it is used instead)."""
+    if type_.query_flags and query_flags_literal and ctx.options.profile == "lib_6_8":
         ctx.report(codes.RAYQUERY_FLAGS_NEED_SM69, span,
                    f"a non-zero RAYQUERY_FLAGS argument ({type_.query_flags}) needs shader model 6.9 (lib_6_9)")
     if type_.flags & RAY_FLAG_FORCE_OMM_2_STATE and not type_.query_flags & RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS:
         ctx.report(codes.RAYQUERY_OMM_FLAGS_CONFLICT, span, _OMM_CONFLICT + f" ('{type_}')")
 
 
-def check_trace_flags(ctx: Context, query: t.RayQueryType, flags: int, span: Span) -> None:
-    """TraceRayInline's constant RayFlags argument `flags` on a query of type `query` (WG0381)."""
+def check_trace_flags(ctx: Context, query: t.RayQueryType, flags: int, span: Span,
+                      declared: Span | None) -> None:
+    """TraceRayInline's constant RayFlags argument `flags` on a query of type `query` (WG0381);
+    `declared` is where the query variable is declared (labelled, as DXC notes it), if known."""
     if flags & RAY_FLAG_FORCE_OMM_2_STATE and not query.query_flags & RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS:
-        ctx.report(codes.RAYQUERY_OMM_FLAGS_CONFLICT, span, _OMM_CONFLICT + f" ('{query}')")
+        labels = [Label(declared, "RayQueryFlags declared here")] if declared is not None else []
+        ctx.report(codes.RAYQUERY_OMM_FLAGS_CONFLICT, span, _OMM_CONFLICT + f" ('{query}')", labels=labels)
+
+
+def check_constant_use(ctx: Context, name: str, span: Span) -> None:
+    """A use of a built-in constant of shader model 6.9 under lib_6_8 (WG0382, a warning as in DXC)."""
+    if name in SM69_CONSTANTS and ctx.options.profile == "lib_6_8":
+        ctx.report(codes.SM69_CONSTANT_UNDER_LIB_6_8, span,
+                   f"potential misuse of built-in constant '{name}' under lib_6_8: it is introduced in shader "
+                   "model 6.9 (lib_6_9)")

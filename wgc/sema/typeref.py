@@ -231,7 +231,7 @@ def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.T
             return None
         flags.append(value & 0xFFFFFFFF)
     query = t.ray_query(*flags)
-    check_type(ctx, query, ref.span)
+    check_type(ctx, query, ref.span, query_flags_literal=len(args) == 2 and isinstance(args[1], ast.IntLiteral))
     return query
 
 
