@@ -3,8 +3,8 @@
 Input: an `ast.TranslationUnit` and `SemaOptions`.
 Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the
 node shaders' descriptions and the whole graph (`nodes.py`, `graph.py`; present only
-when the program itself had no errors, so work-graph rules never report cascades of
-type errors), and every diagnostic of the stage (the products are only meant for
+when the program itself had no errors other than DefaultErrors such as WG0381, which
+`-Wno-error=` may lower, so work-graph rules never report cascades of type errors), and every diagnostic of the stage (the products are only meant for
 later stages when no diagnostic is an error).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
@@ -16,8 +16,8 @@ back end inlines calls that carry node objects), and the limits of SPIR-V
 each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
-flag constants) is the parent of the global scope, so user declarations may
-shadow it.
+flag constants, the inline ray tracing constants of `rayquery`) is the parent of the global
+scope, so user declarations may shadow it.
 """
 
 from __future__ import annotations
