@@ -474,3 +474,28 @@ def _words_and_asm(data: bytes) -> tuple[list[int], str]:
     from wgc.spirv import tools
     words = words_of(data)
     return words, tools.disassemble(words, header=False)
+
+
+def test_a_helper_with_a_local_query_stays_a_function_and_both_nodes_list_the_structure(tmp_path):
+    c = compile_hlsl("""
+RaytracingAccelerationStructure Scene : register(t0);
+RWStructuredBuffer<float> U : register(u1);
+struct Rec { float3 o; };
+float Probe(float3 o)
+{
+    RayQuery<0> q;
+    RayDesc d = { o, 0.0, float3(0, 1, 0), 10.0 };
+    q.TraceRayInline(Scene, 0, 0xFF, d);
+    q.Proceed();
+    return q.CommittedRayT();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void A(ThreadNodeInputRecord<Rec> r) { U[0] = Probe(r.Get().o); }
+[Shader("node")] [NodeLaunch("thread")]
+void B(ThreadNodeInputRecord<Rec> r) { U[1] = Probe(r.Get().o * 2); }
+""", tmp_path)
+    assert "%Probe = OpFunction %float" in c.asm and c.count("OpFunctionCall") == 2
+    entries = re.findall(r"OpEntryPoint GLCompute %\w+ \"\w+\" (.*)$", c.asm, re.M)
+    assert len(entries) == 2 and all("%Scene" in e.split() for e in entries)
+    probe = c.asm[c.asm.index("%Probe = OpFunction"):]
+    assert re.search(r"%q = OpVariable %_ptr_Function_rayQueryKHR Function", probe)
