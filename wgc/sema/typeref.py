@@ -224,7 +224,7 @@ def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.T
     flags = []
     for arg, what in zip(args, ("RayQuery ray flags", "RayQuery flags")):
         if isinstance(arg, ast.TypeRef):
-            ctx.report(codes.INVALID_TEMPLATE, arg.span, f"'RayQuery' flag argument must be a constant, not a type")
+            ctx.report(codes.INVALID_TEMPLATE, arg.span, "'RayQuery' flag argument must be a constant, not a type")
             return None
         value = constant_int(arg, what)
         if value is None:
