@@ -499,3 +499,23 @@ void B(ThreadNodeInputRecord<Rec> r) { U[1] = Probe(r.Get().o * 2); }
     assert len(entries) == 2 and all("%Scene" in e.split() for e in entries)
     probe = c.asm[c.asm.index("%Probe = OpFunction"):]
     assert re.search(r"%q = OpVariable %_ptr_Function_rayQueryKHR Function", probe)
+
+
+def test_non_constant_flags_do_not_hide_the_rest_of_the_body():
+    """The query still gets a type: its uses are not 'undeclared', and later errors are reported."""
+    source = lines(*NODE,
+                   "    uint f = r.Get().id;",
+                   "    RayQuery<f> q;",
+                   "    q.Proceed();",
+                   "    float3 v = 1;",
+                   "    v.w = 2;",
+                   "}")
+    assert rendered(source) == lines(
+        "<stdin>:7:14: error: RayQuery ray flags must be a constant expression [WG0311]",
+        "    RayQuery<f> q;",
+        "             ^",
+        "note: 'f' is not a constant",
+        "<stdin>:10:7: error: invalid swizzle 'w': 'float3' has no component 'w' [WG0306]",
+        "    v.w = 2;",
+        "      ^",
+        "2 errors generated.")

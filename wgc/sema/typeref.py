@@ -227,9 +227,8 @@ def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.T
             ctx.report(codes.INVALID_TEMPLATE, arg.span, "'RayQuery' flag argument must be a constant, not a type")
             return None
         value = constant_int(arg, what)
-        if value is None:
-            return None
-        flags.append(value & 0xFFFFFFFF)
+        # reported; the query still gets a type (flags 0), so its uses do not cascade into errors
+        flags.append(0 if value is None else value & 0xFFFFFFFF)
     query = t.ray_query(*flags)
     check_type(ctx, query, ref.span, query_flags_literal=len(args) == 2 and isinstance(args[1], ast.IntLiteral))
     return query
