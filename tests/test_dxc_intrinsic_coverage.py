@@ -94,7 +94,6 @@ EXCLUDED_NAMESPACES = {
     "RWTexture2DMSArrayMethods": "RWTexture2DMSArray (SM 6.7): " + _NOT_A_WGC_TYPE + " (not yet)",
     "FeedbackTexture2DMethods": "FeedbackTexture2D: sampler feedback has no Vulkan equivalent",
     "FeedbackTexture2DArrayMethods": "FeedbackTexture2DArray: sampler feedback has no Vulkan equivalent",
-    "RayQueryMethods": "RayQuery: " + _NOT_A_WGC_TYPE + " (not yet: SPV_KHR_ray_query)",
     "DxHitObjectMethods": "dx::HitObject (SM 6.9 shader execution reordering): ray-generation stage only",
     "DxIntrinsics": "dx::MaybeReorderThread: ray-generation stage only; IsDebuggingEnabled: " + _SM_6_10,
     "VkSubpassInputMethods": "vk::SubpassInput: pixel shader only",
@@ -110,6 +109,8 @@ EXCLUDED_METHODS = {
     **{("RWByteAddressBufferMethods", f"Interlocked{op}64"): "not yet: SM 6.6 64-bit atomics on byte-address "
        "buffers (the buffer is an array of 32-bit words)"
        for op in ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore")},
+    **{("RayQueryMethods", f"{which}{name}"): _SM_6_10 + " (clustered geometry)"
+       for which in ("Candidate", "Committed") for name in ("ClusterID", "TriangleObjectPositions")},
 }
 """Methods of object types wgc has, not offered yet, with the reason."""
 
@@ -143,6 +144,7 @@ _OBJECTS: dict[str, t.Type] = {
     "NodeOutputMethods": t.node_object(_NK.NODE_OUTPUT, _RECORD),
     "EmptyNodeOutputMethods": t.node_object(_NK.EMPTY_NODE_OUTPUT, None),
     "GroupOrThreadNodeOutputRecordsMethods": t.node_object(_NK.GROUP_NODE_OUTPUT_RECORDS, _RECORD),
+    "RayQueryMethods": t.ray_query(0),      # method names do not depend on the flags
 }
 
 _DECLARATION = re.compile(r"\]\]\s*(\w+)\s*\((.*)\)")

@@ -23,8 +23,14 @@ def lines(*text: str) -> str:
     return "\n".join(text) + "\n"
 
 
-def case(code: str, name: str, source: str, expected: str, xfail: str | None = None):
+PROFILE_OF_SOURCE: dict[str, str] = {}
+"""The profile of the cases that are not compiled with the default one (by source text)."""
+
+
+def case(code: str, name: str, source: str, expected: str, xfail: str | None = None, profile: str | None = None):
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
+    if profile is not None:
+        PROFILE_OF_SOURCE[source] = profile
     return pytest.param(code, source, expected, id=f"{code}-{name}", marks=marks)
 
 
@@ -1497,11 +1503,61 @@ CASES = [
                "                        ^~",
                "1 error generated.")),
 
+    # WG0380 ---------------------------------------------------------------
+    case("WG0380", "literal-rayquery-flags-under-lib_6_8",
+         lines(*NODE,
+               "    RayQuery<RAY_FLAG_NONE, 1> q;",
+               "}"),
+         lines("<stdin>:6:5: error: a non-zero RAYQUERY_FLAGS argument (1) needs shader model 6.9 (lib_6_9) "
+               "[WG0380] [-Whlsl-availability]",
+               "    RayQuery<RAY_FLAG_NONE, 1> q;",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated."),
+         profile="lib_6_8"),
+
+    # WG0381 ---------------------------------------------------------------
+    case("WG0381", "force-omm-2-state-in-the-type",
+         lines(*NODE,
+               "    RayQuery<RAY_FLAG_FORCE_OMM_2_STATE> q;",
+               "}"),
+         lines("<stdin>:6:5: error: RAY_FLAG_FORCE_OMM_2_STATE needs RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS in the "
+               "RayQuery's RAYQUERY_FLAGS ('RayQuery<1024>') [WG0381] [-Whlsl-rayquery-flags]",
+               "    RayQuery<RAY_FLAG_FORCE_OMM_2_STATE> q;",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0381", "force-omm-2-state-in-trace-ray-inline",
+         lines("RaytracingAccelerationStructure Scene : register(t0);",
+               *NODE,
+               "    RayQuery<RAY_FLAG_NONE> q;",
+               "    RayDesc ray = { r.Get().pos, 0.0, float3(0, 0, 1), 10.0 };",
+               "    q.TraceRayInline(Scene, RAY_FLAG_FORCE_OMM_2_STATE, 0xFF, ray);",
+               "}"),
+         lines("<stdin>:9:5: error: RAY_FLAG_FORCE_OMM_2_STATE needs RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS in the "
+               "RayQuery's RAYQUERY_FLAGS ('RayQuery<0>') [WG0381] [-Whlsl-rayquery-flags]",
+               "    q.TraceRayInline(Scene, RAY_FLAG_FORCE_OMM_2_STATE, 0xFF, ray);",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:7:29: note: RayQueryFlags declared here",
+               "    RayQuery<RAY_FLAG_NONE> q;",
+               "                            ^",
+               "1 error generated.")),
+
+    # WG0382 ---------------------------------------------------------------
+    case("WG0382", "sm69-constant-under-lib_6_8",
+         lines(*NODE,
+               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
+               "}"),
+         lines("<stdin>:6:29: warning: potential misuse of built-in constant 'RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS' "
+               "under lib_6_8: it is introduced in shader model 6.9 (lib_6_9) [WG0382] [-Whlsl-availability-constant]",
+               "    RayQuery<RAY_FLAG_NONE, RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS> q;",
+               "                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 warning generated."),
+         profile="lib_6_8"),
 ]
 
 
 def rendered_diagnostics(source: str) -> str:
-    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    options = {"profile": PROFILE_OF_SOURCE[source]} if source in PROFILE_OF_SOURCE else {}
+    result = driver.compile(driver.Options(input="-", emit="ir", **options), stdin=source.encode())
     return Renderer().render(result.diagnostics)
 
 

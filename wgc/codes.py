@@ -110,6 +110,14 @@ UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a 
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+RAYQUERY_FLAGS_NEED_SM69 = _kind("WG0380", DE, "a non-zero RAYQUERY_FLAGS argument of RayQuery written as a literal "
+                                 "under lib_6_8", "hlsl-availability")
+RAYQUERY_OMM_FLAGS_CONFLICT = _kind(
+    "WG0381", DE, "RAY_FLAG_FORCE_OMM_2_STATE without RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS in the RayQuery's flags",
+    "hlsl-rayquery-flags")
+SM69_CONSTANT_UNDER_LIB_6_8 = _kind(
+    "WG0382", W, "a built-in constant introduced in shader model 6.9 (RAY_FLAG_FORCE_OMM_2_STATE, "
+    "RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS) used under lib_6_8", "hlsl-availability-constant")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")

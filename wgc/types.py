@@ -9,7 +9,8 @@ Invariants:
   requests for `float3` return the same object while either is alive, and `==` is
   `is` (within a compile, whose IR holds its types). The table holds types weakly
   (nothing a compile creates outlives it through the table).
-- Nominal types (structs, enums) are one object per declaration.
+- Nominal types (structs, enums) are one object per declaration; the built-in `RayDesc` is one
+  module-level struct (`RAY_DESC`), shared by every compile.
 - A type knows its shape only; sizes, alignments and offsets depend on a layout
   rule and live in `wgc.sema.layout`.
 - `str(type)` is the HLSL spelling (used in diagnostics and the IR dump).
@@ -285,6 +286,7 @@ class ResourceKind(enum.Enum):
     TEXTURE_BUFFER = "TextureBuffer"
     SAMPLER_STATE = "SamplerState"
     SAMPLER_COMPARISON_STATE = "SamplerComparisonState"
+    RAYTRACING_ACCELERATION_STRUCTURE = "RaytracingAccelerationStructure"
 
     @property
     def writable(self) -> bool:
@@ -300,7 +302,8 @@ class ResourceKind(enum.Enum):
 
     @property
     def has_element_type(self) -> bool:
-        return not (self.is_sampler or self.value.endswith("ByteAddressBuffer"))
+        return not (self.is_sampler or self.value.endswith("ByteAddressBuffer")
+                    or self is ResourceKind.RAYTRACING_ACCELERATION_STRUCTURE)
 
 
 @dataclass(frozen=True, eq=False)
@@ -382,12 +385,34 @@ def node_object(kind: NodeObjectKind, record: Type | None) -> NodeObjectType:
 
 
 @dataclass(frozen=True, eq=False)
+class RayQueryType(Type):
+    """`RayQuery<RAY_FLAGS, RAYQUERY_FLAGS>`: an inline ray-tracing query object (a local or static
+    value; SPIR-V: a Function or Private variable of OpTypeRayQueryKHR). Two RayQuery types are
+    the same type only when both flag arguments are equal, as in DXC."""
+
+    flags: int
+    query_flags: int = 0
+
+    def __str__(self) -> str:
+        return f"RayQuery<{self.flags}, {self.query_flags}>" if self.query_flags else f"RayQuery<{self.flags}>"
+
+
+def ray_query(flags: int, query_flags: int = 0) -> RayQueryType:
+    return _intern(("rayquery", flags, query_flags), lambda: RayQueryType(flags, query_flags))
+
+
+@dataclass(frozen=True, eq=False)
 class StringType(Type):
     def __str__(self) -> str:
         return "string"
 
 
 STRING = _intern(("string",), StringType)
+
+RAY_DESC = StructType("RayDesc", fields=[Field("Origin", vector(FLOAT, 3)), Field("TMin", FLOAT),
+                                         Field("Direction", vector(FLOAT, 3)), Field("TMax", FLOAT)])
+"""The built-in `RayDesc` struct, in DXC's field order (OpRayQueryInitializeKHR takes the fields as
+Origin, TMin, Direction, TMax, the order DXC extracts them in)."""
 
 
 # ---------------------------------------------------------------- shape helpers

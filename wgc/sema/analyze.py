@@ -3,8 +3,8 @@
 Input: an `ast.TranslationUnit` and `SemaOptions`.
 Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the
 node shaders' descriptions and the whole graph (`nodes.py`, `graph.py`; present only
-when the program itself had no errors, so work-graph rules never report cascades of
-type errors), and every diagnostic of the stage (the products are only meant for
+when the program itself had no errors other than DefaultErrors such as WG0381, which
+`-Wno-error=` may lower, so work-graph rules never report cascades of type errors), and every diagnostic of the stage (the products are only meant for
 later stages when no diagnostic is an error).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
@@ -16,8 +16,8 @@ back end inlines calls that carry node objects), and the limits of SPIR-V
 each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
-flag constants) is the parent of the global scope, so user declarations may
-shadow it.
+flag constants, the inline ray tracing constants of `rayquery`) is the parent of the global
+scope, so user declarations may shadow it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic, Label, has_errors
+from wgc.diagnostics import DefaultSeverity, Diagnostic, Label, has_errors
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
@@ -37,6 +37,7 @@ from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.uniformity import check_node_body
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
+from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
 
@@ -53,6 +54,8 @@ def builtin_scope() -> Scope:
     scope = Scope(ScopeKind.GLOBAL, None, "<built-in>")
     for name, value in BARRIER_CONSTANTS.items():
         scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
+    for name, value in RAY_CONSTANTS.items():
+        scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
     return scope
 
 
@@ -68,7 +71,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
-    if has_errors(ctx.diagnostics):
+    # a DefaultError (e.g. WG0381) may yet be lowered to a warning: it does not stop the node checks
+    if has_errors(d for d in ctx.diagnostics if d.default is not DefaultSeverity.DEFAULT_ERROR):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
     seen: set[tuple[str, object, str]] = set()

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.sema import intrinsics, methods
+from wgc.sema import intrinsics, methods, rayquery
 from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
 from wgc.sema.expr import ExpressionChecker, better, describe, member_span
@@ -240,7 +240,7 @@ class FunctionCalls:
             if template_args is None:
                 return None
             return self._user_call(checker, functions, f"{type_}::{name}", args, e.span, template_args, None, obj)
-        if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+        if isinstance(type_, (t.ResourceType, t.NodeObjectType, t.RayQueryType)):
             return self._method_call(checker, obj, name, e, args)
         self.ctx.report(codes.NO_SUCH_MEMBER, member_span(e.callee.span, name), f"{describe(type_)} has no member functions")
         return None
@@ -268,6 +268,11 @@ class FunctionCalls:
             return None
         if resolved.record_access:
             return ir.RecordAccess(resolved.result, e.span, obj, built[0] if built else None)
+        if isinstance(type_, t.RayQueryType) and name == "TraceRayInline":
+            flags = checker.fold_quietly(built[1])
+            if isinstance(flags, int) and not isinstance(flags, bool):
+                declared = obj.variable.span if isinstance(obj, ir.VarRef) else None
+                rayquery.check_trace_flags(self.ctx, type_, flags, e.span, declared)
         return ir.MethodCall(resolved.result, e.span, obj, name, tuple(built), resolved.template_type,
                              resolved.out_params)
 

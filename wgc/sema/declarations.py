@@ -349,7 +349,17 @@ class DeclarationChecker:
             self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
-        if contains_object(type_):
+        innermost = type_
+        while isinstance(innermost, t.ArrayType):
+            innermost = innermost.element
+        if isinstance(innermost, t.RayQueryType) and "static" not in modifiers:
+            # Vulkan keeps ray queries in Function or Private storage: a static global only
+            where = "groupshared" if "groupshared" in modifiers else "a constant-buffer member ($Globals)"
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                            f"global {describe(type_)} '{declarator.name}' cannot be {where}: "
+                            "a RayQuery is a local or a static global")
+            return
+        if contains_object(type_) and not isinstance(innermost, t.RayQueryType):
             self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds a resource")
             return
         if push_constant and isinstance(type_, t.StructType):

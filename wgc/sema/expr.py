@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
-from wgc.sema import consteval, intrinsics, methods
+from wgc.sema import consteval, intrinsics, methods, rayquery
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity)
 from wgc.sema.conversions import Conversion, common_type, implicit_conversion
@@ -299,6 +299,8 @@ class ExpressionChecker:
             field_ = entity.struct.all_fields()[entity.index]
             return ir.FieldAccess(field_.type, e.span, base, entity.index, field_.name)
         if isinstance(entity, EnumeratorEntity):
+            if symbol.span is None:             # a built-in constant
+                rayquery.check_constant_use(self.ctx, display, e.span)
             return ir.Constant(entity.type, e.span, entity.value)
         if isinstance(entity, FunctionEntity):
             self.ctx.report(codes.INVALID_OPERANDS, e.span, f"function '{display}' must be called")
@@ -745,6 +747,8 @@ class ExpressionChecker:
         args = [self.check(a) for a in e.args]
         if target is None or any(a is None for a in args):
             return None
+        if isinstance(target, t.RayQueryType) and not args:
+            return ir.Construct(target, e.span, ())      # a new query (DXC's implicit constructor)
         if not isinstance(target, (t.ScalarType, t.VectorType, t.MatrixType)):
             self.ctx.report(codes.INVALID_CAST, e.span,
                             f"{describe(target)} has no constructor; use an initializer list or a cast")

@@ -2,7 +2,7 @@
 work-graph node objects as typed overload sets, and overload resolution of a method
 call against its argument types.
 
-Input: the object's type (`wgc.types.ResourceType` / `NodeObjectType`), the
+Input: the object's type (`wgc.types.ResourceType` / `NodeObjectType` / `RayQueryType`), the
 method's name (case-sensitive, as HLSL spells it), the types of the call's
 arguments and the written template argument (`buf.Load<T>(a)`), if any.
 Output: `MethodResolved` (the concrete parameter and result types, which
@@ -46,6 +46,8 @@ all no worse and one better (`intrinsics._better`) wins, ties broken by the
 fallback rule above; no candidate is `NoMatch`, several incomparable best are
 `Ambiguous`. A wrong argument count is no match; `arity` tells the caller which
 counts a method accepts, so it can report the count error itself.
+
+`RayQuery<...>` has DXC's `RayQueryMethods` (`_RAY_QUERY`), the same for every flag argument.
 
 Invariants: pure functions of their arguments; no diagnostics here. Samplers,
 `ConstantBuffer<T>` and `TextureBuffer<T>` have no methods and no `operator[]`
@@ -258,6 +260,25 @@ _NODES: dict[t.NodeObjectKind, tuple[str, ...]] = {
     NK.GROUP_NODE_OUTPUT_RECORDS: (*_GET_MANY, "void OutputComplete()"),
 }
 
+RAY_QUERY = "RayQuery"
+"""The key of `RayQuery<...>`'s declarations (its methods do not depend on its flags)."""
+
+_GETTERS = (("uint", "InstanceIndex"), ("uint", "InstanceID"), ("uint", "InstanceContributionToHitGroupIndex"),
+            ("uint", "GeometryIndex"), ("uint", "PrimitiveIndex"), ("float3", "ObjectRayOrigin"),
+            ("float3", "ObjectRayDirection"), ("float3x4", "ObjectToWorld3x4"), ("float4x3", "ObjectToWorld4x3"),
+            ("float3x4", "WorldToObject3x4"), ("float4x3", "WorldToObject4x3"), ("float2", "TriangleBarycentrics"),
+            ("bool", "TriangleFrontFace"))
+_RAY_QUERY = (
+    "void TraceRayInline(RaytracingAccelerationStructure, uint, uint, RayDesc)",
+    "bool Proceed()", "void Abort()",
+    "void CommitNonOpaqueTriangleHit()", "void CommitProceduralPrimitiveHit(float)",
+    "uint CommittedStatus()", "uint CandidateType()", "bool CandidateProceduralPrimitiveNonOpaque()",
+    "float CandidateTriangleRayT()", "float CommittedRayT()",
+    "uint RayFlags()", "float3 WorldRayOrigin()", "float3 WorldRayDirection()", "float RayTMin()",
+    *(f"{result} {which}{name}()" for which in ("Candidate", "Committed") for result, name in _GETTERS),
+)
+"""DXC's `RayQueryMethods` (gen_intrin_main.txt) up to shader model 6.9."""
+
 # operator[]: kind -> (index symbol, element symbol); writable is the kind's `writable`.
 _INDEX: dict[object, tuple[str, str]] = {
     RK.BUFFER: ("uint", "E"), RK.RW_BUFFER: ("uint", "E"),
@@ -275,6 +296,10 @@ _CONCRETE: dict[str, t.Type] = {
     "SamplerComparisonState": t.resource(RK.SAMPLER_COMPARISON_STATE, None),
     "C": t.resource(RK.SAMPLER_COMPARISON_STATE, None), "Z": t.FLOAT,
     "EmptyNodeOutput": t.node_object(NK.EMPTY_NODE_OUTPUT, None),
+    "float2": t.vector(t.FLOAT, 2), "float3": t.vector(t.FLOAT, 3),
+    "float3x4": t.matrix(t.FLOAT, 3, 4), "float4x3": t.matrix(t.FLOAT, 4, 3),
+    "RaytracingAccelerationStructure": t.resource(RK.RAYTRACING_ACCELERATION_STRUCTURE, None),
+    "RayDesc": t.RAY_DESC,
 }
 
 # ---------------------------------------------------------------- the declaration language
@@ -315,9 +340,11 @@ def _vec(element: t.ScalarType, n: int) -> t.Type:
 
 
 @functools.lru_cache(maxsize=None)
-def _declarations(kind: t.ResourceKind | t.NodeObjectKind) -> dict[str, tuple[_Decl, ...]]:
+def _declarations(kind: t.ResourceKind | t.NodeObjectKind | str) -> dict[str, tuple[_Decl, ...]]:
     """The declarations of a kind of object, grouped by method name."""
-    if isinstance(kind, t.NodeObjectKind):
+    if kind == RAY_QUERY:
+        texts = _RAY_QUERY
+    elif isinstance(kind, t.NodeObjectKind):
         texts: Sequence[str] = _NODES[kind]
     elif kind in _TEXTURES:
         _, _, count, features = _TEXTURES[kind]
@@ -332,7 +359,9 @@ def _declarations(kind: t.ResourceKind | t.NodeObjectKind) -> dict[str, tuple[_D
     return grouped
 
 
-def _kind(object_type: t.Type) -> t.ResourceKind | t.NodeObjectKind | None:
+def _kind(object_type: t.Type) -> t.ResourceKind | t.NodeObjectKind | str | None:
+    if isinstance(object_type, t.RayQueryType):
+        return RAY_QUERY
     return object_type.kind if isinstance(object_type, (t.ResourceType, t.NodeObjectType)) else None
 
 
@@ -500,7 +529,7 @@ def index_access(object_type: t.Type) -> IndexAccess | None:
     """`object[i]` on a resource or node object; None when the type cannot be indexed."""
     kind = _kind(object_type)
     entry = None if kind is None else _INDEX.get(kind)
-    if entry is None or kind is None:
+    if entry is None or kind is None or isinstance(kind, str):
         return None
     env = _environment(object_type)
     index, element = _symbol(entry[0], env), _symbol(entry[1], env)

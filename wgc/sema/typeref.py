@@ -4,7 +4,8 @@ Input: an `ast.TypeRef` (as written: `float3`, `vector<float, 3>`,
 `RWStructuredBuffer<Rec>`, `ns::Rec`, `NodeOutput<Rec>`), the current scope,
 and a callback that folds a template argument expression to an integer.
 Output: a `wgc.types.Type`, or None after reporting why there is none
-(WG0314 unknown type, WG0328 bad template arguments).
+(WG0314 unknown type, WG0328 bad template arguments). Built-in inline ray tracing types:
+`RaytracingAccelerationStructure` (a resource), `RayDesc` (`types.RAY_DESC`), `RayQuery<F[, Q]>`.
 
 Invariants: built-in names (scalars, vectors, matrices, resources, node
 objects) are recognised before scope lookups only when no user declaration
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from wgc import codes
 from wgc import types as t
 from wgc.sema.context import Context, TypeEntity
+from wgc.sema.rayquery import RAY_TYPEDEFS, check_type
 from wgc.sema.scope import SymbolKind
 from wgc.syntax import ast
 
@@ -102,6 +104,12 @@ def _builtin(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Typ
         return _resource(ctx, ref, _RESOURCES[name], constant_int)
     if name in _NODE_OBJECTS:
         return _node_object(ctx, ref, _NODE_OBJECTS[name], constant_int)
+    if name == "RayQuery":
+        return _ray_query(ctx, ref, constant_int)
+    if name == "RayDesc" and args is None:
+        return t.RAY_DESC
+    if name in RAY_TYPEDEFS and args is None:
+        return t.UINT
     return NotImplemented
 
 
@@ -205,9 +213,31 @@ def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constan
     return t.node_object(kind, types[0])
 
 
+def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
+    """`RayQuery<RAY_FLAGS>` / `RayQuery<RAY_FLAGS, RAYQUERY_FLAGS>`: both constant `uint`s (DXC's
+    template parameters `constRayFlags` and `RayQueryFlags`, the second defaulting to 0)."""
+    args = ref.template_args
+    if not args or len(args) > 2:
+        ctx.report(codes.INVALID_TEMPLATE, ref.span,
+                   "'RayQuery' takes one or two constant flag arguments: RayQuery<RAY_FLAGS[, RAYQUERY_FLAGS]>")
+        return None
+    flags = []
+    for arg, what in zip(args, ("RayQuery ray flags", "RayQuery flags")):
+        if isinstance(arg, ast.TypeRef):
+            ctx.report(codes.INVALID_TEMPLATE, arg.span, "'RayQuery' flag argument must be a constant, not a type")
+            return None
+        value = constant_int(arg, what)
+        # reported; the query still gets a type (flags 0), so its uses do not cascade into errors
+        flags.append(0 if value is None else value & 0xFFFFFFFF)
+    query = t.ray_query(*flags)
+    check_type(ctx, query, ref.span, query_flags_literal=len(args) == 2 and isinstance(args[1], ast.IntLiteral))
+    return query
+
+
 def contains_object(type_: t.Type) -> bool:
-    """Whether a type is or holds a resource or node object."""
-    if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+    """Whether a type is or holds a resource, node object or RayQuery (none may be a struct field,
+    a buffer or record element or a cbuffer member)."""
+    if isinstance(type_, (t.ResourceType, t.NodeObjectType, t.RayQueryType)):
         return True
     if isinstance(type_, t.ArrayType):
         return contains_object(type_.element)

@@ -11,6 +11,10 @@ Invariants and decisions:
   stores convert between the two representations (bool <-> uint, laid-out aggregates).
 - Every local is a Function variable; structured control flow only (OpSelectionMerge,
   OpLoopMerge, OpSwitch); statements after a terminator are not lowered.
+- A RayQuery is a Function (local) or Private (static) variable of OpTypeRayQueryKHR, its methods
+  lowered by `rayquery.py` on the variable's pointer; a function taking one is inlined with the
+  parameter bound to the caller's variable (DXC passes RayQuery parameters by reference);
+  `RayQuery<F>()` initialises nothing; a copy is OpLoad + OpStore, as DXC emits it.
 - Node objects are never stored: a node input is its NodePayloadAMDX variable, an output is its
   decorated OpTypeNodePayloadArrayAMDX, output records are the pointer OpAllocateNodePayloadsAMDX
   returned. Functions marked `must_inline` (they take node objects or records) and functions taking
@@ -273,7 +277,7 @@ class ModuleLowering:
         if t.is_numeric(expr.type):
             folded = fold(expr)
             return self.constant(expr.type, folded.value) if isinstance(folded, Folded) else None
-        if isinstance(expr, ir.Construct):
+        if isinstance(expr, ir.Construct) and not _fresh_ray_query(expr):
             parts = [self.constant_initializer(a) for a in expr.args]
             if any(p is None for p in parts):
                 return None
@@ -373,7 +377,8 @@ class FunctionLowering:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
-            self.store(place, self.value(variable.init))
+            if not _fresh_ray_query(variable.init):
+                self.store(place, self.value(variable.init))
         if input_handle is not None:
             self.use_global(input_handle.variable)   # listed even when the body never reads it
         self._finish_body()
@@ -628,7 +633,7 @@ class FunctionLowering:
             return
         place = self.local(variable.type, variable.name)
         self.bindings[variable] = place
-        if stmt.init is not None:
+        if stmt.init is not None and not _fresh_ray_query(stmt.init):
             self.store(place, self.value(stmt.init))
 
     def stmt_ExprStmt(self, stmt: ir.ExprStmt) -> None:
@@ -1028,6 +1033,8 @@ class FunctionLowering:
         return self.convert(operand, expr.operand.type, expr.type)
 
     def expr_Construct(self, expr: ir.Construct) -> int:
+        if _fresh_ray_query(expr):              # `RayQuery<F>()`: a new, uninitialised query
+            return self.load(self.local(expr.type))
         parts = [self.value(a) for a in expr.args]
         shape = self.types.shape(expr.type)
         if t.is_numeric(shape):      # vectors and matrices: from the arguments' components
@@ -1208,6 +1215,13 @@ class FunctionLowering:
             if _is_object(param.type):
                 self.bindings[param] = self.value(arg)
                 continue
+            if _is_ray_query(param.type):       # the caller's query itself (DXC passes it by reference)
+                place = self.place(arg)
+                if not isinstance(place, Place):
+                    place = self.local(param.type, param.name)
+                    self.store(place, self.value(arg))
+                self.bindings[param] = place
+                continue
             if param.direction is ir.Direction.IN:
                 self.bindings[param] = temp = self.local(param.type, param.name)
                 self.store(temp, self.value(arg))
@@ -1256,6 +1270,9 @@ class FunctionLowering:
     def expr_MethodCall(self, expr: ir.MethodCall) -> object:
         if isinstance(expr.object.type, t.NodeObjectType):
             return self.node_method(expr)
+        if isinstance(expr.object.type, t.RayQueryType):
+            from . import rayquery
+            return rayquery.method(self, expr)
         from . import resources
         return resources.method(self, expr)
 
@@ -1339,8 +1356,18 @@ def _is_object(type_: t.Type) -> bool:
         isinstance(type_, t.ArrayType) and _is_object(type_.element))
 
 
+def _is_ray_query(type_: t.Type) -> bool:
+    return isinstance(type_, t.RayQueryType) or (isinstance(type_, t.ArrayType) and _is_ray_query(type_.element))
+
+
+def _fresh_ray_query(expr: ir.Expr) -> bool:
+    """`RayQuery<F>()`: DXC does not initialise a variable with it (no OpStore)."""
+    return isinstance(expr, ir.Construct) and isinstance(expr.type, t.RayQueryType)
+
+
 def _takes_objects(function: ir.Function) -> bool:
-    return any(_is_object(p.type) for p in function.params) or _is_object(function.return_type)
+    return any(_is_object(p.type) or _is_ray_query(p.type) for p in function.params) or \
+        _is_object(function.return_type) or _is_ray_query(function.return_type)
 
 
 def _selection_control(attributes: tuple[ir.Attribute, ...]) -> str:

@@ -57,6 +57,9 @@ Invariants (dxc's Vulkan mapping unless noted):
   read or write NonPrivateTexel (`ModuleLowering.memory_access`/`texel_access`).
 - Arrays of resources are arrays of descriptors (RuntimeDescriptorArray when unsized); an element
   is addressed by the handle's indices, also for samplers and counters.
+- RaytracingAccelerationStructure: an OpTypeAccelerationStructureKHR in UniformConstant storage
+  (`types.TypeLowering.acceleration_structure`), loaded by `load_object` where TraceRayInline
+  takes it (`wgc.spirv.rayquery`).
 """
 
 from __future__ import annotations
@@ -174,6 +177,8 @@ def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
     elif type_.kind.is_sampler:
         pointee, storage = ml.b.type("OpTypeSampler"), "UniformConstant"
         _name_once(ml, pointee, "type.sampler")
+    elif type_.kind is RK.RAYTRACING_ACCELERATION_STRUCTURE:
+        pointee, storage = ml.types.acceleration_structure(), "UniformConstant"
     else:
         pointee, storage = image_type(ml, type_, variable), "UniformConstant"
     var = ml.b.variable(ml.b.type_pointer(storage, _descriptor_array(ml, pointee, lengths)), storage)
@@ -348,8 +353,13 @@ def _descriptor(fl: FunctionLowering, handle: ResourceHandle) -> int:
     return decorate_non_uniform(fl, chain, handle.indices, handle.type)
 
 
+def load_object(fl: FunctionLowering, expr: ir.Expr) -> int:
+    """The loaded image, sampler or acceleration structure that `expr` denotes."""
+    return _object(fl, _handle(fl, expr))
+
+
 def _object(fl: FunctionLowering, handle: ResourceHandle) -> int:
-    """The loaded image or sampler."""
+    """The loaded image, sampler or acceleration structure."""
     loaded = fl.b.emit("OpLoad", handle.pointee, _descriptor(fl, handle))
     return decorate_non_uniform(fl, loaded, handle.indices, handle.type)
 
@@ -393,7 +403,8 @@ def decorate_non_uniform(fl: FunctionLowering, id_: int, indices: tuple[int, ...
     if not _state(fl.ml).non_uniform.intersection(indices):
         return id_
     fl.b.decorate(id_, "NonUniform")
-    if isinstance(type_, t.ResourceType):
+    # acceleration structures have no *ArrayNonUniformIndexing capability (ShaderNonUniform suffices)
+    if isinstance(type_, t.ResourceType) and type_.kind is not RK.RAYTRACING_ACCELERATION_STRUCTURE:
         kind = type_.kind
         dim = _DIMS.get(kind, ("",))[0]
         descriptor = ("uniform" if kind is RK.CONSTANT_BUFFER else

@@ -19,6 +19,9 @@ Invariants:
 - Non-float matrices become arrays of row vectors (SPIR-V matrices must be float).
 - An SV_DispatchGrid array member is a vector in laid-out memory (`dispatch_grid_vector`);
   places over it (`lower.Place.as_array`) convert between the two on load and store.
+- Every `RayQuery<...>` is the one OpTypeRayQueryKHR (named `rayQueryKHR`) and a
+  RaytracingAccelerationStructure the one OpTypeAccelerationStructureKHR (named
+  `accelerationStructureNV`), as in DXC; either declares RayQueryKHR and SPV_KHR_ray_query.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class TypeLowering:
         self.b = builder
         self._laid_out: dict[tuple[t.Type, TypeLayout], int] = {}
         self._logical_structs: dict[t.StructType, int] = {}
+        self._named: set[int] = set()
 
     # ------------------------------------------------------------ shapes
 
@@ -112,7 +116,29 @@ class TypeLowering:
             return self.b.type_array(element, self.b.constant_uint(type_.length))
         if isinstance(type_, t.StructType):
             return self._logical_struct(type_)
+        if isinstance(type_, t.RayQueryType):
+            return self.ray_query()
         raise ValueError(f"type '{type_}' has no SPIR-V value type")
+
+    def ray_query(self) -> int:
+        """OpTypeRayQueryKHR (every RayQuery<...> type: the flags live in TraceRayInline)."""
+        self.b.capability("RayQueryKHR")
+        self.b.extension("SPV_KHR_ray_query")
+        found = self.b.type("OpTypeRayQueryKHR")
+        if found not in self._named:
+            self._named.add(found)
+            self.b.name(found, "rayQueryKHR")
+        return found
+
+    def acceleration_structure(self) -> int:
+        """OpTypeAccelerationStructureKHR, named as DXC names it."""
+        self.b.capability("RayQueryKHR")
+        self.b.extension("SPV_KHR_ray_query")
+        found = self.b.type("OpTypeAccelerationStructureKHR")
+        if found not in self._named:
+            self._named.add(found)
+            self.b.name(found, "accelerationStructureNV")
+        return found
 
     def _logical_struct(self, struct: t.StructType) -> int:
         found = self._logical_structs.get(struct)

@@ -60,7 +60,9 @@ _OBJECT_TYPES = (
     "RasterizerOrderedTexture1DArray", "RasterizerOrderedTexture2D",
     "RasterizerOrderedTexture2DArray", "RasterizerOrderedTexture3D",
     "ConstantBuffer", "TextureBuffer", "RaytracingAccelerationStructure", "RayDesc",
-    "BuiltInTriangleIntersectionAttributes",
+    "BuiltInTriangleIntersectionAttributes", "RayQuery",
+    # DXC's typedefs (of uint) for the inline ray tracing constants
+    "RAY_FLAG", "RAYQUERY_FLAG", "COMMITTED_STATUS", "CANDIDATE_TYPE",
     # work-graph node objects
     "DispatchNodeInputRecord", "RWDispatchNodeInputRecord", "GroupNodeInputRecords",
     "RWGroupNodeInputRecords", "ThreadNodeInputRecord", "RWThreadNodeInputRecord",
