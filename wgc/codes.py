@@ -66,6 +66,8 @@ INVALID_LITERAL = _kind("WG0205", E, "a malformed numeric literal or suffix")
 INVALID_ESCAPE = _kind("WG0206", E, "a \\x, \\u or \\U escape without its digits, or out of range")
 UNKNOWN_ESCAPE = _kind("WG0207", W, "a backslash before a character that has no escape meaning",
                        "unknown-escape-sequence")
+UNSUPPORTED_CHAR_LITERAL = _kind("WG0212", E, "a character literal that is not one narrow character "
+                                 "(empty, multi-character, or with an L, u, U or u8 prefix)")
 
 # WG03xx: semantic analysis ---------------------------------------------------------
 UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")
