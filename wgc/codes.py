@@ -112,6 +112,13 @@ UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a 
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+IGNORED_INITIALIZER = _kind("WG0365", W, "an initializer of a plain global or a cbuffer/tbuffer member, which the "
+                            "application sets: ignored (as dxc's SPIR-V path does)", "vk-ignored-features")
+INVALID_SPEC_CONSTANT = _kind("WG0366", E, "a [[vk::constant_id]] variable that cannot be a specialization "
+                              "constant (static or local, not a bool/int/uint/float scalar, no initializer, or one "
+                              "that is not a constant of literals)")
+SPEC_ID_REUSED = _kind("WG0367", W, "two specialization constants share one constant_id (the application sets "
+                       "both with one value)", "spec-constant-id-reused")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")

@@ -310,7 +310,8 @@ def _inspect(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[
     from wgc.metadata.model import build_model
 
     analysis = front.analysis
-    model = build_model(analysis.nodes, analysis.graph, wgc_version())  # type: ignore[union-attr]
+    model = build_model(analysis.nodes, analysis.graph, wgc_version(),  # type: ignore[union-attr]
+                        analysis.module.globals)  # type: ignore[union-attr]
     kind = options.emit
     if kind == "json":
         import json
