@@ -5,8 +5,9 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508 and WG0602
-are retired); ranges:
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602 and
+WG0002, "not valid UTF-8", are retired: such bytes read as U+FFFD, silent in comments and strings,
+WG0202 in code, as clang and dxc); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
 analysis (names, types, expressions, statements, constants, bindings, attributes), WG04xx
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
@@ -31,7 +32,6 @@ def _kind(code: str, default: DefaultSeverity, summary: str, group: str | None =
 
 # WG00xx: driver and input -------------------------------------------------------
 INPUT_NOT_READABLE = _kind("WG0001", E, "an input file cannot be opened or read")
-INVALID_UTF8 = _kind("WG0002", E, "a source file is not valid UTF-8")
 UNKNOWN_WARNING_OPTION = _kind(
     "WG0003", W, "a -W option names no known warning group", "unknown-warning-option"
 )
