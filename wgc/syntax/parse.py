@@ -76,7 +76,7 @@ STATE_OBJECT_TYPES = frozenset({
 
 
 def _builtin_type_names() -> frozenset[str]:
-    names = set(_OBJECT_TYPES) | STATE_OBJECT_TYPES
+    names = set(_OBJECT_TYPES) | STATE_OBJECT_TYPES | {"int8_t4_packed", "uint8_t4_packed"}  # scalars only
     for scalar in _SCALARS:
         names.add(scalar)
         for rows in "1234":
