@@ -73,10 +73,6 @@ EXCLUDED_INTRINSICS = {
     # no Vulkan equivalent (DXC's SPIR-V back end refuses them too)
     "abort": "no Vulkan equivalent (DXC: 'no equivalent for abort intrinsic function in Vulkan')",
     # not yet
-    "InterlockedCompareStoreFloatBitwise": "not yet as a global function: SPIR-V has no float compare-exchange "
-    "and logical addressing cannot view a float location as a uint (the RWByteAddressBuffer method works)",
-    "InterlockedCompareExchangeFloatBitwise": "not yet as a global function: SPIR-V has no float compare-exchange "
-    "and logical addressing cannot view a float location as a uint (the RWByteAddressBuffer method works)",
 }
 """Global intrinsics of DXC's `Intrinsics` namespace that wgc does not offer, with the reason."""
 

@@ -192,6 +192,8 @@ SELECT_OF_OBJECTS = _kind("WG0623", E, "a ?: choosing between resources or node 
 WIDE_IMAGE_FORMAT = _kind("WG0624", E, "a 64-bit [[vk::image_format]] (wgc's images have 32-bit sampled types)")
 STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time constant (SPIR-V has literal strings only)")
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
+FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
+                               "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

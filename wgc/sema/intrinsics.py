@@ -281,6 +281,8 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("void InterlockedCompareExchange(inout T, T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareStore(inout T, T, T)", T=ATOMIC_INT))
     add(_decl("void InterlockedExchange(inout float, float, out float)"))
+    add(_decl("void InterlockedCompareStoreFloatBitwise(inout float, float, float)"))
+    add(_decl("void InterlockedCompareExchangeFloatBitwise(inout float, float, float, out float)"))
 
     # resources
     add(_decl("T NonUniformResourceIndex(T)", T=ANY_INT))

@@ -694,6 +694,8 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
     from .resources import ImagePlace, texel_pointer
 
     name = getattr(call, "name", None) or call.method  # type: ignore[union-attr]
+    assert not name.endswith("FloatBitwise") or not isinstance(call, ir.IntrinsicCall), \
+        "sema.target rejects the float compare-exchange on a float location (WG0627)"
     if isinstance(place, ImagePlace):
         type_, pointer, scope = place.type, texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
@@ -972,7 +974,8 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast,
     **{name: _bitcast for name in ("asfloat16", "asint16", "asuint16")},
     "and": _core("OpLogicalAnd"), "or": _core("OpLogicalOr"), "D3DCOLORtoUBYTE4": _color_to_ubyte4, "f32tof16": _half_packing, "f16tof32": _half_packing,
-    **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore")},
+    **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore",
+                                  "InterlockedCompareStoreFloatBitwise", "InterlockedCompareExchangeFloatBitwise")},
     "Barrier": _barrier, **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS
                             for sync in ("", "WithGroupSync")},
     **{name: _wave_reduce for name in _WAVE_REDUCE},
