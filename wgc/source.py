@@ -14,6 +14,9 @@ Invariants:
   each lone CR into LF — the same length, so offsets do not move — and every later
   stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
   index of `SourceFile` counts all three, for texts that did not come from a file.
+- Bytes that are not UTF-8 (Shift-JIS or Latin-1 comments) become U+FFFD, one per stray byte,
+  so columns stay byte columns; nothing reports them here: comments drop them silently and the
+  lexer rejects them in code (WG0202), as clang and dxc do.
 """
 
 from __future__ import annotations
