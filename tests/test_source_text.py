@@ -170,3 +170,13 @@ def test_columns_after_bytes_that_are_not_utf8_count_one_per_byte() -> None:
         "/* \ufffd\ufffd\ufffd\ufffd */ static uint y = zz;\n"
         "                           ^~\n"
         "1 error generated.\n")
+
+
+def test_a_truncated_multibyte_sequence_counts_each_of_its_bytes() -> None:
+    """cp1252 "é€" is E9 80: the start of a 3-byte UTF-8 sequence cut short; two bytes, two columns."""
+    assert decode_source(b"a\xe9\x80b") == ("a\ufffd\ufffdb", 1)
+    assert rendered_bytes("/* é€ */ static uint y = zz;\n".encode("cp1252")) == (
+        "<stdin>:1:26: error: use of undeclared identifier 'zz' [WG0301]\n"
+        "/* \ufffd\ufffd */ static uint y = zz;\n"
+        "                         ^~\n"
+        "1 error generated.\n")
