@@ -73,13 +73,6 @@ EXCLUDED_INTRINSICS = {
     # no Vulkan equivalent (DXC's SPIR-V back end refuses them too)
     "abort": "no Vulkan equivalent (DXC: 'no equivalent for abort intrinsic function in Vulkan')",
     # not yet
-    **{name: "not yet: needs the packed types int8_t4_packed/uint8_t4_packed (SM 6.6), which wgc lacks"
-       for name in ("pack_s8", "pack_u8", "pack_clamp_s8", "pack_clamp_u8", "unpack_s8s16", "unpack_s8s32",
-                    "unpack_u8u16", "unpack_u8u32")},
-    "InterlockedCompareStoreFloatBitwise": "not yet as a global function: SPIR-V has no float compare-exchange "
-    "and logical addressing cannot view a float location as a uint (the RWByteAddressBuffer method works)",
-    "InterlockedCompareExchangeFloatBitwise": "not yet as a global function: SPIR-V has no float compare-exchange "
-    "and logical addressing cannot view a float location as a uint (the RWByteAddressBuffer method works)",
 }
 """Global intrinsics of DXC's `Intrinsics` namespace that wgc does not offer, with the reason."""
 

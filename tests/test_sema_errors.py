@@ -1256,12 +1256,6 @@ CASES = [
                "groupshared float G = 1;",
                "                      ^",
                "1 error generated.")),
-    case("WG0333", "uniform-initializer",
-         lines("float Gain = 1.0;"),
-         lines("<stdin>:1:14: error: global 'Gain' is a constant-buffer member and cannot be initialized (declare it 'static const' for a constant) [WG0333]",
-               "float Gain = 1.0;",
-               "             ^~~",
-               "1 error generated.")),
     case("WG0333", "void-parameter",
          lines("void f(void x) {}"),
          lines("<stdin>:1:13: error: parameter cannot be void [WG0333]",
@@ -1502,6 +1496,104 @@ CASES = [
                "RWStructuredBuffer<Big> B2 : register(u1);",
                "                        ^~",
                "1 error generated.")),
+
+    # WG0365 ---------------------------------------------------------------
+    case("WG0365", "plain-global-initializer-checked-then-ignored",
+         lines("float Gain = 1.0;",
+               "uniform uint Count = 4u;",
+               "float f() { return Gain * Count; }"),
+         lines("<stdin>:1:14: warning: initializer of global 'Gain' is ignored: a global without 'static' is a member "
+               "of the $Globals constant buffer, which the application sets (declare it 'static const' for a "
+               "constant) [WG0365] [-Wvk-ignored-features]",
+               "float Gain = 1.0;",
+               "             ^~~",
+               "<stdin>:2:22: warning: initializer of global 'Count' is ignored: a global without 'static' is a member "
+               "of the $Globals constant buffer, which the application sets (declare it 'static const' for a "
+               "constant) [WG0365] [-Wvk-ignored-features]",
+               "uniform uint Count = 4u;",
+               "                     ^~",
+               "2 warnings generated.")),
+    case("WG0365", "cbuffer-and-tbuffer-member-initializers",
+         lines("cbuffer C { float Scale = 2.0; uint N; };",
+               "tbuffer T { float4 Tint = float4(1, 0, 0, 1); };"),
+         lines("<stdin>:1:27: warning: initializer of cbuffer member 'Scale' is ignored: the application sets the "
+               "buffer's contents [WG0365] [-Wvk-ignored-features]",
+               "cbuffer C { float Scale = 2.0; uint N; };",
+               "                          ^~~",
+               "<stdin>:2:27: warning: initializer of tbuffer member 'Tint' is ignored: the application sets the "
+               "buffer's contents [WG0365] [-Wvk-ignored-features]",
+               "tbuffer T { float4 Tint = float4(1, 0, 0, 1); };",
+               "                          ^" + "~" * 17,
+               "2 warnings generated.")),
+    case("WG0365", "ignored-initializer-is-still-checked",
+         lines("float Gain = 1.0;",
+               "float Bias = Offset;"),
+         lines("<stdin>:1:14: warning: initializer of global 'Gain' is ignored: a global without 'static' is a member "
+               "of the $Globals constant buffer, which the application sets (declare it 'static const' for a "
+               "constant) [WG0365] [-Wvk-ignored-features]",
+               "float Gain = 1.0;",
+               "             ^~~",
+               "<stdin>:2:14: error: use of undeclared identifier 'Offset' [WG0301]",
+               "float Bias = Offset;",
+               "             ^~~~~~",
+               "1 warning and 1 error generated.")),
+
+    # WG0366 ---------------------------------------------------------------
+    case("WG0366", "spec-constant-rules",
+         lines("[[vk::constant_id(0)]] const bool A = true;",
+               "[[vk::constant_id(1)]] const bool B = A;",
+               "[[vk::constant_id(2)]] const double C = 42;",
+               "[[vk::constant_id(3)]] const int D;",
+               "[[vk::constant_id(4)]] static const int E = 1;",
+               "[[vk::constant_id(-1)]] const int F = 1;",
+               "[[vk::constant_id(6)]] const float2 G = 1;"),
+         lines("<stdin>:2:39: error: the default value of specialization constant 'B' must be a constant of "
+               "literals (other specialization constants cannot be used) [WG0366]",
+               "[[vk::constant_id(1)]] const bool B = A;",
+               "                                      ^",
+               "<stdin>:3:37: error: specialization constant 'C' has type 'double'; it must be bool, int, uint "
+               "or float [WG0366]",
+               "[[vk::constant_id(2)]] const double C = 42;",
+               "                                    ^",
+               "<stdin>:4:34: error: specialization constant 'D' needs a default value (an initializer) [WG0366]",
+               "[[vk::constant_id(3)]] const int D;",
+               "                                 ^",
+               "<stdin>:5:41: error: specialization constant 'E' cannot be 'static': the pipeline sets it, so it "
+               "must be a plain global [WG0366]",
+               "[[vk::constant_id(4)]] static const int E = 1;",
+               "                                        ^",
+               "<stdin>:6:1: error: 'vk::constant_id' of 'F' must be one integer from 0 to 4294967295 [WG0366]",
+               "[[vk::constant_id(-1)]] const int F = 1;",
+               "^~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:7:37: error: specialization constant 'G' has type 'float2'; it must be bool, int, uint "
+               "or float [WG0366]",
+               "[[vk::constant_id(6)]] const float2 G = 1;",
+               "                                    ^",
+               "6 errors generated.")),
+    case("WG0366", "spec-constant-is-not-assignable-nor-groupshared",
+         lines("[[vk::constant_id(2)]] groupshared int S = 0;",
+               "[[vk::constant_id(3)]] const uint N = 4;",
+               "void f() { N = 3; }"),
+         lines("<stdin>:1:40: error: specialization constant 'S' cannot be 'groupshared': the pipeline sets it, "
+               "so it must be a plain global [WG0366]",
+               "[[vk::constant_id(2)]] groupshared int S = 0;",
+               "                                       ^",
+               "<stdin>:3:12: error: cannot assign: 'N' is const [WG0307]",
+               "void f() { N = 3; }",
+               "           ^",
+               "2 errors generated.")),
+    # WG0367 ---------------------------------------------------------------
+    case("WG0367", "spec-constant-id-reused",
+         lines("[[vk::constant_id(7)]] const uint Count = 4;",
+               "[[vk::constant_id(7)]] const int Other = 1;"),
+         lines("<stdin>:2:1: warning: specialization constant 'Other' reuses constant_id 7: the application gives "
+               "both one value [WG0367] [-Wspec-constant-id-reused]",
+               "[[vk::constant_id(7)]] const int Other = 1;",
+               "^~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:1:35: note: 'Count' has it too",
+               "[[vk::constant_id(7)]] const uint Count = 4;",
+               "                                  ^~~~~",
+               "1 warning generated.")),
 
     # WG0380 ---------------------------------------------------------------
     case("WG0380", "literal-rayquery-flags-under-lib_6_8",

@@ -1,4 +1,5 @@
-"""Line endings (LF, CRLF, lone CR) and escapes in string literals, through the whole front end."""
+"""Line endings (LF, CRLF, lone CR), escapes in string literals and bytes that are not UTF-8, through the
+whole front end."""
 
 from __future__ import annotations
 
@@ -130,3 +131,52 @@ def test_debug_line_numbers_count_lone_crs() -> None:
         lines_of[ending] = sorted({int(n) for n in re.findall(r"OpLine %\S+ (\d+)", result.outputs["asm"].decode())})
     assert 9 in lines_of["\n"]
     assert lines_of["\r"] == lines_of["\n"]
+
+
+# ---------------------------------------------------------------- bytes that are not UTF-8
+
+def rendered_bytes(data: bytes, emit: str = "ir") -> str:
+    result = driver.compile(driver.Options(input="-", emit=emit), stdin=data)
+    return Renderer().render(result.diagnostics)
+
+
+SHIFT_JIS_COMMENT = "// \u3053\u3093\u306b\u3061\u306f (Shift-JIS)\n".encode("shift_jis")
+LATIN_1_COMMENT = "/* caf\u00e9, na\u00efve */\n".encode("latin-1")
+NODE_BYTES = (b'RWStructuredBuffer<uint> o : register(u0);\n'
+              b'[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(1,1,1)]\n'
+              b'void main(uint i : SV_DispatchThreadID) { o[i] = 1; }\n')
+
+
+@pytest.mark.parametrize("comment", [SHIFT_JIS_COMMENT, LATIN_1_COMMENT, b"int a; // \xff\xfe\x80\n"],
+                         ids=["shift-jis", "latin-1", "stray-bytes"])
+def test_comments_that_are_not_utf8_compile_silently(comment: bytes) -> None:
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=comment + NODE_BYTES)
+    assert result.ok and result.diagnostics == () and result.outputs["spirv"][:4] == b"\x03\x02\x23\x07"
+
+
+def test_a_byte_that_is_not_utf8_in_code_is_a_precise_error() -> None:
+    assert rendered_bytes(b"uint caf\xe9 = 1;\n") == (
+        "<stdin>:1:9: error: invalid UTF-8 byte in source [WG0202]\n"
+        "uint caf\ufffd = 1;\n"
+        "        ^\n"
+        "1 error generated.\n")
+
+
+def test_columns_after_bytes_that_are_not_utf8_count_one_per_byte() -> None:
+    """Each stray byte is one U+FFFD, so the column is the byte column clang and dxc report."""
+    data = b"/* " + "\u3053\u3093".encode("shift_jis") + b" */ static uint y = zz;\n"
+    assert rendered_bytes(data) == (
+        "<stdin>:1:28: error: use of undeclared identifier 'zz' [WG0301]\n"
+        "/* \ufffd\ufffd\ufffd\ufffd */ static uint y = zz;\n"
+        "                           ^~\n"
+        "1 error generated.\n")
+
+
+def test_a_truncated_multibyte_sequence_counts_each_of_its_bytes() -> None:
+    """cp1252 "é€" is E9 80: the start of a 3-byte UTF-8 sequence cut short; two bytes, two columns."""
+    assert decode_source(b"a\xe9\x80b") == ("a\ufffd\ufffdb", 1)
+    assert rendered_bytes("/* é€ */ static uint y = zz;\n".encode("cp1252")) == (
+        "<stdin>:1:26: error: use of undeclared identifier 'zz' [WG0301]\n"
+        "/* \ufffd\ufffd */ static uint y = zz;\n"
+        "                         ^~\n"
+        "1 error generated.\n")

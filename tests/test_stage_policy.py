@@ -178,6 +178,33 @@ TARGET_CASES = [
               "                                                                                    ^~~~~~~~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0622-variable-offset-of-a-comparison-sample"),
+    pytest.param("WG0627", lines(
+        "RWStructuredBuffer<float> B;", "groupshared float G;",
+        *BROADCAST, "[NumThreads(4, 1, 1)]",
+        "void N(uint i : SV_GroupIndex) {",
+        "    float seen;",
+        "    InterlockedCompareExchangeFloatBitwise(G, 0.0, 1.5, seen);",
+        "    InterlockedCompareStoreFloatBitwise(B[i], 0.0, seen);",
+        "}"),
+        lines("<stdin>:9:5: error: 'InterlockedCompareExchangeFloatBitwise' on a float variable cannot be expressed: "
+              "SPIR-V compare-exchanges integers only and cannot view a float location as a uint [WG0627]",
+              "    InterlockedCompareExchangeFloatBitwise(G, 0.0, 1.5, seen);",
+              "    ^" + "~" * 56,
+              "<stdin>:9:44: note: declare this location uint and use asuint/asfloat, or use RWByteAddressBuffer's "
+              "method",
+              "    InterlockedCompareExchangeFloatBitwise(G, 0.0, 1.5, seen);",
+              "                                           ^",
+              TARGET_NOTE,
+              "<stdin>:10:5: error: 'InterlockedCompareStoreFloatBitwise' on a float variable cannot be expressed: "
+              "SPIR-V compare-exchanges integers only and cannot view a float location as a uint [WG0627]",
+              "    InterlockedCompareStoreFloatBitwise(B[i], 0.0, seen);",
+              "    ^" + "~" * 51,
+              "<stdin>:10:41: note: declare this location uint and use asuint/asfloat, or use RWByteAddressBuffer's "
+              "method",
+              "    InterlockedCompareStoreFloatBitwise(B[i], 0.0, seen);",
+              "                                        ^~~~",
+              TARGET_NOTE,
+              "2 errors generated."), id="WG0627-float-compare-exchange-on-groupshared-and-buffer"),
 ]
 
 
@@ -281,3 +308,17 @@ void C([MaxRecords(2)] [MaxRecordsSharedWith(D)] NodeOutput<R> E, [MaxRecords(1)
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("WG0341", "attribute 'MaxRecords' is applied twice with different arguments"),
         ("WG0404", "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output")]
+
+
+def test_float_compare_exchange_on_a_record_member_is_checked_and_a_target_limit() -> None:
+    """DXC's member_atomics.hlsl pattern: accepted by sema (--emit=ir), WG0620 when compiled to SPIR-V."""
+    source = lines("struct R { uint i; float f; };", *BROADCAST, "[NumThreads(1, 1, 1)]",
+                   "void N(RWDispatchNodeInputRecord<R> r) {",
+                   "    InterlockedCompareStoreFloatBitwise(r.Get().f, 0.0, 123.45);",
+                   "    float seen;",
+                   "    InterlockedCompareExchangeFloatBitwise(r.Get().f, 1.0, 2.0, seen);",
+                   "}")
+    assert run(source, "ir").ok
+    assert [d.code for d in run(source, "spirv").diagnostics] == ["WG0620", "WG0620"]
+    wrong = source.replace("r.Get().f, 0.0", "r.Get().i, 0.0")
+    assert [d.code for d in run(wrong, "ir").diagnostics] == ["WG0304"]   # the location must be a float

@@ -5,8 +5,9 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508 and WG0602
-are retired); ranges:
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602 and
+WG0002, "not valid UTF-8", are retired: such bytes read as U+FFFD, silent in comments and strings,
+WG0202 in code, as clang and dxc); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
 analysis (names, types, expressions, statements, constants, bindings, attributes), WG04xx
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
@@ -31,7 +32,6 @@ def _kind(code: str, default: DefaultSeverity, summary: str, group: str | None =
 
 # WG00xx: driver and input -------------------------------------------------------
 INPUT_NOT_READABLE = _kind("WG0001", E, "an input file cannot be opened or read")
-INVALID_UTF8 = _kind("WG0002", E, "a source file is not valid UTF-8")
 UNKNOWN_WARNING_OPTION = _kind(
     "WG0003", W, "a -W option names no known warning group", "unknown-warning-option"
 )
@@ -66,6 +66,8 @@ INVALID_LITERAL = _kind("WG0205", E, "a malformed numeric literal or suffix")
 INVALID_ESCAPE = _kind("WG0206", E, "a \\x, \\u or \\U escape without its digits, or out of range")
 UNKNOWN_ESCAPE = _kind("WG0207", W, "a backslash before a character that has no escape meaning",
                        "unknown-escape-sequence")
+UNSUPPORTED_CHAR_LITERAL = _kind("WG0212", E, "a character literal that is not one narrow character "
+                                 "(empty, multi-character, or with an L, u, U or u8 prefix)")
 
 # WG03xx: semantic analysis ---------------------------------------------------------
 UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")
@@ -110,6 +112,13 @@ UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a 
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+IGNORED_INITIALIZER = _kind("WG0365", W, "an initializer of a plain global or a cbuffer/tbuffer member, which the "
+                            "application sets: ignored (as dxc's SPIR-V path does)", "vk-ignored-features")
+INVALID_SPEC_CONSTANT = _kind("WG0366", E, "a [[vk::constant_id]] variable that cannot be a specialization "
+                              "constant (static or local, not a bool/int/uint/float scalar, no initializer, or one "
+                              "that is not a constant of literals)")
+SPEC_ID_REUSED = _kind("WG0367", W, "two specialization constants share one constant_id (the application sets "
+                       "both with one value)", "spec-constant-id-reused")
 RAYQUERY_FLAGS_NEED_SM69 = _kind("WG0380", DE, "a non-zero RAYQUERY_FLAGS argument of RayQuery written as a literal "
                                  "under lib_6_8", "hlsl-availability")
 RAYQUERY_OMM_FLAGS_CONFLICT = _kind(
@@ -191,6 +200,8 @@ SELECT_OF_OBJECTS = _kind("WG0623", E, "a ?: choosing between resources or node 
 WIDE_IMAGE_FORMAT = _kind("WG0624", E, "a 64-bit [[vk::image_format]] (wgc's images have 32-bit sampled types)")
 STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time constant (SPIR-V has literal strings only)")
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
+FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
+                               "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -134,14 +134,8 @@ def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None
         except OSError as err:
             reason = err.strerror or str(err)
             return None, [codes.INPUT_NOT_READABLE(None, f"cannot open input file '{path}': {reason}")]
-    text, bad_offset = decode_source(data)
-    source = SourceFile(name, text)
-    if bad_offset is not None:
-        from wgc.source import Span
-
-        span = Span(source, bad_offset, bad_offset + 1)
-        return source, [codes.INVALID_UTF8(span, "source file is not valid UTF-8")]
-    return source, []
+    text, _ = decode_source(data)   # bytes that are not UTF-8 are U+FFFD: silent in comments, WG0202 in code
+    return SourceFile(name, text), []
 
 
 def run_front_end(options: Options, stdin: bytes | None = None,
@@ -310,7 +304,8 @@ def _inspect(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[
     from wgc.metadata.model import build_model
 
     analysis = front.analysis
-    model = build_model(analysis.nodes, analysis.graph, wgc_version())  # type: ignore[union-attr]
+    model = build_model(analysis.nodes, analysis.graph, wgc_version(),  # type: ignore[union-attr]
+                        analysis.module.globals)  # type: ignore[union-attr]
     kind = options.emit
     if kind == "json":
         import json

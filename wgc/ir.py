@@ -92,6 +92,9 @@ class Storage(enum.Enum):
     """A constant-buffer block (cbuffer/tbuffer/ConstantBuffer<T>/push constants); members are fields."""
     RESOURCE = "resource"
     """A resource object bound through a descriptor (buffers, textures, samplers)."""
+    SPEC_CONSTANT = "spec_constant"
+    """A `[[vk::constant_id(N)]]` global: a Vulkan specialization constant (OpSpecConstant* with SpecId N,
+    `spec_id`), whose default value is `spec_default`; never folded (the pipeline may change it)."""
 
 
 class Direction(enum.Enum):
@@ -139,6 +142,9 @@ class Variable:
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None
     """Uniform blocks: the block's layout; structured buffers: the element's; node objects: the record's."""
+    spec_id: int | None = None
+    spec_default: ConstValue | None = None
+    """Specialization constants: the SpecId and the default value (of the variable's scalar type)."""
 
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {self.type}, {self.storage.value})"
@@ -467,7 +473,8 @@ class Module:
     functions: list[Function] = field(default_factory=list)
     """Every function with a body, in source order."""
     globals: list[Variable] = field(default_factory=list)
-    """Static globals, groupshared variables, uniform blocks and resources, in source order."""
+    """Static globals, groupshared variables, uniform blocks, resources and specialization constants, in
+    source order."""
     structs: list[t.StructType] = field(default_factory=list)
     """Every struct declared, in source order."""
     enums: list[t.EnumType] = field(default_factory=list)

@@ -246,8 +246,8 @@ _MASTER = re.compile(r"""
 |(?P<c1u>/\*[\s\S]*)
 |(?P<c2>//(?:[^\\\n]|\\[ \t]*\n|\\)*)
 |(?P<str>"(?:[^"\\\n]|\\[\s\S])*")
-|(?P<chr>L?'(?:[^'\\\n]|\\[\s\S])*')
-|(?P<num>\.?\d(?:[eEpP][+-]|[.\w])*)
+|(?P<chr>(?:u8|[LuU])?'(?:[^'\\\n]|\\[\s\S])*')
+|(?P<num>\.?\d(?:[eEpP][+-]|[.\w\#])*)
 |(?P<id>[A-Za-z_]\w*)
 |(?P<punct><<=|>>=|->|--|-=|<<|<=|>>|>=|\|\||\|=|&&|&=|==|!=|\^=|\*=|/=|\+=|\+\+|%=|\#\#
    |[-+*/%|&~^<>=!?()\[\]{}.,;:\\'"\#])
@@ -1182,15 +1182,12 @@ class _Preprocessor(_PcppPreprocessor):
             return False
         if self._on_file_read is not None:
             self._on_file_read(spelled)
-        text, bad = decode_source(data)
+        text, _ = decode_source(data)   # not-UTF-8 bytes are U+FFFD: silent in comments, WG0202 in code
         file = SourceFile(spelled, text)
         self._file_cache[absolute] = file
         if absolute not in self._seen_files:
             self._seen_files.add(absolute)
             self.files.append(spelled)
-        if bad is not None:
-            self._report(codes.INVALID_UTF8(Span(file, bad, min(bad + 1, len(text))),
-                                            "source file is not valid UTF-8"))
         return file
 
     def _not_regular(self, spelled: str, found: os.stat_result, span: Span | None) -> bool:

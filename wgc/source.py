@@ -14,11 +14,15 @@ Invariants:
   each lone CR into LF — the same length, so offsets do not move — and every later
   stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
   index of `SourceFile` counts all three, for texts that did not come from a file.
+- Bytes that are not UTF-8 (Shift-JIS or Latin-1 comments) become U+FFFD, one per stray byte,
+  so columns stay byte columns; nothing reports them here: comments drop them silently and the
+  lexer rejects them in code (WG0202), as clang and dxc do.
 """
 
 from __future__ import annotations
 
 import bisect
+import codecs
 import re
 from dataclasses import dataclass, field
 
@@ -97,6 +101,17 @@ def decode_source(data: bytes) -> tuple[str, int | None]:
     try:
         return _LONE_CR.sub("\n", data.decode("utf-8")), None
     except UnicodeDecodeError as err:
-        text = data.decode("utf-8", errors="replace")
-        bad_char_offset = len(data[: err.start].decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors=_ONE_PER_BYTE)
+        bad_char_offset = len(data[: err.start].decode("utf-8"))
         return _LONE_CR.sub("\n", text), bad_char_offset
+
+
+def _one_replacement_per_byte(err: UnicodeError) -> tuple[str, int]:
+    """U+FFFD for each byte of an invalid sequence ("replace" gives one for a truncated multi-byte
+    sequence), so that a column counts the bytes before it as clang's does."""
+    assert isinstance(err, UnicodeDecodeError)
+    return "\ufffd" * (err.end - err.start), err.end
+
+
+_ONE_PER_BYTE = "wgc-one-replacement-per-byte"
+codecs.register_error(_ONE_PER_BYTE, _one_replacement_per_byte)

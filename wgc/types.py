@@ -175,11 +175,13 @@ def scalar_named(name: str, enable_16bit_types: bool) -> ScalarType | None:
 
     `half` is 32-bit float unless 16-bit types are enabled; the min-precision
     types are 32-bit with RelaxedPrecision, or real 16-bit types with
-    `-enable-16bit-types`; `dword` is `uint`.
+    `-enable-16bit-types`; `dword` is `uint`, and so are `int8_t4_packed` and `uint8_t4_packed`
+    (four bytes in a 32-bit uint, as dxc lowers them; they have no vector forms).
     """
     fixed = {
         "bool": (ScalarKind.BOOL, 32), "int": (ScalarKind.INT, 32), "uint": (ScalarKind.UINT, 32),
-        "dword": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
+        "dword": (ScalarKind.UINT, 32), "int8_t4_packed": (ScalarKind.UINT, 32),
+        "uint8_t4_packed": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
         "int32_t": (ScalarKind.INT, 32), "uint32_t": (ScalarKind.UINT, 32),
         "int64_t": (ScalarKind.INT, 64), "uint64_t": (ScalarKind.UINT, 64),
         "float32_t": (ScalarKind.FLOAT, 32), "float64_t": (ScalarKind.FLOAT, 64),

@@ -1,7 +1,8 @@
 """Metadata, the inspect model: what wgc understood of a work graph, as plain data.
 
 Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
-`sema.graph.GraphInfo`), the profile and wgc's version.
+`sema.graph.GraphInfo`), the profile, wgc's version and the module's globals (for its
+specialization constants, `[[vk::constant_id]]`).
 Output: a dict of JSON types following the schema in README.md ("The JSON model"), the one model every
 `wgc inspect` view renders (`--format json` prints it as is).
 
@@ -14,8 +15,10 @@ or the function name for members of one node array).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from wgc import ir
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.sema.modules import entry_point_names
@@ -105,7 +108,15 @@ def _loop(loop: Loop) -> dict[str, Any]:
     }
 
 
-def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str) -> dict[str, Any]:
+def _spec_constant(variable: ir.Variable) -> dict[str, Any]:
+    default = variable.spec_default
+    if isinstance(default, float) and not math.isfinite(default):
+        default = repr(default)   # JSON has no infinity or NaN: "inf", "-inf", "nan"
+    return {"name": variable.name, "spec_id": variable.spec_id, "type": str(variable.type), "default": default}
+
+
+def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
+                globals_: tuple[ir.Variable, ...] | list[ir.Variable] = ()) -> dict[str, Any]:
     entries = {n.id for n in graph.entry_nodes}
     names, _ = entry_point_names(list(nodes))
     return {
@@ -125,4 +136,5 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
         },
+        "specialization_constants": [_spec_constant(v) for v in globals_ if v.storage is ir.Storage.SPEC_CONSTANT],
     }

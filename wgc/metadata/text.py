@@ -23,6 +23,9 @@ Output:     `render_text(model) -> str`, a human-readable summary:
                   NodeID slots: 3
                   backing memory: 260 bytes
 
+                specialization constants:                  [only when there are some]
+                  SpecId 3: uint Count = 4
+
             A node's header is `Function  [launch, entry]  NodeID name[index]`; its indented
             lines appear only when they apply (grid, recursion, loop, shared input, root
             argument table, groupshared).  Edges end with `[recursion]`, `[loop back-edge]`
@@ -250,4 +253,13 @@ def render_text(model: dict[str, Any]) -> str:
         memory += (f" (without [MaxRecordsPerNode]: {_bytes(without)}; "
                    f"saves {_bytes(without - backing)})")
     lines.append(memory)
+    specs = model.get("specialization_constants") or []
+    if specs:
+        lines += ["", "specialization constants:"]
+        lines.extend(f"  SpecId {c['spec_id']}: {c['type']} {c['name']} = {_default(c['default'])}" for c in specs)
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _default(value: Any) -> str:
+    """A specialization constant's default as HLSL writes it (`true`, `4`, `-2.5`)."""
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)

@@ -36,7 +36,8 @@ from wgc.syntax import ast
 
 Instantiate = Callable[[FunctionEntity, tuple[t.Type, ...], Span], "FunctionEntity | None"]
 _ATOMICS = frozenset(f"Interlocked{op}" for op in
-                     ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore"))
+                     ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore",
+                      "CompareStoreFloatBitwise", "CompareExchangeFloatBitwise"))
 
 
 class FunctionCalls:

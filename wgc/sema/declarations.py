@@ -63,6 +63,7 @@ class DeclarationChecker:
         self.stmts = StatementChecker(ctx, self.exprs, self.declare, self.local_variables)
         self.binding_requests: list[BindingRequest] = []
         self._globals_block: ir.Variable | None = None
+        self._spec_ids: dict[int, ir.Variable] = {}
 
     # ------------------------------------------------------------ dispatch
 
@@ -311,6 +312,10 @@ class DeclarationChecker:
         span, type_ = self._variable_type(declarator, base, allow_unsized=True)
         if type_ is None:
             return
+        constant_id = ir.find_attribute(attributes, "vk::constant_id")
+        if constant_id is not None:
+            self._spec_constant(declarator, type_, span, modifiers, attributes, constant_id)
+            return
         register = next((a for a in declarator.annotations if isinstance(a, ast.RegisterBinding)), None)
         vk_binding = next((a for a in attributes if a.key == "vk::binding"), None)
         push_constant = any(a.key == "vk::push_constant" for a in attributes)
@@ -393,13 +398,53 @@ class DeclarationChecker:
             return
         self._implicit_uniform(declarator, type_, span, kept)
 
+    def _spec_constant(self, declarator: ast.Declarator, type_: t.Type, span: Span, modifiers: set[str],
+                       attributes: tuple[ir.Attribute, ...], constant_id: ir.Attribute) -> None:
+        """`[[vk::constant_id(N)]] const T x = literal;`: a specialization constant, with dxc's rules (a
+        non-static global of type bool, int, uint or float whose initializer is a constant of literals)."""
+        name = declarator.name
+        hidden = sorted(modifiers & {"static", "groupshared"})
+        if hidden:
+            self.ctx.report(codes.INVALID_SPEC_CONSTANT, span, f"specialization constant '{name}' cannot be "
+                            f"'{hidden[0]}': the pipeline sets it, so it must be a plain global")
+        if type_ not in (t.BOOL, t.INT, t.UINT, t.FLOAT):
+            self.ctx.report(codes.INVALID_SPEC_CONSTANT, span, f"specialization constant '{name}' has type "
+                            f"{describe(type_)}; it must be bool, int, uint or float")
+        default: ir.ConstValue | None = None
+        init: ir.Expr | None = None
+        if declarator.init is None:
+            self.ctx.report(codes.INVALID_SPEC_CONSTANT, span,
+                            f"specialization constant '{name}' needs a default value (an initializer)")
+        else:
+            init = self.exprs.initializer(declarator.init, type_)
+            default = self.exprs.fold_quietly(init) if init is not None else None
+            if init is not None and default is None:
+                self.ctx.report(codes.INVALID_SPEC_CONSTANT, declarator.init.span,
+                                f"the default value of specialization constant '{name}' must be a constant of "
+                                "literals (other specialization constants cannot be used)")
+        values = constant_id.values()
+        spec_id = values[0] if values and isinstance(values[0], int) and not isinstance(values[0], bool) else None
+        if spec_id is None or not 0 <= spec_id < 1 << 32:
+            self.ctx.report(codes.INVALID_SPEC_CONSTANT, constant_id.span,
+                            f"'vk::constant_id' of '{name}' must be one integer from 0 to 4294967295")
+            spec_id = None
+        variable = ir.Variable(name, type_, ir.Storage.SPEC_CONSTANT, span, const=True, attributes=attributes,
+                               init=init, spec_id=spec_id, spec_default=default)
+        if spec_id is not None:
+            earlier = self._spec_ids.setdefault(spec_id, variable)
+            if earlier is not variable:
+                self.ctx.report(codes.SPEC_ID_REUSED, constant_id.span,
+                                f"specialization constant '{name}' reuses constant_id {spec_id}: the application "
+                                "gives both one value", labels=[Label(earlier.span, f"'{earlier.name}' has it too")])
+        self._declare_global(variable, None, None)
+
     def _implicit_uniform(self, declarator: ast.Declarator, type_: t.Type, span: Span, kept: frozenset[str]) -> None:
         """A plain global: a member of the `$Globals` constant buffer."""
         if declarator.init is not None:
-            self.ctx.report(codes.INVALID_DECLARATION, declarator.init.span,
-                            f"global '{declarator.name}' is a constant-buffer member and cannot be initialized "
-                            "(declare it 'static const' for a constant)")
-            return
+            self._ignored_initializer(declarator.init, type_,
+                                      f"initializer of global '{declarator.name}' is ignored: a global without "
+                                      "'static' is a member of the $Globals constant buffer, which the application "
+                                      "sets (declare it 'static const' for a constant)")
         block = self._globals_block
         if block is None:
             struct = t.StructType(GLOBALS_BLOCK, span=span)
@@ -413,6 +458,11 @@ class DeclarationChecker:
         index = len(struct.fields)
         if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(block, index), span)):
             struct.fields.append(t.Field(declarator.name, type_, None, row_major, span))
+
+    def _ignored_initializer(self, init: ast.Expr, type_: t.Type, message: str) -> None:
+        """An initializer that dxc checks and then drops (a constant-buffer member's): check it, warn."""
+        if self.exprs.initializer(init, type_) is not None:
+            self.ctx.report(codes.IGNORED_INITIALIZER, init.span, message)
 
     def finish(self) -> None:
         """Work that needs every declaration: the layout of `$Globals` (layouts are cached per type,
@@ -461,6 +511,10 @@ class DeclarationChecker:
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
                                     f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
                     continue
+                if declarator.init is not None:
+                    self._ignored_initializer(declarator.init, type_,
+                                              f"initializer of {decl.keyword} member '{declarator.name}' is ignored: "
+                                              "the application sets the buffer's contents")
                 row_major = True if "row_major" in member.modifiers else (
                     False if "column_major" in member.modifiers else None)
                 index = len(struct.fields)

@@ -108,6 +108,9 @@ NUMERIC32 = ComponentClass("32-bit int/uint/float",
                             lambda s: s if s.kind is not t.ScalarKind.BOOL and s.bits == 32 else None)
 ANY = ComponentClass("bool/int/uint/half/float/double", lambda s: s)
 ATOMIC_INT = ComponentClass("int/uint (32/64-bit)", lambda s: s if s.is_integer and s.bits in (32, 64) else None)
+INT16_OR_32 = ComponentClass("int/uint (16/32-bit)", lambda s: s if s.is_integer and s.bits in (16, 32) else None)
+SINT16_OR_32 = ComponentClass("int (16/32-bit)",
+                              lambda s: s if s.kind is t.ScalarKind.INT and s.bits in (16, 32) else None)
 NUMERIC16 = ComponentClass("int16_t/uint16_t/half (16-bit types)",
                            lambda s: s if s.kind is not t.ScalarKind.BOOL and s.bits == 16 and not s.relaxed else None)
 
@@ -233,6 +236,16 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("float dot2add(T<2>, T<2>, float)", T=FLOAT_LIKE))
     add(_decl("uint<4> msad4(uint, uint<2>, uint<4>)"))
 
+    # 8-bit packing (SM 6.6): int8_t4_packed and uint8_t4_packed are uint
+    add(_decl("uint<4> unpack_u8u32(uint)"))
+    add(_decl("int<4> unpack_s8s32(uint)"))
+    add(_decl("uint16_t<4> unpack_u8u16(uint)"))
+    add(_decl("int16_t<4> unpack_s8s16(uint)"))
+    for name in ("pack_u8", "pack_s8"):
+        add(_decl(f"uint {name}(T<4>)", T=INT16_OR_32))
+    for name in ("pack_clamp_u8", "pack_clamp_s8"):
+        add(_decl(f"uint {name}(T<4>)", T=SINT16_OR_32))
+
     # bits and reinterpretation
     add(_decl("uint<> countbits(T<>)", T=ANY_INT))
     add(_decl("uint<> firstbithigh(T<>)", T=ANY_INT))
@@ -268,6 +281,8 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("void InterlockedCompareExchange(inout T, T, T, out T)", T=ATOMIC_INT))
     add(_decl("void InterlockedCompareStore(inout T, T, T)", T=ATOMIC_INT))
     add(_decl("void InterlockedExchange(inout float, float, out float)"))
+    add(_decl("void InterlockedCompareStoreFloatBitwise(inout float, float, float)"))
+    add(_decl("void InterlockedCompareExchangeFloatBitwise(inout float, float, float, out float)"))
 
     # resources
     add(_decl("T NonUniformResourceIndex(T)", T=ANY_INT))

@@ -8,6 +8,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   re-entering its loop;
 - WG0620: an Interlocked* operation on node record memory (spirv-val allows no atomics on
   NodePayloadAMDX storage);
+- WG0627: InterlockedCompare{Store,Exchange}FloatBitwise on any other float location (groupshared,
+  buffer element, texel): OpAtomicCompareExchange takes integers only, and logical addressing
+  cannot view the float location as a uint;
 - WG0621: a column-major non-float matrix in buffer, uniform or record memory (SPIR-V matrices
   must be float; wgc stores the others as arrays of rows, which only a row-major layout matches);
 - WG0622: a non-constant texel offset on a texture method other than Gather (HLSL allows it since
@@ -120,6 +123,12 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
                        f"'{call.name}' on a node record cannot be expressed: spirv-val does not allow atomic "
                        "operations on NodePayloadAMDX memory",
                        (Label(call.args[0].span, "this is node record memory"),))
+            elif call.name.endswith("FloatBitwise"):
+                report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
+                       f"'{call.name}' on a float variable cannot be expressed: SPIR-V compare-exchanges integers "
+                       "only and cannot view a float location as a uint",
+                       (Label(call.args[0].span, "declare this location uint and use asuint/asfloat, or use "
+                                                 "RWByteAddressBuffer's method"),))
         return
     type_ = call.object.type
     if not isinstance(type_, t.ResourceType) or not type_.kind.is_texture or type_.kind.writable:

@@ -44,6 +44,9 @@ Invariants and decisions:
 - dot4add_[iu]8packed is OpSDot/OpUDot (PackedVectorFormat4x8Bit) plus the accumulator; dot2add
   multiplies in the halves' precision, widens, adds (dxc); msad4 is spelled out byte by byte;
   ldexp is x * exp2(e) (GLSL Ldexp wants an int exponent); AddUint64 uses OpIAddCarry.
+- pack_*/unpack_* (int8_t4_packed and uint8_t4_packed are uint) insert or extract the bytes with
+  32-bit OpBitFieldInsert / OpBitField[SU]Extract, after GLSL SClamp for pack_clamp_*; dxc goes
+  through a vector of 8-bit ints (Int8), which this avoids.
 - NonUniformResourceIndex(i) is an OpCopyObject decorated NonUniform; the descriptor access
   chains, loads and sampled images it indexes are decorated by `resources.decorate_non_uniform`
   (only where the index is the call's result itself: dxc also follows arithmetic on it).
@@ -532,6 +535,48 @@ def _dot4add(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     return fl.b.emit("OpIAdd", fl.types.id(call.type), product, acc)
 
 
+def _pack8(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """pack_[us]8(v) keeps the low byte of each component, pack_clamp_[us]8 clamps each first
+    (SClamp to [0, 255] or [-128, 127], as dxc); byte i is component i. dxc converts to a vector of
+    8-bit ints and bitcasts (Int8); the same bytes are inserted here with 32-bit bit-field
+    instructions, which need no 8-bit types."""
+    [(value, type_)] = _args(fl, call)
+    scalar = t.element_scalar(type_)
+    assert scalar is not None
+    if call.name.startswith("pack_clamp"):
+        low, high = (0, 255) if call.name == "pack_clamp_u8" else (-128, 127)
+        value = fl.b.ext_inst(fl.types.id(type_), "SClamp", value, fl.ml.constant(type_, low),
+                              fl.ml.constant(type_, high))
+    uint = fl.types.id(t.UINT)
+    parts = fl.components(value, type_)
+    if scalar.bits != 32:
+        parts = [fl.b.emit("OpUConvert" if scalar.kind is t.ScalarKind.UINT else "OpSConvert",
+                           fl.types.id(t.scalar(scalar.kind, 32)), p) for p in parts]
+    if scalar.kind is not t.ScalarKind.UINT:
+        parts = [fl.b.emit("OpBitcast", uint, p) for p in parts]
+    packed = fl.b.emit("OpBitwiseAnd", uint, parts[0], fl.uint(0xFF))
+    for index, part in enumerate(parts[1:], start=1):
+        packed = fl.b.emit("OpBitFieldInsert", uint, packed, part, fl.uint(8 * index), fl.uint(8))
+    return packed
+
+
+def _unpack8(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
+    """unpack_[us]8[us]{16,32}(packed): byte i, zero- (u8) or sign-extended (s8), is component i
+    (dxc bitcasts to a vector of 8-bit ints and converts; here OpBitField[SU]Extract does both)."""
+    [(packed, _)] = _args(fl, call)
+    scalar = t.element_scalar(call.type)
+    assert scalar is not None
+    signed = call.name.startswith("unpack_s8")
+    word = fl.types.id(t.INT if signed else t.UINT)
+    if signed:
+        packed = fl.b.emit("OpBitcast", word, packed)
+    extract = "OpBitFieldSExtract" if signed else "OpBitFieldUExtract"
+    parts = [fl.b.emit(extract, word, packed, fl.uint(8 * i), fl.uint(8)) for i in range(4)]
+    if scalar.bits != 32:
+        parts = [fl.b.emit("OpSConvert" if signed else "OpUConvert", fl.types.scalar(scalar), p) for p in parts]
+    return fl.b.emit("OpCompositeConstruct", fl.types.id(call.type), *parts)
+
+
 def _dot2add(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """dot2add(a, b, acc): a * b (in a's precision), widened to float2, summed, plus acc (dxc)."""
     (a, type_), (b, _), (acc, _) = _args(fl, call)
@@ -649,6 +694,8 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
     from .resources import ImagePlace, texel_pointer
 
     name = getattr(call, "name", None) or call.method  # type: ignore[union-attr]
+    assert not name.endswith("FloatBitwise") or not isinstance(call, ir.IntrinsicCall), \
+        "sema.target rejects the float compare-exchange on a float location (WG0627)"
     if isinstance(place, ImagePlace):
         type_, pointer, scope = place.type, texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
@@ -927,7 +974,8 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "asuint": _bitcast, "asint": _bitcast, "asfloat": _bitcast,
     **{name: _bitcast for name in ("asfloat16", "asint16", "asuint16")},
     "and": _core("OpLogicalAnd"), "or": _core("OpLogicalOr"), "D3DCOLORtoUBYTE4": _color_to_ubyte4, "f32tof16": _half_packing, "f16tof32": _half_packing,
-    **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore")},
+    **{name: _atomic for name in (*_ATOMIC_OPS, "InterlockedCompareExchange", "InterlockedCompareStore",
+                                  "InterlockedCompareStoreFloatBitwise", "InterlockedCompareExchangeFloatBitwise")},
     "Barrier": _barrier, **{name + sync: _legacy_barrier for name in _LEGACY_BARRIERS
                             for sync in ("", "WithGroupSync")},
     **{name: _wave_reduce for name in _WAVE_REDUCE},
@@ -940,6 +988,8 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     **{name: _derivative for name in _DERIVATIVES},
     "dot4add_u8packed": _dot4add, "dot4add_i8packed": _dot4add, "dot2add": _dot2add, "msad4": _msad4,
     "AddUint64": _add_uint64, "asdouble": _asdouble,
+    **{name: _pack8 for name in ("pack_u8", "pack_s8", "pack_clamp_u8", "pack_clamp_s8")},
+    **{name: _unpack8 for name in ("unpack_u8u32", "unpack_s8s32", "unpack_u8u16", "unpack_s8s16")},
     "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
     "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
     "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane, "CheckAccessFullyMapped": _check_access_fully_mapped,

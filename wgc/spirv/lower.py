@@ -270,7 +270,25 @@ class ModuleLowering:
             return resources.declare_block(self, variable)
         if variable.storage is ir.Storage.RESOURCE:
             return resources.declare(self, variable)
+        if variable.storage is ir.Storage.SPEC_CONSTANT:
+            return self._spec_constant(variable)
         raise AssertionError(f"global '{variable.name}' cannot be lowered")
+
+    def _spec_constant(self, variable: ir.Variable) -> int:
+        """OpSpecConstant(True/False) with SpecId: its id is the value every use reads, as in dxc."""
+        assert variable.spec_id is not None and variable.spec_default is not None
+        type_id = self.types.id(variable.type)
+        if variable.type is t.BOOL:
+            spec = self.b.global_instruction("OpSpecConstantTrue" if variable.spec_default else "OpSpecConstantFalse",
+                                             type_id)
+        else:
+            scalar = t.element_scalar(variable.type)
+            assert scalar is not None
+            spec = self.b.global_instruction("OpSpecConstant", type_id, to_scalar(variable.spec_default, scalar))
+        assert spec is not None
+        self.b.decorate(spec, "SpecId", variable.spec_id)
+        self.b.name(spec, variable.name)
+        return spec
 
     def constant_initializer(self, expr: ir.Expr) -> int | None:
         """A constant id for an initialiser made of constants only, else None."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import math
 import operator
 import os
 import re
@@ -77,7 +78,7 @@ STATE_OBJECT_TYPES = frozenset({
 
 
 def _builtin_type_names() -> frozenset[str]:
-    names = set(_OBJECT_TYPES) | STATE_OBJECT_TYPES
+    names = set(_OBJECT_TYPES) | STATE_OBJECT_TYPES | {"int8_t4_packed", "uint8_t4_packed"}  # scalars only
     for scalar in _SCALARS:
         names.add(scalar)
         for rows in "1234":
@@ -714,18 +715,48 @@ class AstBuilder:
 
     def float_literal(self, meta: Any, children: list[Any]) -> ast.FloatLiteral:
         text = str(children[0])
-        body = text.rstrip("fFhHlL")
-        return ast.FloatLiteral(self._span(meta), float(body), text[len(body):].lower(), text)
+        body = text[:text.index("#INF") + 4] if "#INF" in text else text.rstrip("fFhHlL")
+        span = self._span(meta)
+        if body.endswith("#INF"):
+            # dxc reads exactly `1.#INF` as infinity (its APFloat change); other digits before
+            # `.#INF` lex as one number but name no value
+            if body != "1.#INF":
+                self.diagnostics.append(codes.INVALID_LITERAL(
+                    span, f"invalid floating-point literal '{text}' (infinity is written '1.#INF')"))
+            return ast.FloatLiteral(span, math.inf, text[len(body):].lower(), text)
+        return ast.FloatLiteral(span, float(body), text[len(body):].lower(), text)
+
+    def char_literal(self, meta: Any, children: list[Any]) -> ast.IntLiteral:
+        """`'H'`: as in dxc, one narrow character whose (signed char) value converts to `uint`."""
+        tok = children[0]
+        text = str(tok)
+        span = self._span(meta)
+        quote = text.index("'")
+        decoded = self._decode_string(tok, quote + 1)
+        if not decoded and len(text) > quote + 2:
+            return ast.IntLiteral(span, 0, "u", text)   # a bad escape, reported by _decode_string
+        if re.fullmatch(r"\\(x[0-9a-fA-F]+|[0-7]{1,3})", text[quote + 1:-1]) and ord(decoded[:1] or "\0") <= 0xFF:
+            value = bytes([ord(decoded)]) if decoded else b""   # an octal or hex escape names a byte
+        else:
+            value = decoded.encode("utf-8", errors="replace")   # a character of the source, in UTF-8 as clang reads it
+        if quote or len(value) != 1:
+            what = (f"'{text[:quote]}' prefixed" if quote else "empty" if not value
+                    else "multi-character" if len(value) > 1 else "")
+            self.diagnostics.append(codes.UNSUPPORTED_CHAR_LITERAL(
+                span, f"{what} character literal {text} is not supported: write one character, as in 'A'"))
+            return ast.IntLiteral(span, 0, "u", text)
+        return ast.IntLiteral(span, (value[0] - 256 if value[0] >= 0x80 else value[0]) & 0xFFFFFFFF, "u", text)
 
     def string_literal(self, meta: Any, children: list[Any]) -> ast.StringLiteral:
         return ast.StringLiteral(self._span(meta), "".join(self._decode_string(tok) for tok in children))
 
-    def _decode_string(self, tok: Any) -> str:
-        """The value of one string token: C escapes decoded (clang's rules and messages)."""
-        body = str(tok)[1:-1]
+    def _decode_string(self, tok: Any, opening: int = 1) -> str:
+        """The value of one string or character token (its body starts at `opening` and ends one
+        character before the token's end): C escapes decoded (clang's rules and messages)."""
+        body = str(tok)[opening:-1]
         if "\\" not in body:
             return body
-        base = tok.start_pos + 1
+        base = tok.start_pos + opening
 
         def decode(m: re.Match[str]) -> str:
             octal, hex_digits, short, long, other = m.groups()
@@ -1074,6 +1105,7 @@ _TERMINAL_WORDS = {
     "INT_LITERAL": "integer literal",
     "FLOAT_LITERAL": "floating-point literal",
     "STRING": "string literal",
+    "CHAR_LITERAL": "character literal",
     "TLT": "'<'",
     "TGT": "'>'",
     "MODIFIER": "type qualifier",
@@ -1083,7 +1115,7 @@ _TERMINAL_WORDS = {
     "BUFFER_KEYWORD": "'cbuffer'",
     "ENUM_SCOPE": "'class'",
 }
-_EXPRESSION_STARTERS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "TRUE", "FALSE", "BANG", "TILDE"})
+_EXPRESSION_STARTERS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "CHAR_LITERAL", "TRUE", "FALSE", "BANG", "TILDE"})
 
 
 def _describe_token(tok: Any) -> str:
@@ -1103,10 +1135,10 @@ def _terminal_word(parser: Any, name: str) -> str:
 
 _EXPRESSION_RULES = frozenset({
     "binary", "binary_chain", "assign", "conditional", "cast", "prefix", "postfix", "index", "call", "member",
-    "name", "int_literal", "float_literal", "string_literal", "true_literal", "false_literal",
+    "name", "int_literal", "float_literal", "char_literal", "string_literal", "true_literal", "false_literal",
     "construct", "sizeof_expr", "sizeof_type", "method_template_call", "template_call",
 })
-_EXPRESSION_END_TOKENS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "STRING", "IDENT", "TRUE", "FALSE",
+_EXPRESSION_END_TOKENS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "CHAR_LITERAL", "STRING", "IDENT", "TRUE", "FALSE",
                                     "RPAR", "RSQB", "INCR", "DECR"})
 _CLOSERS = ("RPAR", "RSQB", "RBRACE", "TGT", "COLON", "COMMA")
 
@@ -1186,7 +1218,7 @@ def _character_error(text: str, error: Any, locations: Locations) -> Diagnostic:
     if char == '"':
         return codes.INVALID_CHARACTER(span, "missing terminating '\"' character")
     if char == "'":
-        return codes.INVALID_CHARACTER(span, "character literals are not supported in HLSL")
+        return codes.INVALID_CHARACTER(span, "missing terminating ' character")
     if char == "\ufffd":
         return codes.INVALID_CHARACTER(span, "invalid UTF-8 byte in source")
     printable = char if char.isprintable() and char != " " else f"\\x{ord(char):02x}" if ord(char) < 256 else f"U+{ord(char):04X}"
