@@ -83,6 +83,14 @@ class EnumeratorEntity:
 
 
 @dataclass(eq=False)
+class ErroneousVariable:
+    """A local whose declaration had an error (an unknown type, a bad array size, ...): the name is
+    declared all the same, and a use of it is an error already reported (no "undeclared" cascade)."""
+
+    name: str
+
+
+@dataclass(eq=False)
 class FunctionEntity:
     """One function overload: its signature, and its IR function once declared.
 

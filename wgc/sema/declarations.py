@@ -32,7 +32,8 @@ from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity, FunctionState,
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
+                              FunctionState,
                               NamespaceEntity, TypeEntity)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
@@ -467,6 +468,8 @@ class DeclarationChecker:
     def local_variables(self, decl: ast.VarDecl) -> list[ir.Stmt]:
         base = self._decl_type(decl.type)
         if base is None:
+            for declarator in decl.declarators:
+                self._erroneous_local(declarator)
             return []
         modifiers = set(decl.modifiers)
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
@@ -474,9 +477,11 @@ class DeclarationChecker:
         for declarator in decl.declarators:
             span, type_ = self._variable_type(declarator, base, allow_unsized=False)
             if type_ is None:
+                self._erroneous_local(declarator)
                 continue
             if "groupshared" in modifiers:
                 self.ctx.report(codes.INVALID_DECLARATION, span, "groupshared variables must be declared at global scope")
+                self._erroneous_local(declarator)
                 continue
             const = "const" in modifiers
             storage = ir.Storage.STATIC if "static" in modifiers else ir.Storage.LOCAL
@@ -489,15 +494,22 @@ class DeclarationChecker:
                     variable.constant = value
             elif const:
                 self.ctx.report(codes.CONST_WITHOUT_INIT, span, f"const variable '{declarator.name}' needs an initializer")
-            if isinstance(type_, (t.ResourceType, t.NodeObjectType)) and declarator.init is None:
+            if isinstance(type_, t.ResourceType) and declarator.init is None:
+                # still declared, so later uses do not add "undeclared identifier" errors
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
                                 f"local '{declarator.name}' of type {describe(type_)} must be initialized")
+                self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, variable, span))
                 continue
             if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, variable, span)):
                 if storage is ir.Storage.STATIC:
                     variable.init = init
                 result.append(ir.VarDecl(declarator.span, variable, init))
         return result
+
+    def _erroneous_local(self, declarator: ast.Declarator) -> None:
+        """Declare a local whose declaration had an error, so its uses add no "undeclared" errors."""
+        span = self._name_span(declarator.span, declarator.name)
+        self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, ErroneousVariable(declarator.name), span))
 
     # ------------------------------------------------------------ functions
 

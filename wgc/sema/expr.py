@@ -26,7 +26,7 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity,
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity)
 from wgc.sema.conversions import Conversion, common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
@@ -194,8 +194,6 @@ class ExpressionChecker:
     def not_assignable_reason(self, expr: ir.Expr) -> str | None:
         if isinstance(expr, ir.VarRef):
             var = expr.variable
-            if isinstance(var.type, t.NodeObjectType):
-                return f"'{var.name}' is a node object"
             if var.const:
                 return f"'{var.name}' is const"
             if var.storage is ir.Storage.UNIFORM:
@@ -285,6 +283,8 @@ class ExpressionChecker:
         entity = symbol.entity
         if isinstance(entity, ir.Variable):
             return ir.VarRef(entity.type, e.span, entity)
+        if isinstance(entity, ErroneousVariable):
+            return None  # its declaration's error is reported
         if isinstance(entity, BlockMember):
             block = ir.VarRef(entity.block.type, e.span, entity.block)
             field_ = entity.block.type.all_fields()[entity.index]  # type: ignore[attr-defined]

@@ -13,7 +13,10 @@ Invariants and decisions:
   OpLoopMerge, OpSwitch); statements after a terminator are not lowered.
 - Node objects are never stored: a node input is its NodePayloadAMDX variable, an output is its
   decorated OpTypeNodePayloadArrayAMDX, output records are the pointer OpAllocateNodePayloadsAMDX
-  returned. Functions marked `must_inline` (they take node objects or records) and functions taking
+  returned, a null object (declared without initializer) is `NullHandle`. Assigning a node object
+  (`a = b;`, an `out` node-object argument) rebinds the variable to the other handle at compile time:
+  sema (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
+  variable was declared in, so the binding at each point is known statically. Functions marked `must_inline` (they take node objects or records) and functions taking
   resources are inlined; a `return` inside them leaves a `do {} while (false)` wrapper loop (with
   a flag when it sits inside a loop of the inlined body).
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
@@ -132,7 +135,18 @@ class ResourceHandle:
     """`globallycoherent`: accesses are device-coherent."""
 
 
-Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle
+@dataclass(frozen=True)
+class NullHandle:
+    """A node object that holds nothing: a local declared without an initializer (HLSL node objects
+    start null), or an `out` node-object parameter before the callee binds it. Using it is undefined
+    behaviour (sema warns where it can prove it, WG0452); it lowers to what has no effect: records read
+    from a scratch Function variable, writes go there, OutputComplete and output counts do nothing,
+    Count() is 0 and IsValid()/FinishedCrossGroupSharing() are false."""
+
+
+NULL_HANDLE = NullHandle()
+
+Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle | NullHandle
 
 
 @dataclass
@@ -620,7 +634,7 @@ class FunctionLowering:
     def stmt_VarDecl(self, stmt: ir.VarDecl) -> None:
         variable = stmt.variable
         if _is_object(variable.type):
-            self.bindings[variable] = self.value(stmt.init) if stmt.init is not None else None
+            self.bindings[variable] = self.value(stmt.init) if stmt.init is not None else NULL_HANDLE
             return
         if variable.storage is ir.Storage.STATIC:
             self.bindings[variable] = self.ml.global_binding(variable)
@@ -898,8 +912,11 @@ class FunctionLowering:
         from . import resources
         return resources.index_value(self, expr)
 
-    def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle:
+    def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle | NullHandle:
         handle = self.value(outputs)
+        if isinstance(handle, NullHandle):
+            self.value(index)
+            return handle
         assert isinstance(handle, OutputHandle)
         return replace(handle, node_index=self.value(index))
 
@@ -914,6 +931,8 @@ class FunctionLowering:
             return Place(handle.variable, expr.type, "NodePayloadAMDX", handle.layout, (index,))
         if isinstance(handle, RecordsHandle):
             return Place(handle.pointer, expr.type, "NodePayloadAMDX", handle.layout, (index,))
+        if isinstance(handle, NullHandle):
+            return self.local(expr.type, "null_record")
         raise AssertionError("this node record cannot be accessed here")
 
     def expr_Unary(self, expr: ir.Unary) -> int:
@@ -1204,9 +1223,16 @@ class FunctionLowering:
         function = expr.function
         assert function.body is not None
         copy_back = []
+        objects_back: list[tuple[ir.Variable, ir.Variable]] = []
         for param, arg in zip(function.params, expr.args):
             if _is_object(param.type):
-                self.bindings[param] = self.value(arg)
+                if param.direction is ir.Direction.OUT:
+                    self.bindings[param] = NULL_HANDLE
+                else:
+                    self.bindings[param] = self.value(arg)
+                if param.direction is not ir.Direction.IN:
+                    assert isinstance(arg, ir.VarRef), "sema passes node variables to out node-object parameters"
+                    objects_back.append((param, arg.variable))
                 continue
             if param.direction is ir.Direction.IN:
                 self.bindings[param] = temp = self.local(param.type, param.name)
@@ -1243,6 +1269,8 @@ class FunctionLowering:
             self.frames.pop()
         for back in copy_back:
             back()
+        for param, variable in objects_back:
+            self.bindings[variable] = self.bindings[param]
         if frame.result is not None:
             return frame.result
         if return_place is not None:
@@ -1264,6 +1292,8 @@ class FunctionLowering:
     def node_method(self, expr: ir.MethodCall) -> object:
         handle = self.value(expr.object)
         name = expr.method
+        if isinstance(handle, NullHandle):
+            return self._null_method(expr)
         if name in ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords",
                     "ThreadIncrementOutputCount", "GroupIncrementOutputCount"):
             assert isinstance(handle, OutputHandle)
@@ -1292,6 +1322,16 @@ class FunctionLowering:
             self.use_global(handle.variable)
             return self.b.emit("OpFinishWritingNodePayloadAMDX", self.b.type_bool(), handle.variable)
         raise AssertionError(f"method '{name}' of '{expr.object.type}' has no SPIR-V lowering")
+
+    def _null_method(self, expr: ir.MethodCall) -> object:
+        """A method of a null node object (undefined behaviour): its arguments, then no effect."""
+        for arg in expr.args:
+            self.value(arg)
+        if expr.method in ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords"):
+            return NULL_HANDLE
+        if expr.type is t.VOID:
+            return None
+        return self.ml.constant(expr.type, False if expr.type is t.BOOL else 0)
 
     def allocate(self, handle: OutputHandle, count: int, scope: str) -> int:
         pointer_type = self.b.type_pointer("NodePayloadAMDX", handle.array_type)
