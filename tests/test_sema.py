@@ -769,9 +769,39 @@ def test_overload_ranking(arg_decl, arg, param_type):
     assert isinstance(expr, ir.Call) and expr.function.params[0].type is param_type
 
 
-def test_overload_uint_argument_is_ambiguous_between_int_and_float():
-    # uint -> int and uint -> float are both conversions: neither candidate is better
-    assert error_codes(OVERLOADS + "void probe(uint u) { f(u); }") == ["WG0305"]
+def test_overload_uint_argument_prefers_int_over_float():
+    # dxc's scores (SemaHLSL.cpp ScoreCast): uint -> int is an integer cast (bit 2 + 7 * 3), uint -> float
+    # another cast (bit 2 + 7 * 6), so f(int) has the lower score
+    expr = probe("f(u)", body="uint u;", prelude=OVERLOADS)
+    assert isinstance(expr, ir.Call) and expr.function.params[0].type is I
+
+
+@pytest.mark.parametrize("prelude,call,picked", [
+    # (int2, int): one splat (bit 2) beats two int -> float casts (2 * bit 44): DXC picks f(int2, int2)
+    ("float f(int2 a, int2 b) { return 1; } float f(float2 a, float b) { return 2; }", "f(i2, i)",
+     ("int2", "int2")),
+    # int -> int2 is a splat (bit 2), int -> float a cast (bit 44): the vector wins
+    ("float s(int2 a) { return 1; } float s(float a) { return 2; }", "s(i)", ("int2",)),
+    # int -> uint is an integer cast (bit 23), int -> float a cast (bit 44)
+    ("float g(float a) { return 1; } float g(uint a) { return 2; }", "g(i)", ("uint",)),
+    # a literal int converts to int with no cost, to float with a cast
+    ("float k(float a, float b) { return 1; } float k(int a, float b) { return 2; }", "k(1, 2.0)",
+     ("int", "float")),
+    # half -> float is a promotion (bit 16), half -> int a cast
+    ("float p(int a) { return 1; } float p(float a) { return 2; }", "p(h)", ("float",)),
+    # the sum decides: (float, float) costs two casts, (int, double) one promotion (float -> double)
+    ("float q(float a, float b) { return 1; } float q(int a, double b) { return 2; }", "q(i, x)",
+     ("int", "double")),
+])
+def test_overload_ranking_is_dxcs_score(prelude, call, picked):
+    expr = probe(call, body="int2 i2; int i; half h; float x;", prelude=prelude)
+    assert isinstance(expr, ir.Call) and tuple(str(p.type) for p in expr.function.params) == picked
+
+
+def test_overload_score_ties_are_ambiguous():
+    # (int2 -> int2, int -> float) and (int2 -> float2, int -> int) both cost one cast
+    prelude = "float f(int2 a, float b) { return 1; } float f(float2 a, int b) { return 2; }"
+    assert error_codes(prelude + "void probe(int2 i2, int i) { f(i2, i); }") == ["WG0305"]
 
 
 @pytest.mark.parametrize("arg,param_type", [

@@ -9,11 +9,14 @@ candidates listed as notes), WG0305 ambiguous call, WG0308 wrong argument
 count, WG0332 an out/inout argument that is not a modifiable l-value (or an
 atomic whose destination is not shared memory), WG0319 no such method.
 
-Overload ranking is HLSL's: per argument, the implicit conversion (exact <
-promotion < conversion; then splat, truncation); a candidate wins when it is
-no worse for every argument and better for one. Unsuffixed literal arguments
-first adopt the component type of the call's other numeric arguments, as dxc
-types literals, so `min(u, 1)` is `min(uint, uint)`.
+Overload ranking of user functions is dxc's: the candidate with the lowest sum
+of per-argument scores wins (`conversions.cast_score`: splat < promotion < integer
+cast < other cast < truncation), equal lowest sums are ambiguous. Intrinsic
+overloads are ranked per argument (exact < promotion < conversion; then splat,
+truncation): a candidate wins when it is no worse for every argument and better
+for one. Unsuffixed literal arguments first adopt the component type of the
+call's other numeric arguments, as dxc types literals, so `min(u, 1)` is
+`min(uint, uint)`.
 
 Invariants: every call of a user function is recorded in the context's call
 graph (caller → callee, with the call's span) for the recursion check, and
@@ -28,8 +31,8 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.sema import intrinsics, methods
 from wgc.sema.context import Context, FunctionEntity
-from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
-from wgc.sema.expr import ExpressionChecker, better, describe, member_span
+from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
+from wgc.sema.expr import ExpressionChecker, describe, member_span
 from wgc.sema.scope import SymbolKind
 from wgc.source import Span
 from wgc.syntax import ast
@@ -137,7 +140,8 @@ class FunctionCalls:
                                 f"no matching function for call to '{display}({types})'",
                                 notes=[f"candidate: {c}" for c in candidates])
             return None
-        best = [(e, c) for e, c in viable if not any(better(other, c) for _, other in viable)]
+        scores = [_overload_score(_own_params(e.function), args) for e, _ in viable]  # type: ignore[arg-type]
+        best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
             types = ", ".join(str(a.type) for a in args)
             self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous",
@@ -329,6 +333,18 @@ def entity_default(entity: FunctionEntity, index: int) -> ir.Expr | None:
     """The checked default value of parameter `index` (not counting `this`)."""
     defaults = getattr(entity, "defaults", ())
     return defaults[index] if index < len(defaults) else None
+
+
+def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> int:
+    """dxc's score of a viable overload (lower is better; `conversions.cast_score`): the sum over its
+    arguments of the conversion in (in/inout) and of the copy back (out/inout)."""
+    total = 0
+    for param, arg in zip(params, args):
+        if param.direction is not ir.Direction.OUT:
+            total += cast_score(param.type, arg.type, isinstance(arg, ir.Constant) and arg.literal)
+        if param.direction is not ir.Direction.IN:
+            total += cast_score(arg.type, param.type)
+    return total
 
 
 def _own_params(function: ir.Function) -> list[ir.Variable]:

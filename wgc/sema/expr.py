@@ -28,7 +28,7 @@ from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity)
-from wgc.sema.conversions import Conversion, common_type, implicit_conversion
+from wgc.sema.conversions import common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
 from wgc.sema.typeref import resolve_type
@@ -910,9 +910,3 @@ def _split(piece: ir.Expr) -> list[ir.Expr]:
     if isinstance(type_, t.StructType):
         return [ir.FieldAccess(f.type, span, piece, i, f.name) for i, f in enumerate(type_.all_fields())]
     raise AssertionError(f"cannot split {type_}")
-
-
-def better(a: Sequence[Conversion], b: Sequence[Conversion]) -> bool:
-    """Whether conversion sequence `a` is better than `b` (no worse everywhere, better somewhere)."""
-    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
-
