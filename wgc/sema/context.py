@@ -105,6 +105,8 @@ class FunctionEntity:
     defined: bool = False
     instances: dict[tuple[t.Type, ...], FunctionEntity] = field(default_factory=dict)
     template_args: tuple[t.Type, ...] = ()
+    redefinition: bool = False
+    """A second definition (WG0302): its body is checked for its own errors, then dropped."""
 
     @property
     def is_template(self) -> bool:

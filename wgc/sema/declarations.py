@@ -570,6 +570,7 @@ class DeclarationChecker:
                 self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
             return None
         param_types = [p.type for p in params]
+        redefined = False
         for symbol in self.ctx.scope.local(name):
             entity = symbol.entity
             if symbol.kind is SymbolKind.FUNCTION and isinstance(entity, FunctionEntity) and entity.function \
@@ -577,7 +578,10 @@ class DeclarationChecker:
                 if entity.defined and decl.body is not None:
                     self.ctx.report(codes.REDEFINITION, span, f"redefinition of '{display}'",
                                     labels=[Label(entity.function.span, "previous definition is here")])
-                    return None
+                    if qualified:
+                        return None
+                    redefined = True  # its body is still checked (its errors are not hidden), then dropped
+                    break
                 if entity.function.return_type is not return_type:
                     self.ctx.report(codes.REDEFINITION, span, f"'{display}' redeclared with a different return type "
                                     f"({return_type} instead of {entity.function.return_type})",
@@ -600,9 +604,10 @@ class DeclarationChecker:
         is_entry = function.shader_kind is not None
         function.must_inline = not is_entry and (any(contains_node_object(p.type) for p in params)
                                                  or contains_node_object(return_type))
-        entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args)
+        entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args,
+                                redefinition=redefined)
         entity.defaults = defaults  # type: ignore[attr-defined]
-        if not template_args:
+        if not template_args and not redefined:
             self._add_symbol(Symbol(name, SymbolKind.FUNCTION, entity, span))
         return entity
 
@@ -653,7 +658,8 @@ class DeclarationChecker:
                     self.ctx.report(codes.REDEFINITION, param.span, f"redefinition of parameter '{param.name}'",
                                     labels=[Label(clash.span, "previous definition is here")])
             function.body = self.stmts.body(decl.body)
-        self.ctx.module.functions.append(function)
+        if not entity.redefinition:
+            self.ctx.module.functions.append(function)
 
     def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
         found = entity.instances.get(args)
