@@ -1726,3 +1726,15 @@ def test_samples_analyze_without_diagnostics(sample):
         for node in walk(function.body):
             if isinstance(node, ir.Expr):
                 assert isinstance(node.type, t.Type), (function.name, node)
+
+
+def test_structs_may_hold_node_objects():
+    # dxc allows node objects as struct fields (not in globals, records, buffers: see test_sema_errors
+    # and test_workgraph_rules); SPIR-V compilation refuses such locals (WG0454, test_stage_policy)
+    module = analyze_text("""
+        struct Rec { uint a; };
+        struct Targets { NodeOutput<Rec> near; uint count; };
+        void pick(Targets t) { t.near.GetThreadNodeOutputRecords(1).OutputComplete(); }
+    """)
+    targets = next(s for s in module.structs if s.name == "Targets")
+    assert isinstance(targets.fields[0].type, t.NodeObjectType) and func(module, "pick").must_inline

@@ -163,9 +163,10 @@ class DeclarationChecker:
             if type_ is None:
                 continue
             span = self._name_span(declarator.span, declarator.name)
-            if contains_object(type_):
+            # node objects may be fields (dxc); the struct then cannot be a global, a record or a buffer element
+            if contains_object(type_) and not contains_only_node_objects(type_):
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                                f"struct field '{declarator.name}' cannot be a resource or node object ('{type_}')")
+                                f"struct field '{declarator.name}' cannot be a resource ('{type_}')")
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
@@ -351,7 +352,8 @@ class DeclarationChecker:
             self._declare_global(variable, register, vk_binding)
             return
         if contains_object(type_):
-            self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds a resource")
+            held = "a node object" if contains_only_node_objects(type_) else "a resource"
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds {held}")
             return
         if push_constant and isinstance(type_, t.StructType):
             # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
@@ -686,11 +688,24 @@ def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
     return params
 
 
+def contains_only_node_objects(type_: t.Type) -> bool:
+    """Whether the objects a type is or holds are all node objects (no resource)."""
+    if isinstance(type_, t.ResourceType):
+        return False
+    if isinstance(type_, t.ArrayType):
+        return contains_only_node_objects(type_.element)
+    if isinstance(type_, t.StructType):
+        return all(contains_only_node_objects(f.type) for f in type_.all_fields())
+    return True
+
+
 def contains_node_object(type_: t.Type) -> bool:
     if isinstance(type_, t.NodeObjectType):
         return True
     if isinstance(type_, t.ArrayType):
         return contains_node_object(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(contains_node_object(f.type) for f in type_.all_fields())
     return False
 
 

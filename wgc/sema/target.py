@@ -22,6 +22,8 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   a helper) inside an if/loop/switch/`?:`/`&&`/`||` that its declaration is not inside: SPIR-V
   has no node-object values (a payload is a variable or an OpAllocateNodePayloadsAMDX pointer that
   logical addressing cannot select at run time), so wgc binds each node variable statically;
+- WG0454: a local, parameter or return value whose struct or array type holds node objects (HLSL
+  allows them; wgc binds node objects one by one and does not split aggregates of them);
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
   literal string, which ends at a NUL).
 
@@ -110,6 +112,9 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
     """WG0453: node objects rebound in control flow narrower than their declaration (module docstring)."""
     if function.body is None:
         return
+    for variable in function.params:
+        _aggregate_of_node_objects(variable.type, variable.span, f"parameter '{variable.name}'", report)
+    _aggregate_of_node_objects(function.return_type, function.span, f"the result of '{function.name}'", report)
     returns_object = _is_node_object(function.return_type)
     declared_at: dict[ir.Variable, int] = {p: 0 for p in function.params}
     stack: list[tuple[Any, int]] = [(function.body, 0)]
@@ -117,6 +122,8 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
         node, depth = stack.pop()
         if isinstance(node, ir.VarDecl):
             declared_at[node.variable] = depth
+            variable = node.variable
+            _aggregate_of_node_objects(variable.type, variable.span, f"local '{variable.name}'", report)
         bound: list[ir.Expr] = []
         if isinstance(node, ir.Assign):
             bound = [node.target]
@@ -141,6 +148,24 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
                          for child in reversed(list(children(node))))
             continue
         stack.extend((child, inner) for child in reversed(list(children(node))))
+
+
+def _aggregate_of_node_objects(type_: t.Type, span: Span, what: str, report: Any) -> None:
+    """WG0454: a struct or array type holding node objects."""
+    if isinstance(type_, (t.StructType, t.ArrayType)) and _holds_node_object(type_):
+        report(codes.NODE_OBJECTS_IN_AGGREGATE, span,
+               f"{what} has type '{type_}', which holds node objects: wgc binds each node object on its own "
+               "in SPIR-V and cannot keep them in a struct or array; use separate variables")
+
+
+def _holds_node_object(type_: t.Type) -> bool:
+    if isinstance(type_, t.NodeObjectType):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return _holds_node_object(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(_holds_node_object(f.type) for f in type_.all_fields())
+    return False
 
 
 def _is_node_object(type_: t.Type) -> bool:

@@ -202,6 +202,11 @@ def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constan
     types = _type_args(ctx, ref, constant_int)
     if types is None:
         return None
+    if contains_object(types[0]):   # dxc: "object ... is not allowed in node records"
+        ctx.report(codes.INVALID_RECORD, ref.template_args[0].span,
+                   f"record '{types[0]}' of '{kind.value}' holds a resource or node object, which node records "
+                   "cannot hold")
+        return None
     return t.node_object(kind, types[0])
 
 
