@@ -1738,3 +1738,36 @@ def test_structs_may_hold_node_objects():
     """)
     targets = next(s for s in module.structs if s.name == "Targets")
     assert isinstance(targets.fields[0].type, t.NodeObjectType) and func(module, "pick").must_inline
+
+
+def test_derived_member_hides_the_base_member_of_the_same_name():
+    # C++ name lookup: `d.x` and `x` inside Derived's methods are Derived::x; the layout keeps both
+    # (all_fields order: Base::x = 0, Base::y = 1, Derived::x = 2)
+    module = analyze_text("""
+        struct Base { float x; uint y; };
+        struct Derived : Base { float x; float sum() { return x + y; } };
+        float probe(Derived d) { return d.x; }
+    """)
+    derived = next(s for s in module.structs if s.name == "Derived")
+    assert [f.name for f in derived.all_fields()] == ["x", "y", "x"]
+    [access] = find(func(module, "probe").body, ir.FieldAccess)
+    assert access.index == 2
+    indices = sorted(a.index for a in find(func(module, "Derived::sum").body, ir.FieldAccess))
+    assert indices == [1, 2]
+
+
+def test_unsized_array_parameters_take_arrays_of_any_size():
+    module = analyze_text("""
+        float total(float a[], uint n) { return a[0] + a[n - 1]; }
+        float probe() { float three[3] = { 1, 2, 3 }; float five[5] = { 1, 2, 3, 4, 5 };
+                        return total(three, 3) + total(five, 5); }
+    """)
+    total = func(module, "total")
+    assert total.params[0].type is t.array(F, None) and total.must_inline
+    assert [c.args[0].type for c in find(func(module, "probe").body, ir.Call)] == [t.array(F, 3), t.array(F, 5)]
+
+
+def test_unsized_array_parameter_needs_an_array_of_its_element_type():
+    prelude = "float total(float a[]) { return a[0]; }"
+    assert error_codes(prelude + "void probe() { int ints[2] = { 1, 2 }; total(ints); }") == ["WG0304"]
+    assert error_codes(prelude + "void probe() { total(1.0); }") == ["WG0304"]

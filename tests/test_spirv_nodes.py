@@ -582,3 +582,21 @@ void Consumer(ThreadNodeInputRecord<Rec> input) { }
     assert c.count("OpAllocateNodePayloadsAMDX") == 1 and c.count("OpEnqueueNodePayloadsAMDX") == 1
     assert c.count("OpIsNodePayloadValidAMDX") == 0
     assert "%null_record = OpVariable" in c.asm
+
+
+def test_unsized_array_parameter_is_a_local_of_the_arguments_size(tmp_path):
+    c = compile_hlsl(RECORDS + """
+RWBuffer<float> Out : register(u0);
+float total(float a[], uint n) { float s = 0; for (uint i = 0; i < n; i++) s += a[i]; return s; }
+void fill(out uint u[], uint n) { for (uint i = 0; i < n; i++) u[i] = i; }
+[Shader("node")] [NodeLaunch("thread")]
+void Consumer(ThreadNodeInputRecord<Rec> input) {
+    float three[3] = { 1, 2, 3 };
+    uint four[4];
+    fill(four, 4);
+    Out[0] = total(three, 3) + four[3];
+}
+""", tmp_path)
+    assert "%a = OpVariable %_ptr_Function__arr_float_uint_3 Function" in c.asm
+    assert "%u = OpVariable %_ptr_Function__arr_uint_uint_4 Function" in c.asm
+    assert c.count("OpFunctionCall") == 0                       # inlined

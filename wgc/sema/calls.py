@@ -171,7 +171,8 @@ class FunctionCalls:
             arg = args[index]
             what = f"argument {index + 1} of '{display}'"
             if param.direction is ir.Direction.IN:
-                converted = _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
+                converted = arg if _unsized_array_of(param.type, arg.type) else \
+                    _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
                 if converted is None:
                     return None
                 built.append(converted)
@@ -191,6 +192,8 @@ class FunctionCalls:
             if isinstance(param.type, (t.ResourceType, t.NodeObjectType)) or isinstance(
                     arg.type, (t.ResourceType, t.NodeObjectType)):
                 conversion = EXACT if param.type is arg.type else None
+            elif _unsized_array_of(param.type, arg.type):
+                conversion = EXACT
             elif param.direction is ir.Direction.IN:
                 conversion = implicit_conversion(arg.type, param.type)
             else:
@@ -350,6 +353,12 @@ def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> i
 def _own_params(function: ir.Function) -> list[ir.Variable]:
     """Parameters as the caller sees them (without `this`)."""
     return function.params[1:] if function.method_of is not None else function.params
+
+
+def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
+    """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
+    return isinstance(param_type, t.ArrayType) and param_type.length is None and \
+        isinstance(arg_type, t.ArrayType) and arg_type.length is not None and arg_type.element is param_type.element
 
 
 def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:

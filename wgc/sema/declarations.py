@@ -174,6 +174,9 @@ class DeclarationChecker:
             semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
             row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
             index = base_count + len(struct.fields)
+            inherited = self.ctx.scope.local(declarator.name)
+            if inherited and isinstance(inherited[0].entity, FieldEntity) and inherited[0].entity.index < base_count:
+                self.ctx.scope.hide(declarator.name)  # C++ name lookup: the derived member hides the base's
             if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
 
@@ -604,7 +607,7 @@ class DeclarationChecker:
         function = ir.Function(display, params, return_type, span, None, self.stmts._attributes(decl.attributes),
                                semantic, method_of)
         is_entry = function.shader_kind is not None
-        function.must_inline = not is_entry and (any(contains_node_object(p.type) for p in params)
+        function.must_inline = not is_entry and (any(contains_node_object(p.type) or _unsized(p.type) for p in params)
                                                  or contains_node_object(return_type))
         entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args,
                                 redefinition=redefined)
@@ -617,7 +620,8 @@ class DeclarationChecker:
         type_ = self.exprs.check_type(param.type)
         if type_ is None:
             return None, None
-        type_ = self._with_dims(type_, param.array_dims, allow_unsized=False, span=param.span)
+        # `float a[]` (dxc accepts it): the function is inlined, the parameter takes its argument's size
+        type_ = self._with_dims(type_, param.array_dims, allow_unsized=True, span=param.span)
         if type_ is None:
             return None, None
         modifiers = set(param.modifiers)
@@ -686,6 +690,10 @@ def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
     if len(params) == 1 and params[0].name is None and params[0].type.name == ("void",) and not params[0].array_dims:
         return ()
     return params
+
+
+def _unsized(type_: t.Type) -> bool:
+    return isinstance(type_, t.ArrayType) and type_.length is None
 
 
 def contains_only_node_objects(type_: t.Type) -> bool:

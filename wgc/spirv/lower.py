@@ -16,9 +16,11 @@ Invariants and decisions:
   returned, a null object (declared without initializer) is `NullHandle`. Assigning a node object
   (`a = b;`, an `out` node-object argument) rebinds the variable to the other handle at compile time:
   sema (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
-  variable was declared in, so the binding at each point is known statically. Functions marked `must_inline` (they take node objects or records) and functions taking
-  resources are inlined; a `return` inside them leaves a `do {} while (false)` wrapper loop (with
-  a flag when it sits inside a loop of the inlined body).
+  variable was declared in, so the binding at each point is known statically.
+- Functions marked `must_inline` (they take node objects or records, or unsized array parameters)
+  and functions taking resources are inlined; a `return` inside them leaves a `do {} while (false)`
+  wrapper loop (with a flag when it sits inside a loop of the inlined body). An unsized array
+  parameter (`float a[]`) is a local of its argument's array type.
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
@@ -1193,11 +1195,14 @@ class FunctionLowering:
             back()
         return result
 
-    def _out_argument(self, param: ir.Variable, arg: ir.Expr) -> tuple[Place, Callable[[], None]]:
-        """A temporary of the parameter's type for an out/inout argument (copied in for inout),
-        and the function that copies it back to the caller's l-value after the call. A derived
-        struct passed as its base (`derived.baseMethod()`) gets the base's fields written back."""
-        temp = self.local(param.type, param.name)
+    def _out_argument(self, param: ir.Variable, arg: ir.Expr,
+                      param_type: t.Type | None = None) -> tuple[Place, Callable[[], None]]:
+        """A temporary of the parameter's type (`param_type` when it differs from the declared one,
+        for an unsized array) for an out/inout argument (copied in for inout), and the function that
+        copies it back to the caller's l-value after the call. A derived struct passed as its base
+        (`derived.baseMethod()`) gets the base's fields written back."""
+        param_type = param_type or param.type
+        temp = self.local(param_type, param.name)
         target, target_type = self.place(arg), arg.type
         base_cast = (target is None and isinstance(arg, ir.Convert)
                      and isinstance(arg.type, t.StructType) and isinstance(arg.operand.type, t.StructType))
@@ -1206,10 +1211,10 @@ class FunctionLowering:
         if target is None:
             raise AssertionError("an out argument must be a variable or a location")
         if param.direction is ir.Direction.INOUT:
-            self.store(temp, self.convert(self.load(target), target_type, param.type))
+            self.store(temp, self.convert(self.load(target), target_type, param_type))
 
         def copy_back() -> None:
-            value = self.convert(self.load(temp), param.type, arg.type)
+            value = self.convert(self.load(temp), param_type, arg.type)
             if not base_cast:
                 self.store(target, self.convert(value, arg.type, target_type))
                 return
@@ -1234,11 +1239,14 @@ class FunctionLowering:
                     assert isinstance(arg, ir.VarRef), "sema passes node variables to out node-object parameters"
                     objects_back.append((param, arg.variable))
                 continue
+            param_type = param.type
+            if isinstance(param_type, t.ArrayType) and param_type.length is None:
+                param_type = arg.type                   # `float a[]`: the argument's array type
             if param.direction is ir.Direction.IN:
-                self.bindings[param] = temp = self.local(param.type, param.name)
+                self.bindings[param] = temp = self.local(param_type, param.name)
                 self.store(temp, self.value(arg))
                 continue
-            self.bindings[param], back = self._out_argument(param, arg)
+            self.bindings[param], back = self._out_argument(param, arg, param_type)
             copy_back.append(back)
         returns_value = function.return_type is not t.VOID and not _is_object(function.return_type)
         return_place = self.local(function.return_type) if returns_value else None
