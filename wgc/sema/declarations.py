@@ -26,15 +26,15 @@ Decisions made here:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
-                              FunctionState,
-                              NamespaceEntity, TypeEntity)
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousType, ErroneousVariable, FieldEntity,
+                              FunctionEntity, FunctionState, NamespaceEntity, TypeEntity)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -156,20 +156,25 @@ class DeclarationChecker:
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
+        erroneous = self.ctx.erroneous_fields.setdefault(struct, set())
         if base_type is None:
+            erroneous.update(d.name for d in decl.declarators)
             return
         for declarator in decl.declarators:
             type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
+                erroneous.add(declarator.name)
                 continue
             span = self._name_span(declarator.span, declarator.name)
             # node objects may be fields (dxc); the struct then cannot be a global, a record or a buffer element
             if contains_object(type_) and not contains_only_node_objects(type_):
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
                                 f"struct field '{declarator.name}' cannot be a resource ('{type_}')")
+                erroneous.add(declarator.name)
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
+                erroneous.add(declarator.name)
                 continue
             semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
             row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
@@ -211,13 +216,13 @@ class DeclarationChecker:
 
     def _TypedefDecl(self, decl: ast.TypedefDecl) -> None:
         base = self._decl_type(decl.type)
-        if base is None:
-            return
         for declarator in decl.declarators:
-            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
-            if type_ is not None:
-                span = self._name_span(declarator.span, declarator.name)
-                self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, TypeEntity(type_), span))
+            type_ = None if base is None else \
+                self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
+            span = self._name_span(declarator.span, declarator.name)
+            # after an error the name is declared all the same: its uses add no "unknown type" errors
+            entity = TypeEntity(type_) if type_ is not None else ErroneousType(declarator.name)
+            self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, entity, span))
 
     def _NamespaceDecl(self, decl: ast.NamespaceDecl) -> None:
         found = self.ctx.scope.local(decl.name)
@@ -280,12 +285,13 @@ class DeclarationChecker:
 
     def _VarDecl(self, decl: ast.VarDecl) -> None:
         base = self._decl_type(decl.type)
-        if base is None:
-            return
         modifiers = set(decl.modifiers)
         attributes = self.stmts._attributes(decl.attributes)
         for declarator in decl.declarators:
-            self._global(decl, declarator, base, modifiers, attributes)
+            if base is not None:
+                self._global(decl, declarator, base, modifiers, attributes)
+            if not self.ctx.scope.local(declarator.name):   # its declaration had an error
+                self._erroneous_variable(declarator)
 
     def _image_format(self, attributes: tuple[ir.Attribute, ...]) -> None:
         """WG0340: `[[vk::image_format("...")]]` must name one of dxc's formats."""
@@ -446,16 +452,16 @@ class DeclarationChecker:
             return
         for member in decl.members:
             base = self._decl_type(member.type)
-            if base is None:
-                continue
             for declarator in member.declarators:
-                type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
+                type_ = None if base is None else \
+                    self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
                 member_span = self._name_span(declarator.span, declarator.name)
-                if type_ is None:
-                    continue
-                if contains_object(type_):
+                if type_ is not None and contains_object(type_):
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
                                     f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
+                    type_ = None
+                if type_ is None:
+                    self._erroneous_variable(declarator)
                     continue
                 row_major = True if "row_major" in member.modifiers else (
                     False if "column_major" in member.modifiers else None)
@@ -474,7 +480,7 @@ class DeclarationChecker:
         base = self._decl_type(decl.type)
         if base is None:
             for declarator in decl.declarators:
-                self._erroneous_local(declarator)
+                self._erroneous_variable(declarator)
             return []
         modifiers = set(decl.modifiers)
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
@@ -482,11 +488,11 @@ class DeclarationChecker:
         for declarator in decl.declarators:
             span, type_ = self._variable_type(declarator, base, allow_unsized=False)
             if type_ is None:
-                self._erroneous_local(declarator)
+                self._erroneous_variable(declarator)
                 continue
             if "groupshared" in modifiers:
                 self.ctx.report(codes.INVALID_DECLARATION, span, "groupshared variables must be declared at global scope")
-                self._erroneous_local(declarator)
+                self._erroneous_variable(declarator)
                 continue
             const = "const" in modifiers
             storage = ir.Storage.STATIC if "static" in modifiers else ir.Storage.LOCAL
@@ -511,8 +517,8 @@ class DeclarationChecker:
                 result.append(ir.VarDecl(declarator.span, variable, init))
         return result
 
-    def _erroneous_local(self, declarator: ast.Declarator) -> None:
-        """Declare a local whose declaration had an error, so its uses add no "undeclared" errors."""
+    def _erroneous_variable(self, declarator: ast.Declarator) -> None:
+        """Declare a variable whose declaration had an error, so its uses add no "undeclared" errors."""
         span = self._name_span(declarator.span, declarator.name)
         self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, ErroneousVariable(declarator.name), span))
 
@@ -561,10 +567,12 @@ class DeclarationChecker:
         params: list[ir.Variable] = []
         defaults: list[ir.Expr | None] = []
         ok = return_type is not None
+        failed: list[str] = []
         for param in _without_void(decl.params):
             variable, default = self._param(param)
             if variable is None:
                 ok = False
+                failed.append(param.name or "")
                 continue
             params.append(variable)
             defaults.append(default)
@@ -573,6 +581,11 @@ class DeclarationChecker:
             broken = FunctionEntity(decl, None, self.ctx.scope, method_of)
             if not template_args and not qualified:
                 self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
+            if return_type is not None and decl.body is not None and method_of is None:
+                # the body's own errors are reported too (the broken parameters are declared erroneous)
+                function = ir.Function(display, params, return_type, span, None, (), None, None)
+                self._define(decl, FunctionEntity(decl, function, self.ctx.scope, redefinition=True),
+                             erroneous=failed)
             return None
         param_types = [p.type for p in params]
         redefined = False
@@ -649,13 +662,17 @@ class DeclarationChecker:
             default = self.exprs.initializer(param.default, type_)
         return variable, default
 
-    def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity) -> None:
+    def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity, erroneous: Sequence[str] = ()) -> None:
+        """Check a function's body; `erroneous`: names of parameters whose declaration failed."""
         function = entity.function
         assert function is not None and decl.body is not None
         entity.defined = True
         this = function.params[0] if function.method_of is not None else None
         state = FunctionState(function, this=this)
         with self.ctx.scope_of(ScopeKind.FUNCTION, function.name) as scope, self.ctx.in_function(state):
+            for name in erroneous:
+                if name:
+                    scope.declare(Symbol(name, SymbolKind.VARIABLE, ErroneousVariable(name), decl.span))
             for param in function.params:
                 if param is this or not param.name:
                     continue

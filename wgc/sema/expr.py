@@ -284,6 +284,7 @@ class ExpressionChecker:
         if isinstance(entity, ir.Variable):
             return ir.VarRef(entity.type, e.span, entity)
         if isinstance(entity, ErroneousVariable):
+            self.ctx.erroneous_uses += 1
             return None  # its declaration's error is reported
         if isinstance(entity, BlockMember):
             block = ir.VarRef(entity.block.type, e.span, entity.block)
@@ -566,6 +567,9 @@ class ExpressionChecker:
             for index in reversed(range(len(fields))):   # a derived struct's member hides its base's
                 if fields[index].name == name:
                     return ir.FieldAccess(fields[index].type, span, base, index, name)
+            if any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
+                self.ctx.erroneous_uses += 1
+                return None  # the field's declaration had an error, reported there
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:
                 self.ctx.report(codes.INVALID_OPERANDS, name_span, f"member function '{name}' must be called")
@@ -911,3 +915,10 @@ def _split(piece: ir.Expr) -> list[ir.Expr]:
     if isinstance(type_, t.StructType):
         return [ir.FieldAccess(f.type, span, piece, i, f.name) for i, f in enumerate(type_.all_fields())]
     raise AssertionError(f"cannot split {type_}")
+
+
+def _struct_and_bases(struct: t.StructType) -> list[t.StructType]:
+    found = [struct]
+    while found[-1].base is not None:
+        found.append(found[-1].base)
+    return found

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from wgc import codes
 from wgc import types as t
-from wgc.sema.context import Context, TypeEntity
+from wgc.sema.context import Context, ErroneousType, TypeEntity
 from wgc.sema.scope import SymbolKind
 from wgc.syntax import ast
 
@@ -74,6 +74,9 @@ def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t
         ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{display}' is not a template")
         return None
     entity = symbol.entity
+    if isinstance(entity, ErroneousType):
+        ctx.erroneous_uses += 1
+        return None  # its declaration's error is reported
     assert isinstance(entity, TypeEntity)
     return entity.type
 
