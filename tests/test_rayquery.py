@@ -412,7 +412,7 @@ SEMA_CASES = [
         id="non-static-global"),
     pytest.param(
         lines("struct Payload { RayQuery<0> q; uint id; };"),
-        lines("<stdin>:1:30: error: struct field 'q' cannot be a resource or node object ('RayQuery<0>') [WG0310]",
+        lines("<stdin>:1:30: error: struct field 'q' cannot be a RayQuery ('RayQuery<0>') [WG0310]",
               "struct Payload { RayQuery<0> q; uint id; };",
               "                             ^",
               "1 error generated."),

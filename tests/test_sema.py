@@ -769,9 +769,39 @@ def test_overload_ranking(arg_decl, arg, param_type):
     assert isinstance(expr, ir.Call) and expr.function.params[0].type is param_type
 
 
-def test_overload_uint_argument_is_ambiguous_between_int_and_float():
-    # uint -> int and uint -> float are both conversions: neither candidate is better
-    assert error_codes(OVERLOADS + "void probe(uint u) { f(u); }") == ["WG0305"]
+def test_overload_uint_argument_prefers_int_over_float():
+    # dxc's scores (SemaHLSL.cpp ScoreCast): uint -> int is an integer cast (bit 2 + 7 * 3), uint -> float
+    # another cast (bit 2 + 7 * 6), so f(int) has the lower score
+    expr = probe("f(u)", body="uint u;", prelude=OVERLOADS)
+    assert isinstance(expr, ir.Call) and expr.function.params[0].type is I
+
+
+@pytest.mark.parametrize("prelude,call,picked", [
+    # (int2, int): one splat (bit 2) beats two int -> float casts (2 * bit 44): DXC picks f(int2, int2)
+    ("float f(int2 a, int2 b) { return 1; } float f(float2 a, float b) { return 2; }", "f(i2, i)",
+     ("int2", "int2")),
+    # int -> int2 is a splat (bit 2), int -> float a cast (bit 44): the vector wins
+    ("float s(int2 a) { return 1; } float s(float a) { return 2; }", "s(i)", ("int2",)),
+    # int -> uint is an integer cast (bit 23), int -> float a cast (bit 44)
+    ("float g(float a) { return 1; } float g(uint a) { return 2; }", "g(i)", ("uint",)),
+    # a literal int converts to int with no cost, to float with a cast
+    ("float k(float a, float b) { return 1; } float k(int a, float b) { return 2; }", "k(1, 2.0)",
+     ("int", "float")),
+    # half -> float is a promotion (bit 16), half -> int a cast
+    ("float p(int a) { return 1; } float p(float a) { return 2; }", "p(h)", ("float",)),
+    # the sum decides: (float, float) costs two casts, (int, double) one promotion (float -> double)
+    ("float q(float a, float b) { return 1; } float q(int a, double b) { return 2; }", "q(i, x)",
+     ("int", "double")),
+])
+def test_overload_ranking_is_dxcs_score(prelude, call, picked):
+    expr = probe(call, body="int2 i2; int i; half h; float x;", prelude=prelude)
+    assert isinstance(expr, ir.Call) and tuple(str(p.type) for p in expr.function.params) == picked
+
+
+def test_overload_score_ties_are_ambiguous():
+    # (int2 -> int2, int -> float) and (int2 -> float2, int -> int) both cost one cast
+    prelude = "float f(int2 a, float b) { return 1; } float f(float2 a, int b) { return 2; }"
+    assert error_codes(prelude + "void probe(int2 i2, int i) { f(i2, i); }") == ["WG0305"]
 
 
 @pytest.mark.parametrize("arg,param_type", [
@@ -1696,3 +1726,48 @@ def test_samples_analyze_without_diagnostics(sample):
         for node in walk(function.body):
             if isinstance(node, ir.Expr):
                 assert isinstance(node.type, t.Type), (function.name, node)
+
+
+def test_structs_may_hold_node_objects():
+    # dxc allows node objects as struct fields (not in globals, records, buffers: see test_sema_errors
+    # and test_workgraph_rules); SPIR-V compilation refuses such locals (WG0454, test_stage_policy)
+    module = analyze_text("""
+        struct Rec { uint a; };
+        struct Targets { NodeOutput<Rec> near; uint count; };
+        void pick(Targets t) { t.near.GetThreadNodeOutputRecords(1).OutputComplete(); }
+    """)
+    targets = next(s for s in module.structs if s.name == "Targets")
+    assert isinstance(targets.fields[0].type, t.NodeObjectType) and func(module, "pick").must_inline
+
+
+def test_derived_member_hides_the_base_member_of_the_same_name():
+    # C++ name lookup: `d.x` and `x` inside Derived's methods are Derived::x; the layout keeps both
+    # (all_fields order: Base::x = 0, Base::y = 1, Derived::x = 2)
+    module = analyze_text("""
+        struct Base { float x; uint y; };
+        struct Derived : Base { float x; float sum() { return x + y; } };
+        float probe(Derived d) { return d.x; }
+    """)
+    derived = next(s for s in module.structs if s.name == "Derived")
+    assert [f.name for f in derived.all_fields()] == ["x", "y", "x"]
+    [access] = find(func(module, "probe").body, ir.FieldAccess)
+    assert access.index == 2
+    indices = sorted(a.index for a in find(func(module, "Derived::sum").body, ir.FieldAccess))
+    assert indices == [1, 2]
+
+
+def test_unsized_array_parameters_take_arrays_of_any_size():
+    module = analyze_text("""
+        float total(float a[], uint n) { return a[0] + a[n - 1]; }
+        float probe() { float three[3] = { 1, 2, 3 }; float five[5] = { 1, 2, 3, 4, 5 };
+                        return total(three, 3) + total(five, 5); }
+    """)
+    total = func(module, "total")
+    assert total.params[0].type is t.array(F, None) and total.must_inline
+    assert [c.args[0].type for c in find(func(module, "probe").body, ir.Call)] == [t.array(F, 3), t.array(F, 5)]
+
+
+def test_unsized_array_parameter_needs_an_array_of_its_element_type():
+    prelude = "float total(float a[]) { return a[0]; }"
+    assert error_codes(prelude + "void probe() { int ints[2] = { 1, 2 }; total(ints); }") == ["WG0304"]
+    assert error_codes(prelude + "void probe() { total(1.0); }") == ["WG0304"]

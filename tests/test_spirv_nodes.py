@@ -525,3 +525,78 @@ def test_dispatch_grid_arrays_are_vectors_with_the_same_layout(tmp_path):
     assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %v2ushort" in line]) == 1
     # a whole Rec loaded: the v3uint member becomes the logical uint[3]
     assert len([line for line in c.lines("OpCompositeConstruct") if "OpCompositeConstruct %_arr_uint_uint_3" in line]) == 1
+
+
+def _result_of(compiled, opcode: str) -> list[str]:
+    """The result ids of the instructions with `opcode`, in order."""
+    return [line.split("=")[0].strip() for line in compiled.lines(opcode)]
+
+
+def test_assigned_record_objects_complete_the_records_they_hold(tmp_path):
+    # `first = second` rebinds `first`: its OutputComplete enqueues the second allocation; an out
+    # node-object parameter binds the caller's variable to what the helper assigned to it.
+    c = compile_hlsl(RECORDS + """
+void pass_on(GroupNodeOutputRecords<Rec> given, out GroupNodeOutputRecords<Rec> taken) { taken = given; }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2,1,1)] [NumThreads(8,1,1)]
+void Producer([MaxRecords(8)] NodeOutput<Rec> Consumer) {
+    GroupNodeOutputRecords<Rec> first = Consumer.GetGroupNodeOutputRecords(1);
+    GroupNodeOutputRecords<Rec> second = Consumer.GetGroupNodeOutputRecords(2);
+    first.OutputComplete();
+    first = second;
+    first.Get(1).value = 5;
+    first.OutputComplete();
+    GroupNodeOutputRecords<Rec> third = Consumer.GetGroupNodeOutputRecords(3);
+    GroupNodeOutputRecords<Rec> later;
+    pass_on(third, later);
+    later.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Consumer(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    one, two, three = _result_of(c, "OpAllocateNodePayloadsAMDX")
+    counts = [constant_value(c, line.split()[5]) for line in c.lines("OpAllocateNodePayloadsAMDX")]
+    assert counts == ["1", "2", "3"]
+    assert [line.split()[-1] for line in c.lines("OpEnqueueNodePayloadsAMDX")] == [one, two, three]
+    [store] = [line for line in c.lines("OpAccessChain") if line.split()[4] == two]
+    assert constant_value(c, store.split()[5]) == "1"           # first.Get(1) is second's record 1
+
+
+def test_null_node_objects_lower_to_no_effect(tmp_path):
+    # using a null node object is undefined behaviour (wgc warns, WG0452); it must still lower to a
+    # valid module: no allocation, no enqueue, record accesses on a scratch Function variable
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2,1,1)] [NumThreads(8,1,1)]
+void Producer(DispatchNodeInputRecord<Rec> input, [MaxRecords(8)] NodeOutput<Rec> Consumer) {
+    NodeOutput<Rec> none;
+    GroupNodeOutputRecords<Rec> recs = none.GetGroupNodeOutputRecords(1);
+    recs.Get().value = input.Get().value;
+    recs.OutputComplete();
+    DispatchNodeInputRecord<Rec> nothing;
+    if (none.IsValid() || nothing.Get().value == 2) {
+        Consumer.GetGroupNodeOutputRecords(1).OutputComplete();
+    }
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Consumer(ThreadNodeInputRecord<Rec> input) { }
+""", tmp_path)
+    assert c.count("OpAllocateNodePayloadsAMDX") == 1 and c.count("OpEnqueueNodePayloadsAMDX") == 1
+    assert c.count("OpIsNodePayloadValidAMDX") == 0
+    assert "%null_record = OpVariable" in c.asm
+
+
+def test_unsized_array_parameter_is_a_local_of_the_arguments_size(tmp_path):
+    c = compile_hlsl(RECORDS + """
+RWBuffer<float> Out : register(u0);
+float total(float a[], uint n) { float s = 0; for (uint i = 0; i < n; i++) s += a[i]; return s; }
+void fill(out uint u[], uint n) { for (uint i = 0; i < n; i++) u[i] = i; }
+[Shader("node")] [NodeLaunch("thread")]
+void Consumer(ThreadNodeInputRecord<Rec> input) {
+    float three[3] = { 1, 2, 3 };
+    uint four[4];
+    fill(four, 4);
+    Out[0] = total(three, 3) + four[3];
+}
+""", tmp_path)
+    assert "%a = OpVariable %_ptr_Function__arr_float_uint_3 Function" in c.asm
+    assert "%u = OpVariable %_ptr_Function__arr_uint_uint_4 Function" in c.asm
+    assert c.count("OpFunctionCall") == 0                       # inlined

@@ -127,6 +127,45 @@ TARGET_CASES = [
               "                                                                  ^~~~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0623-select-between-buffers"),
+    pytest.param("WG0453", lines(
+        "struct R { uint x; };", *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "void Main(uint gi : SV_GroupIndex, [MaxRecords(2)] NodeOutput<R> A, [MaxRecords(2)] NodeOutput<R> B)",
+        "{",
+        "    NodeOutput<R> chosen = A;",
+        "    if (gi > 3)",
+        "        chosen = B;",
+        "    chosen.GetThreadNodeOutputRecords(1).OutputComplete();",
+        "}",
+        '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<R> r) {}',
+        '[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}'),
+        lines("<stdin>:10:9: error: node object 'chosen' cannot be rebound here: SPIR-V binds node objects "
+              "statically, and this is inside control flow that its declaration is not in [WG0453]",
+              "        chosen = B;",
+              "        ^~~~~~",
+              "<stdin>:8:19: note: declared here",
+              "    NodeOutput<R> chosen = A;",
+              "                  ^~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0453-output-chosen-in-a-branch"),
+    pytest.param("WG0454", lines(
+        "struct R { uint x; };", "struct Targets { NodeOutput<R> near; NodeOutput<R> far; };", *BROADCAST,
+        "[NumThreads(8, 1, 1)]",
+        "void Main([MaxRecords(2)] NodeOutput<R> A, [MaxRecords(2)] NodeOutput<R> B)",
+        "{",
+        "    Targets both;",
+        "    both.near = A;",
+        "    both.far = B;",
+        "    both.near.GetGroupNodeOutputRecords(1).OutputComplete();",
+        "}",
+        '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<R> r) {}',
+        '[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}'),
+        lines("<stdin>:9:13: error: local 'both' has type 'Targets', which holds node objects: wgc binds each node "
+              "object on its own in SPIR-V and cannot keep them in a struct or array; use separate variables "
+              "[WG0454]",
+              "    Targets both;",
+              "            ^~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0454-outputs-in-a-struct"),
     pytest.param("WG0624", lines(
         '[[vk::image_format("r64ui")]] RWTexture2D<uint64_t> Image : register(u0);',
         *BROADCAST, "[NumThreads(8, 1, 1)]",
@@ -219,7 +258,9 @@ def test_target_limits_are_reported_by_compile_only(code: str, source: str, expe
 def test_every_target_code_has_a_case() -> None:
     # WG0603 is about the options; WG0604/WG0605 are warnings about how modules are composed
     # (sema/modules.py), tested in test_spirv_nodes.py and test_spirv_memory_model.py
+    # WG0453/WG0454 (node objects rebound in branches, held in aggregates) are target limits numbered in WG04xx
     target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
+    target_codes |= {"WG0453", "WG0454"}
     assert target_codes == {p.values[0] for p in TARGET_CASES}
 
 

@@ -167,6 +167,15 @@ NON_CONSTANT_BARRIER_FLAGS = _kind("WG0443", E, "Barrier() flags that are not co
 NODE_ATTRIBUTE_WITHOUT_SHADER = _kind(
     "WG0442", W, "a node-only attribute on a function without any [Shader] attribute (dxc ignores it)",
     "misplaced-attributes")
+NULL_NODE_OBJECT_USE = _kind(
+    "WG0452", W, "a node object used while it is certainly null (declared without initializer and not yet "
+    "assigned): undefined behaviour", "null-node-object")
+NODE_OBJECT_BOUND_IN_BRANCH = _kind(
+    "WG0453", E, "a node object assigned, bound by an out argument or returned in control flow that its "
+    "declaration is not in (SPIR-V binds node objects statically)")
+NODE_OBJECTS_IN_AGGREGATE = _kind(
+    "WG0454", E, "a local, parameter or return value whose struct or array type holds node objects (SPIR-V "
+    "binds each node object statically; wgc does not split aggregates of them)")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")

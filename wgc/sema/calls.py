@@ -9,11 +9,14 @@ candidates listed as notes), WG0305 ambiguous call, WG0308 wrong argument
 count, WG0332 an out/inout argument that is not a modifiable l-value (or an
 atomic whose destination is not shared memory), WG0319 no such method.
 
-Overload ranking is HLSL's: per argument, the implicit conversion (exact <
-promotion < conversion; then splat, truncation); a candidate wins when it is
-no worse for every argument and better for one. Unsuffixed literal arguments
-first adopt the component type of the call's other numeric arguments, as dxc
-types literals, so `min(u, 1)` is `min(uint, uint)`.
+Overload ranking of user functions is dxc's: the candidate with the lowest sum
+of per-argument scores wins (`conversions.cast_score`: splat < promotion < integer
+cast < other cast < truncation), equal lowest sums are ambiguous. Intrinsic
+overloads are ranked per argument (exact < promotion < conversion; then splat,
+truncation): a candidate wins when it is no worse for every argument and better
+for one. Unsuffixed literal arguments first adopt the component type of the
+call's other numeric arguments, as dxc types literals, so `min(u, 1)` is
+`min(uint, uint)`.
 
 Invariants: every call of a user function is recorded in the context's call
 graph (caller → callee, with the call's span) for the recursion check, and
@@ -28,8 +31,8 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.sema import intrinsics, methods, rayquery
 from wgc.sema.context import Context, FunctionEntity
-from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
-from wgc.sema.expr import ExpressionChecker, better, describe, member_span
+from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
+from wgc.sema.expr import ExpressionChecker, describe, member_span
 from wgc.sema.scope import SymbolKind
 from wgc.source import Span
 from wgc.syntax import ast
@@ -138,7 +141,8 @@ class FunctionCalls:
                                 f"no matching function for call to '{display}({types})'",
                                 notes=[f"candidate: {c}" for c in candidates])
             return None
-        best = [(e, c) for e, c in viable if not any(better(other, c) for _, other in viable)]
+        scores = [_overload_score(_own_params(e.function), args) for e, _ in viable]  # type: ignore[arg-type]
+        best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
             types = ", ".join(str(a.type) for a in args)
             self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous",
@@ -168,7 +172,8 @@ class FunctionCalls:
             arg = args[index]
             what = f"argument {index + 1} of '{display}'"
             if param.direction is ir.Direction.IN:
-                converted = _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
+                converted = arg if _unsized_array_of(param.type, arg.type) else \
+                    _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
                 if converted is None:
                     return None
                 built.append(converted)
@@ -188,6 +193,8 @@ class FunctionCalls:
             if isinstance(param.type, (t.ResourceType, t.NodeObjectType)) or isinstance(
                     arg.type, (t.ResourceType, t.NodeObjectType)):
                 conversion = EXACT if param.type is arg.type else None
+            elif _unsized_array_of(param.type, arg.type):
+                conversion = EXACT
             elif param.direction is ir.Direction.IN:
                 conversion = implicit_conversion(arg.type, param.type)
             else:
@@ -337,9 +344,27 @@ def entity_default(entity: FunctionEntity, index: int) -> ir.Expr | None:
     return defaults[index] if index < len(defaults) else None
 
 
+def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> int:
+    """dxc's score of a viable overload (lower is better; `conversions.cast_score`): the sum over its
+    arguments of the conversion in (in/inout) and of the copy back (out/inout)."""
+    total = 0
+    for param, arg in zip(params, args):
+        if param.direction is not ir.Direction.OUT:
+            total += cast_score(param.type, arg.type, isinstance(arg, ir.Constant) and arg.literal)
+        if param.direction is not ir.Direction.IN:
+            total += cast_score(arg.type, param.type)
+    return total
+
+
 def _own_params(function: ir.Function) -> list[ir.Variable]:
     """Parameters as the caller sees them (without `this`)."""
     return function.params[1:] if function.method_of is not None else function.params
+
+
+def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
+    """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
+    return isinstance(param_type, t.ArrayType) and param_type.length is None and \
+        isinstance(arg_type, t.ArrayType) and arg_type.length is not None and arg_type.element is param_type.element
 
 
 def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:

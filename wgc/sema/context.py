@@ -7,10 +7,12 @@ diagnostics collected so far.
 
 What a scope symbol's `entity` is, by symbol kind:
 - VARIABLE / PARAMETER: the `ir.Variable`, or a `BlockMember` for a member of
-  a cbuffer/tbuffer (used as a plain name, accessed as a field of the block);
+  a cbuffer/tbuffer (used as a plain name, accessed as a field of the block), or an
+  `ErroneousVariable` for a variable whose declaration had an error;
 - FIELD: a `FieldEntity` (inside member functions, names of fields);
 - FUNCTION: a `FunctionEntity` (one per overload; templates instantiate);
-- TYPE: a `TypeEntity` (structs and enums carry the scope of their members);
+- TYPE: a `TypeEntity` (structs and enums carry the scope of their members), or an
+  `ErroneousType` for a typedef whose declaration had an error;
 - NAMESPACE: a `NamespaceEntity`;
 - ENUMERATOR: an `EnumeratorEntity` (also the `Barrier` flag constants).
 
@@ -83,6 +85,24 @@ class EnumeratorEntity:
 
 
 @dataclass(eq=False)
+class ErroneousVariable:
+    """A local whose declaration had an error (an unknown type, a bad array size, ...): the name is
+    declared all the same, and a use of it is an error already reported (no "undeclared" cascade)."""
+
+    name: str
+
+
+@dataclass(eq=False)
+class ErroneousType:
+    """A typedef whose declaration had an error: the name is declared all the same, and a use of it
+    is an error already reported (no "unknown type name" cascade)."""
+
+    name: str
+    type: None = None
+    scope: None = None
+
+
+@dataclass(eq=False)
 class FunctionEntity:
     """One function overload: its signature, and its IR function once declared.
 
@@ -97,6 +117,8 @@ class FunctionEntity:
     defined: bool = False
     instances: dict[tuple[t.Type, ...], FunctionEntity] = field(default_factory=dict)
     template_args: tuple[t.Type, ...] = ()
+    redefinition: bool = False
+    """A second definition (WG0302): its body is checked for its own errors, then dropped."""
 
     @property
     def is_template(self) -> bool:
@@ -130,6 +152,10 @@ class Context:
         self.uses: dict[FunctionEntity, Span] = {}
         """The first call site of every function entity that was called (for 'never defined')."""
         self.struct_scopes: dict[t.StructType, Scope] = {}
+        self.erroneous_fields: dict[t.StructType, set[str]] = {}
+        """Fields whose declaration had an error: `s.f` is then an error already reported."""
+        self.erroneous_uses = 0
+        """Uses of an erroneous variable or field: expressions dropped without a new diagnostic."""
         """The member scope of each struct (fields and member functions; its parent is the base's)."""
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,

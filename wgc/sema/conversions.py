@@ -17,6 +17,9 @@ b. splat — a scalar widened to a vector or matrix;
 c. truncation — a vector or matrix narrowed (`float4` → `float3`, `float3` →
    `float`): allowed, with a warning at the use site.
 
+`cast_score` is dxc's own score for ranking user-function overloads (see there); the ranking above
+orders intrinsic overloads.
+
 Invariants: pure functions of their arguments; no diagnostics here (callers
 report, using `Conversion.truncates` for the truncation warning).
 """
@@ -172,3 +175,135 @@ def common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:
         if (matrix_.rows, matrix_.columns) in ((1, vector_.count), (vector_.count, 1)):
             return t.vector(scalar, vector_.count), False
     return None
+
+
+# ---------------------------------------------------------------- dxc's overload score
+
+# dxc ranks user-function overloads by a score per argument, summed over the arguments (and over
+# the copy-back of out/inout arguments); the lowest sum wins and equal lowest sums are ambiguous
+# (HLSLExternalSource::ScoreCast / ScoreFunction / GetBestViableFunction in SemaHLSL.cpp). Each
+# argument's score sets one bit field per fact about the conversion, from least to most costly:
+# a narrower argument widened (splat), a promotion into / out of the common type, an integer cast
+# into / out of it, another cast into / out of it, and (worst) truncation. So `(int2, int)` picks
+# `f(int2, int2)` (one splat) over `f(float2, float)` (casts on both arguments).
+
+_B, _I, _F, _U, _LIT, _MIN, _PARTIAL, _ENUM = (1 << n for n in range(8))
+"""dxc's basic-kind properties: boolean, integer, floating, unsigned, literal, min precision,
+partial precision, enum."""
+
+_KINDS: dict[str, tuple[int, int]] = {   # dxc's ArBasicKind -> (properties, bits; 0 for none)
+    "bool": (_B | _I, 0), "literal float": (_F | _LIT, 0), "literal int": (_I | _LIT, 0),
+    "float16": (_F, 16), "float32 partial": (_F | _PARTIAL, 32), "float32": (_F, 32), "float64": (_F, 64),
+    "int16": (_I, 16), "uint16": (_I | _U, 16), "int32": (_I, 32), "uint32": (_I | _U, 32),
+    "int64": (_I, 64), "uint64": (_I | _U, 64),
+    "min10float": (_F | _MIN, 10), "min16float": (_F | _MIN, 16),
+    "min12int": (_I | _MIN, 12), "min16int": (_I | _MIN, 16), "min16uint": (_I | _U | _MIN, 16),
+    "enum": (_ENUM | _I, 0),
+}
+
+_PROMOTIONS: dict[str, frozenset[str]] = {   # kind -> the kinds it promotes to (dxc's IsPromotion)
+    "float16": frozenset({"float32", "float32 partial", "float64"}),
+    "float32 partial": frozenset({"float32", "float64"}),
+    "float32": frozenset({"float64"}),
+    "min10float": frozenset({"min16float", "float16", "float32", "float32 partial", "float64"}),
+    "min16float": frozenset({"float16", "float32", "float32 partial", "float64"}),
+    "int16": frozenset({"int32", "int64", "uint32", "uint64"}),
+    "uint16": frozenset({"int32", "int64", "uint32", "uint64"}),
+    "int32": frozenset({"int64", "uint64"}),
+    "uint32": frozenset({"int64", "uint64"}),
+    "min12int": frozenset({"min16int", "int32", "int64"}),
+    "min16int": frozenset({"int32", "int64"}),
+    "min16uint": frozenset({"uint32", "uint64"}),
+}
+
+_FLOATS = frozenset({"float16", "float32 partial", "float32", "float64"})
+_INTS = frozenset({"int16", "uint16", "int32", "uint32", "int64", "uint64"})
+_NOT_CASTS: dict[str, frozenset[str]] = {   # kind -> kinds that are no cast from it (dxc's IsCast)
+    "literal int": _INTS,
+    "int16": frozenset({"literal int", "uint16"}), "uint16": frozenset({"literal int", "int16"}),
+    "int32": frozenset({"literal int", "uint32"}), "uint32": frozenset({"literal int", "int32"}),
+    "int64": frozenset({"literal int", "uint64"}), "uint64": frozenset({"literal int", "int64"}),
+    "literal float": _FLOATS | {"literal float"},
+    **{kind: frozenset({"literal float"}) for kind in _FLOATS},
+}
+_NOT_INT_CASTS: dict[str, frozenset[str]] = {   # dxc's IsIntCast
+    "literal int": _INTS,
+    **{kind: frozenset({"literal int"}) for kind in _INTS},
+    "literal float": _FLOATS | {"literal float"},
+    **{kind: frozenset({"literal float"}) for kind in _FLOATS},
+}
+
+
+def _dxc_kind(type_: t.Type, literal: bool) -> str | None:
+    if isinstance(type_, t.EnumType):
+        return "enum"
+    scalar = t.element_scalar(type_)
+    if scalar is None:
+        return None
+    if scalar.kind is t.ScalarKind.BOOL:
+        return "bool"
+    if literal:
+        return "literal float" if scalar.is_float else "literal int"
+    if scalar.relaxed:
+        return scalar.spelling
+    if scalar.is_float:
+        return "float32 partial" if scalar.spelling == "half" else f"float{scalar.bits}"
+    return f"{'u' if scalar.kind is t.ScalarKind.UINT else ''}int{scalar.bits}"
+
+
+def _combine(left: str, right: str) -> str:
+    """The kind both combine to (dxc's CombineBasicTypes, for the kinds wgc has)."""
+    if left == right:
+        return left
+    (lprops, lbits), (rprops, rbits) = _KINDS[left], _KINDS[right]
+    bits, both, either = max(lbits, rbits), lprops & rprops, lprops | rprops
+    if both & _B:
+        return "bool"
+    floating = bool(either & _F)
+    if both & _LIT:
+        return "literal float" if floating else "literal int"
+    flags = (both & (_I | _MIN | _PARTIAL)) | (either & _F) | (0 if floating else either & _U)
+    if either & (_LIT | _B | _ENUM):
+        flags |= either & (_MIN | _PARTIAL)
+    if flags & _PARTIAL:
+        return "float32 partial"
+    if floating and not both & _F:
+        flags, bits = (lprops, lbits) if lprops & _F else (rprops, rbits)
+    minimum = bool(flags & _MIN)
+    bits = bits or 32
+    if floating:
+        return {10: "min10float", 16: "min16float" if minimum else "float16", 32: "float32", 64: "float64"}[bits]
+    unsigned = bool(flags & _U)
+    if bits == 12:
+        return "min12int"
+    if bits == 16:
+        return ("min16uint" if unsigned else "min16int") if minimum else ("uint16" if unsigned else "int16")
+    return f"{'u' if unsigned else ''}int{bits}"
+
+
+def _components(type_: t.Type) -> int:
+    shape = _shape(type_)
+    return 1 if shape is None else shape[0] * shape[1]
+
+
+def cast_score(target: t.Type, source: t.Type, literal: bool = False) -> int:
+    """dxc's score of converting a `source` value (an unsuffixed literal if `literal`) to `target`:
+    0 for the same type, higher is worse (see above); only for types `implicit_conversion` allows."""
+    if target is source and not literal:
+        return 0
+    left, right = _dxc_kind(target, False), _dxc_kind(source, literal)
+    if left is None or right is None:
+        return 0 if target is source else 1 << (2 + 7 * 6)
+    combined = _combine(left, right)
+    left_promotion = left in _PROMOTIONS.get(combined, ())      # the common kind promotes to the target's
+    left_cast = not left_promotion and left != combined and combined not in _NOT_CASTS.get(left, ())
+    left_int_cast = not left_promotion and not left_cast and left != combined \
+        and combined not in _NOT_INT_CASTS.get(left, ())
+    right_promotion = combined in _PROMOTIONS.get(right, ())    # the source's kind promotes to the common
+    right_cast = not right_promotion and combined != right and right not in _NOT_CASTS.get(combined, ())
+    right_int_cast = not right_promotion and not right_cast and combined != right \
+        and right not in _NOT_INT_CASTS.get(combined, ())
+    target_size, source_size = _components(target), _components(source)
+    facts = (source_size < target_size, left_promotion, right_promotion, left_int_cast, right_int_cast,
+             left_cast, right_cast, target_size < source_size)
+    return sum(1 << (2 + 7 * shift) for shift, fact in enumerate(facts) if fact)

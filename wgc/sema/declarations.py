@@ -26,14 +26,15 @@ Decisions made here:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity, FunctionState,
-                              NamespaceEntity, TypeEntity)
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousType, ErroneousVariable, FieldEntity,
+                              FunctionEntity, FunctionState, NamespaceEntity, TypeEntity)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -156,23 +157,34 @@ class DeclarationChecker:
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
+        erroneous = self.ctx.erroneous_fields.setdefault(struct, set())
         if base_type is None:
+            erroneous.update(d.name for d in decl.declarators)
             return
         for declarator in decl.declarators:
             type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
+                erroneous.add(declarator.name)
                 continue
             span = self._name_span(declarator.span, declarator.name)
-            if contains_object(type_):
+            # node objects may be fields (dxc); the struct then cannot be a global, a record or a buffer element
+            if contains_object(type_) and not contains_only_node_objects(type_):
+                element = type_.element if isinstance(type_, t.ArrayType) else type_
+                what = "a RayQuery" if isinstance(element, t.RayQueryType) else "a resource"
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                                f"struct field '{declarator.name}' cannot be a resource or node object ('{type_}')")
+                                f"struct field '{declarator.name}' cannot be {what} ('{type_}')")
+                erroneous.add(declarator.name)
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
+                erroneous.add(declarator.name)
                 continue
             semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
             row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
             index = base_count + len(struct.fields)
+            inherited = self.ctx.scope.local(declarator.name)
+            if inherited and isinstance(inherited[0].entity, FieldEntity) and inherited[0].entity.index < base_count:
+                self.ctx.scope.hide(declarator.name)  # C++ name lookup: the derived member hides the base's
             if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
 
@@ -207,13 +219,13 @@ class DeclarationChecker:
 
     def _TypedefDecl(self, decl: ast.TypedefDecl) -> None:
         base = self._decl_type(decl.type)
-        if base is None:
-            return
         for declarator in decl.declarators:
-            type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
-            if type_ is not None:
-                span = self._name_span(declarator.span, declarator.name)
-                self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, TypeEntity(type_), span))
+            type_ = None if base is None else \
+                self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
+            span = self._name_span(declarator.span, declarator.name)
+            # after an error the name is declared all the same: its uses add no "unknown type" errors
+            entity = TypeEntity(type_) if type_ is not None else ErroneousType(declarator.name)
+            self._add_symbol(Symbol(declarator.name, SymbolKind.TYPE, entity, span))
 
     def _NamespaceDecl(self, decl: ast.NamespaceDecl) -> None:
         found = self.ctx.scope.local(decl.name)
@@ -276,12 +288,13 @@ class DeclarationChecker:
 
     def _VarDecl(self, decl: ast.VarDecl) -> None:
         base = self._decl_type(decl.type)
-        if base is None:
-            return
         modifiers = set(decl.modifiers)
         attributes = self.stmts._attributes(decl.attributes)
         for declarator in decl.declarators:
-            self._global(decl, declarator, base, modifiers, attributes)
+            if base is not None:
+                self._global(decl, declarator, base, modifiers, attributes)
+            if not self.ctx.scope.local(declarator.name):   # its declaration had an error
+                self._erroneous_variable(declarator)
 
     def _image_format(self, attributes: tuple[ir.Attribute, ...]) -> None:
         """WG0340: `[[vk::image_format("...")]]` must name one of dxc's formats."""
@@ -365,7 +378,8 @@ class DeclarationChecker:
                             "a RayQuery is a local or a static global")
             return
         if contains_object(type_) and not isinstance(innermost, t.RayQueryType):
-            self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds a resource")
+            held = "a node object" if contains_only_node_objects(type_) else "a resource"
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds {held}")
             return
         if push_constant and isinstance(type_, t.StructType):
             # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
@@ -500,16 +514,16 @@ class DeclarationChecker:
             return
         for member in decl.members:
             base = self._decl_type(member.type)
-            if base is None:
-                continue
             for declarator in member.declarators:
-                type_ = self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
+                type_ = None if base is None else \
+                    self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
                 member_span = self._name_span(declarator.span, declarator.name)
-                if type_ is None:
-                    continue
-                if contains_object(type_):
+                if type_ is not None and contains_object(type_):
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
                                     f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
+                    type_ = None
+                if type_ is None:
+                    self._erroneous_variable(declarator)
                     continue
                 if declarator.init is not None:
                     self._ignored_initializer(declarator.init, type_,
@@ -531,6 +545,8 @@ class DeclarationChecker:
     def local_variables(self, decl: ast.VarDecl) -> list[ir.Stmt]:
         base = self._decl_type(decl.type)
         if base is None:
+            for declarator in decl.declarators:
+                self._erroneous_variable(declarator)
             return []
         modifiers = set(decl.modifiers)
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
@@ -538,9 +554,11 @@ class DeclarationChecker:
         for declarator in decl.declarators:
             span, type_ = self._variable_type(declarator, base, allow_unsized=False)
             if type_ is None:
+                self._erroneous_variable(declarator)
                 continue
             if "groupshared" in modifiers:
                 self.ctx.report(codes.INVALID_DECLARATION, span, "groupshared variables must be declared at global scope")
+                self._erroneous_variable(declarator)
                 continue
             const = "const" in modifiers
             storage = ir.Storage.STATIC if "static" in modifiers else ir.Storage.LOCAL
@@ -553,15 +571,22 @@ class DeclarationChecker:
                     variable.constant = value
             elif const:
                 self.ctx.report(codes.CONST_WITHOUT_INIT, span, f"const variable '{declarator.name}' needs an initializer")
-            if isinstance(type_, (t.ResourceType, t.NodeObjectType)) and declarator.init is None:
+            if isinstance(type_, t.ResourceType) and declarator.init is None:
+                # still declared, so later uses do not add "undeclared identifier" errors
                 self.ctx.report(codes.INVALID_RESOURCE_USE, span,
                                 f"local '{declarator.name}' of type {describe(type_)} must be initialized")
+                self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, variable, span))
                 continue
             if self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, variable, span)):
                 if storage is ir.Storage.STATIC:
                     variable.init = init
                 result.append(ir.VarDecl(declarator.span, variable, init))
         return result
+
+    def _erroneous_variable(self, declarator: ast.Declarator) -> None:
+        """Declare a variable whose declaration had an error, so its uses add no "undeclared" errors."""
+        span = self._name_span(declarator.span, declarator.name)
+        self._add_symbol(Symbol(declarator.name, SymbolKind.VARIABLE, ErroneousVariable(declarator.name), span))
 
     # ------------------------------------------------------------ functions
 
@@ -608,10 +633,12 @@ class DeclarationChecker:
         params: list[ir.Variable] = []
         defaults: list[ir.Expr | None] = []
         ok = return_type is not None
+        failed: list[str] = []
         for param in _without_void(decl.params):
             variable, default = self._param(param)
             if variable is None:
                 ok = False
+                failed.append(param.name or "")
                 continue
             params.append(variable)
             defaults.append(default)
@@ -620,8 +647,14 @@ class DeclarationChecker:
             broken = FunctionEntity(decl, None, self.ctx.scope, method_of)
             if not template_args and not qualified:
                 self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
+            if return_type is not None and decl.body is not None and method_of is None:
+                # the body's own errors are reported too (the broken parameters are declared erroneous)
+                function = ir.Function(display, params, return_type, span, None, (), None, None)
+                self._define(decl, FunctionEntity(decl, function, self.ctx.scope, redefinition=True),
+                             erroneous=failed)
             return None
         param_types = [p.type for p in params]
+        redefined = False
         for symbol in self.ctx.scope.local(name):
             entity = symbol.entity
             if symbol.kind is SymbolKind.FUNCTION and isinstance(entity, FunctionEntity) and entity.function \
@@ -629,7 +662,10 @@ class DeclarationChecker:
                 if entity.defined and decl.body is not None:
                     self.ctx.report(codes.REDEFINITION, span, f"redefinition of '{display}'",
                                     labels=[Label(entity.function.span, "previous definition is here")])
-                    return None
+                    if qualified:
+                        return None
+                    redefined = True  # its body is still checked (its errors are not hidden), then dropped
+                    break
                 if entity.function.return_type is not return_type:
                     self.ctx.report(codes.REDEFINITION, span, f"'{display}' redeclared with a different return type "
                                     f"({return_type} instead of {entity.function.return_type})",
@@ -650,11 +686,12 @@ class DeclarationChecker:
         function = ir.Function(display, params, return_type, span, None, self.stmts._attributes(decl.attributes),
                                semantic, method_of)
         is_entry = function.shader_kind is not None
-        function.must_inline = not is_entry and (any(contains_node_object(p.type) for p in params)
+        function.must_inline = not is_entry and (any(contains_node_object(p.type) or _unsized(p.type) for p in params)
                                                  or contains_node_object(return_type))
-        entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args)
+        entity = FunctionEntity(decl, function, self.ctx.scope, method_of, template_args=template_args,
+                                redefinition=redefined)
         entity.defaults = defaults  # type: ignore[attr-defined]
-        if not template_args:
+        if not template_args and not redefined:
             self._add_symbol(Symbol(name, SymbolKind.FUNCTION, entity, span))
         return entity
 
@@ -662,7 +699,8 @@ class DeclarationChecker:
         type_ = self.exprs.check_type(param.type)
         if type_ is None:
             return None, None
-        type_ = self._with_dims(type_, param.array_dims, allow_unsized=False, span=param.span)
+        # `float a[]` (dxc accepts it): the function is inlined, the parameter takes its argument's size
+        type_ = self._with_dims(type_, param.array_dims, allow_unsized=True, span=param.span)
         if type_ is None:
             return None, None
         modifiers = set(param.modifiers)
@@ -690,13 +728,17 @@ class DeclarationChecker:
             default = self.exprs.initializer(param.default, type_)
         return variable, default
 
-    def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity) -> None:
+    def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity, erroneous: Sequence[str] = ()) -> None:
+        """Check a function's body; `erroneous`: names of parameters whose declaration failed."""
         function = entity.function
         assert function is not None and decl.body is not None
         entity.defined = True
         this = function.params[0] if function.method_of is not None else None
         state = FunctionState(function, this=this)
         with self.ctx.scope_of(ScopeKind.FUNCTION, function.name) as scope, self.ctx.in_function(state):
+            for name in erroneous:
+                if name:
+                    scope.declare(Symbol(name, SymbolKind.VARIABLE, ErroneousVariable(name), decl.span))
             for param in function.params:
                 if param is this or not param.name:
                     continue
@@ -705,7 +747,8 @@ class DeclarationChecker:
                     self.ctx.report(codes.REDEFINITION, param.span, f"redefinition of parameter '{param.name}'",
                                     labels=[Label(clash.span, "previous definition is here")])
             function.body = self.stmts.body(decl.body)
-        self.ctx.module.functions.append(function)
+        if not entity.redefinition:
+            self.ctx.module.functions.append(function)
 
     def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
         found = entity.instances.get(args)
@@ -732,11 +775,28 @@ def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
     return params
 
 
+def _unsized(type_: t.Type) -> bool:
+    return isinstance(type_, t.ArrayType) and type_.length is None
+
+
+def contains_only_node_objects(type_: t.Type) -> bool:
+    """Whether the objects a type is or holds are all node objects (no resource)."""
+    if isinstance(type_, (t.ResourceType, t.RayQueryType)):
+        return False
+    if isinstance(type_, t.ArrayType):
+        return contains_only_node_objects(type_.element)
+    if isinstance(type_, t.StructType):
+        return all(contains_only_node_objects(f.type) for f in type_.all_fields())
+    return True
+
+
 def contains_node_object(type_: t.Type) -> bool:
     if isinstance(type_, t.NodeObjectType):
         return True
     if isinstance(type_, t.ArrayType):
         return contains_node_object(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(contains_node_object(f.type) for f in type_.all_fields())
     return False
 
 

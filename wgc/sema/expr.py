@@ -26,9 +26,9 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods, rayquery
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity,
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity)
-from wgc.sema.conversions import Conversion, common_type, implicit_conversion
+from wgc.sema.conversions import common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
 from wgc.sema.typeref import resolve_type
@@ -194,8 +194,6 @@ class ExpressionChecker:
     def not_assignable_reason(self, expr: ir.Expr) -> str | None:
         if isinstance(expr, ir.VarRef):
             var = expr.variable
-            if isinstance(var.type, t.NodeObjectType):
-                return f"'{var.name}' is a node object"
             if var.const:
                 return f"'{var.name}' is const"
             if var.storage is ir.Storage.UNIFORM:
@@ -285,6 +283,9 @@ class ExpressionChecker:
         entity = symbol.entity
         if isinstance(entity, ir.Variable):
             return ir.VarRef(entity.type, e.span, entity)
+        if isinstance(entity, ErroneousVariable):
+            self.ctx.erroneous_uses += 1
+            return None  # its declaration's error is reported
         if isinstance(entity, BlockMember):
             block = ir.VarRef(entity.block.type, e.span, entity.block)
             field_ = entity.block.type.all_fields()[entity.index]  # type: ignore[attr-defined]
@@ -564,9 +565,13 @@ class ExpressionChecker:
         type_ = base.type
         name_span = member_span(span, name)
         if isinstance(type_, t.StructType):
-            for index, field_ in enumerate(type_.all_fields()):
-                if field_.name == name:
-                    return ir.FieldAccess(field_.type, span, base, index, name)
+            fields = type_.all_fields()
+            for index in reversed(range(len(fields))):   # a derived struct's member hides its base's
+                if fields[index].name == name:
+                    return ir.FieldAccess(fields[index].type, span, base, index, name)
+            if any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
+                self.ctx.erroneous_uses += 1
+                return None  # the field's declaration had an error, reported there
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:
                 self.ctx.report(codes.INVALID_OPERANDS, name_span, f"member function '{name}' must be called")
@@ -916,7 +921,8 @@ def _split(piece: ir.Expr) -> list[ir.Expr]:
     raise AssertionError(f"cannot split {type_}")
 
 
-def better(a: Sequence[Conversion], b: Sequence[Conversion]) -> bool:
-    """Whether conversion sequence `a` is better than `b` (no worse everywhere, better somewhere)."""
-    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
-
+def _struct_and_bases(struct: t.StructType) -> list[t.StructType]:
+    found = [struct]
+    while found[-1].base is not None:
+        found.append(found[-1].base)
+    return found

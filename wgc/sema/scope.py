@@ -78,6 +78,10 @@ class Scope:
         self.symbols[symbol.name] = [symbol]
         return None
 
+    def hide(self, name: str) -> None:
+        """Forget `name` here (a derived struct's member hides the inherited one it re-declares)."""
+        self.symbols.pop(name, None)
+
     def local(self, name: str) -> list[Symbol]:
         return self.symbols.get(name, [])
 

@@ -272,9 +272,10 @@ class StatementChecker:
 
 
 def _error_count(ctx: Context) -> int:
+    """Errors so far, counting uses of erroneous declarations (dropped without a new error)."""
     from wgc.diagnostics import Severity
 
-    return sum(1 for d in ctx.diagnostics if d.severity is Severity.ERROR)
+    return sum(1 for d in ctx.diagnostics if d.severity is Severity.ERROR) + ctx.erroneous_uses
 
 
 _EFFECTS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)

@@ -21,6 +21,12 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0626: a string that is not a compile-time constant (a `string` variable that is not a
   `static const` global, or a printf format that does not fold to a literal): SPIR-V has no string
   values, only literal strings;
+- WG0453: a node object rebound (assigned, given to an `out` node-object parameter, or returned from
+  a helper) inside an if/loop/switch/`?:`/`&&`/`||` that its declaration is not inside: SPIR-V
+  has no node-object values (a payload is a variable or an OpAllocateNodePayloadsAMDX pointer that
+  logical addressing cannot select at run time), so wgc binds each node variable statically;
+- WG0454: a local, parameter or return value whose struct or array type holds node objects (HLSL
+  allows them; wgc binds node objects one by one and does not split aggregates of them);
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
   literal string, which ends at a NUL).
 
@@ -44,7 +50,7 @@ from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import _lvalue_chain, reachable_functions, walk_body
+from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
 TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
@@ -81,6 +87,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         _records(node, report)
     globals_seen: set[ir.Variable] = set()
     for function in functions:
+        _object_bindings(function, report)
         for item in walk_body(function):
             if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE) \
                     and item.variable not in globals_seen:
@@ -102,6 +109,72 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
                        (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
     return diagnostics
+
+
+def _object_bindings(function: ir.Function, report: Any) -> None:
+    """WG0453: node objects rebound in control flow narrower than their declaration (module docstring)."""
+    if function.body is None:
+        return
+    for variable in function.params:
+        _aggregate_of_node_objects(variable.type, variable.span, f"parameter '{variable.name}'", report)
+    _aggregate_of_node_objects(function.return_type, function.span, f"the result of '{function.name}'", report)
+    returns_object = _is_node_object(function.return_type)
+    declared_at: dict[ir.Variable, int] = {p: 0 for p in function.params}
+    stack: list[tuple[Any, int]] = [(function.body, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, ir.VarDecl):
+            declared_at[node.variable] = depth
+            variable = node.variable
+            _aggregate_of_node_objects(variable.type, variable.span, f"local '{variable.name}'", report)
+        bound: list[ir.Expr] = []
+        if isinstance(node, ir.Assign):
+            bound = [node.target]
+        elif isinstance(node, ir.Call):
+            bound = [a for p, a in zip(node.function.params, node.args) if p.direction is not ir.Direction.IN]
+        for target in bound:
+            if isinstance(target, ir.VarRef) and _is_node_object(target.type) \
+                    and depth > declared_at.get(target.variable, 0):
+                variable = target.variable
+                report(codes.NODE_OBJECT_BOUND_IN_BRANCH, target.span,
+                       f"node object '{variable.name}' cannot be rebound here: SPIR-V binds node objects "
+                       "statically, and this is inside control flow that its declaration is not in",
+                       (Label(variable.span, "declared here"),))
+        if isinstance(node, ir.Return) and returns_object and depth > 0:
+            report(codes.NODE_OBJECT_BOUND_IN_BRANCH, node.span,
+                   f"'{function.name}' cannot return a node object from inside control flow: SPIR-V binds "
+                   "node objects statically (return once, at the end of the function)")
+        inner = depth + 1 if isinstance(node, (ir.If, ir.Switch, ir.Select, ir.SwitchCase)) or \
+            isinstance(node, ir.Binary) and node.op in ("&&", "||") else depth
+        if isinstance(node, ir.Loop):     # the body repeats: deeper than the init statements
+            stack.extend((child, depth + (1 if any(child is s for s in node.init) else 2))
+                         for child in reversed(list(children(node))))
+            continue
+        stack.extend((child, inner) for child in reversed(list(children(node))))
+
+
+def _aggregate_of_node_objects(type_: t.Type, span: Span, what: str, report: Any) -> None:
+    """WG0454: a struct or array type holding node objects."""
+    if isinstance(type_, (t.StructType, t.ArrayType)) and _holds_node_object(type_):
+        report(codes.NODE_OBJECTS_IN_AGGREGATE, span,
+               f"{what} has type '{type_}', which holds node objects: wgc binds each node object on its own "
+               "in SPIR-V and cannot keep them in a struct or array; use separate variables")
+
+
+def _holds_node_object(type_: t.Type) -> bool:
+    if isinstance(type_, t.NodeObjectType):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return _holds_node_object(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(_holds_node_object(f.type) for f in type_.all_fields())
+    return False
+
+
+def _is_node_object(type_: t.Type) -> bool:
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    return isinstance(type_, t.NodeObjectType)
 
 
 def _is_object(type_: t.Type) -> bool:

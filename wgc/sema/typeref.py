@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from wgc import codes
 from wgc import types as t
-from wgc.sema.context import Context, TypeEntity
+from wgc.sema.context import Context, ErroneousType, TypeEntity
 from wgc.sema.rayquery import RAY_TYPEDEFS, check_type
 from wgc.sema.scope import SymbolKind
 from wgc.syntax import ast
@@ -76,6 +76,9 @@ def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t
         ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{display}' is not a template")
         return None
     entity = symbol.entity
+    if isinstance(entity, ErroneousType):
+        ctx.erroneous_uses += 1
+        return None  # its declaration's error is reported
     assert isinstance(entity, TypeEntity)
     return entity.type
 
@@ -209,6 +212,11 @@ def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constan
         return None
     types = _type_args(ctx, ref, constant_int)
     if types is None:
+        return None
+    if contains_object(types[0]):   # dxc: "object ... is not allowed in node records"
+        ctx.report(codes.INVALID_RECORD, ref.template_args[0].span,
+                   f"record '{types[0]}' of '{kind.value}' holds a resource or node object, which node records "
+                   "cannot hold")
         return None
     return t.node_object(kind, types[0])
 

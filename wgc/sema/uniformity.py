@@ -17,8 +17,9 @@ Invariants: pure (the IR is not modified); never raises; one diagnostic per (cod
 helper reached from several nodes is checked once per node (callers merging nodes should drop
 identical duplicates). OutputComplete is tracked per function ("the same function as the Get"):
 a helper that calls OutputComplete() on a record parameter completes the caller's argument,
-records a helper returns are tracked by the caller, and records copied into another variable
-stop being tracked (no aliasing analysis).
+records a helper returns or binds to an out parameter are tracked by the caller, and `a = b;` makes
+`a` hold the records `b` holds (records are tracked as objects: after it, `a.OutputComplete()`
+completes `b`'s records, and the records `a` held before stay open unless completed).
 
 Uniformity model (varying = may differ between the threads of one group):
 - Sources: parameters with SV_GroupIndex/SV_GroupThreadID/SV_DispatchThreadID (SV_GroupID is
@@ -233,6 +234,32 @@ class _Cache:
                     found.update(a.variable for i, a in enumerate(e.args) if i in done and isinstance(a, ir.VarRef))
             self.memo["completes", function] = frozenset(i for i, p in enumerate(function.params) if p in found)
         return self.memo["completes", function]
+
+    def out_records(self, function: ir.Function) -> dict[int, int | None]:
+        """The out/inout record parameters `function` binds (assigns, or passes as an out argument):
+        index -> the index of the `in` record parameter they are bound to, or None for other records."""
+        if ("out_records", function) not in self.memo:
+            self.memo["out_records", function] = {}
+            params = function.params
+            source: dict[ir.Variable, int | None] = {p: i for i, p in enumerate(params)
+                                                      if _is_records(p.type) and p.direction is ir.Direction.IN}
+            bound: dict[ir.Variable, int | None] = {}
+            for e in all_exprs(function):
+                pairs: list[tuple[ir.Expr, int | None]] = []
+                if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef) and _is_records(e.target.type):
+                    value = e.value
+                    pairs.append((e.target, source.get(value.variable) if isinstance(value, ir.VarRef) else None))
+                elif isinstance(e, ir.Call):
+                    for i, inner in self.out_records(e.function).items():
+                        given = e.args[inner] if inner is not None else None
+                        pairs.append((e.args[i], source.get(given.variable) if isinstance(given, ir.VarRef)
+                                      else None))
+                for target, origin in pairs:
+                    if isinstance(target, ir.VarRef):
+                        bound[target.variable] = origin
+            self.memo["out_records", function] = {
+                i: bound[p] for i, p in enumerate(params) if p in bound and p.direction is not ir.Direction.IN}
+        return self.memo["out_records", function]
 
     def assigned_statics(self, function: ir.Function) -> set[ir.Variable]:
         """The static variables `function` (or what it calls) writes."""
@@ -608,8 +635,41 @@ class _Flow:
 
 # ---------------------------------------------------------------- OutputComplete and FinishedCrossGroupSharing paths
 
-State = dict  # key (a records Variable, or FCGS) -> frozenset of facts (kind "open"|"done"|"call", Span)
+State = dict
+"""key -> frozenset: a `_Records` object (or FCGS) -> its facts (kind "open"|"done"|"call", Span); a
+`_Holds` (a records variable) -> the `_Records` objects it may hold on the paths that meet here."""
 FCGS = "FinishedCrossGroupSharing"
+
+
+@dataclass(frozen=True)
+class _Records:
+    """One set of output records: from a Get*NodeOutputRecords() or a call that returns them (`span`),
+    or a record parameter; `name` is the variable that first holds it, for messages."""
+
+    name: str
+    span: Span
+    variable: ir.Variable | None = None
+
+
+@dataclass(frozen=True)
+class _Null:
+    """The state key present once a node-object local is declared without an initializer (null)."""
+
+    variable: ir.Variable
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """The state key present once a node-object variable is assigned (on some path)."""
+
+    variable: ir.Variable
+
+
+@dataclass(frozen=True)
+class _Holds:
+    """The state key of what a records variable holds (`a = b;` makes `a` hold `b`'s records)."""
+
+    variable: ir.Variable
 
 
 def _merge(*states: State | None) -> State | None:
@@ -624,6 +684,11 @@ def _merge(*states: State | None) -> State | None:
     return merged
 
 
+def _held(state: State, var: ir.Variable) -> frozenset[_Records]:
+    """The records `var` may hold here."""
+    return state.get(_Holds(var), frozenset())
+
+
 def _facts(state: State, key: object, kind: str) -> list[Span]:
     """The spans of the facts of one kind about `key`, in source order (sets have no stable order)."""
     return sorted((span for k, span in state.get(key, frozenset()) if k == kind), key=lambda span: span.start)
@@ -631,25 +696,41 @@ def _facts(state: State, key: object, kind: str) -> list[Span]:
 
 class _Paths:
     """A structured walk of one function tracking, per path, which output records are open or completed
-    (WG0418, WG0419) and whether FinishedCrossGroupSharing() was already called (WG0420)."""
+    (WG0418, WG0419) and whether FinishedCrossGroupSharing() was already called (WG0420). Records are
+    tracked as objects (`_Records`): `a = b;` makes `a` hold `b`'s records, so `a.OutputComplete()`
+    then completes them; records held by an out parameter or returned are the caller's to complete."""
 
     def __init__(self, function: ir.Function, cache: _Cache, sink: _Sink) -> None:
         self.function, self.cache, self.sink = function, cache, sink
         self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # loop or switch, breaks, continues
         self.ever_completed = {e.object.variable for e in all_exprs(function) if isinstance(e, ir.MethodCall)
                                and e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
+        self.null_uses: dict[ir.Expr, None] = {}
+        self.maybe_bound: set[ir.Expr] = set()
 
     def run(self) -> None:
         body = self.function.body
-        params = {p: frozenset() for p in self.function.params if _is_records(p.type)}
+        params: State = {}
+        for p in self.function.params:
+            if _is_records(p.type):
+                records = _Records(p.name, p.span, p)
+                params[records], params[_Holds(p)] = frozenset(), frozenset({records})
         end = self.block(body, params)  # type: ignore[arg-type]
         closing = Span(body.span.file, max(body.span.start, body.span.end - 1), body.span.end)  # type: ignore
         self.exit(end, Label(closing, f"'{self.function.name}' ends here"))
+        self.report_null_uses()
 
     def exit(self, state: State | None, where: Label) -> None:
-        for key in state or {}:
-            for get in _facts(state, key, "open") if isinstance(key, ir.Variable) else ():  # type: ignore[arg-type]
-                if key in self.ever_completed:
+        if state is None:
+            return
+        handed_back = {r for p in self.function.params if p.direction is not ir.Direction.IN
+                       for r in state.get(_Holds(p), ())}
+        completed_via = {r for v in self.ever_completed for r in state.get(_Holds(v), ())}
+        for key in state:
+            if not isinstance(key, _Records) or key in handed_back:
+                continue
+            for get in _facts(state, key, "open"):
+                if key in completed_via:
                     message = f"output records in '{key.name}' are not completed with OutputComplete() on every path"
                     label = Label(where.span, f"'{key.name}' is still open when {where.message}")
                 else:
@@ -701,8 +782,9 @@ class _Paths:
             loops[-1][2].append(s)
         elif isinstance(stmt, ir.Return):
             s = self.expr(stmt.value, s, consumed=True)
-            if isinstance(stmt.value, ir.VarRef) and stmt.value.variable in s:
-                s = {**s, stmt.value.variable: frozenset()}  # returned to the caller, which tracks it
+            if isinstance(stmt.value, ir.VarRef):
+                returned = _held(s, stmt.value.variable)   # returned to the caller, which tracks them
+                s = {k: v for k, v in s.items() if k not in returned}
             self.exit(s, Label(stmt.span, "the function returns here"))
         return None  # break, continue, return, discard: nothing follows on this path
 
@@ -732,25 +814,38 @@ class _Paths:
 
     def store(self, var: ir.Variable, value: ir.Expr | None, s: State) -> State:
         """`var = value` (declaration or assignment)."""
+        if isinstance(var.type, t.NodeObjectType):
+            s = {**s, (_Null(var) if value is None else _Bound(var)): frozenset()}
         if not _is_records(var.type):
             return self.expr(value, s)
         if isinstance(value, ir.MethodCall) and value.method in GET_RECORDS or \
-                isinstance(value, ir.Call) and _is_records(value.type):  # (node objects cannot be re-assigned)
-            return {**self.expr(value, s, consumed=True), var: frozenset({("open", value.span)})}
-        if isinstance(value, ir.VarRef) and value.variable in s:
-            return {**s, value.variable: frozenset(), var: frozenset()}  # a copy: stop tracking both
-        return {**self.expr(value, s), var: frozenset()}
+                isinstance(value, ir.Call) and _is_records(value.type):
+            return self.fresh(var, value.span, self.expr(value, s, consumed=True))
+        if isinstance(value, ir.VarRef):    # a copy of the handle (not a use of the records)
+            return {**s, _Holds(var): _held(s, value.variable)}    # both now hold the same records
+        return {**self.expr(value, s), _Holds(var): frozenset()}  # null, or records not tracked
+
+    def fresh(self, var: ir.Variable, span: Span, s: State) -> State:
+        """`var` receives records that are open (requested at `span`)."""
+        records = _Records(var.name, span, var)
+        return {**s, records: frozenset({("open", span)}), _Holds(var): frozenset({records})}
 
     def use(self, var: ir.Variable, s: State, span: Span, message: str) -> None:
-        for done in _facts(s, var, "done")[:1]:
-            self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, message, (Label(done, "OutputComplete() is called here"),),
-                      ("OutputComplete() ends the use of the records: nothing may access them after it",))
+        for records in sorted(_held(s, var), key=lambda r: r.span.start):
+            for done in _facts(s, records, "done")[:1]:
+                self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, message,
+                          (Label(done, "OutputComplete() is called here"),),
+                          ("OutputComplete() ends the use of the records: nothing may access them after it",))
+                return
 
     def complete(self, var: ir.Variable, s: State, span: Span) -> State:
-        if done := _facts(s, var, "done"):
-            self.sink(codes.RECORD_USE_AFTER_COMPLETE, span, f"OutputComplete() may be called twice on '{var.name}'",
-                      self.again(done, span))
-        return {**s, var: frozenset({("done", span)})}
+        held = _held(s, var)
+        for records in sorted(held, key=lambda r: r.span.start):
+            if done := _facts(s, records, "done"):
+                self.sink(codes.RECORD_USE_AFTER_COMPLETE, span,
+                          f"OutputComplete() may be called twice on '{var.name}'", self.again(done, span))
+                break
+        return {**s, **{records: frozenset({("done", span)}) for records in held}}
 
     def finished_sharing(self, s: State, span: Span, inner: Span | None) -> State:
         if previous := _facts(s, FCGS, "call"):
@@ -760,13 +855,40 @@ class _Paths:
                       ("it may be called at most once per thread",))
         return {**s, FCGS: frozenset({("call", span)})}
 
+    def null_use(self, obj: ir.Expr, s: State) -> None:
+        """WG0452 candidates: an operation on a node object that is certainly null here (declared without
+        an initializer, and assigned on no path that reaches here). A loop's body is walked again with
+        what an iteration leaves, so a use is reported (by `run`) only if every walk finds it null."""
+        if not isinstance(obj, ir.VarRef) or _Null(obj.variable) not in s:
+            return
+        if _Bound(obj.variable) in s:
+            self.maybe_bound.add(obj)
+        else:
+            self.null_uses.setdefault(obj, None)
+
+    def report_null_uses(self) -> None:
+        for obj in self.null_uses:
+            if obj in self.maybe_bound:
+                continue
+            var = obj.variable  # type: ignore[attr-defined]
+            self.sink(codes.NULL_NODE_OBJECT_USE, obj.span,
+                      f"'{var.name}' is null here: it is declared without an initializer and not assigned before "
+                      "this use, which is undefined behaviour", (Label(var.span, "declared here"),),
+                      ("node objects declared without an initializer are null",))
+
     def expr(self, e: ir.Expr | None, s: State, consumed: bool = False) -> State:
         """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...)."""
         if e is None:
             return s
-        if isinstance(e, ir.VarRef) and e.variable in s:
+        if isinstance(e, (ir.MethodCall, ir.RecordAccess)) and isinstance(e.object.type, t.NodeObjectType):
+            self.null_use(e.object, s)
+        elif isinstance(e, ir.Index) and isinstance(e.base.type, t.NodeObjectType):
+            self.null_use(e.base, s)
+        elif isinstance(e, ir.ResourceIndex) and isinstance(e.resource.type, t.NodeObjectType):
+            self.null_use(e.resource, s)
+        if isinstance(e, ir.VarRef) and _held(s, e.variable):
             self.use(e.variable, s, e.span, f"'{e.variable.name}' is used after OutputComplete()")
-        elif isinstance(e, ir.RecordAccess) and isinstance(e.object, ir.VarRef) and e.object.variable in s:
+        elif isinstance(e, ir.RecordAccess) and isinstance(e.object, ir.VarRef) and _held(s, e.object.variable):
             self.use(e.object.variable, s, e.span, f"the records in '{e.object.variable.name}' are accessed after "
                      "OutputComplete()")
             return self.expr(e.index, s)
@@ -777,16 +899,33 @@ class _Paths:
         elif isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
             return self.store(e.target.variable, e.value, s)
         elif isinstance(e, ir.MethodCall) and e.method == "OutputComplete":
-            if isinstance(e.object, ir.VarRef) and e.object.variable in s:
+            if isinstance(e.object, ir.VarRef) and _held(s, e.object.variable):
                 return self.complete(e.object.variable, s, e.span)
             return self.expr(e.object, s, consumed=True)
         elif isinstance(e, ir.Call):
             completes = self.cache.completes(e.function)
+            sources = self.cache.out_records(e.function)
+            params = e.function.params
             for i, arg in enumerate(e.args):
-                if i in completes and isinstance(arg, ir.VarRef) and arg.variable in s:
+                if i < len(params) and params[i].direction is not ir.Direction.IN and \
+                        isinstance(params[i].type, t.NodeObjectType) and isinstance(arg, ir.VarRef):
+                    s = {**s, _Bound(arg.variable): frozenset()}   # the callee may bind it
+                    if params[i].direction is ir.Direction.OUT:
+                        continue                       # records bound below
+                if i in completes and isinstance(arg, ir.VarRef) and _held(s, arg.variable):
                     s = self.complete(arg.variable, s, arg.span)
                 else:
-                    s = self.expr(arg, s, consumed=i in completes)
+                    s = self.expr(arg, s, consumed=i in completes or i in sources.values())
+            for i, source in sources.items():          # records bound to out/inout parameters
+                arg = e.args[i]
+                if not isinstance(arg, ir.VarRef):
+                    continue
+                if source is None:
+                    s = self.fresh(arg.variable, e.span, s)
+                elif isinstance(e.args[source], ir.VarRef):
+                    s = {**s, _Holds(arg.variable): _held(s, e.args[source].variable)}
+                else:                                  # fresh records passed straight through
+                    s = self.fresh(arg.variable, e.args[source].span, s)
             inner = self.cache.finishes_sharing(e.function)
             return self.finished_sharing(s, e.span, inner) if inner is not None else s
         for sub in children(e):

@@ -17,9 +17,14 @@ Invariants and decisions:
   `RayQuery<F>()` initialises nothing; a copy is OpLoad + OpStore, as DXC emits it.
 - Node objects are never stored: a node input is its NodePayloadAMDX variable, an output is its
   decorated OpTypeNodePayloadArrayAMDX, output records are the pointer OpAllocateNodePayloadsAMDX
-  returned. Functions marked `must_inline` (they take node objects or records) and functions taking
-  resources are inlined; a `return` inside them leaves a `do {} while (false)` wrapper loop (with
-  a flag when it sits inside a loop of the inlined body).
+  returned, a null object (declared without initializer) is `NullHandle`. Assigning a node object
+  (`a = b;`, an `out` node-object argument) rebinds the variable to the other handle at compile time:
+  sema (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
+  variable was declared in, so the binding at each point is known statically.
+- Functions marked `must_inline` (they take node objects or records, or unsized array parameters)
+  and functions taking resources are inlined; a `return` inside them leaves a `do {} while (false)`
+  wrapper loop (with a flag when it sits inside a loop of the inlined body). An unsized array
+  parameter (`float a[]`) is a local of its argument's array type.
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
@@ -136,7 +141,18 @@ class ResourceHandle:
     """`globallycoherent`: accesses are device-coherent."""
 
 
-Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle
+@dataclass(frozen=True)
+class NullHandle:
+    """A node object that holds nothing: a local declared without an initializer (HLSL node objects
+    start null), or an `out` node-object parameter before the callee binds it. Using it is undefined
+    behaviour (sema warns where it can prove it, WG0452); it lowers to what has no effect: records read
+    from a scratch Function variable, writes go there, OutputComplete and output counts do nothing,
+    Count() is 0 and IsValid()/FinishedCrossGroupSharing() are false."""
+
+
+NULL_HANDLE = NullHandle()
+
+Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle | NullHandle
 
 
 @dataclass
@@ -643,7 +659,7 @@ class FunctionLowering:
     def stmt_VarDecl(self, stmt: ir.VarDecl) -> None:
         variable = stmt.variable
         if _is_object(variable.type):
-            self.bindings[variable] = self.value(stmt.init) if stmt.init is not None else None
+            self.bindings[variable] = self.value(stmt.init) if stmt.init is not None else NULL_HANDLE
             return
         if variable.storage is ir.Storage.STATIC:
             self.bindings[variable] = self.ml.global_binding(variable)
@@ -921,8 +937,11 @@ class FunctionLowering:
         from . import resources
         return resources.index_value(self, expr)
 
-    def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle:
+    def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle | NullHandle:
         handle = self.value(outputs)
+        if isinstance(handle, NullHandle):
+            self.value(index)
+            return handle
         assert isinstance(handle, OutputHandle)
         return replace(handle, node_index=self.value(index))
 
@@ -937,6 +956,8 @@ class FunctionLowering:
             return Place(handle.variable, expr.type, "NodePayloadAMDX", handle.layout, (index,))
         if isinstance(handle, RecordsHandle):
             return Place(handle.pointer, expr.type, "NodePayloadAMDX", handle.layout, (index,))
+        if isinstance(handle, NullHandle):
+            return self.local(expr.type, "null_record")
         raise AssertionError("this node record cannot be accessed here")
 
     def expr_Unary(self, expr: ir.Unary) -> int:
@@ -1199,11 +1220,14 @@ class FunctionLowering:
             back()
         return result
 
-    def _out_argument(self, param: ir.Variable, arg: ir.Expr) -> tuple[Place, Callable[[], None]]:
-        """A temporary of the parameter's type for an out/inout argument (copied in for inout),
-        and the function that copies it back to the caller's l-value after the call. A derived
-        struct passed as its base (`derived.baseMethod()`) gets the base's fields written back."""
-        temp = self.local(param.type, param.name)
+    def _out_argument(self, param: ir.Variable, arg: ir.Expr,
+                      param_type: t.Type | None = None) -> tuple[Place, Callable[[], None]]:
+        """A temporary of the parameter's type (`param_type` when it differs from the declared one,
+        for an unsized array) for an out/inout argument (copied in for inout), and the function that
+        copies it back to the caller's l-value after the call. A derived struct passed as its base
+        (`derived.baseMethod()`) gets the base's fields written back."""
+        param_type = param_type or param.type
+        temp = self.local(param_type, param.name)
         target, target_type = self.place(arg), arg.type
         base_cast = (target is None and isinstance(arg, ir.Convert)
                      and isinstance(arg.type, t.StructType) and isinstance(arg.operand.type, t.StructType))
@@ -1212,10 +1236,10 @@ class FunctionLowering:
         if target is None:
             raise AssertionError("an out argument must be a variable or a location")
         if param.direction is ir.Direction.INOUT:
-            self.store(temp, self.convert(self.load(target), target_type, param.type))
+            self.store(temp, self.convert(self.load(target), target_type, param_type))
 
         def copy_back() -> None:
-            value = self.convert(self.load(temp), param.type, arg.type)
+            value = self.convert(self.load(temp), param_type, arg.type)
             if not base_cast:
                 self.store(target, self.convert(value, arg.type, target_type))
                 return
@@ -1229,9 +1253,16 @@ class FunctionLowering:
         function = expr.function
         assert function.body is not None
         copy_back = []
+        objects_back: list[tuple[ir.Variable, ir.Variable]] = []
         for param, arg in zip(function.params, expr.args):
             if _is_object(param.type):
-                self.bindings[param] = self.value(arg)
+                if param.direction is ir.Direction.OUT:
+                    self.bindings[param] = NULL_HANDLE
+                else:
+                    self.bindings[param] = self.value(arg)
+                if param.direction is not ir.Direction.IN:
+                    assert isinstance(arg, ir.VarRef), "sema passes node variables to out node-object parameters"
+                    objects_back.append((param, arg.variable))
                 continue
             if _is_ray_query(param.type):       # the caller's query itself (DXC passes it by reference)
                 place = self.place(arg)
@@ -1240,11 +1271,14 @@ class FunctionLowering:
                     self.store(place, self.value(arg))
                 self.bindings[param] = place
                 continue
+            param_type = param.type
+            if isinstance(param_type, t.ArrayType) and param_type.length is None:
+                param_type = arg.type                   # `float a[]`: the argument's array type
             if param.direction is ir.Direction.IN:
-                self.bindings[param] = temp = self.local(param.type, param.name)
+                self.bindings[param] = temp = self.local(param_type, param.name)
                 self.store(temp, self.value(arg))
                 continue
-            self.bindings[param], back = self._out_argument(param, arg)
+            self.bindings[param], back = self._out_argument(param, arg, param_type)
             copy_back.append(back)
         returns_value = function.return_type is not t.VOID and not _is_object(function.return_type)
         return_place = self.local(function.return_type) if returns_value else None
@@ -1275,6 +1309,8 @@ class FunctionLowering:
             self.frames.pop()
         for back in copy_back:
             back()
+        for param, variable in objects_back:
+            self.bindings[variable] = self.bindings[param]
         if frame.result is not None:
             return frame.result
         if return_place is not None:
@@ -1299,6 +1335,8 @@ class FunctionLowering:
     def node_method(self, expr: ir.MethodCall) -> object:
         handle = self.value(expr.object)
         name = expr.method
+        if isinstance(handle, NullHandle):
+            return self._null_method(expr)
         if name in ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords",
                     "ThreadIncrementOutputCount", "GroupIncrementOutputCount"):
             assert isinstance(handle, OutputHandle)
@@ -1327,6 +1365,16 @@ class FunctionLowering:
             self.use_global(handle.variable)
             return self.b.emit("OpFinishWritingNodePayloadAMDX", self.b.type_bool(), handle.variable)
         raise AssertionError(f"method '{name}' of '{expr.object.type}' has no SPIR-V lowering")
+
+    def _null_method(self, expr: ir.MethodCall) -> object:
+        """A method of a null node object (undefined behaviour): its arguments, then no effect."""
+        for arg in expr.args:
+            self.value(arg)
+        if expr.method in ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords"):
+            return NULL_HANDLE
+        if expr.type is t.VOID:
+            return None
+        return self.ml.constant(expr.type, False if expr.type is t.BOOL else 0)
 
     def allocate(self, handle: OutputHandle, count: int, scope: str) -> int:
         pointer_type = self.b.type_pointer("NodePayloadAMDX", handle.array_type)
