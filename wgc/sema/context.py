@@ -7,7 +7,8 @@ diagnostics collected so far.
 
 What a scope symbol's `entity` is, by symbol kind:
 - VARIABLE / PARAMETER: the `ir.Variable`, or a `BlockMember` for a member of
-  a cbuffer/tbuffer (used as a plain name, accessed as a field of the block);
+  a cbuffer/tbuffer (used as a plain name, accessed as a field of the block),
+  or an `InvalidDeclaration` for a local whose type had errors;
 - FIELD: a `FieldEntity` (inside member functions, names of fields);
 - FUNCTION: a `FunctionEntity` (one per overload; templates instantiate);
 - TYPE: a `TypeEntity` (structs and enums carry the scope of their members);
@@ -77,6 +78,12 @@ class BlockMember:
 
 
 @dataclass(eq=False)
+class InvalidDeclaration:
+    """A name whose declaration had an error (its type): declared all the same, so its uses
+    are not reported again as undeclared (clang's invalid declarations)."""
+
+
+@dataclass(eq=False)
 class EnumeratorEntity:
     type: t.Type
     value: int
@@ -95,8 +102,9 @@ class FunctionEntity:
     """The scope the function was declared in (templates are instantiated there)."""
     method_of: t.StructType | None = None
     defined: bool = False
-    instances: dict[tuple[t.Type, ...], FunctionEntity] = field(default_factory=dict)
-    template_args: tuple[t.Type, ...] = ()
+    instances: dict[tuple[Any, ...], FunctionEntity | None] = field(default_factory=dict)
+    """A template's instances by argument tuple (types, or values of value parameters); None: failed."""
+    template_args: tuple[Any, ...] = ()
 
     @property
     def is_template(self) -> bool:
@@ -131,6 +139,8 @@ class Context:
         """The first call site of every function entity that was called (for 'never defined')."""
         self.struct_scopes: dict[t.StructType, Scope] = {}
         """The member scope of each struct (fields and member functions; its parent is the base's)."""
+        self.templates: Any = None
+        """The `templates.Templates` of this analysis (set by the declaration checker; typeref instantiates)."""
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:

@@ -19,8 +19,8 @@ Decisions made here:
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
 - `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
-- Templates are instantiated on use, once per argument tuple, in the scope
-  they were declared in.
+- Templates (`templates`) are instantiated on use, once per argument tuple, in
+  the scope they were declared in; this checker declares their instances.
 """
 
 from __future__ import annotations
@@ -29,15 +29,16 @@ import difflib
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Label
+from wgc.diagnostics import Label, Severity
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity, FunctionState,
-                              NamespaceEntity, TypeEntity)
+                              InvalidDeclaration, NamespaceEntity, TypeEntity)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker
+from wgc.sema.templates import ArgValue, Templates, show
 from wgc.sema.typeref import contains_object
 from wgc.source import Span
 from wgc.syntax import ast
@@ -58,7 +59,9 @@ GLOBALS_BLOCK = "$Globals"
 class DeclarationChecker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.calls = FunctionCalls(ctx, self._instantiate)
+        self.templates = Templates(ctx, self)
+        ctx.templates = self.templates
+        self.calls = FunctionCalls(ctx, self.templates.function_instance)
         self.exprs = ExpressionChecker(ctx, self.calls)
         self.stmts = StatementChecker(ctx, self.exprs, self.declare, self.local_variables)
         self.binding_requests: list[BindingRequest] = []
@@ -102,11 +105,14 @@ class DeclarationChecker:
     # ------------------------------------------------------------ types
 
     def _StructDecl(self, decl: ast.StructDecl) -> t.StructType | None:
+        if decl.template_params is not None or decl.specialization_args is not None:
+            self._struct_template(decl)
+            return None
         name = decl.name or "<anonymous struct>"
         existing = [s for s in self.ctx.scope.local(name) if s.kind is SymbolKind.TYPE] if decl.name else []
         struct: t.StructType | None = None
-        if existing and isinstance(existing[0].entity.type, t.StructType) and not existing[0].entity.type.fields \
-                and existing[0].entity.scope is None:
+        if existing and isinstance(existing[0].entity, TypeEntity) and isinstance(existing[0].entity.type, t.StructType) \
+                and not existing[0].entity.type.fields and existing[0].entity.scope is None:
             struct = existing[0].entity.type  # completing a forward declaration
         name_span = self._name_span(decl.span, decl.name)
         if struct is None:
@@ -118,6 +124,25 @@ class DeclarationChecker:
             entity = existing[0].entity
         if decl.members is None:
             return struct
+        self.declare_struct(decl, entity)
+        return struct
+
+    def _struct_template(self, decl: ast.StructDecl) -> None:
+        span = self._name_span(decl.span, decl.name)
+        if decl.template_params is None:
+            self.ctx.report(codes.INVALID_TEMPLATE, span, f"explicit specialisation of '{decl.name}' needs 'template<>'")
+        elif decl.specialization_args is not None:
+            self.templates.specialize_struct(decl, span)
+        elif not decl.template_params:
+            self.ctx.report(codes.INVALID_TEMPLATE, span, f"'template<>' before '{decl.name}', which names no template "
+                            "arguments to specialise")
+        else:
+            self.templates.declare_struct_template(decl, span)
+
+    def declare_struct(self, decl: ast.StructDecl, entity: TypeEntity) -> None:
+        """The members of a struct (or of a struct template's instance) whose type is `entity.type`."""
+        struct = entity.type
+        assert isinstance(struct, t.StructType) and decl.members is not None
         base_scope = None
         if decl.base is not None:
             base = self.exprs.check_type(decl.base)
@@ -126,9 +151,9 @@ class DeclarationChecker:
             elif base is not None:
                 struct.base = base
                 base_scope = self.ctx.struct_scopes.get(base)
-        scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, name)
+        scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, struct.name)
         if base_scope is not None:
-            scope = Scope(ScopeKind.STRUCT, base_scope, name)
+            scope = Scope(ScopeKind.STRUCT, base_scope, struct.name)
             scope.lexical = self.ctx.scope  # type: ignore[attr-defined]
         entity.scope = scope
         self.ctx.struct_scopes[struct] = scope
@@ -146,12 +171,13 @@ class DeclarationChecker:
                     entity_ = self._function_signature(member, method_of=None if static else struct)
                     if entity_ is not None and member.body is not None:
                         methods.append((member, entity_))
+                elif isinstance(member, ast.StructDecl) and member.name is None and member.members is not None:
+                    self._anonymous_member(struct, member, base_count)
                 else:
                     self.declare(member)
             for member, function_entity in methods:
                 self._define(member, function_entity)
         self.ctx.module.structs.append(struct)
-        return struct
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
@@ -174,6 +200,13 @@ class DeclarationChecker:
             index = base_count + len(struct.fields)
             if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
+
+    def _anonymous_member(self, struct: t.StructType, decl: ast.StructDecl, base_count: int) -> None:
+        """`struct { uint3 grid : SV_DispatchGrid; };` inside a struct: an unnamed field whose own
+        fields are members of the enclosing struct (`ExpressionChecker.member` looks inside)."""
+        inner = self._StructDecl(decl)
+        if inner is not None:
+            struct.fields.append(t.Field("", inner, None, None, decl.span))
 
     def _EnumDecl(self, decl: ast.EnumDecl) -> None:
         underlying = t.INT
@@ -275,7 +308,7 @@ class DeclarationChecker:
 
     def _VarDecl(self, decl: ast.VarDecl) -> None:
         base = self._decl_type(decl.type)
-        if base is None:
+        if base is None or not self._check_coherent(decl, base):
             return
         modifiers = set(decl.modifiers)
         attributes = self.stmts._attributes(decl.attributes)
@@ -294,6 +327,16 @@ class DeclarationChecker:
             self.ctx.report(codes.UNKNOWN_IMAGE_FORMAT, attribute.args[0].span,
                             f"unknown image format '{written}' in 'vk::image_format'",
                             notes=[f"did you mean '{close[0]}'?"] if close else [])
+
+    def _check_coherent(self, decl: ast.VarDecl, base: t.Type) -> bool:
+        """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule)."""
+        if "globallycoherent" not in decl.modifiers or _coherent_capable(base):
+            return True
+        span = self._name_span(decl.declarators[0].span, decl.declarators[0].name) if decl.declarators else decl.span
+        self.ctx.report(codes.INVALID_DECLARATION, span,
+                        f"'globallycoherent' is not a valid modifier for a declaration of type '{base}'",
+                        notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
+        return False
 
     def _variable_type(self, declarator: ast.Declarator, base: t.Type,
                        allow_unsized: bool) -> tuple[Span, t.Type | None]:
@@ -465,8 +508,14 @@ class DeclarationChecker:
         self.binding_requests.append(BindingRequest(variable, register, vk_binding, span))
 
     def local_variables(self, decl: ast.VarDecl) -> list[ir.Stmt]:
+        start = len(self.ctx.diagnostics)
         base = self._decl_type(decl.type)
-        if base is None:
+        if base is not None:
+            self._check_coherent(decl, base)
+        if base is None or any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[start:]):
+            for declarator in decl.declarators:  # declared all the same: their uses are not errors again
+                span = self._name_span(declarator.span, declarator.name)
+                self.ctx.scope.declare(Symbol(declarator.name, SymbolKind.VARIABLE, InvalidDeclaration(), span))
             return []
         modifiers = set(decl.modifiers)
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
@@ -502,6 +551,14 @@ class DeclarationChecker:
     # ------------------------------------------------------------ functions
 
     def _FunctionDecl(self, decl: ast.FunctionDecl) -> None:
+        if decl.specialization_args is not None or decl.template_params == ():
+            span = self._name_span(decl.span, decl.name[-1])
+            if decl.template_params is None:
+                self.ctx.report(codes.INVALID_TEMPLATE, span,
+                                f"explicit specialisation of '{'::'.join(decl.name)}' needs 'template<>'")
+            else:
+                self.templates.specialize_function(decl, span)
+            return
         if len(decl.name) > 1:
             self._out_of_line_member(decl)
             return
@@ -512,7 +569,7 @@ class DeclarationChecker:
     def _out_of_line_member(self, decl: ast.FunctionDecl) -> None:
         owner = self.ctx.scope.lookup_qualified(decl.name[:-1])
         display = "::".join(decl.name)
-        if not owner or owner[0].kind is not SymbolKind.TYPE or not isinstance(owner[0].entity.type, t.StructType):
+        if not owner or not isinstance(owner[0].entity, TypeEntity) or not isinstance(owner[0].entity.type, t.StructType):
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
             return
         struct = owner[0].entity.type
@@ -528,13 +585,13 @@ class DeclarationChecker:
                 self._define(decl, entity)
 
     def _function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
-                            qualified: bool = False, template_args: tuple[t.Type, ...] = ()) -> FunctionEntity | None:
+                            qualified: bool = False, template_args: tuple[ArgValue, ...] = ()) -> FunctionEntity | None:
         """Declare (or find the earlier declaration of) a function; its body is checked by `_define`."""
         name = decl.name[-1]
         prefix = "::".join(_scope_path(self.ctx.scope))
         display = f"{prefix}::{name}" if prefix else name
         if template_args:
-            display += "<" + ", ".join(str(a) for a in template_args) + ">"
+            display += f"<{show(template_args)}>"
         span = self._name_span(decl.span, name)
         if decl.template_params and not template_args:
             entity = FunctionEntity(decl, None, self.ctx.scope, method_of)
@@ -643,22 +700,24 @@ class DeclarationChecker:
             function.body = self.stmts.body(decl.body)
         self.ctx.module.functions.append(function)
 
-    def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
-        found = entity.instances.get(args)
-        if found is not None:
-            return found
-        decl = entity.decl
-        scope = entity.scope.child(ScopeKind.BLOCK, "template")
-        for param, arg in zip(decl.template_params or (), args):
-            scope.declare(Symbol(param.name, SymbolKind.TYPE, TypeEntity(arg), param.span))
-        with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
-            instance = self._function_signature(decl, entity.method_of, template_args=args)
-            if instance is None:
-                return None
-            entity.instances[args] = instance
-            if decl.body is not None:
-                self._define(decl, instance)
-        return instance
+    # ------------------------------------------------------------ for templates (`templates.TemplateHost`)
+
+    def function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
+                           template_args: tuple[ArgValue, ...]) -> FunctionEntity | None:
+        return self._function_signature(decl, method_of, template_args=template_args)
+
+    def define(self, decl: ast.FunctionDecl, entity: FunctionEntity) -> None:
+        self._define(decl, entity)
+
+    def check_type(self, ref: ast.TypeRef) -> t.Type | None:
+        return self.exprs.check_type(ref)
+
+    def constant(self, expr: ast.Expr, target: t.Type, what: str) -> ArgValue | None:
+        converted = self.exprs.converted(expr, target, what)
+        if converted is None:
+            return None
+        found = self.exprs.fold_required(converted, what)
+        return None if found is None else found[1]  # type: ignore[return-value]
 
 
 def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
@@ -666,6 +725,15 @@ def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
     if len(params) == 1 and params[0].name is None and params[0].type.name == ("void",) and not params[0].array_dims:
         return ()
     return params
+
+
+def _coherent_capable(type_: t.Type) -> bool:
+    """Whether `globallycoherent` may qualify a variable of this type (arrays of such included)."""
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    if isinstance(type_, t.ResourceType):
+        return type_.kind.writable
+    return isinstance(type_, t.NodeObjectType) and type_.kind is t.NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD
 
 
 def contains_node_object(type_: t.Type) -> bool:

@@ -26,11 +26,12 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods
-from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity,
+from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, FieldEntity, FunctionEntity, InvalidDeclaration,
                               NamespaceEntity, TypeEntity)
 from wgc.sema.conversions import Conversion, common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
+from wgc.sema.templates import StructTemplate
 from wgc.sema.typeref import resolve_type
 from wgc.source import Span
 from wgc.syntax import ast
@@ -285,6 +286,8 @@ class ExpressionChecker:
         entity = symbol.entity
         if isinstance(entity, ir.Variable):
             return ir.VarRef(entity.type, e.span, entity)
+        if isinstance(entity, InvalidDeclaration):
+            return None  # its declaration was reported
         if isinstance(entity, BlockMember):
             block = ir.VarRef(entity.block.type, e.span, entity.block)
             field_ = entity.block.type.all_fields()[entity.index]  # type: ignore[attr-defined]
@@ -303,7 +306,7 @@ class ExpressionChecker:
         if isinstance(entity, FunctionEntity):
             self.ctx.report(codes.INVALID_OPERANDS, e.span, f"function '{display}' must be called")
             return None
-        if isinstance(entity, TypeEntity):
+        if isinstance(entity, (TypeEntity, StructTemplate)):
             self.ctx.report(codes.INVALID_OPERANDS, e.span, f"'{display}' is a type, not a value")
             return None
         assert isinstance(entity, NamespaceEntity)
@@ -562,9 +565,9 @@ class ExpressionChecker:
         type_ = base.type
         name_span = member_span(span, name)
         if isinstance(type_, t.StructType):
-            for index, field_ in enumerate(type_.all_fields()):
-                if field_.name == name:
-                    return ir.FieldAccess(field_.type, span, base, index, name)
+            found = _field_access(base, type_, name, span)
+            if found is not None:
+                return found
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:
                 self.ctx.report(codes.INVALID_OPERANDS, name_span, f"member function '{name}' must be called")
@@ -916,3 +919,16 @@ def better(a: Sequence[Conversion], b: Sequence[Conversion]) -> bool:
     """Whether conversion sequence `a` is better than `b` (no worse everywhere, better somewhere)."""
     return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
 
+
+def _field_access(base: ir.Expr, struct: t.StructType, name: str, span: Span) -> ir.Expr | None:
+    """`base.name` for a field of `struct`, also one inside an anonymous struct member; None if none."""
+    fields = struct.all_fields()
+    for index, field_ in enumerate(fields):
+        if field_.name == name:
+            return ir.FieldAccess(field_.type, span, base, index, name)
+    for index, field_ in enumerate(fields):
+        if field_.name == "" and isinstance(field_.type, t.StructType):
+            inner = _field_access(ir.FieldAccess(field_.type, span, base, index, ""), field_.type, name, span)
+            if inner is not None:
+                return inner
+    return None

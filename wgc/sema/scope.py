@@ -92,7 +92,15 @@ class Scope:
         return []
 
     def lookup_qualified(self, parts: tuple[str, ...]) -> list[Symbol]:
-        """`ns::inner::name` or `Struct::member`: resolve the first part here, the rest inside."""
+        """`ns::inner::name` or `Struct::member`: resolve the first part here, the rest inside.
+
+        A first part "" is the global namespace (`::name`, `::ns::name`).
+        """
+        if parts and parts[0] == "":
+            root = self
+            while root.kind is not ScopeKind.GLOBAL and root.parent is not None:
+                root = root.parent
+            return root.lookup_qualified(parts[1:])
         if len(parts) == 1:
             return self.lookup(parts[0])
         found = self.lookup(parts[0])
