@@ -1497,6 +1497,37 @@ CASES = [
                "                        ^~",
                "1 error generated.")),
 
+    # WG0344 ---------------------------------------------------------------
+    case("WG0344", "partial-specialisation",
+         lines("template<typename T, typename U> struct Pair { T a; U b; };",
+               "template<typename T> struct Pair<T, int> { T a; };"),
+         lines("<stdin>:2:29: error: partial specialisation of 'Pair' is not supported; specialise every argument [WG0344]",
+               "template<typename T> struct Pair<T, int> { T a; };",
+               "                            ^~~~",
+               "1 error generated.")),
+    # WG0345 ---------------------------------------------------------------
+    case("WG0345", "self-instantiating-struct",
+         lines("template<uint N> struct Deep { Deep<N + 1> next; };",
+               "void f() { Deep<0> d; }"),
+         lines("<stdin>:1:32: error: instantiating 'Deep<64>' nests templates more than 64 deep (a template that "
+               "instantiates itself with ever new arguments?) [WG0345]",
+               "template<uint N> struct Deep { Deep<N + 1> next; };",
+               "                               ^~~~~~~~~~~",
+               "<stdin>:1:32: note: in instantiation of 'Deep<63>' requested here",
+               "template<uint N> struct Deep { Deep<N + 1> next; };",
+               "                               ^~~~~~~~~~~",
+               "<stdin>:1:32: note: in instantiation of 'Deep<62>' requested here",
+               "template<uint N> struct Deep { Deep<N + 1> next; };",
+               "                               ^~~~~~~~~~~",
+               "<stdin>:1:32: note: in instantiation of 'Deep<61>' requested here",
+               "template<uint N> struct Deep { Deep<N + 1> next; };",
+               "                               ^~~~~~~~~~~",
+               "<stdin>:2:12: note: in instantiation of 'Deep<0>' requested here",
+               "void f() { Deep<0> d; }",
+               "           ^~~~~~~",
+               "note: (further instantiation contexts not shown)",
+               "1 error generated.")),
+
 ]
 
 
