@@ -463,3 +463,35 @@ def test_dependent_types_are_only_checked_when_instantiated():
         void probe() {}
     """)
     assert [s.name for s in module.structs] == [] and [f.name for f in module.functions] == ["probe"]
+
+
+def test_member_templates_and_derived_templates_see_their_parameters():
+    module = sema("""
+        template<class T> struct Box { T v; template<typename U> U as() { return (U)v; } };
+        struct Rec { uint3 grid : SV_DispatchGrid; float v; };
+        template<typename T> struct Derived : Rec { T w; T both() { return w + (T)v; } };
+        namespace ns { static const uint K = 3; struct Base { float b; }; struct Inner : Base { float c[K]; }; }
+        template<typename T> void emit(NodeOutput<Derived<T> > o)
+        {
+            ThreadNodeOutputRecords<Derived<T> > r = o.GetThreadNodeOutputRecords(1);
+            r.Get().w = 1;
+            r.OutputComplete();
+        }
+        [Shader("node")]
+        [NodeLaunch("thread")]
+        void main([MaxRecords(1)] NodeOutput<Derived<int> > next)
+        {
+            Box<float> b; int i = b.as<int>(); Derived<int> d; int s = d.both(); ns::Inner inner;
+            emit(next);
+        }
+        [Shader("node")]
+        [NodeLaunch("broadcasting")]
+        [NodeMaxDispatchGrid(4, 1, 1)]
+        [NumThreads(1, 1, 1)]
+        void next(DispatchNodeInputRecord<Derived<int> > r) {}
+    """)
+    derived = struct(module, "Derived<int>")
+    assert derived.base is struct(module, "Rec") and [f.type for f in derived.fields] == [I]
+    assert [f.type for f in struct(module, "Inner").fields] == [t.array(F, 3)]
+    assert calls(func(module, "main")) == ["Box<float>::as<int>", "Derived<int>::both", "emit<int>"]
+    assert func(module, "Box<float>::as<int>").return_type is I

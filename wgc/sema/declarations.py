@@ -154,7 +154,7 @@ class DeclarationChecker:
         scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, struct.name)
         if base_scope is not None:
             scope = Scope(ScopeKind.STRUCT, base_scope, struct.name)
-            scope.lexical = self.ctx.scope  # type: ignore[attr-defined]
+            scope.lexical = self.ctx.scope
         entity.scope = scope
         self.ctx.struct_scopes[struct] = scope
         base_count = len(struct.base.all_fields()) if struct.base else 0
@@ -169,7 +169,7 @@ class DeclarationChecker:
                     self._fields(struct, member, base_count)
                 elif isinstance(member, ast.FunctionDecl):
                     entity_ = self._function_signature(member, method_of=None if static else struct)
-                    if entity_ is not None and member.body is not None:
+                    if entity_ is not None and member.body is not None and not entity_.is_template:
                         methods.append((member, entity_))
                 elif isinstance(member, ast.StructDecl) and member.name is None and member.members is not None:
                     self._anonymous_member(struct, member, base_count)
@@ -755,7 +755,7 @@ def _scope_path(scope: Scope) -> list[str]:
     while current is not None:
         if current.kind in (ScopeKind.NAMESPACE, ScopeKind.STRUCT) and current.name:
             names.append(current.name)
-        current = getattr(current, "lexical", None) or current.parent
+        current = current.lexical or current.parent
     return list(reversed(names))
 
 

@@ -56,6 +56,9 @@ class Scope:
     name: str | None = None
     """The namespace or struct name, for qualified lookups and messages."""
     symbols: dict[str, list[Symbol]] = field(default_factory=dict)
+    lexical: Scope | None = None
+    """A derived struct's scope: its parent is the base's member scope, and this is the scope the
+    struct was declared in (searched after the bases, for types, constants and template parameters)."""
 
     def child(self, kind: ScopeKind, name: str | None = None) -> Scope:
         return Scope(kind, self, name)
@@ -88,6 +91,15 @@ class Scope:
             found = scope.symbols.get(name)
             if found:
                 return found
+            if scope.lexical is not None:  # a derived struct: its bases' members, then where it was declared
+                base = scope.parent
+                while base is not None and base.kind is ScopeKind.STRUCT:
+                    found = base.symbols.get(name)
+                    if found:
+                        return found
+                    base = base.parent if base.lexical is not None else None
+                scope = scope.lexical
+                continue
             scope = scope.parent
         return []
 
