@@ -495,3 +495,17 @@ def test_member_templates_and_derived_templates_see_their_parameters():
     assert [f.type for f in struct(module, "Inner").fields] == [t.array(F, 3)]
     assert calls(func(module, "main")) == ["Box<float>::as<int>", "Derived<int>::both", "emit<int>"]
     assert func(module, "Box<float>::as<int>").return_type is I
+
+
+def test_string_literals_are_not_template_arguments():
+    """As in DXC (C++ allows no string literal as a template argument): one precise error each."""
+    assert rendered(lines('template<typename T> void f() {}',
+                          'template<uint N> struct S { uint a[N]; };',
+                          'void h() { f<"abc">(); S<"x"> s; }')) == lines(
+        "<stdin>:3:14: error: template argument for 'T' of 'f' must be a type [WG0328]",
+        'void h() { f<"abc">(); S<"x"> s; }',
+        "             ^~~~~",
+        "<stdin>:3:26: error: cannot convert from 'string' to 'uint' in template argument for 'N' of 'S' [WG0303]",
+        'void h() { f<"abc">(); S<"x"> s; }',
+        "                         ^~~",
+        "2 errors generated.")

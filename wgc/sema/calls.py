@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.diagnostics import Severity
 from wgc.sema import intrinsics, methods
 from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, implicit_conversion
@@ -107,7 +108,10 @@ class FunctionCalls:
         counts_fit = False
         for entity in entities:
             if entity.is_template:
+                reported = len(self.ctx.diagnostics)
                 deduced = self.instantiate(entity, template_args, [a.type for a in args], span)
+                if deduced is None and any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[reported:]):
+                    return None  # a written template argument was wrong (reported): the call cannot be judged
                 if deduced is None:
                     continue
                 entity = deduced

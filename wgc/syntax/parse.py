@@ -91,7 +91,7 @@ _DECLARED_TYPE = re.compile(
     r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
 _TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
-_TEMPLATE_SCAN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(::)|(,)|(<)|(>>|>))")
+_TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
 
 
