@@ -509,3 +509,17 @@ def test_string_literals_are_not_template_arguments():
         'void h() { f<"abc">(); S<"x"> s; }',
         "                         ^~~",
         "2 errors generated.")
+
+
+def test_a_variable_whose_type_has_errors_is_reported_once():
+    """Its uses are not 'undeclared identifier' errors too (global and local alike)."""
+    assert rendered(lines("RWStructuredBuffer<Missing> g;",
+                          "template<typename T> struct Box { T v; };",
+                          "float f() { Box<Missing> b; return b.v + g[0].x; }")) == lines(
+        "<stdin>:1:20: error: unknown type name 'Missing' [WG0314]",
+        "RWStructuredBuffer<Missing> g;",
+        "                   ^~~~~~~",
+        "<stdin>:3:17: error: unknown type name 'Missing' [WG0314]",
+        "float f() { Box<Missing> b; return b.v + g[0].x; }",
+        "                ^~~~~~~",
+        "2 errors generated.")

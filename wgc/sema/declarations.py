@@ -309,6 +309,7 @@ class DeclarationChecker:
     def _VarDecl(self, decl: ast.VarDecl) -> None:
         base = self._decl_type(decl.type)
         if base is None or not self._check_coherent(decl, base):
+            self._declare_invalid(decl)
             return
         modifiers = set(decl.modifiers)
         attributes = self.stmts._attributes(decl.attributes)
@@ -327,6 +328,13 @@ class DeclarationChecker:
             self.ctx.report(codes.UNKNOWN_IMAGE_FORMAT, attribute.args[0].span,
                             f"unknown image format '{written}' in 'vk::image_format'",
                             notes=[f"did you mean '{close[0]}'?"] if close else [])
+
+    def _declare_invalid(self, decl: ast.VarDecl) -> None:
+        """The names of a variable declaration whose type had errors: declared all the same, so
+        that their uses are not reported again as undeclared."""
+        for declarator in decl.declarators:
+            span = self._name_span(declarator.span, declarator.name)
+            self.ctx.scope.declare(Symbol(declarator.name, SymbolKind.VARIABLE, InvalidDeclaration(), span))
 
     def _check_coherent(self, decl: ast.VarDecl, base: t.Type) -> bool:
         """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule)."""
@@ -513,9 +521,7 @@ class DeclarationChecker:
         if base is not None:
             self._check_coherent(decl, base)
         if base is None or any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[start:]):
-            for declarator in decl.declarators:  # declared all the same: their uses are not errors again
-                span = self._name_span(declarator.span, declarator.name)
-                self.ctx.scope.declare(Symbol(declarator.name, SymbolKind.VARIABLE, InvalidDeclaration(), span))
+            self._declare_invalid(decl)
             return []
         modifiers = set(decl.modifiers)
         kept = frozenset(modifiers & _KEPT_MODIFIERS)
