@@ -1,14 +1,16 @@
 """Semantic analysis, scopes: what names mean where (global, namespace, struct, function, block).
 
 Input: declarations as sema meets them (`Scope.declare`).  Output: lookups
-(`Scope.lookup`, qualified `Scope.lookup_qualified`), the previous declaration
+(`Scope.lookup`, qualified `Scope.lookup_qualified`, where a leading "" is the
+global namespace of `::name`), the previous declaration
 when a name is declared twice in one scope, and spelling suggestions for
 undeclared names ("did you mean 'count'?").
 
 Invariants:
 - A scope maps a name to a list of `Symbol`s: several entries only for function
   overloads; anything else declared twice in one scope is a redefinition.
-- Inner scopes shadow outer ones; lookups walk outwards to the global scope.
+- Inner scopes shadow outer ones; lookups walk outwards to the global scope (a
+  derived struct: its own members, its bases' members, then where it was declared).
 - Names are case-sensitive (HLSL identifiers are); suggestions are
   deterministic (difflib ratio, then alphabetical).
 """

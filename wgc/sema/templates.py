@@ -20,8 +20,10 @@ Decisions:
   written parameter types (`T`, `T a[N]`, `vector<T, N>`, `matrix<T, R, C>`,
   `Box<T>`, `GroupNodeInputRecords<Rec<T> >`, `RWStructuredBuffer<T>`) against the
   argument types; explicit arguments come first, defaults fill the rest.
-- Not supported (WG0344): partial specialisation and template template
-  parameters.  Instantiations nest at most `MAX_DEPTH` deep (WG0345).
+- Not supported (WG0344): partial specialisation, value parameters of a
+  non-scalar type (template template parameters do not parse).  Instantiations
+  nest at most `MAX_DEPTH` deep (WG0345); a diagnostic shows at most
+  `MAX_NOTES` instantiation notes.
 
 Invariants: a failed instantiation is cached as None, so it is reported once;
 instantiation never changes the scope or function of the code that uses it.
@@ -165,8 +167,8 @@ class Templates:
                             f"partial specialisation of '{display}' is not supported (C++ has none for functions)")
             return
         param_types = []
-        for param in decl.params:
-            type_ = self.host.check_type(param.type)
+        for param in _own_params(decl):
+            type_ = self.host.check_type(dataclasses.replace(param.type, array_dims=param.array_dims))
             if type_ is None:
                 return
             param_types.append(type_)
