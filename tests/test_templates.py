@@ -523,3 +523,17 @@ def test_a_variable_whose_type_has_errors_is_reported_once():
         "float f() { Box<Missing> b; return b.v + g[0].x; }",
         "                ^~~~~~~",
         "2 errors generated.")
+
+
+def test_a_function_template_declared_before_its_definition():
+    """Calls before the definition instantiate the prototype; the definition gives them their bodies."""
+    module = sema("""
+        template<typename T> T scaled(T value);
+        float early() { return scaled(1.0f); }
+        template<typename T> T scaled(T x) { return x * 2; }
+        int late() { return scaled(3); }
+    """)
+    assert calls(func(module, "early")) == ["scaled<float>"] and calls(func(module, "late")) == ["scaled<int>"]
+    body = returned(func(module, "scaled<float>"))
+    assert isinstance(body, ir.Binary) and body.left.variable is func(module, "scaled<float>").params[0]
+    assert func(module, "scaled<float>").params[0].name == "x"

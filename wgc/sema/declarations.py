@@ -600,6 +600,10 @@ class DeclarationChecker:
             display += f"<{show(template_args)}>"
         span = self._name_span(decl.span, name)
         if decl.template_params and not template_args:
+            earlier = self.templates.prototype_of(decl, self.ctx.scope.local(name))
+            if earlier is not None:  # the definition of a template declared before
+                self.templates.define_template(earlier, decl)
+                return earlier
             entity = FunctionEntity(decl, None, self.ctx.scope, method_of)
             self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))
             return entity

@@ -196,6 +196,36 @@ class Templates:
         self.ctx.report(codes.INVALID_TEMPLATE, span,
                         f"no function template '{display}' matches this explicit specialisation")
 
+    def prototype_of(self, decl: ast.FunctionDecl, symbols: Sequence[Symbol]) -> FunctionEntity | None:
+        """The function template `decl` defines, if it was declared before without a body (with as
+        many template and function parameters)."""
+        if decl.body is None:
+            return None
+        for symbol in symbols:
+            entity = symbol.entity
+            if isinstance(entity, FunctionEntity) and entity.is_template and entity.decl.body is None \
+                    and len(entity.decl.template_params or ()) == len(decl.template_params or ()) \
+                    and len(_own_params(entity.decl)) == len(_own_params(decl)):
+                return entity
+        return None
+
+    def define_template(self, entity: FunctionEntity, decl: ast.FunctionDecl) -> None:
+        """Give a function template declared before its definition that definition; the instances
+        made meanwhile (calls before the definition) get their bodies now."""
+        entity.decl = decl
+        for key, instance in entity.instances.items():
+            if instance is None or instance.function is None or instance.defined:
+                continue
+            function = instance.function
+            own = function.params[1:] if function.method_of is not None else function.params
+            for variable, param in zip(own, _own_params(decl)):
+                variable.name = param.name or ""  # the body sees the definition's names
+            scope = entity.scope.child(ScopeKind.BLOCK, "template")
+            for param, value in zip(decl.template_params or (), key):
+                scope.declare(self._parameter_symbol(param, value))
+            with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
+                self.host.define(decl, instance)
+
     # ------------------------------------------------------------ struct instances
 
     def struct_type(self, template: StructTemplate, ref: ast.TypeRef) -> t.Type | None:
@@ -305,13 +335,15 @@ class Templates:
             if value is None:
                 return None
             key.append(value)
-            if isinstance(value, t.Type):
-                scope.declare(Symbol(param.name, SymbolKind.TYPE, TypeEntity(value), param.span))
-            else:
-                kind = self.host.check_type(param.kind) if param.kind is not None else t.INT
-                scope.declare(Symbol(param.name, SymbolKind.ENUMERATOR, EnumeratorEntity(kind or t.INT, value),
-                                     param.span))
+            scope.declare(self._parameter_symbol(param, value))
         return tuple(key), scope
+
+    def _parameter_symbol(self, param: ast.TemplateParam, value: ArgValue) -> Symbol:
+        """What a template parameter names inside an instance: a type, or a constant."""
+        if isinstance(value, t.Type):
+            return Symbol(param.name, SymbolKind.TYPE, TypeEntity(value), param.span)
+        kind = self.host.check_type(param.kind) if param.kind is not None else t.INT
+        return Symbol(param.name, SymbolKind.ENUMERATOR, EnumeratorEntity(kind or t.INT, value), param.span)
 
     def _argument(self, param: ast.TemplateParam, arg: ast.TemplateArg, name: str) -> ArgValue | None:
         if param.kind is None:  # a type parameter
