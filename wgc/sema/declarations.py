@@ -21,6 +21,11 @@ Decisions made here:
 - `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
 - Templates (`templates`) are instantiated on use, once per argument tuple, in
   the scope they were declared in; this checker declares their instances.
+- `struct { ... };` inside a struct is an unnamed field whose fields are
+  members of the enclosing struct (C11 anonymous structs, as dxc).
+- `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (WG0333).
+- A variable whose type had errors is declared as an `InvalidDeclaration`, so
+  its uses do not cascade into "undeclared identifier".
 """
 
 from __future__ import annotations
