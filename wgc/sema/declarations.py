@@ -188,6 +188,7 @@ class DeclarationChecker:
         base_type = self._decl_type(decl.type)
         if base_type is None:
             return
+        self._check_coherent(decl, base_type)  # reported; the field is kept
         for declarator in decl.declarators:
             type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
@@ -341,11 +342,17 @@ class DeclarationChecker:
             span = self._name_span(declarator.span, declarator.name)
             self.ctx.scope.declare(Symbol(declarator.name, SymbolKind.VARIABLE, InvalidDeclaration(), span))
 
-    def _check_coherent(self, decl: ast.VarDecl, base: t.Type) -> bool:
-        """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule)."""
+    def _check_coherent(self, decl: ast.VarDecl | ast.Param, base: t.Type) -> bool:
+        """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule), for
+        variables, fields and parameters (node inputs of entries: `nodes`, WG0406)."""
         if "globallycoherent" not in decl.modifiers or _coherent_capable(base):
             return True
-        span = self._name_span(decl.declarators[0].span, decl.declarators[0].name) if decl.declarators else decl.span
+        if isinstance(decl, ast.Param):
+            span = self._name_span(decl.span, decl.name) if decl.name else decl.span
+        elif decl.declarators:
+            span = self._name_span(decl.declarators[0].span, decl.declarators[0].name)
+        else:
+            span = decl.span
         self.ctx.report(codes.INVALID_DECLARATION, span,
                         f"'globallycoherent' is not a valid modifier for a declaration of type '{base}'",
                         notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
@@ -673,6 +680,8 @@ class DeclarationChecker:
         type_ = self._with_dims(type_, param.array_dims, allow_unsized=False, span=param.span)
         if type_ is None:
             return None, None
+        if not isinstance(type_, t.NodeObjectType):
+            self._check_coherent(param, type_)  # reported; the parameter is kept
         modifiers = set(param.modifiers)
         directions = [m for m in param.modifiers if m in _DIRECTIONS]
         direction = _DIRECTIONS[directions[0]] if directions else ir.Direction.IN
