@@ -1522,6 +1522,13 @@ CASES = [
                "                                                                                   ^",
                "note: 'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects",
                "2 errors generated.")),
+    case("WG0333", "globallycoherent-function-result",
+         lines("globallycoherent float One() { return 1.0; }"),
+         lines("<stdin>:1:24: error: 'globallycoherent' is not a valid modifier for a declaration of type 'float' [WG0333]",
+               "globallycoherent float One() { return 1.0; }",
+               "                       ^~~",
+               "note: 'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects",
+               "1 error generated.")),
     # WG0344 ---------------------------------------------------------------
     case("WG0344", "partial-specialisation",
          lines("template<typename T, typename U> struct Pair { T a; U b; };",

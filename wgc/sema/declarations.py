@@ -344,7 +344,8 @@ class DeclarationChecker:
 
     def _check_coherent(self, decl: ast.VarDecl | ast.Param, base: t.Type) -> bool:
         """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule), for
-        variables, fields and parameters (node inputs of entries: `nodes`, WG0406)."""
+        variables, fields and parameters (node inputs of entries: `nodes`, WG0406; function results:
+        `_function_signature`)."""
         if "globallycoherent" not in decl.modifiers or _coherent_capable(base):
             return True
         if isinstance(decl, ast.Param):
@@ -620,6 +621,10 @@ class DeclarationChecker:
             self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))
             return entity
         return_type = self.exprs.check_type(decl.return_type)
+        if return_type is not None and "globallycoherent" in decl.modifiers and not _coherent_capable(return_type):
+            self.ctx.report(codes.INVALID_DECLARATION, span,
+                            f"'globallycoherent' is not a valid modifier for a declaration of type '{return_type}'",
+                            notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
         params: list[ir.Variable] = []
         defaults: list[ir.Expr | None] = []
         ok = return_type is not None
