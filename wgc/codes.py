@@ -112,6 +112,9 @@ UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a 
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (partial specialisation, "
+                             "a value parameter of non-scalar type)")
+TEMPLATE_TOO_DEEP = _kind("WG0345", E, "template instantiations nested more deeply than wgc allows (64)")
 IGNORED_INITIALIZER = _kind("WG0365", W, "an initializer of a plain global or a cbuffer/tbuffer member, which the "
                             "application sets: ignored (as dxc's SPIR-V path does)", "vk-ignored-features")
 INVALID_SPEC_CONSTANT = _kind("WG0366", E, "a [[vk::constant_id]] variable that cannot be a specialization "

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.diagnostics import Severity
 from wgc.sema import intrinsics, methods, rayquery
 from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
@@ -37,7 +38,7 @@ from wgc.sema.scope import SymbolKind
 from wgc.source import Span
 from wgc.syntax import ast
 
-Instantiate = Callable[[FunctionEntity, tuple[t.Type, ...], Span], "FunctionEntity | None"]
+Instantiate = Callable[[FunctionEntity, Sequence[ast.TemplateArg], Sequence[t.Type], Span], "FunctionEntity | None"]
 _ATOMICS = frozenset(f"Interlocked{op}" for op in
                      ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore",
                       "CompareStoreFloatBitwise", "CompareExchangeFloatBitwise"))
@@ -47,7 +48,8 @@ class FunctionCalls:
     def __init__(self, ctx: Context, instantiate: Instantiate) -> None:
         self.ctx = ctx
         self.instantiate = instantiate
-        """Declares a template instance (done by the declaration checker) or returns None after an error."""
+        """The instance of a function template for a call: explicit template arguments, argument types
+        (`templates.Templates.function_instance`); None when the template is not viable."""
 
     def call(self, checker: ExpressionChecker, e: ast.CallExpr) -> ir.Expr | None:
         callee = e.callee
@@ -68,11 +70,9 @@ class FunctionCalls:
         if any(a is None for a in args):
             return None
         if functions:
-            template_args = self._template_args(checker, e)
-            if template_args is None:
-                return None
             this = self.ctx.function.this if self.ctx.function else None
-            return self._user_call(checker, functions, display, args, e.span, template_args, this)  # type: ignore[arg-type]
+            return self._user_call(checker, functions, display, args, e.span, e.template_args or (),  # type: ignore[arg-type]
+                                   this)
         if symbols:
             kind = symbols[0].kind
             self.ctx.report(codes.INVALID_OPERANDS, callee.span,
@@ -98,7 +98,7 @@ class FunctionCalls:
     # ------------------------------------------------------------ user functions
 
     def _user_call(self, checker: ExpressionChecker, entities: Sequence[FunctionEntity], display: str,
-                   args: list[ir.Expr], span: Span, template_args: tuple[t.Type, ...],
+                   args: list[ir.Expr], span: Span, template_args: Sequence[ast.TemplateArg],
                    this: ir.Variable | None, obj: ir.Expr | None = None) -> ir.Expr | None:
         if any(e.function is None and not e.is_template for e in entities):
             return None  # an overload whose declaration had errors: its calls cannot be judged
@@ -112,7 +112,10 @@ class FunctionCalls:
         counts_fit = False
         for entity in entities:
             if entity.is_template:
-                deduced = self._deduce(entity, template_args, args, span)
+                reported = len(self.ctx.diagnostics)
+                deduced = self.instantiate(entity, template_args, [a.type for a in args], span)
+                if deduced is None and any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[reported:]):
+                    return None  # a written template argument was wrong (reported): the call cannot be judged
                 if deduced is None:
                     continue
                 entity = deduced
@@ -206,20 +209,6 @@ class FunctionCalls:
             conversions.append(conversion)
         return tuple(conversions)
 
-    def _deduce(self, entity: FunctionEntity, explicit: tuple[t.Type, ...], args: Sequence[ir.Expr],
-                span: Span) -> FunctionEntity | None:
-        params = entity.decl.template_params or ()
-        names = [p.name for p in params]
-        bound: dict[str, t.Type] = dict(zip(names, explicit))
-        for param, arg in zip(entity.decl.params, args):
-            ref = param.type
-            if len(ref.name) == 1 and ref.name[0] in names and ref.template_args is None and not param.array_dims:
-                bound.setdefault(ref.name[0], arg.type)
-        if len(explicit) > len(names) or any(n not in bound for n in names):
-            return None
-        key = tuple(bound[n] for n in names)
-        return self.instantiate(entity, key, span)
-
     def _record_call(self, entity: FunctionEntity, function: ir.Function, span: Span) -> None:
         self.ctx.uses.setdefault(entity, span)
         state = self.ctx.function
@@ -244,10 +233,8 @@ class FunctionCalls:
             if not functions:
                 checker._no_member(member_span(e.callee.span, name), type_, name, _member_names(type_, scope))
                 return None
-            template_args = self._template_args(checker, e)
-            if template_args is None:
-                return None
-            return self._user_call(checker, functions, f"{type_}::{name}", args, e.span, template_args, None, obj)
+            return self._user_call(checker, functions, f"{type_}::{name}", args, e.span, e.template_args or (), None,
+                                   obj)
         if isinstance(type_, (t.ResourceType, t.NodeObjectType, t.RayQueryType)):
             return self._method_call(checker, obj, name, e, args)
         self.ctx.report(codes.NO_SUCH_MEMBER, member_span(e.callee.span, name), f"{describe(type_)} has no member functions")

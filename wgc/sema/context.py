@@ -115,8 +115,9 @@ class FunctionEntity:
     """The scope the function was declared in (templates are instantiated there)."""
     method_of: t.StructType | None = None
     defined: bool = False
-    instances: dict[tuple[t.Type, ...], FunctionEntity] = field(default_factory=dict)
-    template_args: tuple[t.Type, ...] = ()
+    instances: dict[tuple[Any, ...], FunctionEntity | None] = field(default_factory=dict)
+    """A template's instances by argument tuple (types, or values of value parameters); None: failed."""
+    template_args: tuple[Any, ...] = ()
     redefinition: bool = False
     """A second definition (WG0302): its body is checked for its own errors, then dropped."""
 
@@ -157,6 +158,8 @@ class Context:
         self.erroneous_uses = 0
         """Uses of an erroneous variable or field: expressions dropped without a new diagnostic."""
         """The member scope of each struct (fields and member functions; its parent is the base's)."""
+        self.templates: Any = None
+        """The `templates.Templates` of this analysis (set by the declaration checker; typeref instantiates)."""
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:

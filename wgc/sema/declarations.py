@@ -19,8 +19,13 @@ Decisions made here:
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
 - `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
-- Templates are instantiated on use, once per argument tuple, in the scope
-  they were declared in.
+- Templates (`templates`) are instantiated on use, once per argument tuple, in
+  the scope they were declared in; this checker declares their instances.
+- `struct { ... };` inside a struct is an unnamed field whose fields are
+  members of the enclosing struct (C11 anonymous structs, as dxc).
+- `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (WG0333).
+- A variable whose type had errors is declared as an `InvalidDeclaration`, so
+  its uses do not cascade into "undeclared identifier".
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Label
+from wgc.diagnostics import Label, Severity
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousType, ErroneousVariable, FieldEntity,
@@ -39,6 +44,7 @@ from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker
+from wgc.sema.templates import ArgValue, Templates, show
 from wgc.sema.typeref import contains_object
 from wgc.source import Span
 from wgc.syntax import ast
@@ -59,7 +65,9 @@ GLOBALS_BLOCK = "$Globals"
 class DeclarationChecker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.calls = FunctionCalls(ctx, self._instantiate)
+        self.templates = Templates(ctx, self)
+        ctx.templates = self.templates
+        self.calls = FunctionCalls(ctx, self.templates.function_instance)
         self.exprs = ExpressionChecker(ctx, self.calls)
         self.stmts = StatementChecker(ctx, self.exprs, self.declare, self.local_variables)
         self.binding_requests: list[BindingRequest] = []
@@ -104,11 +112,14 @@ class DeclarationChecker:
     # ------------------------------------------------------------ types
 
     def _StructDecl(self, decl: ast.StructDecl) -> t.StructType | None:
+        if decl.template_params is not None or decl.specialization_args is not None:
+            self._struct_template(decl)
+            return None
         name = decl.name or "<anonymous struct>"
         existing = [s for s in self.ctx.scope.local(name) if s.kind is SymbolKind.TYPE] if decl.name else []
         struct: t.StructType | None = None
-        if existing and isinstance(existing[0].entity.type, t.StructType) and not existing[0].entity.type.fields \
-                and existing[0].entity.scope is None:
+        if existing and isinstance(existing[0].entity, TypeEntity) and isinstance(existing[0].entity.type, t.StructType) \
+                and not existing[0].entity.type.fields and existing[0].entity.scope is None:
             struct = existing[0].entity.type  # completing a forward declaration
         name_span = self._name_span(decl.span, decl.name)
         if struct is None:
@@ -120,6 +131,25 @@ class DeclarationChecker:
             entity = existing[0].entity
         if decl.members is None:
             return struct
+        self.declare_struct(decl, entity)
+        return struct
+
+    def _struct_template(self, decl: ast.StructDecl) -> None:
+        span = self._name_span(decl.span, decl.name)
+        if decl.template_params is None:
+            self.ctx.report(codes.INVALID_TEMPLATE, span, f"explicit specialisation of '{decl.name}' needs 'template<>'")
+        elif decl.specialization_args is not None:
+            self.templates.specialize_struct(decl, span)
+        elif not decl.template_params:
+            self.ctx.report(codes.INVALID_TEMPLATE, span, f"'template<>' before '{decl.name}', which names no template "
+                            "arguments to specialise")
+        else:
+            self.templates.declare_struct_template(decl, span)
+
+    def declare_struct(self, decl: ast.StructDecl, entity: TypeEntity) -> None:
+        """The members of a struct (or of a struct template's instance) whose type is `entity.type`."""
+        struct = entity.type
+        assert isinstance(struct, t.StructType) and decl.members is not None
         base_scope = None
         if decl.base is not None:
             base = self.exprs.check_type(decl.base)
@@ -128,10 +158,10 @@ class DeclarationChecker:
             elif base is not None:
                 struct.base = base
                 base_scope = self.ctx.struct_scopes.get(base)
-        scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, name)
+        scope = Scope(ScopeKind.STRUCT, base_scope or self.ctx.scope, struct.name)
         if base_scope is not None:
-            scope = Scope(ScopeKind.STRUCT, base_scope, name)
-            scope.lexical = self.ctx.scope  # type: ignore[attr-defined]
+            scope = Scope(ScopeKind.STRUCT, base_scope, struct.name)
+            scope.lexical = self.ctx.scope
         entity.scope = scope
         self.ctx.struct_scopes[struct] = scope
         base_count = len(struct.base.all_fields()) if struct.base else 0
@@ -146,14 +176,15 @@ class DeclarationChecker:
                     self._fields(struct, member, base_count)
                 elif isinstance(member, ast.FunctionDecl):
                     entity_ = self._function_signature(member, method_of=None if static else struct)
-                    if entity_ is not None and member.body is not None:
+                    if entity_ is not None and member.body is not None and not entity_.is_template:
                         methods.append((member, entity_))
+                elif isinstance(member, ast.StructDecl) and member.name is None and member.members is not None:
+                    self._anonymous_member(struct, member, base_count)
                 else:
                     self.declare(member)
             for member, function_entity in methods:
                 self._define(member, function_entity)
         self.ctx.module.structs.append(struct)
-        return struct
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
@@ -161,6 +192,7 @@ class DeclarationChecker:
         if base_type is None:
             erroneous.update(d.name for d in decl.declarators)
             return
+        self._check_coherent(decl, base_type)  # reported; the field is kept
         for declarator in decl.declarators:
             type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
@@ -187,6 +219,13 @@ class DeclarationChecker:
                 self.ctx.scope.hide(declarator.name)  # C++ name lookup: the derived member hides the base's
             if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
+
+    def _anonymous_member(self, struct: t.StructType, decl: ast.StructDecl, base_count: int) -> None:
+        """`struct { uint3 grid : SV_DispatchGrid; };` inside a struct: an unnamed field whose own
+        fields are members of the enclosing struct (`ExpressionChecker.member` looks inside)."""
+        inner = self._StructDecl(decl)
+        if inner is not None:
+            struct.fields.append(t.Field("", inner, None, None, decl.span))
 
     def _EnumDecl(self, decl: ast.EnumDecl) -> None:
         underlying = t.INT
@@ -288,6 +327,8 @@ class DeclarationChecker:
 
     def _VarDecl(self, decl: ast.VarDecl) -> None:
         base = self._decl_type(decl.type)
+        if base is not None and not self._check_coherent(decl, base):
+            base = None
         modifiers = set(decl.modifiers)
         attributes = self.stmts._attributes(decl.attributes)
         for declarator in decl.declarators:
@@ -308,6 +349,23 @@ class DeclarationChecker:
             self.ctx.report(codes.UNKNOWN_IMAGE_FORMAT, attribute.args[0].span,
                             f"unknown image format '{written}' in 'vk::image_format'",
                             notes=[f"did you mean '{close[0]}'?"] if close else [])
+
+    def _check_coherent(self, decl: ast.VarDecl | ast.Param, base: t.Type) -> bool:
+        """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule), for
+        variables, fields and parameters (node inputs of entries: `nodes`, WG0406; function results:
+        `_function_signature`)."""
+        if "globallycoherent" not in decl.modifiers or _coherent_capable(base):
+            return True
+        if isinstance(decl, ast.Param):
+            span = self._name_span(decl.span, decl.name) if decl.name else decl.span
+        elif decl.declarators:
+            span = self._name_span(decl.declarators[0].span, decl.declarators[0].name)
+        else:
+            span = decl.span
+        self.ctx.report(codes.INVALID_DECLARATION, span,
+                        f"'globallycoherent' is not a valid modifier for a declaration of type '{base}'",
+                        notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
+        return False
 
     def _variable_type(self, declarator: ast.Declarator, base: t.Type,
                        allow_unsized: bool) -> tuple[Span, t.Type | None]:
@@ -543,8 +601,11 @@ class DeclarationChecker:
         self.binding_requests.append(BindingRequest(variable, register, vk_binding, span))
 
     def local_variables(self, decl: ast.VarDecl) -> list[ir.Stmt]:
+        start = len(self.ctx.diagnostics)
         base = self._decl_type(decl.type)
-        if base is None:
+        if base is not None:
+            self._check_coherent(decl, base)
+        if base is None or any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[start:]):
             for declarator in decl.declarators:
                 self._erroneous_variable(declarator)
             return []
@@ -591,6 +652,14 @@ class DeclarationChecker:
     # ------------------------------------------------------------ functions
 
     def _FunctionDecl(self, decl: ast.FunctionDecl) -> None:
+        if decl.specialization_args is not None or decl.template_params == ():
+            span = self._name_span(decl.span, decl.name[-1])
+            if decl.template_params is None:
+                self.ctx.report(codes.INVALID_TEMPLATE, span,
+                                f"explicit specialisation of '{'::'.join(decl.name)}' needs 'template<>'")
+            else:
+                self.templates.specialize_function(decl, span)
+            return
         if len(decl.name) > 1:
             self._out_of_line_member(decl)
             return
@@ -601,7 +670,7 @@ class DeclarationChecker:
     def _out_of_line_member(self, decl: ast.FunctionDecl) -> None:
         owner = self.ctx.scope.lookup_qualified(decl.name[:-1])
         display = "::".join(decl.name)
-        if not owner or owner[0].kind is not SymbolKind.TYPE or not isinstance(owner[0].entity.type, t.StructType):
+        if not owner or not isinstance(owner[0].entity, TypeEntity) or not isinstance(owner[0].entity.type, t.StructType):
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
             return
         struct = owner[0].entity.type
@@ -617,19 +686,27 @@ class DeclarationChecker:
                 self._define(decl, entity)
 
     def _function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
-                            qualified: bool = False, template_args: tuple[t.Type, ...] = ()) -> FunctionEntity | None:
+                            qualified: bool = False, template_args: tuple[ArgValue, ...] = ()) -> FunctionEntity | None:
         """Declare (or find the earlier declaration of) a function; its body is checked by `_define`."""
         name = decl.name[-1]
         prefix = "::".join(_scope_path(self.ctx.scope))
         display = f"{prefix}::{name}" if prefix else name
         if template_args:
-            display += "<" + ", ".join(str(a) for a in template_args) + ">"
+            display += f"<{show(template_args)}>"
         span = self._name_span(decl.span, name)
         if decl.template_params and not template_args:
+            earlier = self.templates.prototype_of(decl, self.ctx.scope.local(name))
+            if earlier is not None:  # the definition of a template declared before
+                self.templates.define_template(earlier, decl)
+                return earlier
             entity = FunctionEntity(decl, None, self.ctx.scope, method_of)
             self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))
             return entity
         return_type = self.exprs.check_type(decl.return_type)
+        if return_type is not None and "globallycoherent" in decl.modifiers and not _coherent_capable(return_type):
+            self.ctx.report(codes.INVALID_DECLARATION, span,
+                            f"'globallycoherent' is not a valid modifier for a declaration of type '{return_type}'",
+                            notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
         params: list[ir.Variable] = []
         defaults: list[ir.Expr | None] = []
         ok = return_type is not None
@@ -703,6 +780,8 @@ class DeclarationChecker:
         type_ = self._with_dims(type_, param.array_dims, allow_unsized=True, span=param.span)
         if type_ is None:
             return None, None
+        if not isinstance(type_, t.NodeObjectType):
+            self._check_coherent(param, type_)  # reported; the parameter is kept
         modifiers = set(param.modifiers)
         directions = [m for m in param.modifiers if m in _DIRECTIONS]
         direction = _DIRECTIONS[directions[0]] if directions else ir.Direction.IN
@@ -750,22 +829,24 @@ class DeclarationChecker:
         if not entity.redefinition:
             self.ctx.module.functions.append(function)
 
-    def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
-        found = entity.instances.get(args)
-        if found is not None:
-            return found
-        decl = entity.decl
-        scope = entity.scope.child(ScopeKind.BLOCK, "template")
-        for param, arg in zip(decl.template_params or (), args):
-            scope.declare(Symbol(param.name, SymbolKind.TYPE, TypeEntity(arg), param.span))
-        with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
-            instance = self._function_signature(decl, entity.method_of, template_args=args)
-            if instance is None:
-                return None
-            entity.instances[args] = instance
-            if decl.body is not None:
-                self._define(decl, instance)
-        return instance
+    # ------------------------------------------------------------ for templates (`templates.TemplateHost`)
+
+    def function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
+                           template_args: tuple[ArgValue, ...]) -> FunctionEntity | None:
+        return self._function_signature(decl, method_of, template_args=template_args)
+
+    def define(self, decl: ast.FunctionDecl, entity: FunctionEntity) -> None:
+        self._define(decl, entity)
+
+    def check_type(self, ref: ast.TypeRef) -> t.Type | None:
+        return self.exprs.check_type(ref)
+
+    def constant(self, expr: ast.Expr, target: t.Type, what: str) -> ArgValue | None:
+        converted = self.exprs.converted(expr, target, what)
+        if converted is None:
+            return None
+        found = self.exprs.fold_required(converted, what)
+        return None if found is None else found[1]  # type: ignore[return-value]
 
 
 def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:
@@ -790,6 +871,15 @@ def contains_only_node_objects(type_: t.Type) -> bool:
     return True
 
 
+def _coherent_capable(type_: t.Type) -> bool:
+    """Whether `globallycoherent` may qualify a variable of this type (arrays of such included)."""
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    if isinstance(type_, t.ResourceType):
+        return type_.kind.writable
+    return isinstance(type_, t.NodeObjectType) and type_.kind is t.NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD
+
+
 def contains_node_object(type_: t.Type) -> bool:
     if isinstance(type_, t.NodeObjectType):
         return True
@@ -811,7 +901,7 @@ def _scope_path(scope: Scope) -> list[str]:
     while current is not None:
         if current.kind in (ScopeKind.NAMESPACE, ScopeKind.STRUCT) and current.name:
             names.append(current.name)
-        current = getattr(current, "lexical", None) or current.parent
+        current = current.lexical or current.parent
     return list(reversed(names))
 
 

@@ -31,6 +31,7 @@ from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousV
 from wgc.sema.conversions import common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
+from wgc.sema.templates import StructTemplate
 from wgc.sema.typeref import resolve_type
 from wgc.source import Span
 from wgc.syntax import ast
@@ -306,7 +307,7 @@ class ExpressionChecker:
         if isinstance(entity, FunctionEntity):
             self.ctx.report(codes.INVALID_OPERANDS, e.span, f"function '{display}' must be called")
             return None
-        if isinstance(entity, TypeEntity):
+        if isinstance(entity, (TypeEntity, StructTemplate)):
             self.ctx.report(codes.INVALID_OPERANDS, e.span, f"'{display}' is a type, not a value")
             return None
         assert isinstance(entity, NamespaceEntity)
@@ -565,10 +566,9 @@ class ExpressionChecker:
         type_ = base.type
         name_span = member_span(span, name)
         if isinstance(type_, t.StructType):
-            fields = type_.all_fields()
-            for index in reversed(range(len(fields))):   # a derived struct's member hides its base's
-                if fields[index].name == name:
-                    return ir.FieldAccess(fields[index].type, span, base, index, name)
+            found = _field_access(base, type_, name, span)
+            if found is not None:
+                return found
             if any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
                 self.ctx.erroneous_uses += 1
                 return None  # the field's declaration had an error, reported there
@@ -926,3 +926,17 @@ def _struct_and_bases(struct: t.StructType) -> list[t.StructType]:
     while found[-1].base is not None:
         found.append(found[-1].base)
     return found
+
+
+def _field_access(base: ir.Expr, struct: t.StructType, name: str, span: Span) -> ir.Expr | None:
+    """`base.name` for a field of `struct`, also one inside an anonymous struct member; None if none."""
+    fields = struct.all_fields()
+    for index in reversed(range(len(fields))):   # a derived struct's member hides its base's
+        if fields[index].name == name:
+            return ir.FieldAccess(fields[index].type, span, base, index, name)
+    for index, field_ in enumerate(fields):
+        if field_.name == "" and isinstance(field_.type, t.StructType):
+            inner = _field_access(ir.FieldAccess(field_.type, span, base, index, ""), field_.type, name, span)
+            if inner is not None:
+                return inner
+    return None

@@ -485,13 +485,8 @@ class NodeChecker:
         if record is None:
             return None, None, False
         if not isinstance(record, t.StructType):
-            self.report(codes.INVALID_RECORD, param.span,
-                        f"'{record}' is not valid as a node record type: a struct is required")
-            return record, None, False
+            return record, None, False  # reported where the type is written (typeref, WG0412)
         layout = layout_of(record, LayoutRule.SCALAR, default_row_major=self.module.default_row_major)
-        if layout.size == 0:
-            self.report(codes.INVALID_RECORD, param.span,
-                        f"record '{record}' of '{param.name}' has zero size; use an Empty* node object instead")
         tracked = "nodetrackrwinputsharing" in record.attributes
         return record, layout, tracked
 

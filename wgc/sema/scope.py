@@ -1,14 +1,16 @@
 """Semantic analysis, scopes: what names mean where (global, namespace, struct, function, block).
 
 Input: declarations as sema meets them (`Scope.declare`).  Output: lookups
-(`Scope.lookup`, qualified `Scope.lookup_qualified`), the previous declaration
+(`Scope.lookup`, qualified `Scope.lookup_qualified`, where a leading "" is the
+global namespace of `::name`), the previous declaration
 when a name is declared twice in one scope, and spelling suggestions for
 undeclared names ("did you mean 'count'?").
 
 Invariants:
 - A scope maps a name to a list of `Symbol`s: several entries only for function
   overloads; anything else declared twice in one scope is a redefinition.
-- Inner scopes shadow outer ones; lookups walk outwards to the global scope.
+- Inner scopes shadow outer ones; lookups walk outwards to the global scope (a
+  derived struct: its own members, its bases' members, then where it was declared).
 - Names are case-sensitive (HLSL identifiers are); suggestions are
   deterministic (difflib ratio, then alphabetical).
 """
@@ -56,6 +58,9 @@ class Scope:
     name: str | None = None
     """The namespace or struct name, for qualified lookups and messages."""
     symbols: dict[str, list[Symbol]] = field(default_factory=dict)
+    lexical: Scope | None = None
+    """A derived struct's scope: its parent is the base's member scope, and this is the scope the
+    struct was declared in (searched after the bases, for types, constants and template parameters)."""
 
     def child(self, kind: ScopeKind, name: str | None = None) -> Scope:
         return Scope(kind, self, name)
@@ -92,11 +97,28 @@ class Scope:
             found = scope.symbols.get(name)
             if found:
                 return found
+            if scope.lexical is not None:  # a derived struct: its bases' members, then where it was declared
+                base = scope.parent
+                while base is not None and base.kind is ScopeKind.STRUCT:
+                    found = base.symbols.get(name)
+                    if found:
+                        return found
+                    base = base.parent if base.lexical is not None else None
+                scope = scope.lexical
+                continue
             scope = scope.parent
         return []
 
     def lookup_qualified(self, parts: tuple[str, ...]) -> list[Symbol]:
-        """`ns::inner::name` or `Struct::member`: resolve the first part here, the rest inside."""
+        """`ns::inner::name` or `Struct::member`: resolve the first part here, the rest inside.
+
+        A first part "" is the global namespace (`::name`, `::ns::name`).
+        """
+        if parts and parts[0] == "":
+            root = self
+            while root.kind is not ScopeKind.GLOBAL and root.parent is not None:
+                root = root.parent
+            return root.lookup_qualified(parts[1:])
         if len(parts) == 1:
             return self.lookup(parts[0])
         found = self.lookup(parts[0])

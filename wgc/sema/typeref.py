@@ -4,8 +4,11 @@ Input: an `ast.TypeRef` (as written: `float3`, `vector<float, 3>`,
 `RWStructuredBuffer<Rec>`, `ns::Rec`, `NodeOutput<Rec>`), the current scope,
 and a callback that folds a template argument expression to an integer.
 Output: a `wgc.types.Type`, or None after reporting why there is none
-(WG0314 unknown type, WG0328 bad template arguments). Built-in inline ray tracing types:
-`RaytracingAccelerationStructure` (a resource), `RayDesc` (`types.RAY_DESC`), `RayQuery<F[, Q]>`.
+(WG0314 unknown type, WG0328 bad template arguments); a node object whose
+record is not a non-empty struct is reported (WG0412) but still returned.
+A user struct template's use (`Box<float>`) is instantiated by `templates`. Built-in inline ray
+tracing types: `RaytracingAccelerationStructure` (a resource), `RayDesc` (`types.RAY_DESC`),
+`RayQuery<F[, Q]>`.
 
 Invariants: built-in names (scalars, vectors, matrices, resources, node
 objects) are recognised before scope lookups only when no user declaration
@@ -20,9 +23,12 @@ from collections.abc import Callable
 
 from wgc import codes
 from wgc import types as t
+from wgc.diagnostics import Label
 from wgc.sema.context import Context, ErroneousType, TypeEntity
+from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.rayquery import RAY_TYPEDEFS, check_type
 from wgc.sema.scope import SymbolKind
+from wgc.sema.templates import StructTemplate
 from wgc.syntax import ast
 
 ConstantInt = Callable[[ast.Expr, str], "int | None"]
@@ -53,6 +59,24 @@ def builtin_scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | Non
 
 def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
     """The type `ref` denotes; reports and returns None when it denotes none."""
+    type_ = _named_type(ctx, ref, constant_int)
+    for dim in reversed(ref.array_dims):  # a template argument `float[4]`
+        if type_ is None:
+            return None
+        if dim is None:
+            ctx.report(codes.INVALID_ARRAY_SIZE, ref.span, "array size is missing")
+            return None
+        size = constant_int(dim, "array size")
+        if size is None:
+            return None
+        if size <= 0:
+            ctx.report(codes.INVALID_ARRAY_SIZE, dim.span, f"array size must be positive, not {size}")
+            return None
+        type_ = t.array(type_, size)
+    return type_
+
+
+def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
     name = ref.name
     if len(name) == 1:
         symbols = ctx.scope.lookup(name[0])
@@ -72,6 +96,12 @@ def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t
     if symbol.kind is not SymbolKind.TYPE:
         ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{display}' is a {symbol.kind.value}, not a type")
         return None
+    entity = symbol.entity
+    if ref.template_args is not None and isinstance(entity, TypeEntity) and ctx.templates is not None \
+            and entity.type in ctx.templates.instance_of:
+        entity = ctx.templates.instance_of[entity.type][0]  # `S<U>` inside S's body: the template, not this instance
+    if isinstance(entity, StructTemplate):
+        return ctx.templates.struct_type(entity, ref)  # type: ignore[no-any-return]
     if ref.template_args is not None:
         ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{display}' is not a template")
         return None
@@ -213,12 +243,28 @@ def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constan
     types = _type_args(ctx, ref, constant_int)
     if types is None:
         return None
-    if contains_object(types[0]):   # dxc: "object ... is not allowed in node records"
-        ctx.report(codes.INVALID_RECORD, ref.template_args[0].span,
-                   f"record '{types[0]}' of '{kind.value}' holds a resource or node object, which node records "
-                   "cannot hold")
-        return None
+    if not _check_record(ctx, args[0], kind, types[0]):
+        return None   # a record holding objects has no memory layout
     return t.node_object(kind, types[0])
+
+
+def _check_record(ctx: Context, arg: ast.TemplateArg, kind: t.NodeObjectKind, record: t.Type) -> bool:
+    """WG0412, wherever a node object type is written (as dxc's Sema does): the record must be a
+    struct (not a scalar, vector, array or object) of non-zero size holding no object.  The type is still used, so
+    that one bad record does not hide the rest of the declaration, except a record holding objects
+    (False: it has no memory layout)."""
+    if not isinstance(record, t.StructType):
+        ctx.report(codes.INVALID_RECORD, arg.span, f"'{record}' is not valid as a node record type: a struct is required")
+        return True
+    if contains_object(record):   # dxc: "object ... is not allowed in node records"
+        ctx.report(codes.INVALID_RECORD, arg.span,
+                   f"record '{record}' of '{kind.value}' holds a resource or node object, which node records cannot hold")
+        return False
+    if layout_of(record, LayoutRule.SCALAR).size == 0:
+        ctx.report(codes.INVALID_RECORD, arg.span,
+                   f"record '{record}' of '{kind.value}' has zero size; use an Empty* node object instead",
+                   labels=[Label(record.span, "zero sized record defined here")] if record.span is not None else [])
+    return True
 
 
 def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:

@@ -57,12 +57,15 @@ class TypeRef(Node):
 
     `template_args` is None when there are no angle brackets; an argument is a
     TypeRef or a constant expression.  `modifiers` holds keywords written
-    inside a template argument list (`unorm`, `snorm`, `row_major`, ...).
+    inside a template argument list (`unorm`, `snorm`, `row_major`, ...), and
+    `array_dims` the array sizes of a template argument (`StructuredBuffer<float[4]>`).
+    A name that starts with "" is qualified with the global namespace (`::S`).
     """
 
     name: tuple[str, ...]
     template_args: tuple[TemplateArg, ...] | None = None
     modifiers: tuple[str, ...] = ()
+    array_dims: tuple[Expr | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,11 @@ class FunctionDecl(Node):
     annotations: tuple[Annotation, ...]
     body: Block | None
     template_params: tuple[TemplateParam, ...] | None = None
+    """`template<...>` parameters; `()` for an explicit specialisation `template<>`."""
     trailing_modifiers: tuple[str, ...] = ()
     """Keywords after the parameter list, e.g. `const` on a member function."""
+    specialization_args: tuple[TemplateArg, ...] | None = None
+    """`F<float3x3>` in `template<> float3x3 F<float3x3>()`; None when the name has no arguments."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,9 @@ class StructDecl(Node):
     members: tuple[Decl, ...] | None
     """None for a forward declaration `struct S;`."""
     template_params: tuple[TemplateParam, ...] | None = None
+    """`template<...>` parameters; `()` for an explicit specialisation `template<>`."""
+    specialization_args: tuple[TemplateArg, ...] | None = None
+    """`S<int>` in `template<> struct S<int> {...}`; None when the name has no arguments."""
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ _DECLARED_TYPE = re.compile(
     r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
 _TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
-_TEMPLATE_SCAN = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(::)|(,)|(<)|(>>|>))")
+_TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
 
 
@@ -158,6 +158,8 @@ class TypeNamePostLexer:
                     after_template_header = False
             elif kind == "LT":
                 if prev_type in ("TYPE_NAME", "TEMPLATE") or (
+                    prev_type == "IDENT" and prev2_type in _KEYWORD_NAME_POSITION  # `struct S<int>` specialised
+                ) or (
                     prev_type == "IDENT" and self._template_call_follows(self.last.value, tok.end_pos)
                 ):
                     kind = "TLT"
@@ -360,6 +362,9 @@ class AstBuilder:
         before, after = children[:type_index], children[type_index + 1:]
         name, params, *rest = after
         body = rest[-1] if isinstance(rest[-1], ast.Block) else None
+        specialization_args = None
+        if isinstance(name, _SpecializedName):
+            name, specialization_args = name.name, name.args
         return ast.FunctionDecl(
             span,
             attributes=self._of(before, ast.Attribute),
@@ -370,12 +375,15 @@ class AstBuilder:
             annotations=self._of(rest, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
             body=body,
             trailing_modifiers=self._modifiers(rest),
+            specialization_args=specialization_args,
         )
 
-    def func_name(self, meta: Any, children: list[Any]) -> tuple[str, ...]:
-        if len(children) == 1:
-            return (str(children[0]),)
-        return children[0] + (str(children[1]),)
+    def func_name(self, meta: Any, children: list[Any]) -> tuple[str, ...] | _SpecializedName:
+        if isinstance(children[0], tuple):
+            return children[0] + (str(children[1]),)
+        if children[1] is not None:
+            return _SpecializedName((str(children[0]),), children[1])
+        return (str(children[0]),)
 
     def params(self, meta: Any, children: list[Any]) -> tuple[ast.Param, ...]:
         return tuple(c for c in children if c is not None)
@@ -446,8 +454,9 @@ class AstBuilder:
     def struct_spec(self, meta: Any, children: list[Any]) -> ast.StructDecl:
         attributes = self._of(children, ast.Attribute)
         rest = [c for c in children if not isinstance(c, ast.Attribute)]
-        keyword, name, base, body = rest
-        return ast.StructDecl(self._span(meta), attributes, str(keyword), name, base, body)
+        keyword, name, specialization_args, base, body = rest
+        return ast.StructDecl(self._span(meta), attributes, str(keyword), name, base, body,
+                              specialization_args=specialization_args)
 
     def anonymous_struct_spec(self, meta: Any, children: list[Any]) -> ast.StructDecl:
         attributes = self._of(children, ast.Attribute)
@@ -526,12 +535,18 @@ class AstBuilder:
             return (str(children[0]),)
         return children[0] + (str(children[1]),)
 
+    member_scope = scope
+
+    def global_scope(self, meta: Any, children: list[Any]) -> tuple[str, ...]:
+        return ("",)  # `::name`, `::ns::name`: looked up from the global namespace
+
     def template_args(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
         return tuple(c for c in children if c is not None and not _is_token(c))
 
     def type_arg(self, meta: Any, children: list[Any]) -> ast.TypeRef:
-        type_ref = children[-1]
-        return _replace(type_ref, span=self._span(meta), modifiers=self._modifiers(children))
+        type_ref = next(c for c in children if isinstance(c, ast.TypeRef))
+        return _replace(type_ref, span=self._span(meta), modifiers=self._modifiers(children),
+                        array_dims=tuple(c.size for c in children if isinstance(c, _ArrayDim)))
 
     # ---- statements
     def block(self, meta: Any, children: list[Any]) -> ast.Block:
@@ -810,6 +825,14 @@ class _ArrayDim:
 class _CaseLabel:
     span: Span
     value: Any
+
+
+@dataclass(frozen=True)
+class _SpecializedName:
+    """A function name with template arguments: `F<float3x3>` of an explicit specialisation."""
+
+    name: tuple[str, ...]
+    args: tuple[Any, ...]
 
 
 def _replace(node: Any, **changes: Any) -> Any:

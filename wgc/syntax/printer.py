@@ -256,7 +256,10 @@ class _Printer:
         lines = self.template_header(node.template_params)
         lines += [self.text(a) for a in node.attributes]
         head = "".join(m + " " for m in node.modifiers)
-        head += f"{self.text(node.return_type)} {'::'.join(node.name)}("
+        head += f"{self.text(node.return_type)} {'::'.join(node.name)}"
+        if node.specialization_args is not None:
+            head += self.template_args(node.specialization_args)
+        head += "("
         params = [self.text(p) for p in node.params]
         tail = ")" + "".join(" " + m for m in node.trailing_modifiers)
         tail += "".join(" " + self.text(a) for a in node.annotations)
@@ -291,6 +294,8 @@ class _Printer:
         head = node.keyword
         if node.name is not None:
             head += " " + node.name
+        if node.specialization_args is not None:
+            head += self.template_args(node.specialization_args)
         if node.base is not None:
             head += " : " + self.text(node.base)
         lines.append(head)
@@ -335,7 +340,7 @@ class _Printer:
         text = "".join(m + " " for m in node.modifiers) + "::".join(node.name)
         if node.template_args is not None:
             text += self.template_args(node.template_args)
-        return text
+        return text + self.dims(node.array_dims)
 
     def template_args(self, args: tuple[Any, ...]) -> str:
         return "<" + ", ".join(self.template_arg(a) for a in args) + ">"
