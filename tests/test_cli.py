@@ -139,7 +139,7 @@ def test_compile_refuses_split_nodes_with_an_output_file(run_wgc, tmp_path):
 def test_a_loop_graph_fails_and_removes_a_stale_output(run_wgc, tmp_path):
     stale = tmp_path / "loop.spv"
     stale.write_bytes(b"old")
-    done = run_wgc("compile", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
+    done = run_wgc("compile", "-fwork-graph-loops", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
     assert done.returncode == 1
     assert b"[WG0601]" in done.stderr
     assert not stale.exists()
@@ -198,7 +198,7 @@ def test_inspect_shows_the_graph_in_every_format(run_wgc, tmp_path):
     done = run_wgc("inspect", str(SAMPLES / "hello.hlsl"))
     assert done.returncode == 0, done.stderr.decode()
     text = done.stdout.decode()
-    assert text.startswith("work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)\n")
+    assert text.startswith("work graph: 3 nodes, profile lib_6_9, depth 3 (limit 32)\n")
     assert "longest chain: Generate -> Classify -> Accumulate (depth 3)" in text
     model = json.loads(run_wgc("inspect", "--format", "json", str(SAMPLES / "hello.hlsl")).stdout)
     assert [n["id"]["name"] for n in model["nodes"]] == ["Generate", "Classify", "Accumulate"]

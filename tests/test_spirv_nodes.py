@@ -280,7 +280,7 @@ def test_entry_option_selects_one_node(tmp_path):
 
 def test_a_graph_with_loops_is_an_error_naming_the_limitation(tmp_path):
     source = (SAMPLES / "seed_loops_simple.hlsl").read_text()
-    assert compile_errors(source, tmp_path) == [
+    assert compile_errors(source, tmp_path, proposals=("work-graph-loops",)) == [
         "WG0601: the graph has a loop entered at node 'MyLoopEntry' (members 'MyLoopEntry', 'MyLoopBody'); "
         "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
         "SPIR-V"]

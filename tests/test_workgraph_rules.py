@@ -26,6 +26,16 @@ from wgc import codes, driver
 from wgc.diagnostics import Renderer
 
 
+PROPOSALS = "lib_6_9+proposals"
+"""A `profile` value meaning lib_6_9 with both proposals (-fwork-graph-proposals)."""
+
+
+def profile_options(profile: str) -> dict[str, Any]:
+    """`driver.Options` fields for a test's `profile` ("lib_6_8", "lib_6_9" or PROPOSALS)."""
+    name, _, proposals = profile.partition("+")
+    return {"profile": name, "proposals": driver.PROPOSALS if proposals else ()}
+
+
 def lines(*text: str) -> str:
     return "\n".join(text) + "\n"
 
@@ -1297,7 +1307,7 @@ CASES = [
                "          [MaxRecordsSharedWith(Sky)] [MaxRecordsPerNode(3)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                      ^~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated.")),
-    case("WG0425", "missing-under-lib_6_9",
+    case("WG0425", "missing-with-fmax-records-per-node",
          lines(ITEM,
                '[Shader("node")]',
                '[NodeLaunch("thread")]',
@@ -1306,11 +1316,12 @@ CASES = [
                "{",
                "}",
                *MATERIALS),
-         lines("<stdin>:5:68: error: output array 'Material' has no [MaxRecordsPerNode]; it is required from lib_6_9 (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
+         lines("<stdin>:5:68: error: output array 'Material' has no [MaxRecordsPerNode]; it is required by -fmax-records-per-node (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
                "          [MaxRecords(2)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                                                   ^~~~~~~~",
                "note: declare the most records any one node of the array can receive, so the runtime can size the array's backing memory",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0425", "Wno-error-makes-it-a-warning",
          lines(ITEM,
                '[Shader("node")]',
@@ -1320,12 +1331,12 @@ CASES = [
                "{",
                "}",
                *MATERIALS),
-         lines("<stdin>:5:68: warning: output array 'Material' has no [MaxRecordsPerNode]; it is required from lib_6_9 (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
+         lines("<stdin>:5:68: warning: output array 'Material' has no [MaxRecordsPerNode]; it is required by -fmax-records-per-node (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
                "          [MaxRecords(2)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                                                   ^~~~~~~~",
                "note: declare the most records any one node of the array can receive, so the runtime can size the array's backing memory",
                "1 warning generated."),
-         flags=("no-error=hlsl-require-max-records-per-node",)),
+         flags=("no-error=hlsl-require-max-records-per-node",), profile=PROPOSALS),
     # WG0426 loop entries ------------------------------------------------------------------------
     case("WG0426", "only-iterations",
          lines(ITEM,
@@ -1339,7 +1350,8 @@ CASES = [
          lines("<stdin>:4:1: error: a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; [NodeMaxRecordsPerLoopIteration] is missing [WG0426]",
                "[NodeMaxLoopIterations(8)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "only-records-per-iteration",
          lines(ITEM,
                '[Shader("node")]',
@@ -1352,7 +1364,8 @@ CASES = [
          lines("<stdin>:4:1: error: a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; [NodeMaxLoopIterations] is missing [WG0426]",
                "[NodeMaxRecordsPerLoopIteration(1)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "records-per-iteration-over-256",
          lines(ITEM,
                '[Shader("node")]',
@@ -1367,7 +1380,8 @@ CASES = [
          lines("<stdin>:6:33: error: [NodeMaxRecordsPerLoopIteration] record count must be between 1 and 256, not 512 [WG0426]",
                "[NodeMaxRecordsPerLoopIteration(512)]",
                "                                ^~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "recursive-loop-entry",
          lines(ITEM,
                '[Shader("node")]',
@@ -1385,7 +1399,8 @@ CASES = [
                "<stdin>:4:1: note: declared recursive here",
                "[NodeMaxRecursionDepth(4)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "under-lib_6_8",
          lines(ITEM,
                '[Shader("node")]',
@@ -1396,11 +1411,25 @@ CASES = [
                "            [MaxRecords(1)] NodeOutput<Item> Bounce)",
                "{",
                "}"),
-         lines("<stdin>:4:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 [WG0426]",
+         lines("<stdin>:4:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 -fwork-graph-loops [WG0426]",
                "[NodeMaxLoopIterations(8)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated."),
          profile="lib_6_8"),
+    case("WG0426", "needs-the-opt-in-under-lib_6_9",
+         lines(ITEM,
+               '[Shader("node")]',
+               '[NodeLaunch("thread")]',
+               "[NodeMaxRecordsPerLoopIteration(1)]",
+               "[NodeMaxLoopIterations(8)]",
+               "void Bounce(ThreadNodeInputRecord<Item> item,",
+               "            [MaxRecords(1)] NodeOutput<Item> Bounce)",
+               "{",
+               "}"),
+         lines("<stdin>:5:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, a proposal that released SM 6.9 does not have; opt in with -fwork-graph-loops [WG0426]",
+               "[NodeMaxLoopIterations(8)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
     # WG0427 node signature ----------------------------------------------------------------------
     case("WG0427", "returns-a-value",
          lines(ITEM,
@@ -1624,24 +1653,32 @@ CASES = [
          lines("<stdin>:10:75: error: the graph has a cycle: A -> B -> A [WG0504]",
                "void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> A)",
                "                                                                          ^",
-               "note: only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a loop entry ([NodeMaxLoopIterations], lib_6_9) may form a cycle",
+               "note: only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a loop entry ([NodeMaxLoopIterations], -fwork-graph-loops) may form a cycle",
                "1 error generated.")),
     # WG0505 graph too deep ----------------------------------------------------------------------
     case("WG0505", "chain-of-49-nodes",
          chain_source(49),
-         lines("<stdin>:5:6: error: the graph is 49 nodes deep; the limit is 48 (recursion and loop iterations do not count (lib_6_9)) [WG0505]",
+         lines("<stdin>:5:6: error: the graph is 49 nodes deep; the limit is 48 (recursion and loop iterations do not count (-fwork-graph-loops)) [WG0505]",
                "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
                "     ^~",
                "note: longest chain: " + elided([f"N{i}" for i in range(1, 50)]),
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0505", "chain-of-33-nodes-lib_6_8",
          chain_source(33),
-         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count (lib_6_8)) [WG0505]",
+         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
                "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
                "     ^~",
                "note: longest chain: " + elided([f"N{i}" for i in range(1, 34)]),
                "1 error generated."),
          profile="lib_6_8"),
+    case("WG0505", "chain-of-33-nodes-lib_6_9",
+         chain_source(33),
+         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
+               "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
+               "     ^~",
+               "note: longest chain: " + elided([f"N{i}" for i in range(1, 34)]),
+               "1 error generated.")),
     case("WG0505", "recursion-levels-count-under-lib_6_8",
          lines(ITEM,
                '[Shader("node")]',
@@ -1658,7 +1695,7 @@ CASES = [
                "{",
                "}",
                *thread_node("Finish")),
-         lines("<stdin>:4:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count (lib_6_8)) [WG0505]",
+         lines("<stdin>:4:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
                "void Start(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Refine)",
                "     ^~~~~",
                "note: longest chain: Start -> Refine -> Finish",
@@ -1862,7 +1899,8 @@ CASES = [
                "<stdin>:14:6: note: the loop entry",
                "void Bounce(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Scatter)",
                "     ^~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     # WG0510 node-ID slots -----------------------------------------------------------------------
     case("WG0510", "array-index-2^24-1",
          lines(ITEM,
@@ -1870,7 +1908,8 @@ CASES = [
          lines("<stdin>:5:6: error: the graph needs 16777216 node-ID slots (node IDs, recursion levels and loop iterations); it must stay below 16777215 (2^24-1) [WG0510]",
                "void Last(ThreadNodeInputRecord<Item> item)",
                "     ^~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     # WG0511 recursion without depth -------------------------------------------------------------
     case("WG0511", "self-target-without-depth",
          lines(ITEM,
@@ -1923,7 +1962,7 @@ FILED_UNDER_A_LATER_DIAGNOSTIC = {
 
 
 def rendered(source: str, profile: str = "lib_6_9", flags: tuple[str, ...] = ()) -> str:
-    result = driver.compile(driver.Options(input="-", emit="json", profile=profile, warning_flags=flags),
+    result = driver.compile(driver.Options(input="-", emit="json", warning_flags=flags, **profile_options(profile)),
                             stdin=source.encode())
     return Renderer().render(result.diagnostics)
 
@@ -2018,8 +2057,10 @@ SILENT = [
            flags=("no-missing-node",)),
     silent("WG0402-numthreads-1-1-1-on-thread-launch",
            lines(ITEM, *thread_node("Consume", attributes=("[NumThreads(1, 1, 1)]",)))),
-    silent("WG0505-recursion-does-not-count-under-lib_6_9", RECURSIVE_CHAIN),
-    silent("WG0505-chain-of-48-nodes", chain_source(48)),
+    silent("WG0505-recursion-does-not-count-with-fwork-graph-loops", RECURSIVE_CHAIN, profile=PROPOSALS),
+    silent("WG0505-chain-of-48-nodes-with-fwork-graph-loops", chain_source(48), profile=PROPOSALS),
+    silent("WG0505-chain-of-32-nodes-lib_6_9", chain_source(32)),
+    silent("WG0425-not-required-under-lib_6_9-without-the-opt-in", PICK_WITHOUT_MAX_RECORDS_PER_NODE),
     silent("WG0505-chain-of-32-nodes-lib_6_8", chain_source(32), profile="lib_6_8"),
     silent("WG0422-thread-launch-exactly-8-records-128-bytes",
            lines(ITEM,
@@ -2110,7 +2151,7 @@ def test_WG0006_graphviz_fails(run_wgc, tmp_path) -> None:
 def model(source: str, profile: str = "lib_6_9", enable_16bit_types: bool = False,
           flags: tuple[str, ...] = ()) -> dict[str, Any]:
     """The inspect model (`emit="json"`) of a source that must compile without any diagnostic."""
-    result = driver.compile(driver.Options(input="-", emit="json", profile=profile, warning_flags=flags,
+    result = driver.compile(driver.Options(input="-", emit="json", warning_flags=flags, **profile_options(profile),
                                            enable_16bit_types=enable_16bit_types), stdin=source.encode())
     assert Renderer().render(result.diagnostics) == ""
     return json.loads(result.outputs["json"])
@@ -2323,7 +2364,7 @@ def test_input_sharer_is_not_an_entry_and_has_the_depth_of_its_source() -> None:
 
 
 def test_node_max_recursion_depth() -> None:
-    graph = model(RECURSIVE_CHAIN)
+    graph = model(RECURSIVE_CHAIN, profile=PROPOSALS)
     refine = node(graph, "Refine")
     assert refine["max_recursion_depth"] == 30
     assert edges(graph) == [("Start", "Refine", "Refine", False, False), ("Refine", "Refine", "Refine", True, False),
@@ -2332,7 +2373,8 @@ def test_node_max_recursion_depth() -> None:
 
 
 @pytest.mark.parametrize(("profile", "depths", "limit"), [
-    ("lib_6_9", [1, 2, 3], 48),  # recursion does not count (loops proposal)
+    (PROPOSALS, [1, 2, 3], 48),  # recursion does not count (loops proposal)
+    ("lib_6_9", [1, 5, 6], 32),  # released SM 6.9: as Work Graphs 1.0
     ("lib_6_8", [1, 5, 6], 32),  # Refine runs at levels 2..5 (1 + NodeMaxRecursionDepth 3), Finish below the last
 ])
 def test_depth_of_a_recursive_chain(profile: str, depths: list[int], limit: int) -> None:
@@ -2369,7 +2411,7 @@ LOOP_GRAPH = lines(
 
 
 def test_node_max_loop_iterations_and_records_per_loop_iteration() -> None:
-    graph = model(LOOP_GRAPH)
+    graph = model(LOOP_GRAPH, profile=PROPOSALS)
     assert node(graph, "Bounce")["loop_entry"] == {"max_iterations": 8, "max_records_per_iteration": 1}
     assert [n["loop"] for n in graph["nodes"]] == [None, "Bounce", "Bounce", None]
     assert [n["loop_entry"] for n in graph["nodes"] if n["function"] != "Bounce"] == [None, None, None]
@@ -2392,7 +2434,7 @@ def test_loop_entry_targeting_itself_is_a_loop_not_recursion() -> None:
                         "[NodeMaxRecordsPerLoopIteration(1)]",
                         "void Bounce(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Bounce)",
                         "{",
-                        "}"))
+                        "}"), profile=PROPOSALS)
     assert edges(graph) == [("Bounce", "Bounce", "Bounce", False, True)]
     assert graph["graph"]["loops"] == [{"entry": "Bounce", "members": ["Bounce"], "max_iterations": 4,
                                         "parent": None}]
@@ -2426,7 +2468,7 @@ def test_nested_loops() -> None:
                         "          [MaxRecords(1)] NodeOutput<Item> Inner,",
                         "          [MaxRecordsSharedWith(Inner)] NodeOutput<Item> Outer)",
                         "{",
-                        "}"))
+                        "}"), profile=PROPOSALS)
     # Body outputs to both entries; it belongs to the innermost loop (loops proposal rule 9)
     assert graph["graph"]["loops"] == [
         {"entry": "Inner", "members": ["Inner", "Body"], "max_iterations": 8, "parent": "Outer"},
@@ -2716,8 +2758,8 @@ def test_empty_outputs_into_a_loop_count_against_the_record_limit() -> None:
     producer = lines(
         '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(1,1,1)]',
         "void Start([MaxRecords(300)] EmptyNodeOutput Tick) { Tick.GroupIncrementOutputCount(1); }")
-    assert "outputs' MaxRecords add up to 300 [WG0422]" in rendered(producer + loop)
+    assert "outputs' MaxRecords add up to 300 [WG0422]" in rendered(producer + loop, PROPOSALS)
     # the same empty output into a node outside any loop is not limited
     plain = loop.replace("[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]\n", "").replace(
         ", [MaxRecords(1)] EmptyNodeOutput Tick)\n{ Tick.GroupIncrementOutputCount(1); }", ") { }")
-    assert rendered(producer + plain) == ""
+    assert rendered(producer + plain, PROPOSALS) == ""

@@ -70,7 +70,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     ctx.diagnostics.extend(check_limits(ctx.module))
     if has_errors(ctx.diagnostics):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
-    nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
+    nodes, node_diagnostics = check_nodes(ctx.module, options)
     seen: set[tuple[str, object, str]] = set()
     for node in nodes:
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
@@ -78,7 +78,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
-    graph, graph_diagnostics = check_graph(nodes, options.profile)
+    graph, graph_diagnostics = check_graph(nodes, options.profile, work_graph_loops=options.loops)
     return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
                     graph)
 

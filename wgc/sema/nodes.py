@@ -1,8 +1,9 @@
 """Semantic analysis, work-graph rules of each node shader: attributes, inputs, outputs,
 records and system values, and the node's description for the graph analysis.
 
-Input: the checked `ir.Module` and the profile (`lib_6_8` = Work Graphs 1.0 rules,
-`lib_6_9` = the 1.x rules of the MaxRecordsPerNode and Work Graph Loops proposals).
+Input: the checked `ir.Module` and the `SemaOptions` (the profile, `lib_6_8` or `lib_6_9`, both
+the released rules; and the opt-ins to the MaxRecordsPerNode and Work Graph Loops proposals,
+`-fmax-records-per-node` / `-fwork-graph-loops`, which apply under lib_6_9 only).
 Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
 values, input, outputs with their budgets and targets) and the diagnostics of
 `../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).
@@ -16,10 +17,12 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
 - a coalescing input's `[MaxRecords]` is optional (default 1), as DXC and the spec's HLSL table;
 - `[MaxRecordsSharedWith]` must name an EARLIER output carrying `[MaxRecords]` (spec);
 - thread launch accepts `[NumThreads(1,1,1)]` (DXC) and nothing else;
-- `[NodeMaxRecursionDepth]` is at most 32 under lib_6_8 (DXC) and 2^24-2 under lib_6_9 (loops proposal);
-- a missing `[MaxRecordsPerNode]` on an output array is a DefaultError warning under lib_6_9 only,
-  and its value is then the budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's
-  MaxRecords is the bound it may not exceed;
+- `[NodeMaxRecursionDepth]` is at most 32 (DXC), 2^24-2 with the loops proposal;
+- loop-entry attributes need the loops proposal (WG0426 without it);
+- `[MaxRecordsPerNode]` is accepted everywhere (released DXC ignores it); a missing one on an
+  output array is a DefaultError warning with `-fmax-records-per-node` only; its value is then the
+  budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's MaxRecords is the bound it
+  may not exceed;
 - system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
 - `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it) and warned
   about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
@@ -36,6 +39,7 @@ from dataclasses import dataclass, field
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.uniformity import all_exprs, reachable_functions
 from wgc.source import Span
@@ -177,9 +181,9 @@ class NodeInfo:
 
 
 class NodeChecker:
-    def __init__(self, module: ir.Module, profile: str) -> None:
+    def __init__(self, module: ir.Module, options: SemaOptions) -> None:
         self.module = module
-        self.profile = profile
+        self.options = options
         self.diagnostics: list[Diagnostic] = []
 
     def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
@@ -336,7 +340,7 @@ class NodeChecker:
         if "nodeshareinputof" in attributes:
             node.share_input_of = self._node_id(attributes["nodeshareinputof"])
         if "nodemaxrecursiondepth" in attributes:
-            high = MAX_RECURSION_LIB_6_8 if self.profile == "lib_6_8" else MAX_COUNT_24
+            high = MAX_COUNT_24 if self.options.loops else MAX_RECURSION_LIB_6_8
             values = self._ints(attributes["nodemaxrecursiondepth"], (1,), 0, high, "depth")
             node.max_recursion_depth = values[0] if values else None
         # a self edge is intended when a loop attribute or a (rejected) recursion depth is written
@@ -386,11 +390,13 @@ class NodeChecker:
         per_iteration = attributes.get("nodemaxrecordsperloopiteration")
         if iterations is None and per_iteration is None:
             return
-        if self.profile == "lib_6_8":
+        if not self.options.loops:
             attribute = iterations or per_iteration
+            how = ("which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 -fwork-graph-loops"
+                   if self.options.profile == "lib_6_8" else
+                   "a proposal that released SM 6.9 does not have; opt in with -fwork-graph-loops")
             self.report(codes.INVALID_LOOP_ENTRY, attribute.span,  # type: ignore[union-attr]
-                        f"[{attribute.name}] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not "  # type: ignore[union-attr]
-                        "have; compile with -T lib_6_9")
+                        f"[{attribute.name}] needs Work Graph Loops, {how}")  # type: ignore[union-attr]
             return
         if iterations is None or per_iteration is None:
             present = iterations or per_iteration
@@ -626,10 +632,10 @@ class NodeChecker:
                                 f"MaxRecordsPerNode ({output.max_records_per_node}) exceeds {whose} ({budget})")
                 continue
             output.max_records_per_node = budget
-            if self.profile != "lib_6_8":
+            if self.options.requires_max_records_per_node:
                 self.report(codes.MISSING_MAX_RECORDS_PER_NODE, output.parameter.span,
-                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required from "
-                            f"lib_6_9 (the value is taken to be MaxRecords, {budget})",
+                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
+                            f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
                             notes=["declare the most records any one node of the array can receive, so the "
                                    "runtime can size the array's backing memory"])
 
@@ -735,7 +741,7 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 
-def check_nodes(module: ir.Module, profile: str) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    checker = NodeChecker(module, profile)
+def check_nodes(module: ir.Module, options: SemaOptions) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    checker = NodeChecker(module, options)
     nodes = checker.check()
     return nodes, checker.diagnostics
