@@ -42,6 +42,8 @@ def test_help_lists_commands_and_dxc_options(run_wgc):
     (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
     (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
     (["--no-such-flag"], "No such option"),
+    (["-T", "lib_6_8", "-fwork-graph-loops"],
+     "-fwork-graph-loops: the work-graph proposals extend SM 6.9; use -T lib_6_9, not lib_6_8"),
 ])
 def test_usage_errors_exit_2(run_wgc, args, message):
     done = run_wgc("compile", *args, str(SAMPLES / "hello.hlsl"))
@@ -190,6 +192,24 @@ def test_colour_on_request_only(run_wgc):
     assert b"\033[" not in plain.stderr
     coloured = run_wgc("compile", "--emit=ast", "-fcolor-diagnostics", "-", stdin=SYNTAX_ERROR)
     assert b"\033[1;31merror:" in coloured.stderr
+
+
+@pytest.mark.parametrize("flags,depth_limit,loops", [
+    ([], None, None),                                 # released SM 6.9: loop attributes are WG0426
+    (["-fwork-graph-loops"], 48, 1),
+    (["-fwork-graph-proposals"], 48, 1),
+    (["-fmax-records-per-node"], None, None),         # the other proposal does not allow loops
+])
+def test_proposal_opt_ins_of_inspect(run_wgc, flags, depth_limit, loops):
+    import json
+
+    done = run_wgc("inspect", "--format", "json", *flags, str(SAMPLES / "seed_loops_simple.hlsl"))
+    if depth_limit is None:
+        assert done.returncode == 1 and b"opt in with -fwork-graph-loops [WG0426]" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr.decode()
+    graph = json.loads(done.stdout)["graph"]
+    assert (graph["depth_limit"], len(graph["loops"])) == (depth_limit, loops)
 
 
 def test_inspect_shows_the_graph_in_every_format(run_wgc, tmp_path):
