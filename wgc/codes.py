@@ -120,7 +120,8 @@ ATTRIBUTE_OUT_OF_RANGE = _kind("WG0405", E, "an attribute argument outside its a
 MISPLACED_NODE_ATTRIBUTE = _kind("WG0406", E, "a work-graph attribute on something it does not apply to")
 INVALID_NODE_INPUT = _kind("WG0407", E, "a node input the launch mode does not allow, or more than one input")
 INVALID_NODE_PARAMETER = _kind("WG0408", E, "a node shader parameter that is neither a node object nor a system value")
-MISSING_MAX_RECORDS = _kind("WG0409", E, "a node output without [MaxRecords] or [MaxRecordsSharedWith]")
+MISSING_MAX_RECORDS = _kind("WG0409", W, "a node output without [MaxRecords] or [MaxRecordsSharedWith] (taken as 1)",
+                            "missing-max-records")
 INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name an earlier output with [MaxRecords]")
 INVALID_OUTPUT_ARRAY = _kind("WG0411", E, "an output-array attribute on a single output, or an array without a size")
 INVALID_RECORD = _kind("WG0412", E, "a node record type that is not a non-empty struct without resources")
@@ -128,8 +129,10 @@ INVALID_TRACK_RW_SHARING = _kind("WG0413", E, "[NodeTrackRWInputSharing] missing
 INVALID_SYSTEM_VALUE = _kind("WG0414", E, "a system value the launch mode does not provide, or of the wrong type")
 INVALID_DISPATCH_GRID = _kind("WG0415", E, "an SV_DispatchGrid field of the wrong type, repeated, missing or written")
 METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, group records, ...)")
-NON_UNIFORM_CALL = _kind("WG0417", E, "an operation that needs thread-group-uniform control flow in varying flow")
-OUTPUT_NOT_COMPLETED = _kind("WG0418", E, "output records requested but OutputComplete() not reached on every path")
+NON_UNIFORM_CALL = _kind("WG0417", W, "an operation that needs thread-group-uniform control flow in varying flow "
+                         "(undefined behaviour)", "group-uniformity")
+OUTPUT_NOT_COMPLETED = _kind("WG0418", W, "output records requested but OutputComplete() not reached on every path "
+                             "(undefined behaviour)", "output-complete")
 RECORD_USE_AFTER_COMPLETE = _kind("WG0419", E, "output records used after OutputComplete()")
 INVALID_CROSS_GROUP_SHARING = _kind("WG0420", E, "FinishedCrossGroupSharing() outside its rules")
 INVALID_BARRIER = _kind("WG0421", DE, "Barrier() flags that do not apply where they are used", "hlsl-barrier")
@@ -150,6 +153,22 @@ NON_CONSTANT_BARRIER_FLAGS = _kind("WG0443", E, "Barrier() flags that are not co
 NODE_ATTRIBUTE_WITHOUT_SHADER = _kind(
     "WG0442", W, "a node-only attribute on a function without any [Shader] attribute (dxc ignores it)",
     "misplaced-attributes")
+# undefined behaviour or a spec rule that DXC accepts: warnings, on by default (README "Diagnostic policy")
+SHARED_BUDGET_DECLARED_LATER = _kind(
+    "WG0470", W, "[MaxRecordsSharedWith] naming an output declared after it (the spec: 'previously declared')",
+    "max-records-shared-with-order")
+GROUP_RECORDS_IN_THREAD_LAUNCH = _kind(
+    "WG0471", W, "GetGroupNodeOutputRecords in a thread launch node (the spec does not allow it; DXC does)",
+    "thread-launch-group-records")
+CROSS_GROUP_SHARING_IN_ENTRY = _kind(
+    "WG0472", W, "FinishedCrossGroupSharing() in a node that nothing in the file targets (an entry node)",
+    "cross-group-sharing-entry")
+BARRIER_ON_READ_ONLY_RECORD = _kind(
+    "WG0473", W, "Barrier() on a read-only input record object (the spec asks for an RW record; DXC allows it)",
+    "barrier-read-only-record")
+BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
+    "WG0474", W, "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE) without UAV or node input memory (the spec: invalid; "
+    "DXC allows it)", "barrier-node-output-scope")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")

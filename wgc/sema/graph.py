@@ -419,8 +419,11 @@ class GraphChecker:
             if call is None or self.by_id.get(node.id) is not node:
                 continue
             if node.id in entries:
-                self.report(codes.INVALID_CROSS_GROUP_SHARING, call,
-                            f"FinishedCrossGroupSharing() is not allowed in '{node.id}', an entry node of the graph")
+                self.report(codes.CROSS_GROUP_SHARING_IN_ENTRY, call,
+                            f"FinishedCrossGroupSharing() in '{node.id}', which nothing in this file targets: an "
+                            "entry node may not call it",
+                            notes=["a library may be linked with its producer; if this node is an entry of the "
+                                   "graph, the behaviour is undefined"])
 
     # ------------------------------------------------------------ depth and slots
 

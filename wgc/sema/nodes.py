@@ -185,6 +185,8 @@ class NodeChecker:
         self.module = module
         self.options = options
         self.diagnostics: list[Diagnostic] = []
+        self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
+        """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
 
     def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
@@ -450,7 +452,24 @@ class NodeChecker:
         if node.input is None and node.launch == "coalescing":
             node.input = NodeInput(None, NK.EMPTY_NODE_INPUT, None, None, 1, False, False, None,  # type: ignore[arg-type]
                                    implied=True)
+        self._forward_shared_budgets(node)
         self._output_budgets(node)
+
+    def _forward_shared_budgets(self, node: NodeInfo) -> None:
+        """[MaxRecordsSharedWith] naming a later output (accepted with WG0470): it must own a budget."""
+        by_name = {o.parameter.name: o for o in node.outputs}
+        for output, name, span in self.forward_shares:
+            owner = by_name.get(name)
+            if owner is None:
+                continue
+            if owner.max_records is None:
+                self.report(codes.INVALID_SHARED_BUDGET, span,
+                            f"[MaxRecordsSharedWith({name})] must name an output with its own [MaxRecords]; "
+                            f"'{name}' shares a budget itself",
+                            labels=[Label(owner.parameter.span, f"'{name}' is declared here")])
+                continue
+            output.shared_with, output.shared_with_index = name, owner.index
+        self.forward_shares.clear()
 
     def _input(self, node: NodeInfo, param: ir.Variable, type_: t.NodeObjectType) -> None:
         if node.input is not None:
@@ -540,9 +559,12 @@ class NodeChecker:
                         "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
                         labels=[Label(max_records.span, "[MaxRecords] is given here")])
         elif max_records is None and shared is None:
+            output.max_records = 1
             self.report(codes.MISSING_MAX_RECORDS, param.span,
-                        f"output '{param.name}' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] "
-                        "(empty outputs too)")
+                        f"output '{param.name}' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; "
+                        "its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1)",
+                        notes=("the spec requires one on every output, empty outputs too; DXC's DXIL leaves "
+                               "MaxRecords 0",))
         elif max_records is not None:
             values = self._ints(max_records, (1,), 0, 2**31 - 1, "record count")
             output.max_records = values[0] if values else None
@@ -566,10 +588,16 @@ class NodeChecker:
         if earlier is None:
             later = next((p for p in node.function.params[node.function.params.index(output.parameter) + 1:]
                           if p.name == name and isinstance(p.type, t.NodeObjectType) and p.type.kind.is_output), None)
-            reason = ("it is declared after this output; the budget owner must come first" if later is not None
-                      else "there is no output parameter of that name")
-            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
-                        f"[MaxRecordsSharedWith({name})] must name an earlier output with [MaxRecords]: {reason}")
+            if later is None:
+                self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
+                            f"[MaxRecordsSharedWith({name})] must name an earlier output with [MaxRecords]: "
+                            "there is no output parameter of that name")
+                return
+            self.report(codes.SHARED_BUDGET_DECLARED_LATER, args[0].span,
+                        f"[MaxRecordsSharedWith({name})] names an output declared after this one; the spec asks "
+                        "for a previously declared output (DXC accepts it)",
+                        labels=[Label(later.span, f"'{name}' is declared here")])
+            self.forward_shares.append((output, name, args[0].span))
             return
         if earlier.max_records is None:
             self.report(codes.INVALID_SHARED_BUDGET, args[0].span,

@@ -99,6 +99,10 @@ BARRIER_OBJECT_SCOPE = {  # Barrier(object, flags): how far the object's records
     NK.GROUP_NODE_OUTPUT_RECORDS: "group", NK.RW_THREAD_NODE_INPUT_RECORD: "thread",
     NK.THREAD_NODE_OUTPUT_RECORDS: "thread",
 }
+READ_ONLY_RECORD_SCOPE = {  # accepted by DXC with the scope of their RW form; the spec lists only RW (WG0473)
+    NK.DISPATCH_NODE_INPUT_RECORD: "device", NK.GROUP_NODE_INPUT_RECORDS: "group",
+    NK.THREAD_NODE_INPUT_RECORD: "thread",
+}
 MSG_BAD_MEMORY = ("invalid MemoryTypeFlags for Barrier operation; expected 0, ALL_MEMORY, or some combination of "
                   "UAV_MEMORY, GROUP_SHARED_MEMORY, NODE_INPUT_MEMORY, NODE_OUTPUT_MEMORY flags")
 MSG_BAD_SEMANTIC = ("invalid SemanticFlags for Barrier operation; expected 0 or some combination of GROUP_SYNC, "
@@ -812,9 +816,10 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
         if not thread:
             continue
         if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
-            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, "'GetGroupNodeOutputRecords' is not available in thread launch "
-                 "nodes", notes=("each thread of a thread launch node is its own group: use "
-                                 "'GetThreadNodeOutputRecords'",))
+            sink(codes.GROUP_RECORDS_IN_THREAD_LAUNCH, e.span, "'GetGroupNodeOutputRecords' in a thread launch node: "
+                 "the spec does not allow it (DXC does)",
+                 notes=("each thread of a thread launch node is its own group, so the records are the thread's: use "
+                        "'GetThreadNodeOutputRecords'",))
         elif isinstance(e, ir.VarRef) and e.variable.storage is ir.Storage.GROUPSHARED \
                 and e.variable not in seen_groupshared:
             seen_groupshared.add(e.variable)
@@ -853,16 +858,27 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
                             (Label(arg.span, "this argument is not a constant"),))
         mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \
-                isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE:
+                isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, "
                         f"not '{obj}'", (Label(first.span, "this object"),))
+        if isinstance(obj, t.NodeObjectType) and obj.kind in READ_ONLY_RECORD_SCOPE:
+            sink(codes.BARRIER_ON_READ_ONLY_RECORD, e.span, f"Barrier() on the read-only record object '{obj}': "
+                 "the spec allows only RW input records and output records here",
+                 (Label(first.span, "this object"),), ("DXC accepts it; a barrier on memory this node cannot write "
+                                                       "orders only other writers' accesses",))
         if not 0 <= mem <= ALL_MEMORY:
             return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
         if not 0 <= sem <= GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
     else:
         return None
-    scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else BARRIER_OBJECT_SCOPE[obj.kind]
+    scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else \
+        (BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE)[obj.kind]
+    if obj is None and sem & DEVICE_SCOPE and mem & NODE_OUTPUT and not mem & (UAV | NODE_INPUT) \
+            and not (launch == "thread" and sem & (GROUP_SYNC | GROUP_SCOPE)):
+        return sink(codes.BARRIER_NODE_OUTPUT_DEVICE_SCOPE, e.span, MSG_DEVICE_SCOPE,
+                    notes=("NODE_OUTPUT_MEMORY is at most group scope (the spec); DXC accepts it, and wgc emits the "
+                           "barrier at device scope as written",))
     rules = [  # (broken, message, note), in order
         (launch == "thread" and obj is None and mem != ALL_MEMORY and mem & GROUP_SHARED, MSG_GROUP_MEMORY,
          "group shared memory is not available in thread launch nodes"),
