@@ -1405,13 +1405,7 @@ CASES = [
                "<stdin>:1:46: note: applied again here",
                '[Shader("node")] [NodeDispatchGrid(1, 1, 1)] [NodeDispatchGrid(1, 1, 1)]',
                "                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:2:1: warning: attribute 'NumThreads' is already applied [WG0342] [-Wignored-attributes]",
-               "[NumThreads(0x40, 1, 1)] [NumThreads(64, 1, 1)]",
-               "^~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:2:26: note: applied again here",
-               "[NumThreads(0x40, 1, 1)] [NumThreads(64, 1, 1)]",
-               "                         ^~~~~~~~~~~~~~~~~~~~~~",
-               "2 warnings generated.")),
+               "1 warning generated.")),   # NumThreads repeated identically is silent, as in dxc
     case("WG0342", "grid-repeated-with-other-values",
          lines('[Shader("node")] [NodeDispatchGrid(4, 1, 1)] [NodeDispatchGrid(2, 1, 1)]',
                "[NumThreads(64, 1, 1)]",
@@ -1569,3 +1563,15 @@ def test_incompatible_vk_bindings_are_lowered_by_wno_error() -> None:
                "                           ^",
                "note: Vulkan lets variables share a binding only when one descriptor type serves them all (the same type, or a sampled image and a sampler)",
                "1 warning generated.")
+
+
+def test_identical_duplicate_attributes_dxc_does_not_warn_about_are_silent() -> None:
+    """dxc warns only about repeated NodeDispatchGrid/NodeMaxDispatchGrid (SemaHLSL/
+    max_output_records_identical_duplicates.hlsl expects no diagnostic for these)."""
+    source = lines("struct R { uint x; };",
+                   '[Shader("node")] [NodeLaunch("thread")] [NodeLaunch("thread")]',
+                   "void Start([MaxRecords(3)] [MaxRecords(3)] NodeOutput<R> A,",
+                   "           [MaxRecordsSharedWith(A)] [MaxRecordsSharedWith(A)] NodeOutput<R> B) {}",
+                   '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<R> r) {}',
+                   '[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}')
+    assert rendered_diagnostics(source) == ""
