@@ -4,7 +4,8 @@ recursion, depth, budgets and backing memory.
 Input: the `NodeInfo`s of `nodes.py`, the profile and whether the Work Graph Loops proposal
 applies (`-fwork-graph-loops` under lib_6_9).
 Output: `GraphInfo` (data only) and the diagnostics of workgraph-rules.md §1.13, the
-node output limits, and the Work Graph Loops rules (WG05xx, and WG0422 for budgets).
+node output limits, and the Work Graph Loops rules (WG05xx, WG0422 for budgets, and warning
+WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets).
 
 Model and decisions:
 - Nodes are keyed by NodeID; node arrays are the nodes sharing a name. An output targets

@@ -15,7 +15,10 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
 - a node-only function attribute on a function without [Shader] is dxc's warning (WG0442,
   `misplaced-attributes`: ignored); on a shader of another stage it is an error (WG0406);
 - a coalescing input's `[MaxRecords]` is optional (default 1), as DXC and the spec's HLSL table;
-- `[MaxRecordsSharedWith]` must name an EARLIER output carrying `[MaxRecords]` (spec);
+- `[MaxRecordsSharedWith]` must name an output carrying `[MaxRecords]`; a LATER one is warning
+  WG0470 (the spec says "previously declared", DXC accepts it);
+- an output without `[MaxRecords]`/`[MaxRecordsSharedWith]` is warning WG0409 and gets
+  MaxRecords 1, as DXC's SPIR-V (NodeMaxPayloadsAMDX 1);
 - thread launch accepts `[NumThreads(1,1,1)]` (DXC) and nothing else;
 - `[NodeMaxRecursionDepth]` is at most 32 (DXC), 2^24-2 with the loops proposal;
 - loop-entry attributes need the loops proposal (WG0426 without it);

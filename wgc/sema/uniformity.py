@@ -6,12 +6,15 @@ Input: one checked node shader (`ir.Function` carrying `[Shader("node")]`) and i
 (transitively) are checked with it, in the node's launch mode.
 Output: the diagnostics of workgraph-rules.md §1.8-§1.11 for that body, sorted by position:
 WG0417 operations needing thread-group-uniform control flow or operands (broadcasting and
-coalescing only); WG0443 Barrier flags that are not constants (an error: no -W option turns
-it off, as the back end needs the values); WG0418/WG0419 output records not completed on every path / used after
-OutputComplete(); WG0420 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier
-flags that do not apply (the first rule broken, one per call); WG0416 what thread launch lacks
-(GetGroupNodeOutputRecords, groupshared, quad operations, implicit-derivative sampling); WG0415
-writes to an SV_DispatchGrid field through RWDispatchNodeInputRecord.
+coalescing only; a warning: undefined behaviour DXC accepts); WG0443 Barrier flags that are not
+constants (an error: no -W option turns it off, as SPIR-V needs the values); WG0418 output records
+not completed on every path (a warning, as WG0417) / WG0419 used after OutputComplete(); WG0420
+FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags that do not apply
+(the first rule broken, one per call), and the warnings WG0473 (a read-only input record) and
+WG0474 (NODE_OUTPUT_MEMORY at DEVICE_SCOPE) for what DXC accepts; WG0416 what thread launch lacks
+(groupshared, quad operations, implicit-derivative sampling) and warning WG0471 for
+GetGroupNodeOutputRecords there (DXC accepts it); WG0415 writes to an SV_DispatchGrid field
+through RWDispatchNodeInputRecord.
 
 Invariants: pure (the IR is not modified); never raises; one diagnostic per (code, span); a
 helper reached from several nodes is checked once per node (callers merging nodes should drop
