@@ -15,6 +15,7 @@ import pytest
 
 from wgc import ir
 from wgc.diagnostics import Diagnostic, Renderer, Severity
+from wgc import driver
 from wgc.driver import Options, run_front_end
 from wgc.sema.analyze import analyze
 from wgc.sema.uniformity import check_node_body
@@ -800,3 +801,25 @@ def test_samples_have_no_body_diagnostics(path: str) -> None:
         attribute = ir.find_attribute(function.attributes, "nodelaunch")
         launch = attribute.args[0].value if attribute else "broadcasting"
         assert check_node_body(function, launch) == [], function.name
+
+
+def test_barriers_in_entries_of_other_stages_follow_dxcs_rules() -> None:
+    """A vertex shader has no visible group and no node memory (DXC's warn_hlsl_barrier_* rules,
+    DefaultError); a compute shader has a group. Reported at the flag argument, the entry labelled."""
+    src = "\n".join(['RWBuffer<uint> buf;',
+                     'void Helper() { Barrier(NODE_INPUT_MEMORY | GROUP_SHARED_MEMORY, GROUP_SYNC); }',
+                     '[Shader("vertex")]',
+                     'float4 VS() : SV_Position { Helper(); Barrier(buf, DEVICE_SCOPE); return 0; }',
+                     '[Shader("compute")] [NumThreads(8, 1, 1)]',
+                     'void CS() { Barrier(GROUP_SHARED_MEMORY, GROUP_SCOPE | GROUP_SYNC); '
+                     'Barrier(ALL_MEMORY, GROUP_SYNC); }']) + "\n"
+    result = driver.compile(Options(input="-", emit="ir"), stdin=src.encode())
+    vs = "<stdin>:4:8: note: entry function 'VS' (vertex shader) is defined here"
+    assert [line for line in Renderer().render(result.diagnostics).splitlines()
+            if line.startswith("<stdin>")] == [
+        "<stdin>:2:25: error: GROUP_SHARED_MEMORY specified for Barrier operation when context has no visible group "
+        "[WG0421] [-Whlsl-barrier]", vs,
+        "<stdin>:2:25: error: NODE_INPUT_MEMORY or NODE_OUTPUT_MEMORY may only be specified for Barrier operation in "
+        "a node shader [WG0421] [-Whlsl-barrier]", vs,
+        "<stdin>:2:66: error: GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible "
+        "group [WG0421] [-Whlsl-barrier]", vs]

@@ -35,7 +35,7 @@ from wgc.sema.graph import GraphInfo, check_graph
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
-from wgc.sema.uniformity import check_node_body
+from wgc.sema.uniformity import check_node_body, check_stage_barriers
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
@@ -78,6 +78,9 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
+    for function in ctx.module.functions:   # entries of other stages: DXC's Barrier() rules only
+        if function.shader_kind not in (None, "node"):
+            node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))  # type: ignore[arg-type]
     graph, graph_diagnostics = check_graph(nodes, options.profile, work_graph_loops=options.loops)
     return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
                     graph)

@@ -113,6 +113,8 @@ MSG_BAD_SEMANTIC = ("invalid SemanticFlags for Barrier operation; expected 0 or 
 MSG_GROUP_MEMORY = "GROUP_SHARED_MEMORY specified for Barrier operation when context has no visible group"
 MSG_GROUP_SEMANTIC = "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible group"
 MSG_GROUP_SCOPE = "GROUP_SCOPE specified for Barrier operation without applicable memory"
+MSG_NODE_MEMORY = "NODE_INPUT_MEMORY or NODE_OUTPUT_MEMORY may only be specified for Barrier operation in a node shader"
+STAGES_WITH_VISIBLE_GROUP = frozenset({"compute", "mesh", "amplification"})
 MSG_DEVICE_SCOPE = "DEVICE_SCOPE specified for Barrier operation without applicable memory"
 NOT_UNIFORM = "is assigned in non-uniform control flow"
 
@@ -281,6 +283,37 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     for current in functions:
         _scan(current, launch, sink, seen_groupshared)
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
+
+
+def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
+    """DXC's Barrier() rules for an entry of another stage (`[Shader("vertex")]` ...) in the library
+    and the functions it calls: WG0421 at the flag argument, with the entry labelled (DXC's
+    `warn_hlsl_barrier_*` of group HLSLBarrier): no group memory or group semantics without a
+    visible group (only compute, mesh and amplification have one), no node memory outside nodes."""
+    if function.body is None:
+        return []
+    found: dict[tuple, Diagnostic] = {}   # one per (location, message): a flag may break two rules
+
+    def sink(kind: DiagnosticKind, span: Span, message: str, labels: tuple[Label, ...]) -> None:
+        found.setdefault((id(span.file), span.start, span.end, message), kind(span, message, labels=labels))
+
+    visible_group = stage in STAGES_WITH_VISIBLE_GROUP
+    entry = Label(function.span, f"entry function '{function.name}' ({stage} shader) is defined here")
+    for current in reachable_functions(function):
+        for e in all_exprs(current):
+            if not (isinstance(e, ir.IntrinsicCall) and e.name == "Barrier" and len(e.args) == 2):
+                continue
+            first, flags = e.args
+            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first)
+            if mem is not None and mem != ALL_MEMORY:
+                if not visible_group and mem & GROUP_SHARED:
+                    sink(codes.INVALID_BARRIER, first.span, MSG_GROUP_MEMORY, (entry,))
+                if mem & (NODE_INPUT | NODE_OUTPUT):
+                    sink(codes.INVALID_BARRIER, first.span, MSG_NODE_MEMORY, (entry,))
+            sem = _flags(flags)
+            if sem is not None and not visible_group and sem & (GROUP_SYNC | GROUP_SCOPE):
+                sink(codes.INVALID_BARRIER, flags.span, MSG_GROUP_SEMANTIC, (entry,))
+    return sorted(found.values(), key=lambda d: (d.span.file.path, d.span.start))  # type: ignore
 
 
 # ---------------------------------------------------------------- uniformity (WG0417)
