@@ -111,6 +111,8 @@ VK_BINDING_OVERLAP = _kind("WG0360", W, "register()s that put two resources on o
                            "(dxc accepts it silently)", "vk-binding-overlap")
 VK_BINDING_INCOMPATIBLE = _kind("WG0361", DE, "[[vk::binding]]s that put resources no one Vulkan descriptor type "
                                 "serves on one binding", "vk-binding-incompatible")
+COHERENCE_MISMATCH = _kind("WG0362", W, "a UAV or RW input record passed between globallycoherent and plain variables",
+                           "conversion")
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")

@@ -32,6 +32,7 @@ from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
@@ -68,6 +69,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
+    ctx.diagnostics.extend(check_coherence(ctx.module))
     if has_errors(ctx.diagnostics):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
     nodes, node_diagnostics = check_nodes(ctx.module, options)
