@@ -128,13 +128,13 @@ INVALID_NODE_INPUT = _kind("WG0407", E, "a node input the launch mode does not a
 INVALID_NODE_PARAMETER = _kind("WG0408", E, "a node shader parameter that is neither a node object nor a system value")
 MISSING_MAX_RECORDS = _kind("WG0409", W, "a node output without [MaxRecords] or [MaxRecordsSharedWith] (taken as 1)",
                             "missing-max-records")
-INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name an earlier output with [MaxRecords]")
+INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name another output with [MaxRecords]")
 INVALID_OUTPUT_ARRAY = _kind("WG0411", E, "an output-array attribute on a single output, or an array without a size")
 INVALID_RECORD = _kind("WG0412", E, "a node record type that is not a non-empty struct without resources")
 INVALID_TRACK_RW_SHARING = _kind("WG0413", E, "[NodeTrackRWInputSharing] missing where needed or present where not allowed")
 INVALID_SYSTEM_VALUE = _kind("WG0414", E, "a system value the launch mode does not provide, or of the wrong type")
 INVALID_DISPATCH_GRID = _kind("WG0415", E, "an SV_DispatchGrid field of the wrong type, repeated, missing or written")
-METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, group records, ...)")
+METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, quad ops, ...)")
 NON_UNIFORM_CALL = _kind("WG0417", W, "an operation that needs thread-group-uniform control flow in varying flow "
                          "(undefined behaviour)", "group-uniformity")
 OUTPUT_NOT_COMPLETED = _kind("WG0418", W, "output records requested but OutputComplete() not reached on every path "
