@@ -22,6 +22,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 SAMPLE_INCLUDE = SAMPLES / "include"
+PROPOSAL_SAMPLES = frozenset({"loop_particles", "material_dispatch", "seed_loops_inner", "seed_loops_nested",
+                              "seed_loops_simple", "seed_max_records_per_node", "seed_recursion",
+                              "seed_slang_hello"})
+"""Samples compiled with both work-graph proposals (`-fwork-graph-proposals`): the proposals' seed
+examples and the samples written for them; the others follow released SM 6.9."""
+BOTH_PROPOSALS = ("max-records-per-node", "work-graph-loops")
+
+
+def sample_proposals(path: Path) -> tuple[str, ...]:
+    """`driver.Options.proposals` for a sample."""
+    return BOTH_PROPOSALS if path.stem in PROPOSAL_SAMPLES else ()
 
 
 def _package_digest(package: Path, grammar: Path) -> str:

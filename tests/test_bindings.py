@@ -123,10 +123,22 @@ def test_clash_names_both_and_points_at_the_earlier_one():
     c = req("g_C", register="u3", space="space1")
     diags = assign_bindings([a, b, c])
     assert messages(diags) == [
-        ("WG0323", "'g_B' and 'g_A' are both bound to descriptor set 0, binding 3")]
+        ("WG0360", "'g_B' and 'g_A' are both bound to descriptor set 0, binding 3")]
     assert diags[0].span == b.span
     assert diags[0].labels == (Label(a.span, "'g_A' is bound here"),)
     assert placed(b) == (0, 3, "vk::binding") and placed(c) == (1, 3, "register")
+
+
+@pytest.mark.parametrize("first, second, code", [
+    (TEX, SAMPLER, None),            # a combined image sampler: one descriptor type serves both
+    (SAMPLER, TEX, None),
+    (SRV, SRV, None),                # the same descriptor type: Vulkan allows the aliasing
+    (TEX, RW_UINT, "WG0361"),        # sampled image and storage buffer: no one descriptor type
+    (SAMPLER, SRV, "WG0361"),
+])
+def test_vk_binding_aliasing_follows_vulkans_descriptor_types(first, second, code):
+    diags = assign_bindings([req("a", first, vk=(2,)), req("b", second, vk=(2,))])
+    assert [d.code for d in diags] == ([code] if code else [])
 
 
 def test_clash_through_a_shift_and_each_later_one_reported():
@@ -134,7 +146,7 @@ def test_clash_through_a_shift_and_each_later_one_reported():
     b = req("b", SRV, vk=(10,))
     c = req("c", SRV, register="t0")
     diags = assign_bindings([a, b, c], [BindingShift("t", 10, 0)])
-    assert [d.code for d in diags] == ["WG0323", "WG0323"]
+    assert [d.code for d in diags] == ["WG0360", "WG0360"]
     assert [d.span for d in diags] == [b.span, c.span]
     assert all(d.labels[0].span == a.span for d in diags)
 

@@ -42,6 +42,8 @@ def test_help_lists_commands_and_dxc_options(run_wgc):
     (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
     (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
     (["--no-such-flag"], "No such option"),
+    (["-T", "lib_6_8", "-fwork-graph-loops"],
+     "-fwork-graph-loops: the work-graph proposals extend SM 6.9; use -T lib_6_9, not lib_6_8"),
 ])
 def test_usage_errors_exit_2(run_wgc, args, message):
     done = run_wgc("compile", *args, str(SAMPLES / "hello.hlsl"))
@@ -139,7 +141,7 @@ def test_compile_refuses_split_nodes_with_an_output_file(run_wgc, tmp_path):
 def test_a_loop_graph_fails_and_removes_a_stale_output(run_wgc, tmp_path):
     stale = tmp_path / "loop.spv"
     stale.write_bytes(b"old")
-    done = run_wgc("compile", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
+    done = run_wgc("compile", "-fwork-graph-loops", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
     assert done.returncode == 1
     assert b"[WG0601]" in done.stderr
     assert not stale.exists()
@@ -192,13 +194,31 @@ def test_colour_on_request_only(run_wgc):
     assert b"\033[1;31merror:" in coloured.stderr
 
 
+@pytest.mark.parametrize("flags,depth_limit,loops", [
+    ([], None, None),                                 # released SM 6.9: loop attributes are WG0426
+    (["-fwork-graph-loops"], 48, 1),
+    (["-fwork-graph-proposals"], 48, 1),
+    (["-fmax-records-per-node"], None, None),         # the other proposal does not allow loops
+])
+def test_proposal_opt_ins_of_inspect(run_wgc, flags, depth_limit, loops):
+    import json
+
+    done = run_wgc("inspect", "--format", "json", *flags, str(SAMPLES / "seed_loops_simple.hlsl"))
+    if depth_limit is None:
+        assert done.returncode == 1 and b"opt in with -fwork-graph-loops [WG0426]" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr.decode()
+    graph = json.loads(done.stdout)["graph"]
+    assert (graph["depth_limit"], len(graph["loops"])) == (depth_limit, loops)
+
+
 def test_inspect_shows_the_graph_in_every_format(run_wgc, tmp_path):
     import json
 
     done = run_wgc("inspect", str(SAMPLES / "hello.hlsl"))
     assert done.returncode == 0, done.stderr.decode()
     text = done.stdout.decode()
-    assert text.startswith("work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)\n")
+    assert text.startswith("work graph: 3 nodes, profile lib_6_9, depth 3 (limit 32)\n")
     assert "longest chain: Generate -> Classify -> Accumulate (depth 3)" in text
     model = json.loads(run_wgc("inspect", "--format", "json", str(SAMPLES / "hello.hlsl")).stdout)
     assert [n["id"]["name"] for n in model["nodes"]] == ["Generate", "Classify", "Accumulate"]

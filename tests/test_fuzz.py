@@ -13,7 +13,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SAMPLE_INCLUDE, SAMPLES
+from conftest import SAMPLE_INCLUDE, SAMPLES, sample_proposals
 from wgc import driver
 from spirv_util import words_of
 from wgc.diagnostics import Renderer, RenderOptions, Severity
@@ -57,9 +57,9 @@ def mutate(data: bytes, steps: list[tuple]) -> bytes:
     return data
 
 
-def check_never_crashes(data: bytes) -> driver.Result:
+def check_never_crashes(data: bytes, proposals: tuple[str, ...] = ()) -> driver.Result:
     options = driver.Options(input="-", emit="spirv", include_dirs=(str(SAMPLES), str(SAMPLE_INCLUDE)),
-                             error_limit=0)
+                             error_limit=0, proposals=proposals)
     result = driver.compile(options, stdin=data)
     renderer = Renderer(RenderOptions())
     for diag in result.diagnostics:
@@ -75,7 +75,7 @@ def check_never_crashes(data: bytes) -> driver.Result:
 
 def test_every_sample_compiles_unmutated_or_hits_a_documented_spirv_limit():
     for name, data in SAMPLE_BYTES:
-        result = check_never_crashes(data)
+        result = check_never_crashes(data, sample_proposals(SAMPLES / name))
         codes = {d.code for d in result.diagnostics if d.severity >= Severity.ERROR}
         assert result.ok or codes in ({"WG0601"}, {"WG0620"}), (name, Renderer().render(result.diagnostics))
 
@@ -83,7 +83,7 @@ def test_every_sample_compiles_unmutated_or_hits_a_documented_spirv_limit():
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sample=st.sampled_from(SAMPLE_BYTES), steps=st.lists(mutation, min_size=1, max_size=4))
 def test_mutated_samples_only_ever_produce_diagnostics(sample, steps):
-    check_never_crashes(mutate(sample[1], steps))
+    check_never_crashes(mutate(sample[1], steps), sample_proposals(SAMPLES / sample[0]))
 
 
 @settings(max_examples=100, deadline=None)

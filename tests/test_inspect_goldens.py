@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES, sample_proposals
 from wgc import driver
 from wgc.diagnostics import Renderer
 
@@ -21,7 +21,8 @@ VIEWS = {"json": "json", "text": "txt", "dot": "dot", "dxil": "ll"}
 
 
 def render(path, view: str) -> str:
-    options = driver.Options(input=str(path), emit=view, include_dirs=(str(SAMPLE_INCLUDE),))
+    options = driver.Options(input=str(path), emit=view, include_dirs=(str(SAMPLE_INCLUDE),),
+                             proposals=sample_proposals(path))
     result = driver.compile(options)
     assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
     return result.outputs[view].decode()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES, sample_proposals
 from wgc import driver
 from wgc.diagnostics import Renderer
 
@@ -19,7 +19,8 @@ SAMPLE_PATHS = sorted(SAMPLES.glob("*.hlsl"))
 
 @pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
 def test_sample_ir_matches_golden(path, update_goldens):
-    options = driver.Options(input=str(path), emit="ir", include_dirs=(str(SAMPLE_INCLUDE),))
+    options = driver.Options(input=str(path), emit="ir", include_dirs=(str(SAMPLE_INCLUDE),),
+                             proposals=sample_proposals(path))
     result = driver.compile(options)
     assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
     dump = result.outputs["ir"].decode()

@@ -27,7 +27,7 @@ RWStructuredBuffer<Seed> Log : register(u0);
 [NumThreads(64, 1, 1)]
 void Start(DispatchNodeInputRecord<Seed> seed, [MaxRecords(4)] NodeOutput<Tile> Shade, uint gi : SV_GroupIndex)
 {
-    [loop] [loop] for (uint i = 0; i < 2; i++)
+    [loop] [unrol] for (uint i = 0; i < 2; i++)
         Log[gi + i] = seed.Get();
 }
 [Shader("node")]
@@ -39,8 +39,8 @@ void Shade(ThreadNodeInputRecord<Tile> tile) { }
 def test_a_compile_keeps_no_source_file_alive() -> None:
     result = driver.compile(driver.Options(input="-"), stdin=SOURCE)
     assert result.ok and "spirv" in result.outputs
-    [warning] = result.diagnostics          # the duplicate [loop]: a span into the source
-    assert warning.code == "WG0342"
+    [warning] = result.diagnostics          # the unknown [unrol]: a span into the source
+    assert warning.code == "WG0343"
     source = weakref.ref(warning.span.file)
     assert isinstance(source(), SourceFile)
     del result, warning

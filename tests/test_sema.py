@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import sample_proposals
 from wgc import driver, ir
 from wgc import types as t
 from wgc.diagnostics import Renderer, Severity
@@ -1705,8 +1706,11 @@ def test_binding_shifts():
     assert binding_of(module, "sa") == (0, 0, "register")
 
 
-def test_binding_clash_is_an_error():
-    assert error_codes("Texture2D<float4> a : register(t0); Texture2D<float4> b : register(t0);") == ["WG0323"]
+def test_binding_overlap_from_registers_is_a_warning():
+    """dxc's SPIR-V path is silent; wgc warns (WG0360) and compiles (README "Diagnostic policy")."""
+    src = "Texture2D<float4> a : register(t0); Texture2D<float4> b : register(t0);"
+    assert error_codes(src) == []
+    assert [(d.code, d.severity) for d in run_sema(src).diagnostics] == [("WG0360", Severity.WARNING)]
 
 
 # ---------------------------------------------------------------- samples
@@ -1714,7 +1718,8 @@ def test_binding_clash_is_an_error():
 
 @pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("*.hlsl")))
 def test_samples_analyze_without_diagnostics(sample):
-    options = driver.Options(input=str(SAMPLES / sample), include_dirs=(str(SAMPLES / "include"),), emit="ir")
+    options = driver.Options(input=str(SAMPLES / sample), include_dirs=(str(SAMPLES / "include"),), emit="ir",
+                             proposals=sample_proposals(SAMPLES / sample))
     front = driver.run_front_end(options)
     assert front.analysis is not None, Renderer().render(list(front.diagnostics))
     assert not front.diagnostics, Renderer().render(list(front.diagnostics))

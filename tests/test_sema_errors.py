@@ -987,20 +987,20 @@ CASES = [
                "          ^~~~~~~~~~~~~~~",
                "1 error generated.")),
     # WG0323 ---------------------------------------------------------------
-    case("WG0323", "same-register",
+    case("WG0360", "same-register",
          lines("RWStructuredBuffer<uint> A : register(u0);",
                "RWStructuredBuffer<uint> B : register(u0);"),
-         lines("<stdin>:2:26: error: 'B' and 'A' are both bound to descriptor set 0, binding 0 [WG0323]",
+         lines("<stdin>:2:26: warning: 'B' and 'A' are both bound to descriptor set 0, binding 0 [WG0360] [-Wvk-binding-overlap]",
                "RWStructuredBuffer<uint> B : register(u0);",
                "                         ^",
                "<stdin>:1:26: note: 'A' is bound here",
                "RWStructuredBuffer<uint> A : register(u0);",
                "                         ^",
-               "1 error generated.")),
-    case("WG0323", "t-and-u-share-vulkan-binding",
+               "1 warning generated.")),
+    case("WG0360", "t-and-u-share-vulkan-binding",
          lines("Texture2D<float4> Tex : register(t0);",
                "RWBuffer<uint> Out : register(u0);"),
-         lines("<stdin>:2:16: error: 'Out' and 'Tex' are both bound to descriptor set 0, binding 0 [WG0323]",
+         lines("<stdin>:2:16: warning: 'Out' and 'Tex' are both bound to descriptor set 0, binding 0 [WG0360] [-Wvk-binding-overlap]",
                "RWBuffer<uint> Out : register(u0);",
                "               ^~~",
                "<stdin>:1:19: note: 'Tex' is bound here",
@@ -1008,16 +1008,17 @@ CASES = [
                "                  ^~~",
                "note: b, t, u and s registers share one Vulkan binding space: separate them with "
                "-fvk-b-shift/-fvk-t-shift/-fvk-u-shift/-fvk-s-shift or [[vk::binding]]",
-               "1 error generated.")),
-    case("WG0323", "vk-binding",
+               "1 warning generated.")),
+    case("WG0361", "vk-binding-of-two-descriptor-types",
          lines("[[vk::binding(3)]] RWBuffer<uint> A;",
                "[[vk::binding(3, 0)]] Buffer<uint> B;"),
-         lines("<stdin>:2:36: error: 'B' and 'A' are both bound to descriptor set 0, binding 3 [WG0323]",
+         lines("<stdin>:2:36: error: 'B' (uniform texel buffer) and 'A' (storage texel buffer) are both bound to descriptor set 0, binding 3, but no Vulkan descriptor type serves both [WG0361] [-Wvk-binding-incompatible]",
                "[[vk::binding(3, 0)]] Buffer<uint> B;",
                "                                   ^",
                "<stdin>:1:35: note: 'A' is bound here",
                "[[vk::binding(3)]] RWBuffer<uint> A;",
                "                                  ^",
+               "note: Vulkan lets variables share a binding only when one descriptor type serves them all (the same type, or a sampled image and a sampler)",
                "1 error generated.")),
     # WG0324 ---------------------------------------------------------------
     case("WG0324", "uav-in-t-register",
@@ -1373,6 +1374,20 @@ CASES = [
                "[[vk::counter_binding(-1)]] RWStructuredBuffer<uint> Words : register(u2);",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated.")),
+    # WG0362 ---------------------------------------------------------------
+    case("WG0362", "globallycoherent-added-and-lost",
+         lines("struct Record { uint index; };",
+               "RWBuffer<uint> Plain;",
+               "void Keep(globallycoherent RWDispatchNodeInputRecord<Record> r) {}",
+               "void Use(RWDispatchNodeInputRecord<Record> r) { Keep(r); }",
+               "void Lose(globallycoherent RWBuffer<uint> c) { RWBuffer<uint> p = c; p[0] = 1; }"),
+         lines("<stdin>:4:54: warning: implicit conversion from 'RWDispatchNodeInputRecord<Record>' to 'globallycoherent RWDispatchNodeInputRecord<Record>' adds globallycoherent annotation [WG0362] [-Wconversion]",
+               "void Use(RWDispatchNodeInputRecord<Record> r) { Keep(r); }",
+               "                                                     ^",
+               "<stdin>:5:67: warning: implicit conversion from 'globallycoherent RWBuffer<uint>' to 'RWBuffer<uint>' loses globallycoherent annotation [WG0362] [-Wconversion]",
+               "void Lose(globallycoherent RWBuffer<uint> c) { RWBuffer<uint> p = c; p[0] = 1; }",
+               "                                                                  ^",
+               "2 warnings generated.")),
     # WG0340 ---------------------------------------------------------------
     case("WG0340", "unknown-image-format",
          lines('[[vk::image_format("rgba9")]] RWTexture2D<float4> Image : register(u0);'),
@@ -1475,13 +1490,7 @@ CASES = [
                "<stdin>:1:46: note: applied again here",
                '[Shader("node")] [NodeDispatchGrid(1, 1, 1)] [NodeDispatchGrid(1, 1, 1)]',
                "                                             ^~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:2:1: warning: attribute 'NumThreads' is already applied [WG0342] [-Wignored-attributes]",
-               "[NumThreads(0x40, 1, 1)] [NumThreads(64, 1, 1)]",
-               "^~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:2:26: note: applied again here",
-               "[NumThreads(0x40, 1, 1)] [NumThreads(64, 1, 1)]",
-               "                         ^~~~~~~~~~~~~~~~~~~~~~",
-               "2 warnings generated.")),
+               "1 warning generated.")),   # NumThreads repeated identically is silent, as in dxc
     case("WG0342", "grid-repeated-with-other-values",
          lines('[Shader("node")] [NodeDispatchGrid(4, 1, 1)] [NodeDispatchGrid(2, 1, 1)]',
                "[NumThreads(64, 1, 1)]",
@@ -1833,3 +1842,32 @@ def test_every_attribute_wgc_reads_is_known() -> None:
     read = FUNCTION_ATTRIBUTES | OUTPUT_ATTRIBUTES | {"nodetrackrwinputsharing", "vk::binding", "vk::counter_binding",
                                                       "vk::push_constant", "vk::image_format"}
     assert read <= set(KNOWN_ATTRIBUTES)
+
+
+def test_incompatible_vk_bindings_are_lowered_by_wno_error() -> None:
+    """WG0361 is DefaultError: -Wno-error=vk-binding-incompatible makes it a warning."""
+    source = lines("[[vk::binding(0)]] cbuffer C { uint k; };",
+                   "[[vk::binding(0)]] SamplerState S;")
+    result = driver.compile(driver.Options(input="-", emit="ir", warning_flags=("no-error=vk-binding-incompatible",)),
+                            stdin=source.encode())
+    assert result.ok
+    assert Renderer().render(result.diagnostics) == lines("<stdin>:2:33: warning: 'S' (sampler) and 'C' (uniform buffer) are both bound to descriptor set 0, binding 0, but no Vulkan descriptor type serves both [WG0361] [-Wvk-binding-incompatible]",
+               "[[vk::binding(0)]] SamplerState S;",
+               "                                ^",
+               "<stdin>:1:28: note: 'C' is bound here",
+               "[[vk::binding(0)]] cbuffer C { uint k; };",
+               "                           ^",
+               "note: Vulkan lets variables share a binding only when one descriptor type serves them all (the same type, or a sampled image and a sampler)",
+               "1 warning generated.")
+
+
+def test_identical_duplicate_attributes_dxc_does_not_warn_about_are_silent() -> None:
+    """dxc warns only about repeated NodeDispatchGrid/NodeMaxDispatchGrid (SemaHLSL/
+    max_output_records_identical_duplicates.hlsl expects no diagnostic for these)."""
+    source = lines("struct R { uint x; };",
+                   '[Shader("node")] [NodeLaunch("thread")] [NodeLaunch("thread")]',
+                   "void Start([MaxRecords(3)] [MaxRecords(3)] NodeOutput<R> A,",
+                   "           [MaxRecordsSharedWith(A)] [MaxRecordsSharedWith(A)] NodeOutput<R> B) {}",
+                   '[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<R> r) {}',
+                   '[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}')
+    assert rendered_diagnostics(source) == ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES, sample_proposals
 from spirv_util import check_golden, words_of
 from wgc import driver
 from wgc.diagnostics import Renderer, Severity
@@ -26,7 +26,8 @@ SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in LOOP_SA
 
 
 def _compile(path, **options):  # type: ignore[no-untyped-def]
-    return driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), **options))
+    return driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                         proposals=sample_proposals(path), **options))
 
 
 @pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])

@@ -123,6 +123,33 @@ void Root([MaxRecords(4)] NodeOutput<Rec> A, [MaxRecordsSharedWith(A)] NodeOutpu
     assert re.search(rf"%{empty} = OpTypeStruct$", c.asm, flags=re.M)
 
 
+def test_programs_dxc_accepts_with_a_warning_compile_to_what_dxc_means(tmp_path):
+    """README "Diagnostic policy": each of these is a warning, and the module says what DXC's does."""
+    c = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(64,1,1)]
+void Root(DispatchNodeInputRecord<Rec> input, [MaxRecordsSharedWith(B)] NodeOutput<Rec> A,
+          [MaxRecords(4)] NodeOutput<Rec> B, NodeOutput<Rec> C, uint tid : SV_GroupIndex) {
+    Barrier(input, GROUP_SCOPE | GROUP_SYNC);                       // WG0473: a read-only record
+    ThreadNodeOutputRecords<Rec> never = C.GetThreadNodeOutputRecords(1);  // WG0418: never completed
+    if (tid >= 32) return;
+    Barrier(GROUP_SHARED_MEMORY, GROUP_SCOPE | GROUP_SYNC);         // WG0417: after some threads returned
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Rec> input, [MaxRecords(1)] NodeOutput<Rec> A) {
+    GroupNodeOutputRecords<Rec> g = A.GetGroupNodeOutputRecords(1);  // WG0471
+    g.OutputComplete();
+}
+""", tmp_path, warning_flags=("no-missing-node",))
+    # [MaxRecordsSharedWith] of a later output (WG0470): the owner is declared first (OpDecorateId's rule)
+    assert "OpDecorateId %Root_A NodeSharesPayloadLimitsWithAMDX %Root_B" in c.asm
+    assert c.asm.index("%Root_B = OpTypeNodePayloadArrayAMDX") < c.asm.index("%Root_A = OpTypeNodePayloadArrayAMDX")
+    assert "OpDecorateId %Root_C NodeMaxPayloadsAMDX %uint_1" in c.asm     # WG0409: DXC's SPIR-V default
+    barriers = c.lines("OpControlBarrier")
+    assert len(barriers) == 2                       # the read-only record's barrier and the one after return
+    [group_allocation] = [line for line in c.lines("OpAllocateNodePayloadsAMDX") if "Leaf_A" in line]
+    assert constant_value(c, group_allocation.split()[4]) == "2"     # Workgroup: a thread launch group of one
+
+
 def test_is_valid_finished_sharing_and_dispatch_grid(tmp_path):
     c = compile_hlsl("""
 struct [NodeTrackRWInputSharing] Shared { uint3 grid : SV_DispatchGrid; uint total; };
@@ -280,7 +307,7 @@ def test_entry_option_selects_one_node(tmp_path):
 
 def test_a_graph_with_loops_is_an_error_naming_the_limitation(tmp_path):
     source = (SAMPLES / "seed_loops_simple.hlsl").read_text()
-    assert compile_errors(source, tmp_path) == [
+    assert compile_errors(source, tmp_path, proposals=("work-graph-loops",)) == [
         "WG0601: the graph has a loop entered at node 'MyLoopEntry' (members 'MyLoopEntry', 'MyLoopBody'); "
         "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
         "SPIR-V"]

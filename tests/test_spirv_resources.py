@@ -706,3 +706,19 @@ void Main(uint2 id : SV_DispatchThreadID) {
     assert re.search(r"OpAccessChain %_ptr_StorageBuffer_uint %Others %\w+ %uint_0 %uint_1$", c.asm, flags=re.M)
     assert re.search(r"OpAccessChain %_ptr_UniformConstant_type_2d_image\w* %T %\w+$", c.asm, flags=re.M)
     assert c.count("OpFunctionCall") == 0
+
+
+def test_overlapping_bindings_dxc_accepts_compile_and_validate(tmp_path):
+    """b0, t0 and u0 all on binding 0 (WG0360, a warning), and a texture and a sampler aliased on
+    purpose with [[vk::binding]] (silent): the module keeps the bindings as written, as dxc's does."""
+    c = compile_hlsl("""
+cbuffer C : register(b0) { uint k; };
+Texture2D<float4> T : register(t0);
+RWBuffer<uint> U : register(u0);
+[[vk::binding(3)]] Texture2D<float4> Image;
+[[vk::binding(3)]] SamplerState Sampler;
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(4, 1, 1)]
+void N() { U[0] = k + (uint)T.Load(int3(0, 0, 0)).x + (uint)Image.SampleLevel(Sampler, float2(0, 0), 0).x; }
+""", tmp_path)
+    for name, binding in (("C", 0), ("T", 0), ("U", 0), ("Image", 3), ("Sampler", 3)):
+        assert f"OpDecorate %{name} Binding {binding}" in c.asm, name

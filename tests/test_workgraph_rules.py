@@ -26,6 +26,16 @@ from wgc import codes, driver
 from wgc.diagnostics import Renderer
 
 
+PROPOSALS = "lib_6_9+proposals"
+"""A `profile` value meaning lib_6_9 with both proposals (-fwork-graph-proposals)."""
+
+
+def profile_options(profile: str) -> dict[str, Any]:
+    """`driver.Options` fields for a test's `profile` ("lib_6_8", "lib_6_9" or PROPOSALS)."""
+    name, _, proposals = profile.partition("+")
+    return {"profile": name, "proposals": driver.PROPOSALS if proposals else ()}
+
+
 def lines(*text: str) -> str:
     return "\n".join(text) + "\n"
 
@@ -584,10 +594,11 @@ CASES = [
                "{",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:5:29: error: output 'Consume' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] (empty outputs too) [WG0409]",
+         lines("<stdin>:5:29: warning: output 'Consume' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1) [WG0409] [-Wmissing-max-records]",
                "void Start(NodeOutput<Item> Consume)",
                "                            ^~~~~~~",
-               "1 error generated.")),
+               "note: the spec requires one on every output, empty outputs too; DXC's DXIL leaves MaxRecords 0",
+               "1 warning generated.")),
     case("WG0409", "empty-output-without-max-records",
          lines('[Shader("node")]',
                "[NodeDispatchGrid(4, 1, 1)]",
@@ -601,12 +612,32 @@ CASES = [
                "void Tick()",
                "{",
                "}"),
-         lines("<stdin>:4:28: error: output 'Tick' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] (empty outputs too) [WG0409]",
+         lines("<stdin>:4:28: warning: output 'Tick' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1) [WG0409] [-Wmissing-max-records]",
                "void Start(EmptyNodeOutput Tick)",
                "                           ^~~~",
-               "1 error generated.")),
+               "note: the spec requires one on every output, empty outputs too; DXC's DXIL leaves MaxRecords 0",
+               "1 warning generated.")),
+    case("WG0409", "Werror-makes-it-an-error",
+         lines('[Shader("node")]',
+               "[NodeDispatchGrid(4, 1, 1)]",
+               "[NumThreads(64, 1, 1)]",
+               "void Start(EmptyNodeOutput Tick)",
+               "{",
+               "}",
+               '[Shader("node")]',
+               '[NodeLaunch("coalescing")]',
+               "[NumThreads(1, 1, 1)]",
+               "void Tick()",
+               "{",
+               "}"),
+         lines("<stdin>:4:28: error: output 'Tick' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1) [WG0409] [-Werror,-Wmissing-max-records]",
+               "void Start(EmptyNodeOutput Tick)",
+               "                           ^~~~",
+               "note: the spec requires one on every output, empty outputs too; DXC's DXIL leaves MaxRecords 0",
+               "1 error generated."),
+         flags=("error=missing-max-records",)),
     # WG0410 invalid [MaxRecordsSharedWith] ------------------------------------------------------
-    case("WG0410", "forward-reference",
+    case("WG0470", "forward-reference",
          lines(ITEM,
                '[Shader("node")]',
                '[NodeLaunch("thread")]',
@@ -617,10 +648,13 @@ CASES = [
                "}",
                *thread_node("Left"),
                *thread_node("Right")),
-         lines("<stdin>:5:34: error: [MaxRecordsSharedWith(Right)] must name an earlier output with [MaxRecords]: it is declared after this output; the budget owner must come first [WG0410]",
+         lines("<stdin>:5:34: warning: [MaxRecordsSharedWith(Right)] names an output declared after this one; the spec asks for a previously declared output (DXC accepts it) [WG0470] [-Wmax-records-shared-with-order]",
                "           [MaxRecordsSharedWith(Right)] NodeOutput<Item> Left,",
                "                                 ^~~~~",
-               "1 error generated.")),
+               "<stdin>:6:45: note: 'Right' is declared here",
+               "           [MaxRecords(2)] NodeOutput<Item> Right)",
+               "                                            ^~~~~",
+               "1 warning generated.")),
     case("WG0410", "itself",
          lines(ITEM,
                '[Shader("node")]',
@@ -934,7 +968,7 @@ CASES = [
                "note: the dispatch grid is fixed when the record is launched",
                "1 error generated.")),
     # WG0416 operations thread launch does not have ---------------------------------------------
-    case("WG0416", "group-records-in-thread-launch",
+    case("WG0471", "group-records-in-thread-launch",
          lines(ITEM,
                '[Shader("node")]',
                '[NodeLaunch("thread")]',
@@ -945,11 +979,11 @@ CASES = [
                "    rec.OutputComplete();",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:6:40: error: 'GetGroupNodeOutputRecords' is not available in thread launch nodes [WG0416]",
+         lines("<stdin>:6:40: warning: 'GetGroupNodeOutputRecords' in a thread launch node: the spec does not allow it (DXC does) [WG0471] [-Wthread-launch-group-records]",
                "    GroupNodeOutputRecords<Item> rec = Consume.GetGroupNodeOutputRecords(1);",
                "                                       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "note: each thread of a thread launch node is its own group: use 'GetThreadNodeOutputRecords'",
-               "1 error generated.")),
+               "note: each thread of a thread launch node is its own group, so the records are the thread's: use 'GetThreadNodeOutputRecords'",
+               "1 warning generated.")),
     case("WG0416", "groupshared-in-thread-launch",
          lines(ITEM,
                "groupshared uint Counter;",
@@ -983,19 +1017,19 @@ CASES = [
                "    }",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:9:45: error: 'GetThreadNodeOutputRecords' must be called in thread-group-uniform control flow [WG0417]",
+         lines("<stdin>:9:45: warning: 'GetThreadNodeOutputRecords' must be called in thread-group-uniform control flow [WG0417] [-Wgroup-uniformity]",
                "        ThreadNodeOutputRecords<Item> rec = Consume.GetThreadNodeOutputRecords(1);",
                "                                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "<stdin>:7:9: note: this condition depends on 'tid' (SV_DispatchThreadID)",
                "    if (tid < 32)",
                "        ^~~~~~~~",
-               "<stdin>:11:9: error: 'OutputComplete' must be called in thread-group-uniform control flow [WG0417]",
+               "<stdin>:11:9: warning: 'OutputComplete' must be called in thread-group-uniform control flow [WG0417] [-Wgroup-uniformity]",
                "        rec.OutputComplete();",
                "        ^~~~~~~~~~~~~~~~~~~~",
                "<stdin>:7:9: note: this condition depends on 'tid' (SV_DispatchThreadID)",
                "    if (tid < 32)",
                "        ^~~~~~~~",
-               "2 errors generated.")),
+               "2 warnings generated.")),
     case("WG0417", "varying-group-record-count",
          lines(ITEM,
                '[Shader("node")]',
@@ -1007,14 +1041,14 @@ CASES = [
                "    rec.OutputComplete();",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:7:40: error: the record count passed to 'GetGroupNodeOutputRecords' must be thread-group-uniform [WG0417]",
+         lines("<stdin>:7:40: warning: the record count passed to 'GetGroupNodeOutputRecords' must be thread-group-uniform [WG0417] [-Wgroup-uniformity]",
                "    GroupNodeOutputRecords<Item> rec = Consume.GetGroupNodeOutputRecords(index % 2);",
                "                                       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "<stdin>:7:74: note: this value depends on 'index' (SV_GroupIndex)",
                "    GroupNodeOutputRecords<Item> rec = Consume.GetGroupNodeOutputRecords(index % 2);",
                "                                                                         ^~~~~~~~~",
                "note: use 'GetThreadNodeOutputRecords' when the count differs between threads",
-               "1 error generated.")),
+               "1 warning generated.")),
     # WG0418 / WG0419 OutputComplete() ----------------------------------------------------------
     case("WG0418", "never-completed",
          lines(ITEM,
@@ -1026,14 +1060,14 @@ CASES = [
                "    rec.Get().id = item.Get().id;",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:6:41: error: output records in 'rec' are never completed with OutputComplete() [WG0418]",
+         lines("<stdin>:6:41: warning: output records in 'rec' are never completed with OutputComplete() [WG0418] [-Woutput-complete]",
                "    ThreadNodeOutputRecords<Item> rec = Consume.GetThreadNodeOutputRecords(1);",
                "                                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "<stdin>:8:1: note: 'Emit' ends here",
                "}",
                "^",
                "note: every Get*NodeOutputRecords() must reach OutputComplete() in the same function",
-               "1 error generated.")),
+               "1 warning generated.")),
     case("WG0418", "completed-on-one-path-only",
          lines(ITEM,
                '[Shader("node")]',
@@ -1047,14 +1081,14 @@ CASES = [
                "    rec.OutputComplete();",
                "}",
                *thread_node("Consume")),
-         lines("<stdin>:6:41: error: output records in 'rec' are not completed with OutputComplete() on every path [WG0418]",
+         lines("<stdin>:6:41: warning: output records in 'rec' are not completed with OutputComplete() on every path [WG0418] [-Woutput-complete]",
                "    ThreadNodeOutputRecords<Item> rec = Consume.GetThreadNodeOutputRecords(1);",
                "                                        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "<stdin>:9:9: note: 'rec' is still open when the function returns here",
                "        return;",
                "        ^~~~~~~",
                "note: every Get*NodeOutputRecords() must reach OutputComplete() in the same function",
-               "1 error generated.")),
+               "1 warning generated.")),
     case("WG0419", "write-after-complete",
          lines(ITEM,
                '[Shader("node")]',
@@ -1115,7 +1149,7 @@ CASES = [
                "note: OutputComplete() ends the use of the records: nothing may access them after it",
                "1 error generated.")),
     # WG0420 FinishedCrossGroupSharing() (the entry-node rule is a graph rule) -----------------------
-    case("WG0420", "in-an-entry-node",
+    case("WG0472", "in-an-entry-node",
          lines("struct [NodeTrackRWInputSharing] Tile { uint2 origin; uint count; };",
                '[Shader("node")]',
                "[NodeDispatchGrid(4, 1, 1)]",
@@ -1126,10 +1160,41 @@ CASES = [
                "    if (tile.FinishedCrossGroupSharing())",
                "        tile.Get().count = 0;",
                "}"),
-         lines("<stdin>:8:9: error: FinishedCrossGroupSharing() is not allowed in 'Shade', an entry node of the graph [WG0420]",
+         lines("<stdin>:8:9: warning: FinishedCrossGroupSharing() in 'Shade', which nothing in this file targets: an entry node may not call it [WG0472] [-Wcross-group-sharing-entry]",
                "    if (tile.FinishedCrossGroupSharing())",
                "        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "note: a library may be linked with its producer; if this node is an entry of the graph, the behaviour is undefined",
+               "1 warning generated.")),
+    case("WG0473", "barrier-on-a-read-only-input-record",
+         lines(ITEM,
+               '[Shader("node")]',
+               "[NodeDispatchGrid(4, 1, 1)]",
+               "[NumThreads(64, 1, 1)]",
+               "void Shade(DispatchNodeInputRecord<Item> item)",
+               "{",
+               "    Barrier(item, GROUP_SCOPE | GROUP_SYNC);",
+               "}"),
+         lines("<stdin>:7:5: warning: Barrier() on the read-only record object 'DispatchNodeInputRecord<Item>': the spec allows only RW input records and output records here [WG0473] [-Wbarrier-read-only-record]",
+               "    Barrier(item, GROUP_SCOPE | GROUP_SYNC);",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:7:13: note: this object",
+               "    Barrier(item, GROUP_SCOPE | GROUP_SYNC);",
+               "            ^~~~",
+               "note: DXC accepts it; a barrier on memory this node cannot write orders only other writers' accesses",
+               "1 warning generated.")),
+    case("WG0474", "node-output-memory-at-device-scope",
+         lines('[Shader("node")]',
+               "[NodeDispatchGrid(4, 1, 1)]",
+               "[NumThreads(64, 1, 1)]",
+               "void Shade()",
+               "{",
+               "    Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE);",
+               "}"),
+         lines("<stdin>:6:5: warning: DEVICE_SCOPE specified for Barrier operation without applicable memory [WG0474] [-Wbarrier-node-output-scope]",
+               "    Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE);",
+               "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "note: NODE_OUTPUT_MEMORY is at most group scope (the spec); DXC accepts it, and wgc emits the barrier at device scope as written",
+               "1 warning generated.")),
     case("WG0420", "called-twice",
          lines("struct [NodeTrackRWInputSharing] Tile { uint2 origin; uint count; };",
                '[Shader("node")]',
@@ -1354,7 +1419,7 @@ CASES = [
                "          [MaxRecordsSharedWith(Sky)] [MaxRecordsPerNode(3)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                      ^~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated.")),
-    case("WG0425", "missing-under-lib_6_9",
+    case("WG0425", "missing-with-fmax-records-per-node",
          lines(ITEM,
                '[Shader("node")]',
                '[NodeLaunch("thread")]',
@@ -1363,11 +1428,12 @@ CASES = [
                "{",
                "}",
                *MATERIALS),
-         lines("<stdin>:5:68: error: output array 'Material' has no [MaxRecordsPerNode]; it is required from lib_6_9 (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
+         lines("<stdin>:5:68: error: output array 'Material' has no [MaxRecordsPerNode]; it is required by -fmax-records-per-node (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
                "          [MaxRecords(2)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                                                   ^~~~~~~~",
                "note: declare the most records any one node of the array can receive, so the runtime can size the array's backing memory",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0425", "Wno-error-makes-it-a-warning",
          lines(ITEM,
                '[Shader("node")]',
@@ -1377,12 +1443,12 @@ CASES = [
                "{",
                "}",
                *MATERIALS),
-         lines("<stdin>:5:68: warning: output array 'Material' has no [MaxRecordsPerNode]; it is required from lib_6_9 (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
+         lines("<stdin>:5:68: warning: output array 'Material' has no [MaxRecordsPerNode]; it is required by -fmax-records-per-node (the value is taken to be MaxRecords, 2) [WG0425] [-Whlsl-require-max-records-per-node]",
                "          [MaxRecords(2)] [NodeArraySize(2)] NodeOutputArray<Item> Material)",
                "                                                                   ^~~~~~~~",
                "note: declare the most records any one node of the array can receive, so the runtime can size the array's backing memory",
                "1 warning generated."),
-         flags=("no-error=hlsl-require-max-records-per-node",)),
+         flags=("no-error=hlsl-require-max-records-per-node",), profile=PROPOSALS),
     # WG0426 loop entries ------------------------------------------------------------------------
     case("WG0426", "only-iterations",
          lines(ITEM,
@@ -1396,7 +1462,8 @@ CASES = [
          lines("<stdin>:4:1: error: a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; [NodeMaxRecordsPerLoopIteration] is missing [WG0426]",
                "[NodeMaxLoopIterations(8)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "only-records-per-iteration",
          lines(ITEM,
                '[Shader("node")]',
@@ -1409,7 +1476,8 @@ CASES = [
          lines("<stdin>:4:1: error: a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; [NodeMaxLoopIterations] is missing [WG0426]",
                "[NodeMaxRecordsPerLoopIteration(1)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "records-per-iteration-over-256",
          lines(ITEM,
                '[Shader("node")]',
@@ -1424,7 +1492,8 @@ CASES = [
          lines("<stdin>:6:33: error: [NodeMaxRecordsPerLoopIteration] record count must be between 1 and 256, not 512 [WG0426]",
                "[NodeMaxRecordsPerLoopIteration(512)]",
                "                                ^~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "recursive-loop-entry",
          lines(ITEM,
                '[Shader("node")]',
@@ -1442,7 +1511,8 @@ CASES = [
                "<stdin>:4:1: note: declared recursive here",
                "[NodeMaxRecursionDepth(4)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0426", "under-lib_6_8",
          lines(ITEM,
                '[Shader("node")]',
@@ -1453,11 +1523,25 @@ CASES = [
                "            [MaxRecords(1)] NodeOutput<Item> Bounce)",
                "{",
                "}"),
-         lines("<stdin>:4:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 [WG0426]",
+         lines("<stdin>:4:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 -fwork-graph-loops [WG0426]",
                "[NodeMaxLoopIterations(8)]",
                "^~~~~~~~~~~~~~~~~~~~~~~~~~",
                "1 error generated."),
          profile="lib_6_8"),
+    case("WG0426", "needs-the-opt-in-under-lib_6_9",
+         lines(ITEM,
+               '[Shader("node")]',
+               '[NodeLaunch("thread")]',
+               "[NodeMaxRecordsPerLoopIteration(1)]",
+               "[NodeMaxLoopIterations(8)]",
+               "void Bounce(ThreadNodeInputRecord<Item> item,",
+               "            [MaxRecords(1)] NodeOutput<Item> Bounce)",
+               "{",
+               "}"),
+         lines("<stdin>:5:1: error: [NodeMaxLoopIterations] needs Work Graph Loops, a proposal that released SM 6.9 does not have; opt in with -fwork-graph-loops [WG0426]",
+               "[NodeMaxLoopIterations(8)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
     # WG0427 node signature ----------------------------------------------------------------------
     case("WG0427", "returns-a-value",
          lines(ITEM,
@@ -1704,24 +1788,32 @@ CASES = [
          lines("<stdin>:10:75: error: the graph has a cycle: A -> B -> A [WG0504]",
                "void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> A)",
                "                                                                          ^",
-               "note: only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a loop entry ([NodeMaxLoopIterations], lib_6_9) may form a cycle",
+               "note: only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a loop entry ([NodeMaxLoopIterations], -fwork-graph-loops) may form a cycle",
                "1 error generated.")),
     # WG0505 graph too deep ----------------------------------------------------------------------
     case("WG0505", "chain-of-49-nodes",
          chain_source(49),
-         lines("<stdin>:5:6: error: the graph is 49 nodes deep; the limit is 48 (recursion and loop iterations do not count (lib_6_9)) [WG0505]",
+         lines("<stdin>:5:6: error: the graph is 49 nodes deep; the limit is 48 (recursion and loop iterations do not count (-fwork-graph-loops)) [WG0505]",
                "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
                "     ^~",
                "note: longest chain: " + elided([f"N{i}" for i in range(1, 50)]),
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     case("WG0505", "chain-of-33-nodes-lib_6_8",
          chain_source(33),
-         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count (lib_6_8)) [WG0505]",
+         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
                "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
                "     ^~",
                "note: longest chain: " + elided([f"N{i}" for i in range(1, 34)]),
                "1 error generated."),
          profile="lib_6_8"),
+    case("WG0505", "chain-of-33-nodes-lib_6_9",
+         chain_source(33),
+         lines("<stdin>:5:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
+               "void N1(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> N2)",
+               "     ^~",
+               "note: longest chain: " + elided([f"N{i}" for i in range(1, 34)]),
+               "1 error generated.")),
     case("WG0505", "recursion-levels-count-under-lib_6_8",
          lines(ITEM,
                '[Shader("node")]',
@@ -1738,7 +1830,7 @@ CASES = [
                "{",
                "}",
                *thread_node("Finish")),
-         lines("<stdin>:4:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count (lib_6_8)) [WG0505]",
+         lines("<stdin>:4:6: error: the graph is 33 nodes deep; the limit is 32 (recursion levels count) [WG0505]",
                "void Start(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Refine)",
                "     ^~~~~",
                "note: longest chain: Start -> Refine -> Finish",
@@ -1942,7 +2034,8 @@ CASES = [
                "<stdin>:14:6: note: the loop entry",
                "void Bounce(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Scatter)",
                "     ^~~~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     # WG0510 node-ID slots -----------------------------------------------------------------------
     case("WG0510", "array-index-2^24-1",
          lines(ITEM,
@@ -1950,7 +2043,8 @@ CASES = [
          lines("<stdin>:5:6: error: the graph needs 16777216 node-ID slots (node IDs, recursion levels and loop iterations); it must stay below 16777215 (2^24-1) [WG0510]",
                "void Last(ThreadNodeInputRecord<Item> item)",
                "     ^~~~",
-               "1 error generated.")),
+               "1 error generated."),
+         profile=PROPOSALS),
     # WG0511 recursion without depth -------------------------------------------------------------
     case("WG0511", "self-target-without-depth",
          lines(ITEM,
@@ -2003,7 +2097,7 @@ FILED_UNDER_A_LATER_DIAGNOSTIC = {
 
 
 def rendered(source: str, profile: str = "lib_6_9", flags: tuple[str, ...] = ()) -> str:
-    result = driver.compile(driver.Options(input="-", emit="json", profile=profile, warning_flags=flags),
+    result = driver.compile(driver.Options(input="-", emit="json", warning_flags=flags, **profile_options(profile)),
                             stdin=source.encode())
     return Renderer().render(result.diagnostics)
 
@@ -2127,8 +2221,10 @@ SILENT = [
            flags=("no-missing-node",)),
     silent("WG0402-numthreads-1-1-1-on-thread-launch",
            lines(ITEM, *thread_node("Consume", attributes=("[NumThreads(1, 1, 1)]",)))),
-    silent("WG0505-recursion-does-not-count-under-lib_6_9", RECURSIVE_CHAIN),
-    silent("WG0505-chain-of-48-nodes", chain_source(48)),
+    silent("WG0505-recursion-does-not-count-with-fwork-graph-loops", RECURSIVE_CHAIN, profile=PROPOSALS),
+    silent("WG0505-chain-of-48-nodes-with-fwork-graph-loops", chain_source(48), profile=PROPOSALS),
+    silent("WG0505-chain-of-32-nodes-lib_6_9", chain_source(32)),
+    silent("WG0425-not-required-under-lib_6_9-without-the-opt-in", PICK_WITHOUT_MAX_RECORDS_PER_NODE),
     silent("WG0505-chain-of-32-nodes-lib_6_8", chain_source(32), profile="lib_6_8"),
     silent("WG0422-thread-launch-exactly-8-records-128-bytes",
            lines(ITEM,
@@ -2219,7 +2315,7 @@ def test_WG0006_graphviz_fails(run_wgc, tmp_path) -> None:
 def model(source: str, profile: str = "lib_6_9", enable_16bit_types: bool = False,
           flags: tuple[str, ...] = ()) -> dict[str, Any]:
     """The inspect model (`emit="json"`) of a source that must compile without any diagnostic."""
-    result = driver.compile(driver.Options(input="-", emit="json", profile=profile, warning_flags=flags,
+    result = driver.compile(driver.Options(input="-", emit="json", warning_flags=flags, **profile_options(profile),
                                            enable_16bit_types=enable_16bit_types), stdin=source.encode())
     assert Renderer().render(result.diagnostics) == ""
     return json.loads(result.outputs["json"])
@@ -2432,7 +2528,7 @@ def test_input_sharer_is_not_an_entry_and_has_the_depth_of_its_source() -> None:
 
 
 def test_node_max_recursion_depth() -> None:
-    graph = model(RECURSIVE_CHAIN)
+    graph = model(RECURSIVE_CHAIN, profile=PROPOSALS)
     refine = node(graph, "Refine")
     assert refine["max_recursion_depth"] == 30
     assert edges(graph) == [("Start", "Refine", "Refine", False, False), ("Refine", "Refine", "Refine", True, False),
@@ -2441,7 +2537,8 @@ def test_node_max_recursion_depth() -> None:
 
 
 @pytest.mark.parametrize(("profile", "depths", "limit"), [
-    ("lib_6_9", [1, 2, 3], 48),  # recursion does not count (loops proposal)
+    (PROPOSALS, [1, 2, 3], 48),  # recursion does not count (loops proposal)
+    ("lib_6_9", [1, 5, 6], 32),  # released SM 6.9: as Work Graphs 1.0
     ("lib_6_8", [1, 5, 6], 32),  # Refine runs at levels 2..5 (1 + NodeMaxRecursionDepth 3), Finish below the last
 ])
 def test_depth_of_a_recursive_chain(profile: str, depths: list[int], limit: int) -> None:
@@ -2478,7 +2575,7 @@ LOOP_GRAPH = lines(
 
 
 def test_node_max_loop_iterations_and_records_per_loop_iteration() -> None:
-    graph = model(LOOP_GRAPH)
+    graph = model(LOOP_GRAPH, profile=PROPOSALS)
     assert node(graph, "Bounce")["loop_entry"] == {"max_iterations": 8, "max_records_per_iteration": 1}
     assert [n["loop"] for n in graph["nodes"]] == [None, "Bounce", "Bounce", None]
     assert [n["loop_entry"] for n in graph["nodes"] if n["function"] != "Bounce"] == [None, None, None]
@@ -2501,7 +2598,7 @@ def test_loop_entry_targeting_itself_is_a_loop_not_recursion() -> None:
                         "[NodeMaxRecordsPerLoopIteration(1)]",
                         "void Bounce(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Bounce)",
                         "{",
-                        "}"))
+                        "}"), profile=PROPOSALS)
     assert edges(graph) == [("Bounce", "Bounce", "Bounce", False, True)]
     assert graph["graph"]["loops"] == [{"entry": "Bounce", "members": ["Bounce"], "max_iterations": 4,
                                         "parent": None}]
@@ -2535,7 +2632,7 @@ def test_nested_loops() -> None:
                         "          [MaxRecords(1)] NodeOutput<Item> Inner,",
                         "          [MaxRecordsSharedWith(Inner)] NodeOutput<Item> Outer)",
                         "{",
-                        "}"))
+                        "}"), profile=PROPOSALS)
     # Body outputs to both entries; it belongs to the innermost loop (loops proposal rule 9)
     assert graph["graph"]["loops"] == [
         {"entry": "Inner", "members": ["Inner", "Body"], "max_iterations": 8, "parent": "Outer"},
@@ -2825,8 +2922,8 @@ def test_empty_outputs_into_a_loop_count_against_the_record_limit() -> None:
     producer = lines(
         '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(1,1,1)]',
         "void Start([MaxRecords(300)] EmptyNodeOutput Tick) { Tick.GroupIncrementOutputCount(1); }")
-    assert "outputs' MaxRecords add up to 300 [WG0422]" in rendered(producer + loop)
+    assert "outputs' MaxRecords add up to 300 [WG0422]" in rendered(producer + loop, PROPOSALS)
     # the same empty output into a node outside any loop is not limited
     plain = loop.replace("[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]\n", "").replace(
         ", [MaxRecords(1)] EmptyNodeOutput Tick)\n{ Tick.GroupIncrementOutputCount(1); }", ") { }")
-    assert rendered(producer + plain) == ""
+    assert rendered(producer + plain, PROPOSALS) == ""

@@ -83,7 +83,7 @@ def _target_env(ctx: click.Context, _param: click.Parameter, value: str | None) 
 
 HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     # dxc groups its --help by purpose; these are wgc's sections, in order (parameter names)
-    "Common Options": ("profile", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
+    "Common Options": ("profile", "proposals", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
                        "enable_16bit_types", "output", "report_format"),
     "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
@@ -118,7 +118,13 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
     decorators = [
         click.argument("input", type=click.Path(dir_okay=False, allow_dash=True)),
         click.option("-T", "profile", default="lib_6_9", show_default=True, callback=_profile,
-                     metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0 rules) or lib_6_9."),
+                     metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0) or lib_6_9 (SM 6.9)."),
+        click.option("-fmax-records-per-node", "proposals", flag_value=("max-records-per-node",), multiple=True,
+                     help="lib_6_9 plus proposal 0025: output arrays need [MaxRecordsPerNode]."),
+        click.option("-fwork-graph-loops", "proposals", flag_value=("work-graph-loops",), multiple=True,
+                     help="lib_6_9 plus the Work Graph Loops proposal: loop entries, depth 48."),
+        click.option("-fwork-graph-proposals", "proposals", flag_value=("max-records-per-node", "work-graph-loops"),
+                     multiple=True, help="Both proposals (-fmax-records-per-node -fwork-graph-loops)."),
         click.option("-E", "entry", metavar="NAME", help="Compile only the node shader function NAME (default: every node)."),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro."),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro."),
@@ -176,6 +182,7 @@ def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
     return Options(
         input=kwargs["input"],
         profile=kwargs["profile"],
+        proposals=_proposals(kwargs),
         entry=kwargs["entry"],
         defines=tuple(_parse_define(d) for d in kwargs["defines"]),
         undefines=tuple(kwargs["undefines"]),
@@ -193,6 +200,18 @@ def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
         binding_shifts=tuple(_binding_shift(c, shift, space)
                              for c in "btus" for shift, space in kwargs[f"{c}_shifts"]),
     )
+
+
+def _proposals(kwargs: dict[str, Any]) -> tuple[str, ...]:
+    """The proposals opted in to, in `driver.PROPOSALS` order; they need lib_6_9."""
+    from wgc.driver import PROPOSALS
+
+    chosen = {name for names in kwargs["proposals"] for name in names}
+    if chosen and kwargs["profile"] != "lib_6_9":
+        flags = ", ".join(f"-f{name}" for name in PROPOSALS if name in chosen)
+        raise click.UsageError(f"{flags}: the work-graph proposals extend SM 6.9; use -T lib_6_9, "
+                               f"not {kwargs['profile']}")
+    return tuple(name for name in PROPOSALS if name in chosen)
 
 
 def _binding_shift(register_class: str, shift: str, space: str) -> tuple[str, int, int | None]:

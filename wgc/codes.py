@@ -109,6 +109,12 @@ CONFLICTING_DUPLICATE_ATTRIBUTE = _kind("WG0341", E, "an attribute, register or 
 DUPLICATE_ATTRIBUTE = _kind("WG0342", W, "an attribute written twice with the same values", "ignored-attributes")
 UNKNOWN_ATTRIBUTE = _kind("WG0343", W, "an attribute HLSL does not know (with a did-you-mean suggestion)",
                           "unknown-attributes")
+VK_BINDING_OVERLAP = _kind("WG0360", W, "register()s that put two resources on one Vulkan descriptor set and binding "
+                           "(dxc accepts it silently)", "vk-binding-overlap")
+VK_BINDING_INCOMPATIBLE = _kind("WG0361", DE, "[[vk::binding]]s that put resources no one Vulkan descriptor type "
+                                "serves on one binding", "vk-binding-incompatible")
+COHERENCE_MISMATCH = _kind("WG0362", W, "a UAV or RW input record passed between globallycoherent and plain variables",
+                           "conversion")
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
@@ -140,16 +146,19 @@ ATTRIBUTE_OUT_OF_RANGE = _kind("WG0405", E, "an attribute argument outside its a
 MISPLACED_NODE_ATTRIBUTE = _kind("WG0406", E, "a work-graph attribute on something it does not apply to")
 INVALID_NODE_INPUT = _kind("WG0407", E, "a node input the launch mode does not allow, or more than one input")
 INVALID_NODE_PARAMETER = _kind("WG0408", E, "a node shader parameter that is neither a node object nor a system value")
-MISSING_MAX_RECORDS = _kind("WG0409", E, "a node output without [MaxRecords] or [MaxRecordsSharedWith]")
-INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name an earlier output with [MaxRecords]")
+MISSING_MAX_RECORDS = _kind("WG0409", W, "a node output without [MaxRecords] or [MaxRecordsSharedWith] (taken as 1)",
+                            "missing-max-records")
+INVALID_SHARED_BUDGET = _kind("WG0410", E, "[MaxRecordsSharedWith] that does not name another output with [MaxRecords]")
 INVALID_OUTPUT_ARRAY = _kind("WG0411", E, "an output-array attribute on a single output, or an array without a size")
 INVALID_RECORD = _kind("WG0412", E, "a node record type that is not a non-empty struct without resources")
 INVALID_TRACK_RW_SHARING = _kind("WG0413", E, "[NodeTrackRWInputSharing] missing where needed or present where not allowed")
 INVALID_SYSTEM_VALUE = _kind("WG0414", E, "a system value the launch mode does not provide, or of the wrong type")
 INVALID_DISPATCH_GRID = _kind("WG0415", E, "an SV_DispatchGrid field of the wrong type, repeated, missing or written")
-METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, group records, ...)")
-NON_UNIFORM_CALL = _kind("WG0417", E, "an operation that needs thread-group-uniform control flow in varying flow")
-OUTPUT_NOT_COMPLETED = _kind("WG0418", E, "output records requested but OutputComplete() not reached on every path")
+METHOD_NOT_FOR_LAUNCH = _kind("WG0416", E, "an operation the node's launch mode does not allow (groupshared, quad ops, ...)")
+NON_UNIFORM_CALL = _kind("WG0417", W, "an operation that needs thread-group-uniform control flow in varying flow "
+                         "(undefined behaviour)", "group-uniformity")
+OUTPUT_NOT_COMPLETED = _kind("WG0418", W, "output records requested but OutputComplete() not reached on every path "
+                             "(undefined behaviour)", "output-complete")
 RECORD_USE_AFTER_COMPLETE = _kind("WG0419", E, "output records used after OutputComplete()")
 INVALID_CROSS_GROUP_SHARING = _kind("WG0420", E, "FinishedCrossGroupSharing() outside its rules")
 INVALID_BARRIER = _kind("WG0421", DE, "Barrier() flags that do not apply where they are used", "hlsl-barrier")
@@ -179,6 +188,22 @@ NODE_OBJECT_BOUND_IN_BRANCH = _kind(
 NODE_OBJECTS_IN_AGGREGATE = _kind(
     "WG0454", E, "a local, parameter or return value whose struct or array type holds node objects (SPIR-V "
     "binds each node object statically; wgc does not split aggregates of them)")
+# undefined behaviour or a spec rule that DXC accepts: warnings, on by default (README "Diagnostic policy")
+SHARED_BUDGET_DECLARED_LATER = _kind(
+    "WG0470", W, "[MaxRecordsSharedWith] naming an output declared after it (the spec: 'previously declared')",
+    "max-records-shared-with-order")
+GROUP_RECORDS_IN_THREAD_LAUNCH = _kind(
+    "WG0471", W, "GetGroupNodeOutputRecords in a thread launch node (the spec does not allow it; DXC does)",
+    "thread-launch-group-records")
+CROSS_GROUP_SHARING_IN_ENTRY = _kind(
+    "WG0472", W, "FinishedCrossGroupSharing() in a node that nothing in the file targets (an entry node)",
+    "cross-group-sharing-entry")
+BARRIER_ON_READ_ONLY_RECORD = _kind(
+    "WG0473", W, "Barrier() on a read-only input record object (the spec asks for an RW record; DXC allows it)",
+    "barrier-read-only-record")
+BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
+    "WG0474", W, "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE) without UAV or node input memory (the spec: invalid; "
+    "DXC allows it)", "barrier-node-output-scope")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")

@@ -47,6 +47,9 @@ COMPILE_RECURSION_LIMIT = 250_000
 """Python frames a compile may nest; with COMPILE_STACK_BYTES, each may use 4 KiB of C stack."""
 
 PROFILES = ("lib_6_8", "lib_6_9")
+PROPOSALS = ("max-records-per-node", "work-graph-loops")
+"""The proposals one may opt in to (`-fmax-records-per-node`, `-fwork-graph-loops`, both:
+`-fwork-graph-proposals`): hlsl-specs 0025 and Work Graph Loops (PR #770), under lib_6_9."""
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
 EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text", "dot", "dxil", "svg", "png",
               "dependencies")
@@ -61,6 +64,8 @@ class Options:
 
     input: str
     profile: str = "lib_6_9"
+    proposals: tuple[str, ...] = ()
+    """Opt-ins to work-graph proposals beyond released SM 6.9 (see PROPOSALS); lib_6_9 only."""
     entry: str | None = None
     defines: tuple[tuple[str, str | None], ...] = ()
     undefines: tuple[str, ...] = ()
@@ -177,6 +182,8 @@ def sema_options(options: Options):  # type: ignore[no-untyped-def]
 
     return SemaOptions(
         profile=options.profile,
+        max_records_per_node="max-records-per-node" in options.proposals,
+        work_graph_loops="work-graph-loops" in options.proposals,
         enable_16bit_types=options.enable_16bit_types,
         default_row_major=options.default_row_major,
         use_dx_layout=options.use_dx_layout,

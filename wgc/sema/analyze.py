@@ -32,10 +32,11 @@ from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
-from wgc.sema.uniformity import check_node_body
+from wgc.sema.uniformity import check_node_body, check_stage_barriers
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -71,10 +72,11 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
+    ctx.diagnostics.extend(check_coherence(ctx.module))
     # a DefaultError (e.g. WG0381) may yet be lowered to a warning: it does not stop the node checks
     if has_errors(d for d in ctx.diagnostics if d.default is not DefaultSeverity.DEFAULT_ERROR):
         return Analysis(ctx.module, tuple(written + ctx.diagnostics))
-    nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
+    nodes, node_diagnostics = check_nodes(ctx.module, options)
     seen: set[tuple[str, object, str]] = set()
     for node in nodes:
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
@@ -82,7 +84,10 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
-    graph, graph_diagnostics = check_graph(nodes, options.profile)
+    for function in ctx.module.functions:   # entries of other stages: DXC's Barrier() rules only
+        if function.shader_kind not in (None, "node"):
+            node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))  # type: ignore[arg-type]
+    graph, graph_diagnostics = check_graph(nodes, options.profile, work_graph_loops=options.loops)
     return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
                     graph)
 

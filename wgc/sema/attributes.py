@@ -12,9 +12,10 @@ Output: diagnostics, in source order of the walk:
   `register(...)` of one register class; reported at each earlier one, labelled at the one written
   last (dxc's order for its `[shader]` and `WaveSize` conflicts);
 - WG0342 (warning, `ignored-attributes`, dxc's `warn_duplicate_attribute_exact` text "attribute X is
-  already applied"): the same attribute, semantic or register written twice identically, and
-  `NodeDispatchGrid`/`NodeMaxDispatchGrid` repeated with other values, where dxc only warns and
-  the one written last is used.
+  already applied"): `NodeDispatchGrid`/`NodeMaxDispatchGrid` repeated (identically, or with other
+  values, where the one written last is used), the only attributes dxc warns about, and a semantic
+  or register written twice identically. Other attributes written twice identically are silent,
+  as in dxc (`[MaxRecords(3)] [MaxRecords(3)]`: harmless).
 
 Invariants: pure (the AST is not modified); never raises. Arguments are compared as written
 (literals by value, other expressions by structure), before folding: `[NumThreads(64,1,1)]` and
@@ -125,6 +126,8 @@ def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[D
         if later is attribute:
             continue
         if [_argument_key(a) for a in later.args] == [_argument_key(a) for a in attribute.args]:
+            if key not in LAST_ONE_WINS:
+                continue
             found.append(codes.DUPLICATE_ATTRIBUTE(
                 attribute.span, f"attribute '{attribute.name}' is already applied",
                 labels=(Label(later.span, "applied again here"),)))

@@ -5,7 +5,8 @@ declaration order (the variable, its `register(...)`, its `[[vk::binding]]`
 with folded arguments, and the span of its name), plus the `-fvk-{b,t,u,s}-shift`
 options as `BindingShift`s.
 Output: `variable.binding` set on every request except push-constant blocks,
-and the diagnostics (INVALID_BINDING, BINDING_CLASH) in request order.
+and the diagnostics (INVALID_BINDING, BINDING_CLASH, VK_BINDING_OVERLAP, VK_BINDING_INCOMPATIBLE)
+in request order.
 
 The rules are those of dxc's SPIR-V back end:
 1. `[[vk::binding(B, S)]]` wins: set S (default 0), binding B; source "vk::binding".
@@ -18,8 +19,13 @@ The rules are those of dxc's SPIR-V back end:
    binding in set 0 that nothing uses yet; source "auto".
 4. Push-constant blocks get no binding; at most one may exist and it may carry
    neither a register nor a vk::binding.
-5. Two variables on one (set, binding) is an error on the later one (dxc only
-   warns in some cases; wgc always rejects aliasing).
+5. Two variables on one (set, binding) (reported at the later one; dxc is silent, Vulkan allows
+   aliasing when one descriptor type serves every variable):
+   - placed by `register()` (at least one of them): warning VK_BINDING_OVERLAP, with the
+     -fvk-*-shift note when the register classes differ (b0, t0, u0 all land on binding 0);
+   - both by `[[vk::binding]]`: silent when one descriptor type serves both (the same type, or a
+     sampled image and a sampler: a combined image sampler); otherwise DefaultError
+     VK_BINDING_INCOMPATIBLE (no descriptor set layout can hold the binding).
 
 Invariants:
 - An annotation that cannot be used (malformed, wrong class, non-constant
@@ -215,16 +221,9 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
         variable.binding = ir.Binding(set_, binding, source, written)
         first = placed.get(location)
         if first is not None:
-            classes = {register_class_of(variable), register_class_of(first.variable)}
-            notes = []
-            if len(classes) == 2 and source == "register" and first.variable.binding.source == "register":
-                notes.append("b, t, u and s registers share one Vulkan binding space: separate them with "
-                             "-fvk-b-shift/-fvk-t-shift/-fvk-u-shift/-fvk-s-shift or [[vk::binding]]")
-            diags.append(codes.BINDING_CLASH(
-                request.span,
-                f"'{variable.name}' and '{first.variable.name}' are both bound to "
-                f"descriptor set {set_}, binding {binding}",
-                labels=[Label(first.span, f"'{first.variable.name}' is bound here")], notes=notes))
+            overlap = _overlap(request, first, location)
+            if overlap is not None:
+                diags.append(overlap)
         else:
             placed[location] = request
 
@@ -238,6 +237,55 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
         request.variable.binding = ir.Binding(0, next_binding, "auto", written)
     _assign_counter_bindings(requests, diags)
     return diags
+
+
+def descriptor_type_of(variable: ir.Variable) -> str | None:
+    """The Vulkan descriptor type of a resource or uniform block (as dxc's SPIR-V lays them out)."""
+    if variable.storage is ir.Storage.UNIFORM:
+        return "storage buffer" if variable.block_kind in ("tbuffer", "TextureBuffer") else "uniform buffer"
+    type_ = variable.type
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    if not isinstance(type_, t.ResourceType):
+        return None
+    kind = type_.kind
+    if kind.is_sampler:
+        return "sampler"
+    if kind.is_texture:
+        return "storage image" if kind.writable else "sampled image"
+    if kind is t.ResourceKind.BUFFER:
+        return "uniform texel buffer"
+    if kind is t.ResourceKind.RW_BUFFER:
+        return "storage texel buffer"
+    return "uniform buffer" if kind is t.ResourceKind.CONSTANT_BUFFER else "storage buffer"
+
+
+def _one_descriptor_serves(first: str | None, second: str | None) -> bool:
+    """Vulkan: variables may alias one binding when one descriptor type serves them all."""
+    return first == second or {first, second} == {"sampled image", "sampler"}
+
+
+def _overlap(request: BindingRequest, first: BindingRequest, location: tuple[int, int]) -> Diagnostic | None:
+    """Rule 5: two variables on one (set, binding)."""
+    variable, other = request.variable, first.variable
+    assert variable.binding is not None and other.binding is not None
+    where = f"descriptor set {location[0]}, binding {location[1]}"
+    label = Label(first.span, f"'{other.name}' is bound here")
+    types = descriptor_type_of(variable), descriptor_type_of(other)
+    if "register" in (variable.binding.source, other.binding.source):
+        notes = []
+        if register_class_of(variable) != register_class_of(other):
+            notes.append("b, t, u and s registers share one Vulkan binding space: separate them with "
+                         "-fvk-b-shift/-fvk-t-shift/-fvk-u-shift/-fvk-s-shift or [[vk::binding]]")
+        return codes.VK_BINDING_OVERLAP(request.span, f"'{variable.name}' and '{other.name}' are both bound to "
+                                        f"{where}", labels=[label], notes=notes)
+    if _one_descriptor_serves(*types):
+        return None                     # deliberate aliasing, e.g. a combined image sampler
+    return codes.VK_BINDING_INCOMPATIBLE(
+        request.span, f"'{variable.name}' ({types[0]}) and '{other.name}' ({types[1]}) are both bound to {where}, "
+                      "but no Vulkan descriptor type serves both", labels=[label],
+        notes=["Vulkan lets variables share a binding only when one descriptor type serves them all (the same "
+               "type, or a sampled image and a sampler)"])
 
 
 COUNTED_KINDS = (t.ResourceKind.RW_STRUCTURED_BUFFER, t.ResourceKind.APPEND_STRUCTURED_BUFFER,

@@ -38,7 +38,22 @@ from wgc.syntax import ast
 @dataclass(frozen=True)
 class SemaOptions:
     profile: str = "lib_6_9"
-    """lib_6_8: Work Graphs 1.0 rules; lib_6_9: the 1.x rules of the proposals (MaxRecordsPerNode, loops)."""
+    """lib_6_8 and lib_6_9: the released work-graph rules (Work Graphs 1.0; SM 6.9 changed none)."""
+    max_records_per_node: bool = False
+    """-fmax-records-per-node: proposal 0025's rules (an output array needs [MaxRecordsPerNode], WG0425)."""
+    work_graph_loops: bool = False
+    """-fwork-graph-loops: the Work Graph Loops proposal's rules (loop entries, depth 48 counting neither
+    recursion nor loop iterations, NodeMaxRecursionDepth up to 2^24-2, fewer than 2^24-1 node-ID slots)."""
+
+    @property
+    def loops(self) -> bool:
+        """The loops proposal applies: opted in, and not Work Graphs 1.0 (lib_6_8)."""
+        return self.work_graph_loops and self.profile != "lib_6_8"
+
+    @property
+    def requires_max_records_per_node(self) -> bool:
+        """Proposal 0025 applies: opted in, and not Work Graphs 1.0 (lib_6_8)."""
+        return self.max_records_per_node and self.profile != "lib_6_8"
     enable_16bit_types: bool = False
     default_row_major: bool = False
     """-Zpr: matrices without row_major/column_major are row-major."""

@@ -1,9 +1,11 @@
 """Semantic analysis, the whole graph: every node shader of the file, their edges, loops,
 recursion, depth, budgets and backing memory.
 
-Input: the `NodeInfo`s of `nodes.py` and the profile.
+Input: the `NodeInfo`s of `nodes.py`, the profile and whether the Work Graph Loops proposal
+applies (`-fwork-graph-loops` under lib_6_9).
 Output: `GraphInfo` (data only) and the diagnostics of workgraph-rules.md §1.13, the
-node output limits, and the Work Graph Loops rules (WG05xx, and WG0422 for budgets).
+node output limits, and the Work Graph Loops rules (WG05xx, WG0422 for budgets, and warning
+WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets).
 
 Model and decisions:
 - Nodes are keyed by NodeID; node arrays are the nodes sharing a name. An output targets
@@ -16,8 +18,9 @@ Model and decisions:
   innermost (smallest) loop containing it; a loop's parent is the innermost loop that
   contains its entry. Any other cycle is an error naming it.
 - Depth: the longest chain of nodes, with every member of a node array at the greatest
-  depth of any member. lib_6_8 counts a recursive node as 1 + NodeMaxRecursionDepth
-  levels and allows 32; lib_6_9 counts neither recursion nor loop iterations and allows 48.
+  depth of any member. The released rules (lib_6_8, lib_6_9) count a recursive node as
+  1 + NodeMaxRecursionDepth levels and allow 32; the loops proposal counts neither recursion nor
+  loop iterations and allows 48.
 - Output limits (spec "Node output limits", DefaultError `hlsl-node-output-limits`): per
   budget (a `[MaxRecords]` output and the outputs sharing it) the records are MaxRecords
   and the bytes MaxRecords x the largest record among the sharers; empty outputs do not
@@ -48,7 +51,10 @@ from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
 
 NK = t.NodeObjectKind
-DEPTH_LIMITS = {"lib_6_8": 32, "lib_6_9": 48}
+DEPTH_LIMIT = 32
+"""D3D12_WORK_GRAPHS_MAX_NODE_DEPTH (Work Graphs 1.0, also SM 6.9)."""
+DEPTH_LIMIT_WITH_LOOPS = 48
+"""The Work Graph Loops proposal's D3D12_WORK_GRAPHS_TIER_1_X_MAX_NODE_DEPTH."""
 MAX_NODE_SLOTS = 2**24 - 1
 BACKING_ALIGNMENT = 8
 THREAD_LIMITS = {"records": 8, "bytes": 128}
@@ -80,6 +86,8 @@ class Loop:
 class GraphInfo:
     profile: str
     nodes: list[NodeInfo]
+    work_graph_loops: bool = False
+    """The Work Graph Loops proposal's rules apply (depth, slots, loop entries)."""
     edges: list[Edge] = field(default_factory=list)
     entry_nodes: list[NodeInfo] = field(default_factory=list)
     loops: list[Loop] = field(default_factory=list)
@@ -103,8 +111,9 @@ class GraphInfo:
 
 
 class GraphChecker:
-    def __init__(self, nodes: list[NodeInfo], profile: str) -> None:
-        self.graph = GraphInfo(profile, nodes, depth_limit=DEPTH_LIMITS.get(profile, 48))
+    def __init__(self, nodes: list[NodeInfo], profile: str, work_graph_loops: bool = False) -> None:
+        self.graph = GraphInfo(profile, nodes, work_graph_loops,
+                               depth_limit=DEPTH_LIMIT_WITH_LOOPS if work_graph_loops else DEPTH_LIMIT)
         self.diagnostics: list[Diagnostic] = []
         self.by_id: dict[NodeId, NodeInfo] = {}
         self.by_name: dict[str, list[NodeInfo]] = defaultdict(list)
@@ -345,7 +354,7 @@ class GraphChecker:
                         reported.add(key)
                         chain = _chain_text([*cycle, target])
                         hint = ("only a node targeting itself (with [NodeMaxRecursionDepth]) or a loop through a "
-                                "loop entry ([NodeMaxLoopIterations], lib_6_9) may form a cycle")
+                                "loop entry ([NodeMaxLoopIterations], -fwork-graph-loops) may form a cycle")
                         self.report(codes.ILLEGAL_CYCLE, edge.output.parameter.span,
                                     f"the graph has a cycle: {chain}", notes=[hint])
                 elif target.id not in state:
@@ -411,17 +420,20 @@ class GraphChecker:
             if call is None or self.by_id.get(node.id) is not node:
                 continue
             if node.id in entries:
-                self.report(codes.INVALID_CROSS_GROUP_SHARING, call,
-                            f"FinishedCrossGroupSharing() is not allowed in '{node.id}', an entry node of the graph")
+                self.report(codes.CROSS_GROUP_SHARING_IN_ENTRY, call,
+                            f"FinishedCrossGroupSharing() in '{node.id}', which nothing in this file targets: an "
+                            "entry node may not call it",
+                            notes=["a library may be linked with its producer; if this node is an entry of the "
+                                   "graph, the behaviour is undefined"])
 
     # ------------------------------------------------------------ depth and slots
 
     def _depth(self) -> None:
         """Each node's level in the longest chain leading to it (recursion and loop back edges left
         out). The members of a node array start at the same level (the greatest of any member);
-        under lib_6_8 a self-recursive member then adds its own recursion levels, which do not
+        without the loops proposal a self-recursive member then adds its own recursion levels, which do not
         raise the other members. A node sharing another's input sits where that node sits."""
-        profile = self.graph.profile
+        loops = self.graph.work_graph_loops
         feeders: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.loop_back or edge.source.id.name == edge.target.id.name:
@@ -433,7 +445,7 @@ class GraphChecker:
         self_targeting = {id(e.source) for e in self.graph.edges if e.recursive}
 
         def weight(node: NodeInfo) -> int:
-            recursive = profile == "lib_6_8" and id(node) in self_targeting
+            recursive = not loops and id(node) in self_targeting
             return 1 + (node.max_recursion_depth or 0) if recursive else 1
 
         base: dict[str, tuple[int, NodeInfo | None]] = {}
@@ -484,8 +496,8 @@ class GraphChecker:
         self.graph.depth = depth
         self.graph.longest_chain = chain
         if depth > self.graph.depth_limit:
-            counting = ("recursion levels count (lib_6_8)" if profile == "lib_6_8"
-                        else "recursion and loop iterations do not count (lib_6_9)")
+            counting = ("recursion and loop iterations do not count (-fwork-graph-loops)" if loops
+                        else "recursion levels count")
             self.report(codes.GRAPH_TOO_DEEP, chain[0].span,
                         f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
                         notes=["longest chain: " + _chain_text(chain)])
@@ -497,13 +509,14 @@ class GraphChecker:
             slots += len(loop.members) * ((loop.entry.max_loop_iterations or 1) - 1)
         self.graph.node_id_slots = slots
         # the spec (Work Graphs 1.0): at most 0xffffff; the loops proposal: less than 2^24-1
-        too_many = slots > MAX_NODE_SLOTS if self.graph.profile == "lib_6_8" else slots >= MAX_NODE_SLOTS
+        loops = self.graph.work_graph_loops
+        too_many = slots >= MAX_NODE_SLOTS if loops else slots > MAX_NODE_SLOTS
         if too_many:
             first = self.graph.nodes[0]
             self.report(codes.TOO_MANY_NODE_SLOTS, first.span,
                         f"the graph needs {slots} node-ID slots (node IDs, recursion levels and loop iterations); "
-                        + (f"at most {MAX_NODE_SLOTS} (0xffffff) are allowed" if self.graph.profile == "lib_6_8"
-                           else f"it must stay below {MAX_NODE_SLOTS} (2^24-1)"))
+                        + (f"it must stay below {MAX_NODE_SLOTS} (2^24-1)" if loops
+                           else f"at most {MAX_NODE_SLOTS} (0xffffff) are allowed"))
 
     # ------------------------------------------------------------ budgets and backing memory
 
@@ -660,7 +673,8 @@ def _array_difference(a: NodeInfo, b: NodeInfo) -> str | None:
     return None
 
 
-def check_graph(nodes: list[NodeInfo], profile: str) -> tuple[GraphInfo, list[Diagnostic]]:
-    checker = GraphChecker(nodes, profile)
+def check_graph(nodes: list[NodeInfo], profile: str,
+                work_graph_loops: bool = False) -> tuple[GraphInfo, list[Diagnostic]]:
+    checker = GraphChecker(nodes, profile, work_graph_loops)
     graph = checker.check()
     return graph, checker.diagnostics

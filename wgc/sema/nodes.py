@@ -1,8 +1,9 @@
 """Semantic analysis, work-graph rules of each node shader: attributes, inputs, outputs,
 records and system values, and the node's description for the graph analysis.
 
-Input: the checked `ir.Module` and the profile (`lib_6_8` = Work Graphs 1.0 rules,
-`lib_6_9` = the 1.x rules of the MaxRecordsPerNode and Work Graph Loops proposals).
+Input: the checked `ir.Module` and the `SemaOptions` (the profile, `lib_6_8` or `lib_6_9`, both
+the released rules; and the opt-ins to the MaxRecordsPerNode and Work Graph Loops proposals,
+`-fmax-records-per-node` / `-fwork-graph-loops`, which apply under lib_6_9 only).
 Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
 values, input, outputs with their budgets and targets) and the diagnostics of
 `../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).
@@ -14,12 +15,17 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
 - a node-only function attribute on a function without [Shader] is dxc's warning (WG0442,
   `misplaced-attributes`: ignored); on a shader of another stage it is an error (WG0406);
 - a coalescing input's `[MaxRecords]` is optional (default 1), as DXC and the spec's HLSL table;
-- `[MaxRecordsSharedWith]` must name an EARLIER output carrying `[MaxRecords]` (spec);
+- `[MaxRecordsSharedWith]` must name an output carrying `[MaxRecords]`; a LATER one is warning
+  WG0470 (the spec says "previously declared", DXC accepts it);
+- an output without `[MaxRecords]`/`[MaxRecordsSharedWith]` is warning WG0409 and gets
+  MaxRecords 1, as DXC's SPIR-V (NodeMaxPayloadsAMDX 1);
 - thread launch accepts `[NumThreads(1,1,1)]` (DXC) and nothing else;
-- `[NodeMaxRecursionDepth]` is at most 32 under lib_6_8 (DXC) and 2^24-2 under lib_6_9 (loops proposal);
-- a missing `[MaxRecordsPerNode]` on an output array is a DefaultError warning under lib_6_9 only,
-  and its value is then the budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's
-  MaxRecords is the bound it may not exceed;
+- `[NodeMaxRecursionDepth]` is at most 32 (DXC), 2^24-2 with the loops proposal;
+- loop-entry attributes need the loops proposal (WG0426 without it);
+- `[MaxRecordsPerNode]` is accepted everywhere (released DXC ignores it); a missing one on an
+  output array is a DefaultError warning with `-fmax-records-per-node` only; its value is then the
+  budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's MaxRecords is the bound it
+  may not exceed;
 - system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
 - `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it) and warned
   about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
@@ -36,6 +42,7 @@ from dataclasses import dataclass, field
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.uniformity import all_exprs, reachable_functions
 from wgc.source import Span
@@ -177,10 +184,12 @@ class NodeInfo:
 
 
 class NodeChecker:
-    def __init__(self, module: ir.Module, profile: str) -> None:
+    def __init__(self, module: ir.Module, options: SemaOptions) -> None:
         self.module = module
-        self.profile = profile
+        self.options = options
         self.diagnostics: list[Diagnostic] = []
+        self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
+        """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
 
     def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
@@ -336,7 +345,7 @@ class NodeChecker:
         if "nodeshareinputof" in attributes:
             node.share_input_of = self._node_id(attributes["nodeshareinputof"])
         if "nodemaxrecursiondepth" in attributes:
-            high = MAX_RECURSION_LIB_6_8 if self.profile == "lib_6_8" else MAX_COUNT_24
+            high = MAX_COUNT_24 if self.options.loops else MAX_RECURSION_LIB_6_8
             values = self._ints(attributes["nodemaxrecursiondepth"], (1,), 0, high, "depth")
             node.max_recursion_depth = values[0] if values else None
         # a self edge is intended when a loop attribute or a (rejected) recursion depth is written
@@ -386,11 +395,13 @@ class NodeChecker:
         per_iteration = attributes.get("nodemaxrecordsperloopiteration")
         if iterations is None and per_iteration is None:
             return
-        if self.profile == "lib_6_8":
+        if not self.options.loops:
             attribute = iterations or per_iteration
+            how = ("which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 -fwork-graph-loops"
+                   if self.options.profile == "lib_6_8" else
+                   "a proposal that released SM 6.9 does not have; opt in with -fwork-graph-loops")
             self.report(codes.INVALID_LOOP_ENTRY, attribute.span,  # type: ignore[union-attr]
-                        f"[{attribute.name}] needs Work Graph Loops, which lib_6_8 (Work Graphs 1.0) does not "  # type: ignore[union-attr]
-                        "have; compile with -T lib_6_9")
+                        f"[{attribute.name}] needs Work Graph Loops, {how}")  # type: ignore[union-attr]
             return
         if iterations is None or per_iteration is None:
             present = iterations or per_iteration
@@ -444,7 +455,24 @@ class NodeChecker:
         if node.input is None and node.launch == "coalescing":
             node.input = NodeInput(None, NK.EMPTY_NODE_INPUT, None, None, 1, False, False, None,  # type: ignore[arg-type]
                                    implied=True)
+        self._forward_shared_budgets(node)
         self._output_budgets(node)
+
+    def _forward_shared_budgets(self, node: NodeInfo) -> None:
+        """[MaxRecordsSharedWith] naming a later output (accepted with WG0470): it must own a budget."""
+        by_name = {o.parameter.name: o for o in node.outputs}
+        for output, name, span in self.forward_shares:
+            owner = by_name.get(name)
+            if owner is None:
+                continue
+            if owner.max_records is None:
+                self.report(codes.INVALID_SHARED_BUDGET, span,
+                            f"[MaxRecordsSharedWith({name})] must name an output with its own [MaxRecords]; "
+                            f"'{name}' shares a budget itself",
+                            labels=[Label(owner.parameter.span, f"'{name}' is declared here")])
+                continue
+            output.shared_with, output.shared_with_index = name, owner.index
+        self.forward_shares.clear()
 
     def _input(self, node: NodeInfo, param: ir.Variable, type_: t.NodeObjectType) -> None:
         if node.input is not None:
@@ -529,9 +557,12 @@ class NodeChecker:
                         "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
                         labels=[Label(max_records.span, "[MaxRecords] is given here")])
         elif max_records is None and shared is None:
+            output.max_records = 1
             self.report(codes.MISSING_MAX_RECORDS, param.span,
-                        f"output '{param.name}' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] "
-                        "(empty outputs too)")
+                        f"output '{param.name}' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; "
+                        "its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1)",
+                        notes=("the spec requires one on every output, empty outputs too; DXC's DXIL leaves "
+                               "MaxRecords 0",))
         elif max_records is not None:
             values = self._ints(max_records, (1,), 0, 2**31 - 1, "record count")
             output.max_records = values[0] if values else None
@@ -555,10 +586,16 @@ class NodeChecker:
         if earlier is None:
             later = next((p for p in node.function.params[node.function.params.index(output.parameter) + 1:]
                           if p.name == name and isinstance(p.type, t.NodeObjectType) and p.type.kind.is_output), None)
-            reason = ("it is declared after this output; the budget owner must come first" if later is not None
-                      else "there is no output parameter of that name")
-            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
-                        f"[MaxRecordsSharedWith({name})] must name an earlier output with [MaxRecords]: {reason}")
+            if later is None:
+                self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
+                            f"[MaxRecordsSharedWith({name})] must name an earlier output with [MaxRecords]: "
+                            "there is no output parameter of that name")
+                return
+            self.report(codes.SHARED_BUDGET_DECLARED_LATER, args[0].span,
+                        f"[MaxRecordsSharedWith({name})] names an output declared after this one; the spec asks "
+                        "for a previously declared output (DXC accepts it)",
+                        labels=[Label(later.span, f"'{name}' is declared here")])
+            self.forward_shares.append((output, name, args[0].span))
             return
         if earlier.max_records is None:
             self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
@@ -621,10 +658,10 @@ class NodeChecker:
                                 f"MaxRecordsPerNode ({output.max_records_per_node}) exceeds {whose} ({budget})")
                 continue
             output.max_records_per_node = budget
-            if self.profile != "lib_6_8":
+            if self.options.requires_max_records_per_node:
                 self.report(codes.MISSING_MAX_RECORDS_PER_NODE, output.parameter.span,
-                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required from "
-                            f"lib_6_9 (the value is taken to be MaxRecords, {budget})",
+                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
+                            f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
                             notes=["declare the most records any one node of the array can receive, so the "
                                    "runtime can size the array's backing memory"])
 
@@ -730,7 +767,7 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 
-def check_nodes(module: ir.Module, profile: str) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    checker = NodeChecker(module, profile)
+def check_nodes(module: ir.Module, options: SemaOptions) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    checker = NodeChecker(module, options)
     nodes = checker.check()
     return nodes, checker.diagnostics

@@ -6,12 +6,15 @@ Input: one checked node shader (`ir.Function` carrying `[Shader("node")]`) and i
 (transitively) are checked with it, in the node's launch mode.
 Output: the diagnostics of workgraph-rules.md §1.8-§1.11 for that body, sorted by position:
 WG0417 operations needing thread-group-uniform control flow or operands (broadcasting and
-coalescing only); WG0443 Barrier flags that are not constants (an error: no -W option turns
-it off, as the back end needs the values); WG0418/WG0419 output records not completed on every path / used after
-OutputComplete(); WG0420 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier
-flags that do not apply (the first rule broken, one per call); WG0416 what thread launch lacks
-(GetGroupNodeOutputRecords, groupshared, quad operations, implicit-derivative sampling); WG0415
-writes to an SV_DispatchGrid field through RWDispatchNodeInputRecord.
+coalescing only; a warning: undefined behaviour DXC accepts); WG0443 Barrier flags that are not
+constants (an error: no -W option turns it off, as SPIR-V needs the values); WG0418 output records
+not completed on every path (a warning, as WG0417) / WG0419 used after OutputComplete(); WG0420
+FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags that do not apply
+(the first rule broken, one per call), and the warnings WG0473 (a read-only input record) and
+WG0474 (NODE_OUTPUT_MEMORY at DEVICE_SCOPE) for what DXC accepts; WG0416 what thread launch lacks
+(groupshared, quad operations, implicit-derivative sampling) and warning WG0471 for
+GetGroupNodeOutputRecords there (DXC accepts it); WG0415 writes to an SV_DispatchGrid field
+through RWDispatchNodeInputRecord.
 
 Invariants: pure (the IR is not modified); never raises; one diagnostic per (code, span); a
 helper reached from several nodes is checked once per node (callers merging nodes should drop
@@ -100,6 +103,10 @@ BARRIER_OBJECT_SCOPE = {  # Barrier(object, flags): how far the object's records
     NK.GROUP_NODE_OUTPUT_RECORDS: "group", NK.RW_THREAD_NODE_INPUT_RECORD: "thread",
     NK.THREAD_NODE_OUTPUT_RECORDS: "thread",
 }
+READ_ONLY_RECORD_SCOPE = {  # accepted by DXC with the scope of their RW form; the spec lists only RW (WG0473)
+    NK.DISPATCH_NODE_INPUT_RECORD: "device", NK.GROUP_NODE_INPUT_RECORDS: "group",
+    NK.THREAD_NODE_INPUT_RECORD: "thread",
+}
 MSG_BAD_MEMORY = ("invalid MemoryTypeFlags for Barrier operation; expected 0, ALL_MEMORY, or some combination of "
                   "UAV_MEMORY, GROUP_SHARED_MEMORY, NODE_INPUT_MEMORY, NODE_OUTPUT_MEMORY flags")
 MSG_BAD_SEMANTIC = ("invalid SemanticFlags for Barrier operation; expected 0 or some combination of GROUP_SYNC, "
@@ -107,6 +114,8 @@ MSG_BAD_SEMANTIC = ("invalid SemanticFlags for Barrier operation; expected 0 or 
 MSG_GROUP_MEMORY = "GROUP_SHARED_MEMORY specified for Barrier operation when context has no visible group"
 MSG_GROUP_SEMANTIC = "GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible group"
 MSG_GROUP_SCOPE = "GROUP_SCOPE specified for Barrier operation without applicable memory"
+MSG_NODE_MEMORY = "NODE_INPUT_MEMORY or NODE_OUTPUT_MEMORY may only be specified for Barrier operation in a node shader"
+STAGES_WITH_VISIBLE_GROUP = frozenset({"compute", "mesh", "amplification"})
 MSG_DEVICE_SCOPE = "DEVICE_SCOPE specified for Barrier operation without applicable memory"
 NOT_UNIFORM = "is assigned in non-uniform control flow"
 
@@ -301,6 +310,37 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     for current in functions:
         _scan(current, launch, sink, seen_groupshared)
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
+
+
+def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
+    """DXC's Barrier() rules for an entry of another stage (`[Shader("vertex")]` ...) in the library
+    and the functions it calls: WG0421 at the flag argument, with the entry labelled (DXC's
+    `warn_hlsl_barrier_*` of group HLSLBarrier): no group memory or group semantics without a
+    visible group (only compute, mesh and amplification have one), no node memory outside nodes."""
+    if function.body is None:
+        return []
+    found: dict[tuple, Diagnostic] = {}   # one per (location, message): a flag may break two rules
+
+    def sink(kind: DiagnosticKind, span: Span, message: str, labels: tuple[Label, ...]) -> None:
+        found.setdefault((id(span.file), span.start, span.end, message), kind(span, message, labels=labels))
+
+    visible_group = stage in STAGES_WITH_VISIBLE_GROUP
+    entry = Label(function.span, f"entry function '{function.name}' ({stage} shader) is defined here")
+    for current in reachable_functions(function):
+        for e in all_exprs(current):
+            if not (isinstance(e, ir.IntrinsicCall) and e.name == "Barrier" and len(e.args) == 2):
+                continue
+            first, flags = e.args
+            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first)
+            if mem is not None and mem != ALL_MEMORY:
+                if not visible_group and mem & GROUP_SHARED:
+                    sink(codes.INVALID_BARRIER, first.span, MSG_GROUP_MEMORY, (entry,))
+                if mem & (NODE_INPUT | NODE_OUTPUT):
+                    sink(codes.INVALID_BARRIER, first.span, MSG_NODE_MEMORY, (entry,))
+            sem = _flags(flags)
+            if sem is not None and not visible_group and sem & (GROUP_SYNC | GROUP_SCOPE):
+                sink(codes.INVALID_BARRIER, flags.span, MSG_GROUP_SEMANTIC, (entry,))
+    return sorted(found.values(), key=lambda d: (d.span.file.path, d.span.start))  # type: ignore
 
 
 # ---------------------------------------------------------------- uniformity (WG0417)
@@ -951,9 +991,10 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
         if not thread:
             continue
         if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
-            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, "'GetGroupNodeOutputRecords' is not available in thread launch "
-                 "nodes", notes=("each thread of a thread launch node is its own group: use "
-                                 "'GetThreadNodeOutputRecords'",))
+            sink(codes.GROUP_RECORDS_IN_THREAD_LAUNCH, e.span, "'GetGroupNodeOutputRecords' in a thread launch node: "
+                 "the spec does not allow it (DXC does)",
+                 notes=("each thread of a thread launch node is its own group, so the records are the thread's: use "
+                        "'GetThreadNodeOutputRecords'",))
         elif isinstance(e, ir.VarRef) and e.variable.storage is ir.Storage.GROUPSHARED \
                 and e.variable not in seen_groupshared:
             seen_groupshared.add(e.variable)
@@ -992,16 +1033,27 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
                             (Label(arg.span, "this argument is not a constant"),))
         mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \
-                isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE:
+                isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, "
                         f"not '{obj}'", (Label(first.span, "this object"),))
+        if isinstance(obj, t.NodeObjectType) and obj.kind in READ_ONLY_RECORD_SCOPE:
+            sink(codes.BARRIER_ON_READ_ONLY_RECORD, e.span, f"Barrier() on the read-only record object '{obj}': "
+                 "the spec allows only RW input records and output records here",
+                 (Label(first.span, "this object"),), ("DXC accepts it; a barrier on memory this node cannot write "
+                                                       "orders only other writers' accesses",))
         if not 0 <= mem <= ALL_MEMORY:
             return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
         if not 0 <= sem <= GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
     else:
         return None
-    scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else BARRIER_OBJECT_SCOPE[obj.kind]
+    scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else \
+        (BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE)[obj.kind]
+    if obj is None and sem & DEVICE_SCOPE and mem & NODE_OUTPUT and not mem & (UAV | NODE_INPUT) \
+            and not (launch == "thread" and sem & (GROUP_SYNC | GROUP_SCOPE)):
+        return sink(codes.BARRIER_NODE_OUTPUT_DEVICE_SCOPE, e.span, MSG_DEVICE_SCOPE,
+                    notes=("NODE_OUTPUT_MEMORY is at most group scope (the spec); DXC accepts it, and wgc emits the "
+                           "barrier at device scope as written",))
     rules = [  # (broken, message, note), in order
         (launch == "thread" and obj is None and mem != ALL_MEMORY and mem & GROUP_SHARED, MSG_GROUP_MEMORY,
          "group shared memory is not available in thread launch nodes"),

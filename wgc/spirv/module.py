@@ -175,7 +175,10 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
     input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
         else None
     declared: dict[str, int] = {}
-    outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in node.outputs}
+    # an output sharing the budget of a later one (WG0470) is declared after it: OpDecorateId's
+    # operand must be defined before its target
+    order = sorted(node.outputs, key=lambda o: o.shared_with is not None and o.shared_with_index > o.index)
+    outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in order}
     reachable = reachable_functions(node.function)
     statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
                if any(_refers(f, v) for f in reachable)]
