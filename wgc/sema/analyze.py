@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic, Label, has_errors
+from wgc.diagnostics import DefaultSeverity, Diagnostic, Label
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
@@ -35,7 +35,7 @@ from wgc.sema.graph import GraphInfo, check_graph
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
-from wgc.sema.uniformity import check_node_body
+from wgc.sema.uniformity import check_node_body, reachable_functions
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
@@ -68,19 +68,60 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
-    if has_errors(ctx.diagnostics):
-        return Analysis(ctx.module, tuple(written + ctx.diagnostics))
-    nodes, node_diagnostics = check_nodes(ctx.module, options.profile)
+    broken_functions, poisoned_types = _unsound(ctx)
+    nodes, node_diagnostics = check_nodes(ctx.module, options.profile, poisoned_types)
     seen: set[tuple[str, object, str]] = set()
+    sound: list[NodeInfo] = []
     for node in nodes:
+        if any(f in broken_functions for f in reachable_functions(node.function)):
+            continue  # its body (or a function it calls) has an error: the body rules would only cascade
+        if not any(_uses_type(node, poisoned) for poisoned in poisoned_types):
+            sound.append(node)
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
             key = (diagnostic.code, diagnostic.span, diagnostic.message)
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
-    graph, graph_diagnostics = check_graph(nodes, options.profile)
+    unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
+    graph, graph_diagnostics = check_graph(sound, options.profile, unchecked)
     return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
                     graph)
+
+
+def _unsound(ctx: Context) -> tuple[set[ir.Function], set[t.StructType]]:
+    """The functions and structs whose own declaration holds an error of the checks so far (an
+    error span inside its extent), and the structs that contain or derive from such a struct."""
+    errors = [d.span for d in ctx.diagnostics if d.default is DefaultSeverity.ERROR and d.span is not None]
+    broken: set[ir.Function | t.StructType] = set()
+    for extent, entity in ctx.extents:
+        if any(span.file is extent.file and extent.start <= span.start < extent.end for span in errors):
+            broken.add(entity)
+    functions = {e for e in broken if isinstance(e, ir.Function)}
+    structs = {e for e in broken if isinstance(e, t.StructType)}
+    changed = True
+    while changed:  # a struct holding (or deriving from) a poisoned struct is poisoned too
+        changed = False
+        for struct in ctx.module.structs:
+            if struct not in structs and any(_inner_struct(f.type) in structs for f in struct.all_fields()) \
+                    or struct.base in structs and struct not in structs:
+                structs.add(struct)
+                changed = True
+    return functions, structs
+
+
+def _inner_struct(type_: t.Type) -> t.Type:
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    return type_
+
+
+def _uses_type(node: NodeInfo, struct: t.StructType) -> bool:
+    """Whether one of the node's parameters is (or carries records of) `struct`."""
+    for param in node.function.params:
+        type_ = _inner_struct(param.type)
+        if type_ is struct or isinstance(type_, t.NodeObjectType) and type_.record is struct:
+            return True
+    return False
 
 
 def _undefined_functions(ctx: Context) -> None:

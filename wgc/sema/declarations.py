@@ -151,6 +151,7 @@ class DeclarationChecker:
             for member, function_entity in methods:
                 self._define(member, function_entity)
         self.ctx.module.structs.append(struct)
+        self.ctx.extents.append((decl.span, struct))
         return struct
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
@@ -554,6 +555,7 @@ class DeclarationChecker:
         if not ok or return_type is None:
             # declared all the same, so calls do not add "undeclared identifier" errors
             broken = FunctionEntity(decl, None, self.ctx.scope, method_of)
+            self.ctx.broken_function_names.add(name)
             if not template_args and not qualified:
                 self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
             return None
@@ -642,6 +644,7 @@ class DeclarationChecker:
                                     labels=[Label(clash.span, "previous definition is here")])
             function.body = self.stmts.body(decl.body)
         self.ctx.module.functions.append(function)
+        self.ctx.extents.append((decl.span, function))
 
     def _instantiate(self, entity: FunctionEntity, args: tuple[t.Type, ...], span: Span) -> FunctionEntity | None:
         found = entity.instances.get(args)

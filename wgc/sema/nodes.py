@@ -177,9 +177,11 @@ class NodeInfo:
 
 
 class NodeChecker:
-    def __init__(self, module: ir.Module, profile: str) -> None:
+    def __init__(self, module: ir.Module, profile: str, poisoned: frozenset[t.StructType] = frozenset()) -> None:
         self.module = module
         self.profile = profile
+        self.poisoned = poisoned
+        """Structs whose declaration had an error: their records are not checked (it would cascade)."""
         self.diagnostics: list[Diagnostic] = []
 
     def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
@@ -478,12 +480,12 @@ class NodeChecker:
         errors = len(self.diagnostics)
         grid = self._dispatch_grid_field(record, param) if record is not None else None
         node.input = NodeInput(param, type_.kind, record, layout, max_records, coherent, tracked, grid,
-                               dispatch_grid_field_invalid=len(self.diagnostics) > errors)
+                               dispatch_grid_field_invalid=len(self.diagnostics) > errors or record in self.poisoned)
 
     def _record(self, type_: t.NodeObjectType, param: ir.Variable) -> tuple[t.Type | None, TypeLayout | None, bool]:
         record = type_.record
-        if record is None:
-            return None, None, False
+        if record is None or record in self.poisoned:
+            return record, None, False
         if not isinstance(record, t.StructType):
             self.report(codes.INVALID_RECORD, param.span,
                         f"'{record}' is not valid as a node record type: a struct is required")
@@ -735,7 +737,9 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 
-def check_nodes(module: ir.Module, profile: str) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    checker = NodeChecker(module, profile)
+def check_nodes(module: ir.Module, profile: str,
+                poisoned: frozenset[t.StructType] | set[t.StructType] = frozenset()) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """Every node's description and the rules of one node; records of `poisoned` structs are not checked."""
+    checker = NodeChecker(module, profile, frozenset(poisoned))
     nodes = checker.check()
     return nodes, checker.diagnostics
