@@ -173,7 +173,13 @@ class DeclarationChecker:
             semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
             row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
             index = base_count + len(struct.fields)
-            if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
+            symbol = Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)
+            inherited = [s for s in self.ctx.scope.local(declarator.name)
+                         if s.kind is SymbolKind.FIELD and s.entity.index < base_count]
+            if inherited:  # a field of a derived struct hides the base's field of that name (as in C++)
+                self.ctx.scope.symbols[declarator.name] = [symbol]
+                struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
+            elif self._add_symbol(symbol):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
 
     def _EnumDecl(self, decl: ast.EnumDecl) -> None:

@@ -562,9 +562,10 @@ class ExpressionChecker:
         type_ = base.type
         name_span = member_span(span, name)
         if isinstance(type_, t.StructType):
-            for index, field_ in enumerate(type_.all_fields()):
-                if field_.name == name:
-                    return ir.FieldAccess(field_.type, span, base, index, name)
+            fields = type_.all_fields()
+            for index in reversed(range(len(fields))):  # the derived struct's field hides the base's
+                if fields[index].name == name:
+                    return ir.FieldAccess(fields[index].type, span, base, index, name)
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:
                 self.ctx.report(codes.INVALID_OPERANDS, name_span, f"member function '{name}' must be called")

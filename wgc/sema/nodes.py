@@ -363,25 +363,28 @@ class NodeChecker:
             self.report(codes.CONFLICTING_ATTRIBUTES, maximum.span,
                         "[NodeDispatchGrid] and [NodeMaxDispatchGrid] cannot both be given",
                         labels=[Label(fixed.span, "the fixed grid is given here")])
-            return
-        attribute = fixed or maximum
-        assert attribute is not None
-        values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
-        if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
-            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
-                        f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
-                        f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
-            values = None
-        if fixed is not None:
-            node.dispatch_grid = values  # type: ignore[assignment]
-            return
-        node.max_dispatch_grid = values  # type: ignore[assignment]
+        else:
+            attribute = fixed or maximum
+            assert attribute is not None
+            values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
+            if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
+                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+                            f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
+                            f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
+                values = None
+            if fixed is not None:
+                node.dispatch_grid = values  # type: ignore[assignment]
+            else:
+                node.max_dispatch_grid = values  # type: ignore[assignment]
         field_ = node.input.dispatch_grid_field if node.input is not None else None
-        if field_ is None and not (node.input is not None and node.input.dispatch_grid_field_invalid):
+        if maximum is not None and field_ is None and not (node.input is not None and node.input.dispatch_grid_field_invalid):
+            # where DXC reports it: the function (a conflict with [NodeDispatchGrid] does not hide it)
             record = node.input.record if node.input is not None else None
             where = f"record '{record}'" if record is not None else "the node (it has no input record)"
-            self.report(codes.INVALID_DISPATCH_GRID, attribute.span,
-                        f"[NodeMaxDispatchGrid] needs an input record with an SV_DispatchGrid field; {where} has none")
+            self.report(codes.INVALID_DISPATCH_GRID, node.span,
+                        f"broadcasting node '{node.function.name}' has [NodeMaxDispatchGrid], so its input record "
+                        f"needs an SV_DispatchGrid field; {where} has none",
+                        labels=[Label(maximum.span, "[NodeMaxDispatchGrid] is given here")])
 
     def _loop_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         iterations = attributes.get("nodemaxloopiterations")
