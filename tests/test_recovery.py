@@ -115,26 +115,62 @@ def test_a_body_error_keeps_the_node_attributes_checked_but_not_its_body() -> No
 
 def test_a_broken_signature_is_no_missing_node() -> None:
     # Shade's parameter type is unknown, so Shade is not a node of the module; Start's output to it is
-    # no 'missing node' warning (the node is there, broken), and Start's own error is reported.
+    # no 'missing node' warning (the node is there, broken), its output to Other still is; Lone's own
+    # error is reported.
     source = lines(
         "struct Item { uint value; };",
         '[Shader("node")]',
         '[NodeLaunch("thread")]',
         "void Start(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Shade,",
-        "           [MaxRecords(1)] [NodeArraySize(2)] NodeOutput<Item> Other) { }",
+        "           [MaxRecords(1)] NodeOutput<Item> Other) { }",
         '[Shader("node")]',
         '[NodeLaunch("thread")]',
-        "void Shade(ThreadNodeInputRecord<Missing> item) { }")
+        "void Shade(ThreadNodeInputRecord<Missing> item) { }",
+        '[Shader("node")]',
+        "void Lone() { }")
     assert rendered(source) == lines(
         "<stdin>:8:34: error: unknown type name 'Missing' [WG0314]",
         "void Shade(ThreadNodeInputRecord<Missing> item) { }",
         "                                 ^~~~~~~",
-        "<stdin>:5:28: error: [NodeArraySize] may only be used on NodeOutputArray / EmptyNodeOutputArray [WG0411]",
-        "           [MaxRecords(1)] [NodeArraySize(2)] NodeOutput<Item> Other) { }",
-        "                           ^~~~~~~~~~~~~~~~~~",
-        "<stdin>:5:64: warning: output 'Other' of 'Start' targets 'Other', not in this file [WG0503] [-Wmissing-node]",
-        "           [MaxRecords(1)] [NodeArraySize(2)] NodeOutput<Item> Other) { }",
-        "                                                               ^~~~~",
+        "<stdin>:10:6: error: broadcasting node 'Lone' needs [NumThreads(x, y, z)] [WG0403]",
+        "void Lone() { }",
+        "     ^~~~",
+        "<stdin>:10:6: error: broadcasting node 'Lone' needs [NodeDispatchGrid(x, y, z)] or "
+        "[NodeMaxDispatchGrid(x, y, z)] [WG0403]",
+        "void Lone() { }",
+        "     ^~~~",
+        "<stdin>:5:45: warning: output 'Other' of 'Start' targets 'Other', not in this file [WG0503] [-Wmissing-node]",
+        "           [MaxRecords(1)] NodeOutput<Item> Other) { }",
+        "                                            ^~~~~",
         "note: the node may come from another library; add [AllowSparseNodes] if it may be absent, or "
         "-Wno-missing-node",
-        "1 warning and 2 errors generated.")
+        "1 warning and 3 errors generated.")
+
+
+def test_a_node_with_a_wrong_declaration_is_left_out_of_the_graph() -> None:
+    # Fan's second output has both [MaxRecords] and [MaxRecordsSharedWith]: the conflict is reported, and
+    # the output limits of the graph (8 records for a thread launch node) are not computed from the
+    # broken budgets; its outputs are no 'missing node'. Sink's own error (a comment naming it before
+    # the declaration) is reported at its name.
+    source = lines(
+        "struct Item { uint value; };",
+        '[Shader("node")]',
+        '[NodeLaunch("thread")]',
+        "void Fan(ThreadNodeInputRecord<Item> item, [MaxRecords(5)] NodeOutput<Item> A,",
+        "         [MaxRecords(7)] [MaxRecordsSharedWith(A)] NodeOutput<Item> B) { }",
+        '[Shader("node")]',
+        "[NumThreads(8, 1, 1)]",
+        "// Sink has no grid",
+        "void Sink() { }")
+    assert rendered(source) == lines(
+        "<stdin>:5:26: error: [MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output [WG0404]",
+        "         [MaxRecords(7)] [MaxRecordsSharedWith(A)] NodeOutput<Item> B) { }",
+        "                         ^~~~~~~~~~~~~~~~~~~~~~~~~",
+        "<stdin>:5:10: note: [MaxRecords] is given here",
+        "         [MaxRecords(7)] [MaxRecordsSharedWith(A)] NodeOutput<Item> B) { }",
+        "         ^~~~~~~~~~~~~~~",
+        "<stdin>:9:6: error: broadcasting node 'Sink' needs [NodeDispatchGrid(x, y, z)] or "
+        "[NodeMaxDispatchGrid(x, y, z)] [WG0403]",
+        "void Sink() { }",
+        "     ^~~~",
+        "2 errors generated.")

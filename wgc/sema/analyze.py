@@ -68,30 +68,33 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
-    broken_functions, poisoned_types = _unsound(ctx)
+    broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics)
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile, poisoned_types)
+    misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
     sound: list[NodeInfo] = []
     for node in nodes:
         if any(f in broken_functions for f in reachable_functions(node.function)):
             continue  # its body (or a function it calls) has an error: the body rules would only cascade
-        if not any(_uses_type(node, poisoned) for poisoned in poisoned_types):
+        if node.function not in misdeclared and not any(_uses_type(node, p) for p in poisoned_types):
             sound.append(node)
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
             key = (diagnostic.code, diagnostic.span, diagnostic.message)
             if key not in seen:  # a helper called by two nodes is reported once
                 seen.add(key)
                 node_diagnostics.append(diagnostic)
+    # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, unchecked)
     return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
                     graph)
 
 
-def _unsound(ctx: Context) -> tuple[set[ir.Function], set[t.StructType]]:
-    """The functions and structs whose own declaration holds an error of the checks so far (an
-    error span inside its extent), and the structs that contain or derive from such a struct."""
-    errors = [d.span for d in ctx.diagnostics if d.default is DefaultSeverity.ERROR and d.span is not None]
+def _unsound(ctx: Context, diagnostics: list[Diagnostic]) -> tuple[set[ir.Function], set[t.StructType]]:
+    """The functions and structs whose own declaration holds one of the `diagnostics` that is an
+    error (its span inside the declaration's extent), and the structs that contain or derive from
+    such a struct."""
+    errors = [d.span for d in diagnostics if d.default is DefaultSeverity.ERROR and d.span is not None]
     broken: set[ir.Function | t.StructType] = set()
     for extent, entity in ctx.extents:
         if any(span.file is extent.file and extent.start <= span.start < extent.end for span in errors):
@@ -102,8 +105,8 @@ def _unsound(ctx: Context) -> tuple[set[ir.Function], set[t.StructType]]:
     while changed:  # a struct holding (or deriving from) a poisoned struct is poisoned too
         changed = False
         for struct in ctx.module.structs:
-            if struct not in structs and any(_inner_struct(f.type) in structs for f in struct.all_fields()) \
-                    or struct.base in structs and struct not in structs:
+            if struct not in structs and (struct.base in structs or
+                                          any(_inner_struct(f.type) in structs for f in struct.all_fields())):
                 structs.add(struct)
                 changed = True
     return functions, structs

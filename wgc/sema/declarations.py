@@ -89,15 +89,18 @@ class DeclarationChecker:
                         labels=[Label(clash.span, "previous definition is here")] if clash.span else [])
         return False
 
-    def _name_span(self, span: Span, name: str | None) -> Span:
-        """The span of `name` inside a declaration's span (the whole span if not found)."""
+    def _name_span(self, span: Span, name: str | None, after: Span | None = None) -> Span:
+        """The span of `name` inside a declaration's span (the whole span if not found), searched from
+        the end of `after` when given (a function's return type: not in its attributes or comments)."""
         if not name:
             return span
-        text = span.file.text[span.start:span.end]
+        start = after.end if after is not None and after.file is span.file and span.start <= after.end <= span.end \
+            else span.start
+        text = span.file.text[start:span.end]
         import re
 
         match = re.search(rf"\b{re.escape(name)}\b", text)
-        return Span(span.file, span.start + match.start(), span.start + match.end()) if match else span
+        return Span(span.file, start + match.start(), start + match.end()) if match else span
 
     # ------------------------------------------------------------ types
 
@@ -542,7 +545,7 @@ class DeclarationChecker:
         display = f"{prefix}::{name}" if prefix else name
         if template_args:
             display += "<" + ", ".join(str(a) for a in template_args) + ">"
-        span = self._name_span(decl.span, name)
+        span = self._name_span(decl.span, name, after=decl.return_type.span)
         if decl.template_params and not template_args:
             entity = FunctionEntity(decl, None, self.ctx.scope, method_of)
             self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))

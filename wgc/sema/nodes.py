@@ -251,6 +251,13 @@ class NodeChecker:
                 if attribute.key in OUTPUT_ATTRIBUTES and not isinstance(param.type, t.NodeObjectType):
                     self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
                                 f"[{attribute.name}] applies to node output parameters only")
+            if isinstance(param.type, t.NodeObjectType) and param.type.kind.is_output:
+                # a helper's output parameter: its budget attributes are checked as on a node (DXC does)
+                attributes = {a.key: a for a in param.attributes}
+                shared = attributes.get("maxrecordssharedwith")
+                if not self._budget_conflict(attributes) and shared is not None and len(shared.args) == 1 \
+                        and shared.args[0].name == param.name:
+                    self._self_shared(param.name, shared)
 
     def _node(self, function: ir.Function) -> NodeInfo:
         attributes = {a.key: a for a in function.attributes}
@@ -534,10 +541,8 @@ class NodeChecker:
         node.outputs.append(output)
         max_records = attributes.get("maxrecords")
         shared = attributes.get("maxrecordssharedwith")
-        if max_records is not None and shared is not None:
-            self.report(codes.CONFLICTING_ATTRIBUTES, shared.span,
-                        "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
-                        labels=[Label(max_records.span, "[MaxRecords] is given here")])
+        if self._budget_conflict(attributes):
+            pass
         elif max_records is None and shared is None:
             self.report(codes.MISSING_MAX_RECORDS, param.span,
                         f"output '{param.name}' needs [MaxRecords(n)] or [MaxRecordsSharedWith(output)] "
@@ -550,6 +555,20 @@ class NodeChecker:
         self._array_attributes(output, attributes)
         output.allow_sparse_nodes = "allowsparsenodes" in attributes or output.unbounded_sparse_nodes
 
+    def _budget_conflict(self, attributes: dict[str, ir.Attribute]) -> bool:
+        """Report (and say) whether an output has both [MaxRecords] and [MaxRecordsSharedWith]."""
+        max_records, shared = attributes.get("maxrecords"), attributes.get("maxrecordssharedwith")
+        if max_records is None or shared is None:
+            return False
+        self.report(codes.CONFLICTING_ATTRIBUTES, shared.span,
+                    "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
+                    labels=[Label(max_records.span, "[MaxRecords] is given here")])
+        return True
+
+    def _self_shared(self, name: str, attribute: ir.Attribute) -> None:
+        self.report(codes.INVALID_SHARED_BUDGET, attribute.args[0].span,
+                    f"output '{name}' cannot share its MaxRecords budget with itself")
+
     def _shared_budget(self, node: NodeInfo, output: NodeOutput, attribute: ir.Attribute) -> None:
         args = attribute.args
         name = args[0].name if len(args) == 1 else None
@@ -558,8 +577,7 @@ class NodeChecker:
                         "[MaxRecordsSharedWith] takes the name of another output parameter")
             return
         if name == output.parameter.name:
-            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
-                        f"output '{name}' cannot share its MaxRecords budget with itself")
+            self._self_shared(name, attribute)
             return
         earlier = next((o for o in node.outputs[:-1] if o.parameter.name == name), None)
         if earlier is None:
