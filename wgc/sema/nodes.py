@@ -620,9 +620,10 @@ class NodeChecker:
                     output.unbounded_sparse_nodes = True
         if unbounded is not None:
             if size is not None and output.array_size not in (None, UNBOUNDED):
-                self.report(codes.CONFLICTING_ATTRIBUTES, unbounded.span,
-                            "[UnboundedSparseNodes] conflicts with [NodeArraySize]: use one (or NodeArraySize(-1))",
-                            labels=[Label(size.span, "[NodeArraySize] is given here")])
+                self.report(codes.CONFLICTING_ATTRIBUTES, size.span,  # where DXC reports it
+                            f"[NodeArraySize({output.array_size})] conflicts with [UnboundedSparseNodes], which "
+                            "implies [NodeArraySize(-1)]: use one",
+                            labels=[Label(unbounded.span, "[UnboundedSparseNodes] is given here")])
             output.unbounded_sparse_nodes = True
             output.array_size = UNBOUNDED
         if size is None and unbounded is None:
