@@ -174,3 +174,30 @@ def test_a_node_with_a_wrong_declaration_is_left_out_of_the_graph() -> None:
         "void Sink() { }",
         "     ^~~~",
         "2 errors generated.")
+
+
+def test_a_syntax_error_hides_no_rule_of_the_declarations_that_parsed() -> None:
+    # The parser skips Broken; Use (whose record is Broken) is then not a node, and its use of the
+    # skipped name is no 'unknown type name' cascade; Other is checked: its body error and its
+    # attribute error are both reported.
+    source = lines(
+        "struct Item { uint value; };",
+        "struct Broken { uint a b; };",
+        '[Shader("node")]',
+        '[NodeLaunch("thread")]',
+        "void Use(ThreadNodeInputRecord<Broken> item, [MaxRecords(1)] NodeOutput<Item> Other) { }",
+        '[Shader("node")]',
+        '[NodeLaunch("thread")]',
+        "[NumThreads(4, 1, 1)]",
+        "void Other(ThreadNodeInputRecord<Item> item) { undeclared = 1; }")
+    assert rendered(source) == lines(
+        "<stdin>:2:22: error: unknown type name 'a' [WG0201]",
+        "struct Broken { uint a b; };",
+        "                     ^",
+        "<stdin>:9:48: error: use of undeclared identifier 'undeclared' [WG0301]",
+        "void Other(ThreadNodeInputRecord<Item> item) { undeclared = 1; }",
+        "                                               ^~~~~~~~~~",
+        "<stdin>:8:1: error: thread launch nodes run one thread: [NumThreads] must be (1, 1, 1) or absent [WG0402]",
+        "[NumThreads(4, 1, 1)]",
+        "^~~~~~~~~~~~~~~~~~~~~",
+        "3 errors generated.")

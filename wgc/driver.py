@@ -168,11 +168,12 @@ def run_front_end(options: Options, stdin: bytes | None = None,
 
     parsed = parse(pre.text, pre.locations)
     diagnostics.extend(parsed.diagnostics)
-    if has_errors(diagnostics) or options.emit in ("ast", "hlsl", "preprocessed"):
+    if options.emit in ("ast", "hlsl", "preprocessed"):
         return FrontEnd(source, pre.text, parsed.unit, None, pre.files, tuple(diagnostics))
     from wgc.sema.analyze import analyze
 
-    analysis = analyze(parsed.unit, sema_options(options))
+    # after syntax errors the declarations that did parse are still checked (issue 12: recovery)
+    analysis = analyze(parsed.unit, sema_options(options), skipped_names=parsed.skipped_names)
     diagnostics.extend(analysis.diagnostics)
     return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics))
 

@@ -22,6 +22,7 @@ shadow it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from wgc import codes, ir
@@ -56,7 +57,14 @@ def builtin_scope() -> Scope:
     return scope
 
 
-def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> Analysis:
+_NAME_CASCADES = re.compile(r"(?:use of undeclared identifier|unknown type name) '([A-Za-z_][A-Za-z0-9_]*)")
+"""Diagnostics about a name, dropped when the name was in a declaration the parser skipped."""
+
+
+def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
+            skipped_names: frozenset[str] = frozenset()) -> Analysis:
+    """Check `unit`; `skipped_names`: identifiers of declarations the parser skipped after syntax
+    errors (uses of them are not reported, but still make the using declaration unsound)."""
     global_scope = builtin_scope().child(ScopeKind.GLOBAL)
     ctx = Context(options, global_scope)
     written = check_written_attributes(unit)   # reported, but no gate: a duplicate attribute must not
@@ -86,8 +94,16 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, unchecked)
-    return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
-                    graph)
+    diagnostics = written + ctx.diagnostics + node_diagnostics + graph_diagnostics
+    if skipped_names:
+        diagnostics = [d for d in diagnostics if not _about_skipped_name(d, skipped_names)]
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph)
+
+
+def _about_skipped_name(diagnostic: Diagnostic, skipped_names: frozenset[str]) -> bool:
+    about = _NAME_CASCADES.match(diagnostic.message)
+    return about is not None and diagnostic.code in (codes.UNDECLARED_IDENTIFIER.code, codes.UNKNOWN_TYPE.code) \
+        and about.group(1) in skipped_names
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic]) -> tuple[set[ir.Function], set[t.StructType]]:
