@@ -37,6 +37,7 @@ from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes
 from wgc.sema.uniformity import check_node_body, reachable_functions
+from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.syntax import ast
@@ -76,6 +77,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
+    ctx.diagnostics.extend(check_wave_sizes(ctx.module))
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics)
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile, poisoned_types)
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
