@@ -96,9 +96,16 @@ def test_a_body_error_keeps_the_node_attributes_checked_but_not_its_body() -> No
         "<stdin>:12:5: error: use of undeclared identifier 'undeclared' [WG0301]",
         "    undeclared();",
         "    ^~~~~~~~~~",
-        "<stdin>:7:13: error: [NumThreads] thread count must be between 1 and 1024, not 2000 [WG0405]",
+        "<stdin>:7:1: warning: [NumThreads(2000, 1, 1)] asks for 2000 threads, outside 1..1024: the attribute is "
+        "ignored [WG0358] [-Wignored-attributes]",
         "[NumThreads(2000, 1, 1)]",
-        "            ^~~~",
+        "^~~~~~~~~~~~~~~~~~~~~~~~",
+        "<stdin>:8:6: error: broadcasting node 'Shade' needs [NumThreads(x, y, z)] [WG0403]",
+        "void Shade(uint index : SV_GroupIndex)",
+        "     ^~~~~",
+        "<stdin>:7:1: note: the [NumThreads] written here is ignored",
+        "[NumThreads(2000, 1, 1)]",
+        "^~~~~~~~~~~~~~~~~~~~~~~~",
         "<stdin>:20:9: error: 'Barrier' with GROUP_SYNC must be called in thread-group-uniform control flow [WG0417]",
         "        Barrier(GROUP_SHARED_MEMORY, GROUP_SCOPE | GROUP_SYNC);",
         "        ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
@@ -110,7 +117,7 @@ def test_a_body_error_keeps_the_node_attributes_checked_but_not_its_body() -> No
         "                                                                              ^~~~",
         "note: the node may come from another library; add [AllowSparseNodes] if it may be absent, or "
         "-Wno-missing-node",
-        "1 warning and 3 errors generated.")
+        "2 warnings and 3 errors generated.")
 
 
 def test_a_broken_signature_is_no_missing_node() -> None:

@@ -1347,6 +1347,23 @@ CASES = [
                "[WaveSize(8.5, 64)]",
                "          ^~~",
                "1 warning generated.")),
+    case("WG0358", "num-threads-over-1024-on-a-node",
+         # DXC warns and drops the attribute; the node then lacks the [NumThreads] it needs
+         lines('[Shader("node")]',
+               '[NodeLaunch("coalescing")]',
+               "[NumThreads(128, 8, 2)]",
+               "void Gather() { }"),
+         lines("<stdin>:3:1: warning: [NumThreads(128, 8, 2)] asks for 2048 threads, outside 1..1024: the attribute "
+               "is ignored [WG0358] [-Wignored-attributes]",
+               "[NumThreads(128, 8, 2)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:4:6: error: coalescing node 'Gather' needs [NumThreads(x, y, z)] [WG0403]",
+               "void Gather() { }",
+               "     ^~~~~~",
+               "<stdin>:3:1: note: the [NumThreads] written here is ignored",
+               "[NumThreads(128, 8, 2)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~",
+               "1 warning and 1 error generated.")),
     # WG0323: a counter on a taken binding (the counter of a counted structured buffer) ---------
     case("WG0323", "counter-binding-on-a-taken-binding",
          lines("[[vk::counter_binding(3)]] RWStructuredBuffer<uint> Words : register(u2);",

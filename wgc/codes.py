@@ -108,6 +108,8 @@ WAVE_SIZE_EMPTY_RANGE = _kind("WG0356", DE, "a [WaveSize] range whose minimum an
                               "attribute-statement")
 WAVE_SIZE_NOT_UNSIGNED = _kind("WG0357", W, "a [WaveSize] argument that is negative or not an integer",
                                "attribute-type")
+NUM_THREADS_IGNORED = _kind("WG0358", W, "a [NumThreads] whose thread count x*y*z is outside 1..1024 (dxc ignores "
+                            "the attribute; nodes that need one then lack it)", "ignored-attributes")
 UNKNOWN_IMAGE_FORMAT = _kind("WG0340", E, "a [[vk::image_format]] that names no image format dxc knows")
 CONFLICTING_DUPLICATE_ATTRIBUTE = _kind("WG0341", E, "an attribute, register or semantic written twice with different values")
 DUPLICATE_ATTRIBUTE = _kind("WG0342", W, "an attribute written twice with the same values", "ignored-attributes")

@@ -308,10 +308,21 @@ class NodeChecker:
     def _function_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         launch = node.launch
         threads = attributes.get("numthreads")
+        written = threads.values() if threads is not None else ()
+        ignored: list[Label] = []
+        if len(written) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in written) \
+                and not 1 <= written[0] * written[1] * written[2] <= 1024:  # type: ignore[operator]
+            # DXC: a warning, and the attribute is dropped (so a node that needs one lacks it)
+            self.report(codes.NUM_THREADS_IGNORED, threads.span,  # type: ignore[union-attr]
+                        f"[NumThreads({written[0]}, {written[1]}, {written[2]})] asks for "
+                        f"{written[0] * written[1] * written[2]} threads, outside 1..1024: the attribute is "  # type: ignore[operator]
+                        "ignored")
+            ignored = [Label(threads.span, "the [NumThreads] written here is ignored")]  # type: ignore[union-attr]
+            threads = None
         if threads is None:
             if launch != "thread":
                 self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
-                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]")
+                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]", labels=ignored)
         else:
             values = self._ints(threads, (3,), 1, 1024, "thread count")
             if values is not None:
