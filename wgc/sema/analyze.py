@@ -84,8 +84,9 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     seen: set[tuple[str, object, str]] = set()
     sound: list[NodeInfo] = []
     for node in nodes:
-        if any(f in broken_functions for f in reachable_functions(node.function)):
-            continue  # its body (or a function it calls) has an error: the body rules would only cascade
+        if node.launch_unknown or any(f in broken_functions for f in reachable_functions(node.function)):
+            continue  # its body (or a function it calls) has an error, or its launch mode is unknown: the
+            #           body rules would only cascade
         if node.function not in misdeclared and not any(_uses_type(node, p) for p in poisoned_types):
             sound.append(node)
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:

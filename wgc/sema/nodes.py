@@ -73,6 +73,12 @@ SYSTEM_VALUES = {
 }
 
 
+LAUNCH_RULES = frozenset({codes.MISSING_NODE_ATTRIBUTE.code, codes.ATTRIBUTE_NOT_FOR_LAUNCH.code,
+                          codes.INVALID_NODE_INPUT.code, codes.INVALID_SYSTEM_VALUE.code,
+                          codes.MISPLACED_NODE_ATTRIBUTE.code})
+"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown."""
+
+
 @dataclass(frozen=True, order=True)
 class NodeId:
     name: str
@@ -159,6 +165,8 @@ class NodeInfo:
     outputs: list[NodeOutput] = field(default_factory=list)
     groupshared_bytes: int = 0
     calls_finished_cross_group_sharing: Span | None = None
+    launch_unknown: bool = False
+    """[NodeLaunch] names no launch mode (reported): `launch` is a stand-in, its rules are not checked."""
     declares_repetition: bool = False
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
 
@@ -265,12 +273,15 @@ class NodeChecker:
         if shader.values()[0] != "node":
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.args[0].span,
                         f"shader kind must be written \"node\" (lower case), not \"{shader.values()[0]}\"")
+        known_launch = len(self.diagnostics)
         launch = self._launch(attributes)
+        known_launch = len(self.diagnostics) == known_launch
         name = function.name
         node = NodeInfo(function, NodeId(name), launch, function.span)
         if function.return_type is not t.VOID:
             self.report(codes.INVALID_NODE_SIGNATURE, function.span,
                         f"node shader '{name}' must return void, not '{function.return_type}'")
+        mark = len(self.diagnostics)
         for attribute in function.attributes:
             if attribute.key in OUTPUT_ATTRIBUTES and attribute.key != "nodeid":
                 self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
@@ -283,6 +294,9 @@ class NodeChecker:
         node.groupshared_bytes = _groupshared_bytes(expressions)
         node.calls_finished_cross_group_sharing = _find_method(expressions, "FinishedCrossGroupSharing")
         self._track_rw_sharing(node)
+        if not known_launch:  # the rules of the launch mode assumed in its place would only cascade
+            node.launch_unknown = True
+            self.diagnostics[mark:] = [d for d in self.diagnostics[mark:] if d.code not in LAUNCH_RULES]
         return node
 
     def _launch(self, attributes: dict[str, ir.Attribute]) -> str:
