@@ -521,11 +521,13 @@ CASES = [
                "1 error generated.")),
     # WG0310 ---------------------------------------------------------------
     case("WG0310", "resource-struct-field",
+         # reported once the struct is used (a local here); an unused one is accepted, as by DXC
          lines("struct Bundle",
                "{",
                "    RWStructuredBuffer<uint> Counts;",
                "    uint n;",
-               "};"),
+               "};",
+               "void f() { Bundle b; }"),
          lines("<stdin>:3:30: error: struct field 'Counts' cannot be a resource or node object ('RWStructuredBuffer<uint>') [WG0310]",
                "    RWStructuredBuffer<uint> Counts;",
                "                             ^~~~~~",
@@ -1618,6 +1620,16 @@ def test_valid_wave_sizes_are_accepted() -> None:
     result = driver.compile(driver.Options(input="-", emit="ir", warning_flags=("no-error=attribute-statement",)),
                             stdin=b"[WaveSize(16, 16)] void helper() { }")
     assert [(d.code, d.severity.name) for d in result.diagnostics] == [("WG0356", "WARNING")]
+
+
+def test_a_struct_holding_a_resource_is_accepted_until_it_is_used() -> None:
+    source = lines("struct Bundle { RWStructuredBuffer<uint> Counts; uint n; };",
+                   "struct Outer { Bundle inner; };")
+    assert rendered_diagnostics(source) == ""
+    used = rendered_diagnostics(source + lines("StructuredBuffer<Outer> Items;"))
+    assert used.startswith("<stdin>:1:42: error: struct field 'Counts' cannot be a resource or node object "
+                           "('RWStructuredBuffer<uint>') [WG0310]\n")
+    assert used.endswith("1 error generated.\n")
 
 
 def test_void_parameter_list_is_accepted() -> None:

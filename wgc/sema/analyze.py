@@ -35,8 +35,8 @@ from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import GraphInfo, check_graph
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
-from wgc.sema.nodes import NodeInfo, check_nodes
-from wgc.sema.uniformity import check_node_body, reachable_functions
+from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
+from wgc.sema.uniformity import check_node_body, reachable_functions, walk_body
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -78,6 +78,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
     ctx.diagnostics.extend(check_wave_sizes(ctx.module))
+    _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics)
     nodes, node_diagnostics = check_nodes(ctx.module, options.profile, poisoned_types)
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
@@ -144,6 +145,31 @@ def _uses_type(node: NodeInfo, struct: t.StructType) -> bool:
         if type_ is struct or isinstance(type_, t.NodeObjectType) and type_.record is struct:
             return True
     return False
+
+
+def _objects_in_used_structs(ctx: Context) -> None:
+    """The resource and node-object fields of structs used other than as node records (variables,
+    parameters, results, buffer elements): wgc cannot lay them out. Structs only used as records
+    are `nodes.py`'s (the record rule), unused ones are accepted, as DXC does."""
+    if not any(s.object_fields for s in ctx.module.structs):
+        return
+    used: list[t.Type] = [v.type for v in ctx.module.globals]
+    for function in ctx.module.functions:
+        used.append(function.return_type)
+        used.extend(p.type for p in function.params)
+        used.extend(item.variable.type for item in walk_body(function) if isinstance(item, ir.VarDecl))
+    reported: set[int] = set()
+    for type_ in used:
+        type_ = _inner_struct(type_)
+        if isinstance(type_, t.ResourceType) and type_.element is not None:
+            type_ = _inner_struct(type_.element)
+        if not isinstance(type_, t.StructType):
+            continue  # node objects carry records: the record rule covers them
+        for field_ in object_fields(type_):
+            if id(field_) not in reported:
+                reported.add(id(field_))
+                ctx.report(codes.INVALID_RESOURCE_USE, field_.span,
+                           f"struct field '{field_.name}' cannot be a resource or node object ('{field_.type}')")
 
 
 def _undefined_functions(ctx: Context) -> None:

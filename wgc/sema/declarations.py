@@ -166,9 +166,8 @@ class DeclarationChecker:
             if type_ is None:
                 continue
             span = self._name_span(declarator.span, declarator.name)
-            if contains_object(type_):
-                self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                                f"struct field '{declarator.name}' cannot be a resource or node object ('{type_}')")
+            if contains_object(type_):  # reported where the struct is used (DXC accepts the declaration)
+                struct.object_fields.append(t.Field(declarator.name, type_, None, None, span))
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")

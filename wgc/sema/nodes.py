@@ -525,6 +525,13 @@ class NodeChecker:
             self.report(codes.INVALID_RECORD, param.span,
                         f"'{record}' is not valid as a node record type: a struct is required")
             return record, None, False
+        held = object_fields(record)
+        if held:
+            self.report(codes.INVALID_RECORD, param.span,
+                        f"record '{record}' of '{param.name}' holds '{held[0].name}' of type '{held[0].type}': "
+                        "node records cannot hold resources or node objects",
+                        labels=[Label(held[0].span, "the field is declared here")])
+            return record, None, False
         layout = layout_of(record, LayoutRule.SCALAR, default_row_major=self.module.default_row_major)
         if layout.size == 0:
             self.report(codes.INVALID_RECORD, param.span,
@@ -736,6 +743,28 @@ class NodeChecker:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def object_fields(struct: t.StructType) -> list[t.Field]:
+    """The resource and node-object fields of `struct`, its bases and the structs it holds."""
+    found: list[t.Field] = []
+    seen: set[t.StructType] = set()
+    stack = [struct]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        found.extend(current.object_fields)
+        if current.base is not None:
+            stack.append(current.base)
+        for field_ in current.fields:
+            inner = field_.type
+            while isinstance(inner, t.ArrayType):
+                inner = inner.element
+            if isinstance(inner, t.StructType):
+                stack.append(inner)
+    return found
 
 
 def _collect_semantic(struct: t.StructType, layout: TypeLayout, base: int, semantic: str,
