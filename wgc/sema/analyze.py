@@ -1,19 +1,27 @@
 """Semantic analysis, the stage's entry point: a parsed translation unit in, the typed IR out.
 
-Input: an `ast.TranslationUnit` and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the
-node shaders' descriptions and the whole graph (`nodes.py`, `graph.py`; present only
-when the program itself had no errors, so work-graph rules never report cascades of
-type errors), and every diagnostic of the stage (the products are only meant for
-later stages when no diagnostic is an error).
+Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
+identifiers of those the parser skipped) and `SemaOptions`.
+Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the node
+shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), and every
+diagnostic of the stage (the products are only meant for later stages when no diagnostic is
+an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
-bodies in source order (`declarations`); then the
-whole-file checks: Vulkan bindings (`bindings`), functions that are called
-but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
-back end inlines calls that carry node objects), and the limits of SPIR-V
-(`limits`: how deep control flow and structs nest); then the work-graph rules of
-each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
+bodies in source order (`declarations`); then the whole-file checks: Vulkan bindings
+(`bindings`), functions that are called but never defined (WG0325), recursion (WG0326: HLSL
+has none, and the back end inlines calls that carry node objects), the limits of SPIR-V
+(`limits`: how deep control flow and structs nest), `[WaveSize]` (`wavesize`), and structs
+holding resources where they are used; then the work-graph rules of each node (`nodes`, and
+`uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
+
+Recovery (no phase gate: an error in one declaration hides no rule of the others, and does not
+cascade): every declaration records its extent; an error inside it makes the function or struct
+unsound (structs holding or deriving from an unsound struct too). Every node gets the rules of
+its attributes and parameters, except records of unsound structs; a node whose body, or a
+function it calls, is unsound, or whose launch mode is unknown, skips the body rules; the graph
+is built from the nodes without any error in their declaration, and outputs that target a node
+left out (or a function whose signature failed) are no missing node.
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
 flag constants) is the parent of the global scope, so user declarations may

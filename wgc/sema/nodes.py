@@ -25,8 +25,12 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
   about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
   warning is here so that inspect and compile report it alike.
 
+Recovery: records of structs whose declaration had an error (`poisoned`) are not checked; a node
+whose [NodeLaunch] is unknown is not held to the rules of the stand-in launch (`LAUNCH_RULES`);
+the budget attributes of node outputs are checked on helper functions too (as DXC does).
+
 Invariants: never raises for bad input; a node whose attributes are broken still gets a
-`NodeInfo` with defaults, so the graph analysis can go on without cascades.
+`NodeInfo` with defaults (`analyze` leaves it out of the graph, which would cascade).
 """
 
 from __future__ import annotations
