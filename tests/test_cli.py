@@ -231,6 +231,36 @@ def test_inspect_shows_the_graph_in_every_format(run_wgc, tmp_path):
     assert refused.returncode == 2 and b"name the file with -o FILE" in refused.stderr
 
 
+BROKEN_GRAPH = (
+    "struct Item { uint value; };\n"
+    '[Shader("node")] [NodeLaunch("thread")]\n'
+    "void Start(ThreadNodeInputRecord<Item> item, [MaxRecords(2)] NodeOutput<Item> Finish) { }\n"
+    '[Shader("node")] [NodeLaunch("thread")]\n'
+    "void Finish(ThreadNodeInputRecord<Item> item) { }\n"
+    '[Shader("node")] [NodeLaunch("thread")]\n'
+    "void Broken(ThreadNodeInputRecord<Item> item) { missing(); }\n")
+
+
+def test_inspect_shows_the_sound_part_of_the_graph_beside_the_errors(run_wgc, tmp_path):
+    # issue 12: one broken function does not hide the graph; exit 1, the error on stderr, the graph of
+    # the nodes checked without errors on stdout; a file named with -o is never written
+    import json
+
+    source = tmp_path / "graph.hlsl"
+    source.write_text(BROKEN_GRAPH)
+    done = run_wgc("inspect", "--format", "json", str(source))
+    assert done.returncode == 1
+    assert b"use of undeclared identifier 'missing' [WG0301]" in done.stderr
+    model = json.loads(done.stdout)
+    assert [n["id"]["name"] for n in model["nodes"]] == ["Start", "Finish"]
+    assert [(e["from"], e["to"]) for e in model["graph"]["edges"]] == [("Start", "Finish")]
+    text = run_wgc("inspect", str(source)).stdout.decode()
+    assert text.startswith("work graph: 2 nodes, profile lib_6_9, depth 2 (limit 32)\n")
+    report = tmp_path / "graph.json"
+    written = run_wgc("inspect", "--format", "json", str(source), "-o", str(report))
+    assert written.returncode == 1 and written.stdout == b"" and not report.exists()
+
+
 def test_inspect_without_graphviz_is_a_clear_error(run_wgc, tmp_path):
     picture = tmp_path / "graph.svg"
     done = run_wgc("inspect", "--format", "svg", str(SAMPLES / "hello.hlsl"), "-o", str(picture),

@@ -411,7 +411,7 @@ SEMA_CASES = [
               "1 error generated."),
         id="non-static-global"),
     pytest.param(
-        lines("struct Payload { RayQuery<0> q; uint id; };"),
+        lines("struct Payload { RayQuery<0> q; uint id; };", "void f() { Payload p; }"),
         lines("<stdin>:1:30: error: struct field 'q' cannot be a RayQuery ('RayQuery<0>') [WG0310]",
               "struct Payload { RayQuery<0> q; uint id; };",
               "                             ^",

@@ -246,6 +246,24 @@ def test_inheritance_base_fields_first():
     assert isinstance(b, ir.FieldAccess) and (b.index, b.name) == (1, "b")
 
 
+def test_derived_field_hides_the_base_field_of_that_name():
+    # C++ (and DXC): a field of a derived struct hides the base's; both are laid out, base first
+    module = analyze_text("""
+        struct Base { float b; float c; };
+        struct Derived : Base { int b; int get() { return b; } };
+        void probe() { Derived d; int x = d.b; float y = d.c; Base e = (Base)d; float z = e.b; }
+    """)
+    base, derived = module.structs
+    assert [f.name for f in derived.all_fields()] == ["b", "c", "b"]
+    fn = func(module, "probe")
+    x = init(fn, "x")
+    assert isinstance(x, ir.FieldAccess) and (x.index, x.type) == (2, I)
+    assert (init(fn, "y").index, init(fn, "y").type) == (1, F)
+    assert (init(fn, "z").index, init(fn, "z").type) == (0, F)
+    ret = func(module, "Derived::get").body.stmts[0].value
+    assert isinstance(ret, ir.FieldAccess) and (ret.index, ret.type) == (2, I)
+
+
 def test_member_functions_take_this_and_calls_pass_the_object():
     module = analyze_text("""
         struct S { float v; float get() { return v; } void set(float n) { v = n; }

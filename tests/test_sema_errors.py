@@ -425,6 +425,20 @@ CASES = [
                "void f() { Params.Scale = 2.0; }",
                "           ^~~~~~~~~~~~",
                "1 error generated.")),
+    case("WG0307", "const-rw-node-input",
+         # DXC: Get() of a const RW node object returns a const record
+         lines("struct Tile { uint count; };",
+               '[Shader("node")]',
+               '[NodeLaunch("coalescing")]',
+               "[NumThreads(8, 1, 1)]",
+               "void Sum(const RWGroupNodeInputRecords<Tile> tiles)",
+               "{",
+               "    tiles.Get().count = 1;",
+               "}"),
+         lines("<stdin>:7:5: error: cannot assign: 'tiles' is const, so its records are read-only [WG0307]",
+               "    tiles.Get().count = 1;",
+               "    ^~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
     case("WG0307", "static-const",
          lines("static const uint MaxItems = 8;",
                "void f()",
@@ -528,11 +542,13 @@ CASES = [
                "1 error generated.")),
     # WG0310 ---------------------------------------------------------------
     case("WG0310", "resource-struct-field",
+         # reported once the struct is used (a local here); an unused one is accepted, as by DXC
          lines("struct Bundle",
                "{",
                "    RWStructuredBuffer<uint> Counts;",
                "    uint n;",
-               "};"),
+               "};",
+               "void f() { Bundle b; }"),
          lines("<stdin>:3:30: error: struct field 'Counts' cannot be a resource ('RWStructuredBuffer<uint>') [WG0310]",
                "    RWStructuredBuffer<uint> Counts;",
                "                             ^~~~~~",
@@ -1351,6 +1367,77 @@ CASES = [
                "    a + 1;",
                "    ^~~~~",
                "1 warning generated.")),
+    # WG0355-WG0357 [WaveSize] (DXC's order of checks: DxilWaveSize::Validate) --------------------
+    case("WG0355", "wave-size-preferred-outside-the-range",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(16, 64, 128)]", "void Main() { }"),
+         lines("<stdin>:3:19: error: [WaveSize] preferred size 128 must be between the minimum 16 and the maximum 64 [WG0355]",
+               "[WaveSize(16, 64, 128)]",
+               "                  ^~~",
+               "1 error generated.")),
+    case("WG0355", "wave-size-not-a-power-of-two",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(8, 64, 24)]", "void Main() { }"),
+         lines("<stdin>:3:18: error: [WaveSize] sizes must be powers of two between 4 and 128, not 24 [WG0355]",
+               "[WaveSize(8, 64, 24)]",
+               "                 ^~",
+               "1 error generated.")),
+    case("WG0355", "wave-size-minimum-above-maximum",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(64, 16)]", "void Main() { }"),
+         lines("<stdin>:3:1: error: [WaveSize] minimum 64 must be less than the maximum 16 [WG0355]",
+               "[WaveSize(64, 16)]",
+               "^~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0355", "wave-size-four-arguments",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(4, 8, 16, 32)]", "void Main() { }"),
+         lines("<stdin>:3:1: error: [WaveSize] takes 1 to 3 arguments (minimum, maximum, preferred wave size), 4 given [WG0355]",
+               "[WaveSize(4, 8, 16, 32)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0355", "wave-size-without-arguments",
+         lines("[WaveSize]", "void helper() { }"),
+         lines("<stdin>:1:1: error: [WaveSize] takes 1 to 3 arguments (minimum, maximum, preferred wave size), 0 given [WG0355]",
+               "[WaveSize]",
+               "^~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0356", "wave-size-empty-range",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(32, 32)]", "void Main() { }"),
+         lines("<stdin>:3:1: error: [WaveSize] range has equal minimum and maximum (32); write [WaveSize(32)] for one "
+               "wave size [WG0356] [-Wattribute-statement]",
+               "[WaveSize(32, 32)]",
+               "^~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0357", "wave-size-negative",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(-8)]", "void Main() { }"),
+         lines("<stdin>:3:11: warning: [WaveSize] argument -8 is not an unsigned integer [WG0357] [-Wattribute-type]",
+               "[WaveSize(-8)]",
+               "          ^~",
+               "<stdin>:3:11: error: [WaveSize] sizes must be powers of two between 4 and 128, not -8 [WG0355]",
+               "[WaveSize(-8)]",
+               "          ^~",
+               "1 warning and 1 error generated.")),
+    case("WG0357", "wave-size-fraction-truncated",
+         lines('[Shader("compute")]', "[NumThreads(64, 1, 1)]", "[WaveSize(8.5, 64)]", "void Main() { }"),
+         lines("<stdin>:3:11: warning: [WaveSize] argument 8.5 is not an unsigned integer; 8 is used [WG0357] "
+               "[-Wattribute-type]",
+               "[WaveSize(8.5, 64)]",
+               "          ^~~",
+               "1 warning generated.")),
+    case("WG0358", "num-threads-over-1024-on-a-node",
+         # DXC warns and drops the attribute; the node then lacks the [NumThreads] it needs
+         lines('[Shader("node")]',
+               '[NodeLaunch("coalescing")]',
+               "[NumThreads(128, 8, 2)]",
+               "void Gather() { }"),
+         lines("<stdin>:3:1: warning: [NumThreads(128, 8, 2)] asks for 2048 threads, outside 1..1024: the attribute "
+               "is ignored [WG0358] [-Wignored-attributes]",
+               "[NumThreads(128, 8, 2)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:4:6: error: coalescing node 'Gather' needs [NumThreads(x, y, z)] [WG0403]",
+               "void Gather() { }",
+               "     ^~~~~~",
+               "<stdin>:3:1: note: the [NumThreads] written here is ignored",
+               "[NumThreads(128, 8, 2)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~",
+               "1 warning and 1 error generated.")),
     # WG0323: a counter on a taken binding (the counter of a counted structured buffer) ---------
     case("WG0323", "counter-binding-on-a-taken-binding",
          lines("[[vk::counter_binding(3)]] RWStructuredBuffer<uint> Words : register(u2);",
@@ -1591,7 +1678,7 @@ CASES = [
                "2 errors generated.")),
     case("WG0333", "globallycoherent-on-a-local-and-a-global",
          lines("globallycoherent Buffer<float> input;",
-               "RWBuffer<float> output;",
+               "globallycoherent RWBuffer<float> output;",
                "void f() { globallycoherent RWBuffer<float> fine = output; globallycoherent float3 v = 0; }"),
          lines("<stdin>:1:32: error: 'globallycoherent' is not a valid modifier for a declaration of type 'Buffer<float>' [WG0333]",
                "globallycoherent Buffer<float> input;",
@@ -1812,6 +1899,28 @@ def test_every_sema_code_has_a_case() -> None:
     sema_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG03")}
     covered = {p.values[0] for p in CASES}
     assert sema_codes == covered
+
+
+def test_valid_wave_sizes_are_accepted() -> None:
+    """One size, a range, a range with a preferred size (folded constants too), and the empty range
+    lowered to a warning by -Wno-error=attribute-statement (a DefaultError)."""
+    source = lines('[Shader("compute")] [NumThreads(64, 1, 1)] [WaveSize(4)] void One() { }',
+                   '[Shader("compute")] [NumThreads(64, 1, 1)] [WaveSize(4, 128)] void Range() { }',
+                   '[Shader("compute")] [NumThreads(64, 1, 1)] [WaveSize(4, 16, 3 + 5)] void Preferred() { }')
+    assert rendered_diagnostics(source) == ""
+    result = driver.compile(driver.Options(input="-", emit="ir", warning_flags=("no-error=attribute-statement",)),
+                            stdin=b"[WaveSize(16, 16)] void helper() { }")
+    assert [(d.code, d.severity.name) for d in result.diagnostics] == [("WG0356", "WARNING")]
+
+
+def test_a_struct_holding_a_resource_is_accepted_until_it_is_used() -> None:
+    source = lines("struct Bundle { RWStructuredBuffer<uint> Counts; uint n; };",
+                   "struct Outer { Bundle inner; };")
+    assert rendered_diagnostics(source) == ""
+    used = rendered_diagnostics(source + lines("StructuredBuffer<Outer> Items;"))
+    assert used.startswith("<stdin>:1:42: error: struct field 'Counts' cannot be a resource "
+                           "('RWStructuredBuffer<uint>') [WG0310]\n")
+    assert used.endswith("1 error generated.\n")
 
 
 def test_void_parameter_list_is_accepted() -> None:

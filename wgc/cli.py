@@ -230,11 +230,13 @@ def _render(kwargs: dict[str, Any], diagnostics: list[Any], *, to_terminal: bool
 
 
 def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any, Any], None],
-         module_names: Callable[[Any], tuple[str, ...]] = lambda result: ()) -> int:
+         module_names: Callable[[Any], tuple[str, ...]] = lambda result: (),
+         on_errors: Callable[[Any], None] | None = None) -> int:
     """Compile, then write every output of `plan` (all or none) and the diagnostics; the exit code.
 
-    `produce(result, transaction)` stages the outputs of a successful compile. The rules (what is
-    refused, stale outputs, temporary files, interrupts) are `wgc.outputs`'s.
+    `produce(result, transaction)` stages the outputs of a successful compile; `on_errors(result)`
+    may show what a compile with errors still has to show (inspect's partial graph). The rules (what
+    is refused, stale outputs, temporary files, interrupts) are `wgc.outputs`'s.
     """
     from wgc import driver
 
@@ -256,8 +258,11 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         refused = plan.refusals(module_names(result) if result.ok else ())
         if refused:
             return _conclude(kwargs, plan, transaction, [*result.diagnostics, *refused], produce=None, clean=False)
-        return _conclude(kwargs, plan, transaction, list(result.diagnostics),
+        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
                          produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True)
+        if not result.ok and on_errors is not None:
+            on_errors(result)
+        return code
     except BaseException:                           # an interrupt or an internal error: leave nothing behind
         transaction.abort()
         plan.remove_stale()
@@ -442,7 +447,15 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
     def produce(result: Any, transaction: Any) -> None:
         transaction.stage(output or "-", result.outputs[report_format])
 
-    sys.exit(_run(kwargs, plan, options, produce))
+    def show_partial(result: Any) -> None:
+        """With errors, the graph of the nodes checked without errors goes to standard output (never
+        to a file: a file is written only by a successful run)."""
+        view = result.partial.get(report_format)
+        if view is not None and output in (None, "-"):
+            sys.stdout.buffer.write(view)
+            sys.stdout.flush()
+
+    sys.exit(_run(kwargs, plan, options, produce, on_errors=show_partial))
 
 
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:

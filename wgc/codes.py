@@ -104,6 +104,14 @@ CONST_WITHOUT_INIT = _kind("WG0331", E, "a const variable without an initializer
 INVALID_OUT_ARGUMENT = _kind("WG0332", E, "an out/inout argument that is not a modifiable l-value of a convertible type")
 INVALID_DECLARATION = _kind("WG0333", E, "a declaration HLSL does not allow (void variable, qualifier misuse, ...)")
 UNUSED_VALUE = _kind("WG0334", W, "an expression statement whose value is unused and has no effect", "unused-value")
+INVALID_WAVE_SIZE = _kind("WG0355", E, "a [WaveSize] with 0 or over 3 arguments, a size that is not a power of two "
+                          "in [4, 128], min > max, or a preferred size outside [min, max]")
+WAVE_SIZE_EMPTY_RANGE = _kind("WG0356", DE, "a [WaveSize] range whose minimum and maximum are equal",
+                              "attribute-statement")
+WAVE_SIZE_NOT_UNSIGNED = _kind("WG0357", W, "a [WaveSize] argument that is negative or not an integer",
+                               "attribute-type")
+NUM_THREADS_IGNORED = _kind("WG0358", W, "a [NumThreads] whose thread count x*y*z is outside 1..1024 (dxc ignores "
+                            "the attribute; nodes that need one then lack it)", "ignored-attributes")
 UNKNOWN_IMAGE_FORMAT = _kind("WG0340", E, "a [[vk::image_format]] that names no image format dxc knows")
 CONFLICTING_DUPLICATE_ATTRIBUTE = _kind("WG0341", E, "an attribute, register or semantic written twice with different values")
 DUPLICATE_ATTRIBUTE = _kind("WG0342", W, "an attribute written twice with the same values", "ignored-attributes")

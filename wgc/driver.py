@@ -8,8 +8,10 @@ Invariants:
 - Never prints and never writes files; the CLI (or any caller) does that.
 - Never raises for bad input: problems come back as diagnostics.  Any
   exception escaping `compile` is an internal compiler error.
-- Stages run in order (read, preprocess, parse, ...) and a stage whose input
-  had errors does not run; outputs are produced only when there are no errors.
+- Stages run in order (read, preprocess, parse, ...); preprocessing errors stop the
+  pipeline, syntax errors do not (sema checks the declarations that parsed, issue 12);
+  outputs are produced only when there are no errors, except `Result.partial`: the
+  inspect view (text, json, dot) of the sound nodes of a file with errors.
 - SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
   the nodes compiled; the other outputs (IR, inspect views) do not report them.
 
@@ -56,6 +58,8 @@ EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text
 """`dependencies` stops after preprocessing: `Result.dependencies` is then the product (`-M`)."""
 INSPECT_FORMATS = ("text", "json", "dot", "svg", "png", "dxil")
 """The views of the work graph (`wgc inspect --format`), all rendered from `metadata.model`."""
+PARTIAL_INSPECT_FORMATS = ("text", "json", "dot")
+"""The views `Result.partial` holds for a file with errors (no pictures: they go to files)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,9 @@ class Result:
     outputs: dict[str, bytes] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
     dependencies: tuple[str, ...] = ()
+    partial: dict[str, bytes] = field(default_factory=dict)
+    """With errors, for `emit` text/json/dot: the inspect view of the nodes that were checked
+    without errors (what `wgc inspect` shows on standard output beside the errors)."""
 
     @property
     def ok(self) -> bool:
@@ -167,11 +174,12 @@ def run_front_end(options: Options, stdin: bytes | None = None,
 
     parsed = parse(pre.text, pre.locations)
     diagnostics.extend(parsed.diagnostics)
-    if has_errors(diagnostics) or options.emit in ("ast", "hlsl", "preprocessed"):
+    if options.emit in ("ast", "hlsl", "preprocessed"):
         return FrontEnd(source, pre.text, parsed.unit, None, pre.files, tuple(diagnostics))
     from wgc.sema.analyze import analyze
 
-    analysis = analyze(parsed.unit, sema_options(options))
+    # after syntax errors the declarations that did parse are still checked (issue 12: recovery)
+    analysis = analyze(parsed.unit, sema_options(options), skipped_names=parsed.skipped_names)
     diagnostics.extend(analysis.diagnostics)
     return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics))
 
@@ -292,9 +300,13 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
         raw.extend(more)
         outputs = produced
     diagnostics = tuple(apply_policy(raw, policy))
+    partial: dict[str, bytes] = {}
     if has_errors(diagnostics):
         outputs = {}
-    return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies)
+        analysis = front.analysis
+        if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:  # type: ignore[attr-defined]
+            partial, _ = _inspect(options, front, sound_only=True)
+    return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial)
 
 
 def wgc_version() -> str:
@@ -306,13 +318,14 @@ def wgc_version() -> str:
         return "0+unknown"
 
 
-def _inspect(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The inspect model of the graph, rendered in `options.emit`'s format."""
+def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The inspect model of the graph, rendered in `options.emit`'s format (`sound_only`: of the
+    nodes in the graph, i.e. those checked without errors)."""
     from wgc.metadata.model import build_model
 
     analysis = front.analysis
-    model = build_model(analysis.nodes, analysis.graph, wgc_version(),  # type: ignore[union-attr]
-                        analysis.module.globals)  # type: ignore[union-attr]
+    nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
+    model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals)  # type: ignore[union-attr]
     kind = options.emit
     if kind == "json":
         import json

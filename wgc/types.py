@@ -231,6 +231,9 @@ class StructType(Type):
     attributes: tuple[str, ...] = ()
     """Lower-cased names of struct attributes (`nodetrackrwinputsharing`)."""
     span: Any = field(default=None, repr=False)
+    object_fields: list[Field] = field(default_factory=list, repr=False)
+    """Fields holding resources or node objects: declared (as DXC allows) but not laid out; any use
+    of the struct is an error (in a node record: `sema.nodes`; elsewhere: `sema.analyze`)."""
 
     def __str__(self) -> str:
         return self.name

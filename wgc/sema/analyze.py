@@ -1,19 +1,27 @@
 """Semantic analysis, the stage's entry point: a parsed translation unit in, the typed IR out.
 
-Input: an `ast.TranslationUnit` and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the
-node shaders' descriptions and the whole graph (`nodes.py`, `graph.py`; present only
-when the program itself had no errors other than DefaultErrors such as WG0381, which
-`-Wno-error=` may lower, so work-graph rules never report cascades of type errors), and every diagnostic of the stage (the products are only meant for
-later stages when no diagnostic is an error).
+Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
+identifiers of those the parser skipped) and `SemaOptions`.
+Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the node
+shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), and every
+diagnostic of the stage (the products are only meant for later stages when no diagnostic is
+an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
-bodies in source order (`declarations`); then the
-whole-file checks: Vulkan bindings (`bindings`), functions that are called
-but never defined (WG0325), and recursion (WG0326: HLSL has none, and the
-back end inlines calls that carry node objects), and the limits of SPIR-V
-(`limits`: how deep control flow and structs nest); then the work-graph rules of
-each node (`nodes`, and `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
+bodies in source order (`declarations`); then the whole-file checks: Vulkan bindings
+(`bindings`), functions that are called but never defined (WG0325), recursion (WG0326: HLSL
+has none, and the back end inlines calls that carry node objects), the limits of SPIR-V
+(`limits`: how deep control flow and structs nest), `[WaveSize]` (`wavesize`), and structs
+holding resources where they are used; then the work-graph rules of each node (`nodes`, and
+`uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
+
+Recovery (no phase gate: an error in one declaration hides no rule of the others, and does not
+cascade): every declaration records its extent; an error inside it makes the function or struct
+unsound (structs holding or deriving from an unsound struct too). Every node gets the rules of
+its attributes and parameters, except records of unsound structs; a node whose body, or a
+function it calls, is unsound, or whose launch mode is unknown, skips the body rules; the graph
+is built from the nodes without any error in their declaration, and outputs that target a node
+left out (or a function whose signature failed) are no missing node.
 
 Invariants: never raises for bad input; the built-in scope (the `Barrier`
 flag constants, the inline ray tracing constants of `rayquery`) is the parent of the global
@@ -22,11 +30,12 @@ scope, so user declarations may shadow it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import DefaultSeverity, Diagnostic, Label, has_errors
+from wgc.diagnostics import DefaultSeverity, Diagnostic, Label
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
@@ -35,8 +44,9 @@ from wgc.sema.graph import GraphInfo, check_graph
 from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
-from wgc.sema.nodes import NodeInfo, check_nodes
-from wgc.sema.uniformity import check_node_body, check_stage_barriers
+from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
+from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable_functions, walk_body
+from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -60,7 +70,14 @@ def builtin_scope() -> Scope:
     return scope
 
 
-def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> Analysis:
+_NAME_CASCADES = re.compile(r"(?:use of undeclared identifier|unknown type name) '([A-Za-z_][A-Za-z0-9_]*)")
+"""Diagnostics about a name, dropped when the name was in a declaration the parser skipped."""
+
+
+def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
+            skipped_names: frozenset[str] = frozenset()) -> Analysis:
+    """Check `unit`; `skipped_names`: identifiers of declarations the parser skipped after syntax
+    errors (uses of them are not reported, but still make the using declaration unsound)."""
     global_scope = builtin_scope().child(ScopeKind.GLOBAL)
     ctx = Context(options, global_scope)
     written = check_written_attributes(unit)   # reported, but no gate: a duplicate attribute must not
@@ -73,12 +90,19 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
     ctx.diagnostics.extend(check_coherence(ctx.module))
-    # a DefaultError (e.g. WG0381) may yet be lowered to a warning: it does not stop the node checks
-    if has_errors(d for d in ctx.diagnostics if d.default is not DefaultSeverity.DEFAULT_ERROR):
-        return Analysis(ctx.module, tuple(written + ctx.diagnostics))
-    nodes, node_diagnostics = check_nodes(ctx.module, options)
+    ctx.diagnostics.extend(check_wave_sizes(ctx.module))
+    _objects_in_used_structs(ctx)
+    broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics)
+    nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
+    misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
+    sound: list[NodeInfo] = []
     for node in nodes:
+        if node.launch_unknown or any(f in broken_functions for f in reachable_functions(node.function)):
+            continue  # its body (or a function it calls) has an error, or its launch mode is unknown: the
+            #           body rules would only cascade
+        if node.function not in misdeclared and not any(_uses_type(node, p) for p in poisoned_types):
+            sound.append(node)
         for diagnostic in [*check_node_body(node.function, node.launch), *check_node_code(node)]:
             key = (diagnostic.code, diagnostic.span, diagnostic.message)
             if key not in seen:  # a helper called by two nodes is reported once
@@ -87,9 +111,83 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions()) -> 
     for function in ctx.module.functions:   # entries of other stages: DXC's Barrier() rules only
         if function.shader_kind not in (None, "node"):
             node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))  # type: ignore[arg-type]
-    graph, graph_diagnostics = check_graph(nodes, options.profile, work_graph_loops=options.loops)
-    return Analysis(ctx.module, tuple(written + ctx.diagnostics + node_diagnostics + graph_diagnostics), tuple(nodes),
-                    graph)
+    # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
+    unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
+    graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
+    diagnostics = written + ctx.diagnostics + node_diagnostics + graph_diagnostics
+    if skipped_names:
+        diagnostics = [d for d in diagnostics if not _about_skipped_name(d, skipped_names)]
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph)
+
+
+def _about_skipped_name(diagnostic: Diagnostic, skipped_names: frozenset[str]) -> bool:
+    about = _NAME_CASCADES.match(diagnostic.message)
+    return about is not None and diagnostic.code in (codes.UNDECLARED_IDENTIFIER.code, codes.UNKNOWN_TYPE.code) \
+        and about.group(1) in skipped_names
+
+
+def _unsound(ctx: Context, diagnostics: list[Diagnostic]) -> tuple[set[ir.Function], set[t.StructType]]:
+    """The functions and structs whose own declaration holds one of the `diagnostics` that is an
+    error (its span inside the declaration's extent), and the structs that contain or derive from
+    such a struct."""
+    errors = [d.span for d in diagnostics if d.default is DefaultSeverity.ERROR and d.span is not None]
+    broken: set[ir.Function | t.StructType] = set()
+    for extent, entity in ctx.extents:
+        if any(span.file is extent.file and extent.start <= span.start < extent.end for span in errors):
+            broken.add(entity)
+    functions = {e for e in broken if isinstance(e, ir.Function)}
+    structs = {e for e in broken if isinstance(e, t.StructType)}
+    changed = True
+    while changed:  # a struct holding (or deriving from) a poisoned struct is poisoned too
+        changed = False
+        for struct in ctx.module.structs:
+            if struct not in structs and (struct.base in structs or
+                                          any(_inner_struct(f.type) in structs for f in struct.all_fields())):
+                structs.add(struct)
+                changed = True
+    return functions, structs
+
+
+def _inner_struct(type_: t.Type) -> t.Type:
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    return type_
+
+
+def _uses_type(node: NodeInfo, struct: t.StructType) -> bool:
+    """Whether one of the node's parameters is (or carries records of) `struct`."""
+    for param in node.function.params:
+        type_ = _inner_struct(param.type)
+        if type_ is struct or isinstance(type_, t.NodeObjectType) and type_.record is struct:
+            return True
+    return False
+
+
+def _objects_in_used_structs(ctx: Context) -> None:
+    """The resource (and RayQuery) fields of structs used other than as node records (variables,
+    parameters, results, buffer elements): wgc cannot lay them out. Structs only used as records
+    are `nodes.py`'s (the record rule), unused ones are accepted, as DXC does."""
+    if not any(s.object_fields for s in ctx.module.structs):
+        return
+    used: list[t.Type] = [v.type for v in ctx.module.globals]
+    for function in ctx.module.functions:
+        used.append(function.return_type)
+        used.extend(p.type for p in function.params)
+        used.extend(item.variable.type for item in walk_body(function) if isinstance(item, ir.VarDecl))
+    reported: set[int] = set()
+    for type_ in used:
+        type_ = _inner_struct(type_)
+        if isinstance(type_, t.ResourceType) and type_.element is not None:
+            type_ = _inner_struct(type_.element)
+        if not isinstance(type_, t.StructType):
+            continue  # node objects carry records: the record rule covers them
+        for field_ in object_fields(type_):
+            if id(field_) not in reported:
+                reported.add(id(field_))
+                element = _inner_struct(field_.type)
+                what = "a RayQuery" if isinstance(element, t.RayQueryType) else "a resource"
+                ctx.report(codes.INVALID_RESOURCE_USE, field_.span,
+                           f"struct field '{field_.name}' cannot be {what} ('{field_.type}')")
 
 
 def _undefined_functions(ctx: Context) -> None:

@@ -175,6 +175,12 @@ class Context:
         """The member scope of each struct (fields and member functions; its parent is the base's)."""
         self.templates: Any = None
         """The `templates.Templates` of this analysis (set by the declaration checker; typeref instantiates)."""
+        self.extents: list[tuple[Span, ir.Function | t.StructType]] = []
+        """The whole declaration (attributes, signature, body or members) of every defined function and
+        struct: an error inside it makes the entity unsound for the work-graph rules (`analyze`)."""
+        self.broken_function_names: set[str] = set()
+        """Names of functions whose signature failed (they are not in the module; a node output may
+        still target them, which is then no 'missing node')."""
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:

@@ -99,15 +99,18 @@ class DeclarationChecker:
                         labels=[Label(clash.span, "previous definition is here")] if clash.span else [])
         return False
 
-    def _name_span(self, span: Span, name: str | None) -> Span:
-        """The span of `name` inside a declaration's span (the whole span if not found)."""
+    def _name_span(self, span: Span, name: str | None, after: Span | None = None) -> Span:
+        """The span of `name` inside a declaration's span (the whole span if not found), searched from
+        the end of `after` when given (a function's return type: not in its attributes or comments)."""
         if not name:
             return span
-        text = span.file.text[span.start:span.end]
+        start = after.end if after is not None and after.file is span.file and span.start <= after.end <= span.end \
+            else span.start
+        text = span.file.text[start:span.end]
         import re
 
         match = re.search(rf"\b{re.escape(name)}\b", text)
-        return Span(span.file, span.start + match.start(), span.start + match.end()) if match else span
+        return Span(span.file, start + match.start(), start + match.end()) if match else span
 
     # ------------------------------------------------------------ types
 
@@ -185,6 +188,8 @@ class DeclarationChecker:
             for member, function_entity in methods:
                 self._define(member, function_entity)
         self.ctx.module.structs.append(struct)
+        self.ctx.extents.append((decl.span, struct))
+        return struct
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
@@ -199,13 +204,11 @@ class DeclarationChecker:
                 erroneous.add(declarator.name)
                 continue
             span = self._name_span(declarator.span, declarator.name)
-            # node objects may be fields (dxc); the struct then cannot be a global, a record or a buffer element
+            # node objects may be fields (dxc; `target` refuses aggregates of them, WG0454); resources
+            # too, reported where the struct is used (`analyze`) or as a node record (`nodes`), as DXC does
             if contains_object(type_) and not contains_only_node_objects(type_):
-                element = type_.element if isinstance(type_, t.ArrayType) else type_
-                what = "a RayQuery" if isinstance(element, t.RayQueryType) else "a resource"
-                self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                                f"struct field '{declarator.name}' cannot be {what} ('{type_}')")
-                erroneous.add(declarator.name)
+                struct.object_fields.append(t.Field(declarator.name, type_, None, None, span))
+                erroneous.add(declarator.name)   # `s.field` adds nothing to the error at the struct's use
                 continue
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
@@ -693,7 +696,7 @@ class DeclarationChecker:
         display = f"{prefix}::{name}" if prefix else name
         if template_args:
             display += f"<{show(template_args)}>"
-        span = self._name_span(decl.span, name)
+        span = self._name_span(decl.span, name, after=decl.return_type.span)
         if decl.template_params and not template_args:
             earlier = self.templates.prototype_of(decl, self.ctx.scope.local(name))
             if earlier is not None:  # the definition of a template declared before
@@ -722,6 +725,7 @@ class DeclarationChecker:
         if not ok or return_type is None:
             # declared all the same, so calls do not add "undeclared identifier" errors
             broken = FunctionEntity(decl, None, self.ctx.scope, method_of)
+            self.ctx.broken_function_names.add(name)
             if not template_args and not qualified:
                 self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, broken, span))
             if return_type is not None and decl.body is not None and method_of is None:
@@ -828,6 +832,7 @@ class DeclarationChecker:
             function.body = self.stmts.body(decl.body)
         if not entity.redefinition:
             self.ctx.module.functions.append(function)
+            self.ctx.extents.append((decl.span, function))
 
     # ------------------------------------------------------------ for templates (`templates.TemplateHost`)
 

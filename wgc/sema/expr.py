@@ -227,6 +227,8 @@ class ExpressionChecker:
             if not kind.writable:
                 hint = f" (use RW{kind.value} to modify the input)" if kind.is_input else ""
                 return f"records of {describe(expr.object.type)} are read-only{hint}"
+            if isinstance(expr.object, ir.VarRef) and expr.object.variable.const:  # DXC: Get() returns const
+                return f"'{expr.object.variable.name}' is const, so its records are read-only"
             return None
         return "the expression is not an l-value"
 

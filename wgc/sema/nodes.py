@@ -31,8 +31,12 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
   about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
   warning is here so that inspect and compile report it alike.
 
+Recovery: records of structs whose declaration had an error (`poisoned`) are not checked; a node
+whose [NodeLaunch] is unknown is not held to the rules of the stand-in launch (`LAUNCH_RULES`);
+the budget attributes of node outputs are checked on helper functions too (as DXC does).
+
 Invariants: never raises for bad input; a node whose attributes are broken still gets a
-`NodeInfo` with defaults, so the graph analysis can go on without cascades.
+`NodeInfo` with defaults (`analyze` leaves it out of the graph, which would cascade).
 """
 
 from __future__ import annotations
@@ -78,6 +82,12 @@ SYSTEM_VALUES = {
     "sv_groupid": (("broadcasting",), 3),
     "sv_dispatchthreadid": (("broadcasting",), 3),
 }
+
+
+LAUNCH_RULES = frozenset({codes.MISSING_NODE_ATTRIBUTE.code, codes.ATTRIBUTE_NOT_FOR_LAUNCH.code,
+                          codes.INVALID_NODE_INPUT.code, codes.INVALID_SYSTEM_VALUE.code,
+                          codes.MISPLACED_NODE_ATTRIBUTE.code})
+"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown."""
 
 
 @dataclass(frozen=True, order=True)
@@ -166,6 +176,8 @@ class NodeInfo:
     outputs: list[NodeOutput] = field(default_factory=list)
     groupshared_bytes: int = 0
     calls_finished_cross_group_sharing: Span | None = None
+    launch_unknown: bool = False
+    """[NodeLaunch] names no launch mode (reported): `launch` is a stand-in, its rules are not checked."""
     declares_repetition: bool = False
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
 
@@ -184,9 +196,11 @@ class NodeInfo:
 
 
 class NodeChecker:
-    def __init__(self, module: ir.Module, options: SemaOptions) -> None:
+    def __init__(self, module: ir.Module, options: SemaOptions, poisoned: frozenset[t.StructType] = frozenset()) -> None:
         self.module = module
         self.options = options
+        self.poisoned = poisoned
+        """Structs whose declaration had an error: their records are not checked (it would cascade)."""
         self.diagnostics: list[Diagnostic] = []
         self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
         """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
@@ -258,6 +272,13 @@ class NodeChecker:
                 if attribute.key in OUTPUT_ATTRIBUTES and not isinstance(param.type, t.NodeObjectType):
                     self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
                                 f"[{attribute.name}] applies to node output parameters only")
+            if isinstance(param.type, t.NodeObjectType) and param.type.kind.is_output:
+                # a helper's output parameter: its budget attributes are checked as on a node (DXC does)
+                attributes = {a.key: a for a in param.attributes}
+                shared = attributes.get("maxrecordssharedwith")
+                if not self._budget_conflict(attributes) and shared is not None and len(shared.args) == 1 \
+                        and shared.args[0].name == param.name:
+                    self._self_shared(param.name, shared)
 
     def _node(self, function: ir.Function) -> NodeInfo:
         attributes = {a.key: a for a in function.attributes}
@@ -265,12 +286,15 @@ class NodeChecker:
         if shader.values()[0] != "node":
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.args[0].span,
                         f"shader kind must be written \"node\" (lower case), not \"{shader.values()[0]}\"")
+        known_launch = len(self.diagnostics)
         launch = self._launch(attributes)
+        known_launch = len(self.diagnostics) == known_launch
         name = function.name
         node = NodeInfo(function, NodeId(name), launch, function.span)
         if function.return_type is not t.VOID:
             self.report(codes.INVALID_NODE_SIGNATURE, function.span,
                         f"node shader '{name}' must return void, not '{function.return_type}'")
+        mark = len(self.diagnostics)
         for attribute in function.attributes:
             if attribute.key in OUTPUT_ATTRIBUTES and attribute.key != "nodeid":
                 self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
@@ -283,6 +307,9 @@ class NodeChecker:
         node.groupshared_bytes = _groupshared_bytes(expressions)
         node.calls_finished_cross_group_sharing = _find_method(expressions, "FinishedCrossGroupSharing")
         self._track_rw_sharing(node)
+        if not known_launch:  # the rules of the launch mode assumed in its place would only cascade
+            node.launch_unknown = True
+            self.diagnostics[mark:] = [d for d in self.diagnostics[mark:] if d.code not in LAUNCH_RULES]
         return node
 
     def _launch(self, attributes: dict[str, ir.Attribute]) -> str:
@@ -308,10 +335,21 @@ class NodeChecker:
     def _function_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         launch = node.launch
         threads = attributes.get("numthreads")
+        written = threads.values() if threads is not None else ()
+        ignored: list[Label] = []
+        if len(written) == 3 and all(isinstance(v, int) and not isinstance(v, bool) for v in written) \
+                and not 1 <= written[0] * written[1] * written[2] <= 1024:  # type: ignore[operator]
+            # DXC: a warning, and the attribute is dropped (so a node that needs one lacks it)
+            self.report(codes.NUM_THREADS_IGNORED, threads.span,  # type: ignore[union-attr]
+                        f"[NumThreads({written[0]}, {written[1]}, {written[2]})] asks for "
+                        f"{written[0] * written[1] * written[2]} threads, outside 1..1024: the attribute is "  # type: ignore[operator]
+                        "ignored")
+            ignored = [Label(threads.span, "the [NumThreads] written here is ignored")]  # type: ignore[union-attr]
+            threads = None
         if threads is None:
             if launch != "thread":
                 self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
-                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]")
+                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]", labels=ignored)
         else:
             values = self._ints(threads, (3,), 1, 1024, "thread count")
             if values is not None:
@@ -370,25 +408,28 @@ class NodeChecker:
             self.report(codes.CONFLICTING_ATTRIBUTES, maximum.span,
                         "[NodeDispatchGrid] and [NodeMaxDispatchGrid] cannot both be given",
                         labels=[Label(fixed.span, "the fixed grid is given here")])
-            return
-        attribute = fixed or maximum
-        assert attribute is not None
-        values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
-        if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
-            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
-                        f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
-                        f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
-            values = None
-        if fixed is not None:
-            node.dispatch_grid = values  # type: ignore[assignment]
-            return
-        node.max_dispatch_grid = values  # type: ignore[assignment]
+        else:
+            attribute = fixed or maximum
+            assert attribute is not None
+            values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
+            if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
+                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
+                            f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
+                            f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
+                values = None
+            if fixed is not None:
+                node.dispatch_grid = values  # type: ignore[assignment]
+            else:
+                node.max_dispatch_grid = values  # type: ignore[assignment]
         field_ = node.input.dispatch_grid_field if node.input is not None else None
-        if field_ is None and not (node.input is not None and node.input.dispatch_grid_field_invalid):
+        if maximum is not None and field_ is None and not (node.input is not None and node.input.dispatch_grid_field_invalid):
+            # where DXC reports it: the function (a conflict with [NodeDispatchGrid] does not hide it)
             record = node.input.record if node.input is not None else None
             where = f"record '{record}'" if record is not None else "the node (it has no input record)"
-            self.report(codes.INVALID_DISPATCH_GRID, attribute.span,
-                        f"[NodeMaxDispatchGrid] needs an input record with an SV_DispatchGrid field; {where} has none")
+            self.report(codes.INVALID_DISPATCH_GRID, node.span,
+                        f"broadcasting node '{node.function.name}' has [NodeMaxDispatchGrid], so its input record "
+                        f"needs an SV_DispatchGrid field; {where} has none",
+                        labels=[Label(maximum.span, "[NodeMaxDispatchGrid] is given here")])
 
     def _loop_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         iterations = attributes.get("nodemaxloopiterations")
@@ -506,14 +547,21 @@ class NodeChecker:
         errors = len(self.diagnostics)
         grid = self._dispatch_grid_field(record, param) if record is not None else None
         node.input = NodeInput(param, type_.kind, record, layout, max_records, coherent, tracked, grid,
-                               dispatch_grid_field_invalid=len(self.diagnostics) > errors)
+                               dispatch_grid_field_invalid=len(self.diagnostics) > errors or record in self.poisoned)
 
     def _record(self, type_: t.NodeObjectType, param: ir.Variable) -> tuple[t.Type | None, TypeLayout | None, bool]:
         record = type_.record
-        if record is None:
-            return None, None, False
+        if record is None or record in self.poisoned:
+            return record, None, False
         if not isinstance(record, t.StructType):
             return record, None, False  # reported where the type is written (typeref, WG0412)
+        held = object_fields(record)
+        if held:
+            self.report(codes.INVALID_RECORD, param.span,
+                        f"record '{record}' of '{param.name}' holds '{held[0].name}' of type '{held[0].type}': "
+                        "node records cannot hold resources or node objects",
+                        labels=[Label(held[0].span, "the field is declared here")])
+            return record, None, False
         layout = layout_of(record, LayoutRule.SCALAR, default_row_major=self.module.default_row_major)
         tracked = "nodetrackrwinputsharing" in record.attributes
         return record, layout, tracked
@@ -552,10 +600,8 @@ class NodeChecker:
         node.outputs.append(output)
         max_records = attributes.get("maxrecords")
         shared = attributes.get("maxrecordssharedwith")
-        if max_records is not None and shared is not None:
-            self.report(codes.CONFLICTING_ATTRIBUTES, shared.span,
-                        "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
-                        labels=[Label(max_records.span, "[MaxRecords] is given here")])
+        if self._budget_conflict(attributes):
+            pass
         elif max_records is None and shared is None:
             output.max_records = 1
             self.report(codes.MISSING_MAX_RECORDS, param.span,
@@ -571,6 +617,20 @@ class NodeChecker:
         self._array_attributes(output, attributes)
         output.allow_sparse_nodes = "allowsparsenodes" in attributes or output.unbounded_sparse_nodes
 
+    def _budget_conflict(self, attributes: dict[str, ir.Attribute]) -> bool:
+        """Report (and say) whether an output has both [MaxRecords] and [MaxRecordsSharedWith]."""
+        max_records, shared = attributes.get("maxrecords"), attributes.get("maxrecordssharedwith")
+        if max_records is None or shared is None:
+            return False
+        self.report(codes.CONFLICTING_ATTRIBUTES, shared.span,
+                    "[MaxRecords] and [MaxRecordsSharedWith] cannot both be given on one output",
+                    labels=[Label(max_records.span, "[MaxRecords] is given here")])
+        return True
+
+    def _self_shared(self, name: str, attribute: ir.Attribute) -> None:
+        self.report(codes.INVALID_SHARED_BUDGET, attribute.args[0].span,
+                    f"output '{name}' cannot share its MaxRecords budget with itself")
+
     def _shared_budget(self, node: NodeInfo, output: NodeOutput, attribute: ir.Attribute) -> None:
         args = attribute.args
         name = args[0].name if len(args) == 1 else None
@@ -579,8 +639,7 @@ class NodeChecker:
                         "[MaxRecordsSharedWith] takes the name of another output parameter")
             return
         if name == output.parameter.name:
-            self.report(codes.INVALID_SHARED_BUDGET, args[0].span,
-                        f"output '{name}' cannot share its MaxRecords budget with itself")
+            self._self_shared(name, attribute)
             return
         earlier = next((o for o in node.outputs[:-1] if o.parameter.name == name), None)
         if earlier is None:
@@ -629,9 +688,10 @@ class NodeChecker:
                     output.unbounded_sparse_nodes = True
         if unbounded is not None:
             if size is not None and output.array_size not in (None, UNBOUNDED):
-                self.report(codes.CONFLICTING_ATTRIBUTES, unbounded.span,
-                            "[UnboundedSparseNodes] conflicts with [NodeArraySize]: use one (or NodeArraySize(-1))",
-                            labels=[Label(size.span, "[NodeArraySize] is given here")])
+                self.report(codes.CONFLICTING_ATTRIBUTES, size.span,  # where DXC reports it
+                            f"[NodeArraySize({output.array_size})] conflicts with [UnboundedSparseNodes], which "
+                            "implies [NodeArraySize(-1)]: use one",
+                            labels=[Label(unbounded.span, "[UnboundedSparseNodes] is given here")])
             output.unbounded_sparse_nodes = True
             output.array_size = UNBOUNDED
         if size is None and unbounded is None:
@@ -721,6 +781,28 @@ class NodeChecker:
 # ---------------------------------------------------------------- helpers
 
 
+def object_fields(struct: t.StructType) -> list[t.Field]:
+    """The resource and node-object fields of `struct`, its bases and the structs it holds."""
+    found: list[t.Field] = []
+    seen: set[t.StructType] = set()
+    stack = [struct]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        found.extend(current.object_fields)
+        if current.base is not None:
+            stack.append(current.base)
+        for field_ in current.fields:
+            inner = field_.type
+            while isinstance(inner, t.ArrayType):
+                inner = inner.element
+            if isinstance(inner, t.StructType):
+                stack.append(inner)
+    return found
+
+
 def _collect_semantic(struct: t.StructType, layout: TypeLayout, base: int, semantic: str,
                       found: list[tuple[int, t.Field]]) -> None:
     for field_, member in zip(struct.all_fields(), layout.members):
@@ -767,7 +849,9 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 
-def check_nodes(module: ir.Module, options: SemaOptions) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    checker = NodeChecker(module, options)
+def check_nodes(module: ir.Module, options: SemaOptions,
+                poisoned: frozenset[t.StructType] | set[t.StructType] = frozenset()) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """Every node's description and the rules of one node; records of `poisoned` structs are not checked."""
+    checker = NodeChecker(module, options, frozenset(poisoned))
     nodes = checker.check()
     return nodes, checker.diagnostics

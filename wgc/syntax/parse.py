@@ -17,7 +17,9 @@ How it works:
   followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
-  every top-level declaration can report its own first error without cascades.
+  every top-level declaration can report its own first error without cascades;
+  the identifiers of the blanked text are returned (`skipped_names`) so that sema,
+  which still checks the rest, does not report their uses as undeclared.
 
 Invariants: spans point into original files; the same text always yields the
 same AST and diagnostics; bad input never raises (only internal bugs do).
@@ -1032,6 +1034,9 @@ def load_grammar() -> None:
 class ParseResult:
     unit: ast.TranslationUnit
     diagnostics: tuple[Diagnostic, ...]
+    skipped_names: frozenset[str] = frozenset()
+    """Every identifier of the declarations blanked out by error recovery: what they declared is
+    missing from `unit`, so sema does not report uses of these names as undeclared (cascades)."""
 
 
 MAX_RECOVERIES = 100
@@ -1044,6 +1049,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
     parser, builder, postlex = _parser()
     declared = prescan_type_names(text)
     diagnostics: list[Diagnostic] = []
+    skipped: set[str] = set()
     work = text
     unit: ast.TranslationUnit | None = None
     for _ in range(MAX_RECOVERIES):
@@ -1073,11 +1079,12 @@ def parse(text: str, locations: Locations) -> ParseResult:
             blanked = _blank(work, start, end)
             if blanked == work:  # nothing left to skip: the error is at the very end
                 break
+            skipped.update(_IDENTIFIER.findall(work, start, end))
             work = blanked
     builder.release()   # the shared builder must not keep this compile's files alive
     if unit is None:
         unit = ast.TranslationUnit(locations.span(0, len(text)), ())
-    return ParseResult(unit, tuple(diagnostics))
+    return ParseResult(unit, tuple(diagnostics), frozenset(skipped))
 
 
 def parse_source(file: SourceFile) -> ParseResult:
@@ -1087,6 +1094,7 @@ def parse_source(file: SourceFile) -> ParseResult:
 
 # ---------------------------------------------------------------- error recovery
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _REGION_TOKENS = re.compile(r'[{};]|"(?:[^"\\\r\n]|\\.)*"|//[^\r\n]*|/\*.*?\*/', re.S)
 
 
