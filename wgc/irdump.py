@@ -156,8 +156,7 @@ def _layout_props(layout: TypeLayout) -> str:
 
 def _laid_out_type(type_: t.Type | None) -> t.Type | None:
     """The type a Variable's layout describes (a resource's element, a node object's record)."""
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
+    type_ = t.innermost_element(type_)
     if isinstance(type_, t.ResourceType):
         return type_.element
     if isinstance(type_, t.NodeObjectType):

@@ -150,6 +150,22 @@ def matrix(element: ScalarType, rows: int, columns: int) -> MatrixType:
     return _intern(("matrix", element, rows, columns), lambda: MatrixType(element, rows, columns))
 
 
+def innermost_element(type_: Type) -> Type:
+    """`type_` without its array levels (`float[2][3]` -> `float`); any other type unchanged."""
+    while isinstance(type_, ArrayType):
+        type_ = type_.element
+    return type_
+
+
+def accepts_globallycoherent(type_: Type) -> bool:
+    """Whether `globallycoherent` may qualify a value of this type (arrays of such included): a UAV or
+    an RWDispatchNodeInputRecord (DXC's rule)."""
+    type_ = innermost_element(type_)
+    if isinstance(type_, ResourceType):
+        return type_.kind.writable
+    return isinstance(type_, NodeObjectType) and type_.kind is NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD
+
+
 def array(element: Type, length: int | None) -> ArrayType:
     return _intern(("array", element, length), lambda: ArrayType(element, length))
 

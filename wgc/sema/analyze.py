@@ -142,22 +142,16 @@ def _unsound(ctx: Context, diagnostics: list[Diagnostic]) -> tuple[set[ir.Functi
         changed = False
         for struct in ctx.module.structs:
             if struct not in structs and (struct.base in structs or
-                                          any(_inner_struct(f.type) in structs for f in struct.all_fields())):
+                                          any(t.innermost_element(f.type) in structs for f in struct.all_fields())):
                 structs.add(struct)
                 changed = True
     return functions, structs
 
 
-def _inner_struct(type_: t.Type) -> t.Type:
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return type_
-
-
 def _uses_type(node: NodeInfo, struct: t.StructType) -> bool:
     """Whether one of the node's parameters is (or carries records of) `struct`."""
     for param in node.function.params:
-        type_ = _inner_struct(param.type)
+        type_ = t.innermost_element(param.type)
         if type_ is struct or isinstance(type_, t.NodeObjectType) and type_.record is struct:
             return True
     return False
@@ -176,15 +170,15 @@ def _objects_in_used_structs(ctx: Context) -> None:
         used.extend(item.variable.type for item in walk_body(function) if isinstance(item, ir.VarDecl))
     reported: set[int] = set()
     for type_ in used:
-        type_ = _inner_struct(type_)
+        type_ = t.innermost_element(type_)
         if isinstance(type_, t.ResourceType) and type_.element is not None:
-            type_ = _inner_struct(type_.element)
+            type_ = t.innermost_element(type_.element)
         if not isinstance(type_, t.StructType):
             continue  # node objects carry records: the record rule covers them
         for field_ in object_fields(type_):
             if id(field_) not in reported:
                 reported.add(id(field_))
-                element = _inner_struct(field_.type)
+                element = t.innermost_element(field_.type)
                 what = "a RayQuery" if isinstance(element, t.RayQueryType) else "a resource"
                 ctx.report(codes.INVALID_RESOURCE_USE, field_.span,
                            f"struct field '{field_.name}' cannot be {what} ('{field_.type}')")

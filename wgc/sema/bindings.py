@@ -89,8 +89,7 @@ def register_class_of(variable: ir.Variable) -> str | None:
             return "t"
         return "b"
     type_ = variable.type
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
+    type_ = t.innermost_element(type_)
     if not isinstance(type_, t.ResourceType):
         return None
     kind = type_.kind
@@ -244,8 +243,7 @@ def descriptor_type_of(variable: ir.Variable) -> str | None:
     if variable.storage is ir.Storage.UNIFORM:
         return "storage buffer" if variable.block_kind in ("tbuffer", "TextureBuffer") else "uniform buffer"
     type_ = variable.type
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
+    type_ = t.innermost_element(type_)
     if not isinstance(type_, t.ResourceType):
         return None
     kind = type_.kind
@@ -294,8 +292,7 @@ COUNTED_KINDS = (t.ResourceKind.RW_STRUCTURED_BUFFER, t.ResourceKind.APPEND_STRU
 
 def _counted(variable: ir.Variable) -> bool:
     type_ = variable.type
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
+    type_ = t.innermost_element(type_)
     return variable.storage is ir.Storage.RESOURCE and isinstance(type_, t.ResourceType) \
         and type_.kind in COUNTED_KINDS
 

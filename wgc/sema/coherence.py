@@ -19,19 +19,12 @@ from wgc.sema.uniformity import walk_body
 COHERENT = "globallycoherent"
 
 
-def _can_be_coherent(type_: t.Type) -> bool:
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return isinstance(type_, t.ResourceType) and type_.kind.writable or \
-        isinstance(type_, t.NodeObjectType) and type_.kind is t.NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD
-
-
 def _described(variable: ir.Variable) -> str:
     return f"{COHERENT} {variable.type}" if COHERENT in variable.modifiers else str(variable.type)
 
 
 def _flow(source: ir.Expr | None, target: ir.Variable, found: list[Diagnostic]) -> None:
-    if not isinstance(source, ir.VarRef) or not _can_be_coherent(target.type):
+    if not isinstance(source, ir.VarRef) or not t.accepts_globallycoherent(target.type):
         return
     had, has = COHERENT in source.variable.modifiers, COHERENT in target.modifiers
     if had != has:

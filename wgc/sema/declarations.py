@@ -357,7 +357,7 @@ class DeclarationChecker:
         """WG0333: `globallycoherent` only on UAVs and RWDispatchNodeInputRecord (dxc's rule), for
         variables, fields and parameters (node inputs of entries: `nodes`, WG0406; function results:
         `_function_signature`)."""
-        if "globallycoherent" not in decl.modifiers or _coherent_capable(base):
+        if "globallycoherent" not in decl.modifiers or t.accepts_globallycoherent(base):
             return True
         if isinstance(decl, ast.Param):
             span = self._name_span(decl.span, decl.name) if decl.name else decl.span
@@ -428,9 +428,7 @@ class DeclarationChecker:
             self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
-        innermost = type_
-        while isinstance(innermost, t.ArrayType):
-            innermost = innermost.element
+        innermost = t.innermost_element(type_)
         if isinstance(innermost, t.RayQueryType) and "static" not in modifiers:
             # Vulkan keeps ray queries in Function or Private storage: a static global only
             where = "groupshared" if "groupshared" in modifiers else "a constant-buffer member ($Globals)"
@@ -706,7 +704,7 @@ class DeclarationChecker:
             self.ctx.scope.declare(Symbol(name, SymbolKind.FUNCTION, entity, span))
             return entity
         return_type = self.exprs.check_type(decl.return_type)
-        if return_type is not None and "globallycoherent" in decl.modifiers and not _coherent_capable(return_type):
+        if return_type is not None and "globallycoherent" in decl.modifiers and not t.accepts_globallycoherent(return_type):
             self.ctx.report(codes.INVALID_DECLARATION, span,
                             f"'globallycoherent' is not a valid modifier for a declaration of type '{return_type}'",
                             notes=["'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects"])
@@ -874,15 +872,6 @@ def contains_only_node_objects(type_: t.Type) -> bool:
     if isinstance(type_, t.StructType):
         return all(contains_only_node_objects(f.type) for f in type_.all_fields())
     return True
-
-
-def _coherent_capable(type_: t.Type) -> bool:
-    """Whether `globallycoherent` may qualify a variable of this type (arrays of such included)."""
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    if isinstance(type_, t.ResourceType):
-        return type_.kind.writable
-    return isinstance(type_, t.NodeObjectType) and type_.kind is t.NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD
 
 
 def contains_node_object(type_: t.Type) -> bool:

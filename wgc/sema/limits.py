@@ -72,7 +72,7 @@ def _struct_nesting(structs: list[t.StructType]) -> list[Diagnostic]:
     depth: dict[int, int] = {}
     diagnostics = []
     for struct in structs:
-        inner = [_element(f.type) for f in struct.fields] + [struct.base]
+        inner = [t.innermost_element(f.type) for f in struct.fields] + [struct.base]
         level = 1 + max((depth.get(id(s), 1) for s in inner if isinstance(s, t.StructType)), default=0)
         depth[id(struct)] = level
         if level == MAX_STRUCT_NESTING + 1:  # the first one over: the deeper ones hold it
@@ -88,7 +88,3 @@ def _layout_sizes(variables: list[ir.Variable]) -> list[Diagnostic]:
         f"(at most {MAX_LAYOUT_BYTES})") for v in variables if v.layout is not None and v.layout.size > MAX_LAYOUT_BYTES]
 
 
-def _element(type_: t.Type) -> t.Type:
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return type_

@@ -396,9 +396,8 @@ def _symbol(symbol: str, env: dict[str, t.Type]) -> t.Type | None:
 
 def _is_data(type_: t.Type) -> bool:
     """A type `Load<T>`/`Store<T>` can move: numeric, enum, struct, or an array of those."""
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return t.is_numeric(type_) or isinstance(type_, t.StructType)
+    element = t.innermost_element(type_)
+    return t.is_numeric(element) or isinstance(element, t.StructType)
 
 
 # ---------------------------------------------------------------- resolution

@@ -795,9 +795,7 @@ def object_fields(struct: t.StructType) -> list[t.Field]:
         if current.base is not None:
             stack.append(current.base)
         for field_ in current.fields:
-            inner = field_.type
-            while isinstance(inner, t.ArrayType):
-                inner = inner.element
+            inner = t.innermost_element(field_.type)
             if isinstance(inner, t.StructType):
                 stack.append(inner)
     return found

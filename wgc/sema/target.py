@@ -172,15 +172,11 @@ def _holds_node_object(type_: t.Type) -> bool:
 
 
 def _is_node_object(type_: t.Type) -> bool:
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return isinstance(type_, t.NodeObjectType)
+    return isinstance(t.innermost_element(type_), t.NodeObjectType)
 
 
 def _is_object(type_: t.Type) -> bool:
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
-    return isinstance(type_, (t.NodeObjectType, t.ResourceType))
+    return isinstance(t.innermost_element(type_), (t.NodeObjectType, t.ResourceType))
 
 
 def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
@@ -239,8 +235,7 @@ def _global(variable: ir.Variable, report: Any) -> None:
         return
     type_ = variable.type
     if variable.storage is ir.Storage.RESOURCE:
-        while isinstance(type_, t.ArrayType):
-            type_ = type_.element
+        type_ = t.innermost_element(type_)
         if not isinstance(type_, t.ResourceType) or type_.element is None:
             return
         type_ = type_.element
@@ -249,9 +244,7 @@ def _global(variable: ir.Variable, report: Any) -> None:
 
 def _records(node: NodeInfo, report: Any) -> None:
     for param in node.function.params:
-        type_ = param.type
-        while isinstance(type_, t.ArrayType):
-            type_ = type_.element
+        type_ = t.innermost_element(param.type)
         if isinstance(type_, t.NodeObjectType) and type_.record is not None and param.layout is not None:
             _matrices(type_.record, param.layout, param.span, f"the record of '{param.name}'", report)
 

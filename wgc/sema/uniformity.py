@@ -1082,8 +1082,7 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
 
 def _grid_field(type_: t.Type) -> t.Field | None:
     """An SV_DispatchGrid field inside a value of `type_` (nested structs and arrays included)."""
-    while isinstance(type_, t.ArrayType):
-        type_ = type_.element
+    type_ = t.innermost_element(type_)
     for field in type_.all_fields() if isinstance(type_, t.StructType) else ():
         found = field if _sv(field.semantic) == "sv_dispatchgrid" else _grid_field(field.type)
         if found is not None:

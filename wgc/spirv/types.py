@@ -200,9 +200,7 @@ class TypeLowering:
     def decorate_matrix_member(self, struct_id: int, index: int, type_: t.Type,
                                layout: TypeLayout) -> None:
         """MatrixStride and majorness on a member holding a float matrix (or an array of them)."""
-        inner = type_
-        while isinstance(inner, t.ArrayType):
-            inner = inner.element
+        inner = t.innermost_element(type_)
         if not self.is_float_matrix(inner) or layout.matrix_stride is None:
             return
         self.b.member_decorate(struct_id, index, "MatrixStride", layout.matrix_stride)
