@@ -30,7 +30,7 @@ scope, so user declarations may shadow it.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wgc import codes, ir
@@ -50,6 +50,7 @@ from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
+from wgc.source import Span
 from wgc.syntax import ast
 
 
@@ -70,16 +71,12 @@ def builtin_scope() -> Scope:
     return scope
 
 
-_NAME_CASCADES = re.compile(r"(?:use of undeclared identifier|unknown type name) '([A-Za-z_][A-Za-z0-9_]*)")
-"""Diagnostics about a name, dropped when the name was in a declaration the parser skipped."""
-
-
 def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
             skipped_names: frozenset[str] = frozenset()) -> Analysis:
     """Check `unit`; `skipped_names`: identifiers of declarations the parser skipped after syntax
     errors (uses of them are not reported, but still make the using declaration unsound)."""
     global_scope = builtin_scope().child(ScopeKind.GLOBAL)
-    ctx = Context(options, global_scope)
+    ctx = Context(options, global_scope, skipped_names)
     written = check_written_attributes(unit)   # reported, but no gate: a duplicate attribute must not
     #                                            hide the work-graph rules of the rest of the file
     checker = DeclarationChecker(ctx)
@@ -92,7 +89,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     ctx.diagnostics.extend(check_coherence(ctx.module))
     ctx.diagnostics.extend(check_wave_sizes(ctx.module))
     _objects_in_used_structs(ctx)
-    broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics)
+    broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
     nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
@@ -115,22 +112,16 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
     diagnostics = written + ctx.diagnostics + node_diagnostics + graph_diagnostics
-    if skipped_names:
-        diagnostics = [d for d in diagnostics if not _about_skipped_name(d, skipped_names)]
     return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph)
 
 
-def _about_skipped_name(diagnostic: Diagnostic, skipped_names: frozenset[str]) -> bool:
-    about = _NAME_CASCADES.match(diagnostic.message)
-    return about is not None and diagnostic.code in (codes.UNDECLARED_IDENTIFIER.code, codes.UNKNOWN_TYPE.code) \
-        and about.group(1) in skipped_names
-
-
-def _unsound(ctx: Context, diagnostics: list[Diagnostic]) -> tuple[set[ir.Function], set[t.StructType]]:
+def _unsound(ctx: Context, diagnostics: list[Diagnostic],
+             unreported: Sequence[Span] = ()) -> tuple[set[ir.Function], set[t.StructType]]:
     """The functions and structs whose own declaration holds one of the `diagnostics` that is an
-    error (its span inside the declaration's extent), and the structs that contain or derive from
-    such a struct."""
+    error, or one of the `unreported` errors (its span inside the declaration's extent), and the
+    structs that contain or derive from such a struct."""
     errors = [d.span for d in diagnostics if d.default is DefaultSeverity.ERROR and d.span is not None]
+    errors += list(unreported)
     broken: set[ir.Function | t.StructType] = set()
     for extent, entity in ctx.extents:
         if any(span.file is extent.file and extent.start <= span.start < extent.end for span in errors):

@@ -157,8 +157,12 @@ class FunctionState:
 class Context:
     """The state of one analysis: options, diagnostics, scopes, the module being built."""
 
-    def __init__(self, options: SemaOptions, global_scope: Scope) -> None:
+    def __init__(self, options: SemaOptions, global_scope: Scope, skipped_names: frozenset[str] = frozenset()) -> None:
         self.options = options
+        self.skipped_names = skipped_names
+        """Identifiers of the declarations the parser skipped after a syntax error (reported there)."""
+        self.unreported: list[Span] = []
+        """Uses of those names: not reported again, but errors all the same for `analyze`'s recovery."""
         self.diagnostics: list[Diagnostic] = []
         self.module = ir.Module(enable_16bit_types=options.enable_16bit_types,
                                 default_row_major=options.default_row_major)
@@ -181,6 +185,14 @@ class Context:
         self.broken_function_names: set[str] = set()
         """Names of functions whose signature failed (they are not in the module; a node output may
         still target them, which is then no 'missing node')."""
+
+    def use_of_skipped(self, name: str, span: Span) -> bool:
+        """Whether `name` is one of `skipped_names`; its use at `span` is then an unreported error."""
+        if name not in self.skipped_names:
+            return False
+        self.unreported.append(span)
+        self.erroneous_uses += 1
+        return True
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:

@@ -88,6 +88,8 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
         symbols = ctx.scope.lookup_qualified(name)
     display = "::".join(name)
     if not symbols:
+        if ctx.use_of_skipped(name[0], ref.span):
+            return None
         suggestion = ctx.scope.suggest(name[-1])
         notes = [f"did you mean '{suggestion}'?"] if suggestion else []
         ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{display}'", notes=notes)
