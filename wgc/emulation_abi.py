@@ -1,0 +1,113 @@
+"""The contract between the emulated SPIR-V target and the runtime that executes it (seed 002).
+
+Stage: none; shared constants. `wgc.spirv` (target `emulated`) generates shaders that follow this
+contract, and `wgc.runtime` sets up memory and dispatches by it. Neither side may assume anything
+that is not written here; a change here is a change of `ABI_VERSION`, which the reflection output
+carries so that a runtime refuses a module built for another version.
+
+Module. SPIR-V 1.6 for Vulkan 1.3, `OpMemoryModel PhysicalStorageBuffer64 Vulkan`; no AMDX
+instruction, capability or storage class. Each node is one `GLCompute` entry point, named as in the
+AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them.
+
+Group size. Broadcasting and coalescing nodes: their `[NumThreads]`. Thread-launch nodes:
+`THREAD_GROUP_SIZE` invocations along X, one record per invocation (no subgroup size is assumed).
+
+Push constants. The emulation owns bytes [0, 8): the `u64` device address of this dispatch's
+`NodeContext`. A user `[[vk::push_constant]]` block starts at `USER_PUSH_CONSTANT_OFFSET`; the
+runtime writes the user's bytes there.
+
+Flat group index. Every dispatch is flattened: with `WorkgroupId` (x, y, z) and `NumWorkgroups`
+(nx, ny, nz), `flat = group_offset + x + nx * (y + ny * z)`. The runtime chooses the dispatch shape
+(at most 65535 per dimension) and may split one logical dispatch into several with increasing
+`group_offset`. Groups past the end of the work exit at once (the whole group: no barrier is skipped
+by only some invocations).
+
+Inputs, per launch mode (`r` = record index, record address = `input_records + r * input_stride`;
+`input_stride` 0 means every record reads record 0):
+- thread: `r = flat * THREAD_GROUP_SIZE + LocalInvocationIndex`; an invocation with
+  `r >= input_count` returns at once.
+- coalescing (`MaxRecords` = M): the group's records are `[flat * M, min(flat * M + M, input_count))`;
+  `Count()` is their number; input array index i reads record `flat * M + i`.
+- broadcasting, fixed grid (gx, gy, gz) (G = gx*gy*gz): `r = flat / G`, `l = flat % G`,
+  `SV_GroupID = (l % gx, (l / gx) % gy, l / (gx * gy))`; a group with `r >= input_count` exits.
+- broadcasting, grid from the record (`SV_DispatchGrid`): the runtime dispatches each record alone
+  (`input_count` = 1) over exactly its grid; G and (gx, gy, gz) come from the record.
+- `SV_DispatchThreadID = SV_GroupID * NumThreads + SV_GroupThreadID`; for thread launch both are 0
+  and `SV_GroupIndex` 0, as in D3D12.
+- Node without input (empty input `EmptyNodeInput`): records have size 0; `Count()` as above.
+
+Outputs. `outputs` points at one `OutputParameter` per output parameter of the node, in declaration
+order. Each points at `count` `OutputSlot`s, one per node-array index (a single output has one).
+An index at or beyond `count`, or a slot with `valid` 0, is not a node: `IsValid()` is false there
+and every record allocated for it is the one record at `scratch` (never read back; the runtime
+makes it as large as the largest record of the graph).
+- Allocation of n records for a slot: `base = atomicAdd(*counter, n)` (one atomic per group for
+  group-scope allocation, by invocation 0, broadcast through Workgroup memory; one per invocation for
+  thread scope); record k is at `records + (base + k) * stride`. If `base + n > capacity` the shader
+  sets `STATUS_OUT_OF_RECORDS` in `*status` (atomic or) and uses `scratch` for those records; the
+  runtime then fails the run with an error naming the node (it sizes arenas from the MaxRecords
+  bounds, so this only happens past the memory limit it was given).
+- Empty outputs (`EmptyNodeOutput`): `{Group,Thread}IncrementOutputCount(c)` add c to `*counter`.
+- `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch.
+
+Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
+runtime keeps records of one node apart by the value they were produced for, and an output of a node
+to itself targets the slot of level `remaining - 1`.
+
+Cross-group sharing. `shared_counters + 4 * r` holds, for record r, the number of its groups that
+have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G. Invocation 0
+decrements it (device scope, acquire-release); the call returns true in the group that saw 1.
+
+Local root arguments. `local_root_arguments` is the address of this node's table entry (0 if none).
+"""
+
+from __future__ import annotations
+
+ABI_VERSION = 1
+
+THREAD_GROUP_SIZE = 32
+"""Invocations per group of a thread-launch node in the emulated module."""
+
+USER_PUSH_CONSTANT_OFFSET = 16
+"""Byte offset of a user `[[vk::push_constant]]` block in the emulated module's push constants."""
+
+# NodeContext: the per-dispatch parameters, little-endian, at the address in push constants.
+# name -> (byte offset, size in bytes)
+NODE_CONTEXT = {
+    "input_records": (0, 8),
+    "input_count": (8, 4),
+    "input_stride": (12, 4),
+    "outputs": (16, 8),
+    "status": (24, 8),
+    "scratch": (32, 8),
+    "remaining_recursion_levels": (40, 4),
+    "loop_iteration": (44, 4),
+    "group_offset": (48, 4),
+    "reserved": (52, 4),
+    "shared_counters": (56, 8),
+    "local_root_arguments": (64, 8),
+}
+NODE_CONTEXT_SIZE = 72
+NODE_CONTEXT_ALIGNMENT = 8
+
+# OutputParameter: one per output parameter, 16 bytes.
+OUTPUT_PARAMETER = {
+    "slots": (0, 8),   # u64 address of `count` OutputSlots
+    "count": (8, 4),   # u32 number of slots (node-array indices covered)
+    "reserved": (12, 4),
+}
+OUTPUT_PARAMETER_SIZE = 16
+
+# OutputSlot: one per (output, array index), 32 bytes.
+OUTPUT_SLOT = {
+    "records": (0, 8),   # u64 base address of the target's record arena
+    "counter": (8, 8),   # u64 address of the u32 count of records allocated so far
+    "capacity": (16, 4),  # u32 records the arena holds
+    "stride": (20, 4),   # u32 bytes between records (the target's record size, rounded to its alignment)
+    "valid": (24, 4),    # u32 1 when a node exists at this index
+    "reserved": (28, 4),
+}
+OUTPUT_SLOT_SIZE = 32
+
+# Bits of the u32 status word.
+STATUS_OUT_OF_RECORDS = 1
