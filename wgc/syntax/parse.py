@@ -28,6 +28,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import math
 import operator
@@ -980,10 +981,17 @@ def grammar_text() -> str:
     return (Path(__file__).resolve().parents[2] / "grammar" / "hlsl.lark").read_text(encoding="utf-8")
 
 
+GRAMMAR_CACHES_KEPT = 8
+"""How many grammar caches (of different wgc versions) one cache folder keeps."""
+
+
 def _cache_path(grammar: str) -> str | None:
     """Where lark caches the LALR tables of this grammar and lark version (None: no cache).
 
-    Caches of other grammar versions in the same folder are removed.
+    Several installed versions of wgc (or checkouts) share the folder, each with its own cache:
+    using one marks it as used, and only caches beyond the `GRAMMAR_CACHES_KEPT` most recently used
+    are removed, so that two versions used in turn do not rebuild each other's tables (~1 s) on
+    every run.
     """
     import lark
 
@@ -993,11 +1001,18 @@ def _cache_path(grammar: str) -> str | None:
     name = f"hlsl-grammar-{key}.lark-cache"
     try:
         os.makedirs(base, exist_ok=True)
-        for stale in os.listdir(base):
-            if stale.startswith("hlsl-grammar-") and stale != name:
-                os.unlink(os.path.join(base, stale))
+        if os.path.exists(os.path.join(base, name)):
+            os.utime(os.path.join(base, name))
+        others = []
+        for entry in os.scandir(base):
+            if entry.name.startswith("hlsl-grammar-") and entry.name != name:
+                with contextlib.suppress(OSError):  # another process may remove it meanwhile
+                    others.append((entry.stat().st_mtime, entry.path))
     except OSError:
         return None
+    for _mtime, stale in sorted(others, reverse=True)[GRAMMAR_CACHES_KEPT - 1:]:
+        with contextlib.suppress(OSError):
+            os.unlink(stale)
     if not os.access(base, os.W_OK):
         return None
     return os.path.join(base, name)
