@@ -343,13 +343,14 @@ class Builder:
     # --- types, constants, global variables ---------------------------------------------------
 
     def global_instruction(self, op_name: str, *operands: OperandValue,
-                           result: int | None = None) -> int | None:
-        """Append any instruction to the types/constants/variables section (no deduplication)."""
+                           result: int | None = None) -> int:
+        """Append any instruction to the types/constants/variables section (no deduplication);
+        returns its result id, 0 for an instruction without one."""
         words, result_id = self._encode(op_name, operands, result)
         if result_id is not None:
             self._global_pos[result_id] = len(self._globals)
         self._globals.append(words)
-        return result_id
+        return result_id or 0
 
     def type(self, op_name: str, *operands: OperandValue, fresh: bool = False) -> int:
         """A type declaration, deduplicated by (opcode, operands) unless `fresh`."""
@@ -490,8 +491,9 @@ class Builder:
         """Whether a block is open (labelled and not yet terminated)."""
         return self._in_block
 
-    def emit(self, op_name: str, *operands: OperandValue, result: int | None = None) -> int | None:
-        """Append an instruction to the current block; returns its result id, if it has one.
+    def emit(self, op_name: str, *operands: OperandValue, result: int | None = None) -> int:
+        """Append an instruction to the current block; returns its result id, 0 for an instruction
+        without one (0 is never an id: passing it on as an operand raises TypeError).
 
         Operands follow the grammar, without the result id (give `result=` to use a reserved
         one): result type first where there is one, e.g. emit("OpIAdd", uint, a, b)."""
@@ -505,7 +507,7 @@ class Builder:
         self._fn_blocks.extend(words)
         if op_name in _TERMINATORS:
             self._in_block = False
-        return result_id
+        return result_id or 0
 
     def ext_inst(self, result_type: int, name: str, *args: int) -> int:
         """A GLSL.std.450 extended instruction in the current block (imports the set on demand)."""

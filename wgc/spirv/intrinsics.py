@@ -59,13 +59,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
-from .lower import FunctionLowering, Place
+from . import resources
+from .places import Place
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering
 
 _ATOMIC_OPS = {  # name: (instruction for int, for uint)
     "InterlockedAdd": ("OpAtomicIAdd",) * 2, "InterlockedAnd": ("OpAtomicAnd",) * 2,
@@ -279,12 +284,11 @@ def _derivative(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """ddx/ddy/fwidth and their coarse/fine forms: the core derivative instructions, which need the
     compute derivative group of SPV_KHR_compute_shader_derivatives (`resources.uses_derivatives`,
     as implicit-LOD sampling); SPIR-V derivatives are 32-bit, so half values are widened."""
-    from .resources import uses_derivatives
 
     op, control = _DERIVATIVES[call.name]
     if control:
         fl.b.capability("DerivativeControl")
-    uses_derivatives(fl, call)
+    resources.uses_derivatives(fl, call)
 
     def derivative(piece: t.Type, parts: list[int]) -> int:
         wide = t.with_element(piece, t.FLOAT)
@@ -691,13 +695,11 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
               args: tuple[ir.Expr, ...]) -> None:
     """An Interlocked* operation on `place` (a Place or a storage-image texel) with the remaining
     arguments (value(s), then the optional out "original value")."""
-    from .resources import ImagePlace, texel_pointer
-
     name = getattr(call, "name", None) or call.method  # type: ignore[union-attr]
     assert not name.endswith("FloatBitwise") or not isinstance(call, ir.IntrinsicCall), \
         "sema.target rejects the float compare-exchange on a float location (WG0627)"
-    if isinstance(place, ImagePlace):
-        type_, pointer, scope = place.type, texel_pointer(fl, place), fl.ml.scope("Device")
+    if isinstance(place, resources.ImagePlace):
+        type_, pointer, scope = place.type, resources.texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
         assert place.storage != "NodePayloadAMDX", "sema.target rejects atomics on node records (WG0620)"
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
@@ -742,8 +744,7 @@ def object_memory(fl: FunctionLowering, type_: t.NodeObjectType | t.ResourceType
     or texture is ImageMemory."""
     if isinstance(type_, t.NodeObjectType):
         return (fl.ml.nodes.record_memory,)
-    from .resources import is_image
-    return ("ImageMemory",) if is_image(type_) else ("UniformMemory",)
+    return ("ImageMemory",) if resources.is_image(type_) else ("UniformMemory",)
 
 
 RECORD_MEMORY = "record memory"
@@ -918,10 +919,9 @@ def _quad_any_all(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 def _non_uniform_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """NonUniformResourceIndex(i): a copy of i decorated NonUniform (dxc); the resource accesses it
     indexes are decorated by `resources.decorate_non_uniform`."""
-    from .resources import mark_non_uniform
 
     copy = fl.b.emit("OpCopyObject", fl.types.id(call.type), fl.value(call.args[0]))
-    mark_non_uniform(fl, copy)
+    resources.mark_non_uniform(fl, copy)
     return copy
 
 

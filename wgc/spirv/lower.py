@@ -46,7 +46,7 @@ from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo, NodeOutput
 
-from . import grammar
+from . import grammar, intrinsics, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
 from .places import (MEMORY, NULL_HANDLE, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
                      ResourceHandle, SwizzlePlace)
@@ -104,6 +104,8 @@ class ModuleLowering:
         self.b = Builder(VERSION_FOR_ENV[options.target_env], names=options.names)
         self.types = TypeLowering(self.b)
         self.vulkan_memory_model = False
+        self.resources = resources.ResourceState()
+        """Resource declarations and what `resources.py` remembers of them."""
         nodes.setup_module(self, node_infos)
         self.globals: dict[ir.Variable, object] = {}
         self.builtins: dict[str, int] = {}
@@ -195,7 +197,6 @@ class ModuleLowering:
         return found
 
     def _declare_global(self, variable: ir.Variable) -> object:
-        from . import resources
         if variable.storage is ir.Storage.STATIC:
             type_id = self.types.id(variable.type)
             init = self.constant_initializer(variable.init) if variable.init is not None else None
@@ -424,13 +425,11 @@ class FunctionLowering:
         pointee = self.types.id(place.type, place.layout)
         pointer_type = self.b.type_pointer(place.storage, pointee)
         chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
-        from .resources import decorate_non_uniform_place  # an element of an array of buffers
-        return decorate_non_uniform_place(self, chain, place)
+        return resources.decorate_non_uniform_place(self, chain, place)  # an element of an array of buffers
 
     def load(self, place: Place | SwizzlePlace) -> int:
         if not isinstance(place, (Place, SwizzlePlace)):          # a texel
-            from .resources import image_load
-            return image_load(self, place)
+            return resources.image_load(self, place)
         if isinstance(place, SwizzlePlace):
             vector = self.load(place.vector)
             return self.swizzle(vector, place.vector.type, place.components, place.type)
@@ -442,8 +441,7 @@ class FunctionLowering:
 
     def store(self, place: Place | SwizzlePlace, value: int) -> None:
         if not isinstance(place, (Place, SwizzlePlace)):          # a texel
-            from .resources import image_store
-            image_store(self, place, value)
+            resources.image_store(self, place, value)
             return
         if isinstance(place, SwizzlePlace):
             vector_type = self.types.shape(place.vector.type)
@@ -764,7 +762,6 @@ class FunctionLowering:
         if isinstance(expr, ir.RecordAccess):
             return self.record_place(expr)
         if isinstance(expr, ir.ResourceIndex):
-            from . import resources
             return resources.index_place(self, expr)
         return None
 
@@ -851,7 +848,6 @@ class FunctionLowering:
     def expr_ResourceIndex(self, expr: ir.ResourceIndex) -> object:
         if isinstance(expr.resource.type, t.NodeObjectType):       # outputs[i]
             return self._output_element(expr.resource, expr.index)
-        from . import resources
         return resources.index_value(self, expr)
 
     def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle | NullHandle:
@@ -957,8 +953,7 @@ class FunctionLowering:
         if not isinstance(cond_shape, t.ScalarType):
             cond, a, b = self.value(expr.cond), self.value(expr.then), self.value(expr.else_)
             if isinstance(self.types.shape(expr.type), t.MatrixType):  # OpSelect takes vectors: row by row
-                from .intrinsics import lanes
-                return lanes(self, expr.type, [(cond, expr.cond.type), (a, expr.then.type), (b, expr.else_.type)],
+                return intrinsics.lanes(self, expr.type, [(cond, expr.cond.type), (a, expr.then.type), (b, expr.else_.type)],
                              lambda row, parts: self.b.emit("OpSelect", self.types.id(row), *parts))
             return self.b.emit("OpSelect", self.types.id(expr.type), cond, a, b)
         if _is_object(expr.type):
@@ -1232,16 +1227,13 @@ class FunctionLowering:
         return None
 
     def expr_IntrinsicCall(self, expr: ir.IntrinsicCall) -> object:
-        from . import intrinsics
         return intrinsics.lower(self, expr)
 
     def expr_MethodCall(self, expr: ir.MethodCall) -> object:
         if isinstance(expr.object.type, t.NodeObjectType):
             return self.node_method(expr)
         if isinstance(expr.object.type, t.RayQueryType):
-            from . import rayquery
             return rayquery.method(self, expr)
-        from . import resources
         return resources.method(self, expr)
 
     # ------------------------------------------------------------ node objects

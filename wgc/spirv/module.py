@@ -32,8 +32,10 @@ from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
+from .amdx import AmdxNodes
+from .emulated import EmulatedNodes
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
-from .node_ops import node_operations
+from .node_ops import NodeOperations
 
 
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
@@ -55,6 +57,15 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
     for node in nodes:
         _lower_node(ml, node, node.id in entries, names[node.function.name])
     return ml.b.to_words()
+
+
+def node_operations(target: str) -> NodeOperations:
+    """A fresh implementation of `target`'s node operations (one per module)."""
+    if target == "amdx":
+        return AmdxNodes()
+    if target == "emulated":
+        return EmulatedNodes()
+    raise AssertionError(f"unknown SPIR-V target '{target}'")
 
 
 def _source_chunks(text: str, limit: int = 200_000) -> list[str]:

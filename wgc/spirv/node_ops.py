@@ -112,14 +112,3 @@ class NodeOperations(ABC):
     @abstractmethod
     def loop_iteration_index(self, fl: FunctionLowering) -> int:
         """GetCurrentLoopIterationIndex()."""
-
-
-def node_operations(target: str) -> NodeOperations:
-    """A fresh implementation of `target` (one per module)."""
-    if target == "amdx":
-        from .amdx import AmdxNodes
-        return AmdxNodes()
-    if target == "emulated":
-        from .emulated import EmulatedNodes
-        return EmulatedNodes()
-    raise AssertionError(f"unknown SPIR-V target '{target}'")

@@ -64,8 +64,8 @@ Invariants (dxc's Vulkan mapping unless noted):
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
@@ -75,7 +75,10 @@ from wgc.sema.nodes import NodeInfo
 from wgc.source import Span
 
 from . import grammar
-from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle
+from .places import Place, ResourceHandle
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering, ModuleLowering
 
 RK = t.ResourceKind
 
@@ -88,8 +91,8 @@ _UINT16 = t.scalar(t.ScalarKind.UINT, 16)
 
 
 @dataclass
-class _State:
-    """What this module remembers per ModuleLowering."""
+class ResourceState:
+    """What this module remembers per module (`ModuleLowering.resources`)."""
 
     variables: dict[int, ir.Variable] = field(default_factory=dict)     # resource variable id -> IR
     counters: dict[int, int] = field(default_factory=dict)              # buffer id -> counter variable
@@ -102,14 +105,8 @@ class _State:
     non_uniform: set[int] = field(default_factory=set)                  # NonUniformResourceIndex results
 
 
-_STATES: weakref.WeakKeyDictionary[ModuleLowering, _State] = weakref.WeakKeyDictionary()
-
-
-def _state(ml: ModuleLowering) -> _State:
-    found = _STATES.get(ml)
-    if found is None:
-        found = _STATES[ml] = _State()
-    return found
+def _state(ml: ModuleLowering) -> ResourceState:
+    return ml.resources
 
 
 def _name_once(ml: ModuleLowering, target: int, name: str) -> None:
