@@ -82,3 +82,15 @@ def test_no_module_level_state_survives_a_compile():
     for name in MODULES:
         source = (PACKAGE / f"{name}.py").read_text()
         assert "WeakKeyDictionary" not in source and "weakref" not in source, name
+
+
+def test_no_class_of_the_back_end_is_a_thousand_line_monolith():
+    """FunctionLowering was ~980 lines; its statements and calls (control.py) and conversions
+    (conversions.py) are their own classes now. Guard: no class over 700 lines."""
+    for name in MODULES:
+        tree = ast.parse((PACKAGE / f"{name}.py").read_text())
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                assert node.end_lineno is not None
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 700, f"{name}.{node.name}: {length} lines"

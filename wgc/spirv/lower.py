@@ -1,41 +1,42 @@
 """Lowering of function bodies from the typed IR to SPIR-V instructions (SPIR-V back end).
 
 Input: checked `ir.Function`s (sema already checked everything: the back end never re-checks),
-the node input/output handles `module.py` declared, and a `ModuleLowering` holding the builder.
+the node input/output handles the target declared (`module.py`), and a `ModuleLowering` holding
+the builder, the target's node operations (`node_ops.py`) and the per-module state.
 Output: SPIR-V functions in the builder: each node's entry function and the helpers it calls;
 module-scope variables (statics, groupshared, built-ins; resources via `resources.py`) on first use.
+
+The work is split by concern: `FunctionLowering` (here) evaluates expressions and places;
+`control.py` lowers statements, control flow and calls (inlining); `conversions.py` converts
+values between IR types; `intrinsics.py`, `resources.py` and `rayquery.py` lower intrinsic calls,
+resource accesses and ray queries; the node operations are the target's (`amdx.py`,
+`emulated.py`). Those modules see this one only for annotations (no import cycle).
 
 Invariants and decisions:
 - Values have *logical* types (`TypeLowering.id(type)`); memory with an explicit layout (buffers,
   uniform blocks, node records) is accessed through `Place`s that carry the layout, and loads and
   stores convert between the two representations (bool <-> uint, laid-out aggregates).
-- Every local is a Function variable; structured control flow only (OpSelectionMerge,
-  OpLoopMerge, OpSwitch); statements after a terminator are not lowered.
+- Every local is a Function variable.
 - A RayQuery is a Function (local) or Private (static) variable of OpTypeRayQueryKHR, its methods
-  lowered by `rayquery.py` on the variable's pointer; a function taking one is inlined with the
-  parameter bound to the caller's variable (DXC passes RayQuery parameters by reference);
-  `RayQuery<F>()` initialises nothing; a copy is OpLoad + OpStore, as DXC emits it.
-- Node objects are never stored: a node input is its NodePayloadAMDX variable, an output is its
-  decorated OpTypeNodePayloadArrayAMDX, output records are the pointer OpAllocateNodePayloadsAMDX
-  returned, a null object (declared without initializer) is `NullHandle`. Assigning a node object
-  (`a = b;`, an `out` node-object argument) rebinds the variable to the other handle at compile time:
-  sema (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
+  lowered by `rayquery.py` on the variable's pointer; `RayQuery<F>()` initialises nothing; a copy
+  is OpLoad + OpStore, as DXC emits it.
+- Node objects are never stored: they are handles (`places.py`) the target made; a null object
+  (declared without initializer) is `NullHandle`. Assigning a node object (`a = b;`, an `out`
+  node-object argument) rebinds the variable to the other handle at compile time: sema
+  (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
   variable was declared in, so the binding at each point is known statically.
-- Functions marked `must_inline` (they take node objects or records, or unsized array parameters)
-  and functions taking resources are inlined; a `return` inside them leaves a `do {} while (false)`
-  wrapper loop (with a flag when it sits inside a loop of the inlined body). An unsized array
-  parameter (`float a[]`) is a local of its argument's array type.
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
-  memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450).
-- Only lowers: every rule, including what this target cannot express, is checked by sema
+  memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
+  `Aligned` on PhysicalStorageBuffer memory).
+- Per-compile state lives in the `ModuleLowering` (and the objects it owns) and the
+  `FunctionLowering`s it creates; no module keeps state between compiles.
+- Only lowers: every rule, including what the target cannot express, is checked by sema
   (`wgc.sema.target` for the target's limits); a broken assumption is an internal error
   (AssertionError), never a user diagnostic and never a bad module.
 """
-
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -44,12 +45,14 @@ from wgc import types as t
 from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
-from wgc.sema.nodes import NodeInfo, NodeOutput
+from wgc.sema.nodes import NodeInfo
 
 from . import grammar, intrinsics, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
+from .control import ControlFlow
+from .conversions import Conversions
 from .places import (MEMORY, NULL_HANDLE, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
-                     ResourceHandle, SwizzlePlace)
+                     ResourceHandle, SwizzlePlace, fresh_ray_query, is_object)
 from .types import TypeLowering, dispatch_grid_vector
 
 if TYPE_CHECKING:
@@ -70,24 +73,6 @@ class LowerOptions:
     names: bool = True
 
 
-@dataclass
-class _Breakable:
-    merge: int
-    continue_target: int | None          # None for a switch
-    frame: _InlineFrame | None
-    returns_inside: bool = False
-
-
-@dataclass
-class _InlineFrame:
-    function: ir.Function
-    return_place: Place | None
-    exit: int | None                      # the wrapper loop's merge block
-    flag: Place | None
-    depth: int                            # len(breakables) at the wrapper
-    result: object = None                 # a node-object handle returned by the function
-
-
 # ---------------------------------------------------------------- the module
 
 
@@ -104,6 +89,8 @@ class ModuleLowering:
         self.b = Builder(VERSION_FOR_ENV[options.target_env], names=options.names)
         self.types = TypeLowering(self.b)
         self.vulkan_memory_model = False
+        self.conversions = Conversions(self)
+        """Conversions between IR types (`conversions.py`)."""
         self.resources = resources.ResourceState()
         """Resource declarations and what `resources.py` remembers of them."""
         nodes.setup_module(self, node_infos)
@@ -237,7 +224,7 @@ class ModuleLowering:
         if t.is_numeric(expr.type):
             folded = fold(expr)
             return self.constant(expr.type, folded.value) if isinstance(folded, Folded) else None
-        if isinstance(expr, ir.Construct) and not _fresh_ray_query(expr):
+        if isinstance(expr, ir.Construct) and not fresh_ray_query(expr):
             parts = [self.constant_initializer(a) for a in expr.args]
             if any(p is None for p in parts):
                 return None
@@ -316,8 +303,13 @@ class FunctionLowering:
         self.types = ml.types
         self.function = function
         self.bindings: dict[ir.Variable, object] = {}
-        self.breakables: list[_Breakable] = []
-        self.frames: list[_InlineFrame] = []
+        self.control = ControlFlow(self)
+        """Statements, control flow and calls (`control.py`)."""
+        conversions = ml.conversions
+        self.convert = conversions.convert
+        self.convert_scalar = conversions.convert_scalar
+        self.components = conversions.components
+        self.build = conversions.build
         self.spirv_function = 0
         self.node_state = ml.nodes.function_state()
         """The node target's per-function state (`NodeOperations.function_state`)."""
@@ -338,7 +330,7 @@ class FunctionLowering:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
-            if not _fresh_ray_query(variable.init):
+            if not fresh_ray_query(variable.init):
                 self.store(place, self.value(variable.init))
         self._finish_body()
         self.ml.emit_pending()
@@ -553,168 +545,13 @@ class FunctionLowering:
         zero = self.ml.constant(t.with_element(shape, t.UINT), 0)
         return self.b.emit("OpINotEqual", to_id, value, zero)
 
-    # ------------------------------------------------------------ statements
+    # ------------------------------------------------------------ statements and calls (control.py)
 
     def block(self, block: ir.Block) -> None:
-        for stmt in block.stmts:
-            if not self.b.in_block:
-                return                      # unreachable code after a terminator
-            self.statement(stmt)
+        self.control.block(block)
 
-    def statement(self, stmt: ir.Stmt) -> None:
-        if self.ml.options.debug_info and stmt.span is not None:
-            line, column = stmt.span.line_col
-            self.b.emit("OpLine", self.ml.file_string(stmt.span.file.path), line, column)
-        method = getattr(self, "stmt_" + type(stmt).__name__)
-        method(stmt)
-
-    def stmt_Block(self, stmt: ir.Block) -> None:
-        self.block(stmt)
-
-    def stmt_VarDecl(self, stmt: ir.VarDecl) -> None:
-        variable = stmt.variable
-        if _is_object(variable.type):
-            self.bindings[variable] = self.value(stmt.init) if stmt.init is not None else NULL_HANDLE
-            return
-        if variable.storage is ir.Storage.STATIC:
-            self.bindings[variable] = self.ml.global_binding(variable)
-            self.use_global(self.bindings[variable].pointer)
-            return
-        place = self.local(variable.type, variable.name)
-        self.bindings[variable] = place
-        if stmt.init is not None and not _fresh_ray_query(stmt.init):
-            self.store(place, self.value(stmt.init))
-
-    def stmt_ExprStmt(self, stmt: ir.ExprStmt) -> None:
-        self.value(stmt.expr)
-
-    def stmt_If(self, stmt: ir.If) -> None:
-        cond = self.value(stmt.cond)
-        then_label, merge = self.b.new_id(), self.b.new_id()
-        else_label = self.b.new_id() if stmt.else_ is not None else merge
-        self.b.emit("OpSelectionMerge", merge, _selection_control(stmt.attributes))
-        self.b.emit("OpBranchConditional", cond, then_label, else_label)
-        self.new_block(then_label)
-        self.block(stmt.then)
-        self.branch(merge)
-        if stmt.else_ is not None:
-            self.new_block(else_label)
-            self.block(stmt.else_)
-            self.branch(merge)
-        self.new_block(merge)
-
-    def stmt_Loop(self, stmt: ir.Loop) -> None:
-        for init in stmt.init:
-            self.statement(init)
-        header, body, continue_target, merge = (self.b.new_id() for _ in range(4))
-        self.branch(header)
-        self.new_block(header)
-        self.b.emit("OpLoopMerge", merge, continue_target, _loop_control(stmt.attributes))
-        breakable = _Breakable(merge, continue_target, self.frames[-1] if self.frames else None)
-        self.breakables.append(breakable)
-        if stmt.kind is ir.LoopKind.DO_WHILE or stmt.cond is None:
-            self.b.emit("OpBranch", body)
-        else:
-            check = self.b.new_id()
-            self.b.emit("OpBranch", check)
-            self.new_block(check)
-            self.b.emit("OpBranchConditional", self.value(stmt.cond), body, merge)
-        self.new_block(body)
-        self.block(stmt.body)
-        self.branch(continue_target)
-        self.new_block(continue_target)
-        if stmt.step is not None:
-            self.value(stmt.step)
-        if stmt.kind is ir.LoopKind.DO_WHILE and stmt.cond is not None:
-            self.b.emit("OpBranchConditional", self.value(stmt.cond), header, merge)
-        else:
-            self.b.emit("OpBranch", header)
-        self.breakables.pop()
-        self.new_block(merge)
-        if breakable.returns_inside:
-            self._propagate_return()
-
-    def stmt_Switch(self, stmt: ir.Switch) -> None:
-        selector = self.value(stmt.selector)
-        merge = self.b.new_id()
-        labels = [self.b.new_id() for _ in stmt.cases]
-        default = next((label for case, label in zip(stmt.cases, labels) if case.is_default), merge)
-        targets: list = []
-        width = getattr(self.types.shape(stmt.selector.type), "bits", 32)
-        for case, label in zip(stmt.cases, labels):
-            for value in case.values:
-                targets += [_switch_literal(value, width), label]
-        self.b.emit("OpSelectionMerge", merge, "None")
-        self.b.emit("OpSwitch", selector, default, *targets)
-        self.breakables.append(_Breakable(merge, None, self.frames[-1] if self.frames else None))
-        for i, (case, label) in enumerate(zip(stmt.cases, labels)):
-            self.new_block(label)
-            self.block(case.body)
-            self.branch(labels[i + 1] if i + 1 < len(labels) else merge)
-        breakable = self.breakables.pop()
-        self.new_block(merge)
-        if breakable.returns_inside:
-            self._propagate_return()
-
-    def stmt_Break(self, stmt: ir.Break) -> None:
-        self.b.emit("OpBranch", self.breakables[-1].merge)
-
-    def stmt_Continue(self, stmt: ir.Continue) -> None:
-        loop = next(b for b in reversed(self.breakables) if b.continue_target is not None)
-        self.b.emit("OpBranch", loop.continue_target)
-
-    def stmt_Return(self, stmt: ir.Return) -> None:
-        if not self.frames:
-            if stmt.value is None:
-                self.b.emit("OpReturn")
-            else:
-                self.b.emit("OpReturnValue", self.value(stmt.value))
-            return
-        frame = self.frames[-1]
-        if stmt.value is not None:
-            if _is_object(stmt.value.type):
-                frame.result = self.value(stmt.value)
-            else:
-                assert frame.return_place is not None
-                self.store(frame.return_place, self.value(stmt.value))
-        if frame.exit is None:               # a return at the very end of the inlined body
-            return
-        self._leave_frame(frame)
-
-    def _leave_frame(self, frame: _InlineFrame) -> None:
-        """Branch out of the inlined body: to the wrapper's merge, or out of the innermost loop."""
-        inner = self.breakables[frame.depth:]
-        loops = [b for b in inner if b.continue_target is not None]
-        if not loops:
-            self.b.emit("OpBranch", frame.exit)
-            return
-        assert frame.flag is not None
-        self.b.emit("OpStore", frame.flag.pointer, self.b.constant_bool(True))
-        innermost = loops[-1]
-        innermost.returns_inside = True
-        for b in inner[inner.index(innermost) + 1:]:
-            b.returns_inside = True          # switches inside that loop re-check after their merge
-        self.b.emit("OpBranch", innermost.merge)
-
-    def _propagate_return(self) -> None:
-        """After a construct some inlined `return` left: leave further if the flag is set."""
-        frame = self.frames[-1]
-        assert frame.flag is not None
-        leave, stay = self.b.new_id(), self.b.new_id()
-        flag = self.b.emit("OpLoad", self.b.type_bool(), frame.flag.pointer)
-        self.b.emit("OpSelectionMerge", stay, "None")
-        self.b.emit("OpBranchConditional", flag, leave, stay)
-        self.new_block(leave)
-        inner = self.breakables[frame.depth:]
-        if inner and inner[-1].continue_target is None:
-            inner[-1].returns_inside = True
-            self.b.emit("OpBranch", inner[-1].merge)
-        else:
-            self._leave_frame(frame)
-        self.new_block(stay)
-
-    def stmt_Discard(self, stmt: ir.Discard) -> None:
-        raise AssertionError("sema rejects 'discard' in code a node reaches (WG0440)")
+    def expr_Call(self, expr: ir.Call) -> object:
+        return self.control.call(expr)
 
     # ------------------------------------------------------------ expressions
 
@@ -734,7 +571,7 @@ class FunctionLowering:
                 return self.field_place(base, expr.index)
             return None
         if isinstance(expr, ir.Index):
-            if _is_object(expr.base.type):
+            if is_object(expr.base.type):
                 return None
             base = self.place(expr.base)
             if isinstance(base, Place):
@@ -803,7 +640,7 @@ class FunctionLowering:
     def expr_Index(self, expr: ir.Index) -> object:
         if isinstance(expr.base.type, t.NodeObjectType):         # outputs[i]
             return self._output_element(expr.base, expr.index)
-        if _is_object(expr.type):                                 # resources[i]
+        if is_object(expr.type):                                 # resources[i]
             handle = self.value(expr.base)
             assert isinstance(handle, ResourceHandle)
             return replace(handle, indices=handle.indices + (self.value(expr.index),))
@@ -956,7 +793,7 @@ class FunctionLowering:
                 return intrinsics.lanes(self, expr.type, [(cond, expr.cond.type), (a, expr.then.type), (b, expr.else_.type)],
                              lambda row, parts: self.b.emit("OpSelect", self.types.id(row), *parts))
             return self.b.emit("OpSelect", self.types.id(expr.type), cond, a, b)
-        if _is_object(expr.type):
+        if is_object(expr.type):
             raise AssertionError("sema.target rejects ?: between objects for this target (WG0623)")
         result = self.local(expr.type)
         cond = self.value(expr.cond)
@@ -981,7 +818,7 @@ class FunctionLowering:
         return self.convert(operand, expr.operand.type, expr.type)
 
     def expr_Construct(self, expr: ir.Construct) -> int:
-        if _fresh_ray_query(expr):              # `RayQuery<F>()`: a new, uninitialised query
+        if fresh_ray_query(expr):              # `RayQuery<F>()`: a new, uninitialised query
             return self.load(self.local(expr.type))
         parts = [self.value(a) for a in expr.args]
         shape = self.types.shape(expr.type)
@@ -991,7 +828,7 @@ class FunctionLowering:
         return self.b.emit("OpCompositeConstruct", self.types.id(shape), *parts)
 
     def expr_Assign(self, expr: ir.Assign) -> object:
-        if _is_object(expr.target.type):
+        if is_object(expr.target.type):
             assert isinstance(expr.target, ir.VarRef)
             handle = self.value(expr.value)
             self.bindings[expr.target.variable] = handle
@@ -1018,213 +855,6 @@ class FunctionLowering:
         new = self.binary("+" if expr.op == "++" else "-", expr.target.type, expr.target.type, old, one)
         self.store(place, new)
         return new if expr.prefix else old
-
-    # ------------------------------------------------------------ conversions
-
-    def convert(self, value: object, source: t.Type, target: t.Type) -> object:
-        """Convert a value between IR types (numeric shapes and scalars, struct base prefixes)."""
-        if source is target or _is_object(target):
-            return value
-        src, dst = self.types.shape(source), self.types.shape(target)
-        if src is dst:
-            return value
-        if isinstance(dst, t.StructType) or isinstance(dst, t.ArrayType):
-            if isinstance(src, t.StructType) and isinstance(dst, t.StructType):
-                parts = [self.b.emit("OpCompositeExtract", self.types.id(f.type), value, i)
-                         for i, f in enumerate(dst.all_fields())]
-                return self.b.emit("OpCompositeConstruct", self.types.id(dst), *parts)
-            if t.is_numeric(src):                       # (S)0, (float[2])x: splat
-                return self._splat_aggregate(value, src, dst)
-            raise AssertionError(f"conversion from '{source}' to '{target}'")
-        src_scalar, dst_scalar = t.element_scalar(src), t.element_scalar(dst)
-        if src_scalar is None or dst_scalar is None:
-            raise AssertionError(f"conversion from '{source}' to '{target}'")
-        count = t.component_count(dst) or 1
-        components = self.components(value, src, count)
-        if len(components) == 1 and count > 1:
-            components = components * count
-        converted = [self.convert_scalar(c, src_scalar, dst_scalar) for c in components]
-        return self.build(converted, dst)
-
-    def _splat_aggregate(self, value: int, source: t.Type, target: t.Type) -> int:
-        if isinstance(target, t.StructType):
-            parts = [self.convert(value, source, f.type) for f in target.all_fields()]
-        else:
-            assert isinstance(target, t.ArrayType) and target.length is not None
-            parts = [self.convert(value, source, target.element)] * target.length
-        return self.b.emit("OpCompositeConstruct", self.types.id(target), *parts)
-
-    def components(self, value: int, type_: t.Type, limit: int | None = None) -> list[int]:
-        """The scalars of a scalar/vector/matrix value, row-major (the first `limit` of them)."""
-        shape = self.types.shape(type_)
-        scalar = t.element_scalar(shape)
-        scalar_id = self.types.scalar(scalar)
-        if isinstance(shape, t.ScalarType):
-            return [value]
-        if isinstance(shape, t.VectorType):
-            indices = [(i,) for i in range(shape.count)]
-        else:
-            indices = [(r, c) for r in range(shape.rows) for c in range(shape.columns)]
-        return [self.b.emit("OpCompositeExtract", scalar_id, value, *i) for i in indices[:limit]]
-
-    def build(self, scalars: list[int], type_: t.Type) -> int:
-        shape = self.types.shape(type_)
-        if isinstance(shape, t.ScalarType):
-            return scalars[0]
-        if isinstance(shape, t.VectorType):
-            return self.b.emit("OpCompositeConstruct", self.types.id(shape), *scalars)
-        row = t.vector(shape.element, shape.columns)
-        rows = [self.build(scalars[i * shape.columns:(i + 1) * shape.columns], row)
-                for i in range(shape.rows)]
-        return self.b.emit("OpCompositeConstruct", self.types.id(shape), *rows)
-
-    def convert_scalar(self, value: int, source: t.ScalarType, target: t.ScalarType) -> int:
-        if source is target:
-            return value
-        target_id = self.types.scalar(target)
-        if source.kind is target.kind and source.bits == target.bits:
-            return value                                   # spellings of one type
-        if target.kind is t.ScalarKind.BOOL:
-            if source.is_float:
-                return self.b.emit("OpFUnordNotEqual", target_id, value,
-                                   self.ml._scalar_constant(source, 0.0))
-            return self.b.emit("OpINotEqual", target_id, value, self.ml._scalar_constant(source, 0))
-        if source.kind is t.ScalarKind.BOOL:
-            return self.b.emit("OpSelect", target_id, value, self.ml._scalar_constant(target, 1),
-                               self.ml._scalar_constant(target, 0))
-        if source.is_float and target.is_float:
-            return self.b.emit("OpFConvert", target_id, value)
-        if source.is_float:
-            return self.b.emit("OpConvertFToS" if target.kind is t.ScalarKind.INT else "OpConvertFToU",
-                               target_id, value)
-        if target.is_float:
-            return self.b.emit("OpConvertSToF" if source.kind is t.ScalarKind.INT else "OpConvertUToF",
-                               target_id, value)
-        if source.bits == target.bits:
-            return self.b.emit("OpBitcast", target_id, value)
-        widened = self.b.emit("OpSConvert" if source.kind is t.ScalarKind.INT else "OpUConvert",
-                              self.types.scalar(t.scalar(source.kind, target.bits)), value)
-        if source.kind is target.kind:
-            return widened
-        return self.b.emit("OpBitcast", target_id, widened)
-
-    # ------------------------------------------------------------ calls
-
-    def expr_Call(self, expr: ir.Call) -> object:
-        function = expr.function
-        if function.must_inline or _takes_objects(function):
-            return self._inline(expr)
-        fn = self.ml.function_id(function)
-        self.ml.function_calls.setdefault(self.spirv_function, set()).add(fn)
-        args, copy_back = [], []
-        for param, arg in zip(function.params, expr.args):
-            if param.direction is ir.Direction.IN:
-                args.append(self.value(arg))
-                continue
-            temp, back = self._out_argument(param, arg)
-            args.append(temp.pointer)
-            copy_back.append(back)
-        result = self.b.emit("OpFunctionCall", self.types.id(function.return_type), fn, *args)
-        for back in copy_back:
-            back()
-        return result
-
-    def _out_argument(self, param: ir.Variable, arg: ir.Expr,
-                      param_type: t.Type | None = None) -> tuple[Place, Callable[[], None]]:
-        """A temporary of the parameter's type (`param_type` when it differs from the declared one,
-        for an unsized array) for an out/inout argument (copied in for inout), and the function that
-        copies it back to the caller's l-value after the call. A derived struct passed as its base
-        (`derived.baseMethod()`) gets the base's fields written back."""
-        param_type = param_type or param.type
-        temp = self.local(param_type, param.name)
-        target, target_type = self.place(arg), arg.type
-        base_cast = (target is None and isinstance(arg, ir.Convert)
-                     and isinstance(arg.type, t.StructType) and isinstance(arg.operand.type, t.StructType))
-        if base_cast:
-            target, target_type = self.place(arg.operand), arg.operand.type
-        if target is None:
-            raise AssertionError("an out argument must be a variable or a location")
-        if param.direction is ir.Direction.INOUT:
-            self.store(temp, self.convert(self.load(target), target_type, param_type))
-
-        def copy_back() -> None:
-            value = self.convert(self.load(temp), param_type, arg.type)
-            if not base_cast:
-                self.store(target, self.convert(value, arg.type, target_type))
-                return
-            assert isinstance(target, Place) and isinstance(arg.type, t.StructType)
-            for i, f in enumerate(arg.type.all_fields()):
-                part = self.b.emit("OpCompositeExtract", self.types.id(f.type), value, i)
-                self.store(self.field_place(target, i), part)
-        return temp, copy_back
-
-    def _inline(self, expr: ir.Call) -> object:
-        function = expr.function
-        assert function.body is not None
-        copy_back = []
-        objects_back: list[tuple[ir.Variable, ir.Variable]] = []
-        for param, arg in zip(function.params, expr.args):
-            if _is_object(param.type):
-                if param.direction is ir.Direction.OUT:
-                    self.bindings[param] = NULL_HANDLE
-                else:
-                    self.bindings[param] = self.value(arg)
-                if param.direction is not ir.Direction.IN:
-                    assert isinstance(arg, ir.VarRef), "sema passes node variables to out node-object parameters"
-                    objects_back.append((param, arg.variable))
-                continue
-            if _is_ray_query(param.type):       # the caller's query itself (DXC passes it by reference)
-                place = self.place(arg)
-                if not isinstance(place, Place):
-                    place = self.local(param.type, param.name)
-                    self.store(place, self.value(arg))
-                self.bindings[param] = place
-                continue
-            param_type = param.type
-            if isinstance(param_type, t.ArrayType) and param_type.length is None:
-                param_type = arg.type                   # `float a[]`: the argument's array type
-            if param.direction is ir.Direction.IN:
-                self.bindings[param] = temp = self.local(param_type, param.name)
-                self.store(temp, self.value(arg))
-                continue
-            self.bindings[param], back = self._out_argument(param, arg, param_type)
-            copy_back.append(back)
-        returns_value = function.return_type is not t.VOID and not _is_object(function.return_type)
-        return_place = self.local(function.return_type) if returns_value else None
-        needs_exit = _returns_early(function.body)
-        frame = _InlineFrame(function, return_place, None, None, len(self.breakables))
-        if needs_exit:
-            header, body, continue_target, merge = (self.b.new_id() for _ in range(4))
-            if _returns_in_loop(function.body):
-                frame.flag = self.local(t.BOOL)
-                self.b.emit("OpStore", frame.flag.pointer, self.b.constant_bool(False))
-            self.b.emit("OpBranch", header)
-            self.new_block(header)
-            self.b.emit("OpLoopMerge", merge, continue_target, "None")
-            self.b.emit("OpBranch", body)
-            self.new_block(body)
-            frame.exit = merge
-            frame.depth = len(self.breakables)
-            self.frames.append(frame)
-            self.block(function.body)
-            self.frames.pop()
-            self.branch(merge)
-            self.new_block(continue_target)
-            self.b.emit("OpBranch", header)
-            self.new_block(merge)
-        else:
-            self.frames.append(frame)
-            self.block(function.body)
-            self.frames.pop()
-        for back in copy_back:
-            back()
-        for param, variable in objects_back:
-            self.bindings[variable] = self.bindings[param]
-        if frame.result is not None:
-            return frame.result
-        if return_place is not None:
-            return self.load(return_place)
-        return None
 
     def expr_IntrinsicCall(self, expr: ir.IntrinsicCall) -> object:
         return intrinsics.lower(self, expr)
@@ -1315,78 +945,3 @@ def scalar_alignment(types: TypeLowering, type_: t.Type) -> int:
     scalar = t.element_scalar(shape)
     assert scalar is not None, f"'{type_}' is not laid out in memory"
     return 4 if scalar.kind is t.ScalarKind.BOOL else scalar.bits // 8
-
-
-def _is_object(type_: t.Type) -> bool:
-    return isinstance(type_, (t.NodeObjectType, t.ResourceType)) or (
-        isinstance(type_, t.ArrayType) and _is_object(type_.element))
-
-
-def _is_ray_query(type_: t.Type) -> bool:
-    return isinstance(type_, t.RayQueryType) or (isinstance(type_, t.ArrayType) and _is_ray_query(type_.element))
-
-
-def _fresh_ray_query(expr: ir.Expr) -> bool:
-    """`RayQuery<F>()`: DXC does not initialise a variable with it (no OpStore)."""
-    return isinstance(expr, ir.Construct) and isinstance(expr.type, t.RayQueryType)
-
-
-def _takes_objects(function: ir.Function) -> bool:
-    return any(_is_object(p.type) or _is_ray_query(p.type) for p in function.params) or \
-        _is_object(function.return_type) or _is_ray_query(function.return_type)
-
-
-def _selection_control(attributes: tuple[ir.Attribute, ...]) -> str:
-    keys = {a.key for a in attributes}
-    if "flatten" in keys:
-        return "Flatten"
-    if "branch" in keys:
-        return "DontFlatten"
-    return "None"
-
-
-def _loop_control(attributes: tuple[ir.Attribute, ...]) -> str:
-    keys = {a.key for a in attributes}
-    if "unroll" in keys:
-        return "Unroll"
-    if "loop" in keys:
-        return "DontUnroll"
-    return "None"
-
-
-def _switch_literal(value: int, width: int) -> object:
-    if width == 64:
-        bits = value & 0xFFFFFFFFFFFFFFFF
-        return (bits & 0xFFFFFFFF, bits >> 32)
-    return value
-
-
-def _returns_early(body: ir.Block) -> bool:
-    """Whether a body has a `return` anywhere but as its last top-level statement."""
-    def walk(stmt: ir.Stmt, top_last: bool) -> bool:
-        if isinstance(stmt, ir.Return):
-            return not top_last
-        return any(walk(s, False) for s in _children(stmt))
-    stmts = body.stmts
-    return any(walk(s, i == len(stmts) - 1) for i, s in enumerate(stmts))
-
-
-def _returns_in_loop(body: ir.Block) -> bool:
-    def walk(stmt: ir.Stmt, in_loop: bool) -> bool:
-        if isinstance(stmt, ir.Return):
-            return in_loop
-        inside = in_loop or isinstance(stmt, ir.Loop)
-        return any(walk(s, inside) for s in _children(stmt))
-    return walk(body, False)
-
-
-def _children(stmt: ir.Stmt) -> list[ir.Stmt]:
-    if isinstance(stmt, ir.Block):
-        return list(stmt.stmts)
-    if isinstance(stmt, ir.If):
-        return [stmt.then] + ([stmt.else_] if stmt.else_ is not None else [])
-    if isinstance(stmt, ir.Loop):
-        return [*stmt.init, stmt.body]
-    if isinstance(stmt, ir.Switch):
-        return [case.body for case in stmt.cases]
-    return []

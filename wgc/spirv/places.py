@@ -5,6 +5,9 @@ targets (`amdx.py`, `emulated.py`) pass around: a `Place` is memory (a pointer w
 pending access-chain indices), the handles stand for node objects and resources, which are never
 values in SPIR-V.
 
+Also the predicates that say what is bound to a handle rather than held in a place
+(`is_object`, `is_ray_query`, `takes_objects`, `fresh_ray_query`).
+
 Invariants: immutable; no behaviour beyond construction; no import of the rest of the back end
 (every module of it may import this one).
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wgc import ir
 from wgc import types as t
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeOutput
@@ -107,3 +111,22 @@ class NullHandle:
 NULL_HANDLE = NullHandle()
 
 Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle | NullHandle
+
+
+def is_object(type_: t.Type) -> bool:
+    return isinstance(type_, (t.NodeObjectType, t.ResourceType)) or (
+        isinstance(type_, t.ArrayType) and is_object(type_.element))
+
+
+def is_ray_query(type_: t.Type) -> bool:
+    return isinstance(type_, t.RayQueryType) or (isinstance(type_, t.ArrayType) and is_ray_query(type_.element))
+
+
+def fresh_ray_query(expr: ir.Expr) -> bool:
+    """`RayQuery<F>()`: DXC does not initialise a variable with it (no OpStore)."""
+    return isinstance(expr, ir.Construct) and isinstance(expr.type, t.RayQueryType)
+
+
+def takes_objects(function: ir.Function) -> bool:
+    return any(is_object(p.type) or is_ray_query(p.type) for p in function.params) or \
+        is_object(function.return_type) or is_ray_query(function.return_type)
