@@ -81,11 +81,13 @@ class ControlFlow:
     def stmt_VarDecl(self, stmt: ir.VarDecl) -> None:
         variable = stmt.variable
         if is_object(variable.type):
-            self.fl.bindings[variable] = self.fl.value(stmt.init) if stmt.init is not None else NULL_HANDLE
+            self.fl.bindings[variable] = self.fl.handle(stmt.init) if stmt.init is not None else NULL_HANDLE
             return
         if variable.storage is ir.Storage.STATIC:
-            self.fl.bindings[variable] = self.ml.global_binding(variable)
-            self.fl.use_global(self.fl.bindings[variable].pointer)
+            static = self.ml.global_binding(variable)
+            assert isinstance(static, Place)
+            self.fl.bindings[variable] = static
+            self.fl.use_global(static.pointer)
             return
         place = self.fl.local(variable.type, variable.name)
         self.fl.bindings[variable] = place
@@ -93,7 +95,7 @@ class ControlFlow:
             self.fl.store(place, self.fl.value(stmt.init))
 
     def stmt_ExprStmt(self, stmt: ir.ExprStmt) -> None:
-        self.fl.value(stmt.expr)
+        self.fl.evaluate(stmt.expr)
 
     def stmt_If(self, stmt: ir.If) -> None:
         cond = self.fl.value(stmt.cond)
@@ -131,7 +133,7 @@ class ControlFlow:
         self.fl.branch(continue_target)
         self.fl.new_block(continue_target)
         if stmt.step is not None:
-            self.fl.value(stmt.step)
+            self.fl.evaluate(stmt.step)
         if stmt.kind is ir.LoopKind.DO_WHILE and stmt.cond is not None:
             self.b.emit("OpBranchConditional", self.fl.value(stmt.cond), header, merge)
         else:
@@ -167,8 +169,8 @@ class ControlFlow:
         self.b.emit("OpBranch", self.breakables[-1].merge)
 
     def stmt_Continue(self, stmt: ir.Continue) -> None:
-        loop = next(b for b in reversed(self.breakables) if b.continue_target is not None)
-        self.b.emit("OpBranch", loop.continue_target)
+        target = next(b.continue_target for b in reversed(self.breakables) if b.continue_target is not None)
+        self.b.emit("OpBranch", target)
 
     def stmt_Return(self, stmt: ir.Return) -> None:
         if not self.frames:
@@ -180,7 +182,7 @@ class ControlFlow:
         frame = self.frames[-1]
         if stmt.value is not None:
             if is_object(stmt.value.type):
-                frame.result = self.fl.value(stmt.value)
+                frame.result = self.fl.handle(stmt.value)
             else:
                 assert frame.return_place is not None
                 self.fl.store(frame.return_place, self.fl.value(stmt.value))
@@ -193,6 +195,7 @@ class ControlFlow:
         inner = self.breakables[frame.depth:]
         loops = [b for b in inner if b.continue_target is not None]
         if not loops:
+            assert frame.exit is not None
             self.b.emit("OpBranch", frame.exit)
             return
         assert frame.flag is not None
@@ -257,6 +260,7 @@ class ControlFlow:
         base_cast = (target is None and isinstance(arg, ir.Convert)
                      and isinstance(arg.type, t.StructType) and isinstance(arg.operand.type, t.StructType))
         if base_cast:
+            assert isinstance(arg, ir.Convert)
             target, target_type = self.fl.place(arg.operand), arg.operand.type
         if target is None:
             raise AssertionError("an out argument must be a variable or a location")
@@ -284,7 +288,7 @@ class ControlFlow:
                 if param.direction is ir.Direction.OUT:
                     self.fl.bindings[param] = NULL_HANDLE
                 else:
-                    self.fl.bindings[param] = self.fl.value(arg)
+                    self.fl.bindings[param] = self.fl.handle(arg)
                 if param.direction is not ir.Direction.IN:
                     assert isinstance(arg, ir.VarRef), "sema passes node variables to out node-object parameters"
                     objects_back.append((param, arg.variable))
@@ -394,7 +398,7 @@ def _children(stmt: ir.Stmt) -> list[ir.Stmt]:
     if isinstance(stmt, ir.Block):
         return list(stmt.stmts)
     if isinstance(stmt, ir.If):
-        return [stmt.then] + ([stmt.else_] if stmt.else_ is not None else [])
+        return [stmt.then, *([stmt.else_] if stmt.else_ is not None else [])]
     if isinstance(stmt, ir.Loop):
         return [*stmt.init, stmt.body]
     if isinstance(stmt, ir.Switch):

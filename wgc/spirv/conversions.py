@@ -32,10 +32,10 @@ class Conversions:
         self.b = ml.b
         self.types = ml.types
 
-
-    def convert(self, value: object, source: t.Type, target: t.Type) -> object:
+    def convert(self, value: int, source: t.Type, target: t.Type) -> int:
         """Convert a value between IR types (numeric shapes and scalars, struct base prefixes)."""
-        if source is target or is_object(target):
+        assert not is_object(target), "objects are bound, never converted (FunctionLowering.expr_Convert)"
+        if source is target:
             return value
         src, dst = self.types.shape(source), self.types.shape(target)
         if src is dst:
@@ -70,12 +70,15 @@ class Conversions:
         """The scalars of a scalar/vector/matrix value, row-major (the first `limit` of them)."""
         shape = self.types.shape(type_)
         scalar = t.element_scalar(shape)
+        assert scalar is not None, f"'{type_}' has no components"
         scalar_id = self.types.scalar(scalar)
         if isinstance(shape, t.ScalarType):
             return [value]
+        indices: list[tuple[int, ...]]
         if isinstance(shape, t.VectorType):
             indices = [(i,) for i in range(shape.count)]
         else:
+            assert isinstance(shape, t.MatrixType)
             indices = [(r, c) for r in range(shape.rows) for c in range(shape.columns)]
         return [self.b.emit("OpCompositeExtract", scalar_id, value, *i) for i in indices[:limit]]
 
@@ -85,6 +88,7 @@ class Conversions:
             return scalars[0]
         if isinstance(shape, t.VectorType):
             return self.b.emit("OpCompositeConstruct", self.types.id(shape), *scalars)
+        assert isinstance(shape, t.MatrixType)
         row = t.vector(shape.element, shape.columns)
         rows = [self.build(scalars[i * shape.columns:(i + 1) * shape.columns], row)
                 for i in range(shape.rows)]

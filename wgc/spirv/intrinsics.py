@@ -764,8 +764,8 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[st
     names = list(kinds)
     for flag, classes in BARRIER_MEMORY:
         if memory & FLAGS[flag]:
-            classes = tuple(fl.ml.nodes.record_memory if c == RECORD_MEMORY else c for c in classes)
-            names += [c for c in classes if c not in names]
+            named = [fl.ml.nodes.record_memory if c == RECORD_MEMORY else c for c in classes]
+            names += [c for c in named if c not in names]
     if scope == "Invocation":         # Vulkan: Relaxed only; ordering one's own accesses is a no-op
         if not sync:
             return

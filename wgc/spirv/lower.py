@@ -51,8 +51,11 @@ from . import grammar, intrinsics, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
-from .places import (MEMORY, NULL_HANDLE, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
+from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
                      ResourceHandle, SwizzlePlace, fresh_ray_query, is_object)
+
+Location = Place | SwizzlePlace | ImagePlace
+"""Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
 
 if TYPE_CHECKING:
@@ -212,8 +215,9 @@ class ModuleLowering:
                                              type_id)
         else:
             scalar = t.element_scalar(variable.type)
-            assert scalar is not None
-            spec = self.b.global_instruction("OpSpecConstant", type_id, to_scalar(variable.spec_default, scalar))
+            default = variable.spec_default
+            assert scalar is not None and isinstance(default, (bool, int, float))
+            spec = self.b.global_instruction("OpSpecConstant", type_id, to_scalar(default, scalar))
         assert spec is not None
         self.b.decorate(spec, "SpecId", variable.spec_id)
         self.b.name(spec, variable.name)
@@ -226,9 +230,10 @@ class ModuleLowering:
             return self.constant(expr.type, folded.value) if isinstance(folded, Folded) else None
         if isinstance(expr, ir.Construct) and not fresh_ray_query(expr):
             parts = [self.constant_initializer(a) for a in expr.args]
-            if any(p is None for p in parts):
+            known = [p for p in parts if p is not None]
+            if len(known) != len(parts):
                 return None
-            return self._composite_constant(expr.type, parts)
+            return self._composite_constant(expr.type, known)
         return None
 
     def _composite_constant(self, type_: t.Type, parts: list[int]) -> int:
@@ -258,6 +263,7 @@ class ModuleLowering:
     def _scalar_constant(self, scalar: t.ScalarType, value: object) -> int:
         if scalar.kind is t.ScalarKind.BOOL:
             return self.b.constant_bool(bool(value))
+        assert isinstance(value, (bool, int, float)), f"'{value!r}' is no {scalar} constant"
         return self.b.constant(self.types.scalar(scalar), to_scalar(value, scalar))
 
     # ------------------------------------------------------------ functions
@@ -330,6 +336,7 @@ class FunctionLowering:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
+            assert variable.init is not None
             if not fresh_ray_query(variable.init):
                 self.store(place, self.value(variable.init))
         self._finish_body()
@@ -419,8 +426,8 @@ class FunctionLowering:
         chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
         return resources.decorate_non_uniform_place(self, chain, place)  # an element of an array of buffers
 
-    def load(self, place: Place | SwizzlePlace) -> int:
-        if not isinstance(place, (Place, SwizzlePlace)):          # a texel
+    def load(self, place: Location) -> int:
+        if isinstance(place, ImagePlace):
             return resources.image_load(self, place)
         if isinstance(place, SwizzlePlace):
             vector = self.load(place.vector)
@@ -431,8 +438,8 @@ class FunctionLowering:
             return self._grid_as_array(value, place.type, place.as_array)
         return self.representation(value, place.type, place.layout, None)
 
-    def store(self, place: Place | SwizzlePlace, value: int) -> None:
-        if not isinstance(place, (Place, SwizzlePlace)):          # a texel
+    def store(self, place: Location, value: int) -> None:
+        if isinstance(place, ImagePlace):
             resources.image_store(self, place, value)
             return
         if isinstance(place, SwizzlePlace):
@@ -555,12 +562,24 @@ class FunctionLowering:
 
     # ------------------------------------------------------------ expressions
 
-    def value(self, expr: ir.Expr) -> object:
-        """The value of an expression: an id (None for void calls), or a handle for node objects
+    def evaluate(self, expr: ir.Expr) -> object:
+        """What an expression lowers to: an id, None for a void call, or a handle for node objects
         and resources."""
-        return getattr(self, "expr_" + type(expr).__name__)(expr)
+        result: object = getattr(self, "expr_" + type(expr).__name__)(expr)
+        return result
 
-    def place(self, expr: ir.Expr) -> Place | SwizzlePlace | None:
+    def value(self, expr: ir.Expr) -> int:
+        """The id of the value of an expression that is neither void nor an object."""
+        result = self.evaluate(expr)
+        assert isinstance(result, int) and not isinstance(result, bool), \
+            f"'{type(expr).__name__}' of type '{expr.type}' has no SPIR-V value"
+        return result
+
+    def handle(self, expr: ir.Expr) -> object:
+        """The handle of an object-valued expression (node object, resource; `places.py`)."""
+        return self.evaluate(expr)
+
+    def place(self, expr: ir.Expr) -> Location | None:
         """The memory location an expression denotes, or None for a pure value."""
         if isinstance(expr, ir.VarRef):
             binding = self.binding(expr.variable)
@@ -580,8 +599,8 @@ class FunctionLowering:
         if isinstance(expr, ir.Swizzle):
             base = self.place(expr.base)
             shape = self.types.shape(expr.base.type)
-            if base is not None and not isinstance(base, (Place, SwizzlePlace)) \
-                    and isinstance(shape, t.VectorType):      # texel components: read-modify-write
+            if isinstance(base, ImagePlace) and isinstance(shape, t.VectorType):   # texel components:
+                # read-modify-write
                 return SwizzlePlace(base, tuple(expr.components), expr.type)
             if not isinstance(base, Place):
                 return None
@@ -641,7 +660,7 @@ class FunctionLowering:
         if isinstance(expr.base.type, t.NodeObjectType):         # outputs[i]
             return self._output_element(expr.base, expr.index)
         if is_object(expr.type):                                 # resources[i]
-            handle = self.value(expr.base)
+            handle = self.handle(expr.base)
             assert isinstance(handle, ResourceHandle)
             return replace(handle, indices=handle.indices + (self.value(expr.index),))
         loaded = self._through_place(expr)
@@ -650,8 +669,9 @@ class FunctionLowering:
         base_type = self.types.shape(expr.base.type)
         base = self.value(expr.base)
         if isinstance(expr.index, ir.Constant):
-            return self.b.emit("OpCompositeExtract", self.types.id(expr.type), base,
-                               int(expr.index.value))
+            index_value = expr.index.value
+            assert isinstance(index_value, int)
+            return self.b.emit("OpCompositeExtract", self.types.id(expr.type), base, index_value)
         index = self.value(expr.index)
         if isinstance(base_type, t.VectorType):
             return self.b.emit("OpVectorExtractDynamic", self.types.id(expr.type), base, index)
@@ -688,7 +708,7 @@ class FunctionLowering:
         return resources.index_value(self, expr)
 
     def _output_element(self, outputs: ir.Expr, index: ir.Expr) -> OutputHandle | NullHandle:
-        handle = self.value(outputs)
+        handle = self.handle(outputs)
         if isinstance(handle, NullHandle):
             self.value(index)
             return handle
@@ -699,7 +719,7 @@ class FunctionLowering:
         return self.load(self.record_place(expr))
 
     def record_place(self, expr: ir.RecordAccess) -> Place:
-        handle = self.value(expr.object)
+        handle = self.handle(expr.object)
         index = self.value(expr.index) if expr.index is not None else self.uint(0)
         if isinstance(handle, (InputHandle, RecordsHandle)):
             return self.ml.nodes.record_place(self, handle, index, expr.type)
@@ -717,6 +737,7 @@ class FunctionLowering:
         if expr.op == "~":
             return self.b.emit("OpNot", type_id, operand)
         scalar = t.element_scalar(expr.type)
+        assert scalar is not None
         if self.types.is_float_matrix(expr.type):
             return self._per_row(expr.type, lambda row_t, r: self.b.emit("OpFNegate", row_t, r), operand)
         return self.b.emit("OpFNegate" if scalar.is_float else "OpSNegate", type_id, operand)
@@ -724,6 +745,7 @@ class FunctionLowering:
     def _per_row(self, type_: t.Type, op, *operands: int) -> int:
         """Apply a component-wise operation to a matrix row by row."""
         shape = self.types.shape(type_)
+        assert isinstance(shape, t.MatrixType)
         result_shape = shape
         row_type = self.types.id(t.vector(shape.element, shape.columns))
         rows = []
@@ -746,6 +768,7 @@ class FunctionLowering:
         result_id = self.types.id(result_type)
         if isinstance(shape, t.MatrixType):
             result_shape = self.types.shape(result_type)
+            assert isinstance(result_shape, t.MatrixType)
             row_result = self.types.id(t.vector(result_shape.element, shape.columns))
             rows = []
             row_type = self.types.id(t.vector(shape.element, shape.columns))
@@ -810,12 +833,13 @@ class FunctionLowering:
         return self.load(result)
 
     def expr_Comma(self, expr: ir.Comma) -> object:
-        self.value(expr.left)
-        return self.value(expr.right)
+        self.evaluate(expr.left)
+        return self.evaluate(expr.right)
 
     def expr_Convert(self, expr: ir.Convert) -> object:
-        operand = self.value(expr.operand)
-        return self.convert(operand, expr.operand.type, expr.type)
+        if is_object(expr.type):                 # an object is its handle, whatever its spelling
+            return self.handle(expr.operand)
+        return self.convert(self.value(expr.operand), expr.operand.type, expr.type)
 
     def expr_Construct(self, expr: ir.Construct) -> int:
         if fresh_ray_query(expr):              # `RayQuery<F>()`: a new, uninitialised query
@@ -830,7 +854,7 @@ class FunctionLowering:
     def expr_Assign(self, expr: ir.Assign) -> object:
         if is_object(expr.target.type):
             assert isinstance(expr.target, ir.VarRef)
-            handle = self.value(expr.value)
+            handle = self.handle(expr.value)
             self.bindings[expr.target.variable] = handle
             return handle
         place = self.place(expr.target)
@@ -869,7 +893,7 @@ class FunctionLowering:
     # ------------------------------------------------------------ node objects
 
     def node_method(self, expr: ir.MethodCall) -> object:
-        handle = self.value(expr.object)
+        handle = self.handle(expr.object)
         name = expr.method
         nodes = self.ml.nodes
         if isinstance(handle, NullHandle):
@@ -879,7 +903,6 @@ class FunctionLowering:
             assert isinstance(handle, OutputHandle)
             scope = "Invocation" if name.startswith(("GetThread", "Thread")) else "Workgroup"
             count = self.value(expr.args[0])
-            assert isinstance(count, int)
             if name.endswith("IncrementOutputCount"):
                 nodes.increment_output_count(self, handle, count, scope)
                 return None

@@ -36,6 +36,7 @@ from .amdx import AmdxNodes
 from .emulated import EmulatedNodes
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
 from .node_ops import NodeOperations
+from .places import Place
 
 
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
@@ -87,8 +88,12 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
     input_handle, outputs = ml.nodes.declare_node(ml, node)
     reachable = reachable_functions(node.function)
-    statics = [(v, ml.global_binding(v)) for v in ml.dynamic_statics
-               if any(_refers(f, v) for f in reachable)]
+    statics = []
+    for variable in ml.dynamic_statics:
+        if any(_refers(f, variable) for f in reachable):
+            place = ml.global_binding(variable)
+            assert isinstance(place, Place), "a static is a Private variable"
+            statics.append((variable, place))
     fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
     resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
     ml.nodes.declare_entry_point(ml, fn, node, is_entry, name)

@@ -41,11 +41,21 @@ class Place:
 
 
 @dataclass(frozen=True)
+class ImagePlace:
+    """A texel of a typed buffer or texture (`tex[uint2(x, y)]`): read with OpImageFetch/Read,
+    written with OpImageWrite (`resources.py`)."""
+
+    handle: ResourceHandle
+    coordinate: int
+    type: t.Type
+
+
+@dataclass(frozen=True)
 class SwizzlePlace:
     """Components of a vector in memory (`v.zx = ...`); `components` index the vector."""
 
-    vector: Place | object
-    """A Place, or a texel (`resources.ImagePlace`)."""
+    vector: Place | ImagePlace
+    """A Place, or a texel."""
     components: tuple[int, ...]
     type: t.Type
 

@@ -97,13 +97,13 @@ def method(fl: FunctionLowering, expr: ir.MethodCall) -> object:
     if name == "TraceRayInline":
         _trace_ray_inline(fl, query, query_type, expr.args)
         return None
-    result = None if expr.type is t.VOID else fl.types.id(expr.type)
     if name in _COMMANDS:
         operands = [fl.value(a) for a in expr.args]
-        if result is None:
+        if expr.type is t.VOID:
             fl.b.emit(_COMMANDS[name], query, *operands)
             return None
-        return fl.b.emit(_COMMANDS[name], result, query, *operands)
+        return fl.b.emit(_COMMANDS[name], fl.types.id(expr.type), query, *operands)
+    result = fl.types.id(expr.type)
     if name in _RAY_GETTERS:
         return fl.b.emit(_RAY_GETTERS[name], result, query)
     if name == "CandidateProceduralPrimitiveNonOpaque":
