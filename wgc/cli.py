@@ -32,7 +32,8 @@ import click
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help", "-help"], "max_content_width": 100}
+HELP_OPTIONS = ["-h", "--help", "-help"]
+CONTEXT_SETTINGS = {"help_option_names": HELP_OPTIONS, "max_content_width": 100}
 
 
 def _version_text() -> str:
@@ -490,7 +491,7 @@ def _internal_error(exc: BaseException) -> int:
 
 def _with_command(argv: list[str]) -> list[str]:
     """dxc-style invocations (`wgc -T lib_6_8 -Fo out.spv graph.hlsl`) mean `wgc compile ...`."""
-    if argv and argv[0] not in cli.commands and argv[0] not in ("--version", *CONTEXT_SETTINGS["help_option_names"]):
+    if argv and argv[0] not in cli.commands and argv[0] not in ("--version", *HELP_OPTIONS):
         return ["compile", *argv]
     return argv
 

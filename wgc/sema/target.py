@@ -235,8 +235,8 @@ def texel_offset_arguments(call: ir.MethodCall) -> tuple[ir.Expr, ...]:
 
 def _global(variable: ir.Variable, report: Any) -> None:
     fmt = ir.find_attribute(variable.attributes, "vk::image_format")
-    if fmt is not None and fmt.values() and isinstance(fmt.values()[0], str) \
-            and fmt.values()[0].lower() in _WIDE_FORMATS:
+    written = fmt.values()[0] if fmt is not None and fmt.values() else None
+    if fmt is not None and isinstance(written, str) and written.lower() in _WIDE_FORMATS:
         report(codes.WIDE_IMAGE_FORMAT, fmt.span,
                f"image format '{fmt.values()[0]}' of '{variable.name}' is 64-bit: wgc's SPIR-V images have "
                "32-bit sampled types")
