@@ -525,3 +525,45 @@ def test_cli_target_option(tmp_path, run_wgc):
     bad = run_wgc("compile", "--target=dxil", str(SAMPLES / "hello_work_graphs.hlsl"), "-o", str(tmp_path / "x.spv"))
     assert bad.returncode == 2 and "'dxil' is not one of 'amdx', 'emulated'" in bad.stderr.decode()
     assert not (tmp_path / "x.spv").exists()
+
+
+# ---------------------------------------------------------------- target limits
+
+def _rendered(source: str, **options) -> str:  # type: ignore[no-untyped-def]
+    result = driver.compile(driver.Options(input="-", **options), stdin=source.encode())
+    return Renderer().render(result.diagnostics)
+
+
+def test_the_emulated_target_names_itself_in_its_limits():
+    """The limits both targets share are reported with a note naming the target compiled for."""
+    source = "\n".join([
+        "struct R { uint x; };",
+        'StructuredBuffer<R> A : register(t0);', 'StructuredBuffer<R> B : register(t1);',
+        "RWStructuredBuffer<uint> Out : register(u2);",
+        '[Shader("node")] [NodeLaunch("thread")]',
+        "void T(ThreadNodeInputRecord<R> r) { StructuredBuffer<R> C = r.Get().x > 1 ? A : B; Out[0] = C[0].x; }",
+        ""])
+    assert _rendered(source, target="emulated") == "\n".join([
+        "<stdin>:6:62: error: a conditional expression cannot choose between objects of type "
+        "'StructuredBuffer<R>' in SPIR-V [WG0623]",
+        "void T(ThreadNodeInputRecord<R> r) { StructuredBuffer<R> C = r.Get().x > 1 ? A : B; Out[0] = C[0].x; }",
+        " " * 61 + "^" + "~" * 20,
+        "<stdin>:6:62: note: choose with if/else and use each object on its own branch",
+        "void T(ThreadNodeInputRecord<R> r) { StructuredBuffer<R> C = r.Get().x > 1 ? A : B; Out[0] = C[0].x; }",
+        " " * 61 + "^" + "~" * 12,
+        "note: a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
+        "1 error generated.",
+        ""])
+
+
+def test_atomics_on_records_are_an_amdx_limit_only(tmp_path):
+    source = """
+struct [NodeTrackRWInputSharing] R { uint total; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)]
+void Sum(RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }
+"""
+    assert [m.split(":")[0] for m in compile_errors(source, tmp_path)] == ["WG0620"]
+    symbols, _ = emulated(source, tmp_path)
+    record = f"({FLAT}/2)"
+    assert symbols.values("OpAtomicIAdd") == [
+        f"atomiciadd({add(ctx('input_records'), mul(wide(record), STRIDE))}.0,1)"]
