@@ -194,27 +194,22 @@ class EmulatedNodes(NodeOperations):
                           b.emit("OpUDiv", uint, local, plane))
 
     def system_value(self, fl: FunctionLowering, semantic: str) -> tuple[int, int]:
+        """SV_GroupIndex and SV_GroupThreadID are the built-ins; SV_GroupID and SV_DispatchThreadID
+        (broadcasting only: sema, `nodes.SYSTEM_VALUES`) come from the prologue's group."""
         entry = _entry(fl)
-        b = fl.b
-        uint3 = fl.types.id(t.vector(t.UINT, 3))
-        zero3 = fl.ml.constant(t.vector(t.UINT, 3), 0)
-        broadcasting = entry.group_id is not None
         if semantic == "sv_groupindex":
-            return (fl.uint(0) if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationIndex", 1)), 1
+            return _builtin(fl, "LocalInvocationIndex", 1), 1
         if semantic == "sv_groupthreadid":
-            return (zero3 if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationId", 3)), 3
+            return _builtin(fl, "LocalInvocationId", 3), 3
+        assert entry.group_id is not None and semantic in ("sv_groupid", "sv_dispatchthreadid"), \
+            f"sema allows '{semantic}' in broadcasting nodes only"
+        uint3 = fl.types.id(t.vector(t.UINT, 3))
+        group = fl.b.emit("OpCompositeConstruct", uint3, *entry.group_id)
         if semantic == "sv_groupid":
-            if not broadcasting:
-                return zero3, 3
-            return b.emit("OpCompositeConstruct", uint3, *entry.group_id), 3  # type: ignore[misc]
-        if semantic == "sv_dispatchthreadid":
-            if not broadcasting:
-                return (zero3 if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationId", 3)), 3
-            group = b.emit("OpCompositeConstruct", uint3, *entry.group_id)  # type: ignore[misc]
-            size = fl.ml.constant(t.vector(t.UINT, 3), tuple(entry.node.num_threads))
-            return b.emit("OpIAdd", uint3, b.emit("OpIMul", uint3, group, size),
-                          _builtin(fl, "LocalInvocationId", 3)), 3
-        raise AssertionError(f"semantic '{semantic}' has no value in an emulated node")
+            return group, 3
+        size = fl.ml.constant(t.vector(t.UINT, 3), tuple(entry.node.num_threads))
+        return fl.b.emit("OpIAdd", uint3, fl.b.emit("OpIMul", uint3, group, size),
+                         _builtin(fl, "LocalInvocationId", 3)), 3
 
     # ------------------------------------------------------------ records
 
