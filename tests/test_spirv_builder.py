@@ -115,7 +115,7 @@ def build_amdx(version=(1, 6), *, names=True, capability=True) -> Builder:
     value = b.emit("OpLoad", uint, b.emit("OpAccessChain", p_uint, main_in, u0, u0))
     outs = b.emit("OpAllocateNodePayloadsAMDX", p_out, u2, u4, u0)
     b.emit("OpStore", b.emit("OpAccessChain", p_uint, outs, u0, u0), value)
-    assert b.emit("OpEnqueueNodePayloadsAMDX", outs) is None
+    assert b.emit("OpEnqueueNodePayloadsAMDX", outs) == 0         # no result id
     b.emit("OpReturn")
     b.end_function()
 

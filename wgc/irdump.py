@@ -156,6 +156,8 @@ def _layout_props(layout: TypeLayout) -> str:
 
 def _laid_out_type(type_: t.Type | None) -> t.Type | None:
     """The type a Variable's layout describes (a resource's element, a node object's record)."""
+    if type_ is None:
+        return None
     type_ = t.innermost_element(type_)
     if isinstance(type_, t.ResourceType):
         return type_.element

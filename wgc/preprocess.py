@@ -444,8 +444,8 @@ class _Preprocessor(_PcppPreprocessor):
             predefined.append(("__HLSL_ENABLE_16_BIT", "1"))
         for name, value in predefined:
             self._define_string(f"{name} {value}", "built-in")
-        for name, value in opts.defines:
-            self._command_line_define(name, value)
+        for name, defined in opts.defines:
+            self._command_line_define(name, defined)
         for name in opts.undefines:
             if not _CMDLINE_NAME.fullmatch(name or ""):
                 self._report(codes.BAD_MACRO_OPTION(None, f"macro name must be an identifier in '-U {name}'"))
@@ -516,10 +516,10 @@ class _Preprocessor(_PcppPreprocessor):
         append = toks.append
         while pos < n:
             m = match(text, pos)
-            kind = m.lastgroup
+            kind = m.lastgroup  # type: ignore[union-attr]  # the pattern matches any character
             start = pos
-            value = m.group()
-            pos = m.end()
+            value = m.group()  # type: ignore[union-attr]
+            pos = m.end()  # type: ignore[union-attr]
             if kind == "nl":
                 append(_Tok("CPP_WS", "\n", lineno + adjust, base + start))
                 lineno += 1
@@ -609,7 +609,7 @@ class _Preprocessor(_PcppPreprocessor):
             if not pending:
                 # Fast path: the simple lines before the next one that uses a macro, at once.
                 if pos >= stretch_stop:
-                    end = simple_block(text, pos).end()
+                    end = simple_block(text, pos).end()  # type: ignore[union-attr]  # matches empty text
                     if end >= n:
                         stretch_stop = n
                     else:
@@ -643,7 +643,7 @@ class _Preprocessor(_PcppPreprocessor):
             line_end = text.find("\n", pos)
             if line_end < 0:
                 line_end = n
-            end = simple_line(text, pos, line_end).end()
+            end = simple_line(text, pos, line_end).end()  # type: ignore[union-attr]  # matches empty text
             code_end = -1
             if end == line_end:
                 code_end = line_end
@@ -704,7 +704,7 @@ class _Preprocessor(_PcppPreprocessor):
                 continue
             hit = any(t.type == "CPP_ID" and t.value in names for t in toks)
             if hit or (pending and first_tok is not None and (balance > 0 or first_tok.value == "(")):
-                if real_count > _FLUSH_TOKENS and (not pending or (balance == 0 and first_tok.value != "(")):
+                if real_count > _FLUSH_TOKENS and (not pending or (balance == 0 and first_tok.value != "(")):  # type: ignore[union-attr]
                     yield from flush_lines(pos)
                     block = []
                     real_count = 0

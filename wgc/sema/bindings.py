@@ -147,6 +147,7 @@ def _from_vk_binding(request: BindingRequest, diags: list[Diagnostic]) -> tuple[
             return None
     binding = values[0]
     set_ = values[1] if len(values) == 2 else 0
+    assert isinstance(binding, int) and isinstance(set_, int)     # checked just above
     return set_, binding
 
 

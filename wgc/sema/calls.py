@@ -257,7 +257,8 @@ class FunctionCalls:
             return None
         display = f"{type_}::{name}"
         if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
-            return self._no_overload(resolved, display, args, e.span, methods.arity(type_, name))
+            self._no_overload(resolved, display, args, e.span, methods.arity(type_, name))
+            return None
         built = self._convert_args(checker, resolved.params, resolved.out_params, args, display, atomic_dest=None)
         if built is None:
             return None
@@ -276,7 +277,8 @@ class FunctionCalls:
     def _intrinsic_call(self, checker: ExpressionChecker, name: str, args: list[ir.Expr], span: Span) -> ir.Expr | None:
         resolved = intrinsics.resolve_intrinsic(name, _adopted_types(args))
         if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
-            return self._no_overload(resolved, name, args, span, intrinsics.arity(name, len(args)))
+            self._no_overload(resolved, name, args, span, intrinsics.arity(name, len(args)))
+            return None
         built = self._convert_args(checker, resolved.params, resolved.out_params, args, f"'{name}'",
                                    atomic_dest=0 if name in _ATOMICS else None)
         if built is None:
@@ -387,7 +389,7 @@ def _adopted_types(args: Sequence[ir.Expr]) -> list[t.Type]:
     others = [a.type for a in args if not (isinstance(a, ir.Constant) and a.literal) and t.is_numeric(a.type)]
     scalars = [t.element_scalar(o) for o in others]
     target = next((s for s in scalars if s is not None and s.kind is not t.ScalarKind.BOOL), None)
-    result = []
+    result: list[t.Type] = []
     for arg in args:
         if isinstance(arg, ir.Constant) and arg.literal and target is not None:
             literal = arg.type

@@ -32,7 +32,7 @@ import math
 import operator
 import struct
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from wgc import ir
 from wgc import types as t
@@ -80,12 +80,16 @@ def convert_value(value: ConstValue, source: t.Type, target: t.Type) -> ConstVal
     if source is target:
         return value
     if t.element_scalar(source) is not None and t.component_count(source) == 1:  # scalar, float1, 1x1
-        return _splat(value[0] if isinstance(value, tuple) else value, target)
+        scalar_value = value[0] if isinstance(value, tuple) else value
+        if isinstance(scalar_value, str):
+            raise ValueError(f"cannot convert a string constant to '{target}'")
+        return _splat(scalar_value, target)
     target_scalar = t.element_scalar(target)
-    if target_scalar is not None and t.element_scalar(source) is not None:
+    if target_scalar is not None and t.element_scalar(source) is not None and isinstance(value, tuple):
         components = [to_scalar(c, target_scalar) for c in value]
         return _shaped(_reshape(components, source, target), target)
-    if isinstance(source, t.StructType) and isinstance(target, t.StructType) and _derives_from(source, target):
+    if isinstance(source, t.StructType) and isinstance(target, t.StructType) and _derives_from(source, target) \
+            and isinstance(value, tuple):
         return value[:len(target.all_fields())]
     raise ValueError(f"cannot convert a constant from '{source}' to '{target}'")
 
@@ -158,14 +162,16 @@ def _splat(value: bool | int | float, target: t.Type) -> ConstValue:
     if isinstance(target, t.StructType):
         return tuple(_splat(value, f.type) for f in target.all_fields())
     scalar = t.element_scalar(target)
-    if scalar is None:
+    count = t.component_count(target)
+    if scalar is None or count is None:
         raise ValueError(f"cannot convert a constant to '{target}'")
-    return _shaped([to_scalar(value, scalar)] * t.component_count(target), target)
+    return _shaped([to_scalar(value, scalar)] * count, target)
 
 
 def _reshape(components: list, source: t.Type, target: t.Type) -> list:
     """Truncation (first components; the top-left block of a matrix) or vector<->matrix."""
     count = t.component_count(target)
+    assert count is not None, f"'{target}' has no components"
     if isinstance(source, t.MatrixType) and isinstance(target, t.MatrixType):
         if target.rows > source.rows or target.columns > source.columns:
             raise ValueError(f"cannot convert a constant from '{source}' to '{target}'")
@@ -176,9 +182,10 @@ def _reshape(components: list, source: t.Type, target: t.Type) -> list:
 
 
 def _derives_from(struct_: t.StructType, base: t.StructType) -> bool:
-    while struct_ is not None and struct_ is not base:
-        struct_ = struct_.base
-    return struct_ is base
+    current: t.StructType | None = struct_
+    while current is not None and current is not base:
+        current = current.base
+    return current is base
 
 
 def _zip_map(function: Callable, *values: ConstValue) -> ConstValue:
@@ -324,6 +331,8 @@ class _Folder:
     def unary(self, expr: ir.Unary) -> ConstValue:
         operand = self.eval(expr.operand)
         scalar = t.element_scalar(expr.type)
+        if scalar is None:
+            raise _NotConstantError(expr.span, f"operator '{expr.op}' on '{expr.type}' is not a constant expression")
         if expr.op == "!":
             return _zip_map(lambda a: not a, operand)
         if expr.op == "+":
@@ -348,6 +357,8 @@ class _Folder:
         if op in _COMPARISONS:
             return _zip_map(_COMPARISONS[op], left, right)
         scalar = t.element_scalar(expr.left.type)
+        if scalar is None:
+            raise _NotConstantError(expr.span, f"operator '{op}' on '{expr.left.type}' is not a constant expression")
         return _zip_map(lambda a, b: self.arithmetic(op, a, b, scalar, expr), left, right)
 
     def arithmetic(self, op: str, a, b, scalar: t.ScalarType, expr: ir.Binary):
@@ -415,7 +426,7 @@ class _Folder:
         if isinstance(expr.base.type, t.MatrixType):
             columns = expr.base.type.columns
             items = tuple(base[r * columns:(r + 1) * columns] for r in range(expr.base.type.rows))
-        if not 0 <= int(index) < len(items):
+        if not isinstance(index, (int, float)) or not 0 <= int(index) < len(items):
             raise _NotConstantError(expr.index.span, f"index {index} is out of range")
         return items[int(index)]
 
@@ -436,7 +447,7 @@ def _normalized(value: ConstValue, type_: t.Type) -> ConstValue:
     return _zip_map(lambda v: to_scalar(v, scalar), value)
 
 
-_HANDLERS: dict[type, Callable[[_Folder, ir.Expr], ConstValue]] = {
+_HANDLERS: dict[type, Callable[[_Folder, Any], ConstValue]] = {   # each takes its own Expr class
     ir.Constant: _Folder.constant,
     ir.VarRef: _Folder.var_ref,
     ir.IntrinsicCall: _Folder.intrinsic_call,

@@ -189,7 +189,6 @@ class DeclarationChecker:
                 self._define(member, function_entity)
         self.ctx.module.structs.append(struct)
         self.ctx.extents.append((decl.span, struct))
-        return struct
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)
@@ -520,9 +519,8 @@ class DeclarationChecker:
                                       "sets (declare it 'static const' for a constant)")
         block = self._globals_block
         if block is None:
-            struct = t.StructType(GLOBALS_BLOCK, span=span)
-            block = self._globals_block = ir.Variable(GLOBALS_BLOCK, struct, ir.Storage.UNIFORM, span, const=True,
-                                                      block_kind="cbuffer")
+            block = self._globals_block = ir.Variable(GLOBALS_BLOCK, t.StructType(GLOBALS_BLOCK, span=span),
+                                                      ir.Storage.UNIFORM, span, const=True, block_kind="cbuffer")
             self.ctx.module.globals.append(block)
             self.binding_requests.append(BindingRequest(block, None, None, span))
         struct = block.type

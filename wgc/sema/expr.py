@@ -849,7 +849,7 @@ class ExpressionChecker:
                 else:
                     queue[0:0] = _split(piece)
             if isinstance(target, (t.ScalarType, t.EnumType)):
-                return self.make_convert(parts[0], target)
+                return self.make_convert(parts[0], target) if parts[0] is not None else None
         if any(p is None for p in parts):
             return None
         return ir.Construct(target, span, tuple(parts))  # type: ignore[arg-type]

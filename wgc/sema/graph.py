@@ -342,14 +342,14 @@ class GraphChecker:
             pending = [iter(successors.get(root.id, []))]  # per node of the path: edges left to follow
             state[root.id], position[root.id] = 1, 0
             while pending:
-                edge = next(pending[-1], None)
-                if edge is None:
+                following = next(pending[-1], None)
+                if following is None:
                     done = path.pop()
                     pending.pop()
                     state[done.id] = 2
                     del position[done.id]
                     continue
-                target = edge.target
+                target = following.target
                 if state.get(target.id) == 1:
                     cycle = path[position[target.id]:]
                     key = frozenset(n.id for n in cycle)

@@ -333,8 +333,8 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("uint GetCurrentLoopIterationIndex()"))
 
     table: dict[str, tuple[Signature, ...]] = {}
-    for decl in decls:
-        table[decl.name] = (*table.get(decl.name, ()), decl)
+    for signature in decls:
+        table[signature.name] = (*table.get(signature.name, ()), signature)
     return table
 
 

@@ -40,6 +40,8 @@ def check_limits(module: ir.Module) -> list[Diagnostic]:
 
 
 def _control_flow_nesting(function: ir.Function) -> list[Diagnostic]:
+    if function.body is None:
+        return []
     stack: list[tuple[ir.Stmt, int]] = [(function.body, 0)]
     while stack:
         stmt, depth = stack.pop()

@@ -342,16 +342,18 @@ def _vec(element: t.ScalarType, n: int) -> t.Type:
 @functools.lru_cache(maxsize=None)
 def _declarations(kind: t.ResourceKind | t.NodeObjectKind | str) -> dict[str, tuple[_Decl, ...]]:
     """The declarations of a kind of object, grouped by method name."""
+    texts: Sequence[str]
     if kind == RAY_QUERY:
         texts = _RAY_QUERY
     elif isinstance(kind, t.NodeObjectKind):
-        texts: Sequence[str] = _NODES[kind]
+        texts = _NODES[kind]
     elif kind in _TEXTURES:
         _, _, count, features = _TEXTURES[kind]
         sizes = {"sizes": ", ".join(["out uint"] * count), "fsizes": ", ".join(["out float"] * count)}
         table = tuple((text, "") for text in _RW_TEXTURE) if "rw" in features else _TEXTURE
         texts = [text.format(**sizes) for text, need in table if set(need.split()) <= set(features.split())]
     else:
+        assert isinstance(kind, t.ResourceKind)
         texts = _RESOURCES.get(kind, ())
     grouped: dict[str, tuple[_Decl, ...]] = {}
     for decl in map(_parse, texts):
@@ -433,7 +435,7 @@ def _bind(decl: _Decl, env: dict[str, t.Type], args: Sequence[t.Type],
         if any(s is None for s in sources):
             return None
         common = functools.reduce(arithmetic_scalar, sources)  # type: ignore[arg-type]
-        bound["I"] = t.INT if common.kind is t.ScalarKind.INT else t.UINT
+        bound["I"] = t.INT if common is not None and common.kind is t.ScalarKind.INT else t.UINT
     return bound
 
 

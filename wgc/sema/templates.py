@@ -221,8 +221,8 @@ class Templates:
             for variable, param in zip(own, _own_params(decl)):
                 variable.name = param.name or ""  # the body sees the definition's names
             scope = entity.scope.child(ScopeKind.BLOCK, "template")
-            for param, value in zip(decl.template_params or (), key):
-                scope.declare(self._parameter_symbol(param, value))
+            for template_param, value in zip(decl.template_params or (), key):
+                scope.declare(self._parameter_symbol(template_param, value))
             with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
                 self.host.define(decl, instance)
 
@@ -343,6 +343,7 @@ class Templates:
         if isinstance(value, t.Type):
             return Symbol(param.name, SymbolKind.TYPE, TypeEntity(value), param.span)
         kind = self.host.check_type(param.kind) if param.kind is not None else t.INT
+        assert isinstance(value, int), "a non-type template argument is an integer constant"
         return Symbol(param.name, SymbolKind.ENUMERATOR, EnumeratorEntity(kind or t.INT, value), param.span)
 
     def _argument(self, param: ast.TemplateParam, arg: ast.TemplateArg, name: str) -> ArgValue | None:

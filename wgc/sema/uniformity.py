@@ -172,7 +172,7 @@ def written(expr: ir.Expr) -> list[ir.Expr]:
 
 def _lvalue_chain(target: ir.Expr) -> tuple[ir.Expr, list[ir.Expr]]:
     """The base of an l-value (a VarRef, ResourceIndex, RecordAccess, ...) and the projections above it."""
-    path = []
+    path: list[ir.Expr] = []
     while isinstance(target, (ir.FieldAccess, ir.Swizzle, ir.Index, ir.Convert)):
         path.append(target)
         target = target.operand if isinstance(target, ir.Convert) else target.base
@@ -621,6 +621,7 @@ class _Flow:
         if (op := _group_op_name(e)) is not None and self.uniform_control(e.span, op) \
                 and name in UNIFORM_OPERAND_METHODS:
             self.uniform_operands(e, obj, values[0] if values else None)  # type: ignore[arg-type]
+        result: Val | None
         if name.startswith("Interlocked") or name in COUNTER_METHODS:
             result = Val(f"depends on the value returned by '{name}'")
         elif isinstance(e, ir.IntrinsicCall) and name.startswith(("Wave", "Quad")) \
@@ -962,8 +963,8 @@ class _Paths:
                     continue
                 if source is None:
                     s = self.fresh(arg.variable, e.span, s)
-                elif isinstance(e.args[source], ir.VarRef):
-                    s = {**s, _Holds(arg.variable): _held(s, e.args[source].variable)}
+                elif isinstance(held := e.args[source], ir.VarRef):
+                    s = {**s, _Holds(arg.variable): _held(s, held.variable)}
                 else:                                  # fresh records passed straight through
                     s = self.fresh(arg.variable, e.args[source].span, s)
             inner = self.cache.finishes_sharing(e.function)

@@ -126,14 +126,15 @@ class Builder:
         return self._next_id
 
     def _encode(self, op_name: str, operands: Sequence[OperandValue],
-                result: int | None = None) -> tuple[list[int], int | None]:
-        """Encode one instruction; returns its words and its result id (allocated if needed)."""
+                result: int | None = None) -> tuple[list[int], int]:
+        """Encode one instruction; returns its words and its result id (allocated if needed; 0 for
+        an instruction without one)."""
         inst = grammar.instruction(op_name)
         needed = _parse_version(inst.version)
         if needed is not None and needed > self.version and not inst.extensions:
             raise ValueError(f"{op_name} needs SPIR-V {needed[0]}.{needed[1]}; the module is "
                              f"{self.version[0]}.{self.version[1]}")
-        result_id = None
+        result_id = 0
         if inst.has_result:
             result_id = self.new_id() if result is None else result
         elif result is not None:
@@ -305,7 +306,7 @@ class Builder:
         self._debug.append(words)
         return result
 
-    def debug(self, op_name: str, *operands: OperandValue) -> int | None:
+    def debug(self, op_name: str, *operands: OperandValue) -> int:
         """Any other instruction of debug section 7a (OpSource, OpSourceExtension, ...)."""
         words, result = self._encode(op_name, operands)
         self._debug.append(words)
@@ -331,7 +332,7 @@ class Builder:
         name = decoration if isinstance(decoration, str) else grammar.enumerant_by_value(
             "Decoration", decoration).name
         if grammar.takes_id_operands("Decoration", name):
-            self._id_decorations.append((target, tuple(int(o) for o in operands), name))
+            self._id_decorations.append((target, tuple(self._id(o, "OpDecorateId") for o in operands), name))
             self._annotate("OpDecorateId", [target, decoration, *operands])
         else:
             self._annotate("OpDecorate", [target, decoration, *operands])
@@ -343,10 +344,11 @@ class Builder:
     # --- types, constants, global variables ---------------------------------------------------
 
     def global_instruction(self, op_name: str, *operands: OperandValue,
-                           result: int | None = None) -> int | None:
-        """Append any instruction to the types/constants/variables section (no deduplication)."""
+                           result: int | None = None) -> int:
+        """Append any instruction to the types/constants/variables section (no deduplication);
+        returns its result id, 0 for an instruction without one."""
         words, result_id = self._encode(op_name, operands, result)
-        if result_id is not None:
+        if result_id:
             self._global_pos[result_id] = len(self._globals)
         self._globals.append(words)
         return result_id
@@ -490,8 +492,9 @@ class Builder:
         """Whether a block is open (labelled and not yet terminated)."""
         return self._in_block
 
-    def emit(self, op_name: str, *operands: OperandValue, result: int | None = None) -> int | None:
-        """Append an instruction to the current block; returns its result id, if it has one.
+    def emit(self, op_name: str, *operands: OperandValue, result: int | None = None) -> int:
+        """Append an instruction to the current block; returns its result id, 0 for an instruction
+        without one (0 is never an id: passing it on as an operand raises TypeError).
 
         Operands follow the grammar, without the result id (give `result=` to use a reserved
         one): result type first where there is one, e.g. emit("OpIAdd", uint, a, b)."""

@@ -107,11 +107,11 @@ def _grammar_path(filename: str) -> Path:
     except importlib.metadata.PackageNotFoundError as exc:
         raise GrammarNotFound(f"the Python package {HEADERS_DISTRIBUTION!r} is not installed; "
                               f"it provides the SPIR-V grammar ({filename})") from exc
-    path = Path(dist.locate_file(_UNIFIED1 + filename))
+    path = Path(str(dist.locate_file(_UNIFIED1 + filename)))
     if not path.is_file():   # unusual layout: search the distribution's file list
         for entry in dist.files or ():
             if str(entry).replace("\\", "/").endswith("unified1/" + filename):
-                path = Path(dist.locate_file(entry))
+                path = Path(str(dist.locate_file(entry)))
                 break
     if not path.is_file():
         raise GrammarNotFound(f"{filename} not found in the installed {HEADERS_DISTRIBUTION}")

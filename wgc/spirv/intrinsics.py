@@ -59,13 +59,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
-from .lower import FunctionLowering, Place
+from . import resources
+from .places import Place
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering
 
 _ATOMIC_OPS = {  # name: (instruction for int, for uint)
     "InterlockedAdd": ("OpAtomicIAdd",) * 2, "InterlockedAnd": ("OpAtomicAnd",) * 2,
@@ -279,12 +284,11 @@ def _derivative(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """ddx/ddy/fwidth and their coarse/fine forms: the core derivative instructions, which need the
     compute derivative group of SPV_KHR_compute_shader_derivatives (`resources.uses_derivatives`,
     as implicit-LOD sampling); SPIR-V derivatives are 32-bit, so half values are widened."""
-    from .resources import uses_derivatives
 
     op, control = _DERIVATIVES[call.name]
     if control:
         fl.b.capability("DerivativeControl")
-    uses_derivatives(fl, call)
+    resources.uses_derivatives(fl, call)
 
     def derivative(piece: t.Type, parts: list[int]) -> int:
         wide = t.with_element(piece, t.FLOAT)
@@ -691,13 +695,11 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
               args: tuple[ir.Expr, ...]) -> None:
     """An Interlocked* operation on `place` (a Place or a storage-image texel) with the remaining
     arguments (value(s), then the optional out "original value")."""
-    from .resources import ImagePlace, texel_pointer
-
     name = getattr(call, "name", None) or call.method  # type: ignore[union-attr]
     assert not name.endswith("FloatBitwise") or not isinstance(call, ir.IntrinsicCall), \
         "sema.target rejects the float compare-exchange on a float location (WG0627)"
-    if isinstance(place, ImagePlace):
-        type_, pointer, scope = place.type, texel_pointer(fl, place), fl.ml.scope("Device")
+    if isinstance(place, resources.ImagePlace):
+        type_, pointer, scope = place.type, resources.texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
         assert place.storage != "NodePayloadAMDX", "sema.target rejects atomics on node records (WG0620)"
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
@@ -729,28 +731,31 @@ def _barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     first, second = call.args
     flags = constant_int(second, "the Barrier semantic flags")
     if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
-        _emit_barrier(fl, 0, flags, object_memory(first.type))
+        _emit_barrier(fl, 0, flags, object_memory(fl, first.type))
     else:
         _emit_barrier(fl, constant_int(first, "the Barrier memory flags"), flags)
     return None
 
 
-def object_memory(type_: t.NodeObjectType | t.ResourceType) -> tuple[str, ...]:
+def object_memory(fl: FunctionLowering, type_: t.NodeObjectType | t.ResourceType) -> tuple[str, ...]:
     """The storage-class semantics of `Barrier(object, ...)`: the memory the object lives in.
-    A record is node-payload memory (OutputMemory, as dxc and the NODE_*_MEMORY flags); a
-    structured or byte-address buffer is UniformMemory; a typed buffer or texture is ImageMemory."""
+    A record is node-record memory (the target's `record_memory`: AMDX OutputMemory, as dxc and
+    the NODE_*_MEMORY flags); a structured or byte-address buffer is UniformMemory; a typed buffer
+    or texture is ImageMemory."""
     if isinstance(type_, t.NodeObjectType):
-        return ("OutputMemory",)
-    from .resources import is_image
-    return ("ImageMemory",) if is_image(type_) else ("UniformMemory",)
+        return (fl.ml.nodes.record_memory,)
+    return ("ImageMemory",) if resources.is_image(type_) else ("UniformMemory",)
 
 
+RECORD_MEMORY = "record memory"
 BARRIER_MEMORY = (("UAV_MEMORY", ("UniformMemory", "ImageMemory")), ("GROUP_SHARED_MEMORY", ("WorkgroupMemory",)),
-                  ("NODE_INPUT_MEMORY", ("OutputMemory",)), ("NODE_OUTPUT_MEMORY", ("OutputMemory",)))
+                  ("NODE_INPUT_MEMORY", (RECORD_MEMORY,)), ("NODE_OUTPUT_MEMORY", (RECORD_MEMORY,)))
 """Barrier memory flag -> SPIR-V memory-semantics storage classes. UAV memory is buffers and
-images (as DeviceMemoryBarrier); node records, input or output, are NodePayloadAMDX memory,
-which SPIR-V orders with OutputMemory (dxc's choice for NODE_OUTPUT_MEMORY and record objects;
-dxc drops NODE_INPUT_MEMORY, which leaves AcquireRelease with no storage class: invalid)."""
+images (as DeviceMemoryBarrier); node records, input or output, are the target's record memory
+(`NodeOperations.record_memory`): NodePayloadAMDX memory, which SPIR-V orders with OutputMemory
+(dxc's choice for NODE_OUTPUT_MEMORY and record objects; dxc drops NODE_INPUT_MEMORY, which leaves
+AcquireRelease with no storage class: invalid), or the emulated target's PhysicalStorageBuffer
+memory, which UniformMemory orders."""
 
 
 def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[str, ...] = ()) -> None:
@@ -759,7 +764,8 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[st
     names = list(kinds)
     for flag, classes in BARRIER_MEMORY:
         if memory & FLAGS[flag]:
-            names += [c for c in classes if c not in names]
+            named = [fl.ml.nodes.record_memory if c == RECORD_MEMORY else c for c in classes]
+            names += [c for c in named if c not in names]
     if scope == "Invocation":         # Vulkan: Relaxed only; ordering one's own accesses is a no-op
         if not sync:
             return
@@ -913,10 +919,9 @@ def _quad_any_all(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 def _non_uniform_index(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """NonUniformResourceIndex(i): a copy of i decorated NonUniform (dxc); the resource accesses it
     indexes are decorated by `resources.decorate_non_uniform`."""
-    from .resources import mark_non_uniform
 
     copy = fl.b.emit("OpCopyObject", fl.types.id(call.type), fl.value(call.args[0]))
-    mark_non_uniform(fl, copy)
+    resources.mark_non_uniform(fl, copy)
     return copy
 
 
@@ -956,12 +961,11 @@ def _builtin_load(fl: FunctionLowering, name: str) -> int:
 
 
 def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return _builtin_load(fl, "RemainingRecursionLevelsAMDX")
+    return fl.ml.nodes.remaining_recursion_levels(fl)
 
 
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    """0: the index outside loops (proposal 0025), and this target compiles no loop graph (WG0601)."""
-    return fl.uint(0)
+    return fl.ml.nodes.loop_iteration_index(fl)
 
 
 _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]] = {

@@ -77,12 +77,14 @@ class _Inst:
         return self.words[self._index(key) + 1:]
 
     @property
-    def result(self) -> int | None:
-        return self.operand("IdResult") if self.info.has_result else None
+    def result(self) -> int:
+        """The result id; 0 (never an id) for an instruction without one."""
+        return self.operand("IdResult") if self.info.has_result else 0
 
     @property
-    def result_type(self) -> int | None:
-        return self.operand("IdResultType") if self.info.has_result_type else None
+    def result_type(self) -> int:
+        """The result type id; 0 (never an id) for an instruction without one."""
+        return self.operand("IdResultType") if self.info.has_result_type else 0
 
 
 def _decode(words: list[int]) -> list[_Inst]:
@@ -113,7 +115,7 @@ class _Module:
 
     def __init__(self, insts: list[_Inst]) -> None:
         self.insts = insts
-        self.defs = {i.result: i for i in insts if i.result is not None}
+        self.defs = {i.result: i for i in insts if i.result}
         self.names = {i.operand("Target"): _string(i.after("Target")) for i in insts if i.name == "OpName"}
         # target id -> decoration name -> parameter words (OpDecorate and OpDecorateId)
         self.decorations: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
@@ -143,7 +145,7 @@ class _Module:
 
     def pointee(self, pointer_type: int | None) -> _Inst | None:
         """The type a pointer type points to (None if `pointer_type` is not a pointer type)."""
-        if not self.is_a(pointer_type, "OpTypePointer"):
+        if pointer_type is None or not self.is_a(pointer_type, "OpTypePointer"):
             return None
         return self.defs.get(self.defs[pointer_type].operand("Type"))
 
@@ -235,7 +237,7 @@ def _instructions(m: _Module) -> list[str]:
             if not m.decorated(struct, "TrackFinishWritingAMDX"):
                 problems.append(f"{m.label(i.result)}: OpFinishWritingNodePayloadAMDX on a payload without "
                                 "TrackFinishWritingAMDX")
-            if "CoalescingAMDX" in m.modes.get(i.function, {}):
+            if i.function is not None and "CoalescingAMDX" in m.modes.get(i.function, {}):
                 problems.append(f"{m.label(i.result)}: OpFinishWritingNodePayloadAMDX in a coalescing node")
     return problems
 

@@ -30,12 +30,18 @@ location) or else a copy in a new Function variable (`query_pointer`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wgc import ir
 from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.rayquery import RAY_FLAG_CULL_PRIMITIVES
 
-from .lower import FunctionLowering, Place
+from . import resources
+from .places import Place
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering
 
 CANDIDATE, COMMITTED = 0, 1
 
@@ -91,13 +97,13 @@ def method(fl: FunctionLowering, expr: ir.MethodCall) -> object:
     if name == "TraceRayInline":
         _trace_ray_inline(fl, query, query_type, expr.args)
         return None
-    result = None if expr.type is t.VOID else fl.types.id(expr.type)
     if name in _COMMANDS:
         operands = [fl.value(a) for a in expr.args]
-        if result is None:
+        if expr.type is t.VOID:
             fl.b.emit(_COMMANDS[name], query, *operands)
             return None
-        return fl.b.emit(_COMMANDS[name], result, query, *operands)
+        return fl.b.emit(_COMMANDS[name], fl.types.id(expr.type), query, *operands)
+    result = fl.types.id(expr.type)
     if name in _RAY_GETTERS:
         return fl.b.emit(_RAY_GETTERS[name], result, query)
     if name == "CandidateProceduralPrimitiveNonOpaque":
@@ -120,7 +126,6 @@ def method(fl: FunctionLowering, expr: ir.MethodCall) -> object:
 
 def _trace_ray_inline(fl: FunctionLowering, query: int, query_type: t.RayQueryType,
                       args: tuple[ir.Expr, ...]) -> None:
-    from . import resources
     accel_arg, flags_arg, mask_arg, ray_arg = args
     accel = resources.load_object(fl, accel_arg)
     folded = fold(flags_arg)

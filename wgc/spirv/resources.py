@@ -64,8 +64,8 @@ Invariants (dxc's Vulkan mapping unless noted):
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
@@ -75,7 +75,11 @@ from wgc.sema.nodes import NodeInfo
 from wgc.source import Span
 
 from . import grammar
-from .lower import FunctionLowering, ModuleLowering, Place, ResourceHandle
+from .builder import OperandValue
+from .places import ImagePlace, Place, ResourceHandle
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering, ModuleLowering
 
 RK = t.ResourceKind
 
@@ -88,8 +92,8 @@ _UINT16 = t.scalar(t.ScalarKind.UINT, 16)
 
 
 @dataclass
-class _State:
-    """What this module remembers per ModuleLowering."""
+class ResourceState:
+    """What this module remembers per module (`ModuleLowering.resources`)."""
 
     variables: dict[int, ir.Variable] = field(default_factory=dict)     # resource variable id -> IR
     counters: dict[int, int] = field(default_factory=dict)              # buffer id -> counter variable
@@ -102,14 +106,8 @@ class _State:
     non_uniform: set[int] = field(default_factory=set)                  # NonUniformResourceIndex results
 
 
-_STATES: weakref.WeakKeyDictionary[ModuleLowering, _State] = weakref.WeakKeyDictionary()
-
-
-def _state(ml: ModuleLowering) -> _State:
-    found = _STATES.get(ml)
-    if found is None:
-        found = _STATES[ml] = _State()
-    return found
+def _state(ml: ModuleLowering) -> ResourceState:
+    return ml.resources
 
 
 def _name_once(ml: ModuleLowering, target: int, name: str) -> None:
@@ -129,8 +127,13 @@ def _decorate_binding(ml: ModuleLowering, var: int, variable: ir.Variable) -> No
 
 
 def declare_block(ml: ModuleLowering, variable: ir.Variable) -> Place:
-    """A uniform block (cbuffer, ConstantBuffer, tbuffer, push constants): a Place of its struct."""
+    """A uniform block (cbuffer, ConstantBuffer, tbuffer, push constants): a Place of its struct.
+    Push constants are the target's when it places them (`NodeOperations.push_constant_place`)."""
     assert variable.layout is not None
+    if variable.push_constant:
+        place = ml.nodes.push_constant_place(ml, variable)
+        if place is not None:
+            return place
     struct = ml.types.block(variable.type, variable.layout, f"type.{variable.name}")
     if variable.push_constant:
         storage = "PushConstant"
@@ -311,7 +314,8 @@ def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Vari
         component = _component(type_)
         kind = "f" if component.is_float else ("s" if component.kind is t.ScalarKind.INT else "u")
         bits = scalar.bits if scalar is not None and scalar.kind is not t.ScalarKind.BOOL else 32
-        fmt = _FORMATS.get((kind, bits, t.component_count(type_.element) or 1), "Unknown")
+        count = t.component_count(type_.element) if type_.element is not None else None
+        fmt = _FORMATS.get((kind, bits, count or 1), "Unknown")
     for capability in grammar.enumerant_info("ImageFormat", fmt).capabilities:
         ml.b.capability(capability)
     return fmt
@@ -332,16 +336,6 @@ def image_type(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable 
     if storage:
         _state(ml).formats[image] = fmt
     return image
-
-
-@dataclass(frozen=True)
-class ImagePlace:
-    """A texel of a typed buffer or texture (`tex[uint2(x, y)]`): read with OpImageFetch/Read,
-    written with OpImageWrite."""
-
-    handle: ResourceHandle
-    coordinate: int
-    type: t.Type
 
 
 def _descriptor(fl: FunctionLowering, handle: ResourceHandle) -> int:
@@ -481,7 +475,7 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
 
 
 def _handle(fl: FunctionLowering, expr: ir.Expr) -> ResourceHandle:
-    handle = fl.value(expr)
+    handle = fl.handle(expr)
     if not isinstance(handle, ResourceHandle):
         raise AssertionError("this resource cannot be used here")
     fl.use_global(handle.variable)
@@ -579,7 +573,8 @@ def _byte_address_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.
     raw = _Raw(fl, handle, fl.value(args[0]))
     rule = {"default_row_major": fl.ml.module.default_row_major}
     if name.startswith("Interlocked"):
-        return _atomic(fl, raw, expr)
+        _atomic(fl, raw, expr)
+        return None
     if name.startswith("Load"):
         value = raw.load(expr.type, layout_of(expr.type, LayoutRule.SCALAR, **rule), 0)
         _status(fl, expr, 1)
@@ -594,7 +589,8 @@ def _byte_address_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.
 def _atomic(fl: FunctionLowering, raw: _Raw, expr: ir.MethodCall) -> None:
     """RWByteAddressBuffer.Interlocked*(address, value(s)[, out original]) on the addressed word."""
     name, args = expr.method, expr.args
-    signed = t.element_scalar(args[1].type) is not None and t.element_scalar(args[1].type).kind is t.ScalarKind.INT
+    scalar = t.element_scalar(args[1].type)
+    signed = scalar is not None and scalar.kind is t.ScalarKind.INT
     uint_id, pointer = fl.types.id(t.UINT), fl.pointer(raw.word(0))
     scope, semantics = fl.ml.scope("Device"), fl.ml.semantics()
 
@@ -771,7 +767,8 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     if name.startswith("CalculateLevelOfDetail"):
         return _level_of_detail(fl, handle, expr)
     if name == "GetDimensions":
-        return _get_dimensions(fl, handle, expr)
+        _get_dimensions(fl, handle, expr)
+        return None
     if name != "Load":
         raise AssertionError(f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
     location = fl.value(args[0])
@@ -783,7 +780,7 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     scalar = t.element_scalar(args[0].type)
     assert scalar is not None
     coordinate = parts[0] if len(parts) == 2 else fl.build(parts[:-1], t.vector(scalar, len(parts) - 1))
-    operands: list[object] = ["Lod", parts[-1]]
+    operands: list[OperandValue] = ["Lod", parts[-1]]
     if len(args) >= 2:
         kind, offset = _offset(fl, args[1], name)
         operands = [f"Lod|{kind}", parts[-1], offset]
@@ -809,14 +806,14 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
         uses_derivatives(fl, expr)
     sampled = _sampled_image(fl, handle, args[0])
     coordinate, rest = fl.value(args[1]), args[2:]
-    leading: list[object] = []
+    leading: list[int] = []
     dref = "Dref" in opcode
     if dref:                                                # the depth reference
         leading, rest = [fl.value(rest[0])], rest[1:]
     elif opcode == "OpImageGather":
         leading = [fl.uint(_GATHER_COMPONENT[name.removeprefix("Gather")])]
     names = [operand] if operand else []
-    values: list[object] = [fl.value(a) for a in rest[:count]]
+    values: list[OperandValue] = [fl.value(a) for a in rest[:count]]
     if name == "SampleCmpLevelZero":
         names, values = ["Lod"], [fl.ml.constant(t.FLOAT, 0.0)]
     rest = rest[count:]
@@ -834,7 +831,7 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
         names.append("MinLod")
         values.append(fl.value(rest[0]))
         rest = rest[1:]
-    image_operands = ["|".join(names), *values] if names else []
+    image_operands: list[OperandValue] = ["|".join(names), *values] if names else []
     component = _component(handle.type)
     if dref and not opcode.endswith("Gather"):
         value = fl.b.emit(opcode, fl.types.scalar(component), sampled, coordinate, *leading, *image_operands)
@@ -866,7 +863,7 @@ def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, 
         return "ConstOffset", fl.ml.constant(arg.type, folded.value)
     if method_name.startswith("Gather"):
         fl.b.capability("ImageGatherExtended")
-        return "Offset", fl.value(arg)  # type: ignore[return-value]
+        return "Offset", fl.value(arg)
     raise AssertionError(f"sema.target rejects variable texel offsets of '{method_name}' (WG0622)")
 
 

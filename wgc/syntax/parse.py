@@ -367,7 +367,8 @@ class AstBuilder:
         body = rest[-1] if isinstance(rest[-1], ast.Block) else None
         specialization_args = None
         if isinstance(name, _SpecializedName):
-            name, specialization_args = name.name, name.args
+            specialization_args = name.args
+            name = name.name
         return ast.FunctionDecl(
             span,
             attributes=self._of(before, ast.Attribute),
@@ -471,9 +472,8 @@ class AstBuilder:
 
     def typedef_decl(self, meta: Any, children: list[Any]) -> ast.TypedefDecl:
         modifiers = self._modifiers(children)
-        target = next(c for c in children if isinstance(c, (ast.TypeRef, ast.StructDecl)))
-        if isinstance(target, ast.StructDecl):
-            target = ast.StructType(target.span, target)
+        written = next(c for c in children if isinstance(c, (ast.TypeRef, ast.StructDecl)))
+        target = ast.StructType(written.span, written) if isinstance(written, ast.StructDecl) else written
         return ast.TypedefDecl(self._span(meta), modifiers, target, self._of(children, ast.Declarator))
 
     def enum_decl(self, meta: Any, children: list[Any]) -> ast.EnumDecl:
@@ -792,13 +792,13 @@ class AstBuilder:
                 return chr(value)
             if short is not None or long is not None:
                 digits, needed, letter = (short, 4, "u") if short is not None else (long, 8, "U")
-                value = int(digits, 16) if len(digits) == needed else None
-                if value is None or value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                point = int(digits, 16) if len(digits) == needed else None
+                if point is None or point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:
                     self.diagnostics.append(codes.INVALID_ESCAPE(
                         span, f"incomplete universal character name: \\{letter} needs {needed} hex digits"
-                        if value is None else "invalid universal character"))
+                        if point is None else "invalid universal character"))
                     return ""
-                return chr(value)
+                return chr(point)
             if other in _ESCAPES:
                 return _ESCAPES[other]
             self.diagnostics.append(codes.UNKNOWN_ESCAPE(span, f"unknown escape sequence '\\{other}'"))
@@ -1087,7 +1087,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
                                                         "unexpected end of input"))
                 position = len(work)
             start, end = _toplevel_region(work, position or 0)
-            previous = postlex.token_before(position) if isinstance(error, UnexpectedToken) else None
+            previous = postlex.token_before(position or 0) if isinstance(error, UnexpectedToken) else None
             if previous is not None and previous.start_pos < start:
                 # the error may belong to the declaration before (a missing ';' after a struct)
                 start = _toplevel_region(work, previous.start_pos)[0]
