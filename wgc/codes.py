@@ -247,6 +247,8 @@ STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time co
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
 FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
+RAYQUERY_NOT_EXPRESSIBLE = _kind("WG0633", E, "a RayQuery in groupshared memory or in a struct (SPIR-V keeps ray "
+                                 "queries in Function or Private variables of their own)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -45,7 +45,7 @@ from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker
 from wgc.sema.templates import ArgValue, Templates, show
-from wgc.sema.typeref import contains_object
+from wgc.sema.typeref import contains_object, contains_only_ray_queries, contains_ray_query
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -208,8 +208,11 @@ class DeclarationChecker:
             # too, reported where the struct is used (`analyze`) or as a node record (`nodes`), as DXC does
             if contains_object(type_) and not contains_only_node_objects(type_):
                 struct.object_fields.append(t.Field(declarator.name, type_, None, None, span))
-                erroneous.add(declarator.name)   # `s.field` adds nothing to the error at the struct's use
-                continue
+                if not contains_only_ray_queries(type_):
+                    erroneous.add(declarator.name)   # `s.field` adds nothing to the error at the struct's use
+                    continue
+                # a RayQuery field is a field (DXC): refused in laid-out memory (`analyze`, `nodes`), a
+                # target limit elsewhere (`target`, WG0633)
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
                 erroneous.add(declarator.name)
@@ -428,17 +431,15 @@ class DeclarationChecker:
             self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
-        innermost = t.innermost_element(type_)
-        if isinstance(innermost, t.RayQueryType) and "static" not in modifiers:
-            # Vulkan keeps ray queries in Function or Private storage: a static global only
-            where = "groupshared" if "groupshared" in modifiers else "a constant-buffer member ($Globals)"
-            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                            f"global {describe(type_)} '{declarator.name}' cannot be {where}: "
-                            "a RayQuery is a local or a static global")
-            return
-        if contains_object(type_) and not isinstance(innermost, t.RayQueryType):
+        if contains_object(type_) and not contains_only_ray_queries(type_):
             held = "a node object" if contains_only_node_objects(type_) else "a resource"
             self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds {held}")
+            return
+        if contains_ray_query(type_) and not modifiers & {"static", "groupshared"}:
+            # DXC accepts it, but a $Globals member is set by the application and laid out: no object
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                            f"global {describe(type_)} '{declarator.name}' cannot be a constant-buffer member "
+                            "($Globals): a RayQuery is a local, a static or a groupshared global")
             return
         if push_constant and isinstance(type_, t.StructType):
             # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
@@ -578,8 +579,9 @@ class DeclarationChecker:
                     self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
                 member_span = self._name_span(declarator.span, declarator.name)
                 if type_ is not None and contains_object(type_):
+                    held = "hold a RayQuery" if contains_only_ray_queries(type_) else "be a resource"
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
-                                    f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
+                                    f"{decl.keyword} member '{declarator.name}' cannot {held} ('{type_}')")
                     type_ = None
                 if type_ is None:
                     self._erroneous_variable(declarator)

@@ -227,7 +227,8 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
                        f"'{kind.value}' element must be a scalar or vector, not '{element}'")
             return None
     if contains_object(element):
-        ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain a resource")
+        held = "a RayQuery" if contains_only_ray_queries(element) else "a resource"
+        ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain {held}")
         return None
     return t.resource(kind, element, modifier)
 
@@ -288,6 +289,28 @@ def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.T
     query = t.ray_query(*flags)
     check_type(ctx, query, ref.span, query_flags_literal=len(args) == 2 and isinstance(args[1], ast.IntLiteral))
     return query
+
+
+def contains_ray_query(type_: t.Type) -> bool:
+    """Whether a type is or holds a RayQuery (in an array or a struct field)."""
+    if isinstance(type_, t.RayQueryType):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return contains_ray_query(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(contains_ray_query(f.type) for f in type_.all_fields())
+    return False
+
+
+def contains_only_ray_queries(type_: t.Type) -> bool:
+    """Whether the objects a type is or holds are all RayQuery objects (no resource or node object)."""
+    if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+        return False
+    if isinstance(type_, t.ArrayType):
+        return contains_only_ray_queries(type_.element)
+    if isinstance(type_, t.StructType):
+        return all(contains_only_ray_queries(f.type) for f in type_.all_fields())
+    return True
 
 
 def contains_object(type_: t.Type) -> bool:
