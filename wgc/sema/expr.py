@@ -588,6 +588,10 @@ class ExpressionChecker:
         if isinstance(type_, t.MatrixType):
             return self._matrix_swizzle(base, name, span, name_span)
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+            if methods.slice_access(type_, name) is not None:
+                self.ctx.report(codes.INVALID_OPERANDS, name_span,
+                                f"'{name}' of {describe(type_)} must be indexed twice: .{name}[{'sample' if name == 'sample' else 'level'}][position]")
+                return None
             if name in methods.method_names(type_):
                 self.ctx.report(codes.INVALID_OPERANDS, name_span,
                                 f"method '{name}' of {describe(type_)} must be called")
@@ -652,11 +656,38 @@ class ExpressionChecker:
         return ir.Swizzle(result, span, base, components)
 
     def _IndexExpr(self, e: ast.IndexExpr) -> ir.Expr | None:
+        inner = e.object
+        if isinstance(inner, ast.IndexExpr) and isinstance(inner.object, ast.MemberExpr) \
+                and inner.object.member in methods.SLICE_MEMBERS:
+            return self._double_index(e, inner, inner.object)
         base = self.check(e.object)
         index = self.check(e.index)
         if base is None or index is None:
             return None
         return self.index(base, index, e.span)
+
+    def _double_index(self, e: ast.IndexExpr, inner: ast.IndexExpr, member: ast.MemberExpr) -> ir.Expr | None:
+        """`x.mips[a][b]` / `x.sample[a][b]`: a texel of another mip level or sample of a texture,
+        or plain member accesses and subscripts on anything else."""
+        owner = self.check(member.object)
+        if owner is None:
+            return None
+        access = methods.slice_access(owner.type, member.member)
+        if access is None:
+            base = self.member(owner, member.member, member.span)
+            first = self.check(inner.index)
+            base = self.index(base, first, inner.span) if base is not None and first is not None else None
+            index = self.check(e.index)
+            return self.index(base, index, e.span) if base is not None and index is not None else None
+        slice_, index = self.check(inner.index), self.check(e.index)
+        if slice_ is None or index is None:
+            return None
+        what = "a sample index" if member.member == "sample" else "a mip level"
+        slice_ = self.convert(slice_, t.UINT, what)
+        converted = self.convert(index, access.index_type, "an index")
+        if slice_ is None or converted is None:
+            return None
+        return ir.ResourceIndex(access.element, e.span, owner, converted, slice_)
 
     def index(self, base: ir.Expr, index: ir.Expr, span: Span) -> ir.Expr | None:
         type_ = base.type

@@ -226,8 +226,12 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
 def texel_offset_arguments(call: ir.MethodCall) -> tuple[ir.Expr, ...]:
     """The texel offset arguments of a read-only texture method: the signed-integer arguments after
     the location (Sample*/Gather*/CalculateLevelOfDetail take float coordinates, clamps, biases,
-    LODs and gradients; `Load`'s first argument is its integer location; a status is `out uint`)."""
-    args = call.args[1:] if call.method == "Load" else call.args
+    LODs and gradients; `Load`'s first argument is its integer location, on a multisampled texture
+    followed by the sample index; a status is `out uint`; `GetSamplePosition` takes a sample index)."""
+    if call.method == "GetSamplePosition":
+        return ()
+    multisampled = isinstance(call.object.type, t.ResourceType) and call.object.type.kind.multisampled
+    args = call.args[(2 if multisampled else 1):] if call.method == "Load" else call.args
     return tuple(a for a in args if (scalar := t.element_scalar(a.type)) is not None
                  and scalar.kind is t.ScalarKind.INT)
 

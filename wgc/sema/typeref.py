@@ -18,6 +18,7 @@ shadows them; `half` and the min-precision types follow `-enable-16bit-types`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -204,13 +205,27 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
             return None
         return t.resource(kind, None)
     if not args:
-        needs_arg = kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer"))
+        needs_arg = kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer")) or kind.multisampled
         if needs_arg:
-            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs an element type: {kind.value}<T>")
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs an element type: {kind.value}<T>"
+                       + (" or <T, SAMPLES>" if kind.multisampled else ""))
             return None
         return t.resource(kind, _DEFAULT_ELEMENT)
+    sample_count = 0
+    if kind.multisampled and len(args) == 2:
+        # DXC: template<typename element, int count = 0>; the count is any constant int
+        if isinstance(args[1], ast.TypeRef):
+            ctx.report(codes.INVALID_TEMPLATE, args[1].span, f"'{kind.value}' sample count must be a constant, "
+                       "not a type")
+            return None
+        count = constant_int(args[1], f"{kind.value} sample count")
+        if count is None:
+            return None
+        sample_count, args = count, args[:1]
+        ref = dataclasses.replace(ref, template_args=args)
     if len(args) != 1:
-        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' takes one template argument")
+        takes = "one or two template arguments" if kind.multisampled else "one template argument"
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' takes {takes}")
         return None
     types = _type_args(ctx, ref, constant_int)
     if types is None:
@@ -230,7 +245,7 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
         held = "a RayQuery" if contains_only_ray_queries(element) else "a resource"
         ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain {held}")
         return None
-    return t.resource(kind, element, modifier)
+    return t.resource(kind, element, modifier, sample_count)
 
 
 def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constant_int: ConstantInt) -> t.Type | None:

@@ -58,6 +58,7 @@ _OBJECT_TYPES = (
     "Texture1D", "Texture1DArray", "Texture2D", "Texture2DArray", "Texture3D", "TextureCube",
     "TextureCubeArray", "Texture2DMS", "Texture2DMSArray",
     "RWTexture1D", "RWTexture1DArray", "RWTexture2D", "RWTexture2DArray", "RWTexture3D",
+    "RWTexture2DMS", "RWTexture2DMSArray",
     "RasterizerOrderedBuffer", "RasterizerOrderedByteAddressBuffer",
     "RasterizerOrderedStructuredBuffer", "RasterizerOrderedTexture1D",
     "RasterizerOrderedTexture1DArray", "RasterizerOrderedTexture2D",
