@@ -846,6 +846,12 @@ class ExpressionChecker:
     def build(self, target: t.Type, pieces: list[ir.Expr], span: Span, what: str) -> ir.Expr | None:
         """Build a `target` value from pieces, flattening them as HLSL does; all pieces must be used."""
         queue = list(pieces)
+        string = next((p for p in pieces if p.type is t.STRING), None)
+        if string is not None:
+            # DXC counts a string as one element of the list, which converts to no element type
+            self.ctx.report(codes.TYPE_MISMATCH, string.span,
+                            f"cannot convert from 'string' to an element of {describe(target)} in {what}")
+            return None
         needed = _leaf_count(target)
         given = sum(_leaf_count(p.type) or 0 for p in pieces)
         if needed is None or given != needed or any(_leaf_count(p.type) is None for p in pieces):
