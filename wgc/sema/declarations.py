@@ -663,6 +663,14 @@ class DeclarationChecker:
             else:
                 self.templates.specialize_function(decl, span)
             return
+        if decl.scope_args:
+            span = self._name_span(decl.span, decl.name[-1])
+            if decl.template_params:
+                self.templates.define_out_of_line(decl, span)
+            else:
+                self.ctx.report(codes.INVALID_TEMPLATE, span, f"a member of '{decl.name[0]}<...>' defined out of "
+                                "line needs its 'template<...>' header")
+            return
         if len(decl.name) > 1:
             self._out_of_line_member(decl)
             return
@@ -676,21 +684,31 @@ class DeclarationChecker:
         if not owner or not isinstance(owner[0].entity, TypeEntity) or not isinstance(owner[0].entity.type, t.StructType):
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
             return
-        struct = owner[0].entity.type
-        scope = self.ctx.struct_scopes[struct]
-        with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
-            entity = self._function_signature(decl, method_of=struct, qualified=True)
+        self.define_member(decl, owner[0].entity.type)
+
+    def define_member(self, decl: ast.FunctionDecl, struct: t.StructType) -> None:
+        """The out-of-line definition `decl` (`S::f`) of a member function declared in `struct`
+        (also for `templates.TemplateHost`: a member of a struct template's instance)."""
+        display = "::".join(decl.name)
+        members = self.ctx.struct_scopes[struct]
+        scope, kind = members, ScopeKind.STRUCT
+        if self.ctx.scope.parent is members:
+            scope, kind = self.ctx.scope, ScopeKind.BLOCK  # an instance's template parameters, in the struct
+        with self.ctx.scope_of(kind, scope=scope):
+            entity = self._function_signature(decl, method_of=struct, qualified=True, members=members)
         if entity is None:
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"out-of-line definition of '{display}' does not "
                             "match any declaration in the struct")
             return
         if decl.body is not None:
-            with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
+            with self.ctx.scope_of(kind, scope=scope):
                 self._define(decl, entity)
 
     def _function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
-                            qualified: bool = False, template_args: tuple[ArgValue, ...] = ()) -> FunctionEntity | None:
-        """Declare (or find the earlier declaration of) a function; its body is checked by `_define`."""
+                            qualified: bool = False, template_args: tuple[ArgValue, ...] = (),
+                            members: Scope | None = None) -> FunctionEntity | None:
+        """Declare (or find the earlier declaration of) a function; its body is checked by `_define`.
+        `members`: where an out-of-line definition's declaration is (default: the current scope)."""
         name = decl.name[-1]
         prefix = "::".join(_scope_path(self.ctx.scope))
         display = f"{prefix}::{name}" if prefix else name
@@ -736,7 +754,7 @@ class DeclarationChecker:
             return None
         param_types = [p.type for p in params]
         redefined = False
-        for symbol in self.ctx.scope.local(name):
+        for symbol in (members or self.ctx.scope).local(name):
             entity = symbol.entity
             if symbol.kind is SymbolKind.FUNCTION and isinstance(entity, FunctionEntity) and entity.function \
                     and [p.type for p in _own(entity.function)] == param_types and not template_args:

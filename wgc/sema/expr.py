@@ -271,7 +271,10 @@ class ExpressionChecker:
 
     def _NameExpr(self, e: ast.NameExpr) -> ir.Expr | None:
         name = e.name
-        symbols = self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
+        found = self.ctx.templates.lookup_scoped(name, e.scope_args, e.span)
+        if found is None:
+            return None
+        symbols = found
         display = "::".join(name)
         this = self.ctx.function.this if self.ctx.function else None
         if name == ("this",) and this is not None and not symbols:

@@ -86,7 +86,11 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
             if builtin is not NotImplemented:
                 return builtin  # type: ignore[return-value]
     else:
-        symbols = ctx.scope.lookup_qualified(name)
+        found = ctx.templates.lookup_scoped(name, ref.scope_args, ref.span) if ctx.templates is not None \
+            else ctx.scope.lookup_qualified(name)
+        if found is None:
+            return None
+        symbols = found
     display = "::".join(name)
     if not symbols:
         if ctx.use_of_skipped(name[0], ref.span):
