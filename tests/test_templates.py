@@ -732,3 +732,16 @@ def test_the_new_template_forms_print_parse_back_and_compile(tmp_path: Path):
 ])
 def test_new_template_form_diagnostics(src: str, expected: str):
     assert rendered(src) == expected
+
+
+def test_typedefs_of_structs_and_instances_are_scopes_too():
+    module = sema("""
+        struct A { static const uint value = 7; static uint twice(uint x) { return 2 * x; } };
+        typedef A AA;
+        template<typename T> struct Box { T v; static T make(T x) { return x; } };
+        typedef Box<float> FB;
+        static const uint Seven = AA::value;
+        float probe() { return AA::twice(1) + FB::make(2.0); }
+    """)
+    assert constant_of(module, "Seven") == 7
+    assert calls(func(module, "probe")) == ["A::twice", "Box<float>::make"]

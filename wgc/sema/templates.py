@@ -522,11 +522,12 @@ class Templates:
     # ------------------------------------------------------------ qualified names through instances
 
     def lookup_scoped(self, name: tuple[str, ...], scope_args: ast.ScopeArgs, span: Span) -> list[Symbol] | None:
-        """`is_same<T, U>::value`, `Box<float>::make`: a scope part with template arguments is the
-        instance they select (instantiated now), the next part is looked up inside it. None after
-        a reported error."""
-        if not scope_args:
-            return self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
+        """`ns::f`, `S::value`, `is_same<T, U>::value`, `Box<float>::make`: a scope part with
+        template arguments is the instance they select (instantiated now), a typedef of a struct or
+        of an instance is that struct; the next part is looked up inside. None after a reported
+        error."""
+        if len(name) == 1:
+            return self.ctx.scope.lookup(name[0])
         root, start = self.ctx.scope, 0
         if name[0] == "":
             while root.kind is not ScopeKind.GLOBAL and root.parent is not None:
@@ -537,6 +538,9 @@ class Templates:
             args = scope_args[index] if index < len(scope_args) else None
             if args is None:
                 inner = inner_scope(found)
+                entity = found[0].entity if len(found) == 1 else None
+                if inner is None and isinstance(entity, TypeEntity) and isinstance(entity.type, t.StructType):
+                    inner = self.ctx.struct_scopes.get(entity.type)   # a typedef of a struct or an instance
             else:
                 entity = found[0].entity if found else None
                 if isinstance(entity, TypeEntity) and entity.type in self.instance_of:
