@@ -14,7 +14,10 @@ How it works:
   struct/enum/typedef names, learns names as declarations go by, and renames
   IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT.  A `<` after a plain identifier is a
   template only when the text up to its matching `>` holds type names and is
-  followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`).
+  followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`). A type name right
+  after a type is a declarator's name, except before `<...>::` (`T Box<T>::get()`,
+  an out-of-line member), where it stays a type name; scope parts may carry
+  template arguments (`is_same<T, U>::value`, kept in the nodes' `scope_args`).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
