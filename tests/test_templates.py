@@ -745,3 +745,27 @@ def test_typedefs_of_structs_and_instances_are_scopes_too():
     """)
     assert constant_of(module, "Seven") == 7
     assert calls(func(module, "probe")) == ["A::twice", "Box<float>::make"]
+
+
+def test_using_aliases_and_typename_before_a_dependent_name():
+    """DXC's SemaHLSL/template-implicit-this-sfinae.hlsl pattern: `using type = T;` in a partial
+    specialisation, `typename hlsl::enable_if<B, U>::type` as a member template's result."""
+    module = sema("""
+        namespace hlsl {
+        template <bool B, typename T> struct enable_if {};
+        template <typename T> struct enable_if<true, T> { using type = T; };
+        template <typename T> struct is_arithmetic { static const bool value = false; };
+        template <> struct is_arithmetic<float> { static const bool value = true; };
+        }
+        using Vec = float3;
+        template <typename T> struct Wrapper {
+            static const bool IsArithmetic = hlsl::is_arithmetic<T>::value;
+            template <typename U = T> typename hlsl::enable_if<IsArithmetic, U>::type Get() { return val; }
+            T val;
+        };
+        float probe() { using Local = Vec; Local v = 1; Wrapper<float> w; w.val = v.x; return w.Get(); }
+    """)
+    get = func(module, "Wrapper<float>::Get<float>")
+    assert get.return_type is F
+    local = next(n for n in walk(func(module, "probe").body) if isinstance(n, ir.VarDecl))
+    assert local.variable.type is t.vector(F, 3)

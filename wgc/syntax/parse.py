@@ -99,7 +99,7 @@ BUILTIN_TYPE_NAMES = _builtin_type_names()
 _DECLARED_TYPE = re.compile(
     r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
-_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
+_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|\busing\s+([A-Za-z_]\w*)\s*=")
 _TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
 
@@ -107,14 +107,14 @@ _OPEN_PAREN = re.compile(r"\s*\(")
 def prescan_type_names(text: str) -> set[str]:
     """Names declared anywhere in `text` as struct/class/interface/enum/typedef."""
     names = {m.group(1) for m in _DECLARED_TYPE.finditer(text)}
-    names.update(m.group(1) for m in _TYPEDEF_NAME.finditer(text))
+    names.update(m.group(1) or m.group(2) for m in _TYPEDEF_NAME.finditer(text))
     return names
 
 
 # ---------------------------------------------------------------- postlexer
 
 _TYPE_END = frozenset({"TYPE_NAME", "TGT"})
-_KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM"})
+_KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
 class TypeNamePostLexer:
@@ -510,6 +510,13 @@ class AstBuilder:
         if isinstance(target, ast.StructDecl):
             target = ast.StructType(target.span, target)
         return ast.TypedefDecl(self._span(meta), modifiers, target, self._of(children, ast.Declarator))
+
+    def using_decl(self, meta: Any, children: list[Any]) -> ast.TypedefDecl:
+        """`using V = float4;`: the typedef `typedef float4 V;`."""
+        name, target, *dims = children
+        span = self._span(meta)
+        declarator = ast.Declarator(span, name=name, array_dims=tuple(c.size for c in dims if isinstance(c, _ArrayDim)))
+        return ast.TypedefDecl(span, (), target, (declarator,))
 
     def enum_decl(self, meta: Any, children: list[Any]) -> ast.EnumDecl:
         scope, name, base, *rest = children
