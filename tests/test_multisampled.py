@@ -234,3 +234,14 @@ ERRORS = [
 @pytest.mark.parametrize("source,expected", ERRORS)
 def test_multisampled_errors(source, expected):
     assert rendered(source) == expected
+
+
+def test_function_templates_deduce_the_element_and_the_sample_count():
+    source = lines(
+        "template<uint N> uint samples(Texture2DMS<float4, N> t) { return N; }",
+        "template<typename T> T first(Texture2DMS<T> t) { return t.Load(int2(0, 0), 0); }",
+        "Texture2DMS<float4, 8> Eight;", "Texture2DMS<float2> Plain;", "RWBuffer<float4> B;",
+        MAIN, "void N() { B[0] = samples(Eight) + first(Plain).xyxy; }")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert not result.diagnostics
+    assert "calls samples<8>, first<float2>" in result.outputs["ir"].decode()

@@ -788,6 +788,8 @@ def _parts_of(written: str, type_: t.Type,
     if isinstance(type_, t.NodeObjectType) and type_.kind.value == written and type_.record is not None:
         return [type_.record]
     if isinstance(type_, t.ResourceType) and type_.kind.value == written and type_.element is not None:
+        if type_.kind.multisampled and type_.sample_count:
+            return [type_.element, type_.sample_count]   # `Texture2DMS<T, N>`; N = 0 may go unwritten
         return [type_.element]
     if isinstance(type_, t.StructType) and type_ in instance_of and instance_of[type_][0].name == written:
         return list(instance_of[type_][1])
