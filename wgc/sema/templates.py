@@ -201,20 +201,17 @@ class Templates:
                             f"'{template.name}' cannot be deduced (its arguments do not use it): the partial "
                             "specialisation is never used")
             return
-        if len(patterns) == len(primary) and all(isinstance(a, (ast.TypeRef, ast.NameExpr)) and len(a.name) == 1
-                                                 and a.name[0] == p.name and not getattr(a, "template_args", None)
-                                                 and not getattr(a, "array_dims", ())
-                                                 for a, p in zip(patterns, decl.template_params or ())) \
-                and len(names) == len(patterns):
+        bare = [_bare_name(a) for a in patterns]
+        if len(patterns) == len(primary) and all(b in names for b in bare) and len(set(bare)) == len(bare):
             self.ctx.report(codes.INVALID_TEMPLATE, span, f"partial specialisation of '{template.name}' does not "
-                            "specialise any template argument")
+                            "specialise any template argument")   # it would match every argument list
             return
-        if any(key for key in template.instances if self._partial_match(template, PartialSpecialization(decl, span),
-                                                                       key) is not None):
+        partial = PartialSpecialization(decl, span)
+        if any(self._partial_match(template, partial, key) is not None for key in template.instances):
             self.ctx.report(codes.INVALID_TEMPLATE, span, f"partial specialisation of '{template.name}' after the "
                             "instantiation it would have been used for")
             return
-        template.partial.append(PartialSpecialization(decl, span))
+        template.partial.append(partial)
 
     def _struct_template(self, name: str, span: Span) -> StructTemplate | None:
         symbols = self.ctx.scope.lookup(name)
