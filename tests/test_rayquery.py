@@ -395,26 +395,42 @@ SEMA_CASES = [
               "1 error generated."),
         id="init-from-int"),
     pytest.param(
-        lines("groupshared RayQuery<0> Shared;"),
-        lines("<stdin>:1:25: error: global 'RayQuery<0>' 'Shared' cannot be groupshared: a RayQuery is a local "
-              "or a static global [WG0310]",
-              "groupshared RayQuery<0> Shared;",
-              "                        ^~~~~~",
-              "1 error generated."),
-        id="groupshared"),
-    pytest.param(
         lines("RayQuery<0> Plain[2];"),
         lines("<stdin>:1:13: error: global 'RayQuery<0>[2]' 'Plain' cannot be a constant-buffer member ($Globals): "
-              "a RayQuery is a local or a static global [WG0310]",
+              "a RayQuery is a local, a static or a groupshared global [WG0310]",
               "RayQuery<0> Plain[2];",
               "            ^~~~~",
               "1 error generated."),
         id="non-static-global"),
     pytest.param(
-        lines("struct Payload { RayQuery<0> q; uint id; };", "void f() { Payload p; }"),
-        lines("<stdin>:1:30: error: struct field 'q' cannot be a RayQuery ('RayQuery<0>') [WG0310]",
-              "struct Payload { RayQuery<0> q; uint id; };",
-              "                             ^",
+        lines("struct Probe { RayQuery<0> q; uint id; };", "Probe Plain;"),
+        lines("<stdin>:2:7: error: global 'Probe' 'Plain' cannot be a constant-buffer member ($Globals): "
+              "a RayQuery is a local, a static or a groupshared global [WG0310]",
+              "Probe Plain;",
+              "      ^~~~~",
+              "1 error generated."),
+        id="non-static-global-struct"),
+    pytest.param(
+        lines("struct Probe { RayQuery<0> q; uint id; };", "StructuredBuffer<Probe> Probes;"),
+        lines("<stdin>:2:18: error: 'StructuredBuffer' element cannot contain a RayQuery [WG0310]",
+              "StructuredBuffer<Probe> Probes;",
+              "                 ^~~~~",
+              "1 error generated."),
+        id="struct-field-so-no-buffer-element"),
+    pytest.param(
+        lines("struct Probe { RayQuery<0> q; uint id; };", "cbuffer C { Probe probe; };"),
+        lines("<stdin>:2:19: error: cbuffer member 'probe' cannot hold a RayQuery ('Probe') [WG0310]",
+              "cbuffer C { Probe probe; };",
+              "                  ^~~~~",
+              "1 error generated."),
+        id="struct-field-so-no-cbuffer-member"),
+    pytest.param(
+        lines("struct Probe { RayQuery<0> q; uint id; };",
+              '[Shader("node")] [NodeLaunch("thread")] void N(ThreadNodeInputRecord<Probe> r) { }'),
+        lines("<stdin>:2:70: error: record 'Probe' of 'ThreadNodeInputRecord' holds a resource or node object, "
+              "which node records cannot hold [WG0412]",
+              '[Shader("node")] [NodeLaunch("thread")] void N(ThreadNodeInputRecord<Probe> r) { }',
+              "                                                                     ^~~~~",
               "1 error generated."),
         id="struct-field-so-no-record-member"),
     pytest.param(
@@ -442,6 +458,31 @@ SEMA_CASES = [
 @pytest.mark.parametrize(("source", "expected"), SEMA_CASES)
 def test_sema_rules(source, expected):
     assert rendered(source) == expected
+
+
+def test_groupshared_queries_and_query_fields_are_hlsl_and_shown(tmp_path):
+    """DXC's Sema accepts both (SemaHLSL.cpp, DiagnoseTypeElements: a RayQuery is allowed in every
+    object context but template arguments and node records); SPIR-V cannot hold them (WG0633, a
+    target limit: tests/test_stage_policy.py), so the IR keeps them as written."""
+    source = lines("RaytracingAccelerationStructure Scene : register(t0);",
+                   "struct Probe { RayQuery<0> q; uint hits; };",
+                   "groupshared RayQuery<RAY_FLAG_FORCE_OPAQUE> Shared;",
+                   "groupshared Probe SharedProbes[2];",
+                   '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]',
+                   "void N()",
+                   "{",
+                   "    RayDesc ray = { float3(0, 0, 0), 0.0, float3(0, 0, 1), 10.0 };",
+                   "    Probe p;",
+                   "    p.q.TraceRayInline(Scene, 0, 0xFF, ray);",
+                   "    Shared.TraceRayInline(Scene, 0, 0xFF, ray);",
+                   "    p.hits = p.q.Proceed() + Shared.Proceed() + SharedProbes[1].q.Proceed();",
+                   "}")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert result.ok and not result.diagnostics
+    text = result.outputs["ir"].decode()
+    assert "global groupshared RayQuery<1> Shared" in text
+    assert "global groupshared Probe SharedProbes[2]" in text
+    assert "p.q.TraceRayInline(Scene:RaytracingAccelerationStructure, 0u, 255u, ray:RayDesc)" in text
 
 
 def test_query_flags_are_fine_under_lib_6_9_and_in_the_flag_typedefs():

@@ -1697,13 +1697,27 @@ CASES = [
                "note: 'globallycoherent' can only be applied to UAV or RWDispatchNodeInputRecord objects",
                "1 error generated.")),
     # WG0344 ---------------------------------------------------------------
-    case("WG0344", "partial-specialisation",
-         lines("template<typename T, typename U> struct Pair { T a; U b; };",
-               "template<typename T> struct Pair<T, int> { T a; };"),
-         lines("<stdin>:2:29: error: partial specialisation of 'Pair' is not supported; specialise every argument [WG0344]",
-               "template<typename T> struct Pair<T, int> { T a; };",
-               "                            ^~~~",
+    case("WG0344", "member-of-a-partial-specialisation-defined-out-of-line",
+         lines("template<typename T, typename U> struct Pair { T a; U b; uint f(); };",
+               "template<typename T> struct Pair<T, int> { T a; uint f(); };",
+               "template<typename T> uint Pair<T, int>::f() { return 1; }"),
+         lines("<stdin>:3:41: error: out-of-line definition 'Pair<T, int>::f' must name the template's own "
+               "parameters, in order ('Pair<T, U>'); members of partial specialisations are defined inside them "
+               "[WG0344]",
+               "template<typename T> uint Pair<T, int>::f() { return 1; }",
+               "                                        ^",
                "1 error generated.")),
+    # WG0383 ---------------------------------------------------------------
+    case("WG0383", "partial-specialisation-that-cannot-be-deduced",
+         lines("template<typename T, typename U> struct Pair { T a; U b; };",
+               "template<typename T, typename U> struct Pair<T, int> { T a; };",
+               "void f() { Pair<float, int> p; p.b = 1; }"),
+         lines("<stdin>:2:22: warning: template parameter 'U' of this partial specialisation of 'Pair' cannot be "
+               "deduced (its arguments do not use it): the partial specialisation is never used [WG0383] "
+               "[-Wunusable-partial-specialization]",
+               "template<typename T, typename U> struct Pair<T, int> { T a; };",
+               "                     ^~~~~~~~~~",
+               "1 warning generated.")),
     # WG0345 ---------------------------------------------------------------
     case("WG0345", "self-instantiating-struct",
          lines("template<uint N> struct Deep { Deep<N + 1> next; };",

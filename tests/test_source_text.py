@@ -105,6 +105,37 @@ def test_escape_diagnostics() -> None:
         "1 warning and 3 errors generated.\n")
 
 
+def test_string_literals_initialize_no_integer_array_as_in_dxc() -> None:
+    """DXC types a string literal `const char[N+1]` (SemaExpr.cpp, ActOnStringLiteral's HLSL
+    branch), and classifies every array of char as AR_TOBJ_STRING (SemaHLSL.cpp,
+    GetTypeObjectKind): HLSL initialization (InitializeInitSequenceForHLSL) never reaches clang's
+    string initialization (SemaInit.cpp, IsStringInit), and CanConvert refuses a string for an
+    array (one side aggregate, the other not), so `uint s[] = "..."` is an error in every form and
+    size; in a braced list the string counts as one element that converts to nothing."""
+    source = "\n".join([
+        'static const uint a[] = "Hello";',
+        'const uint b[6] = "Hello";',
+        'static const uint c[] = { "Hi" };',
+        'static const uint d[3] = (uint[3])"Hi";',
+        'static const string fine = "Hello";',
+        "",
+    ])
+    assert rendered(source) == (
+        "<stdin>:1:25: error: cannot convert from 'string' to 'uint[]' in initialization [WG0303]\n"
+        'static const uint a[] = "Hello";\n'
+        "                        ^~~~~~~\n"
+        "<stdin>:2:19: error: cannot convert from 'string' to 'uint[6]' in initialization [WG0303]\n"
+        'const uint b[6] = "Hello";\n'
+        "                  ^~~~~~~\n"
+        "<stdin>:3:27: error: cannot convert from 'string' to an element of 'uint[1]' in initializer list [WG0303]\n"
+        'static const uint c[] = { "Hi" };\n'
+        "                          ^~~~\n"
+        "<stdin>:4:26: error: cannot cast from 'string' to 'uint[3]' [WG0321]\n"
+        'static const uint d[3] = (uint[3])"Hi";\n'
+        "                         ^~~~~~~~~~~~~\n"
+        "4 errors generated.\n")
+
+
 def test_include_names_are_not_decoded(tmp_path) -> None:
     (tmp_path / "a\\x41.hlsl").write_text("void f() { }\n")
     main = tmp_path / "main.hlsl"

@@ -166,6 +166,47 @@ TARGET_CASES = [
               "            ^~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0454-outputs-in-a-struct"),
+    pytest.param("WG0633", lines(
+        "RaytracingAccelerationStructure Scene;", "RWStructuredBuffer<uint> Out;",
+        "struct Probe { RayQuery<0> q; uint hits; };", "groupshared RayQuery<0> Shared;",
+        *BROADCAST, "[NumThreads(1, 1, 1)]",
+        "void Main() {",
+        "    Probe p;",
+        "    Out[0] = Shared.CommittedStatus() + p.q.CommittedStatus();",
+        "}"),
+        lines("<stdin>:10:11: error: 'p' has type 'Probe', which holds a RayQuery in a struct: SPIR-V keeps a ray "
+              "query only in a variable of its own type (declare the RayQuery as a variable of its own) [WG0633]",
+              "    Probe p;",
+              "          ^",
+              TARGET_NOTE,
+              "<stdin>:4:25: error: groupshared 'Shared' cannot hold a RayQuery ('RayQuery<0>'): SPIR-V keeps a ray "
+              "query only in a Function or Private variable (declare it a local or a static global) [WG0633]",
+              "groupshared RayQuery<0> Shared;",
+              "                        ^~~~~~",
+              TARGET_NOTE,
+              "2 errors generated."), id="WG0633-rayquery-in-groupshared-and-in-a-struct"),
+    pytest.param("WG0633", lines(
+        "struct Probe { RayQuery<0> q; };",
+        "Probe Make() { Probe p; return p; }",
+        "uint Hits(Probe p) { return p.q.CommittedStatus(); }",
+        *BROADCAST, "[NumThreads(1, 1, 1)]",
+        "void Main() { Hits(Make()); }"),
+        lines("<stdin>:2:7: error: the result of 'Make' has type 'Probe', which holds a RayQuery in a struct: "
+              "SPIR-V keeps a ray query only in a variable of its own type [WG0633]",
+              "Probe Make() { Probe p; return p; }",
+              "      ^~~~",
+              TARGET_NOTE,
+              "<stdin>:2:22: error: 'p' has type 'Probe', which holds a RayQuery in a struct: SPIR-V keeps a ray "
+              "query only in a variable of its own type (declare the RayQuery as a variable of its own) [WG0633]",
+              "Probe Make() { Probe p; return p; }",
+              "                     ^",
+              TARGET_NOTE,
+              "<stdin>:3:17: error: 'p' has type 'Probe', which holds a RayQuery in a struct: SPIR-V keeps a ray "
+              "query only in a variable of its own type (declare the RayQuery as a variable of its own) [WG0633]",
+              "uint Hits(Probe p) { return p.q.CommittedStatus(); }",
+              "                ^",
+              TARGET_NOTE,
+              "3 errors generated."), id="WG0633-rayquery-struct-as-parameter-and-result"),
     pytest.param("WG0624", lines(
         '[[vk::image_format("r64ui")]] RWTexture2D<uint64_t> Image : register(u0);',
         *BROADCAST, "[NumThreads(8, 1, 1)]",

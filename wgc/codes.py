@@ -126,8 +126,8 @@ COHERENCE_MISMATCH = _kind("WG0362", W, "a UAV or RW input record passed between
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
-UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (partial specialisation, "
-                             "a value parameter of non-scalar type)")
+UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (an out-of-line member "
+                             "definition of a partial specialisation, a value parameter of non-scalar type)")
 TEMPLATE_TOO_DEEP = _kind("WG0345", E, "template instantiations nested more deeply than wgc allows (64)")
 IGNORED_INITIALIZER = _kind("WG0365", W, "an initializer of a plain global or a cbuffer/tbuffer member, which the "
                             "application sets: ignored (as dxc's SPIR-V path does)", "vk-ignored-features")
@@ -144,6 +144,9 @@ RAYQUERY_OMM_FLAGS_CONFLICT = _kind(
 SM69_CONSTANT_UNDER_LIB_6_8 = _kind(
     "WG0382", W, "a built-in constant introduced in shader model 6.9 (RAY_FLAG_FORCE_OMM_2_STATE, "
     "RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS) used under lib_6_8", "hlsl-availability-constant")
+UNUSABLE_PARTIAL_SPECIALIZATION = _kind(
+    "WG0383", W, "a partial specialisation whose arguments do not use one of its template parameters: it is never "
+    "chosen (clang's and DXC's warning)", "unusable-partial-specialization")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -247,6 +250,8 @@ STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time co
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
 FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
+RAYQUERY_NOT_EXPRESSIBLE = _kind("WG0633", E, "a RayQuery in groupshared memory or in a struct (SPIR-V keeps ray "
+                                 "queries in Function or Private variables of their own)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -202,10 +202,13 @@ class Index(Expr):
 
 @dataclass(eq=False)
 class ResourceIndex(Expr):
-    """`buffer[i]` / `texture[uint2(x, y)]`: an element of a resource (assignable on RW resources)."""
+    """`buffer[i]` / `texture[uint2(x, y)]`: an element of a resource (assignable on RW resources).
+    `slice` is the mip level of `texture.mips[slice][i]` or the sample of `texture.sample[slice][i]`
+    (multisampled textures); None for `texture[i]`, which reads mip level 0 or sample 0."""
 
     resource: Expr = None  # type: ignore[assignment]
     index: Expr = None  # type: ignore[assignment]
+    slice: Expr | None = None
 
 
 @dataclass(eq=False)

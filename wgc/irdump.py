@@ -385,6 +385,10 @@ class _Dumper:
         return f"{self.base(e.base)}[{self.expr(e.index)}]"
 
     def e_resource_index(self, e: ir.ResourceIndex) -> str:
+        if e.slice is not None:
+            assert isinstance(e.resource.type, t.ResourceType)
+            member = "sample" if e.resource.type.kind.multisampled else "mips"
+            return f"{self.base(e.resource)}.{member}[{self.expr(e.slice)}][{self.expr(e.index)}]"
         return f"{self.base(e.resource)}[{self.expr(e.index)}]"
 
     def e_record(self, e: ir.RecordAccess) -> str:

@@ -303,6 +303,10 @@ class ResourceKind(enum.Enum):
     RW_TEXTURE_2D = "RWTexture2D"
     RW_TEXTURE_2D_ARRAY = "RWTexture2DArray"
     RW_TEXTURE_3D = "RWTexture3D"
+    TEXTURE_2D_MS = "Texture2DMS"
+    TEXTURE_2D_MS_ARRAY = "Texture2DMSArray"
+    RW_TEXTURE_2D_MS = "RWTexture2DMS"
+    RW_TEXTURE_2D_MS_ARRAY = "RWTexture2DMSArray"
     CONSTANT_BUFFER = "ConstantBuffer"
     TEXTURE_BUFFER = "TextureBuffer"
     SAMPLER_STATE = "SamplerState"
@@ -316,6 +320,11 @@ class ResourceKind(enum.Enum):
     @property
     def is_texture(self) -> bool:
         return "Texture" in self.value and self is not ResourceKind.TEXTURE_BUFFER
+
+    @property
+    def multisampled(self) -> bool:
+        """Texture2DMS[Array] and RWTexture2DMS[Array]: one texel per sample."""
+        return "2DMS" in self.value
 
     @property
     def is_sampler(self) -> bool:
@@ -335,17 +344,22 @@ class ResourceType(Type):
     element: Type | None
     element_modifier: str | None = None
     """`unorm` / `snorm` written in the template argument of a typed texture or buffer."""
+    sample_count: int = 0
+    """The second template argument of a multisampled texture (`Texture2DMS<float4, 4>`; DXC's
+    default 0): part of the type's identity, as in DXC; SPIR-V's image types do not carry it."""
 
     def __str__(self) -> str:
         if self.element is None:
             return self.kind.value
         modifier = f"{self.element_modifier} " if self.element_modifier else ""
-        return f"{self.kind.value}<{modifier}{self.element}>"
+        count = f", {self.sample_count}" if self.sample_count else ""
+        return f"{self.kind.value}<{modifier}{self.element}{count}>"
 
 
-def resource(kind: ResourceKind, element: Type | None, element_modifier: str | None = None) -> ResourceType:
-    return _intern(("resource", kind, element, element_modifier),
-                   lambda: ResourceType(kind, element, element_modifier))
+def resource(kind: ResourceKind, element: Type | None, element_modifier: str | None = None,
+             sample_count: int = 0) -> ResourceType:
+    return _intern(("resource", kind, element, element_modifier, sample_count),
+                   lambda: ResourceType(kind, element, element_modifier, sample_count))
 
 
 class NodeObjectKind(enum.Enum):

@@ -50,6 +50,7 @@ from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
+from wgc.sema.typeref import contains_only_ray_queries
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -149,9 +150,10 @@ def _uses_type(node: NodeInfo, struct: t.StructType) -> bool:
 
 
 def _objects_in_used_structs(ctx: Context) -> None:
-    """The resource (and RayQuery) fields of structs used other than as node records (variables,
+    """The resource fields of structs used other than as node records (variables,
     parameters, results, buffer elements): wgc cannot lay them out. Structs only used as records
-    are `nodes.py`'s (the record rule), unused ones are accepted, as DXC does."""
+    are `nodes.py`'s (the record rule), unused ones are accepted, as DXC does. RayQuery fields are
+    fields (DXC): refused in laid-out memory where the type is written, a target limit elsewhere."""
     if not any(s.object_fields for s in ctx.module.structs):
         return
     used: list[t.Type] = [v.type for v in ctx.module.globals]
@@ -167,12 +169,12 @@ def _objects_in_used_structs(ctx: Context) -> None:
         if not isinstance(type_, t.StructType):
             continue  # node objects carry records: the record rule covers them
         for field_ in object_fields(type_):
+            if contains_only_ray_queries(field_.type):
+                continue  # a field (DXC): a target limit where it is held (`target`, WG0633)
             if id(field_) not in reported:
                 reported.add(id(field_))
-                element = t.innermost_element(field_.type)
-                what = "a RayQuery" if isinstance(element, t.RayQueryType) else "a resource"
                 ctx.report(codes.INVALID_RESOURCE_USE, field_.span,
-                           f"struct field '{field_.name}' cannot be {what} ('{field_.type}')")
+                           f"struct field '{field_.name}' cannot be a resource ('{field_.type}')")
 
 
 def _undefined_functions(ctx: Context) -> None:

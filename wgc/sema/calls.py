@@ -64,7 +64,10 @@ class FunctionCalls:
             return None
         name = callee.name
         display = "::".join(name)
-        symbols = self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
+        found = self.ctx.templates.lookup_scoped(name, callee.scope_args, callee.span)
+        if found is None:
+            return None
+        symbols = found
         functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION]
         args = [checker.check(a) for a in e.args]
         if any(a is None for a in args):

@@ -45,7 +45,7 @@ from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker
 from wgc.sema.templates import ArgValue, Templates, show
-from wgc.sema.typeref import contains_object
+from wgc.sema.typeref import contains_object, contains_only_ray_queries, contains_ray_query
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -207,8 +207,11 @@ class DeclarationChecker:
             # too, reported where the struct is used (`analyze`) or as a node record (`nodes`), as DXC does
             if contains_object(type_) and not contains_only_node_objects(type_):
                 struct.object_fields.append(t.Field(declarator.name, type_, None, None, span))
-                erroneous.add(declarator.name)   # `s.field` adds nothing to the error at the struct's use
-                continue
+                if not contains_only_ray_queries(type_):
+                    erroneous.add(declarator.name)   # `s.field` adds nothing to the error at the struct's use
+                    continue
+                # a RayQuery field is a field (DXC): refused in laid-out memory (`analyze`, `nodes`), a
+                # target limit elsewhere (`target`, WG0633)
             if type_ is t.VOID:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
                 erroneous.add(declarator.name)
@@ -427,17 +430,15 @@ class DeclarationChecker:
             self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
-        innermost = t.innermost_element(type_)
-        if isinstance(innermost, t.RayQueryType) and "static" not in modifiers:
-            # Vulkan keeps ray queries in Function or Private storage: a static global only
-            where = "groupshared" if "groupshared" in modifiers else "a constant-buffer member ($Globals)"
-            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
-                            f"global {describe(type_)} '{declarator.name}' cannot be {where}: "
-                            "a RayQuery is a local or a static global")
-            return
-        if contains_object(type_) and not isinstance(innermost, t.RayQueryType):
+        if contains_object(type_) and not contains_only_ray_queries(type_):
             held = "a node object" if contains_only_node_objects(type_) else "a resource"
             self.ctx.report(codes.INVALID_RESOURCE_USE, span, f"global of type {describe(type_)} holds {held}")
+            return
+        if contains_ray_query(type_) and not modifiers & {"static", "groupshared"}:
+            # DXC accepts it, but a $Globals member is set by the application and laid out: no object
+            self.ctx.report(codes.INVALID_RESOURCE_USE, span,
+                            f"global {describe(type_)} '{declarator.name}' cannot be a constant-buffer member "
+                            "($Globals): a RayQuery is a local, a static or a groupshared global")
             return
         if push_constant and isinstance(type_, t.StructType):
             # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
@@ -576,8 +577,9 @@ class DeclarationChecker:
                     self._with_dims(base, declarator.array_dims, allow_unsized=False, span=declarator.span)
                 member_span = self._name_span(declarator.span, declarator.name)
                 if type_ is not None and contains_object(type_):
+                    held = "hold a RayQuery" if contains_only_ray_queries(type_) else "be a resource"
                     self.ctx.report(codes.INVALID_RESOURCE_USE, member_span,
-                                    f"{decl.keyword} member '{declarator.name}' cannot be a resource ('{type_}')")
+                                    f"{decl.keyword} member '{declarator.name}' cannot {held} ('{type_}')")
                     type_ = None
                 if type_ is None:
                     self._erroneous_variable(declarator)
@@ -659,6 +661,14 @@ class DeclarationChecker:
             else:
                 self.templates.specialize_function(decl, span)
             return
+        if decl.scope_args:
+            span = self._name_span(decl.span, decl.name[-1])
+            if decl.template_params:
+                self.templates.define_out_of_line(decl, span)
+            else:
+                self.ctx.report(codes.INVALID_TEMPLATE, span, f"a member of '{decl.name[0]}<...>' defined out of "
+                                "line needs its 'template<...>' header")
+            return
         if len(decl.name) > 1:
             self._out_of_line_member(decl)
             return
@@ -672,21 +682,31 @@ class DeclarationChecker:
         if not owner or not isinstance(owner[0].entity, TypeEntity) or not isinstance(owner[0].entity.type, t.StructType):
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
             return
-        struct = owner[0].entity.type
-        scope = self.ctx.struct_scopes[struct]
-        with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
-            entity = self._function_signature(decl, method_of=struct, qualified=True)
+        self.define_member(decl, owner[0].entity.type)
+
+    def define_member(self, decl: ast.FunctionDecl, struct: t.StructType) -> None:
+        """The out-of-line definition `decl` (`S::f`) of a member function declared in `struct`
+        (also for `templates.TemplateHost`: a member of a struct template's instance)."""
+        display = "::".join(decl.name)
+        members = self.ctx.struct_scopes[struct]
+        scope, kind = members, ScopeKind.STRUCT
+        if self.ctx.scope.parent is members:
+            scope, kind = self.ctx.scope, ScopeKind.BLOCK  # an instance's template parameters, in the struct
+        with self.ctx.scope_of(kind, scope=scope):
+            entity = self._function_signature(decl, method_of=struct, qualified=True, members=members)
         if entity is None:
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"out-of-line definition of '{display}' does not "
                             "match any declaration in the struct")
             return
         if decl.body is not None:
-            with self.ctx.scope_of(ScopeKind.STRUCT, scope=scope):
+            with self.ctx.scope_of(kind, scope=scope):
                 self._define(decl, entity)
 
     def _function_signature(self, decl: ast.FunctionDecl, method_of: t.StructType | None,
-                            qualified: bool = False, template_args: tuple[ArgValue, ...] = ()) -> FunctionEntity | None:
-        """Declare (or find the earlier declaration of) a function; its body is checked by `_define`."""
+                            qualified: bool = False, template_args: tuple[ArgValue, ...] = (),
+                            members: Scope | None = None) -> FunctionEntity | None:
+        """Declare (or find the earlier declaration of) a function; its body is checked by `_define`.
+        `members`: where an out-of-line definition's declaration is (default: the current scope)."""
         name = decl.name[-1]
         prefix = "::".join(_scope_path(self.ctx.scope))
         display = f"{prefix}::{name}" if prefix else name
@@ -732,7 +752,7 @@ class DeclarationChecker:
             return None
         param_types = [p.type for p in params]
         redefined = False
-        for symbol in self.ctx.scope.local(name):
+        for symbol in (members or self.ctx.scope).local(name):
             entity = symbol.entity
             if symbol.kind is SymbolKind.FUNCTION and isinstance(entity, FunctionEntity) and entity.function \
                     and [p.type for p in _own(entity.function)] == param_types and not template_args:

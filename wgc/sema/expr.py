@@ -271,7 +271,10 @@ class ExpressionChecker:
 
     def _NameExpr(self, e: ast.NameExpr) -> ir.Expr | None:
         name = e.name
-        symbols = self.ctx.scope.lookup(name[0]) if len(name) == 1 else self.ctx.scope.lookup_qualified(name)
+        found = self.ctx.templates.lookup_scoped(name, e.scope_args, e.span)
+        if found is None:
+            return None
+        symbols = found
         display = "::".join(name)
         this = self.ctx.function.this if self.ctx.function else None
         if name == ("this",) and this is not None and not symbols:
@@ -588,6 +591,10 @@ class ExpressionChecker:
         if isinstance(type_, t.MatrixType):
             return self._matrix_swizzle(base, name, span, name_span)
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+            if methods.slice_access(type_, name) is not None:
+                self.ctx.report(codes.INVALID_OPERANDS, name_span,
+                                f"'{name}' of {describe(type_)} must be indexed twice: .{name}[{'sample' if name == 'sample' else 'level'}][position]")
+                return None
             if name in methods.method_names(type_):
                 self.ctx.report(codes.INVALID_OPERANDS, name_span,
                                 f"method '{name}' of {describe(type_)} must be called")
@@ -652,11 +659,38 @@ class ExpressionChecker:
         return ir.Swizzle(result, span, base, components)
 
     def _IndexExpr(self, e: ast.IndexExpr) -> ir.Expr | None:
+        inner = e.object
+        if isinstance(inner, ast.IndexExpr) and isinstance(inner.object, ast.MemberExpr) \
+                and inner.object.member in methods.SLICE_MEMBERS:
+            return self._double_index(e, inner, inner.object)
         base = self.check(e.object)
         index = self.check(e.index)
         if base is None or index is None:
             return None
         return self.index(base, index, e.span)
+
+    def _double_index(self, e: ast.IndexExpr, inner: ast.IndexExpr, member: ast.MemberExpr) -> ir.Expr | None:
+        """`x.mips[a][b]` / `x.sample[a][b]`: a texel of another mip level or sample of a texture,
+        or plain member accesses and subscripts on anything else."""
+        owner = self.check(member.object)
+        if owner is None:
+            return None
+        access = methods.slice_access(owner.type, member.member)
+        if access is None:
+            base = self.member(owner, member.member, member.span)
+            first = self.check(inner.index)
+            base = self.index(base, first, inner.span) if base is not None and first is not None else None
+            index = self.check(e.index)
+            return self.index(base, index, e.span) if base is not None and index is not None else None
+        slice_, index = self.check(inner.index), self.check(e.index)
+        if slice_ is None or index is None:
+            return None
+        what = "a sample index" if member.member == "sample" else "a mip level"
+        slice_ = self.convert(slice_, t.UINT, what)
+        converted = self.convert(index, access.index_type, "an index")
+        if slice_ is None or converted is None:
+            return None
+        return ir.ResourceIndex(access.element, e.span, owner, converted, slice_)
 
     def index(self, base: ir.Expr, index: ir.Expr, span: Span) -> ir.Expr | None:
         type_ = base.type
@@ -815,6 +849,12 @@ class ExpressionChecker:
     def build(self, target: t.Type, pieces: list[ir.Expr], span: Span, what: str) -> ir.Expr | None:
         """Build a `target` value from pieces, flattening them as HLSL does; all pieces must be used."""
         queue = list(pieces)
+        string = next((p for p in pieces if p.type is t.STRING), None)
+        if string is not None:
+            # DXC counts a string as one element of the list, which converts to no element type
+            self.ctx.report(codes.TYPE_MISMATCH, string.span,
+                            f"cannot convert from 'string' to an element of {describe(target)} in {what}")
+            return None
         needed = _leaf_count(target)
         given = sum(_leaf_count(p.type) or 0 for p in pieces)
         if needed is None or given != needed or any(_leaf_count(p.type) is None for p in pieces):

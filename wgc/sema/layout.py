@@ -15,7 +15,9 @@ Shapes, common to every rule:
 - bool is 4 bytes (dxc stores bool in buffers as uint); other scalars are
   bits/8 bytes: 2 for 16-bit types, 4 for 32-bit ones (including `half` and the
   min-precision types without -enable-16bit-types), 8 for 64-bit ones. An enum
-  is laid out as its underlying scalar.
+  is laid out as its underlying scalar. A RayQuery (only in groupshared memory or a struct:
+  target limits, WG0633) counts as DXIL's 4-byte query handle, for the groupshared budget;
+  every memory SPIR-V lays out refuses it earlier (`typeref.contains_object`).
 - A one-component vector and a 1x1 matrix are scalars; a 1xN or Nx1 matrix is
   an N-component vector (dxc lowers them so); only matrices with at least two
   rows and two columns are matrices.
@@ -107,6 +109,7 @@ from wgc.types import (
     ArrayType,
     EnumType,
     MatrixType,
+    RayQueryType,
     ScalarType,
     StructType,
     Type,
@@ -229,6 +232,8 @@ def _compute_layout(type_: Type, rule: LayoutRule, row_major: bool, default_row_
         return _array_layout(type_, rule, row_major, default_row_major)
     if isinstance(type_, StructType):
         return _struct_layout(type_, rule, default_row_major)
+    if isinstance(type_, RayQueryType):
+        return TypeLayout(size=4, alignment=4)
     raise ValueError(f"type '{type_}' has no memory layout")
 
 

@@ -8,7 +8,7 @@ arguments and the written template argument (`buf.Load<T>(a)`), if any.
 Output: `MethodResolved` (the concrete parameter and result types, which
 parameters are `out`, whether the call is a node-record access), or `NoMatch` /
 `Ambiguous` (shared with `wgc.sema.intrinsics`) with human-readable candidate
-signatures; `IndexAccess` for `object[i]`.
+signatures; `IndexAccess` for `object[i]` and for `object.mips[l][i]` / `object.sample[s][i]`.
 
 The overload sets are data: each object family has a table of declarations,
 written like C++ member declarations,
@@ -20,7 +20,7 @@ and the object type supplies the meaning of the symbols (`_environment`):
   objects built on it;
 - textures: `F` the float coordinates (`floatN`, array slice included), `G` a
   gradient (`floatN` without the slice), `O` a texel offset (`intN`, as `G`), `L` a `Load` location (`intN`, plus
-  the mip level on non-RW textures), `X` an `operator[]` index (`uintN`), `S4`
+  the mip level on non-RW, non-multisampled textures), `X` an `operator[]` index (`uintN`), `S4`
   `Gather`'s result (four of E's scalar); `{sizes}` / `{fsizes}` expand to the
   texture's `GetDimensions` size outputs (`out uint` / `out float`: width,
   height and depth as the texture has them, then the array size);
@@ -67,7 +67,7 @@ from wgc.sema.conversions import Conversion, arithmetic_scalar, implicit_convers
 from wgc.sema.intrinsics import Ambiguous, NoMatch, _better
 
 __all__ = ["MethodResolved", "IndexAccess", "NoMatch", "Ambiguous", "has_methods", "method_names",
-           "resolve_method", "index_access", "arity"]
+           "resolve_method", "index_access", "slice_access", "SLICE_MEMBERS", "arity"]
 
 RK, NK = t.ResourceKind, t.NodeObjectKind
 
@@ -229,8 +229,23 @@ _TEXTURES: dict[t.ResourceKind, tuple[int, int, int, str]] = {
     RK.RW_TEXTURE_2D: (2, 2, 2, "rw"),
     RK.RW_TEXTURE_2D_ARRAY: (3, 2, 3, "rw"),
     RK.RW_TEXTURE_3D: (3, 3, 3, "rw"),
+    RK.TEXTURE_2D_MS: (2, 2, 2, "ms index"),
+    RK.TEXTURE_2D_MS_ARRAY: (3, 2, 3, "ms index"),
+    RK.RW_TEXTURE_2D_MS: (2, 2, 2, "ms rw"),
+    RK.RW_TEXTURE_2D_MS_ARRAY: (3, 2, 3, "ms rw"),
 }
 _RW_TEXTURE = ("E Load(L)", "E Load(L, out uint)", "void GetDimensions({sizes})", "~void GetDimensions({fsizes})")
+# Multisampled textures (DXC's Texture2DMSMethods & co.): `Load(location, sample[, offset[, status]])`
+# (no offset on the RW forms), the sample count after the sizes, and the standard sample positions.
+_MS_TEXTURE = (
+    ("E Load(L, int)", ""),
+    ("E Load(L, int, O)", "index"),
+    ("E Load(L, int, O, out uint)", "index"),
+    ("E Load(L, int, out uint)", "rw"),
+    ("float2 GetSamplePosition(int)", ""),
+    ("void GetDimensions({sizes}, out uint)", ""),
+    ("~void GetDimensions({fsizes}, out float)", ""),
+)
 
 _RESOURCES: dict[t.ResourceKind, tuple[str, ...]] = {
     RK.BUFFER: _BUFFER, RK.RW_BUFFER: _BUFFER,
@@ -350,7 +365,10 @@ def _declarations(kind: t.ResourceKind | t.NodeObjectKind | str) -> dict[str, tu
     elif kind in _TEXTURES:
         _, _, count, features = _TEXTURES[kind]
         sizes = {"sizes": ", ".join(["out uint"] * count), "fsizes": ", ".join(["out float"] * count)}
-        table = tuple((text, "") for text in _RW_TEXTURE) if "rw" in features else _TEXTURE
+        if "ms" in features:
+            table = _MS_TEXTURE
+        else:
+            table = tuple((text, "") for text in _RW_TEXTURE) if "rw" in features else _TEXTURE
         texts = [text.format(**sizes) for text, need in table if set(need.split()) <= set(features.split())]
     else:
         assert isinstance(kind, t.ResourceKind)
@@ -385,7 +403,7 @@ def _environment(object_type: t.Type) -> dict[str, t.Type]:
         env["F"], env["G"], env["O"] = _vec(t.FLOAT, dims), _vec(t.FLOAT, grad), _vec(t.INT, grad)
         if "index" in features or "rw" in features:
             env["X"] = _vec(t.UINT, dims)
-            env["L"] = _vec(t.INT, dims if "rw" in features else dims + 1)
+            env["L"] = _vec(t.INT, dims if "rw" in features or "ms" in features else dims + 1)
         scalar = t.element_scalar(element)
         if scalar is not None:
             env["S4"] = t.vector(scalar, 4)
@@ -524,6 +542,24 @@ def _resolved_text(object_type: t.Type, resolved: MethodResolved) -> str:
     params = ", ".join(("out " if i in resolved.out_params else "") + str(p) for i, p in enumerate(resolved.params))
     template = f"<{resolved.template_type}>" if resolved.template_type is not None else ""
     return f"{resolved.result} {object_type}::{resolved.name}{template}({params})"
+
+
+SLICE_MEMBERS = ("mips", "sample")
+"""`tex.mips[level][pos]` (textures with mip levels and `operator[]`) and `tex.sample[s][pos]`
+(multisampled textures): `operator[]` on another mip level or sample (DXC's `mips_type` and
+`sample_type` members)."""
+
+
+def slice_access(object_type: t.Type, member: str) -> IndexAccess | None:
+    """`object.mips[...]` / `object.sample[...]`'s final `operator[]` (its slice index is a `uint`);
+    None when the object has no such member."""
+    kind = _kind(object_type)
+    if not isinstance(kind, t.ResourceKind) or kind not in _TEXTURES:
+        return None
+    features = _TEXTURES[kind][3].split()
+    if member == "sample" and "ms" in features or member == "mips" and {"mips", "index"} <= set(features):
+        return index_access(object_type)
+    return None
 
 
 def index_access(object_type: t.Type) -> IndexAccess | None:

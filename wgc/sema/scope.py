@@ -123,7 +123,7 @@ class Scope:
             return self.lookup(parts[0])
         found = self.lookup(parts[0])
         for part in parts[1:]:
-            inner = _inner_scope(found)
+            inner = inner_scope(found)
             if inner is None:
                 return []
             found = inner.local(part)
@@ -147,7 +147,7 @@ class Scope:
         return close[0]
 
 
-def _inner_scope(symbols: list[Symbol]) -> Scope | None:
+def inner_scope(symbols: list[Symbol]) -> Scope | None:
     """The scope a namespace or struct symbol opens (its entity carries it as `.scope`)."""
     if len(symbols) != 1 or symbols[0].kind not in (SymbolKind.NAMESPACE, SymbolKind.TYPE):
         return None

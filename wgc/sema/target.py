@@ -29,6 +29,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   logical addressing cannot select at run time), so wgc binds each node variable statically;
 - WG0454: a local, parameter or return value whose struct or array type holds node objects (HLSL
   allows them; wgc binds node objects one by one and does not split aggregates of them);
+- WG0633: a RayQuery in a groupshared variable, or in a struct (a local, static, parameter or
+  result whose type is or holds such a struct): DXC accepts both, but Vulkan keeps an
+  OpTypeRayQueryKHR only in a Function or Private variable of its own type (or an array of it);
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
   literal string, which ends at a NUL).
 
@@ -52,6 +55,7 @@ from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.typeref import contains_ray_query
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
@@ -95,11 +99,15 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
     globals_seen: set[ir.Variable] = set()
     for function in functions:
         _object_bindings(function, report)
+        _ray_queries_in_signature(function, report)
         for item in walk_body(function):
-            if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE) \
+            if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE,
+                                                                         ir.Storage.GROUPSHARED, ir.Storage.STATIC) \
                     and item.variable not in globals_seen:
                 globals_seen.add(item.variable)
                 _global(item.variable, report)
+            if isinstance(item, ir.VarDecl):
+                _ray_query_variable(item.variable, report)
             elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
                 _call(item, report, amdx)
             if isinstance(item, ir.VarDecl) and item.variable.type is t.STRING:
@@ -227,13 +235,47 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any, amdx: bool) -> No
 def texel_offset_arguments(call: ir.MethodCall) -> tuple[ir.Expr, ...]:
     """The texel offset arguments of a read-only texture method: the signed-integer arguments after
     the location (Sample*/Gather*/CalculateLevelOfDetail take float coordinates, clamps, biases,
-    LODs and gradients; `Load`'s first argument is its integer location; a status is `out uint`)."""
-    args = call.args[1:] if call.method == "Load" else call.args
+    LODs and gradients; `Load`'s first argument is its integer location, on a multisampled texture
+    followed by the sample index; a status is `out uint`; `GetSamplePosition` takes a sample index)."""
+    if call.method == "GetSamplePosition":
+        return ()
+    multisampled = isinstance(call.object.type, t.ResourceType) and call.object.type.kind.multisampled
+    args = call.args[(2 if multisampled else 1):] if call.method == "Load" else call.args
     return tuple(a for a in args if (scalar := t.element_scalar(a.type)) is not None
                  and scalar.kind is t.ScalarKind.INT)
 
 
+def _ray_queries_in_signature(function: ir.Function, report: Any) -> None:
+    """WG0633 for parameters and a result whose struct types hold a RayQuery."""
+    if function.body is None:
+        return
+    for variable in function.params:
+        _ray_query_variable(variable, report)
+    if _struct_with_ray_query(function.return_type):
+        report(codes.RAYQUERY_NOT_EXPRESSIBLE, function.span,
+               f"the result of '{function.name}' has type '{function.return_type}', which holds a RayQuery in "
+               "a struct: SPIR-V keeps a ray query only in a variable of its own type")
+
+
+def _ray_query_variable(variable: ir.Variable, report: Any) -> None:
+    """WG0633 for a variable that holds a RayQuery where SPIR-V cannot (module docstring)."""
+    if variable.storage is ir.Storage.GROUPSHARED and contains_ray_query(variable.type):
+        report(codes.RAYQUERY_NOT_EXPRESSIBLE, variable.span,
+               f"groupshared '{variable.name}' cannot hold a RayQuery ('{variable.type}'): SPIR-V keeps a ray "
+               "query only in a Function or Private variable (declare it a local or a static global)")
+    elif _struct_with_ray_query(variable.type):
+        report(codes.RAYQUERY_NOT_EXPRESSIBLE, variable.span,
+               f"'{variable.name}' has type '{variable.type}', which holds a RayQuery in a struct: SPIR-V keeps "
+               "a ray query only in a variable of its own type (declare the RayQuery as a variable of its own)")
+
+
+def _struct_with_ray_query(type_: t.Type) -> bool:
+    inner = t.innermost_element(type_)
+    return isinstance(inner, t.StructType) and contains_ray_query(inner)
+
+
 def _global(variable: ir.Variable, report: Any) -> None:
+    _ray_query_variable(variable, report)
     fmt = ir.find_attribute(variable.attributes, "vk::image_format")
     written = fmt.values()[0] if fmt is not None and fmt.values() else None
     if fmt is not None and isinstance(written, str) and written.lower() in _WIDE_FORMATS:

@@ -18,6 +18,7 @@ shadows them; `half` and the min-precision types follow `-enable-16bit-types`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -85,7 +86,11 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
             if builtin is not NotImplemented:
                 return builtin  # type: ignore[return-value]
     else:
-        symbols = ctx.scope.lookup_qualified(name)
+        found = ctx.templates.lookup_scoped(name, ref.scope_args, ref.span) if ctx.templates is not None \
+            else ctx.scope.lookup_qualified(name)
+        if found is None:
+            return None
+        symbols = found
     display = "::".join(name)
     if not symbols:
         if ctx.use_of_skipped(name[0], ref.span):
@@ -204,13 +209,27 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
             return None
         return t.resource(kind, None)
     if not args:
-        needs_arg = kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer"))
+        needs_arg = kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer")) or kind.multisampled
         if needs_arg:
-            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs an element type: {kind.value}<T>")
+            ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' needs an element type: {kind.value}<T>"
+                       + (" or <T, SAMPLES>" if kind.multisampled else ""))
             return None
         return t.resource(kind, _DEFAULT_ELEMENT)
+    sample_count = 0
+    if kind.multisampled and len(args) == 2:
+        # DXC: template<typename element, int count = 0>; the count is any constant int
+        if isinstance(args[1], ast.TypeRef):
+            ctx.report(codes.INVALID_TEMPLATE, args[1].span, f"'{kind.value}' sample count must be a constant, "
+                       "not a type")
+            return None
+        count = constant_int(args[1], f"{kind.value} sample count")
+        if count is None:
+            return None
+        sample_count, args = count, args[:1]
+        ref = dataclasses.replace(ref, template_args=args)
     if len(args) != 1:
-        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' takes one template argument")
+        takes = "one or two template arguments" if kind.multisampled else "one template argument"
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' takes {takes}")
         return None
     types = _type_args(ctx, ref, constant_int)
     if types is None:
@@ -227,9 +246,10 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
                        f"'{kind.value}' element must be a scalar or vector, not '{element}'")
             return None
     if contains_object(element):
-        ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain a resource")
+        held = "a RayQuery" if contains_only_ray_queries(element) else "a resource"
+        ctx.report(codes.INVALID_RESOURCE_USE, args[0].span, f"'{kind.value}' element cannot contain {held}")
         return None
-    return t.resource(kind, element, modifier)
+    return t.resource(kind, element, modifier, sample_count)
 
 
 def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constant_int: ConstantInt) -> t.Type | None:
@@ -288,6 +308,28 @@ def _ray_query(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.T
     query = t.ray_query(*flags)
     check_type(ctx, query, ref.span, query_flags_literal=len(args) == 2 and isinstance(args[1], ast.IntLiteral))
     return query
+
+
+def contains_ray_query(type_: t.Type) -> bool:
+    """Whether a type is or holds a RayQuery (in an array or a struct field)."""
+    if isinstance(type_, t.RayQueryType):
+        return True
+    if isinstance(type_, t.ArrayType):
+        return contains_ray_query(type_.element)
+    if isinstance(type_, t.StructType):
+        return any(contains_ray_query(f.type) for f in type_.all_fields())
+    return False
+
+
+def contains_only_ray_queries(type_: t.Type) -> bool:
+    """Whether the objects a type is or holds are all RayQuery objects (no resource or node object)."""
+    if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
+        return False
+    if isinstance(type_, t.ArrayType):
+        return contains_only_ray_queries(type_.element)
+    if isinstance(type_, t.StructType):
+        return all(contains_only_ray_queries(f.type) for f in type_.all_fields())
+    return True
 
 
 def contains_object(type_: t.Type) -> bool:

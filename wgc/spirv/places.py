@@ -48,6 +48,9 @@ class ImagePlace:
     handle: ResourceHandle
     coordinate: int
     type: t.Type
+    slice: int | None = None
+    """The mip level (`.mips[l][pos]`) or sample (`.sample[s][pos]`, and every access to a
+    multisampled texture); None: level or sample 0."""
 
 
 @dataclass(frozen=True)

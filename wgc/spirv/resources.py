@@ -26,6 +26,11 @@ Invariants (dxc's Vulkan mapping unless noted):
   or 16 bits cannot be told) Unknown, with StorageImageRead/WriteWithoutFormat where read/written).
   The sampled type is T's scalar widened to 32 bits. Samplers: OpTypeSampler; sampling combines
   the loaded image and sampler with OpSampledImage.
+- Multisampled textures (Texture2DMS[Array], RWTexture2DMS[Array]) are images with MS 1 (storage:
+  StorageImageMultisample, ImageMSArray when arrayed); every texel access names its sample with
+  the Sample operand (sample 0 for `tex[pos]`), GetDimensions adds OpImageQuerySamples to
+  OpImageQuerySize, and GetSamplePosition picks Direct3D's standard positions by the sample count
+  (`SAMPLE_POSITIONS`, DXC's tables). `.mips[level][pos]` fetches with Lod `level`.
 - Texel reads are OpImageFetch (with Lod on mip-mapped textures) / OpImageRead of a 4-vector
   narrowed to T; writes are OpImageWrite. Texel offsets are ConstOffset when constant; a
   variable offset is allowed on Gather only (Offset + ImageGatherExtended; Vulkan forbids it
@@ -264,6 +269,8 @@ _DIMS = {
     RK.TEXTURE_CUBE: ("Cube", False), RK.TEXTURE_CUBE_ARRAY: ("Cube", True),
     RK.RW_TEXTURE_1D: ("1D", False), RK.RW_TEXTURE_1D_ARRAY: ("1D", True),
     RK.RW_TEXTURE_2D: ("2D", False), RK.RW_TEXTURE_2D_ARRAY: ("2D", True), RK.RW_TEXTURE_3D: ("3D", False),
+    RK.TEXTURE_2D_MS: ("2D", False), RK.TEXTURE_2D_MS_ARRAY: ("2D", True),
+    RK.RW_TEXTURE_2D_MS: ("2D", False), RK.RW_TEXTURE_2D_MS_ARRAY: ("2D", True),
 }
 
 
@@ -326,16 +333,30 @@ def image_type(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable 
     dim, arrayed = _DIMS[type_.kind]
     storage = type_.kind.writable
     fmt = _storage_format(ml, type_, variable) if storage else "Unknown"
+    multisampled = type_.kind.multisampled
     if dim in _CAPABILITIES:
         ml.b.capability(_CAPABILITIES[dim][storage])
     elif dim == "Cube" and arrayed:
         ml.b.capability("SampledCubeArray")
-    image = ml.b.type("OpTypeImage", ml.types.scalar(_component(type_)), dim, 2, 1 if arrayed else 0, 0,
-                      2 if storage else 1, fmt)
-    _name_once(ml, image, f"type.{dim.lower()}.image" + (".array" if arrayed else ""))
+    if multisampled and storage:
+        ml.b.capability("StorageImageMultisample")
+        if arrayed:
+            ml.b.capability("ImageMSArray")
+    image = ml.b.type("OpTypeImage", ml.types.scalar(_component(type_)), dim, 2, 1 if arrayed else 0,
+                      1 if multisampled else 0, 2 if storage else 1, fmt)
+    _name_once(ml, image, f"type.{dim.lower()}.image" + (".ms" if multisampled else "") + (".array" if arrayed else ""))
     if storage:
         _state(ml).formats[image] = fmt
     return image
+
+
+def slice_operands(fl: FunctionLowering, place: ImagePlace, *, lod: bool) -> tuple[str, int] | tuple[()]:
+    """The image operand that picks the texel's slice: Sample on a multisampled image, else Lod
+    where `lod` (fetches from sampled images), else none."""
+    value = place.slice if place.slice is not None else fl.uint(0)
+    if place.handle.type.kind.multisampled:
+        return ("Sample", value)
+    return ("Lod", value) if lod else ()
 
 
 def _descriptor(fl: FunctionLowering, handle: ResourceHandle) -> int:
@@ -432,17 +453,27 @@ def _texel(fl: FunctionLowering, vec4: int, handle: ResourceHandle, result: t.Ty
     return fl.convert(value, component if count == 1 else t.vector(component, count), result)
 
 
+def _image_operands(*groups: tuple) -> tuple:
+    """Image operands given as (mask, ids...) groups in ascending bit order: one mask, then the ids."""
+    groups = tuple(g for g in groups if g)
+    if not groups:
+        return ()
+    return ("|".join(g[0] for g in groups), *(value for g in groups for value in g[1:]))
+
+
 def image_load(fl: FunctionLowering, place: ImagePlace) -> int:
     handle = place.handle
     image = _object(fl, handle)
     if handle.type.kind.writable:
         _without_format(fl, handle, "Read")
         value = fl.b.emit("OpImageRead", _vec4(fl, handle), image, place.coordinate,
-                          *fl.ml.texel_access(handle.coherent, store=False))
+                          *_image_operands(slice_operands(fl, place, lod=False),
+                                           fl.ml.texel_access(handle.coherent, store=False)))
     elif _DIMS[handle.type.kind][0] == "Buffer":
         value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate)
     else:
-        value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate, "Lod", fl.uint(0))
+        value = fl.b.emit("OpImageFetch", _vec4(fl, handle), image, place.coordinate,
+                          *slice_operands(fl, place, lod=True))
     return _texel(fl, value, handle, place.type)
 
 
@@ -452,14 +483,17 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
     texel = fl.convert(value, place.type, component if count == 1 else t.vector(component, count))
     _without_format(fl, place.handle, "Write")
     fl.b.emit("OpImageWrite", _object(fl, place.handle), place.coordinate, texel,
-              *fl.ml.texel_access(place.handle.coherent, store=True))
+              *_image_operands(slice_operands(fl, place, lod=False),
+                               fl.ml.texel_access(place.handle.coherent, store=True)))
 
 
 def texel_pointer(fl: FunctionLowering, place: ImagePlace) -> int:
-    """OpImageTexelPointer for an atomic on a storage-image texel."""
+    """OpImageTexelPointer for an atomic on a storage-image texel (its Sample operand: the sample of
+    a multisampled image, else 0)."""
     component = fl.types.scalar(_component(place.handle.type))
+    sample = place.slice if place.slice is not None and place.handle.type.kind.multisampled else fl.uint(0)
     return fl.b.emit("OpImageTexelPointer", fl.b.type_pointer("Image", component),
-                     _descriptor(fl, place.handle), place.coordinate, fl.uint(0))
+                     _descriptor(fl, place.handle), place.coordinate, sample)
 
 
 # ---------------------------------------------------------------- element access
@@ -489,7 +523,8 @@ def index_place(fl: FunctionLowering, expr: ir.ResourceIndex) -> Place | ImagePl
     if handle.type.kind in _STRUCTURED:
         return _buffer_place(fl, handle, index)
     if handle.type.kind in _DIMS:
-        return ImagePlace(handle, index, expr.type)
+        slice_ = fl.value(expr.slice) if expr.slice is not None else None
+        return ImagePlace(handle, index, expr.type, slice_)  # type: ignore[arg-type]
     raise AssertionError(f"'{handle.type}' cannot be indexed")
 
 
@@ -769,9 +804,24 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     if name == "GetDimensions":
         _get_dimensions(fl, handle, expr)
         return None
+    if name == "GetSamplePosition":
+        return _sample_position(fl, handle, expr)
     if name != "Load":
         raise AssertionError(f"method '{name}' of '{handle.type}' has no SPIR-V lowering")
     location = fl.value(args[0])
+    if handle.type.kind.multisampled:                       # Load(location, sample[, offset][, status])
+        sample = fl.convert(fl.value(args[1]), args[1].type, t.UINT)
+        if handle.type.kind.writable:
+            value = image_load(fl, ImagePlace(handle, location, expr.type, sample))
+            _status(fl, expr, 2)
+            return value
+        groups: list[tuple] = []
+        if len(args) >= 3:
+            groups.append(_offset(fl, args[2], name))
+        groups.append(("Sample", sample))
+        value = fl.b.emit("OpImageFetch", _vec4(fl, handle), _object(fl, handle), location, *_image_operands(*groups))
+        _status(fl, expr, 3)
+        return _texel(fl, value, handle, expr.type)
     if handle.type.kind.writable or _DIMS[handle.type.kind][0] == "Buffer":
         value = image_load(fl, ImagePlace(handle, location, expr.type))
         _status(fl, expr, 1)
@@ -887,7 +937,7 @@ def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Metho
     size_type = fl.types.id(t.UINT if sizes == 1 else t.vector(t.UINT, sizes))
     args = expr.args
     mip_first = len(args) == sizes + 2        # GetDimensions(mip, sizes..., levels)
-    if handle.type.kind.writable or dim == "Buffer":
+    if handle.type.kind.writable or dim == "Buffer" or handle.type.kind.multisampled:
         size = fl.b.emit("OpImageQuerySize", size_type, image)
     else:
         lod = fl.value(args[0]) if mip_first else fl.uint(0)
@@ -899,7 +949,48 @@ def _get_dimensions(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Metho
     if mip_first:
         levels = fl.b.emit("OpImageQueryLevels", fl.types.id(t.UINT), image)
         _store_out(fl, expr, len(args) - 1, levels, t.UINT)
+    if handle.type.kind.multisampled:         # GetDimensions(sizes..., samples)
+        samples = fl.b.emit("OpImageQuerySamples", fl.types.id(t.UINT), image)
+        _store_out(fl, expr, sizes, samples, t.UINT)
     return None
+
+
+SAMPLE_POSITIONS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((4, 4), (-4, -4)),
+    4: ((-2, -6), (6, -2), (-6, 2), (2, 6)),
+    8: ((1, -3), (-1, 3), (5, 1), (-3, -5), (-5, 5), (-7, -1), (3, 7), (7, -7)),
+    16: ((1, 1), (-1, -3), (-3, 2), (4, -1), (-5, -2), (2, 5), (5, 3), (3, -5),
+         (-2, 6), (0, -7), (-4, -6), (-6, 4), (-8, 0), (7, -4), (6, 7), (-7, -8)),
+}
+"""Direct3D's standard sample positions, in 1/16 pixel from the pixel's centre, per sample count
+(the tables DXC's SPIR-V back end emits for GetSamplePosition: SpirvEmitter::emitGetSamplePosition)."""
+
+
+def _sample_position(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> int:
+    """GetSamplePosition(s): SPIR-V has no such query, so (as DXC) the position comes from the
+    standard tables, picked by OpImageQuerySamples; float2(0, 0) for other sample counts. wgc keeps
+    all four tables in one Function array and selects without branching; an index outside the
+    table (undefined in DXC) also gives float2(0, 0)."""
+    fl.b.capability("ImageQuery")
+    uint_id, bool_id, float2 = fl.types.id(t.UINT), fl.types.id(t.BOOL), t.vector(t.FLOAT, 2)
+    count = fl.b.emit("OpImageQuerySamples", uint_id, _object(fl, handle))
+    index = fl.convert(fl.value(expr.args[0]), expr.args[0].type, t.UINT)
+    entries = [pos for table in SAMPLE_POSITIONS.values() for pos in table]
+    table_type = t.array(float2, len(entries))
+    data = fl.b.constant_composite(fl.types.id(table_type),
+                                   [fl.ml.constant(float2, (x / 16, y / 16)) for x, y in entries])
+    table = fl.local(table_type, "var.GetSamplePosition.data")
+    fl.store(table, data)
+    base, known, first = fl.uint(0), None, 0
+    for samples, positions in SAMPLE_POSITIONS.items():
+        equal = fl.b.emit("OpIEqual", bool_id, count, fl.uint(samples))
+        base = fl.b.emit("OpSelect", uint_id, equal, fl.uint(first), base)
+        known = equal if known is None else fl.b.emit("OpLogicalOr", bool_id, known, equal)
+        first += len(positions)
+    in_range = fl.b.emit("OpLogicalAnd", bool_id, known, fl.b.emit("OpULessThan", bool_id, index, count))
+    slot = fl.b.emit("OpSelect", uint_id, in_range, fl.b.emit("OpIAdd", uint_id, base, index), fl.uint(0))
+    position = fl.load(fl.element_place(table, slot))
+    return fl.b.emit("OpSelect", fl.types.id(float2), in_range, position, fl.ml.constant(float2, (0.0, 0.0)))
 
 
 # ---------------------------------------------------------------- derivatives

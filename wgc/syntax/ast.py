@@ -66,6 +66,8 @@ class TypeRef(Node):
     template_args: tuple[TemplateArg, ...] | None = None
     modifiers: tuple[str, ...] = ()
     array_dims: tuple[Expr | None, ...] = ()
+    scope_args: ScopeArgs = ()
+    """Template arguments written on the scope parts of `name` (`Box<float>::Inner`); () when none."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,12 @@ class TemplateParam(Node):
     """`typename T`, `class T = float`, or a value parameter `uint N = 4`."""
 
     name: str
+    """"" for an unnamed parameter (`template<typename> class TT`)."""
     kind: TypeRef | None
-    """None for `typename`/`class` parameters; the value type otherwise."""
+    """None for `typename`/`class` (and template template) parameters; the value type otherwise."""
     default: TemplateArg | None = None
+    template_params: tuple[TemplateParam, ...] | None = None
+    """A template template parameter's own parameters (`template<typename> class TT`); else None."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,8 @@ class FunctionDecl(Node):
     """Keywords after the parameter list, e.g. `const` on a member function."""
     specialization_args: tuple[TemplateArg, ...] | None = None
     """`F<float3x3>` in `template<> float3x3 F<float3x3>()`; None when the name has no arguments."""
+    scope_args: ScopeArgs = ()
+    """Template arguments written on the scope parts of `name` (`Box<T>::get`); () when none."""
 
 
 @dataclass(frozen=True)
@@ -355,9 +362,11 @@ Stmt = Union[
 
 @dataclass(frozen=True)
 class NameExpr(Node):
-    """A (possibly qualified) name: `x`, `ns::f`, `::g`."""
+    """A (possibly qualified) name: `x`, `ns::f`, `::g`, `is_same<T, U>::value`."""
 
     name: tuple[str, ...]
+    scope_args: ScopeArgs = ()
+    """Template arguments written on the scope parts of `name`; () when none."""
 
 
 @dataclass(frozen=True)
@@ -491,3 +500,6 @@ Expr = Union[
     IndexExpr, SizeofExpr, InitList,
 ]
 TemplateArg = Union[TypeRef, Expr]
+ScopeArgs = tuple["tuple[TemplateArg, ...] | None", ...]
+"""Per scope part of a qualified name (all parts but the last), the template arguments written on
+it, or None; an empty tuple when no part has any."""

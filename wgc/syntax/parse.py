@@ -14,7 +14,10 @@ How it works:
   struct/enum/typedef names, learns names as declarations go by, and renames
   IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT.  A `<` after a plain identifier is a
   template only when the text up to its matching `>` holds type names and is
-  followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`).
+  followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`). A type name right
+  after a type is a declarator's name, except before `<...>::` (`T Box<T>::get()`,
+  an out-of-line member), where it stays a type name; scope parts may carry
+  template arguments (`is_same<T, U>::value`, kept in the nodes' `scope_args`).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
@@ -59,6 +62,7 @@ _OBJECT_TYPES = (
     "Texture1D", "Texture1DArray", "Texture2D", "Texture2DArray", "Texture3D", "TextureCube",
     "TextureCubeArray", "Texture2DMS", "Texture2DMSArray",
     "RWTexture1D", "RWTexture1DArray", "RWTexture2D", "RWTexture2DArray", "RWTexture3D",
+    "RWTexture2DMS", "RWTexture2DMSArray",
     "RasterizerOrderedBuffer", "RasterizerOrderedByteAddressBuffer",
     "RasterizerOrderedStructuredBuffer", "RasterizerOrderedTexture1D",
     "RasterizerOrderedTexture1DArray", "RasterizerOrderedTexture2D",
@@ -96,7 +100,7 @@ BUILTIN_TYPE_NAMES = _builtin_type_names()
 _DECLARED_TYPE = re.compile(
     r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
-_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;")
+_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|\busing\s+([A-Za-z_]\w*)\s*=")
 _TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
 
@@ -104,14 +108,14 @@ _OPEN_PAREN = re.compile(r"\s*\(")
 def prescan_type_names(text: str) -> set[str]:
     """Names declared anywhere in `text` as struct/class/interface/enum/typedef."""
     names = {m.group(1) for m in _DECLARED_TYPE.finditer(text)}
-    names.update(m.group(1) for m in _TYPEDEF_NAME.finditer(text))
+    names.update(m.group(1) or m.group(2) for m in _TYPEDEF_NAME.finditer(text))
     return names
 
 
 # ---------------------------------------------------------------- postlexer
 
 _TYPE_END = frozenset({"TYPE_NAME", "TGT"})
-_KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM"})
+_KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
 class TypeNamePostLexer:
@@ -156,6 +160,8 @@ class TypeNamePostLexer:
                     types.add(value)
                 elif value in types and prev_type not in _TYPE_END:
                     kind = "TYPE_NAME"
+                elif value in types and self._scope_follows(tok.end_pos):
+                    kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
                 elif after_template_header and _OPEN_PAREN.match(self.text, tok.end_pos):
                     self.template_functions.add(value)
                     after_template_header = False
@@ -230,6 +236,26 @@ class TypeNamePostLexer:
             if tok.start_pos < position:
                 return tok
         return None
+
+    def _scope_follows(self, pos: int) -> bool:
+        """Is the name ending at `pos` followed by a template argument list and `::`?"""
+        opened = re.compile(r"\s*<").match(self.text, pos)
+        if opened is None:
+            return False
+        pos, level = opened.end(), 1
+        for _ in range(64):
+            m = _TEMPLATE_SCAN.match(self.text, pos)
+            if m is None:
+                return False
+            pos = m.end()
+            lt, gt = m.group(5), m.group(6)
+            if lt:
+                level += 1
+            elif gt:
+                level -= len(gt)
+                if level <= 0:
+                    return re.compile(r"\s*::").match(self.text, pos) is not None
+        return False
 
     def _template_call_follows(self, name: str, pos: int) -> bool:
         """Is the `<` ending at `pos` after identifier `name` a template argument list?"""
@@ -327,7 +353,12 @@ class AstBuilder:
 
     def template_type_param(self, meta: Any, children: list[Any]) -> ast.TemplateParam:
         name, default = children[-2], children[-1]
-        return ast.TemplateParam(self._span(meta), name, None, default)
+        return ast.TemplateParam(self._span(meta), name or "", None, default)
+
+    def template_template_param(self, meta: Any, children: list[Any]) -> ast.TemplateParam:
+        params = tuple(c for c in children if isinstance(c, ast.TemplateParam))
+        name, default = children[-2], children[-1]
+        return ast.TemplateParam(self._span(meta), name or "", None, default, template_params=params)
 
     def template_value_param(self, meta: Any, children: list[Any]) -> ast.TemplateParam:
         kind, name, default = children
@@ -366,9 +397,9 @@ class AstBuilder:
         name, params, *rest = after
         body = rest[-1] if isinstance(rest[-1], ast.Block) else None
         specialization_args = None
+        scope_args: ast.ScopeArgs = ()
         if isinstance(name, _SpecializedName):
-            specialization_args = name.args
-            name = name.name
+            name, specialization_args, scope_args = name.name, name.args, name.scope_args
         return ast.FunctionDecl(
             span,
             attributes=self._of(before, ast.Attribute),
@@ -380,11 +411,15 @@ class AstBuilder:
             body=body,
             trailing_modifiers=self._modifiers(rest),
             specialization_args=specialization_args,
+            scope_args=scope_args,
         )
 
     def func_name(self, meta: Any, children: list[Any]) -> tuple[str, ...] | _SpecializedName:
         if isinstance(children[0], tuple):
-            return children[0] + (str(children[1]),)
+            names, scope_args = _split_scope(children[0])
+            if scope_args:
+                return _SpecializedName(names + (str(children[1]),), None, scope_args)
+            return names + (str(children[1]),)
         if children[1] is not None:
             return _SpecializedName((str(children[0]),), children[1])
         return (str(children[0]),)
@@ -476,6 +511,13 @@ class AstBuilder:
         target = ast.StructType(written.span, written) if isinstance(written, ast.StructDecl) else written
         return ast.TypedefDecl(self._span(meta), modifiers, target, self._of(children, ast.Declarator))
 
+    def using_decl(self, meta: Any, children: list[Any]) -> ast.TypedefDecl:
+        """`using V = float4;`: the typedef `typedef float4 V;`."""
+        name, target, *dims = children
+        span = self._span(meta)
+        declarator = ast.Declarator(span, name=name, array_dims=tuple(c.size for c in dims if isinstance(c, _ArrayDim)))
+        return ast.TypedefDecl(span, (), target, (declarator,))
+
     def enum_decl(self, meta: Any, children: list[Any]) -> ast.EnumDecl:
         scope, name, base, *rest = children
         members = tuple(c for c in rest if isinstance(c, ast.Enumerator))
@@ -531,12 +573,16 @@ class AstBuilder:
 
     def scoped_type_ref(self, meta: Any, children: list[Any]) -> ast.TypeRef:
         scope, name, args = children
-        return ast.TypeRef(self._span(meta), scope + (str(name),), args)
+        names, scope_args = _split_scope(scope)
+        return ast.TypeRef(self._span(meta), names + (str(name),), args, scope_args=scope_args)
 
-    def scope(self, meta: Any, children: list[Any]) -> tuple[str, ...]:
-        if len(children) == 1:
-            return (str(children[0]),)
-        return children[0] + (str(children[1]),)
+    def scope(self, meta: Any, children: list[Any]) -> tuple[Any, ...]:
+        """The scope parts: names, and `_TemplatedPart`s for `Box<T>::`."""
+        part = children[-1] if isinstance(children[-1], _TemplatedPart) else str(children[-1])
+        return (part,) if len(children) == 1 else children[0] + (part,)
+
+    def templated_scope_part(self, meta: Any, children: list[Any]) -> _TemplatedPart:
+        return _TemplatedPart(str(children[0]), children[1])
 
     member_scope = scope
 
@@ -704,7 +750,8 @@ class AstBuilder:
     def name(self, meta: Any, children: list[Any]) -> ast.NameExpr:
         if len(children) == 1:
             return ast.NameExpr(self._span(meta), (str(children[0]),))
-        return ast.NameExpr(self._span(meta), children[0] + (str(children[1]),))
+        names, scope_args = _split_scope(children[0])
+        return ast.NameExpr(self._span(meta), names + (str(children[1]),), scope_args)
 
     def int_literal(self, meta: Any, children: list[Any]) -> ast.IntLiteral:
         tok = children[0]
@@ -832,10 +879,28 @@ class _CaseLabel:
 
 @dataclass(frozen=True)
 class _SpecializedName:
-    """A function name with template arguments: `F<float3x3>` of an explicit specialisation."""
+    """A function name with template arguments: `F<float3x3>` of an explicit specialisation, or
+    on its scope (`Box<T>::get`, with `args` None)."""
 
     name: tuple[str, ...]
+    args: tuple[Any, ...] | None
+    scope_args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class _TemplatedPart:
+    """A scope part with template arguments: `Box<T>` in `Box<T>::get`."""
+
+    name: str
     args: tuple[Any, ...]
+
+
+def _split_scope(parts: tuple[Any, ...]) -> tuple[tuple[str, ...], ast.ScopeArgs]:
+    """A scope's names and, when any part has them, the template arguments of each part."""
+    names = tuple(p.name if isinstance(p, _TemplatedPart) else p for p in parts)
+    if not any(isinstance(p, _TemplatedPart) for p in parts):
+        return names, ()
+    return names, tuple(p.args if isinstance(p, _TemplatedPart) else None for p in parts)
 
 
 def _replace(node: Any, **changes: Any) -> Any:

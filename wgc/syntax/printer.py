@@ -146,7 +146,7 @@ class _Printer:
             else f"{n.name} = {self.expr(n.value, CONDITIONAL)}",
         }
         self._expr_printers: dict[type, Callable[[Any], tuple[str, int]]] = {
-            ast.NameExpr: lambda n: ("::".join(n.name), PRIMARY),
+            ast.NameExpr: lambda n: (self.qualified(n.name, n.scope_args), PRIMARY),
             ast.IntLiteral: lambda n: (n.text or f"{n.value}{n.suffix}", PRIMARY),
             ast.FloatLiteral: lambda n: (n.text or f"{n.value!r}{n.suffix}", PRIMARY),
             ast.BoolLiteral: lambda n: ("true" if n.value else "false", PRIMARY),
@@ -249,14 +249,17 @@ class _Printer:
         return ["template <" + ", ".join(self.text(p) for p in params) + ">"]
 
     def template_param(self, node: ast.TemplateParam) -> str:
-        head = f"typename {node.name}" if node.kind is None else f"{self.text(node.kind)} {node.name}"
+        if node.template_params is not None:
+            head = self.template_header(node.template_params)[0] + f" class {node.name}".rstrip()
+        else:
+            head = f"typename {node.name}".rstrip() if node.kind is None else f"{self.text(node.kind)} {node.name}"
         return head if node.default is None else f"{head} = {self.template_arg(node.default)}"
 
     def function_decl(self, node: ast.FunctionDecl) -> list[str]:
         lines = self.template_header(node.template_params)
         lines += [self.text(a) for a in node.attributes]
         head = "".join(m + " " for m in node.modifiers)
-        head += f"{self.text(node.return_type)} {'::'.join(node.name)}"
+        head += f"{self.text(node.return_type)} {self.qualified(node.name, node.scope_args)}"
         if node.specialization_args is not None:
             head += self.template_args(node.specialization_args)
         head += "("
@@ -337,10 +340,18 @@ class _Printer:
     # ---------------------------------------------------------------- types
 
     def type_ref(self, node: ast.TypeRef) -> str:
-        text = "".join(m + " " for m in node.modifiers) + "::".join(node.name)
+        text = "".join(m + " " for m in node.modifiers) + self.qualified(node.name, node.scope_args)
         if node.template_args is not None:
             text += self.template_args(node.template_args)
         return text + self.dims(node.array_dims)
+
+    def qualified(self, name: tuple[str, ...], scope_args: ast.ScopeArgs) -> str:
+        """`a::b::c`, with the template arguments written on its scope parts (`Box<T>::get`)."""
+        parts = list(name)
+        for index, args in enumerate(scope_args):
+            if args is not None:
+                parts[index] += self.template_args(args)
+        return "::".join(parts)
 
     def template_args(self, args: tuple[Any, ...]) -> str:
         return "<" + ", ".join(self.template_arg(a) for a in args) + ">"
