@@ -678,7 +678,6 @@ class DeclarationChecker:
 
     def _out_of_line_member(self, decl: ast.FunctionDecl) -> None:
         owner = self.ctx.scope.lookup_qualified(decl.name[:-1])
-        display = "::".join(decl.name)
         if not owner or not isinstance(owner[0].entity, TypeEntity) or not isinstance(owner[0].entity.type, t.StructType):
             self.ctx.report(codes.UNDECLARED_IDENTIFIER, decl.span, f"'{'::'.join(decl.name[:-1])}' is not a struct")
             return
