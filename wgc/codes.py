@@ -5,9 +5,10 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602 and
-WG0002, "not valid UTF-8", are retired: such bytes read as U+FFFD, silent in comments and strings,
-WG0202 in code, as clang and dxc); ranges:
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602,
+WG0325, "called but never defined", now the target limit WG0628, and WG0002, "not valid UTF-8", are
+retired: such bytes read as U+FFFD, silent in comments and strings, WG0202 in code, as clang and
+dxc); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
 analysis (names, types, expressions, statements, constants, bindings, attributes), WG04xx
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
@@ -94,7 +95,6 @@ INVALID_CAST = _kind("WG0321", E, "a cast between types HLSL cannot convert")
 INITIALIZER_MISMATCH = _kind("WG0322", E, "an initializer list or constructor with the wrong number of components")
 BINDING_CLASH = _kind("WG0323", E, "two resources bound to the same Vulkan descriptor set and binding")
 INVALID_BINDING = _kind("WG0324", E, "a register or vk:: binding annotation that does not fit the resource")
-UNDEFINED_FUNCTION = _kind("WG0325", E, "a function that is called but never defined")
 RECURSIVE_CALL = _kind("WG0326", E, "a function that calls itself, directly or indirectly (HLSL has no recursion)")
 INVALID_ARRAY_SIZE = _kind("WG0327", E, "an array size that is not a positive constant")
 INVALID_TEMPLATE = _kind("WG0328", E, "template arguments that do not fit the template")
@@ -247,6 +247,8 @@ STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time co
 SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
 FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
+UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a compiled node (a library links it; "
+                           "Vulkan SPIR-V cannot import functions)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -28,7 +28,10 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0454: a local, parameter or return value whose struct or array type holds node objects (HLSL
   allows them; wgc binds node objects one by one and does not split aggregates of them);
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
-  literal string, which ends at a NUL).
+  literal string, which ends at a NUL);
+- WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
+  Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
+  function, at its first call in node order.
 
 Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
 command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
@@ -86,9 +89,16 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         functions.update(dict.fromkeys(reachable_functions(node.function)))
         _records(node, report)
     globals_seen: set[ir.Variable] = set()
+    undefined_seen: set[ir.Function] = set()
     for function in functions:
         _object_bindings(function, report)
         for item in walk_body(function):
+            if isinstance(item, ir.Call) and item.function.body is None and item.function not in undefined_seen:
+                undefined_seen.add(item.function)
+                report(codes.UNDEFINED_FUNCTION, item.span,
+                       f"function '{item.function.name}' is declared but not defined: a library may leave it to "
+                       "the linker, but Vulkan SPIR-V cannot import functions",
+                       (Label(item.function.span, "declared here"),))
             if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE) \
                     and item.variable not in globals_seen:
                 globals_seen.add(item.variable)
