@@ -1696,10 +1696,12 @@ CASES = [
                "{",
                "    Barrier(Out[0], GROUP_SYNC);",
                "}"),
-         lines("<stdin>:8:5: error: Barrier flags must be compile-time constants [WG0443]",
+         lines("<stdin>:8:5: error: Barrier flags must be compile-time constants: a barrier's memory semantics "
+               "and scope are constant operands in SPIR-V (and in DXIL) [WG0443]",
                "    Barrier(Out[0], GROUP_SYNC);",
                "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:8:13: note: this argument is not a constant",
+               "<stdin>:8:13: note: this argument is not a constant (a static global counts as its initialiser "
+               "only when nothing writes it)",
                "    Barrier(Out[0], GROUP_SYNC);",
                "            ^~~~~~",
                "1 error generated."),

@@ -8,7 +8,8 @@ diagnostic of the stage (the products are only meant for later stages when no di
 an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
-bodies in source order (`declarations`); then the whole-file checks: Vulkan bindings
+bodies in source order (`declarations`); the static globals nothing writes (`settled`); then the
+whole-file checks: Vulkan bindings
 (`bindings`), recursion (WG0326: HLSL has none, and the back end inlines calls that carry node
 objects), the limits of SPIR-V
 (`limits`: how deep control flow and structs nest), `[WaveSize]` (`wavesize`), and structs
@@ -49,6 +50,7 @@ from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
+from wgc.sema.settled import settle_statics
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.source import Span
 from wgc.syntax import ast
@@ -82,6 +84,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     checker = DeclarationChecker(ctx)
     checker.declare_all(unit.decls)
     checker.finish()
+    settle_statics(ctx.module)   # before the rules that need Barrier flags after optimisation
     ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))

@@ -214,12 +214,12 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
         return
     offsets = texel_offset_arguments(call)
     if len(offsets) == 4:                           # an offset per gathered texel: ConstOffsets
-        variable = next((each for each in offsets if not isinstance(fold(each), Folded)), None)
+        variable = next((each for each in offsets if not isinstance(fold(each, optimized=True), Folded)), None)
         if variable is not None:
             report(codes.VARIABLE_TEXEL_OFFSET, variable.span,
                    f"the four texel offsets of '{call.method}' must be constants: SPIR-V takes them as "
                    "ConstOffsets")
-    elif offsets and not call.method.startswith("Gather") and not isinstance(fold(offsets[0]), Folded):
+    elif offsets and not call.method.startswith("Gather") and not isinstance(fold(offsets[0], optimized=True), Folded):
         report(codes.VARIABLE_TEXEL_OFFSET, offsets[0].span,
                f"the texel offset of '{call.method}' must be a constant: Vulkan allows a variable offset only "
                "on Gather (VUID-RuntimeSpirv-Offset-10213)")

@@ -188,8 +188,11 @@ def _sv(semantic: str | None) -> str:
     return (semantic or "").lower().rstrip("0123456789")
 
 
-def _flags(expr: ir.Expr) -> int | None:
-    folded = fold(expr)
+def _flags(expr: ir.Expr, optimized: bool = True) -> int | None:
+    """Barrier flags: after optimisation (DXC's DXIL validator sees static globals that nothing
+    writes as their initialisers, `settled`), or as a constant expression (`optimized=False`:
+    what DXC's Sema checks)."""
+    folded = fold(expr, optimized=optimized)
     return folded.value if isinstance(folded, Folded) and type(folded.value) is int else None
 
 
@@ -1027,11 +1030,18 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
         first, flags = e.args
         if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
             obj = first.type
-        for arg in (flags,) if obj is not None else (first, flags):
+        flag_args = (flags,) if obj is not None else (first, flags)
+        for arg in flag_args:
             if _flags(arg) is None:
-                return sink(codes.NON_CONSTANT_BARRIER_FLAGS, e.span, "Barrier flags must be compile-time constants",
-                            (Label(arg.span, "this argument is not a constant"),))
+                return sink(codes.NON_CONSTANT_BARRIER_FLAGS, e.span,
+                            "Barrier flags must be compile-time constants: a barrier's memory semantics and scope "
+                            "are constant operands in SPIR-V (and in DXIL)",
+                            (Label(arg.span, "this argument is not a constant (a static global counts as its "
+                                             "initialiser only when nothing writes it)"),))
         mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
+        # flags that are constant only after optimisation (a settled static global): DXC's Sema has
+        # no diagnostic for them, its DXIL validator checks only the values' masks (below)
+        sema_constant = all(_flags(arg, optimized=False) is not None for arg in flag_args)
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \
                 isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, "
@@ -1041,10 +1051,16 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
                  "the spec allows only RW input records and output records here",
                  (Label(first.span, "this object"),), ("DXC accepts it; a barrier on memory this node cannot write "
                                                        "orders only other writers' accesses",))
+        settled = () if sema_constant else ("the value of a static global that nothing writes, as after "
+                                            "optimisation: DXC's DXIL validator refuses flags outside the masks",)
         if not 0 <= mem <= ALL_MEMORY:
-            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),),
+                        settled)
         if not 0 <= sem <= GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE:
-            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),),
+                        settled)
+        if not sema_constant:
+            return None
     else:
         return None
     scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else \

@@ -155,8 +155,9 @@ def _store_out(fl: FunctionLowering, arg: ir.Expr, value: int, type_: t.Type) ->
 
 
 def constant_int(expr: ir.Expr, what: str) -> int:
-    """The value of an argument that must be an integer constant."""
-    folded = fold(expr)
+    """The value of an argument that must be an integer constant after optimisation (Barrier
+    flags: sema's WG0443 made sure, counting settled static globals)."""
+    folded = fold(expr, optimized=True)
     if not isinstance(folded, Folded) or isinstance(folded.value, (tuple, str, float)):
         raise AssertionError(f"{what} must be a constant")
     return int(folded.value)
