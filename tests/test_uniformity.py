@@ -781,12 +781,32 @@ def test_dispatch_grid_writes_in_every_form() -> None:
 
 
 def test_dispatch_grid_nested_in_a_struct() -> None:
+    """A write naming the field is an error; a write of the struct member holding it overwrites the
+    field as a whole-record write does (DXC accepts both: warning WG0480)."""
     src = node("  input.Get().inner.size.x = 3;\n  input.Get().inner = (Inner)0;\n  input.Get().v = 1;", "nested")
     assert describe(check(src)) == [
         f"{at(src, 'input.Get().inner.size')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
         f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]",
-        f"{at(src, 'input.Get().inner =')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
-        f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]"]
+        f"{at(src, 'input.Get().inner =')} WG0480 this write of 'inner' overwrites its SV_DispatchGrid field 'size', "
+        f"which the spec says must not be written [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]"]
+
+
+def test_whole_record_writes_overwrite_the_dispatch_grid() -> None:
+    """Assignment, out and inout arguments of the whole record (member_write_diagnostics.hlsl:34):
+    DXC accepts them, the spec forbids writing the field: warning WG0480, not error WG0415."""
+    body = """
+  Shared copy = input.Get();
+  input.Get() = copy;
+  Reset(input.Get());
+  Touch(input.Get());
+  Read(input.Get());"""
+    pre = ("void Reset(out Shared s) { s = (Shared)0; }\nvoid Touch(inout Shared s) { s.total++; }\n"
+           "uint Read(Shared s) { return s.total; }\n")
+    src = node(body, "shared", pre=pre)
+    found = check(src)
+    assert [(d.code, d.severity, d.group) for d in found] == [("WG0480", Severity.WARNING, "dispatch-grid-overwrite")] * 3
+    assert [describe([d])[0].split(" WG0480")[0] for d in found] == [
+        at(src, "input.Get() = copy"), at(src, "input.Get());", 0), at(src, "input.Get());", 1)]
 
 
 # ---------------------------------------------------------------- the samples are valid

@@ -212,6 +212,9 @@ BARRIER_ON_READ_ONLY_RECORD = _kind(
 BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
     "WG0474", W, "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE) without UAV or node input memory (the spec: invalid; "
     "DXC allows it)", "barrier-node-output-scope")
+DISPATCH_GRID_OVERWRITTEN = _kind(
+    "WG0480", W, "a write of a whole RWDispatchNodeInputRecord record (or a struct holding its SV_DispatchGrid field) "
+    "that overwrites the field (the spec: it must not be written; DXC accepts it)", "dispatch-grid-overwrite")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")

@@ -14,7 +14,8 @@ FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags th
 WG0474 (NODE_OUTPUT_MEMORY at DEVICE_SCOPE) for what DXC accepts; WG0416 what thread launch lacks
 (groupshared, quad operations, implicit-derivative sampling) and warning WG0471 for
 GetGroupNodeOutputRecords there (DXC accepts it); WG0415 writes to an SV_DispatchGrid field
-through RWDispatchNodeInputRecord.
+through RWDispatchNodeInputRecord that name the field, and warning WG0480 for writes of the whole
+record or of a struct member holding the field (assignment, out/inout argument), which DXC accepts.
 
 Invariants: pure (the IR is not modified); never raises; one diagnostic per (code, span); a
 helper reached from several nodes is checked once per node (callers merging nodes should drop
@@ -1113,9 +1114,18 @@ def _dispatch_grid_write(target: ir.Expr, sink: _Sink) -> None:
         return
     enclosing = [p.base.type.all_fields()[p.index] for p in reversed(path)  # from the record outwards
                  if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
-    field = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None) or _grid_field(target.type)
-    if field is not None:
-        labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
+    named = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None)
+    field = named or _grid_field(target.type)
+    if field is None:
+        return
+    labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
+    if named is not None:
         sink(codes.INVALID_DISPATCH_GRID, target.span, f"field '{field.name}' with SV_DispatchGrid semantic is not "
              "assignable through RWDispatchNodeInputRecord", labels,
              ("the dispatch grid is fixed when the record is launched",))
+    else:   # the whole record, or a struct member holding the field: DXC accepts it
+        what = "the whole record" if not enclosing else f"'{enclosing[-1].name}'"
+        sink(codes.DISPATCH_GRID_OVERWRITTEN, target.span, f"this write of {what} overwrites its SV_DispatchGrid "
+             f"field '{field.name}', which the spec says must not be written", labels,
+             ("the dispatch grid is fixed when the record is launched; DXC accepts the write, and the grid the "
+              "node was launched with does not change",))
