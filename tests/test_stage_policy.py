@@ -81,11 +81,13 @@ TARGET_CASES = [
         "struct R { uint3 grid : SV_DispatchGrid; uint total; };",
         *BROADCAST[:2], "[NodeMaxDispatchGrid(4, 1, 1)]", "[NumThreads(4, 1, 1)]",
         "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }"),
-        lines("<stdin>:6:65: error: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not allow "
-              "atomic operations on NodePayloadAMDX memory [WG0620]",
+        lines("<stdin>:6:65: error: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<R>' cannot be "
+              "expressed: the record is shared by every thread group of the dispatch, and spirv-val allows no atomic "
+              "operations on NodePayloadAMDX memory [WG0620]",
               "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
               "                                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-              "<stdin>:6:80: note: this is node record memory",
+              "<stdin>:6:80: note: a shared node record (atomics work on records one thread owns: "
+              "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records of a one-thread group)",
               "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
               "                                                                               ^~~~~~~~~~~~~~~~~",
               TARGET_NOTE,

@@ -240,7 +240,8 @@ NODE_ARRAY_ENTRY_POINT_NAME = _kind(
 NODE_INPUT_COHERENCE_LOST = _kind(
     "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
     "node-input-coherence")
-ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on node record memory (spirv-val forbids it)")
+ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on a node record several invocations share "
+                              "(spirv-val forbids atomics on NodePayloadAMDX memory)")
 COLUMN_MAJOR_INTEGER_MATRIX = _kind(
     "WG0621", E, "a column-major non-float matrix in buffer or record memory (wgc stores them as arrays of rows)")
 VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")

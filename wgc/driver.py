@@ -377,7 +377,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import struct
 
     from wgc.sema.modules import composition_warnings
-    from wgc.sema.target import check_target
+    from wgc.sema.target import check_target, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
@@ -390,6 +390,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     emitted = emit_spirv(front.analysis, EmitOptions(
         target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
+        plain_atomics=plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None))
     outputs: dict[str, bytes] = {}
