@@ -809,6 +809,35 @@ def test_whole_record_writes_overwrite_the_dispatch_grid() -> None:
         at(src, "input.Get() = copy"), at(src, "input.Get());", 0), at(src, "input.Get());", 1)]
 
 
+def test_a_method_call_writes_what_its_body_writes() -> None:
+    """`this` is a reference: a method on the record writes only the fields its body (and the
+    methods it calls on `this`) writes, so reading methods and writes of other fields are silent."""
+    src = """struct Job {
+  uint3 grid : SV_DispatchGrid; uint total;
+  uint Sum() { return total + grid.x; }
+  void Reset() { total = 0; }
+  void Regrid() { grid.x = 1; }
+  void Clear() { Reset(); Regrid(); }
+  void Replace(Job other) { this = other; }
+};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(4, 1, 1)]
+void Main(RWDispatchNodeInputRecord<Job> input)
+{
+  uint s = input.Get().Sum();
+  input.Get().Reset();
+  input.Get().Clear();
+  input.Get().Replace((Job)0);
+}
+"""
+    found = describe(check(src))
+    grid = f"[{at(src, 'grid :')} 'grid' is declared with SV_DispatchGrid here]"
+    assert found == [
+        f"{at(src, 'input.Get().Clear')} WG0415 field 'grid' with SV_DispatchGrid semantic is not assignable "
+        f"through RWDispatchNodeInputRecord {grid}",
+        f"{at(src, 'input.Get().Replace')} WG0480 this write of the whole record overwrites its SV_DispatchGrid "
+        f"field 'grid', which the spec says must not be written {grid}"]
+
+
 # ---------------------------------------------------------------- the samples are valid
 
 

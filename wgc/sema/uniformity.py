@@ -991,7 +991,7 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
         if isinstance(e, ir.IntrinsicCall) and (e.name == "Barrier" or e.name in LEGACY_BARRIERS):
             _barrier(e, launch, sink)
         for target in written(e):
-            _dispatch_grid_write(target, sink)
+            _dispatch_grid_write(e, target, sink)
         if not thread:
             continue
         if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
@@ -1107,15 +1107,51 @@ def _grid_field(type_: t.Type) -> t.Field | None:
     return None
 
 
-def _dispatch_grid_write(target: ir.Expr, sink: _Sink) -> None:
+def _fields_of(path: list[ir.Expr]) -> list[t.Field]:
+    """The struct fields an l-value's projections name, from its base outwards."""
+    return [p.base.type.all_fields()[p.index] for p in reversed(path)
+            if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
+
+
+def _method_writes(method: ir.Function, active: frozenset[ir.Function] = frozenset()) -> list[tuple[list[t.Field], t.Type]]:
+    """What a method writes of its object (`this`, a reference in HLSL, not a copy): for each write,
+    the fields it names from `this` inwards and the type written; nested method calls on `this`
+    or its members included."""
+    if method in active or method.body is None or not method.params:
+        return []
+    this = method.params[0]
+    found: list[tuple[list[t.Field], t.Type]] = []
+    for e in all_exprs(method):
+        for target in written(e):
+            base, path = _lvalue_chain(target)
+            if not isinstance(base, ir.VarRef) or base.variable is not this:
+                continue
+            fields = _fields_of(path)
+            if isinstance(e, ir.Call) and e.function.method_of is not None and e.args and target is e.args[0]:
+                found += [(fields + inner, type_) for inner, type_ in _method_writes(e.function, active | {method})]
+            else:
+                found.append((fields, target.type))
+    return found
+
+
+def _dispatch_grid_write(e: ir.Expr, target: ir.Expr, sink: _Sink) -> None:
     base, path = _lvalue_chain(target)
     if not isinstance(base, ir.RecordAccess) or not isinstance(base.object.type, t.NodeObjectType) \
             or base.object.type.kind is not NK.RW_DISPATCH_NODE_INPUT_RECORD:
         return
-    enclosing = [p.base.type.all_fields()[p.index] for p in reversed(path)  # from the record outwards
-                 if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
+    if isinstance(e, ir.Call) and e.function.method_of is not None and e.args and target is e.args[0]:
+        writes = [(_fields_of(path) + inner, type_) for inner, type_ in _method_writes(e.function)]  # `this`: by reference
+    else:
+        writes = [(_fields_of(path), target.type)]
+    for enclosing, type_ in writes:
+        _grid_write(target, enclosing, type_, sink)
+
+
+def _grid_write(target: ir.Expr, enclosing: list[t.Field], type_: t.Type, sink: _Sink) -> None:
+    """WG0415 or WG0480 for a write through `target` of the fields `enclosing` (from the record
+    outwards) whose value has type `type_`."""
     named = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None)
-    field = named or _grid_field(target.type)
+    field = named or _grid_field(type_)
     if field is None:
         return
     labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
