@@ -877,3 +877,18 @@ def test_barriers_in_entries_of_other_stages_follow_dxcs_rules() -> None:
         "a node shader [WG0421] [-Whlsl-barrier]", vs,
         "<stdin>:2:66: error: GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible "
         "group [WG0421] [-Whlsl-barrier]", vs]
+
+
+def test_dxcs_barrier_rules_skip_flags_that_are_constant_only_after_optimisation() -> None:
+    """barrier-vs.hlsl: `static uint i = 7; Barrier(ALL_MEMORY, i + i); Barrier(i + i, 0);` in a
+    helper of a vertex shader: DXC's Sema has no diagnostic for them (not constant expressions),
+    while the same flags written as constants break its rules."""
+    settled = "\n".join(["static uint i = 7;",
+                         "void Helper() { Barrier(ALL_MEMORY, i + i); Barrier(i + i, 0); }",
+                         '[Shader("vertex")]',
+                         "float4 VS() : SV_Position { Helper(); return 0; }"]) + "\n"
+    result = driver.compile(Options(input="-", emit="ir"), stdin=settled.encode())
+    assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
+    constant = settled.replace("static uint i = 7;", "static const uint i = 7;")
+    result = driver.compile(Options(input="-", emit="ir"), stdin=constant.encode())
+    assert [d.code for d in result.diagnostics] == ["WG0421", "WG0421", "WG0421"]

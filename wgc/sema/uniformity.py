@@ -335,13 +335,14 @@ def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
             if not (isinstance(e, ir.IntrinsicCall) and e.name == "Barrier" and len(e.args) == 2):
                 continue
             first, flags = e.args
-            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first)
+            # DXC's Sema rules: on constant expressions only (a settled static is not one)
+            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first, optimized=False)
             if mem is not None and mem != ALL_MEMORY:
                 if not visible_group and mem & GROUP_SHARED:
                     sink(codes.INVALID_BARRIER, first.span, MSG_GROUP_MEMORY, (entry,))
                 if mem & (NODE_INPUT | NODE_OUTPUT):
                     sink(codes.INVALID_BARRIER, first.span, MSG_NODE_MEMORY, (entry,))
-            sem = _flags(flags)
+            sem = _flags(flags, optimized=False)
             if sem is not None and not visible_group and sem & (GROUP_SYNC | GROUP_SCOPE):
                 sink(codes.INVALID_BARRIER, flags.span, MSG_GROUP_SEMANTIC, (entry,))
     return sorted(found.values(), key=lambda d: (d.span.file.path, d.span.start))  # type: ignore
