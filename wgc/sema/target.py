@@ -99,8 +99,8 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         _records(node, report)
     for call, (record, node) in _record_atomics(nodes)[1].items():
         threads = node.num_threads[0] * node.num_threads[1] * node.num_threads[2]
-        shared_by = "every thread group of the dispatch" if record.kind is t.NodeObjectKind.RW_DISPATCH_NODE_INPUT_RECORD \
-            else f"the {threads} threads of a group of node '{node.function.name}'"
+        shared_by = f"the {threads} threads of a group of node '{node.function.name}'" \
+            if record.kind in _OWNED_BY_THE_GROUP else "every thread group of the dispatch"
         report(codes.ATOMIC_ON_NODE_RECORD, call.span,
                f"'{call.name}' on a record of '{record}' cannot be expressed: the record is shared by {shared_by}, "
                "and spirv-val allows no atomic operations on NodePayloadAMDX memory",
@@ -214,13 +214,13 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
                 and not isinstance(call.args[0], ir.VarRef):     # string variables: reported above
             report(codes.STRING_NOT_CONSTANT, call.args[0].span,
                    "the format of 'printf' must be a string literal: SPIR-V has no string values")
-        if call.name.startswith("Interlocked") and call.args and _record_of(call) is None \
-                and call.name.endswith("FloatBitwise"):
-                report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
-                       f"'{call.name}' on a float variable cannot be expressed: SPIR-V compare-exchanges integers "
-                       "only and cannot view a float location as a uint",
-                       (Label(call.args[0].span, "declare this location uint and use asuint/asfloat, or use "
-                                                 "RWByteAddressBuffer's method"),))
+        if call.name.startswith("Interlocked") and call.name.endswith("FloatBitwise") and call.args \
+                and _record_of(call) is None:          # on records: WG0620, or plain when owned
+            report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
+                   f"'{call.name}' on a float variable cannot be expressed: SPIR-V compare-exchanges integers "
+                   "only and cannot view a float location as a uint",
+                   (Label(call.args[0].span, "declare this location uint and use asuint/asfloat, or use "
+                                             "RWByteAddressBuffer's method"),))
         return
     type_ = call.object.type
     if not isinstance(type_, t.ResourceType) or not type_.kind.is_texture or type_.kind.writable:
