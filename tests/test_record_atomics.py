@@ -233,3 +233,22 @@ def test_a_dispatch_record_is_shared_by_every_group() -> None:
                    "[NumThreads(1, 1, 1)]",
                    "void Main(RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }")
     assert [d.code for d in run(source).diagnostics] == ["WG0620"]
+
+
+def test_a_component_or_element_at_a_run_time_index_is_read_and_written_once_at_one_place() -> None:
+    """The destination's index is evaluated once: the load and the store reach the same element."""
+    asm = asm_of(lines("struct V { uint4 v; int a[3]; };", *THREAD_NODE,
+                       "void Main(RWThreadNodeInputRecord<V> r)", "{",
+                       "    uint was;", "    InterlockedAdd(r.Get().v.y, 2, was);",
+                       "    InterlockedMin(r.Get().a[was % 3], -1);", "}"))
+    assert "OpAtomic" not in asm
+    ids = sequence(asm, [rf"(?P<old>{ID}) = OpLoad %uint (?P<p>{ID})", rf"(?P<new>{ID}) = OpIAdd %uint (?P=old) %uint_2",
+                         rf"OpStore (?P<q>{ID}) (?P=new)", r"OpStore %was (?P=old)"])
+    chains = {line.split(" = ")[0]: line.split("OpAccessChain ")[1].split(" ", 1)[1] for line in body(asm)
+              if "OpAccessChain" in line}
+    assert chains[ids["p"]] == chains[ids["q"]] == "%r %uint_0 %uint_0 %uint_1"   # record, field v, component y
+    index = sequence(asm, [rf"(?P<i>{ID}) = OpUMod %uint {ID} %uint_3"])["i"]
+    element = [name for name, operands in chains.items() if operands == f"%r %uint_0 %uint_1 {index}"]
+    assert len(element) == 2                     # one chain for the load, one for the store, one index
+    sequence(asm, [rf"(?P<old>{ID}) = OpLoad %int {element[0]}", rf"(?P<new>{ID}) = OpExtInst %int {ID} SMin (?P=old) %int_n1",
+                   rf"OpStore {element[1]} (?P=new)"])
