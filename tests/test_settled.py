@@ -176,3 +176,17 @@ def test_four_unwritten_static_offsets_are_gather_const_offsets() -> None:
     assert re.search(rf"{array.group(1)} = OpConstantComposite %v2int %int_0 %int_1\n", asm)
     assert re.search(rf"{array.group(2)} = OpConstantComposite %v2int %int_1 %int_0\n", asm)
     assert codes_of(run(source.replace("    Out[gi]", "    b = a;\n    Out[gi]"))) == ["WG0622"]
+
+
+def test_a_function_level_static_that_nothing_writes_is_settled_too() -> None:
+    """LLVM keeps a function-level static as a global: globalopt folds it the same way."""
+    source = lines("RWStructuredBuffer<uint> Out : register(u0);", *NODE,
+                   "void Main(uint gi : SV_GroupIndex)", "{",
+                   "    static uint scope = GROUP_SCOPE;",
+                   "    Barrier(UAV_MEMORY, scope);",
+                   "    Out[gi] = scope;", "}")
+    result = run(source)
+    assert result.ok, Renderer().render(result.diagnostics)
+    assert UAV_GROUP_BARRIER.search(result.outputs["asm"].decode())
+    written = source.replace("    Out[gi] = scope;", "    scope++;\n    Out[gi] = scope;")
+    assert codes_of(run(written, "ir")) == ["WG0443"]

@@ -2,10 +2,11 @@
 their initialiser, because no code writes them.
 
 Input: the checked `ir.Module` (every function body and global initialiser).
-Output: `ir.Variable.settled` set on each `static` global that is neither `const` nor
-`groupshared` (those are constants already, or shared), has an initialiser that folds to a
-constant (reading constants and globals settled before it, as globalopt evaluates static
-constructors), and is written nowhere: not assigned (plainly or compound), incremented or
+Output: `ir.Variable.settled` set on each `static` variable (a global, or a function-level
+static, which LLVM also keeps as a global) that is neither `const` nor `groupshared` (those are
+constants already, or shared), has an initialiser that folds to a constant (reading constants
+and statics settled before it, as globalopt evaluates static constructors), and is written
+nowhere: not assigned (plainly or compound), incremented or
 decremented, given to an `out`/`inout` parameter (a user function's, a method's `this`, an
 intrinsic's such as an Interlocked* destination or an original value), whole or through a member,
 element or swizzle.
@@ -28,8 +29,12 @@ from wgc.sema.uniformity import _lvalue_chain, children, walk_body, written
 
 
 def settle_statics(module: ir.Module) -> None:
-    """Set `settled` on every static global of `module` that qualifies (module docstring)."""
-    candidates = {v for v in module.globals if v.storage is ir.Storage.STATIC and not v.const and v.init is not None}
+    """Set `settled` on every static of `module` that qualifies (module docstring)."""
+    statics: dict[ir.Variable, ir.Expr] = {v: v.init for v in module.globals if v.init is not None}
+    for function in module.functions:
+        statics.update((item.variable, item.init) for item in walk_body(function)
+                       if isinstance(item, ir.VarDecl) and item.init is not None)
+    candidates = {v for v in statics if v.storage is ir.Storage.STATIC and not v.const}
     if not candidates:
         return
     for expr in _every_expression(module):
@@ -37,11 +42,8 @@ def settle_statics(module: ir.Module) -> None:
             base, _ = _lvalue_chain(target)
             if isinstance(base, ir.VarRef):
                 candidates.discard(base.variable)
-    for variable in module.globals:   # source order: an initialiser reads only globals settled before it
-        if variable not in candidates:
-            continue
-        folded = fold(variable.init, optimized=True)  # type: ignore[arg-type]
-        if isinstance(folded, Folded):
+    for variable, init in statics.items():  # source order: an initialiser reads statics settled before it
+        if variable in candidates and isinstance(folded := fold(init, optimized=True), Folded):
             variable.settled = folded.value
 
 
