@@ -13,7 +13,9 @@ Invariants:
   outputs are produced only when there are no errors, except `Result.partial`: the
   inspect view (text, json, dot) of the sound nodes of a file with errors.
 - SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
-  the nodes compiled; the other outputs (IR, inspect views) do not report them.
+  the nodes compiled, and hand the back end the facts that module computes for them (the
+  Interlocked* calls on records one invocation owns); the other outputs (IR, inspect views)
+  do not report them.
 
 Deep input (how nesting depth is handled): the tree walks of every stage (AST builder,
 printers, sema, uniformity, irdump, the SPIR-V lowering) recurse once per level of the
