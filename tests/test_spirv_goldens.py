@@ -92,8 +92,9 @@ def test_atomics_on_node_records_are_refused_with_the_reason():
     result = _compile(SAMPLES / "syntax_tour.hlsl")
     assert not result.ok and not result.outputs
     rendered = Renderer().render(result.diagnostics)
-    assert "syntax_tour.hlsl:458:9: error: 'InterlockedAdd' on a node record cannot be expressed: " \
-           "spirv-val does not allow atomic operations on NodePayloadAMDX memory [WG0620]" in rendered
+    assert "syntax_tour.hlsl:458:9: error: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<SharedRecord>' " \
+           "cannot be expressed: the record is shared by every thread group of the dispatch, and spirv-val allows no " \
+           "atomic operations on NodePayloadAMDX memory [WG0620]" in rendered
 
 
 def test_every_golden_has_a_sample():

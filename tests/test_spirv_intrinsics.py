@@ -676,5 +676,6 @@ struct Seed { uint x; };
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4,1,1)] [NumThreads(4,1,1)]
 void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }
 """, tmp_path)
-    assert errors == ["WG0620: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not "
-                      "allow atomic operations on NodePayloadAMDX memory"]
+    assert errors == ["WG0620: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<R>' cannot be expressed: "
+                      "the record is shared by every thread group of the dispatch, and spirv-val allows no atomic "
+                      "operations on NodePayloadAMDX memory"]

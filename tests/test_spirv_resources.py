@@ -642,7 +642,7 @@ def test_syntax_tour_resources_lower(tmp_path):
     result = driver.compile(driver.Options(input=str(SAMPLES / "syntax_tour.hlsl"),
                                            include_dirs=(str(SAMPLE_INCLUDE),), emit="spirv"))
     errors = [(d.code, d.message) for d in result.diagnostics if d.severity >= Severity.ERROR]
-    assert errors and all(code == "WG0620" and "node record" in e for code, e in errors), errors
+    assert errors and all(code == "WG0620" and "NodePayloadAMDX" in e for code, e in errors), errors
 
 
 def test_byte_address_arrays_vectors_of_bool_and_64_bit(tmp_path):

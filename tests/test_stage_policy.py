@@ -81,11 +81,13 @@ TARGET_CASES = [
         "struct R { uint3 grid : SV_DispatchGrid; uint total; };",
         *BROADCAST[:2], "[NodeMaxDispatchGrid(4, 1, 1)]", "[NumThreads(4, 1, 1)]",
         "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }"),
-        lines("<stdin>:6:65: error: 'InterlockedAdd' on a node record cannot be expressed: spirv-val does not allow "
-              "atomic operations on NodePayloadAMDX memory [WG0620]",
+        lines("<stdin>:6:65: error: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<R>' cannot be "
+              "expressed: the record is shared by every thread group of the dispatch, and spirv-val allows no atomic "
+              "operations on NodePayloadAMDX memory [WG0620]",
               "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
               "                                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
-              "<stdin>:6:80: note: this is node record memory",
+              "<stdin>:6:80: note: a shared node record (atomics work on records one thread owns: "
+              "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records of a one-thread group)",
               "void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }",
               "                                                                               ^~~~~~~~~~~~~~~~~",
               TARGET_NOTE,
@@ -285,6 +287,24 @@ TARGET_CASES = [
               "                                        ^~~~",
               TARGET_NOTE,
               "2 errors generated."), id="WG0627-float-compare-exchange-on-groupshared-and-buffer"),
+    pytest.param("WG0628", lines(
+        "float Shade(float3 n);",
+        "float Unused(float x);",
+        "struct Hit { float3 n; };",
+        '[Shader("node")]', '[NodeLaunch("thread")]',
+        "void Light(ThreadNodeInputRecord<Hit> hit)",
+        "{",
+        "    float s = Shade(hit.Get().n) + Shade(hit.Get().n);",
+        "}"),
+        lines("<stdin>:8:15: error: function 'Shade' is declared but not defined: a library may leave it to the "
+              "linker, but Vulkan SPIR-V cannot import functions [WG0628]",
+              "    float s = Shade(hit.Get().n) + Shade(hit.Get().n);",
+              "              ^~~~~~~~~~~~~~~~~~",
+              "<stdin>:1:7: note: declared here",
+              "float Shade(float3 n);",
+              "      ^~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0628-undefined-function-called-by-a-node"),
 ]
 
 
@@ -317,6 +337,30 @@ def test_only_the_nodes_compiled_are_checked_against_the_target() -> None:
     assert [d.code for d in run(source, "spirv", entry="Sum").diagnostics] == ["WG0620"]
     start = run(source, "spirv", entry="Start")
     assert start.ok and "spirv" in start.outputs
+
+
+def test_an_undefined_function_is_a_target_limit_only_where_a_compiled_node_reaches_it() -> None:
+    """DXC accepts a library calling a function it only declares (the linker resolves it,
+    node-object-export-link-1.hlsl): sema and inspect are silent; `wgc compile` reports WG0628 for
+    the nodes it compiles (-E, --split-nodes) that reach the call, through helpers too."""
+    source = lines("struct R { uint x; };",
+                   "void Fill(inout uint v);",
+                   "void Helper(inout uint v) { Fill(v); }",
+                   "void Exported(inout uint v) { Fill(v); }",
+                   '[Shader("node")] [NodeLaunch("thread")]',
+                   "void Uses(ThreadNodeInputRecord<R> i) { uint v = i.Get().x; Helper(v); }",
+                   '[Shader("node")] [NodeLaunch("thread")]',
+                   "void Clean(ThreadNodeInputRecord<R> i) { uint v = i.Get().x; }")
+    for emit in ("ir", "json", "text", "dxil"):
+        result = run(source, emit)
+        assert result.ok and result.outputs and not result.diagnostics, (emit, result.diagnostics)
+    assert [(d.code, d.span.line_col) for d in run(source, "spirv").diagnostics] == [("WG0628", (3, 29))]
+    assert [d.code for d in run(source, "spirv", split_nodes=True).diagnostics] == ["WG0628"]
+    assert [d.code for d in run(source, "spirv", entry="Uses").diagnostics] == ["WG0628"]
+    clean = run(source, "spirv", entry="Clean")
+    assert clean.ok and "spirv" in clean.outputs
+    library = run(source.replace('[Shader("node")] [NodeLaunch("thread")]', ""), "ir")  # no nodes: nothing compiles it
+    assert library.ok and not library.diagnostics
 
 
 def test_loop_iteration_index_outside_loops_is_zero() -> None:

@@ -689,13 +689,18 @@ def test_barriers_dxc_accepts_are_warnings(launch: str, statement: str, code: st
     assert describe(found)[0].startswith(at(src, "Barrier("))
 
 
+NOT_CONSTANT_FLAGS = ("Barrier flags must be compile-time constants: a barrier's memory semantics and scope are "
+                      "constant operands in SPIR-V (and in DXIL)")
+NOT_CONSTANT_LABEL = "this argument is not a constant (a static global counts as its initialiser only when nothing writes it)"
+
+
 def test_non_constant_barrier_flag_is_labelled() -> None:
     src = node("  Barrier(UAV_MEMORY, gi & 1);")
-    assert describe(check(src)) == [f"{at(src, 'Barrier')} WG0443 Barrier flags must be compile-time constants "
-                                    f"[{at(src, 'gi & 1')} this argument is not a constant]"]
+    assert describe(check(src)) == [f"{at(src, 'Barrier')} WG0443 {NOT_CONSTANT_FLAGS} "
+                                    f"[{at(src, 'gi & 1')} {NOT_CONSTANT_LABEL}]"]
     src = node("  Barrier(gi, GROUP_SYNC);", "broadcasting")
-    assert describe(check(src)) == [f"{at(src, 'Barrier')} WG0443 Barrier flags must be compile-time constants "
-                                    f"[{at(src, 'gi,')} this argument is not a constant]"]
+    assert describe(check(src)) == [f"{at(src, 'Barrier')} WG0443 {NOT_CONSTANT_FLAGS} "
+                                    f"[{at(src, 'gi,')} {NOT_CONSTANT_LABEL}]"]
     assert check(src)[0].group is None          # an error no -W option lowers: the back end needs the value
 
 
@@ -776,12 +781,61 @@ def test_dispatch_grid_writes_in_every_form() -> None:
 
 
 def test_dispatch_grid_nested_in_a_struct() -> None:
+    """A write naming the field is an error; a write of the struct member holding it overwrites the
+    field as a whole-record write does (DXC accepts both: warning WG0480)."""
     src = node("  input.Get().inner.size.x = 3;\n  input.Get().inner = (Inner)0;\n  input.Get().v = 1;", "nested")
     assert describe(check(src)) == [
         f"{at(src, 'input.Get().inner.size')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
         f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]",
-        f"{at(src, 'input.Get().inner =')} WG0415 field 'size' with SV_DispatchGrid semantic is not assignable "
-        f"through RWDispatchNodeInputRecord [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]"]
+        f"{at(src, 'input.Get().inner =')} WG0480 this write of 'inner' overwrites its SV_DispatchGrid field 'size', "
+        f"which the spec says must not be written [{at(src, 'size :')} 'size' is declared with SV_DispatchGrid here]"]
+
+
+def test_whole_record_writes_overwrite_the_dispatch_grid() -> None:
+    """Assignment, out and inout arguments of the whole record (member_write_diagnostics.hlsl:34):
+    DXC accepts them, the spec forbids writing the field: warning WG0480, not error WG0415."""
+    body = """
+  Shared copy = input.Get();
+  input.Get() = copy;
+  Reset(input.Get());
+  Touch(input.Get());
+  Read(input.Get());"""
+    pre = ("void Reset(out Shared s) { s = (Shared)0; }\nvoid Touch(inout Shared s) { s.total++; }\n"
+           "uint Read(Shared s) { return s.total; }\n")
+    src = node(body, "shared", pre=pre)
+    found = check(src)
+    assert [(d.code, d.severity, d.group) for d in found] == [("WG0480", Severity.WARNING, "dispatch-grid-overwrite")] * 3
+    assert [describe([d])[0].split(" WG0480")[0] for d in found] == [
+        at(src, "input.Get() = copy"), at(src, "input.Get());", 0), at(src, "input.Get());", 1)]
+
+
+def test_a_method_call_writes_what_its_body_writes() -> None:
+    """`this` is a reference: a method on the record writes only the fields its body (and the
+    methods it calls on `this`) writes, so reading methods and writes of other fields are silent."""
+    src = """struct Job {
+  uint3 grid : SV_DispatchGrid; uint total;
+  uint Sum() { return total + grid.x; }
+  void Reset() { total = 0; }
+  void Regrid() { grid.x = 1; }
+  void Clear() { Reset(); Regrid(); }
+  void Replace(Job other) { this = other; }
+};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(4, 1, 1)]
+void Main(RWDispatchNodeInputRecord<Job> input)
+{
+  uint s = input.Get().Sum();
+  input.Get().Reset();
+  input.Get().Clear();
+  input.Get().Replace((Job)0);
+}
+"""
+    found = describe(check(src))
+    grid = f"[{at(src, 'grid :')} 'grid' is declared with SV_DispatchGrid here]"
+    assert found == [
+        f"{at(src, 'input.Get().Clear')} WG0415 field 'grid' with SV_DispatchGrid semantic is not assignable "
+        f"through RWDispatchNodeInputRecord {grid}",
+        f"{at(src, 'input.Get().Replace')} WG0480 this write of the whole record overwrites its SV_DispatchGrid "
+        f"field 'grid', which the spec says must not be written {grid}"]
 
 
 # ---------------------------------------------------------------- the samples are valid
@@ -823,3 +877,18 @@ def test_barriers_in_entries_of_other_stages_follow_dxcs_rules() -> None:
         "a node shader [WG0421] [-Whlsl-barrier]", vs,
         "<stdin>:2:66: error: GROUP_SYNC or GROUP_SCOPE specified for Barrier operation when context has no visible "
         "group [WG0421] [-Whlsl-barrier]", vs]
+
+
+def test_dxcs_barrier_rules_skip_flags_that_are_constant_only_after_optimisation() -> None:
+    """barrier-vs.hlsl: `static uint i = 7; Barrier(ALL_MEMORY, i + i); Barrier(i + i, 0);` in a
+    helper of a vertex shader: DXC's Sema has no diagnostic for them (not constant expressions),
+    while the same flags written as constants break its rules."""
+    settled = "\n".join(["static uint i = 7;",
+                         "void Helper() { Barrier(ALL_MEMORY, i + i); Barrier(i + i, 0); }",
+                         '[Shader("vertex")]',
+                         "float4 VS() : SV_Position { Helper(); return 0; }"]) + "\n"
+    result = driver.compile(Options(input="-", emit="ir"), stdin=settled.encode())
+    assert result.ok and not result.diagnostics, Renderer().render(result.diagnostics)
+    constant = settled.replace("static uint i = 7;", "static const uint i = 7;")
+    result = driver.compile(Options(input="-", emit="ir"), stdin=constant.encode())
+    assert [d.code for d in result.diagnostics] == ["WG0421", "WG0421", "WG0421"]

@@ -1043,6 +1043,27 @@ CASES = [
                "                   ^~~~",
                "note: the dispatch grid is fixed when the record is launched",
                "1 error generated.")),
+    # WG0480 a whole-record write that includes the SV_DispatchGrid field (DXC accepts it) -------
+    case("WG0480", "whole-record-assignment",
+         lines("struct Job { uint3 grid : SV_DispatchGrid; uint count; };",
+               '[Shader("node")]',
+               "[NodeMaxDispatchGrid(64, 64, 4)]",
+               "[NumThreads(64, 1, 1)]",
+               "void Start(RWDispatchNodeInputRecord<Job> job)",
+               "{",
+               "    Job fresh = (Job)0;",
+               "    job.Get() = fresh;",
+               "}"),
+         lines("<stdin>:8:5: warning: this write of the whole record overwrites its SV_DispatchGrid field 'grid', "
+               "which the spec says must not be written [WG0480] [-Wdispatch-grid-overwrite]",
+               "    job.Get() = fresh;",
+               "    ^~~~~~~~~",
+               "<stdin>:1:20: note: 'grid' is declared with SV_DispatchGrid here",
+               "struct Job { uint3 grid : SV_DispatchGrid; uint count; };",
+               "                   ^~~~",
+               "note: the dispatch grid is fixed when the record is launched; DXC accepts the write, and the grid "
+               "the node was launched with does not change",
+               "1 warning generated.")),
     # WG0416 operations thread launch does not have ---------------------------------------------
     case("WG0471", "group-records-in-thread-launch",
          lines(ITEM,
@@ -1696,10 +1717,12 @@ CASES = [
                "{",
                "    Barrier(Out[0], GROUP_SYNC);",
                "}"),
-         lines("<stdin>:8:5: error: Barrier flags must be compile-time constants [WG0443]",
+         lines("<stdin>:8:5: error: Barrier flags must be compile-time constants: a barrier's memory semantics "
+               "and scope are constant operands in SPIR-V (and in DXIL) [WG0443]",
                "    Barrier(Out[0], GROUP_SYNC);",
                "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~",
-               "<stdin>:8:13: note: this argument is not a constant",
+               "<stdin>:8:13: note: this argument is not a constant (a static global counts as its initialiser "
+               "only when nothing writes it)",
                "    Barrier(Out[0], GROUP_SYNC);",
                "            ^~~~~~",
                "1 error generated."),

@@ -5,9 +5,10 @@ stages to create diagnostics, and `ALL_KINDS` / `WARNING_GROUPS` used by the
 CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
-Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602 and
-WG0002, "not valid UTF-8", are retired: such bytes read as U+FFFD, silent in comments and strings,
-WG0202 in code, as clang and dxc); ranges:
+Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602,
+WG0325, "called but never defined", now the target limit WG0628, and WG0002, "not valid UTF-8", are
+retired: such bytes read as U+FFFD, silent in comments and strings, WG0202 in code, as clang and
+dxc); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
 analysis (names, types, expressions, statements, constants, bindings, attributes), WG04xx
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
@@ -94,7 +95,6 @@ INVALID_CAST = _kind("WG0321", E, "a cast between types HLSL cannot convert")
 INITIALIZER_MISMATCH = _kind("WG0322", E, "an initializer list or constructor with the wrong number of components")
 BINDING_CLASH = _kind("WG0323", E, "two resources bound to the same Vulkan descriptor set and binding")
 INVALID_BINDING = _kind("WG0324", E, "a register or vk:: binding annotation that does not fit the resource")
-UNDEFINED_FUNCTION = _kind("WG0325", E, "a function that is called but never defined")
 RECURSIVE_CALL = _kind("WG0326", E, "a function that calls itself, directly or indirectly (HLSL has no recursion)")
 INVALID_ARRAY_SIZE = _kind("WG0327", E, "an array size that is not a positive constant")
 INVALID_TEMPLATE = _kind("WG0328", E, "template arguments that do not fit the template")
@@ -215,6 +215,9 @@ BARRIER_ON_READ_ONLY_RECORD = _kind(
 BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
     "WG0474", W, "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE) without UAV or node input memory (the spec: invalid; "
     "DXC allows it)", "barrier-node-output-scope")
+DISPATCH_GRID_OVERWRITTEN = _kind(
+    "WG0480", W, "a write of a whole RWDispatchNodeInputRecord record (or a struct holding its SV_DispatchGrid field) "
+    "that overwrites the field (the spec: it must not be written; DXC accepts it)", "dispatch-grid-overwrite")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
@@ -240,7 +243,8 @@ NODE_ARRAY_ENTRY_POINT_NAME = _kind(
 NODE_INPUT_COHERENCE_LOST = _kind(
     "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
     "node-input-coherence")
-ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on node record memory (spirv-val forbids it)")
+ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on a node record several invocations share "
+                              "(spirv-val forbids atomics on NodePayloadAMDX memory)")
 COLUMN_MAJOR_INTEGER_MATRIX = _kind(
     "WG0621", E, "a column-major non-float matrix in buffer or record memory (wgc stores them as arrays of rows)")
 VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")
@@ -252,6 +256,8 @@ FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}F
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
 RAYQUERY_NOT_EXPRESSIBLE = _kind("WG0633", E, "a RayQuery in groupshared memory or in a struct (SPIR-V keeps ray "
                                  "queries in Function or Private variables of their own)")
+UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a compiled node (a library links it; "
+                           "Vulkan SPIR-V cannot import functions)")
 
 
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -13,7 +13,9 @@ Invariants:
   outputs are produced only when there are no errors, except `Result.partial`: the
   inspect view (text, json, dot) of the sound nodes of a file with errors.
 - SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
-  the nodes compiled; the other outputs (IR, inspect views) do not report them.
+  the nodes compiled, and hand the back end the facts that module computes for them (the
+  Interlocked* calls on records one invocation owns); the other outputs (IR, inspect views)
+  do not report them.
 
 Deep input (how nesting depth is handled): the tree walks of every stage (AST builder,
 printers, sema, uniformity, irdump, the SPIR-V lowering) recurse once per level of the
@@ -380,7 +382,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import struct
 
     from wgc.sema.modules import composition_warnings
-    from wgc.sema.target import check_target
+    from wgc.sema.target import check_target, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
@@ -393,6 +395,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     emitted = emit_spirv(front.analysis, EmitOptions(
         target=options.target, target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
+        plain_atomics=plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None))
     outputs: dict[str, bytes] = {}

@@ -134,6 +134,10 @@ class Variable:
     """Initialiser of a global or static variable (locals are initialised by `VarDecl`)."""
     constant: ConstValue | None = None
     """The folded value of a `static const` scalar/vector with a constant initialiser."""
+    settled: ConstValue | None = None
+    """A `static` (not const) global with a constant initialiser that no code writes: that value
+    (`sema.settled`). Not a constant expression: only places that need a constant after
+    optimisation (as DXC's globalopt folds such globals) read it, through `fold(..., optimized=True)`."""
     binding: Binding | None = None
     counter_binding: Binding | None = None
     """RW/Append/Consume structured buffers: where their counter lives (sema, `bindings.py`)."""

@@ -8,9 +8,10 @@ diagnostic of the stage (the products are only meant for later stages when no di
 an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
-bodies in source order (`declarations`); then the whole-file checks: Vulkan bindings
-(`bindings`), functions that are called but never defined (WG0325), recursion (WG0326: HLSL
-has none, and the back end inlines calls that carry node objects), the limits of SPIR-V
+bodies in source order (`declarations`); the static globals nothing writes (`settled`); then the
+whole-file checks: Vulkan bindings
+(`bindings`), recursion (WG0326: HLSL has none, and the back end inlines calls that carry node
+objects), the limits of SPIR-V
 (`limits`: how deep control flow and structs nest), `[WaveSize]` (`wavesize`), and structs
 holding resources where they are used; then the work-graph rules of each node (`nodes`, and
 `uniformity` and `nodecode` for their bodies) and of the graph (`graph`).
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import DefaultSeverity, Diagnostic, Label
+from wgc.diagnostics import DefaultSeverity, Diagnostic
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
@@ -49,6 +50,7 @@ from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
+from wgc.sema.settled import settle_statics
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.typeref import contains_only_ray_queries
 from wgc.source import Span
@@ -83,8 +85,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     checker = DeclarationChecker(ctx)
     checker.declare_all(unit.decls)
     checker.finish()
+    settle_statics(ctx.module)   # before the rules that need Barrier flags after optimisation
     ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
-    _undefined_functions(ctx)
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
     ctx.diagnostics.extend(check_coherence(ctx.module))
@@ -175,13 +177,6 @@ def _objects_in_used_structs(ctx: Context) -> None:
                 reported.add(id(field_))
                 ctx.report(codes.INVALID_RESOURCE_USE, field_.span,
                            f"struct field '{field_.name}' cannot be a resource ('{field_.type}')")
-
-
-def _undefined_functions(ctx: Context) -> None:
-    for entity, span in ctx.uses.items():
-        if not entity.defined and entity.function is not None:
-            ctx.report(codes.UNDEFINED_FUNCTION, span, f"function '{entity.function.name}' is called but never defined",
-                       labels=[Label(entity.function.span, "declared here")])
 
 
 def _recursion(ctx: Context) -> None:

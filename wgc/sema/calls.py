@@ -19,8 +19,8 @@ call's other numeric arguments, as dxc types literals, so `min(u, 1)` is
 `min(uint, uint)`.
 
 Invariants: every call of a user function is recorded in the context's call
-graph (caller → callee, with the call's span) for the recursion check, and
-the first use of each function entity is remembered for "never defined".
+graph (caller → callee, with the call's span) for the recursion check (a call
+of a function without a body is the target limit WG0628, `target`).
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ class FunctionCalls:
                                     f"{what} is '{param.direction.value}' and needs a modifiable l-value: {reason}")
                     return None
                 built.append(arg)
-        self._record_call(entity, function, span)
+        self._record_call(function, span)
         return ir.Call(function.return_type, span, function, tuple(built))
 
     def _match(self, params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> tuple[Conversion, ...] | None:
@@ -212,8 +212,7 @@ class FunctionCalls:
             conversions.append(conversion)
         return tuple(conversions)
 
-    def _record_call(self, entity: FunctionEntity, function: ir.Function, span: Span) -> None:
-        self.ctx.uses.setdefault(entity, span)
+    def _record_call(self, function: ir.Function, span: Span) -> None:
         state = self.ctx.function
         if state is None:
             return

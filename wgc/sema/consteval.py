@@ -6,7 +6,9 @@ Output: `Folded` (the value plus any `Problem`s met while computing it) or
 `NotConstant` (the first sub-expression that has no constant value, and why).
 Sema asks where HLSL requires a constant (array sizes, attribute arguments,
 `static const` initialisers, case labels, template arguments) and, opportunistically,
-elsewhere (constant indices).
+elsewhere (constant indices). `optimized=True` asks for a constant after optimisation
+instead (Barrier flags, texel offsets: DXC needs them only in the optimised DXIL): a
+`static` global that nothing writes then has its initialiser's value (`ir.Variable.settled`).
 
 Values (`ir.ConstValue`): bool / int / float for scalars and enums (their underlying
 integer); a tuple of scalars for vectors (float1 is a 1-tuple) and matrices
@@ -61,9 +63,10 @@ class NotConstant:
     reason: str
 
 
-def fold(expr: ir.Expr) -> Folded | NotConstant:
-    """The constant value of `expr`, or why it has none."""
-    folder = _Folder()
+def fold(expr: ir.Expr, optimized: bool = False) -> Folded | NotConstant:
+    """The constant value of `expr`, or why it has none; `optimized`: the value after optimisation
+    (module docstring), where static globals that nothing writes are their initialisers."""
+    folder = _Folder(optimized)
     try:
         value = folder.eval(expr)
     except _NotConstantError as err:
@@ -277,8 +280,9 @@ class _NotConstantError(Exception):
 class _Folder:
     """Evaluates one expression tree, collecting problems from the evaluated parts."""
 
-    def __init__(self) -> None:
+    def __init__(self, optimized: bool = False) -> None:
         self.problems: list[Problem] = []
+        self.optimized = optimized
 
     def eval(self, expr: ir.Expr) -> ConstValue:
         handler = _HANDLERS.get(type(expr))
@@ -315,9 +319,10 @@ class _Folder:
 
     def var_ref(self, expr: ir.VarRef) -> ConstValue:
         variable = expr.variable
-        if variable.constant is None:
+        value = variable.settled if self.optimized and variable.constant is None else variable.constant
+        if value is None:
             raise _NotConstantError(expr.span, f"'{variable.name}' is not a constant")
-        return _normalized(variable.constant, expr.type)
+        return _normalized(value, expr.type)
 
     def intrinsic_call(self, expr: ir.IntrinsicCall) -> ConstValue:
         function = _PURE_INTRINSICS.get(expr.name)

@@ -169,8 +169,6 @@ class Context:
         self.scope = global_scope
         self.function: FunctionState | None = None
         self.call_graph: dict[ir.Function, list[tuple[ir.Function, Span]]] = {}
-        self.uses: dict[FunctionEntity, Span] = {}
-        """The first call site of every function entity that was called (for 'never defined')."""
         self.struct_scopes: dict[t.StructType, Scope] = {}
         self.erroneous_fields: dict[t.StructType, set[str]] = {}
         """Fields whose declaration had an error: `s.f` is then an error already reported."""

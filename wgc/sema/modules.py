@@ -60,7 +60,7 @@ def uses_node_memory(functions: Sequence[ir.Function]) -> bool:
                 first = expr.args[0]
                 if isinstance(first.type, t.NodeObjectType):
                     return True
-                folded = fold(first)
+                folded = fold(first, optimized=True)
                 if isinstance(folded, Folded) and isinstance(folded.value, int) and folded.value & NODE_MEMORY:
                     return True
     return False

@@ -7,9 +7,18 @@ Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the node
 Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0601 (amdx only): the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to
   express a node re-entering its loop; the emulated target runs loops level by level;
-- WG0620 (amdx only): an Interlocked* operation on node record memory (spirv-val allows no atomics
-  on NodePayloadAMDX storage; the emulated target's records are PhysicalStorageBuffer memory,
-  where atomics are allowed);
+- WG0620 (amdx only): an Interlocked* operation on a node record that several invocations share
+  (spirv-val allows no atomics on NodePayloadAMDX storage; the emulated target's records are
+  PhysicalStorageBuffer memory, where atomics are allowed). A record one invocation owns is fine:
+  no other invocation can touch it, so the atomic is exactly a load, the operation and a store, and
+  `plain_record_atomics` hands those calls to the back end, which lowers them so. Owned: the
+  records of RWThreadNodeInputRecord (one per thread) and ThreadNodeOutputRecords (allocated per
+  thread), and group records (RWGroupNodeInputRecords, GroupNodeOutputRecords) in a node whose
+  thread group is one thread (thread launch, or [NumThreads(1, 1, 1)]). Shared: an
+  RWDispatchNodeInputRecord (every group of the dispatch reads it) and group records in a larger
+  group. Ownership follows the record object's type, which no assignment or helper call changes
+  (node objects convert to no other kind); a helper reached from several compiled nodes is plain
+  only if every one of them owns the record;
 - WG0627: InterlockedCompare{Store,Exchange}FloatBitwise on any other float location (groupshared,
   buffer element, texel): OpAtomicCompareExchange takes integers only, and logical addressing
   cannot view the float location as a uint;
@@ -33,7 +42,10 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   result whose type is or holds such a struct): DXC accepts both, but Vulkan keeps an
   OpTypeRayQueryKHR only in a Function or Private variable of its own type (or an array of it);
 - WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
-  literal string, which ends at a NUL).
+  literal string, which ends at a NUL);
+- WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
+  Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
+  function, at its first call in node order.
 
 Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
 command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
@@ -96,11 +108,28 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
     for node in nodes:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
         _records(node, report)
+    for call, (record, node) in (_record_atomics(nodes)[1] if amdx else {}).items():
+        threads = node.num_threads[0] * node.num_threads[1] * node.num_threads[2]
+        shared_by = f"the {threads} threads of a group of node '{node.function.name}'" \
+            if record.kind in _OWNED_BY_THE_GROUP else "every thread group of the dispatch"
+        report(codes.ATOMIC_ON_NODE_RECORD, call.span,
+               f"'{call.name}' on a record of '{record}' cannot be expressed: the record is shared by {shared_by}, "
+               "and spirv-val allows no atomic operations on NodePayloadAMDX memory",
+               (Label(call.args[0].span, "a shared node record (atomics work on records one thread owns: "
+                                         "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records "
+                                         "of a one-thread group)"),))
     globals_seen: set[ir.Variable] = set()
+    undefined_seen: set[ir.Function] = set()
     for function in functions:
         _object_bindings(function, report)
         _ray_queries_in_signature(function, report)
         for item in walk_body(function):
+            if isinstance(item, ir.Call) and item.function.body is None and item.function not in undefined_seen:
+                undefined_seen.add(item.function)
+                report(codes.UNDEFINED_FUNCTION, item.span,
+                       f"function '{item.function.name}' is declared but not defined: a library may leave it to "
+                       "the linker, but Vulkan SPIR-V cannot import functions",
+                       (Label(item.function.span, "declared here"),))
             if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE,
                                                                          ir.Storage.GROUPSHARED, ir.Storage.STATIC) \
                     and item.variable not in globals_seen:
@@ -109,7 +138,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
             if isinstance(item, ir.VarDecl):
                 _ray_query_variable(item.variable, report)
             elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
-                _call(item, report, amdx)
+                _call(item, report)
             if isinstance(item, ir.VarDecl) and item.variable.type is t.STRING:
                 report(codes.STRING_NOT_CONSTANT, item.variable.span,
                        f"string variable '{item.variable.name}' cannot be lowered: SPIR-V has no string values "
@@ -194,42 +223,83 @@ def _is_object(type_: t.Type) -> bool:
     return isinstance(t.innermost_element(type_), (t.NodeObjectType, t.ResourceType))
 
 
-def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any, amdx: bool) -> None:
+def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
     if isinstance(call, ir.IntrinsicCall):
         if call.name == "printf" and call.args and not isinstance(fold(call.args[0]), Folded) \
                 and not isinstance(call.args[0], ir.VarRef):     # string variables: reported above
             report(codes.STRING_NOT_CONSTANT, call.args[0].span,
                    "the format of 'printf' must be a string literal: SPIR-V has no string values")
-        if call.name.startswith("Interlocked") and call.args:
-            base, _ = _lvalue_chain(call.args[0])
-            if isinstance(base, ir.RecordAccess):
-                if not amdx:
-                    return
-                report(codes.ATOMIC_ON_NODE_RECORD, call.span,
-                       f"'{call.name}' on a node record cannot be expressed: spirv-val does not allow atomic "
-                       "operations on NodePayloadAMDX memory",
-                       (Label(call.args[0].span, "this is node record memory"),))
-            elif call.name.endswith("FloatBitwise"):
-                report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
-                       f"'{call.name}' on a float variable cannot be expressed: SPIR-V compare-exchanges integers "
-                       "only and cannot view a float location as a uint",
-                       (Label(call.args[0].span, "declare this location uint and use asuint/asfloat, or use "
-                                                 "RWByteAddressBuffer's method"),))
+        if call.name.startswith("Interlocked") and call.name.endswith("FloatBitwise") and call.args \
+                and _record_of(call) is None:          # on records: WG0620, or plain when owned
+            report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
+                   f"'{call.name}' on a float variable cannot be expressed: SPIR-V compare-exchanges integers "
+                   "only and cannot view a float location as a uint",
+                   (Label(call.args[0].span, "declare this location uint and use asuint/asfloat, or use "
+                                             "RWByteAddressBuffer's method"),))
         return
     type_ = call.object.type
     if not isinstance(type_, t.ResourceType) or not type_.kind.is_texture or type_.kind.writable:
         return
     offsets = texel_offset_arguments(call)
     if len(offsets) == 4:                           # an offset per gathered texel: ConstOffsets
-        variable = next((each for each in offsets if not isinstance(fold(each), Folded)), None)
+        variable = next((each for each in offsets if not isinstance(fold(each, optimized=True), Folded)), None)
         if variable is not None:
             report(codes.VARIABLE_TEXEL_OFFSET, variable.span,
                    f"the four texel offsets of '{call.method}' must be constants: SPIR-V takes them as "
                    "ConstOffsets")
-    elif offsets and not call.method.startswith("Gather") and not isinstance(fold(offsets[0]), Folded):
+    elif offsets and not call.method.startswith("Gather") and not isinstance(fold(offsets[0], optimized=True), Folded):
         report(codes.VARIABLE_TEXEL_OFFSET, offsets[0].span,
                f"the texel offset of '{call.method}' must be a constant: Vulkan allows a variable offset only "
                "on Gather (VUID-RuntimeSpirv-Offset-10213)")
+
+
+_OWNED_BY_THE_THREAD = frozenset({t.NodeObjectKind.RW_THREAD_NODE_INPUT_RECORD, t.NodeObjectKind.THREAD_NODE_OUTPUT_RECORDS})
+_OWNED_BY_THE_GROUP = frozenset({t.NodeObjectKind.RW_GROUP_NODE_INPUT_RECORDS, t.NodeObjectKind.GROUP_NODE_OUTPUT_RECORDS})
+
+
+def _record_of(call: ir.IntrinsicCall) -> t.NodeObjectType | None:
+    """The record object type whose record an Interlocked* call's destination is in, if any."""
+    base, _ = _lvalue_chain(call.args[0]) if call.args else (None, [])
+    if isinstance(base, ir.RecordAccess) and isinstance(base.object.type, t.NodeObjectType):
+        return base.object.type
+    return None
+
+
+def _owned(record: t.NodeObjectType, node: NodeInfo) -> bool:
+    """Whether one invocation of `node` owns the records of `record` (module docstring, WG0620)."""
+    if record.kind in _OWNED_BY_THE_THREAD:
+        return True
+    one_thread = node.launch == "thread" or node.num_threads == (1, 1, 1)
+    return record.kind in _OWNED_BY_THE_GROUP and one_thread
+
+
+def _record_atomics(nodes: Sequence[NodeInfo]) -> tuple[
+        dict[ir.IntrinsicCall, None], dict[ir.IntrinsicCall, tuple[t.NodeObjectType, NodeInfo]]]:
+    """The Interlocked* calls on node records that `nodes` reach: those every reaching node owns
+    the record of (in code order), and the others (with the record type and the first node that
+    shares it)."""
+    owned: dict[ir.IntrinsicCall, None] = {}
+    shared: dict[ir.IntrinsicCall, tuple[t.NodeObjectType, NodeInfo]] = {}
+    for node in nodes:
+        for function in reachable_functions(node.function):
+            for item in walk_body(function):
+                if not isinstance(item, ir.IntrinsicCall) or not item.name.startswith("Interlocked"):
+                    continue
+                record = _record_of(item)
+                if record is None or item in shared:
+                    continue
+                if _owned(record, node):
+                    owned[item] = None
+                else:
+                    owned.pop(item, None)
+                    shared[item] = (record, node)
+    return owned, shared
+
+
+def plain_record_atomics(nodes: Sequence[NodeInfo]) -> frozenset[ir.IntrinsicCall]:
+    """The Interlocked* calls on node records that the back end lowers as a load, the operation
+    and a store: every compiled node that reaches them owns the record (module docstring, WG0620)."""
+    return frozenset(_record_atomics(nodes)[0])
 
 
 def texel_offset_arguments(call: ir.MethodCall) -> tuple[ir.Expr, ...]:

@@ -14,7 +14,8 @@ FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags th
 WG0474 (NODE_OUTPUT_MEMORY at DEVICE_SCOPE) for what DXC accepts; WG0416 what thread launch lacks
 (groupshared, quad operations, implicit-derivative sampling) and warning WG0471 for
 GetGroupNodeOutputRecords there (DXC accepts it); WG0415 writes to an SV_DispatchGrid field
-through RWDispatchNodeInputRecord.
+through RWDispatchNodeInputRecord that name the field, and warning WG0480 for writes of the whole
+record or of a struct member holding the field (assignment, out/inout argument), which DXC accepts.
 
 Invariants: pure (the IR is not modified); never raises; one diagnostic per (code, span); a
 helper reached from several nodes is checked once per node (callers merging nodes should drop
@@ -188,8 +189,11 @@ def _sv(semantic: str | None) -> str:
     return (semantic or "").lower().rstrip("0123456789")
 
 
-def _flags(expr: ir.Expr) -> int | None:
-    folded = fold(expr)
+def _flags(expr: ir.Expr, optimized: bool = True) -> int | None:
+    """Barrier flags: after optimisation (DXC's DXIL validator sees static globals that nothing
+    writes as their initialisers, `settled`), or as a constant expression (`optimized=False`:
+    what DXC's Sema checks)."""
+    folded = fold(expr, optimized=optimized)
     return folded.value if isinstance(folded, Folded) and type(folded.value) is int else None
 
 
@@ -331,13 +335,14 @@ def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
             if not (isinstance(e, ir.IntrinsicCall) and e.name == "Barrier" and len(e.args) == 2):
                 continue
             first, flags = e.args
-            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first)
+            # DXC's Sema rules: on constant expressions only (a settled static is not one)
+            mem = None if isinstance(first.type, (t.NodeObjectType, t.ResourceType)) else _flags(first, optimized=False)
             if mem is not None and mem != ALL_MEMORY:
                 if not visible_group and mem & GROUP_SHARED:
                     sink(codes.INVALID_BARRIER, first.span, MSG_GROUP_MEMORY, (entry,))
                 if mem & (NODE_INPUT | NODE_OUTPUT):
                     sink(codes.INVALID_BARRIER, first.span, MSG_NODE_MEMORY, (entry,))
-            sem = _flags(flags)
+            sem = _flags(flags, optimized=False)
             if sem is not None and not visible_group and sem & (GROUP_SYNC | GROUP_SCOPE):
                 sink(codes.INVALID_BARRIER, flags.span, MSG_GROUP_SEMANTIC, (entry,))
     return sorted(found.values(), key=lambda d: (d.span.file.path, d.span.start))  # type: ignore
@@ -988,7 +993,7 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
         if isinstance(e, ir.IntrinsicCall) and (e.name == "Barrier" or e.name in LEGACY_BARRIERS):
             _barrier(e, launch, sink)
         for target in written(e):
-            _dispatch_grid_write(target, sink)
+            _dispatch_grid_write(e, target, sink)
         if not thread:
             continue
         if isinstance(e, ir.MethodCall) and e.method == "GetGroupNodeOutputRecords":
@@ -1028,11 +1033,18 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
         first, flags = e.args
         if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
             obj = first.type
-        for arg in (flags,) if obj is not None else (first, flags):
+        flag_args = (flags,) if obj is not None else (first, flags)
+        for arg in flag_args:
             if _flags(arg) is None:
-                return sink(codes.NON_CONSTANT_BARRIER_FLAGS, e.span, "Barrier flags must be compile-time constants",
-                            (Label(arg.span, "this argument is not a constant"),))
+                return sink(codes.NON_CONSTANT_BARRIER_FLAGS, e.span,
+                            "Barrier flags must be compile-time constants: a barrier's memory semantics and scope "
+                            "are constant operands in SPIR-V (and in DXIL)",
+                            (Label(arg.span, "this argument is not a constant (a static global counts as its "
+                                             "initialiser only when nothing writes it)"),))
         mem, sem = 0 if obj is not None else _flags(first), _flags(flags)  # type: ignore[assignment]
+        # flags that are constant only after optimisation (a settled static global): DXC's Sema has
+        # no diagnostic for them, its DXIL validator checks only the values' masks (below)
+        sema_constant = all(_flags(arg, optimized=False) is not None for arg in flag_args)
         if isinstance(obj, t.ResourceType) and not obj.kind.writable or \
                 isinstance(obj, t.NodeObjectType) and obj.kind not in BARRIER_OBJECT_SCOPE | READ_ONLY_RECORD_SCOPE:
             return sink(codes.INVALID_BARRIER, e.span, f"Barrier() needs a UAV or a writable node record object, "
@@ -1042,10 +1054,16 @@ def _barrier(e: ir.IntrinsicCall, launch: str, sink: _Sink) -> None:
                  "the spec allows only RW input records and output records here",
                  (Label(first.span, "this object"),), ("DXC accepts it; a barrier on memory this node cannot write "
                                                        "orders only other writers' accesses",))
+        settled = () if sema_constant else ("the value of a static global that nothing writes, as after "
+                                            "optimisation: DXC's DXIL validator refuses flags outside the masks",)
         if not 0 <= mem <= ALL_MEMORY:
-            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),))
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_MEMORY, (Label(first.span, f"value is {mem:#x}"),),
+                        settled)
         if not 0 <= sem <= GROUP_SYNC | GROUP_SCOPE | DEVICE_SCOPE:
-            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),))
+            return sink(codes.INVALID_BARRIER, e.span, MSG_BAD_SEMANTIC, (Label(flags.span, f"value is {sem:#x}"),),
+                        settled)
+        if not sema_constant:
+            return None
     else:
         return None
     scope = None if obj is None else "device" if isinstance(obj, t.ResourceType) else \
@@ -1091,16 +1109,61 @@ def _grid_field(type_: t.Type) -> t.Field | None:
     return None
 
 
-def _dispatch_grid_write(target: ir.Expr, sink: _Sink) -> None:
+def _fields_of(path: list[ir.Expr]) -> list[t.Field]:
+    """The struct fields an l-value's projections name, from its base outwards."""
+    return [p.base.type.all_fields()[p.index] for p in reversed(path)
+            if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
+
+
+def _method_writes(method: ir.Function, active: frozenset[ir.Function] = frozenset()) -> list[tuple[list[t.Field], t.Type]]:
+    """What a method writes of its object (`this`, a reference in HLSL, not a copy): for each write,
+    the fields it names from `this` inwards and the type written; nested method calls on `this`
+    or its members included."""
+    if method in active or method.body is None or not method.params:
+        return []
+    this = method.params[0]
+    found: list[tuple[list[t.Field], t.Type]] = []
+    for e in all_exprs(method):
+        for target in written(e):
+            base, path = _lvalue_chain(target)
+            if not isinstance(base, ir.VarRef) or base.variable is not this:
+                continue
+            fields = _fields_of(path)
+            if isinstance(e, ir.Call) and e.function.method_of is not None and e.args and target is e.args[0]:
+                found += [(fields + inner, type_) for inner, type_ in _method_writes(e.function, active | {method})]
+            else:
+                found.append((fields, target.type))
+    return found
+
+
+def _dispatch_grid_write(e: ir.Expr, target: ir.Expr, sink: _Sink) -> None:
     base, path = _lvalue_chain(target)
     if not isinstance(base, ir.RecordAccess) or not isinstance(base.object.type, t.NodeObjectType) \
             or base.object.type.kind is not NK.RW_DISPATCH_NODE_INPUT_RECORD:
         return
-    enclosing = [p.base.type.all_fields()[p.index] for p in reversed(path)  # from the record outwards
-                 if isinstance(p, ir.FieldAccess) and isinstance(p.base.type, t.StructType)]
-    field = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None) or _grid_field(target.type)
-    if field is not None:
-        labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
+    if isinstance(e, ir.Call) and e.function.method_of is not None and e.args and target is e.args[0]:
+        writes = [(_fields_of(path) + inner, type_) for inner, type_ in _method_writes(e.function)]  # `this`: by reference
+    else:
+        writes = [(_fields_of(path), target.type)]
+    for enclosing, type_ in writes:
+        _grid_write(target, enclosing, type_, sink)
+
+
+def _grid_write(target: ir.Expr, enclosing: list[t.Field], type_: t.Type, sink: _Sink) -> None:
+    """WG0415 or WG0480 for a write through `target` of the fields `enclosing` (from the record
+    outwards) whose value has type `type_`."""
+    named = next((f for f in enclosing if _sv(f.semantic) == "sv_dispatchgrid"), None)
+    field = named or _grid_field(type_)
+    if field is None:
+        return
+    labels = (Label(field.span, f"'{field.name}' is declared with SV_DispatchGrid here"),) if field.span else ()
+    if named is not None:
         sink(codes.INVALID_DISPATCH_GRID, target.span, f"field '{field.name}' with SV_DispatchGrid semantic is not "
              "assignable through RWDispatchNodeInputRecord", labels,
              ("the dispatch grid is fixed when the record is launched",))
+    else:   # the whole record, or a struct member holding the field: DXC accepts it
+        what = "the whole record" if not enclosing else f"'{enclosing[-1].name}'"
+        sink(codes.DISPATCH_GRID_OVERWRITTEN, target.span, f"this write of {what} overwrites its SV_DispatchGrid "
+             f"field '{field.name}', which the spec says must not be written", labels,
+             ("the dispatch grid is fixed when the record is launched; DXC accepts the write, and the grid the "
+              "node was launched with does not change",))

@@ -1,6 +1,7 @@
 """SPIR-V generation for one compile: choose the modules, lower, validate, lint, optimize.
 
-Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions`.
+Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions` (with the facts
+`wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
 the node function's name), and the diagnostic WG0603 when there is no node to compile.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wgc import codes
+from wgc import codes, ir
 from wgc.diagnostics import Diagnostic
 from wgc.sema.modules import module_groups
 
@@ -43,6 +44,8 @@ class EmitOptions:
     debug_info: bool = False
     source_name: str = ""
     source_text: str | None = None
+    plain_atomics: frozenset[ir.IntrinsicCall] = frozenset()
+    """Interlocked* calls on node records one invocation owns (`sema.target.plain_record_atomics`)."""
 
 
 @dataclass
@@ -68,7 +71,8 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
             None, "the input has no [Shader(\"node\")] function, so there is nothing to compile"))
         return result
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
-                                 source_name=options.source_name, source_text=options.source_text)
+                                 source_name=options.source_name, source_text=options.source_text,
+                                 plain_atomics=options.plain_atomics)
     for key, group in module_groups(nodes, options.split_nodes):
         words = lower_module(analysis.module, group, graph, lower_options)
         if options.optimize:

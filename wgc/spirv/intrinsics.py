@@ -5,8 +5,8 @@ types, except out/inout arguments, which are the caller's l-values) and the `Fun
 that emits it.
 Output: the instructions computing it, as dxc's SPIR-V back end emits them (the differences are
 listed below); the result id (None for void intrinsics). What this target cannot express (atomics
-on node records) is rejected by `wgc.sema.target` before lowering; GetCurrentLoopIterationIndex()
-is 0, as no compiled node is in a loop.
+on node records several invocations share) is rejected by `wgc.sema.target` before lowering;
+GetCurrentLoopIterationIndex() is 0, as no compiled node is in a loop.
 
 Invariants and decisions:
 - Math is GLSL.std.450 per scalar kind (`_GLSL`) or a core instruction. Instructions that take
@@ -20,7 +20,12 @@ Invariants and decisions:
   is OpFRem (the sign of x); log10 is Log2 times 1/log2(10); all/any are OpAll/OpAny (a matrix:
   per row, then over the rows); sign(uint) is (x != 0) (SSign would call 2^31 and up negative).
 - Atomics use the scope of the memory they touch (Workgroup for groupshared, where dxc says
-  Device; Device otherwise), relaxed semantics; 64-bit ones declare Int64Atomics.
+  Device; Device otherwise), relaxed semantics; 64-bit ones declare Int64Atomics. On a node
+  record one invocation owns (the calls `sema.target.plain_record_atomics` lists: spirv-val
+  allows no atomics on NodePayloadAMDX) they are a load, the operation (OpIAdd/OpBitwise*,
+  GLSL SMin/UMin/SMax/UMax by the destination's signedness, the value for Exchange, OpSelect on
+  OpIEqual for the compare forms, of the bits for FloatBitwise) and a store, and the original
+  value is the value loaded.
 - Barrier(memory flags, semantic flags) follows dxc: GROUP_SYNC makes an OpControlBarrier,
   otherwise an OpMemoryBarrier; the scope is Device/Workgroup/Invocation from the scope flags;
   semantics are AcquireRelease plus the storage classes of `BARRIER_MEMORY`: UAV_MEMORY is
@@ -160,8 +165,9 @@ def _store_out(fl: FunctionLowering, arg: ir.Expr, value: int, type_: t.Type) ->
 
 
 def constant_int(expr: ir.Expr, what: str) -> int:
-    """The value of an argument that must be an integer constant."""
-    folded = fold(expr)
+    """The value of an argument that must be an integer constant after optimisation (Barrier
+    flags: sema's WG0443 made sure, counting settled static globals)."""
+    folded = fold(expr, optimized=True)
     if not isinstance(folded, Folded) or isinstance(folded.value, (tuple, str, float)):
         raise AssertionError(f"{what} must be a constant")
     return int(folded.value)
@@ -688,7 +694,50 @@ def _atomic(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     place = fl.place(call.args[0])
     if place is None:
         raise AssertionError(f"'{call.name}' needs a memory location")
+    if call in fl.ml.options.plain_atomics:
+        assert isinstance(place, Place) and place.storage == "NodePayloadAMDX", "plain atomics are on records"
+        return _plain_atomic(fl, call, place, call.args[1:])
     return atomic_on(fl, call, place, call.args[1:])
+
+
+_PLAIN_OPS = {"InterlockedAdd": "+", "InterlockedAnd": "&", "InterlockedOr": "|", "InterlockedXor": "^"}
+_PLAIN_MIN_MAX = {"InterlockedMin": ("SMin", "UMin"), "InterlockedMax": ("SMax", "UMax")}
+
+
+def _plain_atomic(fl: FunctionLowering, call: ir.IntrinsicCall, place: Place, args: tuple[ir.Expr, ...]) -> None:
+    """An Interlocked* call on a node record one invocation owns (`sema.target.plain_record_atomics`):
+    no other invocation reads or writes the record, so the atomic read-modify-write is exactly a
+    load, the operation and a store; the out argument gets the value loaded."""
+    type_ = place.type
+    scalar = t.element_scalar(type_)
+    assert scalar is not None
+    type_id = fl.types.id(type_)
+    original = fl.load(place)
+    name = call.name
+    if name in _PLAIN_OPS:
+        new = fl.binary(_PLAIN_OPS[name], type_, type_, original, fl.value(args[0]))  # type: ignore[arg-type]
+        out = args[1:]
+    elif name in _PLAIN_MIN_MAX:
+        signed, unsigned = _PLAIN_MIN_MAX[name]
+        new = fl.b.ext_inst(type_id, signed if scalar.kind is t.ScalarKind.INT else unsigned,
+                            original, fl.value(args[0]))
+        out = args[1:]
+    elif name == "InterlockedExchange":
+        new, out = fl.value(args[0]), args[1:]
+    else:   # InterlockedCompare{Store,Exchange}[FloatBitwise](dest, compare, value[, original])
+        compare, value = fl.value(args[0]), fl.value(args[1])
+        if scalar.is_float:     # FloatBitwise: the bits are compared (-0.0 is not 0.0, a NaN may match)
+            bits = fl.types.id(t.scalar(t.ScalarKind.UINT, scalar.bits))
+            same = fl.b.emit("OpIEqual", fl.types.id(t.BOOL), fl.b.emit("OpBitcast", bits, original),
+                             fl.b.emit("OpBitcast", bits, compare))
+        else:
+            same = fl.b.emit("OpIEqual", fl.types.id(t.BOOL), original, compare)
+        new = fl.b.emit("OpSelect", type_id, same, value, original)
+        out = args[2:]
+    fl.store(place, new)
+    if out:
+        _store_out(fl, out[0], original, type_)                # type: ignore[arg-type]
+    return None
 
 
 def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, place: object,
@@ -701,7 +750,7 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
     if isinstance(place, resources.ImagePlace):
         type_, pointer, scope = place.type, resources.texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
-        assert place.storage != "NodePayloadAMDX", "sema.target rejects atomics on node records (WG0620)"
+        assert place.storage != "NodePayloadAMDX", "sema.target rejects atomics on shared node records (WG0620)"
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
     else:
         raise AssertionError(f"'{name}' needs a memory location")

@@ -74,6 +74,9 @@ class LowerOptions:
     source_name: str = ""
     source_text: str | None = None
     names: bool = True
+    plain_atomics: frozenset[ir.IntrinsicCall] = frozenset()
+    """Interlocked* calls on node records one invocation owns: a load, the operation and a store
+    (`sema.target.plain_record_atomics`; spirv-val allows no atomics on NodePayloadAMDX)."""
 
 
 # ---------------------------------------------------------------- the module

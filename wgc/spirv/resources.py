@@ -908,7 +908,7 @@ def _level_of_detail(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Meth
 
 def _offset(fl: FunctionLowering, arg: ir.Expr, method_name: str) -> tuple[str, int]:
     """A texel offset as (image operand, id): ConstOffset when constant, else Offset on Gather."""
-    folded = fold(arg)
+    folded = fold(arg, optimized=True)
     if isinstance(folded, Folded):
         return "ConstOffset", fl.ml.constant(arg.type, folded.value)
     if method_name.startswith("Gather"):
@@ -922,7 +922,7 @@ def _const_offsets(fl: FunctionLowering, args: tuple[ir.Expr, ...], method_name:
     (SPIR-V wants constants; a variable one has no Vulkan form)."""
     parts = []
     for arg in args:
-        folded = fold(arg)
+        folded = fold(arg, optimized=True)
         assert isinstance(folded, Folded), f"sema.target rejects variable offsets of '{method_name}' (WG0622)"
         parts.append(fl.ml.constant(arg.type, folded.value))
     fl.b.capability("ImageGatherExtended")
