@@ -567,3 +567,28 @@ void Sum(RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total,
     record = f"({FLAT}/2)"
     assert symbols.values("OpAtomicIAdd") == [
         f"atomiciadd({add(ctx('input_records'), mul(wide(record), STRIDE))}.0,1)"]
+
+
+def test_node_array_members_keep_function_names_with_a_note_for_this_target(tmp_path):
+    """WG0604 holds for both targets; its note names no AMDX pipeline structure here."""
+    source = """struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Root([MaxRecords(1)] [MaxRecordsPerNode(1)] [NodeArraySize(2)] NodeOutputArray<Rec> Mat) {
+    Mat[1].GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 0)]
+void Metal(ThreadNodeInputRecord<Rec> input) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 1)]
+void Glass(ThreadNodeInputRecord<Rec> input) { }
+"""
+    assert _rendered(source, target="emulated") == (
+        "<stdin>:9:6: warning: nodes 'Metal', 'Glass' are members of node array 'Mat' in one module: "
+        "their entry points keep the function names, because one module cannot hold two GLCompute entry "
+        "points of one name [WG0604] [-Wnode-array-entry-point-name]\n"
+        "void Glass(ThreadNodeInputRecord<Rec> input) { }\n"
+        "     ^~~~~\n"
+        "note: select each of them by its function name ('wgc inspect' shows the node of each), or compile "
+        "with --split-nodes (one module per node, entry points named by NodeID)\n"
+        "1 warning generated.\n")
+    _, asm = emulated(source, tmp_path)
+    assert [line.split('"')[1] for line in asm.splitlines() if "OpEntryPoint" in line] == ["Root", "Metal", "Glass"]

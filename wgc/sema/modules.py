@@ -72,8 +72,9 @@ def needs_vulkan_memory_model(nodes: Sequence[NodeInfo]) -> bool:
 
 
 def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "amdx") -> list[Diagnostic]:
-    """WG0604 (array members keep function names) and, for the AMDX target, WG0605 (a
-    globallycoherent node input in a Vulkan-memory-model module), per module."""
+    """WG0604 (array members keep function names; the note says how `target`'s runtime finds
+    them) and, for the AMDX target, WG0605 (a globallycoherent node input in a
+    Vulkan-memory-model module), per module."""
     diagnostics: list[Diagnostic] = []
     for _key, group in module_groups(nodes, split):
         for clash in entry_point_names(group)[1]:
@@ -84,7 +85,10 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "
                 "hold two GLCompute entry points of one name",
                 notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
                        "(and index to the NodeID index) for each of them, or compile with "
-                       "--split-nodes (one module per node, entry points named by NodeID)",)))
+                       "--split-nodes (one module per node, entry points named by NodeID)"
+                       if target == "amdx" else
+                       "select each of them by its function name ('wgc inspect' shows the node of each), "
+                       "or compile with --split-nodes (one module per node, entry points named by NodeID)",)))
         if target == "amdx" and needs_vulkan_memory_model(group):
             for node in group:
                 if node.input is not None and node.input.globally_coherent:
