@@ -365,6 +365,7 @@ def _declarations(kind: t.ResourceKind | t.NodeObjectKind | str) -> dict[str, tu
     elif kind in _TEXTURES:
         _, _, count, features = _TEXTURES[kind]
         sizes = {"sizes": ", ".join(["out uint"] * count), "fsizes": ", ".join(["out float"] * count)}
+        table: tuple[tuple[str, str], ...]
         if "ms" in features:
             table = _MS_TEXTURE
         else:

@@ -45,7 +45,7 @@ import contextlib
 import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, Union
+from typing import Literal, Protocol, Union
 
 from wgc import codes
 from wgc import types as t
@@ -348,7 +348,7 @@ class Templates:
     # ------------------------------------------------------------ partial specialisations
 
     def _choose_partial(self, template: StructTemplate, key: Key, span: Span,
-                        shown: str) -> tuple[ast.StructDecl, Scope] | None | bool:
+                        shown: str) -> tuple[ast.StructDecl, Scope] | None | Literal[False]:
         """The partial specialisation `key` selects (its declaration and a scope naming its
         parameters), None for the primary template, False after an ambiguity (reported): C++'s
         rule, the matching specialisation more specialised than every other that matches."""
@@ -540,7 +540,8 @@ class Templates:
                     inner = self.ctx.struct_scopes.get(entity.type)   # a typedef of a struct or an instance
             else:
                 entity = found[0].entity if found else None
-                if isinstance(entity, TypeEntity) and entity.type in self.instance_of:
+                if isinstance(entity, TypeEntity) and isinstance(entity.type, t.StructType) \
+                        and entity.type in self.instance_of:
                     entity = self.instance_of[entity.type][0]  # `S<U>::x` inside S's own body
                 if not isinstance(entity, StructTemplate):
                     self.ctx.report(codes.INVALID_TEMPLATE, span, f"'{name[index]}' is not a struct template: it "
@@ -669,7 +670,7 @@ class Templates:
         written = arg.name if isinstance(arg, (ast.TypeRef, ast.NameExpr)) else None
         symbols = self.ctx.scope.lookup_qualified(written) if written and not getattr(arg, "template_args", None) else []
         entity = symbols[0].entity if symbols else None
-        if isinstance(entity, TypeEntity) and entity.type in self.instance_of:
+        if isinstance(entity, TypeEntity) and isinstance(entity.type, t.StructType) and entity.type in self.instance_of:
             entity = self.instance_of[entity.type][0]   # the template's own name inside its body
         if not isinstance(entity, StructTemplate):
             self.ctx.report(codes.INVALID_TEMPLATE, arg.span,

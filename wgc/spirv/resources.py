@@ -987,6 +987,7 @@ def _sample_position(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Meth
         base = fl.b.emit("OpSelect", uint_id, equal, fl.uint(first), base)
         known = equal if known is None else fl.b.emit("OpLogicalOr", bool_id, known, equal)
         first += len(positions)
+    assert known is not None                     # SAMPLE_POSITIONS is not empty
     in_range = fl.b.emit("OpLogicalAnd", bool_id, known, fl.b.emit("OpULessThan", bool_id, index, count))
     slot = fl.b.emit("OpSelect", uint_id, in_range, fl.b.emit("OpIAdd", uint_id, base, index), fl.uint(0))
     position = fl.load(fl.element_place(table, slot))

@@ -399,7 +399,8 @@ class AstBuilder:
         specialization_args = None
         scope_args: ast.ScopeArgs = ()
         if isinstance(name, _SpecializedName):
-            name, specialization_args, scope_args = name.name, name.args, name.scope_args
+            specialized = name
+            name, specialization_args, scope_args = specialized.name, specialized.args, specialized.scope_args
         return ast.FunctionDecl(
             span,
             attributes=self._of(before, ast.Attribute),
