@@ -91,6 +91,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "SPIR-V Code Generation Options": ("target_env", "skip_validation", "optimize", "matrix_order",
                                        "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
+    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
                                        "error_limit", "diagnostics_format", "color", "diagnostics_file"),
 }
@@ -456,6 +457,60 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
             sys.stdout.flush()
 
     sys.exit(_run(kwargs, plan, options, produce, on_errors=show_partial))
+
+
+@cli.command("run", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
+@compile_options
+@click.option("--dispatch", "dispatch_file", required=True, metavar="FILE",
+              help="The dispatch description (JSON: entry records, resources, root constants; schema in the README).")
+@click.option("--dump", "dumps", multiple=True, metavar="RESOURCE",
+              help="A resource to write to the results: a register ('u0', 'space1/u2') or a name; repeatable "
+                   "(default: every writable resource the dispatch gives).")
+@click.option("-o", "output", metavar="FILE", help="Write the results (JSON) to FILE instead of standard output.")
+@click.option("--trace", "trace", is_flag=True,
+              help="Print every level and dispatch (node, records in, groups, records out) to standard error.")
+@click.option("--trace-format", "trace_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="The form of --trace.")
+@click.option("--device", "device", metavar="INDEX|NAME",
+              help="The Vulkan device: an index or part of its name (default: the first GPU, else lavapipe).")
+def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
+                device: str | None, **kwargs: Any) -> None:
+    """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
+
+    \b
+    Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
+    """
+    from wgc.outputs import OutputPlan
+    from wgc.runtime.run import run
+
+    options = _options(kwargs, "spirv")
+    plan = OutputPlan()
+    plan.name("-o", output or "-")
+    if kwargs["diagnostics_file"] is not None:
+        plan.name("-Fe", kwargs["diagnostics_file"])
+    if options.input != "-":
+        plan.note_read(options.input, "input file")
+    plan.note_read(dispatch_file, "dispatch file")
+    transaction = plan.transaction()
+    try:
+        refused = plan.refusals()
+        if refused:
+            sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
+        stdin, unreadable = _read_stdin(options.input)
+        if unreadable is not None:
+            sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
+        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin)
+        if trace and result.trace:
+            sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
+            sys.stderr.flush()
+        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
+                         produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
+                         if result.ok else None, clean=True)
+    except BaseException:
+        transaction.abort()
+        plan.remove_stale()
+        raise
+    sys.exit(code)
 
 
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:

@@ -42,6 +42,10 @@ OUTPUT_IS_INPUT = _kind("WG0008", E, "an output path names a file the compile re
 OUTPUT_NAMED_TWICE = _kind("WG0009", E, "two output options name the same file")
 STALE_OUTPUT_NOT_REMOVABLE = _kind("WG0010", E, "an output left by an earlier run cannot be removed")
 NESTING_TOO_DEEP = _kind("WG0020", E, "the program nests deeper than wgc's stack can follow")
+VULKAN_UNAVAILABLE = _kind("WG0021", E, "wgc run found no Vulkan loader or no Vulkan device (says what to install)")
+DEVICE_NOT_FOUND = _kind("WG0022", E, "--device names no Vulkan device (by index or name)")
+DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature wgc run needs "
+                      "(out of device memory, device lost, no buffer device address)")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -249,6 +253,16 @@ FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}F
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
 
 
+# WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------
+DISPATCH_INVALID = _kind("WG0800", E, "a dispatch description that is not valid JSON or breaks its schema")
+DISPATCH_UNKNOWN_NAME = _kind("WG0801", E, "a dispatch description names a node or resource the graph does not have")
+DISPATCH_RECORD_FIELD = _kind("WG0802", E, "a record written by field name names a field its record struct lacks")
+RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource of a kind wgc run cannot bind (textures, samplers, typed "
+                               "buffers)")
+RESOURCE_MISSING = _kind("WG0804", E, "a resource the graph's shaders use has no contents in the dispatch description")
+RECORDS_OUT_OF_MEMORY = _kind("WG0805", E, "the records a node may produce do not fit in the memory wgc run may use")
+GRAPH_DID_NOT_FINISH = _kind("WG0806", E, "records still pending after the most levels a graph can have")
+DUMP_UNKNOWN = _kind("WG0807", E, "--dump names no resource of the graph")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )
