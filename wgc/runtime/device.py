@@ -361,7 +361,7 @@ class Device:
         updates = []
         for descriptor_set, bindings in zip(sets, writes):
             for binding, kind, buffer in bindings:
-                info = vk.VkDescriptorBufferInfo(buffer=buffer.handle, offset=0, range=vk.VK_WHOLE_SIZE)
+                info = vk.VkDescriptorBufferInfo(buffer=buffer.handle, offset=0, range=buffer.size)
                 updates.append(vk.VkWriteDescriptorSet(
                     dstSet=descriptor_set, dstBinding=binding, descriptorCount=1,
                     descriptorType=(vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER if kind == "uniform"

@@ -319,6 +319,8 @@ def find_resource(program: Program, key: str) -> ResourcePlan | None:
 def known_resources(program: Program) -> str:
     names = []
     for r in program.resources:
+        if r.counter_of is not None:
+            continue
         where = f"{'' if r.space == 0 else f'space{r.space}/'}{r.register}" if r.register else "no register"
         names.append(f"{r.name} ({where})")
     return ", ".join(names) or "none"

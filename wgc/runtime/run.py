@@ -37,8 +37,11 @@ class RunResult:
         return not has_errors(self.diagnostics)
 
     def results_json(self) -> str:
-        """The dumped resources as JSON (what `wgc run -o` writes)."""
-        return json.dumps({"resources": self.resources}, indent=2) + "\n"
+        """The dumped resources as JSON (what `wgc run -o` writes): one line per resource, keys in the
+        order they were asked for."""
+        lines = [f"    {json.dumps(key)}: {json.dumps(arrays)}" for key, arrays in self.resources.items()]
+        body = ",\n".join(lines)
+        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
 
     def trace_json(self) -> str:
         return json.dumps({"device": self.device, "steps": [s.to_json() for s in self.trace]}, indent=2) + "\n"
