@@ -242,17 +242,8 @@ class Scheduler:
         return launches
 
     def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
-        """(group_offset, nx, ny) dispatches covering `groups` flat groups."""
         max_x, max_y, _ = self.device.max_group_count
-        shapes = []
-        done = 0
-        while done < groups:
-            left = groups - done
-            nx = min(left, max_x)
-            ny = min(-(-left // nx), max_y)
-            shapes.append((done, nx, ny))
-            done += nx * ny
-        return shapes
+        return dispatch_shapes(groups, max_x, max_y)
 
     # ------------------------------------------------------------------ one step
 
@@ -418,6 +409,19 @@ class Scheduler:
             steps.append(trace)
             side ^= 1
         return steps
+
+
+def dispatch_shapes(groups: int, max_x: int, max_y: int) -> list[tuple[int, int, int]]:
+    """(group_offset, nx, ny) dispatches covering `groups` flat groups, at most max_x by max_y each."""
+    shapes = []
+    done = 0
+    while done < groups:
+        left = groups - done
+        nx = min(left, max_x)
+        ny = min(-(-left // nx), max_y)
+        shapes.append((done, nx, ny))
+        done += nx * ny
+    return shapes
 
 
 def _put(data: bytearray, at: int, fields: dict[str, tuple[int, int]], **values: int) -> None:
