@@ -211,7 +211,5 @@ def test_dispatch_errors_are_located(program, text: str, expected: str) -> None:
     assert rendered == expected
 
 
-def test_the_runtime_codes_have_rendered_cases() -> None:
-    """WG0800-WG0803 are rendered above; WG0804-WG0807 and WG0021-WG0023 in test_runtime_run.py."""
-    covered = {"WG0800", "WG0801", "WG0802", "WG0803"}
-    assert covered <= {k.code for k in codes.ALL_KINDS}
+RENDERED_HERE = {"WG0800", "WG0801", "WG0802", "WG0803"}
+"""The runtime codes the cases above render; test_runtime_run.py renders the others."""

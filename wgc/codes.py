@@ -13,7 +13,8 @@ analysis (names, types, expressions, statements, constants, bindings, attributes
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
 target cannot express (computed in sema by `wgc.sema.target`, reported by `wgc compile` only)
 and the choice of nodes to compile (WG0602, the back end's own "cannot lower", is retired: every
-rule is checked in sema, and back ends only lower).
+rule is checked in sema, and back ends only lower).  WG08xx the runtime (`wgc run`: the dispatch
+description and the execution of a graph; the Vulkan environment it needs is WG0021-WG0023).
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -261,8 +262,7 @@ RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource of a kind wgc run cannot
                                "buffers)")
 RESOURCE_MISSING = _kind("WG0804", E, "a resource the graph's shaders use has no contents in the dispatch description")
 RECORDS_OUT_OF_MEMORY = _kind("WG0805", E, "the records a node may produce do not fit in the memory wgc run may use")
-GRAPH_DID_NOT_FINISH = _kind("WG0806", E, "records still pending after the most levels a graph can have")
-DUMP_UNKNOWN = _kind("WG0807", E, "--dump names no resource of the graph")
+DUMP_UNKNOWN = _kind("WG0806", E, "--dump names no resource of the graph")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -6,7 +6,7 @@ device to use.  Output: a `RunResult`: diagnostics (compile, dispatch descriptio
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0023, WG08xx); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0023, WG0800-WG0806); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -166,7 +166,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.dispatch import decode_array
     from wgc.runtime.pipelines import GraphPipelines
-    from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, GraphDidNotFinish, RecordsOutOfMemory, Scheduler
+    from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, RecordsOutOfMemory, Scheduler
 
     try:
         gpu = Device(selector)
@@ -211,8 +211,6 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
         return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
-    except GraphDidNotFinish as problem:
-        return RunResult(tuple(diagnostics + [codes.GRAPH_DID_NOT_FINISH(None, str(problem))]))
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     finally:

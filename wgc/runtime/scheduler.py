@@ -44,10 +44,6 @@ class RecordsOutOfMemory(Exception):
         self.node = node
 
 
-class GraphDidNotFinish(Exception):
-    pass
-
-
 @dataclass
 class Chunk:
     """Input records: `count` records at `address`, `stride` bytes apart (0: all read record 0),
@@ -393,6 +389,8 @@ class Scheduler:
     def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
         pending: dict[WorkKey, list[Chunk]] = {}
         for node, chunk in entries:
+            if chunk.count == 0:
+                continue
             index = self.index_of[(node.name, node.index)]
             key = WorkKey(index, node.max_recursion_depth, 0)
             pending.setdefault(key, []).append(chunk)
@@ -402,7 +400,7 @@ class Scheduler:
         side = 0
         while pending:
             if len(steps) >= self.max_steps:
-                raise GraphDidNotFinish(f"records are still pending after {len(steps)} levels, more than this "
+                raise AssertionError(f"internal: records are still pending after {len(steps)} levels, more than this "
                                         "graph's nodes, recursion depths and loop iterations allow")
             trace = TraceStep(repeat_index, len(steps))
             pending = self.step(pending, side, trace)
@@ -431,5 +429,5 @@ def _put(data: bytearray, at: int, fields: dict[str, tuple[int, int]], **values:
         data[at + offset:at + offset + size] = int(value).to_bytes(size, "little")
 
 
-__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory", "GraphDidNotFinish",
+__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory",
            "DEFAULT_MEMORY_LIMIT"]
