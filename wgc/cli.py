@@ -88,7 +88,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
                                                "deps_only"),
-    "SPIR-V Code Generation Options": ("target_env", "skip_validation", "optimize", "matrix_order",
+    "SPIR-V Code Generation Options": ("target", "target_env", "skip_validation", "optimize", "matrix_order",
                                        "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
     "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
@@ -335,6 +335,9 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("-O", "optimize", is_flag=True,
               help="Run the spirv-opt passes that are safe for SPV_AMDX_shader_enqueue modules.")
 @click.option("-Zi", "debug_info", is_flag=True, help="Add debug information (OpSource with the source text).")
+@click.option("--target", "target", type=click.Choice(["amdx", "emulated"]), default="amdx", show_default=True,
+              help="amdx: SPV_AMDX_shader_enqueue modules (the product); emulated: plain compute shaders "
+                   "that 'wgc run' executes on any Vulkan 1.3 device (wgc/emulation_abi.py).")
 @click.option("-spirv", "spirv_flag", is_flag=True, hidden=True, help="Accepted for dxc compatibility (wgc always emits SPIR-V).")
 @click.option("-MD", "write_deps", is_flag=True,
               help="Compile and write a Make dependency file (default name: the output path + '.d').")
@@ -346,7 +349,7 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
               help="Only preprocess and print the dependency rule (to -MF FILE if given).")
 def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
                     header_file: str | None, header_variable: str | None, skip_validation: bool,
-                    optimize: bool, debug_info: bool, spirv_flag: bool, write_deps: bool,
+                    optimize: bool, debug_info: bool, target: str, spirv_flag: bool, write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
                     **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
@@ -376,7 +379,7 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
-                      header_variable=header_variable)
+                      header_variable=header_variable, target=target)
     from wgc.outputs import OutputPlan
 
     plan = OutputPlan()

@@ -77,6 +77,9 @@ class Options:
     hlsl_version: int = 2021
     enable_16bit_types: bool = False
     target_env: str = "vulkan1.3"
+    target: str = "amdx"
+    """The SPIR-V target: "amdx" (SPV_AMDX_shader_enqueue) or "emulated" (plain compute shaders
+    for `wgc run`, by the contract in `wgc.emulation_abi`)."""
     emit: str = "spirv"
     warning_flags: tuple[str, ...] = ()
     """Values given to -W (e.g. "no-foo", "error", "X", "no-error=bar")."""
@@ -382,13 +385,13 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
 
     analysis = front.analysis
     nodes = [n for n in analysis.nodes if options.entry in (None, n.function.name)]  # type: ignore[union-attr]
-    limits = check_target(analysis, nodes, front.source if options.debug_info else None)
+    limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target)
     if limits:
         return {}, limits
-    warnings = composition_warnings(nodes, options.split_nodes)
+    warnings = composition_warnings(nodes, options.split_nodes, options.target)
     source = front.source
     emitted = emit_spirv(front.analysis, EmitOptions(
-        target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
+        target=options.target, target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None))

@@ -8,6 +8,10 @@ carries so that a runtime refuses a module built for another version.
 Module. SPIR-V 1.6 for Vulkan 1.3, `OpMemoryModel PhysicalStorageBuffer64 Vulkan`; no AMDX
 instruction, capability or storage class. Each node is one `GLCompute` entry point, named as in the
 AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them.
+Device features the runtime enables: `bufferDeviceAddress`, `vulkanMemoryModel`,
+`scalarBlockLayout` (records are laid out with scalar rules, as in the AMDX module) and
+`shaderInt64` always; the 16-bit and 64-bit features the program's own types need. Atomics and
+barriers use QueueFamily scope, never Device (no `vulkanMemoryModelDeviceScope`).
 
 Group size. Broadcasting and coalescing nodes: their `[NumThreads]`. Thread-launch nodes:
 `THREAD_GROUP_SIZE` invocations along X, one record per invocation (no subgroup size is assumed).
@@ -23,7 +27,9 @@ Flat group index. Every dispatch is flattened: with `WorkgroupId` (x, y, z) and 
 by only some invocations).
 
 Inputs, per launch mode (`r` = record index, record address = `input_records + r * input_stride`;
-`input_stride` 0 means every record reads record 0):
+`input_stride` 0 means every record reads record 0). Every record address (inputs, and
+`records + k * stride` of outputs) is a multiple of the record's alignment, its largest scalar's
+size: the shaders' loads and stores carry `Aligned` with it.
 - thread: `r = flat * THREAD_GROUP_SIZE + LocalInvocationIndex`; an invocation with
   `r >= input_count` returns at once.
 - coalescing (`MaxRecords` = M): the group's records are `[flat * M, min(flat * M + M, input_count))`;
@@ -47,7 +53,9 @@ makes it as large as the largest record of the graph).
   sets `STATUS_OUT_OF_RECORDS` in `*status` (atomic or) and uses `scratch` for those records; the
   runtime then fails the run with an error naming the node (it sizes arenas from the MaxRecords
   bounds, so this only happens past the memory limit it was given).
-- Empty outputs (`EmptyNodeOutput`): `{Group,Thread}IncrementOutputCount(c)` add c to `*counter`.
+- Empty outputs (`EmptyNodeOutput`): `{Group,Thread}IncrementOutputCount(c)` add c to `*counter`
+  (group scope: once per group, by invocation 0).
+- A thread-launch group is one thread: its group-scope calls are per invocation.
 - `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch.
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the

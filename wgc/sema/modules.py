@@ -71,9 +71,9 @@ def needs_vulkan_memory_model(nodes: Sequence[NodeInfo]) -> bool:
     return uses_node_memory([f for node in nodes for f in reachable_functions(node.function)])
 
 
-def composition_warnings(nodes: Sequence[NodeInfo], split: bool) -> list[Diagnostic]:
-    """WG0604 (array members keep function names) and WG0605 (a globallycoherent node input in a
-    Vulkan-memory-model module), per module."""
+def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "amdx") -> list[Diagnostic]:
+    """WG0604 (array members keep function names) and, for the AMDX target, WG0605 (a
+    globallycoherent node input in a Vulkan-memory-model module), per module."""
     diagnostics: list[Diagnostic] = []
     for _key, group in module_groups(nodes, split):
         for clash in entry_point_names(group)[1]:
@@ -85,7 +85,7 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool) -> list[Diagnos
                 notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
                        "(and index to the NodeID index) for each of them, or compile with "
                        "--split-nodes (one module per node, entry points named by NodeID)",)))
-        if needs_vulkan_memory_model(group):
+        if target == "amdx" and needs_vulkan_memory_model(group):
             for node in group:
                 if node.input is not None and node.input.globally_coherent:
                     diagnostics.append(codes.NODE_INPUT_COHERENCE_LOST(

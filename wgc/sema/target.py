@@ -1,13 +1,15 @@
-"""Semantic analysis, target limits: what the SPIR-V AMDX target (SPV_AMDX_shader_enqueue on
-Vulkan, `wgc compile`) cannot express in a program that is valid HLSL.
+"""Semantic analysis, target limits: what a SPIR-V target (`wgc compile --target`: `amdx`,
+SPV_AMDX_shader_enqueue on Vulkan, or `emulated`, plain compute shaders for `wgc run`) cannot
+express in a program that is valid HLSL.
 
 Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the nodes to compile
 (all of them, or the one `-E` names).
 Output: diagnostics (WG06xx), each with a note naming the target:
-- WG0601: the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to express a node
-  re-entering its loop;
-- WG0620: an Interlocked* operation on node record memory (spirv-val allows no atomics on
-  NodePayloadAMDX storage);
+- WG0601 (amdx only): the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to
+  express a node re-entering its loop; the emulated target runs loops level by level;
+- WG0620 (amdx only): an Interlocked* operation on node record memory (spirv-val allows no atomics
+  on NodePayloadAMDX storage; the emulated target's records are PhysicalStorageBuffer memory,
+  where atomics are allowed);
 - WG0627: InterlockedCompare{Store,Exchange}FloatBitwise on any other float location (groupshared,
   buffer element, texel): OpAtomicCompareExchange takes integers only, and logical addressing
   cannot view the float location as a uint;
@@ -53,18 +55,23 @@ from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
-TARGET_NOTE = "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
+TARGET_NOTES = {
+    "amdx": "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program",
+    "emulated": "a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
+}
 
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
-def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None) -> list[Diagnostic]:
-    """The target limits (module docstring) broken by `nodes` and the code they reach, and by
+def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
+                 target: str = "amdx") -> list[Diagnostic]:
+    """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
     `embedded_source`, the main file when `-Zi` embeds it."""
     diagnostics: list[Diagnostic] = []
+    amdx = target == "amdx"
 
     def report(kind: DiagnosticKind, span: Span | None, message: str, labels: tuple[Label, ...] = ()) -> None:
-        diagnostics.append(kind(span, message, labels=labels, notes=(TARGET_NOTE,)))
+        diagnostics.append(kind(span, message, labels=labels, notes=(TARGET_NOTES[target],)))
 
     if embedded_source is not None and "\0" in embedded_source.text:
         nul = embedded_source.text.index("\0")
@@ -73,7 +80,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                "literal string")
 
     graph = analysis.graph
-    if graph is not None and graph.loops:
+    if amdx and graph is not None and graph.loops:
         loop = graph.loops[0]
         members = ", ".join(f"'{m.id}'" for m in loop.members)
         report(codes.LOOPS_NOT_EXPRESSIBLE, loop.entry.span,
@@ -94,7 +101,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 globals_seen.add(item.variable)
                 _global(item.variable, report)
             elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
-                _call(item, report)
+                _call(item, report, amdx)
             if isinstance(item, ir.VarDecl) and item.variable.type is t.STRING:
                 report(codes.STRING_NOT_CONSTANT, item.variable.span,
                        f"string variable '{item.variable.name}' cannot be lowered: SPIR-V has no string values "
@@ -179,7 +186,7 @@ def _is_object(type_: t.Type) -> bool:
     return isinstance(t.innermost_element(type_), (t.NodeObjectType, t.ResourceType))
 
 
-def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
+def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any, amdx: bool) -> None:
     if isinstance(call, ir.IntrinsicCall):
         if call.name == "printf" and call.args and not isinstance(fold(call.args[0]), Folded) \
                 and not isinstance(call.args[0], ir.VarRef):     # string variables: reported above
@@ -188,6 +195,8 @@ def _call(call: ir.IntrinsicCall | ir.MethodCall, report: Any) -> None:
         if call.name.startswith("Interlocked") and call.args:
             base, _ = _lvalue_chain(call.args[0])
             if isinstance(base, ir.RecordAccess):
+                if not amdx:
+                    return
                 report(codes.ATOMIC_ON_NODE_RECORD, call.span,
                        f"'{call.name}' on a node record cannot be expressed: spirv-val does not allow atomic "
                        "operations on NodePayloadAMDX memory",

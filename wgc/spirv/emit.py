@@ -33,6 +33,8 @@ class InvalidModule(RuntimeError):
 
 @dataclass(frozen=True)
 class EmitOptions:
+    target: str = "amdx"
+    """`amdx` or `emulated` (`node_ops.TARGETS`)."""
     target_env: str = "vulkan1.3"
     entry: str | None = None
     split_nodes: bool = False
@@ -53,7 +55,8 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
     """The SPIR-V modules of a checked analysis (see the module docstring)."""
     result = Emitted()
     graph, nodes = analysis.graph, analysis.nodes
-    assert graph is None or not graph.loops, "sema.target rejects loop graphs for this target (WG0601)"
+    assert graph is None or not graph.loops or options.target == "emulated", \
+        "sema.target rejects loop graphs for the AMDX target (WG0601)"
     if options.entry is not None:
         nodes = [n for n in nodes if n.function.name == options.entry]
         if not nodes:
@@ -64,7 +67,7 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
         result.diagnostics.append(codes.NO_NODE_TO_COMPILE(
             None, "the input has no [Shader(\"node\")] function, so there is nothing to compile"))
         return result
-    lower_options = LowerOptions(target_env=options.target_env, debug_info=options.debug_info,
+    lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text)
     for key, group in module_groups(nodes, options.split_nodes):
         words = lower_module(analysis.module, group, graph, lower_options)

@@ -729,28 +729,32 @@ def _barrier(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     first, second = call.args
     flags = constant_int(second, "the Barrier semantic flags")
     if isinstance(first.type, (t.NodeObjectType, t.ResourceType)):
-        _emit_barrier(fl, 0, flags, object_memory(first.type))
+        _emit_barrier(fl, 0, flags, object_memory(fl, first.type))
     else:
         _emit_barrier(fl, constant_int(first, "the Barrier memory flags"), flags)
     return None
 
 
-def object_memory(type_: t.NodeObjectType | t.ResourceType) -> tuple[str, ...]:
+def object_memory(fl: FunctionLowering, type_: t.NodeObjectType | t.ResourceType) -> tuple[str, ...]:
     """The storage-class semantics of `Barrier(object, ...)`: the memory the object lives in.
-    A record is node-payload memory (OutputMemory, as dxc and the NODE_*_MEMORY flags); a
-    structured or byte-address buffer is UniformMemory; a typed buffer or texture is ImageMemory."""
+    A record is node-record memory (the target's `record_memory`: AMDX OutputMemory, as dxc and
+    the NODE_*_MEMORY flags); a structured or byte-address buffer is UniformMemory; a typed buffer
+    or texture is ImageMemory."""
     if isinstance(type_, t.NodeObjectType):
-        return ("OutputMemory",)
+        return (fl.ml.nodes.record_memory,)
     from .resources import is_image
     return ("ImageMemory",) if is_image(type_) else ("UniformMemory",)
 
 
+RECORD_MEMORY = "record memory"
 BARRIER_MEMORY = (("UAV_MEMORY", ("UniformMemory", "ImageMemory")), ("GROUP_SHARED_MEMORY", ("WorkgroupMemory",)),
-                  ("NODE_INPUT_MEMORY", ("OutputMemory",)), ("NODE_OUTPUT_MEMORY", ("OutputMemory",)))
+                  ("NODE_INPUT_MEMORY", (RECORD_MEMORY,)), ("NODE_OUTPUT_MEMORY", (RECORD_MEMORY,)))
 """Barrier memory flag -> SPIR-V memory-semantics storage classes. UAV memory is buffers and
-images (as DeviceMemoryBarrier); node records, input or output, are NodePayloadAMDX memory,
-which SPIR-V orders with OutputMemory (dxc's choice for NODE_OUTPUT_MEMORY and record objects;
-dxc drops NODE_INPUT_MEMORY, which leaves AcquireRelease with no storage class: invalid)."""
+images (as DeviceMemoryBarrier); node records, input or output, are the target's record memory
+(`NodeOperations.record_memory`): NodePayloadAMDX memory, which SPIR-V orders with OutputMemory
+(dxc's choice for NODE_OUTPUT_MEMORY and record objects; dxc drops NODE_INPUT_MEMORY, which leaves
+AcquireRelease with no storage class: invalid), or the emulated target's PhysicalStorageBuffer
+memory, which UniformMemory orders."""
 
 
 def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[str, ...] = ()) -> None:
@@ -759,6 +763,7 @@ def _emit_barrier(fl: FunctionLowering, memory: int, flags: int, kinds: tuple[st
     names = list(kinds)
     for flag, classes in BARRIER_MEMORY:
         if memory & FLAGS[flag]:
+            classes = tuple(fl.ml.nodes.record_memory if c == RECORD_MEMORY else c for c in classes)
             names += [c for c in classes if c not in names]
     if scope == "Invocation":         # Vulkan: Relaxed only; ordering one's own accesses is a no-op
         if not sync:
@@ -956,12 +961,11 @@ def _builtin_load(fl: FunctionLowering, name: str) -> int:
 
 
 def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return _builtin_load(fl, "RemainingRecursionLevelsAMDX")
+    return fl.ml.nodes.remaining_recursion_levels(fl)
 
 
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    """0: the index outside loops (proposal 0025), and this target compiles no loop graph (WG0601)."""
-    return fl.uint(0)
+    return fl.ml.nodes.loop_iteration_index(fl)
 
 
 _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]] = {

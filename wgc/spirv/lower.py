@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
@@ -47,112 +48,26 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 
 from . import grammar
 from .builder import VERSION_FOR_ENV, Builder
+from .places import (MEMORY, NULL_HANDLE, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
+                     ResourceHandle, SwizzlePlace)
 from .types import TypeLowering, dispatch_grid_vector
 
-NK = t.NodeObjectKind
-MEMORY = TypeLayout(size=4, alignment=4)
-"""The layout marker of a scalar or vector in laid-out memory (only its presence matters)."""
+if TYPE_CHECKING:
+    from .node_ops import NodeOperations
 
-BUILTINS = {
-    "sv_dispatchthreadid": ("GlobalInvocationId", 3),
-    "sv_groupid": ("WorkgroupId", 3),
-    "sv_groupthreadid": ("LocalInvocationId", 3),
-    "sv_groupindex": ("LocalInvocationIndex", 1),
-}
-
+__all__ = ["MEMORY", "NULL_HANDLE", "FunctionLowering", "InputHandle", "LowerOptions", "ModuleLowering",
+           "NullHandle", "OutputHandle", "Place", "RecordsHandle", "ResourceHandle", "SwizzlePlace"]
 
 @dataclass(frozen=True)
 class LowerOptions:
+    target: str = "amdx"
+    """The SPIR-V target (`node_ops.TARGETS`)."""
     target_env: str = "vulkan1.3"
     debug_info: bool = False
     """-Zi: OpSource with the file name and text, OpLine per statement."""
     source_name: str = ""
     source_text: str | None = None
     names: bool = True
-
-
-# ---------------------------------------------------------------- places and handles
-
-
-@dataclass(frozen=True)
-class Place:
-    """A memory location: a pointer (plus access-chain indices not yet emitted)."""
-
-    pointer: int
-    type: t.Type
-    storage: str
-    layout: TypeLayout | None = None
-    indices: tuple[int, ...] = ()
-    coherent: bool = False
-    as_array: t.ArrayType | None = None
-    """An SV_DispatchGrid array stored as a vector (`types.dispatch_grid_vector`): `type` is the
-    vector, values are this array type."""
-
-
-@dataclass(frozen=True)
-class SwizzlePlace:
-    """Components of a vector in memory (`v.zx = ...`); `components` index the vector."""
-
-    vector: Place | object
-    """A Place, or a texel (`resources.ImagePlace`)."""
-    components: tuple[int, ...]
-    type: t.Type
-
-
-@dataclass(frozen=True)
-class InputHandle:
-    """A node input object: its NodePayloadAMDX variable."""
-
-    variable: int
-    record: t.Type | None
-    layout: TypeLayout | None
-
-
-@dataclass(frozen=True)
-class OutputHandle:
-    """A node output (or one element of an output array): its payload-array type and node index."""
-
-    output: NodeOutput
-    array_type: int
-    node_index: int | None = None
-    """The subscript of an output array element (an id); None for index 0."""
-
-
-@dataclass(frozen=True)
-class RecordsHandle:
-    """Output records: the pointer OpAllocateNodePayloadsAMDX returned."""
-
-    pointer: int
-    record: t.Type | None
-    layout: TypeLayout | None
-
-
-@dataclass(frozen=True)
-class ResourceHandle:
-    """A resource: its variable (and indices into a resource array); `info` is resources.py's."""
-
-    variable: int
-    type: t.ResourceType
-    storage: str
-    pointee: int
-    layout: TypeLayout | None = None
-    indices: tuple[int, ...] = ()
-    coherent: bool = False
-    """`globallycoherent`: accesses are device-coherent."""
-
-
-@dataclass(frozen=True)
-class NullHandle:
-    """A node object that holds nothing: a local declared without an initializer (HLSL node objects
-    start null), or an `out` node-object parameter before the callee binds it. Using it is undefined
-    behaviour (sema warns where it can prove it, WG0452); it lowers to what has no effect: records read
-    from a scratch Function variable, writes go there, OutputComplete and output counts do nothing,
-    Count() is 0 and IsValid()/FinishedCrossGroupSharing() are false."""
-
-
-NULL_HANDLE = NullHandle()
-
-Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle | NullHandle
 
 
 @dataclass
@@ -179,15 +94,17 @@ class _InlineFrame:
 class ModuleLowering:
     """Owns the builder and everything shared by the functions of one module."""
 
-    def __init__(self, module: ir.Module, graph: GraphInfo, options: LowerOptions) -> None:
+    def __init__(self, module: ir.Module, graph: GraphInfo, options: LowerOptions,
+                 nodes: NodeOperations, node_infos: list[NodeInfo]) -> None:
         self.module = module
         self.graph = graph
         self.options = options
+        self.nodes = nodes
+        """The target's node operations (`node_ops.py`)."""
         self.b = Builder(VERSION_FOR_ENV[options.target_env], names=options.names)
         self.types = TypeLowering(self.b)
-        self.b.capability("Shader", "ShaderEnqueueAMDX")
-        self.b.extension("SPV_AMDX_shader_enqueue")
         self.vulkan_memory_model = False
+        nodes.setup_module(self, node_infos)
         self.globals: dict[ir.Variable, object] = {}
         self.builtins: dict[str, int] = {}
         self.functions: dict[ir.Function, int] = {}
@@ -234,13 +151,21 @@ class ModuleLowering:
         NonPrivatePointer, and `globallycoherent` memory is made available (stores) or visible
         (loads) at QueueFamily scope. NodePayloadAMDX memory gets nothing: spirv-val allows
         NonPrivatePointer on Uniform, Workgroup, CrossWorkgroup, Generic, Image and StorageBuffer
-        pointers only. GLSL450 modules need no operands (Coherent decorates the variable)."""
-        if not self.vulkan_memory_model or place.storage not in ("StorageBuffer", "Workgroup"):
+        pointers only. GLSL450 modules need no operands (Coherent decorates the variable).
+        PhysicalStorageBuffer memory (the emulated target's records; always the Vulkan model) is
+        also `Aligned` to the largest scalar of the accessed type (scalar layout)."""
+        if place.storage == "PhysicalStorageBuffer":       # the emulated target's records
+            aligned = ("Aligned|", scalar_alignment(self.types, place.type))
+        elif not self.vulkan_memory_model or place.storage not in ("StorageBuffer", "Workgroup"):
             return ()
+        else:
+            aligned = ("", 0)
+        prefix, alignment = aligned
+        extra = (alignment,) if prefix else ()
         if not place.coherent:
-            return ("NonPrivatePointer",)
-        return ("MakePointerAvailable|NonPrivatePointer" if store else
-                "MakePointerVisible|NonPrivatePointer", self.scope("Device"))
+            return (prefix + "NonPrivatePointer", *extra)
+        return (prefix + ("MakePointerAvailable|NonPrivatePointer" if store else
+                          "MakePointerVisible|NonPrivatePointer"), *extra, self.scope("Device"))
 
     def texel_access(self, coherent: bool, *, store: bool) -> tuple:
         """The Image Operands of an OpImageRead/OpImageWrite of a storage image: as
@@ -393,8 +318,8 @@ class FunctionLowering:
         self.breakables: list[_Breakable] = []
         self.frames: list[_InlineFrame] = []
         self.spirv_function = 0
-        self.output_objects: dict[int, int] = {}
-        """Payload-array type -> the Function variable standing for that output in IsValid."""
+        self.node_state = ml.nodes.function_state()
+        """The node target's per-function state (`NodeOperations.function_state`)."""
 
     # ------------------------------------------------------------ entry points and helpers
 
@@ -407,14 +332,13 @@ class FunctionLowering:
         self.spirv_function = fn
         self.b.name(fn, self.function.name)
         self.b.label()
+        self.ml.nodes.begin_entry(self, node, input_handle)
         for param in self.function.params:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
             if not _fresh_ray_query(variable.init):
                 self.store(place, self.value(variable.init))
-        if input_handle is not None:
-            self.use_global(input_handle.variable)   # listed even when the body never reads it
         self._finish_body()
         self.ml.emit_pending()
         return fn
@@ -466,15 +390,8 @@ class FunctionLowering:
         if semantic is None and isinstance(type_, t.StructType):
             parts = [self._system_value(f.semantic, f.type, param) for f in type_.all_fields()]
             return self.b.emit("OpCompositeConstruct", self.types.id(type_), *parts)
-        key = (semantic or "").lower()
-        if key not in BUILTINS:
-            raise AssertionError(f"parameter '{param.name}' with semantic '{semantic}' "
-                                 "has no SPIR-V built-in in a node shader")
-        name, count = BUILTINS[key]
+        value, count = self.ml.nodes.system_value(self, (semantic or "").lower())
         builtin_type = t.UINT if count == 1 else t.vector(t.UINT, count)
-        var = self.ml.builtin(name, builtin_type)
-        self.use_global(var)
-        value = self.b.emit("OpLoad", self.types.id(builtin_type), var)
         return self.convert(value, builtin_type, type_)
 
     # ------------------------------------------------------------ small helpers
@@ -951,11 +868,8 @@ class FunctionLowering:
     def record_place(self, expr: ir.RecordAccess) -> Place:
         handle = self.value(expr.object)
         index = self.value(expr.index) if expr.index is not None else self.uint(0)
-        if isinstance(handle, InputHandle):
-            self.use_global(handle.variable)
-            return Place(handle.variable, expr.type, "NodePayloadAMDX", handle.layout, (index,))
-        if isinstance(handle, RecordsHandle):
-            return Place(handle.pointer, expr.type, "NodePayloadAMDX", handle.layout, (index,))
+        if isinstance(handle, (InputHandle, RecordsHandle)):
+            return self.ml.nodes.record_place(self, handle, index, expr.type)
         if isinstance(handle, NullHandle):
             return self.local(expr.type, "null_record")
         raise AssertionError("this node record cannot be accessed here")
@@ -1335,35 +1249,32 @@ class FunctionLowering:
     def node_method(self, expr: ir.MethodCall) -> object:
         handle = self.value(expr.object)
         name = expr.method
+        nodes = self.ml.nodes
         if isinstance(handle, NullHandle):
             return self._null_method(expr)
         if name in ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords",
                     "ThreadIncrementOutputCount", "GroupIncrementOutputCount"):
             assert isinstance(handle, OutputHandle)
             scope = "Invocation" if name.startswith(("GetThread", "Thread")) else "Workgroup"
-            pointer = self.allocate(handle, self.value(expr.args[0]), scope)
+            count = self.value(expr.args[0])
+            assert isinstance(count, int)
             if name.endswith("IncrementOutputCount"):
-                self.b.emit("OpEnqueueNodePayloadsAMDX", pointer)
+                nodes.increment_output_count(self, handle, count, scope)
                 return None
-            output = handle.output
-            return RecordsHandle(pointer, output.record, output.layout)
+            return nodes.allocate(self, handle, count, scope)
         if name == "OutputComplete":
             assert isinstance(handle, RecordsHandle)
-            self.b.emit("OpEnqueueNodePayloadsAMDX", handle.pointer)
+            nodes.output_complete(self, handle)
             return None
         if name == "Count":
             assert isinstance(handle, InputHandle)
-            self.use_global(handle.variable)
-            return self.b.emit("OpNodePayloadArrayLengthAMDX", self.b.type_int(32, False),
-                               handle.variable)
+            return nodes.input_count(self, handle)
         if name == "IsValid":
             assert isinstance(handle, OutputHandle)
-            return self.b.emit("OpIsNodePayloadValidAMDX", self.b.type_bool(),
-                               self._output_object(handle), handle.node_index or self.uint(0))
+            return nodes.is_valid(self, handle)
         if name == "FinishedCrossGroupSharing":
             assert isinstance(handle, InputHandle)
-            self.use_global(handle.variable)
-            return self.b.emit("OpFinishWritingNodePayloadAMDX", self.b.type_bool(), handle.variable)
+            return nodes.finished_cross_group_sharing(self, handle)
         raise AssertionError(f"method '{name}' of '{expr.object.type}' has no SPIR-V lowering")
 
     def _null_method(self, expr: ir.MethodCall) -> object:
@@ -1375,21 +1286,6 @@ class FunctionLowering:
         if expr.type is t.VOID:
             return None
         return self.ml.constant(expr.type, False if expr.type is t.BOOL else 0)
-
-    def allocate(self, handle: OutputHandle, count: int, scope: str) -> int:
-        pointer_type = self.b.type_pointer("NodePayloadAMDX", handle.array_type)
-        return self.b.emit("OpAllocateNodePayloadsAMDX", pointer_type, self.ml.scope(scope), count,
-                           handle.node_index or self.uint(0))
-
-    def _output_object(self, handle: OutputHandle) -> int:
-        """An id standing for the output in OpIsNodePayloadValidAMDX: a Function variable of its
-        payload-array type (spirv-val rejects the type id the spec names; dxc passes such a
-        variable, spirv-amdx.md §1.4)."""
-        found = self.output_objects.get(handle.array_type)
-        if found is None:
-            found = self.b.local_variable(self.b.type_pointer("Function", handle.array_type))
-            self.output_objects[handle.array_type] = found
-        return found
 
 
 # ---------------------------------------------------------------- helpers
@@ -1415,6 +1311,18 @@ _BINARY_OPS: dict[str, dict[str, str]] = {
     "==": {"f": "OpFOrdEqual", "b": "OpLogicalEqual", "s": "OpIEqual", "u": "OpIEqual"},
     "!=": {"f": "OpFUnordNotEqual", "b": "OpLogicalNotEqual", "s": "OpINotEqual", "u": "OpINotEqual"},
 }
+
+
+def scalar_alignment(types: TypeLowering, type_: t.Type) -> int:
+    """The alignment of `type_` in scalar layout: its largest scalar's size (a bool is a uint)."""
+    shape = types.shape(type_)
+    if isinstance(shape, t.StructType):
+        return max((scalar_alignment(types, f.type) for f in shape.all_fields()), default=4)
+    if isinstance(shape, t.ArrayType):
+        return scalar_alignment(types, shape.element)
+    scalar = t.element_scalar(shape)
+    assert scalar is not None, f"'{type_}' is not laid out in memory"
+    return 4 if scalar.kind is t.ScalarKind.BOOL else scalar.bits // 8
 
 
 def _is_object(type_: t.Type) -> bool:

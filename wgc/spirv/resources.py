@@ -129,8 +129,13 @@ def _decorate_binding(ml: ModuleLowering, var: int, variable: ir.Variable) -> No
 
 
 def declare_block(ml: ModuleLowering, variable: ir.Variable) -> Place:
-    """A uniform block (cbuffer, ConstantBuffer, tbuffer, push constants): a Place of its struct."""
+    """A uniform block (cbuffer, ConstantBuffer, tbuffer, push constants): a Place of its struct.
+    Push constants are the target's when it places them (`NodeOperations.push_constant_place`)."""
     assert variable.layout is not None
+    if variable.push_constant:
+        place = ml.nodes.push_constant_place(ml, variable)
+        if place is not None:
+            return place
     struct = ml.types.block(variable.type, variable.layout, f"type.{variable.name}")
     if variable.push_constant:
         storage = "PushConstant"

@@ -1,0 +1,527 @@
+"""The emulated SPIR-V target (`--target=emulated`): plain GLCompute modules that follow the
+contract in wgc/emulation_abi.py.
+
+Every sample and every SPIR-V test program compiles for it and validates (vulkan1.3); two samples
+have goldens under tests/out/spv-emulated/. Each node operation is checked per launch mode on the
+*meaning* of its instructions: `Symbols` evaluates the module's address arithmetic symbolically
+(loads through physical pointers, u64 adds and multiplies, atomics), and the expected expressions
+are built here from the ABI's tables (offsets, sizes, group size), not copied from the output.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES, sample_proposals
+from spirv_util import check_golden, compile_errors, compile_hlsl, words_of
+from wgc import driver
+from wgc import emulation_abi as abi
+from wgc.diagnostics import Renderer
+from wgc.spirv import tools
+
+GOLDEN_DIR = ROOT / "tests" / "out" / "spv-emulated"
+SAMPLE_PATHS = sorted(SAMPLES.glob("*.hlsl"))
+PROGRAM_PATHS = sorted((ROOT / "tests" / "spirv_programs").glob("*.hlsl"))
+GOLDEN_SAMPLES = ("hello_work_graphs", "seed_loops_nested")
+NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node"}
+
+
+# ---------------------------------------------------------------- symbolic evaluation
+
+def add(a: object, b: object) -> str:
+    return f"({a}+{b})"
+
+
+def mul(a: object, b: object) -> str:
+    return f"({a}*{b})"
+
+
+def load(bits: int, address: object) -> str:
+    return f"load{bits}[{address}]"
+
+
+def wide(value: object) -> str:
+    return f"u64({value})"
+
+
+def ctx(name: str) -> str:
+    """The load of NodeContext field `name`, as the ABI places it."""
+    offset, size = abi.NODE_CONTEXT[name]
+    return load(size * 8, add("ctx", offset) if offset else "ctx")
+
+
+def field(base: str, table: dict[str, tuple[int, int]], name: str) -> str:
+    offset, size = table[name]
+    return load(size * 8, add(base, offset) if offset else base)
+
+
+FLAT = add(ctx("group_offset"), add("wg.x", mul("nwg.x", add("wg.y", mul("nwg.y", "wg.z")))))
+"""The ABI's flat group index: group_offset + x + nx * (y + ny * z)."""
+STRIDE = wide(ctx("input_stride"))
+
+
+class Symbols:
+    """A symbolic reading of a module: each result id as an expression over `ctx` (the NodeContext
+    address from push constants), built-ins (`wg`, `nwg`, `lii`, `lid`) and constants."""
+
+    _BUILTINS = {"gl_WorkgroupId": "wg", "gl_NumWorkgroups": "nwg", "gl_LocalInvocationIndex": "lii",
+                 "gl_LocalInvocationId": "lid"}
+    _BINARY = {"OpIAdd": "+", "OpIMul": "*", "OpUDiv": "/", "OpUMod": "%", "OpISub": "-"}
+
+    def __init__(self, asm: str) -> None:
+        self.asm = asm
+        self.expr: dict[str, str] = {}
+        self.bits: dict[str, int] = {}
+        self.stored: dict[str, str] = {}
+        self.ops: list[tuple[str, str, list[str]]] = []     # (result or "", opcode, operands)
+        for line in asm.splitlines():
+            words = line.split()
+            if not words:
+                continue
+            if len(words) > 2 and words[1] == "=":
+                result, op, operands = words[0], words[2], words[3:]
+            else:
+                result, op, operands = "", words[0], words[1:]
+            self.ops.append((result, op, operands))
+            self._read(result, op, operands)
+
+    def of(self, id_: str) -> str:
+        return self.expr.get(id_, id_)
+
+    def _read(self, result: str, op: str, operands: list[str]) -> None:
+        if op in ("OpTypeInt", "OpTypeFloat"):
+            self.bits[result] = int(operands[0])
+        elif op == "OpStore":          # a local: its last stored value (the tests' code is straight)
+            self.stored[operands[0]] = self.of(operands[1])
+        elif op == "OpConstant":
+            self.expr[result] = operands[1]
+        elif op == "OpAccessChain" and operands[1] == "%emulation":
+            self.expr[result] = "pc" if operands[2] == "%uint_0" else f"pc.{self.of(operands[2])}"
+        elif op == "OpAccessChain":
+            self.expr[result] = self.of(operands[1]) + "".join(f".{self.of(i)}" for i in operands[2:])
+        elif op == "OpLoad":
+            pointer = self.of(operands[1])
+            name = operands[1].lstrip("%")
+            if pointer == "pc":
+                self.expr[result] = "ctx"
+            elif name in self._BUILTINS:
+                self.expr[result] = self._BUILTINS[name]
+            elif operands[2:3] and operands[2].startswith("Aligned"):
+                self.expr[result] = load(self.bits[operands[0]], pointer)
+            elif operands[1] in self.stored:
+                self.expr[result] = self.stored[operands[1]]
+        elif op == "OpConvertUToPtr":
+            self.expr[result] = self.of(operands[1])
+        elif op == "OpUConvert":
+            self.expr[result] = f"u{self.bits[operands[0]]}({self.of(operands[1])})"
+        elif op in self._BINARY:
+            self.expr[result] = f"({self.of(operands[1])}{self._BINARY[op]}{self.of(operands[2])})"
+        elif op == "OpCompositeExtract" and self.of(operands[1]) in ("wg", "nwg", "lid"):
+            self.expr[result] = f"{self.of(operands[1])}.{'xyz'[int(operands[2])]}"
+        elif op.startswith("OpAtomic"):
+            name = op.removeprefix("OpAtomic").lower()
+            self.expr[result] = f"atomic{name}({self.of(operands[1])},{self.of(operands[-1])})"
+        elif op == "OpExtInst" and operands[2] == "UMin":
+            self.expr[result] = f"umin({self.of(operands[3])},{self.of(operands[4])})"
+
+    def values(self, op: str) -> list[str]:
+        """The expressions of the results of every `op` instruction."""
+        return [self.of(r) for r, o, _ in self.ops if o == op]
+
+    def operands(self, op: str) -> list[list[str]]:
+        return [[self.of(x) for x in operands[1:]] for _, o, operands in self.ops if o == op]
+
+    def loads(self) -> set[str]:
+        return {e for r, o, _ in self.ops if o == "OpLoad" and (e := self.of(r)).startswith("load")}
+
+    def context_fields(self) -> dict[int, int]:
+        """{offset: bits} of every NodeContext field the module reads."""
+        found = {}
+        for text in self.loads():
+            m = re.fullmatch(r"load(\d+)\[(?:ctx|\(ctx\+(\d+)\))\]", text)
+            if m:
+                found[int(m.group(2) or 0)] = int(m.group(1))
+        return found
+
+
+def expected_fields(*names: str) -> dict[int, int]:
+    return {abi.NODE_CONTEXT[n][0]: abi.NODE_CONTEXT[n][1] * 8 for n in names}
+
+
+PROLOGUE = ("group_offset", "input_records", "input_count", "input_stride")
+"""The NodeContext fields every entry prologue reads."""
+
+
+def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: ignore[no-untyped-def]
+    compiled = compile_hlsl(source, tmp_path, target="emulated", **options)
+    assert "AMDX" not in compiled.asm
+    return Symbols(compiled.asm), compiled.asm
+
+
+def slot(output_index: int, node_index: str = "0") -> str:
+    """The address of the OutputSlot of output `output_index` at node-array index `node_index`."""
+    parameter = add(ctx("outputs"), output_index * abi.OUTPUT_PARAMETER_SIZE) if output_index else ctx("outputs")
+    return add(field(parameter, abi.OUTPUT_PARAMETER, "slots"), mul(wide(node_index), abi.OUTPUT_SLOT_SIZE))
+
+
+# ---------------------------------------------------------------- samples and programs
+
+def _compile_sample(path, **options):  # type: ignore[no-untyped-def]
+    return driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                         proposals=sample_proposals(path), target="emulated", **options))
+
+
+@pytest.mark.parametrize("path", SAMPLE_PATHS, ids=[p.stem for p in SAMPLE_PATHS])
+def test_every_sample_compiles_for_the_emulated_target(path):
+    """Loop graphs (WG0601 for AMDX) and atomics on records (WG0620 for AMDX) included."""
+    result = _compile_sample(path)
+    assert result.ok, Renderer().render(result.diagnostics)
+    expected = ["WG0604"] if path.stem in NODE_ARRAY_SAMPLES else []
+    assert [d.code for d in result.diagnostics] == expected, Renderer().render(result.diagnostics)
+    words = words_of(result.outputs["spirv"])
+    assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []
+    text = tools.disassemble(words, header=False)
+    assert "AMDX" not in text
+    assert "OpMemoryModel PhysicalStorageBuffer64 Vulkan" in text
+    amdx = driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                         proposals=sample_proposals(path), emit="asm", validate=False))
+    assert _entry_point_names(text)
+    if amdx.ok:       # the same entry points as the AMDX module
+        assert _entry_point_names(text) == _entry_point_names(amdx.outputs["asm"].decode())
+
+
+def _entry_point_names(asm: str) -> list[str]:
+    return [line.split()[3] for line in asm.splitlines() if line.strip().startswith("OpEntryPoint GLCompute")]
+
+
+@pytest.mark.parametrize("stem", GOLDEN_SAMPLES)
+def test_emulated_sample_matches_golden(stem, update_goldens):
+    result = _compile_sample(SAMPLES / f"{stem}.hlsl", emit="asm")
+    assert result.ok, Renderer().render(result.diagnostics)
+    text = result.outputs["asm"].decode()
+    check_golden(text, GOLDEN_DIR / f"{stem}.spvasm", f"{stem}.hlsl", update_goldens)
+    assert tools.validate(tools.assemble(text, "vulkan1.3"), "vulkan1.3", scalar_block_layout=True) == []
+
+
+@pytest.mark.parametrize("path", PROGRAM_PATHS, ids=[p.stem for p in PROGRAM_PATHS])
+def test_every_spirv_program_compiles_for_the_emulated_target(path):
+    result = driver.compile(driver.Options(input=str(path), enable_16bit_types=True, target="emulated"))
+    assert result.ok, Renderer().render(result.diagnostics)
+    words = words_of(result.outputs["spirv"])
+    assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []
+    assert "AMDX" not in tools.disassemble(words, header=False)
+
+
+def test_split_nodes_for_the_emulated_target():
+    result = _compile_sample(SAMPLES / "hello_work_graphs.hlsl", split_nodes=True)
+    assert result.ok, Renderer().render(result.diagnostics)
+    assert sorted(result.outputs) == ["spirv:firstNode", "spirv:secondNode", "spirv:thirdNode"]
+
+
+# ---------------------------------------------------------------- launch modes
+
+RECORDS = """
+struct In { uint a; uint b; };
+struct Out { uint v; };
+RWStructuredBuffer<uint> buf : register(u0);
+"""
+
+
+def test_thread_launch_reads_one_record_per_invocation(tmp_path):
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input)
+{
+    buf[input.Get().b] = GetRemainingRecursionLevels();
+}
+""", tmp_path)
+    assert f"OpExecutionMode %T LocalSize {abi.THREAD_GROUP_SIZE} 1 1" in asm
+    record = add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")
+    # an invocation past the records returns at once
+    assert [record, ctx("input_count")] in symbols.operands("OpUGreaterThanEqual")
+    address = add(ctx("input_records"), mul(wide(record), STRIDE))
+    assert load(32, f"{address}.1") in symbols.loads()              # input.Get().b: member 1
+    assert symbols.context_fields() == expected_fields(*PROLOGUE, "remaining_recursion_levels")
+
+
+def test_coalescing_groups_take_up_to_max_records(tmp_path):
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 2, 1)]
+void C([MaxRecords(3)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex)
+{
+    buf[gi] = input.Count() + input[gi].a;
+}
+""", tmp_path)
+    assert "OpExecutionMode %C LocalSize 4 2 1" in asm
+    first = mul(FLAT, 3)
+    assert [first, ctx("input_count")] in symbols.operands("OpUGreaterThanEqual")
+    count = f"umin({'(' + ctx('input_count') + '-' + first + ')'},3)"
+    assert count in symbols.values("OpExtInst")
+    assert load(32, add(ctx("input_records"), mul(wide(add(first, "lii")), STRIDE)) + ".0") in symbols.loads()
+
+
+def test_broadcasting_fixed_grid(tmp_path):
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 3, 4)] [NumThreads(8, 1, 1)]
+void B(DispatchNodeInputRecord<In> input, uint3 gid : SV_GroupID, uint3 dtid : SV_DispatchThreadID)
+{
+    buf[gid.x + gid.y * 2 + gid.z * 6] = dtid.x + input.Get().a;
+}
+""", tmp_path)
+    assert "OpExecutionMode %B LocalSize 8 1 1" in asm
+    record, local = f"({FLAT}/24)", f"({FLAT}%24)"
+    assert [record, ctx("input_count")] in symbols.operands("OpUGreaterThanEqual")
+    assert f"({local}%2)" in symbols.values("OpUMod")                    # SV_GroupID.x
+    assert f"(({local}/2)%3)" in symbols.values("OpUMod")                # .y
+    assert f"({local}/(2*3))" in symbols.values("OpUDiv")                # .z
+    assert load(32, add(ctx("input_records"), mul(wide(record), STRIDE)) + ".0") in symbols.loads()
+    assert symbols.context_fields() == expected_fields(*PROLOGUE)
+
+
+@pytest.mark.parametrize("declaration, components, bits", [
+    ("uint grid : SV_DispatchGrid;", 1, 32),
+    ("uint2 grid : SV_DispatchGrid;", 2, 32),
+    ("uint3 grid : SV_DispatchGrid;", 3, 32),
+    ("uint16_t grid : SV_DispatchGrid;", 1, 16),
+    ("uint16_t2 grid : SV_DispatchGrid;", 2, 16),
+    ("uint16_t3 grid : SV_DispatchGrid;", 3, 16),
+    ("uint grid[3] : SV_DispatchGrid;", 3, 32),
+    ("uint16_t grid[2] : SV_DispatchGrid;", 2, 16),
+])
+def test_broadcasting_grid_from_the_record(tmp_path, declaration, components, bits):
+    symbols, _ = emulated(f"""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R {{ uint16_t pad; {declaration} uint value; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(64, 64, 64)] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
+{{
+    buf[gid.x + gid.y + gid.z] = input.Get().value;
+}}
+""", tmp_path, enable_16bit_types=True)
+    grid_offset = 4 if bits == 32 else 2            # after the uint16_t, in scalar layout
+    parts = []
+    for i in range(3):
+        if i >= components:
+            parts.append("1")
+            continue
+        address = add(ctx("input_records"), grid_offset + i * bits // 8) if grid_offset + i * bits // 8 else \
+            ctx("input_records")
+        value = load(bits, address)
+        parts.append(value if bits == 32 else f"u32({value})")
+    size = mul(mul(parts[0], parts[1]), parts[2])
+    # the runtime dispatches each record over exactly its grid: no record, or a group past it, leaves
+    assert [ctx("input_count"), "0"] in symbols.operands("OpIEqual")
+    assert [FLAT, size] in symbols.operands("OpUGreaterThanEqual")
+    assert f"({FLAT}%{parts[0]})" in symbols.values("OpUMod")
+
+
+# ---------------------------------------------------------------- outputs
+
+def test_thread_scope_allocation_and_overflow(tmp_path):
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
+       [MaxRecords(1)] NodeOutput<Out> second)
+{
+    ThreadNodeOutputRecords<Out> o = second.GetThreadNodeOutputRecords(1);
+    o.Get().v = input.Get().a;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void first(ThreadNodeInputRecord<Out> r) { }
+[Shader("node")] [NodeLaunch("thread")] void second(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    the_slot = slot(1)                               # the second output parameter
+    # valid only inside the slot count, and where the slot says so
+    parameter = add(ctx("outputs"), abi.OUTPUT_PARAMETER_SIZE)
+    assert ["0", field(parameter, abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
+    assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
+    # one atomic per invocation on the slot's counter
+    counter = field(the_slot, abi.OUTPUT_SLOT, "counter")
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},1)"]
+    assert "OpControlBarrier" not in asm
+    # capacity check, then the records at records + base * stride, else the status bit
+    assert field(the_slot, abi.OUTPUT_SLOT, "capacity") in symbols.loads()
+    assert field(the_slot, abi.OUTPUT_SLOT, "records") in symbols.loads()
+    assert field(the_slot, abi.OUTPUT_SLOT, "stride") in symbols.loads()
+    assert symbols.values("OpAtomicOr") == [f"atomicor({ctx('status')},{abi.STATUS_OUT_OF_RECORDS})"]
+    assert ctx("scratch") in symbols.loads()
+
+
+def test_group_scope_allocation_once_per_group(tmp_path):
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex, [MaxRecords(8)] NodeOutput<Out> next)
+{
+    GroupNodeOutputRecords<Out> o = next.GetGroupNodeOutputRecords(8);
+    o[gi].v = gi;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void next(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    counter = field(slot(0), abi.OUTPUT_SLOT, "counter")
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},8)"]
+    # invocation 0 adds (and only where the slot is valid); the base goes through Workgroup memory
+    assert ["lii", "0"] in symbols.operands("OpIEqual")
+    assert re.search(r"%group_result = OpVariable %_ptr_Workgroup_uint Workgroup", asm)
+    assert asm.count("OpControlBarrier %uint_2 %uint_2") == 2
+    atomic = asm.index("OpAtomicIAdd")
+    assert asm.index("OpStore %group_result", atomic) < asm.index("OpControlBarrier", atomic)
+
+
+def test_thread_launch_group_scope_is_per_invocation(tmp_path):
+    """A thread-launch group is one thread: no barrier, no Workgroup broadcast."""
+    _, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> next)
+{
+    GroupNodeOutputRecords<Out> o = next.GetGroupNodeOutputRecords(2);
+    o[1].v = 1;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void next(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    assert "OpControlBarrier" not in asm and "%_ptr_Workgroup" not in asm
+
+
+def test_node_array_index_is_valid_and_empty_outputs(tmp_path):
+    symbols, _ = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(2, 1, 1)]
+void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
+       [MaxRecords(4)] [NodeArraySize(3)] [AllowSparseNodes] EmptyNodeOutputArray pick,
+       [MaxRecords(5)] EmptyNodeOutput ping)
+{
+    if (pick[input[0].a].IsValid())
+        pick[input[0].a].ThreadIncrementOutputCount(0);
+    ping.GroupIncrementOutputCount(5);
+    ping.ThreadIncrementOutputCount(gi);
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("pick", 1)] void pick1() { }
+[Shader("node")] [NodeLaunch("thread")] void ping() { }
+""", tmp_path)
+    record0 = load(32, add(ctx("input_records"), mul(wide(add(mul(FLAT, 2), "0")), STRIDE)) + ".0")
+    pick_slot = slot(0, record0)
+    assert field(pick_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
+    assert [record0, field(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
+    ping = field(slot(1), abi.OUTPUT_SLOT, "counter")
+    atomics = symbols.values("OpAtomicIAdd")
+    assert f"atomiciadd({field(pick_slot, abi.OUTPUT_SLOT, 'counter')},0)" in atomics
+    assert f"atomiciadd({ping},5)" in atomics and f"atomiciadd({ping},lii)" in atomics
+    assert len(atomics) == 3
+
+
+def test_finished_cross_group_sharing_counts_down_per_record(tmp_path):
+    symbols, asm = emulated("""
+struct [NodeTrackRWInputSharing] S { uint sum; };
+RWStructuredBuffer<uint> buf : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(3, 1, 1)] [NumThreads(4, 1, 1)]
+void B(globallycoherent RWDispatchNodeInputRecord<S> input)
+{
+    InterlockedAdd(input.Get().sum, 1);
+    Barrier(input, GROUP_SCOPE | GROUP_SYNC);
+    if (input.FinishedCrossGroupSharing())
+        buf[0] = input.Get().sum;
+}
+""", tmp_path)
+    record = f"({FLAT}/3)"
+    counters = add(ctx("shared_counters"), mul(wide(record), 4))
+    assert symbols.values("OpAtomicISub") == [f"atomicisub({counters},1)"]
+    assert ["lii", "0"] in symbols.operands("OpIEqual")
+    # atomics on an RW record are PhysicalStorageBuffer atomics here (WG0620 for AMDX)
+    input_address = add(ctx("input_records"), mul(wide(record), STRIDE))
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({input_address}.0,1)"]
+    # globallycoherent: the record is read visible at QueueFamily scope
+    assert re.search(r"OpLoad %uint %\w+ Aligned\|MakePointerVisible\|NonPrivatePointer 4 %uint_5", asm)
+    # Barrier(record, ...) orders PhysicalStorageBuffer memory: UniformMemory, never OutputMemory
+    uniform = 0x40 | 0x8 | 0x2000 | 0x4000       # UniformMemory | AcquireRelease | MakeAvailable | MakeVisible
+    assert f"OpControlBarrier %uint_2 %uint_2 %uint_{uniform}" in asm
+
+
+def test_recursion_level_and_loop_iteration_come_from_the_context(tmp_path):
+    symbols, _ = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(3)]
+void R(ThreadNodeInputRecord<In> input, [MaxRecords(1)] NodeOutput<In> R)
+{
+    buf[0] = GetRemainingRecursionLevels() * 100 + GetCurrentLoopIterationIndex();
+}
+""", tmp_path)
+    assert symbols.context_fields() == expected_fields(*PROLOGUE, "remaining_recursion_levels", "loop_iteration")
+
+
+def test_a_helper_reads_the_context_again(tmp_path):
+    """A function that is not inlined has no prologue: it reads the push constant itself."""
+    symbols, asm = emulated(RECORDS + """
+uint level() { return GetRemainingRecursionLevels(); }
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input) { buf[0] = level(); }
+""", tmp_path)
+    assert asm.count("OpAccessChain %_ptr_PushConstant_ulong %emulation %uint_0") == 2
+    assert ctx("remaining_recursion_levels") in symbols.loads()
+
+
+def test_loops_compile_for_the_emulated_target(tmp_path):
+    source = """
+struct P { uint n; };
+RWStructuredBuffer<uint> buf : register(u0);
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Start(ThreadNodeInputRecord<P> input, [MaxRecords(1)] NodeOutput<P> Step)
+{
+    ThreadNodeOutputRecords<P> o = Step.GetThreadNodeOutputRecords(1);
+    o.Get().n = input.Get().n;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]
+void Step(ThreadNodeInputRecord<P> input, [MaxRecords(1)] [NodeID("Step")] NodeOutput<P> Again)
+{
+    buf[GetCurrentLoopIterationIndex()] = input.Get().n;
+    ThreadNodeOutputRecords<P> o = Again.GetThreadNodeOutputRecords(1);
+    o.Get().n = input.Get().n + 1;
+    o.OutputComplete();
+}
+"""
+    assert [m.split(":")[0] for m in compile_errors(source, tmp_path, proposals=("work-graph-loops",))] == ["WG0601"]
+    symbols, _ = emulated(source, tmp_path, proposals=("work-graph-loops",))
+    assert ctx("loop_iteration") in symbols.loads()
+
+
+def test_user_push_constants_move_to_their_abi_offset(tmp_path):
+    _, asm = emulated("""
+struct Constants { uint scale; float4 tint; };
+[[vk::push_constant]] Constants pc;
+RWStructuredBuffer<float> buf : register(u0);
+struct In { uint a; };
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input) { buf[input.Get().a] = pc.tint.y * pc.scale; }
+""", tmp_path)
+    assert f"OpMemberDecorate %EmulationPushConstants 1 Offset {abi.USER_PUSH_CONSTANT_OFFSET}" in asm
+    assert "OpMemberDecorate %EmulationPushConstants 0 Offset 0" in asm
+    assert re.search(r"OpAccessChain %_ptr_PushConstant_\w+ %emulation %uint_1 %uint_1", asm)   # pc.tint
+    assert asm.count("OpVariable %_ptr_PushConstant") == 1
+
+
+def test_record_alignment_is_the_largest_scalar(tmp_path):
+    _, asm = emulated("""
+struct In { uint a; uint64_t big; float16_t h; };
+RWStructuredBuffer<uint64_t> buf : register(u0);
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input) { buf[0] = input.Get().big + (uint64_t)input.Get().h; }
+""", tmp_path, enable_16bit_types=True)
+    assert re.search(r"OpLoad %ulong %\w+ Aligned\|NonPrivatePointer 8\n", asm)
+    assert re.search(r"OpLoad %half %\w+ Aligned\|NonPrivatePointer 2\n", asm)
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_cli_target_option(tmp_path, run_wgc):
+    out = tmp_path / "g.spv"
+    result = run_wgc("compile", "--target=emulated", str(SAMPLES / "hello_work_graphs.hlsl"), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    words = words_of(out.read_bytes())
+    assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []
+    assert "AMDX" not in tools.disassemble(words)
+    default = run_wgc("compile", str(SAMPLES / "hello_work_graphs.hlsl"), "-S", "-o", "-")
+    assert default.returncode == 0 and b"OpCapability ShaderEnqueueAMDX" in default.stdout
+    bad = run_wgc("compile", "--target=dxil", str(SAMPLES / "hello_work_graphs.hlsl"), "-o", str(tmp_path / "x.spv"))
+    assert bad.returncode == 2 and "'dxil' is not one of 'amdx', 'emulated'" in bad.stderr.decode()
+    assert not (tmp_path / "x.spv").exists()

@@ -1,0 +1,257 @@
+"""The AMDX target's node operations: SPV_AMDX_shader_enqueue revision 2 (SPIR-V back end).
+
+Input: calls through `node_ops.NodeOperations` (module docstring there).
+Output: node declarations, AMDX instructions and execution modes.
+
+Invariants and decisions:
+- One GLCompute entry point per node with execution modes from the node's attributes:
+  LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
+  IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
+  MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
+- The input is one NodePayloadAMDX variable of an OpTypeNodePayloadArrayAMDX of the record,
+  laid out with scalar rules (NodeMaxPayloadsAMDX, TrackFinishWritingAMDX on the struct,
+  PayloadDispatchIndirectAMDX on the SV_DispatchGrid member, nested structs included); it is listed
+  in the entry point's interface even when the body does not read it.
+- Each output is its own OpTypeNodePayloadArrayAMDX, decorated (after its node-name string and
+  count constants are defined, as spirv-val requires) with PayloadNodeNameAMDX,
+  NodeMaxPayloadsAMDX (the budget owner's MaxRecords for a shared budget),
+  NodeSharesPayloadLimitsWithAMDX, PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX (the
+  NodeArraySize of an array, 1 for a single output; the spec requires it on every non-sparse
+  output, and it bounds the allocation's Node Index, the base index not included, as spirv's
+  OpIsNodePayloadValidAMDX text and dxc have it; none when unbounded) and
+  PayloadNodeSparseArrayAMDX. The record struct of an output is TrackFinishWritingAMDX when its
+  type is [NodeTrackRWInputSharing], whether or not its consumer is in the module.
+  [MaxRecordsPerNode] has no AMDX decoration: it is in the metadata.
+- Memory model, decided from the module's own reachable code only: GLSL450, unless a Barrier
+  orders node-record memory (OutputMemory semantics need the Vulkan memory model).
+- A `globallycoherent` RWDispatchNodeInputRecord is a Coherent NodePayloadAMDX variable under
+  GLSL450 (under the Vulkan model spirv-val allows no coherence on NodePayloadAMDX: WG0605).
+- Output records are the pointer OpAllocateNodePayloadsAMDX returned; OutputComplete and
+  *IncrementOutputCount are OpEnqueueNodePayloadsAMDX; IsValid passes a Function variable of the
+  output's payload-array type (spirv-val rejects the type id the spec names; dxc passes such a
+  variable, spirv-amdx.md §1.4); GetCurrentLoopIterationIndex() is 0 (this target compiles no loop
+  graph, WG0601).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wgc import ir
+from wgc import types as t
+from wgc.sema.layout import TypeLayout
+from wgc.sema.modules import needs_vulkan_memory_model
+from wgc.sema.nodes import NodeInfo, NodeOutput
+
+from .node_ops import NodeOperations
+from .places import InputHandle, OutputHandle, Place, RecordsHandle
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering, ModuleLowering
+
+BUILTINS = {
+    "sv_dispatchthreadid": ("GlobalInvocationId", 3),
+    "sv_groupid": ("WorkgroupId", 3),
+    "sv_groupthreadid": ("LocalInvocationId", 3),
+    "sv_groupindex": ("LocalInvocationIndex", 1),
+}
+
+
+class _FunctionState:
+    """Payload-array type -> the Function variable standing for that output in IsValid."""
+
+    def __init__(self) -> None:
+        self.output_objects: dict[int, int] = {}
+
+
+class AmdxNodes(NodeOperations):
+    name = "amdx"
+    record_memory = "OutputMemory"
+
+    # ------------------------------------------------------------ module and entry points
+
+    def setup_module(self, ml: ModuleLowering, nodes: list[NodeInfo]) -> None:
+        ml.b.capability("Shader", "ShaderEnqueueAMDX")
+        ml.b.extension("SPV_AMDX_shader_enqueue")
+        if needs_vulkan_memory_model(nodes):
+            ml.vulkan_memory_model = True
+            ml.b.capability("VulkanMemoryModel")
+            ml.b.memory_model("Logical", "Vulkan")
+
+    def declare_node(self, ml: ModuleLowering, node: NodeInfo
+                     ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
+        input_handle = _declare_node_input(ml, node) if node.input is not None and not node.input.implied \
+            else None
+        declared: dict[str, int] = {}
+        # an output sharing the budget of a later one (WG0470) is declared after it: OpDecorateId's
+        # operand must be defined before its target
+        order = sorted(node.outputs, key=lambda o: o.shared_with is not None
+                       and (o.shared_with_index or 0) > o.index)
+        outputs = {o.parameter: _declare_node_output(ml, node, o, declared) for o in order}
+        return input_handle, outputs
+
+    def function_state(self) -> object:
+        return _FunctionState()
+
+    def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
+        if input_handle is not None:
+            fl.use_global(input_handle.variable)   # listed even when the body never reads it
+
+    def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
+        b = ml.b
+        b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
+        x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
+        b.execution_mode(fn, "LocalSize", x, y, z)
+        if node.launch in ("coalescing", "thread"):
+            b.execution_mode(fn, "CoalescingAMDX")
+        b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))
+        b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(node.id.index))
+        if node.max_recursion_depth is not None:
+            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(node.max_recursion_depth))
+        if node.dispatch_grid is not None:
+            b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.uint(v) for v in node.dispatch_grid))
+        elif node.max_dispatch_grid is not None:
+            b.execution_mode(fn, "MaxNumWorkgroupsAMDX", *(ml.uint(v) for v in node.max_dispatch_grid))
+        if node.share_input_of is not None:
+            b.execution_mode(fn, "SharesInputWithAMDX", b.constant_string_amdx(node.share_input_of.name),
+                             ml.uint(node.share_input_of.index))
+
+    def system_value(self, fl: FunctionLowering, semantic: str) -> tuple[int, int]:
+        if semantic not in BUILTINS:
+            raise AssertionError(f"semantic '{semantic}' has no SPIR-V built-in in a node shader")
+        name, count = BUILTINS[semantic]
+        builtin_type = t.UINT if count == 1 else t.vector(t.UINT, count)
+        var = fl.ml.builtin(name, builtin_type)
+        fl.use_global(var)
+        return fl.b.emit("OpLoad", fl.types.id(builtin_type), var), count
+
+    # ------------------------------------------------------------ records
+
+    def record_place(self, fl: FunctionLowering, handle: InputHandle | RecordsHandle, index: int,
+                     type_: object) -> Place:
+        assert isinstance(type_, t.Type)
+        if isinstance(handle, InputHandle):
+            fl.use_global(handle.variable)
+            return Place(handle.variable, type_, "NodePayloadAMDX", handle.layout, (index,))
+        return Place(handle.pointer, type_, "NodePayloadAMDX", handle.layout, (index,))
+
+    def input_count(self, fl: FunctionLowering, handle: InputHandle) -> int:
+        fl.use_global(handle.variable)
+        return fl.b.emit("OpNodePayloadArrayLengthAMDX", fl.b.type_int(32, False), handle.variable)
+
+    def _allocate(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> int:
+        pointer_type = fl.b.type_pointer("NodePayloadAMDX", handle.array_type)
+        return fl.b.emit("OpAllocateNodePayloadsAMDX", pointer_type, fl.ml.scope(scope), count,
+                         handle.node_index or fl.uint(0))
+
+    def allocate(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> RecordsHandle:
+        output = handle.output
+        return RecordsHandle(self._allocate(fl, handle, count, scope), output.record, output.layout)
+
+    def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
+        fl.b.emit("OpEnqueueNodePayloadsAMDX", self._allocate(fl, handle, count, scope))
+
+    def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
+        fl.b.emit("OpEnqueueNodePayloadsAMDX", records.pointer)
+
+    def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
+        return fl.b.emit("OpIsNodePayloadValidAMDX", fl.b.type_bool(),
+                         self._output_object(fl, handle), handle.node_index or fl.uint(0))
+
+    def _output_object(self, fl: FunctionLowering, handle: OutputHandle) -> int:
+        """An id standing for the output in OpIsNodePayloadValidAMDX (module docstring)."""
+        state = fl.node_state
+        assert isinstance(state, _FunctionState)
+        found = state.output_objects.get(handle.array_type)
+        if found is None:
+            found = fl.b.local_variable(fl.b.type_pointer("Function", handle.array_type))
+            state.output_objects[handle.array_type] = found
+        return found
+
+    def finished_cross_group_sharing(self, fl: FunctionLowering, handle: InputHandle) -> int:
+        fl.use_global(handle.variable)
+        return fl.b.emit("OpFinishWritingNodePayloadAMDX", fl.b.type_bool(), handle.variable)
+
+    def remaining_recursion_levels(self, fl: FunctionLowering) -> int:
+        var = fl.ml.builtin("RemainingRecursionLevelsAMDX", t.UINT)
+        fl.use_global(var)
+        return fl.b.emit("OpLoad", fl.types.id(t.UINT), var)
+
+    def loop_iteration_index(self, fl: FunctionLowering) -> int:
+        """0: the index outside loops (proposal 0025), and this target compiles no loop graph (WG0601)."""
+        return fl.uint(0)
+
+
+# ---------------------------------------------------------------- declarations
+
+
+def _declare_node_input(ml: ModuleLowering, node: NodeInfo) -> InputHandle:
+    info = node.input
+    assert info is not None
+    struct = _record_struct(ml, info.record, info.layout)
+    if info.track_rw_input_sharing:
+        ml.b.decorate(struct, "TrackFinishWritingAMDX")
+    if info.record is not None and info.layout is not None:
+        _decorate_dispatch_grid(ml, info.record, info.layout)
+    max_payloads = ml.uint(info.max_records or 1)
+    array = ml.b.type_node_payload_array(struct)
+    ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
+    var = ml.b.variable(ml.b.type_pointer("NodePayloadAMDX", array), "NodePayloadAMDX")
+    ml.b.name(var, info.parameter.name)
+    if info.globally_coherent and not ml.vulkan_memory_model:
+        ml.b.decorate(var, "Coherent")
+    return InputHandle(var, info.record, info.layout)
+
+
+def _record_struct(ml: ModuleLowering, record: t.Type | None, layout: TypeLayout | None) -> int:
+    if record is None or layout is None:
+        return ml.b.type_struct([])
+    if isinstance(record, t.StructType):
+        return ml.types.id(record, layout)
+    return ml.types.block(record, layout, str(record))
+
+
+def _decorate_dispatch_grid(ml: ModuleLowering, record: t.Type, layout: TypeLayout) -> None:
+    """PayloadDispatchIndirectAMDX on the SV_DispatchGrid member (of the innermost struct)."""
+    if not isinstance(record, t.StructType):
+        return
+    for i, (f, member) in enumerate(zip(record.all_fields(), layout.members)):
+        if f.semantic is not None and f.semantic.lower() == "sv_dispatchgrid":
+            ml.b.member_decorate(ml.types.id(record, layout), i, "PayloadDispatchIndirectAMDX")
+        elif isinstance(f.type, t.StructType):
+            _decorate_dispatch_grid(ml, f.type, member.layout)
+
+
+def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
+                         declared: dict[str, int]) -> OutputHandle:
+    struct = _record_struct(ml, output.record, output.layout)
+    if output.track_rw_input_sharing:          # from the record type itself, consumer or not
+        ml.b.decorate(struct, "TrackFinishWritingAMDX")
+    name = ml.b.constant_string_amdx(output.target.name)
+    owner = None
+    if output.shared_with is not None:
+        owner_output = next((o for o in node.outputs if o.parameter.name == output.shared_with), None)
+        owner = declared.get(output.shared_with)
+        max_records = owner_output.max_records if owner_output and owner_output.max_records else 1
+    else:
+        max_records = output.max_records if output.max_records is not None else 1
+    max_payloads = ml.uint(max_records)
+    base_index = ml.uint(output.target.index) if output.target.index else None
+    # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
+    # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none
+    size = 1 if output.array_size is None else output.array_size
+    array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
+    array = ml.b.type_node_payload_array(struct)
+    ml.b.name(array, f"{node.function.name}.{output.parameter.name}")
+    ml.b.decorate(array, "PayloadNodeNameAMDX", name)
+    ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
+    if owner is not None:
+        ml.b.decorate(array, "NodeSharesPayloadLimitsWithAMDX", owner)
+    if base_index is not None:
+        ml.b.decorate(array, "PayloadNodeBaseIndexAMDX", base_index)
+    if array_size is not None:
+        ml.b.decorate(array, "PayloadNodeArraySizeAMDX", array_size)
+    if output.allow_sparse_nodes or output.unbounded_sparse_nodes:
+        ml.b.decorate(array, "PayloadNodeSparseArrayAMDX")
+    declared[output.parameter.name] = array
+    return OutputHandle(output, array)

@@ -1,0 +1,454 @@
+"""The emulated target's node operations: plain compute shaders for `wgc run` (SPIR-V back end).
+
+Input: calls through `node_ops.NodeOperations` (module docstring there).
+Output: each node as a GLCompute entry point with no AMDX instruction, capability or storage
+class, which reads its inputs and writes its outputs through PhysicalStorageBuffer pointers, by the
+contract in `wgc.emulation_abi` (read that first: every offset, size and rule used here is there).
+
+Invariants and decisions:
+- `OpMemoryModel PhysicalStorageBuffer64 Vulkan`, always. Every load and store through a physical
+  pointer carries `Aligned` with the largest scalar size of the accessed type (records are laid out
+  with scalar rules, and the runtime aligns every record to that) and `NonPrivatePointer`;
+  `globallycoherent` records add MakePointerAvailable/Visible at QueueFamily scope
+  (`lower.ModuleLowering.memory_access`). Barriers order record memory with UniformMemory (the
+  semantics that cover PhysicalStorageBuffer).
+- Push constants: one Block `EmulationPushConstants` holding the NodeContext address at offset 0
+  and, when the program has a `[[vk::push_constant]]` block, that block as a member at
+  `USER_PUSH_CONSTANT_OFFSET` (Vulkan allows one push-constant block per entry point).
+- The entry function starts with a prologue that reads the NodeContext, computes the flat group
+  index and the record index (per launch mode, as the ABI says) and leaves at once where there is
+  no work: an invocation past the records (thread launch) or a whole group past the records or
+  the grid (coalescing, broadcasting; all invocations of a group leave together). Its ids dominate
+  the body; node operations that are not in the entry function (none take node objects there:
+  sema inlines every function that does) read the NodeContext again.
+- Thread launch: THREAD_GROUP_SIZE invocations, each its own group of one thread, so a
+  group-scope operation in a thread node is done by each invocation. Broadcasting and coalescing:
+  group-scope allocation, GroupIncrementOutputCount and FinishedCrossGroupSharing are done by
+  invocation 0, the result broadcast through a Workgroup variable of their own between two
+  workgroup barriers (they are group-uniform calls, so every invocation reaches the barriers).
+- An output slot index past the output's slot count, or a slot not valid, allocates the scratch
+  record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
+  uses scratch. Slot fields are read only where the slot exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wgc import emulation_abi as abi
+from wgc import ir
+from wgc import types as t
+from wgc.sema.nodes import NodeInfo
+
+from .node_ops import NodeOperations
+from .places import InputHandle, OutputHandle, Place, RecordsHandle
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering, ModuleLowering
+
+_U64 = t.UINT64
+
+
+@dataclass
+class _Entry:
+    """The prologue's values of one entry function (ids of its first blocks)."""
+
+    node: NodeInfo
+    context: int
+    """u64 address of the NodeContext."""
+    flat: int
+    """u32 flat group index."""
+    record: int
+    """u32 index of this invocation's record (thread, broadcasting) or the group's first (coalescing)."""
+    records: int
+    """u64 `input_records`."""
+    stride: int
+    """u64 `input_stride`."""
+    count: int
+    """u32 `Count()` of the input."""
+    input_address: int | None = None
+    """u64 address of the record of a thread or broadcasting node."""
+    group_id: tuple[int, int, int] | None = None
+    """SV_GroupID of a broadcasting group."""
+
+
+class EmulatedNodes(NodeOperations):
+    name = "emulated"
+    record_memory = "UniformMemory"
+
+    def __init__(self) -> None:
+        self._push_block: int | None = None
+        self._push_user: ir.Variable | None = None
+
+    # ------------------------------------------------------------ module and entry points
+
+    def setup_module(self, ml: ModuleLowering, nodes: list[NodeInfo]) -> None:
+        ml.b.capability("Shader", "Int64", "PhysicalStorageBufferAddresses", "VulkanMemoryModel")
+        ml.vulkan_memory_model = True
+        ml.b.memory_model("PhysicalStorageBuffer64", "Vulkan")
+        self._push_user = next((v for v in ml.module.globals
+                                if v.storage is ir.Storage.UNIFORM and v.push_constant), None)
+
+    def declare_node(self, ml: ModuleLowering, node: NodeInfo
+                     ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
+        info = node.input
+        handle = None
+        if info is not None and not info.implied:
+            handle = InputHandle(0, info.record, info.layout, coherent=info.globally_coherent)
+        return handle, {o.parameter: OutputHandle(o, o.index) for o in node.outputs}
+
+    def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
+        ml.b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
+        size = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
+        ml.b.execution_mode(fn, "LocalSize", *size)
+
+    def push_constant_place(self, ml: ModuleLowering, variable: ir.Variable) -> Place | None:
+        assert variable is self._push_user, "sema allows one [[vk::push_constant]] block"
+        assert variable.layout is not None
+        return Place(self._push_constants(ml), variable.type, "PushConstant", variable.layout,
+                     (ml.uint(1),))
+
+    def _push_constants(self, ml: ModuleLowering) -> int:
+        """The push-constant block (module docstring), declared on first use."""
+        if self._push_block is None:
+            members = [ml.types.id(_U64)]
+            user = self._push_user
+            if user is not None:
+                assert user.layout is not None
+                members.append(ml.types.id(user.type, user.layout))
+            struct = ml.b.type_struct(members, fresh=True)
+            ml.b.name(struct, "EmulationPushConstants")
+            ml.b.member_name(struct, 0, "node_context")
+            ml.b.member_decorate(struct, 0, "Offset", 0)
+            if user is not None:
+                ml.b.member_name(struct, 1, user.name)
+                ml.b.member_decorate(struct, 1, "Offset", abi.USER_PUSH_CONSTANT_OFFSET)
+                ml.types.decorate_matrix_member(struct, 1, user.type, user.layout)  # type: ignore[arg-type]
+            ml.b.decorate(struct, "Block")
+            self._push_block = ml.b.variable(ml.b.type_pointer("PushConstant", struct), "PushConstant")
+            ml.b.name(self._push_block, "emulation")
+        return self._push_block
+
+    def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        context = self._context(fl)
+        group_offset = _load(fl, context, abi.NODE_CONTEXT["group_offset"])
+        group = _builtin(fl, "WorkgroupId", 3)
+        groups = _builtin(fl, "NumWorkgroups", 3)
+        x, y, z = (b.emit("OpCompositeExtract", uint, group, i) for i in range(3))
+        nx, ny = (b.emit("OpCompositeExtract", uint, groups, i) for i in range(2))
+        # flat = group_offset + x + nx * (y + ny * z)
+        flat = b.emit("OpIAdd", uint, group_offset, b.emit("OpIAdd", uint, x, b.emit(
+            "OpIMul", uint, nx, b.emit("OpIAdd", uint, y, b.emit("OpIMul", uint, ny, z)))))
+        records = _load(fl, context, abi.NODE_CONTEXT["input_records"])
+        count = _load(fl, context, abi.NODE_CONTEXT["input_count"])
+        stride = b.emit("OpUConvert", fl.types.id(_U64), _load(fl, context, abi.NODE_CONTEXT["input_stride"]))
+        entry = _Entry(node, context, flat, fl.uint(0), records, stride, fl.uint(1))
+        if node.launch == "thread":
+            first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
+            entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
+            _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
+        elif node.launch == "coalescing":
+            most = node.input.max_records if node.input is not None and node.input.max_records else 1
+            entry.record = b.emit("OpIMul", uint, flat, fl.uint(most))
+            _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
+            left = b.emit("OpISub", uint, count, entry.record)
+            entry.count = b.ext_inst(uint, "UMin", left, fl.uint(most))
+        else:
+            self._broadcast_prologue(fl, entry, count)
+        if input_handle is not None and input_handle.record is not None and node.launch != "coalescing":
+            entry.input_address = _element(fl, records, entry.record, stride)
+        fl.node_state = entry
+
+    def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
+        """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
+        b, node = fl.b, entry.node
+        uint = fl.types.id(t.UINT)
+        if node.dispatch_grid is not None:
+            gx, gy = fl.uint(node.dispatch_grid[0]), fl.uint(node.dispatch_grid[1])
+            size = fl.uint(node.dispatch_grid[0] * node.dispatch_grid[1] * node.dispatch_grid[2])
+            entry.record = b.emit("OpUDiv", uint, entry.flat, size)
+            _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
+            local = b.emit("OpUMod", uint, entry.flat, size)
+        else:                        # the grid is the record's SV_DispatchGrid; one record per dispatch
+            _leave_if(fl, b.emit("OpIEqual", b.type_bool(), count, fl.uint(0)))
+            field = node.input.dispatch_grid_field if node.input is not None else None
+            assert field is not None, "sema requires SV_DispatchGrid in a record-sized broadcasting input"
+            scalar = t.scalar(t.ScalarKind.UINT, field.bits)
+            parts = []
+            for i in range(3):
+                if i >= field.components:
+                    parts.append(fl.uint(1))
+                    continue
+                value = _load_scalar(fl, _offset(fl, entry.records, field.offset + i * field.bits // 8), scalar)
+                parts.append(value if field.bits == 32 else b.emit("OpUConvert", uint, value))
+            gx, gy, gz = parts
+            size = b.emit("OpIMul", uint, b.emit("OpIMul", uint, gx, gy), gz)
+            _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.flat, size))
+            local = entry.flat
+        plane = b.emit("OpIMul", uint, gx, gy)
+        entry.group_id = (b.emit("OpUMod", uint, local, gx),
+                          b.emit("OpUMod", uint, b.emit("OpUDiv", uint, local, gx), gy),
+                          b.emit("OpUDiv", uint, local, plane))
+
+    def system_value(self, fl: FunctionLowering, semantic: str) -> tuple[int, int]:
+        entry = _entry(fl)
+        b = fl.b
+        uint3 = fl.types.id(t.vector(t.UINT, 3))
+        zero3 = fl.ml.constant(t.vector(t.UINT, 3), 0)
+        broadcasting = entry.group_id is not None
+        if semantic == "sv_groupindex":
+            return (fl.uint(0) if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationIndex", 1)), 1
+        if semantic == "sv_groupthreadid":
+            return (zero3 if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationId", 3)), 3
+        if semantic == "sv_groupid":
+            if not broadcasting:
+                return zero3, 3
+            return b.emit("OpCompositeConstruct", uint3, *entry.group_id), 3  # type: ignore[misc]
+        if semantic == "sv_dispatchthreadid":
+            if not broadcasting:
+                return (zero3 if entry.node.launch == "thread" else _builtin(fl, "LocalInvocationId", 3)), 3
+            group = b.emit("OpCompositeConstruct", uint3, *entry.group_id)  # type: ignore[misc]
+            size = fl.ml.constant(t.vector(t.UINT, 3), tuple(entry.node.num_threads))
+            return b.emit("OpIAdd", uint3, b.emit("OpIMul", uint3, group, size),
+                          _builtin(fl, "LocalInvocationId", 3)), 3
+        raise AssertionError(f"semantic '{semantic}' has no value in an emulated node")
+
+    # ------------------------------------------------------------ records
+
+    def record_place(self, fl: FunctionLowering, handle: InputHandle | RecordsHandle, index: int,
+                     type_: object) -> Place:
+        assert isinstance(type_, t.Type) and handle.layout is not None
+        if isinstance(handle, RecordsHandle):
+            assert handle.stride is not None
+            address = _element(fl, handle.pointer, index, handle.stride)
+        else:
+            entry = _entry(fl)
+            if entry.node.launch == "coalescing":
+                first = fl.b.emit("OpIAdd", fl.types.id(t.UINT), entry.record, index)
+                address = _element(fl, entry.records, first, entry.stride)
+            else:
+                assert entry.input_address is not None
+                address = entry.input_address
+        pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_, handle.layout))
+        pointer = fl.b.emit("OpConvertUToPtr", pointer_type, address)
+        return Place(pointer, type_, "PhysicalStorageBuffer", handle.layout,
+                     coherent=isinstance(handle, InputHandle) and handle.coherent)
+
+    def input_count(self, fl: FunctionLowering, handle: InputHandle) -> int:
+        return _entry(fl).count
+
+    def allocate(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> RecordsHandle:
+        b = fl.b
+        uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+        entry = _entry(fl)
+        valid, slot = self._slot(fl, handle)
+        scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
+        base = self._counter_add(fl, valid, slot, count, scope, result=True)
+        address = fl.local(_U64, "records")
+        stride = fl.local(_U64, "stride")
+        fl.store(address, scratch)
+        fl.store(stride, b.constant_uint(0, 64))
+        in_slot, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", valid, in_slot, done)
+        fl.new_block(in_slot)
+        capacity = _load(fl, slot, abi.OUTPUT_SLOT["capacity"])
+        # base + count <= capacity, without overflow
+        fits = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, base, capacity),
+                      b.emit("OpULessThanEqual", boolean, count, b.emit("OpISub", uint, capacity, base)))
+        ok, full, inner = b.new_id(), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", inner, "None")
+        b.emit("OpBranchConditional", fits, ok, full)
+        fl.new_block(ok)
+        slot_stride = b.emit("OpUConvert", u64, _load(fl, slot, abi.OUTPUT_SLOT["stride"]))
+        fl.store(address, _element(fl, _load(fl, slot, abi.OUTPUT_SLOT["records"]), base, slot_stride))
+        fl.store(stride, slot_stride)
+        b.emit("OpBranch", inner)
+        fl.new_block(full)
+        status = _load(fl, entry.context, abi.NODE_CONTEXT["status"])
+        b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
+               fl.uint(abi.STATUS_OUT_OF_RECORDS))
+        b.emit("OpBranch", inner)
+        fl.new_block(inner)
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        output = handle.output
+        return RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
+
+    def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
+        valid, slot = self._slot(fl, handle)
+        self._counter_add(fl, valid, slot, count, scope, result=False)
+
+    def _counter_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, scope: str,
+                     *, result: bool) -> int:
+        """atomicAdd(*slot.counter, count) where the slot is valid, once per group for a group-scope
+        call of a group of several threads; with `result`, every invocation gets the old value
+        (0 where the slot is not valid)."""
+        b = fl.b
+        uint, boolean = fl.types.id(t.UINT), b.type_bool()
+        per_group = scope == "Workgroup" and _entry(fl).node.launch != "thread"
+        cond = valid
+        if per_group:
+            first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+            cond = b.emit("OpLogicalAnd", boolean, first, valid)
+        shared = self._shared(fl) if per_group and result else None
+        base = fl.local(t.UINT, "base") if result else None
+        if base is not None:
+            fl.store(base, fl.uint(0))
+        add, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", cond, add, done)
+        fl.new_block(add)
+        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), count)
+        if shared is not None:
+            fl.store(shared, old)
+        elif base is not None:
+            fl.store(base, old)
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        if shared is not None:
+            assert base is not None
+            _group_barrier(fl)
+            fl.store(base, fl.load(shared))
+            _group_barrier(fl)
+        return fl.load(base) if base is not None else 0
+
+    def _shared(self, fl: FunctionLowering) -> Place:
+        """A Workgroup uint of one group-scope call (module docstring)."""
+        var = fl.b.variable(fl.b.type_pointer("Workgroup", fl.types.id(t.UINT)), "Workgroup")
+        fl.b.name(var, "group_result")
+        fl.use_global(var)
+        return Place(var, t.UINT, "Workgroup")
+
+    def _slot(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
+        """(bool: a node exists at the handle's index, u64 address of its OutputSlot; only valid
+        when the bool is true)."""
+        b = fl.b
+        boolean = b.type_bool()
+        entry = _entry(fl)
+        outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
+        parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
+        slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+        index = handle.node_index or fl.uint(0)
+        in_range = b.emit("OpULessThan", boolean, index, count)
+        slot = _element(fl, slots, index, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+        valid = fl.local(t.BOOL, "valid")
+        fl.store(valid, b.constant_bool(False))
+        read, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", in_range, read, done)
+        fl.new_block(read)
+        flag = _load(fl, slot, abi.OUTPUT_SLOT["valid"])
+        fl.store(valid, b.emit("OpINotEqual", boolean, flag, fl.uint(0)))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        return fl.load(valid), slot
+
+    def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
+        """Nothing: the runtime reads the outputs after the dispatch."""
+
+    def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
+        return self._slot(fl, handle)[0]
+
+    def finished_cross_group_sharing(self, fl: FunctionLowering, handle: InputHandle) -> int:
+        b = fl.b
+        uint, boolean = fl.types.id(t.UINT), b.type_bool()
+        entry = _entry(fl)
+        shared = self._shared(fl)
+        first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+        decrement, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", first, decrement, done)
+        fl.new_block(decrement)
+        counters = _load(fl, entry.context, abi.NODE_CONTEXT["shared_counters"])
+        counter = _pointer(fl, _element(fl, counters, entry.record, b.constant_uint(4, 64)), t.UINT)
+        old = b.emit("OpAtomicISub", uint, counter, fl.ml.scope("Device"),
+                     fl.ml.barrier_semantics("UniformMemory"), fl.uint(1))
+        fl.store(shared, old)
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        _group_barrier(fl)
+        last = b.emit("OpIEqual", boolean, fl.load(shared), fl.uint(1))
+        _group_barrier(fl)
+        return last
+
+    def remaining_recursion_levels(self, fl: FunctionLowering) -> int:
+        return _load(fl, self._context(fl), abi.NODE_CONTEXT["remaining_recursion_levels"])
+
+    def loop_iteration_index(self, fl: FunctionLowering) -> int:
+        return _load(fl, self._context(fl), abi.NODE_CONTEXT["loop_iteration"])
+
+    def _context(self, fl: FunctionLowering) -> int:
+        """The u64 NodeContext address: the prologue's, or read from push constants again."""
+        if isinstance(fl.node_state, _Entry):
+            return fl.node_state.context
+        block = self._push_constants(fl.ml)
+        fl.use_global(block)
+        u64 = fl.types.id(_U64)
+        pointer = fl.b.emit("OpAccessChain", fl.b.type_pointer("PushConstant", u64), block, fl.uint(0))
+        return fl.b.emit("OpLoad", u64, pointer)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _entry(fl: FunctionLowering) -> _Entry:
+    state = fl.node_state
+    assert isinstance(state, _Entry), "sema inlines every function using node objects into its node"
+    return state
+
+
+def _builtin(fl: FunctionLowering, name: str, count: int) -> int:
+    type_ = t.UINT if count == 1 else t.vector(t.UINT, count)
+    var = fl.ml.builtin(name, type_)
+    fl.use_global(var)
+    return fl.b.emit("OpLoad", fl.types.id(type_), var)
+
+
+def _offset(fl: FunctionLowering, address: int, offset: int) -> int:
+    """address + offset (u64)."""
+    if offset == 0:
+        return address
+    return fl.b.emit("OpIAdd", fl.types.id(_U64), address, fl.b.constant_uint(offset, 64))
+
+
+def _element(fl: FunctionLowering, base: int, index: int, stride: int) -> int:
+    """base + u64(index) * stride (u64 ids; index a u32 id)."""
+    u64 = fl.types.id(_U64)
+    wide = fl.b.emit("OpUConvert", u64, index)
+    return fl.b.emit("OpIAdd", u64, base, fl.b.emit("OpIMul", u64, wide, stride))
+
+
+def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
+    pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_))
+    return fl.b.emit("OpConvertUToPtr", pointer_type, address)
+
+
+def _load_scalar(fl: FunctionLowering, address: int, scalar: t.ScalarType) -> int:
+    return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, address, scalar), "Aligned", scalar.bits // 8)
+
+
+def _load(fl: FunctionLowering, base: int, field: tuple[int, int]) -> int:
+    """A u32 or u64 field of an ABI structure at `base` (field = (offset, size) from emulation_abi)."""
+    offset, size = field
+    return _load_scalar(fl, _offset(fl, base, offset), _U64 if size == 8 else t.UINT)
+
+
+def _leave_if(fl: FunctionLowering, condition: int) -> None:
+    """Return from the entry function where `condition` holds."""
+    leave, stay = fl.b.new_id(), fl.b.new_id()
+    fl.b.emit("OpSelectionMerge", stay, "None")
+    fl.b.emit("OpBranchConditional", condition, leave, stay)
+    fl.new_block(leave)
+    fl.b.emit("OpReturn")
+    fl.new_block(stay)
+
+
+def _group_barrier(fl: FunctionLowering) -> None:
+    scope = fl.ml.scope("Workgroup")
+    fl.b.emit("OpControlBarrier", scope, scope, fl.ml.barrier_semantics("WorkgroupMemory"))

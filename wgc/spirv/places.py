@@ -1,0 +1,109 @@
+"""Places and handles: what the SPIR-V back end binds IR variables and expressions to (SPIR-V back end).
+
+Input: none (data types only). Output: the frozen values `lower.FunctionLowering` and the node
+targets (`amdx.py`, `emulated.py`) pass around: a `Place` is memory (a pointer with its layout and
+pending access-chain indices), the handles stand for node objects and resources, which are never
+values in SPIR-V.
+
+Invariants: immutable; no behaviour beyond construction; no import of the rest of the back end
+(every module of it may import this one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wgc import types as t
+from wgc.sema.layout import TypeLayout
+from wgc.sema.nodes import NodeOutput
+
+MEMORY = TypeLayout(size=4, alignment=4)
+"""The layout marker of a scalar or vector in laid-out memory (only its presence matters)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A memory location: a pointer (plus access-chain indices not yet emitted)."""
+
+    pointer: int
+    type: t.Type
+    storage: str
+    layout: TypeLayout | None = None
+    indices: tuple[int, ...] = ()
+    coherent: bool = False
+    as_array: t.ArrayType | None = None
+    """An SV_DispatchGrid array stored as a vector (`types.dispatch_grid_vector`): `type` is the
+    vector, values are this array type."""
+
+
+@dataclass(frozen=True)
+class SwizzlePlace:
+    """Components of a vector in memory (`v.zx = ...`); `components` index the vector."""
+
+    vector: Place | object
+    """A Place, or a texel (`resources.ImagePlace`)."""
+    components: tuple[int, ...]
+    type: t.Type
+
+
+@dataclass(frozen=True)
+class InputHandle:
+    """A node input object. AMDX: `variable` is its NodePayloadAMDX variable; emulated: 0 (the
+    records are found through the node context)."""
+
+    variable: int
+    record: t.Type | None
+    layout: TypeLayout | None
+    coherent: bool = False
+    """`globallycoherent` (the emulated target makes its accesses device-coherent)."""
+
+
+@dataclass(frozen=True)
+class OutputHandle:
+    """A node output (or one element of an output array) and its node index."""
+
+    output: NodeOutput
+    array_type: int
+    """AMDX: its OpTypeNodePayloadArrayAMDX; emulated: the output's position among the node's
+    outputs (`NodeOutput.index`)."""
+    node_index: int | None = None
+    """The subscript of an output array element (an id); None for index 0."""
+
+
+@dataclass(frozen=True)
+class RecordsHandle:
+    """Output records. AMDX: `pointer` is the pointer OpAllocateNodePayloadsAMDX returned;
+    emulated: the u64 address of the first record, and `stride` the u64 bytes between records."""
+
+    pointer: int
+    record: t.Type | None
+    layout: TypeLayout | None
+    stride: int | None = None
+
+
+@dataclass(frozen=True)
+class ResourceHandle:
+    """A resource: its variable (and indices into a resource array); `info` is resources.py's."""
+
+    variable: int
+    type: t.ResourceType
+    storage: str
+    pointee: int
+    layout: TypeLayout | None = None
+    indices: tuple[int, ...] = ()
+    coherent: bool = False
+    """`globallycoherent`: accesses are device-coherent."""
+
+
+@dataclass(frozen=True)
+class NullHandle:
+    """A node object that holds nothing: a local declared without an initializer (HLSL node objects
+    start null), or an `out` node-object parameter before the callee binds it. Using it is undefined
+    behaviour (sema warns where it can prove it, WG0452); it lowers to what has no effect: records read
+    from a scratch Function variable, writes go there, OutputComplete and output counts do nothing,
+    Count() is 0 and IsValid()/FinishedCrossGroupSharing() are false."""
+
+
+NULL_HANDLE = NullHandle()
+
+Handle = InputHandle | OutputHandle | RecordsHandle | ResourceHandle | NullHandle
