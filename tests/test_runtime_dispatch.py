@@ -180,6 +180,12 @@ dispatch.json:1:50: error: 2 records of 40 bytes with stride 40 need 80 bytes; t
                                                  ^~~~
 1 error generated.
 """),
+    ("raw stride misaligned", '{"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 44, "count": 0}}]}', """\
+dispatch.json:1:64: error: stride 44 is not a multiple of 8, the alignment of a 'Item' record of node 'Leaf' [WG0800]
+{"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 44, "count": 0}}]}
+                                                               ^~
+1 error generated.
+"""),
     ("unknown and unsupported resources, bad data form", '{"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, '
      '"u0": {"uint33": []}}}', """\
 dispatch.json:1:16: error: the graph has no resource 'u7' [WG0801]

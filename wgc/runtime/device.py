@@ -186,12 +186,13 @@ class Device:
         f2 = vk.VkPhysicalDeviceFeatures2(pNext=self.ffi.addressof(f11))
         self.lib.vkGetPhysicalDeviceFeatures2(self.physical, self.ffi.addressof(f2))
         required = {"bufferDeviceAddress": f12.bufferDeviceAddress, "vulkanMemoryModel": f12.vulkanMemoryModel,
-                    "shaderInt64": f2.features.shaderInt64}
+                    "scalarBlockLayout": f12.scalarBlockLayout, "shaderInt64": f2.features.shaderInt64}
         missing = [name for name, have in required.items() if not have]
         if missing:
             raise DeviceFailure(f"device '{self.info.name}' lacks {', '.join(missing)}, which emulated work "
                                 "graphs need")
-        # enable every optional feature a node shader may use that the device has (the others stay off)
+        # enable the features the emulation ABI requires and every optional one a node shader may use
+        # that the device has (16-bit, 8-bit, float64 ...); the ones below cost speed or need more set-up
         self._feature_chain = (f13, f12, f11, f2)
         for name in ("robustBufferAccess", "sparseBinding", "sparseResidencyBuffer", "sparseResidencyImage2D",
                      "sparseResidencyImage3D", "sparseResidency2Samples", "sparseResidency4Samples",

@@ -177,6 +177,10 @@ def _raw_records(records: Located, node: NodePlan) -> EntryInput:
     stride = _natural(records.value["stride"], "a stride")
     count = _natural(records.value["count"], "a record count")
     size = node.record.size
+    alignment = node.record.layout.alignment if node.record.layout is not None else 1
+    if stride % max(alignment, 1):
+        raise _fail(records.value["stride"], f"stride {stride} is not a multiple of {alignment}, the alignment of a "
+                                             f"'{node.record.name}' record of node '{node.label}'")
     if stride and stride < size:
         raise _fail(records.value["stride"], f"stride {stride} is smaller than a '{node.record.name}' record "
                                              f"of node '{node.label}' ({size} bytes)")
