@@ -366,3 +366,156 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
     runtime_codes = {k.code for k in codes.ALL_KINDS
                      if k.code.startswith("WG08") or k.code in ("WG0021", "WG0022", "WG0023")}
     assert runtime_codes == rendered_here | RENDERED_HERE
+
+
+def run_options(tmp_path, source: str, dispatch: dict, **options):
+    path = write(tmp_path, "graph.hlsl", source)
+    result = wgc.run(wgc.Options(input=path, **options), dispatch)
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    return result
+
+
+RECURSION = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Level { uint depth; };
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(4)]
+void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(2)] NodeOutput<Level> Down)
+{
+    uint remaining = GetRemainingRecursionLevels();
+    InterlockedAdd(Out[r.Get().depth], 1);
+    InterlockedMax(Out[8 + r.Get().depth], remaining + 1);
+    uint n = remaining > 0 ? 2 : 0;
+    ThreadNodeOutputRecords<Level> next = Down.GetThreadNodeOutputRecords(n);
+    if (n > 0) { next[0].depth = r.Get().depth + 1; next[1].depth = r.Get().depth + 1; }
+    next.OutputComplete();
+}
+"""
+
+
+def test_recursion_to_the_limit_level_by_level(tmp_path) -> None:
+    result = run_graph(tmp_path, RECURSION, {"inputs": [{"entry": "Down", "records": [{"depth": 0}]}],
+                                             "resources": {"u0": {"bytes": 64}}})
+    # each level doubles: 2^d records at depth d; GetRemainingRecursionLevels() is 4 - d
+    expected = [2 ** d for d in range(5)] + [0] * 3 + [4 - d + 1 for d in range(5)] + [0] * 3
+    assert result.resources == {"u0": {"uint32": expected}}
+    assert [(s.dispatches[0].remaining_recursion_levels, s.dispatches[0].records_in) for s in result.trace] == [
+        (4, 1), (3, 2), (2, 4), (1, 8), (0, 16)]
+
+
+ARRAYS = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Pick { uint which; uint value; };
+struct V { uint value; };
+[Shader("node")] [NodeLaunch("thread")]
+void Route(ThreadNodeInputRecord<Pick> p,
+           [MaxRecords(1)] [NodeArraySize(4)] [AllowSparseNodes] NodeOutputArray<V> Shade,
+           [MaxRecords(1)] EmptyNodeOutput Tick)
+{
+    uint w = p.Get().which;
+    InterlockedAdd(Out[10 + (Shade[w].IsValid() ? 1 : 0)], 1);
+    ThreadNodeOutputRecords<V> o = Shade[w].GetThreadNodeOutputRecords(1);
+    o.Get().value = p.Get().value;
+    o.OutputComplete();
+    Tick.ThreadIncrementOutputCount(1);
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Shade", 0)]
+void Shade0(ThreadNodeInputRecord<V> v) { InterlockedAdd(Out[0], v.Get().value); }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Shade", 2)]
+void Shade2(ThreadNodeInputRecord<V> v) { InterlockedAdd(Out[2], v.Get().value); }
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Tick([MaxRecords(4)] EmptyNodeInput e, uint gi : SV_GroupIndex)
+{
+    if (gi == 0) { InterlockedAdd(Out[5], e.Count()); InterlockedAdd(Out[6], 1); }
+}
+"""
+
+
+def test_sparse_node_arrays_is_valid_and_empty_records(tmp_path) -> None:
+    picks = [{"which": i % 4, "value": i + 1} for i in range(10)]
+    result = run_graph(tmp_path, ARRAYS, {"inputs": [{"entry": "Route", "records": picks}],
+                                          "resources": {"u0": {"bytes": 48}}})
+    expected = [0] * 12
+    for pick in picks:
+        if pick["which"] in (0, 2):           # Shade[1] and Shade[3] do not exist: their records go nowhere
+            expected[pick["which"]] += pick["value"]
+        expected[10 + (pick["which"] in (0, 2))] += 1
+    expected[5] = len(picks)                  # Tick counts every increment
+    expected[6] = -(-len(picks) // 4)         # in batches of at most 4
+    assert result.resources == {"u0": {"uint32": expected}}
+    assert [d.node for d in result.trace[1].dispatches] == ["Shade", "Shade[2]", "Tick"]
+
+
+SHARED = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct R { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void A(ThreadNodeInputRecord<R> r) { InterlockedAdd(Out[0], r.Get().v); }
+[Shader("node")] [NodeLaunch("thread")] [NodeShareInputOf("A")]
+void B(ThreadNodeInputRecord<R> r) { InterlockedAdd(Out[1], r.Get().v * 2); }
+"""
+
+
+def test_a_node_sharing_the_input_of_another_sees_its_records(tmp_path) -> None:
+    values = [3, 1, 4, 1, 5]
+    result = run_graph(tmp_path, SHARED, {"inputs": [{"entry": "A", "records": [{"v": v} for v in values]}],
+                                          "resources": {"u0": {"bytes": 8}}})
+    assert result.resources == {"u0": {"uint32": [sum(values), 2 * sum(values)]}}
+
+
+CROSS_GROUP = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct [NodeTrackRWInputSharing] G { uint3 grid : SV_DispatchGrid; uint slot; uint total; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(4, 1, 1)]
+void Sum(globallycoherent RWDispatchNodeInputRecord<G> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex)
+{
+    if (gi == 0) InterlockedAdd(r.Get().total, gid.x + 1);
+    Barrier(NODE_INPUT_MEMORY, DEVICE_SCOPE | GROUP_SYNC);
+    if (r.FinishedCrossGroupSharing() && gi == 0)
+        Out[r.Get().slot] = r.Get().total;
+}
+"""
+
+
+def test_the_last_group_of_each_record_sees_every_groups_sum(tmp_path) -> None:
+    grids = [5, 8, 1]
+    result = run_graph(tmp_path, CROSS_GROUP, {
+        "inputs": [{"entry": "Sum", "records": [{"grid": [g, 1, 1], "slot": i} for i, g in enumerate(grids)]}],
+        "resources": {"u0": {"bytes": 16}}})
+    assert result.resources == {"u0": {"uint32": [g * (g + 1) // 2 for g in grids] + [0]}}
+
+
+LOOP = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Step { uint slot; uint left; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+[NodeMaxLoopIterations(6)] [NodeMaxRecordsPerLoopIteration(1)]
+void Head(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] NodeOutput<Step> Body)
+{
+    ThreadNodeOutputRecords<Step> o = Body.GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Body(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] NodeOutput<Step> Head)
+{
+    uint iteration = GetCurrentLoopIterationIndex();
+    InterlockedAdd(Out[s.Get().slot * 8 + iteration], 1);
+    bool again = s.Get().left > 0;
+    ThreadNodeOutputRecords<Step> o = Head.GetThreadNodeOutputRecords(again ? 1 : 0);
+    if (again) { o.Get().slot = s.Get().slot; o.Get().left = s.Get().left - 1; }
+    o.OutputComplete();
+}
+"""
+
+
+def test_a_loop_counts_its_iterations(tmp_path) -> None:
+    steps = [{"slot": 0, "left": 0}, {"slot": 1, "left": 2}, {"slot": 2, "left": 5}]
+    result = run_options(tmp_path, LOOP, {"inputs": [{"entry": "Head", "records": steps}],
+                                          "resources": {"u0": {"bytes": 3 * 8 * 4}}},
+                         proposals=("work-graph-loops",))
+    expected = [0] * 24
+    for step in steps:
+        for iteration in range(step["left"] + 1):    # one Body per iteration until 'left' runs out
+            expected[step["slot"] * 8 + iteration] = 1
+    assert result.resources == {"u0": {"uint32": expected}}
+    assert [d.loop_iteration for s in result.trace for d in s.dispatches if d.node == "Body"] == [0, 1, 2, 3, 4, 5]

@@ -24,6 +24,7 @@ are an error naming the node (`RecordsOutOfMemory`), and so is a status word wit
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,8 +156,10 @@ class Scheduler:
         self.scratch = device.buffer(largest)
         self.control: Buffer | None = None
         self.arenas: list[Buffer | None] = [None, None]
-        self.max_steps = 1 + sum((1 + n.max_recursion_depth) * max(1, n.max_loop_iterations or 1)
-                                 for n in program.nodes)
+        iterations = math.prod(n.max_loop_iterations or 1 for n in program.nodes)
+        deepest = max((n.max_recursion_depth for n in program.nodes), default=0)
+        self.max_steps = 1 + len(program.nodes) * (1 + deepest) * iterations
+        """A chain visits each node once per recursion level and (nested) loop iteration at most."""
 
     def close(self) -> None:
         for buffer in [self.scratch, self.control, *self.arenas]:
