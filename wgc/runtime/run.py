@@ -161,12 +161,82 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
     return problems
 
 
+class Session:
+    """A graph loaded on a device with a dispatch's resources bound: `run_once` runs its entry records
+    once (resources keep their contents), `dump` reads a resource back.  Raises the device module's
+    exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
+
+    def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None) -> None:
+        from wgc.runtime.pipelines import GraphPipelines
+        from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, Scheduler
+
+        self.device = device
+        self.pipelines = None
+        self.scheduler = None
+        self.buffers: list[Any] = []
+        try:
+            bound: dict[tuple[int, int], tuple[Any, Any]] = {}
+            self.by_name: dict[str, tuple[Any, int]] = {}
+            for resource in program.resources:
+                data = described.resources.get(resource.name)
+                contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
+                buffer = self._buffer(contents, uniform=resource.descriptor == "uniform")
+                bound[(resource.set, resource.binding)] = (resource, buffer)
+                self.by_name[resource.name] = (buffer, len(contents))
+            table = None
+            if described.local_root_arguments is not None:
+                stride, raw = described.local_root_arguments
+                table = (stride, self._buffer(raw))
+            self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes)
+            self.scheduler = Scheduler(device, program, self.pipelines, push_constants=described.root_constants,
+                                       local_root_arguments=table,
+                                       memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT)
+            self.entries = []
+            for item in described.inputs:
+                buffer = self._buffer(item.data)
+                self.entries.append((item.node, Chunk(buffer.address, item.count, item.stride, buffer, 0)))
+        except BaseException:
+            self.close()
+            raise
+
+    def _buffer(self, contents: bytes | bytearray, uniform: bool = False) -> Any:
+        buffer = self.device.buffer(len(contents), uniform=uniform)
+        self.buffers.append(buffer)
+        buffer.write(0, contents)
+        return buffer
+
+    def run_once(self, repeat_index: int = 0) -> list[Any]:
+        assert self.scheduler is not None
+        return self.scheduler.run(self.entries, repeat_index)
+
+    def dump(self, resource: Any) -> dict[str, list[Any]]:
+        from wgc.runtime.dispatch import decode_array
+
+        buffer, size = self.by_name[resource.name]
+        return {resource.element: decode_array(buffer.read(0, size), resource.element)}
+
+    def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.close()
+            self.scheduler = None
+        if self.pipelines is not None:
+            self.pipelines.close()
+            self.pipelines = None
+        for buffer in self.buffers:
+            self.device.free(buffer)
+        self.buffers = []
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
              memory_limit: int | None, diagnostics: list[Diagnostic]) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
-    from wgc.runtime.dispatch import decode_array
-    from wgc.runtime.pipelines import GraphPipelines
-    from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, RecordsOutOfMemory, Scheduler
+    from wgc.runtime.scheduler import RecordsOutOfMemory
 
     try:
         gpu = Device(selector)
@@ -176,46 +246,16 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
         return RunResult(tuple(diagnostics + [codes.DEVICE_NOT_FOUND(None, str(problem))]))
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
-    pipelines = None
-    scheduler = None
     try:
-        buffers: dict[tuple[int, int], tuple[Any, Any]] = {}
-        by_name: dict[str, tuple[Any, int]] = {}
-        for resource in program.resources:
-            data = described.resources.get(resource.name)
-            contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
-            buffer = gpu.buffer(len(contents), uniform=resource.descriptor == "uniform")
-            buffer.write(0, contents)
-            buffers[(resource.set, resource.binding)] = (resource, buffer)
-            by_name[resource.name] = (buffer, len(contents))
-        table = None
-        if described.local_root_arguments is not None:
-            stride, raw = described.local_root_arguments
-            table = (stride, gpu.buffer(len(raw)))
-            table[1].write(0, raw)
-        pipelines = GraphPipelines(gpu, module, program, buffers, program.push_constant_bytes)
-        scheduler = Scheduler(gpu, program, pipelines, push_constants=described.root_constants,
-                              local_root_arguments=table, memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT)
-        entries = []
-        for item in described.inputs:
-            buffer = gpu.buffer(len(item.data))
-            buffer.write(0, item.data)
-            entries.append((item.node, Chunk(buffer.address, item.count, item.stride, buffer, 0)))
-        trace = []
-        for repeat in range(described.repeat):
-            trace.extend(scheduler.run(entries, repeat))
-        resources = {}
-        for key, resource in dumps.items():
-            buffer, size = by_name[resource.name]
-            resources[key] = {resource.element: decode_array(buffer.read(0, size), resource.element)}
+        with Session(gpu, module, program, described, memory_limit) as session:
+            trace = []
+            for repeat in range(described.repeat):
+                trace.extend(session.run_once(repeat))
+            resources = {key: session.dump(resource) for key, resource in dumps.items()}
         return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     finally:
-        if scheduler is not None:
-            scheduler.close()
-        if pipelines is not None:
-            pipelines.close()
         gpu.close()
