@@ -88,6 +88,8 @@ class NodePlan:
     max_loop_iterations: int | None
     loop: tuple[str, int] | None
     """The entry of the innermost loop holding the node (Work Graph Loops), if any."""
+    cross_group_sharing: bool = False
+    """The input record is [NodeTrackRWInputSharing]: the runtime keeps a group counter per record."""
 
     @property
     def label(self) -> str:
@@ -234,7 +236,8 @@ def _node(node: object, entry_point: str, graph: object) -> NodePlan:
         share_input_of=(node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None,
         local_root_arguments_table_index=node.local_root_arguments_table_index,
         max_loop_iterations=node.max_loop_iterations,
-        loop=_loop_entry(graph, node))
+        loop=_loop_entry(graph, node),
+        cross_group_sharing=node_input is not None and node_input.track_rw_input_sharing)
 
 
 def _loop_entry(graph: object, node: object) -> tuple[str, int] | None:

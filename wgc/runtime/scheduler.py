@@ -284,7 +284,7 @@ class Scheduler:
         contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
         slots = sum(len(s) for launch in launches for s in launch.outputs)
-        sharing = sum(launch.count for launch in launches)
+        sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
         size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
                 + slots * abi.OUTPUT_SLOT_SIZE + slots * 4 + len(launches) * 4 + sharing * 4 + 64)
         if self.control is None or self.control.size < size:
@@ -321,8 +321,10 @@ class Scheduler:
                     _put(data, slots_at + i * abi.OUTPUT_SLOT_SIZE, abi.OUTPUT_SLOT, records=records,
                          counter=base + counter_at + 4 * i, capacity=slot.capacity if valid else 0,
                          stride=slot.stride, valid=1 if valid else 0)
-            shared_at = take(4 * launch.count, 4)
-            struct.pack_into(f"<{launch.count}I", data, shared_at, *([launch.grid] * launch.count))
+            shared_at = 0
+            if launch.node.cross_group_sharing:
+                shared_at = take(4 * launch.count, 4)
+                struct.pack_into(f"<{launch.count}I", data, shared_at, *([launch.grid] * launch.count))
             lra = 0
             table_index = launch.node.local_root_arguments_table_index
             if self.local_root_arguments is not None and table_index is not None:
@@ -335,7 +337,8 @@ class Scheduler:
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
                      scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, group_offset=group_offset,
-                     shared_counters=base + shared_at, local_root_arguments=lra)
+                     shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
+                     local_root_arguments=lra)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
