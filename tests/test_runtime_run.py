@@ -519,3 +519,25 @@ def test_a_loop_counts_its_iterations(tmp_path) -> None:
             expected[step["slot"] * 8 + iteration] = 1
     assert result.resources == {"u0": {"uint32": expected}}
     assert [d.loop_iteration for s in result.trace for d in s.dispatches if d.node == "Body"] == [0, 1, 2, 3, 4, 5]
+
+
+GRID16 = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Grid { uint slot; uint16_t3 grid : SV_DispatchGrid; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 3, 2)] [NumThreads(1, 1, 1)]
+void Cells(DispatchNodeInputRecord<Grid> r, uint3 gid : SV_GroupID)
+{
+    InterlockedAdd(Out[r.Get().slot], 1 + gid.x + 10 * gid.y + 100 * gid.z);
+}
+"""
+
+
+def test_a_16_bit_three_component_grid_from_the_record(tmp_path) -> None:
+    grids = [(4, 3, 2), (1, 1, 1), (2, 0, 1), (3, 1, 2)]
+    result = run_options(tmp_path, GRID16, {
+        "inputs": [{"entry": "Cells", "records": [{"slot": i, "grid": list(g)} for i, g in enumerate(grids)]}],
+        "resources": {"u0": {"bytes": 16}}}, enable_16bit_types=True)
+    expected = [sum(1 + x + 10 * y + 100 * z for x in range(gx) for y in range(gy) for z in range(gz))
+                for gx, gy, gz in grids]
+    assert result.resources == {"u0": {"uint32": expected}}
+    assert [d.groups for d in result.trace[0].dispatches] == [24, 1, 6]     # the empty grid dispatches nothing
