@@ -541,3 +541,40 @@ def test_a_16_bit_three_component_grid_from_the_record(tmp_path) -> None:
                 for gx, gy, gz in grids]
     assert result.resources == {"u0": {"uint32": expected}}
     assert [d.groups for d in result.trace[0].dispatches] == [24, 1, 6]     # the empty grid dispatches nothing
+
+
+ROOT_CONSTANTS = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Push { uint scale; uint bias; };
+[[vk::push_constant]] ConstantBuffer<Push> push;
+struct Item { uint slot; };
+[Shader("node")] [NodeLaunch("thread")]
+void Apply(ThreadNodeInputRecord<Item> item) { Out[item.Get().slot] = item.Get().slot * push.scale + push.bias; }
+"""
+
+
+def test_root_constants_reach_the_push_constant_block(tmp_path) -> None:
+    items = [{"slot": i} for i in range(6)]
+    given = run_graph(tmp_path, ROOT_CONSTANTS, {"inputs": [{"entry": "Apply", "records": items}],
+                                                 "resources": {"u0": {"bytes": 24}},
+                                                 "root_constants": {"uint32": [5, 2]}})
+    assert given.resources == {"u0": {"uint32": [i * 5 + 2 for i in range(6)]}}
+    partial = run_graph(tmp_path, ROOT_CONSTANTS, {"inputs": [{"entry": "Apply", "records": items}],
+                                                   "resources": {"u0": {"uint32": [9] * 6}},
+                                                   "root_constants": {"uint32": [3]}})
+    assert partial.resources == {"u0": {"uint32": [i * 3 for i in range(6)]}}   # bias not given: 0
+
+
+def test_the_whole_push_constant_block_is_pushed(tmp_path) -> None:
+    """Root constants shorter than the block are padded with zeros (the device may keep anything in
+    push-constant bytes that were never pushed)."""
+    from wgc.runtime.device import Device
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.runtime.run import Session, _compile
+    from wgc.source import SourceFile
+
+    _, module, program = _compile(write(tmp_path, "graph.hlsl", ROOT_CONSTANTS), None)
+    described, _ = read_dispatch(SourceFile("d.json", '{"resources": {"u0": {"bytes": 4}}, '
+                                                      '"root_constants": {"uint32": [3]}}'), program)
+    with Device() as device, Session(device, module, program, described) as session:
+        assert session.scheduler.push_constants == bytes([3, 0, 0, 0, 0, 0, 0, 0])

@@ -188,7 +188,9 @@ class Session:
                 stride, raw = described.local_root_arguments
                 table = (stride, self._buffer(raw))
             self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes)
-            self.scheduler = Scheduler(device, program, self.pipelines, push_constants=described.root_constants,
+            # the whole block is pushed: root constants the dispatch does not give are zero
+            constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
+            self.scheduler = Scheduler(device, program, self.pipelines, push_constants=constants,
                                        local_root_arguments=table,
                                        memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT)
             self.entries = []
