@@ -180,6 +180,14 @@ dispatch.json:1:50: error: 2 records of 40 bytes with stride 40 need 80 bytes; t
                                                  ^~~~
 1 error generated.
 """),
+    ("entry grid beyond NodeMaxDispatchGrid", '{"inputs": [{"entry": "Entry", "records": [{"value": 1}, '
+     '{"grid": [17, 1]}]}]}', """\
+dispatch.json:1:58: error: a record asks node 'Entry' for a grid of 17x1x1 groups, beyond its \
+[NodeMaxDispatchGrid(16, 16, 1)] [WG0807]
+{"inputs": [{"entry": "Entry", "records": [{"value": 1}, {"grid": [17, 1]}]}]}
+                                                         ^~~~~~~~~~~~~~~~~
+1 error generated.
+"""),
     ("raw stride misaligned", '{"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 44, "count": 0}}]}', """\
 dispatch.json:1:64: error: stride 44 is not a multiple of 8, the alignment of a 'Item' record of node 'Leaf' [WG0800]
 {"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 44, "count": 0}}]}
@@ -217,5 +225,5 @@ def test_dispatch_errors_are_located(program, text: str, expected: str) -> None:
     assert rendered == expected
 
 
-RENDERED_HERE = {"WG0800", "WG0801", "WG0802", "WG0803"}
+RENDERED_HERE = {"WG0800", "WG0801", "WG0802", "WG0803", "WG0807"}
 """The runtime codes the cases above render; test_runtime_run.py renders the others."""

@@ -578,3 +578,30 @@ def test_the_whole_push_constant_block_is_pushed(tmp_path) -> None:
                                                       '"root_constants": {"uint32": [3]}}'), program)
     with Device() as device, Session(device, module, program, described) as session:
         assert session.scheduler.push_constants == bytes([3, 0, 0, 0, 0, 0, 0, 0])
+
+
+GRID_BEYOND = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Request { uint groups; };
+struct Grid { uint groups : SV_DispatchGrid; };
+[Shader("node")] [NodeLaunch("thread")]
+void Ask(ThreadNodeInputRecord<Request> ask, [MaxRecords(1)] NodeOutput<Grid> Cells)
+{
+    ThreadNodeOutputRecords<Grid> o = Cells.GetThreadNodeOutputRecords(1);
+    o.Get().groups = ask.Get().groups;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(1, 1, 1)]
+void Cells(DispatchNodeInputRecord<Grid> g) { InterlockedAdd(Out[0], 1); }
+"""
+
+
+def test_a_produced_grid_beyond_the_maximum_names_the_node(tmp_path) -> None:
+    within = run_graph(tmp_path, GRID_BEYOND, {"inputs": [{"entry": "Ask", "records": [{"groups": 4}]}],
+                                               "resources": {"u0": {"bytes": 4}}})
+    assert within.resources == {"u0": {"uint32": [4]}}
+    beyond = wgc.run(write(tmp_path, "graph.hlsl", GRID_BEYOND), {
+        "inputs": [{"entry": "Ask", "records": [{"groups": 4}, {"groups": 5}]}], "resources": {"u0": {"bytes": 4}}})
+    assert rendered(beyond) == (
+        "error: a record asks node 'Cells' for a grid of 5x1x1 groups, beyond its [NodeMaxDispatchGrid(4, 1, 1)] "
+        "[WG0807]\n1 error generated.\n")

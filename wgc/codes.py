@@ -263,6 +263,8 @@ RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource of a kind wgc run cannot
 RESOURCE_MISSING = _kind("WG0804", E, "a resource the graph's shaders use has no contents in the dispatch description")
 RECORDS_OUT_OF_MEMORY = _kind("WG0805", E, "the records a node may produce do not fit in the memory wgc run may use")
 DUMP_UNKNOWN = _kind("WG0806", E, "--dump names no resource of the graph")
+GRID_BEYOND_MAX = _kind("WG0807", E, "a record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid] (undefined "
+                      "behaviour in D3D12)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

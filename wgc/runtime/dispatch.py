@@ -20,7 +20,7 @@ from wgc import codes
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
-from wgc.runtime.program import NodePlan, Program, RecordLayout, ResourcePlan
+from wgc.runtime.program import NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid
 from wgc.sema.layout import TypeLayout
 from wgc.source import SourceFile
 
@@ -133,6 +133,7 @@ def _input(item: Located, program: Program) -> EntryInput:
         for record in records.value:
             encoded = bytearray(stride)
             _encode(record, node.record.type, node.record.layout, encoded, 0, node.record.name)
+            _check_grid(node, encoded, record)
             data += encoded
         return EntryInput(node, bytes(data), len(records.value), stride)
     if isinstance(records.value, dict):
@@ -188,7 +189,17 @@ def _raw_records(records: Located, node: NodePlan) -> EntryInput:
     if len(data) < needed:
         raise _fail(records.value["hex"], f"{count} records of {size} bytes with stride {stride} need {needed} "
                                           f"bytes; the hex string holds {len(data)}")
+    for r in range(count if node.grid_field is not None else 0):
+        _check_grid(node, data[r * stride:r * stride + size], records.value["hex"])
     return EntryInput(node, data, count, stride)
+
+
+def _check_grid(node: NodePlan, record: bytes | bytearray, where: Located) -> None:
+    if node.grid_field is None:
+        return
+    problem = grid_problem(node, record_grid(node, bytes(record)))
+    if problem is not None:
+        raise _fail(where, problem, codes.GRID_BEYOND_MAX)
 
 
 def _encode(value: Located, type_: t.Type | None, layout: TypeLayout | None, out: bytearray, offset: int,

@@ -13,6 +13,7 @@ Invariants: nodes in source order, outputs in declaration order (the order of th
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
 from wgc import ir
@@ -49,6 +50,24 @@ class GridField:
     offset: int
     components: int
     bits: int
+
+
+def record_grid(node: NodePlan, record: bytes) -> tuple[int, int, int]:
+    """The SV_DispatchGrid of `record` (bytes of `node`'s input record); missing components are 1."""
+    grid = node.grid_field
+    assert grid is not None
+    code = "H" if grid.bits == 16 else "I"
+    values = list(struct.unpack_from(f"<{grid.components}{code}", record, grid.offset))
+    return tuple((values + [1, 1])[:3])  # type: ignore[return-value]
+
+
+def grid_problem(node: NodePlan, grid: tuple[int, int, int]) -> str | None:
+    """Why `grid` may not launch `node` (beyond [NodeMaxDispatchGrid]), or None."""
+    limit = node.max_dispatch_grid
+    if limit is None or all(g <= m for g, m in zip(grid, limit)):
+        return None
+    return (f"a record asks node '{node.label}' for a grid of {grid[0]}x{grid[1]}x{grid[2]} groups, beyond its "
+            f"[NodeMaxDispatchGrid({limit[0]}, {limit[1]}, {limit[2]})]")
 
 
 @dataclass(frozen=True)

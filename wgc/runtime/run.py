@@ -6,7 +6,7 @@ device to use.  Output: a `RunResult`: diagnostics (compile, dispatch descriptio
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0023, WG0800-WG0806); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0023, WG0800-WG0807); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -238,7 +238,7 @@ class Session:
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
              memory_limit: int | None, diagnostics: list[Diagnostic]) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
-    from wgc.runtime.scheduler import RecordsOutOfMemory
+    from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
     try:
         gpu = Device(selector)
@@ -257,6 +257,8 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
         return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
+    except GridBeyondMax as problem:
+        return RunResult(tuple(diagnostics + [codes.GRID_BEYOND_MAX(None, str(problem))]))
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     finally:

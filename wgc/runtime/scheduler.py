@@ -31,7 +31,7 @@ from typing import Any
 
 from wgc import emulation_abi as abi
 from wgc.runtime.device import Buffer, Device
-from wgc.runtime.program import NodePlan, OutputPlan, Program
+from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
 """Bytes of record arenas one step may use (seed 002: 'on the order of 1 GB is likely acceptable')."""
@@ -43,6 +43,10 @@ class RecordsOutOfMemory(Exception):
     def __init__(self, node: str, message: str) -> None:
         super().__init__(message)
         self.node = node
+
+
+class GridBeyondMax(Exception):
+    """A produced record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid]."""
 
 
 @dataclass
@@ -120,14 +124,6 @@ class _Launch:
     """D3D thread groups (threads for thread launch): what MaxRecords bounds are per."""
     outputs: list[list[_Slot]]
     trace: TraceDispatch
-
-
-def _unpack_grid(data: bytes, node: NodePlan) -> tuple[int, int, int]:
-    field_ = node.grid_field
-    assert field_ is not None
-    code = "H" if field_.bits == 16 else "I"
-    values = list(struct.unpack_from(f"<{field_.components}{code}", data, field_.offset))
-    return (values + [1, 1])[:3]  # type: ignore[return-value]
 
 
 def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
@@ -223,8 +219,11 @@ class Scheduler:
             assert chunk.buffer is not None
             for r in range(n):
                 offset = chunk.offset + r * chunk.stride
-                record = chunk.buffer.read(offset, node.record.size)
-                gx, gy, gz = _unpack_grid(record, node)
+                grid = record_grid(node, chunk.buffer.read(offset, node.record.size))
+                problem = grid_problem(node, grid)
+                if problem is not None:
+                    raise GridBeyondMax(problem)
+                gx, gy, gz = grid
                 groups = gx * gy * gz
                 if groups:
                     plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
@@ -435,5 +434,5 @@ def _put(data: bytearray, at: int, fields: dict[str, tuple[int, int]], **values:
         data[at + offset:at + offset + size] = int(value).to_bytes(size, "little")
 
 
-__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory",
+__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory", "GridBeyondMax",
            "DEFAULT_MEMORY_LIMIT"]
