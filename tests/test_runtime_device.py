@@ -213,3 +213,27 @@ def test_import_wgc_and_compile_do_not_load_vulkan() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
     assert done.stdout == "[]\n", done.stderr
+
+
+def test_a_buffer_larger_than_the_device_holds_is_a_device_failure(device) -> None:
+    from wgc.runtime.device import DeviceFailure
+
+    with pytest.raises(DeviceFailure) as raised:
+        device.buffer(1 << 42)
+    assert str(raised.value) in (f"out of device memory for a buffer of {1 << 42} bytes on '{device.info.name}'",
+                                 f"vkCreateBuffer failed on '{device.info.name}': VkErrorOutOfDeviceMemory")
+
+
+def test_without_a_loader_the_message_says_what_to_install(tmp_path) -> None:
+    """The `vulkan` package opens libvulkan.so.1 when it is imported; without it that import raises
+    OSError (simulated here by a stand-in package)."""
+    package = tmp_path / "vulkan"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise OSError(\"cannot load library 'libvulkan.so.1'\")\n")
+    code = ("import sys\nsys.path.insert(0, %r)\n" % str(tmp_path)
+            + "from wgc.runtime.device import Device, VulkanUnavailable\n"
+              "try:\n    Device()\nexcept VulkanUnavailable as e:\n    print(e)\n")
+    done = _python(code)
+    assert done.stdout == ("no Vulkan loader (cannot load library 'libvulkan.so.1'); install a Vulkan loader and "
+                           "driver: on Debian/Ubuntu `apt-get install libvulkan1 mesa-vulkan-drivers` "
+                           "(mesa-vulkan-drivers holds lavapipe, a CPU device)\n"), done.stderr

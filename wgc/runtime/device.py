@@ -259,17 +259,19 @@ class Device:
 
     # ------------------------------------------------------------------ memory
 
-    def _memory_type(self, bits: int) -> int:
+    def _memory_types_for(self, bits: int) -> list[int]:
+        """Host-visible coherent memory types allowed by `bits`, device-local ones first."""
         vk = self.vk
         host = vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-        for wanted in (host | vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, host):
-            for index, (flags, _) in enumerate(self._memory_types):
-                if bits & (1 << index) and flags & wanted == wanted:
-                    return index
-        raise DeviceFailure(f"device '{self.info.name}' has no host-visible coherent memory for buffers")
+        local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+        chosen = [i for i, (flags, _) in enumerate(self._memory_types)
+                  if bits & (1 << i) and flags & host == host]
+        return sorted(chosen, key=lambda i: 0 if self._memory_types[i][0] & local else 1)
 
     def buffer(self, size: int, *, uniform: bool = False) -> Buffer:
-        """A mapped buffer of `size` bytes (at least 16), zero-filled, with its device address."""
+        """A mapped buffer of `size` bytes (at least 16), zero-filled, with its device address; in
+        device-local host-visible memory where the device has it and it is not full (a GPU's BAR
+        heap), else in host memory the device reads over the bus."""
         vk = self.vk
         size = max(16, (size + 15) & ~15)
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
@@ -280,16 +282,20 @@ class Device:
             size=size, usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
         needs = vk.vkGetBufferMemoryRequirements(self.device, handle)
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
-        try:
-            memory = self._call(vk.vkAllocateMemory, self.device, vk.VkMemoryAllocateInfo(
-                pNext=self.ffi.addressof(flags), allocationSize=needs.size,
-                memoryTypeIndex=self._memory_type(needs.memoryTypeBits)), None)
-        except DeviceFailure:
+        memory = None
+        for type_index in self._memory_types_for(needs.memoryTypeBits):
+            try:
+                memory = vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
+                    pNext=self.ffi.addressof(flags), allocationSize=needs.size, memoryTypeIndex=type_index), None)
+                break
+            except vk.VkError:
+                continue
+        if memory is None:
             vk.vkDestroyBuffer(self.device, handle, None)
-            raise DeviceFailure(f"out of device memory for a buffer of {size} bytes on '{self.info.name}'") from None
+            raise DeviceFailure(f"out of device memory for a buffer of {size} bytes on '{self.info.name}'")
         vk.vkBindBufferMemory(self.device, handle, memory, 0)
         mapped = self._call(vk.vkMapMemory, self.device, memory, 0, size, 0)
-        self.ffi.memmove(mapped, b"\0" * size, size) if size <= (1 << 20) else _zero(self.ffi, mapped, size)
+        _zero(mapped, size)
         info = vk.VkBufferDeviceAddressInfo(buffer=handle)
         address = self.lib.vkGetBufferDeviceAddress(self.device, self.ffi.addressof(info))
         buffer = Buffer(handle, memory, size, int(address), mapped)
@@ -422,7 +428,7 @@ class Device:
             raise DeviceFailure(f"the device '{self.info.name}' failed while running the graph (VkResult {result})")
 
 
-def _zero(ffi: Any, mapped: Any, size: int) -> None:
+def _zero(mapped: Any, size: int) -> None:
     chunk = b"\0" * (1 << 20)
     for start in range(0, size, len(chunk)):
         part = min(len(chunk), size - start)
