@@ -605,3 +605,13 @@ def test_a_produced_grid_beyond_the_maximum_names_the_node(tmp_path) -> None:
     assert rendered(beyond) == (
         "error: a record asks node 'Cells' for a grid of 5x1x1 groups, beyond its [NodeMaxDispatchGrid(4, 1, 1)] "
         "[WG0807]\n1 error generated.\n")
+
+
+def test_many_record_given_grids_with_cross_group_counters(tmp_path) -> None:
+    """One dispatch per record, each with its own NodeContext and cross-group counter: 200 of them in
+    one level (the control data of a level grows with its dispatches)."""
+    grids = [1 + (7 * i) % 8 for i in range(200)]
+    result = run_graph(tmp_path, CROSS_GROUP, {
+        "inputs": [{"entry": "Sum", "records": [{"grid": [g, 1, 1], "slot": i} for i, g in enumerate(grids)]}],
+        "resources": {"u0": {"bytes": 200 * 4}}})
+    assert result.resources == {"u0": {"uint32": [g * (g + 1) // 2 for g in grids]}}

@@ -3,7 +3,7 @@
 Input: the JSON text of a dispatch description (schema in README.md, "wgc run") and the
 `program.Program` it drives.  Output: a `Dispatch` (entry records as bytes in wgc's own record
 layout, resource contents, root constants, local root arguments, repeat count), or located
-diagnostics (WG0800-WG0809) pointing into the JSON text.
+diagnostics (WG0800-WG0803, WG0807) pointing into the JSON text.
 
 Invariants: every problem is a diagnostic with the span of the JSON value at fault (never an
 exception); records written by field name go through the same layout the SPIR-V back end uses
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 from wgc import codes
 from wgc import types as t
-from wgc.diagnostics import Diagnostic
+from wgc.diagnostics import Diagnostic, DiagnosticKind
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
-from wgc.runtime.program import NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid
+from wgc.runtime.program import NodePlan, Program, ResourcePlan, grid_problem, record_grid
 from wgc.sema.layout import TypeLayout
 from wgc.source import SourceFile
 
@@ -68,7 +68,8 @@ class _Invalid(Exception):
         self.diagnostic = diagnostic
 
 
-def _fail(where: Located, message: str, kind=codes.DISPATCH_INVALID, notes: tuple[str, ...] = ()) -> _Invalid:  # type: ignore[no-untyped-def]
+def _fail(where: Located, message: str, kind: DiagnosticKind = codes.DISPATCH_INVALID,
+          notes: tuple[str, ...] = ()) -> _Invalid:
     return _Invalid(kind(where.span, message, notes=notes))
 
 
@@ -430,5 +431,5 @@ def decode_array(data: bytes, kind: str) -> list[int | float | str]:
     return values
 
 
-__all__ = ["Dispatch", "EntryInput", "ResourceData", "RecordLayout", "read_dispatch", "find_resource",
-           "decode_array", "typed_bytes"]
+__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "find_resource", "decode_array",
+           "typed_bytes"]

@@ -99,7 +99,7 @@ class _Reader:
     def string(self) -> str:
         start = self.pos
         try:
-            text, self.pos = json.decoder.scanstring(self.text, self.pos + 1, True)
+            text, self.pos = json.decoder.scanstring(self.text, self.pos + 1, True)  # type: ignore[attr-defined]
         except json.JSONDecodeError as problem:
             raise self.error(problem.msg.lower(), start) from None
         return text

@@ -2,7 +2,8 @@
 
 Input: an open `device.Device`, the `program.Program`, compute pipelines for its entry points
 (`pipelines.GraphPipelines`), and the entry records of a `dispatch.Dispatch`.
-Output: the graph's effect on the bound resources, and a `Trace` of every step.
+Output: the graph's effect on the bound resources, and a `TraceStep` per step (every dispatch: node,
+records in, groups, records out per output).
 
 How it runs (host-driven, seed 002's "depth by depth"): the work pending at a step is a set of
 (node, remaining recursion levels, loop iteration) keys, each with chunks of input records.  A
@@ -19,7 +20,10 @@ broadcasting node whose grid comes from the record is dispatched once per record
 its grid (a zero grid dispatches nothing); at most 65535 groups per dimension, more through
 several dispatches with increasing `group_offset`; records that would not fit in the memory limit
 are an error naming the node (`RecordsOutOfMemory`), and so is a status word with
-`STATUS_OUT_OF_RECORDS`; nothing is left allocated after `run_graph` returns.
+`STATUS_OUT_OF_RECORDS`; a produced grid beyond [NodeMaxDispatchGrid] is `GridBeyondMax`; an output
+of a node to itself targets the next recursion level and is no node (IsValid false) at level 0, a
+loop's back edge the next iteration and no node past [NodeMaxLoopIterations]; `Scheduler.close`
+frees everything it allocated.
 """
 
 from __future__ import annotations
@@ -219,12 +223,11 @@ class Scheduler:
             assert chunk.buffer is not None
             for r in range(n):
                 offset = chunk.offset + r * chunk.stride
-                grid = record_grid(node, chunk.buffer.read(offset, node.record.size))
-                problem = grid_problem(node, grid)
+                asked = record_grid(node, chunk.buffer.read(offset, node.record.size))
+                problem = grid_problem(node, asked)
                 if problem is not None:
                     raise GridBeyondMax(problem)
-                gx, gy, gz = grid
-                groups = gx * gy * gz
+                groups = asked[0] * asked[1] * asked[2]
                 if groups:
                     plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
         else:
@@ -282,10 +285,11 @@ class Scheduler:
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
         contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
-        slots = sum(len(s) for launch in launches for s in launch.outputs)
+        slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
+        pieces = 1 + contexts + 2 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
         size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
-                + slots * abi.OUTPUT_SLOT_SIZE + slots * 4 + len(launches) * 4 + sharing * 4 + 64)
+                + slot_count * (abi.OUTPUT_SLOT_SIZE + 4) + len(launches) * 4 + sharing * 4 + 8 * pieces)
         if self.control is None or self.control.size < size:
             if self.control is not None:
                 self.device.free(self.control)
@@ -301,6 +305,7 @@ class Scheduler:
             cursor = _round(cursor, alignment)
             start = cursor
             cursor += nbytes
+            assert cursor <= size, "internal: the control data outgrew its estimate"
             return start
 
         status_at = take(4 * len(launches), 4)
