@@ -615,3 +615,38 @@ def test_many_record_given_grids_with_cross_group_counters(tmp_path) -> None:
         "inputs": [{"entry": "Sum", "records": [{"grid": [g, 1, 1], "slot": i} for i, g in enumerate(grids)]}],
         "resources": {"u0": {"bytes": 200 * 4}}})
     assert result.resources == {"u0": {"uint32": [g * (g + 1) // 2 for g in grids]}}
+
+
+def test_the_recursive_tree_sample(tmp_path) -> None:
+    """samples/recursive_tree.hlsl: a constant buffer, recursion, a coalescing node and one sharing its
+    input, wave operations, a byte-address counter.  Every frustum plane accepts everything (normal 0,
+    distance 1); tiles split while the camera (at the origin, height 0) is nearer than 1.5 tile sizes."""
+    size, lod, levels, roots = 1024.0, 1.5, 8, 4
+    planes = [0.0, 0.0, 0.0, 1.0] * 6
+    constants = planes + [0.0, 0.0, 0.0, size, 0.0, lod]      # camera, terrain size, max height, LOD factor
+    leaves = []
+
+    def visit(level: int, x: int, y: int) -> None:
+        tile = size / (roots << level)
+        distance = (((x + 0.5) * tile) ** 2 + ((y + 0.5) * tile) ** 2) ** 0.5
+        assert abs(distance - tile * lod) > 1e-3 * tile            # no comparison at float32's edge
+        if level < levels and distance < tile * lod:
+            for c in range(4):
+                visit(level + 1, 2 * x + (c & 1), 2 * y + (c >> 1))
+        else:
+            leaves.append((level, x, y, 0))
+
+    for y in range(roots):
+        for x in range(roots):
+            visit(0, x, y)
+    histogram = [sum(1 for leaf in leaves if leaf[0] == level) for level in range(levels + 1)]
+    result = wgc.run(os.path.join(ROOT, "samples", "recursive_tree.hlsl"), {
+        "inputs": [{"entry": "CullRoots", "records": [{}]}],
+        "resources": {"b0": {"float": constants}, "u1": {"bytes": 16 * len(leaves) + 64},
+                      "u2": {"uint32": [0]}, "u3": {"bytes": 4 * (levels + 1)}}})
+    assert result.ok, rendered(result)
+    assert result.resources["u2"] == {"uint32": [len(leaves)]}
+    assert result.resources["u3"] == {"uint32": histogram}
+    tiles = result.resources["u1"]["uint32"]
+    assert sorted(tuple(tiles[i:i + 4]) for i in range(0, 4 * len(leaves), 4)) == sorted(leaves)
+    assert len(result.trace) == levels + 3          # roots, 9 levels of tiles (0..8), the leaves' level
