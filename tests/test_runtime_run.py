@@ -650,3 +650,16 @@ def test_the_recursive_tree_sample(tmp_path) -> None:
     tiles = result.resources["u1"]["uint32"]
     assert sorted(tuple(tiles[i:i + 4]) for i in range(0, 4 * len(leaves), 4)) == sorted(leaves)
     assert len(result.trace) == levels + 3          # roots, 9 levels of tiles (0..8), the leaves' level
+
+
+def test_the_hello_sample_builds_its_histogram(tmp_path) -> None:
+    """samples/hello.hlsl: item i lands in bin (i * 2654435761 mod 2^32) >> 28."""
+    items = 1000
+    histogram = [0] * 16
+    for i in range(items):
+        histogram[((i * 2654435761) % 2 ** 32) >> 28] += 1
+    result = wgc.run(os.path.join(ROOT, "samples", "hello.hlsl"), {
+        "inputs": [{"entry": "Generate", "records": [{"gridSize": -(-items // 64), "itemCount": items}]}],
+        "resources": {"u0": {"bytes": 64}}})
+    assert result.ok, rendered(result)
+    assert result.resources == {"u0": {"uint32": histogram}}
