@@ -85,7 +85,8 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     # dxc groups its --help by purpose; these are wgc's sections, in order (parameter names)
     "Common Options": ("profile", "proposals", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
                        "enable_16bit_types", "output", "report_format"),
-    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "debug_info"),
+    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "reflection_file",
+                       "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
                                                "deps_only"),
     "SPIR-V Code Generation Options": ("target", "target_env", "skip_validation", "optimize", "matrix_order",
@@ -319,15 +320,19 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @cli.command("compile", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "-Fo", "output", metavar="FILE", help="Output file ('-' for standard output).")
-@click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ir", "ast", "hlsl", "preprocessed"]),
+@click.option("--emit", "emit",
+              type=click.Choice(["spirv", "asm", "reflection", "ir", "ast", "hlsl", "preprocessed"]),
               default="spirv", show_default=True,
-              help="What to produce: SPIR-V, its disassembly, the typed IR dump, the AST dump, the "
-                   "pretty-printed HLSL, or the preprocessed text.")
+              help="What to produce: SPIR-V, its disassembly, its reflection (JSON: nodes, record layouts, "
+                   "bindings; schema in the README), the typed IR dump, the AST dump, the pretty-printed HLSL, "
+                   "or the preprocessed text.")
 @click.option("-S", "assembly", is_flag=True, help="Write SPIR-V assembly text (same as --emit=asm).")
 @click.option("--split-nodes", "split_dir", metavar="DIR",
               help="Write one SPIR-V module per node into DIR (DIR/<function>.spv; AMD's driver "
                    "accepts one node per module).")
 @click.option("-Fh", "header_file", metavar="FILE", help="Write a C header holding the SPIR-V words.")
+@click.option("-Fre", "reflection_file", metavar="FILE",
+              help="Also write the reflection of the SPIR-V (JSON, as --emit=reflection) to FILE.")
 @click.option("-Vn", "header_variable", metavar="NAME",
               help="Name of the uint32_t array in the -Fh header (default: g_<input name>).")
 @click.option("-Vd", "skip_validation", is_flag=True,
@@ -348,8 +353,9 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("-M", "deps_only", is_flag=True,
               help="Only preprocess and print the dependency rule (to -MF FILE if given).")
 def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
-                    header_file: str | None, header_variable: str | None, skip_validation: bool,
-                    optimize: bool, debug_info: bool, target: str, spirv_flag: bool, write_deps: bool,
+                    header_file: str | None, reflection_file: str | None, header_variable: str | None,
+                    skip_validation: bool, optimize: bool, debug_info: bool, target: str, spirv_flag: bool,
+                    write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
                     **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
@@ -365,6 +371,13 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     if header_file is not None and emit not in ("spirv", "dependencies"):
         raise click.UsageError("-Fh writes the SPIR-V binary as a C header: it cannot be combined "
                                f"with --emit={emit}")
+    if reflection_file is not None and emit not in ("spirv", "asm", "dependencies"):
+        raise click.UsageError("-Fre writes the reflection beside the SPIR-V: it cannot be combined "
+                               f"with --emit={emit}" + (" (use -o)" if emit == "reflection" else ""))
+    if emit == "reflection" and (split_dir is not None or header_file is not None):
+        raise click.UsageError("--emit=reflection writes one JSON document: it cannot be combined with "
+                               + ("--split-nodes" if split_dir is not None else "-Fh")
+                               + " (write the reflection beside the modules with -Fre FILE)")
     if header_file is not None and header_variable is None:
         header_variable = _default_header_variable(kwargs["input"])
     if header_variable is not None:
@@ -379,7 +392,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
-                      header_variable=header_variable, target=target)
+                      header_variable=header_variable, target=target,
+                      reflection=reflection_file is not None and not deps_only)
     from wgc.outputs import OutputPlan
 
     plan = OutputPlan()
@@ -393,6 +407,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
             plan.name("-Fh", header_file)
         if output is not None or header_file is None:
             plan.name("-o", output or ("a.spv" if emit == "spirv" else "-"))
+    if reflection_file is not None and not deps_only:
+        plan.name("-Fre", reflection_file)
     if depfile is not None and not deps_only:
         plan.name("-MF", depfile)
 
@@ -415,6 +431,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
                 transaction.stage(header_file, result.outputs["header"])
             if output is not None or header_file is None:
                 transaction.stage(output or ("a.spv" if emit == "spirv" else "-"), result.outputs.get(emit, b""))
+        if reflection_file is not None:
+            transaction.stage(reflection_file, result.outputs["reflection"])
         if depfile is not None:
             transaction.stage(depfile, rule.encode())      # committed after the outputs it describes
 
