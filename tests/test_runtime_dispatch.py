@@ -2,8 +2,8 @@
 wgc's record layout, raw records, resources, root constants, and every schema error as the full
 rendered diagnostic (location in the JSON text, caret line, notes).
 
-No Vulkan is needed here: the description is checked against the program model of a graph that
-sema analysed.  Expected record bytes are packed by hand with `struct` from the record's HLSL
+No Vulkan is needed here: the description is checked against the program model built from the
+reflection of a graph compiled for the emulated target.  Expected record bytes are packed by hand with `struct` from the record's HLSL
 declaration (scalar layout: each member at the next multiple of its own alignment).
 """
 
@@ -33,7 +33,10 @@ struct Item { bool flag; Inner inner; float2x2 m; };
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(16, 16, 1)] [NumThreads(4, 1, 1)]
 void Entry(DispatchNodeInputRecord<Seed> input, [MaxRecords(4)] NodeOutput<Item> Leaf) { }
 [Shader("node")] [NodeLaunch("thread")]
-void Leaf(ThreadNodeInputRecord<Item> input) { Out[0] = push.bias + scale; }
+void Leaf(ThreadNodeInputRecord<Item> input)
+{
+    Out[0] = push.bias + scale + Raw.Load(0) + (uint)Weights[0].x + (uint)Picture.Load(int3(0, 0, 0)).x;
+}
 [Shader("node")] [NodeLaunch("thread")] [NodeID("Arr", 2)]
 void Second(ThreadNodeInputRecord<Item> input) { }
 """
@@ -41,10 +44,10 @@ void Second(ThreadNodeInputRecord<Item> input) { }
 
 @pytest.fixture(scope="module")
 def program():
-    front = driver.run_front_end(driver.Options(input="-", emit="ir", enable_16bit_types=True),
-                                 stdin=GRAPH.encode())
-    assert not [d for d in front.diagnostics if d.severity.name == "ERROR"], front.diagnostics
-    return build_program(front.analysis)
+    result = driver.compile(driver.Options(input="-", emit="reflection", target="emulated", enable_16bit_types=True),
+                            stdin=GRAPH.encode())
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    return build_program(result.reflection)
 
 
 def check(program, text: str):

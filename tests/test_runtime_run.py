@@ -362,9 +362,9 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
 
     from wgc import codes
 
-    rendered_here = {"WG0021", "WG0022", "WG0023", "WG0804", "WG0805", "WG0806"}   # the tests above
-    runtime_codes = {k.code for k in codes.ALL_KINDS
-                     if k.code.startswith("WG08") or k.code in ("WG0021", "WG0022", "WG0023")}
+    rendered_here = {"WG0021", "WG0022", "WG0023", "WG0024", "WG0804", "WG0805", "WG0806"}   # the tests here
+    runtime_codes = {k.code for k in codes.ALL_KINDS                        # WG0021-WG0039: the runtime's environment
+                     if k.code.startswith("WG08") or "WG0021" <= k.code <= "WG0039"}
     assert runtime_codes == rendered_here | RENDERED_HERE
 
 
@@ -663,3 +663,22 @@ def test_the_hello_sample_builds_its_histogram(tmp_path) -> None:
         "resources": {"u0": {"bytes": 64}}})
     assert result.ok, rendered(result)
     assert result.resources == {"u0": {"uint32": histogram}}
+
+
+def test_a_compile_result_runs_and_other_results_are_refused(tmp_path) -> None:
+    path = write(tmp_path, "graph.hlsl", THREAD)
+    dispatch = {"inputs": [{"entry": "Square", "records": [{"slot": 1, "value": 4}]}],
+                "resources": {"u0": {"bytes": 8}}}
+    compiled = wgc.compile(wgc.Options(input=path, target="emulated", reflection=True))
+    assert compiled.ok
+    result = wgc.run(compiled, dispatch)
+    assert result.ok and result.resources == {"u0": {"uint32": [0, 17]}}
+    amdx = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True)), dispatch)
+    assert rendered(amdx) == (
+        "error: this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
+        "Options(target='emulated', reflection=True) [WG0024]\n1 error generated.\n")
+    bare = wgc.run(wgc.compile(wgc.Options(input=path, target="emulated")), dispatch)
+    assert rendered(bare) == (
+        "error: wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
+        "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes) [WG0024]\n"
+        "1 error generated.\n")

@@ -24,8 +24,9 @@ def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A0
 
 
 def run(source_or_result: Any, dispatch: Any, **options: Any) -> Any:
-    """Compile a graph for the emulated target and run a dispatch of it on a Vulkan device; returns a
-    `wgc.runtime.run.RunResult` (see `wgc.runtime.run.run` for the options)."""
+    """Run a dispatch of a graph on a Vulkan device: `source_or_result` is a path or `Options` (compiled
+    for the emulated target) or the `Result` of such a compile (`Options(target="emulated",
+    reflection=True)`); returns a `wgc.runtime.run.RunResult` (see `wgc.runtime.run.run`)."""
     from wgc.runtime.run import run as run_graph
 
     return run_graph(source_or_result, dispatch, **options)

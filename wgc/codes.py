@@ -47,6 +47,8 @@ VULKAN_UNAVAILABLE = _kind("WG0021", E, "wgc run found no Vulkan loader or no Vu
 DEVICE_NOT_FOUND = _kind("WG0022", E, "--device names no Vulkan device (by index or name)")
 DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature wgc run needs "
                       "(out of device memory, device lost, no buffer device address)")
+RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result that is not an emulated module with "
+                            "its reflection")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

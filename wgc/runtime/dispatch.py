@@ -6,8 +6,9 @@ layout, resource contents, root constants, local root arguments, repeat count), 
 diagnostics (WG0800-WG0803, WG0807) pointing into the JSON text.
 
 Invariants: every problem is a diagnostic with the span of the JSON value at fault (never an
-exception); records written by field name go through the same layout the SPIR-V back end uses
-(`sema.layout`, scalar rules); missing record fields are zero; nothing here touches Vulkan.
+exception); records written by field name go through the record layouts of the compile's
+reflection (the offsets the SPIR-V module is decorated with); missing record fields are zero;
+nothing here touches Vulkan.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ import struct
 from dataclasses import dataclass, field
 
 from wgc import codes
-from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
-from wgc.runtime.program import NodePlan, Program, ResourcePlan, grid_problem, record_grid
-from wgc.sema.layout import TypeLayout
+from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid,
+                                 scalar_shape)
 from wgc.source import SourceFile
 
 ARRAY_FORMATS: dict[str, str] = {
@@ -133,7 +133,7 @@ def _input(item: Located, program: Program) -> EntryInput:
         stride = node.record.stride
         for record in records.value:
             encoded = bytearray(stride)
-            _encode(record, node.record.type, node.record.layout, encoded, 0, node.record.name)
+            _encode_record(record, node.record, encoded)
             _check_grid(node, encoded, record)
             data += encoded
         return EntryInput(node, bytes(data), len(records.value), stride)
@@ -179,7 +179,7 @@ def _raw_records(records: Located, node: NodePlan) -> EntryInput:
     stride = _natural(records.value["stride"], "a stride")
     count = _natural(records.value["count"], "a record count")
     size = node.record.size
-    alignment = node.record.layout.alignment if node.record.layout is not None else 1
+    alignment = node.record.alignment
     if stride % max(alignment, 1):
         raise _fail(records.value["stride"], f"stride {stride} is not a multiple of {alignment}, the alignment of a "
                                              f"'{node.record.name}' record of node '{node.label}'")
@@ -203,95 +203,100 @@ def _check_grid(node: NodePlan, record: bytes | bytearray, where: Located) -> No
         raise _fail(where, problem, codes.GRID_BEYOND_MAX)
 
 
-def _encode(value: Located, type_: t.Type | None, layout: TypeLayout | None, out: bytearray, offset: int,
-            what: str) -> None:
-    """Write `value` as `type_` (laid out as `layout`) into `out` at `offset`."""
-    if type_ is None or layout is None:
+def _encode_record(value: Located, record: RecordLayout, out: bytearray) -> None:
+    """Write the record `value` (an object by field name) in `record`'s layout into `out`."""
+    if not record.fields:
         if not (isinstance(value.value, dict) and not value.value):
-            raise _fail(value, f"{what} has no fields: write {{}}")
+            raise _fail(value, f"{record.name} record has no fields: write {{}}")
         return
-    if isinstance(type_, t.StructType):
-        if not isinstance(value.value, dict):
-            raise _fail(value, f"a '{type_.name}' is written as an object by field name")
-        members = {m.name: m for m in layout.members}
-        fields = {f.name: f for f in _all_fields(type_)}
-        for name, item in value.value.items():
-            member = members.get(name)
-            if member is None or name not in fields:
-                known = ", ".join(m.name for m in layout.members)
-                raise _Invalid(codes.DISPATCH_RECORD_FIELD(
-                    value.keys[name], f"'{type_.name}' has no field '{name}'", notes=(f"its fields: {known}",)))
-            _encode(item, fields[name].type, member.layout, out, offset + member.offset, f"field '{name}'")
+    _encode_struct(value, record.name, record.fields, out, 0)
+
+
+def _encode_struct(value: Located, type_name: str, fields: tuple[Field, ...], out: bytearray, offset: int) -> None:
+    if not isinstance(value.value, dict):
+        raise _fail(value, f"a '{type_name}' is written as an object by field name")
+    by_name = {f.name: f for f in fields}
+    for name, item in value.value.items():
+        field_ = by_name.get(name)
+        if field_ is None:
+            known = ", ".join(f.name for f in fields)
+            raise _Invalid(codes.DISPATCH_RECORD_FIELD(
+                value.keys[name], f"'{type_name}' has no field '{name}'", notes=(f"its fields: {known}",)))
+        _encode_field(item, field_, out, offset + field_.offset, f"field '{name}'")
+
+
+def _encode_field(value: Located, field_: Field, out: bytearray, offset: int, what: str) -> None:
+    if not field_.array_dims:
+        _encode_element(value, field_, field_.size, out, offset, what)
         return
-    if isinstance(type_, t.ArrayType):
-        count = type_.length or 0
-        if not isinstance(value.value, list) or len(value.value) != count:
-            raise _fail(value, f"{what} is an array of {count} elements: write a list of {count} values")
-        stride = layout.array_stride or 0
+    stride = field_.array_stride or 0
+    flat: list[Located] = []
+
+    def gather(item: Located, dims: tuple[int, ...], where: str) -> None:
+        if not isinstance(item.value, list) or len(item.value) != dims[0]:
+            raise _fail(item, f"{where} is an array of {dims[0]} elements: write a list of {dims[0]} values")
+        for k, element in enumerate(item.value):
+            if len(dims) > 1:
+                gather(element, dims[1:], f"element {k}")
+            else:
+                flat.append(element)
+
+    gather(value, field_.array_dims, what)
+    for k, element in enumerate(flat):
+        _encode_element(element, field_, stride, out, offset + k * stride, f"element {k}")
+
+
+def _encode_element(value: Located, field_: Field, size: int, out: bytearray, offset: int, what: str) -> None:
+    """One (non-array) value of `field_`'s type, `size` bytes, at `offset`."""
+    type_name = field_.type.split("[")[0]
+    if field_.fields:
+        _encode_struct(value, type_name, field_.fields, out, offset)
+        return
+    kind, bits, shape, scalar_name = scalar_shape(type_name, size)
+    width = bits // 8
+    if not shape:
+        _scalar(value, kind, bits, scalar_name, out, offset)
+    elif len(shape) == 1:
+        if not isinstance(value.value, list) or len(value.value) != shape[0]:
+            raise _fail(value, f"{what} is a '{type_name}': write a list of {shape[0]} numbers")
         for i, item in enumerate(value.value):
-            _encode(item, type_.element, layout.element, out, offset + i * stride, f"element {i}")
-        return
-    if isinstance(type_, t.VectorType):
-        if not isinstance(value.value, list) or len(value.value) != type_.count:
-            raise _fail(value, f"{what} is a '{type_}': write a list of {type_.count} numbers")
-        size = type_.element.bits // 8
-        for i, item in enumerate(value.value):
-            _scalar(item, type_.element, out, offset + i * size)
-        return
-    if isinstance(type_, t.MatrixType):
-        rows, columns = type_.rows, type_.columns
+            _scalar(item, kind, bits, scalar_name, out, offset + i * width)
+    else:
+        rows, columns = shape
         if (not isinstance(value.value, list) or len(value.value) != rows
                 or any(not isinstance(r.value, list) or len(r.value) != columns for r in value.value)):
-            raise _fail(value, f"{what} is a '{type_}': write {rows} rows of {columns} numbers")
-        size = type_.element.bits // 8
-        stride = layout.matrix_stride or size * (columns if layout.row_major else rows)
+            raise _fail(value, f"{what} is a '{type_name}': write {rows} rows of {columns} numbers")
+        stride = field_.matrix_stride or width * (columns if field_.row_major else rows)
         for r, row in enumerate(value.value):
             for c, item in enumerate(row.value):
-                place = r * stride + c * size if layout.row_major else c * stride + r * size
-                _scalar(item, type_.element, out, offset + place)
-        return
-    if isinstance(type_, t.EnumType):
-        _scalar(value, type_.underlying, out, offset)
-        return
-    if isinstance(type_, t.ScalarType):
-        _scalar(value, type_, out, offset)
-        return
-    raise _fail(value, f"{what} has type '{type_}', which a dispatch description cannot write")
+                place = r * stride + c * width if field_.row_major else c * stride + r * width
+                _scalar(item, kind, bits, scalar_name, out, offset + place)
 
 
-def _all_fields(struct_type: t.StructType) -> list[t.Field]:
-    chain = []
-    current: t.StructType | None = struct_type
-    while current is not None:
-        chain.append(current)
-        current = current.base
-    return [f for s in reversed(chain) for f in s.fields]
-
-
-def _scalar(value: Located, scalar: t.ScalarType, out: bytearray, offset: int) -> None:
-    kind, bits = scalar.kind.value, scalar.bits
+def _scalar(value: Located, kind: str, bits: int, name: str, out: bytearray, offset: int) -> None:
+    """Write the number `value` as a `kind` ("uint", "int", "float", "bool") of `bits` named `name`."""
     number = value.value
     if kind == "bool":
         if not isinstance(number, bool) and number not in (0, 1):
-            raise _fail(value, f"a '{scalar}' is true, false, 0 or 1")
+            raise _fail(value, f"a '{name}' is true, false, 0 or 1")
         struct.pack_into("<I", out, offset, int(bool(number)))
         return
     if isinstance(number, bool) or not isinstance(number, (int, float)):
-        raise _fail(value, f"a '{scalar}' is a number")
+        raise _fail(value, f"a '{name}' is a number")
     if kind == "float":
         code = {16: "e", 32: "f", 64: "d"}[bits]
         try:
             struct.pack_into("<" + code, out, offset, float(number))
         except (OverflowError, struct.error):
-            raise _fail(value, f"{number} does not fit in a '{scalar}'") from None
+            raise _fail(value, f"{number} does not fit in a '{name}'") from None
         return
     if isinstance(number, float):
         if not number.is_integer():
-            raise _fail(value, f"a '{scalar}' is an integer, not {number}")
+            raise _fail(value, f"a '{name}' is an integer, not {number}")
         number = int(number)
     low, high = (0, (1 << bits) - 1) if kind == "uint" else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     if not low <= number <= high:
-        raise _fail(value, f"{number} is outside the range of a '{scalar}' ({low}..{high})")
+        raise _fail(value, f"{number} is outside the range of a '{name}' ({low}..{high})")
     out[offset:offset + bits // 8] = int(number).to_bytes(bits // 8, "little", signed=kind == "int")
 
 
@@ -357,17 +362,12 @@ def typed_bytes(value: Located, what: str) -> bytearray:
         raise _Invalid(codes.DISPATCH_INVALID(value.keys[kind], f"unknown data form '{kind}' (expected one of {forms})"))
     if not isinstance(data.value, list):
         raise _fail(data, f"\"{kind}\" is a list of numbers")
-    out = bytearray(struct.calcsize("<" + code) * len(data.value))
-    scalar = _SCALARS[kind]
+    size = struct.calcsize("<" + code)
+    out = bytearray(size * len(data.value))
+    scalar_kind = "float" if "float" in kind else ("int" if kind.startswith("int") else "uint")
     for i, item in enumerate(data.value):
-        _scalar(item, scalar, out, i * (scalar.bits // 8))
+        _scalar(item, scalar_kind, 8 * size, kind, out, i * size)
     return out
-
-
-_SCALARS = {name: t.ScalarType(t.ScalarKind("float" if "float" in name else ("int" if name.startswith("int") else "uint")),
-                               {"uint8": 8, "int8": 8, "uint16": 16, "int16": 16, "float16": 16, "uint64": 64,
-                                "int64": 64, "float64": 64}.get(name, 32), name)
-            for name in ARRAY_FORMATS}
 
 
 def _resources(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:

@@ -1,12 +1,13 @@
 """Runtime, the library API: compile a graph for the emulated target and run a dispatch of it.
 
-Input: a source (a path, or `driver.Options`) and a dispatch description (a path to
+Input: a source (a path, `driver.Options`, or the `driver.Result` of a compile for the emulated
+target with its reflection) and a dispatch description (a path to
 `dispatch.json`, its text as a `SourceFile`, or a JSON-shaped dict), plus what to dump and which
 device to use.  Output: a `RunResult`: diagnostics (compile, dispatch description, device), the
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0023, WG0800-WG0807); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0807); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -64,20 +65,38 @@ class RunResult:
 
 
 def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
-    """(diagnostics, emulated module, program) of `source`."""
+    """(diagnostics, emulated module, program) of `source`: a path, `driver.Options` (compiled here
+    for the emulated target with its reflection), or the `driver.Result` of such a compile."""
     from wgc import driver
     from wgc.runtime.program import build_program
 
-    options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
-    if "target" not in driver.Options.__dataclass_fields__:   # pragma: no cover - before the emulated target
-        return [codes.DEVICE_FAILED(None, "this wgc has no emulated target to run graphs with")], None, None
-    result = driver.compile(replace(options, emit="spirv", target="emulated", split_nodes=False), stdin)  # type: ignore[call-arg]
+    if isinstance(source, driver.Result):
+        result = source
+        problem = _not_runnable(result)
+        if problem is not None:
+            return list(result.diagnostics) + [codes.RESULT_NOT_RUNNABLE(None, problem)], None, None
+    else:
+        options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
+        result = driver.compile(replace(options, emit="spirv", target="emulated", split_nodes=False,
+                                        reflection=True), stdin)
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
-    front = driver.run_with_deep_stack(driver.run_front_end, replace(options, emit="ir"), stdin, None)
-    program = build_program(front.analysis)
-    return diagnostics, result.outputs["spirv"], program
+    return diagnostics, result.outputs["spirv"], build_program(result.reflection)
+
+
+def _not_runnable(result: Any) -> str | None:
+    """Why a compile's `Result` cannot be run, or None."""
+    if not result.ok:
+        return None
+    module = result.outputs.get("spirv")
+    if module is None or result.reflection is None:
+        return ("wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
+                "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes)")
+    if b"SPV_AMDX_shader_enqueue" in module:
+        return ("this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
+                "Options(target='emulated', reflection=True)")
+    return None
 
 
 def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]]:
