@@ -5,7 +5,7 @@
 //   wgc compile samples/inline_raytracing.hlsl -o inline_raytracing.spv
 
 RaytracingAccelerationStructure Scene : register(t0);          // set 0, binding 0
-RaytracingAccelerationStructure Occluders[2] : register(t1);   // an array of two: bindings 1 and 2
+RaytracingAccelerationStructure Occluders[2] : register(t1);   // an array of two: binding 1, 2 descriptors
 Texture2D<float> AlphaMask : register(t3);
 RWStructuredBuffer<float4> Image : register(u4);
 

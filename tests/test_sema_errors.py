@@ -1036,6 +1036,17 @@ CASES = [
                "                                  ^",
                "note: Vulkan lets variables share a binding only when one descriptor type serves them all (the same type, or a sampled image and a sampler)",
                "1 error generated.")),
+    case("WG0361", "vk-binding-of-an-acceleration-structure-and-a-buffer",   # no storage buffer (issue 12)
+         lines("[[vk::binding(1)]] RaytracingAccelerationStructure Scene;",
+               "[[vk::binding(1)]] StructuredBuffer<uint> Data;"),
+         lines("<stdin>:2:43: error: 'Data' (storage buffer) and 'Scene' (acceleration structure) are both bound to descriptor set 0, binding 1, but no Vulkan descriptor type serves both [WG0361] [-Wvk-binding-incompatible]",
+               "[[vk::binding(1)]] StructuredBuffer<uint> Data;",
+               "                                          ^~~~",
+               "<stdin>:1:52: note: 'Scene' is bound here",
+               "[[vk::binding(1)]] RaytracingAccelerationStructure Scene;",
+               "                                                   ^~~~~",
+               "note: Vulkan lets variables share a binding only when one descriptor type serves them all (the same type, or a sampled image and a sampler)",
+               "1 error generated.")),
     # WG0324 ---------------------------------------------------------------
     case("WG0324", "uav-in-t-register",
          lines("RWStructuredBuffer<uint> Counts : register(t0);"),

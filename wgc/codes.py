@@ -14,7 +14,8 @@ analysis (names, types, expressions, statements, constants, bindings, attributes
 work-graph rules of one node shader, WG05xx whole-graph rules, WG06xx what the SPIR-V AMDX
 target cannot express (computed in sema by `wgc.sema.target`, reported by `wgc compile` only)
 and the choice of nodes to compile (WG0602, the back end's own "cannot lower", is retired: every
-rule is checked in sema, and back ends only lower).
+rule is checked in sema, and back ends only lower).  WG08xx the runtime (`wgc run`: the dispatch
+description and the execution of a graph; the Vulkan environment it needs is WG0021-WG0023).
 Groups are kebab-case (dxc spellings where dxc has the same warning).
 """
 
@@ -43,6 +44,12 @@ OUTPUT_IS_INPUT = _kind("WG0008", E, "an output path names a file the compile re
 OUTPUT_NAMED_TWICE = _kind("WG0009", E, "two output options name the same file")
 STALE_OUTPUT_NOT_REMOVABLE = _kind("WG0010", E, "an output left by an earlier run cannot be removed")
 NESTING_TOO_DEEP = _kind("WG0020", E, "the program nests deeper than wgc's stack can follow")
+VULKAN_UNAVAILABLE = _kind("WG0021", E, "wgc run found no Vulkan loader or no Vulkan device (says what to install)")
+DEVICE_NOT_FOUND = _kind("WG0022", E, "--device names no Vulkan device (by index or name)")
+DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature wgc run needs "
+                      "(out of device memory, device lost, no buffer device address)")
+RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result that is not an emulated module with "
+                            "its reflection")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
@@ -260,6 +267,17 @@ UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a
                            "Vulkan SPIR-V cannot import functions)")
 
 
+# WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------
+DISPATCH_INVALID = _kind("WG0800", E, "a dispatch description that is not valid JSON or breaks its schema")
+DISPATCH_UNKNOWN_NAME = _kind("WG0801", E, "a dispatch description names a node or resource the graph does not have")
+DISPATCH_RECORD_FIELD = _kind("WG0802", E, "a record written by field name names a field its record struct lacks")
+RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource of a kind wgc run cannot bind (textures, samplers, typed "
+                               "buffers)")
+RESOURCE_MISSING = _kind("WG0804", E, "a resource the graph's shaders use has no contents in the dispatch description")
+RECORDS_OUT_OF_MEMORY = _kind("WG0805", E, "the records a node may produce do not fit in the memory wgc run may use")
+DUMP_UNKNOWN = _kind("WG0806", E, "--dump names no resource of the graph")
+GRID_BEYOND_MAX = _kind("WG0807", E, "a record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid] (undefined "
+                      "behaviour in D3D12)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

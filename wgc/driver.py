@@ -12,10 +12,10 @@ Invariants:
   pipeline, syntax errors do not (sema checks the declarations that parsed, issue 12);
   outputs are produced only when there are no errors, except `Result.partial`: the
   inspect view (text, json, dot) of the sound nodes of a file with errors.
-- SPIR-V outputs first check the target's limits (`wgc.sema.target`, WG06xx) for
-  the nodes compiled, and hand the back end the facts that module computes for them (the
-  Interlocked* calls on records one invocation owns); the other outputs (IR, inspect views)
-  do not report them.
+- SPIR-V outputs and the reflection first check that there is a node to compile (WG0603) and the
+  target's limits (`wgc.sema.target`, WG06xx) for the nodes compiled, and hand the back end the
+  facts that module computes for them (the Interlocked* calls on records one invocation owns); the
+  other outputs (IR, inspect views) do not report them.
 
 Deep input (how nesting depth is handled): the tree walks of every stage (AST builder,
 printers, sema, uniformity, irdump, the SPIR-V lowering) recurse once per level of the
@@ -40,6 +40,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
@@ -56,7 +57,7 @@ PROPOSALS = ("max-records-per-node", "work-graph-loops")
 `-fwork-graph-proposals`): hlsl-specs 0025 and Work Graph Loops (PR #770), under lib_6_9."""
 TARGET_ENVS = ("vulkan1.2", "vulkan1.3", "vulkan1.4")
 EMIT_KINDS = ("spirv", "asm", "ast", "hlsl", "preprocessed", "ir", "json", "text", "dot", "dxil", "svg", "png",
-              "dependencies")
+              "reflection", "dependencies")
 """`dependencies` stops after preprocessing: `Result.dependencies` is then the product (`-M`)."""
 INSPECT_FORMATS = ("text", "json", "dot", "svg", "png", "dxil")
 """The views of the work graph (`wgc inspect --format`), all rendered from `metadata.model`."""
@@ -103,6 +104,8 @@ class Options:
     """-Zi: OpSource with the file's name and text."""
     header_variable: str | None = None
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
+    reflection: bool = False
+    """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,9 @@ class Result:
     partial: dict[str, bytes] = field(default_factory=dict)
     """With errors, for `emit` text/json/dot: the inspect view of the nodes that were checked
     without errors (what `wgc inspect` shows on standard output beside the errors)."""
+    reflection: Any = None
+    """With `emit="reflection"` or `Options.reflection`, after a successful compile: the
+    `wgc.metadata.reflection.Reflection` whose JSON is `outputs["reflection"]`."""
 
     @property
     def ok(self) -> bool:
@@ -300,18 +306,19 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
     front = run_front_end(options, stdin, on_file_read)
     raw = list(option_warnings) + list(front.diagnostics)
     outputs: dict[str, bytes] = {}
+    reflection = None
     if not has_errors(apply_policy(raw, policy)):
-        produced, more = _emit(options, front)
+        outputs, more, reflection = _emit(options, front)
         raw.extend(more)
-        outputs = produced
     diagnostics = tuple(apply_policy(raw, policy))
     partial: dict[str, bytes] = {}
     if has_errors(diagnostics):
-        outputs = {}
+        outputs, reflection = {}, None
         analysis = front.analysis
         if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:  # type: ignore[attr-defined]
             partial, _ = _inspect(options, front, sound_only=True)
-    return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial)
+    return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial,
+                  reflection=reflection)
 
 
 def wgc_version() -> str:
@@ -355,42 +362,54 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
         return {}, [codes.GRAPHVIZ_UNAVAILABLE(None, str(problem))]
 
 
-def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
+def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic], Any]:
+    """The outputs of `options.emit`, their diagnostics, and the `Reflection` when one was made."""
     if options.emit == "preprocessed":
-        return {"preprocessed": (front.expanded_text or "").encode()}, []
+        return {"preprocessed": (front.expanded_text or "").encode()}, [], None
     if options.emit == "dependencies":
-        return {"dependencies": "".join(f"{d}\n" for d in front.dependencies).encode()}, []
+        return {"dependencies": "".join(f"{d}\n" for d in front.dependencies).encode()}, [], None
     if options.emit == "ast":
         from wgc.syntax.dump import dump_ast
 
-        return {"ast": dump_ast(front.unit).encode()}, []  # type: ignore[arg-type]
+        return {"ast": dump_ast(front.unit).encode()}, [], None  # type: ignore[arg-type]
     if options.emit == "hlsl":
         from wgc.syntax.printer import print_hlsl
 
-        return {"hlsl": print_hlsl(front.unit).encode()}, []  # type: ignore[arg-type]
+        return {"hlsl": print_hlsl(front.unit).encode()}, [], None  # type: ignore[arg-type]
     if options.emit == "ir":
         from wgc.irdump import dump_ir
 
-        return {"ir": dump_ir(front.analysis.module).encode()}, []  # type: ignore[union-attr]
+        return {"ir": dump_ir(front.analysis.module).encode()}, [], None  # type: ignore[union-attr]
     if options.emit in INSPECT_FORMATS:
-        return _inspect(options, front)
+        return (*_inspect(options, front), None)
     return _spirv(options, front)
 
 
-def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes."""
+def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic], Any]:
+    """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes, and
+    "reflection" (with `options.reflection`, or alone for emit "reflection")."""
+    import json
     import struct
 
-    from wgc.sema.modules import composition_warnings
+    from wgc.sema.modules import compiled_nodes, composition_warnings
     from wgc.sema.target import check_target, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
-    nodes = [n for n in analysis.nodes if options.entry in (None, n.function.name)]  # type: ignore[union-attr]
+    nodes, problems = compiled_nodes(analysis.nodes, options.entry)  # type: ignore[union-attr]
+    if problems:
+        return {}, problems, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target)
     if limits:
-        return {}, limits
+        return {}, limits, None
     warnings = composition_warnings(nodes, options.split_nodes, options.target)
+    outputs: dict[str, bytes] = {}
+    reflection = None
+    if options.reflection or options.emit == "reflection":
+        reflection = _reflection(options, front, nodes)
+        outputs["reflection"] = (json.dumps(reflection.to_json(), indent=2) + "\n").encode()
+    if options.emit == "reflection":
+        return outputs, warnings, reflection
     source = front.source
     emitted = emit_spirv(front.analysis, EmitOptions(
         target=options.target, target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
@@ -398,7 +417,6 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         plain_atomics=plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None))
-    outputs: dict[str, bytes] = {}
     for key, words in emitted.modules.items():
         suffix = f":{key}" if key else ""
         if options.emit == "asm":
@@ -412,4 +430,14 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
 
             outputs["header" + suffix] = c_header(words, options.header_variable,
                                                   source_name=source.path if source else None).encode()
-    return outputs, warnings + emitted.diagnostics
+    return outputs, warnings, reflection
+
+
+def _reflection(options: Options, front: FrontEnd, nodes: list):  # type: ignore[no-untyped-def,type-arg]
+    """The `Reflection` of the SPIR-V that `nodes` compile to (`wgc.metadata.reflection`)."""
+    from wgc.metadata.reflection import build_reflection
+
+    analysis = front.analysis
+    return build_reflection(nodes, analysis.graph, analysis.module.globals,  # type: ignore[union-attr]
+                            version=wgc_version(), target_env=options.target_env,
+                            split_nodes=options.split_nodes)

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from wgc import types as t
-from wgc.sema.layout import TypeLayout
+from wgc.sema.layout import LayoutRule, TypeLayout
 from wgc.source import Span
 
 ConstValue = Union[bool, int, float, str, tuple]
@@ -113,6 +113,8 @@ class Binding:
     """"vk::binding", "register" or "auto": what decided it."""
     register: str | None = None
     """The `register(...)` slot as written (e.g. "u3"), when there is one."""
+    space: str | None = None
+    """The `register(...)` space as written (e.g. "space1"), when there is one."""
 
 
 @dataclass(eq=False)
@@ -146,6 +148,8 @@ class Variable:
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None
     """Uniform blocks: the block's layout; structured buffers: the element's; node objects: the record's."""
+    layout_rule: LayoutRule | None = None
+    """The rule `layout` was computed by (sema's choice from the options; shown by the metadata)."""
     spec_id: int | None = None
     spec_default: ConstValue | None = None
     """Specialization constants: the SpecId and the default value (of the variable's scalar type)."""

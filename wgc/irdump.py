@@ -60,7 +60,7 @@ from typing import Callable
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.layout import TypeLayout
+from wgc.sema.layout import TypeLayout, laid_out_type, member_fields
 
 _SUFFIX = {"int": "", "uint": "u", "int64_t": "ll", "uint64_t": "ull",
            "float": "f", "half": "h", "double": "l"}
@@ -154,18 +154,6 @@ def _layout_props(layout: TypeLayout) -> str:
     return " ".join(parts)
 
 
-def _laid_out_type(type_: t.Type | None) -> t.Type | None:
-    """The type a Variable's layout describes (a resource's element, a node object's record)."""
-    if type_ is None:
-        return None
-    type_ = t.innermost_element(type_)
-    if isinstance(type_, t.ResourceType):
-        return type_.element
-    if isinstance(type_, t.NodeObjectType):
-        return type_.record
-    return type_
-
-
 # ---------------------------------------------------------------- the dumper
 
 
@@ -250,16 +238,10 @@ class _Dumper:
     def layout(self, depth: int, v: ir.Variable, label: str = "layout") -> None:
         if v.layout is not None:
             self.emit(depth, f"{label} {_layout_props(v.layout)}")
-            self.members(depth + 1, v.layout, _laid_out_type(v.type))
+            self.members(depth + 1, v.layout, laid_out_type(v.type))
 
     def members(self, depth: int, layout: TypeLayout, type_: t.Type | None) -> None:
-        while layout.element is not None:
-            layout = layout.element
-            type_ = type_.element if isinstance(type_, t.ArrayType) else None
-        fields = type_.all_fields() if isinstance(type_, t.StructType) else []
-        by_name = {f.name: f for f in fields} if len(fields) == len(layout.members) else {}
-        for member in layout.members:
-            f = by_name.get(member.name)
+        for member, f in member_fields(type_, layout):
             decl = _decl(f.type, member.name) if f is not None else member.name
             self.emit(depth, f"@{member.offset} {decl}  {_layout_props(member.layout)}")
             self.members(depth + 1, member.layout, f.type if f is not None else None)

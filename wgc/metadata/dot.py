@@ -20,6 +20,10 @@ Output:     `render_dot(model) -> str`, a Graphviz digraph:
                   "Generate" -> "Classify" [label="Classify (≤64)"];
                   "R" -> "R" [label="Recurse\\nrecursion ≤ 3", style=dashed];
                   "M" -> "L" [label="Next (≤4)\\nloop", color=blue, fontcolor=blue, constraint=false];
+                  "resource Histogram" [label="Histogram\\nRWStructuredBuffer<uint>\\nset 0, binding 0",
+                                        shape=cylinder, color=gray40, ...];
+                  "Accumulate" -> "resource Histogram" [style=dashed, color=gray60, arrowhead=none,
+                                                        constraint=false];
                 }
 
             One DOT node per NodeID (its display name: name, plus "[i]" when i > 0), labelled
@@ -28,7 +32,9 @@ Output:     `render_dot(model) -> str`, a Graphviz digraph:
             bold with a double border.  Every loop is a `cluster_loop_<n>` subgraph (n = its
             position in graph.loops) nested inside its parent's cluster; a node is declared in
             its innermost loop's cluster.  Edge targets that are not nodes become dotted
-            placeholder nodes, and edges to them are dotted.
+            placeholder nodes, and edges to them are dotted.  Each resource some node reaches is
+            a gray cylinder ("resource <name>", so it cannot clash with a node) joined to its
+            users by dashed, undirected lines that do not constrain the ranking.
             `render_image(dot_text, fmt) -> bytes` runs Graphviz `dot -T<fmt>`; raises
             `GraphvizMissing` when `dot` is not on PATH, `GraphvizError` when it fails.
 Invariants: deterministic (model order for nodes, clusters and edges; placeholders in
@@ -45,6 +51,10 @@ from typing import Any
 IMAGE_FORMATS = ("svg", "png")
 LOOP_COLOR = "blue"
 FONT = ("fontname", '"Helvetica"')
+RESOURCE_PREFIX = "resource "
+"""DOT identifiers of resources: the prefix keeps them apart from node display names."""
+RESOURCE_STYLE = [("shape", "cylinder"), ("color", "gray40"), ("fontcolor", "gray40"), ("fontsize", "10")]
+RESOURCE_EDGE = [("style", "dashed"), ("color", "gray60"), ("arrowhead", "none"), ("constraint", "false")]
 
 
 class GraphvizError(RuntimeError):
@@ -192,6 +202,22 @@ def _edge_statement(edge: dict[str, Any], nodes_by_name: dict[str, dict[str, Any
     return f"{quote(edge['from'])} -> {quote(edge['to'])} {_attrs([('label', label(*lines))] + attrs)};"
 
 
+def _resource_lines(resources: list[dict[str, Any]]) -> list[str]:
+    """A gray cylinder per resource some node uses, joined to each user by a dashed line."""
+    lines: list[str] = []
+    for resource in resources:
+        users = resource.get("used_by") or []
+        if not users:
+            continue
+        ident = quote(f"{RESOURCE_PREFIX}{resource['name']}")
+        where = ("push constant" if resource.get("push_constant")
+                 else f"set {resource.get('set')}, binding {resource.get('binding')}")
+        attrs = [("label", label(resource["name"], resource.get("type", "?"), where))] + RESOURCE_STYLE
+        lines.append(f"  {ident} {_attrs(attrs)};")
+        lines.extend(f"  {quote(user)} -> {ident} {_attrs(RESOURCE_EDGE)};" for user in users)
+    return lines
+
+
 def render_dot(model: dict[str, Any]) -> str:
     """Render the inspect model as Graphviz DOT text (see the module docstring)."""
     nodes = model.get("nodes") or []
@@ -221,6 +247,7 @@ def render_dot(model: dict[str, Any]) -> str:
     lines.extend(f"  {quote(name)} {_attrs([('label', label(name, '(missing)'))] + placeholder)};"
                  for name in missing)
     lines.extend("  " + _edge_statement(edge, nodes_by_name, set(missing)) for edge in edges)
+    lines.extend(_resource_lines(model.get("resources") or []))
     lines.append("}")
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

@@ -6,9 +6,11 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
             the metadata DXC would emit for the library's node shaders; no code:
 
               declare void @"Generate"()                   ; one per node, so entries can name it
+              @"Out" = external constant %"class.RWStructuredBuffer<uint>"   ; one per resource
               !dx.version = !{!{i32 1, i32 9}}             ; from the profile: lib_6_9 -> 1.9
               !dx.shaderModel = !{!{!"lib", i32 6, i32 9}}
-              !dx.entryPoints = !{!{null, !"", null, null, null},     ; the library itself
+              !dx.resources = !{!{!SRVs, !UAVs, !CBuffers, !Samplers}}  ; null for an empty list
+              !dx.entryPoints = !{!{null, !"", null, !resources, null},   ; the library itself
                                   !{void ()* @"Generate", !"Generate", null, null, !props}, ...}
               !wgc.spirv.entryPoints = !{!{void ()* @"Generate", !"Generate"}, ...}  ; the
                                                        ; OpEntryPoint name in wgc's SPIR-V (NodeID name)
@@ -35,6 +37,23 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
             NodeIOFlags: Input 0x1, Output 0x2, ReadWrite 0x4, EmptyRecord 0x8,
             NodeArray 0x10, granularity Thread 0x20 / Group 0x40 / Dispatch 0x60,
             TrackRWInputSharing 0x100, GloballyCoherent 0x200 (NodeOutputArray = 0x16).
+
+            Resources (DxilMetadataHelper's fields; every resource, uniform and push-constant
+            block the program declares, in source order per list, IDs counted per list; the
+            register class sorts them: t SRV, u UAV, b CBuffer, s Sampler):
+              common   `i32 ID, T* @global, !"name", i32 space, i32 lower bound, i32 range size`
+                       (a register as written; none: space and lower bound -1, unbound, as DXC
+                       leaves them in a library; range: the array's element count, -1 unsized);
+              SRV      `+ i32 kind, i32 sample count 0, !extra`;
+              UAV      `+ i32 kind, i1 globallycoherent, i1 counter used, i1 false (ROV), !extra`;
+              CBuffer  `+ i32 size in bytes, null`;  Sampler `+ i32 sampler kind (1: comparison), null`.
+            kind is DXIL::ResourceKind (Texture2D 2, TypedBuffer 10, RawBuffer 11,
+            StructuredBuffer 12, CBuffer 13, TBuffer 15, RTAccelerationStructure 16, ...); !extra
+            is `!{i32 0, i32 componentType}` for typed buffers and textures, `!{i32 1, i32 stride}`
+            for structured buffers, else null.  The global's type is an opaque
+            `%"class.Kind<T>"` (wgc's spelling of T, not clang's), `%"name"` for a cbuffer or
+            tbuffer.  `[[vk::push_constant]]` blocks are CBuffers (DXIL has no push constants);
+            specialization constants are not listed.
 
             Experimental tags (the Work Graph Loops proposal, hlsl-specs PR #770, leaves
             their DXIL encoding "i32 TBD"; wgc picks numbers far above DXC's entry-property
@@ -224,12 +243,109 @@ class _Builder:
         return self.md(ops)
 
 
+DXIL_RESOURCE_KINDS = {
+    "Texture1D": 1, "Texture2D": 2, "Texture3D": 4, "TextureCube": 5, "Texture1DArray": 6, "Texture2DArray": 7,
+    "TextureCubeArray": 9, "Buffer": 10, "ByteAddressBuffer": 11, "StructuredBuffer": 12,
+    "AppendStructuredBuffer": 12, "ConsumeStructuredBuffer": 12, "cbuffer": 13, "ConstantBuffer": 13,
+    "SamplerState": 14, "SamplerComparisonState": 14, "tbuffer": 15, "TextureBuffer": 15,
+    "RaytracingAccelerationStructure": 16,
+}
+"""DXIL::ResourceKind of each HLSL resource kind (the RW forms: their read-only form's)."""
+COMPONENT_TYPES = {"i1": 1, "i16": 2, "u16": 3, "i32": 4, "u32": 5, "i64": 6, "u64": 7, "f16": 8, "f32": 9,
+                   "f64": 10, "snorm_f16": 11, "unorm_f16": 12, "snorm_f32": 13, "unorm_f32": 14,
+                   "snorm_f64": 15, "unorm_f64": 16}
+"""DXIL::ComponentType of the model's `element_component`."""
+RESOURCE_CLASSES = ("t", "u", "b", "s")
+"""The order of `!dx.resources`' lists: SRVs, UAVs, CBuffers, Samplers."""
+EXTRA_ELEMENT_TYPE, EXTRA_STRUCTURED_STRIDE = 0, 1
+UNBOUND = 0xFFFFFFFF
+
+
+def _resource_kind(resource: dict[str, Any]) -> int:
+    kind = str(resource["kind"])
+    base = kind[2:] if kind.startswith("RW") else kind
+    if base not in DXIL_RESOURCE_KINDS:
+        raise ValueError(f"unknown resource kind {kind!r}")
+    return DXIL_RESOURCE_KINDS[base]
+
+
+class _Resources:
+    """`!dx.resources`: one list per register class, in model (source) order; IDs count per class."""
+
+    def __init__(self, module: Any, build: _Builder) -> None:
+        self.module, self.build = module, build
+        self.taken: set[str] = set()
+
+    def variable(self, resource: dict[str, Any]) -> Any:
+        """`@"name" = external constant %"class.Kind<T>"` (an array of them for an array of resources;
+        `%"name"` for a cbuffer or tbuffer), the resource's global as in a DXC library."""
+        from llvmlite import ir
+
+        kind = str(resource["kind"])
+        if kind in ("cbuffer", "tbuffer"):
+            type_name = str(resource["name"])
+        else:
+            element = resource.get("element_type") or (resource.get("layout") or {}).get("type")
+            type_name = f"class.{kind}<{element}>" if element else f"class.{kind}"
+        class_type: Any = self.module.context.get_identified_type(type_name)
+        for length in reversed(resource.get("array_dims") or []):
+            class_type = ir.ArrayType(class_type, length)
+        name = str(resource["name"])
+        while name in self.taken or name in self.module.globals:
+            name += ".res"
+        self.taken.add(name)
+        variable = ir.GlobalVariable(self.module, class_type, name)
+        variable.linkage = "external"
+        variable.global_constant = True
+        return variable
+
+    def entry(self, resource: dict[str, Any], ident: int) -> Any:
+        build = self.build
+        register = resource.get("register")
+        count = 1 if resource.get("push_constant") else resource.get("count")
+        space, lower = (register["space"], register["number"]) if register else (UNBOUND, UNBOUND)
+        ops: list[Any] = [_i32(ident), self.variable(resource), str(resource["name"]), _i32(space), _i32(lower),
+                          _i32(UNBOUND if count == 0 else count)]
+        register_class = resource["register_class"]
+        layout = resource.get("layout")
+        if register_class == "b":
+            return build.md(ops + [_i32(layout["size"] if layout else 0), None])
+        if register_class == "s":
+            return build.md(ops + [_i32(1 if resource["kind"] == "SamplerComparisonState" else 0), None])
+        ops.append(_i32(_resource_kind(resource)))
+        if register_class == "t":
+            ops.append(_i32(0))                                   # sample count
+        else:
+            counter = resource.get("counter") or {}
+            ops += [_flag(resource.get("globally_coherent")), _flag(bool(counter.get("used_by"))), _flag(False)]
+        extra = None
+        if resource.get("element_component") in COMPONENT_TYPES:
+            extra = build.ints([EXTRA_ELEMENT_TYPE, COMPONENT_TYPES[resource["element_component"]]])
+        elif layout is not None and layout.get("stride") is not None:
+            extra = build.ints([EXTRA_STRUCTURED_STRIDE, layout["stride"]])
+        return build.md(ops + [extra])
+
+    def table(self, resources: list[dict[str, Any]]) -> Any | None:
+        """The `!{SRVs, UAVs, CBuffers, Samplers}` tuple, or None when there are no resources."""
+        lists: list[Any] = []
+        for register_class in RESOURCE_CLASSES:
+            members = [r for r in resources if r.get("register_class") == register_class]
+            lists.append(self.build.md([self.entry(r, i) for i, r in enumerate(members)]) if members else None)
+        return self.build.md(lists) if any(lists) else None
+
+
+def _flag(value: Any) -> Any:
+    from llvmlite import ir
+
+    return ir.Constant(ir.IntType(1), bool(value))
+
+
 def render_dxil(model: dict[str, Any]) -> str:
     """Render the inspect model as LLVM IR text with DXC-style node metadata."""
     from llvmlite import ir
 
     kind, major, minor = shader_model(model.get("profile", "lib_6_8"))
-    module = ir.Module(name="wgc")
+    module = ir.Module(name="wgc", context=ir.Context())   # its own identified types
     module.triple = "dxil-ms-dx"
     void_fn = ir.FunctionType(ir.VoidType(), [])
     functions = []
@@ -245,7 +361,10 @@ def render_dxil(model: dict[str, Any]) -> str:
     version = build.ints([1, minor])
     module.add_named_metadata("dx.version", version)
     module.add_named_metadata("dx.shaderModel", build.md([kind, _i32(major), _i32(minor)]))
-    entry_points = [build.md([None, "", None, None, None])]
+    resources = _Resources(module, build).table(list(model.get("resources") or []))
+    if resources is not None:
+        module.add_named_metadata("dx.resources", resources)
+    entry_points = [build.md([None, "", None, resources, None])]
     for node, function in zip(model.get("nodes") or [], functions):
         props = build.properties(node)
         entry_points.append(build.md([function, str(node["function"]), None, None, props]))

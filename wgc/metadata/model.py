@@ -1,27 +1,32 @@
 """Metadata, the inspect model: what wgc understood of a work graph, as plain data.
 
 Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
-`sema.graph.GraphInfo`), the profile, wgc's version and the module's globals (for its
-specialization constants, `[[vk::constant_id]]`).
+`sema.graph.GraphInfo`), the profile, wgc's version and the module's globals (its resources,
+uniform and push-constant blocks, and specialization constants, `[[vk::constant_id]]`).
 Output: a dict of JSON types following the schema in README.md ("The JSON model"), the one model every
-`wgc inspect` view renders (`--format json` prints it as is).
+`wgc inspect` view renders (`--format json` prints it as is). Resources (`"resources"`: every one the
+program declares, with the nodes that reach it) and specialization constants are the typed pieces of
+`metadata.reflection` (`describe_resources`, `spec_constants`) as JSON: the reflection and the
+inspect model describe them alike.
 
 Invariants: only plain data (dict, list, str, int, bool, None); nodes in source order,
-outputs in declaration order, edges in node-then-output order, loops innermost first;
-the same input always gives the same model (no ids, paths or timestamps). `entry_point` is
-the node's OpEntryPoint name in the SPIR-V of the whole file (`spirv.names`: the NodeID name,
-or the function name for members of one node array).
+outputs in declaration order, edges in node-then-output order, loops innermost first, resources
+and specialization constants in source order; the same input always gives the same model (no
+ids, paths or timestamps). `entry_point` is the node's OpEntryPoint name in the SPIR-V of the
+whole file (`sema.modules.entry_point_names`: the NodeID name, or the function name for members of
+one node array). Bindings, layouts and resource use are sema's decisions, read, never recomputed.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from wgc import ir
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.metadata.reflection import describe_resources, spec_constants
 from wgc.sema.modules import entry_point_names
+from wgc.sema.usage import resource_use
 
 
 def _id(node_id: NodeId) -> dict[str, Any]:
@@ -74,6 +79,7 @@ def _output(output: NodeOutput) -> dict[str, Any]:
 
 def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId], entry_point: str) -> dict[str, Any]:
     loop = graph.loop_of.get(node.id)
+    use = resource_use(node.function)
     return {
         "function": node.function.name,
         "entry_point": entry_point,
@@ -96,6 +102,7 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId], entry_point: s
         "input": _input(node.input),
         "outputs": [_output(o) for o in node.outputs],
         "backing_bytes": graph.backing_of.get(node.id, 0),
+        "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
     }
 
 
@@ -106,13 +113,6 @@ def _loop(loop: Loop) -> dict[str, Any]:
         "max_iterations": loop.entry.max_loop_iterations,
         "parent": str(loop.parent.entry.id) if loop.parent is not None else None,
     }
-
-
-def _spec_constant(variable: ir.Variable) -> dict[str, Any]:
-    default = variable.spec_default
-    if isinstance(default, float) and not math.isfinite(default):
-        default = repr(default)   # JSON has no infinity or NaN: "inf", "-inf", "nan"
-    return {"name": variable.name, "spec_id": variable.spec_id, "type": str(variable.type), "default": default}
 
 
 def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
@@ -136,5 +136,6 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
         },
-        "specialization_constants": [_spec_constant(v) for v in globals_ if v.storage is ir.Storage.SPEC_CONSTANT],
+        "resources": [r.to_json() for r in describe_resources(globals_, nodes)],
+        "specialization_constants": [c.to_json() for c in spec_constants(globals_)],
     }

@@ -23,12 +23,21 @@ Output:     `render_text(model) -> str`, a human-readable summary:
                   NodeID slots: 3
                   backing memory: 260 bytes
 
+                resources:                                 [only when there are some]
+                  Histogram: RWStructuredBuffer<uint>, register(u0) -> set 0, binding 0
+                    (storage buffer), uint: 4 bytes std430, stride 4, counter at set 0,
+                    binding 1 (unused); used by Accumulate          [one line in the output]
+                  Consts: cbuffer, implicit register (b) -> set 0, binding 2 (uniform
+                    buffer), 32 bytes std140; used by Generate
+                    @0 float4 tint                          [layout: one line per member,
+                    @16 uint seed                            nested members indented]
+
                 specialization constants:                  [only when there are some]
                   SpecId 3: uint Count = 4
 
             A node's header is `Function  [launch, entry]  NodeID name[index]`; its indented
             lines appear only when they apply (grid, recursion, loop, shared input, root
-            argument table, groupshared).  Edges end with `[recursion]`, `[loop back-edge]`
+            argument table, groupshared, resources reached).  Edges end with `[recursion]`, `[loop back-edge]`
             or `[missing target]` when relevant.
 Invariants: deterministic for a given model (model order is kept; nothing is sorted by
             hash); no trailing spaces on any line; the text ends with exactly one newline;
@@ -162,6 +171,8 @@ def _node_lines(node: dict[str, Any], node_names: set[str]) -> list[str]:
     if not outputs:
         body.append("outputs: none")
     body.extend(_output_line(i, out, node_names) for i, out in enumerate(outputs))
+    if node.get("resources"):
+        body.append("resources: " + ", ".join(node["resources"]))
     body.append(f"backing memory: {_bytes(node.get('backing_bytes', 0))}")
     return lines + ["  " + line for line in body]
 
@@ -253,11 +264,70 @@ def render_text(model: dict[str, Any]) -> str:
         memory += (f" (without [MaxRecordsPerNode]: {_bytes(without)}; "
                    f"saves {_bytes(without - backing)})")
     lines.append(memory)
+    resources = model.get("resources") or []
+    if resources:
+        lines += ["", "resources:"]
+        for resource in resources:
+            lines.extend(_resource_lines(resource))
     specs = model.get("specialization_constants") or []
     if specs:
         lines += ["", "specialization constants:"]
         lines.extend(f"  SpecId {c['spec_id']}: {c['type']} {c['name']} = {_default(c['default'])}" for c in specs)
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _register(resource: dict[str, Any]) -> str:
+    register = resource.get("register")
+    if register is None:
+        return f"implicit register ({resource.get('register_class', '?')})"
+    space = f", space{register['space']}" if register.get("space") else ""
+    return f"register({register['class']}{register['number']}{space})"
+
+
+def _users(users: list[str] | None) -> str:
+    return "used by " + ", ".join(users) if users else "not used by any node"
+
+
+def _field_lines(fields: list[dict[str, Any]], depth: int) -> list[str]:
+    lines = []
+    for f in fields:
+        stride = f" (stride {f['array_stride']})" if f.get("array_stride") is not None else ""
+        if f.get("matrix_stride") is not None:
+            major = "row_major" if f.get("row_major") else "column_major"
+            stride += f" ({major}, matrix stride {f['matrix_stride']})"
+        semantic = f" : {f['semantic']}" if f.get("semantic") else ""
+        lines.append("  " * depth + f"@{f['offset']} {f['type']} {f['name']}{semantic}{stride}")
+        lines.extend(_field_lines(f.get("fields") or [], depth + 1))
+    return lines
+
+
+def _resource_lines(resource: dict[str, Any]) -> list[str]:
+    """`Name: type, register(u0) -> set 0, binding 0 (storage buffer); used by A, B`, then the layout."""
+    parts = [resource["type"]]
+    if resource.get("globally_coherent"):
+        parts[0] = "globallycoherent " + parts[0]
+    layout = resource.get("layout")
+    if resource.get("push_constant"):
+        where = "push constant"
+    else:
+        count = resource.get("count")
+        times = "" if count == 1 else (" x unbounded" if count == 0 else f" x {count}")
+        where = (f"{_register(resource)} -> set {resource['set']}, binding {resource['binding']} "
+                 f"({resource['descriptor_type']}{times})")
+    parts.append(where)
+    if layout is not None:
+        stride = f", stride {layout['stride']}" if layout.get("stride") is not None else ""
+        of = f"{layout['type']}: " if layout.get("stride") is not None else ""
+        parts.append(f"{of}{_bytes(layout['size'])} {layout['rule']}{stride}")
+    counter = resource.get("counter")
+    if counter is not None:
+        users = counter.get("used_by")
+        parts.append(f"counter at set {counter['set']}, binding {counter['binding']} "
+                     f"({'used by ' + ', '.join(users) if users else 'unused'})")
+    lines = [f"  {resource['name']}: " + ", ".join(parts) + "; " + _users(resource.get("used_by"))]
+    if layout is not None:
+        lines.extend(_field_lines(layout.get("fields") or [], 2))
+    return lines
 
 
 def _default(value: Any) -> str:

@@ -197,6 +197,7 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
     for request in requests:
         variable = request.variable
         written = request.register.slot if request.register is not None else None
+        space = request.register.space if request.register is not None else None
         if variable.push_constant:
             if push_constant is not None:
                 diags.append(codes.INVALID_BINDING(
@@ -218,7 +219,7 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
             automatic.append(request)
             continue
         set_, binding = location
-        variable.binding = ir.Binding(set_, binding, source, written)
+        variable.binding = ir.Binding(set_, binding, source, written, space)
         first = placed.get(location)
         if first is not None:
             overlap = _overlap(request, first, location)
@@ -234,7 +235,8 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
             next_binding += 1
         used.add(next_binding)
         written = request.register.slot if request.register is not None else None
-        request.variable.binding = ir.Binding(0, next_binding, "auto", written)
+        space = request.register.space if request.register is not None else None
+        request.variable.binding = ir.Binding(0, next_binding, "auto", written, space)
     _assign_counter_bindings(requests, diags)
     return diags
 
@@ -256,7 +258,34 @@ def descriptor_type_of(variable: ir.Variable) -> str | None:
         return "uniform texel buffer"
     if kind is t.ResourceKind.RW_BUFFER:
         return "storage texel buffer"
+    if kind is t.ResourceKind.RAYTRACING_ACCELERATION_STRUCTURE:
+        return "acceleration structure"
     return "uniform buffer" if kind is t.ResourceKind.CONSTANT_BUFFER else "storage buffer"
+
+
+VULKAN_DESCRIPTOR_TYPES = {
+    "uniform buffer": "VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER",
+    "storage buffer": "VK_DESCRIPTOR_TYPE_STORAGE_BUFFER",
+    "sampled image": "VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE",
+    "storage image": "VK_DESCRIPTOR_TYPE_STORAGE_IMAGE",
+    "sampler": "VK_DESCRIPTOR_TYPE_SAMPLER",
+    "uniform texel buffer": "VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER",
+    "storage texel buffer": "VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER",
+    "acceleration structure": "VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR",
+}
+"""`descriptor_type_of`'s names -> the VkDescriptorType an application puts in its set layout."""
+
+
+def written_register(binding: ir.Binding) -> tuple[str, int, int] | None:
+    """(class, number, space) of the `register(...)` written on a declaration (space 0 when not
+    written); None when none was written or it is malformed (reported by `assign_bindings`)."""
+    if binding.register is None:
+        return None
+    slot = _SLOT.fullmatch(binding.register)
+    space = _SPACE.fullmatch(binding.space) if binding.space is not None else None
+    if slot is None or (binding.space is not None and space is None):
+        return None
+    return slot.group(1).lower(), int(slot.group(2)), int(space.group(1)) if space is not None else 0
 
 
 def _one_descriptor_serves(first: str | None, second: str | None) -> bool:

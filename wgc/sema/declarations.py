@@ -408,7 +408,7 @@ class DeclarationChecker:
             rule = self._block_rule(block_kind, push_constant)
             variable = ir.Variable(declarator.name, element.element, ir.Storage.UNIFORM, span, const=True,
                                    attributes=attributes, modifiers=kept, push_constant=push_constant,
-                                   block_kind=block_kind,
+                                   block_kind=block_kind, layout_rule=rule,
                                    layout=layout_of(element.element, rule,
                                                     default_row_major=self.ctx.options.default_row_major))
             self._declare_global(variable, register, vk_binding)
@@ -426,7 +426,8 @@ class DeclarationChecker:
                 layout = layout_of(element.element, self._buffer_rule(),
                                    default_row_major=self.ctx.options.default_row_major)
             variable = ir.Variable(declarator.name, type_, ir.Storage.RESOURCE, span, attributes=attributes,
-                                   modifiers=kept, layout=layout)
+                                   modifiers=kept, layout=layout,
+                                   layout_rule=self._buffer_rule() if layout is not None else None)
             self._image_format(attributes)
             self._declare_global(variable, register, vk_binding)
             return
@@ -444,6 +445,7 @@ class DeclarationChecker:
             # `[[vk::push_constant]] PC pc;`: dxc's plain form of a push-constant block
             variable = ir.Variable(declarator.name, type_, ir.Storage.UNIFORM, span, const=True, attributes=attributes,
                                    modifiers=kept, push_constant=True, block_kind="ConstantBuffer",
+                                   layout_rule=self._block_rule(push_constant=True),
                                    layout=layout_of(type_, self._block_rule(push_constant=True),
                                                     default_row_major=self.ctx.options.default_row_major))
             self._declare_global(variable, register, vk_binding)
@@ -541,7 +543,8 @@ class DeclarationChecker:
         so it is computed once, complete)."""
         block = self._globals_block
         if block is not None:
-            block.layout = layout_of(block.type, self._block_rule(), default_row_major=self.ctx.options.default_row_major)
+            block.layout_rule = self._block_rule()
+            block.layout = layout_of(block.type, block.layout_rule, default_row_major=self.ctx.options.default_row_major)
 
     def _declare_global(self, variable: ir.Variable, register: ast.RegisterBinding | None,
                         vk_binding: ir.Attribute | None) -> None:
@@ -594,7 +597,8 @@ class DeclarationChecker:
                 symbol = Symbol(declarator.name, SymbolKind.VARIABLE, BlockMember(variable, index), member_span)
                 if self._add_symbol(symbol):
                     struct.fields.append(t.Field(declarator.name, type_, None, row_major, member_span))
-        variable.layout = layout_of(struct, self._block_rule(decl.keyword),
+        variable.layout_rule = self._block_rule(decl.keyword)
+        variable.layout = layout_of(struct, variable.layout_rule,
                                     default_row_major=self.ctx.options.default_row_major)
         self.ctx.module.globals.append(variable)
         register = next((a for a in decl.annotations if isinstance(a, ast.RegisterBinding)), None)
@@ -820,7 +824,8 @@ class DeclarationChecker:
         variable = ir.Variable(param.name or "", type_, ir.Storage.PARAMETER, span, const="const" in modifiers,
                                direction=direction, semantic=semantic,
                                attributes=self.stmts._attributes(param.attributes),
-                               modifiers=frozenset(modifiers & _KEPT_MODIFIERS), layout=layout)
+                               modifiers=frozenset(modifiers & _KEPT_MODIFIERS), layout=layout,
+                               layout_rule=LayoutRule.SCALAR if layout is not None else None)
         default = None
         if param.default is not None:
             default = self.exprs.initializer(param.default, type_)

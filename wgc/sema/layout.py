@@ -108,12 +108,16 @@ from dataclasses import dataclass
 from wgc.types import (
     ArrayType,
     EnumType,
+    Field,
     MatrixType,
+    NodeObjectType,
     RayQueryType,
+    ResourceType,
     ScalarType,
     StructType,
     Type,
     VectorType,
+    innermost_element,
 )
 
 
@@ -163,6 +167,33 @@ def layout_of(type_: Type, rule: LayoutRule, *, default_row_major: bool = False)
     """The layout of `type_` under `rule`; matrices without a written majorness
     are row-major when `default_row_major` (-Zpr)."""
     return _layout(type_, rule, default_row_major, default_row_major)
+
+
+def laid_out_type(type_: Type | None) -> Type | None:
+    """The type a variable's `layout` describes: a resource's element, a node object's record, a
+    uniform block's struct (arrays of any of them: their element)."""
+    type_ = innermost_element(type_) if type_ is not None else None
+    if isinstance(type_, ResourceType):
+        return type_.element
+    if isinstance(type_, NodeObjectType):
+        return type_.record
+    return type_
+
+
+def member_fields(type_: Type | None, layout: TypeLayout) -> list[tuple[MemberLayout, Field | None]]:
+    """The members of a struct layout (of `type_`, or of the innermost element of an array of
+    structs) paired with the struct fields they lay out; None where the fields cannot be matched."""
+    while layout.element is not None:
+        layout = layout.element
+        type_ = type_.element if isinstance(type_, ArrayType) else None
+    fields = type_.all_fields() if isinstance(type_, StructType) else []
+    by_name = {f.name: f for f in fields} if len(fields) == len(layout.members) else {}
+    return [(member, by_name.get(member.name)) for member in layout.members]
+
+
+def runtime_array_stride(element: TypeLayout) -> int:
+    """The ArrayStride of a structured buffer's runtime array of elements laid out as `element`."""
+    return round_up(element.size, element.alignment) or 4
 
 
 def round_up(value: int, alignment: int) -> int:

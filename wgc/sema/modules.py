@@ -1,8 +1,8 @@
 """Semantic analysis, module composition: how the nodes compiled together form SPIR-V modules.
 
-Input: the `NodeInfo`s of the nodes to compile (all, or the one `-E` names) and whether each gets
-a module of its own (`--split-nodes`).
-Output: the modules (`module_groups`), each module's entry point names (`entry_point_names`) and
+Input: the `NodeInfo`s of the file, the `-E` entry, and whether each node gets a module of its own
+(`--split-nodes`).
+Output: the nodes compiled (`compiled_nodes`, with WG0603 when there is none), the modules (`module_groups`), each module's entry point names (`entry_point_names`) and
 memory model (`needs_vulkan_memory_model`), and the warnings these choices call for
 (`composition_warnings`: WG0604, WG0605). The SPIR-V back end and the metadata model read these
 decisions; they do not make them.
@@ -30,6 +30,18 @@ from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
+
+
+def compiled_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """The nodes a compile to SPIR-V (and its reflection) covers: every node, or the one `-E entry`
+    names; with WG0603 when there is none (a Vulkan module needs an entry point)."""
+    chosen = [n for n in nodes if entry in (None, n.function.name)]
+    if chosen:
+        return chosen, []
+    if entry is not None:
+        return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader function has that name")]
+    return [], [codes.NO_NODE_TO_COMPILE(
+        None, "the input has no [Shader(\"node\")] function, so there is nothing to compile")]
 
 
 def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:

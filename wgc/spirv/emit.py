@@ -3,7 +3,8 @@
 Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions` (with the facts
 `wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name), and the diagnostic WG0603 when there is no node to compile.
+the node function's name). There is at least one node to compile (`sema.modules.compiled_nodes`
+reports WG0603 otherwise, before this module runs).
 
 Invariants:
 - The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
@@ -20,8 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wgc import codes, ir
-from wgc.diagnostics import Diagnostic
+from wgc import ir
 from wgc.sema.modules import module_groups
 
 from .lower import LowerOptions
@@ -51,7 +51,6 @@ class EmitOptions:
 @dataclass
 class Emitted:
     modules: dict[str, list[int]] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-untyped-def]
@@ -60,16 +59,8 @@ def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-un
     graph, nodes = analysis.graph, analysis.nodes
     assert graph is None or not graph.loops or options.target == "emulated", \
         "sema.target rejects loop graphs for the AMDX target (WG0601)"
-    if options.entry is not None:
-        nodes = [n for n in nodes if n.function.name == options.entry]
-        if not nodes:
-            result.diagnostics.append(codes.NO_NODE_TO_COMPILE(
-                None, f"-E {options.entry}: no node shader function has that name"))
-            return result
-    if not nodes:
-        result.diagnostics.append(codes.NO_NODE_TO_COMPILE(
-            None, "the input has no [Shader(\"node\")] function, so there is nothing to compile"))
-        return result
+    nodes = [n for n in nodes if options.entry in (None, n.function.name)]
+    assert nodes, "the driver reports WG0603 (sema.modules.compiled_nodes) before lowering"
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
                                  plain_atomics=options.plain_atomics)

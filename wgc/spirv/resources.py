@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING
 from wgc import ir
 from wgc import types as t
 from wgc.sema.consteval import Folded, fold
-from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, round_up
+from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, runtime_array_stride
 from wgc.sema.nodes import NodeInfo
 from wgc.source import Span
 
@@ -206,7 +206,7 @@ def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
     if type_.kind in _BYTE_ADDRESS:
         element_layout = _WORD
     assert element is not None and element_layout is not None
-    stride = round_up(element_layout.size, element_layout.alignment) or 4
+    stride = runtime_array_stride(element_layout)
     layout = TypeLayout(size=0, alignment=element_layout.alignment, array_stride=stride,
                         matrix_stride=element_layout.matrix_stride, row_major=element_layout.row_major,
                         element=element_layout)

@@ -1,0 +1,550 @@
+"""Metadata, reflection: what an application (or wgc's runtime) needs to drive a compiled work graph.
+
+Stage:  metadata (after sema; reads sema's decisions, recomputes none of them).
+Input:  the node descriptions of the nodes compiled (`sema.nodes.NodeInfo`; all, or the one `-E`
+        names), the graph (`sema.graph.GraphInfo`), the module's globals (`ir.Module.globals`),
+        the profile and target environment, and whether each node gets a module of its own
+        (`--split-nodes`).
+Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflection.to_json()` is the
+        `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in README.md
+        ("Reflection"). The pieces the inspect model shares with it are here too:
+        `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
+        `record_layout` (`RecordLayout`, `FieldLayout`) and `spec_constants` (`SpecConstant`).
+
+Where each fact comes from (sema decides, this module only reads):
+- record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
+  `TypeLayout`s the SPIR-V back end turns into Offset/ArrayStride/MatrixStride decorations) and the
+  rule they were computed by (`ir.Variable.layout_rule`); fields are paired with their struct
+  members by `sema.layout.member_fields`;
+- descriptor set, binding, counter binding and the register as written: `ir.Binding`
+  (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
+- which node reaches which resource and counter: `sema.usage.resource_use`;
+- entry point names and modules: `sema.modules`.
+
+Invariants: deterministic (source order for resources and specialization constants, node order
+for nodes, declaration order for outputs; dict keys in a fixed order; no paths, ids or times);
+`to_json()` returns only JSON types; a NodeID is shown by its display name (name, plus "[i]"
+when the index is not 0) where a list of nodes is given (`used_by`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from wgc import ir
+from wgc import types as t
+from wgc.emulation_abi import ABI_VERSION
+from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, register_class_of, written_register
+from wgc.sema.graph import GraphInfo
+from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
+from wgc.sema.modules import entry_point_names, module_groups
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.usage import resource_use
+
+FORMAT = "wgc-reflection"
+VERSION = 1
+
+
+def _node_id(node_id: NodeId) -> dict[str, Any]:
+    return {"name": node_id.name, "index": node_id.index}
+
+
+def _array_dims(type_: t.Type) -> tuple[int, ...]:
+    """The lengths of `type_`'s array levels, outermost first (0 for an unsized level)."""
+    dims = []
+    while isinstance(type_, t.ArrayType):
+        dims.append(type_.length or 0)
+        type_ = type_.element
+    return tuple(dims)
+
+
+def _count(dims: tuple[int, ...]) -> int | None:
+    """How many elements arrays of `dims` hold (0 when one level is unsized); None for no array."""
+    return math.prod(dims) if dims else None
+
+
+# ---------------------------------------------------------------- layouts
+
+
+@dataclass(frozen=True)
+class FieldLayout:
+    """One member of a laid-out struct, as the SPIR-V module decorates it."""
+
+    name: str
+    type: str
+    """The HLSL type as declared, arrays included (`uint16_t[3]`, `Inner[2]`)."""
+    offset: int
+    """Byte offset in the enclosing struct (the SPIR-V `Offset`)."""
+    size: int
+    alignment: int
+    array_dims: tuple[int, ...] = ()
+    """Array lengths, outermost first (0: unsized); empty when the member is not an array."""
+    array_stride: int | None = None
+    """Arrays: bytes between consecutive elements (the SPIR-V `ArrayStride`; an array of arrays is
+    contiguous, so element k of the flattened array is at offset + k * the innermost stride)."""
+    matrix_stride: int | None = None
+    row_major: bool | None = None
+    """Matrices: HLSL's majorness (SPIR-V decorates the transpose), and the stride between HLSL vectors."""
+    semantic: str | None = None
+    fields: tuple[FieldLayout, ...] = ()
+    """A struct member (or an array of structs): the struct's members, offsets relative to it."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "offset": self.offset, "size": self.size,
+                "alignment": self.alignment, "array_count": _count(self.array_dims),
+                "array_dims": list(self.array_dims), "array_stride": self.array_stride,
+                "matrix_stride": self.matrix_stride, "row_major": self.row_major, "semantic": self.semantic,
+                "fields": [f.to_json() for f in self.fields]}
+
+
+def field_layouts(type_: t.Type | None, layout: TypeLayout) -> tuple[FieldLayout, ...]:
+    """The members of `layout` (of struct `type_`, or of the innermost element of an array of structs)."""
+    fields = []
+    for member, declared in member_fields(type_, layout):
+        member_type = declared.type if declared is not None else None
+        inner = t.innermost_element(member_type) if member_type is not None else None
+        own = member.layout
+        innermost_stride = own
+        while innermost_stride.element is not None and innermost_stride.element.array_stride is not None:
+            innermost_stride = innermost_stride.element
+        fields.append(FieldLayout(
+            name=member.name, type=str(member_type) if member_type is not None else "?",
+            offset=member.offset, size=own.size, alignment=own.alignment,
+            array_dims=_array_dims(member_type) if member_type is not None else (),
+            array_stride=innermost_stride.array_stride, matrix_stride=own.matrix_stride, row_major=own.row_major,
+            semantic=declared.semantic if declared is not None else None,
+            fields=field_layouts(member_type, own) if isinstance(inner, t.StructType) else ()))
+    return tuple(fields)
+
+
+@dataclass(frozen=True)
+class DispatchGrid:
+    """The `SV_DispatchGrid` field of a record."""
+
+    offset: int
+    components: int
+    bits: int
+
+    @property
+    def type(self) -> str:
+        scalar = "uint16_t" if self.bits == 16 else "uint"
+        return scalar if self.components == 1 else f"{scalar}{self.components}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "components": self.components, "bits": self.bits, "type": self.type}
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """A node record in memory: scalar block layout, as the SPIR-V payload struct is decorated."""
+
+    type: str
+    size: int
+    alignment: int
+    fields: tuple[FieldLayout, ...]
+    dispatch_grid: DispatchGrid | None
+    track_rw_input_sharing: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "size": self.size, "alignment": self.alignment,
+                "dispatch_grid": self.dispatch_grid.to_json() if self.dispatch_grid else None,
+                "track_rw_input_sharing": self.track_rw_input_sharing,
+                "fields": [f.to_json() for f in self.fields]}
+
+
+def _dispatch_grid(field: DispatchGridField | None) -> DispatchGrid | None:
+    return DispatchGrid(field.offset, field.components, field.bits) if field is not None else None
+
+
+def record_layout(record: t.Type | None, layout: TypeLayout | None, grid: DispatchGridField | None,
+                  track_rw_input_sharing: bool) -> RecordLayout | None:
+    """The record of a node input or output; None for an empty one."""
+    if record is None or layout is None:
+        return None
+    return RecordLayout(str(record), layout.size, layout.alignment, field_layouts(record, layout),
+                        _dispatch_grid(grid), track_rw_input_sharing)
+
+
+@dataclass(frozen=True)
+class BlockLayout:
+    """The memory of a uniform block (its struct) or of a structured buffer's element."""
+
+    type: str
+    rule: str
+    """"std140" (dxc's relaxed std140), "std430" (relaxed std430), "scalar" or "dx" (FXC packing)."""
+    size: int
+    alignment: int
+    stride: int | None
+    """Structured buffers: bytes between elements (the runtime array's ArrayStride); blocks: None."""
+    fields: tuple[FieldLayout, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "rule": self.rule, "size": self.size, "alignment": self.alignment,
+                "stride": self.stride, "fields": [f.to_json() for f in self.fields]}
+
+
+# ---------------------------------------------------------------- resources
+
+
+@dataclass(frozen=True)
+class Register:
+    """A `register(xN, spaceM)` as written (space 0 when not written)."""
+
+    register_class: str
+    number: int
+    space: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"class": self.register_class, "number": self.number, "space": self.space}
+
+
+@dataclass(frozen=True)
+class Counter:
+    """The counter buffer (`counter.var.<name>`, a storage buffer holding one int) of a structured buffer."""
+
+    name: str
+    set: int
+    binding: int
+    binding_source: str
+    used_by: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "set": self.set, "binding": self.binding, "binding_source": self.binding_source,
+                "descriptor_type": "storage buffer", "vk_descriptor_type": VULKAN_DESCRIPTOR_TYPES["storage buffer"],
+                "used_by": list(self.used_by)}
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource, uniform block or push-constant block the program declares."""
+
+    name: str
+    type: str
+    """As declared: `RWStructuredBuffer<uint>[4]`, `cbuffer`, `ConstantBuffer<P>`, `$Globals`'s `cbuffer`."""
+    kind: str
+    """`cbuffer`, `tbuffer`, `ConstantBuffer`, `TextureBuffer`, or the resource object (`Texture2D`, ...)."""
+    register_class: str
+    """The register class that suits it (b, t, u, s), written or not."""
+    register: Register | None
+    """The register as written; None: implicit."""
+    set: int | None
+    binding: int | None
+    binding_source: str | None
+    """"register", "vk::binding" or "auto" (sema's rule); None for a push-constant block."""
+    descriptor_type: str | None
+    """Vulkan descriptor type in words ("storage buffer"); None for a push-constant block."""
+    array_dims: tuple[int, ...]
+    globally_coherent: bool
+    push_constant: bool
+    element_type: str | None
+    """Buffers and textures: the template argument (`float4`); None for the others."""
+    element_component: str | None
+    """Typed buffers and textures: the element's scalar as a component type (u32, f32, unorm_f32, ...)."""
+    layout: BlockLayout | None
+    counter: Counter | None
+    used_by: tuple[str, ...]
+    """Display names of the nodes (of those described) whose code reaches it."""
+
+    @property
+    def descriptor_count(self) -> int:
+        """Descriptors in the binding: 1, an array's element count, or 0 for an unsized array."""
+        return _count(self.array_dims) if self.array_dims else 1  # type: ignore[return-value]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "type": self.type, "kind": self.kind, "register_class": self.register_class,
+            "register": self.register.to_json() if self.register else None,
+            "set": self.set, "binding": self.binding, "binding_source": self.binding_source,
+            "descriptor_type": self.descriptor_type,
+            "vk_descriptor_type": VULKAN_DESCRIPTOR_TYPES.get(self.descriptor_type or ""),
+            "count": None if self.push_constant else self.descriptor_count, "array_dims": list(self.array_dims),
+            "globally_coherent": self.globally_coherent, "push_constant": self.push_constant,
+            "element_type": self.element_type, "element_component": self.element_component,
+            "layout": self.layout.to_json() if self.layout else None,
+            "counter": self.counter.to_json() if self.counter else None,
+            "used_by": list(self.used_by),
+        }
+
+
+def _component(scalar: t.Type | None, modifier: str | None) -> str | None:
+    """`float` -> "f32", `unorm float` -> "unorm_f32", `uint16_t` -> "u16", `bool` -> "i1"."""
+    if not isinstance(scalar, t.ScalarType):
+        return None
+    if scalar.kind is t.ScalarKind.BOOL:
+        return "i1"
+    letter = {t.ScalarKind.INT: "i", t.ScalarKind.UINT: "u", t.ScalarKind.FLOAT: "f"}.get(scalar.kind)
+    if letter is None:
+        return None
+    name = f"{letter}{scalar.bits}"
+    return f"{modifier}_{name}" if modifier in ("unorm", "snorm") else name
+
+
+def _element_scalar(type_: t.Type | None) -> t.Type | None:
+    if isinstance(type_, (t.VectorType, t.MatrixType)):
+        return type_.element
+    return type_
+
+
+def _resource(variable: ir.Variable, users: Sequence[str], counter_users: Sequence[str]) -> Resource:
+    binding = variable.binding
+    written = written_register(binding) if binding is not None else None
+    kind = variable.block_kind
+    inner = t.innermost_element(variable.type)
+    element_type = element_component = None
+    if variable.storage is ir.Storage.UNIFORM:
+        assert kind is not None
+        declared = kind if kind in ("cbuffer", "tbuffer") else f"{kind}<{variable.type}>"
+        dims: tuple[int, ...] = ()
+    else:
+        assert isinstance(inner, t.ResourceType)
+        kind = inner.kind.value
+        declared = str(variable.type)
+        dims = _array_dims(variable.type)
+        if inner.element is not None:
+            element_type = str(inner.element)
+            if not kind.endswith("StructuredBuffer"):
+                element_component = _component(_element_scalar(inner.element), inner.element_modifier)
+    layout = None
+    if variable.layout is not None:
+        rule = variable.layout_rule.value if variable.layout_rule is not None else "?"
+        described = laid_out_type(variable.type)
+        stride = runtime_array_stride(variable.layout) if variable.storage is ir.Storage.RESOURCE else None
+        layout = BlockLayout(str(described), rule, variable.layout.size, variable.layout.alignment, stride,
+                             field_layouts(described, variable.layout))
+    counter = None
+    if variable.counter_binding is not None:
+        counter = Counter(f"counter.var.{variable.name}", variable.counter_binding.set, variable.counter_binding.binding,
+                          variable.counter_binding.source, tuple(counter_users))
+    descriptor = None if variable.push_constant else descriptor_type_of(variable)
+    return Resource(
+        name=variable.name, type=declared, kind=kind, register_class=register_class_of(variable) or "?",
+        register=Register(*written) if written is not None else None,
+        set=binding.set if binding is not None else None,
+        binding=binding.binding if binding is not None else None,
+        binding_source=binding.source if binding is not None else None,
+        descriptor_type=descriptor, array_dims=dims,
+        globally_coherent="globallycoherent" in variable.modifiers, push_constant=variable.push_constant,
+        element_type=element_type, element_component=element_component, layout=layout, counter=counter,
+        used_by=tuple(users))
+
+
+def describe_resources(globals_: Sequence[ir.Variable], nodes: Sequence[NodeInfo]) -> list[Resource]:
+    """Every uniform block, push-constant block and resource of the module, in source order, with
+    the nodes among `nodes` that reach it (and its counter)."""
+    users: dict[ir.Variable, list[str]] = {}
+    counter_users: dict[ir.Variable, list[str]] = {}
+    for node in nodes:
+        use = resource_use(node.function)
+        for variable in use.variables:
+            users.setdefault(variable, []).append(str(node.id))
+        for variable in use.counters:
+            counter_users.setdefault(variable, []).append(str(node.id))
+    return [_resource(v, users.get(v, ()), counter_users.get(v, ())) for v in globals_
+            if v.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE)]
+
+
+# ---------------------------------------------------------------- specialization constants
+
+
+@dataclass(frozen=True)
+class SpecConstant:
+    """A `[[vk::constant_id(N)]]` global: a Vulkan specialization constant."""
+
+    name: str
+    spec_id: int
+    type: str
+    default: bool | int | float
+
+    def to_json(self) -> dict[str, Any]:
+        default = self.default
+        if isinstance(default, float) and not math.isfinite(default):
+            default = repr(default)   # type: ignore[assignment]  # JSON has no infinity or NaN: "inf", "nan"
+        return {"name": self.name, "spec_id": self.spec_id, "type": self.type, "default": default}
+
+
+def spec_constants(globals_: Sequence[ir.Variable]) -> list[SpecConstant]:
+    """The module's specialization constants, in source order."""
+    return [SpecConstant(v.name, v.spec_id, str(v.type), v.spec_default)  # type: ignore[arg-type]
+            for v in globals_ if v.storage is ir.Storage.SPEC_CONSTANT]
+
+
+# ---------------------------------------------------------------- nodes
+
+
+@dataclass(frozen=True)
+class InputReflection:
+    kind: str
+    record: RecordLayout | None
+    max_records: int | None
+    """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
+    globally_coherent: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "max_records": self.max_records, "globally_coherent": self.globally_coherent,
+                "record": self.record.to_json() if self.record else None}
+
+
+@dataclass(frozen=True)
+class OutputReflection:
+    name: str
+    index: int
+    kind: str
+    target: NodeId
+    array_size: int | None
+    """Output arrays: `[NodeArraySize]` (4294967295 for `[UnboundedSparseNodes]`); None for single outputs."""
+    sparse: bool
+    unbounded: bool
+    max_records: int | None
+    """`[MaxRecords]`; None when the budget is shared (`max_records_shared_with`)."""
+    max_records_shared_with: int | None
+    """The output index whose budget this output shares."""
+    max_records_per_node: int | None
+    empty: bool
+    record: RecordLayout | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
+                "array_size": self.array_size, "sparse": self.sparse, "unbounded": self.unbounded,
+                "max_records": self.max_records, "max_records_shared_with": self.max_records_shared_with,
+                "max_records_per_node": self.max_records_per_node, "empty": self.empty,
+                "record": self.record.to_json() if self.record else None}
+
+
+@dataclass(frozen=True)
+class NodeReflection:
+    function: str
+    entry_point: str
+    """The OpEntryPoint name (`VkPipelineShaderStageNodeCreateInfoAMDX::pName`)."""
+    module: str | None
+    """With `--split-nodes`: the module file holding this node (`<function>.spv`); else None."""
+    id: NodeId
+    launch: str
+    program_entry: bool
+    num_threads: tuple[int, int, int]
+    dispatch_grid: tuple[int, int, int] | None
+    max_dispatch_grid: tuple[int, int, int] | None
+    max_recursion_depth: int | None
+    share_input_of: NodeId | None
+    local_root_arguments_table_index: int | None
+    loop_entry: tuple[int, int] | None
+    """Work Graph Loops: (max iterations, max records per iteration) of a loop entry."""
+    input: InputReflection | None
+    outputs: tuple[OutputReflection, ...]
+    resources: tuple[str, ...]
+    """Names of the resources and blocks its code reaches (counters as `counter.var.<name>`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function, "entry_point": self.entry_point, "module": self.module,
+            "id": _node_id(self.id), "launch": self.launch, "program_entry": self.program_entry,
+            "num_threads": list(self.num_threads),
+            "dispatch_grid": list(self.dispatch_grid) if self.dispatch_grid else None,
+            "max_dispatch_grid": list(self.max_dispatch_grid) if self.max_dispatch_grid else None,
+            "max_recursion_depth": self.max_recursion_depth,
+            "share_input_of": _node_id(self.share_input_of) if self.share_input_of else None,
+            "local_root_arguments_table_index": self.local_root_arguments_table_index,
+            "loop_entry": ({"max_iterations": self.loop_entry[0], "max_records_per_iteration": self.loop_entry[1]}
+                           if self.loop_entry else None),
+            "input": self.input.to_json() if self.input else None,
+            "outputs": [o.to_json() for o in self.outputs],
+            "resources": list(self.resources),
+        }
+
+
+def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | None:
+    if node_input is None:
+        return None
+    max_records = (node_input.max_records or 1) if node.launch == "coalescing" else None
+    return InputReflection(node_input.kind.value,
+                           record_layout(node_input.record, node_input.layout, node_input.dispatch_grid_field,
+                                         node_input.track_rw_input_sharing),
+                           max_records, node_input.globally_coherent)
+
+
+def _output(output: NodeOutput) -> OutputReflection:
+    return OutputReflection(
+        name=output.parameter.name, index=output.index, kind=output.kind.value, target=output.target,
+        array_size=output.array_size, sparse=output.allow_sparse_nodes or output.unbounded_sparse_nodes,
+        unbounded=output.unbounded_sparse_nodes, max_records=output.max_records,
+        max_records_shared_with=output.shared_with_index, max_records_per_node=output.max_records_per_node,
+        empty=output.is_empty,
+        record=record_layout(output.record, output.layout, output.dispatch_grid_field,
+                             output.track_rw_input_sharing))
+
+
+def _node(node: NodeInfo, entry_point: str, module: str | None, entries: set[NodeId]) -> NodeReflection:
+    use = resource_use(node.function)
+    return NodeReflection(
+        function=node.function.name, entry_point=entry_point, module=module, id=node.id, launch=node.launch,
+        program_entry=node.id in entries,
+        num_threads=(1, 1, 1) if node.launch == "thread" else node.num_threads,
+        dispatch_grid=node.dispatch_grid, max_dispatch_grid=node.max_dispatch_grid,
+        max_recursion_depth=node.max_recursion_depth, share_input_of=node.share_input_of,
+        local_root_arguments_table_index=node.local_root_arguments_table_index,
+        loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
+                    if node.is_loop_entry else None),
+        input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
+        outputs=tuple(_output(o) for o in node.outputs),
+        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
+
+
+# ---------------------------------------------------------------- the document
+
+
+@dataclass(frozen=True)
+class PushConstantRange:
+    """A `VkPushConstantRange` for the compute stage, with the block's layout."""
+
+    name: str
+    offset: int
+    size: int
+    layout: BlockLayout | None
+    used_by: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "stages": ["compute"], "offset": self.offset, "size": self.size,
+                "layout": self.layout.to_json() if self.layout else None, "used_by": list(self.used_by)}
+
+
+@dataclass(frozen=True)
+class Reflection:
+    wgc_version: str
+    profile: str
+    target_env: str
+    nodes: tuple[NodeReflection, ...]
+    descriptor_bindings: tuple[Resource, ...]
+    """Resources and uniform blocks the compiled nodes reach, in source order (a counter only when used)."""
+    push_constant_ranges: tuple[PushConstantRange, ...]
+    specialization_constants: tuple[SpecConstant, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": VERSION, "wgc_version": self.wgc_version, "profile": self.profile,
+            "target_env": self.target_env, "emulation_abi_version": ABI_VERSION,
+            "nodes": [n.to_json() for n in self.nodes],
+            "descriptor_bindings": [r.to_json() for r in self.descriptor_bindings],
+            "push_constant_ranges": [p.to_json() for p in self.push_constant_ranges],
+            "specialization_constants": [c.to_json() for c in self.specialization_constants],
+        }
+
+
+def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequence[ir.Variable], *,
+                     version: str, target_env: str, split_nodes: bool = False) -> Reflection:
+    """The reflection of the SPIR-V that `wgc compile` makes of `nodes` (see the module docstring)."""
+    entries = {n.id for n in graph.entry_nodes}
+    described = []
+    for key, group in module_groups(nodes, split_nodes):
+        names, _ = entry_point_names(group)
+        module = f"{key}.spv" if split_nodes else None
+        described.extend(_node(n, names[n.function.name], module, entries) for n in group)
+    resources = [r for r in describe_resources(globals_, nodes) if r.used_by]
+    bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
+                     for r in resources if not r.push_constant)
+    ranges = tuple(PushConstantRange(r.name, 0, r.layout.size if r.layout else 0, r.layout, r.used_by)
+                   for r in resources if r.push_constant)
+    return Reflection(wgc_version=version, profile=graph.profile, target_env=target_env, nodes=tuple(described),
+                      descriptor_bindings=bindings, push_constant_ranges=ranges,
+                      specialization_constants=tuple(spec_constants(globals_)))

@@ -1,0 +1,435 @@
+"""Runtime input: the dispatch description (`dispatch.json`) read and checked against a program.
+
+Input: the JSON text of a dispatch description (schema in README.md, "wgc run") and the
+`program.Program` it drives.  Output: a `Dispatch` (entry records as bytes in wgc's own record
+layout, resource contents, root constants, local root arguments, repeat count), or located
+diagnostics (WG0800-WG0803, WG0807) pointing into the JSON text.
+
+Invariants: every problem is a diagnostic with the span of the JSON value at fault (never an
+exception); records written by field name go through the record layouts of the compile's
+reflection (the offsets the SPIR-V module is decorated with); missing record fields are zero;
+nothing here touches Vulkan.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+
+from wgc import codes
+from wgc.diagnostics import Diagnostic, DiagnosticKind
+from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
+from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid,
+                                 scalar_shape)
+from wgc.source import SourceFile
+
+ARRAY_FORMATS: dict[str, str] = {
+    "uint8": "B", "uint16": "H", "uint32": "I", "uint64": "Q",
+    "int8": "b", "int16": "h", "int32": "i", "int64": "q",
+    "float16": "e", "float": "f", "float32": "f", "float64": "d",
+}
+"""The typed arrays resources and root constants may be written as, and their `struct` codes."""
+
+TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat")
+MAX_REPEAT = 1 << 20
+
+
+@dataclass
+class EntryInput:
+    node: NodePlan
+    data: bytes
+    count: int
+    stride: int
+
+
+@dataclass
+class ResourceData:
+    resource: ResourcePlan
+    data: bytearray
+    key: str
+    """The key the description used ("u0", "space1/t2", a name)."""
+
+
+@dataclass
+class Dispatch:
+    inputs: list[EntryInput] = field(default_factory=list)
+    resources: dict[str, ResourceData] = field(default_factory=dict)
+    """By resource name."""
+    root_constants: bytes = b""
+    local_root_arguments: tuple[int, bytes] | None = None
+    """(stride, table bytes)."""
+    repeat: int = 1
+
+
+class _Invalid(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _fail(where: Located, message: str, kind: DiagnosticKind = codes.DISPATCH_INVALID,
+          notes: tuple[str, ...] = ()) -> _Invalid:
+    return _Invalid(kind(where.span, message, notes=notes))
+
+
+def read_dispatch(source: SourceFile, program: Program) -> tuple[Dispatch | None, list[Diagnostic]]:
+    """Parse and check `source` against `program`; (dispatch, []) or (None, diagnostics)."""
+    try:
+        root = parse_located(source)
+    except JsonSyntaxError as problem:
+        return None, [codes.DISPATCH_INVALID(problem.span, f"invalid JSON: {problem.message}")]
+    diagnostics: list[Diagnostic] = []
+    dispatch = Dispatch()
+    if not isinstance(root.value, dict):
+        return None, [codes.DISPATCH_INVALID(root.span, "a dispatch description is a JSON object "
+                                             "(with \"inputs\", \"resources\", ...)")]
+    for key, span in root.keys.items():
+        if key not in TOP_LEVEL_KEYS:
+            diagnostics.append(codes.DISPATCH_INVALID(span, f"unknown member '{key}' (expected one of "
+                                                      f"{', '.join(TOP_LEVEL_KEYS)})"))
+    members = root.value
+    steps = [("inputs", _inputs), ("resources", _resources), ("root_constants", _root_constants),
+             ("local_root_arguments", _local_root_arguments), ("repeat", _repeat)]
+    for key, reader in steps:
+        if key not in members:
+            continue
+        try:
+            reader(members[key], program, dispatch, diagnostics)
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
+    if diagnostics:
+        return None, diagnostics
+    return dispatch, []
+
+
+# --------------------------------------------------------------------------- inputs
+
+def _inputs(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
+    if not isinstance(value.value, list):
+        raise _fail(value, "'inputs' is a list of entry inputs ({\"entry\": ..., \"records\": ...})")
+    for item in value.value:
+        try:
+            dispatch.inputs.append(_input(item, program))
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
+
+
+def _input(item: Located, program: Program) -> EntryInput:
+    if not isinstance(item.value, dict):
+        raise _fail(item, "an entry input is an object with \"entry\" and \"records\"")
+    for key, span in item.keys.items():
+        if key not in ("entry", "records"):
+            raise _Invalid(codes.DISPATCH_INVALID(span, f"unknown member '{key}' of an entry input "
+                                                  "(expected 'entry' and 'records')"))
+    if "entry" not in item.value:
+        raise _fail(item, "this entry input has no \"entry\" (the node it launches)")
+    node = _entry_node(item.value["entry"], program)
+    records = item.value.get("records")
+    if records is None:
+        raise _fail(item, f"this entry input has no \"records\" for node '{node.label}'")
+    if isinstance(records.value, list):
+        data = bytearray()
+        stride = node.record.stride
+        for record in records.value:
+            encoded = bytearray(stride)
+            _encode_record(record, node.record, encoded)
+            _check_grid(node, encoded, record)
+            data += encoded
+        return EntryInput(node, bytes(data), len(records.value), stride)
+    if isinstance(records.value, dict):
+        return _raw_records(records, node)
+    raise _fail(records, "\"records\" is a list of records (objects by field name) or "
+                         "{\"hex\": ..., \"stride\": N, \"count\": N}")
+
+
+def _entry_node(entry: Located, program: Program) -> NodePlan:
+    if isinstance(entry.value, str):
+        name, index = entry.value, 0
+    elif isinstance(entry.value, dict) and set(entry.value) <= {"name", "index"} and "name" in entry.value:
+        name_value = entry.value["name"]
+        index_value = entry.value.get("index")
+        if not isinstance(name_value.value, str):
+            raise _fail(name_value, "a node's name is a string")
+        name = name_value.value
+        index = 0
+        if index_value is not None:
+            index = _natural(index_value, "a node array index")
+    else:
+        raise _fail(entry, "\"entry\" is a node name or {\"name\": ..., \"index\": N}")
+    node = program.node(name, index)
+    if node is None:
+        known = ", ".join(sorted({n.label for n in program.nodes})) or "none"
+        label = name if index == 0 else f"{name}[{index}]"
+        raise _fail(entry, f"the graph has no node '{label}'", codes.DISPATCH_UNKNOWN_NAME,
+                    notes=(f"its nodes: {known}",))
+    return node
+
+
+def _raw_records(records: Located, node: NodePlan) -> EntryInput:
+    allowed = {"hex", "stride", "count"}
+    for key, span in records.keys.items():
+        if key not in allowed:
+            raise _Invalid(codes.DISPATCH_INVALID(span, f"unknown member '{key}' of raw records "
+                                                  "(expected 'hex', 'stride' and 'count')"))
+    for key in ("hex", "stride", "count"):
+        if key not in records.value:
+            raise _fail(records, f"raw records need \"{key}\"")
+    data = _hex(records.value["hex"])
+    stride = _natural(records.value["stride"], "a stride")
+    count = _natural(records.value["count"], "a record count")
+    size = node.record.size
+    alignment = node.record.alignment
+    if stride % max(alignment, 1):
+        raise _fail(records.value["stride"], f"stride {stride} is not a multiple of {alignment}, the alignment of a "
+                                             f"'{node.record.name}' record of node '{node.label}'")
+    if stride and stride < size:
+        raise _fail(records.value["stride"], f"stride {stride} is smaller than a '{node.record.name}' record "
+                                             f"of node '{node.label}' ({size} bytes)")
+    needed = 0 if count == 0 else (size if stride == 0 else stride * (count - 1) + size)
+    if len(data) < needed:
+        raise _fail(records.value["hex"], f"{count} records of {size} bytes with stride {stride} need {needed} "
+                                          f"bytes; the hex string holds {len(data)}")
+    for r in range(count if node.grid_field is not None else 0):
+        _check_grid(node, data[r * stride:r * stride + size], records.value["hex"])
+    return EntryInput(node, data, count, stride)
+
+
+def _check_grid(node: NodePlan, record: bytes | bytearray, where: Located) -> None:
+    if node.grid_field is None:
+        return
+    problem = grid_problem(node, record_grid(node, bytes(record)))
+    if problem is not None:
+        raise _fail(where, problem, codes.GRID_BEYOND_MAX)
+
+
+def _encode_record(value: Located, record: RecordLayout, out: bytearray) -> None:
+    """Write the record `value` (an object by field name) in `record`'s layout into `out`."""
+    if not record.fields:
+        if not (isinstance(value.value, dict) and not value.value):
+            raise _fail(value, f"{record.name} record has no fields: write {{}}")
+        return
+    _encode_struct(value, record.name, record.fields, out, 0)
+
+
+def _encode_struct(value: Located, type_name: str, fields: tuple[Field, ...], out: bytearray, offset: int) -> None:
+    if not isinstance(value.value, dict):
+        raise _fail(value, f"a '{type_name}' is written as an object by field name")
+    by_name = {f.name: f for f in fields}
+    for name, item in value.value.items():
+        field_ = by_name.get(name)
+        if field_ is None:
+            known = ", ".join(f.name for f in fields)
+            raise _Invalid(codes.DISPATCH_RECORD_FIELD(
+                value.keys[name], f"'{type_name}' has no field '{name}'", notes=(f"its fields: {known}",)))
+        _encode_field(item, field_, out, offset + field_.offset, f"field '{name}'")
+
+
+def _encode_field(value: Located, field_: Field, out: bytearray, offset: int, what: str) -> None:
+    if not field_.array_dims:
+        _encode_element(value, field_, field_.size, out, offset, what)
+        return
+    stride = field_.array_stride or 0
+    flat: list[Located] = []
+
+    def gather(item: Located, dims: tuple[int, ...], where: str) -> None:
+        if not isinstance(item.value, list) or len(item.value) != dims[0]:
+            raise _fail(item, f"{where} is an array of {dims[0]} elements: write a list of {dims[0]} values")
+        for k, element in enumerate(item.value):
+            if len(dims) > 1:
+                gather(element, dims[1:], f"element {k}")
+            else:
+                flat.append(element)
+
+    gather(value, field_.array_dims, what)
+    for k, element in enumerate(flat):
+        _encode_element(element, field_, stride, out, offset + k * stride, f"element {k}")
+
+
+def _encode_element(value: Located, field_: Field, size: int, out: bytearray, offset: int, what: str) -> None:
+    """One (non-array) value of `field_`'s type, `size` bytes, at `offset`."""
+    type_name = field_.type.split("[")[0]
+    if field_.fields:
+        _encode_struct(value, type_name, field_.fields, out, offset)
+        return
+    kind, bits, shape, scalar_name = scalar_shape(type_name, size)
+    width = bits // 8
+    if not shape:
+        _scalar(value, kind, bits, scalar_name, out, offset)
+    elif len(shape) == 1:
+        if not isinstance(value.value, list) or len(value.value) != shape[0]:
+            raise _fail(value, f"{what} is a '{type_name}': write a list of {shape[0]} numbers")
+        for i, item in enumerate(value.value):
+            _scalar(item, kind, bits, scalar_name, out, offset + i * width)
+    else:
+        rows, columns = shape
+        if (not isinstance(value.value, list) or len(value.value) != rows
+                or any(not isinstance(r.value, list) or len(r.value) != columns for r in value.value)):
+            raise _fail(value, f"{what} is a '{type_name}': write {rows} rows of {columns} numbers")
+        stride = field_.matrix_stride or width * (columns if field_.row_major else rows)
+        for r, row in enumerate(value.value):
+            for c, item in enumerate(row.value):
+                place = r * stride + c * width if field_.row_major else c * stride + r * width
+                _scalar(item, kind, bits, scalar_name, out, offset + place)
+
+
+def _scalar(value: Located, kind: str, bits: int, name: str, out: bytearray, offset: int) -> None:
+    """Write the number `value` as a `kind` ("uint", "int", "float", "bool") of `bits` named `name`."""
+    number = value.value
+    if kind == "bool":
+        if not isinstance(number, bool) and number not in (0, 1):
+            raise _fail(value, f"a '{name}' is true, false, 0 or 1")
+        struct.pack_into("<I", out, offset, int(bool(number)))
+        return
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise _fail(value, f"a '{name}' is a number")
+    if kind == "float":
+        code = {16: "e", 32: "f", 64: "d"}[bits]
+        try:
+            struct.pack_into("<" + code, out, offset, float(number))
+        except (OverflowError, struct.error):
+            raise _fail(value, f"{number} does not fit in a '{name}'") from None
+        return
+    if isinstance(number, float):
+        if not number.is_integer():
+            raise _fail(value, f"a '{name}' is an integer, not {number}")
+        number = int(number)
+    low, high = (0, (1 << bits) - 1) if kind == "uint" else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    if not low <= number <= high:
+        raise _fail(value, f"{number} is outside the range of a '{name}' ({low}..{high})")
+    out[offset:offset + bits // 8] = int(number).to_bytes(bits // 8, "little", signed=kind == "int")
+
+
+def _natural(value: Located, what: str) -> int:
+    if isinstance(value.value, bool) or not isinstance(value.value, int) or value.value < 0:
+        raise _fail(value, f"{what} is a non-negative integer")
+    return value.value
+
+
+def _hex(value: Located) -> bytes:
+    if not isinstance(value.value, str):
+        raise _fail(value, "\"hex\" is a string of hexadecimal digits")
+    try:
+        return bytes.fromhex(value.value)
+    except ValueError:
+        raise _fail(value, "\"hex\" holds something other than pairs of hexadecimal digits") from None
+
+
+# --------------------------------------------------------------------------- resources
+
+def find_resource(program: Program, key: str) -> ResourcePlan | None:
+    """The resource a key names: a register as written ("u0", "b2"), with its space ("space1/t2"), or
+    a variable name."""
+    space = 0
+    register = key
+    if "/" in key:
+        head, _, register = key.partition("/")
+        if not head.startswith("space") or not head[5:].isdigit():
+            register = ""
+        else:
+            space = int(head[5:])
+    for resource in program.resources:
+        if resource.register is not None and resource.register.lower() == register.lower() and resource.space == space:
+            return resource
+    for resource in program.resources:
+        if resource.name == key:
+            return resource
+    return None
+
+
+def known_resources(program: Program) -> str:
+    names = []
+    for r in program.resources:
+        if r.counter_of is not None:
+            continue
+        where = f"{'' if r.space == 0 else f'space{r.space}/'}{r.register}" if r.register else "no register"
+        names.append(f"{r.name} ({where})")
+    return ", ".join(names) or "none"
+
+
+def typed_bytes(value: Located, what: str) -> bytearray:
+    """`{"uint32": [...]}`, `{"float": [...]}` (any of ARRAY_FORMATS), `{"bytes": N}` or `{"hex": "..."}`."""
+    forms = ", ".join(f'"{k}"' for k in (*ARRAY_FORMATS, "bytes", "hex"))
+    if not isinstance(value.value, dict) or len(value.value) != 1:
+        raise _fail(value, f"{what} is an object with one member: one of {forms}")
+    (kind, data), = value.value.items()
+    if kind == "bytes":
+        return bytearray(_natural(data, "a byte count"))
+    if kind == "hex":
+        return bytearray(_hex(data))
+    code = ARRAY_FORMATS.get(kind)
+    if code is None:
+        raise _Invalid(codes.DISPATCH_INVALID(value.keys[kind], f"unknown data form '{kind}' (expected one of {forms})"))
+    if not isinstance(data.value, list):
+        raise _fail(data, f"\"{kind}\" is a list of numbers")
+    size = struct.calcsize("<" + code)
+    out = bytearray(size * len(data.value))
+    scalar_kind = "float" if "float" in kind else ("int" if kind.startswith("int") else "uint")
+    for i, item in enumerate(data.value):
+        _scalar(item, scalar_kind, 8 * size, kind, out, i * size)
+    return out
+
+
+def _resources(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
+    if not isinstance(value.value, dict):
+        raise _fail(value, "'resources' is an object: register or name -> contents")
+    for key, item in value.value.items():
+        resource = find_resource(program, key)
+        if resource is None:
+            diagnostics.append(codes.DISPATCH_UNKNOWN_NAME(value.keys[key], f"the graph has no resource '{key}'",
+                                                           notes=(f"its resources: {known_resources(program)}",)))
+            continue
+        if resource.descriptor is None:
+            diagnostics.append(codes.RESOURCE_NOT_SUPPORTED(
+                value.keys[key], f"'{resource.name}' is a '{resource.type}': wgc run binds storage and "
+                                 "constant buffers only"))
+            continue
+        if resource.name in dispatch.resources:
+            diagnostics.append(codes.DISPATCH_INVALID(value.keys[key], f"'{key}' names '{resource.name}', "
+                                                      "which an earlier member already gave"))
+            continue
+        try:
+            dispatch.resources[resource.name] = ResourceData(resource, typed_bytes(item, f"the contents of '{key}'"), key)
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
+
+
+def _root_constants(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
+    data = typed_bytes(value, "'root_constants'")
+    if len(data) > max(program.push_constant_bytes, 0) and program.push_constant_bytes >= 0:
+        if program.push_constant_bytes == 0:
+            raise _fail(value, "the graph declares no [[vk::push_constant]] block for root constants")
+        raise _fail(value, f"{len(data)} bytes of root constants; the push-constant block holds "
+                           f"{program.push_constant_bytes}")
+    dispatch.root_constants = bytes(data)
+
+
+def _local_root_arguments(value: Located, program: Program, dispatch: Dispatch,
+                          diagnostics: list[Diagnostic]) -> None:
+    if not isinstance(value.value, dict) or set(value.value) != {"stride", "hex"}:
+        raise _fail(value, "'local_root_arguments' is {\"stride\": N, \"hex\": \"...\"}")
+    stride = _natural(value.value["stride"], "a stride")
+    dispatch.local_root_arguments = (stride, _hex(value.value["hex"]))
+
+
+def _repeat(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
+    repeat = _natural(value, "'repeat'")
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise _fail(value, f"'repeat' is between 1 and {MAX_REPEAT}")
+    dispatch.repeat = repeat
+
+
+def decode_array(data: bytes, kind: str) -> list[int | float | str]:
+    """`data` as a list of `kind` values (a trailing partial element is dropped); NaN and the
+    infinities become the strings "nan", "inf" and "-inf" (JSON has no such numbers)."""
+    code = ARRAY_FORMATS[kind]
+    size = struct.calcsize("<" + code)
+    count = len(data) // size
+    values = list(struct.unpack_from(f"<{count}{code}", data))
+    if code in "efd":
+        return [repr(v) if not math.isfinite(v) else v for v in values]
+    return values
+
+
+__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "find_resource", "decode_array",
+           "typed_bytes"]

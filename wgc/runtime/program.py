@@ -1,0 +1,329 @@
+"""Runtime: what the scheduler needs to know about a compiled graph, read from its reflection.
+
+Input: the typed reflection of the compile (`wgc.metadata.reflection.Reflection`, what
+`wgc compile --emit=reflection` writes and `driver.Result.reflection` holds).
+Output: a `Program`: per node its entry point, launch, group shape, grids, input record layout
+(with the `SV_DispatchGrid` field), outputs (targets per array index, record budgets), recursion
+depth and innermost loop; per resource its Vulkan descriptor and how to show its contents; the
+size of the push-constant block.
+
+Invariants: nodes in reflection order, outputs in declaration order (the order of the ABI's
+`OutputParameter`s); record strides are the size rounded up to the alignment
+(`emulation_abi.OUTPUT_SLOT["stride"]`); every fact comes from the reflection (which reads sema's
+decisions), nothing is recomputed from the program text; nothing here touches Vulkan.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+_BASES = {  # HLSL scalar spellings as wgc prints types -> (kind, bits or None when the size decides)
+    "min16float": ("float", None), "min10float": ("float", None), "min16uint": ("uint", None),
+    "min16int": ("int", None), "min12int": ("int", None), "float16_t": ("float", 16), "float32_t": ("float", 32),
+    "float64_t": ("float", 64), "uint16_t": ("uint", 16), "uint32_t": ("uint", 32), "uint64_t": ("uint", 64),
+    "int16_t": ("int", 16), "int32_t": ("int", 32), "int64_t": ("int", 64), "double": ("float", 64),
+    "float": ("float", 32), "half": ("float", None), "dword": ("uint", 32), "uint": ("uint", 32),
+    "int": ("int", 32), "bool": ("bool", 32),
+}
+_SHAPE = re.compile(r"(?:([1-4])(?:x([1-4]))?)?")
+
+
+def scalar_shape(type_name: str, size: int) -> tuple[str, int, tuple[int, ...], str]:
+    """(kind, bits, shape, scalar name) of a scalar, vector (shape (n,)) or matrix ((rows, columns))
+    type name taking `size` bytes in scalar layout; an enum (any other name) is an int of its size."""
+    for base in sorted(_BASES, key=len, reverse=True):
+        if type_name.startswith(base):
+            match = _SHAPE.fullmatch(type_name[len(base):])
+            if match is None:
+                continue
+            kind, bits = _BASES[base]
+            shape = tuple(int(g) for g in match.groups() if g)
+            count = 1
+            for n in shape:
+                count *= n
+            return kind, bits or max(8, 8 * size // count), shape, base
+    return "int", 8 * size if size in (2, 4, 8) else 32, (), type_name
+
+
+@dataclass(frozen=True)
+class Field:
+    """A record member: where it is and how its value is written (from a reflection FieldLayout)."""
+
+    name: str
+    type: str
+    offset: int
+    size: int
+    array_dims: tuple[int, ...]
+    array_stride: int | None
+    matrix_stride: int | None
+    row_major: bool | None
+    fields: tuple[Field, ...]
+    """A struct (or array of structs): its members, offsets relative to it."""
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """A node record as laid out in record memory (scalar layout)."""
+
+    name: str
+    size: int
+    alignment: int
+    fields: tuple[Field, ...]
+
+    @property
+    def stride(self) -> int:
+        return -(-self.size // max(1, self.alignment)) * max(1, self.alignment) if self.size else 0
+
+
+EMPTY_RECORD = RecordLayout("(empty)", 0, 1, ())
+
+
+@dataclass(frozen=True)
+class GridField:
+    """The record's `SV_DispatchGrid` member: byte offset, 1-3 components, 16 or 32 bits."""
+
+    offset: int
+    components: int
+    bits: int
+
+
+@dataclass(frozen=True)
+class OutputPlan:
+    parameter: str
+    target: str
+    target_index: int
+    """The NodeID the output targets: (target, target_index); array index i targets (target, target_index + i)."""
+    array: bool
+    array_size: int | None
+    """Node arrays: [NodeArraySize]; None when unbounded ([UnboundedSparseNodes])."""
+    empty: bool
+    max_records: int
+    """Records the output may emit per thread group (per thread for thread launch)."""
+    max_records_per_node: int
+    record: RecordLayout
+
+
+@dataclass(frozen=True)
+class NodePlan:
+    name: str
+    index: int
+    function: str
+    entry_point: str
+    launch: str
+    num_threads: tuple[int, int, int]
+    dispatch_grid: tuple[int, int, int] | None
+    max_dispatch_grid: tuple[int, int, int] | None
+    grid_field: GridField | None
+    record: RecordLayout
+    max_records: int
+    """Coalescing: records per group ([MaxRecords] of the input, 1 without)."""
+    max_recursion_depth: int
+    outputs: tuple[OutputPlan, ...]
+    share_input_of: tuple[str, int] | None
+    local_root_arguments_table_index: int | None
+    max_loop_iterations: int | None
+    loop: tuple[str, int] | None
+    """The entry of the innermost loop holding the node (Work Graph Loops), if any."""
+    cross_group_sharing: bool = False
+    """The input record is [NodeTrackRWInputSharing]: the runtime keeps a group counter per record."""
+
+    @property
+    def label(self) -> str:
+        return self.name if self.index == 0 else f"{self.name}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class ResourcePlan:
+    name: str
+    type: str
+    register: str | None
+    """As written: "u0", or None for an implicit binding."""
+    space: int
+    set: int
+    binding: int
+    descriptor: str | None
+    """"storage" or "uniform"; None for what `wgc run` cannot bind (textures, samplers, typed buffers)."""
+    element: str
+    """The JSON array type a dump of it uses ("uint32", "float", ...)."""
+    writable: bool
+    counter_of: str | None = None
+    """The hidden counter of an RW/Append/Consume structured buffer: the buffer's name (the counter
+    starts at 0 unless the dispatch gives it, as '<name>.counter')."""
+
+
+@dataclass(frozen=True)
+class Program:
+    nodes: tuple[NodePlan, ...]
+    resources: tuple[ResourcePlan, ...]
+    push_constant_bytes: int
+    """Size of the user's [[vk::push_constant]] block (0 without one)."""
+
+    def node(self, name: str, index: int = 0) -> NodePlan | None:
+        for node in self.nodes:
+            if node.name == name and node.index == index:
+                return node
+        return None
+
+
+def record_grid(node: NodePlan, record: bytes) -> tuple[int, int, int]:
+    """The SV_DispatchGrid of `record` (bytes of `node`'s input record); missing components are 1."""
+    grid = node.grid_field
+    assert grid is not None
+    code = "H" if grid.bits == 16 else "I"
+    values = list(struct.unpack_from(f"<{grid.components}{code}", record, grid.offset))
+    return tuple((values + [1, 1])[:3])  # type: ignore[return-value]
+
+
+def grid_problem(node: NodePlan, grid: tuple[int, int, int]) -> str | None:
+    """Why `grid` may not launch `node` (beyond [NodeMaxDispatchGrid]), or None."""
+    limit = node.max_dispatch_grid
+    if limit is None or all(g <= m for g, m in zip(grid, limit)):
+        return None
+    return (f"a record asks node '{node.label}' for a grid of {grid[0]}x{grid[1]}x{grid[2]} groups, beyond its "
+            f"[NodeMaxDispatchGrid({limit[0]}, {limit[1]}, {limit[2]})]")
+
+
+_ARRAY_TYPES = {("uint", 8): "uint8", ("uint", 16): "uint16", ("uint", 32): "uint32", ("uint", 64): "uint64",
+                ("int", 8): "int8", ("int", 16): "int16", ("int", 32): "int32", ("int", 64): "int64",
+                ("float", 16): "float16", ("float", 32): "float", ("float", 64): "float64", ("bool", 32): "uint32"}
+
+
+def element_array_type(element: str | None, stride: int | None) -> str:
+    """The typed-array name for dumping a buffer of `element` (`stride` bytes apart): its scalar type
+    for scalars, vectors and matrices, else "uint32" (structs, byte-address buffers)."""
+    if element is None:
+        return "uint32"
+    base = element.split("[")[0]
+    for name in sorted(_BASES, key=len, reverse=True):
+        if base.startswith(name) and _SHAPE.fullmatch(base[len(name):]):
+            kind, bits = _BASES[name]
+            if bits is None:            # half, min16*: 16-bit only with -enable-16bit-types, which
+                match = _SHAPE.fullmatch(base[len(name):])   # std430 strides tell: 2, 4, 8, 8 bytes
+                count = 1                                    # for 1-4 components, against 4, 8, 16, 16
+                for g in (match.groups() if match else ()):
+                    count *= int(g) if g else 1
+                bits = 16 if stride is not None and stride < 4 * count else 32
+            return _ARRAY_TYPES.get((kind, bits), "uint32")
+    return "uint32"
+
+
+def _field(layout: Any) -> Field:
+    return Field(name=layout.name, type=layout.type, offset=layout.offset, size=layout.size,
+                 array_dims=tuple(layout.array_dims), array_stride=layout.array_stride,
+                 matrix_stride=layout.matrix_stride, row_major=layout.row_major,
+                 fields=tuple(_field(f) for f in layout.fields))
+
+
+def _record(layout: Any) -> RecordLayout:
+    if layout is None:
+        return EMPTY_RECORD
+    return RecordLayout(layout.type, layout.size, layout.alignment, tuple(_field(f) for f in layout.fields))
+
+
+_DESCRIPTORS = {"storage buffer": "storage", "uniform buffer": "uniform"}
+
+
+def _resources(reflection: Any) -> list[ResourcePlan]:
+    plans = []
+    for resource in reflection.descriptor_bindings:
+        register = resource.register
+        descriptor = _DESCRIPTORS.get(resource.descriptor_type or "")
+        if resource.array_dims:
+            descriptor = None                       # arrays of descriptors: not bound by wgc run
+        stride = resource.layout.stride if resource.layout is not None else None
+        element = resource.element_type if resource.kind.endswith("StructuredBuffer") else None
+        plans.append(ResourcePlan(
+            name=resource.name, type=resource.type,
+            register=f"{register.register_class}{register.number}" if register is not None else None,
+            space=register.space if register is not None else 0, set=resource.set, binding=resource.binding,
+            descriptor=descriptor, element=element_array_type(element, stride),
+            writable=resource.kind.startswith(("RW", "Append", "Consume")) and descriptor is not None))
+        if resource.counter is not None:
+            counter = resource.counter
+            plans.append(ResourcePlan(
+                name=f"{resource.name}.counter", type="counter", register=None, space=0, set=counter.set,
+                binding=counter.binding, descriptor="storage", element="uint32", writable=True,
+                counter_of=resource.name))
+    return plans
+
+
+def _loops(reflection: Any) -> dict[tuple[str, int], tuple[str, int]]:
+    """Each node's innermost loop entry: a loop is its entry and the nodes on a path from the entry
+    back to it (the graph's edges are the outputs' targets); the innermost is the smallest."""
+    ids = [(n.id.name, n.id.index) for n in reflection.nodes]
+    edges: dict[tuple[str, int], set[tuple[str, int]]] = {i: set() for i in ids}
+    for node in reflection.nodes:
+        for output in node.outputs:
+            count = (output.array_size or 0) if output.array_size is not None else 1
+            if output.unbounded:
+                count = max((i[1] for i in ids if i[0] == output.target.name), default=0) + 1
+            for k in range(max(count, 1)):
+                target = (output.target.name, output.target.index + k)
+                if target in edges:
+                    edges[(node.id.name, node.id.index)].add(target)
+
+    def reach(start: tuple[str, int], step: dict[tuple[str, int], set[tuple[str, int]]]) -> set[tuple[str, int]]:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in step[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    back: dict[tuple[str, int], set[tuple[str, int]]] = {i: set() for i in ids}
+    for source, targets in edges.items():
+        for target in targets:
+            back[target].add(source)
+    members: dict[tuple[str, int], set[tuple[str, int]]] = {}
+    for node in reflection.nodes:
+        if node.loop_entry is not None:
+            entry = (node.id.name, node.id.index)
+            members[entry] = reach(entry, edges) & reach(entry, back)
+    innermost: dict[tuple[str, int], tuple[str, int]] = {}
+    for entry, nodes in sorted(members.items(), key=lambda item: -len(item[1])):
+        for member in nodes:
+            innermost[member] = entry               # smaller loops, visited later, win
+    return innermost
+
+
+def build_program(reflection: Any) -> Program:
+    """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
+    loops = _loops(reflection)
+    nodes = []
+    for node in reflection.nodes:
+        node_input = node.input
+        record = _record(node_input.record if node_input is not None else None)
+        grid = node_input.record.dispatch_grid if node_input is not None and node_input.record else None
+        budgets = {o.index: o.max_records for o in node.outputs}
+        outputs = []
+        for output in node.outputs:
+            own = output.max_records
+            if own is None and output.max_records_shared_with is not None:
+                own = budgets.get(output.max_records_shared_with)
+            max_records = own if own is not None else 1
+            per_node = output.max_records_per_node if output.max_records_per_node is not None else max_records
+            outputs.append(OutputPlan(
+                parameter=output.name, target=output.target.name, target_index=output.target.index,
+                array=output.array_size is not None, array_size=None if output.unbounded else output.array_size,
+                empty=output.empty, max_records=max_records, max_records_per_node=min(per_node, max_records),
+                record=_record(output.record)))
+        identity = (node.id.name, node.id.index)
+        nodes.append(NodePlan(
+            name=node.id.name, index=node.id.index, function=node.function, entry_point=node.entry_point,
+            launch=node.launch, num_threads=tuple(node.num_threads),  # type: ignore[arg-type]
+            dispatch_grid=node.dispatch_grid, max_dispatch_grid=node.max_dispatch_grid,
+            grid_field=GridField(grid.offset, grid.components, grid.bits) if grid is not None else None,
+            record=record, max_records=(node_input.max_records or 1) if node_input is not None else 1,
+            max_recursion_depth=node.max_recursion_depth or 0, outputs=tuple(outputs),
+            share_input_of=((node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None),
+            local_root_arguments_table_index=node.local_root_arguments_table_index,
+            max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
+            loop=loops.get(identity),
+            cross_group_sharing=bool(node_input is not None and node_input.record is not None
+                                     and node_input.record.track_rw_input_sharing)))
+    push = max((r.size for r in reflection.push_constant_ranges), default=0)
+    return Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push)

@@ -1,0 +1,443 @@
+"""Runtime: the level-by-level scheduler of the emulation ABI (`wgc.emulation_abi`).
+
+Input: an open `device.Device`, the `program.Program`, compute pipelines for its entry points
+(`pipelines.GraphPipelines`), and the entry records of a `dispatch.Dispatch`.
+Output: the graph's effect on the bound resources, and a `TraceStep` per step (every dispatch: node,
+records in, groups, records out per output).
+
+How it runs (host-driven, seed 002's "depth by depth"): the work pending at a step is a set of
+(node, remaining recursion levels, loop iteration) keys, each with chunks of input records.  A
+step records every pending dispatch in one command buffer (one `NodeContext` each, its address
+in push constants; a barrier closes the step), submits it, waits, and reads back the status words
+and the output counters.  Each (dispatch, output slot) had its own counter and its own record
+arena, sized before the step from the node's MaxRecords bound (records per thread group, or per
+thread for thread launch) times its thread groups; the records it produced become chunks of the
+target's key at the next step.  Steps repeat until no records remain.  Arenas alternate between
+two buffers (the inputs of a step are the previous step's outputs), grown when a step needs more.
+
+Invariants: the ABI is followed exactly (offsets from `emulation_abi`, never literals); a
+broadcasting node whose grid comes from the record is dispatched once per record over exactly
+its grid (a zero grid dispatches nothing); at most 65535 groups per dimension, more through
+several dispatches with increasing `group_offset`; records that would not fit in the memory limit
+are an error naming the node (`RecordsOutOfMemory`), and so is a status word with
+`STATUS_OUT_OF_RECORDS`; a produced grid beyond [NodeMaxDispatchGrid] is `GridBeyondMax`; an output
+of a node to itself targets the next recursion level and is no node (IsValid false) at level 0, a
+loop's back edge the next iteration and no node past [NodeMaxLoopIterations]; `Scheduler.close`
+frees everything it allocated.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from wgc import emulation_abi as abi
+from wgc.runtime.device import Buffer, Device
+from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
+
+DEFAULT_MEMORY_LIMIT = 1 << 30
+"""Bytes of record arenas one step may use (seed 002: 'on the order of 1 GB is likely acceptable')."""
+ARENA_ALIGNMENT = 16
+UNBOUNDED_CAPACITY = 0xFFFFFFFF
+
+
+class RecordsOutOfMemory(Exception):
+    def __init__(self, node: str, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+class GridBeyondMax(Exception):
+    """A produced record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid]."""
+
+
+@dataclass
+class Chunk:
+    """Input records: `count` records at `address`, `stride` bytes apart (0: all read record 0),
+    whose bytes the host can read at `buffer` + `offset`."""
+
+    address: int
+    count: int
+    stride: int
+    buffer: Buffer | None
+    offset: int
+
+
+@dataclass(frozen=True, order=True)
+class WorkKey:
+    node: int
+    """Index into Program.nodes."""
+    remaining: int
+    loop_iteration: int
+
+
+@dataclass
+class TraceDispatch:
+    node: str
+    entry_point: str
+    launch: str
+    remaining_recursion_levels: int
+    loop_iteration: int
+    records_in: int
+    groups: int
+    records_out: dict[str, int] = field(default_factory=dict)
+    """Per output parameter (empty outputs: the count added); node arrays add 'Param[i]' entries."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
+                "remaining_recursion_levels": self.remaining_recursion_levels,
+                "loop_iteration": self.loop_iteration, "records_in": self.records_in, "groups": self.groups,
+                "records_out": dict(self.records_out)}
+
+
+@dataclass
+class TraceStep:
+    repeat: int
+    level: int
+    dispatches: list[TraceDispatch] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"repeat": self.repeat, "level": self.level, "dispatches": [d.to_json() for d in self.dispatches]}
+
+
+@dataclass
+class _Slot:
+    target: int | None
+    """Index of the target node, None when no node exists at this index (IsValid false)."""
+    key: WorkKey | None
+    capacity: int
+    stride: int
+    arena: int = 0
+    """Offset of the arena in the step's output buffer."""
+
+
+@dataclass
+class _Launch:
+    key: WorkKey
+    node: NodePlan
+    chunk: Chunk
+    count: int
+    """Records this launch reads (input_count)."""
+    address: int
+    groups: int
+    grid: int
+    """Thread groups per record (broadcasting), for the cross-group sharing counters."""
+    units: int
+    """D3D thread groups (threads for thread launch): what MaxRecords bounds are per."""
+    outputs: list[list[_Slot]]
+    trace: TraceDispatch
+
+
+def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
+    return -(-value // alignment) * alignment
+
+
+class Scheduler:
+    """Runs entry records through a graph on one device; `run` may be called repeatedly."""
+
+    def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
+                 local_root_arguments: tuple[int, Buffer] | None = None,
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+        self.device = device
+        self.program = program
+        self.pipelines = pipelines
+        self.push_constants = push_constants
+        self.local_root_arguments = local_root_arguments
+        self.memory_limit = memory_limit
+        self.index_of = {(n.name, n.index): i for i, n in enumerate(program.nodes)}
+        self.sharers: dict[int, list[int]] = {}
+        for i, node in enumerate(program.nodes):
+            if node.share_input_of is not None and node.share_input_of in self.index_of:
+                self.sharers.setdefault(self.index_of[node.share_input_of], []).append(i)
+        largest = max([n.record.stride for n in program.nodes] + [o.record.stride for n in program.nodes
+                                                                  for o in n.outputs] + [16])
+        self.scratch = device.buffer(largest)
+        self.control: Buffer | None = None
+        self.arenas: list[Buffer | None] = [None, None]
+        iterations = math.prod(n.max_loop_iterations or 1 for n in program.nodes)
+        deepest = max((n.max_recursion_depth for n in program.nodes), default=0)
+        self.max_steps = 1 + len(program.nodes) * (1 + deepest) * iterations
+        """A chain visits each node once per recursion level and (nested) loop iteration at most."""
+
+    def close(self) -> None:
+        for buffer in [self.scratch, self.control, *self.arenas]:
+            if buffer is not None:
+                self.device.free(buffer)
+        self.control = None
+        self.arenas = [None, None]
+
+    # ------------------------------------------------------------------ planning
+
+    def _target_key(self, producer: WorkKey, node: NodePlan, target_index: int) -> WorkKey | None:
+        target = self.program.nodes[target_index]
+        if target_index == producer.node:               # recursion: the next level down
+            if producer.remaining == 0:
+                return None
+            return WorkKey(target_index, producer.remaining - 1, producer.loop_iteration)
+        iteration = 0
+        target_id = (target.name, target.index)
+        if target.max_loop_iterations is not None and node.loop == target_id:
+            iteration = producer.loop_iteration + 1     # a loop's back edge: the next iteration
+            if iteration >= target.max_loop_iterations:
+                return None
+        elif target.loop is not None and target.loop == node.loop:
+            iteration = producer.loop_iteration
+        return WorkKey(target_index, target.max_recursion_depth, iteration)
+
+    def _slots(self, key: WorkKey, node: NodePlan, output: OutputPlan, units: int) -> list[_Slot]:
+        if output.array:
+            count = output.array_size
+            if count is None:   # unbounded: up to the highest index present
+                present = [n.index for n in self.program.nodes if n.name == output.target]
+                count = max(present, default=-1) + 1 - output.target_index
+                count = max(count, 0)
+        else:
+            count = 1
+        per_slot = output.max_records_per_node if output.array else output.max_records
+        slots = []
+        for i in range(count):
+            target = self.index_of.get((output.target, output.target_index + i))
+            target_key = self._target_key(key, node, target) if target is not None else None
+            if target is None or target_key is None:
+                slots.append(_Slot(None, None, 0, 0))
+                continue
+            stride = self.program.nodes[target].record.stride
+            capacity = UNBOUNDED_CAPACITY if output.empty else units * per_slot
+            slots.append(_Slot(target, target_key, capacity, 0 if output.empty else stride))
+        return slots
+
+    def _launches(self, key: WorkKey, chunk: Chunk) -> list[_Launch]:
+        node = self.program.nodes[key.node]
+        n = chunk.count
+        if n == 0:
+            return []
+        plans: list[tuple[int, int, int, int, int]] = []   # (address, count, groups, grid, units)
+        if node.launch == "thread":
+            plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n))
+        elif node.launch == "coalescing":
+            groups = -(-n // max(1, node.max_records))
+            plans.append((chunk.address, n, groups, 1, groups))
+        elif node.grid_field is not None and node.dispatch_grid is None:
+            assert chunk.buffer is not None
+            for r in range(n):
+                offset = chunk.offset + r * chunk.stride
+                asked = record_grid(node, chunk.buffer.read(offset, node.record.size))
+                problem = grid_problem(node, asked)
+                if problem is not None:
+                    raise GridBeyondMax(problem)
+                groups = asked[0] * asked[1] * asked[2]
+                if groups:
+                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
+        else:
+            gx, gy, gz = node.dispatch_grid or (1, 1, 1)
+            per_record = gx * gy * gz
+            plans.append((chunk.address, n, n * per_record, per_record, n * per_record))
+        launches = []
+        for address, count, groups, grid, units in plans:
+            trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,
+                                  count, groups)
+            outputs = [self._slots(key, node, o, units) for o in node.outputs]
+            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace))
+        return launches
+
+    def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
+        max_x, max_y, _ = self.device.max_group_count
+        return dispatch_shapes(groups, max_x, max_y)
+
+    # ------------------------------------------------------------------ one step
+
+    def _ensure(self, which: int, size: int) -> Buffer:
+        current = self.arenas[which]
+        if current is None or current.size < size:
+            if current is not None:
+                self.device.free(current)
+                self.arenas[which] = None
+            self.arenas[which] = self.device.buffer(max(size, 2 * (current.size if current else 0), 1 << 16))
+        buffer = self.arenas[which]
+        assert buffer is not None
+        return buffer
+
+    def step(self, pending: dict[WorkKey, list[Chunk]], output_side: int, trace: TraceStep) -> dict[WorkKey, list[Chunk]]:
+        launches: list[_Launch] = []
+        for key in sorted(pending):
+            for chunk in pending[key]:
+                launches.extend(self._launches(key, chunk))
+        if not launches:
+            return {}
+        # arenas: sized from the MaxRecords bounds
+        arena_bytes = 0
+        for launch in launches:
+            for output, slots in zip(launch.node.outputs, launch.outputs):
+                for slot in slots:
+                    if slot.target is None or output.empty:
+                        continue
+                    need = slot.capacity * slot.stride
+                    if arena_bytes + need > self.memory_limit:
+                        raise RecordsOutOfMemory(launch.node.label, (
+                            f"node '{launch.node.label}' may write {slot.capacity} records of {slot.stride} bytes "
+                            f"to '{output.parameter}' ({launch.units} thread groups × MaxRecords); with the other "
+                            f"records of this level that is more than the {self.memory_limit} bytes wgc run may use"))
+                    slot.arena = arena_bytes
+                    arena_bytes = _round(arena_bytes + need)
+        out = self._ensure(output_side, arena_bytes)
+        # control data: contexts, output parameters, slots, counters, status, cross-group counters
+        contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
+        parameters = sum(len(launch.outputs) for launch in launches)
+        slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
+        sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
+        pieces = 1 + contexts + 2 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
+        size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
+                + slot_count * (abi.OUTPUT_SLOT_SIZE + 4) + len(launches) * 4 + sharing * 4 + 8 * pieces)
+        if self.control is None or self.control.size < size:
+            if self.control is not None:
+                self.device.free(self.control)
+                self.control = None
+            self.control = self.device.buffer(max(size, 2 * size, 1 << 16))
+        control = self.control
+        data = bytearray(size)
+        base = control.address
+        cursor = 0
+
+        def take(nbytes: int, alignment: int = 8) -> int:
+            nonlocal cursor
+            cursor = _round(cursor, alignment)
+            start = cursor
+            cursor += nbytes
+            assert cursor <= size, "internal: the control data outgrew its estimate"
+            return start
+
+        status_at = take(4 * len(launches), 4)
+        recorded: list[tuple[_Launch, int, list[list[int]], list[tuple[int, int, int, int]]]] = []
+        for index, launch in enumerate(launches):
+            counters: list[list[int]] = []
+            params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
+            for p, slots_of in enumerate(launch.outputs):
+                slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots_of))
+                counter_at = take(4 * len(slots_of), 4)
+                counters.append([counter_at + 4 * i for i in range(len(slots_of))])
+                _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
+                     slots=base + slots_at, count=len(slots_of))
+                for i, slot in enumerate(slots_of):
+                    valid = slot.target is not None
+                    records = out.address + slot.arena if valid and slot.stride else self.scratch.address
+                    _put(data, slots_at + i * abi.OUTPUT_SLOT_SIZE, abi.OUTPUT_SLOT, records=records,
+                         counter=base + counter_at + 4 * i, capacity=slot.capacity if valid else 0,
+                         stride=slot.stride, valid=1 if valid else 0)
+            shared_at = 0
+            if launch.node.cross_group_sharing:
+                shared_at = take(4 * launch.count, 4)
+                struct.pack_into(f"<{launch.count}I", data, shared_at, *([launch.grid] * launch.count))
+            lra = 0
+            table_index = launch.node.local_root_arguments_table_index
+            if self.local_root_arguments is not None and table_index is not None:
+                stride, table = self.local_root_arguments
+                lra = table.address + stride * table_index
+            shapes = []
+            for group_offset, nx, ny in self._shapes(launch.groups):
+                context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
+                _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
+                     input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
+                     scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,
+                     loop_iteration=launch.key.loop_iteration, group_offset=group_offset,
+                     shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
+                     local_root_arguments=lra)
+                shapes.append((context_at, nx, ny, group_offset))
+            recorded.append((launch, index, counters, shapes))
+        control.write(0, data[:cursor])
+        # record and submit
+        device = self.device
+        device.begin()
+        bound = None
+        user = self.push_constants
+        for launch, _, _, shapes in recorded:
+            pipeline = self.pipelines.pipeline(launch.node.entry_point)
+            if pipeline is not bound:
+                self.pipelines.bind(device, pipeline)
+                bound = pipeline
+            for context_at, nx, ny, _ in shapes:
+                head = struct.pack("<Q", base + context_at)
+                constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
+                device.push(self.pipelines.layout, constants)
+                device.dispatch(nx, ny, 1)
+        device.barrier()
+        device.submit()
+        # read back
+        result = control.read(0, cursor)
+        following: dict[WorkKey, list[Chunk]] = {}
+        for launch, index, counters, _ in recorded:
+            status, = struct.unpack_from("<I", result, status_at + 4 * index)
+            if status & abi.STATUS_OUT_OF_RECORDS:
+                raise RecordsOutOfMemory(launch.node.label, (
+                    f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
+                    "allow, so some were dropped"))
+            for output, slots_of, counter_offsets in zip(launch.node.outputs, launch.outputs, counters):
+                total = 0
+                for i, (slot, counter_at) in enumerate(zip(slots_of, counter_offsets)):
+                    produced, = struct.unpack_from("<I", result, counter_at)
+                    total += produced
+                    if output.array and produced:
+                        launch.trace.records_out[f"{output.parameter}[{i}]"] = produced
+                    if slot.target is None or slot.key is None or produced == 0:
+                        continue
+                    produced = min(produced, slot.capacity)
+                    if output.empty:
+                        chunk = Chunk(self.scratch.address, produced, 0, None, 0)
+                    else:
+                        chunk = Chunk(out.address + slot.arena, produced, slot.stride, out, slot.arena)
+                    following.setdefault(slot.key, []).append(chunk)
+                    for sharer in self.sharers.get(slot.key.node, []):
+                        key = WorkKey(sharer, slot.key.remaining, slot.key.loop_iteration)
+                        following.setdefault(key, []).append(chunk)
+                launch.trace.records_out[output.parameter] = total
+            trace.dispatches.append(launch.trace)
+        return following
+
+    # ------------------------------------------------------------------ a whole graph
+
+    def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
+        pending: dict[WorkKey, list[Chunk]] = {}
+        for node, chunk in entries:
+            if chunk.count == 0:
+                continue
+            index = self.index_of[(node.name, node.index)]
+            key = WorkKey(index, node.max_recursion_depth, 0)
+            pending.setdefault(key, []).append(chunk)
+            for sharer in self.sharers.get(index, []):
+                pending.setdefault(WorkKey(sharer, key.remaining, 0), []).append(chunk)
+        steps: list[TraceStep] = []
+        side = 0
+        while pending:
+            if len(steps) >= self.max_steps:
+                raise AssertionError(f"internal: records are still pending after {len(steps)} levels, more than this "
+                                        "graph's nodes, recursion depths and loop iterations allow")
+            trace = TraceStep(repeat_index, len(steps))
+            pending = self.step(pending, side, trace)
+            steps.append(trace)
+            side ^= 1
+        return steps
+
+
+def dispatch_shapes(groups: int, max_x: int, max_y: int) -> list[tuple[int, int, int]]:
+    """(group_offset, nx, ny) dispatches covering `groups` flat groups, at most max_x by max_y each."""
+    shapes = []
+    done = 0
+    while done < groups:
+        left = groups - done
+        nx = min(left, max_x)
+        ny = min(-(-left // nx), max_y)
+        shapes.append((done, nx, ny))
+        done += nx * ny
+    return shapes
+
+
+def _put(data: bytearray, at: int, fields: dict[str, tuple[int, int]], **values: int) -> None:
+    """Write `values` into the ABI struct described by `fields` at `at` (little-endian)."""
+    for name, value in values.items():
+        offset, size = fields[name]
+        data[at + offset:at + offset + size] = int(value).to_bytes(size, "little")
+
+
+__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory", "GridBeyondMax",
+           "DEFAULT_MEMORY_LIMIT"]
