@@ -502,3 +502,14 @@ void T() { Out[0] = push_const.value + push_const.uv.y + myGlobal; }
     globals_block = next(b for b in reflection["descriptor_bindings"] if b["name"] == "$Globals")
     assert [f["name"] for f in globals_block["layout"]["fields"]] == ["myGlobal"]
     assert module.storage[module.variable("push_const")] == "PushConstant"
+
+
+def test_fre_beside_split_modules_names_each_module(run_wgc, tmp_path):
+    (tmp_path / "graph.hlsl").write_text(RESOURCES)
+    done = run_wgc("compile", "graph.hlsl", "--split-nodes", "mods", "-Fre", "graph.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode()
+    reflection = json.loads((tmp_path / "graph.json").read_text())
+    assert [(n["module"], n["entry_point"]) for n in reflection["nodes"]] == [("First.spv", "First"),
+                                                                             ("Second.spv", "Second")]
+    assert sorted(p.name for p in (tmp_path / "mods").iterdir() if p.suffix == ".spv") == ["First.spv",
+                                                                                          "Second.spv"]
