@@ -27,8 +27,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   logical addressing cannot select at run time), so wgc binds each node variable statically;
 - WG0454: a local, parameter or return value whose struct or array type holds node objects (HLSL
   allows them; wgc binds node objects one by one and does not split aggregates of them);
-- WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
-  literal string, which ends at a NUL).
+- WG0625: a NUL character in a string SPIR-V carries as a literal string, which ends at a NUL: the
+  source text `-Zi` embeds (OpSource), a NodeID name (OpEntryPoint, OpConstantStringAMDX) of a node,
+  an output target or a [NodeShareInputOf].
 
 Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
 command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
@@ -71,6 +72,18 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         report(codes.SOURCE_NOT_EMBEDDABLE, Span(embedded_source, nul, nul + 1),
                "-Zi cannot embed this source in the module: it holds a NUL character, which ends a SPIR-V "
                "literal string")
+
+    for node in nodes:   # node names are SPIR-V literal strings (OpEntryPoint, OpConstantStringAMDX)
+        named = [(node.id.name, node.span, f"node '{node.function.name}'")]
+        named += [(o.target.name, o.parameter.span, f"output '{o.parameter.name}'") for o in node.outputs]
+        if node.share_input_of is not None:
+            named.append((node.share_input_of.name, node.span, f"the shared input of node '{node.function.name}'"))
+        for name, span, owner in named:
+            if "\0" in name:
+                shown = name.replace("\0", "\\0")
+                report(codes.SOURCE_NOT_EMBEDDABLE, span,
+                       f"the node name '{shown}' of {owner} holds a NUL character, which ends a SPIR-V literal "
+                       "string")
 
     graph = analysis.graph
     if graph is not None and graph.loops:
