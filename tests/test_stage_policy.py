@@ -228,6 +228,16 @@ TARGET_CASES = [
               "          ^",
               TARGET_NOTE,
               "1 error generated."), id="WG0625-nul-in-source-with-Zi"),
+    pytest.param("WG0625", lines(
+        "RWStructuredBuffer<uint> Out : register(u0);",
+        '[Shader("node")] [NodeLaunch("thread")] [NodeID("Main\\0X")]',
+        "void Main() { Out[0] = 1; }"),
+        lines("<stdin>:3:6: error: the node name 'Main\\0X' of node 'Main' holds a NUL character, which ends a "
+              "SPIR-V literal string [WG0625]",
+              "void Main() { Out[0] = 1; }",
+              "     ^~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0625-nul-in-a-node-name"),
     pytest.param("WG0626", lines(
         "RWBuffer<uint> B;",
         '[Shader("node")] [NodeLaunch("thread")]',

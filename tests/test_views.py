@@ -334,7 +334,7 @@ def test_render_image_rejects_unknown_format():
 # DXIL metadata
 
 _OPERAND = re.compile(r'\s*(?:(i\d+) (-?\d+|true|false)|!"((?:[^"\\]|\\.)*)"|(!\d+)|(null)|'
-                      r'(?:ptr|void \(\)\*) (@"?[^",}\s]+"?))\s*(?:,|$)')
+                      r'(?:ptr|void \(\)\*|(?:\[\d+ x )?%"[^"]*"\]?\*) (@"?[^",}\s]+"?))\s*(?:,|$)')
 
 
 def _metadata(text):
@@ -458,3 +458,115 @@ def test_node_io_flags():
     assert output_flags(_output("o", "EmptyNodeOutputArray")) == 0x1A
     assert output_flags(_output("o", "NodeOutputArray")) == 0x16
     assert output_flags(_output("o", "NodeOutput")) == 0x06
+
+
+# ---------------------------------------------------------------- resources (issue 12)
+
+RESOURCE_PROGRAM = """
+struct E { float4 v; };
+cbuffer Frame : register(b2, space1) { float4 tint; uint mode; }
+float scale;
+Texture2D<float4> Albedo : register(t1);
+Texture2DArray<unorm float4> Layers[3];
+StructuredBuffer<E> Elems : register(t4);
+ByteAddressBuffer Raw : register(t5);
+RaytracingAccelerationStructure Scene : register(t6);
+Buffer<int> Ids : register(t7);
+globallycoherent RWStructuredBuffer<uint> Counts : register(u10);
+RWTexture2D<float> Target : register(u11);
+AppendStructuredBuffer<uint> Log : register(u12);
+SamplerState Linear : register(s20);
+SamplerComparisonState Shadow : register(s21);
+struct R { uint x; };
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<R> r)
+{
+    uint i = r.Get().x;
+    float4 c = Albedo.SampleLevel(Linear, float2(0, 0), 0) * tint * scale + Layers[i % 3].Load(int4(0, 0, 0, 0));
+    c.x += Elems[i].v.x + asfloat(Raw.Load(0)) + Ids[i] + Albedo.SampleCmpLevelZero(Shadow, float2(0, 0), 0.5);
+    Counts[mode] = (uint)c.x;
+    Target[uint2(i, 0)] = c.y;
+    Log.Append(i);
+}
+"""
+
+
+def _program_view(tmp_path, view):
+    from wgc import driver
+
+    path = tmp_path / "resources.hlsl"
+    path.write_text(RESOURCE_PROGRAM)
+    result = driver.compile(driver.Options(input=str(path), emit=view))
+    assert result.ok and not result.diagnostics, [d.message for d in result.diagnostics]
+    return result.outputs[view].decode()
+
+
+def test_text_resources_section_exact(tmp_path):
+    """Bindings by README's rules: registers give (space, number); $Globals (declared with its first
+    member, `scale`) and then Layers take the lowest free bindings of set 0 (0, then 2); each counter
+    the first free binding after its buffer's."""
+    text = _program_view(tmp_path, "text")
+    assert "  resources: Albedo, Linear, Frame, $Globals, Layers, Elems, Raw, Ids, Shadow, Counts, Target, Log, " \
+           "counter.var.Log\n" in text
+    section = text[text.index("\nresources:\n") + 1:]
+    assert section == "\n".join([
+        "resources:",
+        "  Frame: cbuffer, register(b2, space1) -> set 1, binding 2 (uniform buffer), 32 bytes std140; used by T",
+        "    @0 float4 tint",
+        "    @16 uint mode",
+        "  $Globals: cbuffer, implicit register (b) -> set 0, binding 0 (uniform buffer), 16 bytes std140; used by T",
+        "    @0 float scale",
+        "  Albedo: Texture2D<float4>, register(t1) -> set 0, binding 1 (sampled image); used by T",
+        "  Layers: Texture2DArray<unorm float4>[3], implicit register (t) -> set 0, binding 2 (sampled image x 3); "
+        "used by T",
+        "  Elems: StructuredBuffer<E>, register(t4) -> set 0, binding 4 (storage buffer), E: 16 bytes std430, "
+        "stride 16; used by T",
+        "    @0 float4 v",
+        "  Raw: ByteAddressBuffer, register(t5) -> set 0, binding 5 (storage buffer); used by T",
+        "  Scene: RaytracingAccelerationStructure, register(t6) -> set 0, binding 6 (acceleration structure); "
+        "not used by any node",
+        "  Ids: Buffer<int>, register(t7) -> set 0, binding 7 (uniform texel buffer); used by T",
+        "  Counts: globallycoherent RWStructuredBuffer<uint>, register(u10) -> set 0, binding 10 (storage buffer), "
+        "uint: 4 bytes std430, stride 4, counter at set 0, binding 13 (unused); used by T",
+        "  Target: RWTexture2D<float>, register(u11) -> set 0, binding 11 (storage image); used by T",
+        "  Log: AppendStructuredBuffer<uint>, register(u12) -> set 0, binding 12 (storage buffer), uint: 4 bytes "
+        "std430, stride 4, counter at set 0, binding 14 (used by T); used by T",
+        "  Linear: SamplerState, register(s20) -> set 0, binding 20 (sampler); used by T",
+        "  Shadow: SamplerComparisonState, register(s21) -> set 0, binding 21 (sampler); used by T",
+        ""])
+
+
+def test_dxil_resources_metadata_structure(tmp_path):
+    """DXC's field order (DxilMetadataHelper): ID, global, name, space, lower bound, range, then per
+    class kind/sample count/flags/size; DXIL::ResourceKind and ComponentType numbers by hand."""
+    text = _program_view(tmp_path, "dxil")
+    for source in (text, str(parse_dxil(text))):
+        md = _metadata(source)
+        [resources] = md["dx.resources"]
+        srvs, uavs, cbuffers, samplers = resources
+        assert [r[2:] for r in srvs] == [
+            ["Albedo", 0, 1, 1, 2, 0, [0, 9]],            # Texture2D, F32
+            ["Layers", -1, -1, 3, 7, 0, [0, 14]],         # unbound; Texture2DArray, UNormF32
+            ["Elems", 0, 4, 1, 12, 0, [1, 16]],           # StructuredBuffer, stride 16
+            ["Raw", 0, 5, 1, 11, 0, None],                # RawBuffer
+            ["Scene", 0, 6, 1, 16, 0, None],              # RTAccelerationStructure
+            ["Ids", 0, 7, 1, 10, 0, [0, 4]],              # TypedBuffer, I32
+        ]
+        assert [r[2:] for r in uavs] == [
+            ["Counts", 0, 10, 1, 12, True, False, False, [1, 4]],   # globallycoherent, counter unused
+            ["Target", 0, 11, 1, 2, False, False, False, [0, 9]],
+            ["Log", 0, 12, 1, 12, False, True, False, [1, 4]],      # Append uses its counter
+        ]
+        assert [r[2:] for r in cbuffers] == [["Frame", 1, 2, 1, 32, None], ["$Globals", -1, -1, 1, 16, None]]
+        assert [r[2:] for r in samplers] == [["Linear", 0, 20, 1, 0, None], ["Shadow", 0, 21, 1, 1, None]]
+        assert [[r[0] for r in lst] for lst in resources] == [[0, 1, 2, 3, 4, 5], [0, 1, 2], [0, 1], [0, 1]]
+        assert md["dx.entryPoints"][0][:3] == [None, "", None] and md["dx.entryPoints"][0][3] == resources
+    assert '@"Layers" = external constant [3 x %"class.Texture2DArray<float4>"]' in text
+    assert '@"Frame" = external constant %"Frame"' in text
+
+
+def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
+    dot = _program_view(tmp_path, "dot")
+    assert '"resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12", shape=cylinder' in dot
+    assert '"T" -> "resource Log" [style=dashed, color=gray60, arrowhead=none, constraint=false];' in dot
+    assert '"resource Scene"' not in dot                     # no node uses it

@@ -258,7 +258,8 @@ VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a tex
 SELECT_OF_OBJECTS = _kind("WG0623", E, "a ?: choosing between resources or node objects (SPIR-V handles are not values)")
 WIDE_IMAGE_FORMAT = _kind("WG0624", E, "a 64-bit [[vk::image_format]] (wgc's images have 32-bit sampled types)")
 STRING_NOT_CONSTANT = _kind("WG0626", E, "a string that is not a compile-time constant (SPIR-V has literal strings only)")
-SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "-Zi with a source holding a NUL character (SPIR-V strings cannot)")
+SOURCE_NOT_EMBEDDABLE = _kind("WG0625", E, "a NUL character in a string SPIR-V carries: the source -Zi embeds, "
+                              "a NodeID name (SPIR-V literal strings end at a NUL)")
 FLOAT_COMPARE_EXCHANGE = _kind("WG0627", E, "InterlockedCompare{Store,Exchange}FloatBitwise on a float variable "
                                "(SPIR-V compare-exchanges integers only and cannot view a float location as a uint)")
 RAYQUERY_NOT_EXPRESSIBLE = _kind("WG0633", E, "a RayQuery in groupshared memory or in a struct (SPIR-V keeps ray "

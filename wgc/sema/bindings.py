@@ -4,9 +4,12 @@ Input: one `BindingRequest` per global resource or uniform block, in
 declaration order (the variable, its `register(...)`, its `[[vk::binding]]`
 with folded arguments, and the span of its name), plus the `-fvk-{b,t,u,s}-shift`
 options as `BindingShift`s.
-Output: `variable.binding` set on every request except push-constant blocks,
-and the diagnostics (INVALID_BINDING, BINDING_CLASH, VK_BINDING_OVERLAP, VK_BINDING_INCOMPATIBLE)
-in request order.
+Output: `variable.binding` set on every request except push-constant blocks (an `ir.Binding`:
+set, binding, the rule that decided it, and the `register(...)` slot and space as written), and
+the diagnostics (INVALID_BINDING, BINDING_CLASH, VK_BINDING_OVERLAP, VK_BINDING_INCOMPATIBLE)
+in request order. For the metadata: `descriptor_type_of` (the Vulkan descriptor type of a
+resource or block; an acceleration structure is its own type), `VULKAN_DESCRIPTOR_TYPES` and
+`written_register` (the register as written, parsed).
 
 The rules are those of dxc's SPIR-V back end:
 1. `[[vk::binding(B, S)]]` wins: set S (default 0), binding B; source "vk::binding".

@@ -4,7 +4,9 @@ Input: an interned IR type (`wgc.types`) and a `LayoutRule`.
 Output: a `TypeLayout` (size, alignment, array stride, matrix stride and
 majorness, member offsets), computed once by semantic analysis and carried in
 the IR; the SPIR-V back end turns it into Offset / ArrayStride / MatrixStride
-decorations and the metadata views read node record sizes from it.
+decorations and the metadata (inspect, reflection) reads sizes and offsets from it. Helpers both
+read: `laid_out_type` (the type a variable's layout describes), `member_fields` (a struct layout's
+members paired with their fields) and `runtime_array_stride` (a structured buffer's element stride).
 
 The rules are the ones dxc's SPIR-V back end applies (its
 AlignmentSizeCalculator), which differ in places from the GLSL rules they are

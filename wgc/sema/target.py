@@ -41,8 +41,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0633: a RayQuery in a groupshared variable, or in a struct (a local, static, parameter or
   result whose type is or holds such a struct): DXC accepts both, but Vulkan keeps an
   OpTypeRayQueryKHR only in a Function or Private variable of its own type (or an array of it);
-- WG0625: with `-Zi`, a source text holding a NUL character (OpSource takes the text as a
-  literal string, which ends at a NUL);
+- WG0625: a NUL character in a string SPIR-V carries as a literal string, which ends at a NUL: the
+  source text `-Zi` embeds (OpSource), a NodeID name (OpEntryPoint, OpConstantStringAMDX) of a node,
+  an output target or a [NodeShareInputOf];
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
@@ -94,6 +95,18 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
         report(codes.SOURCE_NOT_EMBEDDABLE, Span(embedded_source, nul, nul + 1),
                "-Zi cannot embed this source in the module: it holds a NUL character, which ends a SPIR-V "
                "literal string")
+
+    for node in nodes:   # node names are SPIR-V literal strings (OpEntryPoint, OpConstantStringAMDX)
+        named = [(node.id.name, node.span, f"node '{node.function.name}'")]
+        named += [(o.target.name, o.parameter.span, f"output '{o.parameter.name}'") for o in node.outputs]
+        if node.share_input_of is not None:
+            named.append((node.share_input_of.name, node.span, f"the shared input of node '{node.function.name}'"))
+        for name, span, owner in named:
+            if "\0" in name:
+                shown = name.replace("\0", "\\0")
+                report(codes.SOURCE_NOT_EMBEDDABLE, span,
+                       f"the node name '{shown}' of {owner} holds a NUL character, which ends a SPIR-V literal "
+                       "string")
 
     graph = analysis.graph
     if amdx and graph is not None and graph.loops:

@@ -489,7 +489,11 @@ class AstBuilder:
         declarators = self._of(children, ast.Declarator)
         if not declarators:
             return _replace(spec, span=self._span(meta))
-        return ast.VarDecl(self._span(meta), (), (), ast.StructType(spec.span, spec), declarators)
+        # `[[vk::push_constant]] struct { ... } pc;` (dxc): the `vk::` attributes are the variable's;
+        # the struct keeps the others (`[NodeTrackRWInputSharing]`)
+        variable_attributes = tuple(a for a in spec.attributes if a.name.startswith("vk::"))
+        spec = _replace(spec, attributes=tuple(a for a in spec.attributes if not a.name.startswith("vk::")))
+        return ast.VarDecl(self._span(meta), variable_attributes, (), ast.StructType(spec.span, spec), declarators)
 
     def struct_spec(self, meta: Any, children: list[Any]) -> ast.StructDecl:
         attributes = self._of(children, ast.Attribute)

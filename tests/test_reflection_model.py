@@ -479,3 +479,37 @@ def test_a_graph_the_target_cannot_express_has_no_reflection(tmp_path):
     result = driver.compile(driver.Options(input=str(path), emit="reflection", proposals=sample_proposals(path)))
     assert not result.ok and [d.code for d in result.diagnostics if d.code.startswith("WG06")] == ["WG0601"]
     assert result.outputs == {} and result.reflection is None
+
+
+@pytest.mark.parametrize("declaration", [
+    "[[vk::push_constant]] struct { int value; float2 uv; } push_const;",
+    "[[vk::push_constant]] struct PC { int value; float2 uv; } push_const;",
+])
+def test_a_push_constant_struct_declared_with_its_variable(tmp_path, declaration):
+    """dxc's implicit.global.ubo.hlsl: `[[vk::push_constant]] struct {...} v;` is a push-constant
+    block, not a `$Globals` member (wgc put it in `$Globals` before)."""
+    source = declaration + """
+float myGlobal;
+RWStructuredBuffer<float> Out : register(u0);
+[Shader("node")] [NodeLaunch("thread")]
+void T() { Out[0] = push_const.value + push_const.uv.y + myGlobal; }
+"""
+    module, reflection = spirv_module(source, tmp_path)
+    (push,) = reflection["push_constant_ranges"]
+    # relaxed std430: int @0, float2 @4 (no 16-byte straddle), struct alignment 8 -> 16 bytes
+    assert (push["name"], push["size"]) == ("push_const", 16)
+    assert [(f["name"], f["offset"]) for f in push["layout"]["fields"]] == [("value", 0), ("uv", 4)]
+    globals_block = next(b for b in reflection["descriptor_bindings"] if b["name"] == "$Globals")
+    assert [f["name"] for f in globals_block["layout"]["fields"]] == ["myGlobal"]
+    assert module.storage[module.variable("push_const")] == "PushConstant"
+
+
+def test_fre_beside_split_modules_names_each_module(run_wgc, tmp_path):
+    (tmp_path / "graph.hlsl").write_text(RESOURCES)
+    done = run_wgc("compile", "graph.hlsl", "--split-nodes", "mods", "-Fre", "graph.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode()
+    reflection = json.loads((tmp_path / "graph.json").read_text())
+    assert [(n["module"], n["entry_point"]) for n in reflection["nodes"]] == [("First.spv", "First"),
+                                                                             ("Second.spv", "Second")]
+    assert sorted(p.name for p in (tmp_path / "mods").iterdir() if p.suffix == ".spv") == ["First.spv",
+                                                                                          "Second.spv"]
