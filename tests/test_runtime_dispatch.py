@@ -13,7 +13,7 @@ import struct
 
 import pytest
 
-from wgc import codes, driver
+from wgc import driver
 from wgc.diagnostics import Renderer
 from wgc.runtime.dispatch import decode_array, find_resource, read_dispatch
 from wgc.runtime.program import build_program

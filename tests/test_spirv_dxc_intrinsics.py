@@ -10,7 +10,7 @@ import re
 import pytest
 
 from spirv_util import compile_hlsl
-from test_spirv_intrinsics import build, ext
+from test_spirv_intrinsics import build
 from test_spirv_resources import TEXTURES, node
 
 

@@ -302,7 +302,7 @@ class _Resources:
     def entry(self, resource: dict[str, Any], ident: int) -> Any:
         build = self.build
         register = resource.get("register")
-        count = 1 if resource.get("push_constant") else resource.get("count")
+        count: int = 1 if resource.get("push_constant") else resource["count"]   # None only for push constants
         space, lower = (register["space"], register["number"]) if register else (UNBOUND, UNBOUND)
         ops: list[Any] = [_i32(ident), self.variable(resource), str(resource["name"]), _i32(space), _i32(lower),
                           _i32(UNBOUND if count == 0 else count)]

@@ -535,7 +535,7 @@ def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequ
                      version: str, target_env: str, split_nodes: bool = False) -> Reflection:
     """The reflection of the SPIR-V that `wgc compile` makes of `nodes` (see the module docstring)."""
     entries = {n.id for n in graph.entry_nodes}
-    described = []
+    described: list[NodeReflection] = []
     for key, group in module_groups(nodes, split_nodes):
         names, _ = entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
