@@ -162,7 +162,7 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
-    threads, groups, levels = prepared["threads"], prepared["groups"], prepared["levels"]
+    threads, groups = prepared["threads"], prepared["groups"]
     with Device(selector) as device:
         print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
         hand = Hand(device, prepared["hand"])
