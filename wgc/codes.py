@@ -214,7 +214,8 @@ BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
     "DXC allows it)", "barrier-node-output-scope")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
-DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
+DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (overloads, or one [NodeID] written "
+                          "twice): a library may hold both, one graph cannot", "duplicate-node-id")
 RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
 MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
 ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")

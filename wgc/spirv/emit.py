@@ -1,8 +1,9 @@
 """SPIR-V generation for one compile: choose the modules, lower, validate, lint, optimize.
 
-Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions`.
+Input: the checked `Analysis` (typed IR, nodes, graph), `EmitOptions` and the nodes to compile
+(`sema.modules.select_nodes`: all, or the one `-E` selects; never none).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name), and the diagnostic WG0603 when there is no node to compile.
+the node's key, `NodeInfo.key`).
 
 Invariants:
 - The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
@@ -19,8 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from wgc import codes
-from wgc.diagnostics import Diagnostic
 from wgc.sema.modules import module_groups
 
 from .lower import LowerOptions
@@ -34,7 +33,6 @@ class InvalidModule(RuntimeError):
 @dataclass(frozen=True)
 class EmitOptions:
     target_env: str = "vulkan1.3"
-    entry: str | None = None
     split_nodes: bool = False
     validate: bool = True
     optimize: bool = False
@@ -46,24 +44,15 @@ class EmitOptions:
 @dataclass
 class Emitted:
     modules: dict[str, list[int]] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-untyped-def]
-    """The SPIR-V modules of a checked analysis (see the module docstring)."""
+def emit_spirv(analysis, options: EmitOptions, nodes=None) -> Emitted:  # type: ignore[no-untyped-def]
+    """The SPIR-V modules of `nodes` (default: every node) of a checked analysis (see the module docstring)."""
     result = Emitted()
-    graph, nodes = analysis.graph, analysis.nodes
+    graph = analysis.graph
+    nodes = list(analysis.nodes if nodes is None else nodes)
     assert graph is None or not graph.loops, "sema.target rejects loop graphs for this target (WG0601)"
-    if options.entry is not None:
-        nodes = [n for n in nodes if n.function.name == options.entry]
-        if not nodes:
-            result.diagnostics.append(codes.NO_NODE_TO_COMPILE(
-                None, f"-E {options.entry}: no node shader function has that name"))
-            return result
-    if not nodes:
-        result.diagnostics.append(codes.NO_NODE_TO_COMPILE(
-            None, "the input has no [Shader(\"node\")] function, so there is nothing to compile"))
-        return result
+    assert nodes, "sema.modules.select_nodes reports WG0603 when there is no node to compile"
     lower_options = LowerOptions(target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text)
     for key, group in module_groups(nodes, options.split_nodes):

@@ -8,9 +8,10 @@ Invariants:
 - One GLCompute entry point per node, named after its NodeID name (`sema.modules.entry_point_names`; its index
   is ShaderIndexAMDX), in every output mode, so that PayloadNodeNameAMDX of an output links to
   the entry point of its target (dxc names entry points after the function, which does not link
-  without VkPipelineShaderStageNodeCreateInfoAMDX::pName). Members of one node array in one
-  module would share a name with the same execution model: they keep their function names (the
-  caller warns, WG0604), and the application names them with pName, or uses --split-nodes.
+  without VkPipelineShaderStageNodeCreateInfoAMDX::pName). Members of one node array, or nodes of
+  one NodeID (overloads), in one module would share a name with the same execution model: they are
+  named by their keys (`NodeInfo.key`: the function name, `name.N` for the N-th overload; sema
+  warns, WG0604 / WG0501), and the application names them with pName, or uses --split-nodes.
   With execution modes from the node's attributes:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
@@ -113,7 +114,7 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     size = 1 if output.array_size is None else output.array_size
     array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
     array = ml.b.type_node_payload_array(struct)
-    ml.b.name(array, f"{node.function.name}.{output.parameter.name}")
+    ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     if owner is not None:
@@ -143,14 +144,14 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
         ml.b.debug("OpSource", "HLSL", 660, file, *chunks[:1])
         for chunk in chunks[1:]:
             ml.b.debug("OpSourceContinued", chunk)
-    entries = {n.id for n in graph.entry_nodes}
+    entries = {n.key for n in graph.entry_nodes}
     # statics with non-constant initialisers are initialised by each entry point that uses them
     ml.dynamic_statics = [v for v in module.globals
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
     names, _ = entry_point_names(nodes)
     for node in nodes:
-        _lower_node(ml, node, node.id in entries, names[node.function.name])
+        _lower_node(ml, node, node.key in entries, names[node.key])
     return ml.b.to_words()
 
 
