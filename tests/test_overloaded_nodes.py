@@ -62,16 +62,17 @@ def codes_of(result: driver.Result) -> list[str]:
 def test_overloads_get_distinct_entry_points_in_one_module(tmp_path):
     c = compile_hlsl(OVERLOADS, tmp_path)          # validated with spirv-val (vulkan1.3)
     assert entry_points(c.asm) == ["Leaf", "Leaf.2", "Root"]
+    assert 'OpName %Leaf_2 "Leaf.2"' in c.asm                  # the entry function is named by its key too
     # both carry NodeID (Leaf, 0); the first keeps the NodeID name, the second is named by its key
     modes = c.lines("OpExecutionModeId")
     assert "OpExecutionModeId %Leaf ShaderIndexAMDX %uint_0" in modes
-    assert "OpExecutionModeId %Leaf_0 ShaderIndexAMDX %uint_0" in modes
+    assert "OpExecutionModeId %Leaf_2 ShaderIndexAMDX %uint_0" in modes
     # Root's output only reaches Leaf(B): Leaf(A) is targeted by nothing, so it is an entry
     assert "OpExecutionModeId %Leaf IsApiEntryAMDX %true" in modes
-    assert "OpExecutionModeId %Leaf_0 IsApiEntryAMDX %false" in modes
+    assert "OpExecutionModeId %Leaf_2 IsApiEntryAMDX %false" in modes
     assert "OpExecutionModeId %Root IsApiEntryAMDX %true" in modes
     # the output names the NodeID, never a key
-    assert 'OpConstantStringAMDX "Leaf"' in c.asm and '"Leaf.2"' not in c.asm.split("OpEntryPoint")[-1]
+    assert [line.split('"')[1] for line in c.lines("OpConstantStringAMDX")] == ["Leaf"]
     assert "OpDecorateId %Root_Leaf PayloadNodeNameAMDX" in c.asm
 
 

@@ -40,6 +40,7 @@ Invariants: deterministic for a given model (model order is kept; nothing is sor
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 UNBOUNDED = 4294967295
@@ -233,7 +234,7 @@ def render_text(model: dict[str, Any]) -> str:
     graph = model.get("graph") or {}
     node_names = {display_name(node["id"]) for node in nodes}
     graph_names = {_graph_name(node) for node in nodes}
-    functions = [node["function"] for node in nodes]
+    functions = Counter(node["function"] for node in nodes)
     count = len(nodes)
     lines = [f"work graph: {count} node{'' if count == 1 else 's'}, profile "
              f"{model.get('profile', '?')}, depth {graph.get('depth', 0)} "
@@ -241,7 +242,7 @@ def render_text(model: dict[str, Any]) -> str:
              "entries: " + (", ".join(graph.get("entry_nodes") or []) or "none")]
     for node in nodes:
         lines.append("")
-        lines.extend(_node_lines(node, node_names, functions.count(node["function"]) > 1))
+        lines.extend(_node_lines(node, node_names, functions[node["function"]] > 1))
 
     outputs = {(_graph_name(node), out["parameter"]): out
                for node in nodes for out in node.get("outputs") or []}

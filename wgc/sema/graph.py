@@ -213,6 +213,9 @@ class GraphChecker:
                                        "be absent, or -Wno-missing-node"])
                 # a node's output to its own NodeID reaches itself, not another carrier of that ID
                 present = [n for n in present if n is node or n.id != node.id]
+                carriers: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+                for target in present:
+                    carriers[target.id].append(target)
                 own_array = set()
                 for target in present:
                     if target is not node and target.id.name == node.id.name:
@@ -223,8 +226,9 @@ class GraphChecker:
                         continue
                     # of several nodes carrying the NodeID, only those taking the output's records can be
                     # in a graph with it (a mismatch is reported when none of them does)
-                    accepting = [n for n in present if n.id == target.id and self._accepts(output, n)]
-                    if accepting and not any(n is target for n in accepting):
+                    alternatives = carriers[target.id]
+                    if len(alternatives) > 1 and not self._accepts(output, target) \
+                            and any(self._accepts(output, n) for n in alternatives):
                         continue
                     self._edge(node, output, target)
 

@@ -28,6 +28,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from wgc import codes, ir
@@ -41,10 +42,10 @@ from wgc.sema.uniformity import all_exprs, reachable_functions
 NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
 
 
-def selector(node: NodeInfo, nodes: Sequence[NodeInfo]) -> str:
-    """How `-E` names `node`: its key, or `name.1` for the first of several node shaders of one name."""
-    overloaded = sum(1 for n in nodes if n.function.name == node.function.name) > 1
-    return f"{node.key}.1" if overloaded and node.key == node.function.name else node.key
+def selectors(nodes: Sequence[NodeInfo]) -> list[str]:
+    """How `-E` names each node: its key, or `name.1` for the first of several node shaders of one name."""
+    count = Counter(n.function.name for n in nodes)
+    return [f"{n.key}.1" if count[n.function.name] > 1 and n.key == n.function.name else n.key for n in nodes]
 
 
 def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
@@ -56,15 +57,16 @@ def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[Nod
             return [], [codes.NO_NODE_TO_COMPILE(
                 None, "the input has no [Shader(\"node\")] function, so there is nothing to compile")]
         return chosen, []
-    chosen = [n for n in nodes if selector(n, nodes) == entry]
+    named = list(zip(nodes, selectors(nodes)))
+    chosen = [n for n, spelling in named if spelling == entry]
     if chosen:
         return chosen, []
-    named = [n for n in nodes if n.function.name == entry]
-    if len(named) > 1:
+    candidates = [(n, spelling) for n, spelling in named if n.function.name == entry]
+    if len(candidates) > 1:
         return [], [codes.NO_NODE_TO_COMPILE(
-            None, f"-E {entry}: {len(named)} node shaders have that name (overloads); choose one: "
-            + ", ".join(f"-E {selector(n, nodes)}" for n in named),
-            labels=[Label(n.span, f"-E {selector(n, nodes)}: '{n.function.signature}'") for n in named])]
+            None, f"-E {entry}: {len(candidates)} node shaders have that name (overloads); choose one: "
+            + ", ".join(f"-E {spelling}" for _, spelling in candidates),
+            labels=[Label(n.span, f"-E {spelling}: '{n.function.signature}'") for n, spelling in candidates])]
     return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader function has that name")]
 
 

@@ -405,7 +405,7 @@ class FunctionLowering:
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
         self.spirv_function = fn
-        self.b.name(fn, self.function.name)
+        self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         for param in self.function.params:
             self.bindings[param] = self._entry_parameter(node, param)
