@@ -231,7 +231,8 @@ ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets an
 # WG06xx: SPIR-V generation: limits of the SPIR-V AMDX target (computed by `wgc.sema.target`) ----
 LOOPS_NOT_EXPRESSIBLE = _kind(
     "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
-NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
+NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none, or several: "
+                           "overloads, chosen with -E NAME.N)")
 NODE_ARRAY_ENTRY_POINT_NAME = _kind(
     "WG0604", W, "members of one node array in one module keep their function names as entry point names",
     "node-array-entry-point-name")
