@@ -183,7 +183,11 @@ class NodeInfo:
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
     key: str = ""
     """Unique and stable among the file's node shaders (`overload_keys`): what the graph, the modules,
-    `-E`, `--split-nodes` file names and `wgc inspect` tell nodes apart by."""
+    `-E`, `--split-nodes` file names and `wgc inspect` tell nodes apart by. Not given: the function name."""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = self.function.name
 
     @property
     def is_loop_entry(self) -> bool:
