@@ -542,9 +542,13 @@ class GraphChecker:
                         if level > found[0]:
                             found = (level, feeder)
                     own[member.key] = found
+                deepest = max(members, key=lambda m: own[m.key][0])     # the first of the deepest
                 for member in members:
-                    start[member.key] = max((own[m.key] for m in members if m is member or m.id != member.id),
-                                            key=lambda found: found[0])
+                    chosen = deepest
+                    if chosen is not member and chosen.id == member.id:   # an alternative to it: look again
+                        chosen = max((m for m in members if m is member or m.id != member.id),
+                                     key=lambda m: own[m.key][0])
+                    start[member.key] = own[chosen.key]
                 visiting.discard(current)
                 finished.add(current)
                 stack.pop()
