@@ -172,7 +172,7 @@ def test_graph_analysis_of_a_100000_node_chain() -> None:
     assert [d.code for d in diagnostics] == ["WG0505"]
     assert info.depth == 100_000
     assert len(info.longest_chain) == 100_000
-    assert info.depth_of[info.longest_chain[-1].id] == 100_000
+    assert info.depth_of[info.longest_chain[-1].key] == 100_000
 
 
 def test_graph_analysis_of_a_100000_node_cycle() -> None:

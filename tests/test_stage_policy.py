@@ -5,7 +5,7 @@
   `wgc compile` all report, with the same diagnostics.
 - Limits of the SPIR-V AMDX target (`wgc.sema.target`, WG06xx) are reported by `wgc compile` (full
   rendered text below, one case per code) and not by the commands that only show the program.
-- The SPIR-V back end creates no user diagnostic.
+- The SPIR-V back end creates no user diagnostic (WG0603, no node to compile, comes from `sema.modules`).
 """
 
 from __future__ import annotations
@@ -384,8 +384,8 @@ def test_loop_iteration_index_outside_loops_is_zero() -> None:
 
 
 def test_the_spirv_back_end_reports_nothing() -> None:
-    """Back ends only lower: wgc/spirv creates no diagnostic (WG0603, no node to compile, is
-    `sema.modules.compiled_nodes`')."""
+    """Back ends only lower: wgc/spirv creates no diagnostic (WG0603, the choice of nodes, is
+    `sema.modules.select_nodes`')."""
     used = set()
     for path in sorted((ROOT / "wgc" / "spirv").glob("*.py")):
         used |= set(re.findall(r"codes\.([A-Z_0-9]+)", path.read_text()))

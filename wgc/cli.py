@@ -128,7 +128,9 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="lib_6_9 plus the Work Graph Loops proposal: loop entries, depth 48."),
         click.option("-fwork-graph-proposals", "proposals", flag_value=("max-records-per-node", "work-graph-loops"),
                      multiple=True, help="Both proposals (-fmax-records-per-node -fwork-graph-loops)."),
-        click.option("-E", "entry", metavar="NAME", help="Compile only the node shader function NAME (default: every node)."),
+        click.option("-E", "entry", metavar="NAME",
+                     help="Compile only the node shader function NAME (default: every node); NAME.N: the N-th of "
+                     "several node shaders named NAME (overloads)."),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro."),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro."),
         click.option("-I", "include_dirs", multiple=True, metavar="DIR",

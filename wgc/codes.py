@@ -227,7 +227,8 @@ DISPATCH_GRID_OVERWRITTEN = _kind(
     "that overwrites the field (the spec: it must not be written; DXC accepts it)", "dispatch-grid-overwrite")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
-DUPLICATE_NODE_ID = _kind("WG0501", E, "two node shaders with the same NodeID")
+DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (overloads, or one [NodeID] written "
+                          "twice): a library may hold both, one graph cannot", "duplicate-node-id")
 RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
 MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
 ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")
@@ -243,7 +244,8 @@ ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets an
 # WG06xx: SPIR-V generation: limits of the SPIR-V AMDX target (computed by `wgc.sema.target`) ----
 LOOPS_NOT_EXPRESSIBLE = _kind(
     "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
-NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none)")
+NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none, or several: "
+                           "overloads, chosen with -E NAME.N)")
 NODE_ARRAY_ENTRY_POINT_NAME = _kind(
     "WG0604", W, "members of one node array in one module keep their function names as entry point names",
     "node-array-entry-point-name")

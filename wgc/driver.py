@@ -74,6 +74,7 @@ class Options:
     proposals: tuple[str, ...] = ()
     """Opt-ins to work-graph proposals beyond released SM 6.9 (see PROPOSALS); lib_6_9 only."""
     entry: str | None = None
+    """-E: the node shader to compile (its function name, or `name.N` for the N-th of several of one name)."""
     defines: tuple[tuple[str, str | None], ...] = ()
     undefines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
@@ -95,7 +96,8 @@ class Options:
     binding_shifts: tuple[tuple[str, int, int | None], ...] = ()
     """-fvk-{b,t,u,s}-shift N SPACE as (register class, shift, space or None for 'all')."""
     split_nodes: bool = False
-    """One SPIR-V module per node (outputs "spirv:<function>" / "asm:<function>")."""
+    """One SPIR-V module per node (outputs "spirv:<key>" / "asm:<key>"; `NodeInfo.key`: the function name,
+    `name.N` for the N-th node shader of one name)."""
     validate: bool = True
     """False: -Vd, skip the in-process spirv-val and lint of the produced modules."""
     optimize: bool = False
@@ -391,14 +393,14 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import json
     import struct
 
-    from wgc.sema.modules import compiled_nodes, composition_warnings
+    from wgc.sema.modules import composition_warnings, select_nodes
     from wgc.sema.target import check_target, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
-    nodes, problems = compiled_nodes(analysis.nodes, options.entry)  # type: ignore[union-attr]
-    if problems:
-        return {}, problems, None
+    nodes, unselectable = select_nodes(analysis.nodes, options.entry)  # type: ignore[union-attr]
+    if unselectable:
+        return {}, unselectable, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target)
     if limits:
         return {}, limits, None
@@ -412,11 +414,11 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         return outputs, warnings, reflection
     source = front.source
     emitted = emit_spirv(front.analysis, EmitOptions(
-        target=options.target, target_env=options.target_env, entry=options.entry, split_nodes=options.split_nodes,
+        target=options.target, target_env=options.target_env, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
         plain_atomics=plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
-        source_text=source.text if source is not None and options.debug_info else None))
+        source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
         suffix = f":{key}" if key else ""
         if options.emit == "asm":

@@ -466,6 +466,18 @@ class Function:
     """User functions called from the body, in first-call order."""
 
     @property
+    def own_params(self) -> list[Variable]:
+        """Parameters as a caller sees them (without a member function's `this`)."""
+        return self.params[1:] if self.method_of is not None else self.params
+
+    @property
+    def signature(self) -> str:
+        """`float f(float x, out int n)`: how diagnostics and `wgc inspect` tell overloads apart."""
+        params = ", ".join((f"{p.direction.value} " if p.direction is not Direction.IN else "") + f"{p.type} {p.name}"
+                           for p in self.own_params)
+        return f"{self.return_type} {self.name}({params})"
+
+    @property
     def shader_kind(self) -> str | None:
         """The `[Shader("...")]` stage in lower case, or None for a helper function."""
         shader = find_attribute(self.attributes, "shader")

@@ -26,9 +26,11 @@ Output:     `render_dot(model) -> str`, a Graphviz digraph:
                                                         constraint=false];
                 }
 
-            One DOT node per NodeID (its display name: name, plus "[i]" when i > 0), labelled
-            with the display name, the function when it differs, the launch mode and the input
-            record type ("EmptyNodeInput" / "no input" without a record).  Program entries are
+            One DOT node per node, identified by its `graph_name` (the NodeID's display name:
+            name, plus "[i]" when i > 0; followed by " (key)" when several nodes carry that
+            NodeID), labelled with the display name, the key (function name, `f.2` for a
+            second overload) when it differs, the launch mode and the input record type
+            ("EmptyNodeInput" / "no input" without a record).  Program entries are
             bold with a double border.  Every loop is a `cluster_loop_<n>` subgraph (n = its
             position in graph.loops) nested inside its parent's cluster; a node is declared in
             its innermost loop's cluster.  Edge targets that are not nodes become dotted
@@ -96,11 +98,17 @@ def _attrs(pairs: list[tuple[str, str]]) -> str:
     return "[" + ", ".join(f"{key}={value}" for key, value in pairs) + "]"
 
 
+def graph_name(node: dict[str, Any]) -> str:
+    """The node's DOT identifier: the model's `graph_name` (its NodeID, plus ` (key)` when shared)."""
+    return node.get("graph_name") or display_name(node["id"])
+
+
 def _node_statement(node: dict[str, Any]) -> str:
     name = display_name(node["id"])
     lines = [name]
-    if node.get("function") and node["function"] != name:
-        lines.append(f"({node['function']})")
+    key = node.get("key") or node.get("function")
+    if key and key != name:
+        lines.append(f"({key})")
     if node.get("entry_point") and node["entry_point"] != node["id"]["name"]:   # node-array members
         lines.append(f"entry point {node['entry_point']}")
     lines.append(node.get("launch", "?"))
@@ -109,7 +117,7 @@ def _node_statement(node: dict[str, Any]) -> str:
     attrs = [("label", label(*lines))]
     if node.get("program_entry"):
         attrs += [("style", quote("rounded,bold")), ("peripheries", "2")]
-    return f"{quote(name)} {_attrs(attrs)};"
+    return f"{quote(graph_name(node))} {_attrs(attrs)};"
 
 
 def _innermost_loops(nodes: list[dict[str, Any]], loops: list[dict[str, Any]]) -> dict[str, int]:
@@ -126,7 +134,7 @@ def _innermost_loops(nodes: list[dict[str, Any]], loops: list[dict[str, Any]]) -
 
     result: dict[str, int] = {}
     for node in nodes:
-        name = display_name(node["id"])
+        name = graph_name(node)
         if name in by_entry:
             result[name] = by_entry[name]
         elif node.get("loop") in by_entry:
@@ -161,7 +169,7 @@ def _cluster_lines(nodes: list[dict[str, Any]], loops: list[dict[str, Any]],
                  ("fontcolor", LOOP_COLOR)]
         lines.append(f"{inner}graph {_attrs(style)};")
         lines.extend(inner + _node_statement(node) for node in nodes
-                     if home.get(display_name(node["id"])) == i)
+                     if home.get(graph_name(node)) == i)
         for child in children.get(i, []):
             if child not in emitted:
                 cluster(child, inner)
@@ -224,8 +232,8 @@ def render_dot(model: dict[str, Any]) -> str:
     graph = model.get("graph") or {}
     loops = graph.get("loops") or []
     edges = graph.get("edges") or []
-    nodes_by_name = {display_name(node["id"]): node for node in nodes}
-    records = {display_name(node["id"]): node["loop_entry"]["max_records_per_iteration"]
+    nodes_by_name = {graph_name(node): node for node in nodes}
+    records = {graph_name(node): node["loop_entry"]["max_records_per_iteration"]
                for node in nodes if node.get("loop_entry")}
     count = len(nodes)
     caption = (f"{model.get('profile', '?')}: {count} node{'' if count == 1 else 's'}, "
@@ -236,7 +244,7 @@ def render_dot(model: dict[str, Any]) -> str:
              f"  edge {_attrs([FONT, ('fontsize', '10')])};"]
     home = _innermost_loops(nodes, loops)
     lines.extend("  " + _node_statement(node) for node in nodes
-                 if display_name(node["id"]) not in home)
+                 if graph_name(node) not in home)
     lines.extend(_cluster_lines(nodes, loops, records))
     missing: list[str] = []
     for edge in edges:

@@ -6,6 +6,7 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
             the metadata DXC would emit for the library's node shaders; no code:
 
               declare void @"Generate"()                   ; one per node, so entries can name it
+                                                           ; (named by the node's key: f, f.2 for overloads)
               @"Out" = external constant %"class.RWStructuredBuffer<uint>"   ; one per resource
               !dx.version = !{!{i32 1, i32 9}}             ; from the profile: lib_6_9 -> 1.9
               !dx.shaderModel = !{!{!"lib", i32 6, i32 9}}
@@ -351,7 +352,7 @@ def render_dxil(model: dict[str, Any]) -> str:
     functions = []
     taken: set[str] = set()
     for node in model.get("nodes") or []:
-        name = str(node["function"])
+        name = str(node.get("key") or node["function"])   # unique: overloads are f, f.2, ...
         while name in taken:  # never in a valid model; keep the view total anyway
             name += ".dup"
         taken.add(name)
@@ -367,7 +368,7 @@ def render_dxil(model: dict[str, Any]) -> str:
     entry_points = [build.md([None, "", None, resources, None])]
     for node, function in zip(model.get("nodes") or [], functions):
         props = build.properties(node)
-        entry_points.append(build.md([function, str(node["function"]), None, None, props]))
+        entry_points.append(build.md([function, function.name, None, None, props]))
     for entry in entry_points:
         module.add_named_metadata("dx.entryPoints", entry)
     for node, function in zip(model.get("nodes") or [], functions):

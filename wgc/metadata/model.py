@@ -13,8 +13,11 @@ Invariants: only plain data (dict, list, str, int, bool, None); nodes in source 
 outputs in declaration order, edges in node-then-output order, loops innermost first, resources
 and specialization constants in source order; the same input always gives the same model (no
 ids, paths or timestamps). `entry_point` is the node's OpEntryPoint name in the SPIR-V of the
-whole file (`sema.modules.entry_point_names`: the NodeID name, or the function name for members of
-one node array). Bindings, layouts and resource use are sema's decisions, read, never recomputed.
+whole file (`sema.modules.entry_point_names`: the NodeID name, or the node's key when other nodes
+of the module share that NodeID name). `key` tells every node apart (overloads: `f`, `f.2`); the
+graph section names nodes by `graph_name`: the NodeID's display name, followed by ` (key)` when
+several nodes of the model carry that NodeID. Bindings, layouts and resource use are sema's
+decisions, read, never recomputed.
 """
 
 from __future__ import annotations
@@ -77,15 +80,19 @@ def _output(output: NodeOutput) -> dict[str, Any]:
     }
 
 
-def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId], entry_point: str) -> dict[str, Any]:
-    loop = graph.loop_of.get(node.id)
+def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
+          graph_name: dict[str, str]) -> dict[str, Any]:
+    loop = graph.loop_of.get(node.key)
     use = resource_use(node.function)
     return {
         "function": node.function.name,
+        "key": node.key,
+        "signature": node.function.signature,
         "entry_point": entry_point,
         "id": _id(node.id),
+        "graph_name": graph_name[node.key],
         "launch": node.launch,
-        "program_entry": node.id in entries,
+        "program_entry": node.key in entries,
         "program_entry_explicit": node.program_entry_explicit,
         "num_threads": list(node.num_threads),
         "dispatch_grid": _grid(node.dispatch_grid),
@@ -96,42 +103,54 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[NodeId], entry_point: s
         "loop_entry": ({"max_iterations": node.max_loop_iterations,
                         "max_records_per_iteration": node.max_records_per_loop_iteration}
                        if node.is_loop_entry else None),
-        "loop": str(loop.entry.id) if loop is not None else None,
-        "depth": graph.depth_of.get(node.id, 0),
+        "loop": graph_name[loop.entry.key] if loop is not None else None,
+        "depth": graph.depth_of.get(node.key, 0),
         "groupshared_bytes": node.groupshared_bytes,
         "input": _input(node.input),
         "outputs": [_output(o) for o in node.outputs],
-        "backing_bytes": graph.backing_of.get(node.id, 0),
+        "backing_bytes": graph.backing_of.get(node.key, 0),
         "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
     }
 
 
-def _loop(loop: Loop) -> dict[str, Any]:
+def _loop(loop: Loop, graph_name: dict[str, str]) -> dict[str, Any]:
     return {
-        "entry": str(loop.entry.id),
-        "members": [str(m.id) for m in loop.members],
+        "entry": graph_name[loop.entry.key],
+        "members": [graph_name[m.key] for m in loop.members],
         "max_iterations": loop.entry.max_loop_iterations,
-        "parent": str(loop.parent.entry.id) if loop.parent is not None else None,
+        "parent": graph_name[loop.parent.entry.key] if loop.parent is not None else None,
     }
+
+
+def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
+    """Each node's name in the graph section (by key): `Name[i]`, or `Name[i] (key)` when several of
+    `nodes` carry that NodeID."""
+    carriers: dict[NodeId, int] = {}
+    for node in nodes:
+        carriers[node.id] = carriers.get(node.id, 0) + 1
+    return {n.key: f"{n.id} ({n.key})" if carriers[n.id] > 1 else str(n.id) for n in nodes}
 
 
 def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
                 globals_: tuple[ir.Variable, ...] | list[ir.Variable] = ()) -> dict[str, Any]:
-    entries = {n.id for n in graph.entry_nodes}
+    entries = {n.key for n in graph.entry_nodes}
     names, _ = entry_point_names(list(nodes))
+    shown = {n.key for n in nodes}
+    graph_name = graph_names([*nodes, *(n for n in graph.nodes if n.key not in shown)])
     return {
         "wgc_version": version,
         "profile": graph.profile,
-        "nodes": [_node(n, graph, entries, names[n.function.name]) for n in nodes],
+        "nodes": [_node(n, graph, entries, names[n.key], graph_name) for n in nodes],
         "graph": {
             "depth": graph.depth,
             "depth_limit": graph.depth_limit,
-            "longest_chain": [str(n.id) for n in graph.longest_chain],
-            "entry_nodes": [str(n.id) for n in graph.entry_nodes],
-            "edges": [{"from": str(e.source.id), "to": str(e.target.id), "parameter": e.output.parameter.name,
+            "longest_chain": [graph_name[n.key] for n in graph.longest_chain],
+            "entry_nodes": [graph_name[n.key] for n in graph.entry_nodes],
+            "edges": [{"from": graph_name[e.source.key], "to": graph_name[e.target.key],
+                       "parameter": e.output.parameter.name,
                        "kind": e.output.kind.value, "max_records": e.output.max_records,
                        "recursive": e.recursive, "loop_back": e.loop_back} for e in graph.edges],
-            "loops": [_loop(loop) for loop in graph.loops],
+            "loops": [_loop(loop, graph_name) for loop in graph.loops],
             "node_id_slots": graph.node_id_slots,
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,

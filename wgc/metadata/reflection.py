@@ -475,11 +475,11 @@ def _output(output: NodeOutput) -> OutputReflection:
                              output.track_rw_input_sharing))
 
 
-def _node(node: NodeInfo, entry_point: str, module: str | None, entries: set[NodeId]) -> NodeReflection:
+def _node(node: NodeInfo, entry_point: str, module: str | None, entries: set[str]) -> NodeReflection:
     use = resource_use(node.function)
     return NodeReflection(
         function=node.function.name, entry_point=entry_point, module=module, id=node.id, launch=node.launch,
-        program_entry=node.id in entries,
+        program_entry=node.key in entries,
         num_threads=(1, 1, 1) if node.launch == "thread" else node.num_threads,
         dispatch_grid=node.dispatch_grid, max_dispatch_grid=node.max_dispatch_grid,
         max_recursion_depth=node.max_recursion_depth, share_input_of=node.share_input_of,
@@ -534,12 +534,12 @@ class Reflection:
 def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequence[ir.Variable], *,
                      version: str, target_env: str, split_nodes: bool = False) -> Reflection:
     """The reflection of the SPIR-V that `wgc compile` makes of `nodes` (see the module docstring)."""
-    entries = {n.id for n in graph.entry_nodes}
+    entries = {n.key for n in graph.entry_nodes}
     described: list[NodeReflection] = []
     for key, group in module_groups(nodes, split_nodes):
         names, _ = entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(n, names[n.function.name], module, entries) for n in group)
+        described.extend(_node(n, names[n.key], module, entries) for n in group)
     resources = [r for r in describe_resources(globals_, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)

@@ -35,9 +35,12 @@ Output:     `render_text(model) -> str`, a human-readable summary:
                 specialization constants:                  [only when there are some]
                   SpecId 3: uint Count = 4
 
-            A node's header is `Function  [launch, entry]  NodeID name[index]`; its indented
+            A node's header is `Key  [launch, entry]  NodeID name[index]  SPIR-V entry point E`
+            (the key is the function name; `f.2` for the second node shader named f, whose
+            body then starts with `function: <signature>`, as the first's does); its indented
             lines appear only when they apply (grid, recursion, loop, shared input, root
-            argument table, groupshared, resources reached).  Edges end with `[recursion]`, `[loop back-edge]`
+            argument table, groupshared, resources reached). The graph section names a node by its
+            NodeID, followed by ` (key)` when several nodes carry that NodeID.  Edges end with `[recursion]`, `[loop back-edge]`
             or `[missing target]` when relevant.
 Invariants: deterministic for a given model (model order is kept; nothing is sorted by
             hash); no trailing spaces on any line; the text ends with exactly one newline;
@@ -46,6 +49,7 @@ Invariants: deterministic for a given model (model order is kept; nothing is sor
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 UNBOUNDED = 4294967295
@@ -138,16 +142,22 @@ def _output_line(index: int, out: dict[str, Any], node_names: set[str]) -> str:
             + " -> " + _target_text(out, node_names))
 
 
-def _node_lines(node: dict[str, Any], node_names: set[str]) -> list[str]:
+def _graph_name(node: dict[str, Any]) -> str:
+    """How the graph section names `node` (the model's `graph_name`)."""
+    return node.get("graph_name") or display_name(node["id"])
+
+
+def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) -> list[str]:
     tags = [node["launch"]]
     if node.get("program_entry"):
         tags.append("entry")
     if node.get("loop_entry"):
         tags.append("loop entry")
-    lines = [f"{node['function']}  [{', '.join(tags)}]  "
+    lines = [f"{node.get('key') or node['function']}  [{', '.join(tags)}]  "
              f"NodeID {node['id']['name']}[{node['id'].get('index', 0) or 0}]  "
              f"SPIR-V entry point {node.get('entry_point', node['function'])}"]
-    body = [f"threads: {_xyz(node.get('num_threads'))}"]
+    body = [f"function: {node['signature']}"] if overloaded and node.get("signature") else []
+    body.append(f"threads: {_xyz(node.get('num_threads'))}")
     if node.get("dispatch_grid"):
         body.append(f"dispatch grid: {_xyz(node['dispatch_grid'])}")
     if node.get("max_dispatch_grid"):
@@ -234,6 +244,8 @@ def render_text(model: dict[str, Any]) -> str:
     nodes = model.get("nodes") or []
     graph = model.get("graph") or {}
     node_names = {display_name(node["id"]) for node in nodes}
+    graph_names = {_graph_name(node) for node in nodes}
+    functions = Counter(node["function"] for node in nodes)
     count = len(nodes)
     lines = [f"work graph: {count} node{'' if count == 1 else 's'}, profile "
              f"{model.get('profile', '?')}, depth {graph.get('depth', 0)} "
@@ -241,17 +253,17 @@ def render_text(model: dict[str, Any]) -> str:
              "entries: " + (", ".join(graph.get("entry_nodes") or []) or "none")]
     for node in nodes:
         lines.append("")
-        lines.extend(_node_lines(node, node_names))
+        lines.extend(_node_lines(node, node_names, functions[node["function"]] > 1))
 
-    outputs = {(display_name(node["id"]), out["parameter"]): out
+    outputs = {(_graph_name(node), out["parameter"]): out
                for node in nodes for out in node.get("outputs") or []}
     lines += ["", "graph:"]
     edges = graph.get("edges") or []
     lines.append("  edges:" if edges else "  edges: none")
-    lines.extend("    " + _edge_line(edge, outputs, node_names) for edge in edges)
+    lines.extend("    " + _edge_line(edge, outputs, graph_names) for edge in edges)
     loops = graph.get("loops") or []
     lines.append("  loops:" if loops else "  loops: none")
-    records = {display_name(node["id"]): node["loop_entry"]["max_records_per_iteration"]
+    records = {_graph_name(node): node["loop_entry"]["max_records_per_iteration"]
                for node in nodes if node.get("loop_entry")}
     lines.extend(_loop_lines(loops, records))
     chain = graph.get("longest_chain") or []

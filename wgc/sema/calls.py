@@ -127,7 +127,7 @@ class FunctionCalls:
             function = entity.function
             if function is None:
                 continue
-            params = _own_params(function)
+            params = function.own_params
             required = sum(1 for i, _ in enumerate(params) if entity_default(entity, i) is None)
             if not required <= len(args) <= len(params):
                 continue
@@ -147,7 +147,8 @@ class FunctionCalls:
                                 f"no matching function for call to '{display}({types})'",
                                 notes=[f"candidate: {c}" for c in candidates])
             return None
-        scores = [_overload_score(_own_params(e.function), args) for e, _ in viable]  # type: ignore[arg-type]
+        scores = [_overload_score(e.function.own_params, args)  # type: ignore[arg-type,union-attr]
+                  for e, _ in viable]
         best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
             types = ", ".join(str(a.type) for a in args)
@@ -157,7 +158,7 @@ class FunctionCalls:
         entity = best[0][0]
         function = entity.function
         assert function is not None
-        params = _own_params(function)
+        params = function.own_params
         built: list[ir.Expr] = []
         if function.method_of is not None:
             if obj is None:
@@ -347,11 +348,6 @@ def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> i
     return total
 
 
-def _own_params(function: ir.Function) -> list[ir.Variable]:
-    """Parameters as the caller sees them (without `this`)."""
-    return function.params[1:] if function.method_of is not None else function.params
-
-
 def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
     """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
     return isinstance(param_type, t.ArrayType) and param_type.length is None and \
@@ -374,9 +370,7 @@ def _signature(entity: FunctionEntity) -> str:
         decl = entity.decl
         names = ", ".join(p.name or "" for p in decl.params)
         return f"template {'::'.join(decl.name)}({names})"
-    params = ", ".join((f"{p.direction.value} " if p.direction is not ir.Direction.IN else "") + f"{p.type} {p.name}"
-                       for p in _own_params(function))
-    return f"{function.return_type} {function.name}({params})"
+    return function.signature
 
 
 def _member_names(type_: t.StructType, scope) -> list[str]:  # type: ignore[no-untyped-def]

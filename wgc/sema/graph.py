@@ -8,10 +8,18 @@ node output limits, and the Work Graph Loops rules (WG05xx, WG0422 for budgets, 
 WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets).
 
 Model and decisions:
-- Nodes are keyed by NodeID; node arrays are the nodes sharing a name. An output targets
-  `NodeID` (single) or `base .. base+size-1` (arrays; unbounded arrays: every node of that
-  name from `base` on). Targets missing from the file are a warning (`missing-node`: they
-  may live in another library) unless the output allows sparse nodes.
+- Nodes are keyed by their `NodeInfo.key` (unique); node arrays are the nodes sharing a NodeID
+  name. An output targets `NodeID` (single) or `base .. base+size-1` (arrays; unbounded arrays:
+  every node of that name from `base` on). Targets missing from the file are a warning
+  (`missing-node`: they may live in another library) unless the output allows sparse nodes.
+- Duplicate NodeIDs (overloaded node shaders, or one `[NodeID]` written twice) are warning WG0501
+  (`duplicate-node-id`): a library may hold both, the application puts at most one of them in a
+  graph. The graph here is the union of those choices: an output to a NodeID that several nodes
+  carry has an edge to each of them that takes its records (to each, with WG0502 for each, when
+  none does; a node's output to its own NodeID reaches only itself: recursion), so depth, cycles,
+  reachability, entries and budgets cover every graph the application can form; node-array
+  consistency is checked against the carriers of the array's first NodeID; node-ID slots and the
+  graph's backing memory count the largest carrier of each NodeID once.
 - Edges: a node's output to itself is recursion (needs `[NodeMaxRecursionDepth]`) unless
   the node is a loop entry; an edge from a member of a loop back to its entry closes the
   loop. Loop membership = nodes on a path from the entry back to it; a node's loop is the
@@ -91,23 +99,32 @@ class GraphInfo:
     edges: list[Edge] = field(default_factory=list)
     entry_nodes: list[NodeInfo] = field(default_factory=list)
     loops: list[Loop] = field(default_factory=list)
-    loop_of: dict[NodeId, Loop] = field(default_factory=dict)
-    """The innermost loop of each node that is in one."""
-    depth_of: dict[NodeId, int] = field(default_factory=dict)
+    loop_of: dict[str, Loop] = field(default_factory=dict)
+    """The innermost loop of each node (by key) that is in one."""
+    depth_of: dict[str, int] = field(default_factory=dict)
+    """Each node's level (by key)."""
     depth: int = 0
     depth_limit: int = 48
     longest_chain: list[NodeInfo] = field(default_factory=list)
     node_id_slots: int = 0
-    backing_of: dict[NodeId, int] = field(default_factory=dict)
-    backing_without_per_node_of: dict[NodeId, int] = field(default_factory=dict)
+    backing_of: dict[str, int] = field(default_factory=dict)
+    """Each node's backing memory (by key)."""
+    backing_without_per_node_of: dict[str, int] = field(default_factory=dict)
 
     @property
     def backing_bytes(self) -> int:
-        return sum(self.backing_of.values())
+        return self._per_node_id(self.backing_of)
 
     @property
     def backing_bytes_without_max_records_per_node(self) -> int:
-        return sum(self.backing_without_per_node_of.values())
+        return self._per_node_id(self.backing_without_per_node_of)
+
+    def _per_node_id(self, bytes_of: dict[str, int]) -> int:
+        """The sum over NodeIDs of the largest figure of the nodes carrying each (a graph holds one)."""
+        largest: dict[NodeId, int] = {}
+        for node in self.nodes:
+            largest[node.id] = max(largest.get(node.id, 0), bytes_of.get(node.key, 0))
+        return sum(largest.values())
 
 
 class GraphChecker:
@@ -118,7 +135,8 @@ class GraphChecker:
         self.unchecked = unchecked
         """Names of nodes left out because their declaration had an error: targeting them is no 'missing node'."""
         self.diagnostics: list[Diagnostic] = []
-        self.by_id: dict[NodeId, NodeInfo] = {}
+        self.by_id: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        """The nodes carrying each NodeID, in source order (several: WG0501)."""
         self.by_name: dict[str, list[NodeInfo]] = defaultdict(list)
 
     def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
@@ -142,14 +160,19 @@ class GraphChecker:
     # ------------------------------------------------------------ nodes and edges
 
     def _index(self) -> None:
+        names = [n.function.name for n in self.graph.nodes]
         for node in self.graph.nodes:
-            first = self.by_id.get(node.id)
-            if first is not None:
+            carriers = self.by_id[node.id]
+            if carriers:
+                first = carriers[0]
                 self.report(codes.DUPLICATE_NODE_ID, node.span,
-                            f"node ID '{node.id}' of '{node.function.name}' is already used by '{first.function.name}'",
-                            labels=[Label(first.span, "first declared here")])
-                continue
-            self.by_id[node.id] = node
+                            f"node ID '{node.id}' of {_describe(node, names)} is already used by "
+                            f"{_describe(first, names)}: both cannot be in one graph",
+                            labels=[Label(first.span, f"{_describe(first, names)} is declared here")],
+                            notes=[f"a library may hold both: the application puts one of them in each graph; in a "
+                                   f"SPIR-V module holding both, their entry points are named '{first.key}' and "
+                                   f"'{node.key}'"])
+            carriers.append(node)
             self.by_name[node.id.name].append(node)
 
     def targets(self, output: NodeOutput) -> tuple[list[NodeInfo], list[NodeId], int]:
@@ -159,7 +182,7 @@ class GraphChecker:
         base = output.target
         if not output.is_array:
             found = self.by_id.get(base)
-            return ([found], [], 0) if found else ([], [base], 1)
+            return (list(found), [], 0) if found else ([], [base], 1)
         unbounded = output.array_size is None or output.array_size == UNBOUNDED
         end = base.index + (0 if unbounded else output.array_size)  # type: ignore[operator]
         present = sorted((n for n in self.by_name.get(base.name, [])
@@ -174,12 +197,10 @@ class GraphChecker:
             if index not in indexes:
                 sample.append(NodeId(base.name, index))
             index += 1
-        return present, sample, end - base.index - len(present)
+        return present, sample, end - base.index - len(indexes)
 
     def _edges(self) -> None:
         for node in self.graph.nodes:
-            if self.by_id.get(node.id) is not node:
-                continue
             for output in node.outputs:
                 present, missing, missing_count = self.targets(output)
                 if missing and not output.allow_sparse_nodes and output.target.name not in self.unchecked:
@@ -190,15 +211,29 @@ class GraphChecker:
                                 f"not in this file",
                                 notes=["the node may come from another library; add [AllowSparseNodes] if it may "
                                        "be absent, or -Wno-missing-node"])
+                # a node's output to its own NodeID reaches itself, not another carrier of that ID
+                present = [n for n in present if n is node or n.id != node.id]
+                carriers: dict[NodeId, list[NodeInfo]] = defaultdict(list)
                 for target in present:
+                    carriers[target.id].append(target)
+                own_array = set()
+                for target in present:
+                    if target is not node and target.id.name == node.id.name:
+                        if target.id not in own_array:
+                            own_array.add(target.id)
+                            self.report(codes.ARRAY_TARGETS_OWN_ARRAY, output.parameter.span,
+                                        f"'{node.id}' targets '{target.id}', another node of its own node array")
+                        continue
+                    # of several nodes carrying the NodeID, only those taking the output's records can be
+                    # in a graph with it (a mismatch is reported when none of them does)
+                    alternatives = carriers[target.id]
+                    if len(alternatives) > 1 and not self._accepts(output, target) \
+                            and any(self._accepts(output, n) for n in alternatives):
+                        continue
                     self._edge(node, output, target)
 
     def _edge(self, node: NodeInfo, output: NodeOutput, target: NodeInfo) -> None:
         edge = Edge(node, target, output, recursive=target is node and not node.is_loop_entry)
-        if target is not node and target.id.name == node.id.name:
-            self.report(codes.ARRAY_TARGETS_OWN_ARRAY, output.parameter.span,
-                        f"'{node.id}' targets '{target.id}', another node of its own node array")
-            return
         self._record_compatibility(node, output, target)
         if edge.recursive and not node.max_recursion_depth and not node.declares_repetition:
             self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
@@ -206,14 +241,21 @@ class GraphChecker:
                         "[NodeMaxRecursionDepth(n)] with n > 0")
         self.graph.edges.append(edge)
 
+    @staticmethod
+    def _accepts(output: NodeOutput, target: NodeInfo) -> bool:
+        """Whether `target`'s input takes the records of `output`."""
+        node_input = target.input
+        empty_target = node_input is None or node_input.kind is NK.EMPTY_NODE_INPUT
+        if output.is_empty or empty_target:
+            return output.is_empty and empty_target
+        return output.record is node_input.record  # type: ignore[union-attr]
+
     def _record_compatibility(self, node: NodeInfo, output: NodeOutput, target: NodeInfo) -> None:
+        if self._accepts(output, target):
+            return
         node_input = target.input
         expected = node_input.record if node_input is not None else None
         empty_target = node_input is None or node_input.kind is NK.EMPTY_NODE_INPUT
-        if output.is_empty and empty_target:
-            return
-        if not output.is_empty and not empty_target and output.record is expected:
-            return
         given = "no record (empty output)" if output.is_empty else f"record '{output.record}'"
         wanted = "no record (empty input)" if empty_target else f"record '{expected}'"
         labels = [Label(node_input.parameter.span, "the input is declared here")] \
@@ -225,35 +267,35 @@ class GraphChecker:
     def _entries(self) -> None:
         """Explicit entries, and nodes nothing targets (except nodes that share another's input:
         they run on that node's records)."""
-        targeted = {e.target.id for e in self.graph.edges if e.source is not e.target}
-        self.graph.entry_nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n and (
-            n.program_entry_explicit or n.id not in targeted and n.share_input_of is None)]
+        targeted = {e.target.key for e in self.graph.edges if e.source is not e.target}
+        self.graph.entry_nodes = [n for n in self.graph.nodes if
+                                  n.program_entry_explicit or n.key not in targeted and n.share_input_of is None]
 
     # ------------------------------------------------------------ loops and cycles
 
-    def _dominators(self) -> dict[NodeId, NodeId | None]:
+    def _dominators(self) -> dict[str, str | None]:
         """Each reachable node's immediate dominator (None for an entry node: the virtual root
         that feeds every entry node dominates it); unreachable nodes are absent.
 
         Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm": iterate in reverse
         postorder, intersecting the idoms of the processed predecessors; linear space, and
         near-linear time on the graphs work graphs make (no recursion: 100,000-node chains)."""
-        successors: dict[NodeId, list[NodeId]] = defaultdict(list)
-        preds: dict[NodeId, list[NodeId]] = defaultdict(list)
+        successors: dict[str, list[str]] = defaultdict(list)
+        preds: dict[str, list[str]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.source is not edge.target:
-                successors[edge.source.id].append(edge.target.id)
-                preds[edge.target.id].append(edge.source.id)
+                successors[edge.source.key].append(edge.target.key)
+                preds[edge.target.key].append(edge.source.key)
         root = None  # the virtual root's key
-        order = _postorder([n.id for n in self.graph.entry_nodes], successors)
+        order = _postorder([n.key for n in self.graph.entry_nodes], successors)
         number = {node: index for index, node in enumerate(order)}
         number[root] = len(order)  # type: ignore[index]
-        idom: dict[NodeId | None, NodeId | None] = {root: root}
+        idom: dict[str | None, str | None] = {root: root}
         for entry in self.graph.entry_nodes:
-            idom[entry.id] = root
+            idom[entry.key] = root
         entries = set(idom)
 
-        def intersect(a: NodeId | None, b: NodeId | None) -> NodeId | None:
+        def intersect(a: str | None, b: str | None) -> str | None:
             while a != b:
                 while number[a] < number[b]:  # type: ignore[index]
                     a = idom[a]
@@ -274,13 +316,13 @@ class GraphChecker:
                         continue
                     new = pred if first else intersect(pred, new)
                     first = False
-                if not first and idom.get(node, "unset") != new:
+                if not first and (node not in idom or idom[node] != new):
                     idom[node], changed = new, True
         del idom[root]
         return idom  # type: ignore[return-value]
 
     @staticmethod
-    def _dominators_of(node: NodeId, idom: dict[NodeId, NodeId | None]) -> set[NodeId]:
+    def _dominators_of(node: str, idom: dict[str, str | None]) -> set[str]:
         """`node` and every node that dominates it (every node, for an unreachable one)."""
         found = {node}
         current = idom.get(node)
@@ -294,32 +336,32 @@ class GraphChecker:
         dominate E (an outer loop's nodes on the way into E). A member E does not dominate can be
         reached from outside the loop: that is reported below."""
         idom = self._dominators()
-        successors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
-        predecessors: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        successors: dict[str, list[NodeInfo]] = defaultdict(list)
+        predecessors: dict[str, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
-            successors[edge.source.id].append(edge.target)
-            predecessors[edge.target.id].append(edge.source)
-        for entry in self.by_id.values():
+            successors[edge.source.key].append(edge.target)
+            predecessors[edge.target.key].append(edge.source)
+        for entry in self.graph.nodes:
             if not entry.is_loop_entry:
                 continue
             forward = _reach(entry, successors)
             backward = _reach(entry, predecessors)
-            dominators = self._dominators_of(entry.id, idom)
-            inside = {n for n in forward & backward if n == entry.id or n not in dominators} | {entry.id}
-            members = [n for n in self.graph.nodes if n.id in inside and self.by_id.get(n.id) is n]
+            dominators = self._dominators_of(entry.key, idom)
+            inside = {n for n in forward & backward if n == entry.key or n not in dominators} | {entry.key}
+            members = [n for n in self.graph.nodes if n.key in inside]
             self.graph.loops.append(Loop(entry, members))
-        self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id)))
+        self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id), loop.entry.key))
         for loop in self.graph.loops:
             for member in loop.members:
-                self.graph.loop_of.setdefault(member.id, loop)
+                self.graph.loop_of.setdefault(member.key, loop)
             outer = [o for o in self.graph.loops if o is not loop and loop.entry in o.members]
             loop.parent = outer[0] if outer else None
-        inside_of = [(loop, {m.id for m in loop.members}) for loop in self.graph.loops]
+        inside_of = [(loop, {m.key for m in loop.members}) for loop in self.graph.loops]
         for edge in self.graph.edges:
-            for loop, inside_ids in inside_of:
-                if edge.target is loop.entry and edge.source.id in inside_ids:
+            for loop, inside_keys in inside_of:
+                if edge.target is loop.entry and edge.source.key in inside_keys:
                     edge.loop_back = True
-                elif edge.target.id in inside_ids and edge.source.id not in inside_ids \
+                elif edge.target.key in inside_keys and edge.source.key not in inside_keys \
                         and edge.target is not loop.entry:
                     self.report(codes.INVALID_LOOP, edge.output.parameter.span,
                                 f"'{edge.source.id}' is outside the loop of '{loop.entry.id}' and targets "
@@ -328,31 +370,31 @@ class GraphChecker:
 
     def _cycles(self) -> None:
         """Report each cycle that is not recursion and does not pass through a loop's back edge."""
-        successors: dict[NodeId, list[Edge]] = defaultdict(list)
+        successors: dict[str, list[Edge]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.source is not edge.target and not edge.loop_back:
-                successors[edge.source.id].append(edge)
-        state: dict[NodeId, int] = {}  # 1: on the current path, 2: done
-        reported: set[frozenset[NodeId]] = set()
-        position: dict[NodeId, int] = {}  # index of each node of the current path in `path`
-        for root in self.by_id.values():
-            if root.id in state:
+                successors[edge.source.key].append(edge)
+        state: dict[str, int] = {}  # 1: on the current path, 2: done
+        reported: set[frozenset[str]] = set()
+        position: dict[str, int] = {}  # index of each node of the current path in `path`
+        for root in self.graph.nodes:
+            if root.key in state:
                 continue
             path: list[NodeInfo] = [root]
-            pending = [iter(successors.get(root.id, []))]  # per node of the path: edges left to follow
-            state[root.id], position[root.id] = 1, 0
+            pending = [iter(successors.get(root.key, []))]  # per node of the path: edges left to follow
+            state[root.key], position[root.key] = 1, 0
             while pending:
                 following = next(pending[-1], None)
                 if following is None:
                     done = path.pop()
                     pending.pop()
-                    state[done.id] = 2
-                    del position[done.id]
+                    state[done.key] = 2
+                    del position[done.key]
                     continue
                 target = following.target
-                if state.get(target.id) == 1:
-                    cycle = path[position[target.id]:]
-                    key = frozenset(n.id for n in cycle)
+                if state.get(target.key) == 1:
+                    cycle = path[position[target.key]:]
+                    key = frozenset(n.key for n in cycle)
                     if key not in reported:
                         reported.add(key)
                         chain = _chain_text([*cycle, target])
@@ -360,51 +402,41 @@ class GraphChecker:
                                 "loop entry ([NodeMaxLoopIterations], -fwork-graph-loops) may form a cycle")
                         self.report(codes.ILLEGAL_CYCLE, edge.output.parameter.span,
                                     f"the graph has a cycle: {chain}", notes=[hint])
-                elif target.id not in state:
-                    state[target.id], position[target.id] = 1, len(path)
+                elif target.key not in state:
+                    state[target.key], position[target.key] = 1, len(path)
                     path.append(target)
-                    pending.append(iter(successors.get(target.id, [])))
+                    pending.append(iter(successors.get(target.key, [])))
 
     # ------------------------------------------------------------ arrays, sharing
 
     def _arrays(self) -> None:
+        """Each member is compared with the nodes of the array's first NodeID (one of them, if several
+        carry it, is in a graph with the member): reported when it differs from all of them."""
         for name, members in self.by_name.items():
-            if len(members) < 2:
-                continue
-            first = members[0]
-            for other in members[1:]:
-                problem = _array_difference(first, other)
-                if problem:
+            firsts = self.by_id[members[0].id]
+            for other in members:
+                if other.id == members[0].id:
+                    continue
+                problems = [_array_difference(first, other) for first in firsts]
+                problem, first = problems[0], firsts[0]
+                if all(problems):
                     self.report(codes.INCONSISTENT_NODE_ARRAY, other.span,
                                 f"'{other.id}' and '{first.id}' are nodes of one array but {problem}",
                                 labels=[Label(first.span, f"'{first.id}' is declared here")])
 
     def _input_sharing(self) -> None:
         sharers: dict[NodeId, list[NodeInfo]] = defaultdict(list)
-        targeted = {e.target.id for e in self.graph.edges if e.source is not e.target}
+        targeted = {e.target.key for e in self.graph.edges if e.source is not e.target}
+        targeted_ids = {e.target.id for e in self.graph.edges if e.source is not e.target}
         for node in self.graph.nodes:
             shared = node.share_input_of
-            if shared is None or self.by_id.get(node.id) is not node:
+            if shared is None:
                 continue
             attribute = next(a for a in node.function.attributes if a.key == "nodeshareinputof")
-            source = self.by_id.get(shared)
-            reason = None
-            if shared == node.id:
-                reason = "a node cannot share its own input"
-            elif node.max_recursion_depth:
-                reason = "a recursive node cannot share another node's input"
-            elif node.id in targeted:
-                reason = "a node that other nodes target cannot share another node's input"
-            elif node.program_entry_explicit:
-                reason = "an entry node cannot share another node's input"
-            elif node.input is not None and node.input.kind.writable:
-                reason = "RW inputs cannot be shared"
-            elif source is not None and source.program_entry_explicit and shared in targeted:
-                reason = f"'{shared}' is fed both by other nodes and as a graph entry, so its input cannot be shared"
-            elif source is not None and source.max_recursion_depth:
-                reason = f"'{source.id}' is recursive, and the input of a recursive node cannot be shared"
-            elif source is not None and _input_record(source) is not _input_record(node):
-                reason = f"its input record differs from the input record of '{source.id}'"
+            # allowed when it is allowed with one of the nodes carrying that NodeID
+            reasons = [self._sharing_problem(node, shared, source, targeted, targeted_ids)
+                       for source in self.by_id.get(shared) or [None]]  # type: ignore[list-item]
+            reason = reasons[0] if all(reasons) else None
             if reason:
                 self.report(codes.INVALID_INPUT_SHARING, attribute.span,
                             f"[NodeShareInputOf(\"{shared}\")] is not allowed: {reason}")
@@ -416,13 +448,37 @@ class GraphChecker:
                             f"{len(nodes) + 1} nodes share the input of '{shared}'; at most {MAX_SHARERS} may")
         self.sharers = sharers
 
+    @staticmethod
+    def _sharing_problem(node: NodeInfo, shared: NodeId, source: NodeInfo | None, targeted: set[str],
+                         targeted_ids: set[NodeId]) -> str | None:
+        """Why `node` may not share the input of `source` (a node carrying `shared`, None if none does)."""
+        if shared == node.id:
+            return "a node cannot share its own input"
+        if node.max_recursion_depth:
+            return "a recursive node cannot share another node's input"
+        if node.key in targeted:
+            return "a node that other nodes target cannot share another node's input"
+        if node.program_entry_explicit:
+            return "an entry node cannot share another node's input"
+        if node.input is not None and node.input.kind.writable:
+            return "RW inputs cannot be shared"
+        if source is None:
+            return None
+        if source.program_entry_explicit and shared in targeted_ids:
+            return f"'{shared}' is fed both by other nodes and as a graph entry, so its input cannot be shared"
+        if source.max_recursion_depth:
+            return f"'{source.id}' is recursive, and the input of a recursive node cannot be shared"
+        if _input_record(source) is not _input_record(node):
+            return f"its input record differs from the input record of '{source.id}'"
+        return None
+
     def _cross_group_sharing(self) -> None:
-        entries = {n.id for n in self.graph.entry_nodes}
+        entries = {n.key for n in self.graph.entry_nodes}
         for node in self.graph.nodes:
             call = node.calls_finished_cross_group_sharing
-            if call is None or self.by_id.get(node.id) is not node:
+            if call is None:
                 continue
-            if node.id in entries:
+            if node.key in entries:
                 self.report(codes.CROSS_GROUP_SHARING_IN_ENTRY, call,
                             f"FinishedCrossGroupSharing() in '{node.id}', which nothing in this file targets: an "
                             "entry node may not call it",
@@ -433,17 +489,18 @@ class GraphChecker:
 
     def _depth(self) -> None:
         """Each node's level in the longest chain leading to it (recursion and loop back edges left
-        out). The members of a node array start at the same level (the greatest of any member);
+        out). The members of a node array start at the same level (the greatest of any member; a
+        node carrying the same NodeID as another is not raised by that one's feeders);
         without the loops proposal a self-recursive member then adds its own recursion levels, which do not
         raise the other members. A node sharing another's input sits where that node sits."""
         loops = self.graph.work_graph_loops
-        feeders: dict[NodeId, list[NodeInfo]] = defaultdict(list)
+        feeders: dict[str, list[NodeInfo]] = defaultdict(list)
         for edge in self.graph.edges:
             if edge.loop_back or edge.source.id.name == edge.target.id.name:
                 continue
             for target in (edge.target, *self.sharers.get(edge.target.id, [])):
-                if edge.source not in feeders[target.id]:
-                    feeders[target.id].append(edge.source)
+                if not any(f is edge.source for f in feeders[target.key]):
+                    feeders[target.key].append(edge.source)
 
         self_targeting = {id(e.source) for e in self.graph.edges if e.recursive}
 
@@ -451,51 +508,65 @@ class GraphChecker:
             recursive = not loops and id(node) in self_targeting
             return 1 + (node.max_recursion_depth or 0) if recursive else 1
 
-        base: dict[str, tuple[int, NodeInfo | None]] = {}
+        start: dict[str, tuple[int, NodeInfo | None]] = {}
+        """Each node's (by key) starting level and the feeder that sets it."""
+        finished: set[str] = set()
 
-        def start_of(name: str) -> tuple[int, NodeInfo | None]:
-            """The level an array (or single node) starts after, and the feeder that sets it.
+        def start_of(node: NodeInfo) -> tuple[int, NodeInfo | None]:
+            """The level a node starts after, and the feeder that sets it: the greatest of its own
+            feeders' and of the other members of its array (not of other nodes of its NodeID:
+            those are alternatives to it, never in one graph with it).
 
-            A depth-first search with an explicit stack (chains of 100,000 nodes): a name is
-            finished once all its feeders' names are; a feeder still on the stack closes a
-            cycle (reported already) and counts as level 0."""
+            A depth-first search over NodeID names with an explicit stack (chains of 100,000
+            nodes): a name is finished once all its feeders' names are; a feeder still on the
+            stack closes a cycle (reported already) and counts as level 0."""
             visiting: set[str] = set()
-            stack = [name]
+            stack = [node.id.name]
             while stack:
                 current = stack[-1]
-                if current in base:
+                if current in finished:
                     stack.pop()
                     continue
                 visiting.add(current)
-                feeder_names = {f.id.name for m in self.by_name[current] for f in feeders[m.id]}
-                waiting = [f for f in feeder_names if f not in base and f not in visiting]
+                feeder_names = {f.id.name for m in self.by_name[current] for f in feeders[m.key]}
+                waiting = [f for f in feeder_names if f not in finished and f not in visiting]
                 if waiting:
                     stack.extend(waiting)
                     continue
-                found: tuple[int, NodeInfo | None] = (0, None)
-                for member in self.by_name[current]:
-                    for feeder in feeders[member.id]:
-                        level = base.get(feeder.id.name, (0, None))[0] + weight(feeder)
+                members = self.by_name[current]
+                own: dict[str, tuple[int, NodeInfo | None]] = {}
+                for member in members:
+                    found: tuple[int, NodeInfo | None] = (0, None)
+                    for feeder in feeders[member.key]:
+                        level = start.get(feeder.key, (0, None))[0] + weight(feeder)
                         if level > found[0]:
                             found = (level, feeder)
+                    own[member.key] = found
+                deepest = max(members, key=lambda m: own[m.key][0])     # the first of the deepest
+                for member in members:
+                    chosen = deepest
+                    if chosen is not member and chosen.id == member.id:   # an alternative to it: look again
+                        chosen = max((m for m in members if m is member or m.id != member.id),
+                                     key=lambda m: own[m.key][0])
+                    start[member.key] = own[chosen.key]
                 visiting.discard(current)
-                base[current] = found
+                finished.add(current)
                 stack.pop()
-            return base[name]
+            return start[node.key]
 
-        nodes = [n for n in self.graph.nodes if self.by_id.get(n.id) is n]
+        nodes = self.graph.nodes
         for node in nodes:
-            self.graph.depth_of[node.id] = start_of(node.id.name)[0] + weight(node)
-        deepest = max(nodes, key=lambda n: self.graph.depth_of[n.id], default=None)
+            self.graph.depth_of[node.key] = start_of(node)[0] + weight(node)
+        deepest = max(nodes, key=lambda n: self.graph.depth_of[n.key], default=None)
         chain: list[NodeInfo] = []
         in_chain: set[int] = set()
         current = deepest
         while current is not None and id(current) not in in_chain:
             chain.append(current)
             in_chain.add(id(current))
-            current = start_of(current.id.name)[1]
+            current = start_of(current)[1]
         chain.reverse()
-        depth = self.graph.depth_of[deepest.id] if deepest is not None else 0
+        depth = self.graph.depth_of[deepest.key] if deepest is not None else 0
         self.graph.depth = depth
         self.graph.longest_chain = chain
         if depth > self.graph.depth_limit:
@@ -507,7 +578,7 @@ class GraphChecker:
 
     def _slots(self) -> None:
         slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
-        slots += sum(n.max_recursion_depth or 0 for n in self.by_id.values())
+        slots += sum(max(n.max_recursion_depth or 0 for n in carriers) for carriers in self.by_id.values())
         for loop in self.graph.loops:
             slots += len(loop.members) * ((loop.entry.max_loop_iterations or 1) - 1)
         self.graph.node_id_slots = slots
@@ -530,8 +601,6 @@ class GraphChecker:
 
     def _budgets(self) -> None:
         for node in self.graph.nodes:
-            if self.by_id.get(node.id) is not node:
-                continue
             records = 0
             output_bytes = 0
             tracked = 0
@@ -550,7 +619,7 @@ class GraphChecker:
     def _feeds_a_loop(self, output: NodeOutput) -> bool:
         """An empty output into a loop counts against the producer's record limit (loops proposal, rule 11)."""
         present = self.targets(output)[0]
-        return any(n.id in self.graph.loop_of for n in present)
+        return any(n.key in self.graph.loop_of for n in present)
 
     def _limits(self, node: NodeInfo, records: int, output_bytes: int, tracked: int) -> None:
         def over(message: str) -> None:
@@ -585,16 +654,14 @@ class GraphChecker:
     def _backing(self) -> None:
         self.recursive_outputs = {id(e.output) for e in self.graph.edges if e.recursive}
         for node in self.graph.nodes:
-            if self.by_id.get(node.id) is not node:
-                continue
             with_per_node = without = 0
             for owner, sharers in node.output_budgets():
                 # outputs sharing a budget hold its records together: the most demanding one counts
                 costs = [self._output_backing(node, o, owner.max_records or 0) for o in sharers if not o.is_empty]
                 with_per_node += max((c[0] for c in costs), default=0)
                 without += max((c[1] for c in costs), default=0)
-            self.graph.backing_of[node.id] = with_per_node
-            self.graph.backing_without_per_node_of[node.id] = without
+            self.graph.backing_of[node.key] = with_per_node
+            self.graph.backing_without_per_node_of[node.key] = without
 
     def _output_backing(self, node: NodeInfo, output: NodeOutput, budget: int) -> tuple[int, int]:
         """(bytes with MaxRecordsPerNode, bytes without it) an output may hold."""
@@ -609,6 +676,12 @@ class GraphChecker:
         return members * per_node * size * levels, members * budget * size * levels
 
 
+def _describe(node: NodeInfo, function_names: list[str]) -> str:
+    """A node as a message names it: `'f'`, or `'void f(NodeOutput<A> out)'` when f is overloaded."""
+    name = node.function.name
+    return f"'{node.function.signature}'" if function_names.count(name) > 1 else f"'{name}'"
+
+
 def _chain_text(chain: list[NodeInfo]) -> str:
     """`A -> B -> C`, with the middle of a very long chain elided."""
     names = [str(n.id) for n in chain]
@@ -617,22 +690,22 @@ def _chain_text(chain: list[NodeInfo]) -> str:
     return " -> ".join(names)
 
 
-def _reach(start: NodeInfo, following: dict[NodeId, list[NodeInfo]]) -> set[NodeId]:
-    """The nodes reachable from `start` by one or more steps of `following`."""
-    seen: set[NodeId] = set()
-    stack = list(following.get(start.id, []))
+def _reach(start: NodeInfo, following: dict[str, list[NodeInfo]]) -> set[str]:
+    """The keys of the nodes reachable from `start` by one or more steps of `following`."""
+    seen: set[str] = set()
+    stack = list(following.get(start.key, []))
     while stack:
         node = stack.pop()
-        if node.id not in seen:
-            seen.add(node.id)
-            stack.extend(following.get(node.id, []))
+        if node.key not in seen:
+            seen.add(node.key)
+            stack.extend(following.get(node.key, []))
     return seen
 
 
-def _postorder(roots: list[NodeId], successors: dict[NodeId, list[NodeId]]) -> list[NodeId]:
-    """The nodes reachable from `roots`, each after every node it reaches first (iterative DFS)."""
-    order: list[NodeId] = []
-    seen: set[NodeId] = set()
+def _postorder(roots: list[str], successors: dict[str, list[str]]) -> list[str]:
+    """The nodes (keys) reachable from `roots`, each after every node it reaches first (iterative DFS)."""
+    order: list[str] = []
+    seen: set[str] = set()
     for root in roots:
         if root in seen:
             continue

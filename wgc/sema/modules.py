@@ -1,29 +1,39 @@
 """Semantic analysis, module composition: how the nodes compiled together form SPIR-V modules.
 
-Input: the `NodeInfo`s of the file, the `-E` entry, and whether each node gets a module of its own
-(`--split-nodes`).
-Output: the nodes compiled (`compiled_nodes`, with WG0603 when there is none), the modules (`module_groups`), each module's entry point names (`entry_point_names`) and
+Input: the `NodeInfo`s of the file's node shaders, the `-E` choice, and whether each node gets a
+module of its own (`--split-nodes`).
+Output: the nodes to compile (`select_nodes`, with error WG0603 when `-E` names none or several),
+the modules (`module_groups`), each module's entry point names (`entry_point_names`) and
 memory model (`needs_vulkan_memory_model`), and the warnings these choices call for
 (`composition_warnings`: WG0604, WG0605). The SPIR-V back end and the metadata model read these
 decisions; they do not make them.
 
 Invariants:
+- Nodes are told apart by `NodeInfo.key`: the function name, `name.N` for the N-th node shader
+  of one name (overloads, N >= 2, in source order). Modules, entry point names, `--split-nodes`
+  file names (`DIR/<key>.spv`) and `-E` use it. `-E NAME` selects the node shader of that name;
+  when several node shaders have that name it is an error listing them, each selectable as
+  `NAME.N` (`NAME.1` the first).
 - A node's entry point is named after its NodeID name (ShaderIndexAMDX carries the index), so an
-  output's PayloadNodeNameAMDX links to its target on a driver. Members of one node array share a
-  NodeID name, and one module cannot hold two GLCompute entry points of one name (spirv-val:
-  "Entry points cannot share the same name and ExecutionMode"): when two or more are in one module
-  they keep their function names (WG0604). A module of one node is always named by NodeID.
+  output's PayloadNodeNameAMDX links to its target on a driver (AMDX: the node name is the entry
+  point's name unless VkPipelineShaderStageNodeCreateInfoAMDX::pName overrides it). Members of one
+  node array, and nodes of one NodeID (overloads, WG0501), share a NodeID name, and one module cannot
+  hold two GLCompute entry points of one name (spirv-val: "Entry points cannot share the same name
+  and ExecutionMode"): when two or more are in one module they are named by their keys (WG0604 for
+  array members; WG0501 already says it for one NodeID). A module of one node is always named by
+  NodeID.
 - A module uses the Vulkan memory model exactly when its own reachable code has a Barrier on node
   memory (OutputMemory semantics need it); nothing outside the module counts.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic
+from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.nodes import NodeInfo
@@ -32,35 +42,59 @@ from wgc.sema.uniformity import all_exprs, reachable_functions
 NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
 
 
-def compiled_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    """The nodes a compile to SPIR-V (and its reflection) covers: every node, or the one `-E entry`
-    names; with WG0603 when there is none (a Vulkan module needs an entry point)."""
-    chosen = [n for n in nodes if entry in (None, n.function.name)]
+def selectors(nodes: Sequence[NodeInfo]) -> list[str]:
+    """How `-E` names each node: its key, or `name.1` for the first of several node shaders of one name."""
+    count = Counter(n.function.name for n in nodes)
+    return [f"{n.key}.1" if count[n.function.name] > 1 and n.key == n.function.name else n.key for n in nodes]
+
+
+def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """The nodes to compile: all, or the one `-E entry` selects; WG0603 when there is none to compile
+    or `entry` names several (overloads: like dxc's "ambiguous entry point function")."""
+    if entry is None:
+        chosen = list(nodes)
+        if not chosen:
+            return [], [codes.NO_NODE_TO_COMPILE(
+                None, "the input has no [Shader(\"node\")] function, so there is nothing to compile")]
+        return chosen, []
+    named = list(zip(nodes, selectors(nodes)))
+    chosen = [n for n, spelling in named if spelling == entry]
     if chosen:
         return chosen, []
-    if entry is not None:
-        return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader function has that name")]
-    return [], [codes.NO_NODE_TO_COMPILE(
-        None, "the input has no [Shader(\"node\")] function, so there is nothing to compile")]
+    candidates = [(n, spelling) for n, spelling in named if n.function.name == entry]
+    if len(candidates) > 1:
+        return [], [codes.NO_NODE_TO_COMPILE(
+            None, f"-E {entry}: {len(candidates)} node shaders have that name (overloads); choose one: "
+            + ", ".join(f"-E {spelling}" for _, spelling in candidates),
+            labels=[Label(n.span, f"-E {spelling}: '{n.function.signature}'") for n, spelling in candidates])]
+    return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader function has that name")]
 
 
 def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:
-    """(key, nodes) of each module: one per node keyed by function name, or one keyed ""."""
-    return [(n.function.name, [n]) for n in nodes] if split else [("", list(nodes))]
+    """(key, nodes) of each module: one per node keyed by the node's key, or one keyed ""."""
+    return [(n.key, [n]) for n in nodes] if split else [("", list(nodes))]
 
 
 def entry_point_names(nodes: Sequence[NodeInfo]) -> tuple[dict[str, str], list[list[NodeInfo]]]:
-    """function name -> entry point name in the module holding `nodes`, and the groups of array
-    members that kept their function names (each with two or more nodes, in source order)."""
+    """node key -> entry point name in the module holding `nodes`, and the groups of node-array
+    members named by their keys (each with two or more NodeIDs of one name, in source order)."""
     by_name: dict[str, list[NodeInfo]] = {}
     for node in nodes:
         by_name.setdefault(node.id.name, []).append(node)
-    names = {n.function.name: n.id.name for n in nodes}
+    names = {n.key: n.id.name for n in nodes}
     clashes = [group for group in by_name.values() if len(group) > 1]
     for group in clashes:
         for node in group:
-            names[node.function.name] = node.function.name
-    return names, clashes
+            names[node.key] = node.key
+    arrays = [group for group in clashes if len({n.id for n in group}) > 1]
+    return names, arrays
+
+
+def naming(clash: list[NodeInfo]) -> str:
+    """How the entry points of a clash group are named, as WG0604 says it."""
+    if all(n.key == n.function.name for n in clash):
+        return "keep the function names"
+    return "are named by their keys (the function name, 'name.N' for the N-th overload)"
 
 
 def uses_node_memory(functions: Sequence[ir.Function]) -> bool:
@@ -90,10 +124,10 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "
     diagnostics: list[Diagnostic] = []
     for _key, group in module_groups(nodes, split):
         for clash in entry_point_names(group)[1]:
-            functions = ", ".join(f"'{n.function.name}'" for n in clash)
+            functions = ", ".join(f"'{n.key}'" for n in clash)
             diagnostics.append(codes.NODE_ARRAY_ENTRY_POINT_NAME(
                 clash[1].span, f"nodes {functions} are members of node array '{clash[0].id.name}' in "
-                "one module: their entry points keep the function names, because one module cannot "
+                f"one module: their entry points {naming(clash)}, because one module cannot "
                 "hold two GLCompute entry points of one name",
                 notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
                        "(and index to the NodeID index) for each of them, or compile with "

@@ -5,7 +5,8 @@ Input: the checked `ir.Module` and the `SemaOptions` (the profile, `lib_6_8` or 
 the released rules; and the opt-ins to the MaxRecordsPerNode and Work Graph Loops proposals,
 `-fmax-records-per-node` / `-fwork-graph-loops`, which apply under lib_6_9 only).
 Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
-values, input, outputs with their budgets and targets) and the diagnostics of
+values, input, outputs with their budgets and targets, and a key unique among the node shaders:
+the function name, `name.N` for the N-th node shader of one name, N >= 2) and the diagnostics of
 `../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).
 The bodies' rules (uniformity, OutputComplete, barriers) are `uniformity.py`'s; the
 rules that need every node (targets, cycles, depth, budgets with shared inputs) are
@@ -180,6 +181,13 @@ class NodeInfo:
     """[NodeLaunch] names no launch mode (reported): `launch` is a stand-in, its rules are not checked."""
     declares_repetition: bool = False
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
+    key: str = ""
+    """Unique and stable among the file's node shaders (`overload_keys`): what the graph, the modules,
+    `-E`, `--split-nodes` file names and `wgc inspect` tell nodes apart by. Not given: the function name."""
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = self.function.name
 
     @property
     def is_loop_entry(self) -> bool:
@@ -253,6 +261,8 @@ class NodeChecker:
                 nodes.append(self._node(function))
             else:
                 self._not_a_node(function)
+        for node, key in zip(nodes, overload_keys([n.function.name for n in nodes])):
+            node.key = key
         return nodes
 
     def _not_a_node(self, function: ir.Function) -> None:
@@ -845,6 +855,18 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
         if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
             used[id(expr.variable)] = expr.variable
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
+
+
+def overload_keys(names: list[str]) -> list[str]:
+    """The key of each node shader, given their function names in source order: the name, and for
+    the second and later node shaders of one name (overloads) `name.N`, N = 2, 3, ... its position
+    among them. HLSL names hold no '.', so a key never equals another function's name."""
+    seen: dict[str, int] = {}
+    keys = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        keys.append(name if seen[name] == 1 else f"{name}.{seen[name]}")
+    return keys
 
 
 def check_nodes(module: ir.Module, options: SemaOptions,

@@ -242,7 +242,7 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     size = 1 if output.array_size is None else output.array_size
     array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
     array = ml.b.type_node_payload_array(struct)
-    ml.b.name(array, f"{node.function.name}.{output.parameter.name}")
+    ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     if owner is not None:

@@ -1,10 +1,10 @@
 """SPIR-V generation for one compile: choose the modules, lower, validate, lint, optimize.
 
-Input: the checked `Analysis` (typed IR, nodes, graph) and `EmitOptions` (with the facts
-`wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records).
+Input: the checked `Analysis` (typed IR, nodes, graph), `EmitOptions` (with the facts
+`wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records) and the nodes to
+compile (`sema.modules.select_nodes`: all, or the one `-E` selects; never none).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
-the node function's name). There is at least one node to compile (`sema.modules.compiled_nodes`
-reports WG0603 otherwise, before this module runs).
+the node's key, `NodeInfo.key`).
 
 Invariants:
 - The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
@@ -37,7 +37,6 @@ class EmitOptions:
     target: str = "amdx"
     """`amdx` or `emulated` (`node_ops.TARGETS`)."""
     target_env: str = "vulkan1.3"
-    entry: str | None = None
     split_nodes: bool = False
     validate: bool = True
     optimize: bool = False
@@ -53,14 +52,14 @@ class Emitted:
     modules: dict[str, list[int]] = field(default_factory=dict)
 
 
-def emit_spirv(analysis, options: EmitOptions) -> Emitted:  # type: ignore[no-untyped-def]
-    """The SPIR-V modules of a checked analysis (see the module docstring)."""
+def emit_spirv(analysis, options: EmitOptions, nodes=None) -> Emitted:  # type: ignore[no-untyped-def]
+    """The SPIR-V modules of `nodes` (default: every node) of a checked analysis (see the module docstring)."""
     result = Emitted()
-    graph, nodes = analysis.graph, analysis.nodes
+    graph = analysis.graph
+    nodes = list(analysis.nodes if nodes is None else nodes)
     assert graph is None or not graph.loops or options.target == "emulated", \
         "sema.target rejects loop graphs for the AMDX target (WG0601)"
-    nodes = [n for n in nodes if options.entry in (None, n.function.name)]
-    assert nodes, "the driver reports WG0603 (sema.modules.compiled_nodes) before lowering"
+    assert nodes, "sema.modules.select_nodes reports WG0603 when there is no node to compile"
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
                                  plain_atomics=options.plain_atomics)

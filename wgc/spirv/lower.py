@@ -332,7 +332,7 @@ class FunctionLowering:
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
         self.spirv_function = fn
-        self.b.name(fn, self.function.name)
+        self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         self.ml.nodes.begin_entry(self, node, input_handle)
         for param in self.function.params:

@@ -9,9 +9,10 @@ Invariants:
   its index is ShaderIndexAMDX in the AMDX target), in every output mode, so that
   PayloadNodeNameAMDX of an output links to the entry point of its target (dxc names entry points
   after the function, which does not link without VkPipelineShaderStageNodeCreateInfoAMDX::pName).
-  Members of one node array in one module would share a name with the same execution model: they
-  keep their function names (the caller warns, WG0604), and the application names them with pName,
-  or uses --split-nodes.
+  Members of one node array, or nodes of one NodeID (overloads), in one module would share a name
+  with the same execution model: they are named by their keys (`NodeInfo.key`: the function name,
+  `name.N` for the N-th overload; sema warns, WG0604 / WG0501), and the application names them with
+  pName, or uses --split-nodes.
 - The node declarations, the entry point's execution modes and the memory model are the target's
   (`node_ops.NodeOperations`: `amdx.py`, `emulated.py`); this module orders the work: set-up,
   per node its declarations, its entry function (statics with non-constant initialisers first),
@@ -49,14 +50,14 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
         ml.b.debug("OpSource", "HLSL", 660, file, *chunks[:1])
         for chunk in chunks[1:]:
             ml.b.debug("OpSourceContinued", chunk)
-    entries = {n.id for n in graph.entry_nodes}
+    entries = {n.key for n in graph.entry_nodes}
     # statics with non-constant initialisers are initialised by each entry point that uses them
     ml.dynamic_statics = [v for v in module.globals
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
     names, _ = entry_point_names(nodes)
     for node in nodes:
-        _lower_node(ml, node, node.id in entries, names[node.function.name])
+        _lower_node(ml, node, node.key in entries, names[node.key])
     return ml.b.to_words()
 
 
