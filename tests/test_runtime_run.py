@@ -521,6 +521,72 @@ def test_a_loop_counts_its_iterations(tmp_path) -> None:
     assert [d.loop_iteration for s in result.trace for d in s.dispatches if d.node == "Body"] == [0, 1, 2, 3, 4, 5]
 
 
+NESTED_LOOPS = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Cell { uint slot; uint row; uint col; uint rows; uint cols; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]
+void Outer(ThreadNodeInputRecord<Cell> c, [MaxRecords(1)] NodeOutput<Cell> Inner)
+{
+    Out[c.Get().slot * 4 + c.Get().row] = 1000 + GetCurrentLoopIterationIndex();
+    ThreadNodeOutputRecords<Cell> o = Inner.GetThreadNodeOutputRecords(1);
+    o.Get() = c.Get();
+    o.Get().col = 0;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+[NodeMaxLoopIterations(5)] [NodeMaxRecordsPerLoopIteration(1)]
+void Inner(ThreadNodeInputRecord<Cell> c, [MaxRecords(1)] NodeOutput<Cell> Term)
+{
+    ThreadNodeOutputRecords<Cell> o = Term.GetThreadNodeOutputRecords(1);
+    o.Get() = c.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Term(ThreadNodeInputRecord<Cell> c, [MaxRecords(1)] NodeOutput<Cell> Inner, [MaxRecords(1)] NodeOutput<Cell> Tail)
+{
+    Out[12 + (c.Get().slot * 4 + c.Get().row) * 5 + c.Get().col] = 1000 + GetCurrentLoopIterationIndex();
+    bool again = c.Get().col + 1 < c.Get().cols;
+    ThreadNodeOutputRecords<Cell> i = Inner.GetThreadNodeOutputRecords(again ? 1 : 0);
+    if (again) { i.Get() = c.Get(); i.Get().col = c.Get().col + 1; }
+    i.OutputComplete();
+    ThreadNodeOutputRecords<Cell> t = Tail.GetThreadNodeOutputRecords(again ? 0 : 1);
+    if (!again) t.Get() = c.Get();
+    t.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Tail(ThreadNodeInputRecord<Cell> c, [MaxRecords(1)] NodeOutput<Cell> Outer)
+{
+    Out[72 + c.Get().slot * 4 + c.Get().row] = 1000 + GetCurrentLoopIterationIndex();
+    bool again = c.Get().row + 1 < c.Get().rows;
+    ThreadNodeOutputRecords<Cell> o = Outer.GetThreadNodeOutputRecords(again ? 1 : 0);
+    if (again) { o.Get() = c.Get(); o.Get().row = c.Get().row + 1; }
+    o.OutputComplete();
+}
+"""
+
+
+def test_nested_loops_keep_the_outer_iteration_across_the_inner_loop(tmp_path) -> None:
+    # Outer -> Inner -> Term -> Inner (next column) | Tail -> Outer (next row): Inner's loop is
+    # {Inner, Term}, Outer's {Outer, Inner, Term, Tail}.  Outer and Tail write the outer loop's
+    # iteration (the row), Term the inner loop's (the column, from 0 again on every row).
+    cells = [{"slot": 0, "row": 0, "col": 0, "rows": 1, "cols": 1},
+             {"slot": 1, "row": 0, "col": 0, "rows": 3, "cols": 5},
+             {"slot": 2, "row": 0, "col": 0, "rows": 4, "cols": 2}]
+    result = run_options(tmp_path, NESTED_LOOPS, {"inputs": [{"entry": "Outer", "records": cells}],
+                                                  "resources": {"u0": {"bytes": 84 * 4}}},
+                         proposals=("work-graph-loops",))
+    expected = [0] * 84
+    for cell in cells:
+        for row in range(cell["rows"]):             # outer iteration `row`
+            expected[cell["slot"] * 4 + row] = 1000 + row                           # Outer
+            for col in range(cell["cols"]):         # inner iteration `col`
+                expected[12 + (cell["slot"] * 4 + row) * 5 + col] = 1000 + col      # Term
+            expected[72 + cell["slot"] * 4 + row] = 1000 + row                      # Tail
+    assert result.resources == {"u0": {"uint32": expected}}
+    iterations = [(d.node, d.loop_iteration) for s in result.trace for d in s.dispatches]
+    assert ("Tail", 3) in iterations and ("Term", 4) in iterations and ("Inner", 5) not in iterations
+
 GRID16 = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Grid { uint slot; uint16_t3 grid : SV_DispatchGrid; };

@@ -127,6 +127,8 @@ class NodePlan:
     max_loop_iterations: int | None
     loop: tuple[str, int] | None
     """The entry of the innermost loop holding the node (Work Graph Loops), if any."""
+    loops: tuple[tuple[str, int], ...] = ()
+    """The entries of every loop holding the node, outermost first (`loop` is the last)."""
     cross_group_sharing: bool = False
     """The input record is [NodeTrackRWInputSharing]: the runtime keeps a group counter per record."""
 
@@ -250,9 +252,13 @@ def _resources(reflection: Any) -> list[ResourcePlan]:
     return plans
 
 
-def _loops(reflection: Any) -> dict[tuple[str, int], tuple[str, int]]:
-    """Each node's innermost loop entry: a loop is its entry and the nodes on a path from the entry
-    back to it (the graph's edges are the outputs' targets); the innermost is the smallest."""
+def _loops(reflection: Any) -> dict[tuple[str, int], tuple[tuple[str, int], ...]]:
+    """Each node's enclosing loop entries, outermost first (the last is its innermost loop): a loop
+    is its entry and the nodes on a path from the entry back to it (the graph's edges are the
+    outputs' targets) through none of the nodes that dominate the entry (an outer loop's entry and
+    its nodes on the way in: a path back through the outer entry is the outer loop's next
+    iteration, so nodes after the inner loop, on the way back to the outer entry, are no members of
+    the inner loop); an inner loop's members are a subset of its outer loop's."""
     ids = [(n.id.name, n.id.index) for n in reflection.nodes]
     edges: dict[tuple[str, int], set[tuple[str, int]]] = {i: set() for i in ids}
     for node in reflection.nodes:
@@ -265,11 +271,13 @@ def _loops(reflection: Any) -> dict[tuple[str, int], tuple[str, int]]:
                 if target in edges:
                     edges[(node.id.name, node.id.index)].add(target)
 
-    def reach(start: tuple[str, int], step: dict[tuple[str, int], set[tuple[str, int]]]) -> set[tuple[str, int]]:
-        seen, todo = {start}, [start]
+    def reach(starts: list[tuple[str, int]], step: dict[tuple[str, int], set[tuple[str, int]]],
+              avoid: frozenset[tuple[str, int]] = frozenset()) -> set[tuple[str, int]]:
+        seen = {s for s in starts if s not in avoid}
+        todo = list(seen)
         while todo:
             for nxt in step[todo.pop()]:
-                if nxt not in seen:
+                if nxt not in seen and nxt not in avoid:
                     seen.add(nxt)
                     todo.append(nxt)
         return seen
@@ -278,16 +286,24 @@ def _loops(reflection: Any) -> dict[tuple[str, int], tuple[str, int]]:
     for source, targets in edges.items():
         for target in targets:
             back[target].add(source)
+    roots = [(n.id.name, n.id.index) for n in reflection.nodes if getattr(n, "program_entry", False)]
+    roots += [i for i in ids if not back[i] and i not in roots]
+
+    def dominates(node: tuple[str, int], entry: tuple[str, int]) -> bool:
+        """Every path from the graph's entries to `entry` passes through `node`."""
+        return entry not in reach(roots, edges, avoid=frozenset([node]))
+
     members: dict[tuple[str, int], set[tuple[str, int]]] = {}
     for node in reflection.nodes:
         if node.loop_entry is not None:
             entry = (node.id.name, node.id.index)
-            members[entry] = reach(entry, edges) & reach(entry, back)
-    innermost: dict[tuple[str, int], tuple[str, int]] = {}
-    for entry, nodes in sorted(members.items(), key=lambda item: -len(item[1])):
+            outside = frozenset(n for n in ids if n != entry and dominates(n, entry))
+            members[entry] = reach([entry], edges, outside) & reach([entry], back, outside)
+    chains: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for entry, nodes in sorted(members.items(), key=lambda item: (-len(item[1]), item[0])):
         for member in nodes:
-            innermost[member] = entry               # smaller loops, visited later, win
-    return innermost
+            chains.setdefault(member, []).append(entry)     # larger (outer) loops first
+    return {node: tuple(chain) for node, chain in chains.items()}
 
 
 def build_program(reflection: Any) -> Program:
@@ -322,7 +338,8 @@ def build_program(reflection: Any) -> Program:
             share_input_of=((node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None),
             local_root_arguments_table_index=node.local_root_arguments_table_index,
             max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
-            loop=loops.get(identity),
+            loop=loops[identity][-1] if identity in loops else None,
+            loops=loops.get(identity, ()),
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
                                      and node_input.record.track_rw_input_sharing)))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)

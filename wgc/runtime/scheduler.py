@@ -6,8 +6,8 @@ Output: the graph's effect on the bound resources, and a `TraceStep` per step (e
 records in, groups, records out per output).
 
 How it runs (host-driven, seed 002's "depth by depth"): the work pending at a step is a set of
-(node, remaining recursion levels, loop iteration) keys, each with chunks of input records.  A
-step records every pending dispatch in one command buffer (one `NodeContext` each, its address
+(node, remaining recursion levels, iteration of each enclosing loop) keys, each with chunks of
+input records.  A step records every pending dispatch in one command buffer (one `NodeContext` each, its address
 in push constants; a barrier closes the step), submits it, waits, and reads back the status words
 and the output counters.  Each (dispatch, output slot) had its own counter and its own record
 arena, sized before the step from the node's MaxRecords bound (records per thread group, or per
@@ -70,7 +70,14 @@ class WorkKey:
     node: int
     """Index into Program.nodes."""
     remaining: int
-    loop_iteration: int
+    loops: tuple[tuple[int, int], ...] = ()
+    """(loop entry's index into Program.nodes, iteration) of every loop holding the node, outermost
+    first: an inner loop's records leaving it find the enclosing loops' iterations unchanged."""
+
+    @property
+    def loop_iteration(self) -> int:
+        """The innermost loop's iteration (GetCurrentLoopIterationIndex); 0 outside loops."""
+        return self.loops[-1][1] if self.loops else 0
 
 
 @dataclass
@@ -172,19 +179,22 @@ class Scheduler:
 
     def _target_key(self, producer: WorkKey, node: NodePlan, target_index: int) -> WorkKey | None:
         target = self.program.nodes[target_index]
-        if target_index == producer.node:               # recursion: the next level down
+        if target_index == producer.node and target.max_loop_iterations is None:   # recursion: a level down
             if producer.remaining == 0:
                 return None
-            return WorkKey(target_index, producer.remaining - 1, producer.loop_iteration)
-        iteration = 0
-        target_id = (target.name, target.index)
-        if target.max_loop_iterations is not None and node.loop == target_id:
-            iteration = producer.loop_iteration + 1     # a loop's back edge: the next iteration
-            if iteration >= target.max_loop_iterations:
-                return None
-        elif target.loop is not None and target.loop == node.loop:
-            iteration = producer.loop_iteration
-        return WorkKey(target_index, target.max_recursion_depth, iteration)
+            return WorkKey(target_index, producer.remaining - 1, producer.loops)
+        current = dict(producer.loops)
+        loops = []
+        for entry_id in target.loops:                   # outermost first; loops left are dropped
+            entry = self.index_of[entry_id]
+            if entry == target_index and entry_id in node.loops:
+                iteration = current.get(entry, 0) + 1   # a loop's back edge: the next iteration
+                if target.max_loop_iterations is not None and iteration >= target.max_loop_iterations:
+                    return None
+            else:
+                iteration = current.get(entry, 0)       # an enclosing loop, or entering a loop: 0
+            loops.append((entry, iteration))
+        return WorkKey(target_index, target.max_recursion_depth, tuple(loops))
 
     def _slots(self, key: WorkKey, node: NodePlan, output: OutputPlan, units: int) -> list[_Slot]:
         if output.array:
@@ -388,7 +398,7 @@ class Scheduler:
                         chunk = Chunk(out.address + slot.arena, produced, slot.stride, out, slot.arena)
                     following.setdefault(slot.key, []).append(chunk)
                     for sharer in self.sharers.get(slot.key.node, []):
-                        key = WorkKey(sharer, slot.key.remaining, slot.key.loop_iteration)
+                        key = WorkKey(sharer, slot.key.remaining, slot.key.loops)
                         following.setdefault(key, []).append(chunk)
                 launch.trace.records_out[output.parameter] = total
             trace.dispatches.append(launch.trace)
@@ -402,10 +412,11 @@ class Scheduler:
             if chunk.count == 0:
                 continue
             index = self.index_of[(node.name, node.index)]
-            key = WorkKey(index, node.max_recursion_depth, 0)
+            loops = tuple((self.index_of[entry], 0) for entry in node.loops)
+            key = WorkKey(index, node.max_recursion_depth, loops)
             pending.setdefault(key, []).append(chunk)
             for sharer in self.sharers.get(index, []):
-                pending.setdefault(WorkKey(sharer, key.remaining, 0), []).append(chunk)
+                pending.setdefault(WorkKey(sharer, key.remaining, loops), []).append(chunk)
         steps: list[TraceStep] = []
         side = 0
         while pending:
