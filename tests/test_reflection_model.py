@@ -480,6 +480,20 @@ def test_a_graph_the_target_cannot_express_has_no_reflection(tmp_path):
     assert result.outputs == {} and result.reflection is None
 
 
+def test_each_node_lists_the_loops_holding_it_outermost_first():
+    """seed_loops_nested: the outer entry feeds the inner entry, which feeds the terminal, which
+    feeds both entries (the proposal's rule: a node in two loops belongs to the inner one too)."""
+    path = SAMPLES / "seed_loops_nested.hlsl"
+    result = driver.compile(driver.Options(input=str(path), emit="reflection", target="emulated",
+                                           proposals=sample_proposals(path)))
+    assert result.ok, result.diagnostics
+    outer = {"name": "MyOuterLoopEntry", "index": 0}
+    inner = {"name": "MyInnerLoopEntry", "index": 0}
+    loops = {n["function"]: n["loops"] for n in json.loads(result.outputs["reflection"])["nodes"]}
+    assert loops == {"MyOuterLoopEntry": [outer], "MyInnerLoopEntry": [outer, inner],
+                     "MyLoopTerminal": [outer, inner]}
+
+
 @pytest.mark.parametrize("declaration", [
     "[[vk::push_constant]] struct { int value; float2 uv; } push_const;",
     "[[vk::push_constant]] struct PC { int value; float2 uv; } push_const;",

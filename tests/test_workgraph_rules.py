@@ -2765,6 +2765,49 @@ def test_nested_loops() -> None:
     assert [n["depth"] for n in graph["nodes"]] == [1, 2, 3, 4]
 
 
+def test_a_node_after_an_inner_loop_belongs_to_the_outer_loop_only() -> None:
+    """Start -> Outer -> Inner -> Term -> (Inner | Tail -> Outer): Tail reaches Inner only through
+    Outer, the outer loop's entry, which dominates Inner; that path is the outer loop's next
+    iteration, so Tail is no member of Inner's loop (it was, when membership went through
+    dominators)."""
+    graph = model(lines(ITEM,
+                        '[Shader("node")]',
+                        '[NodeLaunch("thread")]',
+                        "void Start(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Outer)",
+                        "{",
+                        "}",
+                        '[Shader("node")]',
+                        '[NodeLaunch("thread")]',
+                        "[NodeMaxLoopIterations(4)]",
+                        "[NodeMaxRecordsPerLoopIteration(1)]",
+                        "void Outer(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Inner)",
+                        "{",
+                        "}",
+                        '[Shader("node")]',
+                        '[NodeLaunch("thread")]',
+                        "[NodeMaxLoopIterations(5)]",
+                        "[NodeMaxRecordsPerLoopIteration(1)]",
+                        "void Inner(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Term)",
+                        "{",
+                        "}",
+                        '[Shader("node")]',
+                        '[NodeLaunch("thread")]',
+                        "void Term(ThreadNodeInputRecord<Item> item,",
+                        "          [MaxRecords(1)] NodeOutput<Item> Inner,",
+                        "          [MaxRecordsSharedWith(Inner)] NodeOutput<Item> Tail)",
+                        "{",
+                        "}",
+                        '[Shader("node")]',
+                        '[NodeLaunch("thread")]',
+                        "void Tail(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Outer)",
+                        "{",
+                        "}"), profile=PROPOSALS)
+    assert graph["graph"]["loops"] == [
+        {"entry": "Inner", "members": ["Inner", "Term"], "max_iterations": 5, "parent": "Outer"},
+        {"entry": "Outer", "members": ["Outer", "Inner", "Term", "Tail"], "max_iterations": 4, "parent": None}]
+    assert [n["loop"] for n in graph["nodes"]] == [None, "Outer", "Inner", "Inner", "Outer"]
+
+
 def test_coalescing_input_max_records() -> None:
     graph = model(lines(ITEM,
                         '[Shader("node")]',

@@ -431,6 +431,8 @@ class NodeReflection:
     local_root_arguments_table_index: int | None
     loop_entry: tuple[int, int] | None
     """Work Graph Loops: (max iterations, max records per iteration) of a loop entry."""
+    loops: tuple[NodeId, ...]
+    """The entries of the loops holding this node, outermost first (`sema.graph`'s loops)."""
     input: InputReflection | None
     outputs: tuple[OutputReflection, ...]
     resources: tuple[str, ...]
@@ -448,6 +450,7 @@ class NodeReflection:
             "local_root_arguments_table_index": self.local_root_arguments_table_index,
             "loop_entry": ({"max_iterations": self.loop_entry[0], "max_records_per_iteration": self.loop_entry[1]}
                            if self.loop_entry else None),
+            "loops": [_node_id(entry) for entry in self.loops],
             "input": self.input.to_json() if self.input else None,
             "outputs": [o.to_json() for o in self.outputs],
             "resources": list(self.resources),
@@ -475,7 +478,18 @@ def _output(output: NodeOutput) -> OutputReflection:
                              output.track_rw_input_sharing))
 
 
-def _node(node: NodeInfo, entry_point: str, module: str | None, entries: set[str]) -> NodeReflection:
+def _enclosing_loops(node: NodeInfo, graph: GraphInfo) -> tuple[NodeId, ...]:
+    """The entries of the loops holding `node`, outermost first."""
+    chain: list[NodeId] = []
+    loop = graph.loop_of.get(node.key)
+    while loop is not None:
+        chain.append(loop.entry.id)
+        loop = loop.parent
+    return tuple(reversed(chain))
+
+
+def _node(node: NodeInfo, graph: GraphInfo, entry_point: str, module: str | None, entries: set[str]
+          ) -> NodeReflection:
     use = resource_use(node.function)
     return NodeReflection(
         function=node.function.name, entry_point=entry_point, module=module, id=node.id, launch=node.launch,
@@ -486,6 +500,7 @@ def _node(node: NodeInfo, entry_point: str, module: str | None, entries: set[str
         local_root_arguments_table_index=node.local_root_arguments_table_index,
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
+        loops=_enclosing_loops(node, graph),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
         outputs=tuple(_output(o) for o in node.outputs),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
@@ -539,7 +554,7 @@ def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequ
     for key, group in module_groups(nodes, split_nodes):
         names, _ = entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(n, names[n.key], module, entries) for n in group)
+        described.extend(_node(n, graph, names[n.key], module, entries) for n in group)
     resources = [r for r in describe_resources(globals_, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)

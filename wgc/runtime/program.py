@@ -4,7 +4,7 @@ Input: the typed reflection of the compile (`wgc.metadata.reflection.Reflection`
 `wgc compile --emit=reflection` writes and `driver.Result.reflection` holds).
 Output: a `Program`: per node its entry point, launch, group shape, grids, input record layout
 (with the `SV_DispatchGrid` field), outputs (targets per array index, record budgets), recursion
-depth and innermost loop; per resource its Vulkan descriptor and how to show its contents; the
+depth and enclosing loops; per resource its Vulkan descriptor and how to show its contents; the
 size of the push-constant block.
 
 Invariants: nodes in reflection order, outputs in declaration order (the order of the ABI's
@@ -125,10 +125,9 @@ class NodePlan:
     share_input_of: tuple[str, int] | None
     local_root_arguments_table_index: int | None
     max_loop_iterations: int | None
-    loop: tuple[str, int] | None
-    """The entry of the innermost loop holding the node (Work Graph Loops), if any."""
     loops: tuple[tuple[str, int], ...] = ()
-    """The entries of every loop holding the node, outermost first (`loop` is the last)."""
+    """The entries of every loop holding the node (Work Graph Loops), outermost first: the
+    reflection's, which are `sema.graph`'s."""
     cross_group_sharing: bool = False
     """The input record is [NodeTrackRWInputSharing]: the runtime keeps a group counter per record."""
 
@@ -252,63 +251,8 @@ def _resources(reflection: Any) -> list[ResourcePlan]:
     return plans
 
 
-def _loops(reflection: Any) -> dict[tuple[str, int], tuple[tuple[str, int], ...]]:
-    """Each node's enclosing loop entries, outermost first (the last is its innermost loop): a loop
-    is its entry and the nodes on a path from the entry back to it (the graph's edges are the
-    outputs' targets) through none of the nodes that dominate the entry (an outer loop's entry and
-    its nodes on the way in: a path back through the outer entry is the outer loop's next
-    iteration, so nodes after the inner loop, on the way back to the outer entry, are no members of
-    the inner loop); an inner loop's members are a subset of its outer loop's."""
-    ids = [(n.id.name, n.id.index) for n in reflection.nodes]
-    edges: dict[tuple[str, int], set[tuple[str, int]]] = {i: set() for i in ids}
-    for node in reflection.nodes:
-        for output in node.outputs:
-            count = (output.array_size or 0) if output.array_size is not None else 1
-            if output.unbounded:
-                count = max((i[1] for i in ids if i[0] == output.target.name), default=0) + 1
-            for k in range(max(count, 1)):
-                target = (output.target.name, output.target.index + k)
-                if target in edges:
-                    edges[(node.id.name, node.id.index)].add(target)
-
-    def reach(starts: list[tuple[str, int]], step: dict[tuple[str, int], set[tuple[str, int]]],
-              avoid: frozenset[tuple[str, int]] = frozenset()) -> set[tuple[str, int]]:
-        seen = {s for s in starts if s not in avoid}
-        todo = list(seen)
-        while todo:
-            for nxt in step[todo.pop()]:
-                if nxt not in seen and nxt not in avoid:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
-
-    back: dict[tuple[str, int], set[tuple[str, int]]] = {i: set() for i in ids}
-    for source, targets in edges.items():
-        for target in targets:
-            back[target].add(source)
-    roots = [(n.id.name, n.id.index) for n in reflection.nodes if getattr(n, "program_entry", False)]
-    roots += [i for i in ids if not back[i] and i not in roots]
-
-    def dominates(node: tuple[str, int], entry: tuple[str, int]) -> bool:
-        """Every path from the graph's entries to `entry` passes through `node`."""
-        return entry not in reach(roots, edges, avoid=frozenset([node]))
-
-    members: dict[tuple[str, int], set[tuple[str, int]]] = {}
-    for node in reflection.nodes:
-        if node.loop_entry is not None:
-            entry = (node.id.name, node.id.index)
-            outside = frozenset(n for n in ids if n != entry and dominates(n, entry))
-            members[entry] = reach([entry], edges, outside) & reach([entry], back, outside)
-    chains: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    for entry, nodes in sorted(members.items(), key=lambda item: (-len(item[1]), item[0])):
-        for member in nodes:
-            chains.setdefault(member, []).append(entry)     # larger (outer) loops first
-    return {node: tuple(chain) for node, chain in chains.items()}
-
-
 def build_program(reflection: Any) -> Program:
     """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
-    loops = _loops(reflection)
     nodes = []
     for node in reflection.nodes:
         node_input = node.input
@@ -327,7 +271,7 @@ def build_program(reflection: Any) -> Program:
                 array=output.array_size is not None, array_size=None if output.unbounded else output.array_size,
                 empty=output.empty, max_records=max_records, max_records_per_node=min(per_node, max_records),
                 record=_record(output.record)))
-        identity = (node.id.name, node.id.index)
+        loops = tuple((entry.name, entry.index) for entry in node.loops)
         nodes.append(NodePlan(
             name=node.id.name, index=node.id.index, function=node.function, entry_point=node.entry_point,
             launch=node.launch, num_threads=tuple(node.num_threads),  # type: ignore[arg-type]
@@ -338,8 +282,7 @@ def build_program(reflection: Any) -> Program:
             share_input_of=((node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None),
             local_root_arguments_table_index=node.local_root_arguments_table_index,
             max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
-            loop=loops[identity][-1] if identity in loops else None,
-            loops=loops.get(identity, ()),
+            loops=loops,
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
                                      and node_input.record.track_rw_input_sharing)))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)

@@ -332,9 +332,9 @@ class GraphChecker:
         return found
 
     def _loops(self) -> None:
-        """A loop entry E's members: the nodes on a path from E back to E, except the nodes that
-        dominate E (an outer loop's nodes on the way into E). A member E does not dominate can be
-        reached from outside the loop: that is reported below."""
+        """A loop entry E's members: the nodes on a path from E back to E through none of the nodes
+        that dominate E (an outer loop's nodes on the way into E). A member E does not dominate can
+        be reached from outside the loop: that is reported below."""
         idom = self._dominators()
         successors: dict[str, list[NodeInfo]] = defaultdict(list)
         predecessors: dict[str, list[NodeInfo]] = defaultdict(list)
@@ -344,10 +344,12 @@ class GraphChecker:
         for entry in self.graph.nodes:
             if not entry.is_loop_entry:
                 continue
-            forward = _reach(entry, successors)
-            backward = _reach(entry, predecessors)
-            dominators = self._dominators_of(entry.key, idom)
-            inside = {n for n in forward & backward if n == entry.key or n not in dominators} | {entry.key}
+            dominators = self._dominators_of(entry.key, idom) - {entry.key}
+            # a path back to E through a node that dominates E (an outer loop's entry) is the outer
+            # loop's next iteration: the nodes after an inner loop on the way back are not its members
+            forward = _reach(entry, successors, avoid=dominators)
+            backward = _reach(entry, predecessors, avoid=dominators)
+            inside = (forward & backward) | {entry.key}
             members = [n for n in self.graph.nodes if n.key in inside]
             self.graph.loops.append(Loop(entry, members))
         self.graph.loops.sort(key=lambda loop: (len(loop.members), str(loop.entry.id), loop.entry.key))
@@ -690,13 +692,15 @@ def _chain_text(chain: list[NodeInfo]) -> str:
     return " -> ".join(names)
 
 
-def _reach(start: NodeInfo, following: dict[str, list[NodeInfo]]) -> set[str]:
-    """The keys of the nodes reachable from `start` by one or more steps of `following`."""
+def _reach(start: NodeInfo, following: dict[str, list[NodeInfo]], avoid: set[str] | frozenset[str] = frozenset()
+           ) -> set[str]:
+    """The keys of the nodes reachable from `start` by one or more steps of `following`, through
+    none of the nodes whose keys are in `avoid`."""
     seen: set[str] = set()
     stack = list(following.get(start.key, []))
     while stack:
         node = stack.pop()
-        if node.key not in seen:
+        if node.key not in seen and node.key not in avoid:
             seen.add(node.key)
             stack.extend(following.get(node.key, []))
     return seen
