@@ -122,22 +122,20 @@ class TypeLowering:
 
     def ray_query(self) -> int:
         """OpTypeRayQueryKHR (every RayQuery<...> type: the flags live in TraceRayInline)."""
-        self.b.capability("RayQueryKHR")
-        self.b.extension("SPV_KHR_ray_query")
-        found = self.b.type("OpTypeRayQueryKHR")
-        if found not in self._named:
-            self._named.add(found)
-            self.b.name(found, "rayQueryKHR")
-        return found
+        return self._ray_query_type("OpTypeRayQueryKHR", "rayQueryKHR")
 
     def acceleration_structure(self) -> int:
         """OpTypeAccelerationStructureKHR, named as DXC names it."""
+        return self._ray_query_type("OpTypeAccelerationStructureKHR", "accelerationStructureNV")
+
+    def _ray_query_type(self, opcode: str, name: str) -> int:
+        """A type of SPV_KHR_ray_query, with its capability, extension and (once) its name."""
         self.b.capability("RayQueryKHR")
         self.b.extension("SPV_KHR_ray_query")
-        found = self.b.type("OpTypeAccelerationStructureKHR")
+        found = self.b.type(opcode)
         if found not in self._named:
             self._named.add(found)
-            self.b.name(found, "accelerationStructureNV")
+            self.b.name(found, name)
         return found
 
     def _logical_struct(self, struct: t.StructType) -> int:
