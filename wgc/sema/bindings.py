@@ -85,17 +85,21 @@ class BindingRequest:
     """Where diagnostics point (the declaration's name)."""
 
 
+def _resource_kind(variable: ir.Variable) -> t.ResourceKind | None:
+    """The kind of resource `variable` (or each element of its array) is; None if it is none."""
+    type_ = t.innermost_element(variable.type)
+    return type_.kind if isinstance(type_, t.ResourceType) else None
+
+
 def register_class_of(variable: ir.Variable) -> str | None:
     """The register class ("b", "t", "u", "s") that suits `variable`; None if it is no resource."""
     if variable.storage is ir.Storage.UNIFORM:
         if variable.block_kind in ("tbuffer", "TextureBuffer"):
             return "t"
         return "b"
-    type_ = variable.type
-    type_ = t.innermost_element(type_)
-    if not isinstance(type_, t.ResourceType):
+    kind = _resource_kind(variable)
+    if kind is None:
         return None
-    kind = type_.kind
     if kind.is_sampler:
         return "s"
     if kind.writable:
@@ -248,11 +252,9 @@ def descriptor_type_of(variable: ir.Variable) -> str | None:
     """The Vulkan descriptor type of a resource or uniform block (as dxc's SPIR-V lays them out)."""
     if variable.storage is ir.Storage.UNIFORM:
         return "storage buffer" if variable.block_kind in ("tbuffer", "TextureBuffer") else "uniform buffer"
-    type_ = variable.type
-    type_ = t.innermost_element(type_)
-    if not isinstance(type_, t.ResourceType):
+    kind = _resource_kind(variable)
+    if kind is None:
         return None
-    kind = type_.kind
     if kind.is_sampler:
         return "sampler"
     if kind.is_texture:
