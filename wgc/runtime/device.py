@@ -14,9 +14,14 @@ Invariants:
   `DeviceFailure`.  None of them is a Python traceback for the user.
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
   once (see ../shared/reference/vulkan-emulation.md: the wrapper costs 4-30 µs per call).
-- Memory: HOST_VISIBLE | HOST_COHERENT, DEVICE_LOCAL as well where a heap offers both (lavapipe:
-  all memory; discrete GPUs: the BAR / ReBAR heap), so buffers are mapped once and read back
-  without staging copies; device addresses through `bufferDeviceAddress`.
+- Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,
+  DEVICE_LOCAL as well where a heap offers both (lavapipe: all memory; discrete GPUs: the BAR /
+  ReBAR heap), mapped once and read without staging copies.  A buffer the host only fills and reads
+  back now and then (`host_access=False`: resources, record arenas) is DEVICE_LOCAL memory the host
+  does not map where the device has separate device memory (`Device.staging`: a device-local
+  memory type that is not host-visible exists, as on a discrete GPU); `Buffer.write`/`read` then go
+  through a host-visible staging buffer and a copy on the queue.  Where memory is unified
+  (lavapipe) every buffer is mapped.  Device addresses through `bufferDeviceAddress`.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ INSTALL_HINT = ("install a Vulkan loader and driver: on Debian/Ubuntu `apt-get i
 
 BUFFER_USAGE_SHADER_DEVICE_ADDRESS = 0x20000   # missing from the `vulkan` package
 MEMORY_ALLOCATE_DEVICE_ADDRESS = 0x2
+PIPELINE_STAGE_DRAW_INDIRECT = 0x2
 PIPELINE_STAGE_COMPUTE_SHADER = 0x800
 PIPELINE_STAGE_TRANSFER = 0x1000
 PIPELINE_STAGE_HOST = 0x4000
+ACCESS_INDIRECT_COMMAND_READ = 0x1
 ACCESS_SHADER_READ_WRITE = 0x20 | 0x40
 ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
@@ -139,20 +146,31 @@ class Buffer:
     size: int
     address: int
     mapped: Any
-    """A cffi buffer over the whole mapped range."""
+    """A cffi buffer over the whole mapped range; None for device-local memory the host does not map
+    (then `staging` copies)."""
+    staging: Any = None
+    """The `Device` that copies through a staging buffer when `mapped` is None."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
+        if self.mapped is None:
+            self.staging.copy_in(self, offset, bytes(data))
+            return
         self.mapped[offset:offset + len(data)] = bytes(data)
 
     def read(self, offset: int = 0, size: int | None = None) -> bytes:
         end = self.size if size is None else offset + size
+        if self.mapped is None:
+            return self.staging.copy_out(self, offset, end - offset)
         return bytes(self.mapped[offset:end])
 
 
 class Device:
     """One logical device with a compute queue, one command buffer and one fence."""
 
-    def __init__(self, selector: str | None = None) -> None:
+    def __init__(self, selector: str | None = None, *, staging: bool | None = None) -> None:
+        """`staging`: keep `host_access=False` buffers in unmapped device memory behind staging
+        copies (True), or map every buffer (False); default: where the device has separate device
+        memory."""
         vk = load_vulkan()
         self.vk = vk
         self.ffi = vk.ffi
@@ -164,6 +182,7 @@ class Device:
             self.info = choose_device(infos, selector)
             self.physical = physicals[self.info.index]
             self._create()
+            self.staging = self.separate_memory if staging is None else staging
         except BaseException:
             self.close()
             raise
@@ -215,6 +234,9 @@ class Device:
         memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
         self._memory_types = [(memory.memoryTypes[i].propertyFlags, memory.memoryTypes[i].heapIndex)
                               for i in range(memory.memoryTypeCount)]
+        local, host = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+        self.separate_memory = any(flags & local and not flags & host for flags, _ in self._memory_types)
+        """The device has device-local memory the host cannot map (a discrete GPU)."""
         self.pool = self._call(vk.vkCreateCommandPool, self.device, vk.VkCommandPoolCreateInfo(
             flags=vk.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, queueFamilyIndex=self.queue_family), None)
         self.command_buffer = self._call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
@@ -222,9 +244,11 @@ class Device:
         self.fence = self._call(vk.vkCreateFence, self.device, vk.VkFenceCreateInfo(), None)
         barrier = vk.VkMemoryBarrier(
             srcAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE,
-            dstAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE)
+            dstAccessMask=(ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE
+                           | ACCESS_INDIRECT_COMMAND_READ))
         self._barrier = self.ffi.new("VkMemoryBarrier[1]", [barrier])
-        self._all_stages = PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
+        self._all_stages = (PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
+                            | PIPELINE_STAGE_DRAW_INDIRECT)
 
     def _call(self, function: Any, *args: Any) -> Any:
         try:
@@ -259,23 +283,29 @@ class Device:
 
     # ------------------------------------------------------------------ memory
 
-    def _memory_types_for(self, bits: int) -> list[int]:
-        """Host-visible coherent memory types allowed by `bits`, device-local ones first."""
+    def _memory_types_for(self, bits: int, mapped: bool = True) -> list[int]:
+        """Memory types allowed by `bits`: `mapped`: host-visible coherent ones, device-local ones
+        first; else device-local ones, those the host cannot see first."""
         vk = self.vk
         host = vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
         local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+        if not mapped:
+            chosen = [i for i, (flags, _) in enumerate(self._memory_types) if bits & (1 << i) and flags & local]
+            return sorted(chosen, key=lambda i: 1 if self._memory_types[i][0] & host else 0)
         chosen = [i for i, (flags, _) in enumerate(self._memory_types)
                   if bits & (1 << i) and flags & host == host]
         return sorted(chosen, key=lambda i: 0 if self._memory_types[i][0] & local else 1)
 
-    def buffer(self, size: int, *, uniform: bool = False) -> Buffer:
-        """A mapped buffer of `size` bytes (at least 16), zero-filled, with its device address; in
+    def buffer(self, size: int, *, uniform: bool = False, host_access: bool = True) -> Buffer:
+        """A buffer of `size` bytes (at least 16), zero-filled, with its device address.  Mapped, in
         device-local host-visible memory where the device has it and it is not full (a GPU's BAR
-        heap), else in host memory the device reads over the bus."""
+        heap), else in host memory the device reads over the bus; with `host_access=False` on a
+        device with `staging`, in device-local memory the host reaches through staging copies."""
         vk = self.vk
         size = max(16, (size + 15) & ~15)
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
-                 | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT | BUFFER_USAGE_SHADER_DEVICE_ADDRESS)
+                 | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT | BUFFER_USAGE_SHADER_DEVICE_ADDRESS
+                 | vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)
         if uniform:
             usage |= vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
         handle = self._call(vk.vkCreateBuffer, self.device, vk.VkBufferCreateInfo(
@@ -283,7 +313,8 @@ class Device:
         needs = vk.vkGetBufferMemoryRequirements(self.device, handle)
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
         memory = None
-        for type_index in self._memory_types_for(needs.memoryTypeBits):
+        mapped = host_access or not self.staging
+        for type_index in self._memory_types_for(needs.memoryTypeBits, mapped):
             try:
                 memory = vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
                     pNext=self.ffi.addressof(flags), allocationSize=needs.size, memoryTypeIndex=type_index), None)
@@ -294,13 +325,51 @@ class Device:
             vk.vkDestroyBuffer(self.device, handle, None)
             raise DeviceFailure(f"out of device memory for a buffer of {size} bytes on '{self.info.name}'")
         vk.vkBindBufferMemory(self.device, handle, memory, 0)
-        mapped = self._call(vk.vkMapMemory, self.device, memory, 0, size, 0)
-        _zero(mapped, size)
         info = vk.VkBufferDeviceAddressInfo(buffer=handle)
         address = self.lib.vkGetBufferDeviceAddress(self.device, self.ffi.addressof(info))
-        buffer = Buffer(handle, memory, size, int(address), mapped)
+        if mapped:
+            view = self._call(vk.vkMapMemory, self.device, memory, 0, size, 0)
+            _zero(view, size)
+            buffer = Buffer(handle, memory, size, int(address), view)
+        else:
+            buffer = Buffer(handle, memory, size, int(address), None, self)
         self._buffers.append(buffer)
+        if not mapped:
+            self.begin()
+            self.lib.vkCmdFillBuffer(self.command_buffer, handle, 0, size, 0)
+            self.submit()
         return buffer
+
+    def copy_in(self, buffer: Buffer, offset: int, data: bytes) -> None:
+        """`data` into an unmapped buffer at `offset`, through a staging buffer (waits)."""
+        if not data:
+            return
+        stage = self.buffer(len(data))
+        try:
+            stage.write(0, data)
+            self._copy(stage, 0, buffer, offset, len(data))
+        finally:
+            self.free(stage)
+
+    def copy_out(self, buffer: Buffer, offset: int, size: int) -> bytes:
+        """`size` bytes of an unmapped buffer from `offset`, through a staging buffer (waits)."""
+        if size <= 0:
+            return b""
+        stage = self.buffer(size)
+        try:
+            self._copy(buffer, offset, stage, 0, size)
+            return stage.read(0, size)
+        finally:
+            self.free(stage)
+
+    def _copy(self, source: Buffer, source_offset: int, target: Buffer, target_offset: int, size: int) -> None:
+        vk = self.vk
+        self.begin()
+        self.barrier()
+        region = vk.VkBufferCopy(srcOffset=source_offset, dstOffset=target_offset, size=size)
+        vk.vkCmdCopyBuffer(self.command_buffer, source.handle, target.handle, 1, [region])
+        self.barrier()
+        self.submit()
 
     def free(self, buffer: Buffer) -> None:
         if buffer in self._buffers:
@@ -308,7 +377,8 @@ class Device:
             self._free_buffer(buffer)
 
     def _free_buffer(self, buffer: Buffer) -> None:
-        self.vk.vkUnmapMemory(self.device, buffer.memory)
+        if buffer.mapped is not None:
+            self.vk.vkUnmapMemory(self.device, buffer.memory)
         self.vk.vkDestroyBuffer(self.device, buffer.handle, None)
         self.vk.vkFreeMemory(self.device, buffer.memory, None)
 
@@ -409,8 +479,13 @@ class Device:
     def dispatch(self, x: int, y: int = 1, z: int = 1) -> None:
         self.lib.vkCmdDispatch(self.command_buffer, x, y, z)
 
+    def dispatch_indirect(self, buffer: Buffer, offset: int) -> None:
+        """A dispatch whose group counts the device reads at `offset` in `buffer` when it runs."""
+        self.lib.vkCmdDispatchIndirect(self.command_buffer, buffer.handle, offset)
+
     def barrier(self) -> None:
-        """Every earlier shader, transfer and host access before every later one."""
+        """Every earlier shader, transfer and host access before every later one (indirect
+        arguments included)."""
         self.lib.vkCmdPipelineBarrier(self.command_buffer, self._all_stages, self._all_stages, 0, 1, self._barrier,
                                       0, self.ffi.NULL, 0, self.ffi.NULL)
 

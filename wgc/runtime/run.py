@@ -185,9 +185,11 @@ class Session:
     once (resources keep their contents), `dump` reads a resource back.  Raises the device module's
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
-    def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None) -> None:
+    def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
+                 *, gpu_driven: bool = True) -> None:
+        from wgc.runtime.gpu_schedule import GpuScheduler
         from wgc.runtime.pipelines import GraphPipelines
-        from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, Scheduler
+        from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk
 
         self.device = device
         self.pipelines = None
@@ -199,7 +201,7 @@ class Session:
             for resource in program.resources:
                 data = described.resources.get(resource.name)
                 contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
-                buffer = self._buffer(contents, uniform=resource.descriptor == "uniform")
+                buffer = self._buffer(contents, uniform=resource.descriptor == "uniform", host_access=False)
                 bound[(resource.set, resource.binding)] = (resource, buffer)
                 self.by_name[resource.name] = (buffer, len(contents))
             table = None
@@ -209,9 +211,9 @@ class Session:
             self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
-            self.scheduler = Scheduler(device, program, self.pipelines, push_constants=constants,
-                                       local_root_arguments=table,
-                                       memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT)
+            self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
+                                          local_root_arguments=table,
+                                          memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT, gpu_driven=gpu_driven)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -220,8 +222,8 @@ class Session:
             self.close()
             raise
 
-    def _buffer(self, contents: bytes | bytearray, uniform: bool = False) -> Any:
-        buffer = self.device.buffer(len(contents), uniform=uniform)
+    def _buffer(self, contents: bytes | bytearray, uniform: bool = False, host_access: bool = True) -> Any:
+        buffer = self.device.buffer(len(contents), uniform=uniform, host_access=host_access)
         self.buffers.append(buffer)
         buffer.write(0, contents)
         return buffer

@@ -1,0 +1,394 @@
+"""Runtime: the GPU-driven schedule (seed 002, vkd3d-proton's design): a whole run in one submit.
+
+Input: what `scheduler.Scheduler` takes (it is a subclass) and the entry records of a run.
+Output: the same effect on the bound resources and the same `TraceStep`s as the host-driven
+scheduler, with one command buffer, one submit and one read-back per run instead of one per level.
+
+How it runs.  Planning, on the host, once per set of entry records: the levels are unrolled from
+the graph alone with the host-driven scheduler's own rules (`_target_key`, `_slots`): every output
+slot that may receive records makes a launch of its target key at the next level (one launch per
+producing slot, as the host-driven scheduler makes one per chunk, and for each node sharing that
+input), until no key remains; each launch gets an upper bound of its records (the entry count,
+then its producer's thread groups × MaxRecords), which sizes its output arenas.  Each run then
+writes the control image (NodeContexts, output slots with zeroed counters, status words, the
+launch tables of `indirect_setup`) and records, per level: the indirect-setup meta shader, which
+turns the producers' counters into each launch's `input_count`, its `VkDispatchIndirectCommand`
+(groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
+its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
+writes before indirect reads); one vkCmdDispatchIndirect per launch; a barrier.  A launch that
+receives no records dispatches no group.  After the submit the host reads the counters and status
+words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the first in level
+order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
+(the launches that received records, level by level, with records in, groups and records out).
+
+The host-driven path (`Scheduler.run`) runs instead where no plan is made: a broadcasting node
+whose grid comes from its record (the host reads each record's grid to size its dispatch), bounds
+beyond the memory limit (the host-driven scheduler sizes from the real counts, and fails only if
+those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, or counts
+beyond 32 bits.  `gpu_driven=False` forces it.
+
+Invariants: the plan depends only on the graph and the entry records' counts and addresses; arenas
+of level L are on side L % 2 (level L+1 reads them, level L+2 overwrites them after a barrier);
+the arenas are device-local (no host access) where the device has separate memory; `close` frees
+everything.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from wgc import emulation_abi as abi
+from wgc.runtime import indirect_setup as meta
+from wgc.runtime.device import Buffer
+from wgc.runtime.program import NodePlan
+from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, RecordsOutOfMemory, Scheduler, TraceStep, WorkKey,
+                                   _put, _round, _Slot)
+
+MAX_LAUNCHES = 4096
+"""Launches a plan may hold (the command buffer records one indirect dispatch each)."""
+_U32 = 0xFFFFFFFF
+
+
+@dataclass
+class _Input:
+    """The records of one planned launch."""
+
+    count: int | None
+    """Known on the host (entry records), or None: the producer's counter says."""
+    bound: int
+    """The most records it can be."""
+    address: int | None
+    """Entry records: their address; None: the producer's arena (or scratch for empty records)."""
+    stride: int
+    producer: tuple[int, int, int, int] | None = None
+    """(level, launch, output, slot) whose counter counts these records."""
+    capacity: int = _U32
+    """Records the producer's arena holds: the count is clamped to it."""
+
+
+@dataclass
+class _Planned:
+    key: WorkKey
+    node: NodePlan
+    input: _Input
+    group_mul: int
+    group_div: int
+    unit_div: int
+    grid: int
+    units: int
+    """Bound of the D3D thread groups (threads for thread launch)."""
+    outputs: list[list[_Slot]]
+    per_slot: list[int]
+    """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
+    status_at: int = 0
+    counters_at: list[list[int]] = field(default_factory=list)
+    slots_at: list[int] = field(default_factory=list)
+    context_at: int = 0
+    indirect_at: int = 0
+
+
+@dataclass
+class _Plan:
+    levels: list[list[_Planned]]
+    side_bytes: list[int]
+    control_bytes: int = 0
+    tables_at: list[int] = field(default_factory=list)
+
+
+def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
+    """(group_mul, group_div, unit_div, grid) of a launch of `node`: groups = ceil(n * mul / div),
+    units = ceil(n * mul / unit_div); None for a grid that comes from the record."""
+    if node.launch == "thread":
+        return 1, abi.THREAD_GROUP_SIZE, 1, 1
+    if node.launch == "coalescing":
+        most = max(1, node.max_records)
+        return 1, most, most, 1
+    if node.grid_field is not None and node.dispatch_grid is None:
+        return None
+    gx, gy, gz = node.dispatch_grid or (1, 1, 1)
+    return gx * gy * gz, 1, 1, gx * gy * gz
+
+
+class GpuScheduler(Scheduler):
+    """`Scheduler` whose `run` records every level in one command buffer (module docstring)."""
+
+    def __init__(self, *args: Any, gpu_driven: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.gpu_driven = gpu_driven
+        self._plans: dict[tuple[Any, ...], _Plan | None] = {}
+        self._gpu_arenas: list[Buffer | None] = [None, None]
+        self._gpu_control: Buffer | None = None
+        self._meta: tuple[Any, Any, list[Any], Any] | None = None
+        self.last_run_gpu_driven = False
+        """Whether the last `run` took the GPU-driven path (tests and benchmarks read it)."""
+
+    def close(self) -> None:
+        for buffer in [*self._gpu_arenas, self._gpu_control]:
+            if buffer is not None:
+                self.device.free(buffer)
+        self._gpu_arenas = [None, None]
+        self._gpu_control = None
+        if self._meta is not None:
+            pipelines, layout, set_layouts, pool = self._meta
+            self.device.destroy_pipelines(pipelines, layout, set_layouts, pool)
+            self._meta = None
+        super().close()
+
+    # ------------------------------------------------------------------ planning
+
+    def _plan(self, entries: list[tuple[NodePlan, Chunk]]) -> _Plan | None:
+        pending: dict[WorkKey, list[_Input]] = {}
+        for node, chunk in entries:
+            if chunk.count == 0:
+                continue
+            index = self.index_of[(node.name, node.index)]
+            loops = tuple((self.index_of[entry], 0) for entry in node.loops)
+            key = WorkKey(index, node.max_recursion_depth, loops)
+            records = _Input(chunk.count, chunk.count, chunk.address, chunk.stride)
+            pending.setdefault(key, []).append(records)
+            for sharer in self.sharers.get(index, []):
+                pending.setdefault(WorkKey(sharer, key.remaining, loops), []).append(records)
+        max_x, max_y, _ = self.device.max_group_count
+        levels: list[list[_Planned]] = []
+        side_bytes = [0, 0]
+        launches_planned = 0
+        while pending:
+            if len(levels) >= self.max_steps:
+                return None
+            level = len(levels)
+            launches: list[_Planned] = []
+            arena_bytes = 0
+            for key in sorted(pending):
+                node = self.program.nodes[key.node]
+                modes = _modes(node)
+                if modes is None:
+                    return None
+                group_mul, group_div, unit_div, grid = modes
+                for records in pending[key]:
+                    n = records.bound
+                    units = -(-n * group_mul // unit_div)
+                    groups = -(-n * group_mul // group_div)
+                    if n * group_mul > _U32 or groups > max_x * max_y:
+                        return None
+                    outputs = [self._slots(key, node, output, units) for output in node.outputs]
+                    per_slot = [o.max_records_per_node if o.array else o.max_records for o in node.outputs]
+                    for output, slots in zip(node.outputs, outputs):
+                        for slot in slots:
+                            if slot.target is None or output.empty:
+                                continue
+                            if slot.capacity >= UNBOUNDED_CAPACITY:
+                                return None
+                            slot.arena = arena_bytes
+                            arena_bytes = _round(arena_bytes + slot.capacity * slot.stride)
+                            if arena_bytes > self.memory_limit:
+                                return None
+                    launches.append(_Planned(key, node, records, group_mul, group_div, unit_div, grid, units,
+                                             outputs, per_slot))
+            launches_planned += len(launches)
+            if launches_planned > MAX_LAUNCHES:
+                return None
+            side_bytes[level % 2] = max(side_bytes[level % 2], arena_bytes)
+            following: dict[WorkKey, list[_Input]] = {}
+            for at, launch in enumerate(launches):
+                for p, (output, slots) in enumerate(zip(launch.node.outputs, launch.outputs)):
+                    for i, slot in enumerate(slots):
+                        if slot.target is None or slot.key is None:
+                            continue
+                        bound = launch.units * launch.per_slot[p] if output.empty else slot.capacity
+                        if bound == 0:
+                            continue
+                        records = _Input(None, min(bound, _U32), None, slot.stride, (level, at, p, i),
+                                         min(slot.capacity, _U32))
+                        following.setdefault(slot.key, []).append(records)
+                        for sharer in self.sharers.get(slot.key.node, []):
+                            key = WorkKey(sharer, slot.key.remaining, slot.key.loops)
+                            following.setdefault(key, []).append(records)
+            levels.append(launches)
+            pending = following
+        return _Plan(levels, side_bytes)
+
+    # ------------------------------------------------------------------ the control image
+
+    def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
+        """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
+        launch's offsets are recorded in the plan; the same layout for every base)."""
+        data = bytearray()
+
+        def take(nbytes: int, alignment: int = 8) -> int:
+            start = _round(len(data), alignment)
+            data.extend(bytes(start + nbytes - len(data)))
+            return start
+
+        scratch = self.scratch.address
+        plan.tables_at = []
+        for level, launches in enumerate(plan.levels):
+            table_at = take(meta.LAUNCH_SIZE * len(launches))
+            plan.tables_at.append(table_at)
+            out = arenas[level % 2]
+            for at, launch in enumerate(launches):
+                launch.status_at = take(4, 4)
+                params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
+                launch.counters_at, launch.slots_at = [], []
+                fixes: list[tuple[int, int, int]] = []
+                for p, (output, slots) in enumerate(zip(launch.node.outputs, launch.outputs)):
+                    slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots))
+                    counter_at = take(4 * len(slots), 4)
+                    launch.slots_at.append(slots_at)
+                    launch.counters_at.append([counter_at + 4 * i for i in range(len(slots))])
+                    _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
+                         slots=base + slots_at, count=len(slots))
+                    for i, slot in enumerate(slots):
+                        valid = slot.target is not None
+                        records = out + slot.arena if valid and slot.stride else scratch
+                        slot_at = slots_at + i * abi.OUTPUT_SLOT_SIZE
+                        _put(data, slot_at, abi.OUTPUT_SLOT, records=records, counter=base + counter_at + 4 * i,
+                             capacity=slot.capacity if valid else 0, stride=slot.stride, valid=1 if valid else 0)
+                        if valid and not output.empty:
+                            fixes.append((base + slot_at, launch.per_slot[p], slot.capacity))
+                shared_at = 0
+                if launch.node.cross_group_sharing:
+                    shared_at = take(4 * launch.input.bound, 4)
+                    struct.pack_into(f"<{launch.input.bound}I", data, shared_at, *([launch.grid] * launch.input.bound))
+                lra = 0
+                table_index = launch.node.local_root_arguments_table_index
+                if self.local_root_arguments is not None and table_index is not None:
+                    stride, table = self.local_root_arguments
+                    lra = table.address + stride * table_index
+                records = launch.input
+                if records.address is not None:
+                    address = records.address
+                elif records.stride:
+                    producer_level, producer_at, p, i = records.producer or (0, 0, 0, 0)
+                    slot = plan.levels[producer_level][producer_at].outputs[p][i]
+                    address = arenas[producer_level % 2] + slot.arena
+                else:
+                    address = scratch
+                launch.context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
+                _put(data, launch.context_at, abi.NODE_CONTEXT, input_records=address, input_count=0,
+                     input_stride=records.stride, outputs=base + params_at, status=base + launch.status_at,
+                     scratch=scratch, remaining_recursion_levels=launch.key.remaining,
+                     loop_iteration=launch.key.loop_iteration, group_offset=0,
+                     shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
+                     local_root_arguments=lra)
+                launch.indirect_at = take(12, 4)
+                fixes_at = take(meta.FIX_SIZE * len(fixes))
+                for k, (slot_address, per_unit, reserved) in enumerate(fixes):
+                    _put(data, fixes_at + k * meta.FIX_SIZE, meta.FIX, slot=slot_address, per_unit=per_unit,
+                         reserved=reserved)
+                source = 0
+                if records.producer is not None:
+                    producer_level, producer_at, p, i = records.producer
+                    source = base + plan.levels[producer_level][producer_at].counters_at[p][i]
+                _put(data, table_at + at * meta.LAUNCH_SIZE, meta.LAUNCH, source=source,
+                     context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
+                     count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
+                     group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
+                     max_x=self.device.max_group_count[0])
+        plan.control_bytes = len(data)
+        return data
+
+    # ------------------------------------------------------------------ a whole graph
+
+    def _meta_pipeline(self) -> tuple[Any, Any]:
+        if self._meta is None:
+            layout, set_layouts = self.device.pipeline_layout([], 16)
+            pipelines = self.device.pipelines(meta.module(), ["main"], layout)
+            pool = self.device.descriptor_sets([], [])[0]
+            self._meta = (pipelines, layout, set_layouts, pool)
+        pipelines, layout, _, _ = self._meta
+        return pipelines["main"], layout
+
+    def _gpu_buffer(self, current: Buffer | None, size: int, host: bool) -> Buffer:
+        if current is not None and current.size >= size:
+            return current
+        if current is not None:
+            self.device.free(current)
+        return self.device.buffer(max(size, 1 << 16), host_access=host)
+
+    def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
+        self.last_run_gpu_driven = False
+        if not self.gpu_driven:
+            return super().run(entries, repeat_index)
+        cache_key = tuple((n.name, n.index, c.address, c.count, c.stride) for n, c in entries)
+        if cache_key not in self._plans:
+            self._plans[cache_key] = self._plan(entries)
+        plan = self._plans[cache_key]
+        if plan is None:
+            return super().run(entries, repeat_index)
+        if not plan.levels:
+            return []
+        self.last_run_gpu_driven = True
+        for side in (0, 1):
+            self._gpu_arenas[side] = self._gpu_buffer(self._gpu_arenas[side], plan.side_bytes[side], False)
+        arenas = [buffer.address for buffer in self._gpu_arenas if buffer is not None]
+        size = len(self._image(plan, 0, arenas))
+        self._gpu_control = self._gpu_buffer(self._gpu_control, size, True)
+        control = self._gpu_control
+        control.write(0, self._image(plan, control.address, arenas))
+        meta_pipeline, meta_layout = self._meta_pipeline()
+        device, user = self.device, self.push_constants
+        device.begin()
+        for level, launches in enumerate(plan.levels):
+            device.bind(meta_pipeline, meta_layout, [])
+            device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
+            device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
+            device.barrier()
+            bound = None
+            for launch in launches:
+                pipeline = self.pipelines.pipeline(launch.node.entry_point)
+                if pipeline is not bound:
+                    self.pipelines.bind(device, pipeline)
+                    bound = pipeline
+                head = struct.pack("<Q", control.address + launch.context_at)
+                constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
+                device.push(self.pipelines.layout, constants)
+                device.dispatch_indirect(control, launch.indirect_at)
+            device.barrier()
+        device.submit()
+        return self._read_back(plan, control.read(0, plan.control_bytes), repeat_index)
+
+    def _read_back(self, plan: _Plan, result: bytes, repeat_index: int) -> list[TraceStep]:
+        """The trace of a GPU-driven run from its counters; RecordsOutOfMemory on a status flag."""
+
+        def word(at: int) -> int:
+            return struct.unpack_from("<I", result, at)[0]
+
+        counts: dict[tuple[int, int], int] = {}
+        steps: list[TraceStep] = []
+        for level, launches in enumerate(plan.levels):
+            trace = TraceStep(repeat_index, level)
+            for at, launch in enumerate(launches):
+                records = launch.input
+                if records.producer is None:
+                    count = records.count or 0
+                else:
+                    producer_level, producer_at, p, i = records.producer
+                    produced = word(plan.levels[producer_level][producer_at].counters_at[p][i])
+                    count = min(produced, records.capacity)
+                counts[(level, at)] = count
+                if count == 0:
+                    continue
+                if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
+                    raise RecordsOutOfMemory(launch.node.label, (
+                        f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
+                        "allow, so some were dropped"))
+                (described,) = self._launches(launch.key, Chunk(0, count, records.stride, None, 0))
+                dispatch = described.trace
+                for output, slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
+                    total = 0
+                    for i, counter_at in enumerate(counters):
+                        produced = word(counter_at)
+                        total += produced
+                        if output.array and produced:
+                            dispatch.records_out[f"{output.parameter}[{i}]"] = produced
+                    dispatch.records_out[output.parameter] = total
+                trace.dispatches.append(dispatch)
+            if not trace.dispatches:
+                break
+            steps.append(trace)
+        return steps
+
+
+__all__ = ["GpuScheduler", "MAX_LAUNCHES"]
