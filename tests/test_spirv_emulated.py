@@ -123,6 +123,10 @@ class Symbols:
         elif op.startswith("OpAtomic"):
             name = op.removeprefix("OpAtomic").lower()
             self.expr[result] = f"atomic{name}({self.of(operands[1])},{self.of(operands[-1])})"
+        elif op == "OpGroupNonUniformIAdd":       # operands: type, scope, group operation, value
+            self.expr[result] = f"{operands[2].lower()}({self.of(operands[3])})"
+        elif op == "OpGroupNonUniformBroadcastFirst":
+            self.expr[result] = f"first({self.of(operands[2])})"
         elif op == "OpExtInst" and operands[2] == "UMin":
             self.expr[result] = f"umin({self.of(operands[3])},{self.of(operands[4])})"
 
@@ -337,9 +341,15 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
     parameter = add(ctx("outputs"), abi.OUTPUT_PARAMETER_SIZE)
     assert ["0", field(parameter, abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
     assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
-    # one atomic per invocation on the slot's counter
+    # one atomic per subgroup on the slot's counter: the elected invocation adds the subgroup's sum
+    # of the counts; each invocation's base is that old value plus its exclusive prefix sum
     counter = field(the_slot, abi.OUTPUT_SLOT, "counter")
-    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},1)"]
+    atomic = f"atomiciadd({counter},reduce(1))"
+    assert symbols.values("OpAtomicIAdd") == [atomic]
+    assert f"(first({atomic})+exclusivescan(1))" in symbols.values("OpIAdd")
+    elect = asm.index("OpGroupNonUniformElect")
+    assert elect < asm.index("OpBranchConditional", elect) < asm.index("OpAtomicIAdd") < asm.index(
+        "OpGroupNonUniformBroadcastFirst")
     assert "OpControlBarrier" not in asm
     # capacity check, then the records at records + base * stride, else the status bit
     assert field(the_slot, abi.OUTPUT_SLOT, "capacity") in symbols.loads()
@@ -407,7 +417,9 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     ping = field(slot(1), abi.OUTPUT_SLOT, "counter")
     atomics = symbols.values("OpAtomicIAdd")
     assert f"atomiciadd({field(pick_slot, abi.OUTPUT_SLOT, 'counter')},0)" in atomics
-    assert f"atomiciadd({ping},5)" in atomics and f"atomiciadd({ping},lii)" in atomics
+    # the subscripted array may add to a different slot per invocation: one atomic each; the single
+    # output's thread-scope count is added once per subgroup (its sum)
+    assert f"atomiciadd({ping},5)" in atomics and f"atomiciadd({ping},reduce(lii))" in atomics
     assert len(atomics) == 3
 
 

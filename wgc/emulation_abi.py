@@ -10,7 +10,8 @@ instruction, capability or storage class. Each node is one `GLCompute` entry poi
 AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them.
 Device features the runtime enables: `bufferDeviceAddress`, `vulkanMemoryModel`,
 `scalarBlockLayout` (records are laid out with scalar rules, as in the AMDX module) and
-`shaderInt64` always; the 16-bit and 64-bit features the program's own types need. Atomics and
+`shaderInt64` always; the 16-bit and 64-bit features the program's own types need; subgroup
+arithmetic and ballot operations in compute shaders (`SUBGROUP_OPERATIONS`). Atomics and
 barriers use QueueFamily scope, never Device (no `vulkanMemoryModelDeviceScope`).
 
 Group size. Broadcasting and coalescing nodes: their `[NumThreads]`. Thread-launch nodes:
@@ -48,8 +49,10 @@ An index at or beyond `count`, or a slot with `valid` 0, is not a node: `IsValid
 and every record allocated for it is the one record at `scratch` (never read back; the runtime
 makes it as large as the largest record of the graph).
 - Allocation of n records for a slot: `base = atomicAdd(*counter, n)` (one atomic per group for
-  group-scope allocation, by invocation 0, broadcast through Workgroup memory; one per invocation for
-  thread scope); record k is at `records + (base + k) * stride`. If `base + n > capacity` the shader
+  group-scope allocation, by invocation 0, broadcast through Workgroup memory; for thread scope one
+  per subgroup where every invocation allocates from the same slot (no node-array subscript: the
+  elected invocation adds the subgroup's total, each invocation's base is the old value plus its
+  exclusive prefix sum, for any subgroup size), else one per invocation); record k is at `records + (base + k) * stride`. If `base + n > capacity` the shader
   sets `STATUS_OUT_OF_RECORDS` in `*status` (atomic or) and uses `scratch` for those records; the
   runtime then fails the run with an error naming the node (it sizes arenas from the MaxRecords
   bounds, so this only happens past the memory limit it was given).
@@ -71,7 +74,11 @@ Local root arguments. `local_root_arguments` is the address of this node's table
 
 from __future__ import annotations
 
-ABI_VERSION = 1
+ABI_VERSION = 2
+"""2: thread-scope allocation per subgroup (subgroup operations required)."""
+
+SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
+"""VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
 
 THREAD_GROUP_SIZE = 32
 """Invocations per group of a thread-launch node in the emulated module."""

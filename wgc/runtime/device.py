@@ -30,6 +30,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from wgc.emulation_abi import SUBGROUP_OPERATIONS
+
 INSTALL_HINT = ("install a Vulkan loader and driver: on Debian/Ubuntu `apt-get install libvulkan1 "
                 "mesa-vulkan-drivers` (mesa-vulkan-drivers holds lavapipe, a CPU device)")
 
@@ -206,6 +208,12 @@ class Device:
         self.lib.vkGetPhysicalDeviceFeatures2(self.physical, self.ffi.addressof(f2))
         required = {"bufferDeviceAddress": f12.bufferDeviceAddress, "vulkanMemoryModel": f12.vulkanMemoryModel,
                     "scalarBlockLayout": f12.scalarBlockLayout, "shaderInt64": f2.features.shaderInt64}
+        p11 = vk.VkPhysicalDeviceVulkan11Properties()
+        p2 = vk.VkPhysicalDeviceProperties2(pNext=self.ffi.addressof(p11))
+        self.lib.vkGetPhysicalDeviceProperties2(self.physical, self.ffi.addressof(p2))
+        required["subgroup arithmetic and ballot operations in compute shaders"] = (
+            p11.subgroupSupportedStages & vk.VK_SHADER_STAGE_COMPUTE_BIT
+            and p11.subgroupSupportedOperations & SUBGROUP_OPERATIONS == SUBGROUP_OPERATIONS)
         missing = [name for name, have in required.items() if not have]
         if missing:
             raise DeviceFailure(f"device '{self.info.name}' lacks {', '.join(missing)}, which emulated work "

@@ -26,6 +26,11 @@ Invariants and decisions:
   group-scope allocation, GroupIncrementOutputCount and FinishedCrossGroupSharing are done by
   invocation 0, the result broadcast through a Workgroup variable of their own between two
   workgroup barriers (they are group-uniform calls, so every invocation reaches the barriers).
+- Thread-scope allocation and ThreadIncrementOutputCount (and group scope in thread launch) on
+  an output without a node-array subscript add once per subgroup: the elected invocation adds
+  the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
+  adds its exclusive prefix sum; no subgroup size is assumed.  With a subscript (invocations may
+  target different slots) every invocation adds its own count.
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists.
@@ -241,7 +246,7 @@ class EmulatedNodes(NodeOperations):
         entry = _entry(fl)
         valid, slot = self._slot(fl, handle)
         scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
-        base = self._counter_add(fl, valid, slot, count, scope, result=True)
+        base = self._counter_add(fl, valid, slot, count, scope, result=True, uniform_slot=handle.node_index is None)
         address = fl.local(_U64, "records")
         stride = fl.local(_U64, "stride")
         fl.store(address, scratch)
@@ -275,16 +280,19 @@ class EmulatedNodes(NodeOperations):
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
         valid, slot = self._slot(fl, handle)
-        self._counter_add(fl, valid, slot, count, scope, result=False)
+        self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
 
     def _counter_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, scope: str,
-                     *, result: bool) -> int:
+                     *, result: bool, uniform_slot: bool) -> int:
         """atomicAdd(*slot.counter, count) where the slot is valid, once per group for a group-scope
         call of a group of several threads; with `result`, every invocation gets the old value
-        (0 where the slot is not valid)."""
+        (0 where the slot is not valid).  Per-invocation calls on a slot every invocation shares
+        (`uniform_slot`: no node-array subscript) are aggregated per subgroup (`_subgroup_add`)."""
         b = fl.b
         uint, boolean = fl.types.id(t.UINT), b.type_bool()
         per_group = scope == "Workgroup" and _entry(fl).node.launch != "thread"
+        if not per_group and uniform_slot:
+            return self._subgroup_add(fl, valid, slot, count, result=result)
         cond = valid
         if per_group:
             first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
@@ -310,6 +318,44 @@ class EmulatedNodes(NodeOperations):
             _group_barrier(fl)
             fl.store(base, fl.load(shared))
             _group_barrier(fl)
+        return fl.load(base) if base is not None else 0
+
+    def _subgroup_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, *, result: bool) -> int:
+        """One atomicAdd per subgroup: where the slot is valid (the same for every invocation), the
+        elected invocation adds the subgroup's total and every invocation's old value is the
+        elected one's plus its exclusive prefix sum of the counts (any subgroup size: llvmpipe's is
+        8).  0 where the slot is not valid."""
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        b.capability("GroupNonUniform", "GroupNonUniformArithmetic", "GroupNonUniformBallot")
+        subgroup = fl.ml.scope("Subgroup")
+        base = fl.local(t.UINT, "base") if result else None
+        if base is not None:
+            fl.store(base, fl.uint(0))
+        add, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", valid, add, done)
+        fl.new_block(add)
+        total = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "Reduce", count)
+        leader_old = fl.local(t.UINT, "subgroup_base") if result else None
+        if leader_old is not None:
+            fl.store(leader_old, fl.uint(0))
+        elected, atomic, joined = b.emit("OpGroupNonUniformElect", b.type_bool(), subgroup), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", joined, "None")
+        b.emit("OpBranchConditional", elected, atomic, joined)
+        fl.new_block(atomic)
+        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), total)
+        if leader_old is not None:
+            fl.store(leader_old, old)
+        b.emit("OpBranch", joined)
+        fl.new_block(joined)
+        if base is not None and leader_old is not None:
+            first = b.emit("OpGroupNonUniformBroadcastFirst", uint, subgroup, fl.load(leader_old))
+            prefix = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "ExclusiveScan", count)
+            fl.store(base, b.emit("OpIAdd", uint, first, prefix))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
         return fl.load(base) if base is not None else 0
 
     def _shared(self, fl: FunctionLowering) -> Place:
