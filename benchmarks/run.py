@@ -16,7 +16,12 @@ compiles a pipeline at its first dispatch), the wall time of the whole dispatch 
   with a fixed 100-group grid of 64 threads (G groups).  Hand-written: `fill` the G/100 records,
   a barrier, a `blast` kernel of G groups.
 - levels: one record through a recursive thread node L levels deep: (time / L) is the per-level
-  overhead of the host-driven scheduler (submit, wait, counters read back, next level recorded).
+  overhead, measured for both schedules: GPU-driven (the default, `wgc.runtime.gpu_schedule`: a
+  meta dispatch, a barrier, the indirect dispatch and a barrier per level, one submit) and
+  host-driven (`gpu_driven=False`: submit, wait, counters read back, next level recorded).
+
+Each line says which schedule ran ("gpu-driven" or "host-driven": a graph the GPU-driven schedule
+cannot plan runs host-driven).
 
 Records per second = records processed / median time; the ratio graph / hand is the figure the
 issue asks for.  The results of both versions are compared for equality before timing.
@@ -167,13 +172,17 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
         hand = Hand(device, prepared["hand"])
         results = {}
-        for name, (module, program, described) in prepared["graphs"].items():
-            with Session(device, module, program, described) as session:
+        schedules = {}
+        runs = [(name, name, True) for name in prepared["graphs"]] + [("levels-host", "levels", False)]
+        for label, name, gpu_driven in runs:
+            module, program, described = prepared["graphs"][name]
+            with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
                 out = program.resources[0]
                 steps = session.run_once()
                 graph_time = timed(session.run_once, repeat)
                 graph_out = session.dump(out)
-                results[name] = (graph_time, graph_out, len(steps))
+                results[label] = (graph_time, graph_out, len(steps))
+                schedules[label] = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
         # the same work by hand
         rec = device.buffer(4 * max(threads, groups // 100))
         out_thread = device.buffer(4 * threads)
@@ -194,16 +203,17 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
             device.free(buffer)
     (t_med, t_best), _, t_levels = results["thread"]
     (b_med, b_best), _, b_levels = results["broadcast"]
-    (l_med, l_best), _, l_levels = results["levels"]
-    print(f"thread graph: {threads} thread records, {t_levels} levels: median {t_med * 1e3:.2f} ms (best "
+    print(f"thread graph ({schedules['thread']}): {threads} thread records, {t_levels} levels: median {t_med * 1e3:.2f} ms (best "
           f"{t_best * 1e3:.2f}), {threads / t_med / 1e6:.2f} M records/s; hand-written {hand_thread[0] * 1e3:.2f} ms "
           f"(best {hand_thread[1] * 1e3:.2f}); ratio {t_med / hand_thread[0]:.2f}; same results: {thread_same}")
-    print(f"broadcast graph: {groups} groups of 64 ({groups // 100} records), {b_levels} levels: median "
+    print(f"broadcast graph ({schedules['broadcast']}): {groups} groups of 64 ({groups // 100} records), {b_levels} levels: median "
           f"{b_med * 1e3:.2f} ms (best {b_best * 1e3:.2f}), {groups / b_med / 1e6:.3f} M groups/s; hand-written "
           f"{hand_blast[0] * 1e3:.2f} ms (best {hand_blast[1] * 1e3:.2f}); ratio {b_med / hand_blast[0]:.2f}; "
           f"same results: {blast_same}")
-    print(f"levels: {l_levels} levels of one record: median {l_med * 1e3:.2f} ms, {l_med / l_levels * 1e6:.0f} µs per "
-          f"level (best {l_best / l_levels * 1e6:.0f})")
+    for label in ("levels", "levels-host"):
+        (l_med, l_best), _, l_levels = results[label]
+        print(f"levels ({schedules[label]}): {l_levels} levels of one record: median {l_med * 1e3:.2f} ms, "
+              f"{l_med / l_levels * 1e6:.0f} µs per level (best {l_best / l_levels * 1e6:.0f})")
 
 
 def main() -> None:

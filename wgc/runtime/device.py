@@ -499,9 +499,31 @@ class Device:
 
     def submit(self) -> None:
         """End the command buffer, run it and wait for it."""
+        self.vk.vkEndCommandBuffer(self.command_buffer)
+        self.replay(self.command_buffer)
+
+    def record_reusable(self) -> None:
+        """Record the following commands (bind, push, dispatch ...) into a command buffer of their
+        own, which `end_reusable` returns and `replay` runs as often as wanted."""
         vk = self.vk
-        vk.vkEndCommandBuffer(self.command_buffer)
-        buffers = self.ffi.new("VkCommandBuffer[1]", [self.command_buffer])
+        self._one_time = self.command_buffer
+        self.command_buffer = self._call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
+            commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
+        vk.vkBeginCommandBuffer(self.command_buffer, vk.VkCommandBufferBeginInfo(flags=0))
+
+    def end_reusable(self) -> Any:
+        recorded = self.command_buffer
+        self.vk.vkEndCommandBuffer(recorded)
+        self.command_buffer = self._one_time
+        return recorded
+
+    def free_commands(self, recorded: Any) -> None:
+        self.lib.vkFreeCommandBuffers(self.device, self.pool, 1, self.ffi.new("VkCommandBuffer[1]", [recorded]))
+
+    def replay(self, recorded: Any) -> None:
+        """Run a recorded command buffer and wait for it."""
+        vk = self.vk
+        buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
         info = vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=buffers)
         self._call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
         result = self.lib.vkWaitForFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]), 1,

@@ -9,9 +9,11 @@ the graph alone with the host-driven scheduler's own rules (`_target_key`, `_slo
 slot that may receive records makes a launch of its target key at the next level (one launch per
 producing slot, as the host-driven scheduler makes one per chunk, and for each node sharing that
 input), until no key remains; each launch gets an upper bound of its records (the entry count,
-then its producer's thread groups × MaxRecords), which sizes its output arenas.  Each run then
-writes the control image (NodeContexts, output slots with zeroed counters, status words, the
-launch tables of `indirect_setup`) and records, per level: the indirect-setup meta shader, which
+then its producer's thread groups × MaxRecords), which sizes its output arenas.  Then, once per
+plan and buffer addresses, the control image is built (status words and counters first, the part
+read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
+buffer is recorded that every run replays after writing the image (which zeroes the counters):
+per level the indirect-setup meta shader, which
 turns the producers' counters into each launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
 its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
@@ -43,8 +45,8 @@ from wgc import emulation_abi as abi
 from wgc.runtime import indirect_setup as meta
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan
-from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, RecordsOutOfMemory, Scheduler, TraceStep, WorkKey,
-                                   _put, _round, _Slot)
+from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, RecordsOutOfMemory, Scheduler, TraceDispatch,
+                                   TraceStep, WorkKey, _put, _round, _Slot)
 
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
@@ -93,8 +95,14 @@ class _Planned:
 class _Plan:
     levels: list[list[_Planned]]
     side_bytes: list[int]
-    control_bytes: int = 0
     tables_at: list[int] = field(default_factory=list)
+    results_bytes: int = 0
+    """The status words and counters lead the control image: the bytes read back after a run."""
+    image: bytes = b""
+    commands: Any = None
+    """The recorded command buffer (replayed by every run)."""
+    bound_to: tuple[int, ...] = ()
+    """Addresses of the control buffer and the arenas that `image` and `commands` use."""
 
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
@@ -125,6 +133,11 @@ class GpuScheduler(Scheduler):
         """Whether the last `run` took the GPU-driven path (tests and benchmarks read it)."""
 
     def close(self) -> None:
+        for plan in self._plans.values():
+            if plan is not None and plan.commands is not None:
+                self.device.free_commands(plan.commands)
+                plan.commands = None
+        self._plans = {}
         for buffer in [*self._gpu_arenas, self._gpu_control]:
             if buffer is not None:
                 self.device.free(buffer)
@@ -214,12 +227,20 @@ class GpuScheduler(Scheduler):
     def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
         """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
         launch's offsets are recorded in the plan; the same layout for every base)."""
-        data = bytearray()
+        words = sum(1 + sum(len(slots) for slots in launch.outputs) for level in plan.levels for launch in level)
+        plan.results_bytes = 4 * words
+        data = bytearray(_round(plan.results_bytes))
+        results = 0
 
         def take(nbytes: int, alignment: int = 8) -> int:
             start = _round(len(data), alignment)
             data.extend(bytes(start + nbytes - len(data)))
             return start
+
+        def take_result(nbytes: int) -> int:
+            nonlocal results
+            results += nbytes
+            return results - nbytes
 
         scratch = self.scratch.address
         plan.tables_at = []
@@ -228,22 +249,22 @@ class GpuScheduler(Scheduler):
             plan.tables_at.append(table_at)
             out = arenas[level % 2]
             for at, launch in enumerate(launches):
-                launch.status_at = take(4, 4)
+                launch.status_at = take_result(4)
                 params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
                 launch.counters_at, launch.slots_at = [], []
                 fixes: list[tuple[int, int, int]] = []
                 for p, (output, slots) in enumerate(zip(launch.node.outputs, launch.outputs)):
                     slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots))
-                    counter_at = take(4 * len(slots), 4)
+                    counter_at = take_result(4 * len(slots))
                     launch.slots_at.append(slots_at)
                     launch.counters_at.append([counter_at + 4 * i for i in range(len(slots))])
                     _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
                          slots=base + slots_at, count=len(slots))
                     for i, slot in enumerate(slots):
                         valid = slot.target is not None
-                        records = out + slot.arena if valid and slot.stride else scratch
+                        arena = out + slot.arena if valid and slot.stride else scratch
                         slot_at = slots_at + i * abi.OUTPUT_SLOT_SIZE
-                        _put(data, slot_at, abi.OUTPUT_SLOT, records=records, counter=base + counter_at + 4 * i,
+                        _put(data, slot_at, abi.OUTPUT_SLOT, records=arena, counter=base + counter_at + 4 * i,
                              capacity=slot.capacity if valid else 0, stride=slot.stride, valid=1 if valid else 0)
                         if valid and not output.empty:
                             fixes.append((base + slot_at, launch.per_slot[p], slot.capacity))
@@ -286,7 +307,6 @@ class GpuScheduler(Scheduler):
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
                      max_x=self.device.max_group_count[0])
-        plan.control_bytes = len(data)
         return data
 
     # ------------------------------------------------------------------ a whole graph
@@ -323,31 +343,46 @@ class GpuScheduler(Scheduler):
         for side in (0, 1):
             self._gpu_arenas[side] = self._gpu_buffer(self._gpu_arenas[side], plan.side_bytes[side], False)
         arenas = [buffer.address for buffer in self._gpu_arenas if buffer is not None]
-        size = len(self._image(plan, 0, arenas))
+        size = len(plan.image) if plan.image else len(self._image(plan, 0, arenas))   # the same for every base
         self._gpu_control = self._gpu_buffer(self._gpu_control, size, True)
         control = self._gpu_control
-        control.write(0, self._image(plan, control.address, arenas))
+        if plan.bound_to != (control.address, *arenas):
+            plan.image = bytes(self._image(plan, control.address, arenas))
+            if plan.commands is not None:
+                self.device.free_commands(plan.commands)
+                plan.commands = None
+            plan.commands = self._record(plan, control)
+            plan.bound_to = (control.address, *arenas)
+        control.write(0, plan.image)
+        self.device.replay(plan.commands)
+        return self._read_back(plan, control.read(0, plan.results_bytes), repeat_index)
+
+    def _record(self, plan: _Plan, control: Buffer) -> Any:
+        """The command buffer of a whole run: per level the meta pass, a barrier, the indirect
+        dispatches, a barrier."""
         meta_pipeline, meta_layout = self._meta_pipeline()
         device, user = self.device, self.push_constants
-        device.begin()
-        for level, launches in enumerate(plan.levels):
-            device.bind(meta_pipeline, meta_layout, [])
-            device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
-            device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
-            device.barrier()
-            bound = None
-            for launch in launches:
-                pipeline = self.pipelines.pipeline(launch.node.entry_point)
-                if pipeline is not bound:
-                    self.pipelines.bind(device, pipeline)
-                    bound = pipeline
-                head = struct.pack("<Q", control.address + launch.context_at)
-                constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
-                device.push(self.pipelines.layout, constants)
-                device.dispatch_indirect(control, launch.indirect_at)
-            device.barrier()
-        device.submit()
-        return self._read_back(plan, control.read(0, plan.control_bytes), repeat_index)
+        device.record_reusable()
+        try:
+            for level, launches in enumerate(plan.levels):
+                device.bind(meta_pipeline, meta_layout, [])
+                device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
+                device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
+                device.barrier()
+                bound = None
+                for launch in launches:
+                    pipeline = self.pipelines.pipeline(launch.node.entry_point)
+                    if pipeline is not bound:
+                        self.pipelines.bind(device, pipeline)
+                        bound = pipeline
+                    head = struct.pack("<Q", control.address + launch.context_at)
+                    constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
+                    device.push(self.pipelines.layout, constants)
+                    device.dispatch_indirect(control, launch.indirect_at)
+                device.barrier()
+        finally:
+            recorded = device.end_reusable()
+        return recorded
 
     def _read_back(self, plan: _Plan, result: bytes, repeat_index: int) -> list[TraceStep]:
         """The trace of a GPU-driven run from its counters; RecordsOutOfMemory on a status flag."""
@@ -374,8 +409,10 @@ class GpuScheduler(Scheduler):
                     raise RecordsOutOfMemory(launch.node.label, (
                         f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
                         "allow, so some were dropped"))
-                (described,) = self._launches(launch.key, Chunk(0, count, records.stride, None, 0))
-                dispatch = described.trace
+                node = launch.node
+                groups = -(-count * launch.group_mul // launch.group_div)
+                dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,
+                                         launch.key.loop_iteration, count, groups)
                 for output, slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):

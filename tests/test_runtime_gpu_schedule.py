@@ -1,0 +1,195 @@
+"""The GPU-driven schedule (wgc/runtime/gpu_schedule.py, indirect_setup.py), subgroup-aggregated
+allocation (wgc/spirv/emulated.py) and device-local memory behind staging copies (device.py), on a
+real device (lavapipe here).
+
+Expected buffers come from a few lines of Python modelling each graph; the host-driven path
+(`gpu_driven=False`) is the reference only for the trace's shape, which both paths must report
+identically.  Skips, with the reason printed, where there is no Vulkan device.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from wgc.runtime import indirect_setup
+
+
+@pytest.fixture(scope="module")
+def device():
+    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
+
+    try:
+        opened = Device()
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")
+    yield opened
+    opened.close()
+
+
+def load(tmp_path, source: str, dispatch: str):
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.runtime.run import _compile
+    from wgc.source import SourceFile
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(source)
+    diagnostics, module, program = _compile(str(path), None)
+    assert module is not None, diagnostics
+    described, problems = read_dispatch(SourceFile("dispatch.json", dispatch), program)
+    assert described is not None, problems
+    return module, program, described
+
+
+class Submits:
+    """Counts the command buffers the device runs (`submit` and `replay` both end in `replay`)."""
+
+    def __init__(self, device) -> None:
+        self.device, self.count, self.original = device, 0, device.replay
+
+    def __enter__(self):
+        def counted(commands) -> None:
+            self.count += 1
+            self.original(commands)
+        self.device.replay = counted
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        del self.device.replay
+
+
+def trace_of(steps) -> list:
+    return [(s.repeat, s.level, [d.to_json() for d in s.dispatches]) for s in steps]
+
+
+def test_the_meta_shader_words_are_its_assembly():
+    from wgc.spirv.tools import assemble, validate
+
+    words = assemble(indirect_setup.ASSEMBLY)
+    assert struct.pack(f"<{len(words)}I", *words) == indirect_setup.module()
+    assert validate(indirect_setup.module()) == []
+
+
+RECURSION = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Level { uint depth; };
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(5)]
+void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(2)] NodeOutput<Level> Down)
+{
+    InterlockedAdd(Out[r.Get().depth], 1);
+    uint n = GetRemainingRecursionLevels() > 0 ? 2 : 0;
+    ThreadNodeOutputRecords<Level> next = Down.GetThreadNodeOutputRecords(n);
+    if (n > 0) { next[0].depth = r.Get().depth + 1; next[1].depth = r.Get().depth + 1; }
+    next.OutputComplete();
+}
+"""
+
+
+def test_a_run_of_six_levels_is_one_submit(device, tmp_path):
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, RECURSION, '{"inputs": [{"entry": "Down", "records": '
+                                      '[{"depth": 0}]}], "resources": {"u0": {"bytes": 32}}}')
+    traces, submits = {}, {}
+    for gpu_driven in (True, False):
+        with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+            session.run_once()                              # allocates (staging fills are submits)
+            with Submits(device) as counted:
+                steps = session.run_once(1)
+            assert session.scheduler.last_run_gpu_driven is gpu_driven
+            submits[gpu_driven] = counted.count
+            traces[gpu_driven] = trace_of(steps)
+            # each record at depth d makes two at d + 1 while recursion levels remain: 2**d records,
+            # counted by both runs
+            assert session.dump(program.resources[0]) == {"uint32": [2 * 2 ** d for d in range(6)] + [0, 0]}
+    assert submits == {True: 1, False: 6}
+    assert traces[True] == traces[False]
+    assert [(level, [(d["records_in"], d["records_out"]) for d in dispatches])
+            for _, level, dispatches in traces[True]] == [
+        (d, [(2 ** d, {"Down": 2 ** (d + 1) if d < 5 else 0})]) for d in range(6)]
+
+
+UNEVEN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint id; };
+struct Piece { uint value; };
+[Shader("node")] [NodeLaunch("thread")]
+void Split(ThreadNodeInputRecord<Job> job, [MaxRecords(3)] NodeOutput<Piece> Mark)
+{
+    uint n = job.Get().id % 4;                      // 0 to 3 records per thread, uneven in a subgroup
+    ThreadNodeOutputRecords<Piece> pieces = Mark.GetThreadNodeOutputRecords(n);
+    for (uint k = 0; k < n; k++) pieces[k].value = job.Get().id * 4 + k;
+    pieces.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Mark([MaxRecords(4)] GroupNodeInputRecords<Piece> pieces, uint gi : SV_GroupIndex)
+{
+    if (gi < pieces.Count()) InterlockedAdd(Out[pieces[gi].value], 1);
+}
+"""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_uneven_thread_allocations_tile_the_records_exactly(device, tmp_path, gpu_driven):
+    """Subgroup-aggregated allocation: every record a thread asked for lands once, none is lost or
+    shared, whatever the counts of the other invocations of its subgroup."""
+    from wgc.runtime.run import Session
+
+    jobs = 83                                        # not a multiple of 8 or 32
+    dispatch = ('{"inputs": [{"entry": "Split", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
+                % (", ".join('{"id": %d}' % i for i in range(jobs)), 4 * 4 * jobs))
+    module, program, described = load(tmp_path, UNEVEN, dispatch)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        steps = session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        out = session.dump(program.resources[0])["uint32"]
+    expected = [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
+    assert out == expected
+    produced = sum(i % 4 for i in range(jobs))
+    assert [[(d.node, d.records_in, d.groups, d.records_out) for d in s.dispatches] for s in steps] == [
+        [("Split", jobs, -(-jobs // 32), {"Mark": produced})], [("Mark", produced, -(-produced // 4), {})]]
+
+
+DYNAMIC = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Grid { uint3 grid : SV_DispatchGrid; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(1, 1, 1)]
+void Wide(DispatchNodeInputRecord<Grid> r, uint3 gid : SV_GroupID) { InterlockedAdd(Out[gid.x], 1); }
+"""
+
+
+def test_a_grid_from_the_record_runs_host_driven(device, tmp_path):
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, DYNAMIC, '{"inputs": [{"entry": "Wide", "records": [{"grid": '
+                                      '[3, 1, 1]}, {"grid": [4, 1, 1]}]}], "resources": {"u0": {"bytes": 16}}}')
+    with Session(device, module, program, described) as session:
+        session.run_once()
+        assert session.scheduler.last_run_gpu_driven is False
+        assert session.dump(program.resources[0]) == {"uint32": [2, 2, 2, 1]}
+
+
+def test_device_local_buffers_go_through_staging(tmp_path):
+    """With staging forced (lavapipe's memory is unified, so it is off by default there) resources
+    and arenas live in unmapped memory; the results are the same."""
+    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
+    from wgc.runtime.run import Session
+
+    try:
+        staged = Device(staging=True)
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")
+    with staged:
+        buffer = staged.buffer(64, host_access=False)
+        assert buffer.mapped is None and buffer.read(0, 64) == bytes(64)
+        buffer.write(8, b"\x01\x02\x03")
+        assert buffer.read(6, 6) == b"\0\0\x01\x02\x03\0"
+        staged.free(buffer)
+        module, program, described = load(tmp_path, RECURSION, '{"inputs": [{"entry": "Down", "records": '
+                                          '[{"depth": 0}]}], "resources": {"u0": {"uint32": [7, 7, 7, 7, 7, 7, 7, 7]}}}')
+        with Session(staged, module, program, described) as session:
+            session.run_once()
+            assert session.by_name["Out"][0].mapped is None
+            assert all(arena is None or arena.mapped is None for arena in session.scheduler._gpu_arenas)
+            assert session.dump(program.resources[0]) == {"uint32": [7 + 2 ** d for d in range(6)] + [7, 7]}
