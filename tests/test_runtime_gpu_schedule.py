@@ -193,3 +193,77 @@ def test_device_local_buffers_go_through_staging(tmp_path):
             assert session.by_name["Out"][0].mapped is None
             assert all(arena is None or arena.mapped is None for arena in session.scheduler._gpu_arenas)
             assert session.dump(program.resources[0]) == {"uint32": [7 + 2 ** d for d in range(6)] + [7, 7]}
+
+
+OVERFLOW = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint count; };
+struct Piece { uint value; };
+[Shader("node")] [NodeLaunch("thread")]
+void Start(ThreadNodeInputRecord<Job> job, [MaxRecords(4)] NodeOutput<Job> Greedy)
+{
+    ThreadNodeOutputRecords<Job> one = Greedy.GetThreadNodeOutputRecords(1);
+    one.Get().count = job.Get().count;
+    one.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Greedy(ThreadNodeInputRecord<Job> job, [MaxRecords(2)] NodeOutput<Piece> Leaf)
+{
+    ThreadNodeOutputRecords<Piece> pieces = Leaf.GetThreadNodeOutputRecords(job.Get().count);
+    pieces.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Piece> piece) { Out[0] = 1; }
+"""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_node_past_the_budget_of_the_groups_that_ran_is_named(device, tmp_path, gpu_driven):
+    """Start may send Greedy 2 x 4 records (its arena is planned for 8 threads x 2 = 16), but sends 2:
+    Greedy's budget is 2 threads x MaxRecords(2) = 4, which the meta shader writes, and the 3 + 3
+    records asked for exceed it, as on the host-driven path."""
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import RecordsOutOfMemory
+
+    module, program, described = load(tmp_path, OVERFLOW, '{"inputs": [{"entry": "Start", "records": '
+                                      '[{"count": 3}, {"count": 3}]}], "resources": {"u0": {"bytes": 4}}}')
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        with pytest.raises(RecordsOutOfMemory) as raised:
+            session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+    assert raised.value.node == "Greedy"
+
+
+CHAIN = UNEVEN.replace("""[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Mark([MaxRecords(4)] GroupNodeInputRecords<Piece> pieces, uint gi : SV_GroupIndex)
+{
+    if (gi < pieces.Count()) InterlockedAdd(Out[pieces[gi].value], 1);
+}
+""", """[Shader("node")] [NodeLaunch("thread")]
+void Mark(ThreadNodeInputRecord<Piece> piece, [MaxRecords(4)] NodeOutput<Piece> Count)
+{
+    ThreadNodeOutputRecords<Piece> one = Count.GetThreadNodeOutputRecords(1);
+    one.Get().value = piece.Get().value;
+    one.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Count(ThreadNodeInputRecord<Piece> piece) { InterlockedAdd(Out[piece.Get().value], 1); }
+""")
+
+
+def test_bounds_beyond_the_memory_limit_run_host_driven(device, tmp_path):
+    """83 jobs may make 249 pieces (4 bytes each), which may make 996 counts: 3,984 bytes of arenas
+    at the second level by the bounds, but the real 123 pieces need 1,968 (123 x MaxRecords 4 x 4):
+    with a 2,000-byte limit only the host-driven path, which sizes from real counts, can run it."""
+    from wgc.runtime.run import Session
+
+    jobs = 83
+    dispatch = ('{"inputs": [{"entry": "Split", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
+                % (", ".join('{"id": %d}' % i for i in range(jobs)), 4 * 4 * jobs))
+    module, program, described = load(tmp_path, CHAIN, dispatch)
+    with Session(device, module, program, described, memory_limit=2000) as session:
+        steps = session.run_once()
+        assert session.scheduler.last_run_gpu_driven is False
+        out = session.dump(program.resources[0])["uint32"]
+    assert out == [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
+    assert [[d.records_in for d in s.dispatches] for s in steps] == [[jobs], [123], [123]]

@@ -8,7 +8,9 @@ trace of every level (`run.RunResult`).
 Modules: `located_json` (JSON with spans for located diagnostics), `dispatch` (the schema),
 `program` (the graph as the scheduler sees it), `device` (Vulkan through PyPI `vulkan`, the only
 place that imports it, lazily), `pipelines` (layouts, pipelines, descriptor sets), `scheduler`
-(the level-by-level execution of the ABI), `run` (the library API, `wgc.run`).
+(the host-driven level-by-level execution of the ABI), `gpu_schedule` (the GPU-driven schedule:
+a whole run in one replayed command buffer, falling back to `scheduler`), `indirect_setup` (its
+meta shader), `run` (the library API, `wgc.run`).
 
 Invariant: importing this package imports no Vulkan binding.
 """
