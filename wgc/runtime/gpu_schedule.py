@@ -13,8 +13,8 @@ then its producer's thread groups × MaxRecords), which sizes its output arenas.
 plan and buffer addresses, the control image is built (status words and counters first, the part
 read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
 buffer is recorded that every run replays after writing the image (which zeroes the counters):
-per level the indirect-setup meta shader, which
-turns the producers' counters into each launch's `input_count`, its `VkDispatchIndirectCommand`
+per level the indirect-setup meta shader, which turns the producers' counters into each
+launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
 its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
 writes before indirect reads); one vkCmdDispatchIndirect per launch; a barrier.  A launch that
@@ -153,16 +153,9 @@ class GpuScheduler(Scheduler):
 
     def _plan(self, entries: list[tuple[NodePlan, Chunk]]) -> _Plan | None:
         pending: dict[WorkKey, list[_Input]] = {}
-        for node, chunk in entries:
-            if chunk.count == 0:
-                continue
-            index = self.index_of[(node.name, node.index)]
-            loops = tuple((self.index_of[entry], 0) for entry in node.loops)
-            key = WorkKey(index, node.max_recursion_depth, loops)
-            records = _Input(chunk.count, chunk.count, chunk.address, chunk.stride)
-            pending.setdefault(key, []).append(records)
-            for sharer in self.sharers.get(index, []):
-                pending.setdefault(WorkKey(sharer, key.remaining, loops), []).append(records)
+        inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride) for _, chunk in entries]
+        for key, at in self.entry_work(entries):
+            pending.setdefault(key, []).append(inputs[at])
         max_x, max_y, _ = self.device.max_group_count
         levels: list[list[_Planned]] = []
         side_bytes = [0, 0]
@@ -390,11 +383,10 @@ class GpuScheduler(Scheduler):
         def word(at: int) -> int:
             return struct.unpack_from("<I", result, at)[0]
 
-        counts: dict[tuple[int, int], int] = {}
         steps: list[TraceStep] = []
         for level, launches in enumerate(plan.levels):
             trace = TraceStep(repeat_index, level)
-            for at, launch in enumerate(launches):
+            for launch in launches:
                 records = launch.input
                 if records.producer is None:
                     count = records.count or 0
@@ -402,7 +394,6 @@ class GpuScheduler(Scheduler):
                     producer_level, producer_at, p, i = records.producer
                     produced = word(plan.levels[producer_level][producer_at].counters_at[p][i])
                     count = min(produced, records.capacity)
-                counts[(level, at)] = count
                 if count == 0:
                     continue
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:

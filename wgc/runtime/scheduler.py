@@ -406,17 +406,24 @@ class Scheduler:
 
     # ------------------------------------------------------------------ a whole graph
 
-    def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
-        pending: dict[WorkKey, list[Chunk]] = {}
-        for node, chunk in entries:
+    def entry_work(self, entries: list[tuple[NodePlan, Chunk]]) -> list[tuple[WorkKey, int]]:
+        """(key, index into `entries`) of every entry input with records, and of each node sharing
+        its input, in order."""
+        work = []
+        for at, (node, chunk) in enumerate(entries):
             if chunk.count == 0:
                 continue
             index = self.index_of[(node.name, node.index)]
             loops = tuple((self.index_of[entry], 0) for entry in node.loops)
             key = WorkKey(index, node.max_recursion_depth, loops)
-            pending.setdefault(key, []).append(chunk)
-            for sharer in self.sharers.get(index, []):
-                pending.setdefault(WorkKey(sharer, key.remaining, loops), []).append(chunk)
+            work.append((key, at))
+            work.extend((WorkKey(sharer, key.remaining, loops), at) for sharer in self.sharers.get(index, []))
+        return work
+
+    def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
+        pending: dict[WorkKey, list[Chunk]] = {}
+        for key, at in self.entry_work(entries):
+            pending.setdefault(key, []).append(entries[at][1])
         steps: list[TraceStep] = []
         side = 0
         while pending:
