@@ -12,6 +12,8 @@ Invariants:
 - A missing binding, loader or driver is `VulkanUnavailable` with what to install; a selector
   that matches nothing is `DeviceNotFound` (with the list); a failing Vulkan call is
   `DeviceFailure`.  None of them is a Python traceback for the user.
+- Indirect dispatches read their arguments from any buffer (every buffer may be an indirect
+  buffer); `barrier` orders shader writes before indirect-argument reads too.
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
   once (see ../shared/reference/vulkan-emulation.md: the wrapper costs 4-30 µs per call).
 - Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,
@@ -167,7 +169,8 @@ class Buffer:
 
 
 class Device:
-    """One logical device with a compute queue, one command buffer and one fence."""
+    """One logical device with a compute queue, one command buffer (recorded for each submit; the
+    ones `record_reusable` makes are replayed as they are) and one fence."""
 
     def __init__(self, selector: str | None = None, *, staging: bool | None = None) -> None:
         """`staging`: keep `host_access=False` buffers in unmapped device memory behind staging
