@@ -162,21 +162,67 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
 
     used = module_bindings(module).bindings
     problems = []
+    sharing: dict[tuple[int, int], list[Any]] = {}
     for resource in program.resources:
         if (resource.set, resource.binding) not in used:
             continue
+        if resource.descriptor is not None:
+            sharing.setdefault((resource.set, resource.binding), []).append(resource)
         if resource.descriptor is None:
-            problems.append(codes.RESOURCE_NOT_SUPPORTED(None, f"'{resource.name}' is a '{resource.type}': wgc run "
-                                                               "binds storage and constant buffers only"))
+            problems.append(codes.RESOURCE_NOT_SUPPORTED(None, f"'{resource.name}' is a '{resource.type}': "
+                                                               f"{resource.unsupported}"))
         elif resource.name not in described.resources and resource.counter_of is None:
             where = resource.register or "no register"
             problems.append(codes.RESOURCE_MISSING(None, f"the graph uses '{resource.name}' ({where}) but the "
                                                          "dispatch gives it no contents",
                                                    notes=(f'add it to "resources", e.g. "{resource.register or resource.name}": '
                                                           '{"bytes": 1024}',)))
+    for (set_, binding), shared in sharing.items():
+        kinds = {r.descriptor for r in shared}
+        if len(kinds) > 1 and kinds != {"sampler", "sampled image"} or len(shared) > 2:
+            names = " and ".join(f"'{r.name}' ({r.descriptor})" for r in shared)
+            problems.append(codes.BINDING_CONFLICT(
+                None, f"{names} share descriptor set {set_}, binding {binding}: one descriptor cannot be both",
+                notes=("give them separate bindings (registers of different numbers, [[vk::binding]], or "
+                       "-fvk-t-shift/-fvk-s-shift/-fvk-u-shift/-fvk-b-shift)",)))
     for key, resource in dumps.items():
         if resource.name not in described.resources and resource.counter_of is None:
             problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: the dispatch gives '{resource.name}' no contents"))
+        elif resource.descriptor == "sampler":
+            problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: '{resource.name}' is a sampler, which holds no "
+                                                     "data"))
+    return problems + _local_root_argument_problems(program, described)
+
+
+def _local_root_argument_problems(program: Any, described: Any) -> list[Diagnostic]:
+    """WG0809: a node whose code reads a [[vk::shader_record_ext]] block needs a table index and a
+    table entry holding the block."""
+    problems = []
+    for resource in program.resources:
+        if not resource.shader_record:
+            continue
+        for label in resource.used_by:
+            node = next(n for n in program.nodes if n.label == label)
+            index = node.local_root_arguments_table_index
+            if index is None or index < 0:
+                problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                    None, f"node '{label}' reads local root arguments ('{resource.name}') but has no "
+                          "[NodeLocalRootArgumentsTableIndex(N)]: wgc run does not assign table indices",
+                    notes=("give the node its index in the dispatch's local-root-argument table",)))
+            elif described.local_root_arguments is None:
+                problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                    None, f"node '{label}' reads local root arguments ('{resource.name}') but the dispatch has no "
+                          "\"local_root_arguments\"",
+                    notes=(f'add "local_root_arguments": {{"stride": N, "hex": "..."}} with entry {index} '
+                           f"holding '{resource.name}' ({resource.size} bytes)",)))
+            else:
+                stride, table = described.local_root_arguments
+                end = stride * index + resource.size
+                if end > len(table):
+                    problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                        None, f"node '{label}' reads '{resource.name}' ({resource.size} bytes) from entry {index} of "
+                              f"the local-root-argument table (bytes {stride * index}..{end - 1} with stride "
+                              f"{stride}); the table holds {len(table)} bytes"))
     return problems
 
 
@@ -186,6 +232,8 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None) -> None:
+        from wgc.runtime.device import DescriptorWrite
+        from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.pipelines import GraphPipelines
         from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk, Scheduler
 
@@ -193,15 +241,37 @@ class Session:
         self.pipelines = None
         self.scheduler = None
         self.buffers: list[Any] = []
+        self.objects: list[Any] = []
+        """Textures, texel buffers and samplers (`images.destroy` frees each)."""
         try:
-            bound: dict[tuple[int, int], tuple[Any, Any]] = {}
-            self.by_name: dict[str, tuple[Any, int]] = {}
+            bound: dict[tuple[int, int], DescriptorWrite] = {}
+            self.by_name: dict[str, Any] = {}
+            linear = any(isinstance(d, SamplerData) and SAMPLER_FILTERS["linear"] in
+                         (d.mag_filter, d.min_filter, d.mip_filter)
+                         for r in described.resources.values() for d in r.descriptors)
             for resource in program.resources:
+                if resource.descriptor is None:
+                    continue
                 data = described.resources.get(resource.name)
-                contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
-                buffer = self._buffer(contents, uniform=resource.descriptor == "uniform")
-                bound[(resource.set, resource.binding)] = (resource, buffer)
-                self.by_name[resource.name] = (buffer, len(contents))
+                kind = DESCRIPTOR_TYPES[resource.descriptor]
+                if resource.descriptor in ("storage buffer", "uniform buffer"):
+                    contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
+                    buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer")
+                    self.by_name[resource.name] = (buffer, len(contents))
+                    items: list[Any] = [buffer]
+                elif data is None:
+                    continue                      # not used by the shaders (used ones were refused before)
+                else:
+                    items = [self._descriptor(resource, d, linear) for d in data.descriptors]
+                    if resource.descriptor != "sampler":
+                        self.by_name[resource.name] = self.objects[-len(items):]
+                key = (resource.set, resource.binding)
+                earlier = bound.get(key)
+                if earlier is not None and {earlier.kind, kind} == {DESCRIPTOR_TYPES["sampler"],
+                                                                     DESCRIPTOR_TYPES["sampled image"]}:
+                    bound[key] = _combined(earlier, DescriptorWrite(resource.binding, kind, items))
+                else:
+                    bound[key] = DescriptorWrite(resource.binding, kind, items)
             table = None
             if described.local_root_arguments is not None:
                 stride, raw = described.local_root_arguments
@@ -220,6 +290,25 @@ class Session:
             self.close()
             raise
 
+    def _descriptor(self, resource: Any, data: Any, linear: bool) -> Any:
+        """The descriptor item of one texture, typed buffer or sampler (`device.DescriptorWrite`)."""
+        from wgc.runtime import images
+        from wgc.runtime.dispatch import SamplerData
+
+        if isinstance(data, SamplerData):
+            sampler = images.create_sampler(self.device, data)
+            self.objects.append(sampler)
+            return (sampler, None)
+        storage = resource.descriptor.startswith("storage")
+        if resource.image.dim == "Buffer":
+            texels = images.create_texel_buffer(self.device, resource.name, data, storage)
+            self.objects.append(texels)
+            return texels.view
+        texture = images.create_texture(self.device, resource.name, data, resource.image, storage,
+                                        linear and not storage and data.format.reads == "float")
+        self.objects.append(texture)
+        return (None, texture.view)
+
     def _buffer(self, contents: bytes | bytearray, uniform: bool = False) -> Any:
         buffer = self.device.buffer(len(contents), uniform=uniform)
         self.buffers.append(buffer)
@@ -231,9 +320,16 @@ class Session:
         return self.scheduler.run(self.entries, repeat_index)
 
     def dump(self, resource: Any) -> dict[str, list[Any]]:
+        """A buffer as its element's typed array; textures and typed buffers as their format's typed
+        array, texels in the order the dispatch gives them (arrays: element after element)."""
+        from wgc.runtime import images
         from wgc.runtime.dispatch import decode_array
 
-        buffer, size = self.by_name[resource.name]
+        found = self.by_name[resource.name]
+        if isinstance(found, list):
+            array = found[0].texture.format.array
+            return {array: [v for item in found for v in decode_array(images.read(self.device, item), array)]}
+        buffer, size = found
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
     def close(self) -> None:
@@ -243,6 +339,11 @@ class Session:
         if self.pipelines is not None:
             self.pipelines.close()
             self.pipelines = None
+        from wgc.runtime import images
+
+        for item in self.objects:
+            images.destroy(self.device, item)
+        self.objects = []
         for buffer in self.buffers:
             self.device.free(buffer)
         self.buffers = []
@@ -252,6 +353,22 @@ class Session:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+DESCRIPTOR_TYPES = {"sampler": 0, "combined image sampler": 1, "sampled image": 2, "storage image": 3,
+                    "uniform texel buffer": 4, "storage texel buffer": 5, "uniform buffer": 6, "storage buffer": 7}
+"""VkDescriptorType by the reflection's words."""
+
+
+def _combined(first: Any, second: Any) -> Any:
+    """A sampler and a sampled image at one binding ([[vk::combinedImageSampler]]): one combined image
+    sampler descriptor per element (one sampler serves every image of an array)."""
+    from wgc.runtime.device import DescriptorWrite
+
+    sampler, image = (first, second) if first.kind == DESCRIPTOR_TYPES["sampler"] else (second, first)
+    samplers = sampler.items * len(image.items) if len(sampler.items) == 1 else sampler.items
+    return DescriptorWrite(image.binding, DESCRIPTOR_TYPES["combined image sampler"],
+                           [(s, v) for (s, _), (_, v) in zip(samplers, image.items)])
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
