@@ -15,7 +15,7 @@ what the shaders use; a capability of the module whose device feature is off
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import emulation_abi as abi
@@ -29,6 +29,11 @@ _DECORATION_DESCRIPTOR_SET = 34
 
 
 _OP_CAPABILITY = 17
+_OP_TYPE_IMAGE = 25
+_OP_TYPE_ARRAY = 28
+_OP_TYPE_RUNTIME_ARRAY = 29
+_OP_TYPE_POINTER = 32
+_OP_VARIABLE = 59
 
 CAPABILITY_FEATURES = {
     10: "shaderFloat64", 22: "shaderInt16", 25: "shaderImageGatherExtended", 34: "imageCubeArray",
@@ -61,6 +66,8 @@ class ModuleInterface:
     bindings: frozenset[tuple[int, int]]
     """(set, binding) of every decorated variable some entry point lists."""
     capabilities: frozenset[int] = frozenset()
+    image_formats: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(set, binding) -> the SPIR-V ImageFormat of the storage image or texel buffer there."""
 
 
 def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
@@ -71,9 +78,13 @@ def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> l
 
 
 def module_bindings(module: bytes) -> ModuleInterface:
-    """The entry point names and used (set, binding) pairs of a SPIR-V module."""
+    """The entry point names, used (set, binding) pairs, capabilities and storage-image formats of a
+    SPIR-V module."""
     words = struct.unpack(f"<{len(module) // 4}I", module[: len(module) // 4 * 4])
     names: list[str] = []
+    storage_formats: dict[int, int] = {}     # OpTypeImage with Sampled 2 -> format
+    pointee: dict[int, int] = {}             # pointer and array types -> what they hold
+    variables: dict[int, int] = {}           # variable -> its pointer type
     capabilities: set[int] = set()
     interface: set[int] = set()
     sets: dict[int, int] = {}
@@ -87,6 +98,14 @@ def module_bindings(module: bytes) -> ModuleInterface:
             end = raw.index(b"\0")
             names.append(raw[:end].decode())
             interface.update(operands[2 + end // 4 + 1:])
+        elif opcode == _OP_TYPE_IMAGE and operands[6] == 2:
+            storage_formats[operands[0]] = operands[7]
+        elif opcode in (_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY):
+            pointee[operands[0]] = operands[1]
+        elif opcode == _OP_TYPE_POINTER:
+            pointee[operands[0]] = operands[2]
+        elif opcode == _OP_VARIABLE:
+            variables[operands[1]] = operands[0]
         elif opcode == _OP_CAPABILITY and operands:
             capabilities.add(operands[0])
         elif opcode == _OP_DECORATE and len(operands) >= 3:
@@ -96,7 +115,13 @@ def module_bindings(module: bytes) -> ModuleInterface:
                 sets[operands[0]] = operands[2]
         at += max(count, 1)
     used = frozenset((sets.get(v, 0), binds[v]) for v in interface if v in binds)
-    return ModuleInterface(tuple(names), used, frozenset(capabilities))
+    formats = {}
+    for variable, type_ in variables.items():
+        while type_ in pointee:
+            type_ = pointee[type_]
+        if type_ in storage_formats and variable in binds and variable in interface:
+            formats[(sets.get(variable, 0), binds[variable])] = storage_formats[type_]
+    return ModuleInterface(tuple(names), used, frozenset(capabilities), formats)
 
 
 class GraphPipelines:

@@ -160,8 +160,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
 def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[str, Any]) -> list[Diagnostic]:
     from wgc.runtime.pipelines import module_bindings
 
-    used = module_bindings(module).bindings
-    problems = []
+    interface = module_bindings(module)
+    used = interface.bindings
+    problems = _format_problems(interface.image_formats, program, described)
     sharing: dict[tuple[int, int], list[Any]] = {}
     for resource in program.resources:
         if (resource.set, resource.binding) not in used:
@@ -192,6 +193,34 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
             problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: '{resource.name}' is a sampler, which holds no "
                                                      "data"))
     return problems + _local_root_argument_problems(program, described)
+
+
+def _format_problems(formats: dict[tuple[int, int], int], program: Any, described: Any) -> list[Diagnostic]:
+    """WG0808: a storage image or texel buffer the module declares with a format (`[[vk::image_format]]`
+    or inferred from its element type) given in another one: Vulkan needs the view's format to match."""
+    from wgc.runtime.formats import FORMATS
+    from wgc.spirv import grammar
+
+    problems = []
+    for resource in program.resources:
+        declared = formats.get((resource.set, resource.binding), 0)
+        data = described.resources.get(resource.name)
+        if not declared or data is None or resource.image is None:
+            continue
+        for element in data.descriptors:
+            given = element.format
+            if given.spirv is None or grammar.enumerant("ImageFormat", given.spirv) != declared:
+                wanted = next((f for f in FORMATS.values()
+                               if f.spirv and grammar.enumerant("ImageFormat", f.spirv) == declared), None)
+                spirv = f"SPIR-V format {wanted.spirv}" if wanted else f"SPIR-V image format {declared}"
+                problems.append(codes.TEXTURE_FORMAT(
+                    None, f"'{resource.name}' ('{resource.type}') is declared with {spirv}; the dispatch gives "
+                          f"{given.name}",
+                    notes=(f"give it \"format\": \"{wanted.name}\", or declare the one you give with "
+                           "[[vk::image_format(...)]]" if wanted else
+                           "declare the format you give with [[vk::image_format(...)]]",)))
+                break
+    return problems
 
 
 def _local_root_argument_problems(program: Any, described: Any) -> list[Diagnostic]:
