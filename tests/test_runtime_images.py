@@ -329,3 +329,85 @@ note: give them separate bindings (registers of different numbers, [[vk::binding
 -fvk-t-shift/-fvk-s-shift/-fvk-u-shift/-fvk-b-shift)
 1 warning and 1 error generated.
 """
+
+
+UNBOUNDED = """\
+Texture2D<float4> Many[] : register(t0, space1);
+RWStructuredBuffer<float4> Out : register(u0);
+struct Index { uint index; };
+[Shader("node")] [NodeLaunch("thread")]
+void Pick(ThreadNodeInputRecord<Index> pick)
+{
+    uint i = pick.Get().index;
+    Out[i] = Many[NonUniformResourceIndex(i)].Load(int3(0, 0, 0));
+}
+"""
+
+
+def device_features() -> tuple[dict[str, bool], str]:
+    from wgc.runtime.device import Device
+
+    with Device() as device:
+        return dict(device.features), device.info.name
+
+
+def test_an_unbounded_array_needs_descriptor_indexing(tmp_path) -> None:
+    """Runs where the device has runtimeDescriptorArray and non-uniform indexing of sampled images;
+    elsewhere (lavapipe) the run is refused, naming the capabilities and features."""
+    features, name = device_features()
+    dispatch = {"inputs": [{"entry": "Pick", "records": [{"index": 2}, {"index": 0}]}],
+                "resources": {"space1/t0": [{"width": 1, "height": 1, "float": [k, k + 1, k + 2, k + 3]}
+                                            for k in (10, 20, 30)],
+                              "u0": {"bytes": 16 * 3}}}
+    result = wgc.run(write(tmp_path, "graph.hlsl", UNBOUNDED), dispatch)
+    if features["runtimeDescriptorArray"] and features["shaderSampledImageArrayNonUniformIndexing"]:
+        assert result.ok, rendered(result)
+        assert result.resources["u0"] == {"float": [10.0, 11, 12, 13, 0, 0, 0, 0, 30, 31, 32, 33]}
+    else:
+        lacking = [f"{capability} ({feature})" for capability, feature in (
+            ("RuntimeDescriptorArray", "runtimeDescriptorArray"),
+            ("SampledImageArrayNonUniformIndexing", "shaderSampledImageArrayNonUniformIndexing"))
+            if not features[feature]]
+        assert rendered(result) == (f"error: the graph's shaders need {', '.join(lacking)}, which '{name}' lacks "
+                                    "[WG0023]\n1 error generated.\n")
+
+
+def test_a_sampler_is_not_dumped(tmp_path) -> None:
+    result = wgc.run(write(tmp_path, "graph.hlsl", SAMPLING), {
+        "resources": {"t0": {"width": 1, "height": 1}, "s1": {}, "s2": {}, "u3": {"bytes": 16}}}, dump=("s1",))
+    assert rendered(result) == ("error: --dump s1: 'Nearest' is a sampler, which holds no data [WG0806]\n"
+                                "1 error generated.\n")
+
+
+OTHER_SHAPES = """\
+struct Pair { float4 k; };
+TextureBuffer<Pair> Constants : register(t0);
+tbuffer More : register(t1) { float4 extra; };
+RWTexture3D<float2> Volume : register(u2);
+RWTexture1DArray<int> Rows : register(u3);
+RWTexture1D<float> Line : register(u4);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Fill(ThreadNodeInputRecord<Item> item)
+{
+    uint i = item.Get().v;
+    Volume[uint3(i, 1, 1)] = Constants.k.xy + extra.zw;
+    Rows[uint2(i, 1)] = -(int)i - 1;
+    Line[i] = Line[i] + 0.5;
+}
+"""
+
+
+def test_storage_images_of_every_dimension_and_texture_buffers(tmp_path) -> None:
+    result = run_graph(tmp_path, OTHER_SHAPES, {
+        "inputs": [{"entry": "Fill", "records": [{"v": 0}, {"v": 1}]}],
+        "resources": {"t0": {"float": [1, 2, 3, 4]}, "t1": {"float": [5, 6, 7, 8]},
+                      "u2": {"width": 2, "height": 2, "depth": 2}, "u3": {"width": 2, "layers": 2},
+                      "u4": {"width": 2, "float": [1, 2]}}})
+    volume = [[0.0, 0.0] for _ in range(8)]
+    rows = [0] * 4
+    for i in (0, 1):
+        volume[i + 2 * 1 + 4 * 1] = [1 + 7, 2 + 8]   # x + width * (y + height * z)
+        rows[1 * 2 + i] = -i - 1                   # layer 1
+    assert result.resources == {"u2": {"float": [v for t in volume for v in t]}, "u3": {"int32": rows},
+                                "u4": {"float": [1.5, 2.5]}}

@@ -3,8 +3,10 @@
 Input: a device selector (`--device`: an index into the listed devices or a substring of a
 device's name; default: the first discrete or integrated GPU, else the first device, which on a
 machine without a GPU is Mesa's lavapipe).  Output: a `Device` that makes buffers with device
-addresses, compute pipelines from SPIR-V words with push constants and descriptor-set layouts,
-descriptor sets, and records and submits command buffers.
+addresses, device memory for images (`images.py` makes them), compute pipelines from SPIR-V words
+with push constants and descriptor-set layouts of any descriptor type, descriptor sets
+(`DescriptorWrite`: buffers, image views, samplers, texel-buffer views), and records and submits
+command buffers; `features` says which optional device features it has (all of them are enabled).
 
 Invariants:
 - `vulkan` is imported here only, and only when a device is opened: `import wgc` and

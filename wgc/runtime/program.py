@@ -4,8 +4,9 @@ Input: the typed reflection of the compile (`wgc.metadata.reflection.Reflection`
 `wgc compile --emit=reflection` writes and `driver.Result.reflection` holds).
 Output: a `Program`: per node its entry point, launch, group shape, grids, input record layout
 (with the `SV_DispatchGrid` field), outputs (targets per array index, record budgets), recursion
-depth and enclosing loops; per resource its Vulkan descriptor and how to show its contents; the
-size of the push-constant block.
+depth and enclosing loops; per resource its Vulkan descriptor type (or why `wgc run` cannot bind
+it), array count, texture shape, whether it is a shader record (local root arguments) and how to
+show its contents; the size of the push-constant block.
 
 Invariants: nodes in reflection order, outputs in declaration order (the order of the ABI's
 `OutputParameter`s); record strides are the size rounded up to the alignment
