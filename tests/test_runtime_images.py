@@ -411,3 +411,16 @@ def test_storage_images_of_every_dimension_and_texture_buffers(tmp_path) -> None
         rows[1 * 2 + i] = -i - 1                   # layer 1
     assert result.resources == {"u2": {"float": [v for t in volume for v in t]}, "u3": {"int32": rows},
                                 "u4": {"float": [1.5, 2.5]}}
+
+
+def test_used_textures_and_samplers_without_contents(tmp_path) -> None:
+    result = wgc.run(write(tmp_path, "graph.hlsl", SHAPES), {"resources": {"u12": {"bytes": 16}}})
+    missing = [("Pictures", "t0", '[{"width": 1, "height": 1}, ...]'), ("Sky", "t4", '{"width": 1, "height": 1}'),
+               ("Volume", "t5", '{"width": 1, "height": 1}'), ("Line", "t6", '{"width": 1, "height": 1}'),
+               ("Layers", "t7", '{"width": 1, "height": 1}'), ("Depth", "t8", '{"width": 1, "height": 1}'),
+               ("Compare", "s9", "{}"), ("Nearest", "s10", "{}"), ("Combined", "Combined", '{"width": 1, "height": 1}'),
+               ("CombinedSampler", "CombinedSampler", "{}"), ("Stamps", "u11", '{"width": 1, "height": 1}')]
+    expected = "".join(f"error: the graph uses '{name}' ({register if register != name else 'no register'}) but the "
+                       f"dispatch gives it no contents [WG0804]\nnote: add it to \"resources\", e.g. \"{register}\": "
+                       f"{example}\n" for name, register, example in missing)
+    assert rendered(result) == expected + f"{len(missing)} errors generated.\n"

@@ -47,11 +47,10 @@ class EntryInput:
 
 @dataclass
 class TextureData:
-    """One texture (or typed buffer: `dim` "Buffer", only `width`): its texels, mip level by mip
-    level (largest first), in each level layer by layer, then z, y, x (x fastest)."""
+    """One texture (or typed buffer: only `width`): its texels, mip level by mip level (largest
+    first), in each level layer by layer, then z, y, x (x fastest)."""
 
     format: Format
-    dim: str
     width: int
     height: int
     depth: int
@@ -441,13 +440,13 @@ def _resources(value: Located, program: Program, dispatch: Dispatch, diagnostics
             if resource.image is None and resource.descriptor != "sampler":
                 data = ResourceData(resource, typed_bytes(item, f"the contents of '{key}'"), key)
             else:
-                data = ResourceData(resource, bytearray(), key, _descriptors(item, resource, key))
+                data = ResourceData(resource, bytearray(), key, _descriptors(item, resource))
             dispatch.resources[resource.name] = data
         except _Invalid as problem:
             diagnostics.append(problem.diagnostic)
 
 
-def _descriptors(value: Located, resource: ResourcePlan, key: str) -> list[Descriptor]:
+def _descriptors(value: Located, resource: ResourcePlan) -> list[Descriptor]:
     """The textures, typed buffers or samplers of `resource`: one description, or a list of them for
     an array (as many as it declares; any number from 1 for an unbounded one)."""
     read = _sampler if resource.descriptor == "sampler" else _texture
@@ -536,9 +535,10 @@ def _texture(value: Located, resource: ResourcePlan) -> TextureData:
                            "(\"format\", \"width\", ..., and its texels)")
     members = value.value
     data_keys = [k for k in members if k not in TEXTURE_KEYS]
-    for key in data_keys[1:]:
-        raise _Invalid(codes.DISPATCH_INVALID(value.keys[key], f"a second data member '{key}' (a texture's texels are "
-                                                               "one typed array or one \"hex\" string)"))
+    if len(data_keys) > 1:
+        raise _Invalid(codes.DISPATCH_INVALID(value.keys[data_keys[1]], f"a second data member '{data_keys[1]}' (a "
+                                                                        "texture's texels are one typed array or one "
+                                                                        "\"hex\" string)"))
     if "format" in members:
         name = members["format"].value
         format_ = FORMATS.get(name) if isinstance(name, str) else None
@@ -559,7 +559,7 @@ def _texture(value: Located, resource: ResourcePlan) -> TextureData:
     if shape.dim == "Cube" and "layers" not in members:
         extent["layers"] = 6
     _check_extent(value, resource, extent)
-    texture = TextureData(format_, shape.dim, extent["width"], extent["height"], extent["depth"], extent["layers"],
+    texture = TextureData(format_, extent["width"], extent["height"], extent["depth"], extent["layers"],
                           extent["mips"], bytearray())
     if not data_keys:
         texture.data = bytearray(texture.size)

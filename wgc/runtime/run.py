@@ -177,10 +177,10 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
             problems.append(codes.RESOURCE_MISSING(None, f"the graph uses '{resource.name}' ({where}) but the "
                                                          "dispatch gives it no contents",
                                                    notes=(f'add it to "resources", e.g. "{resource.register or resource.name}": '
-                                                          '{"bytes": 1024}',)))
+                                                          f'{_example(resource)}',)))
     for (set_, binding), shared in sharing.items():
         kinds = {r.descriptor for r in shared}
-        if len(kinds) > 1 and kinds != {"sampler", "sampled image"} or len(shared) > 2:
+        if len(kinds) > 1 and kinds != {"sampler", "sampled image"}:
             names = " and ".join(f"'{r.name}' ({r.descriptor})" for r in shared)
             problems.append(codes.BINDING_CONFLICT(
                 None, f"{names} share descriptor set {set_}, binding {binding}: one descriptor cannot be both",
@@ -193,6 +193,19 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
             problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: '{resource.name}' is a sampler, which holds no "
                                                      "data"))
     return problems + _local_root_argument_problems(program, described)
+
+
+def _example(resource: Any) -> str:
+    """A description of `resource` for a note: its kind's smallest contents."""
+    if resource.descriptor == "sampler":
+        example = "{}"
+    elif resource.image is None:
+        example = '{"bytes": 1024}'
+    elif resource.image.dim == "Buffer":
+        example = '{"width": 16}'
+    else:
+        example = '{"width": 1, "height": 1}'
+    return example if resource.count == 1 else f"[{example}, ...]"
 
 
 def _format_problems(formats: dict[tuple[int, int], int], program: Any, described: Any) -> list[Diagnostic]:
