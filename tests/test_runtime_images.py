@@ -424,3 +424,27 @@ def test_used_textures_and_samplers_without_contents(tmp_path) -> None:
                        f"dispatch gives it no contents [WG0804]\nnote: add it to \"resources\", e.g. \"{register}\": "
                        f"{example}\n" for name, register, example in missing)
     assert rendered(result) == expected + f"{len(missing)} errors generated.\n"
+
+
+FORMATLESS = """\
+[[vk::image_format("unknown")]] RWTexture2D<float4> Image : register(u1);
+struct Texel { uint x; };
+[Shader("node")] [NodeLaunch("thread")]
+void Double(ThreadNodeInputRecord<Texel> texel) { Image[uint2(texel.Get().x, 0)] = Image[uint2(texel.Get().x, 0)] * 2; }
+"""
+
+
+def test_reading_a_storage_image_without_format_needs_the_feature(tmp_path) -> None:
+    """A format-less storage image that is read needs shaderStorageImageReadWithoutFormat, which
+    lavapipe lacks: the run is refused there, naming it; elsewhere it runs."""
+    features, name = device_features()
+    result = wgc.run(write(tmp_path, "graph.hlsl", FORMATLESS), {
+        "inputs": [{"entry": "Double", "records": [{"x": 1}]}],
+        "resources": {"u1": {"width": 2, "height": 1, "float": [1, 2, 3, 4, 5, 6, 7, 8]}}})
+    if features["shaderStorageImageReadWithoutFormat"]:
+        assert result.ok, rendered(result)
+        assert result.resources["u1"] == {"float": [1.0, 2, 3, 4, 10, 12, 14, 16]}
+    else:
+        assert rendered(result) == ("error: the graph's shaders need StorageImageReadWithoutFormat "
+                                    f"(shaderStorageImageReadWithoutFormat), which '{name}' lacks [WG0023]\n"
+                                    "1 error generated.\n")
