@@ -448,3 +448,23 @@ def test_reading_a_storage_image_without_format_needs_the_feature(tmp_path) -> N
         assert rendered(result) == ("error: the graph's shaders need StorageImageReadWithoutFormat "
                                     f"(shaderStorageImageReadWithoutFormat), which '{name}' lacks [WG0023]\n"
                                     "1 error generated.\n")
+
+
+def test_an_acceleration_structure_is_refused(tmp_path) -> None:
+    source = """\
+RaytracingAccelerationStructure Scene : register(t0);
+RWStructuredBuffer<uint> Out : register(u1);
+struct Ray { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Trace(ThreadNodeInputRecord<Ray> ray)
+{
+    RayQuery<0> query;
+    RayDesc desc = (RayDesc)0;
+    desc.TMax = 1;
+    query.TraceRayInline(Scene, 0, 0xff, desc);
+    Out[ray.Get().v] = query.Proceed();
+}
+"""
+    result = wgc.run(write(tmp_path, "graph.hlsl", source), {"resources": {"u1": {"bytes": 4}}})
+    assert rendered(result) == ("error: 'Scene' is a 'RaytracingAccelerationStructure': wgc run cannot bind an "
+                                "acceleration structure descriptor [WG0803]\n1 error generated.\n")

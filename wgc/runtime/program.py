@@ -285,7 +285,7 @@ def _unsupported(resource: Any, shape: ImageShape | None, count: int | None) -> 
         return ("it is a [[vk::shader_record_ext]] block, which each node reads from its entry of the local root "
                 "argument table (\"local_root_arguments\"), not a descriptor")
     if resource.descriptor_type not in BOUND_DESCRIPTORS:
-        return f"wgc run cannot bind a {resource.descriptor_type or resource.kind}"
+        return f"wgc run cannot bind an {resource.descriptor_type or resource.kind} descriptor"
     if shape is not None and shape.multisampled:
         return "wgc run cannot fill multisampled textures (Vulkan copies no buffer into a multisampled image)"
     if resource.layout is not None and count != 1 and resource.descriptor_type.endswith(" buffer") \
