@@ -474,3 +474,17 @@ def test_float_compare_exchange_on_a_record_member_is_checked_and_a_target_limit
     assert [d.code for d in run(source, "spirv").diagnostics] == ["WG0620", "WG0620"]
     wrong = source.replace("r.Get().f, 0.0", "r.Get().i, 0.0")
     assert [d.code for d in run(wrong, "ir").diagnostics] == ["WG0304"]   # the location must be a float
+
+
+def test_a_target_warning_keeps_the_module() -> None:
+    """WG0450 is a warning among the target limits: the AMDX module is still written (the shader
+    record an ordinary uniform buffer), and the emulated target, which reads the table, says nothing;
+    -Werror makes it an error like any warning."""
+    source = next(p.values[1] for p in TARGET_CASES if p.values[0] == "WG0450")
+    amdx = run(source, "spirv")
+    assert amdx.ok and [d.code for d in amdx.diagnostics] == ["WG0450"]
+    assert amdx.outputs["spirv"][:4] == b"\x03\x02\x23\x07" and b"args" in amdx.outputs["spirv"]
+    emulated = run(source, "spirv", target="emulated")
+    assert emulated.ok and not emulated.diagnostics and emulated.outputs["spirv"][:4] == b"\x03\x02\x23\x07"
+    strict = run(source, "spirv", warning_flags=("error=node-local-root-arguments",))
+    assert not strict.ok and not strict.outputs

@@ -57,6 +57,8 @@ SPIR-V output); `wgc inspect` and `--emit=ir`, which show the program, do not re
 graph is shown with its loop). Only code the compiled nodes reach is checked, as only that code is
 lowered. A back end may rely on every rule here (it asserts instead of re-checking).
 
+All are errors except WG0450, a warning: the driver lowers the module when no limit is an error.
+
 Invariants: pure; never raises for a checked program; diagnostics in node order, then code order.
 """
 
