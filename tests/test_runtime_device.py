@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from wgc.runtime.device import DeviceInfo, choose_device
+from wgc.runtime.device import DescriptorWrite, DeviceInfo, choose_device
 from wgc.spirv.tools import assemble, validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,8 +122,9 @@ def test_buffers_addresses_push_constants_and_descriptor_sets(device) -> None:
     out = device.buffer(64 * 4)
     data = device.buffer(8 * 4)
     data.write(0, struct.pack("<8I", *range(100, 108)))
-    layout, set_layouts = device.pipeline_layout([[], [(3, "storage")]], 20)
-    pool, sets = device.descriptor_sets(set_layouts, [[], [(3, "storage", data)]])
+    storage_buffer = 7       # VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+    layout, set_layouts = device.pipeline_layout([[], [(3, storage_buffer, 1)]], 20)
+    pool, sets = device.descriptor_sets(set_layouts, [[], [DescriptorWrite(3, storage_buffer, [data])]])
     pipelines = device.pipelines(module_bytes(), ["main", "other"], layout)
     try:
         device.begin()

@@ -15,7 +15,7 @@ import pytest
 
 from wgc import driver
 from wgc.diagnostics import Renderer
-from wgc.runtime.dispatch import decode_array, find_resource, read_dispatch
+from wgc.runtime.dispatch import SamplerData, decode_array, find_resource, read_dispatch
 from wgc.runtime.program import build_program
 from wgc.source import SourceFile
 
@@ -41,11 +41,40 @@ void Leaf(ThreadNodeInputRecord<Item> input)
 void Second(ThreadNodeInputRecord<Item> input) { }
 """
 
+IMAGES = """\
+Texture1D<uint2> Strip : register(t0);
+TextureCube<float4> Sky : register(t1);
+Texture2D<float4> Tiles[2] : register(t2);
+Texture2DMS<float4> Multi : register(t4);
+Buffer<int> Typed : register(t5);
+SamplerState Smooth : register(s0);
+SamplerComparisonState Shadow : register(s1);
+struct Args { uint scale; };
+[[vk::shader_record_ext]] ConstantBuffer<Args> args;
+RWStructuredBuffer<float4> Out : register(u6);
+struct Item { uint x; };
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Item> input)
+{
+    uint x = input.Get().x;
+    Out[x] = float4(Strip.Load(int2(x, 0)), Typed[x], args.scale) + Sky.SampleLevel(Smooth, float3(1, 0, 0), 0)
+             + Tiles[x].Load(int3(0, 0, 0)) + Multi.Load(int2(0, 0), 0)
+             + Tiles[0].SampleCmpLevelZero(Shadow, float2(0, 0), 0.5);
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def program():
     result = driver.compile(driver.Options(input="-", emit="reflection", target="emulated", enable_16bit_types=True),
                             stdin=GRAPH.encode())
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    return build_program(result.reflection)
+
+
+@pytest.fixture(scope="module")
+def images():
+    result = driver.compile(driver.Options(input="-", emit="reflection", target="emulated"), stdin=IMAGES.encode())
     assert result.ok, Renderer().render(list(result.diagnostics))
     return build_program(result.reflection)
 
@@ -197,15 +226,15 @@ dispatch.json:1:64: error: stride 44 is not a multiple of 8, the alignment of a 
                                                                ^~
 1 error generated.
 """),
-    ("unknown and unsupported resources, bad data form", '{"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, '
+    ("unknown resource, texels written as bytes, bad data form", '{"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, '
      '"u0": {"uint33": []}}}', """\
 dispatch.json:1:16: error: the graph has no resource 'u7' [WG0801]
 {"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, "u0": {"uint33": []}}}
                ^~~~
 note: its resources: Out (u0), Raw (space2/u1), Weights (t0), Picture (t1), Params (b0)
-dispatch.json:1:36: error: 'Picture' is a 'Texture2D<float4>': wgc run binds storage and constant buffers only [WG0803]
+dispatch.json:1:43: error: texels of format R32G32B32A32_FLOAT are written as "float" or "hex", not 'bytes' [WG0800]
 {"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, "u0": {"uint33": []}}}
-                                   ^~~~
+                                          ^~~~~~~
 dispatch.json:1:63: error: unknown data form 'uint33' (expected one of "uint8", "uint16", "uint32", "uint64", \
 "int8", "int16", "int32", "int64", "float16", "float", "float32", "float64", "bytes", "hex") [WG0800]
 {"resources": {"u7": {"bytes": 4}, "t1": {"bytes": 4}, "u0": {"uint33": []}}}
@@ -228,5 +257,118 @@ def test_dispatch_errors_are_located(program, text: str, expected: str) -> None:
     assert rendered == expected
 
 
-RENDERED_HERE = {"WG0800", "WG0801", "WG0802", "WG0803", "WG0807"}
+RENDERED_HERE = {"WG0800", "WG0801", "WG0802", "WG0803", "WG0807", "WG0808"}
 """The runtime codes the cases above render; test_runtime_run.py renders the others."""
+
+
+IMAGE_ERRORS = [
+    ('unknown format and a format of other values', '{"resources": {"t1": {"format": "RGBA32F"}, "t0": {"format": "R32G32_FLOAT", "width": 2}}}', """\
+dispatch.json:1:33: error: unknown texel format 'RGBA32F' [WG0808]
+{"resources": {"t1": {"format": "RGBA32F"}, "t0": {"format": "R32G32_FLOAT", "width": 2}}}
+                                ^~~~~~~~~
+note: the formats: R32G32B32A32_FLOAT, R32G32B32A32_UINT, R32G32B32A32_SINT, R32G32B32_FLOAT, R32G32B32_UINT, R32G32B32_SINT, R32G32_FLOAT, R32G32_UINT, R32G32_SINT, R32_FLOAT, R32_UINT, R32_SINT, R16G16B16A16_FLOAT, R16G16B16A16_UINT, R16G16B16A16_SINT, R16G16B16A16_UNORM, R16G16B16A16_SNORM, R16G16_FLOAT, R16G16_UINT, R16G16_UNORM, R16_FLOAT, R16_UINT, R16_SINT, R16_UNORM, R8G8B8A8_UNORM, R8G8B8A8_SNORM, R8G8B8A8_UINT, R8G8B8A8_SINT, B8G8R8A8_UNORM, R8G8_UNORM, R8G8_UINT, R8_UNORM, R8_SNORM, R8_UINT, R8_SINT
+dispatch.json:1:62: error: format R32G32_FLOAT holds float values; 'Strip' ('Texture1D<uint2>') reads uint values [WG0808]
+{"resources": {"t1": {"format": "RGBA32F"}, "t0": {"format": "R32G32_FLOAT", "width": 2}}}
+                                                             ^~~~~~~~~~~~~~
+2 errors generated.
+"""),
+    ('extent a dimension lacks and cube faces not square', '{"resources": {"t0": {"width": 4, "height": 2}, "t1": {"width": 4, "height": 2}}}', """\
+dispatch.json:1:45: error: 'Strip' is a 'Texture1D<uint2>': its "height" is 1 [WG0800]
+{"resources": {"t0": {"width": 4, "height": 2}, "t1": {"width": 4, "height": 2}}}
+                                            ^
+dispatch.json:1:55: error: the faces of cube texture 'Sky' are square: width 4 and height 2 differ [WG0800]
+{"resources": {"t0": {"width": 4, "height": 2}, "t1": {"width": 4, "height": 2}}}
+                                                      ^~~~~~~~~~~~~~~~~~~~~~~~~
+2 errors generated.
+"""),
+    ('cube layers and too many mips', '{"resources": {"t1": {"width": 2, "height": 2, "layers": 12}, "t2": [{"width": 4, "height": 4, "mips": 4}, {}]}}', """\
+dispatch.json:1:58: error: cube texture 'Sky' has 6 faces per cube: "layers" is 6 [WG0800]
+{"resources": {"t1": {"width": 2, "height": 2, "layers": 12}, "t2": [{"width": 4, "height": 4, "mips": 4}, {}]}}
+                                                         ^~
+dispatch.json:1:104: error: a 4-texel texture has at most 3 mip levels [WG0800]
+{"resources": {"t1": {"width": 2, "height": 2, "layers": 12}, "t2": [{"width": 4, "height": 4, "mips": 4}, {}]}}
+                                                                                                       ^
+2 errors generated.
+"""),
+    ('array counts and a single texture given a list', '{"resources": {"t2": [{}], "t0": [{}]}}', """\
+dispatch.json:1:22: error: 'Tiles' has 2 elements; the list describes 1 [WG0800]
+{"resources": {"t2": [{}], "t0": [{}]}}
+                     ^~~~
+dispatch.json:1:34: error: 'Strip' is a single 'Texture1D<uint2>': describe it with one object, not a list [WG0800]
+{"resources": {"t2": [{}], "t0": [{}]}}
+                                 ^~~~
+2 errors generated.
+"""),
+    ('texel data: form, length, two members', '{"resources": {"t0": {"width": 2, "float": [1, 2, 3, 4]}, "t5": {"width": 3, "int32": [1, 2]}, "t1": {"width": 1, "height": 1, "hex": "", "float": []}}}', """\
+dispatch.json:1:35: error: texels of format R32G32_UINT are written as "uint32" or "hex", not 'float' [WG0800]
+{"resources": {"t0": {"width": 2, "float": [1, 2, 3, 4]}, "t5": {"width": 3, "int32": [1, 2]}, "t1": {"width": 1, "height": 1, "hex": "", "float": []}}}
+                                  ^~~~~~~
+dispatch.json:1:87: error: 'Typed' holds 3 texels of R32_SINT (12 bytes, 3 "int32" values); this gives 8 bytes [WG0800]
+{"resources": {"t0": {"width": 2, "float": [1, 2, 3, 4]}, "t5": {"width": 3, "int32": [1, 2]}, "t1": {"width": 1, "height": 1, "hex": "", "float": []}}}
+                                                                                      ^~~~~~
+dispatch.json:1:139: error: a second data member 'float' (a texture's texels are one typed array or one "hex" string) [WG0800]
+{"resources": {"t0": {"width": 2, "float": [1, 2, 3, 4]}, "t5": {"width": 3, "int32": [1, 2]}, "t1": {"width": 1, "height": 1, "hex": "", "float": []}}}
+                                                                                                                                          ^~~~~~~
+3 errors generated.
+"""),
+    ('samplers', '{"resources": {"s0": {"filter": "bilinear", "comparison": "less"}, "s1": {"min_lod": 2, "max_lod": 1}, "Smooth": {"border": 1}}}', """\
+dispatch.json:1:33: error: "filter" is one of 'point', 'linear' [WG0800]
+{"resources": {"s0": {"filter": "bilinear", "comparison": "less"}, "s1": {"min_lod": 2, "max_lod": 1}, "Smooth": {"border": 1}}}
+                                ^~~~~~~~~~
+dispatch.json:1:100: error: "max_lod" (1.0) is below "min_lod" (2.0) [WG0800]
+{"resources": {"s0": {"filter": "bilinear", "comparison": "less"}, "s1": {"min_lod": 2, "max_lod": 1}, "Smooth": {"border": 1}}}
+                                                                                                   ^
+dispatch.json:1:115: error: unknown member 'border' of a sampler (expected one of filter, min_filter, mag_filter, mip_filter, address, address_u, address_v, address_w, comparison, border_color, mip_lod_bias, min_lod, max_lod) [WG0800]
+{"resources": {"s0": {"filter": "bilinear", "comparison": "less"}, "s1": {"min_lod": 2, "max_lod": 1}, "Smooth": {"border": 1}}}
+                                                                                                                  ^~~~~~~~
+3 errors generated.
+"""),
+    ('comparison on a sampler that does not compare', '{"resources": {"s0": {"comparison": "less"}}}', """\
+dispatch.json:1:37: error: 'Smooth' is a 'SamplerState', which does not compare: only a SamplerComparisonState takes "comparison" [WG0800]
+{"resources": {"s0": {"comparison": "less"}}}
+                                    ^~~~~~
+1 error generated.
+"""),
+    ('multisampled texture, shader record, table stride', '{"resources": {"t4": {}, "args": {"bytes": 4}}, "local_root_arguments": {"stride": 20, "hex": ""}}', """\
+dispatch.json:1:16: error: 'Multi' is a 'Texture2DMS<float4>': wgc run cannot fill multisampled textures (Vulkan copies no buffer into a multisampled image) [WG0803]
+{"resources": {"t4": {}, "args": {"bytes": 4}}, "local_root_arguments": {"stride": 20, "hex": ""}}
+               ^~~~
+dispatch.json:1:26: error: 'args' is a 'ConstantBuffer<Args>': it is a [[vk::shader_record_ext]] block, which each node reads from its entry of the local root argument table ("local_root_arguments"), not a descriptor [WG0803]
+{"resources": {"t4": {}, "args": {"bytes": 4}}, "local_root_arguments": {"stride": 20, "hex": ""}}
+                         ^~~~~~
+dispatch.json:1:84: error: stride 20 is not a multiple of 16, the alignment of the graph's [[vk::shader_record_ext]] blocks [WG0800]
+{"resources": {"t4": {}, "args": {"bytes": 4}}, "local_root_arguments": {"stride": 20, "hex": ""}}
+                                                                                   ^~
+3 errors generated.
+"""),
+]
+
+
+@pytest.mark.parametrize("text, expected", [pytest.param(t, e, id=i) for i, t, e in IMAGE_ERRORS])
+def test_texture_sampler_and_table_errors_are_located(images, text: str, expected: str) -> None:
+    dispatch, rendered = check(images, text)
+    assert dispatch is None
+    assert rendered == expected
+
+
+def test_textures_samplers_and_arrays_are_read(images) -> None:
+    text = ('{"resources": {"t0": {"width": 2, "mips": 2, "uint32": [1, 2, 3, 4, 5, 6]}, "s1": {}, '
+            '"Smooth": {"filter": "point", "mip_filter": "linear", "address": "wrap", "address_w": "border", '
+            '"border_color": "opaque_white", "mip_lod_bias": 0.5, "max_lod": 3}, '
+            '"t2": [{"format": "R8G8B8A8_UNORM", "width": 1, "height": 1, "uint8": [1, 2, 3, 4]}, '
+            '{"width": 1, "height": 1, "hex": "0000803f000000400000404000008040"}], "t1": {"width": 1, "height": 1}}}')
+    dispatch, rendered = check(images, text)
+    assert rendered == ""
+    strip = dispatch.resources["Strip"].descriptors[0]
+    assert (strip.format.name, strip.width, strip.mips, strip.size) == ("R32G32_UINT", 2, 2, 8 * 2 + 8)
+    assert strip.data == struct.pack("<6I", 1, 2, 3, 4, 5, 6)
+    # Vulkan enum values: VK_FILTER_NEAREST 0 / LINEAR 1, REPEAT 0, CLAMP_TO_BORDER 3, CLAMP_TO_EDGE 2,
+    # FLOAT_OPAQUE_WHITE 4, FLOAT_TRANSPARENT_BLACK 0, VK_COMPARE_OP_LESS 1
+    assert dispatch.resources["Smooth"].descriptors == [SamplerData(0, 0, 1, (0, 0, 3), None, 4, 0.5, 0.0, 3.0)]
+    assert dispatch.resources["Shadow"].descriptors == [SamplerData(1, 1, 1, (2, 2, 2), 1, 0, 0.0, 0.0, 1000.0)]
+    tiles = dispatch.resources["Tiles"].descriptors
+    assert [(d.format.name, bytes(d.data)) for d in tiles] == [
+        ("R8G8B8A8_UNORM", bytes([1, 2, 3, 4])), ("R32G32B32A32_FLOAT", struct.pack("<4f", 1, 2, 3, 4))]
+    sky = dispatch.resources["Sky"].descriptors[0]
+    assert (sky.layers, sky.data) == (6, bytearray(6 * 16))       # a cube's six faces, zero-filled
+

@@ -359,13 +359,14 @@ def test_a_node_allocating_past_max_records_is_named(tmp_path) -> None:
 
 def test_every_runtime_code_has_a_rendered_case() -> None:
     from test_runtime_dispatch import RENDERED_HERE
+    from test_runtime_images import RENDERED_HERE as RENDERED_WITH_IMAGES
 
     from wgc import codes
 
     rendered_here = {"WG0021", "WG0022", "WG0023", "WG0024", "WG0804", "WG0805", "WG0806"}   # the tests here
     runtime_codes = {k.code for k in codes.ALL_KINDS                        # WG0021-WG0039: the runtime's environment
                      if k.code.startswith("WG08") or "WG0021" <= k.code <= "WG0039"}
-    assert runtime_codes == rendered_here | RENDERED_HERE
+    assert runtime_codes == rendered_here | RENDERED_HERE | RENDERED_WITH_IMAGES
 
 
 def run_options(tmp_path, source: str, dispatch: dict, **options):

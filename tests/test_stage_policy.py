@@ -129,6 +129,20 @@ TARGET_CASES = [
               "                                                                  ^~~~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0623-select-between-buffers"),
+    pytest.param("WG0450", lines(
+        "struct Args { uint scale; };", "[[vk::shader_record_ext]] ConstantBuffer<Args> args;",
+        "RWStructuredBuffer<uint> Out : register(u0);", *BROADCAST, "[NumThreads(8, 1, 1)]",
+        "[NodeLocalRootArgumentsTableIndex(3)]",
+        "void Main(uint gi : SV_GroupIndex) { Out[gi] = args.scale; }"),
+        lines("<stdin>:8:1: warning: [NodeLocalRootArgumentsTableIndex(3)] of 'Main' has no SPIR-V equivalent: "
+              "SPV_AMDX_shader_enqueue has no local root arguments, so the compiled node ignores it (its "
+              "[[vk::shader_record_ext]] blocks are ordinary uniform buffers) [WG0450] [-Wnode-local-root-arguments]",
+              "[NodeLocalRootArgumentsTableIndex(3)]",
+              "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+              "note: --target=emulated (wgc run) reads the node's [[vk::shader_record_ext]] blocks from entry 3 of "
+              "the dispatch's local-root-argument table",
+              TARGET_NOTE,
+              "1 warning generated."), id="WG0450-local-root-arguments-table-index"),
     pytest.param("WG0453", lines(
         "struct R { uint x; };", *BROADCAST, "[NumThreads(8, 1, 1)]",
         "void Main(uint gi : SV_GroupIndex, [MaxRecords(2)] NodeOutput<R> A, [MaxRecords(2)] NodeOutput<R> B)",
@@ -332,7 +346,7 @@ def test_every_target_code_has_a_case() -> None:
     # (sema/modules.py), tested in test_spirv_nodes.py and test_spirv_memory_model.py
     # WG0453/WG0454 (node objects rebound in branches, held in aggregates) are target limits numbered in WG04xx
     target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
-    target_codes |= {"WG0453", "WG0454"}
+    target_codes |= {"WG0450", "WG0453", "WG0454"}
     assert target_codes == {p.values[0] for p in TARGET_CASES}
 
 
@@ -460,3 +474,17 @@ def test_float_compare_exchange_on_a_record_member_is_checked_and_a_target_limit
     assert [d.code for d in run(source, "spirv").diagnostics] == ["WG0620", "WG0620"]
     wrong = source.replace("r.Get().f, 0.0", "r.Get().i, 0.0")
     assert [d.code for d in run(wrong, "ir").diagnostics] == ["WG0304"]   # the location must be a float
+
+
+def test_a_target_warning_keeps_the_module() -> None:
+    """WG0450 is a warning among the target limits: the AMDX module is still written (the shader
+    record an ordinary uniform buffer), and the emulated target, which reads the table, says nothing;
+    -Werror makes it an error like any warning."""
+    source = next(p.values[1] for p in TARGET_CASES if p.values[0] == "WG0450")
+    amdx = run(source, "spirv")
+    assert amdx.ok and [d.code for d in amdx.diagnostics] == ["WG0450"]
+    assert amdx.outputs["spirv"][:4] == b"\x03\x02\x23\x07" and b"args" in amdx.outputs["spirv"]
+    emulated = run(source, "spirv", target="emulated")
+    assert emulated.ok and not emulated.diagnostics and emulated.outputs["spirv"][:4] == b"\x03\x02\x23\x07"
+    strict = run(source, "spirv", warning_flags=("error=node-local-root-arguments",))
+    assert not strict.ok and not strict.outputs

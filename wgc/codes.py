@@ -188,7 +188,8 @@ MISSING_MAX_RECORDS_PER_NODE = _kind("WG0425", DE, "an output array without [Max
 INVALID_LOOP_ENTRY = _kind("WG0426", E, "loop-entry attributes incomplete, out of range, on a recursive node, or under lib_6_8")
 INVALID_NODE_SIGNATURE = _kind("WG0427", E, "a node shader that does not return void or is declared wrongly")
 LOCAL_ROOT_ARGUMENTS_IGNORED = _kind(
-    "WG0450", W, "[NodeLocalRootArgumentsTableIndex]: SPIR-V has no local root arguments; only inspect keeps it",
+    "WG0450", W, "[NodeLocalRootArgumentsTableIndex] with the AMDX target: SPV_AMDX_shader_enqueue has no local "
+    "root arguments (the emulated target reads them)",
     "node-local-root-arguments")
 DISCARD_IN_NODE = _kind("WG0440", E, "'discard' reachable from a node shader (only pixel shaders may discard)")
 DERIVATIVES_NEED_GROUP_SHAPE = _kind(
@@ -274,13 +275,19 @@ UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a
 DISPATCH_INVALID = _kind("WG0800", E, "a dispatch description that is not valid JSON or breaks its schema")
 DISPATCH_UNKNOWN_NAME = _kind("WG0801", E, "a dispatch description names a node or resource the graph does not have")
 DISPATCH_RECORD_FIELD = _kind("WG0802", E, "a record written by field name names a field its record struct lacks")
-RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource of a kind wgc run cannot bind (textures, samplers, typed "
-                               "buffers)")
+RESOURCE_NOT_SUPPORTED = _kind("WG0803", E, "a resource wgc run cannot bind (multisampled textures, arrays of "
+                               "buffers, acceleration structures) or that is no descriptor (a shader record)")
 RESOURCE_MISSING = _kind("WG0804", E, "a resource the graph's shaders use has no contents in the dispatch description")
 RECORDS_OUT_OF_MEMORY = _kind("WG0805", E, "the records a node may produce do not fit in the memory wgc run may use")
 DUMP_UNKNOWN = _kind("WG0806", E, "--dump names no resource of the graph")
 GRID_BEYOND_MAX = _kind("WG0807", E, "a record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid] (undefined "
                       "behaviour in D3D12)")
+TEXTURE_FORMAT = _kind("WG0808", E, "a texture or typed buffer in a dispatch description with an unknown texel format "
+                       "or one whose values are not what the shader reads")
+LOCAL_ROOT_ARGUMENTS_MISSING = _kind("WG0809", E, "a node reads [[vk::shader_record_ext]] local root arguments that "
+                                     "the dispatch's table or the node's table index does not provide")
+BINDING_CONFLICT = _kind("WG0810", E, "two resources the shaders use share a Vulkan binding but need different "
+                         "descriptor types (only a sampler and a sampled image combine)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -402,9 +402,9 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     if unselectable:
         return {}, unselectable, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target)
-    if limits:
+    if has_errors(limits):
         return {}, limits, None
-    warnings = composition_warnings(nodes, options.split_nodes, options.target)
+    warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
     outputs: dict[str, bytes] = {}
     reflection = None
     if options.reflection or options.emit == "reflection":

@@ -7,7 +7,8 @@ carries so that a runtime refuses a module built for another version.
 
 Module. SPIR-V 1.6 for Vulkan 1.3, `OpMemoryModel PhysicalStorageBuffer64 Vulkan`; no AMDX
 instruction, capability or storage class. Each node is one `GLCompute` entry point, named as in the
-AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them.
+AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them (shader records
+excepted: below).
 Device features the runtime enables: `bufferDeviceAddress`, `vulkanMemoryModel`,
 `scalarBlockLayout` (records are laid out with scalar rules, as in the AMDX module) and
 `shaderInt64` always; the 16-bit and 64-bit features the program's own types need; subgroup
@@ -69,7 +70,11 @@ Cross-group sharing. `shared_counters + 4 * r` holds, for record r, the number o
 have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G. Invocation 0
 decrements it (device scope, acquire-release); the call returns true in the group that saw 1.
 
-Local root arguments. `local_root_arguments` is the address of this node's table entry (0 if none).
+Local root arguments. `local_root_arguments` is the address of this node's table entry,
+`table + stride * [NodeLocalRootArgumentsTableIndex]` (0 if the node has no index or the dispatch no
+table). A `[[vk::shader_record_ext]]` block is read there, in its own layout (as the reflection
+gives it), through a `PhysicalStorageBuffer` pointer; it takes no descriptor. The runtime refuses a
+run in which a node reading such a block has no index or its entry lies past the table.
 """
 
 from __future__ import annotations

@@ -144,6 +144,9 @@ class Variable:
     counter_binding: Binding | None = None
     """RW/Append/Consume structured buffers: where their counter lives (sema, `bindings.py`)."""
     push_constant: bool = False
+    shader_record: bool = False
+    """A `[[vk::shader_record_ext]]` (or `_nv`) constant buffer: the node's local root arguments
+    (the emulated target reads its table entry; the AMDX target binds an ordinary uniform buffer)."""
     block_kind: str | None = None
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None

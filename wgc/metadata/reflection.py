@@ -239,6 +239,9 @@ class Resource:
     array_dims: tuple[int, ...]
     globally_coherent: bool
     push_constant: bool
+    shader_record: bool
+    """`[[vk::shader_record_ext]]`: the node's local root arguments (emulated target: read from its
+    local-root-argument table entry, no descriptor; AMDX target: an ordinary uniform buffer)."""
     element_type: str | None
     """Buffers and textures: the template argument (`float4`); None for the others."""
     element_component: str | None
@@ -262,6 +265,7 @@ class Resource:
             "vk_descriptor_type": VULKAN_DESCRIPTOR_TYPES.get(self.descriptor_type or ""),
             "count": None if self.push_constant else self.descriptor_count, "array_dims": list(self.array_dims),
             "globally_coherent": self.globally_coherent, "push_constant": self.push_constant,
+            "shader_record": self.shader_record,
             "element_type": self.element_type, "element_component": self.element_component,
             "layout": self.layout.to_json() if self.layout else None,
             "counter": self.counter.to_json() if self.counter else None,
@@ -327,6 +331,7 @@ def _resource(variable: ir.Variable, users: Sequence[str], counter_users: Sequen
         binding_source=binding.source if binding is not None else None,
         descriptor_type=descriptor, array_dims=dims,
         globally_coherent="globallycoherent" in variable.modifiers, push_constant=variable.push_constant,
+        shader_record=variable.shader_record,
         element_type=element_type, element_component=element_component, layout=layout, counter=counter,
         used_by=tuple(users))
 

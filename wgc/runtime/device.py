@@ -3,8 +3,10 @@
 Input: a device selector (`--device`: an index into the listed devices or a substring of a
 device's name; default: the first discrete or integrated GPU, else the first device, which on a
 machine without a GPU is Mesa's lavapipe).  Output: a `Device` that makes buffers with device
-addresses, compute pipelines from SPIR-V words with push constants and descriptor-set layouts,
-descriptor sets, and records and submits command buffers.
+addresses, device memory for images (`images.py` makes them), compute pipelines from SPIR-V words
+with push constants and descriptor-set layouts of any descriptor type, descriptor sets
+(`DescriptorWrite`: buffers, image views, samplers, texel-buffer views), and records and submits
+command buffers; `features` says which optional device features it has (all of them are enabled).
 
 Invariants:
 - `vulkan` is imported here only, and only when a device is opened: `import wgc` and
@@ -48,6 +50,22 @@ ACCESS_SHADER_READ_WRITE = 0x20 | 0x40
 ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
 MAX_GROUP_COUNT = 65535
+
+
+_CORE_FEATURES = ("shaderInt16", "shaderFloat64", "shaderInt64", "imageCubeArray", "shaderImageGatherExtended",
+                  "shaderStorageImageExtendedFormats", "shaderStorageImageReadWithoutFormat",
+                  "shaderStorageImageWriteWithoutFormat", "shaderSampledImageArrayDynamicIndexing",
+                  "shaderStorageImageArrayDynamicIndexing", "shaderStorageBufferArrayDynamicIndexing",
+                  "shaderUniformBufferArrayDynamicIndexing", "shaderResourceMinLod", "sampleRateShading")
+_VULKAN11_FEATURES = ("storageBuffer16BitAccess", "uniformAndStorageBuffer16BitAccess", "storagePushConstant16")
+_VULKAN12_FEATURES = ("shaderFloat16", "shaderInt8", "storageBuffer8BitAccess", "uniformAndStorageBuffer8BitAccess",
+                      "storagePushConstant8", "runtimeDescriptorArray", "shaderSampledImageArrayNonUniformIndexing",
+                      "shaderStorageImageArrayNonUniformIndexing", "shaderStorageBufferArrayNonUniformIndexing",
+                      "shaderUniformTexelBufferArrayDynamicIndexing", "shaderStorageTexelBufferArrayDynamicIndexing",
+                      "shaderUniformTexelBufferArrayNonUniformIndexing",
+                      "shaderStorageTexelBufferArrayNonUniformIndexing", "shaderBufferInt64Atomics",
+                      "shaderSharedInt64Atomics")
+_VULKAN13_FEATURES = ("shaderDemoteToHelperInvocation", "shaderIntegerDotProduct", "subgroupSizeControl")
 
 
 class VulkanUnavailable(Exception):
@@ -168,6 +186,18 @@ class Buffer:
         return bytes(self.mapped[offset:end])
 
 
+@dataclass
+class DescriptorWrite:
+    """What one binding of a descriptor set points at: `kind` is a VkDescriptorType; `items` one per
+    array element: Buffers (storage and uniform buffers), texel-buffer views, or (sampler, image
+    view) pairs (samplers, sampled and storage images, combined image samplers; None where a kind
+    has no such part)."""
+
+    binding: int
+    kind: int
+    items: list[Any]
+
+
 class Device:
     """One logical device with a compute queue, one command buffer (recorded for each submit; the
     ones `record_reusable` makes are replayed as they are) and one fence."""
@@ -217,6 +247,10 @@ class Device:
         required["subgroup arithmetic and ballot operations in compute shaders"] = (
             p11.subgroupSupportedStages & vk.VK_SHADER_STAGE_COMPUTE_BIT
             and p11.subgroupSupportedOperations & SUBGROUP_OPERATIONS == SUBGROUP_OPERATIONS)
+        self.features = {name: bool(getattr(chain, name)) for chain, names in (
+            (f2.features, _CORE_FEATURES), (f11, _VULKAN11_FEATURES), (f12, _VULKAN12_FEATURES),
+            (f13, _VULKAN13_FEATURES)) for name in names}
+        """The device's features by Vulkan name (the ones `pipelines.CAPABILITY_FEATURES` asks for)."""
         missing = [name for name, have in required.items() if not have]
         if missing:
             raise DeviceFailure(f"device '{self.info.name}' lacks {', '.join(missing)}, which emulated work "
@@ -240,7 +274,7 @@ class Device:
                                                 pQueuePriorities=[1.0])
         info = vk.VkDeviceCreateInfo(pNext=self.ffi.addressof(f2), queueCreateInfoCount=1,
                                      pQueueCreateInfos=[queue_info])
-        self.device = self._call(vk.vkCreateDevice, self.physical, info, None)
+        self.device = self.call(vk.vkCreateDevice, self.physical, info, None)
         self.queue = vk.vkGetDeviceQueue(self.device, self.queue_family, 0)
         memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
         self._memory_types = [(memory.memoryTypes[i].propertyFlags, memory.memoryTypes[i].heapIndex)
@@ -248,11 +282,11 @@ class Device:
         local, host = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
         self.separate_memory = any(flags & local and not flags & host for flags, _ in self._memory_types)
         """The device has device-local memory the host cannot map (a discrete GPU)."""
-        self.pool = self._call(vk.vkCreateCommandPool, self.device, vk.VkCommandPoolCreateInfo(
+        self.pool = self.call(vk.vkCreateCommandPool, self.device, vk.VkCommandPoolCreateInfo(
             flags=vk.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, queueFamilyIndex=self.queue_family), None)
-        self.command_buffer = self._call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
+        self.command_buffer = self.call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
             commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
-        self.fence = self._call(vk.vkCreateFence, self.device, vk.VkFenceCreateInfo(), None)
+        self.fence = self.call(vk.vkCreateFence, self.device, vk.VkFenceCreateInfo(), None)
         barrier = vk.VkMemoryBarrier(
             srcAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE,
             dstAccessMask=(ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE
@@ -261,7 +295,7 @@ class Device:
         self._all_stages = (PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
                             | PIPELINE_STAGE_DRAW_INDIRECT)
 
-    def _call(self, function: Any, *args: Any) -> Any:
+    def call(self, function: Any, *args: Any) -> Any:
         try:
             return function(*args)
         except self.vk.VkError as error:
@@ -307,19 +341,34 @@ class Device:
                   if bits & (1 << i) and flags & host == host]
         return sorted(chosen, key=lambda i: 0 if self._memory_types[i][0] & local else 1)
 
-    def buffer(self, size: int, *, uniform: bool = False, host_access: bool = True) -> Buffer:
+    def allocate(self, size: int, type_bits: int, what: str) -> Any:
+        """Device memory of `size` bytes for an image (`type_bits` from its requirements), device-local
+        where the device has it."""
+        vk = self.vk
+        local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+        allowed = [i for i in range(len(self._memory_types)) if type_bits & (1 << i)]
+        for type_index in sorted(allowed, key=lambda i: 0 if self._memory_types[i][0] & local else 1):
+            try:
+                return vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
+                    allocationSize=size, memoryTypeIndex=type_index), None)
+            except vk.VkError:
+                continue
+        raise DeviceFailure(f"out of device memory for {what} ({size} bytes) on '{self.info.name}'")
+
+    def buffer(self, size: int, *, uniform: bool = False, host_access: bool = True, usage: int = 0) -> Buffer:
         """A buffer of `size` bytes (at least 16), zero-filled, with its device address.  Mapped, in
         device-local host-visible memory where the device has it and it is not full (a GPU's BAR
         heap), else in host memory the device reads over the bus; with `host_access=False` on a
-        device with `staging`, in device-local memory the host reaches through staging copies."""
+        device with `staging`, in device-local memory the host reaches through staging copies.
+        `usage`: VkBufferUsageFlags to add (texel buffers)."""
         vk = self.vk
         size = max(16, (size + 15) & ~15)
-        usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+        usage |= (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT | BUFFER_USAGE_SHADER_DEVICE_ADDRESS
                  | vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)
         if uniform:
             usage |= vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-        handle = self._call(vk.vkCreateBuffer, self.device, vk.VkBufferCreateInfo(
+        handle = self.call(vk.vkCreateBuffer, self.device, vk.VkBufferCreateInfo(
             size=size, usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
         needs = vk.vkGetBufferMemoryRequirements(self.device, handle)
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
@@ -339,7 +388,7 @@ class Device:
         info = vk.VkBufferDeviceAddressInfo(buffer=handle)
         address = self.lib.vkGetBufferDeviceAddress(self.device, self.ffi.addressof(info))
         if mapped:
-            view = self._call(vk.vkMapMemory, self.device, memory, 0, size, 0)
+            view = self.call(vk.vkMapMemory, self.device, memory, 0, size, 0)
             _zero(view, size)
             buffer = Buffer(handle, memory, size, int(address), view)
         else:
@@ -395,24 +444,24 @@ class Device:
 
     # ------------------------------------------------------------------ pipelines
 
-    def pipeline_layout(self, sets: list[list[tuple[int, str]]], push_bytes: int) -> tuple[Any, list[Any]]:
-        """A pipeline layout with one descriptor-set layout per entry of `sets` ((binding, "storage" |
-        "uniform") pairs, visible to compute) and `push_bytes` of push constants."""
+    def pipeline_layout(self, sets: list[list[tuple[int, int, int]]], push_bytes: int) -> tuple[Any, list[Any]]:
+        """A pipeline layout with one descriptor-set layout per entry of `sets` ((binding,
+        VkDescriptorType, descriptor count) triples, visible to compute) and `push_bytes` of push
+        constants."""
         vk = self.vk
         if push_bytes > self.max_push_constants:
             raise DeviceFailure(f"the shaders need {push_bytes} bytes of push constants; '{self.info.name}' "
                                 f"offers {self.max_push_constants}")
         layouts = []
         for bindings in sets:
-            entries = [vk.VkDescriptorSetLayoutBinding(
-                binding=b, descriptorType=(vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER if kind == "uniform"
-                                           else vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
-                descriptorCount=1, stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT) for b, kind in bindings]
-            layouts.append(self._call(vk.vkCreateDescriptorSetLayout, self.device,
-                                      vk.VkDescriptorSetLayoutCreateInfo(bindingCount=len(entries),
-                                                                         pBindings=entries or None), None))
+            entries = [vk.VkDescriptorSetLayoutBinding(binding=b, descriptorType=kind, descriptorCount=count,
+                                                       stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT)
+                       for b, kind, count in bindings]
+            layouts.append(self.call(vk.vkCreateDescriptorSetLayout, self.device,
+                                     vk.VkDescriptorSetLayoutCreateInfo(bindingCount=len(entries),
+                                                                        pBindings=entries or None), None))
         ranges = [vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0, size=push_bytes)]
-        layout = self._call(vk.vkCreatePipelineLayout, self.device, vk.VkPipelineLayoutCreateInfo(
+        layout = self.call(vk.vkCreatePipelineLayout, self.device, vk.VkPipelineLayoutCreateInfo(
             setLayoutCount=len(layouts), pSetLayouts=layouts or None,
             pushConstantRangeCount=1 if push_bytes else 0, pPushConstantRanges=ranges if push_bytes else None), None)
         return layout, layouts
@@ -420,7 +469,7 @@ class Device:
     def pipelines(self, words: bytes, entry_points: list[str], layout: Any) -> dict[str, Any]:
         """One compute pipeline per entry point of the SPIR-V module `words`."""
         vk = self.vk
-        module = self._call(vk.vkCreateShaderModule, self.device, vk.VkShaderModuleCreateInfo(
+        module = self.call(vk.vkCreateShaderModule, self.device, vk.VkShaderModuleCreateInfo(
             codeSize=len(words), pCode=words), None)
         try:
             result = {}
@@ -428,32 +477,42 @@ class Device:
                 stage = vk.VkPipelineShaderStageCreateInfo(stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module,
                                                            pName=name)
                 info = vk.VkComputePipelineCreateInfo(stage=stage, layout=layout)
-                result[name] = self._call(vk.vkCreateComputePipelines, self.device, None, 1, [info], None)[0]
+                result[name] = self.call(vk.vkCreateComputePipelines, self.device, None, 1, [info], None)[0]
             return result
         finally:
             vk.vkDestroyShaderModule(self.device, module, None)
 
-    def descriptor_sets(self, layouts: list[Any], writes: list[list[tuple[int, str, Buffer]]]) -> tuple[Any, list[Any]]:
-        """A pool and one set per layout, each binding pointing at its whole buffer."""
+    def descriptor_sets(self, layouts: list[Any], writes: list[list[DescriptorWrite]]) -> tuple[Any, list[Any]]:
+        """A pool and one set per layout, each binding pointing at its buffers (whole), image views
+        (GENERAL layout), samplers or texel-buffer views."""
         vk = self.vk
-        storage = sum(1 for w in writes for _, kind, _ in w if kind != "uniform")
-        uniform = sum(1 for w in writes for _, kind, _ in w if kind == "uniform")
-        sizes = [vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=max(1, storage)),
-                 vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount=max(1, uniform))]
-        pool = self._call(vk.vkCreateDescriptorPool, self.device, vk.VkDescriptorPoolCreateInfo(
-            maxSets=max(1, len(layouts)), poolSizeCount=2, pPoolSizes=sizes), None)
+        counts: dict[int, int] = {}
+        for w in (w for set_writes in writes for w in set_writes):
+            counts[w.kind] = counts.get(w.kind, 0) + len(w.items)
+        sizes = [vk.VkDescriptorPoolSize(type=kind, descriptorCount=count) for kind, count in counts.items()] or \
+            [vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=1)]
+        pool = self.call(vk.vkCreateDescriptorPool, self.device, vk.VkDescriptorPoolCreateInfo(
+            maxSets=max(1, len(layouts)), poolSizeCount=len(sizes), pPoolSizes=sizes), None)
         if not layouts:
             return pool, []
-        sets = self._call(vk.vkAllocateDescriptorSets, self.device, vk.VkDescriptorSetAllocateInfo(
+        sets = self.call(vk.vkAllocateDescriptorSets, self.device, vk.VkDescriptorSetAllocateInfo(
             descriptorPool=pool, descriptorSetCount=len(layouts), pSetLayouts=layouts))
         updates = []
         for descriptor_set, bindings in zip(sets, writes):
-            for binding, kind, buffer in bindings:
-                info = vk.VkDescriptorBufferInfo(buffer=buffer.handle, offset=0, range=buffer.size)
-                updates.append(vk.VkWriteDescriptorSet(
-                    dstSet=descriptor_set, dstBinding=binding, descriptorCount=1,
-                    descriptorType=(vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER if kind == "uniform"
-                                    else vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), pBufferInfo=[info]))
+            for write in bindings:
+                kind = write.kind
+                common = dict(dstSet=descriptor_set, dstBinding=write.binding, descriptorCount=len(write.items),
+                              descriptorType=kind)
+                if kind in (vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER):
+                    infos = [vk.VkDescriptorBufferInfo(buffer=b.handle, offset=0, range=b.size) for b in write.items]
+                    updates.append(vk.VkWriteDescriptorSet(**common, pBufferInfo=infos))
+                elif kind in (vk.VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, vk.VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER):
+                    updates.append(vk.VkWriteDescriptorSet(**common, pTexelBufferView=list(write.items)))
+                else:   # (sampler or None, image view or None) pairs
+                    infos = [vk.VkDescriptorImageInfo(sampler=sampler, imageView=view,
+                                                      imageLayout=vk.VK_IMAGE_LAYOUT_GENERAL if view else 0)
+                             for sampler, view in write.items]
+                    updates.append(vk.VkWriteDescriptorSet(**common, pImageInfo=infos))
         if updates:
             vk.vkUpdateDescriptorSets(self.device, len(updates), updates, 0, None)
         return pool, list(sets)
@@ -510,7 +569,7 @@ class Device:
         own, which `end_reusable` returns and `replay` runs as often as wanted."""
         vk = self.vk
         self._one_time = self.command_buffer
-        self.command_buffer = self._call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
+        self.command_buffer = self.call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
             commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
         vk.vkBeginCommandBuffer(self.command_buffer, vk.VkCommandBufferBeginInfo(flags=0))
 
@@ -528,7 +587,7 @@ class Device:
         vk = self.vk
         buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
         info = vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=buffers)
-        self._call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
+        self.call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
         result = self.lib.vkWaitForFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]), 1,
                                           0xFFFFFFFFFFFFFFFF)
         self.lib.vkResetFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]))

@@ -2,8 +2,9 @@
 
 Input: the JSON text of a dispatch description (schema in README.md, "wgc run") and the
 `program.Program` it drives.  Output: a `Dispatch` (entry records as bytes in wgc's own record
-layout, resource contents, root constants, local root arguments, repeat count), or located
-diagnostics (WG0800-WG0803, WG0807) pointing into the JSON text.
+layout, resource contents: buffer bytes, texture and typed-buffer texels with their format and
+extent, sampler descriptions; root constants, local root arguments, repeat count), or located
+diagnostics (WG0800-WG0803, WG0807, WG0808) pointing into the JSON text.
 
 Invariants: every problem is a diagnostic with the span of the JSON value at fault (never an
 exception); records written by field name go through the record layouts of the compile's
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, DiagnosticKind
+from wgc.runtime.formats import FORMATS, Format, default_format
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
 from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid,
                                  scalar_shape)
@@ -44,11 +46,58 @@ class EntryInput:
 
 
 @dataclass
+class TextureData:
+    """One texture (or typed buffer: only `width`): its texels, mip level by mip level (largest
+    first), in each level layer by layer, then z, y, x (x fastest)."""
+
+    format: Format
+    width: int
+    height: int
+    depth: int
+    layers: int
+    mips: int
+    data: bytearray
+
+    def level_extent(self, level: int) -> tuple[int, int, int]:
+        return (max(1, self.width >> level), max(1, self.height >> level), max(1, self.depth >> level))
+
+    def level_bytes(self, level: int) -> int:
+        w, h, d = self.level_extent(level)
+        return w * h * d * self.layers * self.format.texel_bytes
+
+    @property
+    def size(self) -> int:
+        return sum(self.level_bytes(level) for level in range(self.mips))
+
+
+@dataclass(frozen=True)
+class SamplerData:
+    """A sampler description, in VkSamplerCreateInfo's terms (numbers are Vulkan enum values)."""
+
+    mag_filter: int
+    min_filter: int
+    mip_filter: int
+    address: tuple[int, int, int]
+    compare: int | None
+    """VkCompareOp, or None for a sampler that does not compare."""
+    border: int
+    mip_lod_bias: float
+    min_lod: float
+    max_lod: float
+
+
+Descriptor = TextureData | SamplerData
+
+
+@dataclass
 class ResourceData:
     resource: ResourcePlan
     data: bytearray
+    """Buffers: their bytes (empty for textures, typed buffers and samplers)."""
     key: str
     """The key the description used ("u0", "space1/t2", a name)."""
+    descriptors: list[Descriptor] = field(default_factory=list)
+    """Textures, typed buffers and samplers: one per array element (one for a single one)."""
 
 
 @dataclass
@@ -381,17 +430,186 @@ def _resources(value: Located, program: Program, dispatch: Dispatch, diagnostics
             continue
         if resource.descriptor is None:
             diagnostics.append(codes.RESOURCE_NOT_SUPPORTED(
-                value.keys[key], f"'{resource.name}' is a '{resource.type}': wgc run binds storage and "
-                                 "constant buffers only"))
+                value.keys[key], f"'{resource.name}' is a '{resource.type}': {resource.unsupported}"))
             continue
         if resource.name in dispatch.resources:
             diagnostics.append(codes.DISPATCH_INVALID(value.keys[key], f"'{key}' names '{resource.name}', "
                                                       "which an earlier member already gave"))
             continue
         try:
-            dispatch.resources[resource.name] = ResourceData(resource, typed_bytes(item, f"the contents of '{key}'"), key)
+            if resource.image is None and resource.descriptor != "sampler":
+                data = ResourceData(resource, typed_bytes(item, f"the contents of '{key}'"), key)
+            else:
+                data = ResourceData(resource, bytearray(), key, _descriptors(item, resource))
+            dispatch.resources[resource.name] = data
         except _Invalid as problem:
             diagnostics.append(problem.diagnostic)
+
+
+def _descriptors(value: Located, resource: ResourcePlan) -> list[Descriptor]:
+    """The textures, typed buffers or samplers of `resource`: one description, or a list of them for
+    an array (as many as it declares; any number from 1 for an unbounded one)."""
+    read = _sampler if resource.descriptor == "sampler" else _texture
+    if resource.count == 1:
+        if isinstance(value.value, list):
+            raise _fail(value, f"'{resource.name}' is a single '{resource.type}': describe it with one object, "
+                               "not a list")
+        return [read(value, resource)]
+    if not isinstance(value.value, list):
+        wanted = "one or more" if resource.count is None else str(resource.count)
+        raise _fail(value, f"'{resource.name}' is an array ('{resource.type}'): write a list of {wanted} "
+                           "descriptions, one per element")
+    if resource.count is not None and len(value.value) != resource.count:
+        raise _fail(value, f"'{resource.name}' has {resource.count} elements; the list describes "
+                           f"{len(value.value)}")
+    if not value.value:
+        raise _fail(value, f"'{resource.name}' is an unbounded array: describe at least one element")
+    return [read(item, resource) for item in value.value]
+
+
+TEXTURE_KEYS = ("format", "width", "height", "depth", "layers", "mips")
+SAMPLER_FILTERS = {"point": 0, "linear": 1}
+SAMPLER_ADDRESS = {"wrap": 0, "mirror": 1, "clamp": 2, "border": 3, "mirror_once": 4}
+SAMPLER_COMPARISONS = {"never": 0, "less": 1, "equal": 2, "less_equal": 3, "greater": 4, "not_equal": 5,
+                       "greater_equal": 6, "always": 7}
+SAMPLER_BORDERS = {"transparent_black": 0, "opaque_black": 2, "opaque_white": 4}
+SAMPLER_KEYS = ("filter", "min_filter", "mag_filter", "mip_filter", "address", "address_u", "address_v",
+                "address_w", "comparison", "border_color", "mip_lod_bias", "min_lod", "max_lod")
+MAX_LOD = 1000.0
+"""VK_LOD_CLAMP_NONE: the default `max_lod` (every mip level)."""
+
+
+def _choice(value: Located, table: dict[str, int], what: str) -> int:
+    if not isinstance(value.value, str) or value.value not in table:
+        raise _fail(value, f"{what} is one of {', '.join(repr(k) for k in table)}")
+    return table[value.value]
+
+
+def _number(value: Located, what: str) -> float:
+    if isinstance(value.value, bool) or not isinstance(value.value, (int, float)):
+        raise _fail(value, f"{what} is a number")
+    return float(value.value)
+
+
+def _sampler(value: Located, resource: ResourcePlan) -> SamplerData:
+    """A sampler description (README: filter, address modes, comparison, border colour, LOD range)."""
+    if not isinstance(value.value, dict):
+        raise _fail(value, "a sampler is an object (\"filter\", \"address\", \"comparison\", ...; {} for "
+                           "the defaults)")
+    for key, span in value.keys.items():
+        if key not in SAMPLER_KEYS:
+            raise _Invalid(codes.DISPATCH_INVALID(span, f"unknown member '{key}' of a sampler (expected one of "
+                                                        f"{', '.join(SAMPLER_KEYS)})"))
+    members = value.value
+    base = _choice(members["filter"], SAMPLER_FILTERS, "\"filter\"") if "filter" in members else 1
+    filters = [_choice(members[k], SAMPLER_FILTERS, f'"{k}"') if k in members else base
+               for k in ("mag_filter", "min_filter", "mip_filter")]
+    address = _choice(members["address"], SAMPLER_ADDRESS, "\"address\"") if "address" in members else 2
+    modes = tuple(_choice(members[k], SAMPLER_ADDRESS, f'"{k}"') if k in members else address
+                  for k in ("address_u", "address_v", "address_w"))
+    comparing = resource.type.startswith("SamplerComparisonState")
+    compare = None
+    if "comparison" in members:
+        if not comparing:
+            raise _fail(members["comparison"], f"'{resource.name}' is a '{resource.type}', which does not compare: "
+                                               "only a SamplerComparisonState takes \"comparison\"")
+        compare = _choice(members["comparison"], SAMPLER_COMPARISONS, "\"comparison\"")
+    elif comparing:
+        compare = SAMPLER_COMPARISONS["less"]
+    border = _choice(members["border_color"], SAMPLER_BORDERS, "\"border_color\"") if "border_color" in members \
+        else 0
+    bias = _number(members["mip_lod_bias"], "\"mip_lod_bias\"") if "mip_lod_bias" in members else 0.0
+    low = _number(members["min_lod"], "\"min_lod\"") if "min_lod" in members else 0.0
+    high = _number(members["max_lod"], "\"max_lod\"") if "max_lod" in members else MAX_LOD
+    if high < low:
+        raise _fail(members.get("max_lod", value), f"\"max_lod\" ({high}) is below \"min_lod\" ({low})")
+    return SamplerData(filters[0], filters[1], filters[2], modes, compare, border, bias, low, high)  # type: ignore[arg-type]
+
+
+def _texture(value: Located, resource: ResourcePlan) -> TextureData:
+    """A texture or typed buffer description: format, extent, mips, layers and texel data."""
+    shape = resource.image
+    assert shape is not None
+    if not isinstance(value.value, dict):
+        raise _fail(value, f"'{resource.name}' is a '{resource.type}': describe it with an object "
+                           "(\"format\", \"width\", ..., and its texels)")
+    members = value.value
+    data_keys = [k for k in members if k not in TEXTURE_KEYS]
+    if len(data_keys) > 1:
+        raise _Invalid(codes.DISPATCH_INVALID(value.keys[data_keys[1]], f"a second data member '{data_keys[1]}' (a "
+                                                                        "texture's texels are one typed array or one "
+                                                                        "\"hex\" string)"))
+    if "format" in members:
+        name = members["format"].value
+        format_ = FORMATS.get(name) if isinstance(name, str) else None
+        if format_ is None:
+            raise _Invalid(codes.TEXTURE_FORMAT(members["format"].span, f"unknown texel format {members['format'].value!r}",
+                                                notes=(f"the formats: {', '.join(FORMATS)}",)))
+    else:
+        default = default_format(shape.component, shape.components)
+        if default is None:
+            raise _fail(value, f"'{resource.name}' is a '{resource.type}': give its \"format\"")
+        format_ = default
+    if format_.reads != shape.component:
+        raise _Invalid(codes.TEXTURE_FORMAT(
+            members["format"].span if "format" in members else value.span,
+            f"format {format_.name} holds {format_.reads} values; '{resource.name}' ('{resource.type}') reads "
+            f"{shape.component} values"))
+    extent = {k: _positive(members[k], f'"{k}"') if k in members else 1 for k in TEXTURE_KEYS[1:]}
+    if shape.dim == "Cube" and "layers" not in members:
+        extent["layers"] = 6
+    _check_extent(value, resource, extent)
+    texture = TextureData(format_, extent["width"], extent["height"], extent["depth"], extent["layers"],
+                          extent["mips"], bytearray())
+    if not data_keys:
+        texture.data = bytearray(texture.size)
+        return texture
+    key = data_keys[0]
+    if key == "hex":
+        texture.data = bytearray(_hex(members[key]))
+    elif key == format_.array:
+        texture.data = typed_bytes(Located({key: members[key]}, value.span, {key: value.keys[key]}), "texels")
+    else:
+        raise _Invalid(codes.DISPATCH_INVALID(value.keys[key], f"texels of format {format_.name} are written as "
+                                                               f"\"{format_.array}\" or \"hex\", not '{key}'"))
+    if len(texture.data) != texture.size:
+        texels = texture.size // format_.texel_bytes
+        raise _fail(members[key], f"'{resource.name}' holds {texels} texels of {format_.name} ({texture.size} bytes, "
+                                  f"{texels * format_.components} \"{format_.array}\" values); this gives "
+                                  f"{len(texture.data)} bytes")
+    return texture
+
+
+def _positive(value: Located, what: str) -> int:
+    number = _natural(value, what)
+    if number == 0:
+        raise _fail(value, f"{what} is at least 1")
+    return number
+
+
+def _check_extent(value: Located, resource: ResourcePlan, extent: dict[str, int]) -> None:
+    """The extent members a texture of `resource`'s dimension may have, and its mip count."""
+    shape = resource.image
+    assert shape is not None
+    fixed = {"1D": ("height", "depth"), "2D": ("depth",), "Cube": ("depth",), "3D": ("layers",),
+             "Buffer": ("height", "depth", "layers", "mips")}[shape.dim]
+    if not shape.arrayed and shape.dim != "Cube":
+        fixed += ("layers",)
+    for key in fixed:
+        if extent[key] != 1:
+            where = value.value.get(key, value)
+            raise _fail(where, f"'{resource.name}' is a '{resource.type}': its \"{key}\" is 1")
+    if shape.dim == "Cube":
+        if extent["width"] != extent["height"]:
+            raise _fail(value, f"the faces of cube texture '{resource.name}' are square: width {extent['width']} "
+                               f"and height {extent['height']} differ")
+        if extent["layers"] % 6 or (not shape.arrayed and extent["layers"] != 6):
+            raise _fail(value.value.get("layers", value), f"cube texture '{resource.name}' has 6 faces per cube: "
+                                                          f"\"layers\" is {'a multiple of ' if shape.arrayed else ''}6")
+    largest = max(extent["width"], extent["height"], extent["depth"])
+    if extent["mips"] > largest.bit_length():
+        raise _fail(value.value.get("mips", value), f"a {largest}-texel texture has at most {largest.bit_length()} "
+                                                    "mip levels")
 
 
 def _root_constants(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
@@ -409,7 +627,12 @@ def _local_root_arguments(value: Located, program: Program, dispatch: Dispatch,
     if not isinstance(value.value, dict) or set(value.value) != {"stride", "hex"}:
         raise _fail(value, "'local_root_arguments' is {\"stride\": N, \"hex\": \"...\"}")
     stride = _natural(value.value["stride"], "a stride")
-    dispatch.local_root_arguments = (stride, _hex(value.value["hex"]))
+    table = _hex(value.value["hex"])
+    alignment = max((r.alignment for r in program.resources if r.shader_record), default=1)
+    if stride % alignment:
+        raise _fail(value.value["stride"], f"stride {stride} is not a multiple of {alignment}, the alignment of the "
+                                           "graph's [[vk::shader_record_ext]] blocks")
+    dispatch.local_root_arguments = (stride, table)
 
 
 def _repeat(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:

@@ -1,24 +1,26 @@
 """Runtime: compute pipelines and descriptor sets for an emulated module.
 
-Input: an open `device.Device`, the emulated SPIR-V module (bytes), the `program.Program` and the
-resource buffers a dispatch binds.  Output: `GraphPipelines`: one pipeline layout (a descriptor-set
+Input: an open `device.Device`, the emulated SPIR-V module (bytes), the `program.Program` and
+what each (set, binding) points at (`device.DescriptorWrite`: buffers, image views, samplers,
+texel-buffer views), made by `run.Session`.  Output: `GraphPipelines`: one pipeline layout (a descriptor-set
 layout per set the module's variables use, push constants of the emulation ABI plus the user's
 block), one compute pipeline per node entry point, and descriptor sets pointing at the buffers.
 
 Invariants: the bindings come from the module itself (`module_bindings`: the variables an
 `OpEntryPoint` lists with `DescriptorSet`/`Binding` decorations), so the layout follows exactly
-what the shaders use; the program's resources only say what kind of descriptor each one is.
+what the shaders use; a capability of the module whose device feature is off
+(`CAPABILITY_FEATURES`) is a `DeviceFailure` naming both, before any pipeline is made.
 """
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import emulation_abi as abi
-from wgc.runtime.device import Buffer, Device
-from wgc.runtime.program import Program, ResourcePlan
+from wgc.runtime.device import DescriptorWrite, Device, DeviceFailure
+from wgc.runtime.program import Program
 
 _OP_ENTRY_POINT = 15
 _OP_DECORATE = 71
@@ -26,17 +28,64 @@ _DECORATION_BINDING = 33
 _DECORATION_DESCRIPTOR_SET = 34
 
 
+_OP_CAPABILITY = 17
+_OP_TYPE_IMAGE = 25
+_OP_TYPE_ARRAY = 28
+_OP_TYPE_RUNTIME_ARRAY = 29
+_OP_TYPE_POINTER = 32
+_OP_VARIABLE = 59
+
+CAPABILITY_FEATURES = {
+    10: "shaderFloat64", 22: "shaderInt16", 25: "shaderImageGatherExtended", 34: "imageCubeArray",
+    45: "imageCubeArray", 42: "shaderResourceMinLod", 49: "shaderStorageImageExtendedFormats",
+    55: "shaderStorageImageReadWithoutFormat", 56: "shaderStorageImageWriteWithoutFormat",
+    29: "shaderSampledImageArrayDynamicIndexing", 31: "shaderStorageImageArrayDynamicIndexing",
+    39: "shaderInt8", 5302: "runtimeDescriptorArray",
+    5307: "shaderSampledImageArrayNonUniformIndexing", 5308: "shaderStorageBufferArrayNonUniformIndexing",
+    5309: "shaderStorageImageArrayNonUniformIndexing", 5311: "shaderUniformTexelBufferArrayNonUniformIndexing",
+    5312: "shaderStorageTexelBufferArrayNonUniformIndexing", 5304: "shaderUniformTexelBufferArrayDynamicIndexing",
+    5305: "shaderStorageTexelBufferArrayDynamicIndexing",
+}
+"""SPIR-V capabilities (by number) a device feature must back (`Device.features`)."""
+
+CAPABILITY_NAMES = {
+    10: "Float64", 22: "Int16", 25: "ImageGatherExtended", 34: "ImageCubeArray", 45: "SampledCubeArray",
+    42: "MinLod", 49: "StorageImageExtendedFormats", 55: "StorageImageReadWithoutFormat",
+    56: "StorageImageWriteWithoutFormat", 29: "SampledImageArrayDynamicIndexing",
+    31: "StorageImageArrayDynamicIndexing", 39: "Int8", 5302: "RuntimeDescriptorArray",
+    5307: "SampledImageArrayNonUniformIndexing", 5308: "StorageBufferArrayNonUniformIndexing",
+    5309: "StorageImageArrayNonUniformIndexing", 5311: "UniformTexelBufferArrayNonUniformIndexing",
+    5312: "StorageTexelBufferArrayNonUniformIndexing", 5304: "UniformTexelBufferArrayDynamicIndexing",
+    5305: "StorageTexelBufferArrayDynamicIndexing",
+}
+
+
 @dataclass(frozen=True)
 class ModuleInterface:
     entry_points: tuple[str, ...]
     bindings: frozenset[tuple[int, int]]
     """(set, binding) of every decorated variable some entry point lists."""
+    capabilities: frozenset[int] = frozenset()
+    image_formats: dict[tuple[int, int], int] = field(default_factory=dict)
+    """(set, binding) -> the SPIR-V ImageFormat of the storage image or texel buffer there."""
+
+
+def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
+    """'Capability (feature)' for each capability of a module whose device feature is off."""
+    return [f"{CAPABILITY_NAMES[c]} ({CAPABILITY_FEATURES[c]})"
+            for c in sorted(interface.capabilities)
+            if c in CAPABILITY_FEATURES and not features.get(CAPABILITY_FEATURES[c], False)]
 
 
 def module_bindings(module: bytes) -> ModuleInterface:
-    """The entry point names and used (set, binding) pairs of a SPIR-V module."""
+    """The entry point names, used (set, binding) pairs, capabilities and storage-image formats of a
+    SPIR-V module."""
     words = struct.unpack(f"<{len(module) // 4}I", module[: len(module) // 4 * 4])
     names: list[str] = []
+    storage_formats: dict[int, int] = {}     # OpTypeImage with Sampled 2 -> format
+    pointee: dict[int, int] = {}             # pointer and array types -> what they hold
+    variables: dict[int, int] = {}           # variable -> its pointer type
+    capabilities: set[int] = set()
     interface: set[int] = set()
     sets: dict[int, int] = {}
     binds: dict[int, int] = {}
@@ -49,6 +98,16 @@ def module_bindings(module: bytes) -> ModuleInterface:
             end = raw.index(b"\0")
             names.append(raw[:end].decode())
             interface.update(operands[2 + end // 4 + 1:])
+        elif opcode == _OP_TYPE_IMAGE and operands[6] == 2:
+            storage_formats[operands[0]] = operands[7]
+        elif opcode in (_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY):
+            pointee[operands[0]] = operands[1]
+        elif opcode == _OP_TYPE_POINTER:
+            pointee[operands[0]] = operands[2]
+        elif opcode == _OP_VARIABLE:
+            variables[operands[1]] = operands[0]
+        elif opcode == _OP_CAPABILITY and operands:
+            capabilities.add(operands[0])
         elif opcode == _OP_DECORATE and len(operands) >= 3:
             if operands[1] == _DECORATION_BINDING:
                 binds[operands[0]] = operands[2]
@@ -56,24 +115,32 @@ def module_bindings(module: bytes) -> ModuleInterface:
                 sets[operands[0]] = operands[2]
         at += max(count, 1)
     used = frozenset((sets.get(v, 0), binds[v]) for v in interface if v in binds)
-    return ModuleInterface(tuple(names), used)
+    formats = {}
+    for variable, type_ in variables.items():
+        while type_ in pointee:
+            type_ = pointee[type_]
+        if type_ in storage_formats and variable in binds and variable in interface:
+            formats[(sets.get(variable, 0), binds[variable])] = storage_formats[type_]
+    return ModuleInterface(tuple(names), used, frozenset(capabilities), formats)
 
 
 class GraphPipelines:
     """The pipelines of one emulated module, with its resources bound."""
 
     def __init__(self, device: Device, module: bytes, program: Program,
-                 buffers: dict[tuple[int, int], tuple[ResourcePlan, Buffer]], user_push_bytes: int) -> None:
+                 bindings: dict[tuple[int, int], DescriptorWrite], user_push_bytes: int) -> None:
         self.device = device
         interface = module_bindings(module)
+        missing = missing_features(interface, device.features)
+        if missing:
+            raise DeviceFailure(f"the graph's shaders need {', '.join(missing)}, which '{device.info.name}' lacks")
         max_set = max((s for s, _ in interface.bindings), default=-1)
-        sets: list[list[tuple[int, str]]] = [[] for _ in range(max_set + 1)]
-        writes: list[list[tuple[int, str, Buffer]]] = [[] for _ in range(max_set + 1)]
+        sets: list[list[tuple[int, int, int]]] = [[] for _ in range(max_set + 1)]
+        writes: list[list[DescriptorWrite]] = [[] for _ in range(max_set + 1)]
         for set_, binding in sorted(interface.bindings):
-            resource, buffer = buffers[(set_, binding)]
-            kind = resource.descriptor or "storage"
-            sets[set_].append((binding, kind))
-            writes[set_].append((binding, kind, buffer))
+            write = bindings[(set_, binding)]
+            sets[set_].append((binding, write.kind, len(write.items)))
+            writes[set_].append(write)
         push = abi.USER_PUSH_CONSTANT_OFFSET + user_push_bytes if user_push_bytes else 8
         self.layout, self.set_layouts = device.pipeline_layout(sets, push)
         self.pool = None

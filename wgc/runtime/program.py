@@ -4,8 +4,9 @@ Input: the typed reflection of the compile (`wgc.metadata.reflection.Reflection`
 `wgc compile --emit=reflection` writes and `driver.Result.reflection` holds).
 Output: a `Program`: per node its entry point, launch, group shape, grids, input record layout
 (with the `SV_DispatchGrid` field), outputs (targets per array index, record budgets), recursion
-depth and enclosing loops; per resource its Vulkan descriptor and how to show its contents; the
-size of the push-constant block.
+depth and enclosing loops; per resource its Vulkan descriptor type (or why `wgc run` cannot bind
+it), array count, texture shape, whether it is a shader record (local root arguments) and how to
+show its contents; the size of the push-constant block.
 
 Invariants: nodes in reflection order, outputs in declaration order (the order of the ABI's
 `OutputParameter`s); record strides are the size rounded up to the alignment
@@ -146,13 +147,47 @@ class ResourcePlan:
     set: int
     binding: int
     descriptor: str | None
-    """"storage" or "uniform"; None for what `wgc run` cannot bind (textures, samplers, typed buffers)."""
+    """The Vulkan descriptor type in the reflection's words ("storage buffer", "sampled image",
+    "sampler", ...; `BOUND_DESCRIPTORS`); None for what `wgc run` cannot bind (why: `unsupported`)."""
     element: str
-    """The JSON array type a dump of it uses ("uint32", "float", ...)."""
+    """The JSON array type a dump of a buffer uses ("uint32", "float", ...)."""
     writable: bool
     counter_of: str | None = None
     """The hidden counter of an RW/Append/Consume structured buffer: the buffer's name (the counter
     starts at 0 unless the dispatch gives it, as '<name>.counter')."""
+    count: int | None = 1
+    """Descriptors: 1, an array's element count, or None for an unbounded array (`t[]`)."""
+    image: ImageShape | None = None
+    """Textures and typed buffers: what the shader declares."""
+    unsupported: str | None = None
+    """Why `wgc run` cannot bind it (with `descriptor` None)."""
+    shader_record: bool = False
+    """A `[[vk::shader_record_ext]]` block: the emulated target reads it from the node's local root
+    argument table entry; it takes no descriptor."""
+    size: int = 0
+    alignment: int = 1
+    """Uniform blocks: the block's size and alignment (a shader record's table entry holds it)."""
+    used_by: tuple[str, ...] = ()
+    """Labels of the nodes whose code reaches it."""
+
+
+@dataclass(frozen=True)
+class ImageShape:
+    """A texture or typed buffer as the shader declares it."""
+
+    dim: str
+    """"1D", "2D", "3D", "Cube" or "Buffer"."""
+    arrayed: bool
+    multisampled: bool
+    component: str
+    """The scalar kind a shader reads: "float", "uint" or "int"."""
+    components: int
+    """Components of the element type (`float4`: 4)."""
+
+
+BOUND_DESCRIPTORS = ("storage buffer", "uniform buffer", "sampled image", "storage image", "uniform texel buffer",
+                     "storage texel buffer", "sampler")
+"""The descriptor types `wgc run` binds."""
 
 
 @dataclass(frozen=True)
@@ -224,16 +259,49 @@ def _record(layout: Any) -> RecordLayout:
     return RecordLayout(layout.type, layout.size, layout.alignment, tuple(_field(f) for f in layout.fields))
 
 
-_DESCRIPTORS = {"storage buffer": "storage", "uniform buffer": "uniform"}
+_IMAGE_DIMS = (("TextureCube", "Cube"), ("Texture1D", "1D"), ("Texture2D", "2D"), ("Texture3D", "3D"),
+               ("Buffer", "Buffer"))
+_COMPONENT_KINDS = {"f": "float", "u": "uint", "i": "int"}
+
+
+def _image_shape(kind: str, element_type: str | None, component: str | None) -> ImageShape | None:
+    """The shape of a texture or typed-buffer kind ("RWTexture2DArray", "Buffer", ...), else None."""
+    base = kind[2:] if kind.startswith("RW") else kind
+    for prefix, dim in _IMAGE_DIMS:
+        if base.startswith(prefix):
+            rest = base[len(prefix):]
+            multisampled = rest.startswith("MS")
+            arrayed = rest.endswith("Array")
+            scalar = (component or "f32").split("_")[-1]
+            shape = re.search(r"([1-4])$", element_type or "")
+            return ImageShape(dim, arrayed, multisampled, _COMPONENT_KINDS.get(scalar[:1], "float"),
+                              int(shape.group(1)) if shape else 1)
+    return None
+
+
+def _unsupported(resource: Any, shape: ImageShape | None, count: int | None) -> str | None:
+    """Why `wgc run` cannot bind a descriptor of the reflection, or None."""
+    if resource.shader_record:
+        return ("it is a [[vk::shader_record_ext]] block, which each node reads from its entry of the local root "
+                "argument table (\"local_root_arguments\"), not a descriptor")
+    if resource.descriptor_type not in BOUND_DESCRIPTORS:
+        return f"wgc run cannot bind an {resource.descriptor_type or resource.kind} descriptor"
+    if shape is not None and shape.multisampled:
+        return "wgc run cannot fill multisampled textures (Vulkan copies no buffer into a multisampled image)"
+    if resource.layout is not None and count != 1 and resource.descriptor_type.endswith(" buffer") \
+            and "texel" not in resource.descriptor_type:
+        return "wgc run binds arrays of textures, typed buffers and samplers, not of buffers"
+    return None
 
 
 def _resources(reflection: Any) -> list[ResourcePlan]:
     plans = []
     for resource in reflection.descriptor_bindings:
         register = resource.register
-        descriptor = _DESCRIPTORS.get(resource.descriptor_type or "")
-        if resource.array_dims:
-            descriptor = None                       # arrays of descriptors: not bound by wgc run
+        shape = _image_shape(resource.kind, resource.element_type, resource.element_component)
+        count = resource.descriptor_count if resource.array_dims else 1
+        unsupported = _unsupported(resource, shape, count or None)
+        descriptor = resource.descriptor_type if unsupported is None else None
         stride = resource.layout.stride if resource.layout is not None else None
         element = resource.element_type if resource.kind.endswith("StructuredBuffer") else None
         plans.append(ResourcePlan(
@@ -241,12 +309,16 @@ def _resources(reflection: Any) -> list[ResourcePlan]:
             register=f"{register.register_class}{register.number}" if register is not None else None,
             space=register.space if register is not None else 0, set=resource.set, binding=resource.binding,
             descriptor=descriptor, element=element_array_type(element, stride),
-            writable=resource.kind.startswith(("RW", "Append", "Consume")) and descriptor is not None))
+            writable=resource.kind.startswith(("RW", "Append", "Consume")) and descriptor is not None,
+            count=count or None, image=shape, unsupported=unsupported, shader_record=resource.shader_record,
+            size=resource.layout.size if resource.layout is not None else 0,
+            alignment=resource.layout.alignment if resource.layout is not None else 1,
+            used_by=tuple(resource.used_by)))
         if resource.counter is not None:
             counter = resource.counter
             plans.append(ResourcePlan(
                 name=f"{resource.name}.counter", type="counter", register=None, space=0, set=counter.set,
-                binding=counter.binding, descriptor="storage", element="uint32", writable=True,
+                binding=counter.binding, descriptor="storage buffer", element="uint32", writable=True,
                 counter_of=resource.name))
     return plans
 

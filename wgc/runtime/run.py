@@ -7,7 +7,7 @@ device to use.  Output: a `RunResult`: diagnostics (compile, dispatch descriptio
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0024, WG0800-WG0807); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0810); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -160,23 +160,111 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
 def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[str, Any]) -> list[Diagnostic]:
     from wgc.runtime.pipelines import module_bindings
 
-    used = module_bindings(module).bindings
-    problems = []
+    interface = module_bindings(module)
+    used = interface.bindings
+    problems = _format_problems(interface.image_formats, program, described)
+    sharing: dict[tuple[int, int], list[Any]] = {}
     for resource in program.resources:
         if (resource.set, resource.binding) not in used:
             continue
+        if resource.descriptor is not None:
+            sharing.setdefault((resource.set, resource.binding), []).append(resource)
         if resource.descriptor is None:
-            problems.append(codes.RESOURCE_NOT_SUPPORTED(None, f"'{resource.name}' is a '{resource.type}': wgc run "
-                                                               "binds storage and constant buffers only"))
+            problems.append(codes.RESOURCE_NOT_SUPPORTED(None, f"'{resource.name}' is a '{resource.type}': "
+                                                               f"{resource.unsupported}"))
         elif resource.name not in described.resources and resource.counter_of is None:
             where = resource.register or "no register"
             problems.append(codes.RESOURCE_MISSING(None, f"the graph uses '{resource.name}' ({where}) but the "
                                                          "dispatch gives it no contents",
                                                    notes=(f'add it to "resources", e.g. "{resource.register or resource.name}": '
-                                                          '{"bytes": 1024}',)))
+                                                          f'{_example(resource)}',)))
+    for (set_, binding), shared in sharing.items():
+        kinds = {r.descriptor for r in shared}
+        if len(kinds) > 1 and kinds != {"sampler", "sampled image"}:
+            names = " and ".join(f"'{r.name}' ({r.descriptor})" for r in shared)
+            problems.append(codes.BINDING_CONFLICT(
+                None, f"{names} share descriptor set {set_}, binding {binding}: one descriptor cannot be both",
+                notes=("give them separate bindings (registers of different numbers, [[vk::binding]], or "
+                       "-fvk-t-shift/-fvk-s-shift/-fvk-u-shift/-fvk-b-shift)",)))
     for key, resource in dumps.items():
         if resource.name not in described.resources and resource.counter_of is None:
             problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: the dispatch gives '{resource.name}' no contents"))
+        elif resource.descriptor == "sampler":
+            problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: '{resource.name}' is a sampler, which holds no "
+                                                     "data"))
+    return problems + _local_root_argument_problems(program, described)
+
+
+def _example(resource: Any) -> str:
+    """A description of `resource` for a note: its kind's smallest contents."""
+    if resource.descriptor == "sampler":
+        example = "{}"
+    elif resource.image is None:
+        example = '{"bytes": 1024}'
+    elif resource.image.dim == "Buffer":
+        example = '{"width": 16}'
+    else:
+        example = '{"width": 1, "height": 1}'
+    return example if resource.count == 1 else f"[{example}, ...]"
+
+
+def _format_problems(formats: dict[tuple[int, int], int], program: Any, described: Any) -> list[Diagnostic]:
+    """WG0808: a storage image or texel buffer the module declares with a format (`[[vk::image_format]]`
+    or inferred from its element type) given in another one: Vulkan needs the view's format to match."""
+    from wgc.runtime.formats import FORMATS
+    from wgc.spirv import grammar
+
+    problems = []
+    for resource in program.resources:
+        declared = formats.get((resource.set, resource.binding), 0)
+        data = described.resources.get(resource.name)
+        if not declared or data is None or resource.image is None:
+            continue
+        for element in data.descriptors:
+            given = element.format
+            if given.spirv is None or grammar.enumerant("ImageFormat", given.spirv) != declared:
+                wanted = next((f for f in FORMATS.values()
+                               if f.spirv and grammar.enumerant("ImageFormat", f.spirv) == declared), None)
+                spirv = f"SPIR-V format {wanted.spirv}" if wanted else f"SPIR-V image format {declared}"
+                problems.append(codes.TEXTURE_FORMAT(
+                    None, f"'{resource.name}' ('{resource.type}') is declared with {spirv}; the dispatch gives "
+                          f"{given.name}",
+                    notes=(f"give it \"format\": \"{wanted.name}\", or declare the one you give with "
+                           "[[vk::image_format(...)]]" if wanted else
+                           "declare the format you give with [[vk::image_format(...)]]",)))
+                break
+    return problems
+
+
+def _local_root_argument_problems(program: Any, described: Any) -> list[Diagnostic]:
+    """WG0809: a node whose code reads a [[vk::shader_record_ext]] block needs a table index and a
+    table entry holding the block."""
+    problems = []
+    for resource in program.resources:
+        if not resource.shader_record:
+            continue
+        for label in resource.used_by:
+            node = next(n for n in program.nodes if n.label == label)
+            index = node.local_root_arguments_table_index
+            if index is None or index < 0:
+                problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                    None, f"node '{label}' reads local root arguments ('{resource.name}') but has no "
+                          "[NodeLocalRootArgumentsTableIndex(N)]: wgc run does not assign table indices",
+                    notes=("give the node its index in the dispatch's local-root-argument table",)))
+            elif described.local_root_arguments is None:
+                problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                    None, f"node '{label}' reads local root arguments ('{resource.name}') but the dispatch has no "
+                          "\"local_root_arguments\"",
+                    notes=(f'add "local_root_arguments": {{"stride": N, "hex": "..."}} with entry {index} '
+                           f"holding '{resource.name}' ({resource.size} bytes)",)))
+            else:
+                stride, table = described.local_root_arguments
+                end = stride * index + resource.size
+                if end > len(table):
+                    problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                        None, f"node '{label}' reads '{resource.name}' ({resource.size} bytes) from entry {index} of "
+                              f"the local-root-argument table (bytes {stride * index}..{end - 1} with stride "
+                              f"{stride}); the table holds {len(table)} bytes"))
     return problems
 
 
@@ -187,6 +275,8 @@ class Session:
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
                  *, gpu_driven: bool = True) -> None:
+        from wgc.runtime.device import DescriptorWrite
+        from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
         from wgc.runtime.pipelines import GraphPipelines
         from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk
@@ -195,15 +285,37 @@ class Session:
         self.pipelines = None
         self.scheduler = None
         self.buffers: list[Any] = []
+        self.objects: list[Any] = []
+        """Textures, texel buffers and samplers (`images.destroy` frees each)."""
         try:
-            bound: dict[tuple[int, int], tuple[Any, Any]] = {}
-            self.by_name: dict[str, tuple[Any, int]] = {}
+            bound: dict[tuple[int, int], DescriptorWrite] = {}
+            self.by_name: dict[str, Any] = {}
+            linear = any(isinstance(d, SamplerData) and SAMPLER_FILTERS["linear"] in
+                         (d.mag_filter, d.min_filter, d.mip_filter)
+                         for r in described.resources.values() for d in r.descriptors)
             for resource in program.resources:
+                if resource.descriptor is None:
+                    continue
                 data = described.resources.get(resource.name)
-                contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
-                buffer = self._buffer(contents, uniform=resource.descriptor == "uniform", host_access=False)
-                bound[(resource.set, resource.binding)] = (resource, buffer)
-                self.by_name[resource.name] = (buffer, len(contents))
+                kind = DESCRIPTOR_TYPES[resource.descriptor]
+                if resource.descriptor in ("storage buffer", "uniform buffer"):
+                    contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
+                    buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer", host_access=False)
+                    self.by_name[resource.name] = (buffer, len(contents))
+                    items: list[Any] = [buffer]
+                elif data is None:
+                    continue                      # not used by the shaders (used ones were refused before)
+                else:
+                    items = [self._descriptor(resource, d, linear) for d in data.descriptors]
+                    if resource.descriptor != "sampler":
+                        self.by_name[resource.name] = self.objects[-len(items):]
+                key = (resource.set, resource.binding)
+                earlier = bound.get(key)
+                if earlier is not None and {earlier.kind, kind} == {DESCRIPTOR_TYPES["sampler"],
+                                                                     DESCRIPTOR_TYPES["sampled image"]}:
+                    bound[key] = _combined(earlier, DescriptorWrite(resource.binding, kind, items))
+                else:
+                    bound[key] = DescriptorWrite(resource.binding, kind, items)
             table = None
             if described.local_root_arguments is not None:
                 stride, raw = described.local_root_arguments
@@ -222,6 +334,25 @@ class Session:
             self.close()
             raise
 
+    def _descriptor(self, resource: Any, data: Any, linear: bool) -> Any:
+        """The descriptor item of one texture, typed buffer or sampler (`device.DescriptorWrite`)."""
+        from wgc.runtime import images
+        from wgc.runtime.dispatch import SamplerData
+
+        if isinstance(data, SamplerData):
+            sampler = images.create_sampler(self.device, data)
+            self.objects.append(sampler)
+            return (sampler, None)
+        storage = resource.descriptor.startswith("storage")
+        if resource.image.dim == "Buffer":
+            texels = images.create_texel_buffer(self.device, resource.name, data, storage)
+            self.objects.append(texels)
+            return texels.view
+        texture = images.create_texture(self.device, resource.name, data, resource.image, storage,
+                                        linear and not storage and data.format.reads == "float")
+        self.objects.append(texture)
+        return (None, texture.view)
+
     def _buffer(self, contents: bytes | bytearray, uniform: bool = False, host_access: bool = True) -> Any:
         buffer = self.device.buffer(len(contents), uniform=uniform, host_access=host_access)
         self.buffers.append(buffer)
@@ -233,9 +364,16 @@ class Session:
         return self.scheduler.run(self.entries, repeat_index)
 
     def dump(self, resource: Any) -> dict[str, list[Any]]:
+        """A buffer as its element's typed array; textures and typed buffers as their format's typed
+        array, texels in the order the dispatch gives them (arrays: element after element)."""
+        from wgc.runtime import images
         from wgc.runtime.dispatch import decode_array
 
-        buffer, size = self.by_name[resource.name]
+        found = self.by_name[resource.name]
+        if isinstance(found, list):
+            array = found[0].texture.format.array
+            return {array: [v for item in found for v in decode_array(images.read(self.device, item), array)]}
+        buffer, size = found
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
     def close(self) -> None:
@@ -245,6 +383,11 @@ class Session:
         if self.pipelines is not None:
             self.pipelines.close()
             self.pipelines = None
+        from wgc.runtime import images
+
+        for item in self.objects:
+            images.destroy(self.device, item)
+        self.objects = []
         for buffer in self.buffers:
             self.device.free(buffer)
         self.buffers = []
@@ -254,6 +397,22 @@ class Session:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+DESCRIPTOR_TYPES = {"sampler": 0, "combined image sampler": 1, "sampled image": 2, "storage image": 3,
+                    "uniform texel buffer": 4, "storage texel buffer": 5, "uniform buffer": 6, "storage buffer": 7}
+"""VkDescriptorType by the reflection's words."""
+
+
+def _combined(first: Any, second: Any) -> Any:
+    """A sampler and a sampled image at one binding ([[vk::combinedImageSampler]]): one combined image
+    sampler descriptor per element (one sampler serves every image of an array)."""
+    from wgc.runtime.device import DescriptorWrite
+
+    sampler, image = (first, second) if first.kind == DESCRIPTOR_TYPES["sampler"] else (second, first)
+    samplers = sampler.items * len(image.items) if len(sampler.items) == 1 else sampler.items
+    return DescriptorWrite(image.binding, DESCRIPTOR_TYPES["combined image sampler"],
+                           [(s, v) for (s, _), (_, v) in zip(samplers, image.items)])
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,

@@ -13,7 +13,8 @@ Decisions made here:
   globals with constant initialisers are folded (`Variable.constant`).
 - `ConstantBuffer<T>`/`TextureBuffer<T>` and `cbuffer`/`tbuffer` become uniform
   block variables whose members are fields; `[[vk::push_constant]]` marks a
-  push-constant block.
+  push-constant block, `[[vk::shader_record_ext]]` (on a cbuffer or ConstantBuffer) a shader
+  record: the node's local root arguments (it keeps its binding, which the AMDX target uses).
 - Layouts: uniform blocks std140 (dxc's relaxed rules; `-fvk-use-dx-layout`:
   DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
   (or scalar), node records scalar; stored on the variables.
@@ -408,7 +409,7 @@ class DeclarationChecker:
             rule = self._block_rule(block_kind, push_constant)
             variable = ir.Variable(declarator.name, element.element, ir.Storage.UNIFORM, span, const=True,
                                    attributes=attributes, modifiers=kept, push_constant=push_constant,
-                                   block_kind=block_kind, layout_rule=rule,
+                                   shader_record=_shader_record(attributes, block_kind), block_kind=block_kind, layout_rule=rule,
                                    layout=layout_of(element.element, rule,
                                                     default_row_major=self.ctx.options.default_row_major))
             self._declare_global(variable, register, vk_binding)
@@ -569,8 +570,9 @@ class DeclarationChecker:
     def _BufferDecl(self, decl: ast.BufferDecl) -> None:
         span = self._name_span(decl.span, decl.name)
         struct = t.StructType(decl.name, span=span)
-        variable = ir.Variable(decl.name, struct, ir.Storage.UNIFORM, span, const=True,
-                               attributes=self.stmts._attributes(decl.attributes), block_kind=decl.keyword)
+        attributes = self.stmts._attributes(decl.attributes)
+        variable = ir.Variable(decl.name, struct, ir.Storage.UNIFORM, span, const=True, attributes=attributes,
+                               shader_record=_shader_record(attributes, decl.keyword), block_kind=decl.keyword)
         if not self._add_symbol(Symbol(decl.name, SymbolKind.VARIABLE, variable, span)):
             return
         for member in decl.members:
@@ -943,3 +945,10 @@ def _element_count(type_: t.Type) -> int:
         count *= type_.length
         type_ = type_.element
     return count
+
+
+def _shader_record(attributes: tuple[ir.Attribute, ...], block_kind: str) -> bool:
+    """Whether a uniform block is a shader record (`[[vk::shader_record_ext]]`/`_nv` on a cbuffer or
+    ConstantBuffer; dxc ignores it elsewhere): a node's local root arguments."""
+    return block_kind in ("cbuffer", "ConstantBuffer") and any(
+        a.key in ("vk::shader_record_ext", "vk::shader_record_nv") for a in attributes)

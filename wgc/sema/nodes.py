@@ -28,9 +28,9 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
   budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's MaxRecords is the bound it
   may not exceed;
 - system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
-- `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it) and warned
-  about (WG0450, on by default): SPIR-V has no local root arguments, so compile drops it; the
-  warning is here so that inspect and compile report it alike.
+- `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it; the emulated
+  target's runtime reads the node's table entry); the AMDX target's check warns that it cannot
+  express it (WG0450, `sema.target`).
 
 Recovery: records of structs whose declaration had an error (`poisoned`) are not checked; a node
 whose [NodeLaunch] is unknown is not held to the rules of the stand-in launch (`LAUNCH_RULES`);
@@ -170,6 +170,8 @@ class NodeInfo:
     max_dispatch_grid: tuple[int, int, int] | None = None
     max_recursion_depth: int | None = None
     local_root_arguments_table_index: int | None = None
+    local_root_arguments_span: Span | None = None
+    """Where [NodeLocalRootArgumentsTableIndex] is written."""
     share_input_of: NodeId | None = None
     max_loop_iterations: int | None = None
     max_records_per_loop_iteration: int | None = None
@@ -382,14 +384,7 @@ class NodeChecker:
             attribute = attributes["nodelocalrootargumentstableindex"]
             values = self._ints(attribute, (1,), -1, 2**31 - 1, "table index")
             node.local_root_arguments_table_index = values[0] if values else None
-            if values:
-                self.report(codes.LOCAL_ROOT_ARGUMENTS_IGNORED, attribute.span,
-                            f"[NodeLocalRootArgumentsTableIndex({values[0]})] of '{node.function.name}' has no "
-                            "SPIR-V equivalent: SPV_AMDX_shader_enqueue has no local root arguments, so "
-                            "the compiled node ignores it",
-                            notes=("'wgc inspect' keeps the index in the node's metadata "
-                                   "(local_root_arguments_table_index); pass the arguments another way, "
-                                   "e.g. through a buffer indexed by the node",))
+            node.local_root_arguments_span = attribute.span
         if "nodeshareinputof" in attributes:
             node.share_input_of = self._node_id(attributes["nodeshareinputof"])
         if "nodemaxrecursiondepth" in attributes:

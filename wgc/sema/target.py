@@ -7,6 +7,9 @@ Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the node
 Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0601 (amdx only): the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to
   express a node re-entering its loop; the emulated target runs loops level by level;
+- WG0450 (amdx only, a warning): [NodeLocalRootArgumentsTableIndex]: SPV_AMDX has no local root
+  arguments, so the node ignores it and its `[[vk::shader_record_ext]]` blocks stay ordinary uniform
+  buffers; the emulated target reads them from the node's table entry;
 - WG0620 (amdx only): an Interlocked* operation on a node record that several invocations share
   (spirv-val allows no atomics on NodePayloadAMDX storage; the emulated target's records are
   PhysicalStorageBuffer memory, where atomics are allowed). A record one invocation owns is fine:
@@ -53,6 +56,8 @@ command; these limits are reported only by the commands that produce SPIR-V (`wg
 SPIR-V output); `wgc inspect` and `--emit=ir`, which show the program, do not report them (a loop
 graph is shown with its loop). Only code the compiled nodes reach is checked, as only that code is
 lowered. A back end may rely on every rule here (it asserts instead of re-checking).
+
+All are errors except WG0450, a warning: the driver lowers the module when no limit is an error.
 
 Invariants: pure; never raises for a checked program; diagnostics in node order, then code order.
 """
@@ -121,6 +126,15 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
     for node in nodes:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
         _records(node, report)
+        if amdx and node.local_root_arguments_table_index is not None:
+            index = node.local_root_arguments_table_index
+            diagnostics.append(codes.LOCAL_ROOT_ARGUMENTS_IGNORED(
+                node.local_root_arguments_span,
+                f"[NodeLocalRootArgumentsTableIndex({index})] of '{node.function.name}' has no SPIR-V "
+                "equivalent: SPV_AMDX_shader_enqueue has no local root arguments, so the compiled node "
+                "ignores it (its [[vk::shader_record_ext]] blocks are ordinary uniform buffers)",
+                notes=("--target=emulated (wgc run) reads the node's [[vk::shader_record_ext]] blocks from "
+                       f"entry {index} of the dispatch's local-root-argument table", TARGET_NOTES[target])))
     for call, (record, node) in (_record_atomics(nodes)[1] if amdx else {}).items():
         threads = node.num_threads[0] * node.num_threads[1] * node.num_threads[2]
         shared_by = f"the {threads} threads of a group of node '{node.function.name}'" \

@@ -15,6 +15,9 @@ Invariants and decisions:
 - Push constants: one Block `EmulationPushConstants` holding the NodeContext address at offset 0
   and, when the program has a `[[vk::push_constant]]` block, that block as a member at
   `USER_PUSH_CONSTANT_OFFSET` (Vulkan allows one push-constant block per entry point).
+- `[[vk::shader_record_ext]]` blocks (local root arguments) are read through a physical pointer to
+  the node's table entry (`NodeContext.local_root_arguments`), loaded where each use is: they
+  take no descriptor in this target.
 - The entry function starts with a prologue that reads the NodeContext, computes the flat group
   index and the record index (per launch mode, as the ABI says) and leaves at once where there is
   no work: an invocation past the records (thread launch) or a whole group past the records or
@@ -113,6 +116,14 @@ class EmulatedNodes(NodeOperations):
         assert variable.layout is not None
         return Place(self._push_constants(ml), variable.type, "PushConstant", variable.layout,
                      (ml.uint(1),))
+
+    def shader_record_place(self, fl: FunctionLowering, variable: ir.Variable) -> Place | None:
+        """The block at the node's local-root-argument table entry (NodeContext), a physical pointer."""
+        assert variable.layout is not None
+        address = _load(fl, self._context(fl), abi.NODE_CONTEXT["local_root_arguments"])
+        pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(variable.type, variable.layout))
+        return Place(fl.b.emit("OpConvertUToPtr", pointer_type, address), variable.type, "PhysicalStorageBuffer",
+                     variable.layout)
 
     def _push_constants(self, ml: ModuleLowering) -> int:
         """The push-constant block (module docstring), declared on first use."""

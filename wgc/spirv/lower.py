@@ -629,6 +629,10 @@ class FunctionLowering:
         if found is None:
             if variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
                 raise AssertionError(f"'{variable.name}' is used before it is bound")
+            if variable.shader_record:
+                record = self.ml.nodes.shader_record_place(self, variable)
+                if record is not None:
+                    return record
             found = self.ml.global_binding(variable)
         pointer = getattr(found, "pointer", None) if isinstance(found, Place) else \
             getattr(found, "variable", None)

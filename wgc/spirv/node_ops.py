@@ -74,6 +74,11 @@ class NodeOperations(ABC):
         """The Place of a user `[[vk::push_constant]]` block, or None to declare it as usual."""
         return None
 
+    def shader_record_place(self, fl: FunctionLowering, variable: ir.Variable) -> Place | None:
+        """The Place of a `[[vk::shader_record_ext]]` block (the node's local root arguments) where
+        `fl` uses it, or None to declare it as an ordinary uniform block (its binding)."""
+        return None
+
     # ------------------------------------------------------------ records
 
     @abstractmethod
