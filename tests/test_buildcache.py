@@ -342,3 +342,18 @@ def test_every_compile_cache_code_has_a_rendered_case():
 
     cache_codes = {k.code for k in codes.ALL_KINDS if "WG0035" <= k.code <= "WG0039"}
     assert cache_codes == {"WG0035", "WG0036"}      # rendered in full by the two tests above
+
+
+def test_a_header_created_earlier_on_the_search_path_is_a_miss(run_wgc, cached, tmp_path):
+    work = project(tmp_path / "work")
+    (work / "inc" / "records.hlsli").rename(work / "records.hlsli")
+    (work / "graph.hlsl").write_text(GRAPH.replace('"inc/records.hlsli"', "<records.hlsli>"))   # -I folders only
+    command = ("compile", "-I", "inc", "-I", ".", "-MD", "-o", "out/graph.spv", "graph.hlsl")
+    for _ in range(2):
+        assert cached(*command, cwd=work).returncode == 0
+    assert statistics(cached.cache)[2:] == (1, 1)
+    (work / "inc" / "records.hlsli").write_text(HEADER.replace("v1", "shadow"))   # found first from now on
+    done = cached(*command, cwd=work)
+    assert statistics(cached.cache)[2:] == (1, 2)
+    assert b'warning: "records shadow"' in done.stderr
+    assert (work / "out" / "graph.spv.d").read_text() == "out/graph.spv: \\\n  graph.hlsl \\\n  inc/records.hlsli\n"

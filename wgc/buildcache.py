@@ -14,7 +14,8 @@ Invariants:
 - Key: a digest of (entry format, fingerprint, cwd, argv, colour environment). Each key holds up
   to `VARIANTS_KEPT` entries, one per set of dependency contents; an entry hits when every file it
   lists still has the digest it had (so a changed input or header is a miss, and switching back
-  and forth between header versions hits both). Every option is part of argv, so any change of an
+  and forth between header versions hits both) and every #include candidate that was searched
+  and not found is still absent (a header created earlier on the search path is a miss). Every option is part of argv, so any change of an
   option is a miss; the fingerprint changes with any file of the wgc package (size, mtime), the
   checkout's grammar, any installed distribution (name and version) and Python's version.
 - Stored: only compiles that succeeded (exit 0, warnings allowed) and read no standard input.
@@ -217,7 +218,7 @@ def lookup(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
         try:
             with open(path, "rb") as handle:
                 payload = _decode(handle.read())
-            dependencies = payload["dependencies"]
+            dependencies, absent = payload["dependencies"], payload["absent"]
         except (OSError, ValueError, EOFError, TypeError, KeyError):
             _remove(path)                  # corrupt or foreign: a miss, and it goes
             continue
@@ -227,8 +228,20 @@ def lookup(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
             if digests[dep_path] != digest:
                 break
         else:
-            return path, payload
+            if not any(map(_present, absent)):
+                return path, payload
     return None
+
+
+def _present(path: str) -> bool:
+    """Whether the preprocessor would find a file at `path` (it counts a dangling link as absent)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _remove(path: str) -> None:
@@ -314,6 +327,8 @@ class Recording:
         self.argv = list(argv)
         self.read: dict[str, tuple[str, tuple[int, int, int, int] | None]] = {}
         """path -> (role, its stat when it was read)."""
+        self.absent: tuple[str, ...] = ()
+        """The #include candidates that were searched and not found (`driver.Result.absent_includes`)."""
         self.staged: list[tuple[Any, ...]] = []
         self.stderr = ""
         self.cacheable = True
@@ -345,8 +360,11 @@ class Recording:
             if digest is None or identity is None or _identity(path) != identity:
                 return                      # changed (or vanished) while the compile ran
             dependencies.append((path, role, digest))
+        if any(map(_present, self.absent)):
+            return                          # created while the compile ran
         payload = {
             "dependencies": dependencies,
+            "absent": list(self.absent),
             "named": [(named.option, named.path) for named in plan.named],
             "split": (plan.split_option, plan.split_dir) if plan.split_dir is not None else None,
             "staged": self.staged,

@@ -263,6 +263,8 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         result = driver.compile(options, stdin=stdin, on_file_read=note_read)
         for dependency in result.dependencies:
             note_read(dependency)
+        if recording is not None:
+            recording.absent = result.absent_includes
         refused = plan.refusals(module_names(result) if result.ok else ())
         diagnostics = [*cache_diagnostics, *result.diagnostics]
         if refused:
