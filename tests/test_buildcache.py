@@ -93,8 +93,9 @@ def test_a_hit_writes_the_outputs_and_warnings_of_an_uncached_compile(run_wgc, c
     assert set(files(work / "out")) == {"graph.spv", "graph.json", "graph.h", "graph.spv.d"}
 
 
-def test_split_nodes_and_standard_output_are_replayed(run_wgc, cached, tmp_path):
-    for command in (("compile", "--split-nodes", "nodes", "-MD", "-MF", "nodes.d", "graph.hlsl"),
+def test_split_nodes_diagnostics_files_and_standard_output_are_replayed(run_wgc, cached, tmp_path):
+    for command in (("compile", "--split-nodes", "nodes", "-MD", "-MF", "nodes.d", "-Fe", "diagnostics.txt",
+                     "graph.hlsl"),
                     ("compile", "-S", "-o", "-", "graph.hlsl")):
         name = command[1].strip("-")
         reference = uncached(run_wgc, project(tmp_path / f"plain-{name}"), *command)

@@ -15,6 +15,10 @@ the same path is removed so a build cannot use it, but never a file the compile 
 diagnostics are rendered once, after the outputs were committed or given up, so output
 errors appear with the compile's; heavy modules are imported only when a command needs
 them, so `wgc --version` starts fast.
+
+The compile cache (`--cache`, `WGC_CACHE=1`; `wgc.buildcache`): `wgc.entry` answers a hit before
+this module (and click) is imported; on a miss, `compile` records what the compile read, staged
+and printed (a `Recording`) and stores the result when it succeeded.
 """
 
 from __future__ import annotations
