@@ -329,9 +329,11 @@ def test_cache_stats_and_clear(run_wgc, cached, tmp_path):
     stats = run_wgc("cache", "--stats", env=env)
     assert stats.stdout.decode() == (
         f"folder:  {cached.cache / 'results'}\n"
-        "caching: off unless --cache (set $WGC_CACHE=1 to turn it on)\n"
+        "caching: off unless --cache (set WGC_CACHE=1 to turn it on)\n"
         "hits:    1\nmisses:  1\nentries: 1\n"
         f"size:    {size / (1 << 20):.1f} MiB of 1024.0 MiB ($WGC_CACHE_MAX_SIZE)\n")
+    switched_on = run_wgc("cache", env={**env, "WGC_CACHE": "1"})
+    assert switched_on.stdout.decode().splitlines()[1] == "caching: on (WGC_CACHE=1)"
     cleared = run_wgc("cache", "--clear", env=env)
     assert cleared.stdout.decode() == f"removed 1 compile results from {cached.cache / 'results'}\n"
     assert statistics(cached.cache) == (0, 0, 0, 0)

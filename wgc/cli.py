@@ -609,8 +609,8 @@ def cache_command(action: str) -> None:
         return
     entries, size, hits, misses = buildcache.statistics()
     limit = buildcache.max_size() or 0
-    state = (f"on (${buildcache.SWITCH_ENV}={os.environ[buildcache.SWITCH_ENV]})" if buildcache.switched_on()
-             else f"off unless --cache (set ${buildcache.SWITCH_ENV}=1 to turn it on)")
+    state = (f"on ({buildcache.SWITCH_ENV}={os.environ[buildcache.SWITCH_ENV]})" if buildcache.switched_on()
+             else f"off unless --cache (set {buildcache.SWITCH_ENV}=1 to turn it on)")
     click.echo(f"folder:  {folder}\ncaching: {state}\nhits:    {hits}\nmisses:  {misses}\n"
                f"entries: {entries}\n"
                f"size:    {size / (1 << 20):.1f} MiB of {limit / (1 << 20):.1f} MiB (${buildcache.SIZE_ENV})")
