@@ -1,5 +1,5 @@
 """`python -m wgc`: the same command line as the `wgc` script."""
 
-from wgc.cli import main
+from wgc.entry import main
 
 raise SystemExit(main())

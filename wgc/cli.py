@@ -15,6 +15,10 @@ the same path is removed so a build cannot use it, but never a file the compile 
 diagnostics are rendered once, after the outputs were committed or given up, so output
 errors appear with the compile's; heavy modules are imported only when a command needs
 them, so `wgc --version` starts fast.
+
+The compile cache (`--cache`, `WGC_CACHE=1`; `wgc.buildcache`): `wgc.entry` answers a hit before
+this module (and click) is imported; on a miss, `compile` records what the compile read, staged
+and printed (a `Recording`) and stores the result when it succeeded.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "reflection_file",
                        "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
-                                               "deps_only"),
+                                               "deps_only", "cache"),
     "SPIR-V Code Generation Options": ("target", "target_env", "skip_validation", "optimize", "matrix_order",
                                        "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
@@ -236,20 +240,23 @@ def _render(kwargs: dict[str, Any], diagnostics: list[Any], *, to_terminal: bool
 
 def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any, Any], None],
          module_names: Callable[[Any], tuple[str, ...]] = lambda result: (),
-         on_errors: Callable[[Any], None] | None = None) -> int:
+         on_errors: Callable[[Any], None] | None = None, recording: Any = None) -> int:
     """Compile, then write every output of `plan` (all or none) and the diagnostics; the exit code.
 
     `produce(result, transaction)` stages the outputs of a successful compile; `on_errors(result)`
     may show what a compile with errors still has to show (inspect's partial graph). The rules (what
-    is refused, stale outputs, temporary files, interrupts) are `wgc.outputs`'s.
+    is refused, stale outputs, temporary files, interrupts) are `wgc.outputs`'s. `recording` (a
+    `wgc.buildcache.Recording`, for `--cache`) sees what the compile read, staged and printed, and
+    stores a successful result.
     """
     from wgc import driver
 
     if kwargs["diagnostics_file"] is not None:
         plan.name("-Fe", kwargs["diagnostics_file"])
-    if options.input != "-":
-        plan.note_read(options.input, "input file")
-    transaction = plan.transaction()
+    cache_diagnostics, recording = _cache_problems(options, recording)
+    note_read = plan.note_read if recording is None else recording.also(plan.note_read)
+    note_read(options.input, "input file")          # "-" (standard input): not an output's file, not cached
+    transaction = plan.transaction() if recording is None else recording.watch(plan.transaction())
     try:
         refused = plan.refusals()
         if refused:                                 # nothing is written or removed
@@ -257,16 +264,22 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         stdin, unreadable = _read_stdin(options.input)
         if unreadable is not None:
             return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
-        result = driver.compile(options, stdin=stdin, on_file_read=plan.note_read)
+        result = driver.compile(options, stdin=stdin, on_file_read=note_read)
         for dependency in result.dependencies:
-            plan.note_read(dependency)
+            note_read(dependency)
+        if recording is not None:
+            recording.absent = result.absent_includes
         refused = plan.refusals(module_names(result) if result.ok else ())
+        diagnostics = [*cache_diagnostics, *result.diagnostics]
         if refused:
-            return _conclude(kwargs, plan, transaction, [*result.diagnostics, *refused], produce=None, clean=False)
-        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
-                         produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True)
+            return _conclude(kwargs, plan, transaction, [*diagnostics, *refused], produce=None, clean=False)
+        code = _conclude(kwargs, plan, transaction, diagnostics,
+                         produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True,
+                         recording=recording)
         if not result.ok and on_errors is not None:
             on_errors(result)
+        if recording is not None:
+            recording.store(plan, code)
         return code
     except BaseException:                           # an interrupt or an internal error: leave nothing behind
         transaction.abort()
@@ -274,8 +287,23 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         raise
 
 
+def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
+    """The compile cache's configuration diagnostics (WG0035, WG0036; after the warning policy), and
+    the recording to use: none when the cache cannot be used."""
+    if recording is None:
+        return [], None
+    from wgc import buildcache
+    from wgc.diagnostics import apply_policy
+    from wgc.driver import warning_policy
+
+    problems = [p for p in (buildcache.size_problem(), buildcache.folder_problem()) if p is not None]
+    if not problems:
+        return [], recording
+    return apply_policy(problems, warning_policy(options)[0]), None
+
+
 def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: list[Any],
-              produce: Callable[[], None] | None, clean: bool) -> int:
+              produce: Callable[[], None] | None, clean: bool, recording: Any = None) -> int:
     """Stage the outputs (`produce`) and the -Fe report, commit them, or clean up; the exit code.
 
     `clean`: after a failure, remove the outputs of an earlier run (False when the command was
@@ -315,8 +343,11 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
         report = None
         fail(problem)
     if report is None and diagnostics:
-        sys.stderr.write(_render(kwargs, diagnostics, to_terminal=sys.stderr.isatty()))
+        text = _render(kwargs, diagnostics, to_terminal=sys.stderr.isatty())
+        sys.stderr.write(text)
         sys.stderr.flush()
+        if recording is not None:
+            recording.stderr = text
     return EXIT_OK if ok else EXIT_ERRORS
 
 
@@ -355,12 +386,15 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("-MP", "deps_phony", is_flag=True, help="Add a phony target for each included file.")
 @click.option("-M", "deps_only", is_flag=True,
               help="Only preprocess and print the dependency rule (to -MF FILE if given).")
+@click.option("--cache/--no-cache", "cache", default=None,
+              help="Answer an unchanged compile from the compile cache, and store a successful one "
+                   "(default: on when $WGC_CACHE=1; see 'wgc cache').")
 def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
                     header_file: str | None, reflection_file: str | None, header_variable: str | None,
                     skip_validation: bool, optimize: bool, debug_info: bool, target: str, spirv_flag: bool,
                     write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
-                    **kwargs: Any) -> None:
+                    cache: bool | None, **kwargs: Any) -> None:
     """Compile INPUT ('-' for standard input)."""
     from dataclasses import replace
 
@@ -439,7 +473,18 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         if depfile is not None:
             transaction.stage(depfile, rule.encode())      # committed after the outputs it describes
 
-    sys.exit(_run(kwargs, plan, options, produce, module_names))
+    recording = None
+    if cache if cache is not None else _cache_switched_on():
+        from wgc.buildcache import Recording
+
+        recording = Recording(_command_line)
+    sys.exit(_run(kwargs, plan, options, produce, module_names, recording=recording))
+
+
+def _cache_switched_on() -> bool:
+    from wgc.buildcache import switched_on
+
+    return switched_on()
 
 
 def _default_header_variable(input_path: str) -> str:
@@ -537,6 +582,40 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     sys.exit(code)
 
 
+@cli.command("cache", context_settings=CONTEXT_SETTINGS)
+@click.option("--stats", "action", flag_value="stats", default=True,
+              help="Show the folder, whether the cache is on, its entries and size (the default).")
+@click.option("--clear", "action", flag_value="clear",
+              help="Remove every stored compile result and zero the hit and miss counts.")
+def cache_command(action: str) -> None:
+    """Show or clear the compile cache (see 'wgc compile --cache').
+
+    \b
+    A cached compile whose command line, current folder, wgc and input files (the input and every
+    #included file) are unchanged writes the stored outputs and diagnostics without compiling.
+    On with --cache or $WGC_CACHE=1; folder $WGC_CACHE_DIR/results (default ~/.cache/wgc/results);
+    size limit $WGC_CACHE_MAX_SIZE (default 256M; least recently used results go first).
+    """
+    from wgc import buildcache
+
+    problem = buildcache.size_problem()
+    if problem is not None:
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, [problem],
+                                 to_terminal=sys.stderr.isatty()))
+        sys.exit(EXIT_ERRORS)
+    folder = buildcache.results_folder()
+    if action == "clear":
+        click.echo(f"removed {buildcache.clear()} compile results from {folder}")
+        return
+    entries, size, hits, misses = buildcache.statistics()
+    limit = buildcache.max_size() or 0
+    state = (f"on ({buildcache.SWITCH_ENV}={os.environ[buildcache.SWITCH_ENV]})" if buildcache.switched_on()
+             else f"off unless --cache (set {buildcache.SWITCH_ENV}=1 to turn it on)")
+    click.echo(f"folder:  {folder}\ncaching: {state}\nhits:    {hits}\nmisses:  {misses}\n"
+               f"entries: {entries}\n"
+               f"size:    {size / (1 << 20):.1f} MiB of {limit / (1 << 20):.1f} MiB (${buildcache.SIZE_ENV})")
+
+
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:
     """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
     if path != "-":
@@ -575,17 +654,29 @@ STDOUT_WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFB
 """What a write to a full, closed or broken standard output raises (click's --help and --version)."""
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `wgc` command and `python -m wgc`; returns the exit code.
+_command_line: list[str] = []
+"""The arguments of this command as given (the compile cache's key is made of them)."""
+
+
+def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
+    """The command line (`wgc.entry.main`, the `wgc` command, calls it after consulting the compile
+    cache; `consult_cache`: consult it here first); returns the exit code.
 
     SIGINT and SIGTERM end the command in order (clean-up runs): exit status 128 + the signal.
     """
+    global _command_line
+    _command_line = list(sys.argv[1:] if argv is None else argv)
+    if consult_cache:
+        from wgc.entry import replay_from_cache
+
+        cached = replay_from_cache(_command_line)
+        if cached is not None:
+            return cached
     from wgc.outputs import Interrupted, signals_interrupt, silence_stdout
 
     try:
         with signals_interrupt():
-            cli.main(args=_with_command(sys.argv[1:] if argv is None else argv), prog_name="wgc",
-                     standalone_mode=False)
+            cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     except click.exceptions.Exit as done:

@@ -50,6 +50,9 @@ DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature 
                       "(out of device memory, device lost, no buffer device address)")
 RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result that is not an emulated module with "
                             "its reflection")
+CACHE_SIZE_INVALID = _kind("WG0035", E, "$WGC_CACHE_MAX_SIZE (the compile cache's size limit) is not a size")
+CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be created or written: the compile runs "
+                       "without it", "compile-cache")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

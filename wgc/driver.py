@@ -123,6 +123,9 @@ class Result:
     reflection: Any = None
     """With `emit="reflection"` or `Options.reflection`, after a successful compile: the
     `wgc.metadata.reflection.Reflection` whose JSON is `outputs["reflection"]`."""
+    absent_includes: tuple[str, ...] = ()
+    """The #include candidates searched and not found (a file created at one of them would be
+    included instead of a dependency: the compile cache checks that they are still absent)."""
 
     @property
     def ok(self) -> bool:
@@ -139,6 +142,8 @@ class FrontEnd:
     analysis: object | None
     dependencies: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
+    absent: tuple[str, ...] = ()
+    """`Preprocessed.absent`: the #include candidates searched and not found."""
 
 
 def shader_model(profile: str) -> tuple[int, int]:
@@ -182,19 +187,19 @@ def run_front_end(options: Options, stdin: bytes | None = None,
     ), on_file_read)
     diagnostics.extend(pre.diagnostics)
     if has_errors(diagnostics) or options.emit == "dependencies":
-        return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics))
+        return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics), pre.absent)
     from wgc.syntax.parse import parse
 
     parsed = parse(pre.text, pre.locations)
     diagnostics.extend(parsed.diagnostics)
     if options.emit in ("ast", "hlsl", "preprocessed"):
-        return FrontEnd(source, pre.text, parsed.unit, None, pre.files, tuple(diagnostics))
+        return FrontEnd(source, pre.text, parsed.unit, None, pre.files, tuple(diagnostics), pre.absent)
     from wgc.sema.analyze import analyze
 
     # after syntax errors the declarations that did parse are still checked (issue 12: recovery)
     analysis = analyze(parsed.unit, sema_options(options), skipped_names=parsed.skipped_names)
     diagnostics.extend(analysis.diagnostics)
-    return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics))
+    return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics), pre.absent)
 
 
 def sema_options(options: Options):  # type: ignore[no-untyped-def]
@@ -320,7 +325,7 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
         if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:  # type: ignore[attr-defined]
             partial, _ = _inspect(options, front, sound_only=True)
     return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial,
-                  reflection=reflection)
+                  reflection=reflection, absent_includes=front.absent)
 
 
 def wgc_version() -> str:

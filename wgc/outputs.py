@@ -41,9 +41,7 @@ import os
 import signal
 import stat
 import sys
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the diagnostics modules load only when a diagnostic is made: `wgc --version` stays fast
@@ -80,6 +78,8 @@ def _on_signal(signum: int, _frame: object) -> None:
 @contextlib.contextmanager
 def signals_interrupt() -> Iterator[None]:
     """While active (main thread only), SIGINT and SIGTERM raise `Interrupted`."""
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -156,23 +156,28 @@ def regular_identity(path: str) -> Identity | None:
 # ----------------------------------------------------------------------------- the plan
 
 
-@dataclass
 class _Named:
-    option: str
-    path: str
+    __slots__ = ("option", "path")
+
+    def __init__(self, option: str, path: str) -> None:
+        self.option, self.path = option, path
 
 
-@dataclass
 class OutputPlan:
-    """The output paths of one command and the files its compile read."""
+    """The output paths of one command and the files its compile read.
 
-    named: list[_Named] = field(default_factory=list)
-    split_option: str | None = None
-    split_dir: str | None = None
-    read: dict[Identity, tuple[str, str]] = field(default_factory=dict)
-    """Identity of each regular file the compile read -> (its role, its path as named)."""
-    split_written: set[str] = field(default_factory=set)
-    """Names this command staged in the split folder (removed with the stale ones on failure)."""
+    (A plain class, like the others here: a compile-cache hit replays outputs through this module,
+    and must not pay for creating dataclasses.)
+    """
+
+    def __init__(self) -> None:
+        self.named: list[_Named] = []
+        self.split_option: str | None = None
+        self.split_dir: str | None = None
+        self.read: dict[Identity, tuple[str, str]] = {}
+        """Identity of each regular file the compile read -> (its role, its path as named)."""
+        self.split_written: set[str] = set()
+        """Names this command staged in the split folder (removed with the stale ones on failure)."""
 
     def name(self, option: str, path: str) -> None:
         self.named.append(_Named(option, path))
@@ -194,8 +199,6 @@ class OutputPlan:
 
     def refusals(self, module_names: tuple[str, ...] = ()) -> list[Diagnostic]:
         """Outputs that are files the compile read, and files named by two output options."""
-        from wgc import codes
-
         targets = [(n.option, n.path) for n in self.named if n.path != STDOUT]
         if self.split_dir is not None:
             targets.append((self.split_option or "--split-nodes", self.split_dir))
@@ -205,6 +208,8 @@ class OutputPlan:
         for option, path in targets:
             identity = regular_identity(path)
             if identity is not None and identity in self.read:
+                from wgc import codes
+
                 role, read_path = self.read[identity]
                 problems.append(codes.OUTPUT_IS_INPUT(
                     None, f"{role} '{read_path}' is the same as output file '{path}' ({option})"))
@@ -219,6 +224,8 @@ class OutputPlan:
             if key in seen:
                 first_option, first_path = seen[key]
                 shown = f"'{path}'" if path == first_path else f"'{first_path}' ('{path}')"
+                from wgc import codes
+
                 problems.append(codes.OUTPUT_NAMED_TWICE(
                     None, f"output file {shown} is named by both {first_option} and {option}"))
                 continue
@@ -290,18 +297,19 @@ def _safe_name(name: str) -> bool:
 # ----------------------------------------------------------------------------- writing
 
 
-@dataclass
 class _Rename:
-    temp: str
-    final: str
-    shown: str
+    __slots__ = ("temp", "final", "shown")
+
+    def __init__(self, temp: str, final: str, shown: str) -> None:
+        self.temp, self.final, self.shown = temp, final, shown
 
 
-@dataclass
 class _Direct:
-    target: str          # STDOUT or the resolved path of a device / FIFO
-    data: bytes
-    shown: str
+    __slots__ = ("target", "data", "shown")
+
+    def __init__(self, target: str, data: bytes, shown: str) -> None:
+        self.target = target       # STDOUT or the resolved path of a device / FIFO
+        self.data, self.shown = data, shown
 
 
 class Transaction:

@@ -39,7 +39,8 @@ Details worth knowing:
   A found name that is a directory, FIFO, device or socket is INCLUDE_NOT_REGULAR and is
   never opened (a FIFO would block); a dangling symbolic link counts as not found (the
   search goes on, as with gcc) and is named in the note. `preprocess(..., on_file_read=)`
-  is told of each included file once it was read.
+  is told of each included file once it was read; `Preprocessed.absent` lists the candidates
+  searched and not found.
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
@@ -234,6 +235,9 @@ class Preprocessed:
     files: tuple[str, ...]
     """Every file read: the main file first (unless it is stdin), then includes in first-seen order."""
     diagnostics: tuple[Diagnostic, ...]
+    absent: tuple[str, ...] = ()
+    """The #include candidates searched and not found, in search order: a file created at one of
+    them would change what is included (the compile cache checks they are still absent)."""
 
 
 # --------------------------------------------------------------------------- lexer
@@ -364,6 +368,7 @@ class _Preprocessor(_PcppPreprocessor):
         self.auto_pragma_once_enabled = True
         self.diagnostics: list[Diagnostic] = []
         self.files: list[str] = []
+        self.absent: list[str] = []
         self._seen_files: set[str] = set()
         self._file_cache: dict[str, SourceFile] = {}
         self._units: list[_Unit] = []
@@ -1175,6 +1180,8 @@ class _Preprocessor(_PcppPreprocessor):
         except (FileNotFoundError, NotADirectoryError, ValueError):
             if os.path.islink(spelled):
                 self._dangling_links.append(spelled)
+            if spelled not in self.absent:
+                self.absent.append(spelled)
             return None
         except OSError as err:
             reason = err.strerror or str(err)
@@ -1223,7 +1230,7 @@ class _Preprocessor(_PcppPreprocessor):
                 self._directive_span(), "macro expansion or #include nesting is too deep to preprocess"))
         text, locations = emitter.finish()
         return Preprocessed(text=text, locations=locations, files=tuple(self.files),
-                            diagnostics=tuple(self.diagnostics))
+                            diagnostics=tuple(self.diagnostics), absent=tuple(self.absent))
 
 
 _CMDLINE_NAME = re.compile(r"[A-Za-z_]\w*")

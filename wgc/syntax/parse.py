@@ -1065,8 +1065,9 @@ def _cache_path(grammar: str) -> str | None:
     """
     import lark
 
-    base = os.environ.get("WGC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
+    from wgc.buildcache import cache_root
+
+    base = cache_root()
     key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
     name = f"hlsl-grammar-{key}.lark-cache"
     try:

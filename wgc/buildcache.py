@@ -1,0 +1,522 @@
+"""Compile cache: a `wgc compile` whose command and inputs did not change is answered from a stored result.
+
+Stage: around the CLI, before click or any compiler stage is imported (ccache's "direct mode").
+Input: the command line as given (argv), the current folder, the colour environment (whether
+stderr is a terminal, whether NO_COLOR is set), the fingerprint of this wgc (`fingerprint`), and
+the contents of every file the compile read (the input and each `#include`d file).
+Output: on a hit (`replay`), the outputs the stored compile staged, written again through
+`wgc.outputs` (all or none, same rules), its diagnostics on stderr, its exit code; on a miss,
+nothing: the CLI compiles and a `Recording` stores the result.
+
+Invariants:
+- A hit imports neither click nor any compiler stage: only this module, `wgc.outputs` and the
+  standard library (`wgc.entry` calls `replay` first).
+- Key: a digest of (entry format, fingerprint, cwd, argv, colour environment). Each key holds up
+  to `VARIANTS_KEPT` entries, one per set of dependency contents; an entry hits when every file it
+  lists still has the digest it had (so a changed input or header is a miss, and switching back
+  and forth between header versions hits both) and every #include candidate that was searched
+  and not found is still absent (a header created earlier on the search path is a miss). Every option is part of argv, so any change of an
+  option is a miss; the fingerprint changes with any file of the wgc package (size, mtime), the
+  checkout's grammar, any installed distribution (name and version) and Python's version.
+- Stored: only compiles that succeeded (exit 0, warnings allowed) and read no standard input.
+  A compile with errors is not stored: it runs (and reports) again, as ccache does. A file that
+  changed while the compile ran (its stat differs from when it was read) makes it unstored.
+- Atomic: an entry is written to a temporary file in its folder and renamed, so a reader sees a
+  whole entry or none and concurrent writers of one key each leave a whole entry (the last rename
+  wins). An entry is checked on reading (magic, digest of its payload): a corrupt one is a miss
+  and is removed.
+- Bounded: after a store, the least recently used entries (by mtime; a hit touches its entry) are
+  removed until the total is at most `max_size()` (WGC_CACHE_MAX_SIZE, default 256 MiB).
+- A broken cache never breaks a compile: any problem reading it is a miss; a folder that cannot
+  be written is warning WG0036 before the compile, a bad WGC_CACHE_MAX_SIZE is error WG0035.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+try:
+    from _blake2 import blake2b       # the hashlib import would load OpenSSL (~3 ms) for the same function
+except ImportError:                   # pragma: no cover - other Pythons
+    from hashlib import blake2b
+
+if TYPE_CHECKING:
+    from wgc.diagnostics import Diagnostic
+
+FORMAT = b"wgc-result-cache-1"
+MAGIC = b"WGCR0001"
+DIGEST_SIZE = 32
+VARIANTS_KEPT = 4
+"""Entries one command line keeps (for different dependency contents), the most recently used."""
+DEFAULT_MAX_SIZE = 256 << 20
+TEMP_PREFIX = ".tmp-"
+SWITCH_ENV = "WGC_CACHE"
+SIZE_ENV = "WGC_CACHE_MAX_SIZE"
+ON_VALUES = ("1", "yes", "true", "on")
+
+
+def cache_root() -> str:
+    """wgc's cache folder: $WGC_CACHE_DIR, else $XDG_CACHE_HOME/wgc, else ~/.cache/wgc (grammar tables
+    live at its top, compile results under `results/`)."""
+    return os.environ.get("WGC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
+
+
+def results_folder() -> str:
+    return os.path.join(cache_root(), "results")
+
+
+def wanted(argv: list[str]) -> bool:
+    """Whether this command line may use the cache: `--cache`, or $WGC_CACHE on and no `--no-cache`.
+
+    Only a guess from the raw words (click decides for real when it stores): a wrong guess costs a
+    miss, never a wrong hit, because entries are stored only by commands click parsed as cached.
+    """
+    if "--no-cache" in argv:
+        return False
+    return "--cache" in argv or switched_on()
+
+
+def switched_on() -> bool:
+    return os.environ.get(SWITCH_ENV, "").strip().lower() in ON_VALUES
+
+
+def max_size() -> int | None:
+    """The size limit in bytes from $WGC_CACHE_MAX_SIZE (a number with an optional K, M or G:
+    binary units), the default when unset; None when the value is malformed."""
+    text = os.environ.get(SIZE_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_SIZE
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1].upper(), 1)
+    number = text[:-1] if scale > 1 else text
+    if not number.isdigit():
+        return None
+    return int(number) * scale
+
+
+def size_problem() -> Diagnostic | None:
+    """Error WG0035 when $WGC_CACHE_MAX_SIZE is malformed."""
+    if max_size() is not None:
+        return None
+    from wgc import codes
+
+    return codes.CACHE_SIZE_INVALID(None, f"{SIZE_ENV}='{os.environ[SIZE_ENV]}' is not a size "
+                                    "(a whole number of bytes, or with K, M or G, e.g. 512M)")
+
+
+# ----------------------------------------------------------------------------- keys
+
+
+def _digest(data: bytes) -> bytes:
+    return blake2b(data, digest_size=DIGEST_SIZE).digest()
+
+
+_fingerprint: bytes | None = None
+
+
+def fingerprint() -> bytes:
+    """What identifies this wgc: each file of the package (path, size, mtime), the checkout's grammar,
+    the installed distributions (their dist-info names carry their versions) and Python's version."""
+    global _fingerprint
+    if _fingerprint is not None:
+        return _fingerprint
+    package = os.path.dirname(os.path.abspath(__file__))
+    parts: list[object] = [sys.version]
+    folders = [package]
+    while folders:
+        folder = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name == "__pycache__":
+                    continue
+                if entry.is_dir():
+                    folders.append(entry.path)
+                else:
+                    info = entry.stat()
+                    parts.append((entry.path, info.st_size, info.st_mtime_ns))
+    grammar = os.path.join(os.path.dirname(package), "grammar", "hlsl.lark")
+    try:
+        info = os.stat(grammar)
+        parts.append((grammar, info.st_size, info.st_mtime_ns))
+    except OSError:
+        pass
+    for folder in sys.path:
+        if os.path.basename(folder) in ("site-packages", "dist-packages"):
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            parts.append((folder, sorted(n for n in names if n.endswith((".dist-info", ".egg-info")))))
+    _fingerprint = _digest(marshal.dumps(parts))
+    return _fingerprint
+
+
+def command_key(argv: list[str]) -> str:
+    """The key of a command line (hex): see the module docstring."""
+    try:
+        colour = (sys.stderr is not None and sys.stderr.isatty(), bool(os.environ.get("NO_COLOR")))
+    except (OSError, ValueError):
+        colour = (False, bool(os.environ.get("NO_COLOR")))
+    return _digest(marshal.dumps((FORMAT, fingerprint(), os.getcwd(), list(argv), colour))).hex()
+
+
+def _entry_paths(key: str) -> tuple[str, str]:
+    """The shard folder of `key` and the name prefix of its entries."""
+    return os.path.join(results_folder(), key[:2]), key[2:] + "."
+
+
+def _file_digest(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return _digest(handle.read())
+    except OSError:
+        return None
+
+
+# ----------------------------------------------------------------------------- entries
+
+
+def _encode(payload: Any) -> bytes:
+    body = marshal.dumps(payload)
+    return MAGIC + _digest(body) + body
+
+
+def _decode(data: bytes) -> Any:
+    """The payload of an entry's bytes; ValueError when they are not a whole, intact entry."""
+    head = len(MAGIC) + DIGEST_SIZE
+    if len(data) < head or not data.startswith(MAGIC) or _digest(data[head:]) != data[len(MAGIC):head]:
+        raise ValueError("not an intact entry")
+    return marshal.loads(data[head:])
+
+
+def _candidates(key: str) -> list[str]:
+    """The entries of `key`, most recently used first."""
+    folder, prefix = _entry_paths(key)
+    try:
+        with os.scandir(folder) as entries:
+            found = []
+            for entry in entries:
+                if entry.name.startswith(prefix):
+                    try:
+                        found.append((entry.stat().st_mtime_ns, entry.path))
+                    except OSError:
+                        continue
+    except OSError:
+        return []
+    return [path for _mtime, path in sorted(found, reverse=True)]
+
+
+def lookup(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """The path and payload of the entry for `argv` whose dependencies are unchanged, if any."""
+    digests: dict[str, bytes | None] = {}
+    for path in _candidates(command_key(argv)):
+        try:
+            with open(path, "rb") as handle:
+                payload = _decode(handle.read())
+            dependencies, absent = payload["dependencies"], payload["absent"]
+        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            _remove(path)                  # corrupt or foreign: a miss, and it goes
+            continue
+        for dep_path, _role, digest in dependencies:
+            if dep_path not in digests:
+                digests[dep_path] = _file_digest(dep_path)
+            if digests[dep_path] != digest:
+                break
+        else:
+            if not any(map(_present, absent)):
+                return path, payload
+    return None
+
+
+def _present(path: str) -> bool:
+    """Whether the preprocessor would find a file at `path` (it counts a dangling link as absent)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def replay(argv: list[str]) -> int | None:
+    """Answer `argv` from the cache: write the stored outputs and diagnostics, return the exit code;
+    None on a miss, or when the stored outputs cannot be written as stored (then the compile runs
+    and reports the problem itself)."""
+    found = lookup(argv)
+    if found is None:
+        return None
+    path, payload = found
+    from wgc.outputs import Interrupted, OutputError, OutputPlan, signals_interrupt
+
+    plan = OutputPlan()
+    for option, name in payload["named"]:
+        plan.name(option, name)
+    if payload["split"] is not None:
+        plan.name_split_dir(*payload["split"])
+    for dep_path, role, _digest_ in payload["dependencies"]:
+        plan.note_read(dep_path, role)
+    modules = tuple(name for kind, *args in payload["staged"] if kind == "split" for name, _data in args[0])
+    if plan.refusals(modules):
+        return None
+    try:
+        with signals_interrupt():
+            transaction = plan.transaction()
+            try:
+                for kind, *args in payload["staged"]:
+                    if kind == "split":
+                        transaction.stage_split(dict(args[0]))
+                    else:
+                        transaction.stage(args[0], args[1])
+                transaction.commit()
+            except OutputError:
+                transaction.abort()
+                return None
+            except BaseException:
+                transaction.abort()
+                plan.remove_stale()
+                raise
+            if payload["stderr"]:
+                sys.stderr.write(payload["stderr"])
+                sys.stderr.flush()
+    except Interrupted as interrupt:
+        return 128 + interrupt.signum
+    try:
+        os.utime(path)                     # used: the last to be evicted
+    except OSError:
+        pass
+    count("hits")
+    return int(payload["exit"])
+
+
+# ----------------------------------------------------------------------------- storing
+
+
+def folder_problem() -> Diagnostic | None:
+    """Warning WG0036 when the results folder cannot be created or written (the compile goes on)."""
+    folder = results_folder()
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if os.access(folder, os.W_OK | os.X_OK):
+            return None
+        reason = os.strerror(13)
+    except OSError as err:
+        reason = err.strerror or str(err)
+    from wgc import codes
+
+    return codes.CACHE_UNUSABLE(None, f"compile results cannot be cached in '{folder}': {reason}; "
+                                "compiling without the cache")
+
+
+class Recording:
+    """What one cached compile read, staged and printed, stored when it succeeds (see `store`)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = list(argv)
+        self.read: dict[str, tuple[str, tuple[int, int, int, int] | None]] = {}
+        """path -> (role, its stat when it was read)."""
+        self.absent: tuple[str, ...] = ()
+        """The #include candidates that were searched and not found (`driver.Result.absent_includes`)."""
+        self.staged: list[tuple[Any, ...]] = []
+        self.stderr = ""
+        self.cacheable = True
+
+    def note_read(self, path: str, role: str = "included file") -> None:
+        if path == "-":
+            self.cacheable = False
+        elif path not in self.read:
+            self.read[path] = (role, _identity(path))
+
+    def also(self, note_read: Callable[[str, str], None]) -> Callable[..., None]:
+        """`note_read` (the output plan's), recording the file too (before the compile runs on)."""
+        def both(path: str, role: str = "included file") -> None:
+            self.note_read(path, role)
+            note_read(path, role)
+        return both
+
+    def watch(self, transaction: Any) -> _RecordingTransaction:
+        return _RecordingTransaction(transaction, self)
+
+    def store(self, plan: Any, exit_code: int) -> None:
+        """Keep the result (only of a successful compile whose files did not change meanwhile)."""
+        count("misses")
+        if exit_code != 0 or not self.cacheable or max_size() is None:
+            return
+        dependencies = []
+        for path, (role, identity) in self.read.items():
+            digest = _file_digest(path)
+            if digest is None or identity is None or _identity(path) != identity:
+                return                      # changed (or vanished) while the compile ran
+            dependencies.append((path, role, digest))
+        if any(map(_present, self.absent)):
+            return                          # created while the compile ran
+        payload = {
+            "dependencies": dependencies,
+            "absent": list(self.absent),
+            "named": [(named.option, named.path) for named in plan.named],
+            "split": (plan.split_option, plan.split_dir) if plan.split_dir is not None else None,
+            "staged": self.staged,
+            "stderr": self.stderr,
+            "exit": exit_code,
+        }
+        key = command_key(self.argv)
+        folder, prefix = _entry_paths(key)
+        variant = _digest(marshal.dumps([(p, d) for p, _r, d in dependencies])).hex()[:16]
+        try:
+            os.makedirs(folder, exist_ok=True)
+            _write_atomically(os.path.join(folder, prefix + variant), _encode(payload))
+        except OSError:
+            return
+        for stale in _candidates(key)[VARIANTS_KEPT:]:
+            _remove(stale)
+        evict(max_size() or DEFAULT_MAX_SIZE)
+
+
+def _identity(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+class _RecordingTransaction:
+    """A `wgc.outputs.Transaction` that also records what is staged (the same calls replay it)."""
+
+    def __init__(self, transaction: Any, recording: Recording) -> None:
+        self._transaction = transaction
+        self._recording = recording
+
+    def stage(self, path: str, data: bytes) -> None:
+        self._transaction.stage(path, data)
+        self._recording.staged.append(("stage", path, bytes(data)))
+
+    def stage_split(self, modules: dict[str, bytes]) -> None:
+        self._transaction.stage_split(modules)
+        self._recording.staged.append(("split", sorted((name, bytes(data)) for name, data in modules.items())))
+
+    def commit(self) -> None:
+        self._transaction.commit()
+
+    def abort(self) -> None:
+        self._transaction.abort()
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    temp = os.path.join(os.path.dirname(path), TEMP_PREFIX + os.urandom(8).hex())
+    try:
+        with open(temp, "xb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        _remove(temp)
+        raise
+
+
+# ----------------------------------------------------------------------------- size, statistics, clearing
+
+STALE_TEMP_SECONDS = 3600
+"""A temporary file this old was left by a process that died while storing: eviction removes it."""
+
+
+def _entries(folder: str, visit: Callable[[os.DirEntry[str], os.stat_result], None]) -> None:
+    try:
+        shards = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for shard in shards:
+        try:
+            with os.scandir(shard.path) as entries:
+                for entry in entries:
+                    try:
+                        info = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISREG(info.st_mode):
+                        visit(entry, info)
+        except OSError:
+            continue
+
+
+def evict(limit: int) -> None:
+    """Remove the least recently used entries until the results take at most `limit` bytes."""
+    import time
+
+    found: list[tuple[int, int, str]] = []
+    now = time.time()
+
+    def visit(entry: os.DirEntry[str], info: os.stat_result) -> None:
+        if entry.name.startswith(TEMP_PREFIX):
+            if now - info.st_mtime > STALE_TEMP_SECONDS:
+                _remove(entry.path)
+            return
+        found.append((info.st_mtime_ns, info.st_size, entry.path))
+
+    _entries(results_folder(), visit)
+    total = sum(size for _mtime, size, _path in found)
+    for _mtime, size, path in sorted(found):
+        if total <= limit:
+            break
+        _remove(path)
+        total -= size
+
+
+COUNTERS = ("hits", "misses")
+
+
+def count(counter: str) -> None:
+    """Add one to `counter` (one byte appended to its file: appends of concurrent processes do not mix)."""
+    try:
+        fd = os.open(os.path.join(results_folder(), counter), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            os.write(fd, b".")
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def statistics() -> tuple[int, int, int, int]:
+    """(entries, bytes, hits, misses): the results stored, and the cached compiles answered from the
+    cache (hits) or compiled (misses) since the last `clear`."""
+    counters = []
+    for counter in COUNTERS:
+        try:
+            counters.append(os.stat(os.path.join(results_folder(), counter)).st_size)
+        except OSError:
+            counters.append(0)
+    counts = [0, 0]
+
+    def visit(entry: os.DirEntry[str], info: os.stat_result) -> None:
+        if not entry.name.startswith(TEMP_PREFIX):
+            counts[0] += 1
+            counts[1] += info.st_size
+
+    _entries(results_folder(), visit)
+    return counts[0], counts[1], counters[0], counters[1]
+
+
+def clear() -> int:
+    """Remove every stored result and zero the counters (the grammar tables stay); the number removed."""
+    for counter in COUNTERS:
+        _remove(os.path.join(results_folder(), counter))
+    removed = [0]
+
+    def visit(entry: os.DirEntry[str], _info: os.stat_result) -> None:
+        _remove(entry.path)
+        removed[0] += not entry.name.startswith(TEMP_PREFIX)
+
+    _entries(results_folder(), visit)
+    return removed[0]
