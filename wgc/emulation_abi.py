@@ -60,7 +60,10 @@ makes it as large as the largest record of the graph).
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
-to itself targets the slot of level `remaining - 1`.
+to itself targets the slot of level `remaining - 1`. `shader_index` is the running node's index (its
+NodeID index; ShaderIndexAMDX): a module whose loops are unrolled in index space
+(`--loops=index-space`, `wgc.sema.stages`) reads its iteration from it, and its outputs into loops
+index their target's stages.
 
 Cross-group sharing. `shared_counters + 4 * r` holds, for record r, the number of its groups that
 have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G. Invocation 0
@@ -71,7 +74,8 @@ Local root arguments. `local_root_arguments` is the address of this node's table
 
 from __future__ import annotations
 
-ABI_VERSION = 1
+ABI_VERSION = 2
+"""2: NodeContext's `shader_index` (was reserved), read by modules whose loops are unrolled in index space."""
 
 THREAD_GROUP_SIZE = 32
 """Invocations per group of a thread-launch node in the emulated module."""
@@ -91,7 +95,7 @@ NODE_CONTEXT = {
     "remaining_recursion_levels": (40, 4),
     "loop_iteration": (44, 4),
     "group_offset": (48, 4),
-    "reserved": (52, 4),
+    "shader_index": (52, 4),
     "shared_counters": (56, 8),
     "local_root_arguments": (64, 8),
 }
