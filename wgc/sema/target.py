@@ -237,7 +237,8 @@ def depth_warnings(graph: GraphInfo | None, max_graph_depth: int | None) -> list
              else f"'{found.deepest.id}'")
     stated = (f"the device's limit given with --max-graph-depth is {limit}" if max_graph_depth is not None
               else f"Vulkan guarantees maxExecutionGraphDepth >= {AMDX_MIN_GRAPH_DEPTH}")
-    notes = ["SPV_AMDX_shader_enqueue counts every enqueue, each loop iteration and recursion level included"]
+    notes = [TARGET_NOTES["amdx"],
+             "SPV_AMDX_shader_enqueue counts every enqueue, each loop iteration and recursion level included"]
     if max_graph_depth is None:
         notes.append("if the device offers more, state its maxExecutionGraphDepth with --max-graph-depth N")
     return [codes.UNROLLED_GRAPH_TOO_DEEP(

@@ -118,11 +118,17 @@ def output_index(fl: FunctionLowering, handle: OutputHandle) -> int | None:
 def output_valid(fl: FunctionLowering, handle: OutputHandle, valid: int) -> int:
     """IsValid() of a back edge is false at the loop's last iteration (its records would reach the
     terminator stage), as in the native form."""
-    mapping = _mapping(fl, handle.output)
     stages = node_stages(fl)
+    b = fl.b
+    plan = fl.ml.stages
+    if stages is not None and stages.recursion_loop is not None and plan is not None \
+            and plan.output_target(handle.output, fl.ml.graph) is stages:
+        # a self-feeding entry's feedback: the next recursion level exists until the last iteration
+        more = b.emit("OpUGreaterThan", b.type_bool(), fl.ml.nodes.remaining_recursion_levels(fl), fl.uint(1))
+        return b.emit("OpLogicalAnd", b.type_bool(), valid, more)
+    mapping = _mapping(fl, handle.output)
     if mapping is None or mapping.feedback is None or stages is None:
         return valid
-    b = fl.b
     dimension = stages.dimensions[mapping.feedback]
     more = b.emit("OpULessThan", b.type_bool(), _dimension_iteration(fl, stages, mapping.feedback),
                   fl.uint(dimension.iterations - 1))
