@@ -194,8 +194,10 @@ class StagePlan:
 def loop_chain(node: NodeInfo, graph: GraphInfo) -> tuple[Loop, ...]:
     """The loops holding `node`, outermost first (its innermost loop and that loop's parents)."""
     chain: list[Loop] = []
+    seen: set[int] = set()
     loop = graph.loop_of.get(node.key)
-    while loop is not None and loop not in chain:
+    while loop is not None and id(loop) not in seen:     # loops by identity (their == compares nodes)
+        seen.add(id(loop))
         chain.append(loop)
         loop = loop.parent
     return tuple(reversed(chain))
@@ -208,13 +210,14 @@ def self_feeding(loop: Loop, graph: GraphInfo) -> bool:
 
 def plan_stages(graph: GraphInfo) -> StagePlan:
     plan = StagePlan()
+    feeding_itself = {e.source.key for e in graph.edges if e.source is e.target and e.source.is_loop_entry}
     for node in graph.nodes:
         dimensions = []
         recursion = None
         for loop in loop_chain(node, graph):
             dimension = LoopDimension(loop.entry, loop.entry.max_loop_iterations or 1,
                                       frozenset(m.key for m in loop.members))
-            if loop.entry is node and len(loop.members) == 1 and self_feeding(loop, graph):
+            if loop.entry is node and len(loop.members) == 1 and node.key in feeding_itself:
                 recursion = dimension
             else:
                 dimensions.append(dimension)
@@ -240,19 +243,25 @@ def unrolled_depth(graph: GraphInfo) -> UnrolledDepth:
     by_key = {n.key: n for n in nodes}
     chains = {n.key: loop_chain(n, graph) for n in nodes}
     holding = {n.key: {id(loop) for loop in chains[n.key]} for n in nodes}
+    by_id: dict[object, list[NodeInfo]] = defaultdict(list)
+    for node in nodes:
+        by_id[node.id].append(node)
     sharers: dict[str, list[NodeInfo]] = defaultdict(list)
     for node in nodes:
         if node.share_input_of is not None:
-            for other in nodes:
-                if other.id == node.share_input_of and other is not node:
+            for other in by_id.get(node.share_input_of, []):
+                if other is not node:
                     sharers[other.key].append(node)
     forward: list[Edge] = [e for e in graph.edges if not e.loop_back and e.source is not e.target
                            and e.source.id.name != e.target.id.name]
+    loops_entered_at: dict[str, list[tuple[Loop, set[str]]]] = defaultdict(list)
+    for loop in graph.loops:
+        loops_entered_at[loop.entry.key].append((loop, {m.key for m in loop.members}))
     back_sources: dict[int, list[NodeInfo]] = defaultdict(list)
     for edge in graph.edges:
         if edge.loop_back:
-            for loop in graph.loops:
-                if loop.entry is edge.target and edge.source.key in {m.key for m in loop.members}:
+            for loop, inside in loops_entered_at[edge.target.key]:
+                if edge.source.key in inside:
                     back_sources[id(loop)].append(edge.source)
     recursive = {e.source.key for e in graph.edges if e.recursive}
 
@@ -287,7 +296,8 @@ def unrolled_depth(graph: GraphInfo) -> UnrolledDepth:
     def within(node: NodeInfo, loop: Loop) -> int:
         """`node`'s deepest level inside one iteration of `loop` (the loops inside it unrolled)."""
         chain = chains[node.key]
-        inner = chain[chain.index(loop) + 1:] if loop in chain else ()
+        position = next((i for i, each in enumerate(chain) if each is loop), None)
+        inner = chain[position + 1:] if position is not None else ()
         return level[node.key] + amplification(inner)
 
     incoming: dict[str, list[tuple[NodeInfo, list[Loop]]]] = defaultdict(list)

@@ -75,7 +75,8 @@ from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
 from wgc.sema.graph import GraphInfo
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding, unrolled_depth
+from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
+                             unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
