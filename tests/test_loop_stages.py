@@ -392,3 +392,69 @@ def test_records_fed_back_at_the_last_iteration_are_dropped_in_both_forms(tmp_pa
     assert native.resources["u0"]["uint32"] == expected
     amdx = driver.compile(driver.Options(input=str(path), proposals=LOOPS))     # and the AMDX module validates
     assert amdx.ok, Renderer().render(amdx.diagnostics)
+
+
+ARRAY_OF_LOOP_ENTRIES = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Step { uint slot; };
+[Shader("node")] [NodeLaunch("thread")]
+void Start(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] [NodeArraySize(2)] [NodeID("A")] NodeOutputArray<Step> a)
+{
+    ThreadNodeOutputRecords<Step> o = a[s.Get().slot & 1].GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("A", 0)]
+[NodeMaxLoopIterations(3)] [NodeMaxRecordsPerLoopIteration(1)]
+void A0(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] [NodeID("B", 0)] NodeOutput<Step> b)
+{
+    ThreadNodeOutputRecords<Step> o = b.GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("A", 1)]
+[NodeMaxLoopIterations(3)] [NodeMaxRecordsPerLoopIteration(1)]
+void A1(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] [NodeID("B", 1)] NodeOutput<Step> b)
+{
+    ThreadNodeOutputRecords<Step> o = b.GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("B", 0)]
+void B0(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] [NodeID("A", 0)] NodeOutput<Step> a)
+{
+    InterlockedAdd(Out[s.Get().slot * 4 + GetCurrentLoopIterationIndex()], 1);
+    ThreadNodeOutputRecords<Step> o = a.GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("B", 1)]
+void B1(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] [NodeID("A", 1)] NodeOutput<Step> a)
+{
+    InterlockedAdd(Out[s.Get().slot * 4 + GetCurrentLoopIterationIndex()], 10);
+    ThreadNodeOutputRecords<Step> o = a.GetThreadNodeOutputRecords(1);
+    o.Get() = s.Get();
+    o.OutputComplete();
+}
+"""
+
+
+def test_each_entry_of_a_node_array_of_loop_entries_is_a_loop_of_its_own(tmp_path, vulkan_device):
+    """The proposal: each loop entry bound in an output node array is a singular loop. A[0] and
+    A[1] index alike (stage = array index x 4 + iteration), and so do their bodies B[0] and B[1]."""
+    path = tmp_path / "arrays.hlsl"
+    path.write_text(ARRAY_OF_LOOP_ENTRIES)
+    slots = [0, 1, 2, 3]
+    native, staged = run_both(path, {"inputs": [{"entry": "Start", "records": [{"slot": s} for s in slots]}],
+                                     "resources": {"u0": {"bytes": 64}}})
+    assert native.resources == staged.resources
+    expected = [0] * 16
+    for slot in slots:
+        for iteration in range(3):            # A[slot & 1]'s loop: B adds 1 (B[0]) or 10 (B[1]) per iteration
+            expected[slot * 4 + iteration] += 10 if slot & 1 else 1
+    assert native.resources["u0"]["uint32"] == expected
+    reflection = driver.compile(driver.Options(input=str(path), proposals=LOOPS, emit="reflection"))
+    assert reflection.ok
+    stages = {n["entry_point"]: [s["index"] for s in n["stages"]]
+              for n in json.loads(reflection.outputs["reflection"])["nodes"]}
+    assert stages == {"Start": [0], "A0": [0, 1, 2, 3], "A1": [4, 5, 6, 7], "B0": [0, 1, 2], "B1": [4, 5, 6]}

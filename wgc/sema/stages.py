@@ -183,12 +183,15 @@ class StagePlan:
         return TargetIndex(target.stride, tuple(terms), feedback)
 
     def output_target(self, output: NodeOutput, graph: GraphInfo) -> NodeStages | None:
-        """The stages of the nodes `output` targets (all members of a name share them, WG0606), or
-        None when no target is in the file."""
+        """The stages of the node `output` targets: the one with its NodeID, else the first of its
+        name (the members of a name share their index space, WG0606); None when none is in the file."""
+        first = None
         for node in graph.nodes:
             if node.id.name == output.target.name and node.key in self.of:
-                return self.of[node.key]
-        return None
+                if node.id == output.target:
+                    return self.of[node.key]
+                first = first or self.of[node.key]
+        return first
 
 
 def loop_chain(node: NodeInfo, graph: GraphInfo) -> tuple[Loop, ...]:

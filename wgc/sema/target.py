@@ -6,8 +6,9 @@ Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the node
 (all of them, or the one `-E` names).
 Output: diagnostics (WG06xx), each with a note naming the target:
 - Work Graph Loops (amdx, and the emulated target under `loops="index-space"`): loops are unrolled
-  in index space (`sema.stages`); what that form cannot express is an error: nodes of one name in
-  different loops (WG0606: one index space per name), a self-feeding loop entry whose loop has
+  in index space (`sema.stages`); what that form cannot express is an error: nodes of one name
+  whose loops differ (WG0606: one index space per name; loops are compared by their entries' names
+  and iteration counts, so the members of a node array of loop entries index alike), a self-feeding loop entry whose loop has
   other members (WG0607: its iterations must be recursion levels, and AMDX forbids enqueueing to
   its own name at another index), a stage index beyond 32 bits (WG0608), [NodeShareInputOf] with a
   loop member (WG0609: SharesInputWithAMDX names one index). `depth_warnings` (amdx only):
@@ -211,10 +212,12 @@ def _loop_stages(graph: GraphInfo, nodes: Sequence[NodeInfo], report: Any) -> No
 
 
 def _shape(stages: NodeStages) -> tuple[tuple[str, int], ...]:
-    """What the index space of a name depends on: its loops and iteration counts, and the recursion form."""
+    """What the index space of a name depends on: its loops (by their entries' names: each entry of a
+    node array of loop entries is a loop of its own, the proposal says, and they index alike) and
+    iteration counts, and the recursion form."""
     recursion = stages.recursion_loop
-    return tuple((d.entry.key, d.iterations) for d in stages.dimensions) + \
-        (((recursion.entry.key, -recursion.iterations),) if recursion is not None else ())
+    return tuple((d.entry.id.name, d.iterations) for d in stages.dimensions) + \
+        (((recursion.entry.id.name, -recursion.iterations),) if recursion is not None else ())
 
 
 def _loops_text(stages: NodeStages) -> str:
