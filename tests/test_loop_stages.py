@@ -458,3 +458,27 @@ def test_each_entry_of_a_node_array_of_loop_entries_is_a_loop_of_its_own(tmp_pat
     stages = {n["entry_point"]: [s["index"] for s in n["stages"]]
               for n in json.loads(reflection.outputs["reflection"])["nodes"]}
     assert stages == {"Start": [0], "A0": [0, 1, 2, 3], "A1": [4, 5, 6, 7], "B0": [0, 1, 2], "B1": [4, 5, 6]}
+
+
+def test_wgc_run_loops_index_space_on_the_command_line(tmp_path, vulkan_device):
+    """`wgc run --loops=index-space`: the trace names the stages; the results are the native run's."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "limit.hlsl"
+    path.write_text(AT_THE_LIMIT)
+    dispatch = tmp_path / "dispatch.json"
+    dispatch.write_text(json.dumps({"inputs": [{"entry": "Head", "records": [{"slot": 1}]}],
+                                    "resources": {"u0": {"bytes": 136 * 4}}}))
+    root = str(SAMPLES.parent)
+    outputs = []
+    for lowering in ("native", "index-space"):
+        done = subprocess.run([sys.executable, "-m", "wgc", "run", "-fwork-graph-loops", f"--loops={lowering}",
+                               str(path), "--dispatch", str(dispatch), "--trace"], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": root}, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outputs.append((done.stdout, done.stderr))
+    assert outputs[0][0] == outputs[1][0]
+    assert "  Body (thread) loop-iteration=4:" in outputs[0][1]
+    assert "  Body[4] (thread):" in outputs[1][1] and "  Head[5] (thread):" in outputs[1][1]   # the terminator stage

@@ -10,7 +10,8 @@ The work is split by concern: `FunctionLowering` (here) evaluates expressions an
 `control.py` lowers statements, control flow and calls (inlining); `conversions.py` converts
 values between IR types; `intrinsics.py`, `resources.py` and `rayquery.py` lower intrinsic calls,
 resource accesses and ray queries; the node operations are the target's (`amdx.py`,
-`emulated.py`). Those modules see this one only for annotations (no import cycle).
+`emulated.py`), and `loop_stages.py` lowers loops in index space. Those modules see this one only
+for annotations (no import cycle).
 
 Invariants and decisions:
 - Values have *logical* types (`TypeLowering.id(type)`); memory with an explicit layout (buffers,
@@ -29,6 +30,10 @@ Invariants and decisions:
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
   `Aligned` on PhysicalStorageBuffer memory).
+- Work Graph Loops unrolled in index space (always for the AMDX target, `--loops=index-space` for
+  the emulated one): `ModuleLowering.stages` is `sema.stages`' plan, the entry function starts
+  with the terminator guard and the iteration and output stage indices are `loop_stages.py`'s;
+  helpers that read GetCurrentLoopIterationIndex() are inlined into their node.
 - Per-compile state lives in the `ModuleLowering` (and the objects it owns) and the
   `FunctionLowering`s it creates; no module keeps state between compiles.
 - Only lowers: every rule, including what the target cannot express, is checked by sema
