@@ -150,7 +150,8 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
     return {
         "wgc_version": version,
         "profile": graph.profile,
-        "nodes": [_node(n, graph, entries, names[n.key], graph_name, plan.of[n.key]) for n in nodes],
+        "nodes": [_node(n, graph, entries, names[n.key], graph_name, plan.stages_of(n))
+                  for n in nodes],
         "graph": {
             "depth": graph.depth,
             "depth_limit": graph.depth_limit,

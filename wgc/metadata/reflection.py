@@ -519,7 +519,7 @@ def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputRefl
 def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, module: str | None,
           entries: set[str]) -> NodeReflection:
     use = resource_use(node.function)
-    stages = plan.of[node.key]
+    stages = plan.stages_of(node)
     return NodeReflection(
         stages=tuple(StageReflection(s.index, s.iterations, s.terminator) for s in stages.stages()),
         stage_stride=stages.stride, max_node_recursion=stages.max_recursion,

@@ -164,9 +164,13 @@ class StagePlan:
     def unrolled(self) -> bool:
         return any(s.unrolled for s in self.of.values())
 
+    def stages_of(self, node: NodeInfo) -> NodeStages:
+        """`node`'s stages; a node left out of the graph (for an error a -W option lowered) is one stage."""
+        return self.of.get(node.key) or NodeStages(node)
+
     def target_index(self, producer: NodeInfo, output: NodeOutput, target: NodeStages) -> TargetIndex:
         """The stage mapping of `producer`'s `output` into `target` (module docstring)."""
-        mine = self.of[producer.key]
+        mine = self.stages_of(producer)
         positions = {d.entry.key: j for j, d in enumerate(mine.dimensions)}
         terms: list[tuple[int | None, int, int]] = []
         feedback = None

@@ -183,10 +183,10 @@ def _loop_stages(graph: GraphInfo, nodes: Sequence[NodeInfo], report: Any) -> No
         first = first_of.setdefault(node.id.name, node)
         if node.key not in compiled or first is node:
             continue
-        if _shape(plan.of[first.key]) != _shape(plan.of[node.key]):
+        if _shape(plan.stages_of(first)) != _shape(plan.stages_of(node)):
             report(codes.LOOP_ARRAY_NOT_UNROLLABLE, node.span,
                    f"'{node.id}' and '{first.id}' share the name '{node.id.name}' but not their loops "
-                   f"({_loops_text(plan.of[node.key])}; {_loops_text(plan.of[first.key])}): the stages of one name "
+                   f"({_loops_text(plan.stages_of(node))}; {_loops_text(plan.stages_of(first))}): the stages of one name "
                    "share one index space",
                    (Label(first.span, f"'{first.id}' is declared here"),))
     for loop in graph.loops:
@@ -197,14 +197,14 @@ def _loop_stages(graph: GraphInfo, nodes: Sequence[NodeInfo], report: Any) -> No
                    "iterations would be recursion levels and its members' iterations stage indices, and "
                    "SPV_AMDX_shader_enqueue forbids a node enqueueing to its own name at another index")
     for node in nodes:
-        stages = plan.of[node.key]
+        stages = plan.stages_of(node)
         if stages.largest_index > MAX_STAGE_INDEX:
             report(codes.STAGE_INDEX_TOO_LARGE, node.span,
                    f"node '{node.id}' needs stage indices up to {stages.largest_index} ({_loops_text(stages)}); "
                    f"ShaderIndexAMDX holds at most {MAX_STAGE_INDEX}")
         shared = next((n for n in graph.nodes if node.share_input_of is not None and n.id == node.share_input_of),
                       None)
-        if shared is not None and (stages.unrolled or plan.of[shared.key].unrolled):
+        if shared is not None and (stages.unrolled or plan.stages_of(shared).unrolled):
             member = node if stages.unrolled else shared
             report(codes.LOOP_INPUT_SHARING, node.span,
                    f"'{node.id}' shares the input of '{shared.id}', and '{member.id}' is in a loop: "
