@@ -482,3 +482,47 @@ def test_wgc_run_loops_index_space_on_the_command_line(tmp_path, vulkan_device):
     assert outputs[0][0] == outputs[1][0]
     assert "  Body (thread) loop-iteration=4:" in outputs[0][1]
     assert "  Body[4] (thread):" in outputs[1][1] and "  Head[5] (thread):" in outputs[1][1]   # the terminator stage
+
+
+BROADCASTING_LOOP = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)] [NodeIsProgramEntry]
+[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]
+void Wave(DispatchNodeInputRecord<Job> job, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex,
+          [MaxRecords(1)] NodeOutput<Job> Tick, [MaxRecords(1)] EmptyNodeOutput Count)
+{
+    InterlockedAdd(Out[job.Get().slot * 4 + GetCurrentLoopIterationIndex()], 1);
+    GroupMemoryBarrierWithGroupSync();
+    bool first = gid.x == 0;
+    GroupNodeOutputRecords<Job> o = Tick.GetGroupNodeOutputRecords(first ? 1 : 0);
+    if (first && gi == 0) o.Get() = job.Get();
+    o.OutputComplete();
+    Count.GroupIncrementOutputCount(1);
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Tick(ThreadNodeInputRecord<Job> job, [MaxRecords(1)] NodeOutput<Job> Wave)
+{
+    ThreadNodeOutputRecords<Job> o = Wave.GetThreadNodeOutputRecords(1);
+    o.Get() = job.Get();
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(1, 1, 1)]
+void Count([MaxRecords(8)] EmptyNodeInput e) { InterlockedAdd(Out[60], e.Count()); }
+"""
+
+
+def test_a_broadcasting_loop_entry_with_a_barrier_and_an_empty_output(tmp_path, vulkan_device):
+    """Broadcasting: the terminator guard returns before the body's barrier, for the whole group;
+    an EmptyNodeOutput leaving the loop keeps its index."""
+    path = tmp_path / "wave.hlsl"
+    path.write_text(BROADCASTING_LOOP)
+    native, staged = run_both(path, {"inputs": [{"entry": "Wave", "records": [{"slot": s} for s in range(3)]}],
+                                     "resources": {"u0": {"bytes": 64 * 4}}})
+    assert native.resources == staged.resources
+    expected = [0] * 64
+    for slot in range(3):
+        for iteration in range(4):            # 2 groups x 4 threads per iteration; Tick feeds the next
+            expected[slot * 4 + iteration] = 2 * 4
+    expected[60] = 3 * 4 * 2                  # one empty record per group per iteration
+    assert native.resources["u0"]["uint32"] == expected
