@@ -138,13 +138,27 @@ def test_compile_refuses_split_nodes_with_an_output_file(run_wgc, tmp_path):
     assert b"cannot be combined with -o or -Fh" in done.stderr
 
 
-def test_a_loop_graph_fails_and_removes_a_stale_output(run_wgc, tmp_path):
+def test_a_loop_graph_deeper_than_the_device_fails_and_removes_a_stale_output(run_wgc, tmp_path):
+    # seed_loops_simple unrolls to 16 iterations x 2 nodes + MyOtherNode = 33 stages
     stale = tmp_path / "loop.spv"
     stale.write_bytes(b"old")
     done = run_wgc("compile", "-fwork-graph-loops", str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
     assert done.returncode == 1
-    assert b"[WG0601]" in done.stderr
+    assert b"the graph is 33 stages deep" in done.stderr and b"[WG0513] [-Wamdx-graph-depth]" in done.stderr
     assert not stale.exists()
+    lowered = run_wgc("compile", "-fwork-graph-loops", "-Wno-error=amdx-graph-depth",
+                      str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
+    assert lowered.returncode == 0 and b"warning: unrolled" in lowered.stderr and stale.read_bytes()[:4] == b"\x03\x02\x23\x07"
+    stated = run_wgc("compile", "-fwork-graph-loops", "--max-graph-depth", "33",
+                     str(SAMPLES / "seed_loops_simple.hlsl"), "-o", str(stale))
+    assert (stated.returncode, stated.stderr) == (0, b"")
+
+
+def test_native_loops_are_for_the_emulated_target_only(run_wgc, tmp_path):
+    done = run_wgc("compile", "-fwork-graph-loops", "--loops=native", str(SAMPLES / "seed_loops_simple.hlsl"),
+                   "-o", str(tmp_path / "x.spv"))
+    assert done.returncode == 2 and b"--loops=native needs --target=emulated" in done.stderr
+    assert not (tmp_path / "x.spv").exists()
 
 
 def test_warning_flags(run_wgc):

@@ -492,9 +492,15 @@ void Step(ThreadNodeInputRecord<P> input, [MaxRecords(1)] [NodeID("Step")] NodeO
     o.OutputComplete();
 }
 """
-    assert [m.split(":")[0] for m in compile_errors(source, tmp_path, proposals=("work-graph-loops",))] == ["WG0601"]
     symbols, _ = emulated(source, tmp_path, proposals=("work-graph-loops",))
-    assert ctx("loop_iteration") in symbols.loads()
+    assert ctx("loop_iteration") in symbols.loads()             # native: the runtime passes the iteration
+    # in index space the self-feeding entry recurses: its iteration is 4 - the remaining levels
+    staged, staged_asm = emulated(source, tmp_path, proposals=("work-graph-loops",), loop_lowering="index-space")
+    assert ctx("loop_iteration") not in staged.loads() and ctx("remaining_recursion_levels") in staged.loads()
+    amdx = compile_hlsl(source, tmp_path, proposals=("work-graph-loops",))     # Start, Step x 4, the terminator
+    assert [line.split()[-1] for line in amdx.lines("OpExecutionModeId") if "MaxNodeRecursionAMDX" in line] \
+        == ["%uint_4"]
+    assert "OpDecorate %RemainingRecursionLevelsAMDX BuiltIn RemainingRecursionLevelsAMDX" in amdx.asm
 
 
 def test_user_push_constants_move_to_their_abi_offset(tmp_path):

@@ -2,9 +2,10 @@
 disassembly matches tests/out/spv/<sample>.spvasm; each golden is assembled and validated again.
 
 A difference fails the test; `pytest --update-goldens` rewrites the files so the change can be
-reviewed in the commit. Samples whose graph has a loop must fail with WG0601 instead, and
-syntax_tour (atomics on a shared input record, which spirv-val forbids on NodePayloadAMDX memory)
-with WG0620.
+reviewed in the commit. Samples whose graph has a loop compile with their loops unrolled in index
+space (`wgc.sema.stages`) given the device depth their unrolling needs (--max-graph-depth; without
+it they are WG0513); syntax_tour (atomics on a shared input record, which spirv-val forbids on
+NodePayloadAMDX memory) must fail with WG0620.
 """
 
 from __future__ import annotations
@@ -18,14 +19,23 @@ from wgc.diagnostics import Renderer, Severity
 from wgc.spirv import tools
 
 GOLDEN_DIR = ROOT / "tests" / "out" / "spv"
-LOOP_SAMPLES = {"loop_particles", "seed_loops_inner", "seed_loops_nested", "seed_loops_simple"}
+LOOP_DEPTHS = {
+    # stages of the longest unrolled chain: the chain into the loop, N iterations x the loop's length,
+    # then the node after the loop or the terminator stage a last-iteration feedback reaches
+    "seed_loops_simple": 16 * 2 + 1,              # Entry, Body x 16 iterations, MyOtherNode
+    "seed_loops_inner": 32 * 3 + 1,               # Entry, Body, Terminal x 32, the terminator
+    "seed_loops_nested": 8 * (1 + 8 * 2) + 1,     # 8 outer iterations of Outer + 8 x (Inner, Terminal)
+    "loop_particles": 1 + 16 * 2 + 1,             # EmitParticles, (IntegrateStep, Resolve) x 16, Write
+}
+LOOP_SAMPLES = set(LOOP_DEPTHS)
 NOT_EXPRESSIBLE = {"syntax_tour"}
 NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node"}
 """Samples with several members of one node array: WG0604 (they keep function names as entry points)."""
-SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in LOOP_SAMPLES | NOT_EXPRESSIBLE)
+SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in NOT_EXPRESSIBLE)
 
 
 def _compile(path, **options):  # type: ignore[no-untyped-def]
+    options.setdefault("max_graph_depth", LOOP_DEPTHS.get(path.stem))
     return driver.compile(driver.Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
                                          proposals=sample_proposals(path), **options))
 
@@ -82,10 +92,15 @@ def test_optimized_sample_still_validates_and_keeps_every_node_instruction(path)
 
 
 @pytest.mark.parametrize("stem", sorted(LOOP_SAMPLES))
-def test_loop_samples_are_refused_with_wg0601(stem):
-    result = _compile(SAMPLES / f"{stem}.hlsl")
-    assert not result.ok and not result.outputs
-    assert [d.code for d in result.diagnostics if d.severity >= Severity.ERROR] == ["WG0601"]
+def test_loop_samples_need_the_device_depth_their_unrolling_reaches(stem):
+    depth = LOOP_DEPTHS[stem]
+    refused = _compile(SAMPLES / f"{stem}.hlsl", max_graph_depth=depth - 1)
+    assert not refused.ok and not refused.outputs
+    assert [d.code for d in refused.diagnostics if d.severity >= Severity.ERROR] == ["WG0513"]
+    assert f"the graph is {depth} stages deep" in refused.diagnostics[0].message
+    default = _compile(SAMPLES / f"{stem}.hlsl", max_graph_depth=None)     # 32, the least a device offers
+    assert [d.code for d in default.diagnostics] == ["WG0513"] and not default.ok
+    assert _compile(SAMPLES / f"{stem}.hlsl", max_graph_depth=depth).ok
 
 
 def test_atomics_on_node_records_are_refused_with_the_reason():

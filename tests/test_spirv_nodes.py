@@ -305,12 +305,17 @@ def test_entry_option_selects_one_node(tmp_path):
 """, tmp_path, entry="C") == ["WG0603: -E C: no node shader function has that name"]
 
 
-def test_a_graph_with_loops_is_an_error_naming_the_limitation(tmp_path):
+def test_a_loop_is_unrolled_in_index_space(tmp_path):
+    # 16 iterations: each member is a node array of 17 stages (16 iterations and the terminator
+    # slot), its iteration the shader index mod 17; MyOtherNode, outside the loop, is one node
     source = (SAMPLES / "seed_loops_simple.hlsl").read_text()
-    assert compile_errors(source, tmp_path, proposals=("work-graph-loops",)) == [
-        "WG0601: the graph has a loop entered at node 'MyLoopEntry' (members 'MyLoopEntry', 'MyLoopBody'); "
-        "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
-        "SPIR-V"]
+    c = compile_hlsl(source, tmp_path, proposals=("work-graph-loops",), max_graph_depth=33)
+    for output in ("MyLoopEntry_myLoopBody", "MyLoopBody_myLoopEntry"):
+        assert f"OpDecorateId %{output} PayloadNodeArraySizeAMDX %uint_17" in c.asm
+    assert "OpDecorateId %MyLoopBody_myOtherNode PayloadNodeArraySizeAMDX %uint_1" in c.asm
+    assert "OpDecorate %ShaderIndexAMDX BuiltIn ShaderIndexAMDX" in c.asm
+    mods = c.lines("OpUMod")
+    assert len(mods) >= 3 and all(line.endswith("%uint_17") for line in mods)
 
 
 def test_no_node_shader_is_an_error(tmp_path):

@@ -65,18 +65,91 @@ def test_hlsl_rules_are_errors_of_every_command(code: str) -> None:
 
 TARGET_NOTE = "note: a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
 
+THREAD = '[Shader("node")] [NodeLaunch("thread")]'
+LOOP4 = "[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]"
+LOOP_CODES = {"WG0513", "WG0606", "WG0607", "WG0608", "WG0609"}
+"""Target limits of Work Graph Loops: their sources need the opt-in."""
+
 TARGET_CASES = [
-    pytest.param("WG0601", lines(
+    pytest.param("WG0606", lines(
         "struct Item { uint x; };",
-        '[Shader("node")]', '[NodeLaunch("thread")]', "[NodeMaxLoopIterations(4)]", "[NodeMaxRecordsPerLoopIteration(1)]",
-        "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin) { }"),
-        lines("<stdin>:6:6: error: the graph has a loop entered at node 'Spin' (members 'Spin'); "
-              "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be compiled to "
-              "SPIR-V [WG0601]",
-              "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin) { }",
+        THREAD, '[NodeID("A", 0)] [NodeIsProgramEntry]', LOOP4,
+        'void A0(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+        THREAD, '[NodeID("A", 1)]',
+        "void A1(ThreadNodeInputRecord<Item> item) { }",
+        THREAD,
+        'void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("A")] NodeOutput<Item> a) { }'),
+        lines("<stdin>:8:6: error: 'A[1]' and 'A' share the name 'A' but not their loops (in no loop; loops 'A' x 4): "
+              "the stages of one name share one index space [WG0606]",
+              "void A1(ThreadNodeInputRecord<Item> item) { }",
+              "     ^~",
+              "<stdin>:5:6: note: 'A' is declared here",
+              'void A0(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+              "     ^~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0606-array-member-outside-the-loop"),
+    pytest.param("WG0607", lines(
+        "struct Item { uint x; };",
+        THREAD, "[NodeIsProgramEntry]", LOOP4,
+        "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin, "
+        "[MaxRecords(1)] NodeOutput<Item> Body) { }",
+        THREAD,
+        "void Body(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin) { }"),
+        lines("<stdin>:5:6: error: loop entry 'Spin' targets itself, and its loop has other members ('Body'): its "
+              "iterations would be recursion levels and its members' iterations stage indices, and "
+              "SPV_AMDX_shader_enqueue forbids a node enqueueing to its own name at another index [WG0607]",
+              "void Spin(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Spin, "
+              "[MaxRecords(1)] NodeOutput<Item> Body) { }",
               "     ^~~~",
               TARGET_NOTE,
-              "1 error generated."), id="WG0601-loop"),
+              "1 error generated."), id="WG0607-self-feeding-entry-with-members"),
+    pytest.param("WG0608", lines(
+        "struct Item { uint x; };",
+        THREAD, '[NodeID("A", 4000000)] [NodeIsProgramEntry]',
+        "[NodeMaxLoopIterations(2000)] [NodeMaxRecordsPerLoopIteration(1)]",
+        'void A(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+        THREAD,
+        'void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("A", 4000000)] NodeOutput<Item> a) { }'),
+        # (4000000 + 1) x 2001 stages (2000 iterations and the terminator) - 1
+        lines("<stdin>:5:6: error: node 'A[4000000]' needs stage indices up to 8004002000 (loops 'A[4000000]' x "
+              "2000); ShaderIndexAMDX holds at most 4294967295 [WG0608]",
+              'void A(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+              "     ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0608-stage-index-beyond-32-bits"),
+    pytest.param("WG0609", lines(
+        "struct Item { uint x; };",
+        THREAD, "[NodeIsProgramEntry]", LOOP4,
+        'void A(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+        THREAD,
+        'void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("A")] NodeOutput<Item> a) { }',
+        THREAD, '[NodeShareInputOf("B")]',
+        "void C(ThreadNodeInputRecord<Item> item) { }"),
+        lines("<stdin>:10:6: error: 'C' shares the input of 'B', and 'B' is in a loop: SharesInputWithAMDX names one "
+              "index, but a loop member has a stage per iteration [WG0609]",
+              "void C(ThreadNodeInputRecord<Item> item) { }",
+              "     ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0609-input-shared-with-a-loop-member"),
+    pytest.param("WG0513", lines(
+        "struct Item { uint x; };",
+        THREAD, "[NodeIsProgramEntry]", "[NodeMaxLoopIterations(11)] [NodeMaxRecordsPerLoopIteration(1)]",
+        'void A(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("B")] NodeOutput<Item> b) { }',
+        THREAD,
+        'void B(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("C")] NodeOutput<Item> c) { }',
+        THREAD,
+        'void C(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("A")] NodeOutput<Item> a) { }'),
+        # 11 iterations of A, B, C: 33 stages, and a record C feeds back at the last one reaches the
+        # terminator stage A[11]: 34
+        lines("<stdin>:9:6: error: unrolled for SPV_AMDX_shader_enqueue, the graph is 34 stages deep (deepest: a "
+              "record fed back to the terminator stage after 'C'); Vulkan guarantees maxExecutionGraphDepth >= 32 "
+              "[WG0513] [-Wamdx-graph-depth]",
+              'void C(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("A")] NodeOutput<Item> a) { }',
+              "     ^",
+              TARGET_NOTE,
+              "note: SPV_AMDX_shader_enqueue counts every enqueue, each loop iteration and recursion level included",
+              "note: if the device offers more, state its maxExecutionGraphDepth with --max-graph-depth N",
+              "1 error generated."), id="WG0513-unrolled-loop-deeper-than-32"),
     pytest.param("WG0620", lines(
         "struct R { uint3 grid : SV_DispatchGrid; uint total; };",
         *BROADCAST[:2], "[NodeMaxDispatchGrid(4, 1, 1)]", "[NumThreads(4, 1, 1)]",
@@ -334,7 +407,7 @@ TARGET_CASES = [
 
 @pytest.mark.parametrize(("code", "source", "expected"), TARGET_CASES)
 def test_target_limits_are_reported_by_compile_only(code: str, source: str, expected: str) -> None:
-    proposals = driver.PROPOSALS if code == "WG0601" else ()  # a loop needs the Work Graph Loops opt-in
+    proposals = driver.PROPOSALS if code in LOOP_CODES else ()  # a loop needs the Work Graph Loops opt-in
     assert rendered(source, debug_info=True, proposals=proposals) == expected  # -Zi: WG0625 needs it
     for emit in ("ir", "json", "text"):           # the commands that show the program accept it
         result = run(source, emit, proposals=proposals)
@@ -346,7 +419,7 @@ def test_every_target_code_has_a_case() -> None:
     # (sema/modules.py), tested in test_spirv_nodes.py and test_spirv_memory_model.py
     # WG0453/WG0454 (node objects rebound in branches, held in aggregates) are target limits numbered in WG04xx
     target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
-    target_codes |= {"WG0450", "WG0453", "WG0454"}
+    target_codes |= {"WG0450", "WG0453", "WG0454", "WG0513"}   # WG0513: the AMDX target's depth, a DefaultError warning
     assert target_codes == {p.values[0] for p in TARGET_CASES}
 
 

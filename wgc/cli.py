@@ -94,8 +94,8 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
                        "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
                                                "deps_only", "cache"),
-    "SPIR-V Code Generation Options": ("target", "target_env", "skip_validation", "optimize", "matrix_order",
-                                       "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
+    "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
+                                       "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
     "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
@@ -132,6 +132,9 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="lib_6_9 plus the Work Graph Loops proposal: loop entries, depth 48."),
         click.option("-fwork-graph-proposals", "proposals", flag_value=("max-records-per-node", "work-graph-loops"),
                      multiple=True, help="Both proposals (-fmax-records-per-node -fwork-graph-loops)."),
+        click.option("--max-graph-depth", "max_graph_depth", type=click.IntRange(1, 0xFFFFFFFF), metavar="N",
+                     help="The device's maxExecutionGraphDepth (default: 32, the least Vulkan guarantees): the depth "
+                     "of the graph with its loops unrolled for SPV_AMDX_shader_enqueue may reach N (WG0513)."),
         click.option("-E", "entry", metavar="NAME",
                      help="Compile only the node shader function NAME (default: every node); NAME.N: the N-th of "
                      "several node shaders named NAME (overloads)."),
@@ -208,6 +211,8 @@ def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
         use_scalar_layout=kwargs["use_scalar_layout"],
         binding_shifts=tuple(_binding_shift(c, shift, space)
                              for c in "btus" for shift, space in kwargs[f"{c}_shifts"]),
+        max_graph_depth=kwargs["max_graph_depth"],
+        loop_lowering=kwargs.get("loop_lowering") or "native",
     )
 
 
@@ -377,6 +382,10 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("--target", "target", type=click.Choice(["amdx", "emulated"]), default="amdx", show_default=True,
               help="amdx: SPV_AMDX_shader_enqueue modules (the product); emulated: plain compute shaders "
                    "that 'wgc run' executes on any Vulkan 1.3 device (wgc/emulation_abi.py).")
+@click.option("--loops", "loop_lowering", type=click.Choice(["native", "index-space"]), default=None,
+              help="How the emulated target lowers Work Graph Loops: native (the runtime keeps each record's "
+                   "iteration; the default) or index-space (one stage per node and iteration, as the AMDX target "
+                   "always does).")
 @click.option("-spirv", "spirv_flag", is_flag=True, hidden=True, help="Accepted for dxc compatibility (wgc always emits SPIR-V).")
 @click.option("-MD", "write_deps", is_flag=True,
               help="Compile and write a Make dependency file (default name: the output path + '.d').")
@@ -427,6 +436,9 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     depfile = deps_file if deps_file is not None else (f"{main_output}.d" if write_deps else None)
     if write_deps and depfile == "-.d":
         raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
+    if kwargs.get("loop_lowering") == "native" and target == "amdx":
+        raise click.UsageError("--loops=native needs --target=emulated: SPV_AMDX_shader_enqueue has no loops, so the "
+                               "AMDX target always unrolls them in index space")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize, debug_info=debug_info,
                       header_variable=header_variable, target=target,
@@ -535,6 +547,10 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
 @click.option("--dump", "dumps", multiple=True, metavar="RESOURCE",
               help="A resource to write to the results: a register ('u0', 'space1/u2') or a name; repeatable "
                    "(default: every writable resource the dispatch gives).")
+@click.option("--loops", "loop_lowering", type=click.Choice(["native", "index-space"]), default=None,
+              help="How the emulated target lowers Work Graph Loops: native (the runtime keeps each record's "
+                   "iteration; the default) or index-space (one stage per node and iteration, as the AMDX target "
+                   "always does).")
 @click.option("-o", "output", metavar="FILE", help="Write the results (JSON) to FILE instead of standard output.")
 @click.option("--trace", "trace", is_flag=True,
               help="Print every level and dispatch (node, records in, groups, records out) to standard error.")

@@ -6,6 +6,8 @@ CLI to validate `-W` options and by the tests to check that every code is
 exercised.
 
 Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602,
+WG0601, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue" (loops are unrolled in
+index space now, `wgc.sema.stages`),
 WG0325, "called but never defined", now the target limit WG0628, and WG0002, "not valid UTF-8", are
 retired: such bytes read as U+FFFD, silent in comments and strings, WG0202 in code, as clang and
 dxc); ranges:
@@ -243,11 +245,12 @@ INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, 
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
 ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+UNROLLED_GRAPH_TOO_DEEP = _kind(
+    "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
+    "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")
 
 
 # WG06xx: SPIR-V generation: limits of the SPIR-V AMDX target (computed by `wgc.sema.target`) ----
-LOOPS_NOT_EXPRESSIBLE = _kind(
-    "WG0601", E, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue yet")
 NO_NODE_TO_COMPILE = _kind("WG0603", E, "there is no node shader to compile (or -E names none, or several: "
                            "overloads, chosen with -E NAME.N)")
 NODE_ARRAY_ENTRY_POINT_NAME = _kind(
@@ -256,6 +259,16 @@ NODE_ARRAY_ENTRY_POINT_NAME = _kind(
 NODE_INPUT_COHERENCE_LOST = _kind(
     "WG0605", W, "a globallycoherent node input in a Vulkan-memory-model module: SPIR-V cannot mark it coherent",
     "node-input-coherence")
+LOOP_ARRAY_NOT_UNROLLABLE = _kind(
+    "WG0606", E, "nodes of one name whose loops differ (loop or iteration count): their stages cannot share one "
+    "index space")
+SELF_FEEDING_ENTRY_WITH_MEMBERS = _kind(
+    "WG0607", E, "a loop entry that targets itself in a loop with other members (SPV_AMDX_shader_enqueue forbids "
+    "enqueueing to a node's own name at another index)")
+STAGE_INDEX_TOO_LARGE = _kind(
+    "WG0608", E, "a loop member's stage index does not fit ShaderIndexAMDX's 32 bits")
+LOOP_INPUT_SHARING = _kind(
+    "WG0609", E, "[NodeShareInputOf] with a loop member: SharesInputWithAMDX names one index, not one per stage")
 ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on a node record several invocations share "
                               "(spirv-val forbids atomics on NodePayloadAMDX memory)")
 COLUMN_MAJOR_INTEGER_MATRIX = _kind(

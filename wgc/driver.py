@@ -108,6 +108,16 @@ class Options:
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
     reflection: bool = False
     """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
+    loop_lowering: str = "native"
+    """How the emulated target lowers Work Graph Loops: "native" (the runtime keeps each record's
+    iterations) or "index-space" (`--loops=index-space`: as the AMDX target always does, one stage
+    per (node, iteration), `wgc.sema.stages`)."""
+    max_graph_depth: int | None = None
+    """--max-graph-depth N: the device's maxExecutionGraphDepth (WG0513; default: 32, the least Vulkan offers)."""
+
+    @property
+    def index_space_loops(self) -> bool:
+        return self.target == "amdx" or self.loop_lowering == "index-space"
 
 
 @dataclass(frozen=True)
@@ -344,7 +354,8 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
 
     analysis = front.analysis
     nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
-    model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals)  # type: ignore[union-attr]
+    model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals,  # type: ignore[union-attr]
+                        options.max_graph_depth)
     kind = options.emit
     if kind == "json":
         import json
@@ -399,17 +410,20 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import struct
 
     from wgc.sema.modules import composition_warnings, select_nodes
-    from wgc.sema.target import check_target, plain_record_atomics
+    from wgc.sema.target import check_target, depth_warnings, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
     nodes, unselectable = select_nodes(analysis.nodes, options.entry)  # type: ignore[union-attr]
     if unselectable:
         return {}, unselectable, None
-    limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target)
+    limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
+                          options.index_space_loops)
     if has_errors(limits):
         return {}, limits, None
     warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
+    if options.target == "amdx":
+        warnings += depth_warnings(analysis.graph, options.max_graph_depth)  # type: ignore[union-attr]
     outputs: dict[str, bytes] = {}
     reflection = None
     if options.reflection or options.emit == "reflection":
@@ -421,7 +435,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     emitted = emit_spirv(front.analysis, EmitOptions(
         target=options.target, target_env=options.target_env, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
-        plain_atomics=plain_record_atomics(nodes),
+        index_space_loops=options.index_space_loops, plain_atomics=plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
@@ -447,4 +461,4 @@ def _reflection(options: Options, front: FrontEnd, nodes: list):  # type: ignore
     analysis = front.analysis
     return build_reflection(nodes, analysis.graph, analysis.module.globals,  # type: ignore[union-attr]
                             version=wgc_version(), target_env=options.target_env,
-                            split_nodes=options.split_nodes)
+                            split_nodes=options.split_nodes, index_space_loops=options.index_space_loops)

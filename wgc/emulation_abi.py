@@ -64,7 +64,10 @@ makes it as large as the largest record of the graph).
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
-to itself targets the slot of level `remaining - 1`.
+to itself targets the slot of level `remaining - 1`. `shader_index` is the running node's index (its
+NodeID index; ShaderIndexAMDX): a module whose loops are unrolled in index space
+(`--loops=index-space`, `wgc.sema.stages`) reads its iteration from it, and its outputs into loops
+index their target's stages.
 
 Cross-group sharing. `shared_counters + 4 * r` holds, for record r, the number of its groups that
 have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G. Invocation 0
@@ -80,7 +83,8 @@ run in which a node reading such a block has no index or its entry lies past the
 from __future__ import annotations
 
 ABI_VERSION = 2
-"""2: thread-scope allocation per subgroup (subgroup operations required)."""
+"""2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
+`shader_index` (was reserved), read by modules whose loops are unrolled in index space."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -103,7 +107,7 @@ NODE_CONTEXT = {
     "remaining_recursion_levels": (40, 4),
     "loop_iteration": (44, 4),
     "group_offset": (48, 4),
-    "reserved": (52, 4),
+    "shader_index": (52, 4),
     "shared_counters": (56, 8),
     "local_root_arguments": (64, 8),
 }

@@ -31,7 +31,8 @@ Output:     `render_dot(model) -> str`, a Graphviz digraph:
             NodeID), labelled with the display name, the key (function name, `f.2` for a
             second overload) when it differs, the launch mode and the input record type
             ("EmptyNodeInput" / "no input" without a record).  Program entries are
-            bold with a double border.  Every loop is a `cluster_loop_<n>` subgraph (n = its
+            bold with a double border; a loop member's label ends with its SPIR-V AMDX stages
+            (`text.stages_text`), and the caption adds the unrolled depth where it differs.  Every loop is a `cluster_loop_<n>` subgraph (n = its
             position in graph.loops) nested inside its parent's cluster; a node is declared in
             its innermost loop's cluster.  Edge targets that are not nodes become dotted
             placeholder nodes, and edges to them are dotted.  Each resource some node reaches is
@@ -49,6 +50,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 from typing import Any
+
+from wgc.metadata.text import stages_text
 
 IMAGE_FORMATS = ("svg", "png")
 LOOP_COLOR = "blue"
@@ -114,6 +117,9 @@ def _node_statement(node: dict[str, Any]) -> str:
     lines.append(node.get("launch", "?"))
     inp = node.get("input")
     lines.append("no input" if inp is None else inp.get("record") or inp.get("kind", "?"))
+    stages = stages_text(node)
+    if stages:
+        lines.append(f"stages {stages}")
     attrs = [("label", label(*lines))]
     if node.get("program_entry"):
         attrs += [("style", quote("rounded,bold")), ("peripheries", "2")]
@@ -238,6 +244,9 @@ def render_dot(model: dict[str, Any]) -> str:
     count = len(nodes)
     caption = (f"{model.get('profile', '?')}: {count} node{'' if count == 1 else 's'}, "
                f"depth {graph.get('depth', 0)} of {graph.get('depth_limit', '?')}")
+    unrolled = graph.get("unrolled_depth")
+    if unrolled is not None and unrolled != graph.get("depth", 0):
+        caption += f"; unrolled for SPIR-V AMDX {unrolled} of {graph.get('unrolled_depth_limit', '?')}"
     lines = ['digraph "work graph" {',
              f"  graph {_attrs([('label', quote(caption)), ('labelloc', 't'), FONT])};",
              f"  node {_attrs([('shape', 'box'), ('style', 'rounded'), FONT])};",

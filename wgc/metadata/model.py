@@ -17,7 +17,9 @@ whole file (`sema.modules.entry_point_names`: the NodeID name, or the node's key
 of the module share that NodeID name). `key` tells every node apart (overloads: `f`, `f.2`); the
 graph section names nodes by `graph_name`: the NodeID's display name, followed by ` (key)` when
 several nodes of the model carry that NodeID. Bindings, layouts and resource use are sema's
-decisions, read, never recomputed.
+decisions, read, never recomputed. `stages` (every node's (name, index) stages, with loops
+unrolled in index space as the AMDX target compiles them), `stage_stride`, `max_node_recursion` and
+the graph's `unrolled_depth` are `sema.stages`'.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.metadata.reflection import describe_resources, spec_constants
 from wgc.sema.modules import entry_point_names
+from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages, plan_stages, unrolled_depth
 from wgc.sema.usage import resource_use
 
 
@@ -81,7 +84,7 @@ def _output(output: NodeOutput) -> dict[str, Any]:
 
 
 def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
-          graph_name: dict[str, str]) -> dict[str, Any]:
+          graph_name: dict[str, str], stages: NodeStages) -> dict[str, Any]:
     loop = graph.loop_of.get(node.key)
     use = resource_use(node.function)
     return {
@@ -110,6 +113,10 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
         "outputs": [_output(o) for o in node.outputs],
         "backing_bytes": graph.backing_of.get(node.key, 0),
         "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
+        "stages": [{"index": s.index, "iterations": list(s.iterations), "terminator": s.terminator}
+                   for s in stages.stages()],
+        "stage_stride": stages.stride,
+        "max_node_recursion": stages.max_recursion,
     }
 
 
@@ -132,15 +139,19 @@ def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
 
 
 def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
-                globals_: tuple[ir.Variable, ...] | list[ir.Variable] = ()) -> dict[str, Any]:
+                globals_: tuple[ir.Variable, ...] | list[ir.Variable] = (),
+                max_graph_depth: int | None = None) -> dict[str, Any]:
     entries = {n.key for n in graph.entry_nodes}
+    plan = plan_stages(graph)
+    unrolled = unrolled_depth(graph)
     names, _ = entry_point_names(list(nodes))
     shown = {n.key for n in nodes}
     graph_name = graph_names([*nodes, *(n for n in graph.nodes if n.key not in shown)])
     return {
         "wgc_version": version,
         "profile": graph.profile,
-        "nodes": [_node(n, graph, entries, names[n.key], graph_name) for n in nodes],
+        "nodes": [_node(n, graph, entries, names[n.key], graph_name, plan.stages_of(n))
+                  for n in nodes],
         "graph": {
             "depth": graph.depth,
             "depth_limit": graph.depth_limit,
@@ -152,6 +163,9 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
                        "recursive": e.recursive, "loop_back": e.loop_back} for e in graph.edges],
             "loops": [_loop(loop, graph_name) for loop in graph.loops],
             "node_id_slots": graph.node_id_slots,
+            "unrolled_depth": unrolled.depth,
+            "unrolled_depth_limit": max_graph_depth if max_graph_depth is not None else AMDX_MIN_GRAPH_DEPTH,
+            "unrolled_deepest": graph_name[unrolled.deepest.key] if unrolled.deepest is not None else None,
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
         },

@@ -19,7 +19,9 @@ Where each fact comes from (sema decides, this module only reads):
 - descriptor set, binding, counter binding and the register as written: `ir.Binding`
   (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
 - which node reaches which resource and counter: `sema.usage.resource_use`;
-- entry point names and modules: `sema.modules`.
+- entry point names and modules: `sema.modules`;
+- the (name, index) stages of loop members, MaxNodeRecursionAMDX and the stage indices an output
+  reaches: `sema.stages` (Work Graph Loops unrolled in index space, as the AMDX modules are).
 
 Invariants: deterministic (source order for resources and specialization constants, node order
 for nodes, declaration order for outputs; dict keys in a fixed order; no paths, ids or times);
@@ -42,6 +44,7 @@ from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.modules import entry_point_names, module_groups
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.stages import StagePlan, loop_chain, plan_stages
 from wgc.sema.usage import resource_use
 
 FORMAT = "wgc-reflection"
@@ -409,13 +412,32 @@ class OutputReflection:
     max_records_per_node: int | None
     empty: bool
     record: RecordLayout | None
+    stage_span: tuple[int, int | None] | None = None
+    """An output into a loop's stages (`sema.stages`): (PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX
+    or None when unbounded), the stage indices it reaches; None when its target is in no loop."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
                 "array_size": self.array_size, "sparse": self.sparse, "unbounded": self.unbounded,
                 "max_records": self.max_records, "max_records_shared_with": self.max_records_shared_with,
                 "max_records_per_node": self.max_records_per_node, "empty": self.empty,
-                "record": self.record.to_json() if self.record else None}
+                "record": self.record.to_json() if self.record else None,
+                "stage_span": ({"base_index": self.stage_span[0], "array_size": self.stage_span[1]}
+                               if self.stage_span is not None else None)}
+
+
+@dataclass(frozen=True)
+class StageReflection:
+    """One (name, index) stage the application creates: its node's entry point at `index`."""
+
+    index: int
+    iterations: tuple[int, ...]
+    """The iteration of each loop holding the node (`NodeReflection.loops` order, recursion-form loop left out)."""
+    terminator: bool
+    """Iteration N of the loop entry: consumes and discards what the last iteration fed back."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "iterations": list(self.iterations), "terminator": self.terminator}
 
 
 @dataclass(frozen=True)
@@ -442,6 +464,13 @@ class NodeReflection:
     outputs: tuple[OutputReflection, ...]
     resources: tuple[str, ...]
     """Names of the resources and blocks its code reaches (counters as `counter.var.<name>`)."""
+    stages: tuple[StageReflection, ...] = ()
+    """Every (name, index) stage to create with this entry point: one outside loops, one per iteration
+    (and the terminators) inside them (`sema.stages`)."""
+    stage_stride: int = 1
+    """Stages per NodeID index: stage index = NodeID index x stage_stride + the iterations' part."""
+    max_node_recursion: int | None = None
+    """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -459,6 +488,9 @@ class NodeReflection:
             "input": self.input.to_json() if self.input else None,
             "outputs": [o.to_json() for o in self.outputs],
             "resources": list(self.resources),
+            "stages": [stage.to_json() for stage in self.stages],
+            "stage_stride": self.stage_stride,
+            "max_node_recursion": self.max_node_recursion,
         }
 
 
@@ -472,8 +504,14 @@ def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | No
                            max_records, node_input.globally_coherent)
 
 
-def _output(output: NodeOutput) -> OutputReflection:
+def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
+    target = plan.output_target(output, graph)
+    span = None
+    if target is not None and target.stride > 1:
+        size = 1 if output.array_size is None else output.array_size
+        span = (output.target.index * target.stride, size * target.stride if 0 < size < 0xFFFFFFFF else None)
     return OutputReflection(
+        stage_span=span,
         name=output.parameter.name, index=output.index, kind=output.kind.value, target=output.target,
         array_size=output.array_size, sparse=output.allow_sparse_nodes or output.unbounded_sparse_nodes,
         unbounded=output.unbounded_sparse_nodes, max_records=output.max_records,
@@ -483,20 +521,13 @@ def _output(output: NodeOutput) -> OutputReflection:
                              output.track_rw_input_sharing))
 
 
-def _enclosing_loops(node: NodeInfo, graph: GraphInfo) -> tuple[NodeId, ...]:
-    """The entries of the loops holding `node`, outermost first."""
-    chain: list[NodeId] = []
-    loop = graph.loop_of.get(node.key)
-    while loop is not None:
-        chain.append(loop.entry.id)
-        loop = loop.parent
-    return tuple(reversed(chain))
-
-
-def _node(node: NodeInfo, graph: GraphInfo, entry_point: str, module: str | None, entries: set[str]
-          ) -> NodeReflection:
+def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, module: str | None,
+          entries: set[str]) -> NodeReflection:
     use = resource_use(node.function)
+    stages = plan.stages_of(node)
     return NodeReflection(
+        stages=tuple(StageReflection(s.index, s.iterations, s.terminator) for s in stages.stages()),
+        stage_stride=stages.stride, max_node_recursion=stages.max_recursion,
         function=node.function.name, entry_point=entry_point, module=module, id=node.id, launch=node.launch,
         program_entry=node.key in entries,
         num_threads=(1, 1, 1) if node.launch == "thread" else node.num_threads,
@@ -505,9 +536,9 @@ def _node(node: NodeInfo, graph: GraphInfo, entry_point: str, module: str | None
         local_root_arguments_table_index=node.local_root_arguments_table_index,
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
-        loops=_enclosing_loops(node, graph),
+        loops=tuple(loop.entry.id for loop in loop_chain(node, graph)),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
-        outputs=tuple(_output(o) for o in node.outputs),
+        outputs=tuple(_output(o, graph, plan) for o in node.outputs),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 
@@ -539,11 +570,14 @@ class Reflection:
     """Resources and uniform blocks the compiled nodes reach, in source order (a counter only when used)."""
     push_constant_ranges: tuple[PushConstantRange, ...]
     specialization_constants: tuple[SpecConstant, ...]
+    loop_lowering: str = "index-space"
+    """How the module lowers Work Graph Loops: "index-space" (always for the AMDX target: create every
+    node's `stages`) or "native" (the emulated target's default: the runtime keeps the iterations)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT, "version": VERSION, "wgc_version": self.wgc_version, "profile": self.profile,
-            "target_env": self.target_env, "emulation_abi_version": ABI_VERSION,
+            "target_env": self.target_env, "emulation_abi_version": ABI_VERSION, "loop_lowering": self.loop_lowering,
             "nodes": [n.to_json() for n in self.nodes],
             "descriptor_bindings": [r.to_json() for r in self.descriptor_bindings],
             "push_constant_ranges": [p.to_json() for p in self.push_constant_ranges],
@@ -552,14 +586,16 @@ class Reflection:
 
 
 def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequence[ir.Variable], *,
-                     version: str, target_env: str, split_nodes: bool = False) -> Reflection:
+                     version: str, target_env: str, split_nodes: bool = False,
+                     index_space_loops: bool = True) -> Reflection:
     """The reflection of the SPIR-V that `wgc compile` makes of `nodes` (see the module docstring)."""
     entries = {n.key for n in graph.entry_nodes}
+    plan = plan_stages(graph)
     described: list[NodeReflection] = []
     for key, group in module_groups(nodes, split_nodes):
         names, _ = entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(n, graph, names[n.key], module, entries) for n in group)
+        described.extend(_node(n, graph, plan, names[n.key], module, entries) for n in group)
     resources = [r for r in describe_resources(globals_, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)
@@ -567,4 +603,5 @@ def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequ
                    for r in resources if r.push_constant)
     return Reflection(wgc_version=version, profile=graph.profile, target_env=target_env, nodes=tuple(described),
                       descriptor_bindings=bindings, push_constant_ranges=ranges,
-                      specialization_constants=tuple(spec_constants(globals_)))
+                      specialization_constants=tuple(spec_constants(globals_)),
+                      loop_lowering="index-space" if index_space_loops else "native")

@@ -38,8 +38,9 @@ Output:     `render_text(model) -> str`, a human-readable summary:
             A node's header is `Key  [launch, entry]  NodeID name[index]  SPIR-V entry point E`
             (the key is the function name; `f.2` for the second node shader named f, whose
             body then starts with `function: <signature>`, as the first's does); its indented
-            lines appear only when they apply (grid, recursion, loop, shared input, root
-            argument table, groupshared, resources reached). The graph section names a node by its
+            lines appear only when they apply (grid, recursion, loop, the SPIR-V AMDX stages of
+            a loop member, shared input, root argument table, groupshared, resources reached);
+            the graph's unrolled depth is shown when it differs from its depth. The graph section names a node by its
             NodeID, followed by ` (key)` when several nodes carry that NodeID.  Edges end with `[recursion]`, `[loop back-edge]`
             or `[missing target]` when relevant.
 Invariants: deterministic for a given model (model order is kept; nothing is sorted by
@@ -170,6 +171,9 @@ def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) ->
                     f"max {loop_entry['max_records_per_iteration']} records per iteration")
     if node.get("loop"):
         body.append(f"loop: member of {node['loop']}")
+    stages = stages_text(node)
+    if stages:
+        body.append(f"stages: {stages}")
     if node.get("share_input_of"):
         body.append(f"shares input of: {display_name(node['share_input_of'])}")
     if node.get("local_root_arguments_table_index") is not None:
@@ -185,6 +189,41 @@ def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) ->
         body.append("resources: " + ", ".join(node["resources"]))
     body.append(f"backing memory: {_bytes(node.get('backing_bytes', 0))}")
     return lines + ["  " + line for line in body]
+
+
+def _ranges(indices: list[int]) -> str:
+    """`0-15, 17-32`: sorted indices as ranges."""
+    parts: list[str] = []
+    start = previous = None
+    for index in sorted(indices) + [None]:      # type: ignore[list-item]
+        if start is not None and (index is None or index != previous + 1):   # type: ignore[operator]
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+            start = None
+        if index is not None and start is None:
+            start = index
+        previous = index
+    return ", ".join(parts)
+
+
+def stages_text(node: dict[str, Any]) -> str | None:
+    """The node's SPIR-V AMDX stages when its loops unroll it (None when it is one plain stage):
+    `17 at index 0-15, terminator 16` or the recursion form of a self-feeding loop entry."""
+    stages = node.get("stages") or []
+    recursion = node.get("max_node_recursion")
+    self_feeding = node.get("loop_entry") and recursion is not None and not node.get("max_recursion_depth")
+    if len(stages) <= 1 and not self_feeding:
+        return None
+    name = node["id"]["name"]
+    members = [s["index"] for s in stages if not s.get("terminator")]
+    terminators = [s["index"] for s in stages if s.get("terminator")]
+    text = f"{len(stages)} ({name} at index {_ranges(members)}"
+    if terminators:
+        text += f"; terminator{'s' if len(terminators) > 1 else ''} {_ranges(terminators)}"
+    text += ")"
+    if self_feeding:
+        text += (f", iterations as recursion levels: MaxNodeRecursionAMDX {recursion}, the last level the "
+                 "terminator")
+    return text
 
 
 def _edge_line(edge: dict[str, Any], outputs: dict[tuple[str, str], dict[str, Any]],
@@ -268,6 +307,10 @@ def render_text(model: dict[str, Any]) -> str:
     lines.extend(_loop_lines(loops, records))
     chain = graph.get("longest_chain") or []
     lines.append(f"  longest chain: {' -> '.join(chain) or 'none'} (depth {graph.get('depth', 0)})")
+    unrolled = graph.get("unrolled_depth")
+    if unrolled is not None and unrolled != graph.get("depth", 0):
+        lines.append(f"  unrolled for SPIR-V AMDX: depth {unrolled} (deepest: {graph.get('unrolled_deepest')}; "
+                     f"maxExecutionGraphDepth {graph.get('unrolled_depth_limit', '?')})")
     lines.append(f"  NodeID slots: {graph.get('node_id_slots', count)}")
     backing = graph.get("backing_bytes", 0)
     without = graph.get("backing_bytes_without_max_records_per_node", backing)

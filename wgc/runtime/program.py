@@ -8,6 +8,9 @@ depth and enclosing loops; per resource its Vulkan descriptor type (or why `wgc 
 it), array count, texture shape, whether it is a shader record (local root arguments) and how to
 show its contents; the size of the push-constant block.
 
+With loops unrolled in index space (the reflection's `loop_lowering`), each (name, index) stage is
+a node of the program (`expand_stages`), and a NodeID's records enter at its first stage.
+
 Invariants: nodes in reflection order, outputs in declaration order (the order of the ABI's
 `OutputParameter`s); record strides are the size rounded up to the alignment
 (`emulation_abi.OUTPUT_SLOT["stride"]`); every fact comes from the reflection (which reads sema's
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 _BASES = {  # HLSL scalar spellings as wgc prints types -> (kind, bits or None when the size decides)
@@ -196,8 +199,14 @@ class Program:
     resources: tuple[ResourcePlan, ...]
     push_constant_bytes: int
     """Size of the user's [[vk::push_constant]] block (0 without one)."""
+    first_stage: dict[tuple[str, int], int] = field(default_factory=dict)
+    """Loops unrolled in index space (`expand_stages`): a NodeID's index -> the index of its first
+    stage (iteration 0), where the application's records enter; empty otherwise."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
+        """The node the application addresses as NodeID (name, index): with loops in index space, its
+        first stage."""
+        index = self.first_stage.get((name, index), index)
         for node in self.nodes:
             if node.name == name and node.index == index:
                 return node
@@ -358,4 +367,33 @@ def build_program(reflection: Any) -> Program:
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
                                      and node_input.record.track_rw_input_sharing)))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
-    return Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push)
+    program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push)
+    if getattr(reflection, "loop_lowering", "native") == "index-space":
+        return expand_stages(program, reflection)
+    return program
+
+
+def expand_stages(program: Program, reflection: Any) -> Program:
+    """The program of a module whose loops are unrolled in index space (`wgc.sema.stages`): every
+    (name, index) stage of the reflection is a node of its own, outside any loop, running its node's
+    entry point (which reads its iteration from the `shader_index` the scheduler passes); an output
+    into a loop becomes an array over its target's stages (`stage_span`); a self-feeding loop entry
+    recurses `max_node_recursion` levels.  The scheduler then runs it as a graph without loops."""
+    stages: list[NodePlan] = []
+    first_stage: dict[tuple[str, int], int] = {}
+    for plan, node in zip(program.nodes, reflection.nodes):
+        outputs = []
+        for output_plan, output in zip(plan.outputs, node.outputs):
+            span = output.stage_span
+            if span is None:
+                outputs.append(output_plan)
+                continue
+            base, size = span
+            per_node = output_plan.max_records_per_node if output_plan.array else output_plan.max_records
+            outputs.append(replace(output_plan, target_index=base, array=True, array_size=size,
+                                   max_records_per_node=per_node))
+        first_stage[(plan.name, plan.index)] = plan.index * node.stage_stride
+        for stage in node.stages:
+            stages.append(replace(plan, index=stage.index, outputs=tuple(outputs), loops=(),
+                                  max_loop_iterations=None, max_recursion_depth=node.max_node_recursion or 0))
+    return replace(program, nodes=tuple(stages), first_stage=first_stage)

@@ -350,7 +350,8 @@ class Scheduler:
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
                      scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,
-                     loop_iteration=launch.key.loop_iteration, group_offset=group_offset,
+                     loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
+                     group_offset=group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra)
                 shapes.append((context_at, nx, ny, group_offset))

@@ -5,8 +5,15 @@ express in a program that is valid HLSL.
 Input: a checked `Analysis` without errors (typed IR, nodes, graph) and the nodes to compile
 (all of them, or the one `-E` names).
 Output: diagnostics (WG06xx), each with a note naming the target:
-- WG0601 (amdx only): the graph has a loop (work-graph loops proposal): SPV_AMDX has no way to
-  express a node re-entering its loop; the emulated target runs loops level by level;
+- Work Graph Loops (amdx, and the emulated target under `loops="index-space"`): loops are unrolled
+  in index space (`sema.stages`); what that form cannot express is an error: nodes of one name
+  whose loops differ (WG0606: one index space per name; loops are compared by their entries' names
+  and iteration counts, so the members of a node array of loop entries index alike), a self-feeding loop entry whose loop has
+  other members (WG0607: its iterations must be recursion levels, and AMDX forbids enqueueing to
+  its own name at another index), a stage index beyond 32 bits (WG0608), [NodeShareInputOf] with a
+  loop member (WG0609: SharesInputWithAMDX names one index). `depth_warnings` (amdx only):
+  WG0513, DefaultError `amdx-graph-depth`, when the unrolled graph is deeper than
+  maxExecutionGraphDepth (32, the least Vulkan guarantees, or the device's, `--max-graph-depth`);
 - WG0450 (amdx only, a warning): [NodeLocalRootArgumentsTableIndex]: SPV_AMDX has no local root
   arguments, so the node ignores it and its `[[vk::shader_record_ext]]` blocks stay ordinary uniform
   buffers; the emulated target reads them from the node's table entry;
@@ -72,7 +79,10 @@ from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
+from wgc.sema.graph import GraphInfo
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
+                             unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
@@ -85,10 +95,12 @@ TARGET_NOTES = {
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
+
 def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
-                 target: str = "amdx") -> list[Diagnostic]:
+                 target: str = "amdx", index_space: bool = False) -> list[Diagnostic]:
     """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
-    `embedded_source`, the main file when `-Zi` embeds it."""
+    `embedded_source`, the main file when `-Zi` embeds it; `index_space`: the emulated target
+    lowers loops in index space as the AMDX target does."""
     diagnostics: list[Diagnostic] = []
     amdx = target == "amdx"
 
@@ -114,14 +126,8 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        "string")
 
     graph = analysis.graph
-    if amdx and graph is not None and graph.loops:
-        loop = graph.loops[0]
-        members = ", ".join(f"'{m.id}'" for m in loop.members)
-        report(codes.LOOPS_NOT_EXPRESSIBLE, loop.entry.span,
-               f"the graph has a loop entered at node '{loop.entry.id}' (members {members}); "
-               "SPV_AMDX_shader_enqueue cannot express work-graph loops yet, so this graph cannot be "
-               "compiled to SPIR-V")
-        return diagnostics
+    if (amdx or index_space) and graph is not None and graph.loops:
+        _loop_stages(graph, nodes, report)
     functions: dict[ir.Function, None] = {}
     for node in nodes:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
@@ -180,6 +186,82 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
                        (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
     return diagnostics
+
+
+def _loop_stages(graph: GraphInfo, nodes: Sequence[NodeInfo], report: Any) -> None:
+    """WG0606-WG0609: what the index-space form of loops cannot express (module docstring)."""
+    plan = plan_stages(graph)
+    compiled = {n.key for n in nodes}
+    first_of: dict[str, NodeInfo] = {}
+    for node in graph.nodes:
+        first = first_of.setdefault(node.id.name, node)
+        if node.key not in compiled or first is node:
+            continue
+        if _shape(plan.stages_of(first)) != _shape(plan.stages_of(node)):
+            report(codes.LOOP_ARRAY_NOT_UNROLLABLE, node.span,
+                   f"'{node.id}' and '{first.id}' share the name '{node.id.name}' but not their loops "
+                   f"({_loops_text(plan.stages_of(node))}; {_loops_text(plan.stages_of(first))}): the stages of one name "
+                   "share one index space",
+                   (Label(first.span, f"'{first.id}' is declared here"),))
+    for loop in graph.loops:
+        if loop.entry.key in compiled and len(loop.members) > 1 and self_feeding(loop, graph):
+            others = ", ".join(f"'{m.id}'" for m in loop.members if m is not loop.entry)
+            report(codes.SELF_FEEDING_ENTRY_WITH_MEMBERS, loop.entry.span,
+                   f"loop entry '{loop.entry.id}' targets itself, and its loop has other members ({others}): its "
+                   "iterations would be recursion levels and its members' iterations stage indices, and "
+                   "SPV_AMDX_shader_enqueue forbids a node enqueueing to its own name at another index")
+    for node in nodes:
+        stages = plan.stages_of(node)
+        if stages.largest_index > MAX_STAGE_INDEX:
+            report(codes.STAGE_INDEX_TOO_LARGE, node.span,
+                   f"node '{node.id}' needs stage indices up to {stages.largest_index} ({_loops_text(stages)}); "
+                   f"ShaderIndexAMDX holds at most {MAX_STAGE_INDEX}")
+        shared = next((n for n in graph.nodes if node.share_input_of is not None and n.id == node.share_input_of),
+                      None)
+        if shared is not None and (stages.unrolled or plan.stages_of(shared).unrolled):
+            member = node if stages.unrolled else shared
+            report(codes.LOOP_INPUT_SHARING, node.span,
+                   f"'{node.id}' shares the input of '{shared.id}', and '{member.id}' is in a loop: "
+                   "SharesInputWithAMDX names one index, but a loop member has a stage per iteration")
+
+
+def _shape(stages: NodeStages) -> tuple[tuple[str, int], ...]:
+    """What the index space of a name depends on: its loops (by their entries' names: each entry of a
+    node array of loop entries is a loop of its own, the proposal says, and they index alike) and
+    iteration counts, and the recursion form."""
+    recursion = stages.recursion_loop
+    return tuple((d.entry.id.name, d.iterations) for d in stages.dimensions) + \
+        (((recursion.entry.id.name, -recursion.iterations),) if recursion is not None else ())
+
+
+def _loops_text(stages: NodeStages) -> str:
+    if not stages.unrolled:
+        return "in no loop"
+    loops = [f"'{d.entry.id}' x {d.iterations}" for d in stages.dimensions]
+    if stages.recursion_loop is not None:
+        loops.append(f"'{stages.recursion_loop.entry.id}' x {stages.recursion_loop.iterations} (recursion)")
+    return "loops " + ", ".join(loops)
+
+
+def depth_warnings(graph: GraphInfo | None, max_graph_depth: int | None) -> list[Diagnostic]:
+    """WG0513 (amdx): the unrolled graph deeper than maxExecutionGraphDepth (module docstring)."""
+    if graph is None or not graph.nodes:
+        return []
+    limit = max_graph_depth if max_graph_depth is not None else AMDX_MIN_GRAPH_DEPTH
+    found = unrolled_depth(graph)
+    if found.depth <= limit or found.deepest is None:
+        return []
+    where = (f"a record fed back to the terminator stage after '{found.deepest.id}'" if found.terminator
+             else f"'{found.deepest.id}'")
+    stated = (f"the device's limit given with --max-graph-depth is {limit}" if max_graph_depth is not None
+              else f"Vulkan guarantees maxExecutionGraphDepth >= {AMDX_MIN_GRAPH_DEPTH}")
+    notes = [TARGET_NOTES["amdx"],
+             "SPV_AMDX_shader_enqueue counts every enqueue, each loop iteration and recursion level included"]
+    if max_graph_depth is None:
+        notes.append("if the device offers more, state its maxExecutionGraphDepth with --max-graph-depth N")
+    return [codes.UNROLLED_GRAPH_TOO_DEEP(
+        found.deepest.span, f"unrolled for SPV_AMDX_shader_enqueue, the graph is {found.depth} stages deep (deepest: "
+        f"{where}); {stated}", notes=tuple(notes))]
 
 
 def _object_bindings(function: ir.Function, report: Any) -> None:

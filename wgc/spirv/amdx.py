@@ -29,8 +29,12 @@ Invariants and decisions:
 - Output records are the pointer OpAllocateNodePayloadsAMDX returned; OutputComplete and
   *IncrementOutputCount are OpEnqueueNodePayloadsAMDX; IsValid passes a Function variable of the
   output's payload-array type (spirv-val rejects the type id the spec names; dxc passes such a
-  variable, spirv-amdx.md §1.4); GetCurrentLoopIterationIndex() is 0 (this target compiles no loop
-  graph, WG0601).
+  variable, spirv-amdx.md §1.4); GetCurrentLoopIterationIndex() is 0 outside loops.
+- Work Graph Loops are unrolled in index space (`sema.stages`, lowered by `loop_stages.py`): a
+  loop member's ShaderIndexAMDX is its first stage (the application creates one pipeline stage
+  per index), the iteration is read from the ShaderIndexAMDX built-in, an output into a loop
+  targets its stage (PayloadNodeBaseIndexAMDX and PayloadNodeArraySizeAMDX span the target's
+  stages), and a self-feeding loop entry has MaxNodeRecursionAMDX = its iterations.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from wgc.sema.layout import TypeLayout
 from wgc.sema.modules import needs_vulkan_memory_model
 from wgc.sema.nodes import NodeInfo, NodeOutput
 
+from . import loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -105,9 +110,12 @@ class AmdxNodes(NodeOperations):
         if node.launch in ("coalescing", "thread"):
             b.execution_mode(fn, "CoalescingAMDX")
         b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))
-        b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(node.id.index))
-        if node.max_recursion_depth is not None:
-            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(node.max_recursion_depth))
+        stages = ml.stages.of.get(node.key) if ml.stages is not None else None
+        first_stage = node.id.index * stages.stride if stages is not None else node.id.index
+        b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(first_stage))
+        max_recursion = stages.max_recursion if stages is not None else node.max_recursion_depth
+        if max_recursion is not None:
+            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(max_recursion))
         if node.dispatch_grid is not None:
             b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.uint(v) for v in node.dispatch_grid))
         elif node.max_dispatch_grid is not None:
@@ -142,7 +150,7 @@ class AmdxNodes(NodeOperations):
     def _allocate(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> int:
         pointer_type = fl.b.type_pointer("NodePayloadAMDX", handle.array_type)
         return fl.b.emit("OpAllocateNodePayloadsAMDX", pointer_type, fl.ml.scope(scope), count,
-                         handle.node_index or fl.uint(0))
+                         _node_index(fl, handle))
 
     def allocate(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> RecordsHandle:
         output = handle.output
@@ -155,8 +163,9 @@ class AmdxNodes(NodeOperations):
         fl.b.emit("OpEnqueueNodePayloadsAMDX", records.pointer)
 
     def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
-        return fl.b.emit("OpIsNodePayloadValidAMDX", fl.b.type_bool(),
-                         self._output_object(fl, handle), handle.node_index or fl.uint(0))
+        valid = fl.b.emit("OpIsNodePayloadValidAMDX", fl.b.type_bool(),
+                          self._output_object(fl, handle), _node_index(fl, handle))
+        return loop_stages.output_valid(fl, handle, valid)
 
     def _output_object(self, fl: FunctionLowering, handle: OutputHandle) -> int:
         """An id standing for the output in OpIsNodePayloadValidAMDX (module docstring)."""
@@ -178,8 +187,21 @@ class AmdxNodes(NodeOperations):
         return fl.b.emit("OpLoad", fl.types.id(t.UINT), var)
 
     def loop_iteration_index(self, fl: FunctionLowering) -> int:
-        """0: the index outside loops (proposal 0025), and this target compiles no loop graph (WG0601)."""
+        """0: the index outside loops (inside them, `loop_stages.iteration` reads the shader index)."""
         return fl.uint(0)
+
+    def shader_index(self, fl: FunctionLowering) -> int:
+        var = fl.ml.builtin("ShaderIndexAMDX", t.UINT)
+        fl.use_global(var)
+        return fl.b.emit("OpLoad", fl.types.id(t.UINT), var)
+
+
+def _node_index(fl: FunctionLowering, handle: OutputHandle) -> int:
+    """The Node Index operand: the written index, or the stage a loop's unrolling targets."""
+    staged = loop_stages.output_index(fl, handle)
+    if staged is not None:
+        return staged
+    return handle.node_index or fl.uint(0)
 
 
 # ---------------------------------------------------------------- declarations
@@ -236,11 +258,16 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     else:
         max_records = output.max_records if output.max_records is not None else 1
     max_payloads = ml.uint(max_records)
-    base_index = ml.uint(output.target.index) if output.target.index else None
     # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
-    # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none
+    # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none; an
+    # output into a loop spans its target's stages
     size = 1 if output.array_size is None else output.array_size
-    array_size = ml.uint(size) if 0 < size < 0xFFFFFFFF else None
+    first, count = output.target.index, size if 0 < size < 0xFFFFFFFF else None
+    staged = loop_stages.output_span(ml, output)
+    if staged is not None:
+        first, count = staged
+    base_index = ml.uint(first) if first else None
+    array_size = ml.uint(count) if count is not None else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)

@@ -7,8 +7,9 @@ OpSwitch; calls as OpFunctionCall, or the callee's body inlined.
 
 Invariants and decisions:
 - Structured control flow only; statements after a terminator are not lowered.
-- Functions marked `must_inline` (they take node objects or records, or unsized array parameters)
-  and functions taking resources or RayQuery objects are inlined; a `return` inside them leaves a
+- Functions marked `must_inline` (they take node objects or records, or unsized array parameters),
+  functions taking resources or RayQuery objects, and, when loops are unrolled in index space,
+  functions reading GetCurrentLoopIterationIndex() (its value depends on the node) are inlined; a `return` inside them leaves a
   `do {} while (false)` wrapper loop (with a flag when it sits inside a loop of the inlined body,
   re-checked after each enclosing construct). An unsized array parameter (`float a[]`) is a local
   of its argument's array type; a RayQuery parameter is bound to the caller's variable (DXC passes
@@ -231,7 +232,7 @@ class ControlFlow:
     def call(self, expr: ir.Call) -> object:
         """A call: a SPIR-V function call, or the callee inlined (node objects, resources, RayQuery)."""
         function = expr.function
-        if function.must_inline or takes_objects(function):
+        if function.must_inline or takes_objects(function) or function in self.fl.ml.reads_loop_iteration:
             return self._inline(expr)
         fn = self.ml.function_id(function)
         self.ml.function_calls.setdefault(self.fl.spirv_function, set()).add(fn)

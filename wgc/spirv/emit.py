@@ -7,8 +7,9 @@ Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-
 the node's key, `NodeInfo.key`).
 
 Invariants:
-- The analysis passed `wgc.sema.target.check_target` for the nodes compiled (no loops, nothing the
-  target cannot express): this module only lowers, and an internal error is raised otherwise.
+- The analysis passed `wgc.sema.target.check_target` for the nodes compiled (nothing the target
+  cannot express; loops in index space for the AMDX target and under `index_space_loops`): this
+  module only lowers, and an internal error is raised otherwise.
 - Every module is validated in process (spirv-val's rules for the target environment, scalar
   block layout for node records) and linted (`lint.py`: the AMDX rules spirv-val does not check)
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
@@ -45,6 +46,8 @@ class EmitOptions:
     source_text: str | None = None
     plain_atomics: frozenset[ir.IntrinsicCall] = frozenset()
     """Interlocked* calls on node records one invocation owns (`sema.target.plain_record_atomics`)."""
+    index_space_loops: bool = True
+    """Loops unrolled in index space (`sema.stages`): always for `amdx`; `emulated` either way."""
 
 
 @dataclass
@@ -57,12 +60,11 @@ def emit_spirv(analysis, options: EmitOptions, nodes=None) -> Emitted:  # type: 
     result = Emitted()
     graph = analysis.graph
     nodes = list(analysis.nodes if nodes is None else nodes)
-    assert graph is None or not graph.loops or options.target == "emulated", \
-        "sema.target rejects loop graphs for the AMDX target (WG0601)"
+    assert options.index_space_loops or options.target == "emulated", "the AMDX target has no native loops"
     assert nodes, "sema.modules.select_nodes reports WG0603 when there is no node to compile"
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
-                                 plain_atomics=options.plain_atomics)
+                                 plain_atomics=options.plain_atomics, index_space_loops=options.index_space_loops)
     for key, group in module_groups(nodes, options.split_nodes):
         words = lower_module(analysis.module, group, graph, lower_options)
         if options.optimize:

@@ -37,6 +37,10 @@ Invariants and decisions:
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists.
+- Loops: natively (the default), GetCurrentLoopIterationIndex() is the NodeContext's
+  `loop_iteration` and the runtime routes back edges; under `--loops=index-space` they are unrolled
+  as for the AMDX target (`loop_stages.py`), the iteration and stage indices read from
+  `shader_index`, and the runtime runs the (name, index) stages as plain nodes.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.sema.nodes import NodeInfo
 
+from . import loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -386,7 +391,7 @@ class EmulatedNodes(NodeOperations):
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
         count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        index = handle.node_index or fl.uint(0)
+        index = loop_stages.output_index(fl, handle) or handle.node_index or fl.uint(0)
         in_range = b.emit("OpULessThan", boolean, index, count)
         slot = _element(fl, slots, index, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")
@@ -405,7 +410,7 @@ class EmulatedNodes(NodeOperations):
         """Nothing: the runtime reads the outputs after the dispatch."""
 
     def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
-        return self._slot(fl, handle)[0]
+        return loop_stages.output_valid(fl, handle, self._slot(fl, handle)[0])
 
     def finished_cross_group_sharing(self, fl: FunctionLowering, handle: InputHandle) -> int:
         b = fl.b
@@ -434,6 +439,9 @@ class EmulatedNodes(NodeOperations):
 
     def loop_iteration_index(self, fl: FunctionLowering) -> int:
         return _load(fl, self._context(fl), abi.NODE_CONTEXT["loop_iteration"])
+
+    def shader_index(self, fl: FunctionLowering) -> int:
+        return _load(fl, self._context(fl), abi.NODE_CONTEXT["shader_index"])
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

@@ -71,7 +71,7 @@ from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
-from . import resources
+from . import loop_stages, resources
 from .places import Place
 
 if TYPE_CHECKING:
@@ -1014,7 +1014,8 @@ def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) ->
 
 
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.ml.nodes.loop_iteration_index(fl)
+    unrolled = loop_stages.iteration(fl)     # index space: from the stage's index
+    return unrolled if unrolled is not None else fl.ml.nodes.loop_iteration_index(fl)
 
 
 _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]] = {

@@ -10,7 +10,8 @@ The work is split by concern: `FunctionLowering` (here) evaluates expressions an
 `control.py` lowers statements, control flow and calls (inlining); `conversions.py` converts
 values between IR types; `intrinsics.py`, `resources.py` and `rayquery.py` lower intrinsic calls,
 resource accesses and ray queries; the node operations are the target's (`amdx.py`,
-`emulated.py`). Those modules see this one only for annotations (no import cycle).
+`emulated.py`), and `loop_stages.py` lowers loops in index space. Those modules see this one only
+for annotations (no import cycle).
 
 Invariants and decisions:
 - Values have *logical* types (`TypeLowering.id(type)`); memory with an explicit layout (buffers,
@@ -29,6 +30,10 @@ Invariants and decisions:
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
   `Aligned` on PhysicalStorageBuffer memory).
+- Work Graph Loops unrolled in index space (always for the AMDX target, `--loops=index-space` for
+  the emulated one): `ModuleLowering.stages` is `sema.stages`' plan, the entry function starts
+  with the terminator guard and the iteration and output stage indices are `loop_stages.py`'s;
+  helpers that read GetCurrentLoopIterationIndex() are inlined into their node.
 - Per-compile state lives in the `ModuleLowering` (and the objects it owns) and the
   `FunctionLowering`s it creates; no module keeps state between compiles.
 - Only lowers: every rule, including what the target cannot express, is checked by sema
@@ -46,8 +51,10 @@ from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.stages import plan_stages
+from wgc.sema.uniformity import reachable_functions, walk_body
 
-from . import grammar, intrinsics, rayquery, resources
+from . import grammar, intrinsics, loop_stages, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
@@ -77,6 +84,9 @@ class LowerOptions:
     plain_atomics: frozenset[ir.IntrinsicCall] = frozenset()
     """Interlocked* calls on node records one invocation owns: a load, the operation and a store
     (`sema.target.plain_record_atomics`; spirv-val allows no atomics on NodePayloadAMDX)."""
+    index_space_loops: bool = True
+    """Work Graph Loops unrolled in index space (`loop_stages.py`); False: the emulated target's
+    native form (the runtime passes each dispatch's iteration)."""
 
 
 # ---------------------------------------------------------------- the module
@@ -109,6 +119,12 @@ class ModuleLowering:
         self.file_strings: dict[str, int] = {}
         self.dynamic_statics: list[ir.Variable] = []
         """Statics whose initialiser is not a constant: each entry point using one runs it."""
+        self.stages = plan_stages(graph) if options.index_space_loops and graph is not None and graph.loops \
+            else None
+        """The loops' stages when they are unrolled in index space (`loop_stages.py`), else None."""
+        self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
+        """Functions whose code calls GetCurrentLoopIterationIndex(): inlined into their node, whose
+        stages the iteration depends on."""
 
     # ------------------------------------------------------------ module-wide helpers
 
@@ -322,6 +338,8 @@ class FunctionLowering:
         self.spirv_function = 0
         self.node_state = ml.nodes.function_state()
         """The node target's per-function state (`NodeOperations.function_state`)."""
+        self.node: NodeInfo | None = None
+        """The node whose entry function this is (None for a called helper)."""
 
     # ------------------------------------------------------------ entry points and helpers
 
@@ -329,12 +347,14 @@ class FunctionLowering:
                     outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]]) -> int:
         """The entry point's function (its callees are emitted after it); returns its id."""
         self.input_handle, self.outputs = input_handle, outputs
+        self.node = node
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
         self.spirv_function = fn
         self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         self.ml.nodes.begin_entry(self, node, input_handle)
+        loop_stages.terminator_guard(self, node)
         for param in self.function.params:
             self.bindings[param] = self._entry_parameter(node, param)
         for variable, place in statics:
@@ -941,6 +961,27 @@ class FunctionLowering:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _reading_loop_iteration(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
+    """The helper functions (not node functions) whose own code calls GetCurrentLoopIterationIndex(),
+    and those that call them."""
+    reading: set[ir.Function] = set()
+    for node in nodes:
+        functions = reachable_functions(node.function)
+        direct = {f for f in functions if any(isinstance(item, ir.IntrinsicCall)
+                                              and item.name == "GetCurrentLoopIterationIndex"
+                                              for item in walk_body(f))}
+        changed = True
+        while changed:
+            changed = False
+            for function in functions:
+                if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
+                                                  for item in walk_body(function)):
+                    direct.add(function)
+                    changed = True
+        reading |= direct
+    return frozenset(reading)
 
 
 _BINARY_OPS: dict[str, dict[str, str]] = {

@@ -6,7 +6,8 @@ Output: `lower_module` -> the module's words (not yet validated: `emit.py` does 
 
 Invariants:
 - One GLCompute entry point per node, named after its NodeID name (`sema.modules.entry_point_names`;
-  its index is ShaderIndexAMDX in the AMDX target), in every output mode, so that
+  its index is ShaderIndexAMDX in the AMDX target: a loop member's first stage, `sema.stages`), in
+  every output mode, so that
   PayloadNodeNameAMDX of an output links to the entry point of its target (dxc names entry points
   after the function, which does not link without VkPipelineShaderStageNodeCreateInfoAMDX::pName).
   Members of one node array, or nodes of one NodeID (overloads), in one module would share a name

@@ -117,3 +117,7 @@ class NodeOperations(ABC):
     @abstractmethod
     def loop_iteration_index(self, fl: FunctionLowering) -> int:
         """GetCurrentLoopIterationIndex()."""
+
+    @abstractmethod
+    def shader_index(self, fl: FunctionLowering) -> int:
+        """The index of the running stage (ShaderIndexAMDX): loops in index space derive the iteration from it."""
