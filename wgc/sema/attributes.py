@@ -84,6 +84,16 @@ def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
     return diagnostics
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of an AST class's fields but its span (looked up once per class)."""
+    names = tuple(f.name for f in fields(cls) if f.name != "span")
+    _FIELD_NAMES[cls] = names
+    return names
+
+
 def _nodes(root: Any) -> Iterator[Any]:
     """Every AST node below `root` (itself included), pre-order."""
     stack = [root]
@@ -91,8 +101,9 @@ def _nodes(root: Any) -> Iterator[Any]:
         node = stack.pop()
         yield node
         children = []
-        for f in fields(node):
-            value = getattr(node, f.name)
+        names = _FIELD_NAMES.get(type(node))
+        for name in names if names is not None else _field_names(type(node)):
+            value = getattr(node, name)
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, ast.Node):
                     children.append(item)

@@ -46,6 +46,8 @@ Uniformity model (varying = may differ between the threads of one group):
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -124,13 +126,31 @@ NOT_UNIFORM = "is assigned in non-uniform control flow"
 # ---------------------------------------------------------------- IR helpers
 
 
-def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator[Any]:
+_IR_NODES = (ir.Expr, ir.Stmt, ir.SwitchCase)
+_NODE_ANNOTATION = re.compile(r"\b(?:Expr|Stmt|Block|SwitchCase)\b")
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an IR class that can hold sub-nodes (their annotation names an IR node class),
+    in field order; computed once per class (every walk of every body asks, per node)."""
+    names = tuple(f.name for f in dataclasses.fields(cls) if _NODE_ANNOTATION.search(str(f.type)))
+    _CHILD_FIELDS[cls] = names
+    return names
+
+
+def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
     """The direct sub-expressions and sub-statements of an IR node, in field order (evaluation
     order, except that an assignment's target comes before its value)."""
-    for value in vars(node).values():
-        for item in value if isinstance(value, (list, tuple)) else (value,):
-            if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
-                yield item
+    found: list[Any] = []
+    names = _CHILD_FIELDS.get(type(node))
+    for name in names if names is not None else _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, (list, tuple)):
+            found.extend(item for item in value if isinstance(item, _IR_NODES))
+        elif isinstance(value, _IR_NODES):
+            found.append(value)
+    return found
 
 
 def walk_body(function: ir.Function) -> Iterator[Any]:
@@ -140,7 +160,7 @@ def walk_body(function: ir.Function) -> Iterator[Any]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(list(children(node))))
+        stack.extend(reversed(children(node)))
 
 
 def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
