@@ -327,7 +327,7 @@ class AstBuilder:
         self.diagnostics: list[Diagnostic] = []
 
     def _span(self, meta: Any) -> Span:
-        if getattr(meta, "empty", True):
+        if meta.empty:
             return self.locations.span(0, 0)
         return self.locations.span(meta.start_pos, meta.end_pos)
 
@@ -920,10 +920,10 @@ def _replace(node: Any, **changes: Any) -> Any:
 class _Value:
     """A reduced rule's result on lark's value stack, with its place in the expanded text."""
 
-    __slots__ = ("value", "start", "end", "rule")
+    __slots__ = ("value", "start_pos", "end_pos", "rule")
 
     def __init__(self, value: Any, start: int | None, end: int | None, rule: str) -> None:
-        self.value, self.start, self.end, self.rule = value, start, end, rule
+        self.value, self.start_pos, self.end_pos, self.rule = value, start, end, rule
 
 
 class _Spliced(_Value):
@@ -964,32 +964,43 @@ def _callback_for(rule: Any, builder: AstBuilder) -> Any:
     if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
         return operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
 
+    plain = not trailing_nones and not any(splice or nones for _index, splice, nones in include)
+    indices = tuple(index for index, _splice, _nones in include)
+    take_all = plain and indices == tuple(range(len(rule.expansion)))
+
     def callback(children: list[Any]) -> Any:
+        # the extent: the first child's start and the last child's end that are known (tokens and
+        # `_Value`s both have `start_pos`/`end_pos`; an absent `[optional]` part is None)
         start = end = None
         for child in children:
-            begin = _start_of(child)
-            if begin is not None:
-                start = begin
-                break
+            if child is not None:
+                start = child.start_pos
+                if start is not None:
+                    break
         for child in reversed(children):
-            stop = _end_of(child)
-            if stop is not None:
-                end = stop
-                break
-        kept: list[Any] = []
-        for index, splice, nones in include:
-            if nones:
-                kept.extend([None] * nones)
-            child = children[index]
-            if splice:
-                if kept:
-                    kept.extend(child.value)
-                else:  # take the list over: copying it would make `x (op x)*` quadratic
-                    kept = child.value
-            else:
-                kept.append(child)
-        if trailing_nones:
-            kept.extend([None] * trailing_nones)
+            if child is not None:
+                end = child.end_pos
+                if end is not None:
+                    break
+        if take_all:
+            kept = children
+        elif plain:
+            kept = [children[index] for index in indices]
+        else:
+            kept = []
+            for index, splice, nones in include:
+                if nones:
+                    kept.extend([None] * nones)
+                child = children[index]
+                if splice:
+                    if kept:
+                        kept.extend(child.value)
+                    else:  # take the list over: copying it would make `x (op x)*` quadratic
+                        kept = child.value
+                else:
+                    kept.append(child)
+            if trailing_nones:
+                kept.extend([None] * trailing_nones)
         if inline:
             return _Spliced(kept, start, end, name)
         if expand_single and len(kept) == 1:
@@ -1019,22 +1030,6 @@ def _included_children(rule: Any) -> list[tuple[int, bool, int]]:
             pending = 0
     include.append((-1, False, pending + nones_at[len(rule.expansion)]))
     return include
-
-
-def _start_of(child: Any) -> int | None:
-    if child is None:
-        return None
-    if isinstance(child, _Value):
-        return child.start
-    return child.start_pos
-
-
-def _end_of(child: Any) -> int | None:
-    if child is None:
-        return None
-    if isinstance(child, _Value):
-        return child.end
-    return child.end_pos
 
 
 # ---------------------------------------------------------------- the parser
