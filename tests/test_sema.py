@@ -1792,3 +1792,17 @@ def test_unsized_array_parameter_needs_an_array_of_its_element_type():
     prelude = "float total(float a[]) { return a[0]; }"
     assert error_codes(prelude + "void probe() { int ints[2] = { 1, 2 }; total(ints); }") == ["WG0304"]
     assert error_codes(prelude + "void probe() { total(1.0); }") == ["WG0304"]
+
+
+def test_find_word_finds_what_the_word_boundary_expression_finds() -> None:
+    """`_find_word` (declaration names in their declaration's text) against `re` on every slice."""
+    import re
+
+    from wgc.sema.declarations import _find_word
+
+    text = "struct Rec2 { uint Rec; } Rec  Rec_1 xRec Rec; é_Rec Recé S::f(S::f) f ::f"
+    for word in ("Rec", "Rec2", "Rec_1", "S::f", "f", "::f", "é_Rec", "x", "Re"):
+        for start in range(len(text) + 1):
+            for end in range(start, len(text) + 1, 3):
+                match = re.search(rf"\b{re.escape(word)}\b", text[start:end])
+                assert _find_word(text, word, start, end) == (start + match.start() if match else -1), (word, start, end)
