@@ -153,19 +153,37 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
     return found
 
 
-def walk_body(function: ir.Function) -> Iterator[Any]:
-    """Every statement and expression of a function's body, pre-order (iteratively: bodies may
-    nest thousands deep)."""
+_WALK = "_wgc_walk"
+"""The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions)."""
+
+
+def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr]]:
+    """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
+    and its expressions; kept on the function, as sema's passes walk each body many times (once
+    per node that reaches the function, per rule).  A body is never changed once it is set (the
+    statement checker builds it whole), so the walk is redone only when `function.body` is another."""
+    kept = function.__dict__.get(_WALK)
+    if kept is not None and kept[0] is function.body:
+        return kept  # type: ignore[no-any-return]
+    nodes: list[Any] = []
     stack: list[Any] = [function.body] if function.body is not None else []
     while stack:
         node = stack.pop()
-        yield node
+        nodes.append(node)
         stack.extend(reversed(children(node)))
+    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)])
+    function.__dict__[_WALK] = kept
+    return kept
+
+
+def walk_body(function: ir.Function) -> Iterator[Any]:
+    """Every statement and expression of a function's body, pre-order."""
+    return iter(_walked(function)[1])
 
 
 def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
     """Every expression of a function's body, pre-order."""
-    return (node for node in walk_body(function) if isinstance(node, ir.Expr))
+    return iter(_walked(function)[2])
 
 
 def reachable_functions(function: ir.Function) -> list[ir.Function]:
