@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, get_args
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, Label
@@ -74,7 +74,7 @@ SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
     """The diagnostics of the module docstring for every node of `unit`."""
     diagnostics: list[Diagnostic] = []
-    for node in _nodes(unit):
+    for node in _nodes(unit, _WITHOUT_ATTRIBUTES):
         attributes = getattr(node, "attributes", None)
         if attributes:
             _check_attributes(attributes, diagnostics)
@@ -94,12 +94,21 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _nodes(root: Any) -> Iterator[Any]:
-    """Every AST node below `root` (itself included), pre-order."""
+_WITHOUT_ATTRIBUTES = (*get_args(ast.Expr), ast.TypeRef)
+"""Expressions and written types: neither they nor anything inside them (expressions, types) carries
+attributes or annotations (HLSL has no statement inside an expression, and an inline struct is a
+`StructType`, not a `TypeRef`)."""
+
+
+def _nodes(root: Any, prune: tuple[type, ...] = ()) -> Iterator[Any]:
+    """Every AST node below `root` (itself included), pre-order; the nodes below an instance of a
+    `prune` class are left out."""
     stack = [root]
     while stack:
         node = stack.pop()
         yield node
+        if isinstance(node, prune):
+            continue
         children = []
         names = _FIELD_NAMES.get(type(node))
         for name in names if names is not None else _field_names(type(node)):
