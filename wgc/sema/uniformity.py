@@ -405,8 +405,14 @@ class Val:
 
 def _join(*values: Val | None) -> Val | None:
     """The varying operand to blame: a real source rather than a variable assigned under varying control."""
-    varying = [v for v in values if v is not None]
-    return next((v for v in varying if v.root != NOT_UNIFORM), varying[0] if varying else None)
+    first = None
+    for value in values:
+        if value is not None:
+            if value.root != NOT_UNIFORM:
+                return value
+            if first is None:
+                first = value
+    return first
 
 
 @dataclass
