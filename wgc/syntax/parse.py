@@ -1157,7 +1157,8 @@ class _FastParser:
         # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
         assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
         assert not lexer.ignore_types & lexer.callback.keys()
-        found = (tuple(scanner._mres), lexer.ignore_types, lexer.callback, {})
+        keywords: dict[str, str] = {}
+        found = (tuple(scanner._mres), lexer.ignore_types, lexer.callback, keywords)
         self.scanners[state] = found
         return found
 
