@@ -1131,21 +1131,7 @@ class _FastParser:
         table = lalr.parse_table
         [self.start] = table.start_states.values()
         [self.end] = table.end_states.values()
-        from lark.parsers.lalr_analysis import Shift
-
-        callbacks = lalr.callbacks
-        reductions: dict[Any, tuple[int, str, Any]] = {}
-        self.actions: dict[int, dict[str, tuple[bool, Any]]] = {}
-        for state, row in table.states.items():
-            actions = {}
-            for symbol, (action, arg) in row.items():
-                if action is Shift:
-                    actions[symbol] = (True, arg)
-                else:
-                    if arg not in reductions:
-                        reductions[arg] = (len(arg.expansion), arg.origin.name, callbacks[arg])
-                    actions[symbol] = (False, reductions[arg])
-            self.actions[state] = actions
+        self.actions = _Actions(table.states, lalr.callbacks)
         self.scanners: dict[int, tuple[Any, ...]] = {}
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
@@ -1241,6 +1227,32 @@ class _FastParser:
             value_stack.append(value)
             if state_stack[-1] == self.end:
                 return value
+
+
+class _Actions(dict):  # type: ignore[type-arg]
+    """Parser state -> {symbol: (True, next state) to shift, or (False, (size, rule name, callback))
+    to reduce}: lark's table rows in the shape the loop reads, each converted when the parser
+    first reaches its state (a compile meets a fraction of the grammar's states)."""
+
+    def __init__(self, states: dict[int, dict[str, tuple[Any, Any]]], callbacks: dict[Any, Any]) -> None:
+        super().__init__()
+        self.states = states
+        self.callbacks = callbacks
+        self.reductions: dict[Any, tuple[int, str, Any]] = {}
+
+    def __missing__(self, state: int) -> dict[str, tuple[bool, Any]]:
+        from lark.parsers.lalr_analysis import Shift
+
+        row: dict[str, tuple[bool, Any]] = {}
+        for symbol, (action, arg) in self.states[state].items():
+            if action is Shift:
+                row[symbol] = (True, arg)
+            else:
+                if arg not in self.reductions:
+                    self.reductions[arg] = (len(arg.expansion), arg.origin.name, self.callbacks[arg])
+                row[symbol] = (False, self.reductions[arg])
+        self[state] = row
+        return row
 
 
 class _GiveUp(Exception):
