@@ -1,9 +1,9 @@
 """Instruction counts of wgc's work, for comparing two versions on a noisy machine.
 
 Run: `python benchmarks/icount.py [--against REV] [--lines N] [--rows cold,front,warm]` from a
-checkout, with valgrind installed. Wall-clock times on a shared 2-core machine vary by ±15 % from run to run; the number
-of instructions a process executes does not (it varies by well under 1 %), so a change in speed
-is shown by the instructions each version executes for the same work, counted by valgrind's
+checkout, with valgrind installed. Wall-clock times on a shared 2-core machine vary by ±15 % from
+run to run; the number of instructions a process executes does not (it varies by well under 1 %),
+so a change in speed is shown by the instructions each version executes for the same work, counted by valgrind's
 callgrind tool ("Ir", all instructions of the process, the Python interpreter included).
 
 What it counts, for this checkout and, with `--against REV`, for a temporary worktree of REV:
