@@ -76,3 +76,78 @@ def test_types_are_still_identical_while_in_use() -> None:
     del record, array
     gc.collect()
     assert probe() is None                  # the table does not keep a struct (nor its span) alive
+
+
+# ---------------------------------------------------------------- the cyclic collector during a compile
+
+def test_the_collector_is_off_during_a_compile_and_back_on_after(monkeypatch) -> None:
+    seen = []
+    real = driver._compile
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(driver, "_compile", spy)
+    assert gc.isenabled()
+    assert driver.compile(driver.Options(input="-"), stdin=SOURCE).ok
+    assert seen == [False] and gc.isenabled()
+
+
+def test_the_collector_is_restored_when_a_compile_raises(monkeypatch) -> None:
+    def broken(*args):  # type: ignore[no-untyped-def]
+        assert not gc.isenabled()
+        raise ZeroDivisionError("an internal bug")
+
+    monkeypatch.setattr(driver, "_compile", broken)
+    assert gc.isenabled()
+    try:
+        driver.compile(driver.Options(input="-"), stdin=SOURCE)
+    except ZeroDivisionError:
+        pass
+    else:
+        raise AssertionError("the compile's exception was swallowed")
+    assert gc.isenabled()
+
+
+def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
+    gc.disable()
+    try:
+        assert driver.compile(driver.Options(input="-"), stdin=SOURCE).ok
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_overlapping_compiles_restore_the_collector_after_the_last(monkeypatch) -> None:
+    """Two compiles in two threads, the first ending while the second runs: the collector stays
+    off until the second ends (a compile that restored "its" state would turn it back on under the
+    other, or, ending second, restore the other's "off" for good)."""
+    import threading
+
+    first_inside, second_inside, first_may_end, second_may_end = (threading.Event() for _ in range(4))
+    during: list[bool] = []
+
+    def gate(options, stdin, on_file_read):  # type: ignore[no-untyped-def]
+        if options.input == "first":
+            first_inside.set()
+            first_may_end.wait(10)
+        else:
+            second_inside.set()
+            second_may_end.wait(10)
+            during.append(gc.isenabled())
+        return driver.Result()
+
+    monkeypatch.setattr(driver, "_compile", gate)
+    first = threading.Thread(target=driver.compile, args=(driver.Options(input="first"),))
+    second = threading.Thread(target=driver.compile, args=(driver.Options(input="second"),))
+    first.start()
+    assert first_inside.wait(10)
+    second.start()
+    assert second_inside.wait(10)
+    first_may_end.set()
+    first.join(10)
+    assert not gc.isenabled()               # the second compile still runs
+    second_may_end.set()
+    second.join(10)
+    assert during == [False] and gc.isenabled()

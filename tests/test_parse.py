@@ -364,3 +364,73 @@ def test_grammar_caches_of_other_versions_survive_until_the_folder_holds_too_man
     Path(mine).write_bytes(b"tables")
     parse._cache_path("grammar text of another version")
     assert Path(mine).exists()
+
+
+# ---------------------------------------------------------------- the fast loop and lark's own parser
+
+def _with_spans(node: object) -> object:
+    """A node as nested tuples that include every span (AST equality leaves spans out)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(node):
+        return (type(node).__name__,) + tuple(
+            (f.name, _with_spans(getattr(node, f.name))) for f in dataclasses.fields(node))
+    if isinstance(node, tuple):
+        return tuple(_with_spans(item) for item in node)
+    if isinstance(node, SourceFile):
+        return node.path
+    return node
+
+
+def _corpus() -> list[tuple[str, str]]:
+    """Preprocessed texts: every sample, the SPIR-V test programs and the benchmark's generated file."""
+    import sys
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.preprocess import PreprocessOptions, preprocess
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from frontend import generate
+
+    texts = [(p.name, p.read_text()) for p in sorted(SAMPLES.glob("*.hlsl"))]
+    texts += [(p.name, p.read_text()) for p in sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))]
+    texts.append(("generated.hlsl", generate(600)))
+    out = []
+    for name, text in texts:
+        pre = preprocess(SourceFile(name, text), PreprocessOptions(include_dirs=(str(SAMPLE_INCLUDE),)))
+        out.append((pre.text, pre.locations))
+    return out
+
+
+def test_the_fast_loop_builds_what_lark_builds_spans_included(monkeypatch) -> None:
+    """`parse` drives lark's tables with its own loop; lark's parser on the same text must give
+    the same AST, every span and builder diagnostic included."""
+    from wgc.syntax import parse as parse_module
+
+    corpus = _corpus()
+    fast = [parse_module.parse(text, locations) for text, locations in corpus]
+    calls = []
+    monkeypatch.setattr(parse_module._FastParser, "run",
+                        lambda self, text, postlex: calls.append(text) or parse_module._FAILED)
+    slow = [parse_module.parse(text, locations) for text, locations in corpus]
+    assert len(calls) == len(corpus)
+    for one, other in zip(fast, slow, strict=True):
+        assert _with_spans(one.unit) == _with_spans(other.unit)
+        assert [(d.code, d.message, d.span) for d in one.diagnostics] == \
+            [(d.code, d.message, d.span) for d in other.diagnostics]
+
+
+def test_the_fast_loop_leaves_errors_to_lark() -> None:
+    """A file with a syntax error: the loop gives up, and lark's parse of the same text raises the
+    error that the diagnostic is made from (its expected tokens come from lark's parser state)."""
+    from wgc.syntax import parse as parse_module
+
+    parser, _builder, postlex = parse_module._parser()
+    text = "float a = 1;\nfloat b = 1 +;\n"
+    postlex.begin(text, parse_module.prescan_type_names(text))
+    assert parse_module._fast_parser(parser).run(text, postlex) is parse_module._FAILED
+    assert errors(text) == (
+        "t.hlsl:2:14: error: expected expression, found ';' [WG0201]\n"
+        "float b = 1 +;\n"
+        "             ^\n"
+        "1 error generated.\n")

@@ -727,3 +727,25 @@ def test_large_file_with_few_macros_is_one_segment_per_run():
     assert "note" not in result.text
     assert where(result, "3;") == "main.hlsl:2002:9"
     assert len(result.locations._seg_out) < 4100
+
+
+# --------------------------------------------------------------------------- the span shortcut
+
+def test_span_shortcut_answers_as_the_general_mapping(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`LocationMap.span` answers spans inside one stretch copied from a file without the general
+    mapping; every span of every (start, end) of a text with macros, includes, `#line` and a file
+    included twice must be what the general mapping gives."""
+    result = project({
+        "inc.hlsl": "float inc_a;\n#line 40 \"virtual.hlsl\"\nfloat inc_b = TWICE(2);\n",
+        "main.hlsl": "#define TWICE(x) ((x) * 2)\n#define N 4\nstatic uint a[N] = { TWICE(1), 2, 3, 4 };\n"
+                     "#include \"inc.hlsl\"\nfloat b = N + TWICE(N);\n#include \"inc.hlsl\"\n"
+                     "#line 7\nfloat c;  // done\n"})
+    locations = result.locations
+    size = len(result.text)
+    pairs = [(start, end) for start in range(-1, size + 2) for end in range(start - 1, min(start + 40, size + 3))]
+    quick = [locations.span(start, end) for start, end in pairs]
+    taken = sum(locations._within_one_segment(max(0, s), max(s, e, 0)) is not None for s, e in pairs)
+    monkeypatch.setattr(type(locations), "_within_one_segment", lambda self, start, end: None)
+    general = [locations.span(start, end) for start, end in pairs]
+    assert quick == general
+    assert len(pairs) / 4 < taken < len(pairs)   # both paths were taken

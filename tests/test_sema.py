@@ -1792,3 +1792,58 @@ def test_unsized_array_parameter_needs_an_array_of_its_element_type():
     prelude = "float total(float a[]) { return a[0]; }"
     assert error_codes(prelude + "void probe() { int ints[2] = { 1, 2 }; total(ints); }") == ["WG0304"]
     assert error_codes(prelude + "void probe() { total(1.0); }") == ["WG0304"]
+
+
+def test_find_word_finds_what_the_word_boundary_expression_finds() -> None:
+    """`_find_word` (declaration names in their declaration's text) against `re` on every slice."""
+    import re
+
+    from wgc.sema.declarations import _find_word
+
+    text = "struct Rec2 { uint Rec; } Rec  Rec_1 xRec Rec; é_Rec Recé S::f(S::f) f ::f"
+    for word in ("Rec", "Rec2", "Rec_1", "S::f", "f", "::f", "é_Rec", "x", "Re"):
+        for start in range(len(text) + 1):
+            for end in range(start, len(text) + 1, 3):
+                match = re.search(rf"\b{re.escape(word)}\b", text[start:end])
+                assert _find_word(text, word, start, end) == (start + match.start() if match else -1), (word, start, end)
+
+
+def test_the_attribute_walk_skips_only_what_carries_no_attributes() -> None:
+    """`check_written_attributes` does not walk into expressions and written types: over the
+    samples, the SPIR-V test programs and a text with attributes in every place, the nodes that
+    carry attributes or annotations are the same as a walk of the whole tree finds."""
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.driver import Options, run_front_end
+    from wgc.sema.attributes import _WITHOUT_ATTRIBUTES, _nodes
+
+    every_place = SourceFile("t.hlsl", """
+        struct [NodeTrackRWInputSharing] R { uint a : SV_DispatchGrid; float b[2] : B; };
+        cbuffer C : register(b0) { [[vk::offset(0)]] float4 c : packoffset(c0); };
+        [[vk::push_constant]] struct { float p; } pc;
+        typedef struct { float q; } Q;
+        [Shader("node")] [NodeLaunch("thread")]
+        void N([MaxRecords(1)] NodeOutput<R> o : O, uint i : SV_GroupIndex) : S {
+            struct L { float l : LL; } x = (L)0;
+            [unroll] for (uint k = 0; k < (uint)sizeof(Q); ++k) { [branch] if (k) { [loop] while (false) {} } }
+            [flatten] switch (i) { default: break; }
+            float4 v = float4(x.l, vector<float, 2>(1, 2), 0);
+        }
+    """)
+    parsed = parse_source(every_place)
+    assert parsed.diagnostics == ()
+    units = [parsed.unit]
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), emit="ast"))
+        units.append(front.unit)
+
+    def carriers(nodes):  # type: ignore[no-untyped-def]
+        return [id(n) for n in nodes if getattr(n, "attributes", None) or getattr(n, "annotations", None)]
+
+    total = 0
+    for unit in units:
+        assert unit is not None
+        whole = carriers(_nodes(unit))
+        assert carriers(_nodes(unit, _WITHOUT_ATTRIBUTES)) == whole
+        total += len(whole)
+    assert total > 250

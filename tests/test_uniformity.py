@@ -892,3 +892,35 @@ def test_dxcs_barrier_rules_skip_flags_that_are_constant_only_after_optimisation
     constant = settled.replace("static uint i = 7;", "static const uint i = 7;")
     result = driver.compile(Options(input="-", emit="ir"), stdin=constant.encode())
     assert [d.code for d in result.diagnostics] == ["WG0421", "WG0421", "WG0421"]
+
+
+# ---------------------------------------------------------------- the IR walk
+
+def test_children_are_every_ir_node_in_field_order() -> None:
+    """`children` reads only the fields whose annotation names an IR node class (looked up once
+    per class); a walk of every field's value of every IR node of the samples and SPIR-V test
+    programs must find the same sub-nodes in the same order."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import children, walk_body
+
+    def every_field(node):  # type: ignore[no-untyped-def]
+        found = []
+        for value in vars(node).values():
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
+                    found.append(item)
+        return found
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))
+    visited = set()
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        assert front.analysis is not None
+        for function in front.analysis.module.functions:
+            for node in walk_body(function):
+                assert children(node) == every_field(node), (path.name, node)
+                visited.add(type(node).__name__)
+    assert len(visited) >= 25   # the walk saw most IR classes

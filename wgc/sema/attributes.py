@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, get_args
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, Label
@@ -74,7 +74,7 @@ SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
     """The diagnostics of the module docstring for every node of `unit`."""
     diagnostics: list[Diagnostic] = []
-    for node in _nodes(unit):
+    for node in _nodes(unit, _WITHOUT_ATTRIBUTES):
         attributes = getattr(node, "attributes", None)
         if attributes:
             _check_attributes(attributes, diagnostics)
@@ -84,15 +84,35 @@ def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
     return diagnostics
 
 
-def _nodes(root: Any) -> Iterator[Any]:
-    """Every AST node below `root` (itself included), pre-order."""
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of an AST class's fields but its span (looked up once per class)."""
+    names = tuple(f.name for f in fields(cls) if f.name != "span")
+    _FIELD_NAMES[cls] = names
+    return names
+
+
+_WITHOUT_ATTRIBUTES = (*get_args(ast.Expr), ast.TypeRef)
+"""Expressions and written types: neither they nor anything inside them (expressions, types) carries
+attributes or annotations (HLSL has no statement inside an expression, and an inline struct is a
+`StructType`, not a `TypeRef`)."""
+
+
+def _nodes(root: Any, prune: tuple[type, ...] = ()) -> Iterator[Any]:
+    """Every AST node below `root` (itself included), pre-order; the nodes below an instance of a
+    `prune` class are left out."""
     stack = [root]
     while stack:
         node = stack.pop()
         yield node
+        if isinstance(node, prune):
+            continue
         children = []
-        for f in fields(node):
-            value = getattr(node, f.name)
+        names = _FIELD_NAMES.get(type(node))
+        for name in names if names is not None else _field_names(type(node)):
+            value = getattr(node, name)
             for item in value if isinstance(value, tuple) else (value,):
                 if isinstance(item, ast.Node):
                     children.append(item)

@@ -32,6 +32,7 @@ Decisions made here:
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 
 from wgc import codes, ir
@@ -61,6 +62,26 @@ _DIRECTIONS = {"in": ir.Direction.IN, "out": ir.Direction.OUT, "inout": ir.Direc
 _KEPT_MODIFIERS = frozenset({"globallycoherent", "precise", "row_major", "column_major", "nointerpolation",
                              "linear", "centroid", "noperspective", "sample", "uniform"})
 GLOBALS_BLOCK = "$Globals"
+
+
+_WORD_CHARACTER = re.compile(r"\w")
+
+
+def _find_word(text: str, word: str, start: int, end: int) -> int:
+    """Where `word` first occurs in `text[start:end]` as a whole word (what the regular expression
+    `\bword\b` finds, for a `word` of word characters), or -1; without compiling an expression per
+    name (a file declares thousands of names: they would churn `re`'s cache)."""
+    if not _WORD_CHARACTER.fullmatch(word[:1]) or not _WORD_CHARACTER.fullmatch(word[-1:]):
+        match = re.search(rf"\b{re.escape(word)}\b", text[start:end])
+        return start + match.start() if match else -1
+    at = text.find(word, start, end)
+    while at >= 0:
+        before = text[at - 1] if at > start else ""
+        after = text[at + len(word)] if at + len(word) < end else ""
+        if not _WORD_CHARACTER.fullmatch(before) and not _WORD_CHARACTER.fullmatch(after):
+            return at
+        at = text.find(word, at + 1, end)
+    return -1
 
 
 class DeclarationChecker:
@@ -107,11 +128,8 @@ class DeclarationChecker:
             return span
         start = after.end if after is not None and after.file is span.file and span.start <= after.end <= span.end \
             else span.start
-        text = span.file.text[start:span.end]
-        import re
-
-        match = re.search(rf"\b{re.escape(name)}\b", text)
-        return Span(span.file, start + match.start(), start + match.end()) if match else span
+        found = _find_word(span.file.text, name, start, span.end)
+        return Span(span.file, found, found + len(name)) if found >= 0 else span
 
     # ------------------------------------------------------------ types
 

@@ -301,9 +301,9 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
             isinstance(node, ir.Binary) and node.op in ("&&", "||") else depth
         if isinstance(node, ir.Loop):     # the body repeats: deeper than the init statements
             stack.extend((child, depth + (1 if any(child is s for s in node.init) else 2))
-                         for child in reversed(list(children(node))))
+                         for child in reversed(children(node)))
             continue
-        stack.extend((child, inner) for child in reversed(list(children(node))))
+        stack.extend((child, inner) for child in reversed(children(node)))
 
 
 def _aggregate_of_node_objects(type_: t.Type, span: Span, what: str, report: Any) -> None:

@@ -46,6 +46,8 @@ Uniformity model (varying = may differ between the threads of one group):
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -124,28 +126,64 @@ NOT_UNIFORM = "is assigned in non-uniform control flow"
 # ---------------------------------------------------------------- IR helpers
 
 
-def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> Iterator[Any]:
+_IR_NODES = (ir.Expr, ir.Stmt, ir.SwitchCase)
+_NODE_ANNOTATION = re.compile(r"\b(?:Expr|Stmt|Block|SwitchCase)\b")
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an IR class that can hold sub-nodes (their annotation names an IR node class),
+    in field order; computed once per class (every walk of every body asks, per node)."""
+    names = tuple(f.name for f in dataclasses.fields(cls) if _NODE_ANNOTATION.search(str(f.type)))
+    _CHILD_FIELDS[cls] = names
+    return names
+
+
+def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
     """The direct sub-expressions and sub-statements of an IR node, in field order (evaluation
     order, except that an assignment's target comes before its value)."""
-    for value in vars(node).values():
-        for item in value if isinstance(value, (list, tuple)) else (value,):
-            if isinstance(item, (ir.Expr, ir.Stmt, ir.SwitchCase)):
-                yield item
+    found: list[Any] = []
+    names = _CHILD_FIELDS.get(type(node))
+    for name in names if names is not None else _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, (list, tuple)):
+            found.extend(item for item in value if isinstance(item, _IR_NODES))
+        elif isinstance(value, _IR_NODES):
+            found.append(value)
+    return found
 
 
-def walk_body(function: ir.Function) -> Iterator[Any]:
-    """Every statement and expression of a function's body, pre-order (iteratively: bodies may
-    nest thousands deep)."""
+_WALK = "_wgc_walk"
+"""The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions)."""
+
+
+def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr]]:
+    """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
+    and its expressions; kept on the function, as sema's passes walk each body many times (once
+    per node that reaches the function, per rule).  A body is never changed once it is set (the
+    statement checker builds it whole), so the walk is redone only when `function.body` is another."""
+    kept = function.__dict__.get(_WALK)
+    if kept is not None and kept[0] is function.body:
+        return kept  # type: ignore[no-any-return]
+    nodes: list[Any] = []
     stack: list[Any] = [function.body] if function.body is not None else []
     while stack:
         node = stack.pop()
-        yield node
-        stack.extend(reversed(list(children(node))))
+        nodes.append(node)
+        stack.extend(reversed(children(node)))
+    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)])
+    function.__dict__[_WALK] = kept
+    return kept
+
+
+def walk_body(function: ir.Function) -> Iterator[Any]:
+    """Every statement and expression of a function's body, pre-order."""
+    return iter(_walked(function)[1])
 
 
 def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
     """Every expression of a function's body, pre-order."""
-    return (node for node in walk_body(function) if isinstance(node, ir.Expr))
+    return iter(_walked(function)[2])
 
 
 def reachable_functions(function: ir.Function) -> list[ir.Function]:
@@ -367,8 +405,14 @@ class Val:
 
 def _join(*values: Val | None) -> Val | None:
     """The varying operand to blame: a real source rather than a variable assigned under varying control."""
-    varying = [v for v in values if v is not None]
-    return next((v for v in varying if v.root != NOT_UNIFORM), varying[0] if varying else None)
+    first = None
+    for value in values:
+        if value is not None:
+            if value.root != NOT_UNIFORM:
+                return value
+            if first is None:
+                first = value
+    return first
 
 
 @dataclass

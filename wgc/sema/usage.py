@@ -78,5 +78,5 @@ def _walk(expr: ir.Expr) -> list[object]:
     while stack:
         node = stack.pop()
         found.append(node)
-        stack.extend(reversed(list(children(node))))  # type: ignore[arg-type]
+        stack.extend(reversed(children(node)))  # type: ignore[arg-type]
     return found

@@ -6,8 +6,11 @@ of syntax diagnostics; nothing after this module imports lark.
 
 How it works:
 - `grammar/hlsl.lark` is an LALR(1) grammar parsed with lark's contextual
-  lexer; the lark tree is never built: `AstBuilder` is passed to lark as its
-  transformer, so our frozen dataclasses are made as rules are reduced.
+  lexer; the lark tree is never built: `AstBuilder`'s methods are lark's reduction
+  callbacks, so our frozen dataclasses are made as rules are reduced.  Text is parsed
+  by `_FastParser`, one loop over lark's own tables and per-state scanners; when it
+  meets an error it gives up and lark's parser parses the same text, to raise the
+  error the diagnostic is made from (so syntax diagnostics are lark's).
 - HLSL, like C, cannot be parsed without knowing which names are types, nor
   tell a template `<` from less-than.  `TypeNamePostLexer` does the classic
   "lexer hack": it knows the builtin type names, pre-scans the text for
@@ -324,7 +327,7 @@ class AstBuilder:
         self.diagnostics: list[Diagnostic] = []
 
     def _span(self, meta: Any) -> Span:
-        if getattr(meta, "empty", True):
+        if meta.empty:
             return self.locations.span(0, 0)
         return self.locations.span(meta.start_pos, meta.end_pos)
 
@@ -917,10 +920,10 @@ def _replace(node: Any, **changes: Any) -> Any:
 class _Value:
     """A reduced rule's result on lark's value stack, with its place in the expanded text."""
 
-    __slots__ = ("value", "start", "end", "rule")
+    __slots__ = ("value", "start_pos", "end_pos", "rule")
 
     def __init__(self, value: Any, start: int | None, end: int | None, rule: str) -> None:
-        self.value, self.start, self.end, self.rule = value, start, end, rule
+        self.value, self.start_pos, self.end_pos, self.rule = value, start, end, rule
 
 
 class _Spliced(_Value):
@@ -961,32 +964,43 @@ def _callback_for(rule: Any, builder: AstBuilder) -> Any:
     if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
         return operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
 
+    plain = not trailing_nones and not any(splice or nones for _index, splice, nones in include)
+    indices = tuple(index for index, _splice, _nones in include)
+    take_all = plain and indices == tuple(range(len(rule.expansion)))
+
     def callback(children: list[Any]) -> Any:
+        # the extent: the first child's start and the last child's end that are known (tokens and
+        # `_Value`s both have `start_pos`/`end_pos`; an absent `[optional]` part is None)
         start = end = None
         for child in children:
-            begin = _start_of(child)
-            if begin is not None:
-                start = begin
-                break
+            if child is not None:
+                start = child.start_pos
+                if start is not None:
+                    break
         for child in reversed(children):
-            stop = _end_of(child)
-            if stop is not None:
-                end = stop
-                break
-        kept: list[Any] = []
-        for index, splice, nones in include:
-            if nones:
-                kept.extend([None] * nones)
-            child = children[index]
-            if splice:
-                if kept:
-                    kept.extend(child.value)
-                else:  # take the list over: copying it would make `x (op x)*` quadratic
-                    kept = child.value
-            else:
-                kept.append(child)
-        if trailing_nones:
-            kept.extend([None] * trailing_nones)
+            if child is not None:
+                end = child.end_pos
+                if end is not None:
+                    break
+        if take_all:
+            kept = children
+        elif plain:
+            kept = [children[index] for index in indices]
+        else:
+            kept = []
+            for index, splice, nones in include:
+                if nones:
+                    kept.extend([None] * nones)
+                child = children[index]
+                if splice:
+                    if kept:
+                        kept.extend(child.value)
+                    else:  # take the list over: copying it would make `x (op x)*` quadratic
+                        kept = child.value
+                else:
+                    kept.append(child)
+            if trailing_nones:
+                kept.extend([None] * trailing_nones)
         if inline:
             return _Spliced(kept, start, end, name)
         if expand_single and len(kept) == 1:
@@ -1018,25 +1032,10 @@ def _included_children(rule: Any) -> list[tuple[int, bool, int]]:
     return include
 
 
-def _start_of(child: Any) -> int | None:
-    if child is None:
-        return None
-    if isinstance(child, _Value):
-        return child.start
-    return child.start_pos
-
-
-def _end_of(child: Any) -> int | None:
-    if child is None:
-        return None
-    if isinstance(child, _Value):
-        return child.end
-    return child.end_pos
-
-
 # ---------------------------------------------------------------- the parser
 
 _PARSER: Any = None
+_FAST: _FastParser | None = None
 _BUILDER: AstBuilder | None = None
 _POSTLEX: TypeNamePostLexer | None = None
 
@@ -1111,6 +1110,166 @@ def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
     return _PARSER, _BUILDER, _POSTLEX
 
 
+class _FastParser:
+    """lark's LALR tables and contextual lexer, driven by one tight loop for text that parses.
+
+    `lark.Lark.parse` lexes with a generic line-counting lexer and feeds tokens through a parser
+    state object: per token, several method calls and attribute lookups that are a third of the
+    parse.  `run` does the same work with the same tables, the same per-state scanners (the
+    contextual lexer: the terminals of the state the parser is in when the token is read, lark's
+    keyword callbacks included) and the same postlexer, in one loop over local variables; its
+    tokens carry offsets but no line or column (nothing before sema reads them).  On the first
+    problem (a character no terminal matches, a token the table does not take) it gives up and
+    returns `_FAILED`; `parse` then runs lark's own parser on the same text, which meets the same
+    error and raises it with everything the diagnostics are made from, so syntax diagnostics do
+    not depend on this loop.
+    """
+
+    def __init__(self, lark_parser: Any) -> None:
+        frontend = lark_parser.parser
+        self.lexers = frontend.lexer.lexer.lexers    # parser state -> lark's BasicLexer for it
+        lalr = frontend.parser.parser
+        table = lalr.parse_table
+        [self.start] = table.start_states.values()
+        [self.end] = table.end_states.values()
+        self.actions = _Actions(table.states, lalr.callbacks)
+        self.scanners: dict[int, tuple[Any, ...]] = {}
+
+    def _scanner(self, state: int) -> tuple[Any, ...]:
+        """(regexes, ignored types, callbacks, keyword memo) of the state's lexer, built on first use."""
+        from lark.lexer import UnlessCallback
+
+        lexer = self.lexers[state]
+        scanner = lexer.scanner   # lark builds it lazily
+        # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
+        assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
+        assert not lexer.ignore_types & lexer.callback.keys()
+        keywords: dict[str, str] = {}
+        found = (tuple(scanner._mres), lexer.ignore_types, lexer.callback, keywords)
+        self.scanners[state] = found
+        return found
+
+    def run(self, text: str, postlex: TypeNamePostLexer) -> Any:
+        from lark import Token
+
+        actions = self.actions
+        scanners = self.scanners
+        new_str = str.__new__
+        state_stack = [self.start]
+        value_stack: list[Any] = []
+        size = len(text)
+        pos = 0
+
+        def tokens() -> Iterator[Any]:
+            nonlocal pos
+            while pos < size:
+                state = state_stack[-1]
+                scanner = scanners.get(state) or self._scanner(state)
+                for regex in scanner[0]:
+                    m = regex.match(text, pos)
+                    if m:
+                        break
+                else:
+                    raise _GiveUp
+                kind = m.lastgroup
+                end = m.end()
+                if kind in scanner[1]:
+                    pos = end
+                    continue
+                value = m.group()
+                if kind in scanner[2]:   # a keyword that the IDENT pattern also matches
+                    memo = scanner[3]
+                    renamed = memo.get(value)
+                    if renamed is None:
+                        probe = Token(kind, value, pos, 0, 0, 0, 0, end)
+                        renamed = memo[value] = scanner[2][kind](probe).type
+                    kind = renamed
+                tok = new_str(Token, value)
+                tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, pos, end
+                tok.line = tok.column = tok.end_line = tok.end_column = 0
+                pos = end
+                yield tok
+
+        try:
+            for tok in postlex.process(tokens()):
+                kind = tok.type
+                while True:
+                    action = actions[state_stack[-1]].get(kind)
+                    if action is None:
+                        return _FAILED
+                    if action[0]:
+                        state_stack.append(action[1])
+                        value_stack.append(tok)
+                        break
+                    count, origin, callback = action[1]
+                    if count:
+                        children = value_stack[-count:]
+                        del state_stack[-count:]
+                        del value_stack[-count:]
+                    else:
+                        children = []
+                    value_stack.append(callback(children))
+                    state_stack.append(actions[state_stack[-1]][origin][1])
+        except _GiveUp:
+            return _FAILED
+        while True:
+            action = actions[state_stack[-1]].get("$END")
+            if action is None or action[0]:
+                return _FAILED
+            count, origin, callback = action[1]
+            if count:
+                children = value_stack[-count:]
+                del state_stack[-count:]
+                del value_stack[-count:]
+            else:
+                children = []
+            value = callback(children)
+            state_stack.append(actions[state_stack[-1]][origin][1])
+            value_stack.append(value)
+            if state_stack[-1] == self.end:
+                return value
+
+
+class _Actions(dict):  # type: ignore[type-arg]
+    """Parser state -> {symbol: (True, next state) to shift, or (False, (size, rule name, callback))
+    to reduce}: lark's table rows in the shape the loop reads, each converted when the parser
+    first reaches its state (a compile meets a fraction of the grammar's states)."""
+
+    def __init__(self, states: dict[int, dict[str, tuple[Any, Any]]], callbacks: dict[Any, Any]) -> None:
+        super().__init__()
+        self.states = states
+        self.callbacks = callbacks
+        self.reductions: dict[Any, tuple[int, str, Any]] = {}
+
+    def __missing__(self, state: int) -> dict[str, tuple[bool, Any]]:
+        from lark.parsers.lalr_analysis import Shift
+
+        row: dict[str, tuple[bool, Any]] = {}
+        for symbol, (action, arg) in self.states[state].items():
+            if action is Shift:
+                row[symbol] = (True, arg)
+            else:
+                if arg not in self.reductions:
+                    self.reductions[arg] = (len(arg.expansion), arg.origin.name, self.callbacks[arg])
+                row[symbol] = (False, self.reductions[arg])
+        self[state] = row
+        return row
+
+
+class _GiveUp(Exception):
+    """The fast loop met text that it leaves to lark (see `_FastParser`)."""
+
+
+_FAILED = object()
+
+
+def _fast_parser(lark_parser: Any) -> _FastParser:
+    global _FAST
+    if _FAST is None:
+        _FAST = _FastParser(lark_parser)
+    return _FAST
+
+
 def load_grammar() -> None:
     """Build (or load from cache) the LALR tables now; used by benchmarks and warm-up."""
     _parser()
@@ -1141,6 +1300,13 @@ def parse(text: str, locations: Locations) -> ParseResult:
     for _ in range(MAX_RECOVERIES):
         builder.locations = locations
         builder.diagnostics = []
+        postlex.begin(work, set(declared))
+        fast = _fast_parser(parser).run(work, postlex)
+        if fast is not _FAILED:
+            unit = fast.value
+            diagnostics.extend(builder.diagnostics)
+            break
+        builder.diagnostics = []   # lark parses the text again and raises the error
         postlex.begin(work, set(declared))
         try:
             unit = parser.parse(work).value
