@@ -66,6 +66,48 @@ def test_hlsl_rules_are_errors_of_every_command(code: str) -> None:
 TARGET_NOTE = "note: a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program"
 
 TARGET_CASES = [
+    pytest.param("WG0640", lines(
+        "struct VOut { float4 pos : SV_Position; };",
+        '[Shader("vertex")]',
+        "VOut Main(uint id : SV_VertexID) { VOut o; o.pos = float4(id, 0, 0, 1); return o; }",
+        '[Shader("node")] [NodeLaunch("thread")]',
+        "void Work() { }"),
+        lines("<stdin>:2:1: error: 'Main' is a vertex shader, a stage wgc does not compile (wgc compiles node "
+              "shaders, mesh nodes included) [WG0640]",
+              '[Shader("vertex")]',
+              "^~~~~~~~~~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0640-vertex-shader"),
+    pytest.param("WG0642", lines(
+        "struct V { float4 pos : SV_Position; float2 clip : SV_ClipDistance; };",
+        '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+        '[OutputTopology("triangle")]',
+        "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "}"),
+        lines("<stdin>:4:50: error: 'SV_ClipDistance' on the vertices of mesh node 'Draw' has no SPIR-V built-in in "
+              "wgc (there it maps SV_Position) [WG0642]",
+              "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+              "                                                 ^~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0642-clip-distance-on-a-mesh-vertex"),
+    pytest.param("WG0641", lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+        '[OutputTopology("triangle")]',
+        "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}"),
+        lines("<stdin>:4:6: error: mesh node 'Draw' cannot be emulated: the emulated target (and 'wgc run') runs "
+              "compute work only, and a mesh node draws [WG0641]",
+              "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+              "     ^~~~",
+              "note: a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
+              "1 error generated."), id="WG0641-mesh-node-emulated"),
     pytest.param("WG0601", lines(
         "struct Item { uint x; };",
         '[Shader("node")]', '[NodeLaunch("thread")]', "[NodeMaxLoopIterations(4)]", "[NodeMaxRecordsPerLoopIteration(1)]",
@@ -321,7 +363,8 @@ TARGET_CASES = [
 @pytest.mark.parametrize(("code", "source", "expected"), TARGET_CASES)
 def test_target_limits_are_reported_by_compile_only(code: str, source: str, expected: str) -> None:
     proposals = driver.PROPOSALS if code == "WG0601" else ()  # a loop needs the Work Graph Loops opt-in
-    assert rendered(source, debug_info=True, proposals=proposals) == expected  # -Zi: WG0625 needs it
+    target = "emulated" if code == "WG0641" else "amdx"       # a limit of the emulated target only
+    assert rendered(source, debug_info=True, proposals=proposals, target=target) == expected  # -Zi: WG0625 needs it
     for emit in ("ir", "json", "text"):           # the commands that show the program accept it
         result = run(source, emit, proposals=proposals)
         assert result.ok and result.outputs and not result.diagnostics, (emit, result.diagnostics)

@@ -58,7 +58,8 @@ IMAGE_FORMATS = (
 """The spellings dxc accepts in `[[vk::image_format]]` (case-insensitive)."""
 _DIRECTIONS = {"in": ir.Direction.IN, "out": ir.Direction.OUT, "inout": ir.Direction.INOUT}
 _KEPT_MODIFIERS = frozenset({"globallycoherent", "precise", "row_major", "column_major", "nointerpolation",
-                             "linear", "centroid", "noperspective", "sample", "uniform"})
+                             "linear", "centroid", "noperspective", "sample", "uniform",
+                             "vertices", "indices", "primitives", "payload"})
 GLOBALS_BLOCK = "$Globals"
 
 

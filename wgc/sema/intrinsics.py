@@ -289,6 +289,9 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("bool CheckAccessFullyMapped(uint)"))
     add(_decl("bool IsHelperLane()"))
 
+    # mesh shaders and mesh nodes
+    add(_decl("void SetMeshOutputCounts(uint, uint)"))
+
     # barriers
     for name in ("GroupMemoryBarrier", "DeviceMemoryBarrier", "AllMemoryBarrier"):
         add(_decl(f"void {name}()"))

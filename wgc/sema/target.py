@@ -44,6 +44,11 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0625: a NUL character in a string SPIR-V carries as a literal string, which ends at a NUL: the
   source text `-Zi` embeds (OpSource), a NodeID name (OpEntryPoint, OpConstantStringAMDX) of a node,
   an output target or a [NodeShareInputOf];
+- WG0640: an entry point of another stage (`[Shader("vertex")]`, ...): wgc compiles node shaders
+  only, and says so rather than leaving the entry point out;
+- WG0642: a system value on a mesh node's vertices or primitives that wgc maps to no built-in
+  (`sema/stageio.py` has the table);
+- WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
@@ -67,7 +72,9 @@ from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
+from wgc.sema.mesh import mesh_qualifier
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.stageio import BUILTINS, flatten, unsupported
 from wgc.sema.typeref import contains_ray_query
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
@@ -107,6 +114,29 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 report(codes.SOURCE_NOT_EMBEDDABLE, span,
                        f"the node name '{shown}' of {owner} holds a NUL character, which ends a SPIR-V literal "
                        "string")
+
+    for function in analysis.module.functions:   # entry points of other stages: never silently dropped
+        kind = function.shader_kind
+        if kind is not None and kind != "node":
+            shader = ir.find_attribute(function.attributes, "shader")
+            report(codes.STAGE_NOT_SUPPORTED, shader.span if shader is not None else function.span,
+                   f"'{function.name}' is a {kind} shader, a stage wgc does not compile (wgc compiles node shaders, "
+                   "mesh nodes included)")
+    for node in nodes:
+        for param in node.function.params:
+            kind = mesh_qualifier(param)
+            if node.mesh is None or kind not in ("vertices", "primitives") or not isinstance(param.type, t.ArrayType):
+                continue
+            for variable in unsupported(flatten(param.type.element, param.semantic, kind or "")):
+                report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span,
+                       f"'{variable.semantic}' on the {kind} of mesh node '{node.function.name}' has no SPIR-V "
+                       f"built-in in wgc (there it maps {', '.join(BUILTINS[kind or ''])})")
+    if not amdx:
+        for node in nodes:
+            if node.launch == "mesh":
+                report(codes.MESH_NODE_NOT_EMULATED, node.span,
+                       f"mesh node '{node.function.name}' cannot be emulated: the emulated target (and 'wgc run') "
+                       "runs compute work only, and a mesh node draws")
 
     graph = analysis.graph
     if amdx and graph is not None and graph.loops:

@@ -52,9 +52,9 @@ from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
 from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
-                     ResourceHandle, SwizzlePlace, fresh_ray_query, is_object)
+                     ResourceHandle, SplitPlace, SwizzlePlace, fresh_ray_query, is_object)
 
-Location = Place | SwizzlePlace | ImagePlace
+Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
 
@@ -326,8 +326,12 @@ class FunctionLowering:
     # ------------------------------------------------------------ entry points and helpers
 
     def lower_entry(self, node: NodeInfo, input_handle: InputHandle | None,
-                    outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]]) -> int:
-        """The entry point's function (its callees are emitted after it); returns its id."""
+                    outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]],
+                    stage_outputs: dict[ir.Variable, Place | SplitPlace] | None = None,
+                    stage_variables: tuple[int, ...] = ()) -> int:
+        """The entry point's function (its callees are emitted after it); returns its id.
+        `stage_outputs`: the places of a mesh node's mesh outputs (`stageio.py`), whose
+        `stage_variables` are all listed in the interface."""
         self.input_handle, self.outputs = input_handle, outputs
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
@@ -335,8 +339,11 @@ class FunctionLowering:
         self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         self.ml.nodes.begin_entry(self, node, input_handle)
+        for var in stage_variables:
+            self.use_global(var)
         for param in self.function.params:
-            self.bindings[param] = self._entry_parameter(node, param)
+            found = (stage_outputs or {}).get(param)
+            self.bindings[param] = found if found is not None else self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
             assert variable.init is not None
@@ -430,6 +437,9 @@ class FunctionLowering:
         return resources.decorate_non_uniform_place(self, chain, place)  # an element of an array of buffers
 
     def load(self, place: Location) -> int:
+        if isinstance(place, SplitPlace):
+            parts = [self.load(part) for part in self._split_parts(place)]
+            return self.b.emit("OpCompositeConstruct", self.types.id(place.type), *parts)
         if isinstance(place, ImagePlace):
             return resources.image_load(self, place)
         if isinstance(place, SwizzlePlace):
@@ -442,6 +452,10 @@ class FunctionLowering:
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Location, value: int) -> None:
+        if isinstance(place, SplitPlace):
+            for i, part in enumerate(self._split_parts(place)):
+                self.store(part, self.b.emit("OpCompositeExtract", self.types.id(part.type), value, i))
+            return
         if isinstance(place, ImagePlace):
             resources.image_store(self, place, value)
             return
@@ -480,6 +494,13 @@ class FunctionLowering:
                  for i in range(array.length)]
         return self.build(parts, vector_type)
 
+    def _split_parts(self, place: SplitPlace) -> list[Place | SplitPlace]:
+        """The members of a split struct, or the elements of a split array (constant indices)."""
+        if isinstance(place.type, t.ArrayType):
+            assert place.type.length is not None
+            return [self.split_element(place, self.uint(i)) for i in range(place.type.length)]
+        return list(place.fields)
+
     def field_place(self, place: Place, index: int) -> Place:
         struct = self.types.shape(place.type)
         assert isinstance(struct, t.StructType)
@@ -492,6 +513,13 @@ class FunctionLowering:
                            as_array=field.type)
         return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
                        as_array=None)
+
+    def split_element(self, place: Place | SplitPlace, index: int) -> Place | SplitPlace:
+        """Element `index` of an array, split (each field indexed) or not."""
+        if isinstance(place, Place):
+            return self.element_place(place, index)
+        assert isinstance(place.type, t.ArrayType)
+        return SplitPlace(place.type.element, tuple(self.split_element(f, index) for f in place.fields))
 
     def element_place(self, place: Place, index: int) -> Place:
         shape = self.types.shape(place.type)
@@ -586,9 +614,11 @@ class FunctionLowering:
         """The memory location an expression denotes, or None for a pure value."""
         if isinstance(expr, ir.VarRef):
             binding = self.binding(expr.variable)
-            return binding if isinstance(binding, Place) else None
+            return binding if isinstance(binding, (Place, SplitPlace)) else None
         if isinstance(expr, ir.FieldAccess):
             base = self.place(expr.base)
+            if isinstance(base, SplitPlace):
+                return base.fields[expr.index]
             if isinstance(base, Place):
                 return self.field_place(base, expr.index)
             return None
@@ -596,8 +626,8 @@ class FunctionLowering:
             if is_object(expr.base.type):
                 return None
             base = self.place(expr.base)
-            if isinstance(base, Place):
-                return self.element_place(base, self.value(expr.index))
+            if isinstance(base, (Place, SplitPlace)):
+                return self.split_element(base, self.value(expr.index))
             return None
         if isinstance(expr, ir.Swizzle):
             base = self.place(expr.base)
@@ -644,7 +674,7 @@ class FunctionLowering:
         if variable.constant is not None and variable.storage is ir.Storage.STATIC:
             return self.ml.constant(variable.type, variable.constant)
         binding = self.binding(variable)
-        if isinstance(binding, (Place, SwizzlePlace)):
+        if isinstance(binding, (Place, SwizzlePlace, SplitPlace)):
             return self.load(binding)
         return binding
 

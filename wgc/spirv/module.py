@@ -38,6 +38,7 @@ from .emulated import EmulatedNodes
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
 from .node_ops import NodeOperations
 from .places import Place
+from .stageio import declare_mesh_outputs
 
 
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
@@ -95,6 +96,8 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
             place = ml.global_binding(variable)
             assert isinstance(place, Place), "a static is a Private variable"
             statics.append((variable, place))
-    fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
+    stage_outputs, stage_variables = declare_mesh_outputs(ml, node) if node.mesh is not None else ({}, ())
+    fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics, stage_outputs,
+                                                          stage_variables)
     resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
     ml.nodes.declare_entry_point(ml, fn, node, is_entry, name)

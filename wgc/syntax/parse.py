@@ -115,6 +115,9 @@ def prescan_type_names(text: str) -> set[str]:
 # ---------------------------------------------------------------- postlexer
 
 _TYPE_END = frozenset({"TYPE_NAME", "TGT"})
+MESH_QUALIFIERS = frozenset({"vertices", "indices", "primitives", "payload"})
+"""Mesh/amplification parameter qualifiers: keywords only right after `out` / `in` (as in dxc),
+identifiers everywhere else."""
 _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
@@ -151,6 +154,8 @@ class TypeNamePostLexer:
                 value = tok.value
                 if prev_type == "DOT":  # member names are never types
                     pass
+                elif prev_type in ("OUT", "IN") and value in MESH_QUALIFIERS:
+                    kind = "MESH_QUALIFIER"   # `out vertices V v[N]`, `in payload P p`: only after in/out
                 elif prev_type in ("TYPENAME", "CLASS") and template_header_open:
                     types.add(value)
                 elif prev_type in _KEYWORD_NAME_POSITION:
