@@ -73,7 +73,7 @@ TARGET_CASES = [
         '[Shader("node")] [NodeLaunch("thread")]',
         "void Work() { }"),
         lines("<stdin>:2:1: error: 'Main' is a vertex shader, a stage wgc does not compile (wgc compiles node "
-              "shaders, mesh nodes included) [WG0640]",
+              "shaders, mesh nodes included, and compute, pixel and mesh shaders) [WG0640]",
               '[Shader("vertex")]',
               "^~~~~~~~~~~~~~~~~~",
               TARGET_NOTE,
@@ -92,6 +92,24 @@ TARGET_CASES = [
               "                                                 ^~~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0642-clip-distance-on-a-mesh-vertex"),
+    pytest.param("WG0643", lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void Fill(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1]) { SetMeshOutputCounts(3, 1); }",
+        '[Shader("mesh")] [NumThreads(2, 1, 1)] [OutputTopology("line")]',
+        "void Edge(uint i : SV_GroupIndex, out vertices V verts[2], out indices uint2 segs[1]) { SetMeshOutputCounts(2, 1); }"),
+        lines("<stdin>:5:6: error: 'Edge' outputs lines and 'Fill' triangles: spirv-val holds every MeshEXT entry point "
+              "of a module to each index built-in, so they cannot share one module; compile with --split-nodes (one "
+              "module per entry point) or pick one with -E [WG0643]",
+              "void Edge(uint i : SV_GroupIndex, out vertices V verts[2], out indices uint2 segs[1]) "
+              "{ SetMeshOutputCounts(2, 1); }",
+              "     ^~~~",
+              "<stdin>:3:6: note: the other topology",
+              "void Fill(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1]) "
+              "{ SetMeshOutputCounts(3, 1); }",
+              "     ^~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0643-triangles-and-lines-in-one-module"),
     pytest.param("WG0641", lines(
         "struct V { float4 pos : SV_Position; };",
         '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
@@ -377,6 +395,12 @@ def test_every_target_code_has_a_case() -> None:
     target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
     target_codes |= {"WG0453", "WG0454"}
     assert target_codes == {p.values[0] for p in TARGET_CASES}
+
+
+def test_mixed_mesh_topologies_compile_one_module_each() -> None:
+    source = next(p.values[1] for p in TARGET_CASES if p.values[0] == "WG0643")
+    result = run(source, "spirv", split_nodes=True)
+    assert result.ok and sorted(result.outputs) == ["spirv:Edge", "spirv:Fill"]
 
 
 def test_only_the_nodes_compiled_are_checked_against_the_target() -> None:

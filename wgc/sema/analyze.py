@@ -46,6 +46,7 @@ from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
+from wgc.sema.stages import check_stages
 from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable_functions, walk_body
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
@@ -63,6 +64,8 @@ class Analysis:
     diagnostics: tuple[Diagnostic, ...]
     nodes: tuple[NodeInfo, ...] = ()
     graph: GraphInfo | None = None
+    stage_entries: tuple[NodeInfo, ...] = ()
+    """The compute, pixel and mesh shaders beside the nodes (`stages.py`; never in the graph)."""
 
 
 def builtin_scope() -> Scope:
@@ -94,6 +97,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
     nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
+    stage_entries, stage_diagnostics = check_stages(ctx.module)
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
     sound: list[NodeInfo] = []
@@ -114,8 +118,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
-    diagnostics = written + ctx.diagnostics + node_diagnostics + graph_diagnostics
-    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph)
+    diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries))
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic],

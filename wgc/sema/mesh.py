@@ -47,6 +47,8 @@ class MeshInfo:
     max_vertices: int = 0
     max_primitives: int = 0
     set_counts: ir.IntrinsicCall | None = None
+    payload: ir.Variable | None = None
+    """A mesh shader's `in payload` (from its amplification shader)."""
 
 
 def mesh_qualifier(param: ir.Variable) -> str | None:
@@ -60,12 +62,14 @@ def set_mesh_output_counts_calls(function: ir.Function) -> list[ir.IntrinsicCall
             if isinstance(e, ir.IntrinsicCall) and e.name == "SetMeshOutputCounts"]
 
 
-def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], report: Callable[..., None]) -> MeshInfo:
+def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], report: Callable[..., None],
+               what: str = "mesh node") -> MeshInfo:
+    """`what`: "mesh node", or "mesh shader" (`[Shader("mesh")]`, which may take an `in payload`)."""
     info = MeshInfo()
     topology = attributes.get("outputtopology")
     if topology is None:
         report(codes.INVALID_MESH_NODE_ATTRIBUTE, function.span,
-               f"mesh node '{function.name}' needs [OutputTopology(\"triangle\")] or [OutputTopology(\"line\")]")
+               f"{what} '{function.name}' needs [OutputTopology(\"triangle\")] or [OutputTopology(\"line\")]")
     else:
         values = topology.values()
         if len(values) == 1 and values[0] in TOPOLOGIES:
@@ -78,6 +82,16 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
     for param in function.params:
         qualifier = mesh_qualifier(param)
         if qualifier is None:
+            continue
+        if qualifier == "payload" and what == "mesh shader":
+            if param.direction is not ir.Direction.IN or not isinstance(param.type, t.StructType):
+                report(codes.INVALID_MESH_OUTPUT, param.span,
+                       f"'payload' parameter '{param.name}' must be declared 'in payload' with a struct type")
+            elif info.payload is not None:
+                report(codes.INVALID_MESH_OUTPUT, param.span, "a mesh shader has at most one 'in payload' parameter",
+                       labels=[Label(info.payload.span, "the first is declared here")])
+            else:
+                info.payload = param
             continue
         if qualifier == "payload":
             report(codes.INVALID_MESH_OUTPUT, param.span,
@@ -111,7 +125,7 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
     for qualifier, example in (("vertices", "out vertices V verts[N]"), ("indices", "out indices uint3 tris[M]")):
         if qualifier not in seen:
             report(codes.INVALID_MESH_OUTPUT, function.span,
-                   f"mesh node '{function.name}' needs an 'out {qualifier}' parameter (e.g. '{example}')")
+                   f"{what} '{function.name}' needs an 'out {qualifier}' parameter (e.g. '{example}')")
     if info.indices is not None and info.primitives is not None:
         indices, primitives = _array_length(info.indices), _array_length(info.primitives)
         if indices != primitives:

@@ -186,7 +186,10 @@ class NodeInfo:
     declares_repetition: bool = False
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
     mesh: MeshInfo | None = None
-    """Mesh nodes: the topology and the mesh outputs (`mesh.py`)."""
+    """Mesh nodes and mesh shaders: the topology and the mesh outputs (`mesh.py`)."""
+    stage: str = "node"
+    """"node"; for the entry points of other stages compiled beside the nodes (`stages.py`: never in
+    the graph) "compute", "pixel", "mesh" or "amplification", and `launch` is the stage too."""
     max_input_records_per_graph_entry_record: tuple[int, bool] | None = None
     """Mesh nodes: [NodeMaxInputRecordsPerGraphEntryRecord(count, sharedAcrossNodeArray)]."""
     key: str = ""

@@ -23,6 +23,7 @@ Invariants: pure data; no diagnostics here (the callers report).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from wgc import types as t
@@ -32,9 +33,35 @@ MESH_PRIMITIVE_BUILTINS = {
     "SV_PrimitiveID": "PrimitiveId", "SV_CullPrimitive": "CullPrimitiveEXT", "SV_RenderTargetArrayIndex": "Layer",
     "SV_ViewportArrayIndex": "ViewportIndex",
 }
-BUILTINS = {"vertices": MESH_VERTEX_BUILTINS, "primitives": MESH_PRIMITIVE_BUILTINS}
-"""Mesh output kind -> semantic (as documented; matched case-insensitively) -> SPIR-V BuiltIn."""
+GROUP_BUILTINS = {
+    "SV_DispatchThreadID": "GlobalInvocationId", "SV_GroupID": "WorkgroupId", "SV_GroupThreadID": "LocalInvocationId",
+    "SV_GroupIndex": "LocalInvocationIndex",
+}
+"""The thread-group system values of compute, mesh and amplification shaders and of node shaders."""
+PIXEL_INPUT_BUILTINS = {
+    "SV_Position": "FragCoord", "SV_IsFrontFace": "FrontFacing", "SV_PrimitiveID": "PrimitiveId",
+    "SV_SampleIndex": "SampleId",
+}
+PIXEL_OUTPUT_BUILTINS = {"SV_Depth": "FragDepth"}
+BUILTINS = {"vertices": MESH_VERTEX_BUILTINS, "primitives": MESH_PRIMITIVE_BUILTINS, "group": GROUP_BUILTINS,
+            "pixel-in": PIXEL_INPUT_BUILTINS, "pixel-out": PIXEL_OUTPUT_BUILTINS}
+"""Kind of stage value -> semantic (as documented; matched case-insensitively) -> SPIR-V BuiltIn.
+Kinds: a mesh shader's `vertices` and `primitives`, the thread-group inputs (`group`), a pixel
+shader's inputs (`pixel-in`) and outputs (`pixel-out`: SV_TargetN is Location N, not a built-in)."""
+FLAT_BUILTINS = frozenset({"PrimitiveId", "SampleId"})
+"""Integer built-in inputs of a fragment shader: Vulkan wants them Flat."""
 _BY_KEY = {kind: {k.lower(): v for k, v in table.items()} for kind, table in BUILTINS.items()}
+
+
+def builtin_of(kind: str, semantic: str | None) -> str | None:
+    """The SPIR-V built-in a semantic is in a kind of stage value (None: a user semantic or unknown)."""
+    return _BY_KEY.get(kind, {}).get((semantic or "").lower())
+
+
+def target_index(semantic: str | None) -> int | None:
+    """N of SV_TargetN (SV_Target is 0), None for other semantics."""
+    match = re.fullmatch(r"sv_target(\d?)", (semantic or "").lower())
+    return int(match.group(1) or 0) if match else None
 
 
 @dataclass(frozen=True)
@@ -45,22 +72,27 @@ class StageVariable:
     semantic: str | None
     builtin: str | None
     location: int | None = None
+    interpolation: frozenset[str] = frozenset()
+    """Interpolation modifiers of the value (written on its field or on the parameter)."""
 
 
-def flatten(type_: t.Type, semantic: str | None, kind: str, path: tuple[int, ...] = ()) -> list[StageVariable]:
+def flatten(type_: t.Type, semantic: str | None, kind: str, path: tuple[int, ...] = (),
+            interpolation: frozenset[str] = frozenset()) -> list[StageVariable]:
     """The stage variables of a value of `type_` (a struct: one per field, nested structs flattened)."""
     if isinstance(type_, t.StructType) and semantic is None:
         found: list[StageVariable] = []
         for i, field_ in enumerate(type_.all_fields()):
-            found.extend(flatten(field_.type, field_.semantic, kind, path + (i,)))
+            found.extend(flatten(field_.type, field_.semantic, kind, path + (i,), interpolation | field_.interpolation))
         return found
-    builtin = _BY_KEY.get(kind, {}).get((semantic or "").lower())
-    return [StageVariable(path, type_, semantic, builtin)]
+    builtin = builtin_of(kind, semantic)
+    location = target_index(semantic) if kind == "pixel-out" else None
+    return [StageVariable(path, type_, semantic, builtin, location, interpolation)]
 
 
 def unsupported(variables: list[StageVariable]) -> list[StageVariable]:
     """The system values (SV_*) among `variables` that map to no built-in."""
-    return [v for v in variables if v.builtin is None and (v.semantic or "").lower().startswith("sv_")]
+    return [v for v in variables if v.builtin is None and v.location is None and
+            (v.semantic or "").lower().startswith("sv_")]
 
 
 def location_count(type_: t.Type) -> int:
@@ -81,8 +113,9 @@ def assign_locations(groups: list[list[StageVariable]]) -> list[list[StageVariab
     for group in groups:
         placed = []
         for variable in group:
-            if variable.builtin is None:
-                placed.append(StageVariable(variable.path, variable.type, variable.semantic, None, location))
+            if variable.builtin is None and variable.location is None:
+                placed.append(StageVariable(variable.path, variable.type, variable.semantic, None, location,
+                                            variable.interpolation))
                 location += location_count(variable.type)
             else:
                 placed.append(variable)

@@ -48,6 +48,8 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   only, and says so rather than leaving the entry point out;
 - WG0642: a system value on a mesh node's vertices or primitives that wgc maps to no built-in
   (`sema/stageio.py` has the table);
+- WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
+  --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
 - WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
@@ -75,6 +77,7 @@ from wgc.sema.layout import TypeLayout
 from wgc.sema.mesh import mesh_qualifier
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stageio import BUILTINS, flatten, unsupported
+from wgc.sema.stages import STAGES
 from wgc.sema.typeref import contains_ray_query
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
@@ -88,9 +91,9 @@ _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
 def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
-                 target: str = "amdx") -> list[Diagnostic]:
+                 target: str = "amdx", split_nodes: bool = False) -> list[Diagnostic]:
     """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
-    `embedded_source`, the main file when `-Zi` embeds it."""
+    `embedded_source`, the main file when `-Zi` embeds it; `split_nodes`: one module per entry point."""
     diagnostics: list[Diagnostic] = []
     amdx = target == "amdx"
 
@@ -117,11 +120,11 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
 
     for function in analysis.module.functions:   # entry points of other stages: never silently dropped
         kind = function.shader_kind
-        if kind is not None and kind != "node":
+        if kind is not None and kind != "node" and kind not in STAGES:
             shader = ir.find_attribute(function.attributes, "shader")
             report(codes.STAGE_NOT_SUPPORTED, shader.span if shader is not None else function.span,
                    f"'{function.name}' is a {kind} shader, a stage wgc does not compile (wgc compiles node shaders, "
-                   "mesh nodes included)")
+                   f"mesh nodes included, and {', '.join(STAGES[:-1])} and {STAGES[-1]} shaders)")
     for node in nodes:
         for param in node.function.params:
             kind = mesh_qualifier(param)
@@ -131,6 +134,17 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span,
                        f"'{variable.semantic}' on the {kind} of mesh node '{node.function.name}' has no SPIR-V "
                        f"built-in in wgc (there it maps {', '.join(BUILTINS[kind or ''])})")
+    meshes = [n for n in nodes if n.mesh is not None and n.mesh.topology is not None]
+    if not split_nodes and meshes:
+        first = meshes[0]
+        other = next((n for n in meshes if n.mesh.topology != first.mesh.topology), None)  # type: ignore[union-attr]
+        if other is not None:
+            report(codes.MIXED_MESH_TOPOLOGIES, other.span,
+                   f"'{other.function.name}' outputs {other.mesh.topology}s and '{first.function.name}' "  # type: ignore[union-attr]
+                   f"{first.mesh.topology}s: spirv-val holds every MeshEXT entry point of a module to each index "  # type: ignore[union-attr]
+                   "built-in, so they cannot share one module; compile with --split-nodes (one module per entry "
+                   "point) or pick one with -E",
+                   (Label(first.span, "the other topology"),))
     if not amdx:
         for node in nodes:
             if node.launch == "mesh":

@@ -73,8 +73,10 @@ class AmdxNodes(NodeOperations):
     # ------------------------------------------------------------ module and entry points
 
     def setup_module(self, ml: ModuleLowering, nodes: list[NodeInfo]) -> None:
-        ml.b.capability("Shader", "ShaderEnqueueAMDX")
-        ml.b.extension("SPV_AMDX_shader_enqueue")
+        ml.b.capability("Shader")
+        if any(node.stage == "node" for node in nodes):    # a module of other stages only needs no AMDX
+            ml.b.capability("ShaderEnqueueAMDX")
+            ml.b.extension("SPV_AMDX_shader_enqueue")
         if any(node.mesh is not None for node in nodes):
             setup_mesh(ml)
         if needs_vulkan_memory_model(nodes):

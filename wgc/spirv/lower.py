@@ -57,6 +57,7 @@ from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, O
 Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
+from .stageio import StageIO
 
 if TYPE_CHECKING:
     from .node_ops import NodeOperations
@@ -320,6 +321,8 @@ class FunctionLowering:
         self.components = conversions.components
         self.build = conversions.build
         self.spirv_function = 0
+        self.entry_result: Place | SplitPlace | None = None
+        """A pixel shader's result: `return value;` stores it here (`stageio.py`)."""
         self.node_state = ml.nodes.function_state()
         """The node target's per-function state (`NodeOperations.function_state`)."""
 
@@ -327,22 +330,27 @@ class FunctionLowering:
 
     def lower_entry(self, node: NodeInfo, input_handle: InputHandle | None,
                     outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]],
-                    stage_outputs: dict[ir.Variable, Place | SplitPlace] | None = None,
-                    stage_variables: tuple[int, ...] = ()) -> int:
+                    io: StageIO | None = None) -> int:
         """The entry point's function (its callees are emitted after it); returns its id.
-        `stage_outputs`: the places of a mesh node's mesh outputs (`stageio.py`), whose
-        `stage_variables` are all listed in the interface."""
+        `io`: the stage inputs and outputs (`stageio.py`: mesh outputs, pixel inputs and outputs),
+        whose variables are all listed in the interface."""
         self.input_handle, self.outputs = input_handle, outputs
+        self.entry_result = io.result if io is not None else None
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
         self.spirv_function = fn
         self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         self.ml.nodes.begin_entry(self, node, input_handle)
-        for var in stage_variables:
+        for var in io.variables if io is not None else ():
             self.use_global(var)
         for param in self.function.params:
-            found = (stage_outputs or {}).get(param)
+            found = io.places.get(param) if io is not None else None
+            copied = io.inputs.get(param) if io is not None else None
+            if copied is not None:                       # pixel inputs: the function may write its copy
+                local = self.local(param.type, param.name)
+                self.store(local, self.load(copied))
+                found = local
             self.bindings[param] = found if found is not None else self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
@@ -382,7 +390,7 @@ class FunctionLowering:
         assert self.function.body is not None
         self.block(self.function.body)
         if self.b.in_block:
-            if self.function.return_type is t.VOID:
+            if self.function.return_type is t.VOID or self.entry_result is not None:
                 self.b.emit("OpReturn")
             else:
                 self.b.emit("OpUnreachable")

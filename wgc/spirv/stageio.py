@@ -1,13 +1,22 @@
-"""Graphics stage outputs of an entry point: a mesh node's `out vertices`, `out indices` and
-`out primitives` (SPIR-V back end, SPV_EXT_mesh_shader).
+"""Graphics stage inputs and outputs of an entry point, and the entry points of the stages beside
+the nodes (SPIR-V back end): a mesh node's or mesh shader's `out vertices`, `out indices`, `out
+primitives` and `in payload` (SPV_EXT_mesh_shader), a pixel shader's inputs and outputs.
 
-Input: a mesh node (`NodeInfo.mesh`, checked by `sema/mesh.py`) and the `ModuleLowering`.
-Output: one Output variable per stage value, decorated from `sema/stageio.py`'s table (the one
-semantic -> built-in / Location mapping): the indices are the PrimitiveTriangleIndicesEXT or
-PrimitiveLineIndicesEXT built-in, a vertex or primitive struct is split into one array per field
-(`places.SplitPlace`), each a built-in (Position, PrimitiveId, CullPrimitiveEXT, Layer,
-ViewportIndex) or a Location; every per-primitive variable is PerPrimitiveEXT. Also the mesh
-execution modes and OpSetMeshOutputsEXT.
+Input: an entry point (`NodeInfo`: a mesh node, or a compute/pixel/mesh shader of `sema/stages.py`)
+and the `ModuleLowering`.
+Output: one Input/Output variable per stage value, decorated from `sema/stageio.py`'s table (the
+one semantic -> built-in / Location mapping); the places the entry's parameters (and a pixel
+shader's result) are bound to; the stage's entry point and execution modes; OpSetMeshOutputsEXT.
+- Mesh: the indices are the PrimitiveTriangleIndicesEXT or PrimitiveLineIndicesEXT built-in; a
+  vertex or primitive struct is split into one array per field (`places.SplitPlace`), each a
+  built-in (Position, PrimitiveId, CullPrimitiveEXT, Layer, ViewportIndex) or a Location; every
+  per-primitive variable is PerPrimitiveEXT; `in payload` is a TaskPayloadWorkgroupEXT variable.
+- Pixel: inputs are copied into locals on entry (HLSL may write its parameters); FragCoord,
+  FrontFacing, PrimitiveId, SampleId or a Location (declaration order) each; `nointerpolation`
+  and integer values are Flat, `noperspective` NoPerspective, `centroid` Centroid, `sample`
+  Sample; outputs: SV_TargetN is Location N, SV_Depth FragDepth (with DepthReplacing); the
+  entry point is OriginUpperLeft.
+- Compute: GLCompute with LocalSize; thread-group system values as the nodes'.
 
 Invariants: every variable made here is given to the caller, which lists it in the entry point's
 interface; nothing is re-checked (sema guarantees the parameters' shapes).
@@ -21,13 +30,18 @@ from wgc import ir
 from wgc import types as t
 from wgc.sema.mesh import mesh_qualifier
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.stageio import StageVariable, assign_locations, flatten
+from wgc.sema.stageio import FLAT_BUILTINS, StageVariable, assign_locations, flatten
 
 from .places import Place, SplitPlace
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
 
+STAGE_MODELS = {"compute": "GLCompute", "pixel": "Fragment", "mesh": "MeshEXT"}
+INTERPOLATION_DECORATIONS = {"nointerpolation": "Flat", "noperspective": "NoPerspective", "centroid": "Centroid",
+                             "sample": "Sample"}
+FRAGMENT_INPUT_CAPABILITIES = {"PrimitiveId": "Geometry", "SampleId": "SampleRateShading"}
+"""Built-in fragment inputs that need a capability (as DXC declares them)."""
 INDEX_BUILTINS = {"triangle": "PrimitiveTriangleIndicesEXT", "line": "PrimitiveLineIndicesEXT"}
 TOPOLOGY_MODES = {"triangle": "OutputTrianglesEXT", "line": "OutputLinesEXT"}
 
@@ -71,6 +85,112 @@ def declare_mesh_outputs(ml: ModuleLowering, node: NodeInfo
     return places, tuple(variables)
 
 
+class StageIO:
+    """The places of an entry point's stage parameters (and result), and every variable they hold."""
+
+    def __init__(self) -> None:
+        self.places: dict[ir.Variable, Place | SplitPlace] = {}
+        self.inputs: dict[ir.Variable, Place | SplitPlace] = {}
+        """Pixel inputs: copied into a local of the parameter's type on entry."""
+        self.result: Place | SplitPlace | None = None
+        self.variables: list[int] = []
+        self.depth = False
+
+
+def declare_stage_io(ml: ModuleLowering, entry: NodeInfo) -> StageIO:
+    io = StageIO()
+    if entry.mesh is not None:
+        places, variables = declare_mesh_outputs(ml, entry)
+        io.places.update(places)
+        io.variables.extend(variables)
+        payload = entry.mesh.payload
+        if payload is not None:
+            var = ml.b.variable(ml.b.type_pointer("TaskPayloadWorkgroupEXT", ml.types.id(payload.type)),
+                                "TaskPayloadWorkgroupEXT")
+            ml.b.name(var, payload.name)
+            io.places[payload] = Place(var, payload.type, "TaskPayloadWorkgroupEXT")
+            io.variables.append(var)
+    if entry.stage == "pixel":
+        _pixel_io(ml, entry, io)
+    return io
+
+
+def declare_stage_entry_point(ml: ModuleLowering, fn: int, entry: NodeInfo, name: str, io: StageIO) -> None:
+    """The entry point of a compute, pixel or mesh shader (not a node: no AMDX modes)."""
+    b = ml.b
+    b.entry_point(STAGE_MODELS[entry.stage], fn, name, ml.reached_globals(fn))
+    if entry.stage == "pixel":
+        b.execution_mode(fn, "OriginUpperLeft")
+        if io.depth:
+            b.execution_mode(fn, "DepthReplacing")
+        return
+    b.execution_mode(fn, "LocalSize", *entry.num_threads)
+    if entry.mesh is not None:
+        mesh_execution_modes(ml, fn, entry)
+
+
+def discard(fl: FunctionLowering) -> None:
+    """`discard`: OpDemoteToHelperInvocation from SPIR-V 1.6 (vulkan1.3), OpKill before (as DXC)."""
+    if fl.ml.options.target_env == "vulkan1.2":
+        fl.b.emit("OpKill")
+        fl.b.label()                 # what follows is unreachable, in a block of its own
+    else:
+        fl.b.capability("DemoteToHelperInvocation")
+        fl.b.emit("OpDemoteToHelperInvocation")
+
+
+def _pixel_io(ml: ModuleLowering, entry: NodeInfo, io: StageIO) -> None:
+    function = entry.function
+    inputs = [p for p in function.params if p.direction is ir.Direction.IN]
+    groups = assign_locations([flatten(p.type, p.semantic, "pixel-in", interpolation=p.modifiers & _INTERPOLATION)
+                               for p in inputs])
+    for param, group in zip(inputs, groups):
+        made = {v.path: _io_variable(ml, v, "Input") for v in group}
+        io.variables.extend(made.values())
+        io.inputs[param] = _split(ml, param.type, (), made, None, "Input")
+    for param in function.params:
+        if param.direction is not ir.Direction.IN:
+            io.places[param] = _pixel_output(ml, param.type, param.semantic, io)
+    if function.return_type is not t.VOID:
+        io.result = _pixel_output(ml, function.return_type, function.return_semantic, io)
+
+
+_INTERPOLATION = frozenset(INTERPOLATION_DECORATIONS) | {"linear"}
+
+
+def _pixel_output(ml: ModuleLowering, type_: t.Type, semantic: str | None, io: StageIO) -> Place | SplitPlace:
+    variables = flatten(type_, semantic, "pixel-out")
+    made = {v.path: _io_variable(ml, v, "Output") for v in variables}
+    io.variables.extend(made.values())
+    io.depth = io.depth or any(v.builtin == "FragDepth" for v in variables)
+    return _split(ml, type_, (), made, None, "Output")
+
+
+def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> int:
+    var = ml.b.variable(ml.b.type_pointer(storage, ml.types.id(variable.type)), storage)
+    if variable.builtin is not None:
+        ml.b.decorate(var, "BuiltIn", variable.builtin)
+        ml.b.name(var, f"gl_{variable.builtin}")
+    else:
+        assert variable.location is not None
+        ml.b.decorate(var, "Location", variable.location)
+        ml.b.name(var, f"{'in' if storage == 'Input' else 'out'}_var_{variable.semantic}")
+    if storage == "Input":
+        if variable.builtin in FRAGMENT_INPUT_CAPABILITIES:
+            ml.b.capability(FRAGMENT_INPUT_CAPABILITIES[variable.builtin])
+        scalar = t.element_scalar(variable.type)
+        integer = scalar is not None and not scalar.is_float
+        if variable.builtin in FLAT_BUILTINS or variable.builtin is None and integer:
+            ml.b.decorate(var, "Flat")
+        for modifier in sorted(variable.interpolation):
+            decoration = INTERPOLATION_DECORATIONS.get(modifier)
+            if decoration is not None and variable.builtin is None and not (decoration == "Flat" and integer):
+                if decoration == "Sample":
+                    ml.b.capability("SampleRateShading")
+                ml.b.decorate(var, decoration)
+    return var
+
+
 def set_mesh_output_counts(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     vertices, primitives = (fl.convert(fl.value(a), a.type, t.UINT) for a in call.args)
     fl.b.emit("OpSetMeshOutputsEXT", vertices, primitives)
@@ -102,13 +222,14 @@ def _variable(ml: ModuleLowering, variable: StageVariable, length: int, per_prim
 
 
 def _split(ml: ModuleLowering, type_: t.Type, path: tuple[int, ...], made: dict[tuple[int, ...], int],
-           length: int) -> Place | SplitPlace:
-    """The place of the value at `path` (of every element: `type_` is an array of `length`)."""
+           length: int | None, storage: str = "Output") -> Place | SplitPlace:
+    """The place of the value at `path` (of every element when `type_` is an array of `length`,
+    the per-vertex or per-primitive arrays of a mesh shader)."""
     if path in made:
-        return Place(made[path], type_, "Output")
-    assert isinstance(type_, t.ArrayType)
-    struct = type_.element
+        return Place(made[path], type_, storage)
+    struct = type_.element if length is not None and isinstance(type_, t.ArrayType) else type_
     assert isinstance(struct, t.StructType)
-    fields = tuple(_split(ml, t.array(f.type, length), path + (i,), made, length)
+    fields = tuple(_split(ml, t.array(f.type, length) if length is not None else f.type, path + (i,), made, length,
+                          storage)
                    for i, f in enumerate(struct.all_fields()))
     return SplitPlace(type_, fields)
