@@ -315,7 +315,7 @@ def test_a_graph_with_loops_is_an_error_naming_the_limitation(tmp_path):
 
 def test_no_node_shader_is_an_error(tmp_path):
     assert compile_errors("struct S { uint x; };\n", tmp_path) == [
-        "WG0603: the input has no [Shader(\"node\")] function (nor a compute, pixel or mesh shader), so there is nothing to compile"]
+        "WG0603: the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification shader), so there is nothing to compile"]
 
 
 def test_structs_with_bases_bools_and_matrices_in_records(tmp_path):

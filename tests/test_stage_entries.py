@@ -177,3 +177,72 @@ def test_linear_and_sample_stay_identifiers_where_no_type_follows() -> None:
     result = driver.compile(driver.Options(input="-", emit="json"), stdin=source.encode())
     assert result.ok and not result.diagnostics
     assert json.loads(result.outputs["json"])["nodes"][0]["function"] == "Work"
+
+
+AMPLIFY_AND_DRAW = lines(
+    "struct Payload { uint meshlets[32]; uint count; };",
+    "groupshared Payload s_payload;",
+    "groupshared uint s_count;",
+    '[Shader("amplification")] [NumThreads(32, 1, 1)]',
+    "void Cull(uint gtid : SV_GroupThreadID, uint gid : SV_GroupID)",
+    "{",
+    "    if (gtid == 0) s_count = 0;",
+    "    GroupMemoryBarrierWithGroupSync();",
+    "    uint slot;",
+    "    InterlockedAdd(s_count, 1, slot);",
+    "    s_payload.meshlets[slot] = gid * 32 + gtid;",
+    "    GroupMemoryBarrierWithGroupSync();",
+    "    s_payload.count = s_count;",
+    "    DispatchMesh(s_count, 1, 1, s_payload);",
+    "}",
+    "struct V { float4 pos : SV_Position; };",
+    '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+    "void Draw(uint i : SV_GroupIndex, uint g : SV_GroupID, in payload Payload p, out vertices V verts[3],",
+    "          out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(p.meshlets[g], i, 0, 1);",
+    "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+    "}",
+)
+
+
+def test_an_amplification_shader_emits_mesh_tasks_with_its_groupshared_payload(tmp_path) -> None:
+    c = compile_hlsl(AMPLIFY_AND_DRAW, tmp_path)
+    assert entry_points(c.asm) == {"Cull": "TaskEXT", "Draw": "MeshEXT"}
+    assert "OpExecutionMode %Cull LocalSize 32 1 1" in c.lines("OpExecutionMode")
+    # the payload is the task payload, the counter stays workgroup memory
+    assert "%s_payload = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT" in c.asm
+    assert "%s_count = OpVariable %_ptr_Workgroup_uint Workgroup" in c.asm
+    emits = c.lines("OpEmitMeshTasksEXT")
+    assert len(emits) == 1 and emits[0].endswith(" %uint_1 %uint_1 %s_payload")
+    assert "OpCapability MeshShadingEXT" in c.asm and "AMDX" not in c.asm
+
+
+def test_dispatch_mesh_rules(tmp_path) -> None:
+    twice = AMPLIFY_AND_DRAW.replace("    DispatchMesh(s_count, 1, 1, s_payload);",
+                                     "    DispatchMesh(s_count, 1, 1, s_payload);\n    DispatchMesh(1, 1, 1, s_payload);")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=twice.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0390", "DispatchMesh may be called only once in an amplification shader")]
+    local = AMPLIFY_AND_DRAW.replace("    DispatchMesh(s_count, 1, 1, s_payload);",
+                                     "    Payload mine = s_payload;\n    DispatchMesh(s_count, 1, 1, mine);")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=local.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0390", "the payload of DispatchMesh must be a groupshared variable (it becomes the mesh shaders' task "
+                   "payload)")]
+    node = lines("struct P { uint x; };", "groupshared P g;",
+                 '[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)] void Work() { DispatchMesh(1, 1, 1, g); }')
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=node.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0390", "DispatchMesh is only allowed in amplification shaders, not in coalescing nodes")]
+
+
+def test_an_unmapped_pixel_system_value_is_a_target_limit(tmp_path) -> None:
+    source = lines('[Shader("pixel")]',
+                   "float4 Shade(float4 pos : SV_Position, uint coverage : SV_Coverage) : SV_Target { return pos; }")
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0642", "'SV_Coverage' on an input of pixel shader 'Shade' has no SPIR-V built-in in wgc (there it maps "
+                   "SV_Position, SV_IsFrontFace, SV_PrimitiveID, SV_SampleIndex)")]
+    assert driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode()).ok   # HLSL that wgc shows

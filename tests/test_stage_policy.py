@@ -73,7 +73,7 @@ TARGET_CASES = [
         '[Shader("node")] [NodeLaunch("thread")]',
         "void Work() { }"),
         lines("<stdin>:2:1: error: 'Main' is a vertex shader, a stage wgc does not compile (wgc compiles node "
-              "shaders, mesh nodes included, and compute, pixel and mesh shaders) [WG0640]",
+              "shaders, mesh nodes included, and compute, pixel, mesh and amplification shaders) [WG0640]",
               '[Shader("vertex")]',
               "^~~~~~~~~~~~~~~~~~",
               TARGET_NOTE,

@@ -155,8 +155,9 @@ UNUSABLE_PARTIAL_SPECIALIZATION = _kind(
     "WG0383", W, "a partial specialisation whose arguments do not use one of its template parameters: it is never "
     "chosen (clang's and DXC's warning)", "unusable-partial-specialization")
 INVALID_STAGE_ENTRY = _kind(
-    "WG0390", E, "a compute, pixel or mesh shader declared wrongly: [NumThreads] missing or too large, a parameter "
-    "or result without the semantic its stage needs, a non-void compute or mesh shader")
+    "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
+    "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
+    "missing, repeated, without a groupshared payload or outside an amplification shader")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -284,8 +285,8 @@ UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a
                            "Vulkan SPIR-V cannot import functions)")
 STAGE_NOT_SUPPORTED = _kind("WG0640", E, "an entry point of a shader stage wgc does not compile (vertex, geometry, "
                              "hull, domain, ray tracing, ...)")
-MESH_OUTPUT_NOT_EXPRESSIBLE = _kind("WG0642", E, "a system value on a mesh output that wgc maps to no SPIR-V built-in "
-                                    "(SV_ClipDistance, SV_CullDistance, SV_ShadingRate, ...)")
+MESH_OUTPUT_NOT_EXPRESSIBLE = _kind("WG0642", E, "a system value on a mesh output or a pixel input or output that wgc "
+                                    "maps to no SPIR-V built-in (SV_ClipDistance, SV_Coverage, SV_ShadingRate, ...)")
 MIXED_MESH_TOPOLOGIES = _kind("WG0643", E, "mesh entry points of different output topologies in one module (spirv-val "
                               "holds every MeshEXT entry point of a module to each index built-in)")
 MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "

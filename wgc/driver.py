@@ -398,7 +398,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
-    # the compute, pixel and mesh shaders beside the nodes: the AMDX target compiles them too; the
+    # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
     # emulated one (what `wgc run` executes) runs the graph only
     stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []  # type: ignore[union-attr]
     nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, options.entry)  # type: ignore[union-attr]

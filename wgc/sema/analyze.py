@@ -65,7 +65,7 @@ class Analysis:
     nodes: tuple[NodeInfo, ...] = ()
     graph: GraphInfo | None = None
     stage_entries: tuple[NodeInfo, ...] = ()
-    """The compute, pixel and mesh shaders beside the nodes (`stages.py`; never in the graph)."""
+    """The compute, pixel, mesh and amplification shaders beside the nodes (`stages.py`; never in the graph)."""
 
 
 def builtin_scope() -> Scope:

@@ -155,6 +155,26 @@ def check_misplaced_mesh_parameters(function: ir.Function, what: str, report: Ca
                f"SetMeshOutputCounts is only allowed in mesh shaders and mesh nodes, not in {what}")
 
 
+def dispatch_mesh_calls(function: ir.Function) -> list[ir.IntrinsicCall]:
+    """The DispatchMesh calls in the code `function` reaches, in source order."""
+    return [e for f in reachable_functions(function) for e in all_exprs(f)
+            if isinstance(e, ir.IntrinsicCall) and e.name == "DispatchMesh"]
+
+
+def task_payload(call: ir.IntrinsicCall) -> ir.Variable | None:
+    """The groupshared variable a DispatchMesh call passes as its payload (None: another expression)."""
+    arg = call.args[3] if len(call.args) == 4 else None
+    if isinstance(arg, ir.VarRef) and arg.variable.storage is ir.Storage.GROUPSHARED:
+        return arg.variable
+    return None
+
+
+def check_misplaced_dispatch_mesh(function: ir.Function, what: str, report: Callable[..., None]) -> None:
+    """DispatchMesh calls in `function`, an entry point that is not an amplification shader (WG0390)."""
+    for call in dispatch_mesh_calls(function):
+        report(codes.INVALID_STAGE_ENTRY, call.span, f"DispatchMesh is only allowed in amplification shaders, not in {what}")
+
+
 def _element(param: ir.Variable) -> t.Type:
     assert isinstance(param.type, t.ArrayType)
     return param.type.element

@@ -55,8 +55,8 @@ def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[Nod
         chosen = list(nodes)
         if not chosen:
             return [], [codes.NO_NODE_TO_COMPILE(
-                None, "the input has no [Shader(\"node\")] function (nor a compute, pixel or mesh shader), so there "
-                "is nothing to compile")]
+                None, "the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification "
+                "shader), so there is nothing to compile")]
         return chosen, []
     named = list(zip(nodes, selectors(nodes)))
     chosen = [n for n, spelling in named if spelling == entry]

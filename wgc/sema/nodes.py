@@ -49,7 +49,8 @@ from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
-from wgc.sema.mesh import MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_mesh_parameters, mesh_qualifier
+from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
+                           check_misplaced_mesh_parameters, mesh_qualifier)
 from wgc.sema.uniformity import all_exprs, reachable_functions
 from wgc.source import Span
 
@@ -393,6 +394,7 @@ class NodeChecker:
         if "nodeisprogramentry" in attributes:
             node.program_entry_explicit = True
         self._mesh_attributes(node, attributes)
+        self._dispatch_mesh(node)
         if "nodeid" in attributes:
             node_id = self._node_id(attributes["nodeid"])
             if node_id is not None:
@@ -434,6 +436,9 @@ class NodeChecker:
                 self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, attribute.span,
                             f"[{attribute.name}] may only be used with mesh nodes")
         check_misplaced_mesh_parameters(node.function, f"{node.launch} nodes", self.report)
+
+    def _dispatch_mesh(self, node: NodeInfo) -> None:
+        check_misplaced_dispatch_mesh(node.function, f"{node.launch} nodes", self.report)
 
     def _per_entry_record(self, attribute: ir.Attribute) -> tuple[int, bool] | None:
         """[NodeMaxInputRecordsPerGraphEntryRecord(count, sharedAcrossNodeArray = false)]."""

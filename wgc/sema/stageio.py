@@ -42,7 +42,8 @@ PIXEL_INPUT_BUILTINS = {
     "SV_Position": "FragCoord", "SV_IsFrontFace": "FrontFacing", "SV_PrimitiveID": "PrimitiveId",
     "SV_SampleIndex": "SampleId",
 }
-PIXEL_OUTPUT_BUILTINS = {"SV_Depth": "FragDepth"}
+PIXEL_OUTPUT_BUILTINS = {"SV_Depth": "FragDepth", "SV_Target0-7": ""}
+"""(SV_TargetN is Location N: listed for messages only, its built-in name is empty.)"""
 BUILTINS = {"vertices": MESH_VERTEX_BUILTINS, "primitives": MESH_PRIMITIVE_BUILTINS, "group": GROUP_BUILTINS,
             "pixel-in": PIXEL_INPUT_BUILTINS, "pixel-out": PIXEL_OUTPUT_BUILTINS}
 """Kind of stage value -> semantic (as documented; matched case-insensitively) -> SPIR-V BuiltIn.
@@ -50,7 +51,7 @@ Kinds: a mesh shader's `vertices` and `primitives`, the thread-group inputs (`gr
 shader's inputs (`pixel-in`) and outputs (`pixel-out`: SV_TargetN is Location N, not a built-in)."""
 FLAT_BUILTINS = frozenset({"PrimitiveId", "SampleId"})
 """Integer built-in inputs of a fragment shader: Vulkan wants them Flat."""
-_BY_KEY = {kind: {k.lower(): v for k, v in table.items()} for kind, table in BUILTINS.items()}
+_BY_KEY = {kind: {k.lower(): v for k, v in table.items() if v} for kind, table in BUILTINS.items()}
 
 
 def builtin_of(kind: str, semantic: str | None) -> str | None:

@@ -1,6 +1,6 @@
 """Semantic analysis, entry points of the other stages a library holds beside its nodes: compute,
-pixel and mesh shaders (`[Shader("compute" | "pixel" | "mesh")]`), so that a mesh-node program's
-pixel shader comes out of the same build.
+pixel, mesh and amplification shaders (`[Shader("compute" | "pixel" | "mesh" | "amplification")]`),
+so that a mesh-node program's pixel shader comes out of the same build.
 
 Input: the checked `ir.Module`.
 Output: one `NodeInfo` per such entry point, with `stage` (and `launch`) the stage: never part of
@@ -8,7 +8,8 @@ the graph, compiled beside the nodes (`-E` picks one, `--split-nodes` gives each
 the diagnostics WG0390 (the entry point's declaration) and, through `mesh.py`, WG0491/WG0493/WG0494.
 
 Rules (DXC's, for its SPIR-V back end):
-- compute and mesh shaders need `[NumThreads(x, y, z)]`: at most 1024 threads (mesh: 128), z <= 64;
+- compute, mesh and amplification shaders need `[NumThreads(x, y, z)]`: at most 1024 threads (mesh and
+  amplification: 128), z <= 64;
   their parameters are thread-group system values (`stageio.GROUP_BUILTINS`), a mesh shader's also
   its mesh outputs and `in payload` (`mesh.py`); they return void;
 - a pixel shader's inputs (`in` parameters, structs flattened) each have a semantic: a system value
@@ -16,7 +17,9 @@ Rules (DXC's, for its SPIR-V back end):
   with its semantic, `out` parameters) are SV_Target0-7 or SV_Depth;
 - a system value that wgc maps to no built-in (SV_ClipDistance, SV_Coverage, ...) is left to the
   target check (WG0642), as valid HLSL that wgc cannot express.
-Other stages (vertex, geometry, hull, domain, amplification, ray tracing) are WG0640 (`target.py`).
+- an amplification shader calls DispatchMesh(x, y, z, payload) once, with a groupshared payload (its
+  mesh shaders' `in payload`); no other entry point calls it (nodes: `nodes.py`, through `mesh.py`).
+Other stages (vertex, geometry, hull, domain, ray tracing) are WG0640 (`target.py`).
 
 Invariants: never raises for bad input; an entry point with errors still gets its `NodeInfo`.
 """
@@ -26,13 +29,15 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
-from wgc.sema.mesh import check_mesh, check_misplaced_mesh_parameters, mesh_qualifier
+from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
+                           dispatch_mesh_calls, mesh_qualifier, task_payload)
 from wgc.sema.nodes import NodeId, NodeInfo
+from wgc.diagnostics import Label
 from wgc.sema.stageio import flatten, target_index
 
-STAGES = ("compute", "pixel", "mesh")
+STAGES = ("compute", "pixel", "mesh", "amplification")
 """The stages compiled beside node shaders."""
-GROUP_STAGES = {"compute": 1024, "mesh": 128}
+GROUP_STAGES = {"compute": 1024, "mesh": 128, "amplification": 128}
 """Stages with a thread group, and the most threads one may have."""
 
 
@@ -59,6 +64,7 @@ def _entry(function: ir.Function, stage: str, report) -> NodeInfo:  # type: igno
         entry.mesh = check_mesh(function, attributes, report, "mesh shader")
     else:
         check_misplaced_mesh_parameters(function, f"{stage} shaders", report)
+    _dispatch_mesh(function, stage, report)
     for param in function.params:
         if mesh_qualifier(param) is not None:
             continue
@@ -75,6 +81,25 @@ def _entry(function: ir.Function, stage: str, report) -> NodeInfo:  # type: igno
             report(codes.INVALID_STAGE_ENTRY, function.span,
                    f"{stage} shader '{function.name}' must return void, not '{function.return_type}'")
     return entry
+
+
+def _dispatch_mesh(function: ir.Function, stage: str, report) -> None:  # type: ignore[no-untyped-def]
+    """DispatchMesh: once in an amplification shader, with a groupshared payload; nowhere else."""
+    calls = dispatch_mesh_calls(function)
+    if stage != "amplification":
+        check_misplaced_dispatch_mesh(function, f"{stage} shaders", report)
+        return
+    if not calls:
+        report(codes.INVALID_STAGE_ENTRY, function.span,
+               f"amplification shader '{function.name}' must call DispatchMesh(x, y, z, payload)")
+    for call in calls[1:]:
+        report(codes.INVALID_STAGE_ENTRY, call.span, "DispatchMesh may be called only once in an amplification shader",
+               labels=[Label(calls[0].span, "it is first called here")])
+    for call in calls[:1]:
+        if task_payload(call) is None:
+            report(codes.INVALID_STAGE_ENTRY, call.args[3].span,
+                   "the payload of DispatchMesh must be a groupshared variable (it becomes the mesh shaders' "
+                   "task payload)")
 
 
 def _num_threads(entry: NodeInfo, attributes: dict[str, ir.Attribute], most: int, report) -> None:  # type: ignore[no-untyped-def]

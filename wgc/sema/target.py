@@ -126,14 +126,15 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                    f"'{function.name}' is a {kind} shader, a stage wgc does not compile (wgc compiles node shaders, "
                    f"mesh nodes included, and {', '.join(STAGES[:-1])} and {STAGES[-1]} shaders)")
     for node in nodes:
-        for param in node.function.params:
-            kind = mesh_qualifier(param)
-            if node.mesh is None or kind not in ("vertices", "primitives") or not isinstance(param.type, t.ArrayType):
-                continue
-            for variable in unsupported(flatten(param.type.element, param.semantic, kind or "")):
-                report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span,
-                       f"'{variable.semantic}' on the {kind} of mesh node '{node.function.name}' has no SPIR-V "
-                       f"built-in in wgc (there it maps {', '.join(BUILTINS[kind or ''])})")
+        for param, kind, type_, semantic in _stage_values(node):
+            what = f"mesh node '{node.function.name}'" if node.stage == "node" else \
+                f"{node.stage} shader '{node.function.name}'"
+            where = {"vertices": "the vertices", "primitives": "the primitives", "pixel-in": "an input",
+                     "pixel-out": "an output"}[kind]
+            for variable in unsupported(flatten(type_, semantic, kind)):
+                report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span if param is not None else node.span,
+                       f"'{variable.semantic}' on {where} of {what} has no SPIR-V built-in in wgc (there it maps "
+                       f"{', '.join(BUILTINS[kind]) or 'no system value'})")
     meshes = [n for n in nodes if n.mesh is not None and n.mesh.topology is not None]
     if not split_nodes and meshes:
         first = meshes[0]
@@ -210,6 +211,22 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
                        (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
     return diagnostics
+
+
+def _stage_values(node: NodeInfo) -> list[tuple[ir.Variable | None, str, t.Type, str | None]]:
+    """(parameter or None for the result, stageio kind, type of one value, semantic) of each stage
+    input or output of a mesh or pixel entry point."""
+    found: list[tuple[ir.Variable | None, str, t.Type, str | None]] = []
+    for param in node.function.params:
+        kind = mesh_qualifier(param)
+        if node.mesh is not None and kind in ("vertices", "primitives") and isinstance(param.type, t.ArrayType):
+            found.append((param, kind, param.type.element, param.semantic))
+        elif node.stage == "pixel" and kind is None:
+            found.append((param, "pixel-in" if param.direction is ir.Direction.IN else "pixel-out", param.type,
+                          param.semantic))
+    if node.stage == "pixel" and node.function.return_type is not t.VOID:
+        found.append((None, "pixel-out", node.function.return_type, node.function.return_semantic))
+    return found
 
 
 def _object_bindings(function: ir.Function, report: Any) -> None:

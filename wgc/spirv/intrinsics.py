@@ -1046,5 +1046,5 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
     "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
     "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane,
-    "SetMeshOutputCounts": stageio.set_mesh_output_counts, "CheckAccessFullyMapped": _check_access_fully_mapped,
+    "SetMeshOutputCounts": stageio.set_mesh_output_counts, "DispatchMesh": stageio.dispatch_mesh, "CheckAccessFullyMapped": _check_access_fully_mapped,
 }

@@ -57,7 +57,7 @@ from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, O
 Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
-from .stageio import StageIO
+from .stageio import StageIO, task_payloads
 
 if TYPE_CHECKING:
     from .node_ops import NodeOperations
@@ -108,6 +108,8 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.task_payloads = task_payloads(node_infos)
+        """Groupshared variables an amplification shader dispatches its mesh shaders with."""
         self.dynamic_statics: list[ir.Variable] = []
         """Statics whose initialiser is not a constant: each entry point using one runs it."""
 
@@ -199,9 +201,10 @@ class ModuleLowering:
             return Place(var, variable.type, "Private")
         if variable.storage is ir.Storage.GROUPSHARED:
             type_id = self.types.id(variable.type)
-            var = self.b.variable(self.b.type_pointer("Workgroup", type_id), "Workgroup")
+            storage = "TaskPayloadWorkgroupEXT" if variable in self.task_payloads else "Workgroup"
+            var = self.b.variable(self.b.type_pointer(storage, type_id), storage)
             self.b.name(var, variable.name)
-            return Place(var, variable.type, "Workgroup")
+            return Place(var, variable.type, storage)
         if variable.storage is ir.Storage.UNIFORM:
             return resources.declare_block(self, variable)
         if variable.storage is ir.Storage.RESOURCE:

@@ -88,7 +88,7 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 
 
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
-    """A node's entry point, or (`node.stage` not "node") a compute, pixel or mesh shader's."""
+    """A node's entry point, or (`node.stage` not "node") a compute, pixel, mesh or amplification shader's."""
     input_handle, outputs = ml.nodes.declare_node(ml, node) if node.stage == "node" else (None, {})
     reachable = reachable_functions(node.function)
     statics = []

@@ -17,6 +17,8 @@ shader's result) are bound to; the stage's entry point and execution modes; OpSe
   Sample; outputs: SV_TargetN is Location N, SV_Depth FragDepth (with DepthReplacing); the
   entry point is OriginUpperLeft.
 - Compute: GLCompute with LocalSize; thread-group system values as the nodes'.
+- Amplification: TaskEXT with LocalSize; the groupshared variable given to DispatchMesh is a
+  TaskPayloadWorkgroupEXT variable (`task_payloads`), DispatchMesh is OpEmitMeshTasksEXT.
 
 Invariants: every variable made here is given to the caller, which lists it in the entry point's
 interface; nothing is re-checked (sema guarantees the parameters' shapes).
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.mesh import mesh_qualifier
+from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stageio import FLAT_BUILTINS, StageVariable, assign_locations, flatten
 
@@ -37,7 +39,7 @@ from .places import Place, SplitPlace
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
 
-STAGE_MODELS = {"compute": "GLCompute", "pixel": "Fragment", "mesh": "MeshEXT"}
+STAGE_MODELS = {"compute": "GLCompute", "pixel": "Fragment", "mesh": "MeshEXT", "amplification": "TaskEXT"}
 INTERPOLATION_DECORATIONS = {"nointerpolation": "Flat", "noperspective": "NoPerspective", "centroid": "Centroid",
                              "sample": "Sample"}
 FRAGMENT_INPUT_CAPABILITIES = {"PrimitiveId": "Geometry", "SampleId": "SampleRateShading"}
@@ -116,7 +118,7 @@ def declare_stage_io(ml: ModuleLowering, entry: NodeInfo) -> StageIO:
 
 
 def declare_stage_entry_point(ml: ModuleLowering, fn: int, entry: NodeInfo, name: str, io: StageIO) -> None:
-    """The entry point of a compute, pixel or mesh shader (not a node: no AMDX modes)."""
+    """The entry point of a compute, pixel, mesh or amplification shader (not a node: no AMDX modes)."""
     b = ml.b
     b.entry_point(STAGE_MODELS[entry.stage], fn, name, ml.reached_globals(fn))
     if entry.stage == "pixel":
@@ -127,6 +129,8 @@ def declare_stage_entry_point(ml: ModuleLowering, fn: int, entry: NodeInfo, name
     b.execution_mode(fn, "LocalSize", *entry.num_threads)
     if entry.mesh is not None:
         mesh_execution_modes(ml, fn, entry)
+    if entry.stage in ("mesh", "amplification"):
+        setup_mesh(ml)
 
 
 def discard(fl: FunctionLowering) -> None:
@@ -189,6 +193,24 @@ def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> i
                     ml.b.capability("SampleRateShading")
                 ml.b.decorate(var, decoration)
     return var
+
+
+def task_payloads(entries: list[NodeInfo]) -> set[ir.Variable]:
+    """The groupshared variables the amplification shaders among `entries` pass to DispatchMesh:
+    declared TaskPayloadWorkgroupEXT instead of Workgroup."""
+    return {v for e in entries if e.stage == "amplification" for call in dispatch_mesh_calls(e.function)
+            if (v := task_payload(call)) is not None}
+
+
+def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
+    """DispatchMesh(x, y, z, payload): OpEmitMeshTasksEXT, which ends the invocation (what follows it
+    is an unreachable block of its own)."""
+    counts = [fl.convert(fl.value(a), a.type, t.UINT) for a in call.args[:3]]
+    payload = fl.place(call.args[3])
+    assert isinstance(payload, Place) and payload.storage == "TaskPayloadWorkgroupEXT", \
+        "sema: the payload is a groupshared variable (module.py declares it as the task payload)"
+    fl.b.emit("OpEmitMeshTasksEXT", *counts, fl.pointer(payload))
+    fl.b.label()
 
 
 def set_mesh_output_counts(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
