@@ -211,3 +211,46 @@ def test_a_mesh_node_without_input_and_array_fields_take_a_location_per_element(
     assert {"OpDecorate %out_var_WEIGHTS Location 0", "OpDecorate %out_var_MATRIX Location 3",
             "OpDecorate %out_var_TAG Location 7"} <= set(c.lines("OpDecorate"))
     assert "NodePayloadAMDX" not in c.asm
+
+
+TWO_SIZES = lines(
+    "struct V { float4 pos : SV_Position; };",
+    "struct P { float4 color : COLOR0; };",
+    '[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)] [NumThreads(6, 1, 1)]',
+    '[OutputTopology("triangle")]',
+    "void Line(uint i : SV_GroupIndex, out indices uint3 tris[4], out primitives P prims[4], out vertices V verts[6])",
+    "{",
+    "    SetMeshOutputCounts(6, 4);",
+    "    if (i < 4) { tris[i] = uint3(0, i + 1, i + 2); prims[i].color = 1; }",
+    "    verts[i].pos = float4(i, 0, 0, 1);",
+    "}",
+    '[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+    '[OutputTopology("triangle")]',
+    "void Tri(uint i : SV_GroupIndex, out indices uint3 tris[1], out primitives P prims[1], out vertices V verts[3])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    if (i == 0) { tris[0] = uint3(0, 1, 2); prims[0].color = 0.5; }",
+    "    verts[i].pos = float4(i, 1, 0, 1);",
+    "}",
+)
+
+
+def test_mesh_entry_points_of_one_module_declare_its_largest_counts(tmp_path) -> None:
+    # spirv-val compares every mesh built-in array with every MeshEXT entry point's counts: in one module
+    # both declare the largest (6 vertices, 4 primitives), each SetMeshOutputCounts saying what it uses
+    c = compile_hlsl(TWO_SIZES, tmp_path)
+    modes = set(c.lines("OpExecutionMode"))
+    for entry in ("Line", "Tri"):
+        assert {f"OpExecutionMode %{entry} OutputVertices 6", f"OpExecutionMode %{entry} OutputPrimitivesEXT 4"} <= modes
+    assert sorted(c.lines("OpSetMeshOutputsEXT")) == ["OpSetMeshOutputsEXT %uint_3 %uint_1",
+                                                      "OpSetMeshOutputsEXT %uint_6 %uint_4"]
+    # the metadata keeps each node's own counts
+    nodes = {n["function"]: n["mesh"] for n in model(TWO_SIZES)["nodes"]}
+    assert (nodes["Tri"]["max_vertices"], nodes["Tri"]["max_primitives"]) == (3, 1)
+
+
+def test_split_mesh_entry_points_keep_their_own_counts(tmp_path) -> None:
+    c = compile_hlsl(TWO_SIZES, tmp_path, entry="Tri")
+    assert {"OpExecutionMode %Tri OutputVertices 3", "OpExecutionMode %Tri OutputPrimitivesEXT 1"} <= \
+        set(c.lines("OpExecutionMode"))
+    assert "%gl_PrimitiveTriangleIndicesEXT = OpVariable %_ptr_Output__arr_v3uint_uint_1 Output" in c.asm

@@ -246,3 +246,25 @@ def test_an_unmapped_pixel_system_value_is_a_target_limit(tmp_path) -> None:
         ("WG0642", "'SV_Coverage' on an input of pixel shader 'Shade' has no SPIR-V built-in in wgc (there it maps "
                    "SV_Position, SV_IsFrontFace, SV_PrimitiveID, SV_SampleIndex)")]
     assert driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode()).ok   # HLSL that wgc shows
+
+
+def test_a_floating_point_subscript_converts_to_uint_as_in_dxc() -> None:
+    # DXC casts a floating subscript to uint (SemaExpr.cpp, CK_FloatingToIntegral); AMD's mesh-node
+    # sample indexes a colour table with `Random(seed, id) * 7`
+    source = lines("RWStructuredBuffer<float3> Out : register(u0);",
+                   '[Shader("node")] [NodeLaunch("thread")]',
+                   "void Work()",
+                   "{",
+                   "    static const float3 colors[3] = { float3(1, 0, 0), float3(0, 1, 0), float3(0, 0, 1) };",
+                   "    float pick = 1.75;",
+                   "    float4 v = float4(1, 2, 3, 4);",
+                   "    Out[0] = colors[pick * 1] * v[pick];",
+                   "}")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert result.ok and not result.diagnostics
+    ir_text = result.outputs["ir"].decode()
+    assert "colors[convert<uint>((pick:float * 1.0f):float)]" in ir_text
+    assert "v[convert<uint>(pick:float)]" in ir_text
+    still = source.replace("v[pick]", "v[float2(1, 2)]")   # a vector subscript stays an error
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=still.encode())
+    assert [d.message for d in result.diagnostics] == ["array subscript must be an integer, not 'float2'"]

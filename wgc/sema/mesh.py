@@ -2,10 +2,11 @@
 `out indices` / `out primitives` parameters and `SetMeshOutputCounts`.
 
 Input: one `ir.Function` that is a mesh node (`[NodeLaunch("mesh")]`, checked by `nodes.py`, which
-calls this module), its attributes, and a `report` callback.
-Output: a `MeshInfo` (data only: topology, the three output parameters, the vertex and primitive
-counts) and the diagnostics WG0491 ([OutputTopology]), WG0493 (the output parameters) and WG0494
-(SetMeshOutputCounts).
+calls this module) or a mesh shader (`stages.py`), its attributes, and a `report` callback.
+Output: a `MeshInfo` (data only: topology, the three output parameters, a mesh shader's payload,
+the vertex and primitive counts) and the diagnostics WG0491 ([OutputTopology]), WG0493 (the output
+parameters) and WG0494 (SetMeshOutputCounts); and the DispatchMesh helpers of amplification
+shaders (`dispatch_mesh_calls`, `task_payload`; a call outside one is WG0390).
 
 Rules (hlsl-specs proposal 0019, workgraph-rules.md §1.14; DXC's mesh-shader checks):
 - `[OutputTopology("triangle" | "line")]` is required (case-sensitive, as DXC's attribute values);

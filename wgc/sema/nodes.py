@@ -4,7 +4,8 @@ records and system values, and the node's description for the graph analysis.
 Input: the checked `ir.Module` and the `SemaOptions` (the profile, `lib_6_8` or `lib_6_9`, both
 the released rules; and the opt-ins to the MaxRecordsPerNode and Work Graph Loops proposals,
 `-fmax-records-per-node` / `-fwork-graph-loops`, which apply under lib_6_9 only).
-Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
+Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch (broadcasting,
+coalescing, thread or mesh; a mesh node's mesh part is `mesh.py`'s), attribute
 values, input, outputs with their budgets and targets, and a key unique among the node shaders:
 the function name, `name.N` for the N-th node shader of one name, N >= 2) and the diagnostics of
 `../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).

@@ -1,6 +1,7 @@
 """Semantic analysis, graphics stage inputs and outputs: which semantic is which SPIR-V built-in,
-and the Location of every other one. The one table shared by the mesh-shader outputs of mesh nodes
-(and, as they come, the amplification and pixel stages) and by the SPIR-V back end.
+and the Location of every other one. The one table shared by the mesh outputs (mesh nodes and mesh
+shaders), the pixel shaders' inputs and outputs, the thread-group system values (node, compute,
+mesh and amplification shaders), sema's checks and the SPIR-V back end.
 
 Input: the type and semantic of an entry point's stage parameter (a struct is flattened, field by
 field, nested structs included; a field's own semantic wins over none).
@@ -15,8 +16,11 @@ Rules (as DXC's SPIR-V back end, `-fvk-stage-io-order=decl`, its default):
   PrimitiveId, SV_CullPrimitive is CullPrimitiveEXT, SV_RenderTargetArrayIndex is Layer,
   SV_ViewportArrayIndex is ViewportIndex, all decorated PerPrimitiveEXT as the primitive's user
   attributes are;
-- any other SV_ semantic of a mesh output has no SPIR-V mapping in wgc: `unsupported` returns it
-  (reported as a target limit, WG0641), never silently given a Location.
+- pixel inputs: SV_Position is FragCoord, SV_IsFrontFace FrontFacing, SV_PrimitiveID PrimitiveId,
+  SV_SampleIndex SampleId; pixel outputs: SV_TargetN is Location N (not counted in the sequence),
+  SV_Depth FragDepth; interpolation modifiers are carried (`StageVariable.interpolation`);
+- any other SV_ semantic of a mesh output or a pixel value has no SPIR-V mapping in wgc:
+  `unsupported` returns it (reported as a target limit, WG0642), never silently given a Location.
 
 Invariants: pure data; no diagnostics here (the callers report).
 """

@@ -44,9 +44,10 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0625: a NUL character in a string SPIR-V carries as a literal string, which ends at a NUL: the
   source text `-Zi` embeds (OpSource), a NodeID name (OpEntryPoint, OpConstantStringAMDX) of a node,
   an output target or a [NodeShareInputOf];
-- WG0640: an entry point of another stage (`[Shader("vertex")]`, ...): wgc compiles node shaders
-  only, and says so rather than leaving the entry point out;
-- WG0642: a system value on a mesh node's vertices or primitives that wgc maps to no built-in
+- WG0640: an entry point of a stage wgc does not compile (`[Shader("vertex")]`, geometry, hull,
+  domain, ray tracing: all but node and `stages.STAGES`), said rather than leaving it out;
+- WG0642: a system value on the vertices or primitives of a mesh node or mesh shader, or on a pixel
+  shader input or output, that wgc maps to no built-in
   (`sema/stageio.py` has the table);
 - WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
   --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;

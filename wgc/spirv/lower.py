@@ -57,7 +57,7 @@ from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, O
 Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
-from .stageio import StageIO, task_payloads
+from .stageio import StageIO, mesh_counts, task_payloads
 
 if TYPE_CHECKING:
     from .node_ops import NodeOperations
@@ -108,6 +108,8 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.mesh_counts = mesh_counts(node_infos)
+        """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
         self.task_payloads = task_payloads(node_infos)
         """Groupshared variables an amplification shader dispatches its mesh shaders with."""
         self.dynamic_statics: list[ir.Variable] = []

@@ -7,7 +7,12 @@ and the `ModuleLowering`.
 Output: one Input/Output variable per stage value, decorated from `sema/stageio.py`'s table (the
 one semantic -> built-in / Location mapping); the places the entry's parameters (and a pixel
 shader's result) are bound to; the stage's entry point and execution modes; OpSetMeshOutputsEXT.
-- Mesh: the indices are the PrimitiveTriangleIndicesEXT or PrimitiveLineIndicesEXT built-in; a
+- Mesh: every MeshEXT entry point of a module declares the module's largest vertex and primitive
+  counts (`ModuleLowering.mesh_counts`; one mesh entry point alone: its own), and its output
+  arrays are that long: spirv-val compares each mesh built-in array with the OutputVertices /
+  OutputPrimitivesEXT of every MeshEXT entry point of the module (`--split-nodes` gives each its
+  own); SetMeshOutputCounts still says how many are used. The indices are the
+  PrimitiveTriangleIndicesEXT or PrimitiveLineIndicesEXT built-in; a
   vertex or primitive struct is split into one array per field (`places.SplitPlace`), each a
   built-in (Position, PrimitiveId, CullPrimitiveEXT, Layer, ViewportIndex) or a Location; every
   per-primitive variable is PerPrimitiveEXT; `in payload` is a TaskPayloadWorkgroupEXT variable.
@@ -56,8 +61,9 @@ def setup_mesh(ml: ModuleLowering) -> None:
 def mesh_execution_modes(ml: ModuleLowering, fn: int, node: NodeInfo) -> None:
     mesh = node.mesh
     assert mesh is not None and mesh.topology is not None
-    ml.b.execution_mode(fn, "OutputVertices", mesh.max_vertices)
-    ml.b.execution_mode(fn, "OutputPrimitivesEXT", mesh.max_primitives)
+    vertices, primitives = ml.mesh_counts
+    ml.b.execution_mode(fn, "OutputVertices", vertices)
+    ml.b.execution_mode(fn, "OutputPrimitivesEXT", primitives)
     ml.b.execution_mode(fn, TOPOLOGY_MODES[mesh.topology])
 
 
@@ -70,19 +76,21 @@ def declare_mesh_outputs(ml: ModuleLowering, node: NodeInfo
     groups = assign_locations([flatten(_element(p), p.semantic, mesh_qualifier(p) or "") for p in params])
     places: dict[ir.Variable, Place | SplitPlace] = {}
     variables: list[int] = []
+    vertices, primitives = ml.mesh_counts
     for param, group in zip(params, groups):
         per_primitive = mesh_qualifier(param) == "primitives"
-        length = _length(param)
+        length = primitives if per_primitive else vertices
         made = {v.path: _variable(ml, v, length, per_primitive) for v in group}
         variables.extend(made.values())
         places[param] = _split(ml, param.type, (), made, length)
     indices = mesh.indices
     if indices is not None:
         builtin = INDEX_BUILTINS[mesh.topology]
-        var = ml.b.variable(ml.b.type_pointer("Output", ml.types.id(indices.type)), "Output")
+        array = t.array(_element(indices), primitives)
+        var = ml.b.variable(ml.b.type_pointer("Output", ml.types.id(array)), "Output")
         ml.b.decorate(var, "BuiltIn", builtin)
         ml.b.name(var, f"gl_{builtin}")
-        places[indices] = Place(var, indices.type, "Output")
+        places[indices] = Place(var, array, "Output")
         variables.append(var)
     return places, tuple(variables)
 
@@ -195,6 +203,12 @@ def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> i
     return var
 
 
+def mesh_counts(entries: list[NodeInfo]) -> tuple[int, int]:
+    """The largest vertex and primitive counts of the mesh entry points among `entries`."""
+    meshes = [e.mesh for e in entries if e.mesh is not None]
+    return (max((m.max_vertices for m in meshes), default=0), max((m.max_primitives for m in meshes), default=0))
+
+
 def task_payloads(entries: list[NodeInfo]) -> set[ir.Variable]:
     """The groupshared variables the amplification shaders among `entries` pass to DispatchMesh:
     declared TaskPayloadWorkgroupEXT instead of Workgroup."""
@@ -223,11 +237,6 @@ def _element(param: ir.Variable) -> t.Type:
     return param.type.element
 
 
-def _length(param: ir.Variable) -> int:
-    assert isinstance(param.type, t.ArrayType) and param.type.length is not None
-    return param.type.length
-
-
 def _variable(ml: ModuleLowering, variable: StageVariable, length: int, per_primitive: bool) -> int:
     array = t.array(variable.type, length)
     var = ml.b.variable(ml.b.type_pointer("Output", ml.types.id(array)), "Output")
@@ -248,6 +257,8 @@ def _split(ml: ModuleLowering, type_: t.Type, path: tuple[int, ...], made: dict[
     """The place of the value at `path` (of every element when `type_` is an array of `length`,
     the per-vertex or per-primitive arrays of a mesh shader)."""
     if path in made:
+        if length is not None and isinstance(type_, t.ArrayType):
+            type_ = t.array(type_.element, length)      # the variable's length (`mesh_counts`)
         return Place(made[path], type_, storage)
     struct = type_.element if length is not None and isinstance(type_, t.ArrayType) else type_
     assert isinstance(struct, t.StructType)
