@@ -110,6 +110,17 @@ TARGET_CASES = [
               "     ^~~~",
               TARGET_NOTE,
               "1 error generated."), id="WG0643-triangles-and-lines-in-one-module"),
+    pytest.param("WG0644", lines(
+        "struct P { uint x; };",
+        '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+        "void Amp() { P p; p.x = 1; DispatchMesh(1, 1, 1, p); }"),
+        lines("<stdin>:3:50: error: the payload of DispatchMesh must be a groupshared variable: in SPIR-V the mesh "
+              "shaders' task payload is a TaskPayloadWorkgroupEXT variable of its own (DXC's SPIR-V back end refuses "
+              "it too) [WG0644]",
+              "void Amp() { P p; p.x = 1; DispatchMesh(1, 1, 1, p); }",
+              "                                                 ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0644-local-task-payload"),
     pytest.param("WG0641", lines(
         "struct V { float4 pos : SV_Position; };",
         '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',

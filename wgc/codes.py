@@ -157,7 +157,7 @@ UNUSABLE_PARTIAL_SPECIALIZATION = _kind(
 INVALID_STAGE_ENTRY = _kind(
     "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
     "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
-    "missing, repeated, without a groupshared payload or outside an amplification shader")
+    "missing, repeated or outside an amplification shader")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -289,6 +289,8 @@ MESH_OUTPUT_NOT_EXPRESSIBLE = _kind("WG0642", E, "a system value on a mesh outpu
                                     "maps to no SPIR-V built-in (SV_ClipDistance, SV_Coverage, SV_ShadingRate, ...)")
 MIXED_MESH_TOPOLOGIES = _kind("WG0643", E, "mesh entry points of different output topologies in one module (spirv-val "
                               "holds every MeshEXT entry point of a module to each index built-in)")
+TASK_PAYLOAD_NOT_GROUPSHARED = _kind("WG0644", E, "a DispatchMesh payload that is not a groupshared variable (SPIR-V's "
+                                     "task payload is a TaskPayloadWorkgroupEXT variable of its own)")
 MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "
                                "mesh nodes need a graphics pipeline)")
 

@@ -10,7 +10,8 @@ shaders (`dispatch_mesh_calls`, `task_payload`; a call outside one is WG0390).
 
 Rules (hlsl-specs proposal 0019, workgraph-rules.md §1.14; DXC's mesh-shader checks):
 - `[OutputTopology("triangle" | "line")]` is required (case-sensitive, as DXC's attribute values);
-- `out vertices T v[N]` and `out indices uintK i[M]` are required, `out primitives P p[M]` optional;
+- `out vertices T v[N]` and `out indices uintK i[M]` are required in a mesh node (proposal 0019; a
+  mesh shader may go without, as DXC accepts), `out primitives P p[M]` optional;
   each at most once, `out` and an array of 1..256 elements; indices are uint3 for triangles and
   uint2 for lines; the primitives array has as many elements as the indices array;
 - every value of a vertex or primitive (each field, nested structs flattened) has a semantic;
@@ -124,7 +125,7 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
                 report(codes.INVALID_MESH_OUTPUT, output.span,
                        f"'out {mesh_qualifier(output)}' parameter '{output.name}' needs a semantic on {where}")
     for qualifier, example in (("vertices", "out vertices V verts[N]"), ("indices", "out indices uint3 tris[M]")):
-        if qualifier not in seen:
+        if qualifier not in seen and what == "mesh node":   # a mesh shader may output nothing (DXC)
             report(codes.INVALID_MESH_OUTPUT, function.span,
                    f"{what} '{function.name}' needs an 'out {qualifier}' parameter (e.g. '{example}')")
     if info.indices is not None and info.primitives is not None:

@@ -17,8 +17,10 @@ Rules (DXC's, for its SPIR-V back end):
   with its semantic, `out` parameters) are SV_Target0-7 or SV_Depth;
 - a system value that wgc maps to no built-in (SV_ClipDistance, SV_Coverage, ...) is left to the
   target check (WG0642), as valid HLSL that wgc cannot express.
-- an amplification shader calls DispatchMesh(x, y, z, payload) once, with a groupshared payload (its
-  mesh shaders' `in payload`); no other entry point calls it (nodes: `nodes.py`, through `mesh.py`).
+- an amplification shader calls DispatchMesh(x, y, z, payload) once; no other entry point calls it
+  (nodes: `nodes.py`, through `mesh.py`). A payload that is not a groupshared variable is HLSL that
+  SPIR-V cannot express (the task payload is a variable of its own): WG0644 (`target.py`), as DXC's
+  SPIR-V back end refuses it.
 Other stages (vertex, geometry, hull, domain, ray tracing) are WG0640 (`target.py`).
 
 Invariants: never raises for bad input; an entry point with errors still gets its `NodeInfo`.
@@ -30,7 +32,7 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
 from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
-                           dispatch_mesh_calls, mesh_qualifier, task_payload)
+                           dispatch_mesh_calls, mesh_qualifier)
 from wgc.sema.nodes import NodeId, NodeInfo
 from wgc.diagnostics import Label
 from wgc.sema.stageio import flatten, target_index
@@ -95,11 +97,6 @@ def _dispatch_mesh(function: ir.Function, stage: str, report) -> None:  # type: 
     for call in calls[1:]:
         report(codes.INVALID_STAGE_ENTRY, call.span, "DispatchMesh may be called only once in an amplification shader",
                labels=[Label(calls[0].span, "it is first called here")])
-    for call in calls[:1]:
-        if task_payload(call) is None:
-            report(codes.INVALID_STAGE_ENTRY, call.args[3].span,
-                   "the payload of DispatchMesh must be a groupshared variable (it becomes the mesh shaders' "
-                   "task payload)")
 
 
 def _num_threads(entry: NodeInfo, attributes: dict[str, ir.Attribute], most: int, report) -> None:  # type: ignore[no-untyped-def]

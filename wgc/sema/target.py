@@ -51,6 +51,7 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   (`sema/stageio.py` has the table);
 - WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
   --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
+- WG0644: an amplification shader's DispatchMesh payload that is not a groupshared variable;
 - WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
@@ -75,7 +76,7 @@ from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import TypeLayout
-from wgc.sema.mesh import mesh_qualifier
+from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stageio import BUILTINS, flatten, unsupported
 from wgc.sema.stages import STAGES
@@ -136,6 +137,13 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span if param is not None else node.span,
                        f"'{variable.semantic}' on {where} of {what} has no SPIR-V built-in in wgc (there it maps "
                        f"{', '.join(BUILTINS[kind]) or 'no system value'})")
+        if node.stage == "amplification":
+            for call in dispatch_mesh_calls(node.function)[:1]:
+                if task_payload(call) is None:
+                    report(codes.TASK_PAYLOAD_NOT_GROUPSHARED, call.args[3].span,
+                           "the payload of DispatchMesh must be a groupshared variable: in SPIR-V the mesh shaders' "
+                           "task payload is a TaskPayloadWorkgroupEXT variable of its own (DXC's SPIR-V back end "
+                           "refuses it too)")
     meshes = [n for n in nodes if n.mesh is not None and n.mesh.topology is not None]
     if not split_nodes and meshes:
         first = meshes[0]

@@ -23,7 +23,8 @@ shader's result) are bound to; the stage's entry point and execution modes; OpSe
   entry point is OriginUpperLeft.
 - Compute: GLCompute with LocalSize; thread-group system values as the nodes'.
 - Amplification: TaskEXT with LocalSize; the groupshared variable given to DispatchMesh is a
-  TaskPayloadWorkgroupEXT variable (`task_payloads`), DispatchMesh is OpEmitMeshTasksEXT.
+  TaskPayloadWorkgroupEXT variable (`task_payloads`), DispatchMesh is a group barrier (as DXC) and
+  OpEmitMeshTasksEXT.
 
 Invariants: every variable made here is given to the caller, which lists it in the entry point's
 interface; nothing is re-checked (sema guarantees the parameters' shapes).
@@ -204,9 +205,12 @@ def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> i
 
 
 def mesh_counts(entries: list[NodeInfo]) -> tuple[int, int]:
-    """The largest vertex and primitive counts of the mesh entry points among `entries`."""
+    """The largest vertex and primitive counts of the mesh entry points among `entries` (at least 1:
+    Vulkan wants OutputVertices and OutputPrimitivesEXT above 0, also for a mesh shader that outputs
+    nothing, which DXC accepts)."""
     meshes = [e.mesh for e in entries if e.mesh is not None]
-    return (max((m.max_vertices for m in meshes), default=0), max((m.max_primitives for m in meshes), default=0))
+    return (max((m.max_vertices for m in meshes), default=1) or 1,
+            max((m.max_primitives for m in meshes), default=1) or 1)
 
 
 def task_payloads(entries: list[NodeInfo]) -> set[ir.Variable]:
@@ -222,7 +226,10 @@ def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     counts = [fl.convert(fl.value(a), a.type, t.UINT) for a in call.args[:3]]
     payload = fl.place(call.args[3])
     assert isinstance(payload, Place) and payload.storage == "TaskPayloadWorkgroupEXT", \
-        "sema: the payload is a groupshared variable (module.py declares it as the task payload)"
+        "sema.target: the payload is a groupshared variable (WG0644), declared as the task payload"
+    # the group's payload writes are made visible first, as DXC does (GroupMemoryBarrierWithGroupSync)
+    fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope("Workgroup"),
+              fl.ml.barrier_semantics("WorkgroupMemory"))
     fl.b.emit("OpEmitMeshTasksEXT", *counts, fl.pointer(payload))
     fl.b.label()
 
