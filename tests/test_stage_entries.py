@@ -281,3 +281,15 @@ def test_a_mesh_shader_may_output_nothing(tmp_path) -> None:
     c = compile_hlsl(source, tmp_path)
     assert {"OpExecutionMode %Nothing OutputVertices 1", "OpExecutionMode %Nothing OutputPrimitivesEXT 1"} <= \
         set(c.lines("OpExecutionMode"))
+
+
+def test_a_broken_dispatch_mesh_call_is_not_also_a_missing_one() -> None:
+    source = lines("struct P { uint x; };", "groupshared P g;",
+                   '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+                   "void Amp() { DispatchMesh(1, 1, 1, g, nope); }",
+                   '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+                   "void Amp2() { }")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0301", "use of undeclared identifier 'nope'"),
+        ("WG0390", "amplification shader 'Amp2' must call DispatchMesh(x, y, z, payload)")]

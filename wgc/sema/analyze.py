@@ -98,7 +98,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
     nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
-    stage_entries, stage_diagnostics = check_stages(ctx.module)
+    stage_entries, stage_diagnostics = check_stages(ctx.module, frozenset(broken_functions))
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
     sound: list[NodeInfo] = []

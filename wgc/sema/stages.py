@@ -43,7 +43,10 @@ GROUP_STAGES = {"compute": 1024, "mesh": 128, "amplification": 128}
 """Stages with a thread group, and the most threads one may have."""
 
 
-def check_stages(module: ir.Module) -> tuple[list[NodeInfo], list[Diagnostic]]:
+def check_stages(module: ir.Module, broken: frozenset[ir.Function] = frozenset()
+                 ) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """The entry points of `STAGES` and their diagnostics; `broken`: functions whose code has errors
+    (dropped calls there must not read as a missing DispatchMesh)."""
     diagnostics: list[Diagnostic] = []
 
     def report(kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
@@ -53,11 +56,11 @@ def check_stages(module: ir.Module) -> tuple[list[NodeInfo], list[Diagnostic]]:
     for function in module.functions:
         stage = function.shader_kind
         if stage in STAGES and function.body is not None:
-            entries.append(_entry(function, stage, report))  # type: ignore[arg-type]
+            entries.append(_entry(function, stage, report, function in broken))  # type: ignore[arg-type]
     return entries, diagnostics
 
 
-def _entry(function: ir.Function, stage: str, report) -> NodeInfo:  # type: ignore[no-untyped-def]
+def _entry(function: ir.Function, stage: str, report, broken: bool) -> NodeInfo:  # type: ignore[no-untyped-def]
     entry = NodeInfo(function, NodeId(function.name), stage, function.span, stage=stage)
     attributes = {a.key: a for a in function.attributes}
     if stage in GROUP_STAGES:
@@ -66,7 +69,7 @@ def _entry(function: ir.Function, stage: str, report) -> NodeInfo:  # type: igno
         entry.mesh = check_mesh(function, attributes, report, "mesh shader")
     else:
         check_misplaced_mesh_parameters(function, f"{stage} shaders", report)
-    _dispatch_mesh(function, stage, report)
+    _dispatch_mesh(function, stage, report, broken)
     for param in function.params:
         if mesh_qualifier(param) is not None:
             continue
@@ -85,13 +88,13 @@ def _entry(function: ir.Function, stage: str, report) -> NodeInfo:  # type: igno
     return entry
 
 
-def _dispatch_mesh(function: ir.Function, stage: str, report) -> None:  # type: ignore[no-untyped-def]
-    """DispatchMesh: once in an amplification shader, with a groupshared payload; nowhere else."""
+def _dispatch_mesh(function: ir.Function, stage: str, report, broken: bool) -> None:  # type: ignore[no-untyped-def]
+    """DispatchMesh: once in an amplification shader; nowhere else."""
     calls = dispatch_mesh_calls(function)
     if stage != "amplification":
         check_misplaced_dispatch_mesh(function, f"{stage} shaders", report)
         return
-    if not calls:
+    if not calls and not broken:    # a call with an error in it is not in the IR: no cascade
         report(codes.INVALID_STAGE_ENTRY, function.span,
                f"amplification shader '{function.name}' must call DispatchMesh(x, y, z, payload)")
     for call in calls[1:]:
