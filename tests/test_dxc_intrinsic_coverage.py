@@ -47,8 +47,6 @@ EXCLUDED_INTRINSICS = {
         "ProcessIsolineTessFactors", "ProcessQuadTessFactorsAvg", "ProcessQuadTessFactorsMax",
         "ProcessQuadTessFactorsMin", "ProcessTriTessFactorsAvg", "ProcessTriTessFactorsMax",
         "ProcessTriTessFactorsMin")},
-    "SetMeshOutputCounts": "mesh shader only (wgc compiles no mesh nodes)",
-    "DispatchMesh": "amplification shader only",
     **{f"tex{d}{v}": _LEGACY_TEX for d in ("1D", "2D", "3D", "CUBE") for v in ("", "bias", "grad", "lod", "proj")},
     # DXC-internal names that HLSL source cannot call
     "AllocateRayQuery": "hidden: DXC's internal helper of RayQuery objects",

@@ -278,9 +278,9 @@ def test_long_identifier_to_spirv() -> None:
 
 
 @pytest.mark.parametrize(("data", "expected"), [
-    (b"", "error: the input has no [Shader(\"node\")] function, so there is nothing to compile [WG0603]\n"
+    (b"", "error: the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification shader), so there is nothing to compile [WG0603]\n"
           "1 error generated.\n"),
-    (b"\xef\xbb\xbf", "error: the input has no [Shader(\"node\")] function, so there is nothing to compile "
+    (b"\xef\xbb\xbf", "error: the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification shader), so there is nothing to compile "
                       "[WG0603]\n1 error generated.\n"),
     (b"uint x;\0\n", "<stdin>:1:8: error: invalid character '\\x00' in source [WG0202]\n"
                      "uint x;\0\n"

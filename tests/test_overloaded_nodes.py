@@ -137,7 +137,7 @@ def test_entry_option_selects_one_overload_by_position(tmp_path):
     for missing in ("Leaf.3", "Root.1", "Leaf.0"):
         result = compile_source(OVERLOADS, tmp_path, entry=missing)
         assert [f"{d.code}: {d.message}" for d in result.diagnostics if d.severity >= Severity.ERROR] == [
-            f"WG0603: -E {missing}: no node shader function has that name"]
+            f"WG0603: -E {missing}: no node shader or entry point function has that name"]
 
 
 def test_entry_option_exit_code_on_the_command_line(run_wgc, tmp_path):

@@ -54,7 +54,7 @@ def test_a_field_redefinition_hides_no_node_rule() -> None:
         "<stdin>:2:20: note: previous definition is here",
         "struct Pair { uint a; float a; };",
         "                   ^",
-        "<stdin>:5:1: error: [NodeDispatchGrid] may only be used with broadcasting nodes [WG0402]",
+        "<stdin>:5:1: error: [NodeDispatchGrid] may only be used with broadcasting and mesh nodes [WG0402]",
         "[NodeDispatchGrid(4, 1, 1)]",
         "^~~~~~~~~~~~~~~~~~~~~~~~~~~",
         "<stdin>:11:6: error: broadcasting node 'B' needs [NodeDispatchGrid(x, y, z)] or "

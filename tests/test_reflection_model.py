@@ -467,8 +467,9 @@ def test_no_reflection_for_a_program_with_errors_or_nothing_to_compile(run_wgc, 
     (tmp_path / "empty.hlsl").write_text("float4 f() { return 0; }\n")
     empty = run_wgc("compile", "empty.hlsl", "--emit=reflection", cwd=tmp_path)
     assert (empty.returncode, empty.stdout) == (1, b"")
-    assert empty.stderr.decode() == ('error: the input has no [Shader("node")] function, so there is nothing '
-                                     "to compile [WG0603]\n1 error generated.\n")
+    assert empty.stderr.decode() == ('error: the input has no [Shader("node")] function (nor a compute, pixel, mesh '
+                                     "or amplification shader), so there is nothing to compile [WG0603]\n"
+                                     "1 error generated.\n")
     entry = run_wgc("compile", "bad.hlsl", "--emit=reflection", "-E", "Nope", cwd=tmp_path)
     assert entry.returncode == 1
 

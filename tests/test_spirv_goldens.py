@@ -29,7 +29,7 @@ LOOP_DEPTHS = {
 }
 LOOP_SAMPLES = set(LOOP_DEPTHS)
 NOT_EXPRESSIBLE = {"syntax_tour"}
-NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node"}
+NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node", "mesh_materials"}
 """Samples with several members of one node array: WG0604 (they keep function names as entry points)."""
 SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in NOT_EXPRESSIBLE)
 

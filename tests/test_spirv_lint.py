@@ -2,7 +2,7 @@
 
 Every case mutates the validated reference module of spirv-amdx.md §2.2 (`REFERENCE_AMDX`) so that
 it breaks exactly one rule. spirv-val (vulkan1.3) accepts every mutant, as §1.4 says; that is why
-the lint exists.
+the lint exists. The MeshEXT rules mutate the module wgc compiles for a small mesh node.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import pytest
 
 from test_spirv_builder import REFERENCE_AMDX
 from test_spirv_optimize import RICH_AMDX
+from spirv_util import words_of
+from wgc import driver
 from wgc.spirv import tools
 from wgc.spirv.lint import lint
 
@@ -172,3 +174,46 @@ def test_not_a_module():
     words[-1] = 2 << 16 | words[-1] & 0xFFFF      # OpFunctionEnd claiming a word past the end
     with pytest.raises(ValueError, match="malformed"):
         lint(words)
+
+
+# ---------------------------------------------------------------- MeshEXT entry points (mesh nodes)
+
+MESH_NODE = "\n".join((
+    "struct V { float4 pos : SV_Position; };",
+    '[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeDispatchGrid(2, 1, 1)] [NumThreads(3, 1, 1)]',
+    '[OutputTopology("triangle")]',
+    "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(i, 0, 0, 1);",
+    "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+    "}", ""))
+
+
+def mesh_module() -> str:
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=MESH_NODE.encode())
+    assert result.ok, result.diagnostics
+    return tools.disassemble(words_of(result.outputs["spirv"]), header=False)
+
+
+def test_a_mesh_node_module_is_clean() -> None:
+    assert lint(tools.assemble(mesh_module(), "vulkan1.3")) == []
+
+
+def test_coalescing_on_a_mesh_entry_point_is_caught_where_spirv_val_accepts_it() -> None:
+    old = "OpExecutionModeId %Draw StaticNumWorkgroupsAMDX %uint_2 %uint_1 %uint_1"
+    new = "OpExecutionMode %Draw CoalescingAMDX"
+    text = mesh_module()
+    assert text.count(old) == 1
+    words = tools.assemble(text.replace(old, new), "vulkan1.3")
+    assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []
+    assert lint(words) == ["%Draw: CoalescingAMDX on a MeshEXT entry point (allowed on GLCompute only)"]
+
+
+def test_amdx_entry_modes_belong_to_glcompute_and_mesh_entry_points() -> None:
+    text = mesh_module()
+    assert text.count("OpEntryPoint MeshEXT") == 1
+    words = tools.assemble(text.replace("OpEntryPoint MeshEXT", "OpEntryPoint TaskEXT"), "vulkan1.3")
+    problems = lint(words)
+    assert problems == [f"%Draw: {mode} on a TaskEXT entry point (allowed on GLCompute and MeshEXT only)"
+                        for mode in ("IsApiEntryAMDX", "ShaderIndexAMDX", "StaticNumWorkgroupsAMDX")]

@@ -302,7 +302,7 @@ def test_entry_option_selects_one_node(tmp_path):
     assert [line.split('"')[1] for line in c.lines("OpEntryPoint")] == ["B"]
     assert compile_errors(RECORDS + """
 [Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<Rec> input) { }
-""", tmp_path, entry="C") == ["WG0603: -E C: no node shader function has that name"]
+""", tmp_path, entry="C") == ["WG0603: -E C: no node shader or entry point function has that name"]
 
 
 def test_a_loop_is_unrolled_in_index_space(tmp_path):
@@ -320,7 +320,7 @@ def test_a_loop_is_unrolled_in_index_space(tmp_path):
 
 def test_no_node_shader_is_an_error(tmp_path):
     assert compile_errors("struct S { uint x; };\n", tmp_path) == [
-        "WG0603: the input has no [Shader(\"node\")] function, so there is nothing to compile"]
+        "WG0603: the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification shader), so there is nothing to compile"]
 
 
 def test_structs_with_bases_bools_and_matrices_in_records(tmp_path):

@@ -71,6 +71,77 @@ LOOP_CODES = {"WG0513", "WG0606", "WG0607", "WG0608", "WG0609"}
 """Target limits of Work Graph Loops: their sources need the opt-in."""
 
 TARGET_CASES = [
+    pytest.param("WG0640", lines(
+        "struct VOut { float4 pos : SV_Position; };",
+        '[Shader("vertex")]',
+        "VOut Main(uint id : SV_VertexID) { VOut o; o.pos = float4(id, 0, 0, 1); return o; }",
+        '[Shader("node")] [NodeLaunch("thread")]',
+        "void Work() { }"),
+        lines("<stdin>:2:1: error: 'Main' is a vertex shader, a stage wgc does not compile (wgc compiles node "
+              "shaders, mesh nodes included, and compute, pixel, mesh and amplification shaders) [WG0640]",
+              '[Shader("vertex")]',
+              "^~~~~~~~~~~~~~~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0640-vertex-shader"),
+    pytest.param("WG0642", lines(
+        "struct V { float4 pos : SV_Position; float2 clip : SV_ClipDistance; };",
+        '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+        '[OutputTopology("triangle")]',
+        "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "}"),
+        lines("<stdin>:4:50: error: 'SV_ClipDistance' on the vertices of mesh node 'Draw' has no SPIR-V built-in in "
+              "wgc (there it maps SV_Position) [WG0642]",
+              "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+              "                                                 ^~~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0642-clip-distance-on-a-mesh-vertex"),
+    pytest.param("WG0643", lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void Fill(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1]) { SetMeshOutputCounts(3, 1); }",
+        '[Shader("mesh")] [NumThreads(2, 1, 1)] [OutputTopology("line")]',
+        "void Edge(uint i : SV_GroupIndex, out vertices V verts[2], out indices uint2 segs[1]) { SetMeshOutputCounts(2, 1); }"),
+        lines("<stdin>:5:6: error: 'Edge' outputs lines and 'Fill' triangles: spirv-val holds every MeshEXT entry point "
+              "of a module to each index built-in, so they cannot share one module; compile with --split-nodes (one "
+              "module per entry point) or pick one with -E [WG0643]",
+              "void Edge(uint i : SV_GroupIndex, out vertices V verts[2], out indices uint2 segs[1]) "
+              "{ SetMeshOutputCounts(2, 1); }",
+              "     ^~~~",
+              "<stdin>:3:6: note: the other topology",
+              "void Fill(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1]) "
+              "{ SetMeshOutputCounts(3, 1); }",
+              "     ^~~~",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0643-triangles-and-lines-in-one-module"),
+    pytest.param("WG0644", lines(
+        "struct P { uint x; };",
+        '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+        "void Amp() { P p; p.x = 1; DispatchMesh(1, 1, 1, p); }"),
+        lines("<stdin>:3:50: error: the payload of DispatchMesh must be a groupshared variable: in SPIR-V the mesh "
+              "shaders' task payload is a TaskPayloadWorkgroupEXT variable of its own (DXC's SPIR-V back end refuses "
+              "it too) [WG0644]",
+              "void Amp() { P p; p.x = 1; DispatchMesh(1, 1, 1, p); }",
+              "                                                 ^",
+              TARGET_NOTE,
+              "1 error generated."), id="WG0644-local-task-payload"),
+    pytest.param("WG0641", lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+        '[OutputTopology("triangle")]',
+        "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}"),
+        lines("<stdin>:4:6: error: mesh node 'Draw' cannot be emulated: the emulated target (and 'wgc run') runs "
+              "compute work only, and a mesh node draws [WG0641]",
+              "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+              "     ^~~~",
+              "note: a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
+              "1 error generated."), id="WG0641-mesh-node-emulated"),
     pytest.param("WG0606", lines(
         "struct Item { uint x; };",
         THREAD, '[NodeID("A", 0)] [NodeIsProgramEntry]', LOOP4,
@@ -408,7 +479,8 @@ TARGET_CASES = [
 @pytest.mark.parametrize(("code", "source", "expected"), TARGET_CASES)
 def test_target_limits_are_reported_by_compile_only(code: str, source: str, expected: str) -> None:
     proposals = driver.PROPOSALS if code in LOOP_CODES else ()  # a loop needs the Work Graph Loops opt-in
-    assert rendered(source, debug_info=True, proposals=proposals) == expected  # -Zi: WG0625 needs it
+    target = "emulated" if code == "WG0641" else "amdx"       # a limit of the emulated target only
+    assert rendered(source, debug_info=True, proposals=proposals, target=target) == expected  # -Zi: WG0625 needs it
     for emit in ("ir", "json", "text"):           # the commands that show the program accept it
         result = run(source, emit, proposals=proposals)
         assert result.ok and result.outputs and not result.diagnostics, (emit, result.diagnostics)
@@ -421,6 +493,12 @@ def test_every_target_code_has_a_case() -> None:
     target_codes = {k.code for k in codes.ALL_KINDS if k.code.startswith("WG06")} - {"WG0603", "WG0604", "WG0605"}
     target_codes |= {"WG0450", "WG0453", "WG0454", "WG0513"}   # WG0513: the AMDX target's depth, a DefaultError warning
     assert target_codes == {p.values[0] for p in TARGET_CASES}
+
+
+def test_mixed_mesh_topologies_compile_one_module_each() -> None:
+    source = next(p.values[1] for p in TARGET_CASES if p.values[0] == "WG0643")
+    result = run(source, "spirv", split_nodes=True)
+    assert result.ok and sorted(result.outputs) == ["spirv:Edge", "spirv:Fill"]
 
 
 def test_only_the_nodes_compiled_are_checked_against_the_target() -> None:

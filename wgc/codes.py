@@ -159,6 +159,10 @@ SM69_CONSTANT_UNDER_LIB_6_8 = _kind(
 UNUSABLE_PARTIAL_SPECIALIZATION = _kind(
     "WG0383", W, "a partial specialisation whose arguments do not use one of its template parameters: it is never "
     "chosen (clang's and DXC's warning)", "unusable-partial-specialization")
+INVALID_STAGE_ENTRY = _kind(
+    "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
+    "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
+    "missing, repeated or outside an amplification shader")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -231,6 +235,17 @@ BARRIER_NODE_OUTPUT_DEVICE_SCOPE = _kind(
 DISPATCH_GRID_OVERWRITTEN = _kind(
     "WG0480", W, "a write of a whole RWDispatchNodeInputRecord record (or a struct holding its SV_DispatchGrid field) "
     "that overwrites the field (the spec: it must not be written; DXC accepts it)", "dispatch-grid-overwrite")
+# mesh nodes ([NodeLaunch("mesh")], Work Graphs tier 1.1, SM 6.9)
+MESH_NODE_UNDER_LIB_6_8 = _kind("WG0490", E, "a mesh node ([NodeLaunch(\"mesh\")]) under lib_6_8 (mesh nodes are SM 6.9)")
+INVALID_MESH_NODE_ATTRIBUTE = _kind(
+    "WG0491", E, "a mesh-node attribute rule broken: [OutputTopology] missing or not \"triangle\"/\"line\", more than "
+    "128 threads, a grid of more than 2^22 thread groups, or a mesh-only attribute on another node")
+MESH_NODE_OUTPUT = _kind("WG0492", E, "a node output on a mesh node (mesh nodes are leaves of the graph)")
+INVALID_MESH_OUTPUT = _kind(
+    "WG0493", E, "mesh output parameters (out vertices / indices / primitives) missing, repeated, not out arrays, "
+    "too large, of the wrong index type for the topology, or outside a mesh shader")
+INVALID_SET_MESH_OUTPUT_COUNTS = _kind(
+    "WG0494", E, "SetMeshOutputCounts outside a mesh shader or mesh node, or called more than once")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (overloads, or one [NodeID] written "
@@ -285,6 +300,16 @@ RAYQUERY_NOT_EXPRESSIBLE = _kind("WG0633", E, "a RayQuery in groupshared memory 
                                  "queries in Function or Private variables of their own)")
 UNDEFINED_FUNCTION = _kind("WG0628", E, "a function without a body called from a compiled node (a library links it; "
                            "Vulkan SPIR-V cannot import functions)")
+STAGE_NOT_SUPPORTED = _kind("WG0640", E, "an entry point of a shader stage wgc does not compile (vertex, geometry, "
+                             "hull, domain, ray tracing, ...)")
+MESH_OUTPUT_NOT_EXPRESSIBLE = _kind("WG0642", E, "a system value on a mesh output or a pixel input or output that wgc "
+                                    "maps to no SPIR-V built-in (SV_ClipDistance, SV_Coverage, SV_ShadingRate, ...)")
+MIXED_MESH_TOPOLOGIES = _kind("WG0643", E, "mesh entry points of different output topologies in one module (spirv-val "
+                              "holds every MeshEXT entry point of a module to each index built-in)")
+TASK_PAYLOAD_NOT_GROUPSHARED = _kind("WG0644", E, "a DispatchMesh payload that is not a groupshared variable (SPIR-V's "
+                                     "task payload is a TaskPayloadWorkgroupEXT variable of its own)")
+MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "
+                               "mesh nodes need a graphics pipeline)")
 
 
 # WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------

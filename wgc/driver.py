@@ -432,11 +432,14 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
-    nodes, unselectable = select_nodes(analysis.nodes, options.entry)  # type: ignore[union-attr]
+    # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
+    # emulated one (what `wgc run` executes) runs the graph only
+    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []  # type: ignore[union-attr]
+    nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, options.entry)  # type: ignore[union-attr]
     if unselectable:
         return {}, unselectable, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
-                          options.index_space_loops)
+                          index_space=options.index_space_loops, split_nodes=options.split_nodes)
     if has_errors(limits):
         return {}, limits, None
     warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns

@@ -231,6 +231,8 @@ class Field:
     row_major: bool | None = None
     """True/False when `row_major`/`column_major` was written; None for the default."""
     span: Any = field(default=None, repr=False)
+    interpolation: frozenset[str] = frozenset()
+    """Interpolation modifiers written on the field (nointerpolation, noperspective, linear, centroid, sample)."""
 
 
 @dataclass(eq=False)

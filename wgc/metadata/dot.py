@@ -114,7 +114,8 @@ def _node_statement(node: dict[str, Any]) -> str:
         lines.append(f"({key})")
     if node.get("entry_point") and node["entry_point"] != node["id"]["name"]:   # node-array members
         lines.append(f"entry point {node['entry_point']}")
-    lines.append(node.get("launch", "?"))
+    mesh = node.get("mesh")
+    lines.append(f"mesh ({mesh['output_topology']})" if mesh else node.get("launch", "?"))
     inp = node.get("input")
     lines.append("no input" if inp is None else inp.get("record") or inp.get("kind", "?"))
     stages = stages_text(node)

@@ -19,13 +19,18 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
 
             Entry properties follow DXC's `EmitDxilEntryProperties`/`EmitDxilNodeState`
             (dxc.md §4.1): ShaderKind 8 = 15; NodeLaunchType 13 (1 broadcasting,
-            2 coalescing, 3 thread); NodeIsProgramEntry 14 = i1 true, only when
+            2 coalescing, 3 thread, 4 mesh); NodeIsProgramEntry 14 = i1 true, only when
             [NodeIsProgramEntry] is written (as DXC); NodeID 15 = !{!"name", i32 i}
             (always); NodeLocalRootArgumentsTableIndex 16 (always, -1 by default);
             NodeShareInputOf 17 (if set); NodeDispatchGrid 18 (if nonzero);
             NodeMaxDispatchGrid 22 (if set); NodeMaxRecursionDepth 19 (if nonzero);
             NodeInputs 20 (if an input is declared); NodeOutputs 21 (if any);
-            NumThreads 4 (always).  Then, for loop entries only, the experimental tags.
+            NumThreads 4 (always).  Then, for mesh nodes only, the tags of DXC's mesh-nodes
+            preview (v1.8.2405-mesh-nodes-preview): MeshOutputTopology 65536 (i32: 1 line,
+            2 triangle), MeshMaxVertexCount 65537, MeshMaxPrimitiveCount 65538 (the preview's
+            source spells it 655368, a typo), and MaxInputRecordsPerGraphEntryRecord 65539
+            `!{i32 count, i1 sharedAcrossNodeArray}` when written.  Then, for loop entries
+            only, the experimental tags.
 
             Node I/O tuples (dxc.md §4.2): inputs `1 flags, 2 record type (if size > 0),
             3 MaxRecords (if nonzero)`; outputs `1 flags, 2 record type (if size > 0),
@@ -90,6 +95,11 @@ TAG_NODE_MAX_RECURSION_DEPTH = 19
 TAG_NODE_INPUTS = 20
 TAG_NODE_OUTPUTS = 21
 TAG_NODE_MAX_DISPATCH_GRID = 22
+TAG_NODE_MESH_OUTPUT_TOPOLOGY = 65536           # experimental (DXC's mesh-nodes preview)
+TAG_NODE_MESH_MAX_VERTEX_COUNT = 65537
+TAG_NODE_MESH_MAX_PRIMITIVE_COUNT = 65538
+TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD = 65539
+MESH_OUTPUT_TOPOLOGIES = {"line": 1, "triangle": 2}   # DXIL::MeshOutputTopology
 TAG_NODE_MAX_LOOP_ITERATIONS = 0x20000          # experimental (wgc)
 TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION = 0x20001  # experimental (wgc)
 EXPERIMENTAL_TAGS = (("NodeMaxLoopIterations", TAG_NODE_MAX_LOOP_ITERATIONS),
@@ -101,7 +111,7 @@ IO_MAX_RECORDS_PER_NODE = 7
 RECORD_SIZE, RECORD_SV_DISPATCH_GRID, RECORD_ALIGNMENT = 0, 1, 2
 COMPONENT_U16, COMPONENT_U32 = 3, 5
 
-LAUNCH_TYPES = {"broadcasting": 1, "coalescing": 2, "thread": 3}
+LAUNCH_TYPES = {"broadcasting": 1, "coalescing": 2, "thread": 3, "mesh": 4}
 
 IO_INPUT, IO_OUTPUT, IO_READ_WRITE, IO_EMPTY_RECORD, IO_NODE_ARRAY = 0x1, 0x2, 0x4, 0x8, 0x10
 IO_THREAD_RECORD, IO_GROUP_RECORD, IO_DISPATCH_RECORD = 0x20, 0x40, 0x60
@@ -159,6 +169,12 @@ def _true() -> Any:
     from llvmlite import ir
 
     return ir.Constant(ir.IntType(1), True)
+
+
+def _false() -> Any:
+    from llvmlite import ir
+
+    return ir.Constant(ir.IntType(1), False)
 
 
 class _Builder:
@@ -236,6 +252,16 @@ class _Builder:
         if outputs:
             ops += [_i32(TAG_NODE_OUTPUTS), self.md([self.output_state(out) for out in outputs])]
         ops += [_i32(TAG_NUM_THREADS), self.ints(node.get("num_threads") or [1, 1, 1])]
+        mesh = node.get("mesh")
+        if mesh:
+            ops += [_i32(TAG_NODE_MESH_OUTPUT_TOPOLOGY), _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh["output_topology"], 0)),
+                    _i32(TAG_NODE_MESH_MAX_VERTEX_COUNT), _i32(mesh["max_vertices"]),
+                    _i32(TAG_NODE_MESH_MAX_PRIMITIVE_COUNT), _i32(mesh["max_primitives"])]
+            per_entry = mesh.get("max_input_records_per_graph_entry_record")
+            if per_entry:
+                ops += [_i32(TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD),
+                        self.md([_i32(per_entry["count"]), _true() if per_entry["shared_across_node_array"]
+                                 else _false()])]
         loop_entry = node.get("loop_entry")
         if loop_entry:
             ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry["max_iterations"]),

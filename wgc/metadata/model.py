@@ -109,6 +109,7 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
         "loop": graph_name[loop.entry.key] if loop is not None else None,
         "depth": graph.depth_of.get(node.key, 0),
         "groupshared_bytes": node.groupshared_bytes,
+        "mesh": _mesh(node),
         "input": _input(node.input),
         "outputs": [_output(o) for o in node.outputs],
         "backing_bytes": graph.backing_of.get(node.key, 0),
@@ -117,6 +118,21 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
                    for s in stages.stages()],
         "stage_stride": stages.stride,
         "max_node_recursion": stages.max_recursion,
+    }
+
+
+def _mesh(node: NodeInfo) -> dict[str, Any] | None:
+    """A mesh node's mesh-shader properties (None for the other launch modes)."""
+    mesh = node.mesh
+    if mesh is None:
+        return None
+    per_entry = node.max_input_records_per_graph_entry_record
+    return {
+        "output_topology": mesh.topology,
+        "max_vertices": mesh.max_vertices,
+        "max_primitives": mesh.max_primitives,
+        "max_input_records_per_graph_entry_record": (
+            {"count": per_entry[0], "shared_across_node_array": per_entry[1]} if per_entry else None),
     }
 
 

@@ -180,6 +180,15 @@ def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) ->
         body.append(f"local root arguments table index: {node['local_root_arguments_table_index']}")
     if node.get("groupshared_bytes"):
         body.append(f"groupshared: {_bytes(node['groupshared_bytes'])}")
+    mesh = node.get("mesh")
+    if mesh:
+        line = (f"mesh: {mesh['output_topology']} topology, max {mesh['max_vertices']} vertices, "
+                f"max {mesh['max_primitives']} primitives")
+        per_entry = mesh.get("max_input_records_per_graph_entry_record")
+        if per_entry:
+            shared = ", shared across the node array" if per_entry["shared_across_node_array"] else ""
+            line += f", max {per_entry['count']} input records per graph entry record{shared}"
+        body.append(line)
     body.append(_input_line(node))
     outputs = node.get("outputs") or []
     if not outputs:

@@ -2,8 +2,9 @@
 
 Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
 identifiers of those the parser skipped) and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics)`: the checked `ir.Module`, the node
-shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), and every
+Output: `Analysis(module, nodes, graph, diagnostics, stage_entries)`: the checked `ir.Module`, the
+node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
+pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), and every
 diagnostic of the stage (the products are only meant for later stages when no diagnostic is
 an error; inspect shows the graph of the sound nodes beside the errors).
 
@@ -46,6 +47,7 @@ from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
+from wgc.sema.entry_stages import check_stages
 from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable_functions, walk_body
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
@@ -63,6 +65,8 @@ class Analysis:
     diagnostics: tuple[Diagnostic, ...]
     nodes: tuple[NodeInfo, ...] = ()
     graph: GraphInfo | None = None
+    stage_entries: tuple[NodeInfo, ...] = ()
+    """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
 
 
 def builtin_scope() -> Scope:
@@ -94,6 +98,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
     nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
+    stage_entries, stage_diagnostics = check_stages(ctx.module, frozenset(broken_functions))
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()
     sound: list[NodeInfo] = []
@@ -114,8 +119,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
-    diagnostics = written + ctx.diagnostics + node_diagnostics + graph_diagnostics
-    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph)
+    diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries))
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic],

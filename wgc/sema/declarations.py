@@ -60,7 +60,9 @@ IMAGE_FORMATS = (
 """The spellings dxc accepts in `[[vk::image_format]]` (case-insensitive)."""
 _DIRECTIONS = {"in": ir.Direction.IN, "out": ir.Direction.OUT, "inout": ir.Direction.INOUT}
 _KEPT_MODIFIERS = frozenset({"globallycoherent", "precise", "row_major", "column_major", "nointerpolation",
-                             "linear", "centroid", "noperspective", "sample", "uniform"})
+                             "linear", "centroid", "noperspective", "sample", "uniform",
+                             "vertices", "indices", "primitives", "payload"})
+INTERPOLATION_MODIFIERS = frozenset({"nointerpolation", "noperspective", "linear", "centroid", "sample"})
 GLOBALS_BLOCK = "$Globals"
 
 
@@ -242,7 +244,8 @@ class DeclarationChecker:
             if inherited and isinstance(inherited[0].entity, FieldEntity) and inherited[0].entity.index < base_count:
                 self.ctx.scope.hide(declarator.name)  # C++ name lookup: the derived member hides the base's
             if self._add_symbol(Symbol(declarator.name, SymbolKind.FIELD, FieldEntity(struct, index), span)):
-                struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span))
+                struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span,
+                                             frozenset(decl.modifiers) & INTERPOLATION_MODIFIERS))
 
     def _anonymous_member(self, struct: t.StructType, decl: ast.StructDecl, base_count: int) -> None:
         """`struct { uint3 grid : SV_DispatchGrid; };` inside a struct: an unnamed field whose own

@@ -719,10 +719,12 @@ class ExpressionChecker:
                             "array, vector, matrix or indexable object")
             return None
         scalar = t.element_scalar(index.type)
-        if scalar is None or t.component_count(index.type) != 1 or scalar.is_float:
+        if scalar is None or t.component_count(index.type) != 1:
             self.ctx.report(codes.TYPE_MISMATCH, index.span, f"array subscript must be an integer, not {describe(index.type)}")
             return None
-        index = self.make_convert(self._scalar(self._drop_enums(index)), t.UINT if scalar.kind is t.ScalarKind.BOOL else scalar)
+        # a floating-point subscript converts to uint, as in DXC (SemaExpr.cpp, CK_FloatingToIntegral)
+        wanted = t.UINT if scalar.kind is t.ScalarKind.BOOL or scalar.is_float else scalar
+        index = self.make_convert(self._scalar(self._drop_enums(index)), wanted)
         value = self.fold_quietly(index)
         if isinstance(value, int) and length is not None and not 0 <= value < length:
             what = "array" if isinstance(type_, t.ArrayType) else ("vector" if isinstance(type_, t.VectorType) else "matrix")

@@ -124,7 +124,7 @@ _CONCRETE = {"bool": t.BOOL, "int": t.INT, "uint": t.UINT, "float": t.FLOAT, "do
 @dataclass(frozen=True)
 class _Pattern:
     mode: str                          # "in", "out" or "inout"
-    component: str                     # a component variable, a concrete scalar name, "void" or "object"
+    component: str                     # a component variable, a concrete scalar name, "void", "object" or "udt"
     shape: tuple[str, ...] | None      # None scalar; () the shape variable; (d,) vector; (r, c) matrix
 
     def text(self) -> str:
@@ -177,7 +177,7 @@ def _decl(text: str, shapes: str = "svm", **classes: ComponentClass) -> Signatur
     patterns = tuple(_parse_pattern(p) for p in re.split(r",(?![^<]*>)", params)) if params.strip() else ()
     for pattern in (_parse_pattern(result), *patterns):
         known = pattern.component in classes or pattern.component in _CONCRETE
-        assert known or pattern.component in ("void", "object"), text
+        assert known or pattern.component in ("void", "object", "udt"), text
     return Signature(name, _parse_pattern(result), patterns, tuple(classes.items()), shapes, variadic)
 
 
@@ -289,6 +289,10 @@ def _build_table() -> dict[str, tuple[Signature, ...]]:
     add(_decl("bool CheckAccessFullyMapped(uint)"))
     add(_decl("bool IsHelperLane()"))
 
+    # mesh shaders and mesh nodes
+    add(_decl("void SetMeshOutputCounts(uint, uint)"))
+    add(_decl("void DispatchMesh(uint, uint, uint, udt)"))
+
     # barriers
     for name in ("GroupMemoryBarrier", "DeviceMemoryBarrier", "AllMemoryBarrier"):
         add(_decl(f"void {name}()"))
@@ -392,7 +396,7 @@ class _Binding:
     def concrete(self, pattern: _Pattern, arg: t.Type | None) -> t.Type | None:
         if pattern.component == "void":
             return t.VOID
-        if pattern.component == "object":
+        if pattern.component in ("object", "udt"):
             return arg
         element = _CONCRETE.get(pattern.component) or self.components[pattern.component]
         if pattern.shape is None:
@@ -476,6 +480,8 @@ def _instantiate(sig: Signature, args: Sequence[t.Type]) -> tuple[Resolved, tupl
         param = binding.concrete(pattern, arg)
         if pattern.component == "object":
             conversion = EXACT if isinstance(arg, (t.ResourceType, t.NodeObjectType)) else None
+        elif pattern.component == "udt":                 # a user-defined type: any struct, as it is
+            conversion = EXACT if isinstance(arg, t.StructType) else None
         elif pattern.mode == "inout":
             conversion = EXACT if arg is param else None
         elif pattern.mode == "out":

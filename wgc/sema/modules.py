@@ -55,7 +55,8 @@ def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[Nod
         chosen = list(nodes)
         if not chosen:
             return [], [codes.NO_NODE_TO_COMPILE(
-                None, "the input has no [Shader(\"node\")] function, so there is nothing to compile")]
+                None, "the input has no [Shader(\"node\")] function (nor a compute, pixel, mesh or amplification "
+                "shader), so there is nothing to compile")]
         return chosen, []
     named = list(zip(nodes, selectors(nodes)))
     chosen = [n for n, spelling in named if spelling == entry]
@@ -67,7 +68,7 @@ def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[Nod
             None, f"-E {entry}: {len(candidates)} node shaders have that name (overloads); choose one: "
             + ", ".join(f"-E {spelling}" for _, spelling in candidates),
             labels=[Label(n.span, f"-E {spelling}: '{n.function.signature}'") for n, spelling in candidates])]
-    return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader function has that name")]
+    return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader or entry point function has that name")]
 
 
 def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:
@@ -128,7 +129,7 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "
             diagnostics.append(codes.NODE_ARRAY_ENTRY_POINT_NAME(
                 clash[1].span, f"nodes {functions} are members of node array '{clash[0].id.name}' in "
                 f"one module: their entry points {naming(clash)}, because one module cannot "
-                "hold two GLCompute entry points of one name",
+                f"hold two {'MeshEXT' if clash[0].mesh is not None else 'GLCompute'} entry points of one name",
                 notes=(f"set VkPipelineShaderStageNodeCreateInfoAMDX::pName to '{clash[0].id.name}' "
                        "(and index to the NodeID index) for each of them, or compile with "
                        "--split-nodes (one module per node, entry points named by NodeID)"

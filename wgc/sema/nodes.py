@@ -4,7 +4,8 @@ records and system values, and the node's description for the graph analysis.
 Input: the checked `ir.Module` and the `SemaOptions` (the profile, `lib_6_8` or `lib_6_9`, both
 the released rules; and the opt-ins to the MaxRecordsPerNode and Work Graph Loops proposals,
 `-fmax-records-per-node` / `-fwork-graph-loops`, which apply under lib_6_9 only).
-Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch, attribute
+Output: one `NodeInfo` per `[Shader("node")]` function (data only: ids, launch (broadcasting,
+coalescing, thread or mesh; a mesh node's mesh part is `mesh.py`'s), attribute
 values, input, outputs with their budgets and targets, and a key unique among the node shaders:
 the function name, `name.N` for the N-th node shader of one name, N >= 2) and the diagnostics of
 `../shared/reference/workgraph-rules.md` §1.2–§1.8 and proposal 0025 (WG04xx).
@@ -49,14 +50,17 @@ from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
+from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
+                           check_misplaced_mesh_parameters, mesh_qualifier)
 from wgc.sema.uniformity import all_exprs, reachable_functions
 from wgc.source import Span
 
 NK = t.NodeObjectKind
-LAUNCHES = ("broadcasting", "coalescing", "thread")
+LAUNCHES = ("broadcasting", "coalescing", "thread", "mesh")
 UNBOUNDED = 0xFFFFFFFF
 MAX_GRID_COMPONENT = 65535
 MAX_GRID_PRODUCT = 2**24 - 1
+MAX_MESH_GRID_PRODUCT = 2**22
 MAX_RECURSION_LIB_6_8 = 32
 MAX_COUNT_24 = 2**24 - 2
 MAX_RECORDS_PER_LOOP_ITERATION = 256
@@ -64,9 +68,10 @@ MAX_RECORDS_PER_LOOP_ITERATION = 256
 FUNCTION_ATTRIBUTES = frozenset({
     "shader", "nodelaunch", "numthreads", "nodedispatchgrid", "nodemaxdispatchgrid", "nodeisprogramentry",
     "nodeid", "nodelocalrootargumentstableindex", "nodeshareinputof", "nodemaxrecursiondepth",
-    "nodemaxloopiterations", "nodemaxrecordsperloopiteration", "wavesize",
+    "nodemaxloopiterations", "nodemaxrecordsperloopiteration", "wavesize", "outputtopology",
+    "nodemaxinputrecordspergraphentryrecord",
 })
-NODE_ONLY_FUNCTION_ATTRIBUTES = FUNCTION_ATTRIBUTES - {"shader", "numthreads", "wavesize"}
+NODE_ONLY_FUNCTION_ATTRIBUTES = FUNCTION_ATTRIBUTES - {"shader", "numthreads", "wavesize", "outputtopology"}
 OUTPUT_ATTRIBUTES = frozenset({
     "maxrecords", "maxrecordssharedwith", "nodeid", "allowsparsenodes", "nodearraysize", "unboundedsparsenodes",
     "maxrecordspernode",
@@ -75,13 +80,14 @@ INPUT_KINDS = {
     "broadcasting": (NK.DISPATCH_NODE_INPUT_RECORD, NK.RW_DISPATCH_NODE_INPUT_RECORD),
     "coalescing": (NK.GROUP_NODE_INPUT_RECORDS, NK.RW_GROUP_NODE_INPUT_RECORDS, NK.EMPTY_NODE_INPUT),
     "thread": (NK.THREAD_NODE_INPUT_RECORD, NK.RW_THREAD_NODE_INPUT_RECORD),
+    "mesh": (NK.DISPATCH_NODE_INPUT_RECORD,),
 }
 SYSTEM_VALUES = {
     # name: (launch modes that provide it, largest component count)
-    "sv_groupthreadid": (("broadcasting", "coalescing"), 3),
-    "sv_groupindex": (("broadcasting", "coalescing"), 1),
-    "sv_groupid": (("broadcasting",), 3),
-    "sv_dispatchthreadid": (("broadcasting",), 3),
+    "sv_groupthreadid": (("broadcasting", "coalescing", "mesh"), 3),
+    "sv_groupindex": (("broadcasting", "coalescing", "mesh"), 1),
+    "sv_groupid": (("broadcasting", "mesh"), 3),
+    "sv_dispatchthreadid": (("broadcasting", "mesh"), 3),
 }
 
 
@@ -183,6 +189,13 @@ class NodeInfo:
     """[NodeLaunch] names no launch mode (reported): `launch` is a stand-in, its rules are not checked."""
     declares_repetition: bool = False
     """A loop attribute, or a rejected `[NodeMaxRecursionDepth]`, is written: a self edge is intended."""
+    mesh: MeshInfo | None = None
+    """Mesh nodes and mesh shaders: the topology and the mesh outputs (`mesh.py`)."""
+    stage: str = "node"
+    """"node"; for the entry points of other stages compiled beside the nodes (`entry_stages.py`: never in
+    the graph) "compute", "pixel", "mesh" or "amplification", and `launch` is the stage too."""
+    max_input_records_per_graph_entry_record: tuple[int, bool] | None = None
+    """Mesh nodes: [NodeMaxInputRecordsPerGraphEntryRecord(count, sharedAcrossNodeArray)]."""
     key: str = ""
     """Unique and stable among the file's node shaders (`overload_keys`): what the graph, the modules,
     `-E`, `--split-nodes` file names and `wgc inspect` tell nodes apart by. Not given: the function name."""
@@ -330,17 +343,19 @@ class NodeChecker:
             return "broadcasting"
         values = attribute.values()
         value = values[0] if len(values) == 1 else None
+        if value == "mesh" and self.options.profile == "lib_6_8":
+            self.report(codes.MESH_NODE_UNDER_LIB_6_8, attribute.span,
+                        "mesh nodes need shader model 6.9 (Work Graphs tier 1.1): compile with -T lib_6_9")
         if value in LAUNCHES:
             return value  # type: ignore[return-value]
         hint = ""
         if isinstance(value, str) and value.lower() in LAUNCHES:
             hint = f" (launch modes are case-sensitive: write \"{value.lower()}\")"
-        elif value == "mesh":
-            hint = " (mesh nodes are not supported by wgc)"
         if isinstance(value, str):
-            message = f"invalid node launch mode \"{value}\": expected \"broadcasting\", \"coalescing\" or \"thread\"{hint}"
+            message = (f"invalid node launch mode \"{value}\": expected \"broadcasting\", \"coalescing\", \"thread\" "
+                       f"or \"mesh\"{hint}")
         else:
-            message = "[NodeLaunch] takes one string: \"broadcasting\", \"coalescing\" or \"thread\""
+            message = "[NodeLaunch] takes one string: \"broadcasting\", \"coalescing\", \"thread\" or \"mesh\""
         self.report(codes.INVALID_LAUNCH, attribute.span, message)
         return "broadcasting"
 
@@ -368,6 +383,11 @@ class NodeChecker:
                 if launch == "thread" and values != (1, 1, 1):
                     self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, threads.span,
                                 "thread launch nodes run one thread: [NumThreads] must be (1, 1, 1) or absent")
+                elif launch == "mesh" and values[0] * values[1] * values[2] > MAX_MESH_THREADS:
+                    self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, threads.span,
+                                f"[NumThreads({values[0]}, {values[1]}, {values[2]})] asks for "
+                                f"{values[0] * values[1] * values[2]} threads; a mesh node runs at most "
+                                f"{MAX_MESH_THREADS} threads per group")
                 elif values[2] > 64 or values[0] * values[1] * values[2] > 1024:
                     self.report(codes.ATTRIBUTE_OUT_OF_RANGE, threads.span,
                                 f"[NumThreads({values[0]}, {values[1]}, {values[2]})] exceeds the limits: "
@@ -376,6 +396,8 @@ class NodeChecker:
                     node.num_threads = values  # type: ignore[assignment]
         if "nodeisprogramentry" in attributes:
             node.program_entry_explicit = True
+        self._mesh_attributes(node, attributes)
+        self._dispatch_mesh(node)
         if "nodeid" in attributes:
             node_id = self._node_id(attributes["nodeid"])
             if node_id is not None:
@@ -396,17 +418,47 @@ class NodeChecker:
             "nodemaxrecordsperloopiteration" in attributes or \
             "nodemaxrecursiondepth" in attributes and node.max_recursion_depth is None
 
+    def _mesh_attributes(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
+        """A mesh node's topology and mesh outputs (`mesh.py`); the mesh-only attributes elsewhere."""
+        per_entry = attributes.get("nodemaxinputrecordspergraphentryrecord")
+        if node.launch == "mesh":
+            node.mesh = check_mesh(node.function, attributes, self.report)
+            if per_entry is not None:
+                node.max_input_records_per_graph_entry_record = self._per_entry_record(per_entry)
+            return
+        for key in ("outputtopology", "nodemaxinputrecordspergraphentryrecord"):
+            attribute = attributes.get(key)
+            if attribute is not None:
+                self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] may only be used with mesh nodes")
+        check_misplaced_mesh_parameters(node.function, f"{node.launch} nodes", self.report)
+
+    def _dispatch_mesh(self, node: NodeInfo) -> None:
+        check_misplaced_dispatch_mesh(node.function, f"{node.launch} nodes", self.report)
+
+    def _per_entry_record(self, attribute: ir.Attribute) -> tuple[int, bool] | None:
+        """[NodeMaxInputRecordsPerGraphEntryRecord(count, sharedAcrossNodeArray = false)]."""
+        values = attribute.values()
+        shared = values[1] if len(values) == 2 else False
+        if len(values) == 2 and not isinstance(shared, bool):
+            self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.args[1].span,
+                        f"[{attribute.name}] sharedAcrossNodeArray must be true or false")
+            return None
+        first = ir.Attribute(attribute.name, attribute.args[:1], attribute.span) if len(values) == 2 else attribute
+        count = self._ints(first, (1,), 1, 2**31 - 1, "record count")
+        return (count[0], bool(shared)) if count is not None else None
+
     def _dispatch_grid_rules(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         fixed, maximum = attributes.get("nodedispatchgrid"), attributes.get("nodemaxdispatchgrid")
-        if node.launch != "broadcasting":
+        if node.launch not in ("broadcasting", "mesh"):
             for attribute in (fixed, maximum):
                 if attribute is not None:
                     self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, attribute.span,
-                                f"[{attribute.name}] may only be used with broadcasting nodes")
+                                f"[{attribute.name}] may only be used with broadcasting and mesh nodes")
             return
         if fixed is None and maximum is None:
             self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
-                        f"broadcasting node '{node.function.name}' needs [NodeDispatchGrid(x, y, z)] or "
+                        f"{node.launch} node '{node.function.name}' needs [NodeDispatchGrid(x, y, z)] or "
                         "[NodeMaxDispatchGrid(x, y, z)]")
             return
         if fixed is not None and maximum is not None:
@@ -417,7 +469,12 @@ class NodeChecker:
             attribute = fixed or maximum
             assert attribute is not None
             values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
-            if values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
+            if values is not None and node.launch == "mesh" and values[0] * values[1] * values[2] > MAX_MESH_GRID_PRODUCT:
+                self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, attribute.span,
+                            f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; a mesh node "
+                            f"launches at most {MAX_MESH_GRID_PRODUCT} (2^22)")
+                values = None
+            elif values is not None and values[0] * values[1] * values[2] > MAX_GRID_PRODUCT:
                 self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
                             f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; at most "
                             f"{MAX_GRID_PRODUCT} (2^24-1) are allowed")
@@ -432,7 +489,7 @@ class NodeChecker:
             record = node.input.record if node.input is not None else None
             where = f"record '{record}'" if record is not None else "the node (it has no input record)"
             self.report(codes.INVALID_DISPATCH_GRID, node.span,
-                        f"broadcasting node '{node.function.name}' has [NodeMaxDispatchGrid], so its input record "
+                        f"{node.launch} node '{node.function.name}' has [NodeMaxDispatchGrid], so its input record "
                         f"needs an SV_DispatchGrid field; {where} has none",
                         labels=[Label(maximum.span, "[NodeMaxDispatchGrid] is given here")])
 
@@ -484,7 +541,14 @@ class NodeChecker:
             elif isinstance(type_, t.NodeObjectType) and type_.kind.is_input:
                 self._input(node, param, type_)
             elif isinstance(type_, t.NodeObjectType) and type_.kind.is_output:
-                self._output(node, param, type_)
+                if node.launch == "mesh":
+                    self.report(codes.MESH_NODE_OUTPUT, param.span,
+                                f"mesh node '{node.function.name}' cannot have node outputs: mesh nodes are the "
+                                "leaves of a work graph")
+                else:
+                    self._output(node, param, type_)
+            elif mesh_qualifier(param) is not None:
+                pass   # mesh outputs: `mesh.py` (mesh nodes), `_mesh_attributes` (other nodes)
             elif isinstance(type_, t.NodeObjectType):
                 self.report(codes.INVALID_NODE_PARAMETER, param.span,
                             f"'{type_}' cannot be a node shader parameter; obtain it from an output's "
@@ -757,7 +821,7 @@ class NodeChecker:
         if node.launch not in launches:
             self.report(codes.INVALID_SYSTEM_VALUE, span,
                         f"'{semantic}' is not available in {node.launch} launch nodes "
-                        f"(only in {' and '.join(launches)} nodes)")
+                        f"(only in {_and(launches)} nodes)")
             return
         scalar = t.element_scalar(type_)
         count = t.component_count(type_)
@@ -850,6 +914,11 @@ def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
         if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
             used[id(expr.variable)] = expr.variable
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
+
+
+def _and(words: tuple[str, ...] | list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def overload_keys(names: list[str]) -> list[str]:

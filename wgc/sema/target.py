@@ -54,6 +54,15 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0625: a NUL character in a string SPIR-V carries as a literal string, which ends at a NUL: the
   source text `-Zi` embeds (OpSource), a NodeID name (OpEntryPoint, OpConstantStringAMDX) of a node,
   an output target or a [NodeShareInputOf];
+- WG0640: an entry point of a stage wgc does not compile (`[Shader("vertex")]`, geometry, hull,
+  domain, ray tracing: all but node and `entry_stages.STAGES`), said rather than leaving it out;
+- WG0642: a system value on the vertices or primitives of a mesh node or mesh shader, or on a pixel
+  shader input or output, that wgc maps to no built-in
+  (`sema/stageio.py` has the table);
+- WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
+  --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
+- WG0644: an amplification shader's DispatchMesh payload that is not a groupshared variable;
+- WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
@@ -78,9 +87,12 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
-from wgc.sema.layout import TypeLayout
+from wgc.sema.entry_stages import STAGES
 from wgc.sema.graph import GraphInfo
+from wgc.sema.layout import TypeLayout
+from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.stageio import BUILTINS, flatten, unsupported
 from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
                              unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
@@ -97,10 +109,10 @@ _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
 def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
-                 target: str = "amdx", index_space: bool = False) -> list[Diagnostic]:
+                 target: str = "amdx", index_space: bool = False, split_nodes: bool = False) -> list[Diagnostic]:
     """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
     `embedded_source`, the main file when `-Zi` embeds it; `index_space`: the emulated target
-    lowers loops in index space as the AMDX target does."""
+    lowers loops in index space as the AMDX target does; `split_nodes`: one module per entry point."""
     diagnostics: list[Diagnostic] = []
     amdx = target == "amdx"
 
@@ -124,6 +136,48 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 report(codes.SOURCE_NOT_EMBEDDABLE, span,
                        f"the node name '{shown}' of {owner} holds a NUL character, which ends a SPIR-V literal "
                        "string")
+
+    for function in analysis.module.functions:   # entry points of other stages: never silently dropped
+        kind = function.shader_kind
+        if kind is not None and kind != "node" and kind not in STAGES:
+            shader = ir.find_attribute(function.attributes, "shader")
+            report(codes.STAGE_NOT_SUPPORTED, shader.span if shader is not None else function.span,
+                   f"'{function.name}' is a {kind} shader, a stage wgc does not compile (wgc compiles node shaders, "
+                   f"mesh nodes included, and {', '.join(STAGES[:-1])} and {STAGES[-1]} shaders)")
+    for node in nodes:
+        for param, kind, type_, semantic in _stage_values(node):
+            what = f"mesh node '{node.function.name}'" if node.stage == "node" else \
+                f"{node.stage} shader '{node.function.name}'"
+            where = {"vertices": "the vertices", "primitives": "the primitives", "pixel-in": "an input",
+                     "pixel-out": "an output"}[kind]
+            for variable in unsupported(flatten(type_, semantic, kind)):
+                report(codes.MESH_OUTPUT_NOT_EXPRESSIBLE, param.span if param is not None else node.span,
+                       f"'{variable.semantic}' on {where} of {what} has no SPIR-V built-in in wgc (there it maps "
+                       f"{', '.join(BUILTINS[kind]) or 'no system value'})")
+        if node.stage == "amplification":
+            for call in dispatch_mesh_calls(node.function)[:1]:
+                if task_payload(call) is None:
+                    report(codes.TASK_PAYLOAD_NOT_GROUPSHARED, call.args[3].span,
+                           "the payload of DispatchMesh must be a groupshared variable: in SPIR-V the mesh shaders' "
+                           "task payload is a TaskPayloadWorkgroupEXT variable of its own (DXC's SPIR-V back end "
+                           "refuses it too)")
+    meshes = [n for n in nodes if n.mesh is not None and n.mesh.topology is not None]
+    if not split_nodes and meshes:
+        first = meshes[0]
+        other = next((n for n in meshes if n.mesh.topology != first.mesh.topology), None)  # type: ignore[union-attr]
+        if other is not None:
+            report(codes.MIXED_MESH_TOPOLOGIES, other.span,
+                   f"'{other.function.name}' outputs {other.mesh.topology}s and '{first.function.name}' "  # type: ignore[union-attr]
+                   f"{first.mesh.topology}s: spirv-val holds every MeshEXT entry point of a module to each index "  # type: ignore[union-attr]
+                   "built-in, so they cannot share one module; compile with --split-nodes (one module per entry "
+                   "point) or pick one with -E",
+                   (Label(first.span, "the other topology"),))
+    if not amdx:
+        for node in nodes:
+            if node.launch == "mesh":
+                report(codes.MESH_NODE_NOT_EMULATED, node.span,
+                       f"mesh node '{node.function.name}' cannot be emulated: the emulated target (and 'wgc run') "
+                       "runs compute work only, and a mesh node draws")
 
     graph = analysis.graph
     if (amdx or index_space) and graph is not None and graph.loops:
@@ -262,6 +316,22 @@ def depth_warnings(graph: GraphInfo | None, max_graph_depth: int | None) -> list
     return [codes.UNROLLED_GRAPH_TOO_DEEP(
         found.deepest.span, f"unrolled for SPV_AMDX_shader_enqueue, the graph is {found.depth} stages deep (deepest: "
         f"{where}); {stated}", notes=tuple(notes))]
+
+
+def _stage_values(node: NodeInfo) -> list[tuple[ir.Variable | None, str, t.Type, str | None]]:
+    """(parameter or None for the result, stageio kind, type of one value, semantic) of each stage
+    input or output of a mesh or pixel entry point."""
+    found: list[tuple[ir.Variable | None, str, t.Type, str | None]] = []
+    for param in node.function.params:
+        kind = mesh_qualifier(param)
+        if node.mesh is not None and kind in ("vertices", "primitives") and isinstance(param.type, t.ArrayType):
+            found.append((param, kind, param.type.element, param.semantic))
+        elif node.stage == "pixel" and kind is None:
+            found.append((param, "pixel-in" if param.direction is ir.Direction.IN else "pixel-out", param.type,
+                          param.semantic))
+    if node.stage == "pixel" and node.function.return_type is not t.VOID:
+        found.append((None, "pixel-out", node.function.return_type, node.function.return_semantic))
+    return found
 
 
 def _object_bindings(function: ir.Function, report: Any) -> None:

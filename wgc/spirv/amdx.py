@@ -4,7 +4,8 @@ Input: calls through `node_ops.NodeOperations` (module docstring there).
 Output: node declarations, AMDX instructions and execution modes.
 
 Invariants and decisions:
-- One GLCompute entry point per node with execution modes from the node's attributes:
+- One GLCompute entry point per node (MeshEXT for a mesh node, with its mesh outputs and modes
+  from `stageio.py`) with execution modes from the node's attributes:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
   MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
@@ -50,6 +51,7 @@ from wgc.sema.nodes import NodeInfo, NodeOutput
 from . import loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
+from .stageio import mesh_execution_modes, setup_mesh
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
@@ -76,8 +78,12 @@ class AmdxNodes(NodeOperations):
     # ------------------------------------------------------------ module and entry points
 
     def setup_module(self, ml: ModuleLowering, nodes: list[NodeInfo]) -> None:
-        ml.b.capability("Shader", "ShaderEnqueueAMDX")
-        ml.b.extension("SPV_AMDX_shader_enqueue")
+        ml.b.capability("Shader")
+        if any(node.stage == "node" for node in nodes):    # a module of other stages only needs no AMDX
+            ml.b.capability("ShaderEnqueueAMDX")
+            ml.b.extension("SPV_AMDX_shader_enqueue")
+        if any(node.mesh is not None for node in nodes):
+            setup_mesh(ml)
         if needs_vulkan_memory_model(nodes):
             ml.vulkan_memory_model = True
             ml.b.capability("VulkanMemoryModel")
@@ -104,9 +110,11 @@ class AmdxNodes(NodeOperations):
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         b = ml.b
-        b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
+        b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
         x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
         b.execution_mode(fn, "LocalSize", x, y, z)
+        if node.mesh is not None:
+            mesh_execution_modes(ml, fn, node)
         if node.launch in ("coalescing", "thread"):
             b.execution_mode(fn, "CoalescingAMDX")
         b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))

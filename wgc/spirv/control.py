@@ -28,6 +28,7 @@ from wgc import ir
 from wgc import types as t
 
 from .places import NULL_HANDLE, Place, fresh_ray_query, is_object, is_ray_query, takes_objects
+from . import stageio
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering
@@ -175,7 +176,10 @@ class ControlFlow:
 
     def stmt_Return(self, stmt: ir.Return) -> None:
         if not self.frames:
-            if stmt.value is None:
+            if stmt.value is not None and self.fl.entry_result is not None:   # a pixel shader's result
+                self.fl.store(self.fl.entry_result, self.fl.value(stmt.value))
+                self.b.emit("OpReturn")
+            elif stmt.value is None:
                 self.b.emit("OpReturn")
             else:
                 self.b.emit("OpReturnValue", self.fl.value(stmt.value))
@@ -225,7 +229,9 @@ class ControlFlow:
         self.fl.new_block(stay)
 
     def stmt_Discard(self, stmt: ir.Discard) -> None:
-        raise AssertionError("sema rejects 'discard' in code a node reaches (WG0440)")
+        assert self.fl.function.shader_kind == "pixel" or self.frames, \
+            "sema rejects 'discard' in code a node reaches (WG0440)"
+        stageio.discard(self.fl)
 
     # ------------------------------------------------------------ calls
 

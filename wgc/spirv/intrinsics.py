@@ -71,7 +71,7 @@ from wgc import types as t
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
-from . import loop_stages, resources
+from . import loop_stages, resources, stageio
 from .places import Place
 
 if TYPE_CHECKING:
@@ -1046,5 +1046,6 @@ _HANDLERS: dict[str, Callable[[FunctionLowering, ir.IntrinsicCall], int | None]]
     **{name: _unpack8 for name in ("unpack_u8u32", "unpack_s8s32", "unpack_u8u16", "unpack_s8s16")},
     "WaveMatch": _wave_match, **{name: _wave_multi_prefix for name in (*_MULTI_PREFIX, "WaveMultiPrefixCountBits")},
     "QuadReadLaneAt": _quad_read_lane, "QuadAny": _quad_any_all, "QuadAll": _quad_any_all,
-    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane, "CheckAccessFullyMapped": _check_access_fully_mapped,
+    "printf": _printf, "NonUniformResourceIndex": _non_uniform_index, "IsHelperLane": _is_helper_lane,
+    "SetMeshOutputCounts": stageio.set_mesh_output_counts, "DispatchMesh": stageio.dispatch_mesh, "CheckAccessFullyMapped": _check_access_fully_mapped,
 }

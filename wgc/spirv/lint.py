@@ -15,6 +15,8 @@ violation of them):
   result type is a NodePayloadAMDX pointer to an OpTypeNodePayloadArrayAMDX;
 - IsApiEntryAMDX's operand is a bool constant;
 - an entry point with CoalescingAMDX has no StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX;
+- CoalescingAMDX is on GLCompute entry points only; IsApiEntryAMDX, ShaderIndexAMDX,
+  StaticNumWorkgroupsAMDX and MaxNumWorkgroupsAMDX on GLCompute and MeshEXT only (mesh nodes);
 - SharesInputWithAMDX's node name is a string constant;
 - OpEnqueueNodePayloadsAMDX enqueues the result of an OpAllocateNodePayloadsAMDX (through
   OpCopyObject too);
@@ -43,6 +45,10 @@ from . import grammar
 _STRING_CONSTANTS = ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")
 _BOOL_CONSTANTS = ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue", "OpSpecConstantFalse")
 _WORKGROUP_COUNT_MODES = ("StaticNumWorkgroupsAMDX", "MaxNumWorkgroupsAMDX")
+_MODEL_OF_MODE = {   # execution mode -> the execution models the extension allows it on
+    "CoalescingAMDX": ("GLCompute",),
+    **{mode: ("GLCompute", "MeshEXT") for mode in ("IsApiEntryAMDX", "ShaderIndexAMDX", *_WORKGROUP_COUNT_MODES)},
+}
 
 
 @dataclass(frozen=True)
@@ -123,7 +129,12 @@ class _Module:
         self.offsets: dict[int, set[int]] = defaultdict(set)
         # entry point function id -> execution mode name -> parameter words
         self.modes: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
+        # entry point function id -> execution model name
+        self.models: dict[int, str] = {}
         for i in insts:
+            if i.name == "OpEntryPoint":
+                model = grammar.enumerant_by_value("ExecutionModel", i.operand("ExecutionModel")).name
+                self.models[i.operand("Entry Point")] = model
             if i.name in ("OpDecorate", "OpDecorateId"):
                 decoration = grammar.enumerant_by_value("Decoration", i.operand("Decoration")).name
                 self.decorations[i.operand("Target")][decoration] = i.after("Decoration")
@@ -251,4 +262,9 @@ def _modes(m: _Module) -> list[str]:
             problems.append(f"{m.label(entry)}: CoalescingAMDX together with a workgroup-count mode")
         if "SharesInputWithAMDX" in modes and not m.is_a(modes["SharesInputWithAMDX"][0], *_STRING_CONSTANTS):
             problems.append(f"{m.label(entry)}: SharesInputWithAMDX does not name a string constant")
+        model = m.models.get(entry)
+        for mode, models in _MODEL_OF_MODE.items():
+            if mode in modes and model is not None and model not in models:
+                problems.append(f"{m.label(entry)}: {mode} on a {model} entry point (allowed on "
+                                f"{' and '.join(models)} only)")
     return problems

@@ -59,11 +59,12 @@ from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
 from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
-                     ResourceHandle, SwizzlePlace, fresh_ray_query, is_object)
+                     ResourceHandle, SplitPlace, SwizzlePlace, fresh_ray_query, is_object)
 
-Location = Place | SwizzlePlace | ImagePlace
+Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
+from .stageio import StageIO, mesh_counts, task_payloads
 
 if TYPE_CHECKING:
     from .node_ops import NodeOperations
@@ -117,6 +118,10 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.mesh_counts = mesh_counts(node_infos)
+        """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
+        self.task_payloads = task_payloads(node_infos)
+        """Groupshared variables an amplification shader dispatches its mesh shaders with."""
         self.dynamic_statics: list[ir.Variable] = []
         """Statics whose initialiser is not a constant: each entry point using one runs it."""
         self.stages = plan_stages(graph) if options.index_space_loops and graph is not None and graph.loops \
@@ -214,9 +219,10 @@ class ModuleLowering:
             return Place(var, variable.type, "Private")
         if variable.storage is ir.Storage.GROUPSHARED:
             type_id = self.types.id(variable.type)
-            var = self.b.variable(self.b.type_pointer("Workgroup", type_id), "Workgroup")
+            storage = "TaskPayloadWorkgroupEXT" if variable in self.task_payloads else "Workgroup"
+            var = self.b.variable(self.b.type_pointer(storage, type_id), storage)
             self.b.name(var, variable.name)
-            return Place(var, variable.type, "Workgroup")
+            return Place(var, variable.type, storage)
         if variable.storage is ir.Storage.UNIFORM:
             return resources.declare_block(self, variable)
         if variable.storage is ir.Storage.RESOURCE:
@@ -336,6 +342,8 @@ class FunctionLowering:
         self.components = conversions.components
         self.build = conversions.build
         self.spirv_function = 0
+        self.entry_result: Place | SplitPlace | None = None
+        """A pixel shader's result: `return value;` stores it here (`stageio.py`)."""
         self.node_state = ml.nodes.function_state()
         """The node target's per-function state (`NodeOperations.function_state`)."""
         self.node: NodeInfo | None = None
@@ -344,19 +352,31 @@ class FunctionLowering:
     # ------------------------------------------------------------ entry points and helpers
 
     def lower_entry(self, node: NodeInfo, input_handle: InputHandle | None,
-                    outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]]) -> int:
-        """The entry point's function (its callees are emitted after it); returns its id."""
+                    outputs: dict[ir.Variable, OutputHandle], statics: list[tuple[ir.Variable, Place]],
+                    io: StageIO | None = None) -> int:
+        """The entry point's function (its callees are emitted after it); returns its id.
+        `io`: the stage inputs and outputs (`stageio.py`: mesh outputs, pixel inputs and outputs),
+        whose variables are all listed in the interface."""
         self.input_handle, self.outputs = input_handle, outputs
         self.node = node
+        self.entry_result = io.result if io is not None else None
         void = self.b.type_void()
         fn = self.b.begin_function(void, self.b.type_function(void))
         self.spirv_function = fn
         self.b.name(fn, node.key)        # the function name; `f.2` for a second node shader named f
         self.b.label()
         self.ml.nodes.begin_entry(self, node, input_handle)
+        for var in io.variables if io is not None else ():
+            self.use_global(var)
         loop_stages.terminator_guard(self, node)
         for param in self.function.params:
-            self.bindings[param] = self._entry_parameter(node, param)
+            found = io.places.get(param) if io is not None else None
+            copied = io.inputs.get(param) if io is not None else None
+            if copied is not None:                       # pixel inputs: the function may write its copy
+                local = self.local(param.type, param.name)
+                self.store(local, self.load(copied))
+                found = local
+            self.bindings[param] = found if found is not None else self._entry_parameter(node, param)
         for variable, place in statics:
             self.use_global(place.pointer)
             assert variable.init is not None
@@ -395,7 +415,7 @@ class FunctionLowering:
         assert self.function.body is not None
         self.block(self.function.body)
         if self.b.in_block:
-            if self.function.return_type is t.VOID:
+            if self.function.return_type is t.VOID or self.entry_result is not None:
                 self.b.emit("OpReturn")
             else:
                 self.b.emit("OpUnreachable")
@@ -450,6 +470,9 @@ class FunctionLowering:
         return resources.decorate_non_uniform_place(self, chain, place)  # an element of an array of buffers
 
     def load(self, place: Location) -> int:
+        if isinstance(place, SplitPlace):
+            parts = [self.load(part) for part in self._split_parts(place)]
+            return self.b.emit("OpCompositeConstruct", self.types.id(place.type), *parts)
         if isinstance(place, ImagePlace):
             return resources.image_load(self, place)
         if isinstance(place, SwizzlePlace):
@@ -462,6 +485,10 @@ class FunctionLowering:
         return self.representation(value, place.type, place.layout, None)
 
     def store(self, place: Location, value: int) -> None:
+        if isinstance(place, SplitPlace):
+            for i, part in enumerate(self._split_parts(place)):
+                self.store(part, self.b.emit("OpCompositeExtract", self.types.id(part.type), value, i))
+            return
         if isinstance(place, ImagePlace):
             resources.image_store(self, place, value)
             return
@@ -500,6 +527,13 @@ class FunctionLowering:
                  for i in range(array.length)]
         return self.build(parts, vector_type)
 
+    def _split_parts(self, place: SplitPlace) -> list[Place | SplitPlace]:
+        """The members of a split struct, or the elements of a split array (constant indices)."""
+        if isinstance(place.type, t.ArrayType):
+            assert place.type.length is not None
+            return [self.split_element(place, self.uint(i)) for i in range(place.type.length)]
+        return list(place.fields)
+
     def field_place(self, place: Place, index: int) -> Place:
         struct = self.types.shape(place.type)
         assert isinstance(struct, t.StructType)
@@ -512,6 +546,13 @@ class FunctionLowering:
                            as_array=field.type)
         return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
                        as_array=None)
+
+    def split_element(self, place: Place | SplitPlace, index: int) -> Place | SplitPlace:
+        """Element `index` of an array, split (each field indexed) or not."""
+        if isinstance(place, Place):
+            return self.element_place(place, index)
+        assert isinstance(place.type, t.ArrayType)
+        return SplitPlace(place.type.element, tuple(self.split_element(f, index) for f in place.fields))
 
     def element_place(self, place: Place, index: int) -> Place:
         shape = self.types.shape(place.type)
@@ -606,9 +647,11 @@ class FunctionLowering:
         """The memory location an expression denotes, or None for a pure value."""
         if isinstance(expr, ir.VarRef):
             binding = self.binding(expr.variable)
-            return binding if isinstance(binding, Place) else None
+            return binding if isinstance(binding, (Place, SplitPlace)) else None
         if isinstance(expr, ir.FieldAccess):
             base = self.place(expr.base)
+            if isinstance(base, SplitPlace):
+                return base.fields[expr.index]
             if isinstance(base, Place):
                 return self.field_place(base, expr.index)
             return None
@@ -616,8 +659,8 @@ class FunctionLowering:
             if is_object(expr.base.type):
                 return None
             base = self.place(expr.base)
-            if isinstance(base, Place):
-                return self.element_place(base, self.value(expr.index))
+            if isinstance(base, (Place, SplitPlace)):
+                return self.split_element(base, self.value(expr.index))
             return None
         if isinstance(expr, ir.Swizzle):
             base = self.place(expr.base)
@@ -668,7 +711,7 @@ class FunctionLowering:
         if variable.constant is not None and variable.storage is ir.Storage.STATIC:
             return self.ml.constant(variable.type, variable.constant)
         binding = self.binding(variable)
-        if isinstance(binding, (Place, SwizzlePlace)):
+        if isinstance(binding, (Place, SwizzlePlace, SplitPlace)):
             return self.load(binding)
         return binding
 

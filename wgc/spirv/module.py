@@ -39,6 +39,7 @@ from .emulated import EmulatedNodes
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
 from .node_ops import NodeOperations
 from .places import Place
+from .stageio import declare_stage_entry_point, declare_stage_io
 
 
 def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
@@ -88,7 +89,8 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 
 
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
-    input_handle, outputs = ml.nodes.declare_node(ml, node)
+    """A node's entry point, or (`node.stage` not "node") a compute, pixel, mesh or amplification shader's."""
+    input_handle, outputs = ml.nodes.declare_node(ml, node) if node.stage == "node" else (None, {})
     reachable = reachable_functions(node.function)
     statics = []
     for variable in ml.dynamic_statics:
@@ -96,6 +98,11 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
             place = ml.global_binding(variable)
             assert isinstance(place, Place), "a static is a Private variable"
             statics.append((variable, place))
-    fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics)
-    resources.derivative_mode(ml, fn, node)      # implicit-LOD sampling anywhere in its code
-    ml.nodes.declare_entry_point(ml, fn, node, is_entry, name)
+    io = declare_stage_io(ml, node)
+    fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics, io)
+    if node.stage != "pixel":                    # fragments have derivatives of their own
+        resources.derivative_mode(ml, fn, node)  # implicit-LOD sampling anywhere in its code
+    if node.stage == "node":
+        ml.nodes.declare_entry_point(ml, fn, node, is_entry, name)
+    else:
+        declare_stage_entry_point(ml, fn, node, name, io)

@@ -41,6 +41,16 @@ class Place:
 
 
 @dataclass(frozen=True)
+class SplitPlace:
+    """A struct (or array of structs) held in one variable per field: graphics stage outputs
+    (`stageio.py`: a mesh shader's `out vertices` / `out primitives`). `fields[i]` is field i's
+    location, with the indices applied so far (an element of the array indexes every field)."""
+
+    type: t.Type
+    fields: tuple[Place | SplitPlace, ...]
+
+
+@dataclass(frozen=True)
 class ImagePlace:
     """A texel of a typed buffer or texture (`tex[uint2(x, y)]`): read with OpImageFetch/Read,
     written with OpImageWrite (`resources.py`)."""

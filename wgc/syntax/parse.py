@@ -106,6 +106,8 @@ _DECLARED_TYPE = re.compile(
 _TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|\busing\s+([A-Za-z_]\w*)\s*=")
 _TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
+_MODIFIER_WORDS = frozenset({"nointerpolation", "noperspective", "centroid", "linear", "sample", "const", "precise",
+                             "row_major", "column_major", "uniform"})
 
 
 def prescan_type_names(text: str) -> set[str]:
@@ -118,6 +120,14 @@ def prescan_type_names(text: str) -> set[str]:
 # ---------------------------------------------------------------- postlexer
 
 _TYPE_END = frozenset({"TYPE_NAME", "TGT"})
+MESH_QUALIFIERS = frozenset({"vertices", "indices", "primitives", "payload"})
+"""Mesh/amplification parameter qualifiers: keywords only right after `out` / `in` (as in dxc),
+identifiers everywhere else."""
+INTERPOLATION_WORDS = frozenset({"linear", "sample"})
+"""Interpolation modifiers that are common identifiers too: modifiers only where a declaration
+starts and a type name follows."""
+_DECLARATION_START = frozenset({"LPAR", "COMMA", "LBRACE", "SEMI", "RBRACE", "IN", "OUT", "INOUT", "CONST",
+                                "NOINTERPOLATION", "NOPERSPECTIVE", "CENTROID", "CONTEXTUAL_MODIFIER", None})
 _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
@@ -154,6 +164,11 @@ class TypeNamePostLexer:
                 value = tok.value
                 if prev_type == "DOT":  # member names are never types
                     pass
+                elif prev_type in ("OUT", "IN") and value in MESH_QUALIFIERS:
+                    kind = "CONTEXTUAL_MODIFIER"   # `out vertices V v[N]`, `in payload P p`: only after in/out
+                elif value in INTERPOLATION_WORDS and prev_type in _DECLARATION_START and \
+                        self._type_name_follows(tok.end_pos):
+                    kind = "CONTEXTUAL_MODIFIER"   # `sample float4 uv : TEXCOORD0`, `linear float x`
                 elif prev_type in ("TYPENAME", "CLASS") and template_header_open:
                     types.add(value)
                 elif prev_type in _KEYWORD_NAME_POSITION:
@@ -239,6 +254,11 @@ class TypeNamePostLexer:
             if tok.start_pos < position:
                 return tok
         return None
+
+    def _type_name_follows(self, pos: int) -> bool:
+        """Is the word ending at `pos` followed by a known type name (or another modifier)?"""
+        found = re.compile(r"\s*([A-Za-z_]\w*)").match(self.text, pos)
+        return found is not None and (found.group(1) in self.types or found.group(1) in _MODIFIER_WORDS)
 
     def _scope_follows(self, pos: int) -> bool:
         """Is the name ending at `pos` followed by a template argument list and `::`?"""

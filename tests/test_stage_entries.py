@@ -1,0 +1,295 @@
+"""A library holds more than nodes (issue 14): compute, pixel and mesh shaders beside the node
+shaders are compiled too (`wgc/sema/entry_stages.py`, `wgc/spirv/stageio.py`); `-E` picks one,
+`--split-nodes` writes one module per entry point; other stages are WG0640 (test_stage_policy.py)
+and declaration errors WG0390 (test_sema_errors.py).
+
+Expected values come from the source of each test (declaration order, SV_TargetN, modifiers) and
+the SPIR-V / Vulkan specs (execution models and modes, built-ins, interpolation decorations), and
+DXC's choice for `discard` (OpDemoteToHelperInvocation from vulkan1.3, OpKill before).
+"""
+
+from __future__ import annotations
+
+import json
+
+from spirv_util import compile_hlsl
+
+from wgc import driver
+
+
+def lines(*text: str) -> str:
+    return "\n".join(text) + "\n"
+
+
+LIBRARY = lines(
+    "RWStructuredBuffer<uint> Counts : register(u0);",
+    "struct Rec { uint material; };",
+    "struct V { float4 pos : SV_Position; float3 color : COLOR0; };",
+    "struct Payload { uint count; };",
+    '[Shader("node")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]',
+    "void Classify([MaxRecords(1)] NodeOutput<Rec> Draw)",
+    "{",
+    "    ThreadNodeOutputRecords<Rec> r = Draw.GetThreadNodeOutputRecords(1);",
+    "    r.Get().material = 1;",
+    "    r.OutputComplete();",
+    "}",
+    '[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(3, 1, 1)]',
+    '[OutputTopology("triangle")]',
+    "void Draw(DispatchNodeInputRecord<Rec> input, uint i : SV_GroupIndex, out vertices V verts[3],",
+    "          out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(i, 0, 0, 1);",
+    "    verts[i].color = input.Get().material;",
+    "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+    "}",
+    '[Shader("compute")] [NumThreads(64, 1, 1)]',
+    "void Clear(uint id : SV_DispatchThreadID) { Counts[id] = 0; }",
+    '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+    "void PlainMesh(uint i : SV_GroupIndex, in payload Payload p, out vertices V verts[3], out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(i, p.count, 0, 1);",
+    "    verts[i].color = 1;",
+    "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+    "}",
+    "struct PSIn { float4 pos : SV_Position; nointerpolation uint material : MATERIAL; sample float2 uv : TEXCOORD0;",
+    "              linear centroid float3 color : COLOR0; noperspective float fog : FOG; };",
+    "struct PSOut { float4 color : SV_Target0; float4 normal : SV_Target2; float depth : SV_Depth; };",
+    '[Shader("pixel")]',
+    "PSOut Shade(PSIn input, bool front : SV_IsFrontFace, uint prim : SV_PrimitiveID)",
+    "{",
+    "    PSOut o;",
+    "    if (input.material == 7) discard;",
+    "    input.color *= 2;                       // parameters are the shader's own copies",
+    "    o.color = float4(input.color * input.fog, front ? 1 : 0);",
+    "    o.normal = float4(input.uv, prim, 1);",
+    "    o.depth = input.pos.z;",
+    "    return o;",
+    "}",
+)
+
+
+def entry_points(asm: str) -> dict[str, str]:
+    """Entry point name -> execution model."""
+    found = {}
+    for line in asm.splitlines():
+        parts = line.split()
+        if parts[:1] == ["OpEntryPoint"]:
+            found[parts[3].strip('"')] = parts[1]
+    return found
+
+
+def test_every_entry_point_of_the_library_is_compiled(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path)
+    assert entry_points(c.asm) == {"Classify": "GLCompute", "Draw": "MeshEXT", "Clear": "GLCompute",
+                                   "PlainMesh": "MeshEXT", "Shade": "Fragment"}
+    modes = set(c.lines("OpExecutionMode")) | set(c.lines("OpExecutionModeId"))
+    assert {"OpExecutionMode %Clear LocalSize 64 1 1", "OpExecutionMode %PlainMesh LocalSize 3 1 1",
+            "OpExecutionMode %PlainMesh OutputVertices 3", "OpExecutionMode %PlainMesh OutputPrimitivesEXT 1",
+            "OpExecutionMode %PlainMesh OutputTrianglesEXT", "OpExecutionMode %Shade OriginUpperLeft",
+            "OpExecutionMode %Shade DepthReplacing"} <= modes
+    # the AMDX modes belong to the nodes only
+    for entry in ("Clear", "PlainMesh", "Shade"):
+        assert not any(f"%{entry} " in m and "AMDX" in m for m in modes), entry
+
+
+def test_a_module_without_nodes_declares_no_amdx(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path, entry="Shade")
+    assert entry_points(c.asm) == {"Shade": "Fragment"}
+    assert "AMDX" not in c.asm and "MeshShadingEXT" not in c.asm
+
+
+def test_split_nodes_writes_one_module_per_entry_point(tmp_path) -> None:
+    source = tmp_path / "lib.hlsl"
+    source.write_text(LIBRARY)
+    result = driver.compile(driver.Options(input=str(source), emit="spirv", split_nodes=True))
+    assert result.ok, result.diagnostics
+    assert sorted(result.outputs) == ["spirv:Classify", "spirv:Clear", "spirv:Draw", "spirv:PlainMesh", "spirv:Shade"]
+
+
+def test_pixel_inputs_are_located_in_declaration_order_with_their_interpolation(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path, entry="Shade")
+    decorations = set(c.lines("OpDecorate"))
+    assert {"OpDecorate %gl_FragCoord BuiltIn FragCoord",
+            "OpDecorate %in_var_MATERIAL Location 0", "OpDecorate %in_var_MATERIAL Flat",
+            "OpDecorate %in_var_TEXCOORD0 Location 1", "OpDecorate %in_var_TEXCOORD0 Sample",
+            "OpDecorate %in_var_COLOR0 Location 2", "OpDecorate %in_var_COLOR0 Centroid",
+            "OpDecorate %in_var_FOG Location 3", "OpDecorate %in_var_FOG NoPerspective",
+            "OpDecorate %gl_FrontFacing BuiltIn FrontFacing",
+            "OpDecorate %gl_PrimitiveId BuiltIn PrimitiveId", "OpDecorate %gl_PrimitiveId Flat"} <= decorations
+    # `linear` is the default: nothing more on COLOR0; no interpolation on the built-in FragCoord
+    assert {d for d in decorations if d.startswith(("OpDecorate %in_var_COLOR0", "OpDecorate %gl_FragCoord"))} == {
+        "OpDecorate %in_var_COLOR0 Location 2", "OpDecorate %in_var_COLOR0 Centroid",
+        "OpDecorate %gl_FragCoord BuiltIn FragCoord"}
+    assert "OpCapability SampleRateShading" in c.asm
+
+
+def test_pixel_outputs_are_targets_by_index_and_the_depth(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path, entry="Shade")
+    decorations = set(c.lines("OpDecorate"))
+    assert {"OpDecorate %out_var_SV_Target0 Location 0", "OpDecorate %out_var_SV_Target2 Location 2",
+            "OpDecorate %gl_FragDepth BuiltIn FragDepth"} <= decorations
+    # `return o;` stores each field into its own output, then returns
+    stores = [line for line in c.lines("OpStore")
+              if any(f"OpStore %{name} " in line for name in ("out_var_SV_Target0", "out_var_SV_Target2",
+                                                               "gl_FragDepth"))]
+    assert len(stores) == 3
+    # the input parameter is a Function copy (written by `input.color *= 2`), never an Input store
+    assert not any(line.split()[1].startswith("%in_var_") for line in c.lines("OpStore"))
+
+
+def test_discard_demotes_from_vulkan_1_3_and_kills_before(tmp_path) -> None:
+    c13 = compile_hlsl(LIBRARY, tmp_path, entry="Shade")
+    assert c13.count("OpDemoteToHelperInvocation") == 1 and c13.count("OpKill") == 0
+    assert "OpCapability DemoteToHelperInvocation" in c13.asm
+    c12 = compile_hlsl(LIBRARY, tmp_path, entry="Shade", target_env="vulkan1.2")
+    assert c12.count("OpKill") == 1 and c12.count("OpDemoteToHelperInvocation") == 0
+
+
+def test_a_mesh_shader_reads_its_payload_from_task_payload_memory(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path, entry="PlainMesh")
+    assert entry_points(c.asm) == {"PlainMesh": "MeshEXT"}
+    assert "%p = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT" in c.asm
+    assert "%p" in c.lines("OpEntryPoint")[0].split()
+    assert "ShaderEnqueueAMDX" not in c.asm
+
+
+def test_a_compute_shader_reads_its_system_values(tmp_path) -> None:
+    c = compile_hlsl(LIBRARY, tmp_path, entry="Clear")
+    assert entry_points(c.asm) == {"Clear": "GLCompute"}
+    assert "OpDecorate %gl_GlobalInvocationId BuiltIn GlobalInvocationId" in c.asm
+
+
+def test_the_emulated_target_runs_the_graph_only(tmp_path) -> None:
+    source = lines("RWStructuredBuffer<uint> Counts : register(u0);",
+                   '[Shader("node")] [NodeLaunch("thread")] void Work() { Counts[0] = 1; }',
+                   '[Shader("compute")] [NumThreads(64, 1, 1)]',
+                   "void Clear(uint id : SV_DispatchThreadID) { Counts[id] = 0; }")
+    c = compile_hlsl(source, tmp_path, target="emulated")
+    assert list(entry_points(c.asm)) == ["Work"]
+
+
+def test_linear_and_sample_stay_identifiers_where_no_type_follows() -> None:
+    source = lines("float sample(float linear) { float sample = linear; return sample * 2; }",
+                   "RWStructuredBuffer<float> Out : register(u0);",
+                   '[Shader("node")] [NodeLaunch("thread")] void Work() { float linear = 3; Out[0] = sample(linear); }')
+    result = driver.compile(driver.Options(input="-", emit="json"), stdin=source.encode())
+    assert result.ok and not result.diagnostics
+    assert json.loads(result.outputs["json"])["nodes"][0]["function"] == "Work"
+
+
+AMPLIFY_AND_DRAW = lines(
+    "struct Payload { uint meshlets[32]; uint count; };",
+    "groupshared Payload s_payload;",
+    "groupshared uint s_count;",
+    '[Shader("amplification")] [NumThreads(32, 1, 1)]',
+    "void Cull(uint gtid : SV_GroupThreadID, uint gid : SV_GroupID)",
+    "{",
+    "    if (gtid == 0) s_count = 0;",
+    "    GroupMemoryBarrierWithGroupSync();",
+    "    uint slot;",
+    "    InterlockedAdd(s_count, 1, slot);",
+    "    s_payload.meshlets[slot] = gid * 32 + gtid;",
+    "    GroupMemoryBarrierWithGroupSync();",
+    "    s_payload.count = s_count;",
+    "    DispatchMesh(s_count, 1, 1, s_payload);",
+    "}",
+    "struct V { float4 pos : SV_Position; };",
+    '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+    "void Draw(uint i : SV_GroupIndex, uint g : SV_GroupID, in payload Payload p, out vertices V verts[3],",
+    "          out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(p.meshlets[g], i, 0, 1);",
+    "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+    "}",
+)
+
+
+def test_an_amplification_shader_emits_mesh_tasks_with_its_groupshared_payload(tmp_path) -> None:
+    c = compile_hlsl(AMPLIFY_AND_DRAW, tmp_path)
+    assert entry_points(c.asm) == {"Cull": "TaskEXT", "Draw": "MeshEXT"}
+    assert "OpExecutionMode %Cull LocalSize 32 1 1" in c.lines("OpExecutionMode")
+    # the payload is the task payload, the counter stays workgroup memory
+    assert "%s_payload = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT" in c.asm
+    assert "%s_count = OpVariable %_ptr_Workgroup_uint Workgroup" in c.asm
+    emits = c.lines("OpEmitMeshTasksEXT")
+    assert len(emits) == 1 and emits[0].endswith(" %uint_1 %uint_1 %s_payload")
+    # a group barrier makes the payload visible first, as DXC emits it
+    body = [line.strip() for line in c.asm.splitlines()]
+    emit_at = next(i for i, line in enumerate(body) if line.startswith("OpEmitMeshTasksEXT"))
+    assert body[emit_at - 1].startswith("OpControlBarrier %uint_2 %uint_2 ")
+    assert "OpCapability MeshShadingEXT" in c.asm and "AMDX" not in c.asm
+
+
+def test_dispatch_mesh_rules(tmp_path) -> None:
+    twice = AMPLIFY_AND_DRAW.replace("    DispatchMesh(s_count, 1, 1, s_payload);",
+                                     "    DispatchMesh(s_count, 1, 1, s_payload);\n    DispatchMesh(1, 1, 1, s_payload);")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=twice.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0390", "DispatchMesh may be called only once in an amplification shader")]
+    local = AMPLIFY_AND_DRAW.replace("    DispatchMesh(s_count, 1, 1, s_payload);",
+                                     "    Payload mine = s_payload;\n    DispatchMesh(s_count, 1, 1, mine);")
+    assert driver.compile(driver.Options(input="-", emit="ir"), stdin=local.encode()).ok   # HLSL (DXC's Sema agrees)
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=local.encode())
+    assert [d.code for d in result.diagnostics] == ["WG0644"]      # SPIR-V cannot: test_stage_policy.py
+    node = lines("struct P { uint x; };", "groupshared P g;",
+                 '[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)] void Work() { DispatchMesh(1, 1, 1, g); }')
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=node.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0390", "DispatchMesh is only allowed in amplification shaders, not in coalescing nodes")]
+
+
+def test_an_unmapped_pixel_system_value_is_a_target_limit(tmp_path) -> None:
+    source = lines('[Shader("pixel")]',
+                   "float4 Shade(float4 pos : SV_Position, uint coverage : SV_Coverage) : SV_Target { return pos; }")
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0642", "'SV_Coverage' on an input of pixel shader 'Shade' has no SPIR-V built-in in wgc (there it maps "
+                   "SV_Position, SV_IsFrontFace, SV_PrimitiveID, SV_SampleIndex)")]
+    assert driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode()).ok   # HLSL that wgc shows
+
+
+def test_a_floating_point_subscript_converts_to_uint_as_in_dxc() -> None:
+    # DXC casts a floating subscript to uint (SemaExpr.cpp, CK_FloatingToIntegral); AMD's mesh-node
+    # sample indexes a colour table with `Random(seed, id) * 7`
+    source = lines("RWStructuredBuffer<float3> Out : register(u0);",
+                   '[Shader("node")] [NodeLaunch("thread")]',
+                   "void Work()",
+                   "{",
+                   "    static const float3 colors[3] = { float3(1, 0, 0), float3(0, 1, 0), float3(0, 0, 1) };",
+                   "    float pick = 1.75;",
+                   "    float4 v = float4(1, 2, 3, 4);",
+                   "    Out[0] = colors[pick * 1] * v[pick];",
+                   "}")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert result.ok and not result.diagnostics
+    ir_text = result.outputs["ir"].decode()
+    assert "colors[convert<uint>((pick:float * 1.0f):float)]" in ir_text
+    assert "v[convert<uint>(pick:float)]" in ir_text
+    still = source.replace("v[pick]", "v[float2(1, 2)]")   # a vector subscript stays an error
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=still.encode())
+    assert [d.message for d in result.diagnostics] == ["array subscript must be an integer, not 'float2'"]
+
+
+def test_a_mesh_shader_may_output_nothing(tmp_path) -> None:
+    # DXC accepts a mesh shader without out vertices / out indices; Vulkan wants counts above 0
+    source = lines("RWBuffer<float> Out : register(u0);",
+                   '[Shader("mesh")] [NumThreads(4, 1, 1)] [OutputTopology("triangle")]',
+                   "void Nothing(uint i : SV_GroupIndex) { Out[i] = 1; }")
+    c = compile_hlsl(source, tmp_path)
+    assert {"OpExecutionMode %Nothing OutputVertices 1", "OpExecutionMode %Nothing OutputPrimitivesEXT 1"} <= \
+        set(c.lines("OpExecutionMode"))
+
+
+def test_a_broken_dispatch_mesh_call_is_not_also_a_missing_one() -> None:
+    source = lines("struct P { uint x; };", "groupshared P g;",
+                   '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+                   "void Amp() { DispatchMesh(1, 1, 1, g, nope); }",
+                   '[Shader("amplification")] [NumThreads(1, 1, 1)]',
+                   "void Amp2() { }")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("WG0301", "use of undeclared identifier 'nope'"),
+        ("WG0390", "amplification shader 'Amp2' must call DispatchMesh(x, y, z, payload)")]
