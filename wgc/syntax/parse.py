@@ -38,11 +38,11 @@ import operator
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic
 from wgc.source import SourceFile, Span
 from wgc.syntax import ast
