@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wgc import cached_dataclass, startup_cache
+from wgc import cached_dataclass
 from wgc.cached_dataclass import dataclass, field
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -359,12 +359,3 @@ def test_an_unwritable_cache_folder_only_costs_compiling(tmp_path):
     blocker.write_text("a file where the cache folder would be")
     assert _compiled(tmp_path, blocker) > 0
     assert _compiled(tmp_path, blocker) > 0
-
-
-def test_startup_cache_round_trip_and_key_check(tmp_path, monkeypatch):
-    monkeypatch.setenv("WGC_CACHE_DIR", str(tmp_path))
-    assert startup_cache.read("thing", "key 1") is None
-    assert startup_cache.write("thing", "key 1", b"payload \x00\xff")
-    assert startup_cache.read("thing", "key 1") == b"payload \x00\xff"
-    assert startup_cache.read("thing", "key 2") is None
-    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
