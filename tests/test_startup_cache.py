@@ -207,3 +207,49 @@ def test_pattern_code_rebuilds_the_same_pattern():
     for pattern in (re.compile(r"(?P<A>[a-z]+)|(?P<B>\d+(?:\.\d*)?)"), re.compile(r"\s+", re.M)):
         args = parse._pattern_code(pattern)
         assert args is not None and _sre.compile(*args) == pattern
+
+
+# ------------------------------------------------------------------ the command's fast exit
+
+_AS_COMMAND = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("interpreter teardown ran\\n"))
+sys.argv = ["wgc", *sys.argv[1:]]
+from wgc.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("args, code", [
+    (["compile", str(ROOT / "samples" / "hello.hlsl"), "-o", "-", "-S"], 0),
+    (["inspect", str(ROOT / "samples" / "hello.hlsl"), "--format", "json"], 0),
+    (["compile", "-"], 1),
+])
+def test_the_command_ends_without_teardown_after_writing_everything(tmp_path, args, code):
+    """`wgc compile` / `inspect` end with os._exit: the same output, exit code and diagnostics as a
+    normal exit (the in-process `main(argv)` gives the expected ones), no interpreter teardown
+    (an atexit handler does not run), and the start-up caches are still written."""
+    from wgc import cli
+
+    stdin = b"void f() { x = 1 }\n"
+    env = dict(os.environ, WGC_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", _AS_COMMAND, *args], input=stdin, env=env, capture_output=True)
+    assert done.returncode == code, done.stderr
+    assert b"interpreter teardown ran" not in done.stderr
+    expected = subprocess.run([sys.executable, "-c", "import sys; from wgc.cli import main; "
+                               "sys.exit(main(sys.argv[1:]))", *args], input=stdin, env=env, capture_output=True)
+    assert (done.stdout, done.stderr, done.returncode) == (expected.stdout, expected.stderr, expected.returncode)
+    assert len(done.stdout) > 1000 or code == 1
+    assert any(tmp_path.joinpath("cache").glob("dataclass-code-*.cache"))
+    assert cli.FAST_EXIT_COMMANDS >= {args[0]}
+
+
+def test_other_commands_and_callers_keep_the_normal_exit(tmp_path):
+    env = dict(os.environ, WGC_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _AS_COMMAND, "--help"], env=env, capture_output=True)
+    assert done.returncode == 0 and b"interpreter teardown ran" in done.stderr
+    done = subprocess.run([sys.executable, "-c", "import atexit, sys; from wgc.cli import main; "
+                           "atexit.register(lambda: sys.stderr.write('teardown\\n')); "
+                           f"main(['compile', {str(ROOT / 'samples' / 'hello.hlsl')!r}, '-o', '-'])"],
+                          env=env, capture_output=True)
+    assert done.returncode == 0 and done.stderr.endswith(b"teardown\n")

@@ -581,13 +581,50 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the `wgc` command and `python -m wgc`; returns the exit code.
 
     SIGINT and SIGTERM end the command in order (clean-up runs): exit status 128 + the signal.
+    Called as the command is (no `argv`: the process's own arguments), `compile`, `inspect` and
+    `--version` end the process themselves once everything is written (`_end_process`); with
+    `argv` (a caller in the same process, e.g. the tests) it returns.
     """
+    code = _main(sys.argv[1:] if argv is None else argv)
+    if argv is None and _command(sys.argv[1:]) in FAST_EXIT_COMMANDS:
+        _end_process(code)
+    return code
+
+
+FAST_EXIT_COMMANDS = frozenset({"compile", "inspect", "--version"})
+"""The commands whose process ends without the interpreter's teardown (`_end_process`); `run`
+keeps it (its Vulkan objects are destroyed in order)."""
+
+
+def _command(argv: list[str]) -> str | None:
+    args = _with_command(argv)
+    return args[0] if args else None
+
+
+def _end_process(code: int) -> None:
+    """End the process now with `code` (`os._exit`), skipping the interpreter's teardown, which
+    frees every object one by one and is a tenth of a short compile's time. Only after a normal
+    return (no exception in flight), with the output files closed (the transaction closes them),
+    the start-up caches written and standard output and error flushed; where a flush fails, the
+    normal exit reports it instead."""
+    from wgc import startup_cache
+
+    startup_cache.flush()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def _main(argv: list[str]) -> int:
+    """`main`'s work: run the command line `argv`; the exit code."""
     from wgc.outputs import Interrupted, signals_interrupt, silence_stdout
 
     try:
         with signals_interrupt():
-            cli.main(args=_with_command(sys.argv[1:] if argv is None else argv), prog_name="wgc",
-                     standalone_mode=False)
+            cli.main(args=_with_command(argv), prog_name="wgc", standalone_mode=False)
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     except click.exceptions.Exit as done:
