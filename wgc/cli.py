@@ -23,8 +23,6 @@ import errno
 import os
 import signal
 import sys
-import tempfile
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -553,6 +551,9 @@ def _read_stdin(path: str) -> tuple[bytes | None, Any]:
 
 
 def _internal_error(exc: BaseException) -> int:
+    import tempfile
+    import traceback
+
     try:
         fd, path = tempfile.mkstemp(prefix="wgc-crash-", suffix=".txt")
         with os.fdopen(fd, "w") as handle:

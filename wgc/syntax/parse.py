@@ -38,6 +38,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import collections
+import gc
 import hashlib
 import io
 import math
@@ -1065,7 +1066,7 @@ def grammar_text() -> str:
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual", "maybe_placeholders": True}
 PARSER_CACHE = "hlsl-parser"
 """The `wgc.startup_cache` name of the built parser (LALR tables and lexers, pickled)."""
-PARSER_CACHE_FORMAT = 2
+PARSER_CACHE_FORMAT = 3
 """Changes with what `_built_parser` stores (a checkout between two versions keeps its caches apart)."""
 
 
@@ -1083,11 +1084,8 @@ def _parser_cache_key(grammar: str) -> str:
 
 
 def _by_name() -> dict[str, Any]:
-    """The objects a pickled parser refers to by name: the `re` module, and lark's Shift and Reduce
-    actions, which its parser compares by identity."""
-    from lark.parsers.lalr_analysis import Reduce, Shift
-
-    return {"re": re, "Shift": Shift, "Reduce": Reduce}
+    """The objects a pickled parser refers to by name: the `re` module (modules do not pickle)."""
+    return {"re": re}
 
 
 def _pattern_code(pattern: re.Pattern[str]) -> tuple[Any, ...] | None:
@@ -1122,6 +1120,18 @@ class _ParserPickler(pickle.Pickler):
         self.names: dict[int, Any] = {id(obj): name for name, obj in _by_name().items()}
         self.names[id(postlex)] = "postlex"
         self.patterns: dict[tuple[str, int], Any] = {}
+
+    def reducer_override(self, obj: Any) -> Any:
+        """lark's Shift and Reduce actions, which its parser compares by identity, as references to
+        the module's objects (pickled once, then memoized: the table holds 20,000 of them)."""
+        from lark.parsers.lalr_analysis import Action, Reduce, Shift
+
+        if type(obj) is Action:
+            if obj is Shift:
+                return "Shift"
+            if obj is Reduce:
+                return "Reduce"
+        return NotImplemented
 
     def persistent_id(self, obj: Any) -> Any:
         if type(obj) is re.Pattern:
@@ -1186,10 +1196,15 @@ def _cached_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
     payload = startup_cache.read(PARSER_CACHE, _parser_cache_key(grammar))
     if payload is None:
         return None
+    collecting = gc.isenabled()
+    gc.disable()   # loading makes some 100,000 objects, all kept: collections in between find nothing
     try:
         return _ParserUnpickler(io.BytesIO(payload), postlex).load()
     except Exception:  # noqa: BLE001 - a cache that does not load is rebuilt, whatever the reason
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
