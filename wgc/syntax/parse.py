@@ -20,9 +20,9 @@ How it works:
   template arguments (`is_same<T, U>::value`, kept in the nodes' `scope_args`).
 - The built parser (LALR tables, the contextual lexer's scanners for every parser state, their
   compiled regular expressions) is pickled in `wgc.startup_cache` ("hlsl-parser", keyed by the
-  grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process finds
-  it there (a few milliseconds) instead of building it (about a second) or letting lark rebuild
-  scanners on first use. The pickle leaves out the reduction callbacks (installed after loading)
+  grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process loads
+  it from there (a tenth of the instructions of a cold compile) instead of building it (several
+  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading)
   and the post-lexer (each process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
 - Error recovery: on a syntax error the offending top-level declaration is
