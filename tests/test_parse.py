@@ -342,30 +342,6 @@ def test_recovery_skips_braces_inside_a_declaration():
     ]
 
 
-def test_grammar_caches_of_other_versions_survive_until_the_folder_holds_too_many(tmp_path, monkeypatch):
-    """Two wgc versions used in turn keep their own LALR caches (they used to delete each other's,
-    so every run rebuilt the tables); only caches beyond the most recently used ones are removed."""
-    import os
-
-    from wgc.syntax import parse
-
-    monkeypatch.setenv("WGC_CACHE_DIR", str(tmp_path))
-    kept = parse.GRAMMAR_CACHES_KEPT
-    others = [tmp_path / f"hlsl-grammar-other{i:02d}.lark-cache" for i in range(kept + 2)]
-    for age, path in enumerate(others):          # others[0] is the newest
-        path.write_bytes(b"x")
-        os.utime(path, (1_000_000 - age, 1_000_000 - age))
-    mine = parse._cache_path("grammar text of this version")
-    assert mine is not None and os.path.dirname(mine) == str(tmp_path)
-    survivors = sorted(p.name for p in tmp_path.iterdir())
-    # this version's cache (not written yet) plus the kept - 1 most recently used others
-    assert survivors == sorted(p.name for p in others[:kept - 1])
-    # a second version using its cache again does not lose it to the first
-    Path(mine).write_bytes(b"tables")
-    parse._cache_path("grammar text of another version")
-    assert Path(mine).exists()
-
-
 # ---------------------------------------------------------------- the fast loop and lark's own parser
 
 def _with_spans(node: object) -> object:

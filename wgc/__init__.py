@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "Result", "compile", "run"]
 
+__version__ = "0.1.0"
+"""wgc's version; the package's metadata takes it from here (pyproject.toml: `tool.hatch.version`)."""
+
 
 def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001
     """Compile one input; see `wgc.driver.compile`."""

@@ -60,15 +60,10 @@ SIZE_ENV = "WGC_CACHE_MAX_SIZE"
 ON_VALUES = ("1", "yes", "true", "on")
 
 
-def cache_root() -> str:
-    """wgc's cache folder: $WGC_CACHE_DIR, else $XDG_CACHE_HOME/wgc, else ~/.cache/wgc (grammar tables
-    live at its top, compile results under `results/`)."""
-    return os.environ.get("WGC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
-
-
 def results_folder() -> str:
-    return os.path.join(cache_root(), "results")
+    from wgc.startup_cache import folder
+
+    return os.path.join(folder(), "results")
 
 
 def wanted(argv: list[str]) -> bool:

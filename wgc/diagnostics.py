@@ -17,8 +17,9 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
+from wgc.cached_dataclass import dataclass, field
 from wgc.source import Span
 
 

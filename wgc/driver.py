@@ -49,10 +49,10 @@ import gc
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
 from wgc.source import STDIN_NAME, SourceFile, decode_source
 
@@ -357,12 +357,10 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
 
 
 def wgc_version() -> str:
-    from importlib import metadata
+    """This wgc's version (`wgc.__version__`, which the package metadata also takes)."""
+    import wgc
 
-    try:
-        return metadata.version("wgc")
-    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
-        return "0+unknown"
+    return wgc.__version__
 
 
 def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tuple[dict[str, bytes], list[Diagnostic]]:

@@ -35,4 +35,4 @@ def main(argv: list[str] | None = None) -> int:
         return cached
     from wgc.cli import main as command_line
 
-    return command_line(args, consult_cache=False)
+    return command_line(None if argv is None else args, consult_cache=False)   # None: may end the process

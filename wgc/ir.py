@@ -33,10 +33,10 @@ which would make inlining impossible).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import Union
 
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.sema.layout import LayoutRule, TypeLayout
 from wgc.source import Span
 

@@ -73,12 +73,12 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from pcpp.parser import Action, OutputDirective
 from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
 from wgc.source import STDIN_NAME, SourceFile, Span, decode_source
 

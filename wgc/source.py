@@ -24,7 +24,8 @@ from __future__ import annotations
 import bisect
 import codecs
 import re
-from dataclasses import dataclass, field
+
+from wgc.cached_dataclass import dataclass, field
 
 STDIN_NAME = "<stdin>"
 _LINE_END = re.compile(r"\r\n?|\n")

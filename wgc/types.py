@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import enum
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
+
+from wgc.cached_dataclass import dataclass, field
 
 
 class Type:

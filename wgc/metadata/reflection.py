@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import ABI_VERSION
 from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, register_class_of, written_register
 from wgc.sema.graph import GraphInfo

@@ -31,9 +31,9 @@ Invariants:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
+from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import SUBGROUP_OPERATIONS
 
 INSTALL_HINT = ("install a Vulkan loader and driver: on Debian/Ubuntu `apt-get install libvulkan1 "

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, DiagnosticKind
 from wgc.runtime.formats import FORMATS, Format, default_format
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located

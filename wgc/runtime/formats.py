@@ -12,7 +12,7 @@ typed array per texel, in R, G, B, A order (B8G8R8A8: B, G, R, A as stored).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from wgc.cached_dataclass import dataclass
 
 
 @dataclass(frozen=True)

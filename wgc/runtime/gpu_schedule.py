@@ -38,10 +38,10 @@ everything.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import emulation_abi as abi
+from wgc.cached_dataclass import dataclass, field
 from wgc.runtime import indirect_setup as meta
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan

@@ -16,9 +16,9 @@ storage access allow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from wgc.cached_dataclass import dataclass
 from wgc.runtime.device import Buffer, Device, DeviceFailure
 from wgc.runtime.dispatch import SamplerData, TextureData
 from wgc.runtime.program import ImageShape

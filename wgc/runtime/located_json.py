@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json.decoder
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from wgc.cached_dataclass import dataclass, field
 from wgc.source import SourceFile, Span
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")

@@ -15,10 +15,10 @@ what the shaders use; a capability of the module whose device feature is off
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import emulation_abi as abi
+from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.device import DescriptorWrite, Device, DeviceFailure
 from wgc.runtime.program import Program
 

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
+
+from wgc.cached_dataclass import dataclass, field
 
 _BASES = {  # HLSL scalar spellings as wgc prints types -> (kind, bits or None when the size decides)
     "min16float": ("float", None), "min10float": ("float", None), "min16uint": ("uint", None),

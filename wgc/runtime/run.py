@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from wgc import codes
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, has_errors
 from wgc.source import SourceFile
 

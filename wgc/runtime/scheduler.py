@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import emulation_abi as abi
+from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.device import Buffer, Device
 from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
 

@@ -33,10 +33,10 @@ scope, so user declarations may shadow it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import DefaultSeverity, Diagnostic
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings

@@ -27,7 +27,6 @@ the known attributes (where they are allowed, their values) is checked where the
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any, get_args
@@ -132,6 +131,8 @@ def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[D
     for attribute in attributes:
         key = attribute.name.lower()
         if key not in KNOWN_ATTRIBUTES:
+            import difflib  # only for a misspelt name: not imported by every compile
+
             close = difflib.get_close_matches(key, KNOWN_ATTRIBUTES, n=1, cutoff=0.6)
             notes = (f"did you mean '{KNOWN_ATTRIBUTES[close[0]]}'?",) if close else ()
             diagnostics.append(codes.UNKNOWN_ATTRIBUTE(attribute.span, f"unknown attribute '{attribute.name}' ignored",

@@ -50,11 +50,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from wgc import codes
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
 from wgc.source import Span
 from wgc.syntax import ast

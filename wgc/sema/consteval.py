@@ -33,11 +33,11 @@ from __future__ import annotations
 import math
 import operator
 import struct
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.ir import ConstValue
 from wgc.source import Span
 

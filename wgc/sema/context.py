@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.scope import Scope, ScopeKind
 from wgc.source import Span

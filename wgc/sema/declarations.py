@@ -31,7 +31,6 @@ Decisions made here:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 
@@ -372,6 +371,8 @@ class DeclarationChecker:
             return
         written = values[0]
         if written.lower() not in IMAGE_FORMATS:
+            import difflib  # only for a misspelt name: not imported by every compile
+
             close = difflib.get_close_matches(written.lower(), IMAGE_FORMATS, n=1, cutoff=0.6)
             self.ctx.report(codes.UNKNOWN_IMAGE_FORMAT, attribute.args[0].span,
                             f"unknown image format '{written}' in 'vk::image_format'",

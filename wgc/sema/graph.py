@@ -51,10 +51,10 @@ Invariants: never raises for bad input; each problem is reported once.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from wgc import codes
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
 

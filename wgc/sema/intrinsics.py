@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.sema.conversions import EXACT, Conversion, arithmetic_scalar, implicit_conversion
 
 # ---------------------------------------------------------------- results

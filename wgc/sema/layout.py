@@ -105,8 +105,8 @@ from __future__ import annotations
 
 import enum
 import weakref
-from dataclasses import dataclass
 
+from wgc.cached_dataclass import dataclass
 from wgc.types import (
     ArrayType,
     EnumType,

@@ -25,10 +25,10 @@ Invariants: never raises for bad input; a `MeshInfo` is always returned, with No
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Label
 from wgc.sema.stageio import flatten
 from wgc.sema.uniformity import all_exprs, reachable_functions

@@ -60,9 +60,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.sema.conversions import Conversion, arithmetic_scalar, implicit_conversion
 from wgc.sema.intrinsics import Ambiguous, NoMatch, _better
 

@@ -43,10 +43,10 @@ Invariants: never raises for bad input; a node whose attributes are broken still
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of

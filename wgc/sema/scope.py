@@ -17,10 +17,10 @@ Invariants:
 
 from __future__ import annotations
 
-import difflib
 import enum
-from dataclasses import dataclass, field
 from typing import Any
+
+from wgc.cached_dataclass import dataclass, field
 
 
 class SymbolKind(enum.Enum):
@@ -140,6 +140,8 @@ class Scope:
     def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
         """The visible name (or one of `extra`, e.g. intrinsics) closest to a misspelled `name`."""
         candidates = sorted(self.visible_names() | set(extra))
+        import difflib  # only for a misspelt name: not imported by every compile
+
         close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
         if not close:
             lowered = {c.lower(): c for c in candidates}

@@ -28,9 +28,9 @@ Invariants: pure data; no diagnostics here (the callers report).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 
 MESH_VERTEX_BUILTINS = {"SV_Position": "Position"}
 MESH_PRIMITIVE_BUILTINS = {

@@ -47,9 +47,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from itertools import product
 
+from wgc.cached_dataclass import dataclass, field
 from wgc.sema.graph import Edge, GraphInfo, Loop
 from wgc.sema.nodes import NodeInfo, NodeOutput
 

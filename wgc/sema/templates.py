@@ -44,11 +44,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Literal, Protocol, Union
 
 from wgc import codes
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Label
 from wgc.sema.context import Context, EnumeratorEntity, FunctionEntity, TypeEntity
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind, inner_scope

@@ -49,11 +49,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from wgc import codes, ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
 from wgc.sema.consteval import Folded, fold
 from wgc.source import Span

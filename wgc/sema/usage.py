@@ -18,9 +18,9 @@ interfaces of the emitted modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from wgc import ir
+from wgc.cached_dataclass import dataclass
 from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
 
 DESCRIPTOR_STORAGE = (ir.Storage.UNIFORM, ir.Storage.RESOURCE)

@@ -21,11 +21,11 @@ Invariants and decisions:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 
 from .places import NULL_HANDLE, Place, fresh_ray_query, is_object, is_ray_query, takes_objects
 from . import stageio

@@ -20,9 +20,9 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from wgc import ir
+from wgc.cached_dataclass import dataclass, field
 from wgc.sema.modules import module_groups
 
 from .lower import LowerOptions

@@ -45,12 +45,12 @@ Invariants and decisions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wgc import emulation_abi as abi
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
 from . import loop_stages

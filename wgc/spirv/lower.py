@@ -42,11 +42,12 @@ Invariants and decisions:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout

@@ -34,8 +34,6 @@ from wgc.sema.nodes import NodeInfo
 from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
-from .amdx import AmdxNodes
-from .emulated import EmulatedNodes
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
 from .node_ops import NodeOperations
 from .places import Place
@@ -64,10 +62,15 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
 
 
 def node_operations(target: str) -> NodeOperations:
-    """A fresh implementation of `target`'s node operations (one per module)."""
+    """A fresh implementation of `target`'s node operations (one per module); each target's module
+    is imported when a compile uses it."""
     if target == "amdx":
+        from .amdx import AmdxNodes
+
         return AmdxNodes()
     if target == "emulated":
+        from .emulated import EmulatedNodes
+
         return EmulatedNodes()
     raise AssertionError(f"unknown SPIR-V target '{target}'")
 

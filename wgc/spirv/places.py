@@ -14,10 +14,10 @@ Invariants: immutable; no behaviour beyond construction; no import of the rest o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass
 from wgc.sema.layout import TypeLayout
 from wgc.sema.nodes import NodeOutput
 

@@ -69,11 +69,11 @@ Invariants (dxc's Vulkan mapping unless noted):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
+from wgc.cached_dataclass import dataclass, field
 from wgc.sema.consteval import Folded, fold
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, runtime_array_stride
 from wgc.sema.nodes import NodeInfo

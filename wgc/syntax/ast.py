@@ -17,9 +17,9 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Union
 
+from wgc.cached_dataclass import dataclass, field
 from wgc.source import Span
 
 

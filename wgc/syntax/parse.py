@@ -21,6 +21,13 @@ How it works:
   after a type is a declarator's name, except before `<...>::` (`T Box<T>::get()`,
   an out-of-line member), where it stays a type name; scope parts may carry
   template arguments (`is_same<T, U>::value`, kept in the nodes' `scope_args`).
+- The built parser (LALR tables, the contextual lexer's scanners for every parser state, their
+  compiled regular expressions) is pickled in `wgc.startup_cache` ("hlsl-parser", keyed by the
+  grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process loads
+  it from there (a tenth of the instructions of a cold compile) instead of building it (several
+  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading)
+  and the post-lexer (each process has its own), and stores each regular expression with its
+  compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
@@ -34,18 +41,19 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import collections
-import contextlib
+import gc
 import hashlib
+import io
 import math
 import operator
 import os
+import pickle
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from wgc import codes
+from wgc import codes, startup_cache
+from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic
 from wgc.source import SourceFile, Span
 from wgc.syntax import ast
@@ -1058,74 +1066,178 @@ _PARSER: Any = None
 _FAST: _FastParser | None = None
 _BUILDER: AstBuilder | None = None
 _POSTLEX: TypeNamePostLexer | None = None
+_PARSER_ORIGIN: str | None = None
 
 
 def grammar_text() -> str:
     """The grammar shipped in the package (`wgc/grammar/hlsl.lark`), or the checkout's."""
-    from importlib import resources
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for path in (os.path.join(package, "grammar", "hlsl.lark"),
+                 os.path.join(os.path.dirname(package), "grammar", "hlsl.lark")):
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+    from importlib import resources   # a package imported from a zip file
 
-    packaged = resources.files("wgc").joinpath("grammar", "hlsl.lark")
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parents[2] / "grammar" / "hlsl.lark").read_text(encoding="utf-8")
+    return resources.files("wgc").joinpath("grammar", "hlsl.lark").read_text(encoding="utf-8")
 
 
-GRAMMAR_CACHES_KEPT = 8
-"""How many grammar caches (of different wgc versions) one cache folder keeps."""
+LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual", "maybe_placeholders": True}
+PARSER_CACHE = "hlsl-parser"
+"""The `wgc.startup_cache` name of the built parser (LALR tables and lexers, pickled)."""
+PARSER_CACHE_FORMAT = 3
+"""Changes with what `_built_parser` stores (a checkout between two versions keeps its caches apart)."""
 
 
-def _cache_path(grammar: str) -> str | None:
-    """Where lark caches the LALR tables of this grammar and lark version (None: no cache).
+def _parser_cache_key(grammar: str) -> str:
+    """Everything the pickled parser depends on: the grammar's content, lark's, Python's and wgc's
+    versions (wgc's code decides what is pickled) and the options it is built with."""
+    import sys
 
-    Several installed versions of wgc (or checkouts) share the folder, each with its own cache:
-    using one marks it as used, and only caches beyond the `GRAMMAR_CACHES_KEPT` most recently used
-    are removed, so that two versions used in turn do not rebuild each other's tables (~1 s) on
-    every run.
-    """
     import lark
 
-    from wgc.buildcache import cache_root
+    import wgc
 
-    base = cache_root()
-    key = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:16]
-    name = f"hlsl-grammar-{key}.lark-cache"
+    return (f"format {PARSER_CACHE_FORMAT}; wgc {wgc.__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
+            f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}")
+
+
+def _by_name() -> dict[str, Any]:
+    """The objects a pickled parser refers to by name: the `re` module (modules do not pickle)."""
+    return {"re": re}
+
+
+def _pattern_code(pattern: re.Pattern[str]) -> tuple[Any, ...] | None:
+    """What `_sre.compile` makes `pattern` from (its compiled code), or None where this Python's
+    `re` internals are not the ones this was written for (3.11-3.13) or give another pattern."""
     try:
-        os.makedirs(base, exist_ok=True)
-        if os.path.exists(os.path.join(base, name)):
-            os.utime(os.path.join(base, name))
-        others = []
-        for entry in os.scandir(base):
-            if entry.name.startswith("hlsl-grammar-") and entry.name != name:
-                with contextlib.suppress(OSError):  # another process may remove it meanwhile
-                    others.append((entry.stat().st_mtime, entry.path))
-    except OSError:
+        import _sre  # type: ignore[import-not-found]
+        from re import _compiler, _parser  # type: ignore[attr-defined]
+
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for name, index in groupindex.items():
+            indexgroup[index] = name
+        args = (pattern.pattern, int(pattern.flags | parsed.state.flags),
+                [int(word) for word in _compiler._code(parsed, pattern.flags)], parsed.state.groups - 1,
+                groupindex, tuple(indexgroup))
+        if _sre.compile(*args) != pattern:   # patterns compare by flags, text and code
+            return None
+        return args
+    except Exception:  # noqa: BLE001 - any difference in the internals: pickle the pattern's text
         return None
-    for _mtime, stale in sorted(others, reverse=True)[GRAMMAR_CACHES_KEPT - 1:]:
-        with contextlib.suppress(OSError):
-            os.unlink(stale)
-    if not os.access(base, os.W_OK):
+
+
+class _ParserPickler(pickle.Pickler):
+    """Pickles a built lark parser without what cannot or must not be pickled by value: the objects
+    of `_by_name` and wgc's post-lexer (the loading process gives its own); compiled regular
+    expressions go with their code, so that loading does not parse and compile them again."""
+
+    def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.names: dict[int, Any] = {id(obj): name for name, obj in _by_name().items()}
+        self.names[id(postlex)] = "postlex"
+        self.patterns: dict[tuple[str, int], Any] = {}
+
+    def reducer_override(self, obj: Any) -> Any:
+        """lark's Shift and Reduce actions, which its parser compares by identity, as references to
+        the module's objects (pickled once, then memoized: the table holds 20,000 of them)."""
+        from lark.parsers.lalr_analysis import Action, Reduce, Shift
+
+        if type(obj) is Action:
+            if obj is Shift:
+                return "Shift"
+            if obj is Reduce:
+                return "Reduce"
+        return NotImplemented
+
+    def persistent_id(self, obj: Any) -> Any:
+        if type(obj) is re.Pattern:
+            key = (obj.pattern, obj.flags)
+            if key not in self.patterns:
+                code = _pattern_code(obj)
+                self.patterns[key] = ("pattern", *code) if code is not None else None
+            return self.patterns[key]
+        return self.names.get(id(obj))
+
+
+class _ParserUnpickler(pickle.Unpickler):
+    def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
+        super().__init__(file)
+        self.objects = {**_by_name(), "postlex": postlex}
+
+    def persistent_load(self, pid: Any) -> Any:
+        if isinstance(pid, tuple) and pid[0] == "pattern":
+            import _sre  # type: ignore[import-not-found]
+
+            return _sre.compile(*pid[1:])
+        try:
+            return self.objects[pid]
+        except KeyError:
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}") from None
+
+
+def _build_lexers(parser: Any) -> None:
+    """Build the scanners of every state of lark's contextual lexer now (lark builds each on first
+    use, compiling its regular expression), so that the cache holds them all."""
+    try:
+        contextual = parser.parser.lexer.lexer
+        lexers = [*contextual.lexers.values(), contextual.root_lexer]
+    except AttributeError:  # another lark: its lexers are built lazily, as before
+        return
+    for lexer in lexers:
+        lexer.scanner
+
+
+def _built_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
+    """lark's parser for `grammar`, built from scratch (about a second) and stored in the cache
+    without its reduction callbacks (`_install_callbacks` puts wgc's in place after loading)."""
+    from lark import Lark
+
+    parser: Any = Lark(grammar, postlex=postlex, **LARK_OPTIONS)
+    _build_lexers(parser)
+    lalr = parser.parser.parser.parser
+    lalr.callbacks = dict.fromkeys(lalr.callbacks)          # the rules, without lark's tree builders
+    parser._callbacks = parser.parser.parser_conf.callbacks = {}
+    parser._parse_tree_builder = None
+    buffer = io.BytesIO()
+    try:
+        _ParserPickler(buffer, postlex).dump(parser)
+    except (pickle.PicklingError, TypeError, AttributeError):   # a lark whose objects do not pickle: no cache
+        return parser
+    startup_cache.write(PARSER_CACHE, _parser_cache_key(grammar), buffer.getvalue())
+    return parser
+
+
+def _cached_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
+    """The parser stored by an earlier process for this grammar and these versions, or None."""
+    payload = startup_cache.read(PARSER_CACHE, _parser_cache_key(grammar))
+    if payload is None:
         return None
-    return os.path.join(base, name)
+    collecting = gc.isenabled()
+    gc.disable()   # loading makes some 100,000 objects, all kept: collections in between find nothing
+    try:
+        return _ParserUnpickler(io.BytesIO(payload), postlex).load()
+    except Exception:  # noqa: BLE001 - a cache that does not load is rebuilt, whatever the reason
+        return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
-    global _PARSER, _BUILDER, _POSTLEX
+    global _PARSER, _BUILDER, _POSTLEX, _PARSER_ORIGIN
     if _PARSER is None:
-        from lark import Lark
-
         grammar = grammar_text()
         builder = AstBuilder()
         postlex = TypeNamePostLexer()
-        _PARSER = Lark(
-            grammar,
-            parser="lalr",
-            lexer="contextual",
-            postlex=postlex,
-            maybe_placeholders=True,
-            cache=_cache_path(grammar) or False,
-        )
-        _install_callbacks(_PARSER, builder)
-        _BUILDER, _POSTLEX = builder, postlex
+        parser = _cached_parser(grammar, postlex)
+        _PARSER_ORIGIN = "cache"
+        if parser is None:
+            parser, _PARSER_ORIGIN = _built_parser(grammar, postlex), "built"
+        _install_callbacks(parser, builder)
+        _PARSER, _BUILDER, _POSTLEX = parser, builder, postlex
     assert _BUILDER is not None and _POSTLEX is not None
     return _PARSER, _BUILDER, _POSTLEX
 
@@ -1290,9 +1402,12 @@ def _fast_parser(lark_parser: Any) -> _FastParser:
     return _FAST
 
 
-def load_grammar() -> None:
-    """Build (or load from cache) the LALR tables now; used by benchmarks and warm-up."""
+def load_grammar() -> str:
+    """Build (or load from cache) the parser now; used by benchmarks and warm-up. Returns where it
+    came from: "cache" (`wgc.startup_cache`) or "built" (from the grammar)."""
     _parser()
+    assert _PARSER_ORIGIN is not None
+    return _PARSER_ORIGIN
 
 
 @dataclass(frozen=True)
