@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from spirv_util import compile_hlsl
+from spirv_util import compile_errors, compile_hlsl
 
 from wgc import driver
 
@@ -335,3 +335,48 @@ def _renumbered(asm: str) -> str:
         if line.strip():
             out.append(re.sub(r"%[0-9]+\b", lambda m: names.setdefault(m.group(), f"%{len(names) + 1}"), line.strip()))
     return "\n".join(out) + "\n"
+
+
+def test_set_mesh_output_counts_on_every_path_before_the_writes_is_accepted(tmp_path) -> None:
+    # dominating calls reached through an early return, both arms of an if, a do-while body, a helper
+    # and every case of a switch with a default (proposal 0019 rule 5 asks only for dominance; the one
+    # call site is in the helper, as the rule of one call site asks)
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        "void Counts(uint n) { SetMeshOutputCounts(n, 1); }",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    if (g.x > 7) return;",
+        "    switch (g.y) {",
+        "    case 0: Counts(3); break;",
+        "    default:",
+        "        if (g.z == 0) { do { Counts(3); } while (false); } else { Counts(0); }",
+        "        break;",
+        "    }",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}")
+    compile_hlsl(source, tmp_path)
+
+
+def test_counts_in_a_loop_body_or_before_a_break_do_not_dominate(tmp_path) -> None:
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    for (uint k = 0; k < g.x; ++k) { SetMeshOutputCounts(3, 1); }",   # the body may not run
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "}",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void second(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    do { if (g.x == 0) break; SetMeshOutputCounts(3, 1); } while (false);",
+        "    tris[0] = uint3(0, 1, 2);",
+        "}")
+    assert compile_errors(source, tmp_path) == [
+        "WG0495: mesh output 'verts' may be written before SetMeshOutputCounts is called: it must be called on every "
+        "path before a write to the mesh outputs",
+        "WG0495: mesh output 'tris' may be written before SetMeshOutputCounts is called: it must be called on every "
+        "path before a write to the mesh outputs"]

@@ -246,6 +246,9 @@ INVALID_MESH_OUTPUT = _kind(
     "too large, of the wrong index type for the topology, or outside a mesh shader")
 INVALID_SET_MESH_OUTPUT_COUNTS = _kind(
     "WG0494", E, "SetMeshOutputCounts outside a mesh shader or mesh node, or called more than once")
+MESH_OUTPUT_BEFORE_COUNTS = _kind(
+    "WG0495", E, "a mesh output written where SetMeshOutputCounts has not been called on every path before the write "
+    "(it is never called, or does not dominate the write)")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (overloads, or one [NodeID] written "
