@@ -293,3 +293,65 @@ def test_a_broken_dispatch_mesh_call_is_not_also_a_missing_one() -> None:
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("WG0301", "use of undeclared identifier 'nope'"),
         ("WG0390", "amplification shader 'Amp2' must call DispatchMesh(x, y, z, payload)")]
+
+
+# ---------------------------------------------------------------- non-library profiles (-T ps_6_x -E main)
+
+PIXEL_WITHOUT_ATTRIBUTE = lines(
+    "Texture2D<float4> Albedo : register(t0);",
+    "SamplerState Linear : register(s1);",
+    "float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target",
+    "{",
+    "#if __SHADER_TARGET_STAGE == __SHADER_STAGE_PIXEL && __SHADER_TARGET_MINOR == 6",
+    "    return Albedo.Sample(Linear, uv);",
+    "#else",
+    "    return float4(1, 0, 1, 1);",    # reached only if the predefined macros were wrong
+    "#endif",
+    "}")
+
+
+def test_a_pixel_profile_compiles_main_without_a_shader_attribute(tmp_path) -> None:
+    # DXC: the -E function of -T ps_6_6 is the pixel shader (an implicit [Shader("pixel")]); the
+    # predefined __SHADER_TARGET_STAGE is the pixel stage (DXIL::ShaderKind 0), not the library (6)
+    c = compile_hlsl(PIXEL_WITHOUT_ATTRIBUTE, tmp_path, profile="ps_6_6")
+    assert c.lines("OpEntryPoint") == [
+        'OpEntryPoint Fragment %main "main" %gl_FragCoord %in_var_TEXCOORD0 %out_var_SV_Target %Albedo %Linear']
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %main OriginUpperLeft"]
+    assert len(c.lines("OpImageSampleImplicitLod")) == 1
+
+
+def test_a_shader_profile_compiles_only_the_entry_it_names(tmp_path) -> None:
+    source = lines(
+        "RWStructuredBuffer<uint> Out : register(u0);",
+        "[numthreads(64, 1, 1)]",
+        "void Clear(uint i : SV_DispatchThreadID) { Out[i] = 0; }",
+        '[Shader("pixel")]',
+        "float4 Shade() : SV_Target { return 1; }",
+        "[numthreads(8, 1, 1)]",
+        "void main(uint i : SV_DispatchThreadID) { Out[i] = 1; }")
+    c = compile_hlsl(source, tmp_path, profile="cs_6_0", entry="Clear")
+    assert c.lines("OpEntryPoint") == ['OpEntryPoint GLCompute %Clear "Clear" %gl_GlobalInvocationId %Out']
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %Clear LocalSize 64 1 1"]
+    c = compile_hlsl(source, tmp_path, profile="cs_6_0")                  # -E main by default
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %main LocalSize 8 1 1"]
+
+
+def test_mesh_and_amplification_profiles_compile_their_entry(tmp_path) -> None:
+    mesh = lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}")
+    c = compile_hlsl(mesh, tmp_path, profile="ms_6_5")
+    assert c.lines("OpEntryPoint")[0].startswith('OpEntryPoint MeshEXT %main "main"')
+    task = lines(
+        "struct Payload { uint count; };",
+        "groupshared Payload P;",
+        "[NumThreads(1, 1, 1)]",
+        "void main() { P.count = 1; DispatchMesh(1, 1, 1, P); }")
+    c = compile_hlsl(task, tmp_path, profile="as_6_5")
+    assert c.lines("OpEntryPoint")[0].startswith('OpEntryPoint TaskEXT %main "main"')

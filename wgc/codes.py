@@ -163,6 +163,9 @@ INVALID_STAGE_ENTRY = _kind(
     "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
     "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
     "missing, repeated or outside an amplification shader")
+PROFILE_CONFLICTS_WITH_SHADER = _kind(
+    "WG0391", E, "the entry function of a non-library profile (-T ps_6_6 -E main) carries a [Shader] attribute "
+    "of another stage (DXC's error)")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
