@@ -412,7 +412,7 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     analysis = front.analysis
     nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
     model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals,  # type: ignore[union-attr]
-                        options.max_graph_depth)
+                        options.max_graph_depth, analysis.stage_entries)  # type: ignore[union-attr]
     kind = options.emit
     if kind == "json":
         import json
