@@ -380,3 +380,21 @@ def test_counts_in_a_loop_body_or_before_a_break_do_not_dominate(tmp_path) -> No
         "path before a write to the mesh outputs",
         "WG0495: mesh output 'tris' may be written before SetMeshOutputCounts is called: it must be called on every "
         "path before a write to the mesh outputs"]
+
+
+def test_a_mesh_shader_sets_its_counts_in_uniform_control_flow() -> None:
+    # OpSetMeshOutputsEXT in control flow that varies within the group is undefined in SPIR-V:
+    # warning WG0417 [-Wgroup-uniformity], in a mesh shader as in a mesh node, also through a helper
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        "void Counts(uint n) { SetMeshOutputCounts(n, 1); }",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    if (g.x == 0) return;",          # the group's own id: uniform
+        "    if (i < 3) Counts(3);",
+        "}")
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert result.ok
+    assert [(d.code, d.message, d.span.line_col) for d in result.diagnostics] == [
+        ("WG0417", "'Counts' must be called in thread-group-uniform control flow", (7, 16))]
