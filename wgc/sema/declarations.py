@@ -19,6 +19,9 @@ Decisions made here:
   DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
+- Under a shader profile (`-T ps_6_6`: `SemaOptions.entry_stage`), the function named `-E`
+  (default `main`) gets an implicit `[Shader("<stage>")]`, as DXC adds one; a `[Shader]` of
+  another stage on it is WG0391 (kept, as DXC keeps it).
 - `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
 - Templates (`templates`) are instantiated on use, once per argument tuple, in
   the scope they were declared in; this checker declares their instances.
