@@ -38,7 +38,9 @@ def test_help_lists_commands_and_dxc_options(run_wgc):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["-T", "cs_6_0"], "wgc compiles work-graph libraries; use lib_6_8 or lib_6_9"),
+    (["-T", "lib_6_3"], "use a work-graph library profile (lib_6_8, lib_6_9) or a shader profile"),
+    (["-T", "xs_6_0"], "use a work-graph library profile (lib_6_8, lib_6_9) or a shader profile"),
+    (["-T", "ms_6_4"], "mesh and amplification shaders need shader model 6.5 or later"),
     (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
     (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
     (["--no-such-flag"], "No such option"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from spirv_util import compile_hlsl
+from spirv_util import compile_errors, compile_hlsl
 
 from wgc import driver
 
@@ -254,3 +254,147 @@ def test_split_mesh_entry_points_keep_their_own_counts(tmp_path) -> None:
     assert {"OpExecutionMode %Tri OutputVertices 3", "OpExecutionMode %Tri OutputPrimitivesEXT 1"} <= \
         set(c.lines("OpExecutionMode"))
     assert "%gl_PrimitiveTriangleIndicesEXT = OpVariable %_ptr_Output__arr_v3uint_uint_1 Output" in c.asm
+
+
+HELPERS_WRITE_MESH_OUTPUTS = lines(
+    "struct V { float4 pos : SV_Position; float2 uv : TEXCOORD0; };",
+    "struct P { uint id : SV_PrimitiveID; };",
+    "void WriteVertex(uint i, out vertices V v[4]) { v[i].pos = float4(i, 0, 0, 1); v[i].uv = float2(0, 1); }",
+    "void WriteTriangle(out indices uint3 t[2], uint i) { t[i] = uint3(0, 1, 2); }",
+    "void WriteUv(out V one) { one.uv = float2(1, 1); }",
+    "void WriteElement(out V one, uint i) { one.pos = float4(i, 0, 0, 1); WriteUv(one); }",
+    "void WritePrimitive(out primitives P p[2], uint i) { p[i].id = i; }",
+    '[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)]',
+    '[NumThreads(4, 1, 1)] [OutputTopology("triangle")]',
+    "void Draw(uint tid : SV_GroupThreadID, out vertices V verts[4], out indices uint3 tris[2],",
+    "          out primitives P prims[2])",
+    "{",
+    "    SetMeshOutputCounts(4, 2);",
+    "    WriteVertex(tid, verts);",
+    "    WriteElement(verts[tid], tid);",
+    "    if (tid < 2) { WriteTriangle(tris, tid); WritePrimitive(prims, tid); }",
+    "}",
+)
+
+
+def test_helpers_write_the_mesh_outputs_in_place_not_through_a_copy(tmp_path) -> None:
+    # Copying an `out vertices` array back after a call would store every thread's (unwritten)
+    # copy over the whole group's vertices; DXC's SPIR-V back end writes the stage variables
+    # themselves. So no Function array or struct stands for an output, nothing is called, and every
+    # store goes through an access chain into an Output variable indexed by the thread's own index.
+    c = compile_hlsl(HELPERS_WRITE_MESH_OUTPUTS, tmp_path)
+    assert not c.lines("OpFunctionCall")
+    assert not [line for line in c.lines("OpVariable") if "_ptr_Function__arr_" in line or "_ptr_Function_V " in line]
+    assert not [line for line in c.lines("OpLoad") if "_arr_" in line]
+    stores = c.lines("OpStore")
+    chains = {line.split()[0]: line.split()[4:] for line in c.lines("OpAccessChain")}
+    written = sorted(chains[s.split()[1]][0] for s in stores if s.split()[1] in chains)
+    # WriteVertex: pos, uv; WriteElement: pos, (WriteUv) uv; WriteTriangle; WritePrimitive
+    assert written == ["%gl_Position", "%gl_Position", "%gl_PrimitiveId", "%gl_PrimitiveTriangleIndicesEXT",
+                       "%out_var_TEXCOORD0", "%out_var_TEXCOORD0"]
+    assert all(len(chains[s.split()[1]]) == 2 for s in stores if s.split()[1] in chains)   # one element each
+    # no whole-array store into an output
+    assert not [s for s in stores if s.split()[1] in ("%gl_Position", "%out_var_TEXCOORD0", "%gl_PrimitiveId",
+                                                       "%gl_PrimitiveTriangleIndicesEXT")]
+
+
+def test_a_helper_writing_one_vertex_per_thread_stores_at_the_thread_index(tmp_path) -> None:
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        "void Corner(out V v, uint i) { v.pos = float4(i, 0, 0, 1); }",
+        '[Shader("mesh")] [NumThreads(4, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint tid : SV_GroupThreadID, out vertices V verts[4], out indices uint3 tris[2])",
+        "{",
+        "    SetMeshOutputCounts(4, 2);",
+        "    Corner(verts[tid], tid);",
+        "    if (tid < 2) tris[tid] = uint3(tid, tid + 1, tid + 2);",
+        "}")
+    c = compile_hlsl(source, tmp_path)
+    body = c.asm[c.asm.index("OpSetMeshOutputsEXT"):]
+    body = body[:body.rindex("\n", 0, body.index("OpULessThan"))]
+    # verts[tid] is taken once, before the other argument; the helper's store goes straight to that
+    # vertex's Position (result ids renumbered %1, %2, ... in order of appearance)
+    assert _renumbered(body) == lines(
+        "OpSetMeshOutputsEXT %uint_4 %uint_2",
+        "%1 = OpLoad %uint %tid",              # the vertex: verts[tid]
+        "%2 = OpLoad %uint %tid",              # the argument i
+        "OpStore %i %2",
+        "%3 = OpLoad %uint %i",
+        "%4 = OpConvertUToF %float %3",
+        "%5 = OpCompositeConstruct %v4float %4 %float_0 %float_0 %float_1",
+        "%6 = OpAccessChain %_ptr_Output_v4float %gl_Position %1",
+        "OpStore %6 %5",
+        "%7 = OpLoad %uint %tid")
+
+
+def _renumbered(asm: str) -> str:
+    """Disassembly lines, stripped, with numeric result ids renamed %1, %2, ... in order of appearance."""
+    names: dict[str, str] = {}
+    out = []
+    for line in asm.splitlines():
+        if line.strip():
+            out.append(re.sub(r"%[0-9]+\b", lambda m: names.setdefault(m.group(), f"%{len(names) + 1}"), line.strip()))
+    return "\n".join(out) + "\n"
+
+
+def test_set_mesh_output_counts_on_every_path_before_the_writes_is_accepted(tmp_path) -> None:
+    # dominating calls reached through an early return, both arms of an if, a do-while body, a helper
+    # and every case of a switch with a default (proposal 0019 rule 5 asks only for dominance; the one
+    # call site is in the helper, as the rule of one call site asks)
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        "void Counts(uint n) { SetMeshOutputCounts(n, 1); }",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    if (g.x > 7) return;",
+        "    switch (g.y) {",
+        "    case 0: Counts(3); break;",
+        "    default:",
+        "        if (g.z == 0) { do { Counts(3); } while (false); } else { Counts(0); }",
+        "        break;",
+        "    }",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}")
+    compile_hlsl(source, tmp_path)
+
+
+def test_counts_in_a_loop_body_or_before_a_break_do_not_dominate(tmp_path) -> None:
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    for (uint k = 0; k < g.x; ++k) { SetMeshOutputCounts(3, 1); }",   # the body may not run
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "}",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void second(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    do { if (g.x == 0) break; SetMeshOutputCounts(3, 1); } while (false);",
+        "    tris[0] = uint3(0, 1, 2);",
+        "}")
+    assert compile_errors(source, tmp_path) == [
+        "WG0495: mesh output 'verts' may be written before SetMeshOutputCounts is called: it must be called on every "
+        "path before a write to the mesh outputs",
+        "WG0495: mesh output 'tris' may be written before SetMeshOutputCounts is called: it must be called on every "
+        "path before a write to the mesh outputs"]
+
+
+def test_a_mesh_shader_sets_its_counts_in_uniform_control_flow() -> None:
+    # OpSetMeshOutputsEXT in control flow that varies within the group is undefined in SPIR-V:
+    # warning WG0417 [-Wgroup-uniformity], in a mesh shader as in a mesh node, also through a helper
+    source = lines(
+        "struct V { float4 pos : SV_Position; };",
+        "void Counts(uint n) { SetMeshOutputCounts(n, 1); }",
+        '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    if (g.x == 0) return;",          # the group's own id: uniform
+        "    if (i < 3) Counts(3);",
+        "}")
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert result.ok
+    assert [(d.code, d.message, d.span.line_col) for d in result.diagnostics] == [
+        ("WG0417", "'Counts' must be called in thread-group-uniform control flow", (7, 16))]

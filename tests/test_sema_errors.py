@@ -1885,6 +1885,20 @@ CASES = [
                "                            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
                "1 warning generated."),
          profile="lib_6_8"),
+    # WG0391 the entry of a non-library profile with a [Shader] of another stage (DXC's
+    # err_hlsl_profile_conflicts_with_shader_attribute, at the attribute) ----------------------------
+    case("WG0391", "profile-conflicts-with-shader-attribute",
+         lines('[Shader("amplification")]',
+               '[NumThreads(1, 1, 1)]',
+               'void main() { }'),
+         lines("<stdin>:1:1: error: entry function 'main' is an amplification shader, but profile 'cs_6_6' compiles "
+               "a compute shader [WG0391]",
+               '[Shader("amplification")]',
+               '^~~~~~~~~~~~~~~~~~~~~~~~~',
+               'note: remove the [Shader("amplification")] attribute, or compile it with a library profile '
+               '(-T lib_6_9)',
+               '1 error generated.'),
+         profile="cs_6_6"),
     # WG0390 compute, pixel and mesh shaders beside the nodes (sema/entry_stages.py) -----------------
     case("WG0390", "compute-without-numthreads",
          lines('RWBuffer<uint> Out : register(u0);',

@@ -11,6 +11,7 @@ DXC's choice for `discard` (OpDemoteToHelperInvocation from vulkan1.3, OpKill be
 from __future__ import annotations
 
 import json
+import re
 
 from spirv_util import compile_hlsl
 
@@ -293,3 +294,201 @@ def test_a_broken_dispatch_mesh_call_is_not_also_a_missing_one() -> None:
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("WG0301", "use of undeclared identifier 'nope'"),
         ("WG0390", "amplification shader 'Amp2' must call DispatchMesh(x, y, z, payload)")]
+
+
+# ---------------------------------------------------------------- non-library profiles (-T ps_6_x -E main)
+
+PIXEL_WITHOUT_ATTRIBUTE = lines(
+    "Texture2D<float4> Albedo : register(t0);",
+    "SamplerState Linear : register(s1);",
+    "float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target",
+    "{",
+    "#if __SHADER_TARGET_STAGE == __SHADER_STAGE_PIXEL && __SHADER_TARGET_MINOR == 6",
+    "    return Albedo.Sample(Linear, uv);",
+    "#else",
+    "    return float4(1, 0, 1, 1);",    # reached only if the predefined macros were wrong
+    "#endif",
+    "}")
+
+
+def test_a_pixel_profile_compiles_main_without_a_shader_attribute(tmp_path) -> None:
+    # DXC: the -E function of -T ps_6_6 is the pixel shader (an implicit [Shader("pixel")]); the
+    # predefined __SHADER_TARGET_STAGE is the pixel stage (DXIL::ShaderKind 0), not the library (6)
+    c = compile_hlsl(PIXEL_WITHOUT_ATTRIBUTE, tmp_path, profile="ps_6_6")
+    assert c.lines("OpEntryPoint") == [
+        'OpEntryPoint Fragment %main "main" %gl_FragCoord %in_var_TEXCOORD0 %out_var_SV_Target %Albedo %Linear']
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %main OriginUpperLeft"]
+    assert len(c.lines("OpImageSampleImplicitLod")) == 1
+
+
+def test_a_shader_profile_compiles_only_the_entry_it_names(tmp_path) -> None:
+    source = lines(
+        "RWStructuredBuffer<uint> Out : register(u0);",
+        "[numthreads(64, 1, 1)]",
+        "void Clear(uint i : SV_DispatchThreadID) { Out[i] = 0; }",
+        '[Shader("pixel")]',
+        "float4 Shade() : SV_Target { return 1; }",
+        "[numthreads(8, 1, 1)]",
+        "void main(uint i : SV_DispatchThreadID) { Out[i] = 1; }")
+    c = compile_hlsl(source, tmp_path, profile="cs_6_0", entry="Clear")
+    assert c.lines("OpEntryPoint") == ['OpEntryPoint GLCompute %Clear "Clear" %gl_GlobalInvocationId %Out']
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %Clear LocalSize 64 1 1"]
+    c = compile_hlsl(source, tmp_path, profile="cs_6_0")                  # -E main by default
+    assert c.lines("OpExecutionMode") == ["OpExecutionMode %main LocalSize 8 1 1"]
+
+
+def test_mesh_and_amplification_profiles_compile_their_entry(tmp_path) -> None:
+    mesh = lines(
+        "struct V { float4 pos : SV_Position; };",
+        '[NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+        "void main(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+        "{",
+        "    SetMeshOutputCounts(3, 1);",
+        "    verts[i].pos = float4(i, 0, 0, 1);",
+        "    if (i == 0) tris[0] = uint3(0, 1, 2);",
+        "}")
+    c = compile_hlsl(mesh, tmp_path, profile="ms_6_5")
+    assert c.lines("OpEntryPoint")[0].startswith('OpEntryPoint MeshEXT %main "main"')
+    task = lines(
+        "struct Payload { uint count; };",
+        "groupshared Payload P;",
+        "[NumThreads(1, 1, 1)]",
+        "void main() { P.count = 1; DispatchMesh(1, 1, 1, P); }")
+    c = compile_hlsl(task, tmp_path, profile="as_6_5")
+    assert c.lines("OpEntryPoint")[0].startswith('OpEntryPoint TaskEXT %main "main"')
+
+
+# ---------------------------------------------------------------- wgc inspect: the other entry points
+
+ALL_STAGES = lines(
+    "struct Payload { uint first; float scale; };",
+    "groupshared Payload P;",
+    '[Shader("amplification")] [NumThreads(8, 1, 1)]',
+    "void Task(uint i : SV_GroupIndex) { P.first = i; P.scale = 1; DispatchMesh(2, 1, 1, P); }",
+    "struct V { float4 pos : SV_Position; float2 uv : TEXCOORD0; };",
+    "struct Prim { uint id : SV_PrimitiveID; float4 tint : COLOR1; };",
+    '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+    "void Mesh(uint i : SV_GroupIndex, in payload Payload p, out vertices V verts[3], out indices uint3 tris[1],",
+    "          out primitives Prim prims[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(i, p.scale, 0, 1); verts[i].uv = 0;",
+    "    if (i == 0) { tris[0] = uint3(0, 1, 2); prims[0].id = 0; prims[0].tint = 1; }",
+    "}",
+    "RWBuffer<uint> Out : register(u0);",
+    '[Shader("compute")] [NumThreads(64, 1, 1)]',
+    "void Clear(uint id : SV_DispatchThreadID) { Out[id] = 0; }",
+    '[Shader("pixel")]',
+    "float4 Shade(float4 pos : SV_Position, float2 uv : TEXCOORD0, nointerpolation float4 tint : COLOR1) : SV_Target",
+    "{ return tint; }")
+
+
+def view(source: str, emit: str) -> str:
+    result = driver.compile(driver.Options(input="-", emit=emit), stdin=source.encode())
+    assert result.ok, result.diagnostics
+    return result.outputs[emit].decode()
+
+
+def test_inspect_text_lists_the_other_entry_points_with_their_interface() -> None:
+    text = view(ALL_STAGES, "text")
+    start = text.index("Task  [")
+    assert text[start:text.index("\ngraph:") + 1] == lines(
+        "Task  [amplification shader]  SPIR-V entry point Task",
+        "  function: void Task(uint i)",
+        "  threads: 8x1x1",
+        "  interface:",
+        "    in i: uint SV_GroupIndex -> BuiltIn LocalInvocationIndex",
+        "",
+        "Mesh  [mesh shader]  SPIR-V entry point Mesh",
+        "  function: void Mesh(uint i, Payload p, out V[3] verts, out uint3[1] tris, out Prim[1] prims)",
+        "  threads: 3x1x1",
+        "  mesh: triangle topology, max 3 vertices, max 1 primitives",
+        "  interface:",
+        "    in i: uint SV_GroupIndex -> BuiltIn LocalInvocationIndex",
+        # Locations in declaration order across the vertices, then the primitives (DXC's default)
+        "    out verts.pos: float4 SV_Position -> BuiltIn Position",
+        "    out verts.uv: float2 TEXCOORD0 -> Location 0",
+        "    out prims.id: uint SV_PrimitiveID -> BuiltIn PrimitiveId, per primitive",
+        "    out prims.tint: float4 COLOR1 -> Location 1, per primitive",
+        "    out tris: uint3 -> BuiltIn PrimitiveTriangleIndicesEXT",
+        "    in p: Payload -> TaskPayloadWorkgroupEXT",
+        "",
+        "Clear  [compute shader]  SPIR-V entry point Clear",
+        "  function: void Clear(uint id)",
+        "  threads: 64x1x1",
+        "  interface:",
+        "    in id: uint SV_DispatchThreadID -> BuiltIn GlobalInvocationId",
+        "  resources: Out",
+        "",
+        "Shade  [pixel shader]  SPIR-V entry point Shade",
+        "  function: float4 Shade(float4 pos, float2 uv, float4 tint)",
+        "  interface:",
+        "    in pos: float4 SV_Position -> BuiltIn FragCoord",
+        "    in uv: float2 TEXCOORD0 -> Location 0",
+        "    in tint: float4 COLOR1 -> Location 1",
+        "    out return: float4 SV_Target -> Location 0",
+        "",
+    )
+
+
+def test_inspect_interface_agrees_with_the_spirv_decorations(tmp_path) -> None:
+    # every Location and built-in the model reports is one the SPIR-V back end decorates
+    model = json.loads(view(ALL_STAGES, "json"))
+    c = compile_hlsl(ALL_STAGES, tmp_path)
+    decorations = set(c.lines("OpDecorate"))
+    for entry in model["entry_points"]:
+        for value in entry["interface"]:
+            if value["builtin"] is not None:
+                assert any(d.endswith(f"BuiltIn {value['builtin']}") for d in decorations), value
+            elif value["location"] is not None:
+                storage = "in" if value["direction"] == "in" else "out"
+                assert f"OpDecorate %{storage}_var_{value['semantic']} Location {value['location']}" in decorations
+
+
+def test_inspect_json_describes_each_entry_point() -> None:
+    model = json.loads(view(ALL_STAGES, "json"))
+    assert [(e["key"], e["stage"], e["num_threads"], e["payload_bytes"]) for e in model["entry_points"]] == [
+        ("Task", "amplification", [8, 1, 1], 8), ("Mesh", "mesh", [3, 1, 1], 8), ("Clear", "compute", [64, 1, 1], None),
+        ("Shade", "pixel", None, None)]
+    mesh = model["entry_points"][1]
+    assert mesh["mesh"] == {"output_topology": "triangle", "max_vertices": 3, "max_primitives": 1}
+    assert mesh["interface"][4] == {"direction": "out", "parameter": "prims", "field": "tint", "type": "float4",
+                                    "semantic": "COLOR1", "builtin": None, "location": 1, "per_primitive": True}
+    assert model["nodes"] == [] and model["graph"]["edges"] == []
+
+
+def test_inspect_dot_draws_each_entry_point_as_its_own_box() -> None:
+    dot = view(ALL_STAGES, "dot")
+    boxes = [line.strip() for line in dot.splitlines() if line.strip().startswith('"entry ')]
+    style = "shape=box, style=dashed, color=gray40, fontcolor=gray40"
+    assert boxes == [
+        f'"entry Task" [label="Task\\namplification shader\\nthreads 8x1x1", {style}];',
+        f'"entry Mesh" [label="Mesh\\nmesh shader\\nthreads 3x1x1\\ntriangle, ≤3 vertices, ≤1 primitives", {style}];',
+        f'"entry Clear" [label="Clear\\ncompute shader\\nthreads 64x1x1", {style}];',
+        f'"entry Shade" [label="Shade\\npixel shader", {style}];']
+    assert "->" not in dot.split('"entry Task"')[1].split('"resource ')[0]     # joined to nothing
+
+
+def test_inspect_dxil_lists_the_entry_points_as_dxc_does() -> None:
+    # DXC's EmitDxilEntryProperties for lib entries: ShaderKind 8 (pixel 0, compute 5, mesh 13,
+    # amplification 14); compute NumThreads 4; mesh MSState 9 {threads, 3 vertices, 1 primitive,
+    # triangle 2, payload 8 bytes}; amplification ASState 10 {threads, payload 8 bytes}
+    text = view(ALL_STAGES, "dxil")
+    for name, properties in (("Task", "i32 8, i32 14, i32 10, !{{ !{{ i32 8, i32 1, i32 1 }}, i32 8 }}"),
+                             ("Mesh", "i32 8, i32 13, i32 9, !{{ !{{ i32 3, i32 1, i32 1 }}, i32 3, i32 1, i32 2, "
+                                      "i32 8 }}"),
+                             ("Clear", "i32 8, i32 5, i32 4, !{{ i32 64, i32 1, i32 1 }}"),
+                             ("Shade", "i32 8, i32 0")):
+        assert f'declare void @"{name}"()' in text
+        assert _resolved(text, f'void ()* @"{name}", !"{name}", null, null, ') == "!{ " + properties.format() + " }"
+
+
+def _resolved(text: str, prefix: str) -> str:
+    """The metadata tuple after `prefix` in an entry of dx.entryPoints, with its !N references inlined."""
+    nodes = dict(re.findall(r"^(!\d+) = (.*)$", text, re.M))
+    entry = next(value for value in nodes.values() if prefix in value)
+    reference = entry.split(prefix)[1].rstrip(" }")
+
+    def inline(value: str) -> str:
+        return re.sub(r"!\d+\b", lambda m: inline(nodes[m.group()]) if m.group() in nodes else m.group(), value)
+    return inline(nodes[reference])

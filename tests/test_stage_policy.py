@@ -639,3 +639,16 @@ def test_a_target_warning_keeps_the_module() -> None:
     assert emulated.ok and not emulated.diagnostics and emulated.outputs["spirv"][:4] == b"\x03\x02\x23\x07"
     strict = run(source, "spirv", warning_flags=("error=node-local-root-arguments",))
     assert not strict.ok and not strict.outputs
+
+
+def test_a_vertex_profile_names_the_stage_at_the_entry_function() -> None:
+    # -T vs_6_0: `main` is a vertex shader without [Shader("vertex")] (DXC implies it); wgc does not
+    # compile vertex shaders, and says so at the function, not "no entry point"
+    source = lines("float4 main(float4 p : POSITION) : SV_Position { return p; }")
+    assert rendered(source, profile="vs_6_0") == lines(
+        "<stdin>:1:8: error: 'main' is a vertex shader, a stage wgc does not compile (wgc compiles node shaders, "
+        "mesh nodes included, and compute, pixel, mesh and amplification shaders) [WG0640]",
+        "float4 main(float4 p : POSITION) : SV_Position { return p; }",
+        "       ^~~~",
+        TARGET_NOTE,
+        "1 error generated.")

@@ -67,14 +67,12 @@ def _parse_define(value: str) -> tuple[str, str | None]:
 
 
 def _profile(ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    from wgc.driver import PROFILES
+    from wgc.driver import profile_error
 
-    if value in PROFILES:
-        return value
-    if value.startswith("lib_6_") and value[6:].isdigit() and int(value[6:]) >= 10:
-        raise click.BadParameter(f"'{value}': work graphs are not available after shader model 6.9; "
-                                 "use lib_6_8 or lib_6_9")
-    raise click.BadParameter(f"'{value}': wgc compiles work-graph libraries; use lib_6_8 or lib_6_9")
+    error = profile_error(value)
+    if error is not None:
+        raise click.BadParameter(error)
+    return value
 
 
 def _target_env(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
@@ -125,7 +123,8 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
     decorators = [
         click.argument("input", type=click.Path(dir_okay=False, allow_dash=True)),
         click.option("-T", "profile", default="lib_6_9", show_default=True, callback=_profile,
-                     metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0) or lib_6_9 (SM 6.9)."),
+                     metavar="PROFILE", help="Target profile: lib_6_8 (Work Graphs 1.0) or lib_6_9 (SM 6.9); "
+                     "ps_6_x, cs_6_x, ms_6_x, as_6_x: the -E function as that stage."),
         click.option("-fmax-records-per-node", "proposals", flag_value=("max-records-per-node",), multiple=True,
                      help="lib_6_9 plus proposal 0025: output arrays need [MaxRecordsPerNode]."),
         click.option("-fwork-graph-loops", "proposals", flag_value=("work-graph-loops",), multiple=True,
@@ -136,8 +135,8 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="The device's maxExecutionGraphDepth (default: 32, the least Vulkan guarantees): the depth "
                      "of the graph with its loops unrolled for SPV_AMDX_shader_enqueue may reach N (WG0513)."),
         click.option("-E", "entry", metavar="NAME",
-                     help="Compile only the node shader function NAME (default: every node); NAME.N: the N-th of "
-                     "several node shaders named NAME (overloads)."),
+                     help="Compile only the node shader or entry point function NAME (default: every one; main "
+                     "under a ps/cs/ms/as profile); NAME.N: the N-th of several named NAME (overloads)."),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro."),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro."),
         click.option("-I", "include_dirs", multiple=True, metavar="DIR",

@@ -163,6 +163,9 @@ INVALID_STAGE_ENTRY = _kind(
     "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
     "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
     "missing, repeated or outside an amplification shader")
+PROFILE_CONFLICTS_WITH_SHADER = _kind(
+    "WG0391", E, "the entry function of a non-library profile (-T ps_6_6 -E main) carries a [Shader] attribute "
+    "of another stage (DXC's error)")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -246,6 +249,9 @@ INVALID_MESH_OUTPUT = _kind(
     "too large, of the wrong index type for the topology, or outside a mesh shader")
 INVALID_SET_MESH_OUTPUT_COUNTS = _kind(
     "WG0494", E, "SetMeshOutputCounts outside a mesh shader or mesh node, or called more than once")
+MESH_OUTPUT_BEFORE_COUNTS = _kind(
+    "WG0495", E, "a mesh output written where SetMeshOutputCounts has not been called on every path before the write "
+    "(it is never called, or does not dominate the write)")
 
 # WG05xx: whole-graph rules -------------------------------------------------------------
 DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (overloads, or one [NodeID] written "

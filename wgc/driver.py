@@ -46,6 +46,7 @@ that is not part of a cycle; the cycles a compile leaves behind are collected af
 from __future__ import annotations
 
 import gc
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -62,6 +63,40 @@ COMPILE_RECURSION_LIMIT = 250_000
 """Python frames a compile may nest; with COMPILE_STACK_BYTES, each may use 4 KiB of C stack."""
 
 PROFILES = ("lib_6_8", "lib_6_9")
+"""The library profiles: every node shader and entry point of the file."""
+STAGE_PROFILES = {"ps": "pixel", "cs": "compute", "ms": "mesh", "as": "amplification",
+                  "vs": "vertex", "gs": "geometry", "hs": "hull", "ds": "domain"}
+"""Non-library profiles (`-T ps_6_0 -E main`, shader model 6.0-6.9; ms/as 6.5-6.9): the stage of
+the one entry point they compile (`-E`, default `main`), as DXC: without a [Shader] attribute it
+is that stage, with another one it is WG0391; vs/gs/hs/ds are stages wgc does not compile (WG0640)."""
+
+
+def profile_stage(profile: str) -> str | None:
+    """The stage a non-library profile compiles; None for a library profile."""
+    return STAGE_PROFILES.get(profile.split("_", 1)[0])
+
+
+def profile_error(profile: str) -> str | None:
+    """Why `-T profile` is not one wgc takes (None when it is)."""
+    if profile in PROFILES:
+        return None
+    library = re.fullmatch(r"lib_6_(\d+)", profile)
+    if library is not None and int(library.group(1)) >= 10:
+        return f"'{profile}': work graphs are not available after shader model 6.9; use lib_6_8 or lib_6_9"
+    stage = re.fullmatch(r"(ps|cs|ms|as|vs|gs|hs|ds)_6_(\d)", profile)
+    if stage is None:
+        return (f"'{profile}': use a work-graph library profile (lib_6_8, lib_6_9) or a shader profile "
+                "(ps_6_x, cs_6_x, ms_6_x, as_6_x with -E)")
+    if stage.group(1) in ("ms", "as") and int(stage.group(2)) < 5:
+        return f"'{profile}': mesh and amplification shaders need shader model 6.5 or later"
+    return None
+
+
+def entry_name(options: Options) -> str | None:
+    """The function `-E` selects: as given; under a non-library profile `main` when not given."""
+    if options.entry is None and profile_stage(options.profile) is not None:
+        return "main"
+    return options.entry
 PROPOSALS = ("max-records-per-node", "work-graph-loops")
 """The proposals one may opt in to (`-fmax-records-per-node`, `-fwork-graph-loops`, both:
 `-fwork-graph-proposals`): hlsl-specs 0025 and Work Graph Loops (PR #770), under lib_6_9."""
@@ -84,7 +119,8 @@ class Options:
     proposals: tuple[str, ...] = ()
     """Opt-ins to work-graph proposals beyond released SM 6.9 (see PROPOSALS); lib_6_9 only."""
     entry: str | None = None
-    """-E: the node shader to compile (its function name, or `name.N` for the N-th of several of one name)."""
+    """-E: the node shader or entry point to compile (its function name, or `name.N` for the N-th of
+    several of one name); under a non-library profile the one entry point (default `main`)."""
     defines: tuple[tuple[str, str | None], ...] = ()
     undefines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
@@ -203,6 +239,7 @@ def run_front_end(options: Options, stdin: bytes | None = None,
         include_dirs=options.include_dirs,
         hlsl_version=options.hlsl_version,
         shader_model=shader_model(options.profile),
+        stage=profile_stage(options.profile),
         enable_16bit_types=options.enable_16bit_types,
     ), on_file_read)
     diagnostics.extend(pre.diagnostics)
@@ -228,6 +265,8 @@ def sema_options(options: Options):  # type: ignore[no-untyped-def]
 
     return SemaOptions(
         profile=options.profile,
+        entry_stage=profile_stage(options.profile),
+        entry=entry_name(options) or "main",
         max_records_per_node="max-records-per-node" in options.proposals,
         work_graph_loops="work-graph-loops" in options.proposals,
         enable_16bit_types=options.enable_16bit_types,
@@ -371,7 +410,7 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     analysis = front.analysis
     nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
     model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals,  # type: ignore[union-attr]
-                        options.max_graph_depth)
+                        options.max_graph_depth, analysis.stage_entries)  # type: ignore[union-attr]
     kind = options.emit
     if kind == "json":
         import json
@@ -433,9 +472,10 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
     # emulated one (what `wgc run` executes) runs the graph only
     stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []  # type: ignore[union-attr]
-    nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, options.entry)  # type: ignore[union-attr]
-    if unselectable:
-        return {}, unselectable, None
+    nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))  # type: ignore[union-attr]
+    if unselectable:   # an entry of a stage wgc does not compile (-T vs_6_0) says so, not "no entry point"
+        stages = [d for d in check_target(analysis, [], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
+        return {}, stages or unselectable, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
                           index_space=options.index_space_loops, split_nodes=options.split_nodes)
     if has_errors(limits):

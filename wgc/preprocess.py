@@ -44,7 +44,7 @@ Details worth knowing:
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
-  (= `__SHADER_STAGE_LIBRARY`, wgc only compiles libraries), the stage "enums"
+  (`__SHADER_STAGE_LIBRARY` for lib_6_x, the profile's stage for ps/cs/ms/as/...), the stage "enums"
   `__SHADER_STAGE_{PIXEL,VERTEX,GEOMETRY,HULL,DOMAIN,COMPUTE,LIBRARY,MESH,AMPLIFICATION}`
   with dxc's `DXIL::ShaderKind` values, `__HLSL_ENABLE_16_BIT` 1 with
   -enable-16bit-types, and the builtins `__FILE__`, `__LINE__`, `__COUNTER__`.
@@ -92,7 +92,6 @@ _SHADER_STAGES = (
     ("PIXEL", 0), ("VERTEX", 1), ("GEOMETRY", 2), ("HULL", 3), ("DOMAIN", 4),
     ("COMPUTE", 5), ("LIBRARY", 6), ("MESH", 13), ("AMPLIFICATION", 14),
 )
-_LIBRARY_STAGE = 6
 
 _SILENT_PRAGMAS = frozenset({"pack_matrix", "warning", "dxc", "message"})
 
@@ -109,6 +108,8 @@ class PreprocessOptions:
     """`-I` folders, searched in this order."""
     hlsl_version: int = 2021
     shader_model: tuple[int, int] = (6, 9)
+    stage: str | None = None
+    """The stage of a non-library profile (`ps_6_6`: "pixel"), for `__SHADER_TARGET_STAGE`; None: a library."""
     enable_16bit_types: bool = False
 
 
@@ -469,7 +470,7 @@ class _Preprocessor(_PcppPreprocessor):
         ]
         predefined += [(f"__SHADER_STAGE_{stage}", str(value)) for stage, value in _SHADER_STAGES]
         predefined += [
-            ("__SHADER_TARGET_STAGE", str(_LIBRARY_STAGE)),
+            ("__SHADER_TARGET_STAGE", str(dict(_SHADER_STAGES)[(opts.stage or "library").upper()])),
             ("__SHADER_TARGET_MAJOR", str(major)),
             ("__SHADER_TARGET_MINOR", str(minor)),
         ]

@@ -37,7 +37,9 @@ Output:     `render_dot(model) -> str`, a Graphviz digraph:
             its innermost loop's cluster.  Edge targets that are not nodes become dotted
             placeholder nodes, and edges to them are dotted.  Each resource some node reaches is
             a gray cylinder ("resource <name>", so it cannot clash with a node) joined to its
-            users by dashed, undirected lines that do not constrain the ranking.
+            users by dashed, undirected lines that do not constrain the ranking.  The library's
+            compute, pixel, mesh and amplification shaders are separate dashed square boxes
+            ("entry <key>": key, stage, threads, mesh counts), joined to nothing.
             `render_image(dot_text, fmt) -> bytes` runs Graphviz `dot -T<fmt>`; raises
             `GraphvizMissing` when `dot` is not on PATH, `GraphvizError` when it fails.
 Invariants: deterministic (model order for nodes, clusters and edges; placeholders in
@@ -59,6 +61,9 @@ FONT = ("fontname", '"Helvetica"')
 RESOURCE_PREFIX = "resource "
 """DOT identifiers of resources: the prefix keeps them apart from node display names."""
 RESOURCE_STYLE = [("shape", "cylinder"), ("color", "gray40"), ("fontcolor", "gray40"), ("fontsize", "10")]
+ENTRY_PREFIX = "entry "
+"""DOT identifiers of the other stages' entry points (outside the graph): kept apart from node names."""
+ENTRY_STYLE = [("shape", "box"), ("style", "dashed"), ("color", "gray40"), ("fontcolor", "gray40")]
 RESOURCE_EDGE = [("style", "dashed"), ("color", "gray60"), ("arrowhead", "none"), ("constraint", "false")]
 
 
@@ -217,6 +222,21 @@ def _edge_statement(edge: dict[str, Any], nodes_by_name: dict[str, dict[str, Any
     return f"{quote(edge['from'])} -> {quote(edge['to'])} {_attrs([('label', label(*lines))] + attrs)};"
 
 
+def _entry_point_lines(entries: list[dict[str, Any]]) -> list[str]:
+    """The library's other shaders, outside the graph: a separate square box each ("entry <key>")."""
+    lines = []
+    for entry in entries:
+        parts = [entry["key"], f"{entry['stage']} shader"]
+        if entry.get("num_threads"):
+            parts.append("threads " + "x".join(str(n) for n in entry["num_threads"]))
+        mesh = entry.get("mesh")
+        if mesh:
+            parts.append(f"{mesh['output_topology']}, ≤{mesh['max_vertices']} vertices, "
+                         f"≤{mesh['max_primitives']} primitives")
+        lines.append(f"  {quote(ENTRY_PREFIX + entry['key'])} {_attrs([('label', label(*parts))] + ENTRY_STYLE)};")
+    return lines
+
+
 def _resource_lines(resources: list[dict[str, Any]]) -> list[str]:
     """A gray cylinder per resource some node uses, joined to each user by a dashed line."""
     lines: list[str] = []
@@ -265,6 +285,7 @@ def render_dot(model: dict[str, Any]) -> str:
     lines.extend(f"  {quote(name)} {_attrs([('label', label(name, '(missing)'))] + placeholder)};"
                  for name in missing)
     lines.extend("  " + _edge_statement(edge, nodes_by_name, set(missing)) for edge in edges)
+    lines.extend(_entry_point_lines(model.get("entry_points") or []))
     lines.extend(_resource_lines(model.get("resources") or []))
     lines.append("}")
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -30,7 +30,11 @@ Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) h
             2 triangle), MeshMaxVertexCount 65537, MeshMaxPrimitiveCount 65538 (the preview's
             source spells it 655368, a typo), and MaxInputRecordsPerGraphEntryRecord 65539
             `!{i32 count, i1 sharedAcrossNodeArray}` when written.  Then, for loop entries
-            only, the experimental tags.
+            only, the experimental tags.  The library's other shaders follow the nodes (a
+            `declare` each too), as DXC's lib entries: ShaderKind 8 (pixel 0, compute 5, mesh 13,
+            amplification 14), then compute NumThreads 4; mesh MSState 9 `!{!{x, y, z}, i32
+            maxVertices, i32 maxPrimitives, i32 topology, i32 payload bytes}`; amplification
+            ASState 10 `!{!{x, y, z}, i32 payload bytes}` (payload bytes: scalar layout).
 
             Node I/O tuples (dxc.md §4.2): inputs `1 flags, 2 record type (if size > 0),
             3 MaxRecords (if nonzero)`; outputs `1 flags, 2 record type (if size > 0),
@@ -100,6 +104,9 @@ TAG_NODE_MESH_MAX_VERTEX_COUNT = 65537
 TAG_NODE_MESH_MAX_PRIMITIVE_COUNT = 65538
 TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD = 65539
 MESH_OUTPUT_TOPOLOGIES = {"line": 1, "triangle": 2}   # DXIL::MeshOutputTopology
+TAG_MS_STATE = 9                                # !{!{x, y, z}, maxVertices, maxPrimitives, topology, payload bytes}
+TAG_AS_STATE = 10                               # !{!{x, y, z}, payload bytes}
+SHADER_KINDS = {"pixel": 0, "compute": 5, "mesh": 13, "amplification": 14}   # DXIL::ShaderKind
 TAG_NODE_MAX_LOOP_ITERATIONS = 0x20000          # experimental (wgc)
 TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION = 0x20001  # experimental (wgc)
 EXPERIMENTAL_TAGS = (("NodeMaxLoopIterations", TAG_NODE_MAX_LOOP_ITERATIONS),
@@ -269,6 +276,23 @@ class _Builder:
                     _i32(loop_entry["max_records_per_iteration"])]
         return self.md(ops)
 
+    def stage_properties(self, entry: dict[str, Any]) -> Any:
+        """A compute, pixel, mesh or amplification shader's properties in a library (DXC's
+        EmitDxilEntryProperties): ShaderKind, then NumThreads (compute), the MS or AS state."""
+        ops: list[Any] = [_i32(TAG_SHADER_KIND), _i32(SHADER_KINDS[entry["stage"]])]
+        mesh = entry.get("mesh")
+        if entry["stage"] == "compute":
+            ops += [_i32(TAG_NUM_THREADS), self.ints(entry.get("num_threads") or [1, 1, 1])]
+        elif entry["stage"] == "mesh" and mesh:
+            threads = self.ints(entry.get("num_threads") or [1, 1, 1])
+            ops += [_i32(TAG_MS_STATE), self.md([threads, _i32(mesh["max_vertices"]), _i32(mesh["max_primitives"]),
+                                                 _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh["output_topology"], 0)),
+                                                 _i32(entry.get("payload_bytes") or 0)])]
+        elif entry["stage"] == "amplification":
+            threads = self.ints(entry.get("num_threads") or [1, 1, 1])
+            ops += [_i32(TAG_AS_STATE), self.md([threads, _i32(entry.get("payload_bytes") or 0)])]
+        return self.md(ops)
+
 
 DXIL_RESOURCE_KINDS = {
     "Texture1D": 1, "Texture2D": 2, "Texture3D": 4, "TextureCube": 5, "Texture1DArray": 6, "Texture2DArray": 7,
@@ -384,6 +408,14 @@ def render_dxil(model: dict[str, Any]) -> str:
         taken.add(name)
         functions.append(ir.Function(module, void_fn, name=name))
 
+    stages = []
+    for entry in model.get("entry_points") or []:
+        name = str(entry["key"])
+        while name in taken:
+            name += ".dup"
+        taken.add(name)
+        stages.append((entry, ir.Function(module, void_fn, name=name)))
+
     build = _Builder(module)
     version = build.ints([1, minor])
     module.add_named_metadata("dx.version", version)
@@ -403,6 +435,13 @@ def render_dxil(model: dict[str, Any]) -> str:
     for tag_name, number in EXPERIMENTAL_TAGS:
         module.add_named_metadata("wgc.experimental.tags", build.md([tag_name, _i32(number)]))
     module.add_named_metadata("llvm.ident", build.md([f"wgc {model.get('wgc_version', '')}".strip()]))
+    # the other stages' entries last, so that the nodes' metadata keeps its numbers whether or not
+    # the library holds them
+    for stage, function in stages:
+        module.add_named_metadata("dx.entryPoints",
+                                  build.md([function, function.name, None, None, build.stage_properties(stage)]))
+    for stage, function in stages:
+        module.add_named_metadata("wgc.spirv.entryPoints", build.md([function, str(stage["entry_point"])]))
     return str(module).rstrip("\n") + "\n"
 
 

@@ -1,7 +1,7 @@
 """Metadata, the inspect model: what wgc understood of a work graph, as plain data.
 
 Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
-`sema.graph.GraphInfo`), the profile, wgc's version and the module's globals (its resources,
+`sema.graph.GraphInfo`), the other stages' entry points (`sema.entry_stages`), the profile, wgc's version and the module's globals (its resources,
 uniform and push-constant blocks, and specialization constants, `[[vk::constant_id]]`).
 Output: a dict of JSON types following the schema in README.md ("The JSON model"), the one model every
 `wgc inspect` view renders (`--format json` prints it as is). Resources (`"resources"`: every one the
@@ -17,7 +17,9 @@ whole file (`sema.modules.entry_point_names`: the NodeID name, or the node's key
 of the module share that NodeID name). `key` tells every node apart (overloads: `f`, `f.2`); the
 graph section names nodes by `graph_name`: the NodeID's display name, followed by ` (key)` when
 several nodes of the model carry that NodeID. Bindings, layouts and resource use are sema's
-decisions, read, never recomputed. `stages` (every node's (name, index) stages, with loops
+decisions, read, never recomputed. `entry_points` lists the library's compute, pixel, mesh and amplification shaders (outside the
+graph) in source order, with their stage inputs and outputs (`sema.entry_stages.stage_interface`).
+`stages` (every node's (name, index) stages, with loops
 unrolled in index space as the AMDX target compiles them), `stage_stride`, `max_node_recursion` and
 the graph's `unrolled_depth` are `sema.stages`'.
 """
@@ -27,7 +29,10 @@ from __future__ import annotations
 from typing import Any
 
 from wgc import ir
+from wgc.sema.entry_stages import stage_interface
 from wgc.sema.graph import GraphInfo, Loop
+from wgc.sema.layout import LayoutRule, layout_of
+from wgc.sema.mesh import dispatch_mesh_calls, task_payload
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.metadata.reflection import describe_resources, spec_constants
 from wgc.sema.modules import entry_point_names
@@ -136,6 +141,39 @@ def _mesh(node: NodeInfo) -> dict[str, Any] | None:
     }
 
 
+def _entry_point(entry: NodeInfo, entry_point: str) -> dict[str, Any]:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
+    use = resource_use(entry.function)
+    mesh = entry.mesh
+    return {
+        "function": entry.function.name,
+        "key": entry.key,
+        "signature": entry.function.signature,
+        "entry_point": entry_point,
+        "stage": entry.stage,
+        "num_threads": list(entry.num_threads) if entry.stage != "pixel" else None,
+        "mesh": ({"output_topology": mesh.topology, "max_vertices": mesh.max_vertices,
+                  "max_primitives": mesh.max_primitives} if mesh is not None else None),
+        "payload_bytes": _payload_bytes(entry),
+        "interface": [{"direction": v.direction, "parameter": v.parameter, "field": v.field, "type": str(v.type),
+                       "semantic": v.semantic, "builtin": v.builtin, "location": v.location,
+                       "per_primitive": v.per_primitive} for v in stage_interface(entry)],
+        "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
+    }
+
+
+def _payload_bytes(entry: NodeInfo) -> int | None:
+    """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
+    (scalar layout, as the groupshared sizes); None for the other stages or without one."""
+    payload: ir.Variable | None = None
+    if entry.mesh is not None:
+        payload = entry.mesh.payload
+    elif entry.stage == "amplification":
+        calls = dispatch_mesh_calls(entry.function)
+        payload = task_payload(calls[0]) if calls else None
+    return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
+
+
 def _loop(loop: Loop, graph_name: dict[str, str]) -> dict[str, Any]:
     return {
         "entry": graph_name[loop.entry.key],
@@ -156,11 +194,12 @@ def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
 
 def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
                 globals_: tuple[ir.Variable, ...] | list[ir.Variable] = (),
-                max_graph_depth: int | None = None) -> dict[str, Any]:
+                max_graph_depth: int | None = None,
+                stage_entries: tuple[NodeInfo, ...] | list[NodeInfo] = ()) -> dict[str, Any]:
     entries = {n.key for n in graph.entry_nodes}
     plan = plan_stages(graph)
     unrolled = unrolled_depth(graph)
-    names, _ = entry_point_names(list(nodes))
+    names, _ = entry_point_names([*nodes, *stage_entries])
     shown = {n.key for n in nodes}
     graph_name = graph_names([*nodes, *(n for n in graph.nodes if n.key not in shown)])
     return {
@@ -185,6 +224,7 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
         },
+        "entry_points": [_entry_point(e, names[e.key]) for e in stage_entries],
         "resources": [r.to_json() for r in describe_resources(globals_, nodes)],
         "specialization_constants": [c.to_json() for c in spec_constants(globals_)],
     }

@@ -43,6 +43,10 @@ Output:     `render_text(model) -> str`, a human-readable summary:
             the graph's unrolled depth is shown when it differs from its depth. The graph section names a node by its
             NodeID, followed by ` (key)` when several nodes carry that NodeID.  Edges end with `[recursion]`, `[loop back-edge]`
             or `[missing target]` when relevant.
+            The library's compute, pixel, mesh and amplification shaders follow the nodes, each
+            `Key  [pixel shader]  SPIR-V entry point E` with its signature, threads, mesh counts,
+            its interface (`in uv: float2 TEXCOORD0 -> Location 0`, `out verts.pos: float4
+            SV_Position -> BuiltIn Position`, ", per primitive" on a primitive's values) and resources.
 Invariants: deterministic for a given model (model order is kept; nothing is sorted by
             hash); no trailing spaces on any line; the text ends with exactly one newline;
             never mutates the model.
@@ -287,6 +291,39 @@ def _loop_lines(loops: list[dict[str, Any]], records: dict[str, int]) -> list[st
     return lines
 
 
+def _interface_line(value: dict[str, Any]) -> str:
+    """`in uv: float2 TEXCOORD0 -> Location 0` (a field: `verts.pos`; an index or payload: its built-in or storage)."""
+    name = value["parameter"] + (f".{value['field']}" if value.get("field") else "")
+    semantic = f" {value['semantic']}" if value.get("semantic") else ""
+    if value.get("builtin"):
+        where = f"BuiltIn {value['builtin']}"
+    elif value.get("location") is not None:
+        where = f"Location {value['location']}"
+    else:
+        where = "TaskPayloadWorkgroupEXT"
+    index = (value.get("builtin") or "").endswith("IndicesEXT")   # the indices: per primitive by nature
+    per_primitive = ", per primitive" if value.get("per_primitive") and not index else ""
+    return f"{value['direction']} {name}: {value['type']}{semantic} -> {where}{per_primitive}"
+
+
+def _entry_point_lines(entry: dict[str, Any]) -> list[str]:
+    """A compute, pixel, mesh or amplification shader of the library (outside the graph)."""
+    lines = [f"{entry['key']}  [{entry['stage']} shader]  SPIR-V entry point {entry['entry_point']}"]
+    body = [f"function: {entry['signature']}"]
+    if entry.get("num_threads"):
+        body.append(f"threads: {_xyz(entry['num_threads'])}")
+    mesh = entry.get("mesh")
+    if mesh:
+        body.append(f"mesh: {mesh['output_topology']} topology, max {mesh['max_vertices']} vertices, "
+                    f"max {mesh['max_primitives']} primitives")
+    interface = entry.get("interface") or []
+    body.append("interface:" if interface else "interface: none")
+    body.extend("  " + _interface_line(value) for value in interface)
+    if entry.get("resources"):
+        body.append("resources: " + ", ".join(entry["resources"]))
+    return lines + ["  " + line for line in body]
+
+
 def render_text(model: dict[str, Any]) -> str:
     """Render the inspect model as the human-readable summary described in the module doc."""
     nodes = model.get("nodes") or []
@@ -302,6 +339,10 @@ def render_text(model: dict[str, Any]) -> str:
     for node in nodes:
         lines.append("")
         lines.extend(_node_lines(node, node_names, functions[node["function"]] > 1))
+
+    for entry in model.get("entry_points") or []:
+        lines.append("")
+        lines.extend(_entry_point_lines(entry))
 
     outputs = {(_graph_name(node), out["parameter"]): out
                for node in nodes for out in node.get("outputs") or []}

@@ -48,7 +48,8 @@ from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
 from wgc.sema.entry_stages import check_stages
-from wgc.sema.uniformity import check_node_body, check_stage_barriers, reachable_functions, walk_body
+from wgc.sema.uniformity import (check_mesh_uniformity, check_node_body, check_stage_barriers, reachable_functions,
+                                 walk_body)
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
@@ -116,6 +117,9 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     for function in ctx.module.functions:   # entries of other stages: DXC's Barrier() rules only
         if function.shader_kind not in (None, "node"):
             node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))  # type: ignore[arg-type]
+    for entry in stage_entries:            # a mesh shader's SetMeshOutputCounts in varying control flow
+        if entry.stage == "mesh" and not any(f in broken_functions for f in reachable_functions(entry.function)):
+            node_diagnostics.extend(check_mesh_uniformity(entry.function))
     # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if n not in sound}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)

@@ -38,7 +38,12 @@ from wgc.syntax import ast
 @dataclass(frozen=True)
 class SemaOptions:
     profile: str = "lib_6_9"
-    """lib_6_8 and lib_6_9: the released work-graph rules (Work Graphs 1.0; SM 6.9 changed none)."""
+    """lib_6_8 and lib_6_9: the released work-graph rules (Work Graphs 1.0; SM 6.9 changed none); or a
+    non-library profile (`ps_6_6`), whose stage is `entry_stage`."""
+    entry_stage: str | None = None
+    """A non-library profile's stage ("pixel", "compute", "mesh", "amplification", "vertex", ...): the
+    function named `entry` is that stage's entry point ([Shader] implied, as DXC); None for lib_6_x."""
+    entry: str = "main"
     max_records_per_node: bool = False
     """-fmax-records-per-node: proposal 0025's rules (an output array needs [MaxRecordsPerNode], WG0425)."""
     work_graph_loops: bool = False

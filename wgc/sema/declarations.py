@@ -19,6 +19,9 @@ Decisions made here:
   DX packing; `-fvk-use-scalar-layout`: scalar), structured buffers std430
   (or scalar), node records scalar; stored on the variables.
 - A function that takes or returns a node object or record is `must_inline`.
+- Under a shader profile (`-T ps_6_6`: `SemaOptions.entry_stage`), the function named `-E`
+  (default `main`) gets an implicit `[Shader("<stage>")]`, as DXC adds one; a `[Shader]` of
+  another stage on it is WG0391 (kept, as DXC keeps it).
 - `[[vk::image_format("...")]]` must name one of dxc's formats (`IMAGE_FORMATS`, WG0340).
 - Templates (`templates`) are instantiated on use, once per argument tuple, in
   the scope they were declared in; this checker declares their instances.
@@ -807,8 +810,10 @@ class DeclarationChecker:
             this = ir.Variable("this", method_of, ir.Storage.PARAMETER, span, direction=ir.Direction.INOUT)
             params.insert(0, this)
         semantic = next((a.name for a in decl.annotations if isinstance(a, ast.Semantic)), None)
-        function = ir.Function(display, params, return_type, span, None, self.stmts._attributes(decl.attributes),
-                               semantic, method_of)
+        attributes = self.stmts._attributes(decl.attributes)
+        if method_of is None and not template_args and name == self.ctx.options.entry:
+            attributes = self._profile_entry(display, attributes, span)
+        function = ir.Function(display, params, return_type, span, None, attributes, semantic, method_of)
         is_entry = function.shader_kind is not None
         function.must_inline = not is_entry and (any(contains_node_object(p.type) or _unsized(p.type) for p in params)
                                                  or contains_node_object(return_type))
@@ -854,6 +859,26 @@ class DeclarationChecker:
         if param.default is not None:
             default = self.exprs.initializer(param.default, type_)
         return variable, default
+
+    def _profile_entry(self, name: str, attributes: tuple[ir.Attribute, ...], span: Span
+                       ) -> tuple[ir.Attribute, ...]:
+        """The attributes of the entry function of a non-library profile (`-T ps_6_6 -E main`): without
+        [Shader] it is the profile's stage (an implicit `[Shader("pixel")]`, as DXC adds one); a
+        [Shader] of another stage is WG0391 at that attribute (kept: DXC keeps it too)."""
+        stage = self.ctx.options.entry_stage
+        if stage is None:
+            return attributes
+        shader = ir.find_attribute(attributes, "shader")
+        if shader is None:
+            return (*attributes, ir.Attribute("shader", (ir.AttributeArg(stage, span),), span))
+        written = shader.args[0].value if shader.args else None
+        if isinstance(written, str) and written.lower() != stage:
+            profile = self.ctx.options.profile
+            self.ctx.report(codes.PROFILE_CONFLICTS_WITH_SHADER, shader.span,
+                            f"entry function '{name}' is {_a(written)} {written} shader, but profile '{profile}' "
+                            f"compiles {_a(stage)} {stage} shader", notes=[f"remove the [Shader(\"{written}\")] attribute, or compile "
+                                                      "it with a library profile (-T lib_6_9)"])
+        return attributes
 
     def _define(self, decl: ast.FunctionDecl, entity: FunctionEntity, erroneous: Sequence[str] = ()) -> None:
         """Check a function's body; `erroneous`: names of parameters whose declaration failed."""
@@ -974,3 +999,8 @@ def _shader_record(attributes: tuple[ir.Attribute, ...], block_kind: str) -> boo
     ConstantBuffer; dxc ignores it elsewhere): a node's local root arguments."""
     return block_kind in ("cbuffer", "ConstantBuffer") and any(
         a.key in ("vk::shader_record_ext", "vk::shader_record_nv") for a in attributes)
+
+
+def _a(word: str) -> str:
+    """The indefinite article of `word` ("an amplification", "a pixel")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"

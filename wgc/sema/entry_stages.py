@@ -23,10 +23,16 @@ Rules (DXC's, for its SPIR-V back end):
   SPIR-V back end refuses it.
 Other stages (vertex, geometry, hull, domain, ray tracing) are WG0640 (`target.py`).
 
+`stage_interface(entry)` lists an entry point's stage inputs and outputs (each value of a
+flattened struct, its semantic, built-in or Location) for `wgc inspect`, by the same
+`stageio.py` rules the SPIR-V back end declares them with.
+
 Invariants: never raises for bad input; an entry point with errors still gets its `NodeInfo`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from wgc import codes, ir
 from wgc import types as t
@@ -35,7 +41,8 @@ from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misp
                            dispatch_mesh_calls, mesh_qualifier)
 from wgc.sema.nodes import NodeId, NodeInfo
 from wgc.diagnostics import Label
-from wgc.sema.stageio import flatten, target_index
+from wgc.sema.mesh import _field_path
+from wgc.sema.stageio import StageVariable, assign_locations, flatten, target_index
 
 STAGES = ("compute", "pixel", "mesh", "amplification")
 """The stages compiled beside node shaders."""
@@ -146,3 +153,73 @@ def _pixel_value(function: ir.Function, param: ir.Variable | None, kind: str, ty
                    f"{shown} of pixel shader '{function.name}' is an output with the semantic '{variable.semantic}'; "
                    "pixel shader outputs are SV_Target0-7 and SV_Depth")
             return
+
+
+INDEX_BUILTINS = {"triangle": "PrimitiveTriangleIndicesEXT", "line": "PrimitiveLineIndicesEXT"}
+"""The built-in a mesh shader's `out indices` is, by topology."""
+INTERPOLATION_MODIFIERS = frozenset({"nointerpolation", "noperspective", "centroid", "sample", "linear"})
+
+
+@dataclass(frozen=True)
+class InterfaceValue:
+    """One stage input or output of an entry point (a struct parameter gives one per field)."""
+
+    direction: str
+    """"in" or "out"."""
+    parameter: str
+    """The parameter's name; "return" for a pixel shader's result."""
+    field: str | None
+    """The field of the parameter's (element) type, dotted ("a.b"); None for the whole value."""
+    type: t.Type
+    semantic: str | None
+    builtin: str | None
+    location: int | None
+    per_primitive: bool = False
+
+
+def stage_interface(entry: NodeInfo) -> list[InterfaceValue]:
+    """The stage inputs and outputs of a compute, pixel, mesh or amplification shader, in the order
+    the SPIR-V back end declares them: thread-group system values, a pixel shader's inputs (Locations
+    in declaration order) and outputs, a mesh shader's vertices, primitives (Locations across both)
+    and indices, its `in payload`."""
+    function, values = entry.function, list[InterfaceValue]()
+
+    def add(direction: str, name: str, type_: t.Type, variables: list[StageVariable], per_primitive: bool = False
+            ) -> None:
+        values.extend(InterfaceValue(direction, name, _field_path(type_, v.path) if v.path else None, v.type,
+                                     v.semantic, v.builtin, v.location, per_primitive) for v in variables)
+
+    if entry.stage == "pixel":
+        inputs = [p for p in function.params if p.direction is ir.Direction.IN]
+        groups = assign_locations([flatten(p.type, p.semantic, "pixel-in",
+                                           interpolation=p.modifiers & INTERPOLATION_MODIFIERS) for p in inputs])
+        for param, group in zip(inputs, groups):
+            add("in", param.name, param.type, group)
+        for param in function.params:
+            if param.direction is not ir.Direction.IN:
+                add("out", param.name, param.type, flatten(param.type, param.semantic, "pixel-out"))
+        if function.return_type is not t.VOID:
+            add("out", "return", function.return_type,
+                flatten(function.return_type, function.return_semantic, "pixel-out"))
+        return values
+    for param in function.params:
+        if mesh_qualifier(param) is None:
+            add("in", param.name, param.type, flatten(param.type, param.semantic, "group"))
+    mesh = entry.mesh
+    if mesh is None:
+        return values
+    outputs = [p for p in (mesh.vertices, mesh.primitives) if p is not None]
+    outputs.sort(key=function.params.index)
+    groups = assign_locations([flatten(_element(p), p.semantic, mesh_qualifier(p) or "") for p in outputs])
+    for param, group in zip(outputs, groups):
+        add("out", param.name, _element(param), group, per_primitive=param is mesh.primitives)
+    if mesh.indices is not None and mesh.topology is not None:
+        values.append(InterfaceValue("out", mesh.indices.name, None, _element(mesh.indices), None,
+                                     INDEX_BUILTINS[mesh.topology], None, per_primitive=True))
+    if mesh.payload is not None:
+        values.append(InterfaceValue("in", mesh.payload.name, None, mesh.payload.type, None, None, None))
+    return values
+
+
+def _element(param: ir.Variable) -> t.Type:
+    return param.type.element if isinstance(param.type, t.ArrayType) else param.type

@@ -5,7 +5,7 @@ Input: one `ir.Function` that is a mesh node (`[NodeLaunch("mesh")]`, checked by
 calls this module) or a mesh shader (`entry_stages.py`), its attributes, and a `report` callback.
 Output: a `MeshInfo` (data only: topology, the three output parameters, a mesh shader's payload,
 the vertex and primitive counts) and the diagnostics WG0491 ([OutputTopology]), WG0493 (the output
-parameters) and WG0494 (SetMeshOutputCounts); and the DispatchMesh helpers of amplification
+parameters), WG0494 (SetMeshOutputCounts) and WG0495 (a write not after SetMeshOutputCounts); and the DispatchMesh helpers of amplification
 shaders (`dispatch_mesh_calls`, `task_payload`; a call outside one is WG0390).
 
 Rules (hlsl-specs proposal 0019, workgraph-rules.md §1.14; DXC's mesh-shader checks):
@@ -15,7 +15,12 @@ Rules (hlsl-specs proposal 0019, workgraph-rules.md §1.14; DXC's mesh-shader ch
   each at most once, `out` and an array of 1..256 elements; indices are uint3 for triangles and
   uint2 for lines; the primitives array has as many elements as the indices array;
 - every value of a vertex or primitive (each field, nested structs flattened) has a semantic;
-- `SetMeshOutputCounts(v, p)` is called at most once (at one call site) in the code the node reaches.
+- `SetMeshOutputCounts(v, p)` is called at most once (at one call site) in the code the node reaches,
+  and on every path before each write to a mesh output (proposal 0019's rules 2, 3 and 5, which
+  DXC's validator enforces): WG0495 at each write it does not dominate. The walk follows the
+  structured flow (both arms of an if; a for/while body may not run; breaks, continues and returns
+  leave with their state) into the helpers the entry calls, where a parameter passed (part of) a
+  mesh output by reference is one too.
 Outside mesh nodes (`check_misplaced_mesh_parameters`): a mesh qualifier on another parameter is WG0493
 and a SetMeshOutputCounts call in another node is WG0494.
 
@@ -31,7 +36,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Label
 from wgc.sema.stageio import flatten
-from wgc.sema.uniformity import all_exprs, reachable_functions
+from wgc.sema.uniformity import _lvalue_chain, all_exprs, children, reachable_functions, written
 
 MESH_QUALIFIERS = ("vertices", "indices", "primitives")
 TOPOLOGIES = {"triangle": 3, "line": 2}
@@ -141,6 +146,9 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
         report(codes.INVALID_SET_MESH_OUTPUT_COUNTS, extra.span,
                "SetMeshOutputCounts may be called only once in a mesh shader",
                labels=[Label(calls[0].span, "it is first called here")])
+    outputs = {p for p in function.params if mesh_qualifier(p) in MESH_QUALIFIERS}
+    if outputs and function.body is not None:
+        _CountsBeforeWrites(outputs, info.set_counts, report).run(function)
     return info
 
 
@@ -226,3 +234,141 @@ def _index_type_ok(param: ir.Variable, topology: str | None, report: Callable[..
                f"'out indices' parameter '{param.name}' must be an array of {wanted}{why}, not '{element}'")
         return False
     return True
+
+
+class _CountsBeforeWrites:
+    """Walks an entry's structured flow (and the helpers it calls) with one fact per path: has
+    SetMeshOutputCounts been called? A path that ended (return, break, continue, discard) counts as
+    called, so that joins take the paths that go on. Reports WG0495 at each write to a mesh output
+    reached on a path where the fact is false."""
+
+    def __init__(self, outputs: set[ir.Variable], first_call: ir.IntrinsicCall | None,
+                 report: Callable[..., None]) -> None:
+        self.outputs = outputs
+        self.first_call = first_call
+        self.report = report
+        self.reported: set[tuple[int, int]] = set()
+        self.entry_call: ir.Call | None = None
+        """The entry's call that the walk is inside (labelled at a write in a helper)."""
+        self.returns: list[bool] = []
+        self.loop_exits: list[list[bool]] = []
+
+    def run(self, function: ir.Function) -> None:
+        assert function.body is not None
+        self.block(function.body, False)
+
+    # ------------------------------------------------------------ statements
+
+    def block(self, block: ir.Block, called: bool) -> bool:
+        for stmt in block.stmts:
+            called = self.stmt(stmt, called)
+        return called
+
+    def stmt(self, stmt: ir.Stmt, called: bool) -> bool:
+        if isinstance(stmt, ir.Block):
+            return self.block(stmt, called)
+        if isinstance(stmt, ir.VarDecl):
+            return self.expr(stmt.init, called) if stmt.init is not None else called
+        if isinstance(stmt, ir.ExprStmt):
+            return self.expr(stmt.expr, called)
+        if isinstance(stmt, ir.If):
+            called = self.expr(stmt.cond, called)
+            then = self.block(stmt.then, called)
+            return then and (self.block(stmt.else_, called) if stmt.else_ is not None else called)
+        if isinstance(stmt, ir.Loop):
+            return self.loop(stmt, called)
+        if isinstance(stmt, ir.Switch):
+            called = self.expr(stmt.selector, called)
+            self.loop_exits.append([])
+            ends = [self.block(case.body, called) for case in stmt.cases]
+            exits = self.loop_exits.pop()
+            if not any(case.is_default for case in stmt.cases):
+                exits.append(called)
+            # a case falling through goes on in the next one (whose own entry path has `called`)
+            exits.extend(end for case, end in zip(stmt.cases, ends) if case is stmt.cases[-1] and case.falls_through)
+            return all(exits)
+        if isinstance(stmt, (ir.Break, ir.Continue)):
+            if self.loop_exits:
+                self.loop_exits[-1].append(called)
+            return True
+        if isinstance(stmt, ir.Return):
+            if stmt.value is not None:
+                called = self.expr(stmt.value, called)
+            self.returns.append(called)
+            return True
+        if isinstance(stmt, ir.Discard):
+            return True
+        return called
+
+    def loop(self, loop: ir.Loop, called: bool) -> bool:
+        for init in loop.init:
+            called = self.stmt(init, called)
+        if loop.kind is not ir.LoopKind.DO_WHILE and loop.cond is not None:
+            called = self.expr(loop.cond, called)
+        self.loop_exits.append([])
+        end = self.block(loop.body, called)
+        if loop.step is not None:
+            self.expr(loop.step, end)
+        if loop.kind is ir.LoopKind.DO_WHILE and loop.cond is not None:
+            end = self.expr(loop.cond, end)
+        exits = self.loop_exits.pop()
+        if loop.kind is ir.LoopKind.DO_WHILE:   # the body runs once: its end and its breaks leave
+            return end and all(exits)
+        return called                           # the body may not run
+
+    # ------------------------------------------------------------ expressions
+
+    def expr(self, expr: ir.Expr, called: bool) -> bool:
+        if isinstance(expr, ir.Select):
+            called = self.expr(expr.cond, called)
+            return self.expr(expr.then, called) and self.expr(expr.else_, called)
+        if isinstance(expr, ir.Binary) and expr.op in ("&&", "||"):
+            called = self.expr(expr.left, called)
+            self.expr(expr.right, called)
+            return called
+        for child in children(expr):
+            called = self.expr(child, called)
+        if isinstance(expr, ir.IntrinsicCall) and expr.name == "SetMeshOutputCounts":
+            return True
+        if isinstance(expr, ir.Call):
+            return self.call(expr, called)
+        for target in written(expr):
+            self.write(target, called)
+        return called
+
+    def call(self, call: ir.Call, called: bool) -> bool:
+        function = call.function
+        if function.body is None:
+            return called
+        outputs = {param for param, arg in zip(function.params, call.args)
+                   if param.direction is not ir.Direction.IN and self._output(arg) is not None}
+        saved = (self.outputs, self.returns, self.loop_exits, self.entry_call)
+        self.outputs, self.returns, self.loop_exits = self.outputs | outputs, [], []
+        self.entry_call = self.entry_call or call
+        end = self.block(function.body, called)
+        done = end and all(self.returns)
+        self.outputs, self.returns, self.loop_exits, self.entry_call = saved
+        return done
+
+    def _output(self, target: ir.Expr) -> ir.Variable | None:
+        root, _path = _lvalue_chain(target)
+        return root.variable if isinstance(root, ir.VarRef) and root.variable in self.outputs else None
+
+    def write(self, target: ir.Expr, called: bool) -> None:
+        output = self._output(target)
+        if called or output is None:
+            return
+        key = (target.span.start, target.span.end)
+        if key in self.reported:
+            return
+        self.reported.add(key)
+        labels = []
+        if self.entry_call is not None:
+            labels.append(Label(self.entry_call.span, "the mesh shader reaches the write through this call"))
+        if self.first_call is None:
+            message = f"mesh output '{output.name}' is written, but SetMeshOutputCounts is never called"
+        else:
+            message = (f"mesh output '{output.name}' may be written before SetMeshOutputCounts is called: it must be "
+                       "called on every path before a write to the mesh outputs")
+            labels.append(Label(self.first_call.span, "SetMeshOutputCounts is called here"))
+        self.report(codes.MESH_OUTPUT_BEFORE_COUNTS, target.span, message, labels=labels)

@@ -6,7 +6,8 @@ Input: one checked node shader (`ir.Function` carrying `[Shader("node")]`) and i
 (transitively) are checked with it, in the node's launch mode.
 Output: the diagnostics of workgraph-rules.md §1.8-§1.11 for that body, sorted by position:
 WG0417 operations needing thread-group-uniform control flow or operands (broadcasting and
-coalescing only; a warning: undefined behaviour DXC accepts); WG0443 Barrier flags that are not
+coalescing only; a warning: undefined behaviour DXC accepts; SetMeshOutputCounts, which SPIR-V
+needs in uniform control flow, counts too, and `check_mesh_uniformity` checks mesh shaders); WG0443 Barrier flags that are not
 constants (an error: no -W option turns it off, as SPIR-V needs the values); WG0418 output records
 not completed on every path (a warning, as WG0417) / WG0419 used after OutputComplete(); WG0420
 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags that do not apply
@@ -242,8 +243,8 @@ def _group_op_name(expr: ir.Expr) -> str | None:
     if isinstance(expr, ir.IntrinsicCall):
         if expr.name == "Barrier" and len(expr.args) == 2 and (_flags(expr.args[1]) or 0) & GROUP_SYNC:
             return "'Barrier' with GROUP_SYNC"
-        if expr.name.endswith("WithGroupSync"):
-            return f"'{expr.name}'"
+        if expr.name.endswith("WithGroupSync") or expr.name == "SetMeshOutputCounts":  # SPIR-V's
+            return f"'{expr.name}'"       # OpSetMeshOutputsEXT needs uniform control flow (DXC accepts any)
     return None
 
 
@@ -351,6 +352,17 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     seen_groupshared: set[ir.Variable] = set()  # reported once each, at the first use
     for current in functions:
         _scan(current, launch, sink, seen_groupshared)
+    return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
+
+
+def check_mesh_uniformity(function: ir.Function) -> list[Diagnostic]:
+    """WG0417 in a mesh shader (`[Shader("mesh")]`; mesh nodes get it from `check_node_body`):
+    SetMeshOutputCounts (SPIR-V's OpSetMeshOutputsEXT needs uniform control flow; DXC accepts any)
+    and the group-synchronising barriers under control flow that varies within the group."""
+    if function.body is None:
+        return []
+    sink = _Sink()
+    _Uniformity(function, _Cache(), sink).run()
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
 
 

@@ -16,6 +16,10 @@ Invariants and decisions:
   it by reference); node-object parameters are bound to the caller's handles, and `out` ones copied
   back to the caller's variables.
 - Out/inout arguments of a real call go through Function temporaries copied back after the call.
+- A call passing (part of) a mesh shader's outputs (`out vertices/indices/primitives`, an element
+  or field of them) to an out/inout parameter of the same type is inlined with the parameter bound
+  to the caller's output place (DXC writes the stage variables): a copy of the whole array written
+  back would overwrite the other threads' vertices.
 """
 
 from __future__ import annotations
@@ -238,7 +242,8 @@ class ControlFlow:
     def call(self, expr: ir.Call) -> object:
         """A call: a SPIR-V function call, or the callee inlined (node objects, resources, RayQuery)."""
         function = expr.function
-        if function.must_inline or takes_objects(function) or function in self.fl.ml.reads_loop_iteration:
+        if function.must_inline or takes_objects(function) or function in self.fl.ml.reads_loop_iteration \
+                or any(self._mesh_output_reference(param, arg) for param, arg in zip(function.params, expr.args)):
             return self._inline(expr)
         fn = self.ml.function_id(function)
         self.ml.function_calls.setdefault(self.fl.spirv_function, set()).add(fn)
@@ -285,6 +290,17 @@ class ControlFlow:
                 self.fl.store(self.fl.field_place(target, i), part)
         return temp, copy_back
 
+    def _mesh_output_reference(self, param: ir.Variable, arg: ir.Expr) -> bool:
+        """Whether an out/inout argument is (part of) the mesh outputs of the entry point, of the
+        parameter's own type: the callee is inlined and writes them in place, since copying a whole
+        output array back would overwrite the other threads' vertices."""
+        if param.direction is ir.Direction.IN or arg.type != param.type:
+            return False
+        root = arg
+        while isinstance(root, (ir.FieldAccess, ir.Index, ir.Swizzle)):
+            root = root.base
+        return isinstance(root, ir.VarRef) and root.variable in self.fl.mesh_outputs
+
     def _inline(self, expr: ir.Call) -> object:
         function = expr.function
         assert function.body is not None
@@ -306,6 +322,10 @@ class ControlFlow:
                     place = self.fl.local(param.type, param.name)
                     self.fl.store(place, self.fl.value(arg))
                 self.fl.bindings[param] = place
+                continue
+            if self._mesh_output_reference(param, arg):   # the group's output itself (DXC: by reference)
+                self.fl.bindings[param] = self.fl.place(arg)
+                self.fl.mesh_outputs.add(param)
                 continue
             param_type = param.type
             if isinstance(param_type, t.ArrayType) and param_type.length is None:

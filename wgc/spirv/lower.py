@@ -51,6 +51,7 @@ from wgc.cached_dataclass import dataclass
 from wgc.sema.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
+from wgc.sema.mesh import MESH_QUALIFIERS, mesh_qualifier
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stages import plan_stages
 from wgc.sema.uniformity import reachable_functions, walk_body
@@ -349,6 +350,9 @@ class FunctionLowering:
         """The node target's per-function state (`NodeOperations.function_state`)."""
         self.node: NodeInfo | None = None
         """The node whose entry function this is (None for a called helper)."""
+        self.mesh_outputs: set[ir.Variable] = set()
+        """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
+        helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
 
     # ------------------------------------------------------------ entry points and helpers
 
@@ -378,6 +382,8 @@ class FunctionLowering:
                 self.store(local, self.load(copied))
                 found = local
             self.bindings[param] = found if found is not None else self._entry_parameter(node, param)
+            if found is not None and mesh_qualifier(param) in MESH_QUALIFIERS:
+                self.mesh_outputs.add(param)
         for variable, place in statics:
             self.use_global(place.pointer)
             assert variable.init is not None

@@ -7,12 +7,14 @@ declare void @"Classify"()
 
 declare void @"DrawSprites"()
 
+declare void @"ShadeSprite"()
+
 @"Sprites" = external constant %"class.StructuredBuffer<Sprite>"
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.resources = !{ !5 }
-!dx.entryPoints = !{ !6, !18, !24 }
-!wgc.spirv.entryPoints = !{ !25, !26 }
+!dx.entryPoints = !{ !6, !18, !24, !31 }
+!wgc.spirv.entryPoints = !{ !25, !26, !32 }
 !wgc.experimental.tags = !{ !27, !28 }
 !llvm.ident = !{ !29 }
 !0 = !{ i32 1, i32 9 }
@@ -45,3 +47,6 @@ declare void @"DrawSprites"()
 !27 = !{ !"NodeMaxLoopIterations", i32 131072 }
 !28 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
 !29 = !{ !"wgc 0.1.0" }
+!30 = !{ i32 8, i32 0 }
+!31 = !{ void ()* @"ShadeSprite", !"ShadeSprite", null, null, !30 }
+!32 = !{ void ()* @"ShadeSprite", !"ShadeSprite" }

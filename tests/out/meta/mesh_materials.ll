@@ -11,12 +11,14 @@ declare void @"DrawStriped"()
 
 declare void @"DrawStar"()
 
+declare void @"ShadeMaterial"()
+
 @"Objects" = external constant %"class.StructuredBuffer<Object>"
 !dx.version = !{ !0 }
 !dx.shaderModel = !{ !1 }
 !dx.resources = !{ !5 }
-!dx.entryPoints = !{ !6, !17, !22, !25, !28 }
-!wgc.spirv.entryPoints = !{ !29, !30, !31, !32 }
+!dx.entryPoints = !{ !6, !17, !22, !25, !28, !37 }
+!wgc.spirv.entryPoints = !{ !29, !30, !31, !32, !38 }
 !wgc.experimental.tags = !{ !33, !34 }
 !llvm.ident = !{ !35 }
 !0 = !{ i32 1, i32 9 }
@@ -55,3 +57,6 @@ declare void @"DrawStar"()
 !33 = !{ !"NodeMaxLoopIterations", i32 131072 }
 !34 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
 !35 = !{ !"wgc 0.1.0" }
+!36 = !{ i32 8, i32 0 }
+!37 = !{ void ()* @"ShadeMaterial", !"ShadeMaterial", null, null, !36 }
+!38 = !{ void ()* @"ShadeMaterial", !"ShadeMaterial" }
