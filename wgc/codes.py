@@ -163,6 +163,10 @@ INVALID_STAGE_ENTRY = _kind(
     "WG0390", E, "a compute, pixel, mesh or amplification shader declared wrongly: [NumThreads] missing or too "
     "large, a parameter or result without the semantic its stage needs, a non-void compute or mesh shader, DispatchMesh "
     "missing, repeated or outside an amplification shader")
+SPEC_CONSTANT_FIXED_IN_ATTRIBUTE = _kind(
+    "WG0395", W, "a specialization constant in a work-graph attribute where wgc takes its default value for good (an "
+    "expression of it, or an attribute no SPIR-V <id> operand carries): specialising it does not change the "
+    "attribute", "spec-constant-in-attribute")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")

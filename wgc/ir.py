@@ -54,6 +54,9 @@ class AttributeArg:
     span: Span = field(compare=False, repr=False)
     name: str | None = None
     """An argument that names a parameter (`[MaxRecordsSharedWith(Output)]`), as written."""
+    spec: Variable | None = field(default=None, compare=False, repr=False)
+    """The specialization constant the argument is, written alone (`[MaxRecords(C)]`, `value` its default):
+    the AMDX lowering gives its id where the SPIR-V operand is an <id> (`sema.stmt`)."""
 
 
 @dataclass(frozen=True)

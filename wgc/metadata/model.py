@@ -29,7 +29,7 @@ from typing import Any
 from wgc import ir
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
-from wgc.metadata.reflection import describe_resources, spec_constants
+from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants
 from wgc.sema.modules import entry_point_names
 from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages, plan_stages, unrolled_depth
 from wgc.sema.usage import resource_use
@@ -118,6 +118,7 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
                    for s in stages.stages()],
         "stage_stride": stages.stride,
         "max_node_recursion": stages.max_recursion,
+        "attribute_spec_constants": [c.to_json() for c in attribute_spec_constants(node)],
     }
 
 

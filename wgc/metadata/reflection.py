@@ -379,6 +379,35 @@ def spec_constants(globals_: Sequence[ir.Variable]) -> list[SpecConstant]:
             for v in globals_ if v.storage is ir.Storage.SPEC_CONSTANT]
 
 
+@dataclass(frozen=True)
+class AttributeSpecConstant:
+    """A work-graph attribute argument that is a specialization constant (`ir.AttributeArg.spec`): its
+    default is the value every check and view uses; the AMDX module gives the constant's <id>."""
+
+    attribute: str
+    """As written (`NumThreads`), with `parameter` the node parameter it is on (None: the function)."""
+    parameter: str | None
+    argument: int
+    name: str
+    spec_id: int
+    default: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attribute": self.attribute, "parameter": self.parameter, "argument": self.argument,
+                "constant": self.name, "spec_id": self.spec_id, "default": self.default}
+
+
+def attribute_spec_constants(node: NodeInfo) -> list[AttributeSpecConstant]:
+    """The node's attribute arguments that are specialization constants: the function's, then its
+    parameters', in source order."""
+    owners: list[tuple[str | None, tuple[ir.Attribute, ...]]] = [(None, node.function.attributes)]
+    owners += [(p.name, p.attributes) for p in node.function.params]
+    return [AttributeSpecConstant(attribute.name, parameter, i, arg.spec.name, arg.spec.spec_id,  # type: ignore[arg-type]
+                                  arg.value)  # type: ignore[arg-type]
+            for parameter, attributes in owners for attribute in attributes
+            for i, arg in enumerate(attribute.args) if arg.spec is not None]
+
+
 # ---------------------------------------------------------------- nodes
 
 
@@ -471,6 +500,8 @@ class NodeReflection:
     """Stages per NodeID index: stage index = NodeID index x stage_stride + the iterations' part."""
     max_node_recursion: int | None = None
     """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
+    attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
+    """Attribute arguments that are specialization constants (the values above are their defaults)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -491,6 +522,7 @@ class NodeReflection:
             "stages": [stage.to_json() for stage in self.stages],
             "stage_stride": self.stage_stride,
             "max_node_recursion": self.max_node_recursion,
+            "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
         }
 
 
@@ -539,6 +571,7 @@ def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, m
         loops=tuple(loop.entry.id for loop in loop_chain(node, graph)),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
         outputs=tuple(_output(o, graph, plan) for o in node.outputs),
+        attribute_spec_constants=tuple(attribute_spec_constants(node)),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

@@ -111,26 +111,36 @@ class AmdxNodes(NodeOperations):
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         b = ml.b
         b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
-        x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
-        b.execution_mode(fn, "LocalSize", x, y, z)
+        attributes = node.function.attributes
+        if node.launch == "thread":
+            b.execution_mode(fn, "LocalSize", 1, 1, 1)
+        else:
+            ml.local_size(fn, attributes, node.num_threads)
         if node.mesh is not None:
             mesh_execution_modes(ml, fn, node)
         if node.launch in ("coalescing", "thread"):
             b.execution_mode(fn, "CoalescingAMDX")
         b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))
         stages = ml.stages.of.get(node.key) if ml.stages is not None else None
-        first_stage = node.id.index * stages.stride if stages is not None else node.id.index
-        b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(first_stage))
-        max_recursion = stages.max_recursion if stages is not None else node.max_recursion_depth
-        if max_recursion is not None:
-            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(max_recursion))
+        if stages is not None:
+            b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(node.id.index * stages.stride))
+        else:
+            b.execution_mode(fn, "ShaderIndexAMDX", ml.attribute_operand(attributes, "nodeid", 1, node.id.index))
+        if stages is not None:
+            if stages.max_recursion is not None:
+                b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(stages.max_recursion))
+        elif node.max_recursion_depth is not None:
+            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.attribute_operand(
+                attributes, "nodemaxrecursiondepth", 0, node.max_recursion_depth))
         if node.dispatch_grid is not None:
-            b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.uint(v) for v in node.dispatch_grid))
+            b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.attribute_operand(attributes, "nodedispatchgrid", i, v)
+                                                              for i, v in enumerate(node.dispatch_grid)))
         elif node.max_dispatch_grid is not None:
-            b.execution_mode(fn, "MaxNumWorkgroupsAMDX", *(ml.uint(v) for v in node.max_dispatch_grid))
+            b.execution_mode(fn, "MaxNumWorkgroupsAMDX", *(ml.attribute_operand(attributes, "nodemaxdispatchgrid", i, v)
+                                                           for i, v in enumerate(node.max_dispatch_grid)))
         if node.share_input_of is not None:
             b.execution_mode(fn, "SharesInputWithAMDX", b.constant_string_amdx(node.share_input_of.name),
-                             ml.uint(node.share_input_of.index))
+                             ml.attribute_operand(attributes, "nodeshareinputof", 1, node.share_input_of.index))
 
     def system_value(self, fl: FunctionLowering, semantic: str) -> tuple[int, int]:
         if semantic not in BUILTINS:
@@ -223,7 +233,7 @@ def _declare_node_input(ml: ModuleLowering, node: NodeInfo) -> InputHandle:
         ml.b.decorate(struct, "TrackFinishWritingAMDX")
     if info.record is not None and info.layout is not None:
         _decorate_dispatch_grid(ml, info.record, info.layout)
-    max_payloads = ml.uint(info.max_records or 1)
+    max_payloads = ml.attribute_operand(info.parameter.attributes, "maxrecords", 0, info.max_records or 1)
     array = ml.b.type_node_payload_array(struct)
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     var = ml.b.variable(ml.b.type_pointer("NodePayloadAMDX", array), "NodePayloadAMDX")
@@ -263,9 +273,11 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
         owner_output = next((o for o in node.outputs if o.parameter.name == output.shared_with), None)
         owner = declared.get(output.shared_with)
         max_records = owner_output.max_records if owner_output and owner_output.max_records else 1
+        records_from = owner_output.parameter.attributes if owner_output is not None else ()
     else:
         max_records = output.max_records if output.max_records is not None else 1
-    max_payloads = ml.uint(max_records)
+        records_from = output.parameter.attributes
+    max_payloads = ml.attribute_operand(records_from, "maxrecords", 0, max_records)
     # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
     # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none; an
     # output into a loop spans its target's stages
@@ -274,8 +286,15 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     staged = loop_stages.output_span(ml, output)
     if staged is not None:
         first, count = staged
-    base_index = ml.uint(first) if first else None
-    array_size = ml.uint(count) if count is not None else None
+    attributes = output.parameter.attributes
+    if staged is not None:
+        base_index = ml.uint(first) if first else None
+        array_size = ml.uint(count) if count is not None else None
+    else:
+        spec_index = ir.find_attribute(attributes, "nodeid")
+        written = spec_index is not None and len(spec_index.args) > 1 and spec_index.args[1].spec is not None
+        base_index = ml.attribute_operand(attributes, "nodeid", 1, first) if first or written else None
+        array_size = ml.attribute_operand(attributes, "nodearraysize", 0, count) if count is not None else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)

@@ -118,6 +118,8 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.spec_uints: dict[ir.Variable, int] = {}
+        """`int` specialization constants as uint <id>s (`spec_uint`)."""
         self.mesh_counts = mesh_counts(node_infos)
         """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
         self.task_payloads = task_payloads(node_infos)
@@ -135,6 +137,40 @@ class ModuleLowering:
 
     def uint(self, value: int) -> int:
         return self.b.constant_uint(value)
+
+    def attribute_operand(self, attributes: tuple[ir.Attribute, ...], key: str, position: int, value: int) -> int:
+        """The <id> operand for `value`, taken from argument `position` of attribute `key`: the
+        specialization constant written there (`ir.AttributeArg.spec`, whose default `value` is), so
+        that the pipeline can specialise it, else the constant `value`."""
+        attribute = ir.find_attribute(attributes, key)
+        arg = attribute.args[position] if attribute is not None and position < len(attribute.args) else None
+        if arg is not None and arg.spec is not None and arg.value == value:
+            return self.spec_uint(arg.spec)
+        return self.uint(value)
+
+    def spec_uint(self, variable: ir.Variable) -> int:
+        """A specialization constant as a uint <id>: itself, or for an `int` one an OpSpecConstantOp IAdd
+        of it and 0 (same bits; SPIR-V's conversions need another width)."""
+        spec = self.global_binding(variable)
+        assert isinstance(spec, int)
+        if variable.type is t.UINT:
+            return spec
+        assert variable.type is t.INT
+        found = self.spec_uints.get(variable)
+        if found is None:
+            found = self.spec_uints[variable] = self.b.global_instruction(
+                "OpSpecConstantOp", self.types.id(t.UINT), "OpIAdd", spec, self.uint(0))
+        return found
+
+    def local_size(self, fn: int, attributes: tuple[ir.Attribute, ...], size: tuple[int, int, int]) -> None:
+        """LocalSize, or LocalSizeId where [NumThreads] names a specialization constant (`attribute_operand`)."""
+        attribute = ir.find_attribute(attributes, "numthreads")
+        if attribute is not None and any(arg.spec is not None for arg in attribute.args) \
+                and tuple(attribute.values()) == tuple(size):
+            self.b.execution_mode(fn, "LocalSizeId", *(self.attribute_operand(attributes, "numthreads", i, v)
+                                                       for i, v in enumerate(size)))
+        else:
+            self.b.execution_mode(fn, "LocalSize", *size)
 
     def file_string(self, path: str) -> int:
         """The OpString naming a source file (-Zi), created once per file."""
