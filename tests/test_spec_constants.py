@@ -301,3 +301,58 @@ def test_gpuopen_style_sample_compiles_with_its_constants_as_operands(tmp_path) 
     assert "OpExecutionModeId %Material ShaderIndexAMDX %FirstMaterial" in ids
     assert "OpDecorateId %Classify_Material PayloadNodeArraySizeAMDX %MaterialCount" in ids
     assert "OpExecutionModeId %Chunks MaxNumWorkgroupsAMDX %MaxDispatchX %uint_1 %uint_1" in ids
+
+
+def test_a_loop_members_spec_index_is_scaled_to_its_stages(tmp_path) -> None:
+    """Index space: a loop member's stages start at NodeID index x stride (4 iterations + the terminator
+    stage = 5, `sema.stages`), so the operand is OpSpecConstantOp IMul of the constant and 5."""
+    source = ("[[vk::constant_id(0)]] const uint BodyIndex = 1;\n"
+              "struct R { uint v; };\n"
+              '[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeMaxLoopIterations(4)]\n'
+              "[NodeMaxRecordsPerLoopIteration(1)]\n"
+              'void Entry(ThreadNodeInputRecord<R> input, [MaxRecords(1)] [NodeID("Body", BodyIndex)] NodeOutput<R> body) {\n'
+              "  ThreadNodeOutputRecords<R> n = body.GetThreadNodeOutputRecords(1); n.Get().v = input.Get().v;"
+              " n.OutputComplete();\n}\n"
+              '[Shader("node")] [NodeLaunch("thread")] [NodeID("Body", BodyIndex)]\n'
+              'void Body(ThreadNodeInputRecord<R> input, [MaxRecords(1)] [NodeID("Entry")] NodeOutput<R> back) {\n'
+              "  ThreadNodeOutputRecords<R> n = back.GetThreadNodeOutputRecords(1); n.Get().v = input.Get().v;"
+              " n.OutputComplete();\n}\n")
+    module = compile_hlsl(source, tmp_path, proposals=driver.PROPOSALS)
+    ids = _id_lines(module.asm)
+    product = next(line.split(" = ")[0] for line in ids if line.endswith("OpSpecConstantOp %uint IMul %BodyIndex %uint_5"))
+    assert f"OpExecutionModeId %Body ShaderIndexAMDX {product}" in ids
+    assert f"OpDecorateId %Entry_body PayloadNodeBaseIndexAMDX {product}" in ids
+    assert "OpDecorateId %Entry_body PayloadNodeArraySizeAMDX %uint_5" in ids
+
+
+def test_numthreads_of_mesh_nodes_and_compute_shaders_is_local_size_id(tmp_path) -> None:
+    source = ("[[vk::constant_id(0)]] const uint Verts = 3;\n"
+              "[[vk::constant_id(1)]] const uint Group = 8;\n"
+              "struct V { float4 pos : SV_Position; };\n"
+              "struct Draw { uint3 grid : SV_DispatchGrid; };\n"
+              "RWStructuredBuffer<uint> o : register(u0);\n"
+              '[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeMaxDispatchGrid(4, 1, 1)]\n'
+              '[NumThreads(Verts, 1, 1)] [OutputTopology("triangle")]\n'
+              "void Mesh(DispatchNodeInputRecord<Draw> d, uint i : SV_GroupIndex, out vertices V verts[3],"
+              " out indices uint3 tris[1]) {\n"
+              "  SetMeshOutputCounts(3, 1); verts[i].pos = float4(i, 0, 0, 1); if (i == 0) tris[0] = uint3(0, 1, 2);\n}\n"
+              '[Shader("compute")] [NumThreads(Group, 1, 1)]\n'
+              "void Clear(uint id : SV_DispatchThreadID) { o[id] = 0; }\n")
+    module = compile_hlsl(source, tmp_path)
+    ids = _id_lines(module.asm)
+    assert "OpExecutionModeId %Mesh LocalSizeId %Verts %uint_1 %uint_1" in ids
+    assert "OpExecutionModeId %Clear LocalSizeId %Group %uint_1 %uint_1" in ids
+
+
+def test_vulkan_1_2_has_no_local_size_id_the_default_is_used_with_a_warning(tmp_path) -> None:
+    """LocalSizeId needs maintenance4 (core from Vulkan 1.3; spirv-val refuses it for vulkan1.2)."""
+    source = ("[[vk::constant_id(7)]] const uint Threads = 16;\n"
+              '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(Threads, 1, 1)]\n'
+              "void Fill() { }\n")
+    module = compile_hlsl(source, tmp_path, target_env="vulkan1.2")
+    assert "OpExecutionMode %Fill LocalSize 16 1 1" in module.asm and "LocalSizeId" not in module.asm
+    result = driver.compile(driver.Options(input="-", emit="spirv", target_env="vulkan1.2"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [(
+        "WG0645", "vulkan1.2 has no LocalSizeId (it needs maintenance4, core from Vulkan 1.3): [NumThreads] takes "
+        "the default value 16 of specialization constant 'Threads' (constant_id 7), so specialising 'Threads' does "
+        "not change the thread group size")]

@@ -314,6 +314,10 @@ TASK_PAYLOAD_NOT_GROUPSHARED = _kind("WG0644", E, "a DispatchMesh payload that i
                                      "task payload is a TaskPayloadWorkgroupEXT variable of its own)")
 MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "
                                "mesh nodes need a graphics pipeline)")
+SPEC_CONSTANT_FIXED_BY_TARGET = _kind(
+    "WG0645", W, "a specialization constant in a work-graph attribute compiled for the emulated target, which lays "
+    "out and dispatches the graph by its default value: specialising the module does not change the attribute",
+    "spec-constant-in-attribute")
 
 
 # WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------

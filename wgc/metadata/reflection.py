@@ -43,7 +43,7 @@ from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, regis
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.modules import entry_point_names, module_groups
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput, spec_constant_arguments
 from wgc.sema.stages import StagePlan, loop_chain, plan_stages
 from wgc.sema.usage import resource_use
 
@@ -398,14 +398,10 @@ class AttributeSpecConstant:
 
 
 def attribute_spec_constants(node: NodeInfo) -> list[AttributeSpecConstant]:
-    """The node's attribute arguments that are specialization constants: the function's, then its
-    parameters', in source order."""
-    owners: list[tuple[str | None, tuple[ir.Attribute, ...]]] = [(None, node.function.attributes)]
-    owners += [(p.name, p.attributes) for p in node.function.params]
-    return [AttributeSpecConstant(attribute.name, parameter, i, arg.spec.name, arg.spec.spec_id,  # type: ignore[arg-type]
-                                  arg.value)  # type: ignore[arg-type]
-            for parameter, attributes in owners for attribute in attributes
-            for i, arg in enumerate(attribute.args) if arg.spec is not None]
+    """The node's attribute arguments that are specialization constants (`sema.nodes.spec_constant_arguments`)."""
+    return [AttributeSpecConstant(attribute.name, parameter, i, arg.spec.name,  # type: ignore[union-attr]
+                                  arg.spec.spec_id, arg.value)  # type: ignore[union-attr, arg-type]
+            for parameter, attribute, i, arg in spec_constant_arguments(node)]
 
 
 # ---------------------------------------------------------------- nodes

@@ -122,10 +122,8 @@ class AmdxNodes(NodeOperations):
             b.execution_mode(fn, "CoalescingAMDX")
         b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))
         stages = ml.stages.of.get(node.key) if ml.stages is not None else None
-        if stages is not None:
-            b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(node.id.index * stages.stride))
-        else:
-            b.execution_mode(fn, "ShaderIndexAMDX", ml.attribute_operand(attributes, "nodeid", 1, node.id.index))
+        b.execution_mode(fn, "ShaderIndexAMDX", ml.attribute_operand(attributes, "nodeid", 1, node.id.index,
+                                                                     stages.stride if stages is not None else 1))
         if stages is not None:
             if stages.max_recursion is not None:
                 b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(stages.max_recursion))
@@ -287,14 +285,13 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     if staged is not None:
         first, count = staged
     attributes = output.parameter.attributes
-    if staged is not None:
-        base_index = ml.uint(first) if first else None
-        array_size = ml.uint(count) if count is not None else None
-    else:
-        spec_index = ir.find_attribute(attributes, "nodeid")
-        written = spec_index is not None and len(spec_index.args) > 1 and spec_index.args[1].spec is not None
-        base_index = ml.attribute_operand(attributes, "nodeid", 1, first) if first or written else None
-        array_size = ml.attribute_operand(attributes, "nodearraysize", 0, count) if count is not None else None
+    stride = 1 if staged is None else ml.stages.output_target(output, ml.graph).stride  # type: ignore[union-attr]
+    node_id = ir.find_attribute(attributes, "nodeid")
+    spec_index = node_id is not None and len(node_id.args) > 1 and node_id.args[1].spec is not None
+    base_index = ml.attribute_operand(attributes, "nodeid", 1, output.target.index, stride) \
+        if first or spec_index else None
+    array_size = ml.attribute_operand(attributes, "nodearraysize", 0, count // stride, stride) \
+        if count is not None else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)
