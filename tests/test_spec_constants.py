@@ -356,3 +356,27 @@ def test_vulkan_1_2_has_no_local_size_id_the_default_is_used_with_a_warning(tmp_
         "WG0645", "vulkan1.2 has no LocalSizeId (it needs maintenance4, core from Vulkan 1.3): [NumThreads] takes "
         "the default value 16 of specialization constant 'Threads' (constant_id 7), so specialising 'Threads' does "
         "not change the thread group size")]
+
+
+def test_a_broken_spec_constant_in_an_attribute_is_reported_once() -> None:
+    source = ("[[vk::constant_id(0)]] const uint C;\n"
+              '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(C, 1, 1)]\n'
+              "void A() {}\n")
+    assert _rendered(source) == (
+        "<stdin>:1:35: error: specialization constant 'C' needs a default value (an initializer) [WG0366]\n"
+        "[[vk::constant_id(0)]] const uint C;\n"
+        "                                  ^\n"
+        "1 error generated.\n")
+
+
+def test_a_thread_launch_nodes_numthreads_stays_one_with_a_warning(tmp_path) -> None:
+    source = ("[[vk::constant_id(1)]] const uint One = 1;\n"
+              "struct R { uint v; };\n"
+              '[Shader("node")] [NodeLaunch("thread")] [NumThreads(One, 1, 1)]\n'
+              "void B(ThreadNodeInputRecord<R> r) {}\n")
+    assert "OpExecutionMode %B LocalSize 1 1 1" in compile_hlsl(source, tmp_path).asm
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics] == [(
+        "WG0645", "a thread-launch node runs one thread per group (LocalSize 1, 1, 1): [NumThreads] takes the default "
+        "value 1 of specialization constant 'One' (constant_id 1), so specialising 'One' does not change the thread "
+        "group size")]

@@ -120,8 +120,10 @@ class StatementChecker:
             found = self.exprs.fold_required(checked, what)
             return ir.AttributeArg(found[1] if found else None, arg.span)
         spec = _spec_constant_in(checked)
+        if spec is not None and (spec.spec_default is None or spec.spec_id is None):
+            return ir.AttributeArg(None, arg.span)      # a broken specialization constant: reported (WG0366)
         folded = consteval.fold(checked, spec_defaults=True)
-        if spec is None or not isinstance(folded, consteval.Folded) or spec.spec_id is None:
+        if spec is None or not isinstance(folded, consteval.Folded):
             found = self.exprs.fold_required(checked, what)       # reports why it is not a constant
             return ir.AttributeArg(found[1] if found else None, arg.span)
         alone = _strip_conversions(checked)

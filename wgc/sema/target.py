@@ -66,8 +66,9 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0645 (a warning, `spec-constant-in-attribute`): a specialization constant in a work-graph
   attribute (`ir.AttributeArg.spec`) that the module fixes at its default value: every one under
   the emulated target (its module and reflection, which `wgc run` sizes and dispatches by, use the
-  default; the AMDX target gives the constant's <id> instead), and [NumThreads] under vulkan1.2,
-  which has no LocalSizeId (maintenance4 is core from Vulkan 1.3);
+  default; the AMDX target gives the constant's <id> instead), and [NumThreads] of a thread-launch
+  node (always LocalSize 1, 1, 1) or under vulkan1.2, which has no LocalSizeId (maintenance4 is
+  core from Vulkan 1.3);
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
@@ -199,6 +200,11 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                        f"the emulated target fixes attribute '{attribute.name}' at the default value {arg.value} of "
                        f"specialization constant '{spec.name}' (constant_id {spec.spec_id}): 'wgc run' sizes and "
                        f"dispatches the graph by it, so specialising '{spec.name}' does not change the attribute")
+            elif attribute.key == "numthreads" and node.launch == "thread":
+                report(codes.SPEC_CONSTANT_FIXED_BY_TARGET, arg.span,
+                       f"a thread-launch node runs one thread per group (LocalSize 1, 1, 1): [NumThreads] takes the "
+                       f"default value {arg.value} of specialization constant '{spec.name}' (constant_id "
+                       f"{spec.spec_id}), so specialising '{spec.name}' does not change the thread group size")
             elif attribute.key == "numthreads" and not local_size_id_allowed(target_env):
                 report(codes.SPEC_CONSTANT_FIXED_BY_TARGET, arg.span,
                        f"{target_env} has no LocalSizeId (it needs maintenance4, core from Vulkan 1.3): [NumThreads] "
