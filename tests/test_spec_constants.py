@@ -380,3 +380,22 @@ def test_a_thread_launch_nodes_numthreads_stays_one_with_a_warning(tmp_path) -> 
         "WG0645", "a thread-launch node runs one thread per group (LocalSize 1, 1, 1): [NumThreads] takes the default "
         "value 1 of specialization constant 'One' (constant_id 1), so specialising 'One' does not change the thread "
         "group size")]
+
+
+def test_a_static_const_made_of_a_spec_constant_is_its_default_in_an_attribute(tmp_path) -> None:
+    """DXC folds an attribute argument naming a variable through its initializer (ValidateAttributeIntArg):
+    N = C * 2 with C's default 4 is 8, fixed (the operand is the constant 8, not C's id)."""
+    source = ("[[vk::constant_id(0)]] const uint C = 4;\n"
+              "static const uint N = C * 2;\n"
+              "struct R { uint v; };\n"
+              '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]\n'
+              "void A([MaxRecords(N)] NodeOutput<R> Out) {}\n"
+              '[Shader("node")] [NodeLaunch("thread")] void Out(ThreadNodeInputRecord<R> r) {}\n')
+    assert "OpDecorateId %A_Out NodeMaxPayloadsAMDX %uint_8" in compile_hlsl(source, tmp_path).asm
+    assert _rendered(source) == (
+        "<stdin>:5:20: warning: attribute 'MaxRecords' takes specialization constant 'C' (constant_id 0) at its "
+        "default value 4 in an expression: specialising 'C' does not change the attribute [WG0395] "
+        "[-Wspec-constant-in-attribute]\n"
+        "void A([MaxRecords(N)] NodeOutput<R> Out) {}\n"
+        "                   ^\n"
+        "1 warning generated.\n")

@@ -9,8 +9,9 @@ Sema asks where HLSL requires a constant (array sizes, attribute arguments,
 elsewhere (constant indices). `optimized=True` asks for a constant after optimisation
 instead (Barrier flags, texel offsets: DXC needs them only in the optimised DXIL): a
 `static` global that nothing writes then has its initialiser's value (`ir.Variable.settled`).
-`spec_defaults=True` reads a specialization constant (`[[vk::constant_id]]`) as its default value:
-the arguments of the work-graph attributes that the pipeline may specialise (`sema.stmt`).
+`spec_defaults=True` reads a specialization constant (`[[vk::constant_id]]`) as its default value,
+and a `static const` initialised from one as its initialiser with those defaults (as DXC folds
+them): the arguments of the work-graph attributes (`sema.stmt`).
 
 Values (`ir.ConstValue`): bool / int / float for scalars and enums (their underlying
 integer); a tuple of scalars for vectors (float1 is a 1-tuple) and matrices
@@ -324,8 +325,11 @@ class _Folder:
     def var_ref(self, expr: ir.VarRef) -> ConstValue:
         variable = expr.variable
         value = variable.settled if self.optimized and variable.constant is None else variable.constant
-        if value is None and self.spec_defaults and variable.storage is ir.Storage.SPEC_CONSTANT:
-            value = variable.spec_default
+        if value is None and self.spec_defaults:
+            if variable.storage is ir.Storage.SPEC_CONSTANT:
+                value = variable.spec_default
+            elif variable.storage is ir.Storage.STATIC and variable.const and variable.init is not None:
+                value = self.eval(variable.init)      # `static const uint N = C * 2;`, C a spec constant
         if value is None:
             raise _NotConstantError(expr.span, f"'{variable.name}' is not a constant")
         return _normalized(value, expr.type)

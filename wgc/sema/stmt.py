@@ -128,9 +128,9 @@ class StatementChecker:
             return ir.AttributeArg(found[1] if found else None, arg.span)
         alone = _strip_conversions(checked)
         if attribute.name.lower() in SPEC_OPERAND_ATTRIBUTES and isinstance(alone, ir.VarRef) \
-                and t.element_scalar(alone.type) in (t.INT, t.UINT):
+                and alone.variable is spec and t.element_scalar(alone.type) in (t.INT, t.UINT):
             return ir.AttributeArg(folded.value, arg.span, spec=spec)
-        how = "" if isinstance(alone, ir.VarRef) else " in an expression"
+        how = "" if isinstance(alone, ir.VarRef) and alone.variable is spec else " in an expression"
         self.ctx.report(codes.SPEC_CONSTANT_FIXED_IN_ATTRIBUTE, checked.span,
                         f"attribute '{attribute.name}' takes specialization constant '{spec.name}' (constant_id "
                         f"{spec.spec_id}) at its default value {_shown(spec.spec_default)}{how}: specialising "
@@ -379,12 +379,16 @@ def _strip_conversions(expr: ir.Expr) -> ir.Expr:
 
 
 def _spec_constant_in(expr: ir.Expr) -> ir.Variable | None:
-    """The first specialization constant an expression reads (pre-order), if any."""
+    """The first specialization constant an expression reads (pre-order), if any, through the initialisers
+    of the `static const` variables it reads."""
     stack: list = [expr]
     while stack:
         node = stack.pop()
         if isinstance(node, ir.VarRef) and node.variable.storage is ir.Storage.SPEC_CONSTANT:
             return node.variable
+        if isinstance(node, ir.VarRef) and node.variable.storage is ir.Storage.STATIC and node.variable.const \
+                and node.variable.constant is None and node.variable.init is not None:
+            stack.append(node.variable.init)           # a static const initialised from a spec constant
         stack.extend(reversed(children(node)))
     return None
 
