@@ -97,7 +97,8 @@ class Storage(enum.Enum):
     """A resource object bound through a descriptor (buffers, textures, samplers)."""
     SPEC_CONSTANT = "spec_constant"
     """A `[[vk::constant_id(N)]]` global: a Vulkan specialization constant (OpSpecConstant* with SpecId N,
-    `spec_id`), whose default value is `spec_default`; never folded (the pipeline may change it)."""
+    `spec_id`), whose default value is `spec_default`; never folded (the pipeline may change it), except in
+    work-graph attribute arguments, which take its default (`AttributeArg.spec`)."""
 
 
 class Direction(enum.Enum):

@@ -9,7 +9,9 @@ Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflec
         `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in README.md
         ("Reflection"). The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
-        `record_layout` (`RecordLayout`, `FieldLayout`) and `spec_constants` (`SpecConstant`).
+        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
+        `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
+        specialization constants; the node's values are their defaults).
 
 Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the

@@ -4,7 +4,11 @@ Input: a function body (`ast.Block`) and the function being checked.
 Output: an `ir.Block`; diagnostics for misplaced `break`/`continue` (WG0317),
 switches (WG0318: non-integer selector, non-constant or duplicate case
 values, two defaults), conditions (WG0329), `return` values (WG0309, WG0303)
-and a non-void function whose end is reachable (WG0330).
+and a non-void function whose end is reachable (WG0330). Attributes (of functions, parameters,
+statements) with folded arguments (`_attributes`): a work-graph attribute's argument may be a
+`[[vk::constant_id]]` specialization constant, folded to its default as DXC does; written alone where
+SPIR-V AMDX takes an <id> (SPEC_OPERAND_ATTRIBUTES) it is kept (`ir.AttributeArg.spec`) for the
+lowering, elsewhere warning WG0395 (`spec-constant-in-attribute`) says that its default is final.
 
 Invariants: each block opens a scope (a `for` statement's init too); the IR
 keeps the source's structure (no lowering of loops or switches here); local
@@ -19,14 +23,15 @@ from collections.abc import Callable
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
-from wgc.sema.context import Context
 from wgc.sema import consteval
+from wgc.sema.context import Context
 from wgc.sema.expr import ExpressionChecker, describe
-from wgc.sema.uniformity import children
 from wgc.sema.scope import ScopeKind
+from wgc.sema.uniformity import children
 from wgc.syntax import ast
 
 NAME_ARGUMENT_ATTRIBUTES = frozenset({"maxrecordssharedwith"})
+"""Attributes whose arguments name something (a parameter) instead of being constants."""
 SPEC_OPERAND_ATTRIBUTES = frozenset({"numthreads", "nodeid", "nodeshareinputof", "nodedispatchgrid",
                                      "nodemaxdispatchgrid", "nodemaxrecursiondepth", "maxrecords", "nodearraysize"})
 """Attributes whose integer arguments SPIR-V AMDX takes as <id> operands (LocalSizeId for NumThreads,
@@ -36,7 +41,6 @@ SPEC_DEFAULT_ATTRIBUTES = frozenset({"maxrecordspernode", "nodemaxinputrecordspe
                                      "nodelocalrootargumentstableindex", "wavesize"})
 """Work-graph attributes that take a specialization constant at its default value only (no SPIR-V operand
 carries them, or wgc lays the graph out by them): WG0395 says that specialising it changes nothing."""
-"""Attributes whose arguments name something (a parameter) instead of being constants."""
 
 LocalTypeDecl = Callable[[ast.Decl], None]
 LocalVarDecl = Callable[[ast.VarDecl], "list[ir.Stmt]"]
@@ -395,4 +399,3 @@ def _spec_constant_in(expr: ir.Expr) -> ir.Variable | None:
 
 def _shown(value: ir.ConstValue | None) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-

@@ -9,6 +9,9 @@ Invariants and decisions:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
   MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
+- Every <id> operand that an attribute argument sets is that argument's specialization constant
+  when it is one (`ir.AttributeArg.spec`, `ModuleLowering.attribute_operand`; LocalSizeId replaces
+  LocalSize, `ModuleLowering.local_size`), so the application can specialise it; else a constant.
 - The input is one NodePayloadAMDX variable of an OpTypeNodePayloadArrayAMDX of the record,
   laid out with scalar rules (NodeMaxPayloadsAMDX, TrackFinishWritingAMDX on the struct,
   PayloadDispatchIndirectAMDX on the SV_DispatchGrid member, nested structs included); it is listed

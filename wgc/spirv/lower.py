@@ -27,6 +27,10 @@ Invariants and decisions:
   (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
   variable was declared in, so the binding at each point is known statically.
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
+- An attribute argument that is a specialization constant (`ir.AttributeArg.spec`) is given as its
+  id (`attribute_operand`, `local_size`): as a uint (an `int` one through OpSpecConstantOp IAdd 0),
+  scaled by OpSpecConstantOp IMul for a loop's stages; LocalSizeId only where the Vulkan version
+  allows it (`sema.target.local_size_id_allowed`), else LocalSize with the default (WG0645).
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
   `Aligned` on PhysicalStorageBuffer memory).
