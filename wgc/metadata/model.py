@@ -19,7 +19,9 @@ graph section names nodes by `graph_name`: the NodeID's display name, followed b
 several nodes of the model carry that NodeID. Bindings, layouts and resource use are sema's
 decisions, read, never recomputed. `stages` (every node's (name, index) stages, with loops
 unrolled in index space as the AMDX target compiles them), `stage_stride`, `max_node_recursion` and
-the graph's `unrolled_depth` are `sema.stages`'.
+the graph's `unrolled_depth` are `sema.stages`'. A node's `attribute_spec_constants` lists its attribute
+arguments that are specialization constants (`metadata.reflection.attribute_spec_constants`): its
+values (`num_threads`, `max_records`, ...) are their defaults.
 """
 
 from __future__ import annotations
