@@ -1900,6 +1900,18 @@ CASES = [
                '1 error generated.'),
          profile="cs_6_6"),
     # WG0390 compute, pixel and mesh shaders beside the nodes (sema/entry_stages.py) -----------------
+    case("WG0395", "spec-constant-in-an-attribute-expression",
+         lines("struct Item { uint v; };",
+               "[[vk::constant_id(3)]] const uint Items = 8;",
+               '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]',
+               "void Split([MaxRecords(Items / 2)] NodeOutput<Item> Half) { }",
+               '[Shader("node")] [NodeLaunch("thread")] void Half(ThreadNodeInputRecord<Item> i) { }'),
+         lines("<stdin>:4:24: warning: attribute 'MaxRecords' takes specialization constant 'Items' (constant_id 3) at "
+               "its default value 8 in an expression: specialising 'Items' does not change the attribute [WG0395] "
+               "[-Wspec-constant-in-attribute]",
+               "void Split([MaxRecords(Items / 2)] NodeOutput<Item> Half) { }",
+               "                       ^~~~~~~~~",
+               "1 warning generated.")),
     case("WG0390", "compute-without-numthreads",
          lines('RWBuffer<uint> Out : register(u0);',
                '[Shader("compute")]',

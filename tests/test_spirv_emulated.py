@@ -185,6 +185,10 @@ def test_every_sample_compiles_for_the_emulated_target(path):
     result = _compile_sample(path)
     assert result.ok, Renderer().render(result.diagnostics)
     expected = ["WG0604"] if path.stem in NODE_ARRAY_SAMPLES else []
+    if path.stem == "spec_constant_attributes":   # the emulated target fixes each spec constant at its default:
+        # Classify's grid, threads, MaxRecords, NodeID index, NodeArraySize; Chunks' max grid, threads;
+        # Material's NodeID index, threads, input MaxRecords
+        expected = ["WG0645"] * 10
     assert [d.code for d in result.diagnostics] == expected, Renderer().render(result.diagnostics)
     words = words_of(result.outputs["spirv"])
     assert tools.validate(words, "vulkan1.3", scalar_block_layout=True) == []

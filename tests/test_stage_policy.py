@@ -142,6 +142,17 @@ TARGET_CASES = [
               "     ^~~~",
               "note: a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
               "1 error generated."), id="WG0641-mesh-node-emulated"),
+    pytest.param("WG0645", lines(
+        "[[vk::constant_id(7)]] const uint Threads = 16;",
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(Threads, 1, 1)]',
+        "void Fill() { }"),
+        lines("<stdin>:2:87: warning: the emulated target fixes attribute 'NumThreads' at the default value 16 of "
+              "specialization constant 'Threads' (constant_id 7): 'wgc run' sizes and dispatches the graph by it, so "
+              "specialising 'Threads' does not change the attribute [WG0645] [-Wspec-constant-in-attribute]",
+              '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(Threads, 1, 1)]',
+              "                                                                                      ^~~~~~~",
+              "note: a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
+              "1 warning generated."), id="WG0645-spec-constant-attribute-emulated"),
     pytest.param("WG0606", lines(
         "struct Item { uint x; };",
         THREAD, '[NodeID("A", 0)] [NodeIsProgramEntry]', LOOP4,
@@ -479,7 +490,7 @@ TARGET_CASES = [
 @pytest.mark.parametrize(("code", "source", "expected"), TARGET_CASES)
 def test_target_limits_are_reported_by_compile_only(code: str, source: str, expected: str) -> None:
     proposals = driver.PROPOSALS if code in LOOP_CODES else ()  # a loop needs the Work Graph Loops opt-in
-    target = "emulated" if code == "WG0641" else "amdx"       # a limit of the emulated target only
+    target = "emulated" if code in ("WG0641", "WG0645") else "amdx"       # limits of the emulated target only
     assert rendered(source, debug_info=True, proposals=proposals, target=target) == expected  # -Zi: WG0625 needs it
     for emit in ("ir", "json", "text"):           # the commands that show the program accept it
         result = run(source, emit, proposals=proposals)

@@ -166,6 +166,10 @@ INVALID_STAGE_ENTRY = _kind(
 PROFILE_CONFLICTS_WITH_SHADER = _kind(
     "WG0391", E, "the entry function of a non-library profile (-T ps_6_6 -E main) carries a [Shader] attribute "
     "of another stage (DXC's error)")
+SPEC_CONSTANT_FIXED_IN_ATTRIBUTE = _kind(
+    "WG0395", W, "a specialization constant in a work-graph attribute where wgc takes its default value for good (an "
+    "expression of it, or an attribute no SPIR-V <id> operand carries): specialising it does not change the "
+    "attribute", "spec-constant-in-attribute")
 
 # WG04xx: work-graph rules of one node shader --------------------------------------------
 INVALID_LAUNCH = _kind("WG0401", E, "a [NodeLaunch] value that is not broadcasting, coalescing or thread")
@@ -316,6 +320,10 @@ TASK_PAYLOAD_NOT_GROUPSHARED = _kind("WG0644", E, "a DispatchMesh payload that i
                                      "task payload is a TaskPayloadWorkgroupEXT variable of its own)")
 MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "
                                "mesh nodes need a graphics pipeline)")
+SPEC_CONSTANT_FIXED_BY_TARGET = _kind(
+    "WG0645", W, "a specialization constant in a work-graph attribute compiled for the emulated target, which lays "
+    "out and dispatches the graph by its default value: specialising the module does not change the attribute",
+    "spec-constant-in-attribute")
 
 
 # WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------

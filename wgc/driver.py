@@ -477,7 +477,8 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         stages = [d for d in check_target(analysis, [], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
         return {}, stages or unselectable, None
     limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
-                          index_space=options.index_space_loops, split_nodes=options.split_nodes)
+                          index_space=options.index_space_loops, split_nodes=options.split_nodes,
+                          target_env=options.target_env)
     if has_errors(limits):
         return {}, limits, None
     warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns

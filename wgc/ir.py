@@ -54,6 +54,9 @@ class AttributeArg:
     span: Span = field(compare=False, repr=False)
     name: str | None = None
     """An argument that names a parameter (`[MaxRecordsSharedWith(Output)]`), as written."""
+    spec: Variable | None = field(default=None, compare=False, repr=False)
+    """The specialization constant the argument is, written alone (`[MaxRecords(C)]`, `value` its default):
+    the AMDX lowering gives its id where the SPIR-V operand is an <id> (`sema.stmt`)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,8 @@ class Storage(enum.Enum):
     """A resource object bound through a descriptor (buffers, textures, samplers)."""
     SPEC_CONSTANT = "spec_constant"
     """A `[[vk::constant_id(N)]]` global: a Vulkan specialization constant (OpSpecConstant* with SpecId N,
-    `spec_id`), whose default value is `spec_default`; never folded (the pipeline may change it)."""
+    `spec_id`), whose default value is `spec_default`; never folded (the pipeline may change it), except in
+    work-graph attribute arguments, which take its default (`AttributeArg.spec`)."""
 
 
 class Direction(enum.Enum):

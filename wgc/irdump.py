@@ -10,7 +10,8 @@ Layout of the text:
   `global <storage> [block kind] [attributes] [modifiers] [const] <type> <name>[dims]
   [: semantic] [set S binding B by register(b0) | by vk::binding|auto [register(u3)]]
   [push_constant] [= init] [=> folded value]`.
-- Each function after a blank line: its attributes (`[Shader("node")]`), then
+- Each function after a blank line: its attributes (`[Shader("node")]`; an argument that is a
+  specialization constant is `name = default`: `[NumThreads(Threads = 64, 1, 1)]`), then
   `function <ret> <name>(<dir> [attributes] [modifiers] <type> <name> [: semantic], ...)
   [: semantic]`, then indented
   `method_of S`, `must_inline`, `calls f, g` and the layouts of parameters, then the body.
@@ -133,7 +134,9 @@ def _decl(type_: t.Type, name: str) -> str:
 def _attributes(attributes: tuple[ir.Attribute, ...]) -> str:
     out = []
     for attribute in attributes:
-        texts = (arg.name if arg.name is not None else _value(arg.value) for arg in attribute.args)
+        texts = (arg.name if arg.name is not None
+                 else f"{arg.spec.name} = {_value(arg.value)}" if arg.spec is not None   # a spec constant, its default
+                 else _value(arg.value) for arg in attribute.args)
         args = f"({', '.join(texts)})" if attribute.args else ""
         out.append(f"[{attribute.name}{args}]")
     return " ".join(out)

@@ -21,7 +21,9 @@ decisions, read, never recomputed. `entry_points` lists the library's compute, p
 graph) in source order, with their stage inputs and outputs (`sema.entry_stages.stage_interface`).
 `stages` (every node's (name, index) stages, with loops
 unrolled in index space as the AMDX target compiles them), `stage_stride`, `max_node_recursion` and
-the graph's `unrolled_depth` are `sema.stages`'.
+the graph's `unrolled_depth` are `sema.stages`'. A node's `attribute_spec_constants` lists its attribute
+arguments that are specialization constants (`metadata.reflection.attribute_spec_constants`): its
+values (`num_threads`, `max_records`, ...) are their defaults.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.mesh import dispatch_mesh_calls, task_payload
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
-from wgc.metadata.reflection import describe_resources, spec_constants
+from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants
 from wgc.sema.modules import entry_point_names
 from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages, plan_stages, unrolled_depth
 from wgc.sema.usage import resource_use
@@ -123,6 +125,7 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
                    for s in stages.stages()],
         "stage_stride": stages.stride,
         "max_node_recursion": stages.max_recursion,
+        "attribute_spec_constants": [c.to_json() for c in attribute_spec_constants(node)],
     }
 
 

@@ -9,7 +9,9 @@ Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflec
         `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in README.md
         ("Reflection"). The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
-        `record_layout` (`RecordLayout`, `FieldLayout`) and `spec_constants` (`SpecConstant`).
+        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
+        `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
+        specialization constants; the node's values are their defaults).
 
 Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
@@ -44,7 +46,7 @@ from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, regis
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.modules import entry_point_names, module_groups
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput, spec_constant_arguments
 from wgc.sema.stages import StagePlan, loop_chain, plan_stages
 from wgc.sema.usage import resource_use
 
@@ -380,6 +382,31 @@ def spec_constants(globals_: Sequence[ir.Variable]) -> list[SpecConstant]:
             for v in globals_ if v.storage is ir.Storage.SPEC_CONSTANT]
 
 
+@dataclass(frozen=True)
+class AttributeSpecConstant:
+    """A work-graph attribute argument that is a specialization constant (`ir.AttributeArg.spec`): its
+    default is the value every check and view uses; the AMDX module gives the constant's <id>."""
+
+    attribute: str
+    """As written (`NumThreads`), with `parameter` the node parameter it is on (None: the function)."""
+    parameter: str | None
+    argument: int
+    name: str
+    spec_id: int
+    default: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attribute": self.attribute, "parameter": self.parameter, "argument": self.argument,
+                "constant": self.name, "spec_id": self.spec_id, "default": self.default}
+
+
+def attribute_spec_constants(node: NodeInfo) -> list[AttributeSpecConstant]:
+    """The node's attribute arguments that are specialization constants (`sema.nodes.spec_constant_arguments`)."""
+    return [AttributeSpecConstant(attribute.name, parameter, i, arg.spec.name,  # type: ignore[union-attr]
+                                  arg.spec.spec_id, arg.value)  # type: ignore[union-attr, arg-type]
+            for parameter, attribute, i, arg in spec_constant_arguments(node)]
+
+
 # ---------------------------------------------------------------- nodes
 
 
@@ -472,6 +499,8 @@ class NodeReflection:
     """Stages per NodeID index: stage index = NodeID index x stage_stride + the iterations' part."""
     max_node_recursion: int | None = None
     """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
+    attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
+    """Attribute arguments that are specialization constants (the values above are their defaults)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -492,6 +521,7 @@ class NodeReflection:
             "stages": [stage.to_json() for stage in self.stages],
             "stage_stride": self.stage_stride,
             "max_node_recursion": self.max_node_recursion,
+            "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
         }
 
 
@@ -540,6 +570,7 @@ def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, m
         loops=tuple(loop.entry.id for loop in loop_chain(node, graph)),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
         outputs=tuple(_output(o, graph, plan) for o in node.outputs),
+        attribute_spec_constants=tuple(attribute_spec_constants(node)),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

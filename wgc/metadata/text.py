@@ -184,6 +184,10 @@ def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) ->
         body.append(f"local root arguments table index: {node['local_root_arguments_table_index']}")
     if node.get("groupshared_bytes"):
         body.append(f"groupshared: {_bytes(node['groupshared_bytes'])}")
+    for spec in node.get("attribute_spec_constants") or []:
+        where = f"({spec['parameter']})" if spec["parameter"] else ""
+        body.append(f"specialised: {spec['attribute']}{where}[{spec['argument']}] = {spec['constant']} "
+                    f"(specialisation constant {spec['spec_id']}, default {spec['default']})")
     mesh = node.get("mesh")
     if mesh:
         line = (f"mesh: {mesh['output_topology']} topology, max {mesh['max_vertices']} vertices, "

@@ -9,6 +9,9 @@ Sema asks where HLSL requires a constant (array sizes, attribute arguments,
 elsewhere (constant indices). `optimized=True` asks for a constant after optimisation
 instead (Barrier flags, texel offsets: DXC needs them only in the optimised DXIL): a
 `static` global that nothing writes then has its initialiser's value (`ir.Variable.settled`).
+`spec_defaults=True` reads a specialization constant (`[[vk::constant_id]]`) as its default value,
+and a `static const` initialised from one as its initialiser with those defaults (as DXC folds
+them): the arguments of the work-graph attributes (`sema.stmt`).
 
 Values (`ir.ConstValue`): bool / int / float for scalars and enums (their underlying
 integer); a tuple of scalars for vectors (float1 is a 1-tuple) and matrices
@@ -63,10 +66,11 @@ class NotConstant:
     reason: str
 
 
-def fold(expr: ir.Expr, optimized: bool = False) -> Folded | NotConstant:
+def fold(expr: ir.Expr, optimized: bool = False, spec_defaults: bool = False) -> Folded | NotConstant:
     """The constant value of `expr`, or why it has none; `optimized`: the value after optimisation
-    (module docstring), where static globals that nothing writes are their initialisers."""
-    folder = _Folder(optimized)
+    (module docstring), where static globals that nothing writes are their initialisers;
+    `spec_defaults`: specialization constants are their default values."""
+    folder = _Folder(optimized, spec_defaults)
     try:
         value = folder.eval(expr)
     except _NotConstantError as err:
@@ -280,9 +284,10 @@ class _NotConstantError(Exception):
 class _Folder:
     """Evaluates one expression tree, collecting problems from the evaluated parts."""
 
-    def __init__(self, optimized: bool = False) -> None:
+    def __init__(self, optimized: bool = False, spec_defaults: bool = False) -> None:
         self.problems: list[Problem] = []
         self.optimized = optimized
+        self.spec_defaults = spec_defaults
 
     def eval(self, expr: ir.Expr) -> ConstValue:
         handler = _HANDLERS.get(type(expr))
@@ -320,6 +325,11 @@ class _Folder:
     def var_ref(self, expr: ir.VarRef) -> ConstValue:
         variable = expr.variable
         value = variable.settled if self.optimized and variable.constant is None else variable.constant
+        if value is None and self.spec_defaults:
+            if variable.storage is ir.Storage.SPEC_CONSTANT:
+                value = variable.spec_default
+            elif variable.storage is ir.Storage.STATIC and variable.const and variable.init is not None:
+                value = self.eval(variable.init)      # `static const uint N = C * 2;`, C a spec constant
         if value is None:
             raise _NotConstantError(expr.span, f"'{variable.name}' is not a constant")
         return _normalized(value, expr.type)

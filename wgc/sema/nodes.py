@@ -939,3 +939,14 @@ def check_nodes(module: ir.Module, options: SemaOptions,
     checker = NodeChecker(module, options, frozenset(poisoned))
     nodes = checker.check()
     return nodes, checker.diagnostics
+
+
+def spec_constant_arguments(node: NodeInfo) -> list[tuple[str | None, ir.Attribute, int, ir.AttributeArg]]:
+    """(parameter name or None for the function, attribute, argument position, argument) of every attribute
+    argument of the node that is a specialization constant (`ir.AttributeArg.spec`), the function's
+    attributes first, then its parameters', in source order."""
+    owners: list[tuple[str | None, tuple[ir.Attribute, ...]]] = [(None, node.function.attributes)]
+    owners += [(p.name, p.attributes) for p in node.function.params]
+    return [(parameter, attribute, i, arg) for parameter, attributes in owners for attribute in attributes
+            for i, arg in enumerate(attribute.args) if arg.spec is not None]
+

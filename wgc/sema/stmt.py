@@ -4,7 +4,11 @@ Input: a function body (`ast.Block`) and the function being checked.
 Output: an `ir.Block`; diagnostics for misplaced `break`/`continue` (WG0317),
 switches (WG0318: non-integer selector, non-constant or duplicate case
 values, two defaults), conditions (WG0329), `return` values (WG0309, WG0303)
-and a non-void function whose end is reachable (WG0330).
+and a non-void function whose end is reachable (WG0330). Attributes (of functions, parameters,
+statements) with folded arguments (`_attributes`): a work-graph attribute's argument may be a
+`[[vk::constant_id]]` specialization constant, folded to its default as DXC does; written alone where
+SPIR-V AMDX takes an <id> (SPEC_OPERAND_ATTRIBUTES) it is kept (`ir.AttributeArg.spec`) for the
+lowering, elsewhere warning WG0395 (`spec-constant-in-attribute`) says that its default is final.
 
 Invariants: each block opens a scope (a `for` statement's init too); the IR
 keeps the source's structure (no lowering of loops or switches here); local
@@ -19,13 +23,24 @@ from collections.abc import Callable
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
+from wgc.sema import consteval
 from wgc.sema.context import Context
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.scope import ScopeKind
+from wgc.sema.uniformity import children
 from wgc.syntax import ast
 
 NAME_ARGUMENT_ATTRIBUTES = frozenset({"maxrecordssharedwith"})
 """Attributes whose arguments name something (a parameter) instead of being constants."""
+SPEC_OPERAND_ATTRIBUTES = frozenset({"numthreads", "nodeid", "nodeshareinputof", "nodedispatchgrid",
+                                     "nodemaxdispatchgrid", "nodemaxrecursiondepth", "maxrecords", "nodearraysize"})
+"""Attributes whose integer arguments SPIR-V AMDX takes as <id> operands (LocalSizeId for NumThreads,
+OpExecutionModeId, OpDecorateId): a specialization constant written alone there stays specialisable."""
+SPEC_DEFAULT_ATTRIBUTES = frozenset({"maxrecordspernode", "nodemaxinputrecordspergraphentryrecord",
+                                     "nodemaxloopiterations", "nodemaxrecordsperloopiteration",
+                                     "nodelocalrootargumentstableindex", "wavesize"})
+"""Work-graph attributes that take a specialization constant at its default value only (no SPIR-V operand
+carries them, or wgc lays the graph out by them): WG0395 says that specialising it changes nothing."""
 
 LocalTypeDecl = Callable[[ast.Decl], None]
 LocalVarDecl = Callable[[ast.VarDecl], "list[ir.Stmt]"]
@@ -88,10 +103,43 @@ class StatementChecker:
                 if attribute.name.lower() in NAME_ARGUMENT_ATTRIBUTES and isinstance(arg, ast.NameExpr):
                     args.append(ir.AttributeArg(None, arg.span, "::".join(arg.name)))
                     continue
+                if attribute.name.lower() in SPEC_OPERAND_ATTRIBUTES | SPEC_DEFAULT_ATTRIBUTES:
+                    args.append(self._spec_attribute_argument(attribute, arg))
+                    continue
                 folded = self.exprs.constant(arg, f"argument of attribute '{attribute.name}'")
                 args.append(ir.AttributeArg(folded[1] if folded else None, arg.span))
             result.append(ir.Attribute(attribute.name, tuple(args), attribute.span))
         return tuple(result)
+
+    def _spec_attribute_argument(self, attribute: ast.Attribute, arg: ast.Expr) -> ir.AttributeArg:
+        """An argument of a work-graph attribute, where a specialization constant stands for its default
+        (as DXC folds it): written alone in an attribute of SPEC_OPERAND_ATTRIBUTES, the argument keeps
+        the constant (`spec`) for the AMDX lowering; anywhere else WG0395 warns that specialising it
+        does not reach the attribute."""
+        what = f"argument of attribute '{attribute.name}'"
+        checked = self.exprs.check(arg)
+        if checked is None:
+            return ir.AttributeArg(None, arg.span)
+        if isinstance(consteval.fold(checked), consteval.Folded):
+            found = self.exprs.fold_required(checked, what)
+            return ir.AttributeArg(found[1] if found else None, arg.span)
+        spec = _spec_constant_in(checked)
+        if spec is not None and (spec.spec_default is None or spec.spec_id is None):
+            return ir.AttributeArg(None, arg.span)      # a broken specialization constant: reported (WG0366)
+        folded = consteval.fold(checked, spec_defaults=True)
+        if spec is None or not isinstance(folded, consteval.Folded):
+            found = self.exprs.fold_required(checked, what)       # reports why it is not a constant
+            return ir.AttributeArg(found[1] if found else None, arg.span)
+        alone = _strip_conversions(checked)
+        if attribute.name.lower() in SPEC_OPERAND_ATTRIBUTES and isinstance(alone, ir.VarRef) \
+                and alone.variable is spec and t.element_scalar(alone.type) in (t.INT, t.UINT):
+            return ir.AttributeArg(folded.value, arg.span, spec=spec)
+        how = "" if isinstance(alone, ir.VarRef) and alone.variable is spec else " in an expression"
+        self.ctx.report(codes.SPEC_CONSTANT_FIXED_IN_ATTRIBUTE, checked.span,
+                        f"attribute '{attribute.name}' takes specialization constant '{spec.name}' (constant_id "
+                        f"{spec.spec_id}) at its default value {_shown(spec.spec_default)}{how}: specialising "
+                        f"'{spec.name}' does not change the attribute")
+        return ir.AttributeArg(folded.value, arg.span)
 
     # ------------------------------------------------------------ simple statements
 
@@ -326,3 +374,28 @@ def _closing_brace(block: ast.Block):  # type: ignore[no-untyped-def]
 
     span = block.span
     return Span(span.file, max(span.start, span.end - 1), span.end)
+
+
+def _strip_conversions(expr: ir.Expr) -> ir.Expr:
+    while isinstance(expr, ir.Convert) and not expr.explicit:
+        expr = expr.operand
+    return expr
+
+
+def _spec_constant_in(expr: ir.Expr) -> ir.Variable | None:
+    """The first specialization constant an expression reads (pre-order), if any, through the initialisers
+    of the `static const` variables it reads."""
+    stack: list = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ir.VarRef) and node.variable.storage is ir.Storage.SPEC_CONSTANT:
+            return node.variable
+        if isinstance(node, ir.VarRef) and node.variable.storage is ir.Storage.STATIC and node.variable.const \
+                and node.variable.constant is None and node.variable.init is not None:
+            stack.append(node.variable.init)           # a static const initialised from a spec constant
+        stack.extend(reversed(children(node)))
+    return None
+
+
+def _shown(value: ir.ConstValue | None) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

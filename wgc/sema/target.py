@@ -63,6 +63,12 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
 - WG0644: an amplification shader's DispatchMesh payload that is not a groupshared variable;
 - WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
+- WG0645 (a warning, `spec-constant-in-attribute`): a specialization constant in a work-graph
+  attribute (`ir.AttributeArg.spec`) that the module fixes at its default value: every one under
+  the emulated target (its module and reflection, which `wgc run` sizes and dispatches by, use the
+  default; the AMDX target gives the constant's <id> instead), and [NumThreads] of a thread-launch
+  node (always LocalSize 1, 1, 1) or under vulkan1.2, which has no LocalSizeId (maintenance4 is
+  core from Vulkan 1.3);
 - WG0628: a call of a function declared without a body (HLSL libraries leave it to the linker;
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
@@ -73,7 +79,7 @@ SPIR-V output); `wgc inspect` and `--emit=ir`, which show the program, do not re
 graph is shown with its loop). Only code the compiled nodes reach is checked, as only that code is
 lowered. A back end may rely on every rule here (it asserts instead of re-checking).
 
-All are errors except WG0450, a warning: the driver lowers the module when no limit is an error.
+All are errors except WG0450 and WG0645, warnings: the driver lowers the module when no limit is an error.
 
 Invariants: pure; never raises for a checked program; diagnostics in node order, then code order.
 """
@@ -91,7 +97,7 @@ from wgc.sema.entry_stages import STAGES
 from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout
 from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
-from wgc.sema.nodes import NodeInfo
+from wgc.sema.nodes import NodeInfo, spec_constant_arguments
 from wgc.sema.stageio import BUILTINS, flatten, unsupported
 from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
                              unrolled_depth)
@@ -107,12 +113,19 @@ TARGET_NOTES = {
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
 
+def local_size_id_allowed(target_env: str) -> bool:
+    """Whether the Vulkan version takes LocalSizeId without an extension (maintenance4, core from 1.3)."""
+    return target_env not in ("vulkan1.0", "vulkan1.1", "vulkan1.2")
+
+
 
 def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
-                 target: str = "amdx", index_space: bool = False, split_nodes: bool = False) -> list[Diagnostic]:
+                 target: str = "amdx", index_space: bool = False, split_nodes: bool = False,
+                 target_env: str = "vulkan1.3") -> list[Diagnostic]:
     """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
     `embedded_source`, the main file when `-Zi` embeds it; `index_space`: the emulated target
-    lowers loops in index space as the AMDX target does; `split_nodes`: one module per entry point."""
+    lowers loops in index space as the AMDX target does; `split_nodes`: one module per entry point;
+    `target_env`: the Vulkan version (`-fspv-target-env`)."""
     diagnostics: list[Diagnostic] = []
     amdx = target == "amdx"
 
@@ -178,6 +191,25 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
                 report(codes.MESH_NODE_NOT_EMULATED, node.span,
                        f"mesh node '{node.function.name}' cannot be emulated: the emulated target (and 'wgc run') "
                        "runs compute work only, and a mesh node draws")
+    for node in nodes:
+        for _, attribute, _, arg in spec_constant_arguments(node):
+            spec = arg.spec
+            assert spec is not None
+            if not amdx:
+                report(codes.SPEC_CONSTANT_FIXED_BY_TARGET, arg.span,
+                       f"the emulated target fixes attribute '{attribute.name}' at the default value {arg.value} of "
+                       f"specialization constant '{spec.name}' (constant_id {spec.spec_id}): 'wgc run' sizes and "
+                       f"dispatches the graph by it, so specialising '{spec.name}' does not change the attribute")
+            elif attribute.key == "numthreads" and node.launch == "thread":
+                report(codes.SPEC_CONSTANT_FIXED_BY_TARGET, arg.span,
+                       f"a thread-launch node runs one thread per group (LocalSize 1, 1, 1): [NumThreads] takes the "
+                       f"default value {arg.value} of specialization constant '{spec.name}' (constant_id "
+                       f"{spec.spec_id}), so specialising '{spec.name}' does not change the thread group size")
+            elif attribute.key == "numthreads" and not local_size_id_allowed(target_env):
+                report(codes.SPEC_CONSTANT_FIXED_BY_TARGET, arg.span,
+                       f"{target_env} has no LocalSizeId (it needs maintenance4, core from Vulkan 1.3): [NumThreads] "
+                       f"takes the default value {arg.value} of specialization constant '{spec.name}' (constant_id "
+                       f"{spec.spec_id}), so specialising '{spec.name}' does not change the thread group size")
 
     graph = analysis.graph
     if (amdx or index_space) and graph is not None and graph.loops:

@@ -9,6 +9,9 @@ Invariants and decisions:
   LocalSize (1,1,1 for thread launch), CoalescingAMDX (coalescing and thread launch),
   IsApiEntryAMDX (true for the graph's entry nodes), ShaderIndexAMDX (always),
   MaxNodeRecursionAMDX, StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX, SharesInputWithAMDX.
+- Every <id> operand that an attribute argument sets is that argument's specialization constant
+  when it is one (`ir.AttributeArg.spec`, `ModuleLowering.attribute_operand`; LocalSizeId replaces
+  LocalSize, `ModuleLowering.local_size`), so the application can specialise it; else a constant.
 - The input is one NodePayloadAMDX variable of an OpTypeNodePayloadArrayAMDX of the record,
   laid out with scalar rules (NodeMaxPayloadsAMDX, TrackFinishWritingAMDX on the struct,
   PayloadDispatchIndirectAMDX on the SV_DispatchGrid member, nested structs included); it is listed
@@ -111,26 +114,34 @@ class AmdxNodes(NodeOperations):
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         b = ml.b
         b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
-        x, y, z = (1, 1, 1) if node.launch == "thread" else node.num_threads
-        b.execution_mode(fn, "LocalSize", x, y, z)
+        attributes = node.function.attributes
+        if node.launch == "thread":
+            b.execution_mode(fn, "LocalSize", 1, 1, 1)
+        else:
+            ml.local_size(fn, attributes, node.num_threads)
         if node.mesh is not None:
             mesh_execution_modes(ml, fn, node)
         if node.launch in ("coalescing", "thread"):
             b.execution_mode(fn, "CoalescingAMDX")
         b.execution_mode(fn, "IsApiEntryAMDX", b.constant_bool(is_entry))
         stages = ml.stages.of.get(node.key) if ml.stages is not None else None
-        first_stage = node.id.index * stages.stride if stages is not None else node.id.index
-        b.execution_mode(fn, "ShaderIndexAMDX", ml.uint(first_stage))
-        max_recursion = stages.max_recursion if stages is not None else node.max_recursion_depth
-        if max_recursion is not None:
-            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(max_recursion))
+        b.execution_mode(fn, "ShaderIndexAMDX", ml.attribute_operand(attributes, "nodeid", 1, node.id.index,
+                                                                     stages.stride if stages is not None else 1))
+        if stages is not None:
+            if stages.max_recursion is not None:
+                b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.uint(stages.max_recursion))
+        elif node.max_recursion_depth is not None:
+            b.execution_mode(fn, "MaxNodeRecursionAMDX", ml.attribute_operand(
+                attributes, "nodemaxrecursiondepth", 0, node.max_recursion_depth))
         if node.dispatch_grid is not None:
-            b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.uint(v) for v in node.dispatch_grid))
+            b.execution_mode(fn, "StaticNumWorkgroupsAMDX", *(ml.attribute_operand(attributes, "nodedispatchgrid", i, v)
+                                                              for i, v in enumerate(node.dispatch_grid)))
         elif node.max_dispatch_grid is not None:
-            b.execution_mode(fn, "MaxNumWorkgroupsAMDX", *(ml.uint(v) for v in node.max_dispatch_grid))
+            b.execution_mode(fn, "MaxNumWorkgroupsAMDX", *(ml.attribute_operand(attributes, "nodemaxdispatchgrid", i, v)
+                                                           for i, v in enumerate(node.max_dispatch_grid)))
         if node.share_input_of is not None:
             b.execution_mode(fn, "SharesInputWithAMDX", b.constant_string_amdx(node.share_input_of.name),
-                             ml.uint(node.share_input_of.index))
+                             ml.attribute_operand(attributes, "nodeshareinputof", 1, node.share_input_of.index))
 
     def system_value(self, fl: FunctionLowering, semantic: str) -> tuple[int, int]:
         if semantic not in BUILTINS:
@@ -223,7 +234,7 @@ def _declare_node_input(ml: ModuleLowering, node: NodeInfo) -> InputHandle:
         ml.b.decorate(struct, "TrackFinishWritingAMDX")
     if info.record is not None and info.layout is not None:
         _decorate_dispatch_grid(ml, info.record, info.layout)
-    max_payloads = ml.uint(info.max_records or 1)
+    max_payloads = ml.attribute_operand(info.parameter.attributes, "maxrecords", 0, info.max_records or 1)
     array = ml.b.type_node_payload_array(struct)
     ml.b.decorate(array, "NodeMaxPayloadsAMDX", max_payloads)
     var = ml.b.variable(ml.b.type_pointer("NodePayloadAMDX", array), "NodePayloadAMDX")
@@ -263,9 +274,11 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
         owner_output = next((o for o in node.outputs if o.parameter.name == output.shared_with), None)
         owner = declared.get(output.shared_with)
         max_records = owner_output.max_records if owner_output and owner_output.max_records else 1
+        records_from = owner_output.parameter.attributes if owner_output is not None else ()
     else:
         max_records = output.max_records if output.max_records is not None else 1
-    max_payloads = ml.uint(max_records)
+        records_from = output.parameter.attributes
+    max_payloads = ml.attribute_operand(records_from, "maxrecords", 0, max_records)
     # the spec requires PayloadNodeArraySizeAMDX on every non-sparse output: a single output is an
     # array of one node; an unbounded array ([UnboundedSparseNodes], always sparse) has none; an
     # output into a loop spans its target's stages
@@ -274,8 +287,14 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     staged = loop_stages.output_span(ml, output)
     if staged is not None:
         first, count = staged
-    base_index = ml.uint(first) if first else None
-    array_size = ml.uint(count) if count is not None else None
+    attributes = output.parameter.attributes
+    stride = 1 if staged is None else ml.stages.output_target(output, ml.graph).stride  # type: ignore[union-attr]
+    node_id = ir.find_attribute(attributes, "nodeid")
+    spec_index = node_id is not None and len(node_id.args) > 1 and node_id.args[1].spec is not None
+    base_index = ml.attribute_operand(attributes, "nodeid", 1, output.target.index, stride) \
+        if first or spec_index else None
+    array_size = ml.attribute_operand(attributes, "nodearraysize", 0, count // stride, stride) \
+        if count is not None else None
     array = ml.b.type_node_payload_array(struct)
     ml.b.name(array, f"{node.key}.{output.parameter.name}")
     ml.b.decorate(array, "PayloadNodeNameAMDX", name)

@@ -27,6 +27,10 @@ Invariants and decisions:
   (`wgc.sema.target`, WG0453) guarantees every such rebinding happens in the control flow the
   variable was declared in, so the binding at each point is known statically.
 - Every global variable an entry point's code reaches is listed in its OpEntryPoint interface.
+- An attribute argument that is a specialization constant (`ir.AttributeArg.spec`) is given as its
+  id (`attribute_operand`, `local_size`): as a uint (an `int` one through OpSpecConstantOp IAdd 0),
+  scaled by OpSpecConstantOp IMul for a loop's stages; LocalSizeId only where the Vulkan version
+  allows it (`sema.target.local_size_id_allowed`), else LocalSize with the default (WG0645).
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
   `Aligned` on PhysicalStorageBuffer memory).
@@ -54,6 +58,7 @@ from wgc.sema.layout import TypeLayout
 from wgc.sema.mesh import MESH_QUALIFIERS, mesh_qualifier
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stages import plan_stages
+from wgc.sema.target import local_size_id_allowed
 from wgc.sema.uniformity import reachable_functions, walk_body
 
 from . import grammar, intrinsics, loop_stages, rayquery, resources
@@ -120,6 +125,9 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.spec_uints: dict[tuple[ir.Variable, int], int] = {}
+        """(specialization constant, scale) -> its uint <id> times scale (0: an `int` one as uint, `spec_uint`;
+        2 and more: `attribute_operand`)."""
         self.mesh_counts = mesh_counts(node_infos)
         """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
         self.task_payloads = task_payloads(node_infos)
@@ -137,6 +145,51 @@ class ModuleLowering:
 
     def uint(self, value: int) -> int:
         return self.b.constant_uint(value)
+
+    def attribute_operand(self, attributes: tuple[ir.Attribute, ...], key: str, position: int, value: int,
+                          scale: int = 1) -> int:
+        """The <id> operand for `value` x `scale`, `value` taken from argument `position` of attribute
+        `key`: the specialization constant written there (`ir.AttributeArg.spec`, whose default `value`
+        is; times `scale` by an OpSpecConstantOp IMul: a loop's stages in index space), so that the
+        pipeline can specialise it, else the constant `value` x `scale`."""
+        attribute = ir.find_attribute(attributes, key)
+        arg = attribute.args[position] if attribute is not None and position < len(attribute.args) else None
+        if arg is None or arg.spec is None or arg.value != value:
+            return self.uint(value * scale)
+        spec = self.spec_uint(arg.spec)
+        if scale == 1:
+            return spec
+        found = self.spec_uints.get((arg.spec, scale))
+        if found is None:
+            found = self.spec_uints[(arg.spec, scale)] = self.b.global_instruction(
+                "OpSpecConstantOp", self.types.id(t.UINT), "OpIMul", spec, self.uint(scale))
+        return found
+
+    def spec_uint(self, variable: ir.Variable) -> int:
+        """A specialization constant as a uint <id>: itself, or for an `int` one an OpSpecConstantOp IAdd
+        of it and 0 (same bits; SPIR-V's conversions need another width)."""
+        spec = self.global_binding(variable)
+        assert isinstance(spec, int)
+        if variable.type is t.UINT:
+            return spec
+        assert variable.type is t.INT
+        found = self.spec_uints.get((variable, 0))
+        if found is None:
+            found = self.spec_uints[(variable, 0)] = self.b.global_instruction(
+                "OpSpecConstantOp", self.types.id(t.UINT), "OpIAdd", spec, self.uint(0))
+        return found
+
+    def local_size(self, fn: int, attributes: tuple[ir.Attribute, ...], size: tuple[int, int, int]) -> None:
+        """LocalSize, or LocalSizeId where [NumThreads] names a specialization constant (`attribute_operand`)
+        and the Vulkan version takes it (else the default: WG0645, `sema.target`)."""
+        attribute = ir.find_attribute(attributes, "numthreads")
+        if attribute is not None and any(arg.spec is not None for arg in attribute.args) \
+                and local_size_id_allowed(self.options.target_env) \
+                and tuple(attribute.values()) == tuple(size):
+            self.b.execution_mode(fn, "LocalSizeId", *(self.attribute_operand(attributes, "numthreads", i, v)
+                                                       for i, v in enumerate(size)))
+        else:
+            self.b.execution_mode(fn, "LocalSize", *size)
 
     def file_string(self, path: str) -> int:
         """The OpString naming a source file (-Zi), created once per file."""

@@ -135,7 +135,7 @@ def declare_stage_entry_point(ml: ModuleLowering, fn: int, entry: NodeInfo, name
         if io.depth:
             b.execution_mode(fn, "DepthReplacing")
         return
-    b.execution_mode(fn, "LocalSize", *entry.num_threads)
+    ml.local_size(fn, entry.function.attributes, entry.num_threads)
     if entry.mesh is not None:
         mesh_execution_modes(ml, fn, entry)
     if entry.stage in ("mesh", "amplification"):
