@@ -924,3 +924,63 @@ def test_children_are_every_ir_node_in_field_order() -> None:
                 assert children(node) == every_field(node), (path.name, node)
                 visited.add(type(node).__name__)
     assert len(visited) >= 25   # the walk saw most IR classes
+
+
+def test_reports_replayed_from_the_last_fixpoint_walk_equal_a_reporting_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Flow.report` replays what the walk that ended the fixpoint recorded instead of walking the body
+    again: on every source of this file's tables (helpers called in varying and uniform flow, statics
+    set by helpers, loops, switches, early returns) the diagnostics, in order, equal those of the
+    reporting walk it replaces, which walks each flow's body once more."""
+    from wgc.sema import uniformity
+
+    sources = [node("  " + body.replace("OP", SYNC), pre=HELPERS) for body, _ in CONTROL]
+    sources += [node("  " + body.replace("OP", SYNC), launch, pre=HELPERS + "uint Early(uint x) { if (x == 0) "
+                     "return 1; return 2; }\n") for launch, body in UNIFORM]
+    sources += [node(f"  if (gi == 3) {{ {statement} }}", launch) for statement, launch, _ in OPERATIONS]
+    sources.append(node("  MaybeSync(gi);\n  MaybeSync(7);\n  if (gi > 1) MaybeSync(3);",
+                        pre=f"void MaybeSync(uint n)\n{{\n  if (n > 2) {{ {SYNC} }}\n}}\n"))
+    walks = []
+    original_walk = uniformity._Flow.walk
+
+    def counting_walk(self, reporting):  # type: ignore[no-untyped-def]
+        walks.append(reporting)
+        original_walk(self, reporting)
+
+    def walking_report(self):  # type: ignore[no-untyped-def]
+        if not self.reported:
+            self.reported = True
+            self.walk(reporting=True)
+
+    monkeypatch.setattr(uniformity._Flow, "walk", counting_walk)
+    replayed = [describe(check(src)) for src in sources]
+    replay_walks = len(walks)
+    assert True not in walks   # nothing walked to report
+    monkeypatch.setattr(uniformity._Flow, "report", walking_report)
+    walks.clear()
+    assert [describe(check(src)) for src in sources] == replayed
+    assert sum(1 for found in replayed if found) >= len(CONTROL) + len(OPERATIONS)   # the sources do report
+    assert len(walks) == replay_walks + walks.count(True) and walks.count(True) >= len(sources)
+
+
+def test_children_kept_with_the_walk_equal_children() -> None:
+    """`children_in(function)` (kept with the body's walk, looked up by id) holds, for every node of
+    every body of the samples and SPIR-V test programs, the same sub-nodes as `children(node)`."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import children, children_in, walk_body
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        assert front.analysis is not None
+        for function in front.analysis.module.functions:
+            kept = children_in(function)
+            nodes = list(walk_body(function))
+            assert len(kept) == len({id(item) for item in nodes})   # a node may occur twice (shared)
+            for item in nodes:
+                assert [id(c) for c in kept[id(item)]] == [id(c) for c in children(item)], (path.name, item)
+                count += 1
+    assert count > 1000

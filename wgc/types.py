@@ -186,6 +186,21 @@ INT64 = scalar(ScalarKind.INT, 64)
 UINT64 = scalar(ScalarKind.UINT, 64)
 
 
+_FIXED_SCALARS = {
+    "bool": (ScalarKind.BOOL, 32), "int": (ScalarKind.INT, 32), "uint": (ScalarKind.UINT, 32),
+    "dword": (ScalarKind.UINT, 32), "int8_t4_packed": (ScalarKind.UINT, 32),
+    "uint8_t4_packed": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
+    "int32_t": (ScalarKind.INT, 32), "uint32_t": (ScalarKind.UINT, 32),
+    "int64_t": (ScalarKind.INT, 64), "uint64_t": (ScalarKind.UINT, 64),
+    "float32_t": (ScalarKind.FLOAT, 32), "float64_t": (ScalarKind.FLOAT, 64),
+    "int16_t": (ScalarKind.INT, 16), "uint16_t": (ScalarKind.UINT, 16), "float16_t": (ScalarKind.FLOAT, 16),
+}
+"""Scalar keywords of a fixed width -> (kind, bits)."""
+_RELAXED_SCALARS = {"half": ScalarKind.FLOAT, "min16float": ScalarKind.FLOAT, "min10float": ScalarKind.FLOAT,
+                    "min16int": ScalarKind.INT, "min12int": ScalarKind.INT, "min16uint": ScalarKind.UINT}
+"""Min-precision keywords and `half` -> kind (their width depends on -enable-16bit-types)."""
+
+
 def scalar_named(name: str, enable_16bit_types: bool) -> ScalarType | None:
     """The scalar an HLSL scalar keyword denotes on the SPIR-V target (dxc's mapping).
 
@@ -194,22 +209,11 @@ def scalar_named(name: str, enable_16bit_types: bool) -> ScalarType | None:
     `-enable-16bit-types`; `dword` is `uint`, and so are `int8_t4_packed` and `uint8_t4_packed`
     (four bytes in a 32-bit uint, as dxc lowers them; they have no vector forms).
     """
-    fixed = {
-        "bool": (ScalarKind.BOOL, 32), "int": (ScalarKind.INT, 32), "uint": (ScalarKind.UINT, 32),
-        "dword": (ScalarKind.UINT, 32), "int8_t4_packed": (ScalarKind.UINT, 32),
-        "uint8_t4_packed": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
-        "int32_t": (ScalarKind.INT, 32), "uint32_t": (ScalarKind.UINT, 32),
-        "int64_t": (ScalarKind.INT, 64), "uint64_t": (ScalarKind.UINT, 64),
-        "float32_t": (ScalarKind.FLOAT, 32), "float64_t": (ScalarKind.FLOAT, 64),
-        "int16_t": (ScalarKind.INT, 16), "uint16_t": (ScalarKind.UINT, 16), "float16_t": (ScalarKind.FLOAT, 16),
-    }
-    if name in fixed:
-        kind, bits = fixed[name]
+    if name in _FIXED_SCALARS:
+        kind, bits = _FIXED_SCALARS[name]
         return scalar(kind, bits)  # aliases (dword, int32_t, float16_t, ...) are the same type
-    relaxed = {"half": ScalarKind.FLOAT, "min16float": ScalarKind.FLOAT, "min10float": ScalarKind.FLOAT,
-               "min16int": ScalarKind.INT, "min12int": ScalarKind.INT, "min16uint": ScalarKind.UINT}
-    if name in relaxed:
-        kind = relaxed[name]
+    if name in _RELAXED_SCALARS:
+        kind = _RELAXED_SCALARS[name]
         if enable_16bit_types:
             return scalar(kind, 16)
         if name == "half":
