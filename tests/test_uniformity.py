@@ -984,3 +984,42 @@ def test_children_kept_with_the_walk_equal_children() -> None:
                 assert [id(c) for c in kept[id(item)]] == [id(c) for c in children(item)], (path.name, item)
                 count += 1
     assert count > 1000
+
+
+def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
+    nodes (of two launch modes) calling one helper that uses its records after completing them both
+    get the helper's WG0419, the helper's paths are walked once, and each node's diagnostics equal
+    those of a fresh `_Paths` walk per node and function (the computation the memo replaces)."""
+    from wgc.sema import uniformity
+
+    pre = "void Twice(ThreadNodeOutputRecords<Rec> p)\n{\n  p.OutputComplete();\n  p.Get().x = 1;\n}\n"
+    body = "  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n  Twice(r);"
+    src = node(body, pre=pre) + SIGNATURES["thread"].replace("Main(", "Other(") + "\n{\n" + body + "\n}\n"
+    walked = []
+    original_run = uniformity._Paths.run
+
+    def counting_run(self):  # type: ignore[no-untyped-def]
+        walked.append(self.function.name)
+        original_run(self)
+
+    monkeypatch.setattr(uniformity._Paths, "run", counting_run)
+    kept = describe(check(src))
+    assert sorted(walked) == ["Main", "Other", "Twice"]   # Twice once, though both nodes reach it
+    assert kept == 2 * [f"{at(src, 'p.Get()')} WG0419 the records in 'p' are accessed after OutputComplete() "
+                        f"[{at(src, 'p.OutputComplete')} OutputComplete() is called here]"]
+
+    def fresh(function):  # type: ignore[no-untyped-def]
+        reports: list = []
+        if function.body is not None:
+            uniformity._Paths(function, uniformity._Cache(), lambda *report: reports.append(report)).run()
+        return reports
+
+    sources = [src, node("  Done(input);\n  Done(input);", "shared",
+                         pre="bool Done(RWDispatchNodeInputRecord<Shared> r) { return r.FinishedCrossGroupSharing(); }\n"),
+               node("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+                    "  if (input.Get().count == 0)\n    return;\n  r.OutputComplete();")]
+    memoised = [describe(check(source)) for source in sources]
+    monkeypatch.setattr(uniformity, "path_reports", fresh)
+    assert [describe(check(source)) for source in sources] == memoised
+    assert all(memoised)

@@ -357,12 +357,33 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     if launch != "thread":  # in thread launch every thread is its own group
         _Uniformity(function, cache, sink).run()
     for current in functions:
-        if current.body is not None:
-            _Paths(current, cache, sink).run()
+        for report in path_reports(current):
+            sink(*report)
     seen_groupshared: set[ir.Variable] = set()  # reported once each, at the first use
     for current in functions:
         _scan(current, launch, sink, seen_groupshared)
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
+
+
+_PATHS = "_wgc_paths"
+"""The attribute of an `ir.Function` that keeps its `path_reports`: (body, the reports)."""
+
+
+def path_reports(function: ir.Function) -> list[tuple[Any, ...]]:
+    """The OutputComplete and FinishedCrossGroupSharing reports (WG0418-WG0420, WG0452) of the
+    function's own body, in the order `_Paths` makes them: the arguments of each `_Sink` call.  They
+    depend on the function and what it calls, not on the node or its launch mode, so they are
+    computed once and kept on the function (redone only when `function.body` is another), however
+    many nodes reach it."""
+    if function.body is None:
+        return []
+    kept = function.__dict__.get(_PATHS)
+    if kept is not None and kept[0] is function.body:
+        return kept[1]  # type: ignore[no-any-return]
+    reports: list[tuple[Any, ...]] = []
+    _Paths(function, _Cache(), lambda *report: reports.append(report)).run()  # type: ignore[arg-type]
+    function.__dict__[_PATHS] = (function.body, reports)
+    return reports
 
 
 def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
