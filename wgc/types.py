@@ -134,20 +134,34 @@ class ArrayType(Type):
 VOID = _intern(("void",), VoidType)
 
 
+_SHAPES: dict[tuple[Any, ...], Type] = {}
+"""The interned scalars, vectors and matrices, held strongly: HLSL has a few dozen scalar spellings,
+so there are at most a few hundred of them, and sema asks for them at every expression (the weak
+table's look-up costs a Python-level call).  Each is also in `_INTERNED`, so both tables give the
+same object."""
+
+
+def _shape(key: tuple[Any, ...], make: Any) -> Any:
+    found = _SHAPES.get(key)
+    if found is None:
+        found = _SHAPES[key] = _intern(key, make)
+    return found
+
+
 def scalar(kind: ScalarKind, bits: int, spelling: str | None = None, relaxed: bool = False) -> ScalarType:
     """The interned scalar; `spelling` defaults to the canonical name of (kind, bits)."""
     name = spelling or _CANONICAL_SPELLING[(kind, bits)]
-    return _intern(("scalar", kind, bits, name, relaxed), lambda: ScalarType(kind, bits, name, relaxed))
+    return _shape(("scalar", kind, bits, name, relaxed), lambda: ScalarType(kind, bits, name, relaxed))
 
 
 def vector(element: ScalarType, count: int) -> VectorType:
     assert 1 <= count <= 4, count
-    return _intern(("vector", element, count), lambda: VectorType(element, count))
+    return _shape(("vector", element, count), lambda: VectorType(element, count))
 
 
 def matrix(element: ScalarType, rows: int, columns: int) -> MatrixType:
     assert 1 <= rows <= 4 and 1 <= columns <= 4, (rows, columns)
-    return _intern(("matrix", element, rows, columns), lambda: MatrixType(element, rows, columns))
+    return _shape(("matrix", element, rows, columns), lambda: MatrixType(element, rows, columns))
 
 
 def innermost_element(type_: Type) -> Type:
