@@ -357,7 +357,7 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     if launch != "thread":  # in thread launch every thread is its own group
         _Uniformity(function, cache, sink).run()
     for current in functions:
-        for report in path_reports(current):
+        for report in path_reports(current, cache):
             sink(*report)
     seen_groupshared: set[ir.Variable] = set()  # reported once each, at the first use
     for current in functions:
@@ -369,19 +369,20 @@ _PATHS = "_wgc_paths"
 """The attribute of an `ir.Function` that keeps its `path_reports`: (body, the reports)."""
 
 
-def path_reports(function: ir.Function) -> list[tuple[Any, ...]]:
+def path_reports(function: ir.Function, cache: _Cache | None = None) -> list[tuple[Any, ...]]:
     """The OutputComplete and FinishedCrossGroupSharing reports (WG0418-WG0420, WG0452) of the
     function's own body, in the order `_Paths` makes them: the arguments of each `_Sink` call.  They
     depend on the function and what it calls, not on the node or its launch mode, so they are
     computed once and kept on the function (redone only when `function.body` is another), however
-    many nodes reach it."""
+    many nodes reach it.  `cache`: the facts of the functions it calls, shared by the functions one
+    node reaches (a fresh one per function would redo a chain of calls for each function of it)."""
     if function.body is None:
         return []
     kept = function.__dict__.get(_PATHS)
     if kept is not None and kept[0] is function.body:
         return kept[1]  # type: ignore[no-any-return]
     reports: list[tuple[Any, ...]] = []
-    _Paths(function, _Cache(), lambda *report: reports.append(report)).run()  # type: ignore[arg-type]
+    _Paths(function, cache or _Cache(), lambda *report: reports.append(report)).run()  # type: ignore[arg-type]
     function.__dict__[_PATHS] = (function.body, reports)
     return reports
 
