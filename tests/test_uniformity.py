@@ -1009,7 +1009,7 @@ def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monk
     assert kept == 2 * [f"{at(src, 'p.Get()')} WG0419 the records in 'p' are accessed after OutputComplete() "
                         f"[{at(src, 'p.OutputComplete')} OutputComplete() is called here]"]
 
-    def fresh(function):  # type: ignore[no-untyped-def]
+    def fresh(function, cache=None):  # type: ignore[no-untyped-def]
         reports: list = []
         if function.body is not None:
             uniformity._Paths(function, uniformity._Cache(), lambda *report: reports.append(report)).run()
@@ -1023,3 +1023,23 @@ def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monk
     monkeypatch.setattr(uniformity, "path_reports", fresh)
     assert [describe(check(source)) for source in sources] == memoised
     assert all(memoised)
+
+
+def test_path_reports_of_a_call_chain_compute_each_callee_fact_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path reports of the functions one node reaches share the node's cache of callee facts: in
+    a chain Main -> F0 -> ... -> F40 what each function completes is computed once (with a cache per
+    function, every function of the chain computed the rest of it again: quadratic)."""
+    from wgc.sema import uniformity
+
+    chain = "void F40() { }\n" + "".join(f"void F{i}() {{ F{i + 1}(); }}\n" for i in reversed(range(40)))
+    computed = []
+    original = uniformity._Cache.completes
+
+    def counting(self, function):  # type: ignore[no-untyped-def]
+        if ("completes", function) not in self.memo:
+            computed.append(function.name)
+        return original(self, function)
+
+    monkeypatch.setattr(uniformity._Cache, "completes", counting)
+    assert check(node("  F0();", pre=chain)) == []
+    assert sorted(computed) == sorted(f"F{i}" for i in range(41))
