@@ -924,3 +924,122 @@ def test_children_are_every_ir_node_in_field_order() -> None:
                 assert children(node) == every_field(node), (path.name, node)
                 visited.add(type(node).__name__)
     assert len(visited) >= 25   # the walk saw most IR classes
+
+
+def test_reports_replayed_from_the_last_fixpoint_walk_equal_a_reporting_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Flow.report` replays what the walk that ended the fixpoint recorded instead of walking the body
+    again: on every source of this file's tables (helpers called in varying and uniform flow, statics
+    set by helpers, loops, switches, early returns) the diagnostics, in order, equal those of the
+    reporting walk it replaces, which walks each flow's body once more."""
+    from wgc.sema import uniformity
+
+    sources = [node("  " + body.replace("OP", SYNC), pre=HELPERS) for body, _ in CONTROL]
+    sources += [node("  " + body.replace("OP", SYNC), launch, pre=HELPERS + "uint Early(uint x) { if (x == 0) "
+                     "return 1; return 2; }\n") for launch, body in UNIFORM]
+    sources += [node(f"  if (gi == 3) {{ {statement} }}", launch) for statement, launch, _ in OPERATIONS]
+    sources.append(node("  MaybeSync(gi);\n  MaybeSync(7);\n  if (gi > 1) MaybeSync(3);",
+                        pre=f"void MaybeSync(uint n)\n{{\n  if (n > 2) {{ {SYNC} }}\n}}\n"))
+    walks = []
+    original_walk = uniformity._Flow.walk
+
+    def counting_walk(self, reporting):  # type: ignore[no-untyped-def]
+        walks.append(reporting)
+        original_walk(self, reporting)
+
+    def walking_report(self):  # type: ignore[no-untyped-def]
+        if not self.reported:
+            self.reported = True
+            self.walk(reporting=True)
+
+    monkeypatch.setattr(uniformity._Flow, "walk", counting_walk)
+    replayed = [describe(check(src)) for src in sources]
+    replay_walks = len(walks)
+    assert True not in walks   # nothing walked to report
+    monkeypatch.setattr(uniformity._Flow, "report", walking_report)
+    walks.clear()
+    assert [describe(check(src)) for src in sources] == replayed
+    assert sum(1 for found in replayed if found) >= len(CONTROL) + len(OPERATIONS)   # the sources do report
+    assert len(walks) == replay_walks + walks.count(True) and walks.count(True) >= len(sources)
+
+
+def test_children_kept_with_the_walk_equal_children() -> None:
+    """`children_in(function)` (kept with the body's walk, looked up by id) holds, for every node of
+    every body of the samples and SPIR-V test programs, the same sub-nodes as `children(node)`."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import children, children_in, walk_body
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        assert front.analysis is not None
+        for function in front.analysis.module.functions:
+            kept = children_in(function)
+            nodes = list(walk_body(function))
+            assert len(kept) == len({id(item) for item in nodes})   # a node may occur twice (shared)
+            for item in nodes:
+                assert [id(c) for c in kept[id(item)]] == [id(c) for c in children(item)], (path.name, item)
+                count += 1
+    assert count > 1000
+
+
+def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
+    nodes (of two launch modes) calling one helper that uses its records after completing them both
+    get the helper's WG0419, the helper's paths are walked once, and each node's diagnostics equal
+    those of a fresh `_Paths` walk per node and function (the computation the memo replaces)."""
+    from wgc.sema import uniformity
+
+    pre = "void Twice(ThreadNodeOutputRecords<Rec> p)\n{\n  p.OutputComplete();\n  p.Get().x = 1;\n}\n"
+    body = "  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n  Twice(r);"
+    src = node(body, pre=pre) + SIGNATURES["thread"].replace("Main(", "Other(") + "\n{\n" + body + "\n}\n"
+    walked = []
+    original_run = uniformity._Paths.run
+
+    def counting_run(self):  # type: ignore[no-untyped-def]
+        walked.append(self.function.name)
+        original_run(self)
+
+    monkeypatch.setattr(uniformity._Paths, "run", counting_run)
+    kept = describe(check(src))
+    assert sorted(walked) == ["Main", "Other", "Twice"]   # Twice once, though both nodes reach it
+    assert kept == 2 * [f"{at(src, 'p.Get()')} WG0419 the records in 'p' are accessed after OutputComplete() "
+                        f"[{at(src, 'p.OutputComplete')} OutputComplete() is called here]"]
+
+    def fresh(function, cache=None):  # type: ignore[no-untyped-def]
+        reports: list = []
+        if function.body is not None:
+            uniformity._Paths(function, uniformity._Cache(), lambda *report: reports.append(report)).run()
+        return reports
+
+    sources = [src, node("  Done(input);\n  Done(input);", "shared",
+                         pre="bool Done(RWDispatchNodeInputRecord<Shared> r) { return r.FinishedCrossGroupSharing(); }\n"),
+               node("  ThreadNodeOutputRecords<Rec> r = out1.GetThreadNodeOutputRecords(1);\n"
+                    "  if (input.Get().count == 0)\n    return;\n  r.OutputComplete();")]
+    memoised = [describe(check(source)) for source in sources]
+    monkeypatch.setattr(uniformity, "path_reports", fresh)
+    assert [describe(check(source)) for source in sources] == memoised
+    assert all(memoised)
+
+
+def test_path_reports_of_a_call_chain_compute_each_callee_fact_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path reports of the functions one node reaches share the node's cache of callee facts: in
+    a chain Main -> F0 -> ... -> F40 what each function completes is computed once (with a cache per
+    function, every function of the chain computed the rest of it again: quadratic)."""
+    from wgc.sema import uniformity
+
+    chain = "void F40() { }\n" + "".join(f"void F{i}() {{ F{i + 1}(); }}\n" for i in reversed(range(40)))
+    computed = []
+    original = uniformity._Cache.completes
+
+    def counting(self, function):  # type: ignore[no-untyped-def]
+        if ("completes", function) not in self.memo:
+            computed.append(function.name)
+        return original(self, function)
+
+    monkeypatch.setattr(uniformity._Cache, "completes", counting)
+    assert check(node("  F0();", pre=chain)) == []
+    assert sorted(computed) == sorted(f"F{i}" for i in range(41))

@@ -135,20 +135,34 @@ class ArrayType(Type):
 VOID = _intern(("void",), VoidType)
 
 
+_SHAPES: dict[tuple[Any, ...], Type] = {}
+"""The interned scalars, vectors and matrices, held strongly: HLSL has a few dozen scalar spellings,
+so there are at most a few hundred of them, and sema asks for them at every expression (the weak
+table's look-up costs a Python-level call).  Each is also in `_INTERNED`, so both tables give the
+same object."""
+
+
+def _shape(key: tuple[Any, ...], make: Any) -> Any:
+    found = _SHAPES.get(key)
+    if found is None:
+        found = _SHAPES[key] = _intern(key, make)
+    return found
+
+
 def scalar(kind: ScalarKind, bits: int, spelling: str | None = None, relaxed: bool = False) -> ScalarType:
     """The interned scalar; `spelling` defaults to the canonical name of (kind, bits)."""
     name = spelling or _CANONICAL_SPELLING[(kind, bits)]
-    return _intern(("scalar", kind, bits, name, relaxed), lambda: ScalarType(kind, bits, name, relaxed))
+    return _shape(("scalar", kind, bits, name, relaxed), lambda: ScalarType(kind, bits, name, relaxed))
 
 
 def vector(element: ScalarType, count: int) -> VectorType:
     assert 1 <= count <= 4, count
-    return _intern(("vector", element, count), lambda: VectorType(element, count))
+    return _shape(("vector", element, count), lambda: VectorType(element, count))
 
 
 def matrix(element: ScalarType, rows: int, columns: int) -> MatrixType:
     assert 1 <= rows <= 4 and 1 <= columns <= 4, (rows, columns)
-    return _intern(("matrix", element, rows, columns), lambda: MatrixType(element, rows, columns))
+    return _shape(("matrix", element, rows, columns), lambda: MatrixType(element, rows, columns))
 
 
 def innermost_element(type_: Type) -> Type:
@@ -187,6 +201,21 @@ INT64 = scalar(ScalarKind.INT, 64)
 UINT64 = scalar(ScalarKind.UINT, 64)
 
 
+_FIXED_SCALARS = {
+    "bool": (ScalarKind.BOOL, 32), "int": (ScalarKind.INT, 32), "uint": (ScalarKind.UINT, 32),
+    "dword": (ScalarKind.UINT, 32), "int8_t4_packed": (ScalarKind.UINT, 32),
+    "uint8_t4_packed": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
+    "int32_t": (ScalarKind.INT, 32), "uint32_t": (ScalarKind.UINT, 32),
+    "int64_t": (ScalarKind.INT, 64), "uint64_t": (ScalarKind.UINT, 64),
+    "float32_t": (ScalarKind.FLOAT, 32), "float64_t": (ScalarKind.FLOAT, 64),
+    "int16_t": (ScalarKind.INT, 16), "uint16_t": (ScalarKind.UINT, 16), "float16_t": (ScalarKind.FLOAT, 16),
+}
+"""Scalar keywords of a fixed width -> (kind, bits)."""
+_RELAXED_SCALARS = {"half": ScalarKind.FLOAT, "min16float": ScalarKind.FLOAT, "min10float": ScalarKind.FLOAT,
+                    "min16int": ScalarKind.INT, "min12int": ScalarKind.INT, "min16uint": ScalarKind.UINT}
+"""Min-precision keywords and `half` -> kind (their width depends on -enable-16bit-types)."""
+
+
 def scalar_named(name: str, enable_16bit_types: bool) -> ScalarType | None:
     """The scalar an HLSL scalar keyword denotes on the SPIR-V target (dxc's mapping).
 
@@ -195,22 +224,11 @@ def scalar_named(name: str, enable_16bit_types: bool) -> ScalarType | None:
     `-enable-16bit-types`; `dword` is `uint`, and so are `int8_t4_packed` and `uint8_t4_packed`
     (four bytes in a 32-bit uint, as dxc lowers them; they have no vector forms).
     """
-    fixed = {
-        "bool": (ScalarKind.BOOL, 32), "int": (ScalarKind.INT, 32), "uint": (ScalarKind.UINT, 32),
-        "dword": (ScalarKind.UINT, 32), "int8_t4_packed": (ScalarKind.UINT, 32),
-        "uint8_t4_packed": (ScalarKind.UINT, 32), "float": (ScalarKind.FLOAT, 32), "double": (ScalarKind.FLOAT, 64),
-        "int32_t": (ScalarKind.INT, 32), "uint32_t": (ScalarKind.UINT, 32),
-        "int64_t": (ScalarKind.INT, 64), "uint64_t": (ScalarKind.UINT, 64),
-        "float32_t": (ScalarKind.FLOAT, 32), "float64_t": (ScalarKind.FLOAT, 64),
-        "int16_t": (ScalarKind.INT, 16), "uint16_t": (ScalarKind.UINT, 16), "float16_t": (ScalarKind.FLOAT, 16),
-    }
-    if name in fixed:
-        kind, bits = fixed[name]
+    if name in _FIXED_SCALARS:
+        kind, bits = _FIXED_SCALARS[name]
         return scalar(kind, bits)  # aliases (dword, int32_t, float16_t, ...) are the same type
-    relaxed = {"half": ScalarKind.FLOAT, "min16float": ScalarKind.FLOAT, "min10float": ScalarKind.FLOAT,
-               "min16int": ScalarKind.INT, "min12int": ScalarKind.INT, "min16uint": ScalarKind.UINT}
-    if name in relaxed:
-        kind = relaxed[name]
+    if name in _RELAXED_SCALARS:
+        kind = _RELAXED_SCALARS[name]
         if enable_16bit_types:
             return scalar(kind, 16)
         if name == "half":

@@ -27,7 +27,6 @@ the known attributes (where they are allowed, their values) is checked where the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any, get_args
 
@@ -71,7 +70,7 @@ SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 
 
 def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
-    """The diagnostics of the module docstring for every node of `unit`."""
+    """The diagnostics of the module docstring for every node of `unit`, in source order (pre-order)."""
     diagnostics: list[Diagnostic] = []
     for node in _nodes(unit, _WITHOUT_ATTRIBUTES):
         attributes = getattr(node, "attributes", None)
@@ -87,8 +86,8 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The names of an AST class's fields but its span (looked up once per class)."""
-    names = tuple(f.name for f in fields(cls) if f.name != "span")
+    """The names of an AST class's fields but its span, last first (looked up once per class)."""
+    names = tuple(reversed([f.name for f in fields(cls) if f.name != "span"]))
     _FIELD_NAMES[cls] = names
     return names
 
@@ -99,23 +98,25 @@ attributes or annotations (HLSL has no statement inside an expression, and an in
 `StructType`, not a `TypeRef`)."""
 
 
-def _nodes(root: Any, prune: tuple[type, ...] = ()) -> Iterator[Any]:
-    """Every AST node below `root` (itself included), pre-order; the nodes below an instance of a
-    `prune` class are left out."""
+def _nodes(root: Any, skipped: tuple[type, ...] = ()) -> list[Any]:
+    """Every AST node below `root` (itself included) that is no instance of a `skipped` class
+    and lies below none, pre-order."""
+    found: list[Any] = []
     stack = [root]
+    pop, push, keep = stack.pop, stack.append, found.append
     while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, prune):
-            continue
-        children = []
+        node = pop()
+        keep(node)
         names = _FIELD_NAMES.get(type(node))
-        for name in names if names is not None else _field_names(type(node)):
+        for name in names if names is not None else _field_names(type(node)):  # last field first: pre-order
             value = getattr(node, name)
-            for item in value if isinstance(value, tuple) else (value,):
-                if isinstance(item, ast.Node):
-                    children.append(item)
-        stack.extend(reversed(children))
+            if isinstance(value, tuple):
+                for item in reversed(value):
+                    if isinstance(item, ast.Node) and not isinstance(item, skipped):
+                        push(item)
+            elif isinstance(value, ast.Node) and not isinstance(value, skipped):
+                push(value)
+    return found
 
 
 def _argument_key(expr: Any) -> Any:

@@ -392,9 +392,7 @@ def _environment(object_type: t.Type) -> dict[str, t.Type]:
     if isinstance(object_type, t.NodeObjectType):
         record = object_type.record
         if record is not None:
-            env["R"] = env["R&"] = record
-            for kind in (NK.THREAD_NODE_OUTPUT_RECORDS, NK.GROUP_NODE_OUTPUT_RECORDS, NK.NODE_OUTPUT):
-                env[f"{kind.value}<R>"] = t.node_object(kind, record)
+            env["R"] = env["R&"] = record   # and the `_RECORD_OBJECTS` of R, made when `_symbol` meets them
         return env
     if not isinstance(object_type, t.ResourceType) or object_type.element is None:
         return env
@@ -411,8 +409,20 @@ def _environment(object_type: t.Type) -> dict[str, t.Type]:
     return env
 
 
+_RECORD_OBJECTS = {f"{kind.value}<R>": kind
+                   for kind in (NK.THREAD_NODE_OUTPUT_RECORDS, NK.GROUP_NODE_OUTPUT_RECORDS, NK.NODE_OUTPUT)}
+"""The symbols of the node-object types of an object's record R (`NodeOutput<R>`, ...): made only when
+a declaration is matched against them (each method call would otherwise make and drop three types)."""
+
+
 def _symbol(symbol: str, env: dict[str, t.Type]) -> t.Type | None:
-    return env.get(symbol) or _CONCRETE.get(symbol)
+    found = env.get(symbol)
+    if found:
+        return found
+    kind = _RECORD_OBJECTS.get(symbol)
+    if kind is not None and (record := env.get("R")) is not None:
+        return t.node_object(kind, record)
+    return _CONCRETE.get(symbol)
 
 
 def _is_data(type_: t.Type) -> bool:

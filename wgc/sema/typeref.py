@@ -42,8 +42,22 @@ _DEFAULT_ELEMENT = t.vector(t.FLOAT, 4)
 _SIXTEEN_BIT_ONLY = ("int16_t", "uint16_t", "float16_t")
 
 
+_SHAPES: dict[tuple[str, bool], t.Type] = {}
+"""`builtin_scalar_or_shape`'s answers that are types (a bounded set: the scalar keywords and their
+vector and matrix forms), by (name, enable_16bit_types)."""
+
+
 def builtin_scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | None:
     """`float`, `uint3`, `half2x2`, `min16float4`, ... or None if `name` is no such built-in."""
+    found = _SHAPES.get((name, enable_16bit_types))
+    if found is None:
+        found = _scalar_or_shape(name, enable_16bit_types)
+        if found is not None:
+            _SHAPES[name, enable_16bit_types] = found
+    return found
+
+
+def _scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | None:
     scalar = t.scalar_named(name, enable_16bit_types)
     if scalar is not None:
         return scalar

@@ -155,26 +155,37 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
 
 
 _WALK = "_wgc_walk"
-"""The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions)."""
+"""The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions,
+id(node) -> `children(node)` for every node of the body)."""
 
 
-def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr]]:
+def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[int, list[Any]]]:
     """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
-    and its expressions; kept on the function, as sema's passes walk each body many times (once
-    per node that reaches the function, per rule).  A body is never changed once it is set (the
-    statement checker builds it whole), so the walk is redone only when `function.body` is another."""
+    its expressions, and the children of each node (by id; the lists are shared: never modify
+    them); kept on the function, as sema's passes walk each body many times (once per node that
+    reaches the function, per rule).  A body is never changed once it is set (the statement
+    checker builds it whole), so the walk is redone only when `function.body` is another (the kept
+    body holds every node alive, so no id is reused while the walk is kept)."""
     kept = function.__dict__.get(_WALK)
     if kept is not None and kept[0] is function.body:
         return kept  # type: ignore[no-any-return]
     nodes: list[Any] = []
+    below: dict[int, list[Any]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []
     while stack:
         node = stack.pop()
         nodes.append(node)
-        stack.extend(reversed(children(node)))
-    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)])
+        below[id(node)] = found = children(node)
+        stack.extend(reversed(found))
+    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below)
     function.__dict__[_WALK] = kept
     return kept
+
+
+def children_in(function: ir.Function) -> dict[int, list[Any]]:
+    """id(node) -> `children(node)` for every node of the function's body (kept with its walk;
+    the lists are shared: never modify them)."""
+    return _walked(function)[3]
 
 
 def walk_body(function: ir.Function) -> Iterator[Any]:
@@ -347,8 +358,8 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     if launch != "thread":  # in thread launch every thread is its own group
         _Uniformity(function, cache, sink).run()
     for current in functions:
-        if current.body is not None:
-            _Paths(current, cache, sink).run()
+        for report in path_reports(current, cache):
+            sink(*report)
     seen_groupshared: set[ir.Variable] = set()  # reported once each, at the first use
     for current in functions:
         _scan(current, launch, sink, seen_groupshared)
@@ -364,6 +375,28 @@ def check_mesh_uniformity(function: ir.Function) -> list[Diagnostic]:
     sink = _Sink()
     _Uniformity(function, _Cache(), sink).run()
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
+
+
+_PATHS = "_wgc_paths"
+"""The attribute of an `ir.Function` that keeps its `path_reports`: (body, the reports)."""
+
+
+def path_reports(function: ir.Function, cache: _Cache | None = None) -> list[tuple[Any, ...]]:
+    """The OutputComplete and FinishedCrossGroupSharing reports (WG0418-WG0420, WG0452) of the
+    function's own body, in the order `_Paths` makes them: the arguments of each `_Sink` call.  They
+    depend on the function and what it calls, not on the node or its launch mode, so they are
+    computed once and kept on the function (redone only when `function.body` is another), however
+    many nodes reach it.  `cache`: the facts of the functions it calls, shared by the functions one
+    node reaches (a fresh one per function would redo a chain of calls for each function of it)."""
+    if function.body is None:
+        return []
+    kept = function.__dict__.get(_PATHS)
+    if kept is not None and kept[0] is function.body:
+        return kept[1]  # type: ignore[no-any-return]
+    reports: list[tuple[Any, ...]] = []
+    _Paths(function, cache or _Cache(), lambda *report: reports.append(report)).run()  # type: ignore[arg-type]
+    function.__dict__[_PATHS] = (function.body, reports)
+    return reports
 
 
 def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
@@ -440,6 +473,8 @@ class _Uniformity:
         self.node, self.cache, self.sink = node, cache, sink
         self.statics: dict[ir.Variable, str] = {}
         self.flows: dict[tuple, _Flow] = {}
+        self.recursed = False
+        """A recursive call got a stand-in summary: reports are walked again, not replayed."""
 
     def run(self) -> None:
         roots = []
@@ -480,12 +515,15 @@ class _Flow:
         self.vars: dict[ir.Variable, str] = {p: r for p, r in zip(function.params, roots) if r is not None}
         self.system_values = set(self.vars) if function is owner.node else set()  # named by their root
         self.loop_taint: dict[ir.Loop, Reason] = {}
+        self.below = children_in(function)
         self.result: Val | None = None
+        self.events: list[tuple[Any, ...] | _Flow] = []  # what the last walk would report, in order
         self.done: _Summary | None = None
         self.running = self.reported = self.changed = False
 
     def summary(self) -> _Summary:
         if self.running:  # recursion (already an error): assume the worst
+            self.owner.recursed = True
             return _Summary(Val("depends on a recursive call"), {})
         if self.done is None:
             self.running = self.changed = True
@@ -499,12 +537,24 @@ class _Flow:
         return self.done
 
     def report(self) -> None:
+        """Report what the body breaks, reporting the callees' at each call.  The walk that ended the
+        fixpoint changed nothing, and no flow of the last round of `_Uniformity.run` changes the
+        statics, so a reporting walk would repeat it: its recorded events are replayed instead (a
+        callee's summary is final by then, except where a recursive call got a stand-in: walk)."""
         if not self.reported:
             self.reported = True
-            self.walk(reporting=True)
+            if self.owner.recursed:
+                self.walk(reporting=True)
+                return
+            for event in self.events:
+                if isinstance(event, _Flow):
+                    event.report()
+                else:
+                    self.owner.sink(codes.NON_UNIFORM_CALL, *event)
 
     def walk(self, reporting: bool) -> None:
         self.reporting = reporting
+        self.events = []
         self.control: list[Reason] = []  # the varying conditions we are under, innermost last
         self.returned: Reason | None = None  # some threads have left the function
         self.breakables: list[list[Any]] = []  # [loop or switch, Reason some threads left it | None]
@@ -512,9 +562,11 @@ class _Flow:
             self.block(self.function.body)
 
     def _report(self, span: Span, message: str, labels: Reason, notes: tuple[str, ...] = ()) -> None:
+        site = (self.call_site,) if self.call_site else ()
         if self.reporting:
-            site = (self.call_site,) if self.call_site else ()
             self.owner.sink(codes.NON_UNIFORM_CALL, span, message, labels + site, notes)
+        else:
+            self.events.append((span, message, labels + site, notes))
 
     def current(self) -> Reason | None:
         """Why control is varying here, or None when it is uniform."""
@@ -537,7 +589,7 @@ class _Flow:
         base, path = _lvalue_chain(target)
         index = _join(*[self.expr(p.index) for p in path if isinstance(p, ir.Index)])
         if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
-            for sub in children(base):
+            for sub in self.below.get(id(base)) or children(base):
                 self.expr(sub)
         elif (found := _join(value, index)) is not None:
             self.mark(base.variable, found.root)
@@ -654,7 +706,7 @@ class _Flow:
             root = (self.owner.statics if var.storage is ir.Storage.STATIC else self.vars).get(var)
             return None if root is None else Val(root, None if var in self.system_values else var.name)
         if isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            first, *rest = children(e)
+            first, *rest = self.below.get(id(e)) or children(e)
             cond = self.expr(first)
             if cond is not None:
                 self.control.append((Label(first.span, f"this condition {cond.phrase()}"),))
@@ -674,7 +726,7 @@ class _Flow:
         if isinstance(e, ir.Call):
             return self.call(e)
         if not isinstance(e, (ir.IntrinsicCall, ir.MethodCall)):
-            return _join(*[self.expr(sub) for sub in children(e)])
+            return _join(*[self.expr(sub) for sub in self.below.get(id(e)) or children(e)])
         # an intrinsic or a method
         obj = self.expr(e.object) if isinstance(e, ir.MethodCall) else None
         values = [None if i in e.out_params else self.expr(arg) for i, arg in enumerate(e.args)]
@@ -724,6 +776,8 @@ class _Flow:
         summary = flow.summary()
         if self.reporting:
             flow.report()
+        else:
+            self.events.append(flow)
         if (op := self.owner.cache.group_op(e.function)) is not None:
             self.uniform_control(e.span, f"'{e.function.name}'", (Label(op[0], f"{op[1]} is called here"),))
         for i, (param, arg) in enumerate(zip(params, e.args)):
@@ -805,6 +859,7 @@ class _Paths:
     def __init__(self, function: ir.Function, cache: _Cache, sink: _Sink) -> None:
         self.function, self.cache, self.sink = function, cache, sink
         self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # loop or switch, breaks, continues
+        self.below = children_in(function)
         self.ever_completed = {e.object.variable for e in all_exprs(function) if isinstance(e, ir.MethodCall)
                                and e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
         self.null_uses: dict[ir.Expr, None] = {}
@@ -995,7 +1050,7 @@ class _Paths:
                      "OutputComplete()")
             return self.expr(e.index, s)
         elif isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            first, *rest = children(e)
+            first, *rest = self.below.get(id(e)) or children(e)
             s = self.expr(first, s)
             return _merge(s, *(self.expr(sub, s) for sub in rest))  # type: ignore[return-value]
         elif isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
@@ -1030,7 +1085,7 @@ class _Paths:
                     s = self.fresh(arg.variable, e.args[source].span, s)
             inner = self.cache.finishes_sharing(e.function)
             return self.finished_sharing(s, e.span, inner) if inner is not None else s
-        for sub in children(e):
+        for sub in self.below.get(id(e)) or children(e):
             s = self.expr(sub, s)
         if isinstance(e, ir.MethodCall) and e.method in GET_RECORDS and not consumed:
             self.sink(codes.OUTPUT_NOT_COMPLETED, e.span, f"output records from '{e.method}' are never completed with "
