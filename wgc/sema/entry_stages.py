@@ -32,16 +32,13 @@ Invariants: never raises for bad input; an entry point with errors still gets it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from wgc import codes, ir
 from wgc import types as t
-from wgc.diagnostics import Diagnostic
-from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
+from wgc.cached_dataclass import dataclass
+from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.mesh import (_field_path, check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
                            dispatch_mesh_calls, mesh_qualifier)
 from wgc.sema.nodes import NodeId, NodeInfo
-from wgc.diagnostics import Label
-from wgc.sema.mesh import _field_path
 from wgc.sema.stageio import StageVariable, assign_locations, flatten, target_index
 
 STAGES = ("compute", "pixel", "mesh", "amplification")
