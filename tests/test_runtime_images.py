@@ -11,34 +11,21 @@ from __future__ import annotations
 
 import struct
 
-import pytest
-
+import test_runtime_run
 import wgc
 from wgc.diagnostics import Renderer
+
+vulkan_device = test_runtime_run.vulkan_device   # its module-wide autouse fixture: skip without Vulkan
+write = test_runtime_run.write
+run_graph_with_warnings = test_runtime_run.run_graph
 
 RENDERED_HERE = {"WG0808", "WG0809", "WG0810"}
 """The runtime codes rendered here (test_runtime_run.py checks that every one has a case)."""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def vulkan_device():
-    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
-
-    try:
-        list_devices()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
-
-
-def write(tmp_path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
 def run_graph(tmp_path, source: str, dispatch: dict, **options):
-    result = wgc.run(write(tmp_path, "graph.hlsl", source), dispatch, **options)
-    assert result.ok, Renderer().render(list(result.diagnostics))
+    """`test_runtime_run.run_graph`, and no diagnostic at all."""
+    result = run_graph_with_warnings(tmp_path, source, dispatch, **options)
     assert not result.diagnostics, Renderer().render(list(result.diagnostics))
     return result
 
