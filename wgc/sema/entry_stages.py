@@ -36,8 +36,8 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
-from wgc.sema.mesh import (_field_path, check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
-                           dispatch_mesh_calls, mesh_qualifier)
+from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
+                           dispatch_mesh_calls, field_path, mesh_qualifier)
 from wgc.sema.nodes import NodeId, NodeInfo
 from wgc.sema.stageio import StageVariable, assign_locations, flatten, target_index
 
@@ -183,7 +183,7 @@ def stage_interface(entry: NodeInfo) -> list[InterfaceValue]:
 
     def add(direction: str, name: str, type_: t.Type, variables: list[StageVariable], per_primitive: bool = False
             ) -> None:
-        values.extend(InterfaceValue(direction, name, _field_path(type_, v.path) if v.path else None, v.type,
+        values.extend(InterfaceValue(direction, name, field_path(type_, v.path) if v.path else None, v.type,
                                      v.semantic, v.builtin, v.location, per_primitive) for v in variables)
 
     if entry.stage == "pixel":

@@ -126,7 +126,7 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
         for variable in flatten(_element(output), output.semantic, mesh_qualifier(output) or ""):
             if variable.semantic is None:
                 where = "its element" if not variable.path else \
-                    f"field '{_field_path(_element(output), variable.path)}' of its element"
+                    f"field '{field_path(_element(output), variable.path)}' of its element"
                 report(codes.INVALID_MESH_OUTPUT, output.span,
                        f"'out {mesh_qualifier(output)}' parameter '{output.name}' needs a semantic on {where}")
     for qualifier, example in (("vertices", "out vertices V verts[N]"), ("indices", "out indices uint3 tris[M]")):
@@ -190,7 +190,8 @@ def _element(param: ir.Variable) -> t.Type:
     return param.type.element
 
 
-def _field_path(type_: t.Type, path: tuple[int, ...]) -> str:
+def field_path(type_: t.Type, path: tuple[int, ...]) -> str:
+    """The dotted field names a path of field indices takes through nested structs (`a.b`)."""
     names = []
     for index in path:
         assert isinstance(type_, t.StructType)
