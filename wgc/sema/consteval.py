@@ -70,6 +70,8 @@ def fold(expr: ir.Expr, optimized: bool = False, spec_defaults: bool = False) ->
     """The constant value of `expr`, or why it has none; `optimized`: the value after optimisation
     (module docstring), where static globals that nothing writes are their initialisers;
     `spec_defaults`: specialization constants are their default values."""
+    if type(expr) is ir.Constant:   # a literal, most of what sema folds: no folder, no problems
+        return Folded(_normalized(expr.value, expr.type))
     folder = _Folder(optimized, spec_defaults)
     try:
         value = folder.eval(expr)
@@ -86,6 +88,8 @@ def convert_value(value: ConstValue, source: t.Type, target: t.Type) -> ConstVal
     """
     if source is target:
         return value
+    if type(source) is t.ScalarType and type(target) is t.ScalarType and not isinstance(value, (tuple, str)):
+        return to_scalar(value, target)  # what the splat below gives a scalar, without its lists
     if t.element_scalar(source) is not None and t.component_count(source) == 1:  # scalar, float1, 1x1
         scalar_value = value[0] if isinstance(value, tuple) else value
         if isinstance(scalar_value, str):
@@ -459,6 +463,8 @@ def _normalized(value: ConstValue, type_: t.Type) -> ConstValue:
     scalar = t.element_scalar(type_)
     if scalar is None or isinstance(value, str):
         return value
+    if not isinstance(value, tuple):
+        return to_scalar(value, scalar)  # what _zip_map gives a scalar, without its lists
     return _zip_map(lambda v: to_scalar(v, scalar), value)
 
 

@@ -43,7 +43,7 @@ from wgc.diagnostics import Label, Severity
 from wgc.sema.bindings import BindingRequest
 from wgc.sema.calls import FunctionCalls
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousType, ErroneousVariable, FieldEntity,
-                              FunctionEntity, FunctionState, NamespaceEntity, TypeEntity)
+                              FunctionEntity, FunctionState, NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
@@ -107,8 +107,7 @@ class DeclarationChecker:
             self.declare(decl)
 
     def declare(self, decl: ast.Decl) -> None:
-        method = getattr(self, "_" + type(decl).__name__)
-        method(decl)
+        _HANDLERS[type(decl)](self, decl)
 
     def _EmptyDecl(self, decl: ast.EmptyDecl) -> None:
         pass
@@ -921,6 +920,9 @@ class DeclarationChecker:
             return None
         found = self.exprs.fold_required(converted, what)
         return None if found is None else found[1]  # type: ignore[return-value]
+
+
+_HANDLERS = node_handlers(DeclarationChecker)
 
 
 def _without_void(params: tuple[ast.Param, ...]) -> tuple[ast.Param, ...]:

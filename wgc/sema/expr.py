@@ -27,7 +27,7 @@ from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema import consteval, intrinsics, methods, rayquery
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
-                              NamespaceEntity, TypeEntity)
+                              NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.conversions import common_type, implicit_conversion
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
@@ -42,6 +42,7 @@ _COMPARISON = {"<", ">", "<=", ">=", "==", "!="}
 _LOGICAL = {"&&", "||"}
 _SWIZZLE_SETS = ("xyzw", "rgba")
 _INT_MAX = 2**31 - 1
+_UINT_MAX = 2**32 - 1
 _REPEATED_COMPONENT = "the swizzle repeats a component"
 
 
@@ -73,8 +74,7 @@ class ExpressionChecker:
     # ------------------------------------------------------------ entry points
 
     def check(self, expr: ast.Expr) -> ir.Expr | None:
-        method = getattr(self, "_" + type(expr).__name__)
-        return method(expr)  # type: ignore[no-any-return]
+        return _HANDLERS[type(expr)](self, expr)  # type: ignore[no-any-return]
 
     def check_type(self, ref: ast.TypeRef) -> t.Type | None:
         return resolve_type(self.ctx, ref, self.constant_int)
@@ -108,9 +108,9 @@ class ExpressionChecker:
     def make_convert(expr: ir.Expr, target: t.Type, explicit: bool = False) -> ir.Expr:
         if expr.type is target and not explicit:
             return expr
-        if isinstance(expr, ir.Constant) and not explicit and isinstance(expr.type, t.ScalarType):
+        if not explicit and type(expr) is ir.Constant and type(expr.type) is t.ScalarType:
             element = t.element_scalar(target)
-            if element is not None and not isinstance(target, t.EnumType):
+            if element is not None and type(target) is not t.EnumType:
                 value = consteval.convert_value(expr.value, expr.type, element)
                 expr = ir.Constant(element, expr.span, value)
                 if target is element:
@@ -145,10 +145,11 @@ class ExpressionChecker:
                             labels=[Label(folded.span, folded.reason)] if folded.span != checked.span else [],
                             notes=[] if folded.span != checked.span else [folded.reason])
             return None
-        self._report_problems(folded.problems, required=True)
+        self.report_problems(folded.problems)
         return checked, folded.value
 
-    def _report_problems(self, problems: Sequence[consteval.Problem], required: bool) -> None:
+    def report_problems(self, problems: Sequence[consteval.Problem]) -> None:
+        """Report what folding a constant met (an overflow, a division by zero)."""
         for problem in problems:
             if problem.kind == "division-by-zero":
                 self.ctx.report(codes.DIVISION_BY_ZERO, problem.span, problem.message)
@@ -173,7 +174,7 @@ class ExpressionChecker:
         folded = consteval.fold(expr)
         if isinstance(folded, consteval.NotConstant):
             return None
-        self._report_problems(folded.problems, required=False)
+        self.report_problems(folded.problems)
         return folded.value
 
     # ------------------------------------------------------------ l-values
@@ -235,22 +236,18 @@ class ExpressionChecker:
     # ------------------------------------------------------------ leaves
 
     def _IntLiteral(self, e: ast.IntLiteral) -> ir.Expr:
-        suffix = e.suffix.replace("l", "L").lower()
-        unsigned = "u" in e.suffix
-        wide = "l" in e.suffix
-        hex_or_octal = e.text.lower().startswith(("0x", "0")) and e.text not in ("0",) and not e.text.startswith("0.")
-        if wide:
-            type_ = t.UINT64 if unsigned else t.INT64
-        elif unsigned:
-            type_ = t.UINT if e.value <= 2**32 - 1 else t.UINT64
-        elif e.value <= _INT_MAX:
+        suffix, value = e.suffix, e.value
+        if "l" in suffix:
+            type_ = t.UINT64 if "u" in suffix else t.INT64
+        elif "u" in suffix:
+            type_ = t.UINT if value <= _UINT_MAX else t.UINT64
+        elif value <= _INT_MAX:
             type_ = t.INT
-        elif hex_or_octal and e.value <= 2**32 - 1:
+        elif value <= _UINT_MAX and _hex_or_octal(e.text):
             type_ = t.UINT
         else:
-            type_ = t.INT64 if e.value <= 2**63 - 1 else t.UINT64
-        del suffix
-        return ir.Constant(type_, e.span, e.value, literal=not e.suffix)
+            type_ = t.INT64 if value <= 2**63 - 1 else t.UINT64
+        return ir.Constant(type_, e.span, value, not suffix)
 
     def _FloatLiteral(self, e: ast.FloatLiteral) -> ir.Expr:
         if e.suffix == "h":
@@ -274,6 +271,9 @@ class ExpressionChecker:
         found = self.ctx.templates.lookup_scoped(name, e.scope_args, e.span)
         if found is None:
             return None
+        if found and type(found[0].entity) is ir.Variable:   # the common case, before the display name
+            variable = found[0].entity
+            return ir.VarRef(variable.type, e.span, variable)
         symbols = found
         display = "::".join(name)
         this = self.ctx.function.this if self.ctx.function else None
@@ -394,8 +394,8 @@ class ExpressionChecker:
                 return None
         if op in _LOGICAL:
             return self._logical(op, left, right, span)
-        scoped = [s.type for s in (left, right) if isinstance(s.type, t.EnumType) and s.type.scoped]
-        if scoped and (op not in _COMPARISON or left.type is not right.type):
+        if (_scoped_enum(left.type) or _scoped_enum(right.type)) \
+                and (op not in _COMPARISON or left.type is not right.type):
             self.ctx.report(codes.INVALID_OPERANDS, span,
                             f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)} "
                             f"(a scoped enum only compares with its own type; cast it to use its value)")
@@ -440,7 +440,7 @@ class ExpressionChecker:
         if _is_literal(left) and _is_literal(right):
             folded = consteval.fold(result)
             if isinstance(folded, consteval.Folded) and isinstance(result_type, t.ScalarType):
-                self._report_problems(folded.problems, required=False)
+                self.report_problems(folded.problems)
                 return ir.Constant(result_type, span, folded.value, literal=result_type is not t.BOOL)
         return result
 
@@ -917,6 +917,9 @@ class ExpressionChecker:
         return self.functions.call(self, e)
 
 
+_HANDLERS = node_handlers(ExpressionChecker)
+
+
 def _swizzle_text(swizzle: ir.Swizzle) -> tuple[str, str]:
     """A swizzle as written (`xx`, `_m00_m00`) and its first repeated component."""
     if isinstance(swizzle.base.type, t.MatrixType):
@@ -925,6 +928,16 @@ def _swizzle_text(swizzle: ir.Swizzle) -> tuple[str, str]:
         parts = ["xyzw"[i] for i in swizzle.components]
     repeated = next(p for i, p in enumerate(parts) if p in parts[:i])
     return "".join(parts), repeated
+
+
+def _scoped_enum(type_: t.Type) -> bool:
+    return type(type_) is t.EnumType and type_.scoped  # type: ignore[attr-defined]
+
+
+def _hex_or_octal(text: str) -> bool:
+    """Whether an integer literal is written in hexadecimal or octal (dxc types such a literal
+    above INT_MAX as uint, a decimal one as int64)."""
+    return text.lower().startswith(("0x", "0")) and text != "0" and not text.startswith("0.")
 
 
 def _is_literal(expr: ir.Expr) -> bool:

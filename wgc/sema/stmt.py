@@ -24,7 +24,7 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.sema import consteval
-from wgc.sema.context import Context
+from wgc.sema.context import Context, node_handlers
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.scope import ScopeKind
 from wgc.sema.uniformity import children
@@ -44,6 +44,8 @@ carries them, or wgc lays the graph out by them): WG0395 says that specialising 
 
 LocalTypeDecl = Callable[[ast.Decl], None]
 LocalVarDecl = Callable[[ast.VarDecl], "list[ir.Stmt]"]
+
+_SPEC_ATTRIBUTES = SPEC_OPERAND_ATTRIBUTES | SPEC_DEFAULT_ATTRIBUTES
 
 
 class StatementChecker:
@@ -92,18 +94,18 @@ class StatementChecker:
             return ir.Block(stmt.span, self.stmt(stmt))
 
     def stmt(self, stmt: ast.Stmt) -> list[ir.Stmt]:
-        method = getattr(self, "_" + type(stmt).__name__)
-        return method(stmt)  # type: ignore[no-any-return]
+        return _HANDLERS[type(stmt)](self, stmt)  # type: ignore[no-any-return]
 
     def _attributes(self, attributes: tuple[ast.Attribute, ...]) -> tuple[ir.Attribute, ...]:
         result = []
         for attribute in attributes:
             args = []
+            lowered = attribute.name.lower()
             for arg in attribute.args:
-                if attribute.name.lower() in NAME_ARGUMENT_ATTRIBUTES and isinstance(arg, ast.NameExpr):
+                if lowered in NAME_ARGUMENT_ATTRIBUTES and isinstance(arg, ast.NameExpr):
                     args.append(ir.AttributeArg(None, arg.span, "::".join(arg.name)))
                     continue
-                if attribute.name.lower() in SPEC_OPERAND_ATTRIBUTES | SPEC_DEFAULT_ATTRIBUTES:
+                if lowered in _SPEC_ATTRIBUTES:
                     args.append(self._spec_attribute_argument(attribute, arg))
                     continue
                 folded = self.exprs.constant(arg, f"argument of attribute '{attribute.name}'")
@@ -120,9 +122,10 @@ class StatementChecker:
         checked = self.exprs.check(arg)
         if checked is None:
             return ir.AttributeArg(None, arg.span)
-        if isinstance(consteval.fold(checked), consteval.Folded):
-            found = self.exprs.fold_required(checked, what)
-            return ir.AttributeArg(found[1] if found else None, arg.span)
+        plain = consteval.fold(checked)
+        if isinstance(plain, consteval.Folded):
+            self.exprs.report_problems(plain.problems)     # what fold_required reports, without folding again
+            return ir.AttributeArg(plain.value, arg.span)
         spec = _spec_constant_in(checked)
         if spec is not None and (spec.spec_default is None or spec.spec_id is None):
             return ir.AttributeArg(None, arg.span)      # a broken specialization constant: reported (WG0366)
@@ -317,6 +320,9 @@ class StatementChecker:
             return int(convert_value(value, checked.type if isinstance(checked.type, t.ScalarType) else scalar,
                                      selector.type))  # type: ignore[arg-type]
         return value
+
+
+_HANDLERS = node_handlers(StatementChecker)
 
 
 def _error_count(ctx: Context) -> int:
