@@ -110,10 +110,32 @@ def _shape_change(source: t.Type, target: t.Type) -> ShapeChange | None:
     return None
 
 
+_SHAPE_CLASSES = (t.ScalarType, t.VectorType, t.MatrixType)
+"""The types `wgc.types` keeps for good (`_SHAPES`): answers about them may be kept too, without
+keeping a compile's struct or enum types alive."""
+_IMPLICIT: dict[tuple[t.Type, t.Type], Conversion | None] = {}
+"""`implicit_conversion`'s answers for two scalars, vectors or matrices (at most a few hundred
+squared): sema asks at every operand, argument and assignment (5,000 times on benchmarks/frontend.py's
+20k-line file) about a few pairs."""
+_COMMON: dict[tuple[t.Type, t.Type], tuple[t.Type, bool] | None] = {}
+"""`common_type`'s answers for two scalars, vectors or matrices (as `_IMPLICIT`)."""
+_MISSING = object()
+
+
 def implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
     """The implicit conversion from `source` to `target`, or None if HLSL has none."""
     if source is target:
         return EXACT
+    found = _IMPLICIT.get((source, target), _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    conversion = _implicit_conversion(source, target)
+    if type(source) in _SHAPE_CLASSES and type(target) in _SHAPE_CLASSES:
+        _IMPLICIT[(source, target)] = conversion
+    return conversion
+
+
+def _implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
     if isinstance(source, t.EnumType) and source.scoped:
         return None
     source_scalar, target_scalar = t.element_scalar(source), t.element_scalar(target)
@@ -156,6 +178,16 @@ def common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:
 
     None when the operands are not both numeric or their shapes cannot meet.
     """
+    found = _COMMON.get((a, b), _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    common = _common_type(a, b)
+    if type(a) in _SHAPE_CLASSES and type(b) in _SHAPE_CLASSES:
+        _COMMON[(a, b)] = common
+    return common
+
+
+def _common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:
     scalar_a, scalar_b = t.element_scalar(a), t.element_scalar(b)
     if scalar_a is None or scalar_b is None:
         return None
