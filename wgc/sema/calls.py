@@ -63,11 +63,11 @@ class FunctionCalls:
             self.ctx.report(codes.INVALID_OPERANDS, callee.span, "called object is not a function")
             return None
         name = callee.name
-        display = "::".join(name)
         found = self.ctx.templates.lookup_scoped(name, callee.scope_args, callee.span)
         if found is None:
             return None
         symbols = found
+        display = "::".join(name)
         functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION]
         args = [checker.check(a) for a in e.args]
         if any(a is None for a in args):
@@ -308,6 +308,9 @@ class FunctionCalls:
                       args: Sequence[ir.Expr], display: str, atomic_dest: int | None) -> list[ir.Expr] | None:
         built = []
         for index, (param, arg) in enumerate(zip(params, args)):
+            if arg.type is param and index not in out_params:
+                built.append(arg)   # what `convert` gives it, without the message text (the common case)
+                continue
             what = f"argument {index + 1} of {display}"
             if index in out_params:
                 reason = checker.not_assignable_reason(arg)

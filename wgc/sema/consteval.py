@@ -145,9 +145,10 @@ def _wrap_int(value: int, scalar: t.ScalarType) -> int:
 
 def to_scalar(value: bool | int | float, target: t.ScalarType) -> bool | int | float:
     """One component converted to `target` (the source kind is the Python type of `value`)."""
-    if target.kind is t.ScalarKind.BOOL:
+    kind = target.kind
+    if kind is t.ScalarKind.BOOL:
         return value != 0
-    if target.is_integer:
+    if kind is t.ScalarKind.INT or kind is t.ScalarKind.UINT:   # target.is_integer, without the property
         if isinstance(value, float):
             value = 0 if math.isnan(value) or math.isinf(value) else math.trunc(value)
         return _wrap_int(int(value), target)

@@ -71,7 +71,7 @@ GLOBALS_BLOCK = "$Globals"
 def _is_word_character(text: str) -> bool:
     """Whether `text` is one character that the regular expression `\w` matches (str.isalnum is
     Unicode's alphanumerics, as `\w`; measured: a third of the time of `re`'s fullmatch)."""
-    return len(text) == 1 and (text.isalnum() or text == "_")
+    return (text.isalnum() or text == "_") and len(text) == 1
 
 
 def _find_word(text: str, word: str, start: int, end: int) -> int:
@@ -316,6 +316,8 @@ class DeclarationChecker:
 
     def _with_dims(self, type_: t.Type, dims: tuple[ast.Expr | None, ...], allow_unsized: bool,
                    init: ast.Expr | None = None, span: Span | None = None) -> t.Type | None:
+        if not dims:
+            return type_
         for position, dim in reversed(list(enumerate(dims))):
             if dim is None:
                 if position == 0 and isinstance(init, ast.InitList):

@@ -269,7 +269,9 @@ class ExpressionChecker:
 
     def _NameExpr(self, e: ast.NameExpr) -> ir.Expr | None:
         name = e.name
-        found = self.ctx.templates.lookup_scoped(name, e.scope_args, e.span)
+        # a plain name is what lookup_scoped looks up first, without its call
+        found = self.ctx.scope.lookup(name[0]) if len(name) == 1 else \
+            self.ctx.templates.lookup_scoped(name, e.scope_args, e.span)
         if found is None:
             return None
         if found and type(found[0].entity) is ir.Variable:   # the common case, before the display name

@@ -97,6 +97,8 @@ class StatementChecker:
         return _HANDLERS[type(stmt)](self, stmt)  # type: ignore[no-any-return]
 
     def _attributes(self, attributes: tuple[ast.Attribute, ...]) -> tuple[ir.Attribute, ...]:
+        if not attributes:
+            return ()
         result = []
         for attribute in attributes:
             args = []
