@@ -33,8 +33,9 @@ class Type:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __hash__(self) -> int:
-        return id(self)
+    __hash__ = object.__hash__
+    """Identity, as `__eq__`; object's own (C) hash, as types key many dicts (sema's memos, the
+    interning tables): a Python-level `__hash__` ran at every such look-up."""
 
 
 _INTERNED: weakref.WeakValueDictionary[tuple[Any, ...], Type] = weakref.WeakValueDictionary()

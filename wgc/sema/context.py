@@ -201,15 +201,9 @@ class Context:
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
 
-    @contextlib.contextmanager
-    def scope_of(self, kind: ScopeKind, name: str | None = None, scope: Scope | None = None) -> Iterator[Scope]:
+    def scope_of(self, kind: ScopeKind, name: str | None = None, scope: Scope | None = None) -> _EnteredScope:
         """Enter a new child scope (or the given one) for the duration of the `with`."""
-        saved = self.scope
-        self.scope = scope if scope is not None else saved.child(kind, name)
-        try:
-            yield self.scope
-        finally:
-            self.scope = saved
+        return _EnteredScope(self, kind, name, scope)
 
     @contextlib.contextmanager
     def in_function(self, state: FunctionState | None) -> Iterator[None]:
@@ -219,6 +213,26 @@ class Context:
             yield
         finally:
             self.function = saved
+
+
+class _EnteredScope:
+    """`Context.scope_of`'s context manager: the current scope is the entered one until the `with`
+    ends, however it ends.  A class, not `contextlib.contextmanager`: sema enters a scope for every
+    block, and the generator-based manager cost twice as much per `with`."""
+
+    __slots__ = ("ctx", "kind", "name", "scope", "saved")
+
+    def __init__(self, ctx: Context, kind: ScopeKind, name: str | None, scope: Scope | None) -> None:
+        self.ctx, self.kind, self.name, self.scope = ctx, kind, name, scope
+
+    def __enter__(self) -> Scope:
+        self.saved = saved = self.ctx.scope
+        entered = self.scope if self.scope is not None else saved.child(self.kind, self.name)
+        self.ctx.scope = entered
+        return entered
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.ctx.scope = self.saved
 
 
 def node_handlers(checker: type) -> dict[type, Any]:
