@@ -837,7 +837,7 @@ class DeclarationChecker:
         if not isinstance(type_, t.NodeObjectType):
             self._check_coherent(param, type_)  # reported; the parameter is kept
         modifiers = set(param.modifiers)
-        directions = [m for m in param.modifiers if m in _DIRECTIONS]
+        directions = [m for m in param.modifiers if m in _DIRECTIONS] if modifiers else None
         direction = _DIRECTIONS[directions[0]] if directions else ir.Direction.IN
         span = self._name_span(param.span, param.name) if param.name else param.span
         if type_ is t.VOID:
@@ -848,7 +848,8 @@ class DeclarationChecker:
             self.ctx.report(codes.INVALID_RESOURCE_USE, span,
                             f"{direction.value} parameter cannot have type {describe(type_)}")
             return None, None
-        semantic = next((a.name for a in param.annotations if isinstance(a, ast.Semantic)), None)
+        semantic = next((a.name for a in param.annotations if isinstance(a, ast.Semantic)), None) \
+            if param.annotations else None
         layout = None
         if isinstance(type_, t.NodeObjectType) and type_.record is not None and isinstance(type_.record, t.StructType):
             layout = layout_of(type_.record, LayoutRule.SCALAR, default_row_major=self.ctx.options.default_row_major)

@@ -390,20 +390,20 @@ class ExpressionChecker:
 
     def binary(self, op: str, left: ir.Expr, right: ir.Expr, span: Span) -> ir.Expr | None:
         """`left op right` for every binary operator except the comma."""
-        for side in (left, right):
-            if t.element_scalar(side.type) is None:
-                self.ctx.report(codes.INVALID_OPERANDS, span,
-                                f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)}")
-                return None
+        if t.element_scalar(left.type) is None or t.element_scalar(right.type) is None:
+            self.ctx.report(codes.INVALID_OPERANDS, span,
+                            f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)}")
+            return None
         if op in _LOGICAL:
             return self._logical(op, left, right, span)
-        if (_scoped_enum(left.type) or _scoped_enum(right.type)) \
-                and (op not in _COMPARISON or left.type is not right.type):
-            self.ctx.report(codes.INVALID_OPERANDS, span,
-                            f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)} "
-                            f"(a scoped enum only compares with its own type; cast it to use its value)")
-            return None
-        left, right = self._drop_enums(left), self._drop_enums(right)
+        if type(left.type) is t.EnumType or type(right.type) is t.EnumType:
+            if (_scoped_enum(left.type) or _scoped_enum(right.type)) \
+                    and (op not in _COMPARISON or left.type is not right.type):
+                self.ctx.report(codes.INVALID_OPERANDS, span,
+                                f"invalid operands to binary '{op}': {describe(left.type)} and {describe(right.type)} "
+                                f"(a scoped enum only compares with its own type; cast it to use its value)")
+                return None
+            left, right = self._drop_enums(left), self._drop_enums(right)
         common = self._common(left, right)
         if common is None:
             self.ctx.report(codes.INVALID_OPERANDS, span,

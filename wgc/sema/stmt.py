@@ -59,13 +59,14 @@ class StatementChecker:
     def body(self, block: ast.Block) -> ir.Block:
         """A function body; its outermost block shares the parameters' scope, so a local cannot
         redeclare a parameter (nested blocks may shadow it)."""
-        errors_before = _error_count(self.ctx)
-        checked = ir.Block(block.span, self._stmts(block.stmts))
         state = self.ctx.function
         assert state is not None
         function = state.function
+        returns_value = function.return_type is not t.VOID
+        errors_before = _error_count(self.ctx) if returns_value else 0   # (counting walks every diagnostic)
+        checked = ir.Block(block.span, self._stmts(block.stmts))
         # after an error, statements may be missing from the IR: reachability would be a guess
-        if function.return_type is not t.VOID and can_complete(checked) and _error_count(self.ctx) == errors_before:
+        if returns_value and can_complete(checked) and _error_count(self.ctx) == errors_before:
             self.ctx.report(codes.MISSING_RETURN, _closing_brace(block),
                             f"control reaches the end of non-void function '{function.name}'")
         return checked
@@ -110,17 +111,28 @@ class StatementChecker:
                 if lowered in _SPEC_ATTRIBUTES:
                     args.append(self._spec_attribute_argument(attribute, arg))
                     continue
-                folded = self.exprs.constant(arg, f"argument of attribute '{attribute.name}'")
-                args.append(ir.AttributeArg(folded[1] if folded else None, arg.span))
+                args.append(ir.AttributeArg(self._constant_argument(attribute, arg), arg.span))
             result.append(ir.Attribute(attribute.name, tuple(args), attribute.span))
         return tuple(result)
+
+    def _constant_argument(self, attribute: ast.Attribute, arg: ast.Expr) -> ir.ConstValue | None:
+        """An attribute argument's constant value (None after an error, reported), as
+        `ExpressionChecker.constant` gives it, without building its message unless it reports."""
+        checked = self.exprs.check(arg)
+        if checked is None:
+            return None
+        folded = consteval.fold(checked)
+        if isinstance(folded, consteval.Folded):
+            self.exprs.report_problems(folded.problems)
+            return folded.value
+        self.exprs.fold_required(checked, f"argument of attribute '{attribute.name}'")   # reports why not
+        return None
 
     def _spec_attribute_argument(self, attribute: ast.Attribute, arg: ast.Expr) -> ir.AttributeArg:
         """An argument of a work-graph attribute, where a specialization constant stands for its default
         (as DXC folds it): written alone in an attribute of SPEC_OPERAND_ATTRIBUTES, the argument keeps
         the constant (`spec`) for the AMDX lowering; anywhere else WG0395 warns that specialising it
         does not reach the attribute."""
-        what = f"argument of attribute '{attribute.name}'"
         checked = self.exprs.check(arg)
         if checked is None:
             return ir.AttributeArg(None, arg.span)
@@ -133,7 +145,7 @@ class StatementChecker:
             return ir.AttributeArg(None, arg.span)      # a broken specialization constant: reported (WG0366)
         folded = consteval.fold(checked, spec_defaults=True)
         if spec is None or not isinstance(folded, consteval.Folded):
-            found = self.exprs.fold_required(checked, what)       # reports why it is not a constant
+            found = self.exprs.fold_required(checked, f"argument of attribute '{attribute.name}'")  # reports why not
             return ir.AttributeArg(found[1] if found else None, arg.span)
         alone = _strip_conversions(checked)
         if attribute.name.lower() in SPEC_OPERAND_ATTRIBUTES and isinstance(alone, ir.VarRef) \

@@ -105,26 +105,27 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
         if found is None:
             return None
         symbols = found
-    display = "::".join(name)
     if not symbols:
         if ctx.use_of_skipped(name[0], ref.span):
             return None
         suggestion = ctx.scope.suggest(name[-1])
         notes = [f"did you mean '{suggestion}'?"] if suggestion else []
-        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{display}'", notes=notes)
+        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{'::'.join(name)}'", notes=notes)
         return None
     symbol = symbols[0]
-    if symbol.kind is not SymbolKind.TYPE:
-        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{display}' is a {symbol.kind.value}, not a type")
-        return None
     entity = symbol.entity
+    if type(entity) is TypeEntity and ref.template_args is None:   # the common case, without the checks below
+        return entity.type
+    if symbol.kind is not SymbolKind.TYPE:
+        ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{'::'.join(name)}' is a {symbol.kind.value}, not a type")
+        return None
     if ref.template_args is not None and isinstance(entity, TypeEntity) and ctx.templates is not None \
             and entity.type in ctx.templates.instance_of:
         entity = ctx.templates.instance_of[entity.type][0]  # `S<U>` inside S's body: the template, not this instance
     if isinstance(entity, StructTemplate):
         return ctx.templates.struct_type(entity, ref)  # type: ignore[no-any-return]
     if ref.template_args is not None:
-        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{display}' is not a template")
+        ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{'::'.join(name)}' is not a template")
         return None
     entity = symbol.entity
     if isinstance(entity, ErroneousType):
