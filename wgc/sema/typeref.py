@@ -74,6 +74,15 @@ def _scalar_or_shape(name: str, enable_16bit_types: bool) -> t.Type | None:
 
 def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Type | None:
     """The type `ref` denotes; reports and returns None when it denotes none."""
+    name = ref.name
+    if ref.template_args is None and not ref.array_dims and len(name) == 1:
+        # `float4`, `uint`: the answer `_named_type` gives a built-in scalar, vector or matrix that no
+        # declaration hides, without its calls (three quarters of the types benchmarks/frontend.py writes)
+        sixteen = ctx.options.enable_16bit_types
+        shaped = _SHAPES.get((name[0], sixteen))
+        if shaped is not None and (sixteen or not name[0].startswith(_SIXTEEN_BIT_ONLY)) \
+                and not ctx.scope.lookup(name[0]):
+            return shaped
     type_ = _named_type(ctx, ref, constant_int)
     for dim in reversed(ref.array_dims):  # a template argument `float[4]`
         if type_ is None:
@@ -350,11 +359,12 @@ def contains_only_ray_queries(type_: t.Type) -> bool:
 def contains_object(type_: t.Type) -> bool:
     """Whether a type is or holds a resource, node object or RayQuery (none may be a struct field,
     a buffer or record element or a cbuffer member)."""
-    if isinstance(type_, (t.ResourceType, t.NodeObjectType, t.RayQueryType)):
+    kind = type(type_)   # identity tests: the type classes have no subclasses (wgc.types)
+    if kind is t.ResourceType or kind is t.NodeObjectType or kind is t.RayQueryType:
         return True
-    if isinstance(type_, t.ArrayType):
-        return contains_object(type_.element)
-    if isinstance(type_, t.StructType):
-        return any(contains_object(f.type) for f in type_.all_fields())
+    if kind is t.ArrayType:
+        return contains_object(type_.element)  # type: ignore[attr-defined]
+    if kind is t.StructType:
+        return any(contains_object(f.type) for f in type_.all_fields())  # type: ignore[attr-defined]
     return False
 
