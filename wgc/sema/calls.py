@@ -26,6 +26,7 @@ of a function without a body is the target limit WG0628, `target`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Union
 
 from wgc import codes, ir
 from wgc import types as t
@@ -39,6 +40,7 @@ from wgc.source import Span
 from wgc.syntax import ast
 
 Instantiate = Callable[[FunctionEntity, Sequence[ast.TemplateArg], Sequence[t.Type], Span], "FunctionEntity | None"]
+MethodResolution = Union[methods.MethodResolved, intrinsics.NoMatch, intrinsics.Ambiguous, None]
 _ATOMICS = frozenset(f"Interlocked{op}" for op in
                      ("Add", "And", "Or", "Xor", "Min", "Max", "Exchange", "CompareExchange", "CompareStore",
                       "CompareStoreFloatBitwise", "CompareExchangeFloatBitwise"))
@@ -50,6 +52,10 @@ class FunctionCalls:
         self.instantiate = instantiate
         """The instance of a function template for a call: explicit template arguments, argument types
         (`templates.Templates.function_instance`); None when the template is not viable."""
+        self._methods: dict[tuple[t.Type, str, tuple[t.Type, ...], t.Type | None], MethodResolution] = {}
+        """`methods.resolve_method`'s answers in this compile, by object type, method name, argument
+        types and template argument: a program calls the same methods on the same objects again
+        (`input.Get()`); kept per compile, as the object types hold the compile's record structs."""
 
     def call(self, checker: ExpressionChecker, e: ast.CallExpr) -> ir.Expr | None:
         callee = e.callee
@@ -254,7 +260,11 @@ class FunctionCalls:
             return None
         template_type = template_args[0] if template_args else None
         arg_types = _adopted_types(args)
-        resolved = methods.resolve_method(type_, name, arg_types, template_type)
+        key = (type_, name, tuple(arg_types), template_type)
+        if key in self._methods:
+            resolved = self._methods[key]
+        else:
+            resolved = self._methods[key] = methods.resolve_method(type_, name, arg_types, template_type)
         if resolved is None:
             checker._no_member(member_span(e.callee.span, name), type_, name, list(methods.method_names(type_)))
             return None
