@@ -6,6 +6,14 @@
   vector and matrix forms, with and without 16-bit types, resolve as the uncached function does;
 - `methods._symbol` makes the node-object types of an object's record (`NodeOutput<R>`, ...) when it
   meets them, instead of `_environment` making (and dropping) them on every method call.
+- `conversions.implicit_conversion` and `common_type` keep their answers for two scalars, vectors or
+  matrices (and only for those: no compile's struct or enum is kept alive);
+- `intrinsics.resolve_intrinsic` keeps its answers for arguments that are all such types;
+- `calls.FunctionCalls` keeps `methods.resolve_method`'s answers for one compile;
+- `expr._SWIZZLE_COMPONENTS` holds every valid vector swizzle, as `swizzle_components` computes it;
+- the shortcuts (not memos) that skip general code: `consteval.fold` of a constant without a folder,
+  `convert_value` between scalars without the splat, `declarations._find_word` without `re`, and the
+  checkers' dispatch tables (`context.node_handlers`).
 The uniformity replay, the children kept with a body's walk and the path reports kept on a
 function are tested in tests/test_uniformity.py.
 """
@@ -13,9 +21,23 @@ function are tested in tests/test_uniformity.py.
 from __future__ import annotations
 
 import itertools
+import math
+import random
+import re
+import typing
 
+import pytest
+
+from wgc import ir
 from wgc import types as t
-from wgc.sema import methods, typeref
+from wgc.sema import consteval, conversions, expr, intrinsics, methods, stmt, typeref
+from wgc.sema.analyze import builtin_scope
+from wgc.sema.context import Context, SemaOptions, node_handlers
+from wgc.sema.declarations import DeclarationChecker, _find_word
+from wgc.sema.scope import ScopeKind
+from wgc.source import SourceFile, Span
+from wgc.syntax import ast
+from wgc.syntax.parse import parse_source
 from wgc.types import NodeObjectKind as NK
 
 SCALAR_KEYWORDS = ["bool", "int", "uint", "dword", "float", "double", "half", "min16float", "min10float",
@@ -69,3 +91,185 @@ def test_record_node_objects_are_made_when_met() -> None:
     assert methods._symbol("R", env) is record and methods._symbol("uint", env) is t.UINT
     for other in (t.node_object(NK.EMPTY_NODE_OUTPUT, None), t.resource(t.ResourceKind.RW_BUFFER, t.UINT)):
         assert methods._symbol("NodeOutput<R>", methods._environment(other)) is None
+
+
+# ---------------------------------------------------------------- sema's memos and shortcuts (issue 16, h-semad)
+
+I16 = t.scalar(t.ScalarKind.INT, 16)
+HALF = t.scalar(t.ScalarKind.FLOAT, 32, "half")
+MIN16 = t.scalar(t.ScalarKind.FLOAT, 32, "min16float", relaxed=True)
+SCALARS = [t.BOOL, t.INT, t.UINT, t.FLOAT, t.DOUBLE, t.INT64, t.UINT64, I16, HALF, MIN16]
+SHAPES = SCALARS + [t.vector(s, n) for s in SCALARS for n in (1, 2, 4)] \
+    + [t.matrix(s, r, c) for s in (t.FLOAT, t.INT, t.BOOL) for r, c in ((1, 1), (2, 3), (4, 4), (1, 4), (4, 1))]
+
+
+def test_conversions_between_shapes_are_the_computed_ones() -> None:
+    """Asked twice (the second answer may come from the memo), every pair of shapes converts and meets as
+    the uncached functions say; the pairs are then in the memos."""
+    for source, target in itertools.product(SHAPES, repeat=2):
+        expected = conversions._implicit_conversion(source, target) if source is not target else conversions.EXACT
+        common = conversions._common_type(source, target)
+        for _ in range(2):
+            assert conversions.implicit_conversion(source, target) == expected, (source, target)
+            assert conversions.common_type(source, target) == common, (source, target)
+        assert source is target or (source, target) in conversions._IMPLICIT
+        assert (source, target) in conversions._COMMON
+    # spot checks against HLSL's rules (independent of both): int -> float converts, float3 -> float2 truncates
+    assert conversions.implicit_conversion(t.INT, t.FLOAT) == conversions.Conversion(
+        conversions.ShapeChange.NONE, conversions.ComponentRank.CONVERSION)
+    assert conversions.implicit_conversion(t.vector(t.FLOAT, 3), t.vector(t.FLOAT, 2)).truncates
+    assert conversions.common_type(t.INT, t.vector(t.FLOAT, 3)) == (t.vector(t.FLOAT, 3), False)
+
+
+def test_conversions_of_compile_types_are_not_kept() -> None:
+    """A struct or an enum belongs to one compile: answers about it are computed, never kept."""
+    enum = t.EnumType("E", t.UINT, scoped=False)
+    struct = t.StructType("S", [t.Field("x", t.UINT)])
+    for other in (t.UINT, t.vector(t.FLOAT, 2), struct, enum):
+        for pair in ((enum, other), (other, enum), (struct, other), (other, struct)):
+            if pair[0] is not pair[1]:
+                assert conversions.implicit_conversion(*pair) == conversions._implicit_conversion(*pair)
+            assert conversions.common_type(*pair) == conversions._common_type(*pair)
+            assert pair not in conversions._IMPLICIT and pair not in conversions._COMMON
+    assert conversions.implicit_conversion(enum, t.UINT) is not None   # an unscoped enum converts to its integer
+
+
+INTRINSIC_CALLS = [("max", (t.FLOAT, t.FLOAT)), ("max", (t.INT, t.UINT)), ("lerp", (t.FLOAT, t.FLOAT, t.FLOAT)),
+                   ("lerp", (t.vector(t.FLOAT, 3), t.FLOAT, t.FLOAT)), ("dot", (t.vector(t.INT, 2), t.vector(t.INT, 2))),
+                   ("mul", (t.FLOAT, t.FLOAT)), ("abs", (t.BOOL,)), ("asuint", (t.FLOAT,)), ("max", (t.FLOAT,)),
+                   ("clamp", (t.vector(t.FLOAT, 2), t.vector(t.FLOAT, 3), t.FLOAT))]
+
+
+@pytest.mark.parametrize("name, args", INTRINSIC_CALLS, ids=[f"{n}{len(a)}" for n, a in INTRINSIC_CALLS])
+def test_intrinsic_resolutions_are_the_computed_ones(name: str, args: tuple[t.Type, ...]) -> None:
+    expected = intrinsics._resolve_intrinsic(name, args)
+    for _ in range(2):
+        assert intrinsics.resolve_intrinsic(name, list(args)) == expected
+    assert intrinsics._RESOLVED[(name, args)] == expected
+
+
+def test_intrinsic_resolutions_of_compile_types_are_not_kept() -> None:
+    struct = t.StructType("S", [t.Field("x", t.UINT)])
+    found = intrinsics.resolve_intrinsic("max", [struct, t.FLOAT])
+    assert isinstance(found, intrinsics.NoMatch)
+    assert ("max", (struct, t.FLOAT)) not in intrinsics._RESOLVED
+    assert intrinsics.resolve_intrinsic("max", (t.FLOAT, t.FLOAT)).result is t.FLOAT   # type: ignore[union-attr]
+
+
+METHOD_PROGRAM = """
+struct Rec { uint3 grid : SV_DispatchGrid; float4 color; };
+RWBuffer<float4> output;
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void Node(DispatchNodeInputRecord<Rec> input, uint gi : SV_GroupIndex)
+{
+    float4 a = input.Get().color;
+    float4 b = input.Get().color;
+    output[gi] = a + b + output.Load(gi) + output.Load(gi + 1);
+}
+"""
+
+
+def test_method_resolutions_are_kept_per_compile() -> None:
+    """Each object's method is resolved once per argument types in a compile, and the kept answer is
+    what `methods.resolve_method` computes."""
+    unit = parse_source(SourceFile("memo.hlsl", METHOD_PROGRAM)).unit
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    checker = DeclarationChecker(ctx)
+    checker.declare_all(unit.decls)
+    assert not ctx.diagnostics, ctx.diagnostics
+    kept = checker.calls._methods
+    assert sorted(name for _, name, _, _ in kept) == ["Get", "Load"]    # four calls, two resolutions
+    for (object_type, name, arg_types, template_type), resolved in kept.items():
+        assert resolved == methods.resolve_method(object_type, name, arg_types, template_type)
+    get = next(r for (_, name, _, _), r in kept.items() if name == "Get")
+    assert isinstance(get, methods.MethodResolved) and isinstance(get.result, t.StructType)
+    assert get.result.name == "Rec"
+
+
+def test_swizzle_table_is_the_computed_swizzles() -> None:
+    names = ["".join(letters) for length in range(1, 6) for letters in itertools.product("xyzwrgbaq", repeat=length)]
+    valid = {name: expr.swizzle_components(name) for name in names}
+    assert {name: c for name, c in valid.items() if c is not None} == expr._SWIZZLE_COMPONENTS
+    assert len(expr._SWIZZLE_COMPONENTS) == 2 * (4 + 4**2 + 4**3 + 4**4)
+    # independent of both: HLSL's component numbering
+    assert expr._SWIZZLE_COMPONENTS["wzyx"] == (3, 2, 1, 0) and expr._SWIZZLE_COMPONENTS["rgba"] == (0, 1, 2, 3)
+    assert expr._SWIZZLE_COMPONENTS["xxy"] == (0, 0, 1)
+    for invalid in ("xr", "xyzwx", "q", "rgbaa"):
+        assert invalid not in expr._SWIZZLE_COMPONENTS and expr.swizzle_components(invalid) is None
+
+
+def _constants() -> list[ir.Constant]:
+    span = Span(SourceFile("c.hlsl", "0"), 0, 1)
+    values: list[tuple[t.Type, ir.ConstValue]] = []
+    for scalar in SCALARS:
+        for value in (0, 1, -1, 2**31, 2**40 + 3, True, False, 0.5, -0.0, 1e300, math.inf, math.nan, 16777217):
+            values.append((scalar, value))
+    values += [(t.vector(t.FLOAT, 3), (1, 2.5, -3)), (t.vector(t.INT, 2), (2**33, -1.75)),
+               (t.matrix(t.FLOAT, 2, 2), (1, 2, 3, 4)), (t.STRING, "text")]
+    return [ir.Constant(type_, span, value, literal) for type_, value in values for literal in (False, True)]
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal, with NaN equal to NaN and -0.0 told from 0.0 (the values the folder computes)."""
+    return repr(a) == repr(b) and type(a) is type(b)
+
+
+def test_folding_a_constant_is_the_folders_answer() -> None:
+    for constant in _constants():
+        expected = consteval._Folder().eval(constant)
+        folded = consteval.fold(constant)
+        assert isinstance(folded, consteval.Folded) and not folded.problems
+        assert _same(folded.value, expected), (constant, folded.value, expected)
+
+
+def test_scalar_conversions_are_the_splats() -> None:
+    """Between two scalars, `convert_value` gives what its general route (a splat) gives."""
+    for constant in _constants():
+        if not isinstance(constant.type, t.ScalarType):
+            continue
+        for target in SCALARS:
+            assert _same(consteval.convert_value(constant.value, constant.type, target),
+                         constant.value if constant.type is target else consteval._splat(constant.value, target))
+    # independent of both: wrapping and rounding as HLSL converts
+    assert consteval.convert_value(2**32 + 5, t.INT64, t.INT) == 5
+    assert consteval.convert_value(-1, t.INT, t.UINT) == 2**32 - 1
+    assert consteval.convert_value(16777217, t.INT, t.FLOAT) == 16777216.0
+    assert consteval.convert_value(2.75, t.FLOAT, t.INT) == 2 and consteval.convert_value(3, t.INT, t.BOOL) is True
+
+
+def test_find_word_finds_what_the_regular_expression_finds() -> None:
+    """`_find_word` without `re` against `\\bword\\b`, on texts of word and other characters (Unicode
+    letters and digits are word characters for both)."""
+    rng = random.Random(16)
+    alphabet = "ab_1 .;(é١ß\u00a0\u0301"
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 14)))
+        word = "".join(rng.choice("ab_1é١") for _ in range(rng.randrange(1, 3)))
+        start = rng.randrange(0, len(text) + 1)
+        end = rng.randrange(start, len(text) + 1)
+        match = re.search(rf"\b{re.escape(word)}\b", text[start:end])
+        assert _find_word(text, word, start, end) == (start + match.start() if match else -1), (text, word, start, end)
+    assert _find_word("uint count1; uint count;", "count", 0, 24) == 18
+
+
+@pytest.mark.parametrize("checker, union", [(expr.ExpressionChecker, ast.Expr), (stmt.StatementChecker, ast.Stmt),
+                                            (DeclarationChecker, ast.Decl)])
+def test_dispatch_tables_cover_their_node_classes(checker: type, union: object) -> None:
+    """Each checker handles every AST class of its union, through its method named after the class."""
+    table = node_handlers(checker)
+    assert set(table) == set(typing.get_args(union))
+    for node, method in table.items():
+        assert method is getattr(checker, "_" + node.__name__)
+
+
+def test_entered_scope_is_left_on_an_exception() -> None:
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    outer = ctx.scope
+    with pytest.raises(RuntimeError):
+        with ctx.scope_of(ScopeKind.BLOCK) as block:
+            assert ctx.scope is block and block.parent is outer
+            with ctx.scope_of(ScopeKind.STRUCT, scope=outer) as given:
+                assert given is outer and ctx.scope is outer
+            assert ctx.scope is block
+            raise RuntimeError
+    assert ctx.scope is outer

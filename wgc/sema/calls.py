@@ -62,7 +62,7 @@ class FunctionCalls:
         if isinstance(callee, ast.MemberExpr):
             obj = checker.check(callee.object)
             args = [checker.check(a) for a in e.args]
-            if obj is None or any(a is None for a in args):
+            if obj is None or None in args:   # (IR expressions compare by identity)
                 return None
             return self._member_call(checker, obj, callee.member, e, args)  # type: ignore[arg-type]
         if not isinstance(callee, ast.NameExpr):
@@ -76,7 +76,7 @@ class FunctionCalls:
         display = "::".join(name)
         functions = [s.entity for s in symbols if s.kind is SymbolKind.FUNCTION]
         args = [checker.check(a) for a in e.args]
-        if any(a is None for a in args):
+        if None in args:
             return None
         if functions:
             this = self.ctx.function.this if self.ctx.function else None
@@ -268,11 +268,12 @@ class FunctionCalls:
         if resolved is None:
             checker._no_member(member_span(e.callee.span, name), type_, name, list(methods.method_names(type_)))
             return None
-        display = f"{type_}::{name}"
         if isinstance(resolved, (intrinsics.NoMatch, intrinsics.Ambiguous)):
-            self._no_overload(resolved, display, args, e.span, methods.arity(type_, name))
+            self._no_overload(resolved, f"{type_}::{name}", args, e.span, methods.arity(type_, name))
             return None
-        built = self._convert_args(checker, resolved.params, resolved.out_params, args, display, atomic_dest=None)
+        # (without arguments nothing converts, and the name, which spells out the object's type, is not needed)
+        built = self._convert_args(checker, resolved.params, resolved.out_params, args, f"{type_}::{name}",
+                                   atomic_dest=None) if args else []
         if built is None:
             return None
         if resolved.record_access:
@@ -395,6 +396,8 @@ def _member_names(type_: t.StructType, scope) -> list[str]:  # type: ignore[no-u
 
 def _adopted_types(args: Sequence[ir.Expr]) -> list[t.Type]:
     """Argument types, with unsuffixed literals taking the component type of the other numeric arguments."""
+    if not args:
+        return []
     others = [a.type for a in args if not (isinstance(a, ir.Constant) and a.literal) and t.is_numeric(a.type)]
     scalars = [t.element_scalar(o) for o in others]
     target = next((s for s in scalars if s is not None and s.kind is not t.ScalarKind.BOOL), None)

@@ -639,7 +639,8 @@ class DeclarationChecker:
         base = self._decl_type(decl.type)
         if base is not None:
             self._check_coherent(decl, base)
-        if base is None or any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[start:]):
+        if base is None or len(self.ctx.diagnostics) > start and \
+                any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[start:]):
             for declarator in decl.declarators:
                 self._erroneous_variable(declarator)
             return []

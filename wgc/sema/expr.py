@@ -795,7 +795,7 @@ class ExpressionChecker:
     def _ConstructExpr(self, e: ast.ConstructExpr) -> ir.Expr | None:
         target = self.check_type(e.type)
         args = [self.check(a) for a in e.args]
-        if target is None or any(a is None for a in args):
+        if target is None or None in args:   # (IR expressions compare by identity)
             return None
         if isinstance(target, t.RayQueryType) and not args:
             return ir.Construct(target, e.span, ())      # a new query (DXC's implicit constructor)
@@ -1010,7 +1010,7 @@ def _struct_and_bases(struct: t.StructType) -> list[t.StructType]:
 
 def _field_access(base: ir.Expr, struct: t.StructType, name: str, span: Span) -> ir.Expr | None:
     """`base.name` for a field of `struct`, also one inside an anonymous struct member; None if none."""
-    fields = struct.all_fields()
+    fields = struct.fields if struct.base is None else struct.all_fields()   # (read only: no copy needed)
     for index in reversed(range(len(fields))):   # a derived struct's member hides its base's
         if fields[index].name == name:
             return ir.FieldAccess(fields[index].type, span, base, index, name)

@@ -329,9 +329,7 @@ class StatementChecker:
                             f"case value must be an integer constant, not {describe(checked.type)}")
             return None
         if selector is not None and isinstance(selector.type, t.ScalarType):
-            from wgc.sema.consteval import convert_value
-
-            return int(convert_value(value, checked.type if isinstance(checked.type, t.ScalarType) else scalar,
+            return int(consteval.convert_value(value, checked.type if isinstance(checked.type, t.ScalarType) else scalar,
                                      selector.type))  # type: ignore[arg-type]
         return value
 
