@@ -430,8 +430,9 @@ class ExpressionChecker:
                 operand_type = self._shift_type(left.type, operand_type)
         elif op in _ARITHMETIC and scalar.kind is t.ScalarKind.BOOL:
             operand_type = t.with_element(operand_type, t.INT)
-        left_c = self.make_convert(left, operand_type)
-        right_c = self.make_convert(right, operand_type)
+        # (an operand of the common type already is itself: no call)
+        left_c = left if left.type is operand_type else self.make_convert(left, operand_type)
+        right_c = right if right.type is operand_type else self.make_convert(right, operand_type)
         result_type = bool_of(operand_type) if op in _COMPARISON else operand_type
         result = ir.Binary(result_type, span, op, left_c, right_c)
         if op in ("/", "%") and scalar.is_integer:
