@@ -20,7 +20,9 @@ call's other numeric arguments, as dxc types literals, so `min(u, 1)` is
 
 Invariants: every call of a user function is recorded in the context's call
 graph (caller → callee, with the call's span) for the recursion check (a call
-of a function without a body is the target limit WG0628, `target`).
+of a function without a body is the target limit WG0628, `target`). A method's
+resolution is kept for the rest of the compile (`FunctionCalls`, by object type, name
+and argument types); it is a pure function of those.
 """
 
 from __future__ import annotations

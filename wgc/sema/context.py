@@ -16,8 +16,11 @@ What a scope symbol's `entity` is, by symbol kind:
 - NAMESPACE: a `NamespaceEntity`;
 - ENUMERATOR: an `EnumeratorEntity` (also the `Barrier` flag constants).
 
+Also shared: `node_handlers`, the checkers' dispatch tables (an AST class -> the checker's
+method `_ClassName` for it).
+
 Invariants: diagnostics are only appended (never raised); the current scope
-and function are restored by the `scope` context manager even on early exit.
+and function are restored by `scope_of` and `in_function` even on early exit.
 """
 
 from __future__ import annotations

@@ -21,7 +21,9 @@ c. truncation — a vector or matrix narrowed (`float4` → `float3`, `float3` �
 orders intrinsic overloads.
 
 Invariants: pure functions of their arguments; no diagnostics here (callers
-report, using `Conversion.truncates` for the truncation warning).
+report, using `Conversion.truncates` for the truncation warning). `implicit_conversion`
+and `common_type` keep their answers for two scalars, vectors or matrices (types that
+live for the whole process), never for a compile's structs or enums.
 """
 
 from __future__ import annotations

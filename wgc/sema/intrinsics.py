@@ -44,7 +44,9 @@ worse and one is better (`Conversion` order). The single best candidate wins;
 no candidate is `NoMatch`; several incomparable best are `Ambiguous`.
 
 Invariants: pure functions of the arguments; no diagnostics here. Each template
-yields at most one concrete signature per call, so resolution is deterministic.
+yields at most one concrete signature per call, so resolution is deterministic, and
+`resolve_intrinsic` keeps its answers for arguments that are all scalars, vectors or
+matrices (types that live for the whole process: no compile's types are kept alive).
 """
 
 from __future__ import annotations
