@@ -986,6 +986,54 @@ def test_children_kept_with_the_walk_equal_children() -> None:
     assert count > 1000
 
 
+def _reflected_children(node: object) -> list[object]:
+    """The sub-nodes of an IR node found by reflection, field by field (every field's value, IR nodes
+    kept, in field order): what `children`'s per-class getters must give."""
+    import dataclasses
+
+    kinds = (ir.Expr, ir.Stmt, ir.SwitchCase)
+    found: list[object] = []
+    for field_ in dataclasses.fields(node):  # type: ignore[arg-type]
+        value = getattr(node, field_.name)
+        if isinstance(value, (list, tuple)):
+            found += [item for item in value if isinstance(item, kinds)]
+        elif isinstance(value, kinds):
+            found.append(value)
+    return found
+
+
+def test_children_getters_equal_reflection() -> None:
+    """`children` (a getter made per IR class from its annotations) gives, for every node of every
+    body of the samples, the SPIR-V test programs and the HLSL files of the tests, the sub-nodes that
+    reflection over all of the node's fields finds, in the same order; and the classes `_Flow` and
+    `_Paths` dispatch on by exact class have no subclasses (so the dispatch equals isinstance tests)."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema import uniformity
+    from wgc.sema.uniformity import children, walk_body
+
+    here = Path(__file__).parent
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(here.glob("**/*.hlsl"))
+    classes: set[type] = set()
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            for item in walk_body(function):
+                assert [id(c) for c in children(item)] == [id(c) for c in _reflected_children(item)], \
+                    (path.name, item)
+                classes.add(type(item))
+                count += 1
+    assert count > 1000 and len(classes) > 25
+    for table in (uniformity._FLOW_EXPRESSIONS, uniformity._PATH_EXPRESSIONS):
+        for cls in table:
+            assert not cls.__subclasses__(), cls
+
+
 def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
     nodes (of two launch modes) calling one helper that uses its records after completing them both

