@@ -1034,6 +1034,36 @@ def test_children_getters_equal_reflection() -> None:
             assert not cls.__subclasses__(), cls
 
 
+def test_nodes_of_equals_filtering_the_walk() -> None:
+    """`nodes_of(function, *classes)` (kept with the body's walk) is, for every body of the samples
+    and the HLSL files of the tests and every selection the rule passes make, the pre-order walk
+    filtered with isinstance (the computation it replaces), and a second call gives the kept list."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import WRITERS, nodes_of, walk_body
+
+    selections = [(ir.VarDecl,), (ir.IntrinsicCall,), (ir.MethodCall,), (ir.VarRef,), (ir.Discard,), WRITERS,
+                  (*WRITERS, ir.VarRef), (ir.VarDecl, ir.Assign, ir.Call), (ir.Discard, ir.IntrinsicCall, ir.MethodCall),
+                  (ir.Call, ir.MethodCall, ir.IntrinsicCall), (ir.Call, ir.MethodCall), (ir.MethodCall, ir.Call),
+                  (ir.Assign, ir.Call)]
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    found = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            for classes in selections:
+                expected = [item for item in walk_body(function) if isinstance(item, classes)]
+                kept = nodes_of(function, *classes)
+                assert [id(item) for item in kept] == [id(item) for item in expected], (path.name, classes)
+                assert nodes_of(function, *classes) is kept
+                found += len(kept)
+    assert found > 1000
+
+
 def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
     nodes (of two launch modes) calling one helper that uses its records after completing them both

@@ -192,10 +192,11 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
 
 _WALK = "_wgc_walk"
 """The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions,
-id(node) -> `children(node)` for every node of the body)."""
+id(node) -> `children(node)` for every node of the body, the selections `nodes_of` made)."""
 
 
-def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[int, list[Any]]]:
+def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[int, list[Any]],
+                                            dict[tuple[type, ...], list[Any]]]:
     """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
     its expressions, and the children of each node (by id; the lists are shared: never modify
     them); kept on the function, as sema's passes walk each body many times (once per node that
@@ -208,12 +209,15 @@ def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[
     nodes: list[Any] = []
     below: dict[int, list[Any]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []
+    pop, keep, push, getters = stack.pop, nodes.append, stack.extend, _CHILDREN
     while stack:
-        node = stack.pop()
-        nodes.append(node)
-        below[id(node)] = found = children(node)
-        stack.extend(reversed(found))
-    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below)
+        node = pop()
+        keep(node)
+        getter = getters.get(type(node))
+        below[id(node)] = found = (getter or _children_getter(type(node)))(node)   # `children`, inlined
+        if found:
+            push(reversed(found))
+    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below, {})
     function.__dict__[_WALK] = kept
     return kept
 
@@ -222,6 +226,25 @@ def children_in(function: ir.Function) -> dict[int, list[Any]]:
     """id(node) -> `children(node)` for every node of the function's body (kept with its walk;
     the lists are shared: never modify them)."""
     return _walked(function)[3]
+
+
+def nodes_of(function: ir.Function, *classes: type) -> list[Any]:
+    """The nodes of the function's body whose class is one of the IR `classes` (exactly: IR node
+    classes have no subclasses), pre-order; kept with the walk (the list is shared: never modify
+    it).  The rule passes (`settled`, `coherence`, `nodes`, `nodecode`, `mesh`, the scans here) each
+    want a few kinds of node, in every body, for every node that reaches it: filtering the walk
+    once per function and set of classes replaces a chain of isinstance tests per node and pass."""
+    kept = _walked(function)
+    found = kept[4].get(classes)
+    if found is None:
+        if len(classes) == 1:
+            only = classes[0]
+            found = [node for node in kept[1] if type(node) is only]
+        else:
+            wanted = frozenset(classes)
+            found = [node for node in kept[1] if type(node) in wanted]
+        kept[4][classes] = found
+    return found
 
 
 def walk_body(function: ir.Function) -> Iterator[Any]:
@@ -246,6 +269,10 @@ def reachable_functions(function: ir.Function) -> list[ir.Function]:
     return list(seen)
 
 
+WRITERS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)
+"""The IR classes of the expressions that may write an l-value (`written`), for `nodes_of`."""
+
+
 def written(expr: ir.Expr) -> list[ir.Expr]:
     """The l-values an expression writes: an assignment's target, out/inout arguments."""
     if isinstance(expr, (ir.Assign, ir.IncDec)):
@@ -253,7 +280,7 @@ def written(expr: ir.Expr) -> list[ir.Expr]:
     if isinstance(expr, ir.Call):
         return [a for p, a in zip(expr.function.params, expr.args) if p.direction is not ir.Direction.IN]
     if isinstance(expr, (ir.IntrinsicCall, ir.MethodCall)):
-        return [expr.args[i] for i in expr.out_params if i < len(expr.args)]
+        return [expr.args[i] for i in expr.out_params if i < len(expr.args)] if expr.out_params else []
     return []
 
 
@@ -301,31 +328,34 @@ class _Cache:
     def __init__(self) -> None:
         self.memo: dict[tuple[str, ir.Function], Any] = {}
 
-    def first(self, what: str, function: ir.Function, match: Callable[[ir.Expr], Any]) -> Any:
-        """The first `match(e)` that is not None in `function` or, through its calls, in what it calls."""
+    def first(self, what: str, function: ir.Function, match: Callable[[ir.Expr], Any],
+              classes: tuple[type, ...]) -> Any:
+        """The first `match(e)` that is not None in `function` or, through its calls, in what it calls
+        (`match` is asked about expressions of `classes` only: None for the others)."""
         key = (what, function)
         if key not in self.memo:
             self.memo[key] = None
-            for e in all_exprs(function):
-                found = self.first(what, e.function, match) if isinstance(e, ir.Call) else match(e)
+            for e in nodes_of(function, ir.Call, *classes):
+                found = self.first(what, e.function, match, classes) if type(e) is ir.Call else match(e)
                 if found is not None:
                     self.memo[key] = found
                     break
         return self.memo[key]
 
     def group_op(self, function: ir.Function) -> tuple[Span, str] | None:
-        return self.first("group", function, lambda e: (e.span, name) if (name := _group_op_name(e)) else None)
+        return self.first("group", function, lambda e: (e.span, name) if (name := _group_op_name(e)) else None,
+                          (ir.MethodCall, ir.IntrinsicCall))
 
     def finishes_sharing(self, function: ir.Function) -> Span | None:
         return self.first("fcgs", function, lambda e: e.span if isinstance(e, ir.MethodCall) and
-                          e.method == "FinishedCrossGroupSharing" else None)
+                          e.method == "FinishedCrossGroupSharing" else None, (ir.MethodCall,))
 
     def completes(self, function: ir.Function) -> frozenset[int]:
         """Indices of the record parameters `function` calls OutputComplete() on (directly or via a call)."""
         if ("completes", function) not in self.memo:
             self.memo["completes", function] = frozenset()
             found: set[ir.Variable] = set()
-            for e in all_exprs(function):
+            for e in nodes_of(function, ir.MethodCall, ir.Call):
                 if isinstance(e, ir.MethodCall) and e.method == "OutputComplete" and isinstance(e.object, ir.VarRef):
                     found.add(e.object.variable)
                 elif isinstance(e, ir.Call):
@@ -343,7 +373,7 @@ class _Cache:
             source: dict[ir.Variable, int | None] = {p: i for i, p in enumerate(params)
                                                       if _is_records(p.type) and p.direction is ir.Direction.IN}
             bound: dict[ir.Variable, int | None] = {}
-            for e in all_exprs(function):
+            for e in nodes_of(function, ir.Assign, ir.Call):
                 pairs: list[tuple[ir.Expr, int | None]] = []
                 if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef) and _is_records(e.target.type):
                     value = e.value
@@ -363,7 +393,7 @@ class _Cache:
     def assigned_statics(self, function: ir.Function) -> set[ir.Variable]:
         """The static variables `function` (or what it calls) writes."""
         if ("statics", function) not in self.memo:
-            bases = [_lvalue_chain(target)[0] for f in reachable_functions(function) for e in all_exprs(f)
+            bases = [_lvalue_chain(target)[0] for f in reachable_functions(function) for e in nodes_of(f, *WRITERS)
                      for target in written(e)]
             self.memo["statics", function] = {b.variable for b in bases if isinstance(b, ir.VarRef)
                                               and b.variable.storage is ir.Storage.STATIC}
@@ -450,8 +480,8 @@ def check_stage_barriers(function: ir.Function, stage: str) -> list[Diagnostic]:
     visible_group = stage in STAGES_WITH_VISIBLE_GROUP
     entry = Label(function.span, f"entry function '{function.name}' ({stage} shader) is defined here")
     for current in reachable_functions(function):
-        for e in all_exprs(current):
-            if not (isinstance(e, ir.IntrinsicCall) and e.name == "Barrier" and len(e.args) == 2):
+        for e in nodes_of(current, ir.IntrinsicCall):
+            if not (e.name == "Barrier" and len(e.args) == 2):
                 continue
             first, flags = e.args
             # DXC's Sema rules: on constant expressions only (a settled static is not one)
@@ -932,8 +962,8 @@ class _Paths:
         self.function, self.cache, self.sink = function, cache, sink
         self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # loop or switch, breaks, continues
         self.below = children_in(function)
-        self.ever_completed = {e.object.variable for e in all_exprs(function) if isinstance(e, ir.MethodCall)
-                               and e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
+        self.ever_completed = {e.object.variable for e in nodes_of(function, ir.MethodCall)
+                               if e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
         self.null_uses: dict[ir.Expr, None] = {}
         self.maybe_bound: set[ir.Expr] = set()
 
@@ -1216,7 +1246,7 @@ _PATH_EXPRESSIONS: dict[type, Callable[..., State]] = {
 
 def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set[ir.Variable]) -> None:
     thread = launch == "thread"
-    for e in all_exprs(function):
+    for e in nodes_of(function, *WRITERS, ir.VarRef) if thread else nodes_of(function, *WRITERS):
         if isinstance(e, ir.IntrinsicCall) and (e.name == "Barrier" or e.name in LEGACY_BARRIERS):
             _barrier(e, launch, sink)
         for target in written(e):
@@ -1350,7 +1380,7 @@ def _method_writes(method: ir.Function, active: frozenset[ir.Function] = frozens
         return []
     this = method.params[0]
     found: list[tuple[list[t.Field], t.Type]] = []
-    for e in all_exprs(method):
+    for e in nodes_of(method, *WRITERS):
         for target in written(e):
             base, path = _lvalue_chain(target)
             if not isinstance(base, ir.VarRef) or base.variable is not this:
