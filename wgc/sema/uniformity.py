@@ -192,32 +192,40 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
 
 _WALK = "_wgc_walk"
 """The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions,
-id(node) -> `children(node)` for every node of the body, the selections `nodes_of` made)."""
+id(node) -> `children(node)` for every node of the body, IR class -> the positions of its nodes in
+the walk, the selections `nodes_of` made)."""
 
 
 def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[int, list[Any]],
-                                            dict[tuple[type, ...], list[Any]]]:
+                                            dict[type, list[int]], dict[tuple[type, ...], list[Any]]]:
     """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
-    its expressions, and the children of each node (by id; the lists are shared: never modify
-    them); kept on the function, as sema's passes walk each body many times (once per node that
-    reaches the function, per rule).  A body is never changed once it is set (the statement
-    checker builds it whole), so the walk is redone only when `function.body` is another (the kept
-    body holds every node alive, so no id is reused while the walk is kept)."""
+    its expressions, the children of each node (by id; the lists are shared: never modify
+    them) and where the nodes of each class are in the walk; kept on the function, as sema's passes
+    walk each body many times (once per node that reaches the function, per rule).  A body is never
+    changed once it is set (the statement checker builds it whole), so the walk is redone only when
+    `function.body` is another (the kept body holds every node alive, so no id is reused while the
+    walk is kept)."""
     kept = function.__dict__.get(_WALK)
     if kept is not None and kept[0] is function.body:
         return kept  # type: ignore[no-any-return]
     nodes: list[Any] = []
     below: dict[int, list[Any]] = {}
+    positions: dict[type, list[int]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []
     pop, keep, push, getters = stack.pop, nodes.append, stack.extend, _CHILDREN
     while stack:
         node = pop()
+        cls = type(node)
+        at = positions.get(cls)
+        if at is None:
+            positions[cls] = at = []
+        at.append(len(nodes))
         keep(node)
-        getter = getters.get(type(node))
-        below[id(node)] = found = (getter or _children_getter(type(node)))(node)   # `children`, inlined
+        getter = getters.get(cls)
+        below[id(node)] = found = (getter or _children_getter(cls))(node)   # `children`, inlined
         if found:
             push(reversed(found))
-    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below, {})
+    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below, positions, {})
     function.__dict__[_WALK] = kept
     return kept
 
@@ -232,18 +240,17 @@ def nodes_of(function: ir.Function, *classes: type) -> list[Any]:
     """The nodes of the function's body whose class is one of the IR `classes` (exactly: IR node
     classes have no subclasses), pre-order; kept with the walk (the list is shared: never modify
     it).  The rule passes (`settled`, `coherence`, `nodes`, `nodecode`, `mesh`, the scans here) each
-    want a few kinds of node, in every body, for every node that reaches it: filtering the walk
-    once per function and set of classes replaces a chain of isinstance tests per node and pass."""
-    kept = _walked(function)
-    found = kept[4].get(classes)
+    want a few kinds of node, in every body, for every node that reaches it: picking them by the
+    positions the walk noted per class (in proportion to what is picked, not to the body) replaces
+    a chain of isinstance tests per node and pass."""
+    _, nodes, _, _, positions, selections = _walked(function)
+    found = selections.get(classes)
     if found is None:
         if len(classes) == 1:
-            only = classes[0]
-            found = [node for node in kept[1] if type(node) is only]
+            found = [nodes[i] for i in positions.get(classes[0], ())]
         else:
-            wanted = frozenset(classes)
-            found = [node for node in kept[1] if type(node) in wanted]
-        kept[4][classes] = found
+            found = [nodes[i] for i in sorted([i for cls in classes for i in positions.get(cls, ())])]
+        selections[classes] = found
     return found
 
 
