@@ -1064,6 +1064,39 @@ def test_nodes_of_equals_filtering_the_walk() -> None:
     assert found > 1000
 
 
+def test_helper_flows_shared_by_nodes_equal_each_nodes_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper's flow (fixpoint and reports, per parameter uniformity) that reads and writes no static
+    is walked for the first node that calls it and adopted by the others (`_shared_flows`): two nodes
+    (two launch modes) calling helpers with varying and uniform arguments, in varying and uniform flow,
+    through a nested helper, get the diagnostics, call-site labels and order of an analysis per node
+    (the computation it replaces: no flow kept between nodes); a helper using a static is not shared."""
+    from wgc.sema import uniformity
+
+    pre = (f"void Deep(uint n)\n{{\n  if (n > 2) {{ {SYNC} }}\n}}\n"
+           f"uint Outer(uint n)\n{{\n  Deep(n);\n  if (n > 1) {{ {SYNC} }}\n  return n;\n}}\n"
+           f"void Flagged(uint n)\n{{\n  if (n > 1) s_flag = 1;\n  if (s_flag > 0) {{ {SYNC} }}\n}}\n")
+    src = node("  Outer(gi);\n  Outer(7);\n  if (gi > 1) Outer(3);\n  Flagged(gi);", pre=pre) + \
+        SIGNATURES["coalescing"].replace("Main(", "Second(") + \
+        "\n{\n  uint v = Outer(gi);\n  if (v > 2) Outer(3);\n  Outer(7);\n  Flagged(2);\n}\n"
+    walks: list[str] = []
+    original_walk = uniformity._Flow.walk
+
+    def counting_walk(self, reporting):  # type: ignore[no-untyped-def]
+        walks.append(self.function.name)
+        original_walk(self, reporting)
+
+    monkeypatch.setattr(uniformity._Flow, "walk", counting_walk)
+    shared = describe(check(src))
+    shared_walks = list(walks)
+    monkeypatch.setattr(uniformity, "_shared_flows", lambda function: {})
+    walks.clear()
+    assert describe(check(src)) == shared
+    assert any("called here from 'Second'" in line for line in shared)
+    assert any("called here from 'Main'" in line for line in shared)
+    assert shared_walks.count("Outer") < walks.count("Outer") and shared_walks.count("Deep") < walks.count("Deep")
+    assert shared_walks.count("Flagged") == walks.count("Flagged")
+
+
 def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
     nodes (of two launch modes) calling one helper that uses its records after completing them both
