@@ -164,12 +164,21 @@ def _children_getter(cls: type) -> Callable[[Any], list[Any]]:
             several = operator.attrgetter(*(name for name, _ in spec))
 
             def getter(node: Any) -> list[Any]:
-                return [value for value in several(node) if value is not None]
+                found = list(several(node))
+                return [value for value in found if value is not None] if None in found else found
     elif len(spec) == 1:
         only = operator.attrgetter(spec[0][0])
 
         def getter(node: Any) -> list[Any]:
             return list(only(node))
+    elif [sequence for _, sequence in spec] == [False, True]:   # a method call: the object, the arguments
+        pair = operator.attrgetter(*(name for name, _ in spec))
+
+        def getter(node: Any) -> list[Any]:
+            first, rest = pair(node)
+            found = [] if first is None else [first]
+            found.extend(rest)
+            return found
     else:
         def getter(node: Any) -> list[Any]:
             found: list[Any] = []
@@ -192,25 +201,31 @@ def children(node: ir.Expr | ir.Stmt | ir.SwitchCase) -> list[Any]:
 
 
 _WALK = "_wgc_walk"
-"""The attribute of an `ir.Function` that keeps its last walk: (body, every node, the expressions,
-id(node) -> `children(node)` for every node of the body, IR class -> the positions of its nodes in
-the walk, the selections `nodes_of` made)."""
+"""The attribute of an `ir.Function` that keeps its last walk (`_Walk`)."""
 
 
-def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[int, list[Any]],
-                                            dict[type, list[int]], dict[tuple[type, ...], list[Any]]]:
-    """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep),
-    its expressions, the children of each node (by id; the lists are shared: never modify
-    them) and where the nodes of each class are in the walk; kept on the function, as sema's passes
-    walk each body many times (once per node that reaches the function, per rule).  A body is never
-    changed once it is set (the statement checker builds it whole), so the walk is redone only when
-    `function.body` is another (the kept body holds every node alive, so no id is reused while the
-    walk is kept)."""
+class _Walk:
+    """A function body's nodes, pre-order, and what the passes ask of them (made when first asked)."""
+
+    def __init__(self, body: ir.Block | None, nodes: list[Any], positions: dict[type, list[int]]) -> None:
+        self.body, self.nodes, self.positions = body, nodes, positions
+        """`positions`: IR class -> where its nodes are in `nodes`."""
+        self.selections: dict[tuple[type, ...], list[Any]] = {}
+        """`nodes_of`'s answers, by classes."""
+        self.exprs: list[ir.Expr] | None = None
+        self.below: dict[int, list[Any]] | None = None
+
+
+def _walked(function: ir.Function) -> _Walk:
+    """The nodes of the function's body, pre-order (iteratively: bodies may nest thousands deep), and
+    where the nodes of each class are; kept on the function, as sema's passes walk each body many times
+    (once per node that reaches the function, per rule).  A body is never changed once it is set (the
+    statement checker builds it whole), so the walk is redone only when `function.body` is another
+    (the kept body holds every node alive, so no id is reused while the walk is kept)."""
     kept = function.__dict__.get(_WALK)
-    if kept is not None and kept[0] is function.body:
+    if kept is not None and kept.body is function.body:
         return kept  # type: ignore[no-any-return]
     nodes: list[Any] = []
-    below: dict[int, list[Any]] = {}
     positions: dict[type, list[int]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []
     pop, keep, push, getters = stack.pop, nodes.append, stack.extend, _CHILDREN
@@ -222,19 +237,20 @@ def _walked(function: ir.Function) -> tuple[Any, list[Any], list[ir.Expr], dict[
             positions[cls] = at = []
         at.append(len(nodes))
         keep(node)
-        getter = getters.get(cls)
-        below[id(node)] = found = (getter or _children_getter(cls))(node)   # `children`, inlined
+        found = (getters.get(cls) or _children_getter(cls))(node)   # `children`, inlined
         if found:
             push(reversed(found))
-    kept = (function.body, nodes, [node for node in nodes if isinstance(node, ir.Expr)], below, positions, {})
-    function.__dict__[_WALK] = kept
+    kept = function.__dict__[_WALK] = _Walk(function.body, nodes, positions)
     return kept
 
 
 def children_in(function: ir.Function) -> dict[int, list[Any]]:
     """id(node) -> `children(node)` for every node of the function's body (kept with its walk;
     the lists are shared: never modify them)."""
-    return _walked(function)[3]
+    walk = _walked(function)
+    if walk.below is None:
+        walk.below = {id(node): children(node) for node in walk.nodes}
+    return walk.below
 
 
 def nodes_of(function: ir.Function, *classes: type) -> list[Any]:
@@ -244,25 +260,29 @@ def nodes_of(function: ir.Function, *classes: type) -> list[Any]:
     want a few kinds of node, in every body, for every node that reaches it: picking them by the
     positions the walk noted per class (in proportion to what is picked, not to the body) replaces
     a chain of isinstance tests per node and pass."""
-    _, nodes, _, _, positions, selections = _walked(function)
-    found = selections.get(classes)
+    walk = _walked(function)
+    found = walk.selections.get(classes)
     if found is None:
+        nodes, positions = walk.nodes, walk.positions
         if len(classes) == 1:
             found = [nodes[i] for i in positions.get(classes[0], ())]
         else:
             found = [nodes[i] for i in sorted([i for cls in classes for i in positions.get(cls, ())])]
-        selections[classes] = found
+        walk.selections[classes] = found
     return found
 
 
 def walk_body(function: ir.Function) -> Iterator[Any]:
     """Every statement and expression of a function's body, pre-order."""
-    return iter(_walked(function)[1])
+    return iter(_walked(function).nodes)
 
 
 def all_exprs(function: ir.Function) -> Iterator[ir.Expr]:
     """Every expression of a function's body, pre-order."""
-    return iter(_walked(function)[2])
+    walk = _walked(function)
+    if walk.exprs is None:
+        walk.exprs = [node for node in walk.nodes if isinstance(node, ir.Expr)]
+    return iter(walk.exprs)
 
 
 def reachable_functions(function: ir.Function) -> list[ir.Function]:
@@ -651,7 +671,6 @@ class _Flow:
         self.vars: dict[ir.Variable, str] = {p: r for p, r in zip(function.params, roots) if r is not None}
         self.system_values = set(self.vars) if function is owner.node else set()  # named by their root
         self.loop_taint: dict[ir.Loop, Reason] = {}
-        self.below = children_in(function)
         self.result: Val | None = None
         self.events: list[tuple[Any, ...] | _Flow] = []  # what the last walk would report, in order
         self.done: _Summary | None = None
@@ -728,7 +747,7 @@ class _Flow:
         base, path = _lvalue_chain(target)
         index = _join(*[self.expr(p.index) for p in path if isinstance(p, ir.Index)])
         if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
-            for sub in self.below.get(id(base)) or children(base):
+            for sub in children(base):
                 self.expr(sub)
         elif (found := _join(value, index)) is not None:
             self.mark(base.variable, found.root)
@@ -855,7 +874,7 @@ class _Flow:
     def operands(self, e: ir.Expr) -> Val | None:
         """An expression that varies when one of its operands does (each evaluated, in order; `_join` blames)."""
         found = None
-        for sub in self.below.get(id(e)) or children(e):
+        for sub in children(e):
             found = _blame(found, self.expr(sub))
         return found
 
@@ -866,7 +885,7 @@ class _Flow:
 
     def conditional(self, e: ir.Binary | ir.Select) -> Val | None:
         """`&&`, `||` and `?:`: the operands after the first run under its condition."""
-        first, *rest = self.below.get(id(e)) or children(e)
+        first, *rest = children(e)
         cond = self.expr(first)
         if cond is not None:
             self.control.append((Label(first.span, f"this condition {cond.phrase()}"),))
@@ -1028,7 +1047,6 @@ class _Paths:
     def __init__(self, function: ir.Function, cache: _Cache, sink: _Sink) -> None:
         self.function, self.cache, self.sink = function, cache, sink
         self.frames: list[tuple[ir.Stmt, list[State], list[State]]] = []  # loop or switch, breaks, continues
-        self.below = children_in(function)
         self.ever_completed = {e.object.variable for e in nodes_of(function, ir.MethodCall)
                                if e.method == "OutputComplete" and isinstance(e.object, ir.VarRef)}
         self.null_uses: dict[ir.Expr, None] = {}
@@ -1212,7 +1230,7 @@ class _Paths:
 
     def operands(self, e: ir.Expr, s: State, consumed: bool = False) -> State:
         """An expression that only evaluates its operands, in order."""
-        for sub in self.below.get(id(e)) or children(e):
+        for sub in children(e):
             s = self.expr(sub, s)
         return s
 
@@ -1248,7 +1266,7 @@ class _Paths:
 
     def conditional(self, e: ir.Binary | ir.Select, s: State, consumed: bool = False) -> State:
         """`&&`, `||` and `?:`: the operands after the first run on some paths only."""
-        first, *rest = self.below.get(id(e)) or children(e)
+        first, *rest = children(e)
         s = self.expr(first, s)
         return _merge(s, *(self.expr(sub, s) for sub in rest))  # type: ignore[return-value]
 
