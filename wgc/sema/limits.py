@@ -44,8 +44,8 @@ def _control_flow_nesting(function: ir.Function) -> list[Diagnostic]:
     if function.body is None:
         return []
     if len(nodes_of(function, ir.If, ir.Loop, ir.Switch)) <= MAX_CONTROL_FLOW_NESTING:
-        return []   # nesting deeper than that needs more statements (a look-up in the kept walk, -8 ms of 8
-        #             on the 20k-line benchmark)
+        return []   # nesting deeper than that needs more statements (a look-up in the kept walk:
+        #             check_limits 8 -> 3 ms on the 20k-line benchmark)
     stack: list[tuple[ir.Stmt, int]] = [(function.body, 0)]
     while stack:
         stmt, depth = stack.pop()

@@ -151,8 +151,8 @@ def _child_fields(cls: type) -> list[tuple[str, bool]]:
 def _children_getter(cls: type) -> Callable[[Any], list[Any]]:
     """`children` for the instances of one IR class, made once per class from its annotations: every
     walk of every body asks per node, and a getter specialised to the class's fields (no loop over
-    field names, no isinstance per value) makes the walks of the 20k-line benchmark ~35 % cheaper
-    than the loop over `dataclasses.fields` it replaces.  A single field holds a node or None, a
+    field names, no isinstance per value) made the body walks of the 20k-line benchmark 57 -> 50 ms
+    against the loop over the field names it replaces.  A single field holds a node or None, a
     sequence field only nodes (`tests/test_uniformity.py` checks this against every field's values)."""
     spec = _child_fields(cls)
     getter: Callable[[Any], list[Any]]
@@ -864,7 +864,8 @@ class _Flow:
 
     def expr(self, e: ir.Expr | None) -> Val | None:
         """What `e` depends on that varies (None: uniform); dispatched on its class (`_FLOW_EXPRESSIONS`:
-        a dict lookup instead of a chain of isinstance tests, -35 % for this walk on the 20k-line benchmark)."""
+        a dict lookup instead of a chain of isinstance tests: the uniformity walks of the 20k-line benchmark
+        0.120 -> 0.097 s)."""
         if e is None:
             return None
         return _FLOW_EXPRESSIONS.get(type(e), _Flow.operands)(self, e)
@@ -1229,7 +1230,7 @@ class _Paths:
     def expr(self, e: ir.Expr | None, s: State, consumed: bool = False) -> State:
         """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...).
         Dispatched on the expression's class (`_PATH_EXPRESSIONS`: a dict lookup instead of a dozen
-        isinstance tests per expression, -55 % for this walk on the 20k-line benchmark)."""
+        isinstance tests per expression: these walks of the 20k-line benchmark 0.081 -> 0.050 s)."""
         if e is None:
             return s
         return _PATH_EXPRESSIONS.get(type(e), _Paths.operands)(self, e, s, consumed)
