@@ -100,6 +100,19 @@ def test_else_if_chain_of_256_arms_compiles() -> None:
     assert compile_text(deep.else_if_chain(256)).ok
 
 
+def test_control_flow_nesting_counts_depth_not_statements() -> None:
+    """More control-flow statements than the limit, but none nested: no WG0370 (the walk runs:
+    only a function with at most 256 of them is known to stay within the limit without it);
+    257 nested `if`s: WG0370 at the innermost."""
+    ifs = "".join(f"    if (i == {n}u) {{ i += 1u; }}\n" for n in range(300))
+    text = f'[Shader("compute")] [NumThreads(1, 1, 1)]\nvoid main(uint i : SV_GroupIndex)\n{{\n{ifs}}}\n'
+    assert compile_text(text).ok
+    nested = "".join("if (i) {" for _ in range(257)) + "}" * 257
+    result = compile_text(f'[Shader("compute")] [NumThreads(1, 1, 1)]\nvoid main(uint i : SV_GroupIndex)\n{{\n{nested}\n}}\n', "ir")
+    assert codes_of(result) == ["WG0370"]
+    assert result.diagnostics[0].span.line_col == (4, 1 + 256 * len("if (i) {"))
+
+
 def test_expression_of_20000_operands() -> None:
     text = deep.long_expression(20_000)
     result = compile_text(text, "spirv")

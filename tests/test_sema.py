@@ -25,6 +25,7 @@ from wgc.sema.bindings import BindingShift
 from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, layout_of
 from wgc.source import SourceFile
+from wgc.syntax import ast
 from wgc.syntax.parse import parse_source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -1808,13 +1809,10 @@ def test_find_word_finds_what_the_word_boundary_expression_finds() -> None:
                 assert _find_word(text, word, start, end) == (start + match.start() if match else -1), (word, start, end)
 
 
-def test_the_attribute_walk_skips_only_what_carries_no_attributes() -> None:
-    """`check_written_attributes` does not walk into expressions and written types: over the
-    samples, the SPIR-V test programs and a text with attributes in every place, the nodes that
-    carry attributes or annotations are the same as a walk of the whole tree finds."""
+def _attribute_test_units() -> list[ast.TranslationUnit | None]:
+    """The units of the samples, the SPIR-V test programs and a text with attributes in every place."""
     from conftest import SAMPLE_INCLUDE, SAMPLES
     from wgc.driver import Options, run_front_end
-    from wgc.sema.attributes import _WITHOUT_ATTRIBUTES, _nodes
 
     every_place = SourceFile("t.hlsl", """
         struct [NodeTrackRWInputSharing] R { uint a : SV_DispatchGrid; float b[2] : B; };
@@ -1837,6 +1835,17 @@ def test_the_attribute_walk_skips_only_what_carries_no_attributes() -> None:
         front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), emit="ast"))
         units.append(front.unit)
 
+    return units
+
+
+def test_the_attribute_walk_skips_only_what_carries_no_attributes() -> None:
+    """`check_written_attributes` does not walk into expressions and written types: over the
+    samples, the SPIR-V test programs and a text with attributes in every place, the nodes that
+    carry attributes or annotations are the same as a walk of the whole tree finds."""
+    from wgc.sema.attributes import _WITHOUT_ATTRIBUTES, _nodes
+
+    units = _attribute_test_units()
+
     def carriers(nodes):  # type: ignore[no-untyped-def]
         return [id(n) for n in nodes if getattr(n, "attributes", None) or getattr(n, "annotations", None)]
 
@@ -1845,5 +1854,23 @@ def test_the_attribute_walk_skips_only_what_carries_no_attributes() -> None:
         assert unit is not None
         whole = carriers(_nodes(unit))
         assert carriers(_nodes(unit, _WITHOUT_ATTRIBUTES)) == whole
+        total += len(whole)
+    assert total > 250
+
+
+def test_the_carrier_walk_finds_what_the_whole_walk_finds() -> None:
+    """`_carriers` (the walk `check_written_attributes` makes, through the fields that may lead to a
+    node carrying attributes or annotations) finds, over the same units, the nodes that carry some
+    that a walk of the whole tree finds, in the same order."""
+    from wgc.sema.attributes import _carriers, _nodes
+
+    def carriers(nodes):  # type: ignore[no-untyped-def]
+        return [id(n) for n in nodes if getattr(n, "attributes", None) or getattr(n, "annotations", None)]
+
+    total = 0
+    for unit in _attribute_test_units():
+        assert unit is not None
+        whole = carriers(_nodes(unit))
+        assert carriers(_carriers(unit)) == whole
         total += len(whole)
     assert total > 250

@@ -986,6 +986,117 @@ def test_children_kept_with_the_walk_equal_children() -> None:
     assert count > 1000
 
 
+def _reflected_children(node: object) -> list[object]:
+    """The sub-nodes of an IR node found by reflection, field by field (every field's value, IR nodes
+    kept, in field order): what `children`'s per-class getters must give."""
+    import dataclasses
+
+    kinds = (ir.Expr, ir.Stmt, ir.SwitchCase)
+    found: list[object] = []
+    for field_ in dataclasses.fields(node):  # type: ignore[arg-type]
+        value = getattr(node, field_.name)
+        if isinstance(value, (list, tuple)):
+            found += [item for item in value if isinstance(item, kinds)]
+        elif isinstance(value, kinds):
+            found.append(value)
+    return found
+
+
+def test_children_getters_equal_reflection() -> None:
+    """`children` (a getter made per IR class from its annotations) gives, for every node of every
+    body of the samples, the SPIR-V test programs and the HLSL files of the tests, the sub-nodes that
+    reflection over all of the node's fields finds, in the same order; and the classes `_Flow` and
+    `_Paths` dispatch on by exact class have no subclasses (so the dispatch equals isinstance tests)."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema import uniformity
+    from wgc.sema.uniformity import children, walk_body
+
+    here = Path(__file__).parent
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(here.glob("**/*.hlsl"))
+    classes: set[type] = set()
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            for item in walk_body(function):
+                assert [id(c) for c in children(item)] == [id(c) for c in _reflected_children(item)], \
+                    (path.name, item)
+                classes.add(type(item))
+                count += 1
+    assert count > 1000 and len(classes) > 25
+    for table in (uniformity._FLOW_EXPRESSIONS, uniformity._PATH_EXPRESSIONS):
+        for cls in table:
+            assert not cls.__subclasses__(), cls
+
+
+def test_nodes_of_equals_filtering_the_walk() -> None:
+    """`nodes_of(function, *classes)` (kept with the body's walk) is, for every body of the samples
+    and the HLSL files of the tests and every selection the rule passes make, the pre-order walk
+    filtered with isinstance (the computation it replaces), and a second call gives the kept list."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import WRITERS, nodes_of, walk_body
+
+    selections = [(ir.VarDecl,), (ir.IntrinsicCall,), (ir.MethodCall,), (ir.VarRef,), (ir.Discard,), WRITERS,
+                  (*WRITERS, ir.VarRef), (ir.VarDecl, ir.Assign, ir.Call), (ir.Discard, ir.IntrinsicCall, ir.MethodCall),
+                  (ir.Call, ir.MethodCall, ir.IntrinsicCall), (ir.Call, ir.MethodCall), (ir.MethodCall, ir.Call),
+                  (ir.Assign, ir.Call)]
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    found = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            for classes in selections:
+                expected = [item for item in walk_body(function) if isinstance(item, classes)]
+                kept = nodes_of(function, *classes)
+                assert [id(item) for item in kept] == [id(item) for item in expected], (path.name, classes)
+                assert nodes_of(function, *classes) is kept
+                found += len(kept)
+    assert found > 1000
+
+
+def test_helper_flows_shared_by_nodes_equal_each_nodes_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper's flow (fixpoint and reports, per parameter uniformity) that reads and writes no static
+    is walked for the first node that calls it and adopted by the others (`_shared_flows`): two nodes
+    (two launch modes) calling helpers with varying and uniform arguments, in varying and uniform flow,
+    through a nested helper, get the diagnostics, call-site labels and order of an analysis per node
+    (the computation it replaces: no flow kept between nodes); a helper using a static is not shared."""
+    from wgc.sema import uniformity
+
+    pre = (f"void Deep(uint n)\n{{\n  if (n > 2) {{ {SYNC} }}\n}}\n"
+           f"uint Outer(uint n)\n{{\n  Deep(n);\n  if (n > 1) {{ {SYNC} }}\n  return n;\n}}\n"
+           f"void Flagged(uint n)\n{{\n  if (n > 1) s_flag = 1;\n  if (s_flag > 0) {{ {SYNC} }}\n}}\n")
+    src = node("  Outer(gi);\n  Outer(7);\n  if (gi > 1) Outer(3);\n  Flagged(gi);", pre=pre) + \
+        SIGNATURES["coalescing"].replace("Main(", "Second(") + \
+        "\n{\n  uint v = Outer(gi);\n  if (v > 2) Outer(3);\n  Outer(7);\n  Flagged(2);\n}\n"
+    walks: list[str] = []
+    original_walk = uniformity._Flow.walk
+
+    def counting_walk(self, reporting):  # type: ignore[no-untyped-def]
+        walks.append(self.function.name)
+        original_walk(self, reporting)
+
+    monkeypatch.setattr(uniformity._Flow, "walk", counting_walk)
+    shared = describe(check(src))
+    shared_walks = list(walks)
+    monkeypatch.setattr(uniformity, "_shared_flows", lambda function: {})
+    walks.clear()
+    assert describe(check(src)) == shared
+    assert any("called here from 'Second'" in line for line in shared)
+    assert any("called here from 'Main'" in line for line in shared)
+    assert shared_walks.count("Outer") < walks.count("Outer") and shared_walks.count("Deep") < walks.count("Deep")
+    assert shared_walks.count("Flagged") == walks.count("Flagged")
+
+
 def test_path_reports_are_computed_once_per_function_and_equal_a_fresh_walk(monkeypatch: pytest.MonkeyPatch) -> None:
     """`path_reports` keeps a function's OutputComplete/FinishedCrossGroupSharing reports on it: two
     nodes (of two launch modes) calling one helper that uses its records after completing them both

@@ -49,7 +49,7 @@ from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
 from wgc.sema.entry_stages import check_stages
 from wgc.sema.uniformity import (check_mesh_uniformity, check_node_body, check_stage_barriers, reachable_functions,
-                                 walk_body)
+                                 nodes_of)
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
@@ -172,7 +172,7 @@ def _objects_in_used_structs(ctx: Context) -> None:
     for function in ctx.module.functions:
         used.append(function.return_type)
         used.extend(p.type for p in function.params)
-        used.extend(item.variable.type for item in walk_body(function) if isinstance(item, ir.VarDecl))
+        used.extend(item.variable.type for item in nodes_of(function, ir.VarDecl))
     reported: set[int] = set()
     for type_ in used:
         type_ = t.innermost_element(type_)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
-from wgc.sema.uniformity import walk_body
+from wgc.sema.uniformity import nodes_of
 
 COHERENT = "globallycoherent"
 
@@ -36,7 +36,7 @@ def _flow(source: ir.Expr | None, target: ir.Variable, found: list[Diagnostic]) 
 def check_coherence(module: ir.Module) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for function in module.functions:
-        for node in walk_body(function):
+        for node in nodes_of(function, ir.VarDecl, ir.Assign, ir.Call):   # pre-order
             if isinstance(node, ir.VarDecl):
                 _flow(node.init, node.variable, found)
             elif isinstance(node, ir.Assign) and node.op in ("", "=") and isinstance(node.target, ir.VarRef):

@@ -36,7 +36,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Label
 from wgc.sema.stageio import flatten
-from wgc.sema.uniformity import _lvalue_chain, all_exprs, children, reachable_functions, written
+from wgc.sema.uniformity import _lvalue_chain, children, nodes_of, reachable_functions, written
 
 MESH_QUALIFIERS = ("vertices", "indices", "primitives")
 TOPOLOGIES = {"triangle": 3, "line": 2}
@@ -65,8 +65,8 @@ def mesh_qualifier(param: ir.Variable) -> str | None:
 
 def set_mesh_output_counts_calls(function: ir.Function) -> list[ir.IntrinsicCall]:
     """The SetMeshOutputCounts calls in the code `function` reaches, in source order."""
-    return [e for f in reachable_functions(function) for e in all_exprs(f)
-            if isinstance(e, ir.IntrinsicCall) and e.name == "SetMeshOutputCounts"]
+    return [e for f in reachable_functions(function) for e in nodes_of(f, ir.IntrinsicCall)
+            if e.name == "SetMeshOutputCounts"]
 
 
 def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], report: Callable[..., None],
@@ -167,8 +167,8 @@ def check_misplaced_mesh_parameters(function: ir.Function, what: str, report: Ca
 
 def dispatch_mesh_calls(function: ir.Function) -> list[ir.IntrinsicCall]:
     """The DispatchMesh calls in the code `function` reaches, in source order."""
-    return [e for f in reachable_functions(function) for e in all_exprs(f)
-            if isinstance(e, ir.IntrinsicCall) and e.name == "DispatchMesh"]
+    return [e for f in reachable_functions(function) for e in nodes_of(f, ir.IntrinsicCall)
+            if e.name == "DispatchMesh"]
 
 
 def task_payload(call: ir.IntrinsicCall) -> ir.Variable | None:

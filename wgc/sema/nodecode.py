@@ -23,7 +23,7 @@ from typing import Any
 from wgc import codes, ir
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import reachable_functions, uses_implicit_derivatives, walk_body
+from wgc.sema.uniformity import nodes_of, reachable_functions, uses_implicit_derivatives
 
 
 def check_node_code(node: NodeInfo) -> list[Diagnostic]:
@@ -31,7 +31,7 @@ def check_node_code(node: NodeInfo) -> list[Diagnostic]:
     x, y, z = node.num_threads
     shape_ok = (x % 4 == 0 and y == 1 and z == 1) or (x % 2 == 0 and y % 2 == 0)
     for function in reachable_functions(node.function):
-        for item in walk_body(function):
+        for item in nodes_of(function, ir.Discard, ir.IntrinsicCall, ir.MethodCall):   # pre-order
             if isinstance(item, ir.Discard):
                 diagnostics.append(codes.DISCARD_IN_NODE(
                     item.span, f"'discard' is not allowed in node shaders (reached from node '{node.function.name}')",

@@ -52,7 +52,7 @@ from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
                            check_misplaced_mesh_parameters, mesh_qualifier)
-from wgc.sema.uniformity import all_exprs, reachable_functions
+from wgc.sema.uniformity import nodes_of, reachable_functions
 from wgc.source import Span
 
 NK = t.NodeObjectKind
@@ -328,9 +328,9 @@ class NodeChecker:
         self._parameters(node)
         self._dispatch_grid_rules(node, attributes)
         self._loop_attributes(node, attributes)
-        expressions = _expressions(function)
-        node.groupshared_bytes = _groupshared_bytes(expressions)
-        node.calls_finished_cross_group_sharing = _find_method(expressions, "FinishedCrossGroupSharing")
+        reached = reachable_functions(function)
+        node.groupshared_bytes = _groupshared_bytes(reached)
+        node.calls_finished_cross_group_sharing = _find_method(reached, "FinishedCrossGroupSharing")
         self._track_rw_sharing(node)
         if not known_launch:  # the rules of the launch mode assumed in its place would only cascade
             node.launch_unknown = True
@@ -898,21 +898,18 @@ def _grid_shape(type_: t.Type) -> tuple[int, int] | None:
     return count, scalar.bits
 
 
-def _expressions(function: ir.Function) -> list[ir.Expr]:
-    """Every expression of the function and of the functions it calls (each function once)."""
-    return [expr for current in reachable_functions(function) for expr in all_exprs(current)]
+def _find_method(functions: list[ir.Function], name: str) -> Span | None:
+    """The first call of the method `name` in the `functions`' bodies."""
+    return next((e.span for f in functions for e in nodes_of(f, ir.MethodCall) if e.method == name), None)
 
 
-def _find_method(expressions: list[ir.Expr], name: str) -> Span | None:
-    return next((e.span for e in expressions if isinstance(e, ir.MethodCall) and e.method == name), None)
-
-
-def _groupshared_bytes(expressions: list[ir.Expr]) -> int:
-    """Bytes of the groupshared variables the node (and what it calls) uses."""
+def _groupshared_bytes(functions: list[ir.Function]) -> int:
+    """Bytes of the groupshared variables the `functions` (a node and what it calls) use."""
     used: dict[int, ir.Variable] = {}
-    for expr in expressions:
-        if isinstance(expr, ir.VarRef) and expr.variable.storage is ir.Storage.GROUPSHARED:
-            used[id(expr.variable)] = expr.variable
+    for function in functions:
+        for expr in nodes_of(function, ir.VarRef):
+            if expr.variable.storage is ir.Storage.GROUPSHARED:
+                used[id(expr.variable)] = expr.variable
     return sum(layout_of(v.type, LayoutRule.SCALAR).size for v in used.values())
 
 

@@ -25,15 +25,14 @@ from __future__ import annotations
 
 from wgc import ir
 from wgc.sema.consteval import Folded, fold
-from wgc.sema.uniformity import _lvalue_chain, children, walk_body, written
+from wgc.sema.uniformity import WRITERS, _lvalue_chain, children, nodes_of, written
 
 
 def settle_statics(module: ir.Module) -> None:
     """Set `settled` on every static of `module` that qualifies (module docstring)."""
     statics: dict[ir.Variable, ir.Expr] = {v: v.init for v in module.globals if v.init is not None}
     for function in module.functions:
-        statics.update((item.variable, item.init) for item in walk_body(function)
-                       if isinstance(item, ir.VarDecl) and item.init is not None)
+        statics.update((item.variable, item.init) for item in nodes_of(function, ir.VarDecl) if item.init is not None)
     candidates = {v for v in statics if v.storage is ir.Storage.STATIC and not v.const}
     if not candidates:
         return
@@ -48,8 +47,10 @@ def settle_statics(module: ir.Module) -> None:
 
 
 def _every_expression(module: ir.Module):  # type: ignore[no-untyped-def]
+    """Every expression of the module that may write (`written`): in bodies, those of the classes
+    that can (`nodes_of`, kept with the body's walk for the later passes); in global initialisers, all."""
     for function in module.functions:
-        yield from (item for item in walk_body(function) if isinstance(item, ir.Expr))
+        yield from nodes_of(function, *WRITERS)
     stack: list = [v.init for v in module.globals if v.init is not None]
     while stack:
         node = stack.pop()
