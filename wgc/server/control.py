@@ -57,7 +57,7 @@ def _problem(action: str) -> Diagnostic | None:
     return None
 
 
-def _servers(server_folder: str) -> list[tuple[str, int]]:
+def servers(server_folder: str) -> list[tuple[str, int]]:
     """(key, pid) of each live server in `server_folder` (its pid file is locked)."""
     found = []
     try:
@@ -96,7 +96,7 @@ def _locked(path: str) -> bool:
 def _status(server_folder: str) -> str:
     own = protocol.key()
     lines = []
-    for server_key, pid in _servers(server_folder):
+    for server_key, pid in servers(server_folder):
         report = _report(protocol.paths(server_folder, server_key).socket)
         this = " (this wgc)" if server_key == own else ""
         if report is None:
@@ -134,9 +134,8 @@ def _report(socket_path: str) -> dict[str, Any] | None:
 def _stop(server_folder: str) -> str:
     import signal
 
-    servers = _servers(server_folder)
     lines = []
-    for server_key, pid in servers:
+    for server_key, pid in servers(server_folder):
         try:
             os.kill(pid, signal.SIGTERM)
         except OSError:
