@@ -406,6 +406,48 @@ def test_without_fork_the_server_option_compiles_in_process(cache, tmp_path):
            "and --server compile in process here [WG0032]\n1 error generated.\n")
 
 
+def big_graph(folder: Path) -> Path:
+    """A graph with 3,000 functions beside it: a compile long enough to be interrupted."""
+    lines = [GRAPH.replace('#include "inc/records.hlsli"', HEADER.splitlines()[0])]
+    lines += [f"float f{i}(float x) {{ float y = x * {i}.0; for (int k = 0; k < 4; ++k) {{ y = y * 0.5 + sin(y); }} "
+              "return y; }" for i in range(3000)]
+    (folder / "big.hlsl").write_text("\n".join(lines) + "\n")
+    return folder / "big.hlsl"
+
+
+def running_count(env: dict[str, str]) -> int:
+    status = wgc("server", "--status", env=env)
+    found = re.search(rb"(\d+) running", status.stdout)
+    return int(found.group(1)) if found else 0
+
+
+@pytest.mark.parametrize("how", ["interrupt", "kill"])
+def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
+    work = project(tmp_path / "work")
+    big_graph(work)
+    env = {"WGC_CACHE_DIR": str(cache)}
+    (work / "out" / "big.spv").write_bytes(b"an output of an earlier build")
+    assert wgc("server", "--daemon", env=env).returncode == 0
+    client = subprocess.Popen(wgc_command() + ["compile", "-o", "out/big.spv", "big.hlsl"], cwd=work,
+                              env=dict(os.environ, **env, WGC_SERVER="1"), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    try:
+        wait_until(lambda: running_count(env) == 1, "the server's child to run the compile")
+        client.send_signal(signal.SIGINT if how == "interrupt" else signal.SIGKILL)
+        code = client.wait(timeout=WAIT_SECONDS)
+        wait_until(lambda: running_count(env) == 0, "the server's child to end")
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+        client.stdout.close()
+        client.stderr.close()
+    # as an interrupted in-process compile: exit 128 + SIGINT, no output, the earlier one removed
+    assert code == (130 if how == "interrupt" else -signal.SIGKILL)
+    assert not (work / "out" / "big.spv").exists()
+    assert served_count(env) == 1
+
+
 def test_the_cache_answers_before_the_server(cache, tmp_path):
     work = project(tmp_path / "work")
     env = {"WGC_CACHE_DIR": str(cache), "WGC_SERVER": "1", "WGC_CACHE": "1"}

@@ -454,7 +454,7 @@ def _adopt(request: dict[str, Any], fds: list[int]) -> None:
     sys.argv = [request["argv0"], *request["argv"]]
     streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
     sys.stdin, sys.stdout, sys.stderr = streams
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams        # type: ignore[misc]
 
 
 def _standard_stream(fd: int, is_open: bool, encoding: str, errors: str, line_buffering: bool,
@@ -479,6 +479,8 @@ def _run_command() -> int:
         code = cli.main(None, consult_cache=False)
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else 1
+    except KeyboardInterrupt:          # SIGINT before the command's own handling began
+        code = 128 + signal.SIGINT
     except BaseException:              # cli.main reports internal errors itself; this is a last resort
         code = 3
     try:
