@@ -38,14 +38,16 @@ import os
 import stat
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 try:
     from _blake2 import blake2b       # the hashlib import would load OpenSSL (~3 ms) for the same function
 except ImportError:                   # pragma: no cover - other Pythons
     from hashlib import blake2b
 
+TYPE_CHECKING = False   # not `typing`'s: importing typing costs a cache hit or a server client 4 ms
 if TYPE_CHECKING:
+    from typing import Any
+
     from wgc.diagnostics import Diagnostic
 
 FORMAT = b"wgc-result-cache-1"
