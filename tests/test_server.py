@@ -58,13 +58,13 @@ def files(folder: Path) -> dict[str, bytes]:
 
 
 def wgc(*args: str, env: dict[str, str], cwd: Path | str | None = None, stdin: bytes | None = None,
-        command: list[str] | None = None) -> subprocess.CompletedProcess[bytes]:
+        command: list[str] | None = None, preexec=None) -> subprocess.CompletedProcess[bytes]:
     full_env = dict(os.environ)
     for name in ("NO_COLOR", "WGC_SERVER", "WGC_SERVER_IDLE", "WGC_CACHE"):
         full_env.pop(name, None)
     full_env.update(env)
     return subprocess.run((command or wgc_command()) + list(args), input=stdin, capture_output=True, cwd=cwd,
-                          env=full_env, timeout=WAIT_SECONDS)
+                          env=full_env, timeout=WAIT_SECONDS, preexec_fn=preexec)
 
 
 def locked(path: Path) -> bool:
@@ -131,14 +131,17 @@ def cache(tmp_path, warm_startup_caches):
 
 
 def plain_and_served(folder: Path, cache: Path, *args: str, stdin: bytes | None = None,
-                     env: dict[str, str] | None = None):
-    """The same command run by a plain process and through the server, each from a clean out/."""
+                     env: dict[str, str] | None = None, preexec=None, modes: bool = False):
+    """The same command run by a plain process and through the server, each from a clean out/
+    (`modes`: with the files' permission bits)."""
     results = []
     for mode in ({"WGC_SERVER": "0"}, {"WGC_SERVER": "1"}):
         shutil.rmtree(folder / "out", ignore_errors=True)
         (folder / "out").mkdir()
-        done = wgc(*args, cwd=folder, stdin=stdin, env={"WGC_CACHE_DIR": str(cache), **mode, **(env or {})})
-        results.append((done.returncode, done.stdout, done.stderr, files(folder)))
+        done = wgc(*args, cwd=folder, stdin=stdin, env={"WGC_CACHE_DIR": str(cache), **mode, **(env or {})},
+                   preexec=preexec)
+        permissions = {str(p.relative_to(folder)): p.stat().st_mode & 0o777 for p in folder.rglob("*")} if modes else {}
+        results.append((done.returncode, done.stdout, done.stderr, files(folder), permissions))
     return results
 
 
@@ -179,7 +182,7 @@ def test_outputs_warnings_and_depfile_match_an_in_process_compile(cache, tmp_pat
     work = project(tmp_path / "work")
     plain, served = plain_and_served(work, cache, *COMMAND)
     assert served == plain
-    code, _stdout, stderr, written = served
+    code, _stdout, stderr, written, _modes = served
     assert code == 0
     assert stderr.decode() == ('inc/records.hlsli:2:2: warning: "records v1" [WG0103] [-W#warnings]\n'
                                '#warning "records v1"\n ^~~~~~~\n1 warning generated.\n')
@@ -207,6 +210,30 @@ def test_failing_compiles_usage_errors_and_standard_streams_match(cache, tmp_pat
     assert "out/broken.spv" not in served[3]
     plain, served = plain_and_served(work, cache, "compile", "-T", "lib_9_9", "graph.hlsl")
     assert served[0] == 2 and b"Invalid value for '-T'" in served[2]
+
+
+def test_the_clients_umask_and_resource_limits_apply(cache, tmp_path):
+    import resource
+
+    work = project(tmp_path / "work")
+    previous = os.umask(0o022)
+    try:
+        assert wgc("server", "--daemon", env={"WGC_CACHE_DIR": str(cache)}).returncode == 0   # umask 022, no limits
+    finally:
+        os.umask(previous)
+
+    def private_files() -> None:
+        os.umask(0o077)
+
+    plain, served = plain_and_served(work, cache, *COMMAND, preexec=private_files, modes=True)
+    assert served == plain and served[4]["out/graph.spv"] == 0o600
+
+    def small_files() -> None:                        # the module does not fit: an output error
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+    plain, served = plain_and_served(work, cache, *COMMAND, preexec=small_files)
+    assert served == plain and served[0] == 1 and b"[WG0007]" in served[2]
+    assert len(live_servers(cache)) == 1 and served_count({"WGC_CACHE_DIR": str(cache)}) == 2
 
 
 def test_the_first_client_starts_the_server_and_the_next_reuses_it(cache, tmp_path):

@@ -2,8 +2,9 @@
 
 Stage: first code of the process (`wgc.entry`), after the compile cache had no answer; standard
 library, `wgc.server.protocol` and `wgc.buildcache` only (no click, no compiler stage).
-Input: the command line, the current folder, the whole environment, the umask and the process's
-standard input, output and error (their descriptors, passed with SCM_RIGHTS).
+Input: the command line, the current folder, the whole environment, the umask, the resource
+limits and the process's standard input, output and error (their descriptors, passed with
+SCM_RIGHTS).
 Output: the command's exit status (the server's child ran the normal `wgc.cli.main` with them),
 or None: the caller compiles in process.
 
@@ -82,7 +83,7 @@ def run(argv: list[str]) -> int | None:
     umask = os.umask(0o022)
     os.umask(umask)
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(os.environ), "umask": umask, "stdio": _stdio()}
+               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio()}
     where = protocol.paths(server_folder, server_key)
     for _attempt in range(ATTEMPTS):
         connection, _problem = connect_or_start(where, server_key)

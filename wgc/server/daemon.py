@@ -1,7 +1,8 @@
 """The compile server: imports and warms the compiler once, then forks one child per request.
 
 Stage: around the CLI. Input: requests on its Unix-domain socket (`wgc.server.protocol`): a
-command line, folder, environment, umask and the client's standard input, output and error.
+command line, folder, environment, umask, resource limits and the client's standard input,
+output and error.
 Output: per request, a child that adopts all of these and runs the normal `wgc.cli.main`, so its
 outputs, diagnostics, colours, depfiles, atomic writes and exit status are the in-process
 command's; the server reports the child's end (exit status or signal) to the client.
@@ -416,6 +417,7 @@ def _well_formed(body: Any, fds: list[int]) -> bool:
     try:
         return (isinstance(body, dict) and isinstance(body["argv"], list) and isinstance(body["cwd"], str)
                 and isinstance(body["env"], dict) and isinstance(body["umask"], int)
+                and isinstance(body["limits"], dict) and set(body["limits"]) <= set(protocol.LIMITS)
                 and len(body["stdio"]) == 3 and all(len(s) == 5 for s in body["stdio"])
                 and sum(bool(s[0]) for s in body["stdio"]) == len(fds))
     except (KeyError, TypeError, IndexError):
@@ -435,7 +437,8 @@ def _same_user(connection: socket.socket) -> bool:
 
 
 def _adopt(request: dict[str, Any], fds: list[int]) -> None:
-    """Make this child the client's process: its standard streams, folder, environment, umask, argv."""
+    """Make this child the client's process: its standard streams, folder, environment, umask,
+    resource limits, argv."""
     received = list(fds)
     for target, (is_open, *_how) in enumerate(request["stdio"]):
         if is_open:
@@ -451,6 +454,11 @@ def _adopt(request: dict[str, Any], fds: list[int]) -> None:
     os.environ.clear()
     os.environ.update(request["env"])
     os.umask(request["umask"])
+    if request["limits"]:
+        import resource
+
+        for name, (soft, hard) in request["limits"].items():
+            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
     sys.argv = [request["argv0"], *request["argv"]]
     streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
     sys.stdin, sys.stdout, sys.stderr = streams

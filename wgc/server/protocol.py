@@ -11,7 +11,8 @@ Invariants:
   `folder()` refuses any other (`Unavailable`), so another user can neither listen in nor answer.
 - A server is named by `key()`: a digest of the protocol, wgc's fingerprint (every file of the
   package, the grammar, the installed distributions, Python's version: `buildcache.fingerprint`),
-  the interpreter and its start-up settings (flags, file-system and locale encodings). A client
+  the interpreter and its start-up settings (flags, -X and -W options, file-system and locale
+  encodings). A client
   only ever talks to a server of its own key, so a changed wgc is never answered by stale code.
 - Files of a server: `<key>.sock` (0600, the socket), `<key>.pid` (0600, the server's pid,
   locked with flock for the server's whole life: held means alive; a socket without a locked pid
@@ -52,6 +53,19 @@ REFUSED = b"R"           # server -> client: not run (body: the reason); the cli
 _HEADER = 5
 MAX_BODY = 64 << 20
 MAX_DESCRIPTORS = 3
+
+
+LIMITS = ("RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_NOFILE", "RLIMIT_AS")
+"""The resource limits a client passes on (its child sets them, or refuses the request)."""
+
+
+def limits() -> dict[str, tuple[int, int]]:
+    """This process's `LIMITS` (those the platform has)."""
+    try:
+        import resource
+    except ImportError:              # pragma: no cover - not POSIX
+        return {}
+    return {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS if hasattr(resource, name)}
 
 
 class Unavailable(Exception):
@@ -116,8 +130,8 @@ def key() -> str:
     """This wgc's server key (hex): see the module docstring."""
     from wgc.buildcache import _digest, fingerprint
 
-    identity = (PROTOCOL, fingerprint(), sys.executable, tuple(sys.flags), sys.getfilesystemencoding(),
-                sys.getfilesystemencodeerrors(), _locale_encoding())
+    identity = (PROTOCOL, fingerprint(), sys.executable, tuple(sys.flags), sorted(map(str, sys._xoptions.items())),
+                list(sys.warnoptions), sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), _locale_encoding())
     return _digest(marshal.dumps(identity)).hex()[:24]
 
 
