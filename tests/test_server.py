@@ -252,6 +252,8 @@ def test_the_first_client_starts_the_server_and_the_next_reuses_it(cache, tmp_pa
     [(key, pid)] = started.items()
     assert status.startswith(f"server {key} (this wgc):\n  pid:      {pid}\n  version:  wgc ")
     assert f"  socket:   {cache / f'server-{os.getuid()}' / key}.sock\n" in status
+    if Path(f"/proc/{pid}/cwd").exists():
+        assert os.readlink(f"/proc/{pid}/cwd") == "/"         # it keeps no build folder busy
     folder = cache / f"server-{os.getuid()}"
     assert oct(folder.stat().st_mode & 0o777) == "0o700"
     assert oct((folder / f"{key}.sock").stat().st_mode & 0o777) == "0o600"

@@ -141,6 +141,9 @@ class Server:
                             ["inspect", "--format", "json", "-o", os.path.join(temp, "graph.json"),
                              source]):
                 cli.main(command, consult_cache=False)
+        from wgc import startup_cache
+
+        startup_cache.flush()          # caches the warm-up filled: written once, not by every child
         gc.collect()
         gc.freeze()                    # the children share these objects' pages; the collector skips them
 
@@ -534,6 +537,7 @@ def run_detached(ready_fd: int, expected_key: str) -> None:
         if server is None:
             say("busy")
             return
+        os.chdir("/")                  # keeps no build folder busy (its paths are absolute: client.BOOT)
         log = os.open(server.paths.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(log, 2)
         os.close(log)

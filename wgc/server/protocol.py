@@ -98,7 +98,7 @@ def folder() -> str:
     """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
     from wgc import startup_cache
 
-    path = os.path.join(startup_cache.folder(), f"server-{os.getuid()}")
+    path = os.path.abspath(os.path.join(startup_cache.folder(), f"server-{os.getuid()}"))
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
