@@ -12,6 +12,7 @@ problem while replaying is a miss, and a server that cannot run the command leav
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -32,6 +33,8 @@ def replay_from_cache(argv: list[str]) -> int | None:
 
 def run_on_server(argv: list[str]) -> int | None:
     """The exit code of `argv` run by the compile server, or None (not wanted, or not run there)."""
+    if "--server" not in argv and not os.environ.get("WGC_SERVER"):
+        return None        # the usual case costs no import
     from wgc.server import client
 
     if not client.wanted(argv):
