@@ -17,8 +17,9 @@ What it counts, for this checkout and, with `--against REV`, for a temporary wor
   one in the same process (the difference between processes that compile it three times and once,
   halved): what a build that keeps wgc loaded pays per file.
 - served compile (`--rows server`): the same cold compile command with WGC_SERVER=1, through a
-  compile server that runs under callgrind too: the client process plus the server's child that
-  ran the command (its own callgrind file: callgrind follows the fork), after one uncounted request.
+  compile server that runs under callgrind too (`--zero-before=fork`): the client process plus the
+  server's child that ran the command (its own callgrind file, counted from the fork), after one
+  uncounted request.
 The ratio new/old is printed per row; a regression is a ratio above 1.
 """
 
@@ -62,8 +63,10 @@ def served_instructions(tree: Path, argv: list[str], cwd: Path) -> tuple[int, in
     the server runs under callgrind too, and the forked child of the counted request writes its own file."""
     env = dict(os.environ, PYTHONPATH=str(tree), WGC_CACHE_DIR=str(cwd / f"cache-{tree.name}-server"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, *argv], env=env, cwd=cwd, capture_output=True)  # warm bytecode/caches
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/server.%p",
+        server = subprocess.Popen(["valgrind", "--tool=callgrind", "--zero-before=fork",   # a child counts from 0
+                                   f"--callgrind-out-file={tmp}/server.%p",
                                    sys.executable, "-m", "wgc", "server"], env=env, cwd=cwd,
                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
@@ -77,7 +80,10 @@ def served_instructions(tree: Path, argv: list[str], cwd: Path) -> tuple[int, in
             match = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
             if match is None:
                 raise SystemExit(f"callgrind failed for {argv}:\n{done.stderr[-2000:]}")
-            [child] = [path for path in set(Path(tmp).iterdir()) - before if path.name.startswith("server.")]
+            children = [path for path in set(Path(tmp).iterdir()) - before if path.name.startswith("server.")]
+            if len(children) != 1:
+                raise SystemExit(f"the counted request was not run by the server under callgrind: {children}")
+            [child] = children
             totals = re.search(r"^(?:summary|totals):\s*(\d+)", child.read_text(), re.MULTILINE)
             assert totals is not None, child
             return int(match.group(1)), int(totals.group(1))

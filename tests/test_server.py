@@ -369,6 +369,18 @@ def test_the_compile_falls_back_in_process_when_the_server_cannot_start(cache, t
                                       "created: Not a directory [WG0031]\n1 error generated.\n")
 
 
+def test_a_socket_path_too_long_for_sockaddr_un_works(cache, tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60) / "cache"
+    shutil.copytree(cache, deep)
+    assert len(str(deep / f"server-{os.getuid()}" / ("k" * 24 + ".sock"))) > 108
+    work = project(tmp_path / "work")
+    plain, served = plain_and_served(work, deep, *COMMAND)
+    try:
+        assert served == plain and len(live_servers(deep)) == 1
+    finally:
+        assert wgc("server", "--stop", env={"WGC_CACHE_DIR": str(deep)}).returncode == 0
+
+
 def test_a_malformed_idle_timeout_is_an_error_of_wgc_server_and_compiles_go_on(cache, tmp_path):
     work = project(tmp_path / "work")
     bad = {"WGC_CACHE_DIR": str(cache), "WGC_SERVER_IDLE": "soon"}

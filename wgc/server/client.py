@@ -234,6 +234,9 @@ def _exchange(connection: Any, request: dict[str, Any]) -> int | None | object:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+        if state["pid"] is None:       # not run here: a signal that came meanwhile is this process's again
+            for signum in state["pending"]:
+                os.kill(os.getpid(), signum)
 
 
 def _lost(pid: int) -> int:
