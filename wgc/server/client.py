@@ -38,7 +38,7 @@ SERVED_COMMANDS = frozenset({"compile", "inspect"})
 COMMANDS = frozenset({"compile", "inspect", "run", "cache", "server"})
 """`wgc.cli`'s commands (a test checks): any other first word means `compile` (dxc-style)."""
 NOT_COMMANDS = frozenset({"--version", "-h", "--help", "-help"})
-START_SECONDS = 10.0
+START_SECONDS = 30.0
 """How long a client waits for a server it started (or that another client started) to listen."""
 ATTEMPTS = 2
 """Connections tried when a server closes before running the request (it was stopping)."""

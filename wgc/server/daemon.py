@@ -47,7 +47,7 @@ from wgc.server import protocol
 
 FILE_CHECK_SECONDS = 2.0
 """How often an idle server looks for a change of its own files."""
-REQUEST_SECONDS = 5.0
+REQUEST_SECONDS = 10.0
 """How long the server waits for a connected client's request."""
 NOT_RUN = 125
 """A child's exit status when it could not set up the command (the client compiled in process)."""
