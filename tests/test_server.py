@@ -505,7 +505,7 @@ def test_the_client_imports_neither_click_nor_the_compiler(cache, tmp_path):
     work = project(tmp_path / "work")
     env = {"WGC_CACHE_DIR": str(cache), "WGC_SERVER": "1"}
     client = [sys.executable, "-X", "importtime", "-m", "wgc"]
-    assert wgc(*COMMAND, cwd=work, env=env, command=[sys.executable, "-m", "wgc"]).returncode == 0  # its server
+    assert wgc(*COMMAND, cwd=work, env=env, command=client).returncode == 0   # starts its server (-X is in the key)
     done = wgc(*COMMAND, "-Wno-#warnings", cwd=work, env=env, command=client)
     assert done.returncode == 0
     imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
