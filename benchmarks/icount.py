@@ -16,10 +16,6 @@ What it counts, for this checkout and, with `--against REV`, for a temporary wor
 - warm compile (`--rows warm`): one in-process `wgc.driver.compile` of each sample after a first
   one in the same process (the difference between processes that compile it three times and once,
   halved): what a build that keeps wgc loaded pays per file.
-- served compile (`--rows server`): the same cold compile command with WGC_SERVER=1, through a
-  compile server that runs under callgrind too (`--zero-before=fork`): the client process plus the
-  server's child that ran the command (its own callgrind file, counted from the fork), after one
-  uncounted request.
 The ratio new/old is printed per row; a regression is a ratio above 1.
 """
 
@@ -58,44 +54,9 @@ def instructions(tree: Path, argv: list[str], cwd: Path) -> int:
         return int(match.group(1))
 
 
-def served_instructions(tree: Path, argv: list[str], cwd: Path) -> tuple[int, int]:
-    """(client, server child) instructions of `python argv` run through the compile server (WGC_SERVER=1):
-    the server runs under callgrind too, and the forked child of the counted request writes its own file."""
-    env = dict(os.environ, PYTHONPATH=str(tree), WGC_CACHE_DIR=str(cwd / f"cache-{tree.name}-server"))
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([sys.executable, *argv], env=env, cwd=cwd, capture_output=True)  # warm bytecode/caches
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(["valgrind", "--tool=callgrind", "--zero-before=fork",   # a child counts from 0
-                                   f"--callgrind-out-file={tmp}/server.%p",
-                                   sys.executable, "-m", "wgc", "server"], env=env, cwd=cwd,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            if "listening" not in server.stdout.readline():
-                raise SystemExit("the compile server did not start under callgrind")
-            client_env = dict(env, WGC_SERVER="1")
-            subprocess.run([sys.executable, *argv], env=client_env, cwd=cwd, capture_output=True, check=True)
-            before = set(Path(tmp).iterdir())
-            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/client",
-                                   sys.executable, *argv], env=client_env, cwd=cwd, capture_output=True, text=True)
-            match = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
-            if match is None:
-                raise SystemExit(f"callgrind failed for {argv}:\n{done.stderr[-2000:]}")
-            children = [path for path in set(Path(tmp).iterdir()) - before if path.name.startswith("server.")]
-            if len(children) != 1:
-                raise SystemExit(f"the counted request was not run by the server under callgrind: {children}")
-            [child] = children
-            totals = re.search(r"^(?:summary|totals):\s*(\d+)", child.read_text(), re.MULTILINE)
-            assert totals is not None, child
-            return int(match.group(1)), int(totals.group(1))
-        finally:
-            subprocess.run([sys.executable, "-m", "wgc", "server", "--stop"], env=env, cwd=cwd, capture_output=True)
-            server.wait()
-            server.stdout.close()
-
-
 WARM = ("import sys; from wgc import driver; options = driver.Options(input=sys.argv[1], include_dirs=(sys.argv[2],)); "
         "results = [driver.compile(options) for _ in range(int(sys.argv[3]))]; assert results[-1].ok")
-ROWS = ("cold", "front", "warm", "server")
+ROWS = ("cold", "front", "warm")
 
 
 def rows(tree: Path, work: Path, lines: int, kinds: tuple[str, ...] = ("cold", "front")) -> dict[str, int]:
@@ -113,13 +74,6 @@ def rows(tree: Path, work: Path, lines: int, kinds: tuple[str, ...] = ("cold", "
             once = instructions(tree, ["-c", WARM, str(source), include, "1"], work)
             thrice = instructions(tree, ["-c", WARM, str(source), include, "3"], work)
             result[f"warm compile {sample} (in process)"] = (thrice - once) // 2
-    for sample in SAMPLES if "server" in kinds else ():
-        source = tree / "samples" / sample
-        if source.exists() and (tree / "wgc" / "server").is_dir():
-            client, child = served_instructions(tree, ["-m", "wgc", "compile", str(source), "-o",
-                                                       str(work / "out.spv")], work)
-            result[f"served compile {sample}: client + server child"] = client + child
-            result[f"served compile {sample}: the client alone"] = client
     if "front" in kinds:
         base = instructions(tree, ["-c", "pass"], work)
         big = work / f"frontend_{lines}.hlsl"
