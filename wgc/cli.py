@@ -91,7 +91,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "reflection_file",
                        "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
-                                               "deps_only", "cache"),
+                                               "deps_only", "cache", "server"),
     "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
@@ -169,6 +169,9 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Colour diagnostics (default: only when stderr is a terminal and NO_COLOR is unset)."),
         click.option("-fno-color-diagnostics", "color", flag_value="never", help="Never colour diagnostics."),
         click.option("-Fe", "diagnostics_file", metavar="FILE", help="Write diagnostics to FILE."),
+        click.option("--server/--no-server", "server", default=None, expose_value=False,
+                     help="Run the command on the compile server, started when none runs (default: on when "
+                     "$WGC_SERVER=1; see 'wgc server'); without one it runs in this process."),
     ]
     for decorator in reversed(decorators):
         func = decorator(func)
@@ -629,6 +632,34 @@ def cache_command(action: str) -> None:
     click.echo(f"folder:  {folder}\ncaching: {state}\nhits:    {hits}\nmisses:  {misses}\n"
                f"entries: {entries}\n"
                f"size:    {size / (1 << 20):.1f} MiB of {limit / (1 << 20):.1f} MiB (${buildcache.SIZE_ENV})")
+
+
+@cli.command("server", context_settings=CONTEXT_SETTINGS)
+@click.option("--status", "action", flag_value="status",
+              help="Show the servers of this user in the cache folder: pid, version, socket, requests, uptime.")
+@click.option("--stop", "action", flag_value="stop",
+              help="Stop every server of this user in the cache folder (each finishes its running commands).")
+@click.option("--daemon", "action", flag_value="daemon",
+              help="Start this wgc's server in the background (as a command with WGC_SERVER=1 does) and return.")
+def server_command(action: str | None) -> None:
+    """Run the compile server in the foreground, or start, show or stop servers.
+
+    \b
+    With WGC_SERVER=1 (or --server), 'wgc compile' and 'wgc inspect' hand the command to a warm
+    server of the same wgc, starting it if none runs; the server forks one process per command,
+    which runs it exactly as 'wgc' would. It stops after $WGC_SERVER_IDLE seconds without a command
+    (default 600), on 'wgc server --stop', and when wgc's files change. Socket and pid files:
+    $WGC_CACHE_DIR/server-<uid>/ (default ~/.cache/wgc/server-<uid>/).
+    """
+    from wgc.server import control
+
+    code, text, problems = control.act(action or "foreground")
+    if text:
+        click.echo(text)
+    if problems:
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, problems,
+                                 to_terminal=sys.stderr.isatty()))
+    sys.exit(code)
 
 
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:

@@ -52,6 +52,11 @@ DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature 
                       "(out of device memory, device lost, no buffer device address)")
 RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result that is not an emulated module with "
                             "its reflection")
+SERVER_IDLE_INVALID = _kind("WG0030", E, "$WGC_SERVER_IDLE (the compile server's idle timeout) is not a number of seconds")
+SERVER_FOLDER_UNUSABLE = _kind("WG0031", E, "the compile server's folder cannot be created or is not private to the user")
+SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets and fork, which this platform lacks")
+SERVER_ALREADY_RUNNING = _kind("WG0033", E, "'wgc server' found a server for this wgc already running")
+SERVER_NOT_STARTED = _kind("WG0034", E, "'wgc server --daemon' could not start the compile server")
 CACHE_SIZE_INVALID = _kind("WG0035", E, "$WGC_CACHE_MAX_SIZE (the compile cache's size limit) is not a size")
 CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be created or written: the compile runs "
                        "without it", "compile-cache")

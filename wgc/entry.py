@@ -1,14 +1,18 @@
-"""The `wgc` command's front door: a compile the cache can answer is answered here.
+"""The `wgc` command's front door: a compile the cache can answer is answered here, and one the
+compile server should run is handed to it.
 
 Stage: first code of the process (`wgc` script, `python -m wgc`).
 Input: the process arguments. Output: the exit code.
 Invariants: a cache hit (`wgc.buildcache.replay`) imports neither click nor any compiler stage, so it
-costs little more than starting Python; everything else goes to `wgc.cli.main`. A broken cache
-never breaks a command: any unexpected problem while replaying is a miss, and the compile runs.
+costs little more than starting Python; so does a command run by the compile server
+(`wgc.server.client`, with `WGC_SERVER=1` or `--server`: the cache is consulted first). Everything
+else goes to `wgc.cli.main`. A broken cache or server never breaks a command: any unexpected
+problem while replaying is a miss, and a server that cannot run the command leaves it to this process.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -27,12 +31,31 @@ def replay_from_cache(argv: list[str]) -> int | None:
         return None
 
 
+def run_on_server(argv: list[str]) -> int | None:
+    """The exit code of `argv` run by the compile server, or None (not wanted, or not run there)."""
+    if "--server" not in argv and not os.environ.get("WGC_SERVER"):
+        return None        # the usual case costs no import
+    from wgc.server import client
+
+    if not client.wanted(argv):
+        return None
+    try:
+        return client.run(argv)
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
+    except Exception:      # noqa: BLE001 - the server is an optimisation: compile here instead
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     cached = replay_from_cache(args)
     if cached is not None:
         return cached
+    served = run_on_server(args)
+    if served is not None:
+        return served
     from wgc.cli import main as command_line
 
     return command_line(None if argv is None else args, consult_cache=False)   # None: may end the process

@@ -1,0 +1,574 @@
+"""The compile server: imports and warms the compiler once, then forks one child per request.
+
+Stage: around the CLI. Input: requests on its Unix-domain socket (`wgc.server.protocol`): a
+command line, folder, environment, umask, resource limits and the client's standard input,
+output and error.
+Output: per request, a child that adopts all of these and runs the normal `wgc.cli.main`, so its
+outputs, diagnostics, colours, depfiles, atomic writes and exit status are the in-process
+command's; the server reports the child's end (exit status or signal) to the client.
+
+Invariants:
+- One server per key and user: the server holds an exclusive flock on its pid file for its whole
+  life; whoever gets it replaces a stale socket file (a killed server's) and binds, and a server
+  that finds the lock held exits ("busy"): two clients starting servers at once get one server.
+- It listens only once warm (imports done, a small compile and an inspect run, the collector's
+  survivors frozen), so a client that connects is answered at once.
+- Stale code never answers: each request carries the client's fingerprint, which must equal the
+  server's, and the server recomputes its own (its files on disk) per request and every
+  `FILE_CHECK_SECONDS` while idle; a change stops it.
+- Single-threaded (a selector loop; SIGCHLD through the wakeup descriptor), so forking is safe.
+  A child closes everything of the server (listening socket, lock, selector, other connections),
+  restores the default signal handlers and ends with `os._exit`: it never runs the server's code
+  after the command. A client that goes away while its child runs gets its child SIGTERMed (the
+  child cleans up as an interrupted compile does).
+- It stops after `$WGC_SERVER_IDLE` seconds without a request (default 600), on SIGTERM, SIGINT or
+  SIGHUP (`wgc server --stop` sends SIGTERM), and when its files change: it unlinks its socket first
+  (new clients start a new server), tells connections still queued to retry, waits for its running
+  children, then removes its pid file and releases the lock.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import gc
+import io
+import os
+import selectors
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+from wgc import buildcache
+from wgc.server import protocol
+
+FILE_CHECK_SECONDS = 2.0
+"""How often an idle server looks for a change of its own files."""
+REQUEST_SECONDS = 10.0
+"""How long the server waits for a connected client's request."""
+NOT_RUN = 125
+"""A child's exit status when it could not set up the command (the client compiled in process)."""
+
+WARM_SOURCE = """\
+struct Work { uint3 grid : SV_DispatchGrid; float4 value; };
+struct Item { uint index; };
+RWStructuredBuffer<float> Output : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(64, 1, 1)]
+void Entry(DispatchNodeInputRecord<Work> input, uint thread : SV_DispatchThreadID,
+           [MaxRecords(64)] NodeOutput<Item> Leaf) {
+    ThreadNodeOutputRecords<Item> item = Leaf.GetThreadNodeOutputRecords(1);
+    item.Get().index = thread * 2u + (uint)input.Get().value.x;
+    item.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Item> item) { Output[item.Get().index] = sqrt((float)item.Get().index); }
+"""
+
+
+class Busy(Exception):
+    """Another server holds the lock of this key (its pid, or None when unknown)."""
+
+    def __init__(self, pid: int | None) -> None:
+        super().__init__(pid)
+        self.pid = pid
+
+
+def read_pid(path: str) -> int | None:
+    try:
+        with open(path, "rb") as handle:
+            return int(handle.read().strip() or b"0") or None
+    except (OSError, ValueError):
+        return None
+
+
+class Server:
+    """One server: `claim`, `warm`, `listen`, then `serve` until it stops (see the module docstring)."""
+
+    def __init__(self, server_folder: str, server_key: str, idle: float) -> None:
+        self.folder = server_folder
+        self.key = server_key
+        self.paths = protocol.paths(server_folder, server_key)
+        self.idle = idle
+        self.fingerprint = buildcache.fingerprint()
+        self.lock_fd: int | None = None
+        self.listener: socket.socket | None = None
+        self.selector: selectors.BaseSelector | None = None
+        self.wakeup: tuple[int, int] | None = None
+        self.children: dict[int, socket.socket] = {}
+        self.served = 0
+        self.started = time.time()
+        self.last_activity = time.monotonic()
+        self.next_file_check = self.last_activity + FILE_CHECK_SECONDS
+        self.stopping: str | None = None
+
+    # ------------------------------------------------------------------ start
+
+    def claim(self) -> None:
+        """Take the lock of this key and write the pid file; `Busy` when another server holds it."""
+        while True:
+            fd = os.open(self.paths.pid, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise Busy(read_pid(self.paths.pid)) from None
+            try:
+                held, named = os.fstat(fd), os.stat(self.paths.pid)
+                if (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino):
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)               # a stopping server removed that file meanwhile: lock the new one
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.lock_fd = fd
+
+    def warm(self) -> None:
+        """Import the compiler and run a compile and an inspect, so a child starts warm."""
+        import tempfile
+
+        from wgc import cli
+
+        with tempfile.TemporaryDirectory(dir=self.folder) as temp:
+            source = os.path.join(temp, "warm.hlsl")
+            with open(source, "w", encoding="utf-8") as handle:
+                handle.write(WARM_SOURCE)
+            for command in (["compile", "--no-cache", "-MD", "-Fre", os.path.join(temp, "warm.json"),
+                             "-o", os.path.join(temp, "warm.spv"), source],
+                            ["inspect", "--format", "json", "-o", os.path.join(temp, "graph.json"),
+                             source]):
+                cli.main(command, consult_cache=False)
+        from wgc import startup_cache
+
+        startup_cache.flush()          # caches the warm-up filled: written once, not by every child
+        gc.collect()
+        gc.freeze()                    # the children share these objects' pages; the collector skips them
+
+    def listen(self) -> None:
+        """Replace a stale socket file and listen (only the lock holder gets here)."""
+        try:
+            os.unlink(self.paths.socket)
+        except FileNotFoundError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        address = protocol.Address(self.paths.socket)
+        try:
+            listener.bind(address.address)
+        except BaseException:
+            listener.close()
+            raise
+        finally:
+            address.close()
+        os.chmod(self.paths.socket, 0o600)
+        listener.listen(128)
+        listener.setblocking(False)
+        self.listener = listener
+
+    # ------------------------------------------------------------------ the loop
+
+    def serve(self) -> None:
+        """Answer requests until the server stops; then clean up."""
+        assert self.listener is not None
+        self.selector = selectors.DefaultSelector()
+        reader, writer = os.pipe()
+        os.set_blocking(reader, False)
+        os.set_blocking(writer, False)
+        self.wakeup = (reader, writer)
+        signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+            signal.signal(getattr(signal, name), lambda signum, _frame: self.stop(f"signal {signum}"))
+        self.selector.register(self.listener, selectors.EVENT_READ, self._accept)
+        self.selector.register(reader, selectors.EVENT_READ, self._drain_wakeup)
+        try:
+            while not (self.stopping and not self.children):
+                for selected, _events in self.selector.select(self._timeout()):
+                    selected.data(selected.fileobj)
+                self._reap()
+                self._check_idle()
+        finally:
+            self.close()
+
+    def _timeout(self) -> float | None:
+        if self.stopping or self.children:
+            return 1.0
+        now = time.monotonic()
+        return max(0.0, min(self.last_activity + self.idle, self.next_file_check) - now)
+
+    def _check_idle(self) -> None:
+        if self.stopping or self.children:
+            return
+        now = time.monotonic()
+        if now - self.last_activity >= self.idle:
+            self.stop("idle")
+        elif now >= self.next_file_check:
+            self.next_file_check = now + FILE_CHECK_SECONDS
+            if buildcache.compute_fingerprint() != self.fingerprint:
+                self.stop("its files changed")
+
+    def _drain_wakeup(self, fd: int) -> None:
+        try:
+            while os.read(fd, 4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                connection, _address = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                return
+            try:
+                self._handle(connection)
+            except Exception:          # one bad request never stops the server
+                connection.close()
+
+    def _handle(self, connection: socket.socket) -> None:
+        connection.setblocking(True)
+        connection.settimeout(REQUEST_SECONDS)
+        if not _same_user(connection):
+            connection.close()
+            return
+        try:
+            kind, body, fds = protocol.receive(connection)
+        except (OSError, EOFError, ValueError, TypeError):
+            connection.close()
+            return
+        if kind == protocol.STATUS:
+            protocol.send(connection, protocol.STATUS, self.report())
+            connection.close()
+            return
+        refusal = self._refusal(kind, body, fds)
+        if refusal is not None:
+            for fd in fds:
+                os.close(fd)
+            try:
+                protocol.send(connection, protocol.REFUSED, refusal)
+            finally:
+                connection.close()
+            return
+        try:
+            pid = os.fork()
+        except OSError as err:
+            for fd in fds:
+                os.close(fd)
+            protocol.send(connection, protocol.REFUSED, (False, f"fork failed: {err}"))
+            connection.close()
+            return
+        if pid == 0:
+            self._child(connection, body, fds)          # never returns
+        for fd in fds:
+            os.close(fd)
+        connection.settimeout(None)
+        self.children[pid] = connection
+        assert self.selector is not None
+        self.selector.register(connection, selectors.EVENT_READ, self._client_gone)
+        self.served += 1
+        self.last_activity = time.monotonic()
+
+    def _refusal(self, kind: bytes, body: Any, fds: list[int]) -> tuple[bool, str] | None:
+        """Why a request is not run ((retry elsewhere?, reason)), or None."""
+        if self.stopping:
+            return True, "the server is stopping"
+        if kind != protocol.COMPILE or not _well_formed(body, fds):
+            return False, "a malformed request"
+        if body["fingerprint"] != self.fingerprint:
+            return False, "another wgc"
+        if buildcache.compute_fingerprint() != self.fingerprint:
+            self.stop("its files changed")
+            return False, "its files changed"
+        return None
+
+    def _client_gone(self, connection: socket.socket) -> None:
+        """The client closed its end while its child runs: stop the child as an interrupt would."""
+        assert self.selector is not None
+        self.selector.unregister(connection)
+        for pid, held in self.children.items():
+            if held is connection:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except OSError:
+                    pass
+
+    def _reap(self) -> None:
+        while self.children:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            connection = self.children.pop(pid, None)
+            if connection is None:
+                continue
+            assert self.selector is not None
+            try:
+                self.selector.unregister(connection)
+            except KeyError:
+                pass
+            ended = (("signal", os.WTERMSIG(status)) if os.WIFSIGNALED(status)
+                     else ("exit", os.WEXITSTATUS(status)))
+            try:
+                protocol.send(connection, protocol.EXITED, ended)
+            except OSError:
+                pass
+            connection.close()
+            self.last_activity = time.monotonic()
+
+    def report(self) -> dict[str, Any]:
+        from wgc import __version__
+
+        return {"pid": os.getpid(), "version": __version__, "key": self.key, "socket": self.paths.socket,
+                "served": self.served, "running": len(self.children), "uptime": time.time() - self.started,
+                "idle": self.idle, "python": sys.executable,
+                "package": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+
+    # ------------------------------------------------------------------ stop
+
+    def stop(self, reason: str) -> None:
+        """Stop taking requests (see the module docstring); the loop ends when the children have."""
+        if self.stopping:
+            return
+        self.stopping = reason
+        listener, self.listener = self.listener, None
+        if listener is None:
+            return
+        try:
+            os.unlink(self.paths.socket)
+        except OSError:
+            pass
+        if self.selector is not None:
+            try:
+                self.selector.unregister(listener)
+            except (KeyError, ValueError):
+                pass
+        while True:                    # connections already queued: not run here, try again
+            try:
+                queued, _address = listener.accept()
+            except OSError:
+                break
+            try:
+                queued.setblocking(True)
+                queued.settimeout(REQUEST_SECONDS)
+                protocol.send(queued, protocol.REFUSED, (True, "the server is stopping"))
+            except OSError:
+                pass
+            queued.close()
+        listener.close()
+
+    def close(self) -> None:
+        self.stop("closing")
+        if self.selector is not None:
+            self.selector.close()
+            self.selector = None
+        if self.wakeup is not None:
+            signal.set_wakeup_fd(-1)
+            for fd in self.wakeup:
+                os.close(fd)
+            self.wakeup = None
+        if self.lock_fd is not None:
+            try:
+                os.unlink(self.paths.pid)
+            except OSError:
+                pass
+            os.close(self.lock_fd)
+            self.lock_fd = None
+
+    # ------------------------------------------------------------------ a child
+
+    def _child(self, connection: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
+        """In the forked child: become the client's process and run its command; never returns."""
+        try:
+            self._leave_server(connection)
+            _adopt(request, fds)
+            protocol.send(connection, protocol.RUNNING, os.getpid())
+            connection.close()
+        except BaseException as err:   # nothing was run: the client compiles in process
+            try:
+                protocol.send(connection, protocol.REFUSED, (False, f"the request could not be set up: {err}"))
+            except BaseException:
+                pass
+            os._exit(NOT_RUN)
+        os._exit(_run_command())
+
+    def _leave_server(self, connection: socket.socket) -> None:
+        """Close what belongs to the server and restore a fresh process's signal handling."""
+        signal.set_wakeup_fd(-1)
+        for name in ("SIGCHLD", "SIGTERM", "SIGHUP"):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if self.selector is not None:
+            self.selector.close()
+        if self.listener is not None:
+            self.listener.close()
+        for fd in (*(self.wakeup or ()), self.lock_fd):
+            if fd is not None:
+                os.close(fd)
+        for other in self.children.values():
+            if other is not connection:
+                other.close()
+        connection.settimeout(None)
+
+
+def _well_formed(body: Any, fds: list[int]) -> bool:
+    try:
+        return (isinstance(body, dict) and isinstance(body["argv"], list) and isinstance(body["cwd"], str)
+                and isinstance(body["env"], dict) and isinstance(body["umask"], int)
+                and isinstance(body["limits"], dict) and set(body["limits"]) <= set(protocol.LIMITS)
+                and len(body["stdio"]) == 3 and all(len(s) == 5 for s in body["stdio"])
+                and sum(bool(s[0]) for s in body["stdio"]) == len(fds))
+    except (KeyError, TypeError, IndexError):
+        return False
+
+
+def _same_user(connection: socket.socket) -> bool:
+    """Whether the peer runs as this user (Linux: SO_PEERCRED; elsewhere the private folder decides)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    try:
+        _pid, uid, _gid = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    except OSError:
+        return False
+    return uid == os.getuid()
+
+
+def _adopt(request: dict[str, Any], fds: list[int]) -> None:
+    """Make this child the client's process: its standard streams, folder, environment, umask,
+    resource limits, argv."""
+    received = list(fds)
+    for target, (is_open, *_how) in enumerate(request["stdio"]):
+        if is_open:
+            source = received.pop(0)
+            os.dup2(source, target)
+            os.close(source)
+        else:
+            try:
+                os.close(target)
+            except OSError:
+                pass
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.umask(request["umask"])
+    if request["limits"]:
+        import resource
+
+        for name, (soft, hard) in request["limits"].items():
+            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
+    sys.argv = [request["argv0"], *request["argv"]]
+    streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams        # type: ignore[misc]
+
+
+def _standard_stream(fd: int, is_open: bool, encoding: str, errors: str, line_buffering: bool,
+                     write_through: bool) -> Any:
+    """The text stream the client's Python made for standard descriptor `fd` (None when closed)."""
+    if not is_open:
+        return None
+    binary = io.open(fd, "rb" if fd == 0 else "wb", closefd=False)
+    binary.raw.name = ("<stdin>", "<stdout>", "<stderr>")[fd]       # type: ignore[attr-defined]
+    stream = io.TextIOWrapper(binary, encoding=encoding, errors=errors, newline="\n",     # type: ignore[arg-type]
+                              line_buffering=line_buffering, write_through=write_through)
+    stream.mode = "r" if fd == 0 else "w"                                                  # type: ignore[misc]
+    return stream
+
+
+def _run_command() -> int:
+    """Run the command as the `wgc` process would (`cli.main` ends the process itself after compile
+    and inspect); the exit status."""
+    try:
+        from wgc import cli
+
+        code = cli.main(None, consult_cache=False)
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 1
+    except KeyboardInterrupt:          # SIGINT before the command's own handling began
+        code = 128 + signal.SIGINT
+    except BaseException:              # cli.main reports internal errors itself; this is a last resort
+        code = 3
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        code = 120                     # what Python's own exit does when flushing fails
+    return code
+
+
+# ---------------------------------------------------------------------- starting
+
+
+def open_server() -> Server:
+    """A claimed server for this wgc; `protocol.Unavailable` (with the reason) or `Busy`."""
+    if not protocol.supported():
+        raise protocol.Unavailable("this platform lacks Unix-domain sockets or fork")
+    idle = protocol.idle_seconds()
+    if idle is None:
+        raise protocol.Unavailable(f"{protocol.IDLE_ENV}='{os.environ[protocol.IDLE_ENV]}' is not a number of seconds")
+    server = Server(protocol.folder(), protocol.key(), idle)
+    try:
+        server.claim()
+    except OSError as err:
+        raise protocol.Unavailable(f"its pid file cannot be locked: {err.strerror or err}") from None
+    return server
+
+
+def run_detached(ready_fd: int, expected_key: str) -> None:
+    """The started server's main (`client.BOOT`): claim, warm, listen, say "ready" on `ready_fd`, serve."""
+    def say(line: str) -> None:
+        try:
+            os.write(ready_fd, line.encode(errors="replace") + b"\n")
+        except OSError:
+            pass
+
+    try:
+        if protocol.key() != expected_key:
+            say("error its wgc differs from the client's (another fingerprint)")
+            return
+        server = _claim_when_free()
+        if server is None:
+            say("busy")
+            return
+        os.chdir("/")                  # keeps no build folder busy (its paths are absolute: client.BOOT)
+        log = os.open(server.paths.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(log, 2)
+        os.close(log)
+        server.warm()
+        server.listen()
+    except (protocol.Unavailable, OSError) as err:
+        say(f"error {err}")
+        return
+    except BaseException as err:       # the log has the details
+        import traceback
+
+        traceback.print_exc()
+        say(f"error {type(err).__name__}: {err}")
+        return
+    say("ready")
+    os.close(ready_fd)
+    server.serve()
+
+
+def _claim_when_free() -> Server | None:
+    """A claimed server, or None when another one serves this key (or is starting)."""
+    deadline = time.monotonic() + 5.0
+    while True:
+        try:
+            return open_server()
+        except Busy:
+            pass
+        try:                           # one that serves: use it
+            protocol.connect(protocol.paths(protocol.folder(), protocol.key()).socket).close()
+            return None
+        except OSError as err:
+            if err.errno not in (errno.ENOENT, errno.ECONNREFUSED) or time.monotonic() > deadline:
+                return None            # starting (it listens once warm) or stopping and not gone yet
+        time.sleep(0.05)

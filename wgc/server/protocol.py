@@ -1,0 +1,235 @@
+"""The compile server's shared ground: where a server lives, which wgc it is, and its messages.
+
+Stage: around the CLI (the compile server); imported by the thin client, so it uses the standard
+library, `wgc.buildcache` (the fingerprint) and `wgc.startup_cache` (the cache folder) only.
+Input: the environment (the cache folder), this interpreter and wgc's installed files.
+Output: `folder()` (created private), `key()`, `Paths` of one server, message framing
+(`send`/`receive`) over a Unix-domain stream socket with descriptors passed as SCM_RIGHTS.
+
+Invariants:
+- One folder per user: `<cache folder>/server-<uid>`, mode 0700, owned by the user and not a link;
+  `folder()` refuses any other (`Unavailable`), so another user can neither listen in nor answer.
+- A server is named by `key()`: a digest of the protocol, wgc's fingerprint (every file of the
+  package, the grammar, the installed distributions, Python's version: `buildcache.fingerprint`),
+  the interpreter and its start-up settings (flags, -X and -W options, file-system and locale
+  encodings). A client
+  only ever talks to a server of its own key, so a changed wgc is never answered by stale code.
+- Files of a server: `<key>.sock` (0600, the socket), `<key>.pid` (0600, the server's pid,
+  locked with flock for the server's whole life: held means alive; a socket without a locked pid
+  file is stale), `<key>.log` (the server's own standard error).
+- A message is one kind byte, a 4-byte length and a marshalled body; descriptors travel with its
+  first byte. Bodies are plain data (dicts, lists, strings, numbers, bytes).
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+import sys
+
+TYPE_CHECKING = False   # not `typing`'s: the client does without it (4 ms)
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import _socket
+except ImportError:                  # pragma: no cover - a Python without sockets
+    _socket = None                   # type: ignore[assignment]
+
+PROTOCOL = 1
+SWITCH_ENV = "WGC_SERVER"
+IDLE_ENV = "WGC_SERVER_IDLE"
+DEFAULT_IDLE_SECONDS = 600.0
+ON_VALUES = ("1", "yes", "true", "on")
+
+# message kinds
+COMPILE = b"C"           # client -> server: run a command (body: the request), descriptors 0-2
+STATUS = b"S"            # client -> server: report (reply: STATUS with the report)
+RUNNING = b"P"           # server child -> client: the command runs (body: the child's pid)
+EXITED = b"X"            # server -> client: the command ended (body: ("exit", code) or ("signal", number))
+REFUSED = b"R"           # server -> client: not run (body: the reason); the client compiles in process
+
+_HEADER = 5
+MAX_BODY = 64 << 20
+MAX_DESCRIPTORS = 3
+
+
+LIMITS = ("RLIMIT_CORE", "RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_NOFILE", "RLIMIT_AS")
+"""The resource limits a client passes on (its child sets them, or refuses the request)."""
+
+
+def limits() -> dict[str, tuple[int, int]]:
+    """This process's `LIMITS` (those the platform has)."""
+    try:
+        import resource
+    except ImportError:              # pragma: no cover - not POSIX
+        return {}
+    return {name: resource.getrlimit(getattr(resource, name)) for name in LIMITS if hasattr(resource, name)}
+
+
+class Unavailable(Exception):
+    """The server cannot be used here; the message says why (the client then compiles in process)."""
+
+
+def supported() -> bool:
+    """Whether this platform has what the server needs: Unix-domain sockets, descriptor passing, fork."""
+    return (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
+            and hasattr(os, "fork") and hasattr(os, "getuid"))
+
+
+def switched_on() -> bool:
+    return os.environ.get(SWITCH_ENV, "").strip().lower() in ON_VALUES
+
+
+def idle_seconds() -> float | None:
+    """$WGC_SERVER_IDLE (seconds, a decimal number > 0), the default when unset; None when malformed."""
+    text = os.environ.get(IDLE_ENV, "").strip()
+    if not text:
+        return DEFAULT_IDLE_SECONDS
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0 < value < float("inf") else None
+
+
+def folder() -> str:
+    """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
+    from wgc import startup_cache
+
+    path = os.path.abspath(os.path.join(startup_cache.folder(), f"server-{os.getuid()}"))
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        info = os.lstat(path)
+    except OSError as err:
+        raise Unavailable(f"'{path}' cannot be created: {err.strerror or err}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise Unavailable(f"'{path}' is not a folder")
+    if info.st_uid != os.getuid():
+        raise Unavailable(f"'{path}' belongs to another user")
+    if info.st_mode & 0o077:
+        raise Unavailable(f"'{path}' is open to other users (mode {stat.S_IMODE(info.st_mode):04o}; 0700 expected)")
+    return path
+
+
+def _locale_encoding() -> str:
+    try:
+        import _locale
+
+        return str(_locale.getencoding())     # type: ignore[attr-defined]
+    except (ImportError, AttributeError):     # pragma: no cover - before Python 3.11
+        return ""
+
+
+def key() -> str:
+    """This wgc's server key (hex): see the module docstring."""
+    from wgc.buildcache import _digest, fingerprint
+
+    identity = (PROTOCOL, fingerprint(), sys.executable, tuple(sys.flags), sorted(map(str, sys._xoptions.items())),
+                list(sys.warnoptions), sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), _locale_encoding())
+    return _digest(marshal.dumps(identity)).hex()[:24]
+
+
+class Paths:
+    """The files of one server."""
+
+    def __init__(self, socket: str, pid: str, log: str) -> None:
+        self.socket, self.pid, self.log = socket, pid, log
+
+
+def paths(server_folder: str, server_key: str) -> Paths:
+    base = os.path.join(server_folder, server_key)
+    return Paths(base + ".sock", base + ".pid", base + ".log")
+
+
+SUN_PATH_MAX = 100
+"""A socket path longer than this (bytes) does not fit sockaddr_un everywhere: reached through /proc."""
+
+
+class Address:
+    """A socket path as bind/connect can take it: itself, or, when too long, through a descriptor of
+    its folder (/proc/self/fd/N/name, Linux). Close it after use."""
+
+    def __init__(self, path: str) -> None:
+        self._folder_fd: int | None = None
+        self.address = path
+        if len(os.fsencode(path)) > SUN_PATH_MAX:
+            if not os.path.isdir("/proc/self/fd"):
+                raise Unavailable(f"the socket path '{path}' is too long for this system")
+            self._folder_fd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            self.address = f"/proc/self/fd/{self._folder_fd}/{os.path.basename(path)}"
+
+    def close(self) -> None:
+        if self._folder_fd is not None:
+            os.close(self._folder_fd)
+            self._folder_fd = None
+
+
+def new_socket() -> Any:
+    return _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+
+
+def connect(path: str) -> Any:
+    """A socket connected to the server at `path`; OSError (ENOENT, ECONNREFUSED: none listens)."""
+    address = Address(path)
+    connection = new_socket()
+    try:
+        connection.connect(address.address)
+    except BaseException:
+        connection.close()
+        raise
+    finally:
+        address.close()
+    return connection
+
+
+def send(connection: Any, kind: bytes, body: Any, descriptors: tuple[int, ...] = ()) -> None:
+    data = marshal.dumps(body)
+    message = kind + len(data).to_bytes(4, "big") + data
+    ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder)
+                                                                    for fd in descriptors))] if descriptors else []
+    sent = connection.sendmsg([message], ancillary)
+    if sent < len(message):
+        connection.sendall(message[sent:])
+
+
+def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
+    """(kind, body, descriptors) of the next message; EOFError when the peer closed first, ValueError
+    when the message is malformed (its descriptors are closed then)."""
+    space = _socket.CMSG_SPACE(MAX_DESCRIPTORS * 4)
+    head, ancillary, _flags, _address = connection.recvmsg(_HEADER, space)
+    descriptors: list[int] = []
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            usable = len(data) - len(data) % 4
+            descriptors += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, usable, 4)]
+    try:
+        while len(head) < _HEADER:
+            more = connection.recv(_HEADER - len(head))
+            if not more:
+                break
+            head += more
+        if not head:
+            raise EOFError("the peer closed the connection")
+        if len(head) < _HEADER:
+            raise ValueError("a truncated message")
+        size = int.from_bytes(head[1:], "big")
+        if size > MAX_BODY:
+            raise ValueError("a message too large")
+        chunks = []
+        while size:
+            chunk = connection.recv(min(size, 1 << 20))
+            if not chunk:
+                raise ValueError("a truncated message")
+            chunks.append(chunk)
+            size -= len(chunk)
+        return head[:1], marshal.loads(b"".join(chunks)), descriptors
+    except BaseException:
+        for fd in descriptors:
+            os.close(fd)
+        raise
