@@ -25,8 +25,9 @@ How it works:
   compiled regular expressions) is pickled in `wgc.startup_cache` ("hlsl-parser", keyed by the
   grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process loads
   it from there (a tenth of the instructions of a cold compile) instead of building it (several
-  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading)
-  and the post-lexer (each process has its own), and stores each regular expression with its
+  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
+  it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
+  process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
@@ -44,6 +45,7 @@ import collections
 import gc
 import hashlib
 import io
+import marshal
 import math
 import operator
 import os
@@ -342,8 +344,9 @@ _INT_SUFFIXES = frozenset({"", "u", "l", "ul", "lu", "ll", "ull", "llu"})
 class AstBuilder:
     """Transformer callbacks: each returns the AST node for one grammar rule.
 
-    `_make_transformer` turns this into a lark `Transformer` whose methods get
-    `(meta, children)`; a rule without a method here is a bug (it raises).
+    The reduction callbacks (`_install_callbacks`) call the method named after the rule with
+    `(meta, children)`, `meta` being the rule's extent `(start, end)` in the text; a rule without
+    a method here is a bug (it raises).
     """
 
     def __init__(self) -> None:
@@ -354,10 +357,12 @@ class AstBuilder:
         self.locations: Locations = FileLocations(SourceFile("<none>", ""))
         self.diagnostics: list[Diagnostic] = []
 
-    def _span(self, meta: Any) -> Span:
-        if meta.empty:
+    def _span(self, meta: tuple[Any, Any]) -> Span:
+        """The span of a rule's extent, `meta` = (start, end) in the text ((None, None): it matched nothing)."""
+        start, end = meta
+        if start is None:
             return self.locations.span(0, 0)
-        return self.locations.span(meta.start_pos, meta.end_pos)
+        return self.locations.span(start, end)
 
     def _tok_span(self, tok: Any) -> Span:
         return self.locations.span(tok.start_pos, tok.end_pos)
@@ -958,15 +963,6 @@ class _Spliced(_Value):
     """The children of an inlined helper rule (`_rule`, `x*`), spliced into the parent's."""
 
 
-class _Meta:
-    """What the builder methods need of a rule's extent (lark's `meta` has the same names)."""
-
-    __slots__ = ("start_pos", "end_pos", "empty")
-
-    def __init__(self, start: int | None, end: int | None) -> None:
-        self.start_pos, self.end_pos, self.empty = start, end, start is None
-
-
 def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
     """Replace lark's tree-building reduction callbacks with ones that call `builder` directly.
 
@@ -974,70 +970,135 @@ def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
     out, `_rule`s spliced in, `None` for absent `[optional]` parts, `?rule` with one child
     replaced by that child) but skip the intermediate tree and carry text positions, which
     is several times faster than building a tree with `propagate_positions` and
-    transforming it afterwards.
+    transforming it afterwards.  The callbacks are generated (`_callback_table`) when the
+    parser is built and their compiled code is cached with it.
     """
     lalr = lark_parser.parser.parser.parser
-    lalr.callbacks = {rule: _callback_for(rule, builder) for rule in lalr.callbacks}
-
-
-def _callback_for(rule: Any, builder: AstBuilder) -> Any:
-    name = rule.alias or rule.options.template_source or rule.origin.name
-    inline = name.startswith("_")
-    expand_single = bool(rule.options.expand1) and not rule.alias
-    method = None if inline else getattr(builder, name, None)
-    if method is None and not inline and not expand_single:
-        raise AssertionError(f"no AST builder for grammar rule {name!r}")
-    include = _included_children(rule)
-    trailing_nones = include.pop()[2]
-    if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
-        return operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
-
-    plain = not trailing_nones and not any(splice or nones for _index, splice, nones in include)
-    indices = tuple(index for index, _splice, _nones in include)
-    take_all = plain and indices == tuple(range(len(rule.expansion)))
-
-    def callback(children: list[Any]) -> Any:
-        # the extent: the first child's start and the last child's end that are known (tokens and
-        # `_Value`s both have `start_pos`/`end_pos`; an absent `[optional]` part is None)
-        start = end = None
-        for child in children:
-            if child is not None:
-                start = child.start_pos
-                if start is not None:
-                    break
-        for child in reversed(children):
-            if child is not None:
-                end = child.end_pos
-                if end is not None:
-                    break
-        if take_all:
-            kept = children
-        elif plain:
-            kept = [children[index] for index in indices]
+    table = getattr(lark_parser, "wgc_callbacks", None)
+    if table is None:   # a parser that was not built by `_built_parser`
+        table = _callback_table(list(lalr.callbacks), builder)
+    code, plans = table
+    makers: dict[str, Any] = {}
+    exec(marshal.loads(code), {}, makers)  # noqa: S102 - the code `_callback_table` generated
+    callbacks = {}
+    for rule, plan in zip(lalr.callbacks, plans):
+        if plan is None:
+            callbacks[rule] = operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
         else:
-            kept = []
-            for index, splice, nones in include:
-                if nones:
-                    kept.extend([None] * nones)
-                child = children[index]
-                if splice:
-                    if kept:
-                        kept.extend(child.value)
-                    else:  # take the list over: copying it would make `x (op x)*` quadratic
-                        kept = child.value
-                else:
-                    kept.append(child)
-            if trailing_nones:
-                kept.extend([None] * trailing_nones)
-        if inline:
-            return _Spliced(kept, start, end, name)
-        if expand_single and len(kept) == 1:
-            return kept[0]
-        assert method is not None
-        values = [c.value if type(c) is _Value else c for c in kept]
-        return _Value(method(_Meta(start, end), values), start, end, name)
+            maker, name = plan
+            method = None if name.startswith("_") else getattr(builder, name, None)
+            callbacks[rule] = makers[maker](method, name, _Value, _Spliced)
+    lalr.callbacks = callbacks
 
-    return callback
+
+def _callback_table(rules: list[Any], builder: AstBuilder) -> tuple[bytes, list[tuple[str, str] | None]]:
+    """The reduction callbacks of `rules`: (the marshalled code of a module that defines one
+    `make_N(method, name, _Value, _Spliced) -> callback` per shape of rule, `_callback_source`;
+    per rule, None for `?a: b` (the child itself) or the name of its maker and the rule's name)."""
+    sources: dict[str, str] = {}
+    plans: list[tuple[str, str] | None] = []
+    for rule in rules:
+        name = str(rule.alias or rule.options.template_source or rule.origin.name)
+        inline = name.startswith("_")
+        expand_single = bool(rule.options.expand1) and not rule.alias
+        if not inline and not expand_single and getattr(builder, name, None) is None:
+            raise AssertionError(f"no AST builder for grammar rule {name!r}")
+        include = _included_children(rule)
+        trailing_nones = include.pop()[2]
+        if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
+            plans.append(None)
+            continue
+        kind = "inline" if inline else "expand" if expand_single else "method"
+        source = _callback_source(tuple(symbol.is_term for symbol in rule.expansion), tuple(include),
+                                  trailing_nones, kind)
+        maker = sources.setdefault(source, f"make_{len(sources)}")
+        plans.append((maker, name))
+    module = "".join(source.replace("def make(", f"def {maker}(", 1) for source, maker in sources.items())
+    return marshal.dumps(compile(module, "<wgc reduction callbacks>", "exec")), plans
+
+
+def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool, int], ...], trailing_nones: int,
+                     kind: str) -> str:
+    """The source of `make(method, name, _Value, _Spliced) -> callback` for the rules of one shape.
+
+    `terminals`: per symbol of the expansion, is it a terminal (its child a token, which always has
+    a position); `include` and `trailing_nones`: what `_included_children` says; `kind`: "inline"
+    (a `_rule`, whose kept children go to its parent as a `_Spliced`), "expand" (a `?rule`: one
+    kept child stands for it, else as "method") or "method" (the builder method's result as a
+    `_Value`, or an AssertionError where the rule has none).  The callback does what the rules of
+    `_install_callbacks` say, written out for the shape: the children unpacked by position, the
+    extent from the first and the last child that has one, the kept children as a list display.
+    One generic function with loops over `include` per call cost twice as much (0.2 s more on
+    benchmarks/frontend.py's 20,000-line file).
+    """
+    count = len(terminals)
+    body: list[str] = []
+    if count == 1:
+        body.append("c0 = children[0]")
+    elif count:
+        body.append(", ".join(f"c{i}" for i in range(count)) + ", = children")
+
+    def extent(var: str, attribute: str, order: range) -> None:
+        """`var` = the `attribute` of the first child in `order` that has one (not None)."""
+        branches = 0
+        for i in order:
+            if terminals[i]:
+                body.append(f"else: {var} = c{i}.{attribute}" if branches else f"{var} = c{i}.{attribute}")
+                return
+            body.append(f"{'elif' if branches else 'if'} c{i} is not None and ({var} := c{i}.{attribute}) is not None:"
+                        " pass")
+            branches += 1
+        body.append(f"else: {var} = None" if branches else f"{var} = None")
+
+    def unwrapped(item: str) -> str:
+        return f"({item}.value if type({item}) is _Value else {item})"
+
+    spliced = any(splice for _index, splice, _nones in include)
+    if not spliced:
+        raw: list[str] = []
+        for index, _splice, nones in include:
+            raw.extend(["None"] * nones)
+            raw.append(f"c{index}")
+        raw.extend(["None"] * trailing_nones)
+        if kind == "expand" and len(raw) == 1:
+            body.append(f"return {raw[0]}")   # the one kept child stands for the rule
+            return _callback_function(body)
+        if kind == "inline":
+            body.append(f"kept = [{', '.join(raw)}]")
+        else:
+            values = [item if item == "None" or terminals[int(item[1:])] else unwrapped(item) for item in raw]
+            body.append(f"values = [{', '.join(values)}]")
+    else:
+        started = False   # is `kept` bound yet
+        for index, splice, nones in include:
+            if nones:
+                body.append(f"kept.extend({(None,) * nones!r})" if started else f"kept = {[None] * nones!r}")
+                started = True
+            if splice:
+                # the first: take the list over (copying it would make `x (op x)*` quadratic)
+                body.append(f"kept.extend(c{index}.value)" if started else f"kept = c{index}.value")
+            else:
+                body.append(f"kept.append(c{index})" if started else f"kept = [c{index}]")
+            started = True
+        if trailing_nones:
+            body.append(f"kept.extend({(None,) * trailing_nones!r})")
+        if kind == "expand":
+            body.append("if len(kept) == 1: return kept[0]")
+        if kind != "inline":
+            body.append(f"values = [{unwrapped('v')} for v in kept]")
+    extent("start", "start_pos", range(count))
+    extent("end", "end_pos", range(count - 1, -1, -1))
+    if kind == "inline":
+        body.append("return _Spliced(kept, start, end, name)")
+    else:
+        body.append("if method is None: raise AssertionError(f'no AST builder for grammar rule {name!r}')")
+        body.append("return _Value(method((start, end), values), start, end, name)")
+    return _callback_function(body)
+
+
+def _callback_function(body: list[str]) -> str:
+    return "\n".join(["def make(method, name, _Value, _Spliced):", " def callback(children):",
+                      *(f"  {line}" for line in body), " return callback", ""])
 
 
 def _included_children(rule: Any) -> list[tuple[int, bool, int]]:
@@ -1085,21 +1146,26 @@ def grammar_text() -> str:
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual", "maybe_placeholders": True}
 PARSER_CACHE = "hlsl-parser"
 """The `wgc.startup_cache` name of the built parser (LALR tables and lexers, pickled)."""
-PARSER_CACHE_FORMAT = 3
+PARSER_CACHE_FORMAT = 4
 """Changes with what `_built_parser` stores (a checkout between two versions keeps its caches apart)."""
 
 
 def _parser_cache_key(grammar: str) -> str:
     """Everything the pickled parser depends on: the grammar's content, lark's, Python's and wgc's
-    versions (wgc's code decides what is pickled) and the options it is built with."""
+    versions (wgc's code decides what is pickled), the options it is built with and the code that
+    generates the reduction callbacks (their code is stored with it: a checkout that edits it
+    must not load the code of the edit before)."""
     import sys
 
     import lark
 
     import wgc
 
+    generator = hashlib.sha256(b"".join(marshal.dumps(function.__code__) for function in (
+        _callback_table, _callback_source, _callback_function, _included_children))).hexdigest()
     return (f"format {PARSER_CACHE_FORMAT}; wgc {wgc.__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
-            f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}")
+            f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}; "
+            f"callback generator sha256 {generator}")
 
 
 def _by_name() -> dict[str, Any]:
@@ -1192,12 +1258,14 @@ def _build_lexers(parser: Any) -> None:
 
 def _built_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
     """lark's parser for `grammar`, built from scratch (about a second) and stored in the cache
-    without its reduction callbacks (`_install_callbacks` puts wgc's in place after loading)."""
+    without its reduction callbacks (`_install_callbacks` puts wgc's in place after loading) but
+    with their generated code (`wgc_callbacks`, from `_callback_table`)."""
     from lark import Lark
 
     parser: Any = Lark(grammar, postlex=postlex, **LARK_OPTIONS)
     _build_lexers(parser)
     lalr = parser.parser.parser.parser
+    parser.wgc_callbacks = _callback_table(list(lalr.callbacks), AstBuilder())   # their code, without functions
     lalr.callbacks = dict.fromkeys(lalr.callbacks)          # the rules, without lark's tree builders
     parser._callbacks = parser.parser.parser_conf.callbacks = {}
     parser._parse_tree_builder = None
@@ -1377,12 +1445,13 @@ class _Actions(dict):  # type: ignore[type-arg]
         from lark.parsers.lalr_analysis import Shift
 
         row: dict[str, tuple[bool, Any]] = {}
-        for symbol, (action, arg) in self.states[state].items():
+        for name, (action, arg) in self.states[state].items():
+            symbol = str(name)   # lark's names may be its Tokens, whose `==` (each lookup's) is Python code
             if action is Shift:
                 row[symbol] = (True, arg)
             else:
                 if arg not in self.reductions:
-                    self.reductions[arg] = (len(arg.expansion), arg.origin.name, self.callbacks[arg])
+                    self.reductions[arg] = (len(arg.expansion), str(arg.origin.name), self.callbacks[arg])
                 row[symbol] = (False, self.reductions[arg])
         self[state] = row
         return row
