@@ -749,3 +749,25 @@ def test_span_shortcut_answers_as_the_general_mapping(project, monkeypatch: pyte
     general = [locations.span(start, end) for start, end in pairs]
     assert quick == general
     assert len(pairs) / 4 < taken < len(pairs)   # both paths were taken
+
+
+def test_span_shortcut_of_plain_runs_answers_as_its_bisection(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut answers from a table of the plain runs (segments copied from a file without
+    `#line`) and the run of the last call; it must answer every (start, end) as the bisecting
+    arithmetic does, in text order and in an order that jumps between runs."""
+    result = project({
+        "inc.hlsl": "float inc_a;\n#line 40 \"virtual.hlsl\"\nfloat inc_b = TWICE(2);\n",
+        "main.hlsl": "#define TWICE(x) ((x) * 2)\n#define N 4\nstatic uint a[N] = { TWICE(1), 2, 3, 4 };\n"
+                     "#include \"inc.hlsl\"\nfloat b = N + TWICE(N);\n#include \"inc.hlsl\"\n"
+                     "#include \"plain.hlsl\"\nfloat c;  // done\n",
+        "plain.hlsl": "float p0;\nfloat p1 = TWICE(p0) + N;\n"})
+    locations = result.locations
+    size = len(result.text)
+    pairs = [(start, end) for start in range(0, size + 2) for end in range(start, min(start + 40, size + 3))]
+    pairs += pairs[::-7]
+    quick = [locations._within_one_segment(start, end) for start, end in pairs]
+    plain = sum(run is not None for run in locations._runs)
+    assert 0 < plain < len(locations._runs)   # plain runs and others (macros, `#line`)
+    bisected = [locations._within_one_segment_bisected(start, end) for start, end in pairs]
+    assert quick == bisected
+    assert len(pairs) / 4 < sum(span is not None for span in quick) < len(pairs)
