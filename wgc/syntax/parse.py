@@ -983,12 +983,16 @@ def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
     callbacks = {}
     for rule, plan in zip(lalr.callbacks, plans):
         if plan is None:
-            callbacks[rule] = operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
+            callbacks[rule] = _PASS_THROUGH
         else:
             maker, name = plan
             method = None if name.startswith("_") else getattr(builder, name, None)
             callbacks[rule] = makers[maker](method, name, _Value, _Spliced)
     lalr.callbacks = callbacks
+
+
+_PASS_THROUGH = operator.itemgetter(0)
+"""The callback of `?a: b`: the child stands for the rule, positions and all."""
 
 
 def _callback_table(rules: list[Any], builder: AstBuilder) -> tuple[bytes, list[tuple[str, str] | None]]:
@@ -1334,6 +1338,8 @@ class _FastParser:
         [self.end] = table.end_states.values()
         self.actions = _Actions(table.states, lalr.callbacks)
         self.scanners: dict[int, tuple[Any, ...]] = {}
+        self.unit_chains: dict[tuple[int, int, str], int] = {}
+        """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
         """(regexes, ignored types, callbacks, keyword memo) of the state's lexer, built on first use."""
@@ -1358,6 +1364,7 @@ class _FastParser:
         blank_run: Any = _BLANK_RUN.match   # matches wherever text[pos] is a blank
         state_stack = [self.start]
         value_stack: list[Any] = []
+        unit_chains = self.unit_chains
         size = len(text)
         pos = 0
 
@@ -1401,13 +1408,25 @@ class _FastParser:
             for tok in postlex.process(tokens()):
                 kind = tok.type
                 while True:
-                    action = actions[state_stack[-1]].get(kind)
+                    top = state_stack[-1]
+                    action = actions[top].get(kind)
                     if action is None:
                         return _FAILED
-                    if action[0]:
+                    tag = action[0]
+                    if tag:
                         state_stack.append(action[1])
                         value_stack.append(tok)
                         break
+                    if tag is None:
+                        # `?a: b` passes its child up: the value stack stays, the state that
+                        # the chain of such reductions ends in is looked up (more than half of
+                        # the reductions are these, in chains of five on average)
+                        key = (state_stack[-2], top, kind)
+                        state = unit_chains.get(key)
+                        if state is None:
+                            state = unit_chains[key] = self._after_pass_throughs(*key)
+                        state_stack[-1] = state
+                        continue
                     count, origin, callback = action[1]
                     if count:
                         children = value_stack[-count:]
@@ -1423,18 +1442,31 @@ class _FastParser:
             action = actions[state_stack[-1]].get("$END")
             if action is None or action[0]:
                 return _FAILED
-            count, origin, callback = action[1]
-            if count:
-                children = value_stack[-count:]
-                del state_stack[-count:]
-                del value_stack[-count:]
+            if action[0] is None:
+                state_stack[-1] = actions[state_stack[-2]][action[1]][1]
             else:
-                children = []
-            value = callback(children)
-            state_stack.append(actions[state_stack[-1]][origin][1])
-            value_stack.append(value)
+                count, origin, callback = action[1]
+                if count:
+                    children = value_stack[-count:]
+                    del state_stack[-count:]
+                    del value_stack[-count:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(actions[state_stack[-1]][origin][1])
             if state_stack[-1] == self.end:
-                return value
+                return value_stack[-1]
+
+    def _after_pass_throughs(self, below: int, top: int, kind: str) -> int:
+        """The state on top of `below` after the pass-through reductions (`?a: b`) that the
+        parser makes in state `top` before token `kind`, one after another (each replaces the
+        top state by `below`'s goto on its rule)."""
+        actions = self.actions
+        action = actions[top].get(kind)
+        while action is not None and action[0] is None:
+            top = actions[below][action[1]][1]
+            action = actions[top].get(kind)
+        return top
 
 
 _BLANKS = frozenset(" \t\f\r\n")
@@ -1443,9 +1475,10 @@ _BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
 
 
 class _Actions(dict):  # type: ignore[type-arg]
-    """Parser state -> {symbol: (True, next state) to shift, or (False, (size, rule name, callback))
-    to reduce}: lark's table rows in the shape the loop reads, each converted when the parser
-    first reaches its state (a compile meets a fraction of the grammar's states)."""
+    """Parser state -> {symbol: (True, next state) to shift, (False, (size, rule name, callback))
+    to reduce, or (None, rule name) to reduce by a rule whose one child stands for it (`?a: b`,
+    the `_PASS_THROUGH` callback)}: lark's table rows in the shape the loop reads, each converted
+    when the parser first reaches its state (a compile meets a fraction of the grammar's states)."""
 
     def __init__(self, states: dict[int, dict[str, tuple[Any, Any]]], callbacks: dict[Any, Any]) -> None:
         super().__init__()
@@ -1453,14 +1486,16 @@ class _Actions(dict):  # type: ignore[type-arg]
         self.callbacks = callbacks
         self.reductions: dict[Any, tuple[int, str, Any]] = {}
 
-    def __missing__(self, state: int) -> dict[str, tuple[bool, Any]]:
+    def __missing__(self, state: int) -> dict[str, tuple[bool | None, Any]]:
         from lark.parsers.lalr_analysis import Shift
 
-        row: dict[str, tuple[bool, Any]] = {}
+        row: dict[str, tuple[bool | None, Any]] = {}
         for name, (action, arg) in self.states[state].items():
             symbol = str(name)   # lark's names may be its Tokens, whose `==` (each lookup's) is Python code
             if action is Shift:
                 row[symbol] = (True, arg)
+            elif self.callbacks[arg] is _PASS_THROUGH:
+                row[symbol] = (None, str(arg.origin.name))
             else:
                 if arg not in self.reductions:
                     self.reductions[arg] = (len(arg.expansion), str(arg.origin.name), self.callbacks[arg])
