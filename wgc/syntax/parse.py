@@ -141,6 +141,11 @@ _DECLARATION_START = frozenset({"LPAR", "COMMA", "LBRACE", "SEMI", "RBRACE", "IN
 _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
+_RENAMED_OR_COUNTED = frozenset({"IDENT", "LT", "GT", "RSHIFT", "LPAR", "LSQB", "RPAR", "RSQB", "SEMI", "LBRACE",
+                                 "RBRACE", "TYPEDEF"})
+"""The token kinds that `TypeNamePostLexer.process` renames or that change its state (nesting, typedefs)."""
+
+
 class TypeNamePostLexer:
     """Renames IDENT/LT/GT/RSHIFT tokens to TYPE_NAME/TLT/TGT (see the module docstring)."""
 
@@ -153,12 +158,14 @@ class TypeNamePostLexer:
         self.text = text
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
         self.template_functions: set[str] = set()
-        self.last: Any = None
         self.recent: collections.deque[Any] = collections.deque(maxlen=4)
 
-    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+    def process(self, stream: Iterator[Any], remember: bool = True) -> Iterator[Any]:
+        """The tokens of `stream`, renamed; `remember`: keep the last few for `token_before` (what
+        lark's parse needs for its errors; the fast loop leaves errors to lark)."""
         from lark import Token
 
+        remembered = self.recent.append
         types = self.types
         template_stack: list[int] = []
         depth = 0
@@ -168,8 +175,16 @@ class TypeNamePostLexer:
         after_template_header = False
         prev_type = None
         prev2_type = None
+        last: Any = None
         for tok in stream:
             kind = tok.type
+            if kind not in _RENAMED_OR_COUNTED:   # most tokens: only remembered as the previous one
+                prev2_type, prev_type = prev_type, kind
+                last = tok
+                if remember:
+                    remembered(tok)
+                yield tok
+                continue
             if kind == "IDENT":
                 value = tok.value
                 if prev_type == "DOT":  # member names are never types
@@ -197,7 +212,7 @@ class TypeNamePostLexer:
                 if prev_type in ("TYPE_NAME", "TEMPLATE") or (
                     prev_type == "IDENT" and prev2_type in _KEYWORD_NAME_POSITION  # `struct S<int>` specialised
                 ) or (
-                    prev_type == "IDENT" and self._template_call_follows(self.last.value, tok.end_pos)
+                    prev_type == "IDENT" and self._template_call_follows(last.value, tok.end_pos)
                 ):
                     kind = "TLT"
                     template_stack.append(depth)
@@ -212,7 +227,9 @@ class TypeNamePostLexer:
                 first = Token.new_borrow_pos("TGT", ">", tok)
                 first.end_pos = tok.start_pos + 1
                 first.end_column = tok.column + 1
-                self._emitted(first)
+                last = first
+                if remember:
+                    remembered(first)
                 yield first
                 if template_stack and template_stack[-1] == depth:
                     template_stack.pop()
@@ -222,7 +239,9 @@ class TypeNamePostLexer:
                 second = Token(second_kind, ">", tok.start_pos + 1, tok.line, tok.column + 1,
                                tok.end_line, tok.end_column, tok.end_pos)
                 prev2_type, prev_type = "TGT", second_kind
-                self._emitted(second)
+                last = second
+                if remember:
+                    remembered(second)
                 yield second
                 continue
             elif kind in ("LPAR", "LSQB"):
@@ -250,13 +269,11 @@ class TypeNamePostLexer:
                 template_header_open = False
                 after_template_header = True
                 prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
-            self._emitted(tok)
+            last = tok
+            if remember:
+                remembered(tok)
             yield tok
         del prev2_type
-
-    def _emitted(self, tok: Any) -> None:
-        self.last = tok
-        self.recent.append(tok)
 
     def token_before(self, position: int) -> Any:
         """The last token handed to the parser that starts before `position` (None if none)."""
@@ -1405,7 +1422,7 @@ class _FastParser:
                 yield tok
 
         try:
-            for tok in postlex.process(tokens()):
+            for tok in postlex.process(tokens(), remember=False):
                 kind = tok.type
                 while True:
                     top = state_stack[-1]
