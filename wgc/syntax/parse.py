@@ -42,6 +42,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import collections
+import functools
 import gc
 import hashlib
 import io
@@ -815,6 +816,8 @@ class AstBuilder:
         tok = children[0]
         text = str(tok)
         span = self._span(meta)
+        if text.isdecimal() and (text[0] != "0" or len(text) == 1) and len(text) < 20:
+            return ast.IntLiteral(span, int(text), "", text)   # most literals: decimal, no suffix, < 2**64
         digits = text.rstrip("uUlL")
         suffix = text[len(digits):].lower()
         if suffix not in _INT_SUFFIXES:
@@ -1359,7 +1362,9 @@ class _FastParser:
         """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
-        """(regexes, ignored types, callbacks, keyword memo) of the state's lexer, built on first use."""
+        """(match, ignored types, callbacks, keyword memo) of the state's lexer, built on first use:
+        `match(text, pos)` is the first match of its regular expressions (lark makes one unless the
+        terminals are too many for one), None if none matches."""
         from lark.lexer import UnlessCallback
 
         lexer = self.lexers[state]
@@ -1368,7 +1373,9 @@ class _FastParser:
         assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
         assert not lexer.ignore_types & lexer.callback.keys()
         keywords: dict[str, str] = {}
-        found = (tuple(scanner._mres), lexer.ignore_types, lexer.callback, keywords)
+        regexes = tuple(scanner._mres)
+        found = (regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
+                 lexer.ignore_types, lexer.callback, keywords)
         self.scanners[state] = found
         return found
 
@@ -1396,11 +1403,8 @@ class _FastParser:
                         break
                 state = state_stack[-1]
                 scanner = scanners.get(state) or self._scanner(state)
-                for regex in scanner[0]:
-                    m = regex.match(text, pos)
-                    if m:
-                        break
-                else:
+                m = scanner[0](text, pos)
+                if m is None:
                     raise _GiveUp
                 kind = m.lastgroup
                 end = m.end()
@@ -1484,6 +1488,14 @@ class _FastParser:
             top = actions[below][action[1]][1]
             action = actions[top].get(kind)
         return top
+
+
+def _first_match(regexes: tuple[re.Pattern[str], ...], text: str, pos: int) -> re.Match[str] | None:
+    for regex in regexes:
+        m = regex.match(text, pos)
+        if m:
+            return m
+    return None
 
 
 _BLANKS = frozenset(" \t\f\r\n")
