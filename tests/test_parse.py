@@ -481,7 +481,7 @@ def test_callback_source_writes_out_each_shape() -> None:
     def callback(terminals, include, trailing, kind, method=None):
         namespace: dict = {}
         exec(parse_module._callback_source(terminals, include, trailing, kind), {}, namespace)
-        return namespace["make"](method, "r", _Value, _Spliced)
+        return namespace["make"](method, "r", _Value, _Spliced, tuple.__new__)
 
     calls = []
     record = lambda meta, values: calls.append((meta, values)) or "made"  # noqa: E731
