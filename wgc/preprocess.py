@@ -170,7 +170,7 @@ class LocationMap:
                                   and seg_pos == [only.base] and seg_end == [-1]) else None
         """The one file, when the text maps onto it character for character (no macros, includes, #line)."""
         self._runs: list[tuple[Any, ...] | None] | None = None
-        """Per segment, what `_within_one_segment` needs of it when it is a plain run (`_plain_runs`)."""
+        """Per segment, what `span` needs of it when it is a plain run (`_plain_runs`)."""
         self._last_run: tuple[Any, ...] = (1, 0)   # the run the last span fell in (an empty range at first)
 
     def _unit(self, pos: int) -> _Unit:
@@ -215,36 +215,22 @@ class LocationMap:
                          len(unit.text), unit.file, len(unit.file.text)))
         return runs
 
-    def _within_one_segment(self, start: int, end: int) -> Span | None:
-        """`span`'s answer when `[start, end)` lies in one stretch of text copied from a file (and
-        in one `#line` region of it): most spans the parser asks for; else None.
-
-        A plain run (`_plain_runs`) is answered from its precomputed figures, and the run of the
-        last call is tried before bisecting (the parser's spans come mostly in text order): a
-        fifth of the time of the general arithmetic below, which the other segments take."""
-        run = self._last_run
-        if not run[0] <= start < run[1]:
-            runs = self._runs
-            if runs is None:
-                runs = self._runs = self._plain_runs()
-            i = bisect.bisect_right(self._seg_out, start) - 1
-            found = runs[i] if i >= 0 else None
-            if found is None:
-                return self._within_one_segment_bisected(start, end)
-            run = self._last_run = found
-        if end > run[1] or start >= run[3]:
-            return self._within_one_segment_bisected(start, end)
-        a = start + run[2]
-        if end == start:
-            return Span(run[5], a, a) if a <= run[4] else None
-        last = a + end - 1 - start
-        if last > run[4]:
-            return None
-        return Span(run[5], a, min(last + 1, run[6]))
+    def _run_at(self, start: int) -> tuple[Any, ...] | None:
+        """The plain run (`_plain_runs`) that output offset `start` lies in, remembered as the
+        last one; None when its segment is not a plain run."""
+        runs = self._runs
+        if runs is None:
+            runs = self._runs = self._plain_runs()
+        i = bisect.bisect_right(self._seg_out, start) - 1
+        run = runs[i] if i >= 0 else None
+        if run is not None:
+            self._last_run = run
+        return run
 
     def _within_one_segment_bisected(self, start: int, end: int) -> Span | None:
-        """`_within_one_segment` for any segment: the same arithmetic as the general path, with
-        one bisection per table instead of several."""
+        """`span`'s answer when `[start, end)` lies in one stretch of text copied from a file (and
+        in one `#line` region of it), else None: the same arithmetic as the general path, with one
+        bisection per table instead of several."""
         seg_out = self._seg_out
         i = bisect.bisect_right(seg_out, start) - 1
         if i < 0 or self._seg_end[i] >= 0 or (i + 1 < len(seg_out) and seg_out[i + 1] < end):
@@ -279,9 +265,27 @@ class LocationMap:
         if self._identity is not None:
             size = len(self._identity.text)
             return Span(self._identity.file, min(start, size), min(end, size))
-        quick = self._within_one_segment(start, end)
-        if quick is not None:
-            return quick
+        # most spans the parser asks for lie in a plain run (a linear segment copied from a unit
+        # without `#line` regions), mostly the last one (it asks in text order): answered from
+        # the run's figures, a fifth of the instructions of the arithmetic below
+        run: Any = self._last_run
+        if not run[0] <= start < run[1]:
+            run = self._run_at(start)
+        if run is not None and end <= run[1] and start < run[3]:
+            a = start + run[2]
+            if end == start:
+                if a <= run[4]:
+                    return Span(run[5], a, a)
+            elif a + end - 1 - start <= run[4]:
+                return Span(run[5], a, min(a + end - start, run[6]))
+        else:
+            quick = self._within_one_segment_bisected(start, end)
+            if quick is not None:
+                return quick
+        return self._general_span(start, end)
+
+    def _general_span(self, start: int, end: int) -> Span:
+        """`span` for any `[start, end)` (0 <= start <= end)."""
         pos_a, end_a = self._point(start)
         file_a, a = self._resolve(pos_a)
         if end == start:
