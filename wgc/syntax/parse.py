@@ -1345,7 +1345,10 @@ class _FastParser:
     parse.  `run` does the same work with the same tables, the same per-state scanners (the
     contextual lexer: the terminals of the state the parser is in when the token is read, lark's
     keyword callbacks included) and the same postlexer, in one loop over local variables; its
-    tokens carry offsets but no line or column (nothing before sema reads them).  On the first
+    tokens carry offsets but no line or column (nothing before sema reads them).  Two shortcuts
+    that do not change what is built: blanks are skipped before a state's scanner is tried (no
+    other terminal starts with one), and a chain of pass-through reductions (`?a: b`, more than
+    half of all reductions) is one memoized state change (`unit_chains`).  On the first
     problem (a character no terminal matches, a token the table does not take) it gives up and
     returns `_FAILED`; `parse` then runs lark's own parser on the same text, which meets the same
     error and raises it with everything the diagnostics are made from, so syntax diagnostics do
