@@ -1188,11 +1188,14 @@ def _parser_cache_key(grammar: str) -> str:
 
     import wgc
 
-    generator = hashlib.sha256(b"".join(marshal.dumps(function.__code__) for function in (
-        _callback_table, _callback_source, _callback_function, _included_children))).hexdigest()
+    try:   # this module's file: its code generates the callbacks (marshal's bytes vary by process)
+        with open(__file__, "rb") as file:
+            generator = hashlib.sha256(file.read()).hexdigest()
+    except OSError:
+        generator = "unknown"
     return (f"format {PARSER_CACHE_FORMAT}; wgc {wgc.__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
             f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}; "
-            f"callback generator sha256 {generator}")
+            f"parse.py sha256 {generator}")
 
 
 def _by_name() -> dict[str, Any]:
