@@ -410,3 +410,97 @@ def test_the_fast_loop_leaves_errors_to_lark() -> None:
         "float b = 1 +;\n"
         "             ^\n"
         "1 error generated.\n")
+
+
+def _reference_callback(rule, builder):
+    """One generic reduction callback (what `parse` had before the callbacks were generated per
+    shape): the same rules as `_install_callbacks` states, computed by loops over the children."""
+    from wgc.syntax.parse import _included_children, _Spliced, _Value
+
+    name = rule.alias or rule.options.template_source or rule.origin.name
+    inline = name.startswith("_")
+    expand_single = bool(rule.options.expand1) and not rule.alias
+    method = None if inline else getattr(builder, name, None)
+    include = _included_children(rule)
+    trailing_nones = include.pop()[2]
+
+    def callback(children):
+        start = next((c.start_pos for c in children if c is not None and c.start_pos is not None), None)
+        end = next((c.end_pos for c in reversed(children) if c is not None and c.end_pos is not None), None)
+        kept = []
+        for index, splice, nones in include:
+            kept.extend([None] * nones)
+            kept.extend(children[index].value if splice else [children[index]])
+        kept.extend([None] * trailing_nones)
+        if inline:
+            return _Spliced(kept, start, end, name)
+        if expand_single and len(kept) == 1:
+            return kept[0]
+        return _Value(method((start, end), [c.value if type(c) is _Value else c for c in kept]), start, end, name)
+
+    return callback
+
+
+def test_the_generated_callbacks_build_what_one_generic_callback_builds(monkeypatch) -> None:
+    """The reduction callbacks are generated per rule shape (`_callback_source`); a generic
+    callback that loops over each rule's children (`_reference_callback`) must give the same AST,
+    every span and builder diagnostic included (lark's parser drives both)."""
+    from wgc.syntax import parse as parse_module
+
+    corpus = _corpus()
+    generated = [parse_module.parse(text, locations) for text, locations in corpus]
+    parser, builder, _postlex = parse_module._parser()
+    lalr = parser.parser.parser.parser
+    calls = []
+
+    def counted(callback):
+        return lambda children: calls.append(1) or callback(children)
+
+    monkeypatch.setattr(lalr, "callbacks", {rule: counted(_reference_callback(rule, builder)) for rule in lalr.callbacks})
+    monkeypatch.setattr(parse_module._FastParser, "run", lambda self, text, postlex: parse_module._FAILED)
+    reference = [parse_module.parse(text, locations) for text, locations in corpus]
+    assert len(calls) > 10_000   # the reference callbacks built it
+    for one, other in zip(generated, reference, strict=True):
+        assert _with_spans(one.unit) == _with_spans(other.unit)
+        assert [(d.code, d.message, d.span) for d in one.diagnostics] == \
+            [(d.code, d.message, d.span) for d in other.diagnostics]
+
+
+def test_callback_source_writes_out_each_shape() -> None:
+    """The generated callback of a shape: its extent, kept children and result, for the shapes
+    that differ (a terminal first, an optional part first, a spliced `_rule` first)."""
+    from wgc.syntax import parse as parse_module
+    from wgc.syntax.parse import _Spliced, _Value
+
+    class Tok(str):
+        def __new__(cls, text: str, start: int, end: int) -> "Tok":
+            tok = str.__new__(cls, text)
+            tok.start_pos, tok.end_pos = start, end
+            return tok
+
+    def callback(terminals, include, trailing, kind, method=None):
+        namespace: dict = {}
+        exec(parse_module._callback_source(terminals, include, trailing, kind), {}, namespace)
+        return namespace["make"](method, "r", _Value, _Spliced, tuple.__new__)
+
+    calls = []
+    record = lambda meta, values: calls.append((meta, values)) or "made"  # noqa: E731
+    # `r: "(" x [y] ")"`: the parentheses filtered out, y absent (None) -> extent from the tokens
+    made = callback((True, False, True), ((1, False, 0),), 1, "method", record)(
+        [Tok("(", 3, 4), _Value("X", 4, 6, "x"), Tok(")", 6, 7)])
+    assert (made.value, made.start_pos, made.end_pos, made.rule) == ("made", 3, 7, "r")
+    assert calls == [((3, 7), ["X", None])]
+    # `r: x? y`: a first child with no extent (it matched nothing) and a None child are skipped
+    calls.clear()
+    made = callback((False, False, False), ((0, False, 0), (1, False, 0), (2, False, 0)), 0, "method", record)(
+        [_Value("e", None, None, "x"), None, _Value("Y", 8, 9, "y")])
+    assert (made.start_pos, made.end_pos) == (8, 9) and calls == [((8, 9), ["e", None, "Y"])]
+    # an inline rule whose first child is spliced: its list is taken over, then extended
+    first, second = _Spliced(["a"], 0, 1, "_list"), _Value("b", 2, 3, "x")
+    made = callback((False, True, False), ((0, True, 0), (2, False, 0)), 0, "inline")([first, Tok(",", 1, 2), second])
+    assert type(made) is _Spliced and made.value is first.value and made.value == ["a", second]
+    assert (made.start_pos, made.end_pos, made.rule) == (0, 3, "r")
+    # `?r: x [y]`: with one kept child it stands for the rule; two kept children call the method
+    assert callback((False,), ((0, False, 0),), 1, "expand", record) is not None
+    assert callback((False, False), ((0, False, 0), (1, False, 0)), 0, "expand", record)(
+        [_Value("x", 0, 1, "x"), None]).value == "made"

@@ -743,9 +743,47 @@ def test_span_shortcut_answers_as_the_general_mapping(project, monkeypatch: pyte
     locations = result.locations
     size = len(result.text)
     pairs = [(start, end) for start in range(-1, size + 2) for end in range(start - 1, min(start + 40, size + 3))]
+    general_calls = []
+    general_span = type(locations)._general_span
+    monkeypatch.setattr(type(locations), "_general_span",
+                        lambda self, start, end: general_calls.append(1) or general_span(self, start, end))
     quick = [locations.span(start, end) for start, end in pairs]
-    taken = sum(locations._within_one_segment(max(0, s), max(s, e, 0)) is not None for s, e in pairs)
-    monkeypatch.setattr(type(locations), "_within_one_segment", lambda self, start, end: None)
+    taken = len(pairs) - len(general_calls)
+    monkeypatch.setattr(type(locations), "_run_at", lambda self, start: None)
+    monkeypatch.setattr(locations, "_last_run", (1, 0))   # no run remembered either
+    monkeypatch.setattr(type(locations), "_within_one_segment_bisected", lambda self, start, end: None)
+    general_calls.clear()
     general = [locations.span(start, end) for start, end in pairs]
+    assert len(general_calls) == len(pairs)
     assert quick == general
     assert len(pairs) / 4 < taken < len(pairs)   # both paths were taken
+
+
+def test_span_shortcut_of_plain_runs_answers_as_its_bisection(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`span` answers from a table of the plain runs (segments copied from a file without
+    `#line`) and the run of the last call; it must answer every (start, end) as the bisecting
+    shortcut (and the general path after it) does, in text order and in an order that jumps
+    between runs."""
+    result = project({
+        "inc.hlsl": "float inc_a;\n#line 40 \"virtual.hlsl\"\nfloat inc_b = TWICE(2);\n",
+        "main.hlsl": "#define TWICE(x) ((x) * 2)\n#define N 4\nstatic uint a[N] = { TWICE(1), 2, 3, 4 };\n"
+                     "#include \"inc.hlsl\"\nfloat b = N + TWICE(N);\n#include \"inc.hlsl\"\n"
+                     "#include \"plain.hlsl\"\nfloat c;  // done\n",
+        "plain.hlsl": "float p0;\nfloat p1 = TWICE(p0) + N;\n"})
+    locations = result.locations
+    size = len(result.text)
+    pairs = [(start, end) for start in range(0, size + 2) for end in range(start, min(start + 40, size + 3))]
+    pairs += pairs[::-7]
+    bisected_calls = []
+    bisected = type(locations)._within_one_segment_bisected
+    monkeypatch.setattr(type(locations), "_within_one_segment_bisected",
+                        lambda self, start, end: bisected_calls.append(1) or bisected(self, start, end))
+    quick = [locations.span(start, end) for start, end in pairs]
+    plain = sum(run is not None for run in locations._runs)
+    assert 0 < plain < len(locations._runs)   # plain runs and others (macros, `#line`)
+    assert len(pairs) / 4 < len(pairs) - len(bisected_calls) < len(pairs)   # the runs answered many
+    monkeypatch.setattr(type(locations), "_run_at", lambda self, start: None)
+    monkeypatch.setattr(locations, "_last_run", (1, 0))   # no run remembered either
+    bisected_calls.clear()
+    assert [locations.span(start, end) for start, end in pairs] == quick
+    assert len(bisected_calls) == len(pairs)

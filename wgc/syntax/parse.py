@@ -25,8 +25,9 @@ How it works:
   compiled regular expressions) is pickled in `wgc.startup_cache` ("hlsl-parser", keyed by the
   grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process loads
   it from there (a tenth of the instructions of a cold compile) instead of building it (several
-  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading)
-  and the post-lexer (each process has its own), and stores each regular expression with its
+  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
+  it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
+  process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
@@ -41,9 +42,11 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 from __future__ import annotations
 
 import collections
+import functools
 import gc
 import hashlib
 import io
+import marshal
 import math
 import operator
 import os
@@ -139,6 +142,11 @@ _DECLARATION_START = frozenset({"LPAR", "COMMA", "LBRACE", "SEMI", "RBRACE", "IN
 _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
+_RENAMED_OR_COUNTED = frozenset({"IDENT", "LT", "GT", "RSHIFT", "LPAR", "LSQB", "RPAR", "RSQB", "SEMI", "LBRACE",
+                                 "RBRACE", "TYPEDEF"})
+"""The token kinds that `TypeNamePostLexer.process` renames or that change its state (nesting, typedefs)."""
+
+
 class TypeNamePostLexer:
     """Renames IDENT/LT/GT/RSHIFT tokens to TYPE_NAME/TLT/TGT (see the module docstring)."""
 
@@ -151,12 +159,14 @@ class TypeNamePostLexer:
         self.text = text
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
         self.template_functions: set[str] = set()
-        self.last: Any = None
         self.recent: collections.deque[Any] = collections.deque(maxlen=4)
 
-    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+    def process(self, stream: Iterator[Any], remember: bool = True) -> Iterator[Any]:
+        """The tokens of `stream`, renamed; `remember`: keep the last few for `token_before` (what
+        lark's parse needs for its errors; the fast loop leaves errors to lark)."""
         from lark import Token
 
+        remembered = self.recent.append
         types = self.types
         template_stack: list[int] = []
         depth = 0
@@ -166,8 +176,16 @@ class TypeNamePostLexer:
         after_template_header = False
         prev_type = None
         prev2_type = None
+        last: Any = None
         for tok in stream:
             kind = tok.type
+            if kind not in _RENAMED_OR_COUNTED:   # most tokens: only remembered as the previous one
+                prev2_type, prev_type = prev_type, kind
+                last = tok
+                if remember:
+                    remembered(tok)
+                yield tok
+                continue
             if kind == "IDENT":
                 value = tok.value
                 if prev_type == "DOT":  # member names are never types
@@ -195,7 +213,7 @@ class TypeNamePostLexer:
                 if prev_type in ("TYPE_NAME", "TEMPLATE") or (
                     prev_type == "IDENT" and prev2_type in _KEYWORD_NAME_POSITION  # `struct S<int>` specialised
                 ) or (
-                    prev_type == "IDENT" and self._template_call_follows(self.last.value, tok.end_pos)
+                    prev_type == "IDENT" and self._template_call_follows(last.value, tok.end_pos)
                 ):
                     kind = "TLT"
                     template_stack.append(depth)
@@ -210,7 +228,9 @@ class TypeNamePostLexer:
                 first = Token.new_borrow_pos("TGT", ">", tok)
                 first.end_pos = tok.start_pos + 1
                 first.end_column = tok.column + 1
-                self._emitted(first)
+                last = first
+                if remember:
+                    remembered(first)
                 yield first
                 if template_stack and template_stack[-1] == depth:
                     template_stack.pop()
@@ -220,7 +240,9 @@ class TypeNamePostLexer:
                 second = Token(second_kind, ">", tok.start_pos + 1, tok.line, tok.column + 1,
                                tok.end_line, tok.end_column, tok.end_pos)
                 prev2_type, prev_type = "TGT", second_kind
-                self._emitted(second)
+                last = second
+                if remember:
+                    remembered(second)
                 yield second
                 continue
             elif kind in ("LPAR", "LSQB"):
@@ -248,13 +270,11 @@ class TypeNamePostLexer:
                 template_header_open = False
                 after_template_header = True
                 prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
-            self._emitted(tok)
+            last = tok
+            if remember:
+                remembered(tok)
             yield tok
         del prev2_type
-
-    def _emitted(self, tok: Any) -> None:
-        self.last = tok
-        self.recent.append(tok)
 
     def token_before(self, position: int) -> Any:
         """The last token handed to the parser that starts before `position` (None if none)."""
@@ -342,8 +362,9 @@ _INT_SUFFIXES = frozenset({"", "u", "l", "ul", "lu", "ll", "ull", "llu"})
 class AstBuilder:
     """Transformer callbacks: each returns the AST node for one grammar rule.
 
-    `_make_transformer` turns this into a lark `Transformer` whose methods get
-    `(meta, children)`; a rule without a method here is a bug (it raises).
+    The reduction callbacks (`_install_callbacks`) call the method named after the rule with
+    `(meta, children)`, `meta` being the rule's extent `(start, end)` in the text; a rule without
+    a method here is a bug (it raises).
     """
 
     def __init__(self) -> None:
@@ -354,10 +375,12 @@ class AstBuilder:
         self.locations: Locations = FileLocations(SourceFile("<none>", ""))
         self.diagnostics: list[Diagnostic] = []
 
-    def _span(self, meta: Any) -> Span:
-        if meta.empty:
+    def _span(self, meta: tuple[Any, Any]) -> Span:
+        """The span of a rule's extent, `meta` = (start, end) in the text ((None, None): it matched nothing)."""
+        start, end = meta
+        if start is None:
             return self.locations.span(0, 0)
-        return self.locations.span(meta.start_pos, meta.end_pos)
+        return self.locations.span(start, end)
 
     def _tok_span(self, tok: Any) -> Span:
         return self.locations.span(tok.start_pos, tok.end_pos)
@@ -793,6 +816,8 @@ class AstBuilder:
         tok = children[0]
         text = str(tok)
         span = self._span(meta)
+        if text.isdecimal() and (text[0] != "0" or len(text) == 1) and len(text) < 20:
+            return ast.IntLiteral(span, int(text), "", text)   # most literals: decimal, no suffix, < 2**64
         digits = text.rstrip("uUlL")
         suffix = text[len(digits):].lower()
         if suffix not in _INT_SUFFIXES:
@@ -945,26 +970,19 @@ def _replace(node: Any, **changes: Any) -> Any:
     return dataclasses.replace(node, **changes)
 
 
-class _Value:
-    """A reduced rule's result on lark's value stack, with its place in the expanded text."""
+class _Value(collections.namedtuple("_Value", ("value", "start_pos", "end_pos", "rule"))):
+    """A reduced rule's result on lark's value stack, with its place in the expanded text.
 
-    __slots__ = ("value", "start_pos", "end_pos", "rule")
+    A named tuple: the callbacks make them with `tuple.__new__(_Value, (...))`, a third of the
+    instructions of a class's `__init__` (137,000 of them per 20,000 lines)."""
 
-    def __init__(self, value: Any, start: int | None, end: int | None, rule: str) -> None:
-        self.value, self.start_pos, self.end_pos, self.rule = value, start, end, rule
+    __slots__ = ()
 
 
 class _Spliced(_Value):
     """The children of an inlined helper rule (`_rule`, `x*`), spliced into the parent's."""
 
-
-class _Meta:
-    """What the builder methods need of a rule's extent (lark's `meta` has the same names)."""
-
-    __slots__ = ("start_pos", "end_pos", "empty")
-
-    def __init__(self, start: int | None, end: int | None) -> None:
-        self.start_pos, self.end_pos, self.empty = start, end, start is None
+    __slots__ = ()
 
 
 def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
@@ -974,70 +992,140 @@ def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
     out, `_rule`s spliced in, `None` for absent `[optional]` parts, `?rule` with one child
     replaced by that child) but skip the intermediate tree and carry text positions, which
     is several times faster than building a tree with `propagate_positions` and
-    transforming it afterwards.
+    transforming it afterwards.  The callbacks are generated (`_callback_table`) when the
+    parser is built and their compiled code is cached with it.
     """
     lalr = lark_parser.parser.parser.parser
-    lalr.callbacks = {rule: _callback_for(rule, builder) for rule in lalr.callbacks}
-
-
-def _callback_for(rule: Any, builder: AstBuilder) -> Any:
-    name = rule.alias or rule.options.template_source or rule.origin.name
-    inline = name.startswith("_")
-    expand_single = bool(rule.options.expand1) and not rule.alias
-    method = None if inline else getattr(builder, name, None)
-    if method is None and not inline and not expand_single:
-        raise AssertionError(f"no AST builder for grammar rule {name!r}")
-    include = _included_children(rule)
-    trailing_nones = include.pop()[2]
-    if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
-        return operator.itemgetter(0)  # `?a: b`: the child stands for the rule, positions and all
-
-    plain = not trailing_nones and not any(splice or nones for _index, splice, nones in include)
-    indices = tuple(index for index, _splice, _nones in include)
-    take_all = plain and indices == tuple(range(len(rule.expansion)))
-
-    def callback(children: list[Any]) -> Any:
-        # the extent: the first child's start and the last child's end that are known (tokens and
-        # `_Value`s both have `start_pos`/`end_pos`; an absent `[optional]` part is None)
-        start = end = None
-        for child in children:
-            if child is not None:
-                start = child.start_pos
-                if start is not None:
-                    break
-        for child in reversed(children):
-            if child is not None:
-                end = child.end_pos
-                if end is not None:
-                    break
-        if take_all:
-            kept = children
-        elif plain:
-            kept = [children[index] for index in indices]
+    table = getattr(lark_parser, "wgc_callbacks", None)
+    if table is None:   # a parser that was not built by `_built_parser`
+        table = _callback_table(list(lalr.callbacks), builder)
+    code, plans = table
+    makers: dict[str, Any] = {}
+    exec(marshal.loads(code), {}, makers)  # noqa: S102 - the code `_callback_table` generated
+    callbacks = {}
+    for rule, plan in zip(lalr.callbacks, plans):
+        if plan is None:
+            callbacks[rule] = _PASS_THROUGH
         else:
-            kept = []
-            for index, splice, nones in include:
-                if nones:
-                    kept.extend([None] * nones)
-                child = children[index]
-                if splice:
-                    if kept:
-                        kept.extend(child.value)
-                    else:  # take the list over: copying it would make `x (op x)*` quadratic
-                        kept = child.value
-                else:
-                    kept.append(child)
-            if trailing_nones:
-                kept.extend([None] * trailing_nones)
-        if inline:
-            return _Spliced(kept, start, end, name)
-        if expand_single and len(kept) == 1:
-            return kept[0]
-        assert method is not None
-        values = [c.value if type(c) is _Value else c for c in kept]
-        return _Value(method(_Meta(start, end), values), start, end, name)
+            maker, name = plan
+            method = None if name.startswith("_") else getattr(builder, name, None)
+            callbacks[rule] = makers[maker](method, name, _Value, _Spliced, tuple.__new__)
+    lalr.callbacks = callbacks
 
-    return callback
+
+_PASS_THROUGH = operator.itemgetter(0)
+"""The callback of `?a: b`: the child stands for the rule, positions and all."""
+
+
+def _callback_table(rules: list[Any], builder: AstBuilder) -> tuple[bytes, list[tuple[str, str] | None]]:
+    """The reduction callbacks of `rules`: (the marshalled code of a module that defines one
+    `make_N(method, name, _Value, _Spliced, new) -> callback` per shape of rule, `_callback_source`;
+    per rule, None for `?a: b` (the child itself) or the name of its maker and the rule's name)."""
+    sources: dict[str, str] = {}
+    plans: list[tuple[str, str] | None] = []
+    for rule in rules:
+        name = str(rule.alias or rule.options.template_source or rule.origin.name)
+        inline = name.startswith("_")
+        expand_single = bool(rule.options.expand1) and not rule.alias
+        if not inline and not expand_single and getattr(builder, name, None) is None:
+            raise AssertionError(f"no AST builder for grammar rule {name!r}")
+        include = _included_children(rule)
+        trailing_nones = include.pop()[2]
+        if expand_single and len(rule.expansion) == 1 and include == [(0, False, 0)] and not trailing_nones:
+            plans.append(None)
+            continue
+        kind = "inline" if inline else "expand" if expand_single else "method"
+        source = _callback_source(tuple(symbol.is_term for symbol in rule.expansion), tuple(include),
+                                  trailing_nones, kind)
+        maker = sources.setdefault(source, f"make_{len(sources)}")
+        plans.append((maker, name))
+    module = "".join(source.replace("def make(", f"def {maker}(", 1) for source, maker in sources.items())
+    return marshal.dumps(compile(module, "<wgc reduction callbacks>", "exec")), plans
+
+
+def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool, int], ...], trailing_nones: int,
+                     kind: str) -> str:
+    """The source of `make(method, name, _Value, _Spliced, new) -> callback` for the rules of one shape
+    (`new`: `tuple.__new__`).
+
+    `terminals`: per symbol of the expansion, is it a terminal (its child a token, which always has
+    a position); `include` and `trailing_nones`: what `_included_children` says; `kind`: "inline"
+    (a `_rule`, whose kept children go to its parent as a `_Spliced`), "expand" (a `?rule`: one
+    kept child stands for it, else as "method") or "method" (the builder method's result as a
+    `_Value`, or an AssertionError where the rule has none).  The callback does what the rules of
+    `_install_callbacks` say, written out for the shape: the children unpacked by position, the
+    extent from the first and the last child that has one, the kept children as a list display.
+    One generic function with loops over `include` per call cost twice as much (0.2 s more on
+    benchmarks/frontend.py's 20,000-line file).
+    """
+    count = len(terminals)
+    body: list[str] = []
+    if count == 1:
+        body.append("c0 = children[0]")
+    elif count:
+        body.append(", ".join(f"c{i}" for i in range(count)) + ", = children")
+
+    def extent(var: str, attribute: str, order: range) -> None:
+        """`var` = the `attribute` of the first child in `order` that has one (not None)."""
+        branches = 0
+        for i in order:
+            if terminals[i]:
+                body.append(f"else: {var} = c{i}.{attribute}" if branches else f"{var} = c{i}.{attribute}")
+                return
+            body.append(f"{'elif' if branches else 'if'} c{i} is not None and ({var} := c{i}.{attribute}) is not None:"
+                        " pass")
+            branches += 1
+        body.append(f"else: {var} = None" if branches else f"{var} = None")
+
+    def unwrapped(item: str) -> str:
+        return f"({item}.value if type({item}) is _Value else {item})"
+
+    spliced = any(splice for _index, splice, _nones in include)
+    if not spliced:
+        raw: list[str] = []
+        for index, _splice, nones in include:
+            raw.extend(["None"] * nones)
+            raw.append(f"c{index}")
+        raw.extend(["None"] * trailing_nones)
+        if kind == "expand" and len(raw) == 1:
+            body.append(f"return {raw[0]}")   # the one kept child stands for the rule
+            return _callback_function(body)
+        if kind == "inline":
+            body.append(f"kept = [{', '.join(raw)}]")
+        else:
+            values = [item if item == "None" or terminals[int(item[1:])] else unwrapped(item) for item in raw]
+            body.append(f"values = [{', '.join(values)}]")
+    else:
+        started = False   # is `kept` bound yet
+        for index, splice, nones in include:
+            if nones:
+                body.append(f"kept.extend({(None,) * nones!r})" if started else f"kept = {[None] * nones!r}")
+                started = True
+            if splice:
+                # the first: take the list over (copying it would make `x (op x)*` quadratic)
+                body.append(f"kept.extend(c{index}.value)" if started else f"kept = c{index}.value")
+            else:
+                body.append(f"kept.append(c{index})" if started else f"kept = [c{index}]")
+            started = True
+        if trailing_nones:
+            body.append(f"kept.extend({(None,) * trailing_nones!r})")
+        if kind == "expand":
+            body.append("if len(kept) == 1: return kept[0]")
+        if kind != "inline":
+            body.append(f"values = [{unwrapped('v')} for v in kept]")
+    extent("start", "start_pos", range(count))
+    extent("end", "end_pos", range(count - 1, -1, -1))
+    if kind == "inline":
+        body.append("return new(_Spliced, (kept, start, end, name))")
+    else:
+        body.append("if method is None: raise AssertionError(f'no AST builder for grammar rule {name!r}')")
+        body.append("return new(_Value, (method((start, end), values), start, end, name))")
+    return _callback_function(body)
+
+
+def _callback_function(body: list[str]) -> str:
+    return "\n".join(["def make(method, name, _Value, _Spliced, new):", " def callback(children):",
+                      *(f"  {line}" for line in body), " return callback", ""])
 
 
 def _included_children(rule: Any) -> list[tuple[int, bool, int]]:
@@ -1085,21 +1173,29 @@ def grammar_text() -> str:
 LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "contextual", "maybe_placeholders": True}
 PARSER_CACHE = "hlsl-parser"
 """The `wgc.startup_cache` name of the built parser (LALR tables and lexers, pickled)."""
-PARSER_CACHE_FORMAT = 3
+PARSER_CACHE_FORMAT = 4
 """Changes with what `_built_parser` stores (a checkout between two versions keeps its caches apart)."""
 
 
 def _parser_cache_key(grammar: str) -> str:
     """Everything the pickled parser depends on: the grammar's content, lark's, Python's and wgc's
-    versions (wgc's code decides what is pickled) and the options it is built with."""
+    versions (wgc's code decides what is pickled), the options it is built with and the code that
+    generates the reduction callbacks (their code is stored with it: a checkout that edits it
+    must not load the code of the edit before)."""
     import sys
 
     import lark
 
     import wgc
 
+    try:   # this module's file: its code generates the callbacks (marshal's bytes vary by process)
+        with open(__file__, "rb") as file:
+            generator = hashlib.sha256(file.read()).hexdigest()
+    except OSError:
+        generator = "unknown"
     return (f"format {PARSER_CACHE_FORMAT}; wgc {wgc.__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
-            f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}")
+            f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}; "
+            f"parse.py sha256 {generator}")
 
 
 def _by_name() -> dict[str, Any]:
@@ -1192,12 +1288,14 @@ def _build_lexers(parser: Any) -> None:
 
 def _built_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
     """lark's parser for `grammar`, built from scratch (about a second) and stored in the cache
-    without its reduction callbacks (`_install_callbacks` puts wgc's in place after loading)."""
+    without its reduction callbacks (`_install_callbacks` puts wgc's in place after loading) but
+    with their generated code (`wgc_callbacks`, from `_callback_table`)."""
     from lark import Lark
 
     parser: Any = Lark(grammar, postlex=postlex, **LARK_OPTIONS)
     _build_lexers(parser)
     lalr = parser.parser.parser.parser
+    parser.wgc_callbacks = _callback_table(list(lalr.callbacks), AstBuilder())   # their code, without functions
     lalr.callbacks = dict.fromkeys(lalr.callbacks)          # the rules, without lark's tree builders
     parser._callbacks = parser.parser.parser_conf.callbacks = {}
     parser._parse_tree_builder = None
@@ -1250,7 +1348,10 @@ class _FastParser:
     parse.  `run` does the same work with the same tables, the same per-state scanners (the
     contextual lexer: the terminals of the state the parser is in when the token is read, lark's
     keyword callbacks included) and the same postlexer, in one loop over local variables; its
-    tokens carry offsets but no line or column (nothing before sema reads them).  On the first
+    tokens carry offsets but no line or column (nothing before sema reads them).  Two shortcuts
+    that do not change what is built: blanks are skipped before a state's scanner is tried (no
+    other terminal starts with one), and a chain of pass-through reductions (`?a: b`, more than
+    half of all reductions) is one memoized state change (`unit_chains`).  On the first
     problem (a character no terminal matches, a token the table does not take) it gives up and
     returns `_FAILED`; `parse` then runs lark's own parser on the same text, which meets the same
     error and raises it with everything the diagnostics are made from, so syntax diagnostics do
@@ -1266,9 +1367,13 @@ class _FastParser:
         [self.end] = table.end_states.values()
         self.actions = _Actions(table.states, lalr.callbacks)
         self.scanners: dict[int, tuple[Any, ...]] = {}
+        self.unit_chains: dict[tuple[int, int, str], int] = {}
+        """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
-        """(regexes, ignored types, callbacks, keyword memo) of the state's lexer, built on first use."""
+        """(match, ignored types, callbacks, keyword memo) of the state's lexer, built on first use:
+        `match(text, pos)` is the first match of its regular expressions (lark makes one unless the
+        terminals are too many for one), None if none matches."""
         from lark.lexer import UnlessCallback
 
         lexer = self.lexers[state]
@@ -1277,7 +1382,9 @@ class _FastParser:
         assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
         assert not lexer.ignore_types & lexer.callback.keys()
         keywords: dict[str, str] = {}
-        found = (tuple(scanner._mres), lexer.ignore_types, lexer.callback, keywords)
+        regexes = tuple(scanner._mres)
+        found = (regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
+                 lexer.ignore_types, lexer.callback, keywords)
         self.scanners[state] = found
         return found
 
@@ -1287,21 +1394,26 @@ class _FastParser:
         actions = self.actions
         scanners = self.scanners
         new_str = str.__new__
+        blank_run: Any = _BLANK_RUN.match   # matches wherever text[pos] is a blank
         state_stack = [self.start]
         value_stack: list[Any] = []
+        unit_chains = self.unit_chains
         size = len(text)
         pos = 0
 
         def tokens() -> Iterator[Any]:
             nonlocal pos
             while pos < size:
+                if text[pos] in _BLANKS:
+                    # what every state's scanner would match as the ignored blank terminal, skipped
+                    # without trying the scanner's alternatives first (a third of the matches)
+                    pos = blank_run(text, pos).end()
+                    if pos == size:
+                        break
                 state = state_stack[-1]
                 scanner = scanners.get(state) or self._scanner(state)
-                for regex in scanner[0]:
-                    m = regex.match(text, pos)
-                    if m:
-                        break
-                else:
+                m = scanner[0](text, pos)
+                if m is None:
                     raise _GiveUp
                 kind = m.lastgroup
                 end = m.end()
@@ -1323,16 +1435,28 @@ class _FastParser:
                 yield tok
 
         try:
-            for tok in postlex.process(tokens()):
+            for tok in postlex.process(tokens(), remember=False):
                 kind = tok.type
                 while True:
-                    action = actions[state_stack[-1]].get(kind)
+                    top = state_stack[-1]
+                    action = actions[top].get(kind)
                     if action is None:
                         return _FAILED
-                    if action[0]:
+                    tag = action[0]
+                    if tag:
                         state_stack.append(action[1])
                         value_stack.append(tok)
                         break
+                    if tag is None:
+                        # `?a: b` passes its child up: the value stack stays, the state that
+                        # the chain of such reductions ends in is looked up (more than half of
+                        # the reductions are these, in chains of five on average)
+                        key = (state_stack[-2], top, kind)
+                        state = unit_chains.get(key)
+                        if state is None:
+                            state = unit_chains[key] = self._after_pass_throughs(*key)
+                        state_stack[-1] = state
+                        continue
                     count, origin, callback = action[1]
                     if count:
                         children = value_stack[-count:]
@@ -1348,24 +1472,51 @@ class _FastParser:
             action = actions[state_stack[-1]].get("$END")
             if action is None or action[0]:
                 return _FAILED
-            count, origin, callback = action[1]
-            if count:
-                children = value_stack[-count:]
-                del state_stack[-count:]
-                del value_stack[-count:]
+            if action[0] is None:
+                state_stack[-1] = actions[state_stack[-2]][action[1]][1]
             else:
-                children = []
-            value = callback(children)
-            state_stack.append(actions[state_stack[-1]][origin][1])
-            value_stack.append(value)
+                count, origin, callback = action[1]
+                if count:
+                    children = value_stack[-count:]
+                    del state_stack[-count:]
+                    del value_stack[-count:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(actions[state_stack[-1]][origin][1])
             if state_stack[-1] == self.end:
-                return value
+                return value_stack[-1]
+
+    def _after_pass_throughs(self, below: int, top: int, kind: str) -> int:
+        """The state on top of `below` after the pass-through reductions (`?a: b`) that the
+        parser makes in state `top` before token `kind`, one after another (each replaces the
+        top state by `below`'s goto on its rule)."""
+        actions = self.actions
+        action = actions[top].get(kind)
+        while action is not None and action[0] is None:
+            top = actions[below][action[1]][1]
+            action = actions[top].get(kind)
+        return top
+
+
+def _first_match(regexes: tuple[re.Pattern[str], ...], text: str, pos: int) -> re.Match[str] | None:
+    for regex in regexes:
+        m = regex.match(text, pos)
+        if m:
+            return m
+    return None
+
+
+_BLANKS = frozenset(" \t\f\r\n")
+_BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
+"""The grammar's ignored blanks (`%ignore /[ \t\f\r\n]+/`): no other terminal starts with one."""
 
 
 class _Actions(dict):  # type: ignore[type-arg]
-    """Parser state -> {symbol: (True, next state) to shift, or (False, (size, rule name, callback))
-    to reduce}: lark's table rows in the shape the loop reads, each converted when the parser
-    first reaches its state (a compile meets a fraction of the grammar's states)."""
+    """Parser state -> {symbol: (True, next state) to shift, (False, (size, rule name, callback))
+    to reduce, or (None, rule name) to reduce by a rule whose one child stands for it (`?a: b`,
+    the `_PASS_THROUGH` callback)}: lark's table rows in the shape the loop reads, each converted
+    when the parser first reaches its state (a compile meets a fraction of the grammar's states)."""
 
     def __init__(self, states: dict[int, dict[str, tuple[Any, Any]]], callbacks: dict[Any, Any]) -> None:
         super().__init__()
@@ -1373,16 +1524,19 @@ class _Actions(dict):  # type: ignore[type-arg]
         self.callbacks = callbacks
         self.reductions: dict[Any, tuple[int, str, Any]] = {}
 
-    def __missing__(self, state: int) -> dict[str, tuple[bool, Any]]:
+    def __missing__(self, state: int) -> dict[str, tuple[bool | None, Any]]:
         from lark.parsers.lalr_analysis import Shift
 
-        row: dict[str, tuple[bool, Any]] = {}
-        for symbol, (action, arg) in self.states[state].items():
+        row: dict[str, tuple[bool | None, Any]] = {}
+        for name, (action, arg) in self.states[state].items():
+            symbol = str(name)   # lark's names may be its Tokens, whose `==` (each lookup's) is Python code
             if action is Shift:
                 row[symbol] = (True, arg)
+            elif self.callbacks[arg] is _PASS_THROUGH:
+                row[symbol] = (None, str(arg.origin.name))
             else:
                 if arg not in self.reductions:
-                    self.reductions[arg] = (len(arg.expansion), arg.origin.name, self.callbacks[arg])
+                    self.reductions[arg] = (len(arg.expansion), str(arg.origin.name), self.callbacks[arg])
                 row[symbol] = (False, self.reductions[arg])
         self[state] = row
         return row
