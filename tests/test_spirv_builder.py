@@ -587,6 +587,18 @@ FAST_ENCODING_CALLS = [
     ("OpCapability", ["Shader"], None), ("OpCapability", [1], None), ("OpExtension", ["SPV_KHR_x"], None),
     ("OpNoSuchOp", [1], None), ("OpTypeInt", [32, 0], None), ("OpTypePointer", ["Private", 1], None),
     ("OpSpecConstantOp", [1, "IAdd", 2, 3], None), ("OpConstantStringAMDX", ["leaf"], None),
+    # enum operands whose enumerant's parameters follow them
+    ("OpDecorate", [4, "BuiltIn", "WorkgroupId"], None), ("OpDecorate", [4, "BuiltIn", 999999], None),
+    ("OpDecorate", [4, "BuiltIn", "NoSuchBuiltIn"], None), ("OpDecorate", [4, "ArrayStride"], None),
+    ("OpDecorate", [4, "ArrayStride", 16, 3], None), ("OpDecorate", [4, 6, 16], None),
+    ("OpDecorate", [4, 999999, 16], None), ("OpDecorate", [4, "ArrayStride", "16"], None),
+    ("OpDecorate", [4, (6,), 16], None), ("OpDecorate", [4, True, 16], None),
+    ("OpDecorateId", [4, "PayloadNodeNameAMDX", 7], None), ("OpDecorateId", [4, "PayloadNodeNameAMDX", 0], None),
+    ("OpMemberDecorate", [4, 1, "BuiltIn", "Position"], None),
+    ("OpImageFetch", [1, 2, 3, "Lod", 4], None), ("OpImageFetch", [1, 2, 3, "Lod|ConstOffset", 4, 5], None),
+    ("OpImageFetch", [1, 2, 3, "Lod|ConstOffset", 4], None), ("OpImageFetch", [1, 2, 3, "None"], None),
+    ("OpCopyMemory", [1, 2, "Aligned", 4, "Aligned", 8], None), ("OpCopyMemory", [1, 2, "Volatile"], None),
+    ("OpExecutionMode", [9, "LocalSize", 8, 1], None), ("OpExecutionMode", [9, "NoSuchMode"], None),
 ]
 
 

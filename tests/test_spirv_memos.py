@@ -41,3 +41,23 @@ def test_type_ids_memo(sample, options, monkeypatch):
     assert outputs(sample, options) == memoised
     assert memoised[0] or options.get("target") == "emulated"     # (the emulator runs no mesh nodes)
     assert len(lowered) > 20 or not memoised[0]
+
+
+def test_enum_memos_match_the_grammar():
+    """`builder._enum_number` (cached `Builder._enum_lookup`) and `builder._id_operand_form` answer
+    what the grammar answers, for every enumerant of the kinds the builder looks up, by name and value."""
+    from wgc.spirv import builder, grammar
+
+    for kind in ("StorageClass", "Capability", "Decoration", "ExecutionMode", "MemoryAccess", "LoopControl"):
+        for name, enumerant in grammar.operand_kind(kind).enumerants.items():
+            assert builder._enum_number(kind, name) == builder.Builder._enum_lookup(kind, name) == enumerant.value
+            assert builder._enum_number(kind, enumerant.value) == enumerant.value
+            if kind in ("Decoration", "ExecutionMode"):
+                takes_ids = any(grammar.operand_kind(p.kind).category == "Id" for p in enumerant.parameters)
+                assert builder._id_operand_form(kind, name) == (name, takes_ids)
+                assert builder._id_operand_form(kind, enumerant.value)[1] == takes_ids
+    assert builder._enum_number("LoopControl", "Unroll|DontUnroll") == 3
+    with pytest.raises(KeyError, match="Privat"):
+        builder._enum_number("StorageClass", "Privat")
+    with pytest.raises(KeyError):
+        builder._enum_number("StorageClass", 999999)
