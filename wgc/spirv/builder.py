@@ -233,6 +233,7 @@ def _string_word_tuple(text: str) -> tuple[int, ...] | None:
 def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> list[int] | None:
     """The words of one instruction by `layout` (the result id word 0), or None where a value is
     not of the simple kinds (the grammar walk then encodes it, or raises)."""
+    words: list[int]
     if layout.only_ids:                        # most instructions: no per-code dispatch
         for value in values:
             if type(value) is not int or value <= 0:     # type: ignore[operator]
