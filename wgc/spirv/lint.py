@@ -31,7 +31,7 @@ Invariants:
 - The binary is decoded generically with `wgc.spirv.grammar`: instructions by opcode, operands by
   their grammar name or kind, enumerants by name. No opcode or enum value is written here. One
   pass finds every instruction; only those the rules scan (`_SCANNED`) are decoded then, any
-  other when an id it defines is looked up (`_Definitions`).
+  other when an id it defines is looked up (`_Definitions`), OpName when a message needs a name.
 - The lint only reads the words. It raises ValueError for a malformed binary (KeyError for an
   opcode or enumerant the grammar does not know); the messages come in a fixed order (payload
   types, then instructions in module order, then entry points).
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from collections.abc import Iterator
 
 from . import grammar
 
@@ -106,7 +107,7 @@ def _result_words(info: grammar.Instruction) -> tuple[int, int]:
 #: The instructions the rules read by scanning the module (every other one is decoded only when
 #: an id it defines is looked up: `_Definitions`).
 _SCANNED = frozenset({
-    "OpName", "OpEntryPoint", "OpDecorate", "OpDecorateId", "OpMemberDecorate", "OpExecutionMode",
+    "OpEntryPoint", "OpDecorate", "OpDecorateId", "OpMemberDecorate", "OpExecutionMode",
     "OpExecutionModeId", "OpTypeNodePayloadArrayAMDX", "OpAllocateNodePayloadsAMDX",
     "OpEnqueueNodePayloadsAMDX", "OpNodePayloadArrayLengthAMDX", "OpFinishWritingNodePayloadAMDX",
 })
@@ -177,6 +178,14 @@ def _decode(words: list[int]) -> tuple[list[_Inst], _Definitions]:
     return scanned, _Definitions(words, where)
 
 
+def _positions(words: list[int]) -> Iterator[int]:
+    """The word index of each instruction (of a module `_decode` has read)."""
+    position = 5
+    while position < len(words):
+        yield position
+        position += words[position] >> 16
+
+
 def _string(words: tuple[int, ...]) -> str:
     data = b"".join(w.to_bytes(4, "little") for w in words)
     return data.split(b"\0", 1)[0].decode("utf-8", "replace")
@@ -188,7 +197,8 @@ class _Module:
     def __init__(self, insts: list[_Inst], defs: _Definitions) -> None:
         self.insts = insts           # the instructions of `_SCANNED`, in module order
         self.defs = defs
-        self.names = {i.operand("Target"): _string(i.after("Target")) for i in insts if i.name == "OpName"}
+        self._words = defs._words
+        self._names: dict[int, str] | None = None
         # target id -> decoration name -> parameter words (OpDecorate and OpDecorateId)
         self.decorations: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
         # struct id -> members with an Offset
@@ -212,6 +222,16 @@ class _Module:
 
     def label(self, ident: int) -> str:
         return f"%{self.names[ident]}" if self.names.get(ident) else f"%{ident}"
+
+    @property
+    def names(self) -> dict[int, str]:
+        """id -> its OpName, read when a message first needs one (a clean module needs none)."""
+        if self._names is None:
+            op_name = grammar.opcode("OpName")
+            named = (_decode_one(self._words, position, None) for position in _positions(self._words)
+                     if self._words[position] & 0xFFFF == op_name)
+            self._names = {i.operand("Target"): _string(i.after("Target")) for i in named}
+        return self._names
 
     def decorated(self, target: int | None, decoration: str) -> bool:
         return target in self.decorations and decoration in self.decorations[target]
