@@ -65,7 +65,7 @@ class _Inst:
         """The operand words (after the word holding the opcode and word count)."""
         self.function = function
         """The OpFunction this instruction is in (None at module scope)."""
-        result_at, type_at = _result_words(info)
+        result_at, type_at = _result_words(info.name)
         self.result = words[result_at] if result_at >= 0 else 0
         """The result id; 0 (never an id) for an instruction without one."""
         self.result_type = words[type_at] if type_at >= 0 else 0
@@ -76,7 +76,7 @@ class _Inst:
 
         Only operands before any literal string or repeated operand are addressable: those all
         take one word each."""
-        return _operand_index(self.info, key)
+        return _operand_index(self.name, key)
 
     def operand(self, key: str) -> int:
         return self.words[self._index(key)]
@@ -87,8 +87,10 @@ class _Inst:
 
 
 @functools.cache
-def _operand_index(info: grammar.Instruction, key: str) -> int:
-    """`_Inst._index`, once per instruction and key."""
+def _operand_index(op_name: str, key: str) -> int:
+    """`_Inst._index`, once per instruction and key (keyed by name: a grammar.Instruction hashes
+    all its operands)."""
+    info = grammar.instruction(op_name)
     for index, slot in enumerate(info.operands):
         if key in (slot.name, slot.kind):
             return index
@@ -98,10 +100,11 @@ def _operand_index(info: grammar.Instruction, key: str) -> int:
 
 
 @functools.cache
-def _result_words(info: grammar.Instruction) -> tuple[int, int]:
+def _result_words(op_name: str) -> tuple[int, int]:
     """The operand word indexes of the result id and of the result type (-1: none)."""
-    return (_operand_index(info, "IdResult") if info.has_result else -1,
-            _operand_index(info, "IdResultType") if info.has_result_type else -1)
+    info = grammar.instruction(op_name)
+    return (_operand_index(op_name, "IdResult") if info.has_result else -1,
+            _operand_index(op_name, "IdResultType") if info.has_result_type else -1)
 
 
 #: The instructions the rules read by scanning the module (every other one is decoded only when
@@ -149,7 +152,7 @@ def _opcode_facts(code: int) -> tuple[bool, int, bool]:
     """(whether the rules scan it, its result's word offset from the instruction's first word or 0,
     whether it is OpFunction / OpFunctionEnd) of an opcode."""
     info = grammar.instruction_by_opcode(code)
-    result_at = _result_words(info)[0]
+    result_at = _result_words(info.name)[0]
     return info.name in _SCANNED, result_at + 1, info.name in ("OpFunction", "OpFunctionEnd")
 
 
