@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from wgc import driver
 from wgc.spirv import grammar, tools
 from wgc.spirv.builder import VERSION_FOR_ENV, Builder, string_words
 
@@ -528,3 +529,120 @@ def test_tools_missing_library_is_explained(monkeypatch):
     monkeypatch.setattr(tools, "TOOLS_DISTRIBUTION", "wgc-no-such-distribution")
     with pytest.raises(tools.ToolsUnavailable, match="install the Python package"):
         tools._prefix_file("lib/libSPIRV-Tools-shared.so")
+
+
+# --- the fast encoding (builder._simple_layout / _encode_simple) against the grammar walk -----------
+
+def _encodings(build, *calls):
+    """(words, result id) or (exception type, message) of each `_encode` call, on a fresh builder
+    made by `build`, with the fast path (`fast`) or the grammar walk alone."""
+    import wgc.spirv.builder as builder_module
+
+    def run(fast: bool) -> list:
+        b = build()
+        out = []
+        for op, operands, result in calls:
+            try:
+                if fast:
+                    out.append(b._encode(op, operands, result))
+                else:
+                    out.append(b._encode_walk(op, operands, result))
+            except Exception as error:  # noqa: BLE001 - compared below
+                out.append((type(error), str(error)))
+        return out
+
+    assert builder_module._simple_layout("OpIAdd", 3) is not None
+    return run(True), run(False)
+
+
+def _typed_builder() -> Builder:
+    b = Builder()
+    b.type_int(32, False), b.type_float(32), b.type_int(16, True)
+    return b
+
+
+FAST_ENCODING_CALLS = [
+    ("OpIAdd", [1, 2, 3], None), ("OpIAdd", [1, 2, 3], 40), ("OpLoad", [1, 5], None),
+    ("OpLoad", [1, 5, "Volatile"], None), ("OpLoad", [1, 5, "Aligned", 4], None),
+    ("OpLoad", [1, 5, "Aligned"], None), ("OpStore", [5, 6], None), ("OpStore", [5, 6, 2], None),
+    ("OpLabel", [], None), ("OpLabel", [], 77), ("OpReturn", [], None), ("OpReturn", [], 3),
+    ("OpName", [4, "a name"], None), ("OpName", [4, "nul\0"], None), ("OpName", [4, 5], None),
+    ("OpEntryPoint", ["GLCompute", 9, "main", 10, 11], None), ("OpEntryPoint", [5, 9, "main"], None),
+    ("OpEntryPoint", [99, 9, "main"], None), ("OpDecorate", [4, "Block"], None),
+    ("OpDecorate", [4, "ArrayStride", 16], None), ("OpDecorate", [4, "NoSuchDecoration"], None),
+    ("OpMemberDecorate", [4, 0, "Offset", 8], None), ("OpVariable", [3, "Function"], None),
+    ("OpVariable", [3, 7], None), ("OpConstant", [1, (7,)], None), ("OpConstant", [1, 7], None),
+    ("OpConstant", [2, 1.5], None), ("OpConstant", [3, -2], None), ("OpConstant", [1, [1, 2]], None),
+    ("OpCompositeExtract", [1, 5, 0, 2], None), ("OpCompositeExtract", [1, 5, -1], None),
+    ("OpCompositeExtract", [1, 5, 1 << 32], None), ("OpCompositeExtract", [1, 5, True], None),
+    ("OpIAdd", [True, 2, 3], None), ("OpIAdd", [1, 0, 3], None), ("OpIAdd", [(1,), 2, 3], None),
+    ("OpIAdd", [1, (2,), 3], None), ("OpIAdd", [1, 2], None), ("OpIAdd", [1, 2, 3, 4], None),
+    ("OpIAdd", [], None), ("OpIAdd", [1, 2.0, 3], None), ("OpTypeVoid", [], None),
+    ("OpTypeVoid", [], 12), ("OpExtInst", [1, 8, "FMix", 2, 3, 4], None),
+    ("OpExtInst", [1, 8, "NoSuchInst", 2], None), ("OpExtInst", [1, 8, 46, 2, 3, 4], None),
+    ("OpSelectionMerge", [6, "None"], None), ("OpLoopMerge", [6, 7, "Unroll|DontUnroll"], None),
+    ("OpLoopMerge", [6, 7, "MaxIterations", 8], None), ("OpSwitch", [5, 6, 1, 7, 2, 8], None),
+    ("OpPhi", [1, 2, 3, 4, 5], None), ("OpExecutionMode", [9, "LocalSize", 8, 1, 1], None),
+    ("OpExecutionModeId", [9, "LocalSizeId", 2, 2, 2], None), ("OpMemoryModel", ["Logical", "GLSL450"], None),
+    ("OpCapability", ["Shader"], None), ("OpCapability", [1], None), ("OpExtension", ["SPV_KHR_x"], None),
+    ("OpNoSuchOp", [1], None), ("OpTypeInt", [32, 0], None), ("OpTypePointer", ["Private", 1], None),
+    ("OpSpecConstantOp", [1, "IAdd", 2, 3], None), ("OpConstantStringAMDX", ["leaf"], None),
+    # enum operands whose enumerant's parameters follow them
+    ("OpDecorate", [4, "BuiltIn", "WorkgroupId"], None), ("OpDecorate", [4, "BuiltIn", 999999], None),
+    ("OpDecorate", [4, "BuiltIn", "NoSuchBuiltIn"], None), ("OpDecorate", [4, "ArrayStride"], None),
+    ("OpDecorate", [4, "ArrayStride", 16, 3], None), ("OpDecorate", [4, 6, 16], None),
+    ("OpDecorate", [4, 999999, 16], None), ("OpDecorate", [4, "ArrayStride", "16"], None),
+    ("OpDecorate", [4, (6,), 16], None), ("OpDecorate", [4, True, 16], None),
+    ("OpDecorateId", [4, "PayloadNodeNameAMDX", 7], None), ("OpDecorateId", [4, "PayloadNodeNameAMDX", 0], None),
+    ("OpMemberDecorate", [4, 1, "BuiltIn", "Position"], None),
+    ("OpImageFetch", [1, 2, 3, "Lod", 4], None), ("OpImageFetch", [1, 2, 3, "Lod|ConstOffset", 4, 5], None),
+    ("OpImageFetch", [1, 2, 3, "Lod|ConstOffset", 4], None), ("OpImageFetch", [1, 2, 3, "None"], None),
+    ("OpCopyMemory", [1, 2, "Aligned", 4, "Aligned", 8], None), ("OpCopyMemory", [1, 2, "Volatile"], None),
+    ("OpExecutionMode", [9, "LocalSize", 8, 1], None), ("OpExecutionMode", [9, "NoSuchMode"], None),
+]
+
+
+def test_fast_encoding_matches_the_grammar_walk():
+    """Every call, well-formed or not, encodes (or fails) exactly as the grammar walk does."""
+    fast, walk = _encodings(_typed_builder, *FAST_ENCODING_CALLS)
+    for call, got, expected in zip(FAST_ENCODING_CALLS, fast, walk):
+        assert got == expected, call
+    # the walk alone checks versions too: OpExecutionModeId needs SPIR-V 1.2
+    fast, walk = _encodings(lambda: Builder((1, 1)), ("OpExecutionModeId", [9, "LocalSizeId", 2, 2, 2], None))
+    assert fast == walk and fast[0][0] is ValueError
+
+
+@pytest.mark.parametrize("sample", ["material_dispatch.hlsl", "recursive_tree.hlsl", "mesh_materials.hlsl",
+                                    "inline_raytracing.hlsl", "syntax_tour.hlsl"])
+@pytest.mark.parametrize("options", [{}, {"debug_info": True}, {"target": "emulated"}])
+def test_fast_encoding_gives_the_modules_of_the_walk(sample, options, monkeypatch):
+    """Whole samples compile to the same bytes with the fast encoding off (the walk encodes all)."""
+    import wgc.spirv.builder as builder_module
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    compile_options = driver.Options(input=str(samples / sample), include_dirs=(str(samples / "include"),), **options)
+    fast_words = []
+    real = builder_module._encode_simple
+
+    def counted(layout, values):
+        words = real(layout, values)
+        fast_words.append(words is not None)
+        return words
+
+    monkeypatch.setattr(builder_module, "_encode_simple", counted)
+    fast = driver.compile(compile_options)
+    monkeypatch.setattr(builder_module, "_simple_layout", lambda op_name, count: None)
+    walked = driver.compile(compile_options)
+    assert fast.outputs == walked.outputs
+    assert [str(d) for d in fast.diagnostics] == [str(d) for d in walked.diagnostics]
+    if fast.outputs:
+        assert sum(fast_words) > 0.8 * len(fast_words) > 100      # the fast path did the work
+
+
+def test_word_array_holds_the_words_as_ctypes_did():
+    """`tools._word_array` (through array.array) gives the C array ctypes' constructor gave."""
+    for words in ([0x07230203, 0x00010600, 0, 5, 0], [0xFFFFFFFF, 1, 2], [-1, 1 << 32, 3]):
+        expected = (ctypes.c_uint32 * len(words))(*words)     # what validate() built before
+        assert list(tools._word_array(words)) == list(expected)
+    assert list(tools._word_array([-1, 2])) == [0xFFFFFFFF, 2]

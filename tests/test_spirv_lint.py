@@ -217,3 +217,52 @@ def test_amdx_entry_modes_belong_to_glcompute_and_mesh_entry_points() -> None:
     problems = lint(words)
     assert problems == [f"%Draw: {mode} on a TaskEXT entry point (allowed on GLCompute and MeshEXT only)"
                         for mode in ("IsApiEntryAMDX", "ShaderIndexAMDX", "StaticNumWorkgroupsAMDX")]
+
+
+def test_lazy_definitions_match_a_full_decode():
+    """The lint decodes an instruction only when an id it defines is looked up
+    (`lint._Definitions`): every id of a real module gives what decoding every instruction gives."""
+    from pathlib import Path
+
+    from wgc.spirv import grammar
+    from wgc.spirv.lint import _SCANNED, _decode, _Module
+
+    samples = Path(__file__).resolve().parent.parent / "samples"
+    result = driver.compile(driver.Options(input=str(samples / "material_dispatch.hlsl"),
+                                           include_dirs=(str(samples / "include"),), debug_info=True))
+    words = words_of(result.outputs["spirv"])
+    expected = {}        # id -> (opcode name, operand words, enclosing function), decoded independently
+    in_order = []        # (opcode name, operand words) of every instruction
+    position, function = 5, None
+    while position < len(words):
+        count, info = words[position] >> 16, grammar.instruction_by_opcode(words[position] & 0xFFFF)
+        operands = tuple(words[position + 1:position + count])
+        kinds = [slot.kind for slot in info.operands]
+        in_order.append((info.name, operands))
+        if "IdResult" in kinds:
+            expected[operands[kinds.index("IdResult")]] = (info.name, operands, function)
+            if info.name == "OpFunction":
+                function = operands[kinds.index("IdResult")]
+        if info.name == "OpFunctionEnd":
+            function = None
+        position += count
+    scanned, defs = _decode(words)
+    assert len(expected) > 500
+    for ident, (name, operands, function) in expected.items():
+        assert ident in defs
+        inst = defs[ident]
+        assert (inst.name, inst.words, inst.function, inst.result) == (name, operands, function, ident)
+    assert 0 not in defs and defs.get(max(expected) + 1) is None
+    # the instructions the rules scan, in module order
+    assert [(i.name, i.words) for i in scanned] == [(name, operands) for name, operands in in_order
+                                                    if name in _SCANNED]
+    assert {name for name, _ in in_order} & _SCANNED >= {"OpEntryPoint", "OpDecorateId",
+                                                        "OpAllocateNodePayloadsAMDX"}
+    # OpName is read only when a message needs a name: the same names (the last OpName of an id wins)
+    expected_names = {}
+    for name, operands in in_order:
+        if name == "OpName":
+            text = b"".join(w.to_bytes(4, "little") for w in operands[1:])
+            expected_names[operands[0]] = text[:text.index(b"\0")].decode()
+    assert len(expected_names) > 50
+    assert _Module(scanned, defs).names == expected_names

@@ -10,7 +10,9 @@ Invariants:
 - Every opcode, enumerant and operand layout comes from `wgc.spirv.grammar`; instructions are
   encoded by walking the grammar's operand kinds (ints for ids, literals and enum values; str for
   literal strings, enum names ("Inline", "Unroll|DontUnroll") and GLSL.std.450 names; a tuple/list
-  of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal).
+  of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal). The common instructions take a
+  layout derived from the grammar once per (instruction, operand count) instead
+  (`_simple_layout`); it gives the same words, and leaves every error to the walk.
 - Types are deduplicated by structure, except `OpTypeNodePayloadArrayAMDX` (one per request: each
   node output carries its own decorations) and aggregates requested with `fresh=True`.
   Scalar, composite, null and string constants are deduplicated.
@@ -26,6 +28,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import struct
 from collections.abc import Iterable, Sequence
 
@@ -52,6 +55,9 @@ _MODULE_CLASSES = frozenset({"Type-Declaration", "Constant-Creation", "Annotatio
 _DEDICATED = {"OpFunction": "begin_function", "OpFunctionParameter": "parameter",
               "OpLabel": "label", "OpFunctionEnd": "end_function", "OpVariable": "local_variable"}
 
+_BODY_INSTRUCTIONS: set[str] = set()
+"""The instructions `Builder.emit` has accepted (it checks each name once per process)."""
+
 
 MAX_DEBUG_NAME = 1024
 """Characters of an OpName/OpMemberName kept: names are debug information, and one instruction
@@ -76,6 +82,223 @@ def _parse_version(text: str) -> tuple[int, int] | None:
         return None
     major, minor = text.split(".")
     return int(major), int(minor)
+
+
+# --- the fast encoding of the common instructions --------------------------------------------
+#
+# Most instructions are ids, literal integers, enum names without parameters and literal strings,
+# one value per operand slot: their words follow from the operand count alone. `_simple_layout`
+# derives that layout once per (instruction, operand count) from the grammar, and `_encode_simple`
+# fills it in, declining (None) whatever it does not cover so that `Builder._encode_walk` handles
+# it, errors included. Measured: the encoding of a warm compile of material_dispatch.hlsl (970
+# instructions) fell from 5.6 to 1.6 ms (cProfile-free CPU time, 20 compiles).
+
+_TYPE, _ID, _LITERAL, _STRING, _EXT_INST, _NUMBER = (
+    "IdResultType", "Id", "LiteralInteger", "LiteralString", "ExtInst", "Number")
+"""Slot codes of a `_SimpleLayout`; an enum slot's code is its operand kind (e.g. "StorageClass")."""
+_CODES = (_TYPE, _ID, _LITERAL, _STRING, _EXT_INST, _NUMBER)
+
+
+class _SimpleLayout:
+    """The words of an instruction with a given operand count, one value per code in `codes`."""
+    __slots__ = ("opcode", "needed", "has_result", "result_at", "codes", "only_ids")
+
+    def __init__(self, opcode: int, needed: tuple[int, int] | None, result_at: int,
+                 codes: tuple[str, ...]) -> None:
+        self.opcode = opcode
+        self.needed = needed            # the SPIR-V version the instruction needs (None: any)
+        self.has_result = result_at > 0
+        self.result_at = result_at      # the word index of the result id (0: none)
+        self.codes = codes
+        self.only_ids = all(code is _ID or code is _TYPE for code in codes)   # OpLoad, OpIAdd, ...
+
+
+def _slot_code(inst: grammar.Instruction, kind: str) -> str | None:
+    """The `_SimpleLayout` code of an operand kind in `inst` (None: only the walk encodes it)."""
+    category = grammar.operand_kind(kind).category
+    if kind == "IdResultType":          # an id that is never given as pre-encoded words
+        return _TYPE
+    if category == "Id":
+        return _ID
+    if category in ("ValueEnum", "BitEnum"):
+        return kind
+    if kind == "LiteralContextDependentNumber":
+        return _NUMBER if inst.name in ("OpConstant", "OpSpecConstant") else _LITERAL
+    return {"LiteralInteger": _LITERAL, "LiteralString": _STRING,
+            "LiteralExtInstInteger": _EXT_INST}.get(kind)
+
+
+@functools.lru_cache(maxsize=4096)
+def _simple_layout(op_name: str, count: int,
+                   enum_value: int | str | None = None) -> _SimpleLayout | int | None:
+    """The layout of `op_name` with `count` operand values, if each fills one slot (see above).
+
+    Where an enum operand's value decides the layout (its enumerant's parameters follow it, as in
+    `OpDecorate %x ArrayStride 16`), this is that operand's index: ask again with its value as
+    `enum_value`. One such operand per instruction; None for anything else the walk must do."""
+    try:
+        inst = grammar.instruction(op_name)
+    except KeyError:
+        return None
+    needed = _parse_version(inst.version)
+    codes: list[str] = []
+    result_at = 0
+    slots = list(inst.operands)
+    keyed = False
+    while slots:
+        slot = slots.pop(0)
+        if slot.kind == "IdResult":
+            result_at = 1 + len(codes)
+            continue
+        if slot.quantifier is None:
+            if len(codes) >= count:
+                return None
+            take = 1
+        elif slot.quantifier == "?":
+            take = 1 if len(codes) < count else 0
+        else:
+            take = max(count - len(codes), 0)
+        if not take:
+            continue
+        code = _slot_code(inst, slot.kind)
+        if code is None:
+            return None
+        if code not in _CODES and _has_parameters(code):
+            if keyed or slot.quantifier == "*":
+                return None
+            if enum_value is None:
+                return len(codes)
+            parameters = _enum_parameters(code, enum_value)
+            if parameters is None:
+                return None
+            keyed = True
+            slots[:0] = parameters
+        codes.extend([code] * take)
+    if len(codes) != count:
+        return None
+    return _SimpleLayout(inst.opcode, None if inst.extensions else needed, result_at, tuple(codes))
+
+
+@functools.lru_cache(maxsize=None)
+def _has_parameters(kind: str) -> bool:
+    """Whether some enumerant of an enum kind takes parameters (Decoration, MemoryAccess, ...)."""
+    return any(e.parameters for e in grammar.operand_kind(kind).by_value.values())
+
+
+def _enum_parameters(kind: str, value: int | str) -> tuple[grammar.Operand, ...] | None:
+    """The parameter slots that follow an enum operand (for a bit enum: of each bit, low to high);
+    None for an unknown value."""
+    try:
+        number = Builder._enum_value(kind, value)
+        if grammar.operand_kind(kind).category == "ValueEnum":
+            bits = [number]
+        else:
+            bits = [1 << b for b in range(32) if number & (1 << b)]
+        return tuple(p for bit in bits for p in grammar.enumerant_by_value(kind, bit).parameters)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _enum_number(kind: str, value: int | str) -> int:
+    """`Builder._enum_lookup`, cached (a storage class is looked up ~200 times a compile)."""
+    return Builder._enum_lookup(kind, value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _id_operand_form(kind: str, enumerant: int | str) -> tuple[str, bool]:
+    """(the name of an ExecutionMode or Decoration enumerant, whether its operands are ids)."""
+    name = enumerant if isinstance(enumerant, str) else grammar.enumerant_by_value(kind, enumerant).name
+    return name, grammar.takes_id_operands(kind, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _enum_word(kind: str, value: int | str) -> int | None:
+    """The word of an enum operand (None: unknown). The layout has placed its parameters."""
+    try:
+        return Builder._enum_value(kind, value)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_word_tuple(text: str) -> tuple[int, ...] | None:
+    """`string_words(text)`, cached (None for a string SPIR-V cannot hold)."""
+    try:
+        return tuple(string_words(text))
+    except ValueError:
+        return None
+
+
+def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> list[int] | None:
+    """The words of one instruction by `layout` (the result id word 0), or None where a value is
+    not of the simple kinds (the grammar walk then encodes it, or raises)."""
+    words: list[int]
+    if layout.only_ids:                        # most instructions: no per-code dispatch
+        for value in values:
+            if type(value) is not int or value <= 0:     # type: ignore[operator]
+                return None
+        at = layout.result_at
+        if at == 0:
+            words = [0, *values]               # type: ignore[list-item]
+        elif at == 1:
+            words = [0, 0, *values]            # type: ignore[list-item]
+        else:
+            words = [0, values[0], 0, *values[1:]]       # type: ignore[list-item]
+        if len(words) > 0xFFFF:
+            return None
+        words[0] = (len(words) << 16) | layout.opcode
+        return words
+    words = [0]
+    append = words.append
+    for index, (code, value) in enumerate(zip(layout.codes, values)):
+        if index + 1 == layout.result_at:
+            append(0)
+        kind = type(value)
+        if kind is int:
+            if code is _ID or code is _TYPE:
+                if value <= 0:              # type: ignore[operator]
+                    return None
+                append(value)               # type: ignore[arg-type]
+            elif code is _LITERAL or code is _EXT_INST:
+                if not -(1 << 31) <= value < (1 << 32):  # type: ignore[operator]
+                    return None
+                append(value & 0xFFFFFFFF)  # type: ignore[operator]
+            elif code is _STRING or code is _NUMBER:
+                return None
+            else:
+                word = _enum_word(code, value)   # type: ignore[arg-type]
+                if word is None:
+                    return None
+                append(word)
+        elif kind is str:
+            if code is _STRING:
+                string = _string_word_tuple(value)   # type: ignore[arg-type]
+                if string is None:
+                    return None
+                words.extend(string)
+            elif code is _EXT_INST:
+                try:
+                    append(grammar.glsl_std_450(value))  # type: ignore[arg-type]
+                except KeyError:
+                    return None
+            elif code in _CODES:
+                return None
+            else:
+                word = _enum_word(code, value)   # type: ignore[arg-type]
+                if word is None:
+                    return None
+                append(word)
+        elif (kind is tuple or kind is list) and code is not _TYPE:      # pre-encoded words
+            words.extend(int(w) & 0xFFFFFFFF for w in value)  # type: ignore[union-attr]
+        else:
+            return None
+    if layout.result_at == len(words):         # the result id is the last word (e.g. OpLabel)
+        append(0)
+    if len(words) > 0xFFFF:
+        return None
+    words[0] = (len(words) << 16) | layout.opcode
+    return words
 
 
 class Builder:
@@ -128,7 +351,30 @@ class Builder:
     def _encode(self, op_name: str, operands: Sequence[OperandValue],
                 result: int | None = None) -> tuple[list[int], int]:
         """Encode one instruction; returns its words and its result id (allocated if needed; 0 for
-        an instruction without one)."""
+        an instruction without one).
+
+        The common case takes `_encode_simple` (one value per operand slot, no enumerant
+        parameters); everything else, and every malformed call, the grammar walk below, which
+        raises the errors. Both give the same words and allocate the same ids."""
+        layout = _simple_layout(op_name, len(operands))
+        if type(layout) is int:                 # an enum operand decides: ask with its value
+            value = operands[layout]
+            layout = _simple_layout(op_name, len(operands), value) \
+                if type(value) is int or type(value) is str else None
+        if isinstance(layout, _SimpleLayout) and (layout.needed is None or layout.needed <= self.version):
+            words = _encode_simple(layout, operands)
+            if words is not None:
+                if layout.has_result:
+                    result_id = self.new_id() if result is None else result
+                    words[layout.result_at] = result_id
+                    return words, result_id
+                if result is None:
+                    return words, 0
+        return self._encode_walk(op_name, operands, result)
+
+    def _encode_walk(self, op_name: str, operands: Sequence[OperandValue],
+                     result: int | None = None) -> tuple[list[int], int]:
+        """`_encode` by walking the grammar's operand kinds (every instruction and error)."""
         inst = grammar.instruction(op_name)
         needed = _parse_version(inst.version)
         if needed is not None and needed > self.version and not inst.extensions:
@@ -220,6 +466,11 @@ class Builder:
     @staticmethod
     def _enum_value(kind: str, value: int | str) -> int:
         """An enum operand given by name ("A|B" for bit enums) or by value (checked)."""
+        return _enum_number(kind, value)
+
+    @staticmethod
+    def _enum_lookup(kind: str, value: int | str) -> int:
+        """`_enum_value` without the cache."""
         category = grammar.operand_kind(kind).category
         if isinstance(value, str):
             if category == "BitEnum":
@@ -294,10 +545,7 @@ class Builder:
 
     def execution_mode(self, entry: int, mode: int | str, *operands: OperandValue) -> None:
         """OpExecutionMode, or OpExecutionModeId when the mode's operands are ids."""
-        name = mode if isinstance(mode, str) else grammar.enumerant_by_value(
-            "ExecutionMode", mode).name
-        op = "OpExecutionModeId" if grammar.takes_id_operands("ExecutionMode", name) \
-            else "OpExecutionMode"
+        op = "OpExecutionModeId" if _id_operand_form("ExecutionMode", mode)[1] else "OpExecutionMode"
         self._modes.append(self._encode(op, [entry, mode, *operands])[0])
 
     def string(self, text: str) -> int:
@@ -329,9 +577,8 @@ class Builder:
 
     def decorate(self, target: int, decoration: int | str, *operands: OperandValue) -> None:
         """OpDecorate, or OpDecorateId when the decoration's operands are ids."""
-        name = decoration if isinstance(decoration, str) else grammar.enumerant_by_value(
-            "Decoration", decoration).name
-        if grammar.takes_id_operands("Decoration", name):
+        name, takes_ids = _id_operand_form("Decoration", decoration)
+        if takes_ids:
             self._id_decorations.append((target, tuple(self._id(o, "OpDecorateId") for o in operands), name))
             self._annotate("OpDecorateId", [target, decoration, *operands])
         else:
@@ -500,10 +747,12 @@ class Builder:
         one): result type first where there is one, e.g. emit("OpIAdd", uint, a, b)."""
         if not self._in_block:
             raise RuntimeError(f"emit {op_name}: no open block (call label() first)")
-        if grammar.instruction(op_name).category in _MODULE_CLASSES:
-            raise ValueError(f"{op_name} belongs to a module section, not a function body")
-        if op_name in _DEDICATED:
-            raise ValueError(f"emit {op_name}: use Builder.{_DEDICATED[op_name]}()")
+        if op_name not in _BODY_INSTRUCTIONS:
+            if grammar.instruction(op_name).category in _MODULE_CLASSES:
+                raise ValueError(f"{op_name} belongs to a module section, not a function body")
+            if op_name in _DEDICATED:
+                raise ValueError(f"emit {op_name}: use Builder.{_DEDICATED[op_name]}()")
+            _BODY_INSTRUCTIONS.add(op_name)
         words, result_id = self._encode(op_name, operands, result)
         self._fn_blocks.extend(words)
         if op_name in _TERMINATORS:

@@ -29,7 +29,9 @@ violation of them):
 
 Invariants:
 - The binary is decoded generically with `wgc.spirv.grammar`: instructions by opcode, operands by
-  their grammar name or kind, enumerants by name. No opcode or enum value is written here.
+  their grammar name or kind, enumerants by name. No opcode or enum value is written here. One
+  pass finds every instruction; only those the rules scan (`_SCANNED`) are decoded then, any
+  other when an id it defines is looked up (`_Definitions`), OpName when a message needs a name.
 - The lint only reads the words. It raises ValueError for a malformed binary (KeyError for an
   opcode or enumerant the grammar does not know); the messages come in a fixed order (payload
   types, then instructions in module order, then entry points).
@@ -37,11 +39,11 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
+from collections.abc import Iterator
 
 from . import grammar
-
-from wgc.cached_dataclass import dataclass
 
 _STRING_CONSTANTS = ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")
 _BOOL_CONSTANTS = ("OpConstantTrue", "OpConstantFalse", "OpSpecConstantTrue", "OpSpecConstantFalse")
@@ -52,29 +54,29 @@ _MODEL_OF_MODE = {   # execution mode -> the execution models the extension allo
 }
 
 
-@dataclass(frozen=True)
 class _Inst:
-    info: grammar.Instruction
-    words: tuple[int, ...]
-    """The operand words (after the word holding the opcode and word count)."""
-    function: int | None
-    """The OpFunction this instruction is in (None at module scope)."""
+    """One decoded instruction."""
+    __slots__ = ("info", "name", "words", "function", "result", "result_type")
 
-    @property
-    def name(self) -> str:
-        return self.info.name
+    def __init__(self, info: grammar.Instruction, words: tuple[int, ...], function: int | None) -> None:
+        self.info = info
+        self.name = info.name
+        self.words = words
+        """The operand words (after the word holding the opcode and word count)."""
+        self.function = function
+        """The OpFunction this instruction is in (None at module scope)."""
+        result_at, type_at = _result_words(info.name)
+        self.result = words[result_at] if result_at >= 0 else 0
+        """The result id; 0 (never an id) for an instruction without one."""
+        self.result_type = words[type_at] if type_at >= 0 else 0
+        """The result type id; 0 (never an id) for an instruction without one."""
 
     def _index(self, key: str) -> int:
         """The word index of the operand whose grammar name (or, if unnamed, kind) is `key`.
 
         Only operands before any literal string or repeated operand are addressable: those all
         take one word each."""
-        for index, slot in enumerate(self.info.operands):
-            if key in (slot.name, slot.kind):
-                return index
-            if slot.kind == "LiteralString" or slot.quantifier is not None:
-                break
-        raise KeyError(f"{self.name} has no single-word operand {key!r} at a fixed position")
+        return _operand_index(self.name, key)
 
     def operand(self, key: str) -> int:
         return self.words[self._index(key)]
@@ -83,33 +85,108 @@ class _Inst:
         """The words following operand `key` (a decoration's or mode's parameters, members, ...)."""
         return self.words[self._index(key) + 1:]
 
-    @property
-    def result(self) -> int:
-        """The result id; 0 (never an id) for an instruction without one."""
-        return self.operand("IdResult") if self.info.has_result else 0
 
-    @property
-    def result_type(self) -> int:
-        """The result type id; 0 (never an id) for an instruction without one."""
-        return self.operand("IdResultType") if self.info.has_result_type else 0
+@functools.cache
+def _operand_index(op_name: str, key: str) -> int:
+    """`_Inst._index`, once per instruction and key (keyed by name: a grammar.Instruction hashes
+    all its operands)."""
+    info = grammar.instruction(op_name)
+    for index, slot in enumerate(info.operands):
+        if key in (slot.name, slot.kind):
+            return index
+        if slot.kind == "LiteralString" or slot.quantifier is not None:
+            break
+    raise KeyError(f"{info.name} has no single-word operand {key!r} at a fixed position")
 
 
-def _decode(words: list[int]) -> list[_Inst]:
+@functools.cache
+def _result_words(op_name: str) -> tuple[int, int]:
+    """The operand word indexes of the result id and of the result type (-1: none)."""
+    info = grammar.instruction(op_name)
+    return (_operand_index(op_name, "IdResult") if info.has_result else -1,
+            _operand_index(op_name, "IdResultType") if info.has_result_type else -1)
+
+
+#: The instructions the rules read by scanning the module (every other one is decoded only when
+#: an id it defines is looked up: `_Definitions`).
+_SCANNED = frozenset({
+    "OpEntryPoint", "OpDecorate", "OpDecorateId", "OpMemberDecorate", "OpExecutionMode",
+    "OpExecutionModeId", "OpTypeNodePayloadArrayAMDX", "OpAllocateNodePayloadsAMDX",
+    "OpEnqueueNodePayloadsAMDX", "OpNodePayloadArrayLengthAMDX", "OpFinishWritingNodePayloadAMDX",
+})
+
+
+class _Definitions:
+    """id -> the `_Inst` defining it, decoded on first lookup (of the ~1,000 instructions of a
+    module the rules look up a few dozen: decoding all of them was most of the lint's time)."""
+
+    def __init__(self, words: list[int], where: dict[int, tuple[int, int | None]]) -> None:
+        self._words = words
+        self._where = where          # id -> (word index of its instruction, its function)
+        self._decoded: dict[int, _Inst] = {}
+
+    def __contains__(self, ident: object) -> bool:
+        return ident in self._where
+
+    def get(self, ident: int | None) -> _Inst | None:
+        found = self._decoded.get(ident)    # type: ignore[arg-type]
+        if found is None and ident in self._where:
+            position, function = self._where[ident]    # type: ignore[index]
+            found = self._decoded[ident] = _decode_one(self._words, position, function)  # type: ignore[index]
+        return found
+
+    def __getitem__(self, ident: int) -> _Inst:
+        found = self.get(ident)
+        if found is None:
+            raise KeyError(ident)
+        return found
+
+
+def _decode_one(words: list[int], position: int, function: int | None) -> _Inst:
+    count, code = words[position] >> 16, words[position] & 0xFFFF
+    return _Inst(grammar.instruction_by_opcode(code), tuple(words[position + 1:position + count]), function)
+
+
+@functools.cache
+def _opcode_facts(code: int) -> tuple[bool, int, bool]:
+    """(whether the rules scan it, its result's word offset from the instruction's first word or 0,
+    whether it is OpFunction / OpFunctionEnd) of an opcode."""
+    info = grammar.instruction_by_opcode(code)
+    result_at = _result_words(info.name)[0]
+    return info.name in _SCANNED, result_at + 1, info.name in ("OpFunction", "OpFunctionEnd")
+
+
+def _decode(words: list[int]) -> tuple[list[_Inst], _Definitions]:
+    """The instructions the rules scan (in module order) and the definitions of every id."""
     if len(words) < 5 or words[0] != grammar.magic_number():
         raise ValueError("not a SPIR-V module (no header with the magic number)")
-    out, position, function = [], 5, None
-    while position < len(words):
-        count, code = words[position] >> 16, words[position] & 0xFFFF
-        if count == 0 or position + count > len(words):
+    scanned: list[_Inst] = []
+    where: dict[int, tuple[int, int | None]] = {}
+    position, function, end = 5, None, len(words)
+    while position < end:
+        first = words[position]
+        count = first >> 16
+        if count == 0 or position + count > end:
             raise ValueError(f"malformed SPIR-V instruction at word {position}")
-        inst = _Inst(grammar.instruction_by_opcode(code), tuple(words[position + 1:position + count]), function)
-        if inst.name == "OpFunction":
-            function = inst.result
-        elif inst.name == "OpFunctionEnd":
-            function = None
-        out.append(inst)
+        scan, result_at, is_function = _opcode_facts(first & 0xFFFF)
+        if result_at:
+            if result_at >= count:               # a truncated instruction: as decoding it raises
+                raise IndexError(f"instruction at word {position} has no result word")
+            where[words[position + result_at]] = (position, function)
+        if is_function:
+            function = words[position + result_at] if result_at else None
+        if scan:
+            scanned.append(_decode_one(words, position, function))
         position += count
-    return out
+    return scanned, _Definitions(words, where)
+
+
+def _positions(words: list[int]) -> Iterator[int]:
+    """The word index of each instruction (of a module `_decode` has read)."""
+    position = 5
+    while position < len(words):
+        yield position
+        position += words[position] >> 16
 
 
 def _string(words: tuple[int, ...]) -> str:
@@ -120,10 +197,11 @@ def _string(words: tuple[int, ...]) -> str:
 class _Module:
     """Lookups over the decoded instructions that the rules share."""
 
-    def __init__(self, insts: list[_Inst]) -> None:
-        self.insts = insts
-        self.defs = {i.result: i for i in insts if i.result}
-        self.names = {i.operand("Target"): _string(i.after("Target")) for i in insts if i.name == "OpName"}
+    def __init__(self, insts: list[_Inst], defs: _Definitions) -> None:
+        self.insts = insts           # the instructions of `_SCANNED`, in module order
+        self.defs = defs
+        self._words = defs._words
+        self._names: dict[int, str] | None = None
         # target id -> decoration name -> parameter words (OpDecorate and OpDecorateId)
         self.decorations: dict[int, dict[str, tuple[int, ...]]] = defaultdict(dict)
         # struct id -> members with an Offset
@@ -148,6 +226,16 @@ class _Module:
     def label(self, ident: int) -> str:
         return f"%{self.names[ident]}" if self.names.get(ident) else f"%{ident}"
 
+    @property
+    def names(self) -> dict[int, str]:
+        """id -> its OpName, read when a message first needs one (a clean module needs none)."""
+        if self._names is None:
+            op_name = grammar.opcode("OpName")
+            named = (_decode_one(self._words, position, None) for position in _positions(self._words)
+                     if self._words[position] & 0xFFFF == op_name)
+            self._names = {i.operand("Target"): _string(i.after("Target")) for i in named}
+        return self._names
+
     def decorated(self, target: int | None, decoration: str) -> bool:
         return target in self.decorations and decoration in self.decorations[target]
 
@@ -171,7 +259,7 @@ class _Module:
 
 def lint(words: list[int], one_node_per_module: bool = False) -> list[str]:
     """The broken rules of the module docstring, one message each (see there)."""
-    m = _Module(_decode(words))
+    m = _Module(*_decode(words))
     problems = _payload_types(m) + _instructions(m) + _modes(m)
     entries = [i for i in m.insts if i.name == "OpEntryPoint"]
     if one_node_per_module and len(entries) > 1:

@@ -18,6 +18,7 @@ Invariants:
 
 from __future__ import annotations
 
+import array
 import ctypes
 import functools
 import re
@@ -166,6 +167,17 @@ def _words(data: bytes | bytearray | list[int] | tuple[int, ...]) -> list[int]:
     return list(data)
 
 
+def _word_array(words: list[int]) -> ctypes.Array[ctypes.c_uint32]:
+    """The words as a C uint32 array (typecode "I": C's unsigned int, 32 bits wherever
+    SPIRV-Tools runs). Through `array.array`: ctypes' own constructor takes 0.5 ms for a
+    4,000-word module (a warm compile's module), this 0.03 ms."""
+    try:
+        buffer = array.array("I", words)
+    except OverflowError:                       # not 32-bit words: ctypes truncates them, as before
+        return (ctypes.c_uint32 * len(words))(*words)
+    return (ctypes.c_uint32 * len(words)).from_buffer(buffer)
+
+
 def _take_message(diag: ctypes._Pointer[_Diagnostic], level: str = "error") -> str:
     """The diagnostic as spirv-val's command line prints it (without the final newline); frees it."""
     if not diag:
@@ -183,7 +195,7 @@ def validate(binary: bytes | list[int], target_env: str = "vulkan1.3", *,
     """spirv-val in process; [] when valid, else the messages (spirv-val stops at the first)."""
     lib, env = _lib(), env_value(target_env)
     words = _words(binary)
-    code = (ctypes.c_uint32 * len(words))(*words)
+    code = _word_array(words)
     bin_ = _Binary(ctypes.cast(code, ctypes.POINTER(ctypes.c_uint32)), len(words))
     options = lib.spvValidatorOptionsCreate()
     diag = ctypes.POINTER(_Diagnostic)()
@@ -209,7 +221,7 @@ def disassemble(binary: bytes | list[int], *, friendly_names: bool = True,
         options |= e["SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES"]
     if not header:
         options |= e["SPV_BINARY_TO_TEXT_OPTION_NO_HEADER"]
-    code = (ctypes.c_uint32 * len(words))(*words)
+    code = _word_array(words)
     text = ctypes.POINTER(_Text)()
     diag = ctypes.POINTER(_Diagnostic)()
     result = lib.spvBinaryToText(_context(env_value("spv1.6")), code, len(words), options,

