@@ -273,3 +273,12 @@ def test_entered_scope_is_left_on_an_exception() -> None:
             assert ctx.scope is block
             raise RuntimeError
     assert ctx.scope is outer
+
+
+def test_the_shape_helpers_classes_have_no_subclasses() -> None:
+    """`element_scalar` and `component_count` test `type(x) is ScalarType` (and the vector,
+    matrix and enum classes): a subclass of one of them would silently be no numeric type."""
+    from wgc import types as t
+
+    for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType):
+        assert not cls.__subclasses__(), cls
