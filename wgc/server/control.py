@@ -179,6 +179,7 @@ def _foreground() -> tuple[int, str, list[Diagnostic]]:
     try:
         server.warm()
         server.listen()
+        server.prepare()
     except BaseException:
         server.close()
         raise

@@ -169,8 +169,12 @@ class Server:
 
     # ------------------------------------------------------------------ the loop
 
-    def serve(self) -> None:
-        """Answer requests until the server stops; then clean up."""
+    def prepare(self) -> None:
+        """Install the loop's signal handling (SIGTERM, SIGINT, SIGHUP stop the server; SIGCHLD
+        wakes the loop): before the server says it listens, so that a signal sent as soon as it
+        has said so stops it as documented instead of interrupting it."""
+        if self.selector is not None:
+            return                     # prepared (and maybe stopped by a signal since)
         assert self.listener is not None
         self.selector = selectors.DefaultSelector()
         reader, writer = os.pipe()
@@ -183,6 +187,11 @@ class Server:
             signal.signal(getattr(signal, name), lambda signum, _frame: self.stop(f"signal {signum}"))
         self.selector.register(self.listener, selectors.EVENT_READ, self._accept)
         self.selector.register(reader, selectors.EVENT_READ, self._drain_wakeup)
+
+    def serve(self) -> None:
+        """Answer requests until the server stops; then clean up."""
+        self.prepare()
+        assert self.selector is not None
         try:
             while not (self.stopping and not self.children):
                 for selected, _events in self.selector.select(self._timeout()):
@@ -543,6 +552,7 @@ def run_detached(ready_fd: int, expected_key: str) -> None:
         os.close(log)
         server.warm()
         server.listen()
+        server.prepare()
     except (protocol.Unavailable, OSError) as err:
         say(f"error {err}")
         return
