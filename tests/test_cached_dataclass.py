@@ -382,6 +382,40 @@ def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path, damage):
     assert _compiled(tmp_path, cache) == 0
 
 
+_STALE = ("import marshal, sys; sys.path.insert(0, {root!r}); from wgc import cached_dataclass, startup_cache; "
+          "c = cached_dataclass._CODE_CACHE; codes = c._load(); "
+          "codes.update((f'# stale {{i}}', compile('pass', 'x', 'exec')) for i in range({count})); "
+          "startup_cache.write(cached_dataclass.CACHE_NAME, c.key, marshal.dumps(codes))")
+_CACHED = ("import sys; sys.path.insert(0, {root!r}); from wgc import cached_dataclass; "
+           "print(len(cached_dataclass._CODE_CACHE._load()))")
+
+
+def _run(script: str, cache: Path) -> str:
+    out = subprocess.run([sys.executable, "-c", script], env=dict(os.environ, WGC_CACHE_DIR=str(cache)),
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_a_cache_grown_past_its_bound_keeps_only_the_codes_in_use(tmp_path):
+    """Codes of other versions pile up in a shared folder; past MAX_CACHED the next process
+    rewrites the file with only the codes it used, whether it compiled one (the edited Two) or
+    found them all."""
+    _classes_module(tmp_path, "y")
+    cache = tmp_path / "cache"
+    _compiled(tmp_path, cache)
+    stale = _STALE.format(root=str(ROOT), count=cached_dataclass.MAX_CACHED)
+    _run(stale, cache)
+    assert int(_run(_CACHED.format(root=str(ROOT)), cache)) == cached_dataclass.MAX_CACHED + 2
+    assert _compiled(tmp_path, cache) == 0
+    assert int(_run(_CACHED.format(root=str(ROOT)), cache)) == 2
+    _run(stale, cache)
+    _classes_module(tmp_path, "renamed")
+    assert _compiled(tmp_path, cache) == 1
+    assert int(_run(_CACHED.format(root=str(ROOT)), cache)) == 2
+    assert _compiled(tmp_path, cache) == 0
+
+
 def test_an_unwritable_cache_folder_only_costs_compiling(tmp_path):
     _classes_module(tmp_path, "y")
     blocker = tmp_path / "not-a-folder"
