@@ -228,35 +228,6 @@ def test_post_init_is_called_after_the_fields_are_set():
     assert calls == [(1, []), (2, [3])]
 
 
-def _recording_property(name: str):
-    """A property whose setter records the value under `_name` (frozen classes: through object)."""
-    return property(lambda self: self.__dict__["_" + name],
-                    lambda self, value: object.__setattr__(self, "_" + name, ("set", value)))
-
-
-@pytest.mark.parametrize("case", ["plain", "slotted base", "property in base", "subclass with property",
-                                  "self field", "builtin names"])
-def test_frozen_init_stores_fields_where_object_setattr_would(case):
-    """A frozen class's `__init__` stores its fields with one `__dict__` update where that is what
-    `object.__setattr__` would do; a slot or property of a field's name (in a base, or in a subclass
-    that is not a dataclass) must still see the value set through it, as with `dataclasses`."""
-    observed = []
-    for decorate in (dataclasses.dataclass, dataclass):
-        base: type = object
-        if case == "slotted base":
-            base = type("Base", (), {"__slots__": ("a",)})
-        elif case == "property in base":
-            base = type("Base", (), {"b": _recording_property("b")})
-        names = {"self field": ("self", "c"), "builtin names": ("type", "_cls", "c")}.get(case, ("a", "b", "c"))
-        namespace = {"__annotations__": dict.fromkeys(names, "int"), "__module__": __name__, "c": 3}
-        cls = decorate(frozen=True)(type("Made", (base,), namespace))
-        if case == "subclass with property":
-            cls = type("Sub", (cls,), {"a": _recording_property("a")})
-        made = cls(1, 2) if case == "self field" else cls(1, 2, 4)
-        observed.append(([getattr(made, name) for name in names], sorted(getattr(made, "__dict__", {}).items())))
-    assert observed[0] == observed[1]
-
-
 def test_a_field_named_self_works_as_in_dataclasses():
     expected, got = pair([("self", "plain", True, True), ("x", "default", True, True)], {"frozen": True})
     assert expected[0] == got[0] == "ok"

@@ -23,9 +23,7 @@ inherited from dataclass bases, the same errors for the same mistakes.  The clas
 dataclasses to the standard library: `dataclasses.fields`, `replace`, `asdict`, `is_dataclass`
 work on them (`__dataclass_fields__` holds `dataclasses.Field` objects).
 The one difference: no docstring is invented for a class without one (dataclasses makes one
-from `inspect.signature`, which is slow).  A frozen class's `__init__` stores two or more fields
-with one `__dict__` update instead of an `object.__setattr__` call each, where that is the same
-(see `_Methods.init`): 15-35 % fewer instructions per AST node or `Span`.
+from `inspect.signature`, which is slow).
 
 Invariants:
 - The cache is keyed by the methods' source text and the Python version (bytecode format), so a
@@ -296,7 +294,7 @@ class _Methods:
         self.globals: dict[str, Any] = {
             "__builtins__": builtins, "__name__": cls.__module__, "_cls": cls,
             "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY, "_object_setattr": object.__setattr__,
-            "FrozenInstanceError": FrozenInstanceError, "__dataclass_type__": type, "__dataclass_cls__": cls,
+            "FrozenInstanceError": FrozenInstanceError,
         }
 
     def _def(self, name: str, params: str, body: list[str]) -> None:
@@ -311,9 +309,7 @@ class _Methods:
 
     def init(self, has_post_init: bool) -> None:
         self_name = "__dataclass_self__" if any(f.name == "self" for f in self.fields) else "self"
-        params: list[str] = [self_name]
-        body: list[str] = []
-        stored: list[tuple[str, str]] = []   # (field, value) in the order they are set
+        params, body = [self_name], []
         seen_default = False
         for f in self.fields:
             has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
@@ -342,35 +338,10 @@ class _Methods:
                 value = default_name
             else:
                 continue  # the class attribute holds the default
-            stored.append((f.name, value))
-            body.extend(self._assign(self_name, name, value) for name, value in stored[-1:])
-        if self.is_frozen and len(stored) >= 2 and self._fields_stored_in_dict():
-            # one dict update instead of an object.__setattr__ call per field: 30 % less time for
-            # three fields (0.48 us instead of 0.69 us); the same result where `type(self)` is
-            # the class itself (checked here: its instances have a __dict__, no field is a data
-            # descriptor in its MRO), not for subclasses that are not dataclasses
-            display = ", ".join(f"{name!r}: {value}" for name, value in stored)
-            body = [f"if __dataclass_type__({self_name}) is __dataclass_cls__:",   # names no field can shadow
-                    f" {self_name}.__dict__.update({{{display}}})", "else:",
-                    *(f" {line}" for line in body)]
+            body.append(self._assign(self_name, f.name, value))
         if has_post_init:
             body.append(f"{self_name}.__post_init__()")
         self._def("__init__", ",".join(params), body or ["pass"])
-
-    def _fields_stored_in_dict(self) -> bool:
-        """Do the class's instances keep every field in their `__dict__` (object.__setattr__ would
-        put it there: no slot, property or other data descriptor of that name in the MRO)?"""
-        if self.slots or not self.cls.__dictoffset__ or "__dict__" in self.cls.__dict__ \
-                and not isinstance(self.cls.__dict__["__dict__"], types.GetSetDescriptorType):
-            return False
-        for f in self.fields:
-            for klass in self.cls.__mro__:
-                if f.name in klass.__dict__:
-                    kind = type(klass.__dict__[f.name])
-                    if hasattr(kind, "__set__") or hasattr(kind, "__delete__"):
-                        return False
-                    break
-        return True
 
     def repr(self, fields: list[dataclasses.Field[Any]]) -> None:
         shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in fields)
