@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROPOSAL_SAMPLES, SAMPLES, wgc_command
+from conftest import PROPOSAL_SAMPLES, SAMPLES, wgc_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
