@@ -29,7 +29,7 @@ live for the whole process), never for a compile's structs or enums.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from wgc import types as t
 
@@ -128,13 +128,19 @@ def implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
     """The implicit conversion from `source` to `target`, or None if HLSL has none."""
     if source is target:
         return EXACT
-    found = _IMPLICIT.get((source, target), _MISSING)
+    return _kept(_IMPLICIT, _implicit_conversion, source, target)  # type: ignore[no-any-return]
+
+
+def _kept(table: dict[tuple[t.Type, t.Type], Any], compute: Any, a: t.Type, b: t.Type) -> Any:
+    """`compute(a, b)`, kept in `table` when both are scalars, vectors or matrices (types that live
+    as long as the process: a compile's structs and enums must not be kept alive)."""
+    found = table.get((a, b), _MISSING)
     if found is not _MISSING:
-        return found  # type: ignore[return-value]
-    conversion = _implicit_conversion(source, target)
-    if type(source) in _SHAPE_CLASSES and type(target) in _SHAPE_CLASSES:
-        _IMPLICIT[(source, target)] = conversion
-    return conversion
+        return found
+    value = compute(a, b)
+    if type(a) in _SHAPE_CLASSES and type(b) in _SHAPE_CLASSES:
+        table[(a, b)] = value
+    return value
 
 
 def _implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
@@ -180,13 +186,7 @@ def common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:
 
     None when the operands are not both numeric or their shapes cannot meet.
     """
-    found = _COMMON.get((a, b), _MISSING)
-    if found is not _MISSING:
-        return found  # type: ignore[return-value]
-    common = _common_type(a, b)
-    if type(a) in _SHAPE_CLASSES and type(b) in _SHAPE_CLASSES:
-        _COMMON[(a, b)] = common
-    return common
+    return _kept(_COMMON, _common_type, a, b)  # type: ignore[no-any-return]
 
 
 def _common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:

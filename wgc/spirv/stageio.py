@@ -179,8 +179,10 @@ def _pixel_output(ml: ModuleLowering, type_: t.Type, semantic: str | None, io: S
     return _split(ml, type_, (), made, None, "Output")
 
 
-def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> int:
-    var = ml.b.variable(ml.b.type_pointer(storage, ml.types.id(variable.type)), storage)
+def _placed_variable(ml: ModuleLowering, variable: StageVariable, type_: t.Type, storage: str) -> int:
+    """A `storage` variable of `type_` for a stage variable: decorated with its built-in (named
+    `gl_X`) or its location (named `in_var_S`/`out_var_S` after its semantic, as dxc names them)."""
+    var = ml.b.variable(ml.b.type_pointer(storage, ml.types.id(type_)), storage)
     if variable.builtin is not None:
         ml.b.decorate(var, "BuiltIn", variable.builtin)
         ml.b.name(var, f"gl_{variable.builtin}")
@@ -188,6 +190,11 @@ def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> i
         assert variable.location is not None
         ml.b.decorate(var, "Location", variable.location)
         ml.b.name(var, f"{'in' if storage == 'Input' else 'out'}_var_{variable.semantic}")
+    return var
+
+
+def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> int:
+    var = _placed_variable(ml, variable, variable.type, storage)
     if storage == "Input":
         if variable.builtin in FRAGMENT_INPUT_CAPABILITIES:
             ml.b.capability(FRAGMENT_INPUT_CAPABILITIES[variable.builtin])
@@ -245,15 +252,7 @@ def _element(param: ir.Variable) -> t.Type:
 
 
 def _variable(ml: ModuleLowering, variable: StageVariable, length: int, per_primitive: bool) -> int:
-    array = t.array(variable.type, length)
-    var = ml.b.variable(ml.b.type_pointer("Output", ml.types.id(array)), "Output")
-    if variable.builtin is not None:
-        ml.b.decorate(var, "BuiltIn", variable.builtin)
-        ml.b.name(var, f"gl_{variable.builtin}")
-    else:
-        assert variable.location is not None
-        ml.b.decorate(var, "Location", variable.location)
-        ml.b.name(var, f"out_var_{variable.semantic}")
+    var = _placed_variable(ml, variable, t.array(variable.type, length), "Output")
     if per_primitive:
         ml.b.decorate(var, "PerPrimitiveEXT")
     return var
