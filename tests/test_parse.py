@@ -412,6 +412,138 @@ def test_the_fast_loop_leaves_errors_to_lark() -> None:
         "1 error generated.\n")
 
 
+_TRICKY = [
+    # `>>` closing two template argument lists, one and a shift, a shift; a template function call
+    "StructuredBuffer<vector<float, 2>> a;\nstatic const uint s = 8 >> 1;\n"
+    "template<typename T> T twice(T x) { return x + x; }\n"
+    "void f() { uint y = twice<uint>(3) >> 1; vector<vector<int, 2>, 2> z; y >>= 1; y = y > 2 ? y < 3 : 0; }\n",
+    # names learned as types: typedefs (a struct body's level is not the typedef's), template headers
+    "typedef float2 F2, F3[2];\nstruct S { F2 v; };\ntypedef struct { int a; } T;\nT t;\nF3 f3;\n",
+    "template<typename T> struct Box { T get(); };\ntemplate<typename T> T Box<T>::get() { return (T)0; }\n"
+    "template<> struct Box<int> { int get(); };\ntemplate<class U, int N = 2> U first(U u[N]) { return u[0]; }\n",
+    # words that are modifiers in one place and identifiers elsewhere
+    "struct V { sample float4 uv : TEXCOORD0; linear float x; };\n"
+    "void g(out vertices V v[3], in payload V p) { float sample = .5f; int linear = u'x' + 'y'; }\n",
+    # ignored comments, literals, every single-character token
+    "/* block\n comment */ void h() { // line\n int a[2] = { 1, 2 }; a[0] = a[1] ? ~a[0] : 1e3; h(); }\n",
+    "namespace N { enum class E : uint { A = 1, B }; }\ncbuffer C : register(b0) { float k; };\n",
+    # a `>` inside parentheses or brackets within a template argument list compares
+    "vector<float, (3 > 2) + 1> v;\nvector<float, a[2 > 1]> w;\n",
+]
+
+
+def _fast_tokens(text: str) -> list[tuple[str, str, int, int]]:
+    """The tokens that `_FastParser.run` shifts for `text` (each is a child of one reduction)."""
+    from lark import Token
+
+    from wgc.syntax import parse as parse_module
+
+    parser, builder, postlex = parse_module._parser()
+    fast = parse_module._FastParser(parser)
+    seen: list[Token] = []
+
+    def recording(callback):
+        return lambda children: seen.extend(c for c in children if isinstance(c, Token)) or callback(children)
+
+    fast.callbacks = {rule: callback if callback is parse_module._PASS_THROUGH else recording(callback)
+                      for rule, callback in fast.callbacks.items()}
+    builder.locations = parse_module.FileLocations(SourceFile("t.hlsl", text))
+    postlex.begin(text, parse_module.prescan_type_names(text))
+    try:
+        assert fast.run(text, postlex) is not parse_module._FAILED
+    finally:
+        builder.release()
+    return sorted((t.type, str(t), t.start_pos, t.end_pos) for t in seen)
+
+
+def _lark_tokens(text: str, monkeypatch) -> list[tuple[str, str, int, int]]:
+    """The tokens that the postlexer hands to lark's own parser for `text`."""
+    from wgc.syntax import parse as parse_module
+
+    parser, builder, postlex = parse_module._parser()
+    seen = []
+    process = postlex.process
+
+    def recording(stream):
+        for tok in process(stream):
+            seen.append((tok.type, str(tok), tok.start_pos, tok.end_pos))
+            yield tok
+
+    with monkeypatch.context() as patch:
+        patch.setattr(postlex, "process", recording)
+        builder.locations = parse_module.FileLocations(SourceFile("t.hlsl", text))
+        postlex.begin(text, parse_module.prescan_type_names(text))
+        try:
+            parser.parse(text)
+        finally:
+            builder.release()
+    return sorted(seen)
+
+
+def test_the_fast_loop_shifts_the_tokens_that_lark_is_handed(monkeypatch) -> None:
+    """The loop does the lexer's and the postlexer's work itself (single characters without a
+    regular expression, the kinds the postlexer neither renames nor counts without calling it):
+    every token it shifts, kind, text and extent, is the one that lark's lexer and the postlexer
+    hand to lark's parser, over the samples, the test programs and the hard cases of renaming."""
+    texts = [text for text, _locations in _corpus()] + _TRICKY
+    kinds = set()
+    for text in texts:
+        fast = _fast_tokens(text)
+        assert fast == _lark_tokens(text, monkeypatch)
+        kinds.update(kind for kind, *_ in fast)
+    # the corpus has what the renaming and the shortcuts are about
+    assert {"TYPE_NAME", "TLT", "TGT", "CONTEXTUAL_MODIFIER", "SEMI", "LPAR", "TILDE", "QMARK"} <= kinds
+    split = [tok for tok in _fast_tokens(_TRICKY[0]) if tok[0] in ("TGT", "GT")]
+    assert ("TGT", ">", 32, 33) in split and ("TGT", ">", 33, 34) in split   # `vector<float, 2>>`
+
+
+def test_single_character_tokens_are_what_every_state_scanner_matches() -> None:
+    """Where a state's lexer has a terminal that is one character that no other terminal starts
+    with, `run` takes that character for the terminal without matching the state's regular
+    expression: the expression must match just that terminal there, whatever follows."""
+    from wgc.syntax import parse as parse_module
+
+    parser, _builder, _postlex = parse_module._parser()
+    fast = parse_module._FastParser(parser)
+    assert set("(){}[];,?~") <= set(fast.singles)
+    assert not set(".:=<>+-*/&|!^%") & set(fast.singles)   # each starts a longer terminal too
+    following = ["", "\n", " ", "5", ".5", "=", "==", "/", "/*", "*/", "'a'", "\"s\"", "u8'a'", "0x1", "x", ":", ">>"]
+    following += [chr(code) for code in range(33, 127)]
+    checked = 0
+    for state in fast.lexers:
+        singles, match, *_rest = fast._scanner(state)
+        for char, kind in singles.items():
+            for rest in following:
+                found = match(char + rest, 0)
+                assert found is not None and (found.lastgroup, found.end()) == (kind, 1), (state, char, rest)
+                checked += 1
+    assert checked > 10_000
+
+
+@pytest.mark.parametrize(("regexp", "expected"), [
+    (r"(u8|[LuU])?'([^'\\]|\\.)*'", set("uLU'")),
+    (r"\d+[eE]", set("0123456789")),
+    (r"(\d+\.\d*|\.\d+)", set("0123456789.")),
+    (r"a*b?c", set("abc")),
+    (r"(?:a|)(?:b|c)*d", set("abcd")),
+    (r"[A-Za-z_]\w*", set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")),
+    (r"[ \t\f\r\n]+", set(" \t\f\r\n")),
+    (r"[^a-y]", {chr(code) for code in range(128)} - set("abcdefghijklmnopqrstuvwxy")),
+    (r"\s", set(" \t\n\r\f\v\x1c\x1d\x1e\x1f")),
+])
+def test_first_characters_of_a_regular_expression(regexp, expected) -> None:
+    from wgc.syntax.parse import _first_characters
+
+    assert _first_characters(regexp) == expected
+
+
+@pytest.mark.parametrize("regexp", [r"(?=b)b", r"\bx", r"(?i:a)", r".", r"(?<!x)a", r"x?$"])
+def test_first_characters_is_every_character_where_unsure(regexp) -> None:
+    from wgc.syntax.parse import _first_characters
+
+    assert _first_characters(regexp) == {chr(code) for code in range(128)}
+
+
 def _reference_callback(rule, builder):
     """One generic reduction callback (what `parse` had before the callbacks were generated per
     shape): the same rules as `_install_callbacks` states, computed by loops over the children."""

@@ -148,7 +148,12 @@ _RENAMED_OR_COUNTED = frozenset({"IDENT", "LT", "GT", "RSHIFT", "LPAR", "LSQB", 
 
 
 class TypeNamePostLexer:
-    """Renames IDENT/LT/GT/RSHIFT tokens to TYPE_NAME/TLT/TGT (see the module docstring)."""
+    """Renames IDENT/LT/GT/RSHIFT tokens to TYPE_NAME/TLT/TGT (see the module docstring).
+
+    `rename` holds the logic, one token at a time, its state (nesting, the previous tokens' kinds)
+    in attributes; `process` applies it to lark's token stream (lark's parser, which makes the
+    syntax errors), `_FastParser.run` calls it from its own loop for the kinds in
+    `_RENAMED_OR_COUNTED` and does what it does for the others itself (remember the kind)."""
 
     always_accept = ("IDENT", "LT", "GT", "RSHIFT")
 
@@ -160,121 +165,129 @@ class TypeNamePostLexer:
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
         self.template_functions: set[str] = set()
         self.recent: collections.deque[Any] = collections.deque(maxlen=4)
+        self.restart()
 
-    def process(self, stream: Iterator[Any], remember: bool = True) -> Iterator[Any]:
-        """The tokens of `stream`, renamed; `remember`: keep the last few for `token_before` (what
-        lark's parse needs for its errors; the fast loop leaves errors to lark)."""
+    def restart(self) -> None:
+        """Start a pass over the text's tokens: no nesting, no previous token."""
+        self.template_stack: list[int] = []
+        self.depth = 0
+        self.typedef_depth: int | None = None
+        self.braces = self.typedef_braces = 0  # `{` nesting: a typedef'd struct body is not the typedef's level
+        self.template_header_open = False
+        self.after_template_header = False
+        self.prev_type: str | None = None
+        self.prev2_type: str | None = None
+        self.last_ident = ""        # the text of the last IDENT (what a `<` after one is checked with)
+        self.split_kind = "GT"      # after `rename` split a `>>`: the kind of its second `>`
+
+    def process(self, stream: Iterator[Any]) -> Iterator[Any]:
+        """The tokens of `stream` (lark's, with lines and columns), renamed; the last few are
+        remembered for `token_before` (what the syntax errors need)."""
         from lark import Token
 
+        self.restart()
         remembered = self.recent.append
-        types = self.types
-        template_stack: list[int] = []
-        depth = 0
-        typedef_depth: int | None = None
-        braces = typedef_braces = 0  # `{` nesting: a typedef'd struct body is not the typedef's level
-        template_header_open = False
-        after_template_header = False
-        prev_type = None
-        prev2_type = None
-        last: Any = None
+        rename = self.rename
         for tok in stream:
-            kind = tok.type
-            if kind not in _RENAMED_OR_COUNTED:   # most tokens: only remembered as the previous one
-                prev2_type, prev_type = prev_type, kind
-                last = tok
-                if remember:
-                    remembered(tok)
-                yield tok
-                continue
-            if kind == "IDENT":
-                value = tok.value
-                if prev_type == "DOT":  # member names are never types
-                    pass
-                elif prev_type in ("OUT", "IN") and value in MESH_QUALIFIERS:
-                    kind = "CONTEXTUAL_MODIFIER"   # `out vertices V v[N]`, `in payload P p`: only after in/out
-                elif value in INTERPOLATION_WORDS and prev_type in _DECLARATION_START and \
-                        self._type_name_follows(tok.end_pos):
-                    kind = "CONTEXTUAL_MODIFIER"   # `sample float4 uv : TEXCOORD0`, `linear float x`
-                elif prev_type in ("TYPENAME", "CLASS") and template_header_open:
-                    types.add(value)
-                elif prev_type in _KEYWORD_NAME_POSITION:
-                    types.add(value)
-                elif typedef_depth is not None and depth == typedef_depth and braces == typedef_braces \
-                        and prev_type in ("TYPE_NAME", "TGT", "COMMA", "RBRACE"):
-                    types.add(value)
-                elif value in types and prev_type not in _TYPE_END:
-                    kind = "TYPE_NAME"
-                elif value in types and self._scope_follows(tok.end_pos):
-                    kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
-                elif after_template_header and _OPEN_PAREN.match(self.text, tok.end_pos):
-                    self.template_functions.add(value)
-                    after_template_header = False
-            elif kind == "LT":
-                if prev_type in ("TYPE_NAME", "TEMPLATE") or (
-                    prev_type == "IDENT" and prev2_type in _KEYWORD_NAME_POSITION  # `struct S<int>` specialised
-                ) or (
-                    prev_type == "IDENT" and self._template_call_follows(last.value, tok.end_pos)
-                ):
-                    kind = "TLT"
-                    template_stack.append(depth)
-                    if prev_type == "TEMPLATE":
-                        template_header_open = True
-            elif kind == "GT":
-                if template_stack and template_stack[-1] == depth:
-                    template_stack.pop()
-                    kind = "TGT"
-            elif kind == "RSHIFT" and template_stack and template_stack[-1] == depth:
-                template_stack.pop()
+            kind = rename(tok.type, tok.value, tok.end_pos)
+            if kind is None:   # a `>>` that closes a template argument list: two `>`
                 first = Token.new_borrow_pos("TGT", ">", tok)
                 first.end_pos = tok.start_pos + 1
                 first.end_column = tok.column + 1
-                last = first
-                if remember:
-                    remembered(first)
+                remembered(first)
                 yield first
-                if template_stack and template_stack[-1] == depth:
-                    template_stack.pop()
-                    second_kind = "TGT"
-                else:
-                    second_kind = "GT"
-                second = Token(second_kind, ">", tok.start_pos + 1, tok.line, tok.column + 1,
+                second = Token(self.split_kind, ">", tok.start_pos + 1, tok.line, tok.column + 1,
                                tok.end_line, tok.end_column, tok.end_pos)
-                prev2_type, prev_type = "TGT", second_kind
-                last = second
-                if remember:
-                    remembered(second)
+                remembered(second)
                 yield second
                 continue
-            elif kind in ("LPAR", "LSQB"):
-                depth += 1
-            elif kind in ("RPAR", "RSQB"):
-                depth -= 1
-                while template_stack and template_stack[-1] > depth:
-                    template_stack.pop()
-            elif kind in ("SEMI", "LBRACE", "RBRACE"):
-                template_stack.clear()
-                depth = 0
-                after_template_header = False
-                if kind == "LBRACE":
-                    braces += 1
-                elif kind == "RBRACE":
-                    braces = max(0, braces - 1)
-                if kind == "SEMI" and typedef_depth is not None and braces == typedef_braces:
-                    typedef_depth = None
-            elif kind == "TYPEDEF":
-                typedef_depth, typedef_braces = depth, braces
             if kind != tok.type:
                 tok = Token.new_borrow_pos(kind, tok.value, tok)
-            prev2_type, prev_type = prev_type, kind
-            if kind == "TGT" and template_header_open and not template_stack:
-                template_header_open = False
-                after_template_header = True
-                prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
-            last = tok
-            if remember:
-                remembered(tok)
+            remembered(tok)
             yield tok
-        del prev2_type
+
+    def rename(self, kind: str, value: str, end: int) -> str | None:
+        """The kind the next token of the text gets (`kind`, `value`: what the lexer made of it,
+        `end`: its end in the text), the state updated; None for a `>>` that closes a template
+        argument list, which stands for two `>`: TGT, then `split_kind`.  A kind that
+        `_RENAMED_OR_COUNTED` does not hold is returned as it is and only remembered."""
+        prev_type = self.prev_type
+        if kind == "IDENT":
+            types = self.types
+            self.last_ident = value
+            if prev_type == "DOT":  # member names are never types
+                pass
+            elif prev_type in ("OUT", "IN") and value in MESH_QUALIFIERS:
+                kind = "CONTEXTUAL_MODIFIER"   # `out vertices V v[N]`, `in payload P p`: only after in/out
+            elif value in INTERPOLATION_WORDS and prev_type in _DECLARATION_START and self._type_name_follows(end):
+                kind = "CONTEXTUAL_MODIFIER"   # `sample float4 uv : TEXCOORD0`, `linear float x`
+            elif prev_type in ("TYPENAME", "CLASS") and self.template_header_open:
+                types.add(value)
+            elif prev_type in _KEYWORD_NAME_POSITION:
+                types.add(value)
+            elif self.typedef_depth is not None and self.depth == self.typedef_depth \
+                    and self.braces == self.typedef_braces and prev_type in ("TYPE_NAME", "TGT", "COMMA", "RBRACE"):
+                types.add(value)
+            elif value in types and prev_type not in _TYPE_END:
+                kind = "TYPE_NAME"
+            elif value in types and self._scope_follows(end):
+                kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
+            elif self.after_template_header and _OPEN_PAREN.match(self.text, end):
+                self.template_functions.add(value)
+                self.after_template_header = False
+        elif kind == "LPAR" or kind == "LSQB":
+            self.depth += 1
+        elif kind == "RPAR" or kind == "RSQB":
+            depth = self.depth = self.depth - 1
+            template_stack = self.template_stack
+            while template_stack and template_stack[-1] > depth:
+                template_stack.pop()
+        elif kind == "SEMI" or kind == "LBRACE" or kind == "RBRACE":
+            self.template_stack.clear()
+            self.depth = 0
+            self.after_template_header = False
+            if kind == "LBRACE":
+                self.braces += 1
+            elif kind == "RBRACE":
+                self.braces = max(0, self.braces - 1)
+            if kind == "SEMI" and self.typedef_depth is not None and self.braces == self.typedef_braces:
+                self.typedef_depth = None
+        elif kind == "LT":
+            if prev_type in ("TYPE_NAME", "TEMPLATE") or (
+                prev_type == "IDENT" and self.prev2_type in _KEYWORD_NAME_POSITION  # `struct S<int>` specialised
+            ) or (
+                prev_type == "IDENT" and self._template_call_follows(self.last_ident, end)
+            ):
+                kind = "TLT"
+                self.template_stack.append(self.depth)
+                if prev_type == "TEMPLATE":
+                    self.template_header_open = True
+        elif kind == "GT":
+            template_stack = self.template_stack
+            if template_stack and template_stack[-1] == self.depth:
+                template_stack.pop()
+                kind = "TGT"
+        elif kind == "RSHIFT":
+            template_stack = self.template_stack
+            depth = self.depth
+            if template_stack and template_stack[-1] == depth:
+                template_stack.pop()
+                if template_stack and template_stack[-1] == depth:
+                    template_stack.pop()
+                    self.split_kind = "TGT"
+                else:
+                    self.split_kind = "GT"
+                self.prev2_type, self.prev_type = "TGT", self.split_kind
+                return None
+        elif kind == "TYPEDEF":
+            self.typedef_depth, self.typedef_braces = self.depth, self.braces
+        self.prev2_type = prev_type
+        self.prev_type = kind
+        if kind == "TGT" and self.template_header_open and not self.template_stack:
+            self.template_header_open = False
+            self.after_template_header = True
+            self.prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
+        return kind
 
     def token_before(self, position: int) -> Any:
         """The last token handed to the parser that starts before `position` (None if none)."""
@@ -1347,11 +1360,14 @@ class _FastParser:
     state object: per token, several method calls and attribute lookups that are a third of the
     parse.  `run` does the same work with the same tables, the same per-state scanners (the
     contextual lexer: the terminals of the state the parser is in when the token is read, lark's
-    keyword callbacks included) and the same postlexer, in one loop over local variables; its
-    tokens carry offsets but no line or column (nothing before sema reads them).  Two shortcuts
-    that do not change what is built: blanks are skipped before a state's scanner is tried (no
-    other terminal starts with one), and a chain of pass-through reductions (`?a: b`, more than
-    half of all reductions) is one memoized state change (`unit_chains`).  On the first
+    keyword callbacks included) and the same postlexer, in one loop over local variables (no
+    generators between the lexer, the postlexer and the parser); its tokens carry offsets but no
+    line or column (nothing before sema reads them).  Shortcuts that do not change what is built:
+    blanks are skipped before a state's scanner is tried (no other terminal starts with one); a
+    character that only one terminal can start with, a terminal of that one character (`;`, `(`),
+    is that token without a regular expression (`_single_characters`); the postlexer is called
+    only for the kinds it renames or counts; and a chain of pass-through reductions (`?a: b`, more
+    than half of all reductions) is one memoized state change (`unit_chains`).  On the first
     problem (a character no terminal matches, a token the table does not take) it gives up and
     returns `_FAILED`; `parse` then runs lark's own parser on the same text, which meets the same
     error and raises it with everything the diagnostics are made from, so syntax diagnostics do
@@ -1360,171 +1376,29 @@ class _FastParser:
 
     def __init__(self, lark_parser: Any) -> None:
         frontend = lark_parser.parser
-        self.lexers = frontend.lexer.lexer.lexers    # parser state -> lark's BasicLexer for it
+        contextual = frontend.lexer.lexer
+        self.lexers = contextual.lexers    # parser state -> lark's BasicLexer for it
         lalr = frontend.parser.parser
         table = lalr.parse_table
         [self.start] = table.start_states.values()
         [self.end] = table.end_states.values()
-        self.actions = _Actions(table.states, lalr.callbacks)
-        self.scanners: dict[int, tuple[Any, ...]] = {}
+        self.states = table.states
+        self.callbacks = lalr.callbacks
+        size = max(table.states) + 1
+        self.rows: list[dict[str, tuple[bool | None, Any]] | None] = [None] * size
+        """Parser state -> its row of the table (`_row`), None until the parser first reaches it."""
+        self.reductions: dict[Any, tuple[int, str, Any]] = {}
+        self.singles = _single_characters(contextual.root_lexer.terminals)
+        self.scanners: list[tuple[Any, ...] | None] = [None] * size
+        self.scanners_by_lexer: dict[int, tuple[Any, ...]] = {}
         self.unit_chains: dict[tuple[int, int, str], int] = {}
         """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
-    def _scanner(self, state: int) -> tuple[Any, ...]:
-        """(match, ignored types, callbacks, keyword memo) of the state's lexer, built on first use:
-        `match(text, pos)` is the first match of its regular expressions (lark makes one unless the
-        terminals are too many for one), None if none matches."""
-        from lark.lexer import UnlessCallback
-
-        lexer = self.lexers[state]
-        scanner = lexer.scanner   # lark builds it lazily
-        # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
-        assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
-        assert not lexer.ignore_types & lexer.callback.keys()
-        keywords: dict[str, str] = {}
-        regexes = tuple(scanner._mres)
-        found = (regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
-                 lexer.ignore_types, lexer.callback, keywords)
-        self.scanners[state] = found
-        return found
-
-    def run(self, text: str, postlex: TypeNamePostLexer) -> Any:
-        from lark import Token
-
-        actions = self.actions
-        scanners = self.scanners
-        new_str = str.__new__
-        blank_run: Any = _BLANK_RUN.match   # matches wherever text[pos] is a blank
-        state_stack = [self.start]
-        value_stack: list[Any] = []
-        unit_chains = self.unit_chains
-        size = len(text)
-        pos = 0
-
-        def tokens() -> Iterator[Any]:
-            nonlocal pos
-            while pos < size:
-                if text[pos] in _BLANKS:
-                    # what every state's scanner would match as the ignored blank terminal, skipped
-                    # without trying the scanner's alternatives first (a third of the matches)
-                    pos = blank_run(text, pos).end()
-                    if pos == size:
-                        break
-                state = state_stack[-1]
-                scanner = scanners.get(state) or self._scanner(state)
-                m = scanner[0](text, pos)
-                if m is None:
-                    raise _GiveUp
-                kind = m.lastgroup
-                end = m.end()
-                if kind in scanner[1]:
-                    pos = end
-                    continue
-                value = m.group()
-                if kind in scanner[2]:   # a keyword that the IDENT pattern also matches
-                    memo = scanner[3]
-                    renamed = memo.get(value)
-                    if renamed is None:
-                        probe = Token(kind, value, pos, 0, 0, 0, 0, end)
-                        renamed = memo[value] = scanner[2][kind](probe).type
-                    kind = renamed
-                tok = new_str(Token, value)
-                tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, pos, end
-                tok.line = tok.column = tok.end_line = tok.end_column = 0
-                pos = end
-                yield tok
-
-        try:
-            for tok in postlex.process(tokens(), remember=False):
-                kind = tok.type
-                while True:
-                    top = state_stack[-1]
-                    action = actions[top].get(kind)
-                    if action is None:
-                        return _FAILED
-                    tag = action[0]
-                    if tag:
-                        state_stack.append(action[1])
-                        value_stack.append(tok)
-                        break
-                    if tag is None:
-                        # `?a: b` passes its child up: the value stack stays, the state that
-                        # the chain of such reductions ends in is looked up (more than half of
-                        # the reductions are these, in chains of five on average)
-                        key = (state_stack[-2], top, kind)
-                        state = unit_chains.get(key)
-                        if state is None:
-                            state = unit_chains[key] = self._after_pass_throughs(*key)
-                        state_stack[-1] = state
-                        continue
-                    count, origin, callback = action[1]
-                    if count:
-                        children = value_stack[-count:]
-                        del state_stack[-count:]
-                        del value_stack[-count:]
-                    else:
-                        children = []
-                    value_stack.append(callback(children))
-                    state_stack.append(actions[state_stack[-1]][origin][1])
-        except _GiveUp:
-            return _FAILED
-        while True:
-            action = actions[state_stack[-1]].get("$END")
-            if action is None or action[0]:
-                return _FAILED
-            if action[0] is None:
-                state_stack[-1] = actions[state_stack[-2]][action[1]][1]
-            else:
-                count, origin, callback = action[1]
-                if count:
-                    children = value_stack[-count:]
-                    del state_stack[-count:]
-                    del value_stack[-count:]
-                else:
-                    children = []
-                value_stack.append(callback(children))
-                state_stack.append(actions[state_stack[-1]][origin][1])
-            if state_stack[-1] == self.end:
-                return value_stack[-1]
-
-    def _after_pass_throughs(self, below: int, top: int, kind: str) -> int:
-        """The state on top of `below` after the pass-through reductions (`?a: b`) that the
-        parser makes in state `top` before token `kind`, one after another (each replaces the
-        top state by `below`'s goto on its rule)."""
-        actions = self.actions
-        action = actions[top].get(kind)
-        while action is not None and action[0] is None:
-            top = actions[below][action[1]][1]
-            action = actions[top].get(kind)
-        return top
-
-
-def _first_match(regexes: tuple[re.Pattern[str], ...], text: str, pos: int) -> re.Match[str] | None:
-    for regex in regexes:
-        m = regex.match(text, pos)
-        if m:
-            return m
-    return None
-
-
-_BLANKS = frozenset(" \t\f\r\n")
-_BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
-"""The grammar's ignored blanks (`%ignore /[ \t\f\r\n]+/`): no other terminal starts with one."""
-
-
-class _Actions(dict):  # type: ignore[type-arg]
-    """Parser state -> {symbol: (True, next state) to shift, (False, (size, rule name, callback))
-    to reduce, or (None, rule name) to reduce by a rule whose one child stands for it (`?a: b`,
-    the `_PASS_THROUGH` callback)}: lark's table rows in the shape the loop reads, each converted
-    when the parser first reaches its state (a compile meets a fraction of the grammar's states)."""
-
-    def __init__(self, states: dict[int, dict[str, tuple[Any, Any]]], callbacks: dict[Any, Any]) -> None:
-        super().__init__()
-        self.states = states
-        self.callbacks = callbacks
-        self.reductions: dict[Any, tuple[int, str, Any]] = {}
-
-    def __missing__(self, state: int) -> dict[str, tuple[bool | None, Any]]:
+    def _row(self, state: int) -> dict[str, tuple[bool | None, Any]]:
+        """The state's row of lark's table in the shape the loop reads, converted when the parser first
+        reaches the state (a compile meets a fraction of the grammar's states): symbol -> (True, next
+        state) to shift, (False, (size, rule name, callback)) to reduce, or (None, rule name) to reduce
+        by a rule whose one child stands for it (`?a: b`, the `_PASS_THROUGH` callback)."""
         from lark.parsers.lalr_analysis import Shift
 
         row: dict[str, tuple[bool | None, Any]] = {}
@@ -1538,12 +1412,273 @@ class _Actions(dict):  # type: ignore[type-arg]
                 if arg not in self.reductions:
                     self.reductions[arg] = (len(arg.expansion), str(arg.origin.name), self.callbacks[arg])
                 row[symbol] = (False, self.reductions[arg])
-        self[state] = row
+        self.rows[state] = row
         return row
 
+    def _scanner(self, state: int) -> tuple[Any, ...]:
+        """(single characters, match, ignored types, callbacks, keyword memo) of the state's lexer, built
+        on first use and shared by the states that share the lexer: the single characters are the
+        `_single_characters` of its terminals (character -> token kind); `match(text, pos)` is the
+        first match of its regular expressions (lark makes one unless the terminals are too many for
+        one), None if none matches."""
+        from lark.lexer import UnlessCallback
 
-class _GiveUp(Exception):
-    """The fast loop met text that it leaves to lark (see `_FastParser`)."""
+        lexer = self.lexers[state]
+        found = self.scanners_by_lexer.get(id(lexer))
+        if found is None:
+            scanner = lexer.scanner   # lark builds it lazily
+            # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
+            assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
+            assert not lexer.ignore_types & lexer.callback.keys()
+            kinds = scanner.allowed_types - lexer.ignore_types - lexer.callback.keys()
+            singles = {char: kind for char, kind in self.singles.items() if kind in kinds}
+            keywords: dict[str, str] = {}
+            regexes = tuple(scanner._mres)
+            found = (singles, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
+                     lexer.ignore_types, lexer.callback, keywords)
+            self.scanners_by_lexer[id(lexer)] = found
+        self.scanners[state] = found
+        return found
+
+    def run(self, text: str, postlex: TypeNamePostLexer) -> Any:
+        from lark import Token
+
+        rows = self.rows
+        scanners = self.scanners
+        unit_chains = self.unit_chains
+        new_str = str.__new__
+        blank_run: Any = _BLANK_RUN.match   # matches wherever text[pos] is a blank
+        blanks = _BLANKS
+        renamed_or_counted = _RENAMED_OR_COUNTED
+        rename = postlex.rename
+        postlex.restart()
+        state_stack = [self.start]
+        value_stack: list[Any] = []
+        size = len(text)
+        pos = 0
+        split: Any = None   # the second `>` of a `>>` that closes a template argument list
+        while pos < size:
+            # ---- the lexer: the next token, with the terminals of the state on top
+            char = text[pos]
+            if char in blanks:
+                # what every state's scanner would match as the ignored blank terminal, skipped
+                # without trying the scanner's alternatives first (a third of the matches)
+                pos = blank_run(text, pos).end()
+                if pos == size:
+                    break
+                char = text[pos]
+            state = state_stack[-1]
+            scanner = scanners[state] or self._scanner(state)
+            kind = scanner[0].get(char)
+            if kind is not None:   # `;`, `(`, ...: 36 % of the tokens, no regular expression to match
+                value = char
+                end = pos + 1
+            else:
+                m = scanner[1](text, pos)
+                if m is None:
+                    return _FAILED
+                kind = m.lastgroup
+                end = m.end()
+                if kind in scanner[2]:
+                    pos = end
+                    continue
+                value = m.group()
+                if kind in scanner[3]:   # a keyword that the IDENT pattern also matches
+                    memo = scanner[4]
+                    renamed = memo.get(value)
+                    if renamed is None:
+                        probe = Token(kind, value, pos, 0, 0, 0, 0, end)
+                        renamed = memo[value] = scanner[3][kind](probe).type
+                    kind = renamed
+            # ---- the postlexer: what it does for the kinds it neither renames nor counts, written out
+            if kind in renamed_or_counted:
+                kind = rename(kind, value, end)
+                if kind is None:   # `>>` closing a template argument list: TGT, then another `>`
+                    split = new_str(Token, ">")
+                    split.type, split.value, split.start_pos, split.end_pos = postlex.split_kind, ">", pos + 1, end
+                    split.line = split.column = split.end_line = split.end_column = 0
+                    kind, value, end = "TGT", ">", pos + 1
+            else:
+                postlex.prev2_type = postlex.prev_type
+                postlex.prev_type = kind
+            tok = new_str(Token, value)
+            tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, pos, end
+            tok.line = tok.column = tok.end_line = tok.end_column = 0
+            pos = end if split is None else split.end_pos
+            # ---- the parser: reductions, then the token shifted
+            while True:
+                top = state_stack[-1]
+                action = (rows[top] or self._row(top)).get(kind)
+                if action is None:
+                    return _FAILED
+                tag = action[0]
+                if tag:
+                    state_stack.append(action[1])
+                    value_stack.append(tok)
+                    if split is None:
+                        break
+                    tok, split = split, None
+                    kind = tok.type
+                    continue
+                if tag is None:
+                    # `?a: b` passes its child up: the value stack stays, the state that
+                    # the chain of such reductions ends in is looked up (more than half of
+                    # the reductions are these, in chains of five on average)
+                    key = (state_stack[-2], top, kind)
+                    state = unit_chains.get(key)
+                    if state is None:
+                        state = unit_chains[key] = self._after_pass_throughs(*key)
+                    state_stack[-1] = state
+                    continue
+                count, origin, callback = action[1]
+                if count:
+                    children = value_stack[-count:]
+                    del state_stack[-count:]
+                    del value_stack[-count:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                # the state now on top had its row converted: every state is looked up while on top
+                state_stack.append(rows[state_stack[-1]][origin][1])   # type: ignore[index]
+        while True:
+            top = state_stack[-1]
+            action = (rows[top] or self._row(top)).get("$END")
+            if action is None or action[0]:
+                return _FAILED
+            if action[0] is None:
+                state_stack[-1] = self._goto(state_stack[-2], action[1])
+            else:
+                count, origin, callback = action[1]
+                if count:
+                    children = value_stack[-count:]
+                    del state_stack[-count:]
+                    del value_stack[-count:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(self._goto(state_stack[-1], origin))
+            if state_stack[-1] == self.end:
+                return value_stack[-1]
+
+    def _goto(self, state: int, rule: str) -> int:
+        """The state the parser goes to from `state` after reducing a `rule`."""
+        action = (self.rows[state] or self._row(state))[rule]
+        next_state: int = action[1]
+        return next_state
+
+    def _after_pass_throughs(self, below: int, top: int, kind: str) -> int:
+        """The state on top of `below` after the pass-through reductions (`?a: b`) that the
+        parser makes in state `top` before token `kind`, one after another (each replaces the
+        top state by `below`'s goto on its rule)."""
+        action = (self.rows[top] or self._row(top)).get(kind)
+        while action is not None and action[0] is None:
+            top = self._goto(below, action[1])
+            action = (self.rows[top] or self._row(top)).get(kind)
+        return top
+
+
+def _single_characters(terminals: list[Any]) -> dict[str, str]:
+    """Character -> the terminal that is that one character, for the characters that no other of
+    `terminals` can start with: wherever such a character comes next, the first match of the
+    terminals that a lexer state tries (a subset of these) is that terminal or none."""
+    from lark.lexer import PatternStr
+
+    starts: dict[str, list[Any]] = collections.defaultdict(list)
+    for terminal in terminals:
+        pattern = terminal.pattern
+        if isinstance(pattern, PatternStr) and not pattern.flags:
+            starts[pattern.value[0]].append(terminal)
+        else:
+            for char in _first_characters(pattern.to_regexp(), pattern.flags):
+                starts[char].append(terminal)
+    return {char: only.name for char, (only,) in ((char, found) for char, found in starts.items() if len(found) == 1)
+            if isinstance(only.pattern, PatternStr) and only.pattern.value == char}
+
+
+_ASCII = frozenset(map(chr, range(128)))
+
+
+def _first_characters(regexp: str, flags: Any = ()) -> frozenset[str]:
+    """The ASCII characters that a match of `regexp` may start with (more where unsure: every ASCII
+    character for flags, anchors, lookarounds and whatever else is not read here)."""
+    from re import _constants as sre, _parser as sre_parse  # type: ignore[attr-defined]
+
+    if flags:
+        return _ASCII
+
+    def first(items: Any) -> tuple[set[str], bool]:
+        """(the characters, can it match nothing) of a sequence of parsed items"""
+        found: set[str] = set()
+        for op, arg in items:
+            if op is sre.LITERAL:
+                found.add(chr(arg))
+                return found, False
+            if op is sre.IN:
+                found |= {char for char in _ASCII if _in_class(arg, char)}
+                return found, False
+            if op is sre.BRANCH:
+                empty = False
+                for branch in arg[1]:
+                    chars, nothing = first(branch)
+                    found |= chars
+                    empty = empty or nothing
+                if not empty:
+                    return found, False
+            elif op is sre.SUBPATTERN and not arg[1] and not arg[2]:
+                chars, nothing = first(arg[3])
+                found |= chars
+                if not nothing:
+                    return found, False
+            elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, getattr(sre, "POSSESSIVE_REPEAT", sre.MAX_REPEAT)):
+                chars, nothing = first(arg[2])
+                found |= chars
+                if arg[0] and not nothing:
+                    return found, False
+            else:   # ANY, NOT_LITERAL, anchors, lookarounds, ...: anything
+                return set(_ASCII), True
+        return found, True
+
+    return frozenset(first(sre_parse.parse(regexp))[0] & _ASCII)
+
+
+_CATEGORIES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_SPACE": r"\s",
+               "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
+
+
+def _in_class(items: Any, char: str) -> bool:
+    """Does the parsed character class `items` (`[...]`) match `char`? (True where unsure.)"""
+    from re import _constants as sre  # type: ignore[attr-defined]
+
+    code = ord(char)
+    negate = False
+    for op, arg in items:
+        if op is sre.NEGATE:
+            negate = True
+        elif op is sre.LITERAL:
+            if arg == code:
+                return not negate
+        elif op is sre.RANGE:
+            if arg[0] <= code <= arg[1]:
+                return not negate
+        elif op is sre.CATEGORY and str(arg) in _CATEGORIES:
+            if re.match(_CATEGORIES[str(arg)], char):
+                return not negate
+        else:
+            return True
+    return negate
+
+
+def _first_match(regexes: tuple[re.Pattern[str], ...], text: str, pos: int) -> re.Match[str] | None:
+    for regex in regexes:
+        m = regex.match(text, pos)
+        if m:
+            return m
+    return None
+
+
+_BLANKS = frozenset(" \t\f\r\n")
+_BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
+"""The grammar's ignored blanks (`%ignore /[ \t\f\r\n]+/`): no other terminal starts with one."""
 
 
 _FAILED = object()
