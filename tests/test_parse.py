@@ -544,6 +544,31 @@ def test_first_characters_is_every_character_where_unsure(regexp) -> None:
     assert _first_characters(regexp) == {chr(code) for code in range(128)}
 
 
+def test_prescan_finds_what_the_word_boundary_patterns_find() -> None:
+    """`prescan_type_names`'s patterns check the word boundary after a keyword's first letter (for
+    the speed of re's search); they must find what the patterns with a leading `\\b` find."""
+    import re
+
+    from wgc.syntax.parse import prescan_type_names
+
+    declared = re.compile(
+        r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)")
+    typedef = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|\busing\s+([A-Za-z_]\w*)\s*=")
+
+    def reference(text: str) -> set[str]:
+        return {m.group(1) for m in declared.finditer(text)} | \
+            {m.group(1) or m.group(2) for m in typedef.finditer(text)}
+
+    cases = ["struct A {};", "mystruct B; struct C;", "_class D; 1struct E; éstruct F; (struct G*)0;",
+             "typedef int H;", "xtypedef int I; typedef_ J; typedef float K[2];", "using L = int; confusing M = 1;",
+             "enum class N { A }; enum struct O; xenum P; interface Q {}; struct [[attr]] R {};",
+             "\nclass S : T {};\ninterface\tU\n{}", "struct", ""]
+    texts = cases + [text for text, _locations in _corpus()]
+    found = [prescan_type_names(text) for text in texts]
+    assert found == [reference(text) for text in texts]
+    assert found[1] == {"C"} and found[2] == {"G"} and found[5] == {"L"}
+
+
 def _reference_callback(rule, builder):
     """One generic reduction callback (what `parse` had before the callbacks were generated per
     shape): the same rules as `_install_callbacks` states, computed by loops over the children."""

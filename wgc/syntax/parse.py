@@ -111,10 +111,16 @@ def _builtin_type_names() -> frozenset[str]:
 
 BUILTIN_TYPE_NAMES = _builtin_type_names()
 
+# `\bstruct` is spelled `s(?<!\w.)truct` (the word boundary checked after the first letter): a pattern
+# that starts with letters lets re's search skip to the places where one of them is, which makes
+# `prescan_type_names` more than twice as fast (22 -> 9 ms on benchmarks/frontend.py's 20,000 lines)
 _DECLARED_TYPE = re.compile(
-    r"\b(?:struct|class|interface|enum(?:\s+(?:class|struct))?)\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
+    r"(?:s(?<!\w.)truct|c(?<!\w.)lass|i(?<!\w.)nterface|e(?<!\w.)num(?:\s+(?:class|struct))?)"
+    r"\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
 )
-_TYPEDEF_NAME = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|\busing\s+([A-Za-z_]\w*)\s*=")
+_TYPEDEF_NAME = re.compile(
+    r"t(?<!\w.)ypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^;\]]*\]\s*)*;|u(?<!\w.)sing\s+([A-Za-z_]\w*)\s*="
+)
 _TEMPLATE_SCAN = re.compile(r'\s*(?:([A-Za-z_]\w*)|(\d[\w.]*|"(?:[^"\\\n]|\\.)*")|(::)|(,)|(<)|(>>|>))')
 _OPEN_PAREN = re.compile(r"\s*\(")
 _MODIFIER_WORDS = frozenset({"nointerpolation", "noperspective", "centroid", "linear", "sample", "const", "precise",
