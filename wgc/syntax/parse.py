@@ -1369,11 +1369,12 @@ class _FastParser:
     keyword callbacks included) and the same postlexer, in one loop over local variables (no
     generators between the lexer, the postlexer and the parser); its tokens carry offsets but no
     line or column (nothing before sema reads them).  Shortcuts that do not change what is built:
-    blanks are skipped before a state's scanner is tried (no other terminal starts with one); a
-    character that only one terminal can start with, a terminal of that one character (`;`, `(`),
-    is that token without a regular expression (`_single_characters`); the postlexer is called
-    only for the kinds it renames or counts; and a chain of pass-through reductions (`?a: b`, more
-    than half of all reductions) is one memoized state change (`unit_chains`).  On the first
+    blanks are skipped before a state's scanner is tried (no other terminal starts with one); the
+    token's first character picks the terminals that can start there (`_first_character`): where
+    that is one terminal of that one character (`;`, `(`), the token is made without a regular
+    expression, else only those terminals' alternatives are tried; the postlexer is called only for
+    the kinds it renames or counts; and a chain of pass-through reductions (`?a: b`, more than half
+    of all reductions) is one memoized state change (`unit_chains`).  On the first
     problem (a character no terminal matches, a token the table does not take) it gives up and
     returns `_FAILED`; `parse` then runs lark's own parser on the same text, which meets the same
     error and raises it with everything the diagnostics are made from, so syntax diagnostics do
@@ -1394,9 +1395,12 @@ class _FastParser:
         self.rows: list[dict[str, tuple[bool | None, Any]] | None] = [None] * size
         """Parser state -> its row of the table (`_row`), None until the parser first reaches it."""
         self.reductions: dict[Any, tuple[int, str, Any]] = {}
-        self.singles = _single_characters(contextual.root_lexer.terminals)
+        self.starters = _starting_terminals(contextual.root_lexer.terminals)
+        """ASCII character -> the grammar's terminals that a token can start with it."""
         self.scanners: list[tuple[Any, ...] | None] = [None] * size
         self.scanners_by_lexer: dict[int, tuple[Any, ...]] = {}
+        self.alternatives: dict[tuple[str, ...], Any] = {}
+        """Terminal names -> `match` of the regular expression of those terminals' alternatives."""
         self.unit_chains: dict[tuple[int, int, str], int] = {}
         """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
@@ -1422,11 +1426,11 @@ class _FastParser:
         return row
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
-        """(single characters, match, ignored types, callbacks, keyword memo) of the state's lexer, built
-        on first use and shared by the states that share the lexer: the single characters are the
-        `_single_characters` of its terminals (character -> token kind); `match(text, pos)` is the
-        first match of its regular expressions (lark makes one unless the terminals are too many for
-        one), None if none matches."""
+        """(first characters, match, ignored types, callbacks, keyword memo, lexer, terminals) of the
+        state's lexer, built on first use and shared by the states that share the lexer: `match(text,
+        pos)` is the first match of its regular expressions (lark makes one unless the terminals are
+        too many for one), None if none matches; first characters: what `_first_character` found so
+        far; terminals: name -> place in the lexer's order, less the keywords its callbacks make."""
         from lark.lexer import UnlessCallback
 
         lexer = self.lexers[state]
@@ -1436,15 +1440,40 @@ class _FastParser:
             # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
             assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
             assert not lexer.ignore_types & lexer.callback.keys()
-            kinds = scanner.allowed_types - lexer.ignore_types - lexer.callback.keys()
-            singles = {char: kind for char, kind in self.singles.items() if kind in kinds}
             keywords: dict[str, str] = {}
             regexes = tuple(scanner._mres)
-            found = (singles, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
-                     lexer.ignore_types, lexer.callback, keywords)
+            found = ({}, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
+                     lexer.ignore_types, lexer.callback, keywords, lexer,
+                     {terminal.name: index for index, terminal in enumerate(scanner.terminals)})
             self.scanners_by_lexer[id(lexer)] = found
         self.scanners[state] = found
         return found
+
+    def _first_character(self, scanner: tuple[Any, ...], char: str) -> tuple[str | None, Any]:
+        """What the scanner does where a token starts with `char`, worked out on first use: (the
+        token's kind, None) where the one terminal of the lexer that can start with `char` is that
+        one character (no regular expression to match); else (None, match), `match` being that of
+        the lexer's alternatives that can start with `char`, in the lexer's order (the others
+        cannot match there: the same first match), or the lexer's own where unsure (not ASCII)."""
+        from lark.lexer import PatternStr
+
+        lexer, order = scanner[5], scanner[6]
+        entry: tuple[str | None, Any] = (None, scanner[1])
+        if char in self.starters:
+            terminals = sorted((t for t in self.starters[char] if t.name in order), key=lambda t: order[t.name])
+            [first, *_others] = terminals or [None]
+            if len(terminals) == 1 and isinstance(first.pattern, PatternStr) and not first.pattern.flags \
+                    and first.pattern.value == char and first.name not in scanner[2] and first.name not in scanner[3]:
+                entry = (first.name, None)
+            elif terminals and len(terminals) < len(order):
+                names = tuple(terminal.name for terminal in terminals)
+                match = self.alternatives.get(names)
+                if match is None:
+                    pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
+                    match = self.alternatives[names] = lexer.re.compile(pattern, lexer.g_regex_flags).match
+                entry = (None, match)
+        scanner[0][char] = entry
+        return entry
 
     def run(self, text: str, postlex: TypeNamePostLexer) -> Any:
         from lark import Token
@@ -1475,12 +1504,12 @@ class _FastParser:
                 char = text[pos]
             state = state_stack[-1]
             scanner = scanners[state] or self._scanner(state)
-            kind = scanner[0].get(char)
+            kind, match = scanner[0].get(char) or self._first_character(scanner, char)
             if kind is not None:   # `;`, `(`, ...: 36 % of the tokens, no regular expression to match
                 value = char
                 end = pos + 1
             else:
-                m = scanner[1](text, pos)
+                m = match(text, pos)
                 if m is None:
                     return _FAILED
                 kind = m.lastgroup
@@ -1583,22 +1612,20 @@ class _FastParser:
         return top
 
 
-def _single_characters(terminals: list[Any]) -> dict[str, str]:
-    """Character -> the terminal that is that one character, for the characters that no other of
-    `terminals` can start with: wherever such a character comes next, the first match of the
-    terminals that a lexer state tries (a subset of these) is that terminal or none."""
+def _starting_terminals(terminals: list[Any]) -> dict[str, list[Any]]:
+    """ASCII character -> those of `terminals` whose tokens may start with it (`_first_characters`)."""
     from lark.lexer import PatternStr
 
-    starts: dict[str, list[Any]] = collections.defaultdict(list)
+    starts: dict[str, list[Any]] = {char: [] for char in _ASCII}
     for terminal in terminals:
         pattern = terminal.pattern
         if isinstance(pattern, PatternStr) and not pattern.flags:
-            starts[pattern.value[0]].append(terminal)
+            if pattern.value[0] in starts:
+                starts[pattern.value[0]].append(terminal)
         else:
             for char in _first_characters(pattern.to_regexp(), pattern.flags):
                 starts[char].append(terminal)
-    return {char: only.name for char, (only,) in ((char, found) for char, found in starts.items() if len(found) == 1)
-            if isinstance(only.pattern, PatternStr) and only.pattern.value == char}
+    return starts
 
 
 _ASCII = frozenset(map(chr, range(128)))
@@ -1620,7 +1647,7 @@ def _first_characters(regexp: str, flags: Any = ()) -> frozenset[str]:
                 found.add(chr(arg))
                 return found, False
             if op is sre.IN:
-                found |= {char for char in _ASCII if _in_class(arg, char)}
+                found |= _class_characters(arg)
                 return found, False
             if op is sre.BRANCH:
                 empty = False
@@ -1651,27 +1678,24 @@ _CATEGORIES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_S
                "CATEGORY_NOT_SPACE": r"\S", "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
 
 
-def _in_class(items: Any, char: str) -> bool:
-    """Does the parsed character class `items` (`[...]`) match `char`? (True where unsure.)"""
+def _class_characters(items: Any) -> set[str]:
+    """The ASCII characters that the parsed character class `items` (`[...]`) matches (all where unsure)."""
     from re import _constants as sre  # type: ignore[attr-defined]
 
-    code = ord(char)
+    found: set[str] = set()
     negate = False
     for op, arg in items:
         if op is sre.NEGATE:
             negate = True
         elif op is sre.LITERAL:
-            if arg == code:
-                return not negate
+            found.add(chr(arg))
         elif op is sre.RANGE:
-            if arg[0] <= code <= arg[1]:
-                return not negate
+            found.update(map(chr, range(arg[0], min(arg[1], 127) + 1)))
         elif op is sre.CATEGORY and str(arg) in _CATEGORIES:
-            if re.match(_CATEGORIES[str(arg)], char):
-                return not negate
+            found.update(filter(re.compile(_CATEGORIES[str(arg)]).match, _ASCII))
         else:
-            return True
-    return negate
+            return set(_ASCII)
+    return set(_ASCII - found) if negate else found & _ASCII
 
 
 def _first_match(regexes: tuple[re.Pattern[str], ...], text: str, pos: int) -> re.Match[str] | None:
