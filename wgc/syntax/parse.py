@@ -1487,7 +1487,8 @@ class _FastParser:
         renamed_or_counted = _RENAMED_OR_COUNTED
         rename = postlex.rename
         postlex.restart()
-        state_stack = [self.start]
+        top = self.start   # the state on top of the stack
+        state_stack = [top]
         value_stack: list[Any] = []
         size = len(text)
         pos = 0
@@ -1502,10 +1503,9 @@ class _FastParser:
                 if pos == size:
                     break
                 char = text[pos]
-            state = state_stack[-1]
-            scanner = scanners[state] or self._scanner(state)
+            scanner = scanners[top] or self._scanner(top)
             kind, match = scanner[0].get(char) or self._first_character(scanner, char)
-            if kind is not None:   # `;`, `(`, ...: 36 % of the tokens, no regular expression to match
+            if kind is not None:   # `;`, `(`, ...: 40 % of the tokens, no regular expression to match
                 value = char
                 end = pos + 1
             else:
@@ -1542,13 +1542,13 @@ class _FastParser:
             pos = end if split is None else split.end_pos
             # ---- the parser: reductions, then the token shifted
             while True:
-                top = state_stack[-1]
                 action = (rows[top] or self._row(top)).get(kind)
                 if action is None:
                     return _FAILED
                 tag = action[0]
                 if tag:
-                    state_stack.append(action[1])
+                    top = action[1]
+                    state_stack.append(top)
                     value_stack.append(tok)
                     if split is None:
                         break
@@ -1560,12 +1560,18 @@ class _FastParser:
                     # the chain of such reductions ends in is looked up (more than half of
                     # the reductions are these, in chains of five on average)
                     key = (state_stack[-2], top, kind)
-                    state = unit_chains.get(key)
-                    if state is None:
-                        state = unit_chains[key] = self._after_pass_throughs(*key)
-                    state_stack[-1] = state
+                    top = unit_chains.get(key)
+                    if top is None:
+                        top = unit_chains[key] = self._after_pass_throughs(*key)
+                    state_stack[-1] = top
                     continue
+                # the goto below reads the row of a state under the top, converted: every state's
+                # row is read while it is on top, before anything is pushed onto it
                 count, origin, callback = action[1]
+                if count == 1:   # half of the reductions: the top value and state replaced in place
+                    value_stack[-1] = callback([value_stack[-1]])
+                    top = state_stack[-1] = rows[state_stack[-2]][origin][1]   # type: ignore[index]
+                    continue
                 if count:
                     children = value_stack[-count:]
                     del state_stack[-count:]
@@ -1573,8 +1579,8 @@ class _FastParser:
                 else:
                     children = []
                 value_stack.append(callback(children))
-                # the state now on top had its row converted: every state is looked up while on top
-                state_stack.append(rows[state_stack[-1]][origin][1])   # type: ignore[index]
+                top = rows[state_stack[-1]][origin][1]   # type: ignore[index]
+                state_stack.append(top)
         while True:
             top = state_stack[-1]
             action = (rows[top] or self._row(top)).get("$END")
