@@ -1498,11 +1498,17 @@ class _FastParser:
             char = text[pos]
             if char in blanks:
                 # what every state's scanner would match as the ignored blank terminal, skipped
-                # without trying the scanner's alternatives first (a third of the matches)
-                pos = blank_run(text, pos).end()
+                # without trying the scanner's alternatives first (a third of the matches); most
+                # are one blank, skipped without a regular expression too
+                pos += 1
                 if pos == size:
                     break
                 char = text[pos]
+                if char in blanks:
+                    pos = blank_run(text, pos).end()
+                    if pos == size:
+                        break
+                    char = text[pos]
             scanner = scanners[top] or self._scanner(top)
             kind, match = scanner[0].get(char) or self._first_character(scanner, char)
             if kind is not None:   # `;`, `(`, ...: 40 % of the tokens, no regular expression to match
