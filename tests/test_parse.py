@@ -581,6 +581,32 @@ def test_prescan_finds_what_the_word_boundary_patterns_find() -> None:
     assert found[1] == {"C"} and found[2] == {"G"} and found[5] == {"L"}
 
 
+def test_the_postlexer_only_remembers_the_kinds_that_the_fast_loop_does_not_hand_it() -> None:
+    """`run` calls `TypeNamePostLexer.rename` only for `_RENAMED_OR_COUNTED` and, for every other
+    kind, sets the previous kinds itself: for those kinds `rename` must do just that."""
+    from wgc.syntax import parse as parse_module
+
+    parser, _builder, _postlex = parse_module._parser()
+    names = {terminal.name for terminal in parser.parser.lexer.lexer.root_lexer.terminals}
+    assert parse_module._RENAMED_OR_COUNTED <= names
+    postlex = parse_module.TypeNamePostLexer()
+    text = "template<typename T> struct S { typedef int A; float f(int x[2]) { return x[0]; } };"
+    for kind, value, end in [("TEMPLATE", "template", 8), ("LT", "<", 9), ("TYPENAME", "typename", 17),
+                             ("IDENT", "T", 19), ("STRUCT", "struct", 28), ("IDENT", "S", 30), ("LBRACE", "{", 32),
+                             ("TYPEDEF", "typedef", 40), ("LPAR", "(", 1)]:
+        postlex.begin(text, set())
+        for before in (None, "IDENT", "TYPE_NAME", "DOT", "TEMPLATE", "LPAR"):
+            postlex.restart()
+            postlex.rename(kind, value, end)   # some state to keep
+            postlex.prev_type = before
+            for other in sorted(names - parse_module._RENAMED_OR_COUNTED):
+                state = dict(vars(postlex))
+                state["template_stack"] = list(postlex.template_stack)
+                state["types"] = set(postlex.types)
+                assert postlex.rename(other, other.lower(), end) == other
+                assert vars(postlex) == {**state, "prev2_type": state["prev_type"], "prev_type": other}
+
+
 def _reference_callback(rule, builder):
     """One generic reduction callback (what `parse` had before the callbacks were generated per
     shape): the same rules as `_install_callbacks` states, computed by loops over the children."""

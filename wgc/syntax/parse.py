@@ -150,7 +150,8 @@ _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USI
 
 _RENAMED_OR_COUNTED = frozenset({"IDENT", "LT", "GT", "RSHIFT", "LPAR", "LSQB", "RPAR", "RSQB", "SEMI", "LBRACE",
                                  "RBRACE", "TYPEDEF"})
-"""The token kinds that `TypeNamePostLexer.process` renames or that change its state (nesting, typedefs)."""
+"""The token kinds that `TypeNamePostLexer.rename` renames or that change its state (nesting, typedefs); it
+only remembers the others as the previous kind, which `_FastParser.run` does itself."""
 
 
 class TypeNamePostLexer:
