@@ -590,22 +590,25 @@ def test_the_postlexer_only_remembers_the_kinds_that_the_fast_loop_does_not_hand
     names = {terminal.name for terminal in parser.parser.lexer.lexer.root_lexer.terminals}
     assert parse_module._RENAMED_OR_COUNTED <= names
     postlex = parse_module.TypeNamePostLexer()
-    text = "template<typename T> struct S { typedef int A; float f(int x[2]) { return x[0]; } };"
-    for kind, value, end in [("TEMPLATE", "template", 8), ("LT", "<", 9), ("TYPENAME", "typename", 17),
-                             ("IDENT", "T", 19), ("STRUCT", "struct", 28), ("IDENT", "S", 30), ("LBRACE", "{", 32),
-                             ("TYPEDEF", "typedef", 40), ("LPAR", "(", 1)]:
+    text = "template<typename T> struct S { typedef int A; float f(int x[2]);"
+    tokens = [("TEMPLATE", "template", 8), ("LT", "<", 9), ("TYPENAME", "typename", 17), ("IDENT", "T", 19),
+              ("GT", ">", 20), ("STRUCT", "struct", 27), ("IDENT", "S", 29), ("LBRACE", "{", 31),
+              ("TYPEDEF", "typedef", 39), ("IDENT", "int", 43), ("IDENT", "A", 45), ("SEMI", ";", 46),
+              ("IDENT", "float", 52), ("IDENT", "f", 54), ("LPAR", "(", 55), ("IDENT", "int", 58),
+              ("IDENT", "x", 60), ("LSQB", "[", 61)]
+    open_headers = 0
+    for count in range(len(tokens) + 1):   # the state after each prefix of the tokens
         postlex.begin(text, set())
-        for before in (None, "IDENT", "TYPE_NAME", "DOT", "TEMPLATE", "LPAR"):
-            postlex.restart()
-            postlex.rename(kind, value, end)   # some state to keep
-            postlex.prev_type = before
-            for other in sorted(names - parse_module._RENAMED_OR_COUNTED):
-                state = dict(vars(postlex))
-                state["template_stack"] = list(postlex.template_stack)
-                state["types"] = set(postlex.types)
-                assert postlex.rename(other, other.lower(), end) == other
-                assert vars(postlex) == {**state, "prev2_type": state["prev_type"], "prev_type": other}
-
+        for kind, value, end in tokens[:count]:
+            postlex.rename(kind, value, end)
+        open_headers += postlex.template_header_open
+        for other in sorted(names - parse_module._RENAMED_OR_COUNTED):
+            state = dict(vars(postlex))
+            state["template_stack"] = list(postlex.template_stack)
+            state["types"] = set(postlex.types)
+            assert postlex.rename(other, other.lower(), len(text)) == other
+            assert vars(postlex) == {**state, "prev2_type": state["prev_type"], "prev_type": other}
+    assert open_headers == 3   # after `template <`, `template < typename` and `template < typename T`
 
 def _reference_callback(rule, builder):
     """One generic reduction callback (what `parse` had before the callbacks were generated per
