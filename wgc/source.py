@@ -10,6 +10,7 @@ Invariants:
 - Line and column numbers are 1-based and computed only when rendering.
 - `SourceFile` compares by identity: two reads of one path are two files.
 - Spans never take part in AST equality (the AST marks them `compare=False`).
+- `Span` is slotted (no `__dict__`): the parser makes one per AST node.
 - Line ends are LF, CRLF and a lone CR (as in clang and dxc).  `decode_source` turns
   each lone CR into LF — the same length, so offsets do not move — and every later
   stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
@@ -71,7 +72,7 @@ class SourceFile:
         return min(starts[line - 1] + max(column, 1) - 1, len(self.text))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A half-open character range `[start, end)` in `file`."""
 
