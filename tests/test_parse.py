@@ -504,3 +504,25 @@ def test_callback_source_writes_out_each_shape() -> None:
     assert callback((False,), ((0, False, 0),), 1, "expand", record) is not None
     assert callback((False, False), ((0, False, 0), (1, False, 0)), 0, "expand", record)(
         [_Value("x", 0, 1, "x"), None]).value == "made"
+
+
+def test_a_two_operand_chain_is_built_as_precedence_climbing_builds_it(monkeypatch) -> None:
+    """`AstBuilder.binary_chain` builds `a op b` without the precedence-climbing loop; with every
+    chain built by `_climb_precedence`, the corpus must give the same AST, every span included."""
+    from wgc.syntax import parse as parse_module
+
+    corpus = _corpus()
+    shortcut = [parse_module.parse(text, locations) for text, locations in corpus]
+    chains: list[int] = []
+
+    def climbed(self, meta, children):
+        chains.append(len(children))
+        return parse_module._climb_precedence(children)
+
+    monkeypatch.setattr(parse_module.AstBuilder, "binary_chain", climbed)
+    monkeypatch.setattr(parse_module, "_PARSER", None)   # the callbacks are bound to the builder's methods
+    monkeypatch.setattr(parse_module, "_FAST", None)
+    climbing = [parse_module.parse(text, locations) for text, locations in corpus]
+    assert 3 in chains and any(count > 3 for count in chains)   # both kinds of chain were built
+    for one, other in zip(shortcut, climbing, strict=True):
+        assert _with_spans(one.unit) == _with_spans(other.unit)

@@ -88,7 +88,8 @@ class Span:
         """The span from the start of `self` to the end of `other` (same file), else `self`."""
         if other.file is not self.file:
             return self
-        return Span(self.file, min(self.start, other.start), max(self.end, other.end))
+        start, end = self.start, self.end
+        return Span(self.file, start if start <= other.start else other.start, end if end >= other.end else other.end)
 
 
 def decode_source(data: bytes) -> tuple[str, int | None]:

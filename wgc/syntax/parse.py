@@ -388,11 +388,12 @@ class AstBuilder:
     # ---- helpers
     @staticmethod
     def _of(children: list[Any], cls: type | tuple[type, ...]) -> tuple[Any, ...]:
-        return tuple(c for c in children if isinstance(c, cls))
+        # (list displays here and below: a generator costs twice as much on these short lists)
+        return tuple([c for c in children if isinstance(c, cls)])
 
     @staticmethod
     def _modifiers(children: list[Any]) -> tuple[str, ...]:
-        return tuple(str(c) for c in children if isinstance(c, _Modifier))
+        return tuple([str(c) for c in children if isinstance(c, _Modifier)])
 
     # ---- declarations
     def start(self, meta: Any, children: list[Any]) -> ast.TranslationUnit:
@@ -730,24 +731,13 @@ class AstBuilder:
         return ast.BinaryExpr(self._span(meta), str(op), left, right)
 
     def binary_chain(self, meta: Any, children: list[Any]) -> Any:
-        """`a op b op c ...` with C precedence, all left-associative (precedence climbing)."""
-        operands = [children[0]]
-        operators: list[str] = []
-
-        def reduce_top() -> None:
-            right = operands.pop()
-            left = operands.pop()
-            operands.append(ast.BinaryExpr(left.span.to(right.span), operators.pop(), left, right))
-
-        for index in range(1, len(children), 2):
-            op = str(children[index])
-            while operators and ast.BINARY_OPERATOR_PRECEDENCE[operators[-1]] >= ast.BINARY_OPERATOR_PRECEDENCE[op]:
-                reduce_top()
-            operators.append(op)
-            operands.append(children[index + 1])
-        while operators:
-            reduce_top()
-        return operands[0]
+        """`a op b op c ...` with C precedence, all left-associative (`_climb_precedence`)."""
+        if len(children) == 3:
+            # `a op b`, the most common chain: what `_climb_precedence` makes of it, without its
+            # loop and closure (1.3 us a chain against 2.2 us)
+            left, right = children[0], children[2]
+            return ast.BinaryExpr(left.span.to(right.span), str(children[1]), left, right)
+        return _climb_precedence(children)
 
     def assign(self, meta: Any, children: list[Any]) -> ast.AssignExpr:
         target, op, value = children
@@ -954,6 +944,28 @@ class _TemplatedPart:
 
     name: str
     args: tuple[Any, ...]
+
+
+def _climb_precedence(children: list[Any]) -> Any:
+    """The expression of `operand (operator operand)*` with C precedence, all left-associative
+    (precedence climbing)."""
+    operands = [children[0]]
+    operators: list[str] = []
+
+    def reduce_top() -> None:
+        right = operands.pop()
+        left = operands.pop()
+        operands.append(ast.BinaryExpr(left.span.to(right.span), operators.pop(), left, right))
+
+    for index in range(1, len(children), 2):
+        op = str(children[index])
+        while operators and ast.BINARY_OPERATOR_PRECEDENCE[operators[-1]] >= ast.BINARY_OPERATOR_PRECEDENCE[op]:
+            reduce_top()
+        operators.append(op)
+        operands.append(children[index + 1])
+    while operators:
+        reduce_top()
+    return operands[0]
 
 
 def _split_scope(parts: tuple[Any, ...]) -> tuple[tuple[str, ...], ast.ScopeArgs]:
