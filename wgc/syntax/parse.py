@@ -501,16 +501,10 @@ class AstBuilder:
         )
 
     def declarator(self, meta: Any, children: list[Any]) -> ast.Declarator:
-        name, *rest = children
-        init = rest[-1] if rest else None
-        middle = rest[:-1]
-        return ast.Declarator(
-            self._span(meta),
-            name=name,
-            array_dims=tuple(c.size for c in middle if isinstance(c, _ArrayDim)),
-            annotations=self._of(middle, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
-            init=init,
-        )
+        if len(children) <= 2:
+            # `x` or `x = init` (most declarators): what `_declarator` makes of them, at half its cost
+            return ast.Declarator(self._span(meta), children[0], (), (), children[1] if len(children) == 2 else None)
+        return _declarator(self._span(meta), children)
 
     def decl_name(self, meta: Any, children: list[Any]) -> str:
         return str(children[0])
@@ -946,6 +940,20 @@ class _TemplatedPart:
     args: tuple[Any, ...]
 
 
+def _declarator(span: Span, children: list[Any]) -> ast.Declarator:
+    """The declarator of `name array_dim* annotation* init` (the last child, None when absent)."""
+    name, *rest = children
+    init = rest[-1] if rest else None
+    middle = rest[:-1]
+    return ast.Declarator(
+        span,
+        name=name,
+        array_dims=tuple(c.size for c in middle if isinstance(c, _ArrayDim)),
+        annotations=AstBuilder._of(middle, (ast.Semantic, ast.RegisterBinding, ast.PackOffset)),
+        init=init,
+    )
+
+
 def _climb_precedence(children: list[Any]) -> Any:
     """The expression of `operand (operator operand)*` with C precedence, all left-associative
     (precedence climbing)."""
@@ -1104,6 +1112,10 @@ def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool
             return _callback_function(body)
         if kind == "inline":
             body.append(f"kept = [{', '.join(raw)}]")
+        elif all(terminals) and raw == [f"c{i}" for i in range(count)]:
+            # every child a token, all kept: the list the parser made is the children (a fresh one
+            # per reduction); 0.1 us less a call (`name: IDENT`, `int_literal: INT_LITERAL`, ...)
+            body.append("values = children")
         else:
             values = [item if item == "None" or terminals[int(item[1:])] else unwrapped(item) for item in raw]
             body.append(f"values = [{', '.join(values)}]")
@@ -1130,7 +1142,8 @@ def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool
     if kind == "inline":
         body.append("return new(_Spliced, (kept, start, end, name))")
     else:
-        body.append("if method is None: raise AssertionError(f'no AST builder for grammar rule {name!r}')")
+        if kind == "expand":   # (a "method" rule has its method: `_callback_table` made sure)
+            body.append("if method is None: raise AssertionError(f'no AST builder for grammar rule {name!r}')")
         body.append("return new(_Value, (method((start, end), values), start, end, name))")
     return _callback_function(body)
 
