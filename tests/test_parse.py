@@ -702,3 +702,30 @@ def test_callback_source_writes_out_each_shape() -> None:
     assert callback((False,), ((0, False, 0),), 1, "expand", record) is not None
     assert callback((False, False), ((0, False, 0), (1, False, 0)), 0, "expand", record)(
         [_Value("x", 0, 1, "x"), None]).value == "made"
+
+
+@pytest.mark.parametrize(("method", "general"), [("binary_chain", "_climb_precedence"), ("declarator", "_declarator")])
+def test_shortcuts_of_the_builder_build_what_its_general_code_builds(monkeypatch, method, general) -> None:
+    """`AstBuilder.binary_chain` builds `a op b` without the precedence-climbing loop and
+    `AstBuilder.declarator` builds `x` and `x = init` directly; with every chain and declarator built
+    by the general code (`_climb_precedence`, `_declarator`), the corpus must give the same AST, every
+    span included, and both the shortcut's cases and the others must occur in it."""
+    from wgc.syntax import parse as parse_module
+
+    corpus = _corpus()
+    shortcut = [parse_module.parse(text, locations) for text, locations in corpus]
+    counts: list[int] = []
+    general_code = getattr(parse_module, general)
+
+    def built_by_the_general_code(self, meta, children):
+        counts.append(len(children))
+        return general_code(children) if method == "binary_chain" else general_code(self._span(meta), children)
+
+    monkeypatch.setattr(parse_module.AstBuilder, method, built_by_the_general_code)
+    for name in ("_PARSER", "_FAST", "_BUILDER", "_POSTLEX", "_PARSER_ORIGIN"):   # a new parser binds the methods
+        monkeypatch.setattr(parse_module, name, None)
+    general_built = [parse_module.parse(text, locations) for text, locations in corpus]
+    shortest = 3 if method == "binary_chain" else 2
+    assert shortest in counts and any(count > shortest for count in counts)
+    for one, other in zip(shortcut, general_built, strict=True):
+        assert _with_spans(one.unit) == _with_spans(other.unit)

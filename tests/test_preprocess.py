@@ -787,3 +787,32 @@ def test_span_shortcut_of_plain_runs_answers_as_its_bisection(project, monkeypat
     bisected_calls.clear()
     assert [locations.span(start, end) for start, end in pairs] == quick
     assert len(bisected_calls) == len(pairs)
+
+
+def test_span_across_runs_and_within_expansions_answers_as_the_mapping(project, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`span` answers a range whose two ends lie in two plain runs of one file (a statement around a
+    macro's use) from the runs' figures, and a range within one macro expansion from the span kept
+    for that expansion; every (start, end), in text order and jumping, must be what the mapping
+    from segments and units (`_mapped_span`) gives, and both shortcuts must have answered some."""
+    result = project({
+        "inc.hlsl": "float inc_a = SQ(2);\n#line 40 \"virtual.hlsl\"\nfloat inc_b = SQ(3) + N;\n",
+        "main.hlsl": "#define SQ(x) ((x) * (x))\n#define N 4\nstatic uint a[N] = { SQ(1), 2, SQ(N) };\n"
+                     "#include \"inc.hlsl\"\nfloat b = N + SQ(N) - 1;\n#include \"inc.hlsl\"\n"
+                     "#include \"plain.hlsl\"\nfloat c = SQ(b)\n;  // done\n",
+        "plain.hlsl": "float p0;\nfloat p1 = SQ(p0) + N;\n"})
+    locations = result.locations
+    size = len(result.text)
+    pairs = [(start, end) for start in range(-1, size + 2) for end in range(start - 1, size + 3)]
+    pairs += pairs[::-7]
+    mapped = type(locations)._mapped_span
+    expected = [mapped(locations, max(start, 0), max(end, start, 0)) for start, end in pairs]
+    mapped_calls: set[tuple[int, int]] = set()
+    monkeypatch.setattr(type(locations), "_mapped_span",
+                        lambda self, start, end: mapped_calls.add((start, end)) or mapped(self, start, end))
+    assert [locations.span(start, end) for start, end in pairs] == expected
+    segment, fixed = locations._segment, [end >= 0 for end in locations._seg_end]
+    unmapped = [(start, end) for start, end in pairs if 0 <= start < end <= size and (start, end) not in mapped_calls]
+    across = [(start, end) for start, end in unmapped
+              if segment(start) != segment(end - 1) and not fixed[segment(start)] and not fixed[segment(end - 1)]]
+    within = [(start, end) for start, end in unmapped if segment(start) == segment(end - 1) and fixed[segment(start)]]
+    assert across and within

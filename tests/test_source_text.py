@@ -7,7 +7,7 @@ import pytest
 
 from wgc import driver
 from wgc.diagnostics import Renderer
-from wgc.source import SourceFile, decode_source
+from wgc.source import SourceFile, Span, decode_source
 from wgc.syntax import ast
 from wgc.syntax.parse import parse_source
 
@@ -211,3 +211,15 @@ def test_a_truncated_multibyte_sequence_counts_each_of_its_bytes() -> None:
         "/* \ufffd\ufffd */ static uint y = zz;\n"
         "                         ^~\n"
         "1 error generated.\n")
+
+
+def test_span_to_covers_both_spans_of_one_file_and_keeps_its_own_otherwise() -> None:
+    """`Span.to`: from the lower start to the higher end (ties and either order), computed here with
+    `min`/`max`; a span of another file gives the span itself."""
+    one, other = SourceFile("a.hlsl", "x" * 20), SourceFile("b.hlsl", "y" * 20)
+    ranges = [(0, 0), (0, 5), (3, 3), (3, 9), (5, 5), (5, 12), (9, 20)]
+    for a_start, a_end in ranges:
+        for b_start, b_end in ranges:
+            a, b = Span(one, a_start, a_end), Span(one, b_start, b_end)
+            assert a.to(b) == Span(one, min(a_start, b_start), max(a_end, b_end))
+            assert a.to(Span(other, b_start, b_end)) is a

@@ -10,6 +10,7 @@ Invariants:
 - Line and column numbers are 1-based and computed only when rendering.
 - `SourceFile` compares by identity: two reads of one path are two files.
 - Spans never take part in AST equality (the AST marks them `compare=False`).
+- `Span` is slotted (no `__dict__`): the parser makes one per AST node.
 - Line ends are LF, CRLF and a lone CR (as in clang and dxc).  `decode_source` turns
   each lone CR into LF — the same length, so offsets do not move — and every later
   stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
@@ -71,7 +72,7 @@ class SourceFile:
         return min(starts[line - 1] + max(column, 1) - 1, len(self.text))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     """A half-open character range `[start, end)` in `file`."""
 
@@ -87,7 +88,8 @@ class Span:
         """The span from the start of `self` to the end of `other` (same file), else `self`."""
         if other.file is not self.file:
             return self
-        return Span(self.file, min(self.start, other.start), max(self.end, other.end))
+        start, end = self.start, self.end
+        return Span(self.file, start if start <= other.start else other.start, end if end >= other.end else other.end)
 
 
 def decode_source(data: bytes) -> tuple[str, int | None]:
