@@ -12,8 +12,10 @@
 - `calls.FunctionCalls` keeps `methods.resolve_method`'s answers for one compile;
 - `expr._SWIZZLE_COMPONENTS` holds every valid vector swizzle, as `swizzle_components` computes it;
 - the shortcuts (not memos) that skip general code: `consteval.fold` of a constant without a folder,
-  `convert_value` between scalars without the splat, `declarations._find_word` without `re`, and the
-  checkers' dispatch tables (`context.node_handlers`).
+  `convert_value` between scalars without the splat, `declarations._find_word` without `re`, the
+  checkers' dispatch tables (`context.node_handlers`), `to_scalar` of an int in range without wrapping,
+  `constant_value` without a `Folded`, `_IntLiteral` of an unsuffixed int, `resolve_method` of a method
+  of one declaration without the ranking (`_ranked`), and `layout_of`'s table read without `setdefault`.
 The uniformity replay, the children kept with a body's walk and the path reports kept on a
 function are tested in tests/test_uniformity.py.
 """
@@ -282,3 +284,98 @@ def test_the_shape_helpers_classes_have_no_subclasses() -> None:
 
     for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType):
         assert not cls.__subclasses__(), cls
+
+
+INTEGER_SCALARS = [t.scalar(kind, bits) for kind in (t.ScalarKind.INT, t.ScalarKind.UINT) for bits in (16, 32, 64)]
+
+
+def test_integers_in_range_convert_as_wrapped() -> None:
+    """`to_scalar`'s shortcut for an int in range of both signednesses gives what `_wrap_int` gives, at and
+    around each width's bounds (an off-by-one in the range would change the values at 2^(bits-1))."""
+    for target in INTEGER_SCALARS:
+        half = 1 << (target.bits - 1)
+        for value in (0, 1, 7, half - 2, half - 1, half, half + 1, 2 * half - 1, 2 * half, 2 * half + 1, -1, -half):
+            assert consteval.to_scalar(value, target) == consteval._wrap_int(value, target), (target, value)
+    # independent of both: two's complement at the width
+    assert consteval.to_scalar(2**31, t.INT) == -2**31 and consteval.to_scalar(2**31, t.UINT) == 2**31
+    assert consteval.to_scalar(2**15 - 1, t.scalar(t.ScalarKind.INT, 16)) == 2**15 - 1
+    assert consteval.to_scalar(2**15, t.scalar(t.ScalarKind.INT, 16)) == -2**15
+
+
+def test_the_value_of_a_constant_is_its_folded_value() -> None:
+    """`consteval.constant_value` (what attribute arguments and subscripts read) is `fold`'s value."""
+    for constant in _constants():
+        folded = consteval.fold(constant)
+        assert isinstance(folded, consteval.Folded)
+        assert _same(consteval.constant_value(constant), folded.value), constant
+
+
+@pytest.mark.parametrize("text, value, suffix, expected", [
+    ("0", 0, "", t.INT), ("2147483647", 2**31 - 1, "", t.INT), ("2147483648", 2**31, "", t.INT64),
+    ("0x7fffffff", 2**31 - 1, "", t.INT), ("0x80000000", 2**31, "", t.UINT), ("4u", 4, "u", t.UINT),
+    ("4l", 4, "l", t.INT64), ("9223372036854775808", 2**63, "", t.UINT64)])
+def test_integer_literal_types(text: str, value: int, suffix: str, expected: t.Type) -> None:
+    """An unsuffixed literal up to INT_MAX is an int without the suffix tests (`_IntLiteral`'s shortcut);
+    the rest as dxc types them (a decimal one above INT_MAX is int64, a hexadecimal one uint)."""
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    span = Span(SourceFile("l.hlsl", text), 0, len(text))
+    constant = DeclarationChecker(ctx).exprs.check(ast.IntLiteral(span, value, suffix, text))
+    assert isinstance(constant, ir.Constant)
+    assert (constant.type, constant.value, constant.literal) == (expected, value, not suffix)
+
+
+def _object_types() -> list[t.Type]:
+    span = Span(SourceFile("r.hlsl", "R"), 0, 1)
+    record = t.StructType("R", span=span)
+    record.fields.append(t.Field("x", t.UINT, None, None, span))
+    objects: list[t.Type] = [t.node_object(kind, None if kind.is_empty else record) for kind in t.NodeObjectKind]
+    for kind in t.ResourceKind:
+        element = record if kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer")) \
+            else t.vector(t.FLOAT, 4)
+        objects.append(t.resource(kind, element if kind.has_element_type else None))
+    return [*objects, t.ray_query(0, 0)]
+
+
+ARGUMENT_TYPES = [(), (t.UINT,), (t.INT,), (t.FLOAT,), (t.vector(t.INT, 2),), (t.UINT, t.UINT), (t.INT, t.FLOAT),
+                  (t.vector(t.INT, 3),), (t.vector(t.FLOAT, 2),), (t.UINT, t.UINT, t.UINT), (t.INT, t.INT, t.INT, t.INT)]
+
+
+def test_single_declaration_methods_resolve_as_ranked() -> None:
+    """`resolve_method`'s shortcut for a method of one declaration gives what the ranking (`_ranked`) gives,
+    for every object's methods and several argument lists; binding leaves the object's environment as it was."""
+    shortcuts = 0
+    for object_type in _object_types():
+        kind = methods._kind(object_type)
+        assert kind is not None
+        for name, decls in methods._declarations(kind).items():
+            for args in ARGUMENT_TYPES:
+                for template_type in (None, t.UINT):
+                    env = methods._environment(object_type)
+                    before = dict(env)
+                    expected = methods._ranked(object_type, decls, env, args, template_type)
+                    assert methods.resolve_method(object_type, name, args, template_type) == expected
+                    assert env == before, (object_type, name)
+                    shortcuts += len(decls) == 1 and isinstance(expected, methods.MethodResolved)
+    assert shortcuts > 20   # the shortcut was taken (Get, OutputComplete, Count, IncrementCounter, ...)
+
+
+def test_layouts_are_kept_weakly_per_type() -> None:
+    """`layout_of` answers from its table what it computes, and a struct's entry goes with the struct."""
+    import gc
+
+    from wgc.sema import layout
+
+    span = Span(SourceFile("s.hlsl", "S"), 0, 1)
+    struct = t.StructType("S", span=span)
+    struct.fields += [t.Field("a", t.FLOAT, None, None, span), t.Field("b", t.vector(t.FLOAT, 4), None, None, span)]
+    for rule in layout.LayoutRule:
+        first = layout.layout_of(struct, rule)
+        assert layout.layout_of(struct, rule) is first
+        assert first == layout._compute_layout(struct, rule, False, False)
+    assert layout.layout_of(struct, layout.LayoutRule.STD140).size == 32   # the float4 at 16 (its alignment)
+    assert layout.layout_of(struct, layout.LayoutRule.SCALAR).size == 20   # the float4 at 4
+    assert struct in layout._LAYOUTS
+    count = len(layout._LAYOUTS)
+    del struct, first
+    gc.collect()
+    assert len(layout._LAYOUTS) == count - 1
