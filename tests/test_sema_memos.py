@@ -282,8 +282,17 @@ def test_the_shape_helpers_classes_have_no_subclasses() -> None:
     matrix and enum classes): a subclass of one of them would silently be no numeric type."""
     from wgc import types as t
 
-    for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType):
+    for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType, t.StructType):
         assert not cls.__subclasses__(), cls
+
+
+def test_the_ir_expression_classes_have_no_subclasses() -> None:
+    """Sema tests `type(expr) is ir.VarRef` (and the other concrete expression and statement classes;
+    `not_assignable_reason`, `consteval.fold`, `can_complete`): a subclass would silently be none of them."""
+    for base in (ir.Expr, ir.Stmt):
+        for cls in base.__subclasses__():
+            assert not cls.__subclasses__(), cls
+    assert ir.VarRef in ir.Expr.__subclasses__() and ir.Block in ir.Stmt.__subclasses__()
 
 
 INTEGER_SCALARS = [t.scalar(kind, bits) for kind in (t.ScalarKind.INT, t.ScalarKind.UINT) for bits in (16, 32, 64)]

@@ -75,7 +75,9 @@ class FunctionCalls:
             self.ctx.report(codes.INVALID_OPERANDS, callee.span, "called object is not a function")
             return None
         name = callee.name
-        found = self.ctx.templates.lookup_scoped(name, callee.scope_args, callee.span)
+        # a plain name is what lookup_scoped looks up first, without its call
+        found = self.ctx.scope.lookup(name[0]) if len(name) == 1 else \
+            self.ctx.templates.lookup_scoped(name, callee.scope_args, callee.span)
         if found is None:
             return None
         symbols = found
@@ -258,7 +260,7 @@ class FunctionCalls:
     def _method_call(self, checker: ExpressionChecker, obj: ir.Expr, name: str, e: ast.CallExpr,
                      args: list[ir.Expr]) -> ir.Expr | None:
         type_ = obj.type
-        template_args = self._template_args(checker, e)
+        template_args = self._template_args(checker, e) if e.template_args else ()
         if template_args is None:
             return None
         if len(template_args) > 1:

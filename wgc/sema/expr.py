@@ -75,6 +75,10 @@ class ExpressionChecker:
         self.ctx = ctx
         self.functions = function_caller
         """Resolves calls of user functions (`calls.FunctionCalls`): overloads, templates, methods."""
+        self._index_accesses: dict[t.Type, methods.IndexAccess | None] = {}
+        """`methods.index_access`'s answers in this compile, by object type (a pure function of it): a
+        program indexes the same objects again (`outs[0].a = ...; outs[0].b = ...`); kept per compile,
+        as the object types hold the compile's record structs."""
         self._flattened: dict[int, list[ir.Expr] | None] = {}
         """Initializer lists already checked to size an unsized array (by id of the list), for `initializer`."""
 
@@ -146,6 +150,8 @@ class ExpressionChecker:
         return self.fold_required(checked, what)
 
     def fold_required(self, checked: ir.Expr, what: str) -> tuple[ir.Expr, ir.ConstValue] | None:
+        if type(checked) is ir.Constant:   # (a constant has no problems to report)
+            return checked, consteval.constant_value(checked)
         folded = consteval.fold(checked)
         if isinstance(folded, consteval.NotConstant):
             self.ctx.report(codes.NOT_CONSTANT, checked.span, f"{what} must be a constant expression",
@@ -203,7 +209,8 @@ class ExpressionChecker:
         return False
 
     def not_assignable_reason(self, expr: ir.Expr) -> str | None:
-        if isinstance(expr, ir.VarRef):
+        # (identity tests: the IR expression classes have no subclasses; cheaper than isinstance)
+        if type(expr) is ir.VarRef:
             var = expr.variable
             if var.const:
                 return f"'{var.name}' is const"
@@ -212,32 +219,32 @@ class ExpressionChecker:
             if var.storage is _RESOURCE:
                 return f"'{var.name}' is a resource"
             return None
-        if isinstance(expr, ir.FieldAccess):
-            if isinstance(expr.base, ir.VarRef) and expr.base.variable.storage is _UNIFORM:
+        if type(expr) is ir.FieldAccess:
+            if type(expr.base) is ir.VarRef and expr.base.variable.storage is _UNIFORM:
                 block = expr.base.variable.name
                 if block == "$Globals":
                     return (f"'{expr.name}' is a uniform global (a member of the implicit $Globals constant "
                             "buffer); declare it 'static' to make it a modifiable variable")
                 return f"'{expr.name}' is a member of constant buffer '{block}'"
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.Swizzle):
+        if type(expr) is ir.Swizzle:
             if len(set(expr.components)) != len(expr.components):
                 return _REPEATED_COMPONENT
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.Index):
+        if type(expr) is ir.Index:
             if isinstance(expr.base.type, t.NodeObjectType):
                 return "a node output is not assignable"
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.ResourceIndex):
+        if type(expr) is ir.ResourceIndex:
             if isinstance(expr.resource.type, t.ResourceType) and not expr.resource.type.kind.writable:
                 return f"{describe(expr.resource.type)} is read-only"
             return None
-        if isinstance(expr, ir.RecordAccess):
-            kind = expr.object.type.kind  # type: ignore[attr-defined]
-            if not kind.writable:
-                hint = f" (use RW{kind.value} to modify the input)" if kind.is_input else ""
+        if type(expr) is ir.RecordAccess:
+            object_kind = expr.object.type.kind  # type: ignore[attr-defined]
+            if not object_kind.writable:
+                hint = f" (use RW{object_kind.value} to modify the input)" if object_kind.is_input else ""
                 return f"records of {describe(expr.object.type)} are read-only{hint}"
-            if isinstance(expr.object, ir.VarRef) and expr.object.variable.const:  # DXC: Get() returns const
+            if type(expr.object) is ir.VarRef and expr.object.variable.const:  # DXC: Get() returns const
                 return f"'{expr.object.variable.name}' is const, so its records are read-only"
             return None
         return "the expression is not an l-value"
@@ -475,8 +482,8 @@ class ExpressionChecker:
     def _common(self, left: ir.Expr, right: ir.Expr) -> tuple[t.Type, bool] | None:
         """The operands' common type, letting an unsuffixed literal adopt the other side's component."""
         left_type, right_type = left.type, right.type
-        left_literal = isinstance(left, ir.Constant) and left.literal
-        right_literal = isinstance(right, ir.Constant) and right.literal
+        left_literal = type(left) is ir.Constant and left.literal
+        right_literal = type(right) is ir.Constant and right.literal
         if left_literal != right_literal:
             literal, other = (left, right) if left_literal else (right, left)
             adopted = self._adopt(literal.type, other.type)  # type: ignore[arg-type]
@@ -586,10 +593,11 @@ class ExpressionChecker:
 
     def member(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
         type_ = base.type
-        if isinstance(type_, (t.ScalarType, t.VectorType)):
+        kind = type(type_)   # (identity tests: the type classes have no subclasses)
+        if kind is t.VectorType or kind is t.ScalarType:
             return self._swizzle(base, name, span)
-        if isinstance(type_, t.StructType):
-            found = _field_access(base, type_, name, span)
+        if kind is t.StructType:
+            found = _field_access(base, type_, name, span)  # type: ignore[arg-type]
             if found is not None:
                 return found
         name_span = member_span(span, name)   # for the diagnostics below
@@ -629,7 +637,7 @@ class ExpressionChecker:
         self.ctx.report(codes.NO_SUCH_MEMBER, span, f"no member named '{name}' in {describe(type_)}", notes=notes)
 
     def _swizzle(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
-        count = base.type.count if isinstance(base.type, t.VectorType) else 1  # type: ignore[attr-defined]
+        count = base.type.count if type(base.type) is t.VectorType else 1  # type: ignore[attr-defined]
         scalar = t.element_scalar(base.type)
         assert scalar is not None
         components = _SWIZZLE_COMPONENTS.get(name)
@@ -712,7 +720,8 @@ class ExpressionChecker:
     def index(self, base: ir.Expr, index: ir.Expr, span: Span) -> ir.Expr | None:
         type_ = base.type
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
-            access = methods.index_access(type_)
+            known = self._index_accesses
+            access = known[type_] if type_ in known else known.setdefault(type_, methods.index_access(type_))
             if access is None:
                 self.ctx.report(codes.INVALID_OPERANDS, span, f"{describe(type_)} cannot be indexed")
                 return None
@@ -875,8 +884,9 @@ class ExpressionChecker:
                             f"cannot convert from 'string' to an element of {describe(target)} in {what}")
             return None
         needed = _leaf_count(target)
-        given = sum(_leaf_count(p.type) or 0 for p in pieces)
-        if needed is None or given != needed or any(_leaf_count(p.type) is None for p in pieces):
+        counts = [_leaf_count(p.type) for p in pieces]
+        given = sum(count or 0 for count in counts)
+        if needed is None or given != needed or None in counts:
             detail = f"{needed} components expected, {given} given" if needed is not None else "it cannot be built"
             self.ctx.report(codes.INITIALIZER_MISMATCH, span, f"{what} does not match {describe(target)}: {detail}")
             return None
@@ -974,7 +984,7 @@ def _hex_or_octal(text: str) -> bool:
 
 
 def _is_literal(expr: ir.Expr) -> bool:
-    return isinstance(expr, ir.Constant) and expr.literal
+    return type(expr) is ir.Constant and expr.literal   # type: ignore[attr-defined]
 
 
 def _leaf_count(type_: t.Type) -> int | None:

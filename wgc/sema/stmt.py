@@ -352,6 +352,7 @@ def _error_count(ctx: Context) -> int:
 
 
 _EFFECTS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)
+_ENDS = (ir.Return, ir.Break, ir.Continue, ir.Discard)
 
 
 def has_effect(expr: ir.Expr) -> bool:
@@ -367,11 +368,15 @@ def has_effect(expr: ir.Expr) -> bool:
 
 def can_complete(stmt: ir.Stmt) -> bool:
     """Whether control can reach the end of `stmt` (a conservative structural analysis)."""
-    if isinstance(stmt, ir.Block):
-        return all(can_complete(s) for s in stmt.stmts)
-    if isinstance(stmt, (ir.Return, ir.Break, ir.Continue, ir.Discard)):
+    # (identity tests: the IR statement classes have no subclasses; cheaper than isinstance)
+    if type(stmt) is ir.Block:
+        for inner in stmt.stmts:
+            if not can_complete(inner):
+                return False
+        return True
+    if type(stmt) in _ENDS:
         return False
-    if isinstance(stmt, ir.If):
+    if type(stmt) is ir.If:
         return stmt.else_ is None or can_complete(stmt.then) or can_complete(stmt.else_)
     if isinstance(stmt, ir.Loop):
         endless = stmt.cond is None or isinstance(stmt.cond, ir.Constant) and stmt.cond.value is True
