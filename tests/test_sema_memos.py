@@ -388,3 +388,47 @@ def test_layouts_are_kept_weakly_per_type() -> None:
     del struct, first
     gc.collect()
     assert len(layout._LAYOUTS) == count - 1
+
+
+def test_object_names_are_no_shapes() -> None:
+    """`typeref._builtin` recognises resources and node objects before the scalar shapes: that order
+    changes nothing only while no object's name is a scalar, vector or matrix name."""
+    for name in [*typeref._RESOURCES, *typeref._NODE_OBJECTS]:
+        for sixteen in (False, True):
+            assert typeref._scalar_or_shape(name, sixteen) is None, name
+    assert set(typeref._EMPTY_NODE_OBJECTS) == {kind for kind in t.NodeObjectKind if kind.is_empty}
+    assert typeref._scalar_or_shape("uint3", False) is t.vector(t.UINT, 3)   # the test can tell a shape
+
+
+INDEX_PROGRAM = """\
+struct Rec { uint3 grid : SV_DispatchGrid; float4 color; };
+struct Out { float4 color; uint index; };
+RWBuffer<float4> output;
+StructuredBuffer<float4> input_buffer;
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void Node(DispatchNodeInputRecord<Rec> input, [MaxRecords(1)] NodeOutput<Out> next, uint gi : SV_GroupIndex)
+{
+    GroupNodeOutputRecords<Out> outs = next.GetGroupNodeOutputRecords(1);
+    outs[0].color = output[gi] + input_buffer[gi];
+    outs[0].index = gi;
+    output[gi + 1] = outs[0].color;
+    outs.OutputComplete();
+}
+"""
+
+
+def test_index_accesses_are_kept_per_compile() -> None:
+    """`object[i]` is resolved once per object type in a compile (`ExpressionChecker.index`), and the kept
+    answer is what `methods.index_access` computes."""
+    unit = parse_source(SourceFile("index.hlsl", INDEX_PROGRAM)).unit
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    checker = DeclarationChecker(ctx)
+    checker.declare_all(unit.decls)
+    assert not ctx.diagnostics, ctx.diagnostics
+    kept = checker.exprs._index_accesses
+    assert sorted(str(type_) for type_ in kept) == ["GroupNodeOutputRecords<Out>", "RWBuffer<float4>",
+                                                    "StructuredBuffer<float4>"]   # six subscripts, three types
+    for object_type, access in kept.items():
+        assert access == methods.index_access(object_type)
+    records = next(access for type_, access in kept.items() if isinstance(type_, t.NodeObjectType))
+    assert records is not None and records.record_access and records.writable and records.index_type is t.UINT
