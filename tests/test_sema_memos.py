@@ -34,7 +34,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.sema import consteval, conversions, expr, intrinsics, methods, stmt, typeref
 from wgc.sema.analyze import builtin_scope
-from wgc.sema.context import Context, SemaOptions, node_handlers
+from wgc.sema.context import Context, FunctionState, SemaOptions, node_handlers
 from wgc.sema.declarations import DeclarationChecker, _find_word
 from wgc.sema.scope import ScopeKind
 from wgc.source import SourceFile, Span
@@ -275,6 +275,25 @@ def test_entered_scope_is_left_on_an_exception() -> None:
             assert ctx.scope is block
             raise RuntimeError
     assert ctx.scope is outer
+
+
+def test_entered_function_is_left_on_an_exception() -> None:
+    """`Context.in_function` restores the function being checked however its `with` ends (nested too)."""
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    span = Span(SourceFile("f.hlsl", "f"), 0, 1)
+    outer = FunctionState(ir.Function("f", [], t.VOID, span, None, (), None, None))
+    inner = FunctionState(ir.Function("g", [], t.VOID, span, None, (), None, None))
+    with ctx.in_function(outer):
+        assert ctx.function is outer
+        with pytest.raises(RuntimeError):
+            with ctx.in_function(inner):
+                assert ctx.function is inner
+                with ctx.in_function(None):
+                    assert ctx.function is None
+                assert ctx.function is inner
+                raise RuntimeError
+        assert ctx.function is outer
+    assert ctx.function is None
 
 
 def test_the_shape_helpers_classes_have_no_subclasses() -> None:

@@ -68,9 +68,10 @@ _NO_MODIFIERS: frozenset[str] = frozenset()
 INTERPOLATION_MODIFIERS = frozenset({"nointerpolation", "noperspective", "linear", "centroid", "sample"})
 GLOBALS_BLOCK = "$Globals"
 _VARIABLE, _PARAMETER, _FIELD = SymbolKind.VARIABLE, SymbolKind.PARAMETER, SymbolKind.FIELD
+_NAMED_SCOPES = (ScopeKind.NAMESPACE, ScopeKind.STRUCT)
 _LOCAL, _STATIC, _PARAMETER_STORAGE, _IN = ir.Storage.LOCAL, ir.Storage.STATIC, ir.Storage.PARAMETER, ir.Direction.IN
-"""Enum members that every local, parameter and field declaration uses, as module constants: an enum
-member read through its class (`ir.Storage.LOCAL`) costs ten times a global's read (0.1-0.2 us)."""
+"""Enum members that every local, parameter, field and function declaration uses, as module constants: an
+enum member read through its class (`ir.Storage.LOCAL`) costs ten times a global's read (0.1-0.2 us)."""
 
 
 def _find_word(text: str, word: str, start: int, end: int) -> int:
@@ -979,7 +980,7 @@ def _scope_path(scope: Scope) -> list[str]:
     names: list[str] = []
     current: Scope | None = scope
     while current is not None:
-        if current.kind in (ScopeKind.NAMESPACE, ScopeKind.STRUCT) and current.name:
+        if current.kind in _NAMED_SCOPES and current.name:
             names.append(current.name)
         current = current.lexical or current.parent
     return list(reversed(names))
