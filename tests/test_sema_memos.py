@@ -451,3 +451,28 @@ def test_index_accesses_are_kept_per_compile() -> None:
         assert access == methods.index_access(object_type)
     records = next(access for type_, access in kept.items() if isinstance(type_, t.NodeObjectType))
     assert records is not None and records.record_access and records.writable and records.index_type is t.UINT
+
+
+def test_argument_types_without_literals_are_the_adopted_ones() -> None:
+    """`calls._adopted_types` skips the adoption when no argument is an unsuffixed literal: what the
+    adoption (`_adopting`) gives those arguments, and the adoption's answer otherwise."""
+    from wgc.sema import calls
+
+    span = Span(SourceFile("a.hlsl", "a"), 0, 1)
+    variable = ir.Variable("v", t.FLOAT, ir.Storage.LOCAL, span)
+    pieces = [ir.Constant(t.INT, span, 1, True), ir.Constant(t.FLOAT, span, 0.5, True),
+              ir.Constant(t.UINT, span, 2, False), ir.Constant(t.FLOAT, span, 0.5, False),
+              ir.VarRef(t.FLOAT, span, variable), ir.VarRef(t.vector(t.UINT, 3), span, variable),
+              ir.VarRef(t.BOOL, span, variable), ir.VarRef(t.STRING, span, variable)]
+    literals = 0
+    for count in range(4):
+        for args in itertools.product(pieces, repeat=count):
+            adopted = calls._adopted_types(args)
+            assert adopted == calls._adopting(args), args
+            literals += any(isinstance(a, ir.Constant) and a.literal for a in args)
+    assert literals > 100
+    # independent of both: a literal int next to a float3 is a float, next to a uint a uint
+    int_literal = pieces[0]
+    assert calls._adopted_types([pieces[4], int_literal]) == [t.FLOAT, t.FLOAT]
+    assert calls._adopted_types([int_literal, pieces[2]]) == [t.UINT, t.UINT]
+    assert calls._adopted_types([pieces[2], pieces[3]]) == [t.UINT, t.FLOAT]

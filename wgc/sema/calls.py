@@ -404,8 +404,14 @@ def _member_names(type_: t.StructType, scope) -> list[str]:  # type: ignore[no-u
 
 def _adopted_types(args: Sequence[ir.Expr]) -> list[t.Type]:
     """Argument types, with unsuffixed literals taking the component type of the other numeric arguments."""
-    if not args:
-        return []
+    for arg in args:
+        if type(arg) is ir.Constant and arg.literal:
+            return _adopting(args)
+    return [arg.type for arg in args]   # no literal adopts a type: what `_adopting` gives, without its lists
+
+
+def _adopting(args: Sequence[ir.Expr]) -> list[t.Type]:
+    """`_adopted_types` of arguments among which are unsuffixed literals."""
     others = [a.type for a in args if not (isinstance(a, ir.Constant) and a.literal) and t.is_numeric(a.type)]
     scalars = [t.element_scalar(o) for o in others]
     target = next((s for s in scalars if s is not None and s.kind is not _BOOL), None)
