@@ -225,7 +225,9 @@ class DeclarationChecker:
         if base_type is None:
             erroneous.update(d.name for d in decl.declarators)
             return
-        self._check_coherent(decl, base_type)  # reported; the field is kept
+        modifiers = decl.modifiers
+        if modifiers:
+            self._check_coherent(decl, base_type)  # reported; the field is kept
         for declarator in decl.declarators:
             type_ = self._with_dims(base_type, declarator.array_dims, allow_unsized=False, span=declarator.span)
             if type_ is None:
@@ -245,15 +247,17 @@ class DeclarationChecker:
                 self.ctx.report(codes.INVALID_DECLARATION, span, f"field '{declarator.name}' cannot be void")
                 erroneous.add(declarator.name)
                 continue
-            semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None)
-            row_major = True if "row_major" in decl.modifiers else False if "column_major" in decl.modifiers else None
+            semantic = next((a.name for a in declarator.annotations if isinstance(a, ast.Semantic)), None) \
+                if declarator.annotations else None
+            row_major = True if "row_major" in modifiers else False if "column_major" in modifiers else None
             index = base_count + len(struct.fields)
             inherited = self.ctx.scope.local(declarator.name)
             if inherited and isinstance(inherited[0].entity, FieldEntity) and inherited[0].entity.index < base_count:
                 self.ctx.scope.hide(declarator.name)  # C++ name lookup: the derived member hides the base's
             if self._add_symbol(Symbol(declarator.name, _FIELD, FieldEntity(struct, index), span)):
                 struct.fields.append(t.Field(declarator.name, type_, semantic, row_major, span,
-                                             frozenset(decl.modifiers) & INTERPOLATION_MODIFIERS))
+                                             frozenset(modifiers) & INTERPOLATION_MODIFIERS if modifiers
+                                             else _NO_MODIFIERS))
 
     def _anonymous_member(self, struct: t.StructType, decl: ast.StructDecl, base_count: int) -> None:
         """`struct { uint3 grid : SV_DispatchGrid; };` inside a struct: an unnamed field whose own
