@@ -80,12 +80,14 @@ def _find_word(text: str, word: str, start: int, end: int) -> int:
     name (a file declares thousands of names: they would churn `re`'s cache).  A character is a word
     character, as for `\\w`, when str.isalnum (Unicode's alphanumerics) or `_`: a third of the time of
     `re`'s fullmatch on one character."""
+    at = text.find(word, start, end)
+    if at < 0:
+        return -1   # (no occurrence at all: no whole-word one either)
     first, last = word[:1], word[-1:]
     if not (first.isalnum() or first == "_") or not (last.isalnum() or last == "_"):
         match = re.search(rf"\b{re.escape(word)}\b", text[start:end])
         return start + match.start() if match else -1
     size = len(word)
-    at = text.find(word, start, end)
     while at >= 0:
         stop = at + size
         if (at == start or not (text[at - 1].isalnum() or text[at - 1] == "_")) \
@@ -136,10 +138,11 @@ class DeclarationChecker:
         the end of `after` when given (a function's return type: not in its attributes or comments)."""
         if not name:
             return span
-        start = after.end if after is not None and after.file is span.file and span.start <= after.end <= span.end \
-            else span.start
-        found = _find_word(span.file.text, name, start, span.end)
-        return Span(span.file, found, found + len(name)) if found >= 0 else span
+        file, start, end = span.file, span.start, span.end
+        if after is not None and after.file is file and start <= after.end <= end:
+            start = after.end
+        found = _find_word(file.text, name, start, end)
+        return Span(file, found, found + len(name)) if found >= 0 else span
 
     # ------------------------------------------------------------ types
 
