@@ -388,7 +388,8 @@ def test_single_declaration_methods_resolve_as_ranked() -> None:
 
 
 def test_layouts_are_kept_weakly_per_type() -> None:
-    """`layout_of` answers from its table what it computes, and a struct's entry goes with the struct."""
+    """`layout_of` answers from its tables what it computes; a struct's entry goes with the struct, a
+    scalar's, vector's or matrix's is kept in a plain table (as `wgc.types` keeps those types)."""
     import gc
 
     from wgc.sema import layout
@@ -402,7 +403,13 @@ def test_layouts_are_kept_weakly_per_type() -> None:
         assert first == layout._compute_layout(struct, rule, False, False)
     assert layout.layout_of(struct, layout.LayoutRule.STD140).size == 32   # the float4 at 16 (its alignment)
     assert layout.layout_of(struct, layout.LayoutRule.SCALAR).size == 20   # the float4 at 4
-    assert struct in layout._LAYOUTS
+    assert struct in layout._LAYOUTS and struct not in layout._SHAPE_LAYOUTS
+    for shape in (t.FLOAT, t.vector(t.FLOAT, 4), t.matrix(t.FLOAT, 3, 4), t.scalar(t.ScalarKind.INT, 16)):
+        for rule in layout.LayoutRule:
+            for row_major in (False, True):
+                assert layout._layout(shape, rule, row_major, False) == \
+                    layout._compute_layout(shape, rule, row_major, False)
+        assert shape in layout._SHAPE_LAYOUTS and shape not in layout._LAYOUTS   # kept for good, as the shape
     count = len(layout._LAYOUTS)
     del struct, first
     gc.collect()
