@@ -12,8 +12,10 @@
 - `calls.FunctionCalls` keeps `methods.resolve_method`'s answers for one compile;
 - `expr._SWIZZLE_COMPONENTS` holds every valid vector swizzle, as `swizzle_components` computes it;
 - the shortcuts (not memos) that skip general code: `consteval.fold` of a constant without a folder,
-  `convert_value` between scalars without the splat, `declarations._find_word` without `re`, and the
-  checkers' dispatch tables (`context.node_handlers`).
+  `convert_value` between scalars without the splat, `declarations._find_word` without `re`, the
+  checkers' dispatch tables (`context.node_handlers`), `to_scalar` of an int in range without wrapping,
+  `constant_value` without a `Folded`, `_IntLiteral` of an unsuffixed int, `resolve_method` of a method
+  of one declaration without the ranking (`_ranked`), and `layout_of`'s table read without `setdefault`.
 The uniformity replay, the children kept with a body's walk and the path reports kept on a
 function are tested in tests/test_uniformity.py.
 """
@@ -32,7 +34,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.sema import consteval, conversions, expr, intrinsics, methods, stmt, typeref
 from wgc.sema.analyze import builtin_scope
-from wgc.sema.context import Context, SemaOptions, node_handlers
+from wgc.sema.context import Context, FunctionState, SemaOptions, node_handlers
 from wgc.sema.declarations import DeclarationChecker, _find_word
 from wgc.sema.scope import ScopeKind
 from wgc.source import SourceFile, Span
@@ -275,10 +277,209 @@ def test_entered_scope_is_left_on_an_exception() -> None:
     assert ctx.scope is outer
 
 
+def test_entered_function_is_left_on_an_exception() -> None:
+    """`Context.in_function` restores the function being checked however its `with` ends (nested too)."""
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    span = Span(SourceFile("f.hlsl", "f"), 0, 1)
+    outer = FunctionState(ir.Function("f", [], t.VOID, span, None, (), None, None))
+    inner = FunctionState(ir.Function("g", [], t.VOID, span, None, (), None, None))
+    with ctx.in_function(outer):
+        assert ctx.function is outer
+        with pytest.raises(RuntimeError):
+            with ctx.in_function(inner):
+                assert ctx.function is inner
+                with ctx.in_function(None):
+                    assert ctx.function is None
+                assert ctx.function is inner
+                raise RuntimeError
+        assert ctx.function is outer
+    assert ctx.function is None
+
+
 def test_the_shape_helpers_classes_have_no_subclasses() -> None:
     """`element_scalar` and `component_count` test `type(x) is ScalarType` (and the vector,
     matrix and enum classes): a subclass of one of them would silently be no numeric type."""
     from wgc import types as t
 
-    for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType):
+    for cls in (t.ScalarType, t.VectorType, t.MatrixType, t.EnumType, t.StructType):
         assert not cls.__subclasses__(), cls
+
+
+def test_the_ir_expression_classes_have_no_subclasses() -> None:
+    """Sema tests `type(expr) is ir.VarRef` (and the other concrete expression and statement classes;
+    `not_assignable_reason`, `consteval.fold`, `can_complete`): a subclass would silently be none of them."""
+    for base in (ir.Expr, ir.Stmt):
+        for cls in base.__subclasses__():
+            assert not cls.__subclasses__(), cls
+    assert ir.VarRef in ir.Expr.__subclasses__() and ir.Block in ir.Stmt.__subclasses__()
+
+
+INTEGER_SCALARS = [t.scalar(kind, bits) for kind in (t.ScalarKind.INT, t.ScalarKind.UINT) for bits in (16, 32, 64)]
+
+
+def test_integers_in_range_convert_as_wrapped() -> None:
+    """`to_scalar`'s shortcut for an int in range of both signednesses gives what `_wrap_int` gives, at and
+    around each width's bounds (an off-by-one in the range would change the values at 2^(bits-1))."""
+    for target in INTEGER_SCALARS:
+        half = 1 << (target.bits - 1)
+        for value in (0, 1, 7, half - 2, half - 1, half, half + 1, 2 * half - 1, 2 * half, 2 * half + 1, -1, -half):
+            assert consteval.to_scalar(value, target) == consteval._wrap_int(value, target), (target, value)
+    # independent of both: two's complement at the width
+    assert consteval.to_scalar(2**31, t.INT) == -2**31 and consteval.to_scalar(2**31, t.UINT) == 2**31
+    assert consteval.to_scalar(2**15 - 1, t.scalar(t.ScalarKind.INT, 16)) == 2**15 - 1
+    assert consteval.to_scalar(2**15, t.scalar(t.ScalarKind.INT, 16)) == -2**15
+
+
+def test_the_value_of_a_constant_is_its_folded_value() -> None:
+    """`consteval.constant_value` (what attribute arguments and subscripts read) is `fold`'s value."""
+    for constant in _constants():
+        folded = consteval.fold(constant)
+        assert isinstance(folded, consteval.Folded)
+        assert _same(consteval.constant_value(constant), folded.value), constant
+
+
+@pytest.mark.parametrize("text, value, suffix, expected", [
+    ("0", 0, "", t.INT), ("2147483647", 2**31 - 1, "", t.INT), ("2147483648", 2**31, "", t.INT64),
+    ("0x7fffffff", 2**31 - 1, "", t.INT), ("0x80000000", 2**31, "", t.UINT), ("4u", 4, "u", t.UINT),
+    ("4l", 4, "l", t.INT64), ("9223372036854775808", 2**63, "", t.UINT64)])
+def test_integer_literal_types(text: str, value: int, suffix: str, expected: t.Type) -> None:
+    """An unsuffixed literal up to INT_MAX is an int without the suffix tests (`_IntLiteral`'s shortcut);
+    the rest as dxc types them (a decimal one above INT_MAX is int64, a hexadecimal one uint)."""
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    span = Span(SourceFile("l.hlsl", text), 0, len(text))
+    constant = DeclarationChecker(ctx).exprs.check(ast.IntLiteral(span, value, suffix, text))
+    assert isinstance(constant, ir.Constant)
+    assert (constant.type, constant.value, constant.literal) == (expected, value, not suffix)
+
+
+def _object_types() -> list[t.Type]:
+    span = Span(SourceFile("r.hlsl", "R"), 0, 1)
+    record = t.StructType("R", span=span)
+    record.fields.append(t.Field("x", t.UINT, None, None, span))
+    objects: list[t.Type] = [t.node_object(kind, None if kind.is_empty else record) for kind in t.NodeObjectKind]
+    for kind in t.ResourceKind:
+        element = record if kind.value.endswith(("StructuredBuffer", "ConstantBuffer", "TextureBuffer")) \
+            else t.vector(t.FLOAT, 4)
+        objects.append(t.resource(kind, element if kind.has_element_type else None))
+    return [*objects, t.ray_query(0, 0)]
+
+
+ARGUMENT_TYPES = [(), (t.UINT,), (t.INT,), (t.FLOAT,), (t.vector(t.INT, 2),), (t.UINT, t.UINT), (t.INT, t.FLOAT),
+                  (t.vector(t.INT, 3),), (t.vector(t.FLOAT, 2),), (t.UINT, t.UINT, t.UINT), (t.INT, t.INT, t.INT, t.INT)]
+
+
+def test_single_declaration_methods_resolve_as_ranked() -> None:
+    """`resolve_method`'s shortcut for a method of one declaration gives what the ranking (`_ranked`) gives,
+    for every object's methods and several argument lists; binding leaves the object's environment as it was."""
+    shortcuts = 0
+    for object_type in _object_types():
+        kind = methods._kind(object_type)
+        assert kind is not None
+        for name, decls in methods._declarations(kind).items():
+            for args in ARGUMENT_TYPES:
+                for template_type in (None, t.UINT):
+                    env = methods._environment(object_type)
+                    before = dict(env)
+                    expected = methods._ranked(object_type, decls, env, args, template_type)
+                    assert methods.resolve_method(object_type, name, args, template_type) == expected
+                    assert env == before, (object_type, name)
+                    shortcuts += len(decls) == 1 and isinstance(expected, methods.MethodResolved)
+    assert shortcuts > 20   # the shortcut was taken (Get, OutputComplete, Count, IncrementCounter, ...)
+
+
+def test_layouts_are_kept_weakly_per_type() -> None:
+    """`layout_of` answers from its tables what it computes; a struct's entry goes with the struct, a
+    scalar's, vector's or matrix's is kept in a plain table (as `wgc.types` keeps those types)."""
+    import gc
+
+    from wgc.sema import layout
+
+    span = Span(SourceFile("s.hlsl", "S"), 0, 1)
+    struct = t.StructType("S", span=span)
+    struct.fields += [t.Field("a", t.FLOAT, None, None, span), t.Field("b", t.vector(t.FLOAT, 4), None, None, span)]
+    for rule in layout.LayoutRule:
+        first = layout.layout_of(struct, rule)
+        assert layout.layout_of(struct, rule) is first
+        assert first == layout._compute_layout(struct, rule, False, False)
+    assert layout.layout_of(struct, layout.LayoutRule.STD140).size == 32   # the float4 at 16 (its alignment)
+    assert layout.layout_of(struct, layout.LayoutRule.SCALAR).size == 20   # the float4 at 4
+    assert struct in layout._LAYOUTS and struct not in layout._SHAPE_LAYOUTS
+    for shape in (t.FLOAT, t.vector(t.FLOAT, 4), t.matrix(t.FLOAT, 3, 4), t.scalar(t.ScalarKind.INT, 16)):
+        for rule in layout.LayoutRule:
+            for row_major in (False, True):
+                assert layout._layout(shape, rule, row_major, False) == \
+                    layout._compute_layout(shape, rule, row_major, False)
+        assert shape in layout._SHAPE_LAYOUTS and shape not in layout._LAYOUTS   # kept for good, as the shape
+    count = len(layout._LAYOUTS)
+    del struct, first
+    gc.collect()
+    assert len(layout._LAYOUTS) == count - 1
+
+
+def test_object_names_are_no_shapes() -> None:
+    """`typeref._builtin` recognises resources and node objects before the scalar shapes: that order
+    changes nothing only while no object's name is a scalar, vector or matrix name."""
+    for name in [*typeref._RESOURCES, *typeref._NODE_OBJECTS]:
+        for sixteen in (False, True):
+            assert typeref._scalar_or_shape(name, sixteen) is None, name
+    assert set(typeref._EMPTY_NODE_OBJECTS) == {kind for kind in t.NodeObjectKind if kind.is_empty}
+    assert typeref._scalar_or_shape("uint3", False) is t.vector(t.UINT, 3)   # the test can tell a shape
+
+
+INDEX_PROGRAM = """\
+struct Rec { uint3 grid : SV_DispatchGrid; float4 color; };
+struct Out { float4 color; uint index; };
+RWBuffer<float4> output;
+StructuredBuffer<float4> input_buffer;
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void Node(DispatchNodeInputRecord<Rec> input, [MaxRecords(1)] NodeOutput<Out> next, uint gi : SV_GroupIndex)
+{
+    GroupNodeOutputRecords<Out> outs = next.GetGroupNodeOutputRecords(1);
+    outs[0].color = output[gi] + input_buffer[gi];
+    outs[0].index = gi;
+    output[gi + 1] = outs[0].color;
+    outs.OutputComplete();
+}
+"""
+
+
+def test_index_accesses_are_kept_per_compile() -> None:
+    """`object[i]` is resolved once per object type in a compile (`ExpressionChecker.index`), and the kept
+    answer is what `methods.index_access` computes."""
+    unit = parse_source(SourceFile("index.hlsl", INDEX_PROGRAM)).unit
+    ctx = Context(SemaOptions(), builtin_scope().child(ScopeKind.GLOBAL), frozenset())
+    checker = DeclarationChecker(ctx)
+    checker.declare_all(unit.decls)
+    assert not ctx.diagnostics, ctx.diagnostics
+    kept = checker.exprs._index_accesses
+    assert sorted(str(type_) for type_ in kept) == ["GroupNodeOutputRecords<Out>", "RWBuffer<float4>",
+                                                    "StructuredBuffer<float4>"]   # six subscripts, three types
+    for object_type, access in kept.items():
+        assert access == methods.index_access(object_type)
+    records = next(access for type_, access in kept.items() if isinstance(type_, t.NodeObjectType))
+    assert records is not None and records.record_access and records.writable and records.index_type is t.UINT
+
+
+def test_argument_types_without_literals_are_the_adopted_ones() -> None:
+    """`calls._adopted_types` skips the adoption when no argument is an unsuffixed literal: what the
+    adoption (`_adopting`) gives those arguments, and the adoption's answer otherwise."""
+    from wgc.sema import calls
+
+    span = Span(SourceFile("a.hlsl", "a"), 0, 1)
+    variable = ir.Variable("v", t.FLOAT, ir.Storage.LOCAL, span)
+    pieces = [ir.Constant(t.INT, span, 1, True), ir.Constant(t.FLOAT, span, 0.5, True),
+              ir.Constant(t.UINT, span, 2, False), ir.Constant(t.FLOAT, span, 0.5, False),
+              ir.VarRef(t.FLOAT, span, variable), ir.VarRef(t.vector(t.UINT, 3), span, variable),
+              ir.VarRef(t.BOOL, span, variable), ir.VarRef(t.STRING, span, variable)]
+    literals = 0
+    for count in range(4):
+        for args in itertools.product(pieces, repeat=count):
+            adopted = calls._adopted_types(args)
+            assert adopted == calls._adopting(args), args
+            literals += any(isinstance(a, ir.Constant) and a.literal for a in args)
+    assert literals > 100
+    # independent of both: a literal int next to a float3 is a float, next to a uint a uint
+    int_literal = pieces[0]
+    assert calls._adopted_types([pieces[4], int_literal]) == [t.FLOAT, t.FLOAT]
+    assert calls._adopted_types([int_literal, pieces[2]]) == [t.UINT, t.UINT]
+    assert calls._adopted_types([pieces[2], pieces[3]]) == [t.UINT, t.FLOAT]

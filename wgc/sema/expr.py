@@ -45,6 +45,12 @@ _SWIZZLE_SETS = ("xyzw", "rgba")
 _INT_MAX = 2**31 - 1
 _UINT_MAX = 2**32 - 1
 _REPEATED_COMPONENT = "the swizzle repeats a component"
+_BOOL, _FLOAT = t.ScalarKind.BOOL, t.ScalarKind.FLOAT
+_INTEGER_KINDS = (t.ScalarKind.INT, t.ScalarKind.UINT)
+_UNIFORM, _RESOURCE = ir.Storage.UNIFORM, ir.Storage.RESOURCE
+"""Enum members and `ScalarType.is_integer`'s kinds as module constants, for the checks made at every
+operator and assignment: an enum member read through its class (`t.ScalarKind.BOOL`) costs ten times a
+global's read (0.1-0.2 us), the property three times more."""
 
 
 def member_span(span: Span, name: str) -> Span:
@@ -69,6 +75,10 @@ class ExpressionChecker:
         self.ctx = ctx
         self.functions = function_caller
         """Resolves calls of user functions (`calls.FunctionCalls`): overloads, templates, methods."""
+        self._index_accesses: dict[t.Type, methods.IndexAccess | None] = {}
+        """`methods.index_access`'s answers in this compile, by object type (a pure function of it): a
+        program indexes the same objects again (`outs[0].a = ...; outs[0].b = ...`); kept per compile,
+        as the object types hold the compile's record structs."""
         self._flattened: dict[int, list[ir.Expr] | None] = {}
         """Initializer lists already checked to size an unsized array (by id of the list), for `initializer`."""
 
@@ -140,6 +150,8 @@ class ExpressionChecker:
         return self.fold_required(checked, what)
 
     def fold_required(self, checked: ir.Expr, what: str) -> tuple[ir.Expr, ir.ConstValue] | None:
+        if type(checked) is ir.Constant:   # (a constant has no problems to report)
+            return checked, consteval.constant_value(checked)
         folded = consteval.fold(checked)
         if isinstance(folded, consteval.NotConstant):
             self.ctx.report(codes.NOT_CONSTANT, checked.span, f"{what} must be a constant expression",
@@ -172,6 +184,8 @@ class ExpressionChecker:
 
     def fold_quietly(self, expr: ir.Expr) -> ir.ConstValue | None:
         """The value of an expression when it happens to be constant (problems are reported)."""
+        if type(expr) is ir.Constant:   # (a constant has no problems to report)
+            return consteval.constant_value(expr)
         folded = consteval.fold(expr)
         if isinstance(folded, consteval.NotConstant):
             return None
@@ -195,41 +209,42 @@ class ExpressionChecker:
         return False
 
     def not_assignable_reason(self, expr: ir.Expr) -> str | None:
-        if isinstance(expr, ir.VarRef):
+        # (identity tests: the IR expression classes have no subclasses; cheaper than isinstance)
+        if type(expr) is ir.VarRef:
             var = expr.variable
             if var.const:
                 return f"'{var.name}' is const"
-            if var.storage is ir.Storage.UNIFORM:
+            if var.storage is _UNIFORM:
                 return f"'{var.name}' is a constant buffer"
-            if var.storage is ir.Storage.RESOURCE:
+            if var.storage is _RESOURCE:
                 return f"'{var.name}' is a resource"
             return None
-        if isinstance(expr, ir.FieldAccess):
-            if isinstance(expr.base, ir.VarRef) and expr.base.variable.storage is ir.Storage.UNIFORM:
+        if type(expr) is ir.FieldAccess:
+            if type(expr.base) is ir.VarRef and expr.base.variable.storage is _UNIFORM:
                 block = expr.base.variable.name
                 if block == "$Globals":
                     return (f"'{expr.name}' is a uniform global (a member of the implicit $Globals constant "
                             "buffer); declare it 'static' to make it a modifiable variable")
                 return f"'{expr.name}' is a member of constant buffer '{block}'"
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.Swizzle):
+        if type(expr) is ir.Swizzle:
             if len(set(expr.components)) != len(expr.components):
                 return _REPEATED_COMPONENT
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.Index):
+        if type(expr) is ir.Index:
             if isinstance(expr.base.type, t.NodeObjectType):
                 return "a node output is not assignable"
             return self.not_assignable_reason(expr.base)
-        if isinstance(expr, ir.ResourceIndex):
+        if type(expr) is ir.ResourceIndex:
             if isinstance(expr.resource.type, t.ResourceType) and not expr.resource.type.kind.writable:
                 return f"{describe(expr.resource.type)} is read-only"
             return None
-        if isinstance(expr, ir.RecordAccess):
-            kind = expr.object.type.kind  # type: ignore[attr-defined]
-            if not kind.writable:
-                hint = f" (use RW{kind.value} to modify the input)" if kind.is_input else ""
+        if type(expr) is ir.RecordAccess:
+            object_kind = expr.object.type.kind  # type: ignore[attr-defined]
+            if not object_kind.writable:
+                hint = f" (use RW{object_kind.value} to modify the input)" if object_kind.is_input else ""
                 return f"records of {describe(expr.object.type)} are read-only{hint}"
-            if isinstance(expr.object, ir.VarRef) and expr.object.variable.const:  # DXC: Get() returns const
+            if type(expr.object) is ir.VarRef and expr.object.variable.const:  # DXC: Get() returns const
                 return f"'{expr.object.variable.name}' is const, so its records are read-only"
             return None
         return "the expression is not an l-value"
@@ -238,6 +253,8 @@ class ExpressionChecker:
 
     def _IntLiteral(self, e: ast.IntLiteral) -> ir.Expr:
         suffix, value = e.suffix, e.value
+        if not suffix and value <= _INT_MAX:   # most literals: what the tests below give them, sooner
+            return ir.Constant(t.INT, e.span, value, True)
         if "l" in suffix:
             type_ = t.UINT64 if "u" in suffix else t.INT64
         elif "u" in suffix:
@@ -417,10 +434,11 @@ class ExpressionChecker:
                             f"{describe(right.type)} meet at {describe(operand_type)}")
         scalar = t.element_scalar(operand_type)
         assert scalar is not None
+        kind = scalar.kind
         if op in _BITWISE:
-            if scalar.kind is t.ScalarKind.BOOL:
+            if kind is _BOOL:
                 operand_type = t.with_element(operand_type, t.INT)
-            elif not scalar.is_integer:
+            elif kind not in _INTEGER_KINDS:
                 self.ctx.report(codes.INVALID_OPERANDS, span,
                                 f"invalid operands to binary '{op}': bitwise operators need integer operands, "
                                 f"not {describe(left.type)} and {describe(right.type)}")
@@ -428,14 +446,14 @@ class ExpressionChecker:
             if op in ("<<", ">>"):
                 # the result has the left operand's type; the shift amount converts to it
                 operand_type = self._shift_type(left.type, operand_type)
-        elif op in _ARITHMETIC and scalar.kind is t.ScalarKind.BOOL:
+        elif op in _ARITHMETIC and kind is _BOOL:
             operand_type = t.with_element(operand_type, t.INT)
         # (an operand of the common type already is itself: no call)
         left_c = left if left.type is operand_type else self.make_convert(left, operand_type)
         right_c = right if right.type is operand_type else self.make_convert(right, operand_type)
         result_type = bool_of(operand_type) if op in _COMPARISON else operand_type
         result = ir.Binary(result_type, span, op, left_c, right_c)
-        if op in ("/", "%") and scalar.is_integer:
+        if op in ("/", "%") and kind in _INTEGER_KINDS:
             divisor = self.fold_quietly(right_c)
             if divisor == 0 or isinstance(divisor, tuple) and 0 in divisor:
                 self.ctx.report(codes.DIVISION_BY_ZERO, right.span,
@@ -464,8 +482,8 @@ class ExpressionChecker:
     def _common(self, left: ir.Expr, right: ir.Expr) -> tuple[t.Type, bool] | None:
         """The operands' common type, letting an unsuffixed literal adopt the other side's component."""
         left_type, right_type = left.type, right.type
-        left_literal = isinstance(left, ir.Constant) and left.literal
-        right_literal = isinstance(right, ir.Constant) and right.literal
+        left_literal = type(left) is ir.Constant and left.literal
+        right_literal = type(right) is ir.Constant and right.literal
         if left_literal != right_literal:
             literal, other = (left, right) if left_literal else (right, left)
             adopted = self._adopt(literal.type, other.type)  # type: ignore[arg-type]
@@ -479,9 +497,9 @@ class ExpressionChecker:
     def _adopt(literal: t.ScalarType, other: t.Type) -> t.Type:
         """The type an unsuffixed literal takes next to `other` (dxc's literal rules)."""
         other_scalar = t.element_scalar(other)
-        if other_scalar is None or other_scalar.kind is t.ScalarKind.BOOL:
+        if other_scalar is None or other_scalar.kind is _BOOL:
             return literal
-        if other_scalar.is_float or literal.is_integer:
+        if other_scalar.kind is _FLOAT or literal.kind in _INTEGER_KINDS:
             return other_scalar
         return literal
 
@@ -575,10 +593,11 @@ class ExpressionChecker:
 
     def member(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
         type_ = base.type
-        if isinstance(type_, (t.ScalarType, t.VectorType)):
+        kind = type(type_)   # (identity tests: the type classes have no subclasses)
+        if kind is t.VectorType or kind is t.ScalarType:
             return self._swizzle(base, name, span)
-        if isinstance(type_, t.StructType):
-            found = _field_access(base, type_, name, span)
+        if kind is t.StructType:
+            found = _field_access(base, type_, name, span)  # type: ignore[arg-type]
             if found is not None:
                 return found
         name_span = member_span(span, name)   # for the diagnostics below
@@ -618,7 +637,7 @@ class ExpressionChecker:
         self.ctx.report(codes.NO_SUCH_MEMBER, span, f"no member named '{name}' in {describe(type_)}", notes=notes)
 
     def _swizzle(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
-        count = base.type.count if isinstance(base.type, t.VectorType) else 1  # type: ignore[attr-defined]
+        count = base.type.count if type(base.type) is t.VectorType else 1  # type: ignore[attr-defined]
         scalar = t.element_scalar(base.type)
         assert scalar is not None
         components = _SWIZZLE_COMPONENTS.get(name)
@@ -701,7 +720,8 @@ class ExpressionChecker:
     def index(self, base: ir.Expr, index: ir.Expr, span: Span) -> ir.Expr | None:
         type_ = base.type
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
-            access = methods.index_access(type_)
+            known = self._index_accesses
+            access = known[type_] if type_ in known else known.setdefault(type_, methods.index_access(type_))
             if access is None:
                 self.ctx.report(codes.INVALID_OPERANDS, span, f"{describe(type_)} cannot be indexed")
                 return None
@@ -729,7 +749,7 @@ class ExpressionChecker:
             self.ctx.report(codes.TYPE_MISMATCH, index.span, f"array subscript must be an integer, not {describe(index.type)}")
             return None
         # a floating-point subscript converts to uint, as in DXC (SemaExpr.cpp, CK_FloatingToIntegral)
-        wanted = t.UINT if scalar.kind is t.ScalarKind.BOOL or scalar.is_float else scalar
+        wanted = t.UINT if scalar.kind is _BOOL or scalar.kind is _FLOAT else scalar
         index = self.make_convert(self._scalar(self._drop_enums(index)), wanted)
         value = self.fold_quietly(index)
         if isinstance(value, int) and length is not None and not 0 <= value < length:
@@ -864,8 +884,9 @@ class ExpressionChecker:
                             f"cannot convert from 'string' to an element of {describe(target)} in {what}")
             return None
         needed = _leaf_count(target)
-        given = sum(_leaf_count(p.type) or 0 for p in pieces)
-        if needed is None or given != needed or any(_leaf_count(p.type) is None for p in pieces):
+        counts = [_leaf_count(p.type) for p in pieces]
+        given = sum(count or 0 for count in counts)
+        if needed is None or given != needed or None in counts:
             detail = f"{needed} components expected, {given} given" if needed is not None else "it cannot be built"
             self.ctx.report(codes.INITIALIZER_MISMATCH, span, f"{what} does not match {describe(target)}: {detail}")
             return None
@@ -963,7 +984,7 @@ def _hex_or_octal(text: str) -> bool:
 
 
 def _is_literal(expr: ir.Expr) -> bool:
-    return isinstance(expr, ir.Constant) and expr.literal
+    return type(expr) is ir.Constant and expr.literal   # type: ignore[attr-defined]
 
 
 def _leaf_count(type_: t.Type) -> int | None:

@@ -238,12 +238,22 @@ _LAYOUTS: weakref.WeakKeyDictionary[Type, dict[tuple[LayoutRule, bool, bool], Ty
     weakref.WeakKeyDictionary()
 """Computed layouts per type, held weakly (a TypeLayout references no type), so that the cache does
 not keep a compile's struct types, and through their spans its source files, alive."""
+_SHAPE_LAYOUTS: dict[Type, dict[tuple[LayoutRule, bool, bool], TypeLayout]] = {}
+"""The layouts of scalars, vectors and matrices (every struct field and buffer element asks): types that
+`wgc.types` keeps for good (`_SHAPES`), so a plain table keeps nothing alive, without the weak table's
+Python-level `get`."""
 
 
 def _layout(type_: Type, rule: LayoutRule, row_major: bool, default_row_major: bool) -> TypeLayout:
     """`row_major` is the majorness of matrices in `type_` itself (or in its
     array elements); struct fields use their own or `default_row_major`."""
-    per_type = _LAYOUTS.setdefault(type_, {})
+    # `get` first: `setdefault` of a WeakKeyDictionary makes a new keyed weak reference (two Python-level
+    # calls) at every call, `get` reuses the type's plain one
+    kind = type(type_)
+    table = _SHAPE_LAYOUTS if kind is ScalarType or kind is VectorType or kind is MatrixType else _LAYOUTS
+    per_type = table.get(type_)
+    if per_type is None:
+        per_type = table[type_] = {}
     key = (rule, row_major, default_row_major)
     found = per_type.get(key)
     if found is None:

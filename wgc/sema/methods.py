@@ -333,6 +333,8 @@ class _Decl:
     params: tuple[_Param, ...]
     templated: bool
     fallback: bool
+    binds_integer: bool
+    """A parameter is `I` (an atomic's integer type, bound by the arguments: `_bind`)."""
 
     @property
     def record_access(self) -> bool:
@@ -347,7 +349,7 @@ def _parse(text: str) -> _Decl:
     assert match, text
     fallback, result, name, templated, params = match.groups()
     parsed = tuple(_Param(p.startswith("out "), p.removeprefix("out ")) for p in params.split(", ") if p)
-    return _Decl(name, result, parsed, bool(templated), bool(fallback))
+    return _Decl(name, result, parsed, bool(templated), bool(fallback), any(p.symbol == "I" for p in parsed))
 
 
 def _vec(element: t.ScalarType, n: int) -> t.Type:
@@ -452,6 +454,8 @@ def _bind(decl: _Decl, env: dict[str, t.Type], args: Sequence[t.Type],
     """The environment extended with the declaration's `T` and `I`, or None if they cannot be bound."""
     if template_type is not None and not decl.templated:
         return None
+    if not decl.templated and not decl.binds_integer:
+        return env   # nothing to bind (callers only read it): no copy, most methods
     bound = dict(env)
     if decl.templated:
         if template_type is None:
@@ -535,6 +539,16 @@ def resolve_method(object_type: t.Type, name: str, arg_types: Sequence[t.Type],
     if not decls:
         return None
     env = _environment(object_type)
+    if len(decls) == 1:   # most methods have one declaration: it wins if it matches (what `_ranked` gives)
+        only = _instantiate(decls[0], env, arg_types, template_type)
+        if only is not None:
+            return only.resolved
+    return _ranked(object_type, decls, env, arg_types, template_type)
+
+
+def _ranked(object_type: t.Type, decls: Sequence[_Decl], env: dict[str, t.Type], arg_types: Sequence[t.Type],
+            template_type: t.Type | None) -> MethodResolved | NoMatch | Ambiguous:
+    """The best of the declarations that match (the module docstring's ranking)."""
     found: dict[MethodResolved, _Candidate] = {}
     for decl in decls:
         candidate = _instantiate(decl, env, arg_types, template_type)

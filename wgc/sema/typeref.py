@@ -38,6 +38,9 @@ ConstantInt = Callable[[ast.Expr, str], "int | None"]
 _SHAPED = re.compile(r"^([a-z][a-z0-9_]*?)([1-4])(?:x([1-4]))?$")
 _RESOURCES = {kind.value: kind for kind in t.ResourceKind}
 _NODE_OBJECTS = {kind.value: kind for kind in t.NodeObjectKind}
+_EMPTY_NODE_OBJECTS = tuple(kind for kind in t.NodeObjectKind if kind.is_empty)
+"""`NodeObjectKind.is_empty`'s kinds (an identity test in a tuple: the property reads the enum's `value`,
+itself a property, at each use)."""
 _DEFAULT_ELEMENT = t.vector(t.FLOAT, 4)
 _SIXTEEN_BIT_ONLY = ("int16_t", "uint16_t", "float16_t")
 
@@ -155,6 +158,12 @@ def _builtin(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Typ
         return t.STRING
     if name == "void" and args is None:
         return t.VOID
+    # the objects before the shapes: no object's name is a shape's (tests/test_sema_memos.py), and a name
+    # that is no shape is not kept by `builtin_scalar_or_shape` (a regular expression match at each use)
+    if name in _RESOURCES:
+        return _resource(ctx, ref, _RESOURCES[name], constant_int)
+    if name in _NODE_OBJECTS:
+        return _node_object(ctx, ref, _NODE_OBJECTS[name], constant_int)
     shaped = builtin_scalar_or_shape(name, sixteen)
     if shaped is not None and not sixteen and name.startswith(_SIXTEEN_BIT_ONLY):
         ctx.report(codes.UNKNOWN_TYPE, ref.span, f"'{name}' is only available with -enable-16bit-types")
@@ -164,10 +173,6 @@ def _builtin(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.Typ
             ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{name}' is not a template")
             return None
         return shaped
-    if name in _RESOURCES:
-        return _resource(ctx, ref, _RESOURCES[name], constant_int)
-    if name in _NODE_OBJECTS:
-        return _node_object(ctx, ref, _NODE_OBJECTS[name], constant_int)
     if name == "RayQuery":
         return _ray_query(ctx, ref, constant_int)
     if name == "RayDesc" and args is None:
@@ -278,7 +283,7 @@ def _resource(ctx: Context, ref: ast.TypeRef, kind: t.ResourceKind, constant_int
 
 def _node_object(ctx: Context, ref: ast.TypeRef, kind: t.NodeObjectKind, constant_int: ConstantInt) -> t.Type | None:
     args = ref.template_args
-    if kind.is_empty:
+    if kind in _EMPTY_NODE_OBJECTS:
         if args is not None:
             ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{kind.value}' is not a template")
             return None
