@@ -1035,6 +1035,40 @@ def test_children_getters_equal_reflection() -> None:
             assert not cls.__subclasses__(), cls
 
 
+def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
+    """`_walked` (iterative, per-class getters, no getter call for classes without sub-nodes) lists, for
+    every body of the samples and the HLSL files of the tests, the nodes of a recursive pre-order walk
+    over every field (`_reflected_children`), and `positions` holds each class's indices in that list."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import _walked
+
+    def pre_order(item: object, found: list[object]) -> list[object]:
+        found.append(item)
+        for child in _reflected_children(item):
+            pre_order(child, found)
+        return found
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            walk = _walked(function)
+            expected = pre_order(function.body, []) if function.body is not None else []
+            assert [id(item) for item in walk.nodes] == [id(item) for item in expected], (path.name, function.name)
+            classes: dict[type, list[int]] = {}
+            for i, item in enumerate(expected):
+                classes.setdefault(type(item), []).append(i)
+            assert walk.positions == classes
+            count += len(expected)
+    assert count > 1000
+
+
 def test_nodes_of_equals_filtering_the_walk() -> None:
     """`nodes_of(function, *classes)` (kept with the body's walk) is, for every body of the samples
     and the HLSL files of the tests and every selection the rule passes make, the pre-order walk
