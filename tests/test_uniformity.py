@@ -1325,3 +1325,27 @@ def test_the_fixpoint_shortcut_equals_the_full_fixpoint(monkeypatch: pytest.Monk
             input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), proposals=driver.PROPOSALS)).diagnostics)))
         flows += len(fast[1])
     assert flows > 50
+
+
+def test_facts_of_one_key_equal_the_sorted_filter() -> None:
+    """`_facts` (no sort for a key with one fact) gives the spans of the facts of the kind asked, sorted by
+    position (the general computation), for keys with no, one and several facts of mixed kinds; and
+    `_Records` made twice from equal values are equal with equal hashes (one key in a state)."""
+    from wgc.sema.uniformity import _facts, _Records
+    from wgc.source import Span
+
+    file = SourceFile("t.hlsl", "x" * 100)
+    spans = [Span(file, start, start + 2) for start in (40, 10, 70, 25)]
+    states = [{}, {"k": frozenset()}]
+    for count in range(1, 5):
+        for kinds in ("open", "done", "mixed"):
+            facts = [("open" if kinds == "open" or kinds == "mixed" and i % 2 else "done", span)
+                     for i, span in enumerate(spans[:count])]
+            states.append({"k": frozenset(facts)})
+    for state in states:
+        for kind in ("open", "done", "call"):
+            expected = sorted((span for k, span in state.get("k", frozenset()) if k == kind), key=lambda s: s.start)
+            assert _facts(state, "k", kind) == expected
+    first, again = _Records("r", Span(file, 3, 5)), _Records("r", Span(file, 3, 5))
+    assert first == again and hash(first) == hash(again) and len({first: 1, again: 2}) == 1
+    assert first != _Records("r", Span(file, 3, 6)) and first != _Records("q", Span(file, 3, 5))

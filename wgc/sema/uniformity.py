@@ -1061,39 +1061,38 @@ reaches nothing else); the others are `opaque`."""
 
 State = dict
 """key -> frozenset: a `_Records` object (or FCGS) -> its facts (kind "open"|"done"|"call", Span); a
-`_Holds` (a records variable) -> the `_Records` objects it may hold on the paths that meet here."""
+`(_HOLDS, v)` (a records variable) -> the `_Records` objects it may hold on the paths that meet here;
+`(_NULL, v)`, `(_BOUND, v)` -> nothing (present or not)."""
 FCGS = "FinishedCrossGroupSharing"
 
 
-@dataclass(frozen=True)
 class _Records:
     """One set of output records: from a Get*NodeOutputRecords() or a call that returns them (`span`),
-    or a record parameter; `name` is the variable that first holds it, for messages."""
+    or a record parameter; `name` is the variable that first holds it, for messages.  A value (equal
+    records are the same records: a loop's second walk makes them again) whose hash is computed once:
+    the states hash their keys at every lookup, and a frozen dataclass's hash of its fields (the span's
+    own hash in Python) was a tenth of the path walks of the 20k-line benchmark."""
 
-    name: str
-    span: Span
-    variable: ir.Variable | None = None
+    __slots__ = ("name", "span", "variable", "_hash")
 
+    def __init__(self, name: str, span: Span, variable: ir.Variable | None = None) -> None:
+        self.name, self.span, self.variable = name, span, variable
+        self._hash = hash((name, span, variable))
 
-@dataclass(frozen=True)
-class _Null:
-    """The state key present once a node-object local is declared without an initializer (null)."""
+    def __eq__(self, other: object) -> bool:
+        return self is other or isinstance(other, _Records) and \
+            (self.name, self.span, self.variable) == (other.name, other.span, other.variable)
 
-    variable: ir.Variable
-
-
-@dataclass(frozen=True)
-class _Bound:
-    """The state key present once a node-object variable is assigned (on some path)."""
-
-    variable: ir.Variable
+    def __hash__(self) -> int:
+        return self._hash
 
 
-@dataclass(frozen=True)
-class _Holds:
-    """The state key of what a records variable holds (`a = b;` makes `a` hold `b`'s records)."""
-
-    variable: ir.Variable
+_NULL, _BOUND, _HOLDS = "null", "bound", "holds"
+"""The tags of the state keys about a node-object variable `v`, plain tuples: `(_NULL, v)` is present
+once `v` is a local declared without an initializer (null), `(_BOUND, v)` once it is assigned (on some
+path), and `(_HOLDS, v)` maps a records variable to the `_Records` it may hold (`a = b;` makes `a` hold
+`b`'s records).  Tuples are made, hashed and compared in C: the frozen dataclasses they replace (made,
+hashed and compared in Python) were a fifth of the path walks of the 20k-line benchmark."""
 
 
 def _merge(*states: State | None) -> State | None:
@@ -1110,12 +1109,21 @@ def _merge(*states: State | None) -> State | None:
 
 def _held(state: State, var: ir.Variable) -> frozenset[_Records]:
     """The records `var` may hold here."""
-    return state.get(_Holds(var), frozenset())
+    return state.get((_HOLDS, var), frozenset())
 
 
 def _facts(state: State, key: object, kind: str) -> list[Span]:
     """The spans of the facts of one kind about `key`, in source order (sets have no stable order)."""
-    return sorted((span for k, span in state.get(key, frozenset()) if k == kind), key=lambda span: span.start)
+    facts = state.get(key)
+    if not facts:
+        return []
+    if len(facts) == 1:   # most keys have one fact: no generator and sort
+        for k, span in facts:
+            return [span] if k == kind else []
+    return sorted((span for k, span in facts if k == kind), key=_START)
+
+
+_START = operator.attrgetter("start")
 
 
 class _Paths:
@@ -1138,7 +1146,7 @@ class _Paths:
         for p in self.function.params:
             if _is_records(p.type):
                 records = _Records(p.name, p.span, p)
-                params[records], params[_Holds(p)] = frozenset(), frozenset({records})
+                params[records], params[(_HOLDS, p)] = frozenset(), frozenset({records})
         end = self.block(body, params)  # type: ignore[arg-type]
         closing = Span(body.span.file, max(body.span.start, body.span.end - 1), body.span.end)  # type: ignore
         self.exit(end, Label(closing, f"'{self.function.name}' ends here"))
@@ -1148,8 +1156,8 @@ class _Paths:
         if state is None:
             return
         handed_back = {r for p in self.function.params if p.direction is not _IN
-                       for r in state.get(_Holds(p), ())}
-        completed_via = {r for v in self.ever_completed for r in state.get(_Holds(v), ())}
+                       for r in state.get((_HOLDS, p), ())}
+        completed_via = {r for v in self.ever_completed for r in state.get((_HOLDS, v), ())}
         for key in state:
             if not isinstance(key, _Records) or key in handed_back:
                 continue
@@ -1239,20 +1247,20 @@ class _Paths:
     def store(self, var: ir.Variable, value: ir.Expr | None, s: State) -> State:
         """`var = value` (declaration or assignment)."""
         if isinstance(var.type, t.NodeObjectType):
-            s = {**s, (_Null(var) if value is None else _Bound(var)): frozenset()}
+            s = {**s, ((_NULL, var) if value is None else (_BOUND, var)): frozenset()}
         if not _is_records(var.type):
             return self.expr(value, s)
         if isinstance(value, ir.MethodCall) and value.method in GET_RECORDS or \
                 isinstance(value, ir.Call) and _is_records(value.type):
             return self.fresh(var, value.span, self.expr(value, s, consumed=True))
         if isinstance(value, ir.VarRef):    # a copy of the handle (not a use of the records)
-            return {**s, _Holds(var): _held(s, value.variable)}    # both now hold the same records
-        return {**self.expr(value, s), _Holds(var): frozenset()}  # null, or records not tracked
+            return {**s, (_HOLDS, var): _held(s, value.variable)}    # both now hold the same records
+        return {**self.expr(value, s), (_HOLDS, var): frozenset()}  # null, or records not tracked
 
     def fresh(self, var: ir.Variable, span: Span, s: State) -> State:
         """`var` receives records that are open (requested at `span`)."""
         records = _Records(var.name, span, var)
-        return {**s, records: frozenset({("open", span)}), _Holds(var): frozenset({records})}
+        return {**s, records: frozenset({("open", span)}), (_HOLDS, var): frozenset({records})}
 
     def use(self, var: ir.Variable, s: State, span: Span, message: str) -> None:
         for records in sorted(_held(s, var), key=lambda r: r.span.start):
@@ -1283,9 +1291,9 @@ class _Paths:
         """WG0452 candidates: an operation on a node object that is certainly null here (declared without
         an initializer, and assigned on no path that reaches here). A loop's body is walked again with
         what an iteration leaves, so a use is reported (by `run`) only if every walk finds it null."""
-        if not isinstance(obj, ir.VarRef) or _Null(obj.variable) not in s:
+        if not isinstance(obj, ir.VarRef) or (_NULL, obj.variable) not in s:
             return
-        if _Bound(obj.variable) in s:
+        if (_BOUND, obj.variable) in s:
             self.maybe_bound.add(obj)
         else:
             self.null_uses.setdefault(obj, None)
@@ -1315,7 +1323,7 @@ class _Paths:
         return s
 
     def var_ref(self, e: ir.VarRef, s: State, consumed: bool = False) -> State:
-        # only node-object variables hold records (`_Holds`): the test spares building a key for the rest
+        # only node-object variables hold records (`_HOLDS`): the test spares building a key for the rest
         if isinstance(e.variable.type, t.NodeObjectType) and _held(s, e.variable):
             self.use(e.variable, s, e.span, f"'{e.variable.name}' is used after OutputComplete()")
         return s
@@ -1377,7 +1385,7 @@ class _Paths:
         for i, arg in enumerate(e.args):
             if i < len(params) and params[i].direction is not _IN and \
                     isinstance(params[i].type, t.NodeObjectType) and isinstance(arg, ir.VarRef):
-                s = {**s, _Bound(arg.variable): frozenset()}   # the callee may bind it
+                s = {**s, (_BOUND, arg.variable): frozenset()}   # the callee may bind it
                 if params[i].direction is _OUT:
                     continue                       # records bound below
             if i in completes and isinstance(arg, ir.VarRef) and _held(s, arg.variable):
@@ -1391,7 +1399,7 @@ class _Paths:
             if source is None:
                 s = self.fresh(arg.variable, e.span, s)
             elif isinstance(held := e.args[source], ir.VarRef):
-                s = {**s, _Holds(arg.variable): _held(s, held.variable)}
+                s = {**s, (_HOLDS, arg.variable): _held(s, held.variable)}
             else:                                  # fresh records passed straight through
                 s = self.fresh(arg.variable, e.args[source].span, s)
         inner = self.cache.finishes_sharing(e.function)
