@@ -340,10 +340,15 @@ def written(expr: ir.Expr) -> list[ir.Expr]:
 def _lvalue_chain(target: ir.Expr) -> tuple[ir.Expr, list[ir.Expr]]:
     """The base of an l-value (a VarRef, ResourceIndex, RecordAccess, ...) and the projections above it."""
     path: list[ir.Expr] = []
-    while isinstance(target, (ir.FieldAccess, ir.Swizzle, ir.Index, ir.Convert)):
+    cls = type(target)
+    while cls in _PROJECTIONS:   # exact classes (IR classes have no subclasses): no isinstance per step
         path.append(target)
-        target = target.operand if isinstance(target, ir.Convert) else target.base
+        target = target.operand if cls is ir.Convert else target.base  # type: ignore[attr-defined]
+        cls = type(target)
     return target, path
+
+
+_PROJECTIONS = frozenset({ir.FieldAccess, ir.Swizzle, ir.Index, ir.Convert})
 
 
 def _is_records(type_: t.Type) -> bool:
