@@ -766,6 +766,8 @@ class _Flow:
         """Why control is varying here, or None when it is uniform."""
         if self.control:
             return self.control[-1]
+        if not self.breakables:
+            return self.returned   # outside loops and switches: no generator
         return next((b[1] for b in reversed(self.breakables) if b[1] is not None), self.returned)
 
     def mark(self, variable: ir.Variable, root: str) -> None:
@@ -789,7 +791,10 @@ class _Flow:
 
     def assign(self, target: ir.Expr, value: Val | None) -> None:
         base, path = _lvalue_chain(target)
-        index = _join(*[self.expr(p.index) for p in path if isinstance(p, ir.Index)])
+        index = None
+        for p in path:   # `_join` of the indices, folded as `operands` does (no list for the many without)
+            if type(p) is ir.Index:
+                index = _blame(index, self.expr(p.index))  # type: ignore[attr-defined]
         if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
             for sub in children(base):
                 self.expr(sub)
@@ -859,8 +864,10 @@ class _Flow:
         saved = self.divergences()
         ends: list[list[Reason | None]] = []
         for i, block in enumerate(blocks):
-            start = zip(saved, ends[-1]) if falls and i and falls[i - 1] else zip(saved)
-            self.restore([next(filter(None, column), None) for column in start])
+            if falls and i and falls[i - 1]:
+                self.restore([next(filter(None, column), None) for column in zip(saved, ends[-1])])
+            else:
+                self.restore(saved)   # a reason is None or a non-empty tuple: the column's first is itself
             self.block(block)
             ends.append(self.divergences())
         self.restore([next(filter(None, column), None) for column in zip(saved, *ends)])
