@@ -1033,6 +1033,9 @@ def test_children_getters_equal_reflection() -> None:
     for table in (uniformity._FLOW_EXPRESSIONS, uniformity._PATH_EXPRESSIONS):
         for cls in table:
             assert not cls.__subclasses__(), cls
+    # `projection` and `conversion` stand for `operands` of the one field that holds a sub-node
+    assert uniformity._child_fields(ir.FieldAccess) == uniformity._child_fields(ir.Swizzle) == [("base", False)]
+    assert uniformity._child_fields(ir.Convert) == [("operand", False)]
 
 
 def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:

@@ -961,6 +961,14 @@ class _Flow:
             found = _blame(found, table.get(type(sub), _FLOW_OPERANDS)(self, sub))
         return found
 
+    def projection(self, e: ir.FieldAccess | ir.Swizzle) -> Val | None:
+        """`operands` of a member or swizzle, whose one operand is its base (no list of children)."""
+        return self.expr(e.base)
+
+    def conversion(self, e: ir.Convert) -> Val | None:
+        """`operands` of a conversion, whose one operand is `operand`."""
+        return self.expr(e.operand)
+
     def binary(self, e: ir.Binary) -> Val | None:
         if e.op in ("&&", "||"):
             return self.opaque(_Flow.conditional, e)
@@ -1068,6 +1076,7 @@ _FLOW_EXPRESSIONS: dict[type, Callable[[_Flow, Any], Val | None]] = {
     ir.Select: _opaque(_Flow.conditional), ir.Assign: _opaque(_Flow.assignment),
     ir.IncDec: _opaque(_Flow.assignment), ir.Comma: _Flow.comma, ir.Call: _opaque(_Flow.call),
     ir.IntrinsicCall: _Flow.operation, ir.MethodCall: _Flow.operation,
+    ir.FieldAccess: _Flow.projection, ir.Swizzle: _Flow.projection, ir.Convert: _Flow.conversion,
 }
 """`_Flow.expr` by the expression's class (IR classes have no subclasses); the rest: `_Flow.operands`,
 which, as `constant`, `var_ref`, `comma`, `binary` but for `&&`/`||`, and `operation` but for out
@@ -1341,6 +1350,14 @@ class _Paths:
             s = table.get(type(sub), _PATH_OPERANDS)(self, sub, s, False)
         return s
 
+    def projection(self, e: ir.FieldAccess | ir.Swizzle, s: State, consumed: bool = False) -> State:
+        """`operands` of a member or swizzle, whose one operand is its base (no list of children)."""
+        return self.expr(e.base, s)
+
+    def conversion(self, e: ir.Convert, s: State, consumed: bool = False) -> State:
+        """`operands` of a conversion, whose one operand is `operand`."""
+        return self.expr(e.operand, s)
+
     def var_ref(self, e: ir.VarRef, s: State, consumed: bool = False) -> State:
         # only node-object variables hold records (`_HOLDS`): the test spares building a key for the rest
         if isinstance(e.variable.type, t.NodeObjectType) and _held(s, e.variable):
@@ -1430,6 +1447,7 @@ _PATH_EXPRESSIONS: dict[type, Callable[..., State]] = {
     ir.VarRef: _Paths.var_ref, ir.RecordAccess: _Paths.record_access, ir.Index: _Paths.index,
     ir.ResourceIndex: _Paths.resource_index, ir.Binary: _Paths.binary, ir.Select: _Paths.conditional,
     ir.Assign: _Paths.assignment, ir.MethodCall: _Paths.method_call, ir.Call: _Paths.call,
+    ir.FieldAccess: _Paths.projection, ir.Swizzle: _Paths.projection, ir.Convert: _Paths.conversion,
 }
 """`_Paths.expr` by the expression's class (IR classes have no subclasses); the rest: `_Paths.operands`."""
 
