@@ -1874,3 +1874,84 @@ def test_the_carrier_walk_finds_what_the_whole_walk_finds() -> None:
         assert carriers(_carriers(unit)) == whole
         total += len(whole)
     assert total > 250
+
+
+def test_the_attribute_checks_skip_only_declarations_with_nothing_to_report() -> None:
+    """`_check_attributes` returns at once when each attribute is known and none is written twice, and
+    `_check_annotations` for a single annotation: over every attribute and annotation list of the same
+    units, each also doubled (written twice, identically), with its first name upper-cased and then
+    doubled, with an unknown attribute added, with one of its attributes again with other arguments, and
+    with each of its annotations twice, they report what
+    the checks they stand for (`_attribute_reports`, `_annotation_reports`) report, and the skip is taken."""
+    import dataclasses
+
+    from wgc.sema import attributes
+    from wgc.sema.attributes import _carriers
+
+    def reports(check, items) -> list[tuple]:  # type: ignore[no-untyped-def]
+        found: list = []
+        check(tuple(items), found)
+        return [(d.code, d.span.start, d.message, [(label.span.start, label.message) for label in d.labels])
+                for d in found]
+
+    skipped = reported = 0
+    for unit in _attribute_test_units():
+        for node in _carriers(unit):
+            lists = []
+            if getattr(node, "attributes", None):
+                attrs = list(node.attributes)
+                upper = [dataclasses.replace(attrs[0], name=attrs[0].name.upper()), *attrs[1:]]
+                unknown = dataclasses.replace(attrs[0], name="NotAnAttribute")
+                changed = [dataclasses.replace(a, args=()) for a in attrs if a.args][:1]   # other arguments
+                lists += [(attributes._check_attributes, attributes._attribute_reports, variant)
+                          for variant in (attrs, attrs + attrs, upper, upper + attrs, attrs + [unknown],
+                                          attrs + changed)]
+            if getattr(node, "annotations", None):
+                notes = list(node.annotations)
+                lists += [(attributes._check_annotations, attributes._annotation_reports, variant)
+                          for variant in (notes, notes + notes, notes[:1] * 2)]
+            for check, general, items in lists:
+                expected = reports(general, items)
+                assert reports(check, items) == expected, items
+                reported += bool(expected)
+                skipped += not expected
+    assert skipped > 100 and reported > 100
+
+
+def test_groupshared_bytes_skipped_without_groupshared_globals_equal_the_full_count() -> None:
+    """`NodeChecker` counts no groupshared memory when the module declares no groupshared global (only
+    globals can be groupshared): for every node of the samples, the HLSL files of the tests and sources
+    with groupshared variables used directly, through a helper, not at all, and none declared,
+    `groupshared_bytes` equals `_groupshared_bytes` of what the node reaches (the full count)."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc import driver
+    from wgc.driver import Options, run_front_end
+    from wgc.sema.nodes import _groupshared_bytes
+    from wgc.sema.uniformity import reachable_functions
+
+    node = """[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(8, 1, 1)]
+void {name}(uint gi : SV_GroupIndex) {{ {body} }}
+"""
+    sources = [
+        "groupshared float a[16]; groupshared uint b;\nvoid Helper() { b = 1; }\n"
+        + node.format(name="Direct", body="a[0] = 1;") + node.format(name="Through", body="Helper();")
+        + node.format(name="Neither", body="uint x = gi;"),
+        node.format(name="Plain", body="uint x = gi;"),
+    ]
+    inputs = [SourceFile(f"t{i}.hlsl", text) for i, text in enumerate(sources)]
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    counted = []
+    for item in [*inputs, *paths]:
+        if isinstance(item, SourceFile):
+            analysis = analyze(parse_source(item).unit)
+        else:
+            analysis = run_front_end(Options(input=str(item), include_dirs=(str(SAMPLE_INCLUDE),),
+                                             proposals=driver.PROPOSALS)).analysis
+        for info in (analysis.nodes if analysis is not None else ()):
+            full = _groupshared_bytes(reachable_functions(info.function))
+            assert info.groupshared_bytes == full, (item, info.function.name)
+            counted.append((info.function.name, full))
+    assert ("Direct", 64) in counted and ("Through", 4) in counted and ("Neither", 0) in counted
+    assert ("Plain", 0) in counted and len(counted) > 30

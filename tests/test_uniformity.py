@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Callable
 
 import pytest
 
@@ -1032,6 +1033,43 @@ def test_children_getters_equal_reflection() -> None:
     for table in (uniformity._FLOW_EXPRESSIONS, uniformity._PATH_EXPRESSIONS):
         for cls in table:
             assert not cls.__subclasses__(), cls
+    # `projection` and `conversion` stand for `operands` of the one field that holds a sub-node
+    assert uniformity._child_fields(ir.FieldAccess) == uniformity._child_fields(ir.Swizzle) == [("base", False)]
+    assert uniformity._child_fields(ir.Convert) == [("operand", False)]
+
+
+def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
+    """`_walked` (iterative, per-class getters, no getter call for classes without sub-nodes) lists, for
+    every body of the samples and the HLSL files of the tests, the nodes of a recursive pre-order walk
+    over every field (`_reflected_children`), and `positions` holds each class's indices in that list."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema.uniformity import _walked
+
+    def pre_order(item: object, found: list[object]) -> list[object]:
+        found.append(item)
+        for child in _reflected_children(item):
+            pre_order(child, found)
+        return found
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    count = 0
+    for path in paths:
+        front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
+                                      proposals=driver.PROPOSALS))
+        if front.analysis is None:
+            continue
+        for function in front.analysis.module.functions:
+            walk = _walked(function)
+            expected = pre_order(function.body, []) if function.body is not None else []
+            assert [id(item) for item in walk.nodes] == [id(item) for item in expected], (path.name, function.name)
+            classes: dict[type, list[int]] = {}
+            for i, item in enumerate(expected):
+                classes.setdefault(type(item), []).append(i)
+            assert walk.positions == classes
+            count += len(expected)
+    assert count > 1000
 
 
 def test_nodes_of_equals_filtering_the_walk() -> None:
@@ -1154,3 +1192,163 @@ def test_path_reports_of_a_call_chain_compute_each_callee_fact_once(monkeypatch:
     monkeypatch.setattr(uniformity._Cache, "completes", counting)
     assert check(node("  F0();", pre=chain)) == []
     assert sorted(computed) == sorted(f"F{i}" for i in range(41))
+
+
+# ---------------------------------------------------------------- the fixpoint's second walk, skipped when it would repeat
+
+
+SECOND_WALK = [  # (body; `v` is read as uniform first, then made varying: the second walk reports the SYNC)
+    # a plain read of `v`, into another variable
+    ("uint v = 0; uint w = v; if (w > 0) { OP } if (gi > 2) v = 9;",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+    # reads of `v` in stores to `v` that use them for more than the value stored: control (?:, &&) ...
+    ("uint v = 0; v = v > 0 ? SyncAndGet() : 0; if (gi > 2) v = 9;",
+     "v > 0", "this condition depends on 'v', which is assigned in non-uniform control flow"),
+    ("uint v = 0; v += uint(v > 0 && SyncAndGet() > 0); if (gi > 2) v = 9;",
+     "v > 0", "this condition depends on 'v', which is assigned in non-uniform control flow"),
+    # ... a callee's flow, another store (nested, an out argument), a comma's left operand
+    ("uint v = 0; v = SyncIf(v); if (gi > 2) v = 9;",
+     "n > 2", "this condition depends on 'n', which is assigned in non-uniform control flow"),
+    ("uint v = 0; uint w = 0; v = (w = v); if (w > 0) { OP } if (gi > 2) v = 9;",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+    ("uint v = 0; float w = 0; v += uint(frexp(float(v), w)); if (w > 0) { OP } if (gi > 2) v = 9;",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+    ("uint v = 0; uint w = 0; v = (w = v, 1); if (w > 0) { OP } if (gi > 2) v = 9;",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+    # a loop step that stores another variable; a static read before a helper makes it varying
+    ("uint v = 0; uint w = 0; for (uint i = 0; i < 2; w = v) { i++; } if (w > 0) { OP } if (gi > 2) v = 9;",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+    ("uint w = s_flag; if (w > 0) { OP } if (gi == 0) { SetFlag(); }",
+     "w > 0", "this condition depends on 'w', which is assigned in non-uniform control flow"),
+]
+SELF_FEEDING = [  # reads of `v` that reach only stores to `v`: made varying after them, one walk is enough
+    "uint v = 0; v += 1; v = v * 2 + uint(max(v, 3)); v.x = v; v++; for (uint i = 0; i < 2; v += i) { i++; } "
+    "if (gi > 2) v = 9; if (v > 0) { OP }",
+    "uint4 v = 0; v.xy = v.zw + v.yx; v[v.x] = 1; if (gi > 2) v.z = 9; if (v.z > 0) { OP }",
+]
+SECOND_WALK_HELPERS = HELPERS + f"uint SyncIf(uint n) {{ if (n > 2) {{ {SYNC} }} return n; }}\n"
+
+
+def _fixpoint_sources() -> list[str]:
+    sources = [node("  " + body.replace("OP", SYNC), pre=SECOND_WALK_HELPERS) for body, _, _ in SECOND_WALK]
+    sources += [node("  " + body.replace("OP", SYNC), pre=SECOND_WALK_HELPERS) for body in SELF_FEEDING]
+    sources += [node("  " + body.replace("OP", SYNC), pre=HELPERS) for body, _ in CONTROL]
+    sources += [node("  " + body.replace("OP", SYNC), launch, pre=HELPERS + "uint Early(uint x) { if (x == 0) "
+                     "return 1; return 2; }\n") for launch, body in UNIFORM]
+    sources += [node(f"  if (gi == 3) {{ {statement} }}", launch) for statement, launch, _ in OPERATIONS]
+    return sources
+
+
+@pytest.mark.parametrize("body, needle, label", SECOND_WALK)
+def test_a_read_before_a_variable_turns_varying_walks_again(body: str, needle: str, label: str) -> None:
+    """A variable read as uniform and made varying later in the walk: the walk is repeated, and what the
+    repeat finds is reported, whatever the read feeds (another variable, control, a callee, an out
+    argument), even inside a store to the variable itself."""
+    src = node("  " + body.replace("OP", SYNC), pre=SECOND_WALK_HELPERS)
+    found = describe(check(src))
+    sync = at(src, SYNC, 0 if "SyncAndGet" in body else 1 if "SyncIf" in body else 2)  # helpers first
+    if "SyncAndGet" in body:
+        call = at(src, "SyncAndGet()", 1)
+        assert found == [f"{call} WG0417 'SyncAndGet' must be called in thread-group-uniform control flow "
+                         f"[{at(src, needle)} {label}] [{sync} 'Barrier' with GROUP_SYNC is called here]"]
+    elif "SyncIf" in body:
+        assert found == [f"{sync} WG0417 {SYNC_MSG} [{at(src, needle)} {label}] "
+                         f"[{at(src, 'SyncIf(v)')} 'SyncIf' is called here from 'Main']"]
+    else:
+        assert found == [f"{sync} WG0417 {SYNC_MSG} [{at(src, needle)} {label}]"]
+
+
+def _recorded(compute: Callable[[], list[str]], monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[tuple], int]:
+    """What `compute()` gives (diagnostics), the final state of every flow of every node it analyses
+    (variables, statics, loops made varying, result, recorded events) and the number of walks."""
+    from wgc.sema import uniformity
+
+    flows: list[tuple] = []
+    walks = []
+    original_run, original_walk = uniformity._Uniformity.run, uniformity._Flow.walk
+
+    def recording_run(self):  # type: ignore[no-untyped-def]
+        original_run(self)
+        for (function, roots), flow in self.flows.items():
+            events = [(e.function.name, e.roots) if isinstance(e, uniformity._Flow) else
+                      (e[0].line_col, e[1], [(label.span.line_col, label.message) for label in e[2]], e[3])
+                      for e in flow.events]   # spans compare their files by identity: by position
+            flows.append((function.name, roots, sorted((v.name, r) for v, r in flow.vars.items()),
+                          sorted((v.name, r) for v, r in self.statics.items()),
+                          sorted(loop.span.start for loop in flow.loop_taint), flow.result, events))
+
+    def counting_walk(self, reporting):  # type: ignore[no-untyped-def]
+        walks.append(reporting)
+        original_walk(self, reporting)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(uniformity._Uniformity, "run", recording_run)
+        patched.setattr(uniformity._Flow, "walk", counting_walk)
+        found = compute()
+    return found, flows, len(walks)
+
+
+def test_the_fixpoint_shortcut_equals_the_full_fixpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Flow.mark` walks again only when the walk read the variable as uniform before, outside a store to
+    itself (`FULL_FIXPOINT`: after every new mark, the computation it replaces): on the sources of this
+    file's tables (each cause of varying flow, uniform flows, each operation, reads before the variable
+    turns varying of every kind) and on the samples and the HLSL files of the tests, every flow ends
+    with the same variables, statics, loops, result and events, the diagnostics are the same, in order,
+    and the shortcut walks fewer times (the self-feeding bodies once per flow)."""
+    from pathlib import Path
+
+    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from wgc.sema import uniformity
+
+    def both(compute: Callable[[], list[str]]) -> tuple[tuple, tuple]:
+        fast = _recorded(compute, monkeypatch)
+        with monkeypatch.context() as patched:
+            patched.setattr(uniformity, "FULL_FIXPOINT", True)
+            slow = _recorded(compute, monkeypatch)
+        assert fast[:2] == slow[:2]
+        assert fast[2] <= slow[2]
+        return fast, slow
+
+    saved = total = 0
+    for src in _fixpoint_sources():
+        fast, slow = both(lambda: describe(check(src)))
+        saved += slow[2] - fast[2]
+        total += slow[2]
+    for body in SELF_FEEDING:
+        src = node("  " + body.replace("OP", SYNC), pre=SECOND_WALK_HELPERS)
+        (found, flows, walks), (_, _, full_walks) = both(lambda: describe(check(src)))
+        # one flow (Main) per analysis: `analyze`'s and `check`'s
+        assert walks == len(flows) == 2 and full_walks == 4 and len(found) == 1 and " WG0417 " in found[0]
+    assert saved >= 10 and total > 100
+
+    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    flows = 0
+    for path in paths:
+        fast, _ = both(lambda: describe(list(run_front_end(Options(
+            input=str(path), include_dirs=(str(SAMPLE_INCLUDE),), proposals=driver.PROPOSALS)).diagnostics)))
+        flows += len(fast[1])
+    assert flows > 50
+
+
+def test_facts_of_one_key_equal_the_sorted_filter() -> None:
+    """`_facts` (no sort for a key with one fact) gives the spans of the facts of the kind asked, sorted by
+    position (the general computation), for keys with no, one and several facts of mixed kinds; and
+    `_Records` made twice from equal values are equal with equal hashes (one key in a state)."""
+    from wgc.sema.uniformity import _facts, _Records
+    from wgc.source import Span
+
+    file = SourceFile("t.hlsl", "x" * 100)
+    spans = [Span(file, start, start + 2) for start in (40, 10, 70, 25)]
+    states = [{}, {"k": frozenset()}]
+    for count in range(1, 5):
+        for kinds in ("open", "done", "mixed"):
+            facts = [("open" if kinds == "open" or kinds == "mixed" and i % 2 else "done", span)
+                     for i, span in enumerate(spans[:count])]
+            states.append({"k": frozenset(facts)})
+    for state in states:
+        for kind in ("open", "done", "call"):
+            expected = sorted((span for k, span in state.get("k", frozenset()) if k == kind), key=lambda s: s.start)
+            assert _facts(state, "k", kind) == expected
+    first, again = _Records("r", Span(file, 3, 5)), _Records("r", Span(file, 3, 5))
+    assert first == again and hash(first) == hash(again) and len({first: 1, again: 2}) == 1
+    assert first != _Records("r", Span(file, 3, 6)) and first != _Records("q", Span(file, 3, 5))

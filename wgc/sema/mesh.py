@@ -60,6 +60,8 @@ class MeshInfo:
 
 def mesh_qualifier(param: ir.Variable) -> str | None:
     """`vertices`, `indices`, `primitives` (or `payload`) when the parameter carries that qualifier."""
+    if not param.modifiers:
+        return None   # most parameters: no generator to find nothing (asked per parameter of every node)
     return next((m for m in (*MESH_QUALIFIERS, "payload") if m in param.modifiers), None)
 
 

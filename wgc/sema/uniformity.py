@@ -35,7 +35,9 @@ Uniformity model (varying = may differ between the threads of one group):
   are uniform when their index/address is (the user's barriers are assumed to make them consistent).
 - Propagation: an expression with a varying operand is varying. Locals, parameters and statics
   are flow-insensitive: varying once any assignment (=, op=, ++/--, out/inout argument, element
-  at a varying index) stores a varying value or runs under varying control; re-walk to a fixpoint.
+  at a varying index) stores a varying value or runs under varying control; re-walk to a fixpoint
+  (a walk is repeated only when it read as uniform a variable it then made varying, or made a loop
+  varying: `_Flow.mark`; a read in a store to the variable itself does not count).
 - Control: varying inside an if/switch/?:/&&/|| on a varying condition; in the whole body (every
   iteration) of a loop whose condition is varying or that breaks/continues/returns under varying
   control; after a varying break/continue until its loop/switch ends (structured flow reconverges
@@ -124,6 +126,9 @@ MSG_NODE_MEMORY = "NODE_INPUT_MEMORY or NODE_OUTPUT_MEMORY may only be specified
 STAGES_WITH_VISIBLE_GROUP = frozenset({"compute", "mesh", "amplification"})
 MSG_DEVICE_SCOPE = "DEVICE_SCOPE specified for Barrier operation without applicable memory"
 NOT_UNIFORM = "is assigned in non-uniform control flow"
+FULL_FIXPOINT = False
+"""Walk a `_Flow` again after every walk that made a variable varying, not only after those that read
+it as uniform before it did (`_Flow.mark`): the plain fixpoint, for tests to compare the shortcut with."""
 # Enum members the walks compare per node, read once: `_STATIC` looks the member up through
 # its enum class at each use (0.44 µs on Python 3.11, a module global 0.07 µs).
 _STATIC, _GROUPSHARED = ir.Storage.STATIC, ir.Storage.GROUPSHARED
@@ -148,6 +153,11 @@ def _child_fields(cls: type) -> list[tuple[str, bool]]:
             if _NODE_ANNOTATION.search(str(f.type))]
 
 
+def _no_children(node: Any) -> list[Any]:
+    """`children` of the IR classes without sub-nodes (`_walked` calls no getter for them)."""
+    return []
+
+
 def _children_getter(cls: type) -> Callable[[Any], list[Any]]:
     """`children` for the instances of one IR class, made once per class from its annotations: every
     walk of every body asks per node, and a getter specialised to the class's fields (no loop over
@@ -157,8 +167,7 @@ def _children_getter(cls: type) -> Callable[[Any], list[Any]]:
     spec = _child_fields(cls)
     getter: Callable[[Any], list[Any]]
     if not spec:
-        def getter(node: Any) -> list[Any]:
-            return []
+        getter = _no_children
     elif not any(sequence for _, sequence in spec):
         if len(spec) == 1:
             single = operator.attrgetter(spec[0][0])
@@ -227,7 +236,10 @@ def _walked(function: ir.Function) -> _Walk:
     where the nodes of each class are; kept on the function, as sema's passes walk each body many times
     (once per node that reaches the function, per rule).  A body is never changed once it is set (the
     statement checker builds it whole), so the walk is redone only when `function.body` is another
-    (the kept body holds every node alive, so no id is reused while the walk is kept)."""
+    (the kept body holds every node alive, so no id is reused while the walk is kept).  No getter is
+    called for the classes without sub-nodes (a third of the nodes: references, constants) and the new
+    list a getter returns is reversed in place onto the stack: the walks of the 20k-line benchmark
+    30 -> 23 ms against a call per node and `reversed()`."""
     kept = function.__dict__.get(_WALK)
     if kept is not None and kept.body is function.body:
         return kept  # type: ignore[no-any-return]
@@ -235,17 +247,24 @@ def _walked(function: ir.Function) -> _Walk:
     positions: dict[type, list[int]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []
     pop, keep, push, getters = stack.pop, nodes.append, stack.extend, _CHILDREN
+    index = 0
     while stack:
         node = pop()
         cls = type(node)
         at = positions.get(cls)
         if at is None:
             positions[cls] = at = []
-        at.append(len(nodes))
+        at.append(index)
+        index += 1
         keep(node)
-        found = (getters.get(cls) or _children_getter(cls))(node)   # `children`, inlined
-        if found:
-            push(reversed(found))
+        getter = getters.get(cls)
+        if getter is None:
+            getter = _children_getter(cls)
+        if getter is not _no_children:
+            found = getter(node)   # `children`, inlined
+            if found:
+                found.reverse()
+                push(found)
     kept = function.__dict__[_WALK] = _Walk(function.body, nodes, positions)
     return kept
 
@@ -321,10 +340,15 @@ def written(expr: ir.Expr) -> list[ir.Expr]:
 def _lvalue_chain(target: ir.Expr) -> tuple[ir.Expr, list[ir.Expr]]:
     """The base of an l-value (a VarRef, ResourceIndex, RecordAccess, ...) and the projections above it."""
     path: list[ir.Expr] = []
-    while isinstance(target, (ir.FieldAccess, ir.Swizzle, ir.Index, ir.Convert)):
+    cls = type(target)
+    while cls in _PROJECTIONS:   # exact classes (IR classes have no subclasses): no isinstance per step
         path.append(target)
-        target = target.operand if isinstance(target, ir.Convert) else target.base
+        target = target.operand if cls is ir.Convert else target.base  # type: ignore[attr-defined]
+        cls = type(target)
     return target, path
+
+
+_PROJECTIONS = frozenset({ir.FieldAccess, ir.Swizzle, ir.Index, ir.Convert})
 
 
 def _is_records(type_: t.Type) -> bool:
@@ -681,6 +705,11 @@ class _Flow:
         self.events: list[tuple[Any, ...] | _Flow] = []  # what the last walk would report, in order
         self.done: _Summary | None = None
         self.running = self.reported = self.changed = False
+        self.uniform_reads: set[ir.Variable] = set()
+        """The variables the current walk read as uniform, but for the reads in stores to themselves (`feeding`)."""
+        self.feeding: ir.Variable | None = None
+        """While the operands of a store to this variable whose value is discarded are walked (`discarded`),
+        and not those of an expression in it that uses their uniformity for more than its value (`opaque`)."""
 
     def summary(self) -> _Summary:
         if self.running:  # recursion (already an error): assume the worst
@@ -717,6 +746,7 @@ class _Flow:
 
     def walk(self, reporting: bool) -> None:
         self.reporting = reporting
+        self.uniform_reads = set()
         self.events = []
         self.calls = []
         self.control: list[Reason] = []  # the varying conditions we are under, innermost last
@@ -736,13 +766,23 @@ class _Flow:
         """Why control is varying here, or None when it is uniform."""
         if self.control:
             return self.control[-1]
+        if not self.breakables:
+            return self.returned   # outside loops and switches: no generator
         return next((b[1] for b in reversed(self.breakables) if b[1] is not None), self.returned)
 
     def mark(self, variable: ir.Variable, root: str) -> None:
+        """`variable` is varying from here on.  Another walk is needed (`changed`) only if this one read
+        it as uniform before (`uniform_reads`): the reads after this see it varying already, so without
+        such a read another walk would repeat this one (the tables only grow; a read in a store to the
+        variable itself reaches nothing but that store, a no-op once it is varying: `feeding`).  This
+        spares the second walk of most bodies (`acc = acc * 2;` then `if (gi > 3) acc.w = 0;`: the
+        uniformity walks of the 20k-line benchmark 92 -> 54 ms).  A static that another flow read is
+        `_Uniformity.run`'s: it walks every flow again when the statics grow."""
         table = self.owner.statics if variable.storage is _STATIC else self.vars
         if variable.storage in _TRACKED and variable not in table:
             table[variable] = root
-            self.changed = True
+            if FULL_FIXPOINT or variable in self.uniform_reads:
+                self.changed = True
 
     def taint(self, loop: ir.Loop, reason: Reason) -> None:
         if loop not in self.loop_taint:
@@ -751,7 +791,10 @@ class _Flow:
 
     def assign(self, target: ir.Expr, value: Val | None) -> None:
         base, path = _lvalue_chain(target)
-        index = _join(*[self.expr(p.index) for p in path if isinstance(p, ir.Index)])
+        index = None
+        for p in path:   # `_join` of the indices, folded as `operands` does (no list for the many without)
+            if type(p) is ir.Index:
+                index = _blame(index, self.expr(p.index))  # type: ignore[attr-defined]
         if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
             for sub in children(base):
                 self.expr(sub)
@@ -767,14 +810,14 @@ class _Flow:
             self.stmt(stmt)
 
     def stmt(self, stmt: ir.Stmt) -> None:
-        if isinstance(stmt, ir.Block):
+        if isinstance(stmt, ir.ExprStmt):   # the most frequent first (statement classes are disjoint)
+            self.discarded(stmt.expr)
+        elif isinstance(stmt, ir.Block):
             self.block(stmt)
         elif isinstance(stmt, ir.VarDecl) and stmt.init is not None:
             value = self.expr(stmt.init)
             if value is not None or self.current() is not None:
                 self.mark(stmt.variable, value.root if value else NOT_UNIFORM)
-        elif isinstance(stmt, ir.ExprStmt):
-            self.expr(stmt.expr)
         elif isinstance(stmt, ir.If):
             self.branch(stmt.cond, [stmt.then] + ([stmt.else_] if stmt.else_ is not None else []), "condition")
         elif isinstance(stmt, ir.Switch):
@@ -821,8 +864,10 @@ class _Flow:
         saved = self.divergences()
         ends: list[list[Reason | None]] = []
         for i, block in enumerate(blocks):
-            start = zip(saved, ends[-1]) if falls and i and falls[i - 1] else zip(saved)
-            self.restore([next(filter(None, column), None) for column in start])
+            if falls and i and falls[i - 1]:
+                self.restore([next(filter(None, column), None) for column in zip(saved, ends[-1])])
+            else:
+                self.restore(saved)   # a reason is None or a non-empty tuple: the column's first is itself
             self.block(block)
             ends.append(self.divergences())
         self.restore([next(filter(None, column), None) for column in zip(saved, *ends)])
@@ -847,7 +892,7 @@ class _Flow:
         if loop.kind is not _DO_WHILE:
             self.loop_cond(loop, depth)
         self.block(loop.body)
-        self.expr(loop.step)
+        self.discarded(loop.step)
         if loop.kind is _DO_WHILE:
             self.loop_cond(loop, depth)
         self.breakables.pop()
@@ -862,13 +907,39 @@ class _Flow:
 
     # -- expressions
 
+    def discarded(self, e: ir.Expr | None) -> None:
+        """An expression whose value is not used (a statement, a loop step): in a store to a variable,
+        the reads of that variable are `feeding` (see `mark`)."""
+        if type(e) is ir.Assign or type(e) is ir.IncDec:
+            base, _ = _lvalue_chain(e.target)   # type: ignore[union-attr]
+            if type(base) is ir.VarRef:
+                self.feeding = base.variable
+                self.assignment(e)   # type: ignore[arg-type]
+                self.feeding = None
+            else:
+                self.assignment(e)   # type: ignore[arg-type]  # `opaque` of no `feeding`: a statement is in no expression
+            return
+        self.expr(e)
+
+    def opaque(self, handler: Callable[[_Flow, Any], Val | None], e: ir.Expr) -> Val | None:
+        """`handler(e)` with no `feeding` variable: `e` uses its operands' uniformity for more than its
+        value (control, a callee's flow, another store, a report about an operand)."""
+        feeding = self.feeding
+        if feeding is None:
+            return handler(self, e)
+        self.feeding = None
+        try:
+            return handler(self, e)
+        finally:
+            self.feeding = feeding
+
     def expr(self, e: ir.Expr | None) -> Val | None:
         """What `e` depends on that varies (None: uniform); dispatched on its class (`_FLOW_EXPRESSIONS`:
         a dict lookup instead of a chain of isinstance tests: the uniformity walks of the 20k-line benchmark
         0.120 -> 0.097 s)."""
         if e is None:
             return None
-        return _FLOW_EXPRESSIONS.get(type(e), _Flow.operands)(self, e)
+        return _FLOW_EXPRESSIONS.get(type(e), _FLOW_OPERANDS)(self, e)
 
     def constant(self, e: ir.Constant) -> Val | None:
         return None
@@ -876,18 +947,31 @@ class _Flow:
     def var_ref(self, e: ir.VarRef) -> Val | None:
         var = e.variable
         root = (self.owner.statics if var.storage is _STATIC else self.vars).get(var)
-        return None if root is None else Val(root, None if var in self.system_values else var.name)
+        if root is None:
+            if var is not self.feeding:
+                self.uniform_reads.add(var)
+            return None
+        return Val(root, None if var in self.system_values else var.name)
 
     def operands(self, e: ir.Expr) -> Val | None:
         """An expression that varies when one of its operands does (each evaluated, in order; `_join` blames)."""
         found = None
-        for sub in children(e):
-            found = _blame(found, self.expr(sub))
+        table = _FLOW_EXPRESSIONS
+        for sub in children(e):   # `expr`, inlined (a sub-expression is never None)
+            found = _blame(found, table.get(type(sub), _FLOW_OPERANDS)(self, sub))
         return found
+
+    def projection(self, e: ir.FieldAccess | ir.Swizzle) -> Val | None:
+        """`operands` of a member or swizzle, whose one operand is its base (no list of children)."""
+        return self.expr(e.base)
+
+    def conversion(self, e: ir.Convert) -> Val | None:
+        """`operands` of a conversion, whose one operand is `operand`."""
+        return self.expr(e.operand)
 
     def binary(self, e: ir.Binary) -> Val | None:
         if e.op in ("&&", "||"):
-            return self.conditional(e)
+            return self.opaque(_Flow.conditional, e)
         return _blame(self.expr(e.left), self.expr(e.right))
 
     def conditional(self, e: ir.Binary | ir.Select) -> Val | None:
@@ -914,6 +998,9 @@ class _Flow:
 
     def operation(self, e: ir.IntrinsicCall | ir.MethodCall) -> Val | None:
         """An intrinsic or a method."""
+        if self.feeding is not None and (e.out_params or isinstance(e, ir.MethodCall) and
+                                         e.method in UNIFORM_OPERAND_METHODS):
+            return self.opaque(_Flow.operation, e)
         obj = self.expr(e.object) if isinstance(e, ir.MethodCall) else None
         values = [None if i in e.out_params else self.expr(arg) for i, arg in enumerate(e.args)]
         name = e.method if isinstance(e, ir.MethodCall) else e.name
@@ -976,51 +1063,63 @@ class _Flow:
         return summary.result
 
 
+_FLOW_OPERANDS = _Flow.operands
+
+
+def _opaque(handler: Callable[[_Flow, Any], Val | None]) -> Callable[[_Flow, Any], Val | None]:
+    """`handler` run by `_Flow.opaque`."""
+    return lambda flow, e: flow.opaque(handler, e)
+
+
 _FLOW_EXPRESSIONS: dict[type, Callable[[_Flow, Any], Val | None]] = {
-    ir.Constant: _Flow.constant, ir.VarRef: _Flow.var_ref, ir.Binary: _Flow.binary, ir.Select: _Flow.conditional,
-    ir.Assign: _Flow.assignment, ir.IncDec: _Flow.assignment, ir.Comma: _Flow.comma, ir.Call: _Flow.call,
+    ir.Constant: _Flow.constant, ir.VarRef: _Flow.var_ref, ir.Binary: _Flow.binary,
+    ir.Select: _opaque(_Flow.conditional), ir.Assign: _opaque(_Flow.assignment),
+    ir.IncDec: _opaque(_Flow.assignment), ir.Comma: _Flow.comma, ir.Call: _opaque(_Flow.call),
     ir.IntrinsicCall: _Flow.operation, ir.MethodCall: _Flow.operation,
+    ir.FieldAccess: _Flow.projection, ir.Swizzle: _Flow.projection, ir.Convert: _Flow.conversion,
 }
-"""`_Flow.expr` by the expression's class (IR classes have no subclasses); the rest: `_Flow.operands`."""
+"""`_Flow.expr` by the expression's class (IR classes have no subclasses); the rest: `_Flow.operands`,
+which, as `constant`, `var_ref`, `comma`, `binary` but for `&&`/`||`, and `operation` but for out
+arguments and `uniform_operands`, only joins the operands' uniformity into the value (a `feeding` read
+reaches nothing else); the others are `opaque`."""
 
 
 # ---------------------------------------------------------------- OutputComplete and FinishedCrossGroupSharing paths
 
 State = dict
 """key -> frozenset: a `_Records` object (or FCGS) -> its facts (kind "open"|"done"|"call", Span); a
-`_Holds` (a records variable) -> the `_Records` objects it may hold on the paths that meet here."""
+`(_HOLDS, v)` (a records variable) -> the `_Records` objects it may hold on the paths that meet here;
+`(_NULL, v)`, `(_BOUND, v)` -> nothing (present or not)."""
 FCGS = "FinishedCrossGroupSharing"
 
 
-@dataclass(frozen=True)
 class _Records:
     """One set of output records: from a Get*NodeOutputRecords() or a call that returns them (`span`),
-    or a record parameter; `name` is the variable that first holds it, for messages."""
+    or a record parameter; `name` is the variable that first holds it, for messages.  A value (equal
+    records are the same records: a loop's second walk makes them again) whose hash is computed once:
+    the states hash their keys at every lookup, and a frozen dataclass's hash of its fields (the span's
+    own hash in Python) was a tenth of the path walks of the 20k-line benchmark."""
 
-    name: str
-    span: Span
-    variable: ir.Variable | None = None
+    __slots__ = ("name", "span", "variable", "_hash")
 
+    def __init__(self, name: str, span: Span, variable: ir.Variable | None = None) -> None:
+        self.name, self.span, self.variable = name, span, variable
+        self._hash = hash((name, span, variable))
 
-@dataclass(frozen=True)
-class _Null:
-    """The state key present once a node-object local is declared without an initializer (null)."""
+    def __eq__(self, other: object) -> bool:
+        return self is other or isinstance(other, _Records) and \
+            (self.name, self.span, self.variable) == (other.name, other.span, other.variable)
 
-    variable: ir.Variable
-
-
-@dataclass(frozen=True)
-class _Bound:
-    """The state key present once a node-object variable is assigned (on some path)."""
-
-    variable: ir.Variable
+    def __hash__(self) -> int:
+        return self._hash
 
 
-@dataclass(frozen=True)
-class _Holds:
-    """The state key of what a records variable holds (`a = b;` makes `a` hold `b`'s records)."""
-
-    variable: ir.Variable
+_NULL, _BOUND, _HOLDS = "null", "bound", "holds"
+"""The tags of the state keys about a node-object variable `v`, plain tuples: `(_NULL, v)` is present
+once `v` is a local declared without an initializer (null), `(_BOUND, v)` once it is assigned (on some
+path), and `(_HOLDS, v)` maps a records variable to the `_Records` it may hold (`a = b;` makes `a` hold
+`b`'s records).  Tuples are made, hashed and compared in C: the frozen dataclasses they replace (made,
+hashed and compared in Python) were a fifth of the path walks of the 20k-line benchmark."""
 
 
 def _merge(*states: State | None) -> State | None:
@@ -1037,12 +1136,21 @@ def _merge(*states: State | None) -> State | None:
 
 def _held(state: State, var: ir.Variable) -> frozenset[_Records]:
     """The records `var` may hold here."""
-    return state.get(_Holds(var), frozenset())
+    return state.get((_HOLDS, var), frozenset())
 
 
 def _facts(state: State, key: object, kind: str) -> list[Span]:
     """The spans of the facts of one kind about `key`, in source order (sets have no stable order)."""
-    return sorted((span for k, span in state.get(key, frozenset()) if k == kind), key=lambda span: span.start)
+    facts = state.get(key)
+    if not facts:
+        return []
+    if len(facts) == 1:   # most keys have one fact: no generator and sort
+        for k, span in facts:
+            return [span] if k == kind else []
+    return sorted((span for k, span in facts if k == kind), key=_START)
+
+
+_START = operator.attrgetter("start")
 
 
 class _Paths:
@@ -1065,7 +1173,7 @@ class _Paths:
         for p in self.function.params:
             if _is_records(p.type):
                 records = _Records(p.name, p.span, p)
-                params[records], params[_Holds(p)] = frozenset(), frozenset({records})
+                params[records], params[(_HOLDS, p)] = frozenset(), frozenset({records})
         end = self.block(body, params)  # type: ignore[arg-type]
         closing = Span(body.span.file, max(body.span.start, body.span.end - 1), body.span.end)  # type: ignore
         self.exit(end, Label(closing, f"'{self.function.name}' ends here"))
@@ -1075,8 +1183,8 @@ class _Paths:
         if state is None:
             return
         handed_back = {r for p in self.function.params if p.direction is not _IN
-                       for r in state.get(_Holds(p), ())}
-        completed_via = {r for v in self.ever_completed for r in state.get(_Holds(v), ())}
+                       for r in state.get((_HOLDS, p), ())}
+        completed_via = {r for v in self.ever_completed for r in state.get((_HOLDS, v), ())}
         for key in state:
             if not isinstance(key, _Records) or key in handed_back:
                 continue
@@ -1166,20 +1274,20 @@ class _Paths:
     def store(self, var: ir.Variable, value: ir.Expr | None, s: State) -> State:
         """`var = value` (declaration or assignment)."""
         if isinstance(var.type, t.NodeObjectType):
-            s = {**s, (_Null(var) if value is None else _Bound(var)): frozenset()}
+            s = {**s, ((_NULL, var) if value is None else (_BOUND, var)): frozenset()}
         if not _is_records(var.type):
             return self.expr(value, s)
         if isinstance(value, ir.MethodCall) and value.method in GET_RECORDS or \
                 isinstance(value, ir.Call) and _is_records(value.type):
             return self.fresh(var, value.span, self.expr(value, s, consumed=True))
         if isinstance(value, ir.VarRef):    # a copy of the handle (not a use of the records)
-            return {**s, _Holds(var): _held(s, value.variable)}    # both now hold the same records
-        return {**self.expr(value, s), _Holds(var): frozenset()}  # null, or records not tracked
+            return {**s, (_HOLDS, var): _held(s, value.variable)}    # both now hold the same records
+        return {**self.expr(value, s), (_HOLDS, var): frozenset()}  # null, or records not tracked
 
     def fresh(self, var: ir.Variable, span: Span, s: State) -> State:
         """`var` receives records that are open (requested at `span`)."""
         records = _Records(var.name, span, var)
-        return {**s, records: frozenset({("open", span)}), _Holds(var): frozenset({records})}
+        return {**s, records: frozenset({("open", span)}), (_HOLDS, var): frozenset({records})}
 
     def use(self, var: ir.Variable, s: State, span: Span, message: str) -> None:
         for records in sorted(_held(s, var), key=lambda r: r.span.start):
@@ -1210,9 +1318,9 @@ class _Paths:
         """WG0452 candidates: an operation on a node object that is certainly null here (declared without
         an initializer, and assigned on no path that reaches here). A loop's body is walked again with
         what an iteration leaves, so a use is reported (by `run`) only if every walk finds it null."""
-        if not isinstance(obj, ir.VarRef) or _Null(obj.variable) not in s:
+        if not isinstance(obj, ir.VarRef) or (_NULL, obj.variable) not in s:
             return
-        if _Bound(obj.variable) in s:
+        if (_BOUND, obj.variable) in s:
             self.maybe_bound.add(obj)
         else:
             self.null_uses.setdefault(obj, None)
@@ -1233,16 +1341,25 @@ class _Paths:
         isinstance tests per expression: these walks of the 20k-line benchmark 0.081 -> 0.050 s)."""
         if e is None:
             return s
-        return _PATH_EXPRESSIONS.get(type(e), _Paths.operands)(self, e, s, consumed)
+        return _PATH_EXPRESSIONS.get(type(e), _PATH_OPERANDS)(self, e, s, consumed)
 
     def operands(self, e: ir.Expr, s: State, consumed: bool = False) -> State:
         """An expression that only evaluates its operands, in order."""
-        for sub in children(e):
-            s = self.expr(sub, s)
+        table = _PATH_EXPRESSIONS
+        for sub in children(e):   # `expr`, inlined (a sub-expression is never None)
+            s = table.get(type(sub), _PATH_OPERANDS)(self, sub, s, False)
         return s
 
+    def projection(self, e: ir.FieldAccess | ir.Swizzle, s: State, consumed: bool = False) -> State:
+        """`operands` of a member or swizzle, whose one operand is its base (no list of children)."""
+        return self.expr(e.base, s)
+
+    def conversion(self, e: ir.Convert, s: State, consumed: bool = False) -> State:
+        """`operands` of a conversion, whose one operand is `operand`."""
+        return self.expr(e.operand, s)
+
     def var_ref(self, e: ir.VarRef, s: State, consumed: bool = False) -> State:
-        # only node-object variables hold records (`_Holds`): the test spares building a key for the rest
+        # only node-object variables hold records (`_HOLDS`): the test spares building a key for the rest
         if isinstance(e.variable.type, t.NodeObjectType) and _held(s, e.variable):
             self.use(e.variable, s, e.span, f"'{e.variable.name}' is used after OutputComplete()")
         return s
@@ -1304,7 +1421,7 @@ class _Paths:
         for i, arg in enumerate(e.args):
             if i < len(params) and params[i].direction is not _IN and \
                     isinstance(params[i].type, t.NodeObjectType) and isinstance(arg, ir.VarRef):
-                s = {**s, _Bound(arg.variable): frozenset()}   # the callee may bind it
+                s = {**s, (_BOUND, arg.variable): frozenset()}   # the callee may bind it
                 if params[i].direction is _OUT:
                     continue                       # records bound below
             if i in completes and isinstance(arg, ir.VarRef) and _held(s, arg.variable):
@@ -1318,17 +1435,19 @@ class _Paths:
             if source is None:
                 s = self.fresh(arg.variable, e.span, s)
             elif isinstance(held := e.args[source], ir.VarRef):
-                s = {**s, _Holds(arg.variable): _held(s, held.variable)}
+                s = {**s, (_HOLDS, arg.variable): _held(s, held.variable)}
             else:                                  # fresh records passed straight through
                 s = self.fresh(arg.variable, e.args[source].span, s)
         inner = self.cache.finishes_sharing(e.function)
         return self.finished_sharing(s, e.span, inner) if inner is not None else s
 
 
+_PATH_OPERANDS = _Paths.operands
 _PATH_EXPRESSIONS: dict[type, Callable[..., State]] = {
     ir.VarRef: _Paths.var_ref, ir.RecordAccess: _Paths.record_access, ir.Index: _Paths.index,
     ir.ResourceIndex: _Paths.resource_index, ir.Binary: _Paths.binary, ir.Select: _Paths.conditional,
     ir.Assign: _Paths.assignment, ir.MethodCall: _Paths.method_call, ir.Call: _Paths.call,
+    ir.FieldAccess: _Paths.projection, ir.Swizzle: _Paths.projection, ir.Convert: _Paths.conversion,
 }
 """`_Paths.expr` by the expression's class (IR classes have no subclasses); the rest: `_Paths.operands`."""
 
