@@ -35,6 +35,12 @@ def sample_proposals(path: Path) -> tuple[str, ...]:
     return BOTH_PROPOSALS if path.stem in PROPOSAL_SAMPLES else ()
 
 
+def hlsl_corpus() -> list[Path]:
+    """Every sample and every HLSL file under tests/, sorted: the corpus that tests of a fast path
+    compare with the general computation on."""
+    return sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+
+
 def _package_digest(package: Path, grammar: Path) -> str:
     """A digest of a wgc package's Python sources and its grammar, by relative path."""
     digest = hashlib.sha256()

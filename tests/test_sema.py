@@ -1923,9 +1923,7 @@ def test_groupshared_bytes_skipped_without_groupshared_globals_equal_the_full_co
     globals can be groupshared): for every node of the samples, the HLSL files of the tests and sources
     with groupshared variables used directly, through a helper, not at all, and none declared,
     `groupshared_bytes` equals `_groupshared_bytes` of what the node reaches (the full count)."""
-    from pathlib import Path
-
-    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc import driver
     from wgc.driver import Options, run_front_end
     from wgc.sema.nodes import _groupshared_bytes
@@ -1941,7 +1939,7 @@ void {name}(uint gi : SV_GroupIndex) {{ {body} }}
         node.format(name="Plain", body="uint x = gi;"),
     ]
     inputs = [SourceFile(f"t{i}.hlsl", text) for i, text in enumerate(sources)]
-    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    paths = hlsl_corpus()
     counted = []
     for item in [*inputs, *paths]:
         if isinstance(item, SourceFile):

@@ -1008,14 +1008,11 @@ def test_children_getters_equal_reflection() -> None:
     body of the samples, the SPIR-V test programs and the HLSL files of the tests, the sub-nodes that
     reflection over all of the node's fields finds, in the same order; and the classes `_Flow` and
     `_Paths` dispatch on by exact class have no subclasses (so the dispatch equals isinstance tests)."""
-    from pathlib import Path
-
-    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc.sema import uniformity
     from wgc.sema.uniformity import children, walk_body
 
-    here = Path(__file__).parent
-    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(here.glob("**/*.hlsl"))
+    paths = hlsl_corpus()
     classes: set[type] = set()
     count = 0
     for path in paths:
@@ -1042,9 +1039,7 @@ def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
     """`_walked` (iterative, per-class getters, no getter call for classes without sub-nodes) lists, for
     every body of the samples and the HLSL files of the tests, the nodes of a recursive pre-order walk
     over every field (`_reflected_children`), and `positions` holds each class's indices in that list."""
-    from pathlib import Path
-
-    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc.sema.uniformity import _walked
 
     def pre_order(item: object, found: list[object]) -> list[object]:
@@ -1053,7 +1048,7 @@ def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
             pre_order(child, found)
         return found
 
-    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    paths = hlsl_corpus()
     count = 0
     for path in paths:
         front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
@@ -1076,16 +1071,14 @@ def test_nodes_of_equals_filtering_the_walk() -> None:
     """`nodes_of(function, *classes)` (kept with the body's walk) is, for every body of the samples
     and the HLSL files of the tests and every selection the rule passes make, the pre-order walk
     filtered with isinstance (the computation it replaces), and a second call gives the kept list."""
-    from pathlib import Path
-
-    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc.sema.uniformity import WRITERS, nodes_of, walk_body
 
     selections = [(ir.VarDecl,), (ir.IntrinsicCall,), (ir.MethodCall,), (ir.VarRef,), (ir.Discard,), WRITERS,
                   (*WRITERS, ir.VarRef), (ir.VarDecl, ir.Assign, ir.Call), (ir.Discard, ir.IntrinsicCall, ir.MethodCall),
                   (ir.Call, ir.MethodCall, ir.IntrinsicCall), (ir.Call, ir.MethodCall), (ir.MethodCall, ir.Call),
                   (ir.Assign, ir.Call)]
-    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    paths = hlsl_corpus()
     found = 0
     for path in paths:
         front = run_front_end(Options(input=str(path), include_dirs=(str(SAMPLE_INCLUDE),),
@@ -1295,9 +1288,7 @@ def test_the_fixpoint_shortcut_equals_the_full_fixpoint(monkeypatch: pytest.Monk
     turns varying of every kind) and on the samples and the HLSL files of the tests, every flow ends
     with the same variables, statics, loops, result and events, the diagnostics are the same, in order,
     and the shortcut walks fewer times (the self-feeding bodies once per flow)."""
-    from pathlib import Path
-
-    from conftest import SAMPLE_INCLUDE, SAMPLES
+    from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc.sema import uniformity
 
     def both(compute: Callable[[], list[str]]) -> tuple[tuple, tuple]:
@@ -1321,7 +1312,7 @@ def test_the_fixpoint_shortcut_equals_the_full_fixpoint(monkeypatch: pytest.Monk
         assert walks == len(flows) == 2 and full_walks == 4 and len(found) == 1 and " WG0417 " in found[0]
     assert saved >= 10 and total > 100
 
-    paths = sorted(SAMPLES.glob("*.hlsl")) + sorted(Path(__file__).parent.glob("**/*.hlsl"))
+    paths = hlsl_corpus()
     flows = 0
     for path in paths:
         fast, _ = both(lambda: describe(list(run_front_end(Options(
