@@ -410,6 +410,7 @@ def test_layouts_are_kept_weakly_per_type() -> None:
                 assert layout._layout(shape, rule, row_major, False) == \
                     layout._compute_layout(shape, rule, row_major, False)
         assert shape in layout._SHAPE_LAYOUTS and shape not in layout._LAYOUTS   # kept for good, as the shape
+    gc.collect()   # earlier tests' garbage first: only this struct's entry may go below
     count = len(layout._LAYOUTS)
     del struct, first
     gc.collect()
