@@ -343,3 +343,19 @@ def test_semantic_error_exits_1_and_leaves_no_output(run_wgc, tmp_path):
     assert result.returncode == 1
     assert b"<stdin>:1:20: error: use of undeclared identifier 'undeclared' [WG0301]" in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("extra,kind", [(("-Fre", "r.json"), ".spv"), (("-S", "-Fre", "r.json"), ".spvasm"),
+                                        (("-Vn", "g_x"), ".spv"), (("-MD",), ".spv")])
+def test_split_nodes_writes_only_node_modules_beside_other_outputs(run_wgc, tmp_path, extra, kind):
+    """--split-nodes DIR writes one module per node in DIR: the reflection (-Fre), a header variable
+    (-Vn) or a dependency file (-MD) never becomes a stray DIR/.spv or replaces a node's module."""
+    done = run_wgc("compile", "--split-nodes", "nodes", *extra, str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "nodes").iterdir()) == [
+        ".wgc.manifest", *(f"{n}{kind}" for n in ("Accumulate", "Classify", "Generate"))]
+    for name in ("Accumulate", "Classify", "Generate"):
+        data = (tmp_path / "nodes" / f"{name}{kind}").read_bytes()
+        assert data.startswith(bytes.fromhex("03022307")) if kind == ".spv" else b"OpEntryPoint" in data
+    if "-Fre" in extra:
+        assert b'"nodes"' in (tmp_path / "r.json").read_bytes()

@@ -463,8 +463,14 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     if depfile is not None and not deps_only:
         plan.name("-MF", depfile)
 
+    def split_modules(result: Any) -> dict[str, bytes]:
+        """The per-node modules of --split-nodes by file name: only the outputs of the emitted kind
+        ("spirv:Name" or "asm:Name"); the reflection (-Fre) and headers (-Vn) are not modules."""
+        kind = "asm:" if emit == "asm" else "spirv:"
+        return {key[len(kind):] + extension: data for key, data in result.outputs.items() if key.startswith(kind)}
+
     def module_names(result: Any) -> tuple[str, ...]:
-        return tuple(key.partition(":")[2] + extension for key in result.outputs) if split_dir else ()
+        return tuple(split_modules(result)) if split_dir else ()
 
     def produce(result: Any, transaction: Any) -> None:
         from wgc.depfile import make_rule
@@ -476,7 +482,7 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
             transaction.stage(deps_file or "-", rule.encode())
             return
         if split_dir is not None:
-            transaction.stage_split({key.partition(":")[2] + extension: data for key, data in result.outputs.items()})
+            transaction.stage_split(split_modules(result))
         else:
             if header_file is not None:
                 transaction.stage(header_file, result.outputs["header"])
