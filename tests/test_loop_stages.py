@@ -194,7 +194,7 @@ def test_the_reflection_lists_every_stage_with_its_entry_point():
     assert body["stages"] == [{"index": i, "iterations": [i], "terminator": False} for i in range(16)]
     assert other["stages"] == [{"index": 0, "iterations": [], "terminator": False}]
     assert (entry["stage_stride"], body["stage_stride"], other["stage_stride"]) == (17, 17, 1)
-    assert [o["stage_span"] for o in body["outputs"]] == [{"base_index": 0, "array_size": 17}, None]
+    assert [o["stage_span"] for o in body["outputs"]] == [{"base_index": 0, "array_size": 17, "sparse": False}, None]
     emulated = driver.compile(driver.Options(input=str(path), emit="reflection", proposals=sample_proposals(path),
                                              target="emulated"))
     assert json.loads(emulated.outputs["reflection"])["loop_lowering"] == "native"

@@ -47,7 +47,7 @@ from wgc.sema.graph import GraphInfo
 from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.modules import entry_point_names, module_groups
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput, spec_constant_arguments
-from wgc.sema.stages import StagePlan, loop_chain, plan_stages
+from wgc.sema.stages import OutputSpan, StagePlan, loop_chain, plan_stages
 from wgc.sema.usage import resource_use
 
 FORMAT = "wgc-reflection"
@@ -440,9 +440,10 @@ class OutputReflection:
     max_records_per_node: int | None
     empty: bool
     record: RecordLayout | None
-    stage_span: tuple[int, int | None] | None = None
-    """An output into a loop's stages (`sema.stages`): (PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX
-    or None when unbounded), the stage indices it reaches; None when its target is in no loop."""
+    stage_span: OutputSpan | None = None
+    """An output into a loop's stages (`sema.stages`): PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX
+    (None when unbounded) and PayloadNodeSparseArrayAMDX, the stage indices it reaches; None when its
+    target is in no loop."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
@@ -450,7 +451,8 @@ class OutputReflection:
                 "max_records": self.max_records, "max_records_shared_with": self.max_records_shared_with,
                 "max_records_per_node": self.max_records_per_node, "empty": self.empty,
                 "record": self.record.to_json() if self.record else None,
-                "stage_span": ({"base_index": self.stage_span[0], "array_size": self.stage_span[1]}
+                "stage_span": ({"base_index": self.stage_span.base, "array_size": self.stage_span.size,
+                                "sparse": self.stage_span.sparse}
                                if self.stage_span is not None else None)}
 
 
@@ -536,11 +538,7 @@ def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | No
 
 
 def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
-    target = plan.output_target(output, graph)
-    span = None
-    if target is not None and target.stride > 1:
-        size = 1 if output.array_size is None else output.array_size
-        span = (output.target.index * target.stride, size * target.stride if 0 < size < 0xFFFFFFFF else None)
+    span = plan.output_span(output, graph)
     return OutputReflection(
         stage_span=span,
         name=output.parameter.name, index=output.index, kind=output.kind.value, target=output.target,

@@ -390,7 +390,7 @@ def expand_stages(program: Program, reflection: Any) -> Program:
             if span is None:
                 outputs.append(output_plan)
                 continue
-            base, size = span
+            base, size = span.base, span.size
             per_node = output_plan.max_records_per_node if output_plan.array else output_plan.max_records
             outputs.append(replace(output_plan, target_index=base, array=True, array_size=size,
                                    max_records_per_node=per_node))

@@ -140,6 +140,13 @@ class NodeStages:
         return count
 
     @property
+    def has_holes(self) -> bool:
+        """Some index within the stride names no stage: slot N of an outer dimension (its terminator
+        slot; only the innermost loop's entry has terminator stages), or slot N of the innermost
+        dimension when the node is not that loop's entry."""
+        return len(self.dimensions) > 1 or (bool(self.dimensions) and not self.terminates)
+
+    @property
     def largest_index(self) -> int:
         return (self.node.id.index + 1) * self.stride - 1
 
@@ -153,6 +160,17 @@ class TargetIndex:
     terms: tuple[tuple[int | None, int, int], ...]
     feedback: int | None
     """The producer dimension whose next iteration the output feeds (a back edge into an index-space loop)."""
+
+
+@dataclass(frozen=True)
+class OutputSpan:
+    """The node indices an output into a loop's stages may name: PayloadNodeBaseIndexAMDX `base`,
+    PayloadNodeArraySizeAMDX `size` (None: unbounded), and `sparse` (PayloadNodeSparseArrayAMDX:
+    some index in the span names no stage, `NodeStages.has_holes`)."""
+
+    base: int
+    size: int | None
+    sparse: bool
 
 
 @dataclass
@@ -185,6 +203,17 @@ class StagePlan:
                 feedback = position
             terms.append((position, 1 if back else 0, weight))
         return TargetIndex(target.stride, tuple(terms), feedback)
+
+    def output_span(self, output: NodeOutput, graph: GraphInfo) -> OutputSpan | None:
+        """The stages an output into a loop reaches: its target's array indices times the stride,
+        sparse where the target's stages leave holes; None when the target is outside loops."""
+        target = self.output_target(output, graph)
+        if target is None or target.stride == 1:
+            return None
+        size = 1 if output.array_size is None else output.array_size
+        bounded = 0 < size < MAX_STAGE_INDEX
+        return OutputSpan(output.target.index * target.stride, size * target.stride if bounded else None,
+                          target.has_holes)
 
     def output_target(self, output: NodeOutput, graph: GraphInfo) -> NodeStages | None:
         """The stages of the node `output` targets: the one with its NodeID, else the first of its

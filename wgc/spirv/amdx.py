@@ -38,7 +38,7 @@ Invariants and decisions:
   loop member's ShaderIndexAMDX is its first stage (the application creates one pipeline stage
   per index), the iteration is read from the ShaderIndexAMDX built-in, an output into a loop
   targets its stage (PayloadNodeBaseIndexAMDX and PayloadNodeArraySizeAMDX span the target's
-  stages), and a self-feeding loop entry has MaxNodeRecursionAMDX = its iterations.
+  stages, PayloadNodeSparseArrayAMDX where the span has indices that are no stage), and a self-feeding loop entry has MaxNodeRecursionAMDX = its iterations.
 """
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
     first, count = output.target.index, size if 0 < size < 0xFFFFFFFF else None
     staged = loop_stages.output_span(ml, output)
     if staged is not None:
-        first, count = staged
+        first, count = staged.base, staged.size
     attributes = output.parameter.attributes
     stride = 1 if staged is None else ml.stages.output_target(output, ml.graph).stride  # type: ignore[union-attr]
     node_id = ir.find_attribute(attributes, "nodeid")
@@ -305,7 +305,7 @@ def _declare_node_output(ml: ModuleLowering, node: NodeInfo, output: NodeOutput,
         ml.b.decorate(array, "PayloadNodeBaseIndexAMDX", base_index)
     if array_size is not None:
         ml.b.decorate(array, "PayloadNodeArraySizeAMDX", array_size)
-    if output.allow_sparse_nodes or output.unbounded_sparse_nodes:
+    if output.allow_sparse_nodes or output.unbounded_sparse_nodes or (staged is not None and staged.sparse):
         ml.b.decorate(array, "PayloadNodeSparseArrayAMDX")
     declared[output.parameter.name] = array
     return OutputHandle(output, array)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from wgc import types as t
 from wgc.sema.nodes import NodeInfo, NodeOutput
-from wgc.sema.stages import NodeStages, TargetIndex
+from wgc.sema.stages import NodeStages, OutputSpan, TargetIndex
 
 from .places import OutputHandle
 
@@ -135,15 +135,8 @@ def output_valid(fl: FunctionLowering, handle: OutputHandle, valid: int) -> int:
     return b.emit("OpLogicalAnd", b.type_bool(), valid, more)
 
 
-def output_span(ml: ModuleLowering, output: NodeOutput) -> tuple[int, int | None] | None:
-    """(PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX or None for unbounded) of an output into
-    a loop's stages, or None when its target is outside loops."""
+def output_span(ml: ModuleLowering, output: NodeOutput) -> OutputSpan | None:
+    """The base index, array size and sparseness of an output into a loop's stages
+    (`StagePlan.output_span`), or None when its target is outside loops."""
     plan = ml.stages
-    if plan is None:
-        return None
-    target = plan.output_target(output, ml.graph)
-    if target is None or target.stride == 1:
-        return None
-    size = 1 if output.array_size is None else output.array_size
-    bounded = 0 < size < 0xFFFFFFFF
-    return output.target.index * target.stride, size * target.stride if bounded else None
+    return plan.output_span(output, ml.graph) if plan is not None else None
