@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from spirv_util import compile_hlsl
 
 from wgc import driver
@@ -492,3 +493,62 @@ def _resolved(text: str, prefix: str) -> str:
     def inline(value: str) -> str:
         return re.sub(r"!\d+\b", lambda m: inline(nodes[m.group()]) if m.group() in nodes else m.group(), value)
     return inline(nodes[reference])
+
+
+NAMED_LIKE_A_NODE = {
+    "compute": lines('[Shader("compute")] [NumThreads(1, 1, 1)]',
+                     "void Target(uint id : SV_DispatchThreadID) { Counts[id] = 0; }"),
+    "pixel": lines('[Shader("pixel")]', "float4 Target(float4 pos : SV_Position) : SV_Target0 { return pos; }"),
+    "mesh": lines('[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+                  "void Target(uint i : SV_GroupIndex, out vertices V verts[3], out indices uint3 tris[1])",
+                  "{", "    SetMeshOutputCounts(3, 1);", "    verts[i].pos = float4(i, 0, 0, 1);",
+                  "    verts[i].color = 1;", "    if (i == 0) tris[0] = uint3(0, 1, 2);", "}"),
+}
+NODE_NAMED_TARGET = {
+    "compute": lines('[Shader("node")] [NodeID("Target")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)]',
+                     "[NumThreads(1, 1, 1)]", "void TargetNode(DispatchNodeInputRecord<Rec> input) "
+                     "{ Counts[0] = input.Get().material; }"),
+    "mesh": lines('[Shader("node")] [NodeID("Target")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)]',
+                  '[NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+                  "void TargetNode(DispatchNodeInputRecord<Rec> input, uint i : SV_GroupIndex, out vertices V verts[3],",
+                  "                out indices uint3 tris[1])",
+                  "{", "    SetMeshOutputCounts(3, 1);", "    verts[i].pos = float4(i, 0, 0, 1);",
+                  "    verts[i].color = input.Get().material;", "    if (i == 0) tris[0] = uint3(0, 1, 2);", "}"),
+}
+
+
+@pytest.mark.parametrize(("node_kind", "other"), [("compute", "compute"), ("compute", "pixel"), ("compute", "mesh"),
+                                                  ("mesh", "mesh"), ("mesh", "compute"), ("mesh", "pixel")])
+def test_a_node_keeps_its_name_beside_another_stage_of_that_name(tmp_path, node_kind, other) -> None:
+    """SPIR-V 2.16.1 (Universal Validation Rules): "... no two OpEntryPoint instructions with the same
+    Execution Model and the same Name string" - entry points of different execution models may share a
+    name. A node named 'Target' (NodeID) keeps that name, which its producer's PayloadNodeNameAMDX
+    targets; only a shader of the node's own execution model gives way, renamed with warning WG0646."""
+    source = lines(
+        "RWStructuredBuffer<uint> Counts : register(u0);",
+        "struct Rec { uint material; };",
+        "struct V { float4 pos : SV_Position; float3 color : COLOR0; };",
+        '[Shader("node")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]',
+        "void Produce([MaxRecords(1)] NodeOutput<Rec> Target)",
+        "{",
+        "    ThreadNodeOutputRecords<Rec> r = Target.GetThreadNodeOutputRecords(1);",
+        "    r.Get().material = 1;",
+        "    r.OutputComplete();",
+        "}") + NODE_NAMED_TARGET[node_kind] + NAMED_LIKE_A_NODE[other]
+    path = tmp_path / "lib.hlsl"
+    path.write_text(source)
+    result = driver.compile(driver.Options(input=str(path), emit="asm"))
+    assert result.ok, [d.message for d in result.diagnostics]
+    asm = result.outputs["asm"].decode()
+    found = [(m[2], m[1]) for m in re.finditer(r'OpEntryPoint (\w+) %\S+ "([^"]*)"', asm)]
+    node_model = "MeshEXT" if node_kind == "mesh" else "GLCompute"
+    other_model = {"compute": "GLCompute", "pixel": "Fragment", "mesh": "MeshEXT"}[other]
+    assert ("Target", node_model) in found                       # the node keeps its NodeID name
+    assert re.search(r'OpConstantStringAMDX "Target"', asm)      # which the producer targets
+    renamed = [d for d in result.diagnostics if d.code == "WG0646"]
+    if node_model == other_model:
+        assert (f"Target.{other}", other_model) in found
+        assert len(renamed) == 1 and f"'Target.{other}'" in renamed[0].message
+    else:
+        assert ("Target", other_model) in found and not renamed
+    assert not any(name == "TargetNode" for name, _ in found)

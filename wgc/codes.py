@@ -330,6 +330,10 @@ SPEC_CONSTANT_FIXED_BY_TARGET = _kind(
     "out and dispatches the graph by its default value: specialising the module does not change the attribute",
     "spec-constant-in-attribute")
 
+STAGE_ENTRY_POINT_RENAMED = _kind(
+    "WG0646", W, "a compute, mesh or amplification shader is named like a node of the same execution model in one "
+    "module: its entry point is renamed '<function>.<stage>' so that the node keeps the name its producers target",
+    "stage-entry-point-name")
 
 # WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------
 DISPATCH_INVALID = _kind("WG0800", E, "a dispatch description that is not valid JSON or breaks its schema")

@@ -5,7 +5,7 @@ module of its own (`--split-nodes`).
 Output: the nodes to compile (`select_nodes`, with error WG0603 when `-E` names none or several),
 the modules (`module_groups`), each module's entry point names (`entry_point_names`) and
 memory model (`needs_vulkan_memory_model`), and the warnings these choices call for
-(`composition_warnings`: WG0604, WG0605). The SPIR-V back end and the metadata model read these
+(`composition_warnings`: WG0604, WG0605, WG0646). The SPIR-V back end and the metadata model read these
 decisions; they do not make them.
 
 Invariants:
@@ -21,7 +21,10 @@ Invariants:
   hold two GLCompute entry points of one name (spirv-val: "Entry points cannot share the same name
   and ExecutionMode"): when two or more are in one module they are named by their keys (WG0604 for
   array members; WG0501 already says it for one NodeID). A module of one node is always named by
-  NodeID.
+  NodeID. Entry points of different execution models may share a name (a node `Draw` beside a
+  pixel shader `Draw`), so only one model's names clash; a compute, mesh or amplification shader
+  whose name is a node's in the same model (a compute shader `Draw` beside node `Draw`) gives way,
+  as `<function>.<stage>` (WG0646), since producers target the node by name.
 - A module uses the Vulkan memory model exactly when its own reachable code has a Barrier on node
   memory (OutputMemory semantics need it); nothing outside the module counts.
 """
@@ -76,19 +79,56 @@ def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, lis
     return [(n.key, [n]) for n in nodes] if split else [("", list(nodes))]
 
 
+STAGE_EXECUTION_MODELS = {"compute": "GLCompute", "mesh": "MeshEXT", "amplification": "TaskEXT",
+                          "pixel": "Fragment"}
+
+
+def execution_model(node: NodeInfo) -> str:
+    """The SPIR-V execution model of a node's (or another stage's) entry point."""
+    if node.stage == "node":
+        return "MeshEXT" if node.mesh is not None else "GLCompute"
+    return STAGE_EXECUTION_MODELS.get(node.stage, node.stage)
+
+
 def entry_point_names(nodes: Sequence[NodeInfo]) -> tuple[dict[str, str], list[list[NodeInfo]]]:
     """node key -> entry point name in the module holding `nodes`, and the groups of node-array
-    members named by their keys (each with two or more NodeIDs of one name, in source order)."""
-    by_name: dict[str, list[NodeInfo]] = {}
+    members named by their keys (each with two or more NodeIDs of one name, in source order).
+    Only entry points of one execution model clash (module docstring)."""
+    by_name: dict[tuple[str, str], list[NodeInfo]] = {}
     for node in nodes:
-        by_name.setdefault(node.id.name, []).append(node)
+        by_name.setdefault((execution_model(node), node.id.name), []).append(node)
     names = {n.key: n.id.name for n in nodes}
     clashes = [group for group in by_name.values() if len(group) > 1]
+    arrays = []
     for group in clashes:
-        for node in group:
-            names[node.key] = node.key
-    arrays = [group for group in clashes if len({n.id for n in group}) > 1]
+        graph_nodes = [n for n in group if n.stage == "node"]
+        others = [n for n in group if n.stage != "node"]
+        if len(graph_nodes) > 1:
+            for node in graph_nodes:
+                names[node.key] = node.key
+            if len({n.id for n in graph_nodes}) > 1:
+                arrays.append(graph_nodes)
+        taken = {names[n.key] for n in graph_nodes}
+        for node in others:      # producers target a node by name: another stage's entry point gives way
+            if names[node.key] in taken:
+                names[node.key] = f"{node.key}.{node.stage}"
+            taken.add(names[node.key])
     return names, arrays
+
+
+def renamed_stage_entries(nodes: Sequence[NodeInfo]) -> list[tuple[NodeInfo, NodeInfo, str]]:
+    """(entry point of another stage, the node it gives way to, its new name) for each compute,
+    mesh, amplification or pixel entry point whose function name is a node's name in the same
+    execution model (`entry_point_names`)."""
+    names, _ = entry_point_names(nodes)
+    renamed = []
+    for node in nodes:
+        if node.stage != "node" and names[node.key] != node.key:
+            model = execution_model(node)
+            other = next(n for n in nodes if n.stage == "node" and execution_model(n) == model
+                         and n.id.name == node.id.name)
+            renamed.append((node, other, names[node.key]))
+    return renamed
 
 
 def naming(clash: list[NodeInfo]) -> str:
@@ -136,6 +176,14 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "
                        if target == "amdx" else
                        "select each of them by its function name ('wgc inspect' shows the node of each), "
                        "or compile with --split-nodes (one module per node, entry points named by NodeID)",)))
+        for entry, node, name in renamed_stage_entries(group):
+            diagnostics.append(codes.STAGE_ENTRY_POINT_RENAMED(
+                entry.span, f"the {entry.stage} shader '{entry.key}' is the entry point '{name}': node "
+                f"'{node.key}' is named '{node.id.name}' ([NodeID]), and one module cannot hold two "
+                f"{execution_model(entry)} entry points of one name",
+                labels=[Label(node.span, f"the node '{node.id.name}' its producers target")],
+                notes=(f"create the {entry.stage} pipeline with the entry point name '{name}', rename the "
+                       "function, or compile with --split-nodes (one module per entry point)",)))
         if target == "amdx" and needs_vulkan_memory_model(group):
             for node in group:
                 if node.input is not None and node.input.globally_coherent:
