@@ -526,3 +526,51 @@ def test_a_broadcasting_loop_entry_with_a_barrier_and_an_empty_output(tmp_path, 
             expected[slot * 4 + iteration] = 2 * 4
     expected[60] = 3 * 4 * 2                  # one empty record per group per iteration
     assert native.resources["u0"]["uint32"] == expected
+
+
+SELF_FEEDING_LEVELS = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Step { uint slot; };
+uint Levels() { return GetRemainingRecursionLevels(); }
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+[NodeMaxLoopIterations(4)] [NodeMaxRecordsPerLoopIteration(1)]
+void Spin(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] NodeOutput<Step> Spin)
+{
+    uint at = s.Get().slot * 4 + GetCurrentLoopIterationIndex();
+    Out[at] = 100 + GetRemainingRecursionLevels();
+    Out[32 + at] = 100 + Levels();
+    Out[64 + at] = Spin.IsValid() ? 1 : 2;
+    if (Spin.IsValid()) {
+        ThreadNodeOutputRecords<Step> o = Spin.GetThreadNodeOutputRecords(1);
+        o.Get() = s.Get();
+        o.OutputComplete();
+    }
+}
+"""
+
+
+def test_a_self_feeding_loop_entry_is_not_recursive_in_either_form(tmp_path, vulkan_device):
+    """D3D12 work graphs spec, GetRemainingRecursionLevels(): "Returns 0 for a node that is not
+    recursive (no NodeMaxRecursionDepth)"; the loops proposal: "A loop entry node may not be a
+    recursive node. However, a loop entry node may output records back to itself, providing the same
+    effective behavior as a recursive node." So a self-feeding loop entry (whose iterations are
+    recursion levels of one stage in index space) reads 0 at every iteration, natively and in index
+    space, directly or in a helper. IsValid() of the feedback is true at iterations 0..N-2 and false
+    at N-1 (the proposal: "Exceeding this results in immediate loop termination": there is no
+    iteration N to feed)."""
+    path = tmp_path / "spin.hlsl"
+    path.write_text(SELF_FEEDING_LEVELS)
+    slots = [0, 2, 5]
+    native, staged = run_both(path, {"inputs": [{"entry": "Spin", "records": [{"slot": s} for s in slots]}],
+                                     "resources": {"u0": {"bytes": 96 * 4}}})
+    expected = [0] * 96
+    for slot in slots:
+        for i in range(4):                     # by hand: 4 iterations, GetRemainingRecursionLevels() = 0
+            expected[slot * 4 + i] = expected[32 + slot * 4 + i] = 100
+            expected[64 + slot * 4 + i] = 1 if i < 3 else 2
+    assert native.resources["u0"]["uint32"] == expected
+    assert staged.resources["u0"]["uint32"] == expected
+    amdx = driver.compile(driver.Options(input=str(path), proposals=LOOPS, emit="asm"))
+    assert amdx.ok, Renderer().render(amdx.diagnostics)
+    asm = amdx.outputs["asm"].decode()
+    assert "MaxNodeRecursionAMDX" in asm      # the loop is recursion levels in AMDX, the value still 0

@@ -1010,7 +1010,8 @@ def _builtin_load(fl: FunctionLowering, name: str) -> int:
 
 
 def _remaining_recursion_levels(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
-    return fl.ml.nodes.remaining_recursion_levels(fl)
+    unrolled = loop_stages.remaining_recursion_levels(fl)    # index space: 0 in a self-feeding loop entry
+    return unrolled if unrolled is not None else fl.ml.nodes.remaining_recursion_levels(fl)
 
 
 def _loop_iteration(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:

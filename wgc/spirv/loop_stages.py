@@ -4,7 +4,8 @@ Input: the `StagePlan` of the module's graph (`ModuleLowering.stages`; None when
 unrolled: the emulated target's native form, or a graph without loops), the node whose entry
 function is being lowered (`FunctionLowering.node`), and the target's two built-in values
 (`NodeOperations.shader_index`, `remaining_recursion_levels`).
-Output: the instructions of GetCurrentLoopIterationIndex(), the terminator guard at the start of a
+Output: the instructions of GetCurrentLoopIterationIndex(), GetRemainingRecursionLevels() of a
+self-feeding loop entry (0: not a recursive node), the terminator guard at the start of a
 loop entry, an output's node index into its target's stages, and IsValid() of a back edge.
 
 Invariants: the same code for both targets, so the AMDX modules and the emulated modules under
@@ -57,6 +58,16 @@ def iteration(fl: FunctionLowering) -> int | None:
         remaining = fl.ml.nodes.remaining_recursion_levels(fl)
         return fl.b.emit("OpISub", fl.types.id(t.UINT), fl.uint(stages.recursion_loop.iterations), remaining)
     return _dimension_iteration(fl, stages, len(stages.dimensions) - 1)
+
+
+def remaining_recursion_levels(fl: FunctionLowering) -> int | None:
+    """GetRemainingRecursionLevels() of a self-feeding loop entry in index space: 0, as for every
+    node that is not recursive (a loop entry may not be one: the loops proposal); its recursion
+    levels are the loop's iterations, not the program's. None elsewhere (the target's own value)."""
+    stages = node_stages(fl)
+    if stages is None or stages.recursion_loop is None:
+        return None
+    return fl.uint(0)
 
 
 def terminator_guard(fl: FunctionLowering, node: NodeInfo) -> None:

@@ -138,8 +138,8 @@ class ModuleLowering:
             else None
         """The loops' stages when they are unrolled in index space (`loop_stages.py`), else None."""
         self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
-        """Functions whose code calls GetCurrentLoopIterationIndex(): inlined into their node, whose
-        stages the iteration depends on."""
+        """Functions whose code calls GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels():
+        inlined into their node, whose stages the value depends on."""
 
     # ------------------------------------------------------------ module-wide helpers
 
@@ -1066,14 +1066,18 @@ class FunctionLowering:
 # ---------------------------------------------------------------- helpers
 
 
+_NODE_DEPENDENT_INTRINSICS = frozenset({"GetCurrentLoopIterationIndex", "GetRemainingRecursionLevels"})
+
+
 def _reading_loop_iteration(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
-    """The helper functions (not node functions) whose own code calls GetCurrentLoopIterationIndex(),
-    and those that call them."""
+    """The helper functions (not node functions) whose own code calls GetCurrentLoopIterationIndex()
+    or GetRemainingRecursionLevels() (both depend on the node: `loop_stages.iteration`,
+    `loop_stages.remaining_recursion_levels`), and those that call them."""
     reading: set[ir.Function] = set()
     for node in nodes:
         functions = reachable_functions(node.function)
         direct = {f for f in functions if any(isinstance(item, ir.IntrinsicCall)
-                                              and item.name == "GetCurrentLoopIterationIndex"
+                                              and item.name in _NODE_DEPENDENT_INTRINSICS
                                               for item in walk_body(f))}
         changed = True
         while changed:
