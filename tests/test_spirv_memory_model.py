@@ -240,3 +240,81 @@ def test_coherent_accesses_match_spirv_opts_upgrade_of_the_glsl450_module(tmp_pa
         "OpStore MakePointerAvailable|NonPrivatePointer 5",
     ]
     assert _coherent_accesses(together.asm) == expected
+
+
+AMPLIFY_BESIDE_A_NODE_BARRIER = """
+struct Payload { uint meshlets[32]; uint count; };
+groupshared Payload s_payload;
+[Shader("amplification")] [NumThreads(32, 1, 1)]
+void Cull(uint gtid : SV_GroupThreadID, uint gid : SV_GroupID)
+{
+    s_payload.meshlets[gtid] = gid * 32 + gtid;
+    if (gtid == 0) s_payload.count = 0;
+    GroupMemoryBarrierWithGroupSync();
+    if (gtid == 31) s_payload.count = s_payload.meshlets[0] + 1;
+    DispatchMesh(1, 1, 1, s_payload);
+}
+struct V { float4 pos : SV_Position; };
+[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]
+void Draw(uint i : SV_GroupIndex, in payload Payload p, out vertices V verts[3], out indices uint3 tris[1])
+{
+    SetMeshOutputCounts(3, 1);
+    verts[i].pos = float4(p.meshlets[i], p.count, 0, 1);
+    if (i == 0) tris[0] = uint3(0, 1, 2);
+}
+struct Rec { uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(2, 1, 1)]
+void Node([MaxRecords(1)] [AllowSparseNodes] NodeOutput<Rec> Out)
+{
+    GroupNodeOutputRecords<Rec> r = Out.GetGroupNodeOutputRecords(1);
+    r.Get().v = 1;
+    Barrier(r, GROUP_SCOPE | GROUP_SYNC);
+    r.OutputComplete();
+}
+"""
+
+
+def _function(asm: str, name: str) -> list[str]:
+    """The instructions of entry function `name`."""
+    lines = [" ".join(line.split()) for line in asm.splitlines()]
+    start = lines.index(f"%{name} = OpFunction %void None %3") if f"%{name} = OpFunction %void None %3" in lines \
+        else next(i for i, line in enumerate(lines) if line.startswith(f"%{name} = OpFunction "))
+    end = lines.index("OpFunctionEnd", start)
+    return lines[start:end]
+
+
+def test_an_amplification_shaders_barrier_orders_its_payload_in_any_module(tmp_path):
+    """SPIR-V spec, Memory Operands: "NonPrivatePointer: The memory access obeys inter-thread
+    ordering, as specified by the client API." Under the Vulkan memory model an access without it is
+    private, and spirv-val refuses it on TaskPayloadWorkgroupEXT pointers ("NonPrivatePointerKHR
+    requires a pointer in Uniform, Workgroup, CrossWorkgroup, Generic, Image or StorageBuffer storage
+    classes"). So the payload of an amplification shader in a module that a node-memory barrier puts
+    under the Vulkan model is Workgroup memory, accessed NonPrivatePointer and ordered by barriers
+    with WorkgroupMemory|MakeAvailable|MakeVisible, and the first invocation copies it to the
+    TaskPayloadWorkgroupEXT variable after the DispatchMesh barrier; alone (GLSL450) it is the task
+    payload itself, which WorkgroupMemory barriers order. Both modules pass spirv-val (compile_hlsl)."""
+    alone = compile_hlsl(AMPLIFY_BESIDE_A_NODE_BARRIER, tmp_path, entry="Cull")
+    whole = compile_hlsl(AMPLIFY_BESIDE_A_NODE_BARRIER, tmp_path)
+    assert "OpMemoryModel Logical GLSL450" in alone.asm
+    assert "%s_payload = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT" in alone.asm
+    assert [line for line in _function(alone.asm, "Cull") if "OpControlBarrier" in line] == [
+        f"OpControlBarrier %uint_2 %uint_2 %uint_{ACQREL | WORKGROUP}"] * 2
+    assert "OpMemoryModel Logical Vulkan" in whole.asm
+    assert "%s_payload = OpVariable %_ptr_Workgroup_Payload Workgroup" in whole.asm
+    body = _function(whole.asm, "Cull")
+    payload_ptrs = {line.split(" = ")[0] for line in body if "OpAccessChain %_ptr_Workgroup_uint %s_payload" in line}
+    touching = [line for line in body if any(f" {p} " in f" {line} " for p in payload_ptrs | {"%s_payload"})
+                and ("OpLoad" in line or "OpStore" in line)]
+    assert touching and all(line.endswith("NonPrivatePointer") for line in touching), touching
+    barriers = [line for line in body if "OpControlBarrier" in line]
+    assert barriers == [f"OpControlBarrier %uint_2 %uint_2 %uint_{ACQREL | WORKGROUP | AVAILABLE | VISIBLE}"] * 2
+    # the copy to the task payload: after the last barrier, by invocation 0, then the emit
+    copy_at = next(i for i, line in enumerate(body) if line.startswith("OpStore %s_payload_payload "))
+    assert body.index(barriers[-1]) < copy_at
+    assert any("%gl_LocalInvocationIndex" in line for line in body[body.index(barriers[-1]):copy_at])
+    assert body[copy_at - 1].endswith(" = OpLoad %Payload %s_payload NonPrivatePointer")
+    assert any(line.startswith("OpEmitMeshTasksEXT ") and line.endswith(" %s_payload_payload") for line in body)
+    assert len(touching) == 5           # 2 stores before the barrier, a load and a store after, the copy's load
+    # the mesh shader reads the task payload as before, and the node keeps its barrier
+    assert "%p = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT" in whole.asm
+    assert any("OpControlBarrier" in line for line in _function(whole.asm, "Node"))

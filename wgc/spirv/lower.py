@@ -132,6 +132,9 @@ class ModuleLowering:
         """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
         self.task_payloads = task_payloads(node_infos)
         """Groupshared variables an amplification shader dispatches its mesh shaders with."""
+        self.task_payload_copies: dict[ir.Variable, int] = {}
+        """Under the Vulkan memory model: the TaskPayloadWorkgroupEXT variable each task payload
+        (then a Workgroup variable) is copied to at DispatchMesh (`stageio.dispatch_mesh`)."""
         self.dynamic_statics: list[ir.Variable] = []
         """Statics whose initialiser is not a constant: each entry point using one runs it."""
         self.stages = plan_stages(graph) if options.index_space_loops and graph is not None and graph.loops \
@@ -274,9 +277,18 @@ class ModuleLowering:
             return Place(var, variable.type, "Private")
         if variable.storage is ir.Storage.GROUPSHARED:
             type_id = self.types.id(variable.type)
-            storage = "TaskPayloadWorkgroupEXT" if variable in self.task_payloads else "Workgroup"
+            # a task payload is TaskPayloadWorkgroupEXT memory, except under the Vulkan memory model:
+            # there its accesses could not be NonPrivatePointer (spirv-val), so they would be private
+            # and no barrier would order them between invocations; it stays Workgroup memory and is
+            # copied to the task payload at DispatchMesh (`stageio.dispatch_mesh`)
+            payload = variable in self.task_payloads
+            storage = "TaskPayloadWorkgroupEXT" if payload and not self.vulkan_memory_model else "Workgroup"
             var = self.b.variable(self.b.type_pointer(storage, type_id), storage)
             self.b.name(var, variable.name)
+            if payload and self.vulkan_memory_model:
+                copy = self.b.variable(self.b.type_pointer("TaskPayloadWorkgroupEXT", type_id), "TaskPayloadWorkgroupEXT")
+                self.b.name(copy, f"{variable.name}.payload")
+                self.task_payload_copies[variable] = copy
             return Place(var, variable.type, storage)
         if variable.storage is ir.Storage.UNIFORM:
             return resources.declare_block(self, variable)

@@ -24,7 +24,10 @@ shader's result) are bound to; the stage's entry point and execution modes; OpSe
 - Compute: GLCompute with LocalSize; thread-group system values as the nodes'.
 - Amplification: TaskEXT with LocalSize; the groupshared variable given to DispatchMesh is a
   TaskPayloadWorkgroupEXT variable (`task_payloads`), DispatchMesh is a group barrier (as DXC) and
-  OpEmitMeshTasksEXT.
+  OpEmitMeshTasksEXT. Under the Vulkan memory model the payload stays Workgroup memory (task-payload
+  accesses cannot be NonPrivatePointer there, so barriers would not order them) and the first
+  invocation copies it to its TaskPayloadWorkgroupEXT twin before OpEmitMeshTasksEXT
+  (`ModuleLowering.task_payload_copies`).
 
 Invariants: every variable made here is given to the caller, which lists it in the entry point's
 interface; nothing is re-checked (sema guarantees the parameters' shapes).
@@ -232,13 +235,35 @@ def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     is an unreachable block of its own)."""
     counts = [fl.convert(fl.value(a), a.type, t.UINT) for a in call.args[:3]]
     payload = fl.place(call.args[3])
-    assert isinstance(payload, Place) and payload.storage == "TaskPayloadWorkgroupEXT", \
+    variable = task_payload(call)
+    copy = fl.ml.task_payload_copies.get(variable) if variable is not None else None
+    assert isinstance(payload, Place) and (payload.storage == "TaskPayloadWorkgroupEXT" or copy is not None), \
         "sema.target: the payload is a groupshared variable (WG0644), declared as the task payload"
     # the group's payload writes are made visible first, as DXC does (GroupMemoryBarrierWithGroupSync)
     fl.b.emit("OpControlBarrier", fl.ml.scope("Workgroup"), fl.ml.scope("Workgroup"),
               fl.ml.barrier_semantics("WorkgroupMemory"))
-    fl.b.emit("OpEmitMeshTasksEXT", *counts, fl.pointer(payload))
-    fl.b.label()
+    if copy is None:
+        fl.b.emit("OpEmitMeshTasksEXT", *counts, fl.pointer(payload))
+        fl.b.label()
+        return
+    # Vulkan memory model: the payload was Workgroup memory (non-private, ordered by the barrier);
+    # the first invocation copies it to the task payload, which the mesh shaders read
+    b, uint = fl.b, fl.types.id(t.UINT)
+    index = fl.ml.builtin("LocalInvocationIndex", t.UINT)
+    fl.use_global(index)
+    fl.use_global(copy)
+    first = b.emit("OpIEqual", b.type_bool(), b.emit("OpLoad", uint, index), fl.uint(0))
+    then, merge = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", merge, "None")
+    b.emit("OpBranchConditional", first, then, merge)
+    fl.new_block(then)
+    type_id = fl.types.id(payload.type)
+    value = b.emit("OpLoad", type_id, fl.pointer(payload), *fl.ml.memory_access(payload, store=False))
+    b.emit("OpStore", copy, value)
+    b.emit("OpBranch", merge)
+    fl.new_block(merge)
+    b.emit("OpEmitMeshTasksEXT", *counts, copy)
+    b.label()
 
 
 def set_mesh_output_counts(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
