@@ -552,3 +552,98 @@ def test_a_node_keeps_its_name_beside_another_stage_of_that_name(tmp_path, node_
     else:
         assert ("Target", other_model) in found and not renamed
     assert not any(name == "TargetNode" for name, _ in found)
+
+
+MESH_TO_PIXEL = lines(
+    "struct V { float4 pos : SV_Position; float2 uv : TEXCOORD; nointerpolation float3 n : NORMAL;",
+    "           noperspective float fog : FOG; centroid float3 c : COLOR1; sample float s : SAMPLEV;",
+    "           uint tag : TAG; bool lit : LIT; bool2 mask : MASK; };",
+    "struct P { uint material : Material; bool edge : EDGE; float4 tint : TINT; bool culled : SV_CullPrimitive; };",
+    '[Shader("mesh")] [NumThreads(3, 1, 1)] [OutputTopology("triangle")]',
+    "void Draw(uint i : SV_GroupIndex, out vertices V verts[3], out primitives P prims[1], out indices uint3 tris[1])",
+    "{",
+    "    SetMeshOutputCounts(3, 1);",
+    "    verts[i].pos = float4(i, 0, 0, 1); verts[i].uv = float2(i, 1); verts[i].n = 1; verts[i].fog = 2;",
+    "    verts[i].c = 3; verts[i].s = 4; verts[i].tag = i; verts[i].lit = i == 1;",
+    "    verts[i].mask = bool2(i == 0, i != 2);",
+    "    if (i == 0) {",
+    "        tris[0] = uint3(0, 1, 2);",
+    "        prims[0].material = 7; prims[0].edge = true; prims[0].tint = 1; prims[0].culled = false;",
+    "    }",
+    "}",
+    "struct PSIn { float4 pos : SV_Position; float2 uv : TEXCOORD0; nointerpolation float3 n : NORMAL;",
+    "              noperspective float fog : FOG; centroid float3 c : COLOR1; sample float s : SAMPLEV;",
+    "              uint tag : TAG; bool lit : LIT; bool2 mask : MASK;",
+    "              uint material : MATERIAL; bool edge : EDGE; float4 tint : TINT; };",
+    '[Shader("pixel")]',
+    "float4 Shade(PSIn input, bool front : SV_IsFrontFace) : SV_Target0",
+    "{",
+    "    if (input.mask.y) input.lit = !input.lit;",
+    "    return float4(input.uv + input.n.xy * input.fog, input.lit ? input.s : input.c.x,",
+    "                  (input.edge && front ? 1 : 0) + input.tag + input.material + input.tint.x);",
+    "}",
+    '[Shader("pixel")]',
+    "bool Flag(PSIn input) : SV_Target0 { return input.lit && input.mask.x && input.edge; }",
+)
+
+
+def _decorations(asm: str) -> dict[str, set[str]]:
+    """Variable name -> its decorations (without Location/BuiltIn operands)."""
+    found: dict[str, set[str]] = {}
+    for m in re.finditer(r"^\s*OpDecorate %(\S+) (\w+)", asm, re.M):
+        found.setdefault(m[1], set()).add(m[2])
+    return found
+
+
+def _variable_types(asm: str) -> dict[str, str]:
+    return {m[1]: m[2] for m in re.finditer(r"^\s*%(\S+) = OpVariable %(\S+) (?:Input|Output)$", asm, re.M)}
+
+
+def test_bool_stage_values_are_uint_variables_converted_at_the_boundary(tmp_path) -> None:
+    """Vulkan, VUID-StandaloneSpirv-Input-07290: "If OpTypeBool is stored in conjunction with
+    OpVariable using Input or Output Storage Classes it requires a BuiltIn decoration" - so `bool` stage values that are no built-in (pixel inputs and
+    outputs, mesh vertex and primitive values, vectors too) are uint variables, as DXC stores them
+    (DeclResultIdMapper::isBooleanStageIOVar: "Boolean stage I/O variables must be represented as
+    unsigned integers"), converted on load (!= 0) and store (select 1/0); the bool built-ins
+    FrontFacing and CullPrimitiveEXT stay bool. Every module passes spirv-val (compile_hlsl)."""
+    c = compile_hlsl(MESH_TO_PIXEL, tmp_path)
+    types = _variable_types(c.asm)
+    assert types["out_var_LIT"] == "_ptr_Output__arr_uint_uint_3"
+    assert types["out_var_MASK"] == "_ptr_Output__arr_v2uint_uint_3"
+    assert types["out_var_EDGE"] == "_ptr_Output__arr_uint_uint_1"
+    assert types["in_var_LIT"] == "_ptr_Input_uint" and types["in_var_MASK"] == "_ptr_Input_v2uint"
+    assert types["in_var_EDGE"] == "_ptr_Input_uint"
+    assert types["gl_FrontFacing"] == "_ptr_Input_bool"
+    assert types["gl_CullPrimitiveEXT"] == "_ptr_Output__arr_bool_uint_1"
+    assert any(v.startswith("_ptr_Output_uint") for k, v in types.items() if k.startswith("out_var_SV_Target0"))
+    assert not any("bool" in v for k, v in types.items() if k.startswith(("in_var_", "out_var_")))
+    assert c.count("OpINotEqual") >= 3 and c.count("OpSelect") >= 3
+    alone = compile_hlsl(MESH_TO_PIXEL, tmp_path, entry="Flag")     # a bool SV_Target alone
+    assert "_ptr_Output_uint" in alone.asm
+
+
+def test_mesh_outputs_and_pixel_inputs_carry_equal_interpolation_and_per_primitive(tmp_path) -> None:
+    """SPV_EXT_mesh_shader, PerPrimitiveEXT: a fragment input is per-primitive when the mesh output
+    feeding it is (a pixel input of a semantic the file's mesh shaders output as `primitives`, matched
+    as DXC matches semantics: case-insensitive, TEXCOORD = TEXCOORD0), else its value is undefined;
+    and the interpolation decorations of an output and its input are equal, DXC's choice for both
+    (DeclResultIdMapper::decorateInterpolationMode on PS inputs and MS outputs: an integer or bool
+    user value is Flat, a float one carries its centroid / nointerpolation / noperspective / sample)."""
+    c = compile_hlsl(MESH_TO_PIXEL, tmp_path)
+    found = _decorations(c.asm)
+    expected = {"UV": set(), "NORMAL": {"Flat"}, "FOG": {"NoPerspective"}, "COLOR1": {"Centroid"},
+                "SAMPLEV": {"Sample"}, "TAG": {"Flat"}, "LIT": {"Flat"}, "MASK": {"Flat"},
+                "MATERIAL": {"Flat", "PerPrimitiveEXT"}, "EDGE": {"Flat", "PerPrimitiveEXT"},
+                "TINT": {"PerPrimitiveEXT"}}
+    spelled = {"UV": ("TEXCOORD", "TEXCOORD0"), "MATERIAL": ("Material", "MATERIAL")}
+    for semantic, decorations in expected.items():
+        out_name, in_name = spelled.get(semantic, (semantic, semantic))
+        outputs = found[f"out_var_{out_name}"] - {"Location"}
+        inputs = found[f"in_var_{in_name}"] - {"Location"}
+        assert outputs == decorations, (semantic, outputs)
+        assert inputs == decorations, (semantic, inputs)
+    # the pixel shader alone (-E): its inputs still follow the file's mesh shader
+    alone = _decorations(compile_hlsl(MESH_TO_PIXEL, tmp_path, entry="Shade").asm)
+    assert alone["in_var_EDGE"] - {"Location"} == {"Flat", "PerPrimitiveEXT"}
+    assert alone["in_var_TINT"] - {"Location"} == {"PerPrimitiveEXT"}
+    assert alone["in_var_LIT"] - {"Location"} == {"Flat"}

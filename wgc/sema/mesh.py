@@ -65,6 +65,29 @@ def mesh_qualifier(param: ir.Variable) -> str | None:
     return next((m for m in (*MESH_QUALIFIERS, "payload") if m in param.modifiers), None)
 
 
+def semantic_key(semantic: str) -> str:
+    """A user semantic as stages match it: case-insensitive, a missing index is 0 (TEXCOORD is TEXCOORD0)."""
+    lowered = semantic.lower()
+    return lowered if lowered[-1:].isdigit() else lowered + "0"
+
+
+def per_primitive_semantics(entries: list) -> frozenset[str]:  # type: ignore[type-arg]
+    """The `semantic_key`s of the user values that the mesh entry points among `entries` (mesh
+    shaders, mesh nodes) output per primitive (`out primitives`): a pixel input of one of these
+    semantics is fed per primitive, so it is PerPrimitiveEXT (SPV_EXT_mesh_shader)."""
+    found = set()
+    for entry in entries:
+        if entry.mesh is None:
+            continue
+        for param in entry.function.params:
+            if mesh_qualifier(param) != "primitives" or not isinstance(param.type, t.ArrayType):
+                continue
+            for value in flatten(param.type.element, param.semantic, "primitives"):
+                if value.builtin is None and value.semantic:
+                    found.add(semantic_key(value.semantic))
+    return frozenset(found)
+
+
 def set_mesh_output_counts_calls(function: ir.Function) -> list[ir.IntrinsicCall]:
     """The SetMeshOutputCounts calls in the code `function` reaches, in source order."""
     return [e for f in reachable_functions(function) for e in nodes_of(f, ir.IntrinsicCall)

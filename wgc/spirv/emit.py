@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from wgc import ir
 from wgc.cached_dataclass import dataclass, field
+from wgc.sema.mesh import per_primitive_semantics
 from wgc.sema.modules import module_groups
 
 from .lower import LowerOptions
@@ -64,7 +65,9 @@ def emit_spirv(analysis, options: EmitOptions, nodes=None) -> Emitted:  # type: 
     assert nodes, "sema.modules.select_nodes reports WG0603 when there is no node to compile"
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
-                                 plain_atomics=options.plain_atomics, index_space_loops=options.index_space_loops)
+                                 plain_atomics=options.plain_atomics, index_space_loops=options.index_space_loops,
+                                 per_primitive_semantics=per_primitive_semantics(
+                                     [*analysis.nodes, *analysis.stage_entries]))
     for key, group in module_groups(nodes, options.split_nodes):
         words = lower_module(analysis.module, group, graph, lower_options)
         if options.optimize:

@@ -66,12 +66,12 @@ from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
 from .places import (MEMORY, NULL_HANDLE, ImagePlace, InputHandle, NullHandle, OutputHandle, Place, RecordsHandle,
-                     ResourceHandle, SplitPlace, SwizzlePlace, fresh_ray_query, is_object)
+                     ResourceHandle, SplitPlace, SwizzlePlace, fresh_ray_query, is_object, stage_uint_type)
 
 Location = Place | SwizzlePlace | ImagePlace | SplitPlace
 """Memory an l-value denotes: a place, components of a vector in memory, or a texel."""
 from .types import TypeLowering, dispatch_grid_vector
-from .stageio import StageIO, mesh_counts, task_payloads
+from .stageio import StageIO, mesh_counts, stage_bool, task_payloads
 
 if TYPE_CHECKING:
     from .node_ops import NodeOperations
@@ -95,6 +95,10 @@ class LowerOptions:
     index_space_loops: bool = True
     """Work Graph Loops unrolled in index space (`loop_stages.py`); False: the emulated target's
     native form (the runtime passes each dispatch's iteration)."""
+    per_primitive_semantics: frozenset[str] = frozenset()
+    """The user semantics the file's mesh entry points output per primitive (`sema.mesh.
+    per_primitive_semantics`): pixel inputs of these semantics are PerPrimitiveEXT, in whatever
+    module the pixel shader is (`--split-nodes`, `-E`)."""
 
 
 # ---------------------------------------------------------------- the module
@@ -536,7 +540,7 @@ class FunctionLowering:
         """The pointer of a place (emitting its access chain)."""
         if isinstance(place.pointer, int) and not place.indices:
             return place.pointer
-        pointee = self.types.id(place.type, place.layout)
+        pointee = self._memory_type_id(place)
         pointer_type = self.b.type_pointer(place.storage, pointee)
         chain = self.b.emit("OpAccessChain", pointer_type, place.pointer, *place.indices)
         return resources.decorate_non_uniform_place(self, chain, place)  # an element of an array of buffers
@@ -550,8 +554,10 @@ class FunctionLowering:
         if isinstance(place, SwizzlePlace):
             vector = self.load(place.vector)
             return self.swizzle(vector, place.vector.type, place.components, place.type)
-        memory_type = self.types.id(place.type, place.layout)
+        memory_type = self._memory_type_id(place)
         value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
+        if place.stage_bool:
+            return stage_bool(self, value, place.type, to_bool=True)
         if place.as_array is not None:
             return self._grid_as_array(value, place.type, place.as_array)
         return self.representation(value, place.type, place.layout, None)
@@ -582,11 +588,17 @@ class FunctionLowering:
                 new = self.b.emit("OpVectorShuffle", self.types.id(vector_type), old, value, *lanes)
             self.store(place.vector, new)
             return
-        if place.as_array is not None:
+        if place.stage_bool:
+            value = stage_bool(self, value, place.type, to_bool=False)
+        elif place.as_array is not None:
             value = self._grid_as_vector(value, place.as_array, place.type)
         else:
             value = self.representation(value, place.type, None, place.layout)
         self.b.emit("OpStore", self.pointer(place), value, *self.ml.memory_access(place, store=True))
+
+    def _memory_type_id(self, place: Place) -> int:
+        """The type id of what `place` points at (a bool stage variable holds uint)."""
+        return self.types.id(stage_uint_type(place.type)) if place.stage_bool else self.types.id(place.type, place.layout)
 
     def _grid_as_array(self, vector: int, vector_type: t.Type, array: t.ArrayType) -> int:
         """An SV_DispatchGrid vector (or scalar) loaded from memory as the array value sema typed."""

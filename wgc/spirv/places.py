@@ -38,6 +38,25 @@ class Place:
     as_array: t.ArrayType | None = None
     """An SV_DispatchGrid array stored as a vector (`types.dispatch_grid_vector`): `type` is the
     vector, values are this array type."""
+    stage_bool: bool = False
+    """A `bool` stage input or output (not a built-in): `type` is the bool type the code sees, the
+    variable holds `uint` of the same shape (`stage_uint_type`), converted at every load and store,
+    as DXC stores them (SPIR-V has no bool Input/Output variables)."""
+
+
+def stage_uint_type(type_: t.Type) -> t.Type:
+    """The `uint` type of the same shape as a bool scalar, vector or array of them."""
+    if isinstance(type_, t.ArrayType):
+        return t.array(stage_uint_type(type_.element), type_.length)
+    return t.with_element(type_, t.UINT)
+
+
+def is_bool_value(type_: t.Type) -> bool:
+    """A bool scalar or vector, or an array of them."""
+    while isinstance(type_, t.ArrayType):
+        type_ = type_.element
+    scalar = t.element_scalar(type_)
+    return scalar is not None and scalar.kind is t.ScalarKind.BOOL and not isinstance(type_, t.MatrixType)
 
 
 @dataclass(frozen=True)

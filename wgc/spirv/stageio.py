@@ -16,6 +16,9 @@ shader's result) are bound to; the stage's entry point and execution modes; OpSe
   vertex or primitive struct is split into one array per field (`places.SplitPlace`), each a
   built-in (Position, PrimitiveId, CullPrimitiveEXT, Layer, ViewportIndex) or a Location; every
   per-primitive variable is PerPrimitiveEXT; `in payload` is a TaskPayloadWorkgroupEXT variable.
+- `bool` stage values that are no built-in (pixel inputs and outputs, mesh vertex and primitive
+  values; vectors and arrays too) are `uint` variables of the same shape, converted at every load
+  and store (`Place.stage_bool`), as DXC stores them: SPIR-V has no bool Input/Output variables.
 - Pixel: inputs are copied into locals on entry (HLSL may write its parameters); FragCoord,
   FrontFacing, PrimitiveId, SampleId or a Location (declaration order) each; `nointerpolation`
   and integer values are Flat, `noperspective` NoPerspective, `centroid` Centroid, `sample`
@@ -39,11 +42,11 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
+from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, semantic_key, task_payload
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stageio import FLAT_BUILTINS, StageVariable, assign_locations, flatten
 
-from .places import Place, SplitPlace
+from .places import Place, SplitPlace, is_bool_value, stage_uint_type
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
@@ -77,7 +80,8 @@ def declare_mesh_outputs(ml: ModuleLowering, node: NodeInfo
     mesh = node.mesh
     assert mesh is not None and mesh.topology is not None
     params = [p for p in node.function.params if mesh_qualifier(p) in ("vertices", "primitives")]
-    groups = assign_locations([flatten(_element(p), p.semantic, mesh_qualifier(p) or "") for p in params])
+    groups = assign_locations([flatten(_element(p), p.semantic, mesh_qualifier(p) or "",
+                                       interpolation=p.modifiers & _INTERPOLATION) for p in params])
     places: dict[ir.Variable, Place | SplitPlace] = {}
     variables: list[int] = []
     vertices, primitives = ml.mesh_counts
@@ -86,7 +90,7 @@ def declare_mesh_outputs(ml: ModuleLowering, node: NodeInfo
         length = primitives if per_primitive else vertices
         made = {v.path: _variable(ml, v, length, per_primitive) for v in group}
         variables.extend(made.values())
-        places[param] = _split(ml, param.type, (), made, length)
+        places[param] = _split(ml, param.type, (), made, length, booleans=_booleans(group))
     indices = mesh.indices
     if indices is not None:
         builtin = INDEX_BUILTINS[mesh.topology]
@@ -163,7 +167,7 @@ def _pixel_io(ml: ModuleLowering, entry: NodeInfo, io: StageIO) -> None:
     for param, group in zip(inputs, groups):
         made = {v.path: _io_variable(ml, v, "Input") for v in group}
         io.variables.extend(made.values())
-        io.inputs[param] = _split(ml, param.type, (), made, None, "Input")
+        io.inputs[param] = _split(ml, param.type, (), made, None, "Input", _booleans(group))
     for param in function.params:
         if param.direction is not ir.Direction.IN:
             io.places[param] = _pixel_output(ml, param.type, param.semantic, io)
@@ -179,12 +183,14 @@ def _pixel_output(ml: ModuleLowering, type_: t.Type, semantic: str | None, io: S
     made = {v.path: _io_variable(ml, v, "Output") for v in variables}
     io.variables.extend(made.values())
     io.depth = io.depth or any(v.builtin == "FragDepth" for v in variables)
-    return _split(ml, type_, (), made, None, "Output")
+    return _split(ml, type_, (), made, None, "Output", _booleans(variables))
 
 
 def _placed_variable(ml: ModuleLowering, variable: StageVariable, type_: t.Type, storage: str) -> int:
     """A `storage` variable of `type_` for a stage variable: decorated with its built-in (named
     `gl_X`) or its location (named `in_var_S`/`out_var_S` after its semantic, as dxc names them)."""
+    if variable.builtin is None and is_bool_value(type_):
+        type_ = stage_uint_type(type_)                 # SPIR-V has no bool Input/Output: uint, as DXC
     var = ml.b.variable(ml.b.type_pointer(storage, ml.types.id(type_)), storage)
     if variable.builtin is not None:
         ml.b.decorate(var, "BuiltIn", variable.builtin)
@@ -201,16 +207,13 @@ def _io_variable(ml: ModuleLowering, variable: StageVariable, storage: str) -> i
     if storage == "Input":
         if variable.builtin in FRAGMENT_INPUT_CAPABILITIES:
             ml.b.capability(FRAGMENT_INPUT_CAPABILITIES[variable.builtin])
-        scalar = t.element_scalar(variable.type)
-        integer = scalar is not None and not scalar.is_float
-        if variable.builtin in FLAT_BUILTINS or variable.builtin is None and integer:
+        if variable.builtin in FLAT_BUILTINS:
             ml.b.decorate(var, "Flat")
-        for modifier in sorted(variable.interpolation):
-            decoration = INTERPOLATION_DECORATIONS.get(modifier)
-            if decoration is not None and variable.builtin is None and not (decoration == "Flat" and integer):
-                if decoration == "Sample":
-                    ml.b.capability("SampleRateShading")
-                ml.b.decorate(var, decoration)
+        _interpolate(ml, var, variable)
+        if variable.builtin is None and variable.semantic and \
+                semantic_key(variable.semantic) in ml.options.per_primitive_semantics:
+            setup_mesh(ml)                     # fed per primitive by a mesh shader of the file
+            ml.b.decorate(var, "PerPrimitiveEXT")
     return var
 
 
@@ -266,6 +269,20 @@ def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     b.label()
 
 
+def stage_bool(fl: FunctionLowering, value: int, type_: t.Type, *, to_bool: bool) -> int:
+    """A bool stage value from its uint storage (`to_bool`) or back (`Place.stage_bool`), element
+    by element for arrays."""
+    if isinstance(type_, t.ArrayType):
+        assert type_.length is not None
+        source = stage_uint_type(type_.element) if to_bool else type_.element
+        parts = [stage_bool(fl, fl.b.emit("OpCompositeExtract", fl.types.id(source), value, i), type_.element,
+                            to_bool=to_bool) for i in range(type_.length)]
+        result = type_ if to_bool else stage_uint_type(type_)
+        return fl.b.emit("OpCompositeConstruct", fl.types.id(result), *parts)
+    uint = stage_uint_type(type_)
+    return fl.convert(value, uint, type_) if to_bool else fl.convert(value, type_, uint)
+
+
 def set_mesh_output_counts(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     vertices, primitives = (fl.convert(fl.value(a), a.type, t.UINT) for a in call.args)
     fl.b.emit("OpSetMeshOutputsEXT", vertices, primitives)
@@ -280,20 +297,48 @@ def _variable(ml: ModuleLowering, variable: StageVariable, length: int, per_prim
     var = _placed_variable(ml, variable, t.array(variable.type, length), "Output")
     if per_primitive:
         ml.b.decorate(var, "PerPrimitiveEXT")
+    _interpolate(ml, var, variable)
     return var
 
 
+def interpolation(variable: StageVariable) -> list[str]:
+    """The interpolation decorations of a mesh output or pixel input, equal on both sides of the
+    interface (as DXC decides for both: a user value of integer or bool type is Flat; a float
+    one carries its `nointerpolation`/`noperspective`/`centroid`/`sample`; built-ins none)."""
+    if variable.builtin is not None:
+        return []
+    scalar = t.element_scalar(variable.type if not isinstance(variable.type, t.ArrayType)
+                              else t.innermost_element(variable.type))
+    if scalar is not None and not scalar.is_float:
+        return ["Flat"]
+    return [INTERPOLATION_DECORATIONS[m] for m in sorted(variable.interpolation) if m in INTERPOLATION_DECORATIONS]
+
+
+def _interpolate(ml: ModuleLowering, var: int, variable: StageVariable) -> None:
+    for decoration in interpolation(variable):
+        if decoration == "Sample":
+            ml.b.capability("SampleRateShading")
+        ml.b.decorate(var, decoration)
+
+
+def _booleans(variables: list[StageVariable]) -> frozenset[tuple[int, ...]]:
+    """The paths of the bool values among `variables` that are no built-in: stored as uint."""
+    return frozenset(v.path for v in variables if v.builtin is None and is_bool_value(v.type))
+
+
 def _split(ml: ModuleLowering, type_: t.Type, path: tuple[int, ...], made: dict[tuple[int, ...], int],
-           length: int | None, storage: str = "Output") -> Place | SplitPlace:
+           length: int | None, storage: str = "Output",
+           booleans: frozenset[tuple[int, ...]] = frozenset()) -> Place | SplitPlace:
     """The place of the value at `path` (of every element when `type_` is an array of `length`,
-    the per-vertex or per-primitive arrays of a mesh shader)."""
+    the per-vertex or per-primitive arrays of a mesh shader); the values at `booleans` are bool
+    values held as uint (`Place.stage_bool`)."""
     if path in made:
         if length is not None and isinstance(type_, t.ArrayType):
             type_ = t.array(type_.element, length)      # the variable's length (`mesh_counts`)
-        return Place(made[path], type_, storage)
+        return Place(made[path], type_, storage, stage_bool=path in booleans)
     struct = type_.element if length is not None and isinstance(type_, t.ArrayType) else type_
     assert isinstance(struct, t.StructType)
     fields = tuple(_split(ml, t.array(f.type, length) if length is not None else f.type, path + (i,), made, length,
-                          storage)
+                          storage, booleans)
                    for i, f in enumerate(struct.all_fields()))
     return SplitPlace(type_, fields)
