@@ -647,3 +647,25 @@ def test_mesh_outputs_and_pixel_inputs_carry_equal_interpolation_and_per_primiti
     assert alone["in_var_EDGE"] - {"Location"} == {"Flat", "PerPrimitiveEXT"}
     assert alone["in_var_TINT"] - {"Location"} == {"PerPrimitiveEXT"}
     assert alone["in_var_LIT"] - {"Location"} == {"Flat"}
+
+
+def test_a_node_array_member_gives_way_to_the_node_whose_name_it_has(tmp_path) -> None:
+    """SPIR-V 2.16.1: entry points may not share "the same Execution Model and the same Name" -
+    node-array members named by their function names (WG0604) may take another node's NodeID name:
+    that node keeps it (its producers target it), the member becomes '<key>.node' (WG0646)."""
+    source = lines(
+        "struct R { uint v; };",
+        "RWStructuredBuffer<uint> B : register(u0);",
+        '[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]',
+        "void Start(ThreadNodeInputRecord<R> r, [MaxRecords(1)] NodeOutput<R> X0)",
+        "{ ThreadNodeOutputRecords<R> o = X0.GetThreadNodeOutputRecords(1); o.Get() = r.Get(); o.OutputComplete(); }",
+        '[Shader("node")] [NodeLaunch("thread")] [NodeID("X", 0)] void X0(ThreadNodeInputRecord<R> r) { B[0] = 1; }',
+        '[Shader("node")] [NodeLaunch("thread")] [NodeID("X", 1)] void X1(ThreadNodeInputRecord<R> r) { B[1] = 1; }',
+        '[Shader("node")] [NodeLaunch("thread")] [NodeID("X0")] void Other(ThreadNodeInputRecord<R> r) { B[2] = 1; }')
+    path = tmp_path / "lib.hlsl"
+    path.write_text(source)
+    result = driver.compile(driver.Options(input=str(path), emit="asm"))
+    assert result.ok, [d.message for d in result.diagnostics]
+    found = {m[2]: m[1] for m in re.finditer(r'OpEntryPoint GLCompute %(\S+) "([^"]*)"', result.outputs["asm"].decode())}
+    assert found == {"Start": "Start", "X0.node": "X0", "X1": "X1", "X0": "Other"}
+    assert [d.code for d in result.diagnostics if d.code == "WG0646"] == ["WG0646"]

@@ -331,8 +331,9 @@ SPEC_CONSTANT_FIXED_BY_TARGET = _kind(
     "spec-constant-in-attribute")
 
 STAGE_ENTRY_POINT_RENAMED = _kind(
-    "WG0646", W, "a compute, mesh or amplification shader is named like a node of the same execution model in one "
-    "module: its entry point is renamed '<function>.<stage>' so that the node keeps the name its producers target",
+    "WG0646", W, "an entry point would have the name of another of the same execution model in one module (a "
+    "compute, mesh or amplification shader named like a node, a node-array member whose function name is another "
+    "node's NodeID): it is renamed '<name>.<stage>' so that the node keeps the name its producers target",
     "stage-entry-point-name")
 
 # WG08xx: the runtime (`wgc run`): dispatch descriptions and execution -------------------------

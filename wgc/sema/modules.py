@@ -24,7 +24,8 @@ Invariants:
   NodeID. Entry points of different execution models may share a name (a node `Draw` beside a
   pixel shader `Draw`), so only one model's names clash; a compute, mesh or amplification shader
   whose name is a node's in the same model (a compute shader `Draw` beside node `Draw`) gives way,
-  as `<function>.<stage>` (WG0646), since producers target the node by name.
+  as `<function>.<stage>` (WG0646), since producers target the node by name; so does a node named by
+  its key (a node-array member) whose key is another node's NodeID name (`<key>.node`).
 - A module uses the Vulkan memory model exactly when its own reachable code has a Barrier on node
   memory (OutputMemory semantics need it); nothing outside the module counts.
 """
@@ -94,41 +95,51 @@ def entry_point_names(nodes: Sequence[NodeInfo]) -> tuple[dict[str, str], list[l
     """node key -> entry point name in the module holding `nodes`, and the groups of node-array
     members named by their keys (each with two or more NodeIDs of one name, in source order).
     Only entry points of one execution model clash (module docstring)."""
+    names, arrays, _ = _entry_point_names(nodes)
+    return names, arrays
+
+
+def renamed_entries(nodes: Sequence[NodeInfo]) -> list[tuple[NodeInfo, NodeInfo, str]]:
+    """(entry point, the one whose name it gives way to, its new name) for each entry point that
+    cannot keep its name (`<name>.<stage>`): the same name with the same execution model as
+    another's in one module (module docstring)."""
+    return _entry_point_names(nodes)[2]
+
+
+def _entry_point_names(nodes: Sequence[NodeInfo]
+                       ) -> tuple[dict[str, str], list[list[NodeInfo]], list[tuple[NodeInfo, NodeInfo, str]]]:
     by_name: dict[tuple[str, str], list[NodeInfo]] = {}
     for node in nodes:
         by_name.setdefault((execution_model(node), node.id.name), []).append(node)
     names = {n.key: n.id.name for n in nodes}
-    clashes = [group for group in by_name.values() if len(group) > 1]
     arrays = []
-    for group in clashes:
+    for group in by_name.values():
         graph_nodes = [n for n in group if n.stage == "node"]
-        others = [n for n in group if n.stage != "node"]
         if len(graph_nodes) > 1:
             for node in graph_nodes:
                 names[node.key] = node.key
             if len({n.id for n in graph_nodes}) > 1:
                 arrays.append(graph_nodes)
-        taken = {names[n.key] for n in graph_nodes}
-        for node in others:      # producers target a node by name: another stage's entry point gives way
-            if names[node.key] in taken:
-                names[node.key] = f"{node.key}.{node.stage}"
-            taken.add(names[node.key])
-    return names, arrays
-
-
-def renamed_stage_entries(nodes: Sequence[NodeInfo]) -> list[tuple[NodeInfo, NodeInfo, str]]:
-    """(entry point of another stage, the node it gives way to, its new name) for each compute,
-    mesh, amplification or pixel entry point whose function name is a node's name in the same
-    execution model (`entry_point_names`)."""
-    names, _ = entry_point_names(nodes)
+    # producers target a node by its NodeID name: those keep it; a node named by its key, then an
+    # entry point of another stage, gives way when its name is taken in its execution model
+    named_by_id = [n for n in nodes if n.stage == "node" and names[n.key] == n.id.name]
+    by_key = [n for n in nodes if n.stage == "node" and names[n.key] != n.id.name]
+    others = [n for n in nodes if n.stage != "node"]
+    taken: dict[tuple[str, str], NodeInfo] = {}
     renamed = []
-    for node in nodes:
-        if node.stage != "node" and names[node.key] != node.key:
-            model = execution_model(node)
-            other = next(n for n in nodes if n.stage == "node" and execution_model(n) == model
-                         and n.id.name == node.id.name)
-            renamed.append((node, other, names[node.key]))
-    return renamed
+    for node in (*named_by_id, *by_key, *others):
+        model = execution_model(node)
+        name = names[node.key]
+        if (model, name) in taken:
+            holder = taken[(model, name)]
+            base = f"{name}.{node.stage}"
+            name, n = base, 2
+            while (model, name) in taken:
+                name, n = f"{base}{n}", n + 1
+            names[node.key] = name
+            renamed.append((node, holder, name))
+        taken[(model, name)] = node
+    return names, arrays, renamed
 
 
 def naming(clash: list[NodeInfo]) -> str:
@@ -176,14 +187,17 @@ def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target: str = "
                        if target == "amdx" else
                        "select each of them by its function name ('wgc inspect' shows the node of each), "
                        "or compile with --split-nodes (one module per node, entry points named by NodeID)",)))
-        for entry, node, name in renamed_stage_entries(group):
+        names = entry_point_names(group)[0]
+        for entry, holder, name in renamed_entries(group):
+            what = f"the {entry.stage} shader '{entry.key}'" if entry.stage != "node" else f"node '{entry.key}'"
             diagnostics.append(codes.STAGE_ENTRY_POINT_RENAMED(
-                entry.span, f"the {entry.stage} shader '{entry.key}' is the entry point '{name}': node "
-                f"'{node.key}' is named '{node.id.name}' ([NodeID]), and one module cannot hold two "
-                f"{execution_model(entry)} entry points of one name",
-                labels=[Label(node.span, f"the node '{node.id.name}' its producers target")],
-                notes=(f"create the {entry.stage} pipeline with the entry point name '{name}', rename the "
-                       "function, or compile with --split-nodes (one module per entry point)",)))
+                entry.span, f"{what} is the entry point '{name}': '{holder.key}' is the entry point "
+                f"'{names[holder.key]}', and one module cannot hold two {execution_model(entry)} entry points "
+                "of one name",
+                labels=[Label(holder.span, f"'{names[holder.key]}' is this entry point's"
+                              + (", which its producers target" if holder.stage == "node" else ""))],
+                notes=(f"create its pipeline stage with the entry point name '{name}', rename the function, "
+                       "or compile with --split-nodes (one module per entry point)",)))
         if target == "amdx" and needs_vulkan_memory_model(group):
             for node in group:
                 if node.input is not None and node.input.globally_coherent:
