@@ -359,3 +359,12 @@ def test_split_nodes_writes_only_node_modules_beside_other_outputs(run_wgc, tmp_
         assert data.startswith(bytes.fromhex("03022307")) if kind == ".spv" else b"OpEntryPoint" in data
     if "-Fre" in extra:
         assert b'"nodes"' in (tmp_path / "r.json").read_bytes()
+
+
+@pytest.mark.parametrize("emit", ["ir", "ast", "hlsl", "preprocessed", "reflection"])
+def test_split_nodes_refuses_an_emit_kind_that_is_no_module_per_node(run_wgc, tmp_path, emit):
+    """--split-nodes with a whole-file document (--emit=ir ...) is a usage error, not a folder
+    holding only its manifest (or, before, the document as DIR/.spv)."""
+    done = run_wgc("compile", "--split-nodes", "nodes", f"--emit={emit}", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
+    assert done.returncode == 2 and b"--split-nodes" in done.stderr
+    assert not (tmp_path / "nodes").exists()

@@ -422,6 +422,9 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     if reflection_file is not None and emit not in ("spirv", "asm", "dependencies"):
         raise click.UsageError("-Fre writes the reflection beside the SPIR-V: it cannot be combined "
                                f"with --emit={emit}" + (" (use -o)" if emit == "reflection" else ""))
+    if split_dir is not None and emit in ("ir", "ast", "hlsl", "preprocessed"):
+        raise click.UsageError(f"--emit={emit} writes one document for the whole file: it cannot be combined with "
+                               "--split-nodes (which writes one SPIR-V module per node: --emit=spirv or -S)")
     if emit == "reflection" and (split_dir is not None or header_file is not None):
         raise click.UsageError("--emit=reflection writes one JSON document: it cannot be combined with "
                                + ("--split-nodes" if split_dir is not None else "-Fh")
