@@ -6,7 +6,9 @@ calls this module) or a mesh shader (`entry_stages.py`), its attributes, and a `
 Output: a `MeshInfo` (data only: topology, the three output parameters, a mesh shader's payload,
 the vertex and primitive counts) and the diagnostics WG0491 ([OutputTopology]), WG0493 (the output
 parameters), WG0494 (SetMeshOutputCounts) and WG0495 (a write not after SetMeshOutputCounts); and the DispatchMesh helpers of amplification
-shaders (`dispatch_mesh_calls`, `task_payload`; a call outside one is WG0390).
+shaders (`dispatch_mesh_calls`, `task_payload`; a call outside one is WG0390); the user semantics
+the file's mesh entry points output per primitive (`per_primitive_semantics`, matched to pixel
+inputs by `semantic_key`).
 
 Rules (hlsl-specs proposal 0019, workgraph-rules.md §1.14; DXC's mesh-shader checks):
 - `[OutputTopology("triangle" | "line")]` is required (case-sensitive, as DXC's attribute values);

@@ -38,7 +38,8 @@ Invariants and decisions:
   loop member's ShaderIndexAMDX is its first stage (the application creates one pipeline stage
   per index), the iteration is read from the ShaderIndexAMDX built-in, an output into a loop
   targets its stage (PayloadNodeBaseIndexAMDX and PayloadNodeArraySizeAMDX span the target's
-  stages, PayloadNodeSparseArrayAMDX where the span has indices that are no stage), and a self-feeding loop entry has MaxNodeRecursionAMDX = its iterations.
+  stages, PayloadNodeSparseArrayAMDX where the span has indices that are no stage), and a
+  self-feeding loop entry has MaxNodeRecursionAMDX = its iterations.
 """
 
 from __future__ import annotations

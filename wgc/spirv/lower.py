@@ -290,7 +290,8 @@ class ModuleLowering:
             var = self.b.variable(self.b.type_pointer(storage, type_id), storage)
             self.b.name(var, variable.name)
             if payload and self.vulkan_memory_model:
-                copy = self.b.variable(self.b.type_pointer("TaskPayloadWorkgroupEXT", type_id), "TaskPayloadWorkgroupEXT")
+                payload_pointer = self.b.type_pointer("TaskPayloadWorkgroupEXT", type_id)
+                copy = self.b.variable(payload_pointer, "TaskPayloadWorkgroupEXT")
                 self.b.name(copy, f"{variable.name}.payload")
                 self.task_payload_copies[variable] = copy
             return Place(var, variable.type, storage)
@@ -598,7 +599,9 @@ class FunctionLowering:
 
     def _memory_type_id(self, place: Place) -> int:
         """The type id of what `place` points at (a bool stage variable holds uint)."""
-        return self.types.id(stage_uint_type(place.type)) if place.stage_bool else self.types.id(place.type, place.layout)
+        if place.stage_bool:
+            return self.types.id(stage_uint_type(place.type))
+        return self.types.id(place.type, place.layout)
 
     def _grid_as_array(self, vector: int, vector_type: t.Type, array: t.ArrayType) -> int:
         """An SV_DispatchGrid vector (or scalar) loaded from memory as the array value sema typed."""
