@@ -550,8 +550,8 @@ void Spin(ThreadNodeInputRecord<Step> s, [MaxRecords(1)] NodeOutput<Step> Spin)
 
 
 def test_a_self_feeding_loop_entry_is_not_recursive_in_either_form(tmp_path, vulkan_device):
-    """D3D12 work graphs spec, GetRemainingRecursionLevels(): "Returns 0 for a node that is not
-    recursive (no NodeMaxRecursionDepth)"; the loops proposal: "A loop entry node may not be a
+    """workgraph-rules.md, GetRemainingRecursionLevels(): "Returns 0 at the leaf and for
+    non-recursive nodes."; the loops proposal: "A loop entry node may not be a
     recursive node. However, a loop entry node may output records back to itself, providing the same
     effective behavior as a recursive node." So a self-feeding loop entry (whose iterations are
     recursion levels of one stage in index space) reads 0 at every iteration, natively and in index
