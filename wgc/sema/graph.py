@@ -414,7 +414,7 @@ class GraphChecker:
     def _arrays(self) -> None:
         """Each member is compared with the nodes of the array's first NodeID (one of them, if several
         carry it, is in a graph with the member): reported when it differs from all of them."""
-        for name, members in self.by_name.items():
+        for members in self.by_name.values():
             firsts = self.by_id[members[0].id]
             for other in members:
                 if other.id == members[0].id:

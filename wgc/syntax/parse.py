@@ -1328,7 +1328,7 @@ def _build_lexers(parser: Any) -> None:
     except AttributeError:  # another lark: its lexers are built lazily, as before
         return
     for lexer in lexers:
-        lexer.scanner
+        lexer.scanner  # noqa: B018 - reading the property builds the lazy scanner
 
 
 def _built_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
