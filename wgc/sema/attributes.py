@@ -33,20 +33,18 @@ from typing import Any, get_args
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, Label
+from wgc.sema import node_attributes
 from wgc.syntax import ast
 
 _HLSL_ATTRIBUTES = (
     # entry points of every stage (dxc's HLSL attributes; wgc only compiles node shaders, but
     # valid library code for other stages must not be warned about)
-    "Shader", "NumThreads", "WaveSize", "GroupSharedLimit", "RootSignature", "noinline", "Experimental",
-    "domain", "earlydepthstencil", "instance", "maxtessfactor", "outputcontrolpoints", "outputtopology",
+    # (those node rules read, `Shader`, `NumThreads`, `WaveSize`, `OutputTopology`, are in the node table)
+    "GroupSharedLimit", "RootSignature", "noinline", "Experimental",
+    "domain", "earlydepthstencil", "instance", "maxtessfactor", "outputcontrolpoints",
     "partitioning", "patchconstantfunc", "maxvertexcount", "clipplanes",
-    # work graphs: functions, parameters, records (Work Graphs 1.0, MaxRecordsPerNode, loops)
-    "NodeLaunch", "NodeIsProgramEntry", "NodeID", "NodeLocalRootArgumentsTableIndex", "NodeShareInputOf",
-    "NodeDispatchGrid", "NodeMaxDispatchGrid", "NodeMaxRecursionDepth", "NodeMaxInputRecordsPerGraphEntryRecord",
-    "NodeMaxLoopIterations", "NodeMaxRecordsPerLoopIteration",
-    "MaxRecords", "MaxRecordsSharedWith", "MaxRecordsPerNode", "NodeArraySize", "AllowSparseNodes",
-    "UnboundedSparseNodes", "NodeTrackRWInputSharing",
+    # work graphs: functions, parameters, records (Work Graphs 1.0, MaxRecordsPerNode, loops, mesh nodes)
+    *(row.name for row in node_attributes.TABLE),
     # statements
     "unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "forcecase", "call",
 )
@@ -66,7 +64,7 @@ KNOWN_ATTRIBUTES: dict[str, str] = {
 _KNOWN_NAMES = frozenset(KNOWN_ATTRIBUTES)
 
 REPEATABLE_ATTRIBUTES = frozenset({"vk::ext_capability", "vk::ext_extension"})
-LAST_ONE_WINS = frozenset({"nodedispatchgrid", "nodemaxdispatchgrid"})
+LAST_ONE_WINS = node_attributes.LAST_ONE_WINS
 """Attributes dxc only warns about when repeated with other values (`warn_duplicate_attribute_exact`,
 SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 
