@@ -275,6 +275,9 @@ INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, 
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
 ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+ENTRY_RECORD_LIMIT_MISMATCH = _kind(
+    "WG0514", E, "mesh nodes of one array whose [NodeMaxInputRecordsPerGraphEntryRecord] differ while one of them "
+    "shares its count across the array (sharedAcrossNodeArray)")
 UNROLLED_GRAPH_TOO_DEEP = _kind(
     "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
     "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")
