@@ -7,6 +7,7 @@ its ranges follow the profile and the proposals.
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 
 import pytest
@@ -82,3 +83,39 @@ def test_ranges_follow_the_profile_the_proposals_and_the_place() -> None:
     assert not loop.available(SemaOptions(profile="lib_6_9"))
     assert loop.available(SemaOptions(profile="lib_6_9", work_graph_loops=True))
     assert na.ATTRIBUTES["nodeid"].available(SemaOptions(profile="lib_6_8"))
+
+
+def _shown_values(node: dict, path: str) -> list:
+    """The values at a row's `shown` path in one node of the inspect model (one per output for "outputs.x")."""
+    head, _, rest = path.partition(".")
+    if head == "outputs":
+        return [output[rest] for output in node["outputs"]]
+    value = node[head]
+    for part in rest.split(".") if rest else ():
+        value = value[part] if value is not None else None
+    return [value]
+
+
+def test_the_inspect_model_shows_every_attribute_where_its_row_says() -> None:
+    """Each row's `shown` path exists in every node of the model, and holds a written value in a sample
+    that writes the attribute: the text, DOT and DXIL views render that model."""
+    from conftest import SAMPLE_INCLUDE, SAMPLES, sample_proposals
+
+    from wgc import driver
+
+    sources = {name: (SAMPLES / f"{name}.hlsl").read_text()
+               for name in ("loop_particles", "material_dispatch", "recursive_tree", "syntax_tour")}
+    sources["mesh_draw"] = (SAMPLES / "mesh_draw.hlsl").read_text().replace(
+        '[NodeLaunch("mesh")]', '[NodeLaunch("mesh")] [NodeLocalRootArgumentsTableIndex(3)] '
+        '[NodeMaxInputRecordsPerGraphEntryRecord(16, true)]')
+    written: set[str] = set()
+    for name, source in sources.items():
+        result = driver.compile(driver.Options(input="-", emit="json", include_dirs=(str(SAMPLES), str(SAMPLE_INCLUDE)),
+                                               proposals=sample_proposals(SAMPLES / f"{name}.hlsl")),
+                                stdin=source.encode())
+        assert result.ok, (name, [d.code for d in result.diagnostics])
+        for node in json.loads(result.outputs["json"])["nodes"]:
+            for row in na.TABLE:
+                if row.shown is not None and any(v not in (None, False, 0, []) for v in _shown_values(node, row.shown)):
+                    written.add(row.name)
+    assert written == {row.name for row in na.TABLE if row.shown is not None}

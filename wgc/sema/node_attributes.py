@@ -72,6 +72,9 @@ class NodeAttribute:
     """Its entry-property tag in DXIL node metadata (DXC's DxilMetadataHelper.h; 0x2xxxx: wgc's own)."""
     dxil_io_tag: int | None = None
     """Its node-IO tag in DXIL node metadata (outputs and inputs)."""
+    shown: str | None = None
+    """Where the inspect model (`metadata/model.py`, which the text, DOT and DXIL views render) shows
+    its value: a dotted key path in a node's entry, "outputs.x" in each output's."""
 
     @property
     def key(self) -> str:
@@ -108,53 +111,60 @@ TABLE = (
     # functions of every shader stage that the node rules read
     NodeAttribute("Shader", _SHADER, dxil_tag=8),
     NodeAttribute("NumThreads", _SHADER, arity=(3,), low=1, high=1024, what="thread count", spec="operand",
-                  fills="NodeInfo.num_threads", dxil_tag=4),
+                  fills="NodeInfo.num_threads", shown="num_threads", dxil_tag=4),
     NodeAttribute("WaveSize", _SHADER, arity=(1, 2, 3), spec="default"),
-    NodeAttribute("OutputTopology", _SHADER, launches=("mesh",), profile="lib_6_9", fills="MeshInfo.topology",
-                  dxil_tag=65536),
+    NodeAttribute("OutputTopology", _SHADER, launches=("mesh",), profile="lib_6_9",
+                  fills="MeshInfo.topology", shown="mesh.output_topology", dxil_tag=65536),
     # node shaders (Work Graphs 1.0)
-    NodeAttribute("NodeLaunch", _NODE, fills="NodeInfo.launch", dxil_tag=13),
-    NodeAttribute("NodeIsProgramEntry", _NODE, arity=(0,), fills="NodeInfo.program_entry_explicit", dxil_tag=14),
-    NodeAttribute("NodeID", frozenset({"node", "output"}), arity=(1, 2), spec="operand", fills="NodeInfo.id",
-                  dxil_tag=15, dxil_io_tag=0),
+    NodeAttribute("NodeLaunch", _NODE, fills="NodeInfo.launch", shown="launch", dxil_tag=13),
+    NodeAttribute("NodeIsProgramEntry", _NODE, arity=(0,),
+                  fills="NodeInfo.program_entry_explicit", shown="program_entry_explicit", dxil_tag=14),
+    NodeAttribute("NodeID", frozenset({"node", "output"}), arity=(1, 2), spec="operand",
+                  fills="NodeInfo.id", shown="id", dxil_tag=15, dxil_io_tag=0),
     NodeAttribute("NodeLocalRootArgumentsTableIndex", _NODE, low=-1, what="table index", spec="default",
-                  fills="NodeInfo.local_root_arguments_table_index", dxil_tag=16),
-    NodeAttribute("NodeShareInputOf", _NODE, arity=(1, 2), spec="operand", fills="NodeInfo.share_input_of",
-                  dxil_tag=17),
+                  fills="NodeInfo.local_root_arguments_table_index", shown="local_root_arguments_table_index",
+                  dxil_tag=16),
+    NodeAttribute("NodeShareInputOf", _NODE, arity=(1, 2), spec="operand",
+                  fills="NodeInfo.share_input_of", shown="share_input_of", dxil_tag=17),
     NodeAttribute("NodeDispatchGrid", _NODE, launches=("broadcasting", "mesh"), arity=(3,), low=1, high=65535,
-                  what="grid size", spec="operand", last_one_wins=True, fills="NodeInfo.dispatch_grid",
-                  dxil_tag=18),
+                  what="grid size", spec="operand", last_one_wins=True,
+                  fills="NodeInfo.dispatch_grid", shown="dispatch_grid", dxil_tag=18),
     NodeAttribute("NodeMaxDispatchGrid", _NODE, launches=("broadcasting", "mesh"), arity=(3,), low=1, high=65535,
-                  what="grid size", spec="operand", last_one_wins=True, fills="NodeInfo.max_dispatch_grid",
-                  dxil_tag=22),
+                  what="grid size", spec="operand", last_one_wins=True,
+                  fills="NodeInfo.max_dispatch_grid", shown="max_dispatch_grid", dxil_tag=22),
     NodeAttribute("NodeMaxRecursionDepth", _NODE, high=32, ranges=(("loops", 0, MAX_COUNT_24),), what="depth",
-                  spec="operand", fills="NodeInfo.max_recursion_depth", dxil_tag=19),
+                  spec="operand", fills="NodeInfo.max_recursion_depth", shown="max_recursion_depth", dxil_tag=19),
     # mesh nodes (lib_6_9)
     NodeAttribute("NodeMaxInputRecordsPerGraphEntryRecord", _NODE, launches=("mesh",), arity=(1, 2), low=1,
                   what="record count", profile="lib_6_9", spec="default",
-                  fills="NodeInfo.max_input_records_per_graph_entry_record", dxil_tag=65539),
+                  fills="NodeInfo.max_input_records_per_graph_entry_record",
+                  shown="mesh.max_input_records_per_graph_entry_record", dxil_tag=65539),
     # loop entries (the Work Graph Loops proposal)
     NodeAttribute("NodeMaxLoopIterations", _NODE, low=1, high=MAX_COUNT_24, what="iteration count",
                   range_code="INVALID_LOOP_ENTRY", proposal="loops", profile="lib_6_9", spec="default",
-                  fills="NodeInfo.max_loop_iterations", dxil_tag=0x20000),
+                  fills="NodeInfo.max_loop_iterations", shown="loop_entry.max_iterations", dxil_tag=0x20000),
     NodeAttribute("NodeMaxRecordsPerLoopIteration", _NODE, low=1, high=256, what="record count",
                   range_code="INVALID_LOOP_ENTRY", proposal="loops", profile="lib_6_9", spec="default",
-                  fills="NodeInfo.max_records_per_loop_iteration", dxil_tag=0x20001),
+                  fills="NodeInfo.max_records_per_loop_iteration", shown="loop_entry.max_records_per_iteration",
+                  dxil_tag=0x20001),
     # inputs and outputs
     NodeAttribute("MaxRecords", frozenset({"input", "output"}), launches=("coalescing",),
                   ranges=(("input", 1, INT32_MAX),), what="record count", spec="operand",
-                  fills="NodeOutput.max_records", dxil_io_tag=3),
-    NodeAttribute("MaxRecordsSharedWith", _OUTPUT, names_parameter=True, fills="NodeOutput.shared_with",
-                  dxil_io_tag=4),
+                  fills="NodeOutput.max_records", shown="outputs.max_records", dxil_io_tag=3),
+    NodeAttribute("MaxRecordsSharedWith", _OUTPUT, names_parameter=True,
+                  fills="NodeOutput.shared_with", shown="outputs.max_records_shared_with", dxil_io_tag=4),
     NodeAttribute("MaxRecordsPerNode", _OUTPUT, what="record count", proposal="max-records-per-node",
-                  profile="lib_6_9", spec="default", fills="NodeOutput.max_records_per_node", dxil_io_tag=7),
+                  profile="lib_6_9", spec="default",
+                  fills="NodeOutput.max_records_per_node", shown="outputs.max_records_per_node", dxil_io_tag=7),
     NodeAttribute("NodeArraySize", _OUTPUT, low=1, high=UNBOUNDED, what="array size", spec="operand",
-                  fills="NodeOutput.array_size", dxil_io_tag=5),
-    NodeAttribute("AllowSparseNodes", _OUTPUT, arity=(0,), fills="NodeOutput.allow_sparse_nodes", dxil_io_tag=6),
-    NodeAttribute("UnboundedSparseNodes", _OUTPUT, arity=(0,), fills="NodeOutput.unbounded_sparse_nodes"),
+                  fills="NodeOutput.array_size", shown="outputs.array_size", dxil_io_tag=5),
+    NodeAttribute("AllowSparseNodes", _OUTPUT, arity=(0,),
+                  fills="NodeOutput.allow_sparse_nodes", shown="outputs.allow_sparse_nodes", dxil_io_tag=6),
+    NodeAttribute("UnboundedSparseNodes", _OUTPUT, arity=(0,),
+                  fills="NodeOutput.unbounded_sparse_nodes", shown="outputs.unbounded_sparse_nodes"),
     # records
     NodeAttribute("NodeTrackRWInputSharing", frozenset({"record"}), arity=(0,),
-                  fills="NodeInput.track_rw_input_sharing"),
+                  fills="NodeInput.track_rw_input_sharing", shown="input.track_rw_input_sharing"),
 )
 ATTRIBUTES: dict[str, NodeAttribute] = {row.key: row for row in TABLE}
 """Lower-cased name -> its row."""
