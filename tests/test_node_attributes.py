@@ -119,3 +119,13 @@ def test_the_inspect_model_shows_every_attribute_where_its_row_says() -> None:
                 if row.shown is not None and any(v not in (None, False, 0, []) for v in _shown_values(node, row.shown)):
                     written.add(row.name)
     assert written == {row.name for row in na.TABLE if row.shown is not None}
+
+
+def test_random_attributes_never_crash_the_compiler() -> None:
+    """The bounded form of tests/fuzz/attribute_stress.py: random work-graph attributes, anywhere,
+    with random arguments, under random profiles and proposals, compile or report diagnostics."""
+    from fuzz import attribute_stress
+
+    for text, profile, proposals in attribute_stress.cases(40, seed=28):
+        result = attribute_stress.compile_one(text, profile, proposals)
+        assert "crash" not in result, (result, text)
