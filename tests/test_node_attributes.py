@@ -129,3 +129,32 @@ def test_random_attributes_never_crash_the_compiler() -> None:
     for text, profile, proposals in attribute_stress.cases(40, seed=28):
         result = attribute_stress.compile_one(text, profile, proposals)
         assert "crash" not in result, (result, text)
+
+
+def test_misplaced_attributes_follow_the_table() -> None:
+    """A work-graph attribute written where its row's `places` do not reach is ignored, with warning
+    WG0346 (-Wignored-attributes): the spec lists node attributes per place ("Shader function
+    attributes", "Node output attributes", the record struct's [NodeTrackRWInputSharing]), and DXC
+    declares NodeTrackRWInputSharing for structs only and MaxRecordsSharedWith, AllowSparseNodes and
+    UnboundedSparseNodes for parameters only (Attr.td `Subjects`). Attributes nodes.py reports where
+    they are misplaced (an output's attribute on a function: WG0406) are not reported twice."""
+    from wgc import driver
+
+    source = "\n".join((
+        "struct [NodeTrackRWInputSharing] [NumThreads(1, 1, 1)] Item { [NodeID(\"x\")] uint v; };",
+        '[Shader("node")]',
+        '[NodeLaunch("thread")]',
+        "[NodeArraySize(4)]",
+        "void Leaf([NodeLaunch(\"thread\")] ThreadNodeInputRecord<Item> item,",
+        "          [MaxRecords(1)] [NodeID(\"Next\")] [AllowSparseNodes] NodeOutput<Item> Next)",
+        "{",
+        "    [NodeIsProgramEntry] for (uint i = 0; i < 2; i++) {}",
+        "}", ""))
+    result = driver.compile(driver.Options(input="-", emit="json"), stdin=source.encode())
+    assert [(d.code, d.message) for d in result.diagnostics if d.code in ("WG0346", "WG0406")] == [
+        ("WG0346", "attribute 'NumThreads' only applies to shader entry points: it is ignored on a struct"),
+        ("WG0346", "attribute 'NodeID' only applies to node shaders or node outputs: it is ignored on a variable or "
+                   "member"),
+        ("WG0346", "attribute 'NodeLaunch' only applies to node shaders: it is ignored on a parameter"),
+        ("WG0346", "attribute 'NodeIsProgramEntry' only applies to node shaders: it is ignored on a statement"),
+        ("WG0406", "[NodeArraySize] applies to node output parameters, not to functions")]

@@ -143,6 +143,9 @@ COHERENCE_MISMATCH = _kind("WG0362", W, "a UAV or RW input record passed between
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+MISPLACED_WORK_GRAPH_ATTRIBUTE = _kind(
+    "WG0346", W, "a work-graph attribute written where it does not apply (a node attribute on a struct, a field or "
+    "a statement, a function attribute on a parameter, a record attribute elsewhere): ignored", "ignored-attributes")
 UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (an out-of-line member "
                              "definition of a partial specialisation, a value parameter of non-scalar type)")
 TEMPLATE_TOO_DEEP = _kind("WG0345", E, "template instantiations nested more deeply than wgc allows (64)")
