@@ -12,6 +12,8 @@ from dataclasses import fields
 
 import pytest
 
+from wgc import codes
+from wgc.diagnostics import DiagnosticKind
 from wgc.sema import node_attributes as na
 from wgc.sema.attributes import KNOWN_ATTRIBUTES
 from wgc.sema.context import SemaOptions
@@ -46,6 +48,8 @@ def test_rows_are_unique_and_known_by_their_spelling() -> None:
         assert row.places <= {"node", "shader", "input", "output", "record"}, row.name
         assert set(row.launches) <= set(na.LAUNCHES), row.name
         assert row.spec in (None, "operand", "default"), row.name
+        assert isinstance(getattr(codes, row.range_code), DiagnosticKind), row.name
+        assert row.proposal in (None, "loops", "max-records-per-node"), row.name
 
 
 @pytest.mark.parametrize("row", [r for r in na.TABLE if r.fills], ids=lambda r: r.name)

@@ -3,8 +3,9 @@ input, outputs or records may carry, and the attributes of every shader entry th
 
 Input: nothing (data).  Output: `ATTRIBUTES` (lower-cased name -> `NodeAttribute`) and the views of
 it that the stages read:
-- the written-attribute checks (`attributes.py`): the spelling of each name (WG0343's suggestions)
-  and which repeat is only warned about (`LAST_ONE_WINS`, WG0342);
+- the written-attribute checks (`attributes.py`): the spelling of each name (WG0343's suggestions),
+  which repeat is only warned about (`LAST_ONE_WINS`, WG0342), and where each may be written at
+  all (a row's `places` against the declaration that carries it, WG0346);
 - folding the arguments (`stmt.py`): which take a specialization constant and how
   (`SPEC_OPERAND_ATTRIBUTES`, `SPEC_DEFAULT_ATTRIBUTES`), which name a parameter
   (`NAME_ARGUMENT_ATTRIBUTES`);
@@ -12,23 +13,25 @@ it that the stages read:
   `NODE_ONLY_FUNCTION_ATTRIBUTES`, `OUTPUT_ATTRIBUTES`, a row's `places` and `launches`), its arity
   and the range of its integer arguments per profile and proposal (`NodeAttribute.bounds`), the
   proposal it needs (`NodeAttribute.available`) and the code a bad value gets;
-- the views (`metadata/`): the DXIL metadata tag of each (`dxil_tag`, `dxil_io_tag`).
-`fills` names the field of `nodes.NodeInfo`, `NodeInput` or `NodeOutput` the attribute's value
-lands in (tests check that it exists and that the inspect model shows it).
+- the views (`metadata/`): the DXIL metadata tag of each (`dxil_tag`, `dxil_io_tag`), and where the
+  inspect model shows its value (`shown`).
+`fills` names the field of `nodes.NodeInfo`, `NodeInput`, `NodeOutput` or `mesh.MeshInfo` the
+attribute's value lands in (tests check that it exists and that the inspect model shows it).
 
 Places: "node" a node shader's function (node-only: elsewhere WG0442/WG0406), "shader" the function
 of a shader of any stage, "input" a node input parameter, "output" a node output parameter, "record"
 a record struct.  Launches: the node launch modes a function (or input) attribute is allowed with.
 
-Invariants: pure data, imports nothing of wgc (`range_code` names a `codes` kind); rows in the order the attribute lists
-of the HLSL reference give them; names are unique lower-cased.  Adding an attribute: a row here, its
+Invariants: pure data; imports nothing of wgc but `cached_dataclass` (`range_code` names a `codes`
+kind, looked up by the checker); names are unique lower-cased.  Adding an attribute: a row here, its
 rule where its place is checked (`nodes.py` for one node, `graph.py` for the graph), its tests.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from wgc.cached_dataclass import dataclass
 
 LAUNCHES = ("broadcasting", "coalescing", "thread", "mesh")
 INT32_MAX = 2**31 - 1

@@ -13,6 +13,10 @@ The bodies' rules (uniformity, OutputComplete, barriers) are `uniformity.py`'s; 
 rules that need every node (targets, cycles, depth, budgets with shared inputs) are
 `graph.py`'s.
 
+Each attribute's places, launch modes, arity, argument ranges (per profile and proposal) and
+proposal are its row in the attribute table (`node_attributes.py`, read by `_values` and the
+placement checks); the rules that combine attributes, records and launch modes are here.
+
 Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.16):
 - a node-only function attribute on a function without [Shader] is dxc's warning (WG0442,
   `misplaced-attributes`: ignored); on a shader of another stage it is an error (WG0406);
