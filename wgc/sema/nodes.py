@@ -257,7 +257,7 @@ class NodeChecker:
 
     def _node_id(self, attribute: ir.Attribute) -> NodeId | None:
         values = attribute.values()
-        if not 1 <= len(values) <= 2 or not isinstance(values[0], str):
+        if len(values) not in ATTRIBUTES[attribute.key].arity or not isinstance(values[0], str):
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
                         f"[{attribute.name}] takes a node name string and an optional index")
             return None
