@@ -1627,6 +1627,32 @@ CASES = [
                "    [frobnicate] for (;;) {}",
                "    ^~~~~~~~~~~~",
                "1 warning generated.")),
+    # WG0346 (test_node_attributes.py::test_misplaced_attributes_follow_the_table) ----------------
+    case("WG0346", "record-attribute-on-the-node",
+         lines("struct Item { uint v; };",
+               '[Shader("node")]',
+               '[NodeLaunch("thread")]',
+               "[NodeTrackRWInputSharing]",
+               "void Leaf(ThreadNodeInputRecord<Item> item) {}"),
+         lines("<stdin>:4:1: warning: attribute 'NodeTrackRWInputSharing' only applies to node record structs: it is "
+               "ignored on a function [WG0346] [-Wignored-attributes]",
+               "[NodeTrackRWInputSharing]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 warning generated.")),
+    case("WG0346", "node-attributes-on-a-struct-and-a-parameter",
+         lines("struct [NodeLaunch(\"thread\")] Item { uint v; };",
+               '[Shader("node")]',
+               '[NodeLaunch("thread")]',
+               "void Leaf([NodeMaxRecursionDepth(2)] ThreadNodeInputRecord<Item> item) {}"),
+         lines("<stdin>:1:8: warning: attribute 'NodeLaunch' only applies to node shaders: it is ignored on a struct "
+               "[WG0346] [-Wignored-attributes]",
+               'struct [NodeLaunch("thread")] Item { uint v; };',
+               "       ^~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:4:11: warning: attribute 'NodeMaxRecursionDepth' only applies to node shaders: it is ignored "
+               "on a parameter [WG0346] [-Wignored-attributes]",
+               "void Leaf([NodeMaxRecursionDepth(2)] ThreadNodeInputRecord<Item> item) {}",
+               "          ^~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "2 warnings generated.")),
 
     # WG0370 ---------------------------------------------------------------
     case("WG0370", "else-if-chain-of-257-arms",

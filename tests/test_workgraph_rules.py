@@ -106,6 +106,15 @@ SEED_001 = (
     "}",
 )
 
+def mesh_array_node(function: str, index: int, per_entry: str | None) -> tuple[str, ...]:
+    """Mesh node `function`, member `index` of the node array 'Draw', with
+    `[NodeMaxInputRecordsPerGraphEntryRecord(per_entry)]` when given (8 lines plus one)."""
+    attributes = (f"[NodeMaxInputRecordsPerGraphEntryRecord({per_entry})]",) if per_entry else ()
+    return ('[Shader("node")]', '[NodeLaunch("mesh")]', f'[NodeID("Draw", {index})]', "[NodeDispatchGrid(4, 1, 1)]",
+            "[NumThreads(64, 1, 1)]", '[OutputTopology("triangle")]', *attributes,
+            f"void {function}(out vertices V verts[3], out indices uint3 tris[1])", "{", "}")
+
+
 MATERIALS = (
     *thread_node("Material", attributes=('[NodeID("Material", 0)]',)),
     *thread_node("MaterialB", attributes=('[NodeID("Material", 1)]',)),
@@ -2513,6 +2522,35 @@ CASES = [
                'void Metal(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("Material", 1)] NodeOutput<Item> Next)',
                "                                                                                                      ^~~~",
                "1 error generated.")),
+    # WG0514 an entry-record limit shared across a node array, declared differently -------------
+    # workgraph-rules.md §1.14: "If any node of an array says `true`, the declarations in that
+    # array must match." (test_entry_record_limits_of_one_array_must_match)
+    case("WG0514", "count-differs",
+         lines("struct V { float4 pos : SV_Position; };",
+               *mesh_array_node("Draw", 0, "16, true"),
+               *mesh_array_node("DrawB", 1, "8, true")),
+         lines("<stdin>:18:1: error: 'Draw[1]' declares [NodeMaxInputRecordsPerGraphEntryRecord(8, true)], but 'Draw', "
+               "a node of the same array, shares [NodeMaxInputRecordsPerGraphEntryRecord(16, true)] across the array: "
+               "every node of the array must declare the same [WG0514]",
+               "[NodeMaxInputRecordsPerGraphEntryRecord(8, true)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "<stdin>:8:1: note: 'Draw' shares its count across the array here",
+               "[NodeMaxInputRecordsPerGraphEntryRecord(16, true)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
+    case("WG0514", "one-member-declares-none",
+         lines("struct V { float4 pos : SV_Position; };",
+               *mesh_array_node("Draw", 0, None),
+               *mesh_array_node("DrawB", 1, "16, true")),
+         lines("<stdin>:8:6: error: 'Draw' declares no [NodeMaxInputRecordsPerGraphEntryRecord], but 'Draw[1]', a node "
+               "of the same array, shares [NodeMaxInputRecordsPerGraphEntryRecord(16, true)] across the array: every "
+               "node of the array must declare the same [WG0514]",
+               "void Draw(out vertices V verts[3], out indices uint3 tris[1])",
+               "     ^~~~",
+               "<stdin>:17:1: note: 'Draw[1]' shares its count across the array here",
+               "[NodeMaxInputRecordsPerGraphEntryRecord(16, true)]",
+               "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+               "1 error generated.")),
 ]
 
 PENDING: set[str] = set()
@@ -2687,7 +2725,29 @@ SILENT = [
     silent("WG0510-exactly-0xffffff-slots-lib_6_8",
            lines(ITEM, *thread_node("Last", attributes=('[NodeID("Material", 16777214)]',))),
            profile="lib_6_8"),
+    silent("WG0514-shared-limits-that-match",
+           lines("struct V { float4 pos : SV_Position; };",
+                 *mesh_array_node("Draw", 0, "16, true"), *mesh_array_node("DrawB", 1, "16, true"))),
+    silent("WG0514-limits-not-shared-may-differ",
+           lines("struct V { float4 pos : SV_Position; };",
+                 *mesh_array_node("Draw", 0, "16"), *mesh_array_node("DrawB", 1, "8, false"),
+                 *mesh_array_node("DrawC", 2, None))),
 ]
+
+
+def test_entry_record_limits_of_one_array_must_match() -> None:
+    """workgraph-rules.md §1.14, `NodeMaxInputRecordsPerGraphEntryRecord(count, sharedAcrossNodeArray)`:
+    "If any node of an array says `true`, the declarations in that array must match." Every other
+    mesh node of the array is reported (a missing declaration too), at its attribute, labelled at the
+    one that shares; nodes of other arrays are not compared."""
+    source = lines("struct V { float4 pos : SV_Position; };",
+                   *mesh_array_node("Draw", 0, "16, true"), *mesh_array_node("DrawB", 1, "16, false"),
+                   *mesh_array_node("DrawC", 2, None),
+                   *(line.replace('"Draw"', '"Other"') for line in mesh_array_node("Other", 0, "4, false")))
+    text = rendered(source)
+    assert re.findall(r"error: '([^']+)' declares", text) == ["Draw[1]", "Draw[2]"]
+    assert text.count("note: 'Draw' shares its count across the array here") == 2
+    assert text.endswith("2 errors generated.\n")
 
 
 @pytest.mark.parametrize(("source", "profile", "flags"), SILENT)

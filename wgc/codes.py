@@ -143,6 +143,9 @@ COHERENCE_MISMATCH = _kind("WG0362", W, "a UAV or RW input record passed between
 CONTROL_FLOW_TOO_DEEP = _kind("WG0370", E, "control flow nested deeper than wgc allows (256 levels; SPIR-V: 1023)")
 STRUCT_TOO_DEEP = _kind("WG0371", E, "structs nested deeper than SPIR-V allows (255 levels)")
 LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes than 32-bit offsets reach")
+MISPLACED_WORK_GRAPH_ATTRIBUTE = _kind(
+    "WG0346", W, "a work-graph attribute written where it does not apply (a node attribute on a struct, a field or "
+    "a statement, a function attribute on a parameter, a record attribute elsewhere): ignored", "ignored-attributes")
 UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (an out-of-line member "
                              "definition of a partial specialisation, a value parameter of non-scalar type)")
 TEMPLATE_TOO_DEEP = _kind("WG0345", E, "template instantiations nested more deeply than wgc allows (64)")
@@ -275,6 +278,9 @@ INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, 
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
 ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+ENTRY_RECORD_LIMIT_MISMATCH = _kind(
+    "WG0514", E, "mesh nodes of one array whose [NodeMaxInputRecordsPerGraphEntryRecord] differ while one of them "
+    "shares its count across the array (sharedAcrossNodeArray)")
 UNROLLED_GRAPH_TOO_DEEP = _kind(
     "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
     "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")

@@ -86,35 +86,38 @@ import re
 import warnings
 from typing import Any
 
+from wgc.sema.node_attributes import dxil_io_tag, dxil_tag
+
 SHADER_KIND_NODE = 15
-TAG_NUM_THREADS = 4
-TAG_SHADER_KIND = 8
-TAG_NODE_LAUNCH_TYPE = 13
-TAG_NODE_IS_PROGRAM_ENTRY = 14
-TAG_NODE_ID = 15
-TAG_NODE_LOCAL_ROOT_ARGUMENTS_TABLE_INDEX = 16
-TAG_NODE_SHARE_INPUT_OF = 17
-TAG_NODE_DISPATCH_GRID = 18
-TAG_NODE_MAX_RECURSION_DEPTH = 19
+TAG_NUM_THREADS = dxil_tag("numthreads")
+TAG_SHADER_KIND = dxil_tag("shader")
+TAG_NODE_LAUNCH_TYPE = dxil_tag("nodelaunch")
+TAG_NODE_IS_PROGRAM_ENTRY = dxil_tag("nodeisprogramentry")
+TAG_NODE_ID = dxil_tag("nodeid")
+TAG_NODE_LOCAL_ROOT_ARGUMENTS_TABLE_INDEX = dxil_tag("nodelocalrootargumentstableindex")
+TAG_NODE_SHARE_INPUT_OF = dxil_tag("nodeshareinputof")
+TAG_NODE_DISPATCH_GRID = dxil_tag("nodedispatchgrid")
+TAG_NODE_MAX_RECURSION_DEPTH = dxil_tag("nodemaxrecursiondepth")
 TAG_NODE_INPUTS = 20
 TAG_NODE_OUTPUTS = 21
-TAG_NODE_MAX_DISPATCH_GRID = 22
-TAG_NODE_MESH_OUTPUT_TOPOLOGY = 65536           # experimental (DXC's mesh-nodes preview)
+TAG_NODE_MAX_DISPATCH_GRID = dxil_tag("nodemaxdispatchgrid")
+TAG_NODE_MESH_OUTPUT_TOPOLOGY = dxil_tag("outputtopology")   # experimental (DXC's mesh-nodes preview)
 TAG_NODE_MESH_MAX_VERTEX_COUNT = 65537
 TAG_NODE_MESH_MAX_PRIMITIVE_COUNT = 65538
-TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD = 65539
+TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD = dxil_tag("nodemaxinputrecordspergraphentryrecord")
 MESH_OUTPUT_TOPOLOGIES = {"line": 1, "triangle": 2}   # DXIL::MeshOutputTopology
 TAG_MS_STATE = 9                                # !{!{x, y, z}, maxVertices, maxPrimitives, topology, payload bytes}
 TAG_AS_STATE = 10                               # !{!{x, y, z}, payload bytes}
 SHADER_KINDS = {"pixel": 0, "compute": 5, "mesh": 13, "amplification": 14}   # DXIL::ShaderKind
-TAG_NODE_MAX_LOOP_ITERATIONS = 0x20000          # experimental (wgc)
-TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION = 0x20001  # experimental (wgc)
+TAG_NODE_MAX_LOOP_ITERATIONS = dxil_tag("nodemaxloopiterations")          # experimental (wgc)
+TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION = dxil_tag("nodemaxrecordsperloopiteration")  # experimental (wgc)
 EXPERIMENTAL_TAGS = (("NodeMaxLoopIterations", TAG_NODE_MAX_LOOP_ITERATIONS),
                      ("NodeMaxRecordsPerLoopIteration", TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION))
 
-IO_OUTPUT_ID, IO_FLAGS, IO_RECORD_TYPE, IO_MAX_RECORDS = 0, 1, 2, 3
-IO_MAX_RECORDS_SHARED_WITH, IO_OUTPUT_ARRAY_SIZE, IO_ALLOW_SPARSE_NODES = 4, 5, 6
-IO_MAX_RECORDS_PER_NODE = 7
+IO_FLAGS, IO_RECORD_TYPE = 1, 2
+IO_OUTPUT_ID, IO_MAX_RECORDS = dxil_io_tag("nodeid"), dxil_io_tag("maxrecords")
+IO_MAX_RECORDS_SHARED_WITH, IO_OUTPUT_ARRAY_SIZE = dxil_io_tag("maxrecordssharedwith"), dxil_io_tag("nodearraysize")
+IO_ALLOW_SPARSE_NODES, IO_MAX_RECORDS_PER_NODE = dxil_io_tag("allowsparsenodes"), dxil_io_tag("maxrecordspernode")
 RECORD_SIZE, RECORD_SV_DISPATCH_GRID, RECORD_ALIGNMENT = 0, 1, 2
 COMPONENT_U16, COMPONENT_U32 = 3, 5
 

@@ -33,20 +33,18 @@ from typing import Any, get_args
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic, Label
+from wgc.sema import node_attributes
 from wgc.syntax import ast
 
 _HLSL_ATTRIBUTES = (
     # entry points of every stage (dxc's HLSL attributes; wgc only compiles node shaders, but
     # valid library code for other stages must not be warned about)
-    "Shader", "NumThreads", "WaveSize", "GroupSharedLimit", "RootSignature", "noinline", "Experimental",
-    "domain", "earlydepthstencil", "instance", "maxtessfactor", "outputcontrolpoints", "outputtopology",
+    # (those node rules read, `Shader`, `NumThreads`, `WaveSize`, `OutputTopology`, are in the node table)
+    "GroupSharedLimit", "RootSignature", "noinline", "Experimental",
+    "domain", "earlydepthstencil", "instance", "maxtessfactor", "outputcontrolpoints",
     "partitioning", "patchconstantfunc", "maxvertexcount", "clipplanes",
-    # work graphs: functions, parameters, records (Work Graphs 1.0, MaxRecordsPerNode, loops)
-    "NodeLaunch", "NodeIsProgramEntry", "NodeID", "NodeLocalRootArgumentsTableIndex", "NodeShareInputOf",
-    "NodeDispatchGrid", "NodeMaxDispatchGrid", "NodeMaxRecursionDepth", "NodeMaxInputRecordsPerGraphEntryRecord",
-    "NodeMaxLoopIterations", "NodeMaxRecordsPerLoopIteration",
-    "MaxRecords", "MaxRecordsSharedWith", "MaxRecordsPerNode", "NodeArraySize", "AllowSparseNodes",
-    "UnboundedSparseNodes", "NodeTrackRWInputSharing",
+    # work graphs: functions, parameters, records (Work Graphs 1.0, MaxRecordsPerNode, loops, mesh nodes)
+    *(row.name for row in node_attributes.TABLE),
     # statements
     "unroll", "loop", "fastopt", "allow_uav_condition", "branch", "flatten", "forcecase", "call",
 )
@@ -66,7 +64,7 @@ KNOWN_ATTRIBUTES: dict[str, str] = {
 _KNOWN_NAMES = frozenset(KNOWN_ATTRIBUTES)
 
 REPEATABLE_ATTRIBUTES = frozenset({"vk::ext_capability", "vk::ext_extension"})
-LAST_ONE_WINS = frozenset({"nodedispatchgrid", "nodemaxdispatchgrid"})
+LAST_ONE_WINS = node_attributes.LAST_ONE_WINS
 """Attributes dxc only warns about when repeated with other values (`warn_duplicate_attribute_exact`,
 SemaHLSL.cpp DiagnoseHLSLDecl): the one written last is used."""
 
@@ -78,6 +76,7 @@ def check_written_attributes(unit: ast.TranslationUnit) -> list[Diagnostic]:
         attributes = getattr(node, "attributes", None)
         if attributes:
             _check_attributes(attributes, diagnostics)
+            _check_places(node, attributes, diagnostics)
         annotations = getattr(node, "annotations", None)
         if annotations:
             _check_annotations(annotations, diagnostics)
@@ -154,6 +153,35 @@ def _carriers(root: Any) -> list[Any]:
     carries some is among them, in the same order.  It reads 2 fields per node where `_nodes(root,
     _WITHOUT_ATTRIBUTES)` reads all: 7 ms instead of 36 ms on the 20k-line benchmark."""
     return _walk(root, _CARRIER_FIELDS, _carrier_fields)
+
+
+_CARRIER_PLACES: dict[type, frozenset[str]] = {
+    ast.FunctionDecl: frozenset({"node", "shader", "input", "output"}),
+    ast.Param: frozenset({"input", "output"}),
+    ast.StructDecl: frozenset({"record"}),
+}
+"""The places of the node-attribute table (`node_attributes`) that an attribute written on a declaration
+of each class may have; any other carrier (variables, fields, cbuffers, statements) has none. A function's
+input and output attributes are `nodes.py`'s to report (WG0406), so they count as allowed here."""
+_PLACE_WORDS = {"node": "node shaders", "shader": "shader entry points", "input": "node inputs",
+                "output": "node outputs", "record": "node record structs"}
+_CARRIER_WORDS = {ast.FunctionDecl: "a function", ast.Param: "a parameter", ast.StructDecl: "a struct"}
+
+
+def _check_places(node: Any, attributes: tuple[ast.Attribute, ...], diagnostics: list[Diagnostic]) -> None:
+    """WG0346 for each work-graph attribute written on a declaration its row's `places` do not include."""
+    allowed = _CARRIER_PLACES.get(type(node), frozenset())
+    for attribute in attributes:
+        row = node_attributes.ATTRIBUTES.get(attribute.name.lower())
+        if row is None or row.places & allowed:
+            continue
+        words = [_PLACE_WORDS[place] for place in ("node", "shader", "input", "output", "record")
+                 if place in row.places]
+        where = _CARRIER_WORDS.get(type(node), "a statement" if isinstance(node, get_args(ast.Stmt)) else
+                                   "a variable or member" if isinstance(node, ast.VarDecl) else "this declaration")
+        diagnostics.append(codes.MISPLACED_WORK_GRAPH_ATTRIBUTE(
+            attribute.span, f"attribute '{attribute.name}' only applies to {' or '.join(words)}: it is ignored "
+            f"on {where}"))
 
 
 def _argument_key(expr: Any) -> Any:

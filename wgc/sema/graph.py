@@ -52,10 +52,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from wgc import codes
+from wgc import codes, ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
+from wgc.sema.node_attributes import ATTRIBUTES
 from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
 
 NK = t.NodeObjectKind
@@ -149,6 +150,7 @@ class GraphChecker:
         self._loops()
         self._cycles()
         self._arrays()
+        self._entry_record_limits()
         self._input_sharing()
         self._cross_group_sharing()
         self._depth()
@@ -425,6 +427,32 @@ class GraphChecker:
                     self.report(codes.INCONSISTENT_NODE_ARRAY, other.span,
                                 f"'{other.id}' and '{first.id}' are nodes of one array but {problem}",
                                 labels=[Label(first.span, f"'{first.id}' is declared here")])
+
+    def _entry_record_limits(self) -> None:
+        """A mesh node of an array whose [NodeMaxInputRecordsPerGraphEntryRecord] shares its count across
+        the array: each other mesh node of the array (another NodeID of its name) declares the same."""
+        key = "nodemaxinputrecordspergraphentryrecord"
+        name = ATTRIBUTES[key].name
+        for members in self.by_name.values():
+            sharing = next((m for m in members if m.launch == "mesh" and m.max_input_records_per_graph_entry_record
+                            and m.max_input_records_per_graph_entry_record[1]), None)
+            if sharing is None:
+                continue
+            declared = sharing.max_input_records_per_graph_entry_record
+            assert declared is not None
+            shared_at = ir.find_attribute(sharing.function.attributes, key)
+            for other in members:
+                theirs = other.max_input_records_per_graph_entry_record
+                if other.launch != "mesh" or other.id == sharing.id or theirs == declared:
+                    continue
+                written = ir.find_attribute(other.function.attributes, key)
+                what = f"[{name}({theirs[0]}, {str(theirs[1]).lower()})]" if theirs else f"no [{name}]"
+                self.report(codes.ENTRY_RECORD_LIMIT_MISMATCH, written.span if written is not None else other.span,
+                            f"'{other.id}' declares {what}, but '{sharing.id}', a node of the same array, shares "
+                            f"[{name}({declared[0]}, true)] across the array: every node of the array must "
+                            "declare the same",
+                            labels=[Label(shared_at.span if shared_at is not None else sharing.span,
+                                          f"'{sharing.id}' shares its count across the array here")])
 
     def _input_sharing(self) -> None:
         sharers: dict[NodeId, list[NodeInfo]] = defaultdict(list)

@@ -13,6 +13,10 @@ The bodies' rules (uniformity, OutputComplete, barriers) are `uniformity.py`'s; 
 rules that need every node (targets, cycles, depth, budgets with shared inputs) are
 `graph.py`'s.
 
+Each attribute's places, launch modes, arity, argument ranges (per profile and proposal) and
+proposal are its row in the attribute table (`node_attributes.py`, read by `_values` and the
+placement checks); the rules that combine attributes, records and launch modes are here.
+
 Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.16):
 - a node-only function attribute on a function without [Shader] is dxc's warning (WG0442,
   `misplaced-attributes`: ignored); on a shader of another stage it is an error (WG0406);
@@ -52,30 +56,14 @@ from wgc.sema.context import SemaOptions
 from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
                            check_misplaced_mesh_parameters, mesh_qualifier)
+from wgc.sema.node_attributes import (ATTRIBUTES, FUNCTION_ATTRIBUTES, LAUNCHES, NODE_ONLY_FUNCTION_ATTRIBUTES,
+                                      OUTPUT_ATTRIBUTES, UNBOUNDED)
 from wgc.sema.uniformity import nodes_of, reachable_functions
 from wgc.source import Span
 
 NK = t.NodeObjectKind
-LAUNCHES = ("broadcasting", "coalescing", "thread", "mesh")
-UNBOUNDED = 0xFFFFFFFF
-MAX_GRID_COMPONENT = 65535
 MAX_GRID_PRODUCT = 2**24 - 1
 MAX_MESH_GRID_PRODUCT = 2**22
-MAX_RECURSION_LIB_6_8 = 32
-MAX_COUNT_24 = 2**24 - 2
-MAX_RECORDS_PER_LOOP_ITERATION = 256
-
-FUNCTION_ATTRIBUTES = frozenset({
-    "shader", "nodelaunch", "numthreads", "nodedispatchgrid", "nodemaxdispatchgrid", "nodeisprogramentry",
-    "nodeid", "nodelocalrootargumentstableindex", "nodeshareinputof", "nodemaxrecursiondepth",
-    "nodemaxloopiterations", "nodemaxrecordsperloopiteration", "wavesize", "outputtopology",
-    "nodemaxinputrecordspergraphentryrecord",
-})
-NODE_ONLY_FUNCTION_ATTRIBUTES = FUNCTION_ATTRIBUTES - {"shader", "numthreads", "wavesize", "outputtopology"}
-OUTPUT_ATTRIBUTES = frozenset({
-    "maxrecords", "maxrecordssharedwith", "nodeid", "allowsparsenodes", "nodearraysize", "unboundedsparsenodes",
-    "maxrecordspernode",
-})
 INPUT_KINDS = {
     "broadcasting": (NK.DISPATCH_NODE_INPUT_RECORD, NK.RW_DISPATCH_NODE_INPUT_RECORD),
     "coalescing": (NK.GROUP_NODE_INPUT_RECORDS, NK.RW_GROUP_NODE_INPUT_RECORDS, NK.EMPTY_NODE_INPUT),
@@ -258,9 +246,18 @@ class NodeChecker:
                 return None
         return tuple(values)  # type: ignore[arg-type]
 
+    def _values(self, attribute: ir.Attribute, place: str = "",
+                count: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
+        """`_ints` with the arity, range (at `place`, under the options), noun and code of the attribute's
+        row in the table (`node_attributes`); `count` overrides the arity."""
+        row = ATTRIBUTES[attribute.key]
+        low, high = row.bounds(self.options, place)
+        return self._ints(attribute, row.arity if count is None else count, low, high, row.what,
+                          getattr(codes, row.range_code))
+
     def _node_id(self, attribute: ir.Attribute) -> NodeId | None:
         values = attribute.values()
-        if not 1 <= len(values) <= 2 or not isinstance(values[0], str):
+        if len(values) not in ATTRIBUTES[attribute.key].arity or not isinstance(values[0], str):
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, attribute.span,
                         f"[{attribute.name}] takes a node name string and an optional index")
             return None
@@ -325,7 +322,7 @@ class NodeChecker:
                         f"node shader '{name}' must return void, not '{function.return_type}'")
         mark = len(self.diagnostics)
         for attribute in function.attributes:
-            if attribute.key in OUTPUT_ATTRIBUTES and attribute.key != "nodeid":
+            if attribute.key in OUTPUT_ATTRIBUTES - FUNCTION_ATTRIBUTES:
                 self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
                             f"[{attribute.name}] applies to node output parameters, not to functions")
         self._function_attributes(node, attributes)
@@ -382,7 +379,7 @@ class NodeChecker:
                 self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
                             f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]", labels=ignored)
         else:
-            values = self._ints(threads, (3,), 1, 1024, "thread count")
+            values = self._values(threads)
             if values is not None:
                 if launch == "thread" and values != (1, 1, 1):
                     self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, threads.span,
@@ -408,14 +405,13 @@ class NodeChecker:
                 node.id = node_id
         if "nodelocalrootargumentstableindex" in attributes:
             attribute = attributes["nodelocalrootargumentstableindex"]
-            values = self._ints(attribute, (1,), -1, 2**31 - 1, "table index")
+            values = self._values(attribute)
             node.local_root_arguments_table_index = values[0] if values else None
             node.local_root_arguments_span = attribute.span
         if "nodeshareinputof" in attributes:
             node.share_input_of = self._node_id(attributes["nodeshareinputof"])
         if "nodemaxrecursiondepth" in attributes:
-            high = MAX_COUNT_24 if self.options.loops else MAX_RECURSION_LIB_6_8
-            values = self._ints(attributes["nodemaxrecursiondepth"], (1,), 0, high, "depth")
+            values = self._values(attributes["nodemaxrecursiondepth"])
             node.max_recursion_depth = values[0] if values else None
         # a self edge is intended when a loop attribute or a (rejected) recursion depth is written
         node.declares_repetition = "nodemaxloopiterations" in attributes or \
@@ -432,9 +428,9 @@ class NodeChecker:
             return
         for key in ("outputtopology", "nodemaxinputrecordspergraphentryrecord"):
             attribute = attributes.get(key)
-            if attribute is not None:
+            if attribute is not None and node.launch not in ATTRIBUTES[key].launches:
                 self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, attribute.span,
-                            f"[{attribute.name}] may only be used with mesh nodes")
+                            f"[{attribute.name}] may only be used with {_and(ATTRIBUTES[key].launches)} nodes")
         check_misplaced_mesh_parameters(node.function, f"{node.launch} nodes", self.report)
 
     def _dispatch_mesh(self, node: NodeInfo) -> None:
@@ -449,16 +445,17 @@ class NodeChecker:
                         f"[{attribute.name}] sharedAcrossNodeArray must be true or false")
             return None
         first = ir.Attribute(attribute.name, attribute.args[:1], attribute.span) if len(values) == 2 else attribute
-        count = self._ints(first, (1,), 1, 2**31 - 1, "record count")
+        count = self._values(first, count=(1,))
         return (count[0], bool(shared)) if count is not None else None
 
     def _dispatch_grid_rules(self, node: NodeInfo, attributes: dict[str, ir.Attribute]) -> None:
         fixed, maximum = attributes.get("nodedispatchgrid"), attributes.get("nodemaxdispatchgrid")
-        if node.launch not in ("broadcasting", "mesh"):
+        launches = ATTRIBUTES["nodedispatchgrid"].launches   # NodeMaxDispatchGrid's too
+        if node.launch not in launches:
             for attribute in (fixed, maximum):
                 if attribute is not None:
                     self.report(codes.ATTRIBUTE_NOT_FOR_LAUNCH, attribute.span,
-                                f"[{attribute.name}] may only be used with broadcasting and mesh nodes")
+                                f"[{attribute.name}] may only be used with {_and(launches)} nodes")
             return
         if fixed is None and maximum is None:
             self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
@@ -472,7 +469,7 @@ class NodeChecker:
         else:
             attribute = fixed or maximum
             assert attribute is not None
-            values = self._ints(attribute, (3,), 1, MAX_GRID_COMPONENT, "grid size")
+            values = self._values(attribute)
             if values is not None and node.launch == "mesh" and values[0] * values[1] * values[2] > MAX_MESH_GRID_PRODUCT:
                 self.report(codes.INVALID_MESH_NODE_ATTRIBUTE, attribute.span,
                             f"[{attribute.name}] has {values[0] * values[1] * values[2]} thread groups; a mesh node "
@@ -502,8 +499,8 @@ class NodeChecker:
         per_iteration = attributes.get("nodemaxrecordsperloopiteration")
         if iterations is None and per_iteration is None:
             return
-        if not self.options.loops:
-            attribute = iterations or per_iteration
+        attribute = iterations or per_iteration
+        if not ATTRIBUTES[attribute.key].available(self.options):  # type: ignore[union-attr]
             how = ("which lib_6_8 (Work Graphs 1.0) does not have; compile with -T lib_6_9 -fwork-graph-loops"
                    if self.options.profile == "lib_6_8" else
                    "a proposal that released SM 6.9 does not have; opt in with -fwork-graph-loops")
@@ -517,9 +514,8 @@ class NodeChecker:
                         f"a loop entry needs both [NodeMaxLoopIterations] and [NodeMaxRecordsPerLoopIteration]; "
                         f"[{missing}] is missing")
             return
-        counts = self._ints(iterations, (1,), 1, MAX_COUNT_24, "iteration count", codes.INVALID_LOOP_ENTRY)
-        records = self._ints(per_iteration, (1,), 1, MAX_RECORDS_PER_LOOP_ITERATION, "record count",
-                             codes.INVALID_LOOP_ENTRY)
+        counts = self._values(iterations)
+        records = self._values(per_iteration)
         if counts is None or records is None:
             return
         if node.max_recursion_depth:
@@ -601,12 +597,13 @@ class NodeChecker:
         attributes = {a.key: a for a in param.attributes}
         max_records = None
         for key, attribute in attributes.items():
-            if key == "maxrecords":
-                if node.launch != "coalescing":
+            row = ATTRIBUTES.get(key)
+            if row is not None and "input" in row.places:
+                if node.launch not in row.launches:
                     self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
-                                "[MaxRecords] on a node input is only allowed for coalescing nodes")
+                                f"[{row.name}] on a node input is only allowed for {_and(row.launches)} nodes")
                 else:
-                    values = self._ints(attribute, (1,), 1, 2**31 - 1, "record count")
+                    values = self._values(attribute, "input")
                     max_records = values[0] if values else None
             elif key in OUTPUT_ATTRIBUTES:
                 self.report(codes.MISPLACED_NODE_ATTRIBUTE, attribute.span,
@@ -683,7 +680,7 @@ class NodeChecker:
                         notes=("the spec requires one on every output, empty outputs too; DXC's DXIL leaves "
                                "MaxRecords 0",))
         elif max_records is not None:
-            values = self._ints(max_records, (1,), 0, 2**31 - 1, "record count")
+            values = self._values(max_records)
             output.max_records = values[0] if values else None
         else:
             self._shared_budget(node, output, shared)  # type: ignore[arg-type]
@@ -754,7 +751,7 @@ class NodeChecker:
         if size is not None:
             if size.values() == (-1,):  # the spec's spelling of 0xffffffff: unbounded
                 size = ir.Attribute(size.name, (ir.AttributeArg(UNBOUNDED, size.args[0].span),), size.span)
-            values = self._ints(size, (1,), 1, UNBOUNDED, "array size")
+            values = self._values(size)
             if values is not None:
                 output.array_size = values[0]
                 if values[0] == UNBOUNDED:
@@ -771,7 +768,7 @@ class NodeChecker:
             self.report(codes.INVALID_OUTPUT_ARRAY, output.parameter.span,
                         f"output array '{output.parameter.name}' needs [NodeArraySize(n)] or [UnboundedSparseNodes]")
         if per_node is not None:
-            values = self._ints(per_node, (1,), 0, 2**31 - 1, "record count")
+            values = self._values(per_node)
             if values is not None:
                 output.max_records_per_node, output.max_records_per_node_written = values[0], True
 

@@ -23,22 +23,19 @@ from collections.abc import Callable
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
-from wgc.sema import consteval
+from wgc.sema import consteval, node_attributes
 from wgc.sema.context import Context, node_handlers
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.scope import ScopeKind
 from wgc.sema.uniformity import children
 from wgc.syntax import ast
 
-NAME_ARGUMENT_ATTRIBUTES = frozenset({"maxrecordssharedwith"})
+NAME_ARGUMENT_ATTRIBUTES = node_attributes.NAME_ARGUMENT_ATTRIBUTES
 """Attributes whose arguments name something (a parameter) instead of being constants."""
-SPEC_OPERAND_ATTRIBUTES = frozenset({"numthreads", "nodeid", "nodeshareinputof", "nodedispatchgrid",
-                                     "nodemaxdispatchgrid", "nodemaxrecursiondepth", "maxrecords", "nodearraysize"})
+SPEC_OPERAND_ATTRIBUTES = node_attributes.SPEC_OPERAND_ATTRIBUTES
 """Attributes whose integer arguments SPIR-V AMDX takes as <id> operands (LocalSizeId for NumThreads,
 OpExecutionModeId, OpDecorateId): a specialization constant written alone there stays specialisable."""
-SPEC_DEFAULT_ATTRIBUTES = frozenset({"maxrecordspernode", "nodemaxinputrecordspergraphentryrecord",
-                                     "nodemaxloopiterations", "nodemaxrecordsperloopiteration",
-                                     "nodelocalrootargumentstableindex", "wavesize"})
+SPEC_DEFAULT_ATTRIBUTES = node_attributes.SPEC_DEFAULT_ATTRIBUTES
 """Work-graph attributes that take a specialization constant at its default value only (no SPIR-V operand
 carries them, or wgc lays the graph out by them): WG0395 says that specialising it changes nothing."""
 
