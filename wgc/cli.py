@@ -8,7 +8,7 @@ diagnostics on stderr (or `-Fe`), and the exit code.
 Exit codes: 0 success (warnings allowed); 1 compile errors, and outputs that cannot be
 written or are refused (WG0007-WG0010); 2 usage errors (click's convention); 3 internal
 compiler error — a short message on stderr, the traceback in a file whose path is printed;
-128 + N when signal N (SIGINT, SIGTERM) ended the command, after clean-up.
+128 + N when signal N (SIGINT, SIGTERM, SIGHUP) ended the command, after clean-up.
 
 Invariants: a failed or interrupted command leaves no output file behind (an older one at
 the same path is removed so a build cannot use it, but never a file the compile read);
@@ -711,14 +711,24 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     """The command line (`wgc.entry.main`, the `wgc` command, calls it after consulting the compile
     cache; `consult_cache`: consult it here first); returns the exit code.
 
-    SIGINT and SIGTERM end the command in order (clean-up runs): exit status 128 + the signal.
+    SIGINT, SIGTERM and SIGHUP end the command in order (clean-up runs): exit status 128 + the
+    signal, and no output file (`wgc.interrupts.conclude`, whatever the instant the signal came).
     Called as the command is (no `argv`: the process's own arguments), `compile`, `inspect` and
     `--version` end the process themselves once everything is written (`_end_process`); with
     `argv` (a caller in the same process, e.g. the tests) it returns.
     """
     global _command_line
+    from wgc import interrupts
+
     _command_line = list(sys.argv[1:] if argv is None else argv)
-    code = _cached_or_run(consult_cache)
+    if argv is None:
+        interrupts.install()                    # for good: handlers stay until the process ends
+    with interrupts.handled():
+        try:
+            code = _cached_or_run(consult_cache)
+        except interrupts.Interrupted as interrupt:    # came while an earlier error was being reported
+            code = 128 + interrupt.signum
+        code = interrupts.conclude(code, process=argv is None)
     if argv is None and _command(_command_line) in FAST_EXIT_COMMANDS:
         _end_process(code)
     return code
@@ -760,11 +770,10 @@ def _cached_or_run(consult_cache: bool) -> int:
         cached = replay_from_cache(_command_line)
         if cached is not None:
             return cached
-    from wgc.outputs import Interrupted, signals_interrupt, silence_stdout
+    from wgc.outputs import Interrupted, silence_stdout
 
     try:
-        with signals_interrupt():
-            cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
+        cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     except click.exceptions.Exit as done:
