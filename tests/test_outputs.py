@@ -383,6 +383,23 @@ def test_a_killed_compile_cleans_up(tmp_path, run_wgc, signum):
     assert listing(tmp_path) == ["big.hlsl", "nodes", "nodes/mine.txt", "small.hlsl"]
 
 
+def test_signals_at_any_instant_end_in_order(tmp_path):
+    """A signal at any instant of a command (SIGINT, SIGTERM, SIGHUP; compile with -o -Fh -MD,
+    --split-nodes, inspect -o) ends it either with exit 0 and all its outputs complete, or with
+    128 + the signal, no output file and no traceback (the README: "the same clean-up as a
+    failure"). 36 runs at instants spread over each command's time; benchmarks/fuzz_signals.py
+    runs the same check longer (and `wgc run` too)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_signals", Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_signals.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    campaign = fuzz.Campaign(Path(cli.__file__).resolve().parents[1], tmp_path, ["compile", "split", "inspect"])
+    problems = [p for p in (campaign.one(index) for index in range(36)) if p is not None]
+    assert problems == []
+
+
 # ----------------------------------------------------------------------------- 6. inputs that are not regular files
 
 

@@ -721,14 +721,14 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     from wgc import interrupts
 
     _command_line = list(sys.argv[1:] if argv is None else argv)
-    if argv is None:
-        interrupts.install()                    # for good: handlers stay until the process ends
-    with interrupts.handled():
-        try:
+    try:
+        if argv is None:
+            interrupts.install()                # for good: handlers stay until the process ends
+        with interrupts.handled():
             code = _cached_or_run(consult_cache)
-        except interrupts.Interrupted as interrupt:    # came while an earlier error was being reported
-            code = 128 + interrupt.signum
-        code = interrupts.conclude(code, process=argv is None)
+    except interrupts.Interrupted as interrupt:    # came outside the command, or while an error was reported
+        code = 128 + interrupt.signum
+    code = interrupts.conclude(code, process=argv is None)
     if argv is None and _command(_command_line) in FAST_EXIT_COMMANDS:
         _end_process(code)
     return code

@@ -54,10 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     from wgc import interrupts
 
     args = list(sys.argv[1:] if argv is None else argv)
-    if argv is None:
-        interrupts.install()      # first: from here on a signal ends the command in order
-    with interrupts.handled():
-        try:
+    try:
+        if argv is None:
+            interrupts.install()      # first: from here on a signal ends the command in order
+        with interrupts.handled():
             code = replay_from_cache(args)
             if code is None:
                 code = run_on_server(args)
@@ -65,6 +65,6 @@ def main(argv: list[str] | None = None) -> int:
                 from wgc.cli import main as command_line
 
                 return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
-        except interrupts.Interrupted as interrupt:
-            code = 128 + interrupt.signum
-        return interrupts.conclude(code, process=argv is None)
+    except interrupts.Interrupted as interrupt:
+        code = 128 + interrupt.signum
+    return interrupts.conclude(code, process=argv is None)

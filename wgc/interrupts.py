@@ -82,10 +82,10 @@ def install() -> None:
     if _installed:
         return
     _reset()
-    for signum in SIGNALS:
-        signal.signal(signum, _on_signal)
     sys.unraisablehook = _unraisable
     _installed = True
+    for signum in SIGNALS:
+        signal.signal(signum, _on_signal)
 
 
 @contextlib.contextmanager
