@@ -749,3 +749,46 @@ def test_a_compile_result_runs_and_other_results_are_refused(tmp_path) -> None:
         "error: wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
         "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes) [WG0024]\n"
         "1 error generated.\n")
+
+
+SPIN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry] [NodeDispatchGrid(65535, 64, 1)] [NumThreads(64, 1, 1)]
+void Spin(uint3 id : SV_DispatchThreadID)
+{
+    uint t = id.x + id.y;
+    for (uint k = 0; k < Out[64]; ++k) { t = (t ^ (t >> 7)) * 0x9E3779B1u + k; }
+    InterlockedAdd(Out[id.x & 63], t);
+}
+"""
+
+
+@pytest.mark.parametrize("signum", [2, 15, 1])          # SIGINT, SIGTERM, SIGHUP
+def test_a_run_is_interrupted_promptly_while_the_device_works(tmp_path, signum) -> None:
+    """A signal while the device runs a long dispatch (a minute on lavapipe) ends `wgc run` within
+    about a second: exit 128 + the signal, no traceback, no results file (the waits for the device
+    are slices of `device.WAIT_SLICE_NS`; the process ends without waiting for the device)."""
+    import time
+
+    graph = write(tmp_path, "spin.hlsl", SPIN)
+    dispatch = write(tmp_path, "spin.json", json.dumps(
+        {"inputs": [{"entry": "Spin", "records": [{}]}], "resources": {"u0": {"uint32": [0] * 64 + [100]}}}))
+    out = tmp_path / "results.json"
+    process = subprocess.Popen([sys.executable, "-m", "wgc", "run", graph, "--dispatch", dispatch, "-o", str(out)],
+                               env={**os.environ, "PYTHONPATH": ROOT}, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while "libvulkan_lvp" not in open(f"/proc/{process.pid}/maps").read() and time.monotonic() < deadline:
+            time.sleep(0.05)                              # the device is opened (lavapipe's library loaded)
+        time.sleep(2.0)                                   # its pipeline made, the dispatch running
+        assert process.poll() is None
+        sent = time.monotonic()
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=15)
+        took = time.monotonic() - sent
+    finally:
+        process.kill()
+        process.wait()
+    assert (process.returncode, err) == (128 + signum, "")
+    assert took < 5          # 0.1 s on a quiet machine; the old wgc waited for the dispatch (a minute)
+    assert not out.exists()

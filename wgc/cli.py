@@ -729,8 +729,8 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     except interrupts.Interrupted as interrupt:    # came outside the command, or while an error was reported
         code = 128 + interrupt.signum
     code = interrupts.conclude(code, process=argv is None)
-    if argv is None and _command(_command_line) in FAST_EXIT_COMMANDS:
-        _end_process(code)
+    if argv is None and (_command(_command_line) in FAST_EXIT_COMMANDS or code > 128):
+        _end_process(code)       # interrupted: no teardown (a device may still run what it was stopped in)
     return code
 
 

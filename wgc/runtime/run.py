@@ -378,6 +378,8 @@ class Session:
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
     def close(self) -> None:
+        if getattr(self.device, "busy", False):       # a signal stopped the wait: see `Device.close`
+            return
         if self.scheduler is not None:
             self.scheduler.close()
             self.scheduler = None
