@@ -235,11 +235,12 @@ def test_records_beyond_the_memory_limit_name_the_node(tmp_path) -> None:
     jobs = [{"first": 0, "count": 1}] * 64
     result = wgc.run(write(tmp_path, "graph.hlsl", TWO_LEVEL), {
         "inputs": [{"entry": "Split", "records": jobs}], "resources": {"u0": {"bytes": 16}}}, memory_limit=1000)
-    # 64 threads x MaxRecords 4 x 4-byte records = 1024 bytes > 1000
-    assert rendered(result) == (
-        "error: node 'Split' may write 256 records of 4 bytes to 'Leaf' (64 thread groups × MaxRecords); "
-        "with the other records of this level that is more than the 1000 bytes wgc run may use [WG0805]\n"
-        "1 error generated.\n")
+    # 64 threads x MaxRecords 4 x 4-byte records = 1024 bytes > 1000: refused before the device is opened,
+    # at the entry records
+    assert rendered(result).splitlines()[0] == (
+        "<dispatch>:5:18: error: 64 entry records of node 'Split' need up to 1024 bytes (256 records to 'Leaf' "
+        "(64 thread groups × MaxRecords)); with the 528 bytes of the dispatch's data and earlier inputs that is "
+        "more than the 1000 bytes wgc run may use [WG0805]")
 
 
 def test_an_unknown_device_lists_the_devices(tmp_path) -> None:

@@ -61,6 +61,17 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit(0)
 
 
+def _size(ctx: click.Context, _param: click.Parameter, value: str) -> int:
+    """A size in bytes: a whole number, or with K, M, G or T (binary units): 512M, 2G."""
+    import re
+
+    found = re.fullmatch(r"\s*([0-9]{1,30})\s*([KMGT]?)i?B?\s*", value, re.IGNORECASE)
+    if found is None or int(found.group(1)) == 0:
+        raise click.BadParameter(f"'{value}' is not a size: a whole number of bytes, or with K, M, G or T "
+                                 "(e.g. 512M, 2G)")
+    return int(found.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}[found.group(2).upper()]
+
+
 def _parse_define(value: str) -> tuple[str, str | None]:
     name, sep, body = value.partition("=")
     return name, body if sep else None
@@ -560,8 +571,11 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
               show_default=True, help="The form of --trace.")
 @click.option("--device", "device", metavar="INDEX|NAME",
               help="The Vulkan device: an index or part of its name (default: the first GPU, else lavapipe).")
+@click.option("--max-memory", "max_memory", metavar="SIZE", default="1G", show_default=True, callback=_size,
+              help="The memory the run may use for the dispatch's data and the records of a level (bytes, or "
+                   "with K, M, G or T: 512M, 2G); what would need more is refused before it is made.")
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, **kwargs: Any) -> None:
+                device: str | None, max_memory: int, **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
@@ -586,7 +600,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
         stdin, unreadable = _read_stdin(options.input)
         if unreadable is not None:
             sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
-        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin)
+        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin, memory_limit=max_memory)
         if trace and result.trace:
             sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
             sys.stderr.flush()

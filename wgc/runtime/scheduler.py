@@ -38,7 +38,12 @@ from wgc.runtime.device import Buffer, Device
 from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
-"""Bytes of record arenas one step may use (seed 002: 'on the order of 1 GB is likely acceptable')."""
+"""Bytes a run may use for the dispatch's data and the record arenas of a step, unless `wgc run
+--max-memory` says otherwise (seed 002: 'on the order of 1 GB is likely acceptable')."""
+LAUNCH_BYTES = 2048
+"""An upper estimate of the host and device bytes one launch (a dispatch of a node's records: its
+Python objects, node context, output parameters and slots) costs; a node whose grid comes from its
+records has one launch per record, so their count is bounded too."""
 ARENA_ALIGNMENT = 16
 UNBOUNDED_CAPACITY = 0xFFFFFFFF
 
@@ -137,6 +142,41 @@ class _Launch:
     trace: TraceDispatch
 
 
+def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int) -> tuple[int, str]:
+    """An upper estimate of the bytes `count` entry records of `node` (`records`, `stride` apart; 0:
+    one record repeated) need at their level: the arenas of the records its outputs may write
+    (MaxRecords × thread groups × record stride) and its launches; and what needs them, in words."""
+    if count == 0:
+        return 0, ""
+    launches = 0
+    if node.launch == "thread":
+        units = count
+    elif node.launch == "coalescing":
+        units = -(-count // max(1, node.max_records))
+    elif node.grid_field is not None and node.dispatch_grid is None:
+        size = node.record.size
+        if stride == 0:
+            units = count * math.prod(record_grid(node, records[:size]))
+        else:
+            units = sum(math.prod(record_grid(node, records[r * stride:r * stride + size])) for r in range(count))
+        launches = count
+    else:
+        units = count * math.prod(node.dispatch_grid or (1, 1, 1))
+    total, words = (launches * LAUNCH_BYTES, f"{launches} launches") if launches > 1 else (0, "")
+    for output in node.outputs:
+        if output.empty:
+            continue
+        targets = [program.node(output.target, output.target_index)] if not output.array else \
+            [n for n in program.nodes if n.name == output.target and n.index >= output.target_index
+             and (output.array_size is None or n.index < output.target_index + output.array_size)]
+        per_slot = output.max_records_per_node if output.array else output.max_records
+        need = sum(units * per_slot * t.record.stride for t in targets if t is not None)
+        if need:
+            total += need
+            words += f", {units * per_slot} records to '{output.parameter}' ({units} thread groups × MaxRecords)"
+    return total, words.lstrip(", ")
+
+
 def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
     return -(-value // alignment) * alignment
 
@@ -223,6 +263,10 @@ class Scheduler:
         n = chunk.count
         if n == 0:
             return []
+        if node.grid_field is not None and node.dispatch_grid is None and n * LAUNCH_BYTES > self.memory_limit:
+            raise RecordsOutOfMemory(node.label, (
+                f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
+                f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
         plans: list[tuple[int, int, int, int, int]] = []   # (address, count, groups, grid, units)
         if node.launch == "thread":
             plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n))
