@@ -793,3 +793,46 @@ def test_a_run_is_interrupted_promptly_while_the_device_works(tmp_path, signum) 
     assert (process.returncode, err) == (128 + signum, "")
     assert took < 5          # 0.1 s on a quiet machine; the old wgc waited for the dispatch (a minute)
     assert not out.exists()
+
+
+def test_records_beyond_the_memory_bound_are_refused_before_anything_is_made(tmp_path) -> None:
+    """1e12 raw records with stride 0 (one record, repeated) used to hang in a loop over them, and 1e7
+    took gigabytes before WG0805: both are refused at once, at their "records" value, naming the node,
+    the bytes needed and the bound, in a process that stays small."""
+    import resource  # noqa: F401 - Linux only, as the suite
+    import time
+
+    graph = write(tmp_path, "graph.hlsl", open(os.path.join(ROOT, "samples", "hello.hlsl")).read())
+    for count in (10 ** 12, 10 ** 7):
+        dispatch = write(tmp_path, "d.json", json.dumps(
+            {"inputs": [{"entry": "Generate", "records": {"hex": "0100000001000000", "stride": 0, "count": count}}],
+             "resources": {"u0": {"bytes": 64}}}))
+        started = time.monotonic()
+        probe = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+                 "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+                 "print(done.stderr, end='')")
+        done = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "wgc", "run", graph,
+                               "--dispatch", dispatch], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": ROOT})
+        took = time.monotonic() - started
+        status, err = done.stdout.split("\n", 1)
+        code, peak_kib = map(int, status.split())
+        assert code == 1
+        assert err.startswith(f"{dispatch}:1:46: error: {count} entry records of node 'Generate' need up to ")
+        assert "that is more than the 1073741824 bytes wgc run may use [WG0805]" in err
+        assert "note: the bound is wgc run's --max-memory (default 1G)" in err
+        assert peak_kib < 300 * 1024 and took < 60
+
+
+def test_cli_max_memory_sets_the_bound(tmp_path) -> None:
+    graph = write(tmp_path, "graph.hlsl", open(os.path.join(ROOT, "samples", "hello.hlsl")).read())
+    dispatch = os.path.join(ROOT, "samples", "hello.dispatch.json")
+    assert wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "512M").returncode == 0
+    done = wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "1k")
+    assert done.returncode == 1
+    assert "1 entry record of node 'Generate' needs up to 1024 bytes (256 records to 'Classify' (4 thread groups " \
+           "× MaxRecords)); with the 72 bytes of the dispatch's data and earlier inputs that is more than the 1024 " \
+           "bytes wgc run may use [WG0805]" in done.stderr
+    done = wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "1.5G")
+    assert done.returncode == 2
+    assert "'1.5G' is not a size: a whole number of bytes, or with K, M, G or T (e.g. 512M, 2G)" in done.stderr

@@ -263,7 +263,8 @@ class Scheduler:
         n = chunk.count
         if n == 0:
             return []
-        if node.grid_field is not None and node.dispatch_grid is None and n * LAUNCH_BYTES > self.memory_limit:
+        per_record = node.grid_field is not None and node.dispatch_grid is None      # one launch per record
+        if per_record and n > 1 and n * LAUNCH_BYTES > self.memory_limit:
             raise RecordsOutOfMemory(node.label, (
                 f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
                 f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
