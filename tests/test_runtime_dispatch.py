@@ -446,9 +446,9 @@ HOSTILE_VALUES = [1e12, 10 ** 12, 99999999999, 2 ** 64, -1, 2.5, -0.0, 1e308, "x
                   "\u00e9\u4e2d", {"hex": "00", "stride": 0, "count": 10 ** 12}, {"width": 10 ** 9, "height": 10 ** 9}]
 
 
-def hostile_texts():
-    """JSON texts of dispatch descriptions: the valid one with a member replaced by a hostile value,
-    or its text cut, spliced or nested deep."""
+def hostile_texts(valid: dict | None = None):
+    """JSON texts of dispatch descriptions: `valid` (default `VALID`) with a member replaced by a
+    hostile value, or its text cut, spliced or nested deep."""
     from hypothesis import strategies as st
 
     import json
@@ -462,10 +462,11 @@ def hostile_texts():
             for index, item in enumerate(value):
                 yield from paths(item, (*prefix, index))
 
-    all_paths = list(paths(VALID))[1:]
+    valid = VALID if valid is None else valid
+    all_paths = list(paths(valid))[1:]
 
     def replaced(path, new):
-        copy = json.loads(json.dumps(VALID))
+        copy = json.loads(json.dumps(valid))
         place = copy
         for step in path[:-1]:
             place = place[step]
@@ -476,7 +477,7 @@ def hostile_texts():
                           | st.text(max_size=20), lambda inner: st.lists(inner, max_size=4)
                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
     value = st.sampled_from(HOSTILE_VALUES) | leaves
-    text = json.dumps(VALID)
+    text = json.dumps(valid)
     by_value = st.builds(replaced, st.sampled_from(all_paths), value)
     by_text = st.builds(lambda cut, junk, at: text[:at] + junk + text[at + cut:], st.integers(0, 5),
                         st.text(max_size=6), st.integers(0, len(text)))
