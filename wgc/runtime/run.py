@@ -170,7 +170,7 @@ def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Di
 
     used = described.data_bytes
     for item in described.inputs:
-        need, words = entry_bytes(program, item.node, item.count, item.data, item.stride)
+        need, words = entry_bytes(program, item.node, item.count, item.data, item.stride, memory_limit)
         if used + need > memory_limit:
             before = f" with the {used} bytes of the dispatch's data and earlier inputs" if used else ""
             return [codes.RECORDS_OUT_OF_MEMORY(
@@ -351,7 +351,7 @@ class Session:
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                           local_root_arguments=table,
-                                          memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT, gpu_driven=gpu_driven)
+                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)

@@ -142,10 +142,12 @@ class _Launch:
     trace: TraceDispatch
 
 
-def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int) -> tuple[int, str]:
+def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
+                limit: int) -> tuple[int, str]:
     """An upper estimate of the bytes `count` entry records of `node` (`records`, `stride` apart; 0:
     one record repeated) need at their level: the arenas of the records its outputs may write
-    (MaxRecords × thread groups × record stride) and its launches; and what needs them, in words."""
+    (MaxRecords × thread groups × record stride) and its launches; and what needs them, in words.
+    Launches beyond `limit` alone are the answer (their records are not read)."""
     if count == 0:
         return 0, ""
     launches = 0
@@ -155,6 +157,8 @@ def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, st
         units = -(-count // max(1, node.max_records))
     elif node.grid_field is not None and node.dispatch_grid is None:
         size = node.record.size
+        if count > 1 and count * LAUNCH_BYTES > limit:
+            return count * LAUNCH_BYTES, f"{count} launches"
         if stride == 0:
             units = count * math.prod(record_grid(node, records[:size]))
         else:
