@@ -836,3 +836,38 @@ def test_cli_max_memory_sets_the_bound(tmp_path) -> None:
     done = wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "1.5G")
     assert done.returncode == 2
     assert "'1.5G' is not a size: a whole number of bytes, or with K, M, G or T (e.g. 512M, 2G)" in done.stderr
+
+
+GROW = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct R { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeMaxRecursionDepth(16)]
+void Grow(ThreadNodeInputRecord<R> r, [MaxRecords(4)] NodeOutput<R> Grow)
+{
+    ThreadNodeOutputRecords<R> o = Grow.GetThreadNodeOutputRecords(2);
+    o.Get(0).v = r.Get().v + 1; o.Get(1).v = r.Get().v + 1;
+    o.OutputComplete();
+    InterlockedAdd(Out[0], 1);
+}
+"""
+
+
+def test_a_growing_graph_stays_within_the_bound(tmp_path) -> None:
+    """Records that double at every recursion level: the levels run until the next would pass
+    --max-memory (counting the records a level reads as well as those it writes, and arenas grown
+    no further than the bound), then WG0805 names the node; the process never holds much more than
+    the bound (the old runtime took 1.3 GB for its 1 GiB of arenas)."""
+    graph = write(tmp_path, "grow.hlsl", GROW)
+    dispatch = write(tmp_path, "d.json", json.dumps(
+        {"inputs": [{"entry": "Grow", "records": {"hex": "00000000", "stride": 0, "count": 100000}}],
+         "resources": {"u0": {"bytes": 4}}}))
+    probe = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+             "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(done.stderr, end='')")
+    done = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "wgc", "run", graph, "--dispatch", dispatch,
+                           "--max-memory", "256M"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": ROOT})
+    status, err = done.stdout.split("\n", 1)
+    code, peak_kib = map(int, status.split())
+    assert code == 1
+    assert err.startswith("error: node 'Grow' may write ") and err.endswith("[WG0805]\n1 error generated.\n")
+    assert peak_kib < (256 + 160) * 1024

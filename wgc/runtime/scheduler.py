@@ -207,6 +207,8 @@ class Scheduler:
         self.scratch = device.buffer(largest)
         self.control: Buffer | None = None
         self.arenas: list[Buffer | None] = [None, None]
+        self._arena_bytes = [0, 0]
+        """The bytes of records each arena holds (by the MaxRecords bounds of the step that wrote it)."""
         iterations = math.prod(n.max_loop_iterations or 1 for n in program.nodes)
         deepest = max((n.max_recursion_depth for n in program.nodes), default=0)
         self.max_steps = 1 + len(program.nodes) * (1 + deepest) * iterations
@@ -307,13 +309,15 @@ class Scheduler:
 
     # ------------------------------------------------------------------ one step
 
-    def _ensure(self, which: int, size: int) -> Buffer:
+    def _ensure(self, which: int, size: int, cap: int) -> Buffer:
+        """Arena `which` of at least `size` bytes; grown by doubling, but not past `cap`."""
         current = self.arenas[which]
         if current is None or current.size < size:
             if current is not None:
                 self.device.free(current)
                 self.arenas[which] = None
-            self.arenas[which] = self.device.buffer(max(size, 2 * (current.size if current else 0), 1 << 16))
+            grown = min(2 * (current.size if current else 0), cap)
+            self.arenas[which] = self.device.buffer(max(size, grown, min(1 << 16, cap), 1))
         buffer = self.arenas[which]
         assert buffer is not None
         return buffer
@@ -325,7 +329,8 @@ class Scheduler:
                 launches.extend(self._launches(key, chunk))
         if not launches:
             return {}
-        # arenas: sized from the MaxRecords bounds
+        # arenas: sized from the MaxRecords bounds; the other arena holds this step's input records
+        held = self._arena_bytes[1 - output_side]
         arena_bytes = 0
         for launch in launches:
             for output, slots in zip(launch.node.outputs, launch.outputs):
@@ -333,14 +338,16 @@ class Scheduler:
                     if slot.target is None or output.empty:
                         continue
                     need = slot.capacity * slot.stride
-                    if arena_bytes + need > self.memory_limit:
+                    if held + arena_bytes + need > self.memory_limit:
                         raise RecordsOutOfMemory(launch.node.label, (
                             f"node '{launch.node.label}' may write {slot.capacity} records of {slot.stride} bytes "
                             f"to '{output.parameter}' ({launch.units} thread groups × MaxRecords); with the other "
-                            f"records of this level that is more than the {self.memory_limit} bytes wgc run may use"))
+                            f"records of this level and those it reads that is more than the {self.memory_limit} "
+                            "bytes wgc run may use"))
                     slot.arena = arena_bytes
                     arena_bytes = _round(arena_bytes + need)
-        out = self._ensure(output_side, arena_bytes)
+        out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
+        self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
         contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
@@ -476,6 +483,7 @@ class Scheduler:
             pending.setdefault(key, []).append(entries[at][1])
         steps: list[TraceStep] = []
         side = 0
+        self._arena_bytes = [0, 0]          # the entry records are in buffers of their own
         while pending:
             if len(steps) >= self.max_steps:
                 raise AssertionError(f"internal: records are still pending after {len(steps)} levels, more than this "
