@@ -79,9 +79,8 @@ def _reset() -> None:
 def install() -> None:
     """Handle the signals for the rest of the process (the `wgc` process's first act)."""
     global _installed
-    if _installed:
-        return
-    _reset()
+    if not _installed:             # (again in a process that forked from one, e.g. the compile server's child:
+        _reset()                   # its handlers were changed, the state of this command is kept)
     sys.unraisablehook = _unraisable
     _installed = True
     for signum in SIGNALS:
