@@ -1,7 +1,8 @@
 """Interrupts: SIGINT, SIGTERM and SIGHUP end a command in order, at every instant.
 
-Stage: process-wide, below the CLI (`wgc.entry` installs it first thing; `wgc.outputs` and
-`wgc.runtime` check it). No wgc imports here.
+Stage: process-wide, below the CLI (`wgc.entry` installs it first thing; `wgc.outputs` defers it
+around file operations and checks it before a commit; the runtime waits for the device in slices
+so that it is seen). No wgc imports here.
 Input: the signals the process receives. Output: `Interrupted` raised in the main thread (exit
 status 128 + the signal, after the clean-up a failure does), and the final exit code (`conclude`).
 
@@ -91,10 +92,13 @@ def install() -> None:
 def handled() -> Iterator[None]:
     """Handle the signals while active (a command run in process, e.g. by the tests; main thread
     only); nothing more where `install` ran or inside another `handled`."""
-    import threading
-
     global _active
-    if _installed or _active or threading.current_thread() is not threading.main_thread():
+    if _installed or _active:
+        yield
+        return
+    import threading          # here: a process where `install` ran (a cache hit) need not load it
+
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     _reset()
