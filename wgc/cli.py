@@ -267,7 +267,7 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
     `wgc.buildcache.Recording`, for `--cache`) sees what the compile read, staged and printed, and
     stores a successful result.
     """
-    from wgc import driver
+    from wgc import driver, interrupts
 
     if kwargs["diagnostics_file"] is not None:
         plan.name("-Fe", kwargs["diagnostics_file"])
@@ -276,29 +276,30 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
     note_read(options.input, "input file")          # "-" (standard input): not an output's file, not cached
     transaction = plan.transaction() if recording is None else recording.watch(plan.transaction())
     try:
-        refused = plan.refusals()
-        if refused:                                 # nothing is written or removed
-            return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
-        stdin, unreadable = _read_stdin(options.input)
-        if unreadable is not None:
-            return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
-        result = driver.compile(options, stdin=stdin, on_file_read=note_read)
-        for dependency in result.dependencies:
-            note_read(dependency)
-        if recording is not None:
-            recording.absent = result.absent_includes
-        refused = plan.refusals(module_names(result) if result.ok else ())
-        diagnostics = [*cache_diagnostics, *result.diagnostics]
-        if refused:
-            return _conclude(kwargs, plan, transaction, [*diagnostics, *refused], produce=None, clean=False)
-        code = _conclude(kwargs, plan, transaction, diagnostics,
-                         produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True,
-                         recording=recording)
-        if not result.ok and on_errors is not None:
-            on_errors(result)
-        if recording is not None:
-            recording.store(plan, code)
-        return code
+        with interrupts.raising():                  # a signal before this point is raised here
+            refused = plan.refusals()
+            if refused:                                 # nothing is written or removed
+                return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
+            stdin, unreadable = _read_stdin(options.input)
+            if unreadable is not None:
+                return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
+            result = driver.compile(options, stdin=stdin, on_file_read=note_read)
+            for dependency in result.dependencies:
+                note_read(dependency)
+            if recording is not None:
+                recording.absent = result.absent_includes
+            refused = plan.refusals(module_names(result) if result.ok else ())
+            diagnostics = [*cache_diagnostics, *result.diagnostics]
+            if refused:
+                return _conclude(kwargs, plan, transaction, [*diagnostics, *refused], produce=None, clean=False)
+            code = _conclude(kwargs, plan, transaction, diagnostics,
+                             produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True,
+                             recording=recording)
+            if not result.ok and on_errors is not None:
+                on_errors(result)
+            if recording is not None:
+                recording.store(plan, code)
+            return code
     except BaseException:                           # an interrupt or an internal error: leave nothing behind
         transaction.abort()
         plan.remove_stale()
@@ -581,6 +582,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     \b
     Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
     """
+    from wgc import interrupts
     from wgc.outputs import OutputPlan
     from wgc.runtime.run import run
 
@@ -594,19 +596,20 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     plan.note_read(dispatch_file, "dispatch file")
     transaction = plan.transaction()
     try:
-        refused = plan.refusals()
-        if refused:
-            sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
-        stdin, unreadable = _read_stdin(options.input)
-        if unreadable is not None:
-            sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
-        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin, memory_limit=max_memory)
-        if trace and result.trace:
-            sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
-            sys.stderr.flush()
-        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
-                         produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
-                         if result.ok else None, clean=True)
+        with interrupts.raising():                  # a signal before this point is raised here
+            refused = plan.refusals()
+            if refused:
+                sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
+            stdin, unreadable = _read_stdin(options.input)
+            if unreadable is not None:
+                sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
+            result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin, memory_limit=max_memory)
+            if trace and result.trace:
+                sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
+                sys.stderr.flush()
+            code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
+                             produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
+                             if result.ok else None, clean=True)
     except BaseException:
         transaction.abort()
         plan.remove_stale()

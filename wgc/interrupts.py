@@ -8,7 +8,10 @@ status 128 + the signal, after the clean-up a failure does), and the final exit 
 
 Invariants:
 - The handler first records the signal (`received`), then raises `Interrupted` at most once, and
-  never inside a critical section (`deferred`: it is raised at the section's end instead). A raise
+  only where the command's clean-up is in place (`raising`: from `install` until then signals are
+  only recorded, so one that comes while Python imports or click parses is raised where the
+  command knows its outputs), never inside a critical section (`deferred`: it is raised at the
+  section's end instead). A raise
   that Python swallows (the handler ran inside a weakref callback, a `__del__` or the garbage
   collector: "Exception ignored in ...") is not lost: the unraisable hook drops it silently and
   the next `checkpoint` raises it again; output commits and the command's end are checkpoints.
@@ -41,6 +44,7 @@ received: int | None = None
 """The first signal of this command, or None."""
 _delivered = False          # an `Interrupted` for `received` is on its way up (not swallowed)
 _deferring = 0
+_ready = True               # False from `install` until a `raising` section: record only
 _installed = False
 _active = False
 _undo: list[Callable[[], object]] = []
@@ -51,8 +55,7 @@ def _on_signal(signum: int, _frame: object) -> None:
     global received
     if received is None:
         received = signum
-    if not _deferring:
-        checkpoint()
+    checkpoint()
 
 
 def _unraisable(info: object) -> None:
@@ -66,22 +69,23 @@ def _unraisable(info: object) -> None:
 def checkpoint() -> None:
     """Raise `Interrupted` if a signal came that no raise has delivered yet."""
     global _delivered
-    if received is not None and not _delivered and not _deferring:
+    if received is not None and not _delivered and not _deferring and _ready:
         _delivered = True
         raise Interrupted(received)
 
 
 def _reset() -> None:
-    global received, _delivered, _deferring
-    received, _delivered, _deferring = None, False, 0
+    global received, _delivered, _deferring, _ready
+    received, _delivered, _deferring, _ready = None, False, 0, True
     _undo.clear()
 
 
 def install() -> None:
     """Handle the signals for the rest of the process (the `wgc` process's first act)."""
-    global _installed
+    global _installed, _ready
     if not _installed:             # (again in a process that forked from one, e.g. the compile server's child:
         _reset()                   # its handlers were changed, the state of this command is kept)
+        _ready = False
     sys.unraisablehook = _unraisable
     _installed = True
     for signum in SIGNALS:
@@ -112,6 +116,19 @@ def handled() -> Iterator[None]:
         sys.unraisablehook = previous_hook
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def raising() -> Iterator[None]:
+    """A section whose clean-up is in place (the caller's `except BaseException` removes the
+    command's outputs): a signal raises `Interrupted` here, one that came before at its start."""
+    global _ready
+    previous, _ready = _ready, True
+    try:
+        checkpoint()
+        yield
+    finally:
+        _ready = previous
 
 
 @contextlib.contextmanager
