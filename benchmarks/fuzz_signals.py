@@ -3,8 +3,9 @@ its outputs complete, or with 128 + the signal, no output file, and no traceback
 
 Usage: python benchmarks/fuzz_signals.py [--count N] [--root TREE] [--seed S]
 
-Commands: compile (-o, -Fh, -MD), compile --split-nodes, inspect -o, run -o, on samples/hello.hlsl;
-signals SIGINT, SIGTERM, SIGHUP in turn. The delay after wgc installed its handlers is spread over
+Commands: compile (-o, -Fh, -MD), compile --split-nodes, inspect -o, run -o, on samples/hello.hlsl,
+each with the outputs of an earlier run in place (an interrupted command removes them, as a failed
+one does); signals SIGINT, SIGTERM, SIGHUP in turn. The delay after wgc installed its handlers is spread over
 the command's whole time (and a little past it) by a low-discrepancy sequence, so a count of N
 covers the whole duration evenly; `--seed` shifts the sequence. `--root` picks the wgc tree to
 run (default: this checkout). tests/test_outputs.py runs the same check in bounded form.
@@ -76,6 +77,16 @@ class Campaign:
             if path.name not in INPUTS:
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
 
+    def stale(self, command: str) -> None:
+        """The outputs of an earlier run, in place: an interrupted command must remove them too."""
+        for name, data in self.expected[command].items():
+            path = self.folder / name
+            if data == b"<dir>":
+                path.mkdir(parents=True, exist_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+
     def start(self, command: str) -> subprocess.Popen[bytes]:
         args, _ = COMMANDS[command]
         return subprocess.Popen([sys.executable, "-m", "wgc", *args], cwd=self.folder, env=self.env,
@@ -88,6 +99,7 @@ class Campaign:
         fraction = (seed + index * 0.6180339887498949) % 1.0
         delay = fraction * self.duration[command] * 1.1
         self.clean()
+        self.stale(command)
         process = self.start(command)
         wait_for_handler(process.pid, time.monotonic() + 60)
         time.sleep(delay)
@@ -105,7 +117,7 @@ class Campaign:
             if found != self.expected[command]:
                 return f"{what}: exit 0 but outputs {sorted(found)} differ from {sorted(self.expected[command])}"
         elif process.returncode == 128 + signum:
-            if found:
+            if [name for name, data in found.items() if data != b"<dir>"]:
                 return f"{what}: exit {process.returncode} but outputs left: {sorted(found)}"
         else:
             return f"{what}: exit {process.returncode} (expected 0 or {128 + signum}):\n{text}"
