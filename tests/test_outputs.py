@@ -383,6 +383,69 @@ def test_a_killed_compile_cleans_up(tmp_path, run_wgc, signum):
     assert listing(tmp_path) == ["big.hlsl", "nodes", "nodes/mine.txt", "small.hlsl"]
 
 
+def test_a_signal_swallowed_by_a_weakref_callback_still_interrupts(work, capsys, monkeypatch):
+    """A signal whose handler runs inside a weakref callback: Python prints and swallows what the
+    handler raises there ("Exception ignored in ..."), and the old wgc went on to exit 0 with its
+    outputs. The signal is recorded first and raised again at the commit: exit 143, no output, and
+    nothing printed."""
+    import weakref
+
+    from wgc import driver
+
+    real_compile = driver.compile
+
+    def compile_then_signal(*args, **kwargs):
+        result = real_compile(*args, **kwargs)
+
+        class Garbage:
+            pass
+
+        garbage = Garbage()
+        watch = weakref.ref(garbage, lambda _ref: signal.raise_signal(signal.SIGTERM))  # the handler runs in it
+        del garbage
+        assert watch() is None
+        return result
+
+    monkeypatch.setattr(driver, "compile", compile_then_signal)
+    code, err = wgc(capsys, "compile", "hello.hlsl", "-o", "x.spv", "-Fh", "x.h")
+    assert (code, err) == (128 + signal.SIGTERM, "")
+    assert listing(work) == ["hello.hlsl"]
+
+
+def test_a_signal_after_the_commit_removes_the_outputs(work, capsys, monkeypatch):
+    """A signal that comes after the outputs were renamed into place (here: while the commit's
+    critical section defers it) still ends the command with 128 + the signal and no output."""
+    real_commit = outputs.Transaction.commit
+
+    def commit_then_signal(self):
+        real_commit(self)
+        with outputs._critical():
+            signal.raise_signal(signal.SIGHUP)
+            assert os.path.exists("x.spv")
+
+    monkeypatch.setattr(outputs.Transaction, "commit", commit_then_signal)
+    code, err = wgc(capsys, "compile", "hello.hlsl", "-o", "x.spv", "-MD")
+    assert (code, err) == (128 + signal.SIGHUP, "")
+    assert listing(work) == ["hello.hlsl"]
+
+
+def test_signals_at_any_instant_end_in_order(tmp_path):
+    """A signal at any instant of a command (SIGINT, SIGTERM, SIGHUP; compile with -o -Fh -MD,
+    --split-nodes, inspect -o) ends it either with exit 0 and all its outputs complete, or with
+    128 + the signal, no output file and no traceback (the README: "the same clean-up as a
+    failure"). 36 runs at instants spread over each command's time; benchmarks/fuzz_signals.py
+    runs the same check longer (and `wgc run` too)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_signals", Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_signals.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    campaign = fuzz.Campaign(Path(cli.__file__).resolve().parents[1], tmp_path, ["compile", "split", "inspect"])
+    problems = [p for p in (campaign.one(index) for index in range(36)) if p is not None]
+    assert problems == []
+
+
 # ----------------------------------------------------------------------------- 6. inputs that are not regular files
 
 

@@ -372,3 +372,133 @@ def test_textures_samplers_and_arrays_are_read(images) -> None:
     sky = dispatch.resources["Sky"].descriptors[0]
     assert (sky.layers, sky.data) == (6, bytearray(6 * 16))       # a cube's six faces, zero-filled
 
+
+
+# --------------------------------------------------------------------------- hostile dispatch files
+
+HOSTILE = [
+    ("deep-arrays", "[" * 100_000, "dispatch.json:1:257: error: invalid JSON: values nested more than 256 deep"),
+    ("deep-objects", '{"a":' * 100_000, "dispatch.json:1:1281: error: invalid JSON: values nested more than 256 deep"),
+    ("bytes-float", '{"resources": {"u0": {"bytes": 1e12}}}',
+     "dispatch.json:1:32: error: a byte count is a non-negative integer"),
+    ("bytes-huge", '{"resources": {"u0": {"bytes": 1000000000000}}}',
+     "dispatch.json:1:32: error: the contents of 'u0' takes 1000000000000 bytes; that is more than the "
+     "1073741824 bytes wgc run may use [WG0811]"),
+    ("bytes-11-digits", '{"resources": {"u0": {"bytes": 99999999999}}}',
+     "dispatch.json:1:32: error: the contents of 'u0' takes 99999999999 bytes;"),
+    ("power", '{"resources": {"u0": {"bytes": 2^64}}}',
+     "dispatch.json:1:33: error: invalid JSON: expected ',' or '}' after the member"),
+    ("digits", '{"resources": {"u0": {"bytes": 1' + "0" * 5000 + '}}}',
+     "dispatch.json:1:32: error: invalid JSON: an integer of 5001 digits (at most 100)"),
+    ("negative-count", '{"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 0, "count": -1}}]}',
+     "dispatch.json:1:76: error: a record count is a non-negative integer"),
+    ("float-count", '{"inputs": [{"entry": "Leaf", "records": {"hex": "", "stride": 0, "count": 2.5}}]}',
+     "dispatch.json:1:76: error: a record count is a non-negative integer"),
+    ("nan", '{"resources": {"u0": {"float": [NaN]}}}', "dispatch.json:1:33: error: invalid JSON: expected a JSON value"),
+    ("infinity", '{"repeat": Infinity}', "dispatch.json:1:12: error: invalid JSON: expected a JSON value"),
+    ("surrogate", '{"resources": {"\\udc00": {"bytes": 4}}}',
+     "dispatch.json:1:16: error: invalid JSON: a string holding a lone surrogate (\\udc00), which is not Unicode text"),
+    ("duplicate", '{"repeat": 1, "repeat": 2}', "dispatch.json:1:15: error: invalid JSON: member 'repeat' is written twice"),
+    ("huge-hex", '{"resources": {"b0": {"hex": "' + "00" * 1_200_000 + '"}}}',
+     "dispatch.json:1:30: error: the \"hex\" string takes 1200000 bytes; that is more than the 1000000 bytes"),
+    ("huge-array", '{"resources": {"u0": {"uint32": [' + ",".join(["1"] * 300_000) + ']}}}',
+     "dispatch.json:1:33: error: the contents of 'u0' takes 1200000 bytes; that is more than the 1000000 bytes"),
+    ("two-resources", '{"resources": {"u0": {"bytes": 600000}, "space2/u1": {"bytes": 600000}}}',
+     "dispatch.json:1:64: error: the contents of 'space2/u1' takes 600000 bytes; with the 600000 bytes given before it that "
+     "is more than the 1000000 bytes wgc run may use [WG0811]"),
+    ("texture", '{"resources": {"t1": {"width": 100000, "height": 100000}}}',
+     "dispatch.json:1:22: error: 'Picture' (100000×100000×1, 1 layers, 1 mips) takes 160000000000 bytes;"),
+]
+
+
+@pytest.mark.parametrize("text, expected", [pytest.param(t, e, id=i) for i, t, e in HOSTILE])
+def test_hostile_dispatch_files_are_located_diagnostics(program, text: str, expected: str) -> None:
+    """Hostile dispatch files (nesting 100,000 deep, sizes of 1e12 bytes, 2^64, 5000-digit numbers,
+    NaN, lone surrogates, ...) are located diagnostics: never an exception, never an allocation of
+    what the bound refuses (the last ones with a bound of 1,000,000 bytes, as --max-memory 1000000)."""
+    limit = 1_000_000 if "1000000 bytes" in expected else None
+    dispatch, diagnostics = read_dispatch(SourceFile("dispatch.json", text), program, limit)
+    assert dispatch is None
+    assert all(d.span is not None for d in diagnostics)
+    assert Renderer().render(diagnostics).startswith(expected)
+
+
+def test_too_large_data_is_rendered_with_the_bound(program) -> None:
+    _, rendered = check(program, '{"resources": {"u0": {"bytes": 99999999999}}}')
+    assert rendered == (
+        "dispatch.json:1:32: error: the contents of 'u0' takes 99999999999 bytes; that is more than the 1073741824 "
+        "bytes wgc run may use [WG0811]\n"
+        '{"resources": {"u0": {"bytes": 99999999999}}}\n'
+        "                               ^~~~~~~~~~~\n"
+        "note: the bound is wgc run's --max-memory (default 1G)\n"
+        "1 error generated.\n")
+
+
+RENDERED_HERE.add("WG0811")
+
+VALID = {"inputs": [{"entry": "Entry", "records": [{"grid": [1, 1], "value": 7, "where": [1, 2, 3], "delta": [1, 2]}]},
+                    {"entry": "Leaf", "records": {"hex": "00" * 32, "stride": 0, "count": 3}}],
+         "resources": {"u0": {"uint32": [1, 2]}, "u1": {"bytes": 16}, "t0": {"float": [1, 2, 3, 4]},
+                       "t1": {"width": 2, "height": 1}, "b0": {"hex": "01000000"}},
+         "root_constants": {"uint32": [1, 2]}, "repeat": 2}
+HOSTILE_VALUES = [1e12, 10 ** 12, 99999999999, 2 ** 64, -1, 2.5, -0.0, 1e308, "x" * 10_000, None, True, [], {},
+                  [[[[[]]]]], {"bytes": 10 ** 12}, {"hex": "zz"}, {"uint32": [2 ** 32]}, {"float": [1e39]},
+                  "\u00e9\u4e2d", {"hex": "00", "stride": 0, "count": 10 ** 12}, {"width": 10 ** 9, "height": 10 ** 9}]
+
+
+def hostile_texts(valid: dict | None = None):
+    """JSON texts of dispatch descriptions: `valid` (default `VALID`) with a member replaced by a
+    hostile value, or its text cut, spliced or nested deep."""
+    from hypothesis import strategies as st
+
+    import json
+
+    def paths(value, prefix=()):
+        yield prefix
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield from paths(item, (*prefix, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                yield from paths(item, (*prefix, index))
+
+    valid = VALID if valid is None else valid
+    all_paths = list(paths(valid))[1:]
+
+    def replaced(path, new):
+        copy = json.loads(json.dumps(valid))
+        place = copy
+        for step in path[:-1]:
+            place = place[step]
+        place[path[-1]] = new
+        return json.dumps(copy)
+
+    leaves = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                          | st.text(max_size=20), lambda inner: st.lists(inner, max_size=4)
+                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+    value = st.sampled_from(HOSTILE_VALUES) | leaves
+    text = json.dumps(valid)
+    by_value = st.builds(replaced, st.sampled_from(all_paths), value)
+    by_text = st.builds(lambda cut, junk, at: text[:at] + junk + text[at + cut:], st.integers(0, 5),
+                        st.text(max_size=6), st.integers(0, len(text)))
+    nested = st.builds(lambda depth, opener: opener * depth, st.integers(200, 20_000), st.sampled_from(["[", '{"a":']))
+    return by_value | by_text | nested
+
+
+def test_fuzzed_dispatch_files_never_raise(program) -> None:
+    """A bounded hypothesis campaign over hostile dispatch files (benchmarks/fuzz_dispatch.py runs it
+    longer, through `wgc.run`): each is read into a dispatch or into located diagnostics, with a
+    bound of 1 MB never exceeded by what it makes."""
+    from hypothesis import HealthCheck, given, settings
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(hostile_texts())
+    def one(text: str) -> None:
+        dispatch, diagnostics = read_dispatch(SourceFile("dispatch.json", text), program, 1 << 20)
+        if dispatch is None:
+            assert diagnostics and all(d.span is not None for d in diagnostics), Renderer().render(diagnostics)
+            Renderer().render(diagnostics).encode("utf-8")
+        else:
+            assert dispatch.data_bytes <= 1 << 20
+
+    one()

@@ -253,15 +253,16 @@ void Count(ThreadNodeInputRecord<Piece> piece) { InterlockedAdd(Out[piece.Get().
 
 def test_bounds_beyond_the_memory_limit_run_host_driven(device, tmp_path):
     """83 jobs may make 249 pieces (4 bytes each), which may make 996 counts: 3,984 bytes of arenas
-    at the second level by the bounds, but the real 123 pieces need 1,968 (123 x MaxRecords 4 x 4):
-    with a 2,000-byte limit only the host-driven path, which sizes from real counts, can run it."""
+    at the second level by the bounds, but the real 123 pieces need 1,968 (123 x MaxRecords 4 x 4)
+    beside the 996 bytes of pieces it reads: with a 3,000-byte limit only the host-driven path,
+    which sizes from real counts, can run it."""
     from wgc.runtime.run import Session
 
     jobs = 83
     dispatch = ('{"inputs": [{"entry": "Split", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
                 % (", ".join('{"id": %d}' % i for i in range(jobs)), 4 * 4 * jobs))
     module, program, described = load(tmp_path, CHAIN, dispatch)
-    with Session(device, module, program, described, memory_limit=2000) as session:
+    with Session(device, module, program, described, memory_limit=3000) as session:
         steps = session.run_once()
         assert session.scheduler.last_run_gpu_driven is False
         out = session.dump(program.resources[0])["uint32"]

@@ -235,11 +235,12 @@ def test_records_beyond_the_memory_limit_name_the_node(tmp_path) -> None:
     jobs = [{"first": 0, "count": 1}] * 64
     result = wgc.run(write(tmp_path, "graph.hlsl", TWO_LEVEL), {
         "inputs": [{"entry": "Split", "records": jobs}], "resources": {"u0": {"bytes": 16}}}, memory_limit=1000)
-    # 64 threads x MaxRecords 4 x 4-byte records = 1024 bytes > 1000
-    assert rendered(result) == (
-        "error: node 'Split' may write 256 records of 4 bytes to 'Leaf' (64 thread groups × MaxRecords); "
-        "with the other records of this level that is more than the 1000 bytes wgc run may use [WG0805]\n"
-        "1 error generated.\n")
+    # 64 threads x MaxRecords 4 x 4-byte records = 1024 bytes > 1000: refused before the device is opened,
+    # at the entry records
+    assert rendered(result).splitlines()[0] == (
+        "<dispatch>:5:18: error: 64 entry records of node 'Split' need up to 1024 bytes (256 records to 'Leaf' "
+        "(64 thread groups × MaxRecords)); with the 528 bytes of the dispatch's data and earlier inputs that is "
+        "more than the 1000 bytes wgc run may use [WG0805]")
 
 
 def test_an_unknown_device_lists_the_devices(tmp_path) -> None:
@@ -749,3 +750,124 @@ def test_a_compile_result_runs_and_other_results_are_refused(tmp_path) -> None:
         "error: wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
         "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes) [WG0024]\n"
         "1 error generated.\n")
+
+
+SPIN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry] [NodeDispatchGrid(65535, 64, 1)] [NumThreads(64, 1, 1)]
+void Spin(uint3 id : SV_DispatchThreadID)
+{
+    uint t = id.x + id.y;
+    for (uint k = 0; k < Out[64]; ++k) { t = (t ^ (t >> 7)) * 0x9E3779B1u + k; }
+    InterlockedAdd(Out[id.x & 63], t);
+}
+"""
+
+
+@pytest.mark.parametrize("signum", [2, 15, 1])          # SIGINT, SIGTERM, SIGHUP
+def test_a_run_is_interrupted_promptly_while_the_device_works(tmp_path, signum) -> None:
+    """A signal while the device runs a long dispatch (a minute on lavapipe) ends `wgc run` within
+    about a second: exit 128 + the signal, no traceback, no results file (the waits for the device
+    are slices of `device.WAIT_SLICE_NS`; the process ends without waiting for the device)."""
+    import time
+
+    graph = write(tmp_path, "spin.hlsl", SPIN)
+    dispatch = write(tmp_path, "spin.json", json.dumps(
+        {"inputs": [{"entry": "Spin", "records": [{}]}], "resources": {"u0": {"uint32": [0] * 64 + [100]}}}))
+    out = tmp_path / "results.json"
+    process = subprocess.Popen([sys.executable, "-m", "wgc", "run", graph, "--dispatch", dispatch, "-o", str(out)],
+                               env={**os.environ, "PYTHONPATH": ROOT}, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while "libvulkan_lvp" not in open(f"/proc/{process.pid}/maps").read() and time.monotonic() < deadline:
+            time.sleep(0.05)                              # the device is opened (lavapipe's library loaded)
+        time.sleep(2.0)                                   # its pipeline made, the dispatch running
+        assert process.poll() is None
+        sent = time.monotonic()
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=15)
+        took = time.monotonic() - sent
+    finally:
+        process.kill()
+        process.wait()
+    assert (process.returncode, err) == (128 + signum, "")
+    assert took < 5          # 0.1 s on a quiet machine; the old wgc waited for the dispatch (a minute)
+    assert not out.exists()
+
+
+def test_records_beyond_the_memory_bound_are_refused_before_anything_is_made(tmp_path) -> None:
+    """1e12 raw records with stride 0 (one record, repeated) used to hang in a loop over them, and 1e7
+    took gigabytes before WG0805: both are refused at once, at their "records" value, naming the node,
+    the bytes needed and the bound, in a process that stays small."""
+    import resource  # noqa: F401 - Linux only, as the suite
+    import time
+
+    graph = write(tmp_path, "graph.hlsl", open(os.path.join(ROOT, "samples", "hello.hlsl")).read())
+    for count in (10 ** 12, 10 ** 7):
+        dispatch = write(tmp_path, "d.json", json.dumps(
+            {"inputs": [{"entry": "Generate", "records": {"hex": "0100000001000000", "stride": 0, "count": count}}],
+             "resources": {"u0": {"bytes": 64}}}))
+        started = time.monotonic()
+        probe = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+                 "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+                 "print(done.stderr, end='')")
+        done = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "wgc", "run", graph,
+                               "--dispatch", dispatch], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": ROOT})
+        took = time.monotonic() - started
+        status, err = done.stdout.split("\n", 1)
+        code, peak_kib = map(int, status.split())
+        assert code == 1
+        assert err.startswith(f"{dispatch}:1:46: error: {count} entry records of node 'Generate' need up to ")
+        assert "that is more than the 1073741824 bytes wgc run may use [WG0805]" in err
+        assert "note: the bound is wgc run's --max-memory (default 1G)" in err
+        assert peak_kib < 300 * 1024 and took < 60
+
+
+def test_cli_max_memory_sets_the_bound(tmp_path) -> None:
+    graph = write(tmp_path, "graph.hlsl", open(os.path.join(ROOT, "samples", "hello.hlsl")).read())
+    dispatch = os.path.join(ROOT, "samples", "hello.dispatch.json")
+    assert wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "512M").returncode == 0
+    done = wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "1k")
+    assert done.returncode == 1
+    assert "1 entry record of node 'Generate' needs up to 1024 bytes (256 records to 'Classify' (4 thread groups " \
+           "× MaxRecords)); with the 72 bytes of the dispatch's data and earlier inputs that is more than the 1024 " \
+           "bytes wgc run may use [WG0805]" in done.stderr
+    done = wgc_command("run", graph, "--dispatch", dispatch, "--max-memory", "1.5G")
+    assert done.returncode == 2
+    assert "'1.5G' is not a size: a whole number of bytes, or with K, M, G or T (e.g. 512M, 2G)" in done.stderr
+
+
+GROW = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct R { uint v; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeMaxRecursionDepth(16)]
+void Grow(ThreadNodeInputRecord<R> r, [MaxRecords(4)] NodeOutput<R> Grow)
+{
+    ThreadNodeOutputRecords<R> o = Grow.GetThreadNodeOutputRecords(2);
+    o.Get(0).v = r.Get().v + 1; o.Get(1).v = r.Get().v + 1;
+    o.OutputComplete();
+    InterlockedAdd(Out[0], 1);
+}
+"""
+
+
+def test_a_growing_graph_stays_within_the_bound(tmp_path) -> None:
+    """Records that double at every recursion level: the levels run until the next would pass
+    --max-memory (counting the records a level reads as well as those it writes, and arenas grown
+    no further than the bound), then WG0805 names the node; the process never holds much more than
+    the bound (the old runtime took 1.3 GB for its 1 GiB of arenas)."""
+    graph = write(tmp_path, "grow.hlsl", GROW)
+    dispatch = write(tmp_path, "d.json", json.dumps(
+        {"inputs": [{"entry": "Grow", "records": {"hex": "00000000", "stride": 0, "count": 100000}}],
+         "resources": {"u0": {"bytes": 4}}}))
+    probe = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+             "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); print(done.stderr, end='')")
+    done = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "wgc", "run", graph, "--dispatch", dispatch,
+                           "--max-memory", "256M"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": ROOT})
+    status, err = done.stdout.split("\n", 1)
+    code, peak_kib = map(int, status.split())
+    assert code == 1
+    assert err.startswith("error: node 'Grow' may write ") and err.endswith("[WG0805]\n1 error generated.\n")
+    assert peak_kib < (256 + 160) * 1024

@@ -8,7 +8,7 @@ diagnostics on stderr (or `-Fe`), and the exit code.
 Exit codes: 0 success (warnings allowed); 1 compile errors, and outputs that cannot be
 written or are refused (WG0007-WG0010); 2 usage errors (click's convention); 3 internal
 compiler error — a short message on stderr, the traceback in a file whose path is printed;
-128 + N when signal N (SIGINT, SIGTERM) ended the command, after clean-up.
+128 + N when signal N (SIGINT, SIGTERM, SIGHUP) ended the command, after clean-up.
 
 Invariants: a failed or interrupted command leaves no output file behind (an older one at
 the same path is removed so a build cannot use it, but never a file the compile read);
@@ -59,6 +59,17 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     if value and not ctx.resilient_parsing:
         click.echo(_version_text())
         ctx.exit(0)
+
+
+def _size(ctx: click.Context, _param: click.Parameter, value: str) -> int:
+    """A size in bytes: a whole number, or with K, M, G or T (binary units): 512M, 2G."""
+    import re
+
+    found = re.fullmatch(r"\s*([0-9]{1,30})\s*([KMGT]?)i?B?\s*", value, re.IGNORECASE)
+    if found is None or int(found.group(1)) == 0:
+        raise click.BadParameter(f"'{value}' is not a size: a whole number of bytes, or with K, M, G or T "
+                                 "(e.g. 512M, 2G)")
+    return int(found.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30, "T": 40}[found.group(2).upper()]
 
 
 def _parse_define(value: str) -> tuple[str, str | None]:
@@ -256,7 +267,7 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
     `wgc.buildcache.Recording`, for `--cache`) sees what the compile read, staged and printed, and
     stores a successful result.
     """
-    from wgc import driver
+    from wgc import driver, interrupts
 
     if kwargs["diagnostics_file"] is not None:
         plan.name("-Fe", kwargs["diagnostics_file"])
@@ -265,29 +276,30 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
     note_read(options.input, "input file")          # "-" (standard input): not an output's file, not cached
     transaction = plan.transaction() if recording is None else recording.watch(plan.transaction())
     try:
-        refused = plan.refusals()
-        if refused:                                 # nothing is written or removed
-            return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
-        stdin, unreadable = _read_stdin(options.input)
-        if unreadable is not None:
-            return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
-        result = driver.compile(options, stdin=stdin, on_file_read=note_read)
-        for dependency in result.dependencies:
-            note_read(dependency)
-        if recording is not None:
-            recording.absent = result.absent_includes
-        refused = plan.refusals(module_names(result) if result.ok else ())
-        diagnostics = [*cache_diagnostics, *result.diagnostics]
-        if refused:
-            return _conclude(kwargs, plan, transaction, [*diagnostics, *refused], produce=None, clean=False)
-        code = _conclude(kwargs, plan, transaction, diagnostics,
-                         produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True,
-                         recording=recording)
-        if not result.ok and on_errors is not None:
-            on_errors(result)
-        if recording is not None:
-            recording.store(plan, code)
-        return code
+        with interrupts.raising():                  # a signal before this point is raised here
+            refused = plan.refusals()
+            if refused:                                 # nothing is written or removed
+                return _conclude(kwargs, plan, transaction, refused, produce=None, clean=False)
+            stdin, unreadable = _read_stdin(options.input)
+            if unreadable is not None:
+                return _conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True)
+            result = driver.compile(options, stdin=stdin, on_file_read=note_read)
+            for dependency in result.dependencies:
+                note_read(dependency)
+            if recording is not None:
+                recording.absent = result.absent_includes
+            refused = plan.refusals(module_names(result) if result.ok else ())
+            diagnostics = [*cache_diagnostics, *result.diagnostics]
+            if refused:
+                return _conclude(kwargs, plan, transaction, [*diagnostics, *refused], produce=None, clean=False)
+            code = _conclude(kwargs, plan, transaction, diagnostics,
+                             produce=(lambda: produce(result, transaction)) if result.ok else None, clean=True,
+                             recording=recording)
+            if not result.ok and on_errors is not None:
+                on_errors(result)
+            if recording is not None:
+                recording.store(plan, code)
+            return code
     except BaseException:                           # an interrupt or an internal error: leave nothing behind
         transaction.abort()
         plan.remove_stale()
@@ -569,13 +581,17 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
               show_default=True, help="The form of --trace.")
 @click.option("--device", "device", metavar="INDEX|NAME",
               help="The Vulkan device: an index or part of its name (default: the first GPU, else lavapipe).")
+@click.option("--max-memory", "max_memory", metavar="SIZE", default="1G", show_default=True, callback=_size,
+              help="The memory the run may use for the dispatch's data and the records of a level (bytes, or "
+                   "with K, M, G or T: 512M, 2G); what would need more is refused before it is made.")
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, **kwargs: Any) -> None:
+                device: str | None, max_memory: int, **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
     Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
     """
+    from wgc import interrupts
     from wgc.outputs import OutputPlan
     from wgc.runtime.run import run
 
@@ -589,19 +605,20 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     plan.note_read(dispatch_file, "dispatch file")
     transaction = plan.transaction()
     try:
-        refused = plan.refusals()
-        if refused:
-            sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
-        stdin, unreadable = _read_stdin(options.input)
-        if unreadable is not None:
-            sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
-        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin)
-        if trace and result.trace:
-            sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
-            sys.stderr.flush()
-        code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
-                         produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
-                         if result.ok else None, clean=True)
+        with interrupts.raising():                  # a signal before this point is raised here
+            refused = plan.refusals()
+            if refused:
+                sys.exit(_conclude(kwargs, plan, transaction, refused, produce=None, clean=False))
+            stdin, unreadable = _read_stdin(options.input)
+            if unreadable is not None:
+                sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
+            result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin, memory_limit=max_memory)
+            if trace and result.trace:
+                sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
+                sys.stderr.flush()
+            code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
+                             produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
+                             if result.ok else None, clean=True)
     except BaseException:
         transaction.abort()
         plan.remove_stale()
@@ -720,16 +737,26 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     """The command line (`wgc.entry.main`, the `wgc` command, calls it after consulting the compile
     cache; `consult_cache`: consult it here first); returns the exit code.
 
-    SIGINT and SIGTERM end the command in order (clean-up runs): exit status 128 + the signal.
+    SIGINT, SIGTERM and SIGHUP end the command in order (clean-up runs): exit status 128 + the
+    signal, and no output file (`wgc.interrupts.conclude`, whatever the instant the signal came).
     Called as the command is (no `argv`: the process's own arguments), `compile`, `inspect` and
     `--version` end the process themselves once everything is written (`_end_process`); with
     `argv` (a caller in the same process, e.g. the tests) it returns.
     """
     global _command_line
+    from wgc import interrupts
+
     _command_line = list(sys.argv[1:] if argv is None else argv)
-    code = _cached_or_run(consult_cache)
-    if argv is None and _command(_command_line) in FAST_EXIT_COMMANDS:
-        _end_process(code)
+    try:
+        if argv is None:
+            interrupts.install()                # for good: handlers stay until the process ends
+        with interrupts.handled():
+            code = _cached_or_run(consult_cache)
+    except interrupts.Interrupted as interrupt:    # came outside the command, or while an error was reported
+        code = 128 + interrupt.signum
+    code = interrupts.conclude(code, process=argv is None)
+    if argv is None and (_command(_command_line) in FAST_EXIT_COMMANDS or code > 128):
+        _end_process(code)       # interrupted: no teardown (a device may still run what it was stopped in)
     return code
 
 
@@ -769,11 +796,10 @@ def _cached_or_run(consult_cache: bool) -> int:
         cached = replay_from_cache(_command_line)
         if cached is not None:
             return cached
-    from wgc.outputs import Interrupted, signals_interrupt, silence_stdout
+    from wgc.outputs import Interrupted, silence_stdout
 
     try:
-        with signals_interrupt():
-            cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
+        cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     except click.exceptions.Exit as done:

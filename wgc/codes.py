@@ -359,6 +359,8 @@ LOCAL_ROOT_ARGUMENTS_MISSING = _kind("WG0809", E, "a node reads [[vk::shader_rec
                                      "the dispatch's table or the node's table index does not provide")
 BINDING_CONFLICT = _kind("WG0810", E, "two resources the shaders use share a Vulkan binding but need different "
                          "descriptor types (only a sampler and a sampled image combine)")
+DISPATCH_TOO_LARGE = _kind("WG0811", E, "a dispatch description's data (resources, textures, entry records, tables) "
+                           "needs more memory than wgc run may use (--max-memory)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

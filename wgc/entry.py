@@ -8,6 +8,8 @@ costs little more than starting Python; so does a command run by the compile ser
 (`wgc.server.client`, with `WGC_SERVER=1` or `--server`: the cache is consulted first). Everything
 else goes to `wgc.cli.main`. A broken cache or server never breaks a command: any unexpected
 problem while replaying is a miss, and a server that cannot run the command leaves it to this process.
+SIGINT, SIGTERM and SIGHUP are handled from the start (`wgc.interrupts.install`): whatever the
+instant, a command ends with 128 + the signal and no output, or with its own exit code.
 """
 
 from __future__ import annotations
@@ -49,13 +51,20 @@ def run_on_server(argv: list[str]) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    cached = replay_from_cache(args)
-    if cached is not None:
-        return cached
-    served = run_on_server(args)
-    if served is not None:
-        return served
-    from wgc.cli import main as command_line
+    from wgc import interrupts
 
-    return command_line(None if argv is None else args, consult_cache=False)   # None: may end the process
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv is None:
+            interrupts.install()      # first: from here on a signal ends the command in order
+        with interrupts.handled():
+            code = replay_from_cache(args)
+            if code is None:
+                code = run_on_server(args)
+            if code is None:
+                from wgc.cli import main as command_line
+
+                return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
+    except interrupts.Interrupted as interrupt:
+        code = 128 + interrupt.signum
+    return interrupts.conclude(code, process=argv is None)

@@ -28,9 +28,11 @@ Invariants (the README's "Outputs" section says the same for users):
   the modules of the previous manifest that it no longer produces; a failed run removes them all
   (and the manifest). Files that no manifest lists are never touched. A folder the command
   created is removed again when the command fails.
-- SIGINT and SIGTERM raise `Interrupted` (see `signals_interrupt`), so clean-up code runs; inside
+- SIGINT, SIGTERM and SIGHUP raise `Interrupted` (`wgc.interrupts`), so clean-up code runs; inside
   the short critical sections that create, rename or remove files they are deferred to the end
-  of the section, so no temporary file escapes the bookkeeping.
+  of the section, so no temporary file escapes the bookkeeping. A commit starts with a checkpoint
+  (a signal whose raise Python swallowed is raised there), and a committed transaction is undone
+  (its files removed) if the command still turns out interrupted (`wgc.interrupts.conclude`).
 """
 
 from __future__ import annotations
@@ -38,10 +40,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import signal
 import stat
 import sys
 from collections.abc import Iterator
+
+from wgc import interrupts
+from wgc.interrupts import Interrupted  # noqa: F401 - re-exported: the CLI and the cache catch it here
+from wgc.interrupts import deferred as _critical
+from wgc.interrupts import handled as signals_interrupt  # noqa: F401 - re-exported
+
 TYPE_CHECKING = False   # not `typing`'s: importing typing costs a cache hit 4 ms
 
 if TYPE_CHECKING:  # the diagnostics modules load only when a diagnostic is made: `wgc --version` stays fast
@@ -51,59 +58,6 @@ STDOUT = "-"
 TEMP_PREFIX = ".wgc-"
 MANIFEST_NAME = ".wgc.manifest"
 MANIFEST_HEADER = "# wgc --split-nodes: the files wgc wrote in this folder (it removes them when stale)\n"
-
-
-# ----------------------------------------------------------------------------- signals
-
-
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM arrived; raised so that clean-up runs (exit status 128 + signum)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-_deferring = 0
-_pending: list[int] = []
-
-
-def _on_signal(signum: int, _frame: object) -> None:
-    if _deferring:
-        _pending.append(signum)
-        return
-    raise Interrupted(signum)
-
-
-@contextlib.contextmanager
-def signals_interrupt() -> Iterator[None]:
-    """While active (main thread only), SIGINT and SIGTERM raise `Interrupted`."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {signum: signal.signal(signum, _on_signal) for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
-
-
-@contextlib.contextmanager
-def _critical() -> Iterator[None]:
-    """A section that a signal may not cut in half; a signal that came meanwhile is raised at its end."""
-    global _deferring
-    _deferring += 1
-    try:
-        yield
-    finally:
-        _deferring -= 1
-        if not _deferring and _pending:
-            signum = _pending[0]
-            _pending.clear()
-            raise Interrupted(signum)
 
 
 # ----------------------------------------------------------------------------- errors
@@ -322,6 +276,8 @@ class Transaction:
         self._renames: list[_Rename] = []
         self._direct: list[_Direct] = []
         self._removals: list[str] = []
+        self._committed: list[str] = []
+        self._committed_dirs: list[str] = []
 
     # -- staging
 
@@ -409,8 +365,10 @@ class Transaction:
     # -- committing
 
     def commit(self) -> None:
-        """Write the direct outputs, then rename every temporary file into place (raises `OutputError`)."""
+        """Write the direct outputs, then rename every temporary file into place (raises `OutputError`);
+        undone if the command still turns out interrupted (`wgc.interrupts.on_interrupt`)."""
         try:
+            interrupts.checkpoint()
             for direct in self._direct:
                 _write_direct(direct)
             with _critical():
@@ -420,7 +378,9 @@ class Transaction:
                     except OSError as err:
                         raise cannot_write(rename.shown, _reason(err)) from None
                     self._temps.remove(rename.temp)
-                self._created_dirs.clear()          # they hold committed outputs now
+                    self._committed.append(rename.final)
+                self._committed_dirs, self._created_dirs = self._created_dirs, []   # they hold outputs now
+                interrupts.on_interrupt(self._undo)
                 for path in self._removals:
                     problem = self.plan._remove_if_stale(path)
                     if problem is not None:
@@ -428,6 +388,18 @@ class Transaction:
         except BaseException:
             self.abort()
             raise
+
+    def _undo(self) -> None:
+        """Remove what `commit` put in place (the command was interrupted after all)."""
+        with _critical():
+            for path in self._committed:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            self._committed.clear()
+            for folder in reversed(self._committed_dirs):
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+            self._committed_dirs.clear()
 
     def abort(self) -> None:
         """Remove every temporary file and every folder this transaction created."""

@@ -50,6 +50,9 @@ ACCESS_SHADER_READ_WRITE = 0x20 | 0x40
 ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
 MAX_GROUP_COUNT = 65535
+VK_TIMEOUT = 2
+WAIT_SLICE_NS = 50_000_000
+"""How long one wait for the device lasts: a signal is seen within this time."""
 
 
 _CORE_FEATURES = ("shaderInt16", "shaderFloat64", "shaderInt64", "imageCubeArray", "shaderImageGatherExtended",
@@ -302,7 +305,11 @@ class Device:
             raise DeviceFailure(f"{function.__name__} failed on '{self.info.name}': {type(error).__name__}") from None
 
     def close(self) -> None:
-        """Destroy everything this device made (safe to call twice)."""
+        """Destroy everything this device made (safe to call twice). Not while it still runs work a
+        signal stopped waiting for (`busy`): destroying what it uses could crash the driver, and
+        waiting could take for ever; the process is ending, and its end frees the device."""
+        if getattr(self, "busy", False):
+            return
         vk = getattr(self, "vk", None)
         device = getattr(self, "device", None)
         if vk is not None and device is not None:
@@ -588,8 +595,13 @@ class Device:
         buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
         info = vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=buffers)
         self.call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
-        result = self.lib.vkWaitForFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]), 1,
-                                          0xFFFFFFFFFFFFFFFF)
+        fences = self.ffi.new("VkFence[1]", [self.fence])
+        self.busy = True            # stays so if a signal ends the wait: `close` then leaves the device alone
+        while True:                 # in slices: Python runs its signal handlers between two
+            result = self.lib.vkWaitForFences(self.device, 1, fences, 1, WAIT_SLICE_NS)
+            if result != VK_TIMEOUT:
+                break
+        self.busy = False
         self.lib.vkResetFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]))
         if result != 0:
             raise DeviceFailure(f"the device '{self.info.name}' failed while running the graph (VkResult {result})")

@@ -9,7 +9,10 @@ diagnostics (WG0800-WG0803, WG0807, WG0808) pointing into the JSON text.
 Invariants: every problem is a diagnostic with the span of the JSON value at fault (never an
 exception); records written by field name go through the record layouts of the compile's
 reflection (the offsets the SPIR-V module is decorated with); missing record fields are zero;
-nothing here touches Vulkan.
+nothing here touches Vulkan. Memory: the bytes of every resource, texture, entry-record list,
+"hex" string and table are counted against the run's bound (`memory_limit`, `wgc run
+--max-memory`) before they are made, so `{"bytes": 99999999999}` is WG0811 at that value, not
+an allocation; raw records with stride 0 are one record repeated, never expanded here.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ class EntryInput:
     data: bytes
     count: int
     stride: int
+    where: Located | None = None
+    """The "records" value (diagnostics about these records point at it)."""
 
 
 @dataclass
@@ -103,6 +108,8 @@ class ResourceData:
 @dataclass
 class Dispatch:
     inputs: list[EntryInput] = field(default_factory=list)
+    data_bytes: int = 0
+    """The bytes of everything below: what the run's memory bound has left for records."""
     resources: dict[str, ResourceData] = field(default_factory=dict)
     """By resource name."""
     root_constants: bytes = b""
@@ -122,8 +129,34 @@ def _fail(where: Located, message: str, kind: DiagnosticKind = codes.DISPATCH_IN
     return _Invalid(kind(where.span, message, notes=notes))
 
 
-def read_dispatch(source: SourceFile, program: Program) -> tuple[Dispatch | None, list[Diagnostic]]:
-    """Parse and check `source` against `program`; (dispatch, []) or (None, diagnostics)."""
+class _Allotment:
+    """The bytes of the dispatch's data made so far, against the run's memory bound."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.used = limit, 0
+
+    def take(self, where: Located, size: int, what: str) -> None:
+        """Count `size` bytes of `what` (before they are made); WG0811 at `where` past the bound."""
+        if self.used + size > self.limit:
+            before = f" with the {self.used} bytes given before it" if self.used else ""
+            raise _fail(where, f"{what} takes {size} bytes;{before} that is more than the {self.limit} bytes "
+                               "wgc run may use", codes.DISPATCH_TOO_LARGE,
+                        notes=("the bound is wgc run's --max-memory (default 1G)",))
+        self.used += size
+
+
+_allotment = _Allotment(0)
+"""The allotment of the `read_dispatch` running (set by it)."""
+
+
+def read_dispatch(source: SourceFile, program: Program,
+                  memory_limit: int | None = None) -> tuple[Dispatch | None, list[Diagnostic]]:
+    """Parse and check `source` against `program`; (dispatch, []) or (None, diagnostics).
+    `memory_limit`: the bytes a run may use (default `scheduler.DEFAULT_MEMORY_LIMIT`)."""
+    global _allotment
+    from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
+
+    _allotment = _Allotment(DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit)
     try:
         root = parse_located(source)
     except JsonSyntaxError as problem:
@@ -149,6 +182,7 @@ def read_dispatch(source: SourceFile, program: Program) -> tuple[Dispatch | None
             diagnostics.append(problem.diagnostic)
     if diagnostics:
         return None, diagnostics
+    dispatch.data_bytes = _allotment.used
     return dispatch, []
 
 
@@ -180,12 +214,13 @@ def _input(item: Located, program: Program) -> EntryInput:
     if isinstance(records.value, list):
         data = bytearray()
         stride = node.record.stride
+        _allotment.take(records, stride * len(records.value), f"{len(records.value)} records of node '{node.label}'")
         for record in records.value:
             encoded = bytearray(stride)
             _encode_record(record, node.record, encoded)
             _check_grid(node, encoded, record)
             data += encoded
-        return EntryInput(node, bytes(data), len(records.value), stride)
+        return EntryInput(node, bytes(data), len(records.value), stride, records)
     if isinstance(records.value, dict):
         return _raw_records(records, node)
     raise _fail(records, "\"records\" is a list of records (objects by field name) or "
@@ -239,9 +274,10 @@ def _raw_records(records: Located, node: NodePlan) -> EntryInput:
     if len(data) < needed:
         raise _fail(records.value["hex"], f"{count} records of {size} bytes with stride {stride} need {needed} "
                                           f"bytes; the hex string holds {len(data)}")
-    for r in range(count if node.grid_field is not None else 0):
+    checked = min(count, 1) if stride == 0 else count     # stride 0: one record, repeated
+    for r in range(checked if node.grid_field is not None else 0):
         _check_grid(node, data[r * stride:r * stride + size], records.value["hex"])
-    return EntryInput(node, data, count, stride)
+    return EntryInput(node, data, count, stride, records)
 
 
 def _check_grid(node: NodePlan, record: bytes | bytearray, where: Located) -> None:
@@ -358,6 +394,7 @@ def _natural(value: Located, what: str) -> int:
 def _hex(value: Located) -> bytes:
     if not isinstance(value.value, str):
         raise _fail(value, "\"hex\" is a string of hexadecimal digits")
+    _allotment.take(value, len(value.value) // 2, "the \"hex\" string")
     try:
         return bytes.fromhex(value.value)
     except ValueError:
@@ -403,7 +440,9 @@ def typed_bytes(value: Located, what: str) -> bytearray:
         raise _fail(value, f"{what} is an object with one member: one of {forms}")
     (kind, data), = value.value.items()
     if kind == "bytes":
-        return bytearray(_natural(data, "a byte count"))
+        size = _natural(data, "a byte count")
+        _allotment.take(data, size, what)
+        return bytearray(size)
     if kind == "hex":
         return bytearray(_hex(data))
     code = ARRAY_FORMATS.get(kind)
@@ -412,6 +451,7 @@ def typed_bytes(value: Located, what: str) -> bytearray:
     if not isinstance(data.value, list):
         raise _fail(data, f"\"{kind}\" is a list of numbers")
     size = struct.calcsize("<" + code)
+    _allotment.take(data, size * len(data.value), what)
     out = bytearray(size * len(data.value))
     scalar_kind = "float" if "float" in kind else ("int" if kind.startswith("int") else "uint")
     for i, item in enumerate(data.value):
@@ -562,6 +602,8 @@ def _texture(value: Located, resource: ResourcePlan) -> TextureData:
     texture = TextureData(format_, extent["width"], extent["height"], extent["depth"], extent["layers"],
                           extent["mips"], bytearray())
     if not data_keys:
+        _allotment.take(value, texture.size, f"'{resource.name}' ({texture.width}×{texture.height}×{texture.depth}, "
+                                             f"{texture.layers} layers, {texture.mips} mips)")
         texture.data = bytearray(texture.size)
         return texture
     key = data_keys[0]

@@ -7,7 +7,11 @@ span points at the first offending character.
 
 Invariants: pure (no I/O); duplicate keys are a syntax error (JSON allows them, but a dispatch
 description that names a resource twice is a mistake); numbers keep their JSON form (`int` for
-integers, `float` otherwise); strings are decoded by the standard library's own scanner.
+integers, `float` otherwise); strings are decoded by the standard library's own scanner. Hostile
+text is a located `JsonSyntaxError` too, never another exception: values nested more than
+`MAX_DEPTH` deep, integers of more than `MAX_INTEGER_DIGITS` digits (no value of a dispatch needs
+more than 20; Python refuses to convert more than 4300), strings holding a lone surrogate
+(`"\ud800"`: no Unicode text, and no file or terminal can take it).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from wgc.source import SourceFile, Span
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
+MAX_DEPTH = 256
+MAX_INTEGER_DIGITS = 100
 
 
 @dataclass
@@ -71,15 +77,17 @@ class _Reader:
     def skip(self) -> None:
         self.pos = _WHITESPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
-    def value(self) -> Located:
+    def value(self, depth: int = 0) -> Located:
         self.skip()
         if self.pos >= len(self.text):
             raise self.error("expected a JSON value, found the end of the file")
         char = self.text[self.pos]
+        if char in "{[" and depth >= MAX_DEPTH:
+            raise self.error(f"values nested more than {MAX_DEPTH} deep")
         if char == "{":
-            return self.object()
+            return self.object(depth)
         if char == "[":
-            return self.array()
+            return self.array(depth)
         if char == '"':
             start = self.pos
             text = self.string()
@@ -88,6 +96,9 @@ class _Reader:
         if number:
             start, self.pos = self.pos, number.end()
             literal = number.group(0)
+            if not (number.group(1) or number.group(2)) and len(literal.lstrip("-")) > MAX_INTEGER_DIGITS:
+                raise self.error(f"an integer of {len(literal.lstrip('-'))} digits (at most {MAX_INTEGER_DIGITS})",
+                                 start, self.pos)
             parsed: Any = float(literal) if number.group(1) or number.group(2) else int(literal)
             return Located(parsed, Span(self.source, start, self.pos))
         for word, meaning in _LITERALS.items():
@@ -102,9 +113,14 @@ class _Reader:
             text, self.pos = json.decoder.scanstring(self.text, self.pos + 1, True)  # type: ignore[attr-defined]
         except json.JSONDecodeError as problem:
             raise self.error(problem.msg.lower(), start) from None
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as problem:
+            raise self.error(f"a string holding a lone surrogate (\\u{ord(text[problem.start]):04x}), which is "
+                             "not Unicode text", start, self.pos) from None
         return text
 
-    def object(self) -> Located:
+    def object(self, depth: int) -> Located:
         start = self.pos
         self.pos += 1
         members: dict[str, Located] = {}
@@ -126,7 +142,7 @@ class _Reader:
             if not self.text.startswith(":", self.pos):
                 raise self.error("expected ':' after the member name")
             self.pos += 1
-            members[key] = self.value()
+            members[key] = self.value(depth + 1)
             keys[key] = key_span
             self.skip()
             if self.text.startswith(",", self.pos):
@@ -137,7 +153,7 @@ class _Reader:
                 return Located(members, Span(self.source, start, self.pos), keys)
             raise self.error("expected ',' or '}' after the member")
 
-    def array(self) -> Located:
+    def array(self, depth: int) -> Located:
         start = self.pos
         self.pos += 1
         items: list[Located] = []
@@ -146,7 +162,7 @@ class _Reader:
             self.pos += 1
             return Located(items, Span(self.source, start, self.pos))
         while True:
-            items.append(self.value())
+            items.append(self.value(depth + 1))
             self.skip()
             if self.text.startswith(",", self.pos):
                 self.pos += 1

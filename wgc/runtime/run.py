@@ -124,9 +124,13 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
     writable resource the dispatch gives contents for, under the key it used.  `device`: an index
-    or a name substring (`device.choose_device`).  `memory_limit`: bytes of record arenas a level may
-    use (default `scheduler.DEFAULT_MEMORY_LIMIT`)."""
+    or a name substring (`device.choose_device`).  `memory_limit`: the bytes the run may use for the
+    dispatch's data and the record arenas of a level (default `scheduler.DEFAULT_MEMORY_LIMIT`; `wgc
+    run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805)."""
     from wgc.runtime.dispatch import find_resource, read_dispatch
+    from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
+
+    memory_limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
 
     diagnostics, module, program = _compile(source, stdin)
     if module is None:
@@ -134,7 +138,7 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     dispatch_source, problems = _dispatch_source(dispatch)
     if dispatch_source is None:
         return RunResult(tuple(diagnostics + problems))
-    described, problems = read_dispatch(dispatch_source, program)
+    described, problems = read_dispatch(dispatch_source, program, memory_limit)
     if described is None:
         return RunResult(tuple(diagnostics + problems))
     dumps: dict[str, Any] = {}
@@ -153,9 +157,30 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
             if data.resource.writable:
                 dumps[data.key] = data.resource
     problems.extend(_binding_problems(module, program, described, dumps))
+    problems.extend(_memory_problems(program, described, memory_limit))
     if problems:
         return RunResult(tuple(diagnostics + problems))
-    return _execute(module, program, described, dumps, device, memory_limit, diagnostics)
+    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes, diagnostics)
+
+
+def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
+    """WG0805 before any device memory is made: the entry records' first level (the records their
+    nodes may write, their launches) with the dispatch's data needs more than the bound."""
+    from wgc.runtime.scheduler import entry_bytes
+
+    used = described.data_bytes
+    for item in described.inputs:
+        need, words = entry_bytes(program, item.node, item.count, item.data, item.stride, memory_limit)
+        if used + need > memory_limit:
+            before = f" with the {used} bytes of the dispatch's data and earlier inputs" if used else ""
+            return [codes.RECORDS_OUT_OF_MEMORY(
+                item.where.span if item.where is not None else None,
+                f"{item.count} entry record{'s' if item.count != 1 else ''} of node '{item.node.label}' "
+                f"need{'s' if item.count == 1 else ''} up to {need} bytes ({words});"
+                f"{before} that is more than the {memory_limit} bytes wgc run may use",
+                notes=("the bound is wgc run's --max-memory (default 1G)",))]
+        used += need
+    return []
 
 
 def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[str, Any]) -> list[Diagnostic]:
@@ -326,7 +351,7 @@ class Session:
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                           local_root_arguments=table,
-                                          memory_limit=memory_limit or DEFAULT_MEMORY_LIMIT, gpu_driven=gpu_driven)
+                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -378,6 +403,8 @@ class Session:
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
     def close(self) -> None:
+        if getattr(self.device, "busy", False):       # a signal stopped the wait: see `Device.close`
+            return
         if self.scheduler is not None:
             self.scheduler.close()
             self.scheduler = None

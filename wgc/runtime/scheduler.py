@@ -38,7 +38,12 @@ from wgc.runtime.device import Buffer, Device
 from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
-"""Bytes of record arenas one step may use (seed 002: 'on the order of 1 GB is likely acceptable')."""
+"""Bytes a run may use for the dispatch's data and the record arenas of a step, unless `wgc run
+--max-memory` says otherwise (seed 002: 'on the order of 1 GB is likely acceptable')."""
+LAUNCH_BYTES = 2048
+"""An upper estimate of the host and device bytes one launch (a dispatch of a node's records: its
+Python objects, node context, output parameters and slots) costs; a node whose grid comes from its
+records has one launch per record, so their count is bounded too."""
 ARENA_ALIGNMENT = 16
 UNBOUNDED_CAPACITY = 0xFFFFFFFF
 
@@ -137,6 +142,45 @@ class _Launch:
     trace: TraceDispatch
 
 
+def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
+                limit: int) -> tuple[int, str]:
+    """An upper estimate of the bytes `count` entry records of `node` (`records`, `stride` apart; 0:
+    one record repeated) need at their level: the arenas of the records its outputs may write
+    (MaxRecords × thread groups × record stride) and its launches; and what needs them, in words.
+    Launches beyond `limit` alone are the answer (their records are not read)."""
+    if count == 0:
+        return 0, ""
+    launches = 0
+    if node.launch == "thread":
+        units = count
+    elif node.launch == "coalescing":
+        units = -(-count // max(1, node.max_records))
+    elif node.grid_field is not None and node.dispatch_grid is None:
+        size = node.record.size
+        if count > 1 and count * LAUNCH_BYTES > limit:
+            return count * LAUNCH_BYTES, f"{count} launches"
+        if stride == 0:
+            units = count * math.prod(record_grid(node, records[:size]))
+        else:
+            units = sum(math.prod(record_grid(node, records[r * stride:r * stride + size])) for r in range(count))
+        launches = count
+    else:
+        units = count * math.prod(node.dispatch_grid or (1, 1, 1))
+    total, words = (launches * LAUNCH_BYTES, f"{launches} launches") if launches > 1 else (0, "")
+    for output in node.outputs:
+        if output.empty:
+            continue
+        targets = [program.node(output.target, output.target_index)] if not output.array else \
+            [n for n in program.nodes if n.name == output.target and n.index >= output.target_index
+             and (output.array_size is None or n.index < output.target_index + output.array_size)]
+        per_slot = output.max_records_per_node if output.array else output.max_records
+        need = sum(units * per_slot * t.record.stride for t in targets if t is not None)
+        if need:
+            total += need
+            words += f", {units * per_slot} records to '{output.parameter}' ({units} thread groups × MaxRecords)"
+    return total, words.lstrip(", ")
+
+
 def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
     return -(-value // alignment) * alignment
 
@@ -163,6 +207,8 @@ class Scheduler:
         self.scratch = device.buffer(largest)
         self.control: Buffer | None = None
         self.arenas: list[Buffer | None] = [None, None]
+        self._arena_bytes = [0, 0]
+        """The bytes of records each arena holds (by the MaxRecords bounds of the step that wrote it)."""
         iterations = math.prod(n.max_loop_iterations or 1 for n in program.nodes)
         deepest = max((n.max_recursion_depth for n in program.nodes), default=0)
         self.max_steps = 1 + len(program.nodes) * (1 + deepest) * iterations
@@ -223,6 +269,11 @@ class Scheduler:
         n = chunk.count
         if n == 0:
             return []
+        per_record = node.grid_field is not None and node.dispatch_grid is None      # one launch per record
+        if per_record and n > 1 and n * LAUNCH_BYTES > self.memory_limit:
+            raise RecordsOutOfMemory(node.label, (
+                f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
+                f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
         plans: list[tuple[int, int, int, int, int]] = []   # (address, count, groups, grid, units)
         if node.launch == "thread":
             plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n))
@@ -258,13 +309,15 @@ class Scheduler:
 
     # ------------------------------------------------------------------ one step
 
-    def _ensure(self, which: int, size: int) -> Buffer:
+    def _ensure(self, which: int, size: int, cap: int) -> Buffer:
+        """Arena `which` of at least `size` bytes; grown by doubling, but not past `cap`."""
         current = self.arenas[which]
         if current is None or current.size < size:
             if current is not None:
                 self.device.free(current)
                 self.arenas[which] = None
-            self.arenas[which] = self.device.buffer(max(size, 2 * (current.size if current else 0), 1 << 16))
+            grown = min(2 * (current.size if current else 0), cap)
+            self.arenas[which] = self.device.buffer(max(size, grown, min(1 << 16, cap), 1))
         buffer = self.arenas[which]
         assert buffer is not None
         return buffer
@@ -276,7 +329,8 @@ class Scheduler:
                 launches.extend(self._launches(key, chunk))
         if not launches:
             return {}
-        # arenas: sized from the MaxRecords bounds
+        # arenas: sized from the MaxRecords bounds; the other arena holds this step's input records
+        held = self._arena_bytes[1 - output_side]
         arena_bytes = 0
         for launch in launches:
             for output, slots in zip(launch.node.outputs, launch.outputs):
@@ -284,14 +338,16 @@ class Scheduler:
                     if slot.target is None or output.empty:
                         continue
                     need = slot.capacity * slot.stride
-                    if arena_bytes + need > self.memory_limit:
+                    if held + arena_bytes + need > self.memory_limit:
                         raise RecordsOutOfMemory(launch.node.label, (
                             f"node '{launch.node.label}' may write {slot.capacity} records of {slot.stride} bytes "
                             f"to '{output.parameter}' ({launch.units} thread groups × MaxRecords); with the other "
-                            f"records of this level that is more than the {self.memory_limit} bytes wgc run may use"))
+                            f"records of this level and those it reads that is more than the {self.memory_limit} "
+                            "bytes wgc run may use"))
                     slot.arena = arena_bytes
                     arena_bytes = _round(arena_bytes + need)
-        out = self._ensure(output_side, arena_bytes)
+        out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
+        self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
         contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
@@ -427,6 +483,7 @@ class Scheduler:
             pending.setdefault(key, []).append(entries[at][1])
         steps: list[TraceStep] = []
         side = 0
+        self._arena_bytes = [0, 0]          # the entry records are in buffers of their own
         while pending:
             if len(steps) >= self.max_steps:
                 raise AssertionError(f"internal: records are still pending after {len(steps)} levels, more than this "
