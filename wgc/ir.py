@@ -154,7 +154,8 @@ class Variable:
     block_kind: str | None = None
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None
-    """Uniform blocks: the block's layout; structured buffers: the element's; node objects: the record's."""
+    """Uniform blocks: the block's layout; structured buffers: the element's; node object parameters: the
+    record's (the records a local holds are laid out by the node's description, `sema.nodes`)."""
     layout_rule: LayoutRule | None = None
     """The rule `layout` was computed by (sema's choice from the options; shown by the metadata)."""
     spec_id: int | None = None
@@ -209,7 +210,7 @@ class Swizzle(Expr):
 
 @dataclass(eq=False)
 class Index(Expr):
-    """`a[i]` on an array, vector (a component) or matrix (a row)."""
+    """`a[i]` on an array, vector (a component), matrix (a row) or node output array (an output: `outs[i]`)."""
 
     base: Expr = None  # type: ignore[assignment]
     index: Expr = None  # type: ignore[assignment]
@@ -284,8 +285,10 @@ class Construct(Expr):
     """A vector, matrix, array or struct value built from parts (constructor call, initialiser list, `(S)0`).
 
     `args` are the value's immediate elements in order, each already of that
-    element's type (components for vectors and matrices, row-major; elements
-    for arrays; fields for structs, base fields first).
+    element's type (components for vectors and matrices, row-major, where a
+    vector of the element's scalar stands for its components in order;
+    elements for arrays; fields for structs, base fields first; none for a new
+    `RayQuery`).
     """
 
     args: tuple[Expr, ...] = ()
@@ -318,7 +321,8 @@ class IncDec(Expr):
 class Call(Expr):
     """A call of a user function (member functions take the object as their first argument).
 
-    `in` arguments have the parameter's type; an `out`/`inout` argument is the
+    `in` arguments have the parameter's type (an unsized array parameter, `float a[]`, takes an
+    array of its element of any size: the function is inlined); an `out`/`inout` argument is the
     caller's l-value itself, whose type may differ from the parameter's when
     HLSL converts both ways (copy-in/copy-out: the back end converts the value
     into a temporary of the parameter's type and back after the call).

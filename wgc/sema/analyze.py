@@ -68,6 +68,8 @@ class Analysis:
     graph: GraphInfo | None = None
     stage_entries: tuple[NodeInfo, ...] = ()
     """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
+    unsound: frozenset[ir.Function] = frozenset()
+    """The functions whose declaration holds an error (their IR may be incomplete; `wgc.ir_verify` skips them)."""
 
 
 def builtin_scope() -> Scope:
@@ -125,7 +127,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if id(n) not in sound_ids}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
-    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries))
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),
+                    frozenset(broken_functions))
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic],
