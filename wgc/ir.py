@@ -19,7 +19,8 @@ Invariants:
   constant values that are unique.
 - Constants are folded where the language requires a constant (array sizes,
   attribute arguments, case labels, template arguments, `static const`
-  initialisers); those values are Python ints/floats/bools/strings.
+  initialisers); those values are Python ints/floats/bools/strings, or tuples
+  of them for vectors, matrices, arrays and structs (`ConstValue`).
 - Layouts (sizes, offsets, strides) of buffers, uniform blocks and node
   records are computed once, in sema, and stored here.
 - The IR is checked: nothing after sema re-checks the program.
@@ -41,7 +42,8 @@ from wgc.sema.layout import LayoutRule, TypeLayout
 from wgc.source import Span
 
 ConstValue = Union[bool, int, float, str, tuple]
-"""A folded constant: a scalar, a string, or a tuple of scalars for a vector (row-major for matrices)."""
+"""A folded constant (`sema.consteval`): a scalar, a string, or a tuple: of scalars for a vector or a matrix
+(row-major), of element values for an array, of field values for a struct (base fields first)."""
 
 
 # ---------------------------------------------------------------- attributes
@@ -139,7 +141,7 @@ class Variable:
     init: Expr | None = None
     """Initialiser of a global or static variable (locals are initialised by `VarDecl`)."""
     constant: ConstValue | None = None
-    """The folded value of a `static const` scalar/vector with a constant initialiser."""
+    """The folded value of a `const` variable (global `static const`, or local) with a constant initialiser."""
     settled: ConstValue | None = None
     """A `static` (not const) global with a constant initialiser that no code writes: that value
     (`sema.settled`). Not a constant expression: only places that need a constant after
@@ -154,7 +156,7 @@ class Variable:
     block_kind: str | None = None
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None
-    """Uniform blocks: the block's layout; structured buffers: the element's; node object parameters: the
+    """Uniform blocks: the block's layout; structured buffers (globals): the element's; node object parameters: the
     record's (the records a local holds are laid out by the node's description, `sema.nodes`)."""
     layout_rule: LayoutRule | None = None
     """The rule `layout` was computed by (sema's choice from the options; shown by the metadata)."""
@@ -474,7 +476,7 @@ class Function:
     must_inline: bool = False
     """Takes or returns a node object or record: every call is inlined by the back end."""
     callees: list[Function] = field(default_factory=list, repr=False)
-    """User functions called from the body, in first-call order."""
+    """User functions called from the body, in first-call order (a call's arguments are called before it)."""
 
     @property
     def own_params(self) -> list[Variable]:

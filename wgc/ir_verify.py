@@ -90,7 +90,39 @@ def _where(span: Any) -> str:
 def _is_const_value(value: Any) -> bool:
     if isinstance(value, (bool, int, float, str)):
         return True
-    return isinstance(value, tuple) and all(isinstance(v, (bool, int, float)) for v in value)
+    return isinstance(value, tuple) and all(_is_const_value(v) and not isinstance(v, str) for v in value)
+
+
+def _scalar_value(value: Any, scalar: t.ScalarType) -> bool:
+    if scalar.kind is t.ScalarKind.BOOL:
+        return isinstance(value, bool)
+    if scalar.is_integer:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, float)
+
+
+def _fits(value: Any, type_: Any) -> bool:
+    """Whether a folded constant has the shape of its type (`wgc.sema.consteval`'s values): a scalar,
+    a tuple of components for vectors and matrices (row-major), of elements for arrays, of fields for
+    structs; a string for a string."""
+    kind = type(type_)
+    if kind is t.ScalarType:
+        return _scalar_value(value, type_)
+    if kind is t.EnumType:
+        return _scalar_value(value, type_.underlying)
+    if kind is t.VectorType or kind is t.MatrixType:
+        return (isinstance(value, tuple) and len(value) == t.component_count(type_)
+                and all(_scalar_value(v, type_.element) for v in value))
+    if kind is t.ArrayType:
+        return (isinstance(value, tuple) and (type_.length is None or len(value) == type_.length)
+                and all(_fits(v, type_.element) for v in value))
+    if kind is t.StructType:
+        fields = type_.all_fields()
+        return isinstance(value, tuple) and len(value) == len(fields) and all(
+            _fits(v, f.type) for v, f in zip(value, fields))
+    if kind is t.StringType:
+        return isinstance(value, str)
+    return False
 
 
 def _is_bool_scalar(type_: Any) -> bool:
@@ -196,8 +228,8 @@ class _Verifier:
     def constant_fields(self, variable: ir.Variable) -> None:
         for name in ("constant", "settled", "spec_default"):
             value = getattr(variable, name)
-            if value is not None and not _is_const_value(value):
-                self.report(variable, name, f"not a folded constant: {value!r}")
+            if value is not None and not _fits(value, variable.type):
+                self.report(variable, name, f"{value!r} is not a folded constant of type {variable.type}")
 
     def variable(self, variable: ir.Variable) -> None:
         """What every variable carries: an interned type, a span, folded constants, its layout."""
@@ -207,9 +239,10 @@ class _Verifier:
         self.attributes(variable, variable.attributes)
         inner = t.innermost_element(variable.type)
         needs_layout = (variable.storage is ir.Storage.UNIFORM
-                        or isinstance(inner, t.ResourceType) and inner.kind in _STRUCTURED_BUFFERS
-                        or variable.storage is ir.Storage.PARAMETER and isinstance(inner, t.NodeObjectType)
-                        and isinstance(inner.record, t.StructType))
+                        or variable.storage is ir.Storage.RESOURCE and isinstance(inner, t.ResourceType)
+                        and inner.kind in _STRUCTURED_BUFFERS
+                        or variable.storage is ir.Storage.PARAMETER and isinstance(variable.type, t.NodeObjectType)
+                        and isinstance(variable.type.record, t.StructType))
         if needs_layout and (variable.layout is None or variable.layout_rule is None):
             self.report(variable, "layout", f"'{variable.name}' of type {variable.type} has no layout")
         if variable.layout is not None and not isinstance(variable.layout, ir.TypeLayout):
@@ -256,27 +289,29 @@ class _Verifier:
 
     def body(self, root: Any) -> list[ir.Function]:
         """Check a body (a statement or an expression) and everything under it; the functions it
-        calls, in call order."""
+        calls, in the order the calls are made (a call's arguments before the call)."""
         calls: list[ir.Function] = []
-        # (node, loops around it, switches around it nearer than the nearest loop)
-        stack: list[tuple[Any, bool, bool]] = [(root, False, False)]
-        # VarDecls first: a local is in scope in the whole function for the verifier (the order of
-        # declaration and use is sema's scoping, not an IR invariant)
-        pending: list[tuple[Any, bool, bool]] = []
+        # post-order (children in field order before their parent), each node with whether a loop is
+        # around it and whether a switch is around it nearer than the nearest loop
+        order: list[tuple[Any, bool, bool]] = []
+        stack: list[tuple[Any, bool, bool, bool]] = [(root, False, False, False)]
         while stack:
-            node, in_loop, in_switch = stack.pop()
-            pending.append((node, in_loop, in_switch))
+            node, in_loop, in_switch, expanded = stack.pop()
+            if expanded:
+                order.append((node, in_loop, in_switch))
+                continue
+            stack.append((node, in_loop, in_switch, True))
             if isinstance(node, ir.VarDecl) and isinstance(node.variable, ir.Variable):
+                # in scope in the whole function for the verifier (declaration before use is sema's
+                # scoping, not an IR invariant)
                 self.locals.add(node.variable)
             if isinstance(node, ir.Loop):
-                child_loop, child_switch = True, False
+                in_loop, in_switch = True, False
             elif isinstance(node, ir.Switch):
-                child_loop, child_switch = in_loop, True
-            else:
-                child_loop, child_switch = in_loop, in_switch
+                in_switch = True
             for child in reversed(_children(node)):
-                stack.append((child, child_loop, child_switch))
-        for node, in_loop, in_switch in pending:
+                stack.append((child, in_loop, in_switch, False))
+        for node, in_loop, in_switch in order:
             if isinstance(node, ir.Expr):
                 self.expr(node, calls)
             elif isinstance(node, ir.Stmt):
@@ -365,8 +400,8 @@ class _Verifier:
             check(self, node, calls)
 
     def _constant(self, node: ir.Constant, calls: list[ir.Function]) -> None:
-        if not _is_const_value(node.value):
-            self.report(node, "value", f"not a folded constant: {node.value!r}")
+        if not _fits(node.value, node.type):
+            self.report(node, "value", f"{node.value!r} is not a folded constant of type {node.type}")
 
     def _var_ref(self, node: ir.VarRef, calls: list[ir.Function]) -> None:
         variable = node.variable

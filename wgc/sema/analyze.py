@@ -69,7 +69,8 @@ class Analysis:
     stage_entries: tuple[NodeInfo, ...] = ()
     """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
     unsound: frozenset[ir.Function] = frozenset()
-    """The functions whose declaration holds an error (their IR may be incomplete; `wgc.ir_verify` skips them)."""
+    """The functions whose declaration (body, attributes or parameters) holds an error: their IR may be
+    incomplete (`wgc.ir_verify` skips them)."""
 
 
 def builtin_scope() -> Scope:
@@ -128,7 +129,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
     return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),
-                    frozenset(broken_functions))
+                    frozenset(broken_functions | misdeclared))
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic],
