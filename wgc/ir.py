@@ -11,7 +11,9 @@ Invariants:
   computes in, an assignment's value has the target's type, and a call's
   arguments have the parameters' types (for `out` arguments, see `Call`).
 - Names are resolved: a `VarRef` points at its `Variable`, a `Call` at its
-  `Function`, an `IntrinsicCall` names a global intrinsic whose overload has
+  `Function` (one of `Module.functions`, or a prototype without a body when
+  the function is declared but never defined: the target checks report a
+  node calling it, WG0628), an `IntrinsicCall` names a global intrinsic whose overload has
   been chosen, a `MethodCall` names a resource or node-object method that
   exists for the object's type.
 - Control flow is structured (blocks of statements, `If`, `Loop`, `Switch`);

@@ -18,7 +18,8 @@ What is checked (each point is a sentence of `wgc.ir`'s docstrings):
   a compound one), a declaration's initialiser and a return value have the declared type, a `Call`'s
   `in` arguments have the parameters' types, a `Construct`'s parts have the element types;
 - names are resolved: a `VarRef` points at a `Variable` in scope (a global, a parameter, a local
-  declared in the function), a `Call` at a `Function` of the module, an `IntrinsicCall` or
+  declared in the function), a `Call` at a `Function` of the module (or a prototype never defined),
+  an `IntrinsicCall` or
   `MethodCall` names its callee, on a resource or node object for a method, and `out_params` index
   its arguments; a function's `callees` are the functions its body calls, in first-call order;
 - control flow is structured: `Break` only in a loop or switch, `Continue` only in a loop;
@@ -523,7 +524,7 @@ class _Verifier:
             self.report(node, "function", f"unresolved: {function!r}")
             return
         calls.append(function)
-        if self.defined is not None and function not in self.defined:
+        if self.defined is not None and function not in self.defined and function.body is not None:
             self.report(node, "function", f"'{function.name}' is not a function of the module")
         if len(node.args) != len(function.params):
             self.report(node, "args", f"{len(node.args)} arguments for {len(function.params)} parameters of "
