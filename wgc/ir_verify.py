@@ -18,17 +18,21 @@ What is checked (each point is a sentence of `wgc.ir`'s docstrings):
   a compound one), a declaration's initialiser and a return value have the declared type, a `Call`'s
   `in` arguments have the parameters' types, a `Construct`'s parts have the element types;
 - names are resolved: a `VarRef` points at a `Variable` in scope (a global, a parameter, a local
-  declared in the function), a `Call` at a `Function` of the module (or a prototype never defined),
-  an `IntrinsicCall` or
-  `MethodCall` names its callee, on a resource or node object for a method, and `out_params` index
-  its arguments; a function's `callees` are the functions its body calls, in first-call order;
+  declared in the function), a `Call` at a `Function` of the module (or a prototype never defined);
+  an `IntrinsicCall` or `MethodCall` names its callee (a method on a resource, node object or ray
+  query), and its `out_params` index its arguments; a function's `callees` are the functions its
+  body calls, in first-call order;
+- accesses fit their base: a `FieldAccess` names a field of its struct and has its type, `Swizzle`
+  components index the base's, an `Index` is an integer on an array, vector, matrix or node output
+  array, a `ResourceIndex` indexes a resource, a `RecordAccess` a node object;
 - control flow is structured: `Break` only in a loop or switch, `Continue` only in a loop;
   conditions are bool scalars; `Switch` selects on an int or uint scalar, its case values are ints,
   unique, with one `default` at most;
 - folded constants (`Constant.value`, `Variable.constant`/`settled`/`spec_default`, attribute
-  arguments) are Python bools, ints, floats, strings or tuples of scalars;
-- layouts are present where the IR says they are: uniform blocks, structured buffers and node
-  objects with a struct record carry `layout` and `layout_rule`.
+  arguments) are `ConstValue`s of their type's shape;
+- storage and layouts: globals are not locals or parameters, declared locals are local, static or
+  groupshared; uniform blocks, structured buffers (globals) and node object parameters with a
+  struct record carry `layout` and `layout_rule`.
 
 The walk is iterative (bodies may nest thousands deep) and generic over the dataclass fields of the
 IR classes: a field holding an `Expr`, a `Stmt`, a `SwitchCase` or a sequence of them is a child.
@@ -441,12 +445,17 @@ class _Verifier:
         self.integer(node, "index", node.index)
 
     def _resource_index(self, node: ir.ResourceIndex, calls: list[ir.Function]) -> None:
-        if not isinstance(t.innermost_element(getattr(node.resource, "type", None)), t.ResourceType):
+        if not isinstance(getattr(node.resource, "type", None), t.ResourceType):
             self.report(node, "resource", f"indexes a {getattr(node.resource, 'type', node.resource)}")
+        self.integer(node, "index", node.index)
+        if node.slice is not None:
+            self.integer(node, "slice", node.slice)
 
     def _record_access(self, node: ir.RecordAccess, calls: list[ir.Function]) -> None:
         if not isinstance(getattr(node.object, "type", None), t.NodeObjectType):
             self.report(node, "object", f"a record of a {getattr(node.object, 'type', node.object)}")
+        if node.index is not None:
+            self.integer(node, "index", node.index)
 
     def _unary(self, node: ir.Unary, calls: list[ir.Function]) -> None:
         self.same_type(node, "operand", node.operand, node.type, "the operator's type")
@@ -547,7 +556,7 @@ class _Verifier:
     def _method_call(self, node: ir.MethodCall, calls: list[ir.Function]) -> None:
         if not node.method or not isinstance(node.method, str):
             self.report(node, "method", "no method named")
-        object_type = t.innermost_element(getattr(node.object, "type", None))
+        object_type = getattr(node.object, "type", None)
         if not isinstance(object_type, (t.ResourceType, t.NodeObjectType, t.RayQueryType)):
             self.report(node, "object", f"method '{node.method}' of a {object_type}")
         if node.template_type is not None:
