@@ -182,6 +182,15 @@ def test_unsound_functions_are_skipped():
     assert any("Break" in v for v in verify(analysis.module))   # the module alone: every function
 
 
+def test_globals_are_skipped_when_sema_reported_an_error():
+    """A global whose declaration failed stays in the module as the error left it (a specialization
+    constant without a default here), so globals are checked only when sema reported no error."""
+    analysis = wgc.sema.analyze.analyze(parse_source(SourceFile("<test>", "[[vk::constant_id(1)]] const int C;\n"
+                                                                          "int f() { return C; }\n")).unit)
+    assert analysis.module.globals[0].spec_default is None and verify(analysis) == []
+    assert any("spec_id" in v for v in verify(analysis.module))
+
+
 # ---------------------------------------------------------------- types and spans
 
 
@@ -448,6 +457,39 @@ def test_globals_and_locals_have_their_storage(program):
     violated(program, "Variable.storage", "global 'Table' has local storage")
     decl(program, "i").variable.storage = ir.Storage.UNIFORM
     violated(program, "VarDecl.variable", "local 'i' has uniform storage")
+
+
+def test_resources_and_uniform_blocks_have_bindings(program):
+    """`Variable.binding`: "every one has a binding except a push-constant block"."""
+    buffer = next(g for g in program.module.globals if g.name == "Out")
+    buffer.binding = None
+    violated(program, "Variable.binding", "resource 'Out' has no binding")
+
+
+def test_specialization_constants_have_an_id_and_a_default():
+    """`Variable.spec_default`: "Specialization constants: the SpecId and the default value"."""
+    analysis = analysis_of("[[vk::constant_id(3)]] const uint C = 4;\nuint f() { return C; }\n")
+    assert verify(analysis) == []
+    analysis.module.globals[0].spec_id = None
+    violated(analysis, "Variable.spec_id", "specialization constant 'C' without its id or default")
+
+
+def test_functions_taking_node_objects_are_marked_must_inline():
+    """ir.py: "Functions that take or return node objects or node records are marked `must_inline`"."""
+    analysis = analysis_of('struct R { uint x; };\n'
+                           'void emit(NodeOutput<R> o) { o.GetThreadNodeOutputRecords(1).OutputComplete(); }\n'
+                           '[Shader("node")] [NodeLaunch("thread")] void N([MaxRecords(1)] NodeOutput<R> o) '
+                           '{ emit(o); }\n')
+    assert verify(analysis) == []
+    function(analysis, "emit").must_inline = False
+    violated(analysis, "Function.must_inline", "'emit' takes or returns a node object")
+
+
+def test_if_branches_are_blocks(program):
+    """ir.py: "Control flow is structured (blocks of statements, `If`, `Loop`, `Switch`)"."""
+    branch = nodes(main_body(program), ir.If)[0]
+    branch.then = ir.Break(branch.span)
+    violated(program, "If.then", "branches are not Blocks")
 
 
 # ---------------------------------------------------------------- accesses

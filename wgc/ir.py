@@ -149,6 +149,8 @@ class Variable:
     (`sema.settled`). Not a constant expression: only places that need a constant after
     optimisation (as DXC's globalopt folds such globals) read it, through `fold(..., optimized=True)`."""
     binding: Binding | None = None
+    """Where a resource or uniform block global lives: every one has a binding except a push-constant
+    block (sema, `bindings.py`)."""
     counter_binding: Binding | None = None
     """RW/Append/Consume structured buffers: where their counter lives (sema, `bindings.py`)."""
     push_constant: bool = False

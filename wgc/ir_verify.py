@@ -6,7 +6,8 @@ library).  It runs after sema in every compile the tests make (tests/conftest.py
 `wgc.driver`), never in production.
 
 Input: an `Analysis` (anything with a `.module`; its `unsound` functions, whose declaration holds an
-error sema reported, are skipped), an `ir.Module`, or functions.  Output: `verify` lists the
+error sema reported, are skipped, and so are the globals when it has an error), an `ir.Module`, or
+functions.  Output: `verify` lists the
 violations, each naming the IR node class, the field and the source span; `check` raises
 AssertionError with all of them.
 
@@ -69,13 +70,17 @@ def verify(target: Any) -> list[str]:
     or an iterable of `ir.Function`s; empty when the IR is well formed."""
     module = getattr(target, "module", target)
     skip: frozenset[ir.Function] = frozenset(getattr(target, "unsound", ()))
+    # a global whose declaration holds an error stays in the module (uses of it are no new errors), in
+    # whatever state the error left it: the globals are checked when sema reported no error at all
+    errors = any(getattr(d.default, "name", None) == "ERROR" for d in getattr(target, "diagnostics", ()))
     verifier = _Verifier()
     if isinstance(module, ir.Module):
         functions = [f for f in module.functions if f not in skip]
         verifier.defined = set(module.functions)
         verifier.globals = set(module.globals)
-        for variable in module.globals:
-            verifier.global_variable(variable)
+        if not errors:
+            for variable in module.globals:
+                verifier.global_variable(variable)
     else:
         functions = list(module)
         verifier.defined = None   # functions alone: their callees may be anywhere
@@ -255,9 +260,15 @@ class _Verifier:
 
     def global_variable(self, variable: ir.Variable) -> None:
         self.function_now = None
-        if variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
-            self.report(variable, "storage", f"global '{variable.name}' has {variable.storage.value} storage")
+        storage = variable.storage
+        if storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
+            self.report(variable, "storage", f"global '{variable.name}' has {storage.value} storage")
         self.variable(variable)
+        if storage in (ir.Storage.RESOURCE, ir.Storage.UNIFORM) and not variable.push_constant \
+                and not isinstance(variable.binding, ir.Binding):
+            self.report(variable, "binding", f"{storage.value} '{variable.name}' has no binding")
+        if storage is ir.Storage.SPEC_CONSTANT and (type(variable.spec_id) is not int or variable.spec_default is None):
+            self.report(variable, "spec_id", f"specialization constant '{variable.name}' without its id or default")
         if variable.init is not None:
             self.locals = set()
             self.same_type(variable, "init", variable.init, variable.type, "the variable's type")
@@ -279,6 +290,11 @@ class _Verifier:
             this = function.params[0] if function.params else None
             if this is None or this.type is not function.method_of:
                 self.report(function, "params", f"member function of {function.method_of} without `this` first")
+        if function.shader_kind is None and not function.must_inline and any(
+                isinstance(t.innermost_element(type_), t.NodeObjectType)
+                for type_ in (function.return_type, *(p.type for p in function.params))):
+            self.report(function, "must_inline", f"'{function.name}' takes or returns a node object but is not "
+                        "marked must_inline")
         if function.body is None:
             self.report(function, "body", "a function in the IR without a body")
             return
@@ -345,6 +361,8 @@ class _Verifier:
             self.same_type(node, "init", node.init, variable.type, "the variable's type")
         elif kind is ir.If:
             self.condition(node, "cond", node.cond)
+            if not isinstance(node.then, ir.Block) or not isinstance(node.else_, (ir.Block, type(None))):
+                self.report(node, "then", "branches are not Blocks")
             self.attributes(node, node.attributes)
         elif kind is ir.Loop:
             if node.cond is not None:
