@@ -299,11 +299,7 @@ class _Verifier:
             self.report(function, "body", "a function in the IR without a body")
             return
         self.locals = set(function.params)
-        calls = self.body(function.body)
-        seen: list[ir.Function] = []
-        for callee in calls:
-            if callee not in seen:
-                seen.append(callee)
+        seen = list(dict.fromkeys(self.body(function.body)))   # first calls, in order
         if function.callees != seen:
             self.report(function, "callees", f"{[f.name for f in function.callees]} are not the functions the "
                         f"body calls in first-call order ({[f.name for f in seen]})")
