@@ -13,9 +13,9 @@ Invariants:
 - Names are resolved: a `VarRef` points at its `Variable`, a `Call` at its
   `Function` (one of `Module.functions`, or a prototype without a body when
   the function is declared but never defined: the target checks report a
-  node calling it, WG0628), an `IntrinsicCall` names a global intrinsic whose overload has
-  been chosen, a `MethodCall` names a resource or node-object method that
-  exists for the object's type.
+  node calling it, WG0628), an `IntrinsicCall` names a global intrinsic
+  whose overload has been chosen, a `MethodCall` names a resource or
+  node-object method that exists for the object's type.
 - Control flow is structured (blocks of statements, `If`, `Loop`, `Switch`);
   `Break`/`Continue` appear only where they are legal; `Switch` cases carry
   constant values that are unique.
@@ -26,6 +26,9 @@ Invariants:
 - Layouts (sizes, offsets, strides) of buffers, uniform blocks and node
   records are computed once, in sema, and stored here.
 - The IR is checked: nothing after sema re-checks the program.
+
+`wgc.ir_verify` checks these invariants (and those the classes below state) after sema in every
+compile the tests make.
 
 Functions that take or return node objects or node records are marked
 `must_inline`: SPIR-V forbids passing node payload pointers to functions, so

@@ -2,10 +2,10 @@
 
 Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
 identifiers of those the parser skipped) and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics, stage_entries)`: the checked `ir.Module`, the
-node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
-pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), and every
-diagnostic of the stage (the products are only meant for later stages when no diagnostic is
+Output: `Analysis(module, nodes, graph, diagnostics, stage_entries, unsound)`: the checked `ir.Module`,
+the node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
+pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), the
+functions whose declaration holds an error, and every diagnostic of the stage (the products are only meant for later stages when no diagnostic is
 an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
