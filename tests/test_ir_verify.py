@@ -525,3 +525,14 @@ def test_a_violation_names_class_field_and_span(program):
     [message] = verify(program)
     assert message.startswith(f"VarDecl.init at <test>:{line}:{column} (in Main): ")
     assert isinstance(d.span, Span)
+
+
+def test_the_verifier_sits_below_sema():
+    """`wgc.ir_verify` is an IR helper: of wgc it imports only the IR, the types and the sources."""
+    import ast
+
+    tree = ast.parse((ROOT / "wgc" / "ir_verify.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {f"{node.module}.{alias.name}" if node.module == "wgc" else node.module
+                 for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert {name for name in imported if name.startswith("wgc")} == {"wgc.ir", "wgc.types", "wgc.source"}
