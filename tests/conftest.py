@@ -71,6 +71,31 @@ def _tested_copy() -> tuple[Path, str]:
 TESTED_PACKAGE, TESTED_WHY = _tested_copy()
 
 
+def _verify_ir_after_sema() -> None:
+    """Every compile the tests make checks the IR's invariants after sema (`wgc.ir_verify`; never in
+    production): in this process `wgc.sema.analyze.analyze` is wrapped (the driver imports it at each
+    compile, so its compiles are wrapped too, and its own check is off here); the `wgc` processes the
+    tests start inherit WGC_VERIFY_IR=1, which `wgc.driver` reads."""
+    import wgc.driver
+    import wgc.sema.analyze
+    from wgc.ir_verify import check
+
+    os.environ["WGC_VERIFY_IR"] = "1"
+    wgc.driver.VERIFY_IR = False
+    analyze = wgc.sema.analyze.analyze
+
+    def analyze_and_verify(*args, **kwargs):  # type: ignore[no-untyped-def]
+        analysis = analyze(*args, **kwargs)
+        check(analysis)
+        return analysis
+
+    analyze_and_verify.__wrapped__ = analyze  # type: ignore[attr-defined]
+    wgc.sema.analyze.analyze = analyze_and_verify
+
+
+_verify_ir_after_sema()
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     return f"wgc under test: {TESTED_PACKAGE} - {TESTED_WHY}"
 

@@ -346,3 +346,11 @@ def test_non_constant_span_points_at_the_deep_variable():
 def test_non_constant_expressions(make, reason):
     expr = make()
     assert fold(binary("+", const(1), expr)) == NotConstant(expr.span, reason)
+
+
+def test_a_new_ray_query_is_no_constant():
+    """A `RayQuery<F>()` is an object, not a value: folding it gave `()`, which `settle_statics` then
+    stored as the `settled` value of `static RayQuery<0> q = RayQuery<0>();` (found by
+    `wgc.ir_verify`; `ir.Variable.settled` is "a constant initialiser" of the variable's type)."""
+    result = fold(ir.Construct(t.ray_query(0), span(), ()))
+    assert isinstance(result, NotConstant) and "RayQuery" in result.reason

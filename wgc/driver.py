@@ -46,6 +46,7 @@ that is not part of a cycle; the cycles a compile leaves behind are collected af
 from __future__ import annotations
 
 import gc
+import os
 import re
 import sys
 import threading
@@ -57,6 +58,9 @@ from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
 from wgc.source import STDIN_NAME, SourceFile, decode_source
 
+VERIFY_IR = os.environ.get("WGC_VERIFY_IR") == "1"
+"""Tests only (tests/conftest.py sets it for the `wgc` processes they start): check the IR's invariants
+after sema (`wgc.ir_verify`); an invariant broken is an internal error."""
 COMPILE_STACK_BYTES = 1 << 30
 """The worker thread's stack: virtual memory, only the pages deep input touches are used."""
 COMPILE_RECURSION_LIMIT = 250_000
@@ -255,6 +259,10 @@ def run_front_end(options: Options, stdin: bytes | None = None,
 
     # after syntax errors the declarations that did parse are still checked (issue 12: recovery)
     analysis = analyze(parsed.unit, sema_options(options), skipped_names=parsed.skipped_names)
+    if VERIFY_IR:
+        from wgc.ir_verify import check
+
+        check(analysis)
     diagnostics.extend(analysis.diagnostics)
     return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics), pre.absent)
 

@@ -11,18 +11,24 @@ Invariants:
   computes in, an assignment's value has the target's type, and a call's
   arguments have the parameters' types (for `out` arguments, see `Call`).
 - Names are resolved: a `VarRef` points at its `Variable`, a `Call` at its
-  `Function`, an `IntrinsicCall` names a global intrinsic whose overload has
-  been chosen, a `MethodCall` names a resource or node-object method that
-  exists for the object's type.
+  `Function` (one of `Module.functions`, or a prototype without a body when
+  the function is declared but never defined: the target checks report a
+  node calling it, WG0628), an `IntrinsicCall` names a global intrinsic
+  whose overload has been chosen, a `MethodCall` names a resource or
+  node-object method that exists for the object's type.
 - Control flow is structured (blocks of statements, `If`, `Loop`, `Switch`);
   `Break`/`Continue` appear only where they are legal; `Switch` cases carry
   constant values that are unique.
 - Constants are folded where the language requires a constant (array sizes,
   attribute arguments, case labels, template arguments, `static const`
-  initialisers); those values are Python ints/floats/bools/strings.
+  initialisers); those values are Python ints/floats/bools/strings, or tuples
+  of them for vectors, matrices, arrays and structs (`ConstValue`).
 - Layouts (sizes, offsets, strides) of buffers, uniform blocks and node
   records are computed once, in sema, and stored here.
 - The IR is checked: nothing after sema re-checks the program.
+
+`wgc.ir_verify` checks these invariants (and those the classes below state) after sema in every
+compile the tests make.
 
 Functions that take or return node objects or node records are marked
 `must_inline`: SPIR-V forbids passing node payload pointers to functions, so
@@ -41,7 +47,8 @@ from wgc.sema.layout import LayoutRule, TypeLayout
 from wgc.source import Span
 
 ConstValue = Union[bool, int, float, str, tuple]
-"""A folded constant: a scalar, a string, or a tuple of scalars for a vector (row-major for matrices)."""
+"""A folded constant (`sema.consteval`): a scalar, a string, or a tuple: of scalars for a vector or a matrix
+(row-major), of element values for an array, of field values for a struct (base fields first)."""
 
 
 # ---------------------------------------------------------------- attributes
@@ -139,12 +146,14 @@ class Variable:
     init: Expr | None = None
     """Initialiser of a global or static variable (locals are initialised by `VarDecl`)."""
     constant: ConstValue | None = None
-    """The folded value of a `static const` scalar/vector with a constant initialiser."""
+    """The folded value of a `const` variable (global `static const`, or local) with a constant initialiser."""
     settled: ConstValue | None = None
     """A `static` (not const) global with a constant initialiser that no code writes: that value
     (`sema.settled`). Not a constant expression: only places that need a constant after
     optimisation (as DXC's globalopt folds such globals) read it, through `fold(..., optimized=True)`."""
     binding: Binding | None = None
+    """Where a resource or uniform block global lives: every one has a binding except a push-constant
+    block (sema, `bindings.py`)."""
     counter_binding: Binding | None = None
     """RW/Append/Consume structured buffers: where their counter lives (sema, `bindings.py`)."""
     push_constant: bool = False
@@ -154,7 +163,8 @@ class Variable:
     block_kind: str | None = None
     """Uniform blocks: "cbuffer", "tbuffer", "ConstantBuffer" or "TextureBuffer"."""
     layout: TypeLayout | None = None
-    """Uniform blocks: the block's layout; structured buffers: the element's; node objects: the record's."""
+    """Uniform blocks: the block's layout; structured buffers (globals): the element's; node object parameters: the
+    record's (the records a local holds are laid out by the node's description, `sema.nodes`)."""
     layout_rule: LayoutRule | None = None
     """The rule `layout` was computed by (sema's choice from the options; shown by the metadata)."""
     spec_id: int | None = None
@@ -209,7 +219,7 @@ class Swizzle(Expr):
 
 @dataclass(eq=False)
 class Index(Expr):
-    """`a[i]` on an array, vector (a component) or matrix (a row)."""
+    """`a[i]` on an array, vector (a component), matrix (a row) or node output array (an output: `outs[i]`)."""
 
     base: Expr = None  # type: ignore[assignment]
     index: Expr = None  # type: ignore[assignment]
@@ -284,8 +294,10 @@ class Construct(Expr):
     """A vector, matrix, array or struct value built from parts (constructor call, initialiser list, `(S)0`).
 
     `args` are the value's immediate elements in order, each already of that
-    element's type (components for vectors and matrices, row-major; elements
-    for arrays; fields for structs, base fields first).
+    element's type (components for vectors and matrices, row-major, where a
+    vector of the element's scalar stands for its components in order;
+    elements for arrays; fields for structs, base fields first; none for a new
+    `RayQuery`).
     """
 
     args: tuple[Expr, ...] = ()
@@ -318,7 +330,8 @@ class IncDec(Expr):
 class Call(Expr):
     """A call of a user function (member functions take the object as their first argument).
 
-    `in` arguments have the parameter's type; an `out`/`inout` argument is the
+    `in` arguments have the parameter's type (an unsized array parameter, `float a[]`, takes an
+    array of its element of any size: the function is inlined); an `out`/`inout` argument is the
     caller's l-value itself, whose type may differ from the parameter's when
     HLSL converts both ways (copy-in/copy-out: the back end converts the value
     into a temporary of the parameter's type and back after the call).
@@ -470,7 +483,7 @@ class Function:
     must_inline: bool = False
     """Takes or returns a node object or record: every call is inlined by the back end."""
     callees: list[Function] = field(default_factory=list, repr=False)
-    """User functions called from the body, in first-call order."""
+    """User functions called from the body, in first-call order (a call's arguments are called before it)."""
 
     @property
     def own_params(self) -> list[Variable]:

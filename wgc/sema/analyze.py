@@ -2,10 +2,10 @@
 
 Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
 identifiers of those the parser skipped) and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics, stage_entries)`: the checked `ir.Module`, the
-node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
-pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), and every
-diagnostic of the stage (the products are only meant for later stages when no diagnostic is
+Output: `Analysis(module, nodes, graph, diagnostics, stage_entries, unsound)`: the checked `ir.Module`,
+the node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
+pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), the
+functions whose declaration holds an error, and every diagnostic of the stage (the products are only meant for later stages when no diagnostic is
 an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
@@ -68,6 +68,9 @@ class Analysis:
     graph: GraphInfo | None = None
     stage_entries: tuple[NodeInfo, ...] = ()
     """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
+    unsound: frozenset[ir.Function] = frozenset()
+    """The functions whose declaration (body, attributes or parameters) holds an error: their IR may be
+    incomplete (`wgc.ir_verify` skips them)."""
 
 
 def builtin_scope() -> Scope:
@@ -125,7 +128,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if id(n) not in sound_ids}
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
-    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries))
+    return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),
+                    frozenset(broken_functions | misdeclared))
 
 
 def _unsound(ctx: Context, diagnostics: list[Diagnostic],

@@ -436,6 +436,8 @@ class _Folder:
     # -- aggregates
 
     def construct(self, expr: ir.Construct) -> ConstValue:
+        if isinstance(expr.type, t.RayQueryType):   # `RayQuery<F>()`: a new query object, no value
+            raise _NotConstantError(expr.span, f"a new '{expr.type}' is not a constant expression")
         values = [self.eval(arg) for arg in expr.args]
         if isinstance(expr.type, (t.VectorType, t.MatrixType)):  # flatten defensively
             values = [c for v in values for c in (v if isinstance(v, tuple) else (v,))]
