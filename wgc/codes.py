@@ -353,6 +353,8 @@ LOCAL_ROOT_ARGUMENTS_MISSING = _kind("WG0809", E, "a node reads [[vk::shader_rec
                                      "the dispatch's table or the node's table index does not provide")
 BINDING_CONFLICT = _kind("WG0810", E, "two resources the shaders use share a Vulkan binding but need different "
                          "descriptor types (only a sampler and a sampled image combine)")
+AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
+                          "translate to the emulated contract (the message names the construct and where it is)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

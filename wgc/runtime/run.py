@@ -119,16 +119,25 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
-        stdin: bytes | None = None, memory_limit: int | None = None) -> RunResult:
+        stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
+        names: dict[str, str] | None = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
     writable resource the dispatch gives contents for, under the key it used.  `device`: an index
     or a name substring (`device.choose_device`).  `memory_limit`: bytes of record arenas a level may
-    use (default `scheduler.DEFAULT_MEMORY_LIMIT`)."""
+    use (default `scheduler.DEFAULT_MEMORY_LIMIT`).  `path` "amdx": compile for AMDX and translate
+    (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
+    whose entry points `names` renames (entry point -> node name)."""
+    from wgc.runtime import amdx
     from wgc.runtime.dispatch import find_resource, read_dispatch
 
-    diagnostics, module, program = _compile(source, stdin)
+    if amdx.is_module(source):
+        diagnostics, module, program = amdx.load_modules(source, names)
+    elif path == "amdx":
+        diagnostics, module, program = amdx.compile_amdx(source, stdin)
+    else:
+        diagnostics, module, program = _compile(source, stdin)
     if module is None:
         return RunResult(tuple(diagnostics))
     dispatch_source, problems = _dispatch_source(dispatch)

@@ -1,0 +1,107 @@
+"""Runtime, the AMDX path: run SPV_AMDX_shader_enqueue modules by translating them (`wgc.spirv_in`).
+
+Input: AMDX modules (paths or bytes; several make one graph) and the node names the application
+gives their entry points, or HLSL that is compiled here for the AMDX target first.
+Output: `amdx_program(...) -> (diagnostics, emulated module, Program)`, what `run.py` executes on
+the emulated path: the graph read from the modules alone (`spirv_in.graph`), the module translated
+to the emulated contract (`spirv_in.translate`).
+Invariants: nothing of wgc's reflection decides the graph; from HLSL, only what an application
+knows beside the module is taken from the compile: the node names it gives entry points (pName)
+and the HLSL registers of the resources (SPIR-V has set and binding only), so that a dispatch
+file written for the HLSL names its resources the same way. A module that cannot be read or
+translated is a WG0820 diagnostic, never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any
+
+from wgc import codes
+from wgc.diagnostics import Diagnostic
+
+PATHS = ("emulated", "amdx")
+"""`wgc run --path`: compile for the emulated target, or for AMDX and translate."""
+
+
+def is_module(source: Any) -> bool:
+    """Whether `source` is SPIR-V (bytes, or a path ending in .spv) rather than HLSL."""
+    if isinstance(source, (bytes, bytearray)):
+        return True
+    if isinstance(source, (list, tuple)):
+        return bool(source) and all(is_module(s) for s in source)
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source).endswith(".spv")
+
+
+def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None = None,
+                 registers: Any = None) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """(diagnostics, translated module, program) of AMDX `modules` ((name, bytes) each)."""
+    from wgc.runtime.program import build_program
+    from wgc.spirv_in.graph import GraphError, read_graph
+    from wgc.spirv_in.reader import ModuleError, read_module
+    from wgc.spirv_in.translate import TranslateError, translate
+    from wgc.spirv import tools
+
+    try:
+        read = [read_module(data, name) for name, data in modules]
+        graph = read_graph(read, names)
+        if len(read) != 1:
+            return [codes.AMDX_NOT_RUNNABLE(None, f"{len(read)} modules make this graph; wgc run translates one "
+                                            "module per run so far (compile without --split-nodes)")], None, None
+        emulated = translate(read[0], graph.code, list(graph.reflection.nodes))
+    except (ModuleError, GraphError, TranslateError) as problem:
+        return [codes.AMDX_NOT_RUNNABLE(None, str(problem))], None, None
+    problems = tools.validate(emulated, "vulkan1.3")
+    if problems:
+        return [codes.AMDX_NOT_RUNNABLE(None, f"{read[0].name}: the translated module is not valid SPIR-V "
+                                        f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
+    program = build_program(graph.reflection)
+    if registers is not None:
+        program = _with_registers(program, registers)
+    return [], emulated, program
+
+
+def _with_registers(program: Any, reflection: Any) -> Any:
+    """The program's resources named by the HLSL registers of the compile's reflection (by set and
+    binding) and, for structured buffers, their counters."""
+    from wgc.runtime.program import build_program
+
+    hlsl = {(r.set, r.binding): r for r in build_program(reflection).resources if r.counter_of is None}
+    resources = []
+    for resource in program.resources:
+        known = hlsl.get((resource.set, resource.binding))
+        resources.append(replace(resource, register=known.register, space=known.space, name=known.name,
+                                 type=known.type, element=known.element) if known is not None else resource)
+    return replace(program, resources=tuple(resources))
+
+
+def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """HLSL (a path or `driver.Options`) compiled for AMDX, then `amdx_program`."""
+    from wgc import driver
+
+    options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
+    result = driver.compile(replace(options, emit="spirv", target="amdx", split_nodes=False, reflection=True), stdin)
+    diagnostics = list(result.diagnostics)
+    if not result.ok:
+        return diagnostics, None, None
+    names = {n.entry_point: n.id.name for n in result.reflection.nodes if n.entry_point != n.id.name}
+    more, module, program = amdx_program([(options.input, result.outputs["spirv"])], names, result.reflection)
+    return diagnostics + more, module, program
+
+
+def load_modules(source: Any, names: dict[str, str] | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """AMDX modules given as paths or bytes."""
+    items = list(source) if isinstance(source, (list, tuple)) else [source]
+    modules = []
+    for i, item in enumerate(items):
+        if isinstance(item, (bytes, bytearray)):
+            modules.append((f"<module {i}>", bytes(item)))
+            continue
+        path = os.fspath(item)
+        try:
+            with open(path, "rb") as handle:
+                modules.append((path, handle.read()))
+        except OSError as error:
+            return [codes.INPUT_NOT_READABLE(None, f"cannot open '{path}': {error.strerror or error}")], None, None
+    return amdx_program(modules, names)
