@@ -6,8 +6,8 @@ Output: `amdx_program(...) -> (diagnostics, emulated module, Program)`, what `ru
 the emulated path: the graph read from the modules alone (`spirv_in.graph`), the module translated
 to the emulated contract (`spirv_in.translate`).
 Invariants: nothing of wgc's reflection decides the graph; from HLSL, only what an application
-knows beside the module is taken from the compile: the node names it gives entry points (pName)
-and the HLSL registers of the resources (SPIR-V has set and binding only), so that a dispatch
+knows beside the module is taken from the compile: the node names it gives entry points (pName),
+the indices it creates loop stages at, and the HLSL registers of the resources (SPIR-V has set and binding only), so that a dispatch
 file written for the HLSL names its resources the same way. A module that cannot be read or
 translated is a WG0820 diagnostic, never an exception.
 """
@@ -35,7 +35,8 @@ def is_module(source: Any) -> bool:
 
 
 def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None = None,
-                 registers: Any = None) -> tuple[list[Diagnostic], bytes | None, Any]:
+                 registers: Any = None, indices: dict[str, list[int]] | None = None
+                 ) -> tuple[list[Diagnostic], bytes | None, Any]:
     """(diagnostics, translated module, program) of AMDX `modules` ((name, bytes) each)."""
     from wgc.runtime.program import build_program
     from wgc.spirv_in.graph import GraphError, read_graph
@@ -45,7 +46,7 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
 
     try:
         read = [read_module(data, name) for name, data in modules]
-        graph = read_graph(read, names)
+        graph = read_graph(read, names, indices)
         if len(read) != 1:
             return [codes.AMDX_NOT_RUNNABLE(None, f"{len(read)} modules make this graph; wgc run translates one "
                                             "module per run so far (compile without --split-nodes)")], None, None
@@ -86,7 +87,11 @@ def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], by
     if not result.ok:
         return diagnostics, None, None
     names = {n.entry_point: n.id.name for n in result.reflection.nodes if n.entry_point != n.id.name}
-    more, module, program = amdx_program([(options.input, result.outputs["spirv"])], names, result.reflection)
+    indices: dict[str, list[int]] = {}
+    for n in result.reflection.nodes:
+        indices.setdefault(n.entry_point, []).extend(s.index for s in n.stages)
+    more, module, program = amdx_program([(options.input, result.outputs["spirv"])], names, result.reflection,
+                                         indices)
     return diagnostics + more, module, program
 
 

@@ -512,9 +512,12 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
                 work.append(len(nodes) - 1)
 
 
-def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None) -> AmdxGraph:
+def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
+               indices: dict[str, Sequence[int]] | None = None) -> AmdxGraph:
     """The graph of `modules` (module docstring). `names` renames entry points: "<entry point>" or
-    "<module name>:<entry point>" -> the node name the application gives it."""
+    "<module name>:<entry point>" -> the node name the application gives it. `indices`: entry point (or "<module name>:<entry point>") ->
+    further indices the application creates its node at (`VkPipelineShaderStageNodeCreateInfoAMDX::
+    index`: the stages of a loop unrolled in index space that only sparse spans or recursion reach)."""
     names = names or {}
     nodes: list[NodeReflection] = []
     code: list[NodeCode] = []
@@ -530,6 +533,17 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None) -
             node, nc = _node(module, entry, name)
             nodes.append(node)
             code.append(nc)
+    for entry_point, wanted in (indices or {}).items():
+        model = next((i for i, n in enumerate(nodes)
+                      if entry_point in (n.entry_point, f"{n.module}:{n.entry_point}")), None)
+        if model is None:
+            raise GraphError(f"the application creates nodes of entry point '{entry_point}', which no module has")
+        name = nodes[model].id.name
+        for index in wanted:
+            if all((n.id.name, n.id.index) != (name, index) for n in nodes):
+                nodes.append(replace(nodes[model], id=NodeId(name, index), program_entry=False,
+                                     stages=(StageReflection(index, (), False),)))
+                code.append(code[model])
     _add_stages(nodes, code)
     seen: dict[tuple[str, int], str] = {}
     for node in nodes:

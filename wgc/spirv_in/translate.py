@@ -151,7 +151,11 @@ class _Translator:
                 deco = module.decoration(inst.result or 0, "BuiltIn")
                 if deco is not None and deco.operands[2].name in _PRIVATIZED:
                     self.privatized[inst.result] = deco.operands[2].name   # type: ignore[index]
+        self.user_push = next((i for i in module.instructions if i.opname == "OpVariable"
+                               and i.operands[0].name == "PushConstant"), None)
         self.removed = (self.payload_arrays | self.array_pointers | self.input_vars)   # type: ignore[operator]
+        if self.user_push is not None:
+            self.removed.add(self.user_push.result)
         self.removed |= {i.result for i in module.instructions
                          if i.opname in ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")}
 
@@ -518,6 +522,12 @@ class _Translator:
         self.helpers.append(b.finish(header))
         return fn
 
+    def user_pointee(self) -> int | None:
+        """The struct of the module's own push-constant block, if it has one."""
+        if self.user_push is None:
+            return None
+        return self.m.defs[self.user_push.result_type or 0].literal(1)
+
     def local_size(self, node: NodeCode) -> tuple[int, int, int]:
         for inst in self.m.execution_modes.get(node.function, ()):
             if inst.operands[1].name == "LocalSize":
@@ -527,10 +537,16 @@ class _Translator:
         return (1, 1, 1)
 
     def push_block(self) -> int:
+        """The emulation's push constants: the NodeContext address, and the user's block (if any) at
+        USER_PUSH_CONSTANT_OFFSET as member 1."""
         key = ("push",)
         if key not in self.cache:
-            struct_ = self._global(("push-struct",), "OpTypeStruct", self.u64)
+            user = self.user_pointee()
+            struct_ = self._global(("push-struct",), "OpTypeStruct", self.u64, *([user] if user else []))
             self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 0, "Offset", 0)[0])
+            if user:
+                self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 1, "Offset",
+                                                        abi.USER_PUSH_CONSTANT_OFFSET)[0])
             self.annotations.append(self.enc.encode("OpDecorate", struct_, "Block")[0])
             var = self._global(key, "OpVariable", self.pointer("PushConstant", struct_), "PushConstant")
             self.new_interface.append(var)
@@ -562,9 +578,6 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
                 and inst.literal(0) not in t.removed:
             raise t.fail(inst, f"a {inst.operands[1].name} variable: the emulated contract's Vulkan memory model "
                          "has no such decoration (globallycoherent is not translated yet)")
-        if inst.opname == "OpVariable" and inst.operands[0].name == "PushConstant":
-            raise t.fail(inst, "a push-constant block: the translation does not move it to the emulated "
-                         "contract's offset yet")
     # which entry points reach each function: their launch and output order must agree
     reach: dict[int, list[NodeCode]] = {}
     for node in nodes:
@@ -663,6 +676,21 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
             out.extend(t.enc.encode(name, t.pointer("Private", pointee), *(o.value for o in inst.operands),
                                     result=inst.result)[0])
             continue
+        if t.user_push is not None and t.user_push.result in ids:
+            user = t.user_push.result
+            if name in ("OpAccessChain", "OpInBoundsAccessChain") and inst.literal(0) == user:
+                out.extend(t.enc.encode(name, inst.result_type, t.push_block(), t.uint(1),
+                                        *(o.value for o in inst.operands[1:]), result=inst.result)[0])
+                continue
+            if name == "OpLoad" and inst.literal(0) == user:
+                words, pointer = t.enc.encode("OpAccessChain", t.user_push.result_type, t.push_block(), t.uint(1))
+                out.extend(words)
+                words = list(inst.words)
+                words[3] = pointer
+                out.extend(words)
+                continue
+            raise t.fail(inst, f"{name} on the push-constant block (the translation follows it through access "
+                         "chains and loads only)")
         if name == "OpAllocateNodePayloadsAMDX":
             scope = m.constant(inst.literal(0))
             array_type = m.defs[inst.result_type or 0].literal(1)
@@ -785,7 +813,8 @@ def _rewrite_scopes(t: _Translator, inst: Instruction, words: list[int]) -> list
 def _drop_decoration(t: _Translator, inst: Instruction) -> bool:
     if inst.opname in ("OpDecorate", "OpDecorateId", "OpDecorateString"):
         target, deco = inst.literal(0), inst.operands[1].name or ""
-        return target in t.removed or deco.endswith("AMDX") or (target in t.privatized and deco == "BuiltIn")
+        return (target in t.removed or deco.endswith("AMDX") or (target in t.privatized and deco == "BuiltIn")
+                or (target == t.user_pointee() and deco == "Block"))
     if inst.opname in ("OpMemberDecorate", "OpMemberDecorateString"):
         return (inst.operands[2].name or "").endswith("AMDX") or inst.literal(0) in t.removed
     return False
