@@ -569,11 +569,20 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
               show_default=True, help="The form of --trace.")
 @click.option("--device", "device", metavar="INDEX|NAME",
               help="The Vulkan device: an index or part of its name (default: the first GPU, else lavapipe).")
+@click.option("--path", "run_path", type=click.Choice(["emulated", "amdx"]), default="emulated", show_default=True,
+              help="emulated: compile INPUT for the emulated target; amdx: compile it for SPV_AMDX_shader_enqueue "
+                   "and run that module, translated to the emulated contract (what you ship, executed).")
+@click.option("--node-name", "node_names", multiple=True, metavar="ENTRY=NAME",
+              help="AMDX modules: the node name the application gives an entry point (pName); repeatable.")
+@click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, **kwargs: Any) -> None:
+                device: str | None, run_path: str, node_names: tuple[str, ...], more_modules: tuple[str, ...],
+                **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
+    INPUT may also be SPV_AMDX_shader_enqueue modules (A.spv [B.spv ...]): their graph is read from
+    the modules, translated to the emulated contract and run (--trace says which path ran).
     Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
     """
     from wgc.outputs import OutputPlan
@@ -595,7 +604,14 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
         stdin, unreadable = _read_stdin(options.input)
         if unreadable is not None:
             sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
-        result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin)
+        if options.input.endswith(".spv") or more_modules:
+            names = dict(n.partition("=")[::2] for n in node_names)
+            source: Any = [options.input, *more_modules]
+            for extra in more_modules:
+                plan.note_read(extra, "input file")
+        else:
+            names, source = {}, options
+        result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names)
         if trace and result.trace:
             sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
             sys.stderr.flush()

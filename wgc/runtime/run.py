@@ -33,6 +33,9 @@ class RunResult:
     trace: list[Any] = field(default_factory=list)
     """`scheduler.TraceStep`s, one per level of every repeat."""
     device: str | None = None
+    path: str = "emulated"
+    """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
+    translated by `wgc.spirv_in`)."""
 
     @property
     def ok(self) -> bool:
@@ -46,10 +49,11 @@ class RunResult:
         return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
 
     def trace_json(self) -> str:
-        return json.dumps({"device": self.device, "steps": [s.to_json() for s in self.trace]}, indent=2) + "\n"
+        return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
+                          indent=2) + "\n"
 
     def trace_text(self) -> str:
-        lines = [f"device: {self.device}"]
+        lines = [f"device: {self.device}; path: {self.path}"]
         for step in self.trace:
             head = f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
             lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}")
@@ -130,14 +134,24 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name)."""
     from wgc.runtime import amdx
-    from wgc.runtime.dispatch import find_resource, read_dispatch
 
     if amdx.is_module(source):
+        path = "amdx"
         diagnostics, module, program = amdx.load_modules(source, names)
     elif path == "amdx":
         diagnostics, module, program = amdx.compile_amdx(source, stdin)
     else:
         diagnostics, module, program = _compile(source, stdin)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit)
+    result.path = path
+    return result
+
+
+def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
+                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None) -> RunResult:
+    """`run` once the module and its program are there."""
+    from wgc.runtime.dispatch import find_resource, read_dispatch
+
     if module is None:
         return RunResult(tuple(diagnostics))
     dispatch_source, problems = _dispatch_source(dispatch)
