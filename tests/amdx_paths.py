@@ -29,9 +29,10 @@ TARGET_LIMITS = ("WG06",)
 
 
 def assert_amdx_agrees(source: Any, dispatch: Any, emulated: Any, **options: Any) -> Any:
-    """Run `source` (a path or `wgc.Options`) on the AMDX path and compare with the emulated run
-    `emulated`. The AMDX compile is not held to the device's maxExecutionGraphDepth (a property of
-    AMD's driver, not of the module's meaning). Returns None where the AMDX target refuses the
+    """Run `source` (a path or `wgc.Options`) on the AMDX path, as one module and as one module per
+    node (`--split-nodes`, merged after translation), and compare with the emulated run `emulated`.
+    The AMDX compile is not held to the device's maxExecutionGraphDepth (a property of AMD's
+    driver, not of the module's meaning). Returns None where the AMDX target refuses the
     graph (a WG06xx error: no module to prove)."""
     from dataclasses import replace
 
@@ -42,8 +43,16 @@ def assert_amdx_agrees(source: Any, dispatch: Any, emulated: Any, **options: Any
     if errors and all(d.code.startswith(TARGET_LIMITS) for d in errors):
         return None
     assert amdx.ok, "the AMDX path failed:\n" + Renderer().render(list(amdx.diagnostics))
+    _compare(emulated, amdx)
+    split = wgc.run(replace(compile_options, split_nodes=True), dispatch, path="amdx", **options)
+    assert split.ok, "the AMDX path (one module per node) failed:\n" + Renderer().render(list(split.diagnostics))
+    _compare(emulated, split)
+    return amdx
+
+
+def _compare(emulated: Any, amdx: Any) -> None:
     if amdx.resources == emulated.resources:
-        return amdx
+        return
     ours, theirs = _records(emulated), _records(amdx)
     for node in list(ours) + [n for n in theirs if n not in ours]:
         if ours.get(node) != theirs.get(node):

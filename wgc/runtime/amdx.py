@@ -41,23 +41,37 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
     from wgc.runtime.program import build_program
     from wgc.spirv_in.graph import GraphError, read_graph
     from wgc.spirv_in.reader import ModuleError, read_module
+    from wgc.spirv_in.merge import merge
     from wgc.spirv_in.translate import TranslateError, translate
     from wgc.spirv import tools
 
     try:
         read = [read_module(data, name) for name, data in modules]
         graph = read_graph(read, names, indices)
-        if len(read) != 1:
-            return [codes.AMDX_NOT_RUNNABLE(None, f"{len(read)} modules make this graph; wgc run translates one "
-                                            "module per run so far (compile without --split-nodes)")], None, None
-        emulated = translate(read[0], graph.code, list(graph.reflection.nodes))
+        nodes = list(graph.reflection.nodes)
+        translated = []
+        for module in read:
+            mine = [i for i, c in enumerate(graph.code) if c.module is module]
+            translated.append((module.name, translate(module, [graph.code[i] for i in mine], [nodes[i] for i in mine])))
+        for name, words in translated:
+            problems = tools.validate(words, "vulkan1.3")
+            if problems:
+                return [codes.AMDX_NOT_RUNNABLE(None, f"{name}: the translated module is not valid SPIR-V "
+                                                f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
+        if len(translated) == 1:
+            emulated = translated[0][1]
+        else:
+            emulated, renamed = merge(translated)
+            order = {id(m): k for k, m in enumerate(read)}
+            nodes = [replace(n, entry_point=renamed[(order[id(c.module)], n.entry_point)])
+                     for n, c in zip(nodes, graph.code)]
     except (ModuleError, GraphError, TranslateError) as problem:
         return [codes.AMDX_NOT_RUNNABLE(None, str(problem))], None, None
     problems = tools.validate(emulated, "vulkan1.3")
     if problems:
-        return [codes.AMDX_NOT_RUNNABLE(None, f"{read[0].name}: the translated module is not valid SPIR-V "
+        return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
-    program = build_program(graph.reflection)
+    program = build_program(replace(graph.reflection, nodes=tuple(nodes)))
     if registers is not None:
         program = _with_registers(program, registers)
     return [], emulated, program
@@ -78,20 +92,25 @@ def _with_registers(program: Any, reflection: Any) -> Any:
 
 
 def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
-    """HLSL (a path or `driver.Options`) compiled for AMDX, then `amdx_program`."""
+    """HLSL (a path or `driver.Options`) compiled for AMDX (one module per node with the options'
+    `split_nodes`), then `amdx_program`."""
     from wgc import driver
 
     options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
-    result = driver.compile(replace(options, emit="spirv", target="amdx", split_nodes=False, reflection=True), stdin)
+    result = driver.compile(replace(options, emit="spirv", target="amdx", reflection=True), stdin)
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
-    names = {n.entry_point: n.id.name for n in result.reflection.nodes if n.entry_point != n.id.name}
+    names: dict[str, str] = {}
     indices: dict[str, list[int]] = {}
     for n in result.reflection.nodes:
-        indices.setdefault(n.entry_point, []).extend(s.index for s in n.stages)
-    more, module, program = amdx_program([(options.input, result.outputs["spirv"])], names, result.reflection,
-                                         indices)
+        key = f"{n.module}:{n.entry_point}" if n.module else n.entry_point
+        if n.entry_point != n.id.name:
+            names[key] = n.id.name
+        indices.setdefault(key, []).extend(s.index for s in n.stages)
+    modules = [(f"{key[6:]}.spv" if ":" in key else options.input, data)
+               for key, data in sorted(result.outputs.items()) if key.startswith("spirv")]
+    more, module, program = amdx_program(modules, names, result.reflection, indices)
     return diagnostics + more, module, program
 
 
