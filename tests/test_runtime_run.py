@@ -230,7 +230,7 @@ def test_a_used_resource_without_contents(tmp_path) -> None:
 def test_an_amdx_module_that_cannot_be_read_or_translated(tmp_path) -> None:
     """WG0820: what `wgc.spirv_in` cannot read or translate is located and named, never a traceback."""
     assert rendered(wgc.run(b"\0" * 20, {"inputs": []})) == (
-        "error: not a SPIR-V module (no magic number) [WG0820]\n"
+        "error: <module 0>: not a SPIR-V module (no magic number) [WG0820]\n"
         "1 error generated.\n")
     module = write(tmp_path, "graph.hlsl", "globallycoherent " + THREAD)
     text = rendered(wgc.run(module, {"resources": {"u0": {"bytes": 4}}}, path="amdx"))

@@ -233,7 +233,14 @@ class _Decoder:
 
 
 def read_module(data: bytes, name: str = "<module>") -> Module:
-    """Decode a SPIR-V binary (see the module docstring)."""
+    """Decode a SPIR-V binary (see the module docstring); a `ModuleError`'s message starts with `name`."""
+    try:
+        return _read(data, name)
+    except ModuleError as problem:
+        raise ModuleError(f"{name}: {problem}") from None
+
+
+def _read(data: bytes, name: str) -> Module:
     if len(data) % 4 or len(data) < 20:
         raise ModuleError(f"{len(data)} bytes is not a SPIR-V module (a whole number of words, at least 5)")
     words = struct.unpack(f"<{len(data) // 4}I", data)

@@ -1,0 +1,99 @@
+"""The AMDX path end to end: `wgc run` executing SPV_AMDX_shader_enqueue modules (from HLSL with
+`--path amdx`, or .spv files, several making one graph), the samples' dispatch files on both
+paths, the trace saying which path ran, and what the translation refuses.
+
+Expected values: the hello sample's histogram is computed here from what the graph is written to do
+(bin = (i * 2654435761 mod 2^32) >> 28); the other comparisons are between the two paths."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import wgc
+from amdx_paths import assert_amdx_agrees
+from wgc.diagnostics import Renderer
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def vulkan_device():
+    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
+
+    try:
+        list_devices()
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")
+
+
+def hello_histogram(items: int) -> list[int]:
+    histogram = [0] * 16
+    for i in range(items):
+        histogram[((i * 2654435761) % 2 ** 32) >> 28] += 1
+    return histogram
+
+
+@pytest.mark.parametrize("dispatch", sorted(glob.glob(os.path.join(ROOT, "samples", "*.dispatch.json"))),
+                         ids=os.path.basename)
+def test_the_samples_dispatch_files_run_the_same_on_both_paths(dispatch) -> None:
+    sample = dispatch.replace(".dispatch.json", ".hlsl")
+    emulated = wgc.run(sample, dispatch)
+    assert emulated.ok, Renderer().render(list(emulated.diagnostics))
+    assert assert_amdx_agrees(sample, dispatch, emulated) is not None
+
+
+def wgc_command(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "wgc", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": ROOT}, timeout=300)
+
+
+def test_modules_on_the_command_line_with_names_and_the_path_in_the_trace(tmp_path) -> None:
+    """spirv-amdx.md: "The node name is the `OpEntryPoint` name ...; the index comes from
+    `ShaderIndexAMDX`, default 0. The API can override both with
+    `VkPipelineShaderStageNodeCreateInfoAMDX{pName,index}`." -- here --node-name."""
+    done = wgc_command("compile", os.path.join(ROOT, "samples", "hello.hlsl"), "--split-nodes", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    dispatch = tmp_path / "d.json"
+    dispatch.write_text(json.dumps({"inputs": [{"entry": "Start", "records": [{"gridSize": 4, "itemCount": 200}]}],
+                                    "resources": {"Histogram": {"bytes": 64}}}))
+    modules = [str(tmp_path / f"{n}.spv") for n in ("Generate", "Classify", "Accumulate")]
+    done = wgc_command("run", *modules, "--dispatch", str(dispatch), "--node-name", "Generate=Start", "--trace")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"resources": {"Histogram": {"uint32": hello_histogram(200)}}}
+    assert done.stderr.splitlines()[0].endswith("; path: amdx")
+    assert "Start (broadcasting): records in 1, groups 4, records out: Classify=200" in done.stderr
+
+
+def test_hlsl_on_the_amdx_path_and_the_path_in_the_json_trace(tmp_path) -> None:
+    sample = os.path.join(ROOT, "samples", "hello.hlsl")
+    done = wgc_command("run", sample, "--dispatch", os.path.join(ROOT, "samples", "hello.dispatch.json"),
+                       "--path", "amdx", "--trace", "--trace-format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"resources": {"u0": {"uint32": hello_histogram(200)}}}
+    assert json.loads(done.stderr)["path"] == "amdx"
+
+
+def test_modules_through_the_api(tmp_path) -> None:
+    compiled = wgc.compile(wgc.Options(input=os.path.join(ROOT, "samples", "hello.hlsl")))
+    assert compiled.ok
+    result = wgc.run(compiled.outputs["spirv"], {
+        "inputs": [{"entry": "Generate", "records": [{"gridSize": 16, "itemCount": 1000}]}],
+        "resources": {"Histogram": {"bytes": 64}}})
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.path == "amdx" and result.resources == {"Histogram": {"uint32": hello_histogram(1000)}}
+
+
+def test_a_bad_module_file_on_the_command_line(tmp_path) -> None:
+    bad = tmp_path / "bad.spv"
+    bad.write_bytes(b"\x03\x02\x23\x07" + b"\0" * 16 + b"\xff\xff\x05\x00")
+    dispatch = tmp_path / "d.json"
+    dispatch.write_text("{}")
+    done = wgc_command("run", str(bad), "--dispatch", str(dispatch))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"error: {bad}: word 5: an instruction of 5 words past the end of the module [WG0820]" in done.stderr
