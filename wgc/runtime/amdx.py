@@ -54,7 +54,7 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
             mine = [i for i, c in enumerate(graph.code) if c.module is module]
             translated.append((module.name, translate(module, [graph.code[i] for i in mine], [nodes[i] for i in mine])))
         for name, words in translated:
-            problems = tools.validate(words, "vulkan1.3")
+            problems = tools.validate(words, "vulkan1.3", scalar_block_layout=True)
             if problems:
                 return [codes.AMDX_NOT_RUNNABLE(None, f"{name}: the translated module is not valid SPIR-V "
                                                 f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
@@ -67,7 +67,7 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
                      for n, c in zip(nodes, graph.code)]
     except (ModuleError, GraphError, TranslateError) as problem:
         return [codes.AMDX_NOT_RUNNABLE(None, str(problem))], None, None
-    problems = tools.validate(emulated, "vulkan1.3")
+    problems = tools.validate(emulated, "vulkan1.3", scalar_block_layout=True)
     if problems:
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None

@@ -15,7 +15,8 @@ Where each fact comes from:
   at most one record (how the AMDX target writes `[NodeLaunch("thread")]`); else broadcasting with
   StaticNumWorkgroupsAMDX (fixed grid) or MaxNumWorkgroupsAMDX (grid from the record's
   PayloadDispatchIndirectAMDX member); MaxNodeRecursionAMDX, SharesInputWithAMDX;
-- the input: the entry point's NodePayloadAMDX variable; its OpTypeNodePayloadArrayAMDX's
+- the input: the entry point's NodePayloadAMDX variable (where DXC dropped an unread one, the
+  module's one payload array that names no node); its OpTypeNodePayloadArrayAMDX's
   NodeMaxPayloadsAMDX is a coalescing node's records per group; TrackFinishWritingAMDX on the
   record struct is cross-group sharing;
 - outputs: the payload-array types decorated PayloadNodeNameAMDX that the entry point's code
@@ -334,8 +335,17 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
             input_var = id_
     record = max_payloads = None
     coherent = False
+    array_type = None
     if input_var is not None:
         array_type = _pointee(module, module.defs[input_var].result_type or 0)[1]
+    elif len(module.entry_points) == 1:
+        # DXC drops an input variable its code never reads; the record is still the one payload
+        # array of the module that names no node (an output's names its target)
+        inputs = [i.result for i in module.instructions if i.opname == "OpTypeNodePayloadArrayAMDX"
+                  and module.decoration(i.result or 0, "PayloadNodeNameAMDX") is None]
+        if len(inputs) == 1:
+            array_type = inputs[0]
+    if array_type is not None:
         record = _record(module, _payload_struct(module, array_type))
         max_payloads = _deco_value(module, array_type, "NodeMaxPayloadsAMDX")
         coherent = module.decoration(input_var, "Coherent") is not None
@@ -359,7 +369,7 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
         share = NodeId(target, share_index)
     outputs = _output_types(module, fn, module.names.get(fn, entry.name))
     node_input = None
-    if input_var is not None:
+    if array_type is not None:
         node_input = InputReflection("input", record,
                                      (max_payloads or 1) if launch == "coalescing" else None, coherent)
     reflection = NodeReflection(

@@ -73,7 +73,8 @@ def merge(modules: list[tuple[str, bytes]]) -> tuple[bytes, dict[tuple[int, str]
     caps: list[list[int]] = []
     exts: list[list[int]] = []
     imports: dict[str, int] = {}
-    sections: dict[str, list[int]] = {k: [] for k in ("entry", "mode", "debug", "annotation", "global", "function")}
+    sections: dict[str, list[int]] = {k: [] for k in ("entry", "mode", "source", "name", "processed", "annotation",
+                                                      "global", "function")}
     types: dict[tuple, int] = {}
     next_id = 1
     memory_model: list[int] = []
@@ -126,8 +127,12 @@ def merge(modules: list[tuple[str, bytes]]) -> tuple[bytes, dict[tuple[int, str]
                 sections["entry"] += words
             elif name in ("OpExecutionMode", "OpExecutionModeId"):
                 sections["mode"] += _remapped(inst, ids)
-            elif grammar.instruction_by_opcode(inst.opcode).category == "Debug":
-                sections["debug"] += _remapped(inst, ids)
+            elif name in ("OpName", "OpMemberName"):
+                sections["name"] += _remapped(inst, ids)
+            elif name == "OpModuleProcessed":
+                sections["processed"] += _remapped(inst, ids)
+            elif grammar.instruction_by_opcode(inst.opcode).category == "Debug":   # strings and sources
+                sections["source"] += _remapped(inst, ids)
             elif grammar.instruction_by_opcode(inst.opcode).category == "Annotation":
                 sections["annotation"] += _remapped(inst, ids)
             else:
@@ -141,7 +146,7 @@ def merge(modules: list[tuple[str, bytes]]) -> tuple[bytes, dict[tuple[int, str]
         body = list(struct.unpack(f"<{len(raw) // 4}I", raw))
         out += [((2 + len(body)) << 16) | grammar.opcode("OpExtInstImport"), id_, *body]
     out += memory_model
-    for key in ("entry", "mode", "debug", "annotation", "global", "function"):
+    for key in ("entry", "mode", "source", "name", "processed", "annotation", "global", "function"):
         out += sections[key]
     return struct.pack(f"<{len(out)}I", *out), renamed
 

@@ -654,22 +654,50 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         out.extend(words)
         record = m.defs[array_type].literal(0)
         rest = ops[2:]
+        result_type = psb_type(inst)
+        psb_values.add(inst.result)   # type: ignore[arg-type]
         if not rest:
-            out.extend(t.enc.encode("OpConvertUToPtr", inst.result_type, at, result=inst.result)[0])
+            out.extend(t.enc.encode("OpConvertUToPtr", result_type, at, result=inst.result)[0])
             return
         words, pointer = t.enc.encode("OpConvertUToPtr", t.psb(record), at)
         out.extend(words)
-        out.extend(t.enc.encode(inst.opname, inst.result_type, pointer, *rest, result=inst.result)[0])
+        out.extend(t.enc.encode(inst.opname, result_type, pointer, *rest, result=inst.result)[0])
 
+    def psb_type(inst: Instruction) -> int:
+        """The PhysicalStorageBuffer pointer type standing for an access chain's result type (a
+        NodePayloadAMDX element pointer is one already; DXC's chains through a Function copy of a
+        payload array have Function pointer types)."""
+        if inst.result_type in t.element_pointers:
+            return inst.result_type   # type: ignore[return-value]
+        return t.psb(m.defs[inst.result_type or 0].literal(1))
+
+    psb_values: set[int] = set()   # results that are PhysicalStorageBuffer pointers (record places)
+    copies: dict[int, int] = {}    # DXC: OpLoad of a whole payload array -> the allocation (or input) it read
     for inst in insts:
         name = inst.opname
         ids = inst.ids()
         if name == "OpVariable" and inst.result_type in t.array_pointers:
             tokens[inst.result] = m.defs[inst.result_type].literal(1)   # type: ignore[index]
+            t.removed.add(inst.result)   # type: ignore[arg-type]  # (its name and decorations go too)
+            continue
+        if name == "OpLoad" and inst.result_type in t.payload_arrays and (
+                inst.literal(0) in allocations or inst.literal(0) in t.input_vars):
+            copies[inst.result] = inst.literal(0)   # type: ignore[index]
+            continue
+        if name == "OpStore" and inst.literal(0) in tokens and inst.literal(1) in copies:
+            source = copies[inst.literal(1)]    # the Function variable stands for the payloads it holds
+            if source in allocations:
+                allocations[inst.literal(0)] = allocations[source]
+            else:
+                raise t.fail(inst, "a copy of the node's input payload array into a variable")
             continue
         if name in ("OpAccessChain", "OpInBoundsAccessChain") and (
                 inst.literal(0) in t.input_vars or inst.literal(0) in allocations):
             record_pointer(inst, inst.literal(0), 1)
+            continue
+        if name in ("OpAccessChain", "OpInBoundsAccessChain", "OpCopyObject") and inst.literal(0) in psb_values:
+            psb_values.add(inst.result)   # type: ignore[arg-type]
+            out.extend(t.enc.encode(name, psb_type(inst), *(o.value for o in inst.operands), result=inst.result)[0])
             continue
         if name in ("OpAccessChain", "OpInBoundsAccessChain") and inst.literal(0) in t.privatized:
             pointee = m.defs[inst.result_type or 0].literal(1)
@@ -751,8 +779,8 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         if name in ("OpLoad", "OpStore"):
             pointer = inst.literal(0)
             ptype = (m.defs[pointer].result_type if pointer in m.defs else None)
-            if ptype in t.element_pointers:
-                accessed = m.defs[ptype].literal(1)
+            if ptype in t.element_pointers or pointer in psb_values:
+                accessed = m.defs[ptype or 0].literal(1)
                 align = _scalar_bytes(m, accessed)
                 words = _with_memory_access(t, inst, align)
         words = _rewrite_scopes(t, inst, words)
@@ -848,6 +876,11 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
         elif name == "OpFunction":
             break
         elif inst.result in t.removed:
+            continue
+        elif name == "OpTypeFunction" and any(i in t.removed for i in inst.ids()):
+            if any(f.operands[1].value == inst.result for f in m.instructions if f.opname == "OpFunction"):
+                raise t.fail(inst, "a function taking a node payload pointer (the translation needs node "
+                             "operations in the node's own function or functions without such parameters)")
             continue
         elif name == "OpTypePointer" and inst.result in t.element_pointers:
             section["global"].extend(t.enc.encode("OpTypePointer", "PhysicalStorageBuffer", inst.literal(1),
