@@ -92,7 +92,7 @@ def test_dxc_modules_of_the_gpu_dispatch_sample() -> None:
 
 
 def test_every_compute_module_of_the_sample_translates() -> None:
-    """All 16 node modules of gpu_dispatch (classify, compose, sanity; DXC's) are read, described as
+    """All 17 node modules of gpu_dispatch (classify, compose, sanity; DXC's) are read, described as
     a graph and translated to modules that pass spirv-val (vulkan1.3, scalar layout); 9 of them
     spirv-val itself refuses as DXC wrote them ("Parameter <ID> ... must appear earlier in the binary
     than the target": DXC places OpDecorateId operands after their target), which the translation
@@ -102,7 +102,7 @@ def test_every_compute_module_of_the_sample_translates() -> None:
     from wgc.runtime.amdx import amdx_program
 
     files = sorted(glob.glob(os.path.join(FOLDER, "spv", "*_cs*.spv")))
-    assert len(files) == 16
+    assert len(files) == 17
     for path in files:
         with open(path, "rb") as handle:
             diagnostics, module, _ = amdx_program([(path, handle.read())])
