@@ -67,6 +67,10 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
                      for n, c in zip(nodes, graph.code)]
     except (ModuleError, GraphError, TranslateError) as problem:
         return [codes.AMDX_NOT_RUNNABLE(None, str(problem))], None, None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as problem:   # never a traceback
+        return [codes.AMDX_NOT_RUNNABLE(None, f"{', '.join(name for name, _ in modules)}: the module cannot be "
+                                        f"translated ({type(problem).__name__}: {problem}; a wgc bug, or a "
+                                        "module that breaks a rule spirv-val checks)")], None, None
     problems = tools.validate(emulated, "vulkan1.3", scalar_block_layout=True)
     if problems:
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
@@ -78,16 +82,22 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
 
 
 def _with_registers(program: Any, reflection: Any) -> Any:
-    """The program's resources named by the HLSL registers of the compile's reflection (by set and
-    binding) and, for structured buffers, their counters."""
+    """The program's resources as the HLSL declares them (by set and binding): their registers and
+    names, and what SPIR-V does not keep (a texture's component count, a typed buffer's element
+    type, how a buffer is dumped). Which bindings the nodes use stays the module's."""
     from wgc.runtime.program import build_program
 
-    hlsl = {(r.set, r.binding): r for r in build_program(reflection).resources if r.counter_of is None}
+    hlsl: dict[tuple[int, int], list[Any]] = {}
+    for r in build_program(reflection).resources:
+        hlsl.setdefault((r.set, r.binding), []).append(r)
     resources = []
     for resource in program.resources:
-        known = hlsl.get((resource.set, resource.binding))
-        resources.append(replace(resource, register=known.register, space=known.space, name=known.name,
-                                 type=known.type, element=known.element) if known is not None else resource)
+        known = hlsl.pop((resource.set, resource.binding), None)
+        if known is None:        # a second variable at a binding already described, or none in the HLSL
+            if all((r.set, r.binding) != (resource.set, resource.binding) for r in resources):
+                resources.append(resource)
+            continue
+        resources.extend(replace(k, used_by=resource.used_by) for k in known)   # a sampler and an image may share one
     return replace(program, resources=tuple(resources))
 
 

@@ -388,7 +388,9 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
 
 # ---------------------------------------------------------------- resources
 
-_KIND = re.compile(r"type\.([A-Za-z]+)(?:[<.](.*?)>?)?$")
+_KIND = re.compile(r"type\.((?:RW|Append|Consume|RasterizerOrdered)?(?:StructuredBuffer|ByteAddressBuffer|Buffer"
+                   r"|Texture[123]D(?:MS)?(?:Array)?|TextureCube(?:Array)?|ConstantBuffer|TextureBuffer"
+                   r"|SamplerState|SamplerComparisonState))(?:[<.](.*?)>?)?$")
 
 
 def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | PushConstantRange | None:
@@ -466,7 +468,7 @@ def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | 
 
 def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: list[NodeCode]
                ) -> tuple[list[Resource], list[PushConstantRange]]:
-    resources: dict[tuple[int, int], Resource] = {}
+    resources: dict[tuple[int, int, str], Resource] = {}
     pushes: dict[str, PushConstantRange] = {}
     for module in modules:
         users: dict[int, list[str]] = {}
@@ -484,8 +486,8 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
             described = _resource(module, inst, users[inst.result])
             if isinstance(described, PushConstantRange):
                 pushes.setdefault(described.name, described)
-            elif described is not None:
-                key = (described.set or 0, described.binding or 0)
+            elif described is not None:   # (a sampler and an image may share a binding)
+                key = (described.set or 0, described.binding or 0, described.descriptor_type or "")
                 known = resources.get(key)
                 if known is None:
                     resources[key] = described

@@ -272,6 +272,14 @@ def _read(data: bytes, name: str) -> Module:
         if inst.opname == "OpFunctionEnd":
             current = None
         at += count
+    for inst in module.instructions:    # every id used is defined (forward references allowed)
+        if inst.opname in ("OpName", "OpMemberName", "OpDecorate", "OpMemberDecorate", "OpDecorateId",
+                           "OpDecorateString", "OpMemberDecorateString"):
+            continue
+        used = ([inst.result_type] if inst.result_type is not None else []) + inst.ids()
+        for id_ in used:
+            if id_ not in module.defs:
+                raise ModuleError(f"word {inst.offset}: {inst.opname} uses id {id_}, which nothing defines")
     return module
 
 
