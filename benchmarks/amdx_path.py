@@ -52,7 +52,8 @@ def prepare(threads: int, groups: int, levels: int, repeat: int) -> dict:
     seeds = groups // 100
     cases = {
         "thread": (bench.THREAD_GRAPH.replace("GROUPS", str(threads // 64)),
-                   '{"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": %d}}}' % (4 * threads)),
+                   '{"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": %d}}}'
+                   % (4 * threads)),
         "broadcast": (bench.BROADCAST_GRAPH,
                       '{"inputs": [{"entry": "Spawn", "records": {"hex": "%s", "stride": 4, "count": %d}}], '
                       '"resources": {"u0": {"bytes": %d}}}' % (
@@ -67,7 +68,8 @@ def prepare(threads: int, groups: int, levels: int, repeat: int) -> dict:
             path = os.path.join(folder, f"{name}.hlsl")
             Path(path).write_text(source)
             paths = {}
-            for label, make in (("emulated", lambda: _compile(path, None)), ("amdx", lambda: amdx.compile_amdx(path, None))):
+            makers = (("emulated", lambda: _compile(path, None)), ("amdx", lambda: amdx.compile_amdx(path, None)))
+            for label, make in makers:
                 diagnostics, module, program = make()
                 assert module is not None, diagnostics
                 described, problems = read_dispatch(SourceFile("dispatch.json", dispatch), program)

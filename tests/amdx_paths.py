@@ -63,4 +63,5 @@ def _compare(emulated: Any, amdx: Any) -> None:
                                  f"AMDX {dict(theirs.get(node, {}))}")
     differing = [k for k in emulated.resources if emulated.resources[k] != amdx.resources.get(k)]
     raise AssertionError(f"every node saw the same records but resources {differing} differ: emulated "
-                         f"{[emulated.resources[k] for k in differing]}, AMDX {[amdx.resources.get(k) for k in differing]}")
+                         f"{[emulated.resources[k] for k in differing]}, "
+                         f"AMDX {[amdx.resources.get(k) for k in differing]}")

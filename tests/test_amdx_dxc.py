@@ -87,7 +87,8 @@ def test_dxc_modules_of_the_gpu_dispatch_sample() -> None:
         wgc_modules.append(compiled.outputs["spirv"])
     assert run_modules(wgc_modules) == dxc
     expected = by_hand()
-    off = [(i // 4 % WIDTH, i // 4 // WIDTH, dxc[i], expected[i]) for i in range(len(dxc)) if abs(dxc[i] - expected[i]) > 1]
+    off = [(i // 4 % WIDTH, i // 4 // WIDTH, dxc[i], expected[i])
+           for i in range(len(dxc)) if abs(dxc[i] - expected[i]) > 1]
     assert off == [], off[:8]
 
 

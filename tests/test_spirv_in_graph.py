@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import replace
 
 import pytest
 

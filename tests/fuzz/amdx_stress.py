@@ -265,7 +265,7 @@ def amdx_modules() -> list[bytes]:
     return out
 
 
-def stress(graphs: int, damaged_count: int, seed: int, log=print) -> tuple[int, list[str]]:  # type: ignore[no-untyped-def]
+def stress(graphs: int, damaged_count: int, seed: int) -> tuple[int, list[str]]:
     from wgc.runtime.amdx import amdx_program
 
     rng = random.Random(seed)

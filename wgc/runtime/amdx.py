@@ -7,8 +7,9 @@ the emulated path: the graph read from the modules alone (`spirv_in.graph`), the
 to the emulated contract (`spirv_in.translate`).
 Invariants: nothing of wgc's reflection decides the graph; from HLSL, only what an application
 knows beside the module is taken from the compile: the node names it gives entry points (pName),
-the indices it creates loop stages at, and the HLSL registers of the resources (SPIR-V has set and binding only), so that a dispatch
-file written for the HLSL names its resources the same way. A module that cannot be read or
+the indices it creates loop stages at, and the resources as the HLSL declares them (registers,
+names, component counts: SPIR-V has set and binding only), so that a dispatch file written for the
+HLSL works on both paths. A module that cannot be read or
 translated is a WG0820 diagnostic, never an exception.
 """
 

@@ -184,7 +184,8 @@ def _fields(module: Module, struct_id: int) -> tuple[FieldLayout, ...]:
             row_major = module.member_decoration(struct_id, i, "ColMajor") is not None
         size = _member_size(module, struct_id, i, type_id, size)
         out.append(FieldLayout(
-            name=module.member_names.get((struct_id, i), f"_m{i}"), type=name, offset=_member_offset(module, struct_id, i),
+            name=module.member_names.get((struct_id, i), f"_m{i}"), type=name,
+            offset=_member_offset(module, struct_id, i),
             size=size, alignment=align, array_dims=tuple(dims), array_stride=array_stride,
             matrix_stride=matrix_stride.operands[3].value if matrix_stride is not None else None,
             row_major=row_major, semantic=None,
@@ -527,9 +528,10 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
 def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
                indices: dict[str, Sequence[int]] | None = None) -> AmdxGraph:
     """The graph of `modules` (module docstring). `names` renames entry points: "<entry point>" or
-    "<module name>:<entry point>" -> the node name the application gives it. `indices`: entry point (or "<module name>:<entry point>") ->
-    further indices the application creates its node at (`VkPipelineShaderStageNodeCreateInfoAMDX::
-    index`: the stages of a loop unrolled in index space that only sparse spans or recursion reach)."""
+    "<module name>:<entry point>" -> the node name the application gives it. `indices`: entry point
+    (or "<module name>:<entry point>") -> further indices the application creates its node at
+    (`VkPipelineShaderStageNodeCreateInfoAMDX::index`: the stages of a loop unrolled in index space
+    that only sparse spans or recursion reach)."""
     names = names or {}
     nodes: list[NodeReflection] = []
     code: list[NodeCode] = []

@@ -507,7 +507,8 @@ class _Translator:
         b.emit("OpStore", self.state("input_stride")[0], stride)
         b.emit("OpStore", self.state("count")[0], node_count)
         b.emit("OpStore", self.state("record")[0], record)
-        values["RemainingRecursionLevelsAMDX"] = self.load_field(b, context, abi.NODE_CONTEXT["remaining_recursion_levels"])
+        values["RemainingRecursionLevelsAMDX"] = self.load_field(
+            b, context, abi.NODE_CONTEXT["remaining_recursion_levels"])
         values["ShaderIndexAMDX"] = self.load_field(b, context, abi.NODE_CONTEXT["shader_index"])
         values["CoalescedInputCountAMDX"] = node_count
         for var, name in self.privatized.items():
