@@ -110,3 +110,40 @@ def test_random_graphs_agree_with_their_model_on_every_path() -> None:
 
     inputs, failures = amdx_stress.stress(4, 60, seed=25)
     assert inputs == 64 and failures == []
+
+
+CROSS_GROUP = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct [NodeTrackRWInputSharing] Shared { uint slot; };
+struct Seed { uint slot; };
+[Shader("node")] [NodeLaunch("thread")]
+void Start(ThreadNodeInputRecord<Seed> s, [MaxRecords(1)] NodeOutput<Shared> Sum)
+{
+    ThreadNodeOutputRecords<Shared> o = Sum.GetThreadNodeOutputRecords(1);
+    o.Get().slot = s.Get().slot;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void Sum(globallycoherent RWDispatchNodeInputRecord<Shared> r, uint gi : SV_GroupIndex)
+{
+    if (gi == 0) InterlockedAdd(Out[8 + r.Get().slot], 1);
+    if (r.FinishedCrossGroupSharing() && gi == 0) InterlockedAdd(Out[r.Get().slot], 1);
+}
+"""
+
+
+def test_finished_cross_group_sharing_on_both_paths(tmp_path) -> None:
+    """OpFinishWritingNodePayloadAMDX (FinishedCrossGroupSharing()), SPV_AMDX_shader_enqueue: "_Result_
+    is equal to *OpConstantTrue* if all workgroups that can access this payload have called this
+    function": exactly one of a record's four groups, the last to call it, sees true."""
+    path = tmp_path / "graph.hlsl"
+    path.write_text(CROSS_GROUP.replace("globallycoherent ", ""))
+    dispatch = {"inputs": [{"entry": "Start", "records": [{"slot": s} for s in (1, 3, 4)]}],
+                "resources": {"u0": {"bytes": 64}}}
+    expected = [0] * 16
+    for slot in (1, 3, 4):
+        expected[slot], expected[8 + slot] = 1, 4
+    emulated = wgc.run(str(path), dispatch)
+    assert emulated.ok, Renderer().render(list(emulated.diagnostics))
+    assert emulated.resources == {"u0": {"uint32": expected}}
+    assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
