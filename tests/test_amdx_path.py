@@ -132,12 +132,15 @@ void Sum(globallycoherent RWDispatchNodeInputRecord<Shared> r, uint gi : SV_Grou
 """
 
 
-def test_finished_cross_group_sharing_on_both_paths(tmp_path) -> None:
+@pytest.mark.parametrize("coherent", [False, True], ids=["plain", "globallycoherent"])
+def test_finished_cross_group_sharing_on_both_paths(tmp_path, coherent) -> None:
     """OpFinishWritingNodePayloadAMDX (FinishedCrossGroupSharing()), SPV_AMDX_shader_enqueue: "_Result_
     is equal to *OpConstantTrue* if all workgroups that can access this payload have called this
-    function": exactly one of a record's four groups, the last to call it, sees true."""
+    function": exactly one of a record's four groups, the last to call it, sees true. A
+    globallycoherent record is a Coherent NodePayloadAMDX variable, whose accesses the translation
+    makes available and visible at QueueFamily scope."""
     path = tmp_path / "graph.hlsl"
-    path.write_text(CROSS_GROUP.replace("globallycoherent ", ""))
+    path.write_text(CROSS_GROUP if coherent else CROSS_GROUP.replace("globallycoherent ", ""))
     dispatch = {"inputs": [{"entry": "Start", "records": [{"slot": s} for s in (1, 3, 4)]}],
                 "resources": {"u0": {"bytes": 64}}}
     expected = [0] * 16
@@ -147,3 +150,41 @@ def test_finished_cross_group_sharing_on_both_paths(tmp_path) -> None:
     assert emulated.ok, Renderer().render(list(emulated.diagnostics))
     assert emulated.resources == {"u0": {"uint32": expected}}
     assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
+
+
+COHERENT_BUFFER = """\
+globallycoherent RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)]
+void Write(DispatchNodeInputRecord<Item> item, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex)
+{
+    Out[item.Get().slot * 8 + gid.x * 4 + gi] = item.Get().slot * 100 + gid.x * 10 + gi;
+    uint seen = Out[item.Get().slot * 8 + gid.x * 4 + gi];
+    InterlockedAdd(Out[64], seen);
+}
+"""
+
+
+def test_a_globallycoherent_buffer_on_both_paths(tmp_path) -> None:
+    """A Coherent StorageBuffer variable (globallycoherent): under the Vulkan memory model its loads
+    carry MakePointerVisible and its stores MakePointerAvailable; each invocation reads back what
+    it wrote."""
+    path = tmp_path / "graph.hlsl"
+    path.write_text(COHERENT_BUFFER)
+    dispatch = {"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(3)]}],
+                "resources": {"u0": {"bytes": 65 * 4}}}
+    expected = [0] * 65
+    for s in range(3):
+        for g in range(2):
+            for i in range(4):
+                expected[s * 8 + g * 4 + i] = s * 100 + g * 10 + i
+    expected[64] = sum(expected[:64])
+    emulated = wgc.run(str(path), dispatch)
+    assert emulated.ok and emulated.resources == {"u0": {"uint32": expected}}
+    assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
+    from wgc.runtime.amdx import compile_amdx
+    from wgc.spirv.tools import disassemble
+
+    _, module, _ = compile_amdx(str(path), None)
+    text = disassemble(module)
+    assert "Coherent" not in text and "MakePointerAvailable" in text and "MakePointerVisible" in text

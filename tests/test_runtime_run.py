@@ -232,8 +232,10 @@ def test_an_amdx_module_that_cannot_be_read_or_translated(tmp_path) -> None:
     assert rendered(wgc.run(b"\0" * 20, {"inputs": []})) == (
         "error: <module 0>: not a SPIR-V module (no magic number) [WG0820]\n"
         "1 error generated.\n")
-    module = write(tmp_path, "graph.hlsl", "globallycoherent " + THREAD)
-    text = rendered(wgc.run(module, {"resources": {"u0": {"bytes": 4}}}, path="amdx"))
+    module = write(tmp_path, "graph.hlsl", "globallycoherent RWTexture2D<float4> Img : register(u1);\n"
+                   + THREAD.replace("{\n", "{\n    Img[uint2(0, 0)] = 1;\n", 1))
+    text = rendered(wgc.run(module, {"resources": {"u0": {"bytes": 4}, "u1": {"width": 1, "height": 1}}},
+                            path="amdx"))
     assert "a Coherent variable: the emulated contract's Vulkan memory model has no such decoration" in text
     assert "[WG0820]" in text and ": word " in text and "(OpDecorate)" in text
 

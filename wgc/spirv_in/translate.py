@@ -33,9 +33,10 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
   GLSL450 barriers imply), OutputMemory semantics (record memory) become UniformMemory.
 Refused (`TranslateError`, naming the instruction and where it is): a payload pointer used other
 than by the instructions above (OpPhi, OpSelect, OpCopyObject, function parameters, loading a
-whole payload array), Coherent or Volatile decorations (the Vulkan memory model has none), a
-user push-constant block, node operations in a function that nodes of different launch modes or
-output orders reach.
+whole payload array), Volatile variables and Coherent images (the Vulkan memory model has no such
+decorations; Coherent buffers and input records are translated: their loads carry
+MakePointerVisible, their stores MakePointerAvailable, at QueueFamily scope), node operations in a
+function that nodes of different launch modes or output orders reach.
 Invariants: the original function bodies are copied word for word except for the instructions
 named above; ids of the input module keep their meaning; new ids start at its bound.
 """
@@ -151,6 +152,11 @@ class _Translator:
                 deco = module.decoration(inst.result or 0, "BuiltIn")
                 if deco is not None and deco.operands[2].name in _PRIVATIZED:
                     self.privatized[inst.result] = deco.operands[2].name   # type: ignore[index]
+        self.coherent = {i.result for i in module.instructions if i.opname == "OpVariable"
+                         and i.operands[0].name in ("StorageBuffer", "Uniform", "NodePayloadAMDX")
+                         and module.decoration(i.result or 0, "Coherent") is not None}
+        """Coherent (globallycoherent) buffers and input records: their accesses make their writes
+        available and others' visible (the Vulkan memory model has no Coherent)."""
         self.user_push = next((i for i in module.instructions if i.opname == "OpVariable"
                                and i.operands[0].name == "PushConstant"), None)
         self.removed = (self.payload_arrays | self.array_pointers | self.input_vars)   # type: ignore[operator]
@@ -576,9 +582,10 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
     m = module
     for inst in m.instructions:
         if inst.opname == "OpDecorate" and inst.operands[1].name in ("Coherent", "Volatile") \
-                and inst.literal(0) not in t.removed:
-            raise t.fail(inst, f"a {inst.operands[1].name} variable: the emulated contract's Vulkan memory model "
-                         "has no such decoration (globallycoherent is not translated yet)")
+                and inst.literal(0) not in t.coherent:
+            raise t.fail(inst, f"a {inst.operands[1].name} {m.defs[inst.literal(0)].opname[2:].lower()}: the "
+                         "emulated contract's Vulkan memory model has no such decoration, and the translation "
+                         "makes availability explicit for buffers and node records only")
     # which entry points reach each function: their launch and output order must agree
     reach: dict[int, list[NodeCode]] = {}
     for node in nodes:
@@ -657,6 +664,8 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         rest = ops[2:]
         result_type = psb_type(inst)
         psb_values.add(inst.result)   # type: ignore[arg-type]
+        if base in t.coherent:
+            coherent.add(inst.result)   # type: ignore[arg-type]
         if not rest:
             out.extend(t.enc.encode("OpConvertUToPtr", result_type, at, result=inst.result)[0])
             return
@@ -673,6 +682,7 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         return t.psb(m.defs[inst.result_type or 0].literal(1))
 
     psb_values: set[int] = set()   # results that are PhysicalStorageBuffer pointers (record places)
+    coherent: set[int] = set(t.coherent)   # pointers into memory of a Coherent variable
     copies: dict[int, int] = {}    # DXC: OpLoad of a whole payload array -> the allocation (or input) it read
     for inst in insts:
         name = inst.opname
@@ -692,6 +702,9 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
             else:
                 raise t.fail(inst, "a copy of the node's input payload array into a variable")
             continue
+        if name in ("OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpCopyObject") \
+                and inst.literal(0) in coherent:
+            coherent.add(inst.result)   # type: ignore[arg-type]
         if name in ("OpAccessChain", "OpInBoundsAccessChain") and (
                 inst.literal(0) in t.input_vars or inst.literal(0) in allocations):
             record_pointer(inst, inst.literal(0), 1)
@@ -780,27 +793,39 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         if name in ("OpLoad", "OpStore"):
             pointer = inst.literal(0)
             ptype = (m.defs[pointer].result_type if pointer in m.defs else None)
-            if ptype in t.element_pointers or pointer in psb_values:
+            record = ptype in t.element_pointers or pointer in psb_values
+            if record or pointer in coherent:
                 accessed = m.defs[ptype or 0].literal(1)
-                align = _scalar_bytes(m, accessed)
-                words = _with_memory_access(t, inst, align)
+                words = _with_memory_access(t, inst, _scalar_bytes(m, accessed) if record else None,
+                                            pointer in coherent)
         words = _rewrite_scopes(t, inst, words)
         out.extend(words)
     return out
 
 
-def _with_memory_access(t: _Translator, inst: Instruction, align: int) -> list[int]:
-    """An OpLoad / OpStore through a record pointer, with Aligned and NonPrivatePointer added."""
+def _with_memory_access(t: _Translator, inst: Instruction, align: int | None, coherent: bool) -> list[int]:
+    """An OpLoad / OpStore with memory operands added: through a record pointer, Aligned and
+    NonPrivatePointer; through memory of a Coherent variable (`globallycoherent`), NonPrivatePointer
+    and MakePointerVisible (a load) or MakePointerAvailable (a store) at QueueFamily scope."""
     fixed = 3 if inst.opname == "OpLoad" else 2   # result type, result, pointer / pointer, object
     head = list(inst.words[:1 + fixed])
-    extra = inst.operands[1 if inst.opname == "OpLoad" else 2:]
-    mask = extra[0].value if extra else 0
-    aligned = grammar.mask("MemoryAccess", "Aligned")
-    params = [o.value for o in extra[1:]]
-    if not mask & aligned:   # Aligned's literal is the first parameter (the bits before it take none)
-        params = [align] + params
-    mask |= aligned | grammar.mask("MemoryAccess", "NonPrivatePointer")
-    words = head + [mask] + params
+    rest = list(inst.words[1 + fixed:])
+    mask = rest[0] if rest else 0
+    kind = grammar.operand_kind("MemoryAccess")
+    params: dict[int, list[int]] = {}
+    at = 1
+    for bit, enum in sorted(kind.by_value.items()):   # each set bit's parameters, lowest bit first
+        if bit and mask & bit == bit:
+            params[bit] = rest[at:at + len(enum.parameters)]
+            at += len(enum.parameters)
+    added = ["NonPrivatePointer"]
+    if align is not None and not mask & grammar.mask("MemoryAccess", "Aligned"):
+        params[grammar.mask("MemoryAccess", "Aligned")] = [align]
+    if coherent:
+        added.append("MakePointerVisible" if inst.opname == "OpLoad" else "MakePointerAvailable")
+        params[grammar.mask("MemoryAccess", added[-1])] = [t.uint(_SCOPE_QUEUE_FAMILY)]
+    mask |= grammar.mask("MemoryAccess", *added) | sum(params)
+    words = head + [mask] + [w for bit in sorted(params) for w in params[bit]]
     words[0] = (len(words) << 16) | inst.opcode
     return words
 
@@ -843,6 +868,7 @@ def _drop_decoration(t: _Translator, inst: Instruction) -> bool:
     if inst.opname in ("OpDecorate", "OpDecorateId", "OpDecorateString"):
         target, deco = inst.literal(0), inst.operands[1].name or ""
         return (target in t.removed or deco.endswith("AMDX") or (target in t.privatized and deco == "BuiltIn")
+                or (target in t.coherent and deco == "Coherent")
                 or (target == t.user_pointee() and deco == "Block"))
     if inst.opname in ("OpMemberDecorate", "OpMemberDecorateString"):
         return (inst.operands[2].name or "").endswith("AMDX") or inst.literal(0) in t.removed
