@@ -188,3 +188,24 @@ def test_a_globallycoherent_buffer_on_both_paths(tmp_path) -> None:
     _, module, _ = compile_amdx(str(path), None)
     text = disassemble(module)
     assert "Coherent" not in text and "MakePointerAvailable" in text and "MakePointerVisible" in text
+
+
+def test_a_disagreement_names_the_node() -> None:
+    """The comparison of the two paths names the first node whose records differ, and otherwise the
+    resources that differ."""
+    from types import SimpleNamespace
+
+    from amdx_paths import _compare
+    from wgc.runtime.scheduler import TraceDispatch
+
+    def result(records_out: int, value: int):  # type: ignore[no-untyped-def]
+        steps = [SimpleNamespace(dispatches=[TraceDispatch("Producer", "Producer", "thread", 0, 0, 4, 1,
+                                                           {"Consumer": records_out})]),
+                 SimpleNamespace(dispatches=[TraceDispatch("Consumer", "Consumer", "thread", 0, 0, records_out, 1)])]
+        return SimpleNamespace(trace=steps, resources={"u0": {"uint32": [value]}})
+
+    with pytest.raises(AssertionError, match="node 'Producer' disagrees between the paths"):
+        _compare(result(4, 1), result(3, 2))
+    with pytest.raises(AssertionError, match=r"every node saw the same records but resources \['u0'\] differ"):
+        _compare(result(4, 1), result(4, 2))
+    _compare(result(4, 1), result(4, 1))

@@ -640,7 +640,7 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
                          "all have at the same place")
         return indices.pop()
 
-    def record_pointer(inst: Instruction, base: int, rest_start: int) -> None:
+    def record_pointer(inst: Instruction, base: int) -> None:
         """An access chain into a payload array: the record's address, converted, then the rest."""
         ops = [o.value for o in inst.operands]
         index = ops[1] if len(ops) > 1 else t.uint(0)
@@ -707,7 +707,7 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
             coherent.add(inst.result)   # type: ignore[arg-type]
         if name in ("OpAccessChain", "OpInBoundsAccessChain") and (
                 inst.literal(0) in t.input_vars or inst.literal(0) in allocations):
-            record_pointer(inst, inst.literal(0), 1)
+            record_pointer(inst, inst.literal(0))
             continue
         if name in ("OpAccessChain", "OpInBoundsAccessChain", "OpCopyObject") and inst.literal(0) in psb_values:
             psb_values.add(inst.result)   # type: ignore[arg-type]
