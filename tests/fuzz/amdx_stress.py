@@ -3,9 +3,11 @@ and damaged AMDX modules fed to the translation.
 
 Random graphs (`random_graph`): a DAG of 2-6 nodes below an entry, each of a random launch
 (thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid), a random
-record (uint, uint16_t, uint64_t, float, arrays of them), single outputs, node arrays (sparse or
-not), empty outputs (counted with IncrementOutputCount), thread- and group-scope allocation; every
-node adds what it saw to `Out` and sends a record to a random subset of its children. A small
+record (uint, uint16_t, uint64_t, arrays of them), single outputs, an output array to the node
+array "F" (1-4 members, sparse when some are missing: IsValid() decides), thread nodes that feed
+themselves ([NodeMaxRecursionDepth], GetRemainingRecursionLevels()), empty outputs (counted with
+IncrementOutputCount into an EmptyNodeInput node), thread- and group-scope allocation; every node
+adds what it saw to `Out` and sends a record to a random subset of its children. A small
 Python model (`model`) computes `Out` from the same choices. Every path must agree with it: the
 emulated target, and the AMDX module translated (as one module and one module per node).
 Damaged modules (`damaged`): the AMDX modules of the samples with random words changed, dropped or
@@ -32,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-OUT_WORDS = 64
+OUT_WORDS = 128
+FAMILY_SLOT = 64
+"""Out[64 + 8 i ..]: member i of the node array "F"; Out[127]: the empty input's count."""
 FIELD_TYPES = {"uint": (4, "I"), "uint16_t": (2, "H"), "uint64_t": (8, "Q")}
 
 
@@ -46,8 +50,11 @@ class Node:
     max_records: int = 1                    # coalescing
     threads: int = 1
     grid: int = 1                           # broadcasting
-    array_size: int = 2
     group_scope: bool = False
+    recursion: int = 0                      # [NodeMaxRecursionDepth]: the node also feeds itself
+    family_index: int | None = None         # a member of the node array "F" (thread launch, record RF)
+    family_size: int = 0                    # producers: NodeArraySize of their output to "F"
+    family_present: tuple[int, ...] = ()    # the indices of "F" that exist (sparse when not all)
 
 
 def random_graph(rng: random.Random) -> list[Node]:
@@ -64,15 +71,26 @@ def random_graph(rng: random.Random) -> list[Node]:
         elif launch == "broadcasting":
             node.threads, node.grid = rng.choice([1, 2, 4]), rng.choice([1, 2, 3])
         node.group_scope = launch != "thread" and rng.random() < 0.5
+        if launch == "thread" and i > 0 and rng.random() < 0.4:
+            node.recursion = rng.randint(1, 3)
         nodes.append(node)
+    size = rng.randint(1, 4)
+    present = tuple(k for k in range(size) if rng.random() < 0.7) or (size - 1,)
     for i, node in enumerate(nodes):
         for j in range(i + 1, count):
-            if rng.random() < 0.5 and (node.launch != "thread" or len(node.children) < 2):
+            limit = 1 if node.recursion else 2
+            if rng.random() < 0.5 and (node.launch != "thread" or len(node.children) < limit):
                 node.children.append(("single", nodes[j].name))
         if rng.random() < 0.4:
             node.children.append(("empty", "Empty"))
+        if rng.random() < 0.3 and (node.launch != "thread" or len(node.children) < 2):
+            node.children.append(("array", "F"))
+            node.family_size, node.family_present = size, present
         if i == 0 and not node.children:
             node.children.append(("single", nodes[1].name))
+    if any(kind == "array" for n in nodes for kind, _ in n.children):
+        for k in present:
+            nodes.append(Node(f"F_{k}", "thread", [("uint", 0)], slot=FAMILY_SLOT + 8 * k, family_index=k))
     return nodes
 
 
@@ -83,15 +101,37 @@ def _struct(node: Node) -> str:
     return f"struct R{node.name} {{\n" + "\n".join(fields) + "\n};"
 
 
+def _field_writes(target: Node) -> list[str]:
+    """What a producer writes into the fields of `target`'s record other than f0 (from its own v)."""
+    writes = []
+    for k, (type_, length) in enumerate(target.record[1:], 1):
+        if length:
+            writes += [f"o.Get().f{k}[{e}] = ({type_})(v * {e + 2});" for e in range(length)]
+        else:
+            writes.append(f"o.Get().f{k} = ({type_})(v + {k});")
+    return writes
+
+
 def hlsl(nodes: list[Node]) -> str:
     parts = ["RWStructuredBuffer<uint> Out : register(u0);"]
     by_name = {n.name: n for n in nodes}
     for node in nodes:
-        parts.append(_struct(node))
+        if node.family_index is None:
+            parts.append(_struct(node))
+    if any(n.family_index is not None for n in nodes):
+        parts.append("struct RF {\n    uint f0;\n};")
     for index, node in enumerate(nodes):
+        if node.family_index is not None:
+            k = node.family_index
+            parts.append(f'[Shader("node")] [NodeLaunch("thread")] [NodeID("F", {k})]\n'
+                         f"void {node.name}(ThreadNodeInputRecord<RF> r)\n{{\n"
+                         f"    InterlockedAdd(Out[{node.slot} + (r.Get().f0 & 7)], r.Get().f0 + 1 + {k * 7});\n}}")
+            continue
         attributes = [f'[Shader("node")]', f'[NodeLaunch("{node.launch}")]']
         if index == 0:
             attributes.append("[NodeIsProgramEntry]")
+        if node.recursion:
+            attributes.append(f"[NodeMaxRecursionDepth({node.recursion})]")
         if node.launch == "broadcasting":
             attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
         if node.launch != "thread":
@@ -103,7 +143,14 @@ def hlsl(nodes: list[Node]) -> str:
             params = [f"DispatchNodeInputRecord<{rec}> r"]
         else:
             params = [f"[MaxRecords({node.max_records})] GroupNodeInputRecords<{rec}> r"]
+        if node.recursion:
+            params.append(f"[MaxRecords(1)] NodeOutput<{rec}> {node.name}")
         for kind, target in node.children:
+            if kind == "array":
+                sparse = " [AllowSparseNodes]" if len(node.family_present) < node.family_size else ""
+                params.append(f"[MaxRecords({node.max_records})] [NodeArraySize({node.family_size})]{sparse} "
+                              f"[NodeID(\"F\")] NodeOutputArray<RF> o_F")
+                continue
             if kind == "empty":
                 params.append(f"[MaxRecords({node.max_records})] EmptyNodeOutput {target}")
             else:
@@ -131,8 +178,28 @@ def hlsl(nodes: list[Node]) -> str:
         mix = " + ".join(["v"] + extra)
         gid = " + gid.x * 1000" if node.launch == "broadcasting" else ""
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
+        if node.recursion:
+            writes = [f"o.Get().f0 = v + 1;"] + _field_writes(node)
+            body.append("    uint rem = GetRemainingRecursionLevels();")
+            body.append(f"    InterlockedAdd(Out[{node.slot} + (v & 7)], rem * 16 + 1);")
+            body.append("    {")
+            body.append("        bool more = rem > 0 && v % 3 != 0;")
+            body.append(f"        ThreadNodeOutputRecords<{rec}> o = "
+                        f"{node.name}.GetThreadNodeOutputRecords(more ? 1 : 0);")
+            body.append("        if (more) { " + " ".join(writes) + " }")
+            body.append("        o.OutputComplete();")
+            body.append("    }")
         for kind, target in node.children:
             child = by_name.get(target)
+            if kind == "array":
+                body.append("    {")
+                body.append(f"        uint idx = v % {node.family_size};")
+                body.append("        bool ok = active && o_F[idx].IsValid();")
+                body.append("        ThreadNodeOutputRecords<RF> o = o_F[idx].GetThreadNodeOutputRecords(ok ? 1 : 0);")
+                body.append(f"        if (ok) {{ o.Get().f0 = v + {index + 1}; }}")
+                body.append("        o.OutputComplete();")
+                body.append("    }")
+                continue
             if kind == "empty":
                 if node.launch == "broadcasting":
                     body.append(f"    {target}.GroupIncrementOutputCount(1);")
@@ -140,12 +207,7 @@ def hlsl(nodes: list[Node]) -> str:
                     body.append(f"    {target}.ThreadIncrementOutputCount(active ? 1 : 0);")
                 continue
             assert child is not None
-            writes = [f"o.Get().f0 = v + {index + 1};"]
-            for k, (type_, length) in enumerate(child.record[1:], 1):
-                if length:
-                    writes += [f"o.Get().f{k}[{e}] = ({type_})(v * {e + 2});" for e in range(length)]
-                else:
-                    writes.append(f"o.Get().f{k} = ({type_})(v + {k});")
+            writes = [f"o.Get().f0 = v + {index + 1};"] + _field_writes(child)
             body.append("    {")
             if node.group_scope:
                 count, at = ("n", "gi") if node.launch == "coalescing" else ("1", "0")
@@ -176,10 +238,17 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
     out = [0] * OUT_WORDS
     by_name = {n.name: n for n in nodes}
     pending: dict[str, list[dict]] = {n.name: [] for n in nodes}
-    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0} for v in entry_values]
+    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": nodes[0].recursion} for v in entry_values]
     mask = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF}
     for index, node in enumerate(nodes):
-        for rec in pending[node.name]:
+        if node.family_index is not None:
+            for rec in pending[node.name]:
+                at = node.slot + (rec["v"] & 7)
+                out[at] = (out[at] + rec["v"] + 1 + node.family_index * 7) & 0xFFFFFFFF
+            continue
+        work = list(pending[node.name])
+        while work:
+            rec = work.pop(0)
             v = rec["v"]
             extra = 0
             for k, (type_, length) in enumerate(node.record[1:], 1):
@@ -193,13 +262,23 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
             groups = node.grid if node.launch == "broadcasting" else 1
             for g in range(groups):
                 out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + g * 1000 + 1) & 0xFFFFFFFF
+            if node.recursion:
+                rem = rec["rem"]
+                out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + rem * 16 + 1) & 0xFFFFFFFF
+                if rem > 0 and v % 3 != 0:
+                    work.append({"v": v + 1, "from": node.name, "pv": v, "rem": rem - 1})
             for kind, target in node.children:
                 if kind == "empty":
                     out[OUT_WORDS - 1] += groups
                     continue
+                if kind == "array":
+                    if v % node.family_size in node.family_present:
+                        for _ in range(groups):
+                            pending[f"F_{v % node.family_size}"].append({"v": v + index + 1})
+                    continue
                 for _ in range(groups):
-                    pending[target].append({"v": v + index + 1, "from": node.name, "pv": v})
-    del by_name
+                    pending[target].append({"v": v + index + 1, "from": node.name, "pv": v,
+                                            "rem": by_name[target].recursion})
     return out
 
 
