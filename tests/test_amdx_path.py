@@ -209,3 +209,38 @@ def test_a_disagreement_names_the_node() -> None:
     with pytest.raises(AssertionError, match=r"every node saw the same records but resources \['u0'\] differ"):
         _compare(result(4, 1), result(4, 2))
     _compare(result(4, 1), result(4, 1))
+
+
+def test_loop_stages_of_split_modules_on_the_command_line(tmp_path) -> None:
+    """Work Graph Loops compiled for AMDX are stages in index space: the application creates each
+    (name, index) stage; those only a sparse span or the loop's recursion reaches are no fact of the
+    module, so --node-index gives them (as VkPipelineShaderStageNodeCreateInfoAMDX::index does).
+    Without them the records sent to those stages find no node (every result stays 0)."""
+    sample = os.path.join(ROOT, "samples", "seed_loops_simple.hlsl")
+    options = wgc.Options(input=sample, proposals=("work-graph-loops",), max_graph_depth=1 << 20, reflection=True,
+                          split_nodes=True)
+    compiled = wgc.compile(options)
+    assert compiled.ok, Renderer().render(list(compiled.diagnostics))
+    modules = []
+    for key, data in sorted(compiled.outputs.items()):
+        if key.startswith("spirv:"):
+            modules.append(tmp_path / f"{key[6:]}.spv")
+            modules[-1].write_bytes(data)
+    flags = []
+    for node in compiled.reflection.nodes:
+        flags += ["--node-index", f"{tmp_path / node.module}:{node.entry_point}="
+                  + ",".join(str(s.index) for s in node.stages)]
+    records = [{"id": i, "a": a, "x": 1.0} for i, a in enumerate([2.0, 9.0, 1e4])]
+    dispatch = {"inputs": [{"entry": "MyLoopEntry", "records": records}], "resources": {"Results": {"bytes": 16}}}
+    (tmp_path / "d.json").write_text(json.dumps(dispatch))
+    emulated = wgc.run(wgc.Options(input=sample, proposals=("work-graph-loops",)),
+                       dict(dispatch, resources={"u0": {"bytes": 16}}))
+    assert emulated.ok and any(emulated.resources["u0"]["float"])
+    done = wgc_command("run", *map(str, modules), "--dispatch", str(tmp_path / "d.json"), *flags)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["resources"]["Results"] == emulated.resources["u0"]
+    done = wgc_command("run", *map(str, modules), "--dispatch", str(tmp_path / "d.json"))
+    assert done.returncode == 0, done.stderr
+    assert not any(json.loads(done.stdout)["resources"]["Results"]["float"])
+    done = wgc_command("run", *map(str, modules), "--dispatch", str(tmp_path / "d.json"), "--node-index", "x=a")
+    assert done.returncode == 2 and "'x=a': indices are integers" in done.stderr

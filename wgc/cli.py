@@ -574,10 +574,13 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
                    "and run that module, translated to the emulated contract (what you ship, executed).")
 @click.option("--node-name", "node_names", multiple=True, metavar="ENTRY=NAME",
               help="AMDX modules: the node name the application gives an entry point (pName); repeatable.")
+@click.option("--node-index", "node_indices", multiple=True, metavar="ENTRY=I,J,...",
+              help="AMDX modules: further indices the application creates an entry point's node at (loop "
+                   "stages only a sparse span or recursion reaches); repeatable.")
 @click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, run_path: str, node_names: tuple[str, ...], more_modules: tuple[str, ...],
-                **kwargs: Any) -> None:
+                device: str | None, run_path: str, node_names: tuple[str, ...], node_indices: tuple[str, ...],
+                more_modules: tuple[str, ...], **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
@@ -606,12 +609,21 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
         if options.input.endswith(".spv") or more_modules:
             names = dict(n.partition("=")[::2] for n in node_names)
+            indices: dict[str, list[int]] = {}
+            for item in node_indices:
+                entry, _, listed = item.partition("=")
+                try:
+                    indices.setdefault(entry, []).extend(int(i) for i in listed.split(",") if i.strip())
+                except ValueError:
+                    raise click.BadParameter(f"'{item}': indices are integers, 'ENTRY=0,1,2'",
+                                             param_hint="--node-index") from None
             source: Any = [options.input, *more_modules]
             for extra in more_modules:
                 plan.note_read(extra, "input file")
         else:
-            names, source = {}, options
-        result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names)
+            names, indices, source = {}, {}, options
+        result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
+                     indices=indices)
         if trace and result.trace:
             sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
             sys.stderr.flush()

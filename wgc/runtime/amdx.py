@@ -125,7 +125,8 @@ def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], by
     return diagnostics + more, module, program
 
 
-def load_modules(source: Any, names: dict[str, str] | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+def load_modules(source: Any, names: dict[str, str] | None, indices: dict[str, list[int]] | None = None
+                 ) -> tuple[list[Diagnostic], bytes | None, Any]:
     """AMDX modules given as paths or bytes."""
     items = list(source) if isinstance(source, (list, tuple)) else [source]
     modules = []
@@ -139,4 +140,4 @@ def load_modules(source: Any, names: dict[str, str] | None) -> tuple[list[Diagno
                 modules.append((path, handle.read()))
         except OSError as error:
             return [codes.INPUT_NOT_READABLE(None, f"cannot open '{path}': {error.strerror or error}")], None, None
-    return amdx_program(modules, names)
+    return amdx_program(modules, names, indices=indices)

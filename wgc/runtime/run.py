@@ -124,7 +124,7 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
-        names: dict[str, str] | None = None) -> RunResult:
+        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -132,12 +132,13 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     or a name substring (`device.choose_device`).  `memory_limit`: bytes of record arenas a level may
     use (default `scheduler.DEFAULT_MEMORY_LIMIT`).  `path` "amdx": compile for AMDX and translate
     (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
-    whose entry points `names` renames (entry point -> node name)."""
+    whose entry points `names` renames (entry point -> node name) and `indices` creates at further
+    indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
     from wgc.runtime import amdx
 
     if amdx.is_module(source):
         path = "amdx"
-        diagnostics, module, program = amdx.load_modules(source, names)
+        diagnostics, module, program = amdx.load_modules(source, names, indices)
     elif path == "amdx":
         diagnostics, module, program = amdx.compile_amdx(source, stdin)
     else:
