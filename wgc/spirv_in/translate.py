@@ -630,7 +630,6 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
     out: list[int] = []
     allocations: dict[int, tuple[int, int, int]] = {}   # result -> (address, stride, payload array type)
     tokens: dict[int, int] = {}   # Function variable of a payload-array type -> the type
-    pointer_types: dict[int, int] = {}  # value id -> its type, for the new pointers
     launch = {u.launch for u in users}
 
     def output_index(inst: Instruction, array_type: int) -> int:
