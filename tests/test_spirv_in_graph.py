@@ -49,6 +49,7 @@ def compile_amdx(tmp_path, case, split: bool):
             f.write(value)
     result = driver.compile(driver.Options(input=path, emit="spirv", target="amdx", reflection=True,
                                            proposals=("work-graph-loops",), max_graph_depth=100000,
+                                           enable_16bit_types=kind == "text" and "uint16_t" in value,
                                            include_dirs=(os.path.join(ROOT, "samples", "include"),),
                                            split_nodes=split))
     if not result.ok:   # graphs the runtime tests give other options (and expect errors from)

@@ -106,8 +106,8 @@ def _scalar(module: Module, inst: Instruction) -> tuple[str, int, int]:
 
 
 def _describe(module: Module, id_: int) -> tuple[str, int, int]:
-    """(HLSL type name, size, alignment) of a type in an explicitly laid-out block (scalar rules:
-    a struct's size is its last member's end)."""
+    """(HLSL type name, size, alignment) of a type in an explicitly laid-out block (scalar rules; a
+    struct's size is its last member's end rounded up to its alignment, as HLSL sizes structs)."""
     inst = _type(module, id_)
     if inst.opname in ("OpTypeInt", "OpTypeFloat", "OpTypeBool"):
         return _scalar(module, inst)
@@ -133,7 +133,7 @@ def _describe(module: Module, id_: int) -> tuple[str, int, int]:
             offset = _member_offset(module, id_, i)
             member_size = _member_size(module, id_, i, member.value, msize)
             size, align = max(size, offset + member_size), max(align, malign)
-        return module.names.get(id_, "record"), size, align
+        return module.names.get(id_, "record"), -(-size // align) * align, align   # C's rounding, as HLSL
     raise GraphError(f"{_where(module, inst)}: a record or block member of a type wgc run cannot lay out")
 
 
