@@ -763,10 +763,10 @@ def test_a_compile_result_runs_and_other_results_are_refused(tmp_path) -> None:
     assert compiled.ok
     result = wgc.run(compiled, dispatch)
     assert result.ok and result.resources == {"u0": {"uint32": [0, 17]}}
-    amdx = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True)), dispatch)
-    assert rendered(amdx) == (
-        "error: this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
-        "Options(target='emulated', reflection=True) [WG0024]\n1 error generated.\n")
+    amdx = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True)), dispatch)   # translated (issue 25)
+    assert amdx.ok and amdx.path == "amdx" and amdx.resources == {"u0": {"uint32": [0, 17]}}
+    split = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True, split_nodes=True)), dispatch)
+    assert split.ok and split.path == "amdx" and split.resources == {"u0": {"uint32": [0, 17]}}
     bare = wgc.run(wgc.compile(wgc.Options(input=path, target="emulated")), dispatch)
     assert rendered(bare) == (
         "error: wgc.run needs the SPIR-V module and the reflection of one compile: compile with "

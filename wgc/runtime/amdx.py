@@ -109,6 +109,18 @@ def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], by
 
     options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
     result = driver.compile(replace(options, emit="spirv", target="amdx", reflection=True), stdin)
+    return result_program(result, options.input)
+
+
+def is_amdx_result(result: Any) -> bool:
+    """Whether a compile's `Result` holds AMDX modules (one, or one per node) and its reflection."""
+    modules = [data for key, data in result.outputs.items() if key.split(":")[0] == "spirv"]
+    return result.reflection is not None and bool(modules) and all(b"SPV_AMDX_shader_enqueue" in m for m in modules)
+
+
+def result_program(result: Any, input_name: str) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """`amdx_program` of a compile's AMDX modules, with what the compile knows that an application
+    knows beside the modules (module docstring)."""
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
@@ -119,7 +131,7 @@ def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], by
         if n.entry_point != n.id.name:
             names[key] = n.id.name
         indices.setdefault(key, []).extend(s.index for s in n.stages)
-    modules = [(f"{key[6:]}.spv" if ":" in key else options.input, data)
+    modules = [(f"{key[6:]}.spv" if ":" in key else input_name, data)
                for key, data in sorted(result.outputs.items()) if key.startswith("spirv")]
     more, module, program = amdx_program(modules, names, result.reflection, indices)
     return diagnostics + more, module, program

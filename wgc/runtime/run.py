@@ -1,13 +1,13 @@
 """Runtime, the library API: compile a graph for the emulated target and run a dispatch of it.
 
-Input: a source (a path, `driver.Options`, or the `driver.Result` of a compile for the emulated
-target with its reflection) and a dispatch description (a path to
+Input: a source (a path, `driver.Options`, the `driver.Result` of a compile with its reflection, or
+AMDX modules; AMDX is run through `wgc.runtime.amdx`) and a dispatch description (a path to
 `dispatch.json`, its text as a `SourceFile`, or a JSON-shaped dict), plus what to dump and which
 device to use.  Output: a `RunResult`: diagnostics (compile, dispatch description, device), the
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0024, WG0800-WG0810); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -98,9 +98,6 @@ def _not_runnable(result: Any) -> str | None:
     if module is None or result.reflection is None:
         return ("wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
                 "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes)")
-    if b"SPV_AMDX_shader_enqueue" in module:
-        return ("this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
-                "Options(target='emulated', reflection=True)")
     return None
 
 
@@ -134,11 +131,15 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
     indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
+    from wgc import driver
     from wgc.runtime import amdx
 
     if amdx.is_module(source):
         path = "amdx"
         diagnostics, module, program = amdx.load_modules(source, names, indices)
+    elif isinstance(source, driver.Result) and amdx.is_amdx_result(source):
+        path = "amdx"
+        diagnostics, module, program = amdx.result_program(source, "<compile>")
     elif path == "amdx":
         diagnostics, module, program = amdx.compile_amdx(source, stdin)
     else:
