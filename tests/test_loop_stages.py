@@ -19,6 +19,7 @@ from functools import lru_cache
 import pytest
 
 import wgc
+from amdx_paths import assert_amdx_agrees
 from conftest import SAMPLES, sample_proposals
 from wgc import driver
 from wgc.diagnostics import Renderer
@@ -240,12 +241,15 @@ def vulkan_device():
 
 
 def run_both(path, dispatch: dict, **options):  # type: ignore[no-untyped-def]
-    """The results of running `path` natively and in index space (both must succeed)."""
+    """The results of running `path` natively and in index space (both must succeed); the AMDX
+    path (compiled for AMDX, which always unrolls loops in index space, and translated) must give
+    the same buffers (`amdx_paths`)."""
     results = []
     for lowering in ("native", "index-space"):
         result = wgc.run(driver.Options(input=str(path), proposals=LOOPS, loop_lowering=lowering, **options), dispatch)
         assert result.ok, Renderer().render(list(result.diagnostics))
         results.append(result)
+    assert_amdx_agrees(driver.Options(input=str(path), proposals=LOOPS, **options), dispatch, results[0])
     return results
 
 

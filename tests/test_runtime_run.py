@@ -16,6 +16,7 @@ import sys
 import pytest
 
 import wgc
+from amdx_paths import assert_amdx_agrees
 from wgc.diagnostics import Renderer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,8 +39,11 @@ def write(tmp_path, name: str, text: str) -> str:
 
 
 def run_graph(tmp_path, source: str, dispatch: dict, **options):
-    result = wgc.run(write(tmp_path, "graph.hlsl", source), dispatch, **options)
+    """Run on the emulated path, and again on the AMDX path (`amdx_paths`): both must agree."""
+    path = write(tmp_path, "graph.hlsl", source)
+    result = wgc.run(path, dispatch, **options)
     assert result.ok, Renderer().render(list(result.diagnostics))
+    assert_amdx_agrees(path, dispatch, result, **options)
     return result
 
 
@@ -223,6 +227,19 @@ def test_a_used_resource_without_contents(tmp_path) -> None:
         "1 error generated.\n")
 
 
+def test_an_amdx_module_that_cannot_be_read_or_translated(tmp_path) -> None:
+    """WG0820: what `wgc.spirv_in` cannot read or translate is located and named, never a traceback."""
+    assert rendered(wgc.run(b"\0" * 20, {"inputs": []})) == (
+        "error: <module 0>: not a SPIR-V module (no magic number) [WG0820]\n"
+        "1 error generated.\n")
+    module = write(tmp_path, "graph.hlsl", "globallycoherent RWTexture2D<float4> Img : register(u1);\n"
+                   + THREAD.replace("{\n", "{\n    Img[uint2(0, 0)] = 1;\n", 1))
+    text = rendered(wgc.run(module, {"resources": {"u0": {"bytes": 4}, "u1": {"width": 1, "height": 1}}},
+                            path="amdx"))
+    assert "a Coherent variable: the emulated contract's Vulkan memory model has no such decoration" in text
+    assert "[WG0820]" in text and ": word " in text and "(OpDecorate)" in text
+
+
 def test_dump_of_an_unknown_resource(tmp_path) -> None:
     result = wgc.run(write(tmp_path, "graph.hlsl", THREAD), {"resources": {"u0": {"bytes": 4}}}, dump=("u1",))
     assert rendered(result) == (
@@ -364,16 +381,18 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
 
     from wgc import codes
 
-    rendered_here = {"WG0021", "WG0022", "WG0023", "WG0024", "WG0804", "WG0805", "WG0806"}   # the tests here
+    rendered_here = {"WG0021", "WG0022", "WG0023", "WG0024", "WG0804", "WG0805", "WG0806", "WG0820"}   # the tests here
     runtime_codes = {k.code for k in codes.ALL_KINDS                        # WG0021-WG0024: the runtime's environment
                      if k.code.startswith("WG08") or "WG0021" <= k.code <= "WG0024"}   # (WG0025-: start-up, cache)
     assert runtime_codes == rendered_here | RENDERED_HERE | RENDERED_WITH_IMAGES
 
 
 def run_options(tmp_path, source: str, dispatch: dict, **options):
+    """Run with compile options on the emulated path, and again on the AMDX path."""
     path = write(tmp_path, "graph.hlsl", source)
     result = wgc.run(wgc.Options(input=path, **options), dispatch)
     assert result.ok, Renderer().render(list(result.diagnostics))
+    assert_amdx_agrees(wgc.Options(input=path, **options), dispatch, result)
     return result
 
 
@@ -708,11 +727,13 @@ def test_the_recursive_tree_sample(tmp_path) -> None:
         for x in range(roots):
             visit(0, x, y)
     histogram = [sum(1 for leaf in leaves if leaf[0] == level) for level in range(levels + 1)]
-    result = wgc.run(os.path.join(ROOT, "samples", "recursive_tree.hlsl"), {
+    sample, dispatch = os.path.join(ROOT, "samples", "recursive_tree.hlsl"), {
         "inputs": [{"entry": "CullRoots", "records": [{}]}],
         "resources": {"b0": {"float": constants}, "u1": {"bytes": 16 * len(leaves) + 64},
-                      "u2": {"uint32": [0]}, "u3": {"bytes": 4 * (levels + 1)}}})
+                      "u2": {"uint32": [0]}, "u3": {"bytes": 4 * (levels + 1)}}}
+    result = wgc.run(sample, dispatch)
     assert result.ok, rendered(result)
+    assert_amdx_agrees(sample, dispatch, result)
     assert result.resources["u2"] == {"uint32": [len(leaves)]}
     assert result.resources["u3"] == {"uint32": histogram}
     tiles = result.resources["u1"]["uint32"]
@@ -726,10 +747,12 @@ def test_the_hello_sample_builds_its_histogram(tmp_path) -> None:
     histogram = [0] * 16
     for i in range(items):
         histogram[((i * 2654435761) % 2 ** 32) >> 28] += 1
-    result = wgc.run(os.path.join(ROOT, "samples", "hello.hlsl"), {
+    sample, dispatch = os.path.join(ROOT, "samples", "hello.hlsl"), {
         "inputs": [{"entry": "Generate", "records": [{"gridSize": -(-items // 64), "itemCount": items}]}],
-        "resources": {"u0": {"bytes": 64}}})
+        "resources": {"u0": {"bytes": 64}}}
+    result = wgc.run(sample, dispatch)
     assert result.ok, rendered(result)
+    assert_amdx_agrees(sample, dispatch, result)
     assert result.resources == {"u0": {"uint32": histogram}}
 
 
@@ -741,10 +764,10 @@ def test_a_compile_result_runs_and_other_results_are_refused(tmp_path) -> None:
     assert compiled.ok
     result = wgc.run(compiled, dispatch)
     assert result.ok and result.resources == {"u0": {"uint32": [0, 17]}}
-    amdx = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True)), dispatch)
-    assert rendered(amdx) == (
-        "error: this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
-        "Options(target='emulated', reflection=True) [WG0024]\n1 error generated.\n")
+    amdx = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True)), dispatch)   # translated (issue 25)
+    assert amdx.ok and amdx.path == "amdx" and amdx.resources == {"u0": {"uint32": [0, 17]}}
+    split = wgc.run(wgc.compile(wgc.Options(input=path, reflection=True, split_nodes=True)), dispatch)
+    assert split.ok and split.path == "amdx" and split.resources == {"u0": {"uint32": [0, 17]}}
     bare = wgc.run(wgc.compile(wgc.Options(input=path, target="emulated")), dispatch)
     assert rendered(bare) == (
         "error: wgc.run needs the SPIR-V module and the reflection of one compile: compile with "

@@ -584,11 +584,23 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
 @click.option("--max-memory", "max_memory", metavar="SIZE", default="1G", show_default=True, callback=_size,
               help="The memory the run may use for the dispatch's data and the records of a level (bytes, or "
                    "with K, M, G or T: 512M, 2G); what would need more is refused before it is made.")
+@click.option("--path", "run_path", type=click.Choice(["emulated", "amdx"]), default="emulated", show_default=True,
+              help="emulated: compile INPUT for the emulated target; amdx: compile it for SPV_AMDX_shader_enqueue "
+                   "and run that module, translated to the emulated contract (what you ship, executed).")
+@click.option("--node-name", "node_names", multiple=True, metavar="ENTRY=NAME",
+              help="AMDX modules: the node name the application gives an entry point (pName); repeatable.")
+@click.option("--node-index", "node_indices", multiple=True, metavar="ENTRY=I,J,...",
+              help="AMDX modules: further indices the application creates an entry point's node at (loop "
+                   "stages only a sparse span or recursion reaches); repeatable.")
+@click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, max_memory: int, **kwargs: Any) -> None:
+                device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
+                node_indices: tuple[str, ...], more_modules: tuple[str, ...], **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
+    INPUT may also be SPV_AMDX_shader_enqueue modules (A.spv [B.spv ...]): their graph is read from
+    the modules, translated to the emulated contract and run (--trace says which path ran).
     Results: each dumped resource as a typed JSON array, {"resources": {"u0": {"uint32": [...]}}}.
     """
     from wgc import interrupts
@@ -612,7 +624,23 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             stdin, unreadable = _read_stdin(options.input)
             if unreadable is not None:
                 sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
-            result = run(options, dispatch_file, dump=dumps, device=device, stdin=stdin, memory_limit=max_memory)
+            if options.input.endswith(".spv") or more_modules:
+                names = dict(n.partition("=")[::2] for n in node_names)
+                indices: dict[str, list[int]] = {}
+                for item in node_indices:
+                    entry, _, listed = item.partition("=")
+                    try:
+                        indices.setdefault(entry, []).extend(int(i) for i in listed.split(",") if i.strip())
+                    except ValueError:
+                        raise click.BadParameter(f"'{item}': indices are integers, 'ENTRY=0,1,2'",
+                                                 param_hint="--node-index") from None
+                source: Any = [options.input, *more_modules]
+                for extra in more_modules:
+                    plan.note_read(extra, "input file")
+            else:
+                names, indices, source = {}, {}, options
+            result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
+                         indices=indices, memory_limit=max_memory)
             if trace and result.trace:
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()

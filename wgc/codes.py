@@ -50,8 +50,8 @@ VULKAN_UNAVAILABLE = _kind("WG0021", E, "wgc run found no Vulkan loader or no Vu
 DEVICE_NOT_FOUND = _kind("WG0022", E, "--device names no Vulkan device (by index or name)")
 DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature wgc run needs "
                       "(out of device memory, device lost, no buffer device address)")
-RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result that is not an emulated module with "
-                            "its reflection")
+RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result without its SPIR-V module and "
+                            "reflection")
 SERVER_IDLE_INVALID = _kind("WG0030", E, "$WGC_SERVER_IDLE (the compile server's idle timeout) is not a number of seconds")
 SERVER_FOLDER_UNUSABLE = _kind("WG0031", E, "the compile server's folder cannot be created or is not private to the user")
 SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets and fork, which this platform lacks")
@@ -361,6 +361,8 @@ BINDING_CONFLICT = _kind("WG0810", E, "two resources the shaders use share a Vul
                          "descriptor types (only a sampler and a sampled image combine)")
 DISPATCH_TOO_LARGE = _kind("WG0811", E, "a dispatch description's data (resources, textures, entry records, tables) "
                            "needs more memory than wgc run may use (--max-memory)")
+AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
+                          "translate to the emulated contract (the message names the construct and where it is)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

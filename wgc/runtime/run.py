@@ -1,13 +1,13 @@
 """Runtime, the library API: compile a graph for the emulated target and run a dispatch of it.
 
-Input: a source (a path, `driver.Options`, or the `driver.Result` of a compile for the emulated
-target with its reflection) and a dispatch description (a path to
+Input: a source (a path, `driver.Options`, the `driver.Result` of a compile with its reflection, or
+AMDX modules; AMDX is run through `wgc.runtime.amdx`) and a dispatch description (a path to
 `dispatch.json`, its text as a `SourceFile`, or a JSON-shaped dict), plus what to dump and which
 device to use.  Output: a `RunResult`: diagnostics (compile, dispatch description, device), the
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0024, WG0800-WG0810); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -33,6 +33,9 @@ class RunResult:
     trace: list[Any] = field(default_factory=list)
     """`scheduler.TraceStep`s, one per level of every repeat."""
     device: str | None = None
+    path: str = "emulated"
+    """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
+    translated by `wgc.spirv_in`)."""
 
     @property
     def ok(self) -> bool:
@@ -46,10 +49,11 @@ class RunResult:
         return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
 
     def trace_json(self) -> str:
-        return json.dumps({"device": self.device, "steps": [s.to_json() for s in self.trace]}, indent=2) + "\n"
+        return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
+                          indent=2) + "\n"
 
     def trace_text(self) -> str:
-        lines = [f"device: {self.device}"]
+        lines = [f"device: {self.device}; path: {self.path}"]
         for step in self.trace:
             head = f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
             lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}")
@@ -94,9 +98,6 @@ def _not_runnable(result: Any) -> str | None:
     if module is None or result.reflection is None:
         return ("wgc.run needs the SPIR-V module and the reflection of one compile: compile with "
                 "Options(target='emulated', reflection=True) and emit='spirv' (no --split-nodes)")
-    if b"SPV_AMDX_shader_enqueue" in module:
-        return ("this module is for the AMDX target, which no Vulkan driver wgc can use runs: compile with "
-                "Options(target='emulated', reflection=True)")
     return None
 
 
@@ -119,20 +120,44 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
-        stdin: bytes | None = None, memory_limit: int | None = None) -> RunResult:
+        stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
+        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
     writable resource the dispatch gives contents for, under the key it used.  `device`: an index
     or a name substring (`device.choose_device`).  `memory_limit`: the bytes the run may use for the
     dispatch's data and the record arenas of a level (default `scheduler.DEFAULT_MEMORY_LIMIT`; `wgc
-    run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805)."""
+    run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805).
+    `path` "amdx": compile for AMDX and translate (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
+    whose entry points `names` renames (entry point -> node name) and `indices` creates at further
+    indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
+    from wgc import driver
+    from wgc.runtime import amdx
+
+    if amdx.is_module(source):
+        path = "amdx"
+        diagnostics, module, program = amdx.load_modules(source, names, indices)
+    elif isinstance(source, driver.Result) and amdx.is_amdx_result(source):
+        path = "amdx"
+        diagnostics, module, program = amdx.result_program(source, "<compile>")
+    elif path == "amdx":
+        diagnostics, module, program = amdx.compile_amdx(source, stdin)
+    else:
+        diagnostics, module, program = _compile(source, stdin)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit)
+    result.path = path
+    return result
+
+
+def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
+                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None) -> RunResult:
+    """`run` once the module and its program are there."""
     from wgc.runtime.dispatch import find_resource, read_dispatch
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 
     memory_limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
 
-    diagnostics, module, program = _compile(source, stdin)
     if module is None:
         return RunResult(tuple(diagnostics))
     dispatch_source, problems = _dispatch_source(dispatch)
