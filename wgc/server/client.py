@@ -195,7 +195,11 @@ def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | No
         timeout = protocol.timeout_seconds()
     try:
         return _connect(where, timeout)
-    except (OSError, protocol.Unavailable):
+    except TimeoutError:                # one listens but does not accept: it is stalled
+        return None, "it did not accept the connection in time"
+    except protocol.Unavailable as err:
+        return None, str(err)
+    except OSError:
         pass
     deadline = time.monotonic() + START_SECONDS
     problem = start(server_key, deadline)
@@ -275,10 +279,9 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
     deadline = time.monotonic() + timeout
-    descriptors = tuple(fd for fd, (is_open, *_how) in enumerate(request["stdio"]) if is_open)
     try:
         connection.settimeout(timeout)
-        protocol.send(connection, protocol.COMPILE, request, descriptors)
+        protocol.send(connection, protocol.COMPILE, request)
         connection.settimeout(max(0.001, deadline - time.monotonic()))
         kind, body, fds = protocol.receive(connection)
     except TimeoutError:
@@ -293,9 +296,10 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     if kind != protocol.RUNNING or not isinstance(body, int):
         return None                    # not GO: nothing runs
     signals.pid = body                 # from now on a signal is the child's
+    descriptors = tuple(fd for fd, (is_open, *_how) in enumerate(request["stdio"]) if is_open)
     try:
         connection.settimeout(timeout)
-        protocol.send(connection, protocol.GO, None)
+        protocol.send(connection, protocol.GO, None, descriptors)
     except OSError:                    # it never got GO: nothing ran
         return 128 + signals.forwarded[0] if signals.forwarded else _RETRY
     return _wait(connection, body, timeout)

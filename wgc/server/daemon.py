@@ -167,14 +167,15 @@ class Server:
             pass
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         address = protocol.Address(self.paths.socket)
+        umask = os.umask(0o177)        # the socket is made 0600 (no chmod by path after the fact)
         try:
             listener.bind(address.address)
         except BaseException:
             listener.close()
             raise
         finally:
+            os.umask(umask)
             address.close()
-        os.chmod(self.paths.socket, 0o600)
         listener.listen(128)
         listener.setblocking(False)
         self.listener = listener
@@ -446,8 +447,10 @@ class Server:
         says GO; never returns."""
         try:
             self._leave_server(connection)
-            _adopt(request, fds)
-            interrupted = _consent(connection)
+            _adopt(request)
+            interrupted, streams = _consent(connection, request)
+            if interrupted is None:
+                _adopt_streams(request, streams)
         except BaseException as err:   # nothing was run: the client compiles in process
             try:
                 protocol.send(connection, protocol.REFUSED, (False, f"the request could not be set up: {err}"))
@@ -491,7 +494,7 @@ def _well_formed(body: Any, fds: list[int]) -> bool:
                 and isinstance(body["env"], dict) and isinstance(body["umask"], int)
                 and isinstance(body["limits"], dict) and set(body["limits"]) <= set(protocol.LIMITS)
                 and len(body["stdio"]) == 3 and all(len(s) == 5 for s in body["stdio"])
-                and sum(bool(s[0]) for s in body["stdio"]) == len(fds))
+                and not fds)
     except (KeyError, TypeError, IndexError):
         return False
 
@@ -511,10 +514,12 @@ class _Signalled(BaseException):
         self.signum = signum
 
 
-def _consent(connection: socket.socket) -> int | None:
-    """Say RUNNING (this pid) and wait for the client's GO: None once it came; 128 + N when signal N
-    (SIGINT, SIGTERM, SIGHUP, forwarded by the client) came first. Raises when the client goes
-    away or says anything else (then nothing runs)."""
+def _consent(connection: socket.socket, request: dict[str, Any]) -> tuple[int | None, list[int]]:
+    """Say RUNNING (this pid) and wait for the client's GO, which brings its open standard streams:
+    (None, their descriptors) once it came; (128 + N, []) when signal N (SIGINT, SIGTERM, SIGHUP,
+    forwarded by the client) came first. Raises when the client goes away or says anything else
+    (then nothing runs). The descriptors come only now, so a server that stalls before this point
+    never holds the client's standard output (a pipeline would wait for it)."""
     def on_signal(signum: int, _frame: Any) -> None:
         raise _Signalled(signum)
 
@@ -524,15 +529,15 @@ def _consent(connection: socket.socket) -> int | None:
     try:
         protocol.send(connection, protocol.RUNNING, os.getpid())
         connection.settimeout(REQUEST_SECONDS)
-        kind, _body, extra = protocol.receive(connection)
-        for fd in extra:
-            os.close(fd)
-        if kind != protocol.GO:
-            raise ValueError("the client did not say GO")
+        kind, _body, streams = protocol.receive(connection)
+        if kind != protocol.GO or len(streams) != sum(bool(spec[0]) for spec in request["stdio"]):
+            for fd in streams:
+                os.close(fd)
+            raise ValueError("the client did not say GO with its standard streams")
         connection.settimeout(None)
-        return None
+        return None, streams
     except _Signalled as signalled:
-        return 128 + signalled.signum
+        return 128 + signalled.signum, []
     finally:                           # a fresh process's handlers again
         signal.signal(signal.SIGINT, signal.default_int_handler)
         for name in names[1:]:
@@ -568,9 +573,23 @@ def _report(connection: socket.socket, code: int) -> None:
         pass
 
 
-def _adopt(request: dict[str, Any], fds: list[int]) -> None:
-    """Make this child the client's process: its standard streams, folder, environment, umask,
-    resource limits, argv."""
+def _adopt(request: dict[str, Any]) -> None:
+    """Make this child the client's process: its folder, environment, umask, resource limits, argv
+    (its standard streams come with GO: `_adopt_streams`)."""
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.umask(request["umask"])
+    if request["limits"]:
+        import resource
+
+        for name, (soft, hard) in request["limits"].items():
+            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
+    sys.argv = [request["argv0"], *request["argv"]]
+
+
+def _adopt_streams(request: dict[str, Any], fds: list[int]) -> None:
+    """Make the client's standard input, output and error (`fds`, those open) this child's."""
     received = list(fds)
     for target, (is_open, *_how) in enumerate(request["stdio"]):
         if is_open:
@@ -582,16 +601,6 @@ def _adopt(request: dict[str, Any], fds: list[int]) -> None:
                 os.close(target)
             except OSError:
                 pass
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
-    os.umask(request["umask"])
-    if request["limits"]:
-        import resource
-
-        for name, (soft, hard) in request["limits"].items():
-            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
-    sys.argv = [request["argv0"], *request["argv"]]
     streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
     sys.stdin, sys.stdout, sys.stderr = streams
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams        # type: ignore[misc]

@@ -23,8 +23,9 @@ Invariants:
 - A message is one kind byte, a 4-byte length and a marshalled body; descriptors travel with its
   first byte. Bodies are plain data (dicts, lists, strings, numbers, bytes).
 - A command runs only with the client's consent: COMPILE, then RUNNING (the child's pid) from the
-  server's child, then GO from the client; a client that gave up (timeout, signal) before sending
-  GO closes the connection, and the child ends without running anything.
+  server's child, then GO from the client, with its standard streams; a client that gave up
+  (timeout, signal) before sending GO closes the connection, and the child ends without running
+  anything. The descriptors travel only with GO, so a stalled server never holds them.
 """
 
 from __future__ import annotations
@@ -54,10 +55,11 @@ compiles in process; a command the server took may run as long as it needs."""
 ON_VALUES = ("1", "yes", "true", "on")
 
 # message kinds
-COMPILE = b"C"           # client -> server: run a command (body: the request), descriptors 0-2
+COMPILE = b"C"           # client -> server: run a command (body: the request)
 STATUS = b"S"            # client -> server: report (reply: STATUS with the report)
 RUNNING = b"P"           # server child -> client: ready to run the command (body: the child's pid)
-GO = b"G"                # client -> server child: run it (without GO, the child ends without running it)
+GO = b"G"                # client -> server child: run it, with descriptors 0-2 (those open); without GO,
+                         # the child ends without running it
 EXITED = b"X"            # server or its child -> client: the command ended (body: ("exit", code) or
                          # ("signal", number)); the child reports its own exit status, the server a signal
 REFUSED = b"R"           # server -> client: not run (body: the reason); the client compiles in process
