@@ -835,3 +835,13 @@ def test_the_folder_must_be_private_and_the_server_this_users(cache, tmp_path):
             listening.communicate()
     assert received == b"0\n"                 # connected, then closed unused: not one byte of the request
     (folder / f"{key}.sock").unlink()
+
+
+def test_the_server_stress_script_in_bounded_form(tmp_path):
+    """`benchmarks/fuzz_server.py` (hostile connections, a stalled server, signals and kills, each
+    outcome checked against an in-process compile), a few seeded scenarios of it."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "fuzz_server.py"), "--count", "8", "--seconds",
+                           "120", "--seed", "7"], capture_output=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+    assert b"0 failures" in done.stdout
