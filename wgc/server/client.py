@@ -279,6 +279,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
     deadline = time.monotonic() + timeout
+    signals.pid, signals.forwarded = None, []        # (a new attempt: nothing runs yet)
     try:
         connection.settimeout(timeout)
         protocol.send(connection, protocol.COMPILE, request)

@@ -509,6 +509,8 @@ class _Incoming:
 
 
 class _Signalled(BaseException):
+    """A signal came while the child waited for GO (nothing runs; exit 128 + `signum`)."""
+
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
@@ -724,7 +726,7 @@ def _claim_when_free() -> Server | None:
         except Busy:
             pass
         try:                           # one that serves: use it
-            protocol.connect(protocol.paths(protocol.folder(), protocol.key()).socket).close()
+            protocol.connect(protocol.paths(protocol.folder(), protocol.key()).socket, 5.0).close()
             return None
         except OSError as err:
             if err.errno not in (errno.ENOENT, errno.ECONNREFUSED) or time.monotonic() > deadline:
