@@ -464,7 +464,7 @@ def running_count(env: dict[str, str]) -> int:
     return int(found.group(1)) if found else 0
 
 
-@pytest.mark.parametrize("how", ["interrupt", "kill"])
+@pytest.mark.parametrize("how", ["interrupt", "terminate", "kill"])
 def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
     work = project(tmp_path / "work")
     big_graph(work)
@@ -476,7 +476,7 @@ def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
                               stderr=subprocess.PIPE)
     try:
         wait_until(lambda: running_count(env) == 1, "the server's child to run the compile")
-        client.send_signal(signal.SIGINT if how == "interrupt" else signal.SIGKILL)
+        client.send_signal({"interrupt": signal.SIGINT, "terminate": signal.SIGTERM, "kill": signal.SIGKILL}[how])
         code = client.wait(timeout=WAIT_SECONDS)
         wait_until(lambda: running_count(env) == 0, "the server's child to end")
     finally:
@@ -486,7 +486,7 @@ def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
         client.stdout.close()
         client.stderr.close()
     # as an interrupted in-process compile: exit 128 + SIGINT, no output, the earlier one removed
-    assert code == (130 if how == "interrupt" else -signal.SIGKILL)
+    assert code == {"interrupt": 130, "terminate": 143, "kill": -signal.SIGKILL}[how]
     assert not (work / "out" / "big.spv").exists()
     assert served_count(env) == 1
 
@@ -738,11 +738,12 @@ def server_children(pid: int) -> list[int]:
     return [int(child) for child in path.read_text().split()] if path.exists() else []
 
 
-@pytest.mark.parametrize("fate", ["server", "server-and-child"])
+@pytest.mark.parametrize("fate", ["server", "server-and-child", "child"])
 def test_a_server_killed_mid_request(cache, tmp_path, fate):
     """The server killed while its child runs a command: the child finishes and reports its exit
     status itself (exit 0, the outputs of an in-process compile). Killed together with the child:
-    the client says so (WG0029) and exits 1, never 3 (an internal error)."""
+    the client says so (WG0029) and exits 1, never 3 (an internal error). The child killed alone:
+    the client says so (WG0029) and ends by the same signal, as the command's own process would."""
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.skip("needs /proc/PID/task/PID/children to find the server's child")
     work = project(tmp_path / "work")
@@ -760,6 +761,8 @@ def test_a_server_killed_mid_request(cache, tmp_path, fate):
         [child] = server_children(server)
         if fate == "server":
             os.kill(server, signal.SIGKILL)
+        elif fate == "child":
+            os.kill(child, signal.SIGKILL)
         else:
             os.kill(server, signal.SIGSTOP)             # it cannot report the child's end
             os.kill(child, signal.SIGKILL)
@@ -776,7 +779,8 @@ def test_a_server_killed_mid_request(cache, tmp_path, fate):
         assert (code, stderr) == (0, expected.stderr.decode())
         assert (work / "out" / "big.spv").read_bytes() == (work / "out" / "expected.spv").read_bytes()
     else:
-        assert code == 1 and "[WG0029]" in stderr and "Traceback" not in stderr
+        assert code == (1 if fate == "server-and-child" else -signal.SIGKILL)
+        assert "[WG0029]" in stderr and "Traceback" not in stderr
         assert stderr.startswith("error: the compile server's process for this command")
         assert not (work / "out" / "big.spv").exists()
 

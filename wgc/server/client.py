@@ -303,12 +303,14 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
         protocol.send(connection, protocol.GO, None, descriptors)
     except OSError:                    # it never got GO: nothing ran
         return 128 + signals.forwarded[0] if signals.forwarded else _RETRY
-    return _wait(connection, body, timeout)
+    return _wait(connection, body, timeout, signals)
 
 
-def _wait(connection: Any, pid: int, grace: float) -> int | None | object:
+def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | None | object:
     """Wait for the command's end (its child's report, or the server's): the exit status. A child
-    that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`."""
+    that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`; one
+    killed by a signal this client did not forward is reported (WG0029), then the client ends by
+    that signal too."""
     connection.settimeout(POLL_SECONDS)
     gone_since = None
     while True:
@@ -332,6 +334,9 @@ def _wait(connection: Any, pid: int, grace: float) -> int | None | object:
         if kind == protocol.EXITED:
             how, number = body
             if how == "signal":
+                if int(number) not in signals.forwarded:
+                    _report_lost(f"the compile server's process for this command (pid {pid}) was killed by "
+                                 f"signal {int(number)}; its outputs may be missing or left from an earlier run")
                 _end_by_signal(int(number))
                 return 128 + int(number)
             return int(number)
@@ -359,12 +364,18 @@ def _alive(pid: int) -> bool:
 def _lost(pid: int) -> int:
     """The server's child ended without reporting the command's exit status (it was killed, with its
     server): say so (WG0029), exit 1. Its outputs are whatever it had committed (each is whole)."""
+    _report_lost(f"the compile server's process for this command (pid {pid}) ended without reporting its exit "
+                 "status (it was killed, and its server is gone); its outputs may be missing or left from an "
+                 "earlier run: run the command again")
+    return 1
+
+
+def _report_lost(message: str) -> None:
+    """`message` as a WG0029 error on standard error (the command's fate is unknown or violent)."""
     from wgc import codes
     from wgc.diagnostics import Renderer, RenderOptions, color_wanted
 
-    problem = codes.SERVER_LOST(None, f"the compile server's process for this command (pid {pid}) ended "
-                                "without reporting its exit status (it was killed, and its server is gone); "
-                                "its outputs may be missing or left from an earlier run: run the command again")
+    problem = codes.SERVER_LOST(None, message)
     stream = sys.stderr
     if stream is not None:
         try:
@@ -373,7 +384,6 @@ def _lost(pid: int) -> int:
             stream.flush()
         except (OSError, ValueError):
             pass
-    return 1
 
 
 def _end_by_signal(number: int) -> None:
