@@ -765,6 +765,8 @@ def test_a_server_killed_mid_request(cache, tmp_path, fate):
             os.kill(child, signal.SIGKILL)
         else:
             os.kill(server, signal.SIGSTOP)             # it cannot report the child's end
+            wait_until(lambda: Path(f"/proc/{server}/stat").read_text().rpartition(")")[2].split()[0] == "T",
+                       "the server to stop")
             os.kill(child, signal.SIGKILL)
             os.kill(server, signal.SIGKILL)
         code = client.wait(timeout=WAIT_SECONDS)

@@ -390,6 +390,9 @@ def _end_by_signal(number: int) -> None:
     """End this process by signal `number`, as the server's child was (returns if it does not end it)."""
     try:
         signal.signal(number, signal.SIG_DFL)
+    except (OSError, ValueError):      # SIGKILL, SIGSTOP: their handling cannot be changed (nor needs to)
+        pass
+    try:
         os.kill(os.getpid(), number)
-    except (OSError, ValueError):
+    except OSError:
         pass
