@@ -20,7 +20,7 @@ Invariants:
 - Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before GO ends the client with
   128 + N (nothing was run, nothing written); after GO they are forwarded to the child (which
   cleans up as an in-process compile does), and a child killed by a signal makes the client end by
-  that signal.
+  that signal (saying so first, WG0029, when it was not one the client forwarded).
 - After GO the client waits as long as the command runs; the child reports its own exit status,
   so the server dying meanwhile changes nothing. A child that ended without any report (killed
   together with its server) is WG0029 and exit 1, never exit 3.
