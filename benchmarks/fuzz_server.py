@@ -1,6 +1,6 @@
 """A bounded stress run of the compile server: hostile connections, stalled servers, signals, kills.
 
-run: `python benchmarks/fuzz_server.py [--count N] [--seconds S] [--seed K]` where wgc is installed
+run: `python benchmarks/fuzz_server.py [--count N] [--seconds S] [--seed K] [--kinds A,B]` where wgc is installed
 (or with PYTHONPATH at a checkout). In a private cache folder (the user's is not touched) it runs up
 to N random scenarios (stopping after S seconds), each a `wgc compile -MD -Fre` of a small graph
 with a warning, a broken file or a larger graph through the compile server, beside or under one of:
@@ -268,7 +268,11 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=100, help="scenarios to run at most (default 100)")
     parser.add_argument("--seconds", type=float, default=600.0, help="stop starting scenarios after this (default 600)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
+    parser.add_argument("--kinds", default=",".join(SCENARIOS), help=f"scenarios to draw from (default {','.join(SCENARIOS)})")
     args = parser.parse_args()
+    kinds = [kind for kind in args.kinds.split(",") if kind]
+    if not kinds or set(kinds) - set(SCENARIOS):
+        parser.error(f"--kinds: choose among {', '.join(SCENARIOS)}")
     seed = args.seed if args.seed is not None else int(time.time())
     with tempfile.TemporaryDirectory(prefix="wgc-fuzz-server-") as temp:
         fuzz = Fuzz(Path(temp), seed)
@@ -276,14 +280,14 @@ def main() -> int:
         ran = 0
         try:
             while ran < args.count and time.monotonic() - started < args.seconds:
-                fuzz.one(fuzz.random.choice(SCENARIOS))
+                fuzz.one(fuzz.random.choice(kinds))
                 ran += 1
         finally:
             fuzz.stop_server()
     for failure in fuzz.failures:
         print("FAIL", failure)
-    kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(fuzz.counts.items()))
-    print(f"seed {seed}: {ran} scenarios in {time.monotonic() - started:.0f} s ({kinds}); "
+    tally = ", ".join(f"{kind} {count}" for kind, count in sorted(fuzz.counts.items()))
+    print(f"seed {seed}: {ran} scenarios in {time.monotonic() - started:.0f} s ({tally}); "
           f"{len(fuzz.failures)} failures")
     return 1 if fuzz.failures else 0
 
