@@ -52,6 +52,8 @@ DEVICE_FAILED = _kind("WG0023", E, "the Vulkan device failed or lacks a feature 
                       "(out of device memory, device lost, no buffer device address)")
 RESULT_NOT_RUNNABLE = _kind("WG0024", E, "wgc.run was given a compile result without its SPIR-V module and "
                             "reflection")
+SERVER_LOST = _kind("WG0029", E, "the compile server's process for a command was killed (by a signal the command "
+                    "did not get, or with its server) before it reported its exit status")
 SERVER_IDLE_INVALID = _kind("WG0030", E, "$WGC_SERVER_IDLE (the compile server's idle timeout) is not a number of seconds")
 SERVER_FOLDER_UNUSABLE = _kind("WG0031", E, "the compile server's folder cannot be created or is not private to the user")
 SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets and fork, which this platform lacks")

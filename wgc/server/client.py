@@ -10,12 +10,20 @@ or None: the caller compiles in process.
 
 Invariants:
 - Never fails a command because of the server: a server that cannot be reached, started (within
-  `START_SECONDS`) or that refuses the request means None, and nothing was run; the command is then
-  compiled in process. A request is sent once per attempt, and a refused or unanswered one was not
-  run (the server says so before running), so a command never runs twice.
-- Once the server's child runs the command, the client only waits: SIGINT, SIGTERM and SIGHUP are
-  forwarded to the child (which cleans up as an in-process compile does), and a child killed by a
-  signal makes the client end by that signal.
+  `START_SECONDS`), that does not take the request within $WGC_SERVER_TIMEOUT seconds (connect,
+  send, its child's RUNNING: `protocol.timeout_seconds`), that refuses it, or whose socket belongs
+  to another user means None, and nothing was run; the command is then compiled in process. The
+  child runs the command only on the client's GO, sent once RUNNING came in time, so a command
+  never runs twice (a client that gave up just closes the connection).
+- Commands naming a descriptor of this process (/dev/fd/N with N > 2, /proc/self/...: process
+  substitution `<(...)`) are compiled in process: the server's child would open its own.
+- Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before GO ends the client with
+  128 + N (nothing was run, nothing written); after GO they are forwarded to the child (which
+  cleans up as an in-process compile does), and a child killed by a signal makes the client end by
+  that signal (saying so first, WG0029, when it was not one the client forwarded).
+- After GO the client waits as long as the command runs; the child reports its own exit status,
+  so the server dying meanwhile changes nothing. A child that ended without any report (killed
+  together with its server) is WG0029 and exit 1, never exit 3.
 - Starting a server: `python -c BOOT` in a new session, its standard streams on /dev/null, with
   this interpreter's flags and `sys.path` (so it imports this very wgc); it reports on a pipe
   "ready", "busy" (another server won the race: the client connects to that one) or an error.
@@ -43,6 +51,8 @@ START_SECONDS = 30.0
 ATTEMPTS = 2
 """Connections tried when a server closes before running the request (it was stopping)."""
 FORWARDED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+POLL_SECONDS = 1.0
+"""While the command runs: how often the client checks that the server's child still lives."""
 
 BOOT = ("import sys; sys.path[:] = sys.argv[3:]; from wgc.server.daemon import run_detached; "
         "run_detached(int(sys.argv[1]), sys.argv[2])")
@@ -68,12 +78,52 @@ def wanted(argv: list[str]) -> bool:
 _RETRY = object()
 
 
+class _Signalled(BaseException):
+    """A signal came before the command ran (the client ends with 128 + `signum`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _Signals:
+    """SIGINT, SIGTERM and SIGHUP while the client runs: `_Signalled` until the server's child was
+    told GO (`pid` set), forwarded to that child from then on."""
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.forwarded: list[int] = []
+        self.previous: dict[int, Any] = {}
+        try:
+            for name in FORWARDED_SIGNALS:
+                number = getattr(signal, name)
+                self.previous[number] = signal.signal(number, self._on_signal)
+        except ValueError:      # not the main thread: the caller's handling stays
+            self.restore()
+
+    def _on_signal(self, signum: int, _frame: Any) -> None:
+        if self.pid is None:
+            raise _Signalled(signum)
+        self.forwarded.append(signum)
+        try:
+            os.kill(self.pid, signum)
+        except OSError:
+            pass
+
+    def restore(self) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        self.previous = {}
+
+
 def run(argv: list[str]) -> int | None:
     """Run `argv` on the server (started if needed): its exit status, or None (compile in process)."""
     if not protocol.supported():
         return None
     try:
         cwd = os.getcwd()
+        if names_own_descriptor(argv, cwd):
+            return None
         server_folder = protocol.folder()
         server_key = protocol.key()
     except (OSError, protocol.Unavailable):
@@ -85,17 +135,41 @@ def run(argv: list[str]) -> int | None:
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
                "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio()}
     where = protocol.paths(server_folder, server_key)
-    for _attempt in range(ATTEMPTS):
-        connection, _problem = connect_or_start(where, server_key)
-        if connection is None:
-            return None
-        try:
-            outcome = _exchange(connection, request)
-        finally:
-            connection.close()
-        if outcome is not _RETRY:
-            return outcome  # type: ignore[return-value]
-    return None
+    timeout = protocol.timeout_seconds()
+    signals = _Signals()
+    try:
+        for _attempt in range(ATTEMPTS):
+            connection, _problem = connect_or_start(where, server_key, timeout)
+            if connection is None:
+                return None
+            try:
+                outcome = _exchange(connection, request, signals, timeout)
+            finally:
+                connection.close()
+            if outcome is not _RETRY:
+                return outcome  # type: ignore[return-value]
+        return None
+    except _Signalled as signalled:
+        return 128 + signalled.signum
+    finally:
+        signals.restore()
+
+
+def names_own_descriptor(argv: list[str], cwd: str) -> bool:
+    """Whether a word of `argv` names a descriptor of this very process that the server's child does
+    not have: /dev/fd/N with N > 2 (standard input, output and error are passed), /proc/self/...,
+    /proc/thread-self/... (process substitution `<(...)`, `3< file`)."""
+    for word in argv:
+        text = os.path.normpath(os.path.join(cwd, word)) + "/"
+        if "/proc/self/" in text or "/proc/thread-self/" in text:
+            return True
+        start = text.find("/dev/fd/")
+        while start >= 0:
+            number = text[start + len("/dev/fd/"):].partition("/")[0]
+            if not number.isdigit() or int(number) > 2:
+                return True
+            start = text.find("/dev/fd/", start + 1)
+    return False
 
 
 def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
@@ -113,12 +187,19 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
     return streams
 
 
-def connect_or_start(where: protocol.Paths, server_key: str) -> tuple[Any, str]:
+def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | None = None) -> tuple[Any, str]:
     """(a connection to the server of `server_key`, started if none listens, ""), or (None, why there
-    is none within `START_SECONDS`)."""
+    is none within `START_SECONDS`, or why it is not used). The connection's operations time out
+    after `timeout` seconds ($WGC_SERVER_TIMEOUT by default)."""
+    if timeout is None:
+        timeout = protocol.timeout_seconds()
     try:
-        return protocol.connect(where.socket), ""
-    except (OSError, protocol.Unavailable):
+        return _connect(where, timeout)
+    except TimeoutError:                # one listens but does not accept: it is stalled
+        return None, "it did not accept the connection in time"
+    except protocol.Unavailable as err:
+        return None, str(err)
+    except OSError:
         pass
     deadline = time.monotonic() + START_SECONDS
     problem = start(server_key, deadline)
@@ -126,13 +207,24 @@ def connect_or_start(where: protocol.Paths, server_key: str) -> tuple[Any, str]:
         return None, problem
     while True:
         try:
-            return protocol.connect(where.socket), ""
+            return _connect(where, timeout)
         except protocol.Unavailable as err:
             return None, str(err)
-        except OSError:
+        except OSError as err:
+            if isinstance(err, TimeoutError):
+                return None, "it did not accept the connection in time"
             if time.monotonic() > deadline:
                 return None, "it did not listen in time"
             time.sleep(0.02)
+
+
+def _connect(where: protocol.Paths, timeout: float) -> tuple[Any, str]:
+    """(a connection to the socket of `where`, ""); `Unavailable` when another user listens there."""
+    connection = protocol.connect(where.socket, timeout)
+    if not protocol.same_user(connection):
+        connection.close()
+        raise protocol.Unavailable(f"'{where.socket}' is served by another user's process")
+    return connection, ""
 
 
 def start(server_key: str, deadline: float) -> str | None:
@@ -182,80 +274,125 @@ def start(server_key: str, deadline: float) -> str | None:
     return reason or "it ended before it was ready"
 
 
-def _exchange(connection: Any, request: dict[str, Any]) -> int | None | object:
-    """Send `request` and wait for its end: the exit status, None (refused), or _RETRY (the server
+def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeout: float) -> int | None | object:
+    """Send `request`, say GO once the server's child is ready, and wait for the command's end: the
+    exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
-    state: dict[str, Any] = {"pid": None, "pending": []}
-
-    def forward(signum: int, _frame: Any) -> None:
-        if state["pid"] is None:
-            state["pending"].append(signum)
-            return
-        try:
-            os.kill(state["pid"], signum)
-        except OSError:
-            pass
-
-    previous = {}
+    deadline = time.monotonic() + timeout
+    signals.pid, signals.forwarded = None, []        # (a new attempt: nothing runs yet)
     try:
-        for name in FORWARDED_SIGNALS:
-            number = getattr(signal, name)
-            previous[number] = signal.signal(number, forward)
-    except ValueError:          # not the main thread: nothing is forwarded
+        connection.settimeout(timeout)
+        protocol.send(connection, protocol.COMPILE, request)
+        connection.settimeout(max(0.001, deadline - time.monotonic()))
+        kind, body, fds = protocol.receive(connection)
+    except TimeoutError:
+        return None
+    except (OSError, EOFError, ValueError, TypeError):
+        return _RETRY
+    for fd in fds:
+        os.close(fd)
+    if kind == protocol.REFUSED:
+        retry, _reason = body
+        return _RETRY if retry else None
+    if kind != protocol.RUNNING or not isinstance(body, int):
+        return None                    # not GO: nothing runs
+    signals.pid = body                 # from now on a signal is the child's
+    descriptors = tuple(fd for fd, (is_open, *_how) in enumerate(request["stdio"]) if is_open)
+    try:
+        connection.settimeout(timeout)
+        protocol.send(connection, protocol.GO, None, descriptors)
+    except OSError:                    # it never got GO: nothing ran
+        return 128 + signals.forwarded[0] if signals.forwarded else _RETRY
+    return _wait(connection, body, timeout, signals)
+
+
+def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | None | object:
+    """Wait for the command's end (its child's report, or the server's): the exit status. A child
+    that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`; one
+    killed by a signal this client did not forward is reported (WG0029), then the client ends by
+    that signal too."""
+    connection.settimeout(POLL_SECONDS)
+    gone_since = None
+    while True:
+        try:
+            kind, body, fds = protocol.receive(connection)
+        except TimeoutError:
+            if _alive(pid):
+                gone_since = None
+            elif gone_since is None:
+                gone_since = time.monotonic()
+            elif time.monotonic() - gone_since > grace:
+                return _lost(pid)
+            continue
+        except (OSError, EOFError, ValueError, TypeError):
+            return _lost(pid)
+        for fd in fds:
+            os.close(fd)
+        if kind == protocol.REFUSED:   # the child gave up before GO reached it: nothing ran
+            retry, _reason = body
+            return _RETRY if retry else None
+        if kind == protocol.EXITED:
+            how, number = body
+            if how == "signal":
+                if int(number) not in signals.forwarded:
+                    _report_lost(f"the compile server's process for this command (pid {pid}) was killed by "
+                                 f"signal {int(number)}; its outputs may be missing or left from an earlier run")
+                _end_by_signal(int(number))
+                return 128 + int(number)
+            return int(number)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie, which its stalled server did not reap, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return False
+    except (OSError, IndexError):
         pass
     try:
-        descriptors = tuple(fd for fd, (is_open, *_how) in enumerate(request["stdio"]) if is_open)
-        try:
-            protocol.send(connection, protocol.COMPILE, request, descriptors)
-        except OSError:
-            return _RETRY
-        while True:
-            try:
-                kind, body, fds = protocol.receive(connection)
-            except (OSError, EOFError, ValueError, TypeError):
-                if state["pid"] is None:
-                    return _RETRY
-                return _lost(state["pid"])
-            for fd in fds:
-                os.close(fd)
-            if kind == protocol.RUNNING:
-                state["pid"] = int(body)
-                for signum in state["pending"]:
-                    forward(signum, None)
-            elif kind == protocol.REFUSED:
-                retry, _reason = body
-                return _RETRY if retry else None
-            elif kind == protocol.EXITED:
-                how, number = body
-                if how == "signal":
-                    _end_by_signal(int(number))
-                    return 128 + int(number)
-                return int(number)
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        if state["pid"] is None:       # not run here: a signal that came meanwhile is this process's again
-            for signum in state["pending"]:
-                os.kill(os.getpid(), signum)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass
+    return True
 
 
 def _lost(pid: int) -> int:
-    """The server ended while its child ran the command: wait for the child, then report (exit 3)."""
-    while True:
+    """The server's child ended without reporting the command's exit status (it was killed, with its
+    server): say so (WG0029), exit 1. Its outputs are whatever it had committed (each is whole)."""
+    _report_lost(f"the compile server's process for this command (pid {pid}) ended without reporting its exit "
+                 "status (it was killed, and its server is gone); its outputs may be missing or left from an "
+                 "earlier run: run the command again")
+    return 1
+
+
+def _report_lost(message: str) -> None:
+    """`message` as a WG0029 error on standard error (the command's fate is unknown or violent)."""
+    from wgc import codes
+    from wgc.diagnostics import Renderer, RenderOptions, color_wanted
+
+    problem = codes.SERVER_LOST(None, message)
+    stream = sys.stderr
+    if stream is not None:
         try:
-            os.kill(pid, 0)
-        except OSError:
-            break
-        time.sleep(0.02)
-    sys.stderr.write("wgc: internal error: the compile server ended before it reported the command's exit "
-                     "status; run the command again (without WGC_SERVER=1 or --server to compile in process)\n")
-    return 3
+            colour = color_wanted("auto", stream.isatty())
+            stream.write(Renderer(RenderOptions(format="clang", color=colour)).render([problem]))
+            stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 def _end_by_signal(number: int) -> None:
     """End this process by signal `number`, as the server's child was (returns if it does not end it)."""
     try:
         signal.signal(number, signal.SIG_DFL)
+    except (OSError, ValueError):      # SIGKILL, SIGSTOP: their handling cannot be changed (nor needs to)
+        pass
+    try:
         os.kill(os.getpid(), number)
-    except (OSError, ValueError):
+    except OSError:
         pass

@@ -115,11 +115,12 @@ def _status(server_folder: str) -> str:
 
 def _report(socket_path: str) -> dict[str, Any] | None:
     try:
-        connection = protocol.connect(socket_path)
+        connection = protocol.connect(socket_path, 5.0)
     except (OSError, protocol.Unavailable):
         return None
     try:
-        connection.settimeout(5.0)
+        if not protocol.same_user(connection):
+            return None
         protocol.send(connection, protocol.STATUS, None)
         kind, body, fds = protocol.receive(connection)
         for fd in fds:

@@ -17,10 +17,20 @@ Invariants:
   server's, and the server recomputes its own (its files on disk) per request and every
   `FILE_CHECK_SECONDS` while idle; a change stops it.
 - Single-threaded (a selector loop; SIGCHLD through the wakeup descriptor), so forking is safe.
-  A child closes everything of the server (listening socket, lock, selector, other connections),
+  No connection blocks the loop: a request is read as its bytes come (non-blocking), and a
+  connection that has not sent a whole request within `REQUEST_SECONDS` (or that sends garbage,
+  or more than `MAX_PENDING` waiting at once) is closed; replies are a few bytes.
+- Only this user: a connection from another uid (SO_PEERCRED) is closed unread, and the server's
+  files are opened without following links in its private folder (`protocol.folder`).
+- A child closes everything of the server (listening socket, lock, selector, other connections),
   restores the default signal handlers and ends with `os._exit`: it never runs the server's code
-  after the command. A client that goes away while its child runs gets its child SIGTERMed (the
-  child cleans up as an interrupted compile does).
+  after the command. It runs the command only once the client said GO (`protocol`), reports its
+  exit status to the client itself (so a client learns it even if the server died meanwhile), and
+  a thread of it watches the connection: a client that goes away while the command runs gets it
+  SIGTERMed (it cleans up as an interrupted compile does).
+- Started by a client, it keeps no descriptor of the command that started it: its standard streams
+  are /dev/null (then its log), every other inherited descriptor is closed (a pipeline reading
+  the command's output ends when the command does).
 - It stops after `$WGC_SERVER_IDLE` seconds without a request (default 600), on SIGTERM, SIGINT or
   SIGHUP (`wgc server --stop` sends SIGTERM), and when its files change: it unlinks its socket first
   (new clients start a new server), tells connections still queued to retry, waits for its running
@@ -37,7 +47,6 @@ import os
 import selectors
 import signal
 import socket
-import struct
 import sys
 import time
 from typing import Any
@@ -48,7 +57,9 @@ from wgc.server import protocol
 FILE_CHECK_SECONDS = 2.0
 """How often an idle server looks for a change of its own files."""
 REQUEST_SECONDS = 10.0
-"""How long the server waits for a connected client's request."""
+"""How long the server waits for a connected client's request, and its child for the client's GO."""
+MAX_PENDING = 64
+"""Connections whose request is still being read, at most (more are closed at once)."""
 NOT_RUN = 125
 """A child's exit status when it could not set up the command (the client compiled in process)."""
 
@@ -98,6 +109,7 @@ class Server:
         self.selector: selectors.BaseSelector | None = None
         self.wakeup: tuple[int, int] | None = None
         self.children: dict[int, socket.socket] = {}
+        self.pending: dict[socket.socket, _Incoming] = {}
         self.served = 0
         self.started = time.time()
         self.last_activity = time.monotonic()
@@ -109,7 +121,7 @@ class Server:
     def claim(self) -> None:
         """Take the lock of this key and write the pid file; `Busy` when another server holds it."""
         while True:
-            fd = os.open(self.paths.pid, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fd = os.open(self.paths.pid, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -155,14 +167,15 @@ class Server:
             pass
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         address = protocol.Address(self.paths.socket)
+        umask = os.umask(0o177)        # the socket is made 0600 (no chmod by path after the fact)
         try:
             listener.bind(address.address)
         except BaseException:
             listener.close()
             raise
         finally:
+            os.umask(umask)
             address.close()
-        os.chmod(self.paths.socket, 0o600)
         listener.listen(128)
         listener.setblocking(False)
         self.listener = listener
@@ -197,18 +210,20 @@ class Server:
                 for selected, _events in self.selector.select(self._timeout()):
                     selected.data(selected.fileobj)
                 self._reap()
+                self._expire()
                 self._check_idle()
         finally:
             self.close()
 
     def _timeout(self) -> float | None:
-        if self.stopping or self.children:
-            return 1.0
         now = time.monotonic()
-        return max(0.0, min(self.last_activity + self.idle, self.next_file_check) - now)
+        soonest = min((incoming.deadline for incoming in self.pending.values()), default=now + 1.0)
+        if self.stopping or self.children:
+            return max(0.0, min(soonest, now + 1.0) - now)
+        return max(0.0, min(self.last_activity + self.idle, self.next_file_check, soonest) - now)
 
     def _check_idle(self) -> None:
-        if self.stopping or self.children:
+        if self.stopping or self.children or self.pending:
             return
         now = time.monotonic()
         if now - self.last_activity >= self.idle:
@@ -233,23 +248,76 @@ class Server:
                 return
             except OSError:
                 return
-            try:
-                self._handle(connection)
-            except Exception:          # one bad request never stops the server
+            if not protocol.same_user(connection) or len(self.pending) >= MAX_PENDING:
                 connection.close()
+                continue
+            connection.setblocking(False)
+            self.pending[connection] = _Incoming(time.monotonic() + REQUEST_SECONDS)
+            assert self.selector is not None
+            self.selector.register(connection, selectors.EVENT_READ, self._read)
 
-    def _handle(self, connection: socket.socket) -> None:
-        connection.setblocking(True)
-        connection.settimeout(REQUEST_SECONDS)
-        if not _same_user(connection):
-            connection.close()
+    def _read(self, connection: socket.socket) -> None:
+        """More of a request: handle it once whole; drop the connection when it is malformed."""
+        incoming = self.pending.get(connection)
+        if incoming is None:           # dropped meanwhile (the server is stopping)
             return
         try:
-            kind, body, fds = protocol.receive(connection)
-        except (OSError, EOFError, ValueError, TypeError):
-            connection.close()
+            data, ancillary, flags, _address = connection.recvmsg(1 << 16, protocol.ANCILLARY_SPACE)
+        except (BlockingIOError, InterruptedError):
             return
+        except OSError:
+            self._drop(connection)
+            return
+        incoming.fds += protocol.descriptors_in(ancillary)
+        if not data or flags & getattr(socket, "MSG_CTRUNC", 0) or len(incoming.fds) > protocol.MAX_DESCRIPTORS:
+            self._drop(connection)
+            return
+        incoming.data += data
+        try:
+            message = protocol.parse(incoming.data)
+        except ValueError:
+            self._drop(connection)
+            return
+        if message is None:
+            return
+        self._forget(connection)
+        kind, body, _size = message
+        try:
+            connection.setblocking(True)
+            connection.settimeout(REQUEST_SECONDS)
+            self._handle(connection, kind, body, incoming.fds)
+        except Exception:              # one bad request never stops the server
+            connection.close()
+
+    def _forget(self, connection: socket.socket) -> None:
+        """`connection` is no longer being read (its descriptors are the caller's now)."""
+        self.pending.pop(connection, None)
+        if self.selector is not None:
+            try:
+                self.selector.unregister(connection)
+            except (KeyError, ValueError):
+                pass
+
+    def _drop(self, connection: socket.socket) -> None:
+        """Close a connection whose request is malformed, incomplete in time, or not wanted now."""
+        incoming = self.pending.get(connection)
+        self._forget(connection)
+        for fd in incoming.fds if incoming is not None else ():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        connection.close()
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for connection in [c for c, incoming in self.pending.items() if incoming.deadline <= now]:
+            self._drop(connection)
+
+    def _handle(self, connection: socket.socket, kind: bytes, body: Any, fds: list[int]) -> None:
         if kind == protocol.STATUS:
+            for fd in fds:
+                os.close(fd)
             protocol.send(connection, protocol.STATUS, self.report())
             connection.close()
             return
@@ -274,10 +342,7 @@ class Server:
             self._child(connection, body, fds)          # never returns
         for fd in fds:
             os.close(fd)
-        connection.settimeout(None)
         self.children[pid] = connection
-        assert self.selector is not None
-        self.selector.register(connection, selectors.EVENT_READ, self._client_gone)
         self.served += 1
         self.last_activity = time.monotonic()
 
@@ -294,17 +359,6 @@ class Server:
             return False, "its files changed"
         return None
 
-    def _client_gone(self, connection: socket.socket) -> None:
-        """The client closed its end while its child runs: stop the child as an interrupt would."""
-        assert self.selector is not None
-        self.selector.unregister(connection)
-        for pid, held in self.children.items():
-            if held is connection:
-                try:
-                    os.kill(pid, signal.SIGTERM)
-                except OSError:
-                    pass
-
     def _reap(self) -> None:
         while self.children:
             try:
@@ -316,11 +370,6 @@ class Server:
             connection = self.children.pop(pid, None)
             if connection is None:
                 continue
-            assert self.selector is not None
-            try:
-                self.selector.unregister(connection)
-            except KeyError:
-                pass
             ended = (("signal", os.WTERMSIG(status)) if os.WIFSIGNALED(status)
                      else ("exit", os.WEXITSTATUS(status)))
             try:
@@ -345,6 +394,8 @@ class Server:
         if self.stopping:
             return
         self.stopping = reason
+        for connection in list(self.pending):     # not a whole request yet: the client retries
+            self._drop(connection)
         listener, self.listener = self.listener, None
         if listener is None:
             return
@@ -392,19 +443,28 @@ class Server:
     # ------------------------------------------------------------------ a child
 
     def _child(self, connection: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
-        """In the forked child: become the client's process and run its command; never returns."""
+        """In the forked child: become the client's process, and run its command once the client
+        says GO; never returns."""
         try:
             self._leave_server(connection)
-            _adopt(request, fds)
-            protocol.send(connection, protocol.RUNNING, os.getpid())
-            connection.close()
+            _adopt(request)
+            interrupted, streams = _consent(connection, request)
+            if interrupted is None:
+                _adopt_streams(request, streams)
         except BaseException as err:   # nothing was run: the client compiles in process
             try:
                 protocol.send(connection, protocol.REFUSED, (False, f"the request could not be set up: {err}"))
             except BaseException:
                 pass
             os._exit(NOT_RUN)
-        os._exit(_run_command())
+        if interrupted is not None:    # a signal before GO: nothing was run, as an interrupt at the start
+            _report(connection, interrupted)
+            os._exit(interrupted)
+        finished = _watch_client(connection)
+        code = _run_command()
+        finished.append(code)
+        _report(connection, code)
+        os._exit(code)
 
     def _leave_server(self, connection: socket.socket) -> None:
         """Close what belongs to the server and restore a fresh process's signal handling."""
@@ -422,7 +482,10 @@ class Server:
         for other in self.children.values():
             if other is not connection:
                 other.close()
-        connection.settimeout(None)
+        for other, incoming in self.pending.items():
+            other.close()
+            for fd in incoming.fds:
+                os.close(fd)
 
 
 def _well_formed(body: Any, fds: list[int]) -> bool:
@@ -431,26 +494,104 @@ def _well_formed(body: Any, fds: list[int]) -> bool:
                 and isinstance(body["env"], dict) and isinstance(body["umask"], int)
                 and isinstance(body["limits"], dict) and set(body["limits"]) <= set(protocol.LIMITS)
                 and len(body["stdio"]) == 3 and all(len(s) == 5 for s in body["stdio"])
-                and sum(bool(s[0]) for s in body["stdio"]) == len(fds))
+                and not fds)
     except (KeyError, TypeError, IndexError):
         return False
 
 
-def _same_user(connection: socket.socket) -> bool:
-    """Whether the peer runs as this user (Linux: SO_PEERCRED; elsewhere the private folder decides)."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return True
+class _Incoming:
+    """A request being read: its bytes and descriptors so far, and when the server gives up on it."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.data = bytearray()
+        self.fds: list[int] = []
+
+
+class _Signalled(BaseException):
+    """A signal came while the child waited for GO (nothing runs; exit 128 + `signum`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _consent(connection: socket.socket, request: dict[str, Any]) -> tuple[int | None, list[int]]:
+    """Say RUNNING (this pid) and wait for the client's GO, which brings its open standard streams:
+    (None, their descriptors) once it came; (128 + N, []) when signal N (SIGINT, SIGTERM, SIGHUP,
+    forwarded by the client) came first. Raises when the client goes away or says anything else
+    (then nothing runs). The descriptors come only now, so a server that stalls before this point
+    never holds the client's standard output (a pipeline would wait for it)."""
+    def on_signal(signum: int, _frame: Any) -> None:
+        raise _Signalled(signum)
+
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    for name in names:
+        signal.signal(getattr(signal, name), on_signal)
     try:
-        _pid, uid, _gid = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+        protocol.send(connection, protocol.RUNNING, os.getpid())
+        connection.settimeout(REQUEST_SECONDS)
+        kind, _body, streams = protocol.receive(connection)
+        if kind != protocol.GO or len(streams) != sum(bool(spec[0]) for spec in request["stdio"]):
+            for fd in streams:
+                os.close(fd)
+            raise ValueError("the client did not say GO with its standard streams")
+        connection.settimeout(None)
+        return None, streams
+    except _Signalled as signalled:
+        return 128 + signalled.signum, []
+    finally:                           # a fresh process's handlers again
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for name in names[1:]:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _watch_client(connection: socket.socket) -> list[int]:
+    """Watch `connection` in a thread while the command runs: when the client goes away, SIGTERM this
+    process (the command cleans up as an interrupted one). The returned list gets the exit status
+    once the command ended (after that, nothing is sent)."""
+    import threading
+
+    finished: list[int] = []
+
+    def watch() -> None:
+        try:
+            while connection.recv(4096):
+                pass
+        except OSError:
+            pass
+        if not finished:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="wgc-client-watch", daemon=True).start()
+    return finished
+
+
+def _report(connection: socket.socket, code: int) -> None:
+    """Tell the client the command's exit status (it may have gone: then nobody listens)."""
+    try:
+        protocol.send(connection, protocol.EXITED, ("exit", code))
     except OSError:
-        return False
-    return uid == os.getuid()
+        pass
 
 
-def _adopt(request: dict[str, Any], fds: list[int]) -> None:
-    """Make this child the client's process: its standard streams, folder, environment, umask,
-    resource limits, argv."""
+def _adopt(request: dict[str, Any]) -> None:
+    """Make this child the client's process: its folder, environment, umask, resource limits, argv
+    (its standard streams come with GO: `_adopt_streams`)."""
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.umask(request["umask"])
+    if request["limits"]:
+        import resource
+
+        for name, (soft, hard) in request["limits"].items():
+            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
+    sys.argv = [request["argv0"], *request["argv"]]
+
+
+def _adopt_streams(request: dict[str, Any], fds: list[int]) -> None:
+    """Make the client's standard input, output and error (`fds`, those open) this child's."""
     received = list(fds)
     for target, (is_open, *_how) in enumerate(request["stdio"]):
         if is_open:
@@ -462,16 +603,6 @@ def _adopt(request: dict[str, Any], fds: list[int]) -> None:
                 os.close(target)
             except OSError:
                 pass
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
-    os.umask(request["umask"])
-    if request["limits"]:
-        import resource
-
-        for name, (soft, hard) in request["limits"].items():
-            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
-    sys.argv = [request["argv0"], *request["argv"]]
     streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
     sys.stdin, sys.stdout, sys.stderr = streams
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams        # type: ignore[misc]
@@ -491,12 +622,13 @@ def _standard_stream(fd: int, is_open: bool, encoding: str, errors: str, line_bu
 
 
 def _run_command() -> int:
-    """Run the command as the `wgc` process would (`cli.main` ends the process itself after compile
-    and inspect); the exit status."""
+    """Run the command as the `wgc` process would (with its arguments given, `cli.main` returns
+    instead of ending the process, so the child reports the status itself); the exit status."""
     try:
-        from wgc import cli
+        from wgc import cli, startup_cache
 
-        code = cli.main(None, consult_cache=False)
+        code = cli.main(sys.argv[1:], consult_cache=False)
+        startup_cache.flush()
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else 1
     except KeyboardInterrupt:          # SIGINT before the command's own handling began
@@ -538,6 +670,7 @@ def run_detached(ready_fd: int, expected_key: str) -> None:
         except OSError:
             pass
 
+    _close_inherited(keep=ready_fd)
     try:
         if protocol.key() != expected_key:
             say("error its wgc differs from the client's (another fingerprint)")
@@ -547,7 +680,7 @@ def run_detached(ready_fd: int, expected_key: str) -> None:
             say("busy")
             return
         os.chdir("/")                  # keeps no build folder busy (its paths are absolute: client.BOOT)
-        log = os.open(server.paths.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        log = os.open(server.paths.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         os.dup2(log, 2)
         os.close(log)
         server.warm()
@@ -567,6 +700,23 @@ def run_detached(ready_fd: int, expected_key: str) -> None:
     server.serve()
 
 
+def _close_inherited(keep: int) -> None:
+    """Close every descriptor this process inherited from the command that started it, but its
+    standard streams (/dev/null) and `keep`: those are the inheritable ones (Python opens its own
+    non-inheritable)."""
+    try:
+        found = [int(name) for name in os.listdir("/proc/self/fd" if os.path.isdir("/proc/self/fd") else "/dev/fd")]
+    except (OSError, ValueError):
+        found = list(range(3, 1024))
+    for fd in found:
+        if fd > 2 and fd != keep:
+            try:
+                if os.get_inheritable(fd):
+                    os.close(fd)
+            except OSError:
+                pass
+
+
 def _claim_when_free() -> Server | None:
     """A claimed server, or None when another one serves this key (or is starting)."""
     deadline = time.monotonic() + 5.0
@@ -576,7 +726,7 @@ def _claim_when_free() -> Server | None:
         except Busy:
             pass
         try:                           # one that serves: use it
-            protocol.connect(protocol.paths(protocol.folder(), protocol.key()).socket).close()
+            protocol.connect(protocol.paths(protocol.folder(), protocol.key()).socket, 5.0).close()
             return None
         except OSError as err:
             if err.errno not in (errno.ENOENT, errno.ECONNREFUSED) or time.monotonic() > deadline:

@@ -17,8 +17,15 @@ Invariants:
 - Files of a server: `<key>.sock` (0600, the socket), `<key>.pid` (0600, the server's pid,
   locked with flock for the server's whole life: held means alive; a socket without a locked pid
   file is stale), `<key>.log` (the server's own standard error).
+- Only this user's processes talk: each side checks its peer's uid (`peer_uid`, SO_PEERCRED) on
+  top of the private folder, so a client never hands its environment and descriptors to another
+  user's process, even one that got a socket into the folder's place.
 - A message is one kind byte, a 4-byte length and a marshalled body; descriptors travel with its
   first byte. Bodies are plain data (dicts, lists, strings, numbers, bytes).
+- A command runs only with the client's consent: COMPILE, then RUNNING (the child's pid) from the
+  server's child, then GO from the client, with its standard streams; a client that gave up
+  (timeout, signal) before sending GO closes the connection, and the child ends without running
+  anything. The descriptors travel only with GO, so a stalled server never holds them.
 """
 
 from __future__ import annotations
@@ -37,17 +44,24 @@ try:
 except ImportError:                  # pragma: no cover - a Python without sockets
     _socket = None                   # type: ignore[assignment]
 
-PROTOCOL = 1
+PROTOCOL = 2
 SWITCH_ENV = "WGC_SERVER"
 IDLE_ENV = "WGC_SERVER_IDLE"
 DEFAULT_IDLE_SECONDS = 600.0
+TIMEOUT_ENV = "WGC_SERVER_TIMEOUT"
+DEFAULT_TIMEOUT_SECONDS = 10.0
+"""How long a client waits for a server to take its command (connect, send, RUNNING) before it
+compiles in process; a command the server took may run as long as it needs."""
 ON_VALUES = ("1", "yes", "true", "on")
 
 # message kinds
-COMPILE = b"C"           # client -> server: run a command (body: the request), descriptors 0-2
+COMPILE = b"C"           # client -> server: run a command (body: the request)
 STATUS = b"S"            # client -> server: report (reply: STATUS with the report)
-RUNNING = b"P"           # server child -> client: the command runs (body: the child's pid)
-EXITED = b"X"            # server -> client: the command ended (body: ("exit", code) or ("signal", number))
+RUNNING = b"P"           # server child -> client: ready to run the command (body: the child's pid)
+GO = b"G"                # client -> server child: run it, with descriptors 0-2 (those open); without GO,
+                         # the child ends without running it
+EXITED = b"X"            # server or its child -> client: the command ended (body: ("exit", code) or
+                         # ("signal", number)); the child reports its own exit status, the server a signal
 REFUSED = b"R"           # server -> client: not run (body: the reason); the client compiles in process
 
 _HEADER = 5
@@ -92,6 +106,16 @@ def idle_seconds() -> float | None:
     except ValueError:
         return None
     return value if 0 < value < float("inf") else None
+
+
+def timeout_seconds() -> float:
+    """$WGC_SERVER_TIMEOUT (seconds, a decimal number > 0); the default when unset or malformed (a
+    client never fails a command because of the server)."""
+    try:
+        value = float(os.environ.get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT_SECONDS)
+    except ValueError:
+        return DEFAULT_TIMEOUT_SECONDS
+    return value if 0 < value < float("inf") else DEFAULT_TIMEOUT_SECONDS
 
 
 def folder() -> str:
@@ -174,11 +198,13 @@ def new_socket() -> Any:
     return _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
 
 
-def connect(path: str) -> Any:
-    """A socket connected to the server at `path`; OSError (ENOENT, ECONNREFUSED: none listens)."""
+def connect(path: str, timeout: float | None = None) -> Any:
+    """A socket connected to the server at `path` (its operations time out after `timeout` seconds);
+    OSError (ENOENT, ECONNREFUSED: none listens; a timeout: a full backlog)."""
     address = Address(path)
     connection = new_socket()
     try:
+        connection.settimeout(timeout)
         connection.connect(address.address)
     except BaseException:
         connection.close()
@@ -186,6 +212,44 @@ def connect(path: str) -> Any:
     finally:
         address.close()
     return connection
+
+
+def peer_uid(connection: Any) -> int | None:
+    """The uid of the process at the other end of `connection` (SO_PEERCRED, Linux); None where the
+    platform cannot tell (the private folder decides there); -1 when the query fails."""
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:
+        return None
+    import struct
+
+    try:
+        _pid, uid, _gid = struct.unpack("3i", connection.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    except OSError:
+        return -1
+    return uid
+
+
+def same_user(connection: Any) -> bool:
+    """Whether the peer of `connection` runs as this user (see `peer_uid`)."""
+    uid = peer_uid(connection)
+    return uid is None or uid == os.getuid()
+
+
+def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
+    """(kind, body, length) of the message at the start of `data`, None while it is incomplete;
+    ValueError when it is malformed or too large."""
+    if len(data) < _HEADER:
+        return None
+    size = int.from_bytes(data[1:_HEADER], "big")
+    if size > MAX_BODY:
+        raise ValueError("a message too large")
+    if len(data) < _HEADER + size:
+        return None
+    try:
+        body = marshal.loads(bytes(data[_HEADER:_HEADER + size]))
+    except (EOFError, TypeError) as err:
+        raise ValueError(f"a malformed message: {err}") from None
+    return bytes(data[:1]), body, _HEADER + size
 
 
 def send(connection: Any, kind: bytes, body: Any, descriptors: tuple[int, ...] = ()) -> None:
@@ -198,16 +262,25 @@ def send(connection: Any, kind: bytes, body: Any, descriptors: tuple[int, ...] =
         connection.sendall(message[sent:])
 
 
-def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
-    """(kind, body, descriptors) of the next message; EOFError when the peer closed first, ValueError
-    when the message is malformed (its descriptors are closed then)."""
-    space = _socket.CMSG_SPACE(MAX_DESCRIPTORS * 4)
-    head, ancillary, _flags, _address = connection.recvmsg(_HEADER, space)
+ANCILLARY_SPACE = _socket.CMSG_SPACE(MAX_DESCRIPTORS * 4) if _socket is not None and hasattr(_socket, "CMSG_SPACE") else 0
+"""The ancillary buffer of one recvmsg: room for `MAX_DESCRIPTORS` descriptors."""
+
+
+def descriptors_in(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
+    """The descriptors an SCM_RIGHTS message of recvmsg's `ancillary` data brought (now open here)."""
     descriptors: list[int] = []
     for level, kind, data in ancillary:
         if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
             usable = len(data) - len(data) % 4
             descriptors += [int.from_bytes(data[i:i + 4], sys.byteorder) for i in range(0, usable, 4)]
+    return descriptors
+
+
+def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
+    """(kind, body, descriptors) of the next message; EOFError when the peer closed first, ValueError
+    when the message is malformed (its descriptors are closed then)."""
+    head, ancillary, _flags, _address = connection.recvmsg(_HEADER, ANCILLARY_SPACE)
+    descriptors = descriptors_in(ancillary)
     try:
         while len(head) < _HEADER:
             more = connection.recv(_HEADER - len(head))
