@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "Result", "compile", "run"]
 
-__version__ = "0.1.0"
-"""wgc's version; the package's metadata takes it from here (pyproject.toml: `tool.hatch.version`)."""
+from wgc.version import __version__ as __version__  # re-exported
 
 
 def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001

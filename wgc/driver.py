@@ -404,10 +404,10 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
 
 
 def wgc_version() -> str:
-    """This wgc's version (`wgc.__version__`, which the package metadata also takes)."""
-    import wgc
+    """This wgc's version (`wgc.version`, which the package metadata also takes)."""
+    from wgc.version import __version__
 
-    return wgc.__version__
+    return __version__
 
 
 def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tuple[dict[str, bytes], list[Diagnostic]]:

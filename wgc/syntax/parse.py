@@ -1231,14 +1231,14 @@ def _parser_cache_key(grammar: str) -> str:
 
     import lark
 
-    import wgc
+    from wgc.version import __version__
 
     try:   # this module's file: its code generates the callbacks (marshal's bytes vary by process)
         with open(__file__, "rb") as file:
             generator = hashlib.sha256(file.read()).hexdigest()
     except OSError:
         generator = "unknown"
-    return (f"format {PARSER_CACHE_FORMAT}; wgc {wgc.__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
+    return (f"format {PARSER_CACHE_FORMAT}; wgc {__version__}; lark {lark.__version__}; python {sys.hexversion:x}; "
             f"options {sorted(LARK_OPTIONS.items())}; grammar sha256 {hashlib.sha256(grammar.encode()).hexdigest()}; "
             f"parse.py sha256 {generator}")
 
