@@ -164,3 +164,10 @@ def many_statements(count: int, one_line: bool = False) -> str:
     if one_line:
         return node_file("    " + "a = a + 1u; " * count + "\n")
     return node_file("    a = a + 1u;\n" * count)
+
+
+def struct_base_chain(depth: int) -> str:
+    """struct S1 : S0 { uint x1; }; ... each struct derives from the one before."""
+    lines = ["struct S0 { uint x0; };"]
+    lines += [f"struct S{i} : S{i - 1} {{ uint x{i}; }};" for i in range(1, depth)]
+    return node_file(f"    S{depth - 1} v;\n    v.x0 = a;\n    a = v.x0;\n", before="\n".join(lines) + "\n")

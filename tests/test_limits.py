@@ -4,6 +4,7 @@ internal error (exit 3) and never a hang.  The inputs come from tests/deep_input
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,34 @@ def compile_text(text: str, emit: str = "spirv") -> driver.Result:
 
 def codes_of(result: driver.Result) -> list[str]:
     return [d.code for d in result.diagnostics]
+
+
+def cpu_seconds(text: str, emit: str = "ir") -> tuple[float, driver.Result]:
+    """The CPU time of one compile (the fastest of two: the machine is shared) and its result."""
+    best, result = float("inf"), None
+    for _ in range(2):
+        start = time.process_time()
+        result = compile_text(text, emit)
+        best = min(best, time.process_time() - start)
+    assert result is not None
+    return best, result
+
+
+SCALING_RATIO = 6.0
+"""4x the input may take at most this many times the CPU time: linear work is 4x (plus noise), a
+quadratic step 16x."""
+SCALING_FLOOR = 0.05
+"""CPU seconds below which the smaller input's time is taken as this (timer noise)."""
+
+
+def assert_linear(make, n: int, emit: str = "ir", codes: list[str] | None = None) -> None:
+    """`make(4 * n)` compiles in at most SCALING_RATIO times the CPU time of `make(n)` (with the same
+    diagnostics, `codes` if given, never an internal error)."""
+    small, first = cpu_seconds(make(n), emit)
+    large, second = cpu_seconds(make(4 * n), emit)
+    if codes is not None:
+        assert codes_of(first) == codes and codes_of(second) == codes, (first.diagnostics[:2], second.diagnostics[:2])
+    assert large < SCALING_RATIO * max(small, SCALING_FLOOR), f"n={n}: {small:.3f} s, 4n: {large:.3f} s"
 
 
 # ---------------------------------------------------------------- nesting 1,000 deep, every construct
@@ -330,3 +359,26 @@ def test_cli_deep_input_exit_codes(run_wgc, tmp_path) -> None:
     assert done.returncode == 1
     assert b"[WG0370]" in done.stderr and b"internal compiler error" not in done.stderr
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- scaling: N vs 4N, so a quadratic step fails
+
+def test_struct_chain_scales_linearly() -> None:
+    """Each struct holds the one before: WG0371 at the 256th, in time linear in the chain (the object
+    test of each field walked the whole chain again: 10,000 structs took 63 s)."""
+    assert_linear(deep.struct_chain, 400, codes=["WG0371"])
+
+
+def test_struct_base_chain_scales_linearly() -> None:
+    """Each struct derives from the one before: WG0371 once, and a struct whose base is already 255
+    deep is declared without it (inheriting every field of the chain was N^2/2 fields)."""
+    assert_linear(deep.struct_base_chain, 400, codes=["WG0371"])
+    result = compile_text(deep.struct_base_chain(300))
+    assert codes_of(result) == ["WG0371"]
+    assert "struct 'S255' nests 256 structs deep" in result.diagnostics[0].message
+
+
+def test_function_chain_scales_linearly() -> None:
+    """Each function calls the one before (issue 28: the uniformity pass's `_statics_free` walked every
+    reachable function for each one: 4,000 functions went from 1.4 s to 23.4 s)."""
+    assert_linear(deep.function_chain, 250, codes=[])

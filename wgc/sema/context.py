@@ -177,6 +177,11 @@ class Context:
         self.call_graph: dict[ir.Function, list[tuple[ir.Function, Span]]] = {}
         self.struct_scopes: dict[t.StructType, Scope] = {}
         self.erroneous_fields: dict[t.StructType, set[str]] = {}
+        self.struct_depths: dict[t.StructType, int] = {}
+        """How many structs deep each declared struct nests (itself included; `declarations`, WG0371)."""
+        self.too_deep_structs: set[t.StructType] = set()
+        """Structs whose base was already MAX_STRUCT_NESTING deep: reported (WG0371) and declared without
+        the base, so that a chain of N derived structs is not N^2/2 inherited fields."""
         """Fields whose declaration had an error: `s.f` is then an error already reported."""
         self.erroneous_uses = 0
         """Uses of an erroneous variable or field: expressions dropped without a new diagnostic."""
