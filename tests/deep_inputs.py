@@ -171,3 +171,14 @@ def struct_base_chain(depth: int) -> str:
     lines = ["struct S0 { uint x0; };"]
     lines += [f"struct S{i} : S{i - 1} {{ uint x{i}; }};" for i in range(1, depth)]
     return node_file(f"    S{depth - 1} v;\n    v.x0 = a;\n    a = v.x0;\n", before="\n".join(lines) + "\n")
+
+
+def nested_logical(depth: int, op: str = "&&") -> str:
+    """`a < 1u && (a < 2u && (...))`: each `&&` nested in the right operand of the one before."""
+    return node_file("    a = (" + "".join(f"a < {i}u {op} (" for i in range(depth)) + "true" + ")" * depth + ") ? 1u : 0u;\n")
+
+
+def macro_bomb(levels: int) -> str:
+    """#define M0 M1 M1, #define M1 M2 M2, ...: one use of M0 expands to 2^levels tokens."""
+    lines = [f"#define M{i} M{i + 1} M{i + 1}" for i in range(levels)] + [f"#define M{levels} + a"]
+    return "\n".join(lines) + "\n" + node_file("    a = 0u M0;\n")

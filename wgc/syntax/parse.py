@@ -1582,6 +1582,8 @@ class _FastParser:
                     top = action[1]
                     state_stack.append(top)
                     value_stack.append(tok)
+                    if len(state_stack) > MAX_PARSE_DEPTH:
+                        return _TooDeep(tok.start_pos, tok.end_pos)
                     if split is None:
                         break
                     tok, split = split, None
@@ -1752,6 +1754,25 @@ _BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
 _FAILED = object()
 
 
+MAX_PARSE_DEPTH = 8192
+"""The most entries the parser's stack may hold: the nesting limit of every construct of the grammar.
+Each level of nesting keeps its unfinished constructs there until the inner ones end: a parenthesis,
+a brace, a bracket, a unary operator or an initializer list takes 1 entry, a call argument or a
+template argument 2, a cast or a `?:` 3, an `if`, `while`, `?:` chain or assignment chain 4, an `else
+if` arm 6, a `for` 7; constructs that go on without nesting (a long expression `a + b + ...`, many
+statements, many declarations) take none.  So every construct can nest 1,000 levels, and no later
+stage, each of which recurses once per level, comes near Python's recursion limit or takes more than
+linear time.  Deeper is WG0213 (clang's own bracket limit, -fbracket-depth, is 256)."""
+
+
+@dataclass(frozen=True)
+class _TooDeep:
+    """`_FastParser.run`'s answer when the parser's stack outgrows MAX_PARSE_DEPTH: where (the token)."""
+
+    start: int
+    end: int
+
+
 def _fast_parser(lark_parser: Any) -> _FastParser:
     global _FAST
     if _FAST is None:
@@ -1794,6 +1815,20 @@ def parse(text: str, locations: Locations) -> ParseResult:
         builder.diagnostics = []
         postlex.begin(work, set(declared))
         fast = _fast_parser(parser).run(work, postlex)
+        if isinstance(fast, _TooDeep):
+            diagnostics.append(codes.NESTING_LIMIT(
+                locations.span(fast.start, fast.end),
+                f"this nests deeper than wgc parses: more than {MAX_PARSE_DEPTH} unfinished constructs "
+                "(parentheses, braces, operators, statements) are open here",
+                notes=("each level of nesting keeps one or more constructs open (a parenthesis 1, a '?:' 3, "
+                       "an 'else if' arm 6): about 1,000 levels of any construct fit",)))
+            start, end = _toplevel_region(work, fast.start)
+            blanked = _blank(work, start, end)
+            if blanked == work:
+                break
+            skipped.update(_IDENTIFIER.findall(work, start, end))
+            work = blanked
+            continue
         if fast is not _FAILED:
             unit = fast.value
             diagnostics.extend(builder.diagnostics)
