@@ -4,6 +4,8 @@ internal error (exit 3) and never a hang.  The inputs come from tests/deep_input
 from __future__ import annotations
 
 import gc
+import io
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -13,7 +15,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import deep_inputs as deep  # noqa: E402
-from wgc import driver, preprocess  # noqa: E402
+from conftest import wgc_command  # noqa: E402
+from wgc import driver, preprocess, source  # noqa: E402
 from wgc.diagnostics import Renderer  # noqa: E402
 from wgc.sema import graph  # noqa: E402
 from wgc.syntax import parse  # noqa: E402
@@ -507,3 +510,67 @@ def test_included_text_is_bounded(monkeypatch, tmp_path) -> None:
     assert codes_of(result) == ["WG0113"]
     assert result.diagnostics[0].span.line_col == (10, 10)
     assert result.diagnostics[0].message == "the preprocessed text would exceed 10,000 characters of included files"
+
+
+# ---------------------------------------------------------------- sources: bounded reads
+
+def test_main_input_larger_than_the_bound_is_refused_before_reading(tmp_path) -> None:
+    """A regular file larger than MAX_SOURCE_BYTES (sparse: nothing to read) is WG0112 from its size."""
+    big = tmp_path / "big.hlsl"
+    with open(big, "wb") as handle:
+        handle.truncate(source.MAX_SOURCE_BYTES + 1)
+    start = time.process_time()
+    result = driver.compile(driver.Options(input=str(big)))
+    assert time.process_time() - start < 2
+    assert codes_of(result) == ["WG0112"]
+    assert result.diagnostics[0].message == (
+        f"cannot read input file '{big}': it is larger than 64 MiB (67,108,864 bytes), the most wgc reads from "
+        "one source (it is 67,108,865 bytes)")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_binary_input_is_refused_early(device) -> None:
+    """`/dev/zero` as the main input was read until memory ran out: now WG0112 after the first MiB."""
+    start = time.process_time()
+    result = driver.compile(driver.Options(input=device))
+    assert time.process_time() - start < 2
+    assert codes_of(result) == ["WG0112"]
+    assert result.diagnostics[0].message.startswith(f"cannot read input file '{device}': it is not text: it "
+                                                    "holds a NUL byte at offset ")
+
+
+def test_endless_text_on_standard_input_is_refused_at_the_bound(run_wgc, tmp_path) -> None:
+    """An endless pipe of text stops at MAX_SOURCE_BYTES (the command exits 1, no output)."""
+    out = tmp_path / "a.spv"
+    producer = subprocess.Popen(["yes", "// a comment line that goes on and on"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run(wgc_command() + ["compile", "-", "-o", str(out)], stdin=producer.stdout,
+                              capture_output=True, timeout=120)
+    finally:
+        producer.kill()
+        producer.wait()
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(b"error: cannot read standard input: it is larger than 64 MiB")
+    assert b"[WG0112]" in done.stderr and not out.exists()
+
+
+def test_binary_header_is_refused(tmp_path) -> None:
+    """A header past its first MiB with NUL bytes, and one larger than the bound, are WG0112 at the
+    #include; a NUL byte in a small file is still the lexer's WG0202 (test_odd_files)."""
+    (tmp_path / "bin.hlsli").write_bytes(b"\0" * (source.READ_CHUNK + 10))
+    with open(tmp_path / "big.hlsli", "wb") as handle:
+        handle.truncate(source.MAX_SOURCE_BYTES + 1)
+    for name, reason in (("bin.hlsli", "it is not text"), ("big.hlsli", "it is larger than 64 MiB")):
+        main = tmp_path / "main.hlsl"
+        main.write_text(f'#include "{name}"\n' + deep.node_file(""))
+        result = driver.compile(driver.Options(input=str(main)))
+        assert codes_of(result) == ["WG0112"]
+        assert result.diagnostics[0].message.startswith(f"cannot include '{tmp_path / name}': {reason}")
+        assert result.diagnostics[0].span.line_col == (1, 10)
+
+
+def test_read_source_bounds() -> None:
+    """The reader itself: small text whole, a NUL in a small source kept (for WG0202)."""
+    assert source.read_source(io.BytesIO(b"uint x;\0\n")) == (b"uint x;\0\n", None)
+    data, reason = source.read_source(io.BytesIO(b"x" * source.READ_CHUNK + b"\0"))
+    assert data is None and reason.startswith("it is not text: it holds a NUL byte at offset 1,048,576")

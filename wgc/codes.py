@@ -73,7 +73,9 @@ INCLUDE_TOO_DEEP = _kind("WG0108", E, "#include nesting is too deep (recursive i
 BAD_MACRO_OPTION = _kind("WG0109", E, "a -D or -U option is malformed")
 UNTERMINATED_COMMENT = _kind("WG0110", E, "a /* comment is not closed before the end of the file")
 PREPROCESSOR_LIMIT = _kind("WG0111", E, "macro expansion or #include nesting exceeds what wgc can process")
-INCLUDE_NOT_REGULAR = _kind("WG0112", E, "an #include names a directory, FIFO, device or socket, not a regular file")
+INCLUDE_NOT_REGULAR = _kind("WG0112", E, "a source wgc does not read: an #include of a directory, FIFO, device or "
+                            "socket, or any source (the input, standard input, an #include) larger than 64 MiB "
+                            "or binary (a NUL byte past its first MiB)")
 MACRO_EXPANSION_LIMIT = _kind("WG0113", E, "macro expansion produces more than 2,000,000 tokens (each level of "
                               "nesting counting its own), or included text exceeds 128 MiB")
 

@@ -55,7 +55,7 @@ from typing import Any
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
-from wgc.source import STDIN_NAME, SourceFile, decode_source
+from wgc.source import STDIN_NAME, SourceFile, decode_source, read_source
 
 COMPILE_STACK_BYTES = 1 << 30
 """The worker thread's stack: virtual memory, only the pages deep input touches are used."""
@@ -207,6 +207,9 @@ def shader_model(profile: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+_REFUSED_NOTES = ("wgc reads sources of at most 64 MiB of text",)
+
+
 def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None, list[Diagnostic]]:
     """Read and decode the main input; "-" reads `stdin` (bytes)."""
     if path == "-":
@@ -216,10 +219,14 @@ def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None
         name = path
         try:
             with open(path, "rb") as handle:
-                data = handle.read()
+                read, refused = read_source(handle)
         except OSError as err:
             reason = err.strerror or str(err)
             return None, [codes.INPUT_NOT_READABLE(None, f"cannot open input file '{path}': {reason}")]
+        if read is None:
+            return None, [codes.INCLUDE_NOT_REGULAR(None, f"cannot read input file '{path}': {refused}",
+                                               notes=_REFUSED_NOTES)]
+        data = read
     text, _ = decode_source(data)   # bytes that are not UTF-8 are U+FFFD: silent in comments, WG0202 in code
     return SourceFile(name, text), []
 

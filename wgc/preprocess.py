@@ -88,7 +88,7 @@ from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 from wgc import codes
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
-from wgc.source import STDIN_NAME, SourceFile, Span, decode_source
+from wgc.source import STDIN_NAME, SourceFile, Span, decode_source, read_source
 
 MAX_INCLUDE_DEPTH = 200
 """Most files open at once (the main file counts), as clang's default limit."""
@@ -1343,7 +1343,11 @@ class _Preprocessor(_PcppPreprocessor):
                 opened = os.fstat(handle.fileno())
                 if not stat.S_ISREG(opened.st_mode):
                     return self._not_regular(spelled, opened, span)
-                data = handle.read()
+                data, refused = read_source(handle)
+                if data is None:
+                    self._report(codes.INCLUDE_NOT_REGULAR(span, f"cannot include '{spelled}': {refused}",
+                                                      notes=("wgc reads sources of at most 64 MiB of text",)))
+                    return False
         except (FileNotFoundError, NotADirectoryError, ValueError):
             if os.path.islink(spelled):
                 self._dangling_links.append(spelled)
