@@ -574,3 +574,23 @@ def test_read_source_bounds() -> None:
     assert source.read_source(io.BytesIO(b"uint x;\0\n")) == (b"uint x;\0\n", None)
     data, reason = source.read_source(io.BytesIO(b"x" * source.READ_CHUNK + b"\0"))
     assert data is None and reason.startswith("it is not text: it holds a NUL byte at offset 1,048,576")
+
+
+# ---------------------------------------------------------------- huge numbers
+
+@pytest.mark.parametrize(("name", "text", "code"), [
+    ("decimal", deep.node_file("    a = " + "1" * 5000 + "u;\n"), "WG0204"),
+    ("decimal-with-8", deep.node_file("    a = 0" + "9" * 5000 + ";\n"), "WG0205"),
+    ("array-size", deep.node_file("    uint b[" + "9" * 5000 + "];\n"), "WG0204"),
+    ("line", "#line " + "9" * 5000 + "\n" + deep.node_file(""), "WG0104"),
+    ("if", "#if " + "1" * 5000 + "\n#endif\n" + deep.node_file(""), "WG0104"),
+    ("if-macro", "#define BIG " + "1" * 5000 + "\n#if BIG > 1\n#endif\n" + deep.node_file(""), None),
+])
+def test_decimal_numbers_of_thousands_of_digits(name, text, code) -> None:
+    """Python refuses to convert more than 4,300 decimal digits (ValueError: an internal error before);
+    a literal that long is too large for any integer type (a diagnostic)."""
+    result = compile_text(text, "ir")
+    assert result.diagnostics, name
+    if code is not None:
+        assert codes_of(result)[0] == code, result.diagnostics[:2]
+    assert "WG0020" not in codes_of(result)

@@ -1027,13 +1027,15 @@ class _Preprocessor(_PcppPreprocessor):
             self._malformed(where, "#line directive requires a positive integer argument")
             return
         rest = sig[1:] if is_line else sig
-        number = int(number_tok.value) if number_tok.value.isdigit() else -1
+        digits = number_tok.value.lstrip("0") if number_tok.value.isdigit() else None
+        number = -1 if digits is None else MAX_LINE_NUMBER + 1 if len(digits) > 7 else int(digits or "0")
         if number < 0:
             self._malformed(self._span_at(directive.source), "invalid line marker")
             return
         if number > MAX_LINE_NUMBER:
             self._malformed(self._span_at(number_tok.source),
-                            f"#line number {number} is too large (wgc supports at most {MAX_LINE_NUMBER})")
+                            f"#line number {number if len(digits or '') <= 7 else _abridged(number_tok.value)} "
+                            f"is too large (wgc supports at most {MAX_LINE_NUMBER})")
             return
         name = None
         if rest:
@@ -1187,7 +1189,12 @@ class _Preprocessor(_PcppPreprocessor):
                     self._malformed(self._span_at(following[0].source), "macro name must be an identifier")
                     return 0, None
         self._expr_tokens = sig
-        return super().evalexpr(tokens)
+        try:
+            return super().evalexpr(tokens)
+        except ValueError:   # a decimal integer of more than 4,300 digits (Python refuses to convert it)
+            self._report(codes.INTEGER_TOO_LARGE(self._directive_span(), f"an integer in this #{directive} "
+                                                 "is too large to be represented in any integer type"))
+            return 0, None
 
     def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's signature
         """pcpp's expansion; a chain too deep for Python's stack, or more than MAX_EXPANSION_TOKENS
@@ -1408,6 +1415,11 @@ _CMDLINE_NAME = re.compile(r"[A-Za-z_]\w*")
 _CMDLINE_DEFINE = re.compile(r"([A-Za-z_]\w*)(\([^()]*\))?")
 _CMDLINE_PARAMS = re.compile(
     r"\(\s*(?:(?:[A-Za-z_]\w*\s*,\s*)*(?:[A-Za-z_]\w*\s*(?:\.\.\.)?|\.\.\.)\s*)?\)")
+
+
+def _abridged(digits: str) -> str:
+    """A number as written, its first 20 digits and '...' when it is longer."""
+    return digits if len(digits) <= 20 else digits[:20] + "..."
 
 
 def _directive_name(toks) -> str:

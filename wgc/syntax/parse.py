@@ -832,11 +832,11 @@ class AstBuilder:
         elif len(digits) > 1 and digits[0] == "0":
             if any(ch in "89" for ch in digits):
                 self.diagnostics.append(codes.INVALID_LITERAL(span, f"invalid digit in octal constant '{text}'"))
-                value = int(digits, 10)
+                value = _decimal(digits)
             else:
                 value = int(digits, 8)
         else:
-            value = int(digits, 10)
+            value = _decimal(digits)
         if value >= 1 << 64:
             self.diagnostics.append(codes.INTEGER_TOO_LARGE(
                 span, "integer literal is too large to be represented in any integer type"))
@@ -1752,6 +1752,13 @@ _BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
 
 
 _FAILED = object()
+
+
+def _decimal(digits: str) -> int:
+    """A decimal literal's value, or 2**64 (too large) for more than 20 significant digits: Python
+    refuses to convert more than 4,300 digits (its guard against quadratic conversion time)."""
+    significant = digits.lstrip("0")
+    return int(significant or "0", 10) if len(significant) <= 20 else 1 << 64
 
 
 MAX_PARSE_DEPTH = 8192
