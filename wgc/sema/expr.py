@@ -346,7 +346,7 @@ class ExpressionChecker:
     def _undeclared(self, span: Span, display: str, last: str) -> None:
         if self.ctx.use_of_skipped(display.split("::")[0], span):
             return
-        suggestion = self.ctx.scope.suggest(last, extra=intrinsics.intrinsic_names())
+        suggestion = self.ctx.suggest(last, extra=intrinsics.intrinsic_names())
         notes = [f"did you mean '{suggestion}'?"] if suggestion and suggestion != last else []
         self.ctx.report(codes.UNDECLARED_IDENTIFIER, span, f"use of undeclared identifier '{display}'", notes=notes)
 

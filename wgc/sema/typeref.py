@@ -121,7 +121,7 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
     if not symbols:
         if ctx.use_of_skipped(name[0], ref.span):
             return None
-        suggestion = ctx.scope.suggest(name[-1])
+        suggestion = ctx.suggest(name[-1])
         notes = [f"did you mean '{suggestion}'?"] if suggestion else []
         ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{'::'.join(name)}'", notes=notes)
         return None
