@@ -612,3 +612,15 @@ def test_decimal_numbers_of_thousands_of_digits(name, text, code) -> None:
     if code is not None:
         assert codes_of(result)[0] == code, result.diagnostics[:2]
     assert "WG0020" not in codes_of(result)
+
+
+def test_views_of_deep_nesting_stay_linear_in_size() -> None:
+    """8,000 nested blocks (just under the parser's limit): the IR dump indents at most 64 levels and
+    the HLSL view 32 (both grew quadratically: 8,000 levels printed as HLSL took 355 s)."""
+    text = deep.nested_blocks(8000)
+    for emit, levels, unit in (("ir", 64, "  "), ("hlsl", 32, "    ")):
+        result = compile_text(text, emit)
+        assert result.ok
+        output = result.outputs[emit].decode()
+        assert len(output) < 2 * len(text) + 2 * 8000 * (levels * len(unit) + 4), (emit, len(output))  # { and }
+        assert max(len(line) - len(line.lstrip(" ")) for line in output.splitlines()) == levels * len(unit)
