@@ -1,5 +1,5 @@
-"""Generators of deep, long and odd HLSL inputs, shared by tests/test_limits.py, tests/test_fuzz_depth.py
-and benchmarks/frontend.py.
+"""Generators of deep, long and odd HLSL inputs, shared by tests/test_limits.py, tests/test_fuzz_depth.py,
+tests/test_fuzz_limits.py, benchmarks/frontend.py and benchmarks/fuzz_limits.py (`hostile`).
 
 Each generator returns the whole text of a file whose one node shader (`main`, a broadcasting
 node of one thread) holds the construct, so that every stage of the pipeline sees it.

@@ -1,5 +1,9 @@
 """Deep, long and odd input: every stage compiles it or gives a located diagnostic, never an
-internal error (exit 3) and never a hang.  The inputs come from tests/deep_inputs.py."""
+internal error (exit 3) and never a hang.  The inputs come from tests/deep_inputs.py.
+
+Time is checked by scaling, not by giant inputs: a generator's input at N and at 4N, the CPU time
+of the larger at most SCALING_RATIO times the smaller's (linear work is 4x, a quadratic step 16x),
+at N small enough that the pair takes about a second.  Each limit is tested just under and over."""
 
 from __future__ import annotations
 

@@ -25,8 +25,10 @@ deep as it is long).  Rather than rewriting each walk with explicit stacks, `com
 runs the whole pipeline in a worker thread with a large stack (`COMPILE_STACK_BYTES`)
 under a raised recursion limit (`COMPILE_RECURSION_LIMIT`, restored when the last
 running compile ends), which carries nesting well beyond what people or generators
-write (the targets in tests/test_limits.py: 10,000 arms, 20,000 operands, 1,000-deep
-nesting of every construct, 10,000 chained functions).  Algorithms whose depth grows with
+write and beyond the parser's own nesting limit (`parse.MAX_PARSE_DEPTH`: at least 1,000
+levels of any construct, e.g. 1,365 `else if` arms, 8,192 parentheses; the tests in
+tests/test_limits.py go just under and over it for every construct; `a+a+...+a` does not
+nest in the parser, 20,000 operands compile).  Algorithms whose depth grows with
 the *size* of the data rather than its nesting are iterative instead (the graph analysis
 of `wgc.sema.graph` over 100,000-node chains, the expression walks of `uniformity`).
 Nesting that SPIR-V itself cannot hold is a sema diagnostic (`wgc.sema.limits`).  As a
