@@ -29,6 +29,9 @@ How it works:
   it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
   process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
+- Nesting: the parser's stack may hold MAX_PARSE_DEPTH entries; every recursive construct of the
+  grammar keeps its unfinished levels there, so this one bound is the nesting limit of all of
+  them (WG0213, recovered from like a syntax error).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
