@@ -1,5 +1,5 @@
-"""Generators of deep, long and odd HLSL inputs, shared by tests/test_limits.py, tests/test_fuzz_depth.py
-and benchmarks/frontend.py.
+"""Generators of deep, long and odd HLSL inputs, shared by tests/test_limits.py, tests/test_fuzz_depth.py,
+tests/test_fuzz_limits.py, benchmarks/frontend.py and benchmarks/fuzz_limits.py (`hostile`).
 
 Each generator returns the whole text of a file whose one node shader (`main`, a broadcasting
 node of one thread) holds the construct, so that every stage of the pipeline sees it.
@@ -164,3 +164,97 @@ def many_statements(count: int, one_line: bool = False) -> str:
     if one_line:
         return node_file("    " + "a = a + 1u; " * count + "\n")
     return node_file("    a = a + 1u;\n" * count)
+
+
+def struct_base_chain(depth: int) -> str:
+    """struct S1 : S0 { uint x1; }; ... each struct derives from the one before."""
+    lines = ["struct S0 { uint x0; };"]
+    lines += [f"struct S{i} : S{i - 1} {{ uint x{i}; }};" for i in range(1, depth)]
+    return node_file(f"    S{depth - 1} v;\n    v.x0 = a;\n    a = v.x0;\n", before="\n".join(lines) + "\n")
+
+
+def nested_logical(depth: int, op: str = "&&") -> str:
+    """`a < 1u && (a < 2u && (...))`: each `&&` nested in the right operand of the one before."""
+    return node_file("    a = (" + "".join(f"a < {i}u {op} (" for i in range(depth)) + "true" + ")" * depth + ") ? 1u : 0u;\n")
+
+
+def macro_bomb(levels: int) -> str:
+    """#define M0 M1 M1, #define M1 M2 M2, ...: one use of M0 expands to 2^levels tokens."""
+    lines = [f"#define M{i} M{i + 1} M{i + 1}" for i in range(levels)] + [f"#define M{levels} + a"]
+    return "\n".join(lines) + "\n" + node_file("    a = 0u M0;\n")
+
+
+# ---------------------------------------------------------------- hostile inputs (fuzz_limits)
+
+HOSTILE_EXPRESSION_WRAPPERS = (
+    lambda e: "(" + e + ")", lambda e: "-" + e, lambda e: "!" + e, lambda e: "~" + e, lambda e: "(uint)" + e,
+    lambda e: "max(" + e + ", 1u)", lambda e: "a < 1u ? (" + e + ") : a", lambda e: "a == 3u ? 1u : " + e,
+    lambda e: "a && (" + e + ")", lambda e: "Out[" + e + "]", lambda e: "a = " + e, lambda e: e + " + a",
+    lambda e: "uint2(" + e + ", a).x",
+)
+HOSTILE_STATEMENT_WRAPPERS = (
+    lambda s: "{ " + s + " }", lambda s: "if (a < 5u) " + s, lambda s: "if (a) a = 1u; else " + s,
+    lambda s: "while (a < 1u) " + s, lambda s: "do " + s + " while (a < 1u);",
+    lambda s: "for (uint i = 0; i < 2u; ++i) " + s, lambda s: "switch (a) { case 0: " + s + " break; }",
+)
+
+
+def hostile(rng, scale: float = 1.0) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """One random hostile input, (kind, text): deep nesting of random kinds, huge literals, long
+    identifiers, giant macro expansions, long chains of structs or functions.  `scale` multiplies
+    the sizes (1.0: up to about twice wgc's limits; the suite uses less)."""
+    kind = rng.choice(["nesting", "mixed-nesting", "literal", "identifier", "macro-bomb", "macro-chain",
+                       "macro-flat", "struct-chain", "base-chain", "function-chain", "else-if", "long-line",
+                       "preprocessor-ifs", "init-list", "templates", "garbage"])
+    def size(high: int) -> int:
+        return max(1, int(rng.randint(1, high) * scale))
+
+    if kind == "nesting":   # one construct, at a random depth around the parser's limit
+        wrap = rng.choice(HOSTILE_EXPRESSION_WRAPPERS)
+        expr = "a"
+        for _ in range(size(9000)):
+            expr = wrap(expr)
+        return kind, node_file(f"    a = {expr};\n")
+    if kind == "mixed-nesting":
+        expr = "a"
+        for _ in range(size(3000)):
+            expr = rng.choice(HOSTILE_EXPRESSION_WRAPPERS)(expr)
+        stmt = f"a = {expr};"
+        for _ in range(size(600)):
+            stmt = rng.choice(HOSTILE_STATEMENT_WRAPPERS)(stmt)
+        return kind, node_file("    " + stmt + "\n")
+    if kind == "literal":
+        digits = size(200_000)
+        literal = rng.choice(["1" * digits + "u", "0x" + "f" * digits, "0" + "7" * digits, "1." + "5" * digits,
+                              "1e" + "9" * min(digits, 50_000), "0" + "9" * digits, '"' + "s" * digits + '"'])
+        if literal.startswith('"'):
+            return kind, node_file("", before=f'[Shader("node")] [NodeLaunch("thread")] [NodeID({literal})] void S() {{ }}\n')
+        return kind, node_file(f"    a = (uint)({literal});\n")
+    if kind == "identifier":
+        name = "x" * size(500_000)
+        return kind, node_file(f"    uint {name} = a;\n    a = {name};\n")
+    if kind == "macro-bomb":
+        return kind, macro_bomb(rng.randint(5, 40))
+    if kind == "macro-chain":
+        return kind, macro_chain(size(4000))
+    if kind == "macro-flat":
+        count = size(20_000)
+        return kind, "#define BIG " + "a + " * count + "a\n" + node_file("    a = BIG + BIG + BIG;\n" * size(20))
+    if kind == "struct-chain":
+        return kind, struct_chain(size(5000))
+    if kind == "base-chain":
+        return kind, struct_base_chain(size(5000))
+    if kind == "function-chain":
+        return kind, function_chain(size(3000))
+    if kind == "else-if":
+        return kind, else_if_chain(size(2000))
+    if kind == "long-line":
+        return kind, node_file("    a = a" + " + a" * size(30_000) + ";\n")
+    if kind == "preprocessor-ifs":
+        return kind, nested_preprocessor_ifs(size(5000))
+    if kind == "init-list":
+        return kind, nested_init_lists(size(9000))
+    if kind == "templates":
+        return kind, nested_templates(size(5000))
+    alphabet = "(){}[]<>?:;,.+-*/%!~&|^=#\\\"'abuxf019 \n"
+    return kind, "".join(rng.choice(alphabet) for _ in range(size(20_000)))

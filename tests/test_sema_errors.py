@@ -1664,7 +1664,8 @@ CASES = [
                "    else if (a == 256) a = 1;",
                "         ^~~~~~~~~~~~~~~~~~~~",
                "note: SPIR-V allows 1023, but validating deeper modules takes minutes; each arm of an 'else if' "
-               "chain is one level deeper: a 'switch' or a lookup may replace a long chain",
+               "chain is one level deeper, and so is each '?:' with a scalar condition and each '&&' or '||' in "
+               "the operand it may skip: a 'switch' or a lookup may replace a long chain",
                "1 error generated.")),
 
     # WG0371 ---------------------------------------------------------------

@@ -720,13 +720,18 @@ def _read_stdin(path: str) -> tuple[bytes | None, Any]:
     """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
     if path != "-":
         return None, None
-    try:
-        return sys.stdin.buffer.read(), None
-    except (OSError, ValueError, AttributeError) as err:      # closed (sys.stdin is None), a directory, ...
-        from wgc import codes
+    from wgc import codes
+    from wgc.source import read_source
 
+    try:
+        data, refused = read_source(sys.stdin.buffer)
+    except (OSError, ValueError, AttributeError) as err:      # closed (sys.stdin is None), a directory, ...
         reason = getattr(err, "strerror", None) or ("it is closed" if sys.stdin is None else str(err))
         return None, codes.INPUT_NOT_READABLE(None, f"cannot read standard input: {reason}")
+    if data is None:
+        return None, codes.INCLUDE_NOT_REGULAR(None, f"cannot read standard input: {refused}",
+                                          notes=("wgc reads sources of at most 64 MiB of text",))
+    return data, None
 
 
 def _internal_error(exc: BaseException) -> int:

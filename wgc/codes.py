@@ -75,7 +75,11 @@ INCLUDE_TOO_DEEP = _kind("WG0108", E, "#include nesting is too deep (recursive i
 BAD_MACRO_OPTION = _kind("WG0109", E, "a -D or -U option is malformed")
 UNTERMINATED_COMMENT = _kind("WG0110", E, "a /* comment is not closed before the end of the file")
 PREPROCESSOR_LIMIT = _kind("WG0111", E, "macro expansion or #include nesting exceeds what wgc can process")
-INCLUDE_NOT_REGULAR = _kind("WG0112", E, "an #include names a directory, FIFO, device or socket, not a regular file")
+INCLUDE_NOT_REGULAR = _kind("WG0112", E, "a source wgc does not read: an #include of a directory, FIFO, device or "
+                            "socket, or any source (the input, standard input, an #include) larger than 64 MiB "
+                            "or binary (a NUL byte past its first MiB)")
+MACRO_EXPANSION_LIMIT = _kind("WG0113", E, "macro expansion produces more than 2,000,000 tokens (each level of "
+                              "nesting counting its own), or included text exceeds 128 MiB")
 
 # WG02xx: syntax ----------------------------------------------------------------------
 EXPECTED_TOKEN = _kind("WG0201", E, "the parser expected something else here")
@@ -88,6 +92,8 @@ UNKNOWN_ESCAPE = _kind("WG0207", W, "a backslash before a character that has no 
                        "unknown-escape-sequence")
 UNSUPPORTED_CHAR_LITERAL = _kind("WG0212", E, "a character literal that is not one narrow character "
                                  "(empty, multi-character, or with an L, u, U or u8 prefix)")
+NESTING_LIMIT = _kind("WG0213", E, "constructs nested deeper than wgc parses (8,192 parser stack entries: "
+                      "at least 1,000 levels of any construct)")
 
 # WG03xx: semantic analysis ---------------------------------------------------------
 UNDECLARED_IDENTIFIER = _kind("WG0301", E, "a name that is not declared (with a did-you-mean suggestion)")

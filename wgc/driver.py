@@ -25,8 +25,10 @@ deep as it is long).  Rather than rewriting each walk with explicit stacks, `com
 runs the whole pipeline in a worker thread with a large stack (`COMPILE_STACK_BYTES`)
 under a raised recursion limit (`COMPILE_RECURSION_LIMIT`, restored when the last
 running compile ends), which carries nesting well beyond what people or generators
-write (the targets in tests/test_limits.py: 10,000 arms, 20,000 operands, 1,000-deep
-nesting of every construct, 10,000 chained functions).  Algorithms whose depth grows with
+write and beyond the parser's own nesting limit (`parse.MAX_PARSE_DEPTH`: at least 1,000
+levels of any construct, e.g. 1,365 `else if` arms, 8,192 parentheses; the tests in
+tests/test_limits.py go just under and over it for every construct; `a+a+...+a` does not
+nest in the parser, 20,000 operands compile).  Algorithms whose depth grows with
 the *size* of the data rather than its nesting are iterative instead (the graph analysis
 of `wgc.sema.graph` over 100,000-node chains, the expression walks of `uniformity`).
 Nesting that SPIR-V itself cannot hold is a sema diagnostic (`wgc.sema.limits`).  As a
@@ -56,7 +58,7 @@ from typing import Any
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
-from wgc.source import STDIN_NAME, SourceFile, decode_source
+from wgc.source import STDIN_NAME, SourceFile, decode_source, read_source
 
 VERIFY_IR = os.environ.get("WGC_VERIFY_IR") == "1"
 """Tests only (tests/conftest.py sets it for the `wgc` processes they start): check the IR's invariants
@@ -211,6 +213,9 @@ def shader_model(profile: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
+_REFUSED_NOTES = ("wgc reads sources of at most 64 MiB of text",)
+
+
 def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None, list[Diagnostic]]:
     """Read and decode the main input; "-" reads `stdin` (bytes)."""
     if path == "-":
@@ -220,10 +225,14 @@ def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None
         name = path
         try:
             with open(path, "rb") as handle:
-                data = handle.read()
+                read, refused = read_source(handle)
         except OSError as err:
             reason = err.strerror or str(err)
             return None, [codes.INPUT_NOT_READABLE(None, f"cannot open input file '{path}': {reason}")]
+        if read is None:
+            return None, [codes.INCLUDE_NOT_REGULAR(None, f"cannot read input file '{path}': {refused}",
+                                               notes=_REFUSED_NOTES)]
+        data = read
     text, _ = decode_source(data)   # bytes that are not UTF-8 are U+FFFD: silent in comments, WG0202 in code
     return SourceFile(name, text), []
 

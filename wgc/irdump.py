@@ -160,6 +160,11 @@ def _layout_props(layout: TypeLayout) -> str:
 # ---------------------------------------------------------------- the dumper
 
 
+MAX_INDENT_LEVELS = 64
+"""Lines nested deeper are indented as deep as this: the dump of a program nested thousands of levels
+deep (the parser's limit, `parse.MAX_PARSE_DEPTH`) stays linear in its size, not quadratic."""
+
+
 class _Dumper:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -167,7 +172,7 @@ class _Dumper:
         self.used: set[str] = set()
 
     def emit(self, depth: int, text: str) -> None:
-        self.lines.append("  " * depth + text)
+        self.lines.append("  " * min(depth, MAX_INDENT_LEVELS) + text)
 
     def declare(self, variable: ir.Variable) -> str:
         name, k = variable.name, 2

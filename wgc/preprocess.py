@@ -65,6 +65,10 @@ Details worth knowing:
   wgc hands it a no-op `#undef` (never inside a macro invocation).
 - `#line` numbers above `MAX_LINE_NUMBER` are rejected (the virtual file holds one
   newline per skipped line).
+- Bounds (MACRO_EXPANSION_LIMIT): macro expansion produces at most `MAX_EXPANSION_TOKENS`
+  tokens, each level of a nested expansion counting its own, and included text (each inclusion)
+  is at most `MAX_INCLUDED_BYTES`; with the size bound of each file read (`wgc.source`), the
+  preprocessed text and the time to make it are bounded.
 """
 
 from __future__ import annotations
@@ -84,12 +88,25 @@ from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 from wgc import codes
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
-from wgc.source import STDIN_NAME, SourceFile, Span, decode_source
+from wgc.source import STDIN_NAME, SourceFile, Span, decode_source, read_source
 
 MAX_INCLUDE_DEPTH = 200
 """Most files open at once (the main file counts), as clang's default limit."""
 MAX_LINE_NUMBER = 1_000_000
 """Largest `#line` number wgc accepts."""
+MAX_EXPANSION_TOKENS = 2_000_000
+"""Most tokens macro expansion may produce in one compile, each level of a nested expansion counting
+its own (pcpp hands every level's result up to the level above, so this is the work expansion
+does): the bound of a macro bomb (`#define A B B`, `#define B C C`, ... doubles at each level) and
+of a chain of macros each expanding to the one before.  Beyond it, MACRO_EXPANSION_LIMIT."""
+MAX_INCLUDED_BYTES = 128 * 1024 * 1024
+"""Most characters of included text in one compile, counting each inclusion (a header without a guard
+included many times): the bound, with MAX_EXPANSION_TOKENS, of the preprocessed text.  Beyond it,
+MACRO_EXPANSION_LIMIT too."""
+
+
+class _ExpansionLimit(Exception):
+    """Raised inside pcpp's expansion once MAX_EXPANSION_TOKENS are spent, caught at its outermost call."""
 
 # dxc's DXIL::ShaderKind numbering, used for the __SHADER_STAGE_* macros.
 _SHADER_STAGES = (
@@ -500,6 +517,8 @@ class _Preprocessor(_PcppPreprocessor):
         self._includes_stopped = False
         self._expr_tokens: list = []
         self._expand_depth = 0            # nesting of expand_macros calls
+        self._expansion_left = MAX_EXPANSION_TOKENS   # tokens macro expansion may still produce
+        self._included_left = MAX_INCLUDED_BYTES      # characters of included text still allowed
         self.main = main
         self.options = options
         self._on_file_read = on_file_read
@@ -1008,13 +1027,15 @@ class _Preprocessor(_PcppPreprocessor):
             self._malformed(where, "#line directive requires a positive integer argument")
             return
         rest = sig[1:] if is_line else sig
-        number = int(number_tok.value) if number_tok.value.isdigit() else -1
+        digits = number_tok.value.lstrip("0") if number_tok.value.isdigit() else None
+        number = -1 if digits is None else MAX_LINE_NUMBER + 1 if len(digits) > 7 else int(digits or "0")
         if number < 0:
             self._malformed(self._span_at(directive.source), "invalid line marker")
             return
         if number > MAX_LINE_NUMBER:
             self._malformed(self._span_at(number_tok.source),
-                            f"#line number {number} is too large (wgc supports at most {MAX_LINE_NUMBER})")
+                            f"#line number {number if len(digits or '') <= 7 else _abridged(number_tok.value)} "
+                            f"is too large (wgc supports at most {MAX_LINE_NUMBER})")
             return
         name = None
         if rest:
@@ -1168,19 +1189,45 @@ class _Preprocessor(_PcppPreprocessor):
                     self._malformed(self._span_at(following[0].source), "macro name must be an identifier")
                     return 0, None
         self._expr_tokens = sig
-        return super().evalexpr(tokens)
+        try:
+            return super().evalexpr(tokens)
+        except ValueError:   # a decimal integer of more than 4,300 digits (Python refuses to convert it)
+            self._report(codes.INTEGER_TOO_LARGE(self._directive_span(), f"an integer in this #{directive} "
+                                                 "is too large to be represented in any integer type"))
+            return 0, None
 
     def expand_macros(self, tokens, expanding_from=[]):  # noqa: B006 - pcpp's signature
-        """pcpp's expansion; a chain too deep for Python's stack becomes a diagnostic."""
+        """pcpp's expansion; a chain too deep for Python's stack, or more than MAX_EXPANSION_TOKENS
+        produced, becomes a diagnostic (once: after it, nothing more is expanded)."""
         if self._expand_depth:
             self._expand_depth += 1
             try:
-                return super().expand_macros(tokens, expanding_from)
+                expanded = super().expand_macros(tokens, expanding_from)
             finally:
                 self._expand_depth -= 1
+            self._expansion_left -= len(expanded)
+            if self._expansion_left < 0:
+                raise _ExpansionLimit
+            return expanded
+        if self._expansion_left < 0:
+            return tokens
         self._expand_depth = 1
         try:
-            return super().expand_macros(tokens, expanding_from)
+            expanded = super().expand_macros(tokens, expanding_from)
+            self._expansion_left -= len(expanded)
+            if self._expansion_left < 0:
+                raise _ExpansionLimit
+            return expanded
+        except _ExpansionLimit:
+            self.linemacrodepth = 0
+            self.linemacro = 0
+            culprit = next((t for t in tokens if t.type == "CPP_ID" and t.value in self.macros), None)
+            span = self._span_at(culprit.source) if culprit is not None else self._directive_span()
+            self._report(codes.MACRO_EXPANSION_LIMIT(
+                span, f"macro expansion produces more than {MAX_EXPANSION_TOKENS:,} tokens",
+                notes=("each level of a nested expansion counts the tokens it produces; the tokens here "
+                       "and any later macro uses are left unexpanded",)))
+            return tokens
         except RecursionError:
             self.linemacrodepth = 0
             self.linemacro = 0
@@ -1262,6 +1309,13 @@ class _Preprocessor(_PcppPreprocessor):
                 return
             if file is None:
                 continue
+            self._included_left -= len(file.text)
+            if self._included_left < 0:
+                self._report(codes.MACRO_EXPANSION_LIMIT(
+                    name_span, f"the preprocessed text would exceed {MAX_INCLUDED_BYTES:,} characters "
+                    "of included files", notes=("each inclusion counts; no further #include is processed",)))
+                self._includes_stopped = True
+                return
             unit = self._new_unit(file)
             self._stack.append(unit)
             self._entering = unit
@@ -1296,7 +1350,11 @@ class _Preprocessor(_PcppPreprocessor):
                 opened = os.fstat(handle.fileno())
                 if not stat.S_ISREG(opened.st_mode):
                     return self._not_regular(spelled, opened, span)
-                data = handle.read()
+                data, refused = read_source(handle)
+                if data is None:
+                    self._report(codes.INCLUDE_NOT_REGULAR(span, f"cannot include '{spelled}': {refused}",
+                                                      notes=("wgc reads sources of at most 64 MiB of text",)))
+                    return False
         except (FileNotFoundError, NotADirectoryError, ValueError):
             if os.path.islink(spelled):
                 self._dangling_links.append(spelled)
@@ -1357,6 +1415,11 @@ _CMDLINE_NAME = re.compile(r"[A-Za-z_]\w*")
 _CMDLINE_DEFINE = re.compile(r"([A-Za-z_]\w*)(\([^()]*\))?")
 _CMDLINE_PARAMS = re.compile(
     r"\(\s*(?:(?:[A-Za-z_]\w*\s*,\s*)*(?:[A-Za-z_]\w*\s*(?:\.\.\.)?|\.\.\.)\s*)?\)")
+
+
+def _abridged(digits: str) -> str:
+    """A number as written, its first 20 digits and '...' when it is longer."""
+    return digits if len(digits) <= 20 else digits[:20] + "..."
 
 
 def _directive_name(toks) -> str:

@@ -18,13 +18,20 @@ Invariants:
 - Bytes that are not UTF-8 (Shift-JIS or Latin-1 comments) become U+FFFD, one per stray byte,
   so columns stay byte columns; nothing reports them here: comments drop them silently and the
   lexer rejects them in code (WG0202), as clang and dxc do.
+- Every source wgc reads (the input, standard input, each #include) is read by `read_source`:
+  at most MAX_SOURCE_BYTES, in chunks, so that `/dev/zero`, `/dev/urandom` or a pipe that never
+  ends is refused (WG0112) instead of filling the memory; input past its first chunk that holds a
+  NUL byte is refused as not text as soon as that chunk is read.
 """
 
 from __future__ import annotations
 
 import bisect
 import codecs
+import os
 import re
+import stat
+from typing import BinaryIO
 
 from wgc.cached_dataclass import dataclass, field
 
@@ -118,3 +125,41 @@ def _one_replacement_per_byte(err: UnicodeError) -> tuple[str, int]:
 
 _ONE_PER_BYTE = "wgc-one-replacement-per-byte"
 codecs.register_error(_ONE_PER_BYTE, _one_replacement_per_byte)
+
+
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
+"""The largest source file wgc reads (the input, standard input or an #include)."""
+READ_CHUNK = 1024 * 1024
+"""Sources are read this much at a time; a NUL byte in a source larger than this stops the read."""
+
+
+def read_source(handle: BinaryIO) -> tuple[bytes | None, str | None]:
+    """The bytes of an open source, or None and why wgc does not read it ("it is larger than ...",
+    to follow the source's name): larger than MAX_SOURCE_BYTES (a regular file is judged by its size
+    before anything is read, a pipe or a device by what it yields), or a NUL byte in a source larger
+    than READ_CHUNK (binary data: `/dev/zero`, `/dev/urandom`; a NUL in a small file is left to the
+    lexer, which points at it, WG0202)."""
+    try:
+        info = os.fstat(handle.fileno())
+    except (OSError, ValueError, AttributeError):   # not a real file (a test's stream): read it all the same
+        info = None
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > MAX_SOURCE_BYTES:
+        return None, f"{_TOO_LARGE} (it is {info.st_size:,} bytes)"
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = handle.read(READ_CHUNK)
+        if not chunk:
+            return b"".join(chunks), None
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_SOURCE_BYTES:
+            return None, f"{_TOO_LARGE} (it goes on past that)"
+        if size > READ_CHUNK and (b"\0" in chunk or len(chunks) == 2 and b"\0" in chunks[0]):
+            first = b"".join(chunks).index(b"\0")
+            return None, (f"it is not text: it holds a NUL byte at offset {first:,} (and goes on past "
+                          f"{READ_CHUNK // 1024 // 1024} MiB)")
+
+
+_TOO_LARGE = (f"it is larger than {MAX_SOURCE_BYTES // 1024 // 1024} MiB ({MAX_SOURCE_BYTES:,} bytes), the most "
+              "wgc reads from one source")

@@ -150,7 +150,7 @@ def _unsound(ctx: Context, diagnostics: list[Diagnostic],
         changed = False
         for struct in ctx.module.structs:
             if struct not in structs and (struct.base in structs or
-                                          any(t.innermost_element(f.type) in structs for f in struct.all_fields())):
+                                          any(t.innermost_element(f.type) in structs for f in struct.fields)):
                 structs.add(struct)
                 changed = True
     return functions, structs

@@ -36,6 +36,10 @@ from wgc.source import Span
 from wgc.syntax import ast
 
 
+MAX_SUGGESTIONS = 100
+"""'did you mean' notes per compile (more than -ferror-limit shows by default)."""
+
+
 @dataclass(frozen=True)
 class SemaOptions:
     profile: str = "lib_6_9"
@@ -177,8 +181,17 @@ class Context:
         self.call_graph: dict[ir.Function, list[tuple[ir.Function, Span]]] = {}
         self.struct_scopes: dict[t.StructType, Scope] = {}
         self.erroneous_fields: dict[t.StructType, set[str]] = {}
+        self.struct_depths: dict[t.StructType, int] = {}
+        """How many structs deep each declared struct nests (itself included; `declarations`, WG0371)."""
+        self.too_deep_structs: set[t.StructType] = set()
+        """Structs whose base was already MAX_STRUCT_NESTING deep: reported (WG0371) and declared without
+        the base, so that a chain of N derived structs is not N^2/2 inherited fields."""
         """Fields whose declaration had an error: `s.f` is then an error already reported."""
         self.erroneous_uses = 0
+        self.suggestions_left = MAX_SUGGESTIONS
+        """'did you mean' notes still to be worked out (each compares the name with every visible one)."""
+        self.errors_counted = (0, 0)
+        """(diagnostics seen, errors among them): `stmt._error_count` counts only the new ones."""
         """Uses of an erroneous variable or field: expressions dropped without a new diagnostic."""
         """The member scope of each struct (fields and member functions; its parent is the base's)."""
         self.templates: Any = None
@@ -197,6 +210,14 @@ class Context:
         self.unreported.append(span)
         self.erroneous_uses += 1
         return True
+
+    def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
+        """`Scope.suggest` in the current scope, for the first MAX_SUGGESTIONS misspelt names only: each
+        compares the name with every visible one, and thousands of them made a compile quadratic."""
+        if self.suggestions_left <= 0:
+            return None
+        self.suggestions_left -= 1
+        return self.scope.suggest(name, extra)
 
     def report(self, kind: DiagnosticKind, span: Span | None, message: str, *,
                labels: list[Label] | tuple[Label, ...] = (), notes: list[str] | tuple[str, ...] = ()) -> None:

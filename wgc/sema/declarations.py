@@ -46,6 +46,7 @@ from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousT
                               FunctionEntity, FunctionState, NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.layout import LayoutRule, layout_of
+from wgc.sema.limits import MAX_STRUCT_NESTING
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker
 from wgc.sema.templates import ArgValue, Templates, show
@@ -190,6 +191,9 @@ class DeclarationChecker:
             base = self.exprs.check_type(decl.base)
             if base is not None and not isinstance(base, t.StructType):
                 self.ctx.report(codes.UNKNOWN_TYPE, decl.base.span, f"base {describe(base)} is not a struct")
+            elif base is not None and self.ctx.struct_depths.get(base, 1) >= MAX_STRUCT_NESTING:
+                self.ctx.too_deep_structs.add(struct)   # reported below (`_struct_depth`); the base is left out
+                self.ctx.struct_depths[struct] = self.ctx.struct_depths[base] + 1
             elif base is not None:
                 struct.base = base
                 base_scope = self.ctx.struct_scopes.get(base)
@@ -219,8 +223,21 @@ class DeclarationChecker:
                     self.declare(member)
             for member, function_entity in methods:
                 self._define(member, function_entity)
+        self._struct_depth(struct)
         self.ctx.module.structs.append(struct)
         self.ctx.extents.append((decl.span, struct))
+
+    def _struct_depth(self, struct: t.StructType) -> None:
+        """Note how deep the struct nests (its fields' structs and its base, complete before it); the
+        first one deeper than SPIR-V allows is WG0371, the deeper ones hold it.  A struct derived from
+        one that deep was declared without its base (`too_deep_structs`): it counts one level more."""
+        depths = self.ctx.struct_depths
+        inner = [t.innermost_element(f.type) for f in struct.fields] + [struct.base]
+        level = 1 + max((depths.get(s, 1) for s in inner if isinstance(s, t.StructType)), default=0)
+        level = depths[struct] = max(level, depths.get(struct, 0))
+        if level == MAX_STRUCT_NESTING + 1:
+            self.ctx.report(codes.STRUCT_TOO_DEEP, struct.span,
+                            f"struct '{struct.name}' nests {level} structs deep; SPIR-V allows {MAX_STRUCT_NESTING}")
 
     def _fields(self, struct: t.StructType, decl: ast.VarDecl, base_count: int) -> None:
         base_type = self._decl_type(decl.type)

@@ -346,7 +346,7 @@ class ExpressionChecker:
     def _undeclared(self, span: Span, display: str, last: str) -> None:
         if self.ctx.use_of_skipped(display.split("::")[0], span):
             return
-        suggestion = self.ctx.scope.suggest(last, extra=intrinsics.intrinsic_names())
+        suggestion = self.ctx.suggest(last, extra=intrinsics.intrinsic_names())
         notes = [f"did you mean '{suggestion}'?"] if suggestion and suggestion != last else []
         self.ctx.report(codes.UNDECLARED_IDENTIFIER, span, f"use of undeclared identifier '{display}'", notes=notes)
 
@@ -602,7 +602,8 @@ class ExpressionChecker:
                 return found
         name_span = member_span(span, name)   # for the diagnostics below
         if isinstance(type_, t.StructType):
-            if any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
+            if type_ in self.ctx.too_deep_structs or \
+                    any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
                 self.ctx.erroneous_uses += 1
                 return None  # the field's declaration had an error, reported there
             scope = self.ctx.struct_scopes.get(type_)

@@ -342,10 +342,18 @@ _HANDLERS = node_handlers(StatementChecker)
 
 
 def _error_count(ctx: Context) -> int:
-    """Errors so far, counting uses of erroneous declarations (dropped without a new error)."""
+    """Errors so far, counting uses of erroneous declarations (dropped without a new error); the
+    diagnostics counted before are not counted again (`Context.errors_counted`: a file of many
+    functions with errors was quadratic)."""
     from wgc.diagnostics import Severity
 
-    return sum(1 for d in ctx.diagnostics if d.severity is Severity.ERROR) + ctx.erroneous_uses
+    seen, errors = ctx.errors_counted
+    diagnostics = ctx.diagnostics
+    if len(diagnostics) < seen:   # never happens (diagnostics are only added), but then: count again
+        seen, errors = 0, 0
+    errors += sum(1 for d in diagnostics[seen:] if d.severity is Severity.ERROR)
+    ctx.errors_counted = (len(diagnostics), errors)
+    return errors + ctx.erroneous_uses
 
 
 _EFFECTS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)

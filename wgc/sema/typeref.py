@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from collections.abc import Callable
 
 from wgc import codes
@@ -120,7 +121,7 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
     if not symbols:
         if ctx.use_of_skipped(name[0], ref.span):
             return None
-        suggestion = ctx.scope.suggest(name[-1])
+        suggestion = ctx.suggest(name[-1])
         notes = [f"did you mean '{suggestion}'?"] if suggestion else []
         ctx.report(codes.UNKNOWN_TYPE, ref.span, f"unknown type name '{'::'.join(name)}'", notes=notes)
         return None
@@ -370,6 +371,19 @@ def contains_object(type_: t.Type) -> bool:
     if kind is t.ArrayType:
         return contains_object(type_.element)  # type: ignore[attr-defined]
     if kind is t.StructType:
-        return any(contains_object(f.type) for f in type_.all_fields())  # type: ignore[attr-defined]
+        key = (len(type_.fields), type_.base)  # type: ignore[attr-defined]
+        known = _HOLDS_OBJECT.get(type_)
+        if known is None or known[0] != key:
+            # own fields and the base's (memoized): a chain of N structs, each holding the one
+            # before, is N steps, not N^2/2
+            found = any(contains_object(f.type) for f in type_.fields) or \
+                (type_.base is not None and contains_object(type_.base))  # type: ignore[attr-defined]
+            known = _HOLDS_OBJECT[type_] = (key, found)  # type: ignore[index]
+        return known[1]
     return False
+
+
+_HOLDS_OBJECT: weakref.WeakKeyDictionary[t.Type, tuple[tuple[int, object], bool]] = weakref.WeakKeyDictionary()
+"""`contains_object`'s answers for structs, with the shape they were computed for (fields are added as
+a declaration is analysed): the same answer while the fields and base stay."""
 

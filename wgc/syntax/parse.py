@@ -29,6 +29,9 @@ How it works:
   it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
   process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
+- Nesting: the parser's stack may hold MAX_PARSE_DEPTH entries; every recursive construct of the
+  grammar keeps its unfinished levels there, so this one bound is the nesting limit of all of
+  them (WG0213, recovered from like a syntax error).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
@@ -832,11 +835,11 @@ class AstBuilder:
         elif len(digits) > 1 and digits[0] == "0":
             if any(ch in "89" for ch in digits):
                 self.diagnostics.append(codes.INVALID_LITERAL(span, f"invalid digit in octal constant '{text}'"))
-                value = int(digits, 10)
+                value = _decimal(digits)
             else:
                 value = int(digits, 8)
         else:
-            value = int(digits, 10)
+            value = _decimal(digits)
         if value >= 1 << 64:
             self.diagnostics.append(codes.INTEGER_TOO_LARGE(
                 span, "integer literal is too large to be represented in any integer type"))
@@ -1582,6 +1585,8 @@ class _FastParser:
                     top = action[1]
                     state_stack.append(top)
                     value_stack.append(tok)
+                    if len(state_stack) > MAX_PARSE_DEPTH:
+                        return _TooDeep(tok.start_pos, tok.end_pos)
                     if split is None:
                         break
                     tok, split = split, None
@@ -1752,6 +1757,32 @@ _BLANK_RUN = re.compile(r"[ \t\f\r\n]+")
 _FAILED = object()
 
 
+def _decimal(digits: str) -> int:
+    """A decimal literal's value, or 2**64 (too large) for more than 20 significant digits: Python
+    refuses to convert more than 4,300 digits (its guard against quadratic conversion time)."""
+    significant = digits.lstrip("0")
+    return int(significant or "0", 10) if len(significant) <= 20 else 1 << 64
+
+
+MAX_PARSE_DEPTH = 8192
+"""The most entries the parser's stack may hold: the nesting limit of every construct of the grammar.
+Each level of nesting keeps its unfinished constructs there until the inner ones end: a parenthesis,
+a brace, a bracket, a unary operator or an initializer list takes 1 entry, a call argument or a
+template argument 2, a cast or a `?:` 3, an `if`, `while`, `?:` chain or assignment chain 4, an `else
+if` arm 6, a `for` 7; constructs that go on without nesting (a long expression `a + b + ...`, many
+statements, many declarations) take none.  So every construct can nest 1,000 levels, and no later
+stage, each of which recurses once per level, comes near Python's recursion limit or takes more than
+linear time.  Deeper is WG0213 (clang's own bracket limit, -fbracket-depth, is 256)."""
+
+
+@dataclass(frozen=True)
+class _TooDeep:
+    """`_FastParser.run`'s answer when the parser's stack outgrows MAX_PARSE_DEPTH: where (the token)."""
+
+    start: int
+    end: int
+
+
 def _fast_parser(lark_parser: Any) -> _FastParser:
     global _FAST
     if _FAST is None:
@@ -1794,6 +1825,20 @@ def parse(text: str, locations: Locations) -> ParseResult:
         builder.diagnostics = []
         postlex.begin(work, set(declared))
         fast = _fast_parser(parser).run(work, postlex)
+        if isinstance(fast, _TooDeep):
+            diagnostics.append(codes.NESTING_LIMIT(
+                locations.span(fast.start, fast.end),
+                f"this nests deeper than wgc parses: more than {MAX_PARSE_DEPTH} unfinished constructs "
+                "(parentheses, braces, operators, statements) are open here",
+                notes=("each level of nesting keeps one or more constructs open (a parenthesis 1, a '?:' 3, "
+                       "an 'else if' arm 6): about 1,000 levels of any construct fit",)))
+            start, end = _toplevel_region(work, fast.start)
+            blanked = _blank(work, start, end)
+            if blanked == work:
+                break
+            skipped.update(_IDENTIFIER.findall(work, start, end))
+            work = blanked
+            continue
         if fast is not _FAILED:
             unit = fast.value
             diagnostics.extend(builder.diagnostics)

@@ -55,7 +55,7 @@ def print_hlsl(unit: ast.TranslationUnit) -> str:
     """The HLSL text of a translation unit (ends with a newline unless empty)."""
     if not isinstance(unit, ast.TranslationUnit):
         raise TypeError(f"print_hlsl expects a TranslationUnit, got {type(unit).__name__}")
-    lines = _PRINTER.lines(unit)
+    lines = _flatten(_PRINTER.lines(unit))
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -84,8 +84,41 @@ def quote_string(value: str) -> str:
     return '"' + "".join(_STRING_ESCAPES.get(ch, ch) for ch in value) + '"'
 
 
-def _indented(lines: list[str]) -> list[str]:
-    return [INDENT + line if line else line for line in lines]
+class _Nest:
+    """Lines one level deeper than those around them, indented only when the whole text is joined
+    (`_flatten`): indenting them at each level copied every inner line once per level, which made
+    printing a program nested N deep take N^2 (and N^3 characters)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: list[Any]) -> None:
+        self.lines = lines
+
+
+MAX_INDENT_LEVELS = 32
+"""Lines nested deeper are indented as deep as this (the text of input nested thousands of levels
+deep stays linear in its size)."""
+
+
+def _indented(lines: list[Any]) -> list[Any]:
+    return [_Nest(lines)]
+
+
+def _flatten(lines: list[Any]) -> list[str]:
+    """The lines as text: each `_Nest` indented (iteratively: nesting may be thousands deep)."""
+    out: list[str] = []
+    stack = [(iter(lines), "")]
+    while stack:
+        items, indent = stack[-1]
+        for line in items:
+            if type(line) is _Nest:
+                deeper = indent + INDENT if len(indent) < MAX_INDENT_LEVELS * len(INDENT) else indent
+                stack.append((iter(line.lines), deeper))
+                break
+            out.append(indent + line if line else line)
+        else:
+            stack.pop()
+    return out
 
 
 def _has_top_level_angle(text: str) -> bool:
@@ -379,16 +412,19 @@ class _Printer:
         return "".join(self.text(a) + " " for a in node.attributes)
 
     def if_stmt(self, node: ast.IfStmt) -> list[str]:
-        lines = [f"{self.stmt_attrs(node)}if ({self.expr(node.cond)})", *self.body(node.then)]
-        if isinstance(node.else_, ast.IfStmt):
-            chained = self.lines(node.else_)
-            lines += ["else " + chained[0], *chained[1:]]
-        elif node.else_ is not None:
+        lines: list[str] = []
+        prefix = ""
+        while True:   # an `else if` chain in one loop (its arms may be thousands)
+            lines += [f"{prefix}{self.stmt_attrs(node)}if ({self.expr(node.cond)})", *self.body(node.then)]
+            if not isinstance(node.else_, ast.IfStmt):
+                break
+            node, prefix = node.else_, "else "
+        if node.else_ is not None:
             lines += ["else", *self.body(node.else_)]
         return lines
 
     def for_stmt(self, node: ast.ForStmt) -> list[str]:
-        head = " ".join(self.lines(node.init))
+        head = " ".join(_flatten(self.lines(node.init)))
         if node.cond is not None:
             head += " " + self.expr(node.cond)
         head += ";"
