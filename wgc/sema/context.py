@@ -207,9 +207,15 @@ class Context:
         """Whether `name` is one of `skipped_names`; its use at `span` is then an unreported error."""
         if name not in self.skipped_names:
             return False
+        self.erroneous_use(span)
+        return True
+
+    def erroneous_use(self, span: Span) -> None:
+        """A use at `span` of a declaration whose error is reported there (or that the parser skipped):
+        not reported again, but the using declaration is unsound (`analyze`), since its IR lacks the
+        expression that held the use."""
         self.unreported.append(span)
         self.erroneous_uses += 1
-        return True
 
     def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
         """`Scope.suggest` in the current scope, for the first MAX_SUGGESTIONS misspelt names only: each

@@ -310,7 +310,7 @@ class ExpressionChecker:
         if isinstance(entity, ir.Variable):
             return ir.VarRef(entity.type, e.span, entity)
         if isinstance(entity, ErroneousVariable):
-            self.ctx.erroneous_uses += 1
+            self.ctx.erroneous_use(e.span)
             return None  # its declaration's error is reported
         if isinstance(entity, BlockMember):
             block = ir.VarRef(entity.block.type, e.span, entity.block)
@@ -604,7 +604,7 @@ class ExpressionChecker:
         if isinstance(type_, t.StructType):
             if type_ in self.ctx.too_deep_structs or \
                     any(name in self.ctx.erroneous_fields.get(s, ()) for s in _struct_and_bases(type_)):
-                self.ctx.erroneous_uses += 1
+                self.ctx.erroneous_use(span)
                 return None  # the field's declaration had an error, reported there
             scope = self.ctx.struct_scopes.get(type_)
             if scope is not None and scope.lookup(name) and scope.lookup(name)[0].kind is SymbolKind.FUNCTION:

@@ -142,7 +142,7 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
         return None
     entity = symbol.entity
     if isinstance(entity, ErroneousType):
-        ctx.erroneous_uses += 1
+        ctx.erroneous_use(ref.span)
         return None  # its declaration's error is reported
     assert isinstance(entity, TypeEntity)
     return entity.type
