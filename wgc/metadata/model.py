@@ -33,7 +33,7 @@ from typing import Any
 from wgc import ir
 from wgc.sema.entry_stages import stage_interface
 from wgc.sema.graph import GraphInfo, Loop
-from wgc.sema.layout import LayoutRule, layout_of
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.sema.mesh import dispatch_mesh_calls, task_payload
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants

@@ -17,7 +17,7 @@ Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
   `TypeLayout`s the SPIR-V back end turns into Offset/ArrayStride/MatrixStride decorations) and the
   rule they were computed by (`ir.Variable.layout_rule`); fields are paired with their struct
-  members by `sema.layout.member_fields`;
+  members by `irtools.layout.member_fields`;
 - descriptor set, binding, counter binding and the register as written: `ir.Binding`
   (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
 - which node reaches which resource and counter: `sema.usage.resource_use`;
@@ -42,9 +42,9 @@ from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import ABI_VERSION
+from wgc.irtools.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, register_class_of, written_register
 from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
 from wgc.sema.modules import entry_point_names, module_groups
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput, spec_constant_arguments
 from wgc.sema.stages import OutputSpan, StagePlan, loop_chain, plan_stages

@@ -48,8 +48,8 @@ from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
 from wgc.sema.entry_stages import check_stages
-from wgc.sema.uniformity import (check_mesh_uniformity, check_node_body, check_stage_barriers, reachable_functions,
-                                 nodes_of)
+from wgc.irtools.walk import reachable_functions, nodes_of
+from wgc.sema.uniformity import check_mesh_uniformity, check_node_body, check_stage_barriers
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS

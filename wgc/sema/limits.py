@@ -22,7 +22,7 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
-from wgc.sema.uniformity import nodes_of
+from wgc.irtools.walk import nodes_of
 
 MAX_CONTROL_FLOW_NESTING = 256
 SPIRV_CONTROL_FLOW_NESTING = 1023

@@ -37,8 +37,8 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Label
+from wgc.irtools.walk import children, lvalue_chain, nodes_of, reachable_functions, written
 from wgc.sema.stageio import flatten
-from wgc.sema.uniformity import _lvalue_chain, children, nodes_of, reachable_functions, written
 
 MESH_QUALIFIERS = ("vertices", "indices", "primitives")
 TOPOLOGIES = {"triangle": 3, "line": 2}
@@ -379,7 +379,7 @@ class _CountsBeforeWrites:
         return done
 
     def _output(self, target: ir.Expr) -> ir.Variable | None:
-        root, _path = _lvalue_chain(target)
+        root, _path = lvalue_chain(target)
         return root.variable if isinstance(root, ir.VarRef) and root.variable in self.outputs else None
 
     def write(self, target: ir.Expr, called: bool) -> None:

@@ -92,17 +92,17 @@ from typing import Any
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
-from wgc.sema.consteval import Folded, fold
+from wgc.irtools.consteval import Folded, fold
 from wgc.sema.entry_stages import STAGES
 from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout
+from wgc.irtools.layout import TypeLayout
 from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
 from wgc.sema.nodes import NodeInfo, spec_constant_arguments
 from wgc.sema.stageio import BUILTINS, flatten, unsupported
 from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
                              unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
-from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
+from wgc.irtools.walk import lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
 TARGET_NOTES = {
@@ -470,7 +470,7 @@ _OWNED_BY_THE_GROUP = frozenset({t.NodeObjectKind.RW_GROUP_NODE_INPUT_RECORDS, t
 
 def _record_of(call: ir.IntrinsicCall) -> t.NodeObjectType | None:
     """The record object type whose record an Interlocked* call's destination is in, if any."""
-    base, _ = _lvalue_chain(call.args[0]) if call.args else (None, [])
+    base, _ = lvalue_chain(call.args[0]) if call.args else (None, [])
     if isinstance(base, ir.RecordAccess) and isinstance(base.object.type, t.NodeObjectType):
         return base.object.type
     return None

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.layout import TypeLayout
+from wgc.irtools.layout import TypeLayout
 from wgc.sema.modules import needs_vulkan_memory_model
 from wgc.sema.nodes import NodeInfo, NodeOutput
 

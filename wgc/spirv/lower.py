@@ -52,14 +52,14 @@ from typing import TYPE_CHECKING
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
-from wgc.sema.consteval import Folded, fold, to_scalar
+from wgc.irtools.consteval import Folded, fold, to_scalar
 from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout
+from wgc.irtools.layout import TypeLayout
 from wgc.sema.mesh import MESH_QUALIFIERS, mesh_qualifier
 from wgc.sema.nodes import NodeInfo
 from wgc.sema.stages import plan_stages
 from wgc.sema.target import local_size_id_allowed
-from wgc.sema.uniformity import reachable_functions, walk_body
+from wgc.irtools.walk import reachable_functions, walk_body
 
 from . import grammar, intrinsics, loop_stages, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder

@@ -28,10 +28,10 @@ Invariants:
 from __future__ import annotations
 
 from wgc import ir
+from wgc.irtools.walk import all_exprs, reachable_functions
 from wgc.sema.graph import GraphInfo
 from wgc.sema.modules import entry_point_names
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
