@@ -50,12 +50,15 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors, parse_warning_flags
 from wgc.source import STDIN_NAME, SourceFile, decode_source
+
+if TYPE_CHECKING:
+    from wgc.sema.results import Analysis
 
 COMPILE_STACK_BYTES = 1 << 30
 """The worker thread's stack: virtual memory, only the pages deep input touches are used."""
@@ -195,7 +198,8 @@ class FrontEnd:
     source: SourceFile | None
     expanded_text: str | None
     unit: object | None
-    analysis: object | None
+    analysis: Analysis | None
+    """What sema knows (`wgc.sema.results`): the only thing the later stages read of the analysis."""
     dependencies: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     absent: tuple[str, ...] = ()
@@ -408,9 +412,9 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     from wgc.metadata.model import build_model
 
     analysis = front.analysis
-    nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
-    model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals,  # type: ignore[union-attr]
-                        options.max_graph_depth, analysis.stage_entries)  # type: ignore[union-attr]
+    assert analysis is not None and analysis.graph is not None
+    nodes = analysis.graph.nodes if sound_only else analysis.nodes
+    model = build_model(analysis, nodes, wgc_version(), options.max_graph_depth)
     kind = options.emit
     if kind == "json":
         import json
@@ -464,26 +468,25 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import json
     import struct
 
-    from wgc.sema.modules import composition_warnings, select_nodes
-    from wgc.sema.target import check_target, depth_warnings, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
+    assert analysis is not None
     # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
     # emulated one (what `wgc run` executes) runs the graph only
-    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []  # type: ignore[union-attr]
-    nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))  # type: ignore[union-attr]
+    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []
+    nodes, unselectable = analysis.select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))
     if unselectable:   # an entry of a stage wgc does not compile (-T vs_6_0) says so, not "no entry point"
-        stages = [d for d in check_target(analysis, [], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
+        stages = [d for d in analysis.check_target([], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
         return {}, stages or unselectable, None
-    limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
-                          index_space=options.index_space_loops, split_nodes=options.split_nodes,
-                          target_env=options.target_env)
+    limits = analysis.check_target(nodes, front.source if options.debug_info else None, options.target,
+                                   index_space=options.index_space_loops, split_nodes=options.split_nodes,
+                                   target_env=options.target_env)
     if has_errors(limits):
         return {}, limits, None
-    warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
+    warnings = limits + analysis.composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
     if options.target == "amdx":
-        warnings += depth_warnings(analysis.graph, options.max_graph_depth)  # type: ignore[union-attr]
+        warnings += analysis.depth_warnings(options.max_graph_depth)
     outputs: dict[str, bytes] = {}
     reflection = None
     if options.reflection or options.emit == "reflection":
@@ -492,10 +495,10 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     if options.emit == "reflection":
         return outputs, warnings, reflection
     source = front.source
-    emitted = emit_spirv(front.analysis, EmitOptions(
+    emitted = emit_spirv(analysis, EmitOptions(
         target=options.target, target_env=options.target_env, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
-        index_space_loops=options.index_space_loops, plain_atomics=plain_record_atomics(nodes),
+        index_space_loops=options.index_space_loops, plain_atomics=analysis.plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
@@ -518,7 +521,7 @@ def _reflection(options: Options, front: FrontEnd, nodes: list):  # type: ignore
     """The `Reflection` of the SPIR-V that `nodes` compile to (`wgc.metadata.reflection`)."""
     from wgc.metadata.reflection import build_reflection
 
-    analysis = front.analysis
-    return build_reflection(nodes, analysis.graph, analysis.module.globals,  # type: ignore[union-attr]
+    assert front.analysis is not None
+    return build_reflection(front.analysis, nodes,
                             version=wgc_version(), target_env=options.target_env,
                             split_nodes=options.split_nodes, index_space_loops=options.index_space_loops)

@@ -31,15 +31,12 @@ from __future__ import annotations
 from typing import Any
 
 from wgc import ir
-from wgc.sema.entry_stages import stage_interface
-from wgc.sema.graph import GraphInfo, Loop
 from wgc.irtools.layout import LayoutRule, layout_of
-from wgc.sema.mesh import dispatch_mesh_calls, task_payload
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants
-from wgc.sema.modules import entry_point_names
-from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages, plan_stages, unrolled_depth
-from wgc.sema.usage import resource_use
+from wgc.sema.graph import GraphInfo, Loop
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.results import Analysis
+from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages
 
 
 def _id(node_id: NodeId) -> dict[str, Any]:
@@ -90,10 +87,10 @@ def _output(output: NodeOutput) -> dict[str, Any]:
     }
 
 
-def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
+def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
           graph_name: dict[str, str], stages: NodeStages) -> dict[str, Any]:
     loop = graph.loop_of.get(node.key)
-    use = resource_use(node.function)
+    use = results.resource_use(node.function)
     return {
         "function": node.function.name,
         "key": node.key,
@@ -125,7 +122,7 @@ def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
                    for s in stages.stages()],
         "stage_stride": stages.stride,
         "max_node_recursion": stages.max_recursion,
-        "attribute_spec_constants": [c.to_json() for c in attribute_spec_constants(node)],
+        "attribute_spec_constants": [c.to_json() for c in attribute_spec_constants(results, node)],
     }
 
 
@@ -144,9 +141,9 @@ def _mesh(node: NodeInfo) -> dict[str, Any] | None:
     }
 
 
-def _entry_point(entry: NodeInfo, entry_point: str) -> dict[str, Any]:
+def _entry_point(results: Analysis, entry: NodeInfo, entry_point: str) -> dict[str, Any]:
     """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-    use = resource_use(entry.function)
+    use = results.resource_use(entry.function)
     mesh = entry.mesh
     return {
         "function": entry.function.name,
@@ -157,23 +154,23 @@ def _entry_point(entry: NodeInfo, entry_point: str) -> dict[str, Any]:
         "num_threads": list(entry.num_threads) if entry.stage != "pixel" else None,
         "mesh": ({"output_topology": mesh.topology, "max_vertices": mesh.max_vertices,
                   "max_primitives": mesh.max_primitives} if mesh is not None else None),
-        "payload_bytes": _payload_bytes(entry),
+        "payload_bytes": _payload_bytes(results, entry),
         "interface": [{"direction": v.direction, "parameter": v.parameter, "field": v.field, "type": str(v.type),
                        "semantic": v.semantic, "builtin": v.builtin, "location": v.location,
-                       "per_primitive": v.per_primitive} for v in stage_interface(entry)],
+                       "per_primitive": v.per_primitive} for v in results.stage_interface(entry)],
         "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
     }
 
 
-def _payload_bytes(entry: NodeInfo) -> int | None:
+def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
     """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
     (scalar layout, as the groupshared sizes); None for the other stages or without one."""
     payload: ir.Variable | None = None
     if entry.mesh is not None:
         payload = entry.mesh.payload
     elif entry.stage == "amplification":
-        calls = dispatch_mesh_calls(entry.function)
-        payload = task_payload(calls[0]) if calls else None
+        calls = results.dispatch_mesh_calls(entry.function)
+        payload = results.task_payload(calls[0]) if calls else None
     return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
 
 
@@ -195,20 +192,22 @@ def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
     return {n.key: f"{n.id} ({n.key})" if carriers[n.id] > 1 else str(n.id) for n in nodes}
 
 
-def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
-                globals_: tuple[ir.Variable, ...] | list[ir.Variable] = (),
-                max_graph_depth: int | None = None,
-                stage_entries: tuple[NodeInfo, ...] | list[NodeInfo] = ()) -> dict[str, Any]:
+def build_model(results: Analysis, nodes: tuple[NodeInfo, ...] | list[NodeInfo], version: str,
+                max_graph_depth: int | None = None) -> dict[str, Any]:
+    """The inspect model of `nodes` (the analysis's, or those of its graph) and the analysis's other
+    stages' entry points."""
+    graph, globals_, stage_entries = results.graph, results.module.globals, results.stage_entries
+    assert graph is not None
     entries = {n.key for n in graph.entry_nodes}
-    plan = plan_stages(graph)
-    unrolled = unrolled_depth(graph)
-    names, _ = entry_point_names([*nodes, *stage_entries])
+    plan = results.stage_plan()
+    unrolled = results.unrolled_depth()
+    names = results.entry_point_names([*nodes, *stage_entries])
     shown = {n.key for n in nodes}
     graph_name = graph_names([*nodes, *(n for n in graph.nodes if n.key not in shown)])
     return {
         "wgc_version": version,
         "profile": graph.profile,
-        "nodes": [_node(n, graph, entries, names[n.key], graph_name, plan.stages_of(n))
+        "nodes": [_node(results, n, graph, entries, names[n.key], graph_name, plan.stages_of(n))
                   for n in nodes],
         "graph": {
             "depth": graph.depth,
@@ -227,7 +226,7 @@ def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, 
             "backing_bytes": graph.backing_bytes,
             "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
         },
-        "entry_points": [_entry_point(e, names[e.key]) for e in stage_entries],
-        "resources": [r.to_json() for r in describe_resources(globals_, nodes)],
+        "entry_points": [_entry_point(results, e, names[e.key]) for e in stage_entries],
+        "resources": [r.to_json() for r in describe_resources(results, nodes)],
         "specialization_constants": [c.to_json() for c in spec_constants(globals_)],
     }

@@ -2,7 +2,8 @@
 
 Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
 identifiers of those the parser skipped) and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics, stage_entries)`: the checked `ir.Module`, the
+Output: `Analysis(module, nodes, graph, diagnostics, stage_entries)` (`results.py`, which derives
+what the later stages ask of them): the checked `ir.Module`, the
 node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
 pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), and every
 diagnostic of the stage (the products are only meant for later stages when no diagnostic is
@@ -36,13 +37,12 @@ from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import DefaultSeverity, Diagnostic
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
-from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.graph import check_graph
 from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
@@ -53,21 +53,12 @@ from wgc.sema.uniformity import check_mesh_uniformity, check_node_body, check_st
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
+from wgc.sema.results import Analysis
 from wgc.sema.settled import settle_statics
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.typeref import contains_only_ray_queries
 from wgc.source import Span
 from wgc.syntax import ast
-
-
-@dataclass(frozen=True)
-class Analysis:
-    module: ir.Module
-    diagnostics: tuple[Diagnostic, ...]
-    nodes: tuple[NodeInfo, ...] = ()
-    graph: GraphInfo | None = None
-    stage_entries: tuple[NodeInfo, ...] = ()
-    """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
 
 
 def builtin_scope() -> Scope:
