@@ -58,6 +58,8 @@ from wgc.diagnostics import Diagnostic, WarningPolicy, apply_policy, has_errors,
 from wgc.source import STDIN_NAME, SourceFile, decode_source
 
 if TYPE_CHECKING:
+    from wgc.metadata.reflection import Reflection
+    from wgc.sema.nodes import NodeInfo
     from wgc.sema.results import Analysis
 
 COMPILE_STACK_BYTES = 1 << 30
@@ -393,7 +395,7 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
     if has_errors(diagnostics):
         outputs, reflection = {}, None
         analysis = front.analysis
-        if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:  # type: ignore[attr-defined]
+        if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:
             partial, _ = _inspect(options, front, sound_only=True)
     return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial,
                   reflection=reflection, absent_includes=front.absent)
@@ -419,7 +421,7 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     if kind == "json":
         import json
 
-        return {kind: (json.dumps(model, indent=2) + "\n").encode()}, []
+        return {kind: (json.dumps(model.to_json(), indent=2) + "\n").encode()}, []
     if kind == "text":
         from wgc.metadata.text import render_text
 
@@ -517,7 +519,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     return outputs, warnings, reflection
 
 
-def _reflection(options: Options, front: FrontEnd, nodes: list):  # type: ignore[no-untyped-def,type-arg]
+def _reflection(options: Options, front: FrontEnd, nodes: list[NodeInfo]) -> Reflection:
     """The `Reflection` of the SPIR-V that `nodes` compile to (`wgc.metadata.reflection`)."""
     from wgc.metadata.reflection import build_reflection
 

@@ -127,7 +127,7 @@ def _walked(function: ir.Function) -> _Walk:
     30 -> 23 ms against a call per node and `reversed()`."""
     kept = function.__dict__.get(_WALK)
     if kept is not None and kept.body is function.body:
-        return kept  # type: ignore[no-any-return]
+        return kept
     nodes: list[Any] = []
     positions: dict[type, list[int]] = {}
     stack: list[Any] = [function.body] if function.body is not None else []

@@ -56,12 +56,12 @@ class Analysis:
     def stage_plan(self) -> stages.StagePlan:
         """The loops' stages in index space (`sema.stages.plan_stages`) of the graph."""
         assert self.graph is not None
-        return self._once("stage_plan", lambda: stages.plan_stages(self.graph))   # type: ignore[no-any-return]
+        return self._once("stage_plan", lambda: stages.plan_stages(self.graph))
 
     def unrolled_depth(self) -> stages.UnrolledDepth:
         """The depth of the unrolled graph (`sema.stages.unrolled_depth`)."""
         assert self.graph is not None
-        return self._once("unrolled_depth", lambda: stages.unrolled_depth(self.graph))  # type: ignore[no-any-return]
+        return self._once("unrolled_depth", lambda: stages.unrolled_depth(self.graph))
 
     def loop_chain(self, node: NodeInfo) -> tuple[Loop, ...]:
         """The loops holding `node`, outermost first."""
@@ -73,18 +73,18 @@ class Analysis:
     def reachable(self, function: ir.Function) -> list[ir.Function]:
         """`function` and the user functions it calls, transitively, in first-call order (shared: never
         modify the list)."""
-        return self._once(("reachable", function), lambda: reachable_functions(function))  # type: ignore[no-any-return]
+        return self._once(("reachable", function), lambda: reachable_functions(function))
 
     def resource_use(self, function: ir.Function) -> usage.ResourceUse:
         """What an entry point reaches of the module's descriptors and push constants."""
-        return self._once(("resource_use", function), lambda: usage.resource_use(function))  # type: ignore[no-any-return]
+        return self._once(("resource_use", function), lambda: usage.resource_use(function))
 
     # ------------------------------------------------------------ modules and entry points
 
     def entry_point_names(self, nodes: Sequence[NodeInfo]) -> dict[str, str]:
         """node key -> entry point name in the module holding `nodes` (`sema.modules.entry_point_names`)."""
         key = ("entry_point_names", tuple(id(n) for n in nodes))
-        return self._once(key, lambda: modules.entry_point_names(nodes)[0])  # type: ignore[no-any-return]
+        return self._once(key, lambda: modules.entry_point_names(nodes)[0])
 
     @staticmethod
     def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:
@@ -103,12 +103,12 @@ class Analysis:
 
     def per_primitive_semantics(self) -> frozenset[str]:
         """The semantics the mesh entry points (mesh shaders, mesh nodes) output per primitive."""
-        return self._once("per_primitive", lambda: mesh.per_primitive_semantics(  # type: ignore[no-any-return]
+        return self._once("per_primitive", lambda: mesh.per_primitive_semantics(
             [*self.nodes, *self.stage_entries]))
 
     def dispatch_mesh_calls(self, function: ir.Function) -> list[ir.IntrinsicCall]:
         """The DispatchMesh calls in the code `function` reaches, in source order."""
-        return self._once(("dispatch_mesh", function), lambda: mesh.dispatch_mesh_calls(function))  # type: ignore[no-any-return]
+        return self._once(("dispatch_mesh", function), lambda: mesh.dispatch_mesh_calls(function))
 
     @staticmethod
     def task_payload(call: ir.IntrinsicCall) -> ir.Variable | None:
