@@ -22,16 +22,23 @@ it calls reports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wgc import ir
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic
 from wgc.irtools.walk import reachable_functions
-from wgc.sema import bindings, entry_stages, mesh, modules, stages, target, usage
+from wgc.sema import bindings, entry_stages, mesh
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import NodeInfo, spec_constant_arguments
 from wgc.source import SourceFile
+
+if TYPE_CHECKING:
+    from wgc.sema.stages import StagePlan, UnrolledDepth
+    from wgc.sema.usage import ResourceUse
+
+# `stages`, `usage`, `modules` and `target` are imported where first used: only the later stages ask
+# for what they compute, and a compile that stops after sema (`--emit=ir`, `-M`) need not load them.
 
 
 @dataclass(frozen=True)
@@ -53,18 +60,24 @@ class Analysis:
 
     # ------------------------------------------------------------ the graph
 
-    def stage_plan(self) -> stages.StagePlan:
+    def stage_plan(self) -> StagePlan:
         """The loops' stages in index space (`sema.stages.plan_stages`) of the graph."""
+        from wgc.sema import stages
+
         assert self.graph is not None
         return self._once("stage_plan", lambda: stages.plan_stages(self.graph))
 
-    def unrolled_depth(self) -> stages.UnrolledDepth:
+    def unrolled_depth(self) -> UnrolledDepth:
         """The depth of the unrolled graph (`sema.stages.unrolled_depth`)."""
+        from wgc.sema import stages
+
         assert self.graph is not None
         return self._once("unrolled_depth", lambda: stages.unrolled_depth(self.graph))
 
     def loop_chain(self, node: NodeInfo) -> tuple[Loop, ...]:
         """The loops holding `node`, outermost first."""
+        from wgc.sema import stages
+
         assert self.graph is not None
         return stages.loop_chain(node, self.graph)
 
@@ -75,28 +88,38 @@ class Analysis:
         modify the list)."""
         return self._once(("reachable", function), lambda: reachable_functions(function))
 
-    def resource_use(self, function: ir.Function) -> usage.ResourceUse:
+    def resource_use(self, function: ir.Function) -> ResourceUse:
         """What an entry point reaches of the module's descriptors and push constants."""
+        from wgc.sema import usage
+
         return self._once(("resource_use", function), lambda: usage.resource_use(function))
 
     # ------------------------------------------------------------ modules and entry points
 
     def entry_point_names(self, nodes: Sequence[NodeInfo]) -> dict[str, str]:
         """node key -> entry point name in the module holding `nodes` (`sema.modules.entry_point_names`)."""
+        from wgc.sema import modules
+
         key = ("entry_point_names", tuple(id(n) for n in nodes))
         return self._once(key, lambda: modules.entry_point_names(nodes)[0])
 
     @staticmethod
     def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:
         """(key, nodes) of each module a compile of `nodes` makes."""
+        from wgc.sema import modules
+
         return modules.module_groups(nodes, split)
 
     def needs_vulkan_memory_model(self, nodes: Sequence[NodeInfo]) -> bool:
         """Whether the module holding `nodes` uses the Vulkan memory model."""
+        from wgc.sema import modules
+
         return modules.needs_vulkan_memory_model(nodes)
 
     def plain_record_atomics(self, nodes: Sequence[NodeInfo]) -> frozenset[ir.IntrinsicCall]:
         """The Interlocked* calls on node records that the back end lowers as load, operation, store."""
+        from wgc.sema import target
+
         return target.plain_record_atomics(nodes)
 
     # ------------------------------------------------------------ stages beside the nodes
@@ -146,27 +169,38 @@ class Analysis:
 
     def select_nodes(self, nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
         """The nodes to compile among `nodes`: all, or the one `-E entry` selects (WG0603 otherwise)."""
+        from wgc.sema import modules
+
         return modules.select_nodes(nodes, entry)
 
     def check_target(self, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
                      target_name: str = "amdx", index_space: bool = False, split_nodes: bool = False,
                      target_env: str = "vulkan1.3") -> list[Diagnostic]:
         """The limits of the target broken by `nodes` (`sema.target.check_target`)."""
+        from wgc.sema import target
+
         return target.check_target(self, nodes, embedded_source, target_name, index_space=index_space,
                                    split_nodes=split_nodes, target_env=target_env)
 
     @staticmethod
     def composition_warnings(nodes: Sequence[NodeInfo], split: bool, target_name: str) -> list[Diagnostic]:
         """WG0604/WG0605: what composing `nodes` into modules for the target warns of."""
+        from wgc.sema import modules
+
         return modules.composition_warnings(nodes, split, target_name)
 
     def depth_warnings(self, max_graph_depth: int | None) -> list[Diagnostic]:
         """WG0513 (amdx): the unrolled graph deeper than maxExecutionGraphDepth."""
-        return target.depth_warnings(self.graph, max_graph_depth)
+        from wgc.sema import target
+
+        return target.depth_warnings(self.graph, max_graph_depth,
+                                     self.unrolled_depth() if self.graph is not None and self.graph.nodes else None)
 
     @staticmethod
     def local_size_id_allowed(target_env: str) -> bool:
         """Whether the Vulkan version takes LocalSizeId without an extension."""
+        from wgc.sema import target
+
         return target.local_size_id_allowed(target_env)
 
 
