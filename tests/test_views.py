@@ -1,7 +1,7 @@
 """The views of `wgc inspect` (text, DOT, DXIL metadata) over hand-built inspect models.
 
-The models are typed (`wgc.metadata.schema`; their JSON is README.md's "The JSON model"); they mirror samples/hello.hlsl, a
-recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
+The models are typed (`wgc.metadata.schema`; their JSON is README.md's "The JSON model"); they
+mirror samples/hello.hlsl, a recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
 node output arrays ([MaxRecordsPerNode], shared budget, unbounded sparse, a missing target,
 an empty output).
 """
@@ -600,4 +600,4 @@ def test_views_read_the_typed_model_whose_json_is_the_inspect_output():
     assert (json.dumps(model.to_json(), indent=2) + "\n").encode() == driver.compile(options).outputs["json"]
     assert render_text(model) == driver.compile(driver.Options(input=sample, emit="text")).outputs["text"].decode()
     with pytest.raises(AttributeError):
-        render_text(model.to_json())   # type: ignore[arg-type]
+        render_text(model.to_json())

@@ -479,7 +479,8 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []
     nodes, unselectable = analysis.select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))
     if unselectable:   # an entry of a stage wgc does not compile (-T vs_6_0) says so, not "no entry point"
-        stages = [d for d in analysis.check_target([], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
+        stages = [d for d in analysis.check_target([], None, options.target)
+                  if d.code == codes.STAGE_NOT_SUPPORTED.code]
         return {}, stages or unselectable, None
     limits = analysis.check_target(nodes, front.source if options.debug_info else None, options.target,
                                    index_space=options.index_space_loops, split_nodes=options.split_nodes,

@@ -153,7 +153,7 @@ def _innermost_loops(nodes: tuple[NodeModel, ...], loops: tuple[LoopModel, ...])
 
 
 def _cluster_lines(nodes: tuple[NodeModel, ...], loops: tuple[LoopModel, ...],
-                   records: dict[str, int]) -> list[str]:
+                   records: dict[str, int | None]) -> list[str]:
     home = _innermost_loops(nodes, loops)
     entries = {loop.entry: i for i, loop in enumerate(loops)}
     children: dict[int | None, list[int]] = {}

@@ -264,7 +264,8 @@ class _Builder:
         ops += [_i32(TAG_NUM_THREADS), self.ints(node.num_threads or [1, 1, 1])]
         mesh = node.mesh
         if mesh:
-            ops += [_i32(TAG_NODE_MESH_OUTPUT_TOPOLOGY), _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology, 0)),  # type: ignore[arg-type]
+            topology = MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology or "", 0)
+            ops += [_i32(TAG_NODE_MESH_OUTPUT_TOPOLOGY), _i32(topology),
                     _i32(TAG_NODE_MESH_MAX_VERTEX_COUNT), _i32(mesh.max_vertices),
                     _i32(TAG_NODE_MESH_MAX_PRIMITIVE_COUNT), _i32(mesh.max_primitives)]
             per_entry = mesh.max_input_records_per_graph_entry_record
@@ -274,9 +275,9 @@ class _Builder:
                                  else _false()])]
         loop_entry = node.loop_entry
         if loop_entry:
-            ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry.max_iterations),
+            ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry.max_iterations or 0),
                     _i32(TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION),
-                    _i32(loop_entry.max_records_per_iteration)]
+                    _i32(loop_entry.max_records_per_iteration or 0)]
         return self.md(ops)
 
     def stage_properties(self, entry: EntryPointModel) -> Any:
@@ -289,7 +290,7 @@ class _Builder:
         elif entry.stage == "mesh" and mesh:
             threads = self.ints(entry.num_threads or [1, 1, 1])
             ops += [_i32(TAG_MS_STATE), self.md([threads, _i32(mesh.max_vertices), _i32(mesh.max_primitives),
-                                                 _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology, 0)),  # type: ignore[arg-type]
+                                                 _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology or "", 0)),
                                                  _i32(entry.payload_bytes or 0)])]
         elif entry.stage == "amplification":
             threads = self.ints(entry.num_threads or [1, 1, 1])

@@ -1,13 +1,13 @@
 """Metadata, the inspect model: what wgc understood of a work graph, as typed records (`schema.py`).
 
-Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
-`sema.graph.GraphInfo`), the other stages' entry points (`sema.entry_stages`), the profile, wgc's version and the module's globals (its resources,
-uniform and push-constant blocks, and specialization constants, `[[vk::constant_id]]`).
-Output: an `InspectModel` (`schema.py`), whose `to_json()` follows the schema in README.md ("The JSON
-model"): the one model every `wgc inspect` view renders (`--format json` prints its JSON). Resources (`"resources"`: every one the
-program declares, with the nodes that reach it) and specialization constants are the typed pieces of
-`metadata.reflection` (`describe_resources`, `spec_constants`) as JSON: the reflection and the
-inspect model describe them alike.
+Input: the results object of analysis (`sema.results.Analysis`: the node descriptions, the graph,
+the other stages' entry points, the module's globals: its resources, uniform and push-constant
+blocks, and specialization constants, `[[vk::constant_id]]`), the nodes to show and wgc's version.
+Output: an `InspectModel` (`schema.py`), whose `to_json()` follows the schema in README.md ("The
+JSON model"): the one model every `wgc inspect` view renders (`--format json` prints its JSON).
+Resources (`"resources"`: every one the program declares, with the nodes that reach it) and
+specialization constants are the reflection's records (`metadata.reflection`: `describe_resources`,
+`spec_constants`): the reflection and the inspect model describe them alike.
 
 Invariants: only frozen records of plain values; nodes in source order,
 outputs in declaration order, edges in node-then-output order, loops innermost first, resources
@@ -104,7 +104,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         max_recursion_depth=node.max_recursion_depth,
         local_root_arguments_table_index=node.local_root_arguments_table_index,
         share_input_of=_id(node.share_input_of) if node.share_input_of else None,
-        loop_entry=(LoopEntryModel(node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
+        loop_entry=(LoopEntryModel(node.max_loop_iterations, node.max_records_per_loop_iteration)
                     if node.is_loop_entry else None),
         loop=graph_name[loop.entry.key] if loop is not None else None,
         depth=graph.depth_of.get(node.key, 0),

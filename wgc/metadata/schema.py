@@ -103,8 +103,9 @@ class OutputModel:
 
 @dataclass(frozen=True)
 class LoopEntryModel:
-    max_iterations: int
-    max_records_per_iteration: int
+    max_iterations: int | None
+    max_records_per_iteration: int | None
+    """None only in the model of a node whose attributes have errors."""
 
     def to_json(self) -> dict[str, Any]:
         return {"max_iterations": self.max_iterations, "max_records_per_iteration": self.max_records_per_iteration}

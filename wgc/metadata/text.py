@@ -266,7 +266,7 @@ def _edge_line(edge: EdgeModel, outputs: dict[tuple[str, str], OutputModel],
     return line + "".join(f"  [{note}]" for note in notes)
 
 
-def _loop_lines(loops: tuple[LoopModel, ...], records: dict[str, int]) -> list[str]:
+def _loop_lines(loops: tuple[LoopModel, ...], records: dict[str, int | None]) -> list[str]:
     children: dict[str | None, list[LoopModel]] = {}
     entries = {loop.entry for loop in loops}
     for loop in loops:

@@ -1,8 +1,9 @@
 """SPIR-V generation for one compile: choose the modules, lower, validate, lint, optimize.
 
-Input: the checked `Analysis` (`wgc.sema.results`: typed IR, nodes, graph and what sema derives of them), `EmitOptions` (with the facts
-`wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records) and the nodes to
-compile (`sema.modules.select_nodes`: all, or the one `-E` selects; never none).
+Input: the checked `Analysis` (`wgc.sema.results`: typed IR, nodes, graph and what sema derives
+of them), `EmitOptions` (with the facts `wgc.sema.target` hands over: the Interlocked* calls on
+thread-owned node records) and the nodes to compile (`Analysis.select_nodes`: all, or the one `-E`
+selects; never none).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
 the node's key, `NodeInfo.key`).
 
