@@ -9,7 +9,7 @@ import pytest
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.consteval import Folded, NotConstant, Problem, convert_value, fold
+from wgc.irtools.consteval import Folded, NotConstant, Problem, convert_value, fold
 from wgc.source import SourceFile, Span
 
 FILE = SourceFile("consteval.hlsl", " " * 10_000)

@@ -11,7 +11,7 @@ import pytest
 from wgc import ir
 from wgc import types as t
 from wgc.irdump import _EXPRS, _STMTS, dump_ir
-from wgc.sema.layout import LayoutRule, layout_of
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.source import SourceFile, Span
 
 SPAN = Span(SourceFile("<irdump-test>", ""), 0, 0)

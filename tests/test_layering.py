@@ -14,13 +14,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "wgc"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("wgc.codes", "wgc.source", "wgc.diagnostics", "wgc.types", "wgc.cached_dataclass",
-                    "wgc.emulation_abi", "wgc.startup_cache")),
+    ("foundation", ("wgc.version", "wgc.codes", "wgc.source", "wgc.diagnostics", "wgc.interrupts", "wgc.types",
+                    "wgc.cached_dataclass", "wgc.emulation_abi", "wgc.startup_cache")),
     ("front end", ("wgc.preprocess", "wgc.syntax")),
-    ("IR", ("wgc.ir",)),
-    ("IR helpers", ("wgc.layout", "wgc.ir_verify")),
+    ("IR", ("wgc.ir", "wgc.irtools.layout")),   # the IR stores layouts: they are computed from types alone
+    ("IR helpers", ("wgc.irtools", "wgc.ir_verify")),
     ("sema", ("wgc.sema",)),
-    ("back ends and views", ("wgc.spirv", "wgc.metadata", "wgc.irdump")),
+    ("back ends and views", ("wgc.spirv", "wgc.spirv_in", "wgc.metadata", "wgc.irdump")),
     ("driver", ("wgc.driver", "wgc.outputs", "wgc.depfile", "wgc.buildcache")),
     ("runtime", ("wgc.runtime",)),
     ("command line and API", ("wgc", "wgc.cli", "wgc.server", "wgc.entry", "wgc.__main__")),

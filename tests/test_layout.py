@@ -1,4 +1,4 @@
-"""Buffer layouts (wgc.sema.layout): exact sizes, alignments, offsets and strides under each rule.
+"""Buffer layouts (wgc.irtools.layout): exact sizes, alignments, offsets and strides under each rule.
 
 Every expected number is derived by hand from the rules in the module docstring;
 the comment next to it gives the derivation.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
+from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of
 from wgc.types import (
     BOOL,
     DOUBLE,

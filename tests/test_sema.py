@@ -20,10 +20,10 @@ from wgc import driver, ir
 from wgc import types as t
 from wgc.diagnostics import Renderer, Severity
 from wgc.sema.analyze import Analysis, analyze
-from wgc.sema import consteval
+from wgc.irtools import consteval
 from wgc.sema.bindings import BindingShift
 from wgc.sema.context import SemaOptions
-from wgc.sema.layout import LayoutRule, layout_of
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.source import SourceFile
 from wgc.syntax import ast
 from wgc.syntax.parse import parse_source
@@ -1927,7 +1927,7 @@ def test_groupshared_bytes_skipped_without_groupshared_globals_equal_the_full_co
     from wgc import driver
     from wgc.driver import Options, run_front_end
     from wgc.sema.nodes import _groupshared_bytes
-    from wgc.sema.uniformity import reachable_functions
+    from wgc.irtools.walk import reachable_functions
 
     node = """[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(8, 1, 1)]
 void {name}(uint gi : SV_GroupIndex) {{ {body} }}

@@ -32,7 +32,8 @@ import pytest
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema import consteval, conversions, expr, intrinsics, methods, stmt, typeref
+from wgc.irtools import consteval
+from wgc.sema import conversions, expr, intrinsics, methods, stmt, typeref
 from wgc.sema.analyze import builtin_scope
 from wgc.sema.context import Context, FunctionState, SemaOptions, node_handlers
 from wgc.sema.declarations import DeclarationChecker, _find_word
@@ -392,7 +393,7 @@ def test_layouts_are_kept_weakly_per_type() -> None:
     scalar's, vector's or matrix's is kept in a plain table (as `wgc.types` keeps those types)."""
     import gc
 
-    from wgc.sema import layout
+    from wgc.irtools import layout
 
     span = Span(SourceFile("s.hlsl", "S"), 0, 1)
     struct = t.StructType("S", span=span)

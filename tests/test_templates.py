@@ -19,7 +19,7 @@ from wgc import types as t
 from wgc.diagnostics import Renderer
 from wgc.sema.analyze import analyze
 from wgc.sema.context import SemaOptions
-from wgc.sema.layout import LayoutRule, layout_of
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.source import SourceFile
 from wgc.syntax import ast
 from wgc.syntax.parse import parse_source

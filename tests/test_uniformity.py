@@ -904,7 +904,7 @@ def test_children_are_every_ir_node_in_field_order() -> None:
     from pathlib import Path
 
     from conftest import SAMPLE_INCLUDE, SAMPLES
-    from wgc.sema.uniformity import children, walk_body
+    from wgc.irtools.walk import children, walk_body
 
     def every_field(node):  # type: ignore[no-untyped-def]
         found = []
@@ -969,7 +969,7 @@ def test_children_kept_with_the_walk_equal_children() -> None:
     from pathlib import Path
 
     from conftest import SAMPLE_INCLUDE, SAMPLES
-    from wgc.sema.uniformity import children, children_in, walk_body
+    from wgc.irtools.walk import children, children_in, walk_body
 
     paths = sorted(SAMPLES.glob("*.hlsl")) + sorted((Path(__file__).parent / "spirv_programs").glob("*.hlsl"))
     count = 0
@@ -1010,7 +1010,7 @@ def test_children_getters_equal_reflection() -> None:
     `_Paths` dispatch on by exact class have no subclasses (so the dispatch equals isinstance tests)."""
     from conftest import SAMPLE_INCLUDE, hlsl_corpus
     from wgc.sema import uniformity
-    from wgc.sema.uniformity import children, walk_body
+    from wgc.irtools.walk import children, walk_body
 
     paths = hlsl_corpus()
     classes: set[type] = set()
@@ -1031,8 +1031,9 @@ def test_children_getters_equal_reflection() -> None:
         for cls in table:
             assert not cls.__subclasses__(), cls
     # `projection` and `conversion` stand for `operands` of the one field that holds a sub-node
-    assert uniformity._child_fields(ir.FieldAccess) == uniformity._child_fields(ir.Swizzle) == [("base", False)]
-    assert uniformity._child_fields(ir.Convert) == [("operand", False)]
+    from wgc.irtools import walk
+    assert walk._child_fields(ir.FieldAccess) == walk._child_fields(ir.Swizzle) == [("base", False)]
+    assert walk._child_fields(ir.Convert) == [("operand", False)]
 
 
 def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
@@ -1040,7 +1041,7 @@ def test_the_kept_walk_is_the_pre_order_of_reflection() -> None:
     every body of the samples and the HLSL files of the tests, the nodes of a recursive pre-order walk
     over every field (`_reflected_children`), and `positions` holds each class's indices in that list."""
     from conftest import SAMPLE_INCLUDE, hlsl_corpus
-    from wgc.sema.uniformity import _walked
+    from wgc.irtools.walk import _walked
 
     def pre_order(item: object, found: list[object]) -> list[object]:
         found.append(item)
@@ -1072,7 +1073,7 @@ def test_nodes_of_equals_filtering_the_walk() -> None:
     and the HLSL files of the tests and every selection the rule passes make, the pre-order walk
     filtered with isinstance (the computation it replaces), and a second call gives the kept list."""
     from conftest import SAMPLE_INCLUDE, hlsl_corpus
-    from wgc.sema.uniformity import WRITERS, nodes_of, walk_body
+    from wgc.irtools.walk import WRITERS, nodes_of, walk_body
 
     selections = [(ir.VarDecl,), (ir.IntrinsicCall,), (ir.MethodCall,), (ir.VarRef,), (ir.Discard,), WRITERS,
                   (*WRITERS, ir.VarRef), (ir.VarDecl, ir.Assign, ir.Call), (ir.Discard, ir.IntrinsicCall, ir.MethodCall),

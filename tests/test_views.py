@@ -1,7 +1,7 @@
 """The views of `wgc inspect` (text, DOT, DXIL metadata) over hand-built inspect models.
 
-The models follow the schema in README.md ("The JSON model") exactly; they mirror samples/hello.hlsl, a
-recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
+The models are typed (`wgc.metadata.schema`; their JSON is README.md's "The JSON model"); they
+mirror samples/hello.hlsl, a recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
 node output arrays ([MaxRecordsPerNode], shared budget, unbounded sparse, a missing target,
 an empty output).
 """
@@ -11,59 +11,67 @@ from __future__ import annotations
 import copy
 import re
 import shutil
+from dataclasses import replace
 
 import pytest
 
 from wgc.metadata import dot as dot_view
 from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
 from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
+from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InputModel, InspectModel, LoopEntryModel,
+                                 LoopModel, NodeIdModel, NodeModel, OutputModel)
 from wgc.metadata.text import render_text
 
 
 def _node(function, launch, *, index=0, name=None, entry=False, explicit=False, threads=(1, 1, 1),
           grid=None, max_grid=None, recursion=None, table=None, share=None, loop_entry=None,
           loop=None, depth=1, inp=None, outputs=(), backing=0):
-    return {
-        "function": function, "id": {"name": name or function, "index": index}, "launch": launch,
-        "program_entry": entry, "program_entry_explicit": explicit, "num_threads": list(threads),
-        "dispatch_grid": grid, "max_dispatch_grid": max_grid, "max_recursion_depth": recursion,
-        "local_root_arguments_table_index": table, "share_input_of": share,
-        "loop_entry": loop_entry, "loop": loop, "depth": depth, "groupshared_bytes": 0,
-        "input": inp, "outputs": list(outputs), "backing_bytes": backing,
-    }
+    return NodeModel(
+        function=function, id=NodeIdModel(name or function, index), launch=launch,
+        program_entry=entry, program_entry_explicit=explicit, num_threads=tuple(threads),
+        dispatch_grid=tuple(grid) if grid else None, max_dispatch_grid=tuple(max_grid) if max_grid else None,
+        max_recursion_depth=recursion, local_root_arguments_table_index=table,
+        share_input_of=NodeIdModel(**share) if share else None,
+        loop_entry=LoopEntryModel(**loop_entry) if loop_entry else None, loop=loop, depth=depth,
+        groupshared_bytes=0, input=inp, outputs=tuple(outputs), backing_bytes=backing,
+    )
 
 
 def _input(kind, record=None, size=0, align=0, *, max_records=None, coherent=False, track=False,
            grid_field=None):
-    return {"kind": kind, "record": record, "record_size": size, "record_alignment": align,
-            "max_records": max_records, "globally_coherent": coherent,
-            "track_rw_input_sharing": track, "dispatch_grid_field": grid_field}
+    return InputModel(kind=kind, record=record, record_size=size, record_alignment=align,
+                      max_records=max_records, globally_coherent=coherent, track_rw_input_sharing=track,
+                      dispatch_grid_field=GridFieldModel(**grid_field) if grid_field else None)
 
 
 def _output(parameter, kind, record=None, size=0, align=0, *, target=None, index=0, max_records=None,
             shared=None, shared_index=None, per_node=None, per_node_written=False, array_size=None,
             sparse=False, unbounded=False):
-    return {"parameter": parameter, "kind": kind, "target": {"name": target or parameter, "index": index},
-            "record": record, "record_size": size, "record_alignment": align,
-            "track_rw_input_sharing": False, "max_records": max_records,
-            "max_records_shared_with": shared, "max_records_shared_with_index": shared_index,
-            "max_records_per_node": per_node, "max_records_per_node_written": per_node_written,
-            "array_size": array_size, "allow_sparse_nodes": sparse or unbounded,
-            "unbounded_sparse_nodes": unbounded}
+    return OutputModel(parameter=parameter, kind=kind, target=NodeIdModel(target or parameter, index),
+                       record=record, record_size=size, record_alignment=align,
+                       track_rw_input_sharing=False, max_records=max_records,
+                       max_records_shared_with=shared, max_records_shared_with_index=shared_index,
+                       max_records_per_node=per_node, max_records_per_node_written=per_node_written,
+                       array_size=array_size, allow_sparse_nodes=sparse or unbounded,
+                       unbounded_sparse_nodes=unbounded)
 
 
 def _edge(src, dst, parameter, kind="NodeOutput", max_records=None, *, recursive=False, loop_back=False):
-    return {"from": src, "to": dst, "parameter": parameter, "kind": kind, "max_records": max_records,
-            "recursive": recursive, "loop_back": loop_back}
+    return EdgeModel(src, dst, parameter, kind, max_records, recursive, loop_back)
 
 
 def _model(profile, nodes, *, depth, limit, chain, entries, edges, loops=(), slots=None,
            backing=0, without=None):
-    return {"wgc_version": "0.1.0", "profile": profile, "nodes": nodes, "graph": {
-        "depth": depth, "depth_limit": limit, "longest_chain": chain, "entry_nodes": entries,
-        "edges": edges, "loops": list(loops), "node_id_slots": slots or len(nodes),
-        "backing_bytes": backing,
-        "backing_bytes_without_max_records_per_node": backing if without is None else without}}
+    return InspectModel(wgc_version="0.1.0", profile=profile, nodes=tuple(nodes), graph=GraphModel(
+        depth=depth, depth_limit=limit, longest_chain=tuple(chain), entry_nodes=tuple(entries),
+        edges=tuple(edges), loops=tuple(LoopModel(**{**loop, "members": tuple(loop["members"])}) for loop in loops),
+        node_id_slots=slots or len(nodes), backing_bytes=backing,
+        backing_bytes_without_max_records_per_node=backing if without is None else without))
+
+
+def _renamed(model, function):
+    """`model` with its first node's function renamed."""
+    return replace(model, nodes=(replace(model.nodes[0], function=function), *model.nodes[1:]))
 
 
 # samples/hello.hlsl
@@ -293,8 +301,7 @@ def test_dot_missing_target_placeholder_and_indices():
 
 
 def test_dot_escapes_identifiers():
-    model = copy.deepcopy(HELLO)
-    model["nodes"][0]["function"] = 'ns::Gen"x\\y'
+    model = _renamed(HELLO, 'ns::Gen"x\\y')
     text = render_dot(model)
     assert '(ns::Gen\\"x\\\\y)' in text
 
@@ -443,8 +450,7 @@ def test_dxil_parses_and_is_deterministic(name):
 
 
 def test_dxil_qualified_function_names_parse():
-    model = copy.deepcopy(HELLO)
-    model["nodes"][0]["function"] = "ns::Generate"
+    model = _renamed(HELLO, "ns::Generate")
     text = render_dxil(model)
     assert 'declare void @"ns::Generate"()' in text
     assert _metadata(str(parse_dxil(text)))["dx.entryPoints"][1][1] == "ns::Generate"
@@ -570,3 +576,28 @@ def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
     assert '"resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12", shape=cylinder' in dot
     assert '"T" -> "resource Log" [style=dashed, color=gray60, arrowhead=none, constraint=false];' in dot
     assert '"resource Scene"' not in dot                     # no node uses it
+
+
+# ---------------------------------------------------------------- the typed model (issue 28)
+
+
+def test_views_read_the_typed_model_whose_json_is_the_inspect_output():
+    """Issue 28, "Views on typed models, not `.get("key")` on dictionaries": `build_model` gives the
+    typed `InspectModel`, whose `to_json()` is `--format json`'s document byte for byte, and the views
+    read its fields (a dictionary, or a renamed field, fails instead of rendering defaults)."""
+    import json
+    from pathlib import Path
+
+    from wgc import driver
+    from wgc.metadata.model import build_model
+
+    sample = str(Path(__file__).resolve().parent.parent / "samples" / "hello_work_graphs.hlsl")
+    options = driver.Options(input=sample, emit="json")
+    front = driver.run_front_end(options)
+    assert front.analysis is not None
+    model = build_model(front.analysis, front.analysis.nodes, driver.wgc_version())
+    assert isinstance(model, InspectModel) and all(isinstance(n, NodeModel) for n in model.nodes)
+    assert (json.dumps(model.to_json(), indent=2) + "\n").encode() == driver.compile(options).outputs["json"]
+    assert render_text(model) == driver.compile(driver.Options(input=sample, emit="text")).outputs["text"].decode()
+    with pytest.raises(AttributeError):
+        render_text(model.to_json())

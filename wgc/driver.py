@@ -53,7 +53,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
@@ -63,6 +63,11 @@ from wgc.source import STDIN_NAME, SourceFile, decode_source, read_source
 VERIFY_IR = os.environ.get("WGC_VERIFY_IR") == "1"
 """Tests only (tests/conftest.py sets it for the `wgc` processes they start): check the IR's invariants
 after sema (`wgc.ir_verify`); an invariant broken is an internal error."""
+if TYPE_CHECKING:
+    from wgc.metadata.reflection import Reflection
+    from wgc.sema.nodes import NodeInfo
+    from wgc.sema.results import Analysis
+
 COMPILE_STACK_BYTES = 1 << 30
 """The worker thread's stack: virtual memory, only the pages deep input touches are used."""
 COMPILE_RECURSION_LIMIT = 250_000
@@ -201,7 +206,8 @@ class FrontEnd:
     source: SourceFile | None
     expanded_text: str | None
     unit: object | None
-    analysis: object | None
+    analysis: Analysis | None
+    """What sema knows (`wgc.sema.results`): the only thing the later stages read of the analysis."""
     dependencies: tuple[str, ...]
     diagnostics: tuple[Diagnostic, ...]
     absent: tuple[str, ...] = ()
@@ -406,7 +412,7 @@ def _compile(options: Options, stdin: bytes | None, on_file_read: Callable[[str]
     if has_errors(diagnostics):
         outputs, reflection = {}, None
         analysis = front.analysis
-        if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:  # type: ignore[attr-defined]
+        if options.emit in PARTIAL_INSPECT_FORMATS and analysis is not None and analysis.graph is not None:
             partial, _ = _inspect(options, front, sound_only=True)
     return Result(outputs=outputs, diagnostics=diagnostics, dependencies=front.dependencies, partial=partial,
                   reflection=reflection, absent_includes=front.absent)
@@ -425,14 +431,14 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     from wgc.metadata.model import build_model
 
     analysis = front.analysis
-    nodes = analysis.graph.nodes if sound_only else analysis.nodes  # type: ignore[union-attr]
-    model = build_model(nodes, analysis.graph, wgc_version(), analysis.module.globals,  # type: ignore[union-attr]
-                        options.max_graph_depth, analysis.stage_entries)  # type: ignore[union-attr]
+    assert analysis is not None and analysis.graph is not None
+    nodes = analysis.graph.nodes if sound_only else analysis.nodes
+    model = build_model(analysis, nodes, wgc_version(), options.max_graph_depth)
     kind = options.emit
     if kind == "json":
         import json
 
-        return {kind: (json.dumps(model, indent=2) + "\n").encode()}, []
+        return {kind: (json.dumps(model.to_json(), indent=2) + "\n").encode()}, []
     if kind == "text":
         from wgc.metadata.text import render_text
 
@@ -481,26 +487,26 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     import json
     import struct
 
-    from wgc.sema.modules import composition_warnings, select_nodes
-    from wgc.sema.target import check_target, depth_warnings, plain_record_atomics
     from wgc.spirv.emit import EmitOptions, emit_spirv
 
     analysis = front.analysis
+    assert analysis is not None
     # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
     # emulated one (what `wgc run` executes) runs the graph only
-    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []  # type: ignore[union-attr]
-    nodes, unselectable = select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))  # type: ignore[union-attr]
+    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []
+    nodes, unselectable = analysis.select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))
     if unselectable:   # an entry of a stage wgc does not compile (-T vs_6_0) says so, not "no entry point"
-        stages = [d for d in check_target(analysis, [], None, options.target) if d.code == codes.STAGE_NOT_SUPPORTED.code]
+        stages = [d for d in analysis.check_target([], None, options.target)
+                  if d.code == codes.STAGE_NOT_SUPPORTED.code]
         return {}, stages or unselectable, None
-    limits = check_target(analysis, nodes, front.source if options.debug_info else None, options.target,
-                          index_space=options.index_space_loops, split_nodes=options.split_nodes,
-                          target_env=options.target_env)
+    limits = analysis.check_target(nodes, front.source if options.debug_info else None, options.target,
+                                   index_space=options.index_space_loops, split_nodes=options.split_nodes,
+                                   target_env=options.target_env)
     if has_errors(limits):
         return {}, limits, None
-    warnings = limits + composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
+    warnings = limits + analysis.composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
     if options.target == "amdx":
-        warnings += depth_warnings(analysis.graph, options.max_graph_depth)  # type: ignore[union-attr]
+        warnings += analysis.depth_warnings(options.max_graph_depth)
     outputs: dict[str, bytes] = {}
     reflection = None
     if options.reflection or options.emit == "reflection":
@@ -509,10 +515,10 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     if options.emit == "reflection":
         return outputs, warnings, reflection
     source = front.source
-    emitted = emit_spirv(front.analysis, EmitOptions(
+    emitted = emit_spirv(analysis, EmitOptions(
         target=options.target, target_env=options.target_env, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
-        index_space_loops=options.index_space_loops, plain_atomics=plain_record_atomics(nodes),
+        index_space_loops=options.index_space_loops, plain_atomics=analysis.plain_record_atomics(nodes),
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
@@ -531,11 +537,11 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     return outputs, warnings, reflection
 
 
-def _reflection(options: Options, front: FrontEnd, nodes: list):  # type: ignore[no-untyped-def,type-arg]
+def _reflection(options: Options, front: FrontEnd, nodes: list[NodeInfo]) -> Reflection:
     """The `Reflection` of the SPIR-V that `nodes` compile to (`wgc.metadata.reflection`)."""
     from wgc.metadata.reflection import build_reflection
 
-    analysis = front.analysis
-    return build_reflection(nodes, analysis.graph, analysis.module.globals,  # type: ignore[union-attr]
+    assert front.analysis is not None
+    return build_reflection(front.analysis, nodes,
                             version=wgc_version(), target_env=options.target_env,
                             split_nodes=options.split_nodes, index_space_loops=options.index_space_loops)

@@ -43,7 +43,7 @@ from typing import Union
 
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
-from wgc.sema.layout import LayoutRule, TypeLayout
+from wgc.irtools.layout import LayoutRule, TypeLayout
 from wgc.source import Span
 
 ConstValue = Union[bool, int, float, str, tuple]

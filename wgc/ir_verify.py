@@ -112,7 +112,7 @@ def _scalar_value(value: Any, scalar: t.ScalarType) -> bool:
 
 
 def _fits(value: Any, type_: Any) -> bool:
-    """Whether a folded constant has the shape of its type (`wgc.sema.consteval`'s values): a scalar,
+    """Whether a folded constant has the shape of its type (`wgc.irtools.consteval`'s values): a scalar,
     a tuple of components for vectors and matrices (row-major), of elements for arrays, of fields for
     structs; a string for a string."""
     kind = type(type_)

@@ -61,7 +61,7 @@ from typing import Callable
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.layout import TypeLayout, laid_out_type, member_fields
+from wgc.irtools.layout import TypeLayout, laid_out_type, member_fields
 
 _SUFFIX = {"int": "", "uint": "u", "int64_t": "ll", "uint64_t": "ull",
            "float": "f", "half": "h", "double": "l"}

@@ -12,7 +12,7 @@ Invariants:
 - Nominal types (structs, enums) are one object per declaration; the built-in `RayDesc` is one
   module-level struct (`RAY_DESC`), shared by every compile.
 - A type knows its shape only; sizes, alignments and offsets depend on a layout
-  rule and live in `wgc.sema.layout`.
+  rule and live in `wgc.irtools.layout`.
 - `str(type)` is the HLSL spelling (used in diagnostics and the IR dump).
 """
 

@@ -1,7 +1,7 @@
 """Graphviz view of the inspect model: `wgc inspect --format dot|svg|png`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model, a plain dict following the schema in README.md ("The JSON model"); for
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model"); for
             `render_image`, DOT text and an image format ("svg" or "png").
 Output:     `render_dot(model) -> str`, a Graphviz digraph:
 
@@ -53,7 +53,9 @@ import shutil
 import subprocess
 from typing import Any
 
-from wgc.metadata.text import stages_text
+from wgc.metadata.reflection import Resource
+from wgc.metadata.schema import EdgeModel, EntryPointModel, InspectModel, LoopModel, NodeModel
+from wgc.metadata.text import display_name, stages_text
 
 IMAGE_FORMATS = ("svg", "png")
 LOOP_COLOR = "blue"
@@ -79,14 +81,6 @@ class GraphvizMissing(GraphvizError):
                          "(e.g. 'apt-get install graphviz') or use --format dot and render it yourself")
 
 
-def display_name(node_id: dict[str, Any] | None) -> str:
-    """The display name of a NodeID: its name, plus "[i]" when the index is not 0."""
-    if not node_id:
-        return "?"
-    index = node_id.get("index", 0) or 0
-    return f"{node_id['name']}[{index}]" if index else str(node_id["name"])
-
-
 def _escape(text: Any) -> str:
     return (str(text).replace("\\", "\\\\").replace('"', '\\"')
             .replace("\r", " ").replace("\n", " "))
@@ -106,42 +100,42 @@ def _attrs(pairs: list[tuple[str, str]]) -> str:
     return "[" + ", ".join(f"{key}={value}" for key, value in pairs) + "]"
 
 
-def graph_name(node: dict[str, Any]) -> str:
+def graph_name(node: NodeModel) -> str:
     """The node's DOT identifier: the model's `graph_name` (its NodeID, plus ` (key)` when shared)."""
-    return node.get("graph_name") or display_name(node["id"])
+    return node.graph_name or display_name(node.id)
 
 
-def _node_statement(node: dict[str, Any]) -> str:
-    name = display_name(node["id"])
+def _node_statement(node: NodeModel) -> str:
+    name = display_name(node.id)
     lines = [name]
-    key = node.get("key") or node.get("function")
+    key = node.key or node.function
     if key and key != name:
         lines.append(f"({key})")
-    if node.get("entry_point") and node["entry_point"] != node["id"]["name"]:   # node-array members
-        lines.append(f"entry point {node['entry_point']}")
-    mesh = node.get("mesh")
-    lines.append(f"mesh ({mesh['output_topology']})" if mesh else node.get("launch", "?"))
-    inp = node.get("input")
-    lines.append("no input" if inp is None else inp.get("record") or inp.get("kind", "?"))
+    if node.entry_point and node.entry_point != node.id.name:   # node-array members
+        lines.append(f"entry point {node.entry_point}")
+    mesh = node.mesh
+    lines.append(f"mesh ({mesh.output_topology})" if mesh else node.launch)
+    inp = node.input
+    lines.append("no input" if inp is None else inp.record or inp.kind)
     stages = stages_text(node)
     if stages:
         lines.append(f"stages {stages}")
     attrs = [("label", label(*lines))]
-    if node.get("program_entry"):
+    if node.program_entry:
         attrs += [("style", quote("rounded,bold")), ("peripheries", "2")]
     return f"{quote(graph_name(node))} {_attrs(attrs)};"
 
 
-def _innermost_loops(nodes: list[dict[str, Any]], loops: list[dict[str, Any]]) -> dict[str, int]:
+def _innermost_loops(nodes: tuple[NodeModel, ...], loops: tuple[LoopModel, ...]) -> dict[str, int]:
     """Display name of each node in a loop -> index (in `loops`) of its innermost loop."""
-    by_entry = {loop["entry"]: i for i, loop in enumerate(loops)}
+    by_entry = {loop.entry: i for i, loop in enumerate(loops)}
 
     def nesting(i: int) -> int:
-        depth, seen, parent = 0, set(), loops[i].get("parent")
+        depth, seen, parent = 0, set(), loops[i].parent
         while parent in by_entry and parent not in seen:
             seen.add(parent)
             depth += 1
-            parent = loops[by_entry[parent]].get("parent")
+            parent = loops[by_entry[parent]].parent
         return depth
 
     result: dict[str, int] = {}
@@ -149,22 +143,22 @@ def _innermost_loops(nodes: list[dict[str, Any]], loops: list[dict[str, Any]]) -
         name = graph_name(node)
         if name in by_entry:
             result[name] = by_entry[name]
-        elif node.get("loop") in by_entry:
-            result[name] = by_entry[node["loop"]]
+        elif node.loop in by_entry:
+            result[name] = by_entry[node.loop]
         else:
-            containing = [i for i, loop in enumerate(loops) if name in (loop.get("members") or [])]
+            containing = [i for i, loop in enumerate(loops) if name in loop.members]
             if containing:
                 result[name] = max(containing, key=lambda i: (nesting(i), -i))
     return result
 
 
-def _cluster_lines(nodes: list[dict[str, Any]], loops: list[dict[str, Any]],
-                   records: dict[str, int]) -> list[str]:
+def _cluster_lines(nodes: tuple[NodeModel, ...], loops: tuple[LoopModel, ...],
+                   records: dict[str, int | None]) -> list[str]:
     home = _innermost_loops(nodes, loops)
-    entries = {loop["entry"]: i for i, loop in enumerate(loops)}
+    entries = {loop.entry: i for i, loop in enumerate(loops)}
     children: dict[int | None, list[int]] = {}
     for i, loop in enumerate(loops):
-        parent = entries.get(loop.get("parent")) if loop.get("parent") in entries else None
+        parent = entries.get(loop.parent) if loop.parent in entries else None
         children.setdefault(None if parent == i else parent, []).append(i)
     lines: list[str] = []
     emitted: set[int] = set()
@@ -172,9 +166,9 @@ def _cluster_lines(nodes: list[dict[str, Any]], loops: list[dict[str, Any]],
     def cluster(i: int, indent: str) -> None:
         emitted.add(i)
         loop = loops[i]
-        caption = f"loop {loop['entry']} (≤{loop.get('max_iterations')} iterations"
-        if loop["entry"] in records:
-            caption += f", ≤{records[loop['entry']]} records/iteration"
+        caption = f"loop {loop.entry} (≤{loop.max_iterations} iterations"
+        if loop.entry in records:
+            caption += f", ≤{records[loop.entry]} records/iteration"
         lines.append(f"{indent}subgraph {quote(f'cluster_loop_{i}')} {{")
         inner = indent + "  "
         style = [("label", quote(caption + ")")), ("style", "dashed"), ("color", LOOP_COLOR),
@@ -195,79 +189,77 @@ def _cluster_lines(nodes: list[dict[str, Any]], loops: list[dict[str, Any]],
     return lines
 
 
-def _edge_statement(edge: dict[str, Any], nodes_by_name: dict[str, dict[str, Any]],
-                    missing: set[str]) -> str:
-    source = nodes_by_name.get(edge["from"])
+def _edge_statement(edge: EdgeModel, nodes_by_name: dict[str, NodeModel], missing: set[str]) -> str:
+    source = nodes_by_name.get(edge.source)
     out = None
     if source is not None:
-        out = next((o for o in source.get("outputs") or []
-                    if o["parameter"] == edge["parameter"]), None)
-    if edge.get("max_records") is not None:
-        first = f"{edge['parameter']} (≤{edge['max_records']})"
-    elif out is not None and out.get("max_records_shared_with") is not None:
-        first = f"{edge['parameter']} (shared with {out['max_records_shared_with']})"
+        out = next((o for o in source.outputs if o.parameter == edge.parameter), None)
+    if edge.max_records is not None:
+        first = f"{edge.parameter} (≤{edge.max_records})"
+    elif out is not None and out.max_records_shared_with is not None:
+        first = f"{edge.parameter} (shared with {out.max_records_shared_with})"
     else:
-        first = str(edge["parameter"])
+        first = str(edge.parameter)
     lines = [first]
     attrs: list[tuple[str, str]] = []
-    if edge.get("loop_back"):
+    if edge.loop_back:
         lines.append("loop")
         attrs += [("color", LOOP_COLOR), ("fontcolor", LOOP_COLOR), ("constraint", "false")]
-    elif edge.get("recursive"):
-        depth = source.get("max_recursion_depth") if source else None
+    elif edge.recursive:
+        depth = source.max_recursion_depth if source else None
         lines.append(f"recursion ≤ {depth}" if depth is not None else "recursion")
         attrs.append(("style", "dashed"))
-    if edge["to"] in missing or edge["from"] in missing:
+    if edge.target in missing or edge.source in missing:
         attrs.append(("style", "dotted"))
-    return f"{quote(edge['from'])} -> {quote(edge['to'])} {_attrs([('label', label(*lines))] + attrs)};"
+    return f"{quote(edge.source)} -> {quote(edge.target)} {_attrs([('label', label(*lines))] + attrs)};"
 
 
-def _entry_point_lines(entries: list[dict[str, Any]]) -> list[str]:
+def _entry_point_lines(entries: tuple[EntryPointModel, ...]) -> list[str]:
     """The library's other shaders, outside the graph: a separate square box each ("entry <key>")."""
     lines = []
     for entry in entries:
-        parts = [entry["key"], f"{entry['stage']} shader"]
-        if entry.get("num_threads"):
-            parts.append("threads " + "x".join(str(n) for n in entry["num_threads"]))
-        mesh = entry.get("mesh")
+        parts = [entry.key, f"{entry.stage} shader"]
+        if entry.num_threads:
+            parts.append("threads " + "x".join(str(n) for n in entry.num_threads))
+        mesh = entry.mesh
         if mesh:
-            parts.append(f"{mesh['output_topology']}, ≤{mesh['max_vertices']} vertices, "
-                         f"≤{mesh['max_primitives']} primitives")
-        lines.append(f"  {quote(ENTRY_PREFIX + entry['key'])} {_attrs([('label', label(*parts))] + ENTRY_STYLE)};")
+            parts.append(f"{mesh.output_topology}, ≤{mesh.max_vertices} vertices, "
+                         f"≤{mesh.max_primitives} primitives")
+        lines.append(f"  {quote(ENTRY_PREFIX + entry.key)} {_attrs([('label', label(*parts))] + ENTRY_STYLE)};")
     return lines
 
 
-def _resource_lines(resources: list[dict[str, Any]]) -> list[str]:
+def _resource_lines(resources: tuple[Resource, ...]) -> list[str]:
     """A gray cylinder per resource some node uses, joined to each user by a dashed line."""
     lines: list[str] = []
     for resource in resources:
-        users = resource.get("used_by") or []
+        users = resource.used_by
         if not users:
             continue
-        ident = quote(f"{RESOURCE_PREFIX}{resource['name']}")
-        where = ("push constant" if resource.get("push_constant")
-                 else f"set {resource.get('set')}, binding {resource.get('binding')}")
-        attrs = [("label", label(resource["name"], resource.get("type", "?"), where))] + RESOURCE_STYLE
+        ident = quote(f"{RESOURCE_PREFIX}{resource.name}")
+        where = ("push constant" if resource.push_constant
+                 else f"set {resource.set}, binding {resource.binding}")
+        attrs = [("label", label(resource.name, resource.type, where))] + RESOURCE_STYLE
         lines.append(f"  {ident} {_attrs(attrs)};")
         lines.extend(f"  {quote(user)} -> {ident} {_attrs(RESOURCE_EDGE)};" for user in users)
     return lines
 
 
-def render_dot(model: dict[str, Any]) -> str:
+def render_dot(model: InspectModel) -> str:
     """Render the inspect model as Graphviz DOT text (see the module docstring)."""
-    nodes = model.get("nodes") or []
-    graph = model.get("graph") or {}
-    loops = graph.get("loops") or []
-    edges = graph.get("edges") or []
+    nodes = model.nodes
+    graph = model.graph
+    loops = graph.loops
+    edges = graph.edges
     nodes_by_name = {graph_name(node): node for node in nodes}
-    records = {graph_name(node): node["loop_entry"]["max_records_per_iteration"]
-               for node in nodes if node.get("loop_entry")}
+    records = {graph_name(node): node.loop_entry.max_records_per_iteration
+               for node in nodes if node.loop_entry}
     count = len(nodes)
-    caption = (f"{model.get('profile', '?')}: {count} node{'' if count == 1 else 's'}, "
-               f"depth {graph.get('depth', 0)} of {graph.get('depth_limit', '?')}")
-    unrolled = graph.get("unrolled_depth")
-    if unrolled is not None and unrolled != graph.get("depth", 0):
-        caption += f"; unrolled for SPIR-V AMDX {unrolled} of {graph.get('unrolled_depth_limit', '?')}"
+    caption = (f"{model.profile}: {count} node{'' if count == 1 else 's'}, "
+               f"depth {graph.depth} of {graph.depth_limit}")
+    unrolled = graph.unrolled_depth
+    if unrolled is not None and unrolled != graph.depth:
+        caption += f"; unrolled for SPIR-V AMDX {unrolled} of {graph.unrolled_depth_limit}"
     lines = ['digraph "work graph" {',
              f"  graph {_attrs([('label', quote(caption)), ('labelloc', 't'), FONT])};",
              f"  node {_attrs([('shape', 'box'), ('style', 'rounded'), FONT])};",
@@ -278,15 +270,15 @@ def render_dot(model: dict[str, Any]) -> str:
     lines.extend(_cluster_lines(nodes, loops, records))
     missing: list[str] = []
     for edge in edges:
-        for end in (edge["from"], edge["to"]):
+        for end in (edge.source, edge.target):
             if end not in nodes_by_name and end not in missing:
                 missing.append(end)
     placeholder = [("style", quote("rounded,dotted"))]
     lines.extend(f"  {quote(name)} {_attrs([('label', label(name, '(missing)'))] + placeholder)};"
                  for name in missing)
     lines.extend("  " + _edge_statement(edge, nodes_by_name, set(missing)) for edge in edges)
-    lines.extend(_entry_point_lines(model.get("entry_points") or []))
-    lines.extend(_resource_lines(model.get("resources") or []))
+    lines.extend(_entry_point_lines(model.entry_points))
+    lines.extend(_resource_lines(model.resources))
     lines.append("}")
     return "\n".join(line.rstrip() for line in lines) + "\n"
 

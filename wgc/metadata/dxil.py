@@ -1,7 +1,7 @@
 """DXIL-style node metadata view of the inspect model: `wgc inspect --format dxil`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model, a plain dict following the schema in README.md ("The JSON model").
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model").
 Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) holding
             the metadata DXC would emit for the library's node shaders; no code:
 
@@ -86,6 +86,9 @@ import re
 import warnings
 from typing import Any
 
+from wgc.metadata.reflection import Resource
+from wgc.metadata.schema import (EntryPointModel, GridFieldModel, InputModel, InspectModel, NodeIdModel, NodeModel,
+                                 OutputModel)
 from wgc.sema.node_attributes import dxil_io_tag, dxil_tag
 
 SHADER_KIND_NODE = 15
@@ -133,27 +136,27 @@ _OUTPUT_KINDS = {"NodeOutput": IO_READ_WRITE, "NodeOutputArray": IO_READ_WRITE |
                  "EmptyNodeOutput": IO_EMPTY_RECORD, "EmptyNodeOutputArray": IO_EMPTY_RECORD | IO_NODE_ARRAY}
 
 
-def input_flags(inp: dict[str, Any]) -> int:
+def input_flags(inp: InputModel) -> int:
     """DXIL::NodeIOFlags of a node input (e.g. DispatchNodeInputRecord = 0x61)."""
-    kind = inp["kind"]
+    kind = inp.kind
     read_write = kind.startswith("RW")
     base = kind[2:] if read_write else kind
     if base not in _INPUT_KINDS:
         raise ValueError(f"unknown node input kind {kind!r}")
     flags = IO_INPUT | _INPUT_KINDS[base] | (IO_READ_WRITE if read_write else 0)
-    if inp.get("track_rw_input_sharing"):
+    if inp.track_rw_input_sharing:
         flags |= IO_TRACK_RW_INPUT_SHARING
-    if inp.get("globally_coherent"):
+    if inp.globally_coherent:
         flags |= IO_GLOBALLY_COHERENT
     return flags
 
 
-def output_flags(out: dict[str, Any]) -> int:
+def output_flags(out: OutputModel) -> int:
     """DXIL::NodeIOFlags of a node output (e.g. NodeOutputArray = 0x16: record outputs are ReadWrite)."""
-    if out["kind"] not in _OUTPUT_KINDS:
-        raise ValueError(f"unknown node output kind {out['kind']!r}")
-    flags = IO_OUTPUT | _OUTPUT_KINDS[out["kind"]]
-    if out.get("track_rw_input_sharing"):
+    if out.kind not in _OUTPUT_KINDS:
+        raise ValueError(f"unknown node output kind {out.kind!r}")
+    flags = IO_OUTPUT | _OUTPUT_KINDS[out.kind]
+    if out.track_rw_input_sharing:
         flags |= IO_TRACK_RW_INPUT_SHARING
     return flags
 
@@ -196,104 +199,104 @@ class _Builder:
     def md(self, operands: list[Any]) -> Any:
         return self.module.add_metadata(operands)
 
-    def ints(self, values: list[int]) -> Any:
+    def ints(self, values: list[int] | tuple[int, ...]) -> Any:
         return self.md([_i32(v) for v in values])
 
-    def node_id(self, node_id: dict[str, Any]) -> Any:
-        return self.md([str(node_id["name"]), _i32(node_id.get("index", 0) or 0)])
+    def node_id(self, node_id: NodeIdModel) -> Any:
+        return self.md([str(node_id.name), _i32(node_id.index or 0)])
 
-    def record_type(self, size: int, alignment: int | None, grid: dict[str, Any] | None) -> Any:
+    def record_type(self, size: int, alignment: int | None, grid: GridFieldModel | None) -> Any:
         ops: list[Any] = [_i32(RECORD_SIZE), _i32(size)]
         if grid:
-            component = COMPONENT_U16 if grid.get("bits") == 16 else COMPONENT_U32
+            component = COMPONENT_U16 if grid.bits == 16 else COMPONENT_U32
             ops += [_i32(RECORD_SV_DISPATCH_GRID),
-                    self.ints([grid["offset"], component, grid["components"]])]
+                    self.ints([grid.offset, component, grid.components])]
         ops += [_i32(RECORD_ALIGNMENT), _i32(alignment or 0)]
         return self.md(ops)
 
-    def input_state(self, inp: dict[str, Any]) -> Any:
+    def input_state(self, inp: InputModel) -> Any:
         ops: list[Any] = [_i32(IO_FLAGS), _i32(input_flags(inp))]
-        if inp.get("record_size"):
-            ops += [_i32(IO_RECORD_TYPE), self.record_type(inp["record_size"], inp.get("record_alignment"),
-                                                           inp.get("dispatch_grid_field"))]
-        if inp.get("max_records"):
-            ops += [_i32(IO_MAX_RECORDS), _i32(inp["max_records"])]
+        if inp.record_size:
+            ops += [_i32(IO_RECORD_TYPE), self.record_type(inp.record_size, inp.record_alignment,
+                                                           inp.dispatch_grid_field)]
+        if inp.max_records:
+            ops += [_i32(IO_MAX_RECORDS), _i32(inp.max_records)]
         return self.md(ops)
 
-    def output_state(self, out: dict[str, Any]) -> Any:
+    def output_state(self, out: OutputModel) -> Any:
         ops: list[Any] = [_i32(IO_FLAGS), _i32(output_flags(out))]
-        if out.get("record_size"):
-            ops += [_i32(IO_RECORD_TYPE), self.record_type(out["record_size"], out.get("record_alignment"),
-                                                           out.get("dispatch_grid_field"))]
-        ops += [_i32(IO_MAX_RECORDS), _i32(out.get("max_records") or 0)]
-        if out.get("array_size"):
-            ops += [_i32(IO_OUTPUT_ARRAY_SIZE), _i32(out["array_size"])]
-        if out.get("max_records_shared_with_index") is not None:
-            ops += [_i32(IO_MAX_RECORDS_SHARED_WITH), _i32(out["max_records_shared_with_index"])]
-        if out.get("allow_sparse_nodes") or out.get("unbounded_sparse_nodes"):
+        if out.record_size:
+            ops += [_i32(IO_RECORD_TYPE), self.record_type(out.record_size, out.record_alignment,
+                                                           out.dispatch_grid_field)]
+        ops += [_i32(IO_MAX_RECORDS), _i32(out.max_records or 0)]
+        if out.array_size:
+            ops += [_i32(IO_OUTPUT_ARRAY_SIZE), _i32(out.array_size)]
+        if out.max_records_shared_with_index is not None:
+            ops += [_i32(IO_MAX_RECORDS_SHARED_WITH), _i32(out.max_records_shared_with_index)]
+        if out.allow_sparse_nodes or out.unbounded_sparse_nodes:
             ops += [_i32(IO_ALLOW_SPARSE_NODES), _true()]
-        target = out.get("target") or {"name": out["parameter"], "index": 0}
-        ops += [_i32(IO_OUTPUT_ID), self.node_id(target)]
-        if out.get("max_records_per_node") is not None:
-            ops += [_i32(IO_MAX_RECORDS_PER_NODE), _i32(out["max_records_per_node"])]
+        ops += [_i32(IO_OUTPUT_ID), self.node_id(out.target)]
+        if out.max_records_per_node is not None:
+            ops += [_i32(IO_MAX_RECORDS_PER_NODE), _i32(out.max_records_per_node)]
         return self.md(ops)
 
-    def properties(self, node: dict[str, Any]) -> Any:
-        if node["launch"] not in LAUNCH_TYPES:
-            raise ValueError(f"unknown launch mode {node['launch']!r}")
+    def properties(self, node: NodeModel) -> Any:
+        if node.launch not in LAUNCH_TYPES:
+            raise ValueError(f"unknown launch mode {node.launch!r}")
         ops: list[Any] = [_i32(TAG_SHADER_KIND), _i32(SHADER_KIND_NODE),
-                          _i32(TAG_NODE_LAUNCH_TYPE), _i32(LAUNCH_TYPES[node["launch"]])]
-        if node.get("program_entry_explicit"):
+                          _i32(TAG_NODE_LAUNCH_TYPE), _i32(LAUNCH_TYPES[node.launch])]
+        if node.program_entry_explicit:
             ops += [_i32(TAG_NODE_IS_PROGRAM_ENTRY), _true()]
-        ops += [_i32(TAG_NODE_ID), self.node_id(node["id"])]
-        table = node.get("local_root_arguments_table_index")
+        ops += [_i32(TAG_NODE_ID), self.node_id(node.id)]
+        table = node.local_root_arguments_table_index
         ops += [_i32(TAG_NODE_LOCAL_ROOT_ARGUMENTS_TABLE_INDEX), _i32(-1 if table is None else table)]
-        if node.get("share_input_of"):
-            ops += [_i32(TAG_NODE_SHARE_INPUT_OF), self.node_id(node["share_input_of"])]
-        if any(node.get("dispatch_grid") or []):
-            ops += [_i32(TAG_NODE_DISPATCH_GRID), self.ints(node["dispatch_grid"])]
-        if any(node.get("max_dispatch_grid") or []):
-            ops += [_i32(TAG_NODE_MAX_DISPATCH_GRID), self.ints(node["max_dispatch_grid"])]
-        if node.get("max_recursion_depth"):
-            ops += [_i32(TAG_NODE_MAX_RECURSION_DEPTH), _i32(node["max_recursion_depth"])]
-        if node.get("input") is not None:
-            ops += [_i32(TAG_NODE_INPUTS), self.md([self.input_state(node["input"])])]
-        outputs = node.get("outputs") or []
+        if node.share_input_of:
+            ops += [_i32(TAG_NODE_SHARE_INPUT_OF), self.node_id(node.share_input_of)]
+        if node.dispatch_grid and any(node.dispatch_grid):
+            ops += [_i32(TAG_NODE_DISPATCH_GRID), self.ints(node.dispatch_grid)]
+        if node.max_dispatch_grid and any(node.max_dispatch_grid):
+            ops += [_i32(TAG_NODE_MAX_DISPATCH_GRID), self.ints(node.max_dispatch_grid)]
+        if node.max_recursion_depth:
+            ops += [_i32(TAG_NODE_MAX_RECURSION_DEPTH), _i32(node.max_recursion_depth)]
+        if node.input is not None:
+            ops += [_i32(TAG_NODE_INPUTS), self.md([self.input_state(node.input)])]
+        outputs = node.outputs
         if outputs:
             ops += [_i32(TAG_NODE_OUTPUTS), self.md([self.output_state(out) for out in outputs])]
-        ops += [_i32(TAG_NUM_THREADS), self.ints(node.get("num_threads") or [1, 1, 1])]
-        mesh = node.get("mesh")
+        ops += [_i32(TAG_NUM_THREADS), self.ints(node.num_threads or [1, 1, 1])]
+        mesh = node.mesh
         if mesh:
-            ops += [_i32(TAG_NODE_MESH_OUTPUT_TOPOLOGY), _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh["output_topology"], 0)),
-                    _i32(TAG_NODE_MESH_MAX_VERTEX_COUNT), _i32(mesh["max_vertices"]),
-                    _i32(TAG_NODE_MESH_MAX_PRIMITIVE_COUNT), _i32(mesh["max_primitives"])]
-            per_entry = mesh.get("max_input_records_per_graph_entry_record")
+            topology = MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology or "", 0)
+            ops += [_i32(TAG_NODE_MESH_OUTPUT_TOPOLOGY), _i32(topology),
+                    _i32(TAG_NODE_MESH_MAX_VERTEX_COUNT), _i32(mesh.max_vertices),
+                    _i32(TAG_NODE_MESH_MAX_PRIMITIVE_COUNT), _i32(mesh.max_primitives)]
+            per_entry = mesh.max_input_records_per_graph_entry_record
             if per_entry:
                 ops += [_i32(TAG_NODE_MAX_INPUT_RECORDS_PER_GRAPH_ENTRY_RECORD),
-                        self.md([_i32(per_entry["count"]), _true() if per_entry["shared_across_node_array"]
+                        self.md([_i32(per_entry.count), _true() if per_entry.shared_across_node_array
                                  else _false()])]
-        loop_entry = node.get("loop_entry")
+        loop_entry = node.loop_entry
         if loop_entry:
-            ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry["max_iterations"]),
+            ops += [_i32(TAG_NODE_MAX_LOOP_ITERATIONS), _i32(loop_entry.max_iterations or 0),
                     _i32(TAG_NODE_MAX_RECORDS_PER_LOOP_ITERATION),
-                    _i32(loop_entry["max_records_per_iteration"])]
+                    _i32(loop_entry.max_records_per_iteration or 0)]
         return self.md(ops)
 
-    def stage_properties(self, entry: dict[str, Any]) -> Any:
+    def stage_properties(self, entry: EntryPointModel) -> Any:
         """A compute, pixel, mesh or amplification shader's properties in a library (DXC's
         EmitDxilEntryProperties): ShaderKind, then NumThreads (compute), the MS or AS state."""
-        ops: list[Any] = [_i32(TAG_SHADER_KIND), _i32(SHADER_KINDS[entry["stage"]])]
-        mesh = entry.get("mesh")
-        if entry["stage"] == "compute":
-            ops += [_i32(TAG_NUM_THREADS), self.ints(entry.get("num_threads") or [1, 1, 1])]
-        elif entry["stage"] == "mesh" and mesh:
-            threads = self.ints(entry.get("num_threads") or [1, 1, 1])
-            ops += [_i32(TAG_MS_STATE), self.md([threads, _i32(mesh["max_vertices"]), _i32(mesh["max_primitives"]),
-                                                 _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh["output_topology"], 0)),
-                                                 _i32(entry.get("payload_bytes") or 0)])]
-        elif entry["stage"] == "amplification":
-            threads = self.ints(entry.get("num_threads") or [1, 1, 1])
-            ops += [_i32(TAG_AS_STATE), self.md([threads, _i32(entry.get("payload_bytes") or 0)])]
+        ops: list[Any] = [_i32(TAG_SHADER_KIND), _i32(SHADER_KINDS[entry.stage])]
+        mesh = entry.mesh
+        if entry.stage == "compute":
+            ops += [_i32(TAG_NUM_THREADS), self.ints(entry.num_threads or [1, 1, 1])]
+        elif entry.stage == "mesh" and mesh:
+            threads = self.ints(entry.num_threads or [1, 1, 1])
+            ops += [_i32(TAG_MS_STATE), self.md([threads, _i32(mesh.max_vertices), _i32(mesh.max_primitives),
+                                                 _i32(MESH_OUTPUT_TOPOLOGIES.get(mesh.output_topology or "", 0)),
+                                                 _i32(entry.payload_bytes or 0)])]
+        elif entry.stage == "amplification":
+            threads = self.ints(entry.num_threads or [1, 1, 1])
+            ops += [_i32(TAG_AS_STATE), self.md([threads, _i32(entry.payload_bytes or 0)])]
         return self.md(ops)
 
 
@@ -315,8 +318,8 @@ EXTRA_ELEMENT_TYPE, EXTRA_STRUCTURED_STRIDE = 0, 1
 UNBOUND = 0xFFFFFFFF
 
 
-def _resource_kind(resource: dict[str, Any]) -> int:
-    kind = str(resource["kind"])
+def _resource_kind(resource: Resource) -> int:
+    kind = str(resource.kind)
     base = kind[2:] if kind.startswith("RW") else kind
     if base not in DXIL_RESOURCE_KINDS:
         raise ValueError(f"unknown resource kind {kind!r}")
@@ -330,21 +333,21 @@ class _Resources:
         self.module, self.build = module, build
         self.taken: set[str] = set()
 
-    def variable(self, resource: dict[str, Any]) -> Any:
+    def variable(self, resource: Resource) -> Any:
         """`@"name" = external constant %"class.Kind<T>"` (an array of them for an array of resources;
         `%"name"` for a cbuffer or tbuffer), the resource's global as in a DXC library."""
         from llvmlite import ir
 
-        kind = str(resource["kind"])
+        kind = str(resource.kind)
         if kind in ("cbuffer", "tbuffer"):
-            type_name = str(resource["name"])
+            type_name = str(resource.name)
         else:
-            element = resource.get("element_type") or (resource.get("layout") or {}).get("type")
+            element = resource.element_type or (resource.layout.type if resource.layout else None)
             type_name = f"class.{kind}<{element}>" if element else f"class.{kind}"
         class_type: Any = self.module.context.get_identified_type(type_name)
-        for length in reversed(resource.get("array_dims") or []):
+        for length in reversed(resource.array_dims):
             class_type = ir.ArrayType(class_type, length)
-        name = str(resource["name"])
+        name = str(resource.name)
         while name in self.taken or name in self.module.globals:
             name += ".res"
         self.taken.add(name)
@@ -353,37 +356,37 @@ class _Resources:
         variable.global_constant = True
         return variable
 
-    def entry(self, resource: dict[str, Any], ident: int) -> Any:
+    def entry(self, resource: Resource, ident: int) -> Any:
         build = self.build
-        register = resource.get("register")
-        count: int = 1 if resource.get("push_constant") else resource["count"]   # None only for push constants
-        space, lower = (register["space"], register["number"]) if register else (UNBOUND, UNBOUND)
-        ops: list[Any] = [_i32(ident), self.variable(resource), str(resource["name"]), _i32(space), _i32(lower),
+        register = resource.register
+        count: int = 1 if resource.push_constant else resource.descriptor_count
+        space, lower = (register.space, register.number) if register else (UNBOUND, UNBOUND)
+        ops: list[Any] = [_i32(ident), self.variable(resource), str(resource.name), _i32(space), _i32(lower),
                           _i32(UNBOUND if count == 0 else count)]
-        register_class = resource["register_class"]
-        layout = resource.get("layout")
+        register_class = resource.register_class
+        layout = resource.layout
         if register_class == "b":
-            return build.md(ops + [_i32(layout["size"] if layout else 0), None])
+            return build.md(ops + [_i32(layout.size if layout else 0), None])
         if register_class == "s":
-            return build.md(ops + [_i32(1 if resource["kind"] == "SamplerComparisonState" else 0), None])
+            return build.md(ops + [_i32(1 if resource.kind == "SamplerComparisonState" else 0), None])
         ops.append(_i32(_resource_kind(resource)))
         if register_class == "t":
             ops.append(_i32(0))                                   # sample count
         else:
-            counter = resource.get("counter") or {}
-            ops += [_flag(resource.get("globally_coherent")), _flag(bool(counter.get("used_by"))), _flag(False)]
+            counter = resource.counter
+            ops += [_flag(resource.globally_coherent), _flag(bool(counter and counter.used_by)), _flag(False)]
         extra = None
-        if resource.get("element_component") in COMPONENT_TYPES:
-            extra = build.ints([EXTRA_ELEMENT_TYPE, COMPONENT_TYPES[resource["element_component"]]])
-        elif layout is not None and layout.get("stride") is not None:
-            extra = build.ints([EXTRA_STRUCTURED_STRIDE, layout["stride"]])
+        if resource.element_component in COMPONENT_TYPES:
+            extra = build.ints([EXTRA_ELEMENT_TYPE, COMPONENT_TYPES[resource.element_component]])
+        elif layout is not None and layout.stride is not None:
+            extra = build.ints([EXTRA_STRUCTURED_STRIDE, layout.stride])
         return build.md(ops + [extra])
 
-    def table(self, resources: list[dict[str, Any]]) -> Any | None:
+    def table(self, resources: list[Resource]) -> Any | None:
         """The `!{SRVs, UAVs, CBuffers, Samplers}` tuple, or None when there are no resources."""
         lists: list[Any] = []
         for register_class in RESOURCE_CLASSES:
-            members = [r for r in resources if r.get("register_class") == register_class]
+            members = [r for r in resources if r.register_class == register_class]
             lists.append(self.build.md([self.entry(r, i) for i, r in enumerate(members)]) if members else None)
         return self.build.md(lists) if any(lists) else None
 
@@ -394,26 +397,26 @@ def _flag(value: Any) -> Any:
     return ir.Constant(ir.IntType(1), bool(value))
 
 
-def render_dxil(model: dict[str, Any]) -> str:
+def render_dxil(model: InspectModel) -> str:
     """Render the inspect model as LLVM IR text with DXC-style node metadata."""
     from llvmlite import ir
 
-    kind, major, minor = shader_model(model.get("profile", "lib_6_8"))
+    kind, major, minor = shader_model(model.profile)
     module = ir.Module(name="wgc", context=ir.Context())   # its own identified types
     module.triple = "dxil-ms-dx"
     void_fn = ir.FunctionType(ir.VoidType(), [])
     functions = []
     taken: set[str] = set()
-    for node in model.get("nodes") or []:
-        name = str(node.get("key") or node["function"])   # unique: overloads are f, f.2, ...
+    for node in model.nodes:
+        name = str(node.key or node.function)   # unique: overloads are f, f.2, ...
         while name in taken:  # never in a valid model; keep the view total anyway
             name += ".dup"
         taken.add(name)
         functions.append(ir.Function(module, void_fn, name=name))
 
     stages = []
-    for entry in model.get("entry_points") or []:
-        name = str(entry["key"])
+    for entry in model.entry_points:
+        name = str(entry.key)
         while name in taken:
             name += ".dup"
         taken.add(name)
@@ -423,28 +426,28 @@ def render_dxil(model: dict[str, Any]) -> str:
     version = build.ints([1, minor])
     module.add_named_metadata("dx.version", version)
     module.add_named_metadata("dx.shaderModel", build.md([kind, _i32(major), _i32(minor)]))
-    resources = _Resources(module, build).table(list(model.get("resources") or []))
+    resources = _Resources(module, build).table(list(model.resources))
     if resources is not None:
         module.add_named_metadata("dx.resources", resources)
     entry_points = [build.md([None, "", None, resources, None])]
-    for node, function in zip(model.get("nodes") or [], functions):
+    for node, function in zip(model.nodes, functions):
         props = build.properties(node)
         entry_points.append(build.md([function, function.name, None, None, props]))
     for entry in entry_points:
         module.add_named_metadata("dx.entryPoints", entry)
-    for node, function in zip(model.get("nodes") or [], functions):
+    for node, function in zip(model.nodes, functions):
         module.add_named_metadata("wgc.spirv.entryPoints",
-                                  build.md([function, str(node.get("entry_point", node["function"]))]))
+                                  build.md([function, str(node.entry_point or node.function)]))
     for tag_name, number in EXPERIMENTAL_TAGS:
         module.add_named_metadata("wgc.experimental.tags", build.md([tag_name, _i32(number)]))
-    module.add_named_metadata("llvm.ident", build.md([f"wgc {model.get('wgc_version', '')}".strip()]))
+    module.add_named_metadata("llvm.ident", build.md([f"wgc {model.wgc_version}".strip()]))
     # the other stages' entries last, so that the nodes' metadata keeps its numbers whether or not
     # the library holds them
     for stage, function in stages:
         module.add_named_metadata("dx.entryPoints",
                                   build.md([function, function.name, None, None, build.stage_properties(stage)]))
     for stage, function in stages:
-        module.add_named_metadata("wgc.spirv.entryPoints", build.md([function, str(stage["entry_point"])]))
+        module.add_named_metadata("wgc.spirv.entryPoints", build.md([function, str(stage.entry_point)]))
     return str(module).rstrip("\n") + "\n"
 
 

@@ -1,15 +1,15 @@
-"""Metadata, the inspect model: what wgc understood of a work graph, as plain data.
+"""Metadata, the inspect model: what wgc understood of a work graph, as typed records (`schema.py`).
 
-Input: the node descriptions and the graph of semantic analysis (`sema.nodes.NodeInfo`,
-`sema.graph.GraphInfo`), the other stages' entry points (`sema.entry_stages`), the profile, wgc's version and the module's globals (its resources,
-uniform and push-constant blocks, and specialization constants, `[[vk::constant_id]]`).
-Output: a dict of JSON types following the schema in README.md ("The JSON model"), the one model every
-`wgc inspect` view renders (`--format json` prints it as is). Resources (`"resources"`: every one the
-program declares, with the nodes that reach it) and specialization constants are the typed pieces of
-`metadata.reflection` (`describe_resources`, `spec_constants`) as JSON: the reflection and the
-inspect model describe them alike.
+Input: the results object of analysis (`sema.results.Analysis`: the node descriptions, the graph,
+the other stages' entry points, the module's globals: its resources, uniform and push-constant
+blocks, and specialization constants, `[[vk::constant_id]]`), the nodes to show and wgc's version.
+Output: an `InspectModel` (`schema.py`), whose `to_json()` follows the schema in README.md ("The
+JSON model"): the one model every `wgc inspect` view renders (`--format json` prints its JSON).
+Resources (`"resources"`: every one the program declares, with the nodes that reach it) and
+specialization constants are the reflection's records (`metadata.reflection`: `describe_resources`,
+`spec_constants`): the reflection and the inspect model describe them alike.
 
-Invariants: only plain data (dict, list, str, int, bool, None); nodes in source order,
+Invariants: only frozen records of plain values; nodes in source order,
 outputs in declaration order, edges in node-then-output order, loops innermost first, resources
 and specialization constants in source order; the same input always gives the same model (no
 ids, paths or timestamps). `entry_point` is the node's OpEntryPoint name in the SPIR-V of the
@@ -28,162 +28,147 @@ values (`num_threads`, `max_records`, ...) are their defaults.
 
 from __future__ import annotations
 
-from typing import Any
-
 from wgc import ir
-from wgc.sema.entry_stages import stage_interface
-from wgc.sema.graph import GraphInfo, Loop
-from wgc.sema.layout import LayoutRule, layout_of
-from wgc.sema.mesh import dispatch_mesh_calls, task_payload
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants
-from wgc.sema.modules import entry_point_names
-from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages, plan_stages, unrolled_depth
-from wgc.sema.usage import resource_use
+from wgc.metadata.schema import (EdgeModel, EntryPointModel, GraphModel, GridFieldModel, InputModel, InspectModel,
+                                 InterfaceModel, LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
+                                 OutputModel, PerEntryModel, StageModel)
+from wgc.sema.graph import GraphInfo, Loop
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.results import Analysis
+from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages
 
 
-def _id(node_id: NodeId) -> dict[str, Any]:
-    return {"name": node_id.name, "index": node_id.index}
+def _id(node_id: NodeId) -> NodeIdModel:
+    return NodeIdModel(node_id.name, node_id.index)
 
 
-def _grid(value: tuple[int, int, int] | None) -> list[int] | None:
-    return list(value) if value is not None else None
+def _grid_field(grid: DispatchGridField | None) -> GridFieldModel | None:
+    return GridFieldModel(grid.offset, grid.components, grid.bits) if grid else None
 
 
-def _grid_field(grid: DispatchGridField | None) -> dict[str, int] | None:
-    return {"offset": grid.offset, "components": grid.components, "bits": grid.bits} if grid else None
-
-
-def _input(node_input: NodeInput | None) -> dict[str, Any] | None:
+def _input(node_input: NodeInput | None) -> InputModel | None:
     if node_input is None:
         return None
-    return {
-        "kind": node_input.kind.value,
-        "record": str(node_input.record) if node_input.record is not None else None,
-        "record_size": node_input.layout.size if node_input.layout else 0,
-        "record_alignment": node_input.layout.alignment if node_input.layout else 0,
-        "max_records": node_input.max_records,
-        "globally_coherent": node_input.globally_coherent,
-        "track_rw_input_sharing": node_input.track_rw_input_sharing,
-        "dispatch_grid_field": _grid_field(node_input.dispatch_grid_field),
-    }
+    return InputModel(
+        kind=node_input.kind.value,
+        record=str(node_input.record) if node_input.record is not None else None,
+        record_size=node_input.layout.size if node_input.layout else 0,
+        record_alignment=node_input.layout.alignment if node_input.layout else 0,
+        max_records=node_input.max_records,
+        globally_coherent=node_input.globally_coherent,
+        track_rw_input_sharing=node_input.track_rw_input_sharing,
+        dispatch_grid_field=_grid_field(node_input.dispatch_grid_field),
+    )
 
 
-def _output(output: NodeOutput) -> dict[str, Any]:
-    return {
-        "parameter": output.parameter.name,
-        "kind": output.kind.value,
-        "target": _id(output.target),
-        "record": str(output.record) if output.record is not None else None,
-        "record_size": output.record_size,
-        "record_alignment": output.layout.alignment if output.layout else 0,
-        "track_rw_input_sharing": output.track_rw_input_sharing,
-        "max_records": output.max_records,
-        "max_records_shared_with": output.shared_with,
-        "max_records_shared_with_index": output.shared_with_index,
-        "max_records_per_node": output.max_records_per_node,
-        "max_records_per_node_written": output.max_records_per_node_written,
-        "array_size": output.array_size,
-        "allow_sparse_nodes": output.allow_sparse_nodes,
-        "unbounded_sparse_nodes": output.unbounded_sparse_nodes,
-        "dispatch_grid_field": _grid_field(output.dispatch_grid_field),
-    }
+def _output(output: NodeOutput) -> OutputModel:
+    return OutputModel(
+        parameter=output.parameter.name,
+        kind=output.kind.value,
+        target=_id(output.target),
+        record=str(output.record) if output.record is not None else None,
+        record_size=output.record_size,
+        record_alignment=output.layout.alignment if output.layout else 0,
+        track_rw_input_sharing=output.track_rw_input_sharing,
+        max_records=output.max_records,
+        max_records_shared_with=output.shared_with,
+        max_records_shared_with_index=output.shared_with_index,
+        max_records_per_node=output.max_records_per_node,
+        max_records_per_node_written=output.max_records_per_node_written,
+        array_size=output.array_size,
+        allow_sparse_nodes=output.allow_sparse_nodes,
+        unbounded_sparse_nodes=output.unbounded_sparse_nodes,
+        dispatch_grid_field=_grid_field(output.dispatch_grid_field),
+    )
 
 
-def _node(node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
-          graph_name: dict[str, str], stages: NodeStages) -> dict[str, Any]:
+def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
+          graph_name: dict[str, str], stages: NodeStages) -> NodeModel:
     loop = graph.loop_of.get(node.key)
-    use = resource_use(node.function)
-    return {
-        "function": node.function.name,
-        "key": node.key,
-        "signature": node.function.signature,
-        "entry_point": entry_point,
-        "id": _id(node.id),
-        "graph_name": graph_name[node.key],
-        "launch": node.launch,
-        "program_entry": node.key in entries,
-        "program_entry_explicit": node.program_entry_explicit,
-        "num_threads": list(node.num_threads),
-        "dispatch_grid": _grid(node.dispatch_grid),
-        "max_dispatch_grid": _grid(node.max_dispatch_grid),
-        "max_recursion_depth": node.max_recursion_depth,
-        "local_root_arguments_table_index": node.local_root_arguments_table_index,
-        "share_input_of": _id(node.share_input_of) if node.share_input_of else None,
-        "loop_entry": ({"max_iterations": node.max_loop_iterations,
-                        "max_records_per_iteration": node.max_records_per_loop_iteration}
-                       if node.is_loop_entry else None),
-        "loop": graph_name[loop.entry.key] if loop is not None else None,
-        "depth": graph.depth_of.get(node.key, 0),
-        "groupshared_bytes": node.groupshared_bytes,
-        "mesh": _mesh(node),
-        "input": _input(node.input),
-        "outputs": [_output(o) for o in node.outputs],
-        "backing_bytes": graph.backing_of.get(node.key, 0),
-        "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
-        "stages": [{"index": s.index, "iterations": list(s.iterations), "terminator": s.terminator}
-                   for s in stages.stages()],
-        "stage_stride": stages.stride,
-        "max_node_recursion": stages.max_recursion,
-        "attribute_spec_constants": [c.to_json() for c in attribute_spec_constants(node)],
-    }
+    use = results.resource_use(node.function)
+    return NodeModel(
+        function=node.function.name,
+        key=node.key,
+        signature=node.function.signature,
+        entry_point=entry_point,
+        id=_id(node.id),
+        graph_name=graph_name[node.key],
+        launch=node.launch,
+        program_entry=node.key in entries,
+        program_entry_explicit=node.program_entry_explicit,
+        num_threads=tuple(node.num_threads),
+        dispatch_grid=node.dispatch_grid,
+        max_dispatch_grid=node.max_dispatch_grid,
+        max_recursion_depth=node.max_recursion_depth,
+        local_root_arguments_table_index=node.local_root_arguments_table_index,
+        share_input_of=_id(node.share_input_of) if node.share_input_of else None,
+        loop_entry=(LoopEntryModel(node.max_loop_iterations, node.max_records_per_loop_iteration)
+                    if node.is_loop_entry else None),
+        loop=graph_name[loop.entry.key] if loop is not None else None,
+        depth=graph.depth_of.get(node.key, 0),
+        groupshared_bytes=node.groupshared_bytes,
+        mesh=_mesh(node),
+        input=_input(node.input),
+        outputs=tuple(_output(o) for o in node.outputs),
+        backing_bytes=graph.backing_of.get(node.key, 0),
+        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
+        stages=tuple(StageModel(s.index, tuple(s.iterations), s.terminator) for s in stages.stages()),
+        stage_stride=stages.stride,
+        max_node_recursion=stages.max_recursion,
+        attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
+    )
 
 
-def _mesh(node: NodeInfo) -> dict[str, Any] | None:
+def _mesh(node: NodeInfo) -> MeshModel | None:
     """A mesh node's mesh-shader properties (None for the other launch modes)."""
     mesh = node.mesh
     if mesh is None:
         return None
     per_entry = node.max_input_records_per_graph_entry_record
-    return {
-        "output_topology": mesh.topology,
-        "max_vertices": mesh.max_vertices,
-        "max_primitives": mesh.max_primitives,
-        "max_input_records_per_graph_entry_record": (
-            {"count": per_entry[0], "shared_across_node_array": per_entry[1]} if per_entry else None),
-    }
+    return MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives,
+                     PerEntryModel(per_entry[0], per_entry[1]) if per_entry else None)
 
 
-def _entry_point(entry: NodeInfo, entry_point: str) -> dict[str, Any]:
+def _entry_point(results: Analysis, entry: NodeInfo, entry_point: str) -> EntryPointModel:
     """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-    use = resource_use(entry.function)
+    use = results.resource_use(entry.function)
     mesh = entry.mesh
-    return {
-        "function": entry.function.name,
-        "key": entry.key,
-        "signature": entry.function.signature,
-        "entry_point": entry_point,
-        "stage": entry.stage,
-        "num_threads": list(entry.num_threads) if entry.stage != "pixel" else None,
-        "mesh": ({"output_topology": mesh.topology, "max_vertices": mesh.max_vertices,
-                  "max_primitives": mesh.max_primitives} if mesh is not None else None),
-        "payload_bytes": _payload_bytes(entry),
-        "interface": [{"direction": v.direction, "parameter": v.parameter, "field": v.field, "type": str(v.type),
-                       "semantic": v.semantic, "builtin": v.builtin, "location": v.location,
-                       "per_primitive": v.per_primitive} for v in stage_interface(entry)],
-        "resources": [v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters],
-    }
+    return EntryPointModel(
+        function=entry.function.name,
+        key=entry.key,
+        signature=entry.function.signature,
+        entry_point=entry_point,
+        stage=entry.stage,
+        num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
+        mesh=MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
+        payload_bytes=_payload_bytes(results, entry),
+        interface=tuple(InterfaceModel(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,
+                                       v.location, v.per_primitive) for v in results.stage_interface(entry)),
+        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
+    )
 
 
-def _payload_bytes(entry: NodeInfo) -> int | None:
+def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
     """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
     (scalar layout, as the groupshared sizes); None for the other stages or without one."""
     payload: ir.Variable | None = None
     if entry.mesh is not None:
         payload = entry.mesh.payload
     elif entry.stage == "amplification":
-        calls = dispatch_mesh_calls(entry.function)
-        payload = task_payload(calls[0]) if calls else None
+        calls = results.dispatch_mesh_calls(entry.function)
+        payload = results.task_payload(calls[0]) if calls else None
     return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
 
 
-def _loop(loop: Loop, graph_name: dict[str, str]) -> dict[str, Any]:
-    return {
-        "entry": graph_name[loop.entry.key],
-        "members": [graph_name[m.key] for m in loop.members],
-        "max_iterations": loop.entry.max_loop_iterations,
-        "parent": graph_name[loop.parent.entry.key] if loop.parent is not None else None,
-    }
+def _loop(loop: Loop, graph_name: dict[str, str]) -> LoopModel:
+    return LoopModel(
+        entry=graph_name[loop.entry.key],
+        members=tuple(graph_name[m.key] for m in loop.members),
+        max_iterations=loop.entry.max_loop_iterations,
+        parent=graph_name[loop.parent.entry.key] if loop.parent is not None else None,
+    )
 
 
 def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
@@ -195,39 +180,39 @@ def graph_names(nodes: list[NodeInfo]) -> dict[str, str]:
     return {n.key: f"{n.id} ({n.key})" if carriers[n.id] > 1 else str(n.id) for n in nodes}
 
 
-def build_model(nodes: tuple[NodeInfo, ...] | list[NodeInfo], graph: GraphInfo, version: str,
-                globals_: tuple[ir.Variable, ...] | list[ir.Variable] = (),
-                max_graph_depth: int | None = None,
-                stage_entries: tuple[NodeInfo, ...] | list[NodeInfo] = ()) -> dict[str, Any]:
+def build_model(results: Analysis, nodes: tuple[NodeInfo, ...] | list[NodeInfo], version: str,
+                max_graph_depth: int | None = None) -> InspectModel:
+    """The inspect model of `nodes` (the analysis's, or those of its graph) and the analysis's other
+    stages' entry points."""
+    graph, globals_, stage_entries = results.graph, results.module.globals, results.stage_entries
+    assert graph is not None
     entries = {n.key for n in graph.entry_nodes}
-    plan = plan_stages(graph)
-    unrolled = unrolled_depth(graph)
-    names, _ = entry_point_names([*nodes, *stage_entries])
+    plan = results.stage_plan()
+    unrolled = results.unrolled_depth()
+    names = results.entry_point_names([*nodes, *stage_entries])
     shown = {n.key for n in nodes}
     graph_name = graph_names([*nodes, *(n for n in graph.nodes if n.key not in shown)])
-    return {
-        "wgc_version": version,
-        "profile": graph.profile,
-        "nodes": [_node(n, graph, entries, names[n.key], graph_name, plan.stages_of(n))
-                  for n in nodes],
-        "graph": {
-            "depth": graph.depth,
-            "depth_limit": graph.depth_limit,
-            "longest_chain": [graph_name[n.key] for n in graph.longest_chain],
-            "entry_nodes": [graph_name[n.key] for n in graph.entry_nodes],
-            "edges": [{"from": graph_name[e.source.key], "to": graph_name[e.target.key],
-                       "parameter": e.output.parameter.name,
-                       "kind": e.output.kind.value, "max_records": e.output.max_records,
-                       "recursive": e.recursive, "loop_back": e.loop_back} for e in graph.edges],
-            "loops": [_loop(loop, graph_name) for loop in graph.loops],
-            "node_id_slots": graph.node_id_slots,
-            "unrolled_depth": unrolled.depth,
-            "unrolled_depth_limit": max_graph_depth if max_graph_depth is not None else AMDX_MIN_GRAPH_DEPTH,
-            "unrolled_deepest": graph_name[unrolled.deepest.key] if unrolled.deepest is not None else None,
-            "backing_bytes": graph.backing_bytes,
-            "backing_bytes_without_max_records_per_node": graph.backing_bytes_without_max_records_per_node,
-        },
-        "entry_points": [_entry_point(e, names[e.key]) for e in stage_entries],
-        "resources": [r.to_json() for r in describe_resources(globals_, nodes)],
-        "specialization_constants": [c.to_json() for c in spec_constants(globals_)],
-    }
+    return InspectModel(
+        wgc_version=version,
+        profile=graph.profile,
+        nodes=tuple(_node(results, n, graph, entries, names[n.key], graph_name, plan.stages_of(n)) for n in nodes),
+        graph=GraphModel(
+            depth=graph.depth,
+            depth_limit=graph.depth_limit,
+            longest_chain=tuple(graph_name[n.key] for n in graph.longest_chain),
+            entry_nodes=tuple(graph_name[n.key] for n in graph.entry_nodes),
+            edges=tuple(EdgeModel(graph_name[e.source.key], graph_name[e.target.key], e.output.parameter.name,
+                                  e.output.kind.value, e.output.max_records, e.recursive, e.loop_back)
+                        for e in graph.edges),
+            loops=tuple(_loop(loop, graph_name) for loop in graph.loops),
+            node_id_slots=graph.node_id_slots,
+            unrolled_depth=unrolled.depth,
+            unrolled_depth_limit=max_graph_depth if max_graph_depth is not None else AMDX_MIN_GRAPH_DEPTH,
+            unrolled_deepest=graph_name[unrolled.deepest.key] if unrolled.deepest is not None else None,
+            backing_bytes=graph.backing_bytes,
+            backing_bytes_without_max_records_per_node=graph.backing_bytes_without_max_records_per_node,
+        ),
+        entry_points=tuple(_entry_point(results, e, names[e.key]) for e in stage_entries),
+        resources=tuple(describe_resources(results, nodes)),
+        specialization_constants=tuple(spec_constants(globals_)),
+    )

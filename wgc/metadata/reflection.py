@@ -17,7 +17,7 @@ Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
   `TypeLayout`s the SPIR-V back end turns into Offset/ArrayStride/MatrixStride decorations) and the
   rule they were computed by (`ir.Variable.layout_rule`); fields are paired with their struct
-  members by `sema.layout.member_fields`;
+  members by `irtools.layout.member_fields`;
 - descriptor set, binding, counter binding and the register as written: `ir.Binding`
   (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
 - which node reaches which resource and counter: `sema.usage.resource_use`;
@@ -42,13 +42,12 @@ from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import ABI_VERSION
-from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES, descriptor_type_of, register_class_of, written_register
+from wgc.irtools.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
+from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES
 from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
-from wgc.sema.modules import entry_point_names, module_groups
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput, spec_constant_arguments
-from wgc.sema.stages import OutputSpan, StagePlan, loop_chain, plan_stages
-from wgc.sema.usage import resource_use
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.results import Analysis
+from wgc.sema.stages import OutputSpan, StagePlan
 
 FORMAT = "wgc-reflection"
 VERSION = 1
@@ -298,9 +297,9 @@ def _element_scalar(type_: t.Type | None) -> t.Type | None:
     return type_
 
 
-def _resource(variable: ir.Variable, users: Sequence[str], counter_users: Sequence[str]) -> Resource:
+def _resource(results: Analysis, variable: ir.Variable, users: Sequence[str], counter_users: Sequence[str]) -> Resource:
     binding = variable.binding
-    written = written_register(binding) if binding is not None else None
+    written = results.written_register(binding) if binding is not None else None
     kind = variable.block_kind
     inner = t.innermost_element(variable.type)
     element_type = element_component = None
@@ -328,9 +327,9 @@ def _resource(variable: ir.Variable, users: Sequence[str], counter_users: Sequen
     if variable.counter_binding is not None:
         counter = Counter(f"counter.var.{variable.name}", variable.counter_binding.set, variable.counter_binding.binding,
                           variable.counter_binding.source, tuple(counter_users))
-    descriptor = None if variable.push_constant else descriptor_type_of(variable)
+    descriptor = None if variable.push_constant else results.descriptor_type(variable)
     return Resource(
-        name=variable.name, type=declared, kind=kind, register_class=register_class_of(variable) or "?",
+        name=variable.name, type=declared, kind=kind, register_class=results.register_class(variable) or "?",
         register=Register(*written) if written is not None else None,
         set=binding.set if binding is not None else None,
         binding=binding.binding if binding is not None else None,
@@ -342,18 +341,18 @@ def _resource(variable: ir.Variable, users: Sequence[str], counter_users: Sequen
         used_by=tuple(users))
 
 
-def describe_resources(globals_: Sequence[ir.Variable], nodes: Sequence[NodeInfo]) -> list[Resource]:
+def describe_resources(results: Analysis, nodes: Sequence[NodeInfo]) -> list[Resource]:
     """Every uniform block, push-constant block and resource of the module, in source order, with
     the nodes among `nodes` that reach it (and its counter)."""
     users: dict[ir.Variable, list[str]] = {}
     counter_users: dict[ir.Variable, list[str]] = {}
     for node in nodes:
-        use = resource_use(node.function)
+        use = results.resource_use(node.function)
         for variable in use.variables:
             users.setdefault(variable, []).append(str(node.id))
         for variable in use.counters:
             counter_users.setdefault(variable, []).append(str(node.id))
-    return [_resource(v, users.get(v, ()), counter_users.get(v, ())) for v in globals_
+    return [_resource(results, v, users.get(v, ()), counter_users.get(v, ())) for v in results.module.globals
             if v.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE)]
 
 
@@ -400,11 +399,11 @@ class AttributeSpecConstant:
                 "constant": self.name, "spec_id": self.spec_id, "default": self.default}
 
 
-def attribute_spec_constants(node: NodeInfo) -> list[AttributeSpecConstant]:
+def attribute_spec_constants(results: Analysis, node: NodeInfo) -> list[AttributeSpecConstant]:
     """The node's attribute arguments that are specialization constants (`sema.nodes.spec_constant_arguments`)."""
     return [AttributeSpecConstant(attribute.name, parameter, i, arg.spec.name,  # type: ignore[union-attr]
                                   arg.spec.spec_id, arg.value)  # type: ignore[union-attr, arg-type]
-            for parameter, attribute, i, arg in spec_constant_arguments(node)]
+            for parameter, attribute, i, arg in results.spec_constant_arguments(node)]
 
 
 # ---------------------------------------------------------------- nodes
@@ -550,9 +549,9 @@ def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputRefl
                              output.track_rw_input_sharing))
 
 
-def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, module: str | None,
-          entries: set[str]) -> NodeReflection:
-    use = resource_use(node.function)
+def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str,
+          module: str | None, entries: set[str]) -> NodeReflection:
+    use = results.resource_use(node.function)
     stages = plan.stages_of(node)
     return NodeReflection(
         stages=tuple(StageReflection(s.index, s.iterations, s.terminator) for s in stages.stages()),
@@ -565,10 +564,10 @@ def _node(node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str, m
         local_root_arguments_table_index=node.local_root_arguments_table_index,
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
-        loops=tuple(loop.entry.id for loop in loop_chain(node, graph)),
+        loops=tuple(loop.entry.id for loop in results.loop_chain(node)),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
         outputs=tuple(_output(o, graph, plan) for o in node.outputs),
-        attribute_spec_constants=tuple(attribute_spec_constants(node)),
+        attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 
@@ -615,18 +614,20 @@ class Reflection:
         }
 
 
-def build_reflection(nodes: Sequence[NodeInfo], graph: GraphInfo, globals_: Sequence[ir.Variable], *,
+def build_reflection(results: Analysis, nodes: Sequence[NodeInfo], *,
                      version: str, target_env: str, split_nodes: bool = False,
                      index_space_loops: bool = True) -> Reflection:
     """The reflection of the SPIR-V that `wgc compile` makes of `nodes` (see the module docstring)."""
+    graph, globals_ = results.graph, results.module.globals
+    assert graph is not None
     entries = {n.key for n in graph.entry_nodes}
-    plan = plan_stages(graph)
+    plan = results.stage_plan()
     described: list[NodeReflection] = []
-    for key, group in module_groups(nodes, split_nodes):
-        names, _ = entry_point_names(group)
+    for key, group in results.module_groups(nodes, split_nodes):
+        names = results.entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(n, graph, plan, names[n.key], module, entries) for n in group)
-    resources = [r for r in describe_resources(globals_, nodes) if r.used_by]
+        described.extend(_node(results, n, graph, plan, names[n.key], module, entries) for n in group)
+    resources = [r for r in describe_resources(results, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)
     ranges = tuple(PushConstantRange(r.name, 0, r.layout.size if r.layout else 0, r.layout, r.used_by)

@@ -1,7 +1,7 @@
 """Text view of the inspect model: the default output of `wgc inspect`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model, a plain dict following the schema in README.md ("The JSON model").
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model").
 Output:     `render_text(model) -> str`, a human-readable summary:
 
                 work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)
@@ -54,21 +54,26 @@ Invariants: deterministic for a given model (model order is kept; nothing is sor
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
+
+from wgc.metadata.reflection import FieldLayout, Resource
+from wgc.metadata.schema import (EdgeModel, EntryPointModel, GridFieldModel, InspectModel, InterfaceModel, LoopModel,
+                                 NodeIdModel, NodeModel, OutputModel)
 
 UNBOUNDED = 4294967295
 
 
-def display_name(node_id: dict[str, Any] | None) -> str:
+def display_name(node_id: NodeIdModel | None) -> str:
     """The display name of a NodeID: its name, plus "[i]" when the index is not 0."""
     if not node_id:
         return "?"
-    index = node_id.get("index", 0) or 0
-    return f"{node_id['name']}[{index}]" if index else str(node_id["name"])
+    index = node_id.index or 0
+    return f"{node_id.name}[{index}]" if index else str(node_id.name)
 
 
-def _xyz(values: list[int] | None) -> str:
+def _xyz(values: tuple[int, ...] | None) -> str:
     return "x".join(str(v) for v in values or [])
 
 
@@ -84,32 +89,31 @@ def _layout(size: int | None, align: int | None) -> str:
     return f" ({_bytes(size)}, align {align})" if size else ""
 
 
-def _grid_field(field: dict[str, Any]) -> str:
-    scalar = "uint16_t" if field.get("bits") == 16 else "uint"
-    return f"SV_DispatchGrid at byte {field['offset']} ({field['components']} x {scalar})"
+def _grid_field(field: GridFieldModel) -> str:
+    scalar = "uint16_t" if field.bits == 16 else "uint"
+    return f"SV_DispatchGrid at byte {field.offset} ({field.components} x {scalar})"
 
 
-def _input_line(node: dict[str, Any]) -> str:
-    inp = node.get("input")
+def _input_line(node: NodeModel) -> str:
+    inp = node.input
     if inp is None:
         return "input: none"
-    parts = [_record_type(inp["kind"], inp.get("record")) + _layout(inp.get("record_size"),
-                                                                   inp.get("record_alignment"))]
-    if inp.get("dispatch_grid_field"):
-        parts.append(_grid_field(inp["dispatch_grid_field"]))
-    if inp.get("max_records") is not None:
-        parts.append(f"MaxRecords {inp['max_records']}")
-    if inp.get("globally_coherent"):
+    parts = [_record_type(inp.kind, inp.record) + _layout(inp.record_size, inp.record_alignment)]
+    if inp.dispatch_grid_field:
+        parts.append(_grid_field(inp.dispatch_grid_field))
+    if inp.max_records is not None:
+        parts.append(f"MaxRecords {inp.max_records}")
+    if inp.globally_coherent:
         parts.append("globallycoherent")
-    if inp.get("track_rw_input_sharing"):
+    if inp.track_rw_input_sharing:
         parts.append("NodeTrackRWInputSharing")
     return "input: " + ", ".join(parts)
 
 
-def _target_text(out: dict[str, Any], node_names: set[str]) -> str:
-    target = out.get("target") or {}
-    name, first = target.get("name", "?"), target.get("index", 0) or 0
-    size = out.get("array_size")
+def _target_text(out: OutputModel, node_names: set[str]) -> str:
+    target = out.target
+    name, first = target.name, target.index or 0
+    size = out.array_size
     if size is None:
         text = display_name(target)
     elif size == UNBOUNDED:
@@ -121,90 +125,89 @@ def _target_text(out: dict[str, Any], node_names: set[str]) -> str:
     return text
 
 
-def _output_line(index: int, out: dict[str, Any], node_names: set[str]) -> str:
-    parts = [_record_type(out["kind"], out.get("record")) + _layout(out.get("record_size"),
-                                                                  out.get("record_alignment"))]
-    if out.get("max_records_shared_with") is not None:
-        owner = out["max_records_shared_with"]
-        owner_index = out.get("max_records_shared_with_index")
+def _output_line(index: int, out: OutputModel, node_names: set[str]) -> str:
+    parts = [_record_type(out.kind, out.record) + _layout(out.record_size, out.record_alignment)]
+    if out.max_records_shared_with is not None:
+        owner = out.max_records_shared_with
+        owner_index = out.max_records_shared_with_index
         where = f" (output {owner_index})" if owner_index is not None else ""
         parts.append(f"MaxRecords shared with {owner}{where}")
-    elif out.get("max_records") is not None:
-        parts.append(f"MaxRecords {out['max_records']}")
-    if out.get("max_records_per_node") is not None:
-        implied = "" if out.get("max_records_per_node_written", True) else " (implied)"
-        parts.append(f"MaxRecordsPerNode {out['max_records_per_node']}{implied}")
-    size = out.get("array_size")
+    elif out.max_records is not None:
+        parts.append(f"MaxRecords {out.max_records}")
+    if out.max_records_per_node is not None:
+        implied = "" if out.max_records_per_node_written else " (implied)"
+        parts.append(f"MaxRecordsPerNode {out.max_records_per_node}{implied}")
+    size = out.array_size
     if size is not None:
         parts.append("NodeArraySize unbounded" if size == UNBOUNDED else f"NodeArraySize {size}")
-    if out.get("unbounded_sparse_nodes"):
+    if out.unbounded_sparse_nodes:
         parts.append("UnboundedSparseNodes")
-    elif out.get("allow_sparse_nodes"):
+    elif out.allow_sparse_nodes:
         parts.append("AllowSparseNodes")
-    if out.get("track_rw_input_sharing"):
+    if out.track_rw_input_sharing:
         parts.append("NodeTrackRWInputSharing")
-    return (f"output {index} {out['parameter']}: " + ", ".join(parts)
+    return (f"output {index} {out.parameter}: " + ", ".join(parts)
             + " -> " + _target_text(out, node_names))
 
 
-def _graph_name(node: dict[str, Any]) -> str:
+def _graph_name(node: NodeModel) -> str:
     """How the graph section names `node` (the model's `graph_name`)."""
-    return node.get("graph_name") or display_name(node["id"])
+    return node.graph_name or display_name(node.id)
 
 
-def _node_lines(node: dict[str, Any], node_names: set[str], overloaded: bool) -> list[str]:
-    tags = [node["launch"]]
-    if node.get("program_entry"):
+def _node_lines(node: NodeModel, node_names: set[str], overloaded: bool) -> list[str]:
+    tags = [node.launch]
+    if node.program_entry:
         tags.append("entry")
-    if node.get("loop_entry"):
+    if node.loop_entry:
         tags.append("loop entry")
-    lines = [f"{node.get('key') or node['function']}  [{', '.join(tags)}]  "
-             f"NodeID {node['id']['name']}[{node['id'].get('index', 0) or 0}]  "
-             f"SPIR-V entry point {node.get('entry_point', node['function'])}"]
-    body = [f"function: {node['signature']}"] if overloaded and node.get("signature") else []
-    body.append(f"threads: {_xyz(node.get('num_threads'))}")
-    if node.get("dispatch_grid"):
-        body.append(f"dispatch grid: {_xyz(node['dispatch_grid'])}")
-    if node.get("max_dispatch_grid"):
-        body.append(f"max dispatch grid: {_xyz(node['max_dispatch_grid'])}")
-    if node.get("max_recursion_depth"):
-        body.append(f"recursion: max depth {node['max_recursion_depth']}")
-    loop_entry = node.get("loop_entry")
+    lines = [f"{node.key or node.function}  [{', '.join(tags)}]  "
+             f"NodeID {node.id.name}[{node.id.index or 0}]  "
+             f"SPIR-V entry point {node.entry_point or node.function}"]
+    body = [f"function: {node.signature}"] if overloaded and node.signature else []
+    body.append(f"threads: {_xyz(node.num_threads)}")
+    if node.dispatch_grid:
+        body.append(f"dispatch grid: {_xyz(node.dispatch_grid)}")
+    if node.max_dispatch_grid:
+        body.append(f"max dispatch grid: {_xyz(node.max_dispatch_grid)}")
+    if node.max_recursion_depth:
+        body.append(f"recursion: max depth {node.max_recursion_depth}")
+    loop_entry = node.loop_entry
     if loop_entry:
-        body.append(f"loop entry: max {loop_entry['max_iterations']} iterations, "
-                    f"max {loop_entry['max_records_per_iteration']} records per iteration")
-    if node.get("loop"):
-        body.append(f"loop: member of {node['loop']}")
+        body.append(f"loop entry: max {loop_entry.max_iterations} iterations, "
+                    f"max {loop_entry.max_records_per_iteration} records per iteration")
+    if node.loop:
+        body.append(f"loop: member of {node.loop}")
     stages = stages_text(node)
     if stages:
         body.append(f"stages: {stages}")
-    if node.get("share_input_of"):
-        body.append(f"shares input of: {display_name(node['share_input_of'])}")
-    if node.get("local_root_arguments_table_index") is not None:
-        body.append(f"local root arguments table index: {node['local_root_arguments_table_index']}")
-    if node.get("groupshared_bytes"):
-        body.append(f"groupshared: {_bytes(node['groupshared_bytes'])}")
-    for spec in node.get("attribute_spec_constants") or []:
-        where = f"({spec['parameter']})" if spec["parameter"] else ""
-        body.append(f"specialised: {spec['attribute']}{where}[{spec['argument']}] = {spec['constant']} "
-                    f"(specialisation constant {spec['spec_id']}, default {spec['default']})")
-    mesh = node.get("mesh")
+    if node.share_input_of:
+        body.append(f"shares input of: {display_name(node.share_input_of)}")
+    if node.local_root_arguments_table_index is not None:
+        body.append(f"local root arguments table index: {node.local_root_arguments_table_index}")
+    if node.groupshared_bytes:
+        body.append(f"groupshared: {_bytes(node.groupshared_bytes)}")
+    for spec in node.attribute_spec_constants:
+        where = f"({spec.parameter})" if spec.parameter else ""
+        body.append(f"specialised: {spec.attribute}{where}[{spec.argument}] = {spec.name} "
+                    f"(specialisation constant {spec.spec_id}, default {spec.default})")
+    mesh = node.mesh
     if mesh:
-        line = (f"mesh: {mesh['output_topology']} topology, max {mesh['max_vertices']} vertices, "
-                f"max {mesh['max_primitives']} primitives")
-        per_entry = mesh.get("max_input_records_per_graph_entry_record")
+        line = (f"mesh: {mesh.output_topology} topology, max {mesh.max_vertices} vertices, "
+                f"max {mesh.max_primitives} primitives")
+        per_entry = mesh.max_input_records_per_graph_entry_record
         if per_entry:
-            shared = ", shared across the node array" if per_entry["shared_across_node_array"] else ""
-            line += f", max {per_entry['count']} input records per graph entry record{shared}"
+            shared = ", shared across the node array" if per_entry.shared_across_node_array else ""
+            line += f", max {per_entry.count} input records per graph entry record{shared}"
         body.append(line)
     body.append(_input_line(node))
-    outputs = node.get("outputs") or []
+    outputs = node.outputs
     if not outputs:
         body.append("outputs: none")
     body.extend(_output_line(i, out, node_names) for i, out in enumerate(outputs))
-    if node.get("resources"):
-        body.append("resources: " + ", ".join(node["resources"]))
-    body.append(f"backing memory: {_bytes(node.get('backing_bytes', 0))}")
+    if node.resources:
+        body.append("resources: " + ", ".join(node.resources))
+    body.append(f"backing memory: {_bytes(node.backing_bytes)}")
     return lines + ["  " + line for line in body]
 
 
@@ -212,7 +215,7 @@ def _ranges(indices: list[int]) -> str:
     """`0-15, 17-32`: sorted indices as ranges."""
     parts: list[str] = []
     start = previous = None
-    for index in sorted(indices) + [None]:      # type: ignore[list-item]
+    for index in sorted(indices) + [None]:
         if start is not None and (index is None or index != previous + 1):   # type: ignore[operator]
             parts.append(str(start) if start == previous else f"{start}-{previous}")
             start = None
@@ -222,17 +225,17 @@ def _ranges(indices: list[int]) -> str:
     return ", ".join(parts)
 
 
-def stages_text(node: dict[str, Any]) -> str | None:
+def stages_text(node: NodeModel) -> str | None:
     """The node's SPIR-V AMDX stages when its loops unroll it (None when it is one plain stage):
     `17 at index 0-15, terminator 16` or the recursion form of a self-feeding loop entry."""
-    stages = node.get("stages") or []
-    recursion = node.get("max_node_recursion")
-    self_feeding = node.get("loop_entry") and recursion is not None and not node.get("max_recursion_depth")
+    stages = node.stages
+    recursion = node.max_node_recursion
+    self_feeding = node.loop_entry and recursion is not None and not node.max_recursion_depth
     if len(stages) <= 1 and not self_feeding:
         return None
-    name = node["id"]["name"]
-    members = [s["index"] for s in stages if not s.get("terminator")]
-    terminators = [s["index"] for s in stages if s.get("terminator")]
+    name = node.id.name
+    members = [s.index for s in stages if not s.terminator]
+    terminators = [s.index for s in stages if s.terminator]
     text = f"{len(stages)} ({name} at index {_ranges(members)}"
     if terminators:
         text += f"; terminator{'s' if len(terminators) > 1 else ''} {_ranges(terminators)}"
@@ -243,202 +246,205 @@ def stages_text(node: dict[str, Any]) -> str | None:
     return text
 
 
-def _edge_line(edge: dict[str, Any], outputs: dict[tuple[str, str], dict[str, Any]],
+def _edge_line(edge: EdgeModel, outputs: dict[tuple[str, str], OutputModel],
                node_names: set[str]) -> str:
-    out = outputs.get((edge["from"], edge["parameter"]))
-    if edge.get("max_records") is not None:
-        budget = f" (≤{edge['max_records']})"
-    elif out is not None and out.get("max_records_shared_with") is not None:
-        budget = f" (shared with {out['max_records_shared_with']})"
+    out = outputs.get((edge.source, edge.parameter))
+    if edge.max_records is not None:
+        budget = f" (≤{edge.max_records})"
+    elif out is not None and out.max_records_shared_with is not None:
+        budget = f" (shared with {out.max_records_shared_with})"
     else:
         budget = ""
-    line = f"{edge['from']} --{edge['parameter']}{budget}--> {edge['to']}"
+    line = f"{edge.source} --{edge.parameter}{budget}--> {edge.target}"
     notes = []
-    if edge.get("recursive"):
+    if edge.recursive:
         notes.append("recursion")
-    if edge.get("loop_back"):
+    if edge.loop_back:
         notes.append("loop back-edge")
-    if edge["to"] not in node_names:
+    if edge.target not in node_names:
         notes.append("missing target")
     return line + "".join(f"  [{note}]" for note in notes)
 
 
-def _loop_lines(loops: list[dict[str, Any]], records: dict[str, int]) -> list[str]:
-    children: dict[str | None, list[dict[str, Any]]] = {}
-    entries = {loop["entry"] for loop in loops}
+def _loop_lines(loops: tuple[LoopModel, ...], records: dict[str, int | None]) -> list[str]:
+    children: dict[str | None, list[LoopModel]] = {}
+    entries = {loop.entry for loop in loops}
     for loop in loops:
-        parent = loop.get("parent") if loop.get("parent") in entries else None
+        parent = loop.parent if loop.parent in entries else None
         children.setdefault(parent, []).append(loop)
     lines: list[str] = []
     seen: set[str] = set()
 
     def walk(parent: str | None, depth: int) -> None:
         for loop in children.get(parent, []):
-            if loop["entry"] in seen:
+            if loop.entry in seen:
                 continue
-            seen.add(loop["entry"])
-            inside = f" (inside {loop['parent']})" if loop.get("parent") else ""
+            seen.add(loop.entry)
+            inside = f" (inside {loop.parent})" if loop.parent else ""
             per_iteration = ""
-            if loop["entry"] in records:
-                per_iteration = f", max {records[loop['entry']]} records per iteration"
-            lines.append("    " + "  " * depth + f"{loop['entry']}{inside}: max "
-                         f"{loop.get('max_iterations')} iterations{per_iteration}; members: "
-                         + ", ".join(loop.get("members") or []))
-            walk(loop["entry"], depth + 1)
+            if loop.entry in records:
+                per_iteration = f", max {records[loop.entry]} records per iteration"
+            lines.append("    " + "  " * depth + f"{loop.entry}{inside}: max "
+                         f"{loop.max_iterations} iterations{per_iteration}; members: "
+                         + ", ".join(loop.members))
+            walk(loop.entry, depth + 1)
 
     walk(None, 0)
     for loop in loops:  # a parent cycle (malformed model): still show every loop once
-        if loop["entry"] not in seen:
-            seen.add(loop["entry"])
-            lines.append(f"    {loop['entry']}: max {loop.get('max_iterations')} iterations; "
-                         "members: " + ", ".join(loop.get("members") or []))
+        if loop.entry not in seen:
+            seen.add(loop.entry)
+            lines.append(f"    {loop.entry}: max {loop.max_iterations} iterations; "
+                         "members: " + ", ".join(loop.members))
     return lines
 
 
-def _interface_line(value: dict[str, Any]) -> str:
+def _interface_line(value: InterfaceModel) -> str:
     """`in uv: float2 TEXCOORD0 -> Location 0` (a field: `verts.pos`; an index or payload: its built-in or storage)."""
-    name = value["parameter"] + (f".{value['field']}" if value.get("field") else "")
-    semantic = f" {value['semantic']}" if value.get("semantic") else ""
-    if value.get("builtin"):
-        where = f"BuiltIn {value['builtin']}"
-    elif value.get("location") is not None:
-        where = f"Location {value['location']}"
+    name = value.parameter + (f".{value.field}" if value.field else "")
+    semantic = f" {value.semantic}" if value.semantic else ""
+    if value.builtin:
+        where = f"BuiltIn {value.builtin}"
+    elif value.location is not None:
+        where = f"Location {value.location}"
     else:
         where = "TaskPayloadWorkgroupEXT"
-    index = (value.get("builtin") or "").endswith("IndicesEXT")   # the indices: per primitive by nature
-    per_primitive = ", per primitive" if value.get("per_primitive") and not index else ""
-    return f"{value['direction']} {name}: {value['type']}{semantic} -> {where}{per_primitive}"
+    index = (value.builtin or "").endswith("IndicesEXT")   # the indices: per primitive by nature
+    per_primitive = ", per primitive" if value.per_primitive and not index else ""
+    return f"{value.direction} {name}: {value.type}{semantic} -> {where}{per_primitive}"
 
 
-def _entry_point_lines(entry: dict[str, Any]) -> list[str]:
+def _entry_point_lines(entry: EntryPointModel) -> list[str]:
     """A compute, pixel, mesh or amplification shader of the library (outside the graph)."""
-    lines = [f"{entry['key']}  [{entry['stage']} shader]  SPIR-V entry point {entry['entry_point']}"]
-    body = [f"function: {entry['signature']}"]
-    if entry.get("num_threads"):
-        body.append(f"threads: {_xyz(entry['num_threads'])}")
-    mesh = entry.get("mesh")
+    lines = [f"{entry.key}  [{entry.stage} shader]  SPIR-V entry point {entry.entry_point}"]
+    body = [f"function: {entry.signature}"]
+    if entry.num_threads:
+        body.append(f"threads: {_xyz(entry.num_threads)}")
+    mesh = entry.mesh
     if mesh:
-        body.append(f"mesh: {mesh['output_topology']} topology, max {mesh['max_vertices']} vertices, "
-                    f"max {mesh['max_primitives']} primitives")
-    interface = entry.get("interface") or []
+        body.append(f"mesh: {mesh.output_topology} topology, max {mesh.max_vertices} vertices, "
+                    f"max {mesh.max_primitives} primitives")
+    interface = entry.interface
     body.append("interface:" if interface else "interface: none")
     body.extend("  " + _interface_line(value) for value in interface)
-    if entry.get("resources"):
-        body.append("resources: " + ", ".join(entry["resources"]))
+    if entry.resources:
+        body.append("resources: " + ", ".join(entry.resources))
     return lines + ["  " + line for line in body]
 
 
-def render_text(model: dict[str, Any]) -> str:
+def render_text(model: InspectModel) -> str:
     """Render the inspect model as the human-readable summary described in the module doc."""
-    nodes = model.get("nodes") or []
-    graph = model.get("graph") or {}
-    node_names = {display_name(node["id"]) for node in nodes}
+    nodes = model.nodes
+    graph = model.graph
+    node_names = {display_name(node.id) for node in nodes}
     graph_names = {_graph_name(node) for node in nodes}
-    functions = Counter(node["function"] for node in nodes)
+    functions = Counter(node.function for node in nodes)
     count = len(nodes)
     lines = [f"work graph: {count} node{'' if count == 1 else 's'}, profile "
-             f"{model.get('profile', '?')}, depth {graph.get('depth', 0)} "
-             f"(limit {graph.get('depth_limit', '?')})",
-             "entries: " + (", ".join(graph.get("entry_nodes") or []) or "none")]
+             f"{model.profile}, depth {graph.depth} "
+             f"(limit {graph.depth_limit})",
+             "entries: " + (", ".join(graph.entry_nodes) or "none")]
     for node in nodes:
         lines.append("")
-        lines.extend(_node_lines(node, node_names, functions[node["function"]] > 1))
+        lines.extend(_node_lines(node, node_names, functions[node.function] > 1))
 
-    for entry in model.get("entry_points") or []:
+    for entry in model.entry_points:
         lines.append("")
         lines.extend(_entry_point_lines(entry))
 
-    outputs = {(_graph_name(node), out["parameter"]): out
-               for node in nodes for out in node.get("outputs") or []}
+    outputs = {(_graph_name(node), out.parameter): out
+               for node in nodes for out in node.outputs}
     lines += ["", "graph:"]
-    edges = graph.get("edges") or []
+    edges = graph.edges
     lines.append("  edges:" if edges else "  edges: none")
     lines.extend("    " + _edge_line(edge, outputs, graph_names) for edge in edges)
-    loops = graph.get("loops") or []
+    loops = graph.loops
     lines.append("  loops:" if loops else "  loops: none")
-    records = {_graph_name(node): node["loop_entry"]["max_records_per_iteration"]
-               for node in nodes if node.get("loop_entry")}
+    records = {_graph_name(node): node.loop_entry.max_records_per_iteration
+               for node in nodes if node.loop_entry}
     lines.extend(_loop_lines(loops, records))
-    chain = graph.get("longest_chain") or []
-    lines.append(f"  longest chain: {' -> '.join(chain) or 'none'} (depth {graph.get('depth', 0)})")
-    unrolled = graph.get("unrolled_depth")
-    if unrolled is not None and unrolled != graph.get("depth", 0):
-        lines.append(f"  unrolled for SPIR-V AMDX: depth {unrolled} (deepest: {graph.get('unrolled_deepest')}; "
-                     f"maxExecutionGraphDepth {graph.get('unrolled_depth_limit', '?')})")
-    lines.append(f"  NodeID slots: {graph.get('node_id_slots', count)}")
-    backing = graph.get("backing_bytes", 0)
-    without = graph.get("backing_bytes_without_max_records_per_node", backing)
+    chain = graph.longest_chain
+    lines.append(f"  longest chain: {' -> '.join(chain) or 'none'} (depth {graph.depth})")
+    unrolled = graph.unrolled_depth
+    if unrolled is not None and unrolled != graph.depth:
+        lines.append(f"  unrolled for SPIR-V AMDX: depth {unrolled} (deepest: {graph.unrolled_deepest}; "
+                     f"maxExecutionGraphDepth {graph.unrolled_depth_limit})")
+    lines.append(f"  NodeID slots: {graph.node_id_slots}")
+    backing = graph.backing_bytes
+    without = graph.backing_bytes_without_max_records_per_node
     memory = f"  backing memory: {_bytes(backing)}"
     if without != backing:
         memory += (f" (without [MaxRecordsPerNode]: {_bytes(without)}; "
                    f"saves {_bytes(without - backing)})")
     lines.append(memory)
-    resources = model.get("resources") or []
+    resources = model.resources
     if resources:
         lines += ["", "resources:"]
         for resource in resources:
             lines.extend(_resource_lines(resource))
-    specs = model.get("specialization_constants") or []
+    specs = model.specialization_constants
     if specs:
         lines += ["", "specialization constants:"]
-        lines.extend(f"  SpecId {c['spec_id']}: {c['type']} {c['name']} = {_default(c['default'])}" for c in specs)
+        lines.extend(f"  SpecId {c.spec_id}: {c.type} {c.name} = {_default(c.default)}" for c in specs)
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def _register(resource: dict[str, Any]) -> str:
-    register = resource.get("register")
+def _register(resource: Resource) -> str:
+    register = resource.register
     if register is None:
-        return f"implicit register ({resource.get('register_class', '?')})"
-    space = f", space{register['space']}" if register.get("space") else ""
-    return f"register({register['class']}{register['number']}{space})"
+        return f"implicit register ({resource.register_class})"
+    space = f", space{register.space}" if register.space else ""
+    return f"register({register.register_class}{register.number}{space})"
 
 
-def _users(users: list[str] | None) -> str:
+def _users(users: tuple[str, ...]) -> str:
     return "used by " + ", ".join(users) if users else "not used by any node"
 
 
-def _field_lines(fields: list[dict[str, Any]], depth: int) -> list[str]:
+def _field_lines(fields: tuple[FieldLayout, ...], depth: int) -> list[str]:
     lines = []
     for f in fields:
-        stride = f" (stride {f['array_stride']})" if f.get("array_stride") is not None else ""
-        if f.get("matrix_stride") is not None:
-            major = "row_major" if f.get("row_major") else "column_major"
-            stride += f" ({major}, matrix stride {f['matrix_stride']})"
-        semantic = f" : {f['semantic']}" if f.get("semantic") else ""
-        lines.append("  " * depth + f"@{f['offset']} {f['type']} {f['name']}{semantic}{stride}")
-        lines.extend(_field_lines(f.get("fields") or [], depth + 1))
+        stride = f" (stride {f.array_stride})" if f.array_stride is not None else ""
+        if f.matrix_stride is not None:
+            major = "row_major" if f.row_major else "column_major"
+            stride += f" ({major}, matrix stride {f.matrix_stride})"
+        semantic = f" : {f.semantic}" if f.semantic else ""
+        lines.append("  " * depth + f"@{f.offset} {f.type} {f.name}{semantic}{stride}")
+        lines.extend(_field_lines(f.fields, depth + 1))
     return lines
 
 
-def _resource_lines(resource: dict[str, Any]) -> list[str]:
+def _resource_lines(resource: Resource) -> list[str]:
     """`Name: type, register(u0) -> set 0, binding 0 (storage buffer); used by A, B`, then the layout."""
-    parts = [resource["type"]]
-    if resource.get("globally_coherent"):
+    parts = [resource.type]
+    if resource.globally_coherent:
         parts[0] = "globallycoherent " + parts[0]
-    layout = resource.get("layout")
-    if resource.get("push_constant"):
+    layout = resource.layout
+    if resource.push_constant:
         where = "push constant"
     else:
-        count = resource.get("count")
+        count = resource.descriptor_count
         times = "" if count == 1 else (" x unbounded" if count == 0 else f" x {count}")
-        where = (f"{_register(resource)} -> set {resource['set']}, binding {resource['binding']} "
-                 f"({resource['descriptor_type']}{times})")
+        where = (f"{_register(resource)} -> set {resource.set}, binding {resource.binding} "
+                 f"({resource.descriptor_type}{times})")
     parts.append(where)
     if layout is not None:
-        stride = f", stride {layout['stride']}" if layout.get("stride") is not None else ""
-        of = f"{layout['type']}: " if layout.get("stride") is not None else ""
-        parts.append(f"{of}{_bytes(layout['size'])} {layout['rule']}{stride}")
-    counter = resource.get("counter")
+        stride = f", stride {layout.stride}" if layout.stride is not None else ""
+        of = f"{layout.type}: " if layout.stride is not None else ""
+        parts.append(f"{of}{_bytes(layout.size)} {layout.rule}{stride}")
+    counter = resource.counter
     if counter is not None:
-        users = counter.get("used_by")
-        parts.append(f"counter at set {counter['set']}, binding {counter['binding']} "
+        users = counter.used_by
+        parts.append(f"counter at set {counter.set}, binding {counter.binding} "
                      f"({'used by ' + ', '.join(users) if users else 'unused'})")
-    lines = [f"  {resource['name']}: " + ", ".join(parts) + "; " + _users(resource.get("used_by"))]
+    lines = [f"  {resource.name}: " + ", ".join(parts) + "; " + _users(resource.used_by)]
     if layout is not None:
-        lines.extend(_field_lines(layout.get("fields") or [], 2))
+        lines.extend(_field_lines(layout.fields, 2))
     return lines
 
 
 def _default(value: Any) -> str:
-    """A specialization constant's default as HLSL writes it (`true`, `4`, `-2.5`)."""
+    """A specialization constant's default as HLSL writes it (`true`, `4`, `-2.5`); a non-finite float
+    as the JSON model's string for it, quoted (`'inf'`)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(repr(value))
     return ("true" if value else "false") if isinstance(value, bool) else repr(value)

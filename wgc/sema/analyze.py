@@ -2,10 +2,12 @@
 
 Input: an `ast.TranslationUnit` (after syntax errors: the declarations that parsed, and the
 identifiers of those the parser skipped) and `SemaOptions`.
-Output: `Analysis(module, nodes, graph, diagnostics, stage_entries, unsound)`: the checked `ir.Module`,
-the node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
+Output: `Analysis(module, nodes, graph, diagnostics, stage_entries, unsound)` (`results.py`, which derives
+what the later stages ask of them): the checked `ir.Module`, the
+node shaders' descriptions (`nodes.py`), the graph of the sound nodes (`graph.py`), the compute,
 pixel, mesh and amplification shaders beside them (`entry_stages.py`, never in the graph), the
-functions whose declaration holds an error, and every diagnostic of the stage (the products are only meant for later stages when no diagnostic is
+functions whose declaration holds an error (`unsound`), and every
+diagnostic of the stage (the products are only meant for later stages when no diagnostic is
 an error; inspect shows the graph of the sound nodes beside the errors).
 
 Order: the attributes as written (`attributes`: unknown ones, duplicates); declarations and
@@ -36,41 +38,28 @@ from collections.abc import Sequence
 
 from wgc import codes, ir
 from wgc import types as t
-from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import DefaultSeverity, Diagnostic
 from wgc.sema.attributes import check_written_attributes
 from wgc.sema.bindings import assign_bindings
 from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
-from wgc.sema.graph import GraphInfo, check_graph
+from wgc.sema.graph import check_graph
 from wgc.sema.coherence import check_coherence
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
 from wgc.sema.entry_stages import check_stages
-from wgc.sema.uniformity import (check_mesh_uniformity, check_node_body, check_stage_barriers, reachable_functions,
-                                 nodes_of)
+from wgc.irtools.walk import reachable_functions, nodes_of
+from wgc.sema.uniformity import check_mesh_uniformity, check_node_body, check_stage_barriers
 from wgc.sema.wavesize import check_wave_sizes
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.rayquery import RAY_CONSTANTS
+from wgc.sema.results import Analysis
 from wgc.sema.settled import settle_statics
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.typeref import contains_only_ray_queries
 from wgc.source import Span
 from wgc.syntax import ast
-
-
-@dataclass(frozen=True)
-class Analysis:
-    module: ir.Module
-    diagnostics: tuple[Diagnostic, ...]
-    nodes: tuple[NodeInfo, ...] = ()
-    graph: GraphInfo | None = None
-    stage_entries: tuple[NodeInfo, ...] = ()
-    """The compute, pixel, mesh and amplification shaders beside the nodes (`entry_stages.py`; never in the graph)."""
-    unsound: frozenset[ir.Function] = frozenset()
-    """The functions whose declaration (body, attributes or parameters) holds an error: their IR may be
-    incomplete (`wgc.ir_verify` skips them)."""
 
 
 def builtin_scope() -> Scope:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
-from wgc.sema.uniformity import nodes_of
+from wgc.irtools.walk import nodes_of
 
 COHERENT = "globallycoherent"
 

@@ -45,7 +45,7 @@ from wgc.sema.calls import FunctionCalls
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousType, ErroneousVariable, FieldEntity,
                               FunctionEntity, FunctionState, NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.expr import ExpressionChecker, describe
-from wgc.sema.layout import LayoutRule, layout_of
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.sema.limits import MAX_STRUCT_NESTING
 from wgc.sema.scope import Scope, ScopeKind, Symbol, SymbolKind
 from wgc.sema.stmt import StatementChecker

@@ -37,9 +37,9 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.mesh import (check_mesh, check_misplaced_dispatch_mesh, check_misplaced_mesh_parameters,
-                           dispatch_mesh_calls, field_path, mesh_qualifier)
+                           dispatch_mesh_calls, field_path)
 from wgc.sema.nodes import NodeId, NodeInfo
-from wgc.sema.stageio import StageVariable, assign_locations, flatten, target_index
+from wgc.irtools.stageio import StageVariable, assign_locations, flatten, mesh_qualifier, target_index
 
 STAGES = ("compute", "pixel", "mesh", "amplification")
 """The stages compiled beside node shaders."""

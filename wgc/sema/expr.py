@@ -26,11 +26,12 @@ from collections.abc import Sequence
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
-from wgc.sema import consteval, intrinsics, methods, rayquery
+from wgc.irtools import consteval
+from wgc.irtools.layout import LayoutRule, layout_of
+from wgc.sema import intrinsics, methods, rayquery
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.conversions import common_type, implicit_conversion
-from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.scope import SymbolKind
 from wgc.sema.templates import StructTemplate
 from wgc.sema.typeref import resolve_type

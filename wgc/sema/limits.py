@@ -24,7 +24,7 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
-from wgc.sema.uniformity import children, nodes_of
+from wgc.irtools.walk import children, nodes_of
 
 MAX_CONTROL_FLOW_NESTING = 256
 SPIRV_CONTROL_FLOW_NESTING = 1023

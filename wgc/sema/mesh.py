@@ -37,10 +37,9 @@ from wgc import codes, ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Label
-from wgc.sema.stageio import flatten
-from wgc.sema.uniformity import _lvalue_chain, children, nodes_of, reachable_functions, written
+from wgc.irtools.walk import children, lvalue_chain, nodes_of, reachable_functions, written
+from wgc.irtools.stageio import MESH_QUALIFIERS, flatten, mesh_qualifier, semantic_key
 
-MESH_QUALIFIERS = ("vertices", "indices", "primitives")
 TOPOLOGIES = {"triangle": 3, "line": 2}
 """[OutputTopology] value -> components of an index (uint3, uint2)."""
 MAX_MESH_OUTPUTS = 256
@@ -58,19 +57,6 @@ class MeshInfo:
     set_counts: ir.IntrinsicCall | None = None
     payload: ir.Variable | None = None
     """A mesh shader's `in payload` (from its amplification shader)."""
-
-
-def mesh_qualifier(param: ir.Variable) -> str | None:
-    """`vertices`, `indices`, `primitives` (or `payload`) when the parameter carries that qualifier."""
-    if not param.modifiers:
-        return None   # most parameters: no generator to find nothing (asked per parameter of every node)
-    return next((m for m in (*MESH_QUALIFIERS, "payload") if m in param.modifiers), None)
-
-
-def semantic_key(semantic: str) -> str:
-    """A user semantic as stages match it: case-insensitive, a missing index is 0 (TEXCOORD is TEXCOORD0)."""
-    lowered = semantic.lower()
-    return lowered if lowered[-1:].isdigit() else lowered + "0"
 
 
 def per_primitive_semantics(entries: list) -> frozenset[str]:  # type: ignore[type-arg]
@@ -379,7 +365,7 @@ class _CountsBeforeWrites:
         return done
 
     def _output(self, target: ir.Expr) -> ir.Variable | None:
-        root, _path = _lvalue_chain(target)
+        root, _path = lvalue_chain(target)
         return root.variable if isinstance(root, ir.VarRef) and root.variable in self.outputs else None
 
     def write(self, target: ir.Expr, called: bool) -> None:

@@ -38,10 +38,10 @@ from collections.abc import Sequence
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, Label
-from wgc.sema.consteval import Folded, fold
+from wgc.irtools.consteval import Folded, fold
+from wgc.irtools.walk import all_exprs, reachable_functions
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import all_exprs, reachable_functions
 
 NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
 

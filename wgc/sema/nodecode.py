@@ -22,8 +22,9 @@ from typing import Any
 
 from wgc import codes, ir
 from wgc.diagnostics import Diagnostic, Label
+from wgc.irtools.walk import nodes_of, reachable_functions
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import nodes_of, reachable_functions, uses_implicit_derivatives
+from wgc.sema.uniformity import uses_implicit_derivatives
 
 
 def check_node_code(node: NodeInfo) -> list[Diagnostic]:

@@ -53,12 +53,12 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
-from wgc.sema.layout import LayoutRule, TypeLayout, layout_of
+from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
                            check_misplaced_mesh_parameters, mesh_qualifier)
 from wgc.sema.node_attributes import (ATTRIBUTES, FUNCTION_ATTRIBUTES, LAUNCHES, NODE_ONLY_FUNCTION_ATTRIBUTES,
                                       OUTPUT_ATTRIBUTES, UNBOUNDED)
-from wgc.sema.uniformity import nodes_of, reachable_functions
+from wgc.irtools.walk import nodes_of, reachable_functions
 from wgc.source import Span
 
 NK = t.NodeObjectKind

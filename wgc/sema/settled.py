@@ -24,8 +24,8 @@ l-values written are the whole of the aliasing.
 from __future__ import annotations
 
 from wgc import ir
-from wgc.sema.consteval import Folded, fold
-from wgc.sema.uniformity import WRITERS, _lvalue_chain, children, nodes_of, written
+from wgc.irtools.consteval import Folded, fold
+from wgc.irtools.walk import WRITERS, children, lvalue_chain, nodes_of, written
 
 
 def settle_statics(module: ir.Module) -> None:
@@ -38,7 +38,7 @@ def settle_statics(module: ir.Module) -> None:
         return
     for expr in _every_expression(module):
         for target in written(expr):
-            base, _ = _lvalue_chain(target)
+            base, _ = lvalue_chain(target)
             if isinstance(base, ir.VarRef):
                 candidates.discard(base.variable)
     for variable, init in statics.items():  # source order: an initialiser reads statics settled before it

@@ -23,11 +23,12 @@ from collections.abc import Callable
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Label
-from wgc.sema import consteval, node_attributes
+from wgc.sema import node_attributes
+from wgc.irtools import consteval
+from wgc.irtools.walk import children
 from wgc.sema.context import Context, node_handlers
 from wgc.sema.expr import ExpressionChecker, describe
 from wgc.sema.scope import ScopeKind
-from wgc.sema.uniformity import children
 from wgc.syntax import ast
 
 NAME_ARGUMENT_ATTRIBUTES = node_attributes.NAME_ARGUMENT_ATTRIBUTES

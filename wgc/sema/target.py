@@ -58,7 +58,7 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   domain, ray tracing: all but node and `entry_stages.STAGES`), said rather than leaving it out;
 - WG0642: a system value on the vertices or primitives of a mesh node or mesh shader, or on a pixel
   shader input or output, that wgc maps to no built-in
-  (`sema/stageio.py` has the table);
+  (`irtools/stageio.py` has the table);
 - WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
   --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
 - WG0644: an amplification shader's DispatchMesh payload that is not a groupshared variable;
@@ -87,23 +87,26 @@ Invariants: pure; never raises for a checked program; diagnostics in node order,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic, DiagnosticKind, Label
-from wgc.sema.consteval import Folded, fold
+from wgc.irtools.consteval import Folded, fold
 from wgc.sema.entry_stages import STAGES
 from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout
-from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, task_payload
+from wgc.irtools.layout import TypeLayout
+from wgc.sema.mesh import dispatch_mesh_calls, task_payload
 from wgc.sema.nodes import NodeInfo, spec_constant_arguments
-from wgc.sema.stageio import BUILTINS, flatten, unsupported
-from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, plan_stages, self_feeding,
-                             unrolled_depth)
+from wgc.irtools.stageio import BUILTINS, flatten, mesh_qualifier, unsupported
+from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, StagePlan, UnrolledDepth,
+                             self_feeding, unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
-from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
+from wgc.irtools.walk import lvalue_chain, children, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from wgc.sema.results import Analysis
 
 TARGET_NOTES = {
     "amdx": "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program",
@@ -119,7 +122,7 @@ def local_size_id_allowed(target_env: str) -> bool:
 
 
 
-def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
+def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
                  target: str = "amdx", index_space: bool = False, split_nodes: bool = False,
                  target_env: str = "vulkan1.3") -> list[Diagnostic]:
     """The limits of `target` (module docstring) broken by `nodes` and the code they reach, and by
@@ -213,7 +216,7 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
 
     graph = analysis.graph
     if (amdx or index_space) and graph is not None and graph.loops:
-        _loop_stages(graph, nodes, report)
+        _loop_stages(graph, analysis.stage_plan(), nodes, report)
     functions: dict[ir.Function, None] = {}
     for node in nodes:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
@@ -274,9 +277,9 @@ def check_target(analysis: Any, nodes: Sequence[NodeInfo], embedded_source: Sour
     return diagnostics
 
 
-def _loop_stages(graph: GraphInfo, nodes: Sequence[NodeInfo], report: Any) -> None:
-    """WG0606-WG0609: what the index-space form of loops cannot express (module docstring)."""
-    plan = plan_stages(graph)
+def _loop_stages(graph: GraphInfo, plan: StagePlan, nodes: Sequence[NodeInfo], report: Any) -> None:
+    """WG0606-WG0609: what the index-space form of loops cannot express (module docstring); `plan`: the
+    graph's (`Analysis.stage_plan`)."""
     compiled = {n.key for n in nodes}
     first_of: dict[str, NodeInfo] = {}
     for node in graph.nodes:
@@ -329,12 +332,15 @@ def _loops_text(stages: NodeStages) -> str:
     return "loops " + ", ".join(loops)
 
 
-def depth_warnings(graph: GraphInfo | None, max_graph_depth: int | None) -> list[Diagnostic]:
-    """WG0513 (amdx): the unrolled graph deeper than maxExecutionGraphDepth (module docstring)."""
+def depth_warnings(graph: GraphInfo | None, max_graph_depth: int | None,
+                   found: UnrolledDepth | None = None) -> list[Diagnostic]:
+    """WG0513 (amdx): the unrolled graph deeper than maxExecutionGraphDepth (module docstring); `found`:
+    the graph's `unrolled_depth` when known (`Analysis.unrolled_depth`)."""
     if graph is None or not graph.nodes:
         return []
     limit = max_graph_depth if max_graph_depth is not None else AMDX_MIN_GRAPH_DEPTH
-    found = unrolled_depth(graph)
+    if found is None:
+        found = unrolled_depth(graph)
     if found.depth <= limit or found.deepest is None:
         return []
     where = (f"a record fed back to the terminator stage after '{found.deepest.id}'" if found.terminator
@@ -470,7 +476,7 @@ _OWNED_BY_THE_GROUP = frozenset({t.NodeObjectKind.RW_GROUP_NODE_INPUT_RECORDS, t
 
 def _record_of(call: ir.IntrinsicCall) -> t.NodeObjectType | None:
     """The record object type whose record an Interlocked* call's destination is in, if any."""
-    base, _ = _lvalue_chain(call.args[0]) if call.args else (None, [])
+    base, _ = lvalue_chain(call.args[0]) if call.args else (None, [])
     if isinstance(base, ir.RecordAccess) and isinstance(base.object.type, t.NodeObjectType):
         return base.object.type
     return None

@@ -26,8 +26,8 @@ from collections.abc import Callable
 from wgc import codes
 from wgc import types as t
 from wgc.diagnostics import Label
+from wgc.irtools.layout import LayoutRule, layout_of
 from wgc.sema.context import Context, ErroneousType, TypeEntity
-from wgc.sema.layout import LayoutRule, layout_of
 from wgc.sema.rayquery import RAY_TYPEDEFS, check_type
 from wgc.sema.scope import SymbolKind
 from wgc.sema.templates import StructTemplate

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from wgc import ir
 from wgc.cached_dataclass import dataclass
-from wgc.sema.uniformity import _lvalue_chain, children, reachable_functions, walk_body
+from wgc.irtools.walk import lvalue_chain, children, reachable_functions, walk_body
 
 DESCRIPTOR_STORAGE = (ir.Storage.UNIFORM, ir.Storage.RESOURCE)
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Append", "Consume"})
@@ -65,7 +65,7 @@ def resource_use(function: ir.Function) -> ResourceUse:
         elif isinstance(node, ir.Call) and node.function not in seen_functions:
             visit_function(node.function)             # a call in a static's initialiser
         elif isinstance(node, ir.MethodCall) and node.method in COUNTER_METHODS:
-            base, _ = _lvalue_chain(node.object)
+            base, _ = lvalue_chain(node.object)
             if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.RESOURCE:
                 counters.setdefault(base.variable)
     return ResourceUse(tuple(variables), tuple(counters))

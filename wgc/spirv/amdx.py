@@ -48,8 +48,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.layout import TypeLayout
-from wgc.sema.modules import needs_vulkan_memory_model
+from wgc.irtools.layout import TypeLayout
 from wgc.sema.nodes import NodeInfo, NodeOutput
 
 from . import loop_stages
@@ -88,7 +87,7 @@ class AmdxNodes(NodeOperations):
             ml.b.extension("SPV_AMDX_shader_enqueue")
         if any(node.mesh is not None for node in nodes):
             setup_mesh(ml)
-        if needs_vulkan_memory_model(nodes):
+        if ml.results.needs_vulkan_memory_model(nodes):
             ml.vulkan_memory_model = True
             ml.b.capability("VulkanMemoryModel")
             ml.b.memory_model("Logical", "Vulkan")

@@ -1,8 +1,9 @@
 """SPIR-V generation for one compile: choose the modules, lower, validate, lint, optimize.
 
-Input: the checked `Analysis` (typed IR, nodes, graph), `EmitOptions` (with the facts
-`wgc.sema.target` hands over: the Interlocked* calls on thread-owned node records) and the nodes to
-compile (`sema.modules.select_nodes`: all, or the one `-E` selects; never none).
+Input: the checked `Analysis` (`wgc.sema.results`: typed IR, nodes, graph and what sema derives
+of them), `EmitOptions` (with the facts `wgc.sema.target` hands over: the Interlocked* calls on
+thread-owned node records) and the nodes to compile (`Analysis.select_nodes`: all, or the one `-E`
+selects; never none).
 Output: `Emitted`: one module's words (`modules[""]`) or one per node (`--split-nodes`: keyed by
 the node's key, `NodeInfo.key`).
 
@@ -20,14 +21,18 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc.cached_dataclass import dataclass, field
-from wgc.sema.mesh import per_primitive_semantics
-from wgc.sema.modules import module_groups
 
 from .lower import LowerOptions
 from .module import lower_module
+
+if TYPE_CHECKING:
+    from wgc.sema.nodes import NodeInfo
+    from wgc.sema.results import Analysis
 
 
 class InvalidModule(RuntimeError):
@@ -56,20 +61,18 @@ class Emitted:
     modules: dict[str, list[int]] = field(default_factory=dict)
 
 
-def emit_spirv(analysis, options: EmitOptions, nodes=None) -> Emitted:  # type: ignore[no-untyped-def]
+def emit_spirv(analysis: Analysis, options: EmitOptions, nodes: Sequence[NodeInfo] | None = None) -> Emitted:
     """The SPIR-V modules of `nodes` (default: every node) of a checked analysis (see the module docstring)."""
     result = Emitted()
-    graph = analysis.graph
     nodes = list(analysis.nodes if nodes is None else nodes)
     assert options.index_space_loops or options.target == "emulated", "the AMDX target has no native loops"
     assert nodes, "sema.modules.select_nodes reports WG0603 when there is no node to compile"
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
                                  plain_atomics=options.plain_atomics, index_space_loops=options.index_space_loops,
-                                 per_primitive_semantics=per_primitive_semantics(
-                                     [*analysis.nodes, *analysis.stage_entries]))
-    for key, group in module_groups(nodes, options.split_nodes):
-        words = lower_module(analysis.module, group, graph, lower_options)
+                                 per_primitive_semantics=analysis.per_primitive_semantics())
+    for key, group in analysis.module_groups(nodes, options.split_nodes):
+        words = lower_module(analysis, group, lower_options)
         if options.optimize:
             from .optimize import optimize
             words = optimize(words, options.target_env)

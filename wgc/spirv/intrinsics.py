@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.consteval import Folded, fold
+from wgc.irtools.consteval import Folded, fold
 from wgc.sema.intrinsics import BARRIER_CONSTANTS as FLAGS
 
 from . import loop_stages, resources, stageio

@@ -30,7 +30,7 @@ Invariants and decisions:
 - An attribute argument that is a specialization constant (`ir.AttributeArg.spec`) is given as its
   id (`attribute_operand`, `local_size`): as a uint (an `int` one through OpSpecConstantOp IAdd 0),
   scaled by OpSpecConstantOp IMul for a loop's stages; LocalSizeId only where the Vulkan version
-  allows it (`sema.target.local_size_id_allowed`), else LocalSize with the default (WG0645).
+  allows it (`Analysis.local_size_id_allowed`), else LocalSize with the default (WG0645).
 - Loads and stores take their Memory Operands from `ModuleLowering.memory_access` (the Vulkan
   memory model's NonPrivatePointer and coherent availability/visibility; nothing under GLSL450;
   `Aligned` on PhysicalStorageBuffer memory).
@@ -52,14 +52,11 @@ from typing import TYPE_CHECKING
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
-from wgc.sema.consteval import Folded, fold, to_scalar
-from wgc.sema.graph import GraphInfo
-from wgc.sema.layout import TypeLayout
-from wgc.sema.mesh import MESH_QUALIFIERS, mesh_qualifier
+from wgc.irtools.consteval import Folded, fold, to_scalar
+from wgc.irtools.layout import TypeLayout
+from wgc.irtools.stageio import MESH_QUALIFIERS, mesh_qualifier
+from wgc.irtools.walk import reachable_functions, walk_body
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.stages import plan_stages
-from wgc.sema.target import local_size_id_allowed
-from wgc.sema.uniformity import reachable_functions, walk_body
 
 from . import grammar, intrinsics, loop_stages, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
@@ -74,6 +71,8 @@ from .types import TypeLowering, dispatch_grid_vector
 from .stageio import StageIO, mesh_counts, stage_bool, task_payloads
 
 if TYPE_CHECKING:
+    from wgc.sema.results import Analysis
+
     from .node_ops import NodeOperations
 
 __all__ = ["MEMORY", "NULL_HANDLE", "FunctionLowering", "InputHandle", "LowerOptions", "ModuleLowering",
@@ -107,10 +106,13 @@ class LowerOptions:
 class ModuleLowering:
     """Owns the builder and everything shared by the functions of one module."""
 
-    def __init__(self, module: ir.Module, graph: GraphInfo, options: LowerOptions,
+    def __init__(self, results: Analysis, options: LowerOptions,
                  nodes: NodeOperations, node_infos: list[NodeInfo]) -> None:
-        self.module = module
-        self.graph = graph
+        self.results = results
+        """What sema knows of the program (`wgc.sema.results`): the back end's only view of sema."""
+        self.module = results.module
+        assert results.graph is not None
+        self.graph = graph = results.graph
         self.options = options
         self.nodes = nodes
         """The target's node operations (`node_ops.py`)."""
@@ -134,15 +136,14 @@ class ModuleLowering:
         2 and more: `attribute_operand`)."""
         self.mesh_counts = mesh_counts(node_infos)
         """The OutputVertices and OutputPrimitivesEXT of every MeshEXT entry point (`stageio.py`)."""
-        self.task_payloads = task_payloads(node_infos)
+        self.task_payloads = task_payloads(results, node_infos)
         """Groupshared variables an amplification shader dispatches its mesh shaders with."""
         self.task_payload_copies: dict[ir.Variable, int] = {}
         """Under the Vulkan memory model: the TaskPayloadWorkgroupEXT variable each task payload
         (then a Workgroup variable) is copied to at DispatchMesh (`stageio.dispatch_mesh`)."""
         self.dynamic_statics: list[ir.Variable] = []
         """Statics whose initialiser is not a constant: each entry point using one runs it."""
-        self.stages = plan_stages(graph) if options.index_space_loops and graph is not None and graph.loops \
-            else None
+        self.stages = results.stage_plan() if options.index_space_loops and graph.loops else None
         """The loops' stages when they are unrolled in index space (`loop_stages.py`), else None."""
         self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
         """Functions whose code calls GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels():
@@ -191,7 +192,7 @@ class ModuleLowering:
         and the Vulkan version takes it (else the default: WG0645, `sema.target`)."""
         attribute = ir.find_attribute(attributes, "numthreads")
         if attribute is not None and any(arg.spec is not None for arg in attribute.args) \
-                and local_size_id_allowed(self.options.target_env) \
+                and self.results.local_size_id_allowed(self.options.target_env) \
                 and tuple(attribute.values()) == tuple(size):
             self.b.execution_mode(fn, "LocalSizeId", *(self.attribute_operand(attributes, "numthreads", i, v)
                                                        for i, v in enumerate(size)))

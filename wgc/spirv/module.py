@@ -27,11 +27,11 @@ Invariants:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wgc import ir
-from wgc.sema.graph import GraphInfo
-from wgc.sema.modules import entry_point_names
+from wgc.irtools.walk import all_exprs
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.uniformity import all_exprs, reachable_functions
 
 from . import resources
 from .lower import FunctionLowering, LowerOptions, ModuleLowering
@@ -39,11 +39,15 @@ from .node_ops import NodeOperations
 from .places import Place
 from .stageio import declare_stage_entry_point, declare_stage_io
 
+if TYPE_CHECKING:
+    from wgc.sema.results import Analysis
 
-def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
-                 options: LowerOptions) -> list[int]:
+
+def lower_module(results: Analysis, nodes: list[NodeInfo], options: LowerOptions) -> list[int]:
     """The words of a module holding `nodes` (one entry point each) for `options.target`."""
-    ml = ModuleLowering(module, graph, options, node_operations(options.target), nodes)
+    module, graph = results.module, results.graph
+    assert graph is not None
+    ml = ModuleLowering(results, options, node_operations(options.target), nodes)
     if options.debug_info:
         chunks = _source_chunks(options.source_text or "")
         file = ml.file_string(options.source_name)
@@ -55,7 +59,7 @@ def lower_module(module: ir.Module, nodes: list[NodeInfo], graph: GraphInfo,
     ml.dynamic_statics = [v for v in module.globals
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
-    names, _ = entry_point_names(nodes)
+    names = results.entry_point_names(nodes)
     for node in nodes:
         _lower_node(ml, node, node.key in entries, names[node.key])
     return ml.b.to_words()
@@ -94,7 +98,7 @@ def _refers(function: ir.Function, variable: ir.Variable) -> bool:
 def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -> None:
     """A node's entry point, or (`node.stage` not "node") a compute, pixel, mesh or amplification shader's."""
     input_handle, outputs = ml.nodes.declare_node(ml, node) if node.stage == "node" else (None, {})
-    reachable = reachable_functions(node.function)
+    reachable = ml.results.reachable(node.function)
     statics = []
     for variable in ml.dynamic_statics:
         if any(_refers(f, variable) for f in reachable):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
-from wgc.sema.layout import TypeLayout
+from wgc.irtools.layout import TypeLayout
 from wgc.sema.nodes import NodeOutput
 
 MEMORY = TypeLayout(size=4, alignment=4)

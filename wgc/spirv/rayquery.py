@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.consteval import Folded, fold
+from wgc.irtools.consteval import Folded, fold
 from wgc.sema.rayquery import RAY_FLAG_CULL_PRIMITIVES
 
 from . import resources

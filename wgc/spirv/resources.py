@@ -74,8 +74,8 @@ from typing import TYPE_CHECKING
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
-from wgc.sema.consteval import Folded, fold
-from wgc.sema.layout import LayoutRule, TypeLayout, layout_of, runtime_array_stride
+from wgc.irtools.consteval import Folded, fold
+from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of, runtime_array_stride
 from wgc.sema.nodes import NodeInfo
 from wgc.source import Span
 

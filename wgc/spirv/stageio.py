@@ -4,7 +4,7 @@ primitives` and `in payload` (SPV_EXT_mesh_shader), a pixel shader's inputs and 
 
 Input: an entry point (`NodeInfo`: a mesh node, or a compute/pixel/mesh shader of `sema/entry_stages.py`)
 and the `ModuleLowering`.
-Output: one Input/Output variable per stage value, decorated from `sema/stageio.py`'s table (the
+Output: one Input/Output variable per stage value, decorated from `irtools/stageio.py`'s table (the
 one semantic -> built-in / Location mapping); the places the entry's parameters (and a pixel
 shader's result) are bound to; the stage's entry point and execution modes; OpSetMeshOutputsEXT.
 - Mesh: every MeshEXT entry point of a module declares the module's largest vertex and primitive
@@ -42,13 +42,14 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc import types as t
-from wgc.sema.mesh import dispatch_mesh_calls, mesh_qualifier, semantic_key, task_payload
+from wgc.irtools.stageio import FLAT_BUILTINS, StageVariable, assign_locations, flatten, mesh_qualifier, semantic_key
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.stageio import FLAT_BUILTINS, StageVariable, assign_locations, flatten
 
 from .places import Place, SplitPlace, is_bool_value, stage_uint_type
 
 if TYPE_CHECKING:
+    from wgc.sema.results import Analysis
+
     from .lower import FunctionLowering, ModuleLowering
 
 STAGE_MODELS = {"compute": "GLCompute", "pixel": "Fragment", "mesh": "MeshEXT", "amplification": "TaskEXT"}
@@ -226,11 +227,11 @@ def mesh_counts(entries: list[NodeInfo]) -> tuple[int, int]:
             max((m.max_primitives for m in meshes), default=1) or 1)
 
 
-def task_payloads(entries: list[NodeInfo]) -> set[ir.Variable]:
+def task_payloads(results: Analysis, entries: list[NodeInfo]) -> set[ir.Variable]:
     """The groupshared variables the amplification shaders among `entries` pass to DispatchMesh:
     declared TaskPayloadWorkgroupEXT instead of Workgroup."""
-    return {v for e in entries if e.stage == "amplification" for call in dispatch_mesh_calls(e.function)
-            if (v := task_payload(call)) is not None}
+    return {v for e in entries if e.stage == "amplification" for call in results.dispatch_mesh_calls(e.function)
+            if (v := results.task_payload(call)) is not None}
 
 
 def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
@@ -238,7 +239,7 @@ def dispatch_mesh(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     is an unreachable block of its own)."""
     counts = [fl.convert(fl.value(a), a.type, t.UINT) for a in call.args[:3]]
     payload = fl.place(call.args[3])
-    variable = task_payload(call)
+    variable = fl.ml.results.task_payload(call)
     copy = fl.ml.task_payload_copies.get(variable) if variable is not None else None
     assert isinstance(payload, Place) and (payload.storage == "TaskPayloadWorkgroupEXT" or copy is not None), \
         "sema.target: the payload is a groupshared variable (WG0644), declared as the task payload"

@@ -27,7 +27,7 @@ Invariants:
 from __future__ import annotations
 
 from wgc import types as t
-from wgc.sema.layout import TypeLayout
+from wgc.irtools.layout import TypeLayout
 
 from .builder import Builder
 

@@ -1,4 +1,7 @@
-"""Semantic analysis, constant evaluation: the value of a typed IR expression.
+"""IR helper, constant evaluation: the value of a typed IR expression.
+
+Stage: below sema (imports only `wgc.ir` and `wgc.types`); sema folds where HLSL needs a
+constant, the SPIR-V back end folds operands it emits as constants.
 
 Input: an `ir.Expr` built by semantic analysis (operand types already explicit:
 every implicit conversion is a `Convert`, a `Binary`'s operands share one type).

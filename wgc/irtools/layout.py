@@ -1,4 +1,7 @@
-"""Memory layout of IR types: sizes, alignments, offsets and strides (part of sema).
+"""IR helper, memory layout of IR types: sizes, alignments, offsets and strides.
+
+Stage: below sema (imports only `wgc.types`); sema computes layouts with it and stores them in the
+IR, the back ends and the metadata read them.
 
 Input: an interned IR type (`wgc.types`) and a `LayoutRule`.
 Output: a `TypeLayout` (size, alignment, array stride, matrix stride and

@@ -1,5 +1,9 @@
-"""Semantic analysis, graphics stage inputs and outputs: which semantic is which SPIR-V built-in,
-and the Location of every other one. The one table shared by the mesh outputs (mesh nodes and mesh
+"""IR helper, graphics stage inputs and outputs: which semantic is which SPIR-V built-in,
+and the Location of every other one; the mesh qualifier of a parameter (`mesh_qualifier`) and a
+semantic as stages match it (`semantic_key`).
+
+Stage: below sema (imports only `wgc.ir` and `wgc.types`): sema's checks and the SPIR-V back end
+share it. The one table shared by the mesh outputs (mesh nodes and mesh
 shaders), the pixel shaders' inputs and outputs, the thread-group system values (node, compute,
 mesh and amplification shaders), sema's checks and the SPIR-V back end.
 
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 
@@ -126,3 +131,19 @@ def assign_locations(groups: list[list[StageVariable]]) -> list[list[StageVariab
                 placed.append(variable)
         result.append(placed)
     return result
+
+
+MESH_QUALIFIERS = ("vertices", "indices", "primitives")
+
+
+def mesh_qualifier(param: ir.Variable) -> str | None:
+    """`vertices`, `indices`, `primitives` (or `payload`) when the parameter carries that qualifier."""
+    if not param.modifiers:
+        return None   # most parameters: no generator to find nothing (asked per parameter of every node)
+    return next((m for m in (*MESH_QUALIFIERS, "payload") if m in param.modifiers), None)
+
+
+def semantic_key(semantic: str) -> str:
+    """A user semantic as stages match it: case-insensitive, a missing index is 0 (TEXCOORD is TEXCOORD0)."""
+    lowered = semantic.lower()
+    return lowered if lowered[-1:].isdigit() else lowered + "0"

@@ -1,0 +1,320 @@
+"""Metadata, the inspect model's types: what `wgc inspect` shows, as typed records.
+
+Stage: output model (built by `metadata.model.build_model`, read by the views `text`, `dot` and
+`dxil`, printed by `--format json` through `to_json`).
+Input: the values `build_model` reads from the results object of analysis.
+Output: `InspectModel` and the records it holds; `to_json()` gives the JSON document of README.md
+("The JSON model"), key for key and in that order. Resources, specialization constants and a
+node's attribute specialization constants are the reflection's own records (`metadata.reflection`).
+
+Invariants: frozen records; a view reads fields (a renamed or removed field fails type checking
+and at run time), never keys of a dictionary; `to_json` only converts (tuples become lists,
+nested records their JSON), so the JSON is the model's, byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wgc.cached_dataclass import dataclass
+from wgc.metadata.reflection import AttributeSpecConstant, Resource, SpecConstant
+
+
+@dataclass(frozen=True)
+class NodeIdModel:
+    name: str
+    index: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "index": self.index}
+
+
+@dataclass(frozen=True)
+class GridFieldModel:
+    """Where a record's SV_DispatchGrid is."""
+
+    offset: int
+    components: int
+    bits: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"offset": self.offset, "components": self.components, "bits": self.bits}
+
+
+def _grid_json(grid: GridFieldModel | None) -> dict[str, Any] | None:
+    return grid.to_json() if grid is not None else None
+
+
+def _list(values: tuple[int, ...] | None) -> list[int] | None:
+    return list(values) if values is not None else None
+
+
+@dataclass(frozen=True)
+class InputModel:
+    kind: str
+    record: str | None = None
+    record_size: int = 0
+    record_alignment: int = 0
+    max_records: int | None = None
+    globally_coherent: bool = False
+    track_rw_input_sharing: bool = False
+    dispatch_grid_field: GridFieldModel | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "record": self.record, "record_size": self.record_size,
+                "record_alignment": self.record_alignment, "max_records": self.max_records,
+                "globally_coherent": self.globally_coherent, "track_rw_input_sharing": self.track_rw_input_sharing,
+                "dispatch_grid_field": _grid_json(self.dispatch_grid_field)}
+
+
+@dataclass(frozen=True)
+class OutputModel:
+    parameter: str
+    kind: str
+    target: NodeIdModel
+    record: str | None = None
+    record_size: int = 0
+    record_alignment: int = 0
+    track_rw_input_sharing: bool = False
+    max_records: int | None = None
+    max_records_shared_with: str | None = None
+    max_records_shared_with_index: int | None = None
+    max_records_per_node: int | None = None
+    max_records_per_node_written: bool = True
+    array_size: int | None = None
+    allow_sparse_nodes: bool = False
+    unbounded_sparse_nodes: bool = False
+    dispatch_grid_field: GridFieldModel | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "parameter": self.parameter, "kind": self.kind, "target": self.target.to_json(), "record": self.record,
+            "record_size": self.record_size, "record_alignment": self.record_alignment,
+            "track_rw_input_sharing": self.track_rw_input_sharing, "max_records": self.max_records,
+            "max_records_shared_with": self.max_records_shared_with,
+            "max_records_shared_with_index": self.max_records_shared_with_index,
+            "max_records_per_node": self.max_records_per_node,
+            "max_records_per_node_written": self.max_records_per_node_written,
+            "array_size": self.array_size, "allow_sparse_nodes": self.allow_sparse_nodes,
+            "unbounded_sparse_nodes": self.unbounded_sparse_nodes,
+            "dispatch_grid_field": _grid_json(self.dispatch_grid_field),
+        }
+
+
+@dataclass(frozen=True)
+class LoopEntryModel:
+    max_iterations: int | None
+    max_records_per_iteration: int | None
+    """None only in the model of a node whose attributes have errors."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"max_iterations": self.max_iterations, "max_records_per_iteration": self.max_records_per_iteration}
+
+
+@dataclass(frozen=True)
+class PerEntryModel:
+    """[NodeMaxInputRecordsPerGraphEntryRecord]."""
+
+    count: int
+    shared_across_node_array: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "shared_across_node_array": self.shared_across_node_array}
+
+
+@dataclass(frozen=True)
+class MeshModel:
+    """A mesh node's or mesh shader's mesh-shader properties (`per_entry`: mesh nodes only)."""
+
+    output_topology: str | None
+    max_vertices: int
+    max_primitives: int
+    max_input_records_per_graph_entry_record: PerEntryModel | None = None
+
+    def to_json(self, node: bool = True) -> dict[str, Any]:
+        found: dict[str, Any] = {"output_topology": self.output_topology, "max_vertices": self.max_vertices,
+                                 "max_primitives": self.max_primitives}
+        if node:
+            per_entry = self.max_input_records_per_graph_entry_record
+            found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
+        return found
+
+
+@dataclass(frozen=True)
+class StageModel:
+    index: int
+    iterations: tuple[int, ...]
+    terminator: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "iterations": list(self.iterations), "terminator": self.terminator}
+
+
+@dataclass(frozen=True)
+class NodeModel:
+    function: str
+    id: NodeIdModel
+    launch: str
+    key: str = ""
+    signature: str = ""
+    entry_point: str = ""
+    """"": the function's name (hand-built models)."""
+    graph_name: str = ""
+    """"": the NodeID's display name (hand-built models)."""
+    program_entry: bool = False
+    program_entry_explicit: bool = False
+    num_threads: tuple[int, ...] = (1, 1, 1)
+    dispatch_grid: tuple[int, ...] | None = None
+    max_dispatch_grid: tuple[int, ...] | None = None
+    max_recursion_depth: int | None = None
+    local_root_arguments_table_index: int | None = None
+    share_input_of: NodeIdModel | None = None
+    loop_entry: LoopEntryModel | None = None
+    loop: str | None = None
+    depth: int = 0
+    groupshared_bytes: int = 0
+    mesh: MeshModel | None = None
+    input: InputModel | None = None
+    outputs: tuple[OutputModel, ...] = ()
+    backing_bytes: int = 0
+    resources: tuple[str, ...] = ()
+    stages: tuple[StageModel, ...] = ()
+    stage_stride: int | None = None
+    max_node_recursion: int | None = None
+    attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
+            "id": self.id.to_json(), "graph_name": self.graph_name, "launch": self.launch,
+            "program_entry": self.program_entry, "program_entry_explicit": self.program_entry_explicit,
+            "num_threads": list(self.num_threads), "dispatch_grid": _list(self.dispatch_grid),
+            "max_dispatch_grid": _list(self.max_dispatch_grid), "max_recursion_depth": self.max_recursion_depth,
+            "local_root_arguments_table_index": self.local_root_arguments_table_index,
+            "share_input_of": self.share_input_of.to_json() if self.share_input_of else None,
+            "loop_entry": self.loop_entry.to_json() if self.loop_entry else None,
+            "loop": self.loop, "depth": self.depth, "groupshared_bytes": self.groupshared_bytes,
+            "mesh": self.mesh.to_json() if self.mesh else None,
+            "input": self.input.to_json() if self.input else None,
+            "outputs": [o.to_json() for o in self.outputs], "backing_bytes": self.backing_bytes,
+            "resources": list(self.resources), "stages": [s.to_json() for s in self.stages],
+            "stage_stride": self.stage_stride, "max_node_recursion": self.max_node_recursion,
+            "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
+        }
+
+
+@dataclass(frozen=True)
+class EdgeModel:
+    source: str
+    """JSON "from": the graph name of the node whose output it is."""
+    target: str
+    """JSON "to"."""
+    parameter: str
+    kind: str = "NodeOutput"
+    max_records: int | None = None
+    recursive: bool = False
+    loop_back: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.source, "to": self.target, "parameter": self.parameter, "kind": self.kind,
+                "max_records": self.max_records, "recursive": self.recursive, "loop_back": self.loop_back}
+
+
+@dataclass(frozen=True)
+class LoopModel:
+    entry: str
+    members: tuple[str, ...]
+    max_iterations: int | None
+    parent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entry": self.entry, "members": list(self.members), "max_iterations": self.max_iterations,
+                "parent": self.parent}
+
+
+@dataclass(frozen=True)
+class GraphModel:
+    depth: int = 0
+    depth_limit: int = 0
+    longest_chain: tuple[str, ...] = ()
+    entry_nodes: tuple[str, ...] = ()
+    edges: tuple[EdgeModel, ...] = ()
+    loops: tuple[LoopModel, ...] = ()
+    node_id_slots: int = 0
+    unrolled_depth: int | None = None
+    unrolled_depth_limit: int | None = None
+    unrolled_deepest: str | None = None
+    backing_bytes: int = 0
+    backing_bytes_without_max_records_per_node: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "depth": self.depth, "depth_limit": self.depth_limit, "longest_chain": list(self.longest_chain),
+            "entry_nodes": list(self.entry_nodes), "edges": [e.to_json() for e in self.edges],
+            "loops": [loop.to_json() for loop in self.loops], "node_id_slots": self.node_id_slots,
+            "unrolled_depth": self.unrolled_depth, "unrolled_depth_limit": self.unrolled_depth_limit,
+            "unrolled_deepest": self.unrolled_deepest, "backing_bytes": self.backing_bytes,
+            "backing_bytes_without_max_records_per_node": self.backing_bytes_without_max_records_per_node,
+        }
+
+
+@dataclass(frozen=True)
+class InterfaceModel:
+    """A stage input or output of a compute, pixel, mesh or amplification shader."""
+
+    direction: str
+    parameter: str
+    field: str | None
+    type: str
+    semantic: str | None
+    builtin: str | None
+    location: int | None
+    per_primitive: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"direction": self.direction, "parameter": self.parameter, "field": self.field, "type": self.type,
+                "semantic": self.semantic, "builtin": self.builtin, "location": self.location,
+                "per_primitive": self.per_primitive}
+
+
+@dataclass(frozen=True)
+class EntryPointModel:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
+
+    function: str
+    key: str
+    signature: str
+    entry_point: str
+    stage: str
+    num_threads: tuple[int, ...] | None = None
+    mesh: MeshModel | None = None
+    payload_bytes: int | None = None
+    interface: tuple[InterfaceModel, ...] = ()
+    resources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
+            "stage": self.stage, "num_threads": _list(self.num_threads),
+            "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
+            "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
+        }
+
+
+@dataclass(frozen=True)
+class InspectModel:
+    profile: str
+    nodes: tuple[NodeModel, ...]
+    graph: GraphModel
+    wgc_version: str = ""
+    entry_points: tuple[EntryPointModel, ...] = ()
+    resources: tuple[Resource, ...] = ()
+    specialization_constants: tuple[SpecConstant, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "wgc_version": self.wgc_version, "profile": self.profile, "nodes": [n.to_json() for n in self.nodes],
+            "graph": self.graph.to_json(), "entry_points": [e.to_json() for e in self.entry_points],
+            "resources": [r.to_json() for r in self.resources],
+            "specialization_constants": [c.to_json() for c in self.specialization_constants],
+        }
