@@ -282,7 +282,7 @@ def run_front_end(options: Options, stdin: bytes | None = None,
     return FrontEnd(source, pre.text, parsed.unit, analysis, pre.files, tuple(diagnostics), pre.absent)
 
 
-def sema_options(options: Options):  # type: ignore[no-untyped-def]
+def sema_options(options: Options):
     from wgc.sema.bindings import BindingShift
     from wgc.sema.context import SemaOptions
 
@@ -337,7 +337,7 @@ _saved_recursion_limit = 0
 _saved_gc_enabled = True
 
 
-def run_with_deep_stack(function, *args):  # type: ignore[no-untyped-def]
+def run_with_deep_stack(function, *args):
     """`function(*args)` in a thread with COMPILE_STACK_BYTES of stack, the raised recursion limit
     and the cyclic garbage collector off.
 
@@ -378,11 +378,11 @@ def run_with_deep_stack(function, *args):  # type: ignore[no-untyped-def]
                 if _saved_gc_enabled:
                     gc.enable()
     if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
+        raise outcome["error"]
     return outcome["value"]
 
 
-def _innermost_span(error: BaseException):  # type: ignore[no-untyped-def]
+def _innermost_span(error: BaseException):
     """The span of the innermost construct a frame of `error`'s traceback was working on, if any."""
     from wgc.source import Span
 

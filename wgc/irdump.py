@@ -313,7 +313,7 @@ class _Dumper:
             return
         self.block(depth, s.then, head, close=False)  # `}` continues with `else`
         if len(else_.stmts) == 1 and type(else_.stmts[0]) is ir.If:
-            self.s_if(depth, else_.stmts[0], "} else ")  # type: ignore[arg-type]
+            self.s_if(depth, else_.stmts[0], "} else ")
         else:
             self.block(depth, else_, "} else ")
 

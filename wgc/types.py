@@ -486,9 +486,9 @@ def element_scalar(type_: Type) -> ScalarType | None:
     if kind is ScalarType:
         return type_  # type: ignore[return-value]
     if kind is VectorType or kind is MatrixType:
-        return type_.element  # type: ignore[attr-defined, no-any-return]
+        return type_.element  # type: ignore[attr-defined]
     if kind is EnumType:
-        return type_.underlying  # type: ignore[attr-defined, no-any-return]
+        return type_.underlying  # type: ignore[attr-defined]
     return None
 
 
@@ -498,9 +498,9 @@ def component_count(type_: Type) -> int | None:
     if kind is ScalarType or kind is EnumType:
         return 1
     if kind is VectorType:
-        return type_.count  # type: ignore[attr-defined, no-any-return]
+        return type_.count  # type: ignore[attr-defined]
     if kind is MatrixType:
-        return type_.rows * type_.columns  # type: ignore[attr-defined, no-any-return]
+        return type_.rows * type_.columns  # type: ignore[attr-defined]
     return None
 
 

@@ -221,7 +221,7 @@ def record_grid(node: NodePlan, record: bytes) -> tuple[int, int, int]:
     assert grid is not None
     code = "H" if grid.bits == 16 else "I"
     values = list(struct.unpack_from(f"<{grid.components}{code}", record, grid.offset))
-    return tuple((values + [1, 1])[:3])  # type: ignore[return-value]
+    return tuple((values + [1, 1])[:3])
 
 
 def grid_problem(node: NodePlan, grid: tuple[int, int, int]) -> str | None:
@@ -357,7 +357,7 @@ def build_program(reflection: Any) -> Program:
         loops = tuple((entry.name, entry.index) for entry in node.loops)
         nodes.append(NodePlan(
             name=node.id.name, index=node.id.index, function=node.function, entry_point=node.entry_point,
-            launch=node.launch, num_threads=tuple(node.num_threads),  # type: ignore[arg-type]
+            launch=node.launch, num_threads=tuple(node.num_threads),
             dispatch_grid=node.dispatch_grid, max_dispatch_grid=node.max_dispatch_grid,
             grid_field=GridField(grid.offset, grid.components, grid.bits) if grid is not None else None,
             record=record, max_records=(node_input.max_records or 1) if node_input is not None else 1,

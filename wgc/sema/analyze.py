@@ -108,7 +108,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
                 node_diagnostics.append(diagnostic)
     for function in ctx.module.functions:   # entries of other stages: DXC's Barrier() rules only
         if function.shader_kind not in (None, "node"):
-            node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))  # type: ignore[arg-type]
+            node_diagnostics.extend(check_stage_barriers(function, function.shader_kind))
     for entry in stage_entries:            # a mesh shader's SetMeshOutputCounts in varying control flow
         if entry.stage == "mesh" and not any(f in broken_functions for f in reachable_functions(entry.function)):
             node_diagnostics.extend(check_mesh_uniformity(entry.function))

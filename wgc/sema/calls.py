@@ -161,7 +161,7 @@ class FunctionCalls:
                                 f"no matching function for call to '{display}({types})'",
                                 notes=[f"candidate: {c}" for c in candidates])
             return None
-        scores = [_overload_score(e.function.own_params, args)  # type: ignore[arg-type,union-attr]
+        scores = [_overload_score(e.function.own_params, args)  # type: ignore[union-attr]
                   for e, _ in viable]
         best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
@@ -395,7 +395,7 @@ def _signature(entity: FunctionEntity) -> str:
     return function.signature
 
 
-def _member_names(type_: t.StructType, scope) -> list[str]:  # type: ignore[no-untyped-def]
+def _member_names(type_: t.StructType, scope) -> list[str]:
     names = [f.name for f in type_.all_fields()]
     if scope is not None:
         names.extend(scope.visible_names())

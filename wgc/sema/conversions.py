@@ -133,7 +133,7 @@ def implicit_conversion(source: t.Type, target: t.Type) -> Conversion | None:
     """The implicit conversion from `source` to `target`, or None if HLSL has none."""
     if source is target:
         return EXACT
-    return _kept(_IMPLICIT, _implicit_conversion, source, target)  # type: ignore[no-any-return]
+    return _kept(_IMPLICIT, _implicit_conversion, source, target)
 
 
 def _kept(table: dict[tuple[t.Type, t.Type], Any], compute: Any, a: t.Type, b: t.Type) -> Any:
@@ -191,7 +191,7 @@ def common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:
 
     None when the operands are not both numeric or their shapes cannot meet.
     """
-    return _kept(_COMMON, _common_type, a, b)  # type: ignore[no-any-return]
+    return _kept(_COMMON, _common_type, a, b)
 
 
 def _common_type(a: t.Type, b: t.Type) -> tuple[t.Type, bool] | None:

@@ -53,18 +53,18 @@ def check_stages(module: ir.Module, broken: frozenset[ir.Function] = frozenset()
     (dropped calls there must not read as a missing DispatchMesh)."""
     diagnostics: list[Diagnostic] = []
 
-    def report(kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
+    def report(kind, span, message, labels=(), notes=()):
         diagnostics.append(kind(span, message, labels=labels, notes=notes))
 
     entries = []
     for function in module.functions:
         stage = function.shader_kind
         if stage in STAGES and function.body is not None:
-            entries.append(_entry(function, stage, report, function in broken))  # type: ignore[arg-type]
+            entries.append(_entry(function, stage, report, function in broken))
     return entries, diagnostics
 
 
-def _entry(function: ir.Function, stage: str, report, broken: bool) -> NodeInfo:  # type: ignore[no-untyped-def]
+def _entry(function: ir.Function, stage: str, report, broken: bool) -> NodeInfo:
     entry = NodeInfo(function, NodeId(function.name), stage, function.span, stage=stage)
     attributes = {a.key: a for a in function.attributes}
     if stage in GROUP_STAGES:
@@ -92,7 +92,7 @@ def _entry(function: ir.Function, stage: str, report, broken: bool) -> NodeInfo:
     return entry
 
 
-def _dispatch_mesh(function: ir.Function, stage: str, report, broken: bool) -> None:  # type: ignore[no-untyped-def]
+def _dispatch_mesh(function: ir.Function, stage: str, report, broken: bool) -> None:
     """DispatchMesh: once in an amplification shader; nowhere else."""
     calls = dispatch_mesh_calls(function)
     if stage != "amplification":
@@ -106,7 +106,7 @@ def _dispatch_mesh(function: ir.Function, stage: str, report, broken: bool) -> N
                labels=[Label(calls[0].span, "it is first called here")])
 
 
-def _num_threads(entry: NodeInfo, attributes: dict[str, ir.Attribute], most: int, report) -> None:  # type: ignore[no-untyped-def]
+def _num_threads(entry: NodeInfo, attributes: dict[str, ir.Attribute], most: int, report) -> None:
     attribute = attributes.get("numthreads")
     values = attribute.values() if attribute is not None else ()
     if attribute is None:
@@ -122,7 +122,7 @@ def _num_threads(entry: NodeInfo, attributes: dict[str, ir.Attribute], most: int
         entry.num_threads = values  # type: ignore[assignment]
 
 
-def _group_value(function: ir.Function, stage: str, param: ir.Variable, report) -> None:  # type: ignore[no-untyped-def]
+def _group_value(function: ir.Function, stage: str, param: ir.Variable, report) -> None:
     for variable in flatten(param.type, param.semantic, "group"):
         if variable.builtin is None or param.direction is not ir.Direction.IN:
             what = f"'{variable.semantic}'" if variable.semantic else "a value without a semantic"
@@ -134,7 +134,7 @@ def _group_value(function: ir.Function, stage: str, param: ir.Variable, report) 
 
 
 def _pixel_value(function: ir.Function, param: ir.Variable | None, kind: str, type_: t.Type, semantic: str | None,
-                 report, name: str) -> None:  # type: ignore[no-untyped-def]
+                 report, name: str) -> None:
     span = param.span if param is not None else function.span
     shown = f"parameter '{name}'" if param is not None else name
     for variable in flatten(type_, semantic, kind):

@@ -72,7 +72,7 @@ def describe(type_: t.Type) -> str:
 class ExpressionChecker:
     """Checks expressions in the context's current scope and function."""
 
-    def __init__(self, ctx: Context, function_caller) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: Context, function_caller) -> None:
         self.ctx = ctx
         self.functions = function_caller
         """Resolves calls of user functions (`calls.FunctionCalls`): overloads, templates, methods."""
@@ -86,7 +86,7 @@ class ExpressionChecker:
     # ------------------------------------------------------------ entry points
 
     def check(self, expr: ast.Expr) -> ir.Expr | None:
-        return _HANDLERS[type(expr)](self, expr)  # type: ignore[no-any-return]
+        return _HANDLERS[type(expr)](self, expr)
 
     def check_type(self, ref: ast.TypeRef) -> t.Type | None:
         return resolve_type(self.ctx, ref, self.constant_int)
@@ -639,7 +639,7 @@ class ExpressionChecker:
         self.ctx.report(codes.NO_SUCH_MEMBER, span, f"no member named '{name}' in {describe(type_)}", notes=notes)
 
     def _swizzle(self, base: ir.Expr, name: str, span: Span) -> ir.Expr | None:
-        count = base.type.count if type(base.type) is t.VectorType else 1  # type: ignore[attr-defined]
+        count = base.type.count if type(base.type) is t.VectorType else 1
         scalar = t.element_scalar(base.type)
         assert scalar is not None
         components = _SWIZZLE_COMPONENTS.get(name)
@@ -976,7 +976,7 @@ def _swizzle_text(swizzle: ir.Swizzle) -> tuple[str, str]:
 
 
 def _scoped_enum(type_: t.Type) -> bool:
-    return type(type_) is t.EnumType and type_.scoped  # type: ignore[attr-defined]
+    return type(type_) is t.EnumType and type_.scoped
 
 
 def _hex_or_octal(text: str) -> bool:
@@ -986,7 +986,7 @@ def _hex_or_octal(text: str) -> bool:
 
 
 def _is_literal(expr: ir.Expr) -> bool:
-    return type(expr) is ir.Constant and expr.literal   # type: ignore[attr-defined]
+    return type(expr) is ir.Constant and expr.literal
 
 
 def _leaf_count(type_: t.Type) -> int | None:

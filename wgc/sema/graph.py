@@ -140,7 +140,7 @@ class GraphChecker:
         """The nodes carrying each NodeID, in source order (several: WG0501)."""
         self.by_name: dict[str, list[NodeInfo]] = defaultdict(list)
 
-    def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
+    def report(self, kind, span, message, labels=(), notes=()):
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
 
     def check(self) -> GraphInfo:

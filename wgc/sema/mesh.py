@@ -59,7 +59,7 @@ class MeshInfo:
     """A mesh shader's `in payload` (from its amplification shader)."""
 
 
-def per_primitive_semantics(entries: list) -> frozenset[str]:  # type: ignore[type-arg]
+def per_primitive_semantics(entries: list) -> frozenset[str]:
     """The `semantic_key`s of the user values that the mesh entry points among `entries` (mesh
     shaders, mesh nodes) output per primitive (`out primitives`): a pixel input of one of these
     semantics is fed per primitive, so it is PerPrimitiveEXT (SPV_EXT_mesh_shader)."""
@@ -93,7 +93,7 @@ def check_mesh(function: ir.Function, attributes: dict[str, ir.Attribute], repor
     else:
         values = topology.values()
         if len(values) == 1 and values[0] in TOPOLOGIES:
-            info.topology = values[0]  # type: ignore[assignment]
+            info.topology = values[0]
         else:
             written = f"\"{values[0]}\"" if len(values) == 1 and isinstance(values[0], str) else "that"
             report(codes.INVALID_MESH_NODE_ATTRIBUTE, topology.span,

@@ -220,13 +220,13 @@ class NodeChecker:
         no node uses groupshared memory, and `_groupshared_bytes` (a look at every variable reference of every
         function a node reaches, 4 ms of the 20k-line benchmark) is not asked."""
 
-    def report(self, kind, span, message, labels=(), notes=()):  # type: ignore[no-untyped-def]
+    def report(self, kind, span, message, labels=(), notes=()):
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
 
     # ------------------------------------------------------------ attribute arguments
 
     def _ints(self, attribute: ir.Attribute, count: tuple[int, ...], low: int, high: int,
-              what: str, kind=codes.ATTRIBUTE_OUT_OF_RANGE) -> tuple[int, ...] | None:  # type: ignore[no-untyped-def]
+              what: str, kind=codes.ATTRIBUTE_OUT_OF_RANGE) -> tuple[int, ...] | None:
         """The attribute's integer arguments, `len in count`, each in [low, high] (else `kind` is reported)."""
         values = attribute.values()
         if len(values) not in count:
@@ -348,7 +348,7 @@ class NodeChecker:
             self.report(codes.MESH_NODE_UNDER_LIB_6_8, attribute.span,
                         "mesh nodes need shader model 6.9 (Work Graphs tier 1.1): compile with -T lib_6_9")
         if value in LAUNCHES:
-            return value  # type: ignore[return-value]
+            return value
         hint = ""
         if isinstance(value, str) and value.lower() in LAUNCHES:
             hint = f" (launch modes are case-sensitive: write \"{value.lower()}\")"

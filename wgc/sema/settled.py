@@ -46,7 +46,7 @@ def settle_statics(module: ir.Module) -> None:
             variable.settled = folded.value
 
 
-def _every_expression(module: ir.Module):  # type: ignore[no-untyped-def]
+def _every_expression(module: ir.Module):
     """Every expression of the module that may write (`written`): in bodies, those of the classes
     that can (`nodes_of`, kept with the body's walk for the later passes); in global initialisers, all."""
     for function in module.functions:

@@ -96,7 +96,7 @@ class StatementChecker:
             return ir.Block(stmt.span, self.stmt(stmt))
 
     def stmt(self, stmt: ast.Stmt) -> list[ir.Stmt]:
-        return _HANDLERS[type(stmt)](self, stmt)  # type: ignore[no-any-return]
+        return _HANDLERS[type(stmt)](self, stmt)
 
     def _attributes(self, attributes: tuple[ast.Attribute, ...]) -> tuple[ir.Attribute, ...]:
         if not attributes:
@@ -405,7 +405,7 @@ def _breaks(stmt: ir.Stmt) -> bool:
     return False
 
 
-def _closing_brace(block: ast.Block):  # type: ignore[no-untyped-def]
+def _closing_brace(block: ast.Block):
     from wgc.source import Span
 
     span = block.span

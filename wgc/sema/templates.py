@@ -573,13 +573,13 @@ class Templates:
             return entity.instances[key]
         decl = entity.decl
         shown = f"{decl.name[-1]}<{show(key)}>"
-        entity.instances[key] = None  # type: ignore[assignment]
+        entity.instances[key] = None
         with self._instantiating(f"function template specialisation '{shown}'", span) as ok:
             if not ok:
                 return None
             with self.ctx.scope_of(ScopeKind.BLOCK, scope=scope), self.ctx.in_function(None):
                 instance = self.host.function_signature(decl, entity.method_of, key)
-                entity.instances[key] = instance  # type: ignore[assignment]
+                entity.instances[key] = instance
                 if instance is not None and decl.body is not None:
                     self.host.define(decl, instance)
         return instance

@@ -136,7 +136,7 @@ def _named_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t.
             and entity.type in ctx.templates.instance_of:
         entity = ctx.templates.instance_of[entity.type][0]  # `S<U>` inside S's body: the template, not this instance
     if isinstance(entity, StructTemplate):
-        return ctx.templates.struct_type(entity, ref)  # type: ignore[no-any-return]
+        return ctx.templates.struct_type(entity, ref)
     if ref.template_args is not None:
         ctx.report(codes.INVALID_TEMPLATE, ref.span, f"'{'::'.join(name)}' is not a template")
         return None
@@ -378,7 +378,7 @@ def contains_object(type_: t.Type) -> bool:
             # before, is N steps, not N^2/2
             found = any(contains_object(f.type) for f in type_.fields) or \
                 (type_.base is not None and contains_object(type_.base))  # type: ignore[attr-defined]
-            known = _HOLDS_OBJECT[type_] = (key, found)  # type: ignore[index]
+            known = _HOLDS_OBJECT[type_] = (key, found)
         return known[1]
     return False
 

@@ -301,7 +301,7 @@ def path_reports(function: ir.Function, cache: _Cache | None = None) -> list[tup
         return []
     kept = function.__dict__.get(_PATHS)
     if kept is not None and kept[0] is function.body:
-        return kept[1]  # type: ignore[no-any-return]
+        return kept[1]
     reports: list[tuple[Any, ...]] = []
     _Paths(function, cache or _Cache(), lambda *report: reports.append(report)).run()  # type: ignore[arg-type]
     function.__dict__[_PATHS] = (function.body, reports)
@@ -451,7 +451,7 @@ def _shared_flows(function: ir.Function) -> dict[tuple[Any, ...], _Flow]:
     kept = function.__dict__.get(_SHARED)
     if kept is None or kept[0] is not function.body:
         kept = function.__dict__[_SHARED] = (function.body, {})
-    return kept[1]  # type: ignore[no-any-return]
+    return kept[1]
 
 
 def _statics_free(function: ir.Function) -> bool:
@@ -623,7 +623,7 @@ class _Flow:
         index = None
         for p in path:   # `_join` of the indices, folded as `operands` does (no list for the many without)
             if type(p) is ir.Index:
-                index = _blame(index, self.expr(p.index))  # type: ignore[attr-defined]
+                index = _blame(index, self.expr(p.index))
         if not isinstance(base, ir.VarRef):  # memory: only its sub-expressions matter
             for sub in children(base):
                 self.expr(sub)
@@ -740,13 +740,13 @@ class _Flow:
         """An expression whose value is not used (a statement, a loop step): in a store to a variable,
         the reads of that variable are `feeding` (see `mark`)."""
         if type(e) is ir.Assign or type(e) is ir.IncDec:
-            base, _ = lvalue_chain(e.target)   # type: ignore[union-attr]
+            base, _ = lvalue_chain(e.target)
             if type(base) is ir.VarRef:
                 self.feeding = base.variable
-                self.assignment(e)   # type: ignore[arg-type]
+                self.assignment(e)
                 self.feeding = None
             else:
-                self.assignment(e)   # type: ignore[arg-type]  # `opaque` of no `feeding`: a statement is in no expression
+                self.assignment(e)  # `opaque` of no `feeding`: a statement is in no expression
             return
         self.expr(e)
 
@@ -1309,7 +1309,7 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
                  notes=("quad operations need the quads of a thread group: only broadcasting and coalescing nodes "
                         "have them",))
         elif uses_implicit_derivatives(e):
-            name = e.name if isinstance(e, ir.IntrinsicCall) else e.method      # type: ignore[attr-defined]
+            name = e.name if isinstance(e, ir.IntrinsicCall) else e.method
             sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{name}' computes implicit derivatives, which are not "
                  "available in thread launch nodes",
                  notes=("use 'SampleLevel' or 'SampleGrad'" if isinstance(e, ir.MethodCall) else

@@ -615,7 +615,7 @@ def _standard_stream(fd: int, is_open: bool, encoding: str, errors: str, line_bu
         return None
     binary = io.open(fd, "rb" if fd == 0 else "wb", closefd=False)
     binary.raw.name = ("<stdin>", "<stdout>", "<stderr>")[fd]       # type: ignore[attr-defined]
-    stream = io.TextIOWrapper(binary, encoding=encoding, errors=errors, newline="\n",     # type: ignore[arg-type]
+    stream = io.TextIOWrapper(binary, encoding=encoding, errors=errors, newline="\n",
                               line_buffering=line_buffering, write_through=write_through)
     stream.mode = "r" if fd == 0 else "w"                                                  # type: ignore[misc]
     return stream

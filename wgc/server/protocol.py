@@ -145,7 +145,7 @@ def _locale_encoding() -> str:
     try:
         import _locale
 
-        return str(_locale.getencoding())     # type: ignore[attr-defined]
+        return str(_locale.getencoding())
     except (ImportError, AttributeError):     # pragma: no cover - before Python 3.11
         return ""
 

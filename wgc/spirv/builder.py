@@ -236,7 +236,7 @@ def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> lis
     words: list[int]
     if layout.only_ids:                        # most instructions: no per-code dispatch
         for value in values:
-            if type(value) is not int or value <= 0:     # type: ignore[operator]
+            if type(value) is not int or value <= 0:
                 return None
         at = layout.result_at
         if at == 0:
@@ -267,13 +267,13 @@ def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> lis
             elif code is _STRING or code is _NUMBER:
                 return None
             else:
-                word = _enum_word(code, value)   # type: ignore[arg-type]
+                word = _enum_word(code, value)
                 if word is None:
                     return None
                 append(word)
         elif kind is str:
             if code is _STRING:
-                string = _string_word_tuple(value)   # type: ignore[arg-type]
+                string = _string_word_tuple(value)
                 if string is None:
                     return None
                 words.extend(string)
@@ -285,7 +285,7 @@ def _encode_simple(layout: _SimpleLayout, values: Sequence[OperandValue]) -> lis
             elif code in _CODES:
                 return None
             else:
-                word = _enum_word(code, value)   # type: ignore[arg-type]
+                word = _enum_word(code, value)
                 if word is None:
                     return None
                 append(word)

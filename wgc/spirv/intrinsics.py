@@ -105,7 +105,7 @@ def _kind(type_: t.Type) -> str:
 
 
 def _args(fl: FunctionLowering, call: ir.IntrinsicCall) -> list[tuple[int, t.Type]]:
-    return [(fl.value(a), a.type) for a in call.args]  # type: ignore[misc]
+    return [(fl.value(a), a.type) for a in call.args]
 
 
 def _piece_type(fl: FunctionLowering, type_: t.Type) -> tuple[t.Type, int | None]:
@@ -149,7 +149,7 @@ def _ext(fl: FunctionLowering, op: str) -> Lane:
     return lambda piece, parts: fl.b.ext_inst(fl.types.id(piece), op, *parts)
 
 
-def _core(op: str):  # type: ignore[no-untyped-def]
+def _core(op: str):
     """A core instruction on the call's arguments, with the call's type (row by row)."""
     def lower_core(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
         return lanes(fl, call.type, _args(fl, call), lambda p, parts: fl.b.emit(op, fl.types.id(p), *parts))
@@ -161,7 +161,7 @@ def _store_out(fl: FunctionLowering, arg: ir.Expr, value: int, type_: t.Type) ->
     place = fl.place(arg)
     if place is None:
         raise AssertionError("this out argument cannot be written")
-    fl.store(place, fl.convert(value, type_, arg.type))  # type: ignore[arg-type]
+    fl.store(place, fl.convert(value, type_, arg.type))
 
 
 def constant_int(expr: ir.Expr, what: str) -> int:
@@ -199,10 +199,10 @@ def _glsl(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     op = _GLSL[call.name].get(kind)
     if op is None:
         if call.name == "abs" and kind == "u":
-            return fl.value(call.args[0])  # type: ignore[return-value]
+            return fl.value(call.args[0])
         raise AssertionError(f"'{call.name}' of '{call.args[0].type}' has no SPIR-V instruction")
     if op == "Determinant" and not isinstance(fl.types.shape(call.args[0].type), t.MatrixType):
-        return fl.value(call.args[0])      # type: ignore[return-value]  # a 1x1 matrix is a scalar
+        return fl.value(call.args[0])  # a 1x1 matrix is a scalar
     return lanes(fl, call.type, _args(fl, call), _ext(fl, op))
 
 
@@ -258,7 +258,7 @@ def _isnormal(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 
 def _dst(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """dst(a, b) = (1, a.y * b.y, a.z, b.w) (the D3D distance vector, as dxc)."""
-    a, b = (fl.components(fl.value(x), x.type) for x in call.args)  # type: ignore[arg-type]
+    a, b = (fl.components(fl.value(x), x.type) for x in call.args)
     element = t.element_scalar(call.type)
     y = fl.binary("*", element, element, a[1], b[1])          # type: ignore[arg-type]
     return fl.build([fl.ml.constant(element, 1), y, a[2], b[3]], call.type)  # type: ignore[arg-type]
@@ -352,7 +352,7 @@ def _modf_frexp(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     second = t.with_element(piece, t.INT) if frexp else piece   # FrexpStruct's exponent is an int
     struct = fl.b.type_struct([fl.types.id(piece), fl.types.id(second)])
     firsts, seconds = [], []
-    for x in _pieces(fl, fl.value(call.args[0]), call.type, rows):  # type: ignore[arg-type]
+    for x in _pieces(fl, fl.value(call.args[0]), call.type, rows):
         pair = fl.b.ext_inst(struct, "FrexpStruct" if frexp else "ModfStruct", x)
         firsts.append(fl.b.emit("OpCompositeExtract", fl.types.id(piece), pair, 0))
         seconds.append(fl.b.emit("OpCompositeExtract", fl.types.id(second), pair, 1))
@@ -381,8 +381,8 @@ def _all_any(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     piece, rows = _piece_type(fl, source)
     value = fl.value(call.args[0])
     if rows is None:
-        return reduce(value, piece)                           # type: ignore[arg-type]
-    per_row = [reduce(row, piece) for row in _pieces(fl, value, source, rows)]  # type: ignore[arg-type]
+        return reduce(value, piece)
+    per_row = [reduce(row, piece) for row in _pieces(fl, value, source, rows)]
     return fl.b.emit(op, bool_, fl.b.emit("OpCompositeConstruct", fl.types.id(t.vector(t.BOOL, rows)), *per_row))
 
 
@@ -431,7 +431,7 @@ def _mul(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
         return fl.b.emit("OpMatrixTimesMatrix", result, b, a)
     # integers: sums of products, scalar by scalar
     element: t.Type = t.element_scalar(call.type)             # type: ignore[assignment]
-    xs, ys = fl.components(a, left), fl.components(b, right)  # type: ignore[arg-type]
+    xs, ys = fl.components(a, left), fl.components(b, right)
     if scalar_l or scalar_r:
         scalar, others = (xs[0], ys) if scalar_l else (ys[0], xs)
         return fl.build([fl.binary("*", element, element, scalar, o) for o in others], call.type)
@@ -448,7 +448,7 @@ def _transpose(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     if fl.types.is_float_matrix(call.args[0].type) and fl.types.is_float_matrix(call.type):
         return fl.b.emit("OpTranspose", fl.types.id(call.type), value)
     source = fl.types.shape(call.args[0].type)
-    parts = fl.components(value, source)                      # type: ignore[arg-type]
+    parts = fl.components(value, source)
     if not isinstance(source, t.MatrixType):                  # 1xN <-> Nx1: the same vector
         return fl.build(parts, call.type)
     rows, columns = source.rows, source.columns
@@ -460,7 +460,7 @@ def _select(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     if isinstance(fl.types.shape(cond_type), t.ScalarType) and \
             not isinstance(fl.types.shape(call.type), t.ScalarType):   # one condition for all parts
         cond_type = t.with_element(call.type, t.BOOL)
-        cond = fl.convert(cond, call.args[0].type, cond_type)  # type: ignore[assignment]
+        cond = fl.convert(cond, call.args[0].type, cond_type)
     return lanes(fl, call.type, [(cond, cond_type), a, b],
                   lambda p, parts: fl.b.emit("OpSelect", fl.types.id(p), *parts))
 
@@ -474,9 +474,9 @@ def _bits(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     scalar = t.element_scalar(source)
     value = fl.value(call.args[0])
     if scalar.bits == 64:                                     # type: ignore[union-attr]
-        parts = fl.components(value, source)                  # type: ignore[arg-type]
+        parts = fl.components(value, source)
         return fl.build([_bits64(fl, call.name, scalar, x) for x in parts], call.type)  # type: ignore[arg-type]
-    return lanes(fl, call.type, [(value, source)], lambda piece, parts: _bits32(  # type: ignore[list-item]
+    return lanes(fl, call.type, [(value, source)], lambda piece, parts: _bits32(
         fl, call.name, t.with_element(piece, scalar), piece, parts[0]))  # type: ignore[arg-type]
 
 
@@ -631,7 +631,7 @@ def _add_uint64(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     the low words, the carry added to the sum of the high words."""
     (a, type_), (b, _) = _args(fl, call)
     uint = fl.types.id(t.UINT)
-    xs, ys = fl.components(a, type_), fl.components(b, type_)  # type: ignore[arg-type]
+    xs, ys = fl.components(a, type_), fl.components(b, type_)
     pair = fl.b.type_struct([uint, uint])
     out = []
     for k in range(0, len(xs), 2):
@@ -646,7 +646,7 @@ def _asdouble(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     """asdouble(low, high): each (low, high) pair of words bitcast to a double (dxc)."""
     (low, type_), (high, _) = _args(fl, call)
     uint2, double = fl.types.id(t.vector(t.UINT, 2)), fl.types.id(t.DOUBLE)
-    pairs = zip(fl.components(low, type_), fl.components(high, type_))  # type: ignore[arg-type]
+    pairs = zip(fl.components(low, type_), fl.components(high, type_))
     return fl.build([fl.b.emit("OpBitcast", double, fl.b.emit("OpCompositeConstruct", uint2, lo, hi))
                      for lo, hi in pairs], call.type)
 
@@ -658,7 +658,7 @@ def _bitcast(fl: FunctionLowering, call: ir.IntrinsicCall) -> int | None:
             _store_out(fl, arg, fl.b.emit("OpCompositeExtract", fl.types.id(t.UINT), pair, index), t.UINT)
         return None
     if fl.types.id(call.args[0].type) == fl.types.id(call.type):
-        return fl.value(call.args[0])  # type: ignore[return-value]
+        return fl.value(call.args[0])
     return _core("OpBitcast")(fl, call)
 
 
@@ -679,7 +679,7 @@ def _half_packing(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
         if call.name == "f32tof16":
             return fl.b.ext_inst(uint, "PackHalf2x16", fl.b.emit("OpCompositeConstruct", float2, x, zero))
         return fl.b.emit("OpCompositeExtract", float_, fl.b.ext_inst(float2, "UnpackHalf2x16", x), 0)
-    parts = fl.components(fl.value(call.args[0]), call.args[0].type)  # type: ignore[arg-type]
+    parts = fl.components(fl.value(call.args[0]), call.args[0].type)
     return fl.build([one(x) for x in parts], call.type)
 
 
@@ -715,7 +715,7 @@ def _plain_atomic(fl: FunctionLowering, call: ir.IntrinsicCall, place: Place, ar
     original = fl.load(place)
     name = call.name
     if name in _PLAIN_OPS:
-        new = fl.binary(_PLAIN_OPS[name], type_, type_, original, fl.value(args[0]))  # type: ignore[arg-type]
+        new = fl.binary(_PLAIN_OPS[name], type_, type_, original, fl.value(args[0]))
         out = args[1:]
     elif name in _PLAIN_MIN_MAX:
         signed, unsigned = _PLAIN_MIN_MAX[name]
@@ -736,7 +736,7 @@ def _plain_atomic(fl: FunctionLowering, call: ir.IntrinsicCall, place: Place, ar
         out = args[2:]
     fl.store(place, new)
     if out:
-        _store_out(fl, out[0], original, type_)                # type: ignore[arg-type]
+        _store_out(fl, out[0], original, type_)
     return None
 
 
@@ -769,7 +769,7 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
         original = fl.b.emit(op, type_id, pointer, scope, semantics, fl.value(args[0]))
         out = args[1:]
     if out:
-        _store_out(fl, out[0], original, type_)                # type: ignore[arg-type]
+        _store_out(fl, out[0], original, type_)
     return None
 
 
@@ -903,7 +903,7 @@ def _wave_count_bits(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
 
 def _wave_all_equal(fl: FunctionLowering, call: ir.IntrinsicCall) -> int:
     scope = _subgroup(fl, "GroupNonUniformVote")           # component by component
-    parts = fl.components(fl.value(call.args[0]), call.args[0].type)  # type: ignore[arg-type]
+    parts = fl.components(fl.value(call.args[0]), call.args[0].type)
     return fl.build([fl.b.emit("OpGroupNonUniformAllEqual", fl.b.type_bool(), scope, p) for p in parts], call.type)
 
 

@@ -131,8 +131,8 @@ class _Definitions:
     def get(self, ident: int | None) -> _Inst | None:
         found = self._decoded.get(ident)    # type: ignore[arg-type]
         if found is None and ident in self._where:
-            position, function = self._where[ident]    # type: ignore[index]
-            found = self._decoded[ident] = _decode_one(self._words, position, function)  # type: ignore[index]
+            position, function = self._where[ident]
+            found = self._decoded[ident] = _decode_one(self._words, position, function)
         return found
 
     def __getitem__(self, ident: int) -> _Inst:

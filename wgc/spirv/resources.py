@@ -400,7 +400,7 @@ def decorate_non_uniform_place(fl: FunctionLowering, chain: int, place: Place) -
     """The access chain of a buffer element (`FunctionLowering.pointer`), decorated NonUniform when
     the buffer is an element of an array of descriptors picked by a NonUniformResourceIndex result
     (an element index from one is uniform in this sense: nothing is decorated). Returns `chain`."""
-    variable = _state(fl.ml).variables.get(place.pointer)       # type: ignore[arg-type]
+    variable = _state(fl.ml).variables.get(place.pointer)
     if variable is None or place.storage != "StorageBuffer":
         return chain
     depth = len(_unwrap(variable.type)[1])                       # the descriptor-array indices
@@ -524,7 +524,7 @@ def index_place(fl: FunctionLowering, expr: ir.ResourceIndex) -> Place | ImagePl
         return _buffer_place(fl, handle, index)
     if handle.type.kind in _DIMS:
         slice_ = fl.value(expr.slice) if expr.slice is not None else None
-        return ImagePlace(handle, index, expr.type, slice_)  # type: ignore[arg-type]
+        return ImagePlace(handle, index, expr.type, slice_)
     raise AssertionError(f"'{handle.type}' cannot be indexed")
 
 
@@ -634,7 +634,7 @@ def _atomic(fl: FunctionLowering, raw: _Raw, expr: ir.MethodCall) -> None:
     def operand(arg: ir.Expr) -> int:
         if floats:
             return fl.b.emit("OpBitcast", uint_id, fl.value(arg))
-        return fl.convert(fl.value(arg), arg.type, t.UINT)  # type: ignore[return-value]
+        return fl.convert(fl.value(arg), arg.type, t.UINT)
 
     base = name.removesuffix("FloatBitwise").removesuffix("Float")
     if base in ("InterlockedCompareExchange", "InterlockedCompareStore"):
@@ -892,7 +892,7 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
             else _texel(fl, value, handle, expr.type)
     if rest:                                                # `out uint status`: never sparse
         _status(fl, expr, len(args) - 1)
-    return result                                           # type: ignore[return-value]
+    return result
 
 
 def _level_of_detail(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -> int:

@@ -72,7 +72,7 @@ def _prefix_file(relative: str) -> Path:
 @functools.cache
 def _enums() -> dict[str, int]:
     """Enumerator values of the enums of libspirv.h this module uses."""
-    return installed.derived("spirv-tools-enums", [_prefix_file(_HEADER)], _read_enums)  # type: ignore[no-any-return]
+    return installed.derived("spirv-tools-enums", [_prefix_file(_HEADER)], _read_enums)
 
 
 def _read_enums(paths: list[Path]) -> dict[str, int]:

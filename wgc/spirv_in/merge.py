@@ -53,7 +53,7 @@ def _remapped(inst: Instruction, ids: dict[int, int]) -> list[int]:
     return words
 
 
-def _width(op) -> int:   # type: ignore[no-untyped-def]
+def _width(op) -> int:
     if isinstance(op.value, str):
         return len(op.value.encode("utf-8")) // 4 + 1
     if isinstance(op.value, tuple):

@@ -159,7 +159,7 @@ class _Translator:
         available and others' visible (the Vulkan memory model has no Coherent)."""
         self.user_push = next((i for i in module.instructions if i.opname == "OpVariable"
                                and i.operands[0].name == "PushConstant"), None)
-        self.removed = (self.payload_arrays | self.array_pointers | self.input_vars)   # type: ignore[operator]
+        self.removed = (self.payload_arrays | self.array_pointers | self.input_vars)
         if self.user_push is not None:
             self.removed.add(self.user_push.result)
         self.removed |= {i.result for i in module.instructions
@@ -538,7 +538,7 @@ class _Translator:
     def local_size(self, node: NodeCode) -> tuple[int, int, int]:
         for inst in self.m.execution_modes.get(node.function, ()):
             if inst.operands[1].name == "LocalSize":
-                return tuple(o.value for o in inst.operands[2:5])   # type: ignore[return-value]
+                return tuple(o.value for o in inst.operands[2:5])
             if inst.operands[1].name == "LocalSizeId":
                 return tuple(self.m.constant(o.value) or 1 for o in inst.operands[2:5])   # type: ignore[return-value]
         return (1, 1, 1)
@@ -677,7 +677,7 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         NodePayloadAMDX element pointer is one already; DXC's chains through a Function copy of a
         payload array have Function pointer types)."""
         if inst.result_type in t.element_pointers:
-            return inst.result_type   # type: ignore[return-value]
+            return inst.result_type
         return t.psb(m.defs[inst.result_type or 0].literal(1))
 
     psb_values: set[int] = set()   # results that are PhysicalStorageBuffer pointers (record places)
