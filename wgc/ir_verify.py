@@ -339,14 +339,13 @@ class _Verifier:
 
     def stmt(self, node: ir.Stmt, in_loop: bool, in_switch: bool) -> None:
         self.spanned(node)
-        kind = type(node)
-        if kind is ir.Break:
+        if type(node) is ir.Break:
             if not (in_loop or in_switch):
                 self.report(node, "", "break outside a loop or switch")
-        elif kind is ir.Continue:
+        elif type(node) is ir.Continue:
             if not in_loop:
                 self.report(node, "", "continue outside a loop")
-        elif kind is ir.VarDecl:
+        elif type(node) is ir.VarDecl:
             variable = node.variable
             if not isinstance(variable, ir.Variable):
                 self.report(node, "variable", f"not a Variable: {variable!r}")
@@ -355,27 +354,27 @@ class _Verifier:
                 self.report(node, "variable", f"local '{variable.name}' has {variable.storage.value} storage")
             self.variable(variable)
             self.same_type(node, "init", node.init, variable.type, "the variable's type")
-        elif kind is ir.If:
+        elif type(node) is ir.If:
             self.condition(node, "cond", node.cond)
             if not isinstance(node.then, ir.Block) or not isinstance(node.else_, (ir.Block, type(None))):
                 self.report(node, "then", "branches are not Blocks")
             self.attributes(node, node.attributes)
-        elif kind is ir.Loop:
+        elif type(node) is ir.Loop:
             if node.cond is not None:
                 self.condition(node, "cond", node.cond)
             if not isinstance(node.body, ir.Block):
                 self.report(node, "body", f"not a Block: {node.body!r}")
             self.attributes(node, node.attributes)
-        elif kind is ir.Switch:
+        elif type(node) is ir.Switch:
             self.switch(node)
-        elif kind is ir.Return:
+        elif type(node) is ir.Return:
             function = self.function_now
             if function is not None:
                 if node.value is None and function.return_type is not t.VOID:
                     self.report(node, "value", f"no value returned from a {function.return_type} function")
                 elif node.value is not None and function.return_type is not t.VOID:
                     self.same_type(node, "value", node.value, function.return_type, "the return type")
-        elif kind is ir.ExprStmt:
+        elif type(node) is ir.ExprStmt:
             if not isinstance(node.expr, ir.Expr):
                 self.report(node, "expr", f"not an expression: {node.expr!r}")
 
@@ -386,8 +385,8 @@ class _Verifier:
     def switch(self, node: ir.Switch) -> None:
         selector = node.selector
         scalar = getattr(selector, "type", None)
-        if not (isinstance(scalar, (t.ScalarType, t.EnumType)) and t.element_scalar(scalar) is not None
-                and t.element_scalar(scalar).is_integer):
+        if not (isinstance(scalar, (t.ScalarType, t.EnumType))
+                and (element := t.element_scalar(scalar)) is not None and element.is_integer):
             self.report(node, "selector", f"selector is not an int or uint scalar: {scalar}")
         seen: set[int] = set()
         defaults = 0
@@ -582,7 +581,7 @@ class _Verifier:
             self.report(node, "out_params", f"{node.out_params} are not indices of its {len(node.args)} arguments")
 
     def integer(self, node: Any, field: str, value: Any) -> None:
-        scalar = t.element_scalar(getattr(value, "type", None)) if isinstance(value, ir.Expr) else None
+        scalar = t.element_scalar(value.type) if isinstance(value, ir.Expr) else None
         if scalar is None or not scalar.is_integer:
             self.report(node, field, f"not an integer: {getattr(value, 'type', value)}")
 

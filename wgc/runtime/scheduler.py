@@ -293,8 +293,8 @@ class Scheduler:
                     plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
         else:
             gx, gy, gz = node.dispatch_grid or (1, 1, 1)
-            per_record = gx * gy * gz
-            plans.append((chunk.address, n, n * per_record, per_record, n * per_record))
+            groups_each = gx * gy * gz
+            plans.append((chunk.address, n, n * groups_each, groups_each, n * groups_each))
         launches = []
         for address, count, groups, grid, units in plans:
             trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,

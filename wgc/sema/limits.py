@@ -21,6 +21,8 @@ function or struct.
 
 from __future__ import annotations
 
+from typing import Any
+
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Diagnostic
@@ -66,7 +68,7 @@ def _control_flow_nesting(function: ir.Function) -> list[Diagnostic]:
     if count + sum(1 for b in binaries if b.op in ("&&", "||")) <= MAX_CONTROL_FLOW_NESTING:
         return []   # nesting deeper than that needs more of them (a look-up in the kept walk:
         #             check_limits 8 -> 3 ms on the 20k-line benchmark)
-    stack: list[tuple[object, int]] = [(function.body, 0)]
+    stack: list[tuple[Any, int]] = [(function.body, 0)]
     while stack:
         node, depth = stack.pop()
         inner = children(node)
@@ -76,9 +78,9 @@ def _control_flow_nesting(function: ir.Function) -> list[Diagnostic]:
         depth += 1
         if depth > MAX_CONTROL_FLOW_NESTING:
             keyword = {ir.If: "if", ir.Switch: "switch", ir.Select: "?:"}.get(type(node)) or \
-                getattr(node, "op", None) or node.kind.value  # type: ignore[attr-defined]
+                getattr(node, "op", None) or node.kind.value
             return [codes.CONTROL_FLOW_TOO_DEEP(
-                node.span, f"this '{keyword}' is nested {depth} levels deep in '{function.name}'; wgc allows "  # type: ignore[attr-defined]
+                node.span, f"this '{keyword}' is nested {depth} levels deep in '{function.name}'; wgc allows "
                 f"{MAX_CONTROL_FLOW_NESTING} levels of nested control flow",
                 notes=[f"SPIR-V allows {SPIRV_CONTROL_FLOW_NESTING}, but validating deeper modules takes minutes; "
                        "each arm of an 'else if' chain is one level deeper, and so is each '?:' with a scalar "

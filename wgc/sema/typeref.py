@@ -368,16 +368,16 @@ def contains_object(type_: t.Type) -> bool:
     kind = type(type_)   # identity tests: the type classes have no subclasses (wgc.types)
     if kind is t.ResourceType or kind is t.NodeObjectType or kind is t.RayQueryType:
         return True
-    if kind is t.ArrayType:
-        return contains_object(type_.element)  # type: ignore[attr-defined]
-    if kind is t.StructType:
-        key = (len(type_.fields), type_.base)  # type: ignore[attr-defined]
+    if type(type_) is t.ArrayType:   # narrows type_, as `kind is` cannot
+        return contains_object(type_.element)
+    if type(type_) is t.StructType:
+        key = (len(type_.fields), type_.base)
         known = _HOLDS_OBJECT.get(type_)
         if known is None or known[0] != key:
             # own fields and the base's (memoized): a chain of N structs, each holding the one
             # before, is N steps, not N^2/2
             found = any(contains_object(f.type) for f in type_.fields) or \
-                (type_.base is not None and contains_object(type_.base))  # type: ignore[attr-defined]
+                (type_.base is not None and contains_object(type_.base))
             known = _HOLDS_OBJECT[type_] = (key, found)
         return known[1]
     return False
