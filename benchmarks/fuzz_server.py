@@ -72,7 +72,7 @@ class Fuzz:
         self.counts: dict[str, int] = {}
         self.serial = 0
         self.reference: dict[str, tuple[int, bytes, bytes, dict[str, bytes]]] = {}
-        for name, text in SOURCES.items():
+        for name, _text in SOURCES.items():
             work = self.workspace()
             done = subprocess.run(command() + arguments(name), cwd=work, capture_output=True, timeout=CLIENT_SECONDS,
                                   env={**self.env, "WGC_SERVER": "0"})

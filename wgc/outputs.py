@@ -42,7 +42,6 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator
 
 from wgc import interrupts
 from wgc.interrupts import Interrupted  # noqa: F401 - re-exported: the CLI and the cache catch it here

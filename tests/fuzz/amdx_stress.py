@@ -127,7 +127,7 @@ def hlsl(nodes: list[Node]) -> str:
                          f"void {node.name}(ThreadNodeInputRecord<RF> r)\n{{\n"
                          f"    InterlockedAdd(Out[{node.slot} + (r.Get().f0 & 7)], r.Get().f0 + 1 + {k * 7});\n}}")
             continue
-        attributes = [f'[Shader("node")]', f'[NodeLaunch("{node.launch}")]']
+        attributes = ['[Shader("node")]', f'[NodeLaunch("{node.launch}")]']
         if index == 0:
             attributes.append("[NodeIsProgramEntry]")
         if node.recursion:
@@ -169,7 +169,7 @@ def hlsl(nodes: list[Node]) -> str:
             body.append("    uint v = r.Get().f0;")
             body.append("    bool active = true;" if node.launch == "thread" else "    bool active = gi == 0;")
         extra = []
-        for k, (type_, length) in enumerate(node.record[1:], 1):
+        for k, (_type, length) in enumerate(node.record[1:], 1):
             access = f"r{'[gi < n ? gi : 0]' if node.launch == 'coalescing' else '.Get()'}.f{k}"
             if length:
                 extra.append(f"(uint)({access}[{length - 1}])")
@@ -179,7 +179,7 @@ def hlsl(nodes: list[Node]) -> str:
         gid = " + gid.x * 1000" if node.launch == "broadcasting" else ""
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
         if node.recursion:
-            writes = [f"o.Get().f0 = v + 1;"] + _field_writes(node)
+            writes = ["o.Get().f0 = v + 1;"] + _field_writes(node)
             body.append("    uint rem = GetRemainingRecursionLevels();")
             body.append(f"    InterlockedAdd(Out[{node.slot} + (v & 7)], rem * 16 + 1);")
             body.append("    {")

@@ -404,7 +404,7 @@ class GpuScheduler(Scheduler):
                 groups = -(-count * launch.group_mul // launch.group_div)
                 dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,
                                          launch.key.loop_iteration, count, groups)
-                for output, slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
+                for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):
                         produced = word(counter_at)
