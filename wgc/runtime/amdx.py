@@ -91,7 +91,7 @@ def _with_registers(program: Any, reflection: Any) -> Any:
     hlsl: dict[tuple[int, int], list[Any]] = {}
     for r in build_program(reflection).resources:
         hlsl.setdefault((r.set, r.binding), []).append(r)
-    resources = []
+    resources: list[Any] = []
     for resource in program.resources:
         known = hlsl.pop((resource.set, resource.binding), None)
         if known is None:        # a second variable at a binding already described, or none in the HLSL

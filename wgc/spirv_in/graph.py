@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from wgc.cached_dataclass import dataclass, field
 from wgc.metadata.reflection import (
@@ -349,7 +349,7 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
     if array_type is not None:
         record = _record(module, _payload_struct(module, array_type))
         max_payloads = _deco_value(module, array_type, "NodeMaxPayloadsAMDX")
-        coherent = module.decoration(input_var, "Coherent") is not None
+        coherent = input_var is not None and module.decoration(input_var, "Coherent") is not None
     if execution_mode(module, fn, "CoalescingAMDX") is not None:
         launch = "thread" if tuple(local) == (1, 1, 1) and (max_payloads or 1) == 1 else "coalescing"
     elif static is not None or maximum is not None:
@@ -404,13 +404,15 @@ def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | 
         inner = _type(module, inner.literal(0))
     if storage == "PushConstant":
         _, size, align = _describe(module, pointee)
-        layout = BlockLayout(module.names.get(pointee, "block"), "scalar", size, align, None, _fields(module, pointee))
-        return PushConstantRange(name, 0, size, layout, tuple(users))
+        push_layout = BlockLayout(module.names.get(pointee, "block"), "scalar", size, align, None,
+                                  _fields(module, pointee))
+        return PushConstantRange(name, 0, size, push_layout, tuple(users))
     set_ = module.decoration(var.result or 0, "DescriptorSet")
     binding = module.decoration(var.result or 0, "Binding")
     if set_ is None or binding is None:
         return None
-    element_type = component = layout = None
+    element_type = component = None
+    layout: BlockLayout | None = None
     type_name = module.names.get(inner.result or 0, "")
     match = _KIND.match(type_name)
     if storage in ("StorageBuffer", "Uniform") and inner.opname == "OpTypeStruct":
@@ -526,7 +528,7 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
 
 
 def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
-               indices: dict[str, Sequence[int]] | None = None) -> AmdxGraph:
+               indices: Mapping[str, Sequence[int]] | None = None) -> AmdxGraph:
     """The graph of `modules` (module docstring). `names` renames entry points: "<entry point>" or
     "<module name>:<entry point>" -> the node name the application gives it. `indices`: entry point
     (or "<module name>:<entry point>") -> further indices the application creates its node at

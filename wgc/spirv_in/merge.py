@@ -140,13 +140,13 @@ def merge(modules: list[tuple[str, bytes]]) -> tuple[bytes, dict[tuple[int, str]
     out = [grammar.magic_number(), (1 << 16) | (6 << 8), 0, next_id, 0]
     for words in caps + exts:
         out += words
-    for text, id_ in imports.items():
-        raw = text.encode("utf-8") + b"\0"
+    for import_name, id_ in imports.items():
+        raw = import_name.encode("utf-8") + b"\0"
         raw += b"\0" * (-len(raw) % 4)
         body = list(struct.unpack(f"<{len(raw) // 4}I", raw))
         out += [((2 + len(body)) << 16) | grammar.opcode("OpExtInstImport"), id_, *body]
     out += memory_model
-    for key in ("entry", "mode", "source", "name", "processed", "annotation", "global", "function"):
-        out += sections[key]
+    for section in ("entry", "mode", "source", "name", "processed", "annotation", "global", "function"):
+        out += sections[section]
     return struct.pack(f"<{len(out)}I", *out), renamed
 

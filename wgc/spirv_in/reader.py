@@ -145,9 +145,10 @@ class Module:
         """An integer OpSpecConstantOp of the arithmetic the compilers use for attribute arguments."""
         op = grammar.instruction_by_opcode(inst.operands[0].value).name
         args = [self.constant(o.value) for o in inst.operands[1:]]
-        if None in args:
+        a = [arg for arg in args if arg is not None]
+        if len(a) != len(args):
             return None
-        a = args + [0, 0]
+        a += [0, 0]
         type_ = self.defs.get(inst.result_type or 0)
         bits = type_.literal(0) if type_ is not None and type_.opname == "OpTypeInt" else 32
         ops = {"OpIAdd": lambda: a[0] + a[1], "OpISub": lambda: a[0] - a[1], "OpIMul": lambda: a[0] * a[1],

@@ -82,7 +82,9 @@ class _Body:
     """The words of one function under construction."""
 
     def __init__(self, t: _Translator) -> None:
-        self.t, self.words, self.vars = t, [], []
+        self.t = t
+        self.words: list[int] = []
+        self.vars: list[int] = []
 
     def emit(self, op: str, *operands) -> int:
         words, result = self.t.enc.encode(op, *operands)
@@ -131,10 +133,12 @@ class _Translator:
         self.globals: list[list[int]] = []         # new types, constants, variables
         self.annotations: list[list[int]] = []
         self.cache: dict[tuple, int] = {}
+        self.deferred: dict[int, tuple[int, int]] = {}   # privatized variable -> (its Private pointer, it)
         self.helpers: list[list[int]] = []
         self.new_interface: list[int] = []
         # what the module holds
-        self.payload_arrays = {i.result for i in module.instructions if i.opname == "OpTypeNodePayloadArrayAMDX"}
+        self.payload_arrays = {i.result for i in module.instructions
+                               if i.opname == "OpTypeNodePayloadArrayAMDX" and i.result is not None}
         self.array_pointers: set[int] = set()
         self.element_pointers: set[int] = set()
         self.input_vars: set[int] = set()
@@ -152,7 +156,7 @@ class _Translator:
                 deco = module.decoration(inst.result or 0, "BuiltIn")
                 if deco is not None and deco.operands[2].name in _PRIVATIZED:
                     self.privatized[inst.result] = deco.operands[2].name   # type: ignore[index]
-        self.coherent = {i.result for i in module.instructions if i.opname == "OpVariable"
+        self.coherent = {i.result for i in module.instructions if i.opname == "OpVariable" and i.result is not None
                          and i.operands[0].name in ("StorageBuffer", "Uniform", "NodePayloadAMDX")
                          and module.decoration(i.result or 0, "Coherent") is not None}
         """Coherent (globallycoherent) buffers and input records: their accesses make their writes
@@ -160,10 +164,10 @@ class _Translator:
         self.user_push = next((i for i in module.instructions if i.opname == "OpVariable"
                                and i.operands[0].name == "PushConstant"), None)
         self.removed = (self.payload_arrays | self.array_pointers | self.input_vars)
-        if self.user_push is not None:
+        if self.user_push is not None and self.user_push.result is not None:
             self.removed.add(self.user_push.result)
         self.removed |= {i.result for i in module.instructions
-                         if i.opname in ("OpConstantStringAMDX", "OpSpecConstantStringAMDX")}
+                         if i.opname in ("OpConstantStringAMDX", "OpSpecConstantStringAMDX") and i.result is not None}
 
     def new_id(self) -> int:
         return self.enc.new_id()
@@ -914,11 +918,11 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
         elif name == "OpVariable" and inst.result in t.privatized:
             pointee = m.defs[inst.result_type or 0].literal(1)
             pointer = t.pointer("Private", pointee)
-            t.cache.setdefault(("deferred", inst.result), (pointer, inst.result))
+            t.deferred.setdefault(inst.result, (pointer, inst.result))
         else:
             section["global"].extend(inst.words)
     # privatized built-ins are declared after the new pointer types they need
-    deferred = [v for k, v in t.cache.items() if isinstance(k, tuple) and k and k[0] == "deferred"]
+    deferred = list(t.deferred.values())
     entries, modes = [], []
     for entry in m.entry_points:
         fn = wrapper_of.get(entry.function)
@@ -939,9 +943,9 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
             words = list(inst.words)
             words[1] = fn
             modes.extend(words)
-    for cap in ("Shader", "Int64", "PhysicalStorageBufferAddresses", "VulkanMemoryModel", "GroupNonUniform",
+    for cap_name in ("Shader", "Int64", "PhysicalStorageBufferAddresses", "VulkanMemoryModel", "GroupNonUniform",
                 "GroupNonUniformArithmetic", "GroupNonUniformBallot"):
-        value = grammar.enumerant("Capability", cap)
+        value = grammar.enumerant("Capability", cap_name)
         if value not in caps:
             caps.append(value)
     out: list[int] = [grammar.magic_number(), (1 << 16) | (6 << 8), m.generator, 0, 0]
