@@ -1304,9 +1304,24 @@ class _ParserPickler(pickle.Pickler):
 
 
 class _ParserUnpickler(pickle.Unpickler):
+    """Loads what `_ParserPickler` stored, and only that: besides the persistent ids, the globals it
+    may name are lark's classes, its Shift and Reduce actions and `re._compile` (defence in depth: the cache is
+    read only from a private folder, `wgc.startup_cache`), so no other callable can run."""
+
     def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
         super().__init__(file)
         self.objects = {**_by_name(), "postlex": postlex}
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module == "lark" or module.startswith("lark.")) and name.isidentifier():
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__.partition(".")[0] == "lark":   # not re-exported
+                return found
+            if module == "lark.parsers.lalr_analysis" and name in ("Shift", "Reduce"):
+                return found
+        if (module, name) == ("re", "_compile"):   # a pattern stored as its text (`_pattern_code` None)
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"the parser cache may not name {module}.{name}")
 
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and pid[0] == "pattern":
