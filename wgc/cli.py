@@ -295,7 +295,7 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
 
 
 def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
-    """The compile cache's configuration diagnostics (WG0035, WG0036; after the warning policy), and
+    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037; after the warning policy), and
     the recording to use: none when the cache cannot be used."""
     if recording is None:
         return [], None
