@@ -356,3 +356,22 @@ def test_a_header_rewritten_during_the_compile_is_not_served_stale(run_wgc, tmp_
     done = run(run_wgc, cache, work, *COMMAND)
     assert (done.returncode, done.stderr) == (0, reference.stderr)
     assert files(work / "out") == files(tmp_path / "plain" / "out")
+
+
+def test_wgc_cache_neither_reads_nor_clears_a_folder_others_may_write(run_wgc, tmp_path):
+    work = project(tmp_path / "work")
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        assert run(run_wgc, cache, work, *COMMAND).returncode == 0
+    cache.chmod(0o777)
+    env = {"WGC_CACHE_DIR": str(cache), "WGC_CACHE": "", "WGC_CACHE_MAX_SIZE": "1G"}
+    warning = (f"warning: the compile cache is not used: '{cache}' may be written by other users (mode 0777); "
+               "compiling without it [WG0037] [-Wcompile-cache]\n1 warning generated.\n")
+    stats = run_wgc("cache", "--stats", env=env)
+    assert (stats.returncode, stats.stderr.decode()) == (0, warning)
+    assert "hits:    0\nmisses:  0\nentries: 0\n" in stats.stdout.decode()
+    cleared = run_wgc("cache", "--clear", env=env)
+    assert (cleared.returncode, cleared.stderr.decode()) == (0, warning)
+    assert cleared.stdout.decode() == f"removed 0 compile results from {cache / 'results'}\n"
+    cache.chmod(0o700)
+    assert statistics(cache)[0] == 1                                       # left alone

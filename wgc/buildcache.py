@@ -683,7 +683,9 @@ def _own_file(info: os.stat_result) -> bool:
 
 def statistics() -> tuple[int, int, int, int]:
     """(entries, bytes, hits, misses): the results stored, and the cached compiles answered from the
-    cache (hits) or compiled (misses) since the last `clear`."""
+    cache (hits) or compiled (misses) since the last `clear`; zeros when the folder is not private."""
+    if _private_results() is None:
+        return 0, 0, 0, 0
     counters = []
     for counter in COUNTERS:
         try:
@@ -702,7 +704,10 @@ def statistics() -> tuple[int, int, int, int]:
 
 
 def clear() -> int:
-    """Remove every stored result and zero the counters (the grammar tables stay); the number removed."""
+    """Remove every stored result and zero the counters (the grammar tables stay); the number removed
+    (none from a folder that is not private: it is not the user's to clear)."""
+    if _private_results() is None:
+        return 0
     for counter in COUNTERS:
         _remove(os.path.join(results_folder(), counter))
     removed = [0]

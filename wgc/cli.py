@@ -622,6 +622,10 @@ def cache_command(action: str) -> None:
                                  to_terminal=sys.stderr.isatty()))
         sys.exit(EXIT_ERRORS)
     folder = buildcache.results_folder()
+    problem = buildcache.folder_problem()
+    if problem is not None and problem.code == "WG0037":   # not private: it is neither read nor cleared
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, [problem],
+                                 to_terminal=sys.stderr.isatty()))
     if action == "clear":
         click.echo(f"removed {buildcache.clear()} compile results from {folder}")
         return
