@@ -375,3 +375,14 @@ def test_wgc_cache_neither_reads_nor_clears_a_folder_others_may_write(run_wgc, t
     assert cleared.stdout.decode() == f"removed 0 compile results from {cache / 'results'}\n"
     cache.chmod(0o700)
     assert statistics(cache)[0] == 1                                       # left alone
+
+
+def test_a_bounded_hostile_cache_fuzz_campaign():
+    """benchmarks/fuzz_cache.py, a few dozen inputs (the script runs longer campaigns): every damaged,
+    linked, planted or foreign cache gives the uncached compile's exit code, diagnostics and outputs,
+    no traceback, no write outside the cache and the outputs, no planted code run."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_cache.py"
+    done = subprocess.run([sys.executable, str(script), "--count", "24", "--seconds", "300", "--seed", "24"],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "fuzz_cache: 24 inputs (seed 24)" in done.stdout and ": 0 failures" in done.stdout
