@@ -386,3 +386,24 @@ def test_a_bounded_hostile_cache_fuzz_campaign():
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "fuzz_cache: 24 inputs (seed 24)" in done.stdout and ": 0 failures" in done.stdout
+
+
+@pytest.mark.parametrize(("argv", "named", "allowed"), [
+    (["compile", "-o", "x.spv", "g.hlsl"], [("-o", "x.spv")], True),
+    (["compile", "-ox.spv", "g.hlsl"], [("-o", "x.spv")], True),
+    (["compile", "-Fo=x.spv", "-MD", "g.hlsl"], [("-o", "x.spv"), ("-MF", "x.spv.d")], True),
+    (["compile", "g.hlsl"], [("-o", "a.spv")], True),
+    (["compile", "-o", "x.spv", "g.hlsl"], [("-o", "a.spv")], False),            # a default, but -o was given
+    (["compile", "-o", "x.spv", "g.hlsl"], [("-Fre", "x.spv")], False),          # another option's path
+    (["compile", "-o", "x.spv", "g.hlsl"], [("-o", "g.hlsl")], False),           # the input
+    (["compile", "-o", "x.spv", "--", "-Fe", "y", "g.hlsl"], [("-Fe", "y")], False),   # after --
+    (["compile", "-o", "x.spv", "g.hlsl"], [("--bogus", "x.spv")], False),
+])
+def test_an_entry_may_name_only_the_outputs_the_command_line_requests(argv, named, allowed):
+    payload = {"dependencies": [], "absent": [], "named": named, "split": None,
+               "staged": [("stage", path, b"") for _option, path in named], "stderr": "", "exit": 0}
+    if allowed:
+        assert buildcache._checked(payload, argv) is payload
+    else:
+        with pytest.raises(ValueError):
+            buildcache._checked(payload, argv)

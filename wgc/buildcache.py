@@ -306,8 +306,10 @@ def _requested(argv: list[str]) -> dict[str, set[str]]:
                     found[option].add(word[len(spelling) + 1:])
                 elif spelling == "-o" and word.startswith("-o") and len(word) > 2:
                     found[option].add(word[2:])
-    found["-o"] |= {"a.spv", "-"}
-    found["-MF"] |= {f"{main}.d" for main in (*found["-o"], *found["-Fh"], *found["--split-nodes"])}
+    mains = found["--split-nodes"] | found["-o"] | found["-Fh"]
+    if not found["-o"] and not found["-Fh"]:
+        found["-o"] = {"a.spv", "-"}                 # no -o: a.spv, or standard output for text
+    found["-MF"] |= {f"{main}.d" for main in (mains or {"a.spv"})}
     found["-M"] = {"-"}
     return found
 
