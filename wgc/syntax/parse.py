@@ -28,7 +28,9 @@ How it works:
   times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
   it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
   process has its own), and stores each regular expression with its
-  compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
+  compiled code (`_sre.compile`; where this Python's `re` internals differ, its text). It is
+  loaded only from a private folder (`wgc.startup_cache`) and by an unpickler that may name only
+  lark's classes (`_ParserUnpickler`).
 - Error recovery: on a syntax error the offending top-level declaration is
   blanked out (offsets are kept, newlines too) and the file parsed again, so
   every top-level declaration can report its own first error without cascades;
