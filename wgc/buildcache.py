@@ -292,8 +292,8 @@ _MODULE_SUFFIXES = (".spv", ".spvasm")
 def _requested(argv: list[str]) -> dict[str, set[str]]:
     """The paths each output option names on `argv` (`-o FILE`, `-o=FILE`, `-oFILE`; up to `--`),
     with the defaults the compile command derives from them: `a.spv` or `-` for -o when neither -o
-    nor -Fh is given, the main output + `.d` for -MF, `-` for -M. A word that is another option's value may be taken for an
-    output too: then a hit may write only what the user typed, which the compile would have done."""
+    nor -Fh is given, the main output + `.d` for -MF, `-` for -M. A word that is another option's
+    value may be taken for an output too: then a hit may write only what the user typed."""
     found: dict[str, set[str]] = {option: set() for option in _OUTPUT_OPTIONS}
     for index, word in enumerate(argv):
         if word == "--":

@@ -181,7 +181,8 @@ def read(name: str, key: str) -> bytes | None:
     except ValueError:
         return None
     with contextlib.suppress(OSError):
-        os.utime(path(name, key), follow_symlinks=os.utime not in os.supports_follow_symlinks)  # used: keep it among the most recently used
+        # used: keep it among the most recently used (the link itself where one was planted)
+        os.utime(path(name, key), follow_symlinks=os.utime not in os.supports_follow_symlinks)
     return payload
 
 
