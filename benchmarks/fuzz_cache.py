@@ -158,8 +158,7 @@ class Campaign:
             "dependency on the victim": lambda: payload["dependencies"].append(
                 (victim, "included file", buildcache._digest(self.victim.read_bytes()))),
             "exit code": lambda: payload.update(exit=self.random.choice([1, 3, -1, "0", 2 ** 70])),
-            "wrong types": lambda: payload.update({self.random.choice(list(payload)): self.random.choice(
-                [None, 1, "x", b"x", [], {}, (1,), [("a",)]])}),
+            "wrong types": lambda: self.wrong_type(payload),
             "missing field": lambda: payload.pop(self.random.choice(list(payload))),
             "extra field": lambda: payload.update(extra=1),
             "not a dict": lambda: None,
@@ -172,6 +171,15 @@ class Campaign:
             os.mkfifo(fifo)
         entry.write_bytes(buildcache._encode(payload))
         return f"entry structure: {how}"
+
+    def wrong_type(self, payload: dict) -> None:
+        """Give one field a value of another type. (A value of the right type, as another stderr text,
+        makes another well-formed entry: in the user's own folder its content is trusted, as ccache's.)"""
+        field = self.random.choice(sorted(payload))
+        values = [None, 1, "x", b"x", {}, (1,), [("a",)], [1]]
+        if field == "stderr":
+            values.remove("x")
+        payload[field] = self.random.choice(values)
 
     def links(self, cache: Path) -> str:
         results = cache / "results"

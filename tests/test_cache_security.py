@@ -407,3 +407,11 @@ def test_an_entry_may_name_only_the_outputs_the_command_line_requests(argv, name
     else:
         with pytest.raises(ValueError):
             buildcache._checked(payload, argv)
+
+
+@pytest.mark.parametrize("staged", [[], [("stage", "x.spv", b""), ("stage", "x.spv", b"")]])
+def test_an_entry_must_stage_each_output_it_names_once(staged):
+    payload = {"dependencies": [], "absent": [], "named": [("-o", "x.spv")], "split": None, "staged": staged,
+               "stderr": "", "exit": 0}
+    with pytest.raises(ValueError):
+        buildcache._checked(payload, ["compile", "-o", "x.spv", "g.hlsl"])

@@ -347,6 +347,10 @@ def _checked(payload: Any, argv: list[str]) -> dict[str, Any]:
                 for m in item[1]):
             continue
         raise ValueError("a staged output the command line does not name")
+    staged_paths = [item[1] for item in staged if item[0] == "stage"]
+    if sorted(staged_paths) != sorted(paths) or len(paths) != len(named) or (
+            sum(item[0] == "split" for item in staged) != (split is not None)):
+        raise ValueError("not every output the entry names is staged once")
     dependencies, absent = payload["dependencies"], payload["absent"]
     if not (isinstance(dependencies, list) and all(
             isinstance(d, tuple) and len(d) == 3 and isinstance(d[0], str) and isinstance(d[1], str)
