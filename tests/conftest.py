@@ -50,18 +50,23 @@ def _package_digest(package: Path, grammar: Path) -> str:
     return digest.hexdigest()
 
 
+def _tree_first_for_processes() -> None:
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
+
+
 def _tested_copy() -> tuple[Path, str]:
     """Which wgc the tests import, making it the working tree's if the installed copy differs."""
     tree = ROOT / "wgc"
     spec = importlib.util.find_spec("wgc")
     installed = Path(spec.origin).resolve().parent if spec and spec.origin else None
-    if installed == tree:
+    if installed == tree:   # the tree itself, or first on sys.path (`python -m pytest` from the tree) only here:
+        _tree_first_for_processes()   # the `wgc` processes the tests start must import it too
         return tree, "the working tree"
     if installed is not None and (_package_digest(installed, installed / "grammar" / "hlsl.lark")
                                   == _package_digest(tree, ROOT / "grammar" / "hlsl.lark")):
         return installed, "the installed copy (identical to the working tree)"
     sys.path.insert(0, str(ROOT))
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))
+    _tree_first_for_processes()
     for name in [n for n in sys.modules if n == "wgc" or n.startswith("wgc.")]:
         del sys.modules[name]
     why = "not installed" if installed is None else f"the installed copy at {installed} differs"

@@ -18,9 +18,22 @@ Invariants:
   and not found is still absent (a header created earlier on the search path is a miss). Every option is part of argv, so any change of an
   option is a miss; the fingerprint changes with any file of the wgc package (size, mtime), the
   checkout's grammar, any installed distribution (name and version) and Python's version.
-- Stored: only compiles that succeeded (exit 0, warnings allowed) and read no standard input.
-  A compile with errors is not stored: it runs (and reports) again, as ccache does. A file that
-  changed while the compile ran (its stat differs from when it was read) makes it unstored.
+- Stored: only compiles that succeeded (exit 0, warnings allowed) and read only regular files.
+  An input that is not a regular file (standard input, a pipe, a FIFO, a device, /dev/fd/N) is
+  never opened by the cache (only `stat`ed) and makes the compile bypass it: it is read once, by
+  the compiler. A compile with errors is not stored: it runs (and reports) again, as ccache does.
+  Each file is digested right after the compiler read it; a file that changed after the compile
+  started (its ctime, which no `touch` can set back, is not older than the start) or whose stat
+  or content differs when storing makes the compile unstored (ccache's "too new" rule).
+- Trust (the security model, README "Security model: caches and the server"): the cache is used
+  only in a private folder (`wgc.startup_cache.private_folder`: owned by the user, not writable by
+  group or others); otherwise warning WG0037 and the compile runs without the cache. Every file in
+  it is opened with O_NOFOLLOW; entries must be regular files owned by the user, at most the size
+  limit, intact (magic, digest) and well formed (`_checked`); a hit writes only the outputs the
+  current command line names (`_requested`: the paths given to -o, -Fh, -Fre, -MF, -Fe,
+  --split-nodes, or their defaults), never a path just because an entry holds it, and reads only
+  regular files. The counters are appended to only when they are regular files the user owns
+  with one link (created with O_EXCL otherwise).
 - Atomic: an entry is written to a temporary file in its folder and renamed, so a reader sees a
   whole entry or none and concurrent writers of one key each leave a whole entry (the last rename
   wins). An entry is checked on reading (magic, digest of its payload): a corrupt one is a miss
@@ -28,7 +41,8 @@ Invariants:
 - Bounded: after a store, the least recently used entries (by mtime; a hit touches its entry) are
   removed until the total is at most `max_size()` (WGC_CACHE_MAX_SIZE, default 256 MiB).
 - A broken cache never breaks a compile: any problem reading it is a miss; a folder that cannot
-  be written is warning WG0036 before the compile, a bad WGC_CACHE_MAX_SIZE is error WG0035.
+  be written is warning WG0036 before the compile, one that is not private WG0037, a bad
+  WGC_CACHE_MAX_SIZE is error WG0035.
 """
 
 from __future__ import annotations
@@ -37,6 +51,7 @@ import marshal
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 
 try:
@@ -172,12 +187,39 @@ def _entry_paths(key: str) -> tuple[str, str]:
     return os.path.join(results_folder(), key[:2]), key[2:] + "."
 
 
-def _file_digest(path: str) -> bytes | None:
+Identity = tuple[int, int, int, int, int]
+"""(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns) of a file."""
+
+
+def _identity_of(info: os.stat_result) -> Identity:
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _read_regular(path: str) -> tuple[Identity, bytes] | None:
+    """(identity, digest) of the regular file at `path` (links followed), None for anything else.
+
+    The path is `stat`ed before it is opened: a FIFO, a pipe (/dev/stdin, /dev/fd/N), a device or a
+    socket is never opened (opening a FIFO would block, or take its data from the compiler, or
+    let its writer die of SIGPIPE); it is opened without blocking and checked again on the
+    descriptor, in case it was replaced in between (as the preprocessor reads an #include)."""
     try:
-        with open(path, "rb") as handle:
-            return _digest(handle.read())
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        hasher = blake2b(digest_size=DIGEST_SIZE)
+        while chunk := os.read(fd, 1 << 20):
+            hasher.update(chunk)
+        return _identity_of(info), hasher.digest()
     except OSError:
         return None
+    finally:
+        os.close(fd)
 
 
 # ----------------------------------------------------------------------------- entries
@@ -196,41 +238,156 @@ def _decode(data: bytes) -> Any:
     return marshal.loads(data[head:])
 
 
+def _private_results() -> str | None:
+    """The results folder, created (mode 0700) in the private cache folder; None when the cache
+    folder is not private (`wgc.startup_cache.private_folder`) or the results folder is not a
+    folder of the user's own, not writable by others (a link is not followed)."""
+    from wgc.startup_cache import NotPrivate, private_folder
+
+    try:
+        private_folder()
+        folder = results_folder()
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        info = os.lstat(folder)
+    except (OSError, NotPrivate):
+        return None
+    return folder if _own_folder(info) else None
+
+
+def _own_folder(info: os.stat_result) -> bool:
+    return (stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o022
+            and (not hasattr(os, "geteuid") or info.st_uid == os.geteuid()))
+
+
 def _candidates(key: str) -> list[str]:
-    """The entries of `key`, most recently used first."""
+    """The entries of `key` (regular files, links not followed), most recently used first."""
     folder, prefix = _entry_paths(key)
     try:
+        if not _own_folder(os.lstat(folder)):
+            return []
         with os.scandir(folder) as entries:
             found = []
             for entry in entries:
                 if entry.name.startswith(prefix):
                     try:
-                        found.append((entry.stat().st_mtime_ns, entry.path))
+                        info = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
+                    if stat.S_ISREG(info.st_mode):
+                        found.append((info.st_mtime_ns, entry.path))
     except OSError:
         return []
     return [path for _mtime, path in sorted(found, reverse=True)]
 
 
+_OUTPUT_OPTIONS = {"-o": ("-o", "-Fo"), "-Fh": ("-Fh",), "-Fre": ("-Fre",), "-MF": ("-MF",), "-Fe": ("-Fe",),
+                   "--split-nodes": ("--split-nodes",)}
+"""The options that name an output of `wgc compile` (as the output plan names them) and their spellings."""
+_MODULE_SUFFIXES = (".spv", ".spvasm")
+
+
+def _requested(argv: list[str]) -> dict[str, set[str]]:
+    """The paths each output option names on `argv` (`-o FILE`, `-o=FILE`, `-oFILE`; up to `--`),
+    with the defaults the compile command derives from them: `a.spv` or `-` for -o when neither -o
+    nor -Fh is given, the main output + `.d` for -MF, `-` for -M. A word that is another option's
+    value may be taken for an output too: then a hit may write only what the user typed."""
+    found: dict[str, set[str]] = {option: set() for option in _OUTPUT_OPTIONS}
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        for option, spellings in _OUTPUT_OPTIONS.items():
+            for spelling in spellings:
+                if word == spelling and index + 1 < len(argv):
+                    found[option].add(argv[index + 1])
+                elif word.startswith(spelling + "="):
+                    found[option].add(word[len(spelling) + 1:])
+                elif spelling == "-o" and word.startswith("-o") and len(word) > 2:
+                    found[option].add(word[2:])
+    mains = found["--split-nodes"] | found["-o"] | found["-Fh"]
+    if not found["-o"] and not found["-Fh"]:
+        found["-o"] = {"a.spv", "-"}                 # no -o: a.spv, or standard output for text
+    found["-MF"] |= {f"{main}.d" for main in (mains or {"a.spv"})}
+    found["-M"] = {"-"}
+    return found
+
+
+def _checked(payload: Any, argv: list[str]) -> dict[str, Any]:
+    """`payload` when it is an entry for `argv`: well formed, and naming only outputs that `argv`
+    requests (`_requested`); ValueError otherwise."""
+    def strings(value: Any, size: int) -> bool:
+        return isinstance(value, (list, tuple)) and len(value) == size and all(isinstance(v, str) for v in value)
+
+    if not isinstance(payload, dict) or set(payload) != {"dependencies", "absent", "named", "split", "staged",
+                                                         "stderr", "exit"}:
+        raise ValueError("not an entry")
+    requested = _requested(argv)
+    named = payload["named"]
+    split = payload["split"]
+    if not isinstance(named, list) or not all(strings(n, 2) and n[1] in requested.get(n[0], ()) for n in named):
+        raise ValueError("an output the command line does not name")
+    if split is not None and not (strings(split, 2) and split[0] == "--split-nodes"
+                                  and split[1] in requested["--split-nodes"]):
+        raise ValueError("a split folder the command line does not name")
+    paths = {path for _option, path in named}
+    staged = payload["staged"]
+    if not isinstance(staged, list):
+        raise ValueError("not an entry")
+    for item in staged:
+        if not isinstance(item, tuple) or not item:
+            raise ValueError("not an entry")
+        if item[0] == "stage" and len(item) == 3 and item[1] in paths and isinstance(item[2], bytes):
+            continue
+        if item[0] == "split" and len(item) == 2 and split is not None and isinstance(item[1], list) and all(
+                isinstance(m, tuple) and len(m) == 2 and isinstance(m[0], str) and isinstance(m[1], bytes)
+                and m[0].endswith(_MODULE_SUFFIXES) and os.path.basename(m[0]) == m[0]
+                and "/" not in m[0] and m[0] not in (".", "..") and not m[0].startswith(".")
+                for m in item[1]):
+            continue
+        raise ValueError("a staged output the command line does not name")
+    staged_paths = [item[1] for item in staged if item[0] == "stage"]
+    if sorted(staged_paths) != sorted(paths) or len(paths) != len(named) or (
+            sum(item[0] == "split" for item in staged) != (split is not None)):
+        raise ValueError("not every output the entry names is staged once")
+    dependencies, absent = payload["dependencies"], payload["absent"]
+    if not (isinstance(dependencies, list) and all(
+            isinstance(d, tuple) and len(d) == 3 and isinstance(d[0], str) and isinstance(d[1], str)
+            and isinstance(d[2], bytes) and len(d[2]) == DIGEST_SIZE for d in dependencies)
+            and isinstance(absent, list) and all(isinstance(a, str) for a in absent)
+            and isinstance(payload["stderr"], str) and payload["exit"] == 0 and type(payload["exit"]) is int):
+        raise ValueError("not an entry")
+    return payload
+
+
 def lookup(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
-    """The path and payload of the entry for `argv` whose dependencies are unchanged, if any."""
+    """The path and payload of the entry for `argv` whose dependencies are unchanged, if any.
+
+    Only in a private folder; an entry is read only when it is a regular file of the user's own
+    (no link), at most the size limit, and used only when intact and `_checked`."""
+    from wgc.startup_cache import read_private
+
+    if _private_results() is None:
+        return None
     digests: dict[str, bytes | None] = {}
     for path in _candidates(command_key(argv)):
+        data = read_private(path, max_size() or DEFAULT_MAX_SIZE)
         try:
-            with open(path, "rb") as handle:
-                payload = _decode(handle.read())
-            dependencies, absent = payload["dependencies"], payload["absent"]
-        except (OSError, ValueError, EOFError, TypeError, KeyError):
+            if data is None:
+                raise ValueError("not a file of the user's own")
+            payload = _checked(_decode(data), argv)
+        except (ValueError, EOFError, TypeError, KeyError):
             _remove(path)                  # corrupt or foreign: a miss, and it goes
             continue
-        for dep_path, _role, digest in dependencies:
+        for dep_path, _role, digest in payload["dependencies"]:
             if dep_path not in digests:
-                digests[dep_path] = _file_digest(dep_path)
+                found = _read_regular(dep_path)
+                digests[dep_path] = None if found is None else found[1]
             if digests[dep_path] != digest:
                 break
         else:
-            if not any(map(_present, absent)):
+            if not any(map(_present, payload["absent"])):
                 return path, payload
     return None
 
@@ -296,7 +453,7 @@ def replay(argv: list[str]) -> int | None:
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     try:
-        os.utime(path)                     # used: the last to be evicted
+        os.utime(path, follow_symlinks=os.utime not in os.supports_follow_symlinks)   # used: evicted last
     except OSError:
         pass
     count("hits")
@@ -307,13 +464,22 @@ def replay(argv: list[str]) -> int | None:
 
 
 def folder_problem() -> Diagnostic | None:
-    """Warning WG0036 when the results folder cannot be created or written (the compile goes on)."""
+    """Warning WG0036 when the results folder cannot be created or written, WG0037 when the cache
+    folder is not private (either way the compile goes on, without the cache)."""
+    from wgc.startup_cache import NotPrivate, private_folder
+
     folder = results_folder()
     try:
-        os.makedirs(folder, exist_ok=True)
+        private_folder()
+        if _private_results() is None:
+            raise NotPrivate(f"'{folder}' is not a folder of the user's own that only the user may write")
         if os.access(folder, os.W_OK | os.X_OK):
             return None
         reason = os.strerror(13)
+    except NotPrivate as problem:
+        from wgc import codes
+
+        return codes.CACHE_NOT_PRIVATE(None, f"the compile cache is not used: {problem}; compiling without it")
     except OSError as err:
         reason = err.strerror or str(err)
     from wgc import codes
@@ -327,8 +493,10 @@ class Recording:
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = list(argv)
-        self.read: dict[str, tuple[str, tuple[int, int, int, int] | None]] = {}
-        """path -> (role, its stat when it was read)."""
+        self.started = time.time_ns()
+        """When the compile started: a file changed since (its ctime) is not stored."""
+        self.read: dict[str, tuple[str, Identity, bytes]] = {}
+        """path -> (role, its identity and digest when it was read)."""
         self.absent: tuple[str, ...] = ()
         """The #include candidates that were searched and not found (`driver.Result.absent_includes`)."""
         self.staged: list[tuple[Any, ...]] = []
@@ -336,10 +504,15 @@ class Recording:
         self.cacheable = True
 
     def note_read(self, path: str, role: str = "included file") -> None:
-        if path == "-":
+        """`path` was read (an #include: just now; the input: it is about to be); anything but a
+        regular file unchanged since the compile started makes the compile bypass the cache."""
+        if path in self.read or not self.cacheable:
+            return
+        found = None if path == "-" else _read_regular(path)
+        if found is None or found[0][4] >= self.started:
             self.cacheable = False
-        elif path not in self.read:
-            self.read[path] = (role, _identity(path))
+        else:
+            self.read[path] = (role, *found)
 
     def also(self, note_read: Callable[[str, str], None]) -> Callable[..., None]:
         """`note_read` (the output plan's), recording the file too (before the compile runs on)."""
@@ -357,9 +530,8 @@ class Recording:
         if exit_code != 0 or not self.cacheable or max_size() is None:
             return
         dependencies = []
-        for path, (role, identity) in self.read.items():
-            digest = _file_digest(path)
-            if digest is None or identity is None or _identity(path) != identity:
+        for path, (role, identity, digest) in self.read.items():
+            if _read_regular(path) != (identity, digest):
                 return                      # changed (or vanished) while the compile ran
             dependencies.append((path, role, digest))
         if any(map(_present, self.absent)):
@@ -376,22 +548,21 @@ class Recording:
         key = command_key(self.argv)
         folder, prefix = _entry_paths(key)
         variant = _digest(marshal.dumps([(p, d) for p, _r, d in dependencies])).hex()[:16]
+        if _private_results() is None:
+            return
         try:
-            os.makedirs(folder, exist_ok=True)
+            try:
+                os.mkdir(folder, 0o700)
+            except FileExistsError:
+                pass
+            if not _own_folder(os.lstat(folder)):
+                return
             _write_atomically(os.path.join(folder, prefix + variant), _encode(payload))
         except OSError:
             return
         for stale in _candidates(key)[VARIANTS_KEPT:]:
             _remove(stale)
         evict(max_size() or DEFAULT_MAX_SIZE)
-
-
-def _identity(path: str) -> tuple[int, int, int, int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
 class _RecordingTransaction:
@@ -417,10 +588,11 @@ class _RecordingTransaction:
 
 
 def _write_atomically(path: str, data: bytes) -> None:
+    from wgc.startup_cache import write_new
+
     temp = os.path.join(os.path.dirname(path), TEMP_PREFIX + os.urandom(8).hex())
     try:
-        with open(temp, "xb") as handle:
-            handle.write(data)
+        write_new(temp, data)
         os.replace(temp, path)
     except BaseException:
         _remove(temp)
@@ -479,24 +651,51 @@ COUNTERS = ("hits", "misses")
 
 
 def count(counter: str) -> None:
-    """Add one to `counter` (one byte appended to its file: appends of concurrent processes do not mix)."""
-    try:
-        fd = os.open(os.path.join(results_folder(), counter), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    """Add one to `counter` (one byte appended to its file: appends of concurrent processes do not mix).
+
+    Only in the private results folder, and only to a regular file of the user's own with one link
+    (O_NOFOLLOW: a planted link is never followed); a missing counter is created (O_EXCL)."""
+    from wgc.startup_cache import NOFOLLOW
+
+    folder = _private_results()
+    if folder is None:
+        return
+    path = os.path.join(folder, counter)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    for create in (0, os.O_CREAT | os.O_EXCL, 0):      # exists; else create it; else another process did
         try:
+            fd = os.open(path, flags | create, 0o600)
+            break
+        except FileNotFoundError:
+            continue
+        except OSError:
+            if not create:
+                return
+    else:
+        return
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_nlink == 1 and _own_file(info):
             os.write(fd, b".")
-        finally:
-            os.close(fd)
     except OSError:
         pass
+    finally:
+        os.close(fd)
+
+
+def _own_file(info: os.stat_result) -> bool:
+    return not info.st_mode & 0o022 and (not hasattr(os, "geteuid") or info.st_uid == os.geteuid())
 
 
 def statistics() -> tuple[int, int, int, int]:
     """(entries, bytes, hits, misses): the results stored, and the cached compiles answered from the
-    cache (hits) or compiled (misses) since the last `clear`."""
+    cache (hits) or compiled (misses) since the last `clear`; zeros when the folder is not private."""
+    if _private_results() is None:
+        return 0, 0, 0, 0
     counters = []
     for counter in COUNTERS:
         try:
-            counters.append(os.stat(os.path.join(results_folder(), counter)).st_size)
+            counters.append(os.lstat(os.path.join(results_folder(), counter)).st_size)
         except OSError:
             counters.append(0)
     counts = [0, 0]
@@ -511,7 +710,10 @@ def statistics() -> tuple[int, int, int, int]:
 
 
 def clear() -> int:
-    """Remove every stored result and zero the counters (the grammar tables stay); the number removed."""
+    """Remove every stored result and zero the counters (the grammar tables stay); the number removed
+    (none from a folder that is not private: it is not the user's to clear)."""
+    if _private_results() is None:
+        return 0
     for counter in COUNTERS:
         _remove(os.path.join(results_folder(), counter))
     removed = [0]

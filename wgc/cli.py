@@ -307,7 +307,7 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
 
 
 def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
-    """The compile cache's configuration diagnostics (WG0035, WG0036; after the warning policy), and
+    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037; after the warning policy), and
     the recording to use: none when the cache cannot be used."""
     if recording is None:
         return [], None
@@ -676,6 +676,10 @@ def cache_command(action: str) -> None:
                                  to_terminal=sys.stderr.isatty()))
         sys.exit(EXIT_ERRORS)
     folder = buildcache.results_folder()
+    problem = buildcache.folder_problem()
+    if problem is not None and problem.code == "WG0037":   # not private: it is neither read nor cleared
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, [problem],
+                                 to_terminal=sys.stderr.isatty()))
     if action == "clear":
         click.echo(f"removed {buildcache.clear()} compile results from {folder}")
         return

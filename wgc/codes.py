@@ -62,6 +62,8 @@ SERVER_NOT_STARTED = _kind("WG0034", E, "'wgc server --daemon' could not start t
 CACHE_SIZE_INVALID = _kind("WG0035", E, "$WGC_CACHE_MAX_SIZE (the compile cache's size limit) is not a size")
 CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be created or written: the compile runs "
                        "without it", "compile-cache")
+CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not private to the user (another user owns it "
+                          "or may write it): the compile runs without it", "compile-cache")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

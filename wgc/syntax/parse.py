@@ -28,7 +28,9 @@ How it works:
   times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
   it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
   process has its own), and stores each regular expression with its
-  compiled code (`_sre.compile`; where this Python's `re` internals differ, its text).
+  compiled code (`_sre.compile`; where this Python's `re` internals differ, its text). It is
+  loaded only from a private folder (`wgc.startup_cache`) and by an unpickler that may name only
+  lark's classes (`_ParserUnpickler`).
 - Nesting: the parser's stack may hold MAX_PARSE_DEPTH entries; every recursive construct of the
   grammar keeps its unfinished levels there, so this one bound is the nesting limit of all of
   them (WG0213, recovered from like a syntax error).
@@ -1307,9 +1309,24 @@ class _ParserPickler(pickle.Pickler):
 
 
 class _ParserUnpickler(pickle.Unpickler):
+    """Loads what `_ParserPickler` stored, and only that: besides the persistent ids, the globals it
+    may name are lark's classes, its Shift and Reduce actions and `re._compile` (defence in depth: the cache is
+    read only from a private folder, `wgc.startup_cache`), so no other callable can run."""
+
     def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
         super().__init__(file)
         self.objects = {**_by_name(), "postlex": postlex}
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module == "lark" or module.startswith("lark.")) and name.isidentifier():
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__.partition(".")[0] == "lark":   # not re-exported
+                return found
+            if module == "lark.parsers.lalr_analysis" and name in ("Shift", "Reduce"):
+                return found
+        if (module, name) == ("re", "_compile"):   # a pattern stored as its text (`_pattern_code` None)
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"the parser cache may not name {module}.{name}")
 
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and pid[0] == "pattern":
