@@ -425,7 +425,7 @@ def replay(argv: list[str]) -> int | None:
         plan.name(option, name)
     if payload["split"] is not None:
         plan.name_split_dir(*payload["split"])
-    for dep_path, role, _digest_ in payload["dependencies"]:
+    for dep_path, role, _ in payload["dependencies"]:
         plan.note_read(dep_path, role)
     modules = tuple(name for kind, *args in payload["staged"] if kind == "split" for name, _data in args[0])
     if plan.refusals(modules):

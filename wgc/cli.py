@@ -121,12 +121,12 @@ class SectionedCommand(click.Command):
             rows = [r for n in names for name, r in records if name == n and r]
             if rows:
                 with formatter.section(title):
-                    formatter.write_dl(rows)  # type: ignore[arg-type]
+                    formatter.write_dl(rows)
         listed = {n for names in HELP_SECTIONS.values() for n in names}
         rest = [r for name, r in records if r and name not in listed]
         if rest:
             with formatter.section("Other Options"):
-                formatter.write_dl(rest)  # type: ignore[arg-type]
+                formatter.write_dl(rest)
 
 
 def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -200,7 +200,7 @@ def cli() -> None:
     """
 
 
-def _options(kwargs: dict[str, Any], emit: str):  # type: ignore[no-untyped-def]
+def _options(kwargs: dict[str, Any], emit: str):
     from wgc.driver import Options
 
     flags = tuple(kwargs["warning_flags"]) + (("error",) if kwargs["warnings_as_errors"] else ())

@@ -1330,7 +1330,7 @@ class _ParserUnpickler(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and pid[0] == "pattern":
-            import _sre  # type: ignore[import-not-found]
+            import _sre
 
             return _sre.compile(*pid[1:])
         try:
@@ -1624,7 +1624,7 @@ class _FastParser:
                 count, origin, callback = action[1]
                 if count == 1:   # half of the reductions: the top value and state replaced in place
                     value_stack[-1] = callback([value_stack[-1]])
-                    top = state_stack[-1] = rows[state_stack[-2]][origin][1]   # type: ignore[index]
+                    top = state_stack[-1] = rows[state_stack[-2]][origin][1]
                     continue
                 if count:
                     children = value_stack[-count:]
@@ -1633,7 +1633,7 @@ class _FastParser:
                 else:
                     children = []
                 value_stack.append(callback(children))
-                top = rows[state_stack[-1]][origin][1]   # type: ignore[index]
+                top = rows[state_stack[-1]][origin][1]
                 state_stack.append(top)
         while True:
             top = state_stack[-1]
@@ -1694,7 +1694,7 @@ _ASCII = frozenset(map(chr, range(128)))
 def _first_characters(regexp: str, flags: Any = ()) -> frozenset[str]:
     """The ASCII characters that a match of `regexp` may start with (more where unsure: every ASCII
     character for flags, anchors, lookarounds and whatever else is not read here)."""
-    from re import _constants as sre, _parser as sre_parse  # type: ignore[attr-defined]
+    from re import _constants as sre, _parser as sre_parse
 
     if flags:
         return _ASCII
@@ -1740,7 +1740,7 @@ _CATEGORIES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_S
 
 def _class_characters(items: Any) -> set[str]:
     """The ASCII characters that the parsed character class `items` (`[...]`) matches (all where unsure)."""
-    from re import _constants as sre  # type: ignore[attr-defined]
+    from re import _constants as sre
 
     found: set[str] = set()
     negate = False
