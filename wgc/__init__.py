@@ -8,7 +8,7 @@ lazily so that importing `wgc` is cheap.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False   # not `typing`'s: importing typing costs a cache hit or a server client 4 ms
+TYPE_CHECKING = False   # not `typing`'s: a cache hit or a server client does without importing typing
 if TYPE_CHECKING:
     from typing import Any
 

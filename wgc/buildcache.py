@@ -55,11 +55,11 @@ import time
 from collections.abc import Callable
 
 try:
-    from _blake2 import blake2b       # the hashlib import would load OpenSSL (~3 ms) for the same function
+    from _blake2 import blake2b       # the hashlib import would load OpenSSL for the same function
 except ImportError:                   # pragma: no cover - other Pythons
     from hashlib import blake2b
 
-TYPE_CHECKING = False   # not `typing`'s: importing typing costs a cache hit or a server client 4 ms
+TYPE_CHECKING = False   # not `typing`'s: a cache hit or a server client does without importing typing
 if TYPE_CHECKING:
     from typing import Any
 

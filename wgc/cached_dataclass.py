@@ -324,7 +324,7 @@ class _Methods:
     def _assign(self, self_name: str, name: str, value: str) -> str:
         if self.is_frozen and self.slots:
             # the slot's own setter, bound by `bind_slot_setters` once the class with the slots exists:
-            # 50 ns a field less than `object.__setattr__` (measured on Python 3.11; 3 fields: 480 -> 340 ns)
+            # cheaper per field than `object.__setattr__`
             return f"{_slot_setter(name)}({self_name},{value})"
         if self.is_frozen:
             return f"_object_setattr({self_name},{name!r},{value})"

@@ -38,7 +38,7 @@ at the construct that was being processed, never an internal error.
 Garbage collection: a compile allocates millions of small objects (tokens, AST and IR nodes,
 types) that live until it ends, and almost none of them form reference cycles, so CPython's
 cyclic collector, triggered every few hundred allocations, walks ever larger generations for
-nothing (a 20,000-line file parsed 1.5 times slower).  `run_with_deep_stack` therefore turns
+nothing (a large file parses markedly slower with it on).  `run_with_deep_stack` therefore turns
 the cyclic collector off while a compile runs and restores the caller's setting when the last
 running compile ends (like the recursion limit: both are process-wide and shared by compiles
 running at once), also when the compile raises.  Reference counting still frees everything

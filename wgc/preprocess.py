@@ -287,8 +287,7 @@ class LocationMap:
         """
         # most spans the parser asks for lie in a plain run (a linear segment copied from a unit
         # without `#line` regions), mostly the last one (it asks in text order): answered from the
-        # run's figures with three comparisons (`_plain_runs`); 0.45 us a call less than the
-        # arithmetic below did (the 74,000 spans of benchmarks/frontend.py's 20,000 lines: -35 ms)
+        # run's figures with three comparisons (`_plain_runs`), cheaper than the arithmetic below
         run: Any = self._last_run
         if run[0] <= start < run[1] and start <= end <= run[2]:
             delta = run[4]
@@ -312,7 +311,7 @@ class LocationMap:
             if start < end and start <= run[5]:
                 # across segments (a statement around a macro's use): when both ends lie in plain
                 # runs of one file, the general path's answer from the two runs' figures
-                # (4,800 spans of benchmarks/frontend.py's 20,000 lines, 5 us each there)
+                # (cheaper than the general path)
                 last = self._run_at(end - 1)
                 if last is not None and last[3] is run[3] and end - 1 <= last[5]:
                     a, b = start + delta, end + last[4]
@@ -328,8 +327,7 @@ class LocationMap:
         i = self._segment(start)
         if self._seg_end[i] >= 0 and start < end and (i + 1 == len(self._seg_out) or end <= self._seg_out[i + 1]):
             # within one macro expansion: every such range maps to the same span (the macro's name at
-            # its use), kept per segment (`_mapped_span` did 5 us a call: 2,600 spans of
-            # benchmarks/frontend.py's 20,000 lines)
+            # its use), kept per segment (instead of `_mapped_span` for each)
             span = self._expansion_spans.get(i)
             if span is None:
                 span = self._expansion_spans[i] = self._mapped_span(start, end)

@@ -17,7 +17,7 @@ Invariants:
 - Indirect dispatches read their arguments from any buffer (every buffer may be an indirect
   buffer); `barrier` orders shader writes before indirect-argument reads too.
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
-  once (see ../shared/reference/vulkan-emulation.md: the wrapper costs 4-30 µs per call).
+  once (see ../shared/reference/vulkan-emulation.md: the wrapper's cost per call).
 - Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,
   DEVICE_LOCAL as well where a heap offers both (lavapipe: all memory; discrete GPUs: the BAR /
   ReBAR heap), mapped once and read without staging copies.  A buffer the host only fills and reads

@@ -48,7 +48,7 @@ class ShapeChange(enum.IntEnum):
 
 _NONE, _TRUNCATION, _EXACT_RANK = ShapeChange.NONE, ShapeChange.TRUNCATION, ComponentRank.EXACT
 """As module constants for the properties below (asked at every implicit conversion): an enum member
-read through its class costs ten times a global's read (0.1-0.2 us)."""
+read through its class is a lookup at each use, dearer than a global's read."""
 
 
 class Conversion(NamedTuple):
@@ -122,8 +122,7 @@ _SHAPE_CLASSES = (t.ScalarType, t.VectorType, t.MatrixType)
 keeping a compile's struct or enum types alive."""
 _IMPLICIT: dict[tuple[t.Type, t.Type], Conversion | None] = {}
 """`implicit_conversion`'s answers for two scalars, vectors or matrices (at most a few hundred
-squared): sema asks at every operand, argument and assignment (5,000 times on benchmarks/frontend.py's
-20k-line file) about a few pairs."""
+squared): sema asks at every operand, argument and assignment about a few pairs."""
 _COMMON: dict[tuple[t.Type, t.Type], tuple[t.Type, bool] | None] = {}
 """`common_type`'s answers for two scalars, vectors or matrices (as `_IMPLICIT`)."""
 _MISSING = object()

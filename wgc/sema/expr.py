@@ -50,8 +50,8 @@ _BOOL, _FLOAT = t.ScalarKind.BOOL, t.ScalarKind.FLOAT
 _INTEGER_KINDS = (t.ScalarKind.INT, t.ScalarKind.UINT)
 _UNIFORM, _RESOURCE = ir.Storage.UNIFORM, ir.Storage.RESOURCE
 """Enum members and `ScalarType.is_integer`'s kinds as module constants, for the checks made at every
-operator and assignment: an enum member read through its class (`t.ScalarKind.BOOL`) costs ten times a
-global's read (0.1-0.2 us), the property three times more."""
+operator and assignment: an enum member read through its class (`t.ScalarKind.BOOL`) is a lookup at
+each use, dearer than a global's read, and the property dearer still."""
 
 
 def member_span(span: Span, name: str) -> Span:
@@ -962,7 +962,7 @@ _SWIZZLE_COMPONENTS = {name: components for length in range(1, 5) for letters in
                        for name, components in (("".join(letters[i] for i in chosen), chosen)
                                                 for chosen in itertools.product(range(4), repeat=length))}
 """Every valid vector swizzle's components, by name (680 names), computed once instead of at every
-member access (measured: half of `_swizzle`'s time on benchmarks/frontend.py's 20k-line file)."""
+member access (`_swizzle` runs at every member access)."""
 
 
 def _swizzle_text(swizzle: ir.Swizzle) -> tuple[str, str]:

@@ -8,7 +8,7 @@ Limits:
   nested more than MAX_CONTROL_FLOW_NESTING deep in one function (each arm of an `else if`
   chain is one more level, and so is each arm of a `?:` chain).  SPIR-V's universal limit
   is 1023, but spirv-val's structured control-flow checks grow with about the cube of the
-  nesting (nested loops: 200 levels 1.5 s, 400 levels 12 s, 1000 levels minutes), so wgc
+  nesting (benchmarks/RESULTS.md has the times), so wgc
   stops at 256, where validating stays within seconds;
 - a struct nested in structs (directly or through arrays, bases included) more than
   MAX_STRUCT_NESTING deep (SPIR-V's universal limit): checked as each struct is declared
@@ -66,8 +66,8 @@ def _control_flow_nesting(function: ir.Function) -> list[Diagnostic]:
     binaries = nodes_of(function, ir.Binary)
     count = len(nodes_of(function, ir.If, ir.Loop, ir.Switch, ir.Select))
     if count + sum(1 for b in binaries if b.op in ("&&", "||")) <= MAX_CONTROL_FLOW_NESTING:
-        return []   # nesting deeper than that needs more of them (a look-up in the kept walk:
-        #             check_limits 8 -> 3 ms on the 20k-line benchmark)
+        return []   # nesting deeper than that needs more of them (a look-up in the kept walk,
+        #             so most functions are not walked for nesting)
     stack: list[tuple[Any, int]] = [(function.body, 0)]
     while stack:
         node, depth = stack.pop()

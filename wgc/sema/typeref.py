@@ -81,7 +81,7 @@ def resolve_type(ctx: Context, ref: ast.TypeRef, constant_int: ConstantInt) -> t
     name = ref.name
     if ref.template_args is None and not ref.array_dims and len(name) == 1:
         # `float4`, `uint`: the answer `_named_type` gives a built-in scalar, vector or matrix that no
-        # declaration hides, without its calls (three quarters of the types benchmarks/frontend.py writes)
+        # declaration hides, without its calls (most of the types a program writes)
         sixteen = ctx.options.enable_16bit_types
         shaped = _SHAPES.get((name[0], sixteen))
         if shaped is not None and (sixteen or not name[0].startswith(_SIXTEEN_BIT_ONLY)) \

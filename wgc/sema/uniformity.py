@@ -129,7 +129,7 @@ FULL_FIXPOINT = False
 """Walk a `_Flow` again after every walk that made a variable varying, not only after those that read
 it as uniform before it did (`_Flow.mark`): the plain fixpoint, for tests to compare the shortcut with."""
 # Enum members the walks compare per node, read once: `_STATIC` looks the member up through
-# its enum class at each use (0.44 µs on Python 3.11, a module global 0.07 µs).
+# its enum class at each use, which costs more than reading a module global.
 _STATIC, _GROUPSHARED = ir.Storage.STATIC, ir.Storage.GROUPSHARED
 _TRACKED = (ir.Storage.LOCAL, ir.Storage.PARAMETER, ir.Storage.STATIC)
 _IN, _OUT = ir.Direction.IN, ir.Direction.OUT
@@ -460,7 +460,7 @@ def _statics_free(function: ir.Function) -> bool:
 
     Each function's answer is kept with its body (`_STATICS_FREE`) and made from its callees' kept
     answers, callees first: a chain of N functions, each calling the one before, is N steps (walking
-    every reachable function again for each function was N^2/2: 4,000 functions, 23 s).  A call
+    every reachable function again for each function would be N^2/2 steps).  A call
     cycle (recursion, reported elsewhere) is answered by the plain walk, and not kept."""
     known = _kept_statics_free(function)
     if known is not None:
@@ -604,9 +604,8 @@ class _Flow:
         it as uniform before (`uniform_reads`): the reads after this see it varying already, so without
         such a read another walk would repeat this one (the tables only grow; a read in a store to the
         variable itself reaches nothing but that store, a no-op once it is varying: `feeding`).  This
-        spares the second walk of most bodies (`acc = acc * 2;` then `if (gi > 3) acc.w = 0;`: the
-        uniformity walks of the 20k-line benchmark 92 -> 54 ms).  A static that another flow read is
-        `_Uniformity.run`'s: it walks every flow again when the statics grow."""
+        spares the second walk of most bodies (`acc = acc * 2;` then `if (gi > 3) acc.w = 0;`).  A static
+        that another flow read is `_Uniformity.run`'s: it walks every flow again when the statics grow."""
         table = self.owner.statics if variable.storage is _STATIC else self.vars
         if variable.storage in _TRACKED and variable not in table:
             table[variable] = root
@@ -764,8 +763,7 @@ class _Flow:
 
     def expr(self, e: ir.Expr | None) -> Val | None:
         """What `e` depends on that varies (None: uniform); dispatched on its class (`_FLOW_EXPRESSIONS`:
-        a dict lookup instead of a chain of isinstance tests: the uniformity walks of the 20k-line benchmark
-        0.120 -> 0.097 s)."""
+        a dict lookup instead of a chain of isinstance tests, once per expression of every walk)."""
         if e is None:
             return None
         return _FLOW_EXPRESSIONS.get(type(e), _FLOW_OPERANDS)(self, e)
@@ -927,7 +925,7 @@ class _Records:
     or a record parameter; `name` is the variable that first holds it, for messages.  A value (equal
     records are the same records: a loop's second walk makes them again) whose hash is computed once:
     the states hash their keys at every lookup, and a frozen dataclass's hash of its fields (the span's
-    own hash in Python) was a tenth of the path walks of the 20k-line benchmark."""
+    own hash in Python) would be computed again at each of those lookups."""
 
     __slots__ = ("name", "span", "variable", "_hash")
 
@@ -948,7 +946,7 @@ _NULL, _BOUND, _HOLDS = "null", "bound", "holds"
 once `v` is a local declared without an initializer (null), `(_BOUND, v)` once it is assigned (on some
 path), and `(_HOLDS, v)` maps a records variable to the `_Records` it may hold (`a = b;` makes `a` hold
 `b`'s records).  Tuples are made, hashed and compared in C: the frozen dataclasses they replace (made,
-hashed and compared in Python) were a fifth of the path walks of the 20k-line benchmark."""
+hashed and compared in Python) were dearer at every state lookup of the path walks."""
 
 
 def _merge(*states: State | None) -> State | None:
@@ -1167,7 +1165,7 @@ class _Paths:
     def expr(self, e: ir.Expr | None, s: State, consumed: bool = False) -> State:
         """The state after evaluating `e`; `consumed`: fresh records `e` yields are kept (stored, returned, ...).
         Dispatched on the expression's class (`_PATH_EXPRESSIONS`: a dict lookup instead of a dozen
-        isinstance tests per expression: these walks of the 20k-line benchmark 0.081 -> 0.050 s)."""
+        isinstance tests per expression)."""
         if e is None:
             return s
         return _PATH_EXPRESSIONS.get(type(e), _PATH_OPERANDS)(self, e, s, consumed)

@@ -36,7 +36,7 @@ import signal
 import sys
 import time
 
-TYPE_CHECKING = False   # not `typing`'s: the client does without it (4 ms)
+TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 

@@ -35,7 +35,7 @@ import os
 import stat
 import sys
 
-TYPE_CHECKING = False   # not `typing`'s: the client does without it (4 ms)
+TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 

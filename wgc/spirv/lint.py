@@ -117,8 +117,8 @@ _SCANNED = frozenset({
 
 
 class _Definitions:
-    """id -> the `_Inst` defining it, decoded on first lookup (of the ~1,000 instructions of a
-    module the rules look up a few dozen: decoding all of them was most of the lint's time)."""
+    """id -> the `_Inst` defining it, decoded on first lookup (of a module's instructions the
+    rules look up a few dozen: decoding all of them would be most of the lint's work)."""
 
     def __init__(self, words: list[int], where: dict[int, tuple[int, int | None]]) -> None:
         self._words = words

@@ -169,8 +169,8 @@ def _words(data: bytes | bytearray | list[int] | tuple[int, ...]) -> list[int]:
 
 def _word_array(words: list[int]) -> ctypes.Array[ctypes.c_uint32]:
     """The words as a C uint32 array (typecode "I": C's unsigned int, 32 bits wherever
-    SPIRV-Tools runs). Through `array.array`: ctypes' own constructor takes 0.5 ms for a
-    4,000-word module (a warm compile's module), this 0.03 ms."""
+    SPIRV-Tools runs). Through `array.array`: ctypes' own constructor is much slower for a
+    whole module's words."""
     try:
         buffer = array.array("I", words)
     except OverflowError:                       # not 32-bit words: ctypes truncates them, as before

@@ -24,8 +24,8 @@ How it works:
 - The built parser (LALR tables, the contextual lexer's scanners for every parser state, their
   compiled regular expressions) is pickled in `wgc.startup_cache` ("hlsl-parser", keyed by the
   grammar's SHA-256, the lark, Python and wgc versions and `PARSER_CACHE_FORMAT`); a process loads
-  it from there (a tenth of the instructions of a cold compile) instead of building it (several
-  times a whole compile) or letting lark compile each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
+  it from there instead of building it (dearer than a whole compile) or letting lark compile
+  each lexer state's scanner on first use. The pickle leaves out the reduction callbacks (installed after loading;
   it holds their code, generated per rule shape, see `_callback_source`) and the post-lexer (each
   process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text). It is
@@ -118,7 +118,7 @@ BUILTIN_TYPE_NAMES = _builtin_type_names()
 
 # `\bstruct` is spelled `s(?<!\w.)truct` (the word boundary checked after the first letter): a pattern
 # that starts with letters lets re's search skip to the places where one of them is, which makes
-# `prescan_type_names` more than twice as fast (22 -> 9 ms on benchmarks/frontend.py's 20,000 lines)
+# `prescan_type_names` faster than a pattern starting with `\b`
 _DECLARED_TYPE = re.compile(
     r"(?:s(?<!\w.)truct|c(?<!\w.)lass|i(?<!\w.)nterface|e(?<!\w.)num(?:\s+(?:class|struct))?)"
     r"\s+(?:\[+[^\[\];{}]*\]+\s*)*([A-Za-z_]\w*)"
@@ -753,7 +753,7 @@ class AstBuilder:
         """`a op b op c ...` with C precedence, all left-associative (`_climb_precedence`)."""
         if len(children) == 3:
             # `a op b`, the most common chain: what `_climb_precedence` makes of it, without its
-            # loop and closure (1.3 us a chain against 2.2 us)
+            # loop and closure
             left, right = children[0], children[2]
             return ast.BinaryExpr(left.span.to(right.span), str(children[1]), left, right)
         return _climb_precedence(children)
@@ -1018,8 +1018,8 @@ def _replace(node: Any, **changes: Any) -> Any:
 class _Value(collections.namedtuple("_Value", ("value", "start_pos", "end_pos", "rule"))):
     """A reduced rule's result on lark's value stack, with its place in the expanded text.
 
-    A named tuple: the callbacks make them with `tuple.__new__(_Value, (...))`, a third of the
-    instructions of a class's `__init__` (137,000 of them per 20,000 lines)."""
+    A named tuple: the callbacks make them with `tuple.__new__(_Value, (...))`, far fewer
+    instructions than a class's `__init__`, and there is one per reduction."""
 
     __slots__ = ()
 
@@ -1100,8 +1100,7 @@ def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool
     `_Value`, or an AssertionError where the rule has none).  The callback does what the rules of
     `_install_callbacks` say, written out for the shape: the children unpacked by position, the
     extent from the first and the last child that has one, the kept children as a list display.
-    One generic function with loops over `include` per call cost twice as much (0.2 s more on
-    benchmarks/frontend.py's 20,000-line file).
+    One generic function with loops over `include` per call would do that work at every reduction.
     """
     count = len(terminals)
     body: list[str] = []
@@ -1139,7 +1138,7 @@ def _callback_source(terminals: tuple[bool, ...], include: tuple[tuple[int, bool
             body.append(f"kept = [{', '.join(raw)}]")
         elif all(terminals) and raw == [f"c{i}" for i in range(count)]:
             # every child a token, all kept: the list the parser made is the children (a fresh one
-            # per reduction); 0.1 us less a call (`name: IDENT`, `int_literal: INT_LITERAL`, ...)
+            # per reduction), no copy (`name: IDENT`, `int_literal: INT_LITERAL`, ...)
             body.append("values = children")
         else:
             values = [item if item == "None" or terminals[int(item[1:])] else unwrapped(item) for item in raw]
@@ -1557,7 +1556,7 @@ class _FastParser:
                     char = text[pos]
             scanner = scanners[top] or self._scanner(top)
             kind, match = scanner[0].get(char) or self._first_character(scanner, char)
-            if kind is not None:   # `;`, `(`, ...: 40 % of the tokens, no regular expression to match
+            if kind is not None:   # `;`, `(`, ...: the most common tokens, no regular expression to match
                 value = char
                 end = pos + 1
             else:
