@@ -1,4 +1,4 @@
-"""Hostile-cache fuzzing of `wgc compile --cache` (the caches' security model, README "Security model:
+"""Hostile-cache fuzzing of `wgc compile --cache` (the caches' security model, docs/guide.md "Security model:
 caches and the server").
 
 Each input is a cache folder seeded by a real cached compile, then damaged one way: result entries

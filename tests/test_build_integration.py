@@ -1,5 +1,5 @@
 """wgc inside real builds: CMake (Ninja and Makefiles), Meson, and the Ninja and Make rules of the
-README, each driven with the real tool on a copy of the samples.
+user guide (docs/guide.md), each driven with the real tool on a copy of the samples.
 
 For each: the first build produces SPIR-V that validates; a second build does nothing; touching a
 header that only one shader includes rebuilds that shader alone; touching the shared header
@@ -94,9 +94,9 @@ def test_meson(tree: Path, tmp_path: Path):
 
 
 def readme_block(language: str) -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "guide.md").read_text()
     match = re.search(rf"```{language}\n(.*?)```", text, flags=re.S)
-    assert match, f"the README has no {language} block"
+    assert match, f"docs/guide.md has no {language} block"
     return match.group(1)
 
 

@@ -1,4 +1,4 @@
-"""The caches' security model (README "Security model: caches and the server"), run through the real
+"""The caches' security model (docs/guide.md, "Security model: caches and the server"), run through the real
 `wgc`: a cache folder another user owns or may write is not used (nothing planted in it runs, no
 path it names is written, the compile still succeeds with the outputs of an uncached compile); in
 the user's own folder, entries are checked, a hit writes only the outputs the command line names,
@@ -230,7 +230,7 @@ SOURCE = GRAPH.replace('#include "inc/records.hlsli"', HEADER).encode()
 
 @pytest.mark.parametrize("cached", [True, False])
 def test_standard_input_by_name_and_process_substitution(run_wgc, tmp_path, cached):
-    """`cat x | wgc compile /dev/stdin` (the README's example) and `wgc compile <(cat x)` work on
+    """`cat x | wgc compile /dev/stdin` (the user guide's example) and `wgc compile <(cat x)` work on
     every run: the cache never opens a pipe (it would drain it) and never stores such a compile."""
     from conftest import wgc_command
 

@@ -1,6 +1,6 @@
 """The import layering of the package `wgc`: no module imports one above it.
 
-The layers, bottom first, are written in README's "How it is built" section (`LAYERS` here is the
+The layers, bottom first, are written in docs/development.md's "How it is built" section (`LAYERS` here is the
 same list). A module may import modules of its own layer and of the layers below; an import that runs
 upward (a lazy one inside a function too) fails this test. Imports are read from the source with
 `ast`; nothing is imported.
@@ -40,7 +40,7 @@ def layer_of(module: str) -> int:
         for prefix in prefixes:
             if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > length:
                 best, length = index, len(prefix)
-    assert best >= 0, f"{module} is in no layer: add it to LAYERS and to the README's table"
+    assert best >= 0, f"{module} is in no layer: add it to LAYERS and to docs/development.md's table"
     return best
 
 
@@ -82,7 +82,7 @@ def test_no_import_runs_upward() -> None:
 
 
 def test_the_readme_lists_the_layers_in_order() -> None:
-    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PACKAGE.parent / "docs" / "development.md").read_text(encoding="utf-8")
     positions = [readme.find(f"| {name} |") for name, _ in LAYERS]
-    assert all(position >= 0 for position in positions), "README's layering table misses a layer"
+    assert all(position >= 0 for position in positions), "docs/development.md's layering table misses a layer"
     assert positions == sorted(positions)

@@ -4,7 +4,7 @@ loop graph and graphs that hit the iteration limit run natively (the scheduler k
 and in index space (`--loops=index-space`: the stages run as plain nodes, the iteration read from
 the shader index) with the same results, and with the results computed here in Python.
 
-The expected stage indices come from the encoding the README states (index = ((a x S1 + i1) x S2 +
+The expected stage indices come from the encoding docs/guide.md states (index = ((a x S1 + i1) x S2 +
 i2) ..., Sj = Nj + 1); the expected depths from a brute-force walk of the unrolled graph written
 here (every (node, iterations) state, the scheduler's rules), not from `sema.stages`.
 """

@@ -432,7 +432,7 @@ def test_a_signal_after_the_commit_removes_the_outputs(work, capsys, monkeypatch
 def test_signals_at_any_instant_end_in_order(tmp_path):
     """A signal at any instant of a command (SIGINT, SIGTERM, SIGHUP; compile with -o -Fh -MD,
     --split-nodes, inspect -o) ends it either with exit 0 and all its outputs complete, or with
-    128 + the signal, no output file and no traceback (the README: "the same clean-up as a
+    128 + the signal, no output file and no traceback (docs/reference.md: "the same clean-up as a
     failure"). 36 runs at instants spread over each command's time; benchmarks/fuzz_signals.py
     runs the same check longer (and `wgc run` too)."""
     import importlib.util

@@ -6,7 +6,7 @@ accepts it: dispatch_grid_type_nodeoutput.hlsl, barrier-node.hlsl); both get the
 distinct entry points in one module, distinct `--split-nodes` files, `-E f.N`, distinct nodes in
 `wgc inspect`; the graph analysis takes the union of the graphs the application can form.
 
-Expected values come from the rules (README "Overloaded node shaders", graph.py's docstring), worked
+Expected values come from the rules (docs/guide.md "Overloaded node shaders", graph.py's docstring), worked
 out by hand in the comments; SPIR-V modules are validated by `compile_hlsl` (spirv-val, vulkan1.3).
 """
 

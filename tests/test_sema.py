@@ -1726,7 +1726,7 @@ def test_binding_shifts():
 
 
 def test_binding_overlap_from_registers_is_a_warning():
-    """dxc's SPIR-V path is silent; wgc warns (WG0360) and compiles (README "Diagnostic policy")."""
+    """dxc's SPIR-V path is silent; wgc warns (WG0360) and compiles (docs/reference.md "Diagnostic policy")."""
     src = "Texture2D<float4> a : register(t0); Texture2D<float4> b : register(t0);"
     assert error_codes(src) == []
     assert [(d.code, d.severity) for d in run_sema(src).diagnostics] == [("WG0360", Severity.WARNING)]

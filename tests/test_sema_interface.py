@@ -1,4 +1,4 @@
-"""The interface between sema and the stages after it (README, "How it is built"): the back end
+"""The interface between sema and the stages after it (docs/development.md, "How it is built"): the back end
 (`wgc.spirv`), the views (`wgc.metadata`, `wgc.irdump`) and the driver read what sema knows through
 the analysis result (`wgc.sema.results`), not by calling sema's rule modules (the layers themselves:
 `test_layering.py`).

@@ -125,7 +125,7 @@ def test_every_index_an_output_names_without_sparse_is_a_node(tmp_path, name, pr
     if not result.ok:
         errors = [d for d in result.diagnostics if d.severity >= Severity.ERROR]
         if name == "syntax_tour" and {d.code for d in errors} == {"WG0620"}:  # atomics on shared records: no SPIR-V
-            pytest.skip("syntax_tour: WG0620 (README: not expressible in SPIR-V)")
+            pytest.skip("syntax_tour: WG0620 (docs/guide.md: not expressible in SPIR-V)")
         raise AssertionError(Renderer().render(errors))
     nodes: set[tuple[str, int]] = set()
     outputs = []

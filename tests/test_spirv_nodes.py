@@ -124,7 +124,7 @@ void Root([MaxRecords(4)] NodeOutput<Rec> A, [MaxRecordsSharedWith(A)] NodeOutpu
 
 
 def test_programs_dxc_accepts_with_a_warning_compile_to_what_dxc_means(tmp_path):
-    """README "Diagnostic policy": each of these is a warning, and the module says what DXC's does."""
+    """docs/reference.md "Diagnostic policy": each of these is a warning, and the module says what DXC's does."""
     c = compile_hlsl(RECORDS + """
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1,1,1)] [NumThreads(64,1,1)]
 void Root(DispatchNodeInputRecord<Rec> input, [MaxRecordsSharedWith(B)] NodeOutput<Rec> A,

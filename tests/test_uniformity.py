@@ -672,7 +672,7 @@ def test_barrier_rules(launch: str, statement: str, message: str | None, note: s
     assert found[0].notes == ((note,) if note else ())
 
 
-# what DXC accepts and the spec does not: warnings (README "Diagnostic policy")
+# what DXC accepts and the spec does not: warnings (docs/reference.md "Diagnostic policy")
 SPEC_ONLY_BARRIERS = [  # (launch, statement, code, group)
     ("broadcasting", "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE);", "WG0474", "barrier-node-output-scope"),
     ("broadcasting", "Barrier(NODE_OUTPUT_MEMORY, DEVICE_SCOPE | GROUP_SCOPE | GROUP_SYNC);", "WG0474",

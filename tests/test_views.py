@@ -1,6 +1,6 @@
 """The views of `wgc inspect` (text, DOT, DXIL metadata) over hand-built inspect models.
 
-The models are typed (`wgc.metadata.schema`; their JSON is README.md's "The JSON model"); they
+The models are typed (`wgc.metadata.schema`; their JSON is docs/reference.md's "The JSON model"); they
 mirror samples/hello.hlsl, a recursive node, nested loops (samples/seed_loops_nested.hlsl) and a broadcasting node with
 node output arrays ([MaxRecordsPerNode], shared budget, unbounded sparse, a missing target,
 an empty output).
@@ -508,7 +508,7 @@ def _program_view(tmp_path, view):
 
 
 def test_text_resources_section_exact(tmp_path):
-    """Bindings by README's rules: registers give (space, number); $Globals (declared with its first
+    """Bindings by docs/reference.md's rules: registers give (space, number); $Globals (declared with its first
     member, `scale`) and then Layers take the lowest free bindings of set 0 (0, then 2); each counter
     the first free binding after its buffer's."""
     text = _program_view(tmp_path, "text")

@@ -25,7 +25,7 @@ Invariants:
   Each file is digested right after the compiler read it; a file that changed after the compile
   started (its ctime, which no `touch` can set back, is not older than the start) or whose stat
   or content differs when storing makes the compile unstored (ccache's "too new" rule).
-- Trust (the security model, README "Security model: caches and the server"): the cache is used
+- Trust (the security model, docs/guide.md "Security model: caches and the server"): the cache is used
   only in a private folder (`wgc.startup_cache.private_folder`: owned by the user, not writable by
   group or others); otherwise warning WG0037 and the compile runs without the cache. Every file in
   it is opened with O_NOFOLLOW; entries must be regular files owned by the user, at most the size

@@ -377,7 +377,7 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
               type=click.Choice(["spirv", "asm", "reflection", "ir", "ast", "hlsl", "preprocessed"]),
               default="spirv", show_default=True,
               help="What to produce: SPIR-V, its disassembly, its reflection (JSON: nodes, record layouts, "
-                   "bindings; schema in the README), the typed IR dump, the AST dump, the pretty-printed HLSL, "
+                   "bindings; schema in docs/reference.md), the typed IR dump, the AST dump, the pretty-printed HLSL, "
                    "or the preprocessed text.")
 @click.option("-S", "assembly", is_flag=True, help="Write SPIR-V assembly text (same as --emit=asm).")
 @click.option("--split-nodes", "split_dir", metavar="DIR",
@@ -536,7 +536,7 @@ def _default_header_variable(input_path: str) -> str:
 @click.option("-o", "output", metavar="FILE", help="Write the report to FILE instead of standard output.")
 @click.option("--format", "report_format", type=click.Choice(["text", "json", "dot", "svg", "png", "dxil"]),
               default="text", show_default=True,
-              help="text: a summary of nodes and graph; json: the full model (schema in the README); dot: "
+              help="text: a summary of nodes and graph; json: the full model (schema in docs/reference.md); dot: "
                    "Graphviz source; svg/png: the picture (needs Graphviz 'dot' and -o); dxil: DXIL-style node "
                    "metadata as LLVM IR.")
 def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> None:
@@ -566,7 +566,7 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
 @cli.command("run", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("--dispatch", "dispatch_file", required=True, metavar="FILE",
-              help="The dispatch description (JSON: entry records, resources, root constants; schema in the README).")
+              help="The dispatch description (JSON: entry records, resources, root constants; schema in docs/reference.md).")
 @click.option("--dump", "dumps", multiple=True, metavar="RESOURCE",
               help="A resource to write to the results: a register ('u0', 'space1/u2') or a name; repeatable "
                    "(default: every writable resource the dispatch gives).")

@@ -241,7 +241,7 @@ NODE_OBJECT_BOUND_IN_BRANCH = _kind(
 NODE_OBJECTS_IN_AGGREGATE = _kind(
     "WG0454", E, "a local, parameter or return value whose struct or array type holds node objects (SPIR-V "
     "binds each node object statically; wgc does not split aggregates of them)")
-# undefined behaviour or a spec rule that DXC accepts: warnings, on by default (README "Diagnostic policy")
+# undefined behaviour or a spec rule that DXC accepts: warnings, on by default (docs/reference.md "Diagnostic policy")
 SHARED_BUDGET_DECLARED_LATER = _kind(
     "WG0470", W, "[MaxRecordsSharedWith] naming an output declared after it (the spec: 'previously declared')",
     "max-records-shared-with-order")

@@ -6,7 +6,7 @@ Input: the output paths of one command, each with the option that named it (`Out
 compile runs), and the bytes of each output (`Transaction.stage`).
 Output: the files on disk, or `Diagnostic`s (WG0007-WG0010) saying why not; never a traceback.
 
-Invariants (the README's "Outputs" section says the same for users):
+Invariants (docs/reference.md's "Outputs" section says the same for users):
 - Prepare, then commit: every output that is a regular file (or does not exist yet) is first
   written to a temporary file `.wgc-<random>` in the folder of its final path; only when every
   output of the command was prepared are they renamed into place, in staging order (the depfile

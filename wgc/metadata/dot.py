@@ -1,7 +1,7 @@
 """Graphviz view of the inspect model: `wgc inspect --format dot|svg|png`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model"); for
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is docs/reference.md's "The JSON model"); for
             `render_image`, DOT text and an image format ("svg" or "png").
 Output:     `render_dot(model) -> str`, a Graphviz digraph:
 

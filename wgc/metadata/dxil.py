@@ -1,7 +1,7 @@
 """DXIL-style node metadata view of the inspect model: `wgc inspect --format dxil`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model").
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is docs/reference.md's "The JSON model").
 Output:     `render_dxil(model) -> str`, LLVM IR text (built with llvmlite.ir) holding
             the metadata DXC would emit for the library's node shaders; no code:
 

@@ -3,7 +3,7 @@
 Input: the results object of analysis (`sema.results.Analysis`: the node descriptions, the graph,
 the other stages' entry points, the module's globals: its resources, uniform and push-constant
 blocks, and specialization constants, `[[vk::constant_id]]`), the nodes to show and wgc's version.
-Output: an `InspectModel` (`schema.py`), whose `to_json()` follows the schema in README.md ("The
+Output: an `InspectModel` (`schema.py`), whose `to_json()` follows the schema in docs/reference.md ("The
 JSON model"): the one model every `wgc inspect` view renders (`--format json` prints its JSON).
 Resources (`"resources"`: every one the program declares, with the nodes that reach it) and
 specialization constants are the reflection's records (`metadata.reflection`: `describe_resources`,

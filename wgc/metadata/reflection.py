@@ -6,7 +6,7 @@ Input:  the node descriptions of the nodes compiled (`sema.nodes.NodeInfo`; all,
         the profile and target environment, and whether each node gets a module of its own
         (`--split-nodes`).
 Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflection.to_json()` is the
-        `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in README.md
+        `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in docs/reference.md
         ("Reflection"). The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
         `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and

@@ -3,7 +3,7 @@
 Stage: output model (built by `metadata.model.build_model`, read by the views `text`, `dot` and
 `dxil`, printed by `--format json` through `to_json`).
 Input: the values `build_model` reads from the results object of analysis.
-Output: `InspectModel` and the records it holds; `to_json()` gives the JSON document of README.md
+Output: `InspectModel` and the records it holds; `to_json()` gives the JSON document of docs/reference.md
 ("The JSON model"), key for key and in that order. Resources, specialization constants and a
 node's attribute specialization constants are the reflection's own records (`metadata.reflection`).
 

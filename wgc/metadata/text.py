@@ -1,7 +1,7 @@
 """Text view of the inspect model: the default output of `wgc inspect`.
 
 Stage:      output view (runs after the inspect model is built; reads nothing else).
-Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is README.md's "The JSON model").
+Input:      the inspect model (`metadata.schema.InspectModel`; its JSON is docs/reference.md's "The JSON model").
 Output:     `render_text(model) -> str`, a human-readable summary:
 
                 work graph: 3 nodes, profile lib_6_9, depth 3 (limit 48)

@@ -1,6 +1,6 @@
 """Runtime input: the dispatch description (`dispatch.json`) read and checked against a program.
 
-Input: the JSON text of a dispatch description (schema in README.md, "wgc run") and the
+Input: the JSON text of a dispatch description (schema in docs/reference.md, "The dispatch description") and the
 `program.Program` it drives.  Output: a `Dispatch` (entry records as bytes in wgc's own record
 layout, resource contents: buffer bytes, texture and typed-buffer texels with their format and
 extent, sampler descriptions; root constants, local root arguments, repeat count), or located
@@ -532,7 +532,7 @@ def _number(value: Located, what: str) -> float:
 
 
 def _sampler(value: Located, resource: ResourcePlan) -> SamplerData:
-    """A sampler description (README: filter, address modes, comparison, border colour, LOD range)."""
+    """A sampler description (docs/reference.md: filter, address modes, comparison, border colour, LOD range)."""
     if not isinstance(value.value, dict):
         raise _fail(value, "a sampler is an object (\"filter\", \"address\", \"comparison\", ...; {} for "
                            "the defaults)")

@@ -73,7 +73,7 @@ Output: diagnostics (WG06xx), each with a note naming the target:
   Vulkan SPIR-V cannot import functions: the `Linkage` capability is not allowed), once per
   function, at its first call in node order.
 
-Policy (README, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
+Policy (docs/reference.md, "Diagnostics"): HLSL rules are checked by the rest of sema and reported by every
 command; these limits are reported only by the commands that produce SPIR-V (`wgc compile` with a
 SPIR-V output); `wgc inspect` and `--emit=ir`, which show the program, do not report them (a loop
 graph is shown with its loop). Only code the compiled nodes reach is checked, as only that code is
