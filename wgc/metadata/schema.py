@@ -18,6 +18,7 @@ from typing import Any
 
 from wgc.cached_dataclass import dataclass
 from wgc.metadata.reflection import AttributeSpecConstant, Resource, SpecConstant
+from wgc.metadata.reflection import StageReflection as StageModel   # one (name, index) stage: the same record
 
 
 @dataclass(frozen=True)
@@ -138,16 +139,6 @@ class MeshModel:
             per_entry = self.max_input_records_per_graph_entry_record
             found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
         return found
-
-
-@dataclass(frozen=True)
-class StageModel:
-    index: int
-    iterations: tuple[int, ...]
-    terminator: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "iterations": list(self.iterations), "terminator": self.terminator}
 
 
 @dataclass(frozen=True)
