@@ -77,9 +77,35 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
     program = build_program(replace(graph.reflection, nodes=tuple(nodes)))
+    program = replace(program, graph_spec_ids={i: n for module in read for i, n in _shaping_spec_ids(module).items()})
     if registers is not None:
         program = _with_registers(program, registers)
     return [], emulated, program
+
+
+def _shaping_spec_ids(module: Any) -> dict[int, str]:
+    """SpecIds of the specialization constants an AMDX module's graph reads: `<id>` operands of
+    `OpExecutionModeId` / `OpDecorateId` and array lengths, through `OpSpecConstantOp`s."""
+    roots: list[int] = []
+    for modes in module.execution_modes.values():
+        roots.extend(i for inst in modes if inst.opname == "OpExecutionModeId" for i in inst.ids()[1:])
+    for decorations in module.decorations.values():
+        roots.extend(i for inst in decorations if inst.opname == "OpDecorateId" for i in inst.ids()[1:])
+    roots.extend(inst.ids()[1] for inst in module.defs.values() if inst.opname == "OpTypeArray")
+    found: dict[int, str] = {}
+    seen: set[int] = set()
+    while roots:
+        id_ = roots.pop()
+        inst = module.defs.get(id_)
+        if id_ in seen or inst is None:
+            continue
+        seen.add(id_)
+        if inst.opname.startswith("OpSpecConstant"):
+            spec_id = module.spec_id(id_)
+            if spec_id is not None:
+                found[spec_id] = module.names.get(id_, "")
+            roots.extend(inst.ids())
+    return found
 
 
 def _with_registers(program: Any, reflection: Any) -> Any:

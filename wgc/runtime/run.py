@@ -163,7 +163,9 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     dispatch_source, problems = _dispatch_source(dispatch)
     if dispatch_source is None:
         return RunResult(tuple(diagnostics + problems))
-    described, problems = read_dispatch(dispatch_source, program, memory_limit)
+    from wgc.runtime.pipelines import module_spec_constants
+
+    described, problems = read_dispatch(dispatch_source, program, memory_limit, module_spec_constants(module))
     if described is None:
         return RunResult(tuple(diagnostics + problems))
     dumps: dict[str, Any] = {}
@@ -371,7 +373,8 @@ class Session:
             if described.local_root_arguments is not None:
                 stride, raw = described.local_root_arguments
                 table = (stride, self._buffer(raw))
-            self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes)
+            self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes,
+                                            described.specialization)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,

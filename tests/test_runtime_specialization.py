@@ -1,0 +1,114 @@
+"""`wgc run` with a dispatch description's "specialization": the module's specialization constants
+(`[[vk::constant_id(N)]]`) given values by name or constant_id, applied to the pipelines as
+VkSpecializationInfo on both paths (emulated, and AMDX: `--path amdx` and .spv inputs); constants
+that set the graph's shape (grids, MaxRecords) are read at their defaults, and specialising them is
+refused (WG0812).  Expected buffers are computed by hand from what the graphs are written to do.
+
+Skips, with the reason printed (`-ra`), where there is no Vulkan device.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import wgc
+from wgc.diagnostics import Renderer
+
+
+@pytest.fixture(scope="module", autouse=True)
+def vulkan_device():
+    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
+
+    try:
+        list_devices()
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")
+
+
+# K scales what each thread writes; G is the fixed grid; M bounds the records Entry sends Leaf.
+GRAPH = """\
+[[vk::constant_id(3)]] const uint K = 7;
+[[vk::constant_id(5)]] const uint G = 2;
+[[vk::constant_id(6)]] const uint M = 3;
+[[vk::constant_id(8)]] const bool Negate = false;
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry]
+[NodeDispatchGrid(G, 1, 1)] [NumThreads(4, 1, 1)]
+void Entry(uint t : SV_DispatchThreadID, [MaxRecords(M)] NodeOutput<Item> Leaf)
+{
+    Out[t] = Negate ? 1000 - t * K : t * K;
+    GroupNodeOutputRecords<Item> recs = Leaf.GetGroupNodeOutputRecords(M);
+    if (t % 4 < M) recs[t % 4].slot = 8 + (t / 4) * M + t % 4;
+    recs.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Item> item)
+{
+    Out[item.Get().slot] = K + 100;
+}
+"""
+
+
+def expected(k: int, negate: bool = False) -> list[int]:
+    """G = 2 groups of 4 threads write t*K (or 1000 - t*K); each group sends M = 3 records to Leaf,
+    which writes K + 100 at slots 8 + group*3 + i."""
+    out = [(1000 - t * k if negate else t * k) for t in range(8)] + [0] * 6
+    for slot in range(8, 14):
+        out[slot] = k + 100
+    return out
+
+
+def dispatch(specialization: dict | None = None) -> dict:
+    d: dict = {"inputs": [{"entry": "Entry", "records": [{}]}], "resources": {"Out": {"uint32": [0] * 14}}}
+    if specialization is not None:
+        d["specialization"] = specialization
+    return d
+
+
+def sources(tmp_path) -> list[tuple[object, str]]:
+    """The graph as HLSL on the emulated path, as HLSL on the AMDX path, and as an AMDX .spv."""
+    hlsl = tmp_path / "graph.hlsl"
+    hlsl.write_text(GRAPH)
+    spv = tmp_path / "graph.spv"
+    subprocess.run([sys.executable, "-m", "wgc", str(hlsl), "-o", str(spv)], check=True)
+    return [(str(hlsl), "emulated"), (str(hlsl), "amdx"), (str(spv), "amdx")]
+
+
+def test_specialization_on_both_paths(tmp_path) -> None:
+    """Vulkan: "specialization constants ... allow a constant value in SPIR-V to be specified at
+    VkShaderModule creation time"; without "specialization" the defaults hold (K = 7, G = 2, M = 3)."""
+    cases = [(None, expected(7)), ({"K": 3}, expected(3)), ({"3": 11, "Negate": True}, expected(11, True)),
+             ({"8": 1}, expected(7, True))]
+    for source, path in sources(tmp_path):
+        for specialization, values in cases:
+            result = wgc.run(source, dispatch(specialization), path=path)
+            assert result.ok, Renderer().render(list(result.diagnostics))
+            assert result.path == path
+            assert result.resources["Out"]["uint32"] == values, (path, specialization)
+
+
+def test_bad_specialization_entries_are_located(tmp_path) -> None:
+    text = json.dumps(dispatch({"K": "x", "Q": 1, "4": 2, "K2": 1}))
+    bad = dispatch({"K": -1, "Q": 1, "G": 1, "6": 9, "Negate": 2})
+    for source, path in sources(tmp_path):
+        file = tmp_path / "d.json"
+        file.write_text(json.dumps(bad))
+        result = wgc.run(source, str(file), path=path)
+        out = Renderer().render(list(result.diagnostics))
+        assert not result.ok
+        assert "specialization constant 'K': -1 is outside the range of a 'uint32' (0..4294967295) [WG0800]" in out
+        assert "the graph's shaders have no specialization constant 'Q' [WG0801]" in out
+        assert ("specialization constant 'G' sets the graph's shape (a dispatch grid, MaxRecords or an array "
+                "size): wgc run cannot specialise it [WG0812]") in out
+        assert "specialization constant '6' sets the graph's shape" in out
+        assert "specialization constant 'Negate': a 'bool32' is true, false, 0 or 1 [WG0800]" in out
+        assert f"{file}:1:" in out, out
+        result = wgc.run(source, text, path=path)
+        assert not result.ok
+        result = wgc.run(source, {**dispatch(), "specialization": [1]}, path=path)
+        assert "'specialization' is an object" in Renderer().render(list(result.diagnostics))
