@@ -202,7 +202,7 @@ def _specialization(value: Located, program: Program, spec_constants: Sequence[S
                     dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
     """"specialization": {"<name or SpecId>": value}: the values the pipelines get for the module's
     specialization constants.  One that shapes the graph (a grid, MaxRecords, an array size) is
-    refused (WG0812): the graph is read at the constants' defaults."""
+    refused (WG0812) unless the graph can be read again with it (`Program.graph_specializable`)."""
     if not isinstance(value.value, dict):
         raise _fail(value, "'specialization' is an object {\"<constant name or constant_id>\": value, ...}")
     by_name = {c.name: c for c in spec_constants if c.name}
@@ -214,7 +214,7 @@ def _specialization(value: Located, program: Program, spec_constants: Sequence[S
         shaping = {name: i for i, name in program.graph_spec_ids.items() if name}
         spec_id = constant.spec_id if constant is not None else shaping.get(key, int(key) if key.isdigit() else None)
         try:
-            if spec_id in program.graph_spec_ids:
+            if spec_id in program.graph_spec_ids and not program.graph_specializable:
                 raise _fail(where, f"specialization constant '{key}' sets the graph's shape (a dispatch grid, "
                                    "MaxRecords or an array size): wgc run cannot specialise it",
                             codes.SPECIALIZATION_SHAPES_GRAPH,

@@ -206,7 +206,14 @@ class Program:
     stage (iteration 0), where the application's records enter; empty otherwise."""
     graph_spec_ids: dict[int, str] = field(default_factory=dict)
     """SpecId -> name of the specialization constants that set the graph's shape (grids, MaxRecords,
-    array sizes): the program holds their defaults, so a dispatch may not specialise them."""
+    array sizes): the program holds their defaults, so a dispatch may specialise them only where
+    `graph_specializable` (the program can be read again with other values)."""
+    graph_specializable: bool = False
+    """True for a program read from AMDX modules (`amdx.amdx_program`), whose graph reads its
+    specialization constants' values."""
+    source_spec_constants: tuple[Any, ...] = ()
+    """The AMDX modules' specialization constants (`pipelines.SpecConstantInfo`): those the
+    translation keeps only in the graph."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
         """The node the application addresses as NodeID (name, index): with loops in index space, its

@@ -135,24 +135,30 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     from wgc import driver
     from wgc.runtime import amdx
 
+    rebuild: Any = None
     if amdx.is_module(source):
         path = "amdx"
-        diagnostics, module, program = amdx.load_modules(source, names, indices)
+        rebuild = lambda spec: amdx.load_modules(source, names, indices, spec)     # noqa: E731
     elif isinstance(source, driver.Result) and amdx.is_amdx_result(source):
         path = "amdx"
-        diagnostics, module, program = amdx.result_program(source, "<compile>")
+        rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
-        diagnostics, module, program = amdx.compile_amdx(source, stdin)
+        rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
+    if rebuild is not None:
+        diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
-                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None) -> RunResult:
-    """`run` once the module and its program are there."""
+                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
+                 rebuild: Any = None) -> RunResult:
+    """`run` once the module and its program are there.  `rebuild(specialization)`: the
+    (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
+    when the dispatch specialises a constant that sets the graph's shape."""
     from wgc.runtime.dispatch import find_resource, read_dispatch
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 
@@ -165,9 +171,21 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
         return RunResult(tuple(diagnostics + problems))
     from wgc.runtime.pipelines import module_spec_constants
 
-    described, problems = read_dispatch(dispatch_source, program, memory_limit, module_spec_constants(module))
+    constants = module_spec_constants(module)
+    constants += [c for c in program.source_spec_constants if c.spec_id not in {k.spec_id for k in constants}]
+    described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
     if described is None:
         return RunResult(tuple(diagnostics + problems))
+    if rebuild is not None and set(described.specialization) & set(program.graph_spec_ids):
+        kinds = {c.spec_id: c.kind for c in constants}
+        values = {i: int.from_bytes(raw, "little", signed=kinds.get(i) == "int")
+                  for i, raw in described.specialization.items() if kinds.get(i) != "float"}
+        more, module, program = rebuild(values)
+        if module is None:
+            return RunResult(tuple(diagnostics + more))
+        described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
+        if described is None:
+            return RunResult(tuple(diagnostics + problems))
     dumps: dict[str, Any] = {}
     if dump:
         for key in dump:
