@@ -130,3 +130,17 @@ def test_bad_specialization_entries_are_located(tmp_path) -> None:
         assert not result.ok
         result = wgc.run(source, {**dispatch(), "specialization": [1]}, path=path)
         assert "'specialization' is an object" in Renderer().render(list(result.diagnostics))
+
+
+def test_specialised_grid_out_of_range(tmp_path) -> None:
+    """D3D12 NodeDispatchGrid: each component is 1 to 65535, and x*y*z at most 2^24-1 (workgraph-rules.md,
+    "Dispatch grid, per component" / "x·y·z"); a specialised grid outside them is refused, located."""
+    for source, path in sources(tmp_path)[1:]:
+        for grid in (0, 70000):
+            file = tmp_path / "d.json"
+            file.write_text(json.dumps(dispatch({"G": grid})))
+            result = wgc.run(source, str(file), path=path)
+            assert not result.ok
+            assert (f"error: with these values node 'Entry' has the dispatch grid ({grid}, 1, 1): each component "
+                    "is 1 to 65535 and their product at most 16777215 [WG0800]") in Renderer().render(
+                        list(result.diagnostics))

@@ -40,6 +40,8 @@ ARRAY_FORMATS: dict[str, str] = {
 
 TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat", "specialization")
 MAX_REPEAT = 1 << 20
+MAX_GRID_GROUPS = (1 << 24) - 1
+"""A dispatch grid's most groups (x*y*z; each component 1..65535: D3D12's NodeDispatchGrid rules)."""
 
 
 @dataclass
@@ -234,6 +236,14 @@ def _specialization(value: Located, program: Program, spec_constants: Sequence[S
             dispatch.specialization[constant.spec_id] = bytes(out)
         except _Invalid as problem:
             diagnostics.append(problem.diagnostic)
+    if set(dispatch.specialization) & set(program.graph_spec_ids):
+        for node in program.nodes:
+            for grid in (node.dispatch_grid, node.max_dispatch_grid):
+                if grid is not None and (not all(1 <= g <= 65535 for g in grid)
+                                         or grid[0] * grid[1] * grid[2] > MAX_GRID_GROUPS):
+                    raise _fail(value, f"with these values node '{node.name}' has the dispatch grid "
+                                       f"{tuple(grid)}: each component is 1 to 65535 and their product at most "
+                                       f"{MAX_GRID_GROUPS}")
 
 
 # --------------------------------------------------------------------------- inputs
