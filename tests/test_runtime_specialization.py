@@ -144,3 +144,41 @@ def test_specialised_grid_out_of_range(tmp_path) -> None:
             assert (f"error: with these values node 'Entry' has the dispatch grid ({grid}, 1, 1): each component "
                     "is 1 to 65535 and their product at most 16777215 [WG0800]") in Renderer().render(
                         list(result.diagnostics))
+
+
+ARRAY = """\
+[[vk::constant_id(2)]] const uint N = 2;
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry]
+[NodeDispatchGrid(1, 1, 1)] [NumThreads(4, 1, 1)]
+void Entry(uint t : SV_DispatchThreadID, [MaxRecords(1)] [NodeArraySize(N)] NodeOutputArray<Item> F)
+{
+    ThreadNodeOutputRecords<Item> r = F[t].GetThreadNodeOutputRecords(t < N ? 1 : 0);
+    if (t < N) r.Get().slot = t;
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("F", 0)]
+void F0(ThreadNodeInputRecord<Item> item) { Out[item.Get().slot] = 10; }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("F", 1)]
+void F1(ThreadNodeInputRecord<Item> item) { Out[item.Get().slot] = 11; }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("F", 2)]
+void F2(ThreadNodeInputRecord<Item> item) { Out[item.Get().slot] = 12; }
+"""
+
+
+def test_amdx_graph_reads_a_specialised_node_array_size(tmp_path) -> None:
+    """SPV_AMDX_shader_enqueue: PayloadNodeArraySizeAMDX takes an `<id>` (a specialization constant
+    here, N): thread t < N sends one record to F[t], whose node writes 10 + t at slot t.  The AMDX
+    path reads the array with the dispatch's N; the emulated target fixed N = 2 (WG0812)."""
+    hlsl = tmp_path / "array.hlsl"
+    hlsl.write_text(ARRAY)
+    base = {"inputs": [{"entry": "Entry", "records": [{}]}], "resources": {"Out": {"uint32": [0] * 4}}}
+    for n in (None, 1, 3):
+        spec = {} if n is None else {"specialization": {"N": n}}
+        result = wgc.run(str(hlsl), {**base, **spec}, path="amdx")
+        assert result.ok, Renderer().render(list(result.diagnostics))
+        n = 2 if n is None else n
+        assert result.resources["Out"]["uint32"] == [10 + t if t < n else 0 for t in range(4)]
+    result = wgc.run(str(hlsl), {**base, "specialization": {"N": 3}})
+    assert "specialization constant 'N' sets the graph's shape" in Renderer().render(list(result.diagnostics))
