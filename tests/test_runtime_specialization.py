@@ -182,3 +182,32 @@ def test_amdx_graph_reads_a_specialised_node_array_size(tmp_path) -> None:
         assert result.resources["Out"]["uint32"] == [10 + t if t < n else 0 for t in range(4)]
     result = wgc.run(str(hlsl), {**base, "specialization": {"N": 3}})
     assert "specialization constant 'N' sets the graph's shape" in Renderer().render(list(result.diagnostics))
+
+
+MAX_GRID = """\
+[[vk::constant_id(5)]] const uint G = 2;
+RWStructuredBuffer<uint> Out : register(u0);
+struct Rec { uint3 grid : SV_DispatchGrid; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry]
+[NodeMaxDispatchGrid(G, 1, 1)] [NumThreads(2, 1, 1)]
+void Entry(DispatchNodeInputRecord<Rec> r, uint t : SV_DispatchThreadID)
+{
+    Out[t] = t + 1;
+}
+"""
+
+
+def test_records_are_checked_against_the_specialised_max_grid(tmp_path) -> None:
+    """SPV_AMDX_shader_enqueue, MaxNumWorkgroupsAMDX: "Declare the maximum number of workgroups
+    dispatched for this shader. Dispatches must not exceed this value", an `<id>` (G here).  A
+    record asking for 3 groups exceeds the default G = 2 (WG0807) but not a specialised G = 4, on
+    the AMDX path: 3 groups of 2 threads write t + 1 at slots 0..5."""
+    hlsl = tmp_path / "max.hlsl"
+    hlsl.write_text(MAX_GRID)
+    base = {"inputs": [{"entry": "Entry", "records": [{"grid": [3, 1, 1]}]}],
+            "resources": {"Out": {"uint32": [0] * 8}}}
+    result = wgc.run(str(hlsl), base, path="amdx")
+    assert "beyond its [NodeMaxDispatchGrid(2, 1, 1)] [WG0807]" in Renderer().render(list(result.diagnostics))
+    result = wgc.run(str(hlsl), {**base, "specialization": {"G": 4}}, path="amdx")
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.resources["Out"]["uint32"] == [1, 2, 3, 4, 5, 6, 0, 0]

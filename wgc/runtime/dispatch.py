@@ -200,6 +200,24 @@ def read_dispatch(source: SourceFile, program: Program, memory_limit: int | None
 
 # --------------------------------------------------------------------------- specialization
 
+def read_specialization(source: SourceFile, program: Program,
+                        spec_constants: Sequence[SpecConstantInfo] = ()) -> dict[int, bytes]:
+    """The valid entries of `source`'s "specialization" alone (SpecId -> bytes), read before the rest
+    so that the graph can be read with them first; `read_dispatch` reports the invalid ones."""
+    try:
+        root = parse_located(source)
+    except JsonSyntaxError:
+        return {}
+    if not isinstance(root.value, dict) or "specialization" not in root.value:
+        return {}
+    dispatch = Dispatch()
+    try:
+        _specialization(root.value["specialization"], program, spec_constants, dispatch, [])
+    except _Invalid:
+        pass
+    return dispatch.specialization
+
+
 def _specialization(value: Located, program: Program, spec_constants: Sequence[SpecConstantInfo],
                     dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
     """"specialization": {"<name or SpecId>": value}: the values the pipelines get for the module's
@@ -756,5 +774,5 @@ def decode_array(data: bytes, kind: str) -> list[int | float | str]:
     return values
 
 
-__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "find_resource", "decode_array",
-           "typed_bytes"]
+__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "read_specialization", "find_resource",
+           "decode_array", "typed_bytes"]

@@ -159,7 +159,7 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
     when the dispatch specialises a constant that sets the graph's shape."""
-    from wgc.runtime.dispatch import find_resource, read_dispatch
+    from wgc.runtime.dispatch import find_resource, read_dispatch, read_specialization
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 
     memory_limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
@@ -173,19 +173,17 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
 
     constants = module_spec_constants(module)
     constants += [c for c in program.source_spec_constants if c.spec_id not in {k.spec_id for k in constants}]
-    described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
-    if described is None:
-        return RunResult(tuple(diagnostics + problems))
-    if rebuild is not None and set(described.specialization) & set(program.graph_spec_ids):
+    specialization = read_specialization(dispatch_source, program, constants)
+    if rebuild is not None and set(specialization) & set(program.graph_spec_ids):
         kinds = {c.spec_id: c.kind for c in constants}
         values = {i: int.from_bytes(raw, "little", signed=kinds.get(i) == "int")
-                  for i, raw in described.specialization.items() if kinds.get(i) != "float"}
+                  for i, raw in specialization.items() if kinds.get(i) != "float"}
         more, module, program = rebuild(values)
         if module is None:
             return RunResult(tuple(diagnostics + more))
-        described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
-        if described is None:
-            return RunResult(tuple(diagnostics + problems))
+    described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
+    if described is None:
+        return RunResult(tuple(diagnostics + problems))
     dumps: dict[str, Any] = {}
     if dump:
         for key in dump:
