@@ -36,9 +36,10 @@ def is_module(source: Any) -> bool:
 
 
 def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None = None,
-                 registers: Any = None, indices: dict[str, list[int]] | None = None
-                 ) -> tuple[list[Diagnostic], bytes | None, Any]:
-    """(diagnostics, translated module, program) of AMDX `modules` ((name, bytes) each)."""
+                 registers: Any = None, indices: dict[str, list[int]] | None = None,
+                 specialization: dict[int, int] | None = None) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """(diagnostics, translated module, program) of AMDX `modules` ((name, bytes) each);
+    `specialization`: SpecId -> the value the graph and the translation read for it."""
     from wgc.runtime.program import build_program
     from wgc.spirv_in.graph import GraphError, read_graph
     from wgc.spirv_in.reader import ModuleError, read_module
@@ -48,6 +49,8 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
 
     try:
         read = [read_module(data, name) for name, data in modules]
+        for module in read:
+            module.specialization = dict(specialization or {})
         graph = read_graph(read, names, indices)
         nodes = list(graph.reflection.nodes)
         translated = []
@@ -77,9 +80,39 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
     program = build_program(replace(graph.reflection, nodes=tuple(nodes)))
+    from wgc.runtime.pipelines import module_spec_constants
+
+    program = replace(program, graph_spec_ids={i: n for module in read for i, n in _shaping_spec_ids(module).items()},
+                      graph_specializable=True,
+                      source_spec_constants=tuple(c for _, data in modules for c in module_spec_constants(data)))
     if registers is not None:
         program = _with_registers(program, registers)
     return [], emulated, program
+
+
+def _shaping_spec_ids(module: Any) -> dict[int, str]:
+    """SpecIds of the specialization constants an AMDX module's graph reads: `<id>` operands of
+    `OpExecutionModeId` / `OpDecorateId` and array lengths, through `OpSpecConstantOp`s."""
+    roots: list[int] = []
+    for modes in module.execution_modes.values():
+        roots.extend(i for inst in modes if inst.opname == "OpExecutionModeId" for i in inst.ids()[1:])
+    for decorations in module.decorations.values():
+        roots.extend(i for inst in decorations if inst.opname == "OpDecorateId" for i in inst.ids()[1:])
+    roots.extend(inst.ids()[1] for inst in module.defs.values() if inst.opname == "OpTypeArray")
+    found: dict[int, str] = {}
+    seen: set[int] = set()
+    while roots:
+        id_ = roots.pop()
+        inst = module.defs.get(id_)
+        if id_ in seen or inst is None:
+            continue
+        seen.add(id_)
+        if inst.opname.startswith("OpSpecConstant"):
+            spec_id = module.spec_id(id_)
+            if spec_id is not None:
+                found[spec_id] = module.names.get(id_, "")
+            roots.extend(inst.ids())
+    return found
 
 
 def _with_registers(program: Any, reflection: Any) -> Any:
@@ -102,14 +135,15 @@ def _with_registers(program: Any, reflection: Any) -> Any:
     return replace(program, resources=tuple(resources))
 
 
-def compile_amdx(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+def compile_amdx(source: Any, stdin: bytes | None, specialization: dict[int, int] | None = None
+                 ) -> tuple[list[Diagnostic], bytes | None, Any]:
     """HLSL (a path or `driver.Options`) compiled for AMDX (one module per node with the options'
     `split_nodes`), then `amdx_program`."""
     from wgc import driver
 
     options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
     result = driver.compile(replace(options, emit="spirv", target="amdx", reflection=True), stdin)
-    return result_program(result, options.input)
+    return result_program(result, options.input, specialization)
 
 
 def is_amdx_result(result: Any) -> bool:
@@ -118,7 +152,8 @@ def is_amdx_result(result: Any) -> bool:
     return result.reflection is not None and bool(modules) and all(b"SPV_AMDX_shader_enqueue" in m for m in modules)
 
 
-def result_program(result: Any, input_name: str) -> tuple[list[Diagnostic], bytes | None, Any]:
+def result_program(result: Any, input_name: str, specialization: dict[int, int] | None = None
+                   ) -> tuple[list[Diagnostic], bytes | None, Any]:
     """`amdx_program` of a compile's AMDX modules, with what the compile knows that an application
     knows beside the modules (module docstring)."""
     diagnostics = list(result.diagnostics)
@@ -133,12 +168,12 @@ def result_program(result: Any, input_name: str) -> tuple[list[Diagnostic], byte
         indices.setdefault(key, []).extend(s.index for s in n.stages)
     modules = [(f"{key[6:]}.spv" if ":" in key else input_name, data)
                for key, data in sorted(result.outputs.items()) if key.startswith("spirv")]
-    more, module, program = amdx_program(modules, names, result.reflection, indices)
+    more, module, program = amdx_program(modules, names, result.reflection, indices, specialization)
     return diagnostics + more, module, program
 
 
-def load_modules(source: Any, names: dict[str, str] | None, indices: dict[str, list[int]] | None = None
-                 ) -> tuple[list[Diagnostic], bytes | None, Any]:
+def load_modules(source: Any, names: dict[str, str] | None, indices: dict[str, list[int]] | None = None,
+                 specialization: dict[int, int] | None = None) -> tuple[list[Diagnostic], bytes | None, Any]:
     """AMDX modules given as paths or bytes."""
     items = list(source) if isinstance(source, (list, tuple)) else [source]
     modules = []
@@ -152,4 +187,4 @@ def load_modules(source: Any, names: dict[str, str] | None, indices: dict[str, l
                 modules.append((path, handle.read()))
         except OSError as error:
             return [codes.INPUT_NOT_READABLE(None, f"cannot open '{path}': {error.strerror or error}")], None, None
-    return amdx_program(modules, names, indices=indices)
+    return amdx_program(modules, names, indices=indices, specialization=specialization)

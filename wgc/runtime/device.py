@@ -473,16 +473,29 @@ class Device:
             pushConstantRangeCount=1 if push_bytes else 0, pPushConstantRanges=ranges if push_bytes else None), None)
         return layout, layouts
 
-    def pipelines(self, words: bytes, entry_points: list[str], layout: Any) -> dict[str, Any]:
-        """One compute pipeline per entry point of the SPIR-V module `words`."""
+    def pipelines(self, words: bytes, entry_points: list[str], layout: Any,
+                  specialization: dict[int, bytes] | None = None) -> dict[str, Any]:
+        """One compute pipeline per entry point of the SPIR-V module `words`; `specialization`: SpecId
+        -> the constant's bytes (a VkSpecializationInfo for every stage)."""
         vk = self.vk
+        info_kwargs: dict[str, Any] = {}
+        if specialization:
+            entries, offset = [], 0
+            for spec_id in sorted(specialization):
+                size = len(specialization[spec_id])
+                entries.append(vk.VkSpecializationMapEntry(constantID=spec_id, offset=offset, size=size))
+                offset += size
+            data = b"".join(specialization[k] for k in sorted(specialization))
+            info_kwargs["pSpecializationInfo"] = vk.VkSpecializationInfo(
+                mapEntryCount=len(entries), pMapEntries=entries, dataSize=len(data),
+                pData=vk.ffi.from_buffer(data))
         module = self.call(vk.vkCreateShaderModule, self.device, vk.VkShaderModuleCreateInfo(
             codeSize=len(words), pCode=words), None)
         try:
             result = {}
             for name in entry_points:
                 stage = vk.VkPipelineShaderStageCreateInfo(stage=vk.VK_SHADER_STAGE_COMPUTE_BIT, module=module,
-                                                           pName=name)
+                                                           pName=name, **info_kwargs)
                 info = vk.VkComputePipelineCreateInfo(stage=stage, layout=layout)
                 result[name] = self.call(vk.vkCreateComputePipelines, self.device, None, 1, [info], None)[0]
             return result

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
@@ -27,6 +28,7 @@ from wgc.runtime.formats import FORMATS, Format, default_format
 from wgc.runtime.located_json import JsonSyntaxError, Located, parse_located
 from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, ResourcePlan, grid_problem, record_grid,
                                  scalar_shape)
+from wgc.runtime.pipelines import SpecConstantInfo
 from wgc.source import SourceFile
 
 ARRAY_FORMATS: dict[str, str] = {
@@ -36,8 +38,10 @@ ARRAY_FORMATS: dict[str, str] = {
 }
 """The typed arrays resources and root constants may be written as, and their `struct` codes."""
 
-TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat")
+TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat", "specialization")
 MAX_REPEAT = 1 << 20
+MAX_GRID_GROUPS = (1 << 24) - 1
+"""A dispatch grid's most groups (x*y*z; each component 1..65535: D3D12's NodeDispatchGrid rules)."""
 
 
 @dataclass
@@ -116,6 +120,8 @@ class Dispatch:
     local_root_arguments: tuple[int, bytes] | None = None
     """(stride, table bytes)."""
     repeat: int = 1
+    specialization: dict[int, bytes] = field(default_factory=dict)
+    """SpecId -> the bytes the pipelines specialise it to ("specialization")."""
 
 
 class _Invalid(Exception):
@@ -149,10 +155,11 @@ _allotment = _Allotment(0)
 """The allotment of the `read_dispatch` running (set by it)."""
 
 
-def read_dispatch(source: SourceFile, program: Program,
-                  memory_limit: int | None = None) -> tuple[Dispatch | None, list[Diagnostic]]:
+def read_dispatch(source: SourceFile, program: Program, memory_limit: int | None = None,
+                  spec_constants: Sequence[SpecConstantInfo] = ()) -> tuple[Dispatch | None, list[Diagnostic]]:
     """Parse and check `source` against `program`; (dispatch, []) or (None, diagnostics).
-    `memory_limit`: the bytes a run may use (default `scheduler.DEFAULT_MEMORY_LIMIT`)."""
+    `memory_limit`: the bytes a run may use (default `scheduler.DEFAULT_MEMORY_LIMIT`);
+    `spec_constants`: the module's specialization constants ("specialization" names them)."""
     global _allotment
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 
@@ -180,10 +187,81 @@ def read_dispatch(source: SourceFile, program: Program,
             reader(members[key], program, dispatch, diagnostics)
         except _Invalid as problem:
             diagnostics.append(problem.diagnostic)
+    if "specialization" in members:
+        try:
+            _specialization(members["specialization"], program, spec_constants, dispatch, diagnostics)
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
     if diagnostics:
         return None, diagnostics
     dispatch.data_bytes = _allotment.used
     return dispatch, []
+
+
+# --------------------------------------------------------------------------- specialization
+
+def read_specialization(source: SourceFile, program: Program,
+                        spec_constants: Sequence[SpecConstantInfo] = ()) -> dict[int, bytes]:
+    """The valid entries of `source`'s "specialization" alone (SpecId -> bytes), read before the rest
+    so that the graph can be read with them first; `read_dispatch` reports the invalid ones."""
+    try:
+        root = parse_located(source)
+    except JsonSyntaxError:
+        return {}
+    if not isinstance(root.value, dict) or "specialization" not in root.value:
+        return {}
+    dispatch = Dispatch()
+    try:
+        _specialization(root.value["specialization"], program, spec_constants, dispatch, [])
+    except _Invalid:
+        pass
+    return dispatch.specialization
+
+
+def _specialization(value: Located, program: Program, spec_constants: Sequence[SpecConstantInfo],
+                    dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
+    """"specialization": {"<name or SpecId>": value}: the values the pipelines get for the module's
+    specialization constants.  One that shapes the graph (a grid, MaxRecords, an array size) is
+    refused (WG0812) unless the graph can be read again with it (`Program.graph_specializable`)."""
+    if not isinstance(value.value, dict):
+        raise _fail(value, "'specialization' is an object {\"<constant name or constant_id>\": value, ...}")
+    by_name = {c.name: c for c in spec_constants if c.name}
+    by_id = {c.spec_id: c for c in spec_constants}
+    known = ", ".join(f"{c.name or '?'} ({c.spec_id})" for c in spec_constants) or "none"
+    for key, item in value.value.items():
+        where = Located(key, value.keys[key])
+        constant = by_name.get(key) or (by_id.get(int(key)) if key.isdigit() else None)
+        shaping = {name: i for i, name in program.graph_spec_ids.items() if name}
+        spec_id = constant.spec_id if constant is not None else shaping.get(key, int(key) if key.isdigit() else None)
+        try:
+            if spec_id in program.graph_spec_ids and not program.graph_specializable:
+                raise _fail(where, f"specialization constant '{key}' sets the graph's shape (a dispatch grid, "
+                                   "MaxRecords or an array size): wgc run cannot specialise it",
+                            codes.SPECIALIZATION_SHAPES_GRAPH,
+                            notes=("change its default in the source instead",))
+            if constant is None:
+                raise _fail(where, f"the graph's shaders have no specialization constant '{key}'",
+                            codes.DISPATCH_UNKNOWN_NAME, notes=(f"its specialization constants: {known}",))
+            label = constant.name or f"constant_id {constant.spec_id}"
+            out = bytearray(max(4, constant.bits // 8))
+            if constant.bits < 32 and constant.kind != "bool":
+                raise _fail(where, f"specialization constant '{label}' is {constant.bits}-bit, which wgc run "
+                                   "cannot specialise")
+            try:
+                _scalar(item, constant.kind, constant.bits, f"{constant.kind}{constant.bits}", out, 0)
+            except _Invalid as problem:
+                raise _fail(item, f"specialization constant '{label}': {problem.diagnostic.message}") from None
+            dispatch.specialization[constant.spec_id] = bytes(out)
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
+    if set(dispatch.specialization) & set(program.graph_spec_ids):
+        for node in program.nodes:
+            for grid in (node.dispatch_grid, node.max_dispatch_grid):
+                if grid is not None and (not all(1 <= g <= 65535 for g in grid)
+                                         or grid[0] * grid[1] * grid[2] > MAX_GRID_GROUPS):
+                    raise _fail(value, f"with these values node '{node.name}' has the dispatch grid "
+                                       f"{tuple(grid)}: each component is 1 to 65535 and their product at most "
+                                       f"{MAX_GRID_GROUPS}")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -696,5 +774,5 @@ def decode_array(data: bytes, kind: str) -> list[int | float | str]:
     return values
 
 
-__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "find_resource", "decode_array",
-           "typed_bytes"]
+__all__ = ["Dispatch", "EntryInput", "ResourceData", "read_dispatch", "read_specialization", "find_resource",
+           "decode_array", "typed_bytes"]

@@ -70,6 +70,55 @@ class ModuleInterface:
     """(set, binding) -> the SPIR-V ImageFormat of the storage image or texel buffer there."""
 
 
+_OP_NAME = 5
+_OP_TYPE_BOOL = 20
+_OP_TYPE_INT = 21
+_OP_TYPE_FLOAT = 22
+_OP_SPEC_CONSTANT_TRUE = 48
+_OP_SPEC_CONSTANT_FALSE = 49
+_OP_SPEC_CONSTANT = 50
+_DECORATION_SPEC_ID = 1
+
+
+@dataclass(frozen=True)
+class SpecConstantInfo:
+    """A specialization constant of a module: its SpecId, OpName (may be empty), scalar kind
+    ("bool", "int", "uint", "float") and width in bits."""
+    spec_id: int
+    name: str
+    kind: str
+    bits: int
+
+
+def module_spec_constants(module: bytes) -> list[SpecConstantInfo]:
+    """The scalar specialization constants (`OpSpecConstant*` decorated `SpecId`) of a SPIR-V module."""
+    words = struct.unpack(f"<{len(module) // 4}I", module[: len(module) // 4 * 4])
+    names: dict[int, str] = {}
+    types: dict[int, tuple[str, int]] = {}
+    constants: dict[int, int] = {}           # result id -> its type
+    spec_ids: dict[int, int] = {}
+    at = 5
+    while at < len(words):
+        count, opcode = words[at] >> 16, words[at] & 0xFFFF
+        operands = words[at + 1:at + count]
+        if opcode == _OP_NAME and len(operands) >= 2:
+            raw = struct.pack(f"<{len(operands) - 1}I", *operands[1:])
+            names[operands[0]] = raw[:raw.find(b"\0") if b"\0" in raw else len(raw)].decode(errors="replace")
+        elif opcode == _OP_TYPE_BOOL and operands:
+            types[operands[0]] = ("bool", 32)
+        elif opcode == _OP_TYPE_INT and len(operands) >= 3:
+            types[operands[0]] = ("int" if operands[2] else "uint", operands[1])
+        elif opcode == _OP_TYPE_FLOAT and len(operands) >= 2:
+            types[operands[0]] = ("float", operands[1])
+        elif opcode in (_OP_SPEC_CONSTANT_TRUE, _OP_SPEC_CONSTANT_FALSE, _OP_SPEC_CONSTANT) and len(operands) >= 2:
+            constants[operands[1]] = operands[0]
+        elif opcode == _OP_DECORATE and len(operands) >= 3 and operands[1] == _DECORATION_SPEC_ID:
+            spec_ids[operands[0]] = operands[2]
+        at += max(count, 1)
+    return [SpecConstantInfo(spec_ids[c], names.get(c, ""), *types[t])
+            for c, t in constants.items() if c in spec_ids and t in types]
+
+
 def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
     """'Capability (feature)' for each capability of a module whose device feature is off."""
     return [f"{CAPABILITY_NAMES[c]} ({CAPABILITY_FEATURES[c]})"
@@ -128,7 +177,8 @@ class GraphPipelines:
     """The pipelines of one emulated module, with its resources bound."""
 
     def __init__(self, device: Device, module: bytes, program: Program,
-                 bindings: dict[tuple[int, int], DescriptorWrite], user_push_bytes: int) -> None:
+                 bindings: dict[tuple[int, int], DescriptorWrite], user_push_bytes: int,
+                 specialization: dict[int, bytes] | None = None) -> None:
         self.device = device
         interface = module_bindings(module)
         missing = missing_features(interface, device.features)
@@ -148,7 +198,7 @@ class GraphPipelines:
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
             entry_points = sorted({n.entry_point for n in program.nodes})
-            self._pipelines = device.pipelines(module, entry_points, self.layout)
+            self._pipelines = device.pipelines(module, entry_points, self.layout, specialization or {})
         except BaseException:
             self.close()
             raise

@@ -204,6 +204,16 @@ class Program:
     first_stage: dict[tuple[str, int], int] = field(default_factory=dict)
     """Loops unrolled in index space (`expand_stages`): a NodeID's index -> the index of its first
     stage (iteration 0), where the application's records enter; empty otherwise."""
+    graph_spec_ids: dict[int, str] = field(default_factory=dict)
+    """SpecId -> name of the specialization constants that set the graph's shape (grids, MaxRecords,
+    array sizes): the program holds their defaults, so a dispatch may specialise them only where
+    `graph_specializable` (the program can be read again with other values)."""
+    graph_specializable: bool = False
+    """True for a program read from AMDX modules (`amdx.amdx_program`), whose graph reads its
+    specialization constants' values."""
+    source_spec_constants: tuple[Any, ...] = ()
+    """The AMDX modules' specialization constants (`pipelines.SpecConstantInfo`): those the
+    translation keeps only in the graph."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
         """The node the application addresses as NodeID (name, index): with loops in index space, its
@@ -369,7 +379,9 @@ def build_program(reflection: Any) -> Program:
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
                                      and node_input.record.track_rw_input_sharing)))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
-    program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push)
+    shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
+    program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push,
+                      graph_spec_ids=shaping)
     if getattr(reflection, "loop_lowering", "native") == "index-space":
         return expand_stages(program, reflection)
     return program

@@ -135,25 +135,31 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     from wgc import driver
     from wgc.runtime import amdx
 
+    rebuild: Any = None
     if amdx.is_module(source):
         path = "amdx"
-        diagnostics, module, program = amdx.load_modules(source, names, indices)
+        rebuild = lambda spec: amdx.load_modules(source, names, indices, spec)     # noqa: E731
     elif isinstance(source, driver.Result) and amdx.is_amdx_result(source):
         path = "amdx"
-        diagnostics, module, program = amdx.result_program(source, "<compile>")
+        rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
-        diagnostics, module, program = amdx.compile_amdx(source, stdin)
+        rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
+    if rebuild is not None:
+        diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
-                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None) -> RunResult:
-    """`run` once the module and its program are there."""
-    from wgc.runtime.dispatch import find_resource, read_dispatch
+                 dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
+                 rebuild: Any = None) -> RunResult:
+    """`run` once the module and its program are there.  `rebuild(specialization)`: the
+    (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
+    when the dispatch specialises a constant that sets the graph's shape."""
+    from wgc.runtime.dispatch import find_resource, read_dispatch, read_specialization
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 
     memory_limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
@@ -163,7 +169,19 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     dispatch_source, problems = _dispatch_source(dispatch)
     if dispatch_source is None:
         return RunResult(tuple(diagnostics + problems))
-    described, problems = read_dispatch(dispatch_source, program, memory_limit)
+    from wgc.runtime.pipelines import module_spec_constants
+
+    constants = module_spec_constants(module)
+    constants += [c for c in program.source_spec_constants if c.spec_id not in {k.spec_id for k in constants}]
+    specialization = read_specialization(dispatch_source, program, constants)
+    if rebuild is not None and set(specialization) & set(program.graph_spec_ids):
+        kinds = {c.spec_id: c.kind for c in constants}
+        values = {i: int.from_bytes(raw, "little", signed=kinds.get(i) == "int")
+                  for i, raw in specialization.items() if kinds.get(i) != "float"}
+        more, module, program = rebuild(values)
+        if module is None:
+            return RunResult(tuple(diagnostics + more))
+    described, problems = read_dispatch(dispatch_source, program, memory_limit, constants)
     if described is None:
         return RunResult(tuple(diagnostics + problems))
     dumps: dict[str, Any] = {}
@@ -371,7 +389,8 @@ class Session:
             if described.local_root_arguments is not None:
                 stride, raw = described.local_root_arguments
                 table = (stride, self._buffer(raw))
-            self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes)
+            self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes,
+                                            described.specialization)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
