@@ -3,9 +3,11 @@ and damaged AMDX modules fed to the translation.
 
 Random graphs (`random_graph`): a DAG of 2-6 nodes below an entry, each of a random launch
 (thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid), a random
-record (uint, uint16_t, uint64_t, arrays of them), single outputs, an output array to the node
-array "F" (1-4 members, sparse when some are missing: IsValid() decides), thread nodes that feed
-themselves ([NodeMaxRecursionDepth], GetRemainingRecursionLevels()), empty outputs (counted with
+record (uint, uint16_t, uint64_t, vectors, float matrices row- and column-major, uint matrices
+row-major, arrays of any of them: every scalar of every field is written by the producer and read
+back), single outputs, an output array to the node array "F" (1-4 members, sparse when some are
+missing: IsValid() decides), thread nodes that feed themselves ([NodeMaxRecursionDepth],
+GetRemainingRecursionLevels()), empty outputs (counted with
 IncrementOutputCount into an EmptyNodeInput node), thread- and group-scope allocation; every node
 adds what it saw to `Out` and sends a record to a random subset of its children. A small
 Python model (`model`) computes `Out` from the same choices. Every path must agree with it: the
@@ -24,6 +26,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import struct
 import sys
 import tempfile
@@ -37,7 +40,28 @@ if str(ROOT) not in sys.path:
 OUT_WORDS = 128
 FAMILY_SLOT = 64
 """Out[64 + 8 i ..]: member i of the node array "F"; Out[127]: the empty input's count."""
-FIELD_TYPES = {"uint": (4, "I"), "uint16_t": (2, "H"), "uint64_t": (8, "Q")}
+FIELD_TYPES = ["uint", "uint16_t", "uint64_t", "uint2", "uint16_t3", "float2", "float2x2", "row_major float2x3",
+               "column_major float3x2", "row_major uint2x2", "row_major uint16_t2x3", "column_major float3x3"]
+"""Record field types besides f0 (scalars, vectors, matrices of either majorness; wgc refuses column-major
+non-float matrices, WG diagnostic); any may be an array."""
+MASK = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF, "float": 0xFFFFFFFF}
+
+
+def _base(type_: str) -> str:
+    return re.match(r"(?:\w+_major )?(uint16_t|uint64_t|uint|float)", type_).group(1)
+
+
+def _components(type_: str, length: int) -> list[str]:
+    """The suffixes that name each scalar of a field of `type_` (and array `length`, 0: none)."""
+    name = type_.split()[-1][len(_base(type_)):]
+    if not name:
+        inner = [""]
+    elif "x" in name:
+        rows, cols = map(int, name.split("x"))
+        inner = [f"[{r}][{c}]" for r in range(rows) for c in range(cols)]
+    else:
+        inner = ["." + "xyzw"[c] for c in range(int(name))]
+    return [f"[{e}]{i}" for e in range(length) for i in inner] if length else inner
 
 
 @dataclass
@@ -62,7 +86,7 @@ def random_graph(rng: random.Random) -> list[Node]:
     nodes: list[Node] = []
     for i in range(count):
         launch = "broadcasting" if i == 0 else rng.choice(["thread", "coalescing", "broadcasting"])
-        record = [(rng.choice(list(FIELD_TYPES)), rng.choice([0, 0, 2])) for _ in range(rng.randint(1, 3))]
+        record = [(rng.choice(FIELD_TYPES), rng.choice([0, 0, 2])) for _ in range(rng.randint(1, 3))]
         record[0] = ("uint", 0)             # the value every node passes on
         node = Node(f"N{i}", launch, record, slot=i * 8 % (OUT_WORDS - 8))
         if launch == "coalescing":
@@ -105,8 +129,9 @@ def _field_writes(target: Node) -> list[str]:
     """What a producer writes into the fields of `target`'s record other than f0 (from its own v)."""
     writes = []
     for k, (type_, length) in enumerate(target.record[1:], 1):
-        if length:
-            writes += [f"o.Get().f{k}[{e}] = ({type_})(v * {e + 2});" for e in range(length)]
+        parts = _components(type_, length)
+        if len(parts) > 1:
+            writes += [f"o.Get().f{k}{part} = ({_base(type_)})(v * {c + 2});" for c, part in enumerate(parts)]
         else:
             writes.append(f"o.Get().f{k} = ({type_})(v + {k});")
     return writes
@@ -171,10 +196,7 @@ def hlsl(nodes: list[Node]) -> str:
         extra = []
         for k, (_type, length) in enumerate(node.record[1:], 1):
             access = f"r{'[gi < n ? gi : 0]' if node.launch == 'coalescing' else '.Get()'}.f{k}"
-            if length:
-                extra.append(f"(uint)({access}[{length - 1}])")
-            else:
-                extra.append(f"(uint)({access})")
+            extra += [f"(uint)({access}{part})" for part in _components(_type, length)]
         mix = " + ".join(["v"] + extra)
         gid = " + gid.x * 1000" if node.launch == "broadcasting" else ""
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
@@ -239,7 +261,6 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
     by_name = {n.name: n for n in nodes}
     pending: dict[str, list[dict]] = {n.name: [] for n in nodes}
     pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": nodes[0].recursion} for v in entry_values]
-    mask = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF}
     for index, node in enumerate(nodes):
         if node.family_index is not None:
             for rec in pending[node.name]:
@@ -252,13 +273,15 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
             v = rec["v"]
             extra = 0
             for k, (type_, length) in enumerate(node.record[1:], 1):
-                if rec["from"] is None:
-                    value = 0
-                elif length:
-                    value = (rec["pv"] * (length - 1 + 2)) & mask[type_]
-                else:
-                    value = (rec["pv"] + k) & mask[type_]
-                extra += value & 0xFFFFFFFF
+                parts = _components(type_, length)
+                for c in range(len(parts)):
+                    if rec["from"] is None:
+                        value = 0
+                    elif len(parts) > 1:
+                        value = (rec["pv"] * (c + 2)) & MASK[_base(type_)]
+                    else:
+                        value = (rec["pv"] + k) & MASK[_base(type_)]
+                    extra += value & 0xFFFFFFFF
             groups = node.grid if node.launch == "broadcasting" else 1
             for g in range(groups):
                 out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + g * 1000 + 1) & 0xFFFFFFFF
