@@ -2,7 +2,9 @@
 and damaged AMDX modules fed to the translation.
 
 Random graphs (`random_graph`): a DAG of 2-6 nodes below an entry, each of a random launch
-(thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid), a random
+(thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid or, below
+the entry, a grid its producer writes into an SV_DispatchGrid field of any type DXC allows: uint,
+uint2, uint3, uint16_t, uint16_t2, uint16_t3, under [NodeMaxDispatchGrid]), a random
 record (uint, uint16_t, uint64_t, vectors, float matrices row- and column-major, uint matrices
 row-major, arrays of any of them: every scalar of every field is written by the producer and read
 back), single outputs, an output array to the node array "F" (1-4 members, sparse when some are
@@ -44,6 +46,8 @@ FIELD_TYPES = ["uint", "uint16_t", "uint64_t", "uint2", "uint16_t3", "float2", "
                "column_major float3x2", "row_major uint2x2", "row_major uint16_t2x3", "column_major float3x3"]
 """Record field types besides f0 (scalars, vectors, matrices of either majorness; wgc refuses column-major
 non-float matrices, WG diagnostic); any may be an array."""
+GRID_TYPES = ["uint", "uint2", "uint3", "uint16_t", "uint16_t2", "uint16_t3"]
+"""SV_DispatchGrid types DXC allows (16-bit ones with -enable-16bit-types)."""
 MASK = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF, "float": 0xFFFFFFFF}
 
 
@@ -74,6 +78,8 @@ class Node:
     max_records: int = 1                    # coalescing
     threads: int = 1
     grid: int = 1                           # broadcasting
+    grid_type: str = ""                     # broadcasting: the SV_DispatchGrid field's type ([NodeMaxDispatchGrid])
+    grid_last: bool = False                 # the SV_DispatchGrid field after the others (else after f0)
     group_scope: bool = False
     recursion: int = 0                      # [NodeMaxRecursionDepth]: the node also feeds itself
     family_index: int | None = None         # a member of the node array "F" (thread launch, record RF)
@@ -94,6 +100,9 @@ def random_graph(rng: random.Random) -> list[Node]:
             node.threads = node.max_records * rng.choice([1, 2])     # a thread for every record
         elif launch == "broadcasting":
             node.threads, node.grid = rng.choice([1, 2, 4]), rng.choice([1, 2, 3])
+            if i > 0 and rng.random() < 0.5:
+                node.grid_type = rng.choice(GRID_TYPES)
+                node.grid_last = rng.random() < 0.5
         node.group_scope = launch != "thread" and rng.random() < 0.5
         if launch == "thread" and i > 0 and rng.random() < 0.4:
             node.recursion = rng.randint(1, 3)
@@ -122,10 +131,12 @@ def _struct(node: Node) -> str:
     fields = []
     for k, (type_, length) in enumerate(node.record):
         fields.append(f"    {type_} f{k}{f'[{length}]' if length else ''};")
+    if node.grid_type:
+        fields.insert(len(fields) if node.grid_last else 1, f"    {node.grid_type} grid : SV_DispatchGrid;")
     return f"struct R{node.name} {{\n" + "\n".join(fields) + "\n};"
 
 
-def _field_writes(target: Node) -> list[str]:
+def _field_writes(target: Node, index: int) -> list[str]:
     """What a producer writes into the fields of `target`'s record other than f0 (from its own v)."""
     writes = []
     for k, (type_, length) in enumerate(target.record[1:], 1):
@@ -134,7 +145,30 @@ def _field_writes(target: Node) -> list[str]:
             writes += [f"o.Get().f{k}{part} = ({_base(type_)})(v * {c + 2});" for c, part in enumerate(parts)]
         else:
             writes.append(f"o.Get().f{k} = ({type_})(v + {k});")
+    if target.grid_type:
+        dims = _grid_dims(target.grid_type)
+        writes += [f"o.Get().grid{'.' + 'xyz'[d] if dims > 1 else ''} = ({_base(target.grid_type)})"
+                   f"((v + {index + 1}) {GRID_RULE[d]});" for d in range(dims)]
     return writes
+
+
+GRID_RULE = ["% 3 + 1", "% 2 + 1", "/ 2 % 2 + 1"]
+"""Dimension d of a dynamic grid is record.f0 GRID_RULE[d] (at most 3 x 2 x 2 groups)."""
+
+
+def _grid_dims(type_: str) -> int:
+    return int(type_[-1]) if type_[-1].isdigit() else 1
+
+
+def _groups(node: Node, w: int) -> list[tuple[int, int, int]]:
+    """The group IDs a broadcasting `node` runs for a record with f0 == w."""
+    if node.launch != "broadcasting":
+        return [(0, 0, 0)]
+    if not node.grid_type:
+        return [(x, 0, 0) for x in range(node.grid)]
+    dims = _grid_dims(node.grid_type)
+    size = [w % 3 + 1, w % 2 + 1 if dims > 1 else 1, w // 2 % 2 + 1 if dims > 2 else 1]
+    return [(x, y, z) for x in range(size[0]) for y in range(size[1]) for z in range(size[2])]
 
 
 def hlsl(nodes: list[Node]) -> str:
@@ -158,7 +192,11 @@ def hlsl(nodes: list[Node]) -> str:
         if node.recursion:
             attributes.append(f"[NodeMaxRecursionDepth({node.recursion})]")
         if node.launch == "broadcasting":
-            attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
+            if node.grid_type:
+                dims = _grid_dims(node.grid_type)
+                attributes.append(f"[NodeMaxDispatchGrid(3, {2 if dims > 1 else 1}, {2 if dims > 2 else 1})]")
+            else:
+                attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
         if node.launch != "thread":
             attributes.append(f"[NumThreads({node.threads}, 1, 1)]")
         rec = f"R{node.name}"
@@ -198,10 +236,10 @@ def hlsl(nodes: list[Node]) -> str:
             access = f"r{'[gi < n ? gi : 0]' if node.launch == 'coalescing' else '.Get()'}.f{k}"
             extra += [f"(uint)({access}{part})" for part in _components(_type, length)]
         mix = " + ".join(["v"] + extra)
-        gid = " + gid.x * 1000" if node.launch == "broadcasting" else ""
+        gid = " + gid.x * 1000 + gid.y * 100 + gid.z * 10" if node.launch == "broadcasting" else ""
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
         if node.recursion:
-            writes = ["o.Get().f0 = v + 1;"] + _field_writes(node)
+            writes = ["o.Get().f0 = v + 1;"] + _field_writes(node, index)
             body.append("    uint rem = GetRemainingRecursionLevels();")
             body.append(f"    InterlockedAdd(Out[{node.slot} + (v & 7)], rem * 16 + 1);")
             body.append("    {")
@@ -229,7 +267,7 @@ def hlsl(nodes: list[Node]) -> str:
                     body.append(f"    {target}.ThreadIncrementOutputCount(active ? 1 : 0);")
                 continue
             assert child is not None
-            writes = [f"o.Get().f0 = v + {index + 1};"] + _field_writes(child)
+            writes = [f"o.Get().f0 = v + {index + 1};"] + _field_writes(child, index)
             body.append("    {")
             if node.group_scope:
                 count, at = ("n", "gi") if node.launch == "coalescing" else ("1", "0")
@@ -282,9 +320,11 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
                     else:
                         value = (rec["pv"] + k) & MASK[_base(type_)]
                     extra += value & 0xFFFFFFFF
-            groups = node.grid if node.launch == "broadcasting" else 1
-            for g in range(groups):
-                out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + g * 1000 + 1) & 0xFFFFFFFF
+            ids = _groups(node, v)
+            groups = len(ids)
+            for x, y, z in ids:
+                out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + x * 1000 + y * 100 + z * 10
+                                            + 1) & 0xFFFFFFFF
             if node.recursion:
                 rem = rec["rem"]
                 out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + rem * 16 + 1) & 0xFFFFFFFF
