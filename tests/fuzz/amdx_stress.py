@@ -9,9 +9,11 @@ record (uint, uint16_t, uint64_t, vectors, float matrices row- and column-major,
 row-major, arrays of any of them: every scalar of every field is written by the producer and read
 back), single outputs, an output array to the node array "F" (1-4 members, sparse when some are
 missing: IsValid() decides), thread nodes that feed themselves ([NodeMaxRecursionDepth],
-GetRemainingRecursionLevels()), empty outputs (counted with
-IncrementOutputCount into an EmptyNodeInput node), thread- and group-scope allocation; every node
-adds what it saw to `Out` and sends a record to a random subset of its children. A small
+GetRemainingRecursionLevels()), empty outputs (counted with IncrementOutputCount into an
+EmptyNodeInput node), thread- and group-scope allocation, up to two leaf nodes of a random launch
+sharing the input of a non-recursive node, the entry included ([NodeShareInputOf]: they see every
+record it sees); every node adds what it saw to `Out` and sends a record to a random subset of its
+children. A small
 Python model (`model`) computes `Out` from the same choices. Every path must agree with it: the
 emulated target, and the AMDX module translated (as one module and one module per node).
 Damaged modules (`damaged`): the AMDX modules of the samples with random words changed, dropped or
@@ -41,6 +43,8 @@ if str(ROOT) not in sys.path:
 
 OUT_WORDS = 128
 FAMILY_SLOT = 64
+SHARER_SLOT = 48
+"""Out[48 + 8 j ..]: the node S<j> that shares the input of another ([NodeShareInputOf])."""
 """Out[64 + 8 i ..]: member i of the node array "F"; Out[127]: the empty input's count."""
 FIELD_TYPES = ["uint", "uint16_t", "uint64_t", "uint2", "uint16_t3", "float2", "float2x2", "row_major float2x3",
                "column_major float3x2", "row_major uint2x2", "row_major uint16_t2x3", "column_major float3x3"]
@@ -85,6 +89,7 @@ class Node:
     family_index: int | None = None         # a member of the node array "F" (thread launch, record RF)
     family_size: int = 0                    # producers: NodeArraySize of their output to "F"
     family_present: tuple[int, ...] = ()    # the indices of "F" that exist (sparse when not all)
+    shares: str = ""                        # [NodeShareInputOf]: the node whose input (and record) it shares
 
 
 def random_graph(rng: random.Random) -> list[Node]:
@@ -124,6 +129,18 @@ def random_graph(rng: random.Random) -> list[Node]:
     if any(kind == "array" for n in nodes for kind, _ in n.children):
         for k in present:
             nodes.append(Node(f"F_{k}", "thread", [("uint", 0)], slot=FAMILY_SLOT + 8 * k, family_index=k))
+    sources = [n for n in nodes[:count] if not n.recursion]
+    for j in range(rng.choice([0, 0, 1, 2])):
+        source = rng.choice(sources)
+        launches = ["broadcasting"] if source.grid_type else ["thread", "coalescing", "broadcasting"]
+        node = Node(f"S{j}", rng.choice(launches), source.record, slot=SHARER_SLOT + 8 * j, shares=source.name,
+                    grid_type=source.grid_type, grid_last=source.grid_last)
+        if node.launch == "coalescing":
+            node.max_records = rng.choice([1, 2, 4, 8])
+            node.threads = node.max_records * rng.choice([1, 2])
+        elif node.launch == "broadcasting":
+            node.threads, node.grid = rng.choice([1, 2, 4]), rng.choice([1, 2, 3])
+        nodes.append(node)
     return nodes
 
 
@@ -175,7 +192,7 @@ def hlsl(nodes: list[Node]) -> str:
     parts = ["RWStructuredBuffer<uint> Out : register(u0);"]
     by_name = {n.name: n for n in nodes}
     for node in nodes:
-        if node.family_index is None:
+        if node.family_index is None and not node.shares:
             parts.append(_struct(node))
     if any(n.family_index is not None for n in nodes):
         parts.append("struct RF {\n    uint f0;\n};")
@@ -189,6 +206,8 @@ def hlsl(nodes: list[Node]) -> str:
         attributes = ['[Shader("node")]', f'[NodeLaunch("{node.launch}")]']
         if index == 0:
             attributes.append("[NodeIsProgramEntry]")
+        if node.shares:
+            attributes.append(f'[NodeShareInputOf("{node.shares}")]')
         if node.recursion:
             attributes.append(f"[NodeMaxRecursionDepth({node.recursion})]")
         if node.launch == "broadcasting":
@@ -199,7 +218,7 @@ def hlsl(nodes: list[Node]) -> str:
                 attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
         if node.launch != "thread":
             attributes.append(f"[NumThreads({node.threads}, 1, 1)]")
-        rec = f"R{node.name}"
+        rec = f"R{node.shares or node.name}"
         if node.launch == "thread":
             params = [f"ThreadNodeInputRecord<{rec}> r"]
         elif node.launch == "broadcasting":
@@ -305,7 +324,7 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
                 at = node.slot + (rec["v"] & 7)
                 out[at] = (out[at] + rec["v"] + 1 + node.family_index * 7) & 0xFFFFFFFF
             continue
-        work = list(pending[node.name])
+        work = list(pending[node.shares or node.name])
         while work:
             rec = work.pop(0)
             v = rec["v"]
