@@ -9,13 +9,15 @@ record (uint, uint16_t, uint64_t, vectors, float matrices row- and column-major,
 row-major, arrays of any of them: every scalar of every field is written by the producer and read
 back), single outputs, an output array to the node array "F" (1-4 members, sparse when some are
 missing: IsValid() decides), thread nodes that feed themselves ([NodeMaxRecursionDepth],
-GetRemainingRecursionLevels()), empty outputs (counted with IncrementOutputCount into an
+GetRemainingRecursionLevels(); or, under -fwork-graph-loops, loop entries with
+[NodeMaxLoopIterations], GetCurrentLoopIterationIndex(), feeding back also at the last iteration,
+where the record is dropped), empty outputs (counted with IncrementOutputCount into an
 EmptyNodeInput node), thread- and group-scope allocation, up to two leaf nodes of a random launch
 sharing the input of a non-recursive node, the entry included ([NodeShareInputOf]: they see every
 record it sees); every node adds what it saw to `Out` and sends a record to a random subset of its
-children. A small
-Python model (`model`) computes `Out` from the same choices. Every path must agree with it: the
-emulated target, and the AMDX module translated (as one module and one module per node).
+children. A small Python model (`model`) computes `Out` from the same choices. Every path must
+agree with it: the emulated target (with loops: natively and in index space), and the AMDX module
+translated (as one module and one module per node).
 Damaged modules (`damaged`): the AMDX modules of the samples with random words changed, dropped or
 appended; `wgc.runtime.amdx.amdx_program` must answer with a WG0820 diagnostic or a module that
 passes spirv-val, never raise.
@@ -86,6 +88,7 @@ class Node:
     grid_last: bool = False                 # the SV_DispatchGrid field after the others (else after f0)
     group_scope: bool = False
     recursion: int = 0                      # [NodeMaxRecursionDepth]: the node also feeds itself
+    loop: bool = False                      # instead [NodeMaxLoopIterations(recursion + 1)] (a loop entry)
     family_index: int | None = None         # a member of the node array "F" (thread launch, record RF)
     family_size: int = 0                    # producers: NodeArraySize of their output to "F"
     family_present: tuple[int, ...] = ()    # the indices of "F" that exist (sparse when not all)
@@ -111,6 +114,7 @@ def random_graph(rng: random.Random) -> list[Node]:
         node.group_scope = launch != "thread" and rng.random() < 0.5
         if launch == "thread" and i > 0 and rng.random() < 0.4:
             node.recursion = rng.randint(1, 3)
+            node.loop = rng.random() < 0.5
         nodes.append(node)
     size = rng.randint(1, 4)
     present = tuple(k for k in range(size) if rng.random() < 0.7) or (size - 1,)
@@ -208,7 +212,9 @@ def hlsl(nodes: list[Node]) -> str:
             attributes.append("[NodeIsProgramEntry]")
         if node.shares:
             attributes.append(f'[NodeShareInputOf("{node.shares}")]')
-        if node.recursion:
+        if node.loop:
+            attributes.append(f"[NodeMaxLoopIterations({node.recursion + 1})] [NodeMaxRecordsPerLoopIteration(1)]")
+        elif node.recursion:
             attributes.append(f"[NodeMaxRecursionDepth({node.recursion})]")
         if node.launch == "broadcasting":
             if node.grid_type:
@@ -259,10 +265,13 @@ def hlsl(nodes: list[Node]) -> str:
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
         if node.recursion:
             writes = ["o.Get().f0 = v + 1;"] + _field_writes(node, index)
-            body.append("    uint rem = GetRemainingRecursionLevels();")
+            body.append("    uint rem = GetCurrentLoopIterationIndex();" if node.loop
+                        else "    uint rem = GetRemainingRecursionLevels();")
             body.append(f"    InterlockedAdd(Out[{node.slot} + (v & 7)], rem * 16 + 1);")
             body.append("    {")
-            body.append("        bool more = rem > 0 && v % 3 != 0;")
+            # a loop also feeds at its last iteration: the record is dropped
+            more = "v % 3 != 0" if node.loop else "rem > 0 && v % 3 != 0"
+            body.append(f"        bool more = {more};")
             body.append(f"        ThreadNodeOutputRecords<{rec}> o = "
                         f"{node.name}.GetThreadNodeOutputRecords(more ? 1 : 0);")
             body.append("        if (more) { " + " ".join(writes) + " }")
@@ -317,7 +326,7 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
     out = [0] * OUT_WORDS
     by_name = {n.name: n for n in nodes}
     pending: dict[str, list[dict]] = {n.name: [] for n in nodes}
-    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": nodes[0].recursion} for v in entry_values]
+    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": 0} for v in entry_values]
     for index, node in enumerate(nodes):
         if node.family_index is not None:
             for rec in pending[node.name]:
@@ -347,7 +356,9 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
             if node.recursion:
                 rem = rec["rem"]
                 out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + rem * 16 + 1) & 0xFFFFFFFF
-                if rem > 0 and v % 3 != 0:
+                if node.loop and rem < node.recursion and v % 3 != 0:
+                    work.append({"v": v + 1, "from": node.name, "pv": v, "rem": rem + 1})
+                elif not node.loop and rem > 0 and v % 3 != 0:
                     work.append({"v": v + 1, "from": node.name, "pv": v, "rem": rem - 1})
             for kind, target in node.children:
                 if kind == "empty":
@@ -360,7 +371,7 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
                     continue
                 for _ in range(groups):
                     pending[target].append({"v": v + index + 1, "from": node.name, "pv": v,
-                                            "rem": by_name[target].recursion})
+                                            "rem": 0 if by_name[target].loop else by_name[target].recursion})
     return out
 
 
@@ -376,12 +387,15 @@ def check_graph(nodes: list[Node], work: Path) -> list[str]:
     dispatch = {"inputs": [{"entry": entry.name, "records": records}], "resources": {"u0": {"bytes": OUT_WORDS * 4}}}
     expected = model(nodes, values)
     problems = []
-    options = driver.Options(input=str(path), enable_16bit_types=True, max_graph_depth=1 << 20)
-    for label, kwargs, opts in (("emulated", {}, options), ("amdx", {"path": "amdx"}, options),
-                                ("amdx split", {"path": "amdx"}, driver.Options(
-                                    input=str(path), enable_16bit_types=True, max_graph_depth=1 << 20,
-                                    split_nodes=True))):
-        result = wgc.run(opts, dispatch, **kwargs)
+    loops = any(n.loop for n in nodes)
+    common = {"input": str(path), "enable_16bit_types": True, "max_graph_depth": 1 << 20,
+              "proposals": ("work-graph-loops",) if loops else ()}
+    paths = [("emulated", {}, {}), ("amdx", {"path": "amdx"}, {}),
+             ("amdx split", {"path": "amdx"}, {"split_nodes": True})]
+    if loops:
+        paths.append(("emulated index-space", {}, {"loop_lowering": "index-space"}))
+    for label, kwargs, extra in paths:
+        result = wgc.run(driver.Options(**common, **extra), dispatch, **kwargs)
         if not result.ok:
             problems.append(f"{label}: {[d.message for d in result.diagnostics][:2]}")
             continue
