@@ -61,6 +61,11 @@ def _base(type_: str) -> str:
     return re.match(r"(?:\w+_major )?(uint16_t|uint64_t|uint|float)", type_).group(1)
 
 
+def _size(record: list[tuple[str, int]]) -> int:
+    """An upper estimate of a record's bytes (8 bytes of padding per field)."""
+    return sum(8 + len(_components(t, n)) * (8 if _base(t) == "uint64_t" else 4) for t, n in record)
+
+
 def _components(type_: str, length: int) -> list[str]:
     """The suffixes that name each scalar of a field of `type_` (and array `length`, 0: none)."""
     name = type_.split()[-1][len(_base(type_)):]
@@ -102,6 +107,8 @@ def random_graph(rng: random.Random) -> list[Node]:
         launch = "broadcasting" if i == 0 else rng.choice(["thread", "coalescing", "broadcasting"])
         record = [(rng.choice(FIELD_TYPES), rng.choice([0, 0, 2])) for _ in range(rng.randint(1, 3))]
         record[0] = ("uint", 0)             # the value every node passes on
+        while len(record) > 1 and _size(record) > 48:    # two outputs of a thread node within 128 bytes
+            record.pop()
         node = Node(f"N{i}", launch, record, slot=i * 8 % (OUT_WORDS - 8))
         if launch == "coalescing":
             node.max_records = rng.choice([1, 2, 4, 8])
