@@ -2,14 +2,22 @@
 and damaged AMDX modules fed to the translation.
 
 Random graphs (`random_graph`): a DAG of 2-6 nodes below an entry, each of a random launch
-(thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid), a random
-record (uint, uint16_t, uint64_t, arrays of them), single outputs, an output array to the node
-array "F" (1-4 members, sparse when some are missing: IsValid() decides), thread nodes that feed
-themselves ([NodeMaxRecursionDepth], GetRemainingRecursionLevels()), empty outputs (counted with
-IncrementOutputCount into an EmptyNodeInput node), thread- and group-scope allocation; every node
-adds what it saw to `Out` and sends a record to a random subset of its children. A small
-Python model (`model`) computes `Out` from the same choices. Every path must agree with it: the
-emulated target, and the AMDX module translated (as one module and one module per node).
+(thread, coalescing with a random [MaxRecords] and group, broadcasting with a fixed grid or, below
+the entry, a grid its producer writes into an SV_DispatchGrid field of any type DXC allows: uint,
+uint2, uint3, uint16_t, uint16_t2, uint16_t3, under [NodeMaxDispatchGrid]), a random
+record (uint, uint16_t, uint64_t, vectors, float matrices row- and column-major, uint matrices
+row-major, arrays of any of them: every scalar of every field is written by the producer and read
+back), single outputs, an output array to the node array "F" (1-4 members, sparse when some are
+missing: IsValid() decides), thread nodes that feed themselves ([NodeMaxRecursionDepth],
+GetRemainingRecursionLevels(); or, under -fwork-graph-loops, loop entries with
+[NodeMaxLoopIterations], GetCurrentLoopIterationIndex(), feeding back also at the last iteration,
+where the record is dropped), empty outputs (counted with IncrementOutputCount into an
+EmptyNodeInput node), thread- and group-scope allocation, up to two leaf nodes of a random launch
+sharing the input of a non-recursive node, the entry included ([NodeShareInputOf]: they see every
+record it sees); every node adds what it saw to `Out` and sends a record to a random subset of its
+children. A small Python model (`model`) computes `Out` from the same choices. Every path must
+agree with it: the emulated target (with loops: natively and in index space), and the AMDX module
+translated (as one module and one module per node).
 Damaged modules (`damaged`): the AMDX modules of the samples with random words changed, dropped or
 appended; `wgc.runtime.amdx.amdx_program` must answer with a WG0820 diagnostic or a module that
 passes spirv-val, never raise.
@@ -24,6 +32,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import struct
 import sys
 import tempfile
@@ -36,8 +45,38 @@ if str(ROOT) not in sys.path:
 
 OUT_WORDS = 128
 FAMILY_SLOT = 64
+SHARER_SLOT = 48
+"""Out[48 + 8 j ..]: the node S<j> that shares the input of another ([NodeShareInputOf])."""
 """Out[64 + 8 i ..]: member i of the node array "F"; Out[127]: the empty input's count."""
-FIELD_TYPES = {"uint": (4, "I"), "uint16_t": (2, "H"), "uint64_t": (8, "Q")}
+FIELD_TYPES = ["uint", "uint16_t", "uint64_t", "uint2", "uint16_t3", "float2", "float2x2", "row_major float2x3",
+               "column_major float3x2", "row_major uint2x2", "row_major uint16_t2x3", "column_major float3x3"]
+"""Record field types besides f0 (scalars, vectors, matrices of either majorness; wgc refuses column-major
+non-float matrices, WG diagnostic); any may be an array."""
+GRID_TYPES = ["uint", "uint2", "uint3", "uint16_t", "uint16_t2", "uint16_t3"]
+"""SV_DispatchGrid types DXC allows (16-bit ones with -enable-16bit-types)."""
+MASK = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF, "float": 0xFFFFFFFF}
+
+
+def _base(type_: str) -> str:
+    return re.match(r"(?:\w+_major )?(uint16_t|uint64_t|uint|float)", type_).group(1)
+
+
+def _size(record: list[tuple[str, int]]) -> int:
+    """An upper estimate of a record's bytes (8 bytes of padding per field)."""
+    return sum(8 + len(_components(t, n)) * (8 if _base(t) == "uint64_t" else 4) for t, n in record)
+
+
+def _components(type_: str, length: int) -> list[str]:
+    """The suffixes that name each scalar of a field of `type_` (and array `length`, 0: none)."""
+    name = type_.split()[-1][len(_base(type_)):]
+    if not name:
+        inner = [""]
+    elif "x" in name:
+        rows, cols = map(int, name.split("x"))
+        inner = [f"[{r}][{c}]" for r in range(rows) for c in range(cols)]
+    else:
+        inner = ["." + "xyzw"[c] for c in range(int(name))]
+    return [f"[{e}]{i}" for e in range(length) for i in inner] if length else inner
 
 
 @dataclass
@@ -50,11 +89,15 @@ class Node:
     max_records: int = 1                    # coalescing
     threads: int = 1
     grid: int = 1                           # broadcasting
+    grid_type: str = ""                     # broadcasting: the SV_DispatchGrid field's type ([NodeMaxDispatchGrid])
+    grid_last: bool = False                 # the SV_DispatchGrid field after the others (else after f0)
     group_scope: bool = False
     recursion: int = 0                      # [NodeMaxRecursionDepth]: the node also feeds itself
+    loop: bool = False                      # instead [NodeMaxLoopIterations(recursion + 1)] (a loop entry)
     family_index: int | None = None         # a member of the node array "F" (thread launch, record RF)
     family_size: int = 0                    # producers: NodeArraySize of their output to "F"
     family_present: tuple[int, ...] = ()    # the indices of "F" that exist (sparse when not all)
+    shares: str = ""                        # [NodeShareInputOf]: the node whose input (and record) it shares
 
 
 def random_graph(rng: random.Random) -> list[Node]:
@@ -62,17 +105,23 @@ def random_graph(rng: random.Random) -> list[Node]:
     nodes: list[Node] = []
     for i in range(count):
         launch = "broadcasting" if i == 0 else rng.choice(["thread", "coalescing", "broadcasting"])
-        record = [(rng.choice(list(FIELD_TYPES)), rng.choice([0, 0, 2])) for _ in range(rng.randint(1, 3))]
+        record = [(rng.choice(FIELD_TYPES), rng.choice([0, 0, 2])) for _ in range(rng.randint(1, 3))]
         record[0] = ("uint", 0)             # the value every node passes on
+        while len(record) > 1 and _size(record) > 48:    # two outputs of a thread node within 128 bytes
+            record.pop()
         node = Node(f"N{i}", launch, record, slot=i * 8 % (OUT_WORDS - 8))
         if launch == "coalescing":
             node.max_records = rng.choice([1, 2, 4, 8])
             node.threads = node.max_records * rng.choice([1, 2])     # a thread for every record
         elif launch == "broadcasting":
             node.threads, node.grid = rng.choice([1, 2, 4]), rng.choice([1, 2, 3])
+            if i > 0 and rng.random() < 0.5:
+                node.grid_type = rng.choice(GRID_TYPES)
+                node.grid_last = rng.random() < 0.5
         node.group_scope = launch != "thread" and rng.random() < 0.5
         if launch == "thread" and i > 0 and rng.random() < 0.4:
             node.recursion = rng.randint(1, 3)
+            node.loop = rng.random() < 0.5
         nodes.append(node)
     size = rng.randint(1, 4)
     present = tuple(k for k in range(size) if rng.random() < 0.7) or (size - 1,)
@@ -91,6 +140,18 @@ def random_graph(rng: random.Random) -> list[Node]:
     if any(kind == "array" for n in nodes for kind, _ in n.children):
         for k in present:
             nodes.append(Node(f"F_{k}", "thread", [("uint", 0)], slot=FAMILY_SLOT + 8 * k, family_index=k))
+    sources = [n for n in nodes[:count] if not n.recursion]
+    for j in range(rng.choice([0, 0, 1, 2])):
+        source = rng.choice(sources)
+        launches = ["broadcasting"] if source.grid_type else ["thread", "coalescing", "broadcasting"]
+        node = Node(f"S{j}", rng.choice(launches), source.record, slot=SHARER_SLOT + 8 * j, shares=source.name,
+                    grid_type=source.grid_type, grid_last=source.grid_last)
+        if node.launch == "coalescing":
+            node.max_records = rng.choice([1, 2, 4, 8])
+            node.threads = node.max_records * rng.choice([1, 2])
+        elif node.launch == "broadcasting":
+            node.threads, node.grid = rng.choice([1, 2, 4]), rng.choice([1, 2, 3])
+        nodes.append(node)
     return nodes
 
 
@@ -98,25 +159,51 @@ def _struct(node: Node) -> str:
     fields = []
     for k, (type_, length) in enumerate(node.record):
         fields.append(f"    {type_} f{k}{f'[{length}]' if length else ''};")
+    if node.grid_type:
+        fields.insert(len(fields) if node.grid_last else 1, f"    {node.grid_type} grid : SV_DispatchGrid;")
     return f"struct R{node.name} {{\n" + "\n".join(fields) + "\n};"
 
 
-def _field_writes(target: Node) -> list[str]:
+def _field_writes(target: Node, index: int) -> list[str]:
     """What a producer writes into the fields of `target`'s record other than f0 (from its own v)."""
     writes = []
     for k, (type_, length) in enumerate(target.record[1:], 1):
-        if length:
-            writes += [f"o.Get().f{k}[{e}] = ({type_})(v * {e + 2});" for e in range(length)]
+        parts = _components(type_, length)
+        if len(parts) > 1:
+            writes += [f"o.Get().f{k}{part} = ({_base(type_)})(v * {c + 2});" for c, part in enumerate(parts)]
         else:
             writes.append(f"o.Get().f{k} = ({type_})(v + {k});")
+    if target.grid_type:
+        dims = _grid_dims(target.grid_type)
+        writes += [f"o.Get().grid{'.' + 'xyz'[d] if dims > 1 else ''} = ({_base(target.grid_type)})"
+                   f"((v + {index + 1}) {GRID_RULE[d]});" for d in range(dims)]
     return writes
+
+
+GRID_RULE = ["% 3 + 1", "% 2 + 1", "/ 2 % 2 + 1"]
+"""Dimension d of a dynamic grid is record.f0 GRID_RULE[d] (at most 3 x 2 x 2 groups)."""
+
+
+def _grid_dims(type_: str) -> int:
+    return int(type_[-1]) if type_[-1].isdigit() else 1
+
+
+def _groups(node: Node, w: int) -> list[tuple[int, int, int]]:
+    """The group IDs a broadcasting `node` runs for a record with f0 == w."""
+    if node.launch != "broadcasting":
+        return [(0, 0, 0)]
+    if not node.grid_type:
+        return [(x, 0, 0) for x in range(node.grid)]
+    dims = _grid_dims(node.grid_type)
+    size = [w % 3 + 1, w % 2 + 1 if dims > 1 else 1, w // 2 % 2 + 1 if dims > 2 else 1]
+    return [(x, y, z) for x in range(size[0]) for y in range(size[1]) for z in range(size[2])]
 
 
 def hlsl(nodes: list[Node]) -> str:
     parts = ["RWStructuredBuffer<uint> Out : register(u0);"]
     by_name = {n.name: n for n in nodes}
     for node in nodes:
-        if node.family_index is None:
+        if node.family_index is None and not node.shares:
             parts.append(_struct(node))
     if any(n.family_index is not None for n in nodes):
         parts.append("struct RF {\n    uint f0;\n};")
@@ -130,13 +217,21 @@ def hlsl(nodes: list[Node]) -> str:
         attributes = ['[Shader("node")]', f'[NodeLaunch("{node.launch}")]']
         if index == 0:
             attributes.append("[NodeIsProgramEntry]")
-        if node.recursion:
+        if node.shares:
+            attributes.append(f'[NodeShareInputOf("{node.shares}")]')
+        if node.loop:
+            attributes.append(f"[NodeMaxLoopIterations({node.recursion + 1})] [NodeMaxRecordsPerLoopIteration(1)]")
+        elif node.recursion:
             attributes.append(f"[NodeMaxRecursionDepth({node.recursion})]")
         if node.launch == "broadcasting":
-            attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
+            if node.grid_type:
+                dims = _grid_dims(node.grid_type)
+                attributes.append(f"[NodeMaxDispatchGrid(3, {2 if dims > 1 else 1}, {2 if dims > 2 else 1})]")
+            else:
+                attributes.append(f"[NodeDispatchGrid({node.grid}, 1, 1)]")
         if node.launch != "thread":
             attributes.append(f"[NumThreads({node.threads}, 1, 1)]")
-        rec = f"R{node.name}"
+        rec = f"R{node.shares or node.name}"
         if node.launch == "thread":
             params = [f"ThreadNodeInputRecord<{rec}> r"]
         elif node.launch == "broadcasting":
@@ -171,19 +266,19 @@ def hlsl(nodes: list[Node]) -> str:
         extra = []
         for k, (_type, length) in enumerate(node.record[1:], 1):
             access = f"r{'[gi < n ? gi : 0]' if node.launch == 'coalescing' else '.Get()'}.f{k}"
-            if length:
-                extra.append(f"(uint)({access}[{length - 1}])")
-            else:
-                extra.append(f"(uint)({access})")
+            extra += [f"(uint)({access}{part})" for part in _components(_type, length)]
         mix = " + ".join(["v"] + extra)
-        gid = " + gid.x * 1000" if node.launch == "broadcasting" else ""
+        gid = " + gid.x * 1000 + gid.y * 100 + gid.z * 10" if node.launch == "broadcasting" else ""
         body.append(f"    if (active) InterlockedAdd(Out[{node.slot} + (v & 7)], ({mix}){gid} + 1);")
         if node.recursion:
-            writes = ["o.Get().f0 = v + 1;"] + _field_writes(node)
-            body.append("    uint rem = GetRemainingRecursionLevels();")
+            writes = ["o.Get().f0 = v + 1;"] + _field_writes(node, index)
+            body.append("    uint rem = GetCurrentLoopIterationIndex();" if node.loop
+                        else "    uint rem = GetRemainingRecursionLevels();")
             body.append(f"    InterlockedAdd(Out[{node.slot} + (v & 7)], rem * 16 + 1);")
             body.append("    {")
-            body.append("        bool more = rem > 0 && v % 3 != 0;")
+            # a loop also feeds at its last iteration: the record is dropped
+            more = "v % 3 != 0" if node.loop else "rem > 0 && v % 3 != 0"
+            body.append(f"        bool more = {more};")
             body.append(f"        ThreadNodeOutputRecords<{rec}> o = "
                         f"{node.name}.GetThreadNodeOutputRecords(more ? 1 : 0);")
             body.append("        if (more) { " + " ".join(writes) + " }")
@@ -207,7 +302,7 @@ def hlsl(nodes: list[Node]) -> str:
                     body.append(f"    {target}.ThreadIncrementOutputCount(active ? 1 : 0);")
                 continue
             assert child is not None
-            writes = [f"o.Get().f0 = v + {index + 1};"] + _field_writes(child)
+            writes = [f"o.Get().f0 = v + {index + 1};"] + _field_writes(child, index)
             body.append("    {")
             if node.group_scope:
                 count, at = ("n", "gi") if node.launch == "coalescing" else ("1", "0")
@@ -238,34 +333,39 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
     out = [0] * OUT_WORDS
     by_name = {n.name: n for n in nodes}
     pending: dict[str, list[dict]] = {n.name: [] for n in nodes}
-    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": nodes[0].recursion} for v in entry_values]
-    mask = {"uint": 0xFFFFFFFF, "uint16_t": 0xFFFF, "uint64_t": 0xFFFFFFFFFFFFFFFF}
+    pending[nodes[0].name] = [{"v": v, "from": None, "pv": 0, "rem": 0} for v in entry_values]
     for index, node in enumerate(nodes):
         if node.family_index is not None:
             for rec in pending[node.name]:
                 at = node.slot + (rec["v"] & 7)
                 out[at] = (out[at] + rec["v"] + 1 + node.family_index * 7) & 0xFFFFFFFF
             continue
-        work = list(pending[node.name])
+        work = list(pending[node.shares or node.name])
         while work:
             rec = work.pop(0)
             v = rec["v"]
             extra = 0
             for k, (type_, length) in enumerate(node.record[1:], 1):
-                if rec["from"] is None:
-                    value = 0
-                elif length:
-                    value = (rec["pv"] * (length - 1 + 2)) & mask[type_]
-                else:
-                    value = (rec["pv"] + k) & mask[type_]
-                extra += value & 0xFFFFFFFF
-            groups = node.grid if node.launch == "broadcasting" else 1
-            for g in range(groups):
-                out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + g * 1000 + 1) & 0xFFFFFFFF
+                parts = _components(type_, length)
+                for c in range(len(parts)):
+                    if rec["from"] is None:
+                        value = 0
+                    elif len(parts) > 1:
+                        value = (rec["pv"] * (c + 2)) & MASK[_base(type_)]
+                    else:
+                        value = (rec["pv"] + k) & MASK[_base(type_)]
+                    extra += value & 0xFFFFFFFF
+            ids = _groups(node, v)
+            groups = len(ids)
+            for x, y, z in ids:
+                out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + v + extra + x * 1000 + y * 100 + z * 10
+                                            + 1) & 0xFFFFFFFF
             if node.recursion:
                 rem = rec["rem"]
                 out[node.slot + (v & 7)] = (out[node.slot + (v & 7)] + rem * 16 + 1) & 0xFFFFFFFF
-                if rem > 0 and v % 3 != 0:
+                if node.loop and rem < node.recursion and v % 3 != 0:
+                    work.append({"v": v + 1, "from": node.name, "pv": v, "rem": rem + 1})
+                elif not node.loop and rem > 0 and v % 3 != 0:
                     work.append({"v": v + 1, "from": node.name, "pv": v, "rem": rem - 1})
             for kind, target in node.children:
                 if kind == "empty":
@@ -278,7 +378,7 @@ def model(nodes: list[Node], entry_values: list[int]) -> list[int]:
                     continue
                 for _ in range(groups):
                     pending[target].append({"v": v + index + 1, "from": node.name, "pv": v,
-                                            "rem": by_name[target].recursion})
+                                            "rem": 0 if by_name[target].loop else by_name[target].recursion})
     return out
 
 
@@ -294,12 +394,15 @@ def check_graph(nodes: list[Node], work: Path) -> list[str]:
     dispatch = {"inputs": [{"entry": entry.name, "records": records}], "resources": {"u0": {"bytes": OUT_WORDS * 4}}}
     expected = model(nodes, values)
     problems = []
-    options = driver.Options(input=str(path), enable_16bit_types=True, max_graph_depth=1 << 20)
-    for label, kwargs, opts in (("emulated", {}, options), ("amdx", {"path": "amdx"}, options),
-                                ("amdx split", {"path": "amdx"}, driver.Options(
-                                    input=str(path), enable_16bit_types=True, max_graph_depth=1 << 20,
-                                    split_nodes=True))):
-        result = wgc.run(opts, dispatch, **kwargs)
+    loops = any(n.loop for n in nodes)
+    common = {"input": str(path), "enable_16bit_types": True, "max_graph_depth": 1 << 20,
+              "proposals": ("work-graph-loops",) if loops else ()}
+    paths = [("emulated", {}, {}), ("amdx", {"path": "amdx"}, {}),
+             ("amdx split", {"path": "amdx"}, {"split_nodes": True})]
+    if loops:
+        paths.append(("emulated index-space", {}, {"loop_lowering": "index-space"}))
+    for label, kwargs, extra in paths:
+        result = wgc.run(driver.Options(**common, **extra), dispatch, **kwargs)
         if not result.ok:
             problems.append(f"{label}: {[d.message for d in result.diagnostics][:2]}")
             continue
