@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import glob
 import os
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +157,16 @@ def test_the_stage_imports_neither_sema_nor_the_driver() -> None:
                 names = [node.module]
             for imported in names:
                 assert not imported.startswith(("wgc.sema", "wgc.driver")), f"{name} imports {imported}"
+
+
+def test_an_output_span_past_the_node_bound_is_refused_before_anything_is_made():
+    """A damaged AMDX module whose output claims 1,952,886,970 node indices (found by
+    tests/fuzz/amdx_stress.py: one word changed) made the graph reader create a node per index until
+    memory ran out; it is refused with WG0820 naming the node and the span."""
+    from wgc.runtime import amdx
+
+    data = (Path(__file__).parent / "data" / "amdx_huge_output_span.spv").read_bytes()
+    diagnostics, module, _ = amdx.amdx_program([("damaged.spv", data)])
+    assert module is None
+    assert [d.code for d in diagnostics] == ["WG0820"]
+    assert "spans 1952886970 node indices" in diagnostics[0].message

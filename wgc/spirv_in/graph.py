@@ -499,6 +499,11 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
     return list(resources.values()), list(pushes.values())
 
 
+MAX_NODES = 1 << 16
+"""The most nodes a graph read from modules may have, stages included: an output span past it (a
+damaged PayloadNodeArraySizeAMDX may say 2^32) is refused before anything is made."""
+
+
 def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
     """The nodes an output reaches beyond an entry point's own ShaderIndexAMDX: every index of a
     non-sparse output span (PayloadNodeBaseIndexAMDX .. + PayloadNodeArraySizeAMDX) that names an
@@ -516,6 +521,9 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
             if output.sparse or output.target.name not in by_name:
                 continue
             size = output.array_size if output.array_size is not None else 1
+            if len(nodes) + size > MAX_NODES:
+                raise GraphError(f"node '{node.id.name}': its output to '{output.target.name}' spans {size} node "
+                                 f"indices, more than the {MAX_NODES} nodes wgc run describes a graph with")
             for index in range(output.target.index, output.target.index + size):
                 if (output.target.name, index) in present:
                     continue
