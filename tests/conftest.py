@@ -135,3 +135,14 @@ def run_wgc():
                               cwd=cwd, env=full_env, timeout=120)
 
     return run
+
+
+@pytest.fixture(scope="module")
+def vulkan_device():
+    """Skips the test (with the reason) where there is no usable Vulkan device."""
+    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
+
+    try:
+        list_devices()
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")

@@ -22,14 +22,7 @@ from wgc.diagnostics import Renderer
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def vulkan_device():
-    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
-
-    try:
-        list_devices()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
+pytestmark = pytest.mark.usefixtures("vulkan_device")   # every test here runs a graph (conftest)
 
 
 def hello_histogram(items: int) -> list[int]:

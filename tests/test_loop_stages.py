@@ -230,16 +230,6 @@ def test_inspect_shows_the_stages_and_the_unrolled_depth():
 # ---------------------------------------------------------------- execution: native and index space
 
 
-@pytest.fixture(scope="module")
-def vulkan_device():
-    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
-
-    try:
-        list_devices()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
-
-
 def run_both(path, dispatch: dict, **options):  # type: ignore[no-untyped-def]
     """The results of running `path` natively and in index space (both must succeed); the AMDX
     path (compiled for AMDX, which always unrolls loops in index space, and translated) must give

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import struct
 
+import pytest
+
 import test_runtime_run
 import wgc
 from wgc.diagnostics import Renderer
 
-vulkan_device = test_runtime_run.vulkan_device   # its module-wide autouse fixture: skip without Vulkan
+pytestmark = pytest.mark.usefixtures("vulkan_device")   # every test here runs a graph (conftest)
 write = test_runtime_run.write
 run_graph_with_warnings = test_runtime_run.run_graph
 

@@ -19,14 +19,7 @@ import wgc
 from wgc.diagnostics import Renderer
 
 
-@pytest.fixture(scope="module", autouse=True)
-def vulkan_device():
-    from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices
-
-    try:
-        list_devices()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
+pytestmark = pytest.mark.usefixtures("vulkan_device")   # every test here runs a graph (conftest)
 
 
 # K scales what each thread writes; G is the fixed grid; M bounds the records Entry sends Leaf.
