@@ -238,3 +238,30 @@ def test_records_are_checked_against_the_specialised_max_grid(tmp_path) -> None:
         result = wgc.run(str(hlsl), {**base, "specialization": {"G": 4}}, path=path)
         assert result.ok, Renderer().render(list(result.diagnostics))
         assert result.resources["Out"]["uint32"] == [1, 2, 3, 4, 5, 6, 0, 0], path
+
+
+def test_boolean_spec_constants_shape_an_amdx_graph() -> None:
+    """SPIR-V: "OpSpecConstantTrue/OpSpecConstantFalse: declare a Boolean-type scalar specialization
+    constant with a default value of true/false", and OpSpecConstantOp may compute with them
+    (LogicalNot, Select).  tests/data/dxc_style/spec_bool_grid.spvasm sets its StaticNumWorkgroupsAMDX
+    grid to (Wide ? 4 : 2, !Flat ? 3 : 1, 1) and its code adds Wide ? 100 : 0: the graph reads the
+    dispatch's values as the pipeline does.  By hand: Out[0] counts the groups, group (x, y) writes
+    base + 10 y + x (+ 100 when Wide) at 1 + x + 4 y."""
+    from dxc_style import module
+
+    data = module("spec_bool_grid")
+    for specialization, wide, flat in [(None, False, True), ({"Wide": True}, True, True),
+                                       ({"Flat": False}, False, False), ({"1": 1, "2": 0}, True, False)]:
+        grid_x, grid_y = 4 if wide else 2, 1 if flat else 3
+        out = [0] * 16
+        out[0] = grid_x * grid_y
+        for y in range(grid_y):
+            for x in range(grid_x):
+                out[1 + x + 4 * y] = 5 + 10 * y + x + (100 if wide else 0)
+        described = {"inputs": [{"entry": "main", "records": [{"base": 5}]}],
+                     "resources": {"Out": {"uint32": [0] * 16}}}
+        if specialization is not None:
+            described["specialization"] = specialization
+        result = wgc.run(data, described)
+        assert result.ok, Renderer().render(list(result.diagnostics))
+        assert result.resources["Out"]["uint32"] == out, specialization
