@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -237,3 +238,23 @@ def test_loop_stages_of_split_modules_on_the_command_line(tmp_path) -> None:
     assert not any(json.loads(done.stdout)["resources"]["Results"]["float"])
     done = wgc_command("run", *map(str, modules), "--dispatch", str(tmp_path / "d.json"), "--node-index", "x=a")
     assert done.returncode == 2 and "'x=a': indices are integers" in done.stderr
+
+
+def test_amdx_stress_prints_a_line_per_graph_as_it_goes() -> None:
+    """tests/fuzz/amdx_stress.py reports each graph when it finishes (flushed, so a long campaign shows
+    its progress), then a summary; exit 0 when nothing failed."""
+    script = os.path.join(ROOT, "tests", "fuzz", "amdx_stress.py")
+    process = subprocess.Popen([sys.executable, script, "--graphs", "2", "--damaged", "150"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    first = process.stdout.readline()   # type: ignore[union-attr]
+    running = process.poll() is None    # the damaged modules (compiling the samples) are still to come
+    rest, errors = process.communicate(timeout=600)
+    lines = [first, *rest.splitlines(keepends=True)]
+    assert process.returncode == 0, errors
+    assert running, "the first graph's line came only at the end"
+    assert re.fullmatch(r"graph 1/2: \d nodes \(.*\): ok \(\d+\.\d s\)\n", first), first
+    assert lines[1].startswith("graph 2/2: ")
+    assert lines[2] == "damaged modules 100/150: " + lines[2].split(": ", 1)[1]
+    assert re.fullmatch(r"damaged modules: \d+ refused with WG0820, \d+ translated, 0 failures\n", lines[3])
+    assert re.fullmatch(r"summary \(seed 25\): 2 graphs, 150 damaged modules, 152 inputs, 0 failures, \d+ s\n",
+                        lines[4]), lines[4]

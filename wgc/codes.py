@@ -372,8 +372,9 @@ BINDING_CONFLICT = _kind("WG0810", E, "two resources the shaders use share a Vul
 DISPATCH_TOO_LARGE = _kind("WG0811", E, "a dispatch description's data (resources, textures, entry records, tables) "
                            "needs more memory than wgc run may use (--max-memory)")
 SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description specialises a constant that sets the "
-                                   "graph's shape (a dispatch grid, MaxRecords, an array size) on the emulated "
-                                   "path, whose compile fixed it at its default")
+                                   "graph's shape (a dispatch grid, MaxRecords, an array size) of a compile's "
+                                   "Result given to wgc.run, which fixed it at its default and cannot be compiled "
+                                   "again")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

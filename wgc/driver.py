@@ -171,6 +171,9 @@ class Options:
     per (node, iteration), `wgc.sema.stages`)."""
     max_graph_depth: int | None = None
     """--max-graph-depth N: the device's maxExecutionGraphDepth (WG0513; default: 32, the least Vulkan offers)."""
+    spec_values: tuple[tuple[int, int], ...] = ()
+    """No command-line option: (constant_id, value) pairs that replace the defaults of `[[vk::constant_id]]`
+    constants (`SemaOptions.spec_values`); `wgc run` compiles with the values a dispatch specialises."""
 
     @property
     def index_space_loops(self) -> bool:
@@ -297,6 +300,7 @@ def sema_options(options: Options):
         use_dx_layout=options.use_dx_layout,
         use_scalar_layout=options.use_scalar_layout,
         binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
+        spec_values=options.spec_values,
     )
 
 

@@ -23,7 +23,9 @@ appended; `wgc.runtime.amdx.amdx_program` must answer with a WG0820 diagnostic o
 passes spirv-val, never raise.
 
 Run longer than the suite does: `python tests/fuzz/amdx_stress.py --graphs 200 --damaged 2000 [--seed S]`;
-it prints the number of inputs and every failure (exit 1 when any).
+it prints one line per graph as it finishes (its nodes, launches, loop, "ok" or the paths that
+failed, seconds), one per hundred damaged modules, every failure, and a summary (graphs, damaged
+modules refused and translated, failures, time); exit 1 when any input failed, else 0.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ import re
 import struct
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -447,7 +451,20 @@ def amdx_modules() -> list[bytes]:
     return out
 
 
-def stress(graphs: int, damaged_count: int, seed: int) -> tuple[int, list[str]]:
+def _describe(nodes: list[Node]) -> str:
+    launches = ", ".join(f"{sum(n.launch == k for n in nodes)} {k}" for k in ("broadcasting", "coalescing", "thread")
+                         if any(n.launch == k for n in nodes))
+    extra = "".join([", loop" if any(n.loop for n in nodes) else "",
+                     ", recursion" if any(n.recursion and not n.loop for n in nodes) else "",
+                     ", node array" if any(n.family_index is not None for n in nodes) else "",
+                     ", shared input" if any(n.shares for n in nodes) else ""])
+    return f"{len(nodes)} nodes ({launches}{extra})"
+
+
+def stress(graphs: int, damaged_count: int, seed: int,
+           progress: Callable[[str], None] | None = None) -> tuple[int, list[str]]:
+    """(inputs, failures) of `graphs` random graphs and `damaged_count` damaged modules; `progress`
+    is called with a line per graph and per hundred damaged modules as they finish."""
     from wgc.runtime.amdx import amdx_program
 
     rng = random.Random(seed)
@@ -456,23 +473,41 @@ def stress(graphs: int, damaged_count: int, seed: int) -> tuple[int, list[str]]:
     with tempfile.TemporaryDirectory() as folder:
         for i in range(graphs):
             nodes = random_graph(rng)
-            for problem in check_graph(nodes, Path(folder)):
+            started = time.perf_counter()
+            problems = check_graph(nodes, Path(folder))
+            for problem in problems:
                 failures.append(f"graph {i} (seed {seed}): {problem}\n{hlsl(nodes)}")
             inputs += 1
+            if progress is not None:
+                verdict = "ok" if not problems else "FAILED: " + "; ".join(p.split(":")[0] for p in problems)
+                progress(f"graph {i + 1}/{graphs}: {_describe(nodes)}: {verdict} "
+                         f"({time.perf_counter() - started:.1f} s)")
     modules = amdx_modules() if damaged_count else []
+    refused = wrong = 0
     for i in range(damaged_count):
+        if progress is not None and i and i % 100 == 0:      # i modules done
+            progress(f"damaged modules {i}/{damaged_count}: {refused} refused, {i - refused - wrong} "
+                     f"translated, {wrong} failures")
         data, how = damaged(rng, modules)
+        inputs += 1
         try:
             diagnostics, module, _ = amdx_program([("damaged.spv", data)])
         except Exception as error:   # noqa: BLE001 - the point: nothing may escape
             failures.append(f"damaged module {i} (seed {seed}, {how}): {type(error).__name__}: {error}")
+            wrong += 1
             continue
         if module is None and not any(d.code == "WG0820" for d in diagnostics):
             failures.append(f"damaged module {i} (seed {seed}, {how}): refused without WG0820: "
                             f"{[d.message for d in diagnostics]}")
-        if module is not None and diagnostics:
+            wrong += 1
+        elif module is not None and diagnostics:
             failures.append(f"damaged module {i}: a module and diagnostics")
-        inputs += 1
+            wrong += 1
+        elif module is None:
+            refused += 1
+    if progress is not None and damaged_count:
+        progress(f"damaged modules: {refused} refused with WG0820, {damaged_count - refused - wrong} translated, "
+                 f"{wrong} failures")
     return inputs, failures
 
 
@@ -482,10 +517,12 @@ def main() -> int:
     parser.add_argument("--damaged", type=int, default=500)
     parser.add_argument("--seed", type=int, default=25)
     args = parser.parse_args()
-    inputs, failures = stress(args.graphs, args.damaged, args.seed)
+    started = time.perf_counter()
+    inputs, failures = stress(args.graphs, args.damaged, args.seed, progress=lambda line: print(line, flush=True))
     for failure in failures:
         print(failure)
-    print(f"{inputs} inputs, {len(failures)} failures")
+    print(f"summary (seed {args.seed}): {args.graphs} graphs, {args.damaged} damaged modules, {inputs} inputs, "
+          f"{len(failures)} failures, {time.perf_counter() - started:.0f} s", flush=True)
     return 1 if failures else 0
 
 

@@ -222,7 +222,8 @@ def _specialization(value: Located, program: Program, spec_constants: Sequence[S
                     dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:
     """"specialization": {"<name or SpecId>": value}: the values the pipelines get for the module's
     specialization constants.  One that shapes the graph (a grid, MaxRecords, an array size) is
-    refused (WG0812) unless the graph can be read again with it (`Program.graph_specializable`)."""
+    refused (WG0812) unless the graph can be read or compiled again with it
+    (`Program.graph_specializable`: not a compile's `Result` given to `wgc.run`)."""
     if not isinstance(value.value, dict):
         raise _fail(value, "'specialization' is an object {\"<constant name or constant_id>\": value, ...}")
     by_name = {c.name: c for c in spec_constants if c.name}
@@ -236,9 +237,11 @@ def _specialization(value: Located, program: Program, spec_constants: Sequence[S
         try:
             if spec_id in program.graph_spec_ids and not program.graph_specializable:
                 raise _fail(where, f"specialization constant '{key}' sets the graph's shape (a dispatch grid, "
-                                   "MaxRecords or an array size): wgc run cannot specialise it",
+                                   "MaxRecords or an array size), which the given compile fixed at its default: "
+                                   "wgc run cannot specialise it without compiling the graph again",
                             codes.SPECIALIZATION_SHAPES_GRAPH,
-                            notes=("change its default in the source instead",))
+                            notes=("give wgc.run the source (a path or driver.Options) rather than a compile's "
+                                   "Result, so that it compiles the graph with this value",))
             if constant is None:
                 raise _fail(where, f"the graph's shaders have no specialization constant '{key}'",
                             codes.DISPATCH_UNKNOWN_NAME, notes=(f"its specialization constants: {known}",))

@@ -210,7 +210,8 @@ class Program:
     `graph_specializable` (the program can be read again with other values)."""
     graph_specializable: bool = False
     """True for a program read from AMDX modules (`amdx.amdx_program`), whose graph reads its
-    specialization constants' values."""
+    specialization constants' values, and for one `wgc.run` compiled from HLSL itself, which it
+    compiles again with them (`run._compile_specialized`); False for a compile's `Result` given to it."""
     source_spec_constants: tuple[Any, ...] = ()
     """The AMDX modules' specialization constants (`pipelines.SpecConstantInfo`): those the
     translation keeps only in the graph."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
-from wgc.diagnostics import Diagnostic, has_errors
+from wgc.diagnostics import Diagnostic, Severity, has_errors
 from wgc.source import SourceFile
 
 
@@ -87,7 +87,36 @@ def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes 
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
-    return diagnostics, result.outputs["spirv"], build_program(result.reflection)
+    program = build_program(result.reflection)
+    from wgc.runtime.pipelines import SpecConstantInfo
+
+    # every [[vk::constant_id]] of the source, also those the module folded away (only attributes read them)
+    declared = tuple(SpecConstantInfo(c.spec_id, c.name, c.type if c.type in ("bool", "int", "uint") else "float", 32)
+                     for c in result.reflection.specialization_constants)
+    program = replace(program, source_spec_constants=declared)
+    if not isinstance(source, driver.Result):     # compiled here: it can be compiled again with other values
+        program = replace(program, graph_specializable=True)
+        # WG0645 (the emulated target fixes an attribute at a constant's default) is true of the
+        # module, not of wgc run, which compiles the graph again with the dispatch's values
+        diagnostics = [d for d in diagnostics if d.code != codes.SPEC_CONSTANT_FIXED_BY_TARGET.code]
+    return diagnostics, result.outputs["spirv"], program
+
+
+def _compile_specialized(source: Any, stdin: bytes | None, values: dict[int, int]
+                         ) -> tuple[list[Diagnostic], bytes | None, Any]:
+    """`_compile` of HLSL `source` with the dispatch's values of its specialization constants fixed as
+    their defaults (`driver.Options.spec_values`): the emulated target lays the graph out by the
+    attributes they set (grids, MaxRecords, array sizes), which then fold to those values."""
+    from wgc import driver
+
+    options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
+    diagnostics, module, program = _compile(replace(options, spec_values=tuple(sorted(values.items()))), stdin)
+    if module is None:     # say where the value that broke a rule came from
+        given = ", ".join(f"constant_id {i} = {v}" for i, v in sorted(values.items()))
+        note = f"wgc run compiled the graph with the dispatch's specialization values ({given})"
+        diagnostics = [replace(d, notes=(*d.notes, note)) if d.severity is Severity.ERROR else d
+                       for d in diagnostics]
+    return diagnostics, module, program
 
 
 def _not_runnable(result: Any) -> str | None:
@@ -144,6 +173,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
         rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
+    elif not isinstance(source, driver.Result):
+        rebuild = lambda spec: (_compile_specialized(source, stdin, spec) if spec is not None    # noqa: E731
+                                else _compile(source, stdin))
     if rebuild is not None:
         diagnostics, module, program = rebuild(None)
     else:
@@ -157,8 +189,9 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
                  rebuild: Any = None) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
-    (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
-    when the dispatch specialises a constant that sets the graph's shape."""
+    (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs read with
+    them, HLSL compiled with them), used when the dispatch specialises a constant that sets the
+    graph's shape."""
     from wgc.runtime.dispatch import find_resource, read_dispatch, read_specialization
     from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT
 

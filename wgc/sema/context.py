@@ -73,6 +73,10 @@ class SemaOptions:
     """-fvk-use-scalar-layout: buffers and cbuffers use scalar layout."""
     binding_shifts: tuple[Any, ...] = ()
     """`bindings.BindingShift`s from -fvk-{b,t,u,s}-shift."""
+    spec_values: tuple[tuple[int, int], ...] = ()
+    """(constant_id, value) pairs that replace the defaults of `[[vk::constant_id]]` constants (bools as
+    0 or 1): `wgc run` compiles a graph with the values its dispatch specialises, so that attributes
+    the emulated target lays out by them fold to those values."""
 
 
 # ---------------------------------------------------------------- scope entities

@@ -561,6 +561,9 @@ class DeclarationChecker:
             self.ctx.report(codes.INVALID_SPEC_CONSTANT, constant_id.span,
                             f"'vk::constant_id' of '{name}' must be one integer from 0 to 4294967295")
             spec_id = None
+        given = dict(self.ctx.options.spec_values).get(spec_id) if spec_id is not None else None
+        if given is not None and default is not None and type_ is not t.FLOAT:
+            default = bool(given) if type_ is t.BOOL else given     # `SemaOptions.spec_values`
         variable = ir.Variable(name, type_, ir.Storage.SPEC_CONSTANT, span, const=True, attributes=attributes,
                                init=init, spec_id=spec_id, spec_default=default)
         if spec_id is not None:

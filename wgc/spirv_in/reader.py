@@ -117,10 +117,13 @@ class Module:
         return None
 
     def constant(self, id_: int) -> int | None:
-        """The value of an integer or boolean OpConstant/OpSpecConstant (its default), else None."""
+        """The value of an integer or boolean OpConstant/OpSpecConstant (a specialization constant's
+        value in `specialization`, else its default), else None."""
         inst = self.defs.get(id_)
         if inst is None:
             return None
+        if inst.opname in ("OpSpecConstantTrue", "OpSpecConstantFalse") and self.spec_id(id_) in self.specialization:
+            return 1 if self.specialization[self.spec_id(id_)] else 0  # type: ignore[index]
         if inst.opname in ("OpConstantTrue", "OpSpecConstantTrue"):
             return 1
         if inst.opname in ("OpConstantFalse", "OpSpecConstantFalse"):
@@ -142,7 +145,8 @@ class Module:
         return None
 
     def _spec_op(self, inst: Instruction) -> int | None:
-        """An integer OpSpecConstantOp of the arithmetic the compilers use for attribute arguments."""
+        """An integer or boolean OpSpecConstantOp of the arithmetic the compilers use for attribute
+        arguments (booleans are 0 or 1; comparisons read their operands unsigned)."""
         op = grammar.instruction_by_opcode(inst.operands[0].value).name
         args = [self.constant(o.value) for o in inst.operands[1:]]
         a = [arg for arg in args if arg is not None]
@@ -151,11 +155,18 @@ class Module:
         a += [0, 0]
         type_ = self.defs.get(inst.result_type or 0)
         bits = type_.literal(0) if type_ is not None and type_.opname == "OpTypeInt" else 32
+        u = [x & 0xFFFFFFFFFFFFFFFF for x in a]
         ops = {"OpIAdd": lambda: a[0] + a[1], "OpISub": lambda: a[0] - a[1], "OpIMul": lambda: a[0] * a[1],
                "OpUDiv": lambda: a[0] // a[1] if a[1] else None, "OpSConvert": lambda: a[0],
                "OpUConvert": lambda: a[0], "OpSelect": lambda: a[1] if a[0] else a[2],
                "OpShiftLeftLogical": lambda: a[0] << a[1], "OpShiftRightLogical": lambda: a[0] >> a[1],
-               "OpBitwiseOr": lambda: a[0] | a[1], "OpBitwiseAnd": lambda: a[0] & a[1]}
+               "OpBitwiseOr": lambda: a[0] | a[1], "OpBitwiseAnd": lambda: a[0] & a[1],
+               "OpLogicalNot": lambda: int(not a[0]), "OpLogicalAnd": lambda: int(bool(a[0] and a[1])),
+               "OpLogicalOr": lambda: int(bool(a[0] or a[1])), "OpLogicalEqual": lambda: int(bool(a[0]) == bool(a[1])),
+               "OpLogicalNotEqual": lambda: int(bool(a[0]) != bool(a[1])),
+               "OpIEqual": lambda: int(u[0] == u[1]), "OpINotEqual": lambda: int(u[0] != u[1]),
+               "OpULessThan": lambda: int(u[0] < u[1]), "OpUGreaterThan": lambda: int(u[0] > u[1]),
+               "OpULessThanEqual": lambda: int(u[0] <= u[1]), "OpUGreaterThanEqual": lambda: int(u[0] >= u[1])}
         if op not in ops:
             return None
         value = ops[op]()
