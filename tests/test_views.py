@@ -9,12 +9,14 @@ an empty output).
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shutil
 from dataclasses import replace
 
 import pytest
 
+from wgc import driver
 from wgc.metadata import dot as dot_view
 from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
 from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
@@ -462,7 +464,7 @@ def test_dxil_hello_recursion_and_loops():
     outer = _pairs(loops["MyOuterLoopEntry"][4])
     assert [tag for tag, _ in outer][-4:] == [4, 0x20000, 0x20001, 5]
     assert dict(outer)[0x20000] == 8 and dict(outer)[0x20001] == 1
-    assert 0x20000 not in dict(_pairs(loops["MyInnerLoopEntry"][4]))
+    assert 0x20000 not in dict(_pairs(loops["MyLoopTerminal"][4]))
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
@@ -630,3 +632,25 @@ def test_views_read_the_typed_model_whose_json_is_the_inspect_output():
     assert render_text(model) == driver.compile(driver.Options(input=sample, emit="text")).outputs["text"].decode()
     with pytest.raises(AttributeError):
         render_text(model.to_json())
+
+
+def test_the_model_records_wave_size_and_an_unwritten_max_records():
+    """[WaveSize(min, max, preferred)] is kept for nodes and other entry points (0 for what is not
+    written, as DXC's DxilWaveSize); an output with neither [MaxRecords] nor
+    [MaxRecordsSharedWith] is marked, its MaxRecords being wgc's 1 (WG0409), not a written value."""
+    source = "\n".join([
+        "struct R { uint v; };",
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(32, 1, 1)]',
+        "[WaveSize(32, 64)]",
+        "void Root(NodeOutput<R> Next, [MaxRecords(2)] EmptyNodeOutput Done) {}",
+        '[Shader("node")] [NodeLaunch("thread")] void Next(ThreadNodeInputRecord<R> r) {}',
+        '[Shader("node")] [NodeLaunch("thread")] void Done() {}',
+        '[Shader("compute")] [NumThreads(4, 1, 1)] [WaveSize(8)] void Clear() {}'])
+    result = driver.compile(driver.Options(input="-", emit="json", profile="lib_6_8"), stdin=source.encode())
+    model = json.loads(result.outputs["json"])
+    nodes = {n["function"]: n for n in model["nodes"]}
+    assert nodes["Root"]["wave_size"] == [32, 64, 0] and nodes["Next"]["wave_size"] is None
+    assert model["entry_points"][0]["wave_size"] == [8, 0, 0]
+    following, done = nodes["Root"]["outputs"]
+    assert (following["max_records"], following["max_records_written"]) == (1, False)
+    assert (done["max_records"], done["max_records_written"]) == (2, True)
