@@ -211,7 +211,11 @@ def main() -> int:
         print(f"error: FileCheck not found ({args.filecheck}); install llvm-14-tools or pass --filecheck",
               file=sys.stderr)
         return 1
-    texts = read_tests(args.dxc_git)
+    try:
+        texts = read_tests(args.dxc_git)
+    except (OSError, subprocess.CalledProcessError):
+        print(f"error: cannot read DXC's tests from the git directory {args.dxc_git} (--dxc-git)", file=sys.stderr)
+        return 1
     configs = select(texts)
     passed = lines = 0
     with tempfile.TemporaryDirectory() as tmp:
