@@ -116,7 +116,8 @@ def test_dxil_metadata_uses_the_mesh_launch_type_and_the_preview_tags() -> None:
     props = [line for line in dxil.splitlines() if "i32 8, i32 15, i32 13, i32 4," in line]
     assert len(props) == 1                              # NodeLaunchType 13 = 4 (mesh), for Draw only
     # MeshOutputTopology 65536 = 2 (triangle), MeshMaxVertexCount 65537 = 4, MeshMaxPrimitiveCount 65538 = 2
-    assert props[0].endswith("i32 65536, i32 2, i32 65537, i32 4, i32 65538, i32 2 }")
+    # then AutoBindingSpace 5 = {0}, as on every library entry
+    assert re.search(r"i32 65536, i32 2, i32 65537, i32 4, i32 65538, i32 2, i32 5, !\d+\}$", props[0])
 
 
 def test_mesh_qualifiers_are_keywords_only_after_in_and_out() -> None:

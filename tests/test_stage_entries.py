@@ -473,22 +473,26 @@ def test_inspect_dot_draws_each_entry_point_as_its_own_box() -> None:
 def test_inspect_dxil_lists_the_entry_points_as_dxc_does() -> None:
     # DXC's EmitDxilEntryProperties for lib entries: ShaderKind 8 (pixel 0, compute 5, mesh 13,
     # amplification 14); compute NumThreads 4; mesh MSState 9 {threads, 3 vertices, 1 primitive,
-    # triangle 2, payload 8 bytes}; amplification ASState 10 {threads, payload 8 bytes}
+    # triangle 2, payload 8 bytes}; amplification ASState 10 {threads, payload 8 bytes}; then the
+    # AutoBindingSpace 5 {0} DXC gives every library entry
     text = view(ALL_STAGES, "dxil")
-    for name, properties in (("Task", "i32 8, i32 14, i32 10, !{{ !{{ i32 8, i32 1, i32 1 }}, i32 8 }}"),
-                             ("Mesh", "i32 8, i32 13, i32 9, !{{ !{{ i32 3, i32 1, i32 1 }}, i32 3, i32 1, i32 2, "
-                                      "i32 8 }}"),
-                             ("Clear", "i32 8, i32 5, i32 4, !{{ i32 64, i32 1, i32 1 }}"),
+    for name, properties in (("Task", "i32 8, i32 14, i32 10, !{{!{{i32 8, i32 1, i32 1}}, i32 8}}"),
+                             ("Mesh", "i32 8, i32 13, i32 9, !{{!{{i32 3, i32 1, i32 1}}, i32 3, i32 1, i32 2, "
+                                      "i32 8}}"),
+                             ("Clear", "i32 8, i32 5, i32 4, !{{i32 64, i32 1, i32 1}}"),
                              ("Shade", "i32 8, i32 0")):
-        assert f'declare void @"{name}"()' in text
-        assert _resolved(text, f'void ()* @"{name}", !"{name}", null, null, ') == "!{ " + properties.format() + " }"
+        assert f"declare void @{name}()" in text
+        assert _resolved(text, f'void ()* @{name}, !"{name}", null, null, ') == (
+            "!{" + properties.format() + ", i32 5, !{i32 0}}")
+    names = re.findall(r'^!\d+ = !\{void \(\)\* @(\w+), !"\w+", null, null', text, re.M)
+    assert names == sorted(names)                    # DXC sorts a library's entries by function name
 
 
 def _resolved(text: str, prefix: str) -> str:
     """The metadata tuple after `prefix` in an entry of dx.entryPoints, with its !N references inlined."""
     nodes = dict(re.findall(r"^(!\d+) = (.*)$", text, re.M))
     entry = next(value for value in nodes.values() if prefix in value)
-    reference = entry.split(prefix)[1].rstrip(" }")
+    reference = entry.split(prefix)[1].rstrip("}")
 
     def inline(value: str) -> str:
         return re.sub(r"!\d+\b", lambda m: inline(nodes[m.group()]) if m.group() in nodes else m.group(), value)

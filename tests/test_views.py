@@ -9,12 +9,14 @@ an empty output).
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shutil
 from dataclasses import replace
 
 import pytest
 
+from wgc import driver
 from wgc.metadata import dot as dot_view
 from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
 from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
@@ -341,7 +343,7 @@ def test_render_image_rejects_unknown_format():
 # DXIL metadata
 
 _OPERAND = re.compile(r'\s*(?:(i\d+) (-?\d+|true|false)|!"((?:[^"\\]|\\.)*)"|(!\d+)|(null)|'
-                      r'(?:ptr|void \(\)\*|(?:\[\d+ x )?%"[^"]*"\]?\*) (@"?[^",}\s]+"?))\s*(?:,|$)')
+                      r'(?:ptr|void \(\)\*|(?:\[\d+ x )?%(?:"[^"]*"|[\w.$-]+)\]?\*) (@(?:"[^"]*"|[^",}\s]+)))\s*(?:,|$)')
 
 
 def _metadata(text):
@@ -383,42 +385,68 @@ def _pairs(tuple_):
     return [(tuple_[i], tuple_[i + 1]) for i in range(0, len(tuple_), 2)]
 
 
+def _entries(md):
+    """dx.entryPoints' function entries by name (DXC sorts them by function name)."""
+    entries = md["dx.entryPoints"][1:]
+    assert [e[1] for e in entries] == sorted(e[1] for e in entries)
+    return {e[1]: e for e in entries}
+
+
 def test_dxil_arrays_metadata_structure():
-    text = render_dxil(ARRAYS)
+    text = render_dxil(ARRAYS, proposals=("max-records-per-node", "work-graph-loops"))
     parsed = parse_dxil(text)
-    for source in (text, str(parsed)):  # llvmlite's text, and LLVM's after the round trip
+    for source in (text, str(parsed)):  # wgc's text, and LLVM's after the round trip
         md = _metadata(source)
         assert md["dx.version"] == [[1, 9]]
         assert md["dx.shaderModel"] == [["lib", 6, 9]]
-        entries = md["dx.entryPoints"]
-        assert entries[0] == [None, "", None, None, None]
-        assert [e[1] for e in entries[1:]] == ["Shade", "MaterialA", "MaterialB", "Done"]
-        assert entries[1][0].strip('@"') == "Shade" and entries[1][2:4] == [None, None]
-        shade = _pairs(entries[1][4])
-        assert [tag for tag, _ in shade] == [8, 13, 15, 16, 22, 20, 21, 4]
+        assert md["dx.entryPoints"][0] == [None, "", None, None, None]
+        entries = _entries(md)
+        assert list(entries) == ["Done", "MaterialA", "MaterialB", "Shade"]
+        assert entries["Shade"][0].strip('@"') == "Shade" and entries["Shade"][2:4] == [None, None]
+        shade = _pairs(entries["Shade"][4])
+        assert [tag for tag, _ in shade] == [8, 13, 15, 16, 22, 20, 21, 4, 5]
         props = dict(shade)
         assert props[8] == 15 and props[13] == 1
         assert props[15] == ["Shade", 0] and props[16] == -1
-        assert props[22] == [256, 256, 1] and props[4] == [8, 8, 1]
+        assert props[22] == [256, 256, 1] and props[4] == [8, 8, 1] and props[5] == [0]
         [inp] = props[20]
         assert inp == [1, 0x61, 2, [0, 12, 1, [4, 3, 2], 2, 4]]
         materials, extra, done = props[21]
         assert materials == [1, 0x16, 2, [0, 16, 2, 4], 3, 64, 5, 8, 0, ["Materials", 0], 7, 4]
         assert extra == [1, 0x16, 2, [0, 16, 2, 4], 3, 0, 5, -1, 4, 0, 6, True, 0, ["Extra", 0], 7, 64]
         assert done == [1, 0x0A, 3, 1, 0, ["Done", 0]]
-        material_b = dict(_pairs(entries[3][4]))
-        assert [tag for tag, _ in _pairs(entries[3][4])] == [8, 13, 15, 16, 17, 20, 4]
+        material_b = dict(_pairs(entries["MaterialB"][4]))
+        assert [tag for tag, _ in _pairs(entries["MaterialB"][4])] == [8, 13, 15, 16, 17, 20, 4, 5]
         assert material_b[15] == ["Materials", 1] and material_b[16] == 1
         assert material_b[17] == ["Materials", 0] and material_b[13] == 3
-        assert dict(_pairs(entries[4][4]))[20] == [[1, 0x09]]
+        assert dict(_pairs(entries["Done"][4]))[20] == [[1, 0x09]]
         assert md["wgc.experimental.tags"] == [["NodeMaxLoopIterations", 0x20000],
                                                ["NodeMaxRecordsPerLoopIteration", 0x20001]]
+
+
+def test_dxil_proposal_tags_need_their_opt_in():
+    """Proposal 0025's MaxRecordsPerNode (tag 7) is in no released DXC (PR #7177 is open), and the
+    loops proposal's tags are wgc's own numbers: without -fmax-records-per-node / -fwork-graph-loops
+    the view shows what DXC emits, none of them."""
+    md = _metadata(render_dxil(ARRAYS))
+    materials, extra, _ = dict(_pairs(_entries(md)["Shade"][4]))[21]
+    assert materials == [1, 0x16, 2, [0, 16, 2, 4], 3, 64, 5, 8, 0, ["Materials", 0]]
+    assert extra == [1, 0x16, 2, [0, 16, 2, 4], 3, 0, 5, -1, 4, 0, 6, True, 0, ["Extra", 0]]
+    assert "wgc.experimental.tags" not in md
+    loops = _entries(_metadata(render_dxil(NESTED_LOOPS)))
+    assert all(0x20000 not in dict(_pairs(e[4])) for e in loops.values())
+    with_loops = _entries(_metadata(render_dxil(NESTED_LOOPS, proposals=("work-graph-loops",))))
+    assert any(0x20000 in dict(_pairs(e[4])) for e in with_loops.values())
+    # the proposals apply above Work Graphs 1.0 only: lib_6_8 never shows them
+    work_graphs_1_0 = replace(ARRAYS, profile="lib_6_8")
+    assert ", i32 7, i32" not in render_dxil(work_graphs_1_0, proposals=("max-records-per-node", "work-graph-loops"))
 
 
 def test_dxil_hello_recursion_and_loops():
     hello = _metadata(render_dxil(HELLO))
     assert hello["dx.shaderModel"] == [["lib", 6, 8]]
-    generate, classify, accumulate = hello["dx.entryPoints"][1:]
+    entries = _entries(hello)
+    generate, classify, accumulate = entries["Generate"], entries["Classify"], entries["Accumulate"]
     assert generate[4][:6] == [8, 15, 13, 1, 15, ["Generate", 0]]  # implied entry: no tag 14
     assert dict(_pairs(generate[4]))[20] == [[1, 0x61, 2, [0, 8, 1, [0, 5, 1], 2, 4]]]
     assert dict(_pairs(generate[4]))[21] == [[1, 6, 2, [0, 4, 2, 4], 3, 64, 0, ["Classify", 0]]]
@@ -426,17 +454,17 @@ def test_dxil_hello_recursion_and_loops():
     assert dict(_pairs(accumulate[4]))[20] == [[1, 0x41, 2, [0, 4, 2, 4], 3, 32]]
     assert 21 not in dict(_pairs(accumulate[4]))
 
-    walk = _metadata(render_dxil(RECURSIVE))["dx.entryPoints"][1][4]
-    assert [tag for tag, _ in _pairs(walk)] == [8, 13, 14, 15, 16, 19, 20, 21, 4]
+    walk = _entries(_metadata(render_dxil(RECURSIVE)))["Walk"][4]
+    assert [tag for tag, _ in _pairs(walk)] == [8, 13, 14, 15, 16, 19, 20, 21, 4, 5]
     props = dict(_pairs(walk))
     assert props[14] is True and props[16] == 2 and props[19] == 8 and props[4] == [1, 1, 1]
     assert props[21][1] == [1, 0x0A, 3, 1, 0, ["Leaf", 0]]
 
-    loops = _metadata(render_dxil(NESTED_LOOPS))["dx.entryPoints"]
-    outer = _pairs(loops[1][4])
-    assert [tag for tag, _ in outer][-3:] == [4, 0x20000, 0x20001]
+    loops = _entries(_metadata(render_dxil(NESTED_LOOPS, proposals=("work-graph-loops",))))
+    outer = _pairs(loops["MyOuterLoopEntry"][4])
+    assert [tag for tag, _ in outer][-4:] == [4, 0x20000, 0x20001, 5]
     assert dict(outer)[0x20000] == 8 and dict(outer)[0x20001] == 1
-    assert 0x20000 not in dict(_pairs(loops[3][4]))
+    assert 0x20000 not in dict(_pairs(loops["MyLoopTerminal"][4]))
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
@@ -452,8 +480,9 @@ def test_dxil_parses_and_is_deterministic(name):
 def test_dxil_qualified_function_names_parse():
     model = _renamed(HELLO, "ns::Generate")
     text = render_dxil(model)
-    assert 'declare void @"ns::Generate"()' in text
-    assert _metadata(str(parse_dxil(text)))["dx.entryPoints"][1][1] == "ns::Generate"
+    assert 'declare void @"ns::Generate"()' in text       # LLVM quotes a name holding ':'
+    assert "declare void @Classify()" in text              # and only such names
+    assert "ns::Generate" in _entries(_metadata(str(parse_dxil(text))))
 
 
 def test_node_io_flags():
@@ -567,8 +596,10 @@ def test_dxil_resources_metadata_structure(tmp_path):
         assert [r[2:] for r in samplers] == [["Linear", 0, 20, 1, 0, None], ["Shadow", 0, 21, 1, 1, None]]
         assert [[r[0] for r in lst] for lst in resources] == [[0, 1, 2, 3, 4, 5], [0, 1, 2], [0, 1], [0, 1]]
         assert md["dx.entryPoints"][0][:3] == [None, "", None] and md["dx.entryPoints"][0][3] == resources
-    assert '@"Layers" = external constant [3 x %"class.Texture2DArray<float4>"]' in text
-    assert '@"Frame" = external constant %"Frame"' in text
+    assert '@Layers = external constant [3 x %"class.Texture2DArray<float4>"]' in text
+    assert "@Frame = external constant %Frame" in text
+    assert '@"$Globals" = external constant %"$Globals"' in text     # LLVM quotes a name holding '$'
+
 
 
 def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
@@ -601,3 +632,25 @@ def test_views_read_the_typed_model_whose_json_is_the_inspect_output():
     assert render_text(model) == driver.compile(driver.Options(input=sample, emit="text")).outputs["text"].decode()
     with pytest.raises(AttributeError):
         render_text(model.to_json())
+
+
+def test_the_model_records_wave_size_and_an_unwritten_max_records():
+    """[WaveSize(min, max, preferred)] is kept for nodes and other entry points (0 for what is not
+    written, as DXC's DxilWaveSize); an output with neither [MaxRecords] nor
+    [MaxRecordsSharedWith] is marked, its MaxRecords being wgc's 1 (WG0409), not a written value."""
+    source = "\n".join([
+        "struct R { uint v; };",
+        '[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(32, 1, 1)]',
+        "[WaveSize(32, 64)]",
+        "void Root(NodeOutput<R> Next, [MaxRecords(2)] EmptyNodeOutput Done) {}",
+        '[Shader("node")] [NodeLaunch("thread")] void Next(ThreadNodeInputRecord<R> r) {}',
+        '[Shader("node")] [NodeLaunch("thread")] void Done() {}',
+        '[Shader("compute")] [NumThreads(4, 1, 1)] [WaveSize(8)] void Clear() {}'])
+    result = driver.compile(driver.Options(input="-", emit="json", profile="lib_6_8"), stdin=source.encode())
+    model = json.loads(result.outputs["json"])
+    nodes = {n["function"]: n for n in model["nodes"]}
+    assert nodes["Root"]["wave_size"] == [32, 64, 0] and nodes["Next"]["wave_size"] is None
+    assert model["entry_points"][0]["wave_size"] == [8, 0, 0]
+    following, done = nodes["Root"]["outputs"]
+    assert (following["max_records"], following["max_records_written"]) == (1, False)
+    assert (done["max_records"], done["max_records_written"]) == (2, True)

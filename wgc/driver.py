@@ -450,7 +450,7 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
     if kind == "dxil":
         from wgc.metadata.dxil import render_dxil
 
-        return {kind: render_dxil(model).encode()}, []
+        return {kind: render_dxil(model, options.proposals).encode()}, []
     from wgc.metadata.dot import GraphvizError, GraphvizMissing, render_dot, render_image
 
     dot = render_dot(model)

@@ -73,6 +73,7 @@ def _output(output: NodeOutput) -> OutputModel:
         record_alignment=output.layout.alignment if output.layout else 0,
         track_rw_input_sharing=output.track_rw_input_sharing,
         max_records=output.max_records,
+        max_records_written=any(a.key in ("maxrecords", "maxrecordssharedwith") for a in output.parameter.attributes),
         max_records_shared_with=output.shared_with,
         max_records_shared_with_index=output.shared_with_index,
         max_records_per_node=output.max_records_per_node,
@@ -99,6 +100,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         program_entry=node.key in entries,
         program_entry_explicit=node.program_entry_explicit,
         num_threads=tuple(node.num_threads),
+        wave_size=_wave_size(node.function),
         dispatch_grid=node.dispatch_grid,
         max_dispatch_grid=node.max_dispatch_grid,
         max_recursion_depth=node.max_recursion_depth,
@@ -119,6 +121,21 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         max_node_recursion=stages.max_recursion,
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
     )
+
+
+def _wave_size(function: ir.Function) -> tuple[int, int, int] | None:
+    """[WaveSize(min[, max[, preferred]])] as (min, max, preferred), 0 for an argument not written
+    (as DXC's DxilWaveSize); None without the attribute or with an argument that is not a number."""
+    attribute = ir.find_attribute(function.attributes, "wavesize")
+    if attribute is None or not 1 <= len(attribute.args) <= 3:
+        return None
+    sizes: list[int] = []
+    for arg in attribute.args:
+        if isinstance(arg.value, bool) or not isinstance(arg.value, (int, float)):
+            return None
+        sizes.append(int(arg.value))
+    sizes += [0] * (3 - len(sizes))
+    return sizes[0], sizes[1], sizes[2]
 
 
 def _mesh(node: NodeInfo) -> MeshModel | None:
@@ -142,6 +159,7 @@ def _entry_point(results: Analysis, entry: NodeInfo, entry_point: str) -> EntryP
         entry_point=entry_point,
         stage=entry.stage,
         num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
+        wave_size=_wave_size(entry.function),
         mesh=MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
         payload_bytes=_payload_bytes(results, entry),
         interface=tuple(InterfaceModel(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,

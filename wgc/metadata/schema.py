@@ -78,6 +78,8 @@ class OutputModel:
     record_alignment: int = 0
     track_rw_input_sharing: bool = False
     max_records: int | None = None
+    max_records_written: bool = True
+    """False: the output has neither [MaxRecords] nor [MaxRecordsSharedWith]; `max_records` is wgc's 1."""
     max_records_shared_with: str | None = None
     max_records_shared_with_index: int | None = None
     max_records_per_node: int | None = None
@@ -92,6 +94,7 @@ class OutputModel:
             "parameter": self.parameter, "kind": self.kind, "target": self.target.to_json(), "record": self.record,
             "record_size": self.record_size, "record_alignment": self.record_alignment,
             "track_rw_input_sharing": self.track_rw_input_sharing, "max_records": self.max_records,
+            "max_records_written": self.max_records_written,
             "max_records_shared_with": self.max_records_shared_with,
             "max_records_shared_with_index": self.max_records_shared_with_index,
             "max_records_per_node": self.max_records_per_node,
@@ -155,6 +158,8 @@ class NodeModel:
     program_entry: bool = False
     program_entry_explicit: bool = False
     num_threads: tuple[int, ...] = (1, 1, 1)
+    wave_size: tuple[int, int, int] | None = None
+    """[WaveSize(min, max, preferred)], 0 for an argument not written; None without the attribute."""
     dispatch_grid: tuple[int, ...] | None = None
     max_dispatch_grid: tuple[int, ...] | None = None
     max_recursion_depth: int | None = None
@@ -179,7 +184,8 @@ class NodeModel:
             "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
             "id": self.id.to_json(), "graph_name": self.graph_name, "launch": self.launch,
             "program_entry": self.program_entry, "program_entry_explicit": self.program_entry_explicit,
-            "num_threads": list(self.num_threads), "dispatch_grid": _list(self.dispatch_grid),
+            "num_threads": list(self.num_threads), "wave_size": _list(self.wave_size),
+            "dispatch_grid": _list(self.dispatch_grid),
             "max_dispatch_grid": _list(self.max_dispatch_grid), "max_recursion_depth": self.max_recursion_depth,
             "local_root_arguments_table_index": self.local_root_arguments_table_index,
             "share_input_of": self.share_input_of.to_json() if self.share_input_of else None,
@@ -278,6 +284,7 @@ class EntryPointModel:
     entry_point: str
     stage: str
     num_threads: tuple[int, ...] | None = None
+    wave_size: tuple[int, int, int] | None = None
     mesh: MeshModel | None = None
     payload_bytes: int | None = None
     interface: tuple[InterfaceModel, ...] = ()
@@ -286,7 +293,7 @@ class EntryPointModel:
     def to_json(self) -> dict[str, Any]:
         return {
             "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
-            "stage": self.stage, "num_threads": _list(self.num_threads),
+            "stage": self.stage, "num_threads": _list(self.num_threads), "wave_size": _list(self.wave_size),
             "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
             "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
         }

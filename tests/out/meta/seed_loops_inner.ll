@@ -1,51 +1,55 @@
-; ModuleID = "wgc"
+; ModuleID = 'wgc'
+target datalayout = "e-m:e-p:32:32-i1:32-i64:64-f16:32-f32:32-f64:64-n8:16:32:64"
 target triple = "dxil-ms-dx"
-target datalayout = ""
 
 %"class.RWStructuredBuffer<float>" = type opaque
-declare void @"MyLoopEntry"()
 
-declare void @"MyLoopBody"()
+@Values = external constant %"class.RWStructuredBuffer<float>"
 
-declare void @"MyLoopTerminal"()
+declare void @MyLoopBody()
 
-@"Values" = external constant %"class.RWStructuredBuffer<float>"
-!dx.version = !{ !0 }
-!dx.shaderModel = !{ !1 }
-!dx.resources = !{ !5 }
-!dx.entryPoints = !{ !6, !16, !21, !25 }
-!wgc.spirv.entryPoints = !{ !26, !27, !28 }
-!wgc.experimental.tags = !{ !29, !30 }
-!llvm.ident = !{ !31 }
-!0 = !{ i32 1, i32 9 }
-!1 = !{ !"lib", i32 6, i32 9 }
-!2 = !{ i32 1, i32 4 }
-!3 = !{ i32 0, %"class.RWStructuredBuffer<float>"* @"Values", !"Values", i32 0, i32 0, i32 1, i32 12, i1 false, i1 false, i1 false, !2 }
-!4 = !{ !3 }
-!5 = !{ null, !4, null, null }
-!6 = !{ null, !"", null, !5, null }
-!7 = !{ !"MyLoopEntry", i32 0 }
-!8 = !{ i32 0, i32 12, i32 2, i32 4 }
-!9 = !{ i32 1, i32 33, i32 2, !8 }
-!10 = !{ !9 }
-!11 = !{ !"MyLoopBody", i32 0 }
-!12 = !{ i32 1, i32 6, i32 2, !8, i32 3, i32 1, i32 0, !11 }
-!13 = !{ !12 }
-!14 = !{ i32 1, i32 1, i32 1 }
-!15 = !{ i32 8, i32 15, i32 13, i32 3, i32 14, i1 true, i32 15, !7, i32 16, i32 -1, i32 20, !10, i32 21, !13, i32 4, !14, i32 131072, i32 32, i32 131073, i32 1 }
-!16 = !{ void ()* @"MyLoopEntry", !"MyLoopEntry", null, null, !15 }
-!17 = !{ !"MyLoopTerminal", i32 0 }
-!18 = !{ i32 1, i32 6, i32 2, !8, i32 3, i32 1, i32 0, !17 }
-!19 = !{ !18 }
-!20 = !{ i32 8, i32 15, i32 13, i32 3, i32 15, !11, i32 16, i32 -1, i32 20, !10, i32 21, !19, i32 4, !14 }
-!21 = !{ void ()* @"MyLoopBody", !"MyLoopBody", null, null, !20 }
-!22 = !{ i32 1, i32 6, i32 2, !8, i32 3, i32 1, i32 0, !7 }
-!23 = !{ !22 }
-!24 = !{ i32 8, i32 15, i32 13, i32 3, i32 15, !17, i32 16, i32 -1, i32 20, !10, i32 21, !23, i32 4, !14 }
-!25 = !{ void ()* @"MyLoopTerminal", !"MyLoopTerminal", null, null, !24 }
-!26 = !{ void ()* @"MyLoopEntry", !"MyLoopEntry" }
-!27 = !{ void ()* @"MyLoopBody", !"MyLoopBody" }
-!28 = !{ void ()* @"MyLoopTerminal", !"MyLoopTerminal" }
-!29 = !{ !"NodeMaxLoopIterations", i32 131072 }
-!30 = !{ !"NodeMaxRecordsPerLoopIteration", i32 131073 }
-!31 = !{ !"wgc 0.1.0" }
+declare void @MyLoopEntry()
+
+declare void @MyLoopTerminal()
+
+!llvm.ident = !{!0}
+!dx.version = !{!1}
+!dx.shaderModel = !{!2}
+!dx.resources = !{!3}
+!dx.entryPoints = !{!7, !8, !19, !24}
+!wgc.spirv.entryPoints = !{!28, !29, !30}
+!wgc.experimental.tags = !{!31, !32}
+
+!0 = !{!"wgc 0.1.0"}
+!1 = !{i32 1, i32 9}
+!2 = !{!"lib", i32 6, i32 9}
+!3 = !{null, !4, null, null}
+!4 = !{!5}
+!5 = !{i32 0, %"class.RWStructuredBuffer<float>"* @Values, !"Values", i32 0, i32 0, i32 1, i32 12, i1 false, i1 false, i1 false, !6}
+!6 = !{i32 1, i32 4}
+!7 = !{null, !"", null, !3, null}
+!8 = !{void ()* @MyLoopBody, !"MyLoopBody", null, null, !9}
+!9 = !{i32 8, i32 15, i32 13, i32 3, i32 15, !10, i32 16, i32 -1, i32 20, !11, i32 21, !14, i32 4, !17, i32 5, !18}
+!10 = !{!"MyLoopBody", i32 0}
+!11 = !{!12}
+!12 = !{i32 1, i32 33, i32 2, !13}
+!13 = !{i32 0, i32 12, i32 2, i32 4}
+!14 = !{!15}
+!15 = !{i32 1, i32 6, i32 2, !13, i32 3, i32 1, i32 0, !16}
+!16 = !{!"MyLoopTerminal", i32 0}
+!17 = !{i32 1, i32 1, i32 1}
+!18 = !{i32 0}
+!19 = !{void ()* @MyLoopEntry, !"MyLoopEntry", null, null, !20}
+!20 = !{i32 8, i32 15, i32 13, i32 3, i32 14, i1 true, i32 15, !21, i32 16, i32 -1, i32 20, !11, i32 21, !22, i32 4, !17, i32 131072, i32 32, i32 131073, i32 1, i32 5, !18}
+!21 = !{!"MyLoopEntry", i32 0}
+!22 = !{!23}
+!23 = !{i32 1, i32 6, i32 2, !13, i32 3, i32 1, i32 0, !10}
+!24 = !{void ()* @MyLoopTerminal, !"MyLoopTerminal", null, null, !25}
+!25 = !{i32 8, i32 15, i32 13, i32 3, i32 15, !16, i32 16, i32 -1, i32 20, !11, i32 21, !26, i32 4, !17, i32 5, !18}
+!26 = !{!27}
+!27 = !{i32 1, i32 6, i32 2, !13, i32 3, i32 1, i32 0, !21}
+!28 = !{void ()* @MyLoopBody, !"MyLoopBody"}
+!29 = !{void ()* @MyLoopEntry, !"MyLoopEntry"}
+!30 = !{void ()* @MyLoopTerminal, !"MyLoopTerminal"}
+!31 = !{!"NodeMaxLoopIterations", i32 131072}
+!32 = !{!"NodeMaxRecordsPerLoopIteration", i32 131073}
