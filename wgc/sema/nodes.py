@@ -765,8 +765,16 @@ class NodeChecker:
             output.unbounded_sparse_nodes = True
             output.array_size = UNBOUNDED
         if size is None and unbounded is None:
-            self.report(codes.INVALID_OUTPUT_ARRAY, output.parameter.span,
-                        f"output array '{output.parameter.name}' needs [NodeArraySize(n)] or [UnboundedSparseNodes]")
+            self.report(codes.OUTPUT_ARRAY_WITHOUT_SIZE, output.parameter.span,
+                        f"output array '{output.parameter.name}' has no [NodeArraySize(n)] or [UnboundedSparseNodes]: "
+                        "taken as [UnboundedSparseNodes]",
+                        notes=["the spec (Node output attributes): [NodeArraySize(count)] is required \"for "
+                               "NodeOutputArray or EmptyNodeOutputArray, unless [UnboundedSparseNodes] is "
+                               "specified\"; DXC accepts the array without it, and SPV_AMDX_shader_enqueue reads a "
+                               "missing size as unbounded (\"If not specified, the node array is considered "
+                               "unbounded.\"), which needs PayloadNodeSparseArrayAMDX"])
+            output.unbounded_sparse_nodes = True
+            output.array_size = UNBOUNDED
         if per_node is not None:
             values = self._values(per_node)
             if values is not None:
