@@ -54,6 +54,7 @@ from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
 from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of
+from wgc.sema.attributes import misspelling_of
 from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
                            check_misplaced_mesh_parameters, mesh_qualifier)
 from wgc.sema.node_attributes import (ATTRIBUTES, FUNCTION_ATTRIBUTES, LAUNCHES, NODE_ONLY_FUNCTION_ATTRIBUTES,
@@ -81,8 +82,37 @@ SYSTEM_VALUES = {
 
 LAUNCH_RULES = frozenset({codes.MISSING_NODE_ATTRIBUTE.code, codes.ATTRIBUTE_NOT_FOR_LAUNCH.code,
                           codes.INVALID_NODE_INPUT.code, codes.INVALID_SYSTEM_VALUE.code,
-                          codes.MISPLACED_NODE_ATTRIBUTE.code})
-"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown."""
+                          codes.MISPLACED_NODE_ATTRIBUTE.code, codes.INVALID_MESH_NODE_ATTRIBUTE.code,
+                          codes.MESH_NODE_OUTPUT.code, codes.INVALID_MESH_OUTPUT.code,
+                          codes.INVALID_DISPATCH_GRID.code, codes.INVALID_TRACK_RW_SHARING.code})
+"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown (or
+not available under the profile: a mesh node under lib_6_8)."""
+
+
+SHADER_STAGES = ("compute", "vertex", "pixel", "hull", "domain", "geometry", "raygeneration", "intersection",
+                 "anyhit", "closesthit", "miss", "callable", "mesh", "amplification", "node")
+"""The values of [Shader("...")], as DXC lists them (`ValidateShaderAttributes`)."""
+
+
+def _diagnosed(attribute: ir.Attribute) -> bool:
+    """Whether an argument of `attribute` had an error of its own (reported where it was folded)."""
+    return any(arg.value is None and arg.name is None for arg in attribute.args)
+
+
+def _misspelt(attributes: tuple[ir.Attribute, ...], *keys: str) -> list[Label]:
+    """Labels at the unknown attributes that are misspellings of one of `keys` (the missing attribute's
+    error then shows what was meant, beside WG0343's warning)."""
+    return [Label(a.span, f"'{a.name}' is not [{ATTRIBUTES[close].name}]: an unknown attribute is ignored")
+            for a in attributes if (close := misspelling_of(a.name)) in keys]
+
+
+def _close_stage(shader: ir.Attribute) -> str:
+    import difflib
+
+    value = shader.values()[0] if len(shader.args) == 1 else None
+    close = difflib.get_close_matches(value.lower(), SHADER_STAGES, n=1) if isinstance(value, str) else []
+    return f", not \"{value}\" (did you mean \"{close[0]}\"?)" if close else \
+        (f", not \"{value}\"" if isinstance(value, str) else "")
 
 
 @dataclass(frozen=True, order=True)
@@ -215,6 +245,8 @@ class NodeChecker:
         self.diagnostics: list[Diagnostic] = []
         self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
         """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
+        self.launch_unknown = False
+        """Set by `_launch` where [NodeLaunch]'s argument had an error of its own (the node's launch is unknown)."""
         self.groupshared = any(v.storage is ir.Storage.GROUPSHARED for v in module.globals)
         """Whether the module declares a groupshared variable (only globals are: `declarations`); without one
         no node uses groupshared memory, and `_groupshared_bytes` (a look at every variable reference of every
@@ -282,8 +314,17 @@ class NodeChecker:
         return nodes
 
     def _not_a_node(self, function: ir.Function) -> None:
+        shader = ir.find_attribute(function.attributes, "shader")
+        if shader is not None and function.shader_kind not in SHADER_STAGES:
+            if not _diagnosed(shader):
+                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.span,
+                            "[Shader] takes one of " + ", ".join(f'"{s}"' for s in SHADER_STAGES)
+                            + _close_stage(shader))
+            return   # its stage is unknown: the rules of the attributes it carries would only cascade
+        if shader is None and any(misspelling_of(a.name) == "shader" for a in function.attributes):
+            return   # [Shadr("node")]: WG0343 says it; the node attributes are not "without a shader attribute"
         for attribute in function.attributes:
-            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES and ir.find_attribute(function.attributes, "shader") is None:
+            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES and shader is None:
                 self.report(codes.NODE_ATTRIBUTE_WITHOUT_SHADER, attribute.span,
                             f"attribute '{attribute.name}' ignored without accompanying shader attribute",
                             notes=[f"add [Shader(\"node\")] to make '{function.name}' a node shader"])
@@ -313,8 +354,9 @@ class NodeChecker:
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.args[0].span,
                         f"shader kind must be written \"node\" (lower case), not \"{shader.values()[0]}\"")
         known_launch = len(self.diagnostics)
+        self.launch_unknown = False
         launch = self._launch(attributes)
-        known_launch = len(self.diagnostics) == known_launch
+        known_launch = len(self.diagnostics) == known_launch and not self.launch_unknown
         name = function.name
         node = NodeInfo(function, NodeId(name), launch, function.span)
         if function.return_type is not t.VOID:
@@ -341,6 +383,9 @@ class NodeChecker:
     def _launch(self, attributes: dict[str, ir.Attribute]) -> str:
         attribute = attributes.get("nodelaunch")
         if attribute is None:
+            return "broadcasting"
+        if _diagnosed(attribute):   # [NodeLaunch(broadcasting)]: the argument's own error is the one
+            self.launch_unknown = True
             return "broadcasting"
         values = attribute.values()
         value = values[0] if len(values) == 1 else None
@@ -377,7 +422,8 @@ class NodeChecker:
         if threads is None:
             if launch != "thread":
                 self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
-                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]", labels=ignored)
+                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]",
+                            labels=ignored + _misspelt(node.function.attributes, "numthreads"))
         else:
             values = self._values(threads)
             if values is not None:
@@ -460,7 +506,8 @@ class NodeChecker:
         if fixed is None and maximum is None:
             self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
                         f"{node.launch} node '{node.function.name}' needs [NodeDispatchGrid(x, y, z)] or "
-                        "[NodeMaxDispatchGrid(x, y, z)]")
+                        "[NodeMaxDispatchGrid(x, y, z)]",
+                        labels=_misspelt(node.function.attributes, "nodedispatchgrid", "nodemaxdispatchgrid"))
             return
         if fixed is not None and maximum is not None:
             self.report(codes.CONFLICTING_ATTRIBUTES, maximum.span,
