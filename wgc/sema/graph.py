@@ -5,7 +5,12 @@ Input: the `NodeInfo`s of `nodes.py`, the profile and whether the Work Graph Loo
 applies (`-fwork-graph-loops` under lib_6_9).
 Output: `GraphInfo` (data only) and the diagnostics of workgraph-rules.md §1.13, the
 node output limits, and the Work Graph Loops rules (WG05xx, WG0422 for budgets, and warning
-WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets).
+WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets). Rules of the state
+object that DXC does not check and real code breaks are warnings or DefaultErrors in named groups,
+with the spec's sentence in a note: a node array mixing fixed and record-given grids (warning
+WG0515), members of one array differing in launch or input (DefaultError WG0507), a self target
+without [NodeMaxRecursionDepth] (DefaultError WG0511; warning WG0516 where the output names the
+node only by its [NodeID], which a Vulkan pipeline does not use).
 
 Model and decisions:
 - Nodes are keyed by their `NodeInfo.key` (unique); node arrays are the nodes sharing a NodeID

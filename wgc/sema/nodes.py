@@ -33,12 +33,17 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
   budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's MaxRecords is the bound it
   may not exceed;
 - system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
+- an output array without `[NodeArraySize]`/`[UnboundedSparseNodes]` is warning WG0428 (DXC accepts
+  it) and is taken as `[UnboundedSparseNodes]`, as SPV_AMDX_shader_enqueue reads a missing size;
 - `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it; the emulated
   target's runtime reads the node's table entry); the AMDX target's check warns that it cannot
   express it (WG0450, `sema.target`).
 
 Recovery: records of structs whose declaration had an error (`poisoned`) are not checked; a node
-whose [NodeLaunch] is unknown is not held to the rules of the stand-in launch (`LAUNCH_RULES`);
+whose [NodeLaunch] is unknown (invalid, an argument with its own error, or mesh under lib_6_8) is
+not held to the rules of the stand-in launch (`LAUNCH_RULES`); a function whose [Shader] stage is
+invalid (WG0405) or whose [Shader] is misspelt (WG0343) gets no rule of the node attributes it
+carries; a misspelt attribute a node needs labels the missing-attribute error;
 the budget attributes of node outputs are checked on helper functions too (as DXC does).
 
 Invariants: never raises for bad input; a node whose attributes are broken still gets a
