@@ -112,6 +112,14 @@ VULKAN_SELF_NAME = SELF_TARGET.replace(
     '[NodeIsProgramEntry] [NodeID("Refine")]\n'
     'void main(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("Refine")] NodeOutput<Item> Refine)')
 
+# A chain of 34 thread nodes (the limit is 32): N[i] adds its record's value (i + 1) and sends i + 2 on.
+DEEP = "struct Item { uint v; };\nRWByteAddressBuffer u0 : register(u0);\n" + "".join(
+    f'[Shader("node")] [NodeLaunch("thread")]\nvoid N{i}(ThreadNodeInputRecord<Item> item'
+    + (f", [MaxRecords(1)] NodeOutput<Item> N{i + 1}) {{ u0.InterlockedAdd(0, item.Get().v); "
+       f"ThreadNodeOutputRecords<Item> r = N{i + 1}.GetThreadNodeOutputRecords(1); r.Get().v = item.Get().v + 1; "
+       "r.OutputComplete(); }\n" if i < 33 else ") { u0.InterlockedAdd(0, item.Get().v); }\n")
+    for i in range(34))
+
 QUAD = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Item { uint slot; uint value; };
@@ -154,6 +162,8 @@ RULES = [
                  "output 'Refine' of 'main' targets 'Refine', the node's own [NodeID], without "
                  "[NodeMaxRecursionDepth(n)]",
                  "If a node targets itself, it must declare a max recursion level", id="vulkan-self-name"),
+    pytest.param(DEEP, "WG0505", "graph-depth", "ERROR", "the graph is 34 nodes deep; the limit is 32",
+                 "The longest chain of nodes cannot exceed 32", id="too-deep"),
     pytest.param(QUAD, "WG0429", "thread-launch-quad", "WARNING",
                  "'QuadReadAcrossX' in a thread launch node reads a quad the node does not have",
                  "Quad and derivative operations are invalid in thread launch nodes since there is not a "
@@ -256,3 +266,12 @@ def test_self_target_without_depth_runs_with_no_recursion_levels(tmp_path, sourc
     result = run_both(tmp_path, source, {"inputs": [{"entry": "Refine", "records": [{"left": 3}]}],
                                          "resources": {"u0": {"bytes": 4}}}, *flags)
     assert result.resources == {"u0": {"uint32": [1]}}
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_graph_deeper_than_the_limit_runs_when_lowered(tmp_path) -> None:
+    """N0 .. N33 receive 1 .. 34 and add it: 34 * 35 / 2."""
+    result = run_both(tmp_path, DEEP, {"inputs": [{"entry": "N0", "records": [{"v": 1}]}],
+                                       "resources": {"u0": {"bytes": 4}}}, "no-error=graph-depth")
+    assert result.resources == {"u0": {"uint32": [sum(range(1, 35))]}}
+    assert len(result.trace) == 34

@@ -287,7 +287,8 @@ DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (o
 RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
 MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
 ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")
-GRAPH_TOO_DEEP = _kind("WG0505", E, "the longest chain of nodes exceeds the depth limit")
+GRAPH_TOO_DEEP = _kind("WG0505", DE, "the longest chain of nodes exceeds the depth limit (the D3D12 runtime refuses "
+                       "the graph; DXC does not check it)", "graph-depth")
 INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
 INCONSISTENT_NODE_ARRAY = _kind("WG0507", DE, "members of one node array that differ in input record, input access or "
                                 "launch mode (the spec forbids it, DXC does not check it)", "node-array-mismatch")

@@ -257,7 +257,10 @@ class GraphChecker:
             self.report(codes.SELF_TARGET_BY_NODE_ID, output.parameter.span,
                         f"output '{output.parameter.name}' of '{node.function.name}' targets '{output.target}', "
                         f"the node's own [NodeID], without [NodeMaxRecursionDepth(n)]",
-                        notes=[rule, f"in DXC's SPIR-V, and in a Vulkan pipeline unless its "
+                        notes=[rule, "the spec ([NodeMaxRecursionDepth]): \"If no output node name matches the "
+                               "current node name, including via renaming of output NodeID or shader's NodeID, "
+                               "recursion is not actually happening\"",
+                               f"in DXC's SPIR-V, and in a Vulkan pipeline unless its "
                                f"VkPipelineShaderStageNodeCreateInfoAMDX::pName says otherwise, this node is named "
                                f"'{node.function.name}', so the output targets another node; wgc names the node "
                                f"'{node.id.name}': the output is recursion with no levels, and 'wgc run' drops the "
@@ -641,7 +644,10 @@ class GraphChecker:
                         else "recursion levels count")
             self.report(codes.GRAPH_TOO_DEEP, chain[0].span,
                         f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
-                        notes=["longest chain: " + _chain_text(chain)])
+                        notes=["longest chain: " + _chain_text(chain),
+                               "the spec (Node count limits): \"The longest chain of nodes cannot exceed 32\" "
+                               "(48 with Work Graph Loops); DXC does not check it (a rule of the graph, not of one "
+                               "shader); -Wno-error=graph-depth compiles it, and 'wgc run' runs it"])
 
     def _slots(self) -> None:
         slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
