@@ -112,6 +112,22 @@ VULKAN_SELF_NAME = SELF_TARGET.replace(
     '[NodeIsProgramEntry] [NodeID("Refine")]\n'
     'void main(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("Refine")] NodeOutput<Item> Refine)')
 
+# Mat[0] adds its record's value and sends three times it to Mat[1], a node of its own array.
+SIBLING = """\
+struct Item { uint v; };
+RWByteAddressBuffer u0 : register(u0);
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 0)] [NodeIsProgramEntry]
+void First(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("Mat", 1)] NodeOutput<Item> next)
+{
+    u0.InterlockedAdd(0, item.Get().v);
+    ThreadNodeOutputRecords<Item> r = next.GetThreadNodeOutputRecords(1);
+    r.Get().v = item.Get().v * 3;
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Mat", 1)]
+void Second(ThreadNodeInputRecord<Item> item) { u0.InterlockedAdd(4, item.Get().v); }
+"""
+
 # A chain of 34 thread nodes (the limit is 32): N[i] adds its record's value (i + 1) and sends i + 2 on.
 DEEP = "struct Item { uint v; };\nRWByteAddressBuffer u0 : register(u0);\n" + "".join(
     f'[Shader("node")] [NodeLaunch("thread")]\nvoid N{i}(ThreadNodeInputRecord<Item> item'
@@ -164,6 +180,9 @@ RULES = [
                  "If a node targets itself, it must declare a max recursion level", id="vulkan-self-name"),
     pytest.param(DEEP, "WG0505", "graph-depth", "ERROR", "the graph is 34 nodes deep; the limit is 32",
                  "The longest chain of nodes cannot exceed 32", id="too-deep"),
+    pytest.param(SIBLING, "WG0512", "node-array-self-target", "ERROR",
+                 "'Mat' targets 'Mat[1]', another node of its own node array",
+                 "a node in an array cannot target another node in the same array", id="array-targets-sibling"),
     pytest.param(QUAD, "WG0429", "thread-launch-quad", "WARNING",
                  "'QuadReadAcrossX' in a thread launch node reads a quad the node does not have",
                  "Quad and derivative operations are invalid in thread launch nodes since there is not a "
@@ -275,3 +294,11 @@ def test_graph_deeper_than_the_limit_runs_when_lowered(tmp_path) -> None:
                                        "resources": {"u0": {"bytes": 4}}}, "no-error=graph-depth")
     assert result.resources == {"u0": {"uint32": [sum(range(1, 35))]}}
     assert len(result.trace) == 34
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_array_member_targeting_a_sibling_runs_when_lowered(tmp_path) -> None:
+    """Mat[0] receives 5 and sends 15 to Mat[1]."""
+    result = run_both(tmp_path, SIBLING, {"inputs": [{"entry": "Mat", "records": [{"v": 5}]}],
+                                          "resources": {"u0": {"bytes": 8}}}, "no-error=node-array-self-target")
+    assert result.resources == {"u0": {"uint32": [5, 15]}}

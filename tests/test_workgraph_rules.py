@@ -2562,9 +2562,10 @@ CASES = [
                "{",
                "}",
                *thread_node("Glass", attributes=('[NodeID("Material", 1)]',))),
-         lines("<stdin>:5:103: error: 'Material' targets 'Material[1]', another node of its own node array [WG0512]",
-               'void Metal(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID("Material", 1)] NodeOutput<Item> Next)',
+         lines("<stdin>:5:103: error: 'Material' targets 'Material[1]', another node of its own node array [WG0512] [-Wnode-array-self-target]",
+               "void Metal(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] [NodeID(\"Material\", 1)] NodeOutput<Item> Next)",
                "                                                                                                      ^~~~",
+               "note: the spec (Node array constraints): \"a node in an array cannot target another node in the same array (else the max-depth rule would go to infinity)\"; DXC does not check it (a rule of the graph, not of one shader)",
                "1 error generated.")),
     # WG0514 an entry-record limit shared across a node array, declared differently -------------
     # workgraph-rules.md §1.14: "If any node of an array says `true`, the declarations in that

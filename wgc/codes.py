@@ -296,7 +296,8 @@ INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, 
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
 MISSING_RECURSION_DEPTH = _kind("WG0511", DE, "a node that targets itself without [NodeMaxRecursionDepth] (or with 0), "
                                 "which the spec requires and DXC does not check", "node-recursion-depth")
-ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", DE, "a node of an array that targets another node of the same array (the "
+                                "spec forbids it, DXC does not check it)", "node-array-self-target")
 ENTRY_RECORD_LIMIT_MISMATCH = _kind(
     "WG0514", E, "mesh nodes of one array whose [NodeMaxInputRecordsPerGraphEntryRecord] differ while one of them "
     "shares its count across the array (sharedAcrossNodeArray)")

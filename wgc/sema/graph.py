@@ -229,7 +229,11 @@ class GraphChecker:
                         if target.id not in own_array:
                             own_array.add(target.id)
                             self.report(codes.ARRAY_TARGETS_OWN_ARRAY, output.parameter.span,
-                                        f"'{node.id}' targets '{target.id}', another node of its own node array")
+                                        f"'{node.id}' targets '{target.id}', another node of its own node array",
+                                        notes=["the spec (Node array constraints): \"a node in an array cannot "
+                                               "target another node in the same array (else the max-depth rule "
+                                               "would go to infinity)\"; DXC does not check it (a rule of the "
+                                               "graph, not of one shader)"])
                         continue
                     # of several nodes carrying the NodeID, only those taking the output's records can be
                     # in a graph with it (a mismatch is reported when none of them does)
