@@ -130,15 +130,6 @@ def test_misspelt_shader_attribute_is_its_warning_only() -> None:
     assert [d.code for d in found] == ["WG0343"]
 
 
-def test_a_record_holding_a_resource_is_one_error_for_all_its_uses() -> None:
-    """Item, with a texture, is the record of Spawn's output and of Gather's input: one error, at its
-    first use, and neither node is held to the graph's rules (no record mismatch, no missing node)."""
-    found = diagnostics_of(mistake("struct Item { uint id; float3 pos; };",
-                                   "struct Item { uint id; float3 pos; Texture2D tex; };"))
-    assert [d.code for d in found] == ["WG0412"], Renderer().render(found)
-    assert "holds 'tex'" in found[0].message
-
-
 def test_a_node_that_does_not_parse_is_no_missing_node() -> None:
     """A syntax error drops Gather's declaration: Spawn's output to it is no 'missing node' warning."""
     found = diagnostics_of(mistake("GroupNodeInputRecords<Item> items", "GroupNodeInputRecord<Item> items"))

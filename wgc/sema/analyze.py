@@ -90,9 +90,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     ctx.diagnostics.extend(check_wave_sizes(ctx.module))
     _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
-    invalid_records: set[t.StructType] = set()
-    nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types, invalid_records)
-    poisoned_types |= invalid_records   # a record reported once: every node using it stays out of the graph
+    nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
     stage_entries, stage_diagnostics = check_stages(ctx.module, frozenset(broken_functions))
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()

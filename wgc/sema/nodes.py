@@ -250,9 +250,6 @@ class NodeChecker:
         self.diagnostics: list[Diagnostic] = []
         self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
         """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
-        self.invalid_records: set[t.StructType] = set()
-        """Records holding objects (WG0412), reported at their first use only; `analyze` leaves every node
-        using one out of the graph."""
         self.launch_unknown = False
         """Set by `_launch` where [NodeLaunch]'s argument had an error of its own (the node's launch is unknown)."""
         self.groupshared = any(v.storage is ir.Storage.GROUPSHARED for v in module.globals)
@@ -681,10 +678,7 @@ class NodeChecker:
         if not isinstance(record, t.StructType):
             return record, None, False  # reported where the type is written (typeref, WG0412)
         held = object_fields(record)
-        if held and record in self.invalid_records:
-            return record, None, False   # reported at its first use: one mistake, one error
         if held:
-            self.invalid_records.add(record)
             self.report(codes.INVALID_RECORD, param.span,
                         f"record '{record}' of '{param.name}' holds '{held[0].name}' of type '{held[0].type}': "
                         "node records cannot hold resources or node objects",
@@ -998,14 +992,10 @@ def overload_keys(names: list[str]) -> list[str]:
 
 
 def check_nodes(module: ir.Module, options: SemaOptions,
-                poisoned: frozenset[t.StructType] | set[t.StructType] = frozenset(),
-                invalid_records: set[t.StructType] | None = None) -> tuple[list[NodeInfo], list[Diagnostic]]:
-    """Every node's description and the rules of one node; records of `poisoned` structs are not checked.
-    `invalid_records`, when given, receives the records found invalid (reported once, at their first use)."""
+                poisoned: frozenset[t.StructType] | set[t.StructType] = frozenset()) -> tuple[list[NodeInfo], list[Diagnostic]]:
+    """Every node's description and the rules of one node; records of `poisoned` structs are not checked."""
     checker = NodeChecker(module, options, frozenset(poisoned))
     nodes = checker.check()
-    if invalid_records is not None:
-        invalid_records.update(checker.invalid_records)
     return nodes, checker.diagnostics
 
 
