@@ -287,8 +287,8 @@ DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (o
 RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
 MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
 ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")
-GRAPH_TOO_DEEP = _kind("WG0505", DE, "the longest chain of nodes exceeds the depth limit (the D3D12 runtime refuses "
-                       "the graph; DXC does not check it)", "graph-depth")
+GRAPH_TOO_DEEP = _kind("WG0505", DE, "the longest chain of nodes exceeds the depth limit (a limit of the D3D12 "
+                       "runtime; DXC does not check it)", "graph-depth")
 INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
 INCONSISTENT_NODE_ARRAY = _kind("WG0507", DE, "members of one node array that differ in input record, input access or "
                                 "launch mode (the spec forbids it, DXC does not check it)", "node-array-mismatch")
@@ -303,7 +303,8 @@ ENTRY_RECORD_LIMIT_MISMATCH = _kind(
     "shares its count across the array (sharedAcrossNodeArray)")
 NODE_ARRAY_GRID_MIX = _kind(
     "WG0515", W, "a node array whose members mix a fixed [NodeDispatchGrid] and a grid given by the record "
-    "([NodeMaxDispatchGrid]): the spec forbids it, DXC and the D3D12 runtime accept it", "node-array-dispatch-grid")
+    "([NodeMaxDispatchGrid]): the spec forbids it, DXC accepts it (vkd3d-proton's tests use one)",
+    "node-array-dispatch-grid")
 SELF_TARGET_BY_NODE_ID = _kind(
     "WG0516", W, "an output that names its own node only through the node's [NodeID] (not its function name, which "
     "names the node in DXC's SPIR-V and in a Vulkan pipeline) without [NodeMaxRecursionDepth]", "node-self-target")

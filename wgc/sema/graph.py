@@ -251,7 +251,7 @@ class GraphChecker:
         self.graph.edges.append(edge)
 
     def _recursion_without_depth(self, node: NodeInfo, output: NodeOutput) -> None:
-        """A node that targets itself without [NodeMaxRecursionDepth(n > 0)]: the D3D12 runtime refuses the graph
+        """A node that targets itself without [NodeMaxRecursionDepth(n > 0)], which the spec requires
         (DefaultError WG0511), unless the output names the node only through the node's own [NodeID], while its
         function name, which names the node in DXC's SPIR-V and by default in a Vulkan pipeline, differs: a
         program written for Vulkan then targets another node (warning WG0516)."""

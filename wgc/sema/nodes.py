@@ -112,6 +112,7 @@ def _misspelt(attributes: tuple[ir.Attribute, ...], *keys: str) -> list[Label]:
 
 
 def _close_stage(shader: ir.Attribute) -> str:
+    """The end of WG0405's message for an invalid [Shader] stage: the value written, and a close stage."""
     import difflib
 
     value = shader.values()[0] if len(shader.args) == 1 else None
