@@ -261,6 +261,12 @@ DISPATCH_GRID_OVERWRITTEN = _kind(
     "WG0480", W, "a write of a whole RWDispatchNodeInputRecord record (or a struct holding its SV_DispatchGrid field) "
     "that overwrites the field (the spec: it must not be written; DXC accepts it)", "dispatch-grid-overwrite")
 # mesh nodes ([NodeLaunch("mesh")], Work Graphs tier 1.1, SM 6.9)
+OUTPUT_ARRAY_WITHOUT_SIZE = _kind(
+    "WG0428", W, "a NodeOutputArray / EmptyNodeOutputArray without [NodeArraySize] or [UnboundedSparseNodes] (DXC "
+    "accepts it; taken as unbounded, as SPV_AMDX_shader_enqueue reads a missing size)", "node-array-size")
+QUAD_IN_THREAD_LAUNCH = _kind(
+    "WG0429", W, "a quad operation (QuadReadAcrossX, QuadReadLaneAt, QuadAny, ...) in a thread launch node: the spec "
+    "calls it invalid, DXC accepts it, and the quad it reads is undefined", "thread-launch-quad")
 MESH_NODE_UNDER_LIB_6_8 = _kind("WG0490", E, "a mesh node ([NodeLaunch(\"mesh\")]) under lib_6_8 (mesh nodes are SM 6.9)")
 INVALID_MESH_NODE_ATTRIBUTE = _kind(
     "WG0491", E, "a mesh-node attribute rule broken: [OutputTopology] missing or not \"triangle\"/\"line\", more than "
@@ -281,16 +287,27 @@ DUPLICATE_NODE_ID = _kind("WG0501", W, "two node shaders with the same NodeID (o
 RECORD_TYPE_MISMATCH = _kind("WG0502", E, "an output's record type differs from its target node's input record")
 MISSING_NODE = _kind("WG0503", W, "an output targets a node that is not in this file", "missing-node")
 ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor through a loop entry")
-GRAPH_TOO_DEEP = _kind("WG0505", E, "the longest chain of nodes exceeds the depth limit")
+GRAPH_TOO_DEEP = _kind("WG0505", DE, "the longest chain of nodes exceeds the depth limit (a limit of the D3D12 "
+                       "runtime; DXC does not check it)", "graph-depth")
 INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
-INCONSISTENT_NODE_ARRAY = _kind("WG0507", E, "members of one node array that differ in input, launch or grid")
+INCONSISTENT_NODE_ARRAY = _kind("WG0507", DE, "members of one node array that differ in input record, input access or "
+                                "launch mode (the spec forbids it, DXC does not check it)", "node-array-mismatch")
 INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, or a loop rule broken")
 TOO_MANY_NODE_SLOTS = _kind("WG0510", E, "the graph needs more than 2^24-1 node-ID slots")
-MISSING_RECURSION_DEPTH = _kind("WG0511", E, "a node that targets itself without [NodeMaxRecursionDepth]")
-ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", E, "a node of an array that targets another node of the same array")
+MISSING_RECURSION_DEPTH = _kind("WG0511", DE, "a node that targets itself without [NodeMaxRecursionDepth] (or with 0), "
+                                "which the spec requires and DXC does not check", "node-recursion-depth")
+ARRAY_TARGETS_OWN_ARRAY = _kind("WG0512", DE, "a node of an array that targets another node of the same array (the "
+                                "spec forbids it, DXC does not check it)", "node-array-self-target")
 ENTRY_RECORD_LIMIT_MISMATCH = _kind(
     "WG0514", E, "mesh nodes of one array whose [NodeMaxInputRecordsPerGraphEntryRecord] differ while one of them "
     "shares its count across the array (sharedAcrossNodeArray)")
+NODE_ARRAY_GRID_MIX = _kind(
+    "WG0515", W, "a node array whose members mix a fixed [NodeDispatchGrid] and a grid given by the record "
+    "([NodeMaxDispatchGrid]): the spec forbids it, DXC accepts it (vkd3d-proton's tests use one)",
+    "node-array-dispatch-grid")
+SELF_TARGET_BY_NODE_ID = _kind(
+    "WG0516", W, "an output that names its own node only through the node's [NodeID] (not its function name, which "
+    "names the node in DXC's SPIR-V and in a Vulkan pipeline) without [NodeMaxRecursionDepth]", "node-self-target")
 UNROLLED_GRAPH_TOO_DEEP = _kind(
     "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
     "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")

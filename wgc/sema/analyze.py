@@ -114,7 +114,9 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
             node_diagnostics.extend(check_mesh_uniformity(entry.function))
     # the graph of the sound nodes: budgets, depth and edges of a node with a wrong declaration would cascade
     sound_ids = {id(node) for node in sound}   # by identity: NodeInfo's == compares every field
-    unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if id(n) not in sound_ids}
+    # (and the names in declarations the parser skipped: a node whose declaration did not parse is no missing node)
+    unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if id(n) not in sound_ids} \
+        | ctx.skipped_names
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
     return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),

@@ -240,6 +240,18 @@ def _attribute_reports(attributes: tuple[ast.Attribute, ...], diagnostics: list[
     diagnostics.extend(reversed(found))
 
 
+def misspelling_of(name: str) -> str | None:
+    """The known attribute (lower case) an unknown attribute name is close to, if one is (what WG0343
+    suggests): the rules that would miss that attribute do not cascade from the misspelling."""
+    key = name.lower()
+    if key in KNOWN_ATTRIBUTES:
+        return None
+    import difflib  # only for a misspelt name: not imported by every compile
+
+    close = difflib.get_close_matches(key, KNOWN_ATTRIBUTES, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _check_annotations(annotations: tuple[Any, ...], diagnostics: list[Diagnostic]) -> None:
     """`_annotation_reports`, which has nothing to report for one annotation (most declarations)."""
     if len(annotations) > 1:

@@ -5,7 +5,12 @@ Input: the `NodeInfo`s of `nodes.py`, the profile and whether the Work Graph Loo
 applies (`-fwork-graph-loops` under lib_6_9).
 Output: `GraphInfo` (data only) and the diagnostics of workgraph-rules.md §1.13, the
 node output limits, and the Work Graph Loops rules (WG05xx, WG0422 for budgets, and warning
-WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets).
+WG0472 for FinishedCrossGroupSharing() in a node nothing in the file targets). Rules of the state
+object that DXC does not check and real code breaks are warnings or DefaultErrors in named groups,
+with the spec's sentence in a note: a node array mixing fixed and record-given grids (warning
+WG0515), members of one array differing in launch or input (DefaultError WG0507), a self target
+without [NodeMaxRecursionDepth] (DefaultError WG0511; warning WG0516 where the output names the
+node only by its [NodeID], which a Vulkan pipeline does not use).
 
 Model and decisions:
 - Nodes are keyed by their `NodeInfo.key` (unique); node arrays are the nodes sharing a NodeID
@@ -224,7 +229,11 @@ class GraphChecker:
                         if target.id not in own_array:
                             own_array.add(target.id)
                             self.report(codes.ARRAY_TARGETS_OWN_ARRAY, output.parameter.span,
-                                        f"'{node.id}' targets '{target.id}', another node of its own node array")
+                                        f"'{node.id}' targets '{target.id}', another node of its own node array",
+                                        notes=["the spec (Node array constraints): \"a node in an array cannot "
+                                               "target another node in the same array (else the max-depth rule "
+                                               "would go to infinity)\"; DXC does not check it (a rule of the "
+                                               "graph, not of one shader)"])
                         continue
                     # of several nodes carrying the NodeID, only those taking the output's records can be
                     # in a graph with it (a mismatch is reported when none of them does)
@@ -238,10 +247,34 @@ class GraphChecker:
         edge = Edge(node, target, output, recursive=target is node and not node.is_loop_entry)
         self._record_compatibility(node, output, target)
         if edge.recursive and not node.max_recursion_depth and not node.declares_repetition:
-            self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
-                        f"'{node.function.name}' targets itself through '{output.parameter.name}' and needs "
-                        "[NodeMaxRecursionDepth(n)] with n > 0")
+            self._recursion_without_depth(node, output)
         self.graph.edges.append(edge)
+
+    def _recursion_without_depth(self, node: NodeInfo, output: NodeOutput) -> None:
+        """A node that targets itself without [NodeMaxRecursionDepth(n > 0)], which the spec requires
+        (DefaultError WG0511), unless the output names the node only through the node's own [NodeID], while its
+        function name, which names the node in DXC's SPIR-V and by default in a Vulkan pipeline, differs: a
+        program written for Vulkan then targets another node (warning WG0516)."""
+        rule = ("the spec (Recursion): \"If a node targets itself, it must declare a max recursion level\" "
+                "([NodeMaxRecursionDepth(n)]); DXC does not check it (a rule of the graph, not of one shader)")
+        if node.function.name != node.id.name and output.target.name != node.function.name:
+            self.report(codes.SELF_TARGET_BY_NODE_ID, output.parameter.span,
+                        f"output '{output.parameter.name}' of '{node.function.name}' targets '{output.target}', "
+                        f"the node's own [NodeID], without [NodeMaxRecursionDepth(n)]",
+                        notes=[rule, "the spec ([NodeMaxRecursionDepth]): \"If no output node name matches the "
+                               "current node name, including via renaming of output NodeID or shader's NodeID, "
+                               "recursion is not actually happening\"",
+                               f"in DXC's SPIR-V, and in a Vulkan pipeline unless its "
+                               f"VkPipelineShaderStageNodeCreateInfoAMDX::pName says otherwise, this node is named "
+                               f"'{node.function.name}', so the output targets another node; wgc names the node "
+                               f"'{node.id.name}': the output is recursion with no levels, and 'wgc run' drops the "
+                               "records it sends"])
+            return
+        self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
+                    f"'{node.function.name}' targets itself through '{output.parameter.name}' and needs "
+                    "[NodeMaxRecursionDepth(n)] with n > 0",
+                    notes=[rule, "with -Wno-error=node-recursion-depth it compiles as recursion with no levels, and "
+                           "'wgc run' drops the records the node sends itself"])
 
     @staticmethod
     def _accepts(output: NodeOutput, target: NodeInfo) -> bool:
@@ -426,7 +459,18 @@ class GraphChecker:
                 if all(problems):
                     self.report(codes.INCONSISTENT_NODE_ARRAY, other.span,
                                 f"'{other.id}' and '{first.id}' are nodes of one array but {problem}",
-                                labels=[Label(first.span, f"'{first.id}' is declared here")])
+                                labels=[Label(first.span, f"'{first.id}' is declared here")],
+                                notes=[ARRAY_RULE_NOTE])
+                elif all((f.dispatch_grid is None) != (other.dispatch_grid is None) for f in firsts):
+                    fixed, given = (first, other) if first.dispatch_grid is not None else (other, first)
+                    self.report(codes.NODE_ARRAY_GRID_MIX, other.span,
+                                f"'{other.id}' and '{first.id}' are nodes of one array but only '{fixed.id}' declares "
+                                f"a fixed [NodeDispatchGrid]; '{given.id}' takes its grid from the record",
+                                labels=[Label(first.span, f"'{first.id}' is declared here")],
+                                notes=["the spec (Node array constraints): \"If any node in an array has a static "
+                                       "dispatch grid size (e.g. declares [NodeDispatchGrid()]), all nodes must do "
+                                       "so.\" DXC accepts the array (vkd3d-proton's own tests use one), and wgc runs "
+                                       "it: each member launches the grid it declares"])
 
     def _entry_record_limits(self) -> None:
         """A mesh node of an array whose [NodeMaxInputRecordsPerGraphEntryRecord] shares its count across
@@ -604,7 +648,10 @@ class GraphChecker:
                         else "recursion levels count")
             self.report(codes.GRAPH_TOO_DEEP, chain[0].span,
                         f"the graph is {depth} nodes deep; the limit is {self.graph.depth_limit} ({counting})",
-                        notes=["longest chain: " + _chain_text(chain)])
+                        notes=["longest chain: " + _chain_text(chain),
+                               "the spec (Node count limits): \"The longest chain of nodes cannot exceed 32\" "
+                               "(48 with Work Graph Loops); DXC does not check it (a rule of the graph, not of one "
+                               "shader); -Wno-error=graph-depth compiles it, and 'wgc run' runs it"])
 
     def _slots(self) -> None:
         slots = sum(max(m.id.index for m in members) + 1 for members in self.by_name.values())
@@ -769,15 +816,19 @@ def _access(node: NodeInfo) -> str:
     return "read-write" if node.input.kind.writable else "read-only"
 
 
+ARRAY_RULE_NOTE = ("the spec (Node array constraints) asks every node of an array for the same input record type, "
+                   "the same input record access mode and the same launch mode; DXC does not check it (a rule of the "
+                   "graph, not of one shader)")
+
+
 def _array_difference(a: NodeInfo, b: NodeInfo) -> str | None:
+    """What the spec's node array constraints forbid between two members (the dispatch grid apart: WG0515)."""
     if a.launch != b.launch:
         return f"their launch modes differ ({a.launch}, {b.launch})"
     if _input_record(a) is not _input_record(b):
         return f"their input records differ ('{_input_record(a)}', '{_input_record(b)}')"
     if _access(a) != _access(b):
         return f"their input access differs ({_access(a)}, {_access(b)})"
-    if (a.dispatch_grid is None) != (b.dispatch_grid is None):
-        return "only one of them declares a fixed [NodeDispatchGrid]"
     return None
 
 

@@ -33,12 +33,17 @@ Decisions (where the spec and DXC differ, the spec wins, workgraph-rules.md §1.
   budget's MaxRecords; with `[MaxRecordsSharedWith]` the budget owner's MaxRecords is the bound it
   may not exceed;
 - system values are checked inside struct parameters too, and their types (uint/int, 1-3 components);
+- an output array without `[NodeArraySize]`/`[UnboundedSparseNodes]` is warning WG0428 (DXC accepts
+  it) and is taken as `[UnboundedSparseNodes]`, as SPV_AMDX_shader_enqueue reads a missing size;
 - `[NodeLocalRootArgumentsTableIndex]` is kept in the `NodeInfo` (inspect shows it; the emulated
   target's runtime reads the node's table entry); the AMDX target's check warns that it cannot
   express it (WG0450, `sema.target`).
 
 Recovery: records of structs whose declaration had an error (`poisoned`) are not checked; a node
-whose [NodeLaunch] is unknown is not held to the rules of the stand-in launch (`LAUNCH_RULES`);
+whose [NodeLaunch] is unknown (invalid, an argument with its own error, or mesh under lib_6_8) is
+not held to the rules of the stand-in launch (`LAUNCH_RULES`); a function whose [Shader] stage is
+invalid (WG0405) or whose [Shader] is misspelt (WG0343) gets no rule of the node attributes it
+carries; a misspelt attribute a node needs labels the missing-attribute error;
 the budget attributes of node outputs are checked on helper functions too (as DXC does).
 
 Invariants: never raises for bad input; a node whose attributes are broken still gets a
@@ -54,6 +59,7 @@ from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.context import SemaOptions
 from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of
+from wgc.sema.attributes import misspelling_of
 from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplaced_dispatch_mesh,
                            check_misplaced_mesh_parameters, mesh_qualifier)
 from wgc.sema.node_attributes import (ATTRIBUTES, FUNCTION_ATTRIBUTES, LAUNCHES, NODE_ONLY_FUNCTION_ATTRIBUTES,
@@ -81,8 +87,38 @@ SYSTEM_VALUES = {
 
 LAUNCH_RULES = frozenset({codes.MISSING_NODE_ATTRIBUTE.code, codes.ATTRIBUTE_NOT_FOR_LAUNCH.code,
                           codes.INVALID_NODE_INPUT.code, codes.INVALID_SYSTEM_VALUE.code,
-                          codes.MISPLACED_NODE_ATTRIBUTE.code})
-"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown."""
+                          codes.MISPLACED_NODE_ATTRIBUTE.code, codes.INVALID_MESH_NODE_ATTRIBUTE.code,
+                          codes.MESH_NODE_OUTPUT.code, codes.INVALID_MESH_OUTPUT.code,
+                          codes.INVALID_DISPATCH_GRID.code, codes.INVALID_TRACK_RW_SHARING.code})
+"""The codes of rules that depend on the launch mode: not reported for a node whose launch is unknown (or
+not available under the profile: a mesh node under lib_6_8)."""
+
+
+SHADER_STAGES = ("compute", "vertex", "pixel", "hull", "domain", "geometry", "raygeneration", "intersection",
+                 "anyhit", "closesthit", "miss", "callable", "mesh", "amplification", "node")
+"""The values of [Shader("...")], as DXC lists them (`ValidateShaderAttributes`)."""
+
+
+def _diagnosed(attribute: ir.Attribute) -> bool:
+    """Whether an argument of `attribute` had an error of its own (reported where it was folded)."""
+    return any(arg.value is None and arg.name is None for arg in attribute.args)
+
+
+def _misspelt(attributes: tuple[ir.Attribute, ...], *keys: str) -> list[Label]:
+    """Labels at the unknown attributes that are misspellings of one of `keys` (the missing attribute's
+    error then shows what was meant, beside WG0343's warning)."""
+    return [Label(a.span, f"'{a.name}' is not [{ATTRIBUTES[close].name}]: an unknown attribute is ignored")
+            for a in attributes if (close := misspelling_of(a.name)) in keys]
+
+
+def _close_stage(shader: ir.Attribute) -> str:
+    """The end of WG0405's message for an invalid [Shader] stage: the value written, and a close stage."""
+    import difflib
+
+    value = shader.values()[0] if len(shader.args) == 1 else None
+    close = difflib.get_close_matches(value.lower(), SHADER_STAGES, n=1) if isinstance(value, str) else []
+    return f", not \"{value}\" (did you mean \"{close[0]}\"?)" if close else \
+        (f", not \"{value}\"" if isinstance(value, str) else "")
 
 
 @dataclass(frozen=True, order=True)
@@ -215,6 +251,8 @@ class NodeChecker:
         self.diagnostics: list[Diagnostic] = []
         self.forward_shares: list[tuple[NodeOutput, str, Span]] = []
         """Outputs whose [MaxRecordsSharedWith] names a later output (WG0470), resolved once all are known."""
+        self.launch_unknown = False
+        """Set by `_launch` where [NodeLaunch]'s argument had an error of its own (the node's launch is unknown)."""
         self.groupshared = any(v.storage is ir.Storage.GROUPSHARED for v in module.globals)
         """Whether the module declares a groupshared variable (only globals are: `declarations`); without one
         no node uses groupshared memory, and `_groupshared_bytes` (a look at every variable reference of every
@@ -282,8 +320,17 @@ class NodeChecker:
         return nodes
 
     def _not_a_node(self, function: ir.Function) -> None:
+        shader = ir.find_attribute(function.attributes, "shader")
+        if shader is not None and function.shader_kind not in SHADER_STAGES:
+            if not _diagnosed(shader):
+                self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.span,
+                            "[Shader] takes one of " + ", ".join(f'"{s}"' for s in SHADER_STAGES)
+                            + _close_stage(shader))
+            return   # its stage is unknown: the rules of the attributes it carries would only cascade
+        if shader is None and any(misspelling_of(a.name) == "shader" for a in function.attributes):
+            return   # [Shadr("node")]: WG0343 says it; the node attributes are not "without a shader attribute"
         for attribute in function.attributes:
-            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES and ir.find_attribute(function.attributes, "shader") is None:
+            if attribute.key in NODE_ONLY_FUNCTION_ATTRIBUTES and shader is None:
                 self.report(codes.NODE_ATTRIBUTE_WITHOUT_SHADER, attribute.span,
                             f"attribute '{attribute.name}' ignored without accompanying shader attribute",
                             notes=[f"add [Shader(\"node\")] to make '{function.name}' a node shader"])
@@ -313,8 +360,9 @@ class NodeChecker:
             self.report(codes.ATTRIBUTE_OUT_OF_RANGE, shader.args[0].span,
                         f"shader kind must be written \"node\" (lower case), not \"{shader.values()[0]}\"")
         known_launch = len(self.diagnostics)
+        self.launch_unknown = False
         launch = self._launch(attributes)
-        known_launch = len(self.diagnostics) == known_launch
+        known_launch = len(self.diagnostics) == known_launch and not self.launch_unknown
         name = function.name
         node = NodeInfo(function, NodeId(name), launch, function.span)
         if function.return_type is not t.VOID:
@@ -341,6 +389,9 @@ class NodeChecker:
     def _launch(self, attributes: dict[str, ir.Attribute]) -> str:
         attribute = attributes.get("nodelaunch")
         if attribute is None:
+            return "broadcasting"
+        if _diagnosed(attribute):   # [NodeLaunch(broadcasting)]: the argument's own error is the one
+            self.launch_unknown = True
             return "broadcasting"
         values = attribute.values()
         value = values[0] if len(values) == 1 else None
@@ -377,7 +428,8 @@ class NodeChecker:
         if threads is None:
             if launch != "thread":
                 self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
-                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]", labels=ignored)
+                            f"{launch} node '{node.function.name}' needs [NumThreads(x, y, z)]",
+                            labels=ignored + _misspelt(node.function.attributes, "numthreads"))
         else:
             values = self._values(threads)
             if values is not None:
@@ -460,7 +512,8 @@ class NodeChecker:
         if fixed is None and maximum is None:
             self.report(codes.MISSING_NODE_ATTRIBUTE, node.span,
                         f"{node.launch} node '{node.function.name}' needs [NodeDispatchGrid(x, y, z)] or "
-                        "[NodeMaxDispatchGrid(x, y, z)]")
+                        "[NodeMaxDispatchGrid(x, y, z)]",
+                        labels=_misspelt(node.function.attributes, "nodedispatchgrid", "nodemaxdispatchgrid"))
             return
         if fixed is not None and maximum is not None:
             self.report(codes.CONFLICTING_ATTRIBUTES, maximum.span,
@@ -765,8 +818,16 @@ class NodeChecker:
             output.unbounded_sparse_nodes = True
             output.array_size = UNBOUNDED
         if size is None and unbounded is None:
-            self.report(codes.INVALID_OUTPUT_ARRAY, output.parameter.span,
-                        f"output array '{output.parameter.name}' needs [NodeArraySize(n)] or [UnboundedSparseNodes]")
+            self.report(codes.OUTPUT_ARRAY_WITHOUT_SIZE, output.parameter.span,
+                        f"output array '{output.parameter.name}' has no [NodeArraySize(n)] or [UnboundedSparseNodes]: "
+                        "taken as [UnboundedSparseNodes]",
+                        notes=["the spec (Node output attributes): [NodeArraySize(count)] is required \"for "
+                               "NodeOutputArray or EmptyNodeOutputArray, unless [UnboundedSparseNodes] is "
+                               "specified\"; DXC accepts the array without it, and SPV_AMDX_shader_enqueue reads a "
+                               "missing size as unbounded (\"If not specified, the node array is considered "
+                               "unbounded.\"), which needs PayloadNodeSparseArrayAMDX"])
+            output.unbounded_sparse_nodes = True
+            output.array_size = UNBOUNDED
         if per_node is not None:
             values = self._values(per_node)
             if values is not None:

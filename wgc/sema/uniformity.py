@@ -13,8 +13,8 @@ not completed on every path (a warning, as WG0417) / WG0419 used after OutputCom
 FinishedCrossGroupSharing() reachable twice on one path; WG0421 Barrier flags that do not apply
 (the first rule broken, one per call), and the warnings WG0473 (a read-only input record) and
 WG0474 (NODE_OUTPUT_MEMORY at DEVICE_SCOPE) for what DXC accepts; WG0416 what thread launch lacks
-(groupshared, quad operations, implicit-derivative sampling) and warning WG0471 for
-GetGroupNodeOutputRecords there (DXC accepts it); WG0415 writes to an SV_DispatchGrid field
+(groupshared, implicit-derivative sampling), and the warnings WG0429 for quad operations and WG0471
+for GetGroupNodeOutputRecords there (DXC accepts both); WG0415 writes to an SV_DispatchGrid field
 through RWDispatchNodeInputRecord that name the field, and warning WG0480 for writes of the whole
 record or of a struct member holding the field (assignment, out/inout argument), which DXC accepts.
 
@@ -77,7 +77,8 @@ UNIFORM_OPERAND_METHODS = {  # object and count must be uniform too -> what to u
 GET_RECORDS = frozenset({"GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords"})
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Consume"})
 UNIFORM_WAVE_INTRINSICS = frozenset({"WaveGetLaneCount"})
-QUAD_OPS = frozenset({"QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal"})
+QUAD_OPS = frozenset({"QuadReadAcrossX", "QuadReadAcrossY", "QuadReadAcrossDiagonal", "QuadReadLaneAt", "QuadAny",
+                      "QuadAll"})
 DERIVATIVE_METHODS = frozenset({"Sample", "SampleBias", "SampleCmp", "SampleCmpBias", "CalculateLevelOfDetail",
                                 "CalculateLevelOfDetailUnclamped"})
 """Texture methods that compute implicit derivatives (implicit-LOD sampling and LOD queries)."""
@@ -1303,9 +1304,11 @@ def _scan(function: ir.Function, launch: str, sink: _Sink, seen_groupshared: set
                  "thread launch nodes", (Label(e.variable.span, f"'{e.variable.name}' is declared here"),),
                  ("thread launch nodes have no thread group to share memory with",))
         elif isinstance(e, ir.IntrinsicCall) and e.name in QUAD_OPS:
-            sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{e.name}' is not available in thread launch nodes",
-                 notes=("quad operations need the quads of a thread group: only broadcasting and coalescing nodes "
-                        "have them",))
+            sink(codes.QUAD_IN_THREAD_LAUNCH, e.span, f"'{e.name}' in a thread launch node reads a quad the node "
+                 "does not have: its result is undefined",
+                 notes=("the spec (Quad and derivative operation semantics): \"Quad and derivative operations are "
+                        "invalid in thread launch nodes since there is not a sufficiently sized thread group "
+                        "available.\" DXC accepts them; use a Wave operation, or a broadcasting or coalescing node",))
         elif uses_implicit_derivatives(e):
             name = e.name if isinstance(e, ir.IntrinsicCall) else e.method
             sink(codes.METHOD_NOT_FOR_LAUNCH, e.span, f"'{name}' computes implicit derivatives, which are not "
