@@ -401,7 +401,7 @@ class Session:
 
         self.device = device
         self.pipelines = None
-        self.scheduler = None
+        self.scheduler: Any = None
         self.buffers: list[Any] = []
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
