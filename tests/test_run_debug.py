@@ -25,7 +25,7 @@ from wgc.runtime.schedules import MAX_PIECES, DebugRun, Schedule, _pieces
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HELLO = os.path.join(ROOT, "samples", "hello.hlsl")
 HELLO_DISPATCH = os.path.join(ROOT, "samples", "hello.dispatch.json")
-RENDERED_HERE = {"WG0860", "WG0861", "WG0862"}
+RENDERED_HERE = {"WG0860", "WG0861", "WG0862", "WG0863"}
 
 device = pytest.mark.usefixtures("vulkan_device")
 
@@ -231,6 +231,23 @@ def test_stops_that_name_nothing_or_are_never_reached(tmp_path) -> None:
         "warning: the run ended without stopping: it ran 3 levels; the results are those of the whole run "
         "[WG0861] [-Wrun-stop]\n1 warning generated.\n")
     assert json.loads(result.results_json())["stopped"] is None
+
+
+@device
+def test_the_record_log_is_bounded_and_says_what_it_left_out() -> None:
+    """hello.hlsl moves 1 + 200 + 200 records; a log kept to 150 keeps the first 150 (the Generate
+    record and 149 of Classify's) and counts the other 251."""
+    debug = DebugRun(RecordLog(limit=150))
+    result = wgc.run(HELLO, HELLO_DISPATCH, debug=debug)
+    assert result.ok
+    assert debug.records is not None and (debug.records.kept, debug.records.left_out) == (150, 251)
+    assert [len(d.records) for level in debug.records.levels for d in level.dispatches] == [1, 149, 0]
+    assert json.loads(debug.records.text())["levels"][1]["dispatches"][0]["count"] == 200
+    assert rendered(result) == (
+        "warning: the record dump keeps the first 150 records; 251 more were counted but not kept [WG0863] "
+        "[-Wrun-records]\n"
+        "note: keep fewer with --dump-records-node NAME, or stop earlier with --stop-after-level N\n"
+        "1 warning generated.\n")
 
 
 # --------------------------------------------------------------------------- schedules

@@ -383,6 +383,8 @@ STOP_NOT_REACHED = _kind("WG0861", W, "the run ended before the level or node --
                          "--stop-after-node names", "run-stop")
 SCHEDULE_DEPENDENT = _kind("WG0862", E, "wgc run --schedules found a resource whose contents differ between two "
                            "schedules (an order dependence or a race); the message names the seed that replays it")
+RECORDS_LEFT_OUT = _kind("WG0863", W, "--dump-records or --report kept the first records of a run and counted the "
+                         "rest", "run-records")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

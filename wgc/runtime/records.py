@@ -94,6 +94,11 @@ def decode_records(layout: RecordLayout, data: bytes, count: int, stride: int) -
     return [decode_record(layout, data[r * stride:r * stride + size]) for r in range(count)]
 
 
+MAX_RECORDS = 1 << 20
+"""Records a `RecordLog` decodes in all (a record is a few hundred bytes of Python objects); more
+are counted, not kept."""
+
+
 @dataclass
 class DispatchRecords:
     """The inputs of one dispatch of a level."""
@@ -107,10 +112,15 @@ class DispatchRecords:
     {"node", "level", "dispatch", "output", "index" (node arrays), "group" (or null)}."""
     first: int = 0
     """The index of its first record among those its producer wrote to that output (a split batch)."""
+    count: int | None = None
+    """Its records in all, where the log's limit kept fewer (`records` holds the first ones)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"node": self.node, "dispatch": self.dispatch, "source": self.source, "first_record": self.first,
-                "records": self.records}
+        data = {"node": self.node, "dispatch": self.dispatch, "source": self.source, "first_record": self.first}
+        if self.count is not None and self.count != len(self.records):
+            data["count"] = self.count
+        data["records"] = self.records
+        return data
 
 
 @dataclass
@@ -134,6 +144,17 @@ class RecordLog:
     levels: list[LevelRecords] = field(default_factory=list)
     waiting: list[DispatchRecords] = field(default_factory=list)
     """Records produced for the level after a stopped run's last one, by target node."""
+    limit: int = MAX_RECORDS
+    kept: int = 0
+    left_out: int = 0
+    """Records not decoded because `limit` were already kept."""
+
+    def take(self, count: int) -> int:
+        """How many of `count` more records to keep (the rest are counted in `left_out`)."""
+        keep = max(0, min(count, self.limit - self.kept))
+        self.kept += keep
+        self.left_out += count - keep
+        return keep
 
     def wants(self, label: str, name: str) -> bool:
         return not self.nodes or label in self.nodes or name in self.nodes

@@ -89,8 +89,8 @@ def _table(table_id: str, columns: list[str], rows: list[list[Any]], total: int 
     parts.extend("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in rows[:MAX_ROWS])
     parts.append("</tbody></table>")
     total = len(rows) if total is None else total
-    if total > MAX_ROWS:
-        parts.append(f"<p>the first {MAX_ROWS} of {total} rows (all are in --dump-records)</p>")
+    if total > min(len(rows), MAX_ROWS):
+        parts.append(f"<p>the first {min(len(rows), MAX_ROWS)} of {total} rows (the rest: --dump-records)</p>")
     return "\n".join(parts)
 
 
@@ -168,9 +168,9 @@ def _records(debug: Any) -> str:
             source = _source_text(d.source)
             for k, record in enumerate(d.records):
                 rows.append([level.level, d.dispatch, d.first + k, source] + [record.get(f) for f in fields])
-        parts.append(f'<h3 id="node-{_e(node)}">{_e(node)}: {len(rows)} input record{"s" if len(rows) != 1 else ""}'
-                     "</h3>")
-        parts.append(_table(f"records-{node}", ["level", "dispatch", "record", "from", *fields], rows))
+        total = sum(d.count if d.count is not None else len(d.records) for _, d in dispatches)
+        parts.append(f'<h3 id="node-{_e(node)}">{_e(node)}: {total} input record{"s" if total != 1 else ""}</h3>')
+        parts.append(_table(f"records-{node}", ["level", "dispatch", "record", "from", *fields], rows, total))
     if log.waiting:
         parts.append('<h3 id="waiting" class="stopped">Records waiting for the next level</h3>')
         for d in log.waiting:

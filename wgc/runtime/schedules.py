@@ -108,16 +108,23 @@ class DebugRun:
         return wrong
 
     def diagnostics(self) -> list[Any]:
-        """WG0861 when a run asked to stop ended before the point it names."""
+        """WG0861 when a run asked to stop ended before the point it names; WG0863 when the record
+        log left records out."""
+        found = []
+        if self.records is not None and self.records.left_out:
+            found.append(codes.RECORDS_LEFT_OUT(None, (
+                f"the record dump keeps the first {self.records.limit} records; {self.records.left_out} more were "
+                "counted but not kept"), notes=("keep fewer with --dump-records-node NAME, or stop earlier with "
+                                               "--stop-after-level N",)))
         if self.stopped is not None or (self.stop_after_level is None and self.stop_after_node is None):
-            return []
+            return found
         levels = max((level.level + 1 for level in self.levels), default=0)
         if self.stop_after_node is not None:
             where = f"node '{self.stop_after_node}' never ran"
         else:
             where = f"it ran {levels} level{'s' if levels != 1 else ''}"
-        return [codes.STOP_NOT_REACHED(None, f"the run ended without stopping: {where}; the results are those of "
-                                             "the whole run")]
+        return found + [codes.STOP_NOT_REACHED(None, f"the run ended without stopping: {where}; the results are "
+                                                     "those of the whole run")]
 
     def stopped_text(self) -> str:
         """The line `wgc run` prints on standard error when the run stopped."""
@@ -245,19 +252,23 @@ class DebugScheduler(Scheduler):
 
     def _records_of(self, launch: _Launch, at: int, entry: int | None = None) -> DispatchRecords:
         chunk = launch.chunk
-        layout = launch.node.record
-        count = launch.count
         first, entry = self._first.get(id(chunk), (0, self._entries.get(id(chunk))))
         if chunk.stride:
             first += (launch.address - chunk.address) // chunk.stride
+        records = self._decode(launch.node.record, chunk, launch.address, launch.count)
+        return DispatchRecords(launch.node.label, at, records, self._source(chunk, entry), first, launch.count)
+
+    def _decode(self, layout: Any, chunk: Chunk, address: int, count: int) -> list[dict[str, Any]]:
+        """The first records of `chunk` from `address` the log keeps (of `count`)."""
+        assert self.debug.records is not None
+        keep = self.debug.records.take(count)
         if layout.size == 0 or chunk.buffer is None:
-            records: list[dict[str, Any]] = [{} for _ in range(count)]
-        else:
-            offset = chunk.offset + (launch.address - chunk.address)
-            span = count * chunk.stride if chunk.stride else layout.size
-            records = decode_records(layout, chunk.buffer.read(offset, max(span, layout.size)), count, chunk.stride)
-        return DispatchRecords(launch.node.label, at, records, self._source(chunk, entry),
-                               first)
+            return [{} for _ in range(keep)]
+        if keep == 0:
+            return []
+        span = keep * chunk.stride if chunk.stride else layout.size
+        data = chunk.buffer.read(chunk.offset + (address - chunk.address), max(span, layout.size))
+        return decode_records(layout, data, keep, chunk.stride)
 
     # ------------------------------------------------------------------ a whole graph
 
@@ -310,15 +321,10 @@ class DebugScheduler(Scheduler):
             for chunk in pending[key]:
                 waiting[node.label] = waiting.get(node.label, 0) + chunk.count
                 if self.debug.records is not None and self.debug.records.wants(node.label, node.name):
-                    records: list[dict[str, Any]]
-                    if node.record.size == 0 or chunk.buffer is None:
-                        records = [{} for _ in range(chunk.count)]
-                    else:
-                        span = max(chunk.count * chunk.stride, node.record.size)
-                        records = decode_records(node.record, chunk.buffer.read(chunk.offset, span), chunk.count,
-                                                 chunk.stride)
+                    records = self._decode(node.record, chunk, chunk.address, chunk.count)
                     self.debug.records.waiting.append(DispatchRecords(
-                        node.label, len(self.debug.records.waiting), records, self._source(chunk, None)))
+                        node.label, len(self.debug.records.waiting), records, self._source(chunk, None), 0,
+                        chunk.count))
         self.debug.stopped = {"after": reason, "repeat": trace.repeat, "level": trace.level, "waiting": waiting}
 
 
