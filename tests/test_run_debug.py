@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -103,6 +104,40 @@ def kinds_expected(i: int) -> dict:
             "v": [i, i + 0.5, -i], "iv": [-i, i * i], "rm": m, "cm": m, "arr": [i * 10 + k for k in range(3)],
             "grid": [[1000 + i * 4 + x * 2 + y for y in range(2)] for x in range(2)],
             "inner": [{"k": -(i * 2 + n), "w": n * 0.5 + i} for n in range(2)]}
+
+
+def test_decoding_follows_strides_majorness_and_special_values() -> None:
+    """Bytes packed here by hand: a column-major float2x2 whose columns are 16 bytes apart (the
+    std140-like stride a layout may give), a half, NaN and infinity (JSON has neither: strings),
+    bool, an array with a stride larger than its element, and a record cut short (zeros)."""
+    from wgc.runtime.program import Field, RecordLayout
+    from wgc.runtime.records import decode_record, decode_records
+
+    def member(name, type_, offset, size, dims=(), array_stride=None, matrix_stride=None, row_major=None):
+        return Field(name, type_, offset, size, dims, array_stride, matrix_stride, row_major, ())
+
+    layout = RecordLayout("R", 64, 4, (
+        member("m", "float2x2", 0, 24, matrix_stride=16, row_major=False),
+        member("h", "float16_t", 24, 2),
+        member("flag", "bool", 28, 4),
+        member("x", "float[2]", 32, 16, (2,), 8),
+        member("n", "int64_t", 48, 8),
+        member("z", "uint", 56, 4)))
+    data = bytearray(64)
+    struct.pack_into("<2f", data, 0, 1.0, 2.0)            # column 0: m[0][0], m[1][0]
+    struct.pack_into("<2f", data, 16, 3.0, 4.0)           # column 1: m[0][1], m[1][1]
+    struct.pack_into("<e", data, 24, -0.5)
+    struct.pack_into("<I", data, 28, 1)
+    struct.pack_into("<f", data, 32, float("nan"))
+    struct.pack_into("<f", data, 40, float("-inf"))
+    struct.pack_into("<q", data, 48, -(1 << 40))
+    struct.pack_into("<I", data, 56, 77)
+    expected = {"m": [[1.0, 3.0], [2.0, 4.0]], "h": -0.5, "flag": True, "x": ["nan", "-inf"], "n": -(1 << 40),
+                "z": 77}
+    assert decode_record(layout, bytes(data)) == expected
+    assert decode_record(layout, bytes(data[:56]))["z"] == 0
+    assert decode_records(layout, bytes(data) * 2, 2, 64) == [expected, expected]
+    assert decode_records(layout, bytes(data), 3, 0) == [expected] * 3
 
 
 @device

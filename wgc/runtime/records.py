@@ -10,16 +10,17 @@ the producing node, level, dispatch, output and, where the producing dispatch ra
 that group), and the records still waiting when a run was stopped (`--stop-after-level`).
 
 Invariants: decoding reads only the bytes the layout names (padding is never shown); a layout
-that reaches past the bytes given decodes the missing part as null, never raises; nothing here
-touches Vulkan (the scheduler hands over bytes).
+that reaches past the bytes given reads zeros there, never raises; a layout's decoder is built
+once (cached) from its fields; nothing here touches Vulkan (the scheduler hands over bytes).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import struct
-from typing import Any
+from typing import Any, Callable
 
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.program import Field, RecordLayout, scalar_shape
@@ -28,70 +29,98 @@ _CODES = {("uint", 8): "B", ("uint", 16): "H", ("uint", 32): "I", ("uint", 64): 
           ("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "q",
           ("float", 16): "e", ("float", 32): "f", ("float", 64): "d", ("bool", 32): "I"}
 
+Decoder = Callable[[bytes, int], Any]
+"""Reads one member (or element) from the bytes at an offset."""
+
 
 def _base_type(type_name: str) -> str:
     return type_name.split("[", 1)[0].strip()
 
 
-def _scalar(data: bytes, at: int, kind: str, bits: int) -> Any:
-    code = _CODES.get((kind, bits), "I" if bits == 32 else "B")
-    size = struct.calcsize(code)
-    if at < 0 or at + size > len(data):
-        return None
-    value = struct.unpack_from("<" + code, data, at)[0]
+def _finite(value: float) -> Any:
+    return value if math.isfinite(value) else str(value)      # JSON has no NaN or infinity: "nan", "inf"
+
+
+def _values(kind: str, bits: int, count: int) -> Callable[[bytes, int], list[Any]]:
+    """`count` consecutive scalars of (kind, bits) as a list."""
+    unpack = struct.Struct(f"<{count}{_CODES.get((kind, bits), 'I' if bits == 32 else 'B')}").unpack_from
     if kind == "bool":
-        return bool(value)
-    if kind == "float" and not math.isfinite(value):
-        return str(value)               # JSON has no NaN or infinity: "nan", "inf", "-inf"
-    return value
+        return lambda data, at: [bool(v) for v in unpack(data, at)]
+    if kind == "float":
+        return lambda data, at: [_finite(v) for v in unpack(data, at)]
+    return lambda data, at: list(unpack(data, at))
 
 
-def _value(data: bytes, at: int, item: Field, element_size: int) -> Any:
-    """One element (no array dimension) of a non-struct field at byte `at`."""
+def _element(item: Field, element_size: int) -> Decoder:
+    """The decoder of one element (no array dimension) of a non-struct member."""
     kind, bits, shape, _ = scalar_shape(_base_type(item.type), element_size)
     step = bits // 8
     if not shape:
-        return _scalar(data, at, kind, bits)
+        one = _values(kind, bits, 1)
+        return lambda data, at: one(data, at)[0]
     if len(shape) == 1:
-        return [_scalar(data, at + k * step, kind, bits) for k in range(shape[0])]
+        return _values(kind, bits, shape[0])
     rows, columns = shape
     if item.row_major:
+        row = _values(kind, bits, columns)
         stride = item.matrix_stride or columns * step
-        return [[_scalar(data, at + r * stride + c * step, kind, bits) for c in range(columns)] for r in range(rows)]
+        return lambda data, at: [row(data, at + r * stride) for r in range(rows)]
+    column = _values(kind, bits, rows)
     stride = item.matrix_stride or rows * step
-    return [[_scalar(data, at + c * stride + r * step, kind, bits) for c in range(columns)] for r in range(rows)]
+    return lambda data, at: [list(r) for r in zip(*(column(data, at + c * stride) for c in range(columns)))]
 
 
-def _member(data: bytes, base: int, item: Field) -> Any:
+def _member(item: Field) -> Decoder:
+    """The decoder of a member at its offset from the enclosing struct's start."""
     count = math.prod(item.array_dims) if item.array_dims else 1
     if item.array_dims and 0 in item.array_dims:
-        return []
-    element_size = item.size // max(1, count) if not item.array_stride else item.array_stride
+        return lambda data, base: []
+    element_size = item.array_stride or item.size // max(1, count)
     if item.fields:
-        def one(at: int) -> Any:
-            return {f.name: _member(data, at, f) for f in item.fields}
+        members = [(f.name, _member(f)) for f in item.fields]
+
+        def one(data: bytes, at: int) -> Any:
+            return {name: read(data, at) for name, read in members}
     else:
-        def one(at: int) -> Any:
-            return _value(data, at, item, element_size)
-    start = base + item.offset
+        one = _element(item, element_size)
+    offset = item.offset
     if not item.array_dims:
-        return one(start)
+        return lambda data, base: one(data, base + offset)
     stride = item.array_stride or element_size
-    flat = [one(start + k * stride) for k in range(count)]
-    for length in reversed(item.array_dims[1:]):            # nest the innermost dimensions first
-        flat = [flat[i:i + length] for i in range(0, len(flat), length)]
-    return flat
+    inner = item.array_dims[1:]
+
+    def array(data: bytes, base: int) -> list[Any]:
+        flat = [one(data, base + offset + k * stride) for k in range(count)]
+        for length in reversed(inner):            # nest the innermost dimensions first
+            flat = [flat[i:i + length] for i in range(0, len(flat), length)]
+        return flat
+    return array
+
+
+@functools.lru_cache(maxsize=256)
+def _decoder(layout: RecordLayout) -> Callable[[bytes], dict[str, Any]]:
+    members = [(item.name, _member(item)) for item in layout.fields]
+    return lambda data: {name: read(data, 0) for name, read in members}
 
 
 def decode_record(layout: RecordLayout, data: bytes) -> dict[str, Any]:
-    """The fields of one record (`data`: at least the record's bytes) by name."""
-    return {item.name: _member(data, 0, item) for item in layout.fields}
+    """The fields of one record (`data`: its bytes; missing ones read as zeros) by name."""
+    if len(data) < layout.size:
+        data = bytes(data) + bytes(layout.size - len(data))
+    return _decoder(layout)(data)
 
 
 def decode_records(layout: RecordLayout, data: bytes, count: int, stride: int) -> list[dict[str, Any]]:
     """`count` records `stride` bytes apart (0: one record, repeated)."""
     size = layout.size
-    return [decode_record(layout, data[r * stride:r * stride + size]) for r in range(count)]
+    end = (count - 1) * stride + size if count else 0
+    if len(data) < end:
+        data = bytes(data) + bytes(end - len(data))
+    decode = _decoder(layout)
+    if not stride:
+        return [decode(data) for _ in range(count)]
+    view = memoryview(data)
+    return [decode(view[r * stride:r * stride + size]) for r in range(count)]
 
 
 MAX_RECORDS = 1 << 20
