@@ -402,6 +402,60 @@ def test_smallest_schedule_runs_one_record_per_launch(tmp_path) -> None:
     assert all(s["node"] == "Classify" and s["group"] == 0 for s in sources)
 
 
+def _runtime_graphs():
+    import test_runtime_run as graphs
+
+    dynamic = [{"grid": [3, 2], "slot": 60}, {"grid": [0, 5], "slot": 62}, {"grid": [8, 8], "slot": 64}]
+    return {
+        "record-given grids": (graphs.BROADCAST, {
+            "inputs": [{"entry": "Tile", "records": [{"base": 0}, {"base": 24}]}, {"entry": "Spread", "records": dynamic}],
+            "resources": {"u0": {"bytes": 68 * 4}}}),
+        "two inputs, repeat": (graphs.TWO_LEVEL, {
+            "inputs": [{"entry": "Split", "records": [{"first": 4 * i, "count": i % 5} for i in range(40)]}],
+            "resources": {"u0": {"bytes": 160 * 4}}, "repeat": 2}),
+        "recursion": (graphs.RECURSION, {"inputs": [{"entry": "Down", "records": [{"depth": 0}]}],
+                                         "resources": {"u0": {"bytes": 64}}}),
+        "node arrays, empty records": (graphs.ARRAYS, {
+            "inputs": [{"entry": "Route", "records": [{"which": i % 4, "value": i + 1} for i in range(10)]}],
+            "resources": {"u0": {"bytes": 48}}}),
+        "shared input": (graphs.SHARED, {"inputs": [{"entry": "A", "records": [{"v": v} for v in range(1, 40)]}],
+                                         "resources": {"u0": {"bytes": 8}}}),
+    }
+
+
+@device
+@pytest.mark.parametrize("name", ["record-given grids", "two inputs, repeat", "recursion", "node arrays, empty records",
+                                  "shared input"])
+def test_debugging_runs_agree_with_the_plain_run(tmp_path, name: str) -> None:
+    """The default debugging schedule makes the plain run's dispatches (same trace, same results);
+    seeded and named schedules change neither on graphs that depend on no order (atomics only):
+    recursion levels, record-given grids, node arrays with empty records, shared inputs, repeats."""
+    source, dispatch = _runtime_graphs()[name]
+    path = write(tmp_path, "graph.hlsl", source)
+    plain = wgc.run(path, dispatch)
+    assert plain.ok, rendered(plain)
+    debug = DebugRun(RecordLog())
+    kept = wgc.run(path, dispatch, debug=debug)
+    assert kept.resources == plain.resources
+    assert [s.to_json() for s in kept.trace] == [s.to_json() for s in plain.trace]
+    assert sum(len(d.records) for level in debug.records.levels for d in level.dispatches) == \
+        sum(d.records_in for s in plain.trace for d in s.dispatches)
+    explored = wgc.run(path, dispatch, debug=DebugRun(schedules=3))
+    assert explored.resources == plain.resources
+    if name != "node arrays, empty records":
+        assert explored.ok, rendered(explored)
+        for schedule in ("reverse", "smallest"):
+            assert wgc.run(path, dispatch, debug=DebugRun(schedule=Schedule(schedule))).resources == plain.resources
+        return
+    # Tick counts its coalescing groups in Out[6]: 10 records make 3 full-or-partial batches of up to 4
+    # by default, and more under a schedule that batches them smaller: rightly reported
+    assert [d.code for d in explored.diagnostics if d.severity.name == "ERROR"] == ["WG0862"]
+    assert "'u0' depends on the schedule: element 6 is 3 under the default schedule" in rendered(explored)
+    smallest = wgc.run(path, dispatch, debug=DebugRun(schedule=Schedule("smallest")))
+    assert smallest.resources["u0"]["uint32"][6] == 10            # one group per record
+    assert smallest.resources["u0"]["uint32"][:6] == plain.resources["u0"]["uint32"][:6]
+
+
 # --------------------------------------------------------------------------- the report
 
 class _Dom(HTMLParser):
