@@ -192,6 +192,26 @@ def test_cli_dump_and_stop_keep_the_records_waiting(tmp_path) -> None:
     assert [[d["node"] for d in level["dispatches"]] for level in records["levels"]] == [[], ["Classify"], []]
 
 
+@device
+def test_cli_refuses_what_names_nothing_and_writes_nothing_on_errors(tmp_path) -> None:
+    dump = tmp_path / "records.json"
+    report = tmp_path / "run.html"
+    out = tmp_path / "out.json"
+    done = wgc_command("run", HELLO, "--dispatch", HELLO_DISPATCH, "--dump-records", str(dump), "--report",
+                       str(report), "-o", str(out), "--stop-after-node", "Clasify")
+    assert done.returncode == 1
+    assert done.stderr == ("error: --stop-after-node Clasify: the graph has no such node [WG0860]\n"
+                           "note: its nodes: Generate, Classify, Accumulate\n1 error generated.\n")
+    assert not dump.exists() and not report.exists() and not out.exists()
+    done = wgc_command("run", HELLO, "--dispatch", HELLO_DISPATCH, "--dump-records-node", "Classify")
+    assert done.returncode == 2 and "--dump-records-node chooses the records of --dump-records or --report" in done.stderr
+    done = wgc_command("run", HELLO, "--dispatch", HELLO_DISPATCH, "--schedule", "soon")
+    assert done.returncode == 2
+    assert "'soon' is neither a seed (a number, 0 or more) nor one of default, reverse, smallest" in done.stderr
+    done = wgc_command("run", "--help")
+    assert "Debugging Options (wgc run):" in done.stdout and "--schedules N" in done.stdout
+
+
 BISECT = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct V { uint id; uint value; };
