@@ -414,10 +414,15 @@ def test_smallest_schedule_runs_one_record_per_launch(tmp_path) -> None:
     debug = DebugRun(RecordLog(), schedule=Schedule("smallest"))
     result = wgc.run(HELLO, HELLO_DISPATCH, debug=debug)
     assert result.ok, rendered(result)
-    counts = [[d.records_in for d in step.dispatches] for step in result.trace]
-    assert counts == [[1], [1] * 200, [1] * 200]
+    counts = [[(d.records_in, d.groups) for d in step.dispatches] for step in result.trace]
+    assert counts == [[(1, 1)] * 4, [(1, 1)] * 200, [(1, 1)] * 200]    # Generate's 4 groups one by one
     assert debug.records is not None
-    # every Accumulate batch comes from one Classify dispatch of one record: its group is known
+    # every record's producing group is known: Generate's thread t of group g emits item 64 g + t
+    classify = debug.records.levels[1].dispatches
+    assert sorted((d.source["group"], d.records[0]["item"] // 64) for d in classify) == \
+        sorted((i // 64, i // 64) for i in range(200))
+    assert all(d.source["node"] == "Generate" and d.source["dispatch"] == d.source["group"] for d in classify)
+    # every Accumulate batch comes from one Classify dispatch of one record
     sources = [d.source for d in debug.records.levels[2].dispatches]
     assert all(s["node"] == "Classify" and s["group"] == 0 for s in sources)
 

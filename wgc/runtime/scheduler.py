@@ -143,6 +143,9 @@ class _Launch:
     """D3D thread groups (threads for thread launch): what MaxRecords bounds are per."""
     outputs: list[list[_Slot]]
     trace: TraceDispatch
+    first_group: int = 0
+    """The flat group its first group is (its dispatches' `group_offset` start there): a debugging
+    schedule may run a broadcasting launch's groups one by one (`schedules.DebugScheduler`)."""
 
 
 def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
@@ -416,7 +419,7 @@ class Scheduler:
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
                      scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
-                     group_offset=group_offset,
+                     group_offset=launch.first_group + group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra)
                 shapes.append((context_at, nx, ny, group_offset))

@@ -13,7 +13,9 @@ a level may be many dispatches).  `Schedule` chooses, per level: the order of ea
 (thread and broadcasting nodes: pieces of records; coalescing nodes: batches of 1 to MaxRecords
 records, one thread group each) and the order in which the launches are recorded (no barrier
 separates them).  Named schedules: "default" (what a plain run does), "reverse" (records and
-launches in reverse order), "smallest" (batches of one record, a launch per record); a number is
+launches in reverse order), "smallest" (each thread group a launch of its own: batches of one
+record, a launch per thread-launch record and per broadcasting group, `_Launch.first_group`; then
+the dump knows the group that produced every record); a number is
 the seed of a random schedule, which replays the same choices for the same records.
 `explore` runs a dispatch under the default schedule and N seeded ones and reports each buffer
 that differs (WG0862) with the seed that replays it.
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 from wgc import codes
@@ -40,7 +43,8 @@ MAX_PIECES = 1024
 NAMED_SCHEDULES = {
     "default": "the order and batching of a plain run: full coalescing batches, records as produced",
     "reverse": "every chunk's records and the launches of a level in reverse order",
-    "smallest": "coalescing batches of one record, one launch per record of thread and broadcasting nodes",
+    "smallest": "every thread group alone: coalescing batches of one record, a launch per thread-launch record "
+                "and per broadcasting group",
 }
 
 
@@ -206,24 +210,41 @@ class DebugScheduler(Scheduler):
         node = self.program.nodes[key.node]
         n = chunk.count
         per_record = node.grid_field is not None and node.dispatch_grid is None
-        if self.schedule.name in ("default", "reverse") or n < 2 or per_record:
+        if self.schedule.name in ("default", "reverse") or n == 0:
             return super()._launches(key, chunk)
-        if node.launch == "coalescing":
+        if per_record or n == 1:
+            sizes = [n]                         # record-given grids: a launch per record already
+        elif node.launch == "coalescing":
             sizes = _pieces(n, max(1, node.max_records), self.rng)
         elif self.rng is not None:
             cuts = sorted(self.rng.sample(range(1, n), min(n - 1, self.rng.randint(0, 7))))
             sizes = [b - a for a, b in zip([0, *cuts], [*cuts, n])]
         else:
             sizes = _pieces(n, 1, None)
-        launches = []
+        launches: list[_Launch] = []
         start = 0
         for size in sizes:
             piece = Chunk(chunk.address + start * chunk.stride, size, chunk.stride, chunk.buffer,
                           chunk.offset + start * chunk.stride, chunk.source)
             self._first[id(piece)] = (start, self._entries.get(id(chunk)))
-            launches.extend(super()._launches(key, piece))
+            for launch in super()._launches(key, piece):
+                alone = self._groups_alone(key, launch) if self.rng is None else []
+                launches.extend(alone if alone and len(launches) + len(alone) <= MAX_PIECES else [launch])
             start += size
         return launches
+
+    def _groups_alone(self, key: WorkKey, launch: _Launch) -> list[_Launch]:
+        """The `smallest` schedule: a broadcasting launch of one record as one launch per thread
+        group (its `first_group`), where no sharing counter ties its groups together; else []."""
+        node = launch.node
+        if node.launch != "broadcasting" or launch.count != 1 or launch.groups < 2 or node.cross_group_sharing:
+            return []
+        alone = []
+        for group in range(launch.groups):
+            trace = replace(launch.trace, groups=1, records_out={})
+            outputs = [self._slots(key, node, o, 1) for o in node.outputs]
+            alone.append(replace(launch, groups=1, units=1, outputs=outputs, trace=trace, first_group=group))
+        return alone
 
     def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
         if self.rng is not None:
@@ -248,7 +269,7 @@ class DebugScheduler(Scheduler):
         level, dispatch = self._placed.get(id(producer), (None, None))
         output = producer.node.outputs[p]
         return {"node": producer.node.label, "level": level, "dispatch": dispatch, "output": output.parameter,
-                "index": i if output.array else None, "group": 0 if producer.units == 1 else None}
+                "index": i if output.array else None, "group": producer.first_group if producer.units == 1 else None}
 
     def _records_of(self, launch: _Launch, at: int, entry: int | None = None) -> DispatchRecords:
         chunk = launch.chunk
