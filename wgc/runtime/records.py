@@ -29,7 +29,7 @@ _CODES = {("uint", 8): "B", ("uint", 16): "H", ("uint", 32): "I", ("uint", 64): 
           ("int", 8): "b", ("int", 16): "h", ("int", 32): "i", ("int", 64): "q",
           ("float", 16): "e", ("float", 32): "f", ("float", 64): "d", ("bool", 32): "I"}
 
-Decoder = Callable[[bytes, int], Any]
+Decoder = Callable[[Any, int], Any]
 """Reads one member (or element) from the bytes at an offset."""
 
 
@@ -41,7 +41,7 @@ def _finite(value: float) -> Any:
     return value if math.isfinite(value) else str(value)      # JSON has no NaN or infinity: "nan", "inf"
 
 
-def _values(kind: str, bits: int, count: int) -> Callable[[bytes, int], list[Any]]:
+def _values(kind: str, bits: int, count: int) -> Callable[[Any, int], list[Any]]:
     """`count` consecutive scalars of (kind, bits) as a list."""
     unpack = struct.Struct(f"<{count}{_CODES.get((kind, bits), 'I' if bits == 32 else 'B')}").unpack_from
     if kind == "bool":
@@ -76,11 +76,10 @@ def _member(item: Field) -> Decoder:
     if item.array_dims and 0 in item.array_dims:
         return lambda data, base: []
     element_size = item.array_stride or item.size // max(1, count)
+    one: Decoder
     if item.fields:
         members = [(f.name, _member(f)) for f in item.fields]
-
-        def one(data: bytes, at: int) -> Any:
-            return {name: read(data, at) for name, read in members}
+        one = lambda data, at: {name: read(data, at) for name, read in members}       # noqa: E731
     else:
         one = _element(item, element_size)
     offset = item.offset
@@ -98,7 +97,8 @@ def _member(item: Field) -> Decoder:
 
 
 @functools.lru_cache(maxsize=256)
-def _decoder(layout: RecordLayout) -> Callable[[bytes], dict[str, Any]]:
+def _decoder(layout: RecordLayout) -> Callable[[Any], dict[str, Any]]:
+    """The decoder of a whole record: bytes (or a memoryview of them) to {field: value}."""
     members = [(item.name, _member(item)) for item in layout.fields]
     return lambda data: {name: read(data, 0) for name, read in members}
 
