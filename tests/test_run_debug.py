@@ -481,6 +481,19 @@ def test_debugging_runs_agree_with_the_plain_run(tmp_path, name: str) -> None:
     assert smallest.resources["u0"]["uint32"][:6] == plain.resources["u0"]["uint32"][:6]
 
 
+@device
+def test_a_level_is_split_into_a_bounded_number_of_launches(monkeypatch) -> None:
+    """Past MAX_LEVEL_LAUNCHES launches made of a level's chunks, the rest are not split: with a
+    budget of 0 the smallest schedule makes a plain run's launches (and its results)."""
+    from wgc.runtime import schedules
+
+    monkeypatch.setattr(schedules, "MAX_LEVEL_LAUNCHES", 0)
+    plain = wgc.run(HELLO, HELLO_DISPATCH)
+    bounded = wgc.run(HELLO, HELLO_DISPATCH, debug=DebugRun(schedule=Schedule("smallest")))
+    assert [s.to_json() for s in bounded.trace] == [s.to_json() for s in plain.trace]
+    assert bounded.resources == plain.resources
+
+
 # --------------------------------------------------------------------------- the report
 
 class _Dom(HTMLParser):

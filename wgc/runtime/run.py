@@ -7,7 +7,7 @@ device to use.  Output: a `RunResult`: diagnostics (compile, dispatch descriptio
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820, WG0860-WG0863); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """

@@ -21,7 +21,7 @@ the seed of a random schedule, which replays the same choices for the same recor
 that differs (WG0862) with the seed that replays it.
 
 Invariants: the default schedule makes exactly the launches of the host-driven scheduler; a chunk
-is split into at most `MAX_PIECES` launches; a stopped run keeps the records produced for the next
+is split into at most `MAX_PIECES` launches, a level's chunks into about `MAX_LEVEL_LAUNCHES`; a stopped run keeps the records produced for the next
 level (readable until the scheduler is closed) and runs no further repeat; the plain run's
 schedulers (`scheduler.Scheduler`, `gpu_schedule.GpuScheduler`) are not involved.
 """
@@ -40,6 +40,9 @@ from wgc.runtime.scheduler import Chunk, Scheduler, TraceStep, WorkKey, _Launch
 
 MAX_PIECES = 1024
 """Launches a schedule may split one chunk of records into (more records: larger pieces)."""
+MAX_LEVEL_LAUNCHES = 16384
+"""Launches a schedule may make of one level's chunks by splitting them (beyond: chunks are not
+split), so that a level of many chunks does not multiply its launches by MAX_PIECES."""
 NAMED_SCHEDULES = {
     "default": "the order and batching of a plain run: full coalescing batches, records as produced",
     "reverse": "every chunk's records and the launches of a level in reverse order",
@@ -185,6 +188,8 @@ class DebugScheduler(Scheduler):
         self._placed: dict[int, tuple[int, int]] = {}
         """id(launch) -> (level, dispatch) of the launches of the last two levels."""
         self._level = 0
+        self._launched = 0
+        """Launches made of the current level's chunks."""
 
     # ------------------------------------------------------------------ the schedule
 
@@ -210,7 +215,7 @@ class DebugScheduler(Scheduler):
         node = self.program.nodes[key.node]
         n = chunk.count
         per_record = node.grid_field is not None and node.dispatch_grid is None
-        if self.schedule.name in ("default", "reverse") or n == 0:
+        if self.schedule.name in ("default", "reverse") or n == 0 or self._launched >= MAX_LEVEL_LAUNCHES:
             return super()._launches(key, chunk)
         if per_record or n == 1:
             sizes = [n]                         # record-given grids: a launch per record already
@@ -231,6 +236,7 @@ class DebugScheduler(Scheduler):
                 alone = self._groups_alone(key, launch) if self.rng is None else []
                 launches.extend(alone if alone and len(launches) + len(alone) <= MAX_PIECES else [launch])
             start += size
+        self._launched += len(launches)
         return launches
 
     def _groups_alone(self, key: WorkKey, launch: _Launch) -> list[_Launch]:
@@ -312,6 +318,7 @@ class DebugScheduler(Scheduler):
             if debug.records is not None:
                 debug.records.levels.append(level)
             self._first = {}
+            self._launched = 0
             self._reorder_records(pending)
             trace = TraceStep(repeat_index, self._level)
             started = time.perf_counter()
