@@ -140,6 +140,21 @@ def test_decoding_follows_strides_majorness_and_special_values() -> None:
     assert decode_records(layout, bytes(data), 3, 0) == [expected] * 3
 
 
+def test_the_dump_file_is_the_logs_json_a_record_per_line() -> None:
+    from wgc.runtime.records import DispatchRecords, LevelRecords
+
+    log = RecordLog()
+    assert json.loads(log.text()) == {"levels": [], "waiting": []}
+    log.levels.append(LevelRecords(0, 0))
+    log.levels.append(LevelRecords(0, 1, 0.5, [DispatchRecords("A", 0, [], None),
+                                               DispatchRecords("B", 1, [{"x": 1}, {"x": 2}], {"input": 0})]))
+    log.waiting.append(DispatchRecords("C", 0, [{"y": [1, 2]}], None, 0, 3))
+    text = log.text()
+    assert json.loads(text) == log.to_json()
+    assert '        {"x": 1},\n        {"x": 2}\n' in text
+    assert json.loads(text)["waiting"][0]["count"] == 3          # 3 records, 1 kept
+
+
 @device
 def test_dump_decodes_every_kind_of_field_by_name(tmp_path) -> None:
     """Scalars of 16, 32 and 64 bits (integers and floats), bool, vectors, row- and column-major
