@@ -107,6 +107,8 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
     "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
+    "Debugging Options (wgc run)": ("dump_records", "dump_records_nodes", "stop_after_level", "stop_after_node",
+                                    "schedule", "schedules", "report"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
                                        "error_limit", "diagnostics_format", "color", "diagnostics_file"),
 }
@@ -563,6 +565,33 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
     sys.exit(_run(kwargs, plan, options, produce, on_errors=show_partial))
 
 
+def _schedule(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """--schedule: a `schedules.Schedule`."""
+    if value is None:
+        return None
+    from wgc.runtime.schedules import NAMED_SCHEDULES, Schedule
+
+    schedule = Schedule.parse(value)
+    if schedule is None:
+        raise click.BadParameter(f"'{value}' is neither a seed (a number, 0 or more) nor one of "
+                                 f"{', '.join(NAMED_SCHEDULES)}")
+    return schedule
+
+
+def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, stop_node: str | None,
+               schedule: Any, schedules: int | None) -> Any:
+    """The `schedules.DebugRun` the debugging options of `wgc run` ask for, or None (a plain run)."""
+    if not (records or nodes or stop_level is not None or stop_node is not None or schedule or schedules):
+        return None
+    if nodes and not records:
+        raise click.UsageError("--dump-records-node chooses the records of --dump-records or --report: give one")
+    from wgc.runtime.records import RecordLog
+    from wgc.runtime.schedules import DEFAULT_SCHEDULE, DebugRun
+
+    return DebugRun(RecordLog(tuple(nodes)) if records else None, stop_level, stop_node,
+                    schedule or DEFAULT_SCHEDULE, schedules or 0)
+
+
 @cli.command("run", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("--dispatch", "dispatch_file", required=True, metavar="FILE",
@@ -592,10 +621,32 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
 @click.option("--node-index", "node_indices", multiple=True, metavar="ENTRY=I,J,...",
               help="AMDX modules: further indices the application creates an entry point's node at (loop "
                    "stages only a sparse span or recursion reaches); repeatable.")
+@click.option("--dump-records", "dump_records", metavar="FILE",
+              help="Write every record that crossed each level (the inputs of every dispatch, fields by name, and "
+                   "where they came from) to FILE as JSON.")
+@click.option("--dump-records-node", "dump_records_nodes", multiple=True, metavar="NAME",
+              help="Keep only the records of node NAME in --dump-records and --report; repeatable.")
+@click.option("--stop-after-level", "stop_after_level", type=click.IntRange(0), metavar="N",
+              help="Stop after level N (0: the entry records' level); the results, dumps and report hold what the "
+                   "run made so far, and the records waiting for the next level.")
+@click.option("--stop-after-node", "stop_after_node", metavar="NAME",
+              help="Stop after the first level that dispatches node NAME (that level's other dispatches run too).")
+@click.option("--schedule", "schedule", metavar="SEED|NAME", callback=_schedule,
+              help="Run under another schedule a GPU may choose: a seed (random coalescing batches of 1 to "
+                   "MaxRecords records, shuffled records, levels split into several dispatches) or default, "
+                   "reverse, smallest.")
+@click.option("--schedules", "schedules", type=click.IntRange(1, 10000), metavar="N",
+              help="Also run N seeded schedules (seeds 1 to N) and report every resource that differs between "
+                   "them (WG0862: an order dependence or a race), with the seed that replays it.")
+@click.option("--report", "report", metavar="FILE",
+              help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
+                   "node's records in a table, the diagnostics with their source lines.")
 @click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
                 device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
-                node_indices: tuple[str, ...], more_modules: tuple[str, ...], **kwargs: Any) -> None:
+                node_indices: tuple[str, ...], more_modules: tuple[str, ...], dump_records: str | None,
+                dump_records_nodes: tuple[str, ...], stop_after_level: int | None, stop_after_node: str | None,
+                schedule: Any, schedules: int | None, report: str | None, **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
@@ -615,6 +666,11 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     if options.input != "-":
         plan.note_read(options.input, "input file")
     plan.note_read(dispatch_file, "dispatch file")
+    for option, named in (("--dump-records", dump_records), ("--report", report)):
+        if named is not None:
+            plan.name(option, named)
+    debug = _debug_run(dump_records is not None or report is not None, dump_records_nodes, stop_after_level,
+                       stop_after_node, schedule, schedules)
     transaction = plan.transaction()
     try:
         with interrupts.raising():                  # a signal before this point is raised here
@@ -640,13 +696,24 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             else:
                 names, indices, source = {}, {}, options
             result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
-                         indices=indices, memory_limit=max_memory)
+                         indices=indices, memory_limit=max_memory, debug=debug)
             if trace and result.trace:
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()
+            if debug is not None and debug.stopped is not None and result.ok:
+                sys.stderr.write(debug.stopped_text())
+
+            def produce() -> None:
+                if debug is not None and debug.records is not None and dump_records is not None:
+                    transaction.stage(dump_records, debug.records.text().encode())
+                if report is not None:
+                    from wgc.runtime.report import render_report
+
+                    transaction.stage(report, render_report(result, options, dispatch_file).encode())
+                transaction.stage(output or "-", result.results_json().encode())
+
             code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
-                             produce=(lambda: transaction.stage(output or "-", result.results_json().encode()))
-                             if result.ok else None, clean=True)
+                             produce=produce if result.ok else None, clean=True)
     except BaseException:
         transaction.abort()
         plan.remove_stale()

@@ -394,6 +394,14 @@ SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description special
                                    "again")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
+# WG0860-WG0879: debugging runs (`wgc.runtime.schedules`: records, stepping, schedules, the report)
+DEBUG_NAMES_NO_NODE = _kind("WG0860", E, "--stop-after-node or --dump-records-node names no node of the graph")
+STOP_NOT_REACHED = _kind("WG0861", W, "the run ended before the level or node --stop-after-level or "
+                         "--stop-after-node names", "run-stop")
+SCHEDULE_DEPENDENT = _kind("WG0862", E, "wgc run --schedules found a resource whose contents differ between two "
+                           "schedules (an order dependence or a race); the message names the seed that replays it")
+RECORDS_LEFT_OUT = _kind("WG0863", W, "--dump-records or --report kept the first records of a run and counted the "
+                         "rest", "run-records")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

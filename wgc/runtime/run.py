@@ -7,7 +7,7 @@ device to use.  Output: a `RunResult`: diagnostics (compile, dispatch descriptio
 dumped resources as typed arrays, and the trace of every step.
 
 Invariants: never raises for bad input or a missing/failing Vulkan device: those are diagnostics
-(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820); every Vulkan object is destroyed before `run` returns; the
+(WG0001, WG0021-WG0024, WG0800-WG0810, WG0820, WG0860-WG0863); every Vulkan object is destroyed before `run` returns; the
 results depend only on the graph, the dispatch and the device's arithmetic (no addresses,
 timings or ids), so a deterministic graph gives the same JSON on every run.
 """
@@ -36,6 +36,8 @@ class RunResult:
     path: str = "emulated"
     """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
     translated by `wgc.spirv_in`)."""
+    debug: Any = None
+    """The `schedules.DebugRun` of a debugging run (records, stop, schedule), else None."""
 
     @property
     def ok(self) -> bool:
@@ -46,7 +48,9 @@ class RunResult:
         order they were asked for."""
         lines = [f"    {json.dumps(key)}: {json.dumps(arrays)}" for key, arrays in self.resources.items()]
         body = ",\n".join(lines)
-        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
+        extra = "".join(f',\n  {json.dumps(k)}: {json.dumps(v)}' for k, v in
+                        (self.debug.result_json().items() if self.debug is not None else ()))
+        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }" + extra + "\n}\n"
 
     def trace_json(self) -> str:
         return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
@@ -150,7 +154,8 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
-        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None) -> RunResult:
+        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
+        debug: Any = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -160,7 +165,8 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805).
     `path` "amdx": compile for AMDX and translate (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
-    indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
+    indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
+    `debug`: a `schedules.DebugRun` (records to keep, where to stop, the schedule or schedules to run)."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -180,14 +186,14 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, debug)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None) -> RunResult:
+                 rebuild: Any = None, debug: Any = None) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs read with
     them, HLSL compiled with them), used when the dispatch specialises a constant that sets the
@@ -234,9 +240,19 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
                 dumps[data.key] = data.resource
     problems.extend(_binding_problems(module, program, described, dumps))
     problems.extend(_memory_problems(program, described, memory_limit))
+    if debug is not None:
+        problems.extend(codes.DEBUG_NAMES_NO_NODE(None, f"{wrong}: the graph has no such node",
+                                                  notes=(f"its nodes: {', '.join(n.label for n in program.nodes)}",))
+                        for wrong in debug.problems(program))
     if problems:
         return RunResult(tuple(diagnostics + problems))
-    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes, diagnostics)
+    limit = memory_limit - described.data_bytes
+    if debug is not None and debug.schedules:
+        from wgc.runtime.schedules import explore
+
+        return explore(lambda d: _execute(module, program, described, dumps, device, limit, diagnostics, d), debug,
+                       lambda message: codes.SCHEDULE_DEPENDENT(None, message))
+    return _execute(module, program, described, dumps, device, limit, diagnostics, debug)
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -376,7 +392,7 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True) -> None:
+                 *, gpu_driven: bool = True, debug: Any = None) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -385,7 +401,7 @@ class Session:
 
         self.device = device
         self.pipelines = None
-        self.scheduler = None
+        self.scheduler: Any = None
         self.buffers: list[Any] = []
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
@@ -426,9 +442,15 @@ class Session:
                                             described.specialization)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
-            self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
-                                          local_root_arguments=table,
-                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven)
+            limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
+            if debug is not None:       # a debugging run: host-driven, level by level (`schedules`)
+                from wgc.runtime.schedules import DebugScheduler
+
+                self.scheduler = DebugScheduler(device, program, self.pipelines, push_constants=constants,
+                                                local_root_arguments=table, memory_limit=limit, debug=debug)
+            else:
+                self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
+                                              local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -521,7 +543,7 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
-             memory_limit: int | None, diagnostics: list[Diagnostic]) -> RunResult:
+             memory_limit: int | None, diagnostics: list[Diagnostic], debug: Any = None) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -534,12 +556,15 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit) as session:
+        with Session(gpu, module, program, described, memory_limit, debug=debug) as session:
             trace = []
             for repeat in range(described.repeat):
                 trace.extend(session.run_once(repeat))
+                if debug is not None and debug.stopped is not None:
+                    break
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
-        return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
+        more = debug.diagnostics() if debug is not None else []
+        return RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug)
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
     except GridBeyondMax as problem:

@@ -68,6 +68,9 @@ class Chunk:
     stride: int
     buffer: Buffer | None
     offset: int
+    source: Any = None
+    """Which launch made these records: (`_Launch`, output parameter index, array index); None for
+    entry records (`schedules.DebugScheduler` reads it for the record dump)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -140,6 +143,9 @@ class _Launch:
     """D3D thread groups (threads for thread launch): what MaxRecords bounds are per."""
     outputs: list[list[_Slot]]
     trace: TraceDispatch
+    first_group: int = 0
+    """The flat group its first group is (its dispatches' `group_offset` start there): a debugging
+    schedule may run a broadcasting launch's groups one by one (`schedules.DebugScheduler`)."""
 
 
 def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
@@ -303,6 +309,11 @@ class Scheduler:
             launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace))
         return launches
 
+    def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
+        """The launches of a step in the order they are recorded (a subclass may reorder them:
+        `schedules.DebugScheduler`)."""
+        return launches
+
     def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
         max_x, max_y, _ = self.device.max_group_count
         return dispatch_shapes(groups, max_x, max_y)
@@ -327,6 +338,7 @@ class Scheduler:
         for key in sorted(pending):
             for chunk in pending[key]:
                 launches.extend(self._launches(key, chunk))
+        launches = self._arrange(launches)
         if not launches:
             return {}
         # arenas: sized from the MaxRecords bounds; the other arena holds this step's input records
@@ -407,7 +419,7 @@ class Scheduler:
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
                      scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
-                     group_offset=group_offset,
+                     group_offset=launch.first_group + group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra)
                 shapes.append((context_at, nx, ny, group_offset))
@@ -439,7 +451,8 @@ class Scheduler:
                 raise RecordsOutOfMemory(launch.node.label, (
                     f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
                     "allow, so some were dropped"))
-            for output, slots_of, counter_offsets in zip(launch.node.outputs, launch.outputs, counters):
+            for p, (output, slots_of, counter_offsets) in enumerate(zip(launch.node.outputs, launch.outputs,
+                                                                          counters)):
                 total = 0
                 for i, (slot, counter_at) in enumerate(zip(slots_of, counter_offsets)):
                     produced, = struct.unpack_from("<I", result, counter_at)
@@ -450,9 +463,10 @@ class Scheduler:
                         continue
                     produced = min(produced, slot.capacity)
                     if output.empty:
-                        chunk = Chunk(self.scratch.address, produced, 0, None, 0)
+                        chunk = Chunk(self.scratch.address, produced, 0, None, 0, (launch, p, i))
                     else:
-                        chunk = Chunk(out.address + slot.arena, produced, slot.stride, out, slot.arena)
+                        chunk = Chunk(out.address + slot.arena, produced, slot.stride, out, slot.arena,
+                                      (launch, p, i))
                     following.setdefault(slot.key, []).append(chunk)
                     for sharer in self.sharers.get(slot.key.node, []):
                         key = WorkKey(sharer, slot.key.remaining, slot.key.loops)
