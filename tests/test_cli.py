@@ -43,7 +43,7 @@ def test_help_lists_commands_and_dxc_options(run_wgc):
     (["-T", "ms_6_4"], "mesh and amplification shaders need shader model 6.5 or later"),
     (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
     (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
-    (["--no-such-flag"], "No such option"),
+    (["--no-such-flag"], "error: unknown argument: '--no-such-flag' [WG0038]"),
     (["-T", "lib_6_8", "-fwork-graph-loops"],
      "-fwork-graph-loops: the work-graph proposals extend SM 6.9; use -T lib_6_9, not lib_6_8"),
 ])

@@ -165,6 +165,8 @@ class Options:
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
     reflection: bool = False
     """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
+    listing: bool = False
+    """-Fc FILE: also produce "asm", the disassembly, beside "spirv"."""
     loop_lowering: str = "native"
     """How the emulated target lowers Work Graph Loops: "native" (the runtime keeps each record's
     iterations) or "index-space" (`--loops=index-space`: as the AMDX target always does, one stage
@@ -305,9 +307,18 @@ def warning_policy(options: Options) -> tuple[WarningPolicy, list[Diagnostic]]:
     policy, unknown = parse_warning_flags(options.warning_flags, codes.WARNING_GROUPS)
     policy = WarningPolicy(**{**policy.__dict__, "suppress_warnings": options.suppress_warnings,
                               "error_limit": options.error_limit})
-    warnings = [codes.UNKNOWN_WARNING_OPTION(None, f"unknown warning option '-W{value}'")
+    warnings = [codes.UNKNOWN_WARNING_OPTION(None, f"unknown warning option '-W{value}'{_group_suggestion(value)}")
                 for value in unknown]
     return policy, warnings
+
+
+def _group_suggestion(value: str) -> str:
+    """"; did you mean '-Wno-foo'?" for a -W value whose group is close to a known one (clang's wording), else ""."""
+    from wgc.suggest import closest
+
+    prefix = next((p for p in ("no-error=", "error=", "no-") if value.startswith(p)), "")
+    near = closest(value[len(prefix):], sorted(codes.WARNING_GROUPS))
+    return f"; did you mean '-W{prefix}{near[0]}'?" if near else ""
 
 
 def compile(options: Options, stdin: bytes | None = None, *,  # noqa: A001 - the API's name
@@ -523,11 +534,11 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
         suffix = f":{key}" if key else ""
-        if options.emit == "asm":
+        if options.emit == "asm" or options.listing:
             from wgc.spirv.tools import disassemble
 
             outputs["asm" + suffix] = disassemble(words).encode()
-        else:
+        if options.emit != "asm":
             outputs["spirv" + suffix] = struct.pack(f"<{len(words)}I", *words)
         if options.header_variable is not None:
             from wgc.spirv.header import c_header
