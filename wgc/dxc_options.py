@@ -23,7 +23,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 BOTH = ("-", "/")
@@ -51,15 +51,16 @@ class DxcOption:
         return self.prefixes[0] + self.name
 
 
-def _f(name: str, action: str, what: tuple[str, ...] | str = (), prefixes: tuple[str, ...] = BOTH) -> DxcOption:
-    return _option(name, FLAG, prefixes, action, what)
+def _f(name: str, action: str, what: tuple[str, ...] | str = (), prefixes: tuple[str, ...] = BOTH,
+       remark: str = "") -> DxcOption:
+    return _option(name, FLAG, prefixes, action, what, remark=remark)
 
 
 def _option(name: str, kind: str, prefixes: tuple[str, ...], action: str, what: tuple[str, ...] | str,
-            nargs: int = 1) -> DxcOption:
+            nargs: int = 1, remark: str = "") -> DxcOption:
     if isinstance(what, str):
         return DxcOption(name, kind, prefixes, action, why=what, nargs=nargs)
-    return DxcOption(name, kind, prefixes, action, wgc=what, nargs=nargs)
+    return DxcOption(name, kind, prefixes, action, wgc=what, why=remark, nargs=nargs)
 
 
 def _js(name: str, action: str, what: tuple[str, ...] | str, prefixes: tuple[str, ...] = BOTH) -> DxcOption:
@@ -67,12 +68,13 @@ def _js(name: str, action: str, what: tuple[str, ...] | str, prefixes: tuple[str
 
 
 def _s(name: str, action: str, what: tuple[str, ...] | str, nargs: int = 1,
-       prefixes: tuple[str, ...] = BOTH) -> DxcOption:
-    return _option(name, SEPARATE if nargs == 1 and prefixes == BOTH else MULTI, prefixes, action, what, nargs)
+       prefixes: tuple[str, ...] = BOTH, remark: str = "") -> DxcOption:
+    return _option(name, SEPARATE if nargs == 1 and prefixes == BOTH else MULTI, prefixes, action, what, nargs,
+                   remark)
 
 
-def _j(name: str, action: str, what: tuple[str, ...] | str) -> DxcOption:
-    return _option(name, JOINED, DASH, action, what)
+def _j(name: str, action: str, what: tuple[str, ...] | str, remark: str = "") -> DxcOption:
+    return _option(name, JOINED, DASH, action, what, remark=remark)
 
 
 DXIL = "it shapes DXIL or its container, which SPIR-V does not have"
@@ -106,17 +108,18 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("ignore-line-directives", IGNORE, "wgc's diagnostics follow #line directives"),
     _f("flegacy-macro-expansion", REFUSE, "FXC's token pasting would change what the preprocessor produces; "
        "wgc expands macros as the C standard and DXC's default do"),
-    _s("encoding", HONOUR, ("{}",), ),
+    _s("encoding", HONOUR, (), remark="utf8 is wgc's encoding; another is refused"),
     _j("verify", REFUSE, "it is DXC's test mode (expected-diagnostic comments)"),
     # outputs
     _js("Fo", HONOUR, ("-o", "{}")),
-    _js("Fc", HONOUR, ("-Fc", "{}")),
+    _option("Fc", JOINED_OR_SEPARATE, BOTH, HONOUR, ("-Fc", "{}"), remark="the disassembly (spirv-dis's form), "
+            "beside the module or, without -Fo, alone"),
     _js("Fh", HONOUR, ("-Fh", "{}")),
     _js("Vn", HONOUR, ("-Vn", "{}")),
     _js("Fe", HONOUR, ("-Fe", "{}")),
     _s("Fre", HONOUR, ("-Fre", "{}")),
-    _f("P", HONOUR, ("-P",)),
-    _f("Po", HONOUR, ("-P",)),
+    _f("P", HONOUR, ("-P",), remark="the preprocessed text, to -Fi FILE or INPUT.i"),
+    _f("Po", HONOUR, ("-P",), remark="dxc's deprecated spelling of -P"),
     _js("Fi", HONOUR, ("-Fi", "{}")),
     _f("M", HONOUR, ("-M",)),
     _f("MD", HONOUR, ("-MD",)),
@@ -133,11 +136,11 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("spirv", HONOUR, ("-spirv",), DASH),
     _f("fcgl", REFUSE, "it writes DXC's high-level LLVM IR (--emit=ir writes wgc's IR)"),
     # optimization
-    _f("O0", HONOUR, ("-O0",)),
+    _f("O0", HONOUR, ("-O0",), remark="no optimization (wgc's default)"),
     _f("O1", HONOUR, ("-O",)),
     _f("O2", HONOUR, ("-O",)),
     _f("O3", HONOUR, ("-O",)),
-    _f("Od", HONOUR, ("-O0",)),
+    _f("Od", HONOUR, ("-O0",), remark="no optimization (wgc's default)"),
     _f("Odump", IGNORE, OPTIMIZER),
     _s("memdep-block-scan-limit", IGNORE, OPTIMIZER),
     _s("opt-disable", IGNORE, OPTIMIZER),
@@ -145,7 +148,7 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _s("opt-select", IGNORE, OPTIMIZER, nargs=2),
     _f("fnew-inlining-behavior", IGNORE, OPTIMIZER, DASH),
     _f("ffinite-math-only", IGNORE, "wgc keeps IEEE NaN and infinity semantics", DASH),
-    _f("fno-finite-math-only", HONOUR, (), DASH),
+    _f("fno-finite-math-only", HONOUR, (), DASH, "wgc's behaviour"),
     _f("print-before-all", IGNORE, OPTIMIZER),
     _s("print-before", IGNORE, OPTIMIZER),
     _f("print-after-all", IGNORE, OPTIMIZER),
@@ -196,9 +199,9 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _j("ferror-limit=", HONOUR, ("-ferror-limit", "{}")),
     _j("fdiagnostics-format=", HONOUR, ("-fdiagnostics-format", "{}")),
     _f("fdiagnostics-color", HONOUR, ("-fcolor-diagnostics",), DASH),
-    _f("fdiagnostics-show-option", HONOUR, (), DASH),
+    _f("fdiagnostics-show-option", HONOUR, (), DASH, "wgc always names a warning's group"),
     _f("fno-diagnostics-show-option", IGNORE, "wgc always names a warning's group", DASH),
-    _f("Qunused-arguments", HONOUR, (), DASH),
+    _f("Qunused-arguments", HONOUR, (), DASH, "unknown arguments become warnings (WG0039), as dxc ignores them"),
     _f("ftime-report", IGNORE, TIMING, DASH),
     _f("ftime-trace", IGNORE, TIMING, DASH),
     _j("ftime-trace=", IGNORE, TIMING),
@@ -207,12 +210,12 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("v", IGNORE, VERBOSE, DASH),
     _f("disable-exception-handling", IGNORE, "it concerns DXC's crash handling"),
     _f("skip-serialization", IGNORE, "it is an IDxcCompiler API mode"),
-    _f("nologo", HONOUR, ()),
+    _f("nologo", HONOUR, (), remark="wgc prints no banner"),
     # help and version
     _f("help", HONOUR, ("--help",), ("-", "--", "/")),
     _f("?", HONOUR, ("--help",)),
     _f("help-hidden", HONOUR, ("--help",), ("--",)),
-    _f("version", HONOUR, ("--version",), ("--",)),
+    _f("version", HONOUR, ("--version",), ("--",), "the whole command is then wgc --version"),
     # libraries, bindings and root signatures
     _s("auto-binding-space", IGNORE, "it sets DXIL's automatic binding space; SPIR-V bindings come from "
        "register(), [[vk::binding]] and -fvk-*-shift"),
@@ -229,7 +232,7 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("pack_optimized", IGNORE, SIGNATURE),
     _s("precise-output", IGNORE, "it marks DXIL output signature elements precise"),
     _s("exports", IGNORE, "it renames DXIL library exports; -E NAME compiles one node or entry point"),
-    _f("export-shaders-only", HONOUR, ()),
+    _f("export-shaders-only", HONOUR, (), remark="a SPIR-V module exports its entry points only"),
     _s("default-linkage", IGNORE, "it sets DXIL library linkage; Vulkan SPIR-V links nothing"),
     _s("rootsig-define", IGNORE, ROOT_SIGNATURE),
     _js("setrootsignature", IGNORE, ROOT_SIGNATURE),
@@ -263,7 +266,7 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
        nargs=2, prefixes=DASH),
     _f("fvk-auto-shift-bindings", REFUSE, "wgc does not implement it: -fvk-*-shift moves register()s only, "
        "and the bindings of the other resources would differ", DASH),
-    _j("fvk-stage-io-order=", HONOUR, ("{}",)),
+    _j("fvk-stage-io-order=", HONOUR, (), "decl is wgc's order of stage I/O Locations; alpha is refused"),
     _f("fvk-invert-y", IGNORE, "wgc does not negate SV_Position.y: mesh outputs keep DirectX's y direction", DASH),
     _f("fvk-use-dx-position-w", IGNORE, "wgc does not reciprocate SV_Position.w in pixel shaders", DASH),
     _f("fvk-support-nonzero-base-instance", IGNORE, NOT_COMPILED, DASH),
@@ -272,7 +275,8 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
        "would be laid out differently", DASH),
     _f("fspv-reflect", IGNORE, "wgc adds no reflection decorations; it writes the reflection as JSON "
        "(-Fre FILE)", DASH),
-    _j("fspv-debug=", HONOUR, ("-Zi",)),
+    _j("fspv-debug=", HONOUR, ("-Zi",), "file and source are -Zi; other categories add nothing more (the warning "
+       "says so)"),
     _j("fspv-extension=", IGNORE, "wgc uses the extensions the program needs (SPV_AMDX_shader_enqueue, ...)"),
     _f("fspv-flatten-resource-arrays", REFUSE, "wgc does not implement it: resource arrays keep one binding each, "
        "so the bindings would differ", DASH),
@@ -467,12 +471,11 @@ def table_rows() -> list[tuple[str, str, str]]:
     rows = []
     for option in DXC_OPTIONS:
         spelled = ", ".join(f"`{p}{option.name}`" for p in option.prefixes)
-        if option.name in SPECIAL or option.action == HONOUR:
-            what = "honoured" + (f": `{' '.join(option.wgc)}`" if option.wgc and option.name not in SPECIAL else "")
+        if option.action == HONOUR:
+            words = " ".join("ARG" if w == "{}" else w for w in option.wgc)
+            what = "honoured" + (f": `{words}`" if words else "")
         else:
             what = option.action
         rows.append((spelled, what, option.why))
     return rows
 
-
-Translator = Callable[[Sequence[str]], Translation]
