@@ -845,7 +845,7 @@ def _translate(argv: list[str]) -> tuple[list[str], list[Any]]:
     if argv and _unknown_command(argv[0]):
         from wgc.suggest import did_you_mean
 
-        note = did_you_mean(argv[0], list(cli.commands), "commands")
+        note = did_you_mean(argv[0], sorted(cli.commands), "commands")
         return [], [codes.UNKNOWN_COMMAND(None, f"unknown command '{argv[0]}'; {note}")]
     args = _with_command(argv)
     if not args or args[0] not in COMPILING_COMMANDS:
