@@ -194,3 +194,40 @@ def test_usage_problems_are_wgc_diagnostics(run_wgc, args, message):
     done = run_wgc("-T", "lib_6_8", HELLO, *args)
     assert done.returncode == 2
     assert done.stderr.decode().startswith(message), done.stderr
+
+
+BOUND = """RWStructuredBuffer<uint> Out : register(u2, space1);
+Texture2D<float4> Tex : register(t0);
+RWStructuredBuffer<uint> Loose;
+
+struct R { uint a; };
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<R> r) { Out[r.Get().a] = (uint)Tex.Load(int3(0, 0, 0)).x + Loose[0]; }
+"""
+
+
+def test_bind_register_places_each_register(run_wgc, tmp_path):
+    """DXC's SPIR-V.rst: "-fvk-bind-register xX Y N M (short alias: -vkbr): Binds the resouce at
+    register(xX, spaceY) to descriptor set M and binding N. ... It requires all source code resources
+    have :register() attribute and all registers have corresponding Vulkan descriptors specified"."""
+    import json
+
+    source = tmp_path / "bound.hlsl"
+    source.write_text(BOUND.replace("RWStructuredBuffer<uint> Loose;", "RWStructuredBuffer<uint> Loose : register(u0);"))
+    done = run_wgc("-T", "lib_6_8", "--emit=reflection", "-vkbr", "u2", "1", "7", "3",
+                   "-fvk-bind-register", "t0", "0", "4", "2", "-fvk-bind-register", "u0", "0", "9", "0", str(source))
+    assert done.returncode == 0, done.stderr
+    resources = {r["name"]: (r["set"], r["binding"]) for r in json.loads(done.stdout)["descriptor_bindings"]}
+    assert resources == {"Out": (3, 7), "Tex": (2, 4), "Loose": (0, 9)}
+
+
+def test_bind_register_needs_every_resource_named(run_wgc, tmp_path):
+    source = tmp_path / "bound.hlsl"
+    source.write_text(BOUND)
+    done = run_wgc("-T", "lib_6_8", "-vkbr", "u2", "1", "7", "3", "-o", str(tmp_path / "x.spv"), str(source))
+    assert done.returncode == 1 and not (tmp_path / "x.spv").exists()
+    err = done.stderr.decode()
+    assert "error: missing -fvk-bind-register for 'Tex' at register(t0, space0) [WG0324]" in err
+    assert "error: -fvk-bind-register requires register annotations on all resources: 'Loose' has none" in err
+    mixed = run_wgc("-T", "lib_6_8", "-vkbr", "u2", "1", "7", "3", "-fvk-u-shift", "1", "0", str(source))
+    assert mixed.returncode == 2 and b"-fvk-*-shift cannot be used together with -fvk-bind-register" in mixed.stderr

@@ -113,7 +113,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
                                                "deps_only", "cache", "server"),
     "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
-                                       "u_shifts", "s_shifts"),
+                                       "u_shifts", "s_shifts", "bound_registers"),
     "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
                                        "error_limit", "diagnostics_format", "color", "diagnostics_file"),
@@ -174,6 +174,10 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
         *[click.option(f"-fvk-{c}-shift", f"{c}_shifts", nargs=2, multiple=True, metavar="SHIFT SPACE",
                        help=f"Add SHIFT to the Vulkan binding of register({c}N) in SPACE (a number or 'all').")
           for c in "btus"],
+        click.option("-fvk-bind-register", "bound_registers", nargs=4, multiple=True,
+                     metavar="TYPE-NUMBER SPACE BINDING SET",
+                     help="Give register(TYPE-NUMBER, spaceSPACE) Vulkan binding BINDING in set SET (e.g. t3 0 "
+                     "5 1); then every resource needs a register() named by one (not with -fvk-*-shift)."),
         click.option("-fspv-target-env", "--target-env", "target_env", callback=_target_env,
                      metavar="ENV", help="vulkan1.2, vulkan1.3 (default) or vulkan1.4."),
         click.option("-W", "warning_flags", multiple=True, metavar="GROUP",
@@ -238,6 +242,7 @@ def _options(kwargs: dict[str, Any], emit: str):
         use_scalar_layout=kwargs["use_scalar_layout"],
         binding_shifts=tuple(_binding_shift(c, shift, space)
                              for c in "btus" for shift, space in kwargs[f"{c}_shifts"]),
+        bound_registers=_bound_registers(kwargs),
         max_graph_depth=kwargs["max_graph_depth"],
         loop_lowering=kwargs.get("loop_lowering") or "native",
     )
@@ -253,6 +258,23 @@ def _proposals(kwargs: dict[str, Any]) -> tuple[str, ...]:
         raise click.UsageError(f"{flags}: the work-graph proposals extend SM 6.9; use -T lib_6_9, "
                                f"not {kwargs['profile']}")
     return tuple(name for name in PROPOSALS if name in chosen)
+
+
+def _bound_registers(kwargs: dict[str, Any]) -> tuple[tuple[str, int, int, int, int], ...]:
+    """-fvk-bind-register's values as (class, number, space, binding, set); dxc's usage rules."""
+    import re
+
+    found = []
+    for register, space, binding, set_ in kwargs["bound_registers"]:
+        slot = re.fullmatch(r"([btusBTUS])([0-9]{1,9})", register)
+        if slot is None or not (space.isdigit() and binding.isdigit() and set_.isdigit()):
+            raise click.BadParameter(f"'{register} {space} {binding} {set_}': expected a register (b, t, u or s and "
+                                     "a number, e.g. t3), then its space, the binding and the set (numbers)",
+                                     param_hint="-fvk-bind-register")
+        found.append((slot.group(1).lower(), int(slot.group(2)), int(space), int(binding), int(set_)))
+    if found and any(kwargs[f"{c}_shifts"] for c in "btus"):
+        raise click.UsageError("-fvk-*-shift cannot be used together with -fvk-bind-register (as in dxc)")
+    return tuple(found)
 
 
 def _binding_shift(register_class: str, shift: str, space: str) -> tuple[str, int, int | None]:

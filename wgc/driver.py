@@ -151,6 +151,8 @@ class Options:
     use_dx_layout: bool = False
     use_scalar_layout: bool = False
     binding_shifts: tuple[tuple[str, int, int | None], ...] = ()
+    bound_registers: tuple[tuple[str, int, int, int, int], ...] = ()
+    """-fvk-bind-register TYPE-NUMBER SPACE BINDING SET as (class, number, space, binding, set)."""
     """-fvk-{b,t,u,s}-shift N SPACE as (register class, shift, space or None for 'all')."""
     split_nodes: bool = False
     """One SPIR-V module per node (outputs "spirv:<key>" / "asm:<key>"; `NodeInfo.key`: the function name,
@@ -299,6 +301,7 @@ def sema_options(options: Options):
         use_dx_layout=options.use_dx_layout,
         use_scalar_layout=options.use_scalar_layout,
         binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
+        bound_registers=options.bound_registers,
     )
 
 

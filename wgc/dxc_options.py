@@ -258,10 +258,9 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("fvk-use-scalar-layout", HONOUR, ("-fvk-use-scalar-layout",), DASH),
     _f("fvk-use-gl-layout", REFUSE, "wgc lays buffers out by Vulkan's relaxed rules, DirectX's (-fvk-use-dx-layout) "
        "or scalar ones (-fvk-use-scalar-layout); strict GLSL offsets would differ", DASH),
-    _s("fvk-bind-register", REFUSE, "wgc does not implement it: give the resource [[vk::binding(B, S)]] or use "
-       "-fvk-*-shift", nargs=4, prefixes=DASH),
-    _s("vkbr", REFUSE, "wgc does not implement it: give the resource [[vk::binding(B, S)]] or use -fvk-*-shift",
-       nargs=4, prefixes=DASH),
+    _s("fvk-bind-register", HONOUR, ("-fvk-bind-register", "{}", "{}", "{}", "{}"), nargs=4, prefixes=DASH),
+    _s("vkbr", HONOUR, ("-fvk-bind-register", "{}", "{}", "{}", "{}"), nargs=4, prefixes=DASH,
+       remark="dxc's short spelling of -fvk-bind-register"),
     _s("fvk-bind-globals", REFUSE, "wgc does not implement it: the $Globals block keeps its automatic binding",
        nargs=2, prefixes=DASH),
     _f("fvk-auto-shift-bindings", REFUSE, "wgc does not implement it: -fvk-*-shift moves register()s only, "

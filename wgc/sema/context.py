@@ -73,6 +73,8 @@ class SemaOptions:
     """-fvk-use-scalar-layout: buffers and cbuffers use scalar layout."""
     binding_shifts: tuple[Any, ...] = ()
     """`bindings.BindingShift`s from -fvk-{b,t,u,s}-shift."""
+    bound_registers: tuple[tuple[str, int, int, int, int], ...] = ()
+    """-fvk-bind-register: (register class, number, space, binding, set) each."""
 
 
 # ---------------------------------------------------------------- scope entities
