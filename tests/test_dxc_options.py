@@ -21,7 +21,7 @@ KINDS = {"Flag": "flag", "Joined": "joined", "Separate": "separate", "JoinedOrSe
 # the compile command's own options that the translations use (name: values taken)
 OWN = {"-o": 1, "-Fo": 1, "-T": 1, "-D": 1, "-I": 1, "-E": 1, "-HV": 1, "-W": 1, "-WX": 0, "-O": 0, "-O0": 0,
        "-Fc": 1, "-Zi": 0, "-fvk-b-shift": 2, "-ferror-limit": 1, "--emit": 1, "-P": 0, "-Fi": 1, "-w": 0,
-       "-spirv": 0}
+       "-spirv": 0, "-U": 1}
 
 
 def test_every_dxc_option_has_an_answer():
@@ -73,6 +73,7 @@ def test_every_dxc_option_has_an_answer():
     (["-ast-dump"], ["--emit", "ast"]),
     (["-nologo", "-spirv"], ["-spirv"]),
     (["-D", "-X"], ["-D", "-X"]),    # values are taken verbatim
+    (["-ox.spv", "-UNAME"], ["-o", "x.spv", "-U", "NAME"]),     # wgc's own one-letter options, joined as click reads them
     (["--", "-Fx"], ["--", "-Fx"]),
 ])
 def test_joined_separate_and_slash_forms(args, expected):

@@ -16,8 +16,10 @@ Invariants:
   command's own options is that option; otherwise the longest option name it starts with (after a
   `-`, `--` or `/` prefix that option allows, case-sensitively) whose kind accepts it: a flag only
   when nothing follows the name, a joined option with the rest as its value, a separate one with
-  the next words. A word starting with `/` that no option accepts is a path (`/tmp/x.hlsl`), one
-  starting with `-` is an unknown argument (unless -Qunused-arguments: then a warning).
+  the next words; else one of the command's own one-letter options with its value joined (`-ofile`,
+  `-UNAME`, as click reads them). A word starting with `/` that no option accepts is a path
+  (`/tmp/x.hlsl`), one starting with `-` is an unknown argument (unless -Qunused-arguments: then a
+  warning).
 - Values are taken verbatim (a value may start with `-` or `/`); everything after `--` is a path.
 """
 
@@ -385,7 +387,9 @@ def translate(args: Sequence[str], own: Mapping[str, int], command: str,
         if taken:
             i += taken
             continue
-        if word.startswith("/"):                 # no option: a path, as dxc decides
+        if own.get(word[:2]) == 1 and word[1] != "-":    # wgc's own short option, its value joined: -ofile
+            out.args.extend([word[:2], word[2:]])
+        elif word.startswith("/"):               # no option: a path, as dxc decides
             out.args.append(word)
         elif unused_allowed:
             out.ignored.append((word, "it is no option of wgc or dxc (ignored under -Qunused-arguments)"))
