@@ -860,11 +860,10 @@ def _own_options(command: click.Command) -> dict[str, int]:
 def _translate(argv: list[str]) -> tuple[list[str], list[Any]]:
     """The arguments click parses: the command named (dxc-style invocations mean `compile`) and dxc's
     spellings translated by `wgc.dxc_options`; or the usage problems (WG0038, WG0040-WG0042)."""
-    from wgc import codes
-
     if argv[:1] == ["--help=warnings"]:
         return ["--help-warnings"], []
     if argv and _unknown_command(argv[0]):
+        from wgc import codes
         from wgc.suggest import did_you_mean
 
         note = did_you_mean(argv[0], sorted(cli.commands), "commands")
@@ -878,9 +877,11 @@ def _translate(argv: list[str]) -> tuple[list[str], list[Any]]:
     others = {name: other for other in COMPILING_COMMANDS for name in _own_options(cli.commands[other])
               if name not in own}
     done = dxc_options.translate(args[1:], own, args[0], others)
-    kinds = {"unknown": codes.UNKNOWN_ARGUMENT, "refused": codes.DXC_OPTION_REFUSED,
-             "missing": codes.MISSING_ARGUMENT}
     if done.problems:
+        from wgc import codes
+
+        kinds = {"unknown": codes.UNKNOWN_ARGUMENT, "refused": codes.DXC_OPTION_REFUSED,
+                 "missing": codes.MISSING_ARGUMENT}
         return [], [kinds[p.kind](None, p.message + (f"; {p.note}" if p.note else "")) for p in done.problems]
     if "--version" in done.args[:done.args.index("--") if "--" in done.args else None]:
         return ["--version"], []
