@@ -188,7 +188,9 @@ def test_ignored_option_warns_once_and_follows_the_warning_flags(run_wgc, tmp_pa
 @pytest.mark.parametrize("args,message", [
     (["-Fx", "o.asm"], "error: unknown argument: '-Fx'; did you mean '-F"),
     (["-Qstrip_debg"], "error: unknown argument: '-Qstrip_debg'; did you mean '-Qstrip_debug'? [WG0038]"),
-    (["-fvk-use-gl-layout"], "error: dxc option '-fvk-use-gl-layout' is not supported: wgc lays buffers out"),
+    (["-fvk-use-gl-layout"], "error: dxc option '-fvk-use-gl-layout' is not supported: wgc lays buffers out by "
+     "Vulkan's relaxed rules, DirectX's (-fvk-use-dx-layout) or scalar ones (-fvk-use-scalar-layout); strict GLSL "
+     "offsets would differ [WG0040]"),
     (["-Fo"], "error: argument to '-Fo' is missing (expected 1 value) [WG0041]"),
 ])
 def test_usage_problems_are_wgc_diagnostics(run_wgc, args, message):
@@ -232,3 +234,11 @@ def test_bind_register_needs_every_resource_named(run_wgc, tmp_path):
     assert "error: -fvk-bind-register requires register annotations on all resources: 'Loose' has none" in err
     mixed = run_wgc("-T", "lib_6_8", "-vkbr", "u2", "1", "7", "3", "-fvk-u-shift", "1", "0", str(source))
     assert mixed.returncode == 2 and b"-fvk-*-shift cannot be used together with -fvk-bind-register" in mixed.stderr
+
+
+def test_every_command_line_code_has_a_rendered_case():
+    """WG0038-WG0042 are rendered in full here and in test_cli.py (WG0042)."""
+    from wgc import codes
+
+    assert {k.code for k in codes.ALL_KINDS if "WG0038" <= k.code <= "WG0049"} == {
+        "WG0038", "WG0039", "WG0040", "WG0041", "WG0042"}

@@ -480,7 +480,12 @@ def compile_command(output: str | None, emit: str, assembly: bool, listing_file:
                     write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
                     cache: bool | None, **kwargs: Any) -> None:
-    """Compile INPUT ('-' for standard input)."""
+    """Compile INPUT ('-' for standard input).
+
+    \b
+    dxc's command lines work unchanged: its other options are honoured, accepted with a warning
+    when they have no effect on SPIR-V, or refused (the table in docs/reference.md).
+    """
     from dataclasses import replace
 
     if assembly:
