@@ -26,7 +26,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from wgc.cached_dataclass import dataclass, field
 
 BOTH = ("-", "/")
 DASH = ("-",)
