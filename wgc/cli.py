@@ -1,7 +1,8 @@
 """Command line: argv -> `wgc.driver` -> files, stderr, exit code (click lives only here).
 
 Input: the process arguments (dxc/glslc spellings: `-T lib_6_9`, `-D`, `-I`,
-`-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …) and standard input.
+`-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …; `wgc.dxc_options` first rewrites every spelling dxc
+accepts, `/Fo`, `-Fofile`, `-O3`, into wgc's, or reports the argument) and standard input.
 Output: output files (written by `wgc.outputs`: all of a command's outputs or none),
 diagnostics on stderr (or `-Fe`), and the exit code.
 
