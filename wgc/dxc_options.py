@@ -381,7 +381,7 @@ def translate(args: Sequence[str], own: Mapping[str, int], command: str,
             out.args.extend([name, value] if eq and word not in own else args[i:i + 1 + count])
             i += 1 + count
             continue
-        taken = _take(word, args, i, out)
+        taken = _take(word, args, i, out, own, command, other_commands or {})
         if taken is None:
             return out
         if taken:
@@ -398,13 +398,14 @@ def translate(args: Sequence[str], own: Mapping[str, int], command: str,
             out.problems.append(Problem("unknown", f"unknown argument: '{word}'", _suggestion(word, choices)))
             return out
         i += 1
-    _check_targets(out, own, command, other_commands or {})
     return out
 
 
-def _take(word: str, args: Sequence[str], i: int, out: Translation) -> int | None:
+def _take(word: str, args: Sequence[str], i: int, out: Translation, own: Mapping[str, int], command: str,
+          others: Mapping[str, str]) -> int | None:
     """Read the dxc option at `args[i]` into `out`: the words it took, 0 if no option accepts it,
-    None after a problem."""
+    None after a problem (an honoured option whose wgc option this command lacks, -Fc under 'wgc
+    inspect', is refused)."""
     for size, option in _candidates(word):
         rest = word[size:]
         values: list[str]
@@ -441,22 +442,15 @@ def _take(word: str, args: Sequence[str], i: int, out: Translation) -> int | Non
         if refused is not None:
             out.problems.append(Problem("refused", f"dxc option '{written}' is not supported: {refused}"))
             return None
+        if words and words[0].startswith("-") and words[0] not in own and words[0] in others:
+            out.problems.append(Problem("refused", f"'{word}' is an option of 'wgc {others[words[0]]}', not of "
+                                        f"'wgc {command}'"))
+            return None
         out.args.extend(words)
         if ignored is not None:
             out.ignored.append((written, ignored))
         return taken
     return 0
-
-
-def _check_targets(out: Translation, own: Mapping[str, int], command: str, others: Mapping[str, str]) -> None:
-    """An honoured dxc option whose wgc option this command lacks (-Fc under 'wgc inspect') is refused."""
-    for word in out.args:
-        if word == "--":
-            return
-        if word.startswith("-") and word != "-" and word not in own and word in others:
-            out.problems.append(Problem("refused", f"'{word}' is an option of 'wgc {others[word]}', not of "
-                                        f"'wgc {command}'"))
-            return
 
 
 def _suggestion(word: str, choices: Sequence[str]) -> str | None:
