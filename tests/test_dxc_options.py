@@ -242,3 +242,17 @@ def test_every_command_line_code_has_a_rendered_case():
 
     assert {k.code for k in codes.ALL_KINDS if "WG0038" <= k.code <= "WG0049"} == {
         "WG0038", "WG0039", "WG0040", "WG0041", "WG0042"}
+
+
+def test_inspect_and_run_take_dxc_options_and_warn_alike(run_wgc, vulkan_device):
+    dispatch = str(SAMPLES / "hello.dispatch.json")
+    done = run_wgc("run", "-Qstrip_debug", "/Tlib_6_8", "--dispatch", dispatch, HELLO)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().startswith("warning: dxc option '-Qstrip_debug' ignored: ")
+    assert b'"u0"' in done.stdout
+    inspected = run_wgc("inspect", "-Zss", "-Tlib_6_8", HELLO)
+    assert inspected.returncode == 0 and b"warning: dxc option '-Zss' ignored: " in inspected.stderr
+    compile_only = run_wgc("inspect", "-O3", HELLO)
+    assert compile_only.returncode == 2
+    assert compile_only.stderr.decode().startswith(
+        "error: '-O3' is an option of 'wgc compile', not of 'wgc inspect' [WG0040]")
