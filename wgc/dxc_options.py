@@ -297,9 +297,12 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     *(_s(f"fvk-bind-{heap}-heap", IGNORE, HEAP, nargs=2, prefixes=DASH) for heap in ("resource", "sampler", "counter")),
     _option("Oconfig=", COMMA_JOINED, DASH, IGNORE, "it lists spirv-opt passes; wgc's -O runs its own list, safe "
             "for SPV_AMDX_shader_enqueue modules"),
-    _f("fspv-preserve-bindings", IGNORE, "wgc's reflection (-Fre) lists the resources a module uses", DASH),
-    _f("fspv-preserve-interface", IGNORE, "wgc keeps the interface variables its entry points use", DASH),
-    _s("fspv-max-id", IGNORE, "wgc's modules stay far below the id bound every driver supports", prefixes=DASH),
+    _f("fspv-preserve-bindings", IGNORE, "wgc does not implement it: resources no entry point uses are left out "
+       "of the module (-Fre lists those kept)", DASH),
+    _f("fspv-preserve-interface", IGNORE, "wgc does not implement it: stage inputs and outputs are declared as "
+       "wgc lowers them", DASH),
+    _s("fspv-max-id", IGNORE, "wgc does not check an id limit (the module's header holds its id bound)",
+       prefixes=DASH),
 )
 """dxc's options (DirectXShaderCompiler include/dxc/Support/HLSLOptions.td) and what wgc does with each."""
 
