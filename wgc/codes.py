@@ -66,8 +66,9 @@ CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not privat
                           "or may write it): the compile runs without it", "compile-cache")
 UNKNOWN_ARGUMENT = _kind("WG0038", E, "a command-line argument that is neither a wgc option nor a dxc option (with a "
                          "did-you-mean suggestion)")
-DXC_OPTION_IGNORED = _kind("WG0039", W, "a dxc option that has no effect on wgc's SPIR-V (DXIL containers, PDBs, "
-                           "the DXIL optimizer, ...): accepted and ignored", "dxc-option-ignored")
+DXC_OPTION_IGNORED = _kind("WG0039", W, "a dxc option wgc accepts without acting on it, most having no effect on "
+                           "SPIR-V (DXIL containers, PDBs, DXC's LLVM optimizer, ...): the warning says why",
+                           "dxc-option-ignored")
 DXC_OPTION_REFUSED = _kind("WG0040", E, "a dxc option wgc does not implement whose effect a program relies on "
                            "(a binding, layout or language rule), or that asks for another tool's work (-dumpbin, "
                            "-link, -recompile, -metal, ...)")
