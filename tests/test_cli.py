@@ -43,7 +43,7 @@ def test_help_lists_commands_and_dxc_options(run_wgc):
     (["-T", "ms_6_4"], "mesh and amplification shaders need shader model 6.5 or later"),
     (["-T", "lib_6_10"], "work graphs are not available after shader model 6.9"),
     (["-fspv-target-env=vulkan1.0"], "SPV_AMDX_shader_enqueue needs SPIR-V 1.4 or later"),
-    (["--no-such-flag"], "No such option"),
+    (["--no-such-flag"], "error: unknown argument: '--no-such-flag' [WG0038]"),
     (["-T", "lib_6_8", "-fwork-graph-loops"],
      "-fwork-graph-loops: the work-graph proposals extend SM 6.9; use -T lib_6_9, not lib_6_8"),
 ])
@@ -368,3 +368,46 @@ def test_split_nodes_refuses_an_emit_kind_that_is_no_module_per_node(run_wgc, tm
     done = run_wgc("compile", "--split-nodes", "nodes", f"--emit={emit}", str(SAMPLES / "hello.hlsl"), cwd=tmp_path)
     assert done.returncode == 2 and b"--split-nodes" in done.stderr
     assert not (tmp_path / "nodes").exists()
+
+
+def test_unknown_command_suggests_the_closest_one(run_wgc, tmp_path):
+    """clang-style did-you-mean for a misspelt sub-command; a list of the commands when none is close."""
+    done = run_wgc("comple", "x.hlsl", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("error: unknown command 'comple'; did you mean 'compile'? [WG0042]\n")
+    far = run_wgc("frobnicate", "x.hlsl", cwd=tmp_path)
+    assert far.returncode == 2
+    assert "error: unknown command 'frobnicate'; valid commands are: 'cache', 'compile', 'inspect', 'run', " \
+           "'server' [WG0042]" in far.stderr.decode()
+    (tmp_path / "graph").write_text("")          # an existing file without an extension is an input
+    assert b"unknown command" not in run_wgc("graph", "--emit=ast", cwd=tmp_path).stderr
+
+
+def test_unknown_warning_group_suggests_a_close_one(run_wgc):
+    """clang: "unknown warning option '-Wunused-vairable'; did you mean '-Wunused-variable'?"."""
+    done = run_wgc("compile", "--emit=ast", "-Wno-unknwn-pragmas", "-Werror=conversoin", "-", stdin=b"")
+    assert done.returncode == 0
+    err = done.stderr.decode()
+    assert ("warning: unknown warning option '-Wno-unknwn-pragmas'; did you mean '-Wno-unknown-pragmas'? [WG0003] "
+            "[-Wunknown-warning-option]") in err
+    assert "unknown warning option '-Werror=conversoin'; did you mean '-Werror=conversion'?" in err
+
+
+@pytest.mark.parametrize("spelling", ["--help-warnings", "--help=warnings"])
+def test_help_warnings_lists_every_group_from_codes(run_wgc, spelling):
+    """gcc's `--help=warnings`: every warning group with its codes, default and summaries."""
+    from wgc import codes
+
+    done = run_wgc(spelling)
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith("  -W")}
+    groups: dict[str, list] = {}
+    for kind in codes.ALL_KINDS:
+        if kind.group is not None:
+            groups.setdefault(kind.group, []).append(kind)
+            assert f"      {kind.code}: {kind.summary}\n" in out
+    assert set(lines) == {f"-W{g}" for g in groups}
+    assert lines["-Wamdx-graph-depth"][1:] == ["DefaultError", "WG0513"]
+    assert lines["-Wcompile-cache"][1:] == ["on", "WG0036,", "WG0037"]
+    assert lines["-Wdxc-option-ignored"][1:] == ["on", "WG0039"]

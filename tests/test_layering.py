@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "wgc"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("wgc.version", "wgc.codes", "wgc.source", "wgc.diagnostics", "wgc.interrupts", "wgc.types",
-                    "wgc.cached_dataclass", "wgc.emulation_abi", "wgc.startup_cache")),
+                    "wgc.cached_dataclass", "wgc.emulation_abi", "wgc.startup_cache", "wgc.suggest")),
     ("front end", ("wgc.preprocess", "wgc.syntax")),
     ("IR", ("wgc.ir", "wgc.irtools.layout")),   # the IR stores layouts: they are computed from types alone
     ("IR helpers", ("wgc.irtools", "wgc.ir_verify")),
@@ -23,7 +23,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("back ends and views", ("wgc.spirv", "wgc.spirv_in", "wgc.metadata", "wgc.irdump")),
     ("driver", ("wgc.driver", "wgc.outputs", "wgc.depfile", "wgc.buildcache")),
     ("runtime", ("wgc.runtime",)),
-    ("command line and API", ("wgc", "wgc.cli", "wgc.server", "wgc.entry", "wgc.__main__")),
+    ("command line and API", ("wgc", "wgc.cli", "wgc.dxc_options", "wgc.warning_list", "wgc.server", "wgc.entry",
+                              "wgc.__main__")),
 )
 """Each layer's modules and packages, bottom first; `wgc` is the package's own `__init__` (the API)."""
 

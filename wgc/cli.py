@@ -1,7 +1,8 @@
 """Command line: argv -> `wgc.driver` -> files, stderr, exit code (click lives only here).
 
 Input: the process arguments (dxc/glslc spellings: `-T lib_6_9`, `-D`, `-I`,
-`-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …) and standard input.
+`-Fo`/`-o`, `-W…`, `-fspv-target-env=`, …; `wgc.dxc_options` first rewrites every spelling dxc
+accepts, `/Fo`, `-Fofile`, `-O3`, into wgc's, or reports the argument) and standard input.
 Output: output files (written by `wgc.outputs`: all of a command's outputs or none),
 diagnostics on stderr (or `-Fe`), and the exit code.
 
@@ -61,6 +62,14 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit(0)
 
 
+def _print_warning_groups(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from wgc.warning_list import warning_groups_text
+
+        click.echo(warning_groups_text(), nl=False)
+        ctx.exit(0)
+
+
 def _size(ctx: click.Context, _param: click.Parameter, value: str) -> int:
     """A size in bytes: a whole number, or with K, M, G or T (binary units): 512M, 2G."""
     import re
@@ -99,13 +108,13 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     # dxc groups its --help by purpose; these are wgc's sections, in order (parameter names)
     "Common Options": ("profile", "proposals", "entry", "defines", "undefines", "include_dirs", "hlsl_version",
                        "enable_16bit_types", "output", "report_format"),
-    "Output Options": ("emit", "assembly", "split_dir", "header_file", "header_variable", "reflection_file",
-                       "debug_info"),
+    "Output Options": ("emit", "assembly", "listing_file", "preprocess", "preprocess_file", "split_dir",
+                       "header_file", "header_variable", "reflection_file", "debug_info"),
     "Dependency Options (for build systems)": ("write_deps", "deps_file", "deps_target", "deps_phony",
                                                "deps_only", "cache", "server"),
     "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
-                                       "u_shifts", "s_shifts"),
+                                       "u_shifts", "s_shifts", "bound_registers"),
     "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
     "Debugging Options (wgc run)": ("dump_records", "dump_records_nodes", "stop_after_level", "stop_after_node",
                                     "schedule", "schedules", "report"),
@@ -168,6 +177,10 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
         *[click.option(f"-fvk-{c}-shift", f"{c}_shifts", nargs=2, multiple=True, metavar="SHIFT SPACE",
                        help=f"Add SHIFT to the Vulkan binding of register({c}N) in SPACE (a number or 'all').")
           for c in "btus"],
+        click.option("-fvk-bind-register", "bound_registers", nargs=4, multiple=True,
+                     metavar="TYPE-NUMBER SPACE BINDING SET",
+                     help="Give register(TYPE-NUMBER, spaceSPACE) Vulkan binding BINDING in set SET (e.g. t3 0 "
+                     "5 1); then every resource needs a register() named by one (not with -fvk-*-shift)."),
         click.option("-fspv-target-env", "--target-env", "target_env", callback=_target_env,
                      metavar="ENV", help="vulkan1.2, vulkan1.3 (default) or vulkan1.4."),
         click.option("-W", "warning_flags", multiple=True, metavar="GROUP",
@@ -182,6 +195,8 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Colour diagnostics (default: only when stderr is a terminal and NO_COLOR is unset)."),
         click.option("-fno-color-diagnostics", "color", flag_value="never", help="Never colour diagnostics."),
         click.option("-Fe", "diagnostics_file", metavar="FILE", help="Write diagnostics to FILE."),
+        click.option("--ignored-dxc-option", "ignored_dxc_options", multiple=True, hidden=True,
+                     help="(set by wgc.dxc_options: a dxc option accepted without effect, and why)"),
         click.option("--server/--no-server", "server", default=None, expose_value=False,
                      help="Run the command on the compile server, started when none runs (default: on when "
                      "$WGC_SERVER=1; see 'wgc server'); without one it runs in this process."),
@@ -194,6 +209,10 @@ def compile_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.group(context_settings=CONTEXT_SETTINGS, invoke_without_command=False)
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Print wgc's version and its dependencies' versions.")
+@click.option("--help-warnings", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_warning_groups,
+              help="List the warning groups (-W<group>) with their codes, defaults and summaries "
+                   "(also --help=warnings, gcc's spelling).")
 def cli() -> None:
     """wgc: compile HLSL work-graph shaders ([Shader("node")]) to SPIR-V and inspect the graph.
 
@@ -226,6 +245,7 @@ def _options(kwargs: dict[str, Any], emit: str):
         use_scalar_layout=kwargs["use_scalar_layout"],
         binding_shifts=tuple(_binding_shift(c, shift, space)
                              for c in "btus" for shift, space in kwargs[f"{c}_shifts"]),
+        bound_registers=_bound_registers(kwargs),
         max_graph_depth=kwargs["max_graph_depth"],
         loop_lowering=kwargs.get("loop_lowering") or "native",
     )
@@ -241,6 +261,23 @@ def _proposals(kwargs: dict[str, Any]) -> tuple[str, ...]:
         raise click.UsageError(f"{flags}: the work-graph proposals extend SM 6.9; use -T lib_6_9, "
                                f"not {kwargs['profile']}")
     return tuple(name for name in PROPOSALS if name in chosen)
+
+
+def _bound_registers(kwargs: dict[str, Any]) -> tuple[tuple[str, int, int, int, int], ...]:
+    """-fvk-bind-register's values as (class, number, space, binding, set); dxc's usage rules."""
+    import re
+
+    found = []
+    for register, space, binding, set_ in kwargs["bound_registers"]:
+        slot = re.fullmatch(r"([btusBTUS])([0-9]{1,9})", register)
+        if slot is None or not (space.isdigit() and binding.isdigit() and set_.isdigit()):
+            raise click.BadParameter(f"'{register} {space} {binding} {set_}': expected a register (b, t, u or s and "
+                                     "a number, e.g. t3), then its space, the binding and the set (numbers)",
+                                     param_hint="-fvk-bind-register")
+        found.append((slot.group(1).lower(), int(slot.group(2)), int(space), int(binding), int(set_)))
+    if found and any(kwargs[f"{c}_shifts"] for c in "btus"):
+        raise click.UsageError("-fvk-*-shift cannot be used together with -fvk-bind-register (as in dxc)")
+    return tuple(found)
 
 
 def _binding_shift(register_class: str, shift: str, space: str) -> tuple[str, int, int | None]:
@@ -274,6 +311,7 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
     if kwargs["diagnostics_file"] is not None:
         plan.name("-Fe", kwargs["diagnostics_file"])
     cache_diagnostics, recording = _cache_problems(options, recording)
+    cache_diagnostics = [*_ignored_option_warnings(kwargs, options), *cache_diagnostics]
     note_read = plan.note_read if recording is None else recording.also(plan.note_read)
     note_read(options.input, "input file")          # "-" (standard input): not an output's file, not cached
     transaction = plan.transaction() if recording is None else recording.watch(plan.transaction())
@@ -306,6 +344,22 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
         transaction.abort()
         plan.remove_stale()
         raise
+
+
+def _ignored_option_warnings(kwargs: dict[str, Any], options: Any) -> list[Any]:
+    """Warning WG0039 for each dxc option accepted without effect (`wgc.dxc_options`), after the warning policy."""
+    ignored = kwargs.get("ignored_dxc_options") or ()
+    if not ignored:
+        return []
+    from wgc import codes
+    from wgc.diagnostics import apply_policy
+    from wgc.driver import warning_policy
+
+    found = []
+    for item in ignored:
+        written, _, why = item.partition("\n")
+        found.append(codes.DXC_OPTION_IGNORED(None, f"dxc option '{written}' ignored: {why}"))
+    return apply_policy(found, warning_policy(options)[0])
 
 
 def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
@@ -382,6 +436,11 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
                    "bindings; schema in docs/reference.md), the typed IR dump, the AST dump, the pretty-printed HLSL, "
                    "or the preprocessed text.")
 @click.option("-S", "assembly", is_flag=True, help="Write SPIR-V assembly text (same as --emit=asm).")
+@click.option("-Fc", "listing_file", metavar="FILE",
+              help="Also write the SPIR-V disassembly to FILE (dxc's assembly listing; alone: only the listing).")
+@click.option("-P", "preprocess", is_flag=True,
+              help="Preprocess only, to -Fi FILE (default: INPUT with its extension replaced by .i), as dxc's -P.")
+@click.option("-Fi", "preprocess_file", metavar="FILE", help="The file -P writes.")
 @click.option("--split-nodes", "split_dir", metavar="DIR",
               help="Write one SPIR-V module per node into DIR (DIR/<function>.spv; AMD's driver "
                    "accepts one node per module).")
@@ -392,8 +451,11 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
               help="Name of the uint32_t array in the -Fh header (default: g_<input name>).")
 @click.option("-Vd", "skip_validation", is_flag=True,
               help="Do not validate the produced SPIR-V (spirv-val and wgc's AMDX lint).")
-@click.option("-O", "optimize", is_flag=True,
-              help="Run the spirv-opt passes that are safe for SPV_AMDX_shader_enqueue modules.")
+@click.option("-O", "optimize", flag_value="on", default="off",
+              help="Run the spirv-opt passes that are safe for SPV_AMDX_shader_enqueue modules (dxc's -O1, -O2, "
+                   "-O3 mean the same).")
+@click.option("-O0", "optimize", flag_value="off",
+              help="Do not optimize (the default; dxc's -Od means the same).")
 @click.option("-Zi", "debug_info", is_flag=True, help="Add debug information (OpSource with the source text).")
 @click.option("--target", "target", type=click.Choice(["amdx", "emulated"]), default="amdx", show_default=True,
               help="amdx: SPV_AMDX_shader_enqueue modules (the product); emulated: plain compute shaders "
@@ -414,19 +476,35 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
 @click.option("--cache/--no-cache", "cache", default=None,
               help="Answer an unchanged compile from the compile cache, and store a successful one "
                    "(default: on when $WGC_CACHE=1; see 'wgc cache').")
-def compile_command(output: str | None, emit: str, assembly: bool, split_dir: str | None,
+def compile_command(output: str | None, emit: str, assembly: bool, listing_file: str | None, preprocess: bool,
+                    preprocess_file: str | None, split_dir: str | None,
                     header_file: str | None, reflection_file: str | None, header_variable: str | None,
-                    skip_validation: bool, optimize: bool, debug_info: bool, target: str, spirv_flag: bool,
+                    skip_validation: bool, optimize: str, debug_info: bool, target: str, spirv_flag: bool,
                     write_deps: bool,
                     deps_file: str | None, deps_target: str | None, deps_phony: bool, deps_only: bool,
                     cache: bool | None, **kwargs: Any) -> None:
-    """Compile INPUT ('-' for standard input)."""
+    """Compile INPUT ('-' for standard input).
+
+    \b
+    dxc's command lines work unchanged: its other options are honoured, accepted with a warning
+    when they have no effect on SPIR-V, or refused (the table in docs/reference.md).
+    """
     from dataclasses import replace
 
     if assembly:
         emit = "asm"
+    if preprocess_file is not None and not preprocess:
+        raise click.UsageError("-Fi names the file -P writes: give -P too")
+    if preprocess:
+        if output is not None:
+            raise click.UsageError("-P writes the preprocessed text to -Fi FILE (default: INPUT.i): it cannot be "
+                                   "combined with -o")
+        emit, output = "preprocessed", preprocess_file or _preprocessed_name(kwargs["input"])
     if deps_only:
         emit = "dependencies"
+    if listing_file is not None and (split_dir is not None or emit not in ("spirv", "asm", "dependencies")):
+        raise click.UsageError("-Fc writes the disassembly of the one SPIR-V module: it cannot be combined with "
+                               + ("--split-nodes" if split_dir is not None else f"--emit={emit}"))
     if split_dir is not None and (output is not None or header_file is not None):
         raise click.UsageError("--split-nodes writes one file per node into its folder: "
                                "it cannot be combined with -o or -Fh")
@@ -451,7 +529,7 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         problem = variable_problem(header_variable)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="-Vn")
-    main_output = split_dir or output or header_file or ("a.spv" if emit == "spirv" else "-")
+    main_output = split_dir or output or header_file or listing_file or ("a.spv" if emit == "spirv" else "-")
     depfile = deps_file if deps_file is not None else (f"{main_output}.d" if write_deps else None)
     if write_deps and depfile == "-.d":
         raise click.UsageError("-MD with output to standard output needs -MF FILE to name the dependency file")
@@ -459,8 +537,8 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         raise click.UsageError("--loops=native needs --target=emulated: SPV_AMDX_shader_enqueue has no loops, so the "
                                "AMDX target always unrolls them in index space")
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
-                      validate=not skip_validation, optimize=optimize, debug_info=debug_info,
-                      header_variable=header_variable, target=target,
+                      validate=not skip_validation, optimize=optimize == "on", debug_info=debug_info,
+                      header_variable=header_variable, target=target, listing=listing_file is not None,
                       reflection=reflection_file is not None and not deps_only)
     from wgc.outputs import OutputPlan
 
@@ -473,10 +551,12 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
     else:
         if header_file is not None:
             plan.name("-Fh", header_file)
-        if output is not None or header_file is None:
+        if output is not None or (header_file is None and listing_file is None):
             plan.name("-o", output or ("a.spv" if emit == "spirv" else "-"))
     if reflection_file is not None and not deps_only:
         plan.name("-Fre", reflection_file)
+    if listing_file is not None and not deps_only:
+        plan.name("-Fc", listing_file)
     if depfile is not None and not deps_only:
         plan.name("-MF", depfile)
 
@@ -503,10 +583,12 @@ def compile_command(output: str | None, emit: str, assembly: bool, split_dir: st
         else:
             if header_file is not None:
                 transaction.stage(header_file, result.outputs["header"])
-            if output is not None or header_file is None:
+            if output is not None or (header_file is None and listing_file is None):
                 transaction.stage(output or ("a.spv" if emit == "spirv" else "-"), result.outputs.get(emit, b""))
         if reflection_file is not None:
             transaction.stage(reflection_file, result.outputs["reflection"])
+        if listing_file is not None:
+            transaction.stage(listing_file, result.outputs["asm"])
         if depfile is not None:
             transaction.stage(depfile, rule.encode())      # committed after the outputs it describes
 
@@ -522,6 +604,11 @@ def _cache_switched_on() -> bool:
     from wgc.buildcache import switched_on
 
     return switched_on()
+
+
+def _preprocessed_name(input_path: str) -> str:
+    """dxc's -P default: the input's path with its extension replaced by .i (standard output for stdin)."""
+    return "-" if input_path == "-" else os.path.splitext(input_path)[0] + ".i"
 
 
 def _default_header_variable(input_path: str) -> str:
@@ -712,7 +799,8 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
                     transaction.stage(report, render_report(result, options, dispatch_file).encode())
                 transaction.stage(output or "-", result.results_json().encode())
 
-            code = _conclude(kwargs, plan, transaction, list(result.diagnostics),
+            code = _conclude(kwargs, plan, transaction,
+                             [*_ignored_option_warnings(kwargs, options), *result.diagnostics],
                              produce=produce if result.ok else None, clean=True)
     except BaseException:
         transaction.abort()
@@ -824,10 +912,63 @@ def _internal_error(exc: BaseException) -> int:
 
 def _with_command(argv: list[str]) -> list[str]:
     """dxc-style invocations (`wgc -T lib_6_8 -Fo out.spv graph.hlsl`) mean `wgc compile ...`."""
-    if argv and argv[0] not in cli.commands and argv[0] not in ("--version", *HELP_OPTIONS):
+    if argv and argv[0] not in cli.commands and argv[0] not in ("--version", *TOP_LEVEL_HELP):
         return ["compile", *argv]
     return argv
 
+
+COMPILING_COMMANDS = ("compile", "inspect", "run")
+
+
+def _own_options(command: click.Command) -> dict[str, int]:
+    """The option names of `command` with the number of values each takes (0: a flag)."""
+    found = dict.fromkeys(HELP_OPTIONS, 0)
+    for param in command.params:
+        if isinstance(param, click.Option):
+            count = 0 if param.is_flag or param.count else param.nargs
+            found.update(dict.fromkeys([*param.opts, *param.secondary_opts], count))
+    return found
+
+
+def _translate(argv: list[str]) -> tuple[list[str], list[Any]]:
+    """The arguments click parses: the command named (dxc-style invocations mean `compile`) and dxc's
+    spellings translated by `wgc.dxc_options`; or the usage problems (WG0038, WG0040-WG0042)."""
+    if argv[:1] == ["--help=warnings"]:
+        return ["--help-warnings"], []
+    if argv and _unknown_command(argv[0]):
+        from wgc import codes
+        from wgc.suggest import did_you_mean
+
+        note = did_you_mean(argv[0], sorted(cli.commands), "commands")
+        return [], [codes.UNKNOWN_COMMAND(None, f"unknown command '{argv[0]}'; {note}")]
+    args = _with_command(argv)
+    if not args or args[0] not in COMPILING_COMMANDS:
+        return args, []
+    from wgc import dxc_options
+
+    own = _own_options(cli.commands[args[0]])
+    others = {name: other for other in COMPILING_COMMANDS for name in _own_options(cli.commands[other])
+              if name not in own}
+    done = dxc_options.translate(args[1:], own, args[0], others)
+    if done.problems:
+        from wgc import codes
+
+        kinds = {"unknown": codes.UNKNOWN_ARGUMENT, "refused": codes.DXC_OPTION_REFUSED,
+                 "missing": codes.MISSING_ARGUMENT}
+        return [], [kinds[p.kind](None, p.message + (f"; {p.note}" if p.note else "")) for p in done.problems]
+    if "--version" in done.args[:done.args.index("--") if "--" in done.args else None]:
+        return ["--version"], []
+    ignored = [word for written, why in done.ignored for word in ("--ignored-dxc-option", f"{written}\n{why}")]
+    return [args[0], *ignored, *done.args], []
+
+
+def _unknown_command(word: str) -> bool:
+    """A first word that names no command and cannot be an input file (no extension, no folder, not a file)."""
+    return (word not in cli.commands and not word.startswith(("-", "/")) and "." not in word
+            and os.sep not in word and not os.path.exists(word))
+
+
+TOP_LEVEL_HELP = (*HELP_OPTIONS, "--help-warnings", "--help=warnings")
 
 STDOUT_WRITE_ERRORS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT})
 """What a write to a full, closed or broken standard output raises (click's --help and --version)."""
@@ -903,7 +1044,12 @@ def _cached_or_run(consult_cache: bool) -> int:
     from wgc.outputs import Interrupted, silence_stdout
 
     try:
-        cli.main(args=_with_command(_command_line), prog_name="wgc", standalone_mode=False)
+        args, problems = _translate(_command_line)
+        if problems:
+            sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, problems,
+                                     to_terminal=sys.stderr.isatty()))
+            return EXIT_USAGE
+        cli.main(args=args, prog_name="wgc", standalone_mode=False)
     except Interrupted as interrupt:
         return 128 + interrupt.signum
     except click.exceptions.Exit as done:

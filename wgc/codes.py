@@ -64,6 +64,16 @@ CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be create
                        "without it", "compile-cache")
 CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not private to the user (another user owns it "
                           "or may write it): the compile runs without it", "compile-cache")
+UNKNOWN_ARGUMENT = _kind("WG0038", E, "a command-line argument that is neither a wgc option nor a dxc option (with a "
+                         "did-you-mean suggestion)")
+DXC_OPTION_IGNORED = _kind("WG0039", W, "a dxc option wgc accepts without acting on it, most having no effect on "
+                           "SPIR-V (DXIL containers, PDBs, DXC's LLVM optimizer, ...): the warning says why",
+                           "dxc-option-ignored")
+DXC_OPTION_REFUSED = _kind("WG0040", E, "a dxc option wgc does not implement whose effect a program relies on "
+                           "(a binding, layout or language rule), or that asks for another tool's work (-dumpbin, "
+                           "-link, -recompile, -metal, ...)")
+MISSING_ARGUMENT = _kind("WG0041", E, "an option given without its value (the last word of the command line)")
+UNKNOWN_COMMAND = _kind("WG0042", E, "wgc's first word names no command and no file (with a did-you-mean suggestion)")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

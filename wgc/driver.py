@@ -151,6 +151,8 @@ class Options:
     use_dx_layout: bool = False
     use_scalar_layout: bool = False
     binding_shifts: tuple[tuple[str, int, int | None], ...] = ()
+    bound_registers: tuple[tuple[str, int, int, int, int], ...] = ()
+    """-fvk-bind-register TYPE-NUMBER SPACE BINDING SET as (class, number, space, binding, set)."""
     """-fvk-{b,t,u,s}-shift N SPACE as (register class, shift, space or None for 'all')."""
     split_nodes: bool = False
     """One SPIR-V module per node (outputs "spirv:<key>" / "asm:<key>"; `NodeInfo.key`: the function name,
@@ -165,6 +167,8 @@ class Options:
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
     reflection: bool = False
     """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
+    listing: bool = False
+    """-Fc FILE: also produce "asm", the disassembly, beside "spirv"."""
     loop_lowering: str = "native"
     """How the emulated target lowers Work Graph Loops: "native" (the runtime keeps each record's
     iterations) or "index-space" (`--loops=index-space`: as the AMDX target always does, one stage
@@ -301,6 +305,7 @@ def sema_options(options: Options):
         use_scalar_layout=options.use_scalar_layout,
         binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
         spec_values=options.spec_values,
+        bound_registers=options.bound_registers,
     )
 
 
@@ -309,9 +314,18 @@ def warning_policy(options: Options) -> tuple[WarningPolicy, list[Diagnostic]]:
     policy, unknown = parse_warning_flags(options.warning_flags, codes.WARNING_GROUPS)
     policy = WarningPolicy(**{**policy.__dict__, "suppress_warnings": options.suppress_warnings,
                               "error_limit": options.error_limit})
-    warnings = [codes.UNKNOWN_WARNING_OPTION(None, f"unknown warning option '-W{value}'")
+    warnings = [codes.UNKNOWN_WARNING_OPTION(None, f"unknown warning option '-W{value}'{_group_suggestion(value)}")
                 for value in unknown]
     return policy, warnings
+
+
+def _group_suggestion(value: str) -> str:
+    """"; did you mean '-Wno-foo'?" for a -W value whose group is close to a known one (clang's wording), else ""."""
+    from wgc.suggest import closest
+
+    prefix = next((p for p in ("no-error=", "error=", "no-") if value.startswith(p)), "")
+    near = closest(value[len(prefix):], sorted(codes.WARNING_GROUPS))
+    return f"; did you mean '-W{prefix}{near[0]}'?" if near else ""
 
 
 def compile(options: Options, stdin: bytes | None = None, *,  # noqa: A001 - the API's name
@@ -527,11 +541,11 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():
         suffix = f":{key}" if key else ""
-        if options.emit == "asm":
+        if options.emit == "asm" or options.listing:
             from wgc.spirv.tools import disassemble
 
             outputs["asm" + suffix] = disassemble(words).encode()
-        else:
+        if options.emit != "asm":
             outputs["spirv" + suffix] = struct.pack(f"<{len(words)}I", *words)
         if options.header_variable is not None:
             from wgc.spirv.header import c_header

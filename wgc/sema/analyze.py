@@ -83,7 +83,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     checker.declare_all(unit.decls)
     checker.finish()
     settle_statics(ctx.module)   # before the rules that need Barrier flags after optimisation
-    ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts))
+    bound = {(c, n, space): (set_, binding) for c, n, space, binding, set_ in options.bound_registers}
+    ctx.diagnostics.extend(assign_bindings(checker.binding_requests, options.binding_shifts, bound))
     _recursion(ctx)
     ctx.diagnostics.extend(check_limits(ctx.module))
     ctx.diagnostics.extend(check_coherence(ctx.module))

@@ -3,7 +3,7 @@
 Input: one `BindingRequest` per global resource or uniform block, in
 declaration order (the variable, its `register(...)`, its `[[vk::binding]]`
 with folded arguments, and the span of its name), plus the `-fvk-{b,t,u,s}-shift`
-options as `BindingShift`s.
+options as `BindingShift`s and the `-fvk-bind-register` options as a register -> (set, binding) map.
 Output: `variable.binding` set on every request except push-constant blocks (an `ir.Binding`:
 set, binding, the rule that decided it, and the `register(...)` slot and space as written), and
 the diagnostics (INVALID_BINDING, BINDING_CLASH, VK_BINDING_OVERLAP, VK_BINDING_INCOMPATIBLE)
@@ -13,6 +13,9 @@ resource or block; an acceleration structure is its own type), `VULKAN_DESCRIPTO
 
 The rules are those of dxc's SPIR-V back end:
 1. `[[vk::binding(B, S)]]` wins: set S (default 0), binding B; source "vk::binding".
+   With -fvk-bind-register (`bound`, dxc's rule): every resource and block needs a `register()`,
+   and its (class, number, space) takes the set and binding the option gives, `[[vk::binding]]`
+   or not; one without a register or without an option is INVALID_BINDING.
 2. Else `register(xN, spaceM)`: set M (default 0), binding N plus the shift of
    class x for space M (a shift for one space beats one for "all"); source
    "register".  The class must suit the resource: b = constant buffers,
@@ -49,7 +52,7 @@ Invariants:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from wgc import codes
 from wgc import ir
@@ -194,8 +197,32 @@ def _from_register(request: BindingRequest, shifts: Sequence[BindingShift],
     return space, binding
 
 
-def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[BindingShift] = ()) -> list[Diagnostic]:
-    """Set `variable.binding` for every request except push constants; return the diagnostics."""
+def _from_bound_register(request: BindingRequest, bound: Mapping[tuple[str, int, int], tuple[int, int]],
+                         diags: list[Diagnostic]) -> tuple[int, int] | None:
+    """(set, binding) that -fvk-bind-register gives the request's register; None (reported) if none does."""
+    register = request.register
+    if register is None:
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"-fvk-bind-register requires register annotations on all resources: "
+                          f"'{request.variable.name}' has none"))
+        return None
+    written = _from_register(request, (), diags)
+    if written is None:
+        return None
+    space, number = written
+    register_class = register.slot[0].lower()
+    location = bound.get((register_class, number, space))
+    if location is None:
+        diags.append(codes.INVALID_BINDING(
+            request.span, f"missing -fvk-bind-register for '{request.variable.name}' at "
+                          f"register({register_class}{number}, space{space})"))
+    return location
+
+
+def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[BindingShift] = (),
+                    bound: Mapping[tuple[str, int, int], tuple[int, int]] | None = None) -> list[Diagnostic]:
+    """Set `variable.binding` for every request except push constants; return the diagnostics.
+    `bound`: -fvk-bind-register's (class, number, space) -> (set, binding), when given."""
     diags: list[Diagnostic] = []
     placed: dict[tuple[int, int], BindingRequest] = {}
     automatic: list[BindingRequest] = []
@@ -218,7 +245,13 @@ def assign_bindings(requests: Sequence[BindingRequest], shifts: Sequence[Binding
 
         location: tuple[int, int] | None = None
         source = ""
-        if request.vk_binding is not None:
+        if bound:
+            location = _from_bound_register(request, bound, diags)
+            if location is None:            # reported; placed automatically so that later stages see a binding
+                automatic.append(request)
+                continue
+            source = "register"
+        elif request.vk_binding is not None:
             location, source = _from_vk_binding(request, diags), "vk::binding"
         if location is None and request.register is not None:
             location, source = _from_register(request, shifts, diags), "register"

@@ -77,6 +77,8 @@ class SemaOptions:
     """(constant_id, value) pairs that replace the defaults of `[[vk::constant_id]]` constants (bools as
     0 or 1): `wgc run` compiles a graph with the values its dispatch specialises, so that attributes
     the emulated target lays out by them fold to those values."""
+    bound_registers: tuple[tuple[str, int, int, int, int], ...] = ()
+    """-fvk-bind-register: (register class, number, space, binding, set) each."""
 
 
 # ---------------------------------------------------------------- scope entities
