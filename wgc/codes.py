@@ -376,6 +376,15 @@ SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description special
                                    "path, whose compile fixed it at its default")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
+CHECK_BUFFER_INDEX = _kind("WG0840", E, "wgc run --check: a shader accessed a buffer element past the buffer's end")
+CHECK_INPUT_INDEX = _kind("WG0841", E, "wgc run --check: a coalescing node read an input record at or past Count()")
+CHECK_MAX_RECORDS = _kind("WG0842", E, "wgc run --check: a thread group asked for more records on an output than "
+                          "its MaxRecords")
+CHECK_REPORTS_LOST = _kind("WG0843", E, "wgc run --check: more reports than the report buffer holds (they are "
+                           "counted)")
+CHECK_FAILED = _kind("WG0844", E, "wgc run --check found mistakes (the summary of the reports)")
+CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
+                            "emulated target)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -36,6 +36,13 @@ class RunResult:
     path: str = "emulated"
     """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
     translated by `wgc.spirv_in`)."""
+    checks: list[Any] | None = None
+    """`--check`: the `checks.CheckReport`s of the run (None: the run had no checks)."""
+    checks_lost: int = 0
+    """`--check`: reports that did not fit in the report buffer."""
+    partial: dict[str, Any] | None = None
+    """A run that failed after it started: {"code", "message", "level", "repeat"}; `resources` and
+    `trace` then hold what the run had made when it stopped."""
 
     @property
     def ok(self) -> bool:
@@ -46,11 +53,20 @@ class RunResult:
         order they were asked for."""
         lines = [f"    {json.dumps(key)}: {json.dumps(arrays)}" for key, arrays in self.resources.items()]
         body = ",\n".join(lines)
-        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
+        more = ""
+        if self.partial is not None:
+            more += f',\n  "partial": {json.dumps(self.partial)}'
+        if self.checks is not None:
+            reports = ",\n".join(f"    {json.dumps(r.to_json())}" for r in self.checks)
+            more += (f',\n  "checks_lost": {self.checks_lost},\n  "checks": [' +
+                     ("\n" + reports + "\n  " if reports else "") + "]")
+        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }" + more + "\n}\n"
 
     def trace_json(self) -> str:
-        return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
-                          indent=2) + "\n"
+        shape: dict[str, Any] = {"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]}
+        if self.partial is not None:
+            shape["partial"] = self.partial
+        return json.dumps(shape, indent=2) + "\n"
 
     def trace_text(self) -> str:
         lines = [f"device: {self.device}; path: {self.path}"]
@@ -66,10 +82,13 @@ class RunResult:
                     extra += f" loop-iteration={d.loop_iteration}"
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
                              f"records out: {outs}")
+        if self.partial is not None:
+            where = f" at level {self.partial['level']}" if self.partial.get("level") is not None else ""
+            lines.append(f"the run failed{where} ({self.partial['code']}): the trace stops here")
         return "\n".join(lines) + "\n"
 
 
-def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+def _compile(source: Any, stdin: bytes | None, check: bool = False) -> tuple[list[Diagnostic], bytes | None, Any]:
     """(diagnostics, emulated module, program) of `source`: a path, `driver.Options` (compiled here
     for the emulated target with its reflection), or the `driver.Result` of such a compile."""
     from wgc import driver
@@ -83,7 +102,8 @@ def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes 
     else:
         options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
         result = driver.compile(replace(options, emit="spirv", target="emulated", split_nodes=False,
-                                        reflection=True), stdin)
+                                        reflection=True, checks=check, debug_info=options.debug_info or check),
+                                stdin)
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
@@ -121,7 +141,8 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
-        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None) -> RunResult:
+        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
+        check: bool = False) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -131,7 +152,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805).
     `path` "amdx": compile for AMDX and translate (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
-    indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
+    indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
+    `check`: compile with the run-time checks and line info and report mistakes (`wgc.runtime.checks`:
+    `RunResult.checks`, and an error diagnostic per place, WG0840-WG0844); emulated path only."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -144,18 +167,23 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
         rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
+    if rebuild is not None and check:
+        result = RunResult((codes.CHECK_NOT_AVAILABLE(None, "--check instruments the module wgc compiles for the "
+                                                            "emulated target; it cannot check AMDX modules"),))
+        result.path = path
+        return result
     if rebuild is not None:
         diagnostics, module, program = rebuild(None)
     else:
-        diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild)
+        diagnostics, module, program = _compile(source, stdin, check)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, check)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None) -> RunResult:
+                 rebuild: Any = None, check: bool = False) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
     when the dispatch specialises a constant that sets the graph's shape."""
@@ -203,7 +231,8 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     problems.extend(_memory_problems(program, described, memory_limit))
     if problems:
         return RunResult(tuple(diagnostics + problems))
-    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes, diagnostics)
+    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes, diagnostics,
+                    check)
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -343,7 +372,7 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True) -> None:
+                 *, gpu_driven: bool = True, check: bool = False) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -353,6 +382,8 @@ class Session:
         self.device = device
         self.pipelines = None
         self.scheduler = None
+        self.checks: Any = None
+        """`checks.CheckReports` (`check`: a module compiled with checks)."""
         self.buffers: list[Any] = []
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
@@ -370,6 +401,7 @@ class Session:
                 if resource.descriptor in ("storage buffer", "uniform buffer"):
                     contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
                     buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer", host_access=False)
+                    buffer.length = len(contents)     # the descriptor covers what the dispatch gives, no padding
                     self.by_name[resource.name] = (buffer, len(contents))
                     items: list[Any] = [buffer]
                 elif data is None:
@@ -393,9 +425,14 @@ class Session:
                                             described.specialization)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
+            if check:
+                from wgc.runtime.checks import CheckReports
+
+                self.checks = CheckReports.create(device, module, program)
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                           local_root_arguments=table,
-                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven)
+                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven,
+                                          checks=self.checks)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -455,6 +492,9 @@ class Session:
         if self.pipelines is not None:
             self.pipelines.close()
             self.pipelines = None
+        if self.checks is not None:
+            self.checks.close()
+            self.checks = None
         from wgc.runtime import images
 
         for item in self.objects:
@@ -488,7 +528,7 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
-             memory_limit: int | None, diagnostics: list[Diagnostic]) -> RunResult:
+             memory_limit: int | None, diagnostics: list[Diagnostic], check: bool = False) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -501,12 +541,30 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit) as session:
-            trace = []
-            for repeat in range(described.repeat):
-                trace.extend(session.run_once(repeat))
+        with Session(gpu, module, program, described, memory_limit, check=check) as session:
+            trace: list[Any] = []
+            failure: Diagnostic | None = None
+            partial: dict[str, Any] | None = None
+            repeat = 0
+            try:
+                for repeat in range(described.repeat):
+                    trace.extend(session.run_once(repeat))
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                kind = codes.RECORDS_OUT_OF_MEMORY if isinstance(problem, RecordsOutOfMemory) else codes.GRID_BEYOND_MAX
+                failure = kind(None, str(problem))
+                trace.extend(problem.trace)
+                partial = {"code": failure.code, "message": failure.message, "level": problem.level, "repeat": repeat}
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
-        return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
+            result = RunResult(tuple(diagnostics), resources, trace, gpu.info.name, partial=partial)
+            if session.checks is not None:
+                from wgc.runtime.checks import diagnostics as check_diagnostics
+
+                result.checks, result.checks_lost = list(session.checks.reports), session.checks.lost
+                found = check_diagnostics(result.checks, result.checks_lost)
+                result.diagnostics += tuple(found)
+            if failure is not None:
+                result.diagnostics += (failure,)
+        return result
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
     except GridBeyondMax as problem:

@@ -79,7 +79,9 @@ class ControlFlow:
             line, column = stmt.span.line_col
             self.b.emit("OpLine", self.ml.file_string(stmt.span.file.path), line, column)
         method = getattr(self, "stmt_" + type(stmt).__name__)
+        outer, self.fl.current_span = self.fl.current_span, stmt.span
         method(stmt)
+        self.fl.current_span = outer
 
     def stmt_Block(self, stmt: ir.Block) -> None:
         self.block(stmt)

@@ -53,7 +53,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import loop_stages
+from . import emulated_checks, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -84,6 +84,8 @@ class _Entry:
     """u64 address of the record of a thread or broadcasting node."""
     group_id: tuple[int, int, int] | None = None
     """SV_GroupID of a broadcasting group."""
+    check_counters: dict[int, Place] | None = None
+    """`--check`: the group's MaxRecords counter of each output (`emulated_checks.begin_entry`)."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -182,6 +184,8 @@ class EmulatedNodes(NodeOperations):
         if input_handle is not None and input_handle.record is not None and node.launch != "coalescing":
             entry.input_address = _element(fl, records, entry.record, stride)
         fl.node_state = entry
+        if emulated_checks.enabled(fl):
+            entry.check_counters = emulated_checks.begin_entry(fl, node)
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -243,6 +247,8 @@ class EmulatedNodes(NodeOperations):
         else:
             entry = _entry(fl)
             if entry.node.launch == "coalescing":
+                if emulated_checks.enabled(fl):
+                    emulated_checks.input_index(fl, entry, index)
                 first = fl.b.emit("OpIAdd", fl.types.id(t.UINT), entry.record, index)
                 address = _element(fl, entry.records, first, entry.stride)
             else:
@@ -260,6 +266,8 @@ class EmulatedNodes(NodeOperations):
         b = fl.b
         uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
         entry = _entry(fl)
+        if emulated_checks.enabled(fl):
+            emulated_checks.max_records(fl, entry, handle.output, count, scope)
         valid, slot = self._slot(fl, handle)
         scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
         base = self._counter_add(fl, valid, slot, count, scope, result=True, uniform_slot=handle.node_index is None)
@@ -295,6 +303,8 @@ class EmulatedNodes(NodeOperations):
         return RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
+        if emulated_checks.enabled(fl):
+            emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope)
         valid, slot = self._slot(fl, handle)
         self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
 
@@ -442,6 +452,10 @@ class EmulatedNodes(NodeOperations):
 
     def shader_index(self, fl: FunctionLowering) -> int:
         return _load(fl, self._context(fl), abi.NODE_CONTEXT["shader_index"])
+
+    def context_address(self, fl: FunctionLowering) -> int:
+        """The u64 NodeContext address, in any function of the module (`emulated_checks`)."""
+        return self._context(fl)
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

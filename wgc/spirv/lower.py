@@ -72,6 +72,7 @@ from .stageio import StageIO, mesh_counts, stage_bool, task_payloads
 
 if TYPE_CHECKING:
     from wgc.sema.results import Analysis
+    from wgc.source import Span
 
     from .node_ops import NodeOperations
 
@@ -94,6 +95,9 @@ class LowerOptions:
     index_space_loops: bool = True
     """Work Graph Loops unrolled in index space (`loop_stages.py`); False: the emulated target's
     native form (the runtime passes each dispatch's iteration)."""
+    checks: bool = False
+    """`wgc run --check`: the emulated target tests accesses and reports mistakes at run time
+    (`emulated_checks.py`)."""
     per_primitive_semantics: frozenset[str] = frozenset()
     """The user semantics the file's mesh entry points output per primitive (`sema.mesh.
     per_primitive_semantics`): pixel inputs of these semantics are PerPrimitiveEXT, in whatever
@@ -421,6 +425,8 @@ class FunctionLowering:
         """The node target's per-function state (`NodeOperations.function_state`)."""
         self.node: NodeInfo | None = None
         """The node whose entry function this is (None for a called helper)."""
+        self.current_span: Span | None = None
+        """The innermost statement being lowered (where `emulated_checks` reports point)."""
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""

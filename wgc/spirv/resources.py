@@ -504,6 +504,13 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
     assert handle.layout is not None
     element = handle.type.element if handle.type.kind in _STRUCTURED else t.UINT
     assert element is not None
+    if fl.ml.options.checks:                          # wgc run --check: an element past the end is reported
+        from . import emulated_checks
+
+        variable = _state(fl.ml).variables[handle.variable]
+        where = variable.binding
+        emulated_checks.buffer_index(fl, where.set if where else 0, where.binding if where else 0,
+                                     _array_length(fl, handle), index)
     return Place(handle.variable, element, "StorageBuffer", handle.layout.element,
                  handle.indices + (fl.uint(0), index), coherent=handle.coherent)
 

@@ -1,0 +1,213 @@
+"""The emulated target's run-time checks (`wgc run --check`; SPIR-V back end).
+
+Input: a `FunctionLowering` of a module compiled with `LowerOptions.checks` (emulated target only),
+and the accesses the lowering is about to make: buffer elements (`resources._buffer_place`), input
+records of a coalescing node (`emulated.record_place`), output allocations and increments
+(`emulated.allocate`, `increment_output_count`).
+Output: instructions that test each access and, where it is wrong, write a report to the run's
+report buffer, by the contract in `wgc.emulation_abi` ("Check reports": its layout, kinds and the
+meaning of each field).  The access itself is left as it is (a store past a buffer's end is still
+dropped by the device), so a module with checks computes what one without them computes.
+
+Invariants and decisions:
+- Nothing here is emitted unless `checks` is on: a plain module is unchanged, byte for byte.
+- A report names its place by the `OpString` of the source file (the module has line info:
+  `wgc run --check` compiles with it) and the line and column of the innermost statement being
+  lowered (`FunctionLowering.current_span`).
+- The report buffer's slot comes from one atomic add on its `count`; a slot at or past its
+  `capacity` is not written (the runtime reports the overflow).
+- MaxRecords is counted per thread group and output: a Workgroup counter per output that invocation
+  0 zeroes in the prologue (then a workgroup barrier: the whole group is past the prologue's exits),
+  or, in thread launch where each invocation is its own group, a Function variable.  A group-scope
+  call adds its count once (invocation 0), a thread-scope call each invocation's own; the report is
+  made by the call that goes past the limit (once per group and output).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from wgc import emulation_abi as abi
+from wgc import types as t
+from wgc.sema.nodes import NodeInfo, NodeOutput
+
+from .places import Place
+
+if TYPE_CHECKING:
+    from .lower import FunctionLowering
+
+_U64 = t.UINT64
+
+
+def enabled(fl: FunctionLowering) -> bool:
+    return fl.ml.options.checks
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def buffer_index(fl: FunctionLowering, set_: int, binding: int, length: int, index: int) -> None:
+    """Report CHECK_BUFFER_INDEX where `index` >= `length` (u32 ids: the element and OpArrayLength)."""
+    outside = fl.b.emit("OpUGreaterThanEqual", fl.b.type_bool(), index, length)
+    _report(fl, abi.CHECK_BUFFER_INDEX, outside, index, length, fl.uint((set_ << 16) | (binding & 0xFFFF)))
+
+
+def input_index(fl: FunctionLowering, state: Any, index: int) -> None:
+    """Report CHECK_INPUT_INDEX where a coalescing node reads input record `index` >= Count()."""
+    outside = fl.b.emit("OpUGreaterThanEqual", fl.b.type_bool(), index, state.count)
+    record = fl.b.emit("OpIAdd", fl.types.id(t.UINT), state.record, index)
+    _report(fl, abi.CHECK_INPUT_INDEX, outside, index, state.count, fl.uint(0), record=record)
+
+
+def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:
+    """The per-group MaxRecords counters of `node`'s outputs (output index -> counter), zeroed; called
+    at the end of the prologue."""
+    counters: dict[int, Place] = {}
+    outputs = [o for o in node.outputs if o.max_records is not None]
+    if not outputs:
+        return counters
+    b = fl.b
+    for output in outputs:
+        if node.launch == "thread":
+            counters[output.index] = fl.local(t.UINT, f"check_records_{output.index}")
+        else:
+            var = b.variable(b.type_pointer("Workgroup", fl.types.id(t.UINT)), "Workgroup")
+            b.name(var, f"check_records_{output.index}")
+            fl.use_global(var)
+            counters[output.index] = Place(var, t.UINT, "Workgroup")
+    if node.launch == "thread":
+        for counter in counters.values():
+            fl.store(counter, fl.uint(0))
+        return counters
+    first = b.emit("OpIEqual", b.type_bool(), _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+    zero, done = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", first, zero, done)
+    fl.new_block(zero)
+    for counter in counters.values():
+        fl.store(counter, fl.uint(0))
+    b.emit("OpBranch", done)
+    fl.new_block(done)
+    scope = fl.ml.scope("Workgroup")
+    b.emit("OpControlBarrier", scope, scope, fl.ml.barrier_semantics("WorkgroupMemory"))
+    return counters
+
+
+def max_records(fl: FunctionLowering, state: Any, output: NodeOutput, count: int, scope: str) -> None:
+    """Count `count` records of a group-scope (`scope` Workgroup) or thread-scope call on `output`
+    against its MaxRecords; report CHECK_MAX_RECORDS where this call goes past it."""
+    counter = (state.check_counters or {}).get(output.index)
+    if counter is None or output.max_records is None:
+        return
+    b = fl.b
+    uint, boolean = fl.types.id(t.UINT), b.type_bool()
+    limit = fl.uint(output.max_records)
+    if state.node.launch == "thread":
+        old = fl.load(counter)
+        fl.store(counter, b.emit("OpIAdd", uint, old, count))
+        counts = b.constant_bool(True)
+    else:
+        counts = b.constant_bool(True)
+        if scope == "Workgroup":
+            counts = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+        old_var = fl.local(t.UINT, "check_old")
+        fl.store(old_var, limit)                    # no report where this invocation adds nothing
+        add, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", counts, add, done)
+        fl.new_block(add)
+        fl.store(old_var, b.emit("OpAtomicIAdd", uint, counter.pointer, fl.ml.scope("Workgroup"),
+                                 fl.ml.semantics(), count))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        old = fl.load(old_var)
+    total = b.emit("OpIAdd", uint, old, count)
+    crossed = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, old, limit),
+                     b.emit("OpUGreaterThan", boolean, total, limit))
+    _report(fl, abi.CHECK_MAX_RECORDS, b.emit("OpLogicalAnd", boolean, counts, crossed), total, limit,
+            fl.uint(output.index))
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _report(fl: FunctionLowering, kind: int, condition: int, value: int, limit: int, detail: int,
+            *, record: int | None = None) -> None:
+    """Where `condition` holds, append a report (emulation_abi: CHECK_REPORT) to the buffer."""
+    b = fl.b
+    uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+    span = getattr(fl, "current_span", None)
+    file, line, column = 0, 0, 0
+    if span is not None:
+        line, column = span.line_col
+        file = fl.ml.file_string(span.file.path)
+    state = fl.node_state
+    flat = getattr(state, "flat", None)
+    if record is None:
+        record = getattr(state, "record", None) if flat is not None else None
+    write, done = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", condition, write, done)
+    fl.new_block(write)
+    context = fl.ml.nodes.context_address(fl)   # type: ignore[attr-defined]
+    if flat is None:
+        flat = _flat_group(fl, context)
+    buffer = _load(fl, context, abi.NODE_CONTEXT["checks"])
+    slot = b.emit("OpAtomicIAdd", uint, _pointer(fl, buffer, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
+                  fl.uint(1))
+    capacity = _load(fl, buffer, (4, 4))
+    room = b.emit("OpULessThan", boolean, slot, capacity)
+    fits, skip = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", skip, "None")
+    b.emit("OpBranchConditional", room, fits, skip)
+    fl.new_block(fits)
+    at = b.emit("OpIAdd", u64, buffer, b.emit("OpIMul", u64, b.emit("OpUConvert", u64, slot),
+                                                b.constant_uint(abi.CHECK_REPORT_SIZE, 64)))
+    at = b.emit("OpIAdd", u64, at, b.constant_uint(abi.CHECKS_HEADER_SIZE, 64))
+    fields = {"kind": fl.uint(kind), "file": fl.uint(file), "line": fl.uint(line), "column": fl.uint(column),
+              "group": flat, "thread": _builtin(fl, "LocalInvocationIndex", 1),
+              "record": record if record is not None else fl.uint(abi.CHECK_NO_RECORD),
+              "value": value, "limit": limit, "detail": detail, "context": context}
+    for name, id_ in fields.items():
+        offset, size = abi.CHECK_REPORT[name]
+        scalar = _U64 if size == 8 else t.UINT
+        b.emit("OpStore", _pointer(fl, _offset(fl, at, offset), scalar), id_, "Aligned", size)
+    b.emit("OpBranch", skip)
+    fl.new_block(skip)
+    b.emit("OpBranch", done)
+    fl.new_block(done)
+
+
+def _flat_group(fl: FunctionLowering, context: int) -> int:
+    """The flat group index (emulation_abi) outside the entry function's prologue."""
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    group, groups = _builtin(fl, "WorkgroupId", 3), _builtin(fl, "NumWorkgroups", 3)
+    x, y, z = (b.emit("OpCompositeExtract", uint, group, i) for i in range(3))
+    nx, ny = (b.emit("OpCompositeExtract", uint, groups, i) for i in range(2))
+    offset = _load(fl, context, abi.NODE_CONTEXT["group_offset"])
+    return b.emit("OpIAdd", uint, offset, b.emit("OpIAdd", uint, x, b.emit(
+        "OpIMul", uint, nx, b.emit("OpIAdd", uint, y, b.emit("OpIMul", uint, ny, z)))))
+
+
+def _builtin(fl: FunctionLowering, name: str, count: int) -> int:
+    type_ = t.UINT if count == 1 else t.vector(t.UINT, count)
+    var = fl.ml.builtin(name, type_)
+    fl.use_global(var)
+    return fl.b.emit("OpLoad", fl.types.id(type_), var)
+
+
+def _offset(fl: FunctionLowering, address: int, offset: int) -> int:
+    if offset == 0:
+        return address
+    return fl.b.emit("OpIAdd", fl.types.id(_U64), address, fl.b.constant_uint(offset, 64))
+
+
+def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
+    return fl.b.emit("OpConvertUToPtr", fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_)), address)
+
+
+def _load(fl: FunctionLowering, base: int, field: tuple[int, int]) -> int:
+    offset, size = field
+    scalar = _U64 if size == 8 else t.UINT
+    return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, _offset(fl, base, offset), scalar), "Aligned", size)
