@@ -88,8 +88,8 @@ whose `count` slot is at or past `capacity` is not written (the runtime reports 
 count - capacity). A report (`CHECK_REPORT`, u32 words unless noted): `kind` (a `CHECK_*` value),
 `file` (the result id of the module's `OpString` naming the source file; modules with checks are
 compiled with line info), `line` and `column` (1-based), `group` (the flat group index),
-`thread` (LocalInvocationIndex), `record` (the input record's index in the dispatch, 0xFFFFFFFF
-where unknown: outside the node's entry function), `value`, `limit` and `detail` (per kind, below),
+`thread` (LocalInvocationIndex), `record` (the input record's index in the dispatch, coalescing:
+the group's first; 0xFFFFFFFF where unknown: outside the node's entry function), `value`, `limit` and `detail` (per kind, below),
 and `context` (u64: the address of the reporting dispatch's NodeContext, which names the node and
 the level for the runtime).
 - `CHECK_BUFFER_INDEX`: a structured or byte-address buffer element past the buffer's end:

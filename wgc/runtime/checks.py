@@ -7,7 +7,8 @@ Output: `CheckReport`s (node, level, source file:line:col, group, thread, record
 their diagnostics (WG0840-WG0843, one per place and node, with how many more like it) and the
 summary (WG0844).
 
-Invariants: the buffer is bounded (`DEFAULT_CAPACITY` reports); reports past it are counted, never
+Invariants: the reports of one submit are sorted (level, node, group, thread, ...), whatever order
+the device wrote them in; the buffer is bounded (`DEFAULT_CAPACITY` reports); reports past it are counted, never
 silently lost; a report is decoded with the contexts of the submit that wrote it (the host-driven
 scheduler reuses context addresses from one level to the next, so it collects after every submit);
 nothing here changes what a run computes.
@@ -93,7 +94,8 @@ class CheckReports:
     _read: int = 0
 
     @classmethod
-    def create(cls, device: Any, module: bytes, program: Any, capacity: int = DEFAULT_CAPACITY) -> CheckReports:
+    def create(cls, device: Any, module: bytes, program: Any, capacity: int | None = None) -> CheckReports:
+        capacity = DEFAULT_CAPACITY if capacity is None else capacity
         reports = cls(device, program, source_strings(module), capacity)
         reports.buffer = device.buffer(abi.CHECKS_HEADER_SIZE + capacity * abi.CHECK_REPORT_SIZE)
         reports.buffer.write(0, struct.pack("<II", 0, capacity))
@@ -117,13 +119,17 @@ class CheckReports:
             return
         start = abi.CHECKS_HEADER_SIZE + self._read * abi.CHECK_REPORT_SIZE
         raw = self.buffer.read(start, (written - self._read) * abi.CHECK_REPORT_SIZE)
+        found = []
         for k in range(written - self._read):
             at = k * abi.CHECK_REPORT_SIZE
             values = {name: int.from_bytes(raw[at + offset:at + offset + size], "little")
                       for name, (offset, size) in abi.CHECK_REPORT.items()}
             report = self._decode(values, repeat)
             if report is not None:
-                self.reports.append(report)
+                found.append(report)
+        # the device writes them in any order: sorted, a run gives the same reports every time
+        found.sort(key=lambda r: (r.level, r.node, r.group, r.thread, r.kind, r.line, r.column, r.value))
+        self.reports.extend(found)
         self._read = written
 
     def _decode(self, v: dict[str, int], repeat: int) -> CheckReport | None:
@@ -149,7 +155,7 @@ class CheckReports:
             else:
                 what = f"accessed element {value} of {name}, which holds {limit} element{'s' if limit != 1 else ''}"
         elif kind == "input-index":
-            what = f"read input record {value}, past Count() = {limit}"
+            what = f"read input record {value} of its group's, past Count() = {limit}"
         else:
             output = node.outputs[v["detail"]] if v["detail"] < len(node.outputs) else None
             out = f"output '{output.parameter}' (node '{output.target}')" if output is not None else "an output"
@@ -189,8 +195,9 @@ def diagnostics(reports: list[CheckReport], lost: int) -> list[Diagnostic]:
             span = Span(source, start, start + 1)
         elif line:
             place = f"{path}:{line}:{column}: "
+        first = "first input record" if report.kind == "input-index" else "input record"
         where = f"group {report.group}, thread {report.thread}" + \
-            (f", input record {report.record}" if report.record is not None else "")
+            (f", {first} {report.record}" if report.record is not None else "")
         notes = [f"level {report.level}" + (f" of repeat {report.repeat}" if report.repeat else "")]
         if count > 1:
             notes.append(f"{count - 1} more report{'s' if count > 2 else ''} like it from this place and node")

@@ -55,8 +55,7 @@ def buffer_index(fl: FunctionLowering, set_: int, binding: int, length: int, ind
 def input_index(fl: FunctionLowering, state: Any, index: int) -> None:
     """Report CHECK_INPUT_INDEX where a coalescing node reads input record `index` >= Count()."""
     outside = fl.b.emit("OpUGreaterThanEqual", fl.b.type_bool(), index, state.count)
-    record = fl.b.emit("OpIAdd", fl.types.id(t.UINT), state.record, index)
-    _report(fl, abi.CHECK_INPUT_INDEX, outside, index, state.count, fl.uint(0), record=record)
+    _report(fl, abi.CHECK_INPUT_INDEX, outside, index, state.count, fl.uint(0))
 
 
 def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:

@@ -1,0 +1,343 @@
+"""`wgc run --check` (issue 27): each run-time check on a graph with exactly that mistake and on the
+same graph without it; the report it must give (node, line:col, group, thread, record, values),
+worked out by hand from the graph and its dispatch.  Then the plain run's MaxRecords message
+(output, counts against the limit), and a failed run that still writes what it has, marked partial.
+
+Skips, with the reason printed (`-ra`), where there is no Vulkan device.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import wgc
+from wgc import emulation_abi as abi
+from wgc.diagnostics import Renderer
+
+pytestmark = pytest.mark.usefixtures("vulkan_device")
+
+RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845"}
+"""The runtime codes whose rendered text the tests here check (`test_runtime_run` collects them)."""
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def checked(tmp_path, source: str, dispatch: dict, **options):
+    path = write(tmp_path, "graph.hlsl", source)
+    return path, wgc.run(path, dispatch, check=True, **options)
+
+
+def codes_of(result) -> list[str]:
+    return [d.code for d in result.diagnostics]
+
+
+def only(reports, **fields) -> list:
+    return [r for r in reports if all(getattr(r, k) == v for k, v in fields.items())]
+
+
+# ---------------------------------------------------------------- buffers
+
+STRUCTURED = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint slot; };
+[Shader("node")] [NodeLaunch("thread")]
+void Write(ThreadNodeInputRecord<Item> item)
+{
+    Out[item.Get().slot] = 100 + item.Get().slot;
+}
+"""
+
+
+def test_store_past_a_structured_buffer_is_reported(tmp_path) -> None:
+    """The issue's case: a buffer of 2 elements (8 bytes), records writing slots 0..3.  Slots 2 and 3
+    are past the end: one report each, from the thread-launch groups (one record each) 2 and 3, at
+    the store's statement (line 6, column 5); the stores themselves are dropped."""
+    dispatch = {"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(4)]}],
+                "resources": {"u0": {"bytes": 8}}}
+    path, result = checked(tmp_path, STRUCTURED, dispatch)
+    assert codes_of(result) == ["WG0840", "WG0844"]
+    assert result.resources["u0"] == {"uint32": [100, 101]}
+    reports = sorted(result.checks, key=lambda r: r.group)
+    assert [(r.kind, r.node, r.file, r.line, r.column, r.group, r.thread, r.record, r.value, r.limit)
+            for r in reports] == [("buffer-index", "Write", path, 6, 5, 2, 0, 2, 2, 2),
+                                  ("buffer-index", "Write", path, 6, 5, 3, 0, 3, 3, 2)]
+    assert Renderer().render(list(result.diagnostics)) == (
+        f"{path}:6:5: error: node 'Write' (group 2, thread 0, input record 2) accessed element 2 of 'Out' (u0), "
+        "which holds 2 elements [WG0840]\n"
+        "    Out[item.Get().slot] = 100 + item.Get().slot;\n"
+        "    ^\n"
+        "note: level 0\n"
+        "note: 1 more report like it from this place and node\n"
+        "error: --check found 2 mistakes at run time (2 buffer-index) [WG0844]\n"
+        "2 errors generated.\n")
+
+
+def test_store_within_the_buffer_reports_nothing(tmp_path) -> None:
+    dispatch = {"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(4)]}],
+                "resources": {"u0": {"bytes": 16}}}
+    _, result = checked(tmp_path, STRUCTURED, dispatch)
+    assert result.ok and result.checks == []
+    assert result.resources["u0"] == {"uint32": [100, 101, 102, 103]}
+
+
+def test_buffer_length_is_what_the_dispatch_gives(tmp_path) -> None:
+    """GetDimensions of an 8-byte RWStructuredBuffer<uint> is 2 elements (it was 4: the descriptor
+    covered the allocation, rounded up to 16 bytes)."""
+    path = write(tmp_path, "graph.hlsl", STRUCTURED.replace(
+        "Out[item.Get().slot] = 100 + item.Get().slot;",
+        "uint n, stride; Out.GetDimensions(n, stride); Out[item.Get().slot] = n;"))
+    result = wgc.run(path, {"inputs": [{"entry": "Write", "records": [{"slot": 0}]}], "resources": {"u0": {"bytes": 8}}})
+    assert result.ok and result.resources["u0"] == {"uint32": [2, 0]}
+
+
+def test_plain_run_drops_the_store_past_the_end(tmp_path) -> None:
+    """Without --check: the descriptor covers the 8 bytes the dispatch gives (not the allocation,
+    rounded up to 16 bytes), so the stores past it do not land in hidden padding."""
+    path = write(tmp_path, "graph.hlsl", STRUCTURED)
+    result = wgc.run(path, {"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(4)]}],
+                            "resources": {"u0": {"bytes": 8}}})
+    assert result.ok and result.checks is None
+    assert result.resources["u0"] == {"uint32": [100, 101]}
+
+
+BYTE_ADDRESS = """\
+ByteAddressBuffer In : register(t1);
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)]
+void Read(uint tid : SV_DispatchThreadID)
+{
+    Out[tid] = In.Load(tid * 4) + 1;
+}
+"""
+
+
+def test_load_past_a_byte_address_buffer_is_reported(tmp_path) -> None:
+    """8 threads read words 0..7 of a 24-byte (6-word) buffer: threads 2 and 3 of group 1 (dispatch
+    threads 6 and 7) read past it, at line 6, column 5."""
+    dispatch = {"inputs": [{"entry": "Read", "records": [{}]}],
+                "resources": {"t1": {"uint32": [10, 20, 30, 40, 50, 60]}, "u0": {"bytes": 32}}}
+    _, result = checked(tmp_path, BYTE_ADDRESS, dispatch)
+    assert codes_of(result) == ["WG0840", "WG0844"]
+    got = sorted((r.group, r.thread, r.line, r.column, r.value, r.limit, r.record) for r in result.checks)
+    assert got == [(1, 2, 6, 5, 6, 6, 0), (1, 3, 6, 5, 7, 6, 0)]
+    assert "accessed bytes 24..27 of 'In' (t1), which holds 24 bytes" in Renderer().render(list(result.diagnostics))
+    dispatch["resources"]["t1"] = {"uint32": [10, 20, 30, 40, 50, 60, 70, 80]}
+    _, fine = checked(tmp_path, BYTE_ADDRESS, dispatch)
+    assert fine.ok and fine.checks == []
+    assert fine.resources["u0"] == {"uint32": [11, 21, 31, 41, 51, 61, 71, 81]}
+
+
+# ---------------------------------------------------------------- input records past Count()
+
+def coalescing(guarded: bool) -> str:
+    read = "if (tid < items.Count()) " if guarded else ""
+    return f"""\
+RWByteAddressBuffer Out : register(u0);
+struct Item {{ uint v; }};
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Sum([MaxRecords(4)] GroupNodeInputRecords<Item> items, uint tid : SV_GroupIndex)
+{{
+    {read}Out.InterlockedAdd(0, items[tid].v);
+}}
+"""
+
+
+def test_read_past_count_is_reported(tmp_path) -> None:
+    """`Count()` "Returns 1..MaxRecords" (the spec's methods table): 6 records in groups of 4 leave
+    Count() = 2 in group 1, whose threads 2 and 3 read input records 2 and 3 of the group (the
+    group's first record is the dispatch's record 4)."""
+    dispatch = {"inputs": [{"entry": "Sum", "records": [{"v": v} for v in range(1, 7)]}],
+                "resources": {"u0": {"bytes": 4}}}
+    _, result = checked(tmp_path, coalescing(False), dispatch)
+    assert codes_of(result) == ["WG0841", "WG0844"]
+    got = sorted((r.kind, r.node, r.line, r.group, r.thread, r.record, r.value, r.limit) for r in result.checks)
+    assert got == [("input-index", "Sum", 6, 1, 2, 4, 2, 2), ("input-index", "Sum", 6, 1, 3, 4, 3, 2)]
+    _, fine = checked(tmp_path, coalescing(True), dispatch)
+    assert fine.ok and fine.checks == []
+    assert fine.resources["u0"] == {"uint32": [21]}
+
+
+# ---------------------------------------------------------------- MaxRecords
+
+def spawner(heavy_group: int) -> str:
+    return f"""\
+struct Entry {{ uint n; }};
+struct Item {{ uint v; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(4, 1, 1)]
+void Spawn(DispatchNodeInputRecord<Entry> input, uint gid : SV_GroupID,
+           [MaxRecords(4)] NodeOutput<Item> Sink)
+{{
+    uint want = (gid == {heavy_group}) ? 2 : 1;
+    ThreadNodeOutputRecords<Item> r = Sink.GetThreadNodeOutputRecords(want);
+    for (uint i = 0; i < want; i++)
+        r.Get(i).v = gid;
+    r.OutputComplete();
+}}
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("thread")]
+void Sink(ThreadNodeInputRecord<Item> item)
+{{
+    InterlockedAdd(Out[item.Get().v], 1);
+}}
+"""
+
+
+def test_a_group_past_max_records_is_reported(tmp_path) -> None:
+    """GetThreadNodeOutputRecords "Counts against `MaxRecords`", a bound per thread group: group 2's
+    4 threads ask for 2 records each, 8 against MaxRecords(4).  The thread whose call goes past the
+    bound reports (once per group): the report names Spawn, line 8, group 2, the limit 4 and a count
+    of 5 to 8 (subgroups may add in any order).  Without --check the same run fails on its arena
+    (4 groups × 4 = 16 records, asked 20), naming the output and both counts."""
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 16}}}
+    _, result = checked(tmp_path, spawner(2), dispatch)
+    assert "WG0842" in codes_of(result) and "WG0844" in codes_of(result)
+    reports = only(result.checks, kind="max-records")
+    assert len(reports) == 1
+    report = reports[0]
+    assert (report.node, report.line, report.group, report.limit) == ("Spawn", 8, 2, 4)
+    assert 5 <= report.value <= 8
+    assert "on output 'Sink' (node 'Sink'), more than its MaxRecords(4) per thread group" in report.what
+
+
+def test_groups_within_max_records_report_nothing(tmp_path) -> None:
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 16}}}
+    _, result = checked(tmp_path, spawner(7), dispatch)      # no group 7: every group asks for 4
+    assert result.ok and result.checks == []
+    assert result.resources["u0"] == {"uint32": [4, 4, 4, 4]}
+
+
+THREAD_SPAWN = """\
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Spawn(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Sink)
+{
+    GroupNodeOutputRecords<Item> r = Sink.GetGroupNodeOutputRecords(item.Get().v);
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Sink(ThreadNodeInputRecord<Item> item) { }
+"""
+
+
+def test_thread_launch_max_records_is_per_thread(tmp_path) -> None:
+    """In thread launch each thread is its own group: record 1 asks for 3 records against
+    MaxRecords(1); records 0 and 2 ask for 1 and 0."""
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"v": 1}, {"v": 3}, {"v": 0}]}]}
+    _, result = checked(tmp_path, THREAD_SPAWN, dispatch)
+    reports = only(result.checks, kind="max-records")
+    assert [(r.group, r.thread, r.record, r.value, r.limit, r.line) for r in reports] == [(1, 0, 1, 3, 1, 5)]
+    assert "per thread" in reports[0].what and "per thread group" not in reports[0].what
+
+
+def test_plain_run_over_max_records_names_output_and_counts(tmp_path) -> None:
+    """Item 2 of the issue: 4 groups × MaxRecords(4) = 16 records of arena; the groups ask for
+    1+1+1+1 (×4 threads) + 4 more from group 2 = 20."""
+    path = write(tmp_path, "graph.hlsl", spawner(2))
+    result = wgc.run(path, {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 16}}})
+    assert codes_of(result) == ["WG0805"]
+    message = result.diagnostics[0].message
+    assert message == ("node 'Spawn' at level 0 asked for 20 records on output 'Sink' (node 'Sink'), more than "
+                       "the 16 that its 4 thread groups × MaxRecords(4) allow, so some were dropped")
+    assert result.partial == {"code": "WG0805", "message": message, "level": 0, "repeat": 0}
+    assert "u0" in result.resources          # what the run had made when it stopped
+
+
+def test_host_driven_schedule_gives_the_same_message() -> None:
+    from wgc.runtime.program import NodePlan, OutputPlan, RecordLayout
+    from wgc.runtime.scheduler import over_records
+
+    record = RecordLayout(4, 4, 4, ())
+    out = OutputPlan("Out", "Leaf", 0, True, 3, False, 12, 4, record)
+    node = NodePlan("Root", 0, "Root", "Root", "thread", (1, 1, 1), None, None, None, record, 1, 0, (out,), None,
+                    None, None)
+    assert over_records(node, 2, [[1, 9, 0]], 3) == (
+        "node 'Root' at level 3 asked for 9 records on output 'Out[1]' (node 'Leaf[1]'), more than the 8 that its "
+        "2 threads × MaxRecordsPerNode(4) allow, so some were dropped")
+
+
+# ---------------------------------------------------------------- the report buffer
+
+
+def test_report_buffer_overflow_is_counted(tmp_path, monkeypatch) -> None:
+    """70 thread-launch records write slots 0..69 of a 1-element buffer: 69 reports, 8 fit."""
+    from wgc.runtime import checks
+
+    monkeypatch.setattr(checks, "DEFAULT_CAPACITY", 8)
+    dispatch = {"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(70)]}],
+                "resources": {"u0": {"bytes": 4}}}
+    _, result = checked(tmp_path, STRUCTURED, dispatch)
+    assert len(result.checks) == 8 and result.checks_lost == 61
+    assert codes_of(result) == ["WG0840", "WG0843", "WG0844"]
+    assert "61 more check reports did not fit" in Renderer().render(list(result.diagnostics))
+    assert "--check found 69 mistakes" in Renderer().render(list(result.diagnostics))
+
+
+def test_check_needs_the_emulated_path(tmp_path) -> None:
+    path = write(tmp_path, "graph.hlsl", STRUCTURED)
+    result = wgc.run(path, {"inputs": [{"entry": "Write", "records": [{"slot": 0}]}], "resources": {"u0": {"bytes": 4}}},
+                     check=True, path="amdx")
+    assert Renderer().render(list(result.diagnostics)) == (
+        "error: --check instruments the module wgc compiles for the emulated target; it cannot check AMDX modules "
+        "[WG0845]\n1 error generated.\n")
+
+
+def test_module_without_checks_is_unchanged() -> None:
+    """Checks are compiled in only when asked: the report field is never read by a plain module."""
+    from wgc import driver
+
+    sample = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "samples", "hello.hlsl")
+    plain = driver.compile(driver.Options(input=sample, emit="asm", target="emulated"))
+    checked_ = driver.compile(driver.Options(input=sample, emit="asm", target="emulated", checks=True,
+                                             debug_info=True))
+    assert plain.ok and checked_.ok
+    assert "ulong_80" not in plain.outputs["asm"].decode()
+    assert "ulong_80" in checked_.outputs["asm"].decode()
+    assert abi.NODE_CONTEXT["checks"] == (80, 8) and abi.NODE_CONTEXT_SIZE == 88
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def wgc_cli(*args: str, cwd: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wgc", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_cli_check_exit_status_summary_and_json(tmp_path) -> None:
+    write(tmp_path, "graph.hlsl", STRUCTURED)
+    write(tmp_path, "d.json", json.dumps({"inputs": [{"entry": "Write", "records": [{"slot": s} for s in range(3)]}],
+                                          "resources": {"u0": {"bytes": 8}}}))
+    done = wgc_cli("run", "graph.hlsl", "--dispatch", "d.json", "--check", "-o", "out.json", cwd=str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "graph.hlsl:6:5: error: node 'Write' (group 2, thread 0, input record 2)" in done.stderr
+    assert "--check found 1 mistake at run time (1 buffer-index) [WG0844]" in done.stderr
+    results = json.loads((tmp_path / "out.json").read_text())
+    assert results["resources"] == {"u0": {"uint32": [100, 101]}}
+    assert results["checks_lost"] == 0
+    assert [(c["node"], c["line"], c["column"], c["group"], c["value"], c["limit"]) for c in results["checks"]] == \
+        [("Write", 6, 5, 2, 2, 2)]
+
+
+def test_cli_failed_run_writes_partial_results_over_an_old_file(tmp_path) -> None:
+    """Item 3: a run that fails over MaxRecords writes -o with the buffers and a "partial" field
+    (never the stale file of an earlier run), and the trace says where it stopped; exit status 1."""
+    write(tmp_path, "graph.hlsl", spawner(2))
+    write(tmp_path, "d.json", json.dumps({"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}],
+                                          "resources": {"u0": {"bytes": 16}}}))
+    (tmp_path / "out.json").write_text("stale")
+    done = wgc_cli("run", "graph.hlsl", "--dispatch", "d.json", "-o", "out.json", "--trace", "--trace-format", "json",
+                   cwd=str(tmp_path))
+    assert done.returncode == 1
+    assert "asked for 20 records on output 'Sink'" in done.stderr
+    results = json.loads((tmp_path / "out.json").read_text())
+    assert results["partial"]["code"] == "WG0805" and results["partial"]["level"] == 0
+    assert "u0" in results["resources"]
+    assert [p for p in os.listdir(tmp_path) if p.startswith(".") or p.endswith(".tmp")] == []
