@@ -195,9 +195,9 @@ def diagnostics(reports: list[CheckReport], lost: int) -> list[Diagnostic]:
             span = Span(source, start, start + 1)
         elif line:
             place = f"{path}:{line}:{column}: "
-        first = "first input record" if report.kind == "input-index" else "input record"
+        which = "first input record" if report.kind == "input-index" else "input record"
         where = f"group {report.group}, thread {report.thread}" + \
-            (f", {first} {report.record}" if report.record is not None else "")
+            (f", {which} {report.record}" if report.record is not None else "")
         notes = [f"level {report.level}" + (f" of repeat {report.repeat}" if report.repeat else "")]
         if count > 1:
             notes.append(f"{count - 1} more report{'s' if count > 2 else ''} like it from this place and node")

@@ -402,8 +402,8 @@ class GpuScheduler(Scheduler):
                     continue
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
                     units = -(-count * launch.group_mul // launch.unit_div)
-                    produced = [[word(at) for at in offsets] for offsets in launch.counters_at]
-                    problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, produced, level))
+                    asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
+                    problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, asked, level))
                     problem.level = level
                     problem.trace = steps + ([trace] if trace.dispatches else [])
                     raise problem

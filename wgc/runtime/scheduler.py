@@ -473,8 +473,8 @@ class Scheduler:
         for launch, index, counters, _ in recorded:
             status, = struct.unpack_from("<I", result, status_at + 4 * index)
             if status & abi.STATUS_OUT_OF_RECORDS:
-                produced = [[struct.unpack_from("<I", result, at)[0] for at in offsets] for offsets in counters]
-                problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, launch.units, produced,
+                asked = [[struct.unpack_from("<I", result, at)[0] for at in offsets] for offsets in counters]
+                problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, launch.units, asked,
                                                                              trace.level))
                 problem.level = trace.level
                 raise problem
