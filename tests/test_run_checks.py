@@ -21,7 +21,7 @@ from wgc.diagnostics import Renderer
 
 pytestmark = pytest.mark.usefixtures("vulkan_device")
 
-RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845"}
+RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846"}
 """The runtime codes whose rendered text the tests here check (`test_runtime_run` collects them)."""
 
 
@@ -134,6 +134,50 @@ def test_load_past_a_byte_address_buffer_is_reported(tmp_path) -> None:
     _, fine = checked(tmp_path, BYTE_ADDRESS, dispatch)
     assert fine.ok and fine.checks == []
     assert fine.resources["u0"] == {"uint32": [11, 21, 31, 41, 51, 61, 71, 81]}
+
+
+TEXELS = """\
+Texture2D<float> In : register(t1);
+RWTexture2D<float> Out : register(u0);
+Buffer<uint> Typed : register(t2);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(4, 4, 1)]
+void Copy(uint2 tid : SV_DispatchThreadID)
+{
+    Out[tid] = In.Load(int3(tid, 0)) + Typed[tid.x];
+}
+"""
+
+
+def texel_dispatch(in_size: tuple[int, int], out_size: tuple[int, int], typed: int) -> dict:
+    return {"inputs": [{"entry": "Copy", "records": [{}]}], "resources": {
+        "t1": {"width": in_size[0], "height": in_size[1], "format": "R32_FLOAT",
+               "float": [float(i + 1) for i in range(in_size[0] * in_size[1])]},
+        "u0": {"width": out_size[0], "height": out_size[1], "format": "R32_FLOAT"},
+        "t2": {"width": typed, "format": "R32_UINT", "uint32": [100 * (i + 1) for i in range(typed)]}}}
+
+
+def test_texels_past_textures_and_typed_buffers_are_reported(tmp_path) -> None:
+    """One group of 4x4 threads, thread (x, y) = index x + 4y, reads In[x, y] (4 wide, 3 high),
+    Typed[x] (2 elements) and writes Out[x, y] (3 wide, 4 high): Typed is past its end for x >= 2
+    (8 threads), Out for x = 3 (4), In for y = 3 (4); one diagnostic per resource."""
+    _, result = checked(tmp_path, TEXELS, texel_dispatch((4, 3), (3, 4), 2))
+    assert codes_of(result) == ["WG0846", "WG0846", "WG0846", "WG0844"]
+    got = {(r.subject, r.thread, r.value, r.limit) for r in result.checks}
+    expected = {("Typed", x + 4 * y, x, 2) for x in (2, 3) for y in range(4)}
+    expected |= {("Out", 3 + 4 * y, 3, 3) for y in range(4)}
+    expected |= {("In", x + 12, 3, 3) for x in range(4)}
+    assert got == expected and len(result.checks) == 16
+    assert all((r.kind, r.line, r.column, r.group) == ("texel-index", 7, 5, 0) for r in result.checks)
+    text = Renderer().render(list(result.diagnostics))
+    assert "accessed element 2 of 'Typed' (t2), which holds 2 elements [WG0846]" in text
+    assert "(group 0, thread 3, input record 0) accessed a texel at x = 3 of 'Out' (u0), whose width is 3" in text
+    assert "(group 0, thread 12, input record 0) accessed a texel at y = 3 of 'In' (t1), whose height is 3" in text
+
+
+def test_texels_within_their_images_report_nothing(tmp_path) -> None:
+    _, result = checked(tmp_path, TEXELS, texel_dispatch((4, 4), (4, 4), 4))
+    assert result.ok and result.checks == []
+    assert result.resources["u0"] == {"float": [float(100 * (x + 1) + x + 4 * y + 1) for y in range(4) for x in range(4)]}
 
 
 # ---------------------------------------------------------------- input records past Count()

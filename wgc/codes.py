@@ -383,6 +383,8 @@ CHECK_MAX_RECORDS = _kind("WG0842", E, "wgc run --check: a thread group asked fo
 CHECK_REPORTS_LOST = _kind("WG0843", E, "wgc run --check: more reports than the report buffer holds (they are "
                            "counted)")
 CHECK_FAILED = _kind("WG0844", E, "wgc run --check found mistakes (the summary of the reports)")
+CHECK_TEXEL_INDEX = _kind("WG0846", E, "wgc run --check: a shader accessed a texel of a texture or typed buffer "
+                          "past its size")
 CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
                             "emulated target)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

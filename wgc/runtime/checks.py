@@ -28,13 +28,13 @@ from wgc.source import SourceFile, Span, decode_source
 DEFAULT_CAPACITY = 4096
 """Reports the buffer holds; the count goes on past it."""
 _KINDS = {abi.CHECK_BUFFER_INDEX: "buffer-index", abi.CHECK_INPUT_INDEX: "input-index",
-          abi.CHECK_MAX_RECORDS: "max-records"}
+          abi.CHECK_MAX_RECORDS: "max-records", abi.CHECK_TEXEL_INDEX: "texel-index"}
 
 
 @dataclass
 class CheckReport:
     kind: str
-    """"buffer-index", "input-index" or "max-records"."""
+    """"buffer-index", "texel-index", "input-index" or "max-records"."""
     node: str
     level: int
     repeat: int
@@ -51,12 +51,14 @@ class CheckReport:
     limit: int
     what: str
     """What went wrong, in words (the diagnostic's message after the node)."""
+    subject: str = ""
+    """The resource (buffers, textures) or output (max-records) concerned, as named in `what`."""
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "node": self.node, "level": self.level, "repeat": self.repeat,
                 "file": self.file, "line": self.line, "column": self.column, "group": self.group,
                 "thread": self.thread, "record": self.record, "value": self.value, "limit": self.limit,
-                "message": self.what}
+                "subject": self.subject, "message": self.what}
 
 
 def source_strings(module: bytes) -> dict[int, str]:
@@ -143,26 +145,45 @@ class CheckReports:
         if node.launch == "thread":
             group, thread = (record if record is not None else group * abi.THREAD_GROUP_SIZE + thread), 0
         value, limit = v["value"], v["limit"]
+        subject = ""
         if kind == "buffer-index":
             set_, binding = v["detail"] >> 16, v["detail"] & 0xFFFF
             resource = next((r for r in self.program.resources if (r.set, r.binding) == (set_, binding)
                              and r.counter_of is None), None)
             name = f"'{resource.name}'" + (f" ({resource.register})" if resource.register else "") \
                 if resource is not None else f"the buffer at set {set_}, binding {binding}"
+            subject = resource.name if resource is not None else f"{set_}/{binding}"
             if resource is not None and "ByteAddress" in resource.type:
                 what = (f"accessed bytes {4 * value}..{4 * value + 3} of {name}, which holds {4 * limit} "
                         f"byte{'s' if limit != 0 else ''}")
             else:
                 what = f"accessed element {value} of {name}, which holds {limit} element{'s' if limit != 1 else ''}"
+        elif kind == "texel-index":
+            set_, binding, component = v["detail"] >> 16, v["detail"] & 0xFFF, (v["detail"] >> 12) & 0xF
+            resource = next((r for r in self.program.resources if (r.set, r.binding) == (set_, binding)), None)
+            name = f"'{resource.name}'" + (f" ({resource.register})" if resource.register else "") \
+                if resource is not None else f"the image at set {set_}, binding {binding}"
+            subject = resource.name if resource is not None else f"{set_}/{binding}"
+            image = resource.image if resource is not None else None
+            axes = {"Buffer": ("element",), "1D": ("x",), "2D": ("x", "y"), "Cube": ("x", "y"),
+                    "3D": ("x", "y", "z")}.get(image.dim if image is not None else "", ())
+            axes += ("layer",) if image is not None and image.arrayed else ()
+            axis = axes[component] if component < len(axes) else f"component {component}"
+            if axis == "element":
+                what = f"accessed element {value} of {name}, which holds {limit} element{'s' if limit != 1 else ''}"
+            else:
+                extent = {"x": "width", "y": "height", "z": "depth", "layer": "layer count"}.get(axis, "size")
+                what = f"accessed a texel at {axis} = {value} of {name}, whose {extent} is {limit}"
         elif kind == "input-index":
             what = f"read input record {value} of its group's, past Count() = {limit}"
         else:
             output = node.outputs[v["detail"]] if v["detail"] < len(node.outputs) else None
             out = f"output '{output.parameter}' (node '{output.target}')" if output is not None else "an output"
+            subject = output.parameter if output is not None else ""
             per = "thread" if node.launch == "thread" else "thread group"
             what = f"asked for {value} records on {out}, more than its MaxRecords({limit}) per {per}"
         return CheckReport(kind, node.label, level, repeat, self.files.get(v["file"], "<unknown>"), v["line"],
-                           v["column"], group, thread, record, value, limit, what)
+                           v["column"], group, thread, record, value, limit, what, subject)
 
     def close(self) -> None:
         if self.buffer is not None:
@@ -170,23 +191,24 @@ class CheckReports:
             self.buffer = None
 
 
-_CODES = {"buffer-index": codes.CHECK_BUFFER_INDEX, "input-index": codes.CHECK_INPUT_INDEX,
+_CODES = {"buffer-index": codes.CHECK_BUFFER_INDEX, "texel-index": codes.CHECK_TEXEL_INDEX,
+          "input-index": codes.CHECK_INPUT_INDEX,
           "max-records": codes.CHECK_MAX_RECORDS}
 
 
 def diagnostics(reports: list[CheckReport], lost: int) -> list[Diagnostic]:
-    """One diagnostic per (kind, place, node) with the first report's group, thread and record and how
-    many more there were; the overflow (WG0843) and the summary (WG0844)."""
+    """One diagnostic per (kind, place, node, resource or output) with the first report's group, thread
+    and record and how many more there were; the overflow (WG0843) and the summary (WG0844)."""
     if not reports and not lost:
         return []
     sources: dict[str, SourceFile | None] = {}
-    firsts: dict[tuple[str, str, int, int, str], tuple[CheckReport, int]] = {}
+    firsts: dict[tuple[str, str, int, int, str, str], tuple[CheckReport, int]] = {}
     for report in reports:
-        key = (report.kind, report.file, report.line, report.column, report.node)
+        key = (report.kind, report.file, report.line, report.column, report.node, report.subject)
         first, count = firsts.get(key, (report, 0))
         firsts[key] = (first, count + 1)
     found = []
-    for (kind, path, line, column, _), (report, count) in firsts.items():
+    for (kind, path, line, column, _, _), (report, count) in firsts.items():
         source = sources[path] if path in sources else sources.setdefault(path, _source(path))
         span = None
         place = ""

@@ -52,6 +52,29 @@ def buffer_index(fl: FunctionLowering, set_: int, binding: int, length: int, ind
     _report(fl, abi.CHECK_BUFFER_INDEX, outside, index, length, fl.uint((set_ << 16) | (binding & 0xFFFF)))
 
 
+def texel_index(fl: FunctionLowering, set_: int, binding: int, size: int, coordinate: int, count: int) -> None:
+    """Report CHECK_TEXEL_INDEX where a component of `coordinate` (`count` u32 components) is at or
+    past the same component of `size` (the image's size query): the first such component."""
+    b = fl.b
+    uint, boolean = fl.types.id(t.UINT), b.type_bool()
+
+    def part(vector: int, i: int, type_: int) -> int:
+        return vector if count == 1 else b.emit("OpCompositeExtract", type_, vector, i)
+
+    outside, value, limit, component = b.constant_bool(False), fl.uint(0), fl.uint(0), fl.uint(0)
+    for i in reversed(range(count)):               # the first component past its size wins
+        coord = part(coordinate, i, uint)
+        bound = part(size, i, uint)
+        past = b.emit("OpUGreaterThanEqual", boolean, coord, bound)
+        value = b.emit("OpSelect", uint, past, coord, value)
+        limit = b.emit("OpSelect", uint, past, bound, limit)
+        component = b.emit("OpSelect", uint, past, fl.uint(i), component)
+        outside = b.emit("OpLogicalOr", boolean, outside, past)
+    detail = b.emit("OpBitwiseOr", uint, fl.uint((set_ << 16) | (binding & 0xFFF)),
+                    b.emit("OpShiftLeftLogical", uint, component, fl.uint(12)))
+    _report(fl, abi.CHECK_TEXEL_INDEX, outside, value, limit, detail)
+
+
 def input_index(fl: FunctionLowering, state: Any, index: int) -> None:
     """Report CHECK_INPUT_INDEX where a coalescing node reads input record `index` >= Count()."""
     outside = fl.b.emit("OpUGreaterThanEqual", fl.b.type_bool(), index, state.count)
