@@ -21,7 +21,7 @@ from wgc.diagnostics import Renderer
 
 pytestmark = pytest.mark.usefixtures("vulkan_device")
 
-RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846"}
+RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846", "WG0847"}
 """The runtime codes whose rendered text the tests here check (`test_runtime_run` collects them)."""
 
 
@@ -280,6 +280,45 @@ def test_thread_launch_max_records_is_per_thread(tmp_path) -> None:
     reports = only(result.checks, kind="max-records")
     assert [(r.group, r.thread, r.record, r.value, r.limit, r.line) for r in reports] == [(1, 0, 1, 3, 1, 5)]
     assert "per thread" in reports[0].what and "per thread group" not in reports[0].what
+
+
+def fan(heavy_group: int) -> str:
+    leaves = "".join(f"""[Shader("node")] [NodeLaunch("thread")] [NodeID("Leaf", {i})]
+void Leaf{i}(ThreadNodeInputRecord<Rec> r) {{ InterlockedAdd(Out[{i}], 1); }}
+""" for i in range(4))
+    return f"""\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Rec {{ uint v; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)]
+void Fan(uint gid : SV_GroupID, uint tid : SV_GroupIndex,
+         [MaxRecords(4)] [MaxRecordsPerNode(2)] [NodeArraySize(4)] NodeOutputArray<Rec> Leaf)
+{{
+    uint target = (gid == {heavy_group}) ? 0 : tid;
+    ThreadNodeOutputRecords<Rec> r = Leaf[target].GetThreadNodeOutputRecords(1);
+    r.Get().v = gid;
+    r.OutputComplete();
+}}
+{leaves}"""
+
+
+def test_an_element_past_max_records_per_node_is_reported(tmp_path) -> None:
+    """[MaxRecordsPerNode] is "the maximum number of records that can be output to a node within the
+    array. Exceeding this results in undefined behavior." (proposal 0025).  Group 1's four threads
+    each send one record to element 0, bound 2: the call that makes it 3 reports (line 8, group 1);
+    group 0 sends one record to each element.  Without the mistake no report and each leaf counts
+    2 records (one per group)."""
+    dispatch = {"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": 16}}}
+    _, result = checked(tmp_path, fan(1), dispatch)
+    reports = only(result.checks, kind="max-records-per-node")
+    assert [(r.node, r.line, r.group, r.value, r.limit, r.subject) for r in reports] == [
+        ("Fan", 8, 1, 3, 2, "Leaf[0]")]
+    assert reports[0].thread in range(4) and only(result.checks, kind="max-records") == []
+    assert "WG0847" in codes_of(result)
+    assert "asked for 3 records on output 'Leaf[0]' (node 'Leaf[0]'), more than its MaxRecordsPerNode(2) per " \
+           "thread group" in reports[0].what
+    _, fine = checked(tmp_path, fan(7), dispatch)
+    assert fine.ok and fine.checks == []
+    assert fine.resources["u0"] == {"uint32": [2, 2, 2, 2]}
 
 
 def test_plain_run_over_max_records_names_output_and_counts(tmp_path) -> None:

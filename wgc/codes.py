@@ -385,6 +385,8 @@ CHECK_REPORTS_LOST = _kind("WG0843", E, "wgc run --check: more reports than the 
 CHECK_FAILED = _kind("WG0844", E, "wgc run --check found mistakes (the summary of the reports)")
 CHECK_TEXEL_INDEX = _kind("WG0846", E, "wgc run --check: a shader accessed a texel of a texture or typed buffer "
                           "past its size")
+CHECK_MAX_RECORDS_PER_NODE = _kind("WG0847", E, "wgc run --check: a thread group asked for more records on one "
+                                   "element of a node array than its MaxRecordsPerNode")
 CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
                             "emulated target)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

@@ -100,6 +100,9 @@ the level for the runtime).
 - `CHECK_MAX_RECORDS`: a thread group's allocations on an output went past its `MaxRecords`:
   `value` the records the group had asked for when it went past, `limit` MaxRecords, `detail` the
   output's index (declaration order). Reported once per group and output.
+- `CHECK_MAX_RECORDS_PER_NODE`: the same for one element of a node array and its
+  `MaxRecordsPerNode` (arrays of a known size up to 64): `detail` = element index << 16 | output
+  index. Reported once per group and element.
 - `CHECK_TEXEL_INDEX`: a texel of a texture or typed buffer past its size (of the accessed mip
   level): `value` the coordinate's first component past it, `limit` that dimension's size (array
   layers last), `detail` = set << 16 | component << 12 | binding (binding < 4096).
@@ -172,6 +175,7 @@ CHECK_BUFFER_INDEX = 1
 CHECK_INPUT_INDEX = 2
 CHECK_MAX_RECORDS = 3
 CHECK_TEXEL_INDEX = 4
+CHECK_MAX_RECORDS_PER_NODE = 5
 CHECK_NO_RECORD = 0xFFFFFFFF
 
 # Bits of the u32 status word.

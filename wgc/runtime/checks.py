@@ -28,13 +28,14 @@ from wgc.source import SourceFile, Span, decode_source
 DEFAULT_CAPACITY = 4096
 """Reports the buffer holds; the count goes on past it."""
 _KINDS = {abi.CHECK_BUFFER_INDEX: "buffer-index", abi.CHECK_INPUT_INDEX: "input-index",
-          abi.CHECK_MAX_RECORDS: "max-records", abi.CHECK_TEXEL_INDEX: "texel-index"}
+          abi.CHECK_MAX_RECORDS: "max-records", abi.CHECK_TEXEL_INDEX: "texel-index",
+          abi.CHECK_MAX_RECORDS_PER_NODE: "max-records-per-node"}
 
 
 @dataclass
 class CheckReport:
     kind: str
-    """"buffer-index", "texel-index", "input-index" or "max-records"."""
+    """"buffer-index", "texel-index", "input-index", "max-records" or "max-records-per-node"."""
     node: str
     level: int
     repeat: int
@@ -176,6 +177,14 @@ class CheckReports:
                 what = f"accessed a texel at {axis} = {value} of {name}, whose {extent} is {limit}"
         elif kind == "input-index":
             what = f"read input record {value} of its group's, past Count() = {limit}"
+        elif kind == "max-records-per-node":
+            index, element = v["detail"] & 0xFFFF, v["detail"] >> 16
+            output = node.outputs[index] if index < len(node.outputs) else None
+            out = (f"output '{output.parameter}[{element}]' (node '{output.target}[{output.target_index + element}]')"
+                   if output is not None else "an output")
+            subject = f"{output.parameter}[{element}]" if output is not None else ""
+            per = "thread" if node.launch == "thread" else "thread group"
+            what = f"asked for {value} records on {out}, more than its MaxRecordsPerNode({limit}) per {per}"
         else:
             output = node.outputs[v["detail"]] if v["detail"] < len(node.outputs) else None
             out = f"output '{output.parameter}' (node '{output.target}')" if output is not None else "an output"
@@ -192,7 +201,7 @@ class CheckReports:
 
 
 _CODES = {"buffer-index": codes.CHECK_BUFFER_INDEX, "texel-index": codes.CHECK_TEXEL_INDEX,
-          "input-index": codes.CHECK_INPUT_INDEX,
+          "input-index": codes.CHECK_INPUT_INDEX, "max-records-per-node": codes.CHECK_MAX_RECORDS_PER_NODE,
           "max-records": codes.CHECK_MAX_RECORDS}
 
 

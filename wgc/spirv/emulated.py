@@ -267,7 +267,7 @@ class EmulatedNodes(NodeOperations):
         uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
         entry = _entry(fl)
         if emulated_checks.enabled(fl):
-            emulated_checks.max_records(fl, entry, handle.output, count, scope)
+            emulated_checks.max_records(fl, entry, handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
         scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
         base = self._counter_add(fl, valid, slot, count, scope, result=True, uniform_slot=handle.node_index is None)
@@ -304,7 +304,7 @@ class EmulatedNodes(NodeOperations):
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
         if emulated_checks.enabled(fl):
-            emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope)
+            emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
         self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
 

@@ -81,25 +81,38 @@ def input_index(fl: FunctionLowering, state: Any, index: int) -> None:
     _report(fl, abi.CHECK_INPUT_INDEX, outside, index, state.count, fl.uint(0))
 
 
+MAX_COUNTED_ARRAY = 64
+"""Node arrays up to this size get a MaxRecordsPerNode counter per element."""
+
+
+def _per_node(output: NodeOutput) -> int:
+    """The elements of `output` counted against MaxRecordsPerNode (0: not counted)."""
+    if not output.is_array or output.max_records_per_node is None or not output.array_size:
+        return 0
+    return output.array_size if output.array_size <= MAX_COUNTED_ARRAY else 0
+
+
 def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:
-    """The per-group MaxRecords counters of `node`'s outputs (output index -> counter), zeroed; called
-    at the end of the prologue."""
+    """The per-group counters of `node`'s outputs, zeroed (called at the end of the prologue): output
+    index -> its MaxRecords counter, and -(1 + output index) -> its MaxRecordsPerNode counters (an
+    array of a counter per element, for arrays of known size up to MAX_COUNTED_ARRAY)."""
     counters: dict[int, Place] = {}
-    outputs = [o for o in node.outputs if o.max_records is not None]
-    if not outputs:
-        return counters
     b = fl.b
-    for output in outputs:
+    wanted = [(o.index, t.UINT) for o in node.outputs if o.max_records is not None]
+    wanted += [(-1 - o.index, t.array(t.UINT, _per_node(o))) for o in node.outputs if _per_node(o)]
+    if not wanted:
+        return counters
+    for key, type_ in wanted:
         if node.launch == "thread":
-            counters[output.index] = fl.local(t.UINT, f"check_records_{output.index}")
+            counters[key] = fl.local(type_, f"check_records_{key}")
         else:
-            var = b.variable(b.type_pointer("Workgroup", fl.types.id(t.UINT)), "Workgroup")
-            b.name(var, f"check_records_{output.index}")
+            var = b.variable(b.type_pointer("Workgroup", fl.types.id(type_)), "Workgroup")
+            b.name(var, f"check_records_{key}")
             fl.use_global(var)
-            counters[output.index] = Place(var, t.UINT, "Workgroup")
+            counters[key] = Place(var, type_, "Workgroup")
     if node.launch == "thread":
         for counter in counters.values():
-            fl.store(counter, fl.uint(0))
+            b.emit("OpStore", counter.pointer, b.constant_null(fl.types.id(counter.type)))
         return counters
     first = b.emit("OpIEqual", b.type_bool(), _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
     zero, done = b.new_id(), b.new_id()
@@ -107,7 +120,7 @@ def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:
     b.emit("OpBranchConditional", first, zero, done)
     fl.new_block(zero)
     for counter in counters.values():
-        fl.store(counter, fl.uint(0))
+        b.emit("OpStore", counter.pointer, b.constant_null(fl.types.id(counter.type)))
     b.emit("OpBranch", done)
     fl.new_block(done)
     scope = fl.ml.scope("Workgroup")
@@ -115,15 +128,45 @@ def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:
     return counters
 
 
-def max_records(fl: FunctionLowering, state: Any, output: NodeOutput, count: int, scope: str) -> None:
+def max_records(fl: FunctionLowering, state: Any, output: NodeOutput, count: int, scope: str,
+                node_index: int | None = None) -> None:
     """Count `count` records of a group-scope (`scope` Workgroup) or thread-scope call on `output`
-    against its MaxRecords; report CHECK_MAX_RECORDS where this call goes past it."""
-    counter = (state.check_counters or {}).get(output.index)
-    if counter is None or output.max_records is None:
+    against its MaxRecords, and on element `node_index` (u32 id) of a node array against its
+    MaxRecordsPerNode; report CHECK_MAX_RECORDS / CHECK_MAX_RECORDS_PER_NODE where this call goes
+    past either."""
+    counters = state.check_counters or {}
+    counter = counters.get(output.index)
+    if counter is not None and output.max_records is not None:
+        _count_against(fl, state, counter.pointer, count, scope, output.max_records, abi.CHECK_MAX_RECORDS,
+                       fl.uint(output.index))
+    elements = counters.get(-1 - output.index)
+    if elements is None or node_index is None or output.max_records_per_node is None:
         return
     b = fl.b
+    boolean = b.type_bool()
+    size = _per_node(output)
+    inside, count_it, done = b.emit("OpULessThan", boolean, node_index, fl.uint(size)), b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", inside, count_it, done)
+    fl.new_block(count_it)
+    element = b.emit("OpAccessChain", b.type_pointer(elements.storage, fl.types.id(t.UINT)), elements.pointer,
+                     node_index)
+    detail = b.emit("OpBitwiseOr", fl.types.id(t.UINT), fl.uint(output.index),
+                    b.emit("OpShiftLeftLogical", fl.types.id(t.UINT), node_index, fl.uint(16)))
+    _count_against(fl, state, element, count, scope, output.max_records_per_node, abi.CHECK_MAX_RECORDS_PER_NODE,
+                   detail)
+    b.emit("OpBranch", done)
+    fl.new_block(done)
+
+
+def _count_against(fl: FunctionLowering, state: Any, pointer: int, count: int, scope: str, bound: int, kind: int,
+                   detail: int) -> None:
+    """Add `count` to the group's counter at `pointer` (once per group for a group-scope call) and
+    report `kind` where this call takes it past `bound`."""
+    b = fl.b
     uint, boolean = fl.types.id(t.UINT), b.type_bool()
-    limit = fl.uint(output.max_records)
+    counter = Place(pointer, t.UINT, "Function" if state.node.launch == "thread" else "Workgroup")
+    limit = fl.uint(bound)
     if state.node.launch == "thread":
         old = fl.load(counter)
         fl.store(counter, b.emit("OpIAdd", uint, old, count))
@@ -146,8 +189,7 @@ def max_records(fl: FunctionLowering, state: Any, output: NodeOutput, count: int
     total = b.emit("OpIAdd", uint, old, count)
     crossed = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, old, limit),
                      b.emit("OpUGreaterThan", boolean, total, limit))
-    _report(fl, abi.CHECK_MAX_RECORDS, b.emit("OpLogicalAnd", boolean, counts, crossed), total, limit,
-            fl.uint(output.index))
+    _report(fl, kind, b.emit("OpLogicalAnd", boolean, counts, crossed), total, limit, detail)
 
 
 # ---------------------------------------------------------------- the report
