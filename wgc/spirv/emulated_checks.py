@@ -98,7 +98,7 @@ def begin_entry(fl: FunctionLowering, node: NodeInfo) -> dict[int, Place]:
     array of a counter per element, for arrays of known size up to MAX_COUNTED_ARRAY)."""
     counters: dict[int, Place] = {}
     b = fl.b
-    wanted = [(o.index, t.UINT) for o in node.outputs if o.max_records is not None]
+    wanted: list[tuple[int, t.Type]] = [(o.index, t.UINT) for o in node.outputs if o.max_records is not None]
     wanted += [(-1 - o.index, t.array(t.UINT, _per_node(o))) for o in node.outputs if _per_node(o)]
     if not wanted:
         return counters
