@@ -409,6 +409,34 @@ def test_cli_check_exit_status_summary_and_json(tmp_path) -> None:
         [("Write", 6, 5, 2, 2, 2)]
 
 
+KICKED = spawner(2) + """\
+[Shader("node")] [NodeLaunch("thread")]
+void Kick(ThreadNodeInputRecord<Entry> entry, [MaxRecords(1)] NodeOutput<Entry> Spawn)
+{
+    ThreadNodeOutputRecords<Entry> r = Spawn.GetThreadNodeOutputRecords(1);
+    r.Get().n = entry.Get().n;
+    r.OutputComplete();
+}
+"""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False])
+def test_failed_run_keeps_the_levels_before_it(tmp_path, monkeypatch, gpu_driven: bool) -> None:
+    """Kick (level 0) sends one record to Spawn, which goes past its arena at level 1: the trace keeps
+    level 0 (Kick: 1 record in, 1 out), the partial result names level 1; both schedules."""
+    if not gpu_driven:
+        from wgc.runtime import gpu_schedule
+
+        monkeypatch.setattr(gpu_schedule.GpuScheduler, "_plan", lambda self, entries: None)
+    path = write(tmp_path, "graph.hlsl", KICKED)
+    result = wgc.run(path, {"inputs": [{"entry": "Kick", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 16}}})
+    assert codes_of(result) == ["WG0805"]
+    assert result.partial is not None and result.partial["level"] == 1
+    assert [(s.level, [(d.node, d.records_in, d.records_out) for d in s.dispatches]) for s in result.trace] == [
+        (0, [("Kick", 1, {"Spawn": 1})])]
+    assert "the run failed at level 1 (WG0805): the trace stops here" in result.trace_text()
+
+
 def test_cli_failed_run_writes_partial_results_over_an_old_file(tmp_path) -> None:
     """Item 3: a run that fails over MaxRecords writes -o with the buffers and a "partial" field
     (never the stale file of an earlier run), and the trace says where it stopped; exit status 1."""

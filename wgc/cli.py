@@ -647,7 +647,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
                 names, indices, source = {}, {}, options
             result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
                          indices=indices, memory_limit=max_memory, check=check)
-            if trace and result.trace:
+            if trace and (result.trace or result.partial is not None):
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()
             ran = result.partial is not None or result.checks is not None    # the results exist, complete or not
