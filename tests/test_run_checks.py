@@ -21,7 +21,8 @@ from wgc.diagnostics import Renderer
 
 pytestmark = pytest.mark.usefixtures("vulkan_device")
 
-RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846", "WG0847"}
+RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846", "WG0847", "WG0848",
+                 "WG0849"}
 """The runtime codes whose rendered text the tests here check (`test_runtime_run` collects them)."""
 
 
@@ -345,6 +346,67 @@ def test_host_driven_schedule_gives_the_same_message() -> None:
     assert over_records(node, 2, [[1, 9, 0]], 3) == (
         "node 'Root' at level 3 asked for 9 records on output 'Out[1]' (node 'Leaf[1]'), more than the 8 that its "
         "2 threads × MaxRecordsPerNode(4) allow, so some were dropped")
+
+
+# ---------------------------------------------------------------- records never written, fields never written
+
+def group_writer(skip: str) -> str:
+    return f"""\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Entry {{ uint n; }};
+struct Item {{ uint a; uint b; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(4, 1, 1)]
+void Spawn(DispatchNodeInputRecord<Entry> input, uint gid : SV_GroupID, uint tid : SV_GroupIndex,
+           [MaxRecords(4)] NodeOutput<Item> Sink)
+{{
+    GroupNodeOutputRecords<Item> g = Sink.GetGroupNodeOutputRecords(2);
+    if (tid < 2 && !({skip}))
+        g.Get(tid).a = 10 * gid + tid;
+    if (tid < 2)
+        g.Get(tid).b = 1;
+    g.OutputComplete();
+}}
+[Shader("node")] [NodeLaunch("thread")]
+void Sink(ThreadNodeInputRecord<Item> item)
+{{
+    InterlockedAdd(Out[0], item.Get().a);
+}}
+"""
+
+
+def test_a_field_never_written_is_reported_where_it_is_read(tmp_path) -> None:
+    """Each group allocates 2 records (group scope) and its threads 0 and 1 write record tid; group
+    1's thread 0 skips field `a`. Sink (thread launch, level 1) reads `a` of the 4 records: record
+    2 (group 1's first; records are in group order, each group's allocation contiguous) reads the
+    unwritten field, at line 18. Without the mistake, Out = 0 + 1 + 10 + 11 = 22."""
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 4}}}
+    _, result = checked(tmp_path, group_writer("gid == 1 && tid == 0"), dispatch)
+    reads = only(result.checks, kind="uninitialised-read")
+    assert [(r.node, r.level, r.line, r.column, r.group, r.record, r.value) for r in reads] == [
+        ("Sink", 1, 18, 5, 2, 2, abi.CHECK_POISON)]
+    assert only(result.checks, kind="unwritten-record") == []        # its field `b` was written
+    assert codes_of(result) == ["WG0849", "WG0844"]
+    _, fine = checked(tmp_path, group_writer("false"), dispatch)
+    assert fine.ok and fine.checks == [] and fine.resources["u0"] == {"uint32": [22]}
+
+
+def test_a_record_never_written_is_reported_at_output_complete(tmp_path) -> None:
+    """OutputComplete() "Must be reached at least once for every Get*NodeOutputRecords" (the spec's
+    methods table), so it is where a record allocated but never written shows: group 1 writes
+    neither field of its record 1 (thread 1 skips both); the report is Spawn's, at the
+    OutputComplete() of line 13, record 1 of the 2 allocated; Sink's read of `a` in it reports too."""
+    source = group_writer("gid == 1 && tid == 1").replace("    if (tid < 2)\n        g.Get(tid).b = 1;\n",
+                                                          "    if (tid < 2 && !(gid == 1 && tid == 1))\n"
+                                                          "        g.Get(tid).b = 1;\n")
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 4}}}
+    _, result = checked(tmp_path, source, dispatch)
+    unwritten = only(result.checks, kind="unwritten-record")
+    assert [(r.node, r.level, r.line, r.group, r.thread, r.value, r.limit, r.subject) for r in unwritten] == [
+        ("Spawn", 0, 13, 1, 0, 1, 2, "Sink")]
+    assert "completed record 1 of the 2 it allocated on output 'Sink' (node 'Sink') without writing any of its " \
+           "fields" in unwritten[0].what
+    assert [(r.node, r.record) for r in only(result.checks, kind="uninitialised-read")] == [("Sink", 3)]
+    assert codes_of(result) == ["WG0848", "WG0849", "WG0844"]
 
 
 # ---------------------------------------------------------------- the report buffer

@@ -387,6 +387,9 @@ CHECK_TEXEL_INDEX = _kind("WG0846", E, "wgc run --check: a shader accessed a tex
                           "past its size")
 CHECK_MAX_RECORDS_PER_NODE = _kind("WG0847", E, "wgc run --check: a thread group asked for more records on one "
                                    "element of a node array than its MaxRecordsPerNode")
+CHECK_UNWRITTEN_RECORD = _kind("WG0848", E, "wgc run --check: a node completed an output record it never wrote")
+CHECK_UNINITIALISED_READ = _kind("WG0849", E, "wgc run --check: a node read a field of its input record that the "
+                                 "producer never wrote")
 CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
                             "emulated target)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

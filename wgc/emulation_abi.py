@@ -103,6 +103,12 @@ the level for the runtime).
 - `CHECK_MAX_RECORDS_PER_NODE`: the same for one element of a node array and its
   `MaxRecordsPerNode` (arrays of a known size up to 64): `detail` = element index << 16 | output
   index. Reported once per group and element.
+- `CHECK_UNWRITTEN_RECORD`: at `OutputComplete()`, an output record every word of which still
+  holds `CHECK_POISON` (instrumented modules fill output records with it when they allocate them:
+  records whose size and alignment are multiples of 4 bytes): `value` the record's index in the
+  allocation, `limit` the records allocated, `detail` the output's index.
+- `CHECK_UNINITIALISED_READ`: a node read a 32-bit scalar or vector field of its input record that
+  holds `CHECK_POISON` in a word (a field its producer never wrote): `value` the word read.
 - `CHECK_TEXEL_INDEX`: a texel of a texture or typed buffer past its size (of the accessed mip
   level): `value` the coordinate's first component past it, `limit` that dimension's size (array
   layers last), `detail` = set << 16 | component << 12 | binding (binding < 4096).
@@ -176,6 +182,11 @@ CHECK_INPUT_INDEX = 2
 CHECK_MAX_RECORDS = 3
 CHECK_TEXEL_INDEX = 4
 CHECK_MAX_RECORDS_PER_NODE = 5
+CHECK_UNWRITTEN_RECORD = 6
+CHECK_UNINITIALISED_READ = 7
+CHECK_POISON = 0xFFBADBAD
+"""The word an instrumented module fills each output record with when it allocates it (a NaN as a
+float)."""
 CHECK_NO_RECORD = 0xFFFFFFFF
 
 # Bits of the u32 status word.

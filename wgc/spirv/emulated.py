@@ -45,7 +45,7 @@ Invariants and decisions:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wgc import emulation_abi as abi
 from wgc import ir
@@ -86,6 +86,10 @@ class _Entry:
     """SV_GroupID of a broadcasting group."""
     check_counters: dict[int, Place] | None = None
     """`--check`: the group's MaxRecords counter of each output (`emulated_checks.begin_entry`)."""
+    check_allocations: dict[int, Any] | None = None
+    """`--check`: the allocations whose records were poisoned, by their records' address id."""
+    check_inputs: set[int] | None = None
+    """`--check`: the pointers to the input record that `record_place` made."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -256,6 +260,9 @@ class EmulatedNodes(NodeOperations):
                 address = entry.input_address
         pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_, handle.layout))
         pointer = fl.b.emit("OpConvertUToPtr", pointer_type, address)
+        if isinstance(handle, InputHandle) and emulated_checks.enabled(fl):
+            entry = _entry(fl)
+            entry.check_inputs = (entry.check_inputs or set()) | {pointer}
         return Place(pointer, type_, "PhysicalStorageBuffer", handle.layout,
                      coherent=isinstance(handle, InputHandle) and handle.coherent)
 
@@ -300,7 +307,11 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpBranch", done)
         fl.new_block(done)
         output = handle.output
-        return RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
+        records = RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
+        if emulated_checks.enabled(fl):
+            assert records.stride is not None
+            emulated_checks.poison(fl, entry, output, records.pointer, records.stride, count, scope)
+        return records
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
         if emulated_checks.enabled(fl):
@@ -417,7 +428,10 @@ class EmulatedNodes(NodeOperations):
         return fl.load(valid), slot
 
     def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
-        """Nothing: the runtime reads the outputs after the dispatch."""
+        """Nothing: the runtime reads the outputs after the dispatch (`--check`: the records never
+        written are reported)."""
+        if emulated_checks.enabled(fl):
+            emulated_checks.output_complete(fl, _entry(fl), records.pointer)
 
     def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
         return loop_stages.output_valid(fl, handle, self._slot(fl, handle)[0])

@@ -192,6 +192,149 @@ def _count_against(fl: FunctionLowering, state: Any, pointer: int, count: int, s
     _report(fl, kind, b.emit("OpLogicalAnd", boolean, counts, crossed), total, limit, detail)
 
 
+# ---------------------------------------------------------------- record contents
+
+
+def _words(output: NodeOutput) -> bool:
+    """Whether `output`'s records are poisoned and scanned: sizes and alignments of whole words."""
+    layout = output.layout
+    return layout is not None and layout.size > 0 and layout.size % 4 == 0 and layout.alignment % 4 == 0
+
+
+def poison(fl: FunctionLowering, state: Any, output: NodeOutput, records: int, stride: int, count: int,
+           scope: str) -> None:
+    """Fill the `count` records just allocated at `records` (u64; `stride` u64 bytes apart) with
+    CHECK_POISON, and remember the allocation for `output_complete`; for a group-scope call of a
+    group of several threads invocation 0 fills them, then a barrier."""
+    if not _words(output):
+        return
+    b = fl.b
+    uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+    if state.check_allocations is None:
+        state.check_allocations = {}
+    state.check_allocations[records] = (output, count, scope, stride)
+    per_group = scope == "Workgroup" and state.node.launch != "thread"
+    words = b.emit("OpIMul", uint, count, b.emit("OpUConvert", uint, b.emit("OpShiftRightLogical", u64, stride,
+                                                                            b.constant_uint(2, 64))))
+    fill, done = b.new_id(), b.new_id()
+    first = b.constant_bool(True)
+    if per_group:
+        first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", first, fill, done)
+    fl.new_block(fill)
+
+    def store(word: int) -> None:
+        at = b.emit("OpIAdd", u64, records, b.emit("OpUConvert", u64, b.emit("OpShiftLeftLogical", uint, word,
+                                                                              fl.uint(2))))
+        b.emit("OpStore", _pointer(fl, at, t.UINT), fl.uint(abi.CHECK_POISON), "Aligned|NonPrivatePointer", 4)
+
+    _loop(fl, words, store)
+    b.emit("OpBranch", done)
+    fl.new_block(done)
+    if per_group:
+        _memory_barrier(fl)
+
+
+def output_complete(fl: FunctionLowering, state: Any, records: int) -> None:
+    """At OutputComplete() of the allocation whose records are at `records`: report each record that
+    still holds CHECK_POISON in every word (CHECK_UNWRITTEN_RECORD)."""
+    allocation = (state.check_allocations or {}).get(records)
+    if allocation is None:
+        return
+    output, count, scope, stride = allocation
+    b = fl.b
+    uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+    per_group = scope == "Workgroup" and state.node.launch != "thread"
+    if per_group:
+        _memory_barrier(fl)
+    assert output.layout is not None
+    words = output.layout.size // 4
+    scan, done = b.new_id(), b.new_id()
+    first = b.emit("OpINotEqual", boolean, stride, b.constant_uint(0, 64))   # 0: the scratch record
+    if per_group:
+        first = b.emit("OpLogicalAnd", boolean, first,
+                       b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0)))
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", first, scan, done)
+    fl.new_block(scan)
+    untouched = fl.local(t.BOOL, "check_untouched")
+
+    def record(k: int) -> None:
+        base = b.emit("OpIAdd", u64, records, b.emit("OpIMul", u64, b.emit("OpUConvert", u64, k), stride))
+        fl.store(untouched, b.constant_bool(True))
+
+        def word(w: int) -> None:
+            at = b.emit("OpIAdd", u64, base, b.emit("OpUConvert", u64, b.emit("OpShiftLeftLogical", uint, w,
+                                                                               fl.uint(2))))
+            value = b.emit("OpLoad", uint, _pointer(fl, at, t.UINT), "Aligned|NonPrivatePointer", 4)
+            fl.store(untouched, b.emit("OpLogicalAnd", boolean, fl.load(untouched),
+                                       b.emit("OpIEqual", boolean, value, fl.uint(abi.CHECK_POISON))))
+
+        _loop(fl, fl.uint(words), word)
+        _report(fl, abi.CHECK_UNWRITTEN_RECORD, fl.load(untouched), k, count, fl.uint(output.index))
+
+    _loop(fl, count, record)
+    b.emit("OpBranch", done)
+    fl.new_block(done)
+
+
+def record_load(fl: FunctionLowering, place: Any, value: int) -> None:
+    """After a load through `place`: where it reads the node's input record (a pointer `record_place`
+    made) as a 32-bit scalar or vector, report a word holding CHECK_POISON."""
+    state = fl.node_state
+    if place.pointer not in (getattr(state, "check_inputs", None) or ()):
+        return
+    type_ = place.type
+    scalar = t.element_scalar(type_)
+    count = (t.component_count(type_) or 1) if isinstance(type_, t.VectorType) else 1
+    if (scalar is None or scalar.bits != 32 or scalar.kind not in (t.ScalarKind.INT, t.ScalarKind.UINT,
+                                                                   t.ScalarKind.FLOAT)
+            or not isinstance(type_, (t.ScalarType, t.VectorType))):
+        return
+    b = fl.b
+    uint, boolean = fl.types.id(t.UINT), b.type_bool()
+    bits = value
+    if scalar.kind is not t.ScalarKind.UINT:
+        bits = b.emit("OpBitcast", fl.types.id(t.UINT if count == 1 else t.vector(t.UINT, count)), value)
+    poisoned, word = b.constant_bool(False), fl.uint(0)
+    for i in range(count):
+        part = bits if count == 1 else b.emit("OpCompositeExtract", uint, bits, i)
+        hit = b.emit("OpIEqual", boolean, part, fl.uint(abi.CHECK_POISON))
+        word = b.emit("OpSelect", uint, hit, part, word)
+        poisoned = b.emit("OpLogicalOr", boolean, poisoned, hit)
+    _report(fl, abi.CHECK_UNINITIALISED_READ, poisoned, word, fl.uint(0), fl.uint(0))
+
+
+def _loop(fl: FunctionLowering, count: int, body: Any) -> None:
+    """for (i = 0; i < count; i++) body(i): a structured loop (u32 ids)."""
+    b = fl.b
+    uint, boolean = fl.types.id(t.UINT), b.type_bool()
+    counter = fl.local(t.UINT, "check_i")
+    fl.store(counter, fl.uint(0))
+    header, test, inside, step, merge = (b.new_id() for _ in range(5))
+    b.emit("OpBranch", header)
+    fl.new_block(header)
+    b.emit("OpLoopMerge", merge, step, "None")
+    b.emit("OpBranch", test)
+    fl.new_block(test)
+    index = fl.load(counter)
+    b.emit("OpBranchConditional", b.emit("OpULessThan", boolean, index, count), inside, merge)
+    fl.new_block(inside)
+    body(index)
+    b.emit("OpBranch", step)
+    fl.new_block(step)
+    fl.store(counter, b.emit("OpIAdd", uint, fl.load(counter), fl.uint(1)))
+    b.emit("OpBranch", header)
+    fl.new_block(merge)
+
+
+def _memory_barrier(fl: FunctionLowering) -> None:
+    """A workgroup barrier that orders record memory (UniformMemory) between the group's invocations."""
+    scope = fl.ml.scope("Workgroup")
+    fl.b.emit("OpControlBarrier", scope, scope, fl.ml.barrier_semantics("UniformMemory"))
+
+
 # ---------------------------------------------------------------- the report
 
 

@@ -564,6 +564,10 @@ class FunctionLowering:
             return self.swizzle(vector, place.vector.type, place.components, place.type)
         memory_type = self._memory_type_id(place)
         value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
+        if self.ml.options.checks and place.storage == "PhysicalStorageBuffer":   # wgc run --check
+            from . import emulated_checks
+
+            emulated_checks.record_load(self, place, value)
         if place.stage_bool:
             return stage_bool(self, value, place.type, to_bool=True)
         if place.as_array is not None:

@@ -924,6 +924,8 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
         rest = rest[1:]
     image_operands: list[OperandValue] = ["|".join(names), *values] if names else []
     component = _component(handle.type)
+    if fl.ml.options.checks:       # the checks of the operands made blocks: OpSampledImage is used in its own block
+        sampled = _sampled_image(fl, handle, args[0])
     if dref and not opcode.endswith("Gather"):
         value = fl.b.emit(opcode, fl.types.scalar(component), sampled, coordinate, *leading, *image_operands)
         result = fl.convert(value, component, expr.type)
@@ -942,7 +944,10 @@ def _level_of_detail(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Meth
     uses_derivatives(fl, expr)
     fl.b.capability("ImageQuery")
     sampled = _sampled_image(fl, handle, expr.args[0])
-    lod = fl.b.emit("OpImageQueryLod", fl.types.id(t.vector(t.FLOAT, 2)), sampled, fl.value(expr.args[1]))
+    coordinate = fl.value(expr.args[1])
+    if fl.ml.options.checks:       # as in `_sample`
+        sampled = _sampled_image(fl, handle, expr.args[0])
+    lod = fl.b.emit("OpImageQueryLod", fl.types.id(t.vector(t.FLOAT, 2)), sampled, coordinate)
     index = 1 if expr.method.endswith("Unclamped") else 0
     return fl.b.emit("OpCompositeExtract", fl.types.id(t.FLOAT), lod, index)
 
