@@ -22,7 +22,7 @@ from wgc.diagnostics import Renderer
 pytestmark = pytest.mark.usefixtures("vulkan_device")
 
 RENDERED_HERE = {"WG0840", "WG0841", "WG0842", "WG0843", "WG0844", "WG0845", "WG0846", "WG0847", "WG0848",
-                 "WG0849"}
+                 "WG0849", "WG0850"}
 """The runtime codes whose rendered text the tests here check (`test_runtime_run` collects them)."""
 
 
@@ -407,6 +407,40 @@ def test_a_record_never_written_is_reported_at_output_complete(tmp_path) -> None
            "fields" in unwritten[0].what
     assert [(r.node, r.record) for r in only(result.checks, kind="uninitialised-read")] == [("Sink", 3)]
     assert codes_of(result) == ["WG0848", "WG0849", "WG0844"]
+
+
+def leaver(leaving: int) -> str:
+    return f"""\
+struct Entry {{ uint n; }};
+struct Item {{ uint a; }};
+[Shader("node")] [NodeLaunch("thread")]
+void Spawn(ThreadNodeInputRecord<Entry> input, [MaxRecords(1)] NodeOutput<Item> Sink)
+{{
+    ThreadNodeOutputRecords<Item> r = Sink.GetThreadNodeOutputRecords(1);
+    r.Get().a = 1;
+    if (input.Get().n == {leaving})
+        return;
+    r.OutputComplete();
+}}
+[Shader("node")] [NodeLaunch("thread")]
+void Sink(ThreadNodeInputRecord<Item> item) {{ }}
+"""
+
+
+def test_a_return_before_output_complete_is_reported(tmp_path) -> None:
+    """OutputComplete() "Must be reached at least once for every `Get*NodeOutputRecords`" (the spec's
+    methods table): the record with n = 2 returns before it. Sema warns that a path misses it
+    (WG0418); the run says which record took that path: thread-launch record 2, reported at the
+    allocation (line 6). With no record taking the path, nothing is reported."""
+    dispatch = {"inputs": [{"entry": "Spawn", "records": [{"n": 0}, {"n": 1}, {"n": 2}]}]}
+    _, result = checked(tmp_path, leaver(2), dispatch)
+    assert [(r.kind, r.node, r.line, r.group, r.record, r.subject) for r in result.checks] == [
+        ("not-completed", "Spawn", 6, 2, 2, "Sink")]
+    assert codes_of(result) == ["WG0418", "WG0850", "WG0844"]
+    assert "returned without calling OutputComplete() on the records it allocated here on output 'Sink'" in \
+        result.checks[0].what
+    _, fine = checked(tmp_path, leaver(7), dispatch)
+    assert codes_of(fine) == ["WG0418"] and fine.checks == []
 
 
 # ---------------------------------------------------------------- the report buffer

@@ -390,6 +390,8 @@ CHECK_MAX_RECORDS_PER_NODE = _kind("WG0847", E, "wgc run --check: a thread group
 CHECK_UNWRITTEN_RECORD = _kind("WG0848", E, "wgc run --check: a node completed an output record it never wrote")
 CHECK_UNINITIALISED_READ = _kind("WG0849", E, "wgc run --check: a node read a field of its input record that the "
                                  "producer never wrote")
+CHECK_NOT_COMPLETED = _kind("WG0850", E, "wgc run --check: a node returned without OutputComplete() on records it "
+                            "allocated")
 CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
                             "emulated target)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(

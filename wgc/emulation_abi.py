@@ -107,6 +107,9 @@ the level for the runtime).
   holds `CHECK_POISON` (instrumented modules fill output records with it when they allocate them:
   records whose size and alignment are multiples of 4 bytes): `value` the record's index in the
   allocation, `limit` the records allocated, `detail` the output's index.
+- `CHECK_NOT_COMPLETED`: the node's entry function returned after an allocation whose
+  `OutputComplete()` it did not reach (reported at the allocation's line): `detail` the output's
+  index.
 - `CHECK_UNINITIALISED_READ`: a node read a 32-bit scalar or vector field of its input record that
   holds `CHECK_POISON` in a word (a field its producer never wrote): `value` the word read.
 - `CHECK_TEXEL_INDEX`: a texel of a texture or typed buffer past its size (of the accessed mip
@@ -184,6 +187,7 @@ CHECK_TEXEL_INDEX = 4
 CHECK_MAX_RECORDS_PER_NODE = 5
 CHECK_UNWRITTEN_RECORD = 6
 CHECK_UNINITIALISED_READ = 7
+CHECK_NOT_COMPLETED = 8
 CHECK_POISON = 0xFFBADBAD
 """The word an instrumented module fills each output record with when it allocates it (a NaN as a
 float)."""

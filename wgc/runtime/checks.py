@@ -30,14 +30,14 @@ DEFAULT_CAPACITY = 4096
 _KINDS = {abi.CHECK_BUFFER_INDEX: "buffer-index", abi.CHECK_INPUT_INDEX: "input-index",
           abi.CHECK_MAX_RECORDS: "max-records", abi.CHECK_TEXEL_INDEX: "texel-index",
           abi.CHECK_MAX_RECORDS_PER_NODE: "max-records-per-node", abi.CHECK_UNWRITTEN_RECORD: "unwritten-record",
-          abi.CHECK_UNINITIALISED_READ: "uninitialised-read"}
+          abi.CHECK_UNINITIALISED_READ: "uninitialised-read", abi.CHECK_NOT_COMPLETED: "not-completed"}
 
 
 @dataclass
 class CheckReport:
     kind: str
     """"buffer-index", "texel-index", "input-index", "max-records", "max-records-per-node",
-    "unwritten-record" or "uninitialised-read"."""
+    "unwritten-record", "not-completed" or "uninitialised-read"."""
     node: str
     level: int
     repeat: int
@@ -185,6 +185,11 @@ class CheckReports:
             subject = output.parameter if output is not None else ""
             what = (f"completed record {value} of the {limit} it allocated on {out} without writing any of its "
                     "fields")
+        elif kind == "not-completed":
+            output = node.outputs[v["detail"]] if v["detail"] < len(node.outputs) else None
+            out = f"output '{output.parameter}' (node '{output.target}')" if output is not None else "an output"
+            subject = output.parameter if output is not None else ""
+            what = f"returned without calling OutputComplete() on the records it allocated here on {out}"
         elif kind == "uninitialised-read":
             what = (f"read a field of its input record that its producer never wrote (it holds the check's fill "
                     f"word 0x{value:08X})")
@@ -213,7 +218,7 @@ class CheckReports:
 
 _CODES = {"buffer-index": codes.CHECK_BUFFER_INDEX, "texel-index": codes.CHECK_TEXEL_INDEX,
           "input-index": codes.CHECK_INPUT_INDEX, "max-records-per-node": codes.CHECK_MAX_RECORDS_PER_NODE,
-          "unwritten-record": codes.CHECK_UNWRITTEN_RECORD, "uninitialised-read": codes.CHECK_UNINITIALISED_READ,
+          "unwritten-record": codes.CHECK_UNWRITTEN_RECORD, "not-completed": codes.CHECK_NOT_COMPLETED, "uninitialised-read": codes.CHECK_UNINITIALISED_READ,
           "max-records": codes.CHECK_MAX_RECORDS}
 
 

@@ -90,6 +90,8 @@ class _Entry:
     """`--check`: the allocations whose records were poisoned, by their records' address id."""
     check_inputs: set[int] | None = None
     """`--check`: the pointers to the input record that `record_place` made."""
+    check_pending: dict[int, Any] | None = None
+    """`--check`: each allocation's flag 'not completed yet', by its records' address id."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -311,6 +313,7 @@ class EmulatedNodes(NodeOperations):
         if emulated_checks.enabled(fl):
             assert records.stride is not None
             emulated_checks.poison(fl, entry, output, records.pointer, records.stride, count, scope)
+            emulated_checks.allocated(fl, entry, output, records.pointer, scope)
         return records
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
@@ -432,6 +435,7 @@ class EmulatedNodes(NodeOperations):
         written are reported)."""
         if emulated_checks.enabled(fl):
             emulated_checks.output_complete(fl, _entry(fl), records.pointer)
+            emulated_checks.completed(fl, _entry(fl), records.pointer)
 
     def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
         return loop_stages.output_valid(fl, handle, self._slot(fl, handle)[0])

@@ -306,6 +306,44 @@ def record_load(fl: FunctionLowering, place: Any, value: int) -> None:
     _report(fl, abi.CHECK_UNINITIALISED_READ, poisoned, word, fl.uint(0), fl.uint(0))
 
 
+def allocated(fl: FunctionLowering, state: Any, output: NodeOutput, records: int, scope: str) -> None:
+    """An allocation whose records are at `records` was made: it is pending until its OutputComplete()."""
+    b = fl.b
+    var = b.local_variable(b.type_pointer("Function", b.type_bool()), b.constant_bool(False))
+    b.name(var, f"check_pending_{output.index}")
+    flag = Place(var, t.BOOL, "Function")
+    fl.store(flag, b.constant_bool(True))
+    if state.check_pending is None:
+        state.check_pending = {}
+    state.check_pending[records] = (flag, getattr(fl, "current_span", None), output, scope)
+
+
+def completed(fl: FunctionLowering, state: Any, records: int) -> None:
+    pending = (state.check_pending or {}).get(records)
+    if pending is not None:
+        fl.store(pending[0], fl.b.constant_bool(False))
+
+
+def before_return(fl: FunctionLowering) -> None:
+    """Before the entry function returns: report each allocation still pending (CHECK_NOT_COMPLETED),
+    at its own line; a group-scope one once per group (invocation 0)."""
+    state = fl.node_state
+    pending = getattr(state, "check_pending", None)
+    if not pending:
+        return
+    b = fl.b
+    boolean = b.type_bool()
+    here = fl.current_span
+    for flag, span, output, scope in list(pending.values()):
+        condition = fl.load(flag)
+        if scope == "Workgroup" and state.node.launch != "thread":
+            condition = b.emit("OpLogicalAnd", boolean, condition,
+                               b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0)))
+        fl.current_span = span
+        _report(fl, abi.CHECK_NOT_COMPLETED, condition, fl.uint(0), fl.uint(0), fl.uint(output.index))
+    fl.current_span = here
+
+
 def _loop(fl: FunctionLowering, count: int, body: Any) -> None:
     """for (i = 0; i < count; i++) body(i): a structured loop (u32 ids)."""
     b = fl.b

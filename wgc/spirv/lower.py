@@ -498,6 +498,10 @@ class FunctionLowering:
     def _finish_body(self) -> None:
         assert self.function.body is not None
         self.block(self.function.body)
+        if self.b.in_block and self.ml.options.checks:     # wgc run --check: allocations not completed
+            from . import emulated_checks
+
+            emulated_checks.before_return(self)
         if self.b.in_block:
             if self.function.return_type is t.VOID or self.entry_result is not None:
                 self.b.emit("OpReturn")
