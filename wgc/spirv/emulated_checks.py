@@ -327,7 +327,7 @@ def completed(fl: FunctionLowering, state: Any, records: int) -> None:
 def before_return(fl: FunctionLowering) -> None:
     """Before the entry function returns: report each allocation still pending (CHECK_NOT_COMPLETED),
     at its own line; a group-scope one once per group (invocation 0)."""
-    state = fl.node_state
+    state: Any = fl.node_state
     pending = getattr(state, "check_pending", None)
     if not pending:
         return

@@ -58,7 +58,7 @@ from wgc.irtools.stageio import MESH_QUALIFIERS, mesh_qualifier
 from wgc.irtools.walk import reachable_functions, walk_body
 from wgc.sema.nodes import NodeInfo
 
-from . import grammar, intrinsics, loop_stages, rayquery, resources
+from . import emulated_checks, grammar, intrinsics, loop_stages, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
@@ -499,8 +499,6 @@ class FunctionLowering:
         assert self.function.body is not None
         self.block(self.function.body)
         if self.b.in_block and self.ml.options.checks:     # wgc run --check: allocations not completed
-            from . import emulated_checks
-
             emulated_checks.before_return(self)
         if self.b.in_block:
             if self.function.return_type is t.VOID or self.entry_result is not None:
@@ -569,8 +567,6 @@ class FunctionLowering:
         memory_type = self._memory_type_id(place)
         value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
         if self.ml.options.checks and place.storage == "PhysicalStorageBuffer":   # wgc run --check
-            from . import emulated_checks
-
             emulated_checks.record_load(self, place, value)
         if place.stage_bool:
             return stage_bool(self, value, place.type, to_bool=True)
