@@ -60,7 +60,8 @@ makes it as large as the largest record of the graph).
 - Empty outputs (`EmptyNodeOutput`): `{Group,Thread}IncrementOutputCount(c)` add c to `*counter`
   (group scope: once per group, by invocation 0).
 - A thread-launch group is one thread: its group-scope calls are per invocation.
-- `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch.
+- `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch
+  (modules with checks test the records there: "Check reports" below).
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
