@@ -467,6 +467,10 @@ def test_check_needs_the_emulated_path(tmp_path) -> None:
     assert Renderer().render(list(result.diagnostics)) == (
         "error: --check instruments the module wgc compiles for the emulated target; it cannot check AMDX modules "
         "[WG0845]\n1 error generated.\n")
+    compiled = wgc.compile(wgc.Options(input=path, target="emulated", reflection=True))
+    refused = wgc.run(compiled, {"inputs": [{"entry": "Write", "records": [{"slot": 0}]}],
+                                 "resources": {"u0": {"bytes": 4}}}, check=True)
+    assert codes_of(refused) == ["WG0845"] and "a compile made without it" in refused.diagnostics[0].message
 
 
 def test_module_without_checks_is_unchanged() -> None:

@@ -167,9 +167,10 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
         rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
-    if rebuild is not None and check:
+    if check and (rebuild is not None or isinstance(source, driver.Result)):
+        why = "AMDX modules" if rebuild is not None else "the result of a compile made without it"
         result = RunResult((codes.CHECK_NOT_AVAILABLE(None, "--check instruments the module wgc compiles for the "
-                                                            "emulated target; it cannot check AMDX modules"),))
+                                                            f"emulated target; it cannot check {why}"),))
         result.path = path
         return result
     if rebuild is not None:
