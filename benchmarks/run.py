@@ -1,6 +1,6 @@
 """`wgc run` benchmark: graphs run by the runtime against the same work written as plain compute.
 
-run: `python benchmarks/run.py [--repeat K] [--device D] [--threads N] [--groups G] [--levels L]`
+run: `python benchmarks/run.py [--repeat K] [--device D] [--threads N] [--groups G] [--levels L] [--check]`
 where wgc, `vulkan` and a Vulkan device are installed.  Or in two halves, for a machine that has
 the device but not wgc's compiler dependencies: `--prepare DIR` here (compiles the graphs and the
 hand-written kernels, pickles them) and `--from DIR` there (needs only `wgc.runtime` and `vulkan`).
@@ -22,6 +22,9 @@ compiles a pipeline at its first dispatch), the wall time of the whole dispatch 
 
 Each line says which schedule ran ("gpu-driven" or "host-driven": a graph the GPU-driven schedule
 cannot plan runs host-driven).
+
+`--check` compiles and runs the graphs with `wgc run --check`'s run-time checks (the cost of the
+checks: compare with a run without it).
 
 Records per second = records processed / median time; the ratio graph / hand is the figure the
 issue asks for.  The results of both versions are compared for equality before timing.
@@ -89,7 +92,7 @@ void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(1)] NodeOutput<Level> Down
 """
 
 
-def prepare(threads: int, groups: int, levels: int) -> dict:
+def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict:
     """Compile the graphs (emulated target) and the hand kernels; describe the dispatches."""
     import tempfile
 
@@ -110,12 +113,12 @@ def prepare(threads: int, groups: int, levels: int) -> dict:
                    '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": %d}}}'
                    % (4 * levels)),
     }
-    prepared: dict = {"threads": threads, "groups": groups, "levels": levels, "graphs": {}}
+    prepared: dict = {"threads": threads, "groups": groups, "levels": levels, "graphs": {}, "check": check}
     with tempfile.TemporaryDirectory() as folder:
         for name, (source, dispatch) in cases.items():
             path = os.path.join(folder, f"{name}.hlsl")
             Path(path).write_text(source)
-            diagnostics, module, program = _compile(path, None)
+            diagnostics, module, program = _compile(path, None, check) if check else _compile(path, None)
             assert module is not None, diagnostics
             described, problems = read_dispatch(SourceFile("dispatch.json", dispatch), program)
             assert described is not None, problems
@@ -176,7 +179,8 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         runs = [(name, name, True) for name in prepared["graphs"]] + [("levels-host", "levels", False)]
         for label, name, gpu_driven in runs:
             module, program, described = prepared["graphs"][name]
-            with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+            checked = {"check": True} if prepared.get("check") else {}
+            with Session(device, module, program, described, gpu_driven=gpu_driven, **checked) as session:
                 out = program.resources[0]
                 steps = session.run_once()
                 graph_time = timed(session.run_once, repeat)
@@ -225,11 +229,13 @@ def main() -> None:
     parser.add_argument("--levels", type=int, default=32)
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
+    parser.add_argument("--check", action="store_true", help="compile and run with wgc run --check's checks")
     args = parser.parse_args()
     if args.source:
         prepared = pickle.loads((Path(args.source) / "cases.pickle").read_bytes())
     else:
-        prepared = prepare(args.threads, args.groups, args.levels)
+        prepared = prepare(args.threads, args.groups, args.levels, args.check) if args.check else \
+            prepare(args.threads, args.groups, args.levels)
     if args.prepare:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "cases.pickle").write_bytes(pickle.dumps(prepared))

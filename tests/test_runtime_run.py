@@ -360,16 +360,18 @@ void Leaf(ThreadNodeInputRecord<Piece> piece) { Out[0] = 1; }
 
 
 def test_a_node_allocating_past_max_records_is_named(tmp_path) -> None:
-    # the thread asks for 3 records of a 2-record budget: the shader flags STATUS_OUT_OF_RECORDS
+    # the thread asks for 3 records of a 2-record budget: the shader flags STATUS_OUT_OF_RECORDS; the
+    # message names the output and both counts (the counter counts every record asked for)
     result = wgc.run(write(tmp_path, "graph.hlsl", OVERFLOW), {
         "inputs": [{"entry": "Greedy", "records": [{"count": 3}]}], "resources": {"u0": {"bytes": 4}}})
     assert rendered(result) == (
-        "error: node 'Greedy' allocated more output records than its MaxRecords bounds allow, so some were "
-        "dropped [WG0805]\n1 error generated.\n")
+        "error: node 'Greedy' at level 0 asked for 3 records on output 'Leaf' (node 'Leaf'), more than the 2 that "
+        "its 1 thread × MaxRecords(2) allow, so some were dropped [WG0805]\n1 error generated.\n")
 
 
 def test_every_runtime_code_has_a_rendered_case() -> None:
     from test_runtime_dispatch import RENDERED_HERE
+    from test_run_checks import RENDERED_HERE as RENDERED_WITH_CHECKS
     from test_runtime_images import RENDERED_HERE as RENDERED_WITH_IMAGES
     from test_run_debug import RENDERED_HERE as RENDERED_DEBUGGING
 
@@ -379,7 +381,8 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
                      "WG0812"}   # the tests here, WG0812 in test_runtime_specialization
     runtime_codes = {k.code for k in codes.ALL_KINDS                        # WG0021-WG0024: the runtime's environment
                      if k.code.startswith("WG08") or "WG0021" <= k.code <= "WG0024"}   # (WG0025-: start-up, cache)
-    assert runtime_codes == rendered_here | RENDERED_HERE | RENDERED_WITH_IMAGES | RENDERED_DEBUGGING
+    assert runtime_codes == (rendered_here | RENDERED_HERE | RENDERED_WITH_IMAGES | RENDERED_DEBUGGING
+                             | RENDERED_WITH_CHECKS)
 
 
 def run_options(tmp_path, source: str, dispatch: dict, **options):

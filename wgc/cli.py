@@ -378,16 +378,18 @@ def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
 
 
 def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: list[Any],
-              produce: Callable[[], None] | None, clean: bool, recording: Any = None) -> int:
+              produce: Callable[[], None] | None, clean: bool, recording: Any = None, keep: bool = False) -> int:
     """Stage the outputs (`produce`) and the -Fe report, commit them, or clean up; the exit code.
 
     `clean`: after a failure, remove the outputs of an earlier run (False when the command was
-    refused: then nothing is written or removed, and the diagnostics go to stderr).
+    refused: then nothing is written or removed, and the diagnostics go to stderr). `keep`: write
+    the outputs even with errors (`wgc run` that failed after it started writes what it made,
+    marked partial); the exit code still says the errors.
     """
     from wgc.diagnostics import has_errors
     from wgc.outputs import OutputError
 
-    ok = produce is not None and not has_errors(diagnostics)
+    ok = produce is not None and (keep or not has_errors(diagnostics))
 
     def fail(problem: OutputError | None) -> None:
         nonlocal ok
@@ -423,7 +425,7 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
         sys.stderr.flush()
         if recording is not None:
             recording.stderr = text
-    return EXIT_OK if ok else EXIT_ERRORS
+    return EXIT_OK if ok and not has_errors(diagnostics) else EXIT_ERRORS
 
 
 @cli.command("compile", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
@@ -693,6 +695,10 @@ def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, st
 @click.option("-o", "output", metavar="FILE", help="Write the results (JSON) to FILE instead of standard output.")
 @click.option("--trace", "trace", is_flag=True,
               help="Print every level and dispatch (node, records in, groups, records out) to standard error.")
+@click.option("--check", "check", is_flag=True,
+              help="Compile with run-time checks and line info, and report each mistake the shaders make (buffer "
+                   "accesses past the end, input records past Count(), records past MaxRecords) with its node, "
+                   "file:line:col, group and thread; exit status 1 when one is found. Slower.")
 @click.option("--trace-format", "trace_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="The form of --trace.")
 @click.option("--device", "device", metavar="INDEX|NAME",
@@ -729,8 +735,8 @@ def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, st
               help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
                    "node's records in a table, the diagnostics with their source lines.")
 @click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
-def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
-                device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
+def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, check: bool,
+                trace_format: str, device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
                 node_indices: tuple[str, ...], more_modules: tuple[str, ...], dump_records: str | None,
                 dump_records_nodes: tuple[str, ...], stop_after_level: int | None, stop_after_node: str | None,
                 schedule: Any, schedules: int | None, report: str | None, **kwargs: Any) -> None:
@@ -783,12 +789,13 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             else:
                 names, indices, source = {}, {}, options
             result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
-                         indices=indices, memory_limit=max_memory, debug=debug)
-            if trace and result.trace:
+                         indices=indices, memory_limit=max_memory, debug=debug, check=check)
+            if trace and (result.trace or result.partial is not None):
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()
             if debug is not None and debug.stopped is not None and result.ok:
                 sys.stderr.write(debug.stopped_text())
+            ran = result.partial is not None or result.checks is not None    # the results exist, complete or not
 
             def produce() -> None:
                 if debug is not None and debug.records is not None and dump_records is not None:
@@ -801,7 +808,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
 
             code = _conclude(kwargs, plan, transaction,
                              [*_ignored_option_warnings(kwargs, options), *result.diagnostics],
-                             produce=produce if result.ok else None, clean=True)
+                             produce=produce if result.ok or ran else None, clean=True, keep=ran)
     except BaseException:
         transaction.abort()
         plan.remove_stale()

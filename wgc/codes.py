@@ -404,6 +404,24 @@ SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description special
                                    "again")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
+CHECK_BUFFER_INDEX = _kind("WG0840", E, "wgc run --check: a shader accessed a buffer element past the buffer's end")
+CHECK_INPUT_INDEX = _kind("WG0841", E, "wgc run --check: a coalescing node read an input record at or past Count()")
+CHECK_MAX_RECORDS = _kind("WG0842", E, "wgc run --check: a thread group asked for more records on an output than "
+                          "its MaxRecords")
+CHECK_REPORTS_LOST = _kind("WG0843", E, "wgc run --check: more reports than the report buffer holds (they are "
+                           "counted)")
+CHECK_FAILED = _kind("WG0844", E, "wgc run --check found mistakes (the summary of the reports)")
+CHECK_TEXEL_INDEX = _kind("WG0846", E, "wgc run --check: a shader accessed a texel of a texture or typed buffer "
+                          "past its size")
+CHECK_MAX_RECORDS_PER_NODE = _kind("WG0847", E, "wgc run --check: a thread group asked for more records on one "
+                                   "element of a node array than its MaxRecordsPerNode")
+CHECK_UNWRITTEN_RECORD = _kind("WG0848", E, "wgc run --check: a node completed an output record it never wrote")
+CHECK_UNINITIALISED_READ = _kind("WG0849", E, "wgc run --check: a node read a field of its input record that the "
+                                 "producer never wrote")
+CHECK_NOT_COMPLETED = _kind("WG0850", E, "wgc run --check: a node returned without OutputComplete() on records it "
+                            "allocated")
+CHECK_NOT_AVAILABLE = _kind("WG0845", E, "wgc run --check needs the emulated path (INPUT compiled by wgc for the "
+                            "emulated target)")
 # WG0860-WG0879: debugging runs (`wgc.runtime.schedules`: records, stepping, schedules, the report)
 DEBUG_NAMES_NO_NODE = _kind("WG0860", E, "--stop-after-node or --dump-records-node names no node of the graph")
 STOP_NOT_REACHED = _kind("WG0861", W, "the run ended before the level or node --stop-after-level or "

@@ -163,6 +163,8 @@ class Options:
     """-O: run the spirv-opt passes that are safe for AMDX modules."""
     debug_info: bool = False
     """-Zi: OpSource with the file's name and text."""
+    checks: bool = False
+    """The emulated target's run-time checks (`wgc run --check`; `wgc.spirv.emulated_checks`)."""
     header_variable: str | None = None
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
     reflection: bool = False
@@ -537,6 +539,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
         target=options.target, target_env=options.target_env, split_nodes=options.split_nodes,
         validate=options.validate, optimize=options.optimize, debug_info=options.debug_info,
         index_space_loops=options.index_space_loops, plain_atomics=analysis.plain_record_atomics(nodes),
+        checks=options.checks and options.target == "emulated",
         source_name=source.path if source is not None else "",
         source_text=source.text if source is not None and options.debug_info else None), nodes)
     for key, words in emitted.modules.items():

@@ -60,7 +60,8 @@ makes it as large as the largest record of the graph).
 - Empty outputs (`EmptyNodeOutput`): `{Group,Thread}IncrementOutputCount(c)` add c to `*counter`
   (group scope: once per group, by invocation 0).
 - A thread-launch group is one thread: its group-scope calls are per invocation.
-- `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch.
+- `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch
+  (modules with checks test the records there: "Check reports" below).
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
@@ -78,13 +79,51 @@ Local root arguments. `local_root_arguments` is the address of this node's table
 table). A `[[vk::shader_record_ext]]` block is read there, in its own layout (as the reflection
 gives it), through a `PhysicalStorageBuffer` pointer; it takes no descriptor. The runtime refuses a
 run in which a node reading such a block has no index or its entry lies past the table.
+
+Check reports (`wgc run --check`; modules compiled with `checks`, others never read the field).
+`checks` is the u64 address of the run's report buffer, which the runtime gives every dispatch of
+an instrumented module. The buffer: a `CHECKS_HEADER_SIZE`-byte header, `u32 count` at 0 (reports
+attempted: every report adds 1 atomically, including those that do not fit) and `u32 capacity` at 4
+(report slots after the header); then `capacity` reports of `CHECK_REPORT_SIZE` bytes. A report
+whose `count` slot is at or past `capacity` is not written (the runtime reports the overflow,
+count - capacity). A report (`CHECK_REPORT`, u32 words unless noted): `kind` (a `CHECK_*` value),
+`file` (the result id of the module's `OpString` naming the source file; modules with checks are
+compiled with line info), `line` and `column` (1-based), `group` (the flat group index),
+`thread` (LocalInvocationIndex), `record` (the input record's index in the dispatch, coalescing:
+the group's first; 0xFFFFFFFF where unknown: outside the node's entry function), `value`, `limit` and `detail` (per kind, below),
+and `context` (u64: the address of the reporting dispatch's NodeContext, which names the node and
+the level for the runtime).
+- `CHECK_BUFFER_INDEX`: a structured or byte-address buffer element past the buffer's end:
+  `value` the element (byte-address: 32-bit word) index, `limit` the buffer's element count,
+  `detail` = set << 16 | binding of the buffer.
+- `CHECK_INPUT_INDEX`: an input record read at an index at or past `Count()`: `value` the index,
+  `limit` Count().
+- `CHECK_MAX_RECORDS`: a thread group's allocations on an output went past its `MaxRecords`:
+  `value` the records the group had asked for when it went past, `limit` MaxRecords, `detail` the
+  output's index (declaration order). Reported once per group and output.
+- `CHECK_MAX_RECORDS_PER_NODE`: the same for one element of a node array and its
+  `MaxRecordsPerNode` (arrays of a known size up to 64): `detail` = element index << 16 | output
+  index. Reported once per group and element.
+- `CHECK_UNWRITTEN_RECORD`: at `OutputComplete()`, an output record every word of which still
+  holds `CHECK_POISON` (instrumented modules fill output records with it when they allocate them:
+  records whose size and alignment are multiples of 4 bytes): `value` the record's index in the
+  allocation, `limit` the records allocated, `detail` the output's index.
+- `CHECK_NOT_COMPLETED`: the node's entry function returned after an allocation whose
+  `OutputComplete()` it did not reach (reported at the allocation's line): `detail` the output's
+  index.
+- `CHECK_UNINITIALISED_READ`: a node read a 32-bit scalar or vector field of its input record that
+  holds `CHECK_POISON` in a word (a field its producer never wrote): `value` the word read.
+- `CHECK_TEXEL_INDEX`: a texel of a texture or typed buffer past its size (of the accessed mip
+  level): `value` the coordinate's first component past it, `limit` that dimension's size (array
+  layers last), `detail` = set << 16 | component << 12 | binding (binding < 4096).
 """
 
 from __future__ import annotations
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
-`shader_index` (was reserved), read by modules whose loops are unrolled in index space."""
+`shader_index` (was reserved), read by modules whose loops are unrolled in index space.
+3: NodeContext's `checks` (the check-report buffer of `wgc run --check`), 88 bytes."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -110,8 +149,9 @@ NODE_CONTEXT = {
     "shader_index": (52, 4),
     "shared_counters": (56, 8),
     "local_root_arguments": (64, 8),
+    "checks": (80, 8),
 }
-NODE_CONTEXT_SIZE = 72
+NODE_CONTEXT_SIZE = 88
 NODE_CONTEXT_ALIGNMENT = 8
 
 # OutputParameter: one per output parameter, 16 bytes.
@@ -132,6 +172,27 @@ OUTPUT_SLOT = {
     "reserved": (28, 4),
 }
 OUTPUT_SLOT_SIZE = 32
+
+# The check-report buffer (module docstring).
+CHECKS_HEADER_SIZE = 16
+CHECK_REPORT = {
+    "kind": (0, 4), "file": (4, 4), "line": (8, 4), "column": (12, 4), "group": (16, 4),
+    "thread": (20, 4), "record": (24, 4), "value": (28, 4), "limit": (32, 4), "detail": (36, 4),
+    "context": (40, 8),
+}
+CHECK_REPORT_SIZE = 48
+CHECK_BUFFER_INDEX = 1
+CHECK_INPUT_INDEX = 2
+CHECK_MAX_RECORDS = 3
+CHECK_TEXEL_INDEX = 4
+CHECK_MAX_RECORDS_PER_NODE = 5
+CHECK_UNWRITTEN_RECORD = 6
+CHECK_UNINITIALISED_READ = 7
+CHECK_NOT_COMPLETED = 8
+CHECK_POISON = 0xFFBADBAD
+"""The word an instrumented module fills each output record with when it allocates it (a NaN as a
+float)."""
+CHECK_NO_RECORD = 0xFFFFFFFF
 
 # Bits of the u32 status word.
 STATUS_OUT_OF_RECORDS = 1

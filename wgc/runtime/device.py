@@ -175,6 +175,9 @@ class Buffer:
     (then `staging` copies)."""
     staging: Any = None
     """The `Device` that copies through a staging buffer when `mapped` is None."""
+    length: int = 0
+    """The bytes a descriptor of it covers (a resource's own size; `size` is rounded up to 16); 0:
+    `size`."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
         if self.mapped is None:
@@ -524,7 +527,8 @@ class Device:
                 common = dict(dstSet=descriptor_set, dstBinding=write.binding, descriptorCount=len(write.items),
                               descriptorType=kind)
                 if kind in (vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER):
-                    infos = [vk.VkDescriptorBufferInfo(buffer=b.handle, offset=0, range=b.size) for b in write.items]
+                    infos = [vk.VkDescriptorBufferInfo(buffer=b.handle, offset=0, range=b.length or b.size)
+                             for b in write.items]
                     updates.append(vk.VkWriteDescriptorSet(**common, pBufferInfo=infos))
                 elif kind in (vk.VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, vk.VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER):
                     updates.append(vk.VkWriteDescriptorSet(**common, pTexelBufferView=list(write.items)))

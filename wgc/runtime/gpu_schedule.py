@@ -46,7 +46,7 @@ from wgc.runtime import indirect_setup as meta
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan
 from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, RecordsOutOfMemory, Scheduler, TraceDispatch,
-                                   TraceStep, WorkKey, _put, _round, _Slot)
+                                   TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
@@ -285,7 +285,7 @@ class GpuScheduler(Scheduler):
                      scratch=scratch, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, group_offset=0,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra)
+                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -348,6 +348,10 @@ class GpuScheduler(Scheduler):
             plan.bound_to = (control.address, *arenas)
         control.write(0, plan.image)
         self.device.replay(plan.commands)
+        if self.checks is not None:
+            self.checks.contexts = {control.address + launch.context_at: (launch.node, level)
+                                    for level, launches in enumerate(plan.levels) for launch in launches}
+            self.checks.collect(repeat_index)
         return self._read_back(plan, control.read(0, plan.results_bytes), repeat_index)
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
@@ -397,9 +401,12 @@ class GpuScheduler(Scheduler):
                 if count == 0:
                     continue
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
-                    raise RecordsOutOfMemory(launch.node.label, (
-                        f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
-                        "allow, so some were dropped"))
+                    units = -(-count * launch.group_mul // launch.unit_div)
+                    asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
+                    problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, asked, level))
+                    problem.level = level
+                    problem.trace = steps + ([trace] if trace.dispatches else [])
+                    raise problem
                 node = launch.node
                 groups = -(-count * launch.group_mul // launch.group_div)
                 dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,

@@ -38,6 +38,13 @@ class RunResult:
     translated by `wgc.spirv_in`)."""
     debug: Any = None
     """The `schedules.DebugRun` of a debugging run (records, stop, schedule), else None."""
+    checks: list[Any] | None = None
+    """`--check`: the `checks.CheckReport`s of the run (None: the run had no checks)."""
+    checks_lost: int = 0
+    """`--check`: reports that did not fit in the report buffer."""
+    partial: dict[str, Any] | None = None
+    """A run that failed after it started: {"code", "message", "level", "repeat"}; `resources` and
+    `trace` then hold what the run had made when it stopped."""
 
     @property
     def ok(self) -> bool:
@@ -50,11 +57,20 @@ class RunResult:
         body = ",\n".join(lines)
         extra = "".join(f',\n  {json.dumps(k)}: {json.dumps(v)}' for k, v in
                         (self.debug.result_json().items() if self.debug is not None else ()))
-        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }" + extra + "\n}\n"
+        more = extra
+        if self.partial is not None:
+            more += f',\n  "partial": {json.dumps(self.partial)}'
+        if self.checks is not None:
+            reports = ",\n".join(f"    {json.dumps(r.to_json())}" for r in self.checks)
+            more += (f',\n  "checks_lost": {self.checks_lost},\n  "checks": [' +
+                     ("\n" + reports + "\n  " if reports else "") + "]")
+        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }" + more + "\n}\n"
 
     def trace_json(self) -> str:
-        return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
-                          indent=2) + "\n"
+        shape: dict[str, Any] = {"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]}
+        if self.partial is not None:
+            shape["partial"] = self.partial
+        return json.dumps(shape, indent=2) + "\n"
 
     def trace_text(self) -> str:
         lines = [f"device: {self.device}; path: {self.path}"]
@@ -70,10 +86,13 @@ class RunResult:
                     extra += f" loop-iteration={d.loop_iteration}"
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
                              f"records out: {outs}")
+        if self.partial is not None:
+            where = f" at level {self.partial['level']}" if self.partial.get("level") is not None else ""
+            lines.append(f"the run failed{where} ({self.partial['code']}): the trace stops here")
         return "\n".join(lines) + "\n"
 
 
-def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
+def _compile(source: Any, stdin: bytes | None, check: bool = False) -> tuple[list[Diagnostic], bytes | None, Any]:
     """(diagnostics, emulated module, program) of `source`: a path, `driver.Options` (compiled here
     for the emulated target with its reflection), or the `driver.Result` of such a compile."""
     from wgc import driver
@@ -87,7 +106,8 @@ def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes 
     else:
         options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
         result = driver.compile(replace(options, emit="spirv", target="emulated", split_nodes=False,
-                                        reflection=True), stdin)
+                                        reflection=True, checks=check, debug_info=options.debug_info or check),
+                                stdin)
     diagnostics = list(result.diagnostics)
     if not result.ok:
         return diagnostics, None, None
@@ -106,7 +126,7 @@ def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes 
     return diagnostics, result.outputs["spirv"], program
 
 
-def _compile_specialized(source: Any, stdin: bytes | None, values: dict[int, int]
+def _compile_specialized(source: Any, stdin: bytes | None, values: dict[int, int], check: bool = False
                          ) -> tuple[list[Diagnostic], bytes | None, Any]:
     """`_compile` of HLSL `source` with the dispatch's values of its specialization constants fixed as
     their defaults (`driver.Options.spec_values`): the emulated target lays the graph out by the
@@ -114,7 +134,8 @@ def _compile_specialized(source: Any, stdin: bytes | None, values: dict[int, int
     from wgc import driver
 
     options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
-    diagnostics, module, program = _compile(replace(options, spec_values=tuple(sorted(values.items()))), stdin)
+    diagnostics, module, program = _compile(replace(options, spec_values=tuple(sorted(values.items()))), stdin,
+                                          check)
     if module is None:     # say where the value that broke a rule came from
         given = ", ".join(f"constant_id {i} = {v}" for i, v in sorted(values.items()))
         note = f"wgc run compiled the graph with the dispatch's specialization values ({given})"
@@ -155,7 +176,7 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
         names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
-        debug: Any = None) -> RunResult:
+        debug: Any = None, check: bool = False) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -166,7 +187,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     `path` "amdx": compile for AMDX and translate (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
     indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
-    `debug`: a `schedules.DebugRun` (records to keep, where to stop, the schedule or schedules to run)."""
+    `debug`: a `schedules.DebugRun` (records to keep, where to stop, the schedule or schedules to run).
+    `check`: compile with the run-time checks and line info and report mistakes (`wgc.runtime.checks`:
+    `RunResult.checks`, and an error diagnostic per place, WG0840-WG0844); emulated path only."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -179,21 +202,27 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         rebuild = lambda spec: amdx.result_program(source, "<compile>", spec)     # noqa: E731
     elif path == "amdx":
         rebuild = lambda spec: amdx.compile_amdx(source, stdin, spec)     # noqa: E731
-    elif not isinstance(source, driver.Result):
-        rebuild = lambda spec: (_compile_specialized(source, stdin, spec) if spec is not None    # noqa: E731
-                                else _compile(source, stdin))
+    if check and (rebuild is not None or isinstance(source, driver.Result)):
+        why = "AMDX modules" if rebuild is not None else "the result of a compile made without it"
+        result = RunResult((codes.CHECK_NOT_AVAILABLE(None, "--check instruments the module wgc compiles for the "
+                                                            f"emulated target; it cannot check {why}"),))
+        result.path = path
+        return result
+    if not isinstance(source, driver.Result) and rebuild is None:
+        rebuild = lambda spec: (_compile_specialized(source, stdin, spec, check) if spec is not None    # noqa: E731
+                                else _compile(source, stdin, check))
     if rebuild is not None:
         diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, debug)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, debug, check)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None, debug: Any = None) -> RunResult:
+                 rebuild: Any = None, debug: Any = None, check: bool = False) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs read with
     them, HLSL compiled with them), used when the dispatch specialises a constant that sets the
@@ -250,9 +279,9 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     if debug is not None and debug.schedules:
         from wgc.runtime.schedules import explore
 
-        return explore(lambda d: _execute(module, program, described, dumps, device, limit, diagnostics, d), debug,
-                       lambda message: codes.SCHEDULE_DEPENDENT(None, message))
-    return _execute(module, program, described, dumps, device, limit, diagnostics, debug)
+        return explore(lambda d: _execute(module, program, described, dumps, device, limit, diagnostics, d, check),
+                       debug, lambda message: codes.SCHEDULE_DEPENDENT(None, message))
+    return _execute(module, program, described, dumps, device, limit, diagnostics, debug, check)
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -392,7 +421,7 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True, debug: Any = None) -> None:
+                 *, gpu_driven: bool = True, debug: Any = None, check: bool = False) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -402,6 +431,8 @@ class Session:
         self.device = device
         self.pipelines = None
         self.scheduler: Any = None
+        self.checks: Any = None
+        """`checks.CheckReports` (`check`: a module compiled with checks)."""
         self.buffers: list[Any] = []
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
@@ -419,6 +450,7 @@ class Session:
                 if resource.descriptor in ("storage buffer", "uniform buffer"):
                     contents = data.data if data is not None else bytearray(4 if resource.counter_of else 0)
                     buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer", host_access=False)
+                    buffer.length = len(contents)     # the descriptor covers what the dispatch gives, no padding
                     self.by_name[resource.name] = (buffer, len(contents))
                     items: list[Any] = [buffer]
                 elif data is None:
@@ -443,14 +475,20 @@ class Session:
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
             limit = DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit
+            if check:
+                from wgc.runtime.checks import CheckReports
+
+                self.checks = CheckReports.create(device, module, program)
             if debug is not None:       # a debugging run: host-driven, level by level (`schedules`)
                 from wgc.runtime.schedules import DebugScheduler
 
                 self.scheduler = DebugScheduler(device, program, self.pipelines, push_constants=constants,
-                                                local_root_arguments=table, memory_limit=limit, debug=debug)
+                                                local_root_arguments=table, memory_limit=limit, debug=debug,
+                                                checks=self.checks)
             else:
                 self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
-                                              local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven)
+                                              local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven,
+                                              checks=self.checks)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -510,6 +548,9 @@ class Session:
         if self.pipelines is not None:
             self.pipelines.close()
             self.pipelines = None
+        if self.checks is not None:
+            self.checks.close()
+            self.checks = None
         from wgc.runtime import images
 
         for item in self.objects:
@@ -543,7 +584,8 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
-             memory_limit: int | None, diagnostics: list[Diagnostic], debug: Any = None) -> RunResult:
+             memory_limit: int | None, diagnostics: list[Diagnostic], debug: Any = None,
+             check: bool = False) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -556,15 +598,34 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit, debug=debug) as session:
-            trace = []
-            for repeat in range(described.repeat):
-                trace.extend(session.run_once(repeat))
-                if debug is not None and debug.stopped is not None:
-                    break
+        with Session(gpu, module, program, described, memory_limit, debug=debug, check=check) as session:
+            trace: list[Any] = []
+            failure: Diagnostic | None = None
+            partial: dict[str, Any] | None = None
+            repeat = 0
+            try:
+                for repeat in range(described.repeat):
+                    trace.extend(session.run_once(repeat))
+                    if debug is not None and debug.stopped is not None:
+                        break
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                kind = codes.RECORDS_OUT_OF_MEMORY if isinstance(problem, RecordsOutOfMemory) else codes.GRID_BEYOND_MAX
+                failure = kind(None, str(problem))
+                trace.extend(problem.trace)
+                partial = {"code": failure.code, "message": failure.message, "level": problem.level, "repeat": repeat}
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
-        more = debug.diagnostics() if debug is not None else []
-        return RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug)
+            more = debug.diagnostics() if debug is not None else []
+            result = RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug,
+                               partial=partial)
+            if session.checks is not None:
+                from wgc.runtime.checks import diagnostics as check_diagnostics
+
+                result.checks, result.checks_lost = list(session.checks.reports), session.checks.lost
+                found = check_diagnostics(result.checks, result.checks_lost)
+                result.diagnostics += tuple(found)
+            if failure is not None:
+                result.diagnostics += (failure,)
+        return result
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
     except GridBeyondMax as problem:

@@ -52,10 +52,41 @@ class RecordsOutOfMemory(Exception):
     def __init__(self, node: str, message: str) -> None:
         super().__init__(message)
         self.node = node
+        self.level: int | None = None
+        """The level that failed (set where it is known)."""
+        self.trace: list[TraceStep] = []
+        """The levels of the run before the failure (`Scheduler.run` sets them)."""
+
+
+def over_records(node: NodePlan, units: int, produced: list[list[int]], level: int) -> str:
+    """The message of a dispatch whose status word says STATUS_OUT_OF_RECORDS: which outputs went past
+    their bound (`units` thread groups, or threads, × MaxRecords), asking for how many records
+    (`produced`: the counters, per output and slot, which count every record asked for)."""
+    unit = "thread" if node.launch == "thread" else "thread group"
+    parts = []
+    for output, counts in zip(node.outputs, produced):
+        if output.empty:
+            continue
+        per = output.max_records_per_node if output.array else output.max_records
+        attribute = "MaxRecordsPerNode" if output.array else "MaxRecords"
+        for i, asked in enumerate(counts):
+            if asked > units * per:
+                name = f"{output.parameter}[{i}]" if output.array else output.parameter
+                target = f"{output.target}" + (f"[{output.target_index + i}]" if output.array else "")
+                parts.append(f"{asked} records on output '{name}' (node '{target}'), more than the {units * per} "
+                             f"that its {units} {unit}{'s' if units != 1 else ''} × {attribute}({per}) allow")
+    if not parts:
+        return (f"node '{node.label}' allocated more output records than its MaxRecords bounds allow, so some "
+                "were dropped")
+    return (f"node '{node.label}' at level {level} asked for " + "; ".join(parts) +
+            ", so some were dropped")
 
 
 class GridBeyondMax(Exception):
     """A produced record's SV_DispatchGrid exceeds its node's [NodeMaxDispatchGrid]."""
+
+    level: int | None = None
+    trace: list[TraceStep] = []
 
 
 @dataclass
@@ -196,8 +227,10 @@ class Scheduler:
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, checks: Any = None) -> None:
         self.device = device
+        self.checks = checks
+        """`checks.CheckReports` of a module compiled with checks (`wgc run --check`), else None."""
         self.program = program
         self.pipelines = pipelines
         self.push_constants = push_constants
@@ -421,7 +454,7 @@ class Scheduler:
                      loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
                      group_offset=launch.first_group + group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra)
+                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
@@ -442,15 +475,21 @@ class Scheduler:
                 device.dispatch(nx, ny, 1)
         device.barrier()
         device.submit()
+        if self.checks is not None:     # before anything can fail: the contexts are rewritten next level
+            self.checks.contexts = {base + at: (launch.node, trace.level)
+                                    for launch, _, _, shapes in recorded for at, _, _, _ in shapes}
+            self.checks.collect(trace.repeat)
         # read back
         result = control.read(0, cursor)
         following: dict[WorkKey, list[Chunk]] = {}
         for launch, index, counters, _ in recorded:
             status, = struct.unpack_from("<I", result, status_at + 4 * index)
             if status & abi.STATUS_OUT_OF_RECORDS:
-                raise RecordsOutOfMemory(launch.node.label, (
-                    f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
-                    "allow, so some were dropped"))
+                asked = [[struct.unpack_from("<I", result, at)[0] for at in offsets] for offsets in counters]
+                problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, launch.units, asked,
+                                                                             trace.level))
+                problem.level = trace.level
+                raise problem
             for p, (output, slots_of, counter_offsets) in enumerate(zip(launch.node.outputs, launch.outputs,
                                                                           counters)):
                 total = 0
@@ -503,7 +542,11 @@ class Scheduler:
                 raise AssertionError(f"internal: records are still pending after {len(steps)} levels, more than this "
                                         "graph's nodes, recursion depths and loop iterations allow")
             trace = TraceStep(repeat_index, len(steps))
-            pending = self.step(pending, side, trace)
+            try:
+                pending = self.step(pending, side, trace)
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                problem.trace = steps + ([trace] if trace.dispatches else [])
+                raise
             steps.append(trace)
             side ^= 1
         return steps
@@ -529,5 +572,5 @@ def _put(data: bytearray, at: int, fields: dict[str, tuple[int, int]], **values:
         data[at + offset:at + offset + size] = int(value).to_bytes(size, "little")
 
 
-__all__ = ["Scheduler", "Chunk", "TraceStep", "TraceDispatch", "RecordsOutOfMemory", "GridBeyondMax",
+__all__ = ["Scheduler", "Chunk", "over_records", "TraceStep", "TraceDispatch", "RecordsOutOfMemory", "GridBeyondMax",
            "DEFAULT_MEMORY_LIMIT"]

@@ -79,7 +79,9 @@ class ControlFlow:
             line, column = stmt.span.line_col
             self.b.emit("OpLine", self.ml.file_string(stmt.span.file.path), line, column)
         method = getattr(self, "stmt_" + type(stmt).__name__)
+        outer, self.fl.current_span = self.fl.current_span, stmt.span
         method(stmt)
+        self.fl.current_span = outer
 
     def stmt_Block(self, stmt: ir.Block) -> None:
         self.block(stmt)
@@ -179,6 +181,10 @@ class ControlFlow:
         self.b.emit("OpBranch", target)
 
     def stmt_Return(self, stmt: ir.Return) -> None:
+        if not self.frames and self.ml.options.checks:     # wgc run --check: allocations not completed
+            from . import emulated_checks
+
+            emulated_checks.before_return(self.fl)
         if not self.frames:
             if stmt.value is not None and self.fl.entry_result is not None:   # a pixel shader's result
                 self.fl.store(self.fl.entry_result, self.fl.value(stmt.value))

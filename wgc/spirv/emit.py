@@ -54,6 +54,8 @@ class EmitOptions:
     """Interlocked* calls on node records one invocation owns (`sema.target.plain_record_atomics`)."""
     index_space_loops: bool = True
     """Loops unrolled in index space (`sema.stages`): always for `amdx`; `emulated` either way."""
+    checks: bool = False
+    """The emulated target's run-time checks (`wgc run --check`, `emulated_checks.py`)."""
 
 
 @dataclass
@@ -70,6 +72,7 @@ def emit_spirv(analysis: Analysis, options: EmitOptions, nodes: Sequence[NodeInf
     lower_options = LowerOptions(target=options.target, target_env=options.target_env, debug_info=options.debug_info,
                                  source_name=options.source_name, source_text=options.source_text,
                                  plain_atomics=options.plain_atomics, index_space_loops=options.index_space_loops,
+                                 checks=options.checks,
                                  per_primitive_semantics=analysis.per_primitive_semantics())
     for key, group in analysis.module_groups(nodes, options.split_nodes):
         words = lower_module(analysis, group, lower_options)

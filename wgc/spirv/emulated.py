@@ -45,7 +45,7 @@ Invariants and decisions:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wgc import emulation_abi as abi
 from wgc import ir
@@ -53,7 +53,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import loop_stages
+from . import emulated_checks, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -84,6 +84,14 @@ class _Entry:
     """u64 address of the record of a thread or broadcasting node."""
     group_id: tuple[int, int, int] | None = None
     """SV_GroupID of a broadcasting group."""
+    check_counters: dict[int, Place] | None = None
+    """`--check`: the group's MaxRecords counter of each output (`emulated_checks.begin_entry`)."""
+    check_allocations: dict[int, Any] | None = None
+    """`--check`: the allocations whose records were poisoned, by their records' address id."""
+    check_inputs: set[int] | None = None
+    """`--check`: the pointers to the input record that `record_place` made."""
+    check_pending: dict[int, Any] | None = None
+    """`--check`: each allocation's flag 'not completed yet', by its records' address id."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -182,6 +190,8 @@ class EmulatedNodes(NodeOperations):
         if input_handle is not None and input_handle.record is not None and node.launch != "coalescing":
             entry.input_address = _element(fl, records, entry.record, stride)
         fl.node_state = entry
+        if emulated_checks.enabled(fl):
+            entry.check_counters = emulated_checks.begin_entry(fl, node)
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -243,6 +253,8 @@ class EmulatedNodes(NodeOperations):
         else:
             entry = _entry(fl)
             if entry.node.launch == "coalescing":
+                if emulated_checks.enabled(fl):
+                    emulated_checks.input_index(fl, entry, index)
                 first = fl.b.emit("OpIAdd", fl.types.id(t.UINT), entry.record, index)
                 address = _element(fl, entry.records, first, entry.stride)
             else:
@@ -250,6 +262,9 @@ class EmulatedNodes(NodeOperations):
                 address = entry.input_address
         pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_, handle.layout))
         pointer = fl.b.emit("OpConvertUToPtr", pointer_type, address)
+        if isinstance(handle, InputHandle) and emulated_checks.enabled(fl):
+            entry = _entry(fl)
+            entry.check_inputs = (entry.check_inputs or set()) | {pointer}
         return Place(pointer, type_, "PhysicalStorageBuffer", handle.layout,
                      coherent=isinstance(handle, InputHandle) and handle.coherent)
 
@@ -260,6 +275,8 @@ class EmulatedNodes(NodeOperations):
         b = fl.b
         uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
         entry = _entry(fl)
+        if emulated_checks.enabled(fl):
+            emulated_checks.max_records(fl, entry, handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
         scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
         base = self._counter_add(fl, valid, slot, count, scope, result=True, uniform_slot=handle.node_index is None)
@@ -292,9 +309,16 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpBranch", done)
         fl.new_block(done)
         output = handle.output
-        return RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
+        records = RecordsHandle(fl.load(address), output.record, output.layout, fl.load(stride))
+        if emulated_checks.enabled(fl):
+            assert records.stride is not None
+            emulated_checks.poison(fl, entry, output, records.pointer, records.stride, count, scope)
+            emulated_checks.allocated(fl, entry, output, records.pointer, scope)
+        return records
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
+        if emulated_checks.enabled(fl):
+            emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
         self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
 
@@ -407,7 +431,11 @@ class EmulatedNodes(NodeOperations):
         return fl.load(valid), slot
 
     def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
-        """Nothing: the runtime reads the outputs after the dispatch."""
+        """Nothing: the runtime reads the outputs after the dispatch (`--check`: the records never
+        written are reported)."""
+        if emulated_checks.enabled(fl):
+            emulated_checks.output_complete(fl, _entry(fl), records.pointer)
+            emulated_checks.completed(fl, _entry(fl), records.pointer)
 
     def is_valid(self, fl: FunctionLowering, handle: OutputHandle) -> int:
         return loop_stages.output_valid(fl, handle, self._slot(fl, handle)[0])
@@ -442,6 +470,10 @@ class EmulatedNodes(NodeOperations):
 
     def shader_index(self, fl: FunctionLowering) -> int:
         return _load(fl, self._context(fl), abi.NODE_CONTEXT["shader_index"])
+
+    def context_address(self, fl: FunctionLowering) -> int:
+        """The u64 NodeContext address, in any function of the module (`emulated_checks`)."""
+        return self._context(fl)
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

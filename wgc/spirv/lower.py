@@ -58,7 +58,7 @@ from wgc.irtools.stageio import MESH_QUALIFIERS, mesh_qualifier
 from wgc.irtools.walk import reachable_functions, walk_body
 from wgc.sema.nodes import NodeInfo
 
-from . import grammar, intrinsics, loop_stages, rayquery, resources
+from . import emulated_checks, grammar, intrinsics, loop_stages, rayquery, resources
 from .builder import VERSION_FOR_ENV, Builder
 from .control import ControlFlow
 from .conversions import Conversions
@@ -72,6 +72,7 @@ from .stageio import StageIO, mesh_counts, stage_bool, task_payloads
 
 if TYPE_CHECKING:
     from wgc.sema.results import Analysis
+    from wgc.source import Span
 
     from .node_ops import NodeOperations
 
@@ -94,6 +95,9 @@ class LowerOptions:
     index_space_loops: bool = True
     """Work Graph Loops unrolled in index space (`loop_stages.py`); False: the emulated target's
     native form (the runtime passes each dispatch's iteration)."""
+    checks: bool = False
+    """`wgc run --check`: the emulated target tests accesses and reports mistakes at run time
+    (`emulated_checks.py`)."""
     per_primitive_semantics: frozenset[str] = frozenset()
     """The user semantics the file's mesh entry points output per primitive (`sema.mesh.
     per_primitive_semantics`): pixel inputs of these semantics are PerPrimitiveEXT, in whatever
@@ -421,6 +425,8 @@ class FunctionLowering:
         """The node target's per-function state (`NodeOperations.function_state`)."""
         self.node: NodeInfo | None = None
         """The node whose entry function this is (None for a called helper)."""
+        self.current_span: Span | None = None
+        """The innermost statement being lowered (where `emulated_checks` reports point)."""
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
@@ -492,6 +498,8 @@ class FunctionLowering:
     def _finish_body(self) -> None:
         assert self.function.body is not None
         self.block(self.function.body)
+        if self.b.in_block and self.ml.options.checks:     # wgc run --check: allocations not completed
+            emulated_checks.before_return(self)
         if self.b.in_block:
             if self.function.return_type is t.VOID or self.entry_result is not None:
                 self.b.emit("OpReturn")
@@ -558,6 +566,8 @@ class FunctionLowering:
             return self.swizzle(vector, place.vector.type, place.components, place.type)
         memory_type = self._memory_type_id(place)
         value = self.b.emit("OpLoad", memory_type, self.pointer(place), *self.ml.memory_access(place, store=False))
+        if self.ml.options.checks and place.storage == "PhysicalStorageBuffer":   # wgc run --check
+            emulated_checks.record_load(self, place, value)
         if place.stage_bool:
             return stage_bool(self, value, place.type, to_bool=True)
         if place.as_array is not None:

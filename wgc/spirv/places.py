@@ -80,6 +80,8 @@ class ImagePlace:
     slice: int | None = None
     """The mip level (`.mips[l][pos]`) or sample (`.sample[s][pos]`, and every access to a
     multisampled texture); None: level or sample 0."""
+    coordinate_type: t.Type | None = None
+    """The coordinate's type where it may be signed (`wgc run --check` compares it); None: unsigned."""
 
 
 @dataclass(frozen=True)

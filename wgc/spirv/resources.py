@@ -461,8 +461,35 @@ def _image_operands(*groups: tuple) -> tuple:
     return ("|".join(g[0] for g in groups), *(value for g in groups for value in g[1:]))
 
 
+def _check_texel(fl: FunctionLowering, place: ImagePlace) -> None:
+    """`wgc run --check`: report a texel coordinate past the image's size (of the accessed mip level)."""
+    from . import emulated_checks
+
+    handle = place.handle
+    fl.b.capability("ImageQuery")
+    dim, arrayed = _DIMS[handle.type.kind]
+    sizes = _SIZES[dim] + (1 if arrayed else 0)
+    image = _object(fl, handle)
+    size_type = fl.types.id(t.UINT if sizes == 1 else t.vector(t.UINT, sizes))
+    if handle.type.kind.writable or dim == "Buffer" or handle.type.kind.multisampled:
+        size = fl.b.emit("OpImageQuerySize", size_type, image)
+    else:
+        size = fl.b.emit("OpImageQuerySizeLod", size_type, image,
+                         place.slice if place.slice is not None else fl.uint(0))
+    variable = _state(fl.ml).variables[handle.variable]
+    where = variable.binding
+    coordinate = place.coordinate
+    scalar = t.element_scalar(place.coordinate_type) if place.coordinate_type is not None else None
+    if scalar is not None and scalar.kind is not t.ScalarKind.UINT:   # negative: past the end, as unsigned
+        coordinate = fl.b.emit("OpBitcast", size_type, coordinate)
+    emulated_checks.texel_index(fl, where.set if where else 0, where.binding if where else 0, size,
+                                coordinate, sizes)
+
+
 def image_load(fl: FunctionLowering, place: ImagePlace) -> int:
     handle = place.handle
+    if fl.ml.options.checks:
+        _check_texel(fl, place)
     image = _object(fl, handle)
     if handle.type.kind.writable:
         _without_format(fl, handle, "Read")
@@ -481,6 +508,8 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
     component = _component(place.handle.type)
     count = t.component_count(place.type) or 1
     texel = fl.convert(value, place.type, component if count == 1 else t.vector(component, count))
+    if fl.ml.options.checks:
+        _check_texel(fl, place)
     _without_format(fl, place.handle, "Write")
     fl.b.emit("OpImageWrite", _object(fl, place.handle), place.coordinate, texel,
               *_image_operands(slice_operands(fl, place, lod=False),
@@ -490,6 +519,8 @@ def image_store(fl: FunctionLowering, place: ImagePlace, value: int) -> None:
 def texel_pointer(fl: FunctionLowering, place: ImagePlace) -> int:
     """OpImageTexelPointer for an atomic on a storage-image texel (its Sample operand: the sample of
     a multisampled image, else 0)."""
+    if fl.ml.options.checks:
+        _check_texel(fl, place)
     component = fl.types.scalar(_component(place.handle.type))
     sample = place.slice if place.slice is not None and place.handle.type.kind.multisampled else fl.uint(0)
     return fl.b.emit("OpImageTexelPointer", fl.b.type_pointer("Image", component),
@@ -504,6 +535,13 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
     assert handle.layout is not None
     element = handle.type.element if handle.type.kind in _STRUCTURED else t.UINT
     assert element is not None
+    if fl.ml.options.checks:                          # wgc run --check: an element past the end is reported
+        from . import emulated_checks
+
+        variable = _state(fl.ml).variables[handle.variable]
+        where = variable.binding
+        emulated_checks.buffer_index(fl, where.set if where else 0, where.binding if where else 0,
+                                     _array_length(fl, handle), index)
     return Place(handle.variable, element, "StorageBuffer", handle.layout.element,
                  handle.indices + (fl.uint(0), index), coherent=handle.coherent)
 
@@ -524,7 +562,7 @@ def index_place(fl: FunctionLowering, expr: ir.ResourceIndex) -> Place | ImagePl
         return _buffer_place(fl, handle, index)
     if handle.type.kind in _DIMS:
         slice_ = fl.value(expr.slice) if expr.slice is not None else None
-        return ImagePlace(handle, index, expr.type, slice_)
+        return ImagePlace(handle, index, expr.type, slice_, expr.index.type)
     raise AssertionError(f"'{handle.type}' cannot be indexed")
 
 
@@ -812,7 +850,7 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
     if handle.type.kind.multisampled:                       # Load(location, sample[, offset][, status])
         sample = fl.convert(fl.value(args[1]), args[1].type, t.UINT)
         if handle.type.kind.writable:
-            value = image_load(fl, ImagePlace(handle, location, expr.type, sample))
+            value = image_load(fl, ImagePlace(handle, location, expr.type, sample, args[0].type))
             _status(fl, expr, 2)
             return value
         groups: list[tuple] = []
@@ -823,13 +861,16 @@ def _image_method(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodC
         _status(fl, expr, 3)
         return _texel(fl, value, handle, expr.type)
     if handle.type.kind.writable or _DIMS[handle.type.kind][0] == "Buffer":
-        value = image_load(fl, ImagePlace(handle, location, expr.type))
+        value = image_load(fl, ImagePlace(handle, location, expr.type, None, args[0].type))
         _status(fl, expr, 1)
         return value
     parts = fl.components(location, args[0].type)          # coordinates, then the mip level
     scalar = t.element_scalar(args[0].type)
     assert scalar is not None
     coordinate = parts[0] if len(parts) == 2 else fl.build(parts[:-1], t.vector(scalar, len(parts) - 1))
+    if fl.ml.options.checks:
+        _check_texel(fl, ImagePlace(handle, coordinate, expr.type, fl.convert(parts[-1], scalar, t.UINT),
+                                    scalar if len(parts) == 2 else t.vector(scalar, len(parts) - 1)))
     operands: list[OperandValue] = ["Lod", parts[-1]]
     if len(args) >= 2:
         kind, offset = _offset(fl, args[1], name)
@@ -883,6 +924,8 @@ def _sample(fl: FunctionLowering, handle: ResourceHandle, expr: ir.MethodCall) -
         rest = rest[1:]
     image_operands: list[OperandValue] = ["|".join(names), *values] if names else []
     component = _component(handle.type)
+    if fl.ml.options.checks:       # the checks of the operands made blocks: OpSampledImage is used in its own block
+        sampled = _sampled_image(fl, handle, args[0])
     if dref and not opcode.endswith("Gather"):
         value = fl.b.emit(opcode, fl.types.scalar(component), sampled, coordinate, *leading, *image_operands)
         result = fl.convert(value, component, expr.type)
@@ -901,7 +944,10 @@ def _level_of_detail(fl: FunctionLowering, handle: ResourceHandle, expr: ir.Meth
     uses_derivatives(fl, expr)
     fl.b.capability("ImageQuery")
     sampled = _sampled_image(fl, handle, expr.args[0])
-    lod = fl.b.emit("OpImageQueryLod", fl.types.id(t.vector(t.FLOAT, 2)), sampled, fl.value(expr.args[1]))
+    coordinate = fl.value(expr.args[1])
+    if fl.ml.options.checks:       # as in `_sample`
+        sampled = _sampled_image(fl, handle, expr.args[0])
+    lod = fl.b.emit("OpImageQueryLod", fl.types.id(t.vector(t.FLOAT, 2)), sampled, coordinate)
     index = 1 if expr.method.endswith("Unclamped") else 0
     return fl.b.emit("OpCompositeExtract", fl.types.id(t.FLOAT), lod, index)
 
