@@ -33,7 +33,7 @@ from typing import Union
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Severity
-from wgc.sema import intrinsics, methods, rayquery
+from wgc.sema import intrinsics, methods, rayquery, strings
 from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
 from wgc.sema.expr import ExpressionChecker, describe, member_span
@@ -127,10 +127,12 @@ class FunctionCalls:
             return None
         viable: list[tuple[FunctionEntity, tuple[Conversion, ...]]] = []
         counts_fit = False
+        # a string literal deduces as the array of characters it is (`strings`)
+        arg_types = [strings.array_type(a) if strings.is_literal(a) else a.type for a in args]  # type: ignore[arg-type]
         for entity in entities:
             if entity.is_template:
                 reported = len(self.ctx.diagnostics)
-                deduced = self.instantiate(entity, template_args, [a.type for a in args], span)
+                deduced = self.instantiate(entity, template_args, arg_types, span)
                 if deduced is None and any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[reported:]):
                     return None  # a written template argument was wrong (reported): the call cannot be judged
                 if deduced is None:
@@ -192,7 +194,10 @@ class FunctionCalls:
                 continue
             arg = args[index]
             what = f"argument {index + 1} of '{display}'"
-            if param.direction is ir.Direction.IN:
+            if param.direction is ir.Direction.IN and strings.is_literal(arg) and param.type is not t.STRING:
+                assert isinstance(arg, ir.Constant) and isinstance(param.type, t.ArrayType)
+                built.append(strings.as_array(arg, param.type.element))
+            elif param.direction is ir.Direction.IN:
                 converted = arg if _unsized_array_of(param.type, arg.type) else \
                     _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
                 if converted is None:
@@ -216,6 +221,8 @@ class FunctionCalls:
                 conversion = EXACT if param.type is arg.type else None
             elif _unsized_array_of(param.type, arg.type):
                 conversion = EXACT
+            elif strings.is_literal(arg):
+                conversion = strings.conversion(arg, param.type) if param.direction is ir.Direction.IN else None  # type: ignore[arg-type]
             elif param.direction is ir.Direction.IN:
                 conversion = implicit_conversion(arg.type, param.type)
             else:
@@ -363,7 +370,9 @@ def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> i
     arguments of the conversion in (in/inout) and of the copy back (out/inout)."""
     total = 0
     for param, arg in zip(params, args):
-        if param.direction is not ir.Direction.OUT:
+        if strings.is_literal(arg):
+            total += strings.score(arg, param.type)  # type: ignore[arg-type]
+        elif param.direction is not ir.Direction.OUT:
             total += cast_score(param.type, arg.type, isinstance(arg, ir.Constant) and arg.literal)
         if param.direction is not ir.Direction.IN:
             total += cast_score(arg.type, param.type)
