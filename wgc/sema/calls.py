@@ -38,6 +38,7 @@ from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
 from wgc.sema.expr import ExpressionChecker, describe, member_span
 from wgc.sema.scope import SymbolKind
+from wgc.sema.templates import own_params
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -129,13 +130,21 @@ class FunctionCalls:
         counts_fit = False
         # a string literal deduces as the array of characters it is (`strings`)
         arg_types = [strings.array_type(a) if strings.is_literal(a) else a.type for a in args]  # type: ignore[arg-type]
+        ignored: dict[FunctionEntity, str] = {}
+        """Why each template whose arguments could not be deduced was ignored (clang's note)."""
         for entity in entities:
             if entity.is_template:
+                declared = own_params(entity.decl)
+                if not sum(1 for p in declared if p.default is None) <= len(args) <= len(declared):
+                    continue
+                counts_fit = True
                 reported = len(self.ctx.diagnostics)
                 deduced = self.instantiate(entity, template_args, arg_types, span)
                 if deduced is None and any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[reported:]):
                     return None  # a written template argument was wrong (reported): the call cannot be judged
                 if deduced is None:
+                    assert self.ctx.templates is not None
+                    ignored[entity] = self.ctx.templates.deduction_failure or "substitution failure"
                     continue
                 entity = deduced
             elif template_args:
@@ -152,7 +161,7 @@ class FunctionCalls:
             if conversions is not None:
                 viable.append((entity, conversions))
         if not viable:
-            candidates = [_signature(e) for e in entities]
+            candidates = [f"{_signature(e)}" for e in entities]
             if not counts_fit:
                 self.ctx.report(codes.WRONG_ARGUMENT_COUNT, span,
                                 f"no overload of '{display}' takes {len(args)} argument{'s' if len(args) != 1 else ''}",
@@ -161,7 +170,8 @@ class FunctionCalls:
                 types = ", ".join(str(a.type) for a in args)
                 self.ctx.report(codes.NO_MATCHING_OVERLOAD, span,
                                 f"no matching function for call to '{display}({types})'",
-                                notes=[f"candidate: {c}" for c in candidates])
+                                notes=[f"candidate template ignored: {ignored[e]}: {c}" if e in ignored
+                                       else f"candidate: {c}" for e, c in zip(entities, candidates)])
             return None
         scores = [_overload_score(e.function.own_params, args)  # type: ignore[union-attr]
                   for e, _ in viable]
@@ -175,6 +185,10 @@ class FunctionCalls:
         function = entity.function
         assert function is not None
         params = function.own_params
+        if entity.template_args and any(strings.is_literal(a) and _deduced_whole(entity, i) for i, a in enumerate(args)):
+            # dxc: `template<typename T> void f(T s)` given "toto" takes a `string` (a char pointer)
+            self.ctx.report(codes.STRING_LITERAL_PARAMETER, span, "string literals parameters are not supported in HLSL")
+            return None
         built: list[ir.Expr] = []
         if function.method_of is not None:
             if obj is None:
@@ -383,6 +397,16 @@ def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
     """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
     return isinstance(param_type, t.ArrayType) and param_type.length is None and \
         isinstance(arg_type, t.ArrayType) and arg_type.length is not None and arg_type.element is param_type.element
+
+
+def _deduced_whole(entity: FunctionEntity, index: int) -> bool:
+    """Whether parameter `index` of a template instance is written as a bare template parameter `T`."""
+    declared = own_params(entity.decl)
+    if index >= len(declared) or declared[index].array_dims:
+        return False
+    written = declared[index].type
+    return len(written.name) == 1 and written.template_args is None and not written.array_dims \
+        and any(p.name == written.name[0] for p in entity.decl.template_params or ())
 
 
 def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:
