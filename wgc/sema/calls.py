@@ -167,7 +167,7 @@ class FunctionCalls:
                                 f"no overload of '{display}' takes {len(args)} argument{'s' if len(args) != 1 else ''}",
                                 notes=[f"candidate: {c}" for c in candidates])
             else:
-                types = ", ".join(str(a.type) for a in args)
+                types = ", ".join(_shown_type(a) for a in args)
                 self.ctx.report(codes.NO_MATCHING_OVERLOAD, span,
                                 f"no matching function for call to '{display}({types})'",
                                 notes=[f"candidate template ignored: {ignored[e]}: {c}" if e in ignored
@@ -177,7 +177,7 @@ class FunctionCalls:
                   for e, _ in viable]
         best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
-            types = ", ".join(str(a.type) for a in args)
+            types = ", ".join(_shown_type(a) for a in args)
             self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous",
                             notes=[f"candidate: {_signature(e)}" for e, _ in best])
             return None
@@ -236,7 +236,7 @@ class FunctionCalls:
             elif _unsized_array_of(param.type, arg.type):
                 conversion = EXACT
             elif strings.is_literal(arg):
-                conversion = strings.conversion(arg, param.type) if param.direction is ir.Direction.IN else None  # type: ignore[arg-type]
+                conversion = strings.conversion(arg, param.type)  # type: ignore[arg-type]  # (out: not assignable, below)
             elif param.direction is ir.Direction.IN:
                 conversion = implicit_conversion(arg.type, param.type)
             else:
@@ -397,6 +397,11 @@ def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
     """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
     return isinstance(param_type, t.ArrayType) and param_type.length is None and \
         isinstance(arg_type, t.ArrayType) and arg_type.length is not None and arg_type.element is param_type.element
+
+
+def _shown_type(arg: ir.Expr) -> str:
+    """An argument's type as a call's error shows it ('literal string' for a string literal, as dxc)."""
+    return "literal string" if strings.is_literal(arg) else str(arg.type)
 
 
 def _deduced_whole(entity: FunctionEntity, index: int) -> bool:

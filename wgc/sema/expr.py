@@ -248,6 +248,8 @@ class ExpressionChecker:
             if type(expr.object) is ir.VarRef and expr.object.variable.const:  # DXC: Get() returns const
                 return f"'{expr.object.variable.name}' is const, so its records are read-only"
             return None
+        if strings.is_literal(expr):
+            return "a string literal is a constant array"
         return "the expression is not an l-value"
 
     # ------------------------------------------------------------ leaves
