@@ -15,7 +15,8 @@ How it works:
   tell a template `<` from less-than.  `TypeNamePostLexer` does the classic
   "lexer hack": it knows the builtin type names, pre-scans the text for
   struct/enum/typedef names, learns names as declarations go by, and renames
-  IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT.  A `<` after a plain identifier is a
+  IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT; a type name that a declaration reuses as
+  its own name (`vMatrix matrix`) is an identifier until that scope's `}`.  A `<` after a plain identifier is a
   template only when the text up to its matching `>` holds type names and is
   followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`). A type name right
   after a type is a declarator's name, except before `<...>::` (`T Box<T>::get()`,
