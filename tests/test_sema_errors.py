@@ -1764,6 +1764,14 @@ CASES = [
                "           ^~~~~~~",
                "note: (further instantiation contexts not shown)",
                "1 error generated.")),
+    # WG0347 ---------------------------------------------------------------
+    case("WG0347", "string-literal-deduced-as-a-whole-parameter",
+         lines("template<typename T> void take(T s) {}",
+               "void f() { take(\"toto\"); }"),
+         lines("<stdin>:2:12: error: string literals parameters are not supported in HLSL [WG0347]",
+               "void f() { take(\"toto\"); }",
+               "           ^~~~~~~~~~~~",
+               "1 error generated.")),
 
     # WG0365 ---------------------------------------------------------------
     case("WG0365", "plain-global-initializer-checked-then-ignored",

@@ -166,6 +166,8 @@ LAYOUT_TOO_LARGE = _kind("WG0372", E, "a buffer or block laid out in more bytes 
 MISPLACED_WORK_GRAPH_ATTRIBUTE = _kind(
     "WG0346", W, "a work-graph attribute written where it does not apply (a node attribute on a struct, a field or "
     "a statement, a function attribute on a parameter, a record attribute elsewhere): ignored", "ignored-attributes")
+STRING_LITERAL_PARAMETER = _kind("WG0347", E, "a string literal given to a function template's parameter of a "
+                                 "deduced type `T` (dxc: string literals parameters are not supported)")
 UNSUPPORTED_TEMPLATE = _kind("WG0344", E, "a template construct wgc does not support (an out-of-line member "
                              "definition of a partial specialisation, a value parameter of non-scalar type)")
 TEMPLATE_TOO_DEEP = _kind("WG0345", E, "template instantiations nested more deeply than wgc allows (64)")

@@ -33,11 +33,12 @@ from typing import Union
 from wgc import codes, ir
 from wgc import types as t
 from wgc.diagnostics import Severity
-from wgc.sema import intrinsics, methods, rayquery
+from wgc.sema import intrinsics, methods, rayquery, strings
 from wgc.sema.context import Context, FunctionEntity
 from wgc.sema.conversions import EXACT, Conversion, cast_score, implicit_conversion
 from wgc.sema.expr import ExpressionChecker, describe, member_span
 from wgc.sema.scope import SymbolKind
+from wgc.sema.templates import own_params
 from wgc.source import Span
 from wgc.syntax import ast
 
@@ -127,13 +128,23 @@ class FunctionCalls:
             return None
         viable: list[tuple[FunctionEntity, tuple[Conversion, ...]]] = []
         counts_fit = False
+        # a string literal deduces as the array of characters it is (`strings`)
+        arg_types = [strings.array_type(a) if strings.is_literal(a) else a.type for a in args]  # type: ignore[arg-type]
+        ignored: dict[FunctionEntity, str] = {}
+        """Why each template whose arguments could not be deduced was ignored (clang's note)."""
         for entity in entities:
             if entity.is_template:
+                declared = own_params(entity.decl)
+                if not sum(1 for p in declared if p.default is None) <= len(args) <= len(declared):
+                    continue
+                counts_fit = True
                 reported = len(self.ctx.diagnostics)
-                deduced = self.instantiate(entity, template_args, [a.type for a in args], span)
+                deduced = self.instantiate(entity, template_args, arg_types, span)
                 if deduced is None and any(d.severity >= Severity.ERROR for d in self.ctx.diagnostics[reported:]):
                     return None  # a written template argument was wrong (reported): the call cannot be judged
                 if deduced is None:
+                    assert self.ctx.templates is not None
+                    ignored[entity] = self.ctx.templates.deduction_failure or "substitution failure"
                     continue
                 entity = deduced
             elif template_args:
@@ -150,22 +161,23 @@ class FunctionCalls:
             if conversions is not None:
                 viable.append((entity, conversions))
         if not viable:
-            candidates = [_signature(e) for e in entities]
+            candidates = [f"{_signature(e)}" for e in entities]
             if not counts_fit:
                 self.ctx.report(codes.WRONG_ARGUMENT_COUNT, span,
                                 f"no overload of '{display}' takes {len(args)} argument{'s' if len(args) != 1 else ''}",
                                 notes=[f"candidate: {c}" for c in candidates])
             else:
-                types = ", ".join(str(a.type) for a in args)
+                types = ", ".join(_shown_type(a) for a in args)
                 self.ctx.report(codes.NO_MATCHING_OVERLOAD, span,
                                 f"no matching function for call to '{display}({types})'",
-                                notes=[f"candidate: {c}" for c in candidates])
+                                notes=[f"candidate template ignored: {ignored[e]}: {c}" if e in ignored
+                                       else f"candidate: {c}" for e, c in zip(entities, candidates)])
             return None
         scores = [_overload_score(e.function.own_params, args)  # type: ignore[union-attr]
                   for e, _ in viable]
         best = [each for each, score in zip(viable, scores) if score == min(scores)]
         if len(best) > 1:
-            types = ", ".join(str(a.type) for a in args)
+            types = ", ".join(_shown_type(a) for a in args)
             self.ctx.report(codes.AMBIGUOUS_CALL, span, f"call to '{display}({types})' is ambiguous",
                             notes=[f"candidate: {_signature(e)}" for e, _ in best])
             return None
@@ -173,6 +185,10 @@ class FunctionCalls:
         function = entity.function
         assert function is not None
         params = function.own_params
+        if entity.template_args and any(strings.is_literal(a) and _deduced_whole(entity, i) for i, a in enumerate(args)):
+            # dxc: `template<typename T> void f(T s)` given "toto" takes a `string` (a char pointer)
+            self.ctx.report(codes.STRING_LITERAL_PARAMETER, span, "string literals parameters are not supported in HLSL")
+            return None
         built: list[ir.Expr] = []
         if function.method_of is not None:
             if obj is None:
@@ -192,7 +208,10 @@ class FunctionCalls:
                 continue
             arg = args[index]
             what = f"argument {index + 1} of '{display}'"
-            if param.direction is ir.Direction.IN:
+            if param.direction is ir.Direction.IN and strings.is_literal(arg) and param.type is not t.STRING:
+                assert isinstance(arg, ir.Constant) and isinstance(param.type, t.ArrayType)
+                built.append(strings.as_array(arg, param.type.element))
+            elif param.direction is ir.Direction.IN:
                 converted = arg if _unsized_array_of(param.type, arg.type) else \
                     _pass_object(arg, param.type) or checker.convert(arg, param.type, what)
                 if converted is None:
@@ -216,6 +235,8 @@ class FunctionCalls:
                 conversion = EXACT if param.type is arg.type else None
             elif _unsized_array_of(param.type, arg.type):
                 conversion = EXACT
+            elif strings.is_literal(arg):
+                conversion = strings.conversion(arg, param.type)  # type: ignore[arg-type]  # (out: not assignable, below)
             elif param.direction is ir.Direction.IN:
                 conversion = implicit_conversion(arg.type, param.type)
             else:
@@ -363,7 +384,9 @@ def _overload_score(params: Sequence[ir.Variable], args: Sequence[ir.Expr]) -> i
     arguments of the conversion in (in/inout) and of the copy back (out/inout)."""
     total = 0
     for param, arg in zip(params, args):
-        if param.direction is not ir.Direction.OUT:
+        if strings.is_literal(arg):
+            total += strings.score(arg, param.type)  # type: ignore[arg-type]
+        elif param.direction is not ir.Direction.OUT:
             total += cast_score(param.type, arg.type, isinstance(arg, ir.Constant) and arg.literal)
         if param.direction is not ir.Direction.IN:
             total += cast_score(arg.type, param.type)
@@ -374,6 +397,21 @@ def _unsized_array_of(param_type: t.Type, arg_type: t.Type) -> bool:
     """`float a[]` given an array of floats of any size (the callee is inlined with that size)."""
     return isinstance(param_type, t.ArrayType) and param_type.length is None and \
         isinstance(arg_type, t.ArrayType) and arg_type.length is not None and arg_type.element is param_type.element
+
+
+def _shown_type(arg: ir.Expr) -> str:
+    """An argument's type as a call's error shows it ('literal string' for a string literal, as dxc)."""
+    return "literal string" if strings.is_literal(arg) else str(arg.type)
+
+
+def _deduced_whole(entity: FunctionEntity, index: int) -> bool:
+    """Whether parameter `index` of a template instance is written as a bare template parameter `T`."""
+    declared = own_params(entity.decl)
+    if index >= len(declared) or declared[index].array_dims:
+        return False
+    written = declared[index].type
+    return len(written.name) == 1 and written.template_args is None and not written.array_dims \
+        and any(p.name == written.name[0] for p in entity.decl.template_params or ())
 
 
 def _pass_object(arg: ir.Expr, param_type: t.Type) -> ir.Expr | None:

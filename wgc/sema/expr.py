@@ -28,7 +28,7 @@ from wgc import types as t
 from wgc.diagnostics import Label
 from wgc.irtools import consteval
 from wgc.irtools.layout import LayoutRule, layout_of
-from wgc.sema import intrinsics, methods, rayquery
+from wgc.sema import intrinsics, methods, rayquery, strings
 from wgc.sema.context import (BlockMember, Context, EnumeratorEntity, ErroneousVariable, FieldEntity, FunctionEntity,
                               NamespaceEntity, TypeEntity, node_handlers)
 from wgc.sema.conversions import common_type, implicit_conversion
@@ -248,6 +248,8 @@ class ExpressionChecker:
             if type(expr.object) is ir.VarRef and expr.object.variable.const:  # DXC: Get() returns const
                 return f"'{expr.object.variable.name}' is const, so its records are read-only"
             return None
+        if strings.is_literal(expr):
+            return "a string literal is a constant array"
         return "the expression is not an l-value"
 
     # ------------------------------------------------------------ leaves
@@ -720,6 +722,8 @@ class ExpressionChecker:
         return ir.ResourceIndex(access.element, e.span, owner, converted, slice_)
 
     def index(self, base: ir.Expr, index: ir.Expr, span: Span) -> ir.Expr | None:
+        if type(base) is ir.Constant and base.type is t.STRING:
+            base = strings.as_array(base)   # `"abc"[i]`: a literal is an array of characters
         type_ = base.type
         if isinstance(type_, (t.ResourceType, t.NodeObjectType)):
             known = self._index_accesses

@@ -137,6 +137,9 @@ class Templates:
         self.instance_of: dict[t.StructType, tuple[StructTemplate, Key]] = {}
         """Each struct instance: its template and arguments (for deduction through `Box<T>`)."""
         self._depth = 0
+        self.deduction_failure: str | None = None
+        """Why the last `function_instance` that gave None could not deduce its arguments, in clang's
+        words ("deduced conflicting types for parameter 'T' ('int' vs. 'float')"); None when it did."""
 
     # ------------------------------------------------------------ declarations
 
@@ -235,14 +238,14 @@ class Templates:
                             f"partial specialisation of '{display}' is not supported (C++ has none for functions)")
             return
         param_types = []
-        for param in _own_params(decl):
+        for param in own_params(decl):
             type_ = self.host.check_type(dataclasses.replace(param.type, array_dims=param.array_dims))
             if type_ is None:
                 return
             param_types.append(type_)
         for entity in templates:
             params = entity.decl.template_params or ()
-            if len(_own_params(entity.decl)) != len(param_types):
+            if len(own_params(entity.decl)) != len(param_types):
                 continue
             with self._quiet():
                 bound = self._deduce(entity, decl.specialization_args or (), param_types, span)
@@ -273,7 +276,7 @@ class Templates:
             entity = symbol.entity
             if isinstance(entity, FunctionEntity) and entity.is_template and entity.decl.body is None \
                     and len(entity.decl.template_params or ()) == len(decl.template_params or ()) \
-                    and len(_own_params(entity.decl)) == len(_own_params(decl)):
+                    and len(own_params(entity.decl)) == len(own_params(decl)):
                 return entity
         return None
 
@@ -286,7 +289,7 @@ class Templates:
                 continue
             function = instance.function
             own = function.params[1:] if function.method_of is not None else function.params
-            for variable, param in zip(own, _own_params(decl)):
+            for variable, param in zip(own, own_params(decl)):
                 variable.name = param.name or ""  # the body sees the definition's names
             scope = entity.scope.child(ScopeKind.BLOCK, "template")
             for template_param, value in zip(decl.template_params or (), key):
@@ -591,11 +594,14 @@ class Templates:
             return None
         names = {p.name for p in params}
         deduced: dict[str, ArgValue] = {}
-        for param, arg_type in zip(_own_params(entity.decl), arg_types):
+        self.deduction_failure = None
+        for param, arg_type in zip(own_params(entity.decl), arg_types):
             pattern = param.type
             if param.array_dims:
                 pattern = dataclasses.replace(pattern, array_dims=param.array_dims)
-            if not _match(pattern, arg_type, names, deduced, self.instance_of):
+            why: list[str] = []
+            if not _match(pattern, arg_type, names, deduced, self.instance_of, why):
+                self.deduction_failure = why[0] if why else _mismatch(pattern, arg_type)
                 return None
         return self._bind(params, tuple(explicit), entity.scope, entity.decl.name[-1], span, deduced)
 
@@ -623,6 +629,8 @@ class Templates:
                 if deduced is None:
                     self.ctx.report(codes.INVALID_TEMPLATE, span, f"too few template arguments for '{name}' "
                                     f"({len(written)} given, {len(params)} needed)")
+                else:
+                    self.deduction_failure = f"couldn't infer template argument '{param.name}'"
                 return None
             if value is None:
                 return None
@@ -724,7 +732,7 @@ class Templates:
             del self.ctx.diagnostics[start:]
 
 
-def _own_params(decl: ast.FunctionDecl) -> tuple[ast.Param, ...]:
+def own_params(decl: ast.FunctionDecl) -> tuple[ast.Param, ...]:
     """The declared parameters, without `(void)`."""
     params = decl.params
     if len(params) == 1 and params[0].name is None and params[0].type.name == ("void",) and not params[0].array_dims:
@@ -733,47 +741,57 @@ def _own_params(decl: ast.FunctionDecl) -> tuple[ast.Param, ...]:
 
 
 def _match(pattern: ast.TypeRef, type_: t.Type, names: set[str], deduced: dict[str, ArgValue],
-           instance_of: dict[t.StructType, tuple[StructTemplate, Key]]) -> bool:
-    """Deduce template parameters from one written parameter type; False when they conflict.
+           instance_of: dict[t.StructType, tuple[StructTemplate, Key]], why: list[str]) -> bool:
+    """Deduce template parameters from one written parameter type; False when they conflict, with
+    the reason in clang's words appended to `why`.
 
     Patterns that name no template parameter match anything here (the call's
     conversions decide); a pattern it cannot read deduces nothing.
     """
     if pattern.array_dims:
         if not isinstance(type_, t.ArrayType):
-            return not _mentions(pattern, names)
+            if _mentions(pattern, names):
+                why.append(_mismatch(pattern, type_))
+                return False
+            return True
         inner = dataclasses.replace(pattern, array_dims=pattern.array_dims[1:])
         dim = pattern.array_dims[0]
         if isinstance(dim, ast.NameExpr) and len(dim.name) == 1 and dim.name[0] in names:
-            if type_.length is None or not _bind_value(dim.name[0], type_.length, deduced):
+            if type_.length is None:
+                why.append(_mismatch(pattern, type_))
                 return False
-        return _match(inner, type_.element, names, deduced, instance_of)
+            if not _bind_value(dim.name[0], type_.length, deduced, why):
+                return False
+        return _match(inner, type_.element, names, deduced, instance_of, why)
     name = pattern.name
     if len(name) == 1 and name[0] in names and pattern.template_args is None:
-        return _bind_value(name[0], type_, deduced)
+        return _bind_value(name[0], type_, deduced, why)
     args = pattern.template_args
     if not args or not _mentions(pattern, names):
         return True
     if len(name) == 1 and name[0] in names and isinstance(type_, t.StructType) and type_ in instance_of:
         template, key = instance_of[type_]      # `H<T>` with H a template template parameter
-        if not _bind_value(name[0], template, deduced):
+        if not _bind_value(name[0], template, deduced, why):
             return False
         parts: list[ArgValue] | None = list(key)
     else:
         parts = _parts_of(name[-1], type_, instance_of)
     if parts is None:
+        why.append(_mismatch(pattern, type_))
         return False
     for arg, part in zip(args, parts):
         if isinstance(arg, ast.TypeRef) and isinstance(part, t.Type):
-            if not _match(arg, part, names, deduced, instance_of):
+            if not _match(arg, part, names, deduced, instance_of, why):
                 return False
         elif isinstance(arg, ast.NameExpr) and len(arg.name) == 1 and arg.name[0] in names:
-            if isinstance(part, t.Type):
-                if not _bind_value(arg.name[0], part, deduced):  # a type parameter that parsed as a name
-                    return False
-            elif not _bind_value(arg.name[0], part, deduced):
+            if not _bind_value(arg.name[0], part, deduced, why):  # (a type parameter may parse as a name)
                 return False
     return True
+
+
+def _mismatch(pattern: ast.TypeRef, type_: t.Type) -> str:
+    written = print_type(dataclasses.replace(pattern, modifiers=()))
+    return f"could not match '{written}' against '{type_}'"
 
 
 def _parts_of(written: str, type_: t.Type,
@@ -817,10 +835,16 @@ def _written(arg: ast.TemplateArg) -> str:
     return print_type(arg) if isinstance(arg, ast.TypeRef) else print_expr(arg)
 
 
-def _bind_value(name: str, value: ArgValue, deduced: dict[str, ArgValue]) -> bool:
+def _bind_value(name: str, value: ArgValue, deduced: dict[str, ArgValue], why: list[str] | None = None) -> bool:
     if name in deduced:
         previous = deduced[name]
-        return previous is value or (not isinstance(value, t.Type) and previous == value)
+        if previous is value or (not isinstance(value, t.Type) and previous == value):
+            return True
+        what = "types" if isinstance(value, t.Type) else "values"
+        if why is not None:
+            why.append(f"deduced conflicting {what} for parameter '{name}' ('{previous}' vs. '{value}')"
+                       if what == "types" else f"deduced conflicting {what} for parameter '{name}' ({previous} vs. {value})")
+        return False
     deduced[name] = value
     return True
 

@@ -15,7 +15,8 @@ How it works:
   tell a template `<` from less-than.  `TypeNamePostLexer` does the classic
   "lexer hack": it knows the builtin type names, pre-scans the text for
   struct/enum/typedef names, learns names as declarations go by, and renames
-  IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT.  A `<` after a plain identifier is a
+  IDENT/LT/GT tokens to TYPE_NAME/TLT/TGT; a type name that a declaration reuses as
+  its own name (`vMatrix matrix`) is an identifier until that scope's `}`.  A `<` after a plain identifier is a
   template only when the text up to its matching `>` holds type names and is
   followed by `(` (`buf.Load<uint2>(0)`, `twice<float>(x)`). A type name right
   after a type is a declarator's name, except before `<...>::` (`T Box<T>::get()`,
@@ -153,8 +154,19 @@ _DECLARATION_START = frozenset({"LPAR", "COMMA", "LBRACE", "SEMI", "RBRACE", "IN
 _KEYWORD_NAME_POSITION = frozenset({"STRUCT", "CLASS", "INTERFACE", "ENUM", "USING"})
 
 
+KEYWORD_TYPES = frozenset({"bool", "int", "float", "double", "half", "void"})
+"""Type names that are keywords in DXC (clang's TokenKinds.def: KEYALL, BOOLSUPPORT, HALFSUPPORT), so
+never a declarator's name; the other type names are declarations DXC makes (`vector`, `matrix`,
+`uint`, `string`, `Texture2D`, ...), which a program may reuse for its own names."""
+KEYWORDS_AS_NAMES = frozenset({"PRECISE", "GLOBALLYCOHERENT"})
+"""Modifier keywords that DXC reads as identifiers where a punctuator follows (`precise = 1;`,
+`globallycoherent += 10;`: ParseStmt.cpp, "FXC compatibility"); elsewhere lark's contextual lexer
+already makes them identifiers where no modifier may stand (`float precise = 1;`)."""
+_COLONS_FOLLOW = re.compile(r"\s*::")
+_DECLARATOR_END_FOLLOWS = re.compile(r"\s*(?:[=;,\[]|:(?!:))")
+_PUNCTUATOR_FOLLOWS = re.compile(r"\s*[^\sA-Za-z0-9_]")
 _RENAMED_OR_COUNTED = frozenset({"IDENT", "LT", "GT", "RSHIFT", "LPAR", "LSQB", "RPAR", "RSQB", "SEMI", "LBRACE",
-                                 "RBRACE", "TYPEDEF"})
+                                 "RBRACE", "TYPEDEF"}) | KEYWORDS_AS_NAMES
 """The token kinds that `TypeNamePostLexer.rename` renames or that change its state (nesting, typedefs); it
 only remembers the others as the previous kind, which `_FastParser.run` does itself."""
 
@@ -191,6 +203,13 @@ class TypeNamePostLexer:
         self.prev2_type: str | None = None
         self.last_ident = ""        # the text of the last IDENT (what a `<` after one is checked with)
         self.split_kind = "GT"      # after `rename` split a `>>`: the kind of its second `>`
+        for name in getattr(self, "shadowed", {}):
+            self.types.add(name)
+        self.shadowed: dict[str, int] = {}
+        """Type names declared as a variable, parameter, field or function (`vMatrix matrix`, as DXC
+        lets a program reuse `matrix`, `vector`, `string`, ...), taken out of `types` until their
+        scope ends: the `{` level they live at (a parameter: its function body's)."""
+        self.parens = 0             # `(` nesting, never reset by `;` (a `for` header's variables)
 
     def process(self, stream: Iterator[Any]) -> Iterator[Any]:
         """The tokens of `stream` (lark's, with lines and columns), renamed; the last few are
@@ -224,6 +243,8 @@ class TypeNamePostLexer:
         argument list, which stands for two `>`: TGT, then `split_kind`.  A kind that
         `_RENAMED_OR_COUNTED` does not hold is returned as it is and only remembered."""
         prev_type = self.prev_type
+        if kind in KEYWORDS_AS_NAMES and _PUNCTUATOR_FOLLOWS.match(self.text, end):
+            kind = "IDENT"
         if kind == "IDENT":
             types = self.types
             self.last_ident = value
@@ -240,17 +261,26 @@ class TypeNamePostLexer:
             elif self.typedef_depth is not None and self.depth == self.typedef_depth \
                     and self.braces == self.typedef_braces and prev_type in ("TYPE_NAME", "TGT", "COMMA", "RBRACE"):
                 types.add(value)
+            elif value in types and prev_type == "COMMA" and not self.template_stack \
+                    and value not in KEYWORD_TYPES and _DECLARATOR_END_FOLLOWS.match(self.text, end):
+                self._shadow(value)   # `float left, matrix = 1, right;`: a later declarator of a list
             elif value in types and prev_type not in _TYPE_END:
                 kind = "TYPE_NAME"
             elif value in types and self._scope_follows(end):
                 kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
+            elif value in types and value not in KEYWORD_TYPES and not _COLONS_FOLLOW.match(self.text, end):
+                self._shadow(value)   # a declarator named like a type (`vMatrix matrix`)
             elif self.after_template_header and _OPEN_PAREN.match(self.text, end):
                 self.template_functions.add(value)
                 self.after_template_header = False
         elif kind == "LPAR" or kind == "LSQB":
             self.depth += 1
+            if kind == "LPAR":
+                self.parens += 1
         elif kind == "RPAR" or kind == "RSQB":
             depth = self.depth = self.depth - 1
+            if kind == "RPAR" and self.parens:
+                self.parens -= 1
             template_stack = self.template_stack
             while template_stack and template_stack[-1] > depth:
                 template_stack.pop()
@@ -262,6 +292,8 @@ class TypeNamePostLexer:
                 self.braces += 1
             elif kind == "RBRACE":
                 self.braces = max(0, self.braces - 1)
+            if self.shadowed and kind != "LBRACE" and not self.parens:
+                self._end_shadows()
             if kind == "SEMI" and self.typedef_depth is not None and self.braces == self.typedef_braces:
                 self.typedef_depth = None
         elif kind == "LT":
@@ -300,6 +332,20 @@ class TypeNamePostLexer:
             self.after_template_header = True
             self.prev_type = "TEMPLATE_HEADER_END"  # what follows is a declaration, not a name
         return kind
+
+    def _shadow(self, name: str) -> None:
+        """`name`, declared as a variable, parameter, field or function, is a name until its scope ends."""
+        self.shadowed[name] = self.braces + (1 if self.parens else 0)
+        self.types.discard(name)
+
+    def _end_shadows(self) -> None:
+        """Give back the type names whose shadowing declarations' scope has ended (at a `}`, or at
+        the `;` after a prototype's parameters)."""
+        braces = self.braces
+        for name, level in list(self.shadowed.items()):
+            if level > braces:
+                del self.shadowed[name]
+                self.types.add(name)
 
     def token_before(self, position: int) -> Any:
         """The last token handed to the parser that starts before `position` (None if none)."""
