@@ -106,7 +106,7 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts"),
-    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
+    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device", "max_prints"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
                                        "error_limit", "diagnostics_format", "color", "diagnostics_file"),
 }
@@ -592,10 +592,13 @@ def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> No
 @click.option("--node-index", "node_indices", multiple=True, metavar="ENTRY=I,J,...",
               help="AMDX modules: further indices the application creates an entry point's node at (loop "
                    "stages only a sparse span or recursion reaches); repeatable.")
+@click.option("--max-prints", "max_prints", metavar="N", default=65536, show_default=True,
+              type=click.IntRange(0, 1 << 24),
+              help="The printf records the print buffer holds per submit; more are counted and reported (WG0830).")
 @click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, trace_format: str,
                 device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
-                node_indices: tuple[str, ...], more_modules: tuple[str, ...], **kwargs: Any) -> None:
+                node_indices: tuple[str, ...], more_modules: tuple[str, ...], max_prints: int, **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
@@ -640,7 +643,10 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             else:
                 names, indices, source = {}, {}, options
             result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
-                         indices=indices, memory_limit=max_memory)
+                         indices=indices, memory_limit=max_memory, max_prints=max_prints)
+            if result.prints:
+                sys.stderr.write(result.prints_text())
+                sys.stderr.flush()
             if trace and result.trace:
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()

@@ -376,6 +376,10 @@ SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description special
                                    "path, whose compile fixed it at its default")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
+PRINTS_LOST = _kind("WG0830", W, "printf records were lost because the print buffer was full (wgc run --max-prints)",
+                    "prints-lost")
+PRINT_BUFFER_TOO_LARGE = _kind("WG0831", E, "--max-prints asks for a print buffer larger than the memory wgc run may "
+                               "use (--max-memory)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -78,13 +78,31 @@ Local root arguments. `local_root_arguments` is the address of this node's table
 table). A `[[vk::shader_record_ext]]` block is read there, in its own layout (as the reflection
 gives it), through a `PhysicalStorageBuffer` pointer; it takes no descriptor. The runtime refuses a
 run in which a node reading such a block has no index or its entry lies past the table.
+
+Prints. A module whose code calls `printf` describes each distinct call (format and argument
+types) in an `OpString` whose text is `PRINT_FORMAT_PREFIX` followed by JSON: `{"id": k,
+"format": the format as written, "args": one entry per argument, "strings": [...]}`; an argument
+entry is a letter, `u` (uint32), `i` (int32), `f` (float32), `b` (bool, 0 or 1), `U`, `I`, `F`
+(uint64, int64, double: two words, low first) or `s` (a string literal: the next of `strings`,
+no word), followed by the component count for a vector (`f3`). NodeContext's `prints` is the
+address of the print buffer (0: none; the call then does nothing): a header `PRINT_BUFFER` and
+`capacity` words of records after it. A call takes `n` = `PRINT_RECORD_HEADER_WORDS` + its argument
+words by `atomicAdd(used, n)`; where `base + n <= capacity` it writes, at word `base` of the
+records: `n`, `k`, the NodeContext address (low, high), the flat group index, the invocation's
+`LocalInvocationIndex`, the record index of the prologue (the invocation's record for thread
+launch, the group's for broadcasting, the group's first for coalescing), then the argument words,
+components in order; otherwise it adds 1 to `lost` and, where `base < capacity`, writes a size
+of 0 at word `base` (the records end there: every later call fails too). The runtime zeroes `used` and `lost` before a
+submit and reads the records in order of `base` after it. (64-bit values are split, so a record
+is words; the order of records of different invocations is the device's.)
 """
 
 from __future__ import annotations
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
-`shader_index` (was reserved), read by modules whose loops are unrolled in index space."""
+`shader_index` (was reserved), read by modules whose loops are unrolled in index space.
+3: NodeContext's `prints` (the print buffer), 88 bytes."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -110,8 +128,9 @@ NODE_CONTEXT = {
     "shader_index": (52, 4),
     "shared_counters": (56, 8),
     "local_root_arguments": (64, 8),
+    "prints": (72, 8),
 }
-NODE_CONTEXT_SIZE = 72
+NODE_CONTEXT_SIZE = 88
 NODE_CONTEXT_ALIGNMENT = 8
 
 # OutputParameter: one per output parameter, 16 bytes.
@@ -132,6 +151,19 @@ OUTPUT_SLOT = {
     "reserved": (28, 4),
 }
 OUTPUT_SLOT_SIZE = 32
+
+# The print buffer's header (module docstring, "Prints"); its records follow at PRINT_HEADER_SIZE.
+PRINT_BUFFER = {
+    "used": (0, 4),      # u32 words allocated so far (atomic; may grow past `capacity`)
+    "capacity": (4, 4),  # u32 words of records the buffer holds
+    "lost": (8, 4),      # u32 prints that did not fit (atomic)
+    "reserved": (12, 4),
+}
+PRINT_HEADER_SIZE = 16
+PRINT_RECORD_HEADER_WORDS = 7
+"""A print record's words before its arguments: size, format, context (2), group, thread, record."""
+PRINT_FORMAT_PREFIX = "wgc.printf:"
+"""How an OpString describing a print format starts (module docstring, "Prints")."""
 
 # Bits of the u32 status word.
 STATUS_OUT_OF_RECORDS = 1

@@ -285,7 +285,7 @@ class GpuScheduler(Scheduler):
                      scratch=scratch, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, group_offset=0,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra)
+                     local_root_arguments=lra, prints=self.prints.address if self.prints is not None else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -347,6 +347,8 @@ class GpuScheduler(Scheduler):
             plan.commands = self._record(plan, control)
             plan.bound_to = (control.address, *arenas)
         control.write(0, plan.image)
+        if self.prints is not None:
+            self.prints.reset()
         self.device.replay(plan.commands)
         return self._read_back(plan, control.read(0, plan.results_bytes), repeat_index)
 
@@ -384,6 +386,8 @@ class GpuScheduler(Scheduler):
             return struct.unpack_from("<I", result, at)[0]
 
         steps: list[TraceStep] = []
+        dispatched: dict[int, Any] = {}
+        control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
             trace = TraceStep(repeat_index, level)
             for launch in launches:
@@ -413,9 +417,14 @@ class GpuScheduler(Scheduler):
                             dispatch.records_out[f"{output.parameter}[{i}]"] = produced
                     dispatch.records_out[output.parameter] = total
                 trace.dispatches.append(dispatch)
+                if self.prints is not None:
+                    dispatched[control_address + launch.context_at] = self._dispatched(
+                        node, repeat_index, level, len(trace.dispatches), count)
             if not trace.dispatches:
                 break
             steps.append(trace)
+        if self.prints is not None:
+            self.prints.collect(dispatched)
         return steps
 
 

@@ -36,6 +36,10 @@ class RunResult:
     path: str = "emulated"
     """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
     translated by `wgc.spirv_in`)."""
+    prints: list[Any] = field(default_factory=list)
+    """`prints.Print`s of the graph's printf calls, in order (`wgc.runtime.prints`)."""
+    prints_lost: int = 0
+    """printf calls whose record did not fit in the print buffer (WG0830 says so too)."""
 
     @property
     def ok(self) -> bool:
@@ -46,7 +50,16 @@ class RunResult:
         order they were asked for."""
         lines = [f"    {json.dumps(key)}: {json.dumps(arrays)}" for key, arrays in self.resources.items()]
         body = ",\n".join(lines)
-        return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }\n}\n"
+        text = '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }"
+        if self.prints or self.prints_lost:
+            printed = ",\n".join(f"    {json.dumps(p.to_json())}" for p in self.prints)
+            text += ',\n  "prints": [\n' + printed + ("\n" if printed else "") + "  ]"
+            text += f',\n  "prints_lost": {self.prints_lost}'
+        return text + "\n}\n"
+
+    def prints_text(self) -> str:
+        """Every print as a line with its prefix (node, level, group, thread, record)."""
+        return "".join(p.line() + "\n" for p in self.prints)
 
     def trace_json(self) -> str:
         return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
@@ -121,7 +134,8 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
-        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None) -> RunResult:
+        names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
+        max_prints: int | None = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -131,7 +145,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     run --max-memory`): what will not fit is refused before anything is made (WG0811, WG0805).
     `path` "amdx": compile for AMDX and translate (`wgc.runtime.amdx`); `source` may also be AMDX modules (bytes or .spv paths, a list for several),
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
-    indices (entry point -> indices: loop stages that only sparse spans or recursion reach)."""
+    indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
+    `max_prints`: the printf records the print buffer holds per submit (default
+    `prints.DEFAULT_MAX_PRINTS`; `wgc run --max-prints`); more are counted in `prints_lost`."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -148,14 +164,14 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, max_prints)
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None) -> RunResult:
+                 rebuild: Any = None, max_prints: int | None = None) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
     when the dispatch specialises a constant that sets the graph's shape."""
@@ -201,9 +217,20 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
                 dumps[data.key] = data.resource
     problems.extend(_binding_problems(module, program, described, dumps))
     problems.extend(_memory_problems(program, described, memory_limit))
+    from wgc.runtime.prints import DEFAULT_MAX_PRINTS, PrintBuffer, read_formats
+
+    formats = read_formats(module)
+    max_prints = DEFAULT_MAX_PRINTS if max_prints is None else max_prints
+    print_bytes = PrintBuffer.bytes_needed(formats, max_prints) if formats else 0
+    if print_bytes and described.data_bytes + print_bytes > memory_limit:
+        problems.append(codes.PRINT_BUFFER_TOO_LARGE(
+            None, f"a print buffer of {max_prints} prints needs {print_bytes} bytes; with the dispatch's data that is "
+                  f"more than the {memory_limit} bytes wgc run may use",
+            notes=("lower --max-prints, or raise --max-memory",)))
     if problems:
         return RunResult(tuple(diagnostics + problems))
-    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes, diagnostics)
+    return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes - print_bytes,
+                    diagnostics, (formats, max_prints) if formats else None)
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -343,7 +370,7 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True) -> None:
+                 *, gpu_driven: bool = True, prints: tuple[Any, int] | None = None) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -354,6 +381,8 @@ class Session:
         self.pipelines = None
         self.scheduler = None
         self.buffers: list[Any] = []
+        self.prints: Any = None
+        """The `prints.PrintBuffer` (`prints`: the module's formats and --max-prints), else None."""
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
         try:
@@ -393,9 +422,14 @@ class Session:
                                             described.specialization)
             # the whole block is pushed: root constants the dispatch does not give are zero
             constants = described.root_constants.ljust(program.push_constant_bytes, b"\0")
+            if prints is not None:
+                from wgc.runtime.prints import PrintBuffer
+
+                self.prints = PrintBuffer(device, *prints)
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                           local_root_arguments=table,
-                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit, gpu_driven=gpu_driven)
+                                          memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit,
+                                          gpu_driven=gpu_driven, prints=self.prints)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -463,6 +497,9 @@ class Session:
         for buffer in self.buffers:
             self.device.free(buffer)
         self.buffers = []
+        if self.prints is not None:
+            self.prints.close()
+            self.prints = None
 
     def __enter__(self) -> Session:
         return self
@@ -488,7 +525,7 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
-             memory_limit: int | None, diagnostics: list[Diagnostic]) -> RunResult:
+             memory_limit: int | None, diagnostics: list[Diagnostic], prints: tuple[Any, int] | None = None) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -501,12 +538,19 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit) as session:
+        with Session(gpu, module, program, described, memory_limit, prints=prints) as session:
             trace = []
             for repeat in range(described.repeat):
                 trace.extend(session.run_once(repeat))
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
-        return RunResult(tuple(diagnostics), resources, trace, gpu.info.name)
+            printed, lost = session.prints.take() if session.prints is not None else ([], 0)
+        if lost:
+            assert prints is not None
+            diagnostics = diagnostics + [codes.PRINTS_LOST(
+                None, f"{lost} print{'s' if lost != 1 else ''} lost: the print buffer holds {prints[1]} prints per "
+                      "submit (a level, or a whole run that the GPU schedules)",
+                notes=("raise wgc run --max-prints",))]
+        return RunResult(tuple(diagnostics), resources, trace, gpu.info.name, prints=printed, prints_lost=lost)
     except RecordsOutOfMemory as problem:
         return RunResult(tuple(diagnostics + [codes.RECORDS_OUT_OF_MEMORY(None, str(problem))]))
     except GridBeyondMax as problem:

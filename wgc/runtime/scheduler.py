@@ -190,8 +190,10 @@ class Scheduler:
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, prints: Any = None) -> None:
         self.device = device
+        self.prints = prints
+        """The `prints.PrintBuffer` of a module that prints, else None."""
         self.program = program
         self.pipelines = pipelines
         self.push_constants = push_constants
@@ -409,7 +411,7 @@ class Scheduler:
                      loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
                      group_offset=group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra)
+                     local_root_arguments=lra, prints=self.prints.address if self.prints is not None else 0)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
@@ -429,9 +431,15 @@ class Scheduler:
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
         device.barrier()
+        if self.prints is not None:
+            self.prints.reset()
         device.submit()
         # read back
         result = control.read(0, cursor)
+        if self.prints is not None:
+            self.prints.collect({base + context_at: self._dispatched(launch.node, trace.repeat, trace.level, index,
+                                                                    launch.count)
+                                 for launch, index, _, shapes in recorded for context_at, _, _, _ in shapes})
         following: dict[WorkKey, list[Chunk]] = {}
         for launch, index, counters, _ in recorded:
             status, = struct.unpack_from("<I", result, status_at + 4 * index)
@@ -460,6 +468,13 @@ class Scheduler:
                 launch.trace.records_out[output.parameter] = total
             trace.dispatches.append(launch.trace)
         return following
+
+    @staticmethod
+    def _dispatched(node: NodePlan, repeat: int, level: int, order: int, count: int) -> Any:
+        """The `prints.Dispatched` of a launch (what a print record's NodeContext address says)."""
+        from wgc.runtime.prints import Dispatched
+
+        return Dispatched(node.label, node.launch, repeat, level, order, max(1, node.max_records), count)
 
     # ------------------------------------------------------------------ a whole graph
 

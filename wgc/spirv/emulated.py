@@ -53,7 +53,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import loop_stages
+from . import emulated_prints, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -93,6 +93,7 @@ class EmulatedNodes(NodeOperations):
     def __init__(self) -> None:
         self._push_block: int | None = None
         self._push_user: ir.Variable | None = None
+        self._prints: emulated_prints.PrintState | None = None
 
     # ------------------------------------------------------------ module and entry points
 
@@ -102,6 +103,7 @@ class EmulatedNodes(NodeOperations):
         ml.b.memory_model("PhysicalStorageBuffer64", "Vulkan")
         self._push_user = next((v for v in ml.module.globals
                                 if v.storage is ir.Storage.UNIFORM and v.push_constant), None)
+        self._prints = emulated_prints.PrintState(ml)
 
     def declare_node(self, ml: ModuleLowering, node: NodeInfo
                      ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
@@ -182,6 +184,8 @@ class EmulatedNodes(NodeOperations):
         if input_handle is not None and input_handle.record is not None and node.launch != "coalescing":
             entry.input_address = _element(fl, records, entry.record, stride)
         fl.node_state = entry
+        assert self._prints is not None
+        emulated_prints.begin_entry(fl, self._prints, entry.flat, entry.record)
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -442,6 +446,14 @@ class EmulatedNodes(NodeOperations):
 
     def shader_index(self, fl: FunctionLowering) -> int:
         return _load(fl, self._context(fl), abi.NODE_CONTEXT["shader_index"])
+
+    def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
+        """A print record in the print buffer (`emulated_prints`)."""
+        assert self._prints is not None
+        state = fl.node_state
+        entry = (state.flat, state.record) if isinstance(state, _Entry) else None
+        emulated_prints.lower_printf(fl, self._prints, self._context(fl), entry, format_, args)
+        return True
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

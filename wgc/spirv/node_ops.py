@@ -79,6 +79,11 @@ class NodeOperations(ABC):
         `fl` uses it, or None to declare it as an ordinary uniform block (its binding)."""
         return None
 
+    def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
+        """Lower printf(format_, args...) the target's own way and say True, or say False for
+        NonSemantic.DebugPrintf (the shared lowering, `intrinsics._printf`)."""
+        return False
+
     # ------------------------------------------------------------ records
 
     @abstractmethod
