@@ -644,7 +644,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
                 names, indices, source = {}, {}, options
             result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
                          indices=indices, memory_limit=max_memory, max_prints=max_prints)
-            if result.prints:
+            if result.prints and not (trace and trace_format == "json" and result.trace):   # else in the trace
                 sys.stderr.write(result.prints_text())
                 sys.stderr.flush()
             if trace and result.trace:

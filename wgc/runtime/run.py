@@ -62,8 +62,10 @@ class RunResult:
         return "".join(p.line() + "\n" for p in self.prints)
 
     def trace_json(self) -> str:
-        return json.dumps({"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]},
-                          indent=2) + "\n"
+        data: dict[str, Any] = {"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]}
+        if self.prints:
+            data["prints"] = [p.to_json() for p in self.prints]
+        return json.dumps(data, indent=2) + "\n"
 
     def trace_text(self) -> str:
         lines = [f"device: {self.device}; path: {self.path}"]
