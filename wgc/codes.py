@@ -380,6 +380,8 @@ PRINTS_LOST = _kind("WG0830", W, "printf records were lost because the print buf
                     "prints-lost")
 PRINT_BUFFER_TOO_LARGE = _kind("WG0831", E, "--max-prints asks for a print buffer larger than the memory wgc run may "
                                "use (--max-memory)")
+LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iterations on lavapipe, which leaves every "
+                            "loop of an invocation there: the results may be wrong", "device-limits")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

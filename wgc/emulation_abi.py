@@ -92,7 +92,13 @@ records: `n`, `k`, the NodeContext address (low, high), the flat group index, th
 `LocalInvocationIndex`, the record index of the prologue (the invocation's record for thread
 launch, the group's for broadcasting, the group's first for coalescing), then the argument words,
 components in order; otherwise it adds 1 to `lost` and, where `base < capacity`, writes a size
-of 0 at word `base` (the records end there: every later call fails too). The runtime zeroes `used` and `lost` before a
+of 0 at word `base` (the records end there: every later call fails too).
+
+Loop budget. Each invocation counts the iterations of its loops (each time a loop's header runs,
+the exiting test included, as llvmpipe counts them: the block after the header adds one to a
+Private u32 that starts at 0); the one whose count reaches `LOOP_BUDGET` sets
+`STATUS_LOOP_BUDGET` in `*status` (atomic or). The runtime reports it on a device known to stop
+loops there (lavapipe), where the results may be wrong, and ignores it elsewhere. The runtime zeroes `used` and `lost` before a
 submit and reads the records in order of `base` after it. (64-bit values are split, so a record
 is words; the order of records of different invocations is the device's.)
 """
@@ -167,3 +173,9 @@ PRINT_FORMAT_PREFIX = "wgc.printf:"
 
 # Bits of the u32 status word.
 STATUS_OUT_OF_RECORDS = 1
+STATUS_LOOP_BUDGET = 1 << 8
+"""An invocation reached LOOP_BUDGET loop iterations (module docstring, "Loop budget")."""
+
+LOOP_BUDGET = 65535
+"""Loop iterations after which Mesa's llvmpipe (lavapipe) leaves every loop of an invocation: one
+budget for all the loops of a shader (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS)."""

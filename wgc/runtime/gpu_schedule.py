@@ -400,6 +400,7 @@ class GpuScheduler(Scheduler):
                     count = min(produced, records.capacity)
                 if count == 0:
                     continue
+                self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
                     raise RecordsOutOfMemory(launch.node.label, (
                         f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "

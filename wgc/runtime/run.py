@@ -526,6 +526,20 @@ def _combined(first: Any, second: Any) -> Any:
                            [(s, v) for (s, _), (_, v) in zip(samplers, image.items)])
 
 
+def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
+    """WG0832, once: on lavapipe, nodes an invocation of which reached its loop budget."""
+    from wgc.emulation_abi import LOOP_BUDGET
+
+    nodes = session.scheduler.loop_budget if session.scheduler is not None else []
+    if not nodes or "llvmpipe" not in (gpu.info.name or ""):
+        return []
+    named = ", ".join(f"'{n}'" for n in nodes)
+    return [codes.LOOP_BUDGET_REACHED(
+        None, f"an invocation of {named} ran {LOOP_BUDGET:,} loop iterations: {gpu.info.name} leaves every loop of "
+              "an invocation after that many (one budget for all its loops), so the results may be wrong",
+        notes=("run on another Vulkan device (--device), or split the work over more invocations or records",))]
+
+
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
              memory_limit: int | None, diagnostics: list[Diagnostic], prints: tuple[Any, int] | None = None) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
@@ -546,6 +560,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
                 trace.extend(session.run_once(repeat))
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
             printed, lost = session.prints.take() if session.prints is not None else ([], 0)
+            diagnostics = diagnostics + _device_limits(gpu, session)
         if lost:
             assert prints is not None
             diagnostics = diagnostics + [codes.PRINTS_LOST(

@@ -193,6 +193,8 @@ class Scheduler:
                  memory_limit: int = DEFAULT_MEMORY_LIMIT, prints: Any = None) -> None:
         self.device = device
         self.prints = prints
+        self.loop_budget: list[str] = []
+        """Nodes an invocation of which reached `abi.LOOP_BUDGET` loop iterations (STATUS_LOOP_BUDGET)."""
         """The `prints.PrintBuffer` of a module that prints, else None."""
         self.program = program
         self.pipelines = pipelines
@@ -443,6 +445,7 @@ class Scheduler:
         following: dict[WorkKey, list[Chunk]] = {}
         for launch, index, counters, _ in recorded:
             status, = struct.unpack_from("<I", result, status_at + 4 * index)
+            self._note_status(launch.node, status)
             if status & abi.STATUS_OUT_OF_RECORDS:
                 raise RecordsOutOfMemory(launch.node.label, (
                     f"node '{launch.node.label}' allocated more output records than its MaxRecords bounds "
@@ -468,6 +471,11 @@ class Scheduler:
                 launch.trace.records_out[output.parameter] = total
             trace.dispatches.append(launch.trace)
         return following
+
+    def _note_status(self, node: NodePlan, status: int) -> None:
+        """Keep what a launch's status word says besides STATUS_OUT_OF_RECORDS."""
+        if status & abi.STATUS_LOOP_BUDGET and node.label not in self.loop_budget:
+            self.loop_budget.append(node.label)
 
     @staticmethod
     def _dispatched(node: NodePlan, repeat: int, level: int, order: int, count: int) -> Any:

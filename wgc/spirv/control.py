@@ -129,12 +129,15 @@ class ControlFlow:
         self.breakables.append(breakable)
         if stmt.kind is ir.LoopKind.DO_WHILE or stmt.cond is None:
             self.b.emit("OpBranch", body)
+            self.fl.new_block(body)
+            self.fl.ml.nodes.loop_iteration(self.fl)
         else:
             check = self.b.new_id()
             self.b.emit("OpBranch", check)
             self.fl.new_block(check)
+            self.fl.ml.nodes.loop_iteration(self.fl)
             self.b.emit("OpBranchConditional", self.fl.value(stmt.cond), body, merge)
-        self.fl.new_block(body)
+            self.fl.new_block(body)
         self.block(stmt.body)
         self.fl.branch(continue_target)
         self.fl.new_block(continue_target)

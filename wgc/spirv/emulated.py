@@ -94,6 +94,7 @@ class EmulatedNodes(NodeOperations):
         self._push_block: int | None = None
         self._push_user: ir.Variable | None = None
         self._prints: emulated_prints.PrintState | None = None
+        self._loop_counter: int | None = None
 
     # ------------------------------------------------------------ module and entry points
 
@@ -454,6 +455,27 @@ class EmulatedNodes(NodeOperations):
         entry = (state.flat, state.record) if isinstance(state, _Entry) else None
         emulated_prints.lower_printf(fl, self._prints, self._context(fl), entry, format_, args)
         return True
+
+    def loop_iteration(self, fl: FunctionLowering) -> None:
+        """Count the iteration against the loop budget (`wgc.emulation_abi`, "Loop budget")."""
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        if self._loop_counter is None:
+            pointer = b.type_pointer("Private", uint)
+            self._loop_counter = b.variable(pointer, "Private", fl.uint(0))
+            b.name(self._loop_counter, "loop_iterations")
+        fl.use_global(self._loop_counter)
+        count = b.emit("OpIAdd", uint, b.emit("OpLoad", uint, self._loop_counter), fl.uint(1))
+        b.emit("OpStore", self._loop_counter, count)
+        reached, report, done = b.emit("OpIEqual", b.type_bool(), count, fl.uint(abi.LOOP_BUDGET)), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", reached, report, done)
+        fl.new_block(report)
+        status = _load(fl, self._context(fl), abi.NODE_CONTEXT["status"])
+        b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
+               fl.uint(abi.STATUS_LOOP_BUDGET))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

@@ -84,6 +84,9 @@ class NodeOperations(ABC):
         NonSemantic.DebugPrintf (the shared lowering, `intrinsics._printf`)."""
         return False
 
+    def loop_iteration(self, fl: FunctionLowering) -> None:
+        """Code each time a loop's header runs (first in the block after it): nothing by default."""
+
     # ------------------------------------------------------------ records
 
     @abstractmethod
