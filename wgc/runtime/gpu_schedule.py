@@ -103,6 +103,9 @@ class _Plan:
     """The recorded command buffer (replayed by every run)."""
     bound_to: tuple[int, ...] = ()
     """Addresses of the control buffer and the arenas that `image` and `commands` use."""
+    times: list[tuple[int | None, int | None, list[tuple[int | None, int | None]]]] = field(default_factory=list)
+    """Timed runs: per level the timestamp queries (start, end) of the level and of each launch."""
+    time_queries: int = 0
 
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
@@ -358,8 +361,14 @@ class GpuScheduler(Scheduler):
         meta_pipeline, meta_layout = self._meta_pipeline()
         device, user = self.device, self.push_constants
         device.record_reusable()
+        timing = self.timing
+        plan.times = []
+        if timing is not None:
+            timing.begin()
         try:
             for level, launches in enumerate(plan.levels):
+                level_start = timing.write() if timing is not None else None
+                launch_times: list[tuple[int | None, int | None]] = []
                 device.bind(meta_pipeline, meta_layout, [])
                 device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
                 device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
@@ -373,8 +382,13 @@ class GpuScheduler(Scheduler):
                     head = struct.pack("<Q", control.address + launch.context_at)
                     constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
+                    start = timing.write() if timing is not None else None
                     device.dispatch_indirect(control, launch.indirect_at)
+                    launch_times.append((start, timing.write(end=True) if timing is not None else None))
                 device.barrier()
+                if timing is not None:
+                    plan.times.append((level_start, timing.write(end=True), launch_times))
+            plan.time_queries = timing.used if timing is not None else 0
         finally:
             recorded = device.end_reusable()
         return recorded
@@ -386,11 +400,16 @@ class GpuScheduler(Scheduler):
             return struct.unpack_from("<I", result, at)[0]
 
         steps: list[TraceStep] = []
+        timing = self.timing
+        ticks = timing.read(plan.time_queries) if timing is not None else []
         dispatched: dict[int, Any] = {}
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
             trace = TraceStep(repeat_index, level)
-            for launch in launches:
+            level_times = plan.times[level] if timing is not None and level < len(plan.times) else None
+            if timing is not None and level_times is not None:
+                trace.gpu_ns = timing.nanoseconds(ticks, level_times[0], level_times[1])
+            for at, launch in enumerate(launches):
                 records = launch.input
                 if records.producer is None:
                     count = records.count or 0
@@ -409,6 +428,8 @@ class GpuScheduler(Scheduler):
                 groups = -(-count * launch.group_mul // launch.group_div)
                 dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,
                                          launch.key.loop_iteration, count, groups)
+                if timing is not None and level_times is not None:
+                    dispatch.gpu_ns = timing.nanoseconds(ticks, *level_times[2][at])
                 for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):
@@ -426,6 +447,9 @@ class GpuScheduler(Scheduler):
             steps.append(trace)
         if self.prints is not None:
             self.prints.collect(dispatched)
+        if self.progress is not None:
+            for trace in steps:
+                self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
         return steps
 
 

@@ -55,7 +55,22 @@ class RunResult:
             printed = ",\n".join(f"    {json.dumps(p.to_json())}" for p in self.prints)
             text += ',\n  "prints": [\n' + printed + ("\n" if printed else "") + "  ]"
             text += f',\n  "prints_lost": {self.prints_lost}'
+        times = self.gpu_time()
+        if times is not None:
+            text += f',\n  "gpu_time": {json.dumps(times)}'
         return text + "\n}\n"
+
+    def gpu_time(self) -> dict[str, Any] | None:
+        """Timed runs (`wgc run --time`): GPU milliseconds in all, per level and per node; else None."""
+        if not any(step.gpu_ns is not None for step in self.trace):
+            return None
+        levels = [(step.gpu_ns or 0) / 1e6 for step in self.trace]
+        nodes: dict[str, float] = {}
+        for step in self.trace:
+            for d in step.dispatches:
+                nodes[d.node] = nodes.get(d.node, 0.0) + (d.gpu_ns or 0) / 1e6
+        return {"total_ms": round(sum(levels), 6), "levels_ms": [round(v, 6) for v in levels],
+                "nodes_ms": {k: round(v, 6) for k, v in nodes.items()}}
 
     def prints_text(self) -> str:
         """Every print as a line with its prefix (node, level, group, thread, record)."""
@@ -71,7 +86,8 @@ class RunResult:
         lines = [f"device: {self.device}; path: {self.path}"]
         for step in self.trace:
             head = f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
-            lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}")
+            lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}"
+                         + _time_text(step.gpu_ns))
             for d in step.dispatches:
                 outs = ", ".join(f"{k}={v}" for k, v in d.records_out.items()) or "no outputs"
                 extra = ""
@@ -80,8 +96,13 @@ class RunResult:
                 if d.loop_iteration:
                     extra += f" loop-iteration={d.loop_iteration}"
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
-                             f"records out: {outs}")
+                             f"records out: {outs}" + _time_text(d.gpu_ns))
         return "\n".join(lines) + "\n"
+
+
+def _time_text(ns: int | None) -> str:
+    """`; GPU 0.123 ms` after a trace line of a timed run."""
+    return "" if ns is None else f"; GPU {ns / 1e6:.3f} ms"
 
 
 def _compile(source: Any, stdin: bytes | None) -> tuple[list[Diagnostic], bytes | None, Any]:
@@ -137,7 +158,7 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
         names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
-        max_prints: int | None = None) -> RunResult:
+        max_prints: int | None = None, timing: bool = False, progress: Any = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -149,7 +170,9 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     whose entry points `names` renames (entry point -> node name) and `indices` creates at further
     indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
     `max_prints`: the printf records the print buffer holds per submit (default
-    `prints.DEFAULT_MAX_PRINTS`; `wgc run --max-prints`); more are counted in `prints_lost`."""
+    `prints.DEFAULT_MAX_PRINTS`; `wgc run --max-prints`); more are counted in `prints_lost`.
+    `timing`: time each level and dispatch on the GPU (timestamp queries, `wgc run --time`) where
+    the device can.  `progress(repeat, level, records)`: called after each level (`progress.Progress`)."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -166,14 +189,16 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, max_prints)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, max_prints,
+                          {"timing": timing, "progress": progress})
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None, max_prints: int | None = None) -> RunResult:
+                 rebuild: Any = None, max_prints: int | None = None,
+                 watch: dict[str, Any] | None = None) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs), used
     when the dispatch specialises a constant that sets the graph's shape."""
@@ -232,7 +257,7 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
     if problems:
         return RunResult(tuple(diagnostics + problems))
     return _execute(module, program, described, dumps, device, memory_limit - described.data_bytes - print_bytes,
-                    diagnostics, (formats, max_prints) if formats else None)
+                    diagnostics, (formats, max_prints) if formats else None, watch or {})
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -372,7 +397,8 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True, prints: tuple[Any, int] | None = None) -> None:
+                 *, gpu_driven: bool = True, prints: tuple[Any, int] | None = None, timing: bool = False,
+                 progress: Any = None) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -384,6 +410,8 @@ class Session:
         self.scheduler = None
         self.buffers: list[Any] = []
         self.prints: Any = None
+        self.timing: Any = None
+        """`timing.Timestamps` of a timed session (where the device can time), else None."""
         """The `prints.PrintBuffer` (`prints`: the module's formats and --max-prints), else None."""
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
@@ -428,10 +456,15 @@ class Session:
                 from wgc.runtime.prints import PrintBuffer
 
                 self.prints = PrintBuffer(device, *prints)
+            if timing:
+                from wgc.runtime.timing import Timestamps
+
+                self.timing = Timestamps.create(device)
             self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                           local_root_arguments=table,
                                           memory_limit=DEFAULT_MEMORY_LIMIT if memory_limit is None else memory_limit,
-                                          gpu_driven=gpu_driven, prints=self.prints)
+                                          gpu_driven=gpu_driven, prints=self.prints, timing=self.timing,
+                                          progress=progress)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -502,6 +535,9 @@ class Session:
         if self.prints is not None:
             self.prints.close()
             self.prints = None
+        if self.timing is not None:
+            self.timing.close()
+            self.timing = None
 
     def __enter__(self) -> Session:
         return self
@@ -541,7 +577,8 @@ def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
 
 
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
-             memory_limit: int | None, diagnostics: list[Diagnostic], prints: tuple[Any, int] | None = None) -> RunResult:
+             memory_limit: int | None, diagnostics: list[Diagnostic], prints: tuple[Any, int] | None = None,
+             watch: dict[str, Any] | None = None) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -554,7 +591,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit, prints=prints) as session:
+        with Session(gpu, module, program, described, memory_limit, prints=prints, **(watch or {})) as session:
             trace = []
             for repeat in range(described.repeat):
                 trace.extend(session.run_once(repeat))

@@ -96,12 +96,17 @@ class TraceDispatch:
     groups: int
     records_out: dict[str, int] = field(default_factory=dict)
     """Per output parameter (empty outputs: the count added); node arrays add 'Param[i]' entries."""
+    gpu_ns: int | None = None
+    """GPU time of the dispatch (`wgc run --time`; None: not timed)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
+        data = {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
                 "remaining_recursion_levels": self.remaining_recursion_levels,
                 "loop_iteration": self.loop_iteration, "records_in": self.records_in, "groups": self.groups,
                 "records_out": dict(self.records_out)}
+        if self.gpu_ns is not None:
+            data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
+        return data
 
 
 @dataclass
@@ -109,9 +114,15 @@ class TraceStep:
     repeat: int
     level: int
     dispatches: list[TraceDispatch] = field(default_factory=list)
+    gpu_ns: int | None = None
+    """GPU time of the level (`wgc run --time`; None: not timed)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"repeat": self.repeat, "level": self.level, "dispatches": [d.to_json() for d in self.dispatches]}
+        data: dict[str, Any] = {"repeat": self.repeat, "level": self.level}
+        if self.gpu_ns is not None:
+            data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
+        data["dispatches"] = [d.to_json() for d in self.dispatches]
+        return data
 
 
 @dataclass
@@ -190,9 +201,14 @@ class Scheduler:
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT, prints: Any = None) -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, prints: Any = None, timing: Any = None,
+                 progress: Any = None) -> None:
         self.device = device
         self.prints = prints
+        self.timing = timing
+        """`timing.Timestamps` where the run is timed (`wgc run --time`), else None."""
+        self.progress = progress
+        """Called with (repeat, level, records in) after each level the host schedules, or None."""
         self.loop_budget: list[str] = []
         """Nodes an invocation of which reached `abi.LOOP_BUDGET` loop iterations (STATUS_LOOP_BUDGET)."""
         """The `prints.PrintBuffer` of a module that prints, else None."""
@@ -422,22 +438,37 @@ class Scheduler:
         device.begin()
         bound = None
         user = self.push_constants
+        timing = self.timing
+        times: list[tuple[int | None, int | None]] = []
+        if timing is not None:
+            timing.begin()
+            level_start = timing.write()
+            each = timing.room(2 * len(recorded) + 1)
         for launch, _, _, shapes in recorded:
             pipeline = self.pipelines.pipeline(launch.node.entry_point)
             if pipeline is not bound:
                 self.pipelines.bind(device, pipeline)
                 bound = pipeline
+            start = timing.write() if timing is not None and each else None
             for context_at, nx, ny, _ in shapes:
                 head = struct.pack("<Q", base + context_at)
                 constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
+            times.append((start, timing.write(end=True) if timing is not None and each else None))
         device.barrier()
+        if timing is not None:
+            level_end = timing.write(end=True)
         if self.prints is not None:
             self.prints.reset()
         device.submit()
         # read back
         result = control.read(0, cursor)
+        if timing is not None:
+            ticks = timing.read(timing.used)
+            trace.gpu_ns = timing.nanoseconds(ticks, level_start, level_end)
+            for (launch, _, _, _), (start, end) in zip(recorded, times):
+                launch.trace.gpu_ns = timing.nanoseconds(ticks, start, end)
         if self.prints is not None:
             self.prints.collect({base + context_at: self._dispatched(launch.node, trace.repeat, trace.level, index,
                                                                     launch.count)
@@ -514,6 +545,8 @@ class Scheduler:
             trace = TraceStep(repeat_index, len(steps))
             pending = self.step(pending, side, trace)
             steps.append(trace)
+            if self.progress is not None:
+                self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
             side ^= 1
         return steps
 
