@@ -86,6 +86,7 @@ class NodeOperations(ABC):
 
     def loop_iteration(self, fl: FunctionLowering) -> None:
         """Code each time a loop's header runs (first in the block after it): nothing by default."""
+        return None
 
     # ------------------------------------------------------------ records
 
