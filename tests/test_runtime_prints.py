@@ -249,14 +249,14 @@ def test_a_full_buffer_is_counted_and_reported(tmp_path) -> None:
 
 @on_device
 def test_no_printf_no_buffer(tmp_path) -> None:
-    """A module without printf describes no format, declares no Private copies and reads no
-    NodeContext.prints: a plain run costs what it did."""
+    """A module without printf describes no format, declares no Private copies of the group and
+    record and reads no NodeContext.prints: a plain run costs what it did."""
     from wgc import driver
 
     path = write(tmp_path, "plain.hlsl", LOOP.replace('printf("%u of %u", i + 1, item.Get().value);', "Out[0] += i;"))
     compiled = driver.compile(driver.Options(input=path, emit="asm", target="emulated"))
     text = compiled.outputs["asm"].decode()
-    assert "wgc.printf" not in text and "print_group" not in text and " Private" not in text
+    assert "wgc.printf" not in text and "print_group" not in text and "print_record" not in text
     result = run_graph(tmp_path, open(path).read(), {"inputs": [{"entry": "Count", "records": [{"value": 3}]}],
                                                      "resources": {"u0": {"bytes": 4}}})
     assert result.prints == [] and result.prints_lost == 0
