@@ -171,35 +171,33 @@ void Plain(DispatchNodeInputRecord<Fixed> start, uint3 group : SV_GroupID, uint 
 
 @on_device
 def test_prefixes_in_broadcasting_coalescing_and_helper_code(tmp_path) -> None:
-    """Grid takes its grid from the record (the host-driven scheduler, one submit per level); Plain
-    has a fixed grid (the GPU-driven one, one submit per run): both report every print with its
-    node, level, group, thread and record; the coalescing batch says its records' range."""
+    """Grid takes its grid from the record (the host-driven scheduler, one submit per level, each
+    record dispatched alone); Plain has a fixed grid (the GPU-driven one, one submit per run): both
+    report every print with its node, level, group, thread and record; a coalescing batch says its
+    records' range."""
     result = run_graph(tmp_path, PLACES, {"inputs": [
-        {"entry": "Grid", "records": [{"grid": [3, 1, 1], "base": 100}]}],
+        {"entry": "Grid", "records": [{"grid": [3, 1, 1], "base": 100}, {"grid": [1, 1, 1], "base": 200}]}],
         "resources": {"u0": {"bytes": 4}}})
     lines = [p.line() for p in result.prints]
     grid = [f"[Grid level 0 group {g} thread {t} record 0] grid group {g} thread {t}"
             for g in range(3) for t in range(2)]
-    assert lines[:6] == grid
-    # 6 items 100..105 in batches of 4: records 0-3 and 4-5; program order within each thread
-    values = list(range(100, 106))
-    batch_lines = []
-    for first, last in ((0, 3), (4, 5)):
+    grid += [f"[Grid level 0 group 0 thread {t} record 1] grid group 0 thread {t}" for t in range(2)]
+    assert lines[:8] == grid
+    # level 1: one Batch dispatch per producing Grid dispatch: items 100..105 in batches of 4
+    # (records 0-3 and 4-5), then 200 and 201 (records 0-1); each thread prints three lines
+    expected_where = []
+    for first, last in ((0, 3), (4, 5), (0, 1)):
         for thread in range(last - first + 1):
-            where = f"[Batch level 1 group {first // 4} thread {thread} records {first}-{last}]"
-            value = None   # which item a thread gets depends on the order of the allocations
-            batch_lines.append((where, value))
-    got = lines[6:]
-    assert len(got) == 6 * 3
-    assert [line.split("] ")[0] + "]" for line in got] == [w for w, _ in batch_lines for _ in range(3)]
-    by_thread = [got[i:i + 3] for i in range(0, len(got), 3)]
+            expected_where.append(f"[Batch level 1 group {first // 4} thread {thread} records {first}-{last}]")
+    got = lines[8:]
+    assert [line.split("] ")[0] + "]" for line in got] == [w for w in expected_where for _ in range(3)]
     seen = []
-    for triple in by_thread:
-        texts = [line.split("] ", 1)[1] for line in triple]
-        value = int(texts[0].split()[1])
+    for i in range(0, len(got), 3):
+        texts = [line.split("] ", 1)[1] for line in got[i:i + 3]]
+        value = int(texts[0].split()[1])      # which item a thread gets depends on the allocations' order
         assert texts == [f"item {value} pass 0", f"item {value} pass 1", f"helper got {value}"]
         seen.append(value)
-    assert sorted(seen) == values
+    assert sorted(seen[:6]) == list(range(100, 106)) and sorted(seen[6:]) == [200, 201]
 
     plain = run_graph(tmp_path, PLACES, {"inputs": [{"entry": "Plain", "records": [{"base": 1}, {"base": 2}]}],
                                          "resources": {"u0": {"bytes": 4}}})

@@ -85,6 +85,9 @@ class Dispatched:
     """Coalescing: records per group (MaxRecords)."""
     count: int = 0
     """Coalescing: the dispatch's input records."""
+    first: int = 0
+    """The index of the dispatch's record 0 among the records of its level (a grid read from each
+    record dispatches each record alone)."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ class PrintBuffer:
                 last = record
                 if where.launch == "coalescing":
                     last = min(record + where.batch, where.count) - 1
+                record, last = record + where.first, last + where.first
                 text = c_format(described.format, described.args, described.strings,
                                 list(words[at + abi.PRINT_RECORD_HEADER_WORDS:at + size]))
                 order = (where.repeat, where.level, where.order, group, thread, len(self.prints))

@@ -151,6 +151,8 @@ class _Launch:
     """D3D thread groups (threads for thread launch): what MaxRecords bounds are per."""
     outputs: list[list[_Slot]]
     trace: TraceDispatch
+    first: int = 0
+    """Index in its chunk of the launch's first record (a grid read from each record: one launch each)."""
 
 
 def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
@@ -294,12 +296,12 @@ class Scheduler:
             raise RecordsOutOfMemory(node.label, (
                 f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
                 f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
-        plans: list[tuple[int, int, int, int, int]] = []   # (address, count, groups, grid, units)
+        plans: list[tuple[int, int, int, int, int, int]] = []   # (address, count, groups, grid, units, first)
         if node.launch == "thread":
-            plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n))
+            plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n, 0))
         elif node.launch == "coalescing":
             groups = -(-n // max(1, node.max_records))
-            plans.append((chunk.address, n, groups, 1, groups))
+            plans.append((chunk.address, n, groups, 1, groups, 0))
         elif node.grid_field is not None and node.dispatch_grid is None:
             assert chunk.buffer is not None
             for r in range(n):
@@ -310,17 +312,17 @@ class Scheduler:
                     raise GridBeyondMax(problem)
                 groups = asked[0] * asked[1] * asked[2]
                 if groups:
-                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
+                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups, r))
         else:
             gx, gy, gz = node.dispatch_grid or (1, 1, 1)
             groups_each = gx * gy * gz
-            plans.append((chunk.address, n, n * groups_each, groups_each, n * groups_each))
+            plans.append((chunk.address, n, n * groups_each, groups_each, n * groups_each, 0))
         launches = []
-        for address, count, groups, grid, units in plans:
+        for address, count, groups, grid, units, first in plans:
             trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,
                                   count, groups)
             outputs = [self._slots(key, node, o, units) for o in node.outputs]
-            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace))
+            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first))
         return launches
 
     def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
@@ -471,7 +473,7 @@ class Scheduler:
                 launch.trace.gpu_ns = timing.nanoseconds(ticks, start, end)
         if self.prints is not None:
             self.prints.collect({base + context_at: self._dispatched(launch.node, trace.repeat, trace.level, index,
-                                                                    launch.count)
+                                                                    launch.count, launch.first)
                                  for launch, index, _, shapes in recorded for context_at, _, _, _ in shapes})
         following: dict[WorkKey, list[Chunk]] = {}
         for launch, index, counters, _ in recorded:
@@ -509,11 +511,11 @@ class Scheduler:
             self.loop_budget.append(node.label)
 
     @staticmethod
-    def _dispatched(node: NodePlan, repeat: int, level: int, order: int, count: int) -> Any:
+    def _dispatched(node: NodePlan, repeat: int, level: int, order: int, count: int, first: int = 0) -> Any:
         """The `prints.Dispatched` of a launch (what a print record's NodeContext address says)."""
         from wgc.runtime.prints import Dispatched
 
-        return Dispatched(node.label, node.launch, repeat, level, order, max(1, node.max_records), count)
+        return Dispatched(node.label, node.launch, repeat, level, order, max(1, node.max_records), count, first)
 
     # ------------------------------------------------------------------ a whole graph
 
