@@ -149,6 +149,7 @@ class ControlFlow:
             self.b.emit("OpBranch", header)
         self.breakables.pop()
         self.fl.new_block(merge)
+        self.fl.ml.nodes.loop_exit(self.fl)
         if breakable.returns_inside:
             self._propagate_return()
 

@@ -460,14 +460,26 @@ class EmulatedNodes(NodeOperations):
         """Count the iteration against the loop budget (`wgc.emulation_abi`, "Loop budget")."""
         b = fl.b
         uint = fl.types.id(t.UINT)
+        counter = self._loop_iterations(fl)
+        b.emit("OpStore", counter, b.emit("OpIAdd", uint, b.emit("OpLoad", uint, counter), fl.uint(1)))
+
+    def _loop_iterations(self, fl: FunctionLowering) -> int:
+        """The Private loop counter, declared on first use."""
         if self._loop_counter is None:
-            pointer = b.type_pointer("Private", uint)
-            self._loop_counter = b.variable(pointer, "Private", fl.uint(0))
-            b.name(self._loop_counter, "loop_iterations")
+            pointer = fl.b.type_pointer("Private", fl.types.id(t.UINT))
+            self._loop_counter = fl.b.variable(pointer, "Private", fl.uint(0))
+            fl.b.name(self._loop_counter, "loop_iterations")
         fl.use_global(self._loop_counter)
-        count = b.emit("OpIAdd", uint, b.emit("OpLoad", uint, self._loop_counter), fl.uint(1))
-        b.emit("OpStore", self._loop_counter, count)
-        reached, report, done = b.emit("OpIEqual", b.type_bool(), count, fl.uint(abi.LOOP_BUDGET)), b.new_id(), b.new_id()
+        return self._loop_counter
+
+    def loop_exit(self, fl: FunctionLowering) -> None:
+        """Where a loop is left (so once per loop run, not per iteration): the invocation that has
+        reached the budget sets STATUS_LOOP_BUDGET (`wgc.emulation_abi`, "Loop budget")."""
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        count = b.emit("OpLoad", uint, self._loop_iterations(fl))
+        reached, report, done = (b.emit("OpUGreaterThanEqual", b.type_bool(), count, fl.uint(abi.LOOP_BUDGET)),
+                                 b.new_id(), b.new_id())
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", reached, report, done)
         fl.new_block(report)

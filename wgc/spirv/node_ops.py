@@ -88,6 +88,10 @@ class NodeOperations(ABC):
         """Code each time a loop's header runs (first in the block after it): nothing by default."""
         return None
 
+    def loop_exit(self, fl: FunctionLowering) -> None:
+        """Code where a loop is left (first in its merge block): nothing by default."""
+        return None
+
     # ------------------------------------------------------------ records
 
     @abstractmethod
