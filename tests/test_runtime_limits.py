@@ -1,4 +1,5 @@
-"""Device limits that change results (`wgc run`): lavapipe's loop budget. Mesa's llvmpipe leaves
+"""Device limits that change results (`wgc run`): lavapipe's loop budget, and `--time` on a
+device that cannot time. Mesa's llvmpipe leaves
 every loop of an invocation after 65,535 iterations, one budget for all the loops of a shader
 (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS); the emulated module counts the iterations
 (`wgc.emulation_abi`, "Loop budget") and `wgc run` warns once (WG0832) where a device that stops
@@ -16,7 +17,7 @@ import pytest
 import wgc
 from wgc.diagnostics import Renderer
 
-RENDERED_HERE = {"WG0832"}
+RENDERED_HERE = {"WG0832", "WG0833"}
 """The runtime codes whose rendered text a test here checks (test_runtime_run gathers them)."""
 
 NEST = """\
@@ -77,7 +78,26 @@ def test_other_devices_ignore_the_budget() -> None:
     """The flag means nothing on a device that does not stop loops (a GPU): no warning."""
     from wgc.runtime.run import _device_limits
 
-    session = SimpleNamespace(scheduler=SimpleNamespace(loop_budget=["Nest"]))
+    session = SimpleNamespace(scheduler=SimpleNamespace(loop_budget=["Nest"]), timing_asked=False, timing=None)
     assert _device_limits(SimpleNamespace(info=SimpleNamespace(name="NVIDIA H200")), session) == []
     (warning,) = _device_limits(SimpleNamespace(info=SimpleNamespace(name="llvmpipe (LLVM 15)")), session)
     assert warning.code == "WG0832"
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_time_on_a_device_without_timestamps_says_so(tmp_path, monkeypatch) -> None:
+    """A device without timestampComputeAndGraphics (or timestamp bits on its compute queue)
+    cannot time: the run goes on untimed and WG0833 says why, once."""
+    from wgc.runtime import timing
+
+    monkeypatch.setattr(timing.Timestamps, "create", staticmethod(lambda device: None))
+    path = tmp_path / "nest.hlsl"
+    path.write_text(NEST)
+    result = wgc.run(str(path), {"inputs": [{"entry": "Nest", "records": [{"n": 3}]}],
+                                 "resources": {"u0": {"bytes": 4}}}, timing=True)
+    assert result.ok and result.resources == {"u0": {"uint32": [9]}}
+    assert result.gpu_time() is None
+    assert Renderer().render(list(result.diagnostics)) == (
+        f"warning: --time: {result.device} cannot time compute work (it lacks timestampComputeAndGraphics or "
+        "timestamp bits on its compute queue), so the run is not timed [WG0833] [-Wdevice-limits]\n"
+        "1 warning generated.\n")

@@ -382,6 +382,8 @@ PRINT_BUFFER_TOO_LARGE = _kind("WG0831", E, "--max-prints asks for a print buffe
                                "use (--max-memory)")
 LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iterations on lavapipe, which leaves every "
                             "loop of an invocation there: the results may be wrong", "device-limits")
+TIMING_UNAVAILABLE = _kind("WG0833", W, "wgc run --time on a device that cannot time compute work (no "
+                           "timestampComputeAndGraphics or no timestamp bits on its compute queue)", "device-limits")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

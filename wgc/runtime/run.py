@@ -412,6 +412,7 @@ class Session:
         self.prints: Any = None
         self.timing: Any = None
         """`timing.Timestamps` of a timed session (where the device can time), else None."""
+        self.timing_asked = timing
         """The `prints.PrintBuffer` (`prints`: the module's formats and --max-prints), else None."""
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
@@ -563,14 +564,20 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
-    """WG0832, once: on lavapipe, nodes an invocation of which reached its loop budget."""
+    """WG0833: `--time` where the device cannot time; WG0832, once: on lavapipe, nodes an
+    invocation of which reached its loop budget."""
     from wgc.emulation_abi import LOOP_BUDGET
 
+    problems = []
+    if session.timing_asked and session.timing is None:
+        problems.append(codes.TIMING_UNAVAILABLE(
+            None, f"--time: {gpu.info.name} cannot time compute work (it lacks timestampComputeAndGraphics or "
+                  "timestamp bits on its compute queue), so the run is not timed"))
     nodes = session.scheduler.loop_budget if session.scheduler is not None else []
     if not nodes or "llvmpipe" not in (gpu.info.name or ""):
-        return []
+        return problems
     named = ", ".join(f"'{n}'" for n in nodes)
-    return [codes.LOOP_BUDGET_REACHED(
+    return problems + [codes.LOOP_BUDGET_REACHED(
         None, f"an invocation of {named} ran {LOOP_BUDGET:,} loop iterations: {gpu.info.name} leaves every loop of "
               "an invocation after that many (one budget for all its loops), so the results may be wrong",
         notes=("run on another Vulkan device (--device), or split the work over more invocations or records",))]
