@@ -23,7 +23,9 @@ are an error naming the node (`RecordsOutOfMemory`), and so is a status word wit
 `STATUS_OUT_OF_RECORDS`; a produced grid beyond [NodeMaxDispatchGrid] is `GridBeyondMax`; an output
 of a node to itself targets the next recursion level and is no node (IsValid false) at level 0, a
 loop's back edge the next iteration and no node past [NodeMaxLoopIterations]; `Scheduler.close`
-frees everything it allocated.
+frees everything it allocated.  Optional, and nothing where absent: a print buffer (`prints.py`)
+emptied before each submit and read after it, every NodeContext pointing at it; timestamps
+(`timing.py`, `--time`) around each level and dispatch; a progress callback after each level.
 """
 
 from __future__ import annotations
@@ -207,13 +209,13 @@ class Scheduler:
                  progress: Any = None) -> None:
         self.device = device
         self.prints = prints
+        """The `prints.PrintBuffer` of a module that prints, else None."""
         self.timing = timing
         """`timing.Timestamps` where the run is timed (`wgc run --time`), else None."""
         self.progress = progress
         """Called with (repeat, level, records in) after each level the host schedules, or None."""
         self.loop_budget: list[str] = []
         """Nodes an invocation of which reached `abi.LOOP_BUDGET` loop iterations (STATUS_LOOP_BUDGET)."""
-        """The `prints.PrintBuffer` of a module that prints, else None."""
         self.program = program
         self.pipelines = pipelines
         self.push_constants = push_constants
