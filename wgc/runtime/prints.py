@@ -17,6 +17,7 @@ and DebugPrintf's vectors `%v3f`: each component, joined by ", ").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import struct
@@ -219,7 +220,6 @@ def c_format(format_: str, kinds: tuple[str, ...] | list[str], strings: tuple[st
             at += size
             values.append((letter, part))
     out: list[str] = []
-    position = 0
     next_value = 0
 
     def take() -> tuple[str, list[int] | str] | None:
@@ -230,41 +230,54 @@ def c_format(format_: str, kinds: tuple[str, ...] | list[str], strings: tuple[st
         next_value += 1
         return value
 
-    for match in _SPEC.finditer(format_):
-        out.append(format_[position:match.start()])
-        position = match.end()
-        conversion = match["conversion"]
+    for literal, spec in _parse(format_):
+        out.append(literal)
+        if spec is None:
+            continue
+        text, conversion, flags, width_text, precision_text, count = spec
         if conversion == "%":
             out.append("%")
             continue
-        flags = match["flags"]
         width: int | None = None
         precision: int | None = None
-        if match["width"] == "*":
+        if width_text == "*":
             taken = take()
             width = _signed(taken) if taken is not None else 0
             if width < 0:
                 flags, width = flags + "-", -width
-        elif match["width"]:
-            width = int(match["width"])
-        if match["precision"] == "*":
+        elif width_text:
+            width = int(width_text)
+        if precision_text == "*":
             taken = take()
             precision = _signed(taken) if taken is not None else 0
             if precision < 0:
                 precision = None
-        elif match["precision"] is not None:
-            precision = int(match["precision"] or 0)
-        count = int(match["vector"][1:]) if match["vector"] else 1
+        elif precision_text is not None:
+            precision = int(precision_text or 0)
         parts = []
         for _ in range(count):
             taken = take()
             if taken is None:
-                parts.append(match.group(0))
+                parts.append(text)
                 break
             parts.append(_one(conversion, flags, width, precision, taken))
         out.append(", ".join(parts))
-    out.append(format_[position:])
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(format_: str) -> tuple[tuple[str, tuple[str, str, str, str | None, str | None, int] | None], ...]:
+    """The format as (literal text, conversion) pairs; a conversion is (its text, letter, flags,
+    width, precision, vector count); the last pair's conversion is None."""
+    parsed: list[tuple[str, tuple[str, str, str, str | None, str | None, int] | None]] = []
+    position = 0
+    for match in _SPEC.finditer(format_):
+        count = int(match["vector"][1:]) if match["vector"] else 1
+        parsed.append((format_[position:match.start()], (match.group(0), match["conversion"], match["flags"],
+                                                         match["width"], match["precision"], count)))
+        position = match.end()
+    parsed.append((format_[position:], None))
+    return tuple(parsed)
 
 
 def _bits(value: tuple[str, list[int] | str]) -> tuple[int, int]:
