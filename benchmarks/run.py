@@ -24,8 +24,9 @@ Each line says which schedule ran ("gpu-driven" or "host-driven": a graph the GP
 cannot plan runs host-driven).
 
 The cost of the debugging modes, on the thread graph: `thread --time` (timestamp queries around
-each level and dispatch), `thread-print` (the thread node prints one line in 1024: 1024 prints),
-`thread-print-all` (every thread prints: 2^20 prints, all but 65536 counted as lost), and
+each level and dispatch), `thread-print` (one thread in 1024 prints a line: 1024 prints with the
+default 2^20 threads), `thread-print-all` (every thread prints: with 2^20 threads all but 65536
+are counted as lost), and
 `thread-loop` (the thread node runs a loop of 64 iterations: what the loop-budget counter costs;
 compare it between revisions). A revision whose runtime lacks a mode measures the graph plainly
 (its printf compiles to nothing there). Each line gives the median wall time and the median
