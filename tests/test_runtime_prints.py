@@ -288,3 +288,15 @@ def test_cli_prints_on_stderr_and_in_the_results(tmp_path) -> None:
         "error: a print buffer of 1000000 prints needs 36000016 bytes; with the dispatch's data that is more than "
         "the 1048576 bytes wgc run may use [WG0831]\nnote: lower --max-prints, or raise --max-memory\n"
         "1 error generated.\n")
+
+
+@on_device
+def test_a_bad_max_prints_is_a_diagnostic(tmp_path) -> None:
+    path = write(tmp_path, "graph.hlsl", LOOP)
+    result = wgc.run(path, {"inputs": [{"entry": "Count", "records": [{"value": 1}]}],
+                            "resources": {"u0": {"bytes": 4}}}, max_prints=-1)
+    assert Renderer().render(list(result.diagnostics)) == (
+        "error: max_prints -1: a print buffer holds 0 to 16777216 prints [WG0831]\n1 error generated.\n")
+    result = wgc.run(path, {"inputs": [{"entry": "Count", "records": [{"value": 2}]}],
+                            "resources": {"u0": {"bytes": 4}}}, max_prints=0)
+    assert result.ok and result.prints == [] and result.prints_lost == 2

@@ -87,7 +87,8 @@ entry is a letter, `u` (uint32), `i` (int32), `f` (float32), `b` (bool, 0 or 1),
 no word), followed by the component count for a vector (`f3`). NodeContext's `prints` is the
 address of the print buffer (0: none; the call then does nothing): a header `PRINT_BUFFER` and
 `capacity` words of records after it. A call takes `n` = `PRINT_RECORD_HEADER_WORDS` + its argument
-words by `atomicAdd(used, n)`; where `base + n <= capacity` it writes, at word `base` of the
+words by `atomicAdd(used, n)` (by `atomicAdd(used, 0)` where an atomic load of `used` already
+reaches `capacity`: then it does not fit); where `base + n <= capacity` it writes, at word `base` of the
 records: `n`, `k`, the NodeContext address (low, high), the flat group index, the invocation's
 `LocalInvocationIndex`, the record index of the prologue (the invocation's record for thread
 launch, the group's for broadcasting, the group's first for coalescing), then the argument words,

@@ -28,6 +28,8 @@ from wgc.cached_dataclass import dataclass
 
 DEFAULT_MAX_PRINTS = 65536
 """Print records the buffer holds per submit unless `wgc run --max-prints` says otherwise."""
+MAX_PRINTS = 1 << 24
+"""The most `--max-prints` may ask for (with the largest record, the word count stays in 32 bits)."""
 
 
 @dataclass(frozen=True)
@@ -351,4 +353,4 @@ def _natural(value: tuple[str, list[int] | str]) -> int | float:
     return _bits(value)[0]
 
 
-__all__ = ["DEFAULT_MAX_PRINTS", "PrintBuffer", "PrintFormat", "Print", "Dispatched", "read_formats", "c_format"]
+__all__ = ["DEFAULT_MAX_PRINTS", "MAX_PRINTS", "PrintBuffer", "PrintFormat", "Print", "Dispatched", "read_formats", "c_format"]

@@ -244,12 +244,15 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
                 dumps[data.key] = data.resource
     problems.extend(_binding_problems(module, program, described, dumps))
     problems.extend(_memory_problems(program, described, memory_limit))
-    from wgc.runtime.prints import DEFAULT_MAX_PRINTS, PrintBuffer, read_formats
+    from wgc.runtime.prints import DEFAULT_MAX_PRINTS, MAX_PRINTS, PrintBuffer, read_formats
 
     formats = read_formats(module)
     max_prints = DEFAULT_MAX_PRINTS if max_prints is None else max_prints
-    print_bytes = PrintBuffer.bytes_needed(formats, max_prints) if formats else 0
-    if print_bytes and described.data_bytes + print_bytes > memory_limit:
+    print_bytes = PrintBuffer.bytes_needed(formats, max(0, max_prints)) if formats else 0
+    if formats and not 0 <= max_prints <= MAX_PRINTS:
+        problems.append(codes.PRINT_BUFFER_TOO_LARGE(
+            None, f"max_prints {max_prints}: a print buffer holds 0 to {MAX_PRINTS} prints"))
+    elif print_bytes and described.data_bytes + print_bytes > memory_limit:
         problems.append(codes.PRINT_BUFFER_TOO_LARGE(
             None, f"a print buffer of {max_prints} prints needs {print_bytes} bytes; with the dispatch's data that is "
                   f"more than the {memory_limit} bytes wgc run may use",

@@ -12,8 +12,9 @@ Invariants:
 - In a module with one, each entry prologue stores its flat group and record index in two
   Private variables, so that a print in a helper function (not inlined) reports them as the entry
   function does.
-- The buffer is bounded: a record that does not fit is not written and counts in `lost`; a
-  buffer address of 0 makes the call do nothing.
+- The buffer is bounded: a record that does not fit is not written and counts in `lost`; once
+  `used` has reached the capacity a call adds 0 to it (it cannot wrap around); a buffer address
+  of 0 makes the call do nothing.
 - Arguments become 32-bit words: bool 0/1, 16-bit values widened (floats to float32), 64-bit
   values split low word first; vectors and matrices component by component.
 """
@@ -111,10 +112,15 @@ def lower_printf(fl: FunctionLowering, state: PrintState, context: int, entry: t
     fl.new_block(present)
     n = fl.uint(abi.PRINT_RECORD_HEADER_WORDS + len(words))
     used = _pointer(fl, _add(fl, buffer, abi.PRINT_BUFFER["used"][0]), t.UINT)
-    base = b.emit("OpAtomicIAdd", uint, used, fl.ml.scope("Device"), fl.ml.semantics(), n)
     capacity = _load(fl, _add(fl, buffer, abi.PRINT_BUFFER["capacity"][0]), t.UINT)
-    fits = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, base, capacity),
-                  b.emit("OpULessThanEqual", boolean, n, b.emit("OpISub", uint, capacity, base)))
+    # a full buffer takes nothing more, so that `used` cannot wrap around however many calls follow
+    full = b.emit("OpUGreaterThanEqual", boolean,
+                  b.emit("OpAtomicLoad", uint, used, fl.ml.scope("Device"), fl.ml.semantics()), capacity)
+    taken = b.emit("OpSelect", uint, full, fl.uint(0), n)
+    base = b.emit("OpAtomicIAdd", uint, used, fl.ml.scope("Device"), fl.ml.semantics(), taken)
+    fits = b.emit("OpLogicalAnd", boolean, b.emit("OpLogicalNot", boolean, full), b.emit(
+        "OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, base, capacity),
+        b.emit("OpULessThanEqual", boolean, n, b.emit("OpISub", uint, capacity, base))))
     write, lose, inner = b.new_id(), b.new_id(), b.new_id()
     b.emit("OpSelectionMerge", inner, "None")
     b.emit("OpBranchConditional", fits, write, lose)
