@@ -1,5 +1,5 @@
-"""Device limits that change results (`wgc run`): lavapipe's loop budget, and `--time` on a
-device that cannot time. Mesa's llvmpipe leaves
+"""Device limits that change results (`wgc run`): lavapipe's loop budget, a [WaveSize] the
+device's subgroup size does not meet, and `--time` on a device that cannot time. Mesa's llvmpipe leaves
 every loop of an invocation after 65,535 iterations, one budget for all the loops of a shader
 (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS); the emulated module counts the iterations
 (`wgc.emulation_abi`, "Loop budget") and `wgc run` warns once (WG0832) where a device that stops
@@ -17,7 +17,7 @@ import pytest
 import wgc
 from wgc.diagnostics import Renderer
 
-RENDERED_HERE = {"WG0832", "WG0833"}
+RENDERED_HERE = {"WG0832", "WG0833", "WG0834"}
 """The runtime codes whose rendered text a test here checks (test_runtime_run gathers them)."""
 
 NEST = """\
@@ -101,3 +101,38 @@ def test_time_on_a_device_without_timestamps_says_so(tmp_path, monkeypatch) -> N
         f"warning: --time: {result.device} cannot time compute work (it lacks timestampComputeAndGraphics or "
         "timestamp bits on its compute queue), so the run is not timed [WG0833] [-Wdevice-limits]\n"
         "1 warning generated.\n")
+
+
+WAVE = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Start { uint unused; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(128, 1, 1)] WAVE_SIZE
+void Lanes(DispatchNodeInputRecord<Start> start, uint thread : SV_GroupIndex)
+{
+    if (thread == 0) Out[0] = WaveGetLaneCount();
+}
+"""
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_a_wave_size_the_device_does_not_run_is_reported(tmp_path) -> None:
+    """D3D12 runs a [WaveSize(N)] shader with waves of N lanes (or refuses it); wgc run requires no
+    subgroup size, so where the device's differs, WaveGetLaneCount() is the device's and WG0834 says
+    so; a range that holds it is silent."""
+    from wgc.runtime.device import Device
+
+    with Device() as device:
+        size, name = device.subgroup_size, device.info.name
+    other = 128 if size != 128 else 4
+    path = tmp_path / "wave.hlsl"
+    path.write_text(WAVE.replace("WAVE_SIZE", f"[WaveSize({other})]"))
+    dispatch = {"inputs": [{"entry": "Lanes", "records": [{"unused": 0}]}], "resources": {"u0": {"bytes": 4}}}
+    result = wgc.run(str(path), dispatch)
+    assert result.ok and result.resources == {"u0": {"uint32": [size]}}
+    assert Renderer().render(list(result.diagnostics)) == (
+        f"warning: node 'Lanes' declares [WaveSize({other})], but {name} runs it with subgroups of {size}: its wave "
+        "operations (WaveActiveSum, WaveGetLaneCount, ...) may give other results than on a device that honours "
+        "the attribute [WG0834] [-Wdevice-limits]\n1 warning generated.\n")
+    path.write_text(WAVE.replace("WAVE_SIZE", "[WaveSize(4, 128)]"))
+    result = wgc.run(str(path), dispatch)
+    assert result.ok and result.diagnostics == ()

@@ -384,6 +384,9 @@ LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iter
                             "loop of an invocation there: the results may be wrong", "device-limits")
 TIMING_UNAVAILABLE = _kind("WG0833", W, "wgc run --time on a device that cannot time compute work (no "
                            "timestampComputeAndGraphics or no timestamp bits on its compute queue)", "device-limits")
+WAVE_SIZE_NOT_MET = _kind("WG0834", W, "a node's [WaveSize] excludes the subgroup size of the device wgc run uses "
+                          "(which it runs the node with): its wave operations may give other results",
+                          "device-limits")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -409,6 +409,7 @@ class Session:
         from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk
 
         self.device = device
+        self.program = program
         self.pipelines = None
         self.scheduler = None
         self.buffers: list[Any] = []
@@ -576,6 +577,15 @@ def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
         problems.append(codes.TIMING_UNAVAILABLE(
             None, f"--time: {gpu.info.name} cannot time compute work (it lacks timestampComputeAndGraphics or "
                   "timestamp bits on its compute queue), so the run is not timed"))
+    size = getattr(gpu, "subgroup_size", None)
+    for node in session.program.nodes if size else ():
+        wave = node.wave_size
+        if wave and not wave[0] <= size <= (wave[1] if len(wave) > 1 else wave[0]):
+            asked = ", ".join(str(v) for v in wave)
+            problems.append(codes.WAVE_SIZE_NOT_MET(
+                None, f"node '{node.label}' declares [WaveSize({asked})], but {gpu.info.name} runs it with subgroups "
+                      f"of {size}: its wave operations (WaveActiveSum, WaveGetLaneCount, ...) may give other results "
+                      "than on a device that honours the attribute"))
     nodes = session.scheduler.loop_budget if session.scheduler is not None else []
     if not nodes or "llvmpipe" not in (gpu.info.name or ""):
         return problems
