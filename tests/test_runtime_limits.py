@@ -67,6 +67,18 @@ def test_a_loop_nest_past_the_budget_is_reported(tmp_path) -> None:
 
 
 @pytest.mark.usefixtures("lavapipe")
+def test_a_counted_loop_nest_past_the_budget_is_reported(tmp_path) -> None:
+    """The same nest with constant bounds (counted at each loop's exit, `emulated_loops`): llvmpipe
+    still stops it at 65,101 additions, and wgc still says so."""
+    path = tmp_path / "nest.hlsl"
+    path.write_text(NEST.replace("< size.Get().n", "< 300"))
+    result = wgc.run(str(path), {"inputs": [{"entry": "Nest", "records": [{"n": 0}]}],
+                                 "resources": {"u0": {"bytes": 4}}}, device="llvmpipe")
+    assert result.resources == {"u0": {"uint32": [217 * 300 + 1]}}
+    assert [d.code for d in result.diagnostics] == ["WG0832"]
+
+
+@pytest.mark.usefixtures("lavapipe")
 def test_a_loop_nest_within_the_budget_is_silent(tmp_path) -> None:
     """200 x 200 is 200 * (1 + 201) = 40,400 header runs: the result is right and nothing is said."""
     result = run_nest(tmp_path, 200)

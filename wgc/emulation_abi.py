@@ -97,7 +97,8 @@ of 0 at word `base` (the records end there: every later call fails too).
 
 Loop budget. Each invocation counts the iterations of its loops (each time a loop's header runs,
 the exiting test included, as llvmpipe counts them: the block after the header adds one to a
-Private u32 that starts at 0); where a loop is left (its merge block: once per run of the loop,
+Private u32 that starts at 0; a counted loop with constant bounds adds its header runs where it is
+left instead, `wgc.spirv.emulated_loops`, so the count is never below the true one); where a loop is left (its merge block: once per run of the loop,
 not per iteration) an invocation whose count has reached `LOOP_BUDGET` sets `STATUS_LOOP_BUDGET`
 in `*status` (atomic or). The runtime reports it on a device known to stop
 loops there (lavapipe), where the results may be wrong, and ignores it elsewhere. The runtime zeroes `used` and `lost` before a

@@ -53,7 +53,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_prints, loop_stages
+from . import emulated_loops, emulated_prints, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -456,8 +456,11 @@ class EmulatedNodes(NodeOperations):
         emulated_prints.lower_printf(fl, self._prints, self._context(fl), entry, format_, args)
         return True
 
-    def loop_iteration(self, fl: FunctionLowering) -> None:
-        """Count the iteration against the loop budget (`wgc.emulation_abi`, "Loop budget")."""
+    def loop_iteration(self, fl: FunctionLowering, loop: ir.Loop) -> None:
+        """Count the iteration against the loop budget (`wgc.emulation_abi`, "Loop budget"); a
+        counted loop (`emulated_loops.header_runs`) adds its header runs where it is left instead."""
+        if emulated_loops.header_runs(loop) is not None:
+            return
         b = fl.b
         uint = fl.types.id(t.UINT)
         counter = self._loop_iterations(fl)
@@ -472,12 +475,16 @@ class EmulatedNodes(NodeOperations):
         fl.use_global(self._loop_counter)
         return self._loop_counter
 
-    def loop_exit(self, fl: FunctionLowering) -> None:
+    def loop_exit(self, fl: FunctionLowering, loop: ir.Loop) -> None:
         """Where a loop is left (so once per loop run, not per iteration): the invocation that has
         reached the budget sets STATUS_LOOP_BUDGET (`wgc.emulation_abi`, "Loop budget")."""
         b = fl.b
         uint = fl.types.id(t.UINT)
         count = b.emit("OpLoad", uint, self._loop_iterations(fl))
+        runs = emulated_loops.header_runs(loop)
+        if runs is not None:
+            count = b.emit("OpIAdd", uint, count, fl.uint(runs))
+            b.emit("OpStore", self._loop_iterations(fl), count)
         reached, report, done = (b.emit("OpUGreaterThanEqual", b.type_bool(), count, fl.uint(abi.LOOP_BUDGET)),
                                  b.new_id(), b.new_id())
         b.emit("OpSelectionMerge", done, "None")

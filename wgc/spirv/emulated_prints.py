@@ -211,3 +211,4 @@ def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
 
 def _load(fl: FunctionLowering, address: int, scalar: t.ScalarType) -> int:
     return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, address, scalar), "Aligned", scalar.bits // 8)
+

@@ -84,11 +84,11 @@ class NodeOperations(ABC):
         NonSemantic.DebugPrintf (the shared lowering, `intrinsics._printf`)."""
         return False
 
-    def loop_iteration(self, fl: FunctionLowering) -> None:
+    def loop_iteration(self, fl: FunctionLowering, loop: ir.Loop) -> None:
         """Code each time a loop's header runs (first in the block after it): nothing by default."""
         return None
 
-    def loop_exit(self, fl: FunctionLowering) -> None:
+    def loop_exit(self, fl: FunctionLowering, loop: ir.Loop) -> None:
         """Code where a loop is left (first in its merge block): nothing by default."""
         return None
 
