@@ -25,6 +25,14 @@ cannot plan runs host-driven).
 
 `--check` compiles and runs the graphs with `wgc run --check`'s run-time checks (the cost of the
 checks: compare with a run without it).
+The cost of the debugging modes, on the thread graph: `thread --time` (timestamp queries around
+each level and dispatch), `thread-print` (one thread in 1024 prints a line: 1024 prints with the
+default 2^20 threads), `thread-print-all` (every thread prints: with 2^20 threads all but 65536
+are counted as lost), and
+`thread-loop` (the thread node runs a loop of 64 iterations: what the loop-budget counter costs;
+compare it between revisions). A revision whose runtime lacks a mode measures the graph plainly
+(its printf compiles to nothing there). Each line gives the median wall time and the median
+process CPU time (the host's work; on lavapipe the device's work too).
 
 Records per second = records processed / median time; the ratio graph / hand is the figure the
 issue asks for.  The results of both versions are compared for equality before timing.
@@ -33,6 +41,7 @@ issue asks for.  The results of both versions are compared for equality before t
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import pickle
 import statistics
@@ -102,6 +111,9 @@ def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict
     from wgc.spirv.tools import assemble
 
     seeds = groups // 100
+    thread_dispatch = '{"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": %d}}}' % (4 * threads)
+    thread_graph = THREAD_GRAPH.replace("GROUPS", str(threads // 64))
+    work = "void Work(ThreadNodeInputRecord<Item> item) { "
     cases = {
         "thread": (THREAD_GRAPH.replace("GROUPS", str(threads // 64)),
                    '{"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": %d}}}' % (4 * threads)),
@@ -112,6 +124,14 @@ def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict
         "levels": (LEVELS_GRAPH.replace("LEVELS", str(levels - 1)),
                    '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": %d}}}'
                    % (4 * levels)),
+        "thread-print": (thread_graph.replace(work, work + 'if ((item.Get().index & 1023) == 0) '
+                                              'printf("index %u", item.Get().index); '), thread_dispatch),
+        "thread-print-all": (thread_graph.replace(work, work + 'printf("index %u", item.Get().index); '),
+                             thread_dispatch),
+        "thread-loop": (thread_graph.replace(
+            "Out[item.Get().index] = item.Get().index * 3 + 7;",
+            "uint v = item.Get().index; for (uint k = 0; k < 64; k++) v = v * 1664525u + 1013904223u; "
+            "Out[item.Get().index] = v;"), thread_dispatch),
     }
     prepared: dict = {"threads": threads, "groups": groups, "levels": levels, "graphs": {}, "check": check}
     with tempfile.TemporaryDirectory() as folder:
@@ -131,11 +151,35 @@ def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict
 def timed(function, repeat: int) -> tuple[float, float]:
     function()                                  # warm-up: pipelines compile at their first dispatch
     samples = []
+    cpu = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         function()
         samples.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    CPU_TIMES.append(statistics.median(cpu))
     return statistics.median(samples), min(samples)
+
+
+CPU_TIMES: list[float] = []
+"""The median process CPU time of each `timed` call, in order."""
+
+
+def _session_options(session_class, module: bytes, label: str) -> dict:
+    """The debugging modes a case asks for, where this revision's runtime has them."""
+    import inspect
+
+    parameters = inspect.signature(session_class).parameters
+    options = {}
+    if label == "thread --time" and "timing" in parameters:
+        options["timing"] = True
+    if "prints" in parameters:
+        from wgc.runtime.prints import DEFAULT_MAX_PRINTS, read_formats
+
+        formats = read_formats(module)
+        if formats:
+            options["prints"] = (formats, DEFAULT_MAX_PRINTS)
+    return options
 
 
 class Hand:
@@ -176,14 +220,19 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         hand = Hand(device, prepared["hand"])
         results = {}
         schedules = {}
-        runs = [(name, name, True) for name in prepared["graphs"]] + [("levels-host", "levels", False)]
+        runs = [(name, name, True) for name in prepared["graphs"]] + [("levels-host", "levels", False),
+                                                                       ("thread --time", "thread", True)]
+        cpu: dict[str, float] = {}
         for label, name, gpu_driven in runs:
             module, program, described = prepared["graphs"][name]
-            checked = {"check": True} if prepared.get("check") else {}
-            with Session(device, module, program, described, gpu_driven=gpu_driven, **checked) as session:
+            options = _session_options(Session, module, label)
+            if prepared.get("check"):
+                options["check"] = True
+            with Session(device, module, program, described, gpu_driven=gpu_driven, **options) as session:
                 out = program.resources[0]
                 steps = session.run_once()
                 graph_time = timed(session.run_once, repeat)
+                cpu[label] = CPU_TIMES[-1]
                 graph_out = session.dump(out)
                 results[label] = (graph_time, graph_out, len(steps))
                 schedules[label] = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
@@ -218,6 +267,11 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         (l_med, l_best), _, l_levels = results[label]
         print(f"levels ({schedules[label]}): {l_levels} levels of one record: median {l_med * 1e3:.2f} ms, "
               f"{l_med / l_levels * 1e6:.0f} µs per level (best {l_best / l_levels * 1e6:.0f})")
+    for label in ("thread", "broadcast", "levels", "levels-host", "thread --time", "thread-print",
+                  "thread-print-all", "thread-loop"):
+        (median, best), _, _ = results[label]
+        print(f"cost {label} ({schedules[label]}): median {median * 1e3:.2f} ms (best {best * 1e3:.2f}), "
+              f"cpu {cpu[label] * 1e3:.2f} ms")
 
 
 def main() -> None:
@@ -232,13 +286,14 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compile and run with wgc run --check's checks")
     args = parser.parse_args()
     if args.source:
-        prepared = pickle.loads((Path(args.source) / "cases.pickle").read_bytes())
+        raw = (Path(args.source) / "cases.pickle").read_bytes()
+        prepared = pickle.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     else:
         prepared = prepare(args.threads, args.groups, args.levels, args.check) if args.check else \
             prepare(args.threads, args.groups, args.levels)
     if args.prepare:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
-        (Path(args.prepare) / "cases.pickle").write_bytes(pickle.dumps(prepared))
+        (Path(args.prepare) / "cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
     measure(prepared, args.repeat, args.device)
 

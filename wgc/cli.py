@@ -115,7 +115,8 @@ HELP_SECTIONS: dict[str, tuple[str, ...]] = {
     "SPIR-V Code Generation Options": ("target", "loop_lowering", "max_graph_depth", "target_env",
                                        "skip_validation", "optimize", "matrix_order", "use_dx_layout", "use_scalar_layout", "b_shifts", "t_shifts",
                                        "u_shifts", "s_shifts", "bound_registers"),
-    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "device"),
+    "Run Options": ("dispatch_file", "dumps", "trace", "trace_format", "time", "device",
+                    "max_prints"),
     "Debugging Options (wgc run)": ("dump_records", "dump_records_nodes", "stop_after_level", "stop_after_node",
                                     "schedule", "schedules", "report"),
     "Warning and Diagnostic Options": ("warning_flags", "warnings_as_errors", "suppress_warnings",
@@ -681,6 +682,20 @@ def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, st
                     schedule or DEFAULT_SCHEDULE, schedules or 0)
 
 
+def _progress() -> Any:
+    """The progress line of `wgc run` where standard error is a terminal (`wgc.runtime.progress`);
+    $WGC_PROGRESS_AFTER sets after how many seconds it shows (default 1)."""
+    if not sys.stderr.isatty():
+        return None
+    from wgc.runtime.progress import DEFAULT_AFTER, Progress
+
+    try:
+        after = float(os.environ.get("WGC_PROGRESS_AFTER", DEFAULT_AFTER))
+    except ValueError:
+        after = DEFAULT_AFTER
+    return Progress(sys.stderr, after)
+
+
 @cli.command("run", cls=SectionedCommand, context_settings=CONTEXT_SETTINGS)
 @compile_options
 @click.option("--dispatch", "dispatch_file", required=True, metavar="FILE",
@@ -734,12 +749,19 @@ def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, st
 @click.option("--report", "report", metavar="FILE",
               help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
                    "node's records in a table, the diagnostics with their source lines.")
+@click.option("--time", "time", is_flag=True,
+              help="Time each level and dispatch on the GPU (Vulkan timestamp queries): in --trace, and as "
+                   "\"gpu_time\" (total, per level, per node) in the results.")
+@click.option("--max-prints", "max_prints", metavar="N", default=65536, show_default=True,
+              type=click.IntRange(0, 1 << 24),
+              help="The printf records the print buffer holds per submit; more are counted and reported (WG0830).")
 @click.argument("more_modules", nargs=-1, type=click.Path(dir_okay=False))
 def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, trace: bool, check: bool,
                 trace_format: str, device: str | None, max_memory: int, run_path: str, node_names: tuple[str, ...],
                 node_indices: tuple[str, ...], more_modules: tuple[str, ...], dump_records: str | None,
                 dump_records_nodes: tuple[str, ...], stop_after_level: int | None, stop_after_node: str | None,
-                schedule: Any, schedules: int | None, report: str | None, **kwargs: Any) -> None:
+                schedule: Any, schedules: int | None, report: str | None, max_prints: int, time: bool,
+                **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
     \b
@@ -788,8 +810,17 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
                     plan.note_read(extra, "input file")
             else:
                 names, indices, source = {}, {}, options
-            result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path, names=names,
-                         indices=indices, memory_limit=max_memory, debug=debug, check=check)
+            progress = _progress()
+            try:
+                result = run(source, dispatch_file, dump=dumps, device=device, stdin=stdin, path=run_path,
+                             names=names, indices=indices, memory_limit=max_memory, debug=debug, check=check,
+                             max_prints=max_prints, timing=time, progress=progress)
+            finally:
+                if progress is not None:
+                    progress.stop()
+            if result.prints and not (trace and trace_format == "json" and result.trace):   # else in the trace
+                sys.stderr.write(result.prints_text())
+                sys.stderr.flush()
             if trace and (result.trace or result.partial is not None):
                 sys.stderr.write(result.trace_json() if trace_format == "json" else result.trace_text())
                 sys.stderr.flush()

@@ -406,6 +406,17 @@ SPECIALIZATION_SHAPES_GRAPH = _kind("WG0812", E, "a dispatch description special
                                    "again")
 AMDX_NOT_RUNNABLE = _kind("WG0820", E, "an SPV_AMDX_shader_enqueue module wgc run cannot read, describe as a graph or "
                           "translate to the emulated contract (the message names the construct and where it is)")
+PRINTS_LOST = _kind("WG0830", W, "printf records were lost because the print buffer was full (wgc run --max-prints)",
+                    "prints-lost")
+PRINT_BUFFER_TOO_LARGE = _kind("WG0831", E, "--max-prints asks for a print buffer larger than the memory wgc run may "
+                               "use (--max-memory)")
+LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iterations on lavapipe, which leaves every "
+                            "loop of an invocation there: the results may be wrong", "device-limits")
+TIMING_UNAVAILABLE = _kind("WG0833", W, "wgc run --time on a device that cannot time compute work (no "
+                           "timestampComputeAndGraphics or no timestamp bits on its compute queue)", "device-limits")
+WAVE_SIZE_NOT_MET = _kind("WG0834", W, "a node's [WaveSize] excludes the subgroup size of the device wgc run uses "
+                          "(which it runs the node with): its wave operations may give other results",
+                          "device-limits")
 CHECK_BUFFER_INDEX = _kind("WG0840", E, "wgc run --check: a shader accessed a buffer element past the buffer's end")
 CHECK_INPUT_INDEX = _kind("WG0841", E, "wgc run --check: a coalescing node read an input record at or past Count()")
 CHECK_MAX_RECORDS = _kind("WG0842", E, "wgc run --check: a thread group asked for more records on an output than "

@@ -116,6 +116,31 @@ the level for the runtime).
 - `CHECK_TEXEL_INDEX`: a texel of a texture or typed buffer past its size (of the accessed mip
   level): `value` the coordinate's first component past it, `limit` that dimension's size (array
   layers last), `detail` = set << 16 | component << 12 | binding (binding < 4096).
+Prints. A module whose code calls `printf` describes each distinct call (format and argument
+types) in an `OpString` whose text is `PRINT_FORMAT_PREFIX` followed by JSON: `{"id": k,
+"format": the format as written, "args": one entry per argument, "strings": [...]}`; an argument
+entry is a letter, `u` (uint32), `i` (int32), `f` (float32), `b` (bool, 0 or 1), `U`, `I`, `F`
+(uint64, int64, double: two words, low first) or `s` (a string literal: the next of `strings`,
+no word), followed by the component count for a vector (`f3`). NodeContext's `prints` is the
+address of the print buffer (0: none; the call then does nothing): a header `PRINT_BUFFER` and
+`capacity` words of records after it. A call takes `n` = `PRINT_RECORD_HEADER_WORDS` + its argument
+words by `atomicAdd(used, n)` (by `atomicAdd(used, 0)` where an atomic load of `used` already
+reaches `capacity`: then it does not fit); where `base + n <= capacity` it writes, at word `base` of the
+records: `n`, `k`, the NodeContext address (low, high), the flat group index, the invocation's
+`LocalInvocationIndex`, the record index of the prologue (the invocation's record for thread
+launch, the group's for broadcasting, the group's first for coalescing), then the argument words,
+components in order; otherwise it adds 1 to `lost` and, where `base < capacity`, writes a size
+of 0 at word `base` (the records end there: every later call fails too).
+
+Loop budget. Each invocation counts the iterations of its loops (each time a loop's header runs,
+the exiting test included, as llvmpipe counts them: the block after the header adds one to a
+Private u32 that starts at 0; a counted loop with constant bounds adds its header runs where it is
+left instead, `wgc.spirv.emulated_loops`, so the count is never below the true one); where a loop is left (its merge block: once per run of the loop,
+not per iteration) an invocation whose count has reached `LOOP_BUDGET` sets `STATUS_LOOP_BUDGET`
+in `*status` (atomic or). The runtime reports it on a device known to stop
+loops there (lavapipe), where the results may be wrong, and ignores it elsewhere. The runtime zeroes `used` and `lost` before a
+submit and reads the records in order of `base` after it. (64-bit values are split, so a record
+is words; the order of records of different invocations is the device's.)
 """
 
 from __future__ import annotations
@@ -123,7 +148,8 @@ from __future__ import annotations
 ABI_VERSION = 3
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
-3: NodeContext's `checks` (the check-report buffer of `wgc run --check`), 88 bytes."""
+3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
+--check`), 88 bytes."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -149,6 +175,7 @@ NODE_CONTEXT = {
     "shader_index": (52, 4),
     "shared_counters": (56, 8),
     "local_root_arguments": (64, 8),
+    "prints": (72, 8),
     "checks": (80, 8),
 }
 NODE_CONTEXT_SIZE = 88
@@ -193,6 +220,24 @@ CHECK_POISON = 0xFFBADBAD
 """The word an instrumented module fills each output record with when it allocates it (a NaN as a
 float)."""
 CHECK_NO_RECORD = 0xFFFFFFFF
+# The print buffer's header (module docstring, "Prints"); its records follow at PRINT_HEADER_SIZE.
+PRINT_BUFFER = {
+    "used": (0, 4),      # u32 words allocated so far (atomic; may grow past `capacity`)
+    "capacity": (4, 4),  # u32 words of records the buffer holds
+    "lost": (8, 4),      # u32 prints that did not fit (atomic)
+    "reserved": (12, 4),
+}
+PRINT_HEADER_SIZE = 16
+PRINT_RECORD_HEADER_WORDS = 7
+"""A print record's words before its arguments: size, format, context (2), group, thread, record."""
+PRINT_FORMAT_PREFIX = "wgc.printf:"
+"""How an OpString describing a print format starts (module docstring, "Prints")."""
 
 # Bits of the u32 status word.
 STATUS_OUT_OF_RECORDS = 1
+STATUS_LOOP_BUDGET = 1 << 8
+"""An invocation reached LOOP_BUDGET loop iterations (module docstring, "Loop budget")."""
+
+LOOP_BUDGET = 65535
+"""Loop iterations after which Mesa's llvmpipe (lavapipe) leaves every loop of an invocation: one
+budget for all the loops of a shader (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS)."""

@@ -502,9 +502,11 @@ class NodeReflection:
     """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
     attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
     """Attribute arguments that are specialization constants (the values above are their defaults)."""
+    wave_size: tuple[int, ...] | None = None
+    """[WaveSize(min[, max[, preferred]])] of the node's function, or None."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "function": self.function, "entry_point": self.entry_point, "module": self.module,
             "id": _node_id(self.id), "launch": self.launch, "program_entry": self.program_entry,
             "num_threads": list(self.num_threads),
@@ -524,6 +526,19 @@ class NodeReflection:
             "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
         }
+        if self.wave_size is not None:
+            data["wave_size"] = list(self.wave_size)
+        return data
+
+
+def _wave_size(node: NodeInfo) -> tuple[int, ...] | None:
+    """The node function's [WaveSize] arguments (sema checked them: `wavesize.py`), or None."""
+    for attribute in node.function.attributes:
+        if attribute.key == "wavesize":
+            values = [arg.value for arg in attribute.args]
+            if values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+                return tuple(int(v) for v in values)  # type: ignore[arg-type]
+    return None
 
 
 def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | None:
@@ -567,7 +582,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         loops=tuple(loop.entry.id for loop in results.loop_chain(node)),
         input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
         outputs=tuple(_output(o, graph, plan) for o in node.outputs),
-        attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
+        attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=_wave_size(node),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

@@ -250,6 +250,8 @@ class Device:
         p11 = vk.VkPhysicalDeviceVulkan11Properties()
         p2 = vk.VkPhysicalDeviceProperties2(pNext=self.ffi.addressof(p11))
         self.lib.vkGetPhysicalDeviceProperties2(self.physical, self.ffi.addressof(p2))
+        self.subgroup_size = int(p11.subgroupSize)
+        """The subgroup size compute shaders run with (wgc run requires none)."""
         required["subgroup arithmetic and ballot operations in compute shaders"] = (
             p11.subgroupSupportedStages & vk.VK_SHADER_STAGE_COMPUTE_BIT
             and p11.subgroupSupportedOperations & SUBGROUP_OPERATIONS == SUBGROUP_OPERATIONS)

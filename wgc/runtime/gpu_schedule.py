@@ -103,6 +103,9 @@ class _Plan:
     """The recorded command buffer (replayed by every run)."""
     bound_to: tuple[int, ...] = ()
     """Addresses of the control buffer and the arenas that `image` and `commands` use."""
+    times: list[tuple[int | None, int | None, list[tuple[int | None, int | None]]]] = field(default_factory=list)
+    """Timed runs: per level the timestamp queries (start, end) of the level and of each launch."""
+    time_queries: int = 0
 
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
@@ -285,7 +288,8 @@ class GpuScheduler(Scheduler):
                      scratch=scratch, remaining_recursion_levels=launch.key.remaining,
                      loop_iteration=launch.key.loop_iteration, group_offset=0,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0)
+                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
+                     prints=self.prints.address if self.prints is not None else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -347,6 +351,8 @@ class GpuScheduler(Scheduler):
             plan.commands = self._record(plan, control)
             plan.bound_to = (control.address, *arenas)
         control.write(0, plan.image)
+        if self.prints is not None:
+            self.prints.reset()
         self.device.replay(plan.commands)
         if self.checks is not None:
             self.checks.contexts = {control.address + launch.context_at: (launch.node, level)
@@ -360,8 +366,14 @@ class GpuScheduler(Scheduler):
         meta_pipeline, meta_layout = self._meta_pipeline()
         device, user = self.device, self.push_constants
         device.record_reusable()
+        timing = self.timing
+        plan.times = []
+        if timing is not None:
+            timing.begin()
         try:
             for level, launches in enumerate(plan.levels):
+                level_start = timing.write() if timing is not None else None
+                launch_times: list[tuple[int | None, int | None]] = []
                 device.bind(meta_pipeline, meta_layout, [])
                 device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
                 device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
@@ -375,8 +387,13 @@ class GpuScheduler(Scheduler):
                     head = struct.pack("<Q", control.address + launch.context_at)
                     constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
+                    start = timing.write() if timing is not None else None
                     device.dispatch_indirect(control, launch.indirect_at)
+                    launch_times.append((start, timing.write(end=True) if timing is not None else None))
                 device.barrier()
+                if timing is not None:
+                    plan.times.append((level_start, timing.write(end=True), launch_times))
+            plan.time_queries = timing.used if timing is not None else 0
         finally:
             recorded = device.end_reusable()
         return recorded
@@ -388,9 +405,16 @@ class GpuScheduler(Scheduler):
             return struct.unpack_from("<I", result, at)[0]
 
         steps: list[TraceStep] = []
+        timing = self.timing
+        ticks = timing.read(plan.time_queries) if timing is not None else []
+        dispatched: dict[int, Any] = {}
+        control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
             trace = TraceStep(repeat_index, level)
-            for launch in launches:
+            level_times = plan.times[level] if timing is not None and level < len(plan.times) else None
+            if timing is not None and level_times is not None:
+                trace.gpu_ns = timing.nanoseconds(ticks, level_times[0], level_times[1])
+            for at, launch in enumerate(launches):
                 records = launch.input
                 if records.producer is None:
                     count = records.count or 0
@@ -400,6 +424,7 @@ class GpuScheduler(Scheduler):
                     count = min(produced, records.capacity)
                 if count == 0:
                     continue
+                self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
                     units = -(-count * launch.group_mul // launch.unit_div)
                     asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
@@ -411,6 +436,8 @@ class GpuScheduler(Scheduler):
                 groups = -(-count * launch.group_mul // launch.group_div)
                 dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,
                                          launch.key.loop_iteration, count, groups)
+                if timing is not None and level_times is not None:
+                    dispatch.gpu_ns = timing.nanoseconds(ticks, *level_times[2][at])
                 for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):
@@ -420,9 +447,17 @@ class GpuScheduler(Scheduler):
                             dispatch.records_out[f"{output.parameter}[{i}]"] = produced
                     dispatch.records_out[output.parameter] = total
                 trace.dispatches.append(dispatch)
+                if self.prints is not None:
+                    dispatched[control_address + launch.context_at] = self._dispatched(
+                        node, repeat_index, level, len(trace.dispatches), count)
             if not trace.dispatches:
                 break
             steps.append(trace)
+        if self.prints is not None:
+            self.prints.collect(dispatched)
+        if self.progress is not None:
+            for trace in steps:
+                self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
         return steps
 
 

@@ -136,6 +136,8 @@ class NodePlan:
     reflection's, which are `sema.graph`'s."""
     cross_group_sharing: bool = False
     """The input record is [NodeTrackRWInputSharing]: the runtime keeps a group counter per record."""
+    wave_size: tuple[int, ...] | None = None
+    """[WaveSize(min[, max[, preferred]])] of the node (None: any)."""
 
     @property
     def label(self) -> str:
@@ -378,7 +380,8 @@ def build_program(reflection: Any) -> Program:
             max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
             loops=loops,
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
-                                     and node_input.record.track_rw_input_sharing)))
+                                     and node_input.record.track_rw_input_sharing),
+            wave_size=getattr(node, "wave_size", None)))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
     shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
     program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push,

@@ -45,6 +45,10 @@ class RunResult:
     partial: dict[str, Any] | None = None
     """A run that failed after it started: {"code", "message", "level", "repeat"}; `resources` and
     `trace` then hold what the run had made when it stopped."""
+    prints: list[Any] = field(default_factory=list)
+    """`prints.Print`s of the graph's printf calls, in order (`wgc.runtime.prints`)."""
+    prints_lost: int = 0
+    """printf calls whose record did not fit in the print buffer (WG0830 says so too)."""
 
     @property
     def ok(self) -> bool:
@@ -64,19 +68,45 @@ class RunResult:
             reports = ",\n".join(f"    {json.dumps(r.to_json())}" for r in self.checks)
             more += (f',\n  "checks_lost": {self.checks_lost},\n  "checks": [' +
                      ("\n" + reports + "\n  " if reports else "") + "]")
+        if self.prints or self.prints_lost:
+            printed = ",\n".join(f"    {json.dumps(p.to_json())}" for p in self.prints)
+            more += ',\n  "prints": [\n' + printed + ("\n" if printed else "") + "  ]"
+            more += f',\n  "prints_lost": {self.prints_lost}'
+        times = self.gpu_time()
+        if times is not None:
+            more += f',\n  "gpu_time": {json.dumps(times)}'
         return '{\n  "resources": {\n' + body + ("\n" if lines else "") + "  }" + more + "\n}\n"
+
+    def gpu_time(self) -> dict[str, Any] | None:
+        """Timed runs (`wgc run --time`): GPU milliseconds in all, per level and per node; else None."""
+        if not any(step.gpu_ns is not None for step in self.trace):
+            return None
+        levels = [(step.gpu_ns or 0) / 1e6 for step in self.trace]
+        nodes: dict[str, float] = {}
+        for step in self.trace:
+            for d in step.dispatches:
+                nodes[d.node] = nodes.get(d.node, 0.0) + (d.gpu_ns or 0) / 1e6
+        return {"total_ms": round(sum(levels), 6), "levels_ms": [round(v, 6) for v in levels],
+                "nodes_ms": {k: round(v, 6) for k, v in nodes.items()}}
+
+    def prints_text(self) -> str:
+        """Every print as a line with its prefix (node, level, group, thread, record)."""
+        return "".join(p.line() + "\n" for p in self.prints)
 
     def trace_json(self) -> str:
         shape: dict[str, Any] = {"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]}
         if self.partial is not None:
             shape["partial"] = self.partial
+        if self.prints:
+            shape["prints"] = [p.to_json() for p in self.prints]
         return json.dumps(shape, indent=2) + "\n"
 
     def trace_text(self) -> str:
         lines = [f"device: {self.device}; path: {self.path}"]
         for step in self.trace:
             head = f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
-            lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}")
+            lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}"
+                         + _time_text(step.gpu_ns))
             for d in step.dispatches:
                 outs = ", ".join(f"{k}={v}" for k, v in d.records_out.items()) or "no outputs"
                 extra = ""
@@ -85,11 +115,16 @@ class RunResult:
                 if d.loop_iteration:
                     extra += f" loop-iteration={d.loop_iteration}"
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
-                             f"records out: {outs}")
+                             f"records out: {outs}" + _time_text(d.gpu_ns))
         if self.partial is not None:
             where = f" at level {self.partial['level']}" if self.partial.get("level") is not None else ""
             lines.append(f"the run failed{where} ({self.partial['code']}): the trace stops here")
         return "\n".join(lines) + "\n"
+
+
+def _time_text(ns: int | None) -> str:
+    """`; GPU 0.123 ms` after a trace line of a timed run."""
+    return "" if ns is None else f"; GPU {ns / 1e6:.3f} ms"
 
 
 def _compile(source: Any, stdin: bytes | None, check: bool = False) -> tuple[list[Diagnostic], bytes | None, Any]:
@@ -176,7 +211,8 @@ def _dispatch_source(dispatch: Any) -> tuple[SourceFile | None, list[Diagnostic]
 def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), device: str | None = None,
         stdin: bytes | None = None, memory_limit: int | None = None, path: str = "emulated",
         names: dict[str, str] | None = None, indices: dict[str, list[int]] | None = None,
-        debug: Any = None, check: bool = False) -> RunResult:
+        debug: Any = None, check: bool = False, max_prints: int | None = None, timing: bool = False,
+        progress: Any = None) -> RunResult:
     """Compile `source` for the emulated target and run `dispatch` on a Vulkan device.
 
     `dump`: resource keys to return (registers as written, "space1/u2", or names); empty: every
@@ -189,7 +225,11 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
     indices (entry point -> indices: loop stages that only sparse spans or recursion reach).
     `debug`: a `schedules.DebugRun` (records to keep, where to stop, the schedule or schedules to run).
     `check`: compile with the run-time checks and line info and report mistakes (`wgc.runtime.checks`:
-    `RunResult.checks`, and an error diagnostic per place, WG0840-WG0844); emulated path only."""
+    `RunResult.checks`, and an error diagnostic per place, WG0840-WG0844); emulated path only.
+    `max_prints`: the printf records the print buffer holds per submit (default
+    `prints.DEFAULT_MAX_PRINTS`; `wgc run --max-prints`); more are counted in `prints_lost`.
+    `timing`: time each level and dispatch on the GPU (timestamp queries, `wgc run --time`) where
+    the device can.  `progress(repeat, level, records)`: called after each level (`progress.Progress`)."""
     from wgc import driver
     from wgc.runtime import amdx
 
@@ -215,14 +255,16 @@ def run(source: Any, dispatch: Any, *, dump: tuple[str, ...] | list[str] = (), d
         diagnostics, module, program = rebuild(None)
     else:
         diagnostics, module, program = _compile(source, stdin)
-    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, debug, check)
+    result = _run_program(diagnostics, module, program, dispatch, dump, device, memory_limit, rebuild, debug, check,
+                          max_prints, {"timing": timing, "progress": progress})
     result.path = path
     return result
 
 
 def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: Any, dispatch: Any,
                  dump: tuple[str, ...] | list[str], device: str | None, memory_limit: int | None,
-                 rebuild: Any = None, debug: Any = None, check: bool = False) -> RunResult:
+                 rebuild: Any = None, debug: Any = None, check: bool = False, max_prints: int | None = None,
+                 watch: dict[str, Any] | None = None) -> RunResult:
     """`run` once the module and its program are there.  `rebuild(specialization)`: the
     (diagnostics, module, program) again with SpecId -> value for the graph (AMDX inputs read with
     them, HLSL compiled with them), used when the dispatch specialises a constant that sets the
@@ -273,15 +315,29 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
         problems.extend(codes.DEBUG_NAMES_NO_NODE(None, f"{wrong}: the graph has no such node",
                                                   notes=(f"its nodes: {', '.join(n.label for n in program.nodes)}",))
                         for wrong in debug.problems(program))
+    from wgc.runtime.prints import DEFAULT_MAX_PRINTS, MAX_PRINTS, PrintBuffer, read_formats
+
+    formats = read_formats(module)
+    max_prints = DEFAULT_MAX_PRINTS if max_prints is None else max_prints
+    print_bytes = PrintBuffer.bytes_needed(formats, max(0, max_prints)) if formats else 0
+    if formats and not 0 <= max_prints <= MAX_PRINTS:
+        problems.append(codes.PRINT_BUFFER_TOO_LARGE(
+            None, f"max_prints {max_prints}: a print buffer holds 0 to {MAX_PRINTS} prints"))
+    elif print_bytes and described.data_bytes + print_bytes > memory_limit:
+        problems.append(codes.PRINT_BUFFER_TOO_LARGE(
+            None, f"a print buffer of {max_prints} prints needs {print_bytes} bytes; with the dispatch's data that is "
+                  f"more than the {memory_limit} bytes wgc run may use",
+            notes=("lower --max-prints, or raise --max-memory",)))
     if problems:
         return RunResult(tuple(diagnostics + problems))
-    limit = memory_limit - described.data_bytes
+    limit = memory_limit - described.data_bytes - print_bytes
+    prints = (formats, max_prints) if formats else None
     if debug is not None and debug.schedules:
         from wgc.runtime.schedules import explore
 
-        return explore(lambda d: _execute(module, program, described, dumps, device, limit, diagnostics, d, check),
-                       debug, lambda message: codes.SCHEDULE_DEPENDENT(None, message))
-    return _execute(module, program, described, dumps, device, limit, diagnostics, debug, check)
+        return explore(lambda d: _execute(module, program, described, dumps, device, limit, diagnostics, d, check,
+                                          prints, watch), debug, lambda message: codes.SCHEDULE_DEPENDENT(None, message))
+    return _execute(module, program, described, dumps, device, limit, diagnostics, debug, check, prints, watch)
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
@@ -421,7 +477,8 @@ class Session:
     exceptions and `scheduler.RecordsOutOfMemory`; `close` (or `with`) frees everything."""
 
     def __init__(self, device: Any, module: bytes, program: Any, described: Any, memory_limit: int | None = None,
-                 *, gpu_driven: bool = True, debug: Any = None, check: bool = False) -> None:
+                 *, gpu_driven: bool = True, debug: Any = None, check: bool = False,
+                 prints: tuple[Any, int] | None = None, timing: bool = False, progress: Any = None) -> None:
         from wgc.runtime.device import DescriptorWrite
         from wgc.runtime.dispatch import SAMPLER_FILTERS, SamplerData
         from wgc.runtime.gpu_schedule import GpuScheduler
@@ -429,11 +486,17 @@ class Session:
         from wgc.runtime.scheduler import DEFAULT_MEMORY_LIMIT, Chunk
 
         self.device = device
+        self.program = program
         self.pipelines = None
         self.scheduler: Any = None
         self.checks: Any = None
         """`checks.CheckReports` (`check`: a module compiled with checks)."""
         self.buffers: list[Any] = []
+        self.prints: Any = None
+        self.timing: Any = None
+        """`timing.Timestamps` of a timed session (where the device can time), else None."""
+        self.timing_asked = timing
+        """The `prints.PrintBuffer` (`prints`: the module's formats and --max-prints), else None."""
         self.objects: list[Any] = []
         """Textures, texel buffers and samplers (`images.destroy` frees each)."""
         try:
@@ -479,16 +542,25 @@ class Session:
                 from wgc.runtime.checks import CheckReports
 
                 self.checks = CheckReports.create(device, module, program)
+            if prints is not None:
+                from wgc.runtime.prints import PrintBuffer
+
+                self.prints = PrintBuffer(device, *prints)
+            if timing:
+                from wgc.runtime.timing import Timestamps
+
+                self.timing = Timestamps.create(device)
+            watching = {"checks": self.checks, "prints": self.prints, "timing": self.timing, "progress": progress}
             if debug is not None:       # a debugging run: host-driven, level by level (`schedules`)
                 from wgc.runtime.schedules import DebugScheduler
 
                 self.scheduler = DebugScheduler(device, program, self.pipelines, push_constants=constants,
                                                 local_root_arguments=table, memory_limit=limit, debug=debug,
-                                                checks=self.checks)
+                                                **watching)
             else:
                 self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                               local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven,
-                                              checks=self.checks)
+                                              **watching)
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -559,6 +631,12 @@ class Session:
         for buffer in self.buffers:
             self.device.free(buffer)
         self.buffers = []
+        if self.prints is not None:
+            self.prints.close()
+            self.prints = None
+        if self.timing is not None:
+            self.timing.close()
+            self.timing = None
 
     def __enter__(self) -> Session:
         return self
@@ -583,9 +661,39 @@ def _combined(first: Any, second: Any) -> Any:
                            [(s, v) for (s, _), (_, v) in zip(samplers, image.items)])
 
 
+def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
+    """WG0833: `--time` where the device cannot time; WG0832, once: on lavapipe, nodes an
+    invocation of which reached its loop budget."""
+    from wgc.emulation_abi import LOOP_BUDGET
+
+    problems = []
+    if session.timing_asked and session.timing is None:
+        problems.append(codes.TIMING_UNAVAILABLE(
+            None, f"--time: {gpu.info.name} cannot time compute work (it lacks timestampComputeAndGraphics or "
+                  "timestamp bits on its compute queue), so the run is not timed"))
+    size = getattr(gpu, "subgroup_size", None)
+    for node in session.program.nodes if size else ():
+        wave = node.wave_size
+        if wave and not wave[0] <= size <= (wave[1] if len(wave) > 1 else wave[0]):
+            asked = ", ".join(str(v) for v in wave)
+            problems.append(codes.WAVE_SIZE_NOT_MET(
+                None, f"node '{node.label}' declares [WaveSize({asked})], but {gpu.info.name} runs it with subgroups "
+                      f"of {size}: its wave operations (WaveActiveSum, WaveGetLaneCount, ...) may give other results "
+                      "than on a device that honours the attribute"))
+    nodes = session.scheduler.loop_budget if session.scheduler is not None else []
+    if not nodes or "llvmpipe" not in (gpu.info.name or ""):
+        return problems
+    named = ", ".join(f"'{n}'" for n in nodes)
+    return problems + [codes.LOOP_BUDGET_REACHED(
+        None, f"an invocation of {named} ran {LOOP_BUDGET:,} loop iterations: {gpu.info.name} leaves every loop of "
+              "an invocation after that many (one budget for all its loops), so the results may be wrong",
+        notes=("run on another Vulkan device (--device), or split the work over more invocations or records",))]
+
+
 def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any], selector: str | None,
              memory_limit: int | None, diagnostics: list[Diagnostic], debug: Any = None,
-             check: bool = False) -> RunResult:
+             check: bool = False, prints: tuple[Any, int] | None = None,
+             watch: dict[str, Any] | None = None) -> RunResult:
     from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
@@ -598,7 +706,8 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     except DeviceFailure as problem:
         return RunResult(tuple(diagnostics + [codes.DEVICE_FAILED(None, str(problem))]))
     try:
-        with Session(gpu, module, program, described, memory_limit, debug=debug, check=check) as session:
+        with Session(gpu, module, program, described, memory_limit, debug=debug, check=check, prints=prints,
+                     **(watch or {})) as session:
             trace: list[Any] = []
             failure: Diagnostic | None = None
             partial: dict[str, Any] | None = None
@@ -614,9 +723,16 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
                 trace.extend(problem.trace)
                 partial = {"code": failure.code, "message": failure.message, "level": problem.level, "repeat": repeat}
             resources = {key: session.dump(resource) for key, resource in dumps.items()}
-            more = debug.diagnostics() if debug is not None else []
+            printed, lost = session.prints.take() if session.prints is not None else ([], 0)
+            more = (debug.diagnostics() if debug is not None else []) + _device_limits(gpu, session)
+            if lost:
+                assert prints is not None
+                more.append(codes.PRINTS_LOST(
+                    None, f"{lost} print{'s' if lost != 1 else ''} lost: the print buffer holds {prints[1]} prints per "
+                          "submit (a level, or a whole run that the GPU schedules)",
+                    notes=("raise wgc run --max-prints",)))
             result = RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug,
-                               partial=partial)
+                               partial=partial, prints=printed, prints_lost=lost)
             if session.checks is not None:
                 from wgc.runtime.checks import diagnostics as check_diagnostics
 

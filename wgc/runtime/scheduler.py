@@ -23,7 +23,9 @@ are an error naming the node (`RecordsOutOfMemory`), and so is a status word wit
 `STATUS_OUT_OF_RECORDS`; a produced grid beyond [NodeMaxDispatchGrid] is `GridBeyondMax`; an output
 of a node to itself targets the next recursion level and is no node (IsValid false) at level 0, a
 loop's back edge the next iteration and no node past [NodeMaxLoopIterations]; `Scheduler.close`
-frees everything it allocated.
+frees everything it allocated.  Optional, and nothing where absent: a print buffer (`prints.py`)
+emptied before each submit and read after it, every NodeContext pointing at it; timestamps
+(`timing.py`, `--time`) around each level and dispatch; a progress callback after each level.
 """
 
 from __future__ import annotations
@@ -130,12 +132,17 @@ class TraceDispatch:
     groups: int
     records_out: dict[str, int] = field(default_factory=dict)
     """Per output parameter (empty outputs: the count added); node arrays add 'Param[i]' entries."""
+    gpu_ns: int | None = None
+    """GPU time of the dispatch (`wgc run --time`; None: not timed)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
+        data = {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
                 "remaining_recursion_levels": self.remaining_recursion_levels,
                 "loop_iteration": self.loop_iteration, "records_in": self.records_in, "groups": self.groups,
                 "records_out": dict(self.records_out)}
+        if self.gpu_ns is not None:
+            data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
+        return data
 
 
 @dataclass
@@ -143,9 +150,15 @@ class TraceStep:
     repeat: int
     level: int
     dispatches: list[TraceDispatch] = field(default_factory=list)
+    gpu_ns: int | None = None
+    """GPU time of the level (`wgc run --time`; None: not timed)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"repeat": self.repeat, "level": self.level, "dispatches": [d.to_json() for d in self.dispatches]}
+        data: dict[str, Any] = {"repeat": self.repeat, "level": self.level}
+        if self.gpu_ns is not None:
+            data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
+        data["dispatches"] = [d.to_json() for d in self.dispatches]
+        return data
 
 
 @dataclass
@@ -177,6 +190,8 @@ class _Launch:
     first_group: int = 0
     """The flat group its first group is (its dispatches' `group_offset` start there): a debugging
     schedule may run a broadcasting launch's groups one by one (`schedules.DebugScheduler`)."""
+    first: int = 0
+    """Index in its chunk of the launch's first record (a grid read from each record: one launch each)."""
 
 
 def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
@@ -227,8 +242,17 @@ class Scheduler:
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
-                 memory_limit: int = DEFAULT_MEMORY_LIMIT, checks: Any = None) -> None:
+                 memory_limit: int = DEFAULT_MEMORY_LIMIT, prints: Any = None, timing: Any = None,
+                 progress: Any = None, checks: Any = None) -> None:
         self.device = device
+        self.prints = prints
+        """The `prints.PrintBuffer` of a module that prints, else None."""
+        self.timing = timing
+        """`timing.Timestamps` where the run is timed (`wgc run --time`), else None."""
+        self.progress = progress
+        """Called with (repeat, level, records in) after each level the host schedules, or None."""
+        self.loop_budget: list[str] = []
+        """Nodes an invocation of which reached `abi.LOOP_BUDGET` loop iterations (STATUS_LOOP_BUDGET)."""
         self.checks = checks
         """`checks.CheckReports` of a module compiled with checks (`wgc run --check`), else None."""
         self.program = program
@@ -313,12 +337,12 @@ class Scheduler:
             raise RecordsOutOfMemory(node.label, (
                 f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
                 f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
-        plans: list[tuple[int, int, int, int, int]] = []   # (address, count, groups, grid, units)
+        plans: list[tuple[int, int, int, int, int, int]] = []   # (address, count, groups, grid, units, first)
         if node.launch == "thread":
-            plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n))
+            plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n, 0))
         elif node.launch == "coalescing":
             groups = -(-n // max(1, node.max_records))
-            plans.append((chunk.address, n, groups, 1, groups))
+            plans.append((chunk.address, n, groups, 1, groups, 0))
         elif node.grid_field is not None and node.dispatch_grid is None:
             assert chunk.buffer is not None
             for r in range(n):
@@ -329,17 +353,17 @@ class Scheduler:
                     raise GridBeyondMax(problem)
                 groups = asked[0] * asked[1] * asked[2]
                 if groups:
-                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups))
+                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups, r))
         else:
             gx, gy, gz = node.dispatch_grid or (1, 1, 1)
             groups_each = gx * gy * gz
-            plans.append((chunk.address, n, n * groups_each, groups_each, n * groups_each))
+            plans.append((chunk.address, n, n * groups_each, groups_each, n * groups_each, 0))
         launches = []
-        for address, count, groups, grid, units in plans:
+        for address, count, groups, grid, units, first in plans:
             trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,
                                   count, groups)
             outputs = [self._slots(key, node, o, units) for o in node.outputs]
-            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace))
+            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first))
         return launches
 
     def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
@@ -454,7 +478,8 @@ class Scheduler:
                      loop_iteration=launch.key.loop_iteration, shader_index=launch.node.index,
                      group_offset=launch.first_group + group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
-                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0)
+                     local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
+                     prints=self.prints.address if self.prints is not None else 0)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
@@ -463,17 +488,29 @@ class Scheduler:
         device.begin()
         bound = None
         user = self.push_constants
+        timing = self.timing
+        times: list[tuple[int | None, int | None]] = []
+        if timing is not None:
+            timing.begin()
+            level_start = timing.write()
+            each = timing.room(2 * len(recorded) + 1)
         for launch, _, _, shapes in recorded:
             pipeline = self.pipelines.pipeline(launch.node.entry_point)
             if pipeline is not bound:
                 self.pipelines.bind(device, pipeline)
                 bound = pipeline
+            start = timing.write() if timing is not None and each else None
             for context_at, nx, ny, _ in shapes:
                 head = struct.pack("<Q", base + context_at)
                 constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
+            times.append((start, timing.write(end=True) if timing is not None and each else None))
         device.barrier()
+        if timing is not None:
+            level_end = timing.write(end=True)
+        if self.prints is not None:
+            self.prints.reset()
         device.submit()
         if self.checks is not None:     # before anything can fail: the contexts are rewritten next level
             self.checks.contexts = {base + at: (launch.node, trace.level)
@@ -481,9 +518,19 @@ class Scheduler:
             self.checks.collect(trace.repeat)
         # read back
         result = control.read(0, cursor)
+        if timing is not None:
+            ticks = timing.read(timing.used)
+            trace.gpu_ns = timing.nanoseconds(ticks, level_start, level_end)
+            for (launch, _, _, _), (start, end) in zip(recorded, times):
+                launch.trace.gpu_ns = timing.nanoseconds(ticks, start, end)
+        if self.prints is not None:
+            self.prints.collect({base + context_at: self._dispatched(launch.node, trace.repeat, trace.level, index,
+                                                                    launch.count, launch.first)
+                                 for launch, index, _, shapes in recorded for context_at, _, _, _ in shapes})
         following: dict[WorkKey, list[Chunk]] = {}
         for launch, index, counters, _ in recorded:
             status, = struct.unpack_from("<I", result, status_at + 4 * index)
+            self._note_status(launch.node, status)
             if status & abi.STATUS_OUT_OF_RECORDS:
                 asked = [[struct.unpack_from("<I", result, at)[0] for at in offsets] for offsets in counters]
                 problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, launch.units, asked,
@@ -513,6 +560,18 @@ class Scheduler:
                 launch.trace.records_out[output.parameter] = total
             trace.dispatches.append(launch.trace)
         return following
+
+    def _note_status(self, node: NodePlan, status: int) -> None:
+        """Keep what a launch's status word says besides STATUS_OUT_OF_RECORDS."""
+        if status & abi.STATUS_LOOP_BUDGET and node.label not in self.loop_budget:
+            self.loop_budget.append(node.label)
+
+    @staticmethod
+    def _dispatched(node: NodePlan, repeat: int, level: int, order: int, count: int, first: int = 0) -> Any:
+        """The `prints.Dispatched` of a launch (what a print record's NodeContext address says)."""
+        from wgc.runtime.prints import Dispatched
+
+        return Dispatched(node.label, node.launch, repeat, level, order, max(1, node.max_records), count, first)
 
     # ------------------------------------------------------------------ a whole graph
 
@@ -548,6 +607,8 @@ class Scheduler:
                 problem.trace = steps + ([trace] if trace.dispatches else [])
                 raise
             steps.append(trace)
+            if self.progress is not None:
+                self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
             side ^= 1
         return steps
 

@@ -131,12 +131,15 @@ class ControlFlow:
         self.breakables.append(breakable)
         if stmt.kind is ir.LoopKind.DO_WHILE or stmt.cond is None:
             self.b.emit("OpBranch", body)
+            self.fl.new_block(body)
+            self.fl.ml.nodes.loop_iteration(self.fl, stmt)
         else:
             check = self.b.new_id()
             self.b.emit("OpBranch", check)
             self.fl.new_block(check)
+            self.fl.ml.nodes.loop_iteration(self.fl, stmt)
             self.b.emit("OpBranchConditional", self.fl.value(stmt.cond), body, merge)
-        self.fl.new_block(body)
+            self.fl.new_block(body)
         self.block(stmt.body)
         self.fl.branch(continue_target)
         self.fl.new_block(continue_target)
@@ -148,6 +151,7 @@ class ControlFlow:
             self.b.emit("OpBranch", header)
         self.breakables.pop()
         self.fl.new_block(merge)
+        self.fl.ml.nodes.loop_exit(self.fl, stmt)
         if breakable.returns_inside:
             self._propagate_return()
 

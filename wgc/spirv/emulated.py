@@ -53,7 +53,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, loop_stages
+from . import emulated_checks, emulated_loops, emulated_prints, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -101,6 +101,8 @@ class EmulatedNodes(NodeOperations):
     def __init__(self) -> None:
         self._push_block: int | None = None
         self._push_user: ir.Variable | None = None
+        self._prints: emulated_prints.PrintState | None = None
+        self._loop_counter: int | None = None
 
     # ------------------------------------------------------------ module and entry points
 
@@ -110,6 +112,7 @@ class EmulatedNodes(NodeOperations):
         ml.b.memory_model("PhysicalStorageBuffer64", "Vulkan")
         self._push_user = next((v for v in ml.module.globals
                                 if v.storage is ir.Storage.UNIFORM and v.push_constant), None)
+        self._prints = emulated_prints.PrintState(ml)
 
     def declare_node(self, ml: ModuleLowering, node: NodeInfo
                      ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
@@ -192,6 +195,8 @@ class EmulatedNodes(NodeOperations):
         fl.node_state = entry
         if emulated_checks.enabled(fl):
             entry.check_counters = emulated_checks.begin_entry(fl, node)
+        assert self._prints is not None
+        emulated_prints.begin_entry(fl, self._prints, entry.flat, entry.record)
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -474,6 +479,53 @@ class EmulatedNodes(NodeOperations):
     def context_address(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address, in any function of the module (`emulated_checks`)."""
         return self._context(fl)
+    def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
+        """A print record in the print buffer (`emulated_prints`)."""
+        assert self._prints is not None
+        state = fl.node_state
+        entry = (state.flat, state.record) if isinstance(state, _Entry) else None
+        emulated_prints.lower_printf(fl, self._prints, self._context(fl), entry, format_, args)
+        return True
+
+    def loop_iteration(self, fl: FunctionLowering, loop: ir.Loop) -> None:
+        """Count the iteration against the loop budget (`wgc.emulation_abi`, "Loop budget"); a
+        counted loop (`emulated_loops.header_runs`) adds its header runs where it is left instead."""
+        if emulated_loops.header_runs(loop) is not None:
+            return
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        counter = self._loop_iterations(fl)
+        b.emit("OpStore", counter, b.emit("OpIAdd", uint, b.emit("OpLoad", uint, counter), fl.uint(1)))
+
+    def _loop_iterations(self, fl: FunctionLowering) -> int:
+        """The Private loop counter, declared on first use."""
+        if self._loop_counter is None:
+            pointer = fl.b.type_pointer("Private", fl.types.id(t.UINT))
+            self._loop_counter = fl.b.variable(pointer, "Private", fl.uint(0))
+            fl.b.name(self._loop_counter, "loop_iterations")
+        fl.use_global(self._loop_counter)
+        return self._loop_counter
+
+    def loop_exit(self, fl: FunctionLowering, loop: ir.Loop) -> None:
+        """Where a loop is left (so once per loop run, not per iteration): the invocation that has
+        reached the budget sets STATUS_LOOP_BUDGET (`wgc.emulation_abi`, "Loop budget")."""
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        count = b.emit("OpLoad", uint, self._loop_iterations(fl))
+        runs = emulated_loops.header_runs(loop)
+        if runs is not None:
+            count = b.emit("OpIAdd", uint, count, fl.uint(runs))
+            b.emit("OpStore", self._loop_iterations(fl), count)
+        reached, report, done = (b.emit("OpUGreaterThanEqual", b.type_bool(), count, fl.uint(abi.LOOP_BUDGET)),
+                                 b.new_id(), b.new_id())
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", reached, report, done)
+        fl.new_block(report)
+        status = _load(fl, self._context(fl), abi.NODE_CONTEXT["status"])
+        b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
+               fl.uint(abi.STATUS_LOOP_BUDGET))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
 
     def _context(self, fl: FunctionLowering) -> int:
         """The u64 NodeContext address: the prologue's, or read from push constants again."""

@@ -993,6 +993,8 @@ def _printf(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
     double, the C promotion; wgc keeps them 32-bit, as Vulkan's debugPrintf reads %f)."""
     folded = fold(call.args[0])
     assert isinstance(folded, Folded) and isinstance(folded.value, str), "sema.target: WG0626"
+    if fl.ml.nodes.printf(fl, folded.value, list(call.args[1:])):    # the emulated target's print buffer
+        return None
     fl.b.extension("SPV_KHR_non_semantic_info")
     instructions = fl.b.ext_inst_import("NonSemantic.DebugPrintf")
     values = [fl.value(a) for a in call.args[1:]]

@@ -79,6 +79,19 @@ class NodeOperations(ABC):
         `fl` uses it, or None to declare it as an ordinary uniform block (its binding)."""
         return None
 
+    def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
+        """Lower printf(format_, args...) the target's own way and say True, or say False for
+        NonSemantic.DebugPrintf (the shared lowering, `intrinsics._printf`)."""
+        return False
+
+    def loop_iteration(self, fl: FunctionLowering, loop: ir.Loop) -> None:
+        """Code each time a loop's header runs (first in the block after it): nothing by default."""
+        return None
+
+    def loop_exit(self, fl: FunctionLowering, loop: ir.Loop) -> None:
+        """Code where a loop is left (first in its merge block): nothing by default."""
+        return None
+
     # ------------------------------------------------------------ records
 
     @abstractmethod
