@@ -363,7 +363,7 @@ class Scheduler:
             trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,
                                   count, groups)
             outputs = [self._slots(key, node, o, units) for o in node.outputs]
-            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first))
+            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first=first))
         return launches
 
     def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
