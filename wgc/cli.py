@@ -307,8 +307,8 @@ def _run(kwargs: dict[str, Any], plan: Any, options: Any, produce: Callable[[Any
 
 
 def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
-    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037; after the warning policy), and
-    the recording to use: none when the cache cannot be used."""
+    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037, WG0060; after the warning
+    policy), and the recording to use: none when the cache cannot be used (WG0060 does not stop it)."""
     if recording is None:
         return [], None
     from wgc import buildcache
@@ -316,9 +316,10 @@ def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
     from wgc.driver import warning_policy
 
     problems = [p for p in (buildcache.size_problem(), buildcache.folder_problem()) if p is not None]
-    if not problems:
+    notes = [p for p in (buildcache.basedir_problem(),) if p is not None]
+    if not problems and not notes:
         return [], recording
-    return apply_policy(problems, warning_policy(options)[0]), None
+    return apply_policy([*notes, *problems], warning_policy(options)[0]), None if problems else recording
 
 
 def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: list[Any],
@@ -654,6 +655,23 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     sys.exit(code)
 
 
+def _refuse_server(_ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    if value:
+        raise click.UsageError("'wgc run' runs in this process: the compile server runs only 'wgc compile' and "
+                               "'wgc inspect' (drop --server)")
+
+
+def _not_served(command: click.Command) -> None:
+    """`command` is not run by the compile server: its `--server` (from `compile_options`) is hidden and
+    refused with a usage error, `--no-server` accepted (a build may pass it to every wgc command)."""
+    command.params = [click.Option(["--server/--no-server", "server"], default=None, hidden=True,
+                                   expose_value=False, callback=_refuse_server)
+                      if param.name == "server" else param for param in command.params]
+
+
+_not_served(run_command)
+
+
 @cli.command("cache", context_settings=CONTEXT_SETTINGS)
 @click.option("--stats", "action", flag_value="stats", default=True,
               help="Show the folder, whether the cache is on, its entries and size (the default).")
@@ -738,6 +756,16 @@ def _read_stdin(path: str) -> tuple[bytes | None, Any]:
     return data, None
 
 
+def _relocated(argv: list[str]) -> list[str]:
+    """`argv` with the paths under $WGC_CACHE_BASEDIR made relative when it is a compile using the
+    cache (`wgc.buildcache.relocated`, as `wgc.entry` does before the cache is consulted)."""
+    if not os.environ.get("WGC_CACHE_BASEDIR"):
+        return argv
+    from wgc import buildcache
+
+    return buildcache.relocated(argv) if buildcache.wanted(argv) else argv
+
+
 def _internal_error(exc: BaseException) -> int:
     import tempfile
     import traceback
@@ -783,7 +811,7 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     global _command_line
     from wgc import interrupts
 
-    _command_line = list(sys.argv[1:] if argv is None else argv)
+    _command_line = _relocated(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv is None:
             interrupts.install()                # for good: handlers stay until the process ends

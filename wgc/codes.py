@@ -64,6 +64,8 @@ CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be create
                        "without it", "compile-cache")
 CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not private to the user (another user owns it "
                           "or may write it): the compile runs without it", "compile-cache")
+CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cache's base folder) is not an "
+                               "absolute path: it is ignored", "compile-cache")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
