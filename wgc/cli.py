@@ -738,6 +738,42 @@ def server_command(action: str | None) -> None:
     sys.exit(code)
 
 
+@cli.command("samples", context_settings=CONTEXT_SETTINGS)
+@click.argument("folder", default="wgc-samples", metavar="[DIR]")
+def samples_command(folder: str) -> None:
+    """Copy the bundled samples (HLSL graphs, dispatch files, includes, CMake and Meson projects) into
+    DIR (default: wgc-samples), to follow the quick start without a checkout.
+
+    \b
+    Refuses to overwrite any file (then nothing is written); prints each file it wrote.
+    """
+    from wgc.samples_copy import copy_samples
+
+    copied = copy_samples(folder)
+    if copied.problem is not None:
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, [copied.problem],
+                                 to_terminal=sys.stderr.isatty()))
+        sys.exit(EXIT_ERRORS)
+    for name in copied.written:
+        click.echo(os.path.join(folder, name))
+    click.echo(f"wgc: copied {len(copied.written)} sample files to {folder}; try: wgc run "
+               f"{os.path.join(folder, 'hello.hlsl')} --dispatch {os.path.join(folder, 'hello.dispatch.json')} "
+               "--trace", err=True)
+
+
+@cli.command("man", context_settings=CONTEXT_SETTINGS)
+def man_command() -> None:
+    """Print the wgc(1) man page (roff), generated from the commands' own help.
+
+    \b
+    Install it with: wgc man > ~/.local/share/man/man1/wgc.1   (then: man wgc)
+    """
+    from wgc.manpage import render
+    from wgc.version import __version__
+
+    click.echo(render(cli, __version__), nl=False)
+
+
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:
     """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
     if path != "-":

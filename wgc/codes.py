@@ -66,6 +66,9 @@ CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not privat
                           "or may write it): the compile runs without it", "compile-cache")
 CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cache's base folder) is not an "
                                "absolute path: it is ignored", "compile-cache")
+SAMPLES_EXIST = _kind("WG0061", E, "'wgc samples' would overwrite files in its destination folder: nothing is written")
+SAMPLES_UNWRITABLE = _kind("WG0062", E, "'wgc samples' cannot read the bundled samples or write its destination "
+                           "folder: nothing is left")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
