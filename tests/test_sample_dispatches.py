@@ -190,7 +190,7 @@ UNORDERED = {("recursive_tree", "u1"): 4}
 EXPECTED = {f.__name__: f for f in (hello, hello_work_graphs, seed_slang_hello, seed_recursion,
                                     seed_max_records_per_node, seed_loops_simple, seed_loops_inner,
                                     seed_loops_nested, material_dispatch, recursive_tree, loop_particles)}
-CHECKED_APART = {"spec_constant_attributes"}
+CHECKED_APART = {"spec_constant_attributes", "syntax_tour"}
 """Samples with a dispatch file whose result a test of its own checks (below)."""
 SAMPLE_NAMES = sorted(p.stem for p in SAMPLES.glob("*.hlsl"))
 
@@ -251,3 +251,17 @@ def test_spec_constant_attributes_runs_with_its_specialization(run_wgc, vulkan_d
     base = sum(128 * 64 * g + sum(range(128)) for g in range(8))
     assert base == 294400
     assert (total - base) % 128 == 0 and 0 <= (total - base) // 128 <= 8 * 63
+
+
+def test_syntax_tour_runs_and_counts_its_groups(run_wgc, vulkan_device):
+    """One TourEntry record: 2 groups of 32 threads, 40 items. g_TourCounters: [1] the active
+    threads, 32 + 8 = 40; [2] TourEmpty's records, 2 per entry group = 4; [5] TourShared's groups,
+    TOUR_SHARED_GROUPS = 4 per entry group = 8; [4] the odd dispatch thread IDs of TourShared's
+    4 x 64 threads, 128 per entry group = 256; [0] the last TourShared group of a dispatch writes
+    the record's total (0) plus [4] as it then is: at least its own dispatch's 128, at most 256."""
+    done = run_wgc("run", "-I", "include", "syntax_tour.hlsl", "--dispatch", "syntax_tour.dispatch.json",
+                   "--dump", "g_TourCounters", cwd=SAMPLES)
+    assert done.returncode == 0, done.stderr.decode()
+    counters = json.loads(done.stdout)["resources"]["g_TourCounters"]["uint32"]
+    assert counters[1:3] == [40, 4] and counters[4:6] == [256, 8] and counters[6:] == [0, 0]
+    assert 128 <= counters[0] <= 256
