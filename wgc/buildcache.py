@@ -224,7 +224,10 @@ def relocated(argv: list[str]) -> list[str]:
         path = os.path.normpath(path)
         for form in base:
             if _under(path, form):
-                return os.path.relpath(os.path.join(base[1], os.path.relpath(path, form)), cwd)
+                try:
+                    return os.path.relpath(os.path.join(base[1], os.path.relpath(path, form)), cwd)
+                except ValueError:          # Windows: another drive than the working folder's
+                    return None
         return None
 
     words = []
