@@ -7,7 +7,7 @@
 //
 // Graph:
 //   TourEntry (broadcasting, entry, [NodeMaxDispatchGrid] + SV_DispatchGrid)
-//     -> TourShared       (broadcasting; globallycoherent RWDispatchNodeInputRecord,
+//     -> TourShared       (broadcasting; RWDispatchNodeInputRecord,
 //                          FinishedCrossGroupSharing; not an entry node)
 //     -> TourThread       (thread; RWThreadNodeInputRecord; self-recursive)
 //          -> TourThread  (recursion, via [NodeID("TourThread")])
@@ -78,7 +78,7 @@ typedef matrix<float, 4, 4>  Mat44;
 enum TourChannel { TOUR_RED, TOUR_GREEN = 2, TOUR_BLUE };
 enum class TourMode { Off, Sum = 3, Max };
 
-// Consumed as `globallycoherent RWDispatchNodeInputRecord<SharedRecord>` by
+// Consumed as `RWDispatchNodeInputRecord<SharedRecord>` by
 // TourShared, which calls FinishedCrossGroupSharing(); the producer (TourEntry)
 // outputs the very same struct, so both sides carry the struct attribute.
 struct [NodeTrackRWInputSharing] SharedRecord
@@ -449,22 +449,25 @@ void TourEntry(
 [NodeMaxDispatchGrid(8, 1, 1)]
 [NumThreads(64, 1, 1)]
 void TourShared(
-    globallycoherent RWDispatchNodeInputRecord<SharedRecord> sharedInput,
+    RWDispatchNodeInputRecord<SharedRecord> sharedInput,
     uint3 dispatchThreadId : SV_DispatchThreadID,
     uint  groupIndex       : SV_GroupIndex)
 {
+    // Atomics on the shared record itself are valid D3D12 but cannot be expressed in
+    // SPV_AMDX_shader_enqueue (spirv-val allows none on NodePayloadAMDX memory: WG0620),
+    // so the groups count into the UAV and the last one adds the record's own total.
     uint contribution = WaveActiveSum(dispatchThreadId.x & 1u);
     if (WaveIsFirstLane())
-        InterlockedAdd(sharedInput.Get().total, contribution);
+        InterlockedAdd(g_TourCounters[4], contribution);
     if (groupIndex == 0)
-        InterlockedAdd(sharedInput.Get().groupsDone, 1);
+        InterlockedAdd(g_TourCounters[5], 1);
 
     Barrier(sharedInput, DEVICE_SCOPE | GROUP_SYNC);    // Barrier on the RW input record
 
     if (sharedInput.FinishedCrossGroupSharing())        // once per thread, uniform
     {
         if (groupIndex == 0)
-            g_TourCounters[0] = sharedInput.Get().total;
+            g_TourCounters[0] = sharedInput.Get().total + g_TourCounters[4];
     }
 }
 

@@ -343,8 +343,8 @@ def test_cache_stats_and_clear(run_wgc, cached, tmp_path):
 def test_every_compile_cache_code_has_a_rendered_case():
     from wgc import codes
 
-    cache_codes = {k.code for k in codes.ALL_KINDS if "WG0035" <= k.code <= "WG0037"}   # WG0038-: the command line
-    assert cache_codes == {"WG0035", "WG0036", "WG0037"}   # rendered in full above and in test_cache_security.py
+    cache_codes = {k.code for k in codes.ALL_KINDS if "WG0035" <= k.code <= "WG0037" or k.code == "WG0060"}
+    assert cache_codes == {"WG0035", "WG0036", "WG0037", "WG0060"}   # rendered in full above and in test_cache_security.py
 
 
 def test_a_header_created_earlier_on_the_search_path_is_a_miss(run_wgc, cached, tmp_path):
@@ -360,3 +360,77 @@ def test_a_header_created_earlier_on_the_search_path_is_a_miss(run_wgc, cached, 
     assert statistics(cached.cache)[2:] == (1, 2)
     assert b'warning: "records shadow"' in done.stderr
     assert (work / "out" / "graph.spv.d").read_text() == "out/graph.spv: \\\n  graph.hlsl \\\n  inc/records.hlsli\n"
+
+
+# ----------------------------------------------------------------------------- base folder (WGC_CACHE_BASEDIR)
+
+
+def checkout_command(root: Path) -> tuple[str, ...]:
+    """A build system's command for the project in `root`: every path absolute (as CMake writes them)."""
+    return ("compile", "-MD", "-MP", "-I", str(root / "inc"), "-o", str(root / "out" / "graph.spv"),
+            "-Fre", str(root / "out" / "graph.json"), f"-I{root / 'inc'}", str(root / "graph.hlsl"))
+
+
+def test_another_checkout_of_the_same_sources_hits_with_a_base_folder(run_wgc, cached, tmp_path):
+    """ccache's base_dir: "ccache rewrites absolute paths into paths relative to the current working
+    directory, but only absolute paths that begin with base_dir"; the same sources in a second
+    checkout under the base folder then hit, and write what a compile there writes."""
+    env = {"WGC_CACHE_BASEDIR": str(tmp_path)}
+    first, second = project(tmp_path / "one"), project(tmp_path / "two")
+    assert cached(*checkout_command(first), cwd=first, env=env).returncode == 0
+    assert statistics(cached.cache)[2:] == (0, 1)
+    hit = cached(*checkout_command(second), cwd=second, env=env)
+    assert statistics(cached.cache)[2:] == (1, 1)                     # the second checkout hits
+    # the reference: the same command compiled (a miss) in a third checkout with a cache of its own
+    third = project(tmp_path / "three")
+    reference = run_wgc("compile", "--cache", *checkout_command(third)[1:], cwd=third,
+                        env={"WGC_CACHE_DIR": str(tmp_path / "other-cache"), **env})
+    assert reference.returncode == 0, reference.stderr
+    assert statistics(tmp_path / "other-cache")[2:] == (0, 1)
+    assert (hit.returncode, hit.stdout, hit.stderr) == (0, b"", reference.stderr)
+    assert files(second / "out") == files(third / "out")
+    depfile = (second / "out" / "graph.spv.d").read_text()
+    assert str(tmp_path) not in depfile and "inc/records.hlsli" in depfile       # paths under the base: relative
+    # without the base folder the key holds the absolute paths: the first checkout's entry is not used
+    plain = cached(*checkout_command(third), cwd=third)
+    assert plain.returncode == 0 and statistics(cached.cache)[2:] == (1, 2)
+
+
+def test_another_build_folder_hits_with_a_base_folder(cached, tmp_path):
+    """The working folder is no part of the key under the base folder: paths relative to it are
+    checked by their contents (ccache's default, hash_dir off)."""
+    env = {"WGC_CACHE_BASEDIR": str(tmp_path)}
+    work = project(tmp_path / "work")
+    for build in ("build-debug", "build-release"):
+        (work / build).mkdir()
+        done = cached("compile", "-MD", "-o", "graph.spv", "../graph.hlsl", cwd=work / build, env=env)
+        assert done.returncode == 0, done.stderr
+    assert statistics(cached.cache)[2:] == (1, 1)
+    assert files(work / "build-debug") == files(work / "build-release")
+
+
+def test_relocated_rewrites_only_paths_under_the_base(monkeypatch, tmp_path):
+    base = tmp_path / "src"
+    (base / "build").mkdir(parents=True)
+    monkeypatch.chdir(base / "build")
+    monkeypatch.setenv("WGC_CACHE_BASEDIR", str(base))
+    argv = ["compile", f"-I{base}/inc", "-I", f"{base}/x", f"--split-nodes={base}/build/n", "-MT", f"{base}/t",
+            "-D", f"P={base}/p", "/usr/include/a.hlsl", f"{base}/g.hlsl", "--", f"{base}/z.hlsl"]
+    assert buildcache.relocated(argv) == [
+        "compile", "-I../inc", "-I", "../x", "--split-nodes=n", "-MT", f"{base}/t", "-D", f"P={base}/p",
+        "/usr/include/a.hlsl", "../g.hlsl", "--", f"{base}/z.hlsl"]
+    assert buildcache.relocated(buildcache.relocated(argv)) == buildcache.relocated(argv)
+    assert buildcache.relocated(["inspect", f"{base}/g.hlsl"]) == ["inspect", f"{base}/g.hlsl"]
+    monkeypatch.delenv("WGC_CACHE_BASEDIR")
+    assert buildcache.relocated(argv) == argv
+
+
+def test_a_relative_base_folder_is_a_warning_and_the_cache_still_works(cached, tmp_path):
+    work = project(tmp_path / "work")
+    done = [cached("compile", "-o", "g.spv", "graph.hlsl", cwd=work, env={"WGC_CACHE_BASEDIR": "src"})
+            for _ in range(2)]
+    for run in done:
+        assert run.returncode == 0
+        assert (b"warning: WGC_CACHE_BASEDIR='src' is not an absolute path: it is ignored, and the cache hits "
+                b"only in this folder [WG0060]") in run.stderr
+    assert statistics(cached.cache)[2:] == (1, 1)

@@ -4,8 +4,8 @@ disassembly matches tests/out/spv/<sample>.spvasm; each golden is assembled and 
 A difference fails the test; `pytest --update-goldens` rewrites the files so the change can be
 reviewed in the commit. Samples whose graph has a loop compile with their loops unrolled in index
 space (`wgc.sema.stages`) given the device depth their unrolling needs (--max-graph-depth; without
-it they are WG0513); syntax_tour (atomics on a shared input record, which spirv-val forbids on
-NodePayloadAMDX memory) must fail with WG0620.
+it they are WG0513). Atomics on a shared input record, which spirv-val forbids on NodePayloadAMDX
+memory, must fail with WG0620.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ LOOP_DEPTHS = {
     "loop_particles": 1 + 16 * 2 + 1,             # EmitParticles, (IntegrateStep, Resolve) x 16, Write
 }
 LOOP_SAMPLES = set(LOOP_DEPTHS)
-NOT_EXPRESSIBLE = {"syntax_tour"}
+NOT_EXPRESSIBLE: set[str] = set()
 NODE_ARRAY_SAMPLES = {"material_dispatch", "seed_max_records_per_node", "mesh_materials"}
 """Samples with several members of one node array: WG0604 (they keep function names as entry points)."""
 SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in NOT_EXPRESSIBLE)
@@ -103,11 +103,22 @@ def test_loop_samples_need_the_device_depth_their_unrolling_reaches(stem):
     assert _compile(SAMPLES / f"{stem}.hlsl", max_graph_depth=depth).ok
 
 
-def test_atomics_on_node_records_are_refused_with_the_reason():
-    result = _compile(SAMPLES / "syntax_tour.hlsl")
+SHARED_RECORD_ATOMIC = """\
+struct [NodeTrackRWInputSharing] SharedRecord { uint grid : SV_DispatchGrid; uint total; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(64, 1, 1)]
+void Shared(globallycoherent RWDispatchNodeInputRecord<SharedRecord> sharedInput)
+{
+    InterlockedAdd(sharedInput.Get().total, 1);
+}
+"""
+
+
+def test_atomics_on_node_records_are_refused_with_the_reason(tmp_path):
+    (tmp_path / "shared.hlsl").write_text(SHARED_RECORD_ATOMIC)
+    result = _compile(tmp_path / "shared.hlsl")
     assert not result.ok and not result.outputs
     rendered = Renderer().render(result.diagnostics)
-    assert "syntax_tour.hlsl:458:9: error: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<SharedRecord>' " \
+    assert "shared.hlsl:5:5: error: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<SharedRecord>' " \
            "cannot be expressed: the record is shared by every thread group of the dispatch, and spirv-val allows no " \
            "atomic operations on NodePayloadAMDX memory [WG0620]" in rendered
 

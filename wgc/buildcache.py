@@ -11,7 +11,12 @@ nothing: the CLI compiles and a `Recording` stores the result.
 Invariants:
 - A hit imports neither click nor any compiler stage: only this module, `wgc.outputs` and the
   standard library (`wgc.entry` calls `replay` first).
-- Key: a digest of (entry format, fingerprint, cwd, argv, colour environment). Each key holds up
+- Key: a digest of (entry format, fingerprint, cwd, argv, colour environment). With a base folder
+  ($WGC_CACHE_BASEDIR, ccache's `base_dir`), `relocated` first rewrites every absolute path under
+  it on a compile's command line to a path relative to the working folder (the compile itself then
+  runs with those words, so its outputs name no absolute path under the base), and the key holds
+  no cwd when the working folder is under the base: the same sources in another checkout or build
+  folder hit. Each key holds up
   to `VARIANTS_KEPT` entries, one per set of dependency contents; an entry hits when every file it
   lists still has the digest it had (so a changed input or header is a miss, and switching back
   and forth between header versions hits both) and every #include candidate that was searched
@@ -74,6 +79,7 @@ DEFAULT_MAX_SIZE = 256 << 20
 TEMP_PREFIX = ".tmp-"
 SWITCH_ENV = "WGC_CACHE"
 SIZE_ENV = "WGC_CACHE_MAX_SIZE"
+BASEDIR_ENV = "WGC_CACHE_BASEDIR"
 ON_VALUES = ("1", "yes", "true", "on")
 
 
@@ -173,13 +179,95 @@ def compute_fingerprint() -> bytes:
     return _digest(marshal.dumps(parts))
 
 
+def base_folder() -> tuple[str, str] | None:
+    """$WGC_CACHE_BASEDIR as (normalised, with links resolved), or None when unset or not absolute."""
+    text = os.environ.get(BASEDIR_ENV, "")
+    if not text or not os.path.isabs(text):
+        return None
+    return os.path.normpath(text), os.path.realpath(text)
+
+
+def basedir_problem() -> Diagnostic | None:
+    """Warning WG0060 when $WGC_CACHE_BASEDIR is set but is not an absolute path (it is ignored)."""
+    text = os.environ.get(BASEDIR_ENV, "")
+    if not text or os.path.isabs(text):
+        return None
+    from wgc import codes
+
+    return codes.CACHE_BASEDIR_RELATIVE(None, f"{BASEDIR_ENV}='{text}' is not an absolute path: it is ignored, "
+                                        "and the cache hits only in this folder")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+_NOT_PATHS = ("-MT", "-D", "-U", "-Vn", "-E", "-T")
+"""Options whose value is never a file (a Make target, a macro, a name): kept as written."""
+_ATTACHED = ("-I", "-o")
+"""One-letter options whose value may be attached (`-I/abs/inc`)."""
+
+
+def relocated(argv: list[str]) -> list[str]:
+    """`argv` of a compile with each absolute path under the base folder (a word, `--opt=PATH`,
+    `-IPATH`, `-oPATH`) made relative to the working folder, as ccache's `base_dir` does; `argv`
+    unchanged without a base folder or for another command. Idempotent."""
+    base = base_folder()
+    if base is None or not argv or not (argv[0] == "compile" or argv[0].startswith("-") or "." in argv[0]
+                                         or os.sep in argv[0]):
+        return list(argv)
+    cwd = os.getcwd()
+
+    def relative(path: str) -> str | None:
+        if not os.path.isabs(path):
+            return None
+        path = os.path.normpath(path)
+        for form in base:
+            if _under(path, form):
+                try:
+                    return os.path.relpath(os.path.join(base[1], os.path.relpath(path, form)), cwd)
+                except ValueError:          # Windows: another drive than the working folder's
+                    return None
+        return None
+
+    words = []
+    for index, word in enumerate(argv):
+        if word == "--":
+            words.extend(argv[index:])
+            break
+        new = None
+        if index > 0 and argv[index - 1] in _NOT_PATHS:
+            pass
+        elif word.startswith("-") and "=" in word:
+            option, _, value = word.partition("=")
+            found = relative(value)
+            new = None if found is None else f"{option}={found}"
+        elif word.startswith(_ATTACHED) and len(word) > 2:
+            found = relative(word[2:])
+            new = None if found is None else word[:2] + found
+        else:
+            new = relative(word)
+        words.append(word if new is None else new)
+    return words
+
+
+def _working_folder() -> str:
+    """The working folder as the key holds it: "" under the base folder (relative paths are checked
+    by their contents), else the absolute path."""
+    cwd = os.getcwd()
+    base = base_folder()
+    if base is not None and any(_under(cwd, form) for form in base):
+        return ""
+    return cwd
+
+
 def command_key(argv: list[str]) -> str:
     """The key of a command line (hex): see the module docstring."""
     try:
         colour = (sys.stderr is not None and sys.stderr.isatty(), bool(os.environ.get("NO_COLOR")))
     except (OSError, ValueError):
         colour = (False, bool(os.environ.get("NO_COLOR")))
-    return _digest(marshal.dumps((FORMAT, fingerprint(), os.getcwd(), list(argv), colour))).hex()
+    return _digest(marshal.dumps((FORMAT, fingerprint(), _working_folder(), list(argv), colour))).hex()
 
 
 def _entry_paths(key: str) -> tuple[str, str]:

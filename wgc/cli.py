@@ -364,8 +364,8 @@ def _ignored_option_warnings(kwargs: dict[str, Any], options: Any) -> list[Any]:
 
 
 def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
-    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037; after the warning policy), and
-    the recording to use: none when the cache cannot be used."""
+    """The compile cache's configuration diagnostics (WG0035, WG0036, WG0037, WG0060; after the warning
+    policy), and the recording to use: none when the cache cannot be used (WG0060 does not stop it)."""
     if recording is None:
         return [], None
     from wgc import buildcache
@@ -373,9 +373,10 @@ def _cache_problems(options: Any, recording: Any) -> tuple[list[Any], Any]:
     from wgc.driver import warning_policy
 
     problems = [p for p in (buildcache.size_problem(), buildcache.folder_problem()) if p is not None]
-    if not problems:
+    notes = [p for p in (buildcache.basedir_problem(),) if p is not None]
+    if not problems and not notes:
         return [], recording
-    return apply_policy(problems, warning_policy(options)[0]), None
+    return apply_policy([*notes, *problems], warning_policy(options)[0]), None if problems else recording
 
 
 def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: list[Any],
@@ -847,6 +848,23 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     sys.exit(code)
 
 
+def _refuse_server(_ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    if value:
+        raise click.UsageError("'wgc run' runs in this process: the compile server runs only 'wgc compile' and "
+                               "'wgc inspect' (drop --server)")
+
+
+def _not_served(command: click.Command) -> None:
+    """`command` is not run by the compile server: its `--server` (from `compile_options`) is hidden and
+    refused with a usage error, `--no-server` accepted (a build may pass it to every wgc command)."""
+    command.params = [click.Option(["--server/--no-server", "server"], default=None, hidden=True,
+                                   expose_value=False, callback=_refuse_server)
+                      if param.name == "server" else param for param in command.params]
+
+
+_not_served(run_command)
+
+
 @cli.command("cache", context_settings=CONTEXT_SETTINGS)
 @click.option("--stats", "action", flag_value="stats", default=True,
               help="Show the folder, whether the cache is on, its entries and size (the default).")
@@ -913,6 +931,42 @@ def server_command(action: str | None) -> None:
     sys.exit(code)
 
 
+@cli.command("samples", context_settings=CONTEXT_SETTINGS)
+@click.argument("folder", default="wgc-samples", metavar="[DIR]")
+def samples_command(folder: str) -> None:
+    """Copy the bundled samples (HLSL graphs, dispatch files, includes, CMake and Meson projects) into
+    DIR (default: wgc-samples), to follow the quick start without a checkout.
+
+    \b
+    Refuses to overwrite any file (then nothing is written); prints each file it wrote.
+    """
+    from wgc.samples_copy import copy_samples
+
+    copied = copy_samples(folder)
+    if copied.problem is not None:
+        sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"}, [copied.problem],
+                                 to_terminal=sys.stderr.isatty()))
+        sys.exit(EXIT_ERRORS)
+    for name in copied.written:
+        click.echo(os.path.join(folder, name))
+    click.echo(f"wgc: copied {len(copied.written)} sample files to {folder}; try: wgc run "
+               f"{os.path.join(folder, 'hello.hlsl')} --dispatch {os.path.join(folder, 'hello.dispatch.json')} "
+               "--trace", err=True)
+
+
+@cli.command("man", context_settings=CONTEXT_SETTINGS)
+def man_command() -> None:
+    """Print the wgc(1) man page (roff), generated from the commands' own help.
+
+    \b
+    Install it with: wgc man > ~/.local/share/man/man1/wgc.1   (then: man wgc)
+    """
+    from wgc.manpage import render
+    from wgc.version import __version__
+
+    click.echo(render(cli, __version__), nl=False)
+
+
 def _read_stdin(path: str) -> tuple[bytes | None, Any]:
     """Standard input's bytes when the input is "-" (else None), or a diagnostic when it cannot be read."""
     if path != "-":
@@ -929,6 +983,16 @@ def _read_stdin(path: str) -> tuple[bytes | None, Any]:
         return None, codes.INCLUDE_NOT_REGULAR(None, f"cannot read standard input: {refused}",
                                           notes=("wgc reads sources of at most 64 MiB of text",))
     return data, None
+
+
+def _relocated(argv: list[str]) -> list[str]:
+    """`argv` with the paths under $WGC_CACHE_BASEDIR made relative when it is a compile using the
+    cache (`wgc.buildcache.relocated`, as `wgc.entry` does before the cache is consulted)."""
+    if not os.environ.get("WGC_CACHE_BASEDIR"):
+        return argv
+    from wgc import buildcache
+
+    return buildcache.relocated(argv) if buildcache.wanted(argv) else argv
 
 
 def _internal_error(exc: BaseException) -> int:
@@ -1029,7 +1093,7 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     global _command_line
     from wgc import interrupts
 
-    _command_line = list(sys.argv[1:] if argv is None else argv)
+    _command_line = _relocated(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv is None:
             interrupts.install()                # for good: handlers stay until the process ends

@@ -74,6 +74,11 @@ DXC_OPTION_REFUSED = _kind("WG0040", E, "a dxc option wgc does not implement who
                            "-link, -recompile, -metal, ...)")
 MISSING_ARGUMENT = _kind("WG0041", E, "an option given without its value (the last word of the command line)")
 UNKNOWN_COMMAND = _kind("WG0042", E, "wgc's first word names no command and no file (with a did-you-mean suggestion)")
+CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cache's base folder) is not an "
+                               "absolute path: it is ignored", "compile-cache")
+SAMPLES_EXIST = _kind("WG0061", E, "'wgc samples' would overwrite files in its destination folder: nothing is written")
+SAMPLES_UNWRITABLE = _kind("WG0062", E, "'wgc samples' cannot read the bundled samples or write its destination "
+                           "folder: nothing is left")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

@@ -49,11 +49,21 @@ def run_on_server(argv: list[str]) -> int | None:
         return None
 
 
+def _relocated(args: list[str]) -> list[str]:
+    """`args` with the paths under $WGC_CACHE_BASEDIR made relative, for a compile using the cache
+    (`wgc.buildcache.relocated`); the usual case costs no import."""
+    if not os.environ.get("WGC_CACHE_BASEDIR"):
+        return args
+    from wgc import buildcache
+
+    return buildcache.relocated(args) if buildcache.wanted(args) else args
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `wgc` command and `python -m wgc`; returns the exit code."""
     from wgc import interrupts
 
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = _relocated(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv is None:
             interrupts.install()      # first: from here on a signal ends the command in order
