@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("back ends and views", ("wgc.spirv", "wgc.spirv_in", "wgc.metadata", "wgc.irdump")),
     ("driver", ("wgc.driver", "wgc.outputs", "wgc.depfile", "wgc.buildcache")),
     ("runtime", ("wgc.runtime",)),
-    ("command line and API", ("wgc", "wgc.cli", "wgc.server", "wgc.entry", "wgc.__main__")),
+    ("command line and API", ("wgc", "wgc.cli", "wgc.server", "wgc.lsp", "wgc.entry", "wgc.__main__")),
 )
 """Each layer's modules and packages, bottom first; `wgc` is the package's own `__init__` (the API)."""
 

@@ -64,6 +64,14 @@ CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be create
                        "without it", "compile-cache")
 CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not private to the user (another user owns it "
                           "or may write it): the compile runs without it", "compile-cache")
+PROJECT_SETTINGS_INVALID = _kind("WG0080", W, "wgc lsp: the wgc.toml found for a file cannot be read, is not TOML, or "
+                                 "holds a key or flag wgc does not take (the file is checked without it)",
+                                 "project-settings")
+COMPILE_COMMANDS_INVALID = _kind("WG0081", W, "wgc lsp: the compile_commands.json found for a file cannot be read, or "
+                                 "its entry for the file holds flags wgc does not take (the file is checked "
+                                 "without them)", "project-settings")
+LSP_UNAVAILABLE = _kind("WG0082", E, "'wgc lsp' needs the Python packages pygls and lsprotocol (pip install "
+                        "'wgc[lsp]'), which are not installed")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")
