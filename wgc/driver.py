@@ -256,6 +256,8 @@ def run_front_end(options: Options, stdin: bytes | None = None,
     from wgc.preprocess import PreprocessOptions, preprocess
 
     held = overlay.get(os.path.abspath(options.input)) if overlay and options.input != "-" else None
+    source: SourceFile | None
+    diagnostics: list[Diagnostic]
     if held is not None:
         source, diagnostics = SourceFile(options.input, held), []
     else:

@@ -84,7 +84,7 @@ def diagnostic(diag: Diagnostic) -> lsp.Diagnostic:
     and notes (lines of the message)."""
     message = diag.message + "".join(f"\nnote: {note}" for note in diag.notes)
     group = diag.group
-    data = {"group": group, "option": f"-W{group}"} if group else {}
+    data: dict[str, object] = {"group": group, "option": f"-W{group}"} if group else {}
     if diag.fixes:
         data["fixes"] = [fix.title for fix in diag.fixes]
     return lsp.Diagnostic(

@@ -129,7 +129,8 @@ def _from_compile_commands(path: str, database: str) -> Settings | None:
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
             continue
-        directory = entry.get("directory") if isinstance(entry.get("directory"), str) else os.path.dirname(database)
+        written = entry.get("directory")
+        directory = written if isinstance(written, str) else os.path.dirname(database)
         file = os.path.join(directory, entry["file"])
         if os.path.normcase(os.path.normpath(file)) != wanted:
             continue
@@ -183,6 +184,9 @@ def parse_flags(args: Sequence[str], path: str) -> Options:
     try:
         with command.make_context("compile", [*args, "--", path]) as ctx:
             return replace(_options(ctx.params, "ir"), input=path)
+    except click.NoSuchOption as err:   # click names the first letter of `-no-such-flag`: name the flag
+        flag = next((a for a in args if a.startswith(err.option_name)), err.option_name)
+        raise ValueError(f"'{flag}' is not a flag of wgc compile") from None
     except click.ClickException as err:
         raise ValueError(err.format_message()) from None
 
