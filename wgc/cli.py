@@ -866,7 +866,7 @@ def _cached_or_run(consult_cache: bool) -> int:
 @click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; accepted "
               "because editors pass it).")
 @click.option("--debounce", "debounce_ms", type=click.IntRange(0, 10_000), default=None, metavar="MS",
-              help="Check a document MS milliseconds after its last change (default 50).")
+              help="Check a document MS milliseconds after its last change (default 30).")
 def lsp_command(stdio: bool, debounce_ms: int | None) -> None:
     """Run the language server (LSP over stdio) for editors: diagnostics, hover, definitions, symbols.
 

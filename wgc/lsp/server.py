@@ -33,7 +33,7 @@ from wgc.lsp import features
 from wgc.lsp.check import Snapshot, check
 from wgc.lsp.project import Settings, settings_for
 
-DEFAULT_DEBOUNCE_MS = 50
+DEFAULT_DEBOUNCE_MS = 30
 
 
 class WgcServer(LanguageServer):
@@ -154,6 +154,21 @@ def _settings_and_check(path: str, overlay: dict[str, str]) -> tuple[Settings, S
     return settings, check(settings.options, overlay)
 
 
+_WARM_UP = """struct R { uint a; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]
+void A([MaxRecords(1)] NodeOutput<R> B) {}
+[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}
+"""
+
+
+def _warm_up() -> None:
+    """Check a small graph once: loads the parser's tables and the modules of sema and the model."""
+    from wgc.driver import Options
+
+    path = os.path.abspath("<wgc-lsp-warm-up>.hlsl")
+    check(Options(input=path, emit="ir"), {path: _WARM_UP})
+
+
 def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> WgcServer:
     server = WgcServer(debounce_ms)
 
@@ -162,6 +177,10 @@ def make_server(debounce_ms: int = DEFAULT_DEBOUNCE_MS) -> WgcServer:
         options = params.initialization_options
         if isinstance(options, dict) and isinstance(options.get("debounce"), (int, float)):
             ls.debounce = max(0.0, float(options["debounce"]) / 1000)
+
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: WgcServer, params: lsp.InitializedParams) -> None:
+        ls.worker.submit(_warm_up)   # the first document opened is then checked warm
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: WgcServer, params: lsp.DidOpenTextDocumentParams) -> None:
