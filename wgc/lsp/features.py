@@ -317,7 +317,8 @@ def _record_text(snapshot: Snapshot, struct) -> str:
 
 
 def definition(snapshot: Snapshot, path: str, where: lsp.Position) -> list[lsp.Location] | None:
-    """From an output: the nodes it targets; from a node: the outputs that send to it (its producers)."""
+    """From an output: the nodes it targets; from a node or its input: the outputs that send to it (its
+    producers)."""
     found = _what_is_at(snapshot, path, where)
     analysis = snapshot.analysis
     if found is None or analysis is None or analysis.graph is None:
@@ -329,7 +330,7 @@ def definition(snapshot: Snapshot, path: str, where: lsp.Position) -> list[lsp.L
         if not targets:    # not in the graph (errors): by NodeID
             targets = [n for n in _all_nodes(snapshot) if n.id == output.target]
         return [location(n.function.span) for n in targets] or None
-    if found[0] == "node":
+    if found[0] in ("node", "input"):
         node = found[1]
         producers = [e.output.parameter.span for e in edges if e.target is node]
         return [location(span) for span in producers] or None
