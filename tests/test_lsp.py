@@ -245,3 +245,44 @@ def test_missing_max_records_fix_it_inserts_before_the_attributes_and_type():
     fixed = text[:fix.span.start] + fix.text + text[fix.span.start:]
     again = driver.compile(driver.Options(input="-", emit="ir"), stdin=fixed.encode())
     assert [d.code for d in again.diagnostics] == []
+
+
+def test_unknown_attribute_fix_it_writes_the_close_spelling():
+    """WG0343's did-you-mean becomes a fix-it that replaces the written name (namespace included)."""
+    from wgc import driver
+
+    text = GRAPH.replace("[NumThreads(8, 1, 1)]", "[NumThread(8, 1, 1)]").replace(
+        "void Producer(", "void Producer([MaxRecords(1)] ")
+    result = driver.compile(driver.Options(input="-", emit="ir"), stdin=text.encode())
+    (diag,) = [d for d in result.diagnostics if d.code == "WG0343"]
+    (fix,) = diag.fixes
+    assert (text[fix.span.start:fix.span.end], fix.text, fix.title) == ("NumThread", "NumThreads",
+                                                                       "change to 'NumThreads'")
+    fixed = text[:fix.span.start] + fix.text + text[fix.span.end:]
+    assert driver.compile(driver.Options(input="-", emit="ir"), stdin=fixed.encode()).diagnostics == ()
+
+
+@pytest.mark.parametrize("sample", ["hello.hlsl", "material_dispatch.hlsl", "recursive_tree.hlsl",
+                                    "loop_particles.hlsl"])
+def test_every_position_of_a_sample_answers(sample):
+    """Hover, definition, symbols and code actions at every third column of every line: an answer or
+    None, never an exception; every location points into a file the check read."""
+    from wgc.lsp import features
+    from wgc.lsp.check import check
+
+    path = str(Path(__file__).resolve().parents[1] / "samples" / sample)
+    settings = settings_for(path)
+    snapshot = check(settings.options, {path: Path(path).read_text()})
+    assert snapshot.model is not None and snapshot.analysis is not None
+    assert features.symbols(snapshot, path)
+    lines = Path(path).read_text().split("\n")
+    hovers = definitions = 0
+    for line, text in enumerate(lines):
+        for column in range(0, len(text) + 1, 3):
+            where = lsp.Position(line, column)
+            hovers += features.hover(snapshot, path, where) is not None
+            found = features.definition(snapshot, path, where) or []
+            definitions += bool(found)
+            assert all(location.uri == from_fs_path(path) for location in found)
+            features.code_actions(snapshot, from_fs_path(path), path, lsp.Range(where, where))
+    assert hovers and definitions
