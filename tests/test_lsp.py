@@ -161,6 +161,15 @@ async def test_settings_from_wgc_toml_and_an_open_included_file(client: Language
     assert [(d.range.start.line, d.range.start.character) for d in found] == [(0, 21)]
     assert found[0].severity == lsp.DiagnosticSeverity.Error
 
+    # the includer closed: the header is checked on its own (its error is its own)
+    del client.diagnostics[header_uri]
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=main_uri)))
+    found = await _diagnostics(client, header_uri, lambda d: len(d) > 0)
+    assert [(d.range.start.line, d.range.start.character) for d in found] == [(0, 21)]
+    del client.diagnostics[main_uri]
+    _open(client, main)
+    await _diagnostics(client, main_uri)
+
     # a bad wgc.toml: a warning at the top of the document, checked with the defaults
     (tmp_path / "wgc.toml").write_text('include = ["inc"]\nincludes = ["x"]\n')
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri=main_uri)))

@@ -131,8 +131,11 @@ class WgcServer(LanguageServer):
         if pending is not None:
             pending.cancel()
         self.snapshots.pop(path, None)
+        opened = self.open_paths()
         for file in self.published.pop(path, {path}) | {path}:
             self._send(file, [], None)
+            if file != path and file in opened:
+                self.schedule(opened[file])    # a header it included, still open: checked on its own now
 
     def snapshot_for(self, uri: str) -> tuple[Snapshot, str] | None:
         """The latest check that read the document at `uri` (its own, else an includer's), and its path."""
