@@ -295,3 +295,20 @@ def test_every_position_of_a_sample_answers(sample):
             assert all(location.uri == from_fs_path(path) for location in found)
             features.code_actions(snapshot, from_fs_path(path), path, lsp.Range(where, where))
     assert hovers and definitions
+
+
+def test_missing_max_records_per_node_fix_it_takes_the_budget():
+    """hlsl-specs 0025: an output array needs [MaxRecordsPerNode(n)], n at most its MaxRecords; the
+    fix-it writes the MaxRecords budget (4), the largest value allowed."""
+    from wgc import driver
+
+    text = GRAPH.replace("void Producer(NodeOutput<Rec> Consumer)",
+                         "void Producer([MaxRecords(4)] [NodeArraySize(1)] NodeOutputArray<Rec> Consumer)")
+    options = driver.Options(input="-", emit="ir", proposals=("max-records-per-node",))
+    result = driver.compile(options, stdin=text.encode())
+    (diag,) = [d for d in result.diagnostics if d.code == "WG0425"]
+    (fix,) = diag.fixes
+    assert fix.span.start == fix.span.end == text.index("[MaxRecords(4)]")
+    assert (fix.text, fix.title) == ("[MaxRecordsPerNode(4)] ", "add [MaxRecordsPerNode(4)]")
+    fixed = text[:fix.span.start] + fix.text + text[fix.span.start:]
+    assert [d.code for d in driver.compile(options, stdin=fixed.encode()).diagnostics] == []

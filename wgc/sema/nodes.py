@@ -853,11 +853,16 @@ class NodeChecker:
                 continue
             output.max_records_per_node = budget
             if self.options.requires_max_records_per_node:
-                self.report(codes.MISSING_MAX_RECORDS_PER_NODE, output.parameter.span,
-                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
-                            f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
-                            notes=["declare the most records any one node of the array can receive, so the "
-                                   "runtime can size the array's backing memory"])
+                declared = output.parameter.declaration or output.parameter.span
+                at = Span(declared.file, declared.start, declared.start)
+                fixes = () if budget is None else (
+                    FixIt(at, f"[MaxRecordsPerNode({budget})] ", f"add [MaxRecordsPerNode({budget})]"),)
+                self.diagnostics.append(codes.MISSING_MAX_RECORDS_PER_NODE(
+                    output.parameter.span,
+                    f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
+                    f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
+                    notes=["declare the most records any one node of the array can receive, so the "
+                           "runtime can size the array's backing memory"], fixes=fixes))
 
     def _system_values(self, node: NodeInfo, param: ir.Variable) -> None:
         if param.semantic is None and isinstance(param.type, t.StructType):
