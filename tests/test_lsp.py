@@ -312,3 +312,21 @@ def test_missing_max_records_per_node_fix_it_takes_the_budget():
     assert (fix.text, fix.title) == ("[MaxRecordsPerNode(4)] ", "add [MaxRecordsPerNode(4)]")
     fixed = text[:fix.span.start] + fix.text + text[fix.span.start:]
     assert [d.code for d in driver.compile(options, stdin=fixed.encode()).diagnostics] == []
+
+
+def test_hover_and_definition_in_a_document_with_errors():
+    """A node whose body has an error is out of the graph: hover says so, its producer's output still
+    leads to it (by NodeID), and the sound node keeps its full hover."""
+    from wgc.lsp import features
+    from wgc.lsp.check import check
+
+    path = "/nonexistent/broken.hlsl"
+    text = GRAPH.replace("void Consumer(ThreadNodeInputRecord<Rec> r) {}",
+                         "void Consumer(ThreadNodeInputRecord<Rec> r) { undefined_call(); }")
+    snapshot = check(settings_for(path).options, {path: text})
+    assert any(d.code == "WG0301" for d in snapshot.diagnostics)
+    consumer = features.hover(snapshot, path, lsp.Position(8, 6)).contents.value
+    assert consumer == "**Consumer**: node shader (not in the graph: it has errors)"
+    assert "**Producer**" in features.hover(snapshot, path, lsp.Position(5, 7)).contents.value
+    (target,) = features.definition(snapshot, path, lsp.Position(5, 32))
+    assert (target.range.start.line, target.range.start.character) == (8, 5)
