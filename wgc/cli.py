@@ -1175,3 +1175,28 @@ def _cached_or_run(consult_cache: bool) -> int:
     except Exception as exc:  # an internal compiler error: never a traceback on stderr
         return _internal_error(exc)
     return EXIT_OK
+
+
+@cli.command("lsp", context_settings=CONTEXT_SETTINGS)
+@click.option("--stdio", is_flag=True, help="Talk over standard input and output (the only transport; accepted "
+              "because editors pass it).")
+@click.option("--debounce", "debounce_ms", type=click.IntRange(0, 10_000), default=None, metavar="MS",
+              help="Check a document MS milliseconds after its last change (default 30).")
+def lsp_command(stdio: bool, debounce_ms: int | None) -> None:
+    """Run the language server (LSP over stdio) for editors: diagnostics, hover, definitions, symbols.
+
+    Settings come from a wgc.toml or a compile_commands.json found upward from each file
+    (docs/editors.md). Needs pygls: pip install 'wgc[lsp]'.
+    """
+    del stdio
+    try:
+        from wgc.lsp.server import DEFAULT_DEBOUNCE_MS, serve
+    except ImportError as missing:
+        from wgc import codes
+        from wgc.diagnostics import Renderer
+
+        problem = codes.LSP_UNAVAILABLE(None, f"'wgc lsp' needs pygls and lsprotocol: {missing}",
+                                        notes=("install them with: pip install 'wgc[lsp]'",))
+        sys.stderr.write(Renderer().render_one(problem))
+        raise SystemExit(EXIT_ERRORS) from None
+    serve(DEFAULT_DEBOUNCE_MS if debounce_ms is None else debounce_ms)

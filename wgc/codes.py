@@ -79,6 +79,14 @@ CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cac
 SAMPLES_EXIST = _kind("WG0061", E, "'wgc samples' would overwrite files in its destination folder: nothing is written")
 SAMPLES_UNWRITABLE = _kind("WG0062", E, "'wgc samples' cannot read the bundled samples or write its destination "
                            "folder: nothing is left")
+PROJECT_SETTINGS_INVALID = _kind("WG0080", W, "wgc lsp: the wgc.toml found for a file cannot be read, is not TOML, or "
+                                 "holds a key or flag wgc does not take (the file is checked without it)",
+                                 "project-settings")
+COMPILE_COMMANDS_INVALID = _kind("WG0081", W, "wgc lsp: the compile_commands.json found for a file cannot be read, or "
+                                 "its entry for the file holds flags wgc does not take (the file is checked "
+                                 "without them)", "project-settings")
+LSP_UNAVAILABLE = _kind("WG0082", E, "'wgc lsp' needs the Python packages pygls and lsprotocol (pip install "
+                        "'wgc[lsp]'), which are not installed")
 
 # WG01xx: preprocessor ------------------------------------------------------------
 INCLUDE_NOT_FOUND = _kind("WG0101", E, "an #include names a file that is not found")

@@ -57,6 +57,18 @@ class Label:
 
 
 @dataclass(frozen=True)
+class FixIt:
+    """A change that resolves a diagnostic: `span`'s text replaced by `text` (an empty span inserts).
+
+    Not rendered in the text of a diagnostic; editors offer it (`wgc lsp`: a code action)."""
+
+    span: Span
+    text: str
+    title: str
+    """What the change does, for a menu: "add [MaxRecords(1)]"."""
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     """One problem found in the user's program (or in how wgc was invoked)."""
 
@@ -70,6 +82,8 @@ class Diagnostic:
     default: DefaultSeverity = DefaultSeverity.ERROR
     promoted: bool = field(default=False, compare=False)
     """True when a warning became an error through -Werror / -Werror=<group>."""
+    fixes: tuple[FixIt, ...] = ()
+    """Changes to the source that resolve it (fix-its)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +102,7 @@ class DiagnosticKind:
         *,
         labels: Iterable[Label] = (),
         notes: Iterable[str] = (),
+        fixes: Iterable[FixIt] = (),
     ) -> Diagnostic:
         """Create a diagnostic of this kind at its default severity."""
         return Diagnostic(
@@ -99,6 +114,7 @@ class DiagnosticKind:
             notes=tuple(notes),
             group=self.group,
             default=self.default,
+            fixes=tuple(fixes),
         )
 
 

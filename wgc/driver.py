@@ -52,7 +52,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wgc import codes
@@ -253,11 +253,21 @@ def read_input(path: str, stdin: bytes | None = None) -> tuple[SourceFile | None
 
 
 def run_front_end(options: Options, stdin: bytes | None = None,
-                  on_file_read: Callable[[str], None] | None = None) -> FrontEnd:
-    """Read, preprocess and parse; diagnostics are raw (before the warning policy)."""
+                  on_file_read: Callable[[str], None] | None = None,
+                  overlay: Mapping[str, str] | None = None) -> FrontEnd:
+    """Read, preprocess and parse; diagnostics are raw (before the warning policy).
+
+    `overlay` maps absolute paths to texts used in place of those files, the input's too (the
+    unsaved buffers of an editor, `wgc lsp`)."""
     from wgc.preprocess import PreprocessOptions, preprocess
 
-    source, diagnostics = read_input(options.input, stdin)
+    held = overlay.get(os.path.abspath(options.input)) if overlay and options.input != "-" else None
+    source: SourceFile | None
+    diagnostics: list[Diagnostic]
+    if held is not None:
+        source, diagnostics = SourceFile(options.input, held), []
+    else:
+        source, diagnostics = read_input(options.input, stdin)
     if source is None or diagnostics:
         deps = () if source is None or options.input == "-" else (options.input,)
         return FrontEnd(source, None, None, None, deps, tuple(diagnostics))
@@ -269,7 +279,7 @@ def run_front_end(options: Options, stdin: bytes | None = None,
         shader_model=shader_model(options.profile),
         stage=profile_stage(options.profile),
         enable_16bit_types=options.enable_16bit_types,
-    ), on_file_read)
+    ), on_file_read, overlay)
     diagnostics.extend(pre.diagnostics)
     if has_errors(diagnostics) or options.emit == "dependencies":
         return FrontEnd(source, pre.text, None, None, pre.files, tuple(diagnostics), pre.absent)

@@ -170,6 +170,9 @@ class Variable:
     spec_id: int | None = None
     spec_default: ConstValue | None = None
     """Specialization constants: the SpecId and the default value (of the variable's scalar type)."""
+    declaration: Span | None = field(default=None, repr=False, compare=False)
+    """Parameters: the whole declaration, attributes and type included (`span` is the name's), where
+    a fix-it adds an attribute."""
 
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {self.type}, {self.storage.value})"

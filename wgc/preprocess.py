@@ -79,7 +79,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pcpp.parser import Action, OutputDirective
@@ -493,7 +493,8 @@ class _Preprocessor(_PcppPreprocessor):
     that opaque runs never change the result."""
 
     def __init__(self, main: SourceFile, options: PreprocessOptions,
-                 on_file_read: Callable[[str], None] | None = None) -> None:
+                 on_file_read: Callable[[str], None] | None = None,
+                 overlay: Mapping[str, str] | None = None) -> None:
         self._macro_names: set[str] = set(_BUILTIN_NAMES)   # pcpp's __init__ defines macros
         super().__init__()
         for name in ("__DATE__", "__TIME__", "__PCPP__"):
@@ -520,6 +521,7 @@ class _Preprocessor(_PcppPreprocessor):
         self.main = main
         self.options = options
         self._on_file_read = on_file_read
+        self._overlay = overlay or {}
         self._dangling_links: list[str] = []   # searched paths that were dangling symbolic links
 
     # ----------------------------------------------------------------- diagnostics helpers
@@ -1339,6 +1341,8 @@ class _Preprocessor(_PcppPreprocessor):
         cached = self._file_cache.get(absolute)
         if cached is not None:
             return cached
+        if absolute in self._overlay:   # the text an editor holds for the file (wgc lsp)
+            return self._remember(spelled, absolute, self._overlay[absolute])
         try:
             found = os.stat(spelled)
             if not stat.S_ISREG(found.st_mode):
@@ -1366,6 +1370,10 @@ class _Preprocessor(_PcppPreprocessor):
         if self._on_file_read is not None:
             self._on_file_read(spelled)
         text, _ = decode_source(data)   # not-UTF-8 bytes are U+FFFD: silent in comments, WG0202 in code
+        return self._remember(spelled, absolute, text)
+
+    def _remember(self, spelled: str, absolute: str, text: str) -> SourceFile:
+        """The `SourceFile` of an included file's text, cached and listed among the files read."""
         file = SourceFile(spelled, text)
         self._file_cache[absolute] = file
         if absolute not in self._seen_files:
@@ -1667,11 +1675,13 @@ def _would_glue(a: str, b: str) -> bool:
 
 
 def preprocess(main: SourceFile, options: PreprocessOptions,
-               on_file_read: Callable[[str], None] | None = None) -> Preprocessed:
+               on_file_read: Callable[[str], None] | None = None,
+               overlay: Mapping[str, str] | None = None) -> Preprocessed:
     """Preprocess `main` with `options`; see the module docstring for the guarantees.
 
     `on_file_read(path)` is called for each included file as soon as it was read, before it is
     processed (the CLI uses it so that clean-up after an interrupt never removes a file the
-    compile read).
+    compile read). `overlay` maps absolute paths to texts read in place of those files (the
+    unsaved buffers of an editor, `wgc lsp`).
     """
-    return _Preprocessor(main, options, on_file_read).run()
+    return _Preprocessor(main, options, on_file_read, overlay).run()

@@ -32,9 +32,10 @@ from dataclasses import fields
 from typing import Any, get_args
 
 from wgc import codes
-from wgc.diagnostics import Diagnostic, Label
+from wgc.diagnostics import Diagnostic, FixIt, Label
 from wgc.sema import node_attributes
 from wgc.syntax import ast
+from wgc.source import Span
 
 _HLSL_ATTRIBUTES = (
     # entry points of every stage (dxc's HLSL attributes; wgc only compiles node shaders, but
@@ -202,6 +203,19 @@ def _check_attributes(attributes: tuple[ast.Attribute, ...], diagnostics: list[D
     _attribute_reports(attributes, diagnostics)
 
 
+def _respelling(attribute: ast.Attribute, close: list[str]) -> tuple[FixIt, ...]:
+    """The fix-it that writes the close known spelling in place of the name (where the name is written
+    in the attribute's text: not when a macro wrote it)."""
+    span = attribute.span
+    if not close or span is None:
+        return ()
+    at = span.file.text.find(attribute.name, span.start, span.end)
+    if at < 0:
+        return ()
+    known = KNOWN_ATTRIBUTES[close[0]]
+    return (FixIt(Span(span.file, at, at + len(attribute.name)), known, f"change to '{known}'"),)
+
+
 def _attribute_reports(attributes: tuple[ast.Attribute, ...], diagnostics: list[Diagnostic]) -> None:
     """WG0343 for each unknown attribute, then WG0341/WG0342 for those written twice."""
     for attribute in attributes:
@@ -212,7 +226,7 @@ def _attribute_reports(attributes: tuple[ast.Attribute, ...], diagnostics: list[
             close = difflib.get_close_matches(key, KNOWN_ATTRIBUTES, n=1, cutoff=0.6)
             notes = (f"did you mean '{KNOWN_ATTRIBUTES[close[0]]}'?",) if close else ()
             diagnostics.append(codes.UNKNOWN_ATTRIBUTE(attribute.span, f"unknown attribute '{attribute.name}' ignored",
-                                                       notes=notes))
+                                                       notes=notes, fixes=_respelling(attribute, close)))
     last: dict[str, ast.Attribute] = {}
     found: list[Diagnostic] = []
     for attribute in reversed(attributes):      # as dxc: each earlier one against the one written last

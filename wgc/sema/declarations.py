@@ -894,7 +894,8 @@ class DeclarationChecker:
                                attributes=self.stmts._attributes(param.attributes) if param.attributes else (),
                                modifiers=frozenset(modifiers & _KEPT_MODIFIERS) if written else _NO_MODIFIERS,
                                layout=layout,
-                               layout_rule=LayoutRule.SCALAR if layout is not None else None)
+                               layout_rule=LayoutRule.SCALAR if layout is not None else None,
+                               declaration=param.span)
         default = None
         if param.default is not None:
             default = self.exprs.initializer(param.default, type_)

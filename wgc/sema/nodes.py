@@ -56,7 +56,7 @@ from __future__ import annotations
 from wgc import codes, ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
-from wgc.diagnostics import Diagnostic, Label
+from wgc.diagnostics import Diagnostic, FixIt, Label
 from wgc.sema.context import SemaOptions
 from wgc.irtools.layout import LayoutRule, TypeLayout, layout_of
 from wgc.sema.attributes import misspelling_of
@@ -727,11 +727,14 @@ class NodeChecker:
             pass
         elif max_records is None and shared is None:
             output.max_records = 1
-            self.report(codes.MISSING_MAX_RECORDS, param.span,
-                        f"output '{param.name}' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; "
-                        "its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1)",
-                        notes=("the spec requires one on every output, empty outputs too; DXC's DXIL leaves "
-                               "MaxRecords 0",))
+            declared = param.declaration or param.span
+            at = Span(declared.file, declared.start, declared.start)
+            self.diagnostics.append(codes.MISSING_MAX_RECORDS(
+                param.span, f"output '{param.name}' has no [MaxRecords(n)] or [MaxRecordsSharedWith(output)]; "
+                "its MaxRecords is taken to be 1, as DXC's SPIR-V does (NodeMaxPayloadsAMDX 1)",
+                notes=("the spec requires one on every output, empty outputs too; DXC's DXIL leaves "
+                       "MaxRecords 0",),
+                fixes=(FixIt(at, "[MaxRecords(1)] ", "add [MaxRecords(1)]"),)))
         elif max_records is not None:
             values = self._values(max_records)
             output.max_records = values[0] if values else None
@@ -850,11 +853,16 @@ class NodeChecker:
                 continue
             output.max_records_per_node = budget
             if self.options.requires_max_records_per_node:
-                self.report(codes.MISSING_MAX_RECORDS_PER_NODE, output.parameter.span,
-                            f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
-                            f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
-                            notes=["declare the most records any one node of the array can receive, so the "
-                                   "runtime can size the array's backing memory"])
+                declared = output.parameter.declaration or output.parameter.span
+                at = Span(declared.file, declared.start, declared.start)
+                fixes = () if budget is None else (
+                    FixIt(at, f"[MaxRecordsPerNode({budget})] ", f"add [MaxRecordsPerNode({budget})]"),)
+                self.diagnostics.append(codes.MISSING_MAX_RECORDS_PER_NODE(
+                    output.parameter.span,
+                    f"output array '{output.parameter.name}' has no [MaxRecordsPerNode]; it is required by "
+                    f"-fmax-records-per-node (the value is taken to be MaxRecords, {budget})",
+                    notes=["declare the most records any one node of the array can receive, so the "
+                           "runtime can size the array's backing memory"], fixes=fixes))
 
     def _system_values(self, node: NodeInfo, param: ir.Variable) -> None:
         if param.semantic is None and isinstance(param.type, t.StructType):
