@@ -413,3 +413,13 @@ def test_help_warnings_lists_every_group_from_codes(run_wgc, spelling):
     assert lines["-Wamdx-graph-depth"][1:] == ["DefaultError", "WG0513"]
     assert lines["-Wcompile-cache"][1:] == ["on", "WG0036,", "WG0037,", "WG0060"]
     assert lines["-Wdxc-option-ignored"][1:] == ["on", "WG0039"]
+
+
+def test_run_refuses_a_second_input_after_hlsl(run_wgc, tmp_path):
+    """Only AMDX modules make one graph from several files: a word after an HLSL input is a usage
+    error (exit 2), not an internal error."""
+    done = run_wgc("run", str(SAMPLES / "hello.hlsl"), "extra", "--dispatch", str(SAMPLES / "hello.dispatch.json"),
+                   cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert b"only SPIR-V modules (.spv) make one graph together" in done.stderr
+    assert b"internal compiler error" not in done.stderr

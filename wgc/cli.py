@@ -796,6 +796,9 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             stdin, unreadable = _read_stdin(options.input)
             if unreadable is not None:
                 sys.exit(_conclude(kwargs, plan, transaction, [unreadable], produce=None, clean=True))
+            if more_modules and not options.input.endswith(".spv"):
+                raise click.UsageError(f"more than one input ({options.input!r}, {more_modules[0]!r}, ...): only "
+                                       "SPIR-V modules (.spv) make one graph together; HLSL is one file")
             if options.input.endswith(".spv") or more_modules:
                 names = dict(n.partition("=")[::2] for n in node_names)
                 indices: dict[str, list[int]] = {}
