@@ -410,6 +410,7 @@ class Renderer:
 
     def render(self, diags: Sequence[Diagnostic]) -> str:
         """All diagnostics followed by clang's summary line (`2 errors generated.`)."""
+        self._last_include = ()
         text = "".join(self.render_one(d) for d in diags)
         return text + summary_line(diags)
 
