@@ -98,3 +98,11 @@ def test_after_a_top_level_declaration() -> None:
 
 def test_a_type_name_that_is_not_declared_is_still_an_unknown_type() -> None:
     assert compiled(body("Widget w;")) == ["<stdin>:4:5: error: unknown type name 'Widget' [WG0201]"]
+
+
+def test_before_an_attributed_loop() -> None:
+    # `u0[0] = a` then `[unroll] for`: the attribute parses as an index of `a`, so the ';' goes before
+    # it, at the end of 'a' (column 14), and the loop is parsed and checked.
+    assert compiled(body("u0[0] = a", "[unroll(4)]", "for (uint i = 0; i < 4; i++) { u0[i] = missing1; }")) == [
+        "<stdin>:4:14: error: expected ';' after expression [WG0201]",
+        "<stdin>:6:44: error: use of undeclared identifier 'missing1' [WG0301]"]

@@ -2066,6 +2066,13 @@ _DECLARATION_WORDS = frozenset({
 """Words that begin a declaration (clang's `isDeclarationSpecifier`), whatever kind the lexer gave them."""
 
 
+_ATTRIBUTED_STATEMENTS = frozenset({"for", "while", "do", "if", "switch", "{"})
+"""Statements HLSL writes attributes before (`[unroll] for`, `[branch] if`, `[flatten] {`)."""
+
+_TRAILING_ATTRIBUTE = re.compile(r"\[\s*[A-Za-z_]\w*\s*(?:\([^()\[\];{}]*\))?\s*\]\s*\Z")
+"""A statement attribute (`[unroll]`, `[unroll(4)]`, `[loop]`) at the end of the text searched."""
+
+
 @dataclass(frozen=True)
 class _MissingSemicolon:
     """A syntax error read as a missing ';' (clang's ExpectAndConsumeSemi) and how to recover:
@@ -2164,6 +2171,12 @@ def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations:
     kind = codes.UNEXPECTED_END if at_end else codes.EXPECTED_TOKEN
 
     missing = _missing_semicolon(error, accepted, prev, postlex)
+    if missing is not None and tok.value in _ATTRIBUTED_STATEMENTS and prev is not None and prev.type == "RSQB":
+        # `x = a` then `[unroll] for`: the attribute was read as an index of `a`; the ';' goes before it
+        attribute = _TRAILING_ATTRIBUTE.search(postlex.text, 0, tok.start_pos)
+        if attribute is not None:
+            end = len(postlex.text[:attribute.start()].rstrip())
+            missing = _MissingSemicolon(missing.message, end, None)
     if (tok.type in ("IDENT", "TYPE_NAME") and prev is not None and prev.type == "IDENT"
             and "IDENT" not in accepted):
         stack = error.interactive_parser.parser_state.value_stack
