@@ -89,3 +89,16 @@ def test_dispatch_names() -> None:
         ("the graph has no resource 'Outptu'", ("did you mean 'Output'?",)),
         ("the graph has no resource 'u3'", ("its resources: Output (u0)",))]
     assert "did you mean 'Square'?" in Renderer().render(diagnostics)
+
+
+def test_unknown_type_and_function() -> None:
+    """clang: "unknown type name 'Recrod'; did you mean 'Record'?", then parsing goes on with the
+    name taken for a type, so the function's later errors are reported (and 'r' is no cascade)."""
+    source = ("struct Record { uint x; };\nuint twice(uint v) { return 2 * v; }\n"
+              "void f() { Recrod r; r.x = 1; uint y = twcie(1); uint z = frobnicate(2); }\n")
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert [(d.code, d.message, d.notes) for d in result.diagnostics] == [
+        ("WG0201", "unknown type name 'Recrod'", ("did you mean 'Record'?",)),   # 1 edit in 6 letters
+        # 'twcie' is 2 edits from 'twice' (5 // 2 < 3): no suggestion, as clang; nothing near 'frobnicate'
+        ("WG0301", "use of undeclared identifier 'twcie'", ()),
+        ("WG0301", "use of undeclared identifier 'frobnicate'", ())]

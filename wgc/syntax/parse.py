@@ -70,6 +70,7 @@ from wgc import codes, startup_cache
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic
 from wgc.source import SourceFile, Span
+from wgc.suggest import closest
 from wgc.syntax import ast
 
 # ---------------------------------------------------------------- type names
@@ -1842,8 +1843,9 @@ def parse(text: str, locations: Locations) -> ParseResult:
     skipped: set[str] = set()
     work = text
     source_locations = locations
-    undo: tuple[str, Locations, int] | None = None
-    """After a ';' was inserted: the text and map before, and where the token it went before was."""
+    undo: tuple[str, Locations, int, str | None] | None = None
+    """After a recovery that parses on: the text and map before, where the token it was made at
+    was, and the name it took for a type (if that was the recovery)."""
     unit: ast.TranslationUnit | None = None
     for _ in range(MAX_RECOVERIES):
         builder.locations = locations
@@ -1881,15 +1883,22 @@ def parse(text: str, locations: Locations) -> ParseResult:
             elif isinstance(error, UnexpectedToken):
                 position = error.token.start_pos if error.token.type != "$END" else len(work)
                 if undo is not None and position <= undo[2] + 1:
-                    # the inserted ';' did not get the parser past that token: take it back, and
-                    # skip the declaration as for any other error (its diagnostic is made already)
-                    work, locations, position = undo
+                    # the recovery did not get the parser past that token: take it back, and skip
+                    # the declaration as for any other error (its diagnostic is made already)
+                    work, locations, position, as_type = undo
+                    if as_type is not None:
+                        declared.discard(as_type)
                 else:
-                    diagnostic, missing = _token_error(parser, error, postlex, locations, len(work))
+                    diagnostic, recovery = _token_error(parser, error, postlex, locations, len(work))
                     diagnostics.append(diagnostic)
-                    if missing is not None:
-                        undo = (work, locations, error.token.start_pos)
-                        work, locations = _insert_semicolon(work, locations, missing)
+                    if isinstance(recovery, _MissingSemicolon):
+                        undo = (work, locations, error.token.start_pos, None)
+                        work, locations = _insert_semicolon(work, locations, recovery)
+                        continue
+                    if isinstance(recovery, _UnknownType) and recovery.name not in declared:
+                        undo = (work, locations, error.token.start_pos, recovery.name)
+                        declared.add(recovery.name)
+                        skipped.add(recovery.name)   # sema: its uses are this error, reported
                         continue
             else:  # UnexpectedEOF
                 diagnostics.append(codes.UNEXPECTED_END(locations.span(len(work), len(work)),
@@ -2074,6 +2083,14 @@ _TRAILING_ATTRIBUTE = re.compile(r"\[\s*[A-Za-z_]\w*\s*(?:\([^()\[\];{}]*\))?\s*
 
 
 @dataclass(frozen=True)
+class _UnknownType:
+    """A syntax error read as a type name nothing declares (`Widget w;`): the recovery parses on
+    with `name` taken for a type (clang goes on the same way), sema told to keep quiet about it."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class _MissingSemicolon:
     """A syntax error read as a missing ';' (clang's ExpectAndConsumeSemi) and how to recover:
     insert ';' at `insert_at` (the end of the previous token) and, where clang skips the rest of
@@ -2156,9 +2173,10 @@ def _missing_semicolon(error: Any, accepted: set[str], prev: Any, postlex: TypeN
 
 
 def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations: Locations,
-                 text_end: int) -> tuple[Diagnostic, _MissingSemicolon | None]:
+                 text_end: int) -> tuple[Diagnostic, _MissingSemicolon | _UnknownType | None]:
     """The diagnostic for a token the grammar does not accept here, and, where it reads as a
-    missing ';' before a token that can begin a statement, the recovery (`_MissingSemicolon`)."""
+    missing ';' before a token that can begin a statement or as a type name nothing declares, the
+    recovery (`_MissingSemicolon`, `_UnknownType`)."""
     tok = error.token
     try:
         accepted = set(error.interactive_parser.accepts())
@@ -2183,8 +2201,10 @@ def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations:
         first_of_statement = len(stack[_open_brace(stack) + 1:]) <= 1 or (
             len(stack) >= 2 and _is_token(stack[-2]) and stack[-2].type in ("LPAR", "COMMA", "MODIFIER"))
         if missing is None or first_of_statement or "SEMI" not in accepted:
+            close = closest(prev.value, sorted(postlex.types))
             return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
-                                        f"unknown type name '{prev.value}'"), None
+                                        f"unknown type name '{prev.value}'",
+                                        notes=[f"did you mean '{close[0]}'?"] if close else []), _UnknownType(prev.value)
     if at_end and "RBRACE" in accepted:
         return kind(here, "expected '}' at end of input"), None
     if missing is not None:
