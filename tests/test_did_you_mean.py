@@ -102,3 +102,15 @@ def test_unknown_type_and_function() -> None:
         # 'twcie' is 2 edits from 'twice' (5 // 2 < 3): no suggestion, as clang; nothing near 'frobnicate'
         ("WG0301", "use of undeclared identifier 'twcie'", ()),
         ("WG0301", "use of undeclared identifier 'frobnicate'", ())]
+
+
+def test_each_use_of_an_unknown_type_is_reported_and_the_function_checked() -> None:
+    """clang reports an unknown type name at each use and goes on; a second error in the same
+    statement (`line T e` read as a type then a name) is a cascade: that declaration is skipped."""
+    source = "void f() { Widget a; Widget b; uint c = missing1; }\nvoid g(line float e, uint d) { }\n"
+    result = driver.compile(driver.Options(input="-", emit="spirv"), stdin=source.encode())
+    assert [(d.span.line_col if d.span else None, d.message) for d in result.diagnostics] == [
+        ((1, 12), "unknown type name 'Widget'"),
+        ((1, 22), "unknown type name 'Widget'"),
+        ((2, 8), "unknown type name 'line'"),
+        ((1, 41), "use of undeclared identifier 'missing1'")]

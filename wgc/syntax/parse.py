@@ -182,6 +182,8 @@ class TypeNamePostLexer:
     def begin(self, text: str, declared_types: set[str]) -> None:
         self.text = text
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
+        self.forced: set[int] = set()
+        """Ends of identifiers that are type names there whatever they name (error recovery's)."""
         self.template_functions: set[str] = set()
         self.recent: collections.deque[Any] = collections.deque(maxlen=4)
         self.restart()
@@ -248,6 +250,8 @@ class TypeNamePostLexer:
                     and self.braces == self.typedef_braces and prev_type in ("TYPE_NAME", "TGT", "COMMA", "RBRACE"):
                 types.add(value)
             elif value in types and prev_type not in _TYPE_END:
+                kind = "TYPE_NAME"
+            elif self.forced and end in self.forced:
                 kind = "TYPE_NAME"
             elif value in types and self._scope_follows(end):
                 kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
@@ -1843,14 +1847,19 @@ def parse(text: str, locations: Locations) -> ParseResult:
     skipped: set[str] = set()
     work = text
     source_locations = locations
-    undo: tuple[str, Locations, int, str | None] | None = None
-    """After a recovery that parses on: the text and map before, where the token it was made at
-    was, and the name it took for a type (if that was the recovery)."""
+    forced: set[int] = set()
+    """The ends of the names nothing declares that recovery takes for types, each where it is
+    written (clang reports each use of an unknown type name: so does the parser)."""
+    undo: tuple[str, Locations, int, int | None, int] | None = None
+    """After a recovery that parses on: the text and map before, the position the next error must
+    be past for the recovery to stand, the end of the name it took for a type (if that was it),
+    and where the error was."""
     unit: ast.TranslationUnit | None = None
     for _ in range(MAX_RECOVERIES):
         builder.locations = locations
         builder.diagnostics = []
         postlex.begin(work, set(declared))
+        postlex.forced = forced
         fast = _fast_parser(parser).run(work, postlex)
         if isinstance(fast, _TooDeep):
             diagnostics.append(codes.NESTING_LIMIT(
@@ -1872,6 +1881,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
             break
         builder.diagnostics = []   # lark parses the text again and raises the error
         postlex.begin(work, set(declared))
+        postlex.forced = forced
         try:
             unit = parser.parse(work).value
             diagnostics.extend(builder.diagnostics)
@@ -1882,23 +1892,27 @@ def parse(text: str, locations: Locations) -> ParseResult:
                 position = error.pos_in_stream
             elif isinstance(error, UnexpectedToken):
                 position = error.token.start_pos if error.token.type != "$END" else len(work)
-                if undo is not None and position <= undo[2] + 1:
+                if undo is not None and position <= undo[2]:
                     # the recovery did not get the parser past that token: take it back, and skip
                     # the declaration as for any other error (its diagnostic is made already)
-                    work, locations, position, as_type = undo
+                    work, locations, _, as_type, position = undo
                     if as_type is not None:
-                        declared.discard(as_type)
+                        forced.discard(as_type)
                 else:
                     diagnostic, recovery = _token_error(parser, error, postlex, locations, len(work))
                     diagnostics.append(diagnostic)
                     if isinstance(recovery, _MissingSemicolon):
-                        undo = (work, locations, error.token.start_pos, None)
+                        undo = (work, locations, error.token.start_pos + 1, None, error.token.start_pos)
                         work, locations = _insert_semicolon(work, locations, recovery)
+                        at = recovery.insert_at
+                        forced = {end + 1 if at < end else end for end in forced}
                         continue
-                    if isinstance(recovery, _UnknownType) and recovery.name not in declared:
-                        undo = (work, locations, error.token.start_pos, recovery.name)
-                        declared.add(recovery.name)
-                        skipped.add(recovery.name)   # sema: its uses are this error, reported
+                    if isinstance(recovery, _UnknownType) and recovery.end not in forced:
+                        # another error before the statement ends is a cascade: skip it instead
+                        undo = (work, locations, _statement_end(work, error.token.start_pos), recovery.end,
+                                error.token.start_pos)
+                        forced.add(recovery.end)
+                        skipped.add(recovery.name)   # sema: its uses are parse errors, reported
                         continue
             else:  # UnexpectedEOF
                 diagnostics.append(codes.UNEXPECTED_END(locations.span(len(work), len(work)),
@@ -2085,9 +2099,11 @@ _TRAILING_ATTRIBUTE = re.compile(r"\[\s*[A-Za-z_]\w*\s*(?:\([^()\[\];{}]*\))?\s*
 @dataclass(frozen=True)
 class _UnknownType:
     """A syntax error read as a type name nothing declares (`Widget w;`): the recovery parses on
-    with `name` taken for a type (clang goes on the same way), sema told to keep quiet about it."""
+    with `name`, where it is written (`end`), taken for a type (clang goes on the same way), sema
+    told to keep quiet about it."""
 
     name: str
+    end: int
 
 
 @dataclass(frozen=True)
@@ -2135,7 +2151,7 @@ def _missing_semicolon(error: Any, accepted: set[str], prev: Any, postlex: TypeN
         return None
     brace = _open_brace(stack)
     items = stack[brace + 1:]
-    context = [_rule_or_type(v) for v in stack[max(0, brace - 4):brace]] if brace >= 0 else []
+    context = [_rule_or_type(v) for v in stack[max(0, brace - 8):brace]] if brace >= 0 else []
     in_struct = "struct_keyword" in context or "STRUCT" in context or "CLASS" in context
     top_level = brace < 0 or "NAMESPACE" in context or "buffer_keyword" in context
     last = stack[-1]
@@ -2172,6 +2188,21 @@ def _missing_semicolon(error: Any, accepted: set[str], prev: Any, postlex: TypeN
     return _MissingSemicolon(f"expected ';' {what}", prev.end_pos, skip)
 
 
+_STATEMENT_BOUNDARIES = frozenset({"LBRACE", "LPAR", "COMMA", "ELSE", "COLON", "SEMI", "RBRACE"}
+                                  | {word.upper() for word in _DECLARATION_WORDS})
+
+
+def _begins_statement(stack: list[Any]) -> bool:
+    """Does the last item of the parser's stack begin a statement, a declaration or a parameter
+    (after `{`, a finished statement, modifiers, `(` or `,`, `if (...)`)?"""
+    if len(stack) < 2:
+        return True
+    before = _rule_or_type(stack[-2])
+    if before in _STATEMENT_BOUNDARIES or (before.startswith("__") and "star" in before):
+        return True
+    return before == "RPAR" and any(_is_token(v) and v.type in ("IF", "WHILE", "FOR") for v in stack[-8:-2])
+
+
 def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations: Locations,
                  text_end: int) -> tuple[Diagnostic, _MissingSemicolon | _UnknownType | None]:
     """The diagnostic for a token the grammar does not accept here, and, where it reads as a
@@ -2198,13 +2229,11 @@ def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations:
     if (tok.type in ("IDENT", "TYPE_NAME") and prev is not None and prev.type == "IDENT"
             and "IDENT" not in accepted):
         stack = error.interactive_parser.parser_state.value_stack
-        first_of_statement = len(stack[_open_brace(stack) + 1:]) <= 1 or (
-            len(stack) >= 2 and _is_token(stack[-2]) and stack[-2].type in ("LPAR", "COMMA", "MODIFIER"))
-        if missing is None or first_of_statement or "SEMI" not in accepted:
+        if missing is None or _begins_statement(stack) or "SEMI" not in accepted:
             close = closest(prev.value, sorted(postlex.types))
             return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
                                         f"unknown type name '{prev.value}'",
-                                        notes=[f"did you mean '{close[0]}'?"] if close else []), _UnknownType(prev.value)
+                                        notes=[f"did you mean '{close[0]}'?"] if close else []), _UnknownType(prev.value, prev.end_pos)
     if at_end and "RBRACE" in accepted:
         return kind(here, "expected '}' at end of input"), None
     if missing is not None:
