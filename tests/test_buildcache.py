@@ -293,6 +293,7 @@ def test_a_malformed_size_limit_is_an_error(cached, tmp_path):
     assert done.stderr.decode() == (
         "error: WGC_CACHE_MAX_SIZE='lots' is not a size (a whole number of bytes, or with K, M or G, e.g. 512M) "
         "[WG0035]\n"
+        "In file included from graph.hlsl:1:\n"
         'inc/records.hlsli:2:2: warning: "records v1" [WG0103] [-W#warnings]\n'
         '#warning "records v1"\n'
         " ^~~~~~~\n"

@@ -34,7 +34,7 @@ from wgc import cli, outputs
 from wgc.spirv import tools
 
 HELLO = (SAMPLES / "hello.hlsl").read_bytes()
-BROKEN = b"void f()\n{\n    x = 1\n}\n"
+BROKEN = b"void f(uint x)\n{\n    x = 1\n}\n"
 ONE_ERROR = "1 error generated.\n"
 
 

@@ -190,7 +190,7 @@ def test_a_syntax_error_hides_no_rule_of_the_declarations_that_parsed() -> None:
     # attribute error are both reported.
     source = lines(
         "struct Item { uint value; };",
-        "struct Broken { uint a b; };",
+        "struct Broken { uint a +; };",
         '[Shader("node")]',
         '[NodeLaunch("thread")]',
         "void Use(ThreadNodeInputRecord<Broken> item, [MaxRecords(1)] NodeOutput<Item> Other) { }",
@@ -199,9 +199,9 @@ def test_a_syntax_error_hides_no_rule_of_the_declarations_that_parsed() -> None:
         "[NumThreads(4, 1, 1)]",
         "void Other(ThreadNodeInputRecord<Item> item) { undeclared = 1; }")
     assert rendered(source) == lines(
-        "<stdin>:2:22: error: unknown type name 'a' [WG0201]",
-        "struct Broken { uint a b; };",
-        "                     ^",
+        "<stdin>:2:23: error: expected ';' at end of declaration list [WG0201]",
+        "struct Broken { uint a +; };",
+        "                      ^",
         "<stdin>:9:48: error: use of undeclared identifier 'undeclared' [WG0301]",
         "void Other(ThreadNodeInputRecord<Item> item) { undeclared = 1; }",
         "                                               ^~~~~~~~~~",

@@ -170,6 +170,7 @@ dispatch.json:1:2: error: unknown member 'input' (expected one of inputs, resour
 local_root_arguments, repeat, specialization) [WG0800]
 {"input": [], "repeat": 0}
  ^~~~~~~
+note: did you mean 'inputs'?
 dispatch.json:1:25: error: 'repeat' is between 1 and 1048576 [WG0800]
 {"input": [], "repeat": 0}
                         ^
@@ -184,7 +185,7 @@ note: its nodes: Arr[2], Entry, Leaf
 dispatch.json:1:58: error: the graph has no node 'Arr[1]' [WG0801]
 {"inputs": [{"entry": "Entyr", "records": []}, {"entry": {"name": "Arr", "index": 1}, "records": []}]}
                                                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~
-note: its nodes: Arr[2], Entry, Leaf
+note: did you mean 'Arr[2]'?
 2 errors generated.
 """),
     ("unknown field", '{"inputs": [{"entry": "Entry", "records": [{"vaule": 1}]}]}', """\

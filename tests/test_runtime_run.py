@@ -315,7 +315,7 @@ def test_cli_bad_dispatch_is_located_and_leaves_no_results(tmp_path) -> None:
         f"{dispatch}:1:23: error: the graph has no node 'Sqaure' [WG0801]\n"
         '{"inputs": [{"entry": "Sqaure", "records": []}]}\n'
         "                      ^~~~~~~~\n"
-        "note: its nodes: Square\n"
+        "note: did you mean 'Square'?\n"
         "1 error generated.\n")
     assert not out.exists()
 

@@ -854,11 +854,12 @@ CASES = [
     # WG0319 ---------------------------------------------------------------
     case("WG0319", "record-field-did-you-mean",
          lines(*NODE,
-               "    float3 p = r.Get().postion;",
+               "    float3 p = r.Get().poss;",
                "}"),
-         lines("<stdin>:6:24: error: no member named 'postion' in 'R' [WG0319]",
-               "    float3 p = r.Get().postion;",
-               "                       ^~~~~~~",
+         # clang's typo threshold (wgc.suggest): 'poss' is 1 edit from 'pos' (4 // 1 >= 3)
+         lines("<stdin>:6:24: error: no member named 'poss' in 'R' [WG0319]",
+               "    float3 p = r.Get().poss;",
+               "                       ^~~~",
                "note: did you mean 'pos'?",
                "1 error generated.")),
     case("WG0319", "node-input-method",

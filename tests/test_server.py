@@ -184,7 +184,8 @@ def test_outputs_warnings_and_depfile_match_an_in_process_compile(cache, tmp_pat
     assert served == plain
     code, _stdout, stderr, written, _modes = served
     assert code == 0
-    assert stderr.decode() == ('inc/records.hlsli:2:2: warning: "records v1" [WG0103] [-W#warnings]\n'
+    assert stderr.decode() == ("In file included from graph.hlsl:1:\n"
+                               'inc/records.hlsli:2:2: warning: "records v1" [WG0103] [-W#warnings]\n'
                                '#warning "records v1"\n ^~~~~~~\n1 warning generated.\n')
     assert written["out/graph.spv.d"] == (b"out/graph.spv: \\\n  graph.hlsl \\\n  inc/records.hlsli\n"   # gcc's -MD -MP
                                           b"\ninc/records.hlsli:\n")

@@ -49,6 +49,9 @@ def test_mixed_line_endings_with_a_diagnostic_after_a_lone_cr() -> None:
         "<stdin>:5:14: error: use of undeclared identifier 'zz' [WG0301]\n"
         "    uint x = Z;\n"
         "             ^\n"
+        "<stdin>:4:11: note: expanded from macro 'Z'\n"
+        "#define Z zz\n"
+        "          ^~\n"
         "1 error generated.\n")
 
 

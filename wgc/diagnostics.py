@@ -305,6 +305,8 @@ _NAMES = {
     Severity.NOTE: "note",
 }
 TAB_STOP = 8
+MACRO_BACKTRACE_LIMIT = 6
+"""The most "expanded from macro" notes one location gets (clang's -fmacro-backtrace-limit default)."""
 
 
 def _expand_tabs(line: str, column: int) -> tuple[str, int]:
@@ -338,6 +340,8 @@ class Renderer:
 
     def __init__(self, options: RenderOptions = RenderOptions()) -> None:
         self.options = options
+        self._last_include: tuple[Span, ...] = ()
+        """The include stack shown last: clang shows one again only when it changes."""
 
     def _paint(self, style: str, text: str) -> str:
         return f"{style}{text}{_RESET}" if self.options.color else text
@@ -372,24 +376,57 @@ class Renderer:
         head = self._paint(_BOLD, location) if location else ""
         return f"{head}{self._paint(_STYLE[severity], name + ':')} {self._paint(_BOLD, message + suffix)}"
 
+    def _include_stack(self, span: Span | None) -> list[str]:
+        """clang's "In file included from a.hlsl:1:" lines, outermost first, for a diagnostic at
+        `span`; none when the stack is the one shown last (clang's LastIncludeLoc)."""
+        stack = tuple(span.file.include_stack()) if span is not None else ()
+        if stack == self._last_include:
+            return []
+        self._last_include = stack
+        return [f"In file included from {at.file.path}:{at.line_col[0]}:" for at in stack]
+
+    def _expansion_notes(self, span: Span) -> list[str]:
+        """clang's "expanded from macro 'NAME'" notes for a span in a macro expansion, outermost
+        first, each pointing into that macro's body; at most MACRO_BACKTRACE_LIMIT, the middle
+        ones left out as clang's -fmacro-backtrace-limit does."""
+        levels = list(span.expansions())
+        lines: list[str] = []
+        skipped = 0
+        if len(levels) > MACRO_BACKTRACE_LIMIT:
+            head = MACRO_BACKTRACE_LIMIT // 2
+            skipped = len(levels) - MACRO_BACKTRACE_LIMIT
+            levels = levels[:head] + levels[head + skipped:]
+        for index, (name, where) in enumerate(levels):
+            if skipped and index == MACRO_BACKTRACE_LIMIT // 2:
+                lines.append(self._header(Severity.NOTE, None, f"(skipping {skipped} expansions in backtrace)", "", ""))
+            lines.append(self._header(Severity.NOTE, where, f"expanded from macro '{name}'", "", ""))
+            if self.options.show_source and self.options.format == "clang":
+                lines.extend(self._snippet(where))
+        return lines
+
     def render_one(self, diag: Diagnostic) -> str:
         if self.options.format == "msvc":  # the code is already in the header
             suffix = f" [-W{diag.group}]" if diag.group else ""
         else:
             suffix = _option_suffix(diag)
-        lines = [self._header(diag.severity, diag.span, diag.message, suffix, diag.code)]
+        lines = self._include_stack(diag.span)
+        lines.append(self._header(diag.severity, diag.span, diag.message, suffix, diag.code))
         if diag.span is not None and self.options.show_source and self.options.format == "clang":
             lines.extend(self._snippet(diag.span))
+        if diag.span is not None:
+            lines.extend(self._expansion_notes(diag.span))
         for label in diag.labels:
             lines.append(self._header(Severity.NOTE, label.span, label.message, "", ""))
             if self.options.show_source and self.options.format == "clang":
                 lines.extend(self._snippet(label.span))
+            lines.extend(self._expansion_notes(label.span))
         for note in diag.notes:
             lines.append(self._header(Severity.NOTE, None, note, "", ""))
         return "\n".join(lines) + "\n"
 
     def render(self, diags: Sequence[Diagnostic]) -> str:
         """All diagnostics followed by clang's summary line (`2 errors generated.`)."""
+        self._last_include = ()
         text = "".join(self.render_one(d) for d in diags)
         return text + summary_line(diags)
 

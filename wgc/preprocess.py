@@ -22,7 +22,13 @@ Invariants:
 - Tokens that come straight from a file appear in `text` spelled exactly as in the
   file, so the parser re-lexes them as written, and map to their exact original
   offsets.  Tokens produced by a macro expansion map to the macro name at the use
-  site of the outermost expansion (clang's "expansion location").  Tokens from
+  site of the outermost expansion (clang's "expansion location"), as a `MacroSpan`
+  that can tell, when asked, the macros it came through and where in their bodies
+  (the map keeps each expanded token's spelling position and every #define's body,
+  `MacroBody`; the renderer makes clang's "expanded from macro" notes of them).
+- Each inclusion of a file is its own `SourceFile` (`SourceFile.inclusion`, sharing the
+  text) whose `included_from` is the `#include` that read it: a span knows its include
+  stack (clang's "In file included from" lines).  Tokens from
   different places are never written so that they would run together into a
   different token (a space goes between them where that could happen).
 - `#line N ["file"]` maps the following lines into a virtual `SourceFile` (named
@@ -88,7 +94,7 @@ from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 from wgc import codes
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
-from wgc.source import STDIN_NAME, SourceFile, Span, decode_source, read_source
+from wgc.source import STDIN_NAME, MacroSpan, SourceFile, Span, decode_source, read_source
 
 MAX_INCLUDE_DEPTH = 200
 """Most files open at once (the main file counts), as clang's default limit."""
@@ -169,6 +175,63 @@ class _Unit:
         return self.file, offset
 
 
+@dataclass(frozen=True)
+class MacroBody:
+    """One `#define`'s body, for "expanded from macro" notes: its global positions [start, end)
+    and the identifiers in it with their positions (the macros it may use)."""
+
+    name: str
+    start: int
+    end: int
+    names: tuple[tuple[str, int], ...]
+
+
+MAX_BODY_SEARCH = 1 << 20
+"""How far before a position `_body_at` looks for the body holding it (bodies are one line, but
+continued lines can make one long)."""
+
+MAX_PATH_BODIES = 10_000
+"""The most macro bodies `_macro_path` visits looking for how one macro led to another."""
+
+
+def _body_of(name: str, tokens: list[Any]) -> MacroBody:
+    placed = [t for t in tokens if isinstance(t.lexpos, int) and t.lexpos >= _FIRST_BASE and t.type not in _SKIP_TYPES]
+    if not placed:
+        return MacroBody(name, 0, 0, ())
+    end = max(t.lexpos + len(str(t.value)) for t in placed)
+    names = tuple((t.value, t.lexpos) for t in placed if t.type == "CPP_ID")
+    return MacroBody(name, min(t.lexpos for t in placed), end, names)
+
+
+def _macro_path(bodies: list[MacroBody], outer: str, target: MacroBody) -> list[tuple[MacroBody, int]]:
+    """The macros from `outer` (used in the file) to `target` (whose body holds a token): per
+    macro, its body and the position in it of the use of the next one (-1 for `target`); [] when
+    no way through the bodies leads there (the token came in through a macro argument)."""
+    by_name: dict[str, list[MacroBody]] = {}
+    for body in bodies:
+        by_name.setdefault(body.name, []).append(body)
+    start = by_name.get(outer, [])
+    came_from: dict[int, tuple[MacroBody | None, int]] = {id(b): (None, -1) for b in start}
+    queue = list(start)
+    for body in queue:
+        if body is target or len(queue) > MAX_PATH_BODIES:
+            break
+        for used, at in body.names:
+            for following in by_name.get(used, ()):
+                if id(following) not in came_from:
+                    came_from[id(following)] = (body, at)
+                    queue.append(following)
+    if id(target) not in came_from:
+        return []
+    path: list[tuple[MacroBody, int]] = [(target, -1)]
+    previous, at = came_from[id(target)]
+    while previous is not None:
+        path.append((previous, at))
+        previous, at = came_from[id(previous)]
+    path.reverse()
+    return path
+
+
 class LocationMap:
     """Maps character offsets of the preprocessed text back to the original files.
 
@@ -178,7 +241,8 @@ class LocationMap:
     """
 
     def __init__(self, seg_out: list[int], seg_pos: list[int], seg_end: list[int],
-                 units: list[_Unit]) -> None:
+                 units: list[_Unit],
+                 expansion: tuple[list[int], list[int], list[MacroBody]] = ([], [], [])) -> None:
         self._seg_out = seg_out
         self._seg_pos = seg_pos
         self._seg_end = seg_end      # -1 for linear segments
@@ -193,6 +257,10 @@ class LocationMap:
         self._expansion_spans: dict[int, Span] = {}
         """Per fixed segment (a macro expansion), the span of every non-empty range within it (`_general_span`)."""
         self._last_run: tuple[Any, ...] = (1, 0)   # the run the last span fell in (an empty range at first)
+        self._exp_out, self._exp_pos, bodies = expansion
+        """Per token an expansion wrote (ascending offsets): its offset here and its global position."""
+        self._bodies = sorted(bodies, key=lambda body: body.start)
+        self._body_starts = [body.start for body in self._bodies]
 
     def _unit(self, pos: int) -> _Unit:
         return self._units[max(0, bisect.bisect_right(self._bases, pos) - 1)]
@@ -323,16 +391,60 @@ class LocationMap:
         return self._general_span(start, end)
 
     def _general_span(self, start: int, end: int) -> Span:
-        """`span` for any `[start, end)` (0 <= start <= end)."""
+        """`span` for any `[start, end)` (0 <= start <= end); a `MacroSpan` when it starts in a
+        macro expansion."""
         i = self._segment(start)
-        if self._seg_end[i] >= 0 and start < end and (i + 1 == len(self._seg_out) or end <= self._seg_out[i + 1]):
-            # within one macro expansion: every such range maps to the same span (the macro's name at
+        if self._seg_end[i] < 0:
+            return self._mapped_span(start, end)
+        if start < end and (i + 1 == len(self._seg_out) or end <= self._seg_out[i + 1]):
+            # within one macro expansion: every such range maps to the same place (the macro's name at
             # its use), kept per segment (instead of `_mapped_span` for each)
             span = self._expansion_spans.get(i)
             if span is None:
                 span = self._expansion_spans[i] = self._mapped_span(start, end)
-            return span
-        return self._mapped_span(start, end)
+        else:
+            span = self._mapped_span(start, end)
+        return MacroSpan(span.file, span.start, span.end, self, start) if self._exp_out else span
+
+    def expansions(self, key: int) -> tuple[tuple[str, Span], ...]:
+        """The macros the text at offset `key` came through: (name, place in its body) per level,
+        outermost first (`MacroSpan.expansions`); () where it is not known (a macro argument
+        written at the use, a token pcpp made, a macro defined on the command line).  The
+        levels between the macro used in the file and the one whose body holds the token are found
+        by following macro names through the bodies (the shortest way, the first use in each)."""
+        i = bisect.bisect_right(self._exp_out, key) - 1
+        segment = self._segment(key)
+        if i < 0 or self._seg_end[segment] < 0 or self._exp_out[i] < self._seg_out[segment]:
+            return ()
+        position = self._exp_pos[i]
+        target = self._body_at(position)
+        if target is None:
+            return ()
+        use = self._seg_pos[segment]
+        unit = self._unit(use)
+        found = _IDENT.match(unit.text, use - unit.base)
+        outer = found.group() if found is not None else ""
+        chain = _macro_path(self._bodies, outer, target) or [(target, -1)]
+        return tuple((body.name, self._position_span(at if at >= 0 else position)) for body, at in chain)
+
+    def _body_at(self, position: int) -> MacroBody | None:
+        k = bisect.bisect_right(self._body_starts, position) - 1
+        while k >= 0:
+            body = self._bodies[k]
+            if body.start <= position < body.end:
+                return body
+            if self._bodies[k].start < position - MAX_BODY_SEARCH:
+                break
+            k -= 1
+        return None
+
+    def _position_span(self, position: int) -> Span:
+        """The span of the source token at global position `position`."""
+        unit = self._unit(position)
+        offset = max(0, min(position - unit.base, len(unit.text)))
+        file, start = unit.resolve(offset)
+        length = _spelled_length(unit.text, offset)
+        return Span(file, start, min(start + length, len(file.text)))
 
     def _mapped_span(self, start: int, end: int) -> Span:
         """`span` for any `[start, end)` (0 <= start <= end), from the segments and units."""
@@ -523,6 +635,7 @@ class _Preprocessor(_PcppPreprocessor):
         self._on_file_read = on_file_read
         self._overlay = overlay or {}
         self._dangling_links: list[str] = []   # searched paths that were dangling symbolic links
+        self._bodies: list[MacroBody] = []     # every #define's body, for "expanded from macro" notes
 
     # ----------------------------------------------------------------- diagnostics helpers
 
@@ -1049,7 +1162,8 @@ class _Preprocessor(_PcppPreprocessor):
         if name is None:
             name = unit.resolve(next_start)[0].path
         padding = max(number, 1) - 1
-        virtual = SourceFile(name, "\n" * padding + unit.file.text[next_start:])
+        virtual = SourceFile(name, "\n" * padding + unit.file.text[next_start:],
+                             included_from=unit.file.included_from)
         unit.region_starts.append(next_start)
         unit.region_files.append(virtual)
         unit.region_deltas.append(padding - next_start)
@@ -1084,6 +1198,8 @@ class _Preprocessor(_PcppPreprocessor):
         super().define(tokens)
         self._macro_names.add(name.value)
         new = self.macros.get(name.value)
+        if new is not None and new is not old:
+            self._bodies.append(_body_of(name.value, new.value))
         if old is not None and new is not None and not _same_macro(old, new):
             labels: tuple[Label, ...] = ()
             notes: tuple[str, ...] = ()
@@ -1316,7 +1432,7 @@ class _Preprocessor(_PcppPreprocessor):
                     "of included files", notes=("each inclusion counts; no further #include is processed",)))
                 self._includes_stopped = True
                 return
-            unit = self._new_unit(file)
+            unit = self._new_unit(file.inclusion(name_span) if name_span is not None else file)
             self._stack.append(unit)
             self._entering = unit
             try:
@@ -1406,7 +1522,7 @@ class _Preprocessor(_PcppPreprocessor):
             absolute = os.path.abspath(STDIN_NAME)
         self._stack.append(main_unit)
         self._entering = main_unit
-        emitter = _Emitter(self._units, self._bases, main_unit)
+        emitter = _Emitter(self._units, self._bases, main_unit, self._bodies)
         try:
             emitter.consume(self.parsegen("", main.path, absolute))
         except RecursionError:
@@ -1512,10 +1628,13 @@ def _same_macro(a, b) -> bool:
 class _Emitter:
     """Builds the expanded text and its segments from pcpp's token stream."""
 
-    def __init__(self, units: list[_Unit], bases: list[int], main: _Unit) -> None:
+    def __init__(self, units: list[_Unit], bases: list[int], main: _Unit, bodies: list[MacroBody]) -> None:
         self.units = units
         self.bases = bases
         self.main = main
+        self.bodies = bodies
+        self.exp_out: list[int] = []   # per token a macro expansion wrote: its offset in the text,
+        self.exp_pos: list[int] = []   # and where it was spelled (its global position)
         self.pieces: list[str] = []
         self.out_len = 0
         self.seg_out = [0]
@@ -1541,6 +1660,8 @@ class _Emitter:
         unit = self.main
         skip = _SKIP_TYPES
         glue = _would_glue
+        exp_out = self.exp_out.append
+        exp_pos = self.exp_pos.append
 
         def segment(pos: int, end: int, first_char: str, new_file: bool = False) -> None:
             nonlocal out_len, last
@@ -1625,6 +1746,9 @@ class _Emitter:
                     fixed_src = src
                     if off + length > unit.last_end:
                         unit.last_end = off + length
+                if isinstance(lexpos, int):
+                    exp_out(out_len)
+                    exp_pos(lexpos)
                 append(value)
                 out_len += len(value)
                 last = value[-1]
@@ -1654,7 +1778,8 @@ class _Emitter:
         if tail:
             self.pieces.append(_blank(tail))
         text = "".join(self.pieces)
-        return text, LocationMap(self.seg_out, self.seg_pos, self.seg_end, list(self.units))
+        return text, LocationMap(self.seg_out, self.seg_pos, self.seg_end, list(self.units),
+                                 (self.exp_out, self.exp_pos, self.bodies))
 
 
 _GLUE_PAIRS = frozenset({

@@ -11,6 +11,9 @@ Invariants:
 - `SourceFile` compares by identity: two reads of one path are two files.
 - Spans never take part in AST equality (the AST marks them `compare=False`).
 - `Span` is slotted (no `__dict__`): the parser makes one per AST node.
+- A `SourceFile` read through `#include` knows where (`included_from`), each inclusion its
+  own object; a `MacroSpan` (a span made by a macro expansion) knows, when asked, the
+  macros it came through. Both are data for the renderer's include stack and macro notes.
 - Line ends are LF, CRLF and a lone CR (as in clang and dxc).  `decode_source` turns
   each lone CR into LF — the same length, so offsets do not move — and every later
   stage (preprocessor, lexer, `#line`, OpLine numbers) sees LF or CRLF only; the line
@@ -31,7 +34,7 @@ import codecs
 import os
 import re
 import stat
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from wgc.cached_dataclass import dataclass, field
 
@@ -47,6 +50,23 @@ class SourceFile:
     path: str
     text: str = field(repr=False)
     _line_starts: list[int] = field(default_factory=list, repr=False)
+    included_from: Span | None = field(default=None, repr=False)
+    """Where the `#include` that read this file is (None for the main file): each inclusion of a
+    file is its own `SourceFile` (`inclusion`), so a span knows its include stack."""
+
+    def inclusion(self, at: Span) -> SourceFile:
+        """This file as included at `at`: the same path and text (and line index, shared)."""
+        return SourceFile(self.path, self.text, self._line_starts, at)
+
+    def include_stack(self) -> list[Span]:
+        """The `#include` directives that led to this file, outermost first (clang's order)."""
+        stack: list[Span] = []
+        at = self.included_from
+        while at is not None and len(stack) < 1000:
+            stack.append(at)
+            at = at.file.included_from
+        stack.reverse()
+        return stack
 
     def line_starts(self) -> list[int]:
         """Offsets at which each line begins (index 0 is line 1)."""
@@ -91,12 +111,39 @@ class Span:
     def line_col(self) -> tuple[int, int]:
         return self.file.line_col(self.start)
 
+    def expansions(self) -> tuple[tuple[str, Span], ...]:
+        """The macro expansions this span lies in (`MacroSpan`); a plain span lies in none."""
+        return ()
+
     def to(self, other: Span) -> Span:
         """The span from the start of `self` to the end of `other` (same file), else `self`."""
         if other.file is not self.file:
             return self
         start, end = self.start, self.end
         return Span(self.file, start if start <= other.start else other.start, end if end >= other.end else other.end)
+
+
+class ExpansionOrigin(Protocol):
+    """What a `MacroSpan` asks for its expansions: the preprocessor's location map."""
+
+    def expansions(self, key: int) -> tuple[tuple[str, Span], ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MacroSpan(Span):
+    """A span of text a macro expansion produced. Its own range is the expansion's place in the
+    file (the macro's name where it is used: clang's expansion location), as for any span; the
+    macros it came through, and where in their bodies, are worked out only when asked
+    (`expansions`), since a compile makes one such span per AST node in an expansion."""
+
+    origin: ExpansionOrigin = field(compare=False, repr=False)
+    key: int = field(compare=False, repr=False)
+    """The offset in the preprocessed text that `origin` knows the expansion by."""
+
+    def expansions(self) -> tuple[tuple[str, Span], ...]:
+        """(macro name, place in its body) per level, outermost first: the outermost entry is in the
+        body of the macro used here, where the next macro is used (or the token is)."""
+        return self.origin.expansions(self.key)
 
 
 def decode_source(data: bytes) -> tuple[str, int | None]:

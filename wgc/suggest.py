@@ -71,12 +71,13 @@ def closest(name: str, choices: Iterable[str]) -> list[str]:
     return best
 
 
-def listing(choices: Iterable[str], limit: int = LISTED) -> str:
-    """`'a', 'b', 'c'`, or the first `limit` of them then `and N more`; `(none)` when empty."""
+def listing(choices: Iterable[str], limit: int = LISTED, quote: bool = True) -> str:
+    """`'a', 'b', 'c'`, or the first `limit` of them then `and N more`; `(none)` when empty
+    (`quote=False`: the choices as they are, e.g. already described `Out (u0)`)."""
     names = list(dict.fromkeys(choices))
     if not names:
         return "(none)"
-    shown = ", ".join(f"'{n}'" for n in names[:limit])
+    shown = ", ".join(f"'{n}'" if quote else n for n in names[:limit])
     rest = len(names) - limit
     return f"{shown} and {rest} more" if rest > 0 else shown
 

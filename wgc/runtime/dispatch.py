@@ -30,6 +30,7 @@ from wgc.runtime.program import (Field, NodePlan, Program, RecordLayout, Resourc
                                  scalar_shape)
 from wgc.runtime.pipelines import SpecConstantInfo
 from wgc.source import SourceFile
+from wgc.suggest import closest, listing
 
 ARRAY_FORMATS: dict[str, str] = {
     "uint8": "B", "uint16": "H", "uint32": "I", "uint64": "Q",
@@ -175,8 +176,10 @@ def read_dispatch(source: SourceFile, program: Program, memory_limit: int | None
                                              "(with \"inputs\", \"resources\", ...)")]
     for key, span in root.keys.items():
         if key not in TOP_LEVEL_KEYS:
+            close = closest(key, TOP_LEVEL_KEYS)
             diagnostics.append(codes.DISPATCH_INVALID(span, f"unknown member '{key}' (expected one of "
-                                                      f"{', '.join(TOP_LEVEL_KEYS)})"))
+                                                      f"{', '.join(TOP_LEVEL_KEYS)})",
+                                                      notes=[f"did you mean '{close[0]}'?"] if close else []))
     members = root.value
     steps = [("inputs", _inputs), ("resources", _resources), ("root_constants", _root_constants),
              ("local_root_arguments", _local_root_arguments), ("repeat", _repeat)]
@@ -324,11 +327,32 @@ def _entry_node(entry: Located, program: Program) -> NodePlan:
         raise _fail(entry, "\"entry\" is a node name or {\"name\": ..., \"index\": N}")
     node = program.node(name, index)
     if node is None:
-        known = ", ".join(sorted({n.label for n in program.nodes})) or "none"
         label = name if index == 0 else f"{name}[{index}]"
         raise _fail(entry, f"the graph has no node '{label}'", codes.DISPATCH_UNKNOWN_NAME,
-                    notes=(f"its nodes: {known}",))
+                    notes=(_hint(label, sorted({n.label for n in program.nodes}), "its nodes"),))
     return node
+
+
+def _hint(name: str, choices: list[str], what: str, described: list[str] | None = None) -> str:
+    """The note for a name the dispatch file gets wrong: "did you mean 'X'?" when one of `choices`
+    is close (`wgc.suggest`), else `what: ...` listing them (or their `described` forms), bounded."""
+    close = closest(name, choices)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return f"{what}: {listing(described if described is not None else choices, quote=False)}"
+
+
+def resource_hint(program: Program, key: str) -> str:
+    """The note for a resource key that names none of `program`'s: a close name or register, or
+    the resources with their registers (bounded)."""
+    shown = [r for r in program.resources if r.counter_of is None]
+    keys = [r.name for r in shown] + [_register_key(r) for r in shown if r.register]
+    described = [f"{r.name} ({_register_key(r) if r.register else 'no register'})" for r in shown]
+    return _hint(key, keys, "its resources", described)
+
+
+def _register_key(resource: ResourcePlan) -> str:
+    return f"{'' if resource.space == 0 else f'space{resource.space}/'}{resource.register}"
 
 
 def _raw_records(records: Located, node: NodePlan) -> EntryInput:
@@ -385,9 +409,9 @@ def _encode_struct(value: Located, type_name: str, fields: tuple[Field, ...], ou
     for name, item in value.value.items():
         field_ = by_name.get(name)
         if field_ is None:
-            known = ", ".join(f.name for f in fields)
             raise _Invalid(codes.DISPATCH_RECORD_FIELD(
-                value.keys[name], f"'{type_name}' has no field '{name}'", notes=(f"its fields: {known}",)))
+                value.keys[name], f"'{type_name}' has no field '{name}'",
+                notes=(_hint(name, [f.name for f in fields], "its fields"),)))
         _encode_field(item, field_, out, offset + field_.offset, f"field '{name}'")
 
 
@@ -504,16 +528,6 @@ def find_resource(program: Program, key: str) -> ResourcePlan | None:
     return None
 
 
-def known_resources(program: Program) -> str:
-    names = []
-    for r in program.resources:
-        if r.counter_of is not None:
-            continue
-        where = f"{'' if r.space == 0 else f'space{r.space}/'}{r.register}" if r.register else "no register"
-        names.append(f"{r.name} ({where})")
-    return ", ".join(names) or "none"
-
-
 def typed_bytes(value: Located, what: str) -> bytearray:
     """`{"uint32": [...]}`, `{"float": [...]}` (any of ARRAY_FORMATS), `{"bytes": N}` or `{"hex": "..."}`."""
     forms = ", ".join(f'"{k}"' for k in (*ARRAY_FORMATS, "bytes", "hex"))
@@ -547,7 +561,7 @@ def _resources(value: Located, program: Program, dispatch: Dispatch, diagnostics
         resource = find_resource(program, key)
         if resource is None:
             diagnostics.append(codes.DISPATCH_UNKNOWN_NAME(value.keys[key], f"the graph has no resource '{key}'",
-                                                           notes=(f"its resources: {known_resources(program)}",)))
+                                                           notes=(resource_hint(program, key),)))
             continue
         if resource.descriptor is None:
             diagnostics.append(codes.RESOURCE_NOT_SUPPORTED(

@@ -299,10 +299,10 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
         for key in dump:
             resource = find_resource(program, key)
             if resource is None:
-                from wgc.runtime.dispatch import known_resources
+                from wgc.runtime.dispatch import resource_hint
 
                 problems.append(codes.DUMP_UNKNOWN(None, f"--dump {key}: the graph has no resource '{key}'",
-                                                   notes=(f"its resources: {known_resources(program)}",)))
+                                                   notes=(resource_hint(program, key),)))
             else:
                 dumps[key] = resource
     else:

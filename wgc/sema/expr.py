@@ -36,6 +36,7 @@ from wgc.sema.scope import SymbolKind
 from wgc.sema.templates import StructTemplate
 from wgc.sema.typeref import resolve_type
 from wgc.source import Span
+from wgc.suggest import closest
 from wgc.syntax import ast
 
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
@@ -634,9 +635,7 @@ class ExpressionChecker:
         return None
 
     def _no_member(self, span: Span, type_: t.Type, name: str, candidates: list[str]) -> None:
-        import difflib
-
-        close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+        close = closest(name, sorted(candidates))
         notes = [f"did you mean '{close[0]}'?"] if close else []
         self.ctx.report(codes.NO_SUCH_MEMBER, span, f"no member named '{name}' in {describe(type_)}", notes=notes)
 

@@ -63,6 +63,7 @@ from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.node_attributes import ATTRIBUTES
 from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
+from wgc.suggest import closest, listing
 
 NK = t.NodeObjectKind
 DEPTH_LIMIT = 32
@@ -216,7 +217,8 @@ class GraphChecker:
                     self.report(codes.MISSING_NODE, output.parameter.span,
                                 f"output '{output.parameter.name}' of '{node.function.name}' targets {shown}, "
                                 f"not in this file",
-                                notes=["the node may come from another library; add [AllowSparseNodes] if it may "
+                                notes=[*self._similar_nodes(node, output),
+                                       "the node may come from another library; add [AllowSparseNodes] if it may "
                                        "be absent, or -Wno-missing-node"])
                 # a node's output to its own NodeID reaches itself, not another carrier of that ID
                 present = [n for n in present if n is node or n.id != node.id]
@@ -275,6 +277,23 @@ class GraphChecker:
                     "[NodeMaxRecursionDepth(n)] with n > 0",
                     notes=[rule, "with -Wno-error=node-recursion-depth it compiles as recursion with no levels, and "
                            "'wgc run' drops the records the node sends itself"])
+
+    def _similar_nodes(self, node: NodeInfo, output: NodeOutput) -> list[str]:
+        """For an output of `node` whose node name is not in the file (WG0503): "did you mean" a
+        node whose name is close (`wgc.suggest`) and that takes the output's records, or else the
+        nodes that take them (bounded); nothing when no other node takes them or the name is there
+        (a missing index)."""
+        if output.target.name in self.by_name:
+            return []
+        takers = list(dict.fromkeys(n.id.name for n in self.graph.nodes
+                                    if n.id.name != node.id.name and self._accepts(output, n)))
+        if not takers:
+            return []
+        close = closest(output.target.name, takers)
+        if close:
+            return [f"did you mean '{close[0]}'?"]
+        what = "empty records" if output.is_empty else f"'{output.record}' records"
+        return [f"the nodes of this file that take {what}: {listing(takers)}"]
 
     @staticmethod
     def _accepts(output: NodeOutput, target: NodeInfo) -> bool:

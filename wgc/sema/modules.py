@@ -42,6 +42,7 @@ from wgc.irtools.consteval import Folded, fold
 from wgc.irtools.walk import all_exprs, reachable_functions
 from wgc.sema.intrinsics import BARRIER_CONSTANTS
 from wgc.sema.nodes import NodeInfo
+from wgc.suggest import did_you_mean
 
 NODE_MEMORY = BARRIER_CONSTANTS["NODE_INPUT_MEMORY"] | BARRIER_CONSTANTS["NODE_OUTPUT_MEMORY"]
 
@@ -52,9 +53,12 @@ def selectors(nodes: Sequence[NodeInfo]) -> list[str]:
     return [f"{n.key}.1" if count[n.function.name] > 1 and n.key == n.function.name else n.key for n in nodes]
 
 
-def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[NodeInfo], list[Diagnostic]]:
+def select_nodes(nodes: Sequence[NodeInfo], entry: str | None,
+                 functions: Sequence[str] = ()) -> tuple[list[NodeInfo], list[Diagnostic]]:
     """The nodes to compile: all, or the one `-E entry` selects; WG0603 when there is none to compile
-    or `entry` names several (overloads: like dxc's "ambiguous entry point function")."""
+    or `entry` names several (overloads: like dxc's "ambiguous entry point function"), with a
+    did-you-mean among the nodes' spellings (or, when there is no node, as under a shader profile
+    where only the `-E` function is an entry, among `functions`)."""
     if entry is None:
         chosen = list(nodes)
         if not chosen:
@@ -72,7 +76,9 @@ def select_nodes(nodes: Sequence[NodeInfo], entry: str | None) -> tuple[list[Nod
             None, f"-E {entry}: {len(candidates)} node shaders have that name (overloads); choose one: "
             + ", ".join(f"-E {spelling}" for _, spelling in candidates),
             labels=[Label(n.span, f"-E {spelling}: '{n.function.signature}'") for n, spelling in candidates])]
-    return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader or entry point function has that name")]
+    choices = [spelling for _, spelling in named] or list(functions)
+    return [], [codes.NO_NODE_TO_COMPILE(None, f"-E {entry}: no node shader or entry point function has that name",
+                                         notes=[did_you_mean(entry, choices, "entry points")])]
 
 
 def module_groups(nodes: Sequence[NodeInfo], split: bool) -> list[tuple[str, list[NodeInfo]]]:

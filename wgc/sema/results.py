@@ -174,7 +174,8 @@ class Analysis:
         """The nodes to compile among `nodes`: all, or the one `-E entry` selects (WG0603 otherwise)."""
         from wgc.sema import modules
 
-        return modules.select_nodes(nodes, entry)
+        functions = [f.name for f in self.module.functions if f.method_of is None]
+        return modules.select_nodes(nodes, entry, functions)
 
     def check_target(self, nodes: Sequence[NodeInfo], embedded_source: SourceFile | None = None,
                      target_name: str = "amdx", index_space: bool = False, split_nodes: bool = False,

@@ -12,7 +12,7 @@ Invariants:
 - Inner scopes shadow outer ones; lookups walk outwards to the global scope (a
   derived struct: its own members, its bases' members, then where it was declared).
 - Names are case-sensitive (HLSL identifiers are); suggestions are
-  deterministic (difflib ratio, then alphabetical).
+  deterministic (`wgc.suggest.closest`: clang's edit-distance threshold, then alphabetical).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import enum
 from typing import Any
 
 from wgc.cached_dataclass import dataclass, field
+from wgc.suggest import closest
 
 
 class SymbolKind(enum.Enum):
@@ -139,14 +140,8 @@ class Scope:
 
     def suggest(self, name: str, extra: set[str] | frozenset[str] = frozenset()) -> str | None:
         """The visible name (or one of `extra`, e.g. intrinsics) closest to a misspelled `name`."""
-        candidates = sorted(self.visible_names() | set(extra))
-        import difflib  # only for a misspelt name: not imported by every compile
-
-        close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
-        if not close:
-            lowered = {c.lower(): c for c in candidates}
-            return lowered.get(name.lower())
-        return close[0]
+        close = closest(name, sorted(self.visible_names() | set(extra)))
+        return close[0] if close else None
 
 
 def inner_scope(symbols: list[Symbol]) -> Scope | None:

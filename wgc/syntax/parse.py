@@ -40,6 +40,11 @@ How it works:
   every top-level declaration can report its own first error without cascades;
   the identifiers of the blanked text are returned (`skipped_names`) so that sema,
   which still checks the rest, does not report their uses as undeclared.
+  A missing ';' before a token that can begin a statement is instead inserted (clang's
+  ExpectAndConsumeSemi, worded as clang words it), the rest of the statement blanked where clang
+  skips it (after a declaration not followed by another, after a return), and the same
+  declaration parsed on, so its next error is reported too; `_InsertedLocations` maps the text
+  with the inserted characters back to the original offsets.
 
 Invariants: spans point into original files; the same text always yields the
 same AST and diagnostics; bad input never raises (only internal bugs do).
@@ -47,6 +52,7 @@ same AST and diagnostics; bad input never raises (only internal bugs do).
 
 from __future__ import annotations
 
+import bisect
 import collections
 import functools
 import gc
@@ -65,6 +71,7 @@ from wgc import codes, startup_cache
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic
 from wgc.source import SourceFile, Span
+from wgc.suggest import closest
 from wgc.syntax import ast
 
 # ---------------------------------------------------------------- type names
@@ -187,6 +194,8 @@ class TypeNamePostLexer:
     def begin(self, text: str, declared_types: set[str]) -> None:
         self.text = text
         self.types = set(BUILTIN_TYPE_NAMES) | declared_types
+        self.forced: set[int] = set()
+        """Ends of identifiers that are type names there whatever they name (error recovery's)."""
         self.template_functions: set[str] = set()
         self.recent: collections.deque[Any] = collections.deque(maxlen=4)
         self.restart()
@@ -265,6 +274,8 @@ class TypeNamePostLexer:
                     and value not in KEYWORD_TYPES and _DECLARATOR_END_FOLLOWS.match(self.text, end):
                 self._shadow(value)   # `float left, matrix = 1, right;`: a later declarator of a list
             elif value in types and prev_type not in _TYPE_END:
+                kind = "TYPE_NAME"
+            elif self.forced and end in self.forced:
                 kind = "TYPE_NAME"
             elif value in types and self._scope_follows(end):
                 kind = "TYPE_NAME"   # `T Box<T>::get()`: the scope of an out-of-line member
@@ -1881,11 +1892,20 @@ def parse(text: str, locations: Locations) -> ParseResult:
     diagnostics: list[Diagnostic] = []
     skipped: set[str] = set()
     work = text
+    source_locations = locations
+    forced: set[int] = set()
+    """The ends of the names nothing declares that recovery takes for types, each where it is
+    written (clang reports each use of an unknown type name: so does the parser)."""
+    undo: tuple[str, Locations, int, int | None, int] | None = None
+    """After a recovery that parses on: the text and map before, the position the next error must
+    be past for the recovery to stand, the end of the name it took for a type (if that was it),
+    and where the error was."""
     unit: ast.TranslationUnit | None = None
     for _ in range(MAX_RECOVERIES):
         builder.locations = locations
         builder.diagnostics = []
         postlex.begin(work, set(declared))
+        postlex.forced = forced
         fast = _fast_parser(parser).run(work, postlex)
         if isinstance(fast, _TooDeep):
             diagnostics.append(codes.NESTING_LIMIT(
@@ -1907,6 +1927,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
             break
         builder.diagnostics = []   # lark parses the text again and raises the error
         postlex.begin(work, set(declared))
+        postlex.forced = forced
         try:
             unit = parser.parse(work).value
             diagnostics.extend(builder.diagnostics)
@@ -1916,12 +1937,34 @@ def parse(text: str, locations: Locations) -> ParseResult:
                 diagnostics.append(_character_error(work, error, locations))
                 position = error.pos_in_stream
             elif isinstance(error, UnexpectedToken):
-                diagnostics.append(_token_error(parser, error, postlex, locations, len(work)))
                 position = error.token.start_pos if error.token.type != "$END" else len(work)
+                if undo is not None and position <= undo[2]:
+                    # the recovery did not get the parser past that token: take it back, and skip
+                    # the declaration as for any other error (its diagnostic is made already)
+                    work, locations, _, as_type, position = undo
+                    if as_type is not None:
+                        forced.discard(as_type)
+                else:
+                    diagnostic, recovery = _token_error(parser, error, postlex, locations, len(work))
+                    diagnostics.append(diagnostic)
+                    if isinstance(recovery, _MissingSemicolon):
+                        undo = (work, locations, error.token.start_pos + 1, None, error.token.start_pos)
+                        work, locations = _insert_semicolon(work, locations, recovery)
+                        at = recovery.insert_at
+                        forced = {end + 1 if at < end else end for end in forced}
+                        continue
+                    if isinstance(recovery, _UnknownType) and recovery.end not in forced:
+                        # another error before the statement ends is a cascade: skip it instead
+                        undo = (work, locations, _statement_end(work, error.token.start_pos), recovery.end,
+                                error.token.start_pos)
+                        forced.add(recovery.end)
+                        skipped.add(recovery.name)   # sema: its uses are parse errors, reported
+                        continue
             else:  # UnexpectedEOF
                 diagnostics.append(codes.UNEXPECTED_END(locations.span(len(work), len(work)),
                                                         "unexpected end of input"))
                 position = len(work)
+            undo = None
             start, end = _toplevel_region(work, position or 0)
             previous = postlex.token_before(position or 0) if isinstance(error, UnexpectedToken) else None
             if previous is not None and previous.start_pos < start:
@@ -1934,8 +1977,56 @@ def parse(text: str, locations: Locations) -> ParseResult:
             work = blanked
     builder.release()   # the shared builder must not keep this compile's files alive
     if unit is None:
-        unit = ast.TranslationUnit(locations.span(0, len(text)), ())
+        unit = ast.TranslationUnit(source_locations.span(0, len(text)), ())
     return ParseResult(unit, tuple(diagnostics), frozenset(skipped))
+
+
+@dataclass(frozen=True)
+class _InsertedLocations:
+    """The location map of a text into which error recovery inserted characters: `inserted` holds
+    their offsets in this text, ascending; an offset maps to the original text's offset of the
+    character it stands before, so an inserted ';' has the empty span where it was missing."""
+
+    base: Locations
+    inserted: tuple[int, ...]
+
+    def span(self, start: int, end: int) -> Span:
+        return self.base.span(start - bisect.bisect_left(self.inserted, start),
+                              end - bisect.bisect_left(self.inserted, end))
+
+
+def _insert_semicolon(text: str, locations: Locations, missing: _MissingSemicolon) -> tuple[str, Locations]:
+    """`text` with ';' inserted where `missing` says one is missing (and the rest of the statement
+    blanked where clang skips it), and the location map that still points into the original files."""
+    if missing.skip_from is not None:
+        text = _blank(text, missing.skip_from, _statement_end(text, missing.skip_from))
+    at = missing.insert_at
+    if isinstance(locations, _InsertedLocations):
+        base, earlier = locations.base, locations.inserted
+    else:
+        base, earlier = locations, ()
+    shifted = tuple(i if i < at else i + 1 for i in earlier)
+    return text[:at] + ";" + text[at:], _InsertedLocations(base, tuple(sorted((*shifted, at))))
+
+
+_STATEMENT_TOKENS = re.compile(r'[{}()\[\];]|"(?:[^"\\\r\n]|\\.)*"|//[^\r\n]*|/\*.*?\*/', re.S)
+
+
+def _statement_end(text: str, start: int) -> int:
+    """Where clang's `SkipUntil(r_brace, StopAtSemi | StopBeforeMatch)` from `start` stops: after
+    the first ';' outside brackets, or before an unmatched '}' (or ')' or ']')."""
+    depth = 0
+    for m in _STATEMENT_TOKENS.finditer(text, start):
+        char = m.group()
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            if depth == 0:
+                return m.start()
+            depth -= 1
+        elif char == ";" and depth == 0:
+            return m.end()
+    return len(text)
 
 
 def parse_source(file: SourceFile) -> ParseResult:
@@ -2025,37 +2116,144 @@ _EXPRESSION_END_TOKENS = frozenset({"INT_LITERAL", "FLOAT_LITERAL", "CHAR_LITERA
 _CLOSERS = ("RPAR", "RSQB", "RBRACE", "TGT", "COLON", "COMMA")
 
 
-def _after_what(error: Any) -> str | None:
-    """What the parser just finished before the error, for "expected ';' after X"."""
+_STATEMENT_STARTERS = frozenset({
+    "IDENT", "TYPE_NAME", "RETURN", "IF", "FOR", "WHILE", "DO", "SWITCH", "BREAK", "CONTINUE", "DISCARD",
+    "STRUCT", "CLASS", "INTERFACE", "TYPEDEF", "USING", "ENUM", "NAMESPACE", "TEMPLATE", "LSQB", "RBRACE",
+    "CONST", "STATIC", "UNIFORM", "GROUPSHARED", "EXTERN", "VOLATILE", "PRECISE", "INLINE", "EXPORT", "SHARED",
+    "GLOBALLYCOHERENT", "ROW_MAJOR", "COLUMN_MAJOR", "SNORM", "UNORM", "SIGNED", "UNSIGNED", "CBUFFER",
+    "TBUFFER", "IN", "OUT", "INOUT", "NOINTERPOLATION", "NOPERSPECTIVE", "CENTROID", "INCR", "DECR",
+})
+"""Tokens that can begin the next statement or declaration: before one of them a missing ';' is
+inserted and parsing goes on (before another, the declaration is skipped, as before)."""
+
+_DECLARATION_WORDS = frozenset({
+    "const", "static", "uniform", "groupshared", "extern", "volatile", "precise", "inline", "export", "shared",
+    "globallycoherent", "row_major", "column_major", "snorm", "unorm", "signed", "unsigned", "struct", "class",
+    "interface", "typedef", "using", "enum", "namespace", "template", "cbuffer", "tbuffer", "in", "out", "inout",
+    "nointerpolation", "noperspective", "centroid",
+})
+"""Words that begin a declaration (clang's `isDeclarationSpecifier`), whatever kind the lexer gave them."""
+
+
+_ATTRIBUTED_STATEMENTS = frozenset({"for", "while", "do", "if", "switch", "{"})
+"""Statements HLSL writes attributes before (`[unroll] for`, `[branch] if`, `[flatten] {`)."""
+
+_TRAILING_ATTRIBUTE = re.compile(r"\[\s*[A-Za-z_]\w*\s*(?:\([^()\[\];{}]*\))?\s*\]\s*\Z")
+"""A statement attribute (`[unroll]`, `[unroll(4)]`, `[loop]`) at the end of the text searched."""
+
+
+@dataclass(frozen=True)
+class _UnknownType:
+    """A syntax error read as a type name nothing declares (`Widget w;`): the recovery parses on
+    with `name`, where it is written (`end`), taken for a type (clang goes on the same way), sema
+    told to keep quiet about it."""
+
+    name: str
+    end: int
+
+
+@dataclass(frozen=True)
+class _MissingSemicolon:
+    """A syntax error read as a missing ';' (clang's ExpectAndConsumeSemi) and how to recover:
+    insert ';' at `insert_at` (the end of the previous token) and, where clang skips the rest of
+    the statement (`SkipUntil(r_brace, StopAtSemi | StopBeforeMatch)`), blank from `skip_from`."""
+
+    message: str
+    insert_at: int
+    skip_from: int | None
+
+
+def _open_brace(stack: list[Any]) -> int:
+    """The index in the parser's value stack of the innermost `{` still open, or -1."""
+    closed = 0
+    for index in range(len(stack) - 1, -1, -1):
+        value = stack[index]
+        if _is_token(value) and value.type == "RBRACE":
+            closed += 1
+        elif _is_token(value) and value.type == "LBRACE":
+            if closed == 0:
+                return index
+            closed -= 1
+    return -1
+
+
+def _rule_or_type(value: Any) -> str:
+    return value.rule if isinstance(value, _Value) else value.type
+
+
+def _is_declaration(items: list[Any]) -> bool:
+    """Do the parsed items of a statement begin a declaration: a type, then a declarator's name?"""
+    kinds = [_rule_or_type(v) for v in items]
+    return any(kind == "type_ref" and following in ("decl_name", "declarator", "IDENT")
+               for kind, following in zip(kinds, kinds[1:]))
+
+
+def _missing_semicolon(error: Any, accepted: set[str], prev: Any, postlex: TypeNamePostLexer) -> _MissingSemicolon | None:
+    """What a ';' missing before the erroneous token ends, worded as clang words it, with the
+    recovery; None when the error is not a missing ';'."""
+    tok = error.token
     stack = error.interactive_parser.parser_state.value_stack
-    if not stack:
+    if prev is None or not stack:
         return None
+    brace = _open_brace(stack)
+    items = stack[brace + 1:]
+    context = [_rule_or_type(v) for v in stack[max(0, brace - 8):brace]] if brace >= 0 else []
+    in_struct = "struct_keyword" in context or "STRUCT" in context or "CLASS" in context
+    top_level = brace < 0 or "NAMESPACE" in context or "buffer_keyword" in context
     last = stack[-1]
-    before = stack[-2] if len(stack) > 1 else None
-    if before is not None and not isinstance(before, _Value) and before.type == "RETURN":
-        return "return statement"
-    if not isinstance(last, _Value):
-        if last.type in ("BREAK", "CONTINUE"):
-            return f"{last.value} statement"
-        if last.type == "RBRACE" and any(getattr(v, "rule", None) == "struct_keyword" for v in stack[-6:]):
-            return "struct"
-        if last.type == "RPAR" and any(_is_token(v) and v.type == "WHILE" for v in stack[-6:]):
-            return "do/while statement"
-        if last.type in _EXPRESSION_END_TOKENS:
-            return "expression"
+    if (len(items) >= 2 and _rule_or_type(items[-2]) == "struct_spec" and _is_token(last)
+            and last.type == "IDENT" and last.value in _DECLARATION_WORDS and tok.type != "SEMI"):
+        # `struct R { ... }` then `static uint g;`: 'static' was read as the struct's declarator
+        end = postlex.token_before(last.start_pos)
+        return _MissingSemicolon("expected ';' after struct", end.end_pos if end is not None else last.start_pos,
+                                 None)
+    if "SEMI" not in accepted:
         return None
-    rule = last.rule
-    if rule in ("struct_spec", "anonymous_struct_spec", "struct_body"):
-        return "struct"
-    if rule in ("declarator", "array_dim"):
-        return "declaration"
-    if rule in _EXPRESSION_RULES:
-        return "expression"
-    return None
+    skip = None
+    if _is_token(last) and last.type == "RBRACE" and any(
+            _rule_or_type(v) == "struct_keyword" for v in stack[-6:]) or _rule_or_type(last) in (
+            "struct_spec", "anonymous_struct_spec", "struct_body"):
+        what = "after struct"
+    elif items and _is_token(items[0]) and items[0].type == "RETURN":
+        what, skip = "after return statement", tok.start_pos
+    elif _is_token(last) and last.type in ("BREAK", "CONTINUE"):
+        what = f"after {last.value} statement"
+    elif _is_token(last) and last.type == "RPAR" and any(_is_token(v) and v.type == "WHILE" for v in stack[-6:]):
+        what = "after do/while statement"
+    elif _is_declaration(items):
+        what = ("at end of declaration list" if in_struct else
+                "after top level declarator" if top_level else "at end of declaration")
+        # clang goes on when a declaration follows, and skips the rest of the statement otherwise
+        starts_declaration = (tok.type == "TYPE_NAME" or tok.type == "LSQB" or tok.type == "RBRACE"
+                              or tok.value in _DECLARATION_WORDS)
+        skip = None if starts_declaration else tok.start_pos
+    elif _rule_or_type(last) in _EXPRESSION_RULES or _rule_or_type(last) in _EXPRESSION_END_TOKENS:
+        what = "after expression"
+    else:
+        return _MissingSemicolon("expected ';'", prev.end_pos, None)
+    return _MissingSemicolon(f"expected ';' {what}", prev.end_pos, skip)
+
+
+_STATEMENT_BOUNDARIES = frozenset({"LBRACE", "LPAR", "COMMA", "ELSE", "COLON", "SEMI", "RBRACE"}
+                                  | {word.upper() for word in _DECLARATION_WORDS})
+
+
+def _begins_statement(stack: list[Any]) -> bool:
+    """Does the last item of the parser's stack begin a statement, a declaration or a parameter
+    (after `{`, a finished statement, modifiers, `(` or `,`, `if (...)`)?"""
+    if len(stack) < 2:
+        return True
+    before = _rule_or_type(stack[-2])
+    if before in _STATEMENT_BOUNDARIES or (before.startswith("__") and "star" in before):
+        return True
+    return before == "RPAR" and any(_is_token(v) and v.type in ("IF", "WHILE", "FOR") for v in stack[-8:-2])
 
 
 def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations: Locations,
-                 text_end: int) -> Diagnostic:
+                 text_end: int) -> tuple[Diagnostic, _MissingSemicolon | _UnknownType | None]:
+    """The diagnostic for a token the grammar does not accept here, and, where it reads as a
+    missing ';' before a token that can begin a statement or as a type name nothing declares, the
+    recovery (`_MissingSemicolon`, `_UnknownType`)."""
     tok = error.token
     try:
         accepted = set(error.interactive_parser.accepts())
@@ -2065,32 +2263,42 @@ def _token_error(parser: Any, error: Any, postlex: TypeNamePostLexer, locations:
     at_end = tok.type == "$END"
     tok_start = text_end if at_end else tok.start_pos
     here = locations.span(tok_start, tok_start if at_end else tok.end_pos)
-    after_prev = locations.span(prev.end_pos, prev.end_pos) if prev is not None else here
     kind = codes.UNEXPECTED_END if at_end else codes.EXPECTED_TOKEN
 
+    missing = _missing_semicolon(error, accepted, prev, postlex)
+    if missing is not None and tok.value in _ATTRIBUTED_STATEMENTS and prev is not None and prev.type == "RSQB":
+        # `x = a` then `[unroll] for`: the attribute was read as an index of `a`; the ';' goes before it
+        attribute = _TRAILING_ATTRIBUTE.search(postlex.text, 0, tok.start_pos)
+        if attribute is not None:
+            end = len(postlex.text[:attribute.start()].rstrip())
+            missing = _MissingSemicolon(missing.message, end, None)
     if (tok.type in ("IDENT", "TYPE_NAME") and prev is not None and prev.type == "IDENT"
             and "IDENT" not in accepted):
-        return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
-                                    f"unknown type name '{prev.value}'")
+        stack = error.interactive_parser.parser_state.value_stack
+        if missing is None or _begins_statement(stack) or "SEMI" not in accepted:
+            close = closest(prev.value, sorted(postlex.types))
+            return codes.EXPECTED_TOKEN(locations.span(prev.start_pos, prev.end_pos),
+                                        f"unknown type name '{prev.value}'",
+                                        notes=[f"did you mean '{close[0]}'?"] if close else []), _UnknownType(prev.value, prev.end_pos)
     if at_end and "RBRACE" in accepted:
-        return kind(here, "expected '}' at end of input")
-    if "SEMI" in accepted:
-        what = _after_what(error)
-        return kind(after_prev, f"expected ';' after {what}" if what else "expected ';'")
+        return kind(here, "expected '}' at end of input"), None
+    if missing is not None:
+        recover = missing if not at_end and tok.type in _STATEMENT_STARTERS else None
+        return kind(locations.span(missing.insert_at, missing.insert_at), missing.message), recover
     closers = [_terminal_word(parser, name) for name in _CLOSERS if name in accepted]
     if closers:
         listed = closers[0] if len(closers) == 1 else ", ".join(closers[:-1]) + " or " + closers[-1]
-        return kind(here, f"expected {listed}, found {_describe_token(tok)}")
+        return kind(here, f"expected {listed}, found {_describe_token(tok)}"), None
     if accepted & _EXPRESSION_STARTERS:
-        return kind(here, f"expected expression, found {_describe_token(tok)}")
+        return kind(here, f"expected expression, found {_describe_token(tok)}"), None
     if "TYPE_NAME" in accepted:
-        return kind(here, f"expected a type, found {_describe_token(tok)}")
+        return kind(here, f"expected a type, found {_describe_token(tok)}"), None
     if "IDENT" in accepted:
-        return kind(here, f"expected identifier, found {_describe_token(tok)}")
+        return kind(here, f"expected identifier, found {_describe_token(tok)}"), None
     choices = sorted(_terminal_word(parser, name) for name in accepted)[:3]
     if not choices:
-        return kind(here, f"unexpected {_describe_token(tok)}")
-    return kind(here, f"expected {' or '.join(choices)}, found {_describe_token(tok)}")
+        return kind(here, f"unexpected {_describe_token(tok)}"), None
+    return kind(here, f"expected {' or '.join(choices)}, found {_describe_token(tok)}"), None
 
 
 def _character_error(text: str, error: Any, locations: Locations) -> Diagnostic:
