@@ -251,11 +251,15 @@ digraph "work graph" {
   graph [label="lib_6_8: 3 nodes, depth 3 of 32", labelloc=t, fontname="Helvetica"];
   node [shape=box, style=rounded, fontname="Helvetica"];
   edge [fontname="Helvetica", fontsize=10];
-  "Generate" [label="Generate\\nbroadcasting\\nEntryRecord", style="rounded,bold", peripheries=2];
+  "Generate" [label="Generate\\nbroadcasting, max grid 1024x1x1\\nthreads 64x1x1\\nEntryRecord", style="rounded,bold", peripheries=2];
   "Classify" [label="Classify\\nthread\\nItemRecord"];
-  "Accumulate" [label="Accumulate\\ncoalescing\\nBinRecord"];
+  "Accumulate" [label="Accumulate\\ncoalescing, ≤32 records\\nthreads 32x1x1\\nBinRecord"];
   "Generate" -> "Classify" [label="Classify (≤64)"];
   "Classify" -> "Accumulate" [label="Accumulate (≤1)"];
+  subgraph "legend" {
+    rank=sink;
+    "(legend)" [label="legend\\lOut (≤N): output parameter Out, at most N records ([MaxRecords])\\l", shape=note, fontsize=9, color=gray40, fontcolor=gray30];
+  }
 }
 """
 
@@ -268,7 +272,7 @@ def test_dot_recursion_edge_is_dashed():
     text = render_dot(RECURSIVE)
     assert '"Walk" -> "Walk" [label="Walk (≤2)\\nrecursion ≤ 8", style=dashed];' in text
     assert '"Walk" -> "Leaf" [label="Leaf (≤1)"];' in text
-    assert '"Leaf" [label="Leaf\\ncoalescing\\nEmptyNodeInput"];' in text
+    assert '"Leaf" [label="Leaf\\ncoalescing, ≤4 records\\nthreads 8x1x1\\nEmptyNodeInput"];' in text
 
 
 def test_dot_loop_clusters_nest_by_parent():
@@ -526,12 +530,12 @@ void T(ThreadNodeInputRecord<R> r)
 """
 
 
-def _program_view(tmp_path, view):
+def _program_view(tmp_path, view, **options):
     from wgc import driver
 
     path = tmp_path / "resources.hlsl"
     path.write_text(RESOURCE_PROGRAM)
-    result = driver.compile(driver.Options(input=str(path), emit=view))
+    result = driver.compile(driver.Options(input=str(path), emit=view, **options))
     assert result.ok and not result.diagnostics, [d.message for d in result.diagnostics]
     return result.outputs[view].decode()
 
@@ -602,8 +606,15 @@ def test_dxil_resources_metadata_structure(tmp_path):
 
 
 
-def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
+def test_dot_draws_resources_only_when_asked(tmp_path):
+    """Issue 30: "keep resources out unless asked (`--resources`)"."""
     dot = _program_view(tmp_path, "dot")
+    assert "resource " not in dot and "cylinder" not in dot
+    assert "gray line" not in dot                            # nor their row of the legend
+
+
+def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
+    dot = _program_view(tmp_path, "dot", show_resources=True)
     assert '"resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12", shape=cylinder' in dot
     assert '"T" -> "resource Log" [style=dashed, color=gray60, arrowhead=none, constraint=false];' in dot
     assert '"resource Scene"' not in dot                     # no node uses it

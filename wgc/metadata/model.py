@@ -120,6 +120,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         stage_stride=stages.stride,
         max_node_recursion=stages.max_recursion,
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
+        limits_exceeded=tuple(graph.limits_exceeded.get(node.key, ())),
     )
 
 

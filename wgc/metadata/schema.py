@@ -178,6 +178,8 @@ class NodeModel:
     stage_stride: int | None = None
     max_node_recursion: int | None = None
     attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
+    limits_exceeded: tuple[str, ...] = ()
+    """The spec's node output limits this node exceeds, in words (empty: none)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -197,6 +199,7 @@ class NodeModel:
             "resources": list(self.resources), "stages": [s.to_json() for s in self.stages],
             "stage_stride": self.stage_stride, "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
+            "limits_exceeded": list(self.limits_exceeded),
         }
 
 
