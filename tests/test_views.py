@@ -20,7 +20,8 @@ from wgc import driver
 from wgc.metadata import dot as dot_view
 from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
 from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
-from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InputModel, InspectModel, LoopEntryModel,
+from wgc.metadata.reflection import DispatchGrid, RecordLayout
+from wgc.metadata.schema import (EdgeModel, GraphModel, InputModel, InspectModel, LoopEntryModel,
                                  LoopModel, NodeIdModel, NodeModel, OutputModel)
 from wgc.metadata.text import render_text
 
@@ -39,19 +40,24 @@ def _node(function, launch, *, index=0, name=None, entry=False, explicit=False, 
     )
 
 
+def _record(record, size, align, grid_field=None, track=False):
+    if record is None:
+        return None
+    grid = DispatchGrid(**grid_field) if grid_field else None
+    return RecordLayout(record, size, align, (), grid, track)
+
+
 def _input(kind, record=None, size=0, align=0, *, max_records=None, coherent=False, track=False,
            grid_field=None):
-    return InputModel(kind=kind, record=record, record_size=size, record_alignment=align,
-                      max_records=max_records, globally_coherent=coherent, track_rw_input_sharing=track,
-                      dispatch_grid_field=GridFieldModel(**grid_field) if grid_field else None)
+    return InputModel(kind=kind, record=_record(record, size, align, grid_field, track),
+                      max_records=max_records, globally_coherent=coherent)
 
 
 def _output(parameter, kind, record=None, size=0, align=0, *, target=None, index=0, max_records=None,
             shared=None, shared_index=None, per_node=None, per_node_written=False, array_size=None,
             sparse=False, unbounded=False):
     return OutputModel(parameter=parameter, kind=kind, target=NodeIdModel(target or parameter, index),
-                       record=record, record_size=size, record_alignment=align,
-                       track_rw_input_sharing=False, max_records=max_records,
+                       record=_record(record, size, align), max_records=max_records,
                        max_records_shared_with=shared, max_records_shared_with_index=shared_index,
                        max_records_per_node=per_node, max_records_per_node_written=per_node_written,
                        array_size=array_size, allow_sparse_nodes=sparse or unbounded,
@@ -491,7 +497,7 @@ def test_dxil_qualified_function_names_parse():
 
 def test_node_io_flags():
     assert input_flags(_input("RWDispatchNodeInputRecord", coherent=True)) == 0x265
-    assert input_flags(_input("RWGroupNodeInputRecords", track=True)) == 0x145
+    assert input_flags(_input("RWGroupNodeInputRecords", "R", 4, 4, track=True)) == 0x145
     assert input_flags(_input("RWThreadNodeInputRecord")) == 0x25
     assert input_flags(_input("EmptyNodeInput")) == 0x09
     assert output_flags(_output("o", "EmptyNodeOutputArray")) == 0x1A

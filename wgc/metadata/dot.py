@@ -168,7 +168,7 @@ def _node_statement(node: NodeModel, graph: GraphModel) -> str:
         lines.append(f"entry point {node.entry_point}")
     lines.extend(_launch_lines(node))
     inp = node.input
-    lines.append("no input" if inp is None else inp.record or inp.kind)
+    lines.append("no input" if inp is None else inp.record.type if inp.record else inp.kind)
     stages = stages_text(node)
     if stages:
         lines.append(f"stages {stages}")
