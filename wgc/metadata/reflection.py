@@ -308,8 +308,12 @@ def _element_scalar(type_: t.Type | None) -> t.Type | None:
     return type_
 
 
-VK_SHADER_STAGES = {"compute": "VK_SHADER_STAGE_COMPUTE_BIT", "mesh": "VK_SHADER_STAGE_MESH_BIT_EXT"}
-"""The Vulkan stage of a node: compute, or mesh for a mesh node (`NodeReflection.launch`)."""
+VK_SHADER_STAGES = {"compute": "VK_SHADER_STAGE_COMPUTE_BIT", "mesh": "VK_SHADER_STAGE_MESH_BIT_EXT",
+                    "task": "VK_SHADER_STAGE_TASK_BIT_EXT", "fragment": "VK_SHADER_STAGE_FRAGMENT_BIT"}
+"""Vulkan shader stages by name, in the order a binding lists them."""
+STAGE_OF_LAUNCH = {"mesh": "mesh", "pixel": "fragment", "amplification": "task"}
+"""The Vulkan stage of a node (by launch: compute but for mesh nodes) or of another shader the AMDX
+module holds (by stage); "compute" for the others."""
 
 
 def _access(read: bool, written: bool) -> str | None:
@@ -382,7 +386,7 @@ def describe_resources(results: Analysis, nodes: Sequence[NodeInfo]) -> list[Res
         use = results.resource_use(node.function)
         for variable in use.variables:
             users.setdefault(variable, []).append(str(node.id))
-            stages.setdefault(variable, set()).add("mesh" if node.launch == "mesh" else "compute")
+            stages.setdefault(variable, set()).add(STAGE_OF_LAUNCH.get(node.launch, "compute"))
         for variable in use.counters:
             counter_users.setdefault(variable, []).append(str(node.id))
         read |= use.read
