@@ -6,8 +6,8 @@ Input:  the node descriptions of the nodes compiled (`sema.nodes.NodeInfo`; all,
         the profile and target environment, and whether each node gets a module of its own
         (`--split-nodes`).
 Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflection.to_json()` is the
-        `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in docs/reference.md
-        ("Reflection"). The pieces the inspect model shares with it are here too:
+        `wgc compile --emit=reflection` / `-Fre FILE` document, described in docs/reference.md
+        ("Reflection") and by the JSON Schema docs/reflection.schema.json. The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
         `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
         `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
@@ -20,7 +20,9 @@ Where each fact comes from (sema decides, this module only reads):
   members by `irtools.layout.member_fields`;
 - descriptor set, binding, counter binding and the register as written: `ir.Binding`
   (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
-- which node reaches which resource and counter: `sema.usage.resource_use`;
+- which node reaches which resource and counter, and whether it reads or writes it:
+  `sema.usage.resource_use`; a storage image's format: `spirv.resources.storage_format` (the
+  function the back end declares the OpTypeImage with);
 - entry point names and modules: `sema.modules`;
 - the (name, index) stages of loop members, MaxNodeRecursionAMDX and the stage indices an output
   reaches: `sema.stages` (Work Graph Loops unrolled in index space, as the AMDX modules are).

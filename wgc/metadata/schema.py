@@ -4,8 +4,10 @@ Stage: output model (built by `metadata.model.build_model`, read by the views `t
 `dxil`, printed by `--format json` through `to_json`).
 Input: the values `build_model` reads from the results object of analysis.
 Output: `InspectModel` and the records it holds; `to_json()` gives the JSON document of docs/reference.md
-("The JSON model"), key for key and in that order. Resources, specialization constants and a
-node's attribute specialization constants are the reflection's own records (`metadata.reflection`).
+("The JSON model"), key for key and in that order; docs/reflection.schema.json is its JSON Schema
+(and the reflection's). Resources, specialization constants, a node's attribute specialization
+constants and the records of its input and outputs (`RecordLayout`) are the reflection's own
+records (`metadata.reflection`), so they have one shape in both documents.
 
 Invariants: frozen records; a view reads fields (a renamed or removed field fails type checking
 and at run time), never keys of a dictionary; `to_json` only converts (tuples become lists,
