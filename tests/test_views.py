@@ -621,7 +621,9 @@ def test_dot_draws_resources_only_when_asked(tmp_path):
 
 def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
     dot = _program_view(tmp_path, "dot", show_resources=True)
-    assert '"resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12", shape=cylinder' in dot
+    assert '    "resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12\\nwritten", ' \
+           'shape=cylinder' in dot                         # Append writes it: "written"
+    assert '  subgraph "resources" {\n    rank=sink;\n' in dot    # below the nodes
     assert '"T" -> "resource Log" [style=dashed, color=gray60, arrowhead=none, constraint=false];' in dot
     assert '"resource Scene"' not in dot                     # no node uses it
 

@@ -24,7 +24,8 @@ Output:     `render_dot(model, resources=False) -> str`, a Graphviz digraph:
                   "M" -> "L" [label="Next (≤4)\\nloop", color=blue, fontcolor=blue, constraint=false];
                   "Sum" -> "Copy" [label="shared input", style=dashed, color=darkgreen, ..., constraint=false];
                   {rank=same; "Sum"; "Copy"}
-                  "resource Histogram" [...];   ... only with `resources` (`--resources`) ...
+                  subgraph "resources" { rank=sink; "resource Histogram" [...]; }   ... with `resources` ...
+                  "Accumulate" -> "resource Histogram" [style=dashed, ...];
                   subgraph "legend" { rank=sink; "(legend)" [label="legend\\l...\\l", shape=note, ...]; }
                 }
 
@@ -47,8 +48,10 @@ Output:     `render_dot(model, resources=False) -> str`, a Graphviz digraph:
             placeholder nodes, and edges to them are dotted.  `[NodeShareInputOf(X)]` is a dashed
             green edge from X to the sharing node, which does not constrain the ranking (both are
             put on one rank when neither is in a loop cluster).  With `resources`, each resource some node reaches is
-            a gray cylinder ("resource <name>", so it cannot clash with a node) joined to its
-            users by dashed, undirected lines that do not constrain the ranking.  The library's
+            a gray cylinder ("resource <name>", so it cannot clash with a node; its name, type,
+            set and binding, and "read", "written" or "read, written": the model's `access`) on
+            the last rank, joined to its users by dashed, undirected lines that do not constrain
+            the ranking.  The library's
             compute, pixel, mesh and amplification shaders are separate dashed square boxes
             ("entry <key>": key, stage, threads, mesh counts), joined to nothing.  A legend note
             ("(legend)", on the last rank) explains the edge labels and styles the picture uses
@@ -293,8 +296,13 @@ def _entry_point_lines(entries: tuple[EntryPointModel, ...]) -> list[str]:
     return lines
 
 
+ACCESS_WORDS = {"read": "read", "write": "written", "read_write": "read, written"}
+
+
 def _resource_lines(resources: tuple[Resource, ...]) -> list[str]:
-    """A gray cylinder per resource some node uses, joined to each user by a dashed line."""
+    """A gray cylinder per resource some node uses (what the nodes do to it), all on the last rank,
+    joined to each user by a dashed line."""
+    cylinders: list[str] = []
     lines: list[str] = []
     for resource in resources:
         users = resource.used_by
@@ -303,10 +311,15 @@ def _resource_lines(resources: tuple[Resource, ...]) -> list[str]:
         ident = quote(f"{RESOURCE_PREFIX}{resource.name}")
         where = ("push constant" if resource.push_constant
                  else f"set {resource.set}, binding {resource.binding}")
-        attrs = [("label", label(resource.name, resource.type, where))] + RESOURCE_STYLE
-        lines.append(f"  {ident} {_attrs(attrs)};")
+        parts = [resource.name, resource.type, where]
+        if resource.access in ACCESS_WORDS:
+            parts.append(ACCESS_WORDS[resource.access])
+        attrs = [("label", label(*parts))] + RESOURCE_STYLE
+        cylinders.append(f"    {ident} {_attrs(attrs)};")
         lines.extend(f"  {quote(user)} -> {ident} {_attrs(RESOURCE_EDGE)};" for user in users)
-    return lines
+    if not cylinders:
+        return []
+    return ['  subgraph "resources" {', "    rank=sink;", *cylinders, "  }", *lines]
 
 
 def _share_lines(nodes: tuple[NodeModel, ...], nodes_by_name: dict[str, NodeModel],
