@@ -37,7 +37,8 @@ Output:     `render_dot(model, resources=False) -> str`, a Graphviz digraph:
             written), the thread group (not for thread launch), and the input record type
             ("EmptyNodeInput" / "no input" without a record).  Program entries are
             bold with a double border; a loop member's label ends with its SPIR-V AMDX stages
-            (`text.stages_text`), and the caption adds the unrolled depth where it differs.
+            (`text.stages_text`; beyond 48 characters, their count and index range), and the
+            caption adds the unrolled depth where it differs.
             A limit exceeded is red, with the reason as the tooltip (SVG): a node deeper than
             the graph's depth limit (32, 48 with Work Graph Loops), the deepest node when the
             unrolled depth exceeds maxExecutionGraphDepth (`--max-graph-depth`, 32), a node over
@@ -86,6 +87,8 @@ SHARE_COLOR = "darkgreen"
 SHARE_EDGE = [("style", "dashed"), ("color", SHARE_COLOR), ("fontcolor", SHARE_COLOR), ("arrowhead", "empty"),
               ("constraint", "false")]
 """[NodeShareInputOf]: the shared node -> the node reading its input (ranked beside it, not below)."""
+STAGES_WIDTH = 48
+"""A loop member's stages longer than this (`text.stages_text`) are shown as their count and index range."""
 OVER_COLOR = "red"
 """A node, or the caption, over a limit of the spec (depth, node output limits)."""
 LEGEND = "(legend)"
@@ -173,6 +176,9 @@ def _node_statement(node: NodeModel, graph: GraphModel) -> str:
     inp = node.input
     lines.append("no input" if inp is None else inp.record.type if inp.record else inp.kind)
     stages = stages_text(node)
+    if stages and len(stages) > STAGES_WIDTH and node.stages:   # a long list would widen the box
+        indices = [stage.index for stage in node.stages]
+        stages = f"{len(indices)}, index {min(indices)}-{max(indices)}"
     if stages:
         lines.append(f"stages {stages}")
     problems = list(node.limits_exceeded)
