@@ -220,7 +220,7 @@ def test_inspect_shows_the_stages_and_the_unrolled_depth():
     stated = driver.compile(driver.Options(input=path, emit="text", proposals=LOOPS, max_graph_depth=64))
     assert "maxExecutionGraphDepth 64)" in stated.outputs["text"].decode()
     dot = driver.compile(driver.Options(input=path, emit="dot", proposals=LOOPS)).outputs["dot"].decode()
-    assert 'depth 3 of 48; unrolled for SPIR-V AMDX 33 of 32"' in dot
+    assert 'depth 3 of 48; unrolled for SPIR-V AMDX 33 of 32 (over maxExecutionGraphDepth)"' in dot
     assert '\\nstages 17 (MyLoopEntry at index 0-15; terminator 16)"' in dot
     model = json.loads(driver.compile(driver.Options(input=path, emit="json", proposals=LOOPS)).outputs["json"])
     assert (model["graph"]["unrolled_depth"], model["graph"]["unrolled_depth_limit"]) == (33, 32)

@@ -108,7 +108,7 @@ def test_text_and_dot_views_show_the_mesh_node() -> None:
     assert "Draw  [mesh]  NodeID Draw[0]" in text
     assert "  mesh: triangle topology, max 4 vertices, max 2 primitives\n" in text
     dot = view(CLASSIFY_AND_DRAW, "dot")
-    assert '"Draw" [label="Draw\\nmesh (triangle)\\nDrawRecord"];' in dot
+    assert '"Draw" [label="Draw\\nmesh (triangle), max grid 8x1x1\\nthreads 4x1x1\\nDrawRecord"];' in dot
 
 
 def test_dxil_metadata_uses_the_mesh_launch_type_and_the_preview_tags() -> None:

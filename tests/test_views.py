@@ -20,7 +20,8 @@ from wgc import driver
 from wgc.metadata import dot as dot_view
 from wgc.metadata.dot import GraphvizMissing, render_dot, render_image
 from wgc.metadata.dxil import input_flags, output_flags, parse_dxil, render_dxil
-from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InputModel, InspectModel, LoopEntryModel,
+from wgc.metadata.reflection import DispatchGrid, RecordLayout
+from wgc.metadata.schema import (EdgeModel, GraphModel, InputModel, InspectModel, LoopEntryModel,
                                  LoopModel, NodeIdModel, NodeModel, OutputModel)
 from wgc.metadata.text import render_text
 
@@ -39,19 +40,24 @@ def _node(function, launch, *, index=0, name=None, entry=False, explicit=False, 
     )
 
 
+def _record(record, size, align, grid_field=None, track=False):
+    if record is None:
+        return None
+    grid = DispatchGrid(**grid_field) if grid_field else None
+    return RecordLayout(record, size, align, (), grid, track)
+
+
 def _input(kind, record=None, size=0, align=0, *, max_records=None, coherent=False, track=False,
            grid_field=None):
-    return InputModel(kind=kind, record=record, record_size=size, record_alignment=align,
-                      max_records=max_records, globally_coherent=coherent, track_rw_input_sharing=track,
-                      dispatch_grid_field=GridFieldModel(**grid_field) if grid_field else None)
+    return InputModel(kind=kind, record=_record(record, size, align, grid_field, track),
+                      max_records=max_records, globally_coherent=coherent)
 
 
 def _output(parameter, kind, record=None, size=0, align=0, *, target=None, index=0, max_records=None,
             shared=None, shared_index=None, per_node=None, per_node_written=False, array_size=None,
             sparse=False, unbounded=False):
     return OutputModel(parameter=parameter, kind=kind, target=NodeIdModel(target or parameter, index),
-                       record=record, record_size=size, record_alignment=align,
-                       track_rw_input_sharing=False, max_records=max_records,
+                       record=_record(record, size, align), max_records=max_records,
                        max_records_shared_with=shared, max_records_shared_with_index=shared_index,
                        max_records_per_node=per_node, max_records_per_node_written=per_node_written,
                        array_size=array_size, allow_sparse_nodes=sparse or unbounded,
@@ -251,11 +257,15 @@ digraph "work graph" {
   graph [label="lib_6_8: 3 nodes, depth 3 of 32", labelloc=t, fontname="Helvetica"];
   node [shape=box, style=rounded, fontname="Helvetica"];
   edge [fontname="Helvetica", fontsize=10];
-  "Generate" [label="Generate\\nbroadcasting\\nEntryRecord", style="rounded,bold", peripheries=2];
+  "Generate" [label="Generate\\nbroadcasting, max grid 1024x1x1\\nthreads 64x1x1\\nEntryRecord", style="rounded,bold", peripheries=2];
   "Classify" [label="Classify\\nthread\\nItemRecord"];
-  "Accumulate" [label="Accumulate\\ncoalescing\\nBinRecord"];
+  "Accumulate" [label="Accumulate\\ncoalescing, ≤32 records\\nthreads 32x1x1\\nBinRecord"];
   "Generate" -> "Classify" [label="Classify (≤64)"];
   "Classify" -> "Accumulate" [label="Accumulate (≤1)"];
+  subgraph "legend" {
+    rank=sink;
+    "(legend)" [label="legend\\lOut (≤N): output parameter Out, at most N records ([MaxRecords])\\l", shape=note, fontsize=9, color=gray40, fontcolor=gray30];
+  }
 }
 """
 
@@ -268,7 +278,7 @@ def test_dot_recursion_edge_is_dashed():
     text = render_dot(RECURSIVE)
     assert '"Walk" -> "Walk" [label="Walk (≤2)\\nrecursion ≤ 8", style=dashed];' in text
     assert '"Walk" -> "Leaf" [label="Leaf (≤1)"];' in text
-    assert '"Leaf" [label="Leaf\\ncoalescing\\nEmptyNodeInput"];' in text
+    assert '"Leaf" [label="Leaf\\ncoalescing, ≤4 records\\nthreads 8x1x1\\nEmptyNodeInput"];' in text
 
 
 def test_dot_loop_clusters_nest_by_parent():
@@ -487,7 +497,7 @@ def test_dxil_qualified_function_names_parse():
 
 def test_node_io_flags():
     assert input_flags(_input("RWDispatchNodeInputRecord", coherent=True)) == 0x265
-    assert input_flags(_input("RWGroupNodeInputRecords", track=True)) == 0x145
+    assert input_flags(_input("RWGroupNodeInputRecords", "R", 4, 4, track=True)) == 0x145
     assert input_flags(_input("RWThreadNodeInputRecord")) == 0x25
     assert input_flags(_input("EmptyNodeInput")) == 0x09
     assert output_flags(_output("o", "EmptyNodeOutputArray")) == 0x1A
@@ -526,12 +536,12 @@ void T(ThreadNodeInputRecord<R> r)
 """
 
 
-def _program_view(tmp_path, view):
+def _program_view(tmp_path, view, **options):
     from wgc import driver
 
     path = tmp_path / "resources.hlsl"
     path.write_text(RESOURCE_PROGRAM)
-    result = driver.compile(driver.Options(input=str(path), emit=view))
+    result = driver.compile(driver.Options(input=str(path), emit=view, **options))
     assert result.ok and not result.diagnostics, [d.message for d in result.diagnostics]
     return result.outputs[view].decode()
 
@@ -602,9 +612,18 @@ def test_dxil_resources_metadata_structure(tmp_path):
 
 
 
-def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
+def test_dot_draws_resources_only_when_asked(tmp_path):
+    """Issue 30: "keep resources out unless asked (`--resources`)"."""
     dot = _program_view(tmp_path, "dot")
-    assert '"resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12", shape=cylinder' in dot
+    assert "resource " not in dot and "cylinder" not in dot
+    assert "gray line" not in dot                            # nor their row of the legend
+
+
+def test_dot_draws_used_resources_apart_from_nodes(tmp_path):
+    dot = _program_view(tmp_path, "dot", show_resources=True)
+    assert '    "resource Log" [label="Log\\nAppendStructuredBuffer<uint>\\nset 0, binding 12\\nwritten", ' \
+           'shape=cylinder' in dot                         # Append writes it: "written"
+    assert '  subgraph "resources" {\n    rank=sink;\n' in dot    # below the nodes
     assert '"T" -> "resource Log" [style=dashed, color=gray60, arrowhead=none, constraint=false];' in dot
     assert '"resource Scene"' not in dot                     # no node uses it
 

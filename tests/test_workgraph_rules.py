@@ -2933,8 +2933,14 @@ def test_node_max_dispatch_grid_and_sv_dispatch_grid(fields: str, sixteen_bit: b
     start = node(graph, "Start")
     assert (start["dispatch_grid"], start["max_dispatch_grid"]) == (None, [64, 32, 2])
     offset, components, bits = grid_field
-    assert start["input"]["dispatch_grid_field"] == {"offset": offset, "components": components, "bits": bits}
-    assert (start["input"]["record_size"], start["input"]["record_alignment"]) == (size, alignment)
+    assert _grid(start["input"]) == {"offset": offset, "components": components, "bits": bits}
+    assert (start["input"]["record"]["size"], start["input"]["record"]["alignment"]) == (size, alignment)
+
+
+def _grid(io: dict) -> dict | None:
+    """The SV_DispatchGrid field of an input or output's record in the JSON model (without its "type")."""
+    grid = io["record"]["dispatch_grid"] if io["record"] else None
+    return {k: grid[k] for k in ("offset", "components", "bits")} if grid else None
 
 
 def test_sv_dispatch_grid_on_an_output_record() -> None:
@@ -2951,8 +2957,8 @@ def test_sv_dispatch_grid_on_an_output_record() -> None:
                         "void Expand(DispatchNodeInputRecord<Job> job)",
                         "{",
                         "}"))
-    assert node(graph, "Start")["outputs"][0]["dispatch_grid_field"] == {"offset": 4, "components": 2, "bits": 32}
-    assert node(graph, "Expand")["input"]["dispatch_grid_field"] == {"offset": 4, "components": 2, "bits": 32}
+    assert _grid(node(graph, "Start")["outputs"][0]) == {"offset": 4, "components": 2, "bits": 32}
+    assert _grid(node(graph, "Expand")["input"]) == {"offset": 4, "components": 2, "bits": 32}
 
 
 def test_sv_dispatch_grid_is_plain_data_elsewhere() -> None:
@@ -2966,7 +2972,7 @@ def test_sv_dispatch_grid_is_plain_data_elsewhere() -> None:
                         "}",
                         *thread_node("Leaf", "Job", parameter="job")))
     assert node(graph, "Fixed")["dispatch_grid"] == [1, 1, 1]
-    assert node(graph, "Leaf")["input"]["dispatch_grid_field"] == {"offset": 0, "components": 3, "bits": 32}
+    assert _grid(node(graph, "Leaf")["input"]) == {"offset": 0, "components": 3, "bits": 32}
 
 
 ENTRY_GRAPH = lines(
@@ -3245,7 +3251,8 @@ def test_coalescing_input_max_records() -> None:
                         "void Tick()",
                         "{",
                         "}"))
-    inputs = [(n["input"]["kind"], n["input"]["record"], n["input"]["max_records"]) for n in graph["nodes"]]
+    inputs = [(n["input"]["kind"], n["input"]["record"] and n["input"]["record"]["type"], n["input"]["max_records"])
+              for n in graph["nodes"]]
     assert inputs == [("GroupNodeInputRecords", "Item", 32), ("RWGroupNodeInputRecords", "Item", None),
                       ("EmptyNodeInput", None, 8), ("EmptyNodeInput", None, 1)]
 
@@ -3270,8 +3277,8 @@ def test_globallycoherent_rw_dispatch_input() -> None:
 
 def test_node_track_rw_input_sharing_with_finished_cross_group_sharing() -> None:
     graph = model(cross_group_sharing_graph(tracked=True))
-    assert node(graph, "Start")["outputs"][0]["track_rw_input_sharing"] is True
-    assert node(graph, "Shade")["input"]["track_rw_input_sharing"] is True
+    assert node(graph, "Start")["outputs"][0]["record"]["track_rw_input_sharing"] is True
+    assert node(graph, "Shade")["input"]["record"]["track_rw_input_sharing"] is True
     assert graph["graph"]["entry_nodes"] == ["Start"]
 
 
@@ -3298,7 +3305,9 @@ def test_output_attributes() -> None:
     keys = ("parameter", "kind", "record", "record_size", "max_records", "max_records_shared_with",
             "max_records_shared_with_index", "max_records_per_node", "max_records_per_node_written", "array_size",
             "allow_sparse_nodes", "unbounded_sparse_nodes")
-    assert [tuple(o[k] for k in keys) for o in fan["outputs"]] == [
+    records = [{"record": o["record"] and o["record"]["type"], "record_size": o["record"] and o["record"]["size"] or 0}
+               for o in fan["outputs"]]
+    assert [tuple({**o, **r}[k] for k in keys) for o, r in zip(fan["outputs"], records)] == [
         ("Sky", "NodeOutput", "Item", 16, 2, None, None, None, False, None, False, False),
         ("Ground", "NodeOutput", "Item", 16, None, "Sky", 0, None, False, None, False, False),
         ("Material", "NodeOutputArray", "Item", 16, 2, None, None, 1, True, 3, True, False),
@@ -3370,8 +3379,8 @@ def test_record_size_and_alignment(fields: str, sixteen_bit: bool, size: int, al
                         "}",
                         *thread_node("Leaf", "Rec", parameter="rec")), enable_16bit_types=sixteen_bit)
     emit = node(graph, "Emit")
-    assert (emit["input"]["record_size"], emit["input"]["record_alignment"]) == (size, alignment)
-    assert (emit["outputs"][0]["record_size"], emit["outputs"][0]["record_alignment"]) == (size, alignment)
+    assert (emit["input"]["record"]["size"], emit["input"]["record"]["alignment"]) == (size, alignment)
+    assert (emit["outputs"][0]["record"]["size"], emit["outputs"][0]["record"]["alignment"]) == (size, alignment)
 
 
 NODE_ARRAY_DEPTH = lines(

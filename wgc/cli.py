@@ -630,13 +630,17 @@ def _default_header_variable(input_path: str) -> str:
 @click.option("--format", "report_format", type=click.Choice(["text", "json", "dot", "svg", "png", "dxil"]),
               default="text", show_default=True,
               help="text: a summary of nodes and graph; json: the full model (schema in docs/reference.md); dot: "
-                   "Graphviz source; svg/png: the picture (needs Graphviz 'dot' and -o); dxil: DXIL-style node "
+                   "Graphviz source; svg/png: the picture (needs Graphviz 'dot'); dxil: DXIL-style node "
                    "metadata as LLVM IR.")
-def inspect_command(output: str | None, report_format: str, **kwargs: Any) -> None:
+@click.option("--resources", "show_resources", is_flag=True,
+              help="dot/svg/png: also draw the resources the nodes use.")
+def inspect_command(output: str | None, report_format: str, show_resources: bool, **kwargs: Any) -> None:
     """Show what wgc understood of INPUT: its nodes, their launch modes, records and limits, and the graph."""
-    if report_format in ("svg", "png") and (output is None or output == "-"):
-        raise click.UsageError(f"--format {report_format} writes an image: name the file with -o FILE")
-    options = _options(kwargs, report_format)
+    if report_format == "png" and output in (None, "-") and sys.stdout.isatty():
+        raise click.UsageError("--format png writes an image: name the file with -o FILE, or redirect the output")
+    from dataclasses import replace
+
+    options = replace(_options(kwargs, report_format), show_resources=show_resources)
     from wgc.outputs import OutputPlan
 
     plan = OutputPlan()

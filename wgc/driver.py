@@ -175,6 +175,8 @@ class Options:
     """How the emulated target lowers Work Graph Loops: "native" (the runtime keeps each record's
     iterations) or "index-space" (`--loops=index-space`: as the AMDX target always does, one stage
     per (node, iteration), `wgc.sema.stages`)."""
+    show_resources: bool = False
+    """`wgc inspect --resources`: the DOT, SVG and PNG pictures also draw the resources the nodes use."""
     max_graph_depth: int | None = None
     """--max-graph-depth N: the device's maxExecutionGraphDepth (WG0513; default: 32, the least Vulkan offers)."""
     spec_values: tuple[tuple[int, int], ...] = ()
@@ -479,7 +481,7 @@ def _inspect(options: Options, front: FrontEnd, sound_only: bool = False) -> tup
         return {kind: render_dxil(model, options.proposals).encode()}, []
     from wgc.metadata.dot import GraphvizError, GraphvizMissing, render_dot, render_image
 
-    dot = render_dot(model)
+    dot = render_dot(model, options.show_resources)
     if kind == "dot":
         return {kind: dot.encode()}, []
     try:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from wgc import ir
 from wgc.irtools.layout import LayoutRule, layout_of
-from wgc.metadata.reflection import attribute_spec_constants, describe_resources, spec_constants
+from wgc.metadata.reflection import attribute_spec_constants, describe_resources, record_layout, spec_constants
 from wgc.metadata.schema import (EdgeModel, EntryPointModel, GraphModel, GridFieldModel, InputModel, InspectModel,
                                  InterfaceModel, LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
                                  OutputModel, PerEntryModel, StageModel)
@@ -53,13 +53,10 @@ def _input(node_input: NodeInput | None) -> InputModel | None:
         return None
     return InputModel(
         kind=node_input.kind.value,
-        record=str(node_input.record) if node_input.record is not None else None,
-        record_size=node_input.layout.size if node_input.layout else 0,
-        record_alignment=node_input.layout.alignment if node_input.layout else 0,
+        record=record_layout(node_input.record, node_input.layout, node_input.dispatch_grid_field,
+                             node_input.track_rw_input_sharing),
         max_records=node_input.max_records,
         globally_coherent=node_input.globally_coherent,
-        track_rw_input_sharing=node_input.track_rw_input_sharing,
-        dispatch_grid_field=_grid_field(node_input.dispatch_grid_field),
     )
 
 
@@ -68,10 +65,8 @@ def _output(output: NodeOutput) -> OutputModel:
         parameter=output.parameter.name,
         kind=output.kind.value,
         target=_id(output.target),
-        record=str(output.record) if output.record is not None else None,
-        record_size=output.record_size,
-        record_alignment=output.layout.alignment if output.layout else 0,
-        track_rw_input_sharing=output.track_rw_input_sharing,
+        record=record_layout(output.record, output.layout, output.dispatch_grid_field,
+                             output.track_rw_input_sharing),
         max_records=output.max_records,
         max_records_written=any(a.key in ("maxrecords", "maxrecordssharedwith") for a in output.parameter.attributes),
         max_records_shared_with=output.shared_with,
@@ -81,7 +76,6 @@ def _output(output: NodeOutput) -> OutputModel:
         array_size=output.array_size,
         allow_sparse_nodes=output.allow_sparse_nodes,
         unbounded_sparse_nodes=output.unbounded_sparse_nodes,
-        dispatch_grid_field=_grid_field(output.dispatch_grid_field),
     )
 
 
@@ -120,6 +114,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         stage_stride=stages.stride,
         max_node_recursion=stages.max_recursion,
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
+        limits_exceeded=tuple(graph.limits_exceeded.get(node.key, ())),
     )
 
 

@@ -6,8 +6,8 @@ Input:  the node descriptions of the nodes compiled (`sema.nodes.NodeInfo`; all,
         the profile and target environment, and whether each node gets a module of its own
         (`--split-nodes`).
 Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflection.to_json()` is the
-        `wgc compile --emit=reflection` / `-Fre FILE` document, whose schema is in docs/reference.md
-        ("Reflection"). The pieces the inspect model shares with it are here too:
+        `wgc compile --emit=reflection` / `-Fre FILE` document, described in docs/reference.md
+        ("Reflection") and by the JSON Schema docs/reflection.schema.json. The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
         `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
         `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
@@ -20,7 +20,9 @@ Where each fact comes from (sema decides, this module only reads):
   members by `irtools.layout.member_fields`;
 - descriptor set, binding, counter binding and the register as written: `ir.Binding`
   (`sema.bindings`); the Vulkan descriptor type: `sema.bindings.descriptor_type_of`;
-- which node reaches which resource and counter: `sema.usage.resource_use`;
+- which node reaches which resource and counter, and whether it reads or writes it:
+  `sema.usage.resource_use`; a storage image's format: `spirv.resources.storage_format` (the
+  function the back end declares the OpTypeImage with);
 - entry point names and modules: `sema.modules`;
 - the (name, index) stages of loop members, MaxNodeRecursionAMDX and the stage indices an output
   reaches: `sema.stages` (Work Graph Loops unrolled in index space, as the AMDX modules are).
@@ -255,6 +257,15 @@ class Resource:
     counter: Counter | None
     used_by: tuple[str, ...]
     """Display names of the nodes (of those described) whose code reaches it."""
+    image_format: str | None = None
+    """Storage images and storage texel buffers (RWTexture*, RWBuffer): the SPIR-V ImageFormat of the
+    OpTypeImage (`[[vk::image_format]]`, or inferred from the element; "Unknown" where it cannot
+    be); None for the other resources."""
+    access: str | None = None
+    """What the code of `used_by` does to it: "read", "write", "read_write" (SPIR-V NonWritable /
+    NonReadable: not written / not read); None when no node described uses it."""
+    stages: tuple[str, ...] = ()
+    """The Vulkan shader stages of `used_by` ("compute"; "mesh" for mesh nodes)."""
 
     @property
     def descriptor_count(self) -> int:
@@ -275,6 +286,8 @@ class Resource:
             "layout": self.layout.to_json() if self.layout else None,
             "counter": self.counter.to_json() if self.counter else None,
             "used_by": list(self.used_by),
+            "image_format": self.image_format, "access": self.access, "stages": list(self.stages),
+            "vk_shader_stage_flags": [VK_SHADER_STAGES[stage] for stage in self.stages],
         }
 
 
@@ -295,6 +308,28 @@ def _element_scalar(type_: t.Type | None) -> t.Type | None:
     if isinstance(type_, (t.VectorType, t.MatrixType)):
         return type_.element
     return type_
+
+
+VK_SHADER_STAGES = {"compute": "VK_SHADER_STAGE_COMPUTE_BIT", "mesh": "VK_SHADER_STAGE_MESH_BIT_EXT",
+                    "task": "VK_SHADER_STAGE_TASK_BIT_EXT", "fragment": "VK_SHADER_STAGE_FRAGMENT_BIT"}
+"""Vulkan shader stages by name, in the order a binding lists them."""
+STAGE_OF_LAUNCH = {"mesh": "mesh", "pixel": "fragment", "amplification": "task"}
+"""The Vulkan stage of a node (by launch: compute but for mesh nodes) or of another shader the AMDX
+module holds (by stage); "compute" for the others."""
+
+
+def _access(read: bool, written: bool) -> str | None:
+    return "read_write" if read and written else "read" if read else "write" if written else None
+
+
+def _image_format(variable: ir.Variable, inner: t.Type | None) -> str | None:
+    """The storage-image format the SPIR-V back end declares (`spirv.resources.storage_format`)."""
+    if not isinstance(inner, t.ResourceType) or not inner.kind.writable or not inner.kind.has_element_type \
+            or inner.kind.value.endswith("StructuredBuffer"):
+        return None
+    from wgc.spirv.resources import storage_format
+
+    return storage_format(inner, variable)
 
 
 def _resource(results: Analysis, variable: ir.Variable, users: Sequence[str], counter_users: Sequence[str]) -> Resource:
@@ -338,7 +373,7 @@ def _resource(results: Analysis, variable: ir.Variable, users: Sequence[str], co
         globally_coherent="globallycoherent" in variable.modifiers, push_constant=variable.push_constant,
         shader_record=variable.shader_record,
         element_type=element_type, element_component=element_component, layout=layout, counter=counter,
-        used_by=tuple(users))
+        used_by=tuple(users), image_format=_image_format(variable, inner))
 
 
 def describe_resources(results: Analysis, nodes: Sequence[NodeInfo]) -> list[Resource]:
@@ -346,14 +381,25 @@ def describe_resources(results: Analysis, nodes: Sequence[NodeInfo]) -> list[Res
     the nodes among `nodes` that reach it (and its counter)."""
     users: dict[ir.Variable, list[str]] = {}
     counter_users: dict[ir.Variable, list[str]] = {}
+    read: set[ir.Variable] = set()
+    written: set[ir.Variable] = set()
+    stages: dict[ir.Variable, set[str]] = {}
     for node in nodes:
         use = results.resource_use(node.function)
         for variable in use.variables:
             users.setdefault(variable, []).append(str(node.id))
+            stages.setdefault(variable, set()).add(STAGE_OF_LAUNCH.get(node.launch, "compute"))
         for variable in use.counters:
             counter_users.setdefault(variable, []).append(str(node.id))
-    return [_resource(results, v, users.get(v, ()), counter_users.get(v, ())) for v in results.module.globals
-            if v.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE)]
+        read |= use.read
+        written |= use.written
+    found = []
+    for v in results.module.globals:
+        if v.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE):
+            resource = _resource(results, v, users.get(v, ()), counter_users.get(v, ()))
+            found.append(replace(resource, access=_access(v in read, v in written),
+                                 stages=tuple(s for s in VK_SHADER_STAGES if s in stages.get(v, ()))))
+    return found
 
 
 # ---------------------------------------------------------------- specialization constants

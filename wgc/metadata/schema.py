@@ -4,8 +4,10 @@ Stage: output model (built by `metadata.model.build_model`, read by the views `t
 `dxil`, printed by `--format json` through `to_json`).
 Input: the values `build_model` reads from the results object of analysis.
 Output: `InspectModel` and the records it holds; `to_json()` gives the JSON document of docs/reference.md
-("The JSON model"), key for key and in that order. Resources, specialization constants and a
-node's attribute specialization constants are the reflection's own records (`metadata.reflection`).
+("The JSON model"), key for key and in that order; docs/reflection.schema.json is its JSON Schema
+(and the reflection's). Resources, specialization constants, a node's attribute specialization
+constants and the records of its input and outputs (`RecordLayout`) are the reflection's own
+records (`metadata.reflection`), so they have one shape in both documents.
 
 Invariants: frozen records; a view reads fields (a renamed or removed field fails type checking
 and at run time), never keys of a dictionary; `to_json` only converts (tuples become lists,
@@ -17,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from wgc.cached_dataclass import dataclass
-from wgc.metadata.reflection import AttributeSpecConstant, Resource, SpecConstant
+from wgc.metadata.reflection import AttributeSpecConstant, RecordLayout, Resource, SpecConstant
 from wgc.metadata.reflection import StageReflection as StageModel   # one (name, index) stage: the same record
 
 
@@ -42,30 +44,42 @@ class GridFieldModel:
         return {"offset": self.offset, "components": self.components, "bits": self.bits}
 
 
-def _grid_json(grid: GridFieldModel | None) -> dict[str, Any] | None:
-    return grid.to_json() if grid is not None else None
-
-
 def _list(values: tuple[int, ...] | None) -> list[int] | None:
     return list(values) if values is not None else None
+
+
+def _grid_of(record: RecordLayout | None) -> GridFieldModel | None:
+    grid = record.dispatch_grid if record is not None else None
+    return GridFieldModel(grid.offset, grid.components, grid.bits) if grid is not None else None
 
 
 @dataclass(frozen=True)
 class InputModel:
     kind: str
-    record: str | None = None
-    record_size: int = 0
-    record_alignment: int = 0
+    record: RecordLayout | None = None
+    """The record's layout, as the reflection's (`metadata.reflection.record_layout`); None: no record."""
     max_records: int | None = None
     globally_coherent: bool = False
-    track_rw_input_sharing: bool = False
-    dispatch_grid_field: GridFieldModel | None = None
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> GridFieldModel | None:
+        return _grid_of(self.record)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "record": self.record, "record_size": self.record_size,
-                "record_alignment": self.record_alignment, "max_records": self.max_records,
-                "globally_coherent": self.globally_coherent, "track_rw_input_sharing": self.track_rw_input_sharing,
-                "dispatch_grid_field": _grid_json(self.dispatch_grid_field)}
+        return {"kind": self.kind, "max_records": self.max_records, "globally_coherent": self.globally_coherent,
+                "record": self.record.to_json() if self.record is not None else None}
 
 
 @dataclass(frozen=True)
@@ -73,10 +87,8 @@ class OutputModel:
     parameter: str
     kind: str
     target: NodeIdModel
-    record: str | None = None
-    record_size: int = 0
-    record_alignment: int = 0
-    track_rw_input_sharing: bool = False
+    record: RecordLayout | None = None
+    """The record's layout, as the reflection's; None for an empty output."""
     max_records: int | None = None
     max_records_written: bool = True
     """False: the output has neither [MaxRecords] nor [MaxRecordsSharedWith]; `max_records` is wgc's 1."""
@@ -87,21 +99,34 @@ class OutputModel:
     array_size: int | None = None
     allow_sparse_nodes: bool = False
     unbounded_sparse_nodes: bool = False
-    dispatch_grid_field: GridFieldModel | None = None
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> GridFieldModel | None:
+        return _grid_of(self.record)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "parameter": self.parameter, "kind": self.kind, "target": self.target.to_json(), "record": self.record,
-            "record_size": self.record_size, "record_alignment": self.record_alignment,
-            "track_rw_input_sharing": self.track_rw_input_sharing, "max_records": self.max_records,
-            "max_records_written": self.max_records_written,
+            "parameter": self.parameter, "kind": self.kind, "target": self.target.to_json(),
+            "max_records": self.max_records, "max_records_written": self.max_records_written,
             "max_records_shared_with": self.max_records_shared_with,
             "max_records_shared_with_index": self.max_records_shared_with_index,
             "max_records_per_node": self.max_records_per_node,
             "max_records_per_node_written": self.max_records_per_node_written,
             "array_size": self.array_size, "allow_sparse_nodes": self.allow_sparse_nodes,
             "unbounded_sparse_nodes": self.unbounded_sparse_nodes,
-            "dispatch_grid_field": _grid_json(self.dispatch_grid_field),
+            "record": self.record.to_json() if self.record is not None else None,
         }
 
 
@@ -178,6 +203,8 @@ class NodeModel:
     stage_stride: int | None = None
     max_node_recursion: int | None = None
     attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
+    limits_exceeded: tuple[str, ...] = ()
+    """The spec's node output limits this node exceeds, in words (empty: none)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -197,6 +224,7 @@ class NodeModel:
             "resources": list(self.resources), "stages": [s.to_json() for s in self.stages],
             "stage_stride": self.stage_stride, "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
+            "limits_exceeded": list(self.limits_exceeded),
         }
 
 

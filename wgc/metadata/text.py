@@ -98,7 +98,7 @@ def _input_line(node: NodeModel) -> str:
     inp = node.input
     if inp is None:
         return "input: none"
-    parts = [_record_type(inp.kind, inp.record) + _layout(inp.record_size, inp.record_alignment)]
+    parts = [_record_type(inp.kind, inp.record.type if inp.record else None) + _layout(inp.record_size, inp.record_alignment)]
     if inp.dispatch_grid_field:
         parts.append(_grid_field(inp.dispatch_grid_field))
     if inp.max_records is not None:
@@ -126,7 +126,7 @@ def _target_text(out: OutputModel, node_names: set[str]) -> str:
 
 
 def _output_line(index: int, out: OutputModel, node_names: set[str]) -> str:
-    parts = [_record_type(out.kind, out.record) + _layout(out.record_size, out.record_alignment)]
+    parts = [_record_type(out.kind, out.record.type if out.record else None) + _layout(out.record_size, out.record_alignment)]
     if out.max_records_shared_with is not None:
         owner = out.max_records_shared_with
         owner_index = out.max_records_shared_with_index

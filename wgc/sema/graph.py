@@ -117,6 +117,9 @@ class GraphInfo:
     backing_of: dict[str, int] = field(default_factory=dict)
     """Each node's backing memory (by key)."""
     backing_without_per_node_of: dict[str, int] = field(default_factory=dict)
+    limits_exceeded: dict[str, list[str]] = field(default_factory=dict)
+    """The spec's node output limits each node (by key) exceeds (WG0422's messages, also when the
+    warning group is downgraded or silenced): what the inspect views mark."""
 
     @property
     def backing_bytes(self) -> int:
@@ -719,6 +722,7 @@ class GraphChecker:
 
     def _limits(self, node: NodeInfo, records: int, output_bytes: int, tracked: int) -> None:
         def over(message: str) -> None:
+            self.graph.limits_exceeded.setdefault(node.key, []).append(message)
             self.report(codes.NODE_OUTPUT_LIMIT, node.span, f"node '{node.id}': {message}",
                         notes=["the limits are the spec's 'Node output limits'; the runtime rejects the graph "
                                "unless MaxRecords is overridden at the API"])

@@ -167,7 +167,7 @@ TABLE = (
                   fills="NodeOutput.unbounded_sparse_nodes", shown="outputs.unbounded_sparse_nodes"),
     # records
     NodeAttribute("NodeTrackRWInputSharing", frozenset({"record"}), arity=(0,),
-                  fills="NodeInput.track_rw_input_sharing", shown="input.track_rw_input_sharing"),
+                  fills="NodeInput.track_rw_input_sharing", shown="input.record.track_rw_input_sharing"),
 )
 ATTRIBUTES: dict[str, NodeAttribute] = {row.key: row for row in TABLE}
 """Lower-cased name -> its row."""

@@ -4,7 +4,15 @@ Input: a node shader's `ir.Function` (checked IR; its callees filled in).
 Output: `resource_use(function) -> ResourceUse`: the module-scope uniform blocks (cbuffers,
 `$Globals`, push constants, tbuffers) and resources its code can reach, and the counted
 structured buffers whose counter it uses (`IncrementCounter`, `DecrementCounter`, `Append`,
-`Consume`).
+`Consume`); and which of the resources it reads and which it writes (`read`, `written`: what
+SPIR-V's NonWritable / NonReadable say of a binding, from what the code does).
+
+Access: an element assigned with `=` (`buf[i] = v`, `tex[p].x = v`), a `Store*` or `Append` is a
+write; a compound assignment, `++`/`--`, an `out`/`inout` argument or an atomic (`InterlockedAdd(
+buf[i], ...)`, `buf.InterlockedAdd(...)`) reads and writes; `GetDimensions` and the counter
+methods `IncrementCounter`/`DecrementCounter` access neither (the counter is a binding of its
+own); every other use of a resource or block reads it, and a resource named outside an element
+access or a method call (passed to a function, copied to a local) may be read and written.
 
 "Reach" is what the SPIR-V back end puts in the entry point's interface: every variable named in
 the function or a function it calls (transitively), plus what the initialisers of the dynamic
@@ -20,11 +28,16 @@ from __future__ import annotations
 
 
 from wgc import ir
+from wgc import types as t
 from wgc.cached_dataclass import dataclass
-from wgc.irtools.walk import lvalue_chain, children, reachable_functions, walk_body
+from wgc.irtools.walk import children, lvalue_chain, reachable_functions, walk_body, written
 
 DESCRIPTOR_STORAGE = (ir.Storage.UNIFORM, ir.Storage.RESOURCE)
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Append", "Consume"})
+WRITE_METHODS = frozenset({"Store", "Store2", "Store3", "Store4", "Append"})
+"""Methods that write a resource without reading it."""
+NO_ACCESS_METHODS = frozenset({"GetDimensions", "IncrementCounter", "DecrementCounter"})
+"""Methods that neither read nor write the resource's own memory (a query; the counter's binding)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +46,10 @@ class ResourceUse:
     """Uniform blocks and resources reached, in first-reach order."""
     counters: tuple[ir.Variable, ...]
     """Counted structured buffers whose counter is used, in first-use order."""
+    read: frozenset[ir.Variable] = frozenset()
+    """The variables among `variables` the code reads."""
+    written: frozenset[ir.Variable] = frozenset()
+    """The resources among `variables` the code writes."""
 
 
 def resource_use(function: ir.Function) -> ResourceUse:
@@ -52,23 +69,69 @@ def resource_use(function: ir.Function) -> ResourceUse:
         pending.extend(reversed(nodes))
 
     visit_function(function)
+    read: set[ir.Variable] = set()
+    wrote: set[ir.Variable] = set()
+    placed: dict[int, bool] = {}
+    """id of a resource's VarRef whose access its parent decided -> whether that access reads."""
+
+    def resource_ref(expr: ir.Expr) -> ir.VarRef | None:
+        base, _ = lvalue_chain(expr)
+        if isinstance(base, ir.ResourceIndex):
+            base, _ = lvalue_chain(base.resource)
+        if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.RESOURCE:
+            return base
+        return None
+
     while pending:
         node = pending.pop()
         if isinstance(node, ir.VarRef):
             variable = node.variable
             if variable.storage in DESCRIPTOR_STORAGE:
                 variables.setdefault(variable)
+                reads = placed.get(id(node))
+                if reads is None:
+                    read.add(variable)
+                    if _writable(variable):
+                        wrote.add(variable)          # a handle passed on: may be written
+                elif reads:
+                    read.add(variable)
             elif variable.storage is ir.Storage.STATIC and variable.init is not None \
                     and variable not in seen_statics:
                 seen_statics.add(variable)           # its initialiser runs in the entry point
                 pending.extend(reversed(list(_walk(variable.init))))
-        elif isinstance(node, ir.Call) and node.function not in seen_functions:
+            continue
+        if isinstance(node, ir.Call) and node.function not in seen_functions:
             visit_function(node.function)             # a call in a static's initialiser
-        elif isinstance(node, ir.MethodCall) and node.method in COUNTER_METHODS:
-            base, _ = lvalue_chain(node.object)
-            if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.RESOURCE:
-                counters.setdefault(base.variable)
-    return ResourceUse(tuple(variables), tuple(counters))
+        if isinstance(node, ir.ResourceIndex):
+            ref = resource_ref(node.resource)
+            if ref is not None:
+                placed.setdefault(id(ref), True)
+        elif isinstance(node, ir.MethodCall):
+            ref = resource_ref(node.object)
+            if ref is not None:
+                if node.method in WRITE_METHODS:
+                    wrote.add(ref.variable)
+                placed[id(ref)] = node.method not in WRITE_METHODS and node.method not in NO_ACCESS_METHODS
+                if node.method.startswith("Interlocked"):
+                    wrote.add(ref.variable)
+            if node.method in COUNTER_METHODS:
+                base, _ = lvalue_chain(node.object)
+                if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.RESOURCE:
+                    counters.setdefault(base.variable)
+        if isinstance(node, ir.Expr):
+            only_written = isinstance(node, ir.Assign) and not node.op
+            for target in written(node):
+                ref = resource_ref(target)
+                if ref is not None:
+                    wrote.add(ref.variable)
+                    placed[id(ref)] = not only_written
+    return ResourceUse(tuple(variables), tuple(counters), frozenset(read), frozenset(wrote))
+
+
+def _writable(variable: ir.Variable) -> bool:
+    """A RW, Append or Consume resource (or an array of them)."""
+    inner = t.innermost_element(variable.type)
+    return variable.storage is ir.Storage.RESOURCE and isinstance(inner, t.ResourceType) and inner.kind.writable
 
 
 def _walk(expr: ir.Expr) -> list[object]:

@@ -308,21 +308,27 @@ def _component(type_: t.ResourceType) -> t.ScalarType:
     return t.scalar(scalar.kind, 32) if scalar.bits != 32 else scalar
 
 
-def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable | None) -> str:
+def storage_format(type_: t.ResourceType, variable: ir.Variable | None) -> str:
+    """The ImageFormat enumerant of a storage image or texel buffer (RWBuffer, RWTexture*): the one
+    `[[vk::image_format]]` names, else inferred from the element (`Unknown` where it cannot be)."""
     attribute = ir.find_attribute(variable.attributes, "vk::image_format") if variable is not None else None
     if attribute is not None and attribute.values() and isinstance(attribute.values()[0], str):
         written = str(attribute.values()[0])
         fmt = _format_names().get(written.lower())
         assert fmt is not None, f"sema checks image formats (WG0340, WG0624): '{written}'"
-    elif type_.element_modifier is not None:       # unorm/snorm: 8 or 16 bits, wgc cannot tell
-        fmt = "Unknown"
-    else:
-        scalar = t.element_scalar(type_.element) if type_.element is not None else None
-        component = _component(type_)
-        kind = "f" if component.is_float else ("s" if component.kind is t.ScalarKind.INT else "u")
-        bits = scalar.bits if scalar is not None and scalar.kind is not t.ScalarKind.BOOL else 32
-        count = t.component_count(type_.element) if type_.element is not None else None
-        fmt = _FORMATS.get((kind, bits, count or 1), "Unknown")
+        return fmt
+    if type_.element_modifier is not None:       # unorm/snorm: 8 or 16 bits, wgc cannot tell
+        return "Unknown"
+    scalar = t.element_scalar(type_.element) if type_.element is not None else None
+    component = _component(type_)
+    kind = "f" if component.is_float else ("s" if component.kind is t.ScalarKind.INT else "u")
+    bits = scalar.bits if scalar is not None and scalar.kind is not t.ScalarKind.BOOL else 32
+    count = t.component_count(type_.element) if type_.element is not None else None
+    return _FORMATS.get((kind, bits, count or 1), "Unknown")
+
+
+def _storage_format(ml: ModuleLowering, type_: t.ResourceType, variable: ir.Variable | None) -> str:
+    fmt = storage_format(type_, variable)
     for capability in grammar.enumerant_info("ImageFormat", fmt).capabilities:
         ml.b.capability(capability)
     return fmt

@@ -1,0 +1,176 @@
+"""One schema for the reflection (`-Fre`, `--emit=reflection`) and the inspect model (`inspect --format
+json`): docs/reflection.schema.json (JSON Schema draft 2020-12) validates every sample's and every
+tests/spirv_programs program's documents; the records they share have one shape; and each binding
+says what SPIRV-Reflect says of ordinary shaders: the storage-image format, read/write access from
+what the code does, the shader stages (issue 30, "Reflection").
+
+Expected values are worked out by hand from the HLSL below."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from conftest import ROOT, SAMPLE_INCLUDE, SAMPLES, sample_proposals
+from wgc import driver
+from wgc.diagnostics import Renderer
+
+SCHEMA = json.loads((ROOT / "docs" / "reflection.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+PROGRAMS = sorted(SAMPLES.glob("*.hlsl")) + sorted((ROOT / "tests" / "spirv_programs").glob("*.hlsl"))
+
+
+def _documents(path, **options):
+    """(inspect model, reflection) of `path`, as JSON (the loop samples unroll deeper than 32 stages)."""
+    options.setdefault("max_graph_depth", 1000)
+    found = []
+    for emit in ("json", "reflection"):
+        result = driver.compile(driver.Options(input=str(path), emit=emit, include_dirs=(str(SAMPLE_INCLUDE),),
+                                               proposals=sample_proposals(path), enable_16bit_types=True,
+                                               **options))
+        if not result.ok and emit == "reflection":   # beyond the AMDX target (syntax_tour): the emulated one's
+            result = driver.compile(driver.Options(input=str(path), emit=emit, target="emulated",
+                                                   include_dirs=(str(SAMPLE_INCLUDE),), enable_16bit_types=True,
+                                                   proposals=sample_proposals(path), **options))
+        assert result.ok, Renderer().render(result.diagnostics)
+        found.append(json.loads(result.outputs[emit]))
+    return found
+
+
+def _errors(document) -> list[str]:
+    return [f"{e.json_path}: {e.message[:300]}" for e in VALIDATOR.iter_errors(document)]
+
+
+def test_the_schema_is_a_draft_2020_12_schema():
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_every_document_follows_the_schema(path):
+    model, reflection = _documents(path)
+    assert _errors(model) == []
+    assert _errors(reflection) == []
+
+
+def test_the_schema_refuses_a_bare_record_name():
+    """Before issue 30, the inspect model's input.record was the record's name: no longer valid."""
+    model, _ = _documents(SAMPLES / "hello.hlsl")
+    model["nodes"][0]["input"]["record"] = "EntryRecord"
+    assert _errors(model)
+    model["nodes"][0]["input"]["record"] = None
+    model["nodes"][0]["input"]["colour"] = 1           # an unknown key
+    assert _errors(model)
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_records_and_resources_have_one_shape(path):
+    """A node's input record and its outputs' records, and a resource used by the nodes, are the same
+    JSON in both documents."""
+    model, reflection = _documents(path)
+    nodes = {n["function"]: n for n in reflection["nodes"]}
+    for node in model["nodes"]:
+        other = nodes[node["function"]]
+        if other["input"] is not None:
+            assert node["input"]["record"] == other["input"]["record"]
+            assert node["input"].keys() == other["input"].keys()
+        assert [o["record"] for o in node["outputs"]] == [o["record"] for o in other["outputs"]]
+    bindings = {r["name"]: r for r in reflection["descriptor_bindings"]}
+    for resource in model["resources"]:
+        if resource["name"] in bindings and resource["used_by"]:
+            assert {**resource, "counter": None} == {**bindings[resource["name"]], "counter": None}
+
+
+ACCESS = """
+struct R { uint v; };
+RWStructuredBuffer<uint> Written : register(u0);
+RWStructuredBuffer<uint> Read : register(u1);
+RWStructuredBuffer<uint> Added : register(u2);
+RWByteAddressBuffer Atomics : register(u3);
+RWByteAddressBuffer Stored : register(u4);
+RWTexture2D<float4> Image : register(u5);
+RWBuffer<uint> Texels : register(u6);
+[[vk::image_format("rgba8")]] RWTexture2D<float4> Named : register(u7);
+RWTexture2D<unorm float4> Normed : register(u8);
+Texture2D<float4> Sampled : register(t0);
+StructuredBuffer<uint> Constant : register(t1);
+AppendStructuredBuffer<uint> Log : register(u9);
+RWStructuredBuffer<uint> Queried : register(u10);
+RWStructuredBuffer<uint> Passed : register(u11);
+RWStructuredBuffer<uint> Unused : register(u12);
+
+void Fill(RWStructuredBuffer<uint> b) { b[0] = 1; }
+
+[Shader("node")] [NodeLaunch("thread")]
+void N(ThreadNodeInputRecord<R> input)
+{
+    Written[input.Get().v] = 1;
+    Added[0] += Read[1];
+    uint old;
+    Atomics.InterlockedAdd(0, 1, old);
+    Stored.Store(4, old);
+    Image[uint2(0, 0)] = Sampled.Load(int3(0, 0, 0));
+    Texels[0] = Constant[0];
+    Named[uint2(1, 1)] = float4(0, 0, 0, 1);
+    float4 n = Normed[uint2(0, 0)];
+    Log.Append(uint(n.x));
+    uint count, stride;
+    Queried.GetDimensions(count, stride);
+    Written[1] = count;
+    Fill(Passed);
+}
+"""
+
+
+def _bindings(tmp_path, source: str) -> dict:
+    path = tmp_path / "access.hlsl"
+    path.write_text(source)
+    _, reflection = _documents(path)
+    assert _errors(reflection) == []
+    return {r["name"]: r for r in reflection["descriptor_bindings"]}
+
+
+def test_access_is_what_the_code_does(tmp_path):
+    """SPIR-V NonWritable / NonReadable: a binding the code only reads, or only writes. `=` into an
+    element, Store and Append write; `+=` and atomics read and write; GetDimensions does neither; a
+    buffer handed to a function may be either."""
+    bindings = _bindings(tmp_path, ACCESS)
+    access = {name: r["access"] for name, r in bindings.items()}
+    assert access == {
+        "Written": "write", "Read": "read", "Added": "read_write", "Atomics": "read_write", "Stored": "write",
+        "Image": "write", "Texels": "write", "Named": "write", "Normed": "read", "Sampled": "read",
+        "Constant": "read", "Log": "write", "Queried": None, "Passed": "read_write"}
+    assert "Unused" not in bindings                      # the reflection lists what the nodes reach
+
+
+def test_storage_image_format(tmp_path):
+    """DXC's SPIR-V mapping: a storage image's format is `[[vk::image_format]]`, else inferred from the
+    element (float4 -> Rgba32f, uint -> R32ui); unorm/snorm cannot be told (8 or 16 bits): Unknown.
+    Sampled images, buffers and blocks have none."""
+    bindings = _bindings(tmp_path, ACCESS)
+    formats = {name: r["image_format"] for name, r in bindings.items()}
+    assert formats == {
+        "Written": None, "Read": None, "Added": None, "Atomics": None, "Stored": None, "Image": "Rgba32f",
+        "Texels": "R32ui", "Named": "Rgba8", "Normed": "Unknown", "Sampled": None, "Constant": None, "Log": None,
+        "Queried": None, "Passed": None}
+
+
+def test_storage_image_format_is_the_modules(tmp_path):
+    """The format the reflection gives is the OpTypeImage's in the module wgc compile writes."""
+    path = tmp_path / "access.hlsl"
+    path.write_text(ACCESS)
+    asm = driver.compile(driver.Options(input=str(path), emit="asm")).outputs["asm"].decode()
+    formats = {line.split()[-1] for line in asm.splitlines() if "OpTypeImage" in line and " 2 " in line}
+    assert formats == {"Rgba32f", "R32ui", "Rgba8", "Unknown"}
+
+
+def test_stages_per_binding(tmp_path):
+    """Node shaders are compute shaders in Vulkan (VK_SHADER_STAGE_COMPUTE_BIT), mesh nodes mesh shaders."""
+    bindings = _bindings(tmp_path, ACCESS)
+    assert {(tuple(r["stages"]), tuple(r["vk_shader_stage_flags"])) for r in bindings.values()} == {
+        (("compute",), ("VK_SHADER_STAGE_COMPUTE_BIT",))}
+    _, reflection = _documents(SAMPLES / "mesh_draw.hlsl")
+    sprites = next(r for r in reflection["descriptor_bindings"] if r["name"] == "Sprites")
+    assert (sprites["stages"], sprites["vk_shader_stage_flags"]) == (["mesh"], ["VK_SHADER_STAGE_MESH_BIT_EXT"])
