@@ -31,6 +31,7 @@ from wgc.source import SourceFile, Span
 if TYPE_CHECKING:
     from wgc.lsp.check import Snapshot
     from wgc.metadata.schema import InputModel, NodeModel, OutputModel
+    from wgc.metadata.reflection import RecordLayout
     from wgc.sema.nodes import NodeInfo, NodeInput, NodeOutput
 
 SOURCE = "wgc"
@@ -254,12 +255,12 @@ def _node_summary(model: NodeModel) -> str:
     return parts[0] + "\n\n" + " · ".join(facts)
 
 
-def _record(name: str | None, size: int, alignment: int) -> str:
-    return f"`{name}` ({size} bytes, align {alignment})" if name else "no record"
+def _record(record: RecordLayout | None) -> str:
+    return f"`{record.type}` ({record.size} bytes, align {record.alignment})" if record else "no record"
 
 
 def _input_line(model: InputModel) -> str:
-    text = f"input: {model.kind} {_record(model.record, model.record_size, model.record_alignment)}"
+    text = f"input: {model.kind} {_record(model.record)}"
     if model.max_records is not None:
         text += f", MaxRecords {model.max_records}"
     if model.dispatch_grid_field is not None:
@@ -269,7 +270,7 @@ def _input_line(model: InputModel) -> str:
 
 
 def _output_line(model: OutputModel) -> str:
-    text = f"output `{model.parameter}`: {model.kind} {_record(model.record, model.record_size, model.record_alignment)}"
+    text = f"output `{model.parameter}`: {model.kind} {_record(model.record)}"
     if model.max_records_shared_with is not None:
         text += f", MaxRecords shared with {model.max_records_shared_with}"
     elif model.max_records is not None:
