@@ -343,3 +343,25 @@ def test_bounds_beyond_the_memory_limit_run_host_driven(device, tmp_path):
         out = session.dump(program.resources[0])["uint32"]
     assert out == [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
     assert [[d.records_in for d in s.dispatches] for s in steps] == [[jobs], [123], [123]]
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_entry_records_beyond_the_limit_run_in_passes(device, tmp_path, gpu_driven):
+    """83 Split jobs may write 3 pieces of 4 bytes each (12 bytes; +16 for the arena's rounding): with a
+    400-byte limit halving cuts 83 into 41 + 42, then 20 + 21 + 21 + 21 (21 x 12 + 16 = 268 fit):
+    four passes, each through both levels, on either schedule; Out is as in one pass."""
+    from wgc.runtime.run import Session
+
+    jobs = 83
+    dispatch = ('{"inputs": [{"entry": "Split", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
+                % (", ".join('{"id": %d}' % i for i in range(jobs)), 4 * 4 * jobs))
+    module, program, described = load(tmp_path, UNEVEN, dispatch)
+    with Session(device, module, program, described, memory_limit=400, gpu_driven=gpu_driven) as session:
+        steps = session.run_once()
+        assert (session.scheduler.last_run_gpu_driven, session.scheduler.last_passes) == (gpu_driven, 4)
+        out = session.dump(program.resources[0])["uint32"]
+    assert out == [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
+    cuts = [(0, 20), (20, 41), (41, 62), (62, 83)]
+    assert [(s.pass_index, s.level, [d.records_in for d in s.dispatches]) for s in steps] == [
+        step for p, (a, b) in enumerate(cuts) for step in
+        [(p, 0, [b - a]), (p, 1, [sum(i % 4 for i in range(a, b))])]]

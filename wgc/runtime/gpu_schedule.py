@@ -50,6 +50,7 @@ from typing import Any
 from wgc import emulation_abi as abi
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime import indirect_setup as meta
+from wgc.runtime import passes
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan, grid_problem
 from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
@@ -156,7 +157,9 @@ class GpuScheduler(Scheduler):
         self._gpu_control: Buffer | None = None
         self._meta: tuple[Any, Any, list[Any], Any] | None = None
         self.last_run_gpu_driven = False
-        """Whether the last `run` took the GPU-driven path (tests and benchmarks read it)."""
+        """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
+        self.last_passes = 1
+        """The passes of the last `run` (`passes`: more than one where its entry records did not fit)."""
 
     def close(self) -> None:
         for plan in self._plans.values():
@@ -366,6 +369,34 @@ class GpuScheduler(Scheduler):
         return self.device.buffer(max(size, 1 << 16), host_access=host)
 
     def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
+        """The graph over `entries`, in passes where their first level does not fit in the memory
+        limit (`passes`); each pass GPU-driven where it can be."""
+        def fits(piece: list[tuple[NodePlan, Chunk]]) -> bool:
+            need = passes.first_level_bytes(self.program, self.sharers, self.index_of, piece, self.memory_limit)
+            return need <= self.memory_limit
+
+        pieces = passes.split(entries, fits)
+        self.last_passes = len(pieces)
+        if len(pieces) == 1:
+            return self._run_pass(entries, repeat_index)
+        steps: list[TraceStep] = []
+        everywhere = True
+        for index, piece in enumerate(pieces):
+            try:
+                ran = self._run_pass(piece, repeat_index)
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                for step in problem.trace:
+                    step.pass_index = index
+                problem.trace = steps + problem.trace
+                raise
+            everywhere = everywhere and self.last_run_gpu_driven
+            for step in ran:
+                step.pass_index = index
+            steps.extend(ran)
+        self.last_run_gpu_driven = everywhere
+        return steps
+
+    def _run_pass(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int) -> list[TraceStep]:
         self.last_run_gpu_driven = False
         if not self.gpu_driven:
             return super().run(entries, repeat_index)
