@@ -153,6 +153,7 @@ class GpuScheduler(Scheduler):
         super().__init__(*args, **kwargs)
         self.gpu_driven = gpu_driven
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
+        self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
         self._gpu_control: Buffer | None = None
         self._meta: tuple[Any, Any, list[Any], Any] | None = None
@@ -375,7 +376,10 @@ class GpuScheduler(Scheduler):
             need = passes.first_level_bytes(self.program, self.sharers, self.index_of, piece, self.memory_limit)
             return need <= self.memory_limit
 
-        pieces = passes.split(entries, fits)
+        cache_key = tuple((n.name, n.index, c.address, c.count, c.stride) for n, c in entries)
+        pieces = self._passes.get(cache_key)
+        if pieces is None:
+            pieces = self._passes[cache_key] = passes.split(entries, fits)
         self.last_passes = len(pieces)
         if len(pieces) == 1:
             return self._run_pass(entries, repeat_index)

@@ -44,7 +44,8 @@ def first_level_bytes(program: Program, sharers: dict[int, list[int]], index_of:
     total = 0
     for node, chunk in entries:
         records = b""
-        if node.grid_field is not None and node.dispatch_grid is None and chunk.buffer is not None:
+        if node.grid_field is not None and node.dispatch_grid is None and chunk.buffer is not None \
+                and chunk.count * LAUNCH_BYTES <= limit:        # else entry_bytes reads no record
             records = chunk.buffer.read(chunk.offset, max(chunk.stride * chunk.count, node.record.size))
         nodes = [node] + [program.nodes[i] for i in sharers.get(index_of[(node.name, node.index)], [])]
         for each in nodes:
