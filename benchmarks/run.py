@@ -5,9 +5,12 @@ where wgc, `vulkan` and a Vulkan device are installed.  Or in two halves, for a 
 the device but not wgc's compiler dependencies: `--prepare DIR` here (compiles the graphs and the
 hand-written kernels, pickles them) and `--from DIR` there (needs only `wgc.runtime` and `vulkan`).
 
-Three measurements, each the median and the best of K timed runs after one warm-up run (llvmpipe
-compiles a pipeline at its first dispatch), the wall time of the whole dispatch on the host
-(record, submit, wait, read back):
+Six graph shapes, each against the same work written as plain compute (`hand_kernels.spvasm`),
+measured interleaved: one warm-up run of each (llvmpipe compiles a pipeline at its first
+dispatch), then K rounds of (graph run, hand run), each timed by wall clock (record, submit, wait,
+read back) and by process CPU time (the host's work; on lavapipe the device's work too, its worker
+threads are in the process).  Each line gives the medians and the ratios graph / hand; the results
+of both versions are compared for equality.
 
 - thread: a broadcasting node of N/64 groups x 64 threads emits one record per thread to a thread
   node that writes `Out[i] = 3 i + 7` (N thread records, 2 levels).  Hand-written: a `fill` kernel
@@ -15,10 +18,18 @@ compiles a pipeline at its first dispatch), the wall time of the whole dispatch 
 - broadcast: a thread node with G/100 entry records emits one record each to a broadcasting node
   with a fixed 100-group grid of 64 threads (G groups).  Hand-written: `fill` the G/100 records,
   a barrier, a `blast` kernel of G groups.
-- levels: one record through a recursive thread node L levels deep: (time / L) is the per-level
-  overhead, measured for both schedules: GPU-driven (the default, `wgc.runtime.gpu_schedule`: a
-  meta dispatch, a barrier, the indirect dispatch and a barrier per level, one submit) and
-  host-driven (`gpu_driven=False`: submit, wait, counters read back, next level recorded).
+- grid: the same with the grid given by each record (`SV_DispatchGrid`, [NodeMaxDispatchGrid]);
+  the same hand-written kernels (which know the grid).
+- coalescing: the thread shape with a coalescing consumer (MaxRecords 64, 64 threads); hand: the same.
+- levels (recursion): one record through a recursive thread node L levels deep; hand-written: L
+  one-thread `step` dispatches, a barrier after each.
+- arrays: the thread shape whose producer sends record i to `Work[i % 4]`, a node array of four
+  thread nodes; hand-written: the one `work` kernel.
+
+Then graph-only costs, median and best of K runs after a warm-up: the per-level overhead of both
+schedules (levels / L, GPU-driven: `wgc.runtime.gpu_schedule`, a meta dispatch, a barrier, the
+indirect dispatch and a barrier per level in one submit; host-driven, `gpu_driven=False`: submit,
+wait, counters read back, next level recorded), and the debugging modes below.
 
 Each line says which schedule ran ("gpu-driven" or "host-driven": a graph the GPU-driven schedule
 cannot plan runs host-driven).
@@ -34,8 +45,8 @@ compare it between revisions). A revision whose runtime lacks a mode measures th
 (its printf compiles to nothing there). Each line gives the median wall time and the median
 process CPU time (the host's work; on lavapipe the device's work too).
 
-Records per second = records processed / median time; the ratio graph / hand is the figure the
-issue asks for.  The results of both versions are compared for equality before timing.
+`--prepare DIR` pickles every shape; `--from DIR` measures those it finds (a pickle of an older
+revision lacks some shapes: they are named and skipped).
 """
 
 from __future__ import annotations
@@ -86,6 +97,31 @@ void Blast(DispatchNodeInputRecord<Seed> seed, uint3 gid : SV_GroupID, uint gi :
 }
 """
 
+GRID_GRAPH = BROADCAST_GRAPH.replace("struct Seed { uint base; };", """struct Seed { uint base; };
+struct Wide { uint3 grid : SV_DispatchGrid; uint base; };""").replace(
+    "NodeOutput<Seed> Blast", "NodeOutput<Wide> Blast").replace(
+    "ThreadNodeOutputRecords<Seed> rec", "ThreadNodeOutputRecords<Wide> rec").replace(
+    "rec.Get().base = seed.Get().base;", "rec.Get().grid = uint3(100, 1, 1); rec.Get().base = seed.Get().base;").replace(
+    "[NodeDispatchGrid(100, 1, 1)]", "[NodeMaxDispatchGrid(100, 1, 1)]").replace(
+    "DispatchNodeInputRecord<Seed> seed", "DispatchNodeInputRecord<Wide> seed")
+
+COALESCING_GRAPH = THREAD_GRAPH.replace("""[Shader("node")] [NodeLaunch("thread")]
+void Work(ThreadNodeInputRecord<Item> item) { Out[item.Get().index] = item.Get().index * 3 + 7; }""",
+                                        """[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(64, 1, 1)]
+void Work([MaxRecords(64)] GroupNodeInputRecords<Item> items, uint gi : SV_GroupIndex)
+{
+    if (gi < items.Count()) Out[items[gi].index] = items[gi].index * 3 + 7;
+}""")
+
+ARRAY_GRAPH = THREAD_GRAPH.replace("[MaxRecords(64)] NodeOutput<Item> Work", "[MaxRecords(64)] [NodeArraySize(4)] "
+                                   "NodeOutputArray<Item> Work").replace(
+    "Work.GetThreadNodeOutputRecords(1)", "Work[i % 4].GetThreadNodeOutputRecords(1)").replace(
+    """[Shader("node")] [NodeLaunch("thread")]
+void Work(""", "".join(f"""[Shader("node")] [NodeLaunch("thread")] [NodeID("Work", {k})]
+void Work{k}(ThreadNodeInputRecord<Item> item) {{ Out[item.Get().index] = item.Get().index * 3 + 7; }}
+""" for k in range(3)) + """[Shader("node")] [NodeLaunch("thread")] [NodeID("Work", 3)]
+void Work3(""")
+
 LEVELS_GRAPH = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Level { uint depth; };
@@ -121,6 +157,12 @@ def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict
                       '{"inputs": [{"entry": "Spawn", "records": {"hex": "%s", "stride": 4, "count": %d}}], '
                       '"resources": {"u0": {"bytes": %d}}}' % (
                           struct.pack(f"<{seeds}I", *(i * 6400 for i in range(seeds))).hex(), seeds, 4 * seeds * 6400)),
+        "grid": (GRID_GRAPH,
+                 '{"inputs": [{"entry": "Spawn", "records": {"hex": "%s", "stride": 4, "count": %d}}], '
+                 '"resources": {"u0": {"bytes": %d}}}' % (
+                     struct.pack(f"<{seeds}I", *(i * 6400 for i in range(seeds))).hex(), seeds, 4 * seeds * 6400)),
+        "coalescing": (COALESCING_GRAPH.replace("GROUPS", str(threads // 64)), thread_dispatch),
+        "arrays": (ARRAY_GRAPH.replace("GROUPS", str(threads // 64)), thread_dispatch),
         "levels": (LEVELS_GRAPH.replace("LEVELS", str(levels - 1)),
                    '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": %d}}}'
                    % (4 * levels)),
@@ -182,23 +224,43 @@ def _session_options(session_class, module: bytes, label: str) -> dict:
     return options
 
 
+SHAPES = ("thread", "broadcast", "grid", "coalescing", "levels", "arrays")
+"""The graph shapes measured against hand-written dispatches, interleaved (module docstring)."""
+
+
+def interleaved(graph, hand, repeat: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, process CPU) seconds of `graph` and of `hand`, run alternately (graph, hand,
+    graph, hand, ...) after one warm-up run of each, so that a drift of the machine (clocks, other
+    load, caches) falls on both alike."""
+    graph()
+    hand()
+    samples: dict[str, list[tuple[float, float]]] = {"graph": [], "hand": []}
+    for _ in range(repeat):
+        for name, function in (("graph", graph), ("hand", hand)):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            function()
+            samples[name].append((time.perf_counter() - start, time.process_time() - start_cpu))
+    return {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
+            for name, runs in samples.items()}
+
+
 class Hand:
     """The hand-written version: kernels from push-constant addresses, one submit."""
 
     def __init__(self, device, module: bytes) -> None:
         self.device = device
         self.layout, self.set_layouts = device.pipeline_layout([], 24)
-        self.pipelines = device.pipelines(module, ["fill", "work", "blast"], self.layout)
+        self.pipelines = device.pipelines(module, ["fill", "work", "blast", "step"], self.layout)
 
     def run(self, steps: list[tuple[str, int, int, int, int, int]]) -> None:
         """steps: (kernel, groups, rec address, out address, n, mul), a barrier after each."""
+        from wgc.runtime.scheduler import dispatch_shapes
+
         device = self.device
         device.begin()
         for kernel, groups, rec, out, n, mul in steps:
             device.bind(self.pipelines[kernel], self.layout, [])
             device.push(self.layout, struct.pack("<QQII", rec, out, n, mul))
-            from wgc.runtime.scheduler import dispatch_shapes
-
             shapes = dispatch_shapes(groups, *device.max_group_count[:2])
             assert len(shapes) == 1, "the hand kernels take one dispatch (their bounds checks skip the excess)"
             device.dispatch(shapes[0][1], shapes[0][2], 1)
@@ -214,64 +276,58 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
-    threads, groups = prepared["threads"], prepared["groups"]
+    threads, groups, levels = prepared["threads"], prepared["groups"], prepared["levels"]
+    seeds = groups // 100
     with Device(selector) as device:
         print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
         hand = Hand(device, prepared["hand"])
-        results = {}
-        schedules = {}
-        runs = [(name, name, True) for name in prepared["graphs"]] + [("levels-host", "levels", False),
-                                                                       ("thread --time", "thread", True)]
-        cpu: dict[str, float] = {}
-        for label, name, gpu_driven in runs:
+        rec = device.buffer(4 * max(threads, seeds, 1))
+        outs = {"thread": device.buffer(4 * threads), "broadcast": device.buffer(4 * groups * 64),
+                "levels": device.buffer(4 * levels)}
+        work = [("fill", threads // 64, rec.address, 0, threads, 1),
+                ("work", -(-threads // 32), rec.address, outs["thread"].address, threads, 0)]
+        blast = [("fill", -(-seeds // 64), rec.address, 0, seeds, 6400),
+                 ("blast", groups, rec.address, outs["broadcast"].address, seeds, 0)]
+        chain = [("fill", 1, rec.address, 0, 1, 0)] + [("step", 1, rec.address, outs["levels"].address, 1, 0)] * levels
+        hand_steps = {"thread": (work, "thread"), "broadcast": (blast, "broadcast"), "grid": (blast, "broadcast"),
+                      "coalescing": (work, "thread"), "levels": (chain, "levels"), "arrays": (work, "thread")}
+        for shape in SHAPES:
+            if shape not in prepared["graphs"]:
+                print(f"shape {shape}: not in the prepared cases (prepared by an older revision)")
+                continue
+            module, program, described = prepared["graphs"][shape]
+            options = {"check": True} if prepared.get("check") else {}
+            steps_of, out_name = hand_steps[shape]
+            with Session(device, module, program, described, **options) as session:
+                steps = session.run_once()
+                times = interleaved(session.run_once, lambda: hand.run(steps_of), repeat)
+                graph_out = session.dump(program.resources[0])["uint32"]
+                schedule = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
+            out = outs[out_name]
+            same = list(struct.unpack(f"<{out.size // 4}I", out.read(0, out.size)))[:len(graph_out)] == graph_out
+            (g_wall, g_cpu), (h_wall, h_cpu) = times["graph"], times["hand"]
+            print(f"shape {shape} ({schedule}, {len(steps)} levels): graph median {g_wall * 1e3:.2f} ms wall, "
+                  f"{g_cpu * 1e3:.2f} ms cpu; hand {h_wall * 1e3:.2f} ms wall, {h_cpu * 1e3:.2f} ms cpu; ratio cpu "
+                  f"{g_cpu / h_cpu:.2f}, wall {g_wall / h_wall:.2f}; same results: {same}")
+        hand.close()
+        for buffer in (rec, *outs.values()):
+            device.free(buffer)
+        # graph-only costs: the per-level overhead of both schedules and the debugging modes
+        for label, name, gpu_driven in [("levels", "levels", True), ("levels-host", "levels", False),
+                                        ("thread --time", "thread", True), ("thread-print", "thread-print", True),
+                                        ("thread-print-all", "thread-print-all", True),
+                                        ("thread-loop", "thread-loop", True)]:
             module, program, described = prepared["graphs"][name]
             options = _session_options(Session, module, label)
             if prepared.get("check"):
                 options["check"] = True
             with Session(device, module, program, described, gpu_driven=gpu_driven, **options) as session:
-                out = program.resources[0]
                 steps = session.run_once()
-                graph_time = timed(session.run_once, repeat)
-                cpu[label] = CPU_TIMES[-1]
-                graph_out = session.dump(out)
-                results[label] = (graph_time, graph_out, len(steps))
-                schedules[label] = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
-        # the same work by hand
-        rec = device.buffer(4 * max(threads, groups // 100))
-        out_thread = device.buffer(4 * threads)
-        out_blast = device.buffer(4 * groups * 64)
-        thread_steps = [("fill", threads // 64, rec.address, 0, threads, 1),
-                        ("work", -(-threads // 32), rec.address, out_thread.address, threads, 0)]
-        seeds = groups // 100
-        blast_steps = [("fill", -(-seeds // 64), rec.address, 0, seeds, 6400),
-                       ("blast", groups, rec.address, out_blast.address, seeds, 0)]
-        hand_thread = timed(lambda: hand.run(thread_steps), repeat)
-        thread_same = struct.unpack(f"<{threads}I", out_thread.read(0, 4 * threads)) == tuple(
-            results["thread"][1]["uint32"])
-        hand_blast = timed(lambda: hand.run(blast_steps), repeat)
-        blast_same = struct.unpack(f"<{groups * 64}I", out_blast.read(0, 4 * groups * 64)) == tuple(
-            results["broadcast"][1]["uint32"])
-        hand.close()
-        for buffer in (rec, out_thread, out_blast):
-            device.free(buffer)
-    (t_med, t_best), _, t_levels = results["thread"]
-    (b_med, b_best), _, b_levels = results["broadcast"]
-    print(f"thread graph ({schedules['thread']}): {threads} thread records, {t_levels} levels: median {t_med * 1e3:.2f} ms (best "
-          f"{t_best * 1e3:.2f}), {threads / t_med / 1e6:.2f} M records/s; hand-written {hand_thread[0] * 1e3:.2f} ms "
-          f"(best {hand_thread[1] * 1e3:.2f}); ratio {t_med / hand_thread[0]:.2f}; same results: {thread_same}")
-    print(f"broadcast graph ({schedules['broadcast']}): {groups} groups of 64 ({groups // 100} records), {b_levels} levels: median "
-          f"{b_med * 1e3:.2f} ms (best {b_best * 1e3:.2f}), {groups / b_med / 1e6:.3f} M groups/s; hand-written "
-          f"{hand_blast[0] * 1e3:.2f} ms (best {hand_blast[1] * 1e3:.2f}); ratio {b_med / hand_blast[0]:.2f}; "
-          f"same results: {blast_same}")
-    for label in ("levels", "levels-host"):
-        (l_med, l_best), _, l_levels = results[label]
-        print(f"levels ({schedules[label]}): {l_levels} levels of one record: median {l_med * 1e3:.2f} ms, "
-              f"{l_med / l_levels * 1e6:.0f} µs per level (best {l_best / l_levels * 1e6:.0f})")
-    for label in ("thread", "broadcast", "levels", "levels-host", "thread --time", "thread-print",
-                  "thread-print-all", "thread-loop"):
-        (median, best), _, _ = results[label]
-        print(f"cost {label} ({schedules[label]}): median {median * 1e3:.2f} ms (best {best * 1e3:.2f}), "
-              f"cpu {cpu[label] * 1e3:.2f} ms")
+                median, best = timed(session.run_once, repeat)
+                schedule = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
+            per_level = f", {median / len(steps) * 1e6:.0f} µs per level" if name == "levels" else ""
+            print(f"cost {label} ({schedule}): median {median * 1e3:.2f} ms (best {best * 1e3:.2f}), "
+                  f"cpu {CPU_TIMES[-1] * 1e3:.2f} ms{per_level}")
 
 
 def main() -> None:

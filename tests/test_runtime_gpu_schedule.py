@@ -159,15 +159,90 @@ void Wide(DispatchNodeInputRecord<Grid> r, uint3 gid : SV_GroupID) { Interlocked
 """
 
 
-def test_a_grid_from_the_record_runs_host_driven(device, tmp_path):
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_grid_from_entry_records(device, tmp_path, gpu_driven):
+    """"The node's dispatch grid size comes from the input record" (SV_DispatchGrid): record 0 asks
+    for 3 groups, record 1 for 4; group x of each adds 1 to Out[x]: 2, 2, 2, 1."""
     from wgc.runtime.run import Session
 
     module, program, described = load(tmp_path, DYNAMIC, '{"inputs": [{"entry": "Wide", "records": [{"grid": '
                                       '[3, 1, 1]}, {"grid": [4, 1, 1]}]}], "resources": {"u0": {"bytes": 16}}}')
-    with Session(device, module, program, described) as session:
-        session.run_once()
-        assert session.scheduler.last_run_gpu_driven is False
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        steps = session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
         assert session.dump(program.resources[0]) == {"uint32": [2, 2, 2, 1]}
+    assert [[(d.records_in, d.groups) for d in s.dispatches] for s in steps] == [[(1, 3), (1, 4)]]
+
+
+PRODUCED_GRID = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint n; };
+struct Paint { uint3 grid : SV_DispatchGrid; uint base; };
+[Shader("node")] [NodeLaunch("thread")]
+void Make(ThreadNodeInputRecord<Job> job, [MaxRecords(1)] NodeOutput<Paint> Fill)
+{
+    uint n = job.Get().n;
+    ThreadNodeOutputRecords<Paint> p = Fill.GetThreadNodeOutputRecords(n > 0 ? 1 : 0);
+    if (n > 0) { p.Get().grid = uint3(n, (n % 2) + 1, 1); p.Get().base = n; }
+    p.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 2, 1)] [NumThreads(4, 1, 1)]
+void Fill(DispatchNodeInputRecord<Paint> r, uint3 gid : SV_GroupID, uint3 dtid : SV_DispatchThreadID)
+{
+    InterlockedAdd(Out[r.Get().base * 64 + gid.y * 32 + dtid.x], 1);
+}
+"""
+
+
+def _painted(ns: list[int]) -> list[int]:
+    """Out after Fill runs once per n > 0 over a grid (n, n % 2 + 1) of 4-thread groups."""
+    out = [0] * (64 * 9)
+    for n in ns:
+        if n == 0:
+            continue
+        for y in range(n % 2 + 1):
+            for x in range(4 * n):
+                out[n * 64 + y * 32 + x] += 1
+    return out
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_grid_from_produced_records(device, tmp_path, gpu_driven):
+    """Records produced on the GPU carry their grid: the GPU-driven schedule reads it there (the
+    meta shader) in the one submit of the run; 0 records for n = 0; the trace is the host's."""
+    from wgc.runtime.run import Session
+
+    ns = [3, 0, 8, 1, 2]
+    dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
+                % (", ".join('{"n": %d}' % n for n in ns), 4 * 64 * 9))
+    module, program, described = load(tmp_path, PRODUCED_GRID, dispatch)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        session.run_once()
+        with Submits(device) as counted:
+            steps = session.run_once(1)
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        out = session.dump(program.resources[0])["uint32"]
+    assert out == [2 * v for v in _painted(ns)]
+    assert counted.count == (1 if gpu_driven else 2)
+    made = [n for n in ns if n]
+    assert [[(d.node, d.records_in, d.groups) for d in s.dispatches] for s in steps] == [
+        [("Make", len(ns), 1)], [("Fill", 1, n * (n % 2 + 1)) for n in made]]
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_produced_grid_beyond_the_max_is_named(device, tmp_path, gpu_driven):
+    """n = 9 asks Fill for 9 x 2 groups, beyond [NodeMaxDispatchGrid(8, 2, 1)]: both schedules stop
+    with GridBeyondMax naming the grid."""
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import GridBeyondMax
+
+    module, program, described = load(tmp_path, PRODUCED_GRID, '{"inputs": [{"entry": "Make", "records": '
+                                      '[{"n": 2}, {"n": 9}]}], "resources": {"u0": {"bytes": 4096}}}')
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        with pytest.raises(GridBeyondMax) as raised:
+            session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+    assert "9x2x1" in str(raised.value)
 
 
 def test_device_local_buffers_go_through_staging(tmp_path):
@@ -268,3 +343,25 @@ def test_bounds_beyond_the_memory_limit_run_host_driven(device, tmp_path):
         out = session.dump(program.resources[0])["uint32"]
     assert out == [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
     assert [[d.records_in for d in s.dispatches] for s in steps] == [[jobs], [123], [123]]
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_entry_records_beyond_the_limit_run_in_passes(device, tmp_path, gpu_driven):
+    """83 Split jobs may write 3 pieces of 4 bytes each (12 bytes; +16 for the arena's rounding): with a
+    400-byte limit halving cuts 83 into 41 + 42, then 20 + 21 + 21 + 21 (21 x 12 + 16 = 268 fit):
+    four passes, each through both levels, on either schedule; Out is as in one pass."""
+    from wgc.runtime.run import Session
+
+    jobs = 83
+    dispatch = ('{"inputs": [{"entry": "Split", "records": [%s]}], "resources": {"u0": {"bytes": %d}}}'
+                % (", ".join('{"id": %d}' % i for i in range(jobs)), 4 * 4 * jobs))
+    module, program, described = load(tmp_path, UNEVEN, dispatch)
+    with Session(device, module, program, described, memory_limit=400, gpu_driven=gpu_driven) as session:
+        steps = session.run_once()
+        assert (session.scheduler.last_run_gpu_driven, session.scheduler.last_passes) == (gpu_driven, 4)
+        out = session.dump(program.resources[0])["uint32"]
+    assert out == [1 if value % 4 < (value // 4) % 4 else 0 for value in range(4 * jobs)]
+    cuts = [(0, 20), (20, 41), (41, 62), (62, 83)]
+    assert [(s.pass_index, s.level, [d.records_in for d in s.dispatches]) for s in steps] == [
+        step for p, (a, b) in enumerate(cuts) for step in
+        [(p, 0, [b - a]), (p, 1, [sum(i % 4 for i in range(a, b))])]]

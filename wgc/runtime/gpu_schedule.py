@@ -23,8 +23,15 @@ words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the f
 order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
 (the launches that received records, level by level, with records in, groups and records out).
 
-The host-driven path (`Scheduler.run`) runs instead where no plan is made: a broadcasting node
-whose grid comes from its record (the host reads each record's grid to size its dispatch), bounds
+A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per record
+its input may hold (as the host-driven scheduler makes one per record): the meta shader reads that
+record's grid, dispatches it (nothing where the record was not written or the grid is beyond
+[NodeMaxDispatchGrid]) and writes the grid among the words read back, where the host finds
+`GridBeyondMax` and the trace's groups; its output arenas are planned for the largest grid.
+
+The host-driven path (`Scheduler.run`) runs instead where no plan is made: a record-given grid of
+16-bit components, without [NodeMaxDispatchGrid] or with cross-group sharing (its counters start
+at each record's grid), bounds
 beyond the memory limit (the host-driven scheduler sizes from the real counts, and fails only if
 those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, or counts
 beyond 32 bits.  `gpu_driven=False` forces it.
@@ -43,10 +50,11 @@ from typing import Any
 from wgc import emulation_abi as abi
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime import indirect_setup as meta
+from wgc.runtime import passes
 from wgc.runtime.device import Buffer
-from wgc.runtime.program import NodePlan
-from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, RecordsOutOfMemory, Scheduler, TraceDispatch,
-                                   TraceStep, WorkKey, _put, _round, _Slot, over_records)
+from wgc.runtime.program import NodePlan, grid_problem
+from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
+                                   TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
@@ -84,6 +92,11 @@ class _Planned:
     outputs: list[list[_Slot]]
     per_slot: list[int]
     """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
+    record: int | None = None
+    """A node whose grid comes from its record: the launch of record `record` of the input alone
+    (`input_count` 1 when the producer wrote that many records, over that record's grid)."""
+    grid_at: int = 0
+    """Its result words: the grid the record asked for (x, y, z)."""
     status_at: int = 0
     counters_at: list[list[int]] = field(default_factory=list)
     slots_at: list[int] = field(default_factory=list)
@@ -110,16 +123,27 @@ class _Plan:
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
     """(group_mul, group_div, unit_div, grid) of a launch of `node`: groups = ceil(n * mul / div),
-    units = ceil(n * mul / unit_div); None for a grid that comes from the record."""
+    units = ceil(n * mul / unit_div); for a grid that comes from the record, the most groups one
+    record may ask for as `group_mul` (the meta shader reads the record's own), None where the
+    GPU-driven schedule does not cover it (no [NodeMaxDispatchGrid], a 16-bit grid, cross-group
+    sharing: its counters start at the record's grid)."""
     if node.launch == "thread":
         return 1, abi.THREAD_GROUP_SIZE, 1, 1
     if node.launch == "coalescing":
         most = max(1, node.max_records)
         return 1, most, most, 1
-    if node.grid_field is not None and node.dispatch_grid is None:
-        return None
+    if _record_grid(node):
+        grid = node.grid_field
+        if node.max_dispatch_grid is None or grid is None or grid.bits != 32 or node.cross_group_sharing:
+            return None
+        mx, my, mz = node.max_dispatch_grid
+        return mx * my * mz, 1, 1, 0
     gx, gy, gz = node.dispatch_grid or (1, 1, 1)
     return gx * gy * gz, 1, 1, gx * gy * gz
+
+
+def _record_grid(node: NodePlan) -> bool:
+    return node.grid_field is not None and node.dispatch_grid is None
 
 
 class GpuScheduler(Scheduler):
@@ -129,11 +153,14 @@ class GpuScheduler(Scheduler):
         super().__init__(*args, **kwargs)
         self.gpu_driven = gpu_driven
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
+        self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
         self._gpu_control: Buffer | None = None
         self._meta: tuple[Any, Any, list[Any], Any] | None = None
         self.last_run_gpu_driven = False
-        """Whether the last `run` took the GPU-driven path (tests and benchmarks read it)."""
+        """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
+        self.last_passes = 1
+        """The passes of the last `run` (`passes`: more than one where its entry records did not fit)."""
 
     def close(self) -> None:
         for plan in self._plans.values():
@@ -175,8 +202,16 @@ class GpuScheduler(Scheduler):
                 if modes is None:
                     return None
                 group_mul, group_div, unit_div, grid = modes
+                each: list[tuple[_Input, int | None]] = []
                 for records in pending[key]:
-                    n = records.bound
+                    if _record_grid(node):      # one launch per record, as the host-driven scheduler
+                        each.extend((records, r) for r in range(records.bound))
+                    else:
+                        each.append((records, None))
+                    if launches_planned + len(launches) + len(each) > MAX_LAUNCHES:
+                        return None
+                for records, record in each:
+                    n = records.bound if record is None else 1
                     units = -(-n * group_mul // unit_div)
                     groups = -(-n * group_mul // group_div)
                     if n * group_mul > _U32 or groups > max_x * max_y:
@@ -194,7 +229,7 @@ class GpuScheduler(Scheduler):
                             if arena_bytes > self.memory_limit:
                                 return None
                     launches.append(_Planned(key, node, records, group_mul, group_div, unit_div, grid, units,
-                                             outputs, per_slot))
+                                             outputs, per_slot, record))
             launches_planned += len(launches)
             if launches_planned > MAX_LAUNCHES:
                 return None
@@ -223,7 +258,8 @@ class GpuScheduler(Scheduler):
     def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
         """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
         launch's offsets are recorded in the plan; the same layout for every base)."""
-        words = sum(1 + sum(len(slots) for slots in launch.outputs) for level in plan.levels for launch in level)
+        words = sum(1 + sum(len(slots) for slots in launch.outputs) + (3 if launch.record is not None else 0)
+                    for level in plan.levels for launch in level)
         plan.results_bytes = 4 * words
         data = bytearray(_round(plan.results_bytes))
         results = 0
@@ -246,6 +282,7 @@ class GpuScheduler(Scheduler):
             out = arenas[level % 2]
             for at, launch in enumerate(launches):
                 launch.status_at = take_result(4)
+                launch.grid_at = take_result(12) if launch.record is not None else 0
                 params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
                 launch.counters_at, launch.slots_at = [], []
                 fixes: list[tuple[int, int, int]] = []
@@ -282,6 +319,8 @@ class GpuScheduler(Scheduler):
                     address = arenas[producer_level % 2] + slot.arena
                 else:
                     address = scratch
+                if launch.record is not None:
+                    address += launch.record * records.stride
                 launch.context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, launch.context_at, abi.NODE_CONTEXT, input_records=address, input_count=0,
                      input_stride=records.stride, outputs=base + params_at, status=base + launch.status_at,
@@ -304,6 +343,12 @@ class GpuScheduler(Scheduler):
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
                      max_x=self.device.max_group_count[0])
+                if launch.record is not None:
+                    grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
+                    assert grid_field is not None and most is not None
+                    _put(data, table_at + at * meta.LAUNCH_SIZE, meta.LAUNCH, record=launch.record,
+                         grid=base + launch.grid_at, grid_at=grid_field.offset, grid_components=grid_field.components,
+                         max_grid=most[0] | most[1] << 32 | most[2] << 64)
         return data
 
     # ------------------------------------------------------------------ a whole graph
@@ -325,6 +370,37 @@ class GpuScheduler(Scheduler):
         return self.device.buffer(max(size, 1 << 16), host_access=host)
 
     def run(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int = 0) -> list[TraceStep]:
+        """The graph over `entries`, in passes where their first level does not fit in the memory
+        limit (`passes`); each pass GPU-driven where it can be."""
+        def fits(piece: list[tuple[NodePlan, Chunk]]) -> bool:
+            need = passes.first_level_bytes(self.program, self.sharers, self.index_of, piece, self.memory_limit)
+            return need <= self.memory_limit
+
+        cache_key = tuple((n.name, n.index, c.address, c.count, c.stride) for n, c in entries)
+        pieces = self._passes.get(cache_key)
+        if pieces is None:
+            pieces = self._passes[cache_key] = passes.split(entries, fits)
+        self.last_passes = len(pieces)
+        if len(pieces) == 1:
+            return self._run_pass(entries, repeat_index)
+        steps: list[TraceStep] = []
+        everywhere = True
+        for index, piece in enumerate(pieces):
+            try:
+                ran = self._run_pass(piece, repeat_index)
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                for step in problem.trace:
+                    step.pass_index = index
+                problem.trace = steps + problem.trace
+                raise
+            everywhere = everywhere and self.last_run_gpu_driven
+            for step in ran:
+                step.pass_index = index
+            steps.extend(ran)
+        self.last_run_gpu_driven = everywhere
+        return steps
+
+    def _run_pass(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int) -> list[TraceStep]:
         self.last_run_gpu_driven = False
         if not self.gpu_driven:
             return super().run(entries, repeat_index)
@@ -422,18 +498,28 @@ class GpuScheduler(Scheduler):
                     producer_level, producer_at, p, i = records.producer
                     produced = word(plan.levels[producer_level][producer_at].counters_at[p][i])
                     count = min(produced, records.capacity)
-                if count == 0:
+                groups = -(-count * launch.group_mul // launch.group_div)
+                if launch.record is not None:
+                    count = 1 if count > launch.record else 0
+                    asked = (word(launch.grid_at), word(launch.grid_at + 4), word(launch.grid_at + 8))
+                    beyond = grid_problem(launch.node, asked) if count else None
+                    if beyond is not None:
+                        grid_error = GridBeyondMax(beyond)
+                        grid_error.level = level
+                        grid_error.trace = steps + ([trace] if trace.dispatches else [])
+                        raise grid_error
+                    groups = asked[0] * asked[1] * asked[2] if count else 0
+                if count == 0 or groups == 0:
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
-                    units = -(-count * launch.group_mul // launch.unit_div)
-                    asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
-                    problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, asked, level))
+                    units = groups if launch.record is not None else -(-count * launch.group_mul // launch.unit_div)
+                    wanted = [[word(at) for at in offsets] for offsets in launch.counters_at]
+                    problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, wanted, level))
                     problem.level = level
                     problem.trace = steps + ([trace] if trace.dispatches else [])
                     raise problem
                 node = launch.node
-                groups = -(-count * launch.group_mul // launch.group_div)
                 dispatch = TraceDispatch(node.label, node.entry_point, node.launch, launch.key.remaining,
                                          launch.key.loop_iteration, count, groups)
                 if timing is not None and level_times is not None:
@@ -449,7 +535,7 @@ class GpuScheduler(Scheduler):
                 trace.dispatches.append(dispatch)
                 if self.prints is not None:
                     dispatched[control_address + launch.context_at] = self._dispatched(
-                        node, repeat_index, level, len(trace.dispatches), count)
+                        node, repeat_index, level, len(trace.dispatches), count, launch.record or 0)
             if not trace.dispatches:
                 break
             steps.append(trace)

@@ -36,6 +36,12 @@ class RunResult:
     path: str = "emulated"
     """Which path ran: "emulated" (compiled for the emulated target) or "amdx" (AMDX modules,
     translated by `wgc.spirv_in`)."""
+    schedule: str | None = None
+    """Which schedule ran the graph: "gpu-driven" (one submit per pass), "host-driven" (one per
+    level; a debugging run, or a shape the GPU-driven plan does not cover), or None (no run)."""
+    passes: int = 1
+    """Passes of the run (the most of any repeat): more than one where the entry records did not fit
+    in the memory the run may use (`passes`)."""
     debug: Any = None
     """The `schedules.DebugRun` of a debugging run (records, stop, schedule), else None."""
     checks: list[Any] | None = None
@@ -94,7 +100,11 @@ class RunResult:
         return "".join(p.line() + "\n" for p in self.prints)
 
     def trace_json(self) -> str:
-        shape: dict[str, Any] = {"device": self.device, "path": self.path, "steps": [s.to_json() for s in self.trace]}
+        shape: dict[str, Any] = {"device": self.device, "path": self.path}
+        if self.schedule is not None:
+            shape["schedule"] = self.schedule
+            shape["passes"] = self.passes
+        shape["steps"] = [s.to_json() for s in self.trace]
         if self.partial is not None:
             shape["partial"] = self.partial
         if self.prints:
@@ -102,9 +112,12 @@ class RunResult:
         return json.dumps(shape, indent=2) + "\n"
 
     def trace_text(self) -> str:
-        lines = [f"device: {self.device}; path: {self.path}"]
+        schedule = "" if self.schedule is None else f"schedule: {self.schedule}" + (
+            f" in {self.passes} passes" if self.passes > 1 else "") + "; "
+        lines = [f"device: {self.device}; {schedule}path: {self.path}"]
         for step in self.trace:
-            head = f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
+            head = (f"level {step.level}" + (f" (repeat {step.repeat})" if step.repeat else "")
+                    + (f" (pass {step.pass_index})" if step.pass_index is not None else ""))
             lines.append(f"{head}: {len(step.dispatches)} dispatch{'es' if len(step.dispatches) != 1 else ''}"
                          + _time_text(step.gpu_ns))
             for d in step.dispatches:
@@ -341,22 +354,32 @@ def _run_program(diagnostics: list[Diagnostic], module: bytes | None, program: A
 
 
 def _memory_problems(program: Any, described: Any, memory_limit: int) -> list[Diagnostic]:
-    """WG0805 before any device memory is made: the entry records' first level (the records their
-    nodes may write, their launches) with the dispatch's data needs more than the bound."""
+    """WG0805 before any device memory is made: an entry record whose first level (the records its
+    node may write, its launches) with the dispatch's data needs more than the bound, or entry
+    records that need more than `passes.MAX_PASSES` passes (`passes`: the run splits the others)."""
+    from wgc.runtime.passes import MAX_PASSES, largest_record_bytes
     from wgc.runtime.scheduler import entry_bytes
 
     used = described.data_bytes
+    total = 0
     for item in described.inputs:
-        need, words = entry_bytes(program, item.node, item.count, item.data, item.stride, memory_limit)
-        if used + need > memory_limit:
-            before = f" with the {used} bytes of the dispatch's data and earlier inputs" if used else ""
+        where = item.where.span if item.where is not None else None
+        note = ("the bound is wgc run's --max-memory (default 1G)",)
+        one, words = largest_record_bytes(program, item.node, item.count, item.data, item.stride, memory_limit)
+        if used + one > memory_limit:
+            before = f" with the {used} bytes of the dispatch's data" if used else ""
             return [codes.RECORDS_OUT_OF_MEMORY(
-                item.where.span if item.where is not None else None,
-                f"{item.count} entry record{'s' if item.count != 1 else ''} of node '{item.node.label}' "
-                f"need{'s' if item.count == 1 else ''} up to {need} bytes ({words});"
-                f"{before} that is more than the {memory_limit} bytes wgc run may use",
-                notes=("the bound is wgc run's --max-memory (default 1G)",))]
-        used += need
+                where, f"1 entry record of node '{item.node.label}' needs up to {one} bytes ({words});{before} that "
+                       f"is more than the {memory_limit} bytes wgc run may use", notes=note)]
+        need, words = entry_bytes(program, item.node, item.count, item.data, item.stride,
+                                  (memory_limit - used) * MAX_PASSES // 2)
+        total += need
+        if total > (memory_limit - used) * (MAX_PASSES // 2):
+            return [codes.RECORDS_OUT_OF_MEMORY(
+                where, f"{item.count} entry record{'s' if item.count != 1 else ''} of node '{item.node.label}' "
+                       f"need{'s' if item.count == 1 else ''} up to {need} bytes ({words}); even in {MAX_PASSES} "
+                       f"passes of their records that is more than the {memory_limit} bytes wgc run may use",
+                notes=note)]
     return []
 
 
@@ -712,12 +735,20 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
             failure: Diagnostic | None = None
             partial: dict[str, Any] | None = None
             repeat = 0
+            schedule: str | None = None
+            passes = 1
             try:
                 for repeat in range(described.repeat):
-                    trace.extend(session.run_once(repeat))
+                    ran = session.run_once(repeat)
+                    driven = getattr(session.scheduler, "last_run_gpu_driven", False)
+                    schedule = "gpu-driven" if driven and schedule != "host-driven" else "host-driven"
+                    passes = max(passes, getattr(session.scheduler, "last_passes", 1))
+                    trace.extend(ran)
                     if debug is not None and debug.stopped is not None:
                         break
             except (RecordsOutOfMemory, GridBeyondMax) as problem:
+                schedule = "gpu-driven" if getattr(session.scheduler, "last_run_gpu_driven", False) else "host-driven"
+                passes = max(passes, getattr(session.scheduler, "last_passes", 1))
                 kind = codes.RECORDS_OUT_OF_MEMORY if isinstance(problem, RecordsOutOfMemory) else codes.GRID_BEYOND_MAX
                 failure = kind(None, str(problem))
                 trace.extend(problem.trace)
@@ -732,7 +763,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
                           "submit (a level, or a whole run that the GPU schedules)",
                     notes=("raise wgc run --max-prints",)))
             result = RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug,
-                               partial=partial, prints=printed, prints_lost=lost)
+                               partial=partial, prints=printed, prints_lost=lost, schedule=schedule, passes=passes)
             if session.checks is not None:
                 from wgc.runtime.checks import diagnostics as check_diagnostics
 

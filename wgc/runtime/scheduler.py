@@ -152,9 +152,13 @@ class TraceStep:
     dispatches: list[TraceDispatch] = field(default_factory=list)
     gpu_ns: int | None = None
     """GPU time of the level (`wgc run --time`; None: not timed)."""
+    pass_index: int | None = None
+    """The pass it belongs to, in a run of several passes (`passes`); None: a run of one."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"repeat": self.repeat, "level": self.level}
+        if self.pass_index is not None:
+            data["pass"] = self.pass_index
         if self.gpu_ns is not None:
             data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
         data["dispatches"] = [d.to_json() for d in self.dispatches]
