@@ -13,11 +13,13 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import wgc
 from amdx_paths import assert_amdx_agrees
+from conftest import sample_proposals
 from wgc.diagnostics import Renderer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -37,9 +39,11 @@ def hello_histogram(items: int) -> list[int]:
                          ids=os.path.basename)
 def test_the_samples_dispatch_files_run_the_same_on_both_paths(dispatch) -> None:
     sample = dispatch.replace(".dispatch.json", ".hlsl")
-    emulated = wgc.run(sample, dispatch)
+    options = wgc.Options(input=sample, include_dirs=(os.path.join(ROOT, "samples", "include"),),
+                          proposals=sample_proposals(Path(sample)))       # as the samples' guide runs them
+    emulated = wgc.run(options, dispatch)
     assert emulated.ok, Renderer().render(list(emulated.diagnostics))
-    assert assert_amdx_agrees(sample, dispatch, emulated) is not None
+    assert assert_amdx_agrees(options, dispatch, emulated) is not None
 
 
 def wgc_command(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
