@@ -45,6 +45,11 @@ class RunResult:
     partial: dict[str, Any] | None = None
     """A run that failed after it started: {"code", "message", "level", "repeat"}; `resources` and
     `trace` then hold what the run had made when it stopped."""
+    attachments: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    """A graph that draws: each attachment of the render target as a typed array (row by row from the
+    top), by its name."""
+    images: dict[str, Any] = field(default_factory=dict)
+    """A graph that draws: each colour attachment's `png_image.Picture` (`wgc run --image`)."""
 
     @property
     def ok(self) -> bool:
@@ -60,6 +65,9 @@ class RunResult:
         more = extra
         if self.partial is not None:
             more += f',\n  "partial": {json.dumps(self.partial)}'
+        if self.attachments:
+            drawn = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in self.attachments.items())
+            more += f',\n  "attachments": {{\n{drawn}\n  }}'
         if self.checks is not None:
             reports = ",\n".join(f"    {json.dumps(r.to_json())}" for r in self.checks)
             more += (f',\n  "checks_lost": {self.checks_lost},\n  "checks": [' +
@@ -84,6 +92,10 @@ class RunResult:
                     extra += f" remaining-recursion={d.remaining_recursion_levels}"
                 if d.loop_iteration:
                     extra += f" loop-iteration={d.loop_iteration}"
+                if d.launch == "mesh":
+                    drawn = f", primitives {d.primitives}" if d.primitives is not None else ""
+                    lines.append(f"  {d.node} (mesh){extra}: records in {d.records_in}, groups {d.groups}{drawn}")
+                    continue
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
                              f"records out: {outs}")
         if self.partial is not None:
@@ -430,6 +442,8 @@ class Session:
 
         self.device = device
         self.pipelines = None
+        self.graphics: Any = None
+        """`graphics.Graphics` of a graph that draws (mesh nodes)."""
         self.scheduler: Any = None
         self.checks: Any = None
         """`checks.CheckReports` (`check`: a module compiled with checks)."""
@@ -487,8 +501,15 @@ class Session:
                                                 checks=self.checks)
             else:
                 self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
-                                              local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven,
+                                              local_root_arguments=table, memory_limit=limit,
+                                              gpu_driven=gpu_driven and described.render_target is None,
                                               checks=self.checks)
+            if described.render_target is not None:     # mesh nodes draw: host-driven levels (`graphics.py`)
+                from wgc.runtime.graphics import Graphics
+
+                self.graphics = Graphics(device, module, program, self.pipelines, described.render_target,
+                                         described.specialization)
+                self.scheduler.graphics = self.graphics
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -539,9 +560,31 @@ class Session:
         buffer, size = found
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
+    def attachments(self) -> tuple[dict[str, dict[str, list[Any]]], dict[str, Any]]:
+        """The render target's attachments as typed arrays, and the colour ones as pictures."""
+        from wgc.runtime.dispatch import decode_array
+        from wgc.runtime.png_image import Picture
+
+        if self.graphics is None:
+            return {}, {}
+        target = self.graphics.target
+        arrays: dict[str, dict[str, list[Any]]] = {}
+        pictures: dict[str, Any] = {}
+        for color in target.colors:
+            data = self.graphics.read(color.name)
+            arrays[color.name] = {color.format.array: decode_array(data, color.format.array)}
+            pictures[color.name] = Picture(target.width, target.height, color.format, data)
+        if target.depth is not None:
+            kind = "float" if target.depth.format == "D32_FLOAT" else "uint16"
+            arrays["depth"] = {kind: decode_array(self.graphics.read("depth"), kind)}
+        return arrays, pictures
+
     def close(self) -> None:
         if getattr(self.device, "busy", False):       # a signal stopped the wait: see `Device.close`
             return
+        if self.graphics is not None:
+            self.graphics.close()
+            self.graphics = None
         if self.scheduler is not None:
             self.scheduler.close()
             self.scheduler = None
@@ -590,7 +633,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
     try:
-        gpu = Device(selector)
+        gpu = Device(selector, graphics=described.render_target is not None)
     except VulkanUnavailable as problem:
         return RunResult(tuple(diagnostics + [codes.VULKAN_UNAVAILABLE(None, f"cannot run the graph: {problem}")]))
     except DeviceNotFound as problem:
@@ -617,6 +660,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
             more = debug.diagnostics() if debug is not None else []
             result = RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug,
                                partial=partial)
+            result.attachments, result.images = session.attachments()
             if session.checks is not None:
                 from wgc.runtime.checks import diagnostics as check_diagnostics
 

@@ -130,12 +130,17 @@ class TraceDispatch:
     groups: int
     records_out: dict[str, int] = field(default_factory=dict)
     """Per output parameter (empty outputs: the count added); node arrays add 'Param[i]' entries."""
+    primitives: int | None = None
+    """A mesh node's primitives drawn (where the device counts them: `graphics.py`)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
-                "remaining_recursion_levels": self.remaining_recursion_levels,
-                "loop_iteration": self.loop_iteration, "records_in": self.records_in, "groups": self.groups,
-                "records_out": dict(self.records_out)}
+        shape = {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
+                 "remaining_recursion_levels": self.remaining_recursion_levels,
+                 "loop_iteration": self.loop_iteration, "records_in": self.records_in, "groups": self.groups,
+                 "records_out": dict(self.records_out)}
+        if self.primitives is not None:
+            shape["primitives"] = self.primitives
+        return shape
 
 
 @dataclass
@@ -224,6 +229,9 @@ def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
 
 class Scheduler:
     """Runs entry records through a graph on one device; `run` may be called repeatedly."""
+
+    graphics: Any = None
+    """The `graphics.Graphics` that draws the mesh nodes' launches (a graph with mesh nodes)."""
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
@@ -347,7 +355,9 @@ class Scheduler:
         `schedules.DebugScheduler`)."""
         return launches
 
-    def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
+    def _shapes(self, groups: int, mesh: bool = False) -> list[tuple[int, int, int]]:
+        if mesh:                                  # a mesh node's draws: the mesh-shader limits
+            return self.graphics.shapes(groups)
         max_x, max_y, _ = self.device.max_group_count
         return dispatch_shapes(groups, max_x, max_y)
 
@@ -394,7 +404,7 @@ class Scheduler:
         out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
         self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
-        contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
+        contexts = sum(len(self._shapes(launch.groups, launch.node.launch == "mesh")) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
@@ -446,7 +456,7 @@ class Scheduler:
                 stride, table = self.local_root_arguments
                 lra = table.address + stride * table_index
             shapes = []
-            for group_offset, nx, ny in self._shapes(launch.groups):
+            for group_offset, nx, ny in self._shapes(launch.groups, launch.node.launch == "mesh"):
                 context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
@@ -463,7 +473,13 @@ class Scheduler:
         device.begin()
         bound = None
         user = self.push_constants
+        draws = []
         for launch, _, _, shapes in recorded:
+            if launch.node.launch == "mesh":          # drawn after the level's compute work (`graphics.py`)
+                draws.append((launch.node.entry_point, launch.trace, [
+                    (struct.pack("<Q", base + at) + (bytes(abi.USER_PUSH_CONSTANT_OFFSET - 8) + user if user else b""),
+                     nx, ny) for at, nx, ny, _ in shapes]))
+                continue
             pipeline = self.pipelines.pipeline(launch.node.entry_point)
             if pipeline is not bound:
                 self.pipelines.bind(device, pipeline)
@@ -473,8 +489,12 @@ class Scheduler:
                 constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
+        if draws:
+            self.graphics.draw(draws)
         device.barrier()
         device.submit()
+        if draws:
+            self.graphics.collect()
         if self.checks is not None:     # before anything can fail: the contexts are rewritten next level
             self.checks.contexts = {base + at: (launch.node, trace.level)
                                     for launch, _, _, shapes in recorded for at, _, _, _ in shapes}

@@ -1,8 +1,9 @@
 """The emulated target's node operations: plain compute shaders for `wgc run` (SPIR-V back end).
 
 Input: calls through `node_ops.NodeOperations` (module docstring there).
-Output: each node as a GLCompute entry point with no AMDX instruction, capability or storage
-class, which reads its inputs and writes its outputs through PhysicalStorageBuffer pointers, by the
+Output: each node as a GLCompute entry point (a mesh node: MeshEXT, with its mesh outputs and
+modes from `stageio.py`, read as a broadcasting node reads its record and grid) with no AMDX
+instruction, capability or storage class, which reads its inputs and writes its outputs through PhysicalStorageBuffer pointers, by the
 contract in `wgc.emulation_abi` (read that first: every offset, size and rule used here is there).
 
 Invariants and decisions:
@@ -56,6 +57,7 @@ from wgc.sema.nodes import NodeInfo
 from . import emulated_checks, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
+from .stageio import mesh_execution_modes, setup_mesh
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
@@ -110,6 +112,8 @@ class EmulatedNodes(NodeOperations):
         ml.b.memory_model("PhysicalStorageBuffer64", "Vulkan")
         self._push_user = next((v for v in ml.module.globals
                                 if v.storage is ir.Storage.UNIFORM and v.push_constant), None)
+        if any(node.mesh is not None for node in nodes):
+            setup_mesh(ml)
 
     def declare_node(self, ml: ModuleLowering, node: NodeInfo
                      ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
@@ -120,9 +124,11 @@ class EmulatedNodes(NodeOperations):
         return handle, {o.parameter: OutputHandle(o, o.index) for o in node.outputs}
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
-        ml.b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
+        ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
         size = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
         ml.b.execution_mode(fn, "LocalSize", *size)
+        if node.mesh is not None:
+            mesh_execution_modes(ml, fn, node)
 
     def push_constant_place(self, ml: ModuleLowering, variable: ir.Variable) -> Place | None:
         assert variable is self._push_user, "sema allows one [[vk::push_constant]] block"
@@ -160,6 +166,8 @@ class EmulatedNodes(NodeOperations):
         return self._push_block
 
     def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
+        if node.stage != "node":         # a pixel shader beside mesh nodes: no NodeContext, no prologue
+            return
         b = fl.b
         uint = fl.types.id(t.UINT)
         context = self._context(fl)
