@@ -2,7 +2,9 @@
 
 run: `python benchmarks/mesh.py [--triangles N] [--repeat K] [--device D] [--size S]` where wgc,
 `vulkan` and a device with VK_EXT_mesh_shader are installed (lavapipe from Mesa 23.2: on this
-machine `. /opt/mesa25/env.sh` first).
+machine `. /opt/mesa25/env.sh` first).  Or in two halves, as benchmarks/run.py: `--prepare DIR`
+here (compiles, pickles) and `--from DIR` on the machine with the device (needs only
+`wgc.runtime` and `vulkan`).
 
 Both draw N triangles (64 per thread group, tiny ones on an S x S R8G8B8A8 target, so the mesh
 stage rather than the fill dominates) with the same mesh-shader body:
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import statistics
 import sys
 import tempfile
@@ -100,36 +103,37 @@ def _timed(run, repeat: int) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--triangles", type=int, default=1 << 20)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--device", default=None)
-    parser.add_argument("--size", type=int, default=1024)
-    args = parser.parse_args()
-    groups = max(1, args.triangles // 64)
-    triangles = groups * 64
-
-    from wgc.runtime.device import Device
+def prepare(triangles: int, size: int) -> dict:
+    """Compile both cases and read the graph's dispatch (what `--prepare` pickles)."""
     from wgc.runtime.dispatch import read_dispatch
-    from wgc.runtime.graphics import Graphics
     from wgc.runtime.program import build_program
-    from wgc.runtime.run import Session
-    from wgc.runtime.scheduler import TraceDispatch
     from wgc.source import SourceFile
 
+    groups = max(1, triangles // 64)
     with tempfile.TemporaryDirectory() as folder:
         graph_module, reflection = _compile(GRAPH, folder, "graph.hlsl", "emulated")
         direct_module, _ = _compile(DIRECT, folder, "direct.hlsl", "amdx")
     program = build_program(reflection)
     text = ('{"inputs": [{"entry": "Launch", "records": [{"groups": %d}]}], "render_target": {"width": %d, '
-            '"height": %d}}' % (groups, args.size, args.size))
+            '"height": %d}}' % (groups, size, size))
     described, problems = read_dispatch(SourceFile("<bench>", text), program)
     assert described is not None, [p.message for p in problems]
-    device = Device(args.device, graphics=True)
+    return {"groups": groups, "size": size, "graph": (graph_module, program, described), "direct": direct_module}
+
+
+def measure(prepared: dict, repeat: int, selector: str | None) -> int:
+    from wgc.runtime.device import Device
+    from wgc.runtime.graphics import Graphics
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import TraceDispatch
+
+    groups, size = prepared["groups"], prepared["size"]
+    triangles = groups * 64
+    graph_module, program, described = prepared["graph"]
+    device = Device(selector, graphics=True)
     try:
         with Session(device, graph_module, program, described) as session:
-            graph_time = _timed(lambda: session.run_once(), args.repeat)
+            graph_time = _timed(lambda: session.run_once(), repeat)
             graph_picture = session.graphics.read("SV_Target0")
 
         class _Layout:                      # what Graphics needs of GraphPipelines: a layout, no sets
@@ -141,7 +145,7 @@ def main() -> int:
             nodes = [type("N", (), {"launch": "mesh", "entry_point": "Direct"})()]
 
         layout = _Layout()
-        graphics = Graphics(device, direct_module, _Program(), layout, described.render_target)
+        graphics = Graphics(device, prepared["direct"], _Program(), layout, described.render_target)
         try:
             trace = TraceDispatch("Direct", "Direct", "mesh", 0, 0, 0, groups)
             draws = [(b"\0" * 8, nx, ny) for _, nx, ny in graphics.shapes(groups)]
@@ -153,21 +157,44 @@ def main() -> int:
                 device.submit()
                 graphics.collect()
 
-            direct_time = _timed(direct, args.repeat)
+            direct_time = _timed(direct, repeat)
             direct_picture = graphics.read("SV_Target0")
         finally:
             graphics.close()
             device.vk.vkDestroyPipelineLayout(device.device, layout.layout, None)
         same = graph_picture == direct_picture
         print(f"device: {device.info.name}; {triangles} triangles, {groups} groups of 64, "
-              f"{args.size}x{args.size} target; pictures {'equal' if same else 'DIFFER'}")
+              f"{size}x{size} target; pictures {'equal' if same else 'DIFFER'}")
         for name, (median, best) in (("graph", graph_time), ("direct", direct_time)):
             print(f"{name:7s} median {median * 1e3:9.2f} ms  best {best * 1e3:9.2f} ms  "
-                  f"{triangles / median / 1e6:8.2f} M primitives/s (primitives counted: {trace.primitives})")
-        print(f"ratio graph/direct (median): {graph_time[0] / direct_time[0]:.2f}")
+                  f"{triangles / median / 1e6:8.2f} M primitives/s")
+        print(f"ratio graph/direct (median): {graph_time[0] / direct_time[0]:.2f}; primitives counted by the "
+              f"direct draw's query: {trace.primitives}")
         return 0 if same else 1
     finally:
         device.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--triangles", type=int, default=1 << 20)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--device", default=None)
+    parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
+    parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
+    args = parser.parse_args()
+    if args.source:
+        with open(os.path.join(args.source, "mesh.pickle"), "rb") as f:
+            prepared = pickle.load(f)
+    else:
+        prepared = prepare(args.triangles, args.size)
+    if args.prepare:
+        os.makedirs(args.prepare, exist_ok=True)
+        with open(os.path.join(args.prepare, "mesh.pickle"), "wb") as f:
+            pickle.dump(prepared, f)
+        return 0
+    return measure(prepared, args.repeat, args.device)
 
 
 if __name__ == "__main__":
