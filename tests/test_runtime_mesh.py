@@ -172,7 +172,7 @@ void Tiles(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, uint2 g : SV
     SetMeshOutputCounts(4, 2);
     float2 uv = float2(t & 1, t >> 1);
     v[t].pos = float4(-1 + (g + uv * 0.75) * 0.5, 0, 1);
-    v[t].color = r.Get().color * (1 - 0.25 * g.x);
+    v[t].color = r.Get().color * (1 - 0.2 * g.x);
     if (t < 2)
         tri[t] = t == 0 ? uint3(0, 1, 2) : uint3(2, 1, 3);
 }
@@ -186,8 +186,8 @@ void Tiles(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, uint2 g : SV
         for gx in range(3):
             lo = (-1 + gx * 0.5, -1 + gy * 0.5)
             hi = (lo[0] + 0.375, lo[1] + 0.375)
-            shade = 1 - 0.25 * gx
-            triangles += quad(lo, hi, 0.0, flat((shade, shade, shade, 1 - 0.25 * gx)))
+            shade = 1 - 0.2 * gx
+            triangles += quad(lo, hi, 0.0, flat((shade, shade, shade, shade)))
     image, uncertain, _ = rasterize(16, 16, triangles, BLACK)
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 16)
     dispatch, = [d for step in result.trace for d in step.dispatches]
