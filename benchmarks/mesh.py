@@ -135,6 +135,7 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> int:
         with Session(device, graph_module, program, described) as session:
             graph_time = _timed(lambda: session.run_once(), repeat)
             graph_picture = session.graphics.read("SV_Target0")
+            drawn = [d.primitives for step in session.run_once() for d in step.dispatches if d.launch == "mesh"]
 
         class _Layout:                      # what Graphics needs of GraphPipelines: a layout, no sets
             def __init__(self) -> None:
@@ -169,7 +170,7 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> int:
             print(f"{name:7s} median {median * 1e3:9.2f} ms  best {best * 1e3:9.2f} ms  "
                   f"{triangles / median / 1e6:8.2f} M primitives/s")
         print(f"ratio graph/direct (median): {graph_time[0] / direct_time[0]:.2f}; primitives counted by the "
-              f"direct draw's query: {trace.primitives}")
+              f"queries: graph {drawn}, direct {trace.primitives}")
         return 0 if same else 1
     finally:
         device.close()
