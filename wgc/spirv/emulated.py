@@ -25,6 +25,9 @@ Invariants and decisions:
   the grid (coalescing, broadcasting; all invocations of a group leave together). Its ids dominate
   the body; node operations that are not in the entry function (none take node objects there:
   sema inlines every function that does) read the NodeContext again.
+- A mesh node declares built-in variables and a push-constant block of its own (the compute nodes
+  share theirs), and the module lists mesh nodes first (`module.py`): NVIDIA's driver (580) drew
+  nothing from a MeshEXT entry point whose built-ins another entry point of the module used first.
 - Thread launch: THREAD_GROUP_SIZE invocations, each its own group of one thread, so a
   group-scope operation in a thread node is done by each invocation. Broadcasting and coalescing:
   group-scope allocation, GroupIncrementOutputCount and FinishedCrossGroupSharing are done by
@@ -103,6 +106,8 @@ class EmulatedNodes(NodeOperations):
     def __init__(self) -> None:
         self._push_block: int | None = None
         self._push_user: ir.Variable | None = None
+        self._shared: tuple[dict[str, int], int | None] | None = None
+        """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
     # ------------------------------------------------------------ module and entry points
 
@@ -125,6 +130,9 @@ class EmulatedNodes(NodeOperations):
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
+        if self._shared is not None:             # a mesh node's own variables end with it
+            ml.builtins, self._push_block = self._shared
+            self._shared = None
         size = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
         ml.b.execution_mode(fn, "LocalSize", *size)
         if node.mesh is not None:
@@ -168,6 +176,9 @@ class EmulatedNodes(NodeOperations):
     def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
         if node.stage != "node":         # a pixel shader beside mesh nodes: no NodeContext, no prologue
             return
+        if node.mesh is not None:        # its own built-ins and push-constant block (module docstring)
+            self._shared = (fl.ml.builtins, self._push_block)
+            fl.ml.builtins, self._push_block = {}, None
         b = fl.b
         uint = fl.types.id(t.UINT)
         context = self._context(fl)
