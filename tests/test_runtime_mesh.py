@@ -527,3 +527,50 @@ def test_png_conversion():
     assert to_rgba8(Picture(1, 1, FORMATS["R32G32B32A32_FLOAT"], data)) == [bytearray([128, 0, 255, 51])]
     assert to_rgba8(Picture(2, 1, FORMATS["R32_UINT"], struct.pack("<2I", 7, 999))) == \
         [bytearray([7, 0, 0, 255, 255, 0, 0, 255])]
+
+
+CHECKED = """
+struct In { uint n; };
+struct D { uint n; };
+StructuredBuffer<float> B : register(t0);
+struct V { float4 pos : SV_Position; nointerpolation float4 color : COLOR0; };
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Start(ThreadNodeInputRecord<In> e, [MaxRecords(1)] NodeOutput<D> Draw)
+{
+    ThreadNodeOutputRecords<D> d = Draw.GetThreadNodeOutputRecords(1);
+    d.Get().n = e.Get().n;
+    d.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("mesh")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(4, 1, 1)] [OutputTopology("triangle")]
+void Draw(DispatchNodeInputRecord<D> d, uint t : SV_GroupThreadID, out vertices V v[4], out indices uint3 tri[2])
+{
+    SetMeshOutputCounts(4, 2);
+    v[t].pos = float4(float2(t & 1, t >> 1) - 0.5, 0, 1);
+    v[t].color = float4(1, 1, B[d.Get().n], 1);
+    if (t < 2) tri[t] = t == 0 ? uint3(0, 1, 2) : uint3(2, 1, 3);
+}
+[Shader("pixel")] float4 Shade(float4 p : SV_Position, nointerpolation float4 c : COLOR0) : SV_Target0 { return c; }
+"""
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
+    """The debugger features of `wgc run` work in mesh nodes as in compute nodes: `--check` reports
+    a buffer read past the end inside the mesh node (each of its 4 threads), and `--dump-records`
+    keeps the record the mesh node read at level 1."""
+    from wgc.runtime.records import RecordLog
+    from wgc.runtime.schedules import DEFAULT_SCHEDULE, DebugRun
+
+    path = tmp_path / "checked.hlsl"
+    path.write_text(CHECKED)
+    dispatch = {"inputs": [{"entry": "Start", "records": [{"n": 7}]}], "resources": {"t0": {"float": [1, 2]}},
+                "render_target": {"width": 4, "height": 4}}
+    checked = wgc.run(str(path), dispatch, check=True)
+    assert [(r.node, r.level, r.line, r.value, r.limit) for r in checked.checks] == [("Draw", 1, 18, 7, 2)] * 4
+    debug = DebugRun(RecordLog(()), None, None, DEFAULT_SCHEDULE, 0)
+    dumped = wgc.run(str(path), {**dispatch, "resources": {"t0": {"float": [1, 2, 3, 4, 5, 6, 7, 0.2]}}}, debug=debug)
+    assert dumped.ok, Renderer().render(list(dumped.diagnostics))
+    levels = json.loads(debug.records.text())["levels"]
+    assert [(d["node"], d["records"]) for level in levels for d in level["dispatches"]] == \
+        [("Start", [{"n": 7}]), ("Draw", [{"n": 7}])]
+    assert dumped.attachments["SV_Target0"]["uint8"][5 * 4:6 * 4] == [255, 255, 51, 255]
