@@ -574,3 +574,14 @@ def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
     assert [(d["node"], d["records"]) for level in levels for d in level["dispatches"]] == \
         [("Start", [{"n": 7}]), ("Draw", [{"n": 7}])]
     assert dumped.attachments["SV_Target0"]["uint8"][5 * 4:6 * 4] == [255, 255, 51, 255]
+
+
+def test_amdx_path_refuses_mesh_nodes_clearly():
+    """The AMDX path (`--path amdx`) does not translate mesh nodes yet: WG0820 names the entry
+    point and says where they run."""
+    result = wgc.run(_sample("mesh_draw.hlsl"), _sample("mesh_draw.dispatch.json"), path="amdx")
+    assert not result.ok
+    messages = [d.message for d in result.diagnostics if d.code == "WG0820"]
+    assert len(messages) == 1
+    assert "is a MeshEXT shader; the AMDX path executes compute nodes only (mesh nodes run on the emulated " \
+           "path: wgc run --path emulated)" in messages[0]

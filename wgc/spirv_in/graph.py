@@ -551,8 +551,10 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
             raise GraphError(f"{module.name}: not an SPV_AMDX_shader_enqueue module (no ShaderEnqueueAMDX capability)")
         for entry in module.entry_points:
             if entry.model != "GLCompute":
+                draws = " (mesh nodes run on the emulated path: wgc run --path emulated)" \
+                    if entry.model in ("MeshEXT", "Fragment") else ""
                 raise GraphError(f"{_where(module, entry.instruction)}: entry point '{entry.name}' is a "
-                                 f"{entry.model} shader; wgc run executes compute nodes only")
+                                 f"{entry.model} shader; the AMDX path executes compute nodes only{draws}")
             name = names.get(f"{module.name}:{entry.name}", names.get(entry.name, entry.name))
             node, nc = _node(module, entry, name)
             nodes.append(node)
