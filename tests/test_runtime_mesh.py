@@ -585,3 +585,69 @@ def test_amdx_path_refuses_mesh_nodes_clearly():
     assert len(messages) == 1
     assert "is a MeshEXT shader; the AMDX path executes compute nodes only (mesh nodes run on the emulated " \
            "path: wgc run --path emulated)" in messages[0]
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_cull_mode_and_front_face(tmp_path):
+    """"cull": "back" with D3D12's default front face (clockwise on screen) drops the quad, whose two
+    triangles wind counter-clockwise on screen; "front_face": "counter_clockwise" keeps it."""
+    dispatch = {"inputs": [{"entry": "DrawQuad", "records": [{"lo": [-1, -1], "hi": [1, 1], "color": list(RED)}]}],
+                "render_target": {"width": 4, "height": 4, "cull": "back"}}
+    culled = draw(tmp_path, QUAD_NODE, dispatch)
+    assert culled.attachments["SV_Target0"]["uint8"] == [0, 0, 0, 255] * 16
+    dispatch["render_target"]["front_face"] = "counter_clockwise"
+    kept = draw(tmp_path, QUAD_NODE, dispatch)
+    assert kept.attachments["SV_Target0"]["uint8"] == [255, 0, 0, 255] * 16
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_alpha_blend(tmp_path):
+    """"blend": "alpha": colour = src.rgb * src.a + dst.rgb * (1 - src.a), alpha = src.a + dst.a (1 - src.a)."""
+    dispatch = {"inputs": [{"entry": "DrawQuad", "records": [{"lo": [-1, -1], "hi": [1, 1],
+                                                              "color": [1, 0, 0, 0.6]}]}],
+                "render_target": {"width": 2, "height": 2, "blend": "alpha", "colors": [{"clear": [0, 0, 1, 1]}]}}
+    result = draw(tmp_path, QUAD_NODE, dispatch)
+    want = unorm8([[(0.6, 0.0, 0.4, 0.6 + 1 * 0.4)] * 2] * 2)
+    assert result.attachments["SV_Target0"]["uint8"] == want
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_pixel_shader_resources_and_two_attachments(tmp_path):
+    """The pixel shader reads a buffer bound like the nodes' resources (by its register), and writes
+    two attachments: SV_Target0 (R8G8B8A8_UNORM) and SV_Target1 (R32_UINT, named "ids")."""
+    source = """
+StructuredBuffer<float4> Palette : register(t1);
+struct V { float4 pos : SV_Position; };
+struct P { uint id : ID; };
+struct R { uint id; };
+[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeDispatchGrid(1, 1, 1)] [NumThreads(4, 1, 1)]
+[OutputTopology("triangle")]
+void Ids(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, out vertices V v[4], out indices uint3 tri[2],
+         out primitives P prim[2])
+{
+    SetMeshOutputCounts(4, 2);
+    v[t].pos = float4(float2(t & 1, t >> 1) * 2 - 1, 0, 1);
+    if (t < 2) {
+        tri[t] = t == 0 ? uint3(0, 1, 2) : uint3(2, 1, 3);
+        prim[t].id = r.Get().id + t;
+    }
+}
+struct Out { float4 color : SV_Target0; uint id : SV_Target1; };
+[Shader("pixel")] Out Shade(float4 p : SV_Position, uint id : ID)
+{
+    Out o;
+    o.color = Palette[id];
+    o.id = id * 10;
+    return o;
+}
+"""
+    dispatch = {"inputs": [{"entry": "Ids", "records": [{"id": 1}]}],
+                "resources": {"t1": {"float": [0, 0, 0, 1, 0.2, 0.4, 0.6, 1, 1, 0.8, 0, 1]}},
+                "render_target": {"width": 4, "height": 4, "colors": [
+                    {}, {"name": "ids", "format": "R32_UINT", "clear": [7, 0, 0, 0]}]}}
+    result = draw(tmp_path, source, dispatch)
+    palette = {1: (0.2, 0.4, 0.6, 1.0), 2: (1.0, 0.8, 0.0, 1.0)}
+    image, uncertain, _ = rasterize(4, 4, quad((-1, -1), (1, 1), 0.0, flat(palette[1]), flat(palette[2])), BLACK)
+    assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 4)
+    ids = [10 if texel[0] == 0.2 else 20 for row in image for texel in row]
+    assert result.attachments["ids"] == {"uint32": ids}
