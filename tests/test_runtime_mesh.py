@@ -493,6 +493,9 @@ def test_mesh_nodes_without_a_pixel_shader(tmp_path):
     source = QUAD_NODE[:QUAD_NODE.index('[Shader("pixel")]')]
     text = _diagnostics(tmp_path, source, {"inputs": [{"entry": "DrawQuad", "records": []}]})
     assert "WG0881: the mesh nodes draw, but the library has no pixel shader" in text
+    two = QUAD_NODE + QUAD_NODE[QUAD_NODE.index('[Shader("pixel")]'):].replace("Shade(", "Other(")
+    text = _diagnostics(tmp_path, two, {"inputs": [{"entry": "DrawQuad", "records": []}]})
+    assert "WG0881: the mesh nodes draw, and the library has 2 pixel shaders: name the one to shade with" in text
 
 
 def test_render_target_without_mesh_nodes(tmp_path):
@@ -651,3 +654,41 @@ struct Out { float4 color : SV_Target0; uint id : SV_Target1; };
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 4)
     ids = [10 if texel[0] == 0.2 else 20 for row in image for texel in row]
     assert result.attachments["ids"] == {"uint32": ids}
+
+
+RENDERED_HERE = {"WG0880", "WG0881", "WG0882"}
+"""The render target's codes, rendered whole below (test_runtime_run's list of every runtime code)."""
+
+
+def test_render_target_diagnostics_rendered(tmp_path, run_wgc):
+    """WG0880 at the JSON value at fault, WG0881 without a place (the library lacks something), WG0882
+    for an --image that names no attachment; exit status 1 each."""
+    source = tmp_path / "q.hlsl"
+    source.write_text(QUAD_NODE)
+    (tmp_path / "d.json").write_text('{"inputs": [], "render_target": {"cull": "sideways"}}\n')
+    done = run_wgc("run", "q.hlsl", "--dispatch", "d.json", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "d.json:1:42: error: \"cull\" is one of 'none', 'front', 'back' [WG0880]\n"
+        '{"inputs": [], "render_target": {"cull": "sideways"}}\n'
+        "                                         ^~~~~~~~~~\n"
+        "1 error generated.\n")
+    source.write_text(QUAD_NODE[:QUAD_NODE.index('[Shader("pixel")]')])
+    (tmp_path / "d.json").write_text('{"inputs": []}\n')
+    done = run_wgc("run", "q.hlsl", "--dispatch", "d.json", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "error: the mesh nodes draw, but the library has no pixel shader ([Shader(\"pixel\")]) to shade their "
+        "primitives [WG0881]\n1 error generated.\n")
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_image_naming_no_attachment_rendered(tmp_path, run_wgc):
+    (tmp_path / "q.hlsl").write_text(QUAD_NODE)
+    (tmp_path / "d.json").write_text('{"inputs": [], "render_target": {"width": 2, "height": 2}}\n')
+    done = run_wgc("run", "q.hlsl", "--dispatch", "d.json", "--image", "albedo=a.png", "-o", "out.json", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "error: --image albedo=a.png: the render target has no colour attachment 'albedo' [WG0882]\n"
+        "note: its colour attachments: SV_Target0\n1 error generated.\n")
+    assert not (tmp_path / "a.png").exists() and not (tmp_path / "out.json").exists()

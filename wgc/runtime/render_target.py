@@ -127,10 +127,12 @@ def _pick_pixel_shader(value: Located | None, target: RenderTarget, program: Pro
         target.pixel_shader = shaders[0]
         return
     where = value.span if value is not None else None
-    why = "has no pixel shader" if not shaders else f"has {len(shaders)} pixel shaders"
-    raise _Bad(codes.PIXEL_SHADER_MISSING(where, f"the mesh nodes draw, but the library {why}: name the one to "
-                                                 "shade with in \"render_target\": {\"pixel_shader\": ...}",
-                                          notes=(f"its pixel shaders: {known}",)))
+    if not shaders:
+        raise _Bad(codes.PIXEL_SHADER_MISSING(where, "the mesh nodes draw, but the library has no pixel shader "
+                                                     "([Shader(\"pixel\")]) to shade their primitives"))
+    raise _Bad(codes.PIXEL_SHADER_MISSING(where, f"the mesh nodes draw, and the library has {len(shaders)} pixel "
+                                                 "shaders: name the one to shade with in \"render_target\": "
+                                                 "{\"pixel_shader\": ...}", notes=(f"its pixel shaders: {known}",)))
 
 
 def _read(value: Located) -> RenderTarget:
