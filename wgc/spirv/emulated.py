@@ -106,7 +106,7 @@ class EmulatedNodes(NodeOperations):
     def __init__(self) -> None:
         self._push_block: int | None = None
         self._push_user: ir.Variable | None = None
-        self._shared: tuple[dict[str, int], int | None] | None = None
+        self._mesh_saved: tuple[dict[str, int], int | None] | None = None
         """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
     # ------------------------------------------------------------ module and entry points
@@ -130,9 +130,9 @@ class EmulatedNodes(NodeOperations):
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
-        if self._shared is not None:             # a mesh node's own variables end with it
-            ml.builtins, self._push_block = self._shared
-            self._shared = None
+        if self._mesh_saved is not None:         # a mesh node's own variables end with it
+            ml.builtins, self._push_block = self._mesh_saved
+            self._mesh_saved = None
         size = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
         ml.b.execution_mode(fn, "LocalSize", *size)
         if node.mesh is not None:
@@ -177,7 +177,7 @@ class EmulatedNodes(NodeOperations):
         if node.stage != "node":         # a pixel shader beside mesh nodes: no NodeContext, no prologue
             return
         if node.mesh is not None:        # its own built-ins and push-constant block (module docstring)
-            self._shared = (fl.ml.builtins, self._push_block)
+            self._mesh_saved = (fl.ml.builtins, self._push_block)
             fl.ml.builtins, self._push_block = {}, None
         b = fl.b
         uint = fl.types.id(t.UINT)
