@@ -20,17 +20,6 @@ import wgc
 from wgc.diagnostics import Renderer
 
 
-@pytest.fixture(scope="module")
-def mesh_device():
-    """Skips (with the reason) where no Vulkan device draws with mesh shaders."""
-    from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
-
-    try:
-        Device(None, graphics=True).close()
-    except (VulkanUnavailable, DeviceFailure, DeviceNotFound) as problem:
-        pytest.skip(f"no Vulkan device with mesh shaders here: {problem}")
-
-
 # ------------------------------------------------------------------ the independent rasterizer
 
 
@@ -116,10 +105,15 @@ def quad(lo, hi, z, shade0, shade1=None):
 
 
 def draw(tmp_path, source: str, dispatch: dict):
+    """Run on the emulated path, and again on the AMDX path (the AMDX module translated): both must
+    draw the same picture."""
     path = tmp_path / "graph.hlsl"
     path.write_text(source)
     result = wgc.run(str(path), dispatch)
     assert result.ok, Renderer().render(list(result.diagnostics))
+    amdx = wgc.run(str(path), dispatch, path="amdx")
+    assert amdx.ok and amdx.path == "amdx", Renderer().render(list(amdx.diagnostics))
+    assert amdx.attachments == result.attachments
     return result
 
 
@@ -579,15 +573,17 @@ def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
     assert dumped.attachments["SV_Target0"]["uint8"][5 * 4:6 * 4] == [255, 255, 51, 255]
 
 
-def test_amdx_path_refuses_mesh_nodes_clearly():
-    """The AMDX path (`--path amdx`) does not translate mesh nodes yet: WG0820 names the entry
-    point and says where they run."""
-    result = wgc.run(_sample("mesh_draw.hlsl"), _sample("mesh_draw.dispatch.json"), path="amdx")
-    assert not result.ok
-    messages = [d.message for d in result.diagnostics if d.code == "WG0820"]
-    assert len(messages) == 1
-    assert "is a MeshEXT shader; the AMDX path executes compute nodes only (mesh nodes run on the emulated " \
-           "path: wgc run --path emulated)" in messages[0]
+@pytest.mark.usefixtures("mesh_device")
+@pytest.mark.parametrize("name", ["mesh_draw", "mesh_materials"])
+def test_samples_draw_the_same_on_the_amdx_path(name):
+    """The AMDX module of each sample, translated (MeshEXT wrappers reading the record as a
+    broadcasting node, the pixel shader kept), draws the emulated path's picture."""
+    emulated = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"))
+    amdx = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"), path="amdx")
+    assert amdx.ok and amdx.path == "amdx", Renderer().render(list(amdx.diagnostics))
+    assert amdx.attachments == emulated.attachments
+    assert [(d.node, d.primitives) for s in amdx.trace for d in s.dispatches] == \
+        [(d.node, d.primitives) for s in emulated.trace for d in s.dispatches]
 
 
 @pytest.mark.usefixtures("mesh_device")

@@ -31,6 +31,9 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
 - The memory model becomes Vulkan: Device scope becomes QueueFamily, SequentiallyConsistent
   becomes AcquireRelease, a barrier ordering memory gets MakeAvailable|MakeVisible (what
   GLSL450 barriers imply), OutputMemory semantics (record memory) become UniformMemory.
+Mesh nodes (MeshEXT entry points) get the wrapper of a broadcasting node and stay MeshEXT (their
+mesh outputs and execution modes unchanged); Fragment entry points (the pixel shaders beside them)
+are kept as they are, their functions rewritten like every other (memory model).
 Refused (`TranslateError`, naming the instruction and where it is): a payload pointer used other
 than by the instructions above (OpPhi, OpSelect, OpCopyObject, function parameters, loading a
 whole payload array), Volatile variables and Coherent images (the Vulkan memory model has no such
@@ -610,7 +613,7 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
         max_records = g.input.max_records if g is not None and g.input is not None and g.input.max_records else 1
         grid = g.dispatch_grid if g is not None else None
         field = g.input.record.dispatch_grid if g is not None and g.input is not None and g.input.record else None
-        if node.launch == "broadcasting" and grid is None and field is None:
+        if node.launch in ("broadcasting", "mesh") and grid is None and field is None:
             raise t.fail(None, f"entry point '{node.entry_point}': a broadcasting node without a grid")
         wrapper_of[node.function] = t.wrapper(node, max_records, grid, field)
     return _assemble(t, bodies, wrapper_of)
@@ -927,11 +930,17 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
     for entry in m.entry_points:
         fn = wrapper_of.get(entry.function)
         if fn is None:
+            if entry.model == "Fragment":      # a pixel shader beside mesh nodes: kept as it is
+                entries.extend(t.enc.encode("OpEntryPoint", "Fragment", entry.function, entry.name,
+                                            *entry.interface)[0])
+                for inst in m.execution_modes.get(entry.function, ()):
+                    modes.extend(inst.words)
             continue
         interface = [i for i in entry.interface if i not in t.removed] + t.new_interface \
             + [v for _, v in deferred if v not in entry.interface]
         interface = list(dict.fromkeys(interface))
-        entries.extend(t.enc.encode("OpEntryPoint", "GLCompute", fn, entry.name, *interface)[0])
+        entries.extend(t.enc.encode("OpEntryPoint", "MeshEXT" if entry.model == "MeshEXT" else "GLCompute", fn,
+                                    entry.name, *interface)[0])
         launch = next((n.launch for n in t.nodes if n.function == entry.function), "broadcasting")
         for inst in m.execution_modes.get(entry.function, ()):
             mode = inst.operands[1].name or ""
