@@ -926,7 +926,8 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
             section["global"].extend(inst.words)
     # privatized built-ins are declared after the new pointer types they need
     deferred = list(t.deferred.values())
-    entries, modes = [], []
+    entries: list[int] = []
+    modes: list[int] = []
     for entry in m.entry_points:
         fn = wrapper_of.get(entry.function)
         if fn is None:
