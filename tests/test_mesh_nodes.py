@@ -3,7 +3,7 @@ sema records (the inspect model, text, DOT and DXIL views), the graph (mesh node
 SPIR-V (a MeshEXT entry point with SPV_EXT_mesh_shader outputs and the AMDX payload input).
 
 The negative rules (WG0490-WG0494) are cases in test_workgraph_rules.py; the target limits
-(WG0640, WG0641) in test_stage_policy.py. Expected values come from the source text of each test
+(WG0640) in test_stage_policy.py; drawing with them (`wgc run`) in test_runtime_mesh.py. Expected values come from the source text of each test
 (array sizes, topology, semantics in declaration order) and from the specs: SPV_EXT_mesh_shader
 (execution modes, built-ins, PerPrimitiveEXT), SPV_AMDX_shader_enqueue (modes on MeshEXT), DXIL's
 NodeLaunchType (mesh = 4) and the mesh-nodes preview's tags 65536-65538.

@@ -167,7 +167,7 @@ dispatch.json:1:1: error: a dispatch description is a JSON object (with "inputs"
 """),
     ("unknown top-level member and bad repeat", '{"input": [], "repeat": 0}', """\
 dispatch.json:1:2: error: unknown member 'input' (expected one of inputs, resources, root_constants, \
-local_root_arguments, repeat, specialization) [WG0800]
+local_root_arguments, repeat, specialization, render_target) [WG0800]
 {"input": [], "repeat": 0}
  ^~~~~~~
 note: did you mean 'inputs'?

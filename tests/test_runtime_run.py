@@ -396,6 +396,7 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
     from test_run_debug import RENDERED_HERE as RENDERED_DEBUGGING
     from test_runtime_limits import RENDERED_HERE as RENDERED_WITH_LIMITS
     from test_runtime_prints import RENDERED_HERE as RENDERED_WITH_PRINTS
+    from test_runtime_mesh import RENDERED_HERE as RENDERED_DRAWING
 
     from wgc import codes
 
@@ -404,7 +405,7 @@ def test_every_runtime_code_has_a_rendered_case() -> None:
     runtime_codes = {k.code for k in codes.ALL_KINDS                        # WG0021-WG0024: the runtime's environment
                      if k.code.startswith("WG08") or "WG0021" <= k.code <= "WG0024"}   # (WG0025-: start-up, cache)
     assert runtime_codes == (rendered_here | RENDERED_HERE | RENDERED_WITH_IMAGES | RENDERED_DEBUGGING
-                             | RENDERED_WITH_CHECKS | RENDERED_WITH_PRINTS | RENDERED_WITH_LIMITS)
+                             | RENDERED_WITH_CHECKS | RENDERED_WITH_PRINTS | RENDERED_WITH_LIMITS | RENDERED_DRAWING)
 
 
 def run_options(tmp_path, source: str, dispatch: dict, **options):

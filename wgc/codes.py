@@ -8,7 +8,8 @@ exercised.
 Invariants: codes are unique and never reused (WG0005, "no code generation yet", WG0508, WG0602,
 WG0601, "a graph with loops cannot be expressed in SPV_AMDX_shader_enqueue" (loops are unrolled in
 index space now, `wgc.sema.stages`),
-WG0325, "called but never defined", now the target limit WG0628, and WG0002, "not valid UTF-8", are
+WG0325, "called but never defined", now the target limit WG0628, WG0641, "a mesh node compiled for the
+emulated target" (the emulated target draws with mesh nodes now), and WG0002, "not valid UTF-8", are
 retired: such bytes read as U+FFFD, silent in comments and strings, WG0202 in code, as clang and
 dxc); ranges:
 WG00xx driver and input, WG01xx preprocessor, WG02xx syntax, WG03xx semantic
@@ -381,8 +382,6 @@ MIXED_MESH_TOPOLOGIES = _kind("WG0643", E, "mesh entry points of different outpu
                               "holds every MeshEXT entry point of a module to each index built-in)")
 TASK_PAYLOAD_NOT_GROUPSHARED = _kind("WG0644", E, "a DispatchMesh payload that is not a groupshared variable (SPIR-V's "
                                      "task payload is a TaskPayloadWorkgroupEXT variable of its own)")
-MESH_NODE_NOT_EMULATED = _kind("WG0641", E, "a mesh node compiled for the emulated target (wgc run draws nothing: "
-                               "mesh nodes need a graphics pipeline)")
 SPEC_CONSTANT_FIXED_BY_TARGET = _kind(
     "WG0645", W, "a specialization constant in a work-graph attribute compiled for the emulated target, which lays "
     "out and dispatches the graph by its default value: specialising the module does not change the attribute",
@@ -456,6 +455,13 @@ SCHEDULE_DEPENDENT = _kind("WG0862", E, "wgc run --schedules found a resource wh
                            "schedules (an order dependence or a race); the message names the seed that replays it")
 RECORDS_LEFT_OUT = _kind("WG0863", W, "--dump-records or --report kept the first records of a run and counted the "
                          "rest", "run-records")
+# WG0880-WG0899: graphs that draw (mesh nodes: `wgc.runtime.render_target`, `graphics`, `png_image`)
+RENDER_TARGET_INVALID = _kind("WG0880", E, "the dispatch's \"render_target\" is malformed (size, attachments, "
+                              "formats, clear values, fixed-function states)")
+PIXEL_SHADER_MISSING = _kind("WG0881", E, "mesh nodes draw but no pixel shader of the library is chosen (none, "
+                             "several and none named, or the one named does not exist)")
+IMAGE_OPTION_INVALID = _kind("WG0882", E, "--image names no colour attachment of the render target, or the graph "
+                             "draws nothing")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -524,8 +524,13 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     analysis = front.analysis
     assert analysis is not None
     # the compute, pixel, mesh and amplification shaders beside the nodes: the AMDX target compiles them too; the
-    # emulated one (what `wgc run` executes) runs the graph only
-    stage_entries = list(analysis.stage_entries) if options.target == "amdx" else []
+    # emulated one (what `wgc run` executes) runs the graph only, and the pixel shaders where mesh nodes draw
+    if options.target == "amdx":
+        stage_entries = list(analysis.stage_entries)
+    elif any(n.launch == "mesh" for n in analysis.nodes):
+        stage_entries = [e for e in analysis.stage_entries if e.stage == "pixel"]
+    else:
+        stage_entries = []
     nodes, unselectable = analysis.select_nodes(list(analysis.nodes) + stage_entries, entry_name(options))
     if unselectable:   # an entry of a stage wgc does not compile (-T vs_6_0) says so, not "no entry point"
         stages = [d for d in analysis.check_target([], None, options.target)

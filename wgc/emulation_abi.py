@@ -6,8 +6,8 @@ that is not written here; a change here is a change of `ABI_VERSION`, which the 
 carries so that a runtime refuses a module built for another version.
 
 Module. SPIR-V 1.6 for Vulkan 1.3, `OpMemoryModel PhysicalStorageBuffer64 Vulkan`; no AMDX
-instruction, capability or storage class. Each node is one `GLCompute` entry point, named as in the
-AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them (shader records
+instruction, capability or storage class. Each node is one `GLCompute` entry point (a mesh node:
+`MeshEXT`, below), named as in the AMDX module. Resources keep the descriptor sets and bindings the AMDX module gives them (shader records
 excepted: below).
 Device features the runtime enables: `bufferDeviceAddress`, `vulkanMemoryModel`,
 `scalarBlockLayout` (records are laid out with scalar rules, as in the AMDX module) and
@@ -62,6 +62,22 @@ makes it as large as the largest record of the graph).
 - A thread-launch group is one thread: its group-scope calls are per invocation.
 - `OutputComplete()` needs no instruction: the runtime reads outputs only after the dispatch
   (modules with checks test the records there: "Check reports" below).
+
+Mesh nodes (`[NodeLaunch("mesh")]`: leaves, no outputs). A mesh node is one `MeshEXT` entry point
+(capability `MeshShadingEXT`, SPV_EXT_mesh_shader; `LocalSize` its [NumThreads], `OutputVertices`,
+`OutputPrimitivesEXT` and the topology mode from its declaration) with the same push constants,
+NodeContext and prologue as a broadcasting node: the runtime draws each launch with
+`vkCmdDrawMeshTasksEXT` over (nx, ny, 1) groups per NodeContext, so `flat`, the record index
+(`flat / G`, fixed grid; one record per launch with a record's `SV_DispatchGrid`) and `SV_GroupID`
+are computed exactly as above from `WorkgroupId` and `NumWorkgroups` (both valid in MeshEXT); a
+group past its records or grid returns before `OpSetMeshOutputsEXT`, so it outputs no primitive.
+The runtime keeps each draw within `maxMeshWorkGroupCount` and `maxMeshWorkGroupTotalCount`
+(splitting into several draws with increasing `group_offset`). The module also holds the library's
+pixel shaders as `Fragment` entry points (no NodeContext); a mesh node's outputs and the pixel
+shader's inputs get the same Locations (`irtools/stageio.py`), per-primitive ones `PerPrimitiveEXT`.
+Push constants and descriptor sets are visible to the compute, mesh and fragment stages in a graph
+that draws. Device features: VK_EXT_mesh_shader's `meshShader` (and `meshShaderQueries`, where the
+device has it, for the primitive counts of `--trace`).
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
@@ -145,11 +161,13 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
---check`), 88 bytes."""
+--check`), 88 bytes.
+4: mesh nodes as MeshEXT entry points drawn with vkCmdDrawMeshTasksEXT, and the pixel shaders beside
+them ("Mesh nodes"); no NodeContext change."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""

@@ -80,6 +80,12 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
     program = build_program(replace(graph.reflection, nodes=tuple(nodes)))
+    if graph.pixel_shaders:
+        if len(translated) > 1:
+            return [codes.AMDX_NOT_RUNNABLE(None, "mesh nodes and pixel shaders split over several AMDX modules: "
+                                            "the AMDX path draws from one module (compile without --split-nodes)")
+                    ], None, None
+        program = replace(program, pixel_shaders=graph.pixel_shaders)
     from wgc.runtime.pipelines import module_spec_constants
 
     program = replace(program, graph_spec_ids={i: n for module in read for i, n in _shaping_spec_ids(module).items()},
@@ -162,6 +168,8 @@ def result_program(result: Any, input_name: str, specialization: dict[int, int] 
     names: dict[str, str] = {}
     indices: dict[str, list[int]] = {}
     for n in result.reflection.nodes:
+        if n.launch not in ("thread", "coalescing", "broadcasting", "mesh"):    # a pixel shader: no node
+            continue
         key = f"{n.module}:{n.entry_point}" if n.module else n.entry_point
         if n.entry_point != n.id.name:
             names[key] = n.id.name

@@ -45,6 +45,9 @@ PIPELINE_STAGE_DRAW_INDIRECT = 0x2
 PIPELINE_STAGE_COMPUTE_SHADER = 0x800
 PIPELINE_STAGE_TRANSFER = 0x1000
 PIPELINE_STAGE_HOST = 0x4000
+PIPELINE_STAGE_ALL_COMMANDS = 0x10000
+ACCESS_ATTACHMENTS = 0x80 | 0x100 | 0x200 | 0x400
+"""COLOR_ATTACHMENT_READ/WRITE, DEPTH_STENCIL_ATTACHMENT_READ/WRITE."""
 ACCESS_INDIRECT_COMMAND_READ = 0x1
 ACCESS_SHADER_READ_WRITE = 0x20 | 0x40
 ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
@@ -208,10 +211,15 @@ class Device:
     """One logical device with a compute queue, one command buffer (recorded for each submit; the
     ones `record_reusable` makes are replayed as they are) and one fence."""
 
-    def __init__(self, selector: str | None = None, *, staging: bool | None = None) -> None:
+    def __init__(self, selector: str | None = None, *, staging: bool | None = None, graphics: bool = False) -> None:
         """`staging`: keep `host_access=False` buffers in unmapped device memory behind staging
         copies (True), or map every buffer (False); default: where the device has separate device
-        memory."""
+        memory.  `graphics`: the graph draws with mesh nodes (`graphics.py`): a queue that also
+        draws, VK_EXT_mesh_shader enabled, and layouts, push constants and barriers that cover the
+        mesh and fragment stages; a device without mesh shaders is `DeviceFailure`."""
+        self.graphics = graphics
+        self.shader_stages = 0x20 | ((0x80 | 0x10) if graphics else 0)
+        """VkShaderStageFlags of layouts and push constants: COMPUTE (| MESH_EXT | FRAGMENT)."""
         vk = load_vulkan()
         self.vk = vk
         self.ffi = vk.ffi
@@ -274,14 +282,29 @@ class Device:
         for name in ("bufferDeviceAddressCaptureReplay", "bufferDeviceAddressMultiDevice"):
             setattr(f12, name, 0)
         families = vk.vkGetPhysicalDeviceQueueFamilyProperties(self.physical)
-        compute = [i for i, f in enumerate(families) if f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT]
+        wanted = vk.VK_QUEUE_COMPUTE_BIT | (vk.VK_QUEUE_GRAPHICS_BIT if self.graphics else 0)
+        compute = [i for i, f in enumerate(families) if f.queueFlags & wanted == wanted]
         if not compute:
-            raise DeviceFailure(f"device '{self.info.name}' has no compute queue")
+            raise DeviceFailure(f"device '{self.info.name}' has no {'graphics and ' if self.graphics else ''}"
+                                "compute queue")
         self.queue_family = compute[0]
         queue_info = vk.VkDeviceQueueCreateInfo(queueFamilyIndex=self.queue_family, queueCount=1,
                                                 pQueuePriorities=[1.0])
-        info = vk.VkDeviceCreateInfo(pNext=self.ffi.addressof(f2), queueCreateInfoCount=1,
-                                     pQueueCreateInfos=[queue_info])
+        extensions: list[str] = []
+        first_feature: Any = f2
+        if self.graphics:
+            from wgc.runtime.graphics import mesh_shader_features
+
+            mesh, self.mesh_properties = mesh_shader_features(self, f2)
+            if mesh is None:
+                raise DeviceFailure(f"device '{self.info.name}' lacks VK_EXT_mesh_shader, which mesh nodes need "
+                                    "to draw (lavapipe has it from Mesa 23.2; see the README's set-up)")
+            self.mesh_features = mesh
+            first_feature = mesh
+            extensions.append("VK_EXT_mesh_shader")
+        info = vk.VkDeviceCreateInfo(pNext=self.ffi.addressof(first_feature), queueCreateInfoCount=1,
+                                     pQueueCreateInfos=[queue_info], enabledExtensionCount=len(extensions),
+                                     ppEnabledExtensionNames=extensions or None)
         self.device = self.call(vk.vkCreateDevice, self.physical, info, None)
         self.queue = vk.vkGetDeviceQueue(self.device, self.queue_family, 0)
         memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
@@ -302,6 +325,11 @@ class Device:
         self._barrier = self.ffi.new("VkMemoryBarrier[1]", [barrier])
         self._all_stages = (PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
                             | PIPELINE_STAGE_DRAW_INDIRECT)
+        if self.graphics:          # draws too: every stage, attachment accesses included
+            barrier.srcAccessMask |= ACCESS_ATTACHMENTS
+            barrier.dstAccessMask |= ACCESS_ATTACHMENTS
+            self._barrier = self.ffi.new("VkMemoryBarrier[1]", [barrier])
+            self._all_stages = PIPELINE_STAGE_ALL_COMMANDS
 
     def call(self, function: Any, *args: Any) -> Any:
         try:
@@ -458,7 +486,7 @@ class Device:
 
     def pipeline_layout(self, sets: list[list[tuple[int, int, int]]], push_bytes: int) -> tuple[Any, list[Any]]:
         """A pipeline layout with one descriptor-set layout per entry of `sets` ((binding,
-        VkDescriptorType, descriptor count) triples, visible to compute) and `push_bytes` of push
+        VkDescriptorType, descriptor count) triples, visible to `shader_stages`) and `push_bytes` of push
         constants."""
         vk = self.vk
         if push_bytes > self.max_push_constants:
@@ -467,12 +495,12 @@ class Device:
         layouts = []
         for bindings in sets:
             entries = [vk.VkDescriptorSetLayoutBinding(binding=b, descriptorType=kind, descriptorCount=count,
-                                                       stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT)
+                                                       stageFlags=self.shader_stages)
                        for b, kind, count in bindings]
             layouts.append(self.call(vk.vkCreateDescriptorSetLayout, self.device,
                                      vk.VkDescriptorSetLayoutCreateInfo(bindingCount=len(entries),
                                                                         pBindings=entries or None), None))
-        ranges = [vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0, size=push_bytes)]
+        ranges = [vk.VkPushConstantRange(stageFlags=self.shader_stages, offset=0, size=push_bytes)]
         layout = self.call(vk.vkCreatePipelineLayout, self.device, vk.VkPipelineLayoutCreateInfo(
             setLayoutCount=len(layouts), pSetLayouts=layouts or None,
             pushConstantRangeCount=1 if push_bytes else 0, pPushConstantRanges=ranges if push_bytes else None), None)
@@ -569,8 +597,7 @@ class Device:
                                         len(sets), handles, 0, self.ffi.NULL)
 
     def push(self, layout: Any, data: bytes) -> None:
-        self.lib.vkCmdPushConstants(self.command_buffer, layout, self.vk.VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                    len(data), data)
+        self.lib.vkCmdPushConstants(self.command_buffer, layout, self.shader_stages, 0, len(data), data)
 
     def dispatch(self, x: int, y: int = 1, z: int = 1) -> None:
         self.lib.vkCmdDispatch(self.command_buffer, x, y, z)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
+from typing import Any
 
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
@@ -39,7 +40,8 @@ ARRAY_FORMATS: dict[str, str] = {
 }
 """The typed arrays resources and root constants may be written as, and their `struct` codes."""
 
-TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat", "specialization")
+TOP_LEVEL_KEYS = ("inputs", "resources", "root_constants", "local_root_arguments", "repeat", "specialization",
+                  "render_target")
 MAX_REPEAT = 1 << 20
 MAX_GRID_GROUPS = (1 << 24) - 1
 """A dispatch grid's most groups (x*y*z; each component 1..65535: D3D12's NodeDispatchGrid rules)."""
@@ -123,6 +125,8 @@ class Dispatch:
     repeat: int = 1
     specialization: dict[int, bytes] = field(default_factory=dict)
     """SpecId -> the bytes the pipelines specialise it to ("specialization")."""
+    render_target: Any = None
+    """The `render_target.RenderTarget` of a graph with mesh nodes ("render_target" or its defaults)."""
 
 
 class _Invalid(Exception):
@@ -193,6 +197,15 @@ def read_dispatch(source: SourceFile, program: Program, memory_limit: int | None
     if "specialization" in members:
         try:
             _specialization(members["specialization"], program, spec_constants, dispatch, diagnostics)
+        except _Invalid as problem:
+            diagnostics.append(problem.diagnostic)
+    from wgc.runtime.render_target import read_render_target
+
+    dispatch.render_target, problems = read_render_target(members.get("render_target"), program)
+    diagnostics.extend(problems)
+    if dispatch.render_target is not None and not diagnostics:
+        try:
+            _allotment.take(members.get("render_target", root), dispatch.render_target.bytes, "the render target")
         except _Invalid as problem:
             diagnostics.append(problem.diagnostic)
     if diagnostics:

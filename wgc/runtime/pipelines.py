@@ -197,7 +197,7 @@ class GraphPipelines:
         self._pipelines: dict[str, Any] = {}
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
-            entry_points = sorted({n.entry_point for n in program.nodes})
+            entry_points = sorted({n.entry_point for n in program.nodes if n.launch != "mesh"})   # mesh: graphics.py
             self._pipelines = device.pipelines(module, entry_points, self.layout, specialization or {})
         except BaseException:
             self.close()

@@ -6,7 +6,7 @@ Output: a `Program`: per node its entry point, launch, group shape, grids, input
 (with the `SV_DispatchGrid` field), outputs (targets per array index, record budgets), recursion
 depth and enclosing loops; per resource its Vulkan descriptor type (or why `wgc run` cannot bind
 it), array count, texture shape, whether it is a shader record (local root arguments) and how to
-show its contents; the size of the push-constant block.
+show its contents; the size of the push-constant block; the pixel shaders beside mesh nodes.
 
 With loops unrolled in index space (the reflection's `loop_lowering`), each (name, index) stage is
 a node of the program (`expand_stages`), and a NodeID's records enter at its first stage.
@@ -217,6 +217,9 @@ class Program:
     source_spec_constants: tuple[Any, ...] = ()
     """The AMDX modules' specialization constants (`pipelines.SpecConstantInfo`): those the
     translation keeps only in the graph."""
+    pixel_shaders: tuple[str, ...] = ()
+    """Entry points of the pixel shaders beside mesh nodes (the reflection's "pixel" entries, which
+    are no nodes): the render target shades with one of them (`render_target.py`)."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
         """The node the application addresses as NodeID (name, index): with loops in index space, its
@@ -350,7 +353,10 @@ def _resources(reflection: Any) -> list[ResourcePlan]:
 def build_program(reflection: Any) -> Program:
     """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
     nodes = []
+    pixel_shaders = tuple(n.entry_point for n in reflection.nodes if n.launch == "pixel")
     for node in reflection.nodes:
+        if node.launch == "pixel":
+            continue
         node_input = node.input
         record = _record(node_input.record if node_input is not None else None)
         grid = node_input.record.dispatch_grid if node_input is not None and node_input.record else None
@@ -385,7 +391,7 @@ def build_program(reflection: Any) -> Program:
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
     shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
     program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push,
-                      graph_spec_ids=shaping)
+                      graph_spec_ids=shaping, pixel_shaders=pixel_shaders)
     if getattr(reflection, "loop_lowering", "native") == "index-space":
         return expand_stages(program, reflection)
     return program

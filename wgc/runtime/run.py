@@ -55,6 +55,11 @@ class RunResult:
     """`prints.Print`s of the graph's printf calls, in order (`wgc.runtime.prints`)."""
     prints_lost: int = 0
     """printf calls whose record did not fit in the print buffer (WG0830 says so too)."""
+    attachments: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    """A graph that draws: each attachment of the render target as a typed array (row by row from the
+    top), by its name."""
+    images: dict[str, Any] = field(default_factory=dict)
+    """A graph that draws: each colour attachment's `png_image.Picture` (`wgc run --image`)."""
 
     @property
     def ok(self) -> bool:
@@ -70,6 +75,9 @@ class RunResult:
         more = extra
         if self.partial is not None:
             more += f',\n  "partial": {json.dumps(self.partial)}'
+        if self.attachments:
+            drawn = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in self.attachments.items())
+            more += f',\n  "attachments": {{\n{drawn}\n  }}'
         if self.checks is not None:
             reports = ",\n".join(f"    {json.dumps(r.to_json())}" for r in self.checks)
             more += (f',\n  "checks_lost": {self.checks_lost},\n  "checks": [' +
@@ -127,6 +135,10 @@ class RunResult:
                     extra += f" remaining-recursion={d.remaining_recursion_levels}"
                 if d.loop_iteration:
                     extra += f" loop-iteration={d.loop_iteration}"
+                if d.launch == "mesh":
+                    drawn = f", primitives {d.primitives}" if d.primitives is not None else ""
+                    lines.append(f"  {d.node} (mesh){extra}: records in {d.records_in}, groups {d.groups}{drawn}")
+                    continue
                 lines.append(f"  {d.node} ({d.launch}){extra}: records in {d.records_in}, groups {d.groups}, "
                              f"records out: {outs}" + _time_text(d.gpu_ns))
         if self.partial is not None:
@@ -511,6 +523,8 @@ class Session:
         self.device = device
         self.program = program
         self.pipelines = None
+        self.graphics: Any = None
+        """`graphics.Graphics` of a graph that draws (mesh nodes)."""
         self.scheduler: Any = None
         self.checks: Any = None
         """`checks.CheckReports` (`check`: a module compiled with checks)."""
@@ -582,8 +596,15 @@ class Session:
                                                 **watching)
             else:
                 self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
-                                              local_root_arguments=table, memory_limit=limit, gpu_driven=gpu_driven,
+                                              local_root_arguments=table, memory_limit=limit,
+                                              gpu_driven=gpu_driven and described.render_target is None,
                                               **watching)
+            if described.render_target is not None:     # mesh nodes draw: host-driven levels (`graphics.py`)
+                from wgc.runtime.graphics import Graphics
+
+                self.graphics = Graphics(device, module, program, self.pipelines, described.render_target,
+                                         described.specialization)
+                self.scheduler.graphics = self.graphics
             self.entries = []
             for item in described.inputs:
                 buffer = self._buffer(item.data)
@@ -634,9 +655,31 @@ class Session:
         buffer, size = found
         return {resource.element: decode_array(buffer.read(0, size), resource.element)}
 
+    def attachments(self) -> tuple[dict[str, dict[str, list[Any]]], dict[str, Any]]:
+        """The render target's attachments as typed arrays, and the colour ones as pictures."""
+        from wgc.runtime.dispatch import decode_array
+        from wgc.runtime.png_image import Picture
+
+        if self.graphics is None:
+            return {}, {}
+        target = self.graphics.target
+        arrays: dict[str, dict[str, list[Any]]] = {}
+        pictures: dict[str, Any] = {}
+        for color in target.colors:
+            data = self.graphics.read(color.name)
+            arrays[color.name] = {color.format.array: decode_array(data, color.format.array)}
+            pictures[color.name] = Picture(target.width, target.height, color.format, data)
+        if target.depth is not None:
+            kind = "float" if target.depth.format == "D32_FLOAT" else "uint16"
+            arrays["depth"] = {kind: decode_array(self.graphics.read("depth"), kind)}
+        return arrays, pictures
+
     def close(self) -> None:
         if getattr(self.device, "busy", False):       # a signal stopped the wait: see `Device.close`
             return
+        if self.graphics is not None:
+            self.graphics.close()
+            self.graphics = None
         if self.scheduler is not None:
             self.scheduler.close()
             self.scheduler = None
@@ -721,7 +764,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
     from wgc.runtime.scheduler import GridBeyondMax, RecordsOutOfMemory
 
     try:
-        gpu = Device(selector)
+        gpu = Device(selector, graphics=described.render_target is not None)
     except VulkanUnavailable as problem:
         return RunResult(tuple(diagnostics + [codes.VULKAN_UNAVAILABLE(None, f"cannot run the graph: {problem}")]))
     except DeviceNotFound as problem:
@@ -764,6 +807,7 @@ def _execute(module: bytes, program: Any, described: Any, dumps: dict[str, Any],
                     notes=("raise wgc run --max-prints",)))
             result = RunResult(tuple(diagnostics + more), resources, trace, gpu.info.name, debug=debug,
                                partial=partial, prints=printed, prints_lost=lost, schedule=schedule, passes=passes)
+            result.attachments, result.images = session.attachments()
             if session.checks is not None:
                 from wgc.runtime.checks import diagnostics as check_diagnostics
 

@@ -135,6 +135,9 @@ class TraceDispatch:
     gpu_ns: int | None = None
     """GPU time of the dispatch (`wgc run --time`; None: not timed)."""
 
+    primitives: int | None = None
+    """A mesh node's primitives drawn (where the device counts them: `graphics.py`)."""
+
     def to_json(self) -> dict[str, Any]:
         data = {"node": self.node, "entry_point": self.entry_point, "launch": self.launch,
                 "remaining_recursion_levels": self.remaining_recursion_levels,
@@ -142,6 +145,8 @@ class TraceDispatch:
                 "records_out": dict(self.records_out)}
         if self.gpu_ns is not None:
             data["gpu_ms"] = round(self.gpu_ns / 1e6, 6)
+        if self.primitives is not None:
+            data["primitives"] = self.primitives
         return data
 
 
@@ -243,6 +248,9 @@ def _round(value: int, alignment: int = ARENA_ALIGNMENT) -> int:
 
 class Scheduler:
     """Runs entry records through a graph on one device; `run` may be called repeatedly."""
+
+    graphics: Any = None
+    """The `graphics.Graphics` that draws the mesh nodes' launches (a graph with mesh nodes)."""
 
     def __init__(self, device: Device, program: Program, pipelines: Any, *, push_constants: bytes = b"",
                  local_root_arguments: tuple[int, Buffer] | None = None,
@@ -375,7 +383,9 @@ class Scheduler:
         `schedules.DebugScheduler`)."""
         return launches
 
-    def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
+    def _shapes(self, groups: int, mesh: bool = False) -> list[tuple[int, int, int]]:
+        if mesh:                                  # a mesh node's draws: the mesh-shader limits
+            return self.graphics.shapes(groups)
         max_x, max_y, _ = self.device.max_group_count
         return dispatch_shapes(groups, max_x, max_y)
 
@@ -422,7 +432,7 @@ class Scheduler:
         out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
         self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
-        contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
+        contexts = sum(len(self._shapes(launch.groups, launch.node.launch == "mesh")) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
@@ -474,7 +484,7 @@ class Scheduler:
                 stride, table = self.local_root_arguments
                 lra = table.address + stride * table_index
             shapes = []
-            for group_offset, nx, ny in self._shapes(launch.groups):
+            for group_offset, nx, ny in self._shapes(launch.groups, launch.node.launch == "mesh"):
                 context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
@@ -498,7 +508,14 @@ class Scheduler:
             timing.begin()
             level_start = timing.write()
             each = timing.room(2 * len(recorded) + 1)
+        draws = []
         for launch, _, _, shapes in recorded:
+            if launch.node.launch == "mesh":          # drawn after the level's compute work (`graphics.py`)
+                draws.append((launch.node.entry_point, launch.trace, [
+                    (struct.pack("<Q", base + at) + (bytes(abi.USER_PUSH_CONSTANT_OFFSET - 8) + user if user else b""),
+                     nx, ny) for at, nx, ny, _ in shapes]))
+                times.append((None, None))            # drawn later: not timed as a dispatch
+                continue
             pipeline = self.pipelines.pipeline(launch.node.entry_point)
             if pipeline is not bound:
                 self.pipelines.bind(device, pipeline)
@@ -510,12 +527,16 @@ class Scheduler:
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
             times.append((start, timing.write(end=True) if timing is not None and each else None))
+        if draws:
+            self.graphics.draw(draws)
         device.barrier()
         if timing is not None:
             level_end = timing.write(end=True)
         if self.prints is not None:
             self.prints.reset()
         device.submit()
+        if draws:
+            self.graphics.collect()
         if self.checks is not None:     # before anything can fail: the contexts are rewritten next level
             self.checks.contexts = {base + at: (launch.node, trace.level)
                                     for launch, _, _, shapes in recorded for at, _, _, _ in shapes}

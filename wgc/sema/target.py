@@ -62,7 +62,6 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0643: mesh entry points (nodes or shaders) of triangle and line topology in one module (without
   --split-nodes): spirv-val checks every index built-in against every MeshEXT entry point's mode;
 - WG0644: an amplification shader's DispatchMesh payload that is not a groupshared variable;
-- WG0641 (emulated only): a mesh node: the emulated target runs compute work, a mesh node draws;
 - WG0645 (a warning, `spec-constant-in-attribute`): a specialization constant in a work-graph
   attribute (`ir.AttributeArg.spec`) that the module fixes at its default value: every one under
   the emulated target (its module and reflection, which `wgc run` sizes and dispatches by, use the
@@ -188,12 +187,6 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
                    "built-in, so they cannot share one module; compile with --split-nodes (one module per entry "
                    "point) or pick one with -E",
                    (Label(first.span, "the other topology"),))
-    if not amdx:
-        for node in nodes:
-            if node.launch == "mesh":
-                report(codes.MESH_NODE_NOT_EMULATED, node.span,
-                       f"mesh node '{node.function.name}' cannot be emulated: the emulated target (and 'wgc run') "
-                       "runs compute work only, and a mesh node draws")
     for node in nodes:
         for _, attribute, _, arg in spec_constant_arguments(node):
             spec = arg.spec

@@ -1,8 +1,9 @@
 """The emulated target's node operations: plain compute shaders for `wgc run` (SPIR-V back end).
 
 Input: calls through `node_ops.NodeOperations` (module docstring there).
-Output: each node as a GLCompute entry point with no AMDX instruction, capability or storage
-class, which reads its inputs and writes its outputs through PhysicalStorageBuffer pointers, by the
+Output: each node as a GLCompute entry point (a mesh node: MeshEXT, with its mesh outputs and
+modes from `stageio.py`, read as a broadcasting node reads its record and grid) with no AMDX
+instruction, capability or storage class, which reads its inputs and writes its outputs through PhysicalStorageBuffer pointers, by the
 contract in `wgc.emulation_abi` (read that first: every offset, size and rule used here is there).
 
 Invariants and decisions:
@@ -24,6 +25,9 @@ Invariants and decisions:
   the grid (coalescing, broadcasting; all invocations of a group leave together). Its ids dominate
   the body; node operations that are not in the entry function (none take node objects there:
   sema inlines every function that does) read the NodeContext again.
+- A mesh node declares built-in variables and a push-constant block of its own (the compute nodes
+  share theirs), and the module lists mesh nodes first (`module.py`): NVIDIA's driver (580) drew
+  nothing from a MeshEXT entry point whose built-ins another entry point of the module used first.
 - Thread launch: THREAD_GROUP_SIZE invocations, each its own group of one thread, so a
   group-scope operation in a thread node is done by each invocation. Broadcasting and coalescing:
   group-scope allocation, GroupIncrementOutputCount and FinishedCrossGroupSharing are done by
@@ -56,6 +60,7 @@ from wgc.sema.nodes import NodeInfo
 from . import emulated_checks, emulated_loops, emulated_prints, loop_stages
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
+from .stageio import mesh_execution_modes, setup_mesh
 
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
@@ -103,6 +108,8 @@ class EmulatedNodes(NodeOperations):
         self._push_user: ir.Variable | None = None
         self._prints: emulated_prints.PrintState | None = None
         self._loop_counter: int | None = None
+        self._mesh_saved: tuple[dict[str, int], int | None] | None = None
+        """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
     # ------------------------------------------------------------ module and entry points
 
@@ -113,6 +120,8 @@ class EmulatedNodes(NodeOperations):
         self._push_user = next((v for v in ml.module.globals
                                 if v.storage is ir.Storage.UNIFORM and v.push_constant), None)
         self._prints = emulated_prints.PrintState(ml)
+        if any(node.mesh is not None for node in nodes):
+            setup_mesh(ml)
 
     def declare_node(self, ml: ModuleLowering, node: NodeInfo
                      ) -> tuple[InputHandle | None, dict[ir.Variable, OutputHandle]]:
@@ -123,9 +132,14 @@ class EmulatedNodes(NodeOperations):
         return handle, {o.parameter: OutputHandle(o, o.index) for o in node.outputs}
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
-        ml.b.entry_point("GLCompute", fn, name, ml.reached_globals(fn))
+        ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
+        if self._mesh_saved is not None:         # a mesh node's own variables end with it
+            ml.builtins, self._push_block = self._mesh_saved
+            self._mesh_saved = None
         size = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
         ml.b.execution_mode(fn, "LocalSize", *size)
+        if node.mesh is not None:
+            mesh_execution_modes(ml, fn, node)
 
     def push_constant_place(self, ml: ModuleLowering, variable: ir.Variable) -> Place | None:
         assert variable is self._push_user, "sema allows one [[vk::push_constant]] block"
@@ -163,6 +177,11 @@ class EmulatedNodes(NodeOperations):
         return self._push_block
 
     def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
+        if node.stage != "node":         # a pixel shader beside mesh nodes: no NodeContext, no prologue
+            return
+        if node.mesh is not None:        # its own built-ins and push-constant block (module docstring)
+            self._mesh_saved = (fl.ml.builtins, self._push_block)
+            fl.ml.builtins, self._push_block = {}, None
         b = fl.b
         uint = fl.types.id(t.UINT)
         context = self._context(fl)

@@ -60,6 +60,10 @@ def lower_module(results: Analysis, nodes: list[NodeInfo], options: LowerOptions
                           if v.storage is ir.Storage.STATIC and v.constant is None and v.init is not None
                           and ml.constant_initializer(v.init) is None]
     names = results.entry_point_names(nodes)
+    if options.target == "emulated":
+        # mesh entry points first: NVIDIA's driver (580) draws nothing from a MeshEXT entry point that
+        # follows a GLCompute one sharing its built-in variables (measured on the H200)
+        nodes = sorted(nodes, key=lambda n: n.mesh is None)
     for node in nodes:
         _lower_node(ml, node, node.key in entries, names[node.key])
     return ml.b.to_words()

@@ -31,6 +31,9 @@ Where each fact comes from:
 - resources: the descriptor-set variables the entry points list, by set and binding (no
   register: SPIR-V has none), the resource kind from the type's name where a compiler keeps it
   (`type.RWStructuredBuffer<uint>`, DXC's `type.RWStructuredBuffer.uint`), else from the type.
+- mesh nodes: MeshEXT entry points are nodes of launch "mesh" (a broadcasting node that draws);
+  Fragment entry points are no nodes: `AmdxGraph.pixel_shaders` names them, and their resources
+  are described with the nodes'.
 Invariants: reads nothing but the modules; a module it cannot describe raises `GraphError` with
 the place (file, word offset, instruction) and what it is.
 """
@@ -71,6 +74,8 @@ class AmdxGraph:
     reflection: Reflection
     code: list[NodeCode]
     """One per node, in `reflection.nodes` order."""
+    pixel_shaders: tuple[str, ...] = ()
+    """The Fragment entry points beside mesh nodes (kept as they are by the translation)."""
 
 
 # ---------------------------------------------------------------- types and layouts
@@ -357,7 +362,11 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
     else:
         raise GraphError(f"{_where(module, entry.instruction)}: entry point '{entry.name}' is neither "
                          "CoalescingAMDX nor given StaticNumWorkgroupsAMDX or MaxNumWorkgroupsAMDX")
-    if launch == "broadcasting" and static is None and (record is None or record.dispatch_grid is None):
+    if entry.model == "MeshEXT":
+        if launch != "broadcasting":
+            raise GraphError(f"{_where(module, entry.instruction)}: mesh node '{entry.name}' is CoalescingAMDX")
+        launch = "mesh"      # read and run as a broadcasting node, drawn (`wgc.runtime.graphics`)
+    if launch in ("broadcasting", "mesh") and static is None and (record is None or record.dispatch_grid is None):
         raise GraphError(f"{_where(module, entry.instruction)}: entry point '{entry.name}' has "
                          "MaxNumWorkgroupsAMDX but its record no PayloadDispatchIndirectAMDX member")
     share = None
@@ -482,6 +491,10 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
             for id_ in entry.interface:
                 users.setdefault(id_, []).append(node.id.name if node.id.index == 0
                                                  else f"{node.id.name}[{node.id.index}]")
+        for entry in module.entry_points:          # pixel shaders beside mesh nodes bind like the nodes
+            if entry.model == "Fragment":
+                for id_ in entry.interface:
+                    users.setdefault(id_, []).append(entry.name)
         for inst in module.instructions:
             if inst.opname != "OpVariable" or inst.result not in users or inst.operands[0].name not in (
                     "StorageBuffer", "Uniform", "UniformConstant", "PushConstant"):
@@ -545,14 +558,18 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
     names = names or {}
     nodes: list[NodeReflection] = []
     code: list[NodeCode] = []
+    pixel_shaders: list[str] = []
     for module in modules:
         if not any(inst.opname == "OpCapability" and inst.operands[0].name == "ShaderEnqueueAMDX"
                    for inst in module.instructions):
             raise GraphError(f"{module.name}: not an SPV_AMDX_shader_enqueue module (no ShaderEnqueueAMDX capability)")
         for entry in module.entry_points:
-            if entry.model != "GLCompute":
+            if entry.model == "Fragment":
+                pixel_shaders.append(entry.name)
+                continue
+            if entry.model not in ("GLCompute", "MeshEXT"):
                 raise GraphError(f"{_where(module, entry.instruction)}: entry point '{entry.name}' is a "
-                                 f"{entry.model} shader; wgc run executes compute nodes only")
+                                 f"{entry.model} shader; the AMDX path executes compute and mesh nodes only")
             name = names.get(f"{module.name}:{entry.name}", names.get(entry.name, entry.name))
             node, nc = _node(module, entry, name)
             nodes.append(node)
@@ -580,4 +597,4 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
     reflection = Reflection(wgc_version="spirv", profile="spirv", target_env="vulkan1.3", nodes=tuple(nodes),
                             descriptor_bindings=tuple(resources), push_constant_ranges=tuple(pushes),
                             specialization_constants=(), loop_lowering="index-space")
-    return AmdxGraph(reflection, code)
+    return AmdxGraph(reflection, code, tuple(pixel_shaders))

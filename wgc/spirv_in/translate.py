@@ -31,6 +31,9 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
 - The memory model becomes Vulkan: Device scope becomes QueueFamily, SequentiallyConsistent
   becomes AcquireRelease, a barrier ordering memory gets MakeAvailable|MakeVisible (what
   GLSL450 barriers imply), OutputMemory semantics (record memory) become UniformMemory.
+Mesh nodes (MeshEXT entry points) get the wrapper of a broadcasting node and stay MeshEXT (their
+mesh outputs and execution modes unchanged); Fragment entry points (the pixel shaders beside them)
+are kept as they are, their functions rewritten like every other (memory model).
 Refused (`TranslateError`, naming the instruction and where it is): a payload pointer used other
 than by the instructions above (OpPhi, OpSelect, OpCopyObject, function parameters, loading a
 whole payload array), Volatile variables and Coherent images (the Vulkan memory model has no such
@@ -136,6 +139,13 @@ class _Translator:
         self.deferred: dict[int, tuple[int, int]] = {}   # privatized variable -> (its Private pointer, it)
         self.helpers: list[list[int]] = []
         self.new_interface: list[int] = []
+        self.owned: dict[int, int] = {}
+        self.kind_of: dict[int, str] = {}
+        """New interface variables by what they are (a built-in's name, "push"): an entry point lists one
+        of each."""
+        """Variables of one mesh wrapper only (variable -> the node function whose wrapper owns it)."""
+        self.owner: int | None = None
+        """While a mesh node's wrapper is made: its function (its built-ins and push constants are its own)."""
         # what the module holds
         self.payload_arrays = {i.result for i in module.instructions
                                if i.opname == "OpTypeNodePayloadArrayAMDX" and i.result is not None}
@@ -255,12 +265,16 @@ class _Translator:
         return self.cache[key]
 
     def builtin(self, name: str, type_: int) -> int:
-        """A new Input variable of a built-in (the hardware's value, not the node's)."""
-        key = ("builtin", name)
+        """A new Input variable of a built-in (the hardware's value, not the node's); a mesh node's
+        wrapper gets its own (NVIDIA's driver drew nothing from a MeshEXT entry point sharing them)."""
+        key = ("builtin", name) if self.owner is None else ("builtin", name, self.owner)
         if key not in self.cache:
             var = self._global(key, "OpVariable", self.pointer("Input", type_), "Input")
             self.annotations.append(self.enc.encode("OpDecorate", var, "BuiltIn", name)[0])
             self.new_interface.append(var)
+            self.kind_of[var] = name
+            if self.owner is not None:
+                self.owned[var] = self.owner
         return self.cache[key]
 
     # ------------------------------------------------------------ emulation helpers
@@ -431,6 +445,7 @@ class _Translator:
     # ------------------------------------------------------------ the wrapper of an entry point
 
     def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field) -> int:
+        self.owner = node.function if node.launch == "mesh" else None
         fn = self.new_id()
         header, _ = self.enc.encode("OpFunction", self.void, "None", self.type("OpTypeFunction", self.void), result=fn)
         header += self.enc.encode("OpLabel", result=self.new_id())[0]
@@ -531,6 +546,7 @@ class _Translator:
         b.emit("OpFunctionCall", self.void, node.function)
         b.emit("OpReturn")
         self.helpers.append(b.finish(header))
+        self.owner = None
         return fn
 
     def user_pointee(self) -> int | None:
@@ -550,17 +566,22 @@ class _Translator:
     def push_block(self) -> int:
         """The emulation's push constants: the NodeContext address, and the user's block (if any) at
         USER_PUSH_CONSTANT_OFFSET as member 1."""
-        key = ("push",)
+        key = ("push",) if self.owner is None else ("push", self.owner)
         if key not in self.cache:
             user = self.user_pointee()
+            first = ("push-struct",) not in self.cache
             struct_ = self._global(("push-struct",), "OpTypeStruct", self.u64, *([user] if user else []))
-            self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 0, "Offset", 0)[0])
-            if user:
-                self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 1, "Offset",
-                                                        abi.USER_PUSH_CONSTANT_OFFSET)[0])
-            self.annotations.append(self.enc.encode("OpDecorate", struct_, "Block")[0])
+            if first:
+                self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 0, "Offset", 0)[0])
+                if user:
+                    self.annotations.append(self.enc.encode("OpMemberDecorate", struct_, 1, "Offset",
+                                                            abi.USER_PUSH_CONSTANT_OFFSET)[0])
+                self.annotations.append(self.enc.encode("OpDecorate", struct_, "Block")[0])
             var = self._global(key, "OpVariable", self.pointer("PushConstant", struct_), "PushConstant")
             self.new_interface.append(var)
+            self.kind_of[var] = "push"
+            if self.owner is not None:
+                self.owned[var] = self.owner
         return self.cache[key]
 
 
@@ -603,14 +624,14 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
     # wrappers
     wrapper_of: dict[int, int] = {}
     info = {id(n): g for n, g in zip(nodes, graph_nodes or [None] * len(nodes))}
-    for node in nodes:
+    for node in sorted(nodes, key=lambda n: n.launch != "mesh"):     # mesh wrappers first (emulated.py says why)
         if node.function in wrapper_of:
             continue
         g = info[id(node)]
         max_records = g.input.max_records if g is not None and g.input is not None and g.input.max_records else 1
         grid = g.dispatch_grid if g is not None else None
         field = g.input.record.dispatch_grid if g is not None and g.input is not None and g.input.record else None
-        if node.launch == "broadcasting" and grid is None and field is None:
+        if node.launch in ("broadcasting", "mesh") and grid is None and field is None:
             raise t.fail(None, f"entry point '{node.entry_point}': a broadcasting node without a grid")
         wrapper_of[node.function] = t.wrapper(node, max_records, grid, field)
     return _assemble(t, bodies, wrapper_of)
@@ -923,15 +944,25 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
             section["global"].extend(inst.words)
     # privatized built-ins are declared after the new pointer types they need
     deferred = list(t.deferred.values())
-    entries, modes = [], []
+    entries: list[int] = []
+    modes: list[int] = []
     for entry in m.entry_points:
         fn = wrapper_of.get(entry.function)
         if fn is None:
+            if entry.model == "Fragment":      # a pixel shader beside mesh nodes: kept as it is
+                entries.extend(t.enc.encode("OpEntryPoint", "Fragment", entry.function, entry.name,
+                                            *entry.interface)[0])
+                for inst in m.execution_modes.get(entry.function, ()):
+                    modes.extend(inst.words)
             continue
-        interface = [i for i in entry.interface if i not in t.removed] + t.new_interface \
+        own = {t.kind_of.get(v) for v in t.new_interface if t.owned.get(v) == entry.function}
+        mine = [v for v in t.new_interface if t.owned.get(v) == entry.function
+                or (v not in t.owned and (t.kind_of.get(v) is None or t.kind_of[v] not in own))]
+        interface = [i for i in entry.interface if i not in t.removed] + mine \
             + [v for _, v in deferred if v not in entry.interface]
         interface = list(dict.fromkeys(interface))
-        entries.extend(t.enc.encode("OpEntryPoint", "GLCompute", fn, entry.name, *interface)[0])
+        entries.extend(t.enc.encode("OpEntryPoint", "MeshEXT" if entry.model == "MeshEXT" else "GLCompute", fn,
+                                    entry.name, *interface)[0])
         launch = next((n.launch for n in t.nodes if n.function == entry.function), "broadcasting")
         for inst in m.execution_modes.get(entry.function, ()):
             mode = inst.operands[1].name or ""
