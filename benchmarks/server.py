@@ -12,7 +12,7 @@ about the size of the sample) and the 19-line one of `vs_slang.py`, and `python 
 Prints, per kind, the median and best wall time and the median CPU time in ms: for a process its
 own user + system time (`wait4`), for a compile through the server the client's plus what the
 server and its child spent for it (`/proc/<server pid>/stat`, utime + stime + cutime + cstime
-before and after), and the ratios of CPU time to glslc's on the 121-line shader.
+before and after, once the server reaped the child), and the ratios of CPU time to glslc's on the 121-line shader.
 Every compile's outputs are checked to be the same through the server as in a plain process.
 """
 
@@ -112,11 +112,29 @@ def timed(args: list[str], env: dict[str, str], cwd: Path, server: int | None = 
 
 
 def server_cpu(pid: int | None) -> float:
-    """CPU seconds of process `pid` and its reaped children (0 for None)."""
+    """CPU seconds of process `pid` and its children (0 for None), once it reaped them all (a
+    child reports its command's end to the client before it exits: the client may end first)."""
     if pid is None:
         return 0.0
+    deadline = time.monotonic() + 5
+    while children_of(pid) and time.monotonic() < deadline:
+        time.sleep(0.001)
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (zombies included: not reaped yet)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
 
 
 def summary(name: str, runs: list[Run], anchor: list[Run] | None = None) -> str:
