@@ -20,8 +20,8 @@ What is validated, precisely:
   the types, constants and variables any of these name, and the names and decorations of all of
   them. What no entry point reaches joins the last part, so every instruction of the module is
   validated in at least one part. Each part must pass spirv-val; across parts this module checks
-  the rules one part cannot see: no id is defined twice and no two entry points share an execution
-  model and a name.
+  the rules one part cannot see: no id is defined twice, no two entry points share an execution
+  model and a name, and every execution mode is one of an entry point.
 - Any doubt goes to the whole module: a part that fails is not the verdict; the whole module is
   then validated and its messages are returned (a failure is always spirv-val's own, on the whole
   module).
@@ -141,6 +141,8 @@ def split(words: list[int], part_entry_points: int = PART_ENTRY_POINTS) -> list[
         return None
     if current is not None or len(entries) <= part_entry_points:
         return None
+    if set(modes) - {words[spans[entry][0] + 2] for entry in entries}:
+        return None                              # a mode of something that is no entry point: no part holds it
     globals_ = set(global_of)
     known = globals_ | set(functions)
     common_ids = {words[spans[i][0] + _layout(words[spans[i][0]] & 0xFFFF)[1]] for i in common
