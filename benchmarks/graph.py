@@ -12,6 +12,10 @@ array with [MaxRecordsPerNode] to N/2 thread nodes, each of which forwards to it
 - "lean": node bodies are empty (about 4 source lines per node): measures the graph work;
 - "with bodies": every forwarding node allocates, fills and completes a record (about 7.5 lines
   per node): closer to real shaders, and dominated by parsing.
+
+`python benchmarks/graph.py --scale 1000,2000,5000,10000` instead compiles the "with bodies"
+graph of each size to SPIR-V in a whole `wgc compile` process (validation included) and prints its
+CPU time (user + system), its peak RSS, and both per node: linear growth keeps them flat.
 """
 
 from __future__ import annotations
@@ -108,11 +112,34 @@ def whole_process(nodes: int, repeat: int, lean: bool) -> None:
           f"(best of {repeat})")
 
 
+def scale(sizes: list[int]) -> None:
+    import os
+
+    script = Path(sys.executable).with_name("wgc")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "wgc"]
+    with tempfile.TemporaryDirectory() as folder:
+        for nodes in sizes:
+            path = Path(folder) / f"graph{nodes}.hlsl"
+            path.write_text(generate(nodes))
+            process = subprocess.Popen(command + ["compile", str(path), "-o", str(path.with_suffix(".spv"))],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _pid, status, usage = os.wait4(process.pid, 0)
+            if status:
+                raise SystemExit(f"the {nodes}-node graph failed to compile ({status})")
+            cpu, rss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+            print(f"{nodes:6} nodes: `wgc compile` CPU {cpu:7.2f} s ({cpu / nodes * 1000:.2f} ms per node), "
+                  f"peak RSS {rss:6.0f} MiB ({rss / nodes * 1024:.1f} KiB per node)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--scale", help="compile graphs of these sizes (comma-separated) and stop")
     args = parser.parse_args()
+    if args.scale:
+        scale([int(n) for n in args.scale.split(",")])
+        return
     from wgc.syntax.parse import load_grammar
 
     load_grammar()

@@ -1,12 +1,18 @@
-"""Build-step speed of edited files: plain `wgc compile` processes vs the compile server vs cache hits.
+"""Build-step cost of edited files: plain `wgc compile` processes vs the compile server vs cache hits,
+against glslc.
 
 run: `python benchmarks/server.py [--count N] [--sample NAME]` where wgc is installed (or with
 PYTHONPATH at a checkout). In a private cache folder (the user's is not touched), it compiles N
 edited versions of a sample (each adds a different constant, so the compile cache cannot answer)
 with `wgc compile -MD -o out.spv` as (a) plain processes, (b) clients of the compile server
-(WGC_SERVER=1; the server is started by one warm-up compile before timing), interleaved, and then
-(c) N compile-cache hits of one unchanged file (WGC_CACHE=1); and `python -c pass` for scale.
-Prints the median and the best wall time per compile of each, in ms, and the server's status.
+(WGC_SERVER=1; the server is started by one warm-up compile before timing), and (c) compile-cache
+hits of one unchanged file (WGC_CACHE=1), interleaved with the anchors: glslc (if installed; the
+Debian package `glslc`) compiling a 121-line HLSL compute shader (`GLSLC_SHADER`, 12 functions,
+about the size of the sample) and the 19-line one of `vs_slang.py`, and `python -c pass`.
+Prints, per kind, the median and best wall time and the median CPU time in ms: for a process its
+own user + system time (`wait4`), for a compile through the server the client's plus what the
+server and its child spent for it (`/proc/<server pid>/stat`, utime + stime + cutime + cstime
+before and after, once the server reaped the child), and the ratios of CPU time to glslc's on the 121-line shader.
 Every compile's outputs are checked to be the same through the server as in a plain process.
 """
 
@@ -14,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,24 +32,116 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parent / "samples"
 
+SMALL_SHADER = """\
+struct Params { float scale; uint count; };
+ConstantBuffer<Params> params;
+StructuredBuffer<float4> positions;
+RWStructuredBuffer<float4> moved;
+
+float4 step(float4 p, float s)
+{
+    float3 v = normalize(p.xyz + float3(0.0, 1.0, 0.0));
+    return float4(p.xyz + v * s, p.w);
+}
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    if (id.x < params.count)
+        moved[id.x] = step(positions[id.x], params.scale);
+}
+"""
+
+
+def glslc_shader() -> str:
+    """A 121-line HLSL compute shader: 12 small functions, each a loop, called in turn."""
+    parts = [SMALL_SHADER.split("\n\nfloat4 step")[0] + "\n"]
+    for i in range(12):
+        parts.append(f"""
+float4 step{i}(float4 p, float s)
+{{
+    float3 v = normalize(p.xyz + float3(0.0, {i}.0, 1.0));
+    for (uint k = 0; k < {i + 1}u; ++k)
+        v = v * s + cross(v, float3(1.0, 0.0, {i}.0));
+    return float4(p.xyz + v * s, p.w + {i}.0);
+}}
+""")
+    calls = "\n".join(f"        p = step{i}(p, params.scale);" for i in range(12))
+    parts.append(f"""
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{{
+    if (id.x < params.count) {{
+        float4 p = positions[id.x];
+{calls}
+        moved[id.x] = p;
+    }}
+}}
+""")
+    return "".join(parts)
+
+
+GLSLC_SHADER = glslc_shader()
+
 
 def command() -> list[str]:
     script = Path(sys.executable).with_name("wgc")
     return [str(script)] if script.exists() else [sys.executable, "-m", "wgc"]
 
 
-def timed(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, bytes]:
+class Run:
+    """One process: wall and CPU seconds, its standard error."""
+
+    def __init__(self, wall: float, cpu: float, stderr: bytes) -> None:
+        self.wall, self.cpu, self.stderr = wall, cpu, stderr
+
+
+def timed(args: list[str], env: dict[str, str], cwd: Path, server: int | None = None) -> Run:
+    """Run `args`; its CPU time is its own, plus the server's (pid `server`) meanwhile."""
+    before = server_cpu(server)
     start = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, env=env, cwd=cwd)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr.decode()}")
-    return elapsed, done.stderr
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors, env=env, cwd=cwd)
+        _pid, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        errors.seek(0)
+        stderr = errors.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(args)} failed ({status}):\n{stderr.decode()}")
+    return Run(elapsed, usage.ru_utime + usage.ru_stime + server_cpu(server) - before, stderr)
 
 
-def summary(name: str, seconds: list[float]) -> str:
-    return (f"{name:<34} median {statistics.median(seconds) * 1000:6.0f} ms   best {min(seconds) * 1000:6.0f} ms"
-            f"   ({len(seconds)} compiles)")
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds of process `pid` and its children (0 for None), once it reaped them all (a
+    child reports its command's end to the client before it exits: the client may end first)."""
+    if pid is None:
+        return 0.0
+    deadline = time.monotonic() + 5
+    while children_of(pid) and time.monotonic() < deadline:
+        time.sleep(0.001)
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (zombies included: not reaped yet)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def summary(name: str, runs: list[Run], anchor: list[Run] | None = None) -> str:
+    cpu = statistics.median(r.cpu for r in runs)
+    ratio = f"   {cpu / statistics.median(r.cpu for r in anchor):5.2f}x glslc" if anchor else ""
+    return (f"{name:<40} median {statistics.median(r.wall for r in runs) * 1000:6.0f} ms   "
+            f"best {min(r.wall for r in runs) * 1000:6.0f} ms   CPU {cpu * 1000:6.1f} ms{ratio}")
 
 
 def main() -> None:
@@ -63,33 +163,51 @@ def main() -> None:
             (folder / "edited.hlsl").write_text(f"{source}\nstatic const uint kEdit = {number}u;\n")
 
         edit(0)
+        (folder / "anchor.hlsl").write_text(GLSLC_SHADER)
+        (folder / "small.hlsl").write_text(SMALL_SHADER)
+        glslc = shutil.which("glslc")
+        anchors = {"glslc, 121-line compute shader": [glslc, "-fshader-stage=comp", "-x", "hlsl", "anchor.hlsl", "-o",
+                                                      "anchor.spv"],
+                   "glslc, 19-line compute shader": [glslc, "-fshader-stage=comp", "-x", "hlsl", "small.hlsl", "-o",
+                                                     "small.spv"]} if glslc else {}
+        anchors["python -c pass"] = [sys.executable, "-c", "pass"]
         timed(command() + compile_args, plain_env, folder)            # start-up caches, bytecode
         timed(command() + compile_args, server_env, folder)           # starts the server (not timed)
-        plain, served = [], []
+        status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
+        server = int(re.search(r"pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+        cached_env = {**env, "WGC_CACHE": "1"}
+        (folder / "same.hlsl").write_text(source)
+        cached_args = [*compile_args[:-1], "same.hlsl"]
+        timed(command() + cached_args, cached_env, folder)            # stores the result
+        plain: list[Run] = []
+        served: list[Run] = []
+        hits: list[Run] = []
+        anchor_runs: dict[str, list[Run]] = {name: [] for name in anchors}
         for number in range(1, args.count + 1):
             edit(number)
-            seconds, plain_stderr = timed(command() + compile_args, plain_env, folder)
-            plain.append(seconds)
+            plain.append(timed(command() + compile_args, plain_env, folder))
             expected = (folder / "out.spv").read_bytes(), (folder / "out.spv.d").read_bytes()
             (folder / "out.spv").unlink()
-            seconds, served_stderr = timed(command() + compile_args, server_env, folder)
-            served.append(seconds)
-            if ((folder / "out.spv").read_bytes(), (folder / "out.spv.d").read_bytes(), served_stderr) != (
-                    *expected, plain_stderr):
+            served.append(timed(command() + compile_args, server_env, folder, server))
+            if ((folder / "out.spv").read_bytes(), (folder / "out.spv.d").read_bytes(), served[-1].stderr) != (
+                    *expected, plain[-1].stderr):
                 raise SystemExit(f"edit {number}: the server's outputs differ from the plain process's")
-        cached_env = {**env, "WGC_CACHE": "1"}
-        timed(command() + compile_args, cached_env, folder)           # stores the result
-        hits = [timed(command() + compile_args, cached_env, folder)[0] for _ in range(args.count)]
-        bare = [timed([sys.executable, "-c", "pass"], env, folder)[0] for _ in range(args.count)]
+            hits.append(timed(command() + cached_args, cached_env, folder))
+            for name, anchor in anchors.items():
+                anchor_runs[name].append(timed(anchor, env, folder))
         status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
         subprocess.run(command() + ["server", "--stop"], capture_output=True, env=env)
     lines = len(source.splitlines()) + 1
-    print(f"{args.sample}.hlsl ({lines} lines), edited before each compile; outputs identical both ways")
-    print(summary("plain process (no server)", plain))
-    print(summary("through the server (WGC_SERVER=1)", served))
-    print(summary("compile-cache hit (unchanged file)", hits))
-    print(summary("python -c pass", bare))
-    print(f"server vs plain: {statistics.median(served) / statistics.median(plain):.2f}x\n{status.rstrip()}")
+    glslc_runs = anchor_runs.get("glslc, 121-line compute shader")
+    print(f"{args.sample}.hlsl ({lines} lines), edited before each compile; outputs identical both ways; "
+          f"{args.count} runs of each, interleaved")
+    print(summary("plain process (no server)", plain, glslc_runs))
+    print(summary("through the server (client + server CPU)", served, glslc_runs))
+    print(summary("compile-cache hit (unchanged file)", hits, glslc_runs))
+    for name, runs in anchor_runs.items():
+        print(summary(name, runs, glslc_runs))
+    print(f"server vs plain: {statistics.median(r.wall for r in served) / statistics.median(r.wall for r in plain):.2f}x "
+          f"wall\n{status.rstrip()}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from wgc import buildcache
+from wgc import buildcache, identity
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -183,10 +183,10 @@ def test_the_fingerprint_follows_installed_distributions(monkeypatch, tmp_path):
     site = tmp_path / "site-packages"
     (site / "wgc-0.1.0.dist-info").mkdir(parents=True)
     monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
-    monkeypatch.setattr(buildcache, "_fingerprint", None)
+    monkeypatch.setattr(identity, "_fingerprint", None)
     before = buildcache.fingerprint()
     (site / "wgc-0.1.0.dist-info").rename(site / "wgc-0.2.0.dist-info")    # another version installed
-    monkeypatch.setattr(buildcache, "_fingerprint", None)
+    monkeypatch.setattr(identity, "_fingerprint", None)
     assert buildcache.fingerprint() != before
 
 

@@ -59,10 +59,10 @@ import sys
 import time
 from collections.abc import Callable
 
-try:
-    from _blake2 import blake2b       # the hashlib import would load OpenSSL for the same function
-except ImportError:                   # pragma: no cover - other Pythons
-    from hashlib import blake2b
+from wgc.identity import blake2b
+from wgc.identity import compute_fingerprint as compute_fingerprint
+from wgc.identity import digest as _digest
+from wgc.identity import fingerprint as fingerprint
 
 TYPE_CHECKING = False   # not `typing`'s: a cache hit or a server client does without importing typing
 if TYPE_CHECKING:
@@ -128,55 +128,6 @@ def size_problem() -> Diagnostic | None:
 
 
 # ----------------------------------------------------------------------------- keys
-
-
-def _digest(data: bytes) -> bytes:
-    return blake2b(data, digest_size=DIGEST_SIZE).digest()
-
-
-_fingerprint: bytes | None = None
-
-
-def fingerprint() -> bytes:
-    """What identifies this wgc (`compute_fingerprint`), computed once per process."""
-    global _fingerprint
-    if _fingerprint is None:
-        _fingerprint = compute_fingerprint()
-    return _fingerprint
-
-
-def compute_fingerprint() -> bytes:
-    """What identifies this wgc now: each file of the package (path, size, mtime), the checkout's
-    grammar, the installed distributions (their dist-info names carry their versions) and Python's
-    version (the compile server compares it with the one it started with)."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    parts: list[object] = [sys.version]
-    folders = [package]
-    while folders:
-        folder = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name == "__pycache__":
-                    continue
-                if entry.is_dir():
-                    folders.append(entry.path)
-                else:
-                    info = entry.stat()
-                    parts.append((entry.path, info.st_size, info.st_mtime_ns))
-    grammar = os.path.join(os.path.dirname(package), "grammar", "hlsl.lark")
-    try:
-        info = os.stat(grammar)
-        parts.append((grammar, info.st_size, info.st_mtime_ns))
-    except OSError:
-        pass
-    for folder in sys.path:
-        if os.path.basename(folder) in ("site-packages", "dist-packages"):
-            try:
-                names = os.listdir(folder)
-            except OSError:
-                continue
-            parts.append((folder, sorted(n for n in names if n.endswith((".dist-info", ".egg-info")))))
-    return _digest(marshal.dumps(parts))
 
 
 def base_folder() -> tuple[str, str] | None:

@@ -5,7 +5,8 @@ Stage: first code of the process (`wgc` script, `python -m wgc`).
 Input: the process arguments. Output: the exit code.
 Invariants: a cache hit (`wgc.buildcache.replay`) imports neither click nor any compiler stage, so it
 costs little more than starting Python; so does a command run by the compile server
-(`wgc.server.client`, with `WGC_SERVER=1` or `--server`: the cache is consulted first). Everything
+(`wgc.server.client`, with `WGC_SERVER=1` or `--server`: the cache is consulted first, when it is
+wanted: a command line without `--cache` and without $WGC_CACHE imports nothing of it). Everything
 else goes to `wgc.cli.main`. A broken cache or server never breaks a command: any unexpected
 problem while replaying is a miss, and a server that cannot run the command leaves it to this process.
 SIGINT, SIGTERM and SIGHUP are handled from the start (`wgc.interrupts.install`): whatever the
@@ -21,6 +22,8 @@ import sys
 
 def replay_from_cache(argv: list[str]) -> int | None:
     """The exit code of `argv` answered from the compile cache, or None (not cached, or a miss)."""
+    if "--cache" not in argv and not os.environ.get("WGC_CACHE"):
+        return None        # the usual case costs no import (`buildcache.wanted` needs one of them)
     from wgc import buildcache
 
     if not buildcache.wanted(argv):
@@ -77,4 +80,24 @@ def main(argv: list[str] | None = None) -> int:
                 return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
     except interrupts.Interrupted as interrupt:
         code = 128 + interrupt.signum
-    return interrupts.conclude(code, process=argv is None)
+    code = interrupts.conclude(code, process=argv is None)
+    if argv is None:
+        _end_process(code)
+    return code
+
+
+def _end_process(code: int) -> None:
+    """End the process now with `code` (`os._exit`: a cache hit or a command the server ran has
+    nothing left to free, and the interpreter's teardown would be a tenth of its time), once the
+    start-up caches (if this process loaded them) are written and standard output and error are
+    flushed; where a flush fails, the normal exit reports it instead."""
+    caches = sys.modules.get("wgc.startup_cache")
+    if caches is not None:
+        caches.flush()
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)

@@ -56,9 +56,10 @@ class NotPrivate(Exception):
 
 
 def folder() -> str:
-    """`$WGC_CACHE_DIR`, else `$XDG_CACHE_HOME/wgc`, else `~/.cache/wgc`."""
-    return os.environ.get("WGC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
+    """`$WGC_CACHE_DIR`, else `$XDG_CACHE_HOME/wgc`, else `~/.cache/wgc` (`wgc.identity.cache_folder`)."""
+    from wgc.identity import cache_folder
+
+    return cache_folder()
 
 
 def private_folder(path: str | None = None) -> str:

@@ -1,7 +1,7 @@
 """The compile server's thin client: a `wgc compile`/`wgc inspect` handed to a warm server.
 
 Stage: first code of the process (`wgc.entry`), after the compile cache had no answer; standard
-library, `wgc.server.protocol` and `wgc.buildcache` only (no click, no compiler stage).
+library, `wgc.server.protocol` and `wgc.identity` only (no click, no compiler stage).
 Input: the command line, the current folder, the whole environment, the umask, the resource
 limits and the process's standard input, output and error (their descriptors, passed with
 SCM_RIGHTS).
@@ -128,7 +128,7 @@ def run(argv: list[str]) -> int | None:
         server_key = protocol.key()
     except (OSError, protocol.Unavailable):
         return None
-    from wgc.buildcache import fingerprint
+    from wgc.identity import fingerprint
 
     umask = os.umask(0o022)
     os.umask(umask)

@@ -1,7 +1,7 @@
 """The compile server's shared ground: where a server lives, which wgc it is, and its messages.
 
 Stage: around the CLI (the compile server); imported by the thin client, so it uses the standard
-library, `wgc.buildcache` (the fingerprint) and `wgc.startup_cache` (the cache folder) only.
+library and `wgc.identity` (the fingerprint, the cache folder) only.
 Input: the environment (the cache folder), this interpreter and wgc's installed files.
 Output: `folder()` (created private), `key()`, `Paths` of one server, message framing
 (`send`/`receive`) over a Unix-domain stream socket with descriptors passed as SCM_RIGHTS.
@@ -10,7 +10,7 @@ Invariants:
 - One folder per user: `<cache folder>/server-<uid>`, mode 0700, owned by the user and not a link;
   `folder()` refuses any other (`Unavailable`), so another user can neither listen in nor answer.
 - A server is named by `key()`: a digest of the protocol, wgc's fingerprint (every file of the
-  package, the grammar, the installed distributions, Python's version: `buildcache.fingerprint`),
+  package, the grammar, the installed distributions, Python's version: `wgc.identity.fingerprint`),
   the interpreter and its start-up settings (flags, -X and -W options, file-system and locale
   encodings). A client
   only ever talks to a server of its own key, so a changed wgc is never answered by stale code.
@@ -120,9 +120,9 @@ def timeout_seconds() -> float:
 
 def folder() -> str:
     """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
-    from wgc import startup_cache
+    from wgc.identity import cache_folder
 
-    path = os.path.abspath(os.path.join(startup_cache.folder(), f"server-{os.getuid()}"))
+    path = os.path.abspath(os.path.join(cache_folder(), f"server-{os.getuid()}"))
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
@@ -152,11 +152,11 @@ def _locale_encoding() -> str:
 
 def key() -> str:
     """This wgc's server key (hex): see the module docstring."""
-    from wgc.buildcache import _digest, fingerprint
+    from wgc.identity import digest, fingerprint
 
     identity = (PROTOCOL, fingerprint(), sys.executable, tuple(sys.flags), sorted(map(str, sys._xoptions.items())),
                 list(sys.warnoptions), sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), _locale_encoding())
-    return _digest(marshal.dumps(identity)).hex()[:24]
+    return digest(marshal.dumps(identity)).hex()[:24]
 
 
 class Paths:
@@ -220,13 +220,11 @@ def peer_uid(connection: Any) -> int | None:
     option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:
         return None
-    import struct
-
     try:
-        _pid, uid, _gid = struct.unpack("3i", connection.getsockopt(_socket.SOL_SOCKET, option, struct.calcsize("3i")))
+        credentials = connection.getsockopt(_socket.SOL_SOCKET, option, 12)     # struct ucred: pid, uid, gid
     except OSError:
         return -1
-    return uid
+    return int.from_bytes(credentials[4:8], sys.byteorder, signed=True)
 
 
 def same_user(connection: Any) -> bool:

@@ -12,7 +12,8 @@ Invariants:
   cannot express; loops in index space for the AMDX target and under `index_space_loops`): this
   module only lowers, and an internal error is raised otherwise.
 - Every module is validated in process (spirv-val's rules for the target environment, scalar
-  block layout for node records) and linted (`lint.py`: the AMDX rules spirv-val does not check)
+  block layout for node records; a module of many entry points in parts: `validate_parts.py`
+  says what exactly) and linted (`lint.py`: the AMDX rules spirv-val does not check)
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
   `InvalidModule` carries the validator's message.
 - `-O` runs only the spirv-opt passes that keep AMDX modules valid (`optimize.py`), and the result
@@ -88,7 +89,7 @@ def emit_spirv(analysis: Analysis, options: EmitOptions, nodes: Sequence[NodeInf
 def check(words: list[int], target_env: str, *, one_node_per_module: bool = False) -> None:
     """Validate and lint a module; raise `InvalidModule` with every message if it fails."""
     from .lint import lint
-    from .tools import validate
+    from .validate_parts import validate
 
     messages = validate(words, target_env, scalar_block_layout=True)
     messages += lint(words, one_node_per_module=one_node_per_module)

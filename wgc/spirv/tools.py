@@ -14,6 +14,10 @@ Invariants:
   header is unchanged).
 - Every object the library allocates (binary, text, diagnostic, options) is freed here;
   contexts are cached, one per target environment.
+- `validate` runs the validator without friendly names (its name mapper makes the k-th repeat of
+  an OpName string try k suffixes: quadratic in a graph of many nodes whose parameters share
+  names), and only when the module is invalid runs it again with them, so the message is the one
+  spirv-val prints. The verdict does not depend on the names.
 """
 
 from __future__ import annotations
@@ -129,6 +133,7 @@ def _lib() -> ctypes.CDLL:
         "spvValidatorOptionsCreate": (ctypes.c_void_p, []),
         "spvValidatorOptionsDestroy": (None, [ctypes.c_void_p]),
         "spvValidatorOptionsSetScalarBlockLayout": (None, [ctypes.c_void_p, ctypes.c_bool]),
+        "spvValidatorOptionsSetFriendlyNames": (None, [ctypes.c_void_p, ctypes.c_bool]),
         "spvValidateWithOptions": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_void_p, p(_Binary),
                                                   pp(_Diagnostic)]),
         "spvTextToBinaryWithOptions": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p,
@@ -193,22 +198,31 @@ def _take_message(diag: ctypes._Pointer[_Diagnostic], level: str = "error") -> s
 def validate(binary: bytes | list[int], target_env: str = "vulkan1.3", *,
              scalar_block_layout: bool = False) -> list[str]:
     """spirv-val in process; [] when valid, else the messages (spirv-val stops at the first)."""
-    lib, env = _lib(), env_value(target_env)
     words = _words(binary)
     code = _word_array(words)
     bin_ = _Binary(ctypes.cast(code, ctypes.POINTER(ctypes.c_uint32)), len(words))
+    if _validate(bin_, target_env, scalar_block_layout, friendly_names=False) is None:
+        return []
+    message = _validate(bin_, target_env, scalar_block_layout, friendly_names=True)
+    return [message] if message is not None else []
+
+
+def _validate(bin_: _Binary, target_env: str, scalar_block_layout: bool, *, friendly_names: bool) -> str | None:
+    """One run of the validator: None when the module is valid, else its message."""
+    lib, env = _lib(), env_value(target_env)
     options = lib.spvValidatorOptionsCreate()
     diag = ctypes.POINTER(_Diagnostic)()
     try:
         lib.spvValidatorOptionsSetScalarBlockLayout(options, scalar_block_layout)
+        lib.spvValidatorOptionsSetFriendlyNames(options, friendly_names)
         result = lib.spvValidateWithOptions(_context(env), options, ctypes.byref(bin_),
                                             ctypes.byref(diag))
     finally:
         lib.spvValidatorOptionsDestroy(options)
     if result == _enums()["SPV_SUCCESS"]:
         lib.spvDiagnosticDestroy(diag)                 # a no-op for NULL
-        return []
-    return [_take_message(diag)]
+        return None
+    return _take_message(diag)
 
 
 def disassemble(binary: bytes | list[int], *, friendly_names: bool = True,
