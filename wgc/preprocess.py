@@ -85,7 +85,7 @@ from typing import Any
 from pcpp.parser import Action, OutputDirective
 from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 
-from wgc import codes
+from wgc import codes, portable
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
 from wgc.source import STDIN_NAME, SourceFile, Span, decode_source, read_source
@@ -1278,6 +1278,7 @@ class _Preprocessor(_PcppPreprocessor):
         if not name:
             self._malformed(name_span, "empty filename in #include")
             return
+        name = include_name(name)
         if self.include_depth >= MAX_INCLUDE_DEPTH:
             self._report(codes.INCLUDE_TOO_DEEP(
                 name_span, "#include nested too deeply",
@@ -1325,6 +1326,13 @@ class _Preprocessor(_PcppPreprocessor):
         shown = [folder or "." for folder in folders]
         note = "searched: " + (", ".join(shown) if shown else "(no -I folders given)")
         notes = [note] + [f"'{link}' is a dangling symbolic link" for link in self._dangling_links]
+        for folder in folders:
+            other = _other_case(folder, name)
+            if other is not None:
+                notes.append(f"'{os.path.join(folder, other) if folder else other}' exists, spelled with another "
+                             "case: file names are case-sensitive here (unlike on Windows and macOS); "
+                             f"write #include \"{other}\"")
+                break
         self._report(codes.INCLUDE_NOT_FOUND(name_span, f"'{name}' file not found", notes=tuple(notes)))
 
     def _read(self, spelled: str, absolute: str, span: Span | None) -> SourceFile | None | bool:
@@ -1343,7 +1351,7 @@ class _Preprocessor(_PcppPreprocessor):
             found = os.stat(spelled)
             if not stat.S_ISREG(found.st_mode):
                 return self._not_regular(spelled, found, span)
-            fd = os.open(spelled, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(spelled, os.O_RDONLY | portable.open_flags("O_NONBLOCK", "O_CLOEXEC"))
             with os.fdopen(fd, "rb") as handle:
                 opened = os.fstat(handle.fileno())
                 if not stat.S_ISREG(opened.st_mode):
@@ -1407,6 +1415,40 @@ class _Preprocessor(_PcppPreprocessor):
         text, locations = emitter.finish()
         return Preprocessed(text=text, locations=locations, files=tuple(self.files),
                             diagnostics=tuple(self.diagnostics), absent=tuple(self.absent))
+
+
+def include_name(name: str) -> str:
+    """An #include name with DXC's separators: a backslash is a '/' (DXC's `hlsl::NormalizePath`, used
+    by its include loader on every platform), and repeated separators after the first name are one."""
+    if "\\" not in name and "//" not in name:
+        return name
+    name = name.replace("\\", "/")
+    lead = len(name) - len(name.lstrip("/"))
+    return name[:lead] + re.sub("/{2,}", "/", name[lead:])
+
+
+def _other_case(folder: str, name: str) -> str | None:
+    """`name` as spelled on disk in `folder` when a file matches it only ignoring case (else None)."""
+    if os.path.isabs(name):
+        return None
+    here, spelled, changed = folder or ".", [], False
+    for part in name.split("/"):
+        if part in ("", ".", ".."):
+            spelled.append(part)
+            here = os.path.join(here, part) if part else here
+            continue
+        try:
+            entries = os.listdir(here)
+        except OSError:
+            return None
+        if part not in entries:
+            matches = sorted(entry for entry in entries if entry.casefold() == part.casefold())
+            if not matches:
+                return None
+            part, changed = matches[0], True
+        spelled.append(part)
+        here = os.path.join(here, part)
+    return "/".join(spelled) if changed and os.path.isfile(here) else None
 
 
 _CMDLINE_NAME = re.compile(r"[A-Za-z_]\w*")

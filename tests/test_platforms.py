@@ -1,0 +1,246 @@
+"""Every platform a shader author uses (issue 30): Windows and macOS without POSIX-only calls, Windows-
+style #include names, and paths with spaces, non-ASCII characters, CRLF sources and long paths.
+
+The platform without POSIX calls is simulated: `tests/simulated_platform.py` takes away from the
+Python that runs `wgc` what Windows' Python lacks (see its docstring); in-process tests take single
+attributes away with monkeypatch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, wgc_command
+
+SIMULATOR = str(ROOT / "tests" / "simulated_platform.py")
+HELLO = str(ROOT / "samples" / "hello.hlsl")
+
+
+def windows_like(*args: str, cwd: Path, cache: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`wgc ARGS` run as on a platform without POSIX-only facilities (tests/simulated_platform.py)."""
+    return subprocess.run([sys.executable, SIMULATOR, *args], capture_output=True, text=True, cwd=cwd, timeout=120,
+                          env={**os.environ, "WGC_CACHE_DIR": str(cache), **(env or {})})
+
+
+def plain(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*wgc_command(), *args], capture_output=True, text=True, cwd=cwd, timeout=120,
+                          env={**os.environ, "WGC_CACHE_DIR": str(cache)})
+
+
+# ----------------------------------------------------------------------------- no POSIX-only calls
+
+
+def test_compile_and_rebuild_over_an_existing_output_without_posix_calls(tmp_path):
+    """A compile, and a rebuild over its outputs, on a Python without fchmod, fchown, geteuid,
+    O_CLOEXEC, O_NONBLOCK, O_NOCTTY, SIGHUP or pthread_sigmask (Windows): the same bytes as a compile
+    with them, and the replaced output keeps its mode (os.chmod stands in for os.fchmod)."""
+    cache = tmp_path / "cache"
+    expected = plain("compile", HELLO, "-o", "ref.spv", "-Fre", "ref.json", cwd=tmp_path, cache=cache)
+    assert expected.returncode == 0, expected.stderr
+    first = windows_like("compile", HELLO, "-o", "out.spv", "-Fre", "out.json", "-MD", cwd=tmp_path, cache=cache)
+    assert (first.returncode, first.stderr) == (0, "")
+    os.chmod(tmp_path / "out.spv", 0o640)
+    again = windows_like("compile", HELLO, "-o", "out.spv", "-Fre", "out.json", "-MD", cwd=tmp_path, cache=cache)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert (tmp_path / "out.spv").read_bytes() == (tmp_path / "ref.spv").read_bytes()
+    assert (tmp_path / "out.json").read_bytes() == (tmp_path / "ref.json").read_bytes()
+    assert stat.S_IMODE((tmp_path / "out.spv").stat().st_mode) == 0o640
+    assert (tmp_path / "out.spv.d").read_text() == f"out.spv: \\\n  {HELLO}\n"
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".wgc-")]
+
+
+def test_the_compile_cache_is_refused_where_privacy_cannot_be_checked(tmp_path):
+    """Without POSIX owners and modes (Windows) the cache folder cannot be shown private to the user:
+    `--cache` is warning WG0070 and the compile runs without the cache (nothing stored)."""
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        done = windows_like("compile", HELLO, "-o", "out.spv", "--cache", cwd=tmp_path, cache=cache)
+        assert done.returncode == 0
+        assert done.stderr == (
+            "warning: the compile cache is not used: files have no owners and permission bits on this platform, "
+            "so wgc cannot check that its folder is private to you; compiling without it [WG0070] "
+            "[-Wcompile-cache]\n1 warning generated.\n")
+    assert not (cache / "results").exists() or not any((cache / "results").rglob("*-*"))
+    assert not list(cache.glob("*.cache"))          # nor the start-up caches (parser tables, ...)
+
+
+def test_the_server_is_unavailable_without_unix_sockets(tmp_path):
+    """`wgc server --status` is WG0032 (it was an internal error: `import fcntl`); WGC_SERVER=1 and
+    --server compile in process."""
+    cache = tmp_path / "cache"
+    for action in ("--status", "--stop", "--daemon"):
+        done = windows_like("server", action, cwd=tmp_path, cache=cache)
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (
+            "error: the compile server needs Unix-domain sockets with descriptor passing, fork and file locks, "
+            "which this platform lacks (Windows); WGC_SERVER=1 and --server compile in process here [WG0032]\n"
+            "1 error generated.\n")
+    served = windows_like("compile", HELLO, "-o", "out.spv", "--server", cwd=tmp_path, cache=cache)
+    assert (served.returncode, served.stderr) == (0, "")
+    assert (tmp_path / "out.spv").exists()
+
+
+def test_the_server_needs_file_locks(monkeypatch):
+    """A platform with Unix sockets and fork but no fcntl (flock) has no server either."""
+    from wgc.server import protocol
+
+    if not protocol.supported():
+        pytest.skip("no compile server on this platform")
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    assert not protocol.supported()
+
+
+def test_the_startup_cache_is_not_used_without_owners(tmp_path, monkeypatch):
+    """The start-up caches hold code: where no folder can be shown private, nothing is read or written."""
+    from wgc import startup_cache
+
+    monkeypatch.setenv("WGC_CACHE_DIR", str(tmp_path / "c"))
+    assert startup_cache.write("probe", "key", b"payload")
+    assert startup_cache.read("probe", "key") == b"payload"
+    monkeypatch.delattr(os, "geteuid")
+    with pytest.raises(startup_cache.NotPrivate, match="no file owners and permission bits"):
+        startup_cache.private_folder()
+    assert startup_cache.read("probe", "key") is None
+    assert not startup_cache.write("probe", "other", b"payload")
+
+
+def test_every_open_has_o_binary_where_it_exists(tmp_path, monkeypatch):
+    """Windows opens a descriptor in text mode without O_BINARY ("\\n" written as "\\r\\n", a read
+    stopping at Ctrl-Z): every descriptor wgc opens for an output or a source asks for binary."""
+    from wgc import outputs, preprocess
+
+    binary = 0x40000000
+    monkeypatch.setattr(os, "O_BINARY", binary, raising=False)
+    opened: list[tuple[str, int]] = []
+    real_open = os.open
+
+    def spy(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append((os.path.basename(path), flags))
+        return real_open(path, flags & ~binary, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    (tmp_path / "inc.hlsli").write_bytes(b"#define X 1\n")
+    (tmp_path / "main.hlsl").write_bytes(b'#include "inc.hlsli"\n')
+    plan = outputs.OutputPlan()
+    transaction = plan.transaction()
+    transaction.stage(str(tmp_path / "out.bin"), b"a\nb\x1a")
+    transaction.commit()
+    from wgc.source import SourceFile
+
+    main = SourceFile(str(tmp_path / "main.hlsl"), '#include "inc.hlsli"\n')
+    assert not preprocess.preprocess(main, preprocess.PreprocessOptions()).diagnostics
+    assert (tmp_path / "out.bin").read_bytes() == b"a\nb\x1a"
+    assert [name for name, flags in opened if not flags & binary] == []
+    assert {name for name, _ in opened} >= {"inc.hlsli"} and any(name.startswith(".wgc-") for name, _ in opened)
+
+
+def test_mode_is_kept_without_fchmod_and_fchown(tmp_path, monkeypatch):
+    """Python before 3.13 on Windows has no os.fchmod: the replaced output's mode is set by path."""
+    from wgc import portable
+
+    old = tmp_path / "old"
+    old.write_bytes(b"")
+    os.chmod(old, 0o604)
+    new = tmp_path / "new"
+    fd = os.open(new, os.O_WRONLY | os.O_CREAT, 0o666)
+    for name in ("fchmod", "fchown", "geteuid"):
+        monkeypatch.delattr(os, name)
+    try:
+        portable.copy_mode_and_owner(fd, str(new), old.stat())
+    finally:
+        os.close(fd)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o604
+
+
+def test_interrupts_without_sighup_and_signal_masks(monkeypatch):
+    """Windows has SIGINT, SIGTERM and SIGBREAK but no SIGHUP and no pthread_sigmask: the signals it
+    has are handled, and concluding a command does not need a signal mask."""
+    from wgc import interrupts, portable
+
+    monkeypatch.delattr(signal, "SIGHUP")
+    monkeypatch.delattr(signal, "pthread_sigmask")
+    monkeypatch.setattr(signal, "SIGBREAK", signal.SIGUSR2, raising=False)
+    assert portable.interrupt_signals() == (signal.SIGINT, signal.SIGTERM, signal.SIGUSR2)
+    assert portable.block_signals((signal.SIGINT,)) is False
+    for signum in (signal.SIGTERM, signal.SIGUSR2):
+        with pytest.raises(interrupts.Interrupted) as raised, interrupts.handled(), interrupts.raising():
+            os.kill(os.getpid(), signum)
+            time.sleep(1)
+        assert raised.value.signum == signum
+        assert interrupts.conclude(0, process=False) == 128 + signum
+    assert signal.getsignal(signal.SIGUSR2) == signal.SIG_DFL        # handled() put the handlers back
+
+
+def test_a_macos_peer_is_checked_by_local_peercred(monkeypatch):
+    """macOS and FreeBSD have no SO_PEERCRED: the server's peer uid comes from LOCAL_PEERCRED, a
+    `struct xucred` (<sys/ucred.h>: u_int cr_version (XUCRED_VERSION 0); uid_t cr_uid; short
+    cr_ngroups; gid_t cr_groups[16]), at level SOL_LOCAL (0), option LOCAL_PEERCRED (1)."""
+    from wgc.server import protocol
+
+    monkeypatch.delattr(protocol._socket, "SO_PEERCRED", raising=False)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    asked = []
+
+    class Connection:
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def getsockopt(self, level: int, option: int, size: int) -> bytes:
+            asked.append((level, option, size))
+            return self.data
+
+    xucred = struct.pack("=IIh2x16I", 0, 501, 1, *([20] * 16))
+    assert len(xucred) == 76
+    assert protocol.peer_uid(Connection(xucred)) == 501
+    assert asked == [(0, 1, 76)]
+    assert protocol.peer_uid(Connection(struct.pack("=IIh2x16I", 7, 501, 1, *([0] * 16)))) == -1   # other version
+    monkeypatch.setattr(sys, "platform", "sunos5")
+    assert protocol.peer_uid(Connection(xucred)) is None          # cannot tell: the private folder decides
+
+
+SPIN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeIsProgramEntry] [NodeDispatchGrid(65535, 64, 1)] [NumThreads(64, 1, 1)]
+void Spin(uint3 id : SV_DispatchThreadID)
+{
+    uint t = id.x + id.y;
+    for (uint k = 0; k < Out[64]; ++k) { t = (t ^ (t >> 7)) * 0x9E3779B1u + k; }
+    InterlockedAdd(Out[id.x & 63], t);
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGBREAK"])
+def test_wgc_run_ends_in_order_on_a_signal_without_posix_calls(tmp_path, vulkan_device, name):
+    """`wgc run` on the simulated Windows: Ctrl+C (SIGINT) or Ctrl+Break (SIGBREAK, sent here as the
+    SIGUSR1 it stands for) while the device works ends with 128 + the signal, no traceback, no results."""
+    (tmp_path / "spin.hlsl").write_text(SPIN)
+    (tmp_path / "spin.json").write_text(json.dumps(
+        {"inputs": [{"entry": "Spin", "records": [{}]}], "resources": {"u0": {"uint32": [0] * 64 + [100]}}}))
+    signum = signal.SIGINT if name == "SIGINT" else signal.SIGUSR1
+    process = subprocess.Popen([sys.executable, SIMULATOR, "run", "spin.hlsl", "--dispatch", "spin.json",
+                                "-o", "results.json"], cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "WGC_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        deadline = time.monotonic() + 120
+        while "libvulkan_lvp" not in open(f"/proc/{process.pid}/maps").read() and time.monotonic() < deadline:
+            time.sleep(0.05)                              # the device is opened (lavapipe's library loaded)
+        time.sleep(2.0)
+        assert process.poll() is None
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=15)
+    finally:
+        process.kill()
+        process.wait()
+    assert (process.returncode, err) == (128 + signum, "")
+    assert not (tmp_path / "results.json").exists()
