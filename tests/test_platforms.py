@@ -244,3 +244,131 @@ def test_wgc_run_ends_in_order_on_a_signal_without_posix_calls(tmp_path, vulkan_
         process.wait()
     assert (process.returncode, err) == (128 + signum, "")
     assert not (tmp_path / "results.json").exists()
+
+
+# ----------------------------------------------------------------------------- Windows-style #include names
+
+
+def test_backslashes_in_include_names_are_folder_separators(run_wgc, tmp_path):
+    """DXC's include loader normalises every #include name (include/dxc/Support/Path.h, NormalizePath:
+    "All slashes are changed to system native: `\\` for windows and `/` for all others." and "All
+    repeated slashes are removed (except for leading slashes, so windows UNC paths are not broken)"),
+    so `"sub\\a.hlsli"` and `"sub\\\\b.hlsli"` both name a file in `sub/` on Linux."""
+    (tmp_path / "sub" / "inner").mkdir(parents=True)
+    (tmp_path / "sub" / "a.hlsli").write_text('#include "inner\\c.hlsli"\nstatic const uint A = C + 1;\n')
+    (tmp_path / "sub" / "inner" / "c.hlsli").write_text("static const uint C = 2;\n")
+    (tmp_path / "sub" / "b.hlsli").write_text("static const uint B = 3;\n")
+    (tmp_path / "main.hlsl").write_text('#include "sub\\a.hlsli"\n#include "sub\\\\b.hlsli"\n'
+                                        "RWStructuredBuffer<uint> u : register(u0);\n"
+                                        "[numthreads(1, 1, 1)] void main() { u[0] = A + B; }\n")
+    done = run_wgc("compile", "-T", "cs_6_6", "main.hlsl", "-o", "main.spv", "-MD", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert (tmp_path / "main.spv.d").read_text() == (
+        "main.spv: \\\n  main.hlsl \\\n  sub/a.hlsli \\\n  sub/inner/c.hlsli \\\n  sub/b.hlsli\n")
+
+
+def test_include_names_are_normalised_as_dxc_does():
+    from wgc.preprocess import include_name
+
+    assert include_name("a.hlsli") == "a.hlsli"
+    assert include_name("dir\\file.hlsli") == "dir/file.hlsli"
+    assert include_name("dir\\\\sub//\\file.hlsli") == "dir/sub/file.hlsli"
+    assert include_name("..\\up\\file.hlsli") == "../up/file.hlsli"
+    assert include_name("\\\\server\\share\\f.hlsli") == "//server/share/f.hlsli"    # leading: kept (UNC)
+
+
+def test_an_include_spelled_with_another_case_gets_a_hint(run_wgc, tmp_path):
+    """Windows and macOS file systems ignore case; Linux does not: a header found only when case is
+    ignored is named in a note, with the spelling to write."""
+    (tmp_path / "Shaders").mkdir()
+    (tmp_path / "Shaders" / "Common.hlsli").write_text("\n")
+    (tmp_path / "main.hlsl").write_text('#include "shaders\\common.hlsli"\n')
+    done = run_wgc("compile", "main.hlsl", "-o", "main.spv", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "main.hlsl:1:10: error: 'shaders/common.hlsli' file not found [WG0101]\n"
+        '#include "shaders\\common.hlsli"\n'
+        "         ^" + "~" * (len('"shaders\\common.hlsli"') - 1) + "\n"
+        "note: searched: .\n"
+        "note: 'Shaders/Common.hlsli' exists, spelled with another case: file names are case-sensitive here "
+        '(unlike on Windows and macOS); write #include "Shaders/Common.hlsli"\n'
+        "1 error generated.\n")
+    assert not (tmp_path / "main.spv").exists()
+
+
+# ----------------------------------------------------------------------------- spaces, non-ASCII, CRLF, long paths
+
+HEADER = "\ufeff#define N 4\r\nstatic const uint K = N;\r\n"       # a byte-order mark, CRLF
+MAIN = ('#include "inc dir\\common é.hlsli"\r\n'
+        "// a lone CR ends this line\r"
+        "RWStructuredBuffer<uint> u : register(u0);\r"
+        "[numthreads(1, 1, 1)]\r\n"
+        "void main()\r\n"
+        "{\r\n"
+        "    u[0] = K + BROKEN;\r\n"
+        "}\r\n")
+
+
+def awkward_project(folder: Path) -> Path:
+    (folder / "inc dir").mkdir(parents=True)
+    (folder / "inc dir" / "common é.hlsli").write_bytes(HEADER.encode("utf-8"))
+    (folder / "main shader.hlsl").write_bytes(MAIN.encode("utf-8"))
+    return folder
+
+
+def test_spaces_non_ascii_crlf_lone_cr_and_bom(tmp_path):
+    """Line 7 is the line of `BROKEN` counting LF, CRLF and a lone CR each as one line end; its
+    column, 16, is 1 + len("    u[0] = K + "). The depfile escapes spaces and '$' as gcc does."""
+    folder = awkward_project(tmp_path / "dir with spaces" / "ünïcødé #1")
+    cache = tmp_path / "cache"
+    shown = str(folder / "main shader.hlsl")
+    broken = plain("compile", "-T", "cs_6_6", shown, "-o", "out.spv", cwd=folder, cache=cache)
+    assert broken.returncode == 1
+    assert broken.stderr == (
+        f"{shown}:7:16: error: use of undeclared identifier 'BROKEN' [WG0301]\n"
+        "    u[0] = K + BROKEN;\n"
+        "               ^~~~~~\n"
+        "1 error generated.\n")
+    (folder / "main shader.hlsl").write_bytes(MAIN.replace(" + BROKEN", "").encode("utf-8"))
+    args = ("compile", "-T", "cs_6_6", "main shader.hlsl", "-o", "out $1.spv", "-MD", "-Fre", "réfl é.json",
+            "--cache")
+    runs = [plain(*args, cwd=folder, cache=cache) for _ in range(2)]
+    for done in runs:
+        assert (done.returncode, done.stderr) == (0, "")
+    assert (folder / "out $1.spv.d").read_text(encoding="utf-8") == (
+        "out\\ $$1.spv: \\\n  main\\ shader.hlsl \\\n  inc\\ dir/common\\ é.hlsli\n")
+    assert json.loads((folder / "réfl é.json").read_text(encoding="utf-8"))
+    stats = plain("cache", "--stats", cwd=folder, cache=cache)
+    assert "hits:    1\nmisses:  1\n" in stats.stdout          # the second compile was answered by the cache
+
+
+def test_long_paths_and_deep_folders(tmp_path):
+    """A path of more than 260 characters (Windows' MAX_PATH), twelve folders deep, in every role."""
+    deep = tmp_path.joinpath(*[f"folder number {i} with a long name" for i in range(12)])
+    folder = awkward_project(deep)
+    (folder / "main shader.hlsl").write_bytes(MAIN.replace(" + BROKEN", "").encode("utf-8"))
+    main = folder / "main shader.hlsl"
+    assert len(str(main)) > 400
+    cache = deep / "cache"
+    args = ("compile", "-T", "cs_6_6", str(main), "-o", str(folder / "out.spv"), "-MD", "-Fre",
+            str(folder / "refl.json"), "--cache")
+    for _ in range(2):
+        done = plain(*args, cwd=tmp_path, cache=cache)
+        assert (done.returncode, done.stderr) == (0, "")
+    escaped = str(folder).replace(" ", "\\ ")
+    assert (folder / "out.spv.d").read_text(encoding="utf-8") == (
+        f"{escaped}/out.spv: \\\n  {escaped}/main\\ shader.hlsl \\\n  {escaped}/inc\\ dir/common\\ é.hlsli\n")
+    assert "hits:    1\n" in plain("cache", "--stats", cwd=tmp_path, cache=cache).stdout
+
+
+def test_wgc_run_with_a_dispatch_file_in_an_awkward_folder(tmp_path, vulkan_device):
+    """hello.hlsl with 200 items: every item lands in one of the 16 bins, so they sum to 200."""
+    folder = tmp_path / "runs with spaces" / "désormais #2"
+    folder.mkdir(parents=True)
+    (folder / "hello world.hlsl").write_bytes(Path(HELLO).read_bytes().replace(b"\n", b"\r\n"))
+    (folder / "dispatch é.json").write_bytes((ROOT / "samples" / "hello.dispatch.json").read_bytes())
+    done = plain("run", "hello world.hlsl", "--dispatch", str(folder / "dispatch é.json"), "-o", "résultats.json",
+                 cwd=folder, cache=tmp_path / "cache")
+    assert (done.returncode, done.stderr) == (0, "")
+    histogram = json.loads((folder / "résultats.json").read_text(encoding="utf-8"))["resources"]["u0"]["uint32"]
+    assert len(histogram) == 16 and sum(histogram) == 200

@@ -41,6 +41,9 @@ Details worth knowing:
   search goes on, as with gcc) and is named in the note. `preprocess(..., on_file_read=)`
   is told of each included file once it was read; `Preprocessed.absent` lists the candidates
   searched and not found.
+- An #include name is read as DXC reads it on every platform (`include_name`): a backslash is a
+  folder separator and repeated separators are one. A name not found that matches a file when
+  case is ignored gets a note with that spelling (Linux file names are case-sensitive).
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
