@@ -82,8 +82,8 @@ def test_the_server_is_unavailable_without_unix_sockets(tmp_path):
         done = windows_like("server", action, cwd=tmp_path, cache=cache)
         assert (done.returncode, done.stdout) == (1, "")
         assert done.stderr == (
-            "error: the compile server needs Unix-domain sockets with descriptor passing, fork and file locks, "
-            "which this platform lacks (Windows); WGC_SERVER=1 and --server compile in process here [WG0032]\n"
+            "error: the compile server needs Unix-domain sockets, fork and file locks, which this platform lacks; "
+            "WGC_SERVER=1 and --server compile in process here [WG0032]\n"
             "1 error generated.\n")
     served = windows_like("compile", HELLO, "-o", "out.spv", "--server", cwd=tmp_path, cache=cache)
     assert (served.returncode, served.stderr) == (0, "")

@@ -56,7 +56,8 @@ SERVER_LOST = _kind("WG0029", E, "the compile server's process for a command was
                     "did not get, or with its server) before it reported its exit status")
 SERVER_IDLE_INVALID = _kind("WG0030", E, "$WGC_SERVER_IDLE (the compile server's idle timeout) is not a number of seconds")
 SERVER_FOLDER_UNUSABLE = _kind("WG0031", E, "the compile server's folder cannot be created or is not private to the user")
-SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets and fork, which this platform lacks")
+SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets, fork and file locks, which this "
+                           "platform lacks (Windows)")
 SERVER_ALREADY_RUNNING = _kind("WG0033", E, "'wgc server' found a server for this wgc already running")
 SERVER_NOT_STARTED = _kind("WG0034", E, "'wgc server --daemon' could not start the compile server")
 CACHE_SIZE_INVALID = _kind("WG0035", E, "$WGC_CACHE_MAX_SIZE (the compile cache's size limit) is not a size")

@@ -44,9 +44,9 @@ def act(action: str) -> tuple[int, str, list[Diagnostic]]:
 
 def _problem(action: str) -> Diagnostic | None:
     if not protocol.supported():
-        return codes.SERVER_UNSUPPORTED(None, "the compile server needs Unix-domain sockets with descriptor "
-                                        "passing, fork and file locks, which this platform lacks (Windows); "
-                                        "WGC_SERVER=1 and --server compile in process here")
+        return codes.SERVER_UNSUPPORTED(None, "the compile server needs Unix-domain sockets, fork and file locks, "
+                                        "which this platform lacks; WGC_SERVER=1 and --server compile in "
+                                        "process here")
     if action in ("daemon", "foreground", "status") and protocol.idle_seconds() is None:
         return codes.SERVER_IDLE_INVALID(None, f"{protocol.IDLE_ENV}='{os.environ[protocol.IDLE_ENV]}' is not a "
                                          "number of seconds (e.g. 600, or 0.5)")
