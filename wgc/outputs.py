@@ -19,7 +19,8 @@ Invariants (docs/reference.md's "Outputs" section says the same for users):
 - Symbolic links are followed as gcc follows them: the link's target is replaced atomically and
   the link stays a link; a dangling link creates its target.
 - A new file gets mode 0666 & ~umask (the kernel applies the umask, as for a compiler's
-  `open(O_CREAT)`); a replaced file keeps its mode and, where allowed, its owner.
+  `open(O_CREAT)`); a replaced file keeps its mode and, where allowed, its owner. Descriptors are
+  opened with `wgc.portable.open_flags` (binary on Windows; flags a platform lacks are left out).
 - Refused before anything is written or removed (`OutputPlan.refusals`): an output that is a
   file the compile read (the input or an `#include`d file, compared by st_dev/st_ino, so `./x`,
   hard links and symlinks are caught), and one file named by two output options.
