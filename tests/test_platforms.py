@@ -362,10 +362,11 @@ def test_long_paths_and_deep_folders(tmp_path):
 
 
 def test_wgc_run_with_a_dispatch_file_in_an_awkward_folder(tmp_path, vulkan_device):
-    """hello.hlsl with 200 items: every item lands in one of the 16 bins, so they sum to 200."""
+    """hello.hlsl (with a byte-order mark and CRLF) with 200 items: every item lands in one of the 16
+    bins, so they sum to 200."""
     folder = tmp_path / "runs with spaces" / "désormais #2"
     folder.mkdir(parents=True)
-    (folder / "hello world.hlsl").write_bytes(Path(HELLO).read_bytes().replace(b"\n", b"\r\n"))
+    (folder / "hello world.hlsl").write_bytes(b"\xef\xbb\xbf" + Path(HELLO).read_bytes().replace(b"\n", b"\r\n"))
     (folder / "dispatch é.json").write_bytes((ROOT / "samples" / "hello.dispatch.json").read_bytes())
     done = plain("run", "hello world.hlsl", "--dispatch", str(folder / "dispatch é.json"), "-o", "résultats.json",
                  cwd=folder, cache=tmp_path / "cache")
