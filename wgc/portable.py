@@ -1,8 +1,8 @@
 """Portability: the operating-system facilities wgc uses that not every platform has, each with its fallback.
 
-Stage: foundation, below everything that touches files, signals or processes (`wgc.outputs`,
-`wgc.interrupts`, the caches, the compile server). No wgc imports; only `os`, `signal` and `sys`
-(a compile-cache hit imports it).
+Stage: foundation, below everything that touches files, signals, processes or the terminal
+(`wgc.outputs`, `wgc.interrupts`, the caches, the compile server, `wgc.diagnostics`' colours). No
+wgc imports; only `os`, `signal` and `sys` (a compile-cache hit imports it; ctypes only on Windows).
 Input: the running Python's `os` and `signal` modules, read at each call (so tests can take
 attributes away to stand for Windows or macOS). Output: open flags, signal lists and a few calls
 that degrade instead of raising `AttributeError`.
@@ -16,12 +16,16 @@ Invariants:
   (os.geteuid exists). Where they do not (Windows), wgc cannot prove a folder private to the user,
   so the features whose security rests on that (the start-up and compile caches, the compile
   server) are not used there; docs/guide.md's "Platforms" section says so.
+- Colour on a terminal (`ansi_terminal`): a Windows console shows ANSI sequences only once
+  virtual-terminal processing is on (Windows 10 and later can turn it on); where it cannot be,
+  diagnostics are not coloured rather than sprinkled with escape codes.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 
 INTERRUPT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
 """The signals that end a command in order, those the platform has (SIGHUP: POSIX; SIGBREAK:
@@ -68,3 +72,27 @@ def copy_mode_and_owner(fd: int, path: str, old: os.stat_result) -> None:
             os.fchown(fd, old.st_uid, old.st_gid)
         except OSError:
             pass
+
+
+_ENABLE_VIRTUAL_TERMINAL_PROCESSING = 0x0004
+_STD_ERROR_HANDLE = -12
+
+
+def ansi_terminal() -> bool:
+    """Whether the terminal on standard error shows ANSI colour sequences: yes off Windows; on Windows
+    once its console's virtual-terminal processing is on, which this turns on (False where it cannot)."""
+    if sys.platform != "win32":
+        return True
+    try:
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        handle = kernel32.GetStdHandle(_STD_ERROR_HANDLE)
+        mode = ctypes.c_uint32()
+        if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        if mode.value & _ENABLE_VIRTUAL_TERMINAL_PROCESSING:
+            return True
+        return bool(kernel32.SetConsoleMode(handle, mode.value | _ENABLE_VIRTUAL_TERMINAL_PROCESSING))
+    except (ImportError, AttributeError, OSError):
+        return False
