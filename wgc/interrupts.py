@@ -1,4 +1,4 @@
-"""Interrupts: SIGINT, SIGTERM and SIGHUP (Windows: SIGINT, SIGTERM and SIGBREAK) end a command in order, at every instant.
+"""Interrupts: SIGINT, SIGTERM and SIGHUP (Windows: SIGBREAK) end a command in order, at every instant.
 
 Stage: process-wide, below the CLI (`wgc.entry` installs it first thing; `wgc.outputs` defers it
 around file operations and checks it before a commit; the runtime waits for the device in slices
@@ -16,8 +16,9 @@ Invariants:
   collector: "Exception ignored in ...") is not lost: the unraisable hook drops it silently and
   the next `checkpoint` raises it again; output commits and the command's end are checkpoints.
 - `conclude`, the command's last word, blocks the signals (in a real process, where the platform
-  can: they stay blocked until it exits; elsewhere the handlers only record from then on), lets any handler still pending run, and if a signal came at any time, runs the
-  registered undo actions (`on_interrupt`: remove the outputs just committed) and answers
+  can: they stay blocked until it exits; elsewhere the handlers only record from then on), lets
+  any handler still pending run, and if a signal came at any time, runs the registered undo
+  actions (`on_interrupt`: remove the outputs just committed) and answers
   128 + the first signal. So a command ends either with its exit code and all its outputs, or
   with 128 + N and none of them.
 """
