@@ -410,7 +410,7 @@ def test_help_warnings_lists_every_group_from_codes(run_wgc, spelling):
             assert f"      {kind.code}: {kind.summary}\n" in out
     assert set(lines) == {f"-W{g}" for g in groups}
     assert lines["-Wamdx-graph-depth"][1:] == ["DefaultError", "WG0513"]
-    assert lines["-Wcompile-cache"][1:] == ["on", "WG0036,", "WG0037,", "WG0060"]
+    assert lines["-Wcompile-cache"][1:] == ["on", "WG0036,", "WG0037,", "WG0060,", "WG0070"]
     assert lines["-Wdxc-option-ignored"][1:] == ["on", "WG0039"]
 
 

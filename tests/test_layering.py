@@ -14,8 +14,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "wgc"
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("wgc.version", "wgc.identity", "wgc.codes", "wgc.source", "wgc.diagnostics", "wgc.interrupts", "wgc.types",
-                    "wgc.cached_dataclass", "wgc.emulation_abi", "wgc.startup_cache", "wgc.suggest")),
+    ("foundation", ("wgc.version", "wgc.identity", "wgc.codes", "wgc.source", "wgc.diagnostics", "wgc.interrupts",
+                    "wgc.types", "wgc.cached_dataclass", "wgc.emulation_abi", "wgc.startup_cache", "wgc.suggest",
+                    "wgc.portable")),
     ("front end", ("wgc.preprocess", "wgc.syntax")),
     ("IR", ("wgc.ir", "wgc.irtools.layout")),   # the IR stores layouts: they are computed from types alone
     ("IR helpers", ("wgc.irtools", "wgc.ir_verify")),

@@ -446,8 +446,8 @@ def test_without_fork_the_server_option_compiles_in_process(cache, tmp_path):
     assert not (cache / f"server-{os.getuid()}").exists()
     status = wgc("server", "--status", env={"WGC_CACHE_DIR": str(cache)}, command=no_fork)
     assert (status.returncode, status.stderr.decode()) == (
-        1, "error: the compile server needs Unix-domain sockets and fork, which this platform lacks; WGC_SERVER=1 "
-           "and --server compile in process here [WG0032]\n1 error generated.\n")
+        1, "error: the compile server needs Unix-domain sockets, fork and file locks, which this platform lacks; "
+           "WGC_SERVER=1 and --server compile in process here [WG0032]\n1 error generated.\n")
 
 
 def big_graph(folder: Path) -> Path:

@@ -9,8 +9,8 @@ Output: on a hit (`replay`), the outputs the stored compile staged, written agai
 nothing: the CLI compiles and a `Recording` stores the result.
 
 Invariants:
-- A hit imports neither click nor any compiler stage: only this module, `wgc.outputs` and the
-  standard library (`wgc.entry` calls `replay` first).
+- A hit imports neither click nor any compiler stage: only this module, `wgc.outputs`,
+  `wgc.portable`, `wgc.identity` and the standard library (`wgc.entry` calls `replay` first).
 - Key: a digest of (entry format, fingerprint, cwd, argv, colour environment). With a base folder
   ($WGC_CACHE_BASEDIR, ccache's `base_dir`), `relocated` first rewrites every absolute path under
   it on a compile's command line to a path relative to the working folder (the compile itself then
@@ -32,7 +32,8 @@ Invariants:
   or content differs when storing makes the compile unstored (ccache's "too new" rule).
 - Trust (the security model, docs/guide.md "Security model: caches and the server"): the cache is used
   only in a private folder (`wgc.startup_cache.private_folder`: owned by the user, not writable by
-  group or others); otherwise warning WG0037 and the compile runs without the cache. Every file in
+  group or others); otherwise warning WG0037 and the compile runs without the cache (WG0070
+  where files have no owners and modes to check: Windows). Every file in
   it is opened with O_NOFOLLOW; entries must be regular files owned by the user, at most the size
   limit, intact (magic, digest) and well formed (`_checked`); a hit writes only the outputs the
   current command line names (`_requested`: the paths given to -o, -Fh, -Fre, -MF, -Fe,
@@ -59,6 +60,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from wgc import portable
 from wgc.identity import blake2b
 from wgc.identity import compute_fingerprint as compute_fingerprint
 from wgc.identity import digest as _digest
@@ -244,7 +246,7 @@ def _read_regular(path: str) -> tuple[Identity, bytes] | None:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, os.O_RDONLY | portable.open_flags("O_NONBLOCK", "O_CLOEXEC", "O_NOCTTY"))
     except (OSError, ValueError):
         return None
     try:
@@ -298,7 +300,7 @@ def _private_results() -> str | None:
 
 def _own_folder(info: os.stat_result) -> bool:
     return (stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o022
-            and (not hasattr(os, "geteuid") or info.st_uid == os.geteuid()))
+            and portable.has_owners() and info.st_uid == os.geteuid())
 
 
 def _candidates(key: str) -> list[str]:
@@ -508,6 +510,12 @@ def folder_problem() -> Diagnostic | None:
     from wgc.startup_cache import NotPrivate, private_folder
 
     folder = results_folder()
+    if not portable.has_owners():
+        from wgc import codes
+
+        return codes.CACHE_UNSUPPORTED(None, "the compile cache is not used: files have no owners and permission "
+                                       "bits on this platform, so wgc cannot check that its folder is private "
+                                       "to you; compiling without it")
     try:
         private_folder()
         if _private_results() is None:
@@ -694,13 +702,11 @@ def count(counter: str) -> None:
 
     Only in the private results folder, and only to a regular file of the user's own with one link
     (O_NOFOLLOW: a planted link is never followed); a missing counter is created (O_EXCL)."""
-    from wgc.startup_cache import NOFOLLOW
-
     folder = _private_results()
     if folder is None:
         return
     path = os.path.join(folder, counter)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_WRONLY | os.O_APPEND | portable.open_flags("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC")
     for create in (0, os.O_CREAT | os.O_EXCL, 0):      # exists; else create it; else another process did
         try:
             fd = os.open(path, flags | create, 0o600)
@@ -723,7 +729,7 @@ def count(counter: str) -> None:
 
 
 def _own_file(info: os.stat_result) -> bool:
-    return not info.st_mode & 0o022 and (not hasattr(os, "geteuid") or info.st_uid == os.geteuid())
+    return not info.st_mode & 0o022 and portable.has_owners() and info.st_uid == os.geteuid()
 
 
 def statistics() -> tuple[int, int, int, int]:

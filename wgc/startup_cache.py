@@ -21,7 +21,8 @@ Invariants:
   with mode 0700. A cache file is used only when it is a regular file (opened with O_NOFOLLOW and
   O_NONBLOCK), owned by the user, not group/other-writable, and at most `MAX_FILE_SIZE` bytes.
 - A folder that cannot be created, read or written, or is not private, means no caching, never
-  an error.
+  an error. Where files have no POSIX owners and modes (Windows: `wgc.portable.has_owners`) no
+  folder can be shown private, so nothing is cached there (each process redoes the work).
 - Each name keeps its `KEPT` most recently used files (use marks a file as used), so that
   several wgc versions or checkouts sharing the folder do not evict each other's caches on
   every run, while the caches of versions no longer used go away.
@@ -40,6 +41,8 @@ import os
 import stat
 import zlib
 from collections.abc import Callable
+
+from wgc import portable
 
 KEPT = 8
 """How many caches of one name (different keys: wgc, lark or Python versions) a folder keeps."""
@@ -77,8 +80,9 @@ def private_folder(path: str | None = None) -> str:
     info = os.stat(real)
     if not stat.S_ISDIR(info.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
-    if not hasattr(os, "geteuid"):          # pragma: no cover - no owners to check (Windows)
-        return path
+    if not portable.has_owners():
+        raise NotPrivate(f"this platform has no file owners and permission bits that wgc can check, so "
+                         f"it cannot tell whether '{path}' is private to the user")
     user = os.geteuid()
     if info.st_uid != user:
         raise NotPrivate(f"'{path}' belongs to another user (uid {info.st_uid})")
@@ -111,14 +115,14 @@ def read_private(path: str, limit: int) -> bytes | None:
     bytes, owned by the user and not writable by group or others; None otherwise (never blocks on a
     FIFO or a device, never reads more than `limit`)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | portable.open_flags("O_NONBLOCK", "O_NOFOLLOW", "O_CLOEXEC"))
     except (OSError, ValueError):
         return None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit or info.st_mode & 0o022:
             return None
-        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        if not portable.has_owners() or info.st_uid != os.geteuid():
             return None
         chunks = []
         left = info.st_size + 1           # one more: a file that grew meanwhile is refused
@@ -139,7 +143,7 @@ def read_private(path: str, limit: int) -> bytes | None:
 def write_new(path: str, data: bytes) -> None:
     """Write `data` to the new file `path` (mode 0600; O_EXCL and O_NOFOLLOW: never an existing file
     or a link); OSError when it cannot."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | portable.open_flags("O_NOFOLLOW", "O_CLOEXEC"), 0o600)
     try:
         view = memoryview(data)
         while view:

