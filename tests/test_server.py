@@ -518,8 +518,8 @@ def test_the_client_imports_neither_click_nor_the_compiler(cache, tmp_path):
     assert served_count({"WGC_CACHE_DIR": str(cache)}) == 2
 
 
-THIN_CLIENT_MODULES = {"wgc", "wgc.version", "wgc.entry", "wgc.interrupts", "wgc.identity", "wgc.server",
-                       "wgc.server.client", "wgc.server.protocol"}
+THIN_CLIENT_MODULES = {"wgc", "wgc.version", "wgc.entry", "wgc.interrupts", "wgc.portable", "wgc.identity",
+                       "wgc.server", "wgc.server.client", "wgc.server.protocol"}
 
 
 def test_the_thin_client_imports_only_what_it_needs(cache, tmp_path):

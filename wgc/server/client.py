@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 from wgc.server import protocol
 
 SERVED_COMMANDS = frozenset({"compile", "inspect"})
-COMMANDS = frozenset({"compile", "inspect", "run", "cache", "server"})
+COMMANDS = frozenset({"compile", "inspect", "run", "cache", "server", "samples", "man", "lsp"})
 """`wgc.cli`'s commands (a test checks): any other first word means `compile` (dxc-style)."""
 NOT_COMMANDS = frozenset({"--version", "-h", "--help", "-help"})
 START_SECONDS = 30.0

@@ -230,12 +230,12 @@ def peer_uid(connection: Any) -> int | None:
     """The uid of the process at the other end of `connection` (SO_PEERCRED on Linux, LOCAL_PEERCRED on
     macOS and FreeBSD); None where the platform cannot tell (the private folder decides there); -1
     when the query fails."""
-    import struct
-
     option = getattr(_socket, "SO_PEERCRED", None)
     if option is None:
         if not sys.platform.startswith(("darwin", "freebsd")):
             return None
+        import struct     # here only: the thin client on Linux does without it
+
         level = getattr(_socket, "SOL_LOCAL", _LOCAL_PEERCRED[0])
         name = getattr(_socket, "LOCAL_PEERCRED", _LOCAL_PEERCRED[1])
         try:
