@@ -834,7 +834,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
 
             def produce() -> None:
                 if debug is not None and debug.records is not None and dump_records is not None:
-                    transaction.stage(dump_records, debug.records.text().encode())
+                    transaction.stage(dump_records, debug.records.text(result.partial).encode())
                 if report is not None:
                     from wgc.runtime.report import render_report
 

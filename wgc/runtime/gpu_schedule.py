@@ -426,6 +426,10 @@ class GpuScheduler(Scheduler):
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
+                    if self.prints is not None:          # the prints made before the failure are kept
+                        dispatched[control_address + launch.context_at] = self._dispatched(
+                            launch.node, repeat_index, level, len(trace.dispatches), count)
+                        self.prints.collect(dispatched)
                     units = -(-count * launch.group_mul // launch.unit_div)
                     asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
                     problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, asked, level))

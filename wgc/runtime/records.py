@@ -192,8 +192,9 @@ class RecordLog:
         return {"levels": [level.to_json() for level in self.levels],
                 "waiting": [w.to_json() for w in self.waiting]}
 
-    def text(self) -> str:
-        """The JSON file `--dump-records` writes: a line per record, so that a diff shows one."""
+    def text(self, partial: dict[str, Any] | None = None) -> str:
+        """The JSON file `--dump-records` writes: a line per record, so that a diff shows one; a run
+        that failed (`partial`: `RunResult.partial`) says so in a last field, "partial"."""
         lines = ["{", '  "levels": [']
         for li, level in enumerate(self.levels):
             head = {k: v for k, v in level.to_json().items() if k != "dispatches"}
@@ -203,7 +204,7 @@ class RecordLog:
         lines.append("  ],")
         lines.append('  "waiting": [')
         lines.extend(_dispatch_lines(self.waiting, "    "))
-        lines.append("  ]")
+        lines.append("  ]" + (f',\n  "partial": {json.dumps(partial)}' if partial is not None else ""))
         lines.append("}")
         return "\n".join(lines) + "\n"
 

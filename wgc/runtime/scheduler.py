@@ -605,6 +605,8 @@ class Scheduler:
                 pending = self.step(pending, side, trace)
             except (RecordsOutOfMemory, GridBeyondMax) as problem:
                 problem.trace = steps + ([trace] if trace.dispatches else [])
+                if getattr(problem, "level", None) is None:
+                    problem.level = trace.level
                 raise
             steps.append(trace)
             if self.progress is not None:

@@ -36,7 +36,7 @@ from typing import Any, Callable
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.records import DispatchRecords, LevelRecords, RecordLog, decode_records
-from wgc.runtime.scheduler import Chunk, Scheduler, TraceStep, WorkKey, _Launch
+from wgc.runtime.scheduler import Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler, TraceStep, WorkKey, _Launch
 
 MAX_PIECES = 1024
 """Launches a schedule may split one chunk of records into (more records: larger pieces)."""
@@ -322,8 +322,15 @@ class DebugScheduler(Scheduler):
             self._reorder_records(pending)
             trace = TraceStep(repeat_index, self._level)
             started = time.perf_counter()
-            pending = self.step(pending, side, trace)
-            level.seconds = time.perf_counter() - started
+            try:
+                pending = self.step(pending, side, trace)
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:    # the trace keeps the levels before
+                problem.trace = steps + ([trace] if trace.dispatches else [])
+                if getattr(problem, "level", None) is None:
+                    problem.level = trace.level
+                raise
+            finally:
+                level.seconds = time.perf_counter() - started
             steps.append(trace)
             side ^= 1
             stop = self._stop_reason(trace)
