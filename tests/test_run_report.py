@@ -193,3 +193,35 @@ def test_a_failed_run_writes_every_output_marked_partial(tmp_path, debugging, gr
     for text in prints:
         assert text.split("] ", 1)[1] in page
     assert [p for p in os.listdir(tmp_path) if p.startswith(".") or p.endswith(".tmp")] == []
+
+
+BESIDE = OVER.replace("""[Shader("node")] [NodeLaunch("thread")]
+void Kick(ThreadNodeInputRecord<Entry> entry, [MaxRecords(1)] NodeOutput<Entry> Spawn)
+{""", """[Shader("node")] [NodeLaunch("thread")]
+void Kick(ThreadNodeInputRecord<Entry> entry, [MaxRecords(1)] NodeOutput<Entry> Spawn,
+          [MaxRecords(1)] NodeOutput<Entry> Other)
+{
+    ThreadNodeOutputRecords<Entry> o = Other.GetThreadNodeOutputRecords(1);
+    o.Get().n = 40;
+    o.OutputComplete();""") + """\
+[Shader("node")] [NodeLaunch("thread")]
+void Other(ThreadNodeInputRecord<Entry> entry) { printf("other %u", entry.Get().n); }
+"""
+"""OVER with a second node at level 1, Other, dispatched after Spawn (it is declared after it): its
+print is made in the level that fails, as Spawn's are."""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_the_failed_level_keeps_every_dispatch_s_prints(tmp_path, monkeypatch, gpu_driven: bool) -> None:
+    """Both schedules keep the prints of the whole failed level, the dispatches after the failing
+    one included (the GPU-driven one ran them in the same submit)."""
+    import wgc
+
+    if not gpu_driven:
+        from wgc.runtime import gpu_schedule
+
+        monkeypatch.setattr(gpu_schedule.GpuScheduler, "_plan", lambda self, entries: None)
+    path = write(tmp_path, "graph.hlsl", BESIDE)
+    result = wgc.run(path, {"inputs": [{"entry": "Kick", "records": [{"n": 3}]}], "resources": {"u0": {"bytes": 16}}})
+    assert [d.code for d in result.diagnostics] == ["WG0805"]
+    assert [p.line() for p in result.prints] == OVER_PRINTS + ["[Other level 1 record 0] other 40"]

@@ -404,6 +404,13 @@ class GpuScheduler(Scheduler):
         def word(at: int) -> int:
             return struct.unpack_from("<I", result, at)[0]
 
+        def input_count(launch: Any) -> int:
+            records = launch.input
+            if records.producer is None:
+                return records.count or 0
+            producer_level, producer_at, p, i = records.producer
+            return min(word(plan.levels[producer_level][producer_at].counters_at[p][i]), records.capacity)
+
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
@@ -415,20 +422,19 @@ class GpuScheduler(Scheduler):
             if timing is not None and level_times is not None:
                 trace.gpu_ns = timing.nanoseconds(ticks, level_times[0], level_times[1])
             for at, launch in enumerate(launches):
-                records = launch.input
-                if records.producer is None:
-                    count = records.count or 0
-                else:
-                    producer_level, producer_at, p, i = records.producer
-                    produced = word(plan.levels[producer_level][producer_at].counters_at[p][i])
-                    count = min(produced, records.capacity)
+                count = input_count(launch)
                 if count == 0:
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
-                    if self.prints is not None:          # the prints made before the failure are kept
-                        dispatched[control_address + launch.context_at] = self._dispatched(
-                            launch.node, repeat_index, level, len(trace.dispatches), count)
+                    if self.prints is not None:     # the prints of the levels that ran are kept (the failed
+                        order = len(trace.dispatches) + 1   # one's whole, as where the host schedules them)
+                        for later in launches[at:]:
+                            later_count = input_count(later)
+                            if later_count:
+                                dispatched[control_address + later.context_at] = self._dispatched(
+                                    later.node, repeat_index, level, order, later_count)
+                                order += 1
                         self.prints.collect(dispatched)
                     units = -(-count * launch.group_mul // launch.unit_div)
                     asked = [[word(at) for at in offsets] for offsets in launch.counters_at]
