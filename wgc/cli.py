@@ -749,7 +749,8 @@ def _progress() -> Any:
                    "them (WG0862: an order dependence or a race), with the seed that replays it.")
 @click.option("--report", "report", metavar="FILE",
               help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
-                   "node's records in a table, the diagnostics with their source lines.")
+                   "node's records in a table, the diagnostics, prints and --check reports with their source "
+                   "lines, the GPU times with --time.")
 @click.option("--time", "time", is_flag=True,
               help="Time each level and dispatch on the GPU (Vulkan timestamp queries): in --trace, and as "
                    "\"gpu_time\" (total, per level, per node) in the results.")
