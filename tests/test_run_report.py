@@ -225,3 +225,77 @@ def test_the_failed_level_keeps_every_dispatch_s_prints(tmp_path, monkeypatch, g
     result = wgc.run(path, {"inputs": [{"entry": "Kick", "records": [{"n": 3}]}], "resources": {"u0": {"bytes": 16}}})
     assert [d.code for d in result.diagnostics] == ["WG0805"]
     assert [p.line() for p in result.prints] == OVER_PRINTS + ["[Other level 1 record 0] other 40"]
+
+
+# ---------------------------------------------------------------- the producing group of every record
+
+GROUPS = """\
+struct Entry { uint n; };
+struct Item { uint group; uint k; };
+RWStructuredBuffer<uint> Out : register(u0);
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(4, 1, 1)]
+void Spawn(DispatchNodeInputRecord<Entry> input, uint gid : SV_GroupID, uint tid : SV_GroupIndex,
+           [MaxRecords(8)] NodeOutput<Item> Sink)
+{
+    uint want = (tid < gid) ? 2 : 0;
+    ThreadNodeOutputRecords<Item> r = Sink.GetThreadNodeOutputRecords(want);
+    for (uint i = 0; i < want; i++) { r.Get(i).group = gid; r.Get(i).k = tid * 2 + i; }
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Sink([MaxRecords(4)] GroupNodeInputRecords<Item> items, uint tid : SV_GroupIndex,
+          [MaxRecords(4)] NodeOutput<Item> Last)
+{
+    ThreadNodeOutputRecords<Item> r = Last.GetThreadNodeOutputRecords(tid < items.Count() ? 1 : 0);
+    if (tid < items.Count()) { r.Get().group = items[0].group; r.Get().k = items[0].k; }
+    r.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Last(ThreadNodeInputRecord<Item> item) { InterlockedAdd(Out[0], 1); }
+"""
+"""Spawn's group g (of 4) writes 2 records from each of its threads below g, each holding g: 2, 4
+and 6 records from groups 1, 2, 3.  Sink (coalescing, batches of 4) writes one record per input
+record, holding its batch's first input record."""
+
+
+@pytest.mark.parametrize("schedule", ["default", "reverse", "1", "2", "smallest"])
+def test_dump_records_knows_the_producing_group(tmp_path, schedule: str) -> None:
+    """Every record of Sink (from the broadcasting Spawn) names the group that wrote it, which is
+    the group the record holds, under every schedule (records shuffled included); under the
+    default schedule each of Last's records (from the coalescing Sink) names the batch whose first
+    input record it holds."""
+    import wgc
+    from wgc.runtime.records import RecordLog
+    from wgc.runtime.schedules import DebugRun, Schedule
+
+    path = write(tmp_path, "graph.hlsl", GROUPS)
+    debug = DebugRun(RecordLog(), schedule=Schedule.parse(schedule))
+    result = wgc.run(path, {"inputs": [{"entry": "Spawn", "records": [{"n": 0}]}], "resources": {"u0": {"bytes": 4}}},
+                     debug=debug)
+    assert result.ok and result.resources["u0"] == {"uint32": [12]}
+    log = result.debug.records
+    sinks = [d for level in log.levels for d in level.dispatches if d.node == "Sink"]
+    seen = []
+    for d in sinks:
+        if d.groups is None:                # the smallest schedule ran each Spawn group alone
+            groups = [d.source["group"]] * len(d.records)
+        else:
+            groups = [g for g, n in d.groups for _ in range(n)]
+        assert groups == [r["group"] for r in d.records]
+        seen.extend(groups)
+    assert sorted(seen) == [1] * 2 + [2] * 4 + [3] * 6
+    if schedule != "default":
+        return
+    sink, = sinks
+    assert sink.groups == [[1, 2], [2, 4], [3, 6]]
+    last, = [d for level in log.levels for d in level.dispatches if d.node == "Last"]
+    assert last.groups == [[0, 4], [1, 4], [2, 4]]
+    for k, record in enumerate(last.records):
+        batch = sink.records[4 * (k // 4)]      # Sink's batch k // 4 starts at its record 4 * (k // 4)
+        assert (record["group"], record["k"]) == (batch["group"], batch["k"])
+    text = log.text()
+    assert '"groups": [[1, 2], [2, 4], [3, 6]], "records": [' in text
+    from wgc.runtime.report import render_report
+
+    page = render_report(result, wgc.Options(input=path))        # the records table's "from" column
+    assert [page.count(f"<td>Spawn (level 0, dispatch 0) → Sink, group {g}</td>") for g in (1, 2, 3)] == [2, 4, 6]

@@ -143,11 +143,16 @@ class DispatchRecords:
     """The index of its first record among those its producer wrote to that output (a split batch)."""
     count: int | None = None
     """Its records in all, where the log's limit kept fewer (`records` holds the first ones)."""
+    groups: list[list[int]] | None = None
+    """The producer's thread groups that wrote `records`, in runs: [[group, how many records], ...]
+    in record order (None: not known; `schedules.MAX_TRACKED_GROUPS`)."""
 
     def to_json(self) -> dict[str, Any]:
         data = {"node": self.node, "dispatch": self.dispatch, "source": self.source, "first_record": self.first}
         if self.count is not None and self.count != len(self.records):
             data["count"] = self.count
+        if self.groups is not None:
+            data["groups"] = self.groups
         data["records"] = self.records
         return data
 

@@ -171,8 +171,10 @@ def _records(debug: Any) -> str:
         rows = []
         for level, d in dispatches:
             source = _source_text(d.source)
+            groups = [g for g, n in d.groups or () for _ in range(n)]     # the producing group of each record
             for k, record in enumerate(d.records):
-                rows.append([level.level, d.dispatch, d.first + k, source] + [record.get(f) for f in fields])
+                where = f"{source}, group {groups[k]}" if k < len(groups) else source
+                rows.append([level.level, d.dispatch, d.first + k, where] + [record.get(f) for f in fields])
         total = sum(d.count if d.count is not None else len(d.records) for _, d in dispatches)
         parts.append(f'<h3 id="node-{_e(node)}">{_e(node)}: {total} input record{"s" if total != 1 else ""}</h3>')
         parts.append(_table(f"records-{node}", ["level", "dispatch", "record", "from", *fields], rows, total))

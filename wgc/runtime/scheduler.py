@@ -371,6 +371,14 @@ class Scheduler:
         `schedules.DebugScheduler`)."""
         return launches
 
+    _after_shape: Any = None
+    """A debugging scheduler's hook, called after each dispatch is recorded: (launch, its dispatch's
+    index, the launch's counter offsets, the control buffer); None in a plain run."""
+
+    def _launch_shapes(self, launch: _Launch) -> list[tuple[int, int, int]]:
+        """The dispatches of `launch` (a subclass may dispatch its groups one by one)."""
+        return self._shapes(launch.groups)
+
     def _shapes(self, groups: int) -> list[tuple[int, int, int]]:
         max_x, max_y, _ = self.device.max_group_count
         return dispatch_shapes(groups, max_x, max_y)
@@ -418,7 +426,7 @@ class Scheduler:
         out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
         self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
-        contexts = sum(len(self._shapes(launch.groups)) for launch in launches)
+        contexts = sum(len(self._launch_shapes(launch)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
@@ -470,7 +478,7 @@ class Scheduler:
                 stride, table = self.local_root_arguments
                 lra = table.address + stride * table_index
             shapes = []
-            for group_offset, nx, ny in self._shapes(launch.groups):
+            for group_offset, nx, ny in self._launch_shapes(launch):
                 context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
@@ -494,17 +502,20 @@ class Scheduler:
             timing.begin()
             level_start = timing.write()
             each = timing.room(2 * len(recorded) + 1)
-        for launch, _, _, shapes in recorded:
+        after = self._after_shape
+        for launch, _, counters, shapes in recorded:
             pipeline = self.pipelines.pipeline(launch.node.entry_point)
             if pipeline is not bound:
                 self.pipelines.bind(device, pipeline)
                 bound = pipeline
             start = timing.write() if timing is not None and each else None
-            for context_at, nx, ny, _ in shapes:
+            for k, (context_at, nx, ny, _) in enumerate(shapes):
                 head = struct.pack("<Q", base + context_at)
                 constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
+                if after is not None:
+                    after(launch, k, counters, control)
             times.append((start, timing.write(end=True) if timing is not None and each else None))
         device.barrier()
         if timing is not None:
