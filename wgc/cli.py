@@ -780,7 +780,8 @@ def _progress() -> Any:
                    "it); repeatable.")
 @click.option("--report", "report", metavar="FILE",
               help="Write the run as one self-contained HTML page: the graph, the levels as a timeline, each "
-                   "node's records in a table, the diagnostics with their source lines.")
+                   "node's records in a table, the diagnostics, prints and --check reports with their source "
+                   "lines, the GPU times with --time.")
 @click.option("--time", "time", is_flag=True,
               help="Time each level and dispatch on the GPU (Vulkan timestamp queries): in --trace, and as "
                    "\"gpu_time\" (total, per level, per node) in the results.")
@@ -870,7 +871,7 @@ def run_command(dispatch_file: str, dumps: tuple[str, ...], output: str | None, 
 
             def produce() -> None:
                 if debug is not None and debug.records is not None and dump_records is not None:
-                    transaction.stage(dump_records, debug.records.text().encode())
+                    transaction.stage(dump_records, debug.records.text(result.partial).encode())
                 if report is not None:
                     from wgc.runtime.report import render_report
 

@@ -134,7 +134,9 @@ the level for the runtime).
   layers last), `detail` = set << 16 | component << 12 | binding (binding < 4096).
 Prints. A module whose code calls `printf` describes each distinct call (format and argument
 types) in an `OpString` whose text is `PRINT_FORMAT_PREFIX` followed by JSON: `{"id": k,
-"format": the format as written, "args": one entry per argument, "strings": [...]}`; an argument
+"format": the format as written, "args": one entry per argument, "strings": [...]}` and, where the
+compiler knows the call's place, `"file"`, `"line"`, `"column"` (optional; the runtime shows them
+in `--report`); an argument
 entry is a letter, `u` (uint32), `i` (int32), `f` (float32), `b` (bool, 0 or 1), `U`, `I`, `F`
 (uint64, int64, double: two words, low first) or `s` (a string literal: the next of `strings`,
 no word), followed by the component count for a vector (`f3`). NodeContext's `prints` is the

@@ -463,13 +463,16 @@ class Device:
             self.free(stage)
 
     def _copy(self, source: Buffer, source_offset: int, target: Buffer, target_offset: int, size: int) -> None:
-        vk = self.vk
         self.begin()
         self.barrier()
-        region = vk.VkBufferCopy(srcOffset=source_offset, dstOffset=target_offset, size=size)
-        vk.vkCmdCopyBuffer(self.command_buffer, source.handle, target.handle, 1, [region])
+        self.copy(source, source_offset, target, target_offset, size)
         self.barrier()
         self.submit()
+
+    def copy(self, source: Buffer, source_offset: int, target: Buffer, target_offset: int, size: int) -> None:
+        """Record a copy of `size` bytes in the command buffer being recorded (barriers are the caller's)."""
+        region = self.vk.VkBufferCopy(srcOffset=source_offset, dstOffset=target_offset, size=size)
+        self.vk.vkCmdCopyBuffer(self.command_buffer, source.handle, target.handle, 1, [region])
 
     def free(self, buffer: Buffer) -> None:
         if buffer in self._buffers:

@@ -480,6 +480,13 @@ class GpuScheduler(Scheduler):
         def word(at: int) -> int:
             return struct.unpack_from("<I", result, at)[0]
 
+        def input_count(launch: Any) -> int:
+            records = launch.input
+            if records.producer is None:
+                return records.count or 0
+            producer_level, producer_at, p, i = records.producer
+            return min(word(plan.levels[producer_level][producer_at].counters_at[p][i]), records.capacity)
+
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
@@ -491,13 +498,7 @@ class GpuScheduler(Scheduler):
             if timing is not None and level_times is not None:
                 trace.gpu_ns = timing.nanoseconds(ticks, level_times[0], level_times[1])
             for at, launch in enumerate(launches):
-                records = launch.input
-                if records.producer is None:
-                    count = records.count or 0
-                else:
-                    producer_level, producer_at, p, i = records.producer
-                    produced = word(plan.levels[producer_level][producer_at].counters_at[p][i])
-                    count = min(produced, records.capacity)
+                count = input_count(launch)
                 groups = -(-count * launch.group_mul // launch.group_div)
                 if launch.record is not None:
                     count = 1 if count > launch.record else 0
@@ -513,6 +514,15 @@ class GpuScheduler(Scheduler):
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
+                    if self.prints is not None:     # the prints of the levels that ran are kept (the failed
+                        order = len(trace.dispatches) + 1   # one's whole, as where the host schedules them)
+                        for later in launches[at:]:
+                            later_count = input_count(later)
+                            if later_count:
+                                dispatched[control_address + later.context_at] = self._dispatched(
+                                    later.node, repeat_index, level, order, later_count, later.record or 0)
+                                order += 1
+                        self.prints.collect(dispatched)
                     units = groups if launch.record is not None else -(-count * launch.group_mul // launch.unit_div)
                     wanted = [[word(at) for at in offsets] for offsets in launch.counters_at]
                     problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, wanted, level))

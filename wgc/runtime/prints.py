@@ -39,6 +39,8 @@ class PrintFormat:
     args: tuple[str, ...]
     """One kind per argument: a letter (`u i f b U I F s`) and, for a vector, its count."""
     strings: tuple[str, ...]
+    where: str = ""
+    """"file:line:column" of the call where the module says it, else ""."""
 
     @property
     def words(self) -> int:
@@ -66,8 +68,10 @@ def read_formats(module: bytes) -> dict[int, PrintFormat]:
             raw = module[4 * (at + 2):4 * (at + count)].split(b"\0", 1)[0]
             if raw.startswith(prefix):
                 described = json.loads(raw[len(prefix):].decode("utf-8"))
+                where = (f"{described.get('file', '')}:{described['line']}:{described.get('column', 0)}"
+                         if described.get("line") else "")
                 formats[described["id"]] = PrintFormat(described["id"], described["format"],
-                                                       tuple(described["args"]), tuple(described["strings"]))
+                                                       tuple(described["args"]), tuple(described["strings"]), where)
         elif opcode == 54:                                   # OpFunction: the debug section is over
             break
         at += count
@@ -105,6 +109,8 @@ class Print:
     last_record: int
     """Coalescing: the group's last record (its first is `record`); else equal to `record`."""
     text: str
+    where: str = ""
+    """The call's "file:line:column" where the module says it (`PrintFormat.where`), else ""."""
 
     def prefix(self) -> str:
         where = f"{self.node} level {self.level}" + (f" repeat {self.repeat}" if self.repeat else "")
@@ -185,7 +191,7 @@ class PrintBuffer:
                                 list(words[at + abi.PRINT_RECORD_HEADER_WORDS:at + size]))
                 order = (where.repeat, where.level, where.order, group, thread, len(self.prints))
                 self.prints.append((order, Print(where.node, where.launch, where.repeat, where.level, group,
-                                                 thread, record, last, text)))
+                                                 thread, record, last, text, described.where)))
             at += size
 
     def take(self) -> tuple[list[Print], int]:

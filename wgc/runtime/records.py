@@ -143,11 +143,16 @@ class DispatchRecords:
     """The index of its first record among those its producer wrote to that output (a split batch)."""
     count: int | None = None
     """Its records in all, where the log's limit kept fewer (`records` holds the first ones)."""
+    groups: list[list[int]] | None = None
+    """The producer's thread groups that wrote `records`, in runs: [[group, how many records], ...]
+    in record order (None: not known; `schedules.MAX_TRACKED_GROUPS`)."""
 
     def to_json(self) -> dict[str, Any]:
         data = {"node": self.node, "dispatch": self.dispatch, "source": self.source, "first_record": self.first}
         if self.count is not None and self.count != len(self.records):
             data["count"] = self.count
+        if self.groups is not None:
+            data["groups"] = self.groups
         data["records"] = self.records
         return data
 
@@ -192,8 +197,9 @@ class RecordLog:
         return {"levels": [level.to_json() for level in self.levels],
                 "waiting": [w.to_json() for w in self.waiting]}
 
-    def text(self) -> str:
-        """The JSON file `--dump-records` writes: a line per record, so that a diff shows one."""
+    def text(self, partial: dict[str, Any] | None = None) -> str:
+        """The JSON file `--dump-records` writes: a line per record, so that a diff shows one; a run
+        that failed (`partial`: `RunResult.partial`) says so in a last field, "partial"."""
         lines = ["{", '  "levels": [']
         for li, level in enumerate(self.levels):
             head = {k: v for k, v in level.to_json().items() if k != "dispatches"}
@@ -203,7 +209,7 @@ class RecordLog:
         lines.append("  ],")
         lines.append('  "waiting": [')
         lines.extend(_dispatch_lines(self.waiting, "    "))
-        lines.append("  ]")
+        lines.append("  ]" + (f',\n  "partial": {json.dumps(partial)}' if partial is not None else ""))
         lines.append("}")
         return "\n".join(lines) + "\n"
 

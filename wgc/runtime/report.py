@@ -6,8 +6,10 @@ and their host times, the record log), the compile options (to draw the graph wi
 Output: one self-contained HTML page (inline CSS, JavaScript and SVG; nothing fetched): the graph
 (Graphviz's SVG of wgc's DOT, or a plain list of nodes and edges where Graphviz is missing), the
 levels as a timeline with record counts and times, each node's input records in a table, the
-records waiting after a stopped run, the dumped resources, the diagnostics linked to the source
-lines, and the source.
+records waiting after a stopped run, the dumped resources, the diagnostics, the prints and the
+`--check` reports linked to the source lines (`run_sections`), the GPU times of a timed run
+(`--time`: in the timeline and a table per node), a banner where the run failed and the page shows
+what it had made (`RunResult.partial`), and the source.
 
 Invariants: every text from the program, the records or the files is HTML-escaped; a table shows
 at most `MAX_ROWS` rows and says how many it left out; the page works without JavaScript (the
@@ -39,6 +41,8 @@ class Section:
     title: str
     columns: list[str]
     rows: list[dict[str, Any]] = field(default_factory=list)
+    key: str = ""
+    """The table's id is `section-KEY` (else `section-N`, N its place on the page)."""
 
 
 _CSS = """
@@ -141,9 +145,10 @@ def _timeline(result: Any, debug: Any) -> str:
         dispatches = len(step.dispatches) if step is not None else 0
         nodes = ", ".join(dict.fromkeys(d.node for d in step.dispatches)) if step is not None else ""
         bar = max(1, round(width * level.seconds / longest))
+        gpu = (f", GPU {step.gpu_ns / 1e6:.3f} ms" if step is not None and step.gpu_ns is not None else "")
         label = (f"level {level.level}" + (f" (repeat {level.repeat})" if level.repeat else "")
                  + f": {records} records, {dispatches} dispatch{'es' if dispatches != 1 else ''}, "
-                 f"{level.seconds * 1e3:.2f} ms — {nodes}")
+                 f"{level.seconds * 1e3:.2f} ms{gpu} — {nodes}")
         y = k * row + 2
         out.append(f'<g class="level" data-level="{level.level}" data-records="{records}"><title>{_e(label)}</title>'
                    f'<rect class="bar" x="0" y="{y}" width="{bar}" height="{row - 6}"/>'
@@ -166,8 +171,10 @@ def _records(debug: Any) -> str:
         rows = []
         for level, d in dispatches:
             source = _source_text(d.source)
+            groups = [g for g, n in d.groups or () for _ in range(n)]     # the producing group of each record
             for k, record in enumerate(d.records):
-                rows.append([level.level, d.dispatch, d.first + k, source] + [record.get(f) for f in fields])
+                where = f"{source}, group {groups[k]}" if k < len(groups) else source
+                rows.append([level.level, d.dispatch, d.first + k, where] + [record.get(f) for f in fields])
         total = sum(d.count if d.count is not None else len(d.records) for _, d in dispatches)
         parts.append(f'<h3 id="node-{_e(node)}">{_e(node)}: {total} input record{"s" if total != 1 else ""}</h3>')
         parts.append(_table(f"records-{node}", ["level", "dispatch", "record", "from", *fields], rows, total))
@@ -202,9 +209,9 @@ def _diagnostics(diagnostics: Any, source_name: str | None) -> str:
         where = ""
         span = getattr(d, "span", None)
         if span is not None:
-            line, column = span.source.line_col(span.start)
-            label = f"{span.source.name}:{line}:{column}"
-            where = (f'<a href="#src-L{line}">{_e(label)}</a>: ' if span.source.name == source_name
+            line, column = span.line_col
+            label = f"{span.file.path}:{line}:{column}"
+            where = (f'<a href="#src-L{line}">{_e(label)}</a>: ' if span.file.path == source_name
                      else f"{_e(label)}: ")
         severity = d.severity.name.lower()
         items.append(f'<li class="{_e(severity)}">{where}{_e(severity)}: {_e(d.message)} [{_e(d.code)}]</li>')
@@ -213,9 +220,9 @@ def _diagnostics(diagnostics: Any, source_name: str | None) -> str:
 
 def _section(section: Section, source_name: str | None, number: int) -> str:
     rows = [[row.get(column) for column in section.columns] for row in section.rows]
-    body = _table(f"section-{number}", section.columns, rows)
-    for row in section.rows if source_name else ():        # "where": file:line[:column] links to the source
-        where = str(row.get("where") or "")
+    body = _table(f"section-{section.key or number}", section.columns, rows)
+    places = dict.fromkeys(str(row.get("where") or "") for row in section.rows[:MAX_ROWS]) if source_name else {}
+    for where in places:        # "where": file:line[:column] links to the source
         match = _WHERE.fullmatch(where)
         if match and os.path.basename(match.group(1)) == os.path.basename(source_name or ""):
             body = body.replace(f"<td>{_e(where)}</td>", f'<td><a href="#src-L{match.group(2)}">{_e(where)}</a></td>')
@@ -223,6 +230,33 @@ def _section(section: Section, source_name: str | None, number: int) -> str:
 
 
 _WHERE = re.compile(r"(.+?):(\d+)(?::\d+)?")
+
+
+def run_sections(result: Any) -> tuple[Section, ...]:
+    """The tables of a run's own findings: its prints (`prints.Print`), its `--check` reports
+    (`checks.CheckReport`) and, for a timed run, the GPU time of each node; a row's "where" is
+    file:line:column where the module had it."""
+    sections = []
+    if result.prints or result.prints_lost:
+        rows = [{"node": p.node, "level": p.level, "repeat": p.repeat,       # thread launch: a record each
+                 "group": p.group if p.launch != "thread" else "", "thread": p.thread if p.launch != "thread" else "",
+                 "record": p.record if p.record == p.last_record else f"{p.record}-{p.last_record}",
+                 "where": p.where, "text": p.text} for p in result.prints]
+        title = f"Prints ({len(result.prints)}" + (f", {result.prints_lost} lost" if result.prints_lost else "") + ")"
+        sections.append(Section(title, ["node", "level", "repeat", "group", "thread", "record", "where", "text"], rows, "prints"))
+    if result.checks is not None:
+        rows = [{"kind": c.kind, "node": c.node, "level": c.level, "group": c.group, "thread": c.thread,
+                 "record": c.record, "where": f"{c.file}:{c.line}:{c.column}" if c.file else "",
+                 "value": c.value, "limit": c.limit, "message": c.what} for c in result.checks]
+        title = f"Check reports ({len(result.checks)}" + (f", {result.checks_lost} lost" if result.checks_lost else "") + ")"
+        sections.append(Section(title, ["kind", "node", "level", "group", "thread", "record", "where", "value",
+                                        "limit", "message"], rows, "checks"))
+    times = result.gpu_time()
+    if times is not None:
+        rows = [{"node": node, "GPU ms": ms} for node, ms in times["nodes_ms"].items()]
+        rows.append({"node": "all levels", "GPU ms": times["total_ms"]})
+        sections.append(Section("GPU time (--time)", ["node", "GPU ms"], rows, "gpu-time"))
+    return tuple(sections)
 
 
 def _source(path: str | None) -> tuple[str, str | None]:
@@ -250,6 +284,10 @@ def render_report(result: Any, options: Any, dispatch_file: str | None = None,
             + (f"; dispatch: <code>{_e(dispatch_file)}</code>" if dispatch_file else "") + "</p>"]
     if debug is not None and not debug.schedule.is_default:
         head.append(f"<p>schedule: {_e(debug.schedule.name)}</p>")
+    if result.partial is not None:
+        where = f" at level {result.partial['level']}" if result.partial.get("level") is not None else ""
+        head.append(f'<p class="stopped partial">the run failed{_e(where)} ({_e(result.partial["code"])}): '
+                    f'{_e(result.partial["message"])}; this page shows what it had made when it stopped</p>')
     if debug is not None and debug.stopped is not None:
         head.append(f'<p class="stopped">{_e(debug.stopped_text().removeprefix("wgc run: ").strip())}</p>')
     resources = []
@@ -264,11 +302,11 @@ def render_report(result: Any, options: Any, dispatch_file: str | None = None,
             "<h2>Records</h2>", _records(debug),
             "<h2>Resources</h2>", "<table>" + "".join(resources) + "</table>" if resources else "<p>none</p>",
             "<h2>Diagnostics</h2>", _diagnostics(result.diagnostics, source_name)]
-    body.extend(_section(s, source_name, k) for k, s in enumerate(sections))
+    body.extend(_section(s, source_name, k) for k, s in enumerate((*run_sections(result), *sections)))
     body.append(source_html)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n" + "\n".join(body)
             + f"\n<script>{_SCRIPT}</script>\n</body></html>\n")
 
 
-__all__ = ["render_report", "Section", "MAX_ROWS"]
+__all__ = ["render_report", "run_sections", "Section", "MAX_ROWS"]

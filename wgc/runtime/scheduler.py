@@ -383,6 +383,14 @@ class Scheduler:
         `schedules.DebugScheduler`)."""
         return launches
 
+    _after_shape: Any = None
+    """A debugging scheduler's hook, called after each dispatch is recorded: (launch, its dispatch's
+    index, the launch's counter offsets, the control buffer); None in a plain run."""
+
+    def _launch_shapes(self, launch: _Launch) -> list[tuple[int, int, int]]:
+        """The dispatches of `launch` (a subclass may dispatch its groups one by one)."""
+        return self._shapes(launch.groups, launch.node.launch == "mesh")
+
     def _shapes(self, groups: int, mesh: bool = False) -> list[tuple[int, int, int]]:
         if mesh:                                  # a mesh node's draws: the mesh-shader limits
             return self.graphics.shapes(groups)
@@ -432,7 +440,7 @@ class Scheduler:
         out = self._ensure(output_side, arena_bytes, self.memory_limit - held)
         self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
-        contexts = sum(len(self._shapes(launch.groups, launch.node.launch == "mesh")) for launch in launches)
+        contexts = sum(len(self._launch_shapes(launch)) for launch in launches)
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
@@ -484,7 +492,7 @@ class Scheduler:
                 stride, table = self.local_root_arguments
                 lra = table.address + stride * table_index
             shapes = []
-            for group_offset, nx, ny in self._shapes(launch.groups, launch.node.launch == "mesh"):
+            for group_offset, nx, ny in self._launch_shapes(launch):
                 context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
@@ -509,7 +517,8 @@ class Scheduler:
             level_start = timing.write()
             each = timing.room(2 * len(recorded) + 1)
         draws = []
-        for launch, _, _, shapes in recorded:
+        after = self._after_shape
+        for launch, _, counters, shapes in recorded:
             if launch.node.launch == "mesh":          # drawn after the level's compute work (`graphics.py`)
                 draws.append((launch.node.entry_point, launch.trace, [
                     (struct.pack("<Q", base + at) + (bytes(abi.USER_PUSH_CONSTANT_OFFSET - 8) + user if user else b""),
@@ -521,11 +530,13 @@ class Scheduler:
                 self.pipelines.bind(device, pipeline)
                 bound = pipeline
             start = timing.write() if timing is not None and each else None
-            for context_at, nx, ny, _ in shapes:
+            for k, (context_at, nx, ny, _) in enumerate(shapes):
                 head = struct.pack("<Q", base + context_at)
                 constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                 device.push(self.pipelines.layout, constants)
                 device.dispatch(nx, ny, 1)
+                if after is not None:
+                    after(launch, k, counters, control)
             times.append((start, timing.write(end=True) if timing is not None and each else None))
         if draws:
             self.graphics.draw(draws)
@@ -630,6 +641,8 @@ class Scheduler:
                 pending = self.step(pending, side, trace)
             except (RecordsOutOfMemory, GridBeyondMax) as problem:
                 problem.trace = steps + ([trace] if trace.dispatches else [])
+                if getattr(problem, "level", None) is None:
+                    problem.level = trace.level
                 raise
             steps.append(trace)
             if self.progress is not None:

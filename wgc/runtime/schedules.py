@@ -19,8 +19,14 @@ the dump knows the group that produced every record); a number is
 the seed of a random schedule, which replays the same choices for the same records.
 `explore` runs a dispatch under the default schedule and N seeded ones and reports each buffer
 that differs (WG0862) with the seed that replays it.
+The producing group of each record: in a run that keeps records, a broadcasting or coalescing
+launch of 2 to `MAX_TRACKED_GROUPS` groups with outputs is recorded as one dispatch per group (the
+groups run one after another: one of the orders a GPU may choose), each followed by a barrier and a
+copy of the launch's output counters into a side buffer; the counts after each group say which
+group wrote each record (`DispatchRecords.groups`, in record order, through a shuffle too).
 
-Invariants: the default schedule makes exactly the launches of the host-driven scheduler; a chunk
+Invariants: the default schedule makes exactly the launches of the host-driven scheduler (a
+tracked launch's groups in dispatches of their own); a chunk
 is split into at most `MAX_PIECES` launches, a level's chunks into about `MAX_LEVEL_LAUNCHES`; a stopped run keeps the records produced for the next
 level (readable until the scheduler is closed) and runs no further repeat; the plain run's
 schedulers (`scheduler.Scheduler`, `gpu_schedule.GpuScheduler`) are not involved.
@@ -28,7 +34,9 @@ schedulers (`scheduler.Scheduler`, `gpu_schedule.GpuScheduler`) are not involved
 
 from __future__ import annotations
 
+import bisect
 import random
+import struct
 import time
 from dataclasses import replace
 from typing import Any, Callable
@@ -36,7 +44,7 @@ from typing import Any, Callable
 from wgc import codes
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.records import DispatchRecords, LevelRecords, RecordLog, decode_records
-from wgc.runtime.scheduler import Chunk, Scheduler, TraceStep, WorkKey, _Launch
+from wgc.runtime.scheduler import Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler, TraceStep, WorkKey, _Launch
 
 MAX_PIECES = 1024
 """Launches a schedule may split one chunk of records into (more records: larger pieces)."""
@@ -49,6 +57,10 @@ NAMED_SCHEDULES = {
     "smallest": "every thread group alone: coalescing batches of one record, a launch per thread-launch record "
                 "and per broadcasting group",
 }
+MAX_TRACKED_GROUPS = 4096
+"""A broadcasting or coalescing launch of up to this many thread groups runs them one dispatch each
+in a run that keeps records, so that the dump knows the group that wrote each record; a larger
+one runs as in a plain run (the dump's "groups" is then absent)."""
 
 
 @dataclass(frozen=True)
@@ -190,10 +202,19 @@ class DebugScheduler(Scheduler):
         self._level = 0
         self._launched = 0
         """Launches made of the current level's chunks."""
+        self._tracked: dict[int, tuple[_Launch, Any, list[int]]] = {}
+        """id(launch) -> (launch, its side buffer, the start of each output's counters in a group's
+        row) of this level's launches whose groups run one by one (`_producer_groups`)."""
+        self._ends: dict[tuple[int, int, int], tuple[int, list[int], _Launch]] = {}
+        """(id(launch), output, index) -> (level, the output's record count after each group ran,
+        the launch: an id is only compared while its object lives)."""
+        self._order: dict[int, list[int]] = {}
+        """id(chunk) -> the record order a schedule gave it (new position -> old)."""
 
     # ------------------------------------------------------------------ the schedule
 
     def _reorder_records(self, pending: dict[WorkKey, list[Chunk]]) -> None:
+        self._order = {}
         if self.schedule.name not in ("reverse",) and self.rng is None:
             return
         seen: set[int] = set()
@@ -209,6 +230,7 @@ class DebugScheduler(Scheduler):
                     self.rng.shuffle(order)
                 else:
                     order.reverse()
+                self._order[id(chunk)] = order
                 chunk.buffer.write(chunk.offset, b"".join(data[r * size:(r + 1) * size] for r in order))
 
     def _launches(self, key: WorkKey, chunk: Chunk) -> list[_Launch]:
@@ -232,6 +254,8 @@ class DebugScheduler(Scheduler):
             piece = Chunk(chunk.address + start * chunk.stride, size, chunk.stride, chunk.buffer,
                           chunk.offset + start * chunk.stride, chunk.source)
             self._first[id(piece)] = (start, self._entries.get(id(chunk)))
+            if id(chunk) in self._order:            # its records' places are the whole chunk's
+                self._order[id(piece)] = self._order[id(chunk)]
             for launch in super()._launches(key, piece):
                 alone = self._groups_alone(key, launch) if self.rng is None else []
                 launches.extend(alone if alone and len(launches) + len(alone) <= MAX_PIECES else [launch])
@@ -251,6 +275,73 @@ class DebugScheduler(Scheduler):
             outputs = [self._slots(key, node, o, 1) for o in node.outputs]
             alone.append(replace(launch, groups=1, units=1, outputs=outputs, trace=trace, first_group=group))
         return alone
+
+    # ------------------------------------------------------------------ the producing group of each record
+
+    def _tracks(self, launch: _Launch) -> bool:
+        """Whether the dump learns the group that wrote each of `launch`'s records: a broadcasting
+        or coalescing launch of several groups (up to MAX_TRACKED_GROUPS) with outputs, in a run
+        that keeps records."""
+        return (self.debug.records is not None and launch.node.launch != "thread" and 1 < launch.groups
+                <= MAX_TRACKED_GROUPS and any(not o.empty for o in launch.node.outputs))
+
+    def _launch_shapes(self, launch: _Launch) -> list[tuple[int, int, int]]:
+        if not self._tracks(launch):
+            return super()._launch_shapes(launch)
+        return [(group, 1, 1) for group in range(launch.groups)]        # one dispatch per group
+
+    def _after_shape(self, launch: _Launch, group: int, counters: list[list[int]], control: Any) -> None:
+        """After group `group` of a tracked launch: a barrier, then its outputs' counters copied to
+        row `group` of the launch's side buffer (they then hold what groups 0..group allocated)."""
+        if not self._tracks(launch):
+            return
+        device = self.device
+        tracked = self._tracked.get(id(launch))
+        if tracked is None:
+            starts, width = [], 0
+            for offsets in counters:
+                starts.append(width)
+                width += len(offsets)
+            side = device.buffer(4 * width * launch.groups)
+            tracked = self._tracked[id(launch)] = (launch, side, starts + [width])
+        _, side, starts = tracked
+        width = starts[-1]
+        device.barrier()
+        for p, offsets in enumerate(counters):
+            if offsets:      # an output's counters are contiguous
+                device.copy(control, offsets[0], side, 4 * (group * width + starts[p]), 4 * len(offsets))
+        device.barrier()
+
+    def _read_tracked(self) -> None:
+        """The counts after each group, from the side buffers of the level that ran."""
+        for launch, side, starts in self._tracked.values():
+            width = starts[-1]
+            words = struct.unpack(f"<{width * launch.groups}I", side.read(0, 4 * width * launch.groups))
+            for p in range(len(starts) - 1):
+                for i in range(starts[p + 1] - starts[p]):
+                    self._ends[(id(launch), p, i)] = (self._level, [words[g * width + starts[p] + i]
+                                                                    for g in range(launch.groups)], launch)
+            self.device.free(side)
+        self._tracked = {}
+
+    def _record_groups(self, chunk: Chunk, first: int, count: int) -> list[list[int]] | None:
+        """Runs [group, records] of the groups that wrote records first..first+count-1 of `chunk`."""
+        if chunk.source is None:
+            return None
+        producer, p, i = chunk.source
+        found = self._ends.get((id(producer), p, i))
+        if found is None or found[2] is not producer:
+            return None
+        ends = found[1]
+        order = self._order.get(id(chunk))
+        runs: list[list[int]] = []
+        for r in range(first, first + count):
+            group = bisect.bisect_right(ends, order[r] if order is not None else r) + producer.first_group
+            if runs and runs[-1][0] == group:
+                runs[-1][1] += 1
+            else:
+                runs.append([group, 1])
+        return runs
 
     def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
         if self.rng is not None:
@@ -283,7 +374,8 @@ class DebugScheduler(Scheduler):
         if chunk.stride:
             first += (launch.address - chunk.address) // chunk.stride
         records = self._decode(launch.node.record, chunk, launch.address, launch.count)
-        return DispatchRecords(launch.node.label, at, records, self._source(chunk, entry), first, launch.count)
+        return DispatchRecords(launch.node.label, at, records, self._source(chunk, entry), first, launch.count,
+                               self._record_groups(chunk, first, len(records)))
 
     def _decode(self, layout: Any, chunk: Chunk, address: int, count: int) -> list[dict[str, Any]]:
         """The first records of `chunk` from `address` the log keeps (of `count`)."""
@@ -322,8 +414,17 @@ class DebugScheduler(Scheduler):
             self._reorder_records(pending)
             trace = TraceStep(repeat_index, self._level)
             started = time.perf_counter()
-            pending = self.step(pending, side, trace)
-            level.seconds = time.perf_counter() - started
+            try:
+                pending = self.step(pending, side, trace)
+            except (RecordsOutOfMemory, GridBeyondMax) as problem:    # the trace keeps the levels before
+                problem.trace = steps + ([trace] if trace.dispatches else [])
+                if getattr(problem, "level", None) is None:
+                    problem.level = trace.level
+                raise
+            finally:
+                level.seconds = time.perf_counter() - started
+                self._read_tracked()
+                self._ends = {k: v for k, v in self._ends.items() if v[0] >= self._level - 1}
             steps.append(trace)
             side ^= 1
             stop = self._stop_reason(trace)

@@ -4,7 +4,7 @@ Input: a `printf(format, args...)` call that `intrinsics._printf` hands over whe
 `emulated` (the format already folded to a literal: sema, WG0626), and the entry prologue of each
 node (`emulated.EmulatedNodes.begin_entry`).
 Output: instructions that append one print record to the buffer at NodeContext's `prints`, and one
-`OpString` per distinct (format, argument types) that describes it to the runtime
+`OpString` per distinct (format, argument types, place in the source) that describes it to the runtime
 (`wgc.emulation_abi`, "Prints": the record's words and the description's JSON are defined there).
 
 Invariants:
@@ -88,11 +88,16 @@ def lower_printf(fl: FunctionLowering, state: PrintState, context: int, entry: t
         kind, parts = _argument_words(fl, arg)
         words.extend(parts)
         kinds.append(kind)
-    key = json.dumps([format_, kinds, strings])
+    span = fl.current_span
+    where = {}
+    if span is not None:
+        line, column = span.line_col
+        where = {"file": span.file.path, "line": line, "column": column}
+    key = json.dumps([format_, kinds, strings, where])
     format_id = state.formats.get(key)
     if format_id is None:
         format_id = state.formats[key] = len(state.formats)
-        description = {"id": format_id, "format": format_, "args": kinds, "strings": strings}
+        description = {"id": format_id, "format": format_, "args": kinds, "strings": strings, **where}
         b.string(abi.PRINT_FORMAT_PREFIX + json.dumps(description, ensure_ascii=True))
     if entry is not None:
         flat, record = entry

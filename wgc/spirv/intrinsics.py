@@ -997,9 +997,16 @@ def _printf(fl: FunctionLowering, call: ir.IntrinsicCall) -> None:
         return None
     fl.b.extension("SPV_KHR_non_semantic_info")
     instructions = fl.b.ext_inst_import("NonSemantic.DebugPrintf")
-    values = [fl.value(a) for a in call.args[1:]]
+    values = [fl.b.string(_string_literal(a)) if isinstance(a.type, t.StringType) else fl.value(a)
+              for a in call.args[1:]]                       # a string argument is an OpString, as dxc's
     fl.b.emit("OpExtInst", fl.b.type_void(), instructions, 1, fl.b.string(folded.value), *values)
     return None
+
+
+def _string_literal(arg: ir.Expr) -> str:
+    folded = fold(arg)
+    assert isinstance(folded, Folded) and isinstance(folded.value, str), "sema.target: WG0626"
+    return folded.value
 
 
 # ---------------------------------------------------------------- work graphs

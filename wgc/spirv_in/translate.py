@@ -24,6 +24,12 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
   `valid`; OpFinishWritingNodePayloadAMDX -> `finish` (the cross-group counter);
   OpNodePayloadArrayLengthAMDX -> the input count; OpEnqueueNodePayloadsAMDX -> nothing (the
   runtime reads outputs after the dispatch).
+- NonSemantic.DebugPrintf's DebugPrintf (printf) becomes a call to `print<N>` (N: its argument
+  words), which appends a print record to the buffer at NodeContext's `prints` as the emulated
+  target does (`wgc.emulation_abi`, "Prints"; `wgc.spirv.emulated_prints`): the arguments become
+  32-bit words in the body (straight-line conversions), each distinct (format, argument kinds,
+  strings) gets an `OpString` describing it, and the wrapper keeps the flat group index for the
+  record's header (only in a module that prints).
 - NodePayloadAMDX element pointer types become PhysicalStorageBuffer pointers (same ids); an access
   chain into the input variable or an allocation's result computes the record's address
   (`base + index * stride`) and converts it to a pointer; every load and store through such a
@@ -34,7 +40,8 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
 Mesh nodes (MeshEXT entry points) get the wrapper of a broadcasting node and stay MeshEXT (their
 mesh outputs and execution modes unchanged); Fragment entry points (the pixel shaders beside them)
 are kept as they are, their functions rewritten like every other (memory model).
-Refused (`TranslateError`, naming the instruction and where it is): a payload pointer used other
+Refused (`TranslateError`, naming the instruction and where it is): a printf argument that is not
+a number, a vector of numbers, a bool or an OpString; a payload pointer used other
 than by the instructions above (OpPhi, OpSelect, OpCopyObject, function parameters, loading a
 whole payload array), Volatile variables and Coherent images (the Vulkan memory model has no such
 decorations; Coherent buffers and input records are translated: their loads carry
@@ -46,6 +53,7 @@ named above; ids of the input module keep their meaning; new ids start at its bo
 
 from __future__ import annotations
 
+import json
 import struct
 
 from wgc import emulation_abi as abi
@@ -178,6 +186,15 @@ class _Translator:
             self.removed.add(self.user_push.result)
         self.removed |= {i.result for i in module.instructions
                          if i.opname in ("OpConstantStringAMDX", "OpSpecConstantStringAMDX") and i.result is not None}
+        self.printf_sets = {i.result for i in module.instructions
+                            if i.opname == "OpExtInstImport" and i.literal(0) == "NonSemantic.DebugPrintf"}
+        """The module's NonSemantic.DebugPrintf imports (empty: it does not print)."""
+        self.strings = {i.result: i.literal(0) for i in module.instructions
+                        if i.opname == "OpString" and i.result is not None}
+        self.print_formats: dict[str, int] = {}
+        """[format, kinds, strings] as JSON -> format id (`wgc.emulation_abi`, "Prints")."""
+        self.debug_strings: list[list[int]] = []
+        """The OpStrings describing the print formats (first in the debug section)."""
 
     def new_id(self) -> int:
         return self.enc.new_id()
@@ -442,6 +459,66 @@ class _Translator:
             b.emit("OpReturnValue", last)
         return self._function("finish", self.bool_, [], body)
 
+    def print_function(self, words: int) -> int:
+        """print<words>(format id, words...): one print record in the print buffer, or `lost`
+        counted where it does not fit (`wgc.emulation_abi`, "Prints")."""
+        u32, u64 = self.u32, self.u64
+        device, relaxed = self.uint(_SCOPE_QUEUE_FAMILY), self.uint(0)
+
+        def body(b: _Body, format_id: int, *args: int) -> None:
+            context = self.load_state(b, "context")
+            buffer = self.load_field(b, context, abi.NODE_CONTEXT["prints"])
+
+            def present(b: _Body) -> None:
+                n = self.uint(abi.PRINT_RECORD_HEADER_WORDS + words)
+                used_at = b.emit("OpIAdd", u64, buffer, self.uint(abi.PRINT_BUFFER["used"][0], 64)) \
+                    if abi.PRINT_BUFFER["used"][0] else buffer
+                used = b.emit("OpConvertUToPtr", self.psb(u32), used_at)
+                capacity = self.load_field(b, buffer, abi.PRINT_BUFFER["capacity"])
+                # a full buffer takes nothing more, so that `used` cannot wrap around
+                full = b.emit("OpUGreaterThanEqual", self.bool_, b.emit("OpAtomicLoad", u32, used, device, relaxed),
+                              capacity)
+                base = b.emit("OpAtomicIAdd", u32, used, device, relaxed,
+                              b.emit("OpSelect", u32, full, self.uint(0), n))
+                fits = b.emit("OpLogicalAnd", self.bool_, b.emit("OpLogicalNot", self.bool_, full), b.emit(
+                    "OpLogicalAnd", self.bool_, b.emit("OpULessThanEqual", self.bool_, base, capacity),
+                    b.emit("OpULessThanEqual", self.bool_, n, b.emit("OpISub", u32, capacity, base))))
+                first = self.element(b, b.emit("OpIAdd", u64, buffer, self.uint(abi.PRINT_HEADER_SIZE, 64)), base,
+                                     self.uint(4, 64))
+
+                def write(b: _Body) -> None:
+                    low = b.emit("OpUConvert", u32, context)
+                    high = b.emit("OpUConvert", u32, b.emit("OpShiftRightLogical", u64, context, self.uint(32, 64)))
+                    thread = b.emit("OpLoad", u32, self.builtin("LocalInvocationIndex", u32))
+                    values = [n, format_id, low, high, self.load_state(b, "flat"), thread,
+                              self.load_state(b, "record"), *args]
+                    for k, value in enumerate(values):
+                        at = first if k == 0 else b.emit("OpIAdd", u64, first, self.uint(4 * k, 64))
+                        b.emit("OpStore", b.emit("OpConvertUToPtr", self.psb(u32), at), value, "Aligned", 4)
+
+                def lose(b: _Body) -> None:
+                    b.if_(b.emit("OpULessThan", self.bool_, base, capacity),       # a size of 0 ends the records
+                          lambda b: b.emit("OpStore", b.emit("OpConvertUToPtr", self.psb(u32), first), self.uint(0),
+                                           "Aligned", 4))
+                    lost = b.emit("OpIAdd", u64, buffer, self.uint(abi.PRINT_BUFFER["lost"][0], 64))
+                    b.emit("OpAtomicIAdd", u32, b.emit("OpConvertUToPtr", self.psb(u32), lost), device, relaxed,
+                           self.uint(1))
+                b.if_(fits, write, lose)
+            b.if_(b.emit("OpINotEqual", self.bool_, buffer, self.uint(0, 64)), present)
+            b.emit("OpReturn")
+        return self._function(f"print{words}", self.void, [u32] * (1 + words), body)
+
+    def print_format(self, text: str, kinds: list[str], strings: list[str]) -> int:
+        """The id of a print format, described by an OpString the first time."""
+        key = json.dumps([text, kinds, strings])
+        found = self.print_formats.get(key)
+        if found is None:
+            found = self.print_formats[key] = len(self.print_formats)
+            description = {"id": found, "format": text, "args": kinds, "strings": strings}
+            self.debug_strings.append(self.enc.encode(
+                "OpString", abi.PRINT_FORMAT_PREFIX + json.dumps(description, ensure_ascii=True))[0])
+        return found
+
     # ------------------------------------------------------------ the wrapper of an entry point
 
     def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field) -> int:
@@ -532,6 +609,8 @@ class _Translator:
         b.emit("OpStore", self.state("input_stride")[0], stride)
         b.emit("OpStore", self.state("count")[0], node_count)
         b.emit("OpStore", self.state("record")[0], record)
+        if self.printf_sets:
+            b.emit("OpStore", self.state("flat")[0], flat)
         values["RemainingRecursionLevelsAMDX"] = self.load_field(
             b, context, abi.NODE_CONTEXT["remaining_recursion_levels"])
         values["ShaderIndexAMDX"] = self.load_field(b, context, abi.NODE_CONTEXT["shader_index"])
@@ -802,6 +881,9 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
                 out.extend(words)
                 out.extend(t.enc.encode("OpBitcast", inst.result_type, value, result=inst.result)[0])
             continue
+        if name == "OpExtInst" and inst.literal(0) in t.printf_sets and inst.literal(1) == 1:
+            _rewrite_print(t, inst, out)
+            continue
         if name == "OpFinishWritingNodePayloadAMDX":
             if inst.literal(0) not in t.input_vars:
                 raise t.fail(inst, "OpFinishWritingNodePayloadAMDX of something other than the node's input")
@@ -825,6 +907,74 @@ def _rewrite_function(t: _Translator, fn: int, insts: list[Instruction], users: 
         words = _rewrite_scopes(t, inst, words)
         out.extend(words)
     return out
+
+
+def _rewrite_print(t: _Translator, inst: Instruction, out: list[int]) -> None:
+    """DebugPrintf(format, args...): its arguments as u32 words, then a call to `print<N>`."""
+    ops = [o.value for o in inst.operands]
+    text = t.strings.get(ops[2])
+    if text is None:
+        raise t.fail(inst, "a DebugPrintf whose format is not an OpString")
+    kinds: list[str] = []
+    strings: list[str] = []
+    words: list[int] = []
+    for arg in ops[3:]:
+        if arg in t.strings:
+            kinds.append("s")
+            strings.append(t.strings[arg])
+            continue
+        kind, parts = _print_words(t, inst, out, arg)
+        kinds.append(kind)
+        words.extend(parts)
+    format_id = t.print_format(text, kinds, strings)
+    out.extend(t.enc.encode("OpFunctionCall", t.void, t.print_function(len(words)), t.uint(format_id), *words)[0])
+
+
+def _print_words(t: _Translator, inst: Instruction, out: list[int], value: int) -> tuple[str, list[int]]:
+    """(kind, u32 word ids) of a numeric printf argument, as `wgc.spirv.emulated_prints` makes
+    them: bool 0/1, narrower values widened (floats to float32), 64-bit values split low word
+    first, a vector component by component (its kind then ends with the count)."""
+    m = t.m
+
+    def emit(op: str, *operands: int) -> int:
+        words, result = t.enc.encode(op, *operands)
+        out.extend(words)
+        return result
+
+    defined = m.defs.get(value)
+    type_ = m.defs.get(defined.result_type or 0) if defined is not None else None
+    if type_ is None:
+        raise t.fail(inst, "a printf argument without a type")
+    components, scalar, count = [value], type_, ""
+    if type_.opname == "OpTypeVector":
+        scalar = m.defs[type_.literal(0)]
+        count = str(type_.literal(1))
+        components = [emit("OpCompositeExtract", scalar.result or 0, value, i) for i in range(type_.literal(1))]
+    letter, parts = "", []
+    for component in components:
+        if scalar.opname == "OpTypeBool":
+            letter = "b"
+            parts.append(emit("OpSelect", t.u32, component, t.uint(1), t.uint(0)))
+        elif scalar.opname in ("OpTypeInt", "OpTypeFloat") and scalar.literal(0) == 64:
+            letter = "F" if scalar.opname == "OpTypeFloat" else "I" if scalar.literal(1) else "U"
+            wide = emit("OpBitcast", t.u64, component) if letter != "U" else component
+            parts += [emit("OpUConvert", t.u32, wide),
+                      emit("OpUConvert", t.u32, emit("OpShiftRightLogical", t.u64, wide, t.uint(32, 64)))]
+        elif scalar.opname == "OpTypeFloat":
+            letter = "f"
+            if scalar.literal(0) != 32:
+                component = emit("OpFConvert", t.type("OpTypeFloat", 32), component)
+            parts.append(emit("OpBitcast", t.u32, component))
+        elif scalar.opname == "OpTypeInt":
+            letter = "i" if scalar.literal(1) else "u"
+            if scalar.literal(0) != 32:
+                component = (emit("OpSConvert", t.type("OpTypeInt", 32, 1), component) if letter == "i"
+                             else emit("OpUConvert", t.u32, component))
+            parts.append(emit("OpBitcast", t.u32, component) if letter == "i" else component)
+        else:
+            raise t.fail(inst, f"a printf argument of type {type_.opname[6:]} (printf prints numbers, vectors of "
+                         "numbers, bools and strings)")
+    return letter + count, parts
 
 
 def _with_memory_access(t: _Translator, inst: Instruction, align: int | None, coherent: bool) -> list[int]:
@@ -984,7 +1134,10 @@ def _assemble(t: _Translator, bodies: list[list[int]], wrapper_of: dict[int, int
         out += t.enc.encode("OpCapability", cap)[0]
     out += section["ext"] + section["import"]
     out += t.enc.encode("OpMemoryModel", "PhysicalStorageBuffer64", "Vulkan")[0]
-    out += entries + modes + section["debug"] + section["annotation"]
+    out += entries + modes
+    for words in t.debug_strings:
+        out += words
+    out += section["debug"] + section["annotation"]
     for words in t.annotations:
         out += words
     out += section["global"]
