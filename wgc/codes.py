@@ -428,8 +428,9 @@ PRINTS_LOST = _kind("WG0830", W, "printf records were lost because the print buf
                     "prints-lost")
 PRINT_BUFFER_TOO_LARGE = _kind("WG0831", E, "--max-prints asks for a print buffer larger than the memory wgc run may "
                                "use (--max-memory)")
-LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iterations on lavapipe, which leaves every "
-                            "loop of an invocation there: the results may be wrong", "device-limits")
+LOOP_BUDGET_REACHED = _kind("WG0832", W, "an invocation reached 65,535 loop iterations on a device that a probe shows to "
+                            "leave every loop of an invocation there (Mesa 22's lavapipe): the results may be wrong",
+                            "device-limits")
 TIMING_UNAVAILABLE = _kind("WG0833", W, "wgc run --time on a device that cannot time compute work (no "
                            "timestampComputeAndGraphics or no timestamp bits on its compute queue)", "device-limits")
 WAVE_SIZE_NOT_MET = _kind("WG0834", W, "a node's [WaveSize] excludes the subgroup size of the device wgc run uses "

@@ -155,8 +155,9 @@ the exiting test included, as llvmpipe counts them: the block after the header a
 Private u32 that starts at 0; a counted loop with constant bounds adds its header runs where it is
 left instead, `wgc.spirv.emulated_loops`, so the count is never below the true one); where a loop is left (its merge block: once per run of the loop,
 not per iteration) an invocation whose count has reached `LOOP_BUDGET` sets `STATUS_LOOP_BUDGET`
-in `*status` (atomic or). The runtime reports it on a device known to stop
-loops there (lavapipe), where the results may be wrong, and ignores it elsewhere. The runtime zeroes `used` and `lost` before a
+in `*status` (atomic or). The runtime then probes the device (`wgc.runtime.loop_probe`) and reports it
+where the device stops loops there (Mesa 22's lavapipe), where the results may be wrong, and ignores it
+elsewhere (Mesa 25's lavapipe, GPUs). The runtime zeroes `used` and `lost` before a
 submit and reads the records in order of `base` after it. (64-bit values are split, so a record
 is words; the order of records of different invocations is the device's.)
 """
@@ -259,5 +260,5 @@ STATUS_LOOP_BUDGET = 1 << 8
 """An invocation reached LOOP_BUDGET loop iterations (module docstring, "Loop budget")."""
 
 LOOP_BUDGET = 65535
-"""Loop iterations after which Mesa's llvmpipe (lavapipe) leaves every loop of an invocation: one
-budget for all the loops of a shader (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS)."""
+"""Loop iterations after which Mesa 22's llvmpipe (lavapipe) leaves every loop of an invocation: one
+budget for all the loops of a shader (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS; Mesa 25's has none)."""

@@ -10,7 +10,7 @@ Modules: `located_json` (JSON with spans for located diagnostics), `dispatch` (t
 place that imports it, lazily), `pipelines` (layouts, pipelines, descriptor sets), `scheduler`
 (the host-driven level-by-level execution of the ABI), `gpu_schedule` (the GPU-driven schedule:
 a whole run in one replayed command buffer, falling back to `scheduler`), `indirect_setup` (its
-meta shader), `run` (the library API, `wgc.run`).
+meta shader), `loop_probe` (does the device leave loops early?), `run` (the library API, `wgc.run`).
 
 Invariant: importing this package imports no Vulkan binding.
 """

@@ -6,7 +6,9 @@ machine without a GPU is Mesa's lavapipe).  Output: a `Device` that makes buffer
 addresses, device memory for images (`images.py` makes them), compute pipelines from SPIR-V words
 with push constants and descriptor-set layouts of any descriptor type, descriptor sets
 (`DescriptorWrite`: buffers, image views, samplers, texel-buffer views), and records and submits
-command buffers; `features` says which optional device features it has (all of them are enabled).
+command buffers; `features` says which optional device features it has (all of them are enabled),
+`driver` the driver's name and version, `probes` the kept verdicts of probes of its behaviour
+(`loop_probe`).
 
 Invariants:
 - `vulkan` is imported here only, and only when a device is opened: `import wgc` and
@@ -236,6 +238,8 @@ class Device:
             self.close()
             raise
         self._buffers: list[Buffer] = []
+        self.probes: dict[str, Any] = {}
+        """Verdicts of probes of the device's behaviour, by probe, each run once (`loop_probe`)."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -255,9 +259,13 @@ class Device:
         self.lib.vkGetPhysicalDeviceFeatures2(self.physical, self.ffi.addressof(f2))
         required = {"bufferDeviceAddress": f12.bufferDeviceAddress, "vulkanMemoryModel": f12.vulkanMemoryModel,
                     "scalarBlockLayout": f12.scalarBlockLayout, "shaderInt64": f2.features.shaderInt64}
-        p11 = vk.VkPhysicalDeviceVulkan11Properties()
+        p12 = vk.VkPhysicalDeviceVulkan12Properties()
+        p11 = vk.VkPhysicalDeviceVulkan11Properties(pNext=self.ffi.addressof(p12))
         p2 = vk.VkPhysicalDeviceProperties2(pNext=self.ffi.addressof(p11))
         self.lib.vkGetPhysicalDeviceProperties2(self.physical, self.ffi.addressof(p2))
+        self.driver = " ".join(self.ffi.string(text).decode("utf-8", "replace")
+                               for text in (p12.driverName, p12.driverInfo) if self.ffi.string(text))
+        """The driver's name and version as it gives them (lavapipe: "llvmpipe Mesa 22.3.6 (LLVM 15.0.6)"; may be "")."""
         self.subgroup_size = int(p11.subgroupSize)
         """The subgroup size compute shaders run with (wgc run requires none)."""
         required["subgroup arithmetic and ballot operations in compute shaders"] = (

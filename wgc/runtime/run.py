@@ -728,9 +728,11 @@ def _combined(first: Any, second: Any) -> Any:
 
 
 def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
-    """WG0833: `--time` where the device cannot time; WG0832, once: on lavapipe, nodes an
-    invocation of which reached its loop budget."""
+    """WG0833: `--time` where the device cannot time; WG0832, once: nodes an invocation of which
+    reached the loop budget, on a device that the probe (`loop_probe`, run only then) shows to
+    leave loops early."""
     from wgc.emulation_abi import LOOP_BUDGET
+    from wgc.runtime.loop_probe import loop_cap
 
     problems = []
     if session.timing_asked and session.timing is None:
@@ -747,7 +749,7 @@ def _device_limits(gpu: Any, session: Session) -> list[Diagnostic]:
                       f"of {size}: its wave operations (WaveActiveSum, WaveGetLaneCount, ...) may give other results "
                       "than on a device that honours the attribute"))
     nodes = session.scheduler.loop_budget if session.scheduler is not None else []
-    if not nodes or "llvmpipe" not in (gpu.info.name or ""):
+    if not nodes or loop_cap(gpu) is None:
         return problems
     named = ", ".join(f"'{n}'" for n in nodes)
     return problems + [codes.LOOP_BUDGET_REACHED(
