@@ -333,6 +333,10 @@ NODE_ARRAY_GRID_MIX = _kind(
 SELF_TARGET_BY_NODE_ID = _kind(
     "WG0516", W, "an output that names its own node only through the node's [NodeID] (not its function name, which "
     "names the node in DXC's SPIR-V and in a Vulkan pipeline) without [NodeMaxRecursionDepth]", "node-self-target")
+SELF_TARGET_UNDER_PIPELINE_NAMES = _kind(
+    "WG0535", W, "in a program written for Vulkan (-spirv), an output that names its own node without "
+    "[NodeMaxRecursionDepth]: the Vulkan pipeline names the nodes (pName), so it may target another node",
+    "node-self-target")
 UNROLLED_GRAPH_TOO_DEEP = _kind(
     "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
     "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")

@@ -167,6 +167,9 @@ class Options:
     """The emulated target's run-time checks (`wgc run --check`; `wgc.spirv.emulated_checks`)."""
     header_variable: str | None = None
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
+    pipeline_names: bool = False
+    """-spirv (dxc's flag for a program written for Vulkan): the Vulkan pipeline names the nodes (pName), so a
+    self-target by name is a warning (WG0535), not WG0511."""
     reflection: bool = False
     """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
     listing: bool = False
@@ -318,6 +321,7 @@ def sema_options(options: Options):
         binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
         spec_values=options.spec_values,
         bound_registers=options.bound_registers,
+        pipeline_names=options.pipeline_names,
     )
 
 
