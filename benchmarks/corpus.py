@@ -80,6 +80,10 @@ CORPUS = [
       for name, variants in (("compute_to_mesh_multi_cs", ("", " -D USE_INPUT_SHARING")), ("geometry_mesh_ms", ("",)),
                              ("geometry_mesh_multi_ms", ("", " -D USE_INPUT_SHARING")), ("compute_to_mesh_cs", ("",)))
       for variant in variants),
+    # Source/HelloWorkGraph/HelloWorkGraph.cpp: CompileFromFile("Shader/Shader.shader", "", "lib_6_8", defines), no
+    # other argument (Framework/Shader.cpp); WORK_GRAPH_LAUNCHED_MULTI_DISPATCH_GRID=1 is a build-time choice
+    *(Entry("slowliver/LearningWorkGraph", "Source/HelloWorkGraph/Shader/Shader.shader", f"-T lib_6_8{variant}")
+      for variant in ("", " -D WORK_GRAPH_LAUNCHED_MULTI_DISPATCH_GRID=1")),
     # tests/shaders: the profile and options are the file name's parts (name.lib_6_8.enable-16bit-types.hlsl)
     Entry("HansKristian-Work/vkd3d-proton", "tests/shaders/workgraph/*.hlsl", "{name}"),
 ]
