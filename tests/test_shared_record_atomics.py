@@ -94,6 +94,16 @@ def test_spirv_val_refuses_the_module_and_wgc_validates_the_rest() -> None:
     assert len(masked) == len(words) - 4 * (7 - 3)   # four 7-word atomics became 3-word OpUndefs
 
 
+def test_optimized_and_split_the_atomics_stay() -> None:
+    """-O: spirv-opt validates its input itself, so wgc validates the module (masked) and lets spirv-opt skip it."""
+    for options, key in (({"optimize": True}, "asm"), ({"split_nodes": True}, "asm:Bounds")):
+        result = driver.compile(driver.Options(input="-", emit="asm", warning_flags=("no-amdx-record-atomics",),
+                                               **options), stdin=BOX.encode())  # type: ignore[arg-type]
+        assert result.ok, Renderer().render(list(result.diagnostics))
+        asm = result.outputs[key].decode()
+        assert asm.count("OpAtomicSMin") == 2 and asm.count("OpAtomicSMax") == 2
+
+
 def test_a_module_without_such_atomics_is_validated_as_it_is() -> None:
     result = driver.compile(driver.Options(input="-", emit="asm"), stdin=BOX.replace("Interlocked", "//").encode())
     assert result.ok

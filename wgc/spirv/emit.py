@@ -83,7 +83,10 @@ def emit_spirv(analysis: Analysis, options: EmitOptions, nodes: Sequence[NodeInf
         words = lower_module(analysis, group, lower_options)
         if options.optimize:
             from .optimize import optimize
-            words = optimize(words, options.target_env)
+            masked = without_record_atomics(words) is not None   # spirv-opt's own validation would refuse them
+            if masked and options.validate:
+                check(words, options.target_env, one_node_per_module=options.split_nodes)
+            words = optimize(words, options.target_env, validated=masked)
         if options.validate:
             check(words, options.target_env, one_node_per_module=options.split_nodes)
         result.modules[key] = words
