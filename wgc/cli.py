@@ -468,7 +468,8 @@ def _conclude(kwargs: dict[str, Any], plan: Any, transaction: Any, diagnostics: 
               help="How the emulated target lowers Work Graph Loops: native (the runtime keeps each record's "
                    "iteration; the default) or index-space (one stage per node and iteration, as the AMDX target "
                    "always does).")
-@click.option("-spirv", "spirv_flag", is_flag=True, hidden=True, help="Accepted for dxc compatibility (wgc always emits SPIR-V).")
+@click.option("-spirv", "spirv_flag", is_flag=True, hidden=True, help="dxc's flag for a program written for Vulkan (wgc always emits SPIR-V): its pipeline names "
+              "the nodes, so an output that matches the node's own name is no recursion error (WG0535).")
 @click.option("-MD", "write_deps", is_flag=True,
               help="Compile and write a Make dependency file (default name: the output path + '.d').")
 @click.option("-MF", "deps_file", metavar="FILE", help="Name of the dependency file (with -MD or -M).")
@@ -543,7 +544,7 @@ def compile_command(output: str | None, emit: str, assembly: bool, listing_file:
     options = replace(_options(kwargs, emit), split_nodes=split_dir is not None,
                       validate=not skip_validation, optimize=optimize == "on", debug_info=debug_info,
                       header_variable=header_variable, target=target, listing=listing_file is not None,
-                      reflection=reflection_file is not None and not deps_only)
+                      reflection=reflection_file is not None and not deps_only, pipeline_names=spirv_flag)
     from wgc.outputs import OutputPlan
 
     plan = OutputPlan()

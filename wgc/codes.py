@@ -340,6 +340,10 @@ NODE_ARRAY_GRID_MIX = _kind(
 SELF_TARGET_BY_NODE_ID = _kind(
     "WG0516", W, "an output that names its own node only through the node's [NodeID] (not its function name, which "
     "names the node in DXC's SPIR-V and in a Vulkan pipeline) without [NodeMaxRecursionDepth]", "node-self-target")
+SELF_TARGET_UNDER_PIPELINE_NAMES = _kind(
+    "WG0535", W, "in a program written for Vulkan (-spirv), an output that names its own node without "
+    "[NodeMaxRecursionDepth]: the Vulkan pipeline names the nodes (pName), so it may target another node",
+    "node-self-target")
 UNROLLED_GRAPH_TOO_DEEP = _kind(
     "WG0513", DE, "the graph, its loops unrolled in index space for SPV_AMDX_shader_enqueue, is deeper than "
     "maxExecutionGraphDepth (32, the least a device offers, or --max-graph-depth N)", "amdx-graph-depth")
@@ -364,8 +368,9 @@ STAGE_INDEX_TOO_LARGE = _kind(
     "WG0608", E, "a loop member's stage index does not fit ShaderIndexAMDX's 32 bits")
 LOOP_INPUT_SHARING = _kind(
     "WG0609", E, "[NodeShareInputOf] with a loop member: SharesInputWithAMDX names one index, not one per stage")
-ATOMIC_ON_NODE_RECORD = _kind("WG0620", E, "an Interlocked* operation on a node record several invocations share "
-                              "(spirv-val forbids atomics on NodePayloadAMDX memory)")
+ATOMIC_ON_NODE_RECORD = _kind("WG0620", DE, "an Interlocked* operation on a node record several invocations share: "
+                              "Vulkan allows no atomics on NodePayloadAMDX memory (VUID-StandaloneSpirv-None-04686); "
+                              "downgraded, wgc emits DXC's atomic, which spirv-val refuses", "amdx-record-atomics")
 COLUMN_MAJOR_INTEGER_MATRIX = _kind(
     "WG0621", E, "a column-major non-float matrix in buffer or record memory (wgc stores them as arrays of rows)")
 VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")

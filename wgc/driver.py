@@ -167,6 +167,9 @@ class Options:
     """The emulated target's run-time checks (`wgc run --check`; `wgc.spirv.emulated_checks`)."""
     header_variable: str | None = None
     """-Fh with -Vn NAME: also produce "header", a C header holding the words as NAME[]."""
+    pipeline_names: bool = False
+    """-spirv (dxc's flag for a program written for Vulkan): the Vulkan pipeline names the nodes (pName), so a
+    self-target by name is a warning (WG0535), not WG0511."""
     reflection: bool = False
     """-Fre FILE: also produce "reflection", the JSON an application needs to drive the compiled graph."""
     listing: bool = False
@@ -320,6 +323,7 @@ def sema_options(options: Options):
         binding_shifts=tuple(BindingShift(c, shift, space) for c, shift, space in options.binding_shifts),
         spec_values=options.spec_values,
         bound_registers=options.bound_registers,
+        pipeline_names=options.pipeline_names,
     )
 
 
@@ -539,7 +543,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     limits = analysis.check_target(nodes, front.source if options.debug_info else None, options.target,
                                    index_space=options.index_space_loops, split_nodes=options.split_nodes,
                                    target_env=options.target_env)
-    if has_errors(limits):
+    if has_errors(apply_policy(limits, warning_policy(options)[0])):   # a DefaultError (WG0620) may be downgraded
         return {}, limits, None
     warnings = limits + analysis.composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
     if options.target == "amdx":

@@ -135,7 +135,7 @@ DXC_OPTIONS: tuple[DxcOption, ...] = (
     _f("Ni", IGNORE, LISTING),
     _f("No", IGNORE, LISTING),
     _f("Lx", IGNORE, LISTING),
-    _f("spirv", HONOUR, ("-spirv",), DASH),
+    _f("spirv", HONOUR, ("-spirv",), DASH, remark="the program is written for Vulkan, whose pipeline names the nodes: a self-target by name is warning WG0535"),
     _f("fcgl", REFUSE, "it writes DXC's high-level LLVM IR (--emit=ir writes wgc's IR)"),
     # optimization
     _f("O0", HONOUR, ("-O0",), remark="no optimization (wgc's default)"),

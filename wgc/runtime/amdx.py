@@ -148,7 +148,10 @@ def compile_amdx(source: Any, stdin: bytes | None, specialization: dict[int, int
     from wgc import driver
 
     options = source if isinstance(source, driver.Options) else driver.Options(input=os.fspath(source))
-    result = driver.compile(replace(options, emit="spirv", target="amdx", reflection=True), stdin)
+    # the translation moves records to PhysicalStorageBuffer memory, where DXC's atomics on shared records
+    # (WG0620, which spirv-val refuses in the AMDX module) are valid
+    flags = (*options.warning_flags, "no-amdx-record-atomics")
+    result = driver.compile(replace(options, emit="spirv", target="amdx", reflection=True, warning_flags=flags), stdin)
     return result_program(result, options.input, specialization)
 
 

@@ -118,7 +118,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     # (and the names in declarations the parser skipped: a node whose declaration did not parse is no missing node)
     unchecked = frozenset(ctx.broken_function_names) | {n.id.name for n in nodes if id(n) not in sound_ids} \
         | ctx.skipped_names
-    graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked)
+    graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked,
+                                               pipeline_names=options.pipeline_names)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
     return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),
                     frozenset(broken_functions | misdeclared))

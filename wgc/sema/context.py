@@ -79,6 +79,8 @@ class SemaOptions:
     the emulated target lays out by them fold to those values."""
     bound_registers: tuple[tuple[str, int, int, int, int], ...] = ()
     """-fvk-bind-register: (register class, number, space, binding, set) each."""
+    pipeline_names: bool = False
+    """-spirv: a program written for Vulkan, whose pipeline names the nodes (WG0535 instead of WG0511)."""
 
 
 # ---------------------------------------------------------------- scope entities

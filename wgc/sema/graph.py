@@ -148,6 +148,8 @@ class GraphChecker:
         self.by_id: dict[NodeId, list[NodeInfo]] = defaultdict(list)
         """The nodes carrying each NodeID, in source order (several: WG0501)."""
         self.by_name: dict[str, list[NodeInfo]] = defaultdict(list)
+        self.pipeline_names = False
+        """-spirv: the Vulkan pipeline names the nodes (VkPipelineShaderStageNodeCreateInfoAMDX::pName)."""
 
     def report(self, kind, span, message, labels=(), notes=()):
         self.diagnostics.append(kind(span, message, labels=labels, notes=notes))
@@ -259,7 +261,8 @@ class GraphChecker:
         """A node that targets itself without [NodeMaxRecursionDepth(n > 0)], which the spec requires
         (DefaultError WG0511), unless the output names the node only through the node's own [NodeID], while its
         function name, which names the node in DXC's SPIR-V and by default in a Vulkan pipeline, differs: a
-        program written for Vulkan then targets another node (warning WG0516)."""
+        program written for Vulkan then targets another node (warning WG0516); or, in a program compiled with
+        -spirv (written for Vulkan, whose pipeline names every node), wherever the names match (warning WG0535)."""
         rule = ("the spec (Recursion): \"If a node targets itself, it must declare a max recursion level\" "
                 "([NodeMaxRecursionDepth(n)]); DXC does not check it (a rule of the graph, not of one shader)")
         if node.function.name != node.id.name and output.target.name != node.function.name:
@@ -274,6 +277,16 @@ class GraphChecker:
                                f"'{node.function.name}', so the output targets another node; wgc names the node "
                                f"'{node.id.name}': the output is recursion with no levels, and 'wgc run' drops the "
                                "records it sends"])
+            return
+        if self.pipeline_names:
+            self.report(codes.SELF_TARGET_UNDER_PIPELINE_NAMES, output.parameter.span,
+                        f"output '{output.parameter.name}' of '{node.function.name}' targets '{output.target}', the "
+                        "node's own name in the module, without [NodeMaxRecursionDepth(n)]",
+                        notes=[rule, "the program is written for Vulkan (-spirv), whose pipeline names each node "
+                               "(VkPipelineShaderStageNodeCreateInfoAMDX::pName): unless it keeps the name "
+                               f"'{output.target.name}' for this node, the output targets another node",
+                               f"wgc names the node '{node.id.name}': the output is recursion with no levels, and "
+                               "'wgc run' drops the records it sends"])
             return
         self.report(codes.MISSING_RECURSION_DEPTH, output.parameter.span,
                     f"'{node.function.name}' targets itself through '{output.parameter.name}' and needs "
@@ -857,8 +870,10 @@ def _array_difference(a: NodeInfo, b: NodeInfo) -> str | None:
 
 def check_graph(nodes: list[NodeInfo], profile: str,
                 work_graph_loops: bool = False,
-                unchecked: frozenset[str] = frozenset()) -> tuple[GraphInfo, list[Diagnostic]]:
-    """The graph of `nodes` (the sound ones); `unchecked` names the nodes left out for their errors."""
+                unchecked: frozenset[str] = frozenset(), pipeline_names: bool = False) -> tuple[GraphInfo, list[Diagnostic]]:
+    """The graph of `nodes` (the sound ones); `unchecked` names the nodes left out for their errors;
+    `pipeline_names`: a program written for Vulkan (-spirv), whose pipeline names the nodes."""
     checker = GraphChecker(nodes, profile, work_graph_loops, unchecked)
+    checker.pipeline_names = pipeline_names
     graph = checker.check()
     return graph, checker.diagnostics

@@ -114,6 +114,14 @@ TARGET_NOTES = {
 
 _WIDE_FORMATS = frozenset({"r64ui", "r64i"})
 
+_ATOMIC_RULE = ("the Vulkan spec (VUID-StandaloneSpirv-None-04686) limits the pointer of every atomic instruction to "
+                "Uniform, Workgroup, Image, StorageBuffer, PhysicalStorageBuffer or TaskPayloadWorkgroupEXT storage; "
+                "SPV_AMDX_shader_enqueue adds no NodePayloadAMDX to the list, and spirv-val's universal rules "
+                "refuse it too")
+_ATOMIC_DOWNGRADED = ("with -Wno-error=amdx-record-atomics wgc emits the atomic on the NodePayloadAMDX pointer, as "
+                      "DXC does: spirv-val refuses that module, and 'wgc run' runs it (the emulated target keeps "
+                      "records in buffer memory, where atomics are allowed)")
+
 
 def local_size_id_allowed(target_env: str) -> bool:
     """Whether the Vulkan version takes LocalSizeId without an extension (maintenance4, core from 1.3)."""
@@ -227,12 +235,21 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
         threads = node.num_threads[0] * node.num_threads[1] * node.num_threads[2]
         shared_by = f"the {threads} threads of a group of node '{node.function.name}'" \
             if record.kind in _OWNED_BY_THE_GROUP else "every thread group of the dispatch"
-        report(codes.ATOMIC_ON_NODE_RECORD, call.span,
-               f"'{call.name}' on a record of '{record}' cannot be expressed: the record is shared by {shared_by}, "
-               "and spirv-val allows no atomic operations on NodePayloadAMDX memory",
-               (Label(call.args[0].span, "a shared node record (atomics work on records one thread owns: "
-                                         "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records "
-                                         "of a one-thread group)"),))
+        scalar = t.element_scalar(call.args[0].type)
+        if call.name.endswith("FloatBitwise") and scalar is not None and scalar.is_float:
+            report(codes.FLOAT_COMPARE_EXCHANGE, call.span,
+                   f"'{call.name}' on a float field of a shared node record cannot be expressed: SPIR-V "
+                   "compare-exchanges integers only, and Vulkan allows no atomics on NodePayloadAMDX memory",
+                   (Label(call.args[0].span, "declare this field uint and use asuint/asfloat"),))
+            continue
+        diagnostics.append(codes.ATOMIC_ON_NODE_RECORD(
+            call.span,
+            f"'{call.name}' on a record of '{record}' cannot be expressed: the record is shared by {shared_by}, "
+            "and spirv-val allows no atomic operations on NodePayloadAMDX memory",
+            labels=(Label(call.args[0].span, "a shared node record (atomics work on records one thread owns: "
+                                             "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records "
+                                             "of a one-thread group)"),),
+            notes=(_ATOMIC_RULE, _ATOMIC_DOWNGRADED, TARGET_NOTES[target])))
     globals_seen: set[ir.Variable] = set()
     undefined_seen: set[ir.Function] = set()
     for function in functions:

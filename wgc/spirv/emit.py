@@ -16,6 +16,11 @@ Invariants:
   says what exactly) and linted (`lint.py`: the AMDX rules spirv-val does not check)
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
   `InvalidModule` carries the validator's message.
+- The one exception to validation: an atomic on a NodePayloadAMDX pointer, which the back end emits
+  only where WG0620 (DefaultError `amdx-record-atomics`) was downgraded, as dxc does, and which
+  spirv-val refuses (VUID-StandaloneSpirv-None-04686). When such a module fails, it is validated
+  again with each of those atomics replaced by an OpUndef of its result type (an OpAtomicStore
+  removed): every other instruction is still checked (`without_record_atomics`).
 - `-O` runs only the spirv-opt passes that keep AMDX modules valid (`optimize.py`), and the result
   is validated again.
 """
@@ -79,7 +84,10 @@ def emit_spirv(analysis: Analysis, options: EmitOptions, nodes: Sequence[NodeInf
         words = lower_module(analysis, group, lower_options)
         if options.optimize:
             from .optimize import optimize
-            words = optimize(words, options.target_env)
+            masked = without_record_atomics(words) is not None   # spirv-opt's own validation would refuse them
+            if masked and options.validate:
+                check(words, options.target_env, one_node_per_module=options.split_nodes)
+            words = optimize(words, options.target_env, validated=masked)
         if options.validate:
             check(words, options.target_env, one_node_per_module=options.split_nodes)
         result.modules[key] = words
@@ -92,7 +100,50 @@ def check(words: list[int], target_env: str, *, one_node_per_module: bool = Fals
     from .validate_parts import validate
 
     messages = validate(words, target_env, scalar_block_layout=True)
+    if messages and (masked := without_record_atomics(words)) is not None:
+        messages = validate(masked, target_env, scalar_block_layout=True)
     messages += lint(words, one_node_per_module=one_node_per_module)
     if messages:
         raise InvalidModule("the generated SPIR-V does not validate: " + "; ".join(messages))
 
+
+
+_ATOMICS = ("OpAtomicLoad", "OpAtomicStore", "OpAtomicExchange", "OpAtomicCompareExchange", "OpAtomicIIncrement",
+            "OpAtomicIDecrement", "OpAtomicIAdd", "OpAtomicISub", "OpAtomicSMin", "OpAtomicUMin", "OpAtomicSMax",
+            "OpAtomicUMax", "OpAtomicAnd", "OpAtomicOr", "OpAtomicXor")
+_POINTER_RESULTS = ("OpVariable", "OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain", "OpCopyObject",
+                    "OpFunctionParameter")
+
+
+def without_record_atomics(words: list[int]) -> list[int] | None:
+    """The module with each atomic on a NodePayloadAMDX pointer replaced by `OpUndef %type %result`
+    (an OpAtomicStore dropped), or None if it has none (module docstring)."""
+    from . import grammar
+
+    op = grammar.opcode
+    pointer_type, atomics = op("OpTypePointer"), {op(name) for name in _ATOMICS}
+    pointer_results = {op(name) for name in _POINTER_RESULTS}
+    store, undef = op("OpAtomicStore"), op("OpUndef")
+    payload = grammar.enumerant("StorageClass", "NodePayloadAMDX")
+    payload_types: set[int] = set()
+    payload_pointers: set[int] = set()
+    out = words[:5]
+    found = False
+    index = 5
+    while index < len(words):
+        count, code = words[index] >> 16, words[index] & 0xFFFF
+        inst = words[index:index + max(count, 1)]
+        index += max(count, 1)
+        if code == pointer_type and inst[2] == payload:
+            payload_types.add(inst[1])
+        elif code in pointer_results and inst[1] in payload_types:
+            payload_pointers.add(inst[2])
+        elif code in atomics:
+            pointer = inst[1] if code == store else inst[3]
+            if pointer in payload_pointers:
+                found = True
+                if code != store:
+                    out += [(3 << 16) | undef, inst[1], inst[2]]
+                continue
+        out += inst
+    return out if found else None

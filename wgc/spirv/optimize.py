@@ -9,9 +9,11 @@ Invariants:
   distribution's files under `cmeel.prefix/bin`, like `tools.py` finds its library: the optimizer's
   C API is not in the shared library, spirv-amdx.md §2.4). Missing: `tools.ToolsUnavailable`.
 - The module goes through files in a private temporary folder, removed afterwards.
-- spirv-opt validates its input itself (never `--skip-validation`), with the validator options wgc
-  validates with (`--scalar-block-layout`, for the scalar layout of node records); a rejected
-  input, or any other failure, raises `tools.SpirvToolsError` with spirv-opt's message.
+- spirv-opt validates its input itself, with the validator options wgc validates with
+  (`--scalar-block-layout`, for the scalar layout of node records); a rejected input, or any other
+  failure, raises `tools.SpirvToolsError` with spirv-opt's message. The one exception
+  (`--skip-validation`): a module holding DXC's atomics on NodePayloadAMDX pointers (a downgraded
+  WG0620), which spirv-val refuses; `emit.py` validates it with those atomics masked first.
 - `PASSES` is an explicit list, never `-O`/`-Os`: a new SPIRV-Tools cannot add an unchecked pass.
   It is what `spirv-opt -O` of SPIRV-Tools v2025.5 runs (`spirv-opt --help`, same order), each
   pass checked on AMDX modules: the reference module of spirv-amdx.md §2.2, a richer one with
@@ -83,6 +85,7 @@ def run_spirv_opt(words: list[int], target_env: str, arguments: list[str]) -> li
         return tools._words(target.read_bytes())
 
 
-def optimize(words: list[int], target_env: str = "vulkan1.3") -> list[int]:
-    """The module after `PASSES` (see the module docstring)."""
-    return run_spirv_opt(words, target_env, [f"--{name}" for name in PASSES])
+def optimize(words: list[int], target_env: str = "vulkan1.3", validated: bool = False) -> list[int]:
+    """The module after `PASSES` (see the module docstring); `validated`: the caller validated it (masked)."""
+    return run_spirv_opt(words, target_env, [*(["--skip-validation"] if validated else []),
+                                             *(f"--{name}" for name in PASSES)])
