@@ -613,7 +613,7 @@ def test_fast_encoding_matches_the_grammar_walk():
 
 
 @pytest.mark.parametrize("sample", ["material_dispatch.hlsl", "recursive_tree.hlsl", "mesh_materials.hlsl",
-                                    "inline_raytracing.hlsl", "syntax_tour.hlsl"])
+                                    "syntax_tour.hlsl"])
 @pytest.mark.parametrize("options", [{}, {"debug_info": True}, {"target": "emulated"}])
 def test_fast_encoding_gives_the_modules_of_the_walk(sample, options, monkeypatch):
     """Whole samples compile to the same bytes with the fast encoding off (the walk encodes all)."""

@@ -15,7 +15,7 @@ from wgc.spirv import types as spirv_types
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 COMPILED = ["material_dispatch.hlsl", "recursive_tree.hlsl", "mesh_materials.hlsl", "mesh_draw.hlsl",
-            "inline_raytracing.hlsl", "hello.hlsl", "seed_max_records_per_node.hlsl"]
+            "hello.hlsl", "seed_max_records_per_node.hlsl"]
 VARIANTS = [{}, {"target": "emulated"}, {"split_nodes": True, "debug_info": True}]
 
 
