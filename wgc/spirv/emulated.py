@@ -58,6 +58,11 @@ from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
 from . import emulated_checks, emulated_loops, emulated_prints, loop_stages
+from .emulated_memory import builtin as _builtin
+from .emulated_memory import load_field as _load
+from .emulated_memory import load_scalar as _load_scalar
+from .emulated_memory import offset as _offset
+from .emulated_memory import pointer as _pointer
 from .node_ops import NodeOperations
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 from .stageio import mesh_execution_modes, setup_mesh
@@ -566,40 +571,11 @@ def _entry(fl: FunctionLowering) -> _Entry:
     return state
 
 
-def _builtin(fl: FunctionLowering, name: str, count: int) -> int:
-    type_ = t.UINT if count == 1 else t.vector(t.UINT, count)
-    var = fl.ml.builtin(name, type_)
-    fl.use_global(var)
-    return fl.b.emit("OpLoad", fl.types.id(type_), var)
-
-
-def _offset(fl: FunctionLowering, address: int, offset: int) -> int:
-    """address + offset (u64)."""
-    if offset == 0:
-        return address
-    return fl.b.emit("OpIAdd", fl.types.id(_U64), address, fl.b.constant_uint(offset, 64))
-
-
 def _element(fl: FunctionLowering, base: int, index: int, stride: int) -> int:
     """base + u64(index) * stride (u64 ids; index a u32 id)."""
     u64 = fl.types.id(_U64)
     wide = fl.b.emit("OpUConvert", u64, index)
     return fl.b.emit("OpIAdd", u64, base, fl.b.emit("OpIMul", u64, wide, stride))
-
-
-def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
-    pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_))
-    return fl.b.emit("OpConvertUToPtr", pointer_type, address)
-
-
-def _load_scalar(fl: FunctionLowering, address: int, scalar: t.ScalarType) -> int:
-    return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, address, scalar), "Aligned", scalar.bits // 8)
-
-
-def _load(fl: FunctionLowering, base: int, field: tuple[int, int]) -> int:
-    """A u32 or u64 field of an ABI structure at `base` (field = (offset, size) from emulation_abi)."""
-    offset, size = field
-    return _load_scalar(fl, _offset(fl, base, offset), _U64 if size == 8 else t.UINT)
 
 
 def _leave_if(fl: FunctionLowering, condition: int) -> None:

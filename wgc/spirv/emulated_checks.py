@@ -31,6 +31,10 @@ from wgc import emulation_abi as abi
 from wgc import types as t
 from wgc.sema.nodes import NodeInfo, NodeOutput
 
+from .emulated_memory import builtin as _builtin
+from .emulated_memory import load_field as _load
+from .emulated_memory import offset as _offset
+from .emulated_memory import pointer as _pointer
 from .places import Place
 
 if TYPE_CHECKING:
@@ -433,26 +437,3 @@ def _flat_group(fl: FunctionLowering, context: int) -> int:
     offset = _load(fl, context, abi.NODE_CONTEXT["group_offset"])
     return b.emit("OpIAdd", uint, offset, b.emit("OpIAdd", uint, x, b.emit(
         "OpIMul", uint, nx, b.emit("OpIAdd", uint, y, b.emit("OpIMul", uint, ny, z)))))
-
-
-def _builtin(fl: FunctionLowering, name: str, count: int) -> int:
-    type_ = t.UINT if count == 1 else t.vector(t.UINT, count)
-    var = fl.ml.builtin(name, type_)
-    fl.use_global(var)
-    return fl.b.emit("OpLoad", fl.types.id(type_), var)
-
-
-def _offset(fl: FunctionLowering, address: int, offset: int) -> int:
-    if offset == 0:
-        return address
-    return fl.b.emit("OpIAdd", fl.types.id(_U64), address, fl.b.constant_uint(offset, 64))
-
-
-def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
-    return fl.b.emit("OpConvertUToPtr", fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_)), address)
-
-
-def _load(fl: FunctionLowering, base: int, field: tuple[int, int]) -> int:
-    offset, size = field
-    scalar = _U64 if size == 8 else t.UINT
-    return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, _offset(fl, base, offset), scalar), "Aligned", size)

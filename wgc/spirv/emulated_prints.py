@@ -30,6 +30,10 @@ from wgc import types as t
 from wgc.irtools import walk
 from wgc.irtools.consteval import Folded, fold
 
+from .emulated_memory import load_scalar as _load
+from .emulated_memory import offset as _add
+from .emulated_memory import pointer as _pointer
+
 if TYPE_CHECKING:
     from .lower import FunctionLowering, ModuleLowering
 
@@ -202,18 +206,3 @@ def _scalar_words(fl: FunctionLowering, value: int, scalar: t.ScalarType) -> tup
     elif kind is t.ScalarKind.INT:
         value = b.emit("OpBitcast", uint, value)
     return ("i" if kind is t.ScalarKind.INT else "u"), [value]
-
-
-def _add(fl: FunctionLowering, address: int, offset: int) -> int:
-    if offset == 0:
-        return address
-    return fl.b.emit("OpIAdd", fl.types.id(_U64), address, fl.b.constant_uint(offset, 64))
-
-
-def _pointer(fl: FunctionLowering, address: int, type_: t.Type) -> int:
-    return fl.b.emit("OpConvertUToPtr", fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(type_)), address)
-
-
-def _load(fl: FunctionLowering, address: int, scalar: t.ScalarType) -> int:
-    return fl.b.emit("OpLoad", fl.types.id(scalar), _pointer(fl, address, scalar), "Aligned", scalar.bits // 8)
-
