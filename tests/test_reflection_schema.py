@@ -132,6 +132,56 @@ def _bindings(tmp_path, source: str) -> dict:
     return {r["name"]: r for r in reflection["descriptor_bindings"]}
 
 
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_a_node_is_one_object_in_both(path):
+    """Every key the schema's shared `node` definition lists (outputs, input, NodeIDs, loops, wave size,
+    limits, stages...) has the same value in both documents, for every node both describe; and
+    the shared definitions are the ones both documents' node definitions use."""
+    common = SCHEMA["$defs"]["node"]["required"]
+    assert {"outputs", "input", "id", "loops", "wave_size", "loop_entry", "entry_point"} <= set(common)
+    for own in ("reflectionNode", "inspectNode"):
+        assert SCHEMA["$defs"][own]["allOf"] == [{"$ref": "#/$defs/node"}]
+    model, reflection = _documents(path)
+    nodes = {n["function"]: n for n in reflection["nodes"]}
+    for node in model["nodes"]:
+        other = nodes[node["function"]]
+        assert {k: node[k] for k in common} == {k: other[k] for k in common}
+
+
+def test_an_output_shared_budget_names_and_indexes_its_owner(tmp_path):
+    """[MaxRecordsSharedWith(A)] on B: both documents give the owner's name and its output index; the
+    owner keeps its [MaxRecords], the sharer has none (null)."""
+    path = tmp_path / "shared.hlsl"
+    path.write_text(SHARED)
+    model, reflection = _documents(path)
+    for document in (model, reflection):
+        node = next(n for n in document["nodes"] if n["function"] == "Root")
+        assert [(o["name"], o["index"], o["max_records"], o["max_records_shared_with"],
+                 o["max_records_shared_with_index"]) for o in node["outputs"]] == [
+            ("A", 0, 4, None, None), ("B", 1, None, "A", 0)]
+
+
+def test_a_bare_output_name_key_is_refused():
+    """The pre-issue-30 reflection output keys (`sparse`, `unbounded`) and the inspect model's
+    (`parameter`) are no longer valid."""
+    model, reflection = _documents(SAMPLES / "hello.hlsl")
+    output = model["nodes"][0]["outputs"][0]
+    output["parameter"] = output.pop("name")
+    assert _errors(model)
+    output = reflection["nodes"][0]["outputs"][0]
+    output["sparse"] = output.pop("allow_sparse_nodes")
+    assert _errors(reflection)
+
+
+SHARED = """
+struct R { uint v; };
+[Shader("node")] [NodeLaunch("thread")] void A(ThreadNodeInputRecord<R> r) {}
+[Shader("node")] [NodeLaunch("thread")] void B(ThreadNodeInputRecord<R> r) {}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]
+void Root([MaxRecords(4)] NodeOutput<R> A, [MaxRecordsSharedWith(A)] NodeOutput<R> B) {}
+"""
+
+
 def test_access_is_what_the_code_does(tmp_path):
     """SPIR-V NonWritable / NonReadable: a binding the code only reads, or only writes. `=` into an
     element, Store and Append write; `+=` and atomics read and write; GetDimensions does neither; a

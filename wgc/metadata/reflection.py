@@ -457,44 +457,101 @@ def attribute_spec_constants(results: Analysis, node: NodeInfo) -> list[Attribut
 
 @dataclass(frozen=True)
 class InputReflection:
+    """A node's input: the same record in the reflection and the inspect model (`schema.InputModel`)."""
+
     kind: str
-    record: RecordLayout | None
-    max_records: int | None
+    record: RecordLayout | None = None
+    """The record's layout; None: no record (EmptyNodeInput)."""
+    max_records: int | None = None
     """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
-    globally_coherent: bool
+    globally_coherent: bool = False
+    max_records_written: bool = False
+    """The input has `[MaxRecords]`."""
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> DispatchGrid | None:
+        return self.record.dispatch_grid if self.record is not None else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "max_records": self.max_records, "globally_coherent": self.globally_coherent,
+        return {"kind": self.kind, "max_records": self.max_records, "max_records_written": self.max_records_written,
+                "globally_coherent": self.globally_coherent,
                 "record": self.record.to_json() if self.record else None}
 
 
 @dataclass(frozen=True)
 class OutputReflection:
+    """A node output: the same record in the reflection and the inspect model (`schema.OutputModel`)."""
+
     name: str
+    """The output parameter's name."""
     index: int
+    """Its position among the node's outputs (declaration order)."""
     kind: str
     target: NodeId
-    array_size: int | None
+    record: RecordLayout | None = None
+    """None for an empty output."""
+    max_records: int | None = None
+    """`[MaxRecords]` (wgc's 1 when neither it nor `[MaxRecordsSharedWith]` is written); None when the
+    budget is shared (`max_records_shared_with`)."""
+    max_records_written: bool = True
+    """False: the output has neither [MaxRecords] nor [MaxRecordsSharedWith]."""
+    max_records_shared_with: str | None = None
+    """`[MaxRecordsSharedWith(name)]`: the output whose budget this one shares, by name..."""
+    max_records_shared_with_index: int | None = None
+    """...and by index (None only in the model of a program with errors)."""
+    max_records_per_node: int | None = None
+    max_records_per_node_written: bool = True
+    array_size: int | None = None
     """Output arrays: `[NodeArraySize]` (4294967295 for `[UnboundedSparseNodes]`); None for single outputs."""
-    sparse: bool
-    unbounded: bool
-    max_records: int | None
-    """`[MaxRecords]`; None when the budget is shared (`max_records_shared_with`)."""
-    max_records_shared_with: int | None
-    """The output index whose budget this output shares."""
-    max_records_per_node: int | None
-    empty: bool
-    record: RecordLayout | None
+    allow_sparse_nodes: bool = False
+    """`[AllowSparseNodes]` or `[UnboundedSparseNodes]` (SPIR-V PayloadNodeSparseArrayAMDX)."""
+    unbounded_sparse_nodes: bool = False
     stage_span: OutputSpan | None = None
     """An output into a loop's stages (`sema.stages`): PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX
     (None when unbounded) and PayloadNodeSparseArrayAMDX, the stage indices it reaches; None when its
     target is in no loop."""
 
+    @property
+    def empty(self) -> bool:
+        return self.kind.startswith("Empty")
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> DispatchGrid | None:
+        return self.record.dispatch_grid if self.record is not None else None
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
-                "array_size": self.array_size, "sparse": self.sparse, "unbounded": self.unbounded,
-                "max_records": self.max_records, "max_records_shared_with": self.max_records_shared_with,
-                "max_records_per_node": self.max_records_per_node, "empty": self.empty,
+                "array_size": self.array_size, "allow_sparse_nodes": self.allow_sparse_nodes,
+                "unbounded_sparse_nodes": self.unbounded_sparse_nodes, "max_records": self.max_records,
+                "max_records_written": self.max_records_written,
+                "max_records_shared_with": self.max_records_shared_with,
+                "max_records_shared_with_index": self.max_records_shared_with_index,
+                "max_records_per_node": self.max_records_per_node,
+                "max_records_per_node_written": self.max_records_per_node_written, "empty": self.empty,
                 "record": self.record.to_json() if self.record else None,
                 "stage_span": ({"base_index": self.stage_span.base, "array_size": self.stage_span.size,
                                 "sparse": self.stage_span.sparse}
@@ -548,8 +605,8 @@ class NodeReflection:
     """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
     attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
     """Attribute arguments that are specialization constants (the values above are their defaults)."""
-    wave_size: tuple[int, ...] | None = None
-    """[WaveSize(min[, max[, preferred]])] of the node's function, or None."""
+    wave_size: tuple[int, int, int] | None = None
+    """[WaveSize(min, max, preferred)] of the node's function, 0 for an argument not written; None without it."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -571,43 +628,48 @@ class NodeReflection:
             "stage_stride": self.stage_stride,
             "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
+            "wave_size": list(self.wave_size) if self.wave_size is not None else None,
         }
-        if self.wave_size is not None:
-            data["wave_size"] = list(self.wave_size)
         return data
 
 
-def _wave_size(node: NodeInfo) -> tuple[int, ...] | None:
-    """The node function's [WaveSize] arguments (sema checked them: `wavesize.py`), or None."""
-    for attribute in node.function.attributes:
-        if attribute.key == "wavesize":
-            values = [arg.value for arg in attribute.args]
-            if values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-                return tuple(int(v) for v in values)  # type: ignore[arg-type]
-    return None
-
-
-def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | None:
-    if node_input is None:
+def wave_size(function: ir.Function) -> tuple[int, int, int] | None:
+    """[WaveSize(min[, max[, preferred]])] as (min, max, preferred), 0 for an argument not written
+    (as DXC's DxilWaveSize); None without the attribute or with an argument that is not a number."""
+    attribute = ir.find_attribute(function.attributes, "wavesize")
+    if attribute is None or not 1 <= len(attribute.args) <= 3:
         return None
+    sizes: list[int] = []
+    for arg in attribute.args:
+        if isinstance(arg.value, bool) or not isinstance(arg.value, (int, float)):
+            return None
+        sizes.append(int(arg.value))
+    sizes += [0] * (3 - len(sizes))
+    return sizes[0], sizes[1], sizes[2]
+
+
+def input_reflection(node: NodeInfo, node_input: NodeInput) -> InputReflection:
+    """A node's input, as both documents give it."""
     max_records = (node_input.max_records or 1) if node.launch == "coalescing" else None
     return InputReflection(node_input.kind.value,
                            record_layout(node_input.record, node_input.layout, node_input.dispatch_grid_field,
                                          node_input.track_rw_input_sharing),
-                           max_records, node_input.globally_coherent)
+                           max_records, node_input.globally_coherent,
+                           max_records_written=node_input.max_records is not None)
 
 
-def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
-    span = plan.output_span(output, graph)
+def output_reflection(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
+    """A node output, as both documents give it."""
     return OutputReflection(
-        stage_span=span,
         name=output.parameter.name, index=output.index, kind=output.kind.value, target=output.target,
-        array_size=output.array_size, sparse=output.allow_sparse_nodes or output.unbounded_sparse_nodes,
-        unbounded=output.unbounded_sparse_nodes, max_records=output.max_records,
-        max_records_shared_with=output.shared_with_index, max_records_per_node=output.max_records_per_node,
-        empty=output.is_empty,
-        record=record_layout(output.record, output.layout, output.dispatch_grid_field,
-                             output.track_rw_input_sharing))
+        record=record_layout(output.record, output.layout, output.dispatch_grid_field, output.track_rw_input_sharing),
+        max_records=output.max_records,
+        max_records_written=any(a.key in ("maxrecords", "maxrecordssharedwith") for a in output.parameter.attributes),
+        max_records_shared_with=output.shared_with, max_records_shared_with_index=output.shared_with_index,
+        max_records_per_node=output.max_records_per_node,
+        max_records_per_node_written=output.max_records_per_node_written, array_size=output.array_size,
+        allow_sparse_nodes=output.allow_sparse_nodes, unbounded_sparse_nodes=output.unbounded_sparse_nodes,
+        stage_span=plan.output_span(output, graph))
 
 
 def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str,
@@ -626,9 +688,9 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
         loops=tuple(loop.entry.id for loop in results.loop_chain(node)),
-        input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
-        outputs=tuple(_output(o, graph, plan) for o in node.outputs),
-        attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=_wave_size(node),
+        input=input_reflection(node, node.input) if node.input is not None and not node.input.implied else None,
+        outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
+        attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

@@ -286,6 +286,7 @@ def _deco_value(module: Module, target: int, name: str) -> int | None:
 
 def _outputs(module: Module, types: list[int]) -> tuple[OutputReflection, ...]:
     out = []
+    labels = [module.names.get(type_id, "").rpartition(".")[2] or f"output{i}" for i, type_id in enumerate(types)]
     for i, type_id in enumerate(types):
         name_deco = module.decoration(type_id, "PayloadNodeNameAMDX")
         assert name_deco is not None
@@ -305,14 +306,15 @@ def _outputs(module: Module, types: list[int]) -> tuple[OutputReflection, ...]:
                                  "array that is no output of the same node")
             shared_with = types.index(other)
         record = _record(module, _payload_struct(module, type_id))
-        label = module.names.get(type_id, "")
+        array_size = (0xFFFFFFFF if unbounded else size) if (size is not None and size != 1) or unbounded else None
+        kind = ("EmptyNodeOutput" if record is None else "NodeOutput") + ("Array" if array_size is not None else "")
         out.append(OutputReflection(
-            name=label.rpartition(".")[2] or f"output{i}", index=i,
-            kind="EmptyNodeOutput" if record is None else "NodeOutput", target=NodeId(target, base),
-            array_size=(0xFFFFFFFF if unbounded else size) if (size is not None and size != 1) or unbounded else None,
-            sparse=sparse, unbounded=unbounded,
+            name=labels[i], index=i, kind=kind, target=NodeId(target, base), array_size=array_size,
+            allow_sparse_nodes=sparse, unbounded_sparse_nodes=unbounded,
             max_records=None if shared_with is not None else (_deco_value(module, type_id, "NodeMaxPayloadsAMDX") or 0),
-            max_records_shared_with=shared_with, max_records_per_node=None, empty=record is None, record=record))
+            max_records_shared_with=labels[shared_with] if shared_with is not None else None,
+            max_records_shared_with_index=shared_with, max_records_per_node=None, max_records_per_node_written=False,
+            record=record))
     return tuple(out)
 
 
@@ -518,7 +520,7 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
     while work:
         node = nodes[work.pop()]
         for output in node.outputs:
-            if output.sparse or output.target.name not in by_name:
+            if output.allow_sparse_nodes or output.target.name not in by_name:
                 continue
             size = output.array_size if output.array_size is not None else 1
             if len(nodes) + size > MAX_NODES:
