@@ -162,6 +162,26 @@ def test_an_output_shared_budget_names_and_indexes_its_owner(tmp_path):
             ("A", 0, 4, None, None), ("B", 1, None, "A", 0)]
 
 
+def test_the_implied_input_of_a_coalescing_node_is_in_both(tmp_path):
+    """A coalescing node without input has an EmptyNodeInput of one record per group (wgc implies it,
+    DXIL writes it): both documents give it alike (before, the reflection gave null)."""
+    path = tmp_path / "implied.hlsl"
+    path.write_text(IMPLIED)
+    model, reflection = _documents(path)
+    expected = {"kind": "EmptyNodeInput", "max_records": 1, "max_records_written": True,
+                "globally_coherent": False, "record": None}
+    for document in (model, reflection):
+        assert next(n for n in document["nodes"] if n["function"] == "C")["input"] == expected
+        assert _errors(document) == []
+
+
+IMPLIED = """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(1, 1, 1)]
+void Root([MaxRecords(1)] EmptyNodeOutput C) { C.GroupIncrementOutputCount(1); }
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(1, 1, 1)] void C() {}
+"""
+
+
 def test_a_bare_output_name_key_is_refused():
     """The pre-issue-30 reflection output keys (`sparse`, `unbounded`) and the inspect model's
     (`parameter`) are no longer valid."""

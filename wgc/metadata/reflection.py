@@ -466,7 +466,8 @@ class InputReflection:
     """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
     globally_coherent: bool = False
     max_records_written: bool = False
-    """The input has `[MaxRecords]`."""
+    """The input has `[MaxRecords]` (or is the EmptyNodeInput, 1 record, wgc implies for a coalescing
+    node without input: DXIL writes MaxRecords for both)."""
 
     @property
     def record_size(self) -> int:
@@ -688,7 +689,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
         loops=tuple(loop.entry.id for loop in results.loop_chain(node)),
-        input=input_reflection(node, node.input) if node.input is not None and not node.input.implied else None,
+        input=input_reflection(node, node.input) if node.input is not None else None,
         outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
