@@ -346,3 +346,23 @@ def test_the_reflection_of_dxc_style_modules_follows_the_schema():
     kinds = {n.id.name: n.input.kind if n.input else None for n in graph.nodes}
     assert kinds["Tally"].startswith("RW")
     assert {(r.name, r.access, r.stages) for r in graph.descriptor_bindings} == {("Out", "read_write", ("compute",))}
+
+
+def _schema_keys(node) -> set[str]:
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict):
+            found |= set(node["properties"])
+        for value in node.values():
+            found |= _schema_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _schema_keys(value)
+    return found
+
+
+def test_every_key_of_the_schema_is_documented():
+    """docs/reference.md explains each key ("The JSON model", "Reflection"): every property the
+    schema names appears there as "key" or `key`."""
+    text = (ROOT / "docs" / "reference.md").read_text()
+    assert sorted(k for k in _schema_keys(SCHEMA) if f'"{k}"' not in text and f"`{k}`" not in text) == []
