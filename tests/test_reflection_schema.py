@@ -149,6 +149,18 @@ def test_a_node_is_one_object_in_both(path):
         assert {k: node[k] for k in common} == {k: other[k] for k in common}
 
 
+@pytest.mark.parametrize("name", ["mesh_draw", "mesh_materials"])
+def test_the_other_shaders_are_one_object_in_both(name):
+    """The pixel (and mesh, amplification, compute) shaders beside the graph: the reflection lists them
+    under `entry_points`, as the model does, with the same objects (stage, interface, resources...),
+    and no longer among its nodes (whose launch is a node's)."""
+    model, reflection = _documents(SAMPLES / f"{name}.hlsl")
+    assert model["entry_points"] and reflection["entry_points"] == model["entry_points"]
+    stages = {e["function"] for e in reflection["entry_points"]}
+    assert not stages & {n["function"] for n in reflection["nodes"]}
+    assert {n["launch"] for n in reflection["nodes"]} <= {"broadcasting", "coalescing", "thread", "mesh"}
+
+
 def test_an_output_shared_budget_names_and_indexes_its_owner(tmp_path):
     """[MaxRecordsSharedWith(A)] on B: both documents give the owner's name and its output index; the
     owner keeps its [MaxRecords], the sharer has none (null)."""

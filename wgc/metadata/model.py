@@ -28,12 +28,10 @@ values (`num_threads`, `max_records`, ...) are their defaults.
 
 from __future__ import annotations
 
-from wgc import ir
-from wgc.irtools.layout import LayoutRule, layout_of
-from wgc.metadata.reflection import (attribute_spec_constants, describe_resources, input_reflection,
-                                     output_reflection, spec_constants, wave_size)
-from wgc.metadata.schema import (EdgeModel, EntryPointModel, GraphModel, GridFieldModel, InspectModel,
-                                 InterfaceModel, LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
+from wgc.metadata.reflection import (attribute_spec_constants, describe_resources, entry_point_reflection,
+                                     input_reflection, output_reflection, spec_constants, wave_size)
+from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InspectModel,
+                                 LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
                                  PerEntryModel, StageModel)
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo
@@ -100,38 +98,6 @@ def _mesh(node: NodeInfo) -> MeshModel | None:
                      PerEntryModel(per_entry[0], per_entry[1]) if per_entry else None)
 
 
-def _entry_point(results: Analysis, entry: NodeInfo, entry_point: str) -> EntryPointModel:
-    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-    use = results.resource_use(entry.function)
-    mesh = entry.mesh
-    return EntryPointModel(
-        function=entry.function.name,
-        key=entry.key,
-        signature=entry.function.signature,
-        entry_point=entry_point,
-        stage=entry.stage,
-        num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
-        wave_size=wave_size(entry.function),
-        mesh=MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
-        payload_bytes=_payload_bytes(results, entry),
-        interface=tuple(InterfaceModel(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,
-                                       v.location, v.per_primitive) for v in results.stage_interface(entry)),
-        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
-    )
-
-
-def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
-    """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
-    (scalar layout, as the groupshared sizes); None for the other stages or without one."""
-    payload: ir.Variable | None = None
-    if entry.mesh is not None:
-        payload = entry.mesh.payload
-    elif entry.stage == "amplification":
-        calls = results.dispatch_mesh_calls(entry.function)
-        payload = results.task_payload(calls[0]) if calls else None
-    return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
-
-
 def _loop(loop: Loop, graph_name: dict[str, str]) -> LoopModel:
     return LoopModel(
         entry=graph_name[loop.entry.key],
@@ -182,7 +148,7 @@ def build_model(results: Analysis, nodes: tuple[NodeInfo, ...] | list[NodeInfo],
             backing_bytes=graph.backing_bytes,
             backing_bytes_without_max_records_per_node=graph.backing_bytes_without_max_records_per_node,
         ),
-        entry_points=tuple(_entry_point(results, e, names[e.key]) for e in stage_entries),
+        entry_points=tuple(entry_point_reflection(results, e, names[e.key]) for e in stage_entries),
         resources=tuple(describe_resources(results, nodes)),
         specialization_constants=tuple(spec_constants(globals_)),
     )

@@ -9,9 +9,11 @@ Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflec
         `wgc compile --emit=reflection` / `-Fre FILE` document, described in docs/reference.md
         ("Reflection") and by the JSON Schema docs/reflection.schema.json. The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
-        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
+        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`),
         `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
-        specialization constants; the node's values are their defaults).
+        specialization constants; the node's values are their defaults), `input_reflection` and
+        `output_reflection` (a node's input and outputs), `wave_size`, and `entry_point_reflection`
+        (`EntryPointReflection`: a compute, pixel, mesh or amplification shader beside the graph).
 
 Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
@@ -44,7 +46,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import ABI_VERSION
-from wgc.irtools.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
+from wgc.irtools.layout import LayoutRule, TypeLayout, laid_out_type, layout_of, member_fields, runtime_array_stride
 from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES
 from wgc.sema.graph import GraphInfo
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
@@ -695,6 +697,119 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 
+# ---------------------------------------------------------------- the other shaders
+
+
+@dataclass(frozen=True)
+class PerEntry:
+    """[NodeMaxInputRecordsPerGraphEntryRecord]."""
+
+    count: int
+    shared_across_node_array: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "shared_across_node_array": self.shared_across_node_array}
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """A mesh node's or mesh shader's mesh-shader properties (`per_entry`: mesh nodes only)."""
+
+    output_topology: str | None
+    max_vertices: int
+    max_primitives: int
+    max_input_records_per_graph_entry_record: PerEntry | None = None
+
+    def to_json(self, node: bool = True) -> dict[str, Any]:
+        found: dict[str, Any] = {"output_topology": self.output_topology, "max_vertices": self.max_vertices,
+                                 "max_primitives": self.max_primitives}
+        if node:
+            per_entry = self.max_input_records_per_graph_entry_record
+            found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
+        return found
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A stage input or output of a compute, pixel, mesh or amplification shader."""
+
+    direction: str
+    parameter: str
+    field: str | None
+    type: str
+    semantic: str | None
+    builtin: str | None
+    location: int | None
+    per_primitive: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"direction": self.direction, "parameter": self.parameter, "field": self.field, "type": self.type,
+                "semantic": self.semantic, "builtin": self.builtin, "location": self.location,
+                "per_primitive": self.per_primitive}
+
+
+@dataclass(frozen=True)
+class EntryPointReflection:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph): the same
+    record in the reflection and the inspect model (`schema.EntryPointModel`)."""
+
+    function: str
+    key: str
+    signature: str
+    entry_point: str
+    stage: str
+    num_threads: tuple[int, ...] | None = None
+    wave_size: tuple[int, int, int] | None = None
+    mesh: Mesh | None = None
+    payload_bytes: int | None = None
+    interface: tuple[Interface, ...] = ()
+    resources: tuple[str, ...] = ()
+    module: str | None = None
+    """With `--split-nodes`: the module file holding it (the reflection's); else None."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
+            "stage": self.stage, "num_threads": list(self.num_threads) if self.num_threads is not None else None, "wave_size": list(self.wave_size) if self.wave_size is not None else None,
+            "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
+            "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
+            "module": self.module,
+        }
+
+
+def entry_point_reflection(results: Analysis, entry: NodeInfo, entry_point: str,
+                           module: str | None = None) -> EntryPointReflection:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
+    use = results.resource_use(entry.function)
+    mesh = entry.mesh
+    return EntryPointReflection(
+        function=entry.function.name,
+        key=entry.key,
+        signature=entry.function.signature,
+        entry_point=entry_point,
+        stage=entry.stage,
+        num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
+        wave_size=wave_size(entry.function), module=module,
+        mesh=Mesh(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
+        payload_bytes=_payload_bytes(results, entry),
+        interface=tuple(Interface(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,
+                                       v.location, v.per_primitive) for v in results.stage_interface(entry)),
+        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
+    )
+
+
+def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
+    """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
+    (scalar layout, as the groupshared sizes); None for the other stages or without one."""
+    payload: ir.Variable | None = None
+    if entry.mesh is not None:
+        payload = entry.mesh.payload
+    elif entry.stage == "amplification":
+        calls = results.dispatch_mesh_calls(entry.function)
+        payload = results.task_payload(calls[0]) if calls else None
+    return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
+
+
 # ---------------------------------------------------------------- the document
 
 
@@ -723,6 +838,8 @@ class Reflection:
     """Resources and uniform blocks the compiled nodes reach, in source order (a counter only when used)."""
     push_constant_ranges: tuple[PushConstantRange, ...]
     specialization_constants: tuple[SpecConstant, ...]
+    entry_points: tuple[EntryPointReflection, ...] = ()
+    """The compute, pixel, mesh and amplification shaders the AMDX module holds beside the nodes."""
     loop_lowering: str = "index-space"
     """How the module lowers Work Graph Loops: "index-space" (always for the AMDX target: create every
     node's `stages`) or "native" (the emulated target's default: the runtime keeps the iterations)."""
@@ -732,6 +849,7 @@ class Reflection:
             "format": FORMAT, "version": VERSION, "wgc_version": self.wgc_version, "profile": self.profile,
             "target_env": self.target_env, "emulation_abi_version": ABI_VERSION, "loop_lowering": self.loop_lowering,
             "nodes": [n.to_json() for n in self.nodes],
+            "entry_points": [e.to_json() for e in self.entry_points],
             "descriptor_bindings": [r.to_json() for r in self.descriptor_bindings],
             "push_constant_ranges": [p.to_json() for p in self.push_constant_ranges],
             "specialization_constants": [c.to_json() for c in self.specialization_constants],
@@ -747,16 +865,21 @@ def build_reflection(results: Analysis, nodes: Sequence[NodeInfo], *,
     entries = {n.key for n in graph.entry_nodes}
     plan = results.stage_plan()
     described: list[NodeReflection] = []
+    others: list[EntryPointReflection] = []
+    stage_entries = {e.key for e in results.stage_entries}
     for key, group in results.module_groups(nodes, split_nodes):
         names = results.entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(results, n, graph, plan, names[n.key], module, entries) for n in group)
+        described.extend(_node(results, n, graph, plan, names[n.key], module, entries)
+                         for n in group if n.key not in stage_entries)
+        others.extend(entry_point_reflection(results, n, names[n.key], module) for n in group if n.key in stage_entries)
     resources = [r for r in describe_resources(results, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)
     ranges = tuple(PushConstantRange(r.name, 0, r.layout.size if r.layout else 0, r.layout, r.used_by)
                    for r in resources if r.push_constant)
     return Reflection(wgc_version=version, profile=graph.profile, target_env=target_env, nodes=tuple(described),
+                      entry_points=tuple(others),
                       descriptor_bindings=bindings, push_constant_ranges=ranges,
                       specialization_constants=tuple(spec_constants(globals_)),
                       loop_lowering="index-space" if index_space_loops else "native")

@@ -22,6 +22,10 @@ from wgc.cached_dataclass import dataclass
 from wgc.metadata.reflection import AttributeSpecConstant, RecordLayout, Resource, SpecConstant
 from wgc.metadata.reflection import NodeId as NodeIdModel   # a NodeID: sema's, as the reflection gives it
 from wgc.metadata.reflection import DispatchGrid as GridFieldModel   # where a record's SV_DispatchGrid is
+from wgc.metadata.reflection import EntryPointReflection as EntryPointModel   # another shader: the same record
+from wgc.metadata.reflection import Interface as InterfaceModel  # noqa: F401  (for tests)
+from wgc.metadata.reflection import Mesh as MeshModel
+from wgc.metadata.reflection import PerEntry as PerEntryModel  # noqa: F401  (for model.py and tests)
 from wgc.metadata.reflection import InputReflection as InputModel   # a node input: the same record
 from wgc.metadata.reflection import OutputReflection as OutputModel   # a node output: the same record
 from wgc.metadata.reflection import StageReflection as StageModel   # one (name, index) stage: the same record
@@ -48,35 +52,6 @@ class LoopEntryModel:
 
     def to_json(self) -> dict[str, Any]:
         return {"max_iterations": self.max_iterations, "max_records_per_iteration": self.max_records_per_iteration}
-
-
-@dataclass(frozen=True)
-class PerEntryModel:
-    """[NodeMaxInputRecordsPerGraphEntryRecord]."""
-
-    count: int
-    shared_across_node_array: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "shared_across_node_array": self.shared_across_node_array}
-
-
-@dataclass(frozen=True)
-class MeshModel:
-    """A mesh node's or mesh shader's mesh-shader properties (`per_entry`: mesh nodes only)."""
-
-    output_topology: str | None
-    max_vertices: int
-    max_primitives: int
-    max_input_records_per_graph_entry_record: PerEntryModel | None = None
-
-    def to_json(self, node: bool = True) -> dict[str, Any]:
-        found: dict[str, Any] = {"output_topology": self.output_topology, "max_vertices": self.max_vertices,
-                                 "max_primitives": self.max_primitives}
-        if node:
-            per_entry = self.max_input_records_per_graph_entry_record
-            found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
-        return found
 
 
 @dataclass(frozen=True)
@@ -193,50 +168,6 @@ class GraphModel:
             "unrolled_depth": self.unrolled_depth, "unrolled_depth_limit": self.unrolled_depth_limit,
             "unrolled_deepest": self.unrolled_deepest, "backing_bytes": self.backing_bytes,
             "backing_bytes_without_max_records_per_node": self.backing_bytes_without_max_records_per_node,
-        }
-
-
-@dataclass(frozen=True)
-class InterfaceModel:
-    """A stage input or output of a compute, pixel, mesh or amplification shader."""
-
-    direction: str
-    parameter: str
-    field: str | None
-    type: str
-    semantic: str | None
-    builtin: str | None
-    location: int | None
-    per_primitive: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"direction": self.direction, "parameter": self.parameter, "field": self.field, "type": self.type,
-                "semantic": self.semantic, "builtin": self.builtin, "location": self.location,
-                "per_primitive": self.per_primitive}
-
-
-@dataclass(frozen=True)
-class EntryPointModel:
-    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-
-    function: str
-    key: str
-    signature: str
-    entry_point: str
-    stage: str
-    num_threads: tuple[int, ...] | None = None
-    wave_size: tuple[int, int, int] | None = None
-    mesh: MeshModel | None = None
-    payload_bytes: int | None = None
-    interface: tuple[InterfaceModel, ...] = ()
-    resources: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
-            "stage": self.stage, "num_threads": _list(self.num_threads), "wave_size": _list(self.wave_size),
-            "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
-            "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
         }
 
 
