@@ -29,10 +29,10 @@ values (`num_threads`, `max_records`, ...) are their defaults.
 from __future__ import annotations
 
 from wgc.metadata.reflection import (attribute_spec_constants, describe_resources, entry_point_reflection,
-                                     input_reflection, output_reflection, spec_constants, wave_size)
+                                     input_reflection, mesh_node, output_reflection, spec_constants, wave_size)
 from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InspectModel,
-                                 LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
-                                 PerEntryModel, StageModel)
+                                 LoopEntryModel, LoopModel, NodeIdModel, NodeModel,
+                                 StageModel)
 from wgc.sema.graph import GraphInfo, Loop
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo
 from wgc.sema.results import Analysis
@@ -75,7 +75,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         loops=tuple(_id(entry.entry.id) for entry in results.loop_chain(node)),
         depth=graph.depth_of.get(node.key, 0),
         groupshared_bytes=node.groupshared_bytes,
-        mesh=_mesh(node),
+        mesh=mesh_node(node),
         input=input_reflection(node, node.input) if node.input is not None else None,
         outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         backing_bytes=graph.backing_of.get(node.key, 0),
@@ -86,16 +86,6 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
         limits_exceeded=tuple(graph.limits_exceeded.get(node.key, ())),
     )
-
-
-def _mesh(node: NodeInfo) -> MeshModel | None:
-    """A mesh node's mesh-shader properties (None for the other launch modes)."""
-    mesh = node.mesh
-    if mesh is None:
-        return None
-    per_entry = node.max_input_records_per_graph_entry_record
-    return MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives,
-                     PerEntryModel(per_entry[0], per_entry[1]) if per_entry else None)
 
 
 def _loop(loop: Loop, graph_name: dict[str, str]) -> LoopModel:

@@ -610,6 +610,8 @@ class NodeReflection:
     """Attribute arguments that are specialization constants (the values above are their defaults)."""
     wave_size: tuple[int, int, int] | None = None
     """[WaveSize(min, max, preferred)] of the node's function, 0 for an argument not written; None without it."""
+    mesh: Mesh | None = None
+    """Mesh nodes: OutputTopology, the vertex and primitive limits, [NodeMaxInputRecordsPerGraphEntryRecord]."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -632,6 +634,7 @@ class NodeReflection:
             "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
             "wave_size": list(self.wave_size) if self.wave_size is not None else None,
+            "mesh": self.mesh.to_json() if self.mesh is not None else None,
         }
         return data
 
@@ -694,6 +697,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         input=input_reflection(node, node.input) if node.input is not None else None,
         outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
+        mesh=mesh_node(node),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 
@@ -775,6 +779,16 @@ class EntryPointReflection:
             "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
             "module": self.module,
         }
+
+
+def mesh_node(node: NodeInfo) -> Mesh | None:
+    """A mesh node's mesh-shader properties (None for the other launch modes)."""
+    mesh = node.mesh
+    if mesh is None:
+        return None
+    per_entry = node.max_input_records_per_graph_entry_record
+    return Mesh(mesh.topology, mesh.max_vertices, mesh.max_primitives,
+                PerEntry(per_entry[0], per_entry[1]) if per_entry else None)
 
 
 def entry_point_reflection(results: Analysis, entry: NodeInfo, entry_point: str,

@@ -25,7 +25,7 @@ from wgc.metadata.reflection import DispatchGrid as GridFieldModel   # where a r
 from wgc.metadata.reflection import EntryPointReflection as EntryPointModel   # another shader: the same record
 from wgc.metadata.reflection import Interface as InterfaceModel  # noqa: F401  (for tests)
 from wgc.metadata.reflection import Mesh as MeshModel
-from wgc.metadata.reflection import PerEntry as PerEntryModel  # noqa: F401  (for model.py and tests)
+from wgc.metadata.reflection import PerEntry as PerEntryModel  # noqa: F401  (the name views and tests use)
 from wgc.metadata.reflection import InputReflection as InputModel   # a node input: the same record
 from wgc.metadata.reflection import OutputReflection as OutputModel   # a node output: the same record
 from wgc.metadata.reflection import StageReflection as StageModel   # one (name, index) stage: the same record
