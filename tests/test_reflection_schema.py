@@ -378,3 +378,24 @@ def test_every_key_of_the_schema_is_documented():
     schema names appears there as "key" or `key`."""
     text = (ROOT / "docs" / "reference.md").read_text()
     assert sorted(k for k in _schema_keys(SCHEMA) if f'"{k}"' not in text and f"`{k}`" not in text) == []
+
+
+def test_wave_size_is_min_max_preferred_and_wgc_run_reads_it_as_written(tmp_path):
+    """Both documents give [WaveSize(min, max, preferred)] with 0 where not written (as DXC's
+    DxilWaveSize); the runtime's program (what `wgc run` checks the device's subgroup size against)
+    takes the arguments as written again."""
+    from wgc.runtime.program import build_program
+
+    path = tmp_path / "wave.hlsl"
+    path.write_text("""
+struct R { uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(1, 1, 1)] [NumThreads(32, 1, 1)] [WaveSize(32)]
+void Root([MaxRecords(1)] NodeOutput<R> Next) {}
+[Shader("node")] [NodeLaunch("thread")] [WaveSize(16, 64)] void Next(ThreadNodeInputRecord<R> r) {}
+""")
+    model, reflection = _documents(path)
+    for document in (model, reflection):
+        assert [n["wave_size"] for n in document["nodes"]] == [[32, 0, 0], [16, 64, 0]]
+    result = driver.compile(driver.Options(input=str(path), emit="reflection", target="emulated"))
+    program = build_program(result.reflection)
+    assert [n.wave_size for n in program.nodes] == [(32,), (16, 64)]
