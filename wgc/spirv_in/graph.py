@@ -30,7 +30,12 @@ Where each fact comes from:
   member names where OpMemberName keeps them (else `_m<i>`);
 - resources: the descriptor-set variables the entry points list, by set and binding (no
   register: SPIR-V has none), the resource kind from the type's name where a compiler keeps it
-  (`type.RWStructuredBuffer<uint>`, DXC's `type.RWStructuredBuffer.uint`), else from the type.
+  (`type.RWStructuredBuffer<uint>`, DXC's `type.RWStructuredBuffer.uint`), else from the type;
+  a storage image's or texel buffer's `image_format`: its OpTypeImage's Image Format; `access`:
+  what the module's code does to the variable (`access.py`); `stages`: the execution models of
+  the entry points that list it;
+- a node input's kind: by launch, the RW one where the code writes the payload (`access.py`) or
+  the record struct is TrackFinishWritingAMDX.
 Invariants: reads nothing but the modules; a module it cannot describe raises `GraphError` with
 the place (file, word offset, instruction) and what it is.
 """
@@ -469,7 +474,8 @@ def _resource(module: Module, var: Instruction, users: list[str], access: tuple[
     elif inner.opname == "OpTypeImage":
         dim = inner.operands[1].name or "2D"
         sampled, arrayed, ms = inner.literal(5), inner.literal(3), inner.literal(4)
-        image_format = (inner.operands[6].name or "Unknown") if sampled == 2 else None
+        image_format = ((inner.operands[6].name if len(inner.operands) > 6 else None) or "Unknown") \
+            if sampled == 2 else None
         scalar = _type(module, inner.literal(0))
         scalar_name = _scalar(module, scalar)[0] if scalar.opname != "OpTypeVoid" else "float"
         element_type = f"{scalar_name}4"
