@@ -54,7 +54,8 @@ from wgc.sema.results import Analysis
 from wgc.sema.stages import OutputSpan, StagePlan
 
 FORMAT = "wgc-reflection"
-VERSION = 1
+VERSION = 2
+"""2: one shape with the inspect model (outputs, inputs, wave_size, entry_points); 1 before."""
 
 
 def _node_id(node_id: NodeId) -> dict[str, Any]:
