@@ -341,7 +341,7 @@ def test_sample_reflection_agrees_with_its_module_and_golden(path, update_golden
     assert result.ok and all(d.code == "WG0604" for d in result.diagnostics), Renderer().render(result.diagnostics)
     text = result.outputs["reflection"].decode()
     reflection = json.loads(text)
-    assert (reflection["format"], reflection["version"]) == (FORMAT, VERSION) == ("wgc-reflection", 1)
+    assert (reflection["format"], reflection["version"]) == (FORMAT, VERSION) == ("wgc-reflection", 2)
     module = Module(tools.disassemble(words_of(result.outputs["spirv"]), header=False))
     node_resources_match_interfaces(module, reflection)
     for node in reflection["nodes"]:

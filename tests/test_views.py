@@ -50,13 +50,14 @@ def _record(record, size, align, grid_field=None, track=False):
 def _input(kind, record=None, size=0, align=0, *, max_records=None, coherent=False, track=False,
            grid_field=None):
     return InputModel(kind=kind, record=_record(record, size, align, grid_field, track),
-                      max_records=max_records, globally_coherent=coherent)
+                      max_records=max_records, globally_coherent=coherent,
+                      max_records_written=max_records is not None)
 
 
 def _output(parameter, kind, record=None, size=0, align=0, *, target=None, index=0, max_records=None,
             shared=None, shared_index=None, per_node=None, per_node_written=False, array_size=None,
             sparse=False, unbounded=False):
-    return OutputModel(parameter=parameter, kind=kind, target=NodeIdModel(target or parameter, index),
+    return OutputModel(name=parameter, index=0, kind=kind, target=NodeIdModel(target or parameter, index),
                        record=_record(record, size, align), max_records=max_records,
                        max_records_shared_with=shared, max_records_shared_with_index=shared_index,
                        max_records_per_node=per_node, max_records_per_node_written=per_node_written,

@@ -211,7 +211,7 @@ def _node_text(snapshot: Snapshot, found: tuple) -> str:
         return f"**{node.function.name}**: node shader (not in the graph: it has errors)"
     lines = [_node_summary(model)]
     if found[0] == "output":
-        output = next((o for o in model.outputs if o.parameter == found[2].parameter.name), None)
+        output = next((o for o in model.outputs if o.name == found[2].parameter.name), None)
         if output is not None:
             lines += ["", _output_line(output), *_layout_lines(found[2])]
         return "\n".join(lines)
@@ -261,7 +261,7 @@ def _record(record: RecordLayout | None) -> str:
 
 def _input_line(model: InputModel) -> str:
     text = f"input: {model.kind} {_record(model.record)}"
-    if model.max_records is not None:
+    if model.max_records_written and model.max_records is not None:
         text += f", MaxRecords {model.max_records}"
     if model.dispatch_grid_field is not None:
         grid = model.dispatch_grid_field
@@ -270,7 +270,7 @@ def _input_line(model: InputModel) -> str:
 
 
 def _output_line(model: OutputModel) -> str:
-    text = f"output `{model.parameter}`: {model.kind} {_record(model.record)}"
+    text = f"output `{model.name}`: {model.kind} {_record(model.record)}"
     if model.max_records_shared_with is not None:
         text += f", MaxRecords shared with {model.max_records_shared_with}"
     elif model.max_records is not None:

@@ -266,7 +266,7 @@ def _edge_statement(edge: EdgeModel, nodes_by_name: dict[str, NodeModel], missin
     source = nodes_by_name.get(edge.source)
     out = None
     if source is not None:
-        out = next((o for o in source.outputs if o.parameter == edge.parameter), None)
+        out = next((o for o in source.outputs if o.name == edge.parameter), None)
     if edge.max_records is not None:
         first = f"{edge.parameter} (≤{edge.max_records})"
     elif out is not None and out.max_records_shared_with is not None:
@@ -352,7 +352,7 @@ def _share_lines(nodes: tuple[NodeModel, ...], nodes_by_name: dict[str, NodeMode
 def _legend_lines(model: InspectModel, resources: bool) -> list[str]:
     """A note explaining the edges' labels and styles that this picture uses."""
     edges = model.graph.edges
-    outputs = {(graph_name(n), o.parameter): o for n in model.nodes for o in n.outputs}
+    outputs = {(graph_name(n), o.name): o for n in model.nodes for o in n.outputs}
     rows: list[str] = []
     if any(e.max_records is not None for e in edges):
         rows.append("Out (≤N): output parameter Out, at most N records ([MaxRecords])")

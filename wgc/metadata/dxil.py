@@ -216,7 +216,7 @@ def _input_state(inp: InputModel) -> Node:
     ops: list[Operand] = [_i32(IO_FLAGS), _i32(input_flags(inp))]
     if inp.record_size:
         ops += [_i32(IO_RECORD_TYPE), _record_type(inp.record_size, inp.record_alignment, inp.dispatch_grid_field)]
-    if inp.max_records:
+    if inp.max_records_written and inp.max_records:
         ops += [_i32(IO_MAX_RECORDS), _i32(inp.max_records)]
     return Node(tuple(ops))
 
@@ -251,7 +251,7 @@ class _Builder:
         state = Node(tuple(ops))
         if not out.max_records_written:
             self.module.comments[state] = (
-                f"output '{out.parameter}': no [MaxRecords], MaxRecords 0 as DXC writes it; the spec requires "
+                f"output '{out.name}': no [MaxRecords], MaxRecords 0 as DXC writes it; the spec requires "
                 f"[MaxRecords] or [MaxRecordsSharedWith] on every output, and wgc takes {out.max_records or 1}")
         return state
 

@@ -28,16 +28,15 @@ values (`num_threads`, `max_records`, ...) are their defaults.
 
 from __future__ import annotations
 
-from wgc import ir
-from wgc.irtools.layout import LayoutRule, layout_of
-from wgc.metadata.reflection import attribute_spec_constants, describe_resources, record_layout, spec_constants
-from wgc.metadata.schema import (EdgeModel, EntryPointModel, GraphModel, GridFieldModel, InputModel, InspectModel,
-                                 InterfaceModel, LoopEntryModel, LoopModel, MeshModel, NodeIdModel, NodeModel,
-                                 OutputModel, PerEntryModel, StageModel)
+from wgc.metadata.reflection import (attribute_spec_constants, describe_resources, entry_point_reflection,
+                                     input_reflection, mesh_node, output_reflection, spec_constants, wave_size)
+from wgc.metadata.schema import (EdgeModel, GraphModel, GridFieldModel, InspectModel,
+                                 LoopEntryModel, LoopModel, NodeIdModel, NodeModel,
+                                 StageModel)
 from wgc.sema.graph import GraphInfo, Loop
-from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
+from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo
 from wgc.sema.results import Analysis
-from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, NodeStages
+from wgc.sema.stages import AMDX_MIN_GRAPH_DEPTH, StagePlan
 
 
 def _id(node_id: NodeId) -> NodeIdModel:
@@ -48,40 +47,10 @@ def _grid_field(grid: DispatchGridField | None) -> GridFieldModel | None:
     return GridFieldModel(grid.offset, grid.components, grid.bits) if grid else None
 
 
-def _input(node_input: NodeInput | None) -> InputModel | None:
-    if node_input is None:
-        return None
-    return InputModel(
-        kind=node_input.kind.value,
-        record=record_layout(node_input.record, node_input.layout, node_input.dispatch_grid_field,
-                             node_input.track_rw_input_sharing),
-        max_records=node_input.max_records,
-        globally_coherent=node_input.globally_coherent,
-    )
-
-
-def _output(output: NodeOutput) -> OutputModel:
-    return OutputModel(
-        parameter=output.parameter.name,
-        kind=output.kind.value,
-        target=_id(output.target),
-        record=record_layout(output.record, output.layout, output.dispatch_grid_field,
-                             output.track_rw_input_sharing),
-        max_records=output.max_records,
-        max_records_written=any(a.key in ("maxrecords", "maxrecordssharedwith") for a in output.parameter.attributes),
-        max_records_shared_with=output.shared_with,
-        max_records_shared_with_index=output.shared_with_index,
-        max_records_per_node=output.max_records_per_node,
-        max_records_per_node_written=output.max_records_per_node_written,
-        array_size=output.array_size,
-        allow_sparse_nodes=output.allow_sparse_nodes,
-        unbounded_sparse_nodes=output.unbounded_sparse_nodes,
-    )
-
-
 def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str], entry_point: str,
-          graph_name: dict[str, str], stages: NodeStages) -> NodeModel:
+          graph_name: dict[str, str], plan: StagePlan) -> NodeModel:
     loop = graph.loop_of.get(node.key)
+    stages = plan.stages_of(node)
     use = results.resource_use(node.function)
     return NodeModel(
         function=node.function.name,
@@ -94,7 +63,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         program_entry=node.key in entries,
         program_entry_explicit=node.program_entry_explicit,
         num_threads=tuple(node.num_threads),
-        wave_size=_wave_size(node.function),
+        wave_size=wave_size(node.function),
         dispatch_grid=node.dispatch_grid,
         max_dispatch_grid=node.max_dispatch_grid,
         max_recursion_depth=node.max_recursion_depth,
@@ -103,11 +72,12 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         loop_entry=(LoopEntryModel(node.max_loop_iterations, node.max_records_per_loop_iteration)
                     if node.is_loop_entry else None),
         loop=graph_name[loop.entry.key] if loop is not None else None,
+        loops=tuple(_id(entry.entry.id) for entry in results.loop_chain(node)),
         depth=graph.depth_of.get(node.key, 0),
         groupshared_bytes=node.groupshared_bytes,
-        mesh=_mesh(node),
-        input=_input(node.input),
-        outputs=tuple(_output(o) for o in node.outputs),
+        mesh=mesh_node(node),
+        input=input_reflection(node, node.input) if node.input is not None else None,
+        outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         backing_bytes=graph.backing_of.get(node.key, 0),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
         stages=tuple(StageModel(s.index, tuple(s.iterations), s.terminator) for s in stages.stages()),
@@ -116,63 +86,6 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, entries: set[str]
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)),
         limits_exceeded=tuple(graph.limits_exceeded.get(node.key, ())),
     )
-
-
-def _wave_size(function: ir.Function) -> tuple[int, int, int] | None:
-    """[WaveSize(min[, max[, preferred]])] as (min, max, preferred), 0 for an argument not written
-    (as DXC's DxilWaveSize); None without the attribute or with an argument that is not a number."""
-    attribute = ir.find_attribute(function.attributes, "wavesize")
-    if attribute is None or not 1 <= len(attribute.args) <= 3:
-        return None
-    sizes: list[int] = []
-    for arg in attribute.args:
-        if isinstance(arg.value, bool) or not isinstance(arg.value, (int, float)):
-            return None
-        sizes.append(int(arg.value))
-    sizes += [0] * (3 - len(sizes))
-    return sizes[0], sizes[1], sizes[2]
-
-
-def _mesh(node: NodeInfo) -> MeshModel | None:
-    """A mesh node's mesh-shader properties (None for the other launch modes)."""
-    mesh = node.mesh
-    if mesh is None:
-        return None
-    per_entry = node.max_input_records_per_graph_entry_record
-    return MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives,
-                     PerEntryModel(per_entry[0], per_entry[1]) if per_entry else None)
-
-
-def _entry_point(results: Analysis, entry: NodeInfo, entry_point: str) -> EntryPointModel:
-    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-    use = results.resource_use(entry.function)
-    mesh = entry.mesh
-    return EntryPointModel(
-        function=entry.function.name,
-        key=entry.key,
-        signature=entry.function.signature,
-        entry_point=entry_point,
-        stage=entry.stage,
-        num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
-        wave_size=_wave_size(entry.function),
-        mesh=MeshModel(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
-        payload_bytes=_payload_bytes(results, entry),
-        interface=tuple(InterfaceModel(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,
-                                       v.location, v.per_primitive) for v in results.stage_interface(entry)),
-        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
-    )
-
-
-def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
-    """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
-    (scalar layout, as the groupshared sizes); None for the other stages or without one."""
-    payload: ir.Variable | None = None
-    if entry.mesh is not None:
-        payload = entry.mesh.payload
-    elif entry.stage == "amplification":
-        calls = results.dispatch_mesh_calls(entry.function)
-        payload = results.task_payload(calls[0]) if calls else None
-    return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
 
 
 def _loop(loop: Loop, graph_name: dict[str, str]) -> LoopModel:
@@ -208,7 +121,7 @@ def build_model(results: Analysis, nodes: tuple[NodeInfo, ...] | list[NodeInfo],
     return InspectModel(
         wgc_version=version,
         profile=graph.profile,
-        nodes=tuple(_node(results, n, graph, entries, names[n.key], graph_name, plan.stages_of(n)) for n in nodes),
+        nodes=tuple(_node(results, n, graph, entries, names[n.key], graph_name, plan) for n in nodes),
         graph=GraphModel(
             depth=graph.depth,
             depth_limit=graph.depth_limit,
@@ -225,7 +138,7 @@ def build_model(results: Analysis, nodes: tuple[NodeInfo, ...] | list[NodeInfo],
             backing_bytes=graph.backing_bytes,
             backing_bytes_without_max_records_per_node=graph.backing_bytes_without_max_records_per_node,
         ),
-        entry_points=tuple(_entry_point(results, e, names[e.key]) for e in stage_entries),
+        entry_points=tuple(entry_point_reflection(results, e, names[e.key]) for e in stage_entries),
         resources=tuple(describe_resources(results, nodes)),
         specialization_constants=tuple(spec_constants(globals_)),
     )

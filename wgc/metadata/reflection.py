@@ -9,9 +9,11 @@ Output: `build_reflection(...) -> Reflection`, typed frozen dataclasses; `Reflec
         `wgc compile --emit=reflection` / `-Fre FILE` document, described in docs/reference.md
         ("Reflection") and by the JSON Schema docs/reflection.schema.json. The pieces the inspect model shares with it are here too:
         `describe_resources` (`Resource`, with `BlockLayout`, `Register`, `Counter`),
-        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`) and
+        `record_layout` (`RecordLayout`, `FieldLayout`), `spec_constants` (`SpecConstant`),
         `attribute_spec_constants` (`AttributeSpecConstant`: a node's attribute arguments that are
-        specialization constants; the node's values are their defaults).
+        specialization constants; the node's values are their defaults), `input_reflection` and
+        `output_reflection` (a node's input and outputs), `wave_size`, and `entry_point_reflection`
+        (`EntryPointReflection`: a compute, pixel, mesh or amplification shader beside the graph).
 
 Where each fact comes from (sema decides, this module only reads):
 - record and block layouts: `ir.Variable.layout` / `NodeInput.layout` / `NodeOutput.layout` (the
@@ -44,7 +46,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.emulation_abi import ABI_VERSION
-from wgc.irtools.layout import TypeLayout, laid_out_type, member_fields, runtime_array_stride
+from wgc.irtools.layout import LayoutRule, TypeLayout, laid_out_type, layout_of, member_fields, runtime_array_stride
 from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES
 from wgc.sema.graph import GraphInfo
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
@@ -52,7 +54,8 @@ from wgc.sema.results import Analysis
 from wgc.sema.stages import OutputSpan, StagePlan
 
 FORMAT = "wgc-reflection"
-VERSION = 1
+VERSION = 2
+"""2: one shape with the inspect model (outputs, inputs, wave_size, entry_points); 1 before."""
 
 
 def _node_id(node_id: NodeId) -> dict[str, Any]:
@@ -457,44 +460,102 @@ def attribute_spec_constants(results: Analysis, node: NodeInfo) -> list[Attribut
 
 @dataclass(frozen=True)
 class InputReflection:
+    """A node's input: the same record in the reflection and the inspect model (`schema.InputModel`)."""
+
     kind: str
-    record: RecordLayout | None
-    max_records: int | None
+    record: RecordLayout | None = None
+    """The record's layout; None: no record (EmptyNodeInput)."""
+    max_records: int | None = None
     """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
-    globally_coherent: bool
+    globally_coherent: bool = False
+    max_records_written: bool = False
+    """The input has `[MaxRecords]` (or is the EmptyNodeInput, 1 record, wgc implies for a coalescing
+    node without input: DXIL writes MaxRecords for both)."""
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> DispatchGrid | None:
+        return self.record.dispatch_grid if self.record is not None else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "max_records": self.max_records, "globally_coherent": self.globally_coherent,
+        return {"kind": self.kind, "max_records": self.max_records, "max_records_written": self.max_records_written,
+                "globally_coherent": self.globally_coherent,
                 "record": self.record.to_json() if self.record else None}
 
 
 @dataclass(frozen=True)
 class OutputReflection:
+    """A node output: the same record in the reflection and the inspect model (`schema.OutputModel`)."""
+
     name: str
+    """The output parameter's name."""
     index: int
+    """Its position among the node's outputs (declaration order)."""
     kind: str
     target: NodeId
-    array_size: int | None
+    record: RecordLayout | None = None
+    """None for an empty output."""
+    max_records: int | None = None
+    """`[MaxRecords]` (wgc's 1 when neither it nor `[MaxRecordsSharedWith]` is written); None when the
+    budget is shared (`max_records_shared_with`)."""
+    max_records_written: bool = True
+    """False: the output has neither [MaxRecords] nor [MaxRecordsSharedWith]."""
+    max_records_shared_with: str | None = None
+    """`[MaxRecordsSharedWith(name)]`: the output whose budget this one shares, by name..."""
+    max_records_shared_with_index: int | None = None
+    """...and by index (None only in the model of a program with errors)."""
+    max_records_per_node: int | None = None
+    max_records_per_node_written: bool = True
+    array_size: int | None = None
     """Output arrays: `[NodeArraySize]` (4294967295 for `[UnboundedSparseNodes]`); None for single outputs."""
-    sparse: bool
-    unbounded: bool
-    max_records: int | None
-    """`[MaxRecords]`; None when the budget is shared (`max_records_shared_with`)."""
-    max_records_shared_with: int | None
-    """The output index whose budget this output shares."""
-    max_records_per_node: int | None
-    empty: bool
-    record: RecordLayout | None
+    allow_sparse_nodes: bool = False
+    """`[AllowSparseNodes]` or `[UnboundedSparseNodes]` (SPIR-V PayloadNodeSparseArrayAMDX)."""
+    unbounded_sparse_nodes: bool = False
     stage_span: OutputSpan | None = None
     """An output into a loop's stages (`sema.stages`): PayloadNodeBaseIndexAMDX, PayloadNodeArraySizeAMDX
     (None when unbounded) and PayloadNodeSparseArrayAMDX, the stage indices it reaches; None when its
     target is in no loop."""
 
+    @property
+    def empty(self) -> bool:
+        return self.kind.startswith("Empty")
+
+    @property
+    def record_size(self) -> int:
+        return self.record.size if self.record is not None else 0
+
+    @property
+    def record_alignment(self) -> int:
+        return self.record.alignment if self.record is not None else 0
+
+    @property
+    def track_rw_input_sharing(self) -> bool:
+        return self.record.track_rw_input_sharing if self.record is not None else False
+
+    @property
+    def dispatch_grid_field(self) -> DispatchGrid | None:
+        return self.record.dispatch_grid if self.record is not None else None
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
-                "array_size": self.array_size, "sparse": self.sparse, "unbounded": self.unbounded,
-                "max_records": self.max_records, "max_records_shared_with": self.max_records_shared_with,
-                "max_records_per_node": self.max_records_per_node, "empty": self.empty,
+                "array_size": self.array_size, "allow_sparse_nodes": self.allow_sparse_nodes,
+                "unbounded_sparse_nodes": self.unbounded_sparse_nodes, "max_records": self.max_records,
+                "max_records_written": self.max_records_written,
+                "max_records_shared_with": self.max_records_shared_with,
+                "max_records_shared_with_index": self.max_records_shared_with_index,
+                "max_records_per_node": self.max_records_per_node,
+                "max_records_per_node_written": self.max_records_per_node_written, "empty": self.empty,
                 "record": self.record.to_json() if self.record else None,
                 "stage_span": ({"base_index": self.stage_span.base, "array_size": self.stage_span.size,
                                 "sparse": self.stage_span.sparse}
@@ -548,8 +609,10 @@ class NodeReflection:
     """MaxNodeRecursionAMDX: `max_recursion_depth`, or the iterations of a loop entry that targets itself."""
     attribute_spec_constants: tuple[AttributeSpecConstant, ...] = ()
     """Attribute arguments that are specialization constants (the values above are their defaults)."""
-    wave_size: tuple[int, ...] | None = None
-    """[WaveSize(min[, max[, preferred]])] of the node's function, or None."""
+    wave_size: tuple[int, int, int] | None = None
+    """[WaveSize(min, max, preferred)] of the node's function, 0 for an argument not written; None without it."""
+    mesh: Mesh | None = None
+    """Mesh nodes: OutputTopology, the vertex and primitive limits, [NodeMaxInputRecordsPerGraphEntryRecord]."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -571,43 +634,49 @@ class NodeReflection:
             "stage_stride": self.stage_stride,
             "max_node_recursion": self.max_node_recursion,
             "attribute_spec_constants": [c.to_json() for c in self.attribute_spec_constants],
+            "wave_size": list(self.wave_size) if self.wave_size is not None else None,
+            "mesh": self.mesh.to_json() if self.mesh is not None else None,
         }
-        if self.wave_size is not None:
-            data["wave_size"] = list(self.wave_size)
         return data
 
 
-def _wave_size(node: NodeInfo) -> tuple[int, ...] | None:
-    """The node function's [WaveSize] arguments (sema checked them: `wavesize.py`), or None."""
-    for attribute in node.function.attributes:
-        if attribute.key == "wavesize":
-            values = [arg.value for arg in attribute.args]
-            if values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-                return tuple(int(v) for v in values)  # type: ignore[arg-type]
-    return None
-
-
-def _input(node: NodeInfo, node_input: NodeInput | None) -> InputReflection | None:
-    if node_input is None:
+def wave_size(function: ir.Function) -> tuple[int, int, int] | None:
+    """[WaveSize(min[, max[, preferred]])] as (min, max, preferred), 0 for an argument not written
+    (as DXC's DxilWaveSize); None without the attribute or with an argument that is not a number."""
+    attribute = ir.find_attribute(function.attributes, "wavesize")
+    if attribute is None or not 1 <= len(attribute.args) <= 3:
         return None
+    sizes: list[int] = []
+    for arg in attribute.args:
+        if isinstance(arg.value, bool) or not isinstance(arg.value, (int, float)):
+            return None
+        sizes.append(int(arg.value))
+    sizes += [0] * (3 - len(sizes))
+    return sizes[0], sizes[1], sizes[2]
+
+
+def input_reflection(node: NodeInfo, node_input: NodeInput) -> InputReflection:
+    """A node's input, as both documents give it."""
     max_records = (node_input.max_records or 1) if node.launch == "coalescing" else None
     return InputReflection(node_input.kind.value,
                            record_layout(node_input.record, node_input.layout, node_input.dispatch_grid_field,
                                          node_input.track_rw_input_sharing),
-                           max_records, node_input.globally_coherent)
+                           max_records, node_input.globally_coherent,
+                           max_records_written=node_input.max_records is not None)
 
 
-def _output(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
-    span = plan.output_span(output, graph)
+def output_reflection(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> OutputReflection:
+    """A node output, as both documents give it."""
     return OutputReflection(
-        stage_span=span,
         name=output.parameter.name, index=output.index, kind=output.kind.value, target=output.target,
-        array_size=output.array_size, sparse=output.allow_sparse_nodes or output.unbounded_sparse_nodes,
-        unbounded=output.unbounded_sparse_nodes, max_records=output.max_records,
-        max_records_shared_with=output.shared_with_index, max_records_per_node=output.max_records_per_node,
-        empty=output.is_empty,
-        record=record_layout(output.record, output.layout, output.dispatch_grid_field,
-                             output.track_rw_input_sharing))
+        record=record_layout(output.record, output.layout, output.dispatch_grid_field, output.track_rw_input_sharing),
+        max_records=output.max_records,
+        max_records_written=any(a.key in ("maxrecords", "maxrecordssharedwith") for a in output.parameter.attributes),
+        max_records_shared_with=output.shared_with, max_records_shared_with_index=output.shared_with_index,
+        max_records_per_node=output.max_records_per_node,
+        max_records_per_node_written=output.max_records_per_node_written, array_size=output.array_size,
+        allow_sparse_nodes=output.allow_sparse_nodes, unbounded_sparse_nodes=output.unbounded_sparse_nodes,
+        stage_span=plan.output_span(output, graph))
 
 
 def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str,
@@ -626,10 +695,134 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         loop_entry=((node.max_loop_iterations, node.max_records_per_loop_iteration)  # type: ignore[arg-type]
                     if node.is_loop_entry else None),
         loops=tuple(loop.entry.id for loop in results.loop_chain(node)),
-        input=_input(node, node.input) if node.input is not None and not node.input.implied else None,
-        outputs=tuple(_output(o, graph, plan) for o in node.outputs),
-        attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=_wave_size(node),
+        input=input_reflection(node, node.input) if node.input is not None else None,
+        outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
+        attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
+        mesh=mesh_node(node),
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
+
+
+# ---------------------------------------------------------------- the other shaders
+
+
+@dataclass(frozen=True)
+class PerEntry:
+    """[NodeMaxInputRecordsPerGraphEntryRecord]."""
+
+    count: int
+    shared_across_node_array: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "shared_across_node_array": self.shared_across_node_array}
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """A mesh node's or mesh shader's mesh-shader properties (`per_entry`: mesh nodes only)."""
+
+    output_topology: str | None
+    max_vertices: int
+    max_primitives: int
+    max_input_records_per_graph_entry_record: PerEntry | None = None
+
+    def to_json(self, node: bool = True) -> dict[str, Any]:
+        found: dict[str, Any] = {"output_topology": self.output_topology, "max_vertices": self.max_vertices,
+                                 "max_primitives": self.max_primitives}
+        if node:
+            per_entry = self.max_input_records_per_graph_entry_record
+            found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
+        return found
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A stage input or output of a compute, pixel, mesh or amplification shader."""
+
+    direction: str
+    parameter: str
+    field: str | None
+    type: str
+    semantic: str | None
+    builtin: str | None
+    location: int | None
+    per_primitive: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"direction": self.direction, "parameter": self.parameter, "field": self.field, "type": self.type,
+                "semantic": self.semantic, "builtin": self.builtin, "location": self.location,
+                "per_primitive": self.per_primitive}
+
+
+@dataclass(frozen=True)
+class EntryPointReflection:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph): the same
+    record in the reflection and the inspect model (`schema.EntryPointModel`)."""
+
+    function: str
+    key: str
+    signature: str
+    entry_point: str
+    stage: str
+    num_threads: tuple[int, ...] | None = None
+    wave_size: tuple[int, int, int] | None = None
+    mesh: Mesh | None = None
+    payload_bytes: int | None = None
+    interface: tuple[Interface, ...] = ()
+    resources: tuple[str, ...] = ()
+    module: str | None = None
+    """With `--split-nodes`: the module file holding it (the reflection's); else None."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
+            "stage": self.stage, "num_threads": list(self.num_threads) if self.num_threads is not None else None, "wave_size": list(self.wave_size) if self.wave_size is not None else None,
+            "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
+            "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
+            "module": self.module,
+        }
+
+
+def mesh_node(node: NodeInfo) -> Mesh | None:
+    """A mesh node's mesh-shader properties (None for the other launch modes)."""
+    mesh = node.mesh
+    if mesh is None:
+        return None
+    per_entry = node.max_input_records_per_graph_entry_record
+    return Mesh(mesh.topology, mesh.max_vertices, mesh.max_primitives,
+                PerEntry(per_entry[0], per_entry[1]) if per_entry else None)
+
+
+def entry_point_reflection(results: Analysis, entry: NodeInfo, entry_point: str,
+                           module: str | None = None) -> EntryPointReflection:
+    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
+    use = results.resource_use(entry.function)
+    mesh = entry.mesh
+    return EntryPointReflection(
+        function=entry.function.name,
+        key=entry.key,
+        signature=entry.function.signature,
+        entry_point=entry_point,
+        stage=entry.stage,
+        num_threads=tuple(entry.num_threads) if entry.stage != "pixel" else None,
+        wave_size=wave_size(entry.function), module=module,
+        mesh=Mesh(mesh.topology, mesh.max_vertices, mesh.max_primitives) if mesh is not None else None,
+        payload_bytes=_payload_bytes(results, entry),
+        interface=tuple(Interface(v.direction, v.parameter, v.field, str(v.type), v.semantic, v.builtin,
+                                       v.location, v.per_primitive) for v in results.stage_interface(entry)),
+        resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]),
+    )
+
+
+def _payload_bytes(results: Analysis, entry: NodeInfo) -> int | None:
+    """A mesh shader's `in payload` or an amplification shader's DispatchMesh payload, in bytes
+    (scalar layout, as the groupshared sizes); None for the other stages or without one."""
+    payload: ir.Variable | None = None
+    if entry.mesh is not None:
+        payload = entry.mesh.payload
+    elif entry.stage == "amplification":
+        calls = results.dispatch_mesh_calls(entry.function)
+        payload = results.task_payload(calls[0]) if calls else None
+    return layout_of(payload.type, LayoutRule.SCALAR).size if payload is not None else None
 
 
 # ---------------------------------------------------------------- the document
@@ -660,6 +853,8 @@ class Reflection:
     """Resources and uniform blocks the compiled nodes reach, in source order (a counter only when used)."""
     push_constant_ranges: tuple[PushConstantRange, ...]
     specialization_constants: tuple[SpecConstant, ...]
+    entry_points: tuple[EntryPointReflection, ...] = ()
+    """The compute, pixel, mesh and amplification shaders the AMDX module holds beside the nodes."""
     loop_lowering: str = "index-space"
     """How the module lowers Work Graph Loops: "index-space" (always for the AMDX target: create every
     node's `stages`) or "native" (the emulated target's default: the runtime keeps the iterations)."""
@@ -669,6 +864,7 @@ class Reflection:
             "format": FORMAT, "version": VERSION, "wgc_version": self.wgc_version, "profile": self.profile,
             "target_env": self.target_env, "emulation_abi_version": ABI_VERSION, "loop_lowering": self.loop_lowering,
             "nodes": [n.to_json() for n in self.nodes],
+            "entry_points": [e.to_json() for e in self.entry_points],
             "descriptor_bindings": [r.to_json() for r in self.descriptor_bindings],
             "push_constant_ranges": [p.to_json() for p in self.push_constant_ranges],
             "specialization_constants": [c.to_json() for c in self.specialization_constants],
@@ -684,16 +880,21 @@ def build_reflection(results: Analysis, nodes: Sequence[NodeInfo], *,
     entries = {n.key for n in graph.entry_nodes}
     plan = results.stage_plan()
     described: list[NodeReflection] = []
+    others: list[EntryPointReflection] = []
+    stage_entries = {e.key for e in results.stage_entries}
     for key, group in results.module_groups(nodes, split_nodes):
         names = results.entry_point_names(group)
         module = f"{key}.spv" if split_nodes else None
-        described.extend(_node(results, n, graph, plan, names[n.key], module, entries) for n in group)
+        described.extend(_node(results, n, graph, plan, names[n.key], module, entries)
+                         for n in group if n.key not in stage_entries)
+        others.extend(entry_point_reflection(results, n, names[n.key], module) for n in group if n.key in stage_entries)
     resources = [r for r in describe_resources(results, nodes) if r.used_by]
     bindings = tuple(replace(r, counter=r.counter if r.counter and r.counter.used_by else None)
                      for r in resources if not r.push_constant)
     ranges = tuple(PushConstantRange(r.name, 0, r.layout.size if r.layout else 0, r.layout, r.used_by)
                    for r in resources if r.push_constant)
     return Reflection(wgc_version=version, profile=graph.profile, target_env=target_env, nodes=tuple(described),
+                      entry_points=tuple(others),
                       descriptor_bindings=bindings, push_constant_ranges=ranges,
                       specialization_constants=tuple(spec_constants(globals_)),
                       loop_lowering="index-space" if index_space_loops else "native")

@@ -20,28 +20,19 @@ from typing import Any
 
 from wgc.cached_dataclass import dataclass
 from wgc.metadata.reflection import AttributeSpecConstant, RecordLayout, Resource, SpecConstant
+from wgc.metadata.reflection import NodeId as NodeIdModel   # a NodeID: sema's, as the reflection gives it
+from wgc.metadata.reflection import DispatchGrid as GridFieldModel   # where a record's SV_DispatchGrid is
+from wgc.metadata.reflection import EntryPointReflection as EntryPointModel   # another shader: the same record
+from wgc.metadata.reflection import Interface as InterfaceModel  # noqa: F401  (for tests)
+from wgc.metadata.reflection import Mesh as MeshModel
+from wgc.metadata.reflection import PerEntry as PerEntryModel  # noqa: F401  (the name views and tests use)
+from wgc.metadata.reflection import InputReflection as InputModel   # a node input: the same record
+from wgc.metadata.reflection import OutputReflection as OutputModel   # a node output: the same record
 from wgc.metadata.reflection import StageReflection as StageModel   # one (name, index) stage: the same record
 
 
-@dataclass(frozen=True)
-class NodeIdModel:
-    name: str
-    index: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "index": self.index}
-
-
-@dataclass(frozen=True)
-class GridFieldModel:
-    """Where a record's SV_DispatchGrid is."""
-
-    offset: int
-    components: int
-    bits: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"offset": self.offset, "components": self.components, "bits": self.bits}
+def _node_id(node_id: NodeIdModel) -> dict[str, Any]:
+    return {"name": node_id.name, "index": node_id.index}
 
 
 def _list(values: tuple[int, ...] | None) -> list[int] | None:
@@ -54,83 +45,6 @@ def _grid_of(record: RecordLayout | None) -> GridFieldModel | None:
 
 
 @dataclass(frozen=True)
-class InputModel:
-    kind: str
-    record: RecordLayout | None = None
-    """The record's layout, as the reflection's (`metadata.reflection.record_layout`); None: no record."""
-    max_records: int | None = None
-    globally_coherent: bool = False
-
-    @property
-    def record_size(self) -> int:
-        return self.record.size if self.record is not None else 0
-
-    @property
-    def record_alignment(self) -> int:
-        return self.record.alignment if self.record is not None else 0
-
-    @property
-    def track_rw_input_sharing(self) -> bool:
-        return self.record.track_rw_input_sharing if self.record is not None else False
-
-    @property
-    def dispatch_grid_field(self) -> GridFieldModel | None:
-        return _grid_of(self.record)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "max_records": self.max_records, "globally_coherent": self.globally_coherent,
-                "record": self.record.to_json() if self.record is not None else None}
-
-
-@dataclass(frozen=True)
-class OutputModel:
-    parameter: str
-    kind: str
-    target: NodeIdModel
-    record: RecordLayout | None = None
-    """The record's layout, as the reflection's; None for an empty output."""
-    max_records: int | None = None
-    max_records_written: bool = True
-    """False: the output has neither [MaxRecords] nor [MaxRecordsSharedWith]; `max_records` is wgc's 1."""
-    max_records_shared_with: str | None = None
-    max_records_shared_with_index: int | None = None
-    max_records_per_node: int | None = None
-    max_records_per_node_written: bool = True
-    array_size: int | None = None
-    allow_sparse_nodes: bool = False
-    unbounded_sparse_nodes: bool = False
-
-    @property
-    def record_size(self) -> int:
-        return self.record.size if self.record is not None else 0
-
-    @property
-    def record_alignment(self) -> int:
-        return self.record.alignment if self.record is not None else 0
-
-    @property
-    def track_rw_input_sharing(self) -> bool:
-        return self.record.track_rw_input_sharing if self.record is not None else False
-
-    @property
-    def dispatch_grid_field(self) -> GridFieldModel | None:
-        return _grid_of(self.record)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "parameter": self.parameter, "kind": self.kind, "target": self.target.to_json(),
-            "max_records": self.max_records, "max_records_written": self.max_records_written,
-            "max_records_shared_with": self.max_records_shared_with,
-            "max_records_shared_with_index": self.max_records_shared_with_index,
-            "max_records_per_node": self.max_records_per_node,
-            "max_records_per_node_written": self.max_records_per_node_written,
-            "array_size": self.array_size, "allow_sparse_nodes": self.allow_sparse_nodes,
-            "unbounded_sparse_nodes": self.unbounded_sparse_nodes,
-            "record": self.record.to_json() if self.record is not None else None,
-        }
-
-
-@dataclass(frozen=True)
 class LoopEntryModel:
     max_iterations: int | None
     max_records_per_iteration: int | None
@@ -138,35 +52,6 @@ class LoopEntryModel:
 
     def to_json(self) -> dict[str, Any]:
         return {"max_iterations": self.max_iterations, "max_records_per_iteration": self.max_records_per_iteration}
-
-
-@dataclass(frozen=True)
-class PerEntryModel:
-    """[NodeMaxInputRecordsPerGraphEntryRecord]."""
-
-    count: int
-    shared_across_node_array: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "shared_across_node_array": self.shared_across_node_array}
-
-
-@dataclass(frozen=True)
-class MeshModel:
-    """A mesh node's or mesh shader's mesh-shader properties (`per_entry`: mesh nodes only)."""
-
-    output_topology: str | None
-    max_vertices: int
-    max_primitives: int
-    max_input_records_per_graph_entry_record: PerEntryModel | None = None
-
-    def to_json(self, node: bool = True) -> dict[str, Any]:
-        found: dict[str, Any] = {"output_topology": self.output_topology, "max_vertices": self.max_vertices,
-                                 "max_primitives": self.max_primitives}
-        if node:
-            per_entry = self.max_input_records_per_graph_entry_record
-            found["max_input_records_per_graph_entry_record"] = per_entry.to_json() if per_entry else None
-        return found
 
 
 @dataclass(frozen=True)
@@ -192,6 +77,9 @@ class NodeModel:
     share_input_of: NodeIdModel | None = None
     loop_entry: LoopEntryModel | None = None
     loop: str | None = None
+    """The graph name of the innermost loop's entry (None: in no loop)."""
+    loops: tuple[NodeIdModel, ...] = ()
+    """The entries of the loops holding this node, outermost first (the reflection's `loops`)."""
     depth: int = 0
     groupshared_bytes: int = 0
     mesh: MeshModel | None = None
@@ -209,15 +97,15 @@ class NodeModel:
     def to_json(self) -> dict[str, Any]:
         return {
             "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
-            "id": self.id.to_json(), "graph_name": self.graph_name, "launch": self.launch,
+            "id": _node_id(self.id), "graph_name": self.graph_name, "launch": self.launch,
             "program_entry": self.program_entry, "program_entry_explicit": self.program_entry_explicit,
             "num_threads": list(self.num_threads), "wave_size": _list(self.wave_size),
             "dispatch_grid": _list(self.dispatch_grid),
             "max_dispatch_grid": _list(self.max_dispatch_grid), "max_recursion_depth": self.max_recursion_depth,
             "local_root_arguments_table_index": self.local_root_arguments_table_index,
-            "share_input_of": self.share_input_of.to_json() if self.share_input_of else None,
+            "share_input_of": _node_id(self.share_input_of) if self.share_input_of else None,
             "loop_entry": self.loop_entry.to_json() if self.loop_entry else None,
-            "loop": self.loop, "depth": self.depth, "groupshared_bytes": self.groupshared_bytes,
+            "loop": self.loop, "loops": [_node_id(entry) for entry in self.loops], "depth": self.depth, "groupshared_bytes": self.groupshared_bytes,
             "mesh": self.mesh.to_json() if self.mesh else None,
             "input": self.input.to_json() if self.input else None,
             "outputs": [o.to_json() for o in self.outputs], "backing_bytes": self.backing_bytes,
@@ -280,50 +168,6 @@ class GraphModel:
             "unrolled_depth": self.unrolled_depth, "unrolled_depth_limit": self.unrolled_depth_limit,
             "unrolled_deepest": self.unrolled_deepest, "backing_bytes": self.backing_bytes,
             "backing_bytes_without_max_records_per_node": self.backing_bytes_without_max_records_per_node,
-        }
-
-
-@dataclass(frozen=True)
-class InterfaceModel:
-    """A stage input or output of a compute, pixel, mesh or amplification shader."""
-
-    direction: str
-    parameter: str
-    field: str | None
-    type: str
-    semantic: str | None
-    builtin: str | None
-    location: int | None
-    per_primitive: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"direction": self.direction, "parameter": self.parameter, "field": self.field, "type": self.type,
-                "semantic": self.semantic, "builtin": self.builtin, "location": self.location,
-                "per_primitive": self.per_primitive}
-
-
-@dataclass(frozen=True)
-class EntryPointModel:
-    """A compute, pixel, mesh or amplification shader of the library (not part of the graph)."""
-
-    function: str
-    key: str
-    signature: str
-    entry_point: str
-    stage: str
-    num_threads: tuple[int, ...] | None = None
-    wave_size: tuple[int, int, int] | None = None
-    mesh: MeshModel | None = None
-    payload_bytes: int | None = None
-    interface: tuple[InterfaceModel, ...] = ()
-    resources: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "function": self.function, "key": self.key, "signature": self.signature, "entry_point": self.entry_point,
-            "stage": self.stage, "num_threads": _list(self.num_threads), "wave_size": _list(self.wave_size),
-            "mesh": self.mesh.to_json(node=False) if self.mesh else None, "payload_bytes": self.payload_bytes,
-            "interface": [v.to_json() for v in self.interface], "resources": list(self.resources),
         }
 
 

@@ -101,7 +101,7 @@ def _input_line(node: NodeModel) -> str:
     parts = [_record_type(inp.kind, inp.record.type if inp.record else None) + _layout(inp.record_size, inp.record_alignment)]
     if inp.dispatch_grid_field:
         parts.append(_grid_field(inp.dispatch_grid_field))
-    if inp.max_records is not None:
+    if inp.max_records_written and inp.max_records is not None:
         parts.append(f"MaxRecords {inp.max_records}")
     if inp.globally_coherent:
         parts.append("globallycoherent")
@@ -146,7 +146,7 @@ def _output_line(index: int, out: OutputModel, node_names: set[str]) -> str:
         parts.append("AllowSparseNodes")
     if out.track_rw_input_sharing:
         parts.append("NodeTrackRWInputSharing")
-    return (f"output {index} {out.parameter}: " + ", ".join(parts)
+    return (f"output {index} {out.name}: " + ", ".join(parts)
             + " -> " + _target_text(out, node_names))
 
 
@@ -351,7 +351,7 @@ def render_text(model: InspectModel) -> str:
         lines.append("")
         lines.extend(_entry_point_lines(entry))
 
-    outputs = {(_graph_name(node), out.parameter): out
+    outputs = {(_graph_name(node), out.name): out
                for node in nodes for out in node.outputs}
     lines += ["", "graph:"]
     edges = graph.edges

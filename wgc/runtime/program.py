@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 from wgc.cached_dataclass import dataclass, field
@@ -350,6 +351,16 @@ def _resources(reflection: Any) -> list[ResourcePlan]:
     return plans
 
 
+def _wave_size(sizes: Sequence[int] | None) -> tuple[int, ...] | None:
+    """The reflection's (min, max, preferred), 0 for one not written, as written: (min[, max[, preferred]])."""
+    if not sizes:
+        return None
+    found = list(sizes)
+    while found and found[-1] == 0:
+        found.pop()
+    return tuple(found) or None
+
+
 def build_program(reflection: Any) -> Program:
     """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
     nodes = []
@@ -364,13 +375,14 @@ def build_program(reflection: Any) -> Program:
         outputs = []
         for output in node.outputs:
             own = output.max_records
-            if own is None and output.max_records_shared_with is not None:
-                own = budgets.get(output.max_records_shared_with)
+            if own is None and output.max_records_shared_with_index is not None:
+                own = budgets.get(output.max_records_shared_with_index)
             max_records = own if own is not None else 1
             per_node = output.max_records_per_node if output.max_records_per_node is not None else max_records
             outputs.append(OutputPlan(
                 parameter=output.name, target=output.target.name, target_index=output.target.index,
-                array=output.array_size is not None, array_size=None if output.unbounded else output.array_size,
+                array=output.array_size is not None,
+                array_size=None if output.unbounded_sparse_nodes else output.array_size,
                 empty=output.empty, max_records=max_records, max_records_per_node=min(per_node, max_records),
                 record=_record(output.record)))
         loops = tuple((entry.name, entry.index) for entry in node.loops)
@@ -387,7 +399,7 @@ def build_program(reflection: Any) -> Program:
             loops=loops,
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
                                      and node_input.record.track_rw_input_sharing),
-            wave_size=getattr(node, "wave_size", None)))
+            wave_size=_wave_size(getattr(node, "wave_size", None))))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
     shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
     program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push,

@@ -30,7 +30,12 @@ Where each fact comes from:
   member names where OpMemberName keeps them (else `_m<i>`);
 - resources: the descriptor-set variables the entry points list, by set and binding (no
   register: SPIR-V has none), the resource kind from the type's name where a compiler keeps it
-  (`type.RWStructuredBuffer<uint>`, DXC's `type.RWStructuredBuffer.uint`), else from the type.
+  (`type.RWStructuredBuffer<uint>`, DXC's `type.RWStructuredBuffer.uint`), else from the type;
+  a storage image's or texel buffer's `image_format`: its OpTypeImage's Image Format; `access`:
+  what the module's code does to the variable (`access.py`); `stages`: the execution models of
+  the entry points that list it;
+- a node input's kind: by launch, the RW one where the code writes the payload (`access.py`) or
+  the record struct is TrackFinishWritingAMDX;
 - mesh nodes: MeshEXT entry points are nodes of launch "mesh" (a broadcasting node that draws);
   Fragment entry points are no nodes: `AmdxGraph.pixel_shaders` names them, and their resources
   are described with the nodes'.
@@ -47,8 +52,9 @@ from collections.abc import Mapping, Sequence
 from wgc.cached_dataclass import dataclass, field
 from wgc.metadata.reflection import (
     BlockLayout, DispatchGrid, FieldLayout, InputReflection, NodeId, NodeReflection, OutputReflection,
-    PushConstantRange, RecordLayout, Reflection, Resource, StageReflection)
+    VK_SHADER_STAGES, PushConstantRange, RecordLayout, Reflection, Resource, StageReflection)
 
+from .access import variable_access
 from .reader import Instruction, Module, execution_mode
 
 
@@ -291,6 +297,7 @@ def _deco_value(module: Module, target: int, name: str) -> int | None:
 
 def _outputs(module: Module, types: list[int]) -> tuple[OutputReflection, ...]:
     out = []
+    labels = [module.names.get(type_id, "").rpartition(".")[2] or f"output{i}" for i, type_id in enumerate(types)]
     for i, type_id in enumerate(types):
         name_deco = module.decoration(type_id, "PayloadNodeNameAMDX")
         assert name_deco is not None
@@ -310,18 +317,32 @@ def _outputs(module: Module, types: list[int]) -> tuple[OutputReflection, ...]:
                                  "array that is no output of the same node")
             shared_with = types.index(other)
         record = _record(module, _payload_struct(module, type_id))
-        label = module.names.get(type_id, "")
+        array_size = (0xFFFFFFFF if unbounded else size) if (size is not None and size != 1) or unbounded else None
+        kind = ("EmptyNodeOutput" if record is None else "NodeOutput") + ("Array" if array_size is not None else "")
         out.append(OutputReflection(
-            name=label.rpartition(".")[2] or f"output{i}", index=i,
-            kind="EmptyNodeOutput" if record is None else "NodeOutput", target=NodeId(target, base),
-            array_size=(0xFFFFFFFF if unbounded else size) if (size is not None and size != 1) or unbounded else None,
-            sparse=sparse, unbounded=unbounded,
+            name=labels[i], index=i, kind=kind, target=NodeId(target, base), array_size=array_size,
+            allow_sparse_nodes=sparse, unbounded_sparse_nodes=unbounded,
             max_records=None if shared_with is not None else (_deco_value(module, type_id, "NodeMaxPayloadsAMDX") or 0),
-            max_records_shared_with=shared_with, max_records_per_node=None, empty=record is None, record=record))
+            max_records_shared_with=labels[shared_with] if shared_with is not None else None,
+            max_records_shared_with_index=shared_with, max_records_per_node=None, max_records_per_node_written=False,
+            record=record))
     return tuple(out)
 
 
-def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
+_INPUT_KINDS = {"broadcasting": "DispatchNodeInputRecord", "coalescing": "GroupNodeInputRecords",
+                "thread": "ThreadNodeInputRecord"}
+
+
+def _input_kind(launch: str, record: RecordLayout | None, written: bool) -> str:
+    """The HLSL input object a node of `launch` reads its record through: the RW one where the code
+    writes the payload or the record is tracked (TrackFinishWritingAMDX)."""
+    if record is None:
+        return "EmptyNodeInput"
+    rw = written or record.track_rw_input_sharing
+    return ("RW" if rw else "") + _INPUT_KINDS[launch]
+
+
+def _node(module: Module, entry, name: str, access: dict[int, tuple[bool, bool]]) -> tuple[NodeReflection, NodeCode]:
     fn = entry.function
     index = (_mode_ids(module, fn, "ShaderIndexAMDX") or [0])[0]
     api_entry = (_mode_ids(module, fn, "IsApiEntryAMDX") or [1])[0] != 0
@@ -380,8 +401,10 @@ def _node(module: Module, entry, name: str) -> tuple[NodeReflection, NodeCode]:
     outputs = _output_types(module, fn, module.names.get(fn, entry.name))
     node_input = None
     if array_type is not None:
-        node_input = InputReflection("input", record,
-                                     (max_payloads or 1) if launch == "coalescing" else None, coherent)
+        written = input_var is not None and access.get(input_var, (False, False))[1]
+        node_input = InputReflection(_input_kind(launch, record, written), record,
+                                     (max_payloads or 1) if launch == "coalescing" else None, coherent,
+                                     max_records_written=launch == "coalescing" and max_payloads is not None)
     reflection = NodeReflection(
         function=module.names.get(fn, entry.name), entry_point=entry.name, module=module.name, id=NodeId(name, index),
         launch=launch, program_entry=api_entry,
@@ -403,7 +426,17 @@ _KIND = re.compile(r"type\.((?:RW|Append|Consume|RasterizerOrdered)?(?:Structure
                    r"|SamplerState|SamplerComparisonState))(?:[<.](.*?)>?)?$")
 
 
-def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | PushConstantRange | None:
+_STAGES = {"GLCompute": "compute", "MeshEXT": "mesh", "MeshNV": "mesh", "TaskEXT": "task", "TaskNV": "task",
+           "Fragment": "fragment"}
+"""The Vulkan shader stage of an entry point's execution model (the reflection's names)."""
+
+
+def _access(read: bool, written: bool) -> str | None:
+    return "read_write" if read and written else "read" if read else "write" if written else None
+
+
+def _resource(module: Module, var: Instruction, users: list[str], access: tuple[bool, bool],
+              stages: set[str]) -> Resource | PushConstantRange | None:
     storage, pointee = _pointee(module, var.result_type or 0)
     name = module.names.get(var.result or 0, f"var{var.result}")
     inner = _type(module, pointee)
@@ -420,7 +453,7 @@ def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | 
     binding = module.decoration(var.result or 0, "Binding")
     if set_ is None or binding is None:
         return None
-    element_type = component = None
+    element_type = component = image_format = None
     layout: BlockLayout | None = None
     type_name = module.names.get(inner.result or 0, "")
     match = _KIND.match(type_name)
@@ -450,6 +483,8 @@ def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | 
     elif inner.opname == "OpTypeImage":
         dim = inner.operands[1].name or "2D"
         sampled, arrayed, ms = inner.literal(5), inner.literal(3), inner.literal(4)
+        image_format = ((inner.operands[6].name if len(inner.operands) > 6 else None) or "Unknown") \
+            if sampled == 2 else None
         scalar = _type(module, inner.literal(0))
         scalar_name = _scalar(module, scalar)[0] if scalar.opname != "OpTypeVoid" else "float"
         element_type = f"{scalar_name}4"
@@ -475,7 +510,8 @@ def _resource(module: Module, var: Instruction, users: list[str]) -> Resource | 
         binding=binding.operands[2].value, binding_source="vk::binding", descriptor_type=descriptor,
         array_dims=tuple(dims), globally_coherent=module.decoration(var.result or 0, "Coherent") is not None,
         push_constant=False, shader_record=False, element_type=element_type, element_component=component,
-        layout=layout, counter=None, used_by=tuple(users))
+        layout=layout, counter=None, used_by=tuple(users), image_format=image_format, access=_access(*access),
+        stages=tuple(stage for stage in VK_SHADER_STAGES if stage in stages))
 
 
 def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: list[NodeCode]
@@ -484,6 +520,7 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
     pushes: dict[str, PushConstantRange] = {}
     for module in modules:
         users: dict[int, list[str]] = {}
+        stages: dict[int, set[str]] = {}
         for node, nc in zip(nodes, code):
             if nc.module is not module:
                 continue
@@ -491,15 +528,19 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
             for id_ in entry.interface:
                 users.setdefault(id_, []).append(node.id.name if node.id.index == 0
                                                  else f"{node.id.name}[{node.id.index}]")
+                stages.setdefault(id_, set()).add(_STAGES.get(entry.model, "compute"))
         for entry in module.entry_points:          # pixel shaders beside mesh nodes bind like the nodes
             if entry.model == "Fragment":
                 for id_ in entry.interface:
                     users.setdefault(id_, []).append(entry.name)
+                    stages.setdefault(id_, set()).add(_STAGES["Fragment"])
+        access = variable_access(module)
         for inst in module.instructions:
             if inst.opname != "OpVariable" or inst.result not in users or inst.operands[0].name not in (
                     "StorageBuffer", "Uniform", "UniformConstant", "PushConstant"):
                 continue
-            described = _resource(module, inst, users[inst.result])
+            described = _resource(module, inst, users[inst.result], access.get(inst.result, (False, False)),
+                                  stages[inst.result])
             if isinstance(described, PushConstantRange):
                 pushes.setdefault(described.name, described)
             elif described is not None:   # (a sampler and an image may share a binding)
@@ -508,7 +549,12 @@ def _resources(modules: Sequence[Module], nodes: list[NodeReflection], code: lis
                 if known is None:
                     resources[key] = described
                 else:
-                    resources[key] = replace(known, used_by=known.used_by + described.used_by)
+                    both = (known.access, described.access)
+                    resources[key] = replace(
+                        known, used_by=known.used_by + described.used_by,
+                        access=_access(any(a in ("read", "read_write") for a in both),
+                                       any(a in ("write", "read_write") for a in both)),
+                        stages=tuple(s for s in VK_SHADER_STAGES if s in known.stages + described.stages))
     return list(resources.values()), list(pushes.values())
 
 
@@ -531,7 +577,7 @@ def _add_stages(nodes: list[NodeReflection], code: list[NodeCode]) -> None:
     while work:
         node = nodes[work.pop()]
         for output in node.outputs:
-            if output.sparse or output.target.name not in by_name:
+            if output.allow_sparse_nodes or output.target.name not in by_name:
                 continue
             size = output.array_size if output.array_size is not None else 1
             if len(nodes) + size > MAX_NODES:
@@ -563,6 +609,7 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
         if not any(inst.opname == "OpCapability" and inst.operands[0].name == "ShaderEnqueueAMDX"
                    for inst in module.instructions):
             raise GraphError(f"{module.name}: not an SPV_AMDX_shader_enqueue module (no ShaderEnqueueAMDX capability)")
+        access = variable_access(module)
         for entry in module.entry_points:
             if entry.model == "Fragment":
                 pixel_shaders.append(entry.name)
@@ -571,7 +618,7 @@ def read_graph(modules: Sequence[Module], names: dict[str, str] | None = None,
                 raise GraphError(f"{_where(module, entry.instruction)}: entry point '{entry.name}' is a "
                                  f"{entry.model} shader; the AMDX path executes compute and mesh nodes only")
             name = names.get(f"{module.name}:{entry.name}", names.get(entry.name, entry.name))
-            node, nc = _node(module, entry, name)
+            node, nc = _node(module, entry, name, access)
             nodes.append(node)
             code.append(nc)
     for entry_point, wanted in (indices or {}).items():
