@@ -219,7 +219,7 @@ class Program:
     """The AMDX modules' specialization constants (`pipelines.SpecConstantInfo`): those the
     translation keeps only in the graph."""
     pixel_shaders: tuple[str, ...] = ()
-    """Entry points of the pixel shaders beside mesh nodes (the reflection's "pixel" entries, which
+    """Entry points of the pixel shaders beside mesh nodes (the reflection's "pixel" entry points, which
     are no nodes): the render target shades with one of them (`render_target.py`)."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
@@ -364,10 +364,8 @@ def _wave_size(sizes: Sequence[int] | None) -> tuple[int, ...] | None:
 def build_program(reflection: Any) -> Program:
     """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
     nodes = []
-    pixel_shaders = tuple(n.entry_point for n in reflection.nodes if n.launch == "pixel")
+    pixel_shaders = tuple(e.entry_point for e in reflection.entry_points if e.stage == "pixel")
     for node in reflection.nodes:
-        if node.launch == "pixel":
-            continue
         node_input = node.input
         record = _record(node_input.record if node_input is not None else None)
         grid = node_input.record.dispatch_grid if node_input is not None and node_input.record else None

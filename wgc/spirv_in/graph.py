@@ -330,7 +330,7 @@ def _outputs(module: Module, types: list[int]) -> tuple[OutputReflection, ...]:
 
 
 _INPUT_KINDS = {"broadcasting": "DispatchNodeInputRecord", "coalescing": "GroupNodeInputRecords",
-                "thread": "ThreadNodeInputRecord"}
+                "thread": "ThreadNodeInputRecord", "mesh": "DispatchNodeInputRecord"}
 
 
 def _input_kind(launch: str, record: RecordLayout | None, written: bool) -> str:
