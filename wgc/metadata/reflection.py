@@ -458,19 +458,10 @@ def attribute_spec_constants(results: Analysis, node: NodeInfo) -> list[Attribut
 # ---------------------------------------------------------------- nodes
 
 
-@dataclass(frozen=True)
-class InputReflection:
-    """A node's input: the same record in the reflection and the inspect model (`schema.InputModel`)."""
+class _RecordFacts:
+    """The facts of an input's or output's record (`record`; None: no record), read by the views."""
 
-    kind: str
-    record: RecordLayout | None = None
-    """The record's layout; None: no record (EmptyNodeInput)."""
-    max_records: int | None = None
-    """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
-    globally_coherent: bool = False
-    max_records_written: bool = False
-    """The input has `[MaxRecords]` (or is the EmptyNodeInput, 1 record, wgc implies for a coalescing
-    node without input: DXIL writes MaxRecords for both)."""
+    record: RecordLayout | None
 
     @property
     def record_size(self) -> int:
@@ -488,6 +479,21 @@ class InputReflection:
     def dispatch_grid_field(self) -> DispatchGrid | None:
         return self.record.dispatch_grid if self.record is not None else None
 
+
+@dataclass(frozen=True)
+class InputReflection(_RecordFacts):
+    """A node's input: the same record in the reflection and the inspect model (`schema.InputModel`)."""
+
+    kind: str
+    record: RecordLayout | None = None
+    """The record's layout; None: no record (EmptyNodeInput)."""
+    max_records: int | None = None
+    """Coalescing: records per group (`[MaxRecords]`, 1 when not written); None for the other launches."""
+    globally_coherent: bool = False
+    max_records_written: bool = False
+    """The input has `[MaxRecords]` (or is the EmptyNodeInput, 1 record, wgc implies for a coalescing
+    node without input: DXIL writes MaxRecords for both)."""
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "max_records": self.max_records, "max_records_written": self.max_records_written,
                 "globally_coherent": self.globally_coherent,
@@ -495,7 +501,7 @@ class InputReflection:
 
 
 @dataclass(frozen=True)
-class OutputReflection:
+class OutputReflection(_RecordFacts):
     """A node output: the same record in the reflection and the inspect model (`schema.OutputModel`)."""
 
     name: str
@@ -530,22 +536,6 @@ class OutputReflection:
     @property
     def empty(self) -> bool:
         return self.kind.startswith("Empty")
-
-    @property
-    def record_size(self) -> int:
-        return self.record.size if self.record is not None else 0
-
-    @property
-    def record_alignment(self) -> int:
-        return self.record.alignment if self.record is not None else 0
-
-    @property
-    def track_rw_input_sharing(self) -> bool:
-        return self.record.track_rw_input_sharing if self.record is not None else False
-
-    @property
-    def dispatch_grid_field(self) -> DispatchGrid | None:
-        return self.record.dispatch_grid if self.record is not None else None
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "index": self.index, "kind": self.kind, "target": _node_id(self.target),
