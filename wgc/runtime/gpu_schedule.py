@@ -161,6 +161,9 @@ class GpuScheduler(Scheduler):
         """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
         self.last_passes = 1
         """The passes of the last `run` (`passes`: more than one where its entry records did not fit)."""
+        self.last_gpu_ns: int | None = None
+        """A timed GPU-driven run (one pass): nanoseconds from its first level's start to its last
+        level's end, the empty levels after the last dispatch included (benchmarks read it)."""
 
     def close(self) -> None:
         for plan in self._plans.values():
@@ -402,6 +405,7 @@ class GpuScheduler(Scheduler):
 
     def _run_pass(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int) -> list[TraceStep]:
         self.last_run_gpu_driven = False
+        self.last_gpu_ns = None
         if not self.gpu_driven:
             return super().run(entries, repeat_index)
         cache_key = tuple((n.name, n.index, c.address, c.count, c.stride) for n, c in entries)
@@ -483,6 +487,8 @@ class GpuScheduler(Scheduler):
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
+        if timing is not None and plan.times:
+            self.last_gpu_ns = timing.nanoseconds(ticks, plan.times[0][0], plan.times[-1][1])
         dispatched: dict[int, Any] = {}
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
