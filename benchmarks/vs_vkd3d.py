@@ -28,8 +28,10 @@ Timing, per case, both sides warm (the graph compiled and its pipelines created 
   DispatchGraph calls N times; `gpu` is the GPU timestamps around them, `submit+wait` the host
   time of ExecuteCommandLists and the wait for idle.  The medians of executions 2..N.
 - wgc: a `Session` (as `wgc run` builds it) runs the case K times after a warm-up; `gpu` is the
-  timestamps of a timed session (`wgc run --time`), from the first level's start to the last
-  level's end (`GpuScheduler.last_gpu_ns`), and `submit+wait` the wall time of `run_once` in an
+  timestamps of a timed session (`wgc run --time`'s queries, `Timestamps.whole_run_only`: one
+  before the first level and one after the last, as vkd3d's two, since `--time`'s queries around
+  every level and dispatch are points where lavapipe finishes the work before them and cost
+  time), `GpuScheduler.last_gpu_ns`, and `submit+wait` the wall time of `run_once` in an
   untimed session: writing the schedule's control block, submit, wait, and reading its counters
   back (a little more than vkd3d's submit+wait, which reads nothing back).
 
@@ -299,6 +301,8 @@ def measure_wgc(device, entry: tuple, case: Case, repeat: int) -> tuple[str, lis
             walls.append((time.perf_counter() - start) * 1e3)
     gpus = []
     with Session(device, module, program, described, timing=True) as session:
+        if session.timing is not None and hasattr(session.timing, "whole_run_only"):
+            session.timing.whole_run_only = True       # two queries, as vkd3d's: no per-level ones
         session.run_once()
         for _ in range(repeat):
             steps = session.run_once()

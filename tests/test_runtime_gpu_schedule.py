@@ -385,7 +385,8 @@ void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(1)] NodeOutput<Level> Down
 def test_a_timed_run_gives_the_gpu_span_of_every_level(device, tmp_path):
     """`last_gpu_ns` (benchmarks/vs_vkd3d.py reads it): a timed GPU-driven run's span covers the
     levels the plan recorded (6 for a recursion depth of 5), also the empty ones after the trace's
-    last level (2 here: depth 0 and 1 emit records); an untimed run has none."""
+    last level (2 here: depth 0 and 1 emit records); an untimed run has none.  With
+    `whole_run_only` the run writes two queries, its start and its end, and times no level."""
     from wgc.runtime.run import Session
 
     module, program, described = load(tmp_path, SHALLOW, '{"inputs": [{"entry": "Down", "records": '
@@ -401,3 +402,9 @@ def test_a_timed_run_gives_the_gpu_span_of_every_level(device, tmp_path):
         span = session.scheduler.last_gpu_ns
         assert isinstance(span, int) and span >= sum(step.gpu_ns or 0 for step in steps) > 0
         assert session.dump(program.resources[0])["uint32"][:3] == [1, 1, 0]
+    with Session(device, module, program, described, timing=True) as session:
+        session.timing.whole_run_only = True        # two queries: the run's start and its end
+        steps = session.run_once()
+        assert len(steps) == 2 and session.scheduler.last_gpu_ns > 0
+        assert session.timing.used == 2 and all(step.gpu_ns is None for step in steps)
+        assert all(d.gpu_ns is None for step in steps for d in step.dispatches)

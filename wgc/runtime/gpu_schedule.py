@@ -450,9 +450,10 @@ class GpuScheduler(Scheduler):
         plan.times = []
         if timing is not None:
             timing.begin()
+        detail = timing is not None and not timing.whole_run_only
         try:
             for level, launches in enumerate(plan.levels):
-                level_start = timing.write() if timing is not None else None
+                level_start = timing.write() if timing is not None and (detail or level == 0) else None
                 launch_times: list[tuple[int | None, int | None]] = []
                 device.bind(meta_pipeline, meta_layout, [])
                 device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
@@ -467,12 +468,13 @@ class GpuScheduler(Scheduler):
                     head = struct.pack("<Q", control.address + launch.context_at)
                     constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
-                    start = timing.write() if timing is not None else None
+                    start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)
-                    launch_times.append((start, timing.write(end=True) if timing is not None else None))
+                    launch_times.append((start, timing.write(end=True) if detail else None))
                 device.barrier()
                 if timing is not None:
-                    plan.times.append((level_start, timing.write(end=True), launch_times))
+                    last = detail or level == len(plan.levels) - 1
+                    plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
             plan.time_queries = timing.used if timing is not None else 0
         finally:
             recorded = device.end_reusable()
