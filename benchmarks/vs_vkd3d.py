@@ -363,8 +363,11 @@ def measure(prepared: dict, binary: str | None, rounds: int, repeat: int, execut
         result = case.not_run or prepared["problems"].get(key) or verdicts.get(key, "—")
         if case.note and key in verdicts:
             result += f" ({case.note})"
-        print(f"| {key} | {_ms(v_gpu)} | {_ms(g_gpu)} | {_ratio(g_gpu, v_gpu)} | {_ms(v_wall)} | {_ms(g_wall)} | "
-              f"{_ratio(g_wall, v_wall)} | {result} |")
+        gpu_ratio, wall_ratio = _ratio(g_gpu, v_gpu), _ratio(g_wall, v_wall)
+        if case.note == MULTI_GPU:          # the peer runs nothing: no ratio to give
+            gpu_ratio = wall_ratio = "n/a"
+        print(f"| {key} | {_ms(v_gpu)} | {_ms(g_gpu)} | {gpu_ratio} | {_ms(v_wall)} | {_ms(g_wall)} | "
+              f"{wall_ratio} | {result} |")
 
 
 def main() -> None:
