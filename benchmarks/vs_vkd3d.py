@@ -33,7 +33,9 @@ Timing, per case, both sides warm (the graph compiled and its pipelines created 
   every level and dispatch are points where lavapipe finishes the work before them and cost
   time), `GpuScheduler.last_gpu_ns`, and `submit+wait` the wall time of `run_once` in an
   untimed session: writing the schedule's control block, submit, wait, and reading its counters
-  back (a little more than vkd3d's submit+wait, which reads nothing back).
+  back (a little more than vkd3d's submit+wait, which reads nothing back).  A graph the
+  GPU-driven schedule cannot plan runs host-driven (a submit per level; its result says so): its
+  GPU time is the sum of its levels' `--time` spans, each with queries around every dispatch.
 
 Rounds alternate the two (vkd3d's test process, then wgc's cases of that test), so that a drift of
 a loaded machine falls on both; the table gives the medians over all rounds and the ratio
@@ -294,6 +296,8 @@ def measure_wgc(device, entry: tuple, case: Case, repeat: int) -> tuple[str, lis
     with Session(device, module, program, described) as session:
         session.run_once()
         verdict = check(case, session, program)
+        if not getattr(session.scheduler, "last_run_gpu_driven", True):
+            verdict += ", host-driven"
         walls = []
         for _ in range(repeat):
             start = time.perf_counter()
