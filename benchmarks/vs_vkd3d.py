@@ -118,9 +118,8 @@ def _basic(context: str, words: list[int], stride: int, count: int, copies: int,
                 block * (copies if stride else 1), stride, count * copies, {"u0": expected}, note)
 
 
-GPU_INPUT = "GPU input in vkd3d-proton (records in a GPU buffer); wgc: the same records from the host"
-MULTI_GPU = ("vkd3d-proton: todo, multi-node GPU input unimplemented (reads zeros, its checks are todo); "
-             "wgc: the same records from the host")
+GPU_INPUT = "vkd3d: records from a GPU buffer"
+MULTI_GPU = "vkd3d: todo, multi-node GPU input unimplemented, runs nothing"
 
 
 def _broadcast(context: str, hlsl: str, words: list[int], stride: int, grid, value) -> Case:
@@ -294,9 +293,9 @@ def measure_wgc(device, entry: tuple, case: Case, repeat: int) -> tuple[str, lis
 
     module, program, described = entry
     with Session(device, module, program, described) as session:
-        session.run_once()
+        steps = session.run_once()
         verdict = check(case, session, program)
-        if not getattr(session.scheduler, "last_run_gpu_driven", True):
+        if steps and not getattr(session.scheduler, "last_run_gpu_driven", True):
             verdict += ", host-driven"
         walls = []
         for _ in range(repeat):
