@@ -365,3 +365,46 @@ def test_entry_records_beyond_the_limit_run_in_passes(device, tmp_path, gpu_driv
     assert [(s.pass_index, s.level, [d.records_in for d in s.dispatches]) for s in steps] == [
         step for p, (a, b) in enumerate(cuts) for step in
         [(p, 0, [b - a]), (p, 1, [sum(i % 4 for i in range(a, b))])]]
+
+
+SHALLOW = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Level { uint depth; };
+[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(5)]
+void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(1)] NodeOutput<Level> Down)
+{
+    InterlockedAdd(Out[r.Get().depth], 1);
+    uint n = r.Get().depth < 1 ? 1 : 0;
+    ThreadNodeOutputRecords<Level> next = Down.GetThreadNodeOutputRecords(n);
+    if (n > 0) next.Get().depth = r.Get().depth + 1;
+    next.OutputComplete();
+}
+"""
+
+
+def test_a_timed_run_gives_the_gpu_span_of_every_level(device, tmp_path):
+    """`last_gpu_ns` (benchmarks/vs_vkd3d.py reads it): a timed GPU-driven run's span covers the
+    levels the plan recorded (6 for a recursion depth of 5), also the empty ones after the trace's
+    last level (2 here: depth 0 and 1 emit records); an untimed run has none.  With
+    `whole_run_only` the run writes two queries, its start and its end, and times no level."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, SHALLOW, '{"inputs": [{"entry": "Down", "records": '
+                                      '[{"depth": 0}]}], "resources": {"u0": {"bytes": 32}}}')
+    with Session(device, module, program, described) as session:
+        session.run_once()
+        assert session.scheduler.last_run_gpu_driven and session.scheduler.last_gpu_ns is None
+    with Session(device, module, program, described, timing=True) as session:
+        if session.timing is None:
+            pytest.skip(f"{device.info.name} cannot time compute work")
+        steps = session.run_once()
+        assert session.scheduler.last_run_gpu_driven and len(steps) == 2
+        span = session.scheduler.last_gpu_ns
+        assert isinstance(span, int) and span >= sum(step.gpu_ns or 0 for step in steps) > 0
+        assert session.dump(program.resources[0])["uint32"][:3] == [1, 1, 0]
+    with Session(device, module, program, described, timing=True) as session:
+        session.timing.whole_run_only = True        # two queries: the run's start and its end
+        steps = session.run_once()
+        assert len(steps) == 2 and session.scheduler.last_gpu_ns > 0
+        assert session.timing.used == 2 and all(step.gpu_ns is None for step in steps)
+        assert all(d.gpu_ns is None for step in steps for d in step.dispatches)

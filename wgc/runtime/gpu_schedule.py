@@ -161,6 +161,9 @@ class GpuScheduler(Scheduler):
         """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
         self.last_passes = 1
         """The passes of the last `run` (`passes`: more than one where its entry records did not fit)."""
+        self.last_gpu_ns: int | None = None
+        """A timed GPU-driven run (one pass): nanoseconds from its first level's start to its last
+        level's end, the empty levels after the last dispatch included (benchmarks read it)."""
 
     def close(self) -> None:
         for plan in self._plans.values():
@@ -402,6 +405,7 @@ class GpuScheduler(Scheduler):
 
     def _run_pass(self, entries: list[tuple[NodePlan, Chunk]], repeat_index: int) -> list[TraceStep]:
         self.last_run_gpu_driven = False
+        self.last_gpu_ns = None
         if not self.gpu_driven:
             return super().run(entries, repeat_index)
         cache_key = tuple((n.name, n.index, c.address, c.count, c.stride) for n, c in entries)
@@ -446,9 +450,10 @@ class GpuScheduler(Scheduler):
         plan.times = []
         if timing is not None:
             timing.begin()
+        detail = timing is not None and not timing.whole_run_only
         try:
             for level, launches in enumerate(plan.levels):
-                level_start = timing.write() if timing is not None else None
+                level_start = timing.write() if timing is not None and (detail or level == 0) else None
                 launch_times: list[tuple[int | None, int | None]] = []
                 device.bind(meta_pipeline, meta_layout, [])
                 device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
@@ -463,12 +468,13 @@ class GpuScheduler(Scheduler):
                     head = struct.pack("<Q", control.address + launch.context_at)
                     constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
-                    start = timing.write() if timing is not None else None
+                    start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)
-                    launch_times.append((start, timing.write(end=True) if timing is not None else None))
+                    launch_times.append((start, timing.write(end=True) if detail else None))
                 device.barrier()
                 if timing is not None:
-                    plan.times.append((level_start, timing.write(end=True), launch_times))
+                    last = detail or level == len(plan.levels) - 1
+                    plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
             plan.time_queries = timing.used if timing is not None else 0
         finally:
             recorded = device.end_reusable()
@@ -490,6 +496,8 @@ class GpuScheduler(Scheduler):
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
+        if timing is not None and plan.times:
+            self.last_gpu_ns = timing.nanoseconds(ticks, plan.times[0][0], plan.times[-1][1])
         dispatched: dict[int, Any] = {}
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):

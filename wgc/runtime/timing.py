@@ -35,6 +35,10 @@ class Timestamps:
         info = vk.VkQueryPoolCreateInfo(queryType=_QUERY_TYPE_TIMESTAMP, queryCount=CAPACITY)
         self.pool = device.call(vk.vkCreateQueryPool, device.device, info, None)
         self.used = 0
+        self.whole_run_only = False
+        """Time a GPU-driven run as a whole: one query at its start and one at its end, none per
+        level or dispatch (each query is a point where lavapipe finishes the work before it; a
+        benchmark sets it to compare with a peer that times only the whole run)."""
 
     @staticmethod
     def create(device: Any) -> Timestamps | None:
