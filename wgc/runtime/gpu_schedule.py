@@ -102,6 +102,8 @@ class _Planned:
     slots_at: list[int] = field(default_factory=list)
     context_at: int = 0
     indirect_at: int = 0
+    query: int | None = None
+    """A mesh launch whose primitives are counted: its query (`graphics.Graphics.draw_indirect`)."""
 
 
 @dataclass
@@ -119,6 +121,8 @@ class _Plan:
     times: list[tuple[int | None, int | None, list[tuple[int | None, int | None]]]] = field(default_factory=list)
     """Timed runs: per level the timestamp queries (start, end) of the level and of each launch."""
     time_queries: int = 0
+    primitive_queries: int = 0
+    """The mesh launches' primitive queries the command buffer uses (0: the primitives are not counted)."""
 
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
@@ -186,7 +190,6 @@ class GpuScheduler(Scheduler):
         inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride) for _, chunk in entries]
         for key, at in self.entry_work(entries):
             pending.setdefault(key, []).append(inputs[at])
-        max_x, max_y, _ = self.device.max_group_count
         levels: list[list[_Planned]] = []
         side_bytes = [0, 0]
         launches_planned = 0
@@ -199,8 +202,9 @@ class GpuScheduler(Scheduler):
             for key in sorted(pending):
                 node = self.program.nodes[key.node]
                 modes = _modes(node)
-                if modes is None:
+                if modes is None or (node.launch == "mesh" and self.graphics is None):
                     return None
+                max_x, max_y = self._group_limits(node)
                 group_mul, group_div, unit_div, grid = modes
                 each: list[tuple[_Input, int | None]] = []
                 for records in pending[key]:
@@ -252,6 +256,14 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         return _Plan(levels, side_bytes)
+
+    def _group_limits(self, node: NodePlan) -> tuple[int, int]:
+        """(x, y) group counts one dispatch of `node` may have: the compute limits, or a mesh node's
+        draw limits (`graphics.Graphics`: maxMeshWorkGroupCount and maxMeshWorkGroupTotalCount)."""
+        if node.launch == "mesh":
+            return self.graphics.max_x, self.graphics.max_y
+        x, y, _ = self.device.max_group_count
+        return x, y
 
     # ------------------------------------------------------------------ the control image
 
@@ -342,7 +354,7 @@ class GpuScheduler(Scheduler):
                      context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
-                     max_x=self.device.max_group_count[0])
+                     max_x=self._group_limits(launch.node)[0])
                 if launch.record is not None:
                     grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
                     assert grid_field is not None and most is not None
@@ -438,12 +450,15 @@ class GpuScheduler(Scheduler):
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
         """The command buffer of a whole run: per level the meta pass, a barrier, the indirect
-        dispatches, a barrier."""
+        dispatches, a rendering pass of the mesh launches' indirect draws, a barrier."""
         meta_pipeline, meta_layout = self._meta_pipeline()
         device, user = self.device, self.push_constants
         device.record_reusable()
         timing = self.timing
         plan.times = []
+        meshes = sum(launch.node.launch == "mesh" for launches in plan.levels for launch in launches)
+        counted = self.graphics is not None and self.graphics.countable(meshes)
+        plan.primitive_queries = 0
         if timing is not None:
             timing.begin()
         try:
@@ -455,17 +470,27 @@ class GpuScheduler(Scheduler):
                 device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
                 device.barrier()
                 bound = None
+                draws: list[tuple[str, bytes, Buffer, int]] = []
+                first_query = plan.primitive_queries
                 for launch in launches:
+                    head = struct.pack("<Q", control.address + launch.context_at)
+                    constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
+                    if launch.node.launch == "mesh":      # drawn after the level's compute work
+                        draws.append((launch.node.entry_point, constants, control, launch.indirect_at))
+                        launch.query = plan.primitive_queries if counted else None
+                        plan.primitive_queries += counted
+                        launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
+                        continue
                     pipeline = self.pipelines.pipeline(launch.node.entry_point)
                     if pipeline is not bound:
                         self.pipelines.bind(device, pipeline)
                         bound = pipeline
-                    head = struct.pack("<Q", control.address + launch.context_at)
-                    constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
                     start = timing.write() if timing is not None else None
                     device.dispatch_indirect(control, launch.indirect_at)
                     launch_times.append((start, timing.write(end=True) if timing is not None else None))
+                if draws:
+                    self.graphics.draw_indirect(draws, first_query if counted else None)
                 device.barrier()
                 if timing is not None:
                     plan.times.append((level_start, timing.write(end=True), launch_times))
@@ -490,6 +515,7 @@ class GpuScheduler(Scheduler):
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
+        drawn = self.graphics.primitives(plan.primitive_queries) if plan.primitive_queries else None
         dispatched: dict[int, Any] = {}
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
@@ -534,6 +560,8 @@ class GpuScheduler(Scheduler):
                                          launch.key.loop_iteration, count, groups)
                 if timing is not None and level_times is not None:
                     dispatch.gpu_ns = timing.nanoseconds(ticks, *level_times[2][at])
+                if drawn is not None and launch.query is not None:
+                    dispatch.primitives = drawn[launch.query]
                 for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):
