@@ -17,7 +17,12 @@ per level the indirect-setup meta shader, which turns the producers' counters in
 launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
 its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
-writes before indirect reads); one vkCmdDispatchIndirect per launch; a barrier.  A launch that
+writes before indirect reads); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
+group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
+of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
+a barrier (on a device made for drawing it covers every stage, the attachments and the indirect
+reads).  A launch that
 receives no records dispatches no group.  After the submit the host reads the counters and status
 words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the first in level
 order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
@@ -33,8 +38,10 @@ The host-driven path (`Scheduler.run`) runs instead where no plan is made: a rec
 16-bit components, without [NodeMaxDispatchGrid] or with cross-group sharing (its counters start
 at each record's grid), bounds
 beyond the memory limit (the host-driven scheduler sizes from the real counts, and fails only if
-those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, or counts
-beyond 32 bits.  `gpu_driven=False` forces it.
+those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, counts
+beyond 32 bits, or a launch whose bound of groups exceeds what one dispatch may have (for a mesh
+launch, one draw: the mesh-shader limits of `graphics.Graphics`, which the host-driven scheduler
+meets by splitting a launch into several draws).  `gpu_driven=False` forces it.
 
 Invariants: the plan depends only on the graph and the entry records' counts and addresses; arenas
 of level L are on side L % 2 (level L+1 reads them, level L+2 overwrites them after a barrier);

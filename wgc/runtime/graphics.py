@@ -9,10 +9,11 @@ entry point and the render target's pixel shader), `draw`, which records a level
 into the level's command buffer, and `read`, the attachments' texels.
 
 How a mesh node runs: as a broadcasting node of the emulation ABI (`wgc.emulation_abi`, "Mesh
-nodes"): each launch's groups are drawn with `vkCmdDrawMeshTasksEXT` over the launch's flat
-groups (one draw per `NodeContext`, as a compute launch has one dispatch per context), its
-NodeContext address in push constants; the mesh shader reads its record and grid as a
-broadcasting node does.  Draws of one level are recorded after the level's compute dispatches,
+nodes"): host-driven (`draw`), each launch's groups are drawn with `vkCmdDrawMeshTasksEXT` over the
+launch's flat groups (one draw per `NodeContext`, as a compute launch has one dispatch per
+context); GPU-driven (`draw_indirect`, `gpu_schedule`), with one `vkCmdDrawMeshTasksIndirectEXT`
+per launch whose group counts the indirect-setup shader wrote; its NodeContext address in push
+constants; the mesh shader reads its record and grid as a broadcasting node does.  Draws of one level are recorded after the level's compute dispatches,
 inside one rendering pass (load and store every attachment); the level's closing barrier covers
 every stage and the attachment accesses.
 
