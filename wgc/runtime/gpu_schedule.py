@@ -485,7 +485,7 @@ class GpuScheduler(Scheduler):
                     if launch.node.launch == "mesh":      # drawn after the level's compute work
                         draws.append((launch.node.entry_point, constants, control, launch.indirect_at))
                         launch.query = plan.primitive_queries if counted else None
-                        plan.primitive_queries += counted
+                        plan.primitive_queries += int(counted)
                         launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
                         continue
                     pipeline = self.pipelines.pipeline(launch.node.entry_point)
