@@ -4,7 +4,10 @@ centres at half-integers, the top-left fill convention for edges through a centr
 linearly interpolated attributes, a depth test), with D3D12's viewport (NDC y up, depth [0, 1]).
 
 The tests that draw need a device with VK_EXT_mesh_shader (lavapipe from Mesa 23.2, or a GPU):
-they skip with the reason where it is missing (Debian 12's own Mesa 22.3).  The render target's
+they skip with the reason where it is missing (Debian 12's own Mesa 22.3).  Each runs on both
+schedules (the `gpu_driven` fixture): GPU-driven, where the mesh launches are indirect draws whose
+group counts the indirect-setup shader writes from the record counters, and host-driven, level by
+level with direct draws; both must draw the independently computed picture.  The render target's
 diagnostics (WG0880, WG0881) come before any device and run everywhere.
 """
 
@@ -104,15 +107,41 @@ def quad(lo, hi, z, shade0, shade1=None):
             ([corners[2], corners[1], corners[3]], shade1 or shade0)]
 
 
-def draw(tmp_path, source: str, dispatch: dict):
+@pytest.fixture(params=[True, False], ids=["gpu-driven", "host-driven"])
+def gpu_driven(request, monkeypatch):
+    """The schedule the test's runs take: True, a plain run (`wgc.run`: GPU-driven where the plan
+    covers the graph); False, the host-driven scheduler forced (as `Session(gpu_driven=False)`)."""
+    if not request.param:
+        _force_host_driven(monkeypatch)
+    return request.param
+
+
+def _force_host_driven(monkeypatch) -> None:
+    from wgc.runtime.gpu_schedule import GpuScheduler
+
+    init = GpuScheduler.__init__
+
+    def host_driven(self, *args, **kwargs):
+        init(self, *args, **{**kwargs, "gpu_driven": False})
+
+    monkeypatch.setattr(GpuScheduler, "__init__", host_driven)
+
+
+def schedule_of(gpu_driven: bool) -> str:
+    return "gpu-driven" if gpu_driven else "host-driven"
+
+
+def draw(tmp_path, source: str, dispatch: dict, gpu_driven: bool):
     """Run on the emulated path, and again on the AMDX path (the AMDX module translated): both must
-    draw the same picture."""
+    draw the same picture, on the schedule the `gpu_driven` fixture asks for."""
     path = tmp_path / "graph.hlsl"
     path.write_text(source)
     result = wgc.run(str(path), dispatch)
     assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.schedule == schedule_of(gpu_driven)
     amdx = wgc.run(str(path), dispatch, path="amdx")
     assert amdx.ok and amdx.path == "amdx", Renderer().render(list(amdx.diagnostics))
+    assert amdx.schedule == schedule_of(gpu_driven)
     assert amdx.attachments == result.attachments
     return result
 
@@ -138,12 +167,12 @@ RED, GREEN, BLUE, BLACK = (1.0, 0.0, 0.0, 1.0), (0.0, 1.0, 0.0, 1.0), (0.0, 0.0,
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_fixed_grid_mesh_node_draws_a_quad_per_record(tmp_path):
+def test_fixed_grid_mesh_node_draws_a_quad_per_record(tmp_path, gpu_driven):
     """A mesh node with [NodeDispatchGrid(1,1,1)]: one group per record, each drawing its quad."""
     records = [{"lo": [-1.0, -1.0], "hi": [0.0, 0.5], "z": 0.5, "color": list(RED)},
                {"lo": [0.25, -0.75], "hi": [0.75, 1.0], "z": 0.5, "color": list(GREEN)}]
     result = draw(tmp_path, QUAD_NODE, {"inputs": [{"entry": "DrawQuad", "records": records}],
-                                        "render_target": {"width": 16, "height": 16}})
+                                        "render_target": {"width": 16, "height": 16}}, gpu_driven)
     triangles = [t for r in records for t in quad(r["lo"], r["hi"], r["z"], flat(r["color"]))]
     image, uncertain, _ = rasterize(16, 16, triangles, BLACK)
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 16)
@@ -153,7 +182,7 @@ def test_fixed_grid_mesh_node_draws_a_quad_per_record(tmp_path):
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_record_given_grid_draws_a_quad_per_group(tmp_path):
+def test_record_given_grid_draws_a_quad_per_group(tmp_path, gpu_driven):
     """SV_DispatchGrid sizes the mesh node's launch; SV_GroupID places each group's quad."""
     source = """
 struct R { uint3 grid : SV_DispatchGrid; float4 color; };
@@ -174,7 +203,7 @@ void Tiles(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, uint2 g : SV
 """
     result = draw(tmp_path, source, {"inputs": [{"entry": "Tiles", "records": [{"grid": [3, 2, 1],
                                                                                   "color": [1, 1, 1, 1]}]}],
-                                     "render_target": {"width": 16, "height": 16}})
+                                     "render_target": {"width": 16, "height": 16}}, gpu_driven)
     triangles = []
     for gy in range(2):
         for gx in range(3):
@@ -189,7 +218,7 @@ void Tiles(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, uint2 g : SV
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_mesh_node_array_selected_per_record(tmp_path):
+def test_mesh_node_array_selected_per_record(tmp_path, gpu_driven):
     """Material binning: a thread node sends each record to NodeOutputArray index `material`; every
     member of the mesh-node array (one pipeline each) draws with its own colour."""
     source = """
@@ -229,7 +258,7 @@ void Blue(DispatchNodeInputRecord<Draw> d, uint t : SV_GroupThreadID, out vertic
     records = [{"material": 0, "lo": [-1.0, -1.0]}, {"material": 1, "lo": [0.0, 0.0]},
                {"material": 1, "lo": [-1.0, 0.5]}, {"material": 0, "lo": [0.5, -0.5]}]
     result = draw(tmp_path, source, {"inputs": [{"entry": "Bin", "records": records}],
-                                     "render_target": {"width": 16, "height": 16}})
+                                     "render_target": {"width": 16, "height": 16}}, gpu_driven)
     triangles = []
     for r in records:
         lo = r["lo"]
@@ -262,12 +291,12 @@ void Split(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, out vertices
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_per_primitive_colour_splits_the_diagonal_by_the_top_left_rule(tmp_path):
+def test_per_primitive_colour_splits_the_diagonal_by_the_top_left_rule(tmp_path, gpu_driven):
     """Per-primitive attributes reach the pixel shader (PerPrimitiveEXT, matched by Location); the
     diagonal through pixel centres belongs to one triangle only (Vulkan, "Polygon Rasterization":
     a sample on a shared edge is covered by exactly one of the polygons sharing it)."""
     result = draw(tmp_path, PER_PRIMITIVE, {"inputs": [{"entry": "Split", "records": [{"cull": 0}]}],
-                                            "render_target": {"width": 16, "height": 16}})
+                                            "render_target": {"width": 16, "height": 16}}, gpu_driven)
     image, uncertain, _ = rasterize(16, 16, quad((-0.75, -0.75), (0.75, 0.75), 0.0, flat(RED), flat(BLUE)), BLACK)
     assert not uncertain
     got = result.attachments["SV_Target0"]["uint8"]
@@ -276,39 +305,39 @@ def test_per_primitive_colour_splits_the_diagonal_by_the_top_left_rule(tmp_path)
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_culled_primitives_are_not_drawn(tmp_path):
+def test_culled_primitives_are_not_drawn(tmp_path, gpu_driven):
     """SV_CullPrimitive (CullPrimitiveEXT) true: the primitive is not rasterized."""
     result = draw(tmp_path, PER_PRIMITIVE, {"inputs": [{"entry": "Split", "records": [{"cull": 2}]}],
-                                            "render_target": {"width": 16, "height": 16}})
+                                            "render_target": {"width": 16, "height": 16}}, gpu_driven)
     image, uncertain, _ = rasterize(16, 16, quad((-0.75, -0.75), (0.75, 0.75), 0.0, flat(RED), lambda b: None),
                                     BLACK)
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 16)
     both = draw(tmp_path, PER_PRIMITIVE, {"inputs": [{"entry": "Split", "records": [{"cull": 3}]}],
-                                          "render_target": {"width": 8, "height": 8}})
+                                          "render_target": {"width": 8, "height": 8}}, gpu_driven)
     assert both.attachments["SV_Target0"]["uint8"] == [0, 0, 0, 255] * 64
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_set_mesh_output_counts_zero_draws_nothing(tmp_path):
+def test_set_mesh_output_counts_zero_draws_nothing(tmp_path, gpu_driven):
     """SetMeshOutputCounts(0, 0): the group outputs no primitive (the picture stays the clear colour)."""
     source = QUAD_NODE.replace("SetMeshOutputCounts(4, 2);", "SetMeshOutputCounts(0, 0); return;")
     result = draw(tmp_path, source, {
         "inputs": [{"entry": "DrawQuad", "records": [{"lo": [-1, -1], "hi": [1, 1], "color": [1, 1, 1, 1]}]}],
-        "render_target": {"width": 8, "height": 8, "colors": [{"clear": [0, 0.2, 0.6, 1]}]}})
+        "render_target": {"width": 8, "height": 8, "colors": [{"clear": [0, 0.2, 0.6, 1]}]}}, gpu_driven)
     assert result.attachments["SV_Target0"]["uint8"] == [0, 51, 153, 255] * 64
     dispatch, = [d for step in result.trace for d in step.dispatches]
     assert dispatch.primitives in (None, 0)
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_depth_test_between_two_records(tmp_path):
+def test_depth_test_between_two_records(tmp_path, gpu_driven):
     """A depth attachment (D32_FLOAT, cleared to 1, test "less"): of two overlapping quads the nearer
     one is seen whatever the order; the depth attachment holds the nearer z."""
     records = [{"lo": [-1.0, -1.0], "hi": [0.5, 0.5], "z": 0.25, "color": list(RED)},
                {"lo": [-0.5, -0.5], "hi": [1.0, 1.0], "z": 0.75, "color": list(GREEN)},
                {"lo": [0.0, -1.0], "hi": [1.0, 0.0], "z": 0.125, "color": list(BLUE)}]
     result = draw(tmp_path, QUAD_NODE, {"inputs": [{"entry": "DrawQuad", "records": records}],
-                                        "render_target": {"width": 16, "height": 16, "depth": {}}})
+                                        "render_target": {"width": 16, "height": 16, "depth": {}}}, gpu_driven)
     triangles = [t for r in records for t in quad(r["lo"], r["hi"], r["z"], flat(r["color"]))]
     image, uncertain, depth = rasterize(16, 16, triangles, BLACK, depth_test=True)
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 16)
@@ -359,6 +388,104 @@ void Gradient(DispatchNodeInputRecord<G> r, uint t : SV_GroupThreadID, out verti
     assert [v for row in rows for v in row] == got
 
 
+# ------------------------------------------------------------------ the two schedules
+
+
+ROW = """
+struct R { uint3 grid : SV_DispatchGrid; };
+struct V { float4 pos : SV_Position; nointerpolation float4 color : COLOR0; };
+[Shader("node")] [NodeLaunch("mesh")] [NodeIsProgramEntry] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(4, 1, 1)]
+[OutputTopology("triangle")]
+void Row(DispatchNodeInputRecord<R> r, uint t : SV_GroupThreadID, uint g : SV_GroupID,
+         out vertices V v[4], out indices uint3 tri[2])
+{
+    SetMeshOutputCounts(4, 2);
+    float2 uv = float2(t & 1, t >> 1);
+    v[t].pos = float4(-1 + g * 0.25 + uv.x * 0.125, uv.y - 0.5, 0, 1);
+    v[t].color = float4(1, g / 8.0, 0, 1);
+    if (t < 2)
+        tri[t] = t == 0 ? uint3(0, 1, 2) : uint3(2, 1, 3);
+}
+[Shader("pixel")] float4 Shade(float4 p : SV_Position, nointerpolation float4 c : COLOR0) : SV_Target0 { return c; }
+"""
+
+
+def _mesh_limits(monkeypatch, max_x: int, max_y: int) -> None:
+    """Make every `Graphics` keep its draws within max_x by max_y groups (as a device with those
+    mesh-shader limits would)."""
+    from wgc.runtime.graphics import Graphics
+
+    init = Graphics.__init__
+
+    def limited(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.max_x, self.max_y = max_x, max_y
+
+    monkeypatch.setattr(Graphics, "__init__", limited)
+
+
+def _row_picture(groups: int):
+    triangles = []
+    for g in range(groups):
+        lo = (-1 + g * 0.25, -0.5)
+        triangles += quad(lo, (lo[0] + 0.125, 0.5), 0.0, flat((1.0, g / 8, 0.0, 1.0)))
+    return rasterize(32, 8, triangles, BLACK)
+
+
+@pytest.mark.usefixtures("mesh_device")
+@pytest.mark.parametrize(("max_x", "max_y", "schedule"), [(2, 4, "gpu-driven"), (2, 2, "host-driven")])
+def test_draws_within_the_mesh_shader_limits(tmp_path, monkeypatch, max_x, max_y, schedule):
+    """VK_EXT_mesh_shader: "groupCountX must be less than or equal to
+    VkPhysicalDeviceMeshShaderPropertiesEXT::maxMeshWorkGroupCount[0]" (and the same for Y, Z and
+    the product against maxMeshWorkGroupTotalCount).  With limits of 2 x 4 groups, the record's grid
+    of 5 (at most [NodeMaxDispatchGrid(8, 1, 1)]) is one indirect draw of (2, 3, 1) groups whose
+    sixth group draws nothing; with 2 x 2, the 8 groups the node may ask for do not fit in one draw,
+    so the run is host-driven (draws of (2, 2, 1) and (1, 1, 1) groups).  The picture is the same."""
+    _mesh_limits(monkeypatch, max_x, max_y)
+    result = draw(tmp_path, ROW, {"inputs": [{"entry": "Row", "records": [{"grid": [5, 1, 1]}]}],
+                                  "render_target": {"width": 32, "height": 8}}, schedule == "gpu-driven")
+    image, uncertain, _ = _row_picture(5)
+    assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 32)
+    dispatch, = [d for step in result.trace for d in step.dispatches]
+    assert (dispatch.groups, dispatch.primitives in (None, 10)) == (5, True)
+
+
+@pytest.mark.usefixtures("mesh_device")
+@pytest.mark.parametrize("name", ["mesh_draw", "mesh_materials"])
+def test_drawing_graphs_run_gpu_driven_with_the_host_driven_picture(name, monkeypatch):
+    """A graph that draws runs GPU-driven (one submit: the mesh launches are indirect draws from the
+    record counters) and draws exactly the picture, and reports exactly the trace (records, groups,
+    primitives), of the host-driven schedule."""
+    gpu = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"))
+    with monkeypatch.context() as patched:
+        _force_host_driven(patched)
+        host = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"))
+    assert gpu.ok and host.ok, Renderer().render(list(gpu.diagnostics + host.diagnostics))
+    assert (gpu.schedule, host.schedule) == ("gpu-driven", "host-driven")
+    assert gpu.attachments == host.attachments
+    assert [[d.to_json() for d in step.dispatches] for step in gpu.trace] == \
+        [[d.to_json() for d in step.dispatches] for step in host.trace]
+    assert any(d.launch == "mesh" for step in gpu.trace for d in step.dispatches)
+
+
+@pytest.mark.usefixtures("mesh_device")
+def test_trace_json_of_a_drawing_graph_says_gpu_driven(tmp_path, run_wgc):
+    """`wgc run --trace --trace-format json` of a graph that draws: "schedule": "gpu-driven", and the
+    mesh launch's primitives where the device counts them (3 records x 2 triangles)."""
+    (tmp_path / "q.hlsl").write_text(QUAD_NODE)
+    records = [{"lo": [-1, -1], "hi": [0, 0], "color": list(RED)}] * 3
+    (tmp_path / "d.json").write_text(json.dumps({"inputs": [{"entry": "DrawQuad", "records": records}],
+                                                 "render_target": {"width": 4, "height": 4}}))
+    done = run_wgc("run", "q.hlsl", "--dispatch", "d.json", "--trace", "--trace-format", "json", "-o", "out.json",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr.decode()
+    trace = json.loads(done.stderr)
+    assert (trace["schedule"], trace["passes"]) == ("gpu-driven", 1)
+    dispatch, = [d for step in trace["steps"] for d in step["dispatches"]]
+    assert (dispatch["node"], dispatch["records_in"], dispatch["groups"]) == ("DrawQuad", 3, 3)
+    assert dispatch.get("primitives", 6) == 6
+
+
 # ------------------------------------------------------------------ the shipped samples
 
 
@@ -369,7 +496,7 @@ def _sample(name: str) -> str:
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_sample_mesh_draw(tmp_path):
+def test_sample_mesh_draw(tmp_path, gpu_driven):
     """samples/mesh_draw.hlsl with samples/mesh_draw.dispatch.json: Classify sends a batch to
     DrawSprites (grid from the record), which draws a quad per sprite; ShadeSprite discards outside
     the inscribed circle and unpacks the RGBA8 colour."""
@@ -377,6 +504,7 @@ def test_sample_mesh_draw(tmp_path):
         dispatch = json.load(f)
     result = wgc.run(_sample("mesh_draw.hlsl"), _sample("mesh_draw.dispatch.json"))
     assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.schedule == schedule_of(gpu_driven)
     raw = bytes.fromhex(dispatch["resources"]["t0"]["hex"])
     target = dispatch["render_target"]
     width, height = target["width"], target["height"]
@@ -405,13 +533,14 @@ def test_sample_mesh_draw(tmp_path):
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_sample_mesh_materials(tmp_path):
+def test_sample_mesh_materials(tmp_path, gpu_driven):
     """samples/mesh_materials.hlsl with samples/mesh_materials.dispatch.json: SortByMaterial bins
     objects into DrawMaterial[0..2] (flat, striped, star fans), shaded by ShadeMaterial."""
     with open(_sample("mesh_materials.dispatch.json")) as f:
         dispatch = json.load(f)
     result = wgc.run(_sample("mesh_materials.hlsl"), _sample("mesh_materials.dispatch.json"))
     assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.schedule == schedule_of(gpu_driven)
     raw = bytes.fromhex(dispatch["resources"]["t0"]["hex"])
     target = dispatch["render_target"]
     width, height = target["width"], target["height"]
@@ -551,10 +680,10 @@ void Draw(DispatchNodeInputRecord<D> d, uint t : SV_GroupThreadID, out vertices 
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
+def test_check_and_record_dumps_in_mesh_nodes(tmp_path, gpu_driven):
     """The debugger features of `wgc run` work in mesh nodes as in compute nodes: `--check` reports
-    a buffer read past the end inside the mesh node (each of its 4 threads), and `--dump-records`
-    keeps the record the mesh node read at level 1."""
+    a buffer read past the end inside the mesh node (each of its 4 threads; on either schedule), and
+    `--dump-records` (host-driven always) keeps the record the mesh node read at level 1."""
     from wgc.runtime.records import RecordLog
     from wgc.runtime.schedules import DEFAULT_SCHEDULE, DebugRun
 
@@ -563,6 +692,7 @@ def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
     dispatch = {"inputs": [{"entry": "Start", "records": [{"n": 7}]}], "resources": {"t0": {"float": [1, 2]}},
                 "render_target": {"width": 4, "height": 4}}
     checked = wgc.run(str(path), dispatch, check=True)
+    assert checked.schedule == schedule_of(gpu_driven)
     assert [(r.node, r.level, r.line, r.value, r.limit) for r in checked.checks] == [("Draw", 1, 18, 7, 2)] * 4
     debug = DebugRun(RecordLog(()), None, None, DEFAULT_SCHEDULE, 0)
     dumped = wgc.run(str(path), {**dispatch, "resources": {"t0": {"float": [1, 2, 3, 4, 5, 6, 7, 0.2]}}}, debug=debug)
@@ -575,43 +705,44 @@ def test_check_and_record_dumps_in_mesh_nodes(tmp_path):
 
 @pytest.mark.usefixtures("mesh_device")
 @pytest.mark.parametrize("name", ["mesh_draw", "mesh_materials"])
-def test_samples_draw_the_same_on_the_amdx_path(name):
+def test_samples_draw_the_same_on_the_amdx_path(name, gpu_driven):
     """The AMDX module of each sample, translated (MeshEXT wrappers reading the record as a
     broadcasting node, the pixel shader kept), draws the emulated path's picture."""
     emulated = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"))
     amdx = wgc.run(_sample(f"{name}.hlsl"), _sample(f"{name}.dispatch.json"), path="amdx")
     assert amdx.ok and amdx.path == "amdx", Renderer().render(list(amdx.diagnostics))
+    assert amdx.schedule == emulated.schedule == schedule_of(gpu_driven)
     assert amdx.attachments == emulated.attachments
     assert [(d.node, d.primitives) for s in amdx.trace for d in s.dispatches] == \
         [(d.node, d.primitives) for s in emulated.trace for d in s.dispatches]
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_cull_mode_and_front_face(tmp_path):
+def test_cull_mode_and_front_face(tmp_path, gpu_driven):
     """"cull": "back" with D3D12's default front face (clockwise on screen) drops the quad, whose two
     triangles wind counter-clockwise on screen; "front_face": "counter_clockwise" keeps it."""
     dispatch = {"inputs": [{"entry": "DrawQuad", "records": [{"lo": [-1, -1], "hi": [1, 1], "color": list(RED)}]}],
                 "render_target": {"width": 4, "height": 4, "cull": "back"}}
-    culled = draw(tmp_path, QUAD_NODE, dispatch)
+    culled = draw(tmp_path, QUAD_NODE, dispatch, gpu_driven)
     assert culled.attachments["SV_Target0"]["uint8"] == [0, 0, 0, 255] * 16
     dispatch["render_target"]["front_face"] = "counter_clockwise"
-    kept = draw(tmp_path, QUAD_NODE, dispatch)
+    kept = draw(tmp_path, QUAD_NODE, dispatch, gpu_driven)
     assert kept.attachments["SV_Target0"]["uint8"] == [255, 0, 0, 255] * 16
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_alpha_blend(tmp_path):
+def test_alpha_blend(tmp_path, gpu_driven):
     """"blend": "alpha": colour = src.rgb * src.a + dst.rgb * (1 - src.a), alpha = src.a + dst.a (1 - src.a)."""
     dispatch = {"inputs": [{"entry": "DrawQuad", "records": [{"lo": [-1, -1], "hi": [1, 1],
                                                               "color": [1, 0, 0, 0.6]}]}],
                 "render_target": {"width": 2, "height": 2, "blend": "alpha", "colors": [{"clear": [0, 0, 1, 1]}]}}
-    result = draw(tmp_path, QUAD_NODE, dispatch)
+    result = draw(tmp_path, QUAD_NODE, dispatch, gpu_driven)
     want = unorm8([[(0.6, 0.0, 0.4, 0.6 + 1 * 0.4)] * 2] * 2)
     assert result.attachments["SV_Target0"]["uint8"] == want
 
 
 @pytest.mark.usefixtures("mesh_device")
-def test_pixel_shader_resources_and_two_attachments(tmp_path):
+def test_pixel_shader_resources_and_two_attachments(tmp_path, gpu_driven):
     """The pixel shader reads a buffer bound like the nodes' resources (by its register), and writes
     two attachments: SV_Target0 (R8G8B8A8_UNORM) and SV_Target1 (R32_UINT, named "ids")."""
     source = """
@@ -644,7 +775,7 @@ struct Out { float4 color : SV_Target0; uint id : SV_Target1; };
                 "resources": {"t1": {"float": [0, 0, 0, 1, 0.2, 0.4, 0.6, 1, 1, 0.8, 0, 1]}},
                 "render_target": {"width": 4, "height": 4, "colors": [
                     {}, {"name": "ids", "format": "R32_UINT", "clear": [7, 0, 0, 0]}]}}
-    result = draw(tmp_path, source, dispatch)
+    result = draw(tmp_path, source, dispatch, gpu_driven)
     palette = {1: (0.2, 0.4, 0.6, 1.0), 2: (1.0, 0.8, 0.0, 1.0)}
     image, uncertain, _ = rasterize(4, 4, quad((-1, -1), (1, 1), 0.0, flat(palette[1]), flat(palette[2])), BLACK)
     assert_picture(result.attachments["SV_Target0"]["uint8"], image, uncertain, 4)

@@ -67,12 +67,13 @@ Mesh nodes (`[NodeLaunch("mesh")]`: leaves, no outputs). A mesh node is one `Mes
 (capability `MeshShadingEXT`, SPV_EXT_mesh_shader; `LocalSize` its [NumThreads], `OutputVertices`,
 `OutputPrimitivesEXT` and the topology mode from its declaration) with the same push constants,
 NodeContext and prologue as a broadcasting node: the runtime draws each launch with
-`vkCmdDrawMeshTasksEXT` over (nx, ny, 1) groups per NodeContext, so `flat`, the record index
-(`flat / G`, fixed grid; one record per launch with a record's `SV_DispatchGrid`) and `SV_GroupID`
-are computed exactly as above from `WorkgroupId` and `NumWorkgroups` (both valid in MeshEXT); a
-group past its records or grid returns before `OpSetMeshOutputsEXT`, so it outputs no primitive.
-The runtime keeps each draw within `maxMeshWorkGroupCount` and `maxMeshWorkGroupTotalCount`
-(splitting into several draws with increasing `group_offset`). The module also holds the library's
+`vkCmdDrawMeshTasksEXT` (GPU-driven: `vkCmdDrawMeshTasksIndirectEXT`) over (nx, ny, 1) groups per
+NodeContext, so `flat`, the record index (`flat / G`, fixed grid; one record per launch with a
+record's `SV_DispatchGrid`) and `SV_GroupID` are computed exactly as above from `WorkgroupId` and
+`NumWorkgroups` (both valid in MeshEXT); a group past its records or grid returns before
+`OpSetMeshOutputsEXT`, so it outputs no primitive. The runtime keeps each draw within
+`maxMeshWorkGroupCount` and `maxMeshWorkGroupTotalCount` (splitting into several draws with
+increasing `group_offset`). The module also holds the library's
 pixel shaders as `Fragment` entry points (no NodeContext); a mesh node's outputs and the pixel
 shader's inputs get the same Locations (`irtools/stageio.py`), per-primitive ones `PerPrimitiveEXT`.
 Push constants and descriptor sets are visible to the compute, mesh and fragment stages in a graph

@@ -17,7 +17,12 @@ per level the indirect-setup meta shader, which turns the producers' counters in
 launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
 its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
-writes before indirect reads); one vkCmdDispatchIndirect per launch; a barrier.  A launch that
+writes before indirect reads); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
+group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
+of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
+a barrier (on a device made for drawing it covers every stage, the attachments and the indirect
+reads).  A launch that
 receives no records dispatches no group.  After the submit the host reads the counters and status
 words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the first in level
 order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
@@ -33,8 +38,10 @@ The host-driven path (`Scheduler.run`) runs instead where no plan is made: a rec
 16-bit components, without [NodeMaxDispatchGrid] or with cross-group sharing (its counters start
 at each record's grid), bounds
 beyond the memory limit (the host-driven scheduler sizes from the real counts, and fails only if
-those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, or counts
-beyond 32 bits.  `gpu_driven=False` forces it.
+those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, counts
+beyond 32 bits, or a launch whose bound of groups exceeds what one dispatch may have (for a mesh
+launch, one draw: the mesh-shader limits of `graphics.Graphics`, which the host-driven scheduler
+meets by splitting a launch into several draws).  `gpu_driven=False` forces it.
 
 Invariants: the plan depends only on the graph and the entry records' counts and addresses; arenas
 of level L are on side L % 2 (level L+1 reads them, level L+2 overwrites them after a barrier);
@@ -102,6 +109,8 @@ class _Planned:
     slots_at: list[int] = field(default_factory=list)
     context_at: int = 0
     indirect_at: int = 0
+    query: int | None = None
+    """A mesh launch whose primitives are counted: its query (`graphics.Graphics.draw_indirect`)."""
 
 
 @dataclass
@@ -119,6 +128,8 @@ class _Plan:
     times: list[tuple[int | None, int | None, list[tuple[int | None, int | None]]]] = field(default_factory=list)
     """Timed runs: per level the timestamp queries (start, end) of the level and of each launch."""
     time_queries: int = 0
+    primitive_queries: int = 0
+    """The mesh launches' primitive queries the command buffer uses (0: the primitives are not counted)."""
 
 
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
@@ -189,7 +200,6 @@ class GpuScheduler(Scheduler):
         inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride) for _, chunk in entries]
         for key, at in self.entry_work(entries):
             pending.setdefault(key, []).append(inputs[at])
-        max_x, max_y, _ = self.device.max_group_count
         levels: list[list[_Planned]] = []
         side_bytes = [0, 0]
         launches_planned = 0
@@ -202,8 +212,9 @@ class GpuScheduler(Scheduler):
             for key in sorted(pending):
                 node = self.program.nodes[key.node]
                 modes = _modes(node)
-                if modes is None:
+                if modes is None or (node.launch == "mesh" and self.graphics is None):
                     return None
+                max_x, max_y = self._group_limits(node)
                 group_mul, group_div, unit_div, grid = modes
                 each: list[tuple[_Input, int | None]] = []
                 for records in pending[key]:
@@ -255,6 +266,14 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         return _Plan(levels, side_bytes)
+
+    def _group_limits(self, node: NodePlan) -> tuple[int, int]:
+        """(x, y) group counts one dispatch of `node` may have: the compute limits, or a mesh node's
+        draw limits (`graphics.Graphics`: maxMeshWorkGroupCount and maxMeshWorkGroupTotalCount)."""
+        if node.launch == "mesh":
+            return self.graphics.max_x, self.graphics.max_y
+        x, y, _ = self.device.max_group_count
+        return x, y
 
     # ------------------------------------------------------------------ the control image
 
@@ -345,7 +364,7 @@ class GpuScheduler(Scheduler):
                      context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
-                     max_x=self.device.max_group_count[0])
+                     max_x=self._group_limits(launch.node)[0])
                 if launch.record is not None:
                     grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
                     assert grid_field is not None and most is not None
@@ -442,12 +461,15 @@ class GpuScheduler(Scheduler):
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
         """The command buffer of a whole run: per level the meta pass, a barrier, the indirect
-        dispatches, a barrier."""
+        dispatches, a rendering pass of the mesh launches' indirect draws, a barrier."""
         meta_pipeline, meta_layout = self._meta_pipeline()
         device, user = self.device, self.push_constants
         device.record_reusable()
         timing = self.timing
         plan.times = []
+        meshes = sum(launch.node.launch == "mesh" for launches in plan.levels for launch in launches)
+        counted = self.graphics is not None and self.graphics.countable(meshes)
+        plan.primitive_queries = 0
         if timing is not None:
             timing.begin()
         detail = timing is not None and not timing.whole_run_only
@@ -460,17 +482,27 @@ class GpuScheduler(Scheduler):
                 device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
                 device.barrier()
                 bound = None
+                draws: list[tuple[str, bytes, Buffer, int]] = []
+                first_query = plan.primitive_queries
                 for launch in launches:
+                    head = struct.pack("<Q", control.address + launch.context_at)
+                    constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
+                    if launch.node.launch == "mesh":      # drawn after the level's compute work
+                        draws.append((launch.node.entry_point, constants, control, launch.indirect_at))
+                        launch.query = plan.primitive_queries if counted else None
+                        plan.primitive_queries += int(counted)
+                        launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
+                        continue
                     pipeline = self.pipelines.pipeline(launch.node.entry_point)
                     if pipeline is not bound:
                         self.pipelines.bind(device, pipeline)
                         bound = pipeline
-                    head = struct.pack("<Q", control.address + launch.context_at)
-                    constants = head + bytes(abi.USER_PUSH_CONSTANT_OFFSET - len(head)) + user if user else head
                     device.push(self.pipelines.layout, constants)
                     start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)
                     launch_times.append((start, timing.write(end=True) if detail else None))
+                if draws:
+                    self.graphics.draw_indirect(draws, first_query if counted else None)
                 device.barrier()
                 if timing is not None:
                     last = detail or level == len(plan.levels) - 1
@@ -498,6 +530,7 @@ class GpuScheduler(Scheduler):
         ticks = timing.read(plan.time_queries) if timing is not None else []
         if timing is not None and plan.times:
             self.last_gpu_ns = timing.nanoseconds(ticks, plan.times[0][0], plan.times[-1][1])
+        drawn = self.graphics.primitives(plan.primitive_queries) if plan.primitive_queries else None
         dispatched: dict[int, Any] = {}
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
@@ -542,6 +575,8 @@ class GpuScheduler(Scheduler):
                                          launch.key.loop_iteration, count, groups)
                 if timing is not None and level_times is not None:
                     dispatch.gpu_ns = timing.nanoseconds(ticks, *level_times[2][at])
+                if drawn is not None and launch.query is not None:
+                    dispatch.primitives = drawn[launch.query]
                 for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
                     total = 0
                     for i, counter_at in enumerate(counters):

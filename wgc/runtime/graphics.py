@@ -9,10 +9,11 @@ entry point and the render target's pixel shader), `draw`, which records a level
 into the level's command buffer, and `read`, the attachments' texels.
 
 How a mesh node runs: as a broadcasting node of the emulation ABI (`wgc.emulation_abi`, "Mesh
-nodes"): each launch's groups are drawn with `vkCmdDrawMeshTasksEXT` over the launch's flat
-groups (one draw per `NodeContext`, as a compute launch has one dispatch per context), its
-NodeContext address in push constants; the mesh shader reads its record and grid as a
-broadcasting node does.  Draws of one level are recorded after the level's compute dispatches,
+nodes"): host-driven (`draw`), each launch's groups are drawn with `vkCmdDrawMeshTasksEXT` over the
+launch's flat groups (one draw per `NodeContext`, as a compute launch has one dispatch per
+context); GPU-driven (`draw_indirect`, `gpu_schedule`), with one `vkCmdDrawMeshTasksIndirectEXT`
+per launch whose group counts the indirect-setup shader wrote; its NodeContext address in push
+constants; the mesh shader reads its record and grid as a broadcasting node does.  Draws of one level are recorded after the level's compute dispatches,
 inside one rendering pass (load and store every attachment); the level's closing barrier covers
 every stage and the attachment accesses.
 
@@ -122,6 +123,7 @@ class Graphics:
             self.max_x = max(1, min(x, total))
             self.max_y = max(1, min(y, total // self.max_x))
             self._draw = vk.vkGetDeviceProcAddr(device.device, "vkCmdDrawMeshTasksEXT")
+            self._draw_indirect = vk.vkGetDeviceProcAddr(device.device, "vkCmdDrawMeshTasksIndirectEXT")
             if device.mesh_features.meshShaderQueries:
                 self._queries = device.call(vk.vkCreateQueryPool, device.device, vk.VkQueryPoolCreateInfo(
                     queryType=_QUERY_MESH_PRIMITIVES, queryCount=_QUERY_SLOTS), None)
@@ -258,11 +260,67 @@ class Graphics:
         constants, nx, ny) per draw]); the trace entries get their primitives at `collect`."""
         if not launches:
             return
+        device = self.device
+        counted = self._queries is not None and len(launches) <= _QUERY_SLOTS
+        self._begin(0, len(launches) if counted else 0)
+        cb = device.command_buffer
+        bound = None
+        for query, (entry, trace, draws) in enumerate(launches):
+            bound = self._bind(entry, bound)
+            if counted:
+                device.vk.vkCmdBeginQuery(cb, self._queries, query, 0)
+            for constants, nx, ny in draws:
+                device.push(self.pipelines.layout, constants)
+                self._draw(cb, nx, ny, 1)
+            if counted:
+                device.vk.vkCmdEndQuery(cb, self._queries, query)
+                self._counted.append(trace)
+        device.vk.vkCmdEndRendering(cb)
+
+    def countable(self, launches: int) -> bool:
+        """Whether `launches` launches of one recording can each have a primitive query."""
+        return self._queries is not None and launches <= _QUERY_SLOTS
+
+    def draw_indirect(self, launches: list[tuple[str, bytes, Buffer, int]], first_query: int | None) -> None:
+        """Record one rendering pass drawing `launches` (GPU-driven schedule): (mesh entry point, push
+        constants, buffer, offset of the launch's VkDrawMeshTasksIndirectCommandEXT, which an earlier
+        command writes: the caller's barrier makes it visible to the draw's indirect read); where
+        `first_query` is not None, launch k's primitives are counted in query `first_query + k`
+        (`countable`, `primitives`)."""
+        if not launches:
+            return
+        device = self.device
+        cb = device.command_buffer
+        self._begin(first_query or 0, len(launches) if first_query is not None else 0)
+        bound = None
+        for k, (entry, constants, buffer, offset) in enumerate(launches):
+            bound = self._bind(entry, bound)
+            if first_query is not None:
+                device.vk.vkCmdBeginQuery(cb, self._queries, first_query + k, 0)
+            device.push(self.pipelines.layout, constants)
+            self._draw_indirect(cb, buffer.handle, offset, 1, _INDIRECT_STRIDE)
+            if first_query is not None:
+                device.vk.vkCmdEndQuery(cb, self._queries, first_query + k)
+        device.vk.vkCmdEndRendering(cb)
+
+    def primitives(self, count: int) -> list[int] | None:
+        """After the submit: the primitives counted by queries 0 .. count - 1 (`draw_indirect`), or
+        None where the device could not give them."""
+        if count == 0 or self._queries is None:
+            return None
+        data = self.device.ffi.new(f"uint64_t[{count}]")
+        result = self.device.lib.vkGetQueryPoolResults(
+            self.device.device, self._queries, 0, count, 8 * count, data, 8, 0x1 | 0x2)    # 64-bit, wait
+        return [int(value) for value in data] if result == 0 else None
+
+    def _begin(self, first_query: int, queries: int) -> None:
+        """Reset `queries` queries from `first_query` (outside the pass), begin a rendering pass
+        that loads and stores every attachment (GENERAL layout throughout), bind the descriptor sets
+        to the graphics bind point."""
         device, vk = self.device, self.device.vk
         cb = device.command_buffer
-        counted = self._queries is not None and len(launches) <= _QUERY_SLOTS
-        if counted:
-            vk.vkCmdResetQueryPool(cb, self._queries, 0, len(launches))
+        if queries:
+            vk.vkCmdResetQueryPool(cb, self._queries, first_query, queries)
         area = vk.VkRect2D(offset=vk.VkOffset2D(0, 0), extent=vk.VkExtent2D(self.target.width, self.target.height))
         colors = [vk.VkRenderingAttachmentInfo(imageView=a.view, imageLayout=_LAYOUT_GENERAL, loadOp=_LOAD,
                                                storeOp=_STORE) for a in self.attachments if not a.depth]
@@ -276,21 +334,13 @@ class Graphics:
             handles = device.ffi.new("VkDescriptorSet[]", sets)
             device.lib.vkCmdBindDescriptorSets(cb, _BIND_GRAPHICS, self.pipelines.layout, 0, len(sets), handles, 0,
                                                device.ffi.NULL)
-        bound = None
-        for query, (entry, trace, draws) in enumerate(launches):
-            pipeline = self._pipelines[entry]
-            if pipeline is not bound:
-                device.lib.vkCmdBindPipeline(cb, _BIND_GRAPHICS, pipeline)
-                bound = pipeline
-            if counted:
-                vk.vkCmdBeginQuery(cb, self._queries, query, 0)
-            for constants, nx, ny in draws:
-                device.push(self.pipelines.layout, constants)
-                self._draw(cb, nx, ny, 1)
-            if counted:
-                vk.vkCmdEndQuery(cb, self._queries, query)
-                self._counted.append(trace)
-        vk.vkCmdEndRendering(cb)
+
+    def _bind(self, entry: str, bound: Any) -> Any:
+        """Bind the pipeline of mesh entry point `entry` unless it is `bound`; the bound pipeline."""
+        pipeline = self._pipelines[entry]
+        if pipeline is not bound:
+            self.device.lib.vkCmdBindPipeline(self.device.command_buffer, _BIND_GRAPHICS, pipeline)
+        return pipeline
 
     def collect(self) -> None:
         """After the submit: the primitives of each counted launch into its trace entry."""
@@ -348,7 +398,10 @@ class Graphics:
 
 
 _QUERY_SLOTS = 1024
-"""Launches of one level whose primitives are counted (a level with more is not counted)."""
+"""Launches of one level (host-driven) or of one run (GPU-driven) whose primitives are counted (with
+more, none are)."""
+_INDIRECT_STRIDE = 12
+"""sizeof(VkDrawMeshTasksIndirectCommandEXT): three u32 group counts, as VkDispatchIndirectCommand."""
 
 
 def _range(vk: Any, depth: bool) -> Any:

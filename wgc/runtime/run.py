@@ -597,9 +597,9 @@ class Session:
             else:
                 self.scheduler = GpuScheduler(device, program, self.pipelines, push_constants=constants,
                                               local_root_arguments=table, memory_limit=limit,
-                                              gpu_driven=gpu_driven and described.render_target is None,
+                                              gpu_driven=gpu_driven,
                                               **watching)
-            if described.render_target is not None:     # mesh nodes draw: host-driven levels (`graphics.py`)
+            if described.render_target is not None:     # mesh nodes draw (`graphics.py`)
                 from wgc.runtime.graphics import Graphics
 
                 self.graphics = Graphics(device, module, program, self.pipelines, described.render_target,
