@@ -140,7 +140,10 @@ def test_string_literals_initialize_no_integer_array_as_in_dxc() -> None:
 
 
 def test_include_names_are_not_decoded(tmp_path) -> None:
-    (tmp_path / "a\\x41.hlsl").write_text("void f() { }\n")
+    """`\\x41` in an include name is no escape: the backslash separates folders, as dxc's include
+    loader reads it on every platform (`a/x41.hlsl`, not `aA.hlsl`)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x41.hlsl").write_text("void f() { }\n")
     main = tmp_path / "main.hlsl"
     main.write_text('#include "a\\x41.hlsl"\n')
     result = driver.compile(driver.Options(input=str(main), emit="ast"))

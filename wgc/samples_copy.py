@@ -14,7 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from wgc.cached_dataclass import dataclass
 
 from wgc import codes
 from wgc.diagnostics import Diagnostic

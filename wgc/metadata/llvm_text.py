@@ -25,7 +25,7 @@ Invariants: nodes are uniqued by value, as `MDNode::get` uniques them (equal ope
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from wgc.cached_dataclass import dataclass, field
 from typing import Union
 
 

@@ -525,6 +525,19 @@ class GpuScheduler(Scheduler):
             producer_level, producer_at, p, i = records.producer
             return min(word(plan.levels[producer_level][producer_at].counters_at[p][i]), records.capacity)
 
+        def keep_prints(launches: list[Any], at: int, level: int, order: int) -> None:
+            """Before a failure at launch `at` of `level`: the prints of the levels that ran are
+            kept, the failed one's whole (as where the host schedules them)."""
+            if self.prints is None:
+                return
+            for later in launches[at:]:
+                later_count = input_count(later)
+                if later_count:
+                    dispatched[control_address + later.context_at] = self._dispatched(
+                        later.node, repeat_index, level, order, later_count, later.record or 0)
+                    order += 1
+            self.prints.collect(dispatched)
+
         steps: list[TraceStep] = []
         timing = self.timing
         ticks = timing.read(plan.time_queries) if timing is not None else []
@@ -546,24 +559,17 @@ class GpuScheduler(Scheduler):
                     asked = (word(launch.grid_at), word(launch.grid_at + 4), word(launch.grid_at + 8))
                     beyond = grid_problem(launch.node, asked) if count else None
                     if beyond is not None:
+                        keep_prints(launches, at, level, len(trace.dispatches) + 1)
                         grid_error = GridBeyondMax(beyond)
                         grid_error.level = level
-                        grid_error.trace = steps + ([trace] if trace.dispatches else [])
+                        grid_error.trace = steps      # as host-driven: the level that asks is not run
                         raise grid_error
                     groups = asked[0] * asked[1] * asked[2] if count else 0
                 if count == 0 or groups == 0:
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
-                    if self.prints is not None:     # the prints of the levels that ran are kept (the failed
-                        order = len(trace.dispatches) + 1   # one's whole, as where the host schedules them)
-                        for later in launches[at:]:
-                            later_count = input_count(later)
-                            if later_count:
-                                dispatched[control_address + later.context_at] = self._dispatched(
-                                    later.node, repeat_index, level, order, later_count, later.record or 0)
-                                order += 1
-                        self.prints.collect(dispatched)
+                    keep_prints(launches, at, level, len(trace.dispatches) + 1)
                     units = groups if launch.record is not None else -(-count * launch.group_mul // launch.unit_div)
                     wanted = [[word(at) for at in offsets] for offsets in launch.counters_at]
                     problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, wanted, level))
