@@ -35,6 +35,11 @@ def hello_histogram(items: int) -> list[int]:
     return histogram
 
 
+RACY = {"syntax_tour": frozenset({"g_TourOut", "g_TourCounters"}), "spec_constant_attributes": frozenset({"u0"})}
+"""Resources the samples race on (tests/test_sample_dispatches.py checks the range each race allows):
+their contents depend on the order the device runs threads in, so the two paths may differ there."""
+
+
 @pytest.mark.parametrize("dispatch", sorted(glob.glob(os.path.join(ROOT, "samples", "*.dispatch.json"))),
                          ids=os.path.basename)
 def test_the_samples_dispatch_files_run_the_same_on_both_paths(dispatch) -> None:
@@ -47,7 +52,8 @@ def test_the_samples_dispatch_files_run_the_same_on_both_paths(dispatch) -> None
                           proposals=sample_proposals(Path(sample)))       # as the samples' guide runs them
     emulated = wgc.run(options, dispatch)
     assert emulated.ok, Renderer().render(list(emulated.diagnostics))
-    assert assert_amdx_agrees(options, dispatch, emulated) is not None
+    racy = RACY.get(Path(sample).stem, frozenset())
+    assert assert_amdx_agrees(options, dispatch, emulated, racy=racy) is not None
 
 
 def wgc_command(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
