@@ -50,8 +50,10 @@ def installed(dist, tmp_path_factory) -> tuple[Path, dict[str, str]]:
                           capture_output=True, text=True, check=True).stdout.strip()
     Path(site, "outer-env.pth").write_text(sysconfig.get_path("purelib") + "\n")
     wheel = next(dist.glob("*.whl"))
+    # --ignore-installed: the outer environment (seen through the .pth, for the dependencies) may
+    # hold wgc itself (CI installs it there); pip would call the wheel satisfied and install nothing
     done = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index",
-                           "--quiet", str(wheel)], capture_output=True, text=True, timeout=300)
+                           "--ignore-installed", "--quiet", str(wheel)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = str(bindir) + os.pathsep + env.get("PATH", "")

@@ -3254,8 +3254,10 @@ def test_coalescing_input_max_records() -> None:
                         "}"))
     inputs = [(n["input"]["kind"], n["input"]["record"] and n["input"]["record"]["type"], n["input"]["max_records"])
               for n in graph["nodes"]]
-    assert inputs == [("GroupNodeInputRecords", "Item", 32), ("RWGroupNodeInputRecords", "Item", None),
+    # records per coalescing group: [MaxRecords], else the spec's 1 (`max_records_written` tells them apart)
+    assert inputs == [("GroupNodeInputRecords", "Item", 32), ("RWGroupNodeInputRecords", "Item", 1),
                       ("EmptyNodeInput", None, 8), ("EmptyNodeInput", None, 1)]
+    assert [n["input"]["max_records_written"] for n in graph["nodes"]] == [True, False, True, True]
 
 
 def test_globallycoherent_rw_dispatch_input() -> None:
@@ -3303,7 +3305,7 @@ FAN_OUT = lines(
 
 def test_output_attributes() -> None:
     fan = node(model(FAN_OUT), "Fan")
-    keys = ("parameter", "kind", "record", "record_size", "max_records", "max_records_shared_with",
+    keys = ("name", "kind", "record", "record_size", "max_records", "max_records_shared_with",
             "max_records_shared_with_index", "max_records_per_node", "max_records_per_node_written", "array_size",
             "allow_sparse_nodes", "unbounded_sparse_nodes")
     records = [{"record": o["record"] and o["record"]["type"], "record_size": o["record"] and o["record"]["size"] or 0}
