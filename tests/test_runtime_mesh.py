@@ -819,3 +819,17 @@ def test_image_naming_no_attachment_rendered(tmp_path, run_wgc):
         "error: --image albedo=a.png: the render target has no colour attachment 'albedo' [WG0882]\n"
         "note: its colour attachments: SV_Target0\n1 error generated.\n")
     assert not (tmp_path / "a.png").exists() and not (tmp_path / "out.json").exists()
+
+
+def test_prints_in_mesh_nodes(tmp_path, gpu_driven):
+    """printf in a mesh node reaches the user as in compute nodes: one line per thread of the one
+    group, with the node, level, group, thread and record (values by hand: t = 0..3, n = 1)."""
+    path = tmp_path / "printing.hlsl"
+    path.write_text(CHECKED.replace("    SetMeshOutputCounts(4, 2);",
+                                    '    SetMeshOutputCounts(4, 2);\n    printf("vertex %u of record %u", t, d.Get().n);'))
+    dispatch = {"inputs": [{"entry": "Start", "records": [{"n": 1}]}], "resources": {"t0": {"float": [1, 2]}},
+                "render_target": {"width": 4, "height": 4}}
+    result = wgc.run(str(path), dispatch)
+    assert result.ok and result.schedule == schedule_of(gpu_driven), Renderer().render(list(result.diagnostics))
+    assert result.prints_text().splitlines() == [
+        f"[Draw level 1 group 0 thread {t} record 0] vertex {t} of record 1" for t in range(4)]
