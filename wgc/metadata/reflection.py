@@ -37,6 +37,7 @@ when the index is not 0) where a list of nodes is given (`used_by`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -169,9 +170,11 @@ def _dispatch_grid(field: DispatchGridField | None) -> DispatchGrid | None:
     return DispatchGrid(field.offset, field.components, field.bits) if field is not None else None
 
 
+@functools.lru_cache(maxsize=1024)
 def record_layout(record: t.Type | None, layout: TypeLayout | None, grid: DispatchGridField | None,
                   track_rw_input_sharing: bool) -> RecordLayout | None:
-    """The record of a node input or output; None for an empty one."""
+    """The record of a node input or output; None for an empty one (one per record, layout and grid:
+    the inputs and outputs of a graph share a few records)."""
     if record is None or layout is None:
         return None
     return RecordLayout(str(record), layout.size, layout.alignment, field_layouts(record, layout),

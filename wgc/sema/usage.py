@@ -118,7 +118,7 @@ def resource_use(function: ir.Function) -> ResourceUse:
                 base, _ = lvalue_chain(node.object)
                 if isinstance(base, ir.VarRef) and base.variable.storage is ir.Storage.RESOURCE:
                     counters.setdefault(base.variable)
-        if isinstance(node, ir.Expr):
+        if isinstance(node, _WRITERS):
             only_written = isinstance(node, ir.Assign) and not node.op
             for target in written(node):
                 ref = resource_ref(target)
@@ -126,6 +126,10 @@ def resource_use(function: ir.Function) -> ResourceUse:
                     wrote.add(ref.variable)
                     placed[id(ref)] = not only_written
     return ResourceUse(tuple(variables), tuple(counters), frozenset(read), frozenset(wrote))
+
+
+_WRITERS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)
+"""The expressions that may write an l-value (`walk.written`)."""
 
 
 def _writable(variable: ir.Variable) -> bool:
