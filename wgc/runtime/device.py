@@ -517,22 +517,29 @@ class Device:
             pushConstantRangeCount=1 if push_bytes else 0, pPushConstantRanges=ranges if push_bytes else None), None)
         return layout, layouts
 
+    def specialization_info(self, specialization: dict[int, bytes] | None) -> tuple[dict[str, Any], bytes]:
+        """(`{"pSpecializationInfo": ...}` for a shader stage's create info, the packed bytes it points
+        at: keep them alive until the pipeline is made); SpecId -> the constant's bytes, packed in
+        SpecId order; ({}, b"") without constants."""
+        if not specialization:
+            return {}, b""
+        vk = self.vk
+        entries, offset = [], 0
+        for spec_id in sorted(specialization):
+            size = len(specialization[spec_id])
+            entries.append(vk.VkSpecializationMapEntry(constantID=spec_id, offset=offset, size=size))
+            offset += size
+        data = b"".join(specialization[k] for k in sorted(specialization))
+        info = vk.VkSpecializationInfo(mapEntryCount=len(entries), pMapEntries=entries, dataSize=len(data),
+                                       pData=vk.ffi.from_buffer(data))
+        return {"pSpecializationInfo": info}, data
+
     def pipelines(self, words: bytes, entry_points: list[str], layout: Any,
                   specialization: dict[int, bytes] | None = None) -> dict[str, Any]:
         """One compute pipeline per entry point of the SPIR-V module `words`; `specialization`: SpecId
         -> the constant's bytes (a VkSpecializationInfo for every stage)."""
         vk = self.vk
-        info_kwargs: dict[str, Any] = {}
-        if specialization:
-            entries, offset = [], 0
-            for spec_id in sorted(specialization):
-                size = len(specialization[spec_id])
-                entries.append(vk.VkSpecializationMapEntry(constantID=spec_id, offset=offset, size=size))
-                offset += size
-            data = b"".join(specialization[k] for k in sorted(specialization))
-            info_kwargs["pSpecializationInfo"] = vk.VkSpecializationInfo(
-                mapEntryCount=len(entries), pMapEntries=entries, dataSize=len(data),
-                pData=vk.ffi.from_buffer(data))
+        info_kwargs, _packed = self.specialization_info(specialization)
         module = self.call(vk.vkCreateShaderModule, self.device, vk.VkShaderModuleCreateInfo(
             codeSize=len(words), pCode=words), None)
         try:

@@ -194,17 +194,7 @@ class Graphics:
 
     def _make_pipelines(self, module: bytes, meshes: list[str], specialization: dict[int, bytes]) -> None:
         device, vk, target = self.device, self.device.vk, self.target
-        spec: dict[str, Any] = {}
-        if specialization:
-            entries, offset = [], 0
-            for spec_id in sorted(specialization):
-                size = len(specialization[spec_id])
-                entries.append(vk.VkSpecializationMapEntry(constantID=spec_id, offset=offset, size=size))
-                offset += size
-            data = b"".join(specialization[k] for k in sorted(specialization))
-            self._spec_data = data
-            spec["pSpecializationInfo"] = vk.VkSpecializationInfo(
-                mapEntryCount=len(entries), pMapEntries=entries, dataSize=len(data), pData=vk.ffi.from_buffer(data))
+        spec, self._spec_data = device.specialization_info(specialization)
         shader = device.call(vk.vkCreateShaderModule, device.device, vk.VkShaderModuleCreateInfo(
             codeSize=len(module), pCode=module), None)
         try:
