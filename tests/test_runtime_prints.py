@@ -116,21 +116,26 @@ void Show(ThreadNodeInputRecord<Values> r)
 """
 
 
+FORMATS_PRINTED = [
+    "d=-42 i=-42 u=3054 x=bee X=BEE o=5756",
+    "[  -42] [-42  ] [-0042] [-42] [-42] [-0042]",
+    "f=2.500000 2.50    2.500 2.5     | e=1.234567e+06 1.235E+06 g=1.23457e+06 2.5",
+    "c=A s=hi % [ right] [left  ]",
+    "0xbee 05756 0XBEE",
+    "v=2.500000, 1.000000, -0.500000 -42, 3 b=1",
+    f"64: {3054 << 32} -42 {3054 << 8:x}",
+]
+"""What FORMATS prints for the record {"n": -42, "u": 3054, "f": 2.5, "big": 1234567.0}: C's texts,
+written out by hand."""
+
+
 @on_device
 def test_every_format_on_the_device(tmp_path) -> None:
     """HLSL's printf (as DebugPrintf): `%d %i %u %x %X %o %f %e %g %c %s`, flags, widths, precision,
     `%%`, vectors `%v3f`, 64-bit `%l`; the expected texts are C's, written out by hand."""
     result = run_graph(tmp_path, FORMATS, {"inputs": [{"entry": "Show", "records": [
         {"n": -42, "u": 3054, "f": 2.5, "big": 1234567.0}]}], "resources": {"u0": {"bytes": 4}}})
-    assert [p.text for p in result.prints] == [
-        "d=-42 i=-42 u=3054 x=bee X=BEE o=5756",
-        "[  -42] [-42  ] [-0042] [-42] [-42] [-0042]",
-        "f=2.500000 2.50    2.500 2.5     | e=1.234567e+06 1.235E+06 g=1.23457e+06 2.5",
-        "c=A s=hi % [ right] [left  ]",
-        "0xbee 05756 0XBEE",
-        "v=2.500000, 1.000000, -0.500000 -42, 3 b=1",
-        f"64: {3054 << 32} -42 {3054 << 8:x}",
-    ]
+    assert [p.text for p in result.prints] == FORMATS_PRINTED
     assert {(p.node, p.level, p.record, p.launch) for p in result.prints} == {("Show", 0, 0, "thread")}
     assert result.prints_lost == 0
 

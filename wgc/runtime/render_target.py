@@ -135,14 +135,19 @@ def _pick_pixel_shader(value: Located | None, target: RenderTarget, program: Pro
                                                  "{\"pixel_shader\": ...}", notes=(f"its pixel shaders: {known}",)))
 
 
+def _known_members(value: Located, keys: tuple[str, ...], what: str) -> None:
+    """WG0880 at the first member of the object `value` whose key is not one of `keys`."""
+    for key, span in value.keys.items():
+        if key not in keys:
+            raise _Bad(codes.RENDER_TARGET_INVALID(span, f"unknown member '{key}' of {what} (expected one of "
+                                                         f"{', '.join(keys)})"))
+
+
 def _read(value: Located) -> RenderTarget:
     if not isinstance(value.value, dict):
         raise _fail(value, "\"render_target\" is an object (\"width\", \"height\", \"colors\", \"depth\", ...)")
     members: dict[str, Located] = value.value
-    for key, span in value.keys.items():
-        if key not in KEYS:
-            raise _Bad(codes.RENDER_TARGET_INVALID(span, f"unknown member '{key}' of \"render_target\" (expected "
-                                                         f"one of {', '.join(KEYS)})"))
+    _known_members(value, KEYS, "\"render_target\"")
     target = RenderTarget()
     for key in ("width", "height"):
         if key in members:
@@ -183,10 +188,7 @@ def _color(item: Located, index: int) -> ColorAttachment:
     if not isinstance(item.value, dict):
         raise _fail(item, "a colour attachment is an object (\"name\", \"format\", \"clear\")")
     members: dict[str, Located] = item.value
-    for key, span in item.keys.items():
-        if key not in COLOR_KEYS:
-            raise _Bad(codes.RENDER_TARGET_INVALID(span, f"unknown member '{key}' of a colour attachment "
-                                                         f"(expected one of {', '.join(COLOR_KEYS)})"))
+    _known_members(item, COLOR_KEYS, "a colour attachment")
     name = f"SV_Target{index}"
     if "name" in members:
         if not isinstance(members["name"].value, str) or not members["name"].value:
@@ -216,10 +218,7 @@ def _depth(item: Located) -> DepthAttachment:
     if not isinstance(item.value, dict):
         raise _fail(item, "\"depth\" is an object (\"format\", \"clear\", \"test\", \"write\")")
     members: dict[str, Located] = item.value
-    for key, span in item.keys.items():
-        if key not in DEPTH_KEYS:
-            raise _Bad(codes.RENDER_TARGET_INVALID(span, f"unknown member '{key}' of the depth attachment "
-                                                         f"(expected one of {', '.join(DEPTH_KEYS)})"))
+    _known_members(item, DEPTH_KEYS, "the depth attachment")
     depth = DepthAttachment("D32_FLOAT")
     if "format" in members:
         depth.format = _choice(members["format"], {k: 0 for k in DEPTH_FORMATS}, "a depth \"format\"")
