@@ -147,6 +147,18 @@ void Leaf(ThreadNodeInputRecord<Item> item)
 """
 
 
+# Entry Tint shares the input of entry Shade (as AMD's Vulkan mesh-node sample does): a record of
+# value v sent to Shade adds v to u0[0] (Shade) and 100 * v to u0[1] (Tint, with the same record).
+ENTRY_SHARES = """\
+struct Rec { uint value; };
+RWByteAddressBuffer u0 : register(u0);
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry]
+void Shade(ThreadNodeInputRecord<Rec> r) { u0.InterlockedAdd(0, r.Get().value); }
+[Shader("node")] [NodeLaunch("thread")] [NodeIsProgramEntry] [NodeShareInputOf("Shade")]
+void Tint(ThreadNodeInputRecord<Rec> r) { u0.InterlockedAdd(4, 100 * r.Get().value); }
+"""
+
+
 def compile_diagnostics(source: str, *flags: str) -> list[Diagnostic]:
     result = driver.compile(driver.Options(input="-", emit="ir", warning_flags=flags), stdin=source.encode())
     return list(result.diagnostics)
@@ -183,6 +195,10 @@ RULES = [
     pytest.param(SIBLING, "WG0512", "node-array-self-target", "ERROR",
                  "'Mat' targets 'Mat[1]', another node of its own node array",
                  "a node in an array cannot target another node in the same array", id="array-targets-sibling"),
+    pytest.param(ENTRY_SHARES, "WG0517", "node-input-sharing", "WARNING",
+                 "entry node 'Tint' ('Tint', 0) shares the input of ('Shade', 0)",
+                 "A node that recurses, is directly targeted by another node, or is an entrypoint cannot share "
+                 "the input of another node.", id="entry-shares-input"),
     pytest.param(QUAD, "WG0429", "thread-launch-quad", "WARNING",
                  "'QuadReadAcrossX' in a thread launch node reads a quad the node does not have",
                  "Quad and derivative operations are invalid in thread launch nodes since there is not a "
@@ -302,3 +318,24 @@ def test_array_member_targeting_a_sibling_runs_when_lowered(tmp_path) -> None:
     result = run_both(tmp_path, SIBLING, {"inputs": [{"entry": "Mat", "records": [{"v": 5}]}],
                                           "resources": {"u0": {"bytes": 8}}}, "no-error=node-array-self-target")
     assert result.resources == {"u0": {"uint32": [5, 15]}}
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_entry_sharing_an_input_runs_with_the_shared_records(tmp_path) -> None:
+    """Records 3 and 4 sent to Shade: Shade adds 3 + 4, Tint, sharing them, 100 * (3 + 4)."""
+    result = run_both(tmp_path, ENTRY_SHARES, {"inputs": [{"entry": "Shade", "records": [{"value": 3}, {"value": 4}]}],
+                                               "resources": {"u0": {"bytes": 8}}})
+    assert result.resources == {"u0": {"uint32": [7, 700]}}
+
+
+def test_sharing_its_own_node_id_is_an_error_unless_an_index_is_specialized() -> None:
+    """A node cannot share its own input (the spec); AMD's Vulkan sample writes
+    [NodeID("main", ShaderIndex)] [NodeShareInputOf("main", 0)] with ShaderIndex a specialization
+    constant of default 0: the pipeline sets it, so which node is shared is known only then."""
+    literal = ("struct Rec { uint v; };\n"
+               '[Shader("node")] [NodeLaunch("thread")] [NodeID("Work", 0)] [NodeShareInputOf("Work", 0)]\n'
+               "void Main(ThreadNodeInputRecord<Rec> r) { }\n")
+    assert [d.code for d in compile_diagnostics(literal)] == ["WG0506"]
+    specialized = "[[vk::constant_id(0)]] const uint Index = 0;\n" + literal.replace('"Work", 0)]', '"Work", Index)]', 1)
+    assert 'NodeID("Work", Index)' in specialized
+    assert [d.code for d in compile_diagnostics(specialized) if d.severity.name != "NOTE"] == []

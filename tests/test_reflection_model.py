@@ -475,11 +475,12 @@ def test_no_reflection_for_a_program_with_errors_or_nothing_to_compile(run_wgc, 
 
 
 def test_a_graph_the_target_cannot_express_has_no_reflection(tmp_path):
-    path = tmp_path / "shared.hlsl"        # an atomic on a shared input record: WG0620
+    path = tmp_path / "shared.hlsl"        # an atomic on a shared input record: WG0620, made an error
     path.write_text('struct [NodeTrackRWInputSharing] S { uint grid : SV_DispatchGrid; uint total; };\n'
                     '[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(64, 1, 1)]\n'
                     'void N(globallycoherent RWDispatchNodeInputRecord<S> r) { InterlockedAdd(r.Get().total, 1); }\n')
-    result = driver.compile(driver.Options(input=str(path), emit="reflection"))
+    result = driver.compile(driver.Options(input=str(path), emit="reflection",
+                                           warning_flags=("error=amdx-record-atomics",)))
     assert not result.ok and {d.code for d in result.diagnostics if d.code.startswith("WG06")} == {"WG0620"}
     assert result.outputs == {} and result.reflection is None
 

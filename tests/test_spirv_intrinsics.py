@@ -668,14 +668,14 @@ void Walk(ThreadNodeInputRecord<Rec> input) { U[0] = GetRemainingRecursionLevels
     assert "%RemainingRecursionLevelsAMDX" in c.lines("OpEntryPoint")[0]
 
 
-def test_atomics_on_node_records_are_refused(tmp_path):
+def test_atomics_on_node_records_are_refused_under_werror(tmp_path):
     errors = compile_errors("""
 struct R { uint3 grid : SV_DispatchGrid; uint total; };
 struct Seed { uint x; };
 [Shader("node")] [NodeLaunch("thread")] void Start(ThreadNodeInputRecord<Seed> i, [MaxRecords(1)] NodeOutput<R> Sum) { }
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4,1,1)] [NumThreads(4,1,1)]
 void Sum(globallycoherent RWDispatchNodeInputRecord<R> input) { InterlockedAdd(input.Get().total, 1); }
-""", tmp_path)
-    assert errors == ["WG0620: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<R>' cannot be expressed: "
-                      "the record is shared by every thread group of the dispatch, and spirv-val allows no atomic "
+""", tmp_path, warning_flags=("error=amdx-record-atomics",))
+    assert errors == ["WG0620: 'InterlockedAdd' on a record of 'RWDispatchNodeInputRecord<R>' is not valid Vulkan "
+                      "SPIR-V: the record is shared by every thread group of the dispatch, and Vulkan allows no atomic "
                       "operations on NodePayloadAMDX memory"]

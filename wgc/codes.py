@@ -322,6 +322,8 @@ ILLEGAL_CYCLE = _kind("WG0504", E, "a cycle that is neither self-recursion nor t
 GRAPH_TOO_DEEP = _kind("WG0505", DE, "the longest chain of nodes exceeds the depth limit (a limit of the D3D12 "
                        "runtime; DXC does not check it)", "graph-depth")
 INVALID_INPUT_SHARING = _kind("WG0506", E, "[NodeShareInputOf] outside its rules")
+ENTRY_SHARES_INPUT = _kind("WG0517", W, "an entry node ([NodeIsProgramEntry]) with [NodeShareInputOf]: the spec "
+                           "forbids it, DXC does not check it", "node-input-sharing")
 INCONSISTENT_NODE_ARRAY = _kind("WG0507", DE, "members of one node array that differ in input record, input access or "
                                 "launch mode (the spec forbids it, DXC does not check it)", "node-array-mismatch")
 INVALID_LOOP = _kind("WG0509", E, "a loop entered other than through its entry, or a loop rule broken")
@@ -368,9 +370,9 @@ STAGE_INDEX_TOO_LARGE = _kind(
     "WG0608", E, "a loop member's stage index does not fit ShaderIndexAMDX's 32 bits")
 LOOP_INPUT_SHARING = _kind(
     "WG0609", E, "[NodeShareInputOf] with a loop member: SharesInputWithAMDX names one index, not one per stage")
-ATOMIC_ON_NODE_RECORD = _kind("WG0620", DE, "an Interlocked* operation on a node record several invocations share: "
-                              "Vulkan allows no atomics on NodePayloadAMDX memory (VUID-StandaloneSpirv-None-04686); "
-                              "downgraded, wgc emits DXC's atomic, which spirv-val refuses", "amdx-record-atomics")
+ATOMIC_ON_NODE_RECORD = _kind("WG0620", W, "an Interlocked* operation on a node record several invocations share: "
+                              "wgc emits DXC's atomic on the NodePayloadAMDX pointer, which Vulkan does not allow "
+                              "(VUID-StandaloneSpirv-None-04686) and spirv-val refuses", "amdx-record-atomics")
 COLUMN_MAJOR_INTEGER_MATRIX = _kind(
     "WG0621", E, "a column-major non-float matrix in buffer or record memory (wgc stores them as arrays of rows)")
 VARIABLE_TEXEL_OFFSET = _kind("WG0622", E, "a non-constant texel offset on a texture method other than Gather")

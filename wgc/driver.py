@@ -543,7 +543,7 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     limits = analysis.check_target(nodes, front.source if options.debug_info else None, options.target,
                                    index_space=options.index_space_loops, split_nodes=options.split_nodes,
                                    target_env=options.target_env)
-    if has_errors(apply_policy(limits, warning_policy(options)[0])):   # a DefaultError (WG0620) may be downgraded
+    if has_errors(apply_policy(limits, warning_policy(options)[0])):   # -Werror=amdx-record-atomics (WG0620) stops here
         return {}, limits, None
     warnings = limits + analysis.composition_warnings(nodes, options.split_nodes, options.target)   # WG0450 warns
     if options.target == "amdx":

@@ -10,7 +10,9 @@ object that DXC does not check and real code breaks are warnings or DefaultError
 with the spec's sentence in a note: a node array mixing fixed and record-given grids (warning
 WG0515), members of one array differing in launch or input (DefaultError WG0507), a self target
 without [NodeMaxRecursionDepth] (DefaultError WG0511; warning WG0516 where the output names the
-node only by its [NodeID], which a Vulkan pipeline does not use).
+node only by its [NodeID], which a Vulkan pipeline does not use), an entry node sharing another
+node's input (warning WG0517). A node sharing its own NodeID is error WG0506 unless an index is a
+specialization constant (the pipeline decides then which node is shared).
 
 Model and decisions:
 - Nodes are keyed by their `NodeInfo.key` (unique); node arrays are the nodes sharing a NodeID
@@ -62,7 +64,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.diagnostics import Diagnostic, Label
 from wgc.sema.node_attributes import ATTRIBUTES
-from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput
+from wgc.sema.nodes import UNBOUNDED, NodeId, NodeInfo, NodeOutput, spec_constant_arguments
 from wgc.suggest import closest, listing
 
 NK = t.NodeObjectKind
@@ -77,6 +79,12 @@ GROUP_LIMITS = {"records": 256, "bytes": 32 * 1024, "combined": 48 * 1024}
 GROUPSHARED_LIMIT = 32 * 1024
 MAX_OUTPUT_DECLARATIONS = 1024
 MAX_SHARERS = 256
+_ENTRY_SHARING_RULE = ("the spec (Sharing input records across nodes): \"A node that recurses, is directly targeted by "
+                       "another node, or is an entrypoint cannot share the input of another node.\" DXC does not "
+                       "check it")
+_ENTRY_SHARING_AMDX = ("SPV_AMDX_shader_enqueue: IsApiEntryAMDX \"Must be set to false if SharesInputWithAMDX is "
+                       "specified\"; wgc emits it true for an entry, as DXC's output means (DXC leaves it out: true by default), and "
+                       "AMD's Vulkan samples share inputs so")
 MISSING_SHOWN = 3
 """How many missing targets of one output a WG0503 message names."""
 
@@ -542,14 +550,25 @@ class GraphChecker:
             if shared is None:
                 continue
             attribute = next(a for a in node.function.attributes if a.key == "nodeshareinputof")
+            # specialization constants in either index decide at pipeline creation which node is shared
+            specialized = any(a.key in ("nodeid", "nodeshareinputof") for _, a, _, _ in spec_constant_arguments(node))
+            sources = [s for s in self.by_id.get(shared, []) if not (specialized and s is node)]
             # allowed when it is allowed with one of the nodes carrying that NodeID
-            reasons = [self._sharing_problem(node, shared, source, targeted, targeted_ids)
-                       for source in self.by_id.get(shared) or [None]]  # type: ignore[list-item]
+            reasons = [self._sharing_problem(node, shared, source, targeted, targeted_ids, specialized)
+                       for source in sources or [None]]  # type: ignore[list-item]
             reason = reasons[0] if all(reasons) else None
             if reason:
                 self.report(codes.INVALID_INPUT_SHARING, attribute.span,
                             f"[NodeShareInputOf(\"{shared}\")] is not allowed: {reason}")
                 continue
+            if node.program_entry_explicit:
+                indices = " (an index is a specialization constant; these are its default values)" \
+                    if specialized else ""
+                self.report(codes.ENTRY_SHARES_INPUT, attribute.span,
+                            f"entry node '{node.function.name}' ('{node.id.name}', {node.id.index}) shares the input "
+                            f"of ('{shared.name}', {shared.index}){indices}: the spec allows no entry node to share "
+                            "another node's input",
+                            notes=[_ENTRY_SHARING_RULE, _ENTRY_SHARING_AMDX])
             sharers[shared].append(node)
         for shared, nodes in sharers.items():
             if len(nodes) + 1 > MAX_SHARERS:
@@ -559,16 +578,16 @@ class GraphChecker:
 
     @staticmethod
     def _sharing_problem(node: NodeInfo, shared: NodeId, source: NodeInfo | None, targeted: set[str],
-                         targeted_ids: set[NodeId]) -> str | None:
-        """Why `node` may not share the input of `source` (a node carrying `shared`, None if none does)."""
-        if shared == node.id:
+                         targeted_ids: set[NodeId], specialized: bool) -> str | None:
+        """Why `node` may not share the input of `source` (a node carrying `shared`, None if none does);
+        `specialized`: an index is a specialization constant, so the NodeIDs compare only once specialized.
+        An entry that shares is warning WG0517 (`_input_sharing`), not a reason here."""
+        if shared == node.id and not specialized:
             return "a node cannot share its own input"
         if node.max_recursion_depth:
             return "a recursive node cannot share another node's input"
         if node.key in targeted:
             return "a node that other nodes target cannot share another node's input"
-        if node.program_entry_explicit:
-            return "an entry node cannot share another node's input"
         if node.input is not None and node.input.kind.writable:
             return "RW inputs cannot be shared"
         if source is None:

@@ -17,8 +17,8 @@ Output: diagnostics (WG06xx), each with a note naming the target:
 - WG0450 (amdx only, a warning): [NodeLocalRootArgumentsTableIndex]: SPV_AMDX has no local root
   arguments, so the node ignores it and its `[[vk::shader_record_ext]]` blocks stay ordinary uniform
   buffers; the emulated target reads them from the node's table entry;
-- WG0620 (amdx only): an Interlocked* operation on a node record that several invocations share
-  (spirv-val allows no atomics on NodePayloadAMDX storage; the emulated target's records are
+- WG0620 (amdx only, a warning `amdx-record-atomics`): an Interlocked* operation on a node record
+  that several invocations share, emitted as DXC emits it (spirv-val allows no atomics on NodePayloadAMDX storage; the emulated target's records are
   PhysicalStorageBuffer memory, where atomics are allowed). A record one invocation owns is fine:
   no other invocation can touch it, so the atomic is exactly a load, the operation and a store, and
   `plain_record_atomics` hands those calls to the back end, which lowers them so. Owned: the
@@ -118,9 +118,9 @@ _ATOMIC_RULE = ("the Vulkan spec (VUID-StandaloneSpirv-None-04686) limits the po
                 "Uniform, Workgroup, Image, StorageBuffer, PhysicalStorageBuffer or TaskPayloadWorkgroupEXT storage; "
                 "SPV_AMDX_shader_enqueue adds no NodePayloadAMDX to the list, and spirv-val's universal rules "
                 "refuse it too")
-_ATOMIC_DOWNGRADED = ("with -Wno-error=amdx-record-atomics wgc emits the atomic on the NodePayloadAMDX pointer, as "
-                      "DXC does: spirv-val refuses that module, and 'wgc run' runs it (the emulated target keeps "
-                      "records in buffer memory, where atomics are allowed)")
+_ATOMIC_EMITTED = ("wgc emits the atomic on the NodePayloadAMDX pointer, as DXC does, and validates the rest of the "
+                   "module: spirv-val refuses the module as written, 'wgc run' runs it (the emulated target keeps "
+                   "records in buffer memory, where atomics are allowed); -Werror=amdx-record-atomics refuses it")
 
 
 def local_size_id_allowed(target_env: str) -> bool:
@@ -244,12 +244,12 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
             continue
         diagnostics.append(codes.ATOMIC_ON_NODE_RECORD(
             call.span,
-            f"'{call.name}' on a record of '{record}' cannot be expressed: the record is shared by {shared_by}, "
-            "and spirv-val allows no atomic operations on NodePayloadAMDX memory",
+            f"'{call.name}' on a record of '{record}' is not valid Vulkan SPIR-V: the record is shared by "
+            f"{shared_by}, and Vulkan allows no atomic operations on NodePayloadAMDX memory",
             labels=(Label(call.args[0].span, "a shared node record (atomics work on records one thread owns: "
                                              "RWThreadNodeInputRecord, ThreadNodeOutputRecords, and group records "
                                              "of a one-thread group)"),),
-            notes=(_ATOMIC_RULE, _ATOMIC_DOWNGRADED, TARGET_NOTES[target])))
+            notes=(_ATOMIC_RULE, _ATOMIC_EMITTED, TARGET_NOTES[target])))
     globals_seen: set[ir.Variable] = set()
     undefined_seen: set[ir.Function] = set()
     for function in functions:

@@ -17,7 +17,7 @@ Invariants:
   before anything is returned, unless `validate` is off (`-Vd`). A failure is an internal error:
   `InvalidModule` carries the validator's message.
 - The one exception to validation: an atomic on a NodePayloadAMDX pointer, which the back end emits
-  only where WG0620 (DefaultError `amdx-record-atomics`) was downgraded, as dxc does, and which
+  only where WG0620 (warning `amdx-record-atomics`) let it through, as dxc does, and which
   spirv-val refuses (VUID-StandaloneSpirv-None-04686). When such a module fails, it is validated
   again with each of those atomics replaced by an OpUndef of its result type (an OpAtomicStore
   removed): every other instruction is still checked (`without_record_atomics`).

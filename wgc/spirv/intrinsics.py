@@ -25,8 +25,8 @@ Invariants and decisions:
   allows no atomics on NodePayloadAMDX) they are a load, the operation (OpIAdd/OpBitwise*,
   GLSL SMin/UMin/SMax/UMax by the destination's signedness, the value for Exchange, OpSelect on
   OpIEqual for the compare forms, of the bits for FloatBitwise) and a store, and the original
-  value is the value loaded. On a record several invocations share (WG0620, a DefaultError:
-  Vulkan allows no atomics on NodePayloadAMDX; downgraded) the atomic is emitted on the
+  value is the value loaded. On a record several invocations share (WG0620, a warning:
+  Vulkan allows no atomics on NodePayloadAMDX) the atomic is emitted on the
   NodePayloadAMDX pointer, as dxc does, at Device scope.
 - Barrier(memory flags, semantic flags) follows dxc: GROUP_SYNC makes an OpControlBarrier,
   otherwise an OpMemoryBarrier; the scope is Device/Workgroup/Invocation from the scope flags;
@@ -752,7 +752,7 @@ def atomic_on(fl: FunctionLowering, call: ir.IntrinsicCall | ir.MethodCall, plac
     if isinstance(place, resources.ImagePlace):
         type_, pointer, scope = place.type, resources.texel_pointer(fl, place), fl.ml.scope("Device")
     elif isinstance(place, Place):
-        # on a shared NodePayloadAMDX record only where WG0620 (a DefaultError) was downgraded: DXC's atomic
+        # on a shared NodePayloadAMDX record where WG0620 warned (not -Werror): DXC's atomic
         type_, pointer, scope = place.type, fl.pointer(place), atomic_scope(fl, place)
     else:
         raise AssertionError(f"'{name}' needs a memory location")

@@ -12,8 +12,8 @@ Invariants:
 - spirv-opt validates its input itself, with the validator options wgc validates with
   (`--scalar-block-layout`, for the scalar layout of node records); a rejected input, or any other
   failure, raises `tools.SpirvToolsError` with spirv-opt's message. The one exception
-  (`--skip-validation`): a module holding DXC's atomics on NodePayloadAMDX pointers (a downgraded
-  WG0620), which spirv-val refuses; `emit.py` validates it with those atomics masked first.
+  (`--skip-validation`): a module holding DXC's atomics on NodePayloadAMDX pointers (WG0620,
+  a warning), which spirv-val refuses; `emit.py` validates it with those atomics masked first.
 - `PASSES` is an explicit list, never `-O`/`-Os`: a new SPIRV-Tools cannot add an unchecked pass.
   It is what `spirv-opt -O` of SPIRV-Tools v2025.5 runs (`spirv-opt --help`, same order), each
   pass checked on AMDX modules: the reference module of spirv-amdx.md §2.2, a richer one with
