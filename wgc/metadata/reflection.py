@@ -37,7 +37,6 @@ when the index is not 0) where a list of nodes is given (`used_by`).
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -170,15 +169,26 @@ def _dispatch_grid(field: DispatchGridField | None) -> DispatchGrid | None:
     return DispatchGrid(field.offset, field.components, field.bits) if field is not None else None
 
 
-@functools.lru_cache(maxsize=1024)
+_RECORD_LAYOUTS: dict[tuple[int, int, DispatchGridField | None, bool], tuple[Any, Any, RecordLayout]] = {}
+"""record_layout's results by the identity of the record type and layout (hashing a layout walks all of
+it); each entry holds its type and layout, so their ids stay theirs while it is kept."""
+
+
 def record_layout(record: t.Type | None, layout: TypeLayout | None, grid: DispatchGridField | None,
                   track_rw_input_sharing: bool) -> RecordLayout | None:
     """The record of a node input or output; None for an empty one (one per record, layout and grid:
     the inputs and outputs of a graph share a few records)."""
     if record is None or layout is None:
         return None
-    return RecordLayout(str(record), layout.size, layout.alignment, field_layouts(record, layout),
-                        _dispatch_grid(grid), track_rw_input_sharing)
+    key = (id(record), id(layout), grid, track_rw_input_sharing)
+    kept = _RECORD_LAYOUTS.get(key)
+    if kept is None:
+        if len(_RECORD_LAYOUTS) >= 1024:
+            _RECORD_LAYOUTS.clear()
+        kept = _RECORD_LAYOUTS[key] = (record, layout, RecordLayout(
+            str(record), layout.size, layout.alignment, field_layouts(record, layout), _dispatch_grid(grid),
+            track_rw_input_sharing))
+    return kept[2]
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass
-from wgc.irtools.walk import children, lvalue_chain, reachable_functions, walk_body, written
+from wgc.irtools.walk import children, lvalue_chain, nodes_of, reachable_functions, written
 
 DESCRIPTOR_STORAGE = (ir.Storage.UNIFORM, ir.Storage.RESOURCE)
 COUNTER_METHODS = frozenset({"IncrementCounter", "DecrementCounter", "Append", "Consume"})
@@ -58,17 +58,6 @@ def resource_use(function: ir.Function) -> ResourceUse:
     counters: dict[ir.Variable, None] = {}
     seen_statics: set[ir.Variable] = set()
     seen_functions: set[ir.Function] = set()
-    pending: list[object] = []
-
-    def visit_function(start: ir.Function) -> None:
-        nodes: list[object] = []
-        for current in reachable_functions(start):
-            if current not in seen_functions:
-                seen_functions.add(current)
-                nodes.extend(walk_body(current))
-        pending.extend(reversed(nodes))
-
-    visit_function(function)
     read: set[ir.Variable] = set()
     wrote: set[ir.Variable] = set()
     placed: dict[int, bool] = {}
@@ -82,26 +71,8 @@ def resource_use(function: ir.Function) -> ResourceUse:
             return base
         return None
 
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ir.VarRef):
-            variable = node.variable
-            if variable.storage in DESCRIPTOR_STORAGE:
-                variables.setdefault(variable)
-                reads = placed.get(id(node))
-                if reads is None:
-                    read.add(variable)
-                    if _writable(variable):
-                        wrote.add(variable)          # a handle passed on: may be written
-                elif reads:
-                    read.add(variable)
-            elif variable.storage is ir.Storage.STATIC and variable.init is not None \
-                    and variable not in seen_statics:
-                seen_statics.add(variable)           # its initialiser runs in the entry point
-                pending.extend(reversed(list(_walk(variable.init))))
-            continue
-        if isinstance(node, ir.Call) and node.function not in seen_functions:
-            visit_function(node.function)             # a call in a static's initialiser
+    def place(node: object) -> None:
+        """What a parent of resource references says of their access (before the references are seen)."""
         if isinstance(node, ir.ResourceIndex):
             ref = resource_ref(node.resource)
             if ref is not None:
@@ -125,11 +96,51 @@ def resource_use(function: ir.Function) -> ResourceUse:
                 if ref is not None:
                     wrote.add(ref.variable)
                     placed[id(ref)] = not only_written
+
+    def reference(node: ir.VarRef) -> None:
+        variable = node.variable
+        if variable.storage in DESCRIPTOR_STORAGE:
+            variables.setdefault(variable)
+            reads = placed.get(id(node))
+            if reads is None:
+                read.add(variable)
+                if _writable(variable):
+                    wrote.add(variable)          # a handle passed on: may be written
+            elif reads:
+                read.add(variable)
+        elif variable.storage is ir.Storage.STATIC and variable.init is not None and variable not in seen_statics:
+            seen_statics.add(variable)           # its initialiser runs in the entry point
+            visit_expression(variable.init)
+
+    def visit_function(start: ir.Function) -> None:
+        """A function's body and its callees': within one body, every parent is placed before the
+        references (a parent decides only for references below it, in the same body)."""
+        for current in reachable_functions(start):
+            if current not in seen_functions:
+                seen_functions.add(current)
+                for node in nodes_of(current, *_PARENTS):
+                    place(node)
+                for ref in nodes_of(current, ir.VarRef):
+                    reference(ref)
+
+    def visit_expression(expr: ir.Expr) -> None:
+        """A static's initialiser, in pre-order (the functions it calls first reached there)."""
+        for node in _walk(expr):
+            if isinstance(node, ir.VarRef):
+                reference(node)
+                continue
+            if isinstance(node, ir.Call) and node.function not in seen_functions:
+                visit_function(node.function)
+            place(node)
+
+    visit_function(function)
     return ResourceUse(tuple(variables), tuple(counters), frozenset(read), frozenset(wrote))
 
 
 _WRITERS = (ir.Assign, ir.IncDec, ir.Call, ir.IntrinsicCall, ir.MethodCall)
 """The expressions that may write an l-value (`walk.written`)."""
+_PARENTS = (ir.ResourceIndex, *_WRITERS)
+"""The expressions that decide how the resource references below them are accessed."""
 
 
 def _writable(variable: ir.Variable) -> bool:
