@@ -326,6 +326,9 @@ class Device:
         self.command_buffer = self.call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
             commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
         self.fence = self.call(vk.vkCreateFence, self.device, vk.VkFenceCreateInfo(), None)
+        self._fences = self.ffi.new("VkFence[1]", [self.fence])
+        self._submits: dict[Any, Any] = {}
+        """A `VkSubmitInfo` (and the array it points at) per command buffer `replay` has run, built once."""
         barrier = vk.VkMemoryBarrier(
             srcAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE,
             dstAccessMask=(ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE
@@ -333,6 +336,9 @@ class Device:
         self._barrier = self.ffi.new("VkMemoryBarrier[1]", [barrier])
         self._all_stages = (PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
                             | PIPELINE_STAGE_DRAW_INDIRECT)
+        self._compute_barrier = self.ffi.new("VkMemoryBarrier[1]", [vk.VkMemoryBarrier(
+            srcAccessMask=ACCESS_SHADER_READ_WRITE,
+            dstAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_INDIRECT_COMMAND_READ)])
         if self.graphics:          # draws too: every stage, attachment accesses included
             barrier.srcAccessMask |= ACCESS_ATTACHMENTS
             barrier.dstAccessMask |= ACCESS_ATTACHMENTS
@@ -630,6 +636,17 @@ class Device:
         self.lib.vkCmdPipelineBarrier(self.command_buffer, self._all_stages, self._all_stages, 0, 1, self._barrier,
                                       0, self.ffi.NULL, 0, self.ffi.NULL)
 
+    def compute_barrier(self) -> None:
+        """Earlier compute shaders' memory accesses before later compute shaders and indirect-argument
+        reads, and nothing else (no transfer, host or graphics stage: `barrier` orders those); on a
+        device made for drawing, `barrier`."""
+        if self.graphics:
+            self.barrier()
+            return
+        self.lib.vkCmdPipelineBarrier(self.command_buffer, PIPELINE_STAGE_COMPUTE_SHADER,
+                                      PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_DRAW_INDIRECT, 0, 1,
+                                      self._compute_barrier, 0, self.ffi.NULL, 0, self.ffi.NULL)
+
     def submit(self) -> None:
         """End the command buffer, run it and wait for it."""
         self.vk.vkEndCommandBuffer(self.command_buffer)
@@ -651,22 +668,28 @@ class Device:
         return recorded
 
     def free_commands(self, recorded: Any) -> None:
+        self._submits.pop(recorded, None)
         self.lib.vkFreeCommandBuffers(self.device, self.pool, 1, self.ffi.new("VkCommandBuffer[1]", [recorded]))
 
     def replay(self, recorded: Any) -> None:
         """Run a recorded command buffer and wait for it."""
-        vk = self.vk
-        buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
-        info = vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=buffers)
-        self.call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
-        fences = self.ffi.new("VkFence[1]", [self.fence])
+        submit = self._submits.get(recorded)
+        if submit is None:          # raw cffi, built once per command buffer: the wrapper costs tens of µs a call
+            buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
+            info = self.ffi.new("VkSubmitInfo[1]", [{"sType": self.vk.VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                                     "commandBufferCount": 1, "pCommandBuffers": buffers}])
+            submit = self._submits[recorded] = (info, buffers)
+        result = self.lib.vkQueueSubmit(self.queue, 1, submit[0], self.fence)
+        if result != 0:
+            raise DeviceFailure(f"vkQueueSubmit failed on '{self.info.name}' (VkResult {result})")
+        fences = self._fences
         self.busy = True            # stays so if a signal ends the wait: `close` then leaves the device alone
         while True:                 # in slices: Python runs its signal handlers between two
             result = self.lib.vkWaitForFences(self.device, 1, fences, 1, WAIT_SLICE_NS)
             if result != VK_TIMEOUT:
                 break
         self.busy = False
-        self.lib.vkResetFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]))
+        self.lib.vkResetFences(self.device, 1, fences)
         if result != 0:
             raise DeviceFailure(f"the device '{self.info.name}' failed while running the graph (VkResult {result})")
 
