@@ -138,3 +138,95 @@ def test_a_level_records_one_meta_pass_one_dispatch_and_two_barriers(device, tmp
     node = ["BindPipeline", "PushConstants", "DispatchIndirect", "PipelineBarrier"]
     assert all(level == meta_pass + node for level in levels[1:])
     assert len(recorded.calls) == 5 + 8 * (LEVELS - 1) == 253
+
+
+COUNTING = RECURSION.replace("Out[r.Get().depth] = r.Get().depth + 1;", "InterlockedAdd(Out[r.Get().depth], 1);")
+
+
+class Writes:
+    """The bytes the host writes into the GPU-driven schedule's control buffer."""
+
+    def __init__(self, scheduler) -> None:
+        self.scheduler, self.sizes = scheduler, []
+
+    def __enter__(self):
+        control = self.scheduler._gpu_control
+        original = control.write
+
+        def write(offset, data) -> None:
+            self.sizes.append(len(data))
+            original(offset, data)
+        control.write = write
+        self.control = control
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        del self.control.write
+
+
+def records_in(steps) -> list[int]:
+    return [sum(d.records_in for d in step.dispatches) for step in steps]
+
+
+def test_a_run_writes_back_only_what_the_last_run_changed(device, tmp_path):
+    """Issue 31: "remove what is not needed on a plain run".  The control image is written once; each
+    later run writes back the status words and counters (4 bytes each: one status word and one
+    counter per level's launch here), which it zeroes, and the results are those of a fresh run:
+    each of k runs adds 1 at every depth, so u0 holds k at each of the 32 depths."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, COUNTING, DISPATCH)
+    with Session(device, module, program, described) as session:
+        first = records_in(session.run_once())
+        image = len(session.scheduler._control_holds.image)
+        with Writes(session.scheduler) as written:
+            for _ in range(3):
+                assert records_in(session.run_once()) == first == [1] * LEVELS
+        assert written.sizes == [2 * 4 * LEVELS] * 3
+        assert image > 2 * 4 * LEVELS
+        assert session.dump(program.resources[0]) == {"uint32": [4] * LEVELS}
+
+
+def test_plans_sharing_the_control_buffer_each_write_their_image(device, tmp_path):
+    """Two sets of entry records are two plans with one control buffer: a run of the other plan writes
+    its whole image first.  One record, then two (stride 0: the same record twice), then one: every
+    depth receives 1 + 2 + 1 records."""
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import Chunk
+
+    module, program, described = load(tmp_path, COUNTING, DISPATCH)
+    with Session(device, module, program, described) as session:
+        (node, chunk), = session.entries
+        twice = [(node, Chunk(chunk.address, 2, 0, chunk.buffer, 0))]
+        scheduler = session.scheduler
+        assert records_in(scheduler.run(session.entries)) == [1] * LEVELS
+        assert records_in(scheduler.run(twice)) == [2] * LEVELS
+        assert records_in(scheduler.run(session.entries)) == [1] * LEVELS
+        assert scheduler.last_run_gpu_driven
+        assert session.dump(program.resources[0]) == {"uint32": [4] * LEVELS}
+
+
+SHARING = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct [NodeTrackRWInputSharing] Job { uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(1, 1, 1)]
+void Share(globallycoherent RWDispatchNodeInputRecord<Job> job)
+{
+    if (job.FinishedCrossGroupSharing()) InterlockedAdd(Out[job.Get().slot], 1);
+}
+"""
+
+
+def test_cross_group_sharing_counters_are_set_again_for_every_run(device, tmp_path):
+    """Work Graphs spec, FinishedCrossGroupSharing: "returns true for exactly one thread group" of a
+    record's grid.  The counters start at the grid's 4 groups on every run, so over 3 runs each of
+    the 2 records counts 3 in its slot."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, SHARING, '{"inputs": [{"entry": "Share", "records": [{"slot": 0}, '
+                                      '{"slot": 1}]}], "resources": {"u0": {"bytes": 8}}}')
+    with Session(device, module, program, described) as session:
+        for _ in range(3):
+            session.run_once()
+        assert session.scheduler.last_run_gpu_driven
+        assert session.dump(program.resources[0]) == {"uint32": [3, 3]}

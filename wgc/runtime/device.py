@@ -183,6 +183,9 @@ class Buffer:
     length: int = 0
     """The bytes a descriptor of it covers (a resource's own size; `size` is rounded up to 16); 0:
     `size`."""
+    device_local: bool = False
+    """Its memory is DEVICE_LOCAL (a mapped one: a GPU's BAR heap; else host memory the device reads
+    over the bus, where the BAR heap is full or absent)."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
         if self.mapped is None:
@@ -428,10 +431,12 @@ class Device:
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
         memory = None
         mapped = host_access or not self.staging
+        local = False
         for type_index in self._memory_types_for(needs.memoryTypeBits, mapped):
             try:
                 memory = vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
                     pNext=self.ffi.addressof(flags), allocationSize=needs.size, memoryTypeIndex=type_index), None)
+                local = bool(self._memory_types[type_index][0] & vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
                 break
             except vk.VkError:
                 continue
@@ -444,9 +449,9 @@ class Device:
         if mapped:
             view = self.call(vk.vkMapMemory, self.device, memory, 0, size, 0)
             _zero(view, size)
-            buffer = Buffer(handle, memory, size, int(address), view)
+            buffer = Buffer(handle, memory, size, int(address), view, device_local=local)
         else:
-            buffer = Buffer(handle, memory, size, int(address), None, self)
+            buffer = Buffer(handle, memory, size, int(address), None, self, device_local=local)
         self._buffers.append(buffer)
         if not mapped:
             self.begin()
