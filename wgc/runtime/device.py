@@ -17,7 +17,11 @@ Invariants:
   that matches nothing is `DeviceNotFound` (with the list); a failing Vulkan call is
   `DeviceFailure`.  None of them is a Python traceback for the user.
 - Indirect dispatches read their arguments from any buffer (every buffer may be an indirect
-  buffer); `barrier` orders shader writes before indirect-argument reads too.
+  buffer); `barrier` orders shader writes before indirect-argument reads too, and
+  `compute_barrier` orders compute work before compute work and indirect reads and nothing else
+  (between two levels of a GPU-driven run: nothing else runs between them).
+- A submit (`replay`) goes through raw cffi with its `VkSubmitInfo` built once per command buffer
+  and one fence, reset after each wait.
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
   once (see ../shared/reference/vulkan-emulation.md: the wrapper's cost per call).
 - Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,

@@ -12,17 +12,23 @@ input), until no key remains; each launch gets an upper bound of its records (th
 then its producer's thread groups × MaxRecords), which sizes its output arenas.  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
 read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
-buffer is recorded that every run replays after writing the image (which zeroes the counters):
-per level the indirect-setup meta shader, which turns the producers' counters into each
-launch's `input_count`, its `VkDispatchIndirectCommand`
+buffer is recorded that every run replays (the first run writes the image; a later run of the same
+plan writes back only `_Plan.resets`, the words a run changes that the next one reads before the
+device rewrites them: status words and counters, zeroed, and cross-group sharing counters).  The
+command buffer binds the graph's descriptor sets once (the meta shader has the graph's pipeline
+layout); then per level the indirect-setup meta shader, which turns the producers' counters into
+each launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
-its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
-writes before indirect reads); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+its output capacities (the MaxRecords budget of the groups that really run), and a barrier
+(shader writes before indirect reads) — not before the first level where its records come from
+the host and no grid is read from them (`_Plan.host_setup`: `_host_setup` writes the same words
+into the image); one vkCmdDispatchIndirect per launch; in a graph that draws, one
 dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
 group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
 of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
-a barrier (on a device made for drawing it covers every stage, the attachments and the indirect
-reads).  A launch that
+a barrier (between levels compute to compute and indirect reads only, `Device.compute_barrier`;
+after the last level, and on a device made for drawing, one that covers every stage, the
+attachments, the indirect reads and the host's reads).  A launch that
 receives no records dispatches no group.  After the submit the host reads the counters and status
 words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the first in level
 order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
