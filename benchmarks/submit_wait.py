@@ -11,7 +11,8 @@ microseconds (vkd3d-proton's small cases are of this kind): the wall time and th
 of `Session.run_once` (writing the control block, submit, wait, reading the counters back, the
 trace), against an anchor measured in the same rounds, an empty command buffer submitted and waited
 for through raw cffi calls written here (the same code whichever runtime is measured: the floor of
-any submit on this device).  Rounds are
+any submit on this device); and, per graph, the median host time outside `Device.replay` (the
+submit and the wait): what the runtime's Python does per run.  Rounds are
 interleaved (anchor, then each graph, K times) after one warm-up of each; each line gives the
 medians and the ratio to the anchor's.
 
@@ -120,11 +121,22 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
             for function in runs.values():      # warm-up: plans, pipelines compiled at their first dispatch
                 function()
             samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+            in_replay: dict[str, list[float]] = {name: [] for name in runs}
+            replay, spent = device.replay, [0.0]
+
+            def timed_replay(commands) -> None:     # the submit and the wait, apart from the host's work
+                start = time.perf_counter()
+                replay(commands)
+                spent[0] += time.perf_counter() - start
+            device.replay = timed_replay
             for _ in range(repeat):
                 for name, function in runs.items():
+                    spent[0] = 0.0
                     start, start_cpu = time.perf_counter(), time.process_time()
                     function()
                     samples[name].append((time.perf_counter() - start, time.process_time() - start_cpu))
+                    in_replay[name].append(spent[0])
+            del device.replay
             wall = {name: statistics.median(w for w, _ in runs_) for name, runs_ in samples.items()}
             cpu = {name: statistics.median(c for _, c in runs_) for name, runs_ in samples.items()}
             for name in runs:
@@ -135,6 +147,8 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
                     runs_done = 1 + repeat
                     want = [v * runs_done for v in EXPECTED[name]] if name != "recursion-8" else EXPECTED[name]
                     right = f"; results right: {got == want}"
+                    host = statistics.median(w - r for (w, _), r in zip(samples[name], in_replay[name]))
+                    right = f"; host work outside Device.replay {host * 1e6:.1f} µs" + right
                 print(f"{name}: median {wall[name] * 1e6:.1f} µs wall, {cpu[name] * 1e6:.1f} µs cpu; to the empty "
                       f"submit: wall {wall[name] / wall['empty submit']:.2f}, cpu {cpu[name] / cpu['empty submit']:.2f}"
                       + right)
