@@ -230,3 +230,31 @@ def test_cross_group_sharing_counters_are_set_again_for_every_run(device, tmp_pa
             session.run_once()
         assert session.scheduler.last_run_gpu_driven
         assert session.dump(program.resources[0]) == {"uint32": [3, 3]}
+
+
+def test_a_run_with_the_same_counters_reuses_the_decoded_trace(device, tmp_path):
+    """Issue 31: "no Python work proportional to the graph's node count per run".  A plain run whose
+    status words and counters are the last run's, for the same repeat, gets that run's trace without
+    decoding the 32 levels again (in a list of its own); another repeat index decodes it anew."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, RECURSION, DISPATCH)
+    with Session(device, module, program, described) as session:
+        scheduler = session.scheduler
+        first = session.run_once()
+        decoded = []
+        original = scheduler._read_back
+
+        def counted(*args):
+            decoded.append(args[-1])
+            return original(*args)
+        scheduler._read_back = counted
+        second = session.run_once()
+        third = session.run_once(1)
+        del scheduler._read_back
+    assert decoded == [1]
+    assert second == first and second is not first
+    assert [step.repeat for step in third] == [1] * LEVELS
+    assert [[d.to_json() for d in step.dispatches] for step in third] == \
+        [[d.to_json() for d in step.dispatches] for step in first]
+    assert [sum(d.records_in for d in step.dispatches) for step in first] == [1] * LEVELS
