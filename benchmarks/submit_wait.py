@@ -19,6 +19,10 @@ medians and the ratio to the anchor's.
 - one-level: a thread node reading 2 entry records, each adding to a buffer (one dispatch);
 - two-level: the same node sending each record on to a second thread node (two levels);
 - recursion-8: one record through a recursive thread node 8 levels deep.
+
+`--spin NS` adds two lines: the first graph with `Device.spin_ns` (the fence polled before the
+blocking wait; 0 by default) set to NS, and set to 0 (on lavapipe, whose threads share the cores
+with the polling host, it is no gain: see benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ def prepare() -> dict:
     return prepared
 
 
-def measure(prepared: dict, repeat: int, selector: str | None) -> None:
+def measure(prepared: dict, repeat: int, selector: str | None, spin: int | None = None) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
@@ -118,6 +122,22 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
                 lib.vkResetFences(device.device, 1, fences)
 
             runs = {"empty submit": empty, **{name: session.run_once for name, session in sessions.items()}}
+            polling = spin is not None and hasattr(device, "spin_ns")
+            if polling:
+                assert spin is not None
+                default_spin = device.spin_ns
+
+                def polled(run, ns):
+                    def run_with() -> None:
+                        device.spin_ns = ns
+                        try:
+                            run()
+                        finally:
+                            device.spin_ns = default_spin
+                    return run_with
+                first = next(iter(sessions))    # the same graph with the fence polled for `spin` ns, and not
+                runs[f"{first}, polled {spin // 1000} µs"] = polled(sessions[first].run_once, spin)
+                runs[f"{first}, not polled"] = polled(sessions[first].run_once, 0)
             for function in runs.values():      # warm-up: plans, pipelines compiled at their first dispatch
                 function()
             samples: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
@@ -144,9 +164,10 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
                 if name in sessions:
                     got = sessions[name].dump(prepared[name][1].resources[0])["uint32"]
                     # every run adds again (one-level, two-level) or writes the same (recursion)
-                    runs_done = 1 + repeat
+                    runs_done = (1 + repeat) * (3 if polling and name == next(iter(sessions)) else 1)
                     want = [v * runs_done for v in EXPECTED[name]] if name != "recursion-8" else EXPECTED[name]
                     right = f"; results right: {got == want}"
+                if name != "empty submit":
                     host = statistics.median(w - r for (w, _), r in zip(samples[name], in_replay[name]))
                     right = f"; host work outside Device.replay {host * 1e6:.1f} µs" + right
                 print(f"{name}: median {wall[name] * 1e6:.1f} µs wall, {cpu[name] * 1e6:.1f} µs cpu; to the empty "
@@ -162,6 +183,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--device", default=None)
     parser.add_argument("--tree", metavar="DIR", help="import wgc's runtime from this checkout")
+    parser.add_argument("--spin", type=int, metavar="NS", default=None,
+                        help="also run the first graph with the fence polled for NS nanoseconds before the "
+                             "blocking wait (Device.spin_ns), and not polled, interleaved with the others")
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
     args = parser.parse_args()
@@ -174,7 +198,7 @@ def main() -> None:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "submit_cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
-    measure(prepared, args.repeat, args.device)
+    measure(prepared, args.repeat, args.device, args.spin)
 
 
 if __name__ == "__main__":

@@ -258,3 +258,20 @@ def test_a_run_with_the_same_counters_reuses_the_decoded_trace(device, tmp_path)
     assert [[d.to_json() for d in step.dispatches] for step in third] == \
         [[d.to_json() for d in step.dispatches] for step in first]
     assert [sum(d.records_in for d in step.dispatches) for step in first] == [1] * LEVELS
+
+
+def test_a_polled_fence_gives_the_same_results(device, tmp_path):
+    """`Device.spin_ns`: the fence polled before the blocking wait; the run's results are the same
+    (each of 3 runs adds 1 at every depth)."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, COUNTING, DISPATCH)
+    assert device.spin_ns == 0
+    device.spin_ns = 5_000_000
+    try:
+        with Session(device, module, program, described) as session:
+            for _ in range(3):
+                assert records_in(session.run_once()) == [1] * LEVELS
+            assert session.dump(program.resources[0]) == {"uint32": [3] * LEVELS}
+    finally:
+        device.spin_ns = 0

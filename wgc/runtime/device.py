@@ -21,7 +21,7 @@ Invariants:
   `compute_barrier` orders compute work before compute work and indirect reads and nothing else
   (between two levels of a GPU-driven run: nothing else runs between them).
 - A submit (`replay`) goes through raw cffi with its `VkSubmitInfo` built once per command buffer
-  and one fence, reset after each wait.
+  and one fence, reset after each wait (polled for `spin_ns` first where that is set; 0 by default).
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
   once (see ../shared/reference/vulkan-emulation.md: the wrapper's cost per call).
 - Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,
@@ -37,6 +37,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from wgc.cached_dataclass import dataclass
@@ -60,6 +61,7 @@ ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
 MAX_GROUP_COUNT = 65535
 VK_TIMEOUT = 2
+VK_NOT_READY = 1
 WAIT_SLICE_NS = 50_000_000
 """How long one wait for the device lasts: a signal is seen within this time."""
 
@@ -241,6 +243,11 @@ class Device:
             self.physical = physicals[self.info.index]
             self._create()
             self.staging = self.separate_memory if staging is None else staging
+            self.spin_ns = 0
+            """Nanoseconds `replay` polls the fence (`vkGetFenceStatus`) before it blocks in
+            `vkWaitForFences` (a blocked thread wakes some time after the signal): 0, none, until a
+            device shows a gain (`benchmarks/submit_wait.py --spin`; on lavapipe it is none, and a
+            polling host competes with the device's own threads for the cores)."""
         except BaseException:
             self.close()
             raise
@@ -693,10 +700,18 @@ class Device:
             raise DeviceFailure(f"vkQueueSubmit failed on '{self.info.name}' (VkResult {result})")
         fences = self._fences
         self.busy = True            # stays so if a signal ends the wait: `close` then leaves the device alone
-        while True:                 # in slices: Python runs its signal handlers between two
+        result = VK_TIMEOUT
+        if self.spin_ns:
+            status, deadline = self.lib.vkGetFenceStatus, time.perf_counter_ns() + self.spin_ns
+            while True:
+                result = status(self.device, self.fence)
+                if result != VK_NOT_READY:
+                    break
+                if time.perf_counter_ns() > deadline:
+                    result = VK_TIMEOUT
+                    break
+        while result == VK_TIMEOUT:     # in slices: Python runs its signal handlers between two
             result = self.lib.vkWaitForFences(self.device, 1, fences, 1, WAIT_SLICE_NS)
-            if result != VK_TIMEOUT:
-                break
         self.busy = False
         self.lib.vkResetFences(self.device, 1, fences)
         if result != 0:
