@@ -275,3 +275,60 @@ def test_a_polled_fence_gives_the_same_results(device, tmp_path):
             assert session.dump(program.resources[0]) == {"uint32": [3] * LEVELS}
     finally:
         device.spin_ns = 0
+
+
+ENTRIES = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Seed { uint v; };
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(3, 1, 1)] [NumThreads(2, 1, 1)]
+void Fan(DispatchNodeInputRecord<Seed> seed, [MaxRecords(2)] NodeOutput<Item> Gather, uint gi : SV_GroupIndex)
+{
+    GroupNodeOutputRecords<Item> rec = Gather.GetGroupNodeOutputRecords(1);
+    rec.Get().v = seed.Get().v;
+    rec.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void Gather([MaxRecords(4)] GroupNodeInputRecords<Item> items, uint gi : SV_GroupIndex)
+{
+    if (gi < items.Count()) InterlockedAdd(Out[0], items[gi].v);
+}
+"""
+
+
+def test_the_host_writes_the_first_level_as_the_meta_shader_would(device, tmp_path):
+    """`_host_setup` against the meta shader (indirect_setup.py): the same input counts, indirect
+    group counts and output capacities for the first level, read back from the control buffer after
+    a run in which the meta shader wrote them.  By hand: 2 seeds × a grid of 3 = 6 groups, each
+    allowed MaxRecords(2) on Gather: capacity 12; each group sends one record of its seed's value,
+    so u0 = 3 × 1 + 3 × 2 = 9."""
+    import struct
+
+    from wgc import emulation_abi as abi
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, ENTRIES, '{"inputs": [{"entry": "Fan", "records": [{"v": 1}, '
+                                      '{"v": 2}]}], "resources": {"u0": {"bytes": 4}}}')
+    words = {}
+    for host in (True, False):
+        with Session(device, module, program, described) as session:
+            scheduler = session.scheduler
+            planned = scheduler._plan
+
+            def plan(entries, host=host):
+                made = planned(entries)
+                made.host_setup = made.host_setup and host
+                return made
+            scheduler._plan = plan
+            session.run_once()
+            (made,) = scheduler._plans.values()
+            assert made.host_setup is host
+            control = scheduler._gpu_control
+            launch, = made.levels[0]
+            count = struct.unpack("<I", control.read(launch.context_at + abi.NODE_CONTEXT["input_count"][0], 4))
+            indirect = struct.unpack("<3I", control.read(launch.indirect_at, 12))
+            capacities = [struct.unpack("<I", control.read(at + abi.OUTPUT_SLOT["capacity"][0], 4))[0]
+                          for at in launch.slots_at]
+            words[host] = (count, indirect, capacities)
+            assert session.dump(program.resources[0]) == {"uint32": [9]}
+    assert words[True] == words[False] == ((2,), (6, 1, 1), [12])
