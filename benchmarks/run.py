@@ -26,10 +26,16 @@ of both versions are compared for equality.
 - arrays: the thread shape whose producer sends record i to `Work[i % 4]`, a node array of four
   thread nodes; hand-written: the one `work` kernel.
 
-Then graph-only costs, median and best of K runs after a warm-up: the per-level overhead of both
-schedules (levels / L, GPU-driven: `wgc.runtime.gpu_schedule`, a meta dispatch, a barrier, the
-indirect dispatch and a barrier per level in one submit; host-driven, `gpu_driven=False`: submit,
-wait, counters read back, next level recorded), and the debugging modes below.
+Then the per-level cost of both schedules (GPU-driven: `wgc.runtime.gpu_schedule`, per level a
+meta dispatch, a barrier, the indirect dispatch and a barrier in one submit; host-driven,
+`gpu_driven=False`: submit, wait, counters read back, next level recorded), measured as what a
+level adds: the recursion graph at L levels and at L/2 (`levels-half`), run alternately, and the
+difference of their medians divided by L - L/2 (wall and process CPU time), so that what a run
+costs once (control block, submit, wait, read-back, trace) is not counted per level; beside it the
+old figure, a whole run / L, which counts it; and for the GPU-driven schedule the GPU time per level
+from two timestamps around each run (`Timestamps.whole_run_only`), the same difference over the
+levels, and where the control block lives (device-local or host memory).  Then the debugging modes
+below, median and best of K runs after a warm-up.
 
 Each line says which schedule ran ("gpu-driven" or "host-driven": a graph the GPU-driven schedule
 cannot plan runs host-driven).
@@ -166,6 +172,9 @@ def prepare(threads: int, groups: int, levels: int, check: bool = False) -> dict
         "levels": (LEVELS_GRAPH.replace("LEVELS", str(levels - 1)),
                    '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": %d}}}'
                    % (4 * levels)),
+        "levels-half": (LEVELS_GRAPH.replace("LEVELS", str(max(1, levels // 2) - 1)),
+                        '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": '
+                        '%d}}}' % (4 * levels)),
         "thread-print": (thread_graph.replace(work, work + 'if ((item.Get().index & 1023) == 0) '
                                               'printf("index %u", item.Get().index); '), thread_dispatch),
         "thread-print-all": (thread_graph.replace(work, work + 'printf("index %u", item.Get().index); '),
@@ -312,9 +321,10 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         hand.close()
         for buffer in (rec, *outs.values()):
             device.free(buffer)
-        # graph-only costs: the per-level overhead of both schedules and the debugging modes
-        for label, name, gpu_driven in [("levels", "levels", True), ("levels-host", "levels", False),
-                                        ("thread --time", "thread", True), ("thread-print", "thread-print", True),
+        for gpu_driven in (True, False):
+            print(per_level(prepared, device, repeat, gpu_driven))
+        # graph-only costs: the debugging modes
+        for label, name, gpu_driven in [("thread --time", "thread", True), ("thread-print", "thread-print", True),
                                         ("thread-print-all", "thread-print-all", True),
                                         ("thread-loop", "thread-loop", True)]:
             module, program, described = prepared["graphs"][name]
@@ -325,9 +335,50 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
                 steps = session.run_once()
                 median, best = timed(session.run_once, repeat)
                 schedule = "gpu-driven" if session.scheduler.last_run_gpu_driven else "host-driven"
-            per_level = f", {median / len(steps) * 1e6:.0f} µs per level" if name == "levels" else ""
             print(f"cost {label} ({schedule}): median {median * 1e3:.2f} ms (best {best * 1e3:.2f}), "
-                  f"cpu {CPU_TIMES[-1] * 1e3:.2f} ms{per_level}")
+                  f"cpu {CPU_TIMES[-1] * 1e3:.2f} ms")
+
+
+def per_level(prepared: dict, device, repeat: int, gpu_driven: bool) -> str:
+    """The `levels` line: what one level of the recursion graph adds to a run (module docstring)."""
+    from wgc.runtime.run import Session
+
+    label = "levels" if gpu_driven else "levels-host"
+    long_graph, short_graph = prepared["graphs"]["levels"], prepared["graphs"].get("levels-half")
+    if short_graph is None:
+        return f"{label}: no levels-half case (prepared by an older revision)"
+    options = {"check": True} if prepared.get("check") else {}
+    with Session(device, *long_graph, gpu_driven=gpu_driven, **options) as long_run, \
+            Session(device, *short_graph, gpu_driven=gpu_driven, **options) as short_run:
+        many, few = len(long_run.run_once()), len(short_run.run_once())
+        times = interleaved(long_run.run_once, short_run.run_once, repeat)
+        schedule = "gpu-driven" if long_run.scheduler.last_run_gpu_driven else "host-driven"
+        control = getattr(long_run.scheduler, "_gpu_control", None)
+    (long_wall, long_cpu), (short_wall, short_cpu) = times["graph"], times["hand"]
+    if many == few:
+        return f"{label} ({schedule}): {many} levels; whole run / levels {long_wall / many * 1e6:.1f} µs"
+    wall = (long_wall - short_wall) / (many - few)
+    cpu = (long_cpu - short_cpu) / (many - few)
+    line = (f"{label} ({schedule}): {many} and {few} levels of one record, per level {wall * 1e6:.1f} µs wall, "
+            f"{cpu * 1e6:.1f} µs cpu; whole run / levels {long_wall / many * 1e6:.1f} µs (a run's fixed cost included)")
+    if gpu_driven and schedule == "gpu-driven":
+        if control is not None and hasattr(control, "device_local"):
+            line += "; control block in " + ("device-local" if control.device_local else "host") + " memory"
+        spans = []
+        for graph in (long_graph, short_graph):
+            with Session(device, *graph, timing=True, **options) as session:
+                if session.timing is None or not hasattr(session.timing, "whole_run_only"):
+                    return line + "; the device cannot time"
+                session.timing.whole_run_only = True
+                session.run_once()
+                runs = []
+                for _ in range(repeat):
+                    session.run_once()
+                    runs.append(session.scheduler.last_gpu_ns or 0)
+                spans.append(statistics.median(runs))
+        line += (f"; GPU per level {(spans[0] - spans[1]) / (many - few) / 1e3:.1f} µs (whole run / levels "
+                 f"{spans[0] / many / 1e3:.1f} µs)")
+    return line
 
 
 def main() -> None:

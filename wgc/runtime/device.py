@@ -17,7 +17,11 @@ Invariants:
   that matches nothing is `DeviceNotFound` (with the list); a failing Vulkan call is
   `DeviceFailure`.  None of them is a Python traceback for the user.
 - Indirect dispatches read their arguments from any buffer (every buffer may be an indirect
-  buffer); `barrier` orders shader writes before indirect-argument reads too.
+  buffer); `barrier` orders shader writes before indirect-argument reads too, and
+  `compute_barrier` orders compute work before compute work and indirect reads and nothing else
+  (between two levels of a GPU-driven run: nothing else runs between them).
+- A submit (`replay`) goes through raw cffi with its `VkSubmitInfo` built once per command buffer
+  and one fence, reset after each wait (polled for `spin_ns` first where that is set; 0 by default).
 - Hot recording calls go through the raw cffi functions (`vulkan.lib.vkCmd*`) with cdata built
   once (see ../shared/reference/vulkan-emulation.md: the wrapper's cost per call).
 - Memory: a buffer the host maps (`host_access=True`, the default) is HOST_VISIBLE | HOST_COHERENT,
@@ -33,6 +37,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from wgc.cached_dataclass import dataclass
@@ -56,6 +61,7 @@ ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
 MAX_GROUP_COUNT = 65535
 VK_TIMEOUT = 2
+VK_NOT_READY = 1
 WAIT_SLICE_NS = 50_000_000
 """How long one wait for the device lasts: a signal is seen within this time."""
 
@@ -183,6 +189,9 @@ class Buffer:
     length: int = 0
     """The bytes a descriptor of it covers (a resource's own size; `size` is rounded up to 16); 0:
     `size`."""
+    device_local: bool = False
+    """Its memory is DEVICE_LOCAL (a mapped one: a GPU's BAR heap; else host memory the device reads
+    over the bus, where the BAR heap is full or absent)."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
         if self.mapped is None:
@@ -234,6 +243,11 @@ class Device:
             self.physical = physicals[self.info.index]
             self._create()
             self.staging = self.separate_memory if staging is None else staging
+            self.spin_ns = 0
+            """Nanoseconds `replay` polls the fence (`vkGetFenceStatus`) before it blocks in
+            `vkWaitForFences` (a blocked thread wakes some time after the signal): 0, none, until a
+            device shows a gain (`benchmarks/submit_wait.py --spin`; on lavapipe it is none, and a
+            polling host competes with the device's own threads for the cores)."""
         except BaseException:
             self.close()
             raise
@@ -326,6 +340,9 @@ class Device:
         self.command_buffer = self.call(vk.vkAllocateCommandBuffers, self.device, vk.VkCommandBufferAllocateInfo(
             commandPool=self.pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
         self.fence = self.call(vk.vkCreateFence, self.device, vk.VkFenceCreateInfo(), None)
+        self._fences = self.ffi.new("VkFence[1]", [self.fence])
+        self._submits: dict[Any, Any] = {}
+        """A `VkSubmitInfo` (and the array it points at) per command buffer `replay` has run, built once."""
         barrier = vk.VkMemoryBarrier(
             srcAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE,
             dstAccessMask=(ACCESS_SHADER_READ_WRITE | ACCESS_TRANSFER_READ_WRITE | ACCESS_HOST_READ_WRITE
@@ -333,6 +350,9 @@ class Device:
         self._barrier = self.ffi.new("VkMemoryBarrier[1]", [barrier])
         self._all_stages = (PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_TRANSFER | PIPELINE_STAGE_HOST
                             | PIPELINE_STAGE_DRAW_INDIRECT)
+        self._compute_barrier = self.ffi.new("VkMemoryBarrier[1]", [vk.VkMemoryBarrier(
+            srcAccessMask=ACCESS_SHADER_READ_WRITE,
+            dstAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_INDIRECT_COMMAND_READ)])
         if self.graphics:          # draws too: every stage, attachment accesses included
             barrier.srcAccessMask |= ACCESS_ATTACHMENTS
             barrier.dstAccessMask |= ACCESS_ATTACHMENTS
@@ -422,10 +442,12 @@ class Device:
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
         memory = None
         mapped = host_access or not self.staging
+        local = False
         for type_index in self._memory_types_for(needs.memoryTypeBits, mapped):
             try:
                 memory = vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
                     pNext=self.ffi.addressof(flags), allocationSize=needs.size, memoryTypeIndex=type_index), None)
+                local = bool(self._memory_types[type_index][0] & vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
                 break
             except vk.VkError:
                 continue
@@ -438,9 +460,9 @@ class Device:
         if mapped:
             view = self.call(vk.vkMapMemory, self.device, memory, 0, size, 0)
             _zero(view, size)
-            buffer = Buffer(handle, memory, size, int(address), view)
+            buffer = Buffer(handle, memory, size, int(address), view, device_local=local)
         else:
-            buffer = Buffer(handle, memory, size, int(address), None, self)
+            buffer = Buffer(handle, memory, size, int(address), None, self, device_local=local)
         self._buffers.append(buffer)
         if not mapped:
             self.begin()
@@ -630,6 +652,17 @@ class Device:
         self.lib.vkCmdPipelineBarrier(self.command_buffer, self._all_stages, self._all_stages, 0, 1, self._barrier,
                                       0, self.ffi.NULL, 0, self.ffi.NULL)
 
+    def compute_barrier(self) -> None:
+        """Earlier compute shaders' memory accesses before later compute shaders and indirect-argument
+        reads, and nothing else (no transfer, host or graphics stage: `barrier` orders those); on a
+        device made for drawing, `barrier`."""
+        if self.graphics:
+            self.barrier()
+            return
+        self.lib.vkCmdPipelineBarrier(self.command_buffer, PIPELINE_STAGE_COMPUTE_SHADER,
+                                      PIPELINE_STAGE_COMPUTE_SHADER | PIPELINE_STAGE_DRAW_INDIRECT, 0, 1,
+                                      self._compute_barrier, 0, self.ffi.NULL, 0, self.ffi.NULL)
+
     def submit(self) -> None:
         """End the command buffer, run it and wait for it."""
         self.vk.vkEndCommandBuffer(self.command_buffer)
@@ -651,22 +684,36 @@ class Device:
         return recorded
 
     def free_commands(self, recorded: Any) -> None:
+        self._submits.pop(recorded, None)
         self.lib.vkFreeCommandBuffers(self.device, self.pool, 1, self.ffi.new("VkCommandBuffer[1]", [recorded]))
 
     def replay(self, recorded: Any) -> None:
         """Run a recorded command buffer and wait for it."""
-        vk = self.vk
-        buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
-        info = vk.VkSubmitInfo(commandBufferCount=1, pCommandBuffers=buffers)
-        self.call(vk.vkQueueSubmit, self.queue, 1, [info], self.fence)
-        fences = self.ffi.new("VkFence[1]", [self.fence])
+        submit = self._submits.get(recorded)
+        if submit is None:          # raw cffi, built once per command buffer: the wrapper costs tens of µs a call
+            buffers = self.ffi.new("VkCommandBuffer[1]", [recorded])
+            info = self.ffi.new("VkSubmitInfo[1]", [{"sType": self.vk.VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                                     "commandBufferCount": 1, "pCommandBuffers": buffers}])
+            submit = self._submits[recorded] = (info, buffers)
+        result = self.lib.vkQueueSubmit(self.queue, 1, submit[0], self.fence)
+        if result != 0:
+            raise DeviceFailure(f"vkQueueSubmit failed on '{self.info.name}' (VkResult {result})")
+        fences = self._fences
         self.busy = True            # stays so if a signal ends the wait: `close` then leaves the device alone
-        while True:                 # in slices: Python runs its signal handlers between two
+        result = VK_TIMEOUT
+        if self.spin_ns:
+            status, deadline = self.lib.vkGetFenceStatus, time.perf_counter_ns() + self.spin_ns
+            while True:
+                result = status(self.device, self.fence)
+                if result != VK_NOT_READY:
+                    break
+                if time.perf_counter_ns() > deadline:
+                    result = VK_TIMEOUT
+                    break
+        while result == VK_TIMEOUT:     # in slices: Python runs its signal handlers between two
             result = self.lib.vkWaitForFences(self.device, 1, fences, 1, WAIT_SLICE_NS)
-            if result != VK_TIMEOUT:
-                break
         self.busy = False
-        self.lib.vkResetFences(self.device, 1, self.ffi.new("VkFence[1]", [self.fence]))
+        self.lib.vkResetFences(self.device, 1, fences)
         if result != 0:
             raise DeviceFailure(f"the device '{self.info.name}' failed while running the graph (VkResult {result})")
 

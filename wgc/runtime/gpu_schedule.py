@@ -12,21 +12,28 @@ input), until no key remains; each launch gets an upper bound of its records (th
 then its producer's thread groups × MaxRecords), which sizes its output arenas.  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
 read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
-buffer is recorded that every run replays after writing the image (which zeroes the counters):
-per level the indirect-setup meta shader, which turns the producers' counters into each
-launch's `input_count`, its `VkDispatchIndirectCommand`
+buffer is recorded that every run replays (the first run writes the image; a later run of the same
+plan writes back only `_Plan.resets`, the words a run changes that the next one reads before the
+device rewrites them: status words and counters, zeroed, and cross-group sharing counters).  The
+command buffer binds the graph's descriptor sets once (the meta shader has the graph's pipeline
+layout); then per level the indirect-setup meta shader, which turns the producers' counters into
+each launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
-its output capacities (the MaxRecords budget of the groups that really run); a barrier (shader
-writes before indirect reads); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+its output capacities (the MaxRecords budget of the groups that really run), and a barrier
+(shader writes before indirect reads) — not before the first level where its records come from
+the host and no grid is read from them (`_Plan.host_setup`: `_host_setup` writes the same words
+into the image); one vkCmdDispatchIndirect per launch; in a graph that draws, one
 dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
 group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
 of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
-a barrier (on a device made for drawing it covers every stage, the attachments and the indirect
-reads).  A launch that
+a barrier (between levels compute to compute and indirect reads only, `Device.compute_barrier`;
+after the last level, and on a device made for drawing, one that covers every stage, the
+attachments, the indirect reads and the host's reads).  A launch that
 receives no records dispatches no group.  After the submit the host reads the counters and status
 words back: STATUS_OUT_OF_RECORDS is `RecordsOutOfMemory` naming the node (the first in level
 order, as the host-driven scheduler finds it); `--trace` is rebuilt from those per-level counters
-(the launches that received records, level by level, with records in, groups and records out).
+(the launches that received records, level by level, with records in, groups and records out),
+or, in a plain run whose words and repeat index are the last run's, taken from it (`last_read`).
 
 A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per record
 its input may hold (as the host-driven scheduler makes one per record): the meta shader reads that
@@ -121,8 +128,19 @@ class _Plan:
     results_bytes: int = 0
     """The status words and counters lead the control image: the bytes read back after a run."""
     image: bytes = b""
+    resets: list[tuple[int, bytes]] = field(default_factory=list)
+    """What a run changes in the image and the next run needs back, (offset, bytes): the status
+    words and counters (zeros) and cross-group sharing counters; the rest is rewritten on the device
+    before it is read (by the meta shader) or never written (what `host_setup` computed)."""
+    host_setup: bool = False
+    """The first level's counts, group counts and capacities are computed on the host (`_host_setup`):
+    its records come from the host and no grid is read from them, so no meta pass runs before it."""
     commands: Any = None
     """The recorded command buffer (replayed by every run)."""
+    last_read: tuple[int, bytes, list[TraceStep]] | None = None
+    """(repeat index, result words, trace) of the last plain run (no prints, timing, progress or
+    draws): a run whose words are the same gets the same `TraceStep`s (in a new list) without
+    decoding them again."""
     bound_to: tuple[int, ...] = ()
     """Addresses of the control buffer and the arenas that `image` and `commands` use."""
     times: list[tuple[int | None, int | None, list[tuple[int | None, int | None]]]] = field(default_factory=list)
@@ -167,7 +185,9 @@ class GpuScheduler(Scheduler):
         self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
         self._gpu_control: Buffer | None = None
-        self._meta: tuple[Any, Any, list[Any], Any] | None = None
+        self._control_holds: _Plan | None = None
+        """The plan whose image the control buffer holds (a run rewrites only `_Plan.resets` of it)."""
+        self._meta: Any = None
         self.last_run_gpu_driven = False
         """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
         self.last_passes = 1
@@ -187,9 +207,9 @@ class GpuScheduler(Scheduler):
                 self.device.free(buffer)
         self._gpu_arenas = [None, None]
         self._gpu_control = None
+        self._control_holds = None
         if self._meta is not None:
-            pipelines, layout, set_layouts, pool = self._meta
-            self.device.destroy_pipelines(pipelines, layout, set_layouts, pool)
+            self.device.vk.vkDestroyPipeline(self.device.device, self._meta, None)
             self._meta = None
         super().close()
 
@@ -265,7 +285,9 @@ class GpuScheduler(Scheduler):
                             following.setdefault(key, []).append(records)
             levels.append(launches)
             pending = following
-        return _Plan(levels, side_bytes)
+        first = levels[0] if levels else []
+        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and launch.record is None
+                                                        for launch in first))
 
     def _group_limits(self, node: NodePlan) -> tuple[int, int]:
         """(x, y) group counts one dispatch of `node` may have: the compute limits, or a mesh node's
@@ -298,6 +320,7 @@ class GpuScheduler(Scheduler):
 
         scratch = self.scratch.address
         plan.tables_at = []
+        plan.resets = [(0, bytes(plan.results_bytes))]
         for level, launches in enumerate(plan.levels):
             table_at = take(meta.LAUNCH_SIZE * len(launches))
             plan.tables_at.append(table_at)
@@ -327,6 +350,7 @@ class GpuScheduler(Scheduler):
                 if launch.node.cross_group_sharing:
                     shared_at = take(4 * launch.input.bound, 4)
                     struct.pack_into(f"<{launch.input.bound}I", data, shared_at, *([launch.grid] * launch.input.bound))
+                    plan.resets.append((shared_at, bytes(data[shared_at:shared_at + 4 * launch.input.bound])))
                 lra = 0
                 table_index = launch.node.local_root_arguments_table_index
                 if self.local_root_arguments is not None and table_index is not None:
@@ -365,6 +389,8 @@ class GpuScheduler(Scheduler):
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
                      max_x=self._group_limits(launch.node)[0])
+                if level == 0 and plan.host_setup:
+                    self._host_setup(data, launch, fixes, base)
                 if launch.record is not None:
                     grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
                     assert grid_field is not None and most is not None
@@ -373,16 +399,28 @@ class GpuScheduler(Scheduler):
                          max_grid=most[0] | most[1] << 32 | most[2] << 64)
         return data
 
+    def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> None:
+        """What the meta shader writes for a launch whose record count the host knows (an entry input, no
+        grid read from a record), computed here as it computes it: `input_count`, the indirect group
+        counts and the capacity of each output slot."""
+        count = launch.input.count or 0
+        groups = -(-count * launch.group_mul // launch.group_div)
+        units = -(-count * launch.group_mul // launch.unit_div)
+        x = min(groups, self._group_limits(launch.node)[0])
+        struct.pack_into("<I", data, launch.context_at + abi.NODE_CONTEXT["input_count"][0], count)
+        struct.pack_into("<3I", data, launch.indirect_at, x, -(-groups // x) if x else 0, 1)
+        for slot_address, per_unit, reserved in fixes:
+            struct.pack_into("<I", data, slot_address - base + abi.OUTPUT_SLOT["capacity"][0],
+                             min(units * per_unit, reserved))
+
     # ------------------------------------------------------------------ a whole graph
 
-    def _meta_pipeline(self) -> tuple[Any, Any]:
+    def _meta_pipeline(self) -> Any:
+        """The meta shader's pipeline, in the graph's pipeline layout (whose push constants hold its 16
+        bytes: `pipelines.GraphPipelines`), so that binding it keeps the graph's descriptor sets bound."""
         if self._meta is None:
-            layout, set_layouts = self.device.pipeline_layout([], 16)
-            pipelines = self.device.pipelines(meta.module(), ["main"], layout)
-            pool = self.device.descriptor_sets([], [])[0]
-            self._meta = (pipelines, layout, set_layouts, pool)
-        pipelines, layout, _, _ = self._meta
-        return pipelines["main"], layout
+            self._meta = self.device.pipelines(meta.module(), ["main"], self.pipelines.layout)["main"]
+        return self._meta
 
     def _gpu_buffer(self, current: Buffer | None, size: int, host: bool) -> Buffer:
         if current is not None and current.size >= size:
@@ -449,7 +487,13 @@ class GpuScheduler(Scheduler):
                 plan.commands = None
             plan.commands = self._record(plan, control)
             plan.bound_to = (control.address, *arenas)
-        control.write(0, plan.image)
+            self._control_holds = None
+        if self._control_holds is plan:        # the image is there: only what the last run changed
+            for at, values in plan.resets:
+                control.write(at, values)
+        else:
+            control.write(0, plan.image)
+            self._control_holds = plan
         if self.prints is not None:
             self.prints.reset()
         self.device.replay(plan.commands)
@@ -457,13 +501,22 @@ class GpuScheduler(Scheduler):
             self.checks.contexts = {control.address + launch.context_at: (launch.node, level)
                                     for level, launches in enumerate(plan.levels) for launch in launches}
             self.checks.collect(repeat_index)
-        return self._read_back(plan, control.read(0, plan.results_bytes), repeat_index)
+        result = control.read(0, plan.results_bytes)
+        plain = self.prints is None and self.timing is None and self.progress is None and not plan.primitive_queries
+        if plain and plan.last_read is not None and plan.last_read[:2] == (repeat_index, result):
+            return list(plan.last_read[2])
+        steps = self._read_back(plan, result, repeat_index)
+        plan.last_read = (repeat_index, result, list(steps)) if plain else None
+        return steps
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
-        """The command buffer of a whole run: per level the meta pass, a barrier, the indirect
-        dispatches, a rendering pass of the mesh launches' indirect draws, a barrier."""
-        meta_pipeline, meta_layout = self._meta_pipeline()
-        device, user = self.device, self.push_constants
+        """The command buffer of a whole run: the graph's descriptor sets bound once; per level the meta
+        pass and a barrier (not before the first level where `_Plan.host_setup`), the indirect
+        dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
+        compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
+        after draws, covers every stage and the host's reads)."""
+        meta_pipeline = self._meta_pipeline()
+        device, user, layout = self.device, self.push_constants, self.pipelines.layout
         device.record_reusable()
         timing = self.timing
         plan.times = []
@@ -473,15 +526,25 @@ class GpuScheduler(Scheduler):
         if timing is not None:
             timing.begin()
         detail = timing is not None and not timing.whole_run_only
+        bound: Any = None
+
+        def use(pipeline: Any) -> None:
+            nonlocal bound
+            if bound is None:       # with the sets, once: every pipeline here has the graph's layout
+                self.pipelines.bind(device, pipeline)
+            elif pipeline is not bound:
+                device.bind(pipeline, layout, [])
+            bound = pipeline
+
         try:
             for level, launches in enumerate(plan.levels):
                 level_start = timing.write() if timing is not None and (detail or level == 0) else None
                 launch_times: list[tuple[int | None, int | None]] = []
-                device.bind(meta_pipeline, meta_layout, [])
-                device.push(meta_layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
-                device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
-                device.barrier()
-                bound = None
+                if level > 0 or not plan.host_setup:
+                    use(meta_pipeline)
+                    device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
+                    device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
+                    device.compute_barrier()
                 draws: list[tuple[str, bytes, Buffer, int]] = []
                 first_query = plan.primitive_queries
                 for launch in launches:
@@ -493,17 +556,17 @@ class GpuScheduler(Scheduler):
                         plan.primitive_queries += int(counted)
                         launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
                         continue
-                    pipeline = self.pipelines.pipeline(launch.node.entry_point)
-                    if pipeline is not bound:
-                        self.pipelines.bind(device, pipeline)
-                        bound = pipeline
-                    device.push(self.pipelines.layout, constants)
+                    use(self.pipelines.pipeline(launch.node.entry_point))
+                    device.push(layout, constants)
                     start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)
                     launch_times.append((start, timing.write(end=True) if detail else None))
                 if draws:
                     self.graphics.draw_indirect(draws, first_query if counted else None)
-                device.barrier()
+                if draws or level == len(plan.levels) - 1:
+                    device.barrier()
+                else:
+                    device.compute_barrier()
                 if timing is not None:
                     last = detail or level == len(plan.levels) - 1
                     plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
@@ -515,8 +578,10 @@ class GpuScheduler(Scheduler):
     def _read_back(self, plan: _Plan, result: bytes, repeat_index: int) -> list[TraceStep]:
         """The trace of a GPU-driven run from its counters; RecordsOutOfMemory on a status flag."""
 
+        words = struct.unpack(f"<{len(result) // 4}I", result)
+
         def word(at: int) -> int:
-            return struct.unpack_from("<I", result, at)[0]
+            return words[at >> 2]
 
         def input_count(launch: Any) -> int:
             records = launch.input

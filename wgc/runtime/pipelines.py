@@ -191,7 +191,9 @@ class GraphPipelines:
             write = bindings[(set_, binding)]
             sets[set_].append((binding, write.kind, len(write.items)))
             writes[set_].append(write)
-        push = abi.USER_PUSH_CONSTANT_OFFSET + user_push_bytes if user_push_bytes else 8
+        # at least 16 bytes: the GPU-driven schedule's meta shader (`indirect_setup`) shares this layout, so
+        # that the graph's descriptor sets stay bound across its dispatches
+        push = abi.USER_PUSH_CONSTANT_OFFSET + user_push_bytes if user_push_bytes else 16
         self.layout, self.set_layouts = device.pipeline_layout(sets, push)
         self.pool = None
         self._pipelines: dict[str, Any] = {}
