@@ -577,24 +577,23 @@ class _Translator:
                 leave_if(b.emit("OpUGreaterThanEqual", self.bool_, record, count))
                 local = b.emit("OpUMod", u32, flat, size)
                 gz = self.uint(grid[2])
-            else:
+            else:                   # the grid is the record's: search `grid_prefix` (emulation ABI)
                 leave_if(b.emit("OpIEqual", self.bool_, count, self.uint(0)))
-                record = self.uint(0)
+                record, local = self.grid_record(b, self.load_field(b, context, abi.NODE_CONTEXT["grid_prefix"]),
+                                                 count, flat, leave_if)
+                own = self.element(b, records, record, stride)
                 parts = []
                 for i in range(3):
                     if i >= grid_field.components:
                         parts.append(self.uint(1))
                         continue
                     bits = grid_field.bits
-                    address = b.emit("OpIAdd", u64, records, self.uint(grid_field.offset + i * bits // 8, 64))
+                    address = b.emit("OpIAdd", u64, own, self.uint(grid_field.offset + i * bits // 8, 64))
                     type_ = u32 if bits == 32 else self.type("OpTypeInt", bits, 0)
                     value = b.emit("OpLoad", type_, b.emit("OpConvertUToPtr", self.psb(type_), address),
                                    "Aligned", bits // 8)
                     parts.append(value if bits == 32 else b.emit("OpUConvert", u32, value))
                 gx, gy, gz = parts
-                size = b.emit("OpIMul", u32, b.emit("OpIMul", u32, gx, gy), gz)
-                leave_if(b.emit("OpUGreaterThanEqual", self.bool_, flat, size))
-                local = flat
             plane = b.emit("OpIMul", u32, gx, gy)
             group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
                               b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
@@ -627,6 +626,29 @@ class _Translator:
         self.helpers.append(b.finish(header))
         self.owner = None
         return fn
+
+    def grid_record(self, b: _Body, prefix: int, count: int, flat: int, leave_if) -> tuple[int, int]:
+        """(record, group within its grid) of flat group `flat` of a launch whose grid comes from
+        its records: the first r with prefix[r] > flat, by a binary search of 32 straight-line steps
+        over the `count` (>= 1) inclusive prefix sums at `prefix`; leaves where there is none."""
+        u32, u64, bool_ = self.u32, self.u64, self.bool_
+
+        def at(index: int) -> int:
+            address = b.emit("OpIAdd", u64, prefix, b.emit("OpIMul", u64, b.emit("OpUConvert", u64, index),
+                                                             self.uint(4, 64)))
+            return b.emit("OpLoad", u32, b.emit("OpConvertUToPtr", self.psb(u32), address), "Aligned", 4)
+
+        found = self.uint(0)
+        for bit in range(31, -1, -1):   # found = the number of records whose groups all lie before flat
+            candidate = b.emit("OpIAdd", u32, found, self.uint(1 << bit))
+            within = b.emit("OpULessThanEqual", bool_, candidate, count)
+            end = at(b.emit("OpISub", u32, b.emit("OpSelect", u32, within, candidate, count), self.uint(1)))
+            take = b.emit("OpLogicalAnd", bool_, within, b.emit("OpULessThanEqual", bool_, end, flat))
+            found = b.emit("OpSelect", u32, take, candidate, found)
+        leave_if(b.emit("OpUGreaterThanEqual", bool_, found, count))
+        first = b.emit("OpIEqual", bool_, found, self.uint(0))
+        before = at(b.emit("OpISub", u32, b.emit("OpSelect", u32, first, self.uint(1), found), self.uint(1)))
+        return found, b.emit("OpISub", u32, flat, b.emit("OpSelect", u32, first, self.uint(0), before))
 
     def user_pointee(self) -> int | None:
         """The struct of the module's own push-constant block, if it has one."""
