@@ -231,7 +231,7 @@ def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, st
         launches = count
     else:
         units = count * math.prod(node.dispatch_grid or (1, 1, 1))
-    total, words = (launches * GRID_RECORD_BYTES, f"the group counts of {launches} records") if launches else (0, "")
+    total, words = (launches * GRID_RECORD_BYTES, f"the group counts of {launches} records") if launches > 1 else (0, "")
     for output in node.outputs:
         if output.empty:
             continue
