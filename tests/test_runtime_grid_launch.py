@@ -148,10 +148,18 @@ def _shape_dispatch() -> dict:
 
 
 @SCHEDULES
-def test_grids_of_every_shape_from_entry_records(device, tmp_path, gpu_driven):
+@pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+def test_grids_of_every_shape_from_entry_records(device, tmp_path, gpu_driven, table, monkeypatch):
     """"The node's dispatch grid size comes from the input record" (SV_DispatchGrid, uint, uint2,
     uint3, uint16_t2): each record's groups see SV_GroupID over exactly its grid; a record whose
-    grid has a zero component gets no group; each node's records are one dispatch of their total."""
+    grid has a zero component gets no group; each node's records are one dispatch of their total.
+    With each group's record in a table (`grid_records`), and without (the groups search the
+    prefix sums: GRID_TABLE_LIMIT 0)."""
+    from wgc.runtime import gpu_schedule, scheduler
+
+    if not table:
+        monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
+        monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
     out, trace = run(device, tmp_path, SHAPES, _shape_dispatch(), gpu_driven, enable_16bit_types=True)
     expected, dispatches = _marks(SHAPE_RECORDS)
     assert out == expected
@@ -206,9 +214,16 @@ void Fill(DispatchNodeInputRecord<Paint> r, uint3 gid : SV_GroupID, uint3 dtid :
 
 
 @SCHEDULES
-def test_uint16_grids_from_produced_records(device, tmp_path, gpu_driven):
+@pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+def test_uint16_grids_from_produced_records(device, tmp_path, gpu_driven, table, monkeypatch):
     """Records written on the GPU with a 16-bit grid, some of zero groups: Fill is one dispatch of
-    all their groups at level 1 (one submit for the GPU-driven run)."""
+    all their groups at level 1 (one submit for the GPU-driven run); with and without the table of
+    each group's record."""
+    from wgc.runtime import gpu_schedule, scheduler
+
+    if not table:
+        monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
+        monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
     ns = [7, 0, 13, 5, 29, 4, 21]
     out, trace = run(device, tmp_path, PRODUCED, {"inputs": [{"entry": "Make", "records": [{"n": n} for n in ns]}],
                                                   "resources": {"u0": {"bytes": 4 * 60}}}, gpu_driven,

@@ -41,9 +41,11 @@ size: the shaders' loads and stores carry `Aligned` with it.
 - broadcasting, grid from the record (`SV_DispatchGrid`): one dispatch covers all `input_count`
   records. `grid_prefix` points at `input_count` u32s, the inclusive prefix sums of the records'
   group counts (record r asks for G_r = gx*gy*gz of its own grid; 0 where a grid has a zero
-  component); the group's record is the first r with `grid_prefix[r] > flat` (a group with none
-  exits), `l = flat - grid_prefix[r - 1]` (0 for r = 0), and SV_GroupID follows from l and record r's
-  (gx, gy, gz) as for a fixed grid. Records of 0 groups own no group.
+  component); a group with `flat >= grid_prefix[input_count - 1]` exits; the group's record r is
+  `grid_records[flat]` where `grid_records` is not 0 (a u32 per group of the dispatch), else the
+  first r with `grid_prefix[r] > flat`; `l = flat - grid_prefix[r - 1]` (0 for r = 0), and
+  SV_GroupID follows from l and record r's (gx, gy, gz) as for a fixed grid. Records of 0 groups
+  own no group.
 - `SV_DispatchThreadID = SV_GroupID * NumThreads + SV_GroupThreadID`; for thread launch both are 0
   and `SV_GroupIndex` 0, as in D3D12.
 - Node without input (empty input `EmptyNodeInput`): records have size 0; `Count()` as above.
@@ -178,7 +180,7 @@ ABI_VERSION = 5
 4: mesh nodes as MeshEXT entry points drawn with vkCmdDrawMeshTasksEXT, and the pixel shaders beside
 them ("Mesh nodes"); no NodeContext change.
 5: a broadcasting node whose grid comes from its record runs all its records in one dispatch: the
-group finds its record in NodeContext's `grid_prefix` (new, 96 bytes)."""
+group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 104 bytes)."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -207,8 +209,9 @@ NODE_CONTEXT = {
     "prints": (72, 8),
     "checks": (80, 8),
     "grid_prefix": (88, 8),
+    "grid_records": (96, 8),
 }
-NODE_CONTEXT_SIZE = 96
+NODE_CONTEXT_SIZE = 104
 NODE_CONTEXT_ALIGNMENT = 8
 
 # OutputParameter: one per output parameter, 16 bytes.

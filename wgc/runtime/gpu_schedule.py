@@ -63,7 +63,7 @@ from wgc.runtime import indirect_setup as meta
 from wgc.runtime import passes
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan, grid_problem
-from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
+from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
                                    TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
 MAX_LAUNCHES = 4096
@@ -104,6 +104,11 @@ class _Planned:
     """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
     record_grid: bool = False
     """A node whose grid comes from its record: set up by `grid_setup` (module docstring)."""
+    prefix_arena: int = 0
+    """Its prefix sums' offset in the level's arena side (device memory, as the records)."""
+    table_arena: int | None = None
+    """Its table of each group's record there, where the bound of its groups is at most
+    GRID_TABLE_LIMIT (else None: the groups search the prefix sums)."""
     grid_at: int = 0
     """Its result words (`grid_setup.RESULT_WORDS`): total groups, the first record beyond the max
     grid and its grid."""
@@ -241,8 +246,17 @@ class GpuScheduler(Scheduler):
                             arena_bytes = _round(arena_bytes + slot.capacity * slot.stride)
                             if arena_bytes > self.memory_limit:
                                 return None
-                    launches.append(_Planned(key, node, records, group_mul, group_div, unit_div, grid, units,
-                                             outputs, per_slot, _record_grid(node)))
+                    planned = _Planned(key, node, records, group_mul, group_div, unit_div, grid, units, outputs,
+                                       per_slot, _record_grid(node))
+                    if planned.record_grid:     # its prefix sums and group table, beside the arenas
+                        planned.prefix_arena = arena_bytes
+                        arena_bytes = _round(arena_bytes + 4 * n)
+                        if groups <= GRID_TABLE_LIMIT:
+                            planned.table_arena = arena_bytes
+                            arena_bytes = _round(arena_bytes + 4 * groups)
+                        if arena_bytes > self.memory_limit:
+                            return None
+                    launches.append(planned)
             launches_planned += len(launches)
             if launches_planned > MAX_LAUNCHES:
                 return None
@@ -335,14 +349,12 @@ class GpuScheduler(Scheduler):
                              capacity=slot.capacity if valid else 0, stride=slot.stride, valid=1 if valid else 0)
                         if valid and not output.empty:
                             fixes.append((base + slot_at, launch.per_slot[p], slot.capacity))
-                shared_at = prefix_at = 0
+                shared_at = 0
                 if launch.node.cross_group_sharing:
                     shared_at = take(4 * launch.input.bound, 4)
                     if not launch.record_grid:      # else `grid_setup` writes each record's grid
                         struct.pack_into(f"<{launch.input.bound}I", data, shared_at,
                                          *([launch.grid] * launch.input.bound))
-                if launch.record_grid:
-                    prefix_at = take(4 * launch.input.bound, 4)
                 lra = 0
                 table_index = launch.node.local_root_arguments_table_index
                 if self.local_root_arguments is not None and table_index is not None:
@@ -365,7 +377,8 @@ class GpuScheduler(Scheduler):
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
-                     grid_prefix=base + prefix_at if launch.record_grid else 0)
+                     grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
+                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -381,7 +394,8 @@ class GpuScheduler(Scheduler):
                     max_x, max_y, max_z = self._grid_limits(launch.node)
                     _put(data, grid_table_at + at * grids.GRID_LAUNCH_SIZE, grids.GRID_LAUNCH, source=source,
                          context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
-                         prefix=base + prefix_at, shared=base + shared_at if shared_at else 0,
+                         prefix=out + launch.prefix_arena, shared=base + shared_at if shared_at else 0,
+                         table=out + launch.table_arena if launch.table_arena is not None else 0,
                          result=base + launch.grid_at, count=records.count or 0, source_capacity=records.capacity,
                          fix_count=len(fixes), grid_at=grid_field.offset, grid_bits=grid_field.bits,
                          grid_components=grid_field.components, max_grid=most[0] | most[1] << 32 | most[2] << 64,

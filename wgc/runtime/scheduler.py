@@ -44,6 +44,10 @@ from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, rec
 DEFAULT_MEMORY_LIMIT = 1 << 30
 """Bytes a run may use for the dispatch's data and the record arenas of a step, unless `wgc run
 --max-memory` says otherwise (seed 002: 'on the order of 1 GB is likely acceptable')."""
+GRID_TABLE_LIMIT = 1 << 22
+"""The most groups of a launch whose grid comes from its records for which the runtime writes the
+record of each group (NodeContext `grid_records`: one load per group); beyond, the groups search
+the prefix sums."""
 GRID_RECORD_BYTES = 8
 """The control bytes each record of a node whose grid comes from its records costs (its prefix sum
 of groups, and its cross-group sharing counter), so that their count is bounded too."""
@@ -453,8 +457,9 @@ class Scheduler:
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
-        sharing += sum(len(launch.grids) for launch in launches if launch.grids is not None)   # prefix sums
-        pieces = 1 + contexts + 2 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
+        sharing += sum(len(launch.grids) + (launch.groups if launch.groups <= GRID_TABLE_LIMIT else 0)
+                       for launch in launches if launch.grids is not None)      # prefix sums, group tables
+        pieces = 1 + contexts + 4 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
         size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
                 + slot_count * (abi.OUTPUT_SLOT_SIZE + 4) + len(launches) * 4 + sharing * 4 + 8 * pieces)
         if self.control is None or self.control.size < size:
@@ -492,13 +497,17 @@ class Scheduler:
                     _put(data, slots_at + i * abi.OUTPUT_SLOT_SIZE, abi.OUTPUT_SLOT, records=records,
                          counter=base + counter_at + 4 * i, capacity=slot.capacity if valid else 0,
                          stride=slot.stride, valid=1 if valid else 0)
-            shared_at = prefix_at = 0
+            shared_at = prefix_at = table_at = 0
             if launch.node.cross_group_sharing:
                 shared_at = take(4 * launch.count, 4)
                 struct.pack_into(f"<{launch.count}I", data, shared_at, *(launch.grids or [launch.grid] * launch.count))
             if launch.grids is not None:
                 prefix_at = take(4 * launch.count, 4)
                 struct.pack_into(f"<{launch.count}I", data, prefix_at, *itertools.accumulate(launch.grids))
+                if launch.groups <= GRID_TABLE_LIMIT:
+                    table_at = take(4 * launch.groups, 4)
+                    data[table_at:table_at + 4 * launch.groups] = b"".join(
+                        struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
             lra = 0
             table_index = launch.node.local_root_arguments_table_index
             if self.local_root_arguments is not None and table_index is not None:
@@ -515,7 +524,8 @@ class Scheduler:
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
-                     grid_prefix=base + prefix_at if launch.grids is not None else 0)
+                     grid_prefix=base + prefix_at if launch.grids is not None else 0,
+                     grid_records=base + table_at if table_at else 0)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
