@@ -403,3 +403,23 @@ def test_the_amdx_path_agrees(tmp_path, graph):
     assert_amdx_agrees(source, dispatch, result)
     levels = [[d.to_json()["node"] for d in step.dispatches] for step in result.trace]
     assert all(len(nodes) == len(set(nodes)) for nodes in levels)
+
+
+@SCHEDULES
+@pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+def test_more_records_than_the_scan_has_invocations(device, tmp_path, gpu_driven, table, monkeypatch):
+    """1,000 records of 0 to 7 groups (more than `grid_setup.GROUP_SIZE`: each of its invocations
+    sums a run of several records, the last run shorter): every record's groups find it."""
+    from wgc.runtime import gpu_schedule, scheduler
+
+    if not table:
+        monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
+        monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
+    grids = [((r * 5) % 8,) for r in range(1000)]
+    assert len(grids) > 3 * grid_setup.GROUP_SIZE
+    dispatch = {"inputs": [{"entry": "One", "records": [{"grid": g[0], "slot": 2 * r} for r, g in enumerate(grids)]}],
+                "resources": {"u0": {"bytes": 8 * len(grids)}}}
+    out, trace = run(device, tmp_path, SHAPES, dispatch, gpu_driven, enable_16bit_types=True)
+    expected, dispatches = _marks({"One": grids})
+    assert out == expected
+    assert trace == [[("One", *dispatches["One"])]]

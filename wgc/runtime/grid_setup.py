@@ -49,7 +49,7 @@ GRID_LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes"
 GRID_LAUNCH_SIZE = 112
 RESULT_WORDS = 5
 NO_RECORD = 0xFFFFFFFF
-GROUP_SIZE = 64
+GROUP_SIZE = 256
 """Invocations per workgroup (one workgroup per launch table entry)."""
 
 _TEMPLATE = """\
@@ -178,7 +178,7 @@ ASSEMBLY = """\
           %1 = OpExtInstImport "GLSL.std.450"
                OpMemoryModel PhysicalStorageBuffer64 GLSL450
                OpEntryPoint GLCompute %4 "main" %gl_LocalInvocationID %138 %gl_WorkGroupID %233 %304
-               OpExecutionModeId %4 LocalSizeId %uint_64 %uint_1 %uint_1
+               OpExecutionModeId %4 LocalSizeId %uint_256 %uint_1 %uint_1
                OpMemberDecorate %_struct_35 0 Offset 0
                OpDecorate %_struct_35 Block
                OpMemberDecorate %_struct_46 0 Offset 0
@@ -191,7 +191,7 @@ ASSEMBLY = """\
        %void = OpTypeVoid
           %3 = OpTypeFunction %void
        %uint = OpTypeInt 32 0
-    %uint_64 = OpConstant %uint 64
+   %uint_256 = OpConstant %uint 256
      %uint_1 = OpConstant %uint 1
       %ulong = OpTypeInt 64 0
      %v3uint = OpTypeVector %uint 3
@@ -238,22 +238,22 @@ ASSEMBLY = """\
    %uint_264 = OpConstant %uint 264
      %v3bool = OpTypeVector %bool 3
       %int_1 = OpConstant %int 1
-%_arr_uint_uint_64 = OpTypeArray %uint %uint_64
-%_ptr_Workgroup__arr_uint_uint_64 = OpTypePointer Workgroup %_arr_uint_uint_64
-        %304 = OpVariable %_ptr_Workgroup__arr_uint_uint_64 Workgroup
+%_arr_uint_uint_256 = OpTypeArray %uint %uint_256
+%_ptr_Workgroup__arr_uint_uint_256 = OpTypePointer Workgroup %_arr_uint_uint_256
+        %304 = OpVariable %_ptr_Workgroup__arr_uint_uint_256 Workgroup
    %ulong_32 = OpConstant %ulong 32
    %ulong_40 = OpConstant %ulong 40
   %ulong_104 = OpConstant %ulong 104
    %ulong_48 = OpConstant %ulong 48
    %ulong_16 = OpConstant %ulong 16
-     %int_63 = OpConstant %int 63
+    %int_255 = OpConstant %int 255
    %ulong_92 = OpConstant %ulong 92
    %ulong_96 = OpConstant %ulong 96
    %ulong_24 = OpConstant %ulong 24
    %ulong_64 = OpConstant %ulong 64
    %ulong_84 = OpConstant %ulong 84
    %ulong_88 = OpConstant %ulong 88
-    %uint_63 = OpConstant %uint 63
+   %uint_255 = OpConstant %uint 255
           %4 = OpFunction %void None %3
           %5 = OpLabel
                OpSelectionMerge %653 None
@@ -335,8 +335,8 @@ ASSEMBLY = """\
                OpBranch %231
         %231 = OpLabel
                OpControlBarrier %uint_2 %uint_2 %uint_264
-        %239 = OpIAdd %uint %1313 %uint_63
-        %240 = OpUDiv %uint %239 %uint_64
+        %239 = OpIAdd %uint %1313 %uint_255
+        %240 = OpUDiv %uint %239 %uint_256
         %244 = OpIMul %uint %134 %240
         %246 = OpExtInst %uint %1 UMin %244 %1313
         %250 = OpIAdd %uint %246 %240
@@ -475,7 +475,7 @@ ASSEMBLY = """\
                OpBranch %309
         %309 = OpLabel
        %1316 = OpPhi %uint %uint_1 %258 %337 %312
-        %315 = OpULessThan %bool %1316 %uint_64
+        %315 = OpULessThan %bool %1316 %uint_256
                OpLoopMerge %311 %312 None
                OpBranchConditional %315 %310 %311
         %310 = OpLabel
@@ -822,7 +822,7 @@ ASSEMBLY = """\
         %514 = OpLabel
                OpBranch %653
         %515 = OpLabel
-        %519 = OpAccessChain %_ptr_Workgroup_uint %304 %int_63
+        %519 = OpAccessChain %_ptr_Workgroup_uint %304 %int_255
         %520 = OpLoad %uint %519
         %522 = OpIAdd %ulong %693 %ulong_8
         %523 = OpConvertUToPtr %_ptr_PhysicalStorageBuffer__struct_35 %522
@@ -944,7 +944,7 @@ MODULE_HEX = (
     "00000000470003000b0000000200000047000400030000000b0000001b000000480005000c0000000000000023000000"
     "00000000480005000c000000010000002300000008000000470003000c0000000200000047000400050000000b000000"
     "1a000000130002000d000000210003000e0000000d000000150004000f00000020000000000000002b0004000f000000"
-    "08000000400000002b0004000f0000000900000001000000150004001000000040000000000000001700040011000000"
+    "08000000000100002b0004000f0000000900000001000000150004001000000040000000000000001700040011000000"
     "0f000000030000002700030012000000e51400001e0003000a0000000f0000002000040012000000e51400000a000000"
     "150004001300000020000000010000002b0004001300000014000000000000002000040015000000e51400000f000000"
     "2700030016000000e51400001e0003000b000000100000002000040016000000e51400000b0000002000040017000000"
@@ -963,10 +963,10 @@ MODULE_HEX = (
     "010000001c000400340000000f00000008000000200004003500000004000000340000003b0004003500000007000000"
     "040000002b000500100000003600000020000000000000002b000500100000003700000028000000000000002b000500"
     "100000003800000068000000000000002b000500100000003900000030000000000000002b000500100000003a000000"
-    "10000000000000002b000400130000003b0000003f0000002b000500100000003c0000005c000000000000002b000500"
+    "10000000000000002b000400130000003b000000ff0000002b000500100000003c0000005c000000000000002b000500"
     "100000003d00000060000000000000002b000500100000003e00000018000000000000002b000500100000003f000000"
     "40000000000000002b000500100000004000000054000000000000002b00050010000000410000005800000000000000"
-    "2b0004000f000000420000003f000000360005000d00000002000000000000000e000000f800020043000000f7000300"
+    "2b0004000f00000042000000ff000000360005000d00000002000000000000000e000000f800020043000000f7000300"
     "4400000000000000fb0003002000000045000000f8000200450000004100050021000000460000000300000020000000"
     "3d0004000f000000470000004600000041000500230000004800000004000000140000003d0004001000000049000000"
     "4800000041000500210000004a00000005000000200000003d0004000f0000004b0000004a0000007100040010000000"
