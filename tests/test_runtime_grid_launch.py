@@ -423,3 +423,24 @@ def test_more_records_than_the_scan_has_invocations(device, tmp_path, gpu_driven
     expected, dispatches = _marks({"One": grids})
     assert out == expected
     assert trace == [[("One", *dispatches["One"])]]
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_the_smallest_debugging_schedule_runs_each_group_alone(tmp_path):
+    """`wgc run --schedule smallest` runs a one-record launch's groups one dispatch each (its
+    `first_group`): with a grid from the record each still finds its record and SV_GroupID, the
+    table of each group's record holding the whole grid."""
+    import wgc
+    from wgc.diagnostics import Renderer
+    from wgc.runtime.records import RecordLog
+    from wgc.runtime.schedules import DebugRun, Schedule
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(SHAPES)
+    records = {"Two": [(3, 2)]}
+    dispatch = {"inputs": [{"entry": "Two", "records": [{"grid": [3, 2], "slot": 0}]}], "resources": {"u0": {"bytes": 8}}}
+    result = wgc.run(wgc.Options(input=str(path), enable_16bit_types=True), dispatch,
+                     debug=DebugRun(RecordLog(), schedule=Schedule("smallest")))
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.resources == {"u0": {"uint32": _marks(records)[0]}}
+    assert [[(d.records_in, d.groups) for d in step.dispatches] for step in result.trace] == [[(1, 1)] * 6]

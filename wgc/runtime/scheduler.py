@@ -457,7 +457,7 @@ class Scheduler:
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
-        sharing += sum(len(launch.grids) + (launch.groups if launch.groups <= GRID_TABLE_LIMIT else 0)
+        sharing += sum(len(launch.grids) + _table_size(launch.grids)
                        for launch in launches if launch.grids is not None)      # prefix sums, group tables
         pieces = 1 + contexts + 4 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
         size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
@@ -504,10 +504,10 @@ class Scheduler:
             if launch.grids is not None:
                 prefix_at = take(4 * launch.count, 4)
                 struct.pack_into(f"<{launch.count}I", data, prefix_at, *itertools.accumulate(launch.grids))
-                if launch.groups <= GRID_TABLE_LIMIT:
-                    table_at = take(4 * launch.groups, 4)
-                    data[table_at:table_at + 4 * launch.groups] = b"".join(
-                        struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
+                if _table_size(launch.grids):
+                    table = b"".join(struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
+                    table_at = take(len(table), 4)
+                    data[table_at:table_at + len(table)] = table
             lra = 0
             table_index = launch.node.local_root_arguments_table_index
             if self.local_root_arguments is not None and table_index is not None:
@@ -673,6 +673,13 @@ class Scheduler:
                 self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
             side ^= 1
         return steps
+
+
+def _table_size(grids: list[int]) -> int:
+    """The entries of the table of each group's record of a launch of these group counts (0: none,
+    beyond GRID_TABLE_LIMIT; the groups then search the prefix sums)."""
+    total = sum(grids)
+    return total if total <= GRID_TABLE_LIMIT else 0
 
 
 def dispatch_shapes(groups: int, max_x: int, max_y: int) -> list[tuple[int, int, int]]:
