@@ -505,9 +505,9 @@ class Scheduler:
                 prefix_at = take(4 * launch.count, 4)
                 struct.pack_into(f"<{launch.count}I", data, prefix_at, *itertools.accumulate(launch.grids))
                 if _table_size(launch.grids):
-                    table = b"".join(struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
-                    table_at = take(len(table), 4)
-                    data[table_at:table_at + len(table)] = table
+                    owners = b"".join(struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
+                    table_at = take(len(owners), 4)
+                    data[table_at:table_at + len(owners)] = owners
             lra = 0
             table_index = launch.node.local_root_arguments_table_index
             if self.local_root_arguments is not None and table_index is not None:
