@@ -444,3 +444,22 @@ def test_the_smallest_debugging_schedule_runs_each_group_alone(tmp_path):
     assert result.ok, Renderer().render(list(result.diagnostics))
     assert result.resources == {"u0": {"uint32": _marks(records)[0]}}
     assert [[(d.records_in, d.groups) for d in step.dispatches] for step in result.trace] == [[(1, 1)] * 6]
+
+
+@SCHEDULES
+def test_the_first_grid_beyond_the_max_is_named(device, tmp_path, gpu_driven):
+    """"It is invalid for [SV_DispatchGrid] to exceed [NodeMaxDispatchGrid]": of two produced
+    records beyond Fill's [NodeMaxDispatchGrid(4, 6, 1)] (n = 40 asks for 0 x 8, n = 45 for 0 x 9;
+    four producing threads of one subgroup write their records in invocation order), the run names
+    the first, on the GPU too (the grid scan keeps the lowest record index)."""
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import GridBeyondMax
+
+    dispatch = {"inputs": [{"entry": "Make", "records": [{"n": n} for n in (7, 40, 3, 45)]}],
+                "resources": {"u0": {"bytes": 4 * 100}}}
+    module, program, described = load(tmp_path, PRODUCED, dispatch, enable_16bit_types=True)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        with pytest.raises(GridBeyondMax) as raised:
+            session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+    assert "0x8x1" in str(raised.value)
