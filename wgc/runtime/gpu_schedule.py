@@ -31,8 +31,10 @@ order, as the host-driven scheduler finds it); `--trace` is rebuilt from those p
 A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per
 producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
 in the same setup pass, one workgroup per such launch): it sums the records' grids on the GPU into
-the prefix sums the node's groups search (NodeContext `grid_prefix`), dispatches their total as one
-indirect dispatch (split over x, y and z), starts the cross-group sharing counters at each
+prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
+GRID_TABLE_LIMIT, writes each group's record (`grid_records`; else the groups search the prefix
+sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
+x, y and z), starts the cross-group sharing counters at each
 record's grid, and writes the total and the first grid beyond [NodeMaxDispatchGrid] (which runs no
 group) among the words read back, where the host finds the trace's groups and `GridBeyondMax`;
 its output arenas are planned for the largest grid of every record.
@@ -63,8 +65,8 @@ from wgc.runtime import indirect_setup as meta
 from wgc.runtime import passes
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan, grid_problem
-from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
-                                   TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
+from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory,
+                                   Scheduler, TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
@@ -319,16 +321,16 @@ class GpuScheduler(Scheduler):
         scratch = self.scratch.address
         plan.tables_at, plan.grid_tables = [], []
         for level, launches in enumerate(plan.levels):
+            plain = [launch for launch in launches if not launch.record_grid]
             gridded = [launch for launch in launches if launch.record_grid]
-            table_at = take(meta.LAUNCH_SIZE * (len(launches) - len(gridded)))
+            table_at = take(meta.LAUNCH_SIZE * len(plain))
             grid_table_at = take(grids.GRID_LAUNCH_SIZE * len(gridded))
             plan.tables_at.append(table_at)
             plan.grid_tables.append((grid_table_at, len(gridded)))
             out = arenas[level % 2]
-            index = {id(launch): at for at, launch in enumerate(
-                [launch for launch in launches if not launch.record_grid] + gridded)}
+            entry = {id(launch): at for table in (plain, gridded) for at, launch in enumerate(table)}
             for launch in launches:
-                at = index[id(launch)] - (len(launches) - len(gridded) if launch.record_grid else 0)
+                at = entry[id(launch)]      # its entry in its meta shader's table
                 launch.status_at = take_result(4)
                 launch.grid_at = take_result(4 * grids.RESULT_WORDS) if launch.record_grid else 0
                 params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
