@@ -1,6 +1,7 @@
 """`wgc run` benchmark: graphs run by the runtime against the same work written as plain compute.
 
-run: `python benchmarks/run.py [--repeat K] [--device D] [--threads N] [--groups G] [--levels L] [--check]`
+run: `python benchmarks/run.py [--repeat K] [--device D] [--threads N] [--groups G] [--levels L] [--check]
+[--only SHAPE,...]`
 where wgc, `vulkan` and a Vulkan device are installed.  Or in two halves, for a machine that has
 the device but not wgc's compiler dependencies: `--prepare DIR` here (compiles the graphs and the
 hand-written kernels, pickles them) and `--from DIR` there (needs only `wgc.runtime` and `vulkan`).
@@ -281,7 +282,7 @@ class Hand:
         self.device.destroy_pipelines(self.pipelines, self.layout, self.set_layouts, pool)
 
 
-def measure(prepared: dict, repeat: int, selector: str | None) -> None:
+def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | None = None) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
@@ -301,6 +302,8 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         hand_steps = {"thread": (work, "thread"), "broadcast": (blast, "broadcast"), "grid": (blast, "broadcast"),
                       "coalescing": (work, "thread"), "levels": (chain, "levels"), "arrays": (work, "thread")}
         for shape in SHAPES:
+            if only is not None and shape not in only:
+                continue
             if shape not in prepared["graphs"]:
                 print(f"shape {shape}: not in the prepared cases (prepared by an older revision)")
                 continue
@@ -327,6 +330,8 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
         for label, name, gpu_driven in [("thread --time", "thread", True), ("thread-print", "thread-print", True),
                                         ("thread-print-all", "thread-print-all", True),
                                         ("thread-loop", "thread-loop", True)]:
+            if only is not None and label not in only:
+                continue
             module, program, described = prepared["graphs"][name]
             options = _session_options(Session, module, label)
             if prepared.get("check"):
@@ -391,6 +396,8 @@ def main() -> None:
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
     parser.add_argument("--check", action="store_true", help="compile and run with wgc run --check's checks")
+    parser.add_argument("--only", help="a comma-separated list of the shapes and costs to measure (default: all), "
+                        "e.g. grid,broadcast,levels")
     args = parser.parse_args()
     if args.source:
         raw = (Path(args.source) / "cases.pickle").read_bytes()
@@ -402,7 +409,7 @@ def main() -> None:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
-    measure(prepared, args.repeat, args.device)
+    measure(prepared, args.repeat, args.device, set(args.only.split(",")) if args.only else None)
 
 
 if __name__ == "__main__":

@@ -162,7 +162,8 @@ void Wide(DispatchNodeInputRecord<Grid> r, uint3 gid : SV_GroupID) { Interlocked
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
 def test_a_grid_from_entry_records(device, tmp_path, gpu_driven):
     """"The node's dispatch grid size comes from the input record" (SV_DispatchGrid): record 0 asks
-    for 3 groups, record 1 for 4; group x of each adds 1 to Out[x]: 2, 2, 2, 1."""
+    for 3 groups, record 1 for 4; group x of each adds 1 to Out[x]: 2, 2, 2, 1. Both records are one
+    dispatch of 3 + 4 groups."""
     from wgc.runtime.run import Session
 
     module, program, described = load(tmp_path, DYNAMIC, '{"inputs": [{"entry": "Wide", "records": [{"grid": '
@@ -171,7 +172,7 @@ def test_a_grid_from_entry_records(device, tmp_path, gpu_driven):
         steps = session.run_once()
         assert session.scheduler.last_run_gpu_driven is gpu_driven
         assert session.dump(program.resources[0]) == {"uint32": [2, 2, 2, 1]}
-    assert [[(d.records_in, d.groups) for d in s.dispatches] for s in steps] == [[(1, 3), (1, 4)]]
+    assert [[(d.records_in, d.groups) for d in s.dispatches] for s in steps] == [[(2, 7)]]
 
 
 PRODUCED_GRID = """\
@@ -208,8 +209,9 @@ def _painted(ns: list[int]) -> list[int]:
 
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
 def test_a_grid_from_produced_records(device, tmp_path, gpu_driven):
-    """Records produced on the GPU carry their grid: the GPU-driven schedule reads it there (the
-    meta shader) in the one submit of the run; 0 records for n = 0; the trace is the host's."""
+    """Records produced on the GPU carry their grid: the GPU-driven schedule sums them there (the
+    grid-scan meta shader) in the one submit of the run, and Fill is one dispatch of all their
+    groups; 0 records for n = 0; the trace is the host's."""
     from wgc.runtime.run import Session
 
     ns = [3, 0, 8, 1, 2]
@@ -226,7 +228,7 @@ def test_a_grid_from_produced_records(device, tmp_path, gpu_driven):
     assert counted.count == (1 if gpu_driven else 2)
     made = [n for n in ns if n]
     assert [[(d.node, d.records_in, d.groups) for d in s.dispatches] for s in steps] == [
-        [("Make", len(ns), 1)], [("Fill", 1, n * (n % 2 + 1)) for n in made]]
+        [("Make", len(ns), 1)], [("Fill", len(made), sum(n * (n % 2 + 1) for n in made))]]
 
 
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])

@@ -176,8 +176,8 @@ void Plain(DispatchNodeInputRecord<Fixed> start, uint3 group : SV_GroupID, uint 
 
 @on_device
 def test_prefixes_in_broadcasting_coalescing_and_helper_code(tmp_path) -> None:
-    """Grid takes its grid from the record (the host-driven scheduler, one submit per level, each
-    record dispatched alone); Plain has a fixed grid (the GPU-driven one, one submit per run): both
+    """Grid takes its grid from the record (both records in one dispatch: record 1's group is flat
+    group 3, as a fixed grid's groups are numbered across records); Plain has a fixed grid: both
     report every print with its node, level, group, thread and record; a coalescing batch says its
     records' range."""
     result = run_graph(tmp_path, PLACES, {"inputs": [
@@ -186,12 +186,12 @@ def test_prefixes_in_broadcasting_coalescing_and_helper_code(tmp_path) -> None:
     lines = [p.line() for p in result.prints]
     grid = [f"[Grid level 0 group {g} thread {t} record 0] grid group {g} thread {t}"
             for g in range(3) for t in range(2)]
-    grid += [f"[Grid level 0 group 0 thread {t} record 1] grid group 0 thread {t}" for t in range(2)]
+    grid += [f"[Grid level 0 group 3 thread {t} record 1] grid group 0 thread {t}" for t in range(2)]
     assert lines[:8] == grid
-    # level 1: one Batch dispatch per producing Grid dispatch: items 100..105 in batches of 4
-    # (records 0-3 and 4-5), then 200 and 201 (records 0-1); each thread prints three lines
+    # level 1: one Batch dispatch of the 8 items of the one Grid dispatch, in batches of 4 (records
+    # 0-3 and 4-7); each thread prints three lines
     expected_where = []
-    for first, last in ((0, 3), (4, 5), (0, 1)):
+    for first, last in ((0, 3), (4, 7)):
         for thread in range(last - first + 1):
             expected_where.append(f"[Batch level 1 group {first // 4} thread {thread} records {first}-{last}]")
     got = lines[8:]
@@ -202,7 +202,7 @@ def test_prefixes_in_broadcasting_coalescing_and_helper_code(tmp_path) -> None:
         value = int(texts[0].split()[1])      # which item a thread gets depends on the allocations' order
         assert texts == [f"item {value} pass 0", f"item {value} pass 1", f"helper got {value}"]
         seen.append(value)
-    assert sorted(seen[:6]) == list(range(100, 106)) and sorted(seen[6:]) == [200, 201]
+    assert sorted(seen) == [*range(100, 106), 200, 201]
 
     plain = run_graph(tmp_path, PLACES, {"inputs": [{"entry": "Plain", "records": [{"base": 1}, {"base": 2}]}],
                                          "resources": {"u0": {"bytes": 4}}})

@@ -328,20 +328,23 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
 }}
 """, tmp_path, enable_16bit_types=True)
     grid_offset = 4 if bits == 32 else 2            # after the uint16_t, in scalar layout
+    # one dispatch holds every record (emulation ABI 5): the group's record is the one the table
+    # of each group's record (grid_records) names, or the search of the prefix sums finds (a phi)
+    (record,) = [r for r, op, _ in symbols.ops if op == "OpPhi"]
+    assert load(32, add(ctx("grid_records"), mul(wide(FLAT), "4"))) in symbols.operands("OpPhi")[0]
     parts = []
     for i in range(3):
         if i >= components:
             parts.append("1")
             continue
-        address = add(ctx("input_records"), grid_offset + i * bits // 8) if grid_offset + i * bits // 8 else \
-            ctx("input_records")
-        value = load(bits, address)
+        base = add(ctx("input_records"), mul(wide(record), STRIDE))
+        value = load(bits, add(base, grid_offset + i * bits // 8))
         parts.append(value if bits == 32 else f"u32({value})")
-    size = mul(mul(parts[0], parts[1]), parts[2])
-    # the runtime dispatches each record over exactly its grid: no record, or a group past it, leaves
+    # no record, or a group past the last record's groups (the last prefix sum), leaves
+    total = load(32, add(ctx("grid_prefix"), mul(wide(f"({ctx('input_count')}-1)"), "4")))
     assert [ctx("input_count"), "0"] in symbols.operands("OpIEqual")
-    assert [FLAT, size] in symbols.operands("OpUGreaterThanEqual")
-    assert f"({FLAT}%{parts[0]})" in symbols.values("OpUMod")
+    assert [FLAT, total] in symbols.operands("OpUGreaterThanEqual")
+    assert any(value.endswith(f"%{parts[0]})") for value in symbols.values("OpUMod"))
 
 
 # ---------------------------------------------------------------- outputs

@@ -38,8 +38,14 @@ size: the shaders' loads and stores carry `Aligned` with it.
   `Count()` is their number; input array index i reads record `flat * M + i`.
 - broadcasting, fixed grid (gx, gy, gz) (G = gx*gy*gz): `r = flat / G`, `l = flat % G`,
   `SV_GroupID = (l % gx, (l / gx) % gy, l / (gx * gy))`; a group with `r >= input_count` exits.
-- broadcasting, grid from the record (`SV_DispatchGrid`): the runtime dispatches each record alone
-  (`input_count` = 1) over exactly its grid; G and (gx, gy, gz) come from the record.
+- broadcasting, grid from the record (`SV_DispatchGrid`): one dispatch covers all `input_count`
+  records. `grid_prefix` points at `input_count` u32s, the inclusive prefix sums of the records'
+  group counts (record r asks for G_r = gx*gy*gz of its own grid; 0 where a grid has a zero
+  component); a group with `flat >= grid_prefix[input_count - 1]` exits; the group's record r is
+  `grid_records[flat]` where `grid_records` is not 0 (a u32 per group of the dispatch), else the
+  first r with `grid_prefix[r] > flat`; `l = flat - grid_prefix[r - 1]` (0 for r = 0), and
+  SV_GroupID follows from l and record r's (gx, gy, gz) as for a fixed grid. Records of 0 groups
+  own no group.
 - `SV_DispatchThreadID = SV_GroupID * NumThreads + SV_GroupThreadID`; for thread launch both are 0
   and `SV_GroupIndex` 0, as in D3D12.
 - Node without input (empty input `EmptyNodeInput`): records have size 0; `Count()` as above.
@@ -68,7 +74,7 @@ Mesh nodes (`[NodeLaunch("mesh")]`: leaves, no outputs). A mesh node is one `Mes
 `OutputPrimitivesEXT` and the topology mode from its declaration) with the same push constants,
 NodeContext and prologue as a broadcasting node: the runtime draws each launch with
 `vkCmdDrawMeshTasksEXT` (GPU-driven: `vkCmdDrawMeshTasksIndirectEXT`) over (nx, ny, 1) groups per
-NodeContext, so `flat`, the record index (`flat / G`, fixed grid; one record per launch with a
+NodeContext, so `flat`, the record index (`flat / G`, fixed grid; the search of `grid_prefix` with a
 record's `SV_DispatchGrid`) and `SV_GroupID` are computed exactly as above from `WorkgroupId` and
 `NumWorkgroups` (both valid in MeshEXT); a group past its records or grid returns before
 `OpSetMeshOutputsEXT`, so it outputs no primitive. The runtime keeps each draw within
@@ -88,7 +94,8 @@ NodeID index; ShaderIndexAMDX): a module whose loops are unrolled in index space
 index their target's stages.
 
 Cross-group sharing. `shared_counters + 4 * r` holds, for record r, the number of its groups that
-have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G. Invocation 0
+have not yet called `FinishedCrossGroupSharing()`; the runtime initialises it to G (G_r for a grid
+from the record). Invocation 0
 decrements it (device scope, acquire-release); the call returns true in the group that saw 1.
 
 Local root arguments. `local_root_arguments` is the address of this node's table entry,
@@ -165,13 +172,15 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
 --check`), 88 bytes.
 4: mesh nodes as MeshEXT entry points drawn with vkCmdDrawMeshTasksEXT, and the pixel shaders beside
-them ("Mesh nodes"); no NodeContext change."""
+them ("Mesh nodes"); no NodeContext change.
+5: a broadcasting node whose grid comes from its record runs all its records in one dispatch: the
+group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 104 bytes)."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -199,8 +208,10 @@ NODE_CONTEXT = {
     "local_root_arguments": (64, 8),
     "prints": (72, 8),
     "checks": (80, 8),
+    "grid_prefix": (88, 8),
+    "grid_records": (96, 8),
 }
-NODE_CONTEXT_SIZE = 88
+NODE_CONTEXT_SIZE = 104
 NODE_CONTEXT_ALIGNMENT = 8
 
 # OutputParameter: one per output parameter, 16 bytes.

@@ -35,15 +35,19 @@ order, as the host-driven scheduler finds it); `--trace` is rebuilt from those p
 (the launches that received records, level by level, with records in, groups and records out),
 or, in a plain run whose words and repeat index are the last run's, taken from it (`last_read`).
 
-A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per record
-its input may hold (as the host-driven scheduler makes one per record): the meta shader reads that
-record's grid, dispatches it (nothing where the record was not written or the grid is beyond
-[NodeMaxDispatchGrid]) and writes the grid among the words read back, where the host finds
-`GridBeyondMax` and the trace's groups; its output arenas are planned for the largest grid.
+A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per
+producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
+in the same setup pass, one workgroup per such launch): it sums the records' grids on the GPU into
+prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
+GRID_TABLE_LIMIT, writes each group's record (`grid_records`; else the groups search the prefix
+sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
+x, y and z), starts the cross-group sharing counters at each
+record's grid, and writes the total and the first grid beyond [NodeMaxDispatchGrid] (which runs no
+group) among the words read back, where the host finds the trace's groups and `GridBeyondMax`;
+its output arenas are planned for the largest grid of every record.
 
-The host-driven path (`Scheduler.run`) runs instead where no plan is made: a record-given grid of
-16-bit components, without [NodeMaxDispatchGrid] or with cross-group sharing (its counters start
-at each record's grid), bounds
+The host-driven path (`Scheduler.run`) runs instead where no plan is made: a record-given grid
+without [NodeMaxDispatchGrid], bounds
 beyond the memory limit (the host-driven scheduler sizes from the real counts, and fails only if
 those do not fit), more than MAX_LAUNCHES launches or more levels than the graph allows, counts
 beyond 32 bits, or a launch whose bound of groups exceeds what one dispatch may have (for a mesh
@@ -63,12 +67,13 @@ from typing import Any
 
 from wgc import emulation_abi as abi
 from wgc.cached_dataclass import dataclass, field
+from wgc.runtime import grid_setup as grids
 from wgc.runtime import indirect_setup as meta
 from wgc.runtime import passes
 from wgc.runtime.device import Buffer
 from wgc.runtime.program import NodePlan, grid_problem
-from wgc.runtime.scheduler import (UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory, Scheduler,
-                                   TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
+from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory,
+                                   Scheduler, TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
@@ -106,11 +111,16 @@ class _Planned:
     outputs: list[list[_Slot]]
     per_slot: list[int]
     """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
-    record: int | None = None
-    """A node whose grid comes from its record: the launch of record `record` of the input alone
-    (`input_count` 1 when the producer wrote that many records, over that record's grid)."""
+    record_grid: bool = False
+    """A node whose grid comes from its record: set up by `grid_setup` (module docstring)."""
+    prefix_arena: int = 0
+    """Its prefix sums' offset in the level's arena side (device memory, as the records)."""
+    table_arena: int | None = None
+    """Its table of each group's record there, where the bound of its groups is at most
+    GRID_TABLE_LIMIT (else None: the groups search the prefix sums)."""
     grid_at: int = 0
-    """Its result words: the grid the record asked for (x, y, z)."""
+    """Its result words (`grid_setup.RESULT_WORDS`): total groups, the first record beyond the max
+    grid and its grid."""
     status_at: int = 0
     counters_at: list[list[int]] = field(default_factory=list)
     slots_at: list[int] = field(default_factory=list)
@@ -125,6 +135,8 @@ class _Plan:
     levels: list[list[_Planned]]
     side_bytes: list[int]
     tables_at: list[int] = field(default_factory=list)
+    grid_tables: list[tuple[int, int]] = field(default_factory=list)
+    """Per level: where its `grid_setup` table is in the control image, and its entries."""
     results_bytes: int = 0
     """The status words and counters lead the control image: the bytes read back after a run."""
     image: bytes = b""
@@ -153,17 +165,15 @@ class _Plan:
 def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
     """(group_mul, group_div, unit_div, grid) of a launch of `node`: groups = ceil(n * mul / div),
     units = ceil(n * mul / unit_div); for a grid that comes from the record, the most groups one
-    record may ask for as `group_mul` (the meta shader reads the record's own), None where the
-    GPU-driven schedule does not cover it (no [NodeMaxDispatchGrid], a 16-bit grid, cross-group
-    sharing: its counters start at the record's grid)."""
+    record may ask for as `group_mul` (`grid_setup` sums the records' own), None where the
+    GPU-driven schedule does not cover it (no [NodeMaxDispatchGrid]: no bound)."""
     if node.launch == "thread":
         return 1, abi.THREAD_GROUP_SIZE, 1, 1
     if node.launch == "coalescing":
         most = max(1, node.max_records)
         return 1, most, most, 1
     if _record_grid(node):
-        grid = node.grid_field
-        if node.max_dispatch_grid is None or grid is None or grid.bits != 32 or node.cross_group_sharing:
+        if node.max_dispatch_grid is None:
             return None
         mx, my, mz = node.max_dispatch_grid
         return mx * my * mz, 1, 1, 0
@@ -188,6 +198,7 @@ class GpuScheduler(Scheduler):
         self._control_holds: _Plan | None = None
         """The plan whose image the control buffer holds (a run rewrites only `_Plan.resets` of it)."""
         self._meta: Any = None
+        self._grid_meta: Any = None
         self.last_run_gpu_driven = False
         """Whether the last `run` took the GPU-driven path, in every pass (tests and benchmarks read it)."""
         self.last_passes = 1
@@ -208,9 +219,10 @@ class GpuScheduler(Scheduler):
         self._gpu_arenas = [None, None]
         self._gpu_control = None
         self._control_holds = None
-        if self._meta is not None:
-            self.device.vk.vkDestroyPipeline(self.device.device, self._meta, None)
-            self._meta = None
+        for made in (self._meta, self._grid_meta):
+            if made is not None:
+                self.device.vk.vkDestroyPipeline(self.device.device, made, None)
+        self._meta = self._grid_meta = None
         super().close()
 
     # ------------------------------------------------------------------ planning
@@ -234,21 +246,16 @@ class GpuScheduler(Scheduler):
                 modes = _modes(node)
                 if modes is None or (node.launch == "mesh" and self.graphics is None):
                     return None
-                max_x, max_y = self._group_limits(node)
+                limits = self._grid_limits(node)
+                most_groups = limits[0] * limits[1] * (limits[2] if _record_grid(node) else 1)
                 group_mul, group_div, unit_div, grid = modes
-                each: list[tuple[_Input, int | None]] = []
+                if launches_planned + len(launches) + len(pending[key]) > MAX_LAUNCHES:
+                    return None
                 for records in pending[key]:
-                    if _record_grid(node):      # one launch per record, as the host-driven scheduler
-                        each.extend((records, r) for r in range(records.bound))
-                    else:
-                        each.append((records, None))
-                    if launches_planned + len(launches) + len(each) > MAX_LAUNCHES:
-                        return None
-                for records, record in each:
-                    n = records.bound if record is None else 1
+                    n = records.bound
                     units = -(-n * group_mul // unit_div)
                     groups = -(-n * group_mul // group_div)
-                    if n * group_mul > _U32 or groups > max_x * max_y:
+                    if n * group_mul > _U32 or groups > most_groups:
                         return None
                     outputs = [self._slots(key, node, output, units) for output in node.outputs]
                     per_slot = [o.max_records_per_node if o.array else o.max_records for o in node.outputs]
@@ -262,8 +269,17 @@ class GpuScheduler(Scheduler):
                             arena_bytes = _round(arena_bytes + slot.capacity * slot.stride)
                             if arena_bytes > self.memory_limit:
                                 return None
-                    launches.append(_Planned(key, node, records, group_mul, group_div, unit_div, grid, units,
-                                             outputs, per_slot, record))
+                    planned = _Planned(key, node, records, group_mul, group_div, unit_div, grid, units, outputs,
+                                       per_slot, _record_grid(node))
+                    if planned.record_grid:     # its prefix sums and group table, beside the arenas
+                        planned.prefix_arena = arena_bytes
+                        arena_bytes = _round(arena_bytes + 4 * n)
+                        if groups <= GRID_TABLE_LIMIT:
+                            planned.table_arena = arena_bytes
+                            arena_bytes = _round(arena_bytes + 4 * groups)
+                        if arena_bytes > self.memory_limit:
+                            return None
+                    launches.append(planned)
             launches_planned += len(launches)
             if launches_planned > MAX_LAUNCHES:
                 return None
@@ -286,7 +302,7 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         first = levels[0] if levels else []
-        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and launch.record is None
+        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and not launch.record_grid
                                                         for launch in first))
 
     def _group_limits(self, node: NodePlan) -> tuple[int, int]:
@@ -297,12 +313,19 @@ class GpuScheduler(Scheduler):
         x, y, _ = self.device.max_group_count
         return x, y
 
+    def _grid_limits(self, node: NodePlan) -> tuple[int, int, int]:
+        """(x, y, z) group counts one dispatch of `node` may have (a draw: z is 1)."""
+        if node.launch == "mesh":
+            return self.graphics.max_x, self.graphics.max_y, 1
+        x, y, z = self.device.max_group_count
+        return x, y, z
+
     # ------------------------------------------------------------------ the control image
 
     def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
         """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
         launch's offsets are recorded in the plan; the same layout for every base)."""
-        words = sum(1 + sum(len(slots) for slots in launch.outputs) + (3 if launch.record is not None else 0)
+        words = sum(1 + sum(len(slots) for slots in launch.outputs) + (grids.RESULT_WORDS if launch.record_grid else 0)
                     for level in plan.levels for launch in level)
         plan.results_bytes = 4 * words
         data = bytearray(_round(plan.results_bytes))
@@ -319,15 +342,21 @@ class GpuScheduler(Scheduler):
             return results - nbytes
 
         scratch = self.scratch.address
-        plan.tables_at = []
+        plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         for level, launches in enumerate(plan.levels):
-            table_at = take(meta.LAUNCH_SIZE * len(launches))
+            plain = [launch for launch in launches if not launch.record_grid]
+            gridded = [launch for launch in launches if launch.record_grid]
+            table_at = take(meta.LAUNCH_SIZE * len(plain))
+            grid_table_at = take(grids.GRID_LAUNCH_SIZE * len(gridded))
             plan.tables_at.append(table_at)
+            plan.grid_tables.append((grid_table_at, len(gridded)))
             out = arenas[level % 2]
-            for at, launch in enumerate(launches):
+            entry = {id(launch): at for table in (plain, gridded) for at, launch in enumerate(table)}
+            for launch in launches:
+                at = entry[id(launch)]      # its entry in its meta shader's table
                 launch.status_at = take_result(4)
-                launch.grid_at = take_result(12) if launch.record is not None else 0
+                launch.grid_at = take_result(4 * grids.RESULT_WORDS) if launch.record_grid else 0
                 params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
                 launch.counters_at, launch.slots_at = [], []
                 fixes: list[tuple[int, int, int]] = []
@@ -349,8 +378,10 @@ class GpuScheduler(Scheduler):
                 shared_at = 0
                 if launch.node.cross_group_sharing:
                     shared_at = take(4 * launch.input.bound, 4)
-                    struct.pack_into(f"<{launch.input.bound}I", data, shared_at, *([launch.grid] * launch.input.bound))
-                    plan.resets.append((shared_at, bytes(data[shared_at:shared_at + 4 * launch.input.bound])))
+                    if not launch.record_grid:      # else `grid_setup` writes each record's grid, every run
+                        struct.pack_into(f"<{launch.input.bound}I", data, shared_at,
+                                         *([launch.grid] * launch.input.bound))
+                        plan.resets.append((shared_at, bytes(data[shared_at:shared_at + 4 * launch.input.bound])))
                 lra = 0
                 table_index = launch.node.local_root_arguments_table_index
                 if self.local_root_arguments is not None and table_index is not None:
@@ -365,8 +396,6 @@ class GpuScheduler(Scheduler):
                     address = arenas[producer_level % 2] + slot.arena
                 else:
                     address = scratch
-                if launch.record is not None:
-                    address += launch.record * records.stride
                 launch.context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, launch.context_at, abi.NODE_CONTEXT, input_records=address, input_count=0,
                      input_stride=records.stride, outputs=base + params_at, status=base + launch.status_at,
@@ -374,7 +403,9 @@ class GpuScheduler(Scheduler):
                      loop_iteration=launch.key.loop_iteration, group_offset=0,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
-                     prints=self.prints.address if self.prints is not None else 0)
+                     prints=self.prints.address if self.prints is not None else 0,
+                     grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
+                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -384,6 +415,19 @@ class GpuScheduler(Scheduler):
                 if records.producer is not None:
                     producer_level, producer_at, p, i = records.producer
                     source = base + plan.levels[producer_level][producer_at].counters_at[p][i]
+                if launch.record_grid:
+                    grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
+                    assert grid_field is not None and most is not None
+                    max_x, max_y, max_z = self._grid_limits(launch.node)
+                    _put(data, grid_table_at + at * grids.GRID_LAUNCH_SIZE, grids.GRID_LAUNCH, source=source,
+                         context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
+                         prefix=out + launch.prefix_arena, shared=base + shared_at if shared_at else 0,
+                         table=out + launch.table_arena if launch.table_arena is not None else 0,
+                         result=base + launch.grid_at, count=records.count or 0, source_capacity=records.capacity,
+                         fix_count=len(fixes), grid_at=grid_field.offset, grid_bits=grid_field.bits,
+                         grid_components=grid_field.components, max_grid=most[0] | most[1] << 32 | most[2] << 64,
+                         max_x=max_x, max_y=max_y, max_z=max_z)
+                    continue
                 _put(data, table_at + at * meta.LAUNCH_SIZE, meta.LAUNCH, source=source,
                      context=base + launch.context_at, indirect=base + launch.indirect_at, fixes=base + fixes_at,
                      count=records.count or 0, source_capacity=records.capacity, group_mul=launch.group_mul,
@@ -391,12 +435,6 @@ class GpuScheduler(Scheduler):
                      max_x=self._group_limits(launch.node)[0])
                 if level == 0 and plan.host_setup:
                     self._host_setup(data, launch, fixes, base)
-                if launch.record is not None:
-                    grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
-                    assert grid_field is not None and most is not None
-                    _put(data, table_at + at * meta.LAUNCH_SIZE, meta.LAUNCH, record=launch.record,
-                         grid=base + launch.grid_at, grid_at=grid_field.offset, grid_components=grid_field.components,
-                         max_grid=most[0] | most[1] << 32 | most[2] << 64)
         return data
 
     def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> None:
@@ -421,6 +459,13 @@ class GpuScheduler(Scheduler):
         if self._meta is None:
             self._meta = self.device.pipelines(meta.module(), ["main"], self.pipelines.layout)["main"]
         return self._meta
+
+    def _grid_pipeline(self) -> Any:
+        """The `grid_setup` meta shader's pipeline (made on first use: only graphs with record grids), in
+        the graph's pipeline layout, as `_meta_pipeline`."""
+        if self._grid_meta is None:
+            self._grid_meta = self.device.pipelines(grids.module(), ["main"], self.pipelines.layout)["main"]
+        return self._grid_meta
 
     def _gpu_buffer(self, current: Buffer | None, size: int, host: bool) -> Buffer:
         if current is not None and current.size >= size:
@@ -540,10 +585,17 @@ class GpuScheduler(Scheduler):
             for level, launches in enumerate(plan.levels):
                 level_start = timing.write() if timing is not None and (detail or level == 0) else None
                 launch_times: list[tuple[int | None, int | None]] = []
-                if level > 0 or not plan.host_setup:
+                grid_table_at, gridded = plan.grid_tables[level]
+                plain = len(launches) - gridded
+                if plain and (level > 0 or not plan.host_setup):
                     use(meta_pipeline)
-                    device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], len(launches), 0))
-                    device.dispatch(-(-len(launches) // meta.GROUP_SIZE))
+                    device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], plain, 0))
+                    device.dispatch(-(-plain // meta.GROUP_SIZE))
+                if gridded:                     # one workgroup per launch of a record-given grid
+                    use(self._grid_pipeline())
+                    device.push(layout, struct.pack("<QII", control.address + grid_table_at, gridded, 0))
+                    device.dispatch(gridded)
+                if gridded or (plain and (level > 0 or not plan.host_setup)):
                     device.compute_barrier()
                 draws: list[tuple[str, bytes, Buffer, int]] = []
                 first_query = plan.primitive_queries
@@ -599,7 +651,7 @@ class GpuScheduler(Scheduler):
                 later_count = input_count(later)
                 if later_count:
                     dispatched[control_address + later.context_at] = self._dispatched(
-                        later.node, repeat_index, level, order, later_count, later.record or 0)
+                        later.node, repeat_index, level, order, later_count)
                     order += 1
             self.prints.collect(dispatched)
 
@@ -619,23 +671,23 @@ class GpuScheduler(Scheduler):
             for at, launch in enumerate(launches):
                 count = input_count(launch)
                 groups = -(-count * launch.group_mul // launch.group_div)
-                if launch.record is not None:
-                    count = 1 if count > launch.record else 0
-                    asked = (word(launch.grid_at), word(launch.grid_at + 4), word(launch.grid_at + 8))
-                    beyond = grid_problem(launch.node, asked) if count else None
+                if launch.record_grid:
+                    first_bad = word(launch.grid_at + 4) if count else grids.NO_RECORD
+                    asked = (word(launch.grid_at + 8), word(launch.grid_at + 12), word(launch.grid_at + 16))
+                    beyond = grid_problem(launch.node, asked) if first_bad != grids.NO_RECORD else None
                     if beyond is not None:
                         keep_prints(launches, at, level, len(trace.dispatches) + 1)
                         grid_error = GridBeyondMax(beyond)
                         grid_error.level = level
                         grid_error.trace = steps      # as host-driven: the level that asks is not run
                         raise grid_error
-                    groups = asked[0] * asked[1] * asked[2] if count else 0
+                    groups = word(launch.grid_at) if count else 0
                 if count == 0 or groups == 0:
                     continue
                 self._note_status(launch.node, word(launch.status_at))
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
                     keep_prints(launches, at, level, len(trace.dispatches) + 1)
-                    units = groups if launch.record is not None else -(-count * launch.group_mul // launch.unit_div)
+                    units = groups if launch.record_grid else -(-count * launch.group_mul // launch.unit_div)
                     wanted = [[word(at) for at in offsets] for offsets in launch.counters_at]
                     problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, wanted, level))
                     problem.level = level
@@ -659,7 +711,7 @@ class GpuScheduler(Scheduler):
                 trace.dispatches.append(dispatch)
                 if self.prints is not None:
                     dispatched[control_address + launch.context_at] = self._dispatched(
-                        node, repeat_index, level, len(trace.dispatches), count, launch.record or 0)
+                        node, repeat_index, level, len(trace.dispatches), count)
             if not trace.dispatches:
                 break
             steps.append(trace)

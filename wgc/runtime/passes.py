@@ -5,7 +5,7 @@ Input: a run's entry records (`(NodePlan, scheduler.Chunk)` pairs, as `Scheduler
 the `Program` and the bytes the scheduler may use for the record arenas of a level.
 Output: `split`, the entry records cut into passes, in order, each a list of the same shape whose
 first level fits in those bytes by the MaxRecords bounds (`scheduler.entry_bytes`: the records its
-nodes may write, a record-given grid's launches); the scheduler runs the graph once per pass.
+nodes may write, a record-given grid's group counts); the scheduler runs the graph once per pass.
 
 Why the graph may run in passes: D3D12 orders no two records of a dispatch except a producer
 before its consumer, so running the first half of the entry records through the whole graph, then
@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from wgc.runtime.program import NodePlan, Program
-from wgc.runtime.scheduler import ARENA_ALIGNMENT, LAUNCH_BYTES, Chunk, entry_bytes
+from wgc.runtime.scheduler import ARENA_ALIGNMENT, GRID_RECORD_BYTES, Chunk, entry_bytes
 
 Entries = list[tuple[NodePlan, Chunk]]
 MAX_PASSES = 1024
@@ -45,7 +45,7 @@ def first_level_bytes(program: Program, sharers: dict[int, list[int]], index_of:
     for node, chunk in entries:
         records = b""
         if node.grid_field is not None and node.dispatch_grid is None and chunk.buffer is not None \
-                and chunk.count * LAUNCH_BYTES <= limit:        # else entry_bytes reads no record
+                and chunk.count * GRID_RECORD_BYTES <= limit:        # else entry_bytes reads no record
             records = chunk.buffer.read(chunk.offset, max(chunk.stride * chunk.count, node.record.size))
         nodes = [node] + [program.nodes[i] for i in sharers.get(index_of[(node.name, node.index)], [])]
         for each in nodes:
@@ -60,7 +60,7 @@ def largest_record_bytes(program: Program, node: NodePlan, count: int, records: 
     """`scheduler.entry_bytes` of the one entry record of `count` that needs the most: a pass holds
     at least one record."""
     if (node.grid_field is None or node.dispatch_grid is not None or stride == 0 or count <= 1
-            or count * LAUNCH_BYTES > limit * MAX_PASSES):     # refused for their number anyway
+            or count * GRID_RECORD_BYTES > limit * MAX_PASSES):     # refused for their number anyway
         return entry_bytes(program, node, min(count, 1), records, stride, limit)
     return max((entry_bytes(program, node, 1, records[r * stride:(r + 1) * stride], stride, limit)
                 for r in range(count)), key=lambda found: found[0])

@@ -16,8 +16,9 @@ target's key at the next step.  Steps repeat until no records remain.  Arenas al
 two buffers (the inputs of a step are the previous step's outputs), grown when a step needs more.
 
 Invariants: the ABI is followed exactly (offsets from `emulation_abi`, never literals); a
-broadcasting node whose grid comes from the record is dispatched once per record over exactly
-its grid (a zero grid dispatches nothing); at most 65535 groups per dimension, more through
+broadcasting node whose grid comes from the record is one launch per chunk of records over the sum
+of their grids, with the prefix sums of their group counts in the control data (`grid_prefix`:
+records of a zero grid own no group; nothing is dispatched where all are zero); at most 65535 groups per dimension, more through
 several dispatches with increasing `group_offset`; records that would not fit in the memory limit
 are an error naming the node (`RecordsOutOfMemory`), and so is a status word with
 `STATUS_OUT_OF_RECORDS`; a produced grid beyond [NodeMaxDispatchGrid] is `GridBeyondMax`; an output
@@ -30,6 +31,7 @@ emptied before each submit and read after it, every NodeContext pointing at it; 
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from typing import Any
@@ -42,10 +44,13 @@ from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, rec
 DEFAULT_MEMORY_LIMIT = 1 << 30
 """Bytes a run may use for the dispatch's data and the record arenas of a step, unless `wgc run
 --max-memory` says otherwise (seed 002: 'on the order of 1 GB is likely acceptable')."""
-LAUNCH_BYTES = 2048
-"""An upper estimate of the host and device bytes one launch (a dispatch of a node's records: its
-Python objects, node context, output parameters and slots) costs; a node whose grid comes from its
-records has one launch per record, so their count is bounded too."""
+GRID_TABLE_LIMIT = 1 << 22
+"""The most groups of a launch whose grid comes from its records for which the runtime writes the
+record of each group (NodeContext `grid_records`: one load per group); beyond, the groups search
+the prefix sums."""
+GRID_RECORD_BYTES = 8
+"""The control bytes each record of a node whose grid comes from its records costs (its prefix sum
+of groups, and its cross-group sharing counter), so that their count is bounded too."""
 ARENA_ALIGNMENT = 16
 UNBOUNDED_CAPACITY = 0xFFFFFFFF
 
@@ -200,7 +205,9 @@ class _Launch:
     """The flat group its first group is (its dispatches' `group_offset` start there): a debugging
     schedule may run a broadcasting launch's groups one by one (`schedules.DebugScheduler`)."""
     first: int = 0
-    """Index in its chunk of the launch's first record (a grid read from each record: one launch each)."""
+    """Index in its chunk of the launch's first record."""
+    grids: list[int] | None = None
+    """A grid from the record: each record's group count (the prologue searches their prefix sums)."""
 
 
 def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, stride: int,
@@ -212,14 +219,15 @@ def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, st
     if count == 0:
         return 0, ""
     launches = 0
+    """Records whose grids the control data sums (a grid from the record)."""
     if node.launch == "thread":
         units = count
     elif node.launch == "coalescing":
         units = -(-count // max(1, node.max_records))
     elif node.grid_field is not None and node.dispatch_grid is None:
         size = node.record.size
-        if count > 1 and count * LAUNCH_BYTES > limit:
-            return count * LAUNCH_BYTES, f"{count} launches"
+        if count * GRID_RECORD_BYTES > limit:
+            return count * GRID_RECORD_BYTES, f"the group counts of {count} records"
         if stride == 0:
             units = count * math.prod(record_grid(node, records[:size]))
         else:
@@ -227,7 +235,7 @@ def entry_bytes(program: Program, node: NodePlan, count: int, records: bytes, st
         launches = count
     else:
         units = count * math.prod(node.dispatch_grid or (1, 1, 1))
-    total, words = (launches * LAUNCH_BYTES, f"{launches} launches") if launches > 1 else (0, "")
+    total, words = (launches * GRID_RECORD_BYTES, f"the group counts of {launches} records") if launches > 1 else (0, "")
     for output in node.outputs:
         if output.empty:
             continue
@@ -344,28 +352,32 @@ class Scheduler:
         n = chunk.count
         if n == 0:
             return []
-        per_record = node.grid_field is not None and node.dispatch_grid is None      # one launch per record
-        if per_record and n > 1 and n * LAUNCH_BYTES > self.memory_limit:
+        per_record = node.grid_field is not None and node.dispatch_grid is None      # a grid in each record
+        if per_record and n * GRID_RECORD_BYTES > self.memory_limit:
             raise RecordsOutOfMemory(node.label, (
-                f"node '{node.label}' takes its grid from each of its {n} records: {n} launches of up to "
-                f"{LAUNCH_BYTES} bytes are more than the {self.memory_limit} bytes wgc run may use"))
+                f"node '{node.label}' takes its grid from each of its {n} records: their group counts "
+                f"({GRID_RECORD_BYTES} bytes each) are more than the {self.memory_limit} bytes wgc run may use"))
         plans: list[tuple[int, int, int, int, int, int]] = []   # (address, count, groups, grid, units, first)
+        grids: list[int] | None = None
         if node.launch == "thread":
             plans.append((chunk.address, n, -(-n // abi.THREAD_GROUP_SIZE), 1, n, 0))
         elif node.launch == "coalescing":
             groups = -(-n // max(1, node.max_records))
             plans.append((chunk.address, n, groups, 1, groups, 0))
-        elif node.grid_field is not None and node.dispatch_grid is None:
+        elif per_record:
             assert chunk.buffer is not None
+            size = node.record.size
+            data = chunk.buffer.read(chunk.offset, chunk.stride * (n - 1) + size)
+            grids = []
             for r in range(n):
-                offset = chunk.offset + r * chunk.stride
-                asked = record_grid(node, chunk.buffer.read(offset, node.record.size))
+                asked = record_grid(node, data[r * chunk.stride:r * chunk.stride + size])
                 problem = grid_problem(node, asked)
                 if problem is not None:
                     raise GridBeyondMax(problem)
-                groups = asked[0] * asked[1] * asked[2]
-                if groups:
-                    plans.append((chunk.address + r * chunk.stride, 1, groups, groups, groups, r))
+                grids.append(asked[0] * asked[1] * asked[2])
+            total = sum(grids)
+            if total:
+                plans.append((chunk.address, n, total, 0, total, 0))
         else:
             gx, gy, gz = node.dispatch_grid or (1, 1, 1)
             groups_each = gx * gy * gz
@@ -375,7 +387,8 @@ class Scheduler:
             trace = TraceDispatch(node.label, node.entry_point, node.launch, key.remaining, key.loop_iteration,
                                   count, groups)
             outputs = [self._slots(key, node, o, units) for o in node.outputs]
-            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first=first))
+            launches.append(_Launch(key, node, chunk, count, address, groups, grid, units, outputs, trace, first=first,
+                                    grids=grids))
         return launches
 
     def _arrange(self, launches: list[_Launch]) -> list[_Launch]:
@@ -444,7 +457,9 @@ class Scheduler:
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
-        pieces = 1 + contexts + 2 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
+        sharing += sum(len(launch.grids) + _table_size(launch.grids)
+                       for launch in launches if launch.grids is not None)      # prefix sums, group tables
+        pieces = 1 + contexts + 4 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
         size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
                 + slot_count * (abi.OUTPUT_SLOT_SIZE + 4) + len(launches) * 4 + sharing * 4 + 8 * pieces)
         if self.control is None or self.control.size < size:
@@ -482,10 +497,17 @@ class Scheduler:
                     _put(data, slots_at + i * abi.OUTPUT_SLOT_SIZE, abi.OUTPUT_SLOT, records=records,
                          counter=base + counter_at + 4 * i, capacity=slot.capacity if valid else 0,
                          stride=slot.stride, valid=1 if valid else 0)
-            shared_at = 0
+            shared_at = prefix_at = table_at = 0
             if launch.node.cross_group_sharing:
                 shared_at = take(4 * launch.count, 4)
-                struct.pack_into(f"<{launch.count}I", data, shared_at, *([launch.grid] * launch.count))
+                struct.pack_into(f"<{launch.count}I", data, shared_at, *(launch.grids or [launch.grid] * launch.count))
+            if launch.grids is not None:
+                prefix_at = take(4 * launch.count, 4)
+                struct.pack_into(f"<{launch.count}I", data, prefix_at, *itertools.accumulate(launch.grids))
+                if _table_size(launch.grids):
+                    owners = b"".join(struct.pack("<I", r) * g for r, g in enumerate(launch.grids))
+                    table_at = take(len(owners), 4)
+                    data[table_at:table_at + len(owners)] = owners
             lra = 0
             table_index = launch.node.local_root_arguments_table_index
             if self.local_root_arguments is not None and table_index is not None:
@@ -501,7 +523,9 @@ class Scheduler:
                      group_offset=launch.first_group + group_offset,
                      shared_counters=base + shared_at if launch.node.cross_group_sharing else 0,
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
-                     prints=self.prints.address if self.prints is not None else 0)
+                     prints=self.prints.address if self.prints is not None else 0,
+                     grid_prefix=base + prefix_at if launch.grids is not None else 0,
+                     grid_records=base + table_at if table_at else 0)
                 shapes.append((context_at, nx, ny, group_offset))
             recorded.append((launch, index, counters, shapes))
         control.write(0, data[:cursor])
@@ -649,6 +673,13 @@ class Scheduler:
                 self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
             side ^= 1
         return steps
+
+
+def _table_size(grids: list[int]) -> int:
+    """The entries of the table of each group's record of a launch of these group counts (0: none,
+    beyond GRID_TABLE_LIMIT; the groups then search the prefix sums)."""
+    total = sum(grids)
+    return total if total <= GRID_TABLE_LIMIT else 0
 
 
 def dispatch_shapes(groups: int, max_x: int, max_y: int) -> list[tuple[int, int, int]]:

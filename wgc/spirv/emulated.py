@@ -232,22 +232,23 @@ class EmulatedNodes(NodeOperations):
             entry.record = b.emit("OpUDiv", uint, entry.flat, size)
             _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
             local = b.emit("OpUMod", uint, entry.flat, size)
-        else:                        # the grid is the record's SV_DispatchGrid; one record per dispatch
+        else:                        # the grid is the record's SV_DispatchGrid: search `grid_prefix`
             _leave_if(fl, b.emit("OpIEqual", b.type_bool(), count, fl.uint(0)))
+            entry.record, local = _grid_record(fl, _load(fl, entry.context, abi.NODE_CONTEXT["grid_prefix"]),
+                                               _load(fl, entry.context, abi.NODE_CONTEXT["grid_records"]),
+                                               count, entry.flat)
             field = node.input.dispatch_grid_field if node.input is not None else None
             assert field is not None, "sema requires SV_DispatchGrid in a record-sized broadcasting input"
+            record = _element(fl, entry.records, entry.record, entry.stride)
             scalar = t.scalar(t.ScalarKind.UINT, field.bits)
             parts = []
             for i in range(3):
                 if i >= field.components:
                     parts.append(fl.uint(1))
                     continue
-                value = _load_scalar(fl, _offset(fl, entry.records, field.offset + i * field.bits // 8), scalar)
+                value = _load_scalar(fl, _offset(fl, record, field.offset + i * field.bits // 8), scalar)
                 parts.append(value if field.bits == 32 else b.emit("OpUConvert", uint, value))
             gx, gy, gz = parts
-            size = b.emit("OpIMul", uint, b.emit("OpIMul", uint, gx, gy), gz)
-            _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.flat, size))
-            local = entry.flat
         plane = b.emit("OpIMul", uint, gx, gy)
         entry.group_id = (b.emit("OpUMod", uint, local, gx),
                           b.emit("OpUMod", uint, b.emit("OpUDiv", uint, local, gx), gy),
@@ -576,6 +577,43 @@ def _element(fl: FunctionLowering, base: int, index: int, stride: int) -> int:
     u64 = fl.types.id(_U64)
     wide = fl.b.emit("OpUConvert", u64, index)
     return fl.b.emit("OpIAdd", u64, base, fl.b.emit("OpIMul", u64, wide, stride))
+
+
+def _grid_record(fl: FunctionLowering, prefix: int, table: int, count: int, flat: int) -> tuple[int, int]:
+    """(record, group within its grid) of flat group `flat` of a launch whose grid comes from its
+    records (emulation ABI): the invocation returns where flat is past the last record's groups;
+    the record is `table[flat]` where `table` is not 0, else the first r with prefix[r] > flat,
+    found by a binary search of 32 straight-line steps over the `count` (>= 1) inclusive prefix
+    sums at `prefix`."""
+    b = fl.b
+    uint, u64, bool_ = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+
+    def at(base: int, index: int) -> int:
+        return _load_scalar(fl, b.emit("OpIAdd", u64, base, b.emit("OpIMul", u64, b.emit(
+            "OpUConvert", u64, index), fl.ml.constant(_U64, 4))), t.UINT)
+
+    _leave_if(fl, b.emit("OpUGreaterThanEqual", bool_, flat, at(prefix, b.emit("OpISub", uint, count, fl.uint(1)))))
+    listed, search, merge = b.new_id(), b.new_id(), b.new_id()
+    has_table = b.emit("OpINotEqual", bool_, table, fl.ml.constant(_U64, 0))
+    b.emit("OpSelectionMerge", merge, "None")
+    b.emit("OpBranchConditional", has_table, listed, search)
+    fl.new_block(listed)
+    from_table = at(table, flat)
+    b.emit("OpBranch", merge)
+    fl.new_block(search)
+    found = fl.uint(0)
+    for bit in range(31, -1, -1):       # found = the number of records whose groups all lie before flat
+        candidate = b.emit("OpIAdd", uint, found, fl.uint(1 << bit))
+        end = at(prefix, b.emit("OpISub", uint, b.ext_inst(uint, "UMin", candidate, count), fl.uint(1)))
+        take = b.emit("OpLogicalAnd", bool_, b.emit("OpULessThanEqual", bool_, candidate, count),
+                      b.emit("OpULessThanEqual", bool_, end, flat))
+        found = b.emit("OpSelect", uint, take, candidate, found)
+    b.emit("OpBranch", merge)
+    fl.new_block(merge)
+    record = b.emit("OpPhi", uint, from_table, listed, found, search)
+    first = b.emit("OpIEqual", bool_, record, fl.uint(0))
+    before = at(prefix, b.emit("OpISub", uint, b.ext_inst(uint, "UMax", record, fl.uint(1)), fl.uint(1)))
+    return record, b.emit("OpISub", uint, flat, b.emit("OpSelect", uint, first, fl.uint(0), before))
 
 
 def _leave_if(fl: FunctionLowering, condition: int) -> None:

@@ -577,24 +577,24 @@ class _Translator:
                 leave_if(b.emit("OpUGreaterThanEqual", self.bool_, record, count))
                 local = b.emit("OpUMod", u32, flat, size)
                 gz = self.uint(grid[2])
-            else:
+            else:                   # the grid is the record's: search `grid_prefix` (emulation ABI)
                 leave_if(b.emit("OpIEqual", self.bool_, count, self.uint(0)))
-                record = self.uint(0)
+                record, local = self.grid_record(b, self.load_field(b, context, abi.NODE_CONTEXT["grid_prefix"]),
+                                                 self.load_field(b, context, abi.NODE_CONTEXT["grid_records"]),
+                                                 count, flat, leave_if)
+                own = self.element(b, records, record, stride)
                 parts = []
                 for i in range(3):
                     if i >= grid_field.components:
                         parts.append(self.uint(1))
                         continue
                     bits = grid_field.bits
-                    address = b.emit("OpIAdd", u64, records, self.uint(grid_field.offset + i * bits // 8, 64))
+                    address = b.emit("OpIAdd", u64, own, self.uint(grid_field.offset + i * bits // 8, 64))
                     type_ = u32 if bits == 32 else self.type("OpTypeInt", bits, 0)
                     value = b.emit("OpLoad", type_, b.emit("OpConvertUToPtr", self.psb(type_), address),
                                    "Aligned", bits // 8)
                     parts.append(value if bits == 32 else b.emit("OpUConvert", u32, value))
                 gx, gy, gz = parts
-                size = b.emit("OpIMul", u32, b.emit("OpIMul", u32, gx, gy), gz)
-                leave_if(b.emit("OpUGreaterThanEqual", self.bool_, flat, size))
-                local = flat
             plane = b.emit("OpIMul", u32, gx, gy)
             group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
                               b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
@@ -627,6 +627,41 @@ class _Translator:
         self.helpers.append(b.finish(header))
         self.owner = None
         return fn
+
+    def grid_record(self, b: _Body, prefix: int, table: int, count: int, flat: int, leave_if) -> tuple[int, int]:
+        """(record, group within its grid) of flat group `flat` of a launch whose grid comes from
+        its records (emulation ABI): leaves where flat is past the last record's groups; the record
+        is `table[flat]` where `table` is not 0, else the first r with prefix[r] > flat, by a binary
+        search of 32 straight-line steps over the `count` (>= 1) inclusive prefix sums at `prefix`."""
+        u32, u64, bool_ = self.u32, self.u64, self.bool_
+
+        def at(base: int, index: int) -> int:
+            address = b.emit("OpIAdd", u64, base, b.emit("OpIMul", u64, b.emit("OpUConvert", u64, index),
+                                                           self.uint(4, 64)))
+            return b.emit("OpLoad", u32, b.emit("OpConvertUToPtr", self.psb(u32), address), "Aligned", 4)
+
+        leave_if(b.emit("OpUGreaterThanEqual", bool_, flat, at(prefix, b.emit("OpISub", u32, count, self.uint(1)))))
+        listed, search, merge = self.new_id(), self.new_id(), self.new_id()
+        has_table = b.emit("OpINotEqual", bool_, table, self.uint(0, 64))
+        b.emit("OpSelectionMerge", merge, "None")
+        b.emit("OpBranchConditional", has_table, listed, search)
+        b.label(listed)
+        from_table = at(table, flat)
+        b.emit("OpBranch", merge)
+        b.label(search)
+        found = self.uint(0)
+        for bit in range(31, -1, -1):   # found = the number of records whose groups all lie before flat
+            candidate = b.emit("OpIAdd", u32, found, self.uint(1 << bit))
+            within = b.emit("OpULessThanEqual", bool_, candidate, count)
+            end = at(prefix, b.emit("OpISub", u32, b.emit("OpSelect", u32, within, candidate, count), self.uint(1)))
+            take = b.emit("OpLogicalAnd", bool_, within, b.emit("OpULessThanEqual", bool_, end, flat))
+            found = b.emit("OpSelect", u32, take, candidate, found)
+        b.emit("OpBranch", merge)
+        b.label(merge)
+        record = b.emit("OpPhi", u32, from_table, listed, found, search)
+        first = b.emit("OpIEqual", bool_, record, self.uint(0))
+        before = at(prefix, b.emit("OpISub", u32, b.emit("OpSelect", u32, first, self.uint(1), record), self.uint(1)))
+        return record, b.emit("OpISub", u32, flat, b.emit("OpSelect", u32, first, self.uint(0), before))
 
     def user_pointee(self) -> int | None:
         """The struct of the module's own push-constant block, if it has one."""
