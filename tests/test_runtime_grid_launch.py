@@ -147,16 +147,34 @@ def _shape_dispatch() -> dict:
     return {"inputs": inputs, "resources": {"u0": {"bytes": 4 * slot}}}
 
 
+def _grid_setup_by(host: bool, monkeypatch) -> None:
+    """Entry records' grids summed by the host (the first level has no setup pass: the `grid_setup`
+    pipeline must not be made) or by the `grid_setup` shader (HOST_GRID_RECORDS below any count)."""
+    from wgc.runtime import gpu_schedule
+
+    if host:
+        def refused(self):
+            raise AssertionError("a setup pass for grids the host summed")
+        monkeypatch.setattr(gpu_schedule.GpuScheduler, "_grid_pipeline", refused)
+    else:
+        monkeypatch.setattr(gpu_schedule, "HOST_GRID_RECORDS", -1)
+
+
+HOST_OR_GPU = pytest.mark.parametrize("host_grids", [True, False], ids=["host-summed", "grid-setup"])
+
+
 @SCHEDULES
+@HOST_OR_GPU
 @pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
-def test_grids_of_every_shape_from_entry_records(device, tmp_path, gpu_driven, table, monkeypatch):
+def test_grids_of_every_shape_from_entry_records(device, tmp_path, gpu_driven, host_grids, table, monkeypatch):
     """"The node's dispatch grid size comes from the input record" (SV_DispatchGrid, uint, uint2,
     uint3, uint16_t2): each record's groups see SV_GroupID over exactly its grid; a record whose
     grid has a zero component gets no group; each node's records are one dispatch of their total.
     With each group's record in a table (`grid_records`), and without (the groups search the
-    prefix sums: GRID_TABLE_LIMIT 0)."""
+    prefix sums: GRID_TABLE_LIMIT 0); the grids summed by the host or by the setup shader."""
     from wgc.runtime import gpu_schedule, scheduler
 
+    _grid_setup_by(host_grids, monkeypatch)
     if not table:
         monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
         monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
@@ -406,12 +424,14 @@ def test_the_amdx_path_agrees(tmp_path, graph):
 
 
 @SCHEDULES
+@HOST_OR_GPU
 @pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
-def test_more_records_than_the_scan_has_invocations(device, tmp_path, gpu_driven, table, monkeypatch):
+def test_more_records_than_the_scan_has_invocations(device, tmp_path, gpu_driven, host_grids, table, monkeypatch):
     """1,000 records of 0 to 7 groups (more than `grid_setup.GROUP_SIZE`: each of its invocations
     sums a run of several records, the last run shorter): every record's groups find it."""
     from wgc.runtime import gpu_schedule, scheduler
 
+    _grid_setup_by(host_grids, monkeypatch)
     if not table:
         monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
         monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
@@ -463,3 +483,39 @@ def test_the_first_grid_beyond_the_max_is_named(device, tmp_path, gpu_driven):
             session.run_once()
         assert session.scheduler.last_run_gpu_driven is gpu_driven
     assert "0x8x1" in str(raised.value)
+
+
+ENTRY_SHARING = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct [NodeTrackRWInputSharing] Rec { uint groups : SV_DispatchGrid; uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(64, 1, 1)] [NumThreads(8, 1, 1)]
+void Gather(globallycoherent RWDispatchNodeInputRecord<Rec> r, uint gi : SV_GroupIndex)
+{
+    InterlockedAdd(Out[2 * r.Get().slot], 1);
+    Barrier(NODE_INPUT_MEMORY, DEVICE_SCOPE | GROUP_SYNC);
+    if (r.FinishedCrossGroupSharing() && gi == 0)
+        InterlockedAdd(Out[2 * r.Get().slot + 1], 1);
+}
+"""
+
+
+@SCHEDULES
+@HOST_OR_GPU
+def test_entry_grids_and_sharing_counters_are_set_again_every_run(device, tmp_path, gpu_driven, host_grids,
+                                                                    monkeypatch):
+    """Entry records' grids (summed by the host or by the setup shader) and the cross-group sharing
+    counters they start: two runs of one session, each record's 8 threads per group add 1 and
+    exactly one group of each record with groups ("the last one to call it") adds 1, per run."""
+    from wgc.runtime.run import Session
+
+    _grid_setup_by(host_grids, monkeypatch)
+    grids = [5, 0, 64, 1]
+    module, program, described = load(tmp_path, ENTRY_SHARING, {
+        "inputs": [{"entry": "Gather", "records": [{"groups": g, "slot": i} for i, g in enumerate(grids)]}],
+        "resources": {"u0": {"bytes": 8 * len(grids)}}})
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        for _ in range(2):
+            steps = session.run_once()
+        out = session.dump(program.resources[0])["uint32"]
+    assert out == [v for g in grids for v in (2 * 8 * g, 2 if g else 0)]
+    assert [(d.node, d.records_in, d.groups) for d in steps[0].dispatches] == [("Gather", 4, sum(grids))]

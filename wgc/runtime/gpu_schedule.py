@@ -20,9 +20,10 @@ layout); then per level the indirect-setup meta shader, which turns the producer
 each launch's `input_count`, its `VkDispatchIndirectCommand`
 (groups per launch mode: threads / THREAD_GROUP_SIZE, records / MaxRecords, records × grid) and
 its output capacities (the MaxRecords budget of the groups that really run), and a barrier
-(shader writes before indirect reads) — not before the first level where its records come from
-the host and no grid is read from them (`_Plan.host_setup`: `_host_setup` writes the same words
-into the image); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+(shader writes before indirect reads) — not before the first level, whose records come from the
+host (`_Plan.host_setup`: `_host_setup` writes the same words into the image, and
+`_host_grid_setup` what `grid_setup` would for grids given by the records, which the host reads;
+more than HOST_GRID_RECORDS such records, or a grid beyond [NodeMaxDispatchGrid], keep the pass); one vkCmdDispatchIndirect per launch; in a graph that draws, one
 dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
 group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
 of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
@@ -62,6 +63,7 @@ everything.
 
 from __future__ import annotations
 
+import itertools
 import struct
 from typing import Any
 
@@ -71,10 +73,12 @@ from wgc.runtime import grid_setup as grids
 from wgc.runtime import indirect_setup as meta
 from wgc.runtime import passes
 from wgc.runtime.device import Buffer
-from wgc.runtime.program import NodePlan, grid_problem
+from wgc.runtime.program import NodePlan, grid_problem, record_grid
 from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, GridBeyondMax, RecordsOutOfMemory,
                                    Scheduler, TraceDispatch, TraceStep, WorkKey, _put, _round, _Slot, over_records)
 
+HOST_GRID_RECORDS = 1 << 16
+"""At most this many entry records of a record-given grid are summed on the host (`_entry_grids`)."""
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
 _U32 = 0xFFFFFFFF
@@ -95,6 +99,8 @@ class _Input:
     """(level, launch, output, slot) whose counter counts these records."""
     capacity: int = _U32
     """Records the producer's arena holds: the count is clamped to it."""
+    chunk: Chunk | None = None
+    """Entry records: where the host reads them (a record-given grid of the first level is summed there)."""
 
 
 @dataclass
@@ -121,6 +127,9 @@ class _Planned:
     grid_at: int = 0
     """Its result words (`grid_setup.RESULT_WORDS`): total groups, the first record beyond the max
     grid and its grid."""
+    host_grids: list[int] | None = None
+    """A record-given grid of the first level whose records the host read: each record's group count
+    (`_host_grid_setup` writes what `grid_setup` would)."""
     status_at: int = 0
     counters_at: list[list[int]] = field(default_factory=list)
     slots_at: list[int] = field(default_factory=list)
@@ -145,8 +154,9 @@ class _Plan:
     words and counters (zeros) and cross-group sharing counters; the rest is rewritten on the device
     before it is read (by the meta shader) or never written (what `host_setup` computed)."""
     host_setup: bool = False
-    """The first level's counts, group counts and capacities are computed on the host (`_host_setup`):
-    its records come from the host and no grid is read from them, so no meta pass runs before it."""
+    """The first level's counts, group counts and capacities are computed on the host (`_host_setup`,
+    `_host_grid_setup` for grids given by the records, which the host reads there): its records come
+    from the host, so no setup pass runs before it."""
     commands: Any = None
     """The recorded command buffer (replayed by every run)."""
     last_read: tuple[int, bytes, list[TraceStep]] | None = None
@@ -179,6 +189,23 @@ def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
         return mx * my * mz, 1, 1, 0
     gx, gy, gz = node.dispatch_grid or (1, 1, 1)
     return gx * gy * gz, 1, 1, gx * gy * gz
+
+
+def _entry_grids(node: NodePlan, chunk: Chunk) -> list[int] | None:
+    """Each entry record's group count, read on the host; None where the host cannot read them or a
+    grid is beyond [NodeMaxDispatchGrid] (the `grid_setup` pass then finds and reports it), or there
+    are more than HOST_GRID_RECORDS (reading them is then the GPU's work)."""
+    if chunk.buffer is None or chunk.count > HOST_GRID_RECORDS:
+        return None
+    size, count = node.record.size, chunk.count
+    data = chunk.buffer.read(chunk.offset, chunk.stride * (count - 1) + size) if count else b""
+    found = []
+    for r in range(count):
+        asked = record_grid(node, data[r * chunk.stride:r * chunk.stride + size])
+        if grid_problem(node, asked) is not None:
+            return None
+        found.append(asked[0] * asked[1] * asked[2])
+    return found
 
 
 def _record_grid(node: NodePlan) -> bool:
@@ -229,7 +256,7 @@ class GpuScheduler(Scheduler):
 
     def _plan(self, entries: list[tuple[NodePlan, Chunk]]) -> _Plan | None:
         pending: dict[WorkKey, list[_Input]] = {}
-        inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride) for _, chunk in entries]
+        inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride, chunk=chunk) for _, chunk in entries]
         for key, at in self.entry_work(entries):
             pending.setdefault(key, []).append(inputs[at])
         levels: list[list[_Planned]] = []
@@ -271,6 +298,8 @@ class GpuScheduler(Scheduler):
                                 return None
                     planned = _Planned(key, node, records, group_mul, group_div, unit_div, grid, units, outputs,
                                        per_slot, _record_grid(node))
+                    if planned.record_grid and records.chunk is not None:
+                        planned.host_grids = _entry_grids(node, records.chunk)
                     if planned.record_grid:     # its prefix sums and group table, beside the arenas
                         planned.prefix_arena = arena_bytes
                         arena_bytes = _round(arena_bytes + 4 * n)
@@ -302,7 +331,8 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         first = levels[0] if levels else []
-        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and not launch.record_grid
+        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and
+                                                        (not launch.record_grid or launch.host_grids is not None)
                                                         for launch in first))
 
     def _group_limits(self, node: NodePlan) -> tuple[int, int]:
@@ -415,6 +445,9 @@ class GpuScheduler(Scheduler):
                 if records.producer is not None:
                     producer_level, producer_at, p, i = records.producer
                     source = base + plan.levels[producer_level][producer_at].counters_at[p][i]
+                if level == 0 and plan.host_setup and launch.host_grids is not None:
+                    self._host_grid_setup(data, launch, fixes, base, shared_at, take, plan)
+                    continue
                 if launch.record_grid:
                     grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
                     assert grid_field is not None and most is not None
@@ -436,6 +469,37 @@ class GpuScheduler(Scheduler):
                 if level == 0 and plan.host_setup:
                     self._host_setup(data, launch, fixes, base)
         return data
+
+    def _host_grid_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int,
+                         shared_at: int, take: Any, plan: _Plan) -> None:
+        """What `grid_setup` writes for a launch of the first level whose grids the host read
+        (`_Planned.host_grids`), computed here as it computes it: `input_count`, the prefix sums and the
+        group table (in the control image), the sharing counters, the result words, the indirect group
+        counts (the total split over x, y and z) and the capacity of each output slot."""
+        grids_of = launch.host_grids or []
+        count, total = len(grids_of), sum(grids_of)
+        prefix_at = take(4 * max(count, 1), 4)
+        struct.pack_into(f"<{count}I", data, prefix_at, *itertools.accumulate(grids_of))
+        table_at = 0
+        if launch.table_arena is not None and total:
+            table_at = take(4 * total, 4)
+            data[table_at:table_at + 4 * total] = b"".join(struct.pack("<I", r) * g for r, g in enumerate(grids_of))
+        _put(data, launch.context_at, abi.NODE_CONTEXT, input_count=count, grid_prefix=base + prefix_at,
+             grid_records=base + table_at if table_at else 0)
+        if shared_at:
+            struct.pack_into(f"<{count}I", data, shared_at, *grids_of)
+            plan.resets.append((shared_at, bytes(data[shared_at:shared_at + 4 * count])))
+        result = struct.pack(f"<{grids.RESULT_WORDS}I", total, grids.NO_RECORD, *([0] * (grids.RESULT_WORDS - 2)))
+        data[launch.grid_at:launch.grid_at + len(result)] = result
+        plan.resets.append((launch.grid_at, result))
+        max_x, max_y, _ = self._grid_limits(launch.node)
+        x = min(total, max_x)
+        rest = -(-total // x) if x else 0
+        y = min(rest, max_y)
+        struct.pack_into("<3I", data, launch.indirect_at, x, y, -(-rest // y) if y else 0)
+        for slot_address, per_unit, reserved in fixes:
+            struct.pack_into("<I", data, slot_address - base + abi.OUTPUT_SLOT["capacity"][0],
+                             min(total * per_unit, reserved))
 
     def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> None:
         """What the meta shader writes for a launch whose record count the host knows (an entry input, no
@@ -587,15 +651,16 @@ class GpuScheduler(Scheduler):
                 launch_times: list[tuple[int | None, int | None]] = []
                 grid_table_at, gridded = plan.grid_tables[level]
                 plain = len(launches) - gridded
-                if plain and (level > 0 or not plan.host_setup):
+                set_up = level > 0 or not plan.host_setup     # else the host wrote what the setup would
+                if plain and set_up:
                     use(meta_pipeline)
                     device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], plain, 0))
                     device.dispatch(-(-plain // meta.GROUP_SIZE))
-                if gridded:                     # one workgroup per launch of a record-given grid
+                if gridded and set_up:          # one workgroup per launch of a record-given grid
                     use(self._grid_pipeline())
                     device.push(layout, struct.pack("<QII", control.address + grid_table_at, gridded, 0))
                     device.dispatch(gridded)
-                if gridded or (plain and (level > 0 or not plan.host_setup)):
+                if set_up:
                     device.compute_barrier()
                 draws: list[tuple[str, bytes, Buffer, int]] = []
                 first_query = plan.primitive_queries
