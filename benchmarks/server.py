@@ -9,10 +9,11 @@ with `wgc compile -MD -o out.spv` as (a) plain processes, (b) clients of the com
 hits of one unchanged file (WGC_CACHE=1), interleaved with the anchors: glslc (if installed; the
 Debian package `glslc`) compiling a 121-line HLSL compute shader (`GLSLC_SHADER`, 12 functions,
 about the size of the sample) and the 19-line one of `vs_slang.py`, and `python -c pass`.
-Prints, per kind, the median and best wall time and the median CPU time in ms: for a process its
+Prints, per kind, the median and best wall time and the median and mean CPU time in ms: for a process its
 own user + system time (`wait4`), for a compile through the server the client's plus what the
-server and its child spent for it (`/proc/<server pid>/stat`, utime + stime + cutime + cstime
-before and after, once the server reaped the child), and the ratios of CPU time to glslc's on the 121-line shader.
+server and its processes spent for it (`/proc/<pid>/stat` of the server and of its live children,
+its reused workers: utime + stime, and the server's cutime + cstime, before and after, once all
+are idle), and the ratios of CPU time (median, mean) to glslc's on the 121-line shader.
 Every compile's outputs are checked to be the same through the server as in a plain process.
 """
 
@@ -112,15 +113,37 @@ def timed(args: list[str], env: dict[str, str], cwd: Path, server: int | None = 
 
 
 def server_cpu(pid: int | None) -> float:
-    """CPU seconds of process `pid` and its children (0 for None), once it reaped them all (a
-    child reports its command's end to the client before it exits: the client may end first)."""
+    """CPU seconds of process `pid` and its children, live (the server's reused workers) or reaped (0
+    for None), once they are all idle: no zombie left to reap (a child reports its command's end to
+    the client before it exits: the client may end first) and none running (a worker tidies up after
+    it reported the end), twice in a row 2 ms apart."""
     if pid is None:
         return 0.0
     deadline = time.monotonic() + 5
-    while children_of(pid) and time.monotonic() < deadline:
-        time.sleep(0.001)
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    previous = None
+    while time.monotonic() < deadline:
+        states = [stat(p) for p in (pid, *children_of(pid))]
+        now = [(fields[0], cpu_of(fields)) for fields in states if fields]
+        if all(state == "S" for state, _cpu in now) and now == previous:
+            break
+        previous = now
+        time.sleep(0.002)
+    fields = stat(pid)
+    return (cpu_of(fields) + sum(int(f) for f in fields[13:15]) / os.sysconf("SC_CLK_TCK")
+            + sum(cpu_of(stat(child)) for child in children_of(pid)))
+
+
+def stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (the state first), [] when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return []
+
+
+def cpu_of(fields: list[str]) -> float:
+    """The user and system CPU seconds of a process's own (utime + stime) from its `stat` fields."""
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK") if fields else 0.0
 
 
 def children_of(pid: int) -> list[int]:
@@ -138,10 +161,17 @@ def children_of(pid: int) -> list[int]:
 
 
 def summary(name: str, runs: list[Run], anchor: list[Run] | None = None) -> str:
+    """Wall time (median, best) and CPU time (median, mean) in ms, and the CPU ratios to `anchor`'s.
+    The server's share of a served command is read in clock ticks (10 ms) from cumulative
+    counters: a median of such differences is coarse, their mean is not (the truncation errors do
+    not add up), so both are printed."""
     cpu = statistics.median(r.cpu for r in runs)
-    ratio = f"   {cpu / statistics.median(r.cpu for r in anchor):5.2f}x glslc" if anchor else ""
+    mean = statistics.fmean(r.cpu for r in runs)
+    ratio = (f"   {cpu / statistics.median(r.cpu for r in anchor):5.2f}x / "
+             f"{mean / statistics.fmean(r.cpu for r in anchor):5.2f}x glslc") if anchor else ""
     return (f"{name:<40} median {statistics.median(r.wall for r in runs) * 1000:6.0f} ms   "
-            f"best {min(r.wall for r in runs) * 1000:6.0f} ms   CPU {cpu * 1000:6.1f} ms{ratio}")
+            f"best {min(r.wall for r in runs) * 1000:6.0f} ms   CPU median {cpu * 1000:6.1f} / mean "
+            f"{mean * 1000:6.1f} ms{ratio}")
 
 
 def main() -> None:

@@ -87,11 +87,12 @@ class _Signalled(BaseException):
 
 
 class _Signals:
-    """SIGINT, SIGTERM and SIGHUP while the client runs: `_Signalled` until the server's child was
-    told GO (`pid` set), forwarded to that child from then on."""
+    """SIGINT, SIGTERM and SIGHUP while the client runs: `_Signalled` until the server's process for
+    the command said RUNNING (`pid` set), forwarded to it from then on (a SIGNAL message)."""
 
     def __init__(self) -> None:
         self.pid: int | None = None
+        self.connection: Any = None
         self.forwarded: list[int] = []
         self.previous: dict[int, Any] = {}
         try:
@@ -107,9 +108,9 @@ class _Signals:
         if self.pid is None:
             raise _Signalled(signum)
         self.forwarded.append(signum)
-        try:
-            os.kill(self.pid, signum)
-        except OSError:
+        try:                            # over the connection: it reaches this command only (`protocol`)
+            protocol.send(self.connection, protocol.SIGNAL, int(signum))
+        except (OSError, AttributeError):
             pass
 
     def restore(self) -> None:
@@ -135,7 +136,8 @@ def run(argv: list[str]) -> int | None:
     umask = os.umask(0o022)
     os.umask(umask)
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio()}
+               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
+               "ignored": _ignored_signals()}
     where = protocol.paths(server_folder, server_key)
     timeout = protocol.timeout_seconds()
     signals = _Signals()
@@ -172,6 +174,19 @@ def names_own_descriptor(argv: list[str], cwd: str) -> bool:
                 return True
             start = text.find("/dev/fd/", start + 1)
     return False
+
+
+def _ignored_signals() -> list[int]:
+    """The catchable signals this process ignores (inherited from its parent, or Python's SIGPIPE):
+    the command's process ignores them too, as this process's would (read before `_Signals`)."""
+    ignored = []
+    for number in signal.valid_signals():
+        try:
+            if signal.getsignal(number) is signal.SIG_IGN:
+                ignored.append(int(number))
+        except (ValueError, OSError):
+            pass
+    return ignored
 
 
 def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
@@ -281,7 +296,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
     deadline = time.monotonic() + timeout
-    signals.pid, signals.forwarded = None, []        # (a new attempt: nothing runs yet)
+    signals.pid, signals.forwarded, signals.connection = None, [], connection   # (a new attempt: nothing runs yet)
     try:
         connection.settimeout(timeout)
         protocol.send(connection, protocol.COMPILE, request)
