@@ -363,7 +363,7 @@ class Server:
         `MAX_WORKERS`; False when none can take it (a child is forked for it instead)."""
         idle = [worker for worker in self.workers.values() if worker.connection is None]
         if not idle and len(self.workers) < MAX_WORKERS:
-            started = self._start_worker()
+            started = self._start_worker(connection)
             idle = [started] if started is not None else []
         for worker in idle:
             try:
@@ -375,7 +375,9 @@ class Server:
             return True
         return False
 
-    def _start_worker(self) -> _Worker | None:
+    def _start_worker(self, connection: socket.socket) -> _Worker | None:
+        """A new worker (None when it cannot be forked); `connection`, the request being handled, is
+        not inherited (it comes to the worker with HANDOFF, like any other)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             pid = os.fork()
@@ -386,6 +388,7 @@ class Server:
         if pid == 0:
             try:
                 ours.close()
+                connection.close()
                 self._leave_server(None)
                 from wgc.server import worker
 
@@ -417,6 +420,9 @@ class Server:
             worker.connection = None
         self.last_activity = time.monotonic()
         reusable = kind == protocol.DONE and isinstance(body, tuple) and body[0] is True
+        if not reusable:
+            why = body[1] if kind == protocol.DONE and isinstance(body, tuple) and len(body) == 2 else "?"
+            _log(f"worker {worker.pid} is replaced: {why}")
         if not reusable or self.stopping:
             self._retire(worker)
 
@@ -586,6 +592,15 @@ class Server:
             other.close()
             for fd in incoming.fds:
                 os.close(fd)
+
+
+def _log(line: str) -> None:
+    """A line in the server's log (its standard error)."""
+    try:
+        sys.stderr.write(f"wgc server: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _well_formed(body: Any, fds: list[int]) -> bool:

@@ -5,7 +5,8 @@ pages are paid once per worker instead of once per command.
 Stage: around the CLI (`wgc.server.daemon` forks it and hands it requests).
 Input: HANDOFF messages on its control socket (`protocol`): a request and the client's
 connection. Output: per command, what `wgc.server.command` does (the client's state adopted, its
-consent, the run, EXITED to the client), then DONE to the server: (reusable, why not).
+consent, the run), DONE to the server ((reusable, why not): the server may hand it the next
+request from then on), then EXITED to the client.
 
 Invariants:
 - Each command runs as if alone: before it, the process adopts the client's folder, environment,
@@ -18,8 +19,9 @@ Invariants:
 - A worker is used again only if the command left no process-wide state behind: the same signal
   dispositions and mask, descriptors, threads, resource limits, import machinery (`sys.path`,
   meta path, path hooks), warning filters, recursion limit, collector settings, switch interval,
-  trace and profile functions, hooks (`State`); modules it imported only from wgc or the standard
-  library (anything else, e.g. a plugin, may hold state); its exit status neither an internal
+  trace and profile functions, hooks (`State`); no new top-level module from outside wgc and the
+  standard library (a plugin may hold state; a submodule of a package loaded before, e.g. click's
+  help formatting, is part of what wgc already uses); its exit status neither an internal
   error (3) nor an interrupt (> 128); its resident memory at most `MEMORY_GROWTH` above what it
   was after its first command. Otherwise it says so in DONE and exits; the server forks another
   when needed. A worker whose control socket closes (the server stops or died) exits after its
@@ -59,12 +61,7 @@ def serve(control: socket.socket) -> NoReturn:
         if kind != protocol.HANDOFF or len(fds) != 1:
             os._exit(0)
         connection = socket.socket(fileno=fds[0])
-        verdict = run_one(connection, request, idle, kept)
-        try:
-            protocol.send(control, protocol.DONE, verdict)
-        except OSError:
-            os._exit(0)
-        if not verdict[0]:
+        if not run_one(connection, request, idle, kept, control):
             os._exit(0)
 
 
@@ -99,9 +96,11 @@ class Kept:
         self.resident: int | None = None
 
 
-def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kept: Kept) -> tuple[bool, str]:
-    """Run one handed-over request to its end (EXITED sent); (whether this worker may run another,
-    why not)."""
+def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kept: Kept,
+            control: socket.socket) -> bool:
+    """Run one handed-over request to its end: DONE to the server on `control` (first, so that the
+    server knows the worker free before the client can send its next command), then EXITED to the
+    client; whether this worker may run another."""
     try:
         connection.setblocking(True)
         if request["limits"] != protocol.limits():
@@ -117,12 +116,13 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
             pass
         connection.close()
         idle.restore()
-        return True, ""
+        return _done(control, (True, ""))
     if interrupted is not None:        # a signal before GO: nothing was run, as an interrupt at the start
+        idle.restore()
+        reusable = _done(control, (True, ""))
         command.report(connection, interrupted)
         connection.close()
-        idle.restore()
-        return True, ""
+        return reusable
     watch = command.Watch(connection)
     before = State.capture()
     modules = set(sys.modules)
@@ -130,9 +130,19 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
     watch.finish()
     after = State.capture()
     idle.restore()                     # the client's descriptors closed before it hears the end
+    reusable = _done(control, verdict(code, before, after, modules, kept))
     command.report(connection, code)
     watch.close()
-    return verdict(code, before, after, modules, kept)
+    return reusable
+
+
+def _done(control: socket.socket, outcome: tuple[bool, str]) -> bool:
+    """Send DONE with `outcome`; whether the worker goes on (not when the server is gone)."""
+    try:
+        protocol.send(control, protocol.DONE, outcome)
+    except OSError:
+        return False
+    return outcome[0]
 
 
 def verdict(code: int, before: State, after: State, modules: set[str], kept: Kept) -> tuple[bool, str]:
@@ -143,7 +153,8 @@ def verdict(code: int, before: State, after: State, modules: set[str], kept: Kep
     changed = before.differences(after)
     if changed:
         return False, "the command changed " + ", ".join(changed)
-    foreign = sorted(name for name in set(sys.modules) - modules if not _harmless(sys.modules.get(name)))
+    foreign = sorted(name for name in set(sys.modules) - modules
+                     if name.partition(".")[0] not in modules and not _harmless(sys.modules.get(name)))
     if foreign:
         return False, "the command loaded " + ", ".join(foreign[:5])
     resident = _resident_bytes()
