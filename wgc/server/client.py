@@ -32,7 +32,6 @@ Invariants:
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 
@@ -40,6 +39,7 @@ TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 
+from wgc.portable import signals as signal
 from wgc.server import protocol
 
 SERVED_COMMANDS = frozenset({"compile", "inspect"})
@@ -182,7 +182,7 @@ def _ignored_signals() -> list[int]:
     ignored = []
     for number in signal.valid_signals():
         try:
-            if signal.getsignal(number) is signal.SIG_IGN:
+            if signal.getsignal(number) == signal.SIG_IGN:
                 ignored.append(int(number))
         except (ValueError, OSError):
             pass
