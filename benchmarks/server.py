@@ -14,7 +14,10 @@ own user + system time (`wait4`), for a compile through the server the client's 
 server and its processes spent for it (`/proc/<pid>/stat` of the server and of its live children,
 its reused workers: utime + stime, and the server's cutime + cstime, before and after, once all
 are idle), and the ratios of CPU time (median, mean) to glslc's on the 121-line shader.
-Every compile's outputs are checked to be the same through the server as in a plain process.
+Where this wgc has `server --launcher`, two more rows: the served compile and the cache hit through
+a launcher it wrote (Python started with -S: no `site`). Every compile's outputs are checked to be
+the same through the server (and the launcher) as in a plain process. A CPU benchmark of the
+compiler itself: it needs wgc where it runs (no device; no `--prepare`/`--from`).
 """
 
 from __future__ import annotations
@@ -133,6 +136,12 @@ def server_cpu(pid: int | None) -> float:
             + sum(cpu_of(stat(child)) for child in children_of(pid)))
 
 
+def server_pid(wgc: list[str], env: dict[str, str]) -> int:
+    """The pid of the server that the wgc run by `wgc` uses (`server --status`: "(this wgc)")."""
+    status = subprocess.run(wgc + ["server", "--status"], capture_output=True, env=env, text=True).stdout
+    return int(re.search(r"\(this wgc\):\n\s*pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+
+
 def stat(pid: int) -> list[str]:
     """The fields of /proc/PID/stat after the command name (the state first), [] when it is gone."""
     try:
@@ -203,8 +212,13 @@ def main() -> None:
         anchors["python -c pass"] = [sys.executable, "-c", "pass"]
         timed(command() + compile_args, plain_env, folder)            # start-up caches, bytecode
         timed(command() + compile_args, server_env, folder)           # starts the server (not timed)
-        status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
-        server = int(re.search(r"pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+        server = server_pid(command(), env)
+        launcher = [str(folder / "wgc-fast")]
+        if subprocess.run(command() + ["server", "--launcher", launcher[0]], capture_output=True, env=env).returncode:
+            launcher = []                                             # a wgc without `server --launcher`
+        else:
+            timed(launcher + compile_args, server_env, folder)        # starts its server (another key: -S)
+            launcher_server = server_pid(launcher, env)
         cached_env = {**env, "WGC_CACHE": "1"}
         (folder / "same.hlsl").write_text(source)
         cached_args = [*compile_args[:-1], "same.hlsl"]
@@ -212,6 +226,8 @@ def main() -> None:
         plain: list[Run] = []
         served: list[Run] = []
         hits: list[Run] = []
+        fast_served: list[Run] = []
+        fast_hits: list[Run] = []
         anchor_runs: dict[str, list[Run]] = {name: [] for name in anchors}
         for number in range(1, args.count + 1):
             edit(number)
@@ -223,10 +239,16 @@ def main() -> None:
                     *expected, plain[-1].stderr):
                 raise SystemExit(f"edit {number}: the server's outputs differ from the plain process's")
             hits.append(timed(command() + cached_args, cached_env, folder))
+            if launcher:
+                (folder / "out.spv").unlink()
+                fast_served.append(timed(launcher + compile_args, server_env, folder, launcher_server))
+                if (folder / "out.spv").read_bytes() != expected[0]:
+                    raise SystemExit(f"edit {number}: the launcher's outputs differ from the plain process's")
+                fast_hits.append(timed(launcher + cached_args, cached_env, folder))
             for name, anchor in anchors.items():
                 anchor_runs[name].append(timed(anchor, env, folder))
         status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
-        subprocess.run(command() + ["server", "--stop"], capture_output=True, env=env)
+        subprocess.run(command() + ["server", "--stop"], capture_output=True, env=env)     # (every server of the folder)
     lines = len(source.splitlines()) + 1
     glslc_runs = anchor_runs.get("glslc, 121-line compute shader")
     print(f"{args.sample}.hlsl ({lines} lines), edited before each compile; outputs identical both ways; "
@@ -234,6 +256,9 @@ def main() -> None:
     print(summary("plain process (no server)", plain, glslc_runs))
     print(summary("through the server (client + server CPU)", served, glslc_runs))
     print(summary("compile-cache hit (unchanged file)", hits, glslc_runs))
+    if fast_served:
+        print(summary("through the server, `server --launcher`", fast_served, glslc_runs))
+        print(summary("compile-cache hit, `server --launcher`", fast_hits, glslc_runs))
     for name, runs in anchor_runs.items():
         print(summary(name, runs, glslc_runs))
     print(f"server vs plain: {statistics.median(r.wall for r in served) / statistics.median(r.wall for r in plain):.2f}x "

@@ -966,8 +966,8 @@ def server_command(action: str | None, launcher: str | None) -> None:
 
     \b
     With WGC_SERVER=1 (or --server), 'wgc compile' and 'wgc inspect' hand the command to a warm
-    server of the same wgc, starting it if none runs; the server forks one process per command,
-    which runs it exactly as 'wgc' would. It stops after $WGC_SERVER_IDLE seconds without a command
+    server of the same wgc, starting it if none runs; one of its workers (processes that run
+    commands one after the other, each as if alone) runs it exactly as 'wgc' would. It stops after $WGC_SERVER_IDLE seconds without a command
     (default 600), on 'wgc server --stop', and when wgc's files change. Socket and pid files:
     $WGC_CACHE_DIR/server-<uid>/ (default ~/.cache/wgc/server-<uid>/).
     """

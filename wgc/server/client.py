@@ -17,10 +17,14 @@ Invariants:
   never runs twice (a client that gave up just closes the connection).
 - Commands naming a descriptor of this process (/dev/fd/N with N > 2, /proc/self/...: process
   substitution `<(...)`) are compiled in process: the server's child would open its own.
-- Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before GO ends the client with
-  128 + N (nothing was run, nothing written); after GO they are forwarded to the child (which
-  cleans up as an in-process compile does), and a child killed by a signal makes the client end by
-  that signal (saying so first, WG0029, when it was not one the client forwarded).
+- Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before RUNNING ends the client
+  with 128 + N (nothing was run, nothing written); after it they are forwarded to the process that
+  runs the command (a worker, or a child forked for it) as SIGNAL messages on this connection,
+  never by pid (`protocol`); it cleans up as an in-process compile does. A process killed by a
+  signal while it ran the command makes the client end by that signal (saying so first, WG0029,
+  when it was not one the client forwarded).
+- The request carries the signals this process ignores (`_ignored_signals`): the command's process
+  ignores them too, as a `wgc` process started here would.
 - After GO the client waits as long as the command runs; the child reports its own exit status,
   so the server dying meanwhile changes nothing. A child that ended without any report (killed
   together with its server) is WG0029 and exit 1, never exit 3.

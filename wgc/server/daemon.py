@@ -1,11 +1,15 @@
-"""The compile server: imports and warms the compiler once, then forks one child per request.
+"""The compile server: imports and warms the compiler once, then hands each request to a reused
+worker, or forks a child for it.
 
 Stage: around the CLI. Input: requests on its Unix-domain socket (`wgc.server.protocol`): a
-command line, folder, environment, umask, resource limits and the client's standard input,
-output and error.
-Output: per request, a child that adopts all of these and runs the normal `wgc.cli.main`, so its
+command line, folder, environment, umask, resource limits, ignored signals and the client's
+standard input, output and error.
+Output: per request, a process that adopts all of these and runs the normal `wgc.cli.main`, so its
 outputs, diagnostics, colours, depfiles, atomic writes and exit status are the in-process
-command's; the server reports the child's end (exit status or signal) to the client.
+command's (`wgc.server.command`): one of up to `MAX_WORKERS` workers (`wgc.server.worker`) when
+the request's resource limits are the server's and one is idle or may be started, else a child
+forked for the request; the server reports a worker's or child's death by a signal while it ran
+the command to the client.
 
 Invariants:
 - One server per key and user: the server holds an exclusive flock on its pid file for its whole
@@ -22,12 +26,15 @@ Invariants:
   or more than `MAX_PENDING` waiting at once) is closed; replies are a few bytes.
 - Only this user: a connection from another uid (SO_PEERCRED) is closed unread, and the server's
   files are opened without following links in its private folder (`protocol.folder`).
-- A child closes everything of the server (listening socket, lock, selector, other connections),
-  restores the default signal handlers and ends with `os._exit`: it never runs the server's code
-  after the command. It runs the command only once the client said GO (`protocol`), reports its
-  exit status to the client itself (so a client learns it even if the server died meanwhile), and
-  a thread of it watches the connection: a client that goes away while the command runs gets it
-  SIGTERMed (it cleans up as an interrupted compile does).
+- A worker or child closes everything of the server (listening socket, lock, selector, other
+  connections, the workers' control sockets), restores the default signal handlers and ends with
+  `os._exit`: it never runs the server's code. A worker talks to the server over a socketpair (no
+  path): HANDOFF brings it a request and its connection, DONE (sent before the client hears
+  EXITED) makes it idle again or, when it may not run another command, retires it. Either runs
+  the command only once the client said GO (`protocol`), reports its exit status to the client
+  itself (so a client learns it even if the server died meanwhile), and a thread of it watches the
+  connection (`command.Watch`): a forwarded signal is raised in it while the command runs, and a
+  client that goes away gets its command SIGTERMed (it cleans up as an interrupted compile does).
 - Started by a client, it keeps no descriptor of the command that started it: its standard streams
   are /dev/null (then its log), every other inherited descriptor is closed (a pipeline reading
   the command's output ends when the command does).
