@@ -101,6 +101,7 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
     """Run one handed-over request to its end: DONE to the server on `control` (first, so that the
     server knows the worker free before the client can send its next command), then EXITED to the
     client; whether this worker may run another."""
+    streams_taken = False
     try:
         connection.setblocking(True)
         if request["limits"] != protocol.limits():
@@ -108,6 +109,7 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
         command.adopt(request)
         interrupted, streams = command.consent(connection, request)
         if interrupted is None:
+            streams_taken = True
             command.adopt_streams(request, streams)
     except BaseException as err:       # nothing was run: the client compiles in process
         try:
@@ -115,8 +117,8 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
         except BaseException:
             pass
         connection.close()
-        idle.restore()
-        return _done(control, (True, ""))
+        idle.restore()                 # a failure amid the client's descriptors may have left one open
+        return _done(control, (False, f"its set-up failed: {err}") if streams_taken else (True, ""))
     if interrupted is not None:        # a signal before GO: nothing was run, as an interrupt at the start
         idle.restore()
         reusable = _done(control, (True, ""))
