@@ -59,6 +59,7 @@ from typing import Any
 
 from wgc import buildcache
 from wgc.server import command, protocol
+from wgc.server import worker as worker_process    # imported here: a forked worker starts at once
 
 FILE_CHECK_SECONDS = 2.0
 """How often an idle server looks for a change of its own files."""
@@ -397,9 +398,7 @@ class Server:
                 ours.close()
                 connection.close()
                 self._leave_server(None)
-                from wgc.server import worker
-
-                worker.serve(theirs)
+                worker_process.serve(theirs)
             finally:
                 os._exit(NOT_RUN)
         theirs.close()
