@@ -9,11 +9,15 @@ with `wgc compile -MD -o out.spv` as (a) plain processes, (b) clients of the com
 hits of one unchanged file (WGC_CACHE=1), interleaved with the anchors: glslc (if installed; the
 Debian package `glslc`) compiling a 121-line HLSL compute shader (`GLSLC_SHADER`, 12 functions,
 about the size of the sample) and the 19-line one of `vs_slang.py`, and `python -c pass`.
-Prints, per kind, the median and best wall time and the median CPU time in ms: for a process its
+Prints, per kind, the median and best wall time and the median and mean CPU time in ms: for a process its
 own user + system time (`wait4`), for a compile through the server the client's plus what the
-server and its child spent for it (`/proc/<server pid>/stat`, utime + stime + cutime + cstime
-before and after, once the server reaped the child), and the ratios of CPU time to glslc's on the 121-line shader.
-Every compile's outputs are checked to be the same through the server as in a plain process.
+server and its processes spent for it (`/proc/<pid>/stat` of the server and of its live children,
+its reused workers: utime + stime, and the server's cutime + cstime, before and after, once all
+are idle), and the ratios of CPU time (median, mean) to glslc's on the 121-line shader.
+Where this wgc has `server --launcher`, two more rows: the served compile and the cache hit through
+a launcher it wrote (Python started with -S: no `site`). Every compile's outputs are checked to be
+the same through the server (and the launcher) as in a plain process. A CPU benchmark of the
+compiler itself: it needs wgc where it runs (no device; no `--prepare`/`--from`).
 """
 
 from __future__ import annotations
@@ -112,15 +116,43 @@ def timed(args: list[str], env: dict[str, str], cwd: Path, server: int | None = 
 
 
 def server_cpu(pid: int | None) -> float:
-    """CPU seconds of process `pid` and its children (0 for None), once it reaped them all (a
-    child reports its command's end to the client before it exits: the client may end first)."""
+    """CPU seconds of process `pid` and its children, live (the server's reused workers) or reaped (0
+    for None), once they are all idle: no zombie left to reap (a child reports its command's end to
+    the client before it exits: the client may end first) and none running (a worker tidies up after
+    it reported the end), twice in a row 2 ms apart."""
     if pid is None:
         return 0.0
     deadline = time.monotonic() + 5
-    while children_of(pid) and time.monotonic() < deadline:
-        time.sleep(0.001)
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    previous = None
+    while time.monotonic() < deadline:
+        states = [stat(p) for p in (pid, *children_of(pid))]
+        now = [(fields[0], cpu_of(fields)) for fields in states if fields]
+        if all(state == "S" for state, _cpu in now) and now == previous:
+            break
+        previous = now
+        time.sleep(0.002)
+    fields = stat(pid)
+    return (cpu_of(fields) + sum(int(f) for f in fields[13:15]) / os.sysconf("SC_CLK_TCK")
+            + sum(cpu_of(stat(child)) for child in children_of(pid)))
+
+
+def server_pid(wgc: list[str], env: dict[str, str]) -> int:
+    """The pid of the server that the wgc run by `wgc` uses (`server --status`: "(this wgc)")."""
+    status = subprocess.run(wgc + ["server", "--status"], capture_output=True, env=env, text=True).stdout
+    return int(re.search(r"\(this wgc\):\n\s*pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+
+
+def stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (the state first), [] when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return []
+
+
+def cpu_of(fields: list[str]) -> float:
+    """The user and system CPU seconds of a process's own (utime + stime) from its `stat` fields."""
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK") if fields else 0.0
 
 
 def children_of(pid: int) -> list[int]:
@@ -138,10 +170,17 @@ def children_of(pid: int) -> list[int]:
 
 
 def summary(name: str, runs: list[Run], anchor: list[Run] | None = None) -> str:
+    """Wall time (median, best) and CPU time (median, mean) in ms, and the CPU ratios to `anchor`'s.
+    The server's share of a served command is read in clock ticks (10 ms) from cumulative
+    counters: a median of such differences is coarse, their mean is not (the truncation errors do
+    not add up), so both are printed."""
     cpu = statistics.median(r.cpu for r in runs)
-    ratio = f"   {cpu / statistics.median(r.cpu for r in anchor):5.2f}x glslc" if anchor else ""
+    mean = statistics.fmean(r.cpu for r in runs)
+    ratio = (f"   {cpu / statistics.median(r.cpu for r in anchor):5.2f}x / "
+             f"{mean / statistics.fmean(r.cpu for r in anchor):5.2f}x glslc") if anchor else ""
     return (f"{name:<40} median {statistics.median(r.wall for r in runs) * 1000:6.0f} ms   "
-            f"best {min(r.wall for r in runs) * 1000:6.0f} ms   CPU {cpu * 1000:6.1f} ms{ratio}")
+            f"best {min(r.wall for r in runs) * 1000:6.0f} ms   CPU median {cpu * 1000:6.1f} / mean "
+            f"{mean * 1000:6.1f} ms{ratio}")
 
 
 def main() -> None:
@@ -173,8 +212,13 @@ def main() -> None:
         anchors["python -c pass"] = [sys.executable, "-c", "pass"]
         timed(command() + compile_args, plain_env, folder)            # start-up caches, bytecode
         timed(command() + compile_args, server_env, folder)           # starts the server (not timed)
-        status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
-        server = int(re.search(r"pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+        server = server_pid(command(), env)
+        launcher = [str(folder / "wgc-fast")]
+        if subprocess.run(command() + ["server", "--launcher", launcher[0]], capture_output=True, env=env).returncode:
+            launcher = []                                             # a wgc without `server --launcher`
+        else:
+            timed(launcher + compile_args, server_env, folder)        # starts its server (another key: -S)
+            launcher_server = server_pid(launcher, env)
         cached_env = {**env, "WGC_CACHE": "1"}
         (folder / "same.hlsl").write_text(source)
         cached_args = [*compile_args[:-1], "same.hlsl"]
@@ -182,6 +226,8 @@ def main() -> None:
         plain: list[Run] = []
         served: list[Run] = []
         hits: list[Run] = []
+        fast_served: list[Run] = []
+        fast_hits: list[Run] = []
         anchor_runs: dict[str, list[Run]] = {name: [] for name in anchors}
         for number in range(1, args.count + 1):
             edit(number)
@@ -193,10 +239,16 @@ def main() -> None:
                     *expected, plain[-1].stderr):
                 raise SystemExit(f"edit {number}: the server's outputs differ from the plain process's")
             hits.append(timed(command() + cached_args, cached_env, folder))
+            if launcher:
+                (folder / "out.spv").unlink()
+                fast_served.append(timed(launcher + compile_args, server_env, folder, launcher_server))
+                if (folder / "out.spv").read_bytes() != expected[0]:
+                    raise SystemExit(f"edit {number}: the launcher's outputs differ from the plain process's")
+                fast_hits.append(timed(launcher + cached_args, cached_env, folder))
             for name, anchor in anchors.items():
                 anchor_runs[name].append(timed(anchor, env, folder))
         status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
-        subprocess.run(command() + ["server", "--stop"], capture_output=True, env=env)
+        subprocess.run(command() + ["server", "--stop"], capture_output=True, env=env)     # (every server of the folder)
     lines = len(source.splitlines()) + 1
     glslc_runs = anchor_runs.get("glslc, 121-line compute shader")
     print(f"{args.sample}.hlsl ({lines} lines), edited before each compile; outputs identical both ways; "
@@ -204,6 +256,9 @@ def main() -> None:
     print(summary("plain process (no server)", plain, glslc_runs))
     print(summary("through the server (client + server CPU)", served, glslc_runs))
     print(summary("compile-cache hit (unchanged file)", hits, glslc_runs))
+    if fast_served:
+        print(summary("through the server, `server --launcher`", fast_served, glslc_runs))
+        print(summary("compile-cache hit, `server --launcher`", fast_hits, glslc_runs))
     for name, runs in anchor_runs.items():
         print(summary(name, runs, glslc_runs))
     print(f"server vs plain: {statistics.median(r.wall for r in served) / statistics.median(r.wall for r in plain):.2f}x "

@@ -4,7 +4,8 @@ Usage: python tests/simulated_platform.py [--keep NAME,...] WGC-ARGUMENTS...
 
 Before wgc is imported, this takes away from the running Python what Windows' Python lacks: the
 `os` calls and open flags of POSIX only (fchmod, fchown, geteuid, getuid, fork, O_CLOEXEC,
-O_NONBLOCK, O_NOFOLLOW, O_DIRECTORY, O_NOCTTY, ...), SIGHUP and pthread_sigmask, Unix-domain
+O_NONBLOCK, O_NOFOLLOW, O_DIRECTORY, O_NOCTTY, ...), SIGHUP and pthread_sigmask (from `signal` and
+the C module `_signal` it wraps), Unix-domain
 sockets and descriptor passing, and the modules fcntl and resource (an import of them fails). It
 adds `os.O_BINARY` (a flag Linux ignores here: it is O_LARGEFILE) and `signal.SIGBREAK`, which
 Windows has (standing as SIGUSR1, which a test can send). `--keep` leaves the named attributes in place (e.g. `--keep fchmod` for Python 3.13 on
@@ -28,15 +29,18 @@ SOCKET_NAMES = ("AF_UNIX", "SCM_RIGHTS", "SO_PEERCRED", "CMSG_SPACE", "CMSG_LEN"
 
 
 def simulate(keep: set[str]) -> None:
+    import _signal
     import _socket
 
     sigbreak = signal.SIGUSR1        # Windows' Ctrl+Break stands as SIGUSR1, which a test can send
-    for module, names in ((os, OS_CALLS), (signal, SIGNAL_NAMES), (socket, SOCKET_NAMES), (_socket, SOCKET_NAMES)):
+    for module, names in ((os, OS_CALLS), (signal, SIGNAL_NAMES), (_signal, SIGNAL_NAMES), (socket, SOCKET_NAMES),
+                          (_socket, SOCKET_NAMES)):
         for name in names:
             if name not in keep and hasattr(module, name):
                 delattr(module, name)
     os.O_BINARY = 0o100000            # type: ignore[attr-defined]
     signal.SIGBREAK = sigbreak        # type: ignore[attr-defined]
+    _signal.SIGBREAK = sigbreak       # (wgc.portable reads the C module `signal` wraps)
     for name in ("fcntl", "resource", "termios", "pwd", "grp"):
         if name not in keep:
             sys.modules[name] = None  # type: ignore[assignment]

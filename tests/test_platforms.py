@@ -167,9 +167,10 @@ def test_interrupts_without_sighup_and_signal_masks(monkeypatch):
     has are handled, and concluding a command does not need a signal mask."""
     from wgc import interrupts, portable
 
-    monkeypatch.delattr(signal, "SIGHUP")
-    monkeypatch.delattr(signal, "pthread_sigmask")
-    monkeypatch.setattr(signal, "SIGBREAK", signal.SIGUSR2, raising=False)
+    for module in {signal, portable.signals}:     # `signal`, and the C module it wraps that wgc reads
+        monkeypatch.delattr(module, "SIGHUP")
+        monkeypatch.delattr(module, "pthread_sigmask")
+        monkeypatch.setattr(module, "SIGBREAK", signal.SIGUSR2, raising=False)
     assert portable.interrupt_signals() == (signal.SIGINT, signal.SIGTERM, signal.SIGUSR2)
     assert portable.block_signals((signal.SIGINT,)) is False
     for signum in (signal.SIGTERM, signal.SIGUSR2):

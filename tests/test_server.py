@@ -782,6 +782,14 @@ def test_a_server_killed_mid_request(cache, tmp_path, fate):
     try:
         wait_until(lambda: server_children(server), "the server's child to run the compile")
         [child] = server_children(server)
+
+        def running() -> bool:          # it has the client's standard output: it was told GO
+            try:
+                return os.readlink(f"/proc/{child}/fd/1") == os.readlink(f"/proc/{client.pid}/fd/1")
+            except OSError:
+                return False
+
+        wait_until(running, "the server's child to take the client's standard streams")
         if fate == "server":
             os.kill(server, signal.SIGKILL)
         elif fate == "child":

@@ -476,6 +476,11 @@ PIXEL_SHADER_MISSING = _kind("WG0881", E, "mesh nodes draw but no pixel shader o
                              "several and none named, or the one named does not exist)")
 IMAGE_OPTION_INVALID = _kind("WG0882", E, "--image names no colour attachment of the render target, or the graph "
                              "draws nothing")
+# WG0890-WG0894: the launcher without Python's site module (`wgc.launcher`, `wgc server --launcher`)
+LAUNCHER_BROKEN = _kind("WG0890", E, "a launcher written by 'wgc server --launcher' cannot import its wgc any more "
+                        "(moved or uninstalled): write it again")
+LAUNCHER_NOT_WRITTEN = _kind("WG0891", E, "'wgc server --launcher FILE' cannot write FILE (a folder, a file that "
+                             "is not a wgc launcher, or a write error)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

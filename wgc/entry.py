@@ -16,8 +16,9 @@ instant, a command ends with 128 + the signal and no output, or with its own exi
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+from wgc.portable import signals as signal
 
 
 def replay_from_cache(argv: list[str]) -> int | None:
@@ -70,20 +71,26 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv is None:
             interrupts.install()      # first: from here on a signal ends the command in order
-        with interrupts.handled():
-            code = replay_from_cache(args)
-            if code is None:
-                code = run_on_server(args)
-            if code is None:
-                from wgc.cli import main as command_line
+            code = _answer(args)      # (`handled` would add nothing once `install` ran)
+        else:
+            with interrupts.handled():
+                code = _answer(args)
+        if code is None:
+            from wgc.cli import main as command_line
 
-                return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
+            return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
     except interrupts.Interrupted as interrupt:
         code = 128 + interrupt.signum
     code = interrupts.conclude(code, process=argv is None)
     if argv is None:
         _end_process(code)
     return code
+
+
+def _answer(args: list[str]) -> int | None:
+    """The exit code of `args` answered by the compile cache or the compile server, or None."""
+    code = replay_from_cache(args)
+    return run_on_server(args) if code is None else code
 
 
 def _end_process(code: int) -> None:

@@ -25,12 +25,15 @@ Invariants:
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
-from collections.abc import Callable, Iterator
 
 from wgc import portable
+from wgc.portable import signals as signal
+
+TYPE_CHECKING = False   # not `typing`'s: a server client does without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
 
 SIGNALS = portable.interrupt_signals()
 """The signals handled, those this platform has (read again by `install` and `handled`)."""
@@ -96,7 +99,23 @@ def install() -> None:
         signal.signal(signum, _on_signal)
 
 
-@contextlib.contextmanager
+def _context_manager(generator: Callable[[], Iterator[None]]) -> Callable[[], AbstractContextManager[None]]:
+    """`contextlib.contextmanager(generator)`, with contextlib imported at the first use (a thin
+    client of the compile server, which enters none of these sections, does without it)."""
+    made: list[Callable[[], AbstractContextManager[None]]] = []
+
+    def enter() -> AbstractContextManager[None]:
+        if not made:
+            from contextlib import contextmanager
+
+            made.append(contextmanager(generator))
+        return made[0]()
+
+    enter.__name__, enter.__doc__ = generator.__name__, generator.__doc__
+    return enter
+
+
+@_context_manager
 def handled() -> Iterator[None]:
     """Handle the signals while active (a command run in process, e.g. by the tests; main thread
     only); nothing more where `install` ran or inside another `handled`."""
@@ -122,7 +141,7 @@ def handled() -> Iterator[None]:
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
-@contextlib.contextmanager
+@_context_manager
 def raising() -> Iterator[None]:
     """A section whose clean-up is in place (the caller's `except BaseException` removes the
     command's outputs): a signal raises `Interrupted` here, one that came before at its start."""
@@ -135,7 +154,7 @@ def raising() -> Iterator[None]:
         _ready = previous
 
 
-@contextlib.contextmanager
+@_context_manager
 def deferred() -> Iterator[None]:
     """A section that a signal may not cut in half; a signal that came meanwhile is raised at its end."""
     global _deferring
@@ -169,8 +188,10 @@ def conclude(code: int, *, process: bool) -> int:
             _deferring -= 1
         return code
     for undo in _undo:
-        with contextlib.suppress(Exception):
+        try:
             undo()
+        except Exception:       # noqa: BLE001 - one undo failing does not keep the others from running
+            pass
     _undo.clear()
     if not process:
         _deferring -= 1

@@ -2,8 +2,8 @@
 
 Stage: foundation, below everything that touches files, signals, processes or the terminal
 (`wgc.outputs`, `wgc.interrupts`, the caches, the compile server, `wgc.diagnostics`' colours). No
-wgc imports; only `os`, `signal` and `sys` (a compile-cache hit imports it; ctypes only on Windows).
-Input: the running Python's `os` and `signal` modules, read at each call (so tests can take
+wgc imports; only `os`, `_signal` and `sys` (a compile-cache hit imports it; ctypes only on Windows).
+Input: the running Python's `os` and `_signal` modules, read at each call (so tests can take
 attributes away to stand for Windows or macOS). Output: open flags, signal lists and a few calls
 that degrade instead of raising `AttributeError`.
 
@@ -24,8 +24,16 @@ Invariants:
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+TYPE_CHECKING = False   # not `typing`'s: a cache hit or a server client does without importing typing
+if TYPE_CHECKING:
+    import signal as signals
+else:
+    try:                    # the C module: `signal` wraps it in enums, which cost a thin client 4 ms of
+        import _signal as signals       # imports (enum, functools, collections) when `site` loaded none
+    except ImportError:     # pragma: no cover - a Python without it
+        import signal as signals
 
 INTERRUPT_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
 """The signals that end a command in order, those the platform has (SIGHUP: POSIX; SIGBREAK:
@@ -47,15 +55,15 @@ def has_owners() -> bool:
 
 def interrupt_signals() -> tuple[int, ...]:
     """`INTERRUPT_SIGNALS` as numbers, those this platform has."""
-    return tuple(getattr(signal, name) for name in INTERRUPT_SIGNALS if hasattr(signal, name))
+    return tuple(getattr(signals, name) for name in INTERRUPT_SIGNALS if hasattr(signals, name))
 
 
-def block_signals(signals: tuple[int, ...]) -> bool:
-    """Block `signals` in this thread (POSIX); False where the platform cannot (Windows)."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None or not signals:
+def block_signals(blocked: tuple[int, ...]) -> bool:
+    """Block `blocked` in this thread (POSIX); False where the platform cannot (Windows)."""
+    mask = getattr(signals, "pthread_sigmask", None)
+    if mask is None or not blocked:
         return False
-    mask(signal.SIG_BLOCK, signals)
+    mask(signals.SIG_BLOCK, blocked)
     return True
 
 

@@ -17,10 +17,14 @@ Invariants:
   never runs twice (a client that gave up just closes the connection).
 - Commands naming a descriptor of this process (/dev/fd/N with N > 2, /proc/self/...: process
   substitution `<(...)`) are compiled in process: the server's child would open its own.
-- Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before GO ends the client with
-  128 + N (nothing was run, nothing written); after GO they are forwarded to the child (which
-  cleans up as an in-process compile does), and a child killed by a signal makes the client end by
-  that signal (saying so first, WG0029, when it was not one the client forwarded).
+- Signals are honoured at every instant: SIGINT, SIGTERM or SIGHUP before RUNNING ends the client
+  with 128 + N (nothing was run, nothing written); after it they are forwarded to the process that
+  runs the command (a worker, or a child forked for it) as SIGNAL messages on this connection,
+  never by pid (`protocol`); it cleans up as an in-process compile does. A process killed by a
+  signal while it ran the command makes the client end by that signal (saying so first, WG0029,
+  when it was not one the client forwarded).
+- The request carries the signals this process ignores (`_ignored_signals`): the command's process
+  ignores them too, as a `wgc` process started here would.
 - After GO the client waits as long as the command runs; the child reports its own exit status,
   so the server dying meanwhile changes nothing. A child that ended without any report (killed
   together with its server) is WG0029 and exit 1, never exit 3.
@@ -32,7 +36,6 @@ Invariants:
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 
@@ -40,6 +43,7 @@ TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 
+from wgc.portable import signals as signal
 from wgc.server import protocol
 
 SERVED_COMMANDS = frozenset({"compile", "inspect"})
@@ -87,11 +91,12 @@ class _Signalled(BaseException):
 
 
 class _Signals:
-    """SIGINT, SIGTERM and SIGHUP while the client runs: `_Signalled` until the server's child was
-    told GO (`pid` set), forwarded to that child from then on."""
+    """SIGINT, SIGTERM and SIGHUP while the client runs: `_Signalled` until the server's process for
+    the command said RUNNING (`pid` set), forwarded to it from then on (a SIGNAL message)."""
 
     def __init__(self) -> None:
         self.pid: int | None = None
+        self.connection: Any = None
         self.forwarded: list[int] = []
         self.previous: dict[int, Any] = {}
         try:
@@ -107,9 +112,9 @@ class _Signals:
         if self.pid is None:
             raise _Signalled(signum)
         self.forwarded.append(signum)
-        try:
-            os.kill(self.pid, signum)
-        except OSError:
+        try:                            # over the connection: it reaches this command only (`protocol`)
+            protocol.send(self.connection, protocol.SIGNAL, int(signum))
+        except (OSError, AttributeError):
             pass
 
     def restore(self) -> None:
@@ -135,7 +140,8 @@ def run(argv: list[str]) -> int | None:
     umask = os.umask(0o022)
     os.umask(umask)
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio()}
+               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
+               "ignored": _ignored_signals()}
     where = protocol.paths(server_folder, server_key)
     timeout = protocol.timeout_seconds()
     signals = _Signals()
@@ -172,6 +178,19 @@ def names_own_descriptor(argv: list[str], cwd: str) -> bool:
                 return True
             start = text.find("/dev/fd/", start + 1)
     return False
+
+
+def _ignored_signals() -> list[int]:
+    """The catchable signals this process ignores (inherited from its parent, or Python's SIGPIPE):
+    the command's process ignores them too, as this process's would (read before `_Signals`)."""
+    ignored = []
+    for number in signal.valid_signals():
+        try:
+            if signal.getsignal(number) == signal.SIG_IGN:
+                ignored.append(int(number))
+        except (ValueError, OSError):
+            pass
+    return ignored
 
 
 def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
@@ -281,7 +300,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
     deadline = time.monotonic() + timeout
-    signals.pid, signals.forwarded = None, []        # (a new attempt: nothing runs yet)
+    signals.pid, signals.forwarded, signals.connection = None, [], connection   # (a new attempt: nothing runs yet)
     try:
         connection.settimeout(timeout)
         protocol.send(connection, protocol.COMPILE, request)

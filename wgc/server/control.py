@@ -109,10 +109,18 @@ def _status(server_folder: str) -> str:
                      f"  version:  wgc {report['version']} ({report['package']})\n"
                      f"  socket:   {report['socket']}\n"
                      f"  requests: {report['served']} served, {report['running']} running\n"
+                     f"  workers:  {_workers(report.get('workers', []))}\n"
                      f"  uptime:   {report['uptime']:.1f} s (stops after {report['idle']:g} s without a request)")
     if not lines:
         return f"no wgc server is running (folder {server_folder})"
     return "\n".join(lines)
+
+
+def _workers(workers: list[tuple[int, bool]]) -> str:
+    """The status line of a server's reused workers: their pids, the busy ones marked."""
+    if not workers:
+        return "none"
+    return ", ".join(f"{pid}{' (busy)' if busy else ''}" for pid, busy in workers)
 
 
 def _report(socket_path: str) -> dict[str, Any] | None:

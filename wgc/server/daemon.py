@@ -1,11 +1,15 @@
-"""The compile server: imports and warms the compiler once, then forks one child per request.
+"""The compile server: imports and warms the compiler once, then hands each request to a reused
+worker, or forks a child for it.
 
 Stage: around the CLI. Input: requests on its Unix-domain socket (`wgc.server.protocol`): a
-command line, folder, environment, umask, resource limits and the client's standard input,
-output and error.
-Output: per request, a child that adopts all of these and runs the normal `wgc.cli.main`, so its
+command line, folder, environment, umask, resource limits, ignored signals and the client's
+standard input, output and error.
+Output: per request, a process that adopts all of these and runs the normal `wgc.cli.main`, so its
 outputs, diagnostics, colours, depfiles, atomic writes and exit status are the in-process
-command's; the server reports the child's end (exit status or signal) to the client.
+command's (`wgc.server.command`): one of up to `MAX_WORKERS` workers (`wgc.server.worker`) when
+the request's resource limits are the server's and one is idle or may be started, else a child
+forked for the request; the server reports a worker's or child's death by a signal while it ran
+the command to the client.
 
 Invariants:
 - One server per key and user: the server holds an exclusive flock on its pid file for its whole
@@ -22,12 +26,15 @@ Invariants:
   or more than `MAX_PENDING` waiting at once) is closed; replies are a few bytes.
 - Only this user: a connection from another uid (SO_PEERCRED) is closed unread, and the server's
   files are opened without following links in its private folder (`protocol.folder`).
-- A child closes everything of the server (listening socket, lock, selector, other connections),
-  restores the default signal handlers and ends with `os._exit`: it never runs the server's code
-  after the command. It runs the command only once the client said GO (`protocol`), reports its
-  exit status to the client itself (so a client learns it even if the server died meanwhile), and
-  a thread of it watches the connection: a client that goes away while the command runs gets it
-  SIGTERMed (it cleans up as an interrupted compile does).
+- A worker or child closes everything of the server (listening socket, lock, selector, other
+  connections, the workers' control sockets), restores the default signal handlers and ends with
+  `os._exit`: it never runs the server's code. A worker talks to the server over a socketpair (no
+  path): HANDOFF brings it a request and its connection, DONE (sent before the client hears
+  EXITED) makes it idle again or, when it may not run another command, retires it. Either runs
+  the command only once the client said GO (`protocol`), reports its exit status to the client
+  itself (so a client learns it even if the server died meanwhile), and a thread of it watches the
+  connection (`command.Watch`): a forwarded signal is raised in it while the command runs, and a
+  client that goes away gets its command SIGTERMed (it cleans up as an interrupted compile does).
 - Started by a client, it keeps no descriptor of the command that started it: its standard streams
   are /dev/null (then its log), every other inherited descriptor is closed (a pipeline reading
   the command's output ends when the command does).
@@ -42,7 +49,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import gc
-import io
 import os
 import selectors
 import signal
@@ -52,7 +58,8 @@ import time
 from typing import Any
 
 from wgc import buildcache
-from wgc.server import protocol
+from wgc.server import command, protocol
+from wgc.server import worker as worker_process    # imported here: a forked worker starts at once
 
 FILE_CHECK_SECONDS = 2.0
 """How often an idle server looks for a change of its own files."""
@@ -62,6 +69,8 @@ MAX_PENDING = 64
 """Connections whose request is still being read, at most (more are closed at once)."""
 NOT_RUN = 125
 """A child's exit status when it could not set up the command (the client compiled in process)."""
+MAX_WORKERS = max(1, min(os.cpu_count() or 1, 8))
+"""Reused workers (`wgc.server.worker`) at most; a request that finds them all busy gets a child."""
 
 WARM_SOURCE = """\
 struct Work { uint3 grid : SV_DispatchGrid; float4 value; };
@@ -109,6 +118,8 @@ class Server:
         self.selector: selectors.BaseSelector | None = None
         self.wakeup: tuple[int, int] | None = None
         self.children: dict[int, socket.socket] = {}
+        self.workers: dict[int, _Worker] = {}
+        self.limits = protocol.limits()
         self.pending: dict[socket.socket, _Incoming] = {}
         self.served = 0
         self.started = time.time()
@@ -206,7 +217,7 @@ class Server:
         self.prepare()
         assert self.selector is not None
         try:
-            while not (self.stopping and not self.children):
+            while not (self.stopping and not self.children and not self.workers):
                 for selected, _events in self.selector.select(self._timeout()):
                     selected.data(selected.fileobj)
                 self._reap()
@@ -218,12 +229,12 @@ class Server:
     def _timeout(self) -> float | None:
         now = time.monotonic()
         soonest = min((incoming.deadline for incoming in self.pending.values()), default=now + 1.0)
-        if self.stopping or self.children:
+        if self.stopping or self.children or self._busy():
             return max(0.0, min(soonest, now + 1.0) - now)
         return max(0.0, min(self.last_activity + self.idle, self.next_file_check, soonest) - now)
 
     def _check_idle(self) -> None:
-        if self.stopping or self.children or self.pending:
+        if self.stopping or self.children or self.pending or self._busy():
             return
         now = time.monotonic()
         if now - self.last_activity >= self.idle:
@@ -330,6 +341,10 @@ class Server:
             finally:
                 connection.close()
             return
+        if body["limits"] == self.limits and self._hand_off(connection, body):
+            self.served += 1
+            self.last_activity = time.monotonic()
+            return
         try:
             pid = os.fork()
         except OSError as err:
@@ -346,6 +361,89 @@ class Server:
         self.served += 1
         self.last_activity = time.monotonic()
 
+    # ------------------------------------------------------------------ workers
+
+    def _busy(self) -> bool:
+        return any(worker.connection is not None for worker in self.workers.values())
+
+    def _hand_off(self, connection: socket.socket, request: dict[str, Any]) -> bool:
+        """Give `request` to an idle worker, or to a new one while there are fewer than
+        `MAX_WORKERS`; False when none can take it (a child is forked for it instead)."""
+        idle = [worker for worker in self.workers.values() if worker.connection is None]
+        if not idle and len(self.workers) < MAX_WORKERS:
+            started = self._start_worker(connection)
+            idle = [started] if started is not None else []
+        for worker in idle:
+            try:
+                protocol.send(worker.control, protocol.HANDOFF, request, (connection.fileno(),))
+            except OSError:            # it died: reaped later
+                self._retire(worker)
+                continue
+            worker.connection = connection
+            return True
+        return False
+
+    def _start_worker(self, connection: socket.socket) -> _Worker | None:
+        """A new worker (None when it cannot be forked); `connection`, the request being handled, is
+        not inherited (it comes to the worker with HANDOFF, like any other)."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            pid = os.fork()
+        except OSError:
+            ours.close()
+            theirs.close()
+            return None
+        if pid == 0:
+            try:
+                ours.close()
+                connection.close()
+                self._leave_server(None)
+                worker_process.serve(theirs)
+            finally:
+                os._exit(NOT_RUN)
+        theirs.close()
+        started = _Worker(pid, ours)
+        self.workers[pid] = started
+        assert self.selector is not None
+        self.selector.register(ours, selectors.EVENT_READ, self._from_worker)
+        return started
+
+    def _from_worker(self, control: socket.socket) -> None:
+        """A worker's DONE: it is idle again, or it goes (it exits by itself; reaped then)."""
+        worker = next((w for w in self.workers.values() if w.control is control), None)
+        if worker is None:
+            return
+        try:
+            control.settimeout(REQUEST_SECONDS)
+            kind, body, fds = protocol.receive(control)
+        except (OSError, EOFError, ValueError, TypeError):
+            self._retire(worker)
+            return
+        for fd in fds:
+            os.close(fd)
+        if worker.connection is not None:
+            worker.connection.close()
+            worker.connection = None
+        self.last_activity = time.monotonic()
+        reusable = kind == protocol.DONE and isinstance(body, tuple) and body[0] is True
+        if not reusable:
+            why = body[1] if kind == protocol.DONE and isinstance(body, tuple) and len(body) == 2 else "?"
+            _log(f"worker {worker.pid} is replaced: {why}")
+        if not reusable or self.stopping:
+            self._retire(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Close `worker`'s control socket: it exits once its command (if any) ended."""
+        if worker.retired:
+            return
+        worker.retired = True
+        if self.selector is not None:
+            try:
+                self.selector.unregister(worker.control)
+            except (KeyError, ValueError):
+                pass
+        worker.control.close()
+
     def _refusal(self, kind: bytes, body: Any, fds: list[int]) -> tuple[bool, str] | None:
         """Why a request is not run ((retry elsewhere?, reason)), or None."""
         if self.stopping:
@@ -360,14 +458,17 @@ class Server:
         return None
 
     def _reap(self) -> None:
-        while self.children:
+        while self.children or self.workers:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
                 return
             if pid == 0:
                 return
-            connection = self.children.pop(pid, None)
+            worker = self.workers.pop(pid, None)
+            if worker is not None:
+                self._retire(worker)
+            connection = self.children.pop(pid, None) if worker is None else worker.connection
             if connection is None:
                 continue
             ended = (("signal", os.WTERMSIG(status)) if os.WIFSIGNALED(status)
@@ -383,7 +484,10 @@ class Server:
         from wgc import __version__
 
         return {"pid": os.getpid(), "version": __version__, "key": self.key, "socket": self.paths.socket,
-                "served": self.served, "running": len(self.children), "uptime": time.time() - self.started,
+                "served": self.served, "running": len(self.children) + sum(w.connection is not None
+                                                                            for w in self.workers.values()),
+                "workers": sorted((pid, w.connection is not None) for pid, w in self.workers.items()),
+                "uptime": time.time() - self.started,
                 "idle": self.idle, "python": sys.executable,
                 "package": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
 
@@ -396,6 +500,9 @@ class Server:
         self.stopping = reason
         for connection in list(self.pending):     # not a whole request yet: the client retries
             self._drop(connection)
+        for worker in list(self.workers.values()):    # the busy ones end after their command
+            if worker.connection is None:
+                self._retire(worker)
         listener, self.listener = self.listener, None
         if listener is None:
             return
@@ -447,10 +554,10 @@ class Server:
         says GO; never returns."""
         try:
             self._leave_server(connection)
-            _adopt(request)
-            interrupted, streams = _consent(connection, request)
+            command.adopt(request)
+            interrupted, streams = command.consent(connection, request)
             if interrupted is None:
-                _adopt_streams(request, streams)
+                command.adopt_streams(request, streams)
         except BaseException as err:   # nothing was run: the client compiles in process
             try:
                 protocol.send(connection, protocol.REFUSED, (False, f"the request could not be set up: {err}"))
@@ -458,16 +565,17 @@ class Server:
                 pass
             os._exit(NOT_RUN)
         if interrupted is not None:    # a signal before GO: nothing was run, as an interrupt at the start
-            _report(connection, interrupted)
+            command.report(connection, interrupted)
             os._exit(interrupted)
-        finished = _watch_client(connection)
-        code = _run_command()
-        finished.append(code)
-        _report(connection, code)
+        watch = command.Watch(connection)
+        code = command.run_command()
+        watch.finish()
+        command.report(connection, code)
         os._exit(code)
 
-    def _leave_server(self, connection: socket.socket) -> None:
-        """Close what belongs to the server and restore a fresh process's signal handling."""
+    def _leave_server(self, connection: socket.socket | None) -> None:
+        """Close what belongs to the server (but `connection`) and restore a fresh process's signal
+        handling."""
         signal.set_wakeup_fd(-1)
         for name in ("SIGCHLD", "SIGTERM", "SIGHUP"):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -482,10 +590,23 @@ class Server:
         for other in self.children.values():
             if other is not connection:
                 other.close()
+        for worker in self.workers.values():
+            worker.control.close()
+            if worker.connection is not None:
+                worker.connection.close()
         for other, incoming in self.pending.items():
             other.close()
             for fd in incoming.fds:
                 os.close(fd)
+
+
+def _log(line: str) -> None:
+    """A line in the server's log (its standard error)."""
+    try:
+        sys.stderr.write(f"wgc server: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _well_formed(body: Any, fds: list[int]) -> bool:
@@ -499,6 +620,16 @@ def _well_formed(body: Any, fds: list[int]) -> bool:
         return False
 
 
+class _Worker:
+    """A reused worker as the server sees it: its control socket, the connection of the command it
+    runs (None: idle)."""
+
+    def __init__(self, pid: int, control: socket.socket) -> None:
+        self.pid, self.control = pid, control
+        self.connection: socket.socket | None = None
+        self.retired = False
+
+
 class _Incoming:
     """A request being read: its bytes and descriptors so far, and when the server gives up on it."""
 
@@ -506,142 +637,6 @@ class _Incoming:
         self.deadline = deadline
         self.data = bytearray()
         self.fds: list[int] = []
-
-
-class _Signalled(BaseException):
-    """A signal came while the child waited for GO (nothing runs; exit 128 + `signum`)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _consent(connection: socket.socket, request: dict[str, Any]) -> tuple[int | None, list[int]]:
-    """Say RUNNING (this pid) and wait for the client's GO, which brings its open standard streams:
-    (None, their descriptors) once it came; (128 + N, []) when signal N (SIGINT, SIGTERM, SIGHUP,
-    forwarded by the client) came first. Raises when the client goes away or says anything else
-    (then nothing runs). The descriptors come only now, so a server that stalls before this point
-    never holds the client's standard output (a pipeline would wait for it)."""
-    def on_signal(signum: int, _frame: Any) -> None:
-        raise _Signalled(signum)
-
-    names = ("SIGINT", "SIGTERM", "SIGHUP")
-    for name in names:
-        signal.signal(getattr(signal, name), on_signal)
-    try:
-        protocol.send(connection, protocol.RUNNING, os.getpid())
-        connection.settimeout(REQUEST_SECONDS)
-        kind, _body, streams = protocol.receive(connection)
-        if kind != protocol.GO or len(streams) != sum(bool(spec[0]) for spec in request["stdio"]):
-            for fd in streams:
-                os.close(fd)
-            raise ValueError("the client did not say GO with its standard streams")
-        connection.settimeout(None)
-        return None, streams
-    except _Signalled as signalled:
-        return 128 + signalled.signum, []
-    finally:                           # a fresh process's handlers again
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for name in names[1:]:
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
-def _watch_client(connection: socket.socket) -> list[int]:
-    """Watch `connection` in a thread while the command runs: when the client goes away, SIGTERM this
-    process (the command cleans up as an interrupted one). The returned list gets the exit status
-    once the command ended (after that, nothing is sent)."""
-    import threading
-
-    finished: list[int] = []
-
-    def watch() -> None:
-        try:
-            while connection.recv(4096):
-                pass
-        except OSError:
-            pass
-        if not finished:
-            os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="wgc-client-watch", daemon=True).start()
-    return finished
-
-
-def _report(connection: socket.socket, code: int) -> None:
-    """Tell the client the command's exit status (it may have gone: then nobody listens)."""
-    try:
-        protocol.send(connection, protocol.EXITED, ("exit", code))
-    except OSError:
-        pass
-
-
-def _adopt(request: dict[str, Any]) -> None:
-    """Make this child the client's process: its folder, environment, umask, resource limits, argv
-    (its standard streams come with GO: `_adopt_streams`)."""
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
-    os.umask(request["umask"])
-    if request["limits"]:
-        import resource
-
-        for name, (soft, hard) in request["limits"].items():
-            resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
-    sys.argv = [request["argv0"], *request["argv"]]
-
-
-def _adopt_streams(request: dict[str, Any], fds: list[int]) -> None:
-    """Make the client's standard input, output and error (`fds`, those open) this child's."""
-    received = list(fds)
-    for target, (is_open, *_how) in enumerate(request["stdio"]):
-        if is_open:
-            source = received.pop(0)
-            os.dup2(source, target)
-            os.close(source)
-        else:
-            try:
-                os.close(target)
-            except OSError:
-                pass
-    streams = [_standard_stream(fd, *spec) for fd, spec in enumerate(request["stdio"])]
-    sys.stdin, sys.stdout, sys.stderr = streams
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams        # type: ignore[misc]
-
-
-def _standard_stream(fd: int, is_open: bool, encoding: str, errors: str, line_buffering: bool,
-                     write_through: bool) -> Any:
-    """The text stream the client's Python made for standard descriptor `fd` (None when closed)."""
-    if not is_open:
-        return None
-    binary = io.open(fd, "rb" if fd == 0 else "wb", closefd=False)
-    binary.raw.name = ("<stdin>", "<stdout>", "<stderr>")[fd]       # type: ignore[attr-defined]
-    stream = io.TextIOWrapper(binary, encoding=encoding, errors=errors, newline="\n",
-                              line_buffering=line_buffering, write_through=write_through)
-    stream.mode = "r" if fd == 0 else "w"                                                  # type: ignore[misc]
-    return stream
-
-
-def _run_command() -> int:
-    """Run the command as the `wgc` process would (with its arguments given, `cli.main` returns
-    instead of ending the process, so the child reports the status itself); the exit status."""
-    try:
-        from wgc import cli, startup_cache
-
-        code = cli.main(sys.argv[1:], consult_cache=False)
-        startup_cache.flush()
-    except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else 1
-    except KeyboardInterrupt:          # SIGINT before the command's own handling began
-        code = 128 + signal.SIGINT
-    except BaseException:              # cli.main reports internal errors itself; this is a last resort
-        code = 3
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        code = 120                     # what Python's own exit does when flushing fails
-    return code
 
 
 # ---------------------------------------------------------------------- starting

@@ -22,10 +22,12 @@ Invariants:
   user's process, even one that got a socket into the folder's place.
 - A message is one kind byte, a 4-byte length and a marshalled body; descriptors travel with its
   first byte. Bodies are plain data (dicts, lists, strings, numbers, bytes).
-- A command runs only with the client's consent: COMPILE, then RUNNING (the child's pid) from the
-  server's child, then GO from the client, with its standard streams; a client that gave up
-  (timeout, signal) before sending GO closes the connection, and the child ends without running
-  anything. The descriptors travel only with GO, so a stalled server never holds them.
+- A command runs only with the client's consent: COMPILE, then RUNNING (the pid of the process
+  that runs it: a worker, or a child forked for it) from the server's side, then GO from the
+  client, with its standard streams; a client that gave up (timeout, signal) before sending GO
+  closes the connection, and nothing runs. The descriptors travel only with GO, so a stalled
+  server never holds them. Signals the client receives after RUNNING travel as SIGNAL messages on
+  the same connection (never as a kill of a pid that may run another client's command later).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ try:
 except ImportError:                  # pragma: no cover - a Python without sockets
     _socket = None                   # type: ignore[assignment]
 
-PROTOCOL = 2
+PROTOCOL = 3
 SWITCH_ENV = "WGC_SERVER"
 IDLE_ENV = "WGC_SERVER_IDLE"
 DEFAULT_IDLE_SECONDS = 600.0
@@ -63,6 +65,10 @@ GO = b"G"                # client -> server child: run it, with descriptors 0-2 
 EXITED = b"X"            # server or its child -> client: the command ended (body: ("exit", code) or
                          # ("signal", number)); the child reports its own exit status, the server a signal
 REFUSED = b"R"           # server -> client: not run (body: the reason); the client compiles in process
+SIGNAL = b"K"            # client -> the process running its command: a signal the client received (body: its
+                         # number), raised there while the command runs, dropped once it ended
+HANDOFF = b"W"           # server -> worker: run this request (body: the request; descriptor: the connection)
+DONE = b"D"              # worker -> server: the command ended (body: (reusable?, why not))
 
 _HEADER = 5
 MAX_BODY = 64 << 20

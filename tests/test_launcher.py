@@ -1,0 +1,138 @@
+"""`wgc server --launcher FILE` (`wgc/launcher.py`): a launcher that starts Python without `site`.
+
+Each launcher is written by the real `wgc` and run as a build would run it; its outputs are
+compared with the `wgc` command's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES, wgc_command
+
+WAIT_SECONDS = 120.0
+
+
+def run(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[bytes]:
+    full = dict(os.environ)
+    for name in ("NO_COLOR", "WGC_SERVER", "WGC_CACHE", "PYTHONVERBOSE"):
+        full.pop(name, None)
+    full.update(env)
+    return subprocess.run(command, cwd=cwd, capture_output=True, env=full, timeout=WAIT_SECONDS)
+
+
+def write_launcher(path: Path, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return run(wgc_command() + ["server", "--launcher", str(path)], cwd)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A build folder with a sample and its include, and a cache folder of its own (its servers are
+    stopped afterwards)."""
+    work = tmp_path / "work"
+    shutil.copytree(SAMPLES, work)
+    (work / "out").mkdir()
+    yield work
+    for command in (wgc_command(), [str(work / "wgc-fast")]):
+        if Path(command[0]).exists():
+            run(command + ["server", "--stop"], work, WGC_CACHE_DIR=str(tmp_path / "cache"))
+
+
+def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path):
+    """Its `#!` line runs this Python with -S; its commands (in process, through the compile server,
+    a failing one, a usage error) give what `wgc` gives, byte for byte; and its process imports
+    no `site` (nor the environment's .pth files' modules), which the `wgc` command's does."""
+    launcher = folder / "wgc-fast"
+    written = write_launcher(launcher, folder)
+    assert written.returncode == 0, written.stderr
+    said = written.stdout.decode()
+    assert said.startswith(f"wrote {launcher}: it runs ") and " -S with the wgc of " in said
+    shebang, mark = launcher.read_text().splitlines()[:2]
+    assert shebang.startswith("#!/") and shebang.endswith(" -S") and os.access(shebang[2:-3], os.X_OK)
+    assert mark.startswith("# A launcher of wgc written by")
+    assert os.access(launcher, os.X_OK)
+    cache = str(tmp_path / "cache")
+    for args in (["compile", "-I", "include", "-MD", "-o", "out/hello.spv", "hello.hlsl"],
+                 ["inspect", "hello.hlsl"],
+                 ["compile", "-T", "lib_9_9", "hello.hlsl"],
+                 ["compile", "-o", "out/missing.spv", "missing.hlsl"]):
+        results = []
+        for command, server in ((wgc_command(), "0"), ([str(launcher)], "0"), ([str(launcher)], "1"),
+                                ([str(launcher)], "1")):
+            for leftover in (folder / "out").iterdir():
+                leftover.unlink()
+            done = run(command + args, folder, WGC_CACHE_DIR=cache, WGC_SERVER=server)
+            results.append((done.returncode, done.stdout, done.stderr,
+                            {p.name: p.read_bytes() for p in sorted((folder / "out").iterdir())}))
+        assert results[1] == results[0] and results[2] == results[0] and results[3] == results[0], args
+    status = run([str(launcher), "server", "--status"], folder, WGC_CACHE_DIR=cache)
+    assert b"(this wgc)" in status.stdout and b"requests: 8 served" in status.stdout
+    imports = {}
+    for name, command in (("wgc", wgc_command()), ("launcher", [str(launcher)])):
+        done = run(command + ["--version"], folder, PYTHONVERBOSE="1")
+        assert done.returncode == 0
+        imports[name] = done.stderr.decode()
+    assert "import 'site'" in imports["wgc"]
+    assert "import 'site'" not in imports["launcher"] and "import 'wgc.entry'" in imports["launcher"]
+
+
+def test_the_launcher_replaces_only_its_own_kind(folder):
+    """An existing launcher is rewritten; a file that is not one, or a folder, is left alone
+    (WG0891, exit 1); --launcher with another action is a usage error."""
+    launcher = folder / "wgc-fast"
+    assert write_launcher(launcher, folder).returncode == 0
+    assert write_launcher(launcher, folder).returncode == 0
+    other = folder / "tool"
+    other.write_text("#!/bin/sh\necho mine\n")
+    done = write_launcher(other, folder)
+    assert (done.returncode, done.stderr.decode()) == (
+        1, f"error: the launcher '{other}' cannot be written: a file that is not a wgc launcher is there (remove it "
+           "first) [WG0891]\n1 error generated.\n")
+    assert other.read_text() == "#!/bin/sh\necho mine\n"
+    done = write_launcher(folder / "include", folder)
+    assert done.returncode == 1 and b"it is a folder [WG0891]" in done.stderr
+    done = run(wgc_command() + ["server", "--status", "--launcher", str(launcher)], folder)
+    assert done.returncode == 2 and b"--launcher cannot be given with --status" in done.stderr
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []     # no temporary left
+
+
+def test_a_launcher_whose_wgc_is_gone_says_so(folder):
+    """A launcher whose search path no longer leads to wgc (moved, uninstalled) fails with WG0890,
+    naming the command that writes it again, and no traceback."""
+    launcher = folder / "wgc-fast"
+    assert write_launcher(launcher, folder).returncode == 0
+    text = launcher.read_text()
+    start = text.index("sys.path[1:] = ")
+    end = text.index("\n", start)
+    launcher.write_text(text[:start] + "sys.path[1:] = ['/nonexistent']" + text[end:])
+    done = run([str(launcher), "compile", "hello.hlsl"], folder)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (f"error: this wgc launcher's wgc cannot be imported (No module named 'wgc'); "
+                                    f"write it again with wgc server --launcher {launcher} [WG0890]\n"
+                                    "1 error generated.\n")
+
+
+def test_an_interpreter_path_that_a_shebang_cannot_hold(folder, tmp_path, monkeypatch):
+    """An interpreter whose path has a space (or is too long for a `#!` line) is run by a /bin/sh
+    head that is a string literal to Python; the launcher works the same."""
+    from wgc import launcher
+
+    plain_command = wgc_command()          # (it looks beside sys.executable)
+    spaced = tmp_path / "a folder"
+    spaced.mkdir()
+    (spaced / "python").symlink_to(sys.executable)
+    monkeypatch.setattr(sys, "executable", str(spaced / "python"))
+    text = launcher.text(str(folder / "wgc-fast"))
+    assert text.startswith(f"#!/bin/sh\n'''exec' '{spaced / 'python'}' -S \"$0\" \"$@\"\n' '''\n{launcher.MARK}\n")
+    (folder / "wgc-fast").write_text(text)
+    (folder / "wgc-fast").chmod(0o755)
+    done = run([str(folder / "wgc-fast"), "compile", "-o", "out/hello.spv", "hello.hlsl"], folder)
+    plain = run(plain_command + ["compile", "-o", "out/plain.spv", "hello.hlsl"], folder)
+    assert (done.returncode, done.stderr) == (plain.returncode, plain.stderr) == (0, b""), plain.stderr.decode()
+    assert (folder / "out" / "hello.spv").read_bytes() == (folder / "out" / "plain.spv").read_bytes()
