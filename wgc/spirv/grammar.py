@@ -12,7 +12,8 @@ Output: lookups by name: `opcode`, `instruction`/`operands`, `enumerant`, `mask`
 Invariants:
 - No opcode or enum value is typed in by hand anywhere in wgc; they all come from here.
 - Each JSON file is read once (`functools.cache`) and only on first use; later processes take the
-  decoded JSON from the start-up cache while the file is unchanged.
+  decoded JSON from the start-up cache while the file is unchanged. An instruction or operand kind
+  is made from its JSON entry when first looked up (`_Lazy`).
 - Aliases in the grammar (e.g. `OutputMemoryKHR` for `OutputMemory`) resolve to the
   same value as the canonical name.
 - An unknown name raises `KeyError` whose message lists the closest known names.
@@ -142,33 +143,63 @@ class _Core:
     kinds: dict[str, OperandKind]
 
 
+class _Lazy(dict):  # type: ignore[type-arg]
+    """A table of the grammar: key -> its object, made from the grammar's JSON entry on first lookup
+    (a compile looks up a few dozen of the grammar's 858 instructions and 90 operand kinds; making
+    them all was a twentieth of a cold compile); `raw` holds every key."""
+
+    def __init__(self, raw: dict[Any, Any], make: Any) -> None:
+        super().__init__()
+        self.raw = raw
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(self.raw[key])   # KeyError for an unknown key
+        return value
+
+
+def _instruction_maker() -> Any:
+    """A function making the Instruction of a JSON entry, once per entry (an alias's and the
+    canonical name's lookups give the same object)."""
+    made: dict[int, Instruction] = {}
+
+    def make(raw: dict[str, Any]) -> Instruction:
+        inst = made.get(id(raw))
+        if inst is None:
+            inst = made[id(raw)] = Instruction(raw["opname"], raw["opcode"], _operands(raw.get("operands", [])),
+                                               raw.get("version", "1.0"), tuple(raw.get("capabilities", ())),
+                                               tuple(raw.get("extensions", ())), raw.get("class", ""))
+        return inst
+
+    return make
+
+
+def _operand_kind(raw: dict[str, Any]) -> OperandKind:
+    names: dict[str, Enumerant] = {}
+    by_value: dict[int, Enumerant] = {}
+    for e in raw.get("enumerants", ()):
+        en = Enumerant(raw["kind"], e["enumerant"], _value(e["value"]),
+                       _operands(e.get("parameters", [])), tuple(e.get("capabilities", ())),
+                       tuple(e.get("extensions", ())))
+        by_value.setdefault(en.value, en)
+        for name in (en.name, *e.get("aliases", ())):
+            names[name] = en
+    return OperandKind(raw["kind"], raw["category"], names, by_value, tuple(raw.get("bases", ())))
+
+
 @functools.cache
 def _core() -> _Core:
     data = _grammar_json(CORE_GRAMMAR)
-    instructions: dict[str, Instruction] = {}
-    by_opcode: dict[int, Instruction] = {}
+    by_name: dict[str, dict[str, Any]] = {}
+    by_opcode: dict[int, dict[str, Any]] = {}
     for raw in data["instructions"]:
-        inst = Instruction(raw["opname"], raw["opcode"], _operands(raw.get("operands", [])),
-                           raw.get("version", "1.0"), tuple(raw.get("capabilities", ())),
-                           tuple(raw.get("extensions", ())), raw.get("class", ""))
-        by_opcode.setdefault(inst.opcode, inst)
-        for name in (inst.name, *raw.get("aliases", ())):
-            instructions[name] = inst
-    kinds: dict[str, OperandKind] = {}
-    for raw in data["operand_kinds"]:
-        names: dict[str, Enumerant] = {}
-        by_value: dict[int, Enumerant] = {}
-        for e in raw.get("enumerants", ()):
-            en = Enumerant(raw["kind"], e["enumerant"], _value(e["value"]),
-                           _operands(e.get("parameters", [])), tuple(e.get("capabilities", ())),
-                           tuple(e.get("extensions", ())))
-            by_value.setdefault(en.value, en)
-            for name in (en.name, *e.get("aliases", ())):
-                names[name] = en
-        kinds[raw["kind"]] = OperandKind(raw["kind"], raw["category"], names, by_value,
-                                         tuple(raw.get("bases", ())))
+        by_opcode.setdefault(raw["opcode"], raw)
+        for name in (raw["opname"], *raw.get("aliases", ())):
+            by_name[name] = raw
+    make = _instruction_maker()
     return _Core(_value(data["magic_number"]), (data["major_version"], data["minor_version"]),
-                 data["revision"], instructions, by_opcode, kinds)
+                 data["revision"], _Lazy(by_name, make), _Lazy(by_opcode, make),
+                 _Lazy({raw["kind"]: raw for raw in data["operand_kinds"]}, _operand_kind))
 
 
 @functools.cache
@@ -180,7 +211,8 @@ def _glsl() -> dict[str, int]:
 def _unknown(what: str, name: str, known) -> KeyError:
     import difflib
 
-    close = difflib.get_close_matches(name, list(known), n=5, cutoff=0.6)
+    close = difflib.get_close_matches(name, list(known.raw if isinstance(known, _Lazy) else known), n=5,
+                                      cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return KeyError(f"unknown {what} {name!r}{hint}")
 
