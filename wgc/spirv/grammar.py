@@ -143,7 +143,7 @@ class _Core:
     kinds: dict[str, OperandKind]
 
 
-class _Lazy(dict):  # type: ignore[type-arg]
+class _Lazy(dict):
     """A table of the grammar: key -> its object, made from the grammar's JSON entry on first lookup
     (a compile looks up a few dozen of the grammar's 858 instructions and 90 operand kinds; making
     them all was a twentieth of a cold compile); `raw` holds every key."""

@@ -8,7 +8,8 @@ How it works:
 - `grammar/hlsl.lark` is an LALR(1) grammar parsed with lark's contextual
   lexer; the lark tree is never built: `AstBuilder`'s methods are lark's reduction
   callbacks, so our frozen dataclasses are made as rules are reduced.  Text is parsed
-  by `_FastParser`, one loop over lark's own tables and per-state scanners; when it
+  by `_FastParser`, one loop over lark's own tables and per-state scanners, read as plain
+  data (so text that parses is parsed without importing lark); when it
   meets an error it gives up and lark's parser parses the same text, to raise the
   error the diagnostic is made from (so syntax diagnostics are lark's).
 - HLSL, like C, cannot be parsed without knowing which names are types, nor
@@ -31,7 +32,10 @@ How it works:
   process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text). It is
   loaded only from a private folder (`wgc.startup_cache`) and by an unpickler that may name only
-  lark's classes (`_ParserUnpickler`).
+  lark's classes (`_ParserUnpickler`). What the fast loop reads of it (`_plain_tables`: the rows,
+  the rules, each lexer's regular expressions as their compiled code, its keyword expressions,
+  the terminals) is cached beside it as plain data ("hlsl-parse-tables", marshalled, keyed without
+  importing lark: `_tables_cache_key`), so a process loads lark's parser only for a syntax error.
 - Nesting: the parser's stack may hold MAX_PARSE_DEPTH entries; every recursive construct of the
   grammar keeps its unfinished levels there, so this one bound is the nesting limit of all of
   them (WG0213, recovered from like a syntax error).
@@ -1615,6 +1619,14 @@ class Token(str):
     (which the AST builder tells tokens by)."""
 
     __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+    type: str
+    start_pos: int
+    value: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    end_pos: int
 
 
 class _FastParser:
@@ -1739,7 +1751,7 @@ class _FastParser:
         renamed_or_counted = _RENAMED_OR_COUNTED
         rename = postlex.rename
         postlex.restart()
-        top = self.start   # the state on top of the stack
+        top: Any = self.start   # the state on top of the stack
         state_stack = [top]
         value_stack: list[Any] = []
         size = len(text)
