@@ -6,7 +6,8 @@ for PYTHON (e.g. a venv of its own: `python3 -m venv /tmp/slang-venv && /tmp/sla
 install slangpy`, then `--slang-python /tmp/slang-venv/bin/python`). Without slangpy it says so and
 measures nothing. In two halves, for a machine without a C++ compiler or slangpy: `--prepare DIR`
 here (builds the native driver into DIR, with copies of Slang's libraries and the shader; about
-40 MiB), then `--from DIR` there.
+40 MiB), then `--from DIR` there. `--also CHECKOUT` adds the cold compile of another checkout's wgc
+(a `git worktree` of the revision before a change) to the same loop: before and after, interleaved.
 
 Contestants, each a fresh process per run, in one interleaved loop (a run of each in turn, N
 times, so that load from other processes falls on all of them alike); the CPU time (user + system)
@@ -192,6 +193,9 @@ def main() -> None:
     parser.add_argument("--prepare", metavar="DIR", help="build the native driver (and copy Slang's libraries) "
                         "into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="use the driver --prepare built in DIR")
+    parser.add_argument("--also", metavar="CHECKOUT", action="append", default=[],
+                        help="add a row: the cold compile by the wgc of another checkout (e.g. a `git worktree` "
+                        "of the revision before a change), in the same interleaved loop")
     args = parser.parse_args()
     if args.source:
         driver = Path(args.source).resolve() / DRIVER
@@ -227,15 +231,20 @@ def main() -> None:
             "python -c pass": [sys.executable, "-c", "pass"],
             "wgc compile (cold)": wgc + compile_args,
             "wgc compile --cache (hit)": wgc + [compile_args[0], "--cache", *compile_args[1:]],
+            **{f"wgc compile (cold), {Path(other).name}": wgc + compile_args for other in args.also},
             "Slang (native driver)": [str(driver), *slang_args],
             "Slang (Python driver)": [slang_python, "slangc.py", str(library), *slang_args],
         }
-        for argv in contestants.values():        # bytecode, grammar tables, the cache entry, Slang's own files
-            timed(argv, env, folder)
+        envs = {name: env for name in contestants}
+        for other in args.also:                  # another checkout's wgc first on the path, its own start-up caches
+            envs[f"wgc compile (cold), {Path(other).name}"] = dict(
+                env, PYTHONPATH=str(Path(other).resolve()), WGC_CACHE_DIR=str(Path(folder) / f"cache-{len(envs)}"))
+        for name, argv in contestants.items():   # bytecode, grammar tables, the cache entry, Slang's own files
+            timed(argv, envs[name], folder)
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in contestants}
         for _ in range(args.repeat):
             for name, argv in contestants.items():
-                times[name].append(timed(argv, env, folder))
+                times[name].append(timed(argv, envs[name], folder))
     lines = sample.read_text().count("\n")
     anchor = statistics.median(cpu for cpu, _ in times["Slang (native driver)"])
     print(f"{args.repeat} interleaved runs, CPU time (user + system) medians; wgc sample {sample.name} ({lines} "

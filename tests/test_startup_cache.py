@@ -4,6 +4,7 @@ from the grammar, and an edited grammar is never parsed with stale tables)."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 import subprocess
@@ -204,7 +205,7 @@ def test_patterns_without_reusable_code_are_stored_as_text(tmp_path, monkeypatch
     assert [pattern.pattern for lexer in loaded.parser.lexer.lexer.lexers.values()
             for pattern in lexer._scanner._mres] == expected
     tables = parse._plain_tables(built)
-    specs = [spec for lexer in tables["lexers"] for spec in lexer[0]]
+    specs = [spec for lexer in tables["lexers"] for spec in marshal.loads(lexer)[0]]
     assert {spec[0] for spec in specs} == {"text"}
     distinct = {id(lexer): lexer for lexer in built.parser.lexer.lexer.lexers.values()}.values()
     assert [parse._compiled(spec).pattern for spec in specs] == [pattern.pattern for lexer in distinct

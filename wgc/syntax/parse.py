@@ -1495,7 +1495,7 @@ def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
 
 TABLES_CACHE = "hlsl-parse-tables"
 """The `wgc.startup_cache` name of what `_FastParser` reads of lark's parser, as plain data (marshal)."""
-TABLES_FORMAT = 1
+TABLES_FORMAT = 2
 """Changes with what `_plain_tables` stores."""
 
 
@@ -1550,7 +1550,9 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
     its lexer's index; per lexer, its regular expressions, ignored kinds, keyword expressions (lark's
     `UnlessCallback`s: kind -> the expressions whose full match renames a token of that kind) and
     terminal names in order; per terminal, (its regular expression, the one string it matches or
-    None); per ASCII character, the terminals a token can start with it; the expressions' flags."""
+    None); per ASCII character, the terminals a token can start with it; the expressions' flags.
+    Each row and each lexer is marshalled on its own (bytes), read when the loop first needs it: a
+    compile meets a fraction of them."""
     from lark.lexer import PatternStr, UnlessCallback
     from lark.parsers.lalr_analysis import Shift
 
@@ -1571,9 +1573,9 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
                 converted[str(name)] = (None, str(arg.origin.name))
             else:
                 converted[str(name)] = (False, index[arg])
-        states[state] = converted
+        states[state] = marshal.dumps(converted)
     numbers: dict[int, int] = {}
-    lexers: list[tuple[Any, ...]] = []
+    lexers: list[bytes] = []
     lexer_of = {}
     for state, lexer in contextual.lexers.items():
         if id(lexer) not in numbers:
@@ -1583,10 +1585,11 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
             assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
             assert not lexer.ignore_types & lexer.callback.keys() and lexer.re is re
             numbers[id(lexer)] = len(lexers)
-            lexers.append((tuple(_pattern_spec(mre) for mre in scanner._mres), tuple(sorted(lexer.ignore_types)),
-                           {kind: tuple(_pattern_spec(mre) for mre in callback.scanner._mres)
-                            for kind, callback in lexer.callback.items()},
-                           tuple(terminal.name for terminal in scanner.terminals)))
+            lexers.append(marshal.dumps((
+                tuple(_pattern_spec(mre) for mre in scanner._mres), tuple(sorted(lexer.ignore_types)),
+                {kind: tuple(_pattern_spec(mre) for mre in callback.scanner._mres)
+                 for kind, callback in lexer.callback.items()},
+                tuple(terminal.name for terminal in scanner.terminals))))
         lexer_of[state] = numbers[id(lexer)]
     terminals = {terminal.name: (terminal.pattern.to_regexp(),
                                  terminal.pattern.value if isinstance(terminal.pattern, PatternStr)
@@ -1655,13 +1658,14 @@ class _FastParser:
     def __init__(self, tables: dict[str, Any], builder: AstBuilder) -> None:
         self.start: int = tables["start"]
         self.end: int = tables["end"]
-        self.states: dict[int, dict[str, tuple[bool | None, Any]]] = tables["states"]
+        self.states: dict[int, bytes] = tables["states"]
+        """Parser state -> its row, marshalled (`_plain_tables`)."""
         self.rules: list[tuple[int, str]] = tables["rules"]
         self.callbacks = _callback_functions(tables["callbacks"], builder)
         """Rule index -> its reduction callback (`_PASS_THROUGH` for `?a: b`)."""
         self.lexers: dict[int, int] = tables["lexer_of"]
         """Parser state -> the index of its lexer (of lark's contextual lexer) in `lexer_tables`."""
-        self.lexer_tables: list[tuple[Any, ...]] = tables["lexers"]
+        self.lexer_tables: list[bytes] = tables["lexers"]
         self.terminals: dict[str, tuple[str, str | None]] = tables["terminals"]
         self.flags: int = tables["flags"]
         size = max(self.states) + 1
@@ -1684,7 +1688,7 @@ class _FastParser:
         by a rule whose one child stands for it (`?a: b`, the `_PASS_THROUGH` callback)."""
         row: dict[str, tuple[bool | None, Any]] = {}
         reductions = self.reductions
-        for symbol, action in self.states[state].items():
+        for symbol, action in marshal.loads(self.states[state]).items():
             if action[0] is False:
                 rule = action[1]
                 reduction = reductions.get(rule)
@@ -1708,7 +1712,7 @@ class _FastParser:
         index = self.lexers[state]
         found = self.scanners_by_lexer.get(index)
         if found is None:
-            patterns, ignored, keywords, names = self.lexer_tables[index]
+            patterns, ignored, keywords, names = marshal.loads(self.lexer_tables[index])
             regexes = tuple(_compiled(spec) for spec in patterns)
             found = ({}, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
                      frozenset(ignored), {kind: tuple(_compiled(spec) for spec in specs)
