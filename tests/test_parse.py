@@ -432,12 +432,13 @@ _TRICKY = [
 ]
 
 
-def _fast_tokens(text: str) -> list[tuple[str, str, int, int]]:
-    """The tokens that `_FastParser.run` shifts for `text` (each is a child of one reduction)."""
+def _fast_tokens(text: str, for_cache: bool = True) -> list[tuple[str, str, int, int]]:
+    """The tokens that `_FastParser.run` shifts for `text` (each is a child of one reduction), with
+    the tables made as for the cache or, not `for_cache`, as where no cache can be written."""
     from wgc.syntax import parse as parse_module
 
     parser, builder, postlex = parse_module._parser()
-    fast = parse_module._FastParser(parse_module._plain_tables(parser), builder)
+    fast = parse_module._FastParser(parse_module._plain_tables(parser, for_cache), builder)
     seen: list[parse_module.Token] = []
 
     def recording(callback):
@@ -494,6 +495,13 @@ def test_the_fast_loop_shifts_the_tokens_that_lark_is_handed(monkeypatch) -> Non
     assert {"TYPE_NAME", "TLT", "TGT", "CONTEXTUAL_MODIFIER", "SEMI", "LPAR", "TILDE", "QMARK"} <= kinds
     split = [tok for tok in _fast_tokens(_TRICKY[0]) if tok[0] in ("TGT", "GT")]
     assert ("TGT", ">", 32, 33) in split and ("TGT", ">", 33, 34) in split   # `vector<float, 2>>`
+
+
+def test_tables_made_where_no_cache_can_be_written_shift_the_same_tokens() -> None:
+    """Where the start-up cache cannot be written, the tables are made for the process alone (the
+    compiled expressions kept, nothing marshalled): the loop shifts the same tokens with them."""
+    texts = [text for text, _locations in _corpus()] + _TRICKY
+    assert all(_fast_tokens(text, for_cache=False) == _fast_tokens(text) for text in texts)
 
 
 def test_the_first_character_shortcut_matches_what_every_state_scanner_matches() -> None:

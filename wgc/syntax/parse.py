@@ -1533,7 +1533,11 @@ def _pattern_spec(pattern: re.Pattern[str]) -> tuple[Any, ...]:
 
 
 def _compiled(spec: tuple[Any, ...]) -> re.Pattern[str]:
-    """The regular expression `_pattern_spec` made `spec` of."""
+    """The regular expression `_pattern_spec` made `spec` of (or the one a ("compiled", pattern)
+    spec of tables made for this process only holds)."""
+    if spec[0] == "compiled":
+        pattern: re.Pattern[str] = spec[1]
+        return pattern
     if spec[0] == "code":
         import _sre
 
@@ -1542,7 +1546,7 @@ def _compiled(spec: tuple[Any, ...]) -> re.Pattern[str]:
     return re.compile(spec[1], spec[2])
 
 
-def _plain_tables(lark_parser: Any) -> dict[str, Any]:
+def _plain_tables(lark_parser: Any, for_cache: bool = True) -> dict[str, Any]:
     """What `_FastParser` reads of lark's parser (built by `_built_parser`, or loaded), in marshal's
     types: the start and end states; per state, its row (symbol -> (True, next state) to shift,
     (None, rule name) for a `?a: b` rule, (False, rule index) to reduce); per rule (in the order of
@@ -1552,7 +1556,8 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
     terminal names in order; per terminal, (its regular expression, the one string it matches or
     None); per ASCII character, the terminals a token can start with it; the expressions' flags.
     Each row and each lexer is marshalled on its own (bytes), read when the loop first needs it: a
-    compile meets a fraction of them."""
+    compile meets a fraction of them. Not `for_cache` (no cache can be written here): the rows and
+    lexers as they are and the compiled expressions themselves, made in a fraction of the time."""
     from lark.lexer import PatternStr, UnlessCallback
     from lark.parsers.lalr_analysis import Shift
 
@@ -1563,6 +1568,8 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
     rules = list(lalr.callbacks)
     index = {rule: number for number, rule in enumerate(rules)}
     code, plans = lark_parser.wgc_callbacks
+    pack: Any = marshal.dumps if for_cache else (lambda value: value)
+    spec: Any = _pattern_spec if for_cache else (lambda pattern: ("compiled", pattern))
     states = {}
     for state, row in table.states.items():
         converted: dict[str, tuple[bool | None, Any]] = {}
@@ -1573,9 +1580,9 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
                 converted[str(name)] = (None, str(arg.origin.name))
             else:
                 converted[str(name)] = (False, index[arg])
-        states[state] = marshal.dumps(converted)
+        states[state] = pack(converted)
     numbers: dict[int, int] = {}
-    lexers: list[bytes] = []
+    lexers: list[Any] = []
     lexer_of = {}
     for state, lexer in contextual.lexers.items():
         if id(lexer) not in numbers:
@@ -1585,9 +1592,9 @@ def _plain_tables(lark_parser: Any) -> dict[str, Any]:
             assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
             assert not lexer.ignore_types & lexer.callback.keys() and lexer.re is re
             numbers[id(lexer)] = len(lexers)
-            lexers.append(marshal.dumps((
-                tuple(_pattern_spec(mre) for mre in scanner._mres), tuple(sorted(lexer.ignore_types)),
-                {kind: tuple(_pattern_spec(mre) for mre in callback.scanner._mres)
+            lexers.append(pack((
+                tuple(spec(mre) for mre in scanner._mres), tuple(sorted(lexer.ignore_types)),
+                {kind: tuple(spec(mre) for mre in callback.scanner._mres)
                  for kind, callback in lexer.callback.items()},
                 tuple(terminal.name for terminal in scanner.terminals))))
         lexer_of[state] = numbers[id(lexer)]
@@ -1658,14 +1665,14 @@ class _FastParser:
     def __init__(self, tables: dict[str, Any], builder: AstBuilder) -> None:
         self.start: int = tables["start"]
         self.end: int = tables["end"]
-        self.states: dict[int, bytes] = tables["states"]
-        """Parser state -> its row, marshalled (`_plain_tables`)."""
+        self.states: dict[int, Any] = tables["states"]
+        """Parser state -> its row, marshalled (`_plain_tables`; as it is where not for the cache)."""
         self.rules: list[tuple[int, str]] = tables["rules"]
         self.callbacks = _callback_functions(tables["callbacks"], builder)
         """Rule index -> its reduction callback (`_PASS_THROUGH` for `?a: b`)."""
         self.lexers: dict[int, int] = tables["lexer_of"]
         """Parser state -> the index of its lexer (of lark's contextual lexer) in `lexer_tables`."""
-        self.lexer_tables: list[bytes] = tables["lexers"]
+        self.lexer_tables: list[Any] = tables["lexers"]
         self.terminals: dict[str, tuple[str, str | None]] = tables["terminals"]
         self.flags: int = tables["flags"]
         size = max(self.states) + 1
@@ -1688,7 +1695,8 @@ class _FastParser:
         by a rule whose one child stands for it (`?a: b`, the `_PASS_THROUGH` callback)."""
         row: dict[str, tuple[bool | None, Any]] = {}
         reductions = self.reductions
-        for symbol, action in marshal.loads(self.states[state]).items():
+        packed = self.states[state]
+        for symbol, action in (marshal.loads(packed) if type(packed) is bytes else packed).items():
             if action[0] is False:
                 rule = action[1]
                 reduction = reductions.get(rule)
@@ -1712,7 +1720,8 @@ class _FastParser:
         index = self.lexers[state]
         found = self.scanners_by_lexer.get(index)
         if found is None:
-            patterns, ignored, keywords, names = marshal.loads(self.lexer_tables[index])
+            packed = self.lexer_tables[index]
+            patterns, ignored, keywords, names = marshal.loads(packed) if type(packed) is bytes else packed
             regexes = tuple(_compiled(spec) for spec in patterns)
             found = ({}, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
                      frozenset(ignored), {kind: tuple(_compiled(spec) for spec in specs)
@@ -2041,9 +2050,13 @@ def _fast_parser() -> _FastParser:
         tables = _cached_tables(grammar)
         origin = "cache"
         if tables is None:
-            tables = _plain_tables(_parser()[0])
+            parser = _parser()[0]
             origin = _LARK_ORIGIN or "built"
-            startup_cache.write(TABLES_CACHE, _tables_cache_key(grammar), marshal.dumps(tables))
+            if startup_cache.usable():
+                tables = _plain_tables(parser)
+                startup_cache.write(TABLES_CACHE, _tables_cache_key(grammar), marshal.dumps(tables))
+            else:   # no cache here (another user's folder, no file owners): only what this process needs
+                tables = _plain_tables(parser, for_cache=False)
         _FAST, _PARSER_ORIGIN = _FastParser(tables, _shared()[0]), origin
     return _FAST
 
