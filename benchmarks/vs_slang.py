@@ -22,7 +22,8 @@ of each process, medians, is printed with its ratio to the anchor, Slang (native
   `spCreateSession` / `spProcessCommandLineArguments` / `spCompile` / `spGetEntryPointCode`, the
   module written to `-o`), compiling a 19-line compute shader to SPIR-V (`-target spirv -o out.spv`):
   the anchor of issue 31 (goal: cold wgc <= 0.6 x Slang native);
-- Slang (Python driver): the same driver in Python + ctypes (`SLANGC`), which pays a Python start:
+- Slang (Python driver): the same driver in Python + ctypes (`SLANGC`; run by PYTHON, or under `--from`
+  by this Python), which pays a Python start:
   the anchor of the earlier rounds (issue 16: cold wgc <= 0.8 x it).
 """
 
