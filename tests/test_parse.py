@@ -401,10 +401,10 @@ def test_the_fast_loop_leaves_errors_to_lark() -> None:
     error that the diagnostic is made from (its expected tokens come from lark's parser state)."""
     from wgc.syntax import parse as parse_module
 
-    parser, _builder, postlex = parse_module._parser()
+    _builder, postlex = parse_module._shared()
     text = "float a = 1;\nfloat b = 1 +;\n"
     postlex.begin(text, parse_module.prescan_type_names(text))
-    assert parse_module._fast_parser(parser).run(text, postlex) is parse_module._FAILED
+    assert parse_module._fast_parser().run(text, postlex) is parse_module._FAILED
     assert errors(text) == (
         "t.hlsl:2:14: error: expected expression, found ';' [WG0201]\n"
         "float b = 1 +;\n"
@@ -432,21 +432,21 @@ _TRICKY = [
 ]
 
 
-def _fast_tokens(text: str) -> list[tuple[str, str, int, int]]:
-    """The tokens that `_FastParser.run` shifts for `text` (each is a child of one reduction)."""
-    from lark import Token
-
+def _fast_tokens(text: str, for_cache: bool = True) -> list[tuple[str, str, int, int]]:
+    """The tokens that `_FastParser.run` shifts for `text` (each is a child of one reduction), with
+    the tables made as for the cache or, not `for_cache`, as where no cache can be written."""
     from wgc.syntax import parse as parse_module
 
     parser, builder, postlex = parse_module._parser()
-    fast = parse_module._FastParser(parser)
-    seen: list[Token] = []
+    fast = parse_module._FastParser(parse_module._plain_tables(parser, for_cache), builder)
+    seen: list[parse_module.Token] = []
 
     def recording(callback):
-        return lambda children: seen.extend(c for c in children if isinstance(c, Token)) or callback(children)
+        return lambda children: seen.extend(c for c in children if isinstance(c, parse_module.Token)) \
+            or callback(children)
 
-    fast.callbacks = {rule: callback if callback is parse_module._PASS_THROUGH else recording(callback)
-                      for rule, callback in fast.callbacks.items()}
+    fast.callbacks = [callback if callback is parse_module._PASS_THROUGH else recording(callback)
+                      for callback in fast.callbacks]
     builder.locations = parse_module.FileLocations(SourceFile("t.hlsl", text))
     postlex.begin(text, parse_module.prescan_type_names(text))
     try:
@@ -497,6 +497,13 @@ def test_the_fast_loop_shifts_the_tokens_that_lark_is_handed(monkeypatch) -> Non
     assert ("TGT", ">", 32, 33) in split and ("TGT", ">", 33, 34) in split   # `vector<float, 2>>`
 
 
+def test_tables_made_where_no_cache_can_be_written_shift_the_same_tokens() -> None:
+    """Where the start-up cache cannot be written, the tables are made for the process alone (the
+    compiled expressions kept, nothing marshalled): the loop shifts the same tokens with them."""
+    texts = [text for text, _locations in _corpus()] + _TRICKY
+    assert all(_fast_tokens(text, for_cache=False) == _fast_tokens(text) for text in texts)
+
+
 def test_the_first_character_shortcut_matches_what_every_state_scanner_matches() -> None:
     """`run` picks the terminals a token can be by its first character (`_first_character`): the
     token itself where that is one terminal of that one character, else a regular expression of
@@ -504,14 +511,14 @@ def test_the_first_character_shortcut_matches_what_every_state_scanner_matches()
     what may follow it, that must give what the state's own expression matches, kind and extent."""
     from wgc.syntax import parse as parse_module
 
-    parser, _builder, _postlex = parse_module._parser()
-    fast = parse_module._FastParser(parser)
+    parser, builder, _postlex = parse_module._parser()
+    fast = parse_module._FastParser(parse_module._plain_tables(parser), builder)
     following = ["", " ", "\n", "5", ".5", "e5", "#INF", "=", "==", "/", "/*", "*/", "'a'", "\"s\"", "u8'a'", "0x1",
                  "x", "_1", ":", ">>", "<<=", "&&", "||", "+", "-", "]", "é"]
     characters = [chr(code) for code in range(9, 127)] + ["é"]
     singles: dict[str, set[str]] = {}
     narrowed = 0
-    for state in {id(lexer): state for state, lexer in fast.lexers.items()}.values():
+    for state in {lexer: state for state, lexer in fast.lexers.items()}.values():
         scanner = fast._scanner(state)
         for char in characters:
             kind, match = fast._first_character(scanner, char)

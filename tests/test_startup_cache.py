@@ -4,6 +4,7 @@ from the grammar, and an edited grammar is never parsed with stale tables)."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 import subprocess
@@ -129,21 +130,27 @@ def test_a_parser_from_the_cache_parses_as_one_built_from_the_grammar(tmp_path):
     assert cached == built
 
 
-@pytest.mark.parametrize("damage", ["truncated", "one byte changed", "unpicklable payload"])
-def test_a_damaged_parser_cache_is_rebuilt(tmp_path, monkeypatch, damage):
+@pytest.mark.parametrize("which", ["both", "lark's parser"])
+@pytest.mark.parametrize("damage", ["truncated", "one byte changed", "unloadable payload"])
+def test_a_damaged_parser_cache_is_rebuilt(tmp_path, monkeypatch, damage, which):
+    """Both caches damaged: the parser is built again; only lark's parser (which a syntax error
+    needs; the inputs hold one): the fast loop's tables still come from their cache. Either way
+    everything parses as before, and the next process loads what was rewritten."""
     inputs = _inputs(tmp_path)[:1] + _inputs(tmp_path)[-1:]
     cache = tmp_path / "cache"
     _, expected = _parse_all(ROOT, cache, inputs)
-    (path,) = cache.glob(f"{parse.PARSER_CACHE}-*.cache")
-    data = path.read_bytes()
-    if damage == "truncated":
-        path.write_bytes(data[: len(data) // 3])
-    elif damage == "one byte changed":
-        path.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
-    else:  # a well-formed cache file (right key and checksum) whose payload is not a parser
-        monkeypatch.setenv("WGC_CACHE_DIR", str(cache))
-        startup_cache.write(parse.PARSER_CACHE, parse._parser_cache_key(parse.grammar_text()), b"\x80\x05not a pickle")
-    assert _parse_all(ROOT, cache, inputs) == ("built", expected)
+    keys = {parse.PARSER_CACHE: parse._parser_cache_key, parse.TABLES_CACHE: parse._tables_cache_key}
+    for name in [parse.PARSER_CACHE, *([parse.TABLES_CACHE] if which == "both" else [])]:
+        (path,) = cache.glob(f"{name}-*.cache")
+        data = path.read_bytes()
+        if damage == "truncated":
+            path.write_bytes(data[: len(data) // 3])
+        elif damage == "one byte changed":
+            path.write_bytes(data[:-100] + bytes([data[-100] ^ 1]) + data[-99:])
+        else:  # a well-formed cache file (right key and checksum) whose payload is not what it should hold
+            monkeypatch.setenv("WGC_CACHE_DIR", str(cache))
+            startup_cache.write(name, keys[name](parse.grammar_text()), b"\x80\x05not a pickle")
+    assert _parse_all(ROOT, cache, inputs) == ("built" if which == "both" else "cache", expected)
     assert _parse_all(ROOT, cache, inputs) == ("cache", expected)
 
 
@@ -197,6 +204,12 @@ def test_patterns_without_reusable_code_are_stored_as_text(tmp_path, monkeypatch
                 for pattern in lexer.scanner._mres]
     assert [pattern.pattern for lexer in loaded.parser.lexer.lexer.lexers.values()
             for pattern in lexer._scanner._mres] == expected
+    tables = parse._plain_tables(built)
+    specs = [spec for lexer in tables["lexers"] for spec in marshal.loads(lexer)[0]]
+    assert {spec[0] for spec in specs} == {"text"}
+    distinct = {id(lexer): lexer for lexer in built.parser.lexer.lexer.lexers.values()}.values()
+    assert [parse._compiled(spec).pattern for spec in specs] == [pattern.pattern for lexer in distinct
+                                                                 for pattern in lexer.scanner._mres]
 
 
 def test_pattern_code_rebuilds_the_same_pattern():

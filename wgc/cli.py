@@ -1152,6 +1152,10 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
     from wgc import interrupts
 
     _command_line = _relocated(list(sys.argv[1:] if argv is None else argv))
+    if argv is None and _command(_command_line) not in FAST_EXIT_COMMANDS:
+        import gc
+
+        gc.enable()             # `wgc.entry` turned it off for the commands that end with `os._exit`
     try:
         if argv is None:
             interrupts.install()                # for good: handlers stay until the process ends

@@ -520,7 +520,6 @@ def _emit(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Dia
 def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Diagnostic], Any]:
     """The SPIR-V outputs: "spirv" (binary) or "asm" (disassembly), per node with --split-nodes, and
     "reflection" (with `options.reflection`, or alone for emit "reflection")."""
-    import json
     import struct
 
     from wgc.spirv.emit import EmitOptions, emit_spirv
@@ -551,6 +550,8 @@ def _spirv(options: Options, front: FrontEnd) -> tuple[dict[str, bytes], list[Di
     outputs: dict[str, bytes] = {}
     reflection = None
     if options.reflection or options.emit == "reflection":
+        import json
+
         reflection = _reflection(options, front, nodes)
         outputs["reflection"] = (json.dumps(reflection.to_json(), indent=2) + "\n").encode()
     if options.emit == "reflection":

@@ -110,6 +110,12 @@ def _usable() -> bool:
     return True
 
 
+def usable() -> bool:
+    """Whether caches can be read and written here (the folder is private; made if missing): a
+    caller may skip preparing a payload that `write` would not store."""
+    return _usable()
+
+
 def read_private(path: str, limit: int) -> bytes | None:
     """The bytes of `path` when it is a regular file (not a link: O_NOFOLLOW) of at most `limit`
     bytes, owned by the user and not writable by group or others; None otherwise (never blocks on a

@@ -51,6 +51,7 @@ matrices (types that live for the whole process: no compile's types are kept ali
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -139,6 +140,7 @@ _PATTERN = re.compile(r"^(?:(out|inout) )?(\w+)(?:<([\w,]*)>)?$")
 _DECLARATION = re.compile(r"^(\S+) (\w+)\((.*)\)$")
 
 
+@functools.cache   # the table's 621 patterns are 58 texts (`T<>`, ...); a pattern is immutable
 def _parse_pattern(text: str) -> _Pattern:
     match = _PATTERN.match(text.strip())
     assert match, text

@@ -12,7 +12,8 @@ Output: lookups by name: `opcode`, `instruction`/`operands`, `enumerant`, `mask`
 Invariants:
 - No opcode or enum value is typed in by hand anywhere in wgc; they all come from here.
 - Each JSON file is read once (`functools.cache`) and only on first use; later processes take the
-  decoded JSON from the start-up cache while the file is unchanged.
+  decoded JSON from the start-up cache while the file is unchanged. An instruction or operand kind
+  is made from its JSON entry when first looked up (`_Core.first_lookup`).
 - Aliases in the grammar (e.g. `OutputMemoryKHR` for `OutputMemory`) resolve to the
   same value as the canonical name.
 - An unknown name raises `KeyError` whose message lists the closest known names.
@@ -137,38 +138,54 @@ class _Core:
     magic: int
     version: tuple[int, int]
     revision: int
-    instructions: dict[str, Instruction]     # by name and alias
+    instructions: dict[str, Instruction]     # by name and alias, as looked up (plain dicts: the lookups are hot)
     by_opcode: dict[int, Instruction]
     kinds: dict[str, OperandKind]
+    raw: dict[str, dict[Any, dict[str, Any]]]   # per table above, every key's JSON entry
+    made: dict[int, Any]                        # id of a JSON entry -> what was made of it (aliases share it)
+
+    def first_lookup(self, table: str, key: Any) -> Any:
+        """The entry of `key` in `table` ("instructions", "by_opcode" or "kinds"), made from its JSON
+        entry now and kept (a compile looks up a few dozen of the grammar's 858 instructions and 90
+        operand kinds: making them all was a twentieth of a cold compile); KeyError if none."""
+        raw = self.raw[table][key]
+        found = self.made.get(id(raw))
+        if found is None:
+            found = self.made[id(raw)] = _operand_kind(raw) if table == "kinds" else _instruction(raw)
+        getattr(self, table)[key] = found
+        return found
+
+
+def _instruction(raw: dict[str, Any]) -> Instruction:
+    return Instruction(raw["opname"], raw["opcode"], _operands(raw.get("operands", [])), raw.get("version", "1.0"),
+                       tuple(raw.get("capabilities", ())), tuple(raw.get("extensions", ())), raw.get("class", ""))
+
+
+def _operand_kind(raw: dict[str, Any]) -> OperandKind:
+    names: dict[str, Enumerant] = {}
+    by_value: dict[int, Enumerant] = {}
+    for e in raw.get("enumerants", ()):
+        en = Enumerant(raw["kind"], e["enumerant"], _value(e["value"]),
+                       _operands(e.get("parameters", [])), tuple(e.get("capabilities", ())),
+                       tuple(e.get("extensions", ())))
+        by_value.setdefault(en.value, en)
+        for name in (en.name, *e.get("aliases", ())):
+            names[name] = en
+    return OperandKind(raw["kind"], raw["category"], names, by_value, tuple(raw.get("bases", ())))
 
 
 @functools.cache
 def _core() -> _Core:
     data = _grammar_json(CORE_GRAMMAR)
-    instructions: dict[str, Instruction] = {}
-    by_opcode: dict[int, Instruction] = {}
+    by_name: dict[str, dict[str, Any]] = {}
+    by_opcode: dict[int, dict[str, Any]] = {}
     for raw in data["instructions"]:
-        inst = Instruction(raw["opname"], raw["opcode"], _operands(raw.get("operands", [])),
-                           raw.get("version", "1.0"), tuple(raw.get("capabilities", ())),
-                           tuple(raw.get("extensions", ())), raw.get("class", ""))
-        by_opcode.setdefault(inst.opcode, inst)
-        for name in (inst.name, *raw.get("aliases", ())):
-            instructions[name] = inst
-    kinds: dict[str, OperandKind] = {}
-    for raw in data["operand_kinds"]:
-        names: dict[str, Enumerant] = {}
-        by_value: dict[int, Enumerant] = {}
-        for e in raw.get("enumerants", ()):
-            en = Enumerant(raw["kind"], e["enumerant"], _value(e["value"]),
-                           _operands(e.get("parameters", [])), tuple(e.get("capabilities", ())),
-                           tuple(e.get("extensions", ())))
-            by_value.setdefault(en.value, en)
-            for name in (en.name, *e.get("aliases", ())):
-                names[name] = en
-        kinds[raw["kind"]] = OperandKind(raw["kind"], raw["category"], names, by_value,
-                                         tuple(raw.get("bases", ())))
-    return _Core(_value(data["magic_number"]), (data["major_version"], data["minor_version"]),
-                 data["revision"], instructions, by_opcode, kinds)
+        by_opcode.setdefault(raw["opcode"], raw)
+        for name in (raw["opname"], *raw.get("aliases", ())):
+            by_name[name] = raw
+    kinds = {raw["kind"]: raw for raw in data["operand_kinds"]}
+    return _Core(_value(data["magic_number"]), (data["major_version"], data["minor_version"]), data["revision"],
+                 {}, {}, {}, {"instructions": by_name, "by_opcode": by_opcode, "kinds": kinds}, {})
 
 
 @functools.cache
@@ -212,17 +229,22 @@ def headers_version() -> str:
 
 def instruction(name: str) -> Instruction:
     """The grammar entry of an instruction by name (aliases accepted), e.g. "OpDecorateId"."""
-    table = _core().instructions
+    core = _core()
     try:
-        return table[name]
+        return core.instructions[name]
     except KeyError:
-        raise _unknown("SPIR-V instruction", name, table) from None
+        if name in core.raw["instructions"]:
+            return core.first_lookup("instructions", name)
+        raise _unknown("SPIR-V instruction", name, core.raw["instructions"]) from None
 
 
 def instruction_by_opcode(code: int) -> Instruction:
+    core = _core()
     try:
-        return _core().by_opcode[code]
+        return core.by_opcode[code]
     except KeyError:
+        if code in core.raw["by_opcode"]:
+            return core.first_lookup("by_opcode", code)
         raise KeyError(f"unknown SPIR-V opcode {code}") from None
 
 
@@ -238,11 +260,13 @@ def operands(name: str) -> tuple[Operand, ...]:
 # --- operand kinds and enumerants -----------------------------------------------------------
 
 def operand_kind(kind: str) -> OperandKind:
-    table = _core().kinds
+    core = _core()
     try:
-        return table[kind]
+        return core.kinds[kind]
     except KeyError:
-        raise _unknown("SPIR-V operand kind", kind, table) from None
+        if kind in core.raw["kinds"]:
+            return core.first_lookup("kinds", kind)
+        raise _unknown("SPIR-V operand kind", kind, core.raw["kinds"]) from None
 
 
 def enumerant_info(kind: str, name: str) -> Enumerant:

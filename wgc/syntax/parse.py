@@ -8,7 +8,8 @@ How it works:
 - `grammar/hlsl.lark` is an LALR(1) grammar parsed with lark's contextual
   lexer; the lark tree is never built: `AstBuilder`'s methods are lark's reduction
   callbacks, so our frozen dataclasses are made as rules are reduced.  Text is parsed
-  by `_FastParser`, one loop over lark's own tables and per-state scanners; when it
+  by `_FastParser`, one loop over lark's own tables and per-state scanners, read as plain
+  data (so text that parses is parsed without importing lark); when it
   meets an error it gives up and lark's parser parses the same text, to raise the
   error the diagnostic is made from (so syntax diagnostics are lark's).
 - HLSL, like C, cannot be parsed without knowing which names are types, nor
@@ -31,7 +32,10 @@ How it works:
   process has its own), and stores each regular expression with its
   compiled code (`_sre.compile`; where this Python's `re` internals differ, its text). It is
   loaded only from a private folder (`wgc.startup_cache`) and by an unpickler that may name only
-  lark's classes (`_ParserUnpickler`).
+  lark's classes (`_ParserUnpickler`). What the fast loop reads of it (`_plain_tables`: the rows,
+  the rules, each lexer's regular expressions as their compiled code, its keyword expressions,
+  the terminals) is cached beside it as plain data ("hlsl-parse-tables", marshalled, keyed without
+  importing lark: `_tables_cache_key`), so a process loads lark's parser only for a syntax error.
 - Nesting: the parser's stack may hold MAX_PARSE_DEPTH entries; every recursive construct of the
   grammar keeps its unfinished levels there, so this one bound is the nesting limit of all of
   them (WG0213, recovered from like a syntax error).
@@ -56,13 +60,10 @@ import bisect
 import collections
 import functools
 import gc
-import hashlib
-import io
 import marshal
 import math
 import operator
 import os
-import pickle
 import re
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -1101,18 +1102,24 @@ def _install_callbacks(lark_parser: Any, builder: AstBuilder) -> None:
     table = getattr(lark_parser, "wgc_callbacks", None)
     if table is None:   # a parser that was not built by `_built_parser`
         table = _callback_table(list(lalr.callbacks), builder)
+    lalr.callbacks = dict(zip(lalr.callbacks, _callback_functions(table, builder), strict=True))
+
+
+def _callback_functions(table: tuple[bytes, list[tuple[str, str] | None]], builder: AstBuilder) -> list[Any]:
+    """The reduction callbacks of `_callback_table`'s `table`, in the order of its rules, calling
+    `builder`'s methods (`_PASS_THROUGH` for `?a: b`)."""
     code, plans = table
     makers: dict[str, Any] = {}
     exec(marshal.loads(code), {}, makers)  # noqa: S102 - the code `_callback_table` generated
-    callbacks = {}
-    for rule, plan in zip(lalr.callbacks, plans):
+    callbacks = []
+    for plan in plans:
         if plan is None:
-            callbacks[rule] = _PASS_THROUGH
+            callbacks.append(_PASS_THROUGH)
         else:
             maker, name = plan
             method = None if name.startswith("_") else getattr(builder, name, None)
-            callbacks[rule] = makers[maker](method, name, _Value, _Spliced, tuple.__new__)
-    lalr.callbacks = callbacks
+            callbacks.append(makers[maker](method, name, _Value, _Spliced, tuple.__new__))
+    return callbacks
 
 
 _PASS_THROUGH = operator.itemgetter(0)
@@ -1261,6 +1268,8 @@ _FAST: _FastParser | None = None
 _BUILDER: AstBuilder | None = None
 _POSTLEX: TypeNamePostLexer | None = None
 _PARSER_ORIGIN: str | None = None
+"""Where the fast loop's tables came from: "cache" (`TABLES_CACHE`), else where lark's parser did."""
+_LARK_ORIGIN: str | None = None
 
 
 def grammar_text() -> str:
@@ -1288,6 +1297,7 @@ def _parser_cache_key(grammar: str) -> str:
     versions (wgc's code decides what is pickled), the options it is built with and the code that
     generates the reduction callbacks (their code is stored with it: a checkout that edits it
     must not load the code of the edit before)."""
+    import hashlib
     import sys
 
     import lark
@@ -1331,68 +1341,76 @@ def _pattern_code(pattern: re.Pattern[str]) -> tuple[Any, ...] | None:
         return None
 
 
-class _ParserPickler(pickle.Pickler):
-    """Pickles a built lark parser without what cannot or must not be pickled by value: the objects
-    of `_by_name` and wgc's post-lexer (the loading process gives its own); compiled regular
-    expressions go with their code, so that loading does not parse and compile them again."""
+@functools.cache
+def _pickling() -> tuple[Any, Any]:
+    """(`_ParserPickler`, `_ParserUnpickler`), made on first use: only lark's parser is pickled, and
+    a compile of text that parses never loads it (nor `pickle`)."""
+    import pickle
 
-    def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.names: dict[int, Any] = {id(obj): name for name, obj in _by_name().items()}
-        self.names[id(postlex)] = "postlex"
-        self.patterns: dict[tuple[str, int], Any] = {}
+    class _ParserPickler(pickle.Pickler):
+        """Pickles a built lark parser without what cannot or must not be pickled by value: the objects
+        of `_by_name` and wgc's post-lexer (the loading process gives its own); compiled regular
+        expressions go with their code, so that loading does not parse and compile them again."""
 
-    def reducer_override(self, obj: Any) -> Any:
-        """lark's Shift and Reduce actions, which its parser compares by identity, as references to
-        the module's objects (pickled once, then memoized: the table holds 20,000 of them)."""
-        from lark.parsers.lalr_analysis import Action, Reduce, Shift
+        def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
+            super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+            self.names: dict[int, Any] = {id(obj): name for name, obj in _by_name().items()}
+            self.names[id(postlex)] = "postlex"
+            self.patterns: dict[tuple[str, int], Any] = {}
 
-        if type(obj) is Action:
-            if obj is Shift:
-                return "Shift"
-            if obj is Reduce:
-                return "Reduce"
-        return NotImplemented
+        def reducer_override(self, obj: Any) -> Any:
+            """lark's Shift and Reduce actions, which its parser compares by identity, as references to
+            the module's objects (pickled once, then memoized: the table holds 20,000 of them)."""
+            from lark.parsers.lalr_analysis import Action, Reduce, Shift
 
-    def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is re.Pattern:
-            key = (obj.pattern, obj.flags)
-            if key not in self.patterns:
-                code = _pattern_code(obj)
-                self.patterns[key] = ("pattern", *code) if code is not None else None
-            return self.patterns[key]
-        return self.names.get(id(obj))
+            if type(obj) is Action:
+                if obj is Shift:
+                    return "Shift"
+                if obj is Reduce:
+                    return "Reduce"
+            return NotImplemented
+
+        def persistent_id(self, obj: Any) -> Any:
+            if type(obj) is re.Pattern:
+                key = (obj.pattern, obj.flags)
+                if key not in self.patterns:
+                    code = _pattern_code(obj)
+                    self.patterns[key] = ("pattern", *code) if code is not None else None
+                return self.patterns[key]
+            return self.names.get(id(obj))
 
 
-class _ParserUnpickler(pickle.Unpickler):
-    """Loads what `_ParserPickler` stored, and only that: besides the persistent ids, the globals it
-    may name are lark's classes, its Shift and Reduce actions and `re._compile` (defence in depth: the cache is
-    read only from a private folder, `wgc.startup_cache`), so no other callable can run."""
+    class _ParserUnpickler(pickle.Unpickler):
+        """Loads what `_ParserPickler` stored, and only that: besides the persistent ids, the globals it
+        may name are lark's classes, its Shift and Reduce actions and `re._compile` (defence in depth: the cache is
+        read only from a private folder, `wgc.startup_cache`), so no other callable can run."""
 
-    def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
-        super().__init__(file)
-        self.objects = {**_by_name(), "postlex": postlex}
+        def __init__(self, file: Any, postlex: TypeNamePostLexer) -> None:
+            super().__init__(file)
+            self.objects = {**_by_name(), "postlex": postlex}
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module == "lark" or module.startswith("lark.")) and name.isidentifier():
-            found = super().find_class(module, name)
-            if isinstance(found, type) and found.__module__.partition(".")[0] == "lark":   # not re-exported
-                return found
-            if module == "lark.parsers.lalr_analysis" and name in ("Shift", "Reduce"):
-                return found
-        if (module, name) == ("re", "_compile"):   # a pattern stored as its text (`_pattern_code` None)
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"the parser cache may not name {module}.{name}")
+        def find_class(self, module: str, name: str) -> Any:
+            if (module == "lark" or module.startswith("lark.")) and name.isidentifier():
+                found = super().find_class(module, name)
+                if isinstance(found, type) and found.__module__.partition(".")[0] == "lark":   # not re-exported
+                    return found
+                if module == "lark.parsers.lalr_analysis" and name in ("Shift", "Reduce"):
+                    return found
+            if (module, name) == ("re", "_compile"):   # a pattern stored as its text (`_pattern_code` None)
+                return super().find_class(module, name)
+            raise pickle.UnpicklingError(f"the parser cache may not name {module}.{name}")
 
-    def persistent_load(self, pid: Any) -> Any:
-        if isinstance(pid, tuple) and pid[0] == "pattern":
-            import _sre
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and pid[0] == "pattern":
+                import _sre
 
-            return _sre.compile(*pid[1:])
-        try:
-            return self.objects[pid]
-        except KeyError:
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}") from None
+                return _sre.compile(*pid[1:])
+            try:
+                return self.objects[pid]
+            except KeyError:
+                raise pickle.UnpicklingError(f"unknown persistent id {pid!r}") from None
+
+    return _ParserPickler, _ParserUnpickler
 
 
 def _build_lexers(parser: Any) -> None:
@@ -1420,9 +1438,12 @@ def _built_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
     lalr.callbacks = dict.fromkeys(lalr.callbacks)          # the rules, without lark's tree builders
     parser._callbacks = parser.parser.parser_conf.callbacks = {}
     parser._parse_tree_builder = None
+    import io
+    import pickle
+
     buffer = io.BytesIO()
     try:
-        _ParserPickler(buffer, postlex).dump(parser)
+        _pickling()[0](buffer, postlex).dump(parser)
     except (pickle.PicklingError, TypeError, AttributeError):   # a lark whose objects do not pickle: no cache
         return parser
     startup_cache.write(PARSER_CACHE, _parser_cache_key(grammar), buffer.getvalue())
@@ -1434,10 +1455,12 @@ def _cached_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
     payload = startup_cache.read(PARSER_CACHE, _parser_cache_key(grammar))
     if payload is None:
         return None
+    import io
+
     collecting = gc.isenabled()
     gc.disable()   # loading makes some 100,000 objects, all kept: collections in between find nothing
     try:
-        return _ParserUnpickler(io.BytesIO(payload), postlex).load()
+        return _pickling()[1](io.BytesIO(payload), postlex).load()
     except Exception:  # noqa: BLE001 - a cache that does not load is rebuilt, whatever the reason
         return None
     finally:
@@ -1445,26 +1468,182 @@ def _cached_parser(grammar: str, postlex: TypeNamePostLexer) -> Any:
             gc.enable()
 
 
+def _shared() -> tuple[AstBuilder, TypeNamePostLexer]:
+    """The AST builder and the post-lexer, one of each per process: lark's parser and the fast
+    loop both use them."""
+    global _BUILDER, _POSTLEX
+    if _BUILDER is None or _POSTLEX is None:
+        _BUILDER, _POSTLEX = AstBuilder(), TypeNamePostLexer()
+    return _BUILDER, _POSTLEX
+
+
 def _parser() -> tuple[Any, AstBuilder, TypeNamePostLexer]:
-    global _PARSER, _BUILDER, _POSTLEX, _PARSER_ORIGIN
+    """lark's parser (loaded from its cache or built, with wgc's callbacks), the builder and the
+    post-lexer; a process needs lark's parser only for a syntax error or to build the tables."""
+    global _PARSER, _LARK_ORIGIN
+    builder, postlex = _shared()
     if _PARSER is None:
         grammar = grammar_text()
-        builder = AstBuilder()
-        postlex = TypeNamePostLexer()
         parser = _cached_parser(grammar, postlex)
-        _PARSER_ORIGIN = "cache"
+        _LARK_ORIGIN = "cache"
         if parser is None:
-            parser, _PARSER_ORIGIN = _built_parser(grammar, postlex), "built"
+            parser, _LARK_ORIGIN = _built_parser(grammar, postlex), "built"
         _install_callbacks(parser, builder)
-        _PARSER, _BUILDER, _POSTLEX = parser, builder, postlex
-    assert _BUILDER is not None and _POSTLEX is not None
-    return _PARSER, _BUILDER, _POSTLEX
+        _PARSER = parser
+    return _PARSER, builder, postlex
+
+
+TABLES_CACHE = "hlsl-parse-tables"
+"""The `wgc.startup_cache` name of what `_FastParser` reads of lark's parser, as plain data (marshal)."""
+TABLES_FORMAT = 2
+"""Changes with what `_plain_tables` stores."""
+
+
+def _tables_cache_key(grammar: str) -> str:
+    """Everything the plain tables depend on, found without importing lark: the grammar's content,
+    this module's (it makes the tables and the callbacks' code), lark's `__init__.py` (its version
+    is written there), Python's and wgc's versions and the options the parser is built with."""
+    import sys
+    from importlib.machinery import PathFinder
+
+    from wgc.identity import digest
+    from wgc.version import __version__
+
+    try:
+        with open(__file__, "rb") as file:
+            generator = digest(file.read()).hex()
+    except OSError:
+        generator = "unknown"
+    spec = PathFinder.find_spec("lark")
+    try:
+        assert spec is not None and spec.origin is not None
+        info = os.stat(spec.origin)
+        lark = f"{spec.origin} {info.st_size} {info.st_mtime_ns}"
+    except (AssertionError, OSError):
+        lark = "unknown"
+    return (f"format {TABLES_FORMAT}; wgc {__version__}; lark {lark}; python {sys.hexversion:x}; "
+            f"options {sorted(LARK_OPTIONS.items())}; grammar {digest(grammar.encode()).hex()}; parse.py {generator}")
+
+
+def _pattern_spec(pattern: re.Pattern[str]) -> tuple[Any, ...]:
+    """A compiled regular expression as plain data: ("code", what `_sre.compile` takes) or, where
+    `_pattern_code` cannot give that, ("text", pattern, flags)."""
+    code = _pattern_code(pattern)
+    return ("code", *code) if code is not None else ("text", pattern.pattern, int(pattern.flags))
+
+
+def _compiled(spec: tuple[Any, ...]) -> re.Pattern[str]:
+    """The regular expression `_pattern_spec` made `spec` of (or the one a ("compiled", pattern)
+    spec of tables made for this process only holds)."""
+    if spec[0] == "compiled":
+        pattern: re.Pattern[str] = spec[1]
+        return pattern
+    if spec[0] == "code":
+        import _sre
+
+        compiled: re.Pattern[str] = _sre.compile(*spec[1:])
+        return compiled
+    return re.compile(spec[1], spec[2])
+
+
+def _plain_tables(lark_parser: Any, for_cache: bool = True) -> dict[str, Any]:
+    """What `_FastParser` reads of lark's parser (built by `_built_parser`, or loaded), in marshal's
+    types: the start and end states; per state, its row (symbol -> (True, next state) to shift,
+    (None, rule name) for a `?a: b` rule, (False, rule index) to reduce); per rule (in the order of
+    the callbacks' plans), (number of children, name); the callbacks' code and plans; per state,
+    its lexer's index; per lexer, its regular expressions, ignored kinds, keyword expressions (lark's
+    `UnlessCallback`s: kind -> the expressions whose full match renames a token of that kind) and
+    terminal names in order; per terminal, (its regular expression, the one string it matches or
+    None); per ASCII character, the terminals a token can start with it; the expressions' flags.
+    Each row and each lexer is marshalled on its own (bytes), read when the loop first needs it: a
+    compile meets a fraction of them. Not `for_cache` (no cache can be written here): the rows and
+    lexers as they are and the compiled expressions themselves, made in a fraction of the time."""
+    from lark.lexer import PatternStr, UnlessCallback
+    from lark.parsers.lalr_analysis import Shift
+
+    frontend = lark_parser.parser
+    contextual = frontend.lexer.lexer
+    lalr = frontend.parser.parser
+    table = lalr.parse_table
+    rules = list(lalr.callbacks)
+    index = {rule: number for number, rule in enumerate(rules)}
+    code, plans = lark_parser.wgc_callbacks
+    pack: Any = marshal.dumps if for_cache else (lambda value: value)
+    spec: Any = _pattern_spec if for_cache else (lambda pattern: ("compiled", pattern))
+    states = {}
+    for state, row in table.states.items():
+        converted: dict[str, tuple[bool | None, Any]] = {}
+        for name, (action, arg) in row.items():
+            if action is Shift:
+                converted[str(name)] = (True, arg)
+            elif plans[index[arg]] is None:
+                converted[str(name)] = (None, str(arg.origin.name))
+            else:
+                converted[str(name)] = (False, index[arg])
+        states[state] = pack(converted)
+    numbers: dict[int, int] = {}
+    lexers: list[Any] = []
+    lexer_of = {}
+    for state, lexer in contextual.lexers.items():
+        if id(lexer) not in numbers:
+            scanner = lexer.scanner   # lark builds it lazily
+            # the keyword memo of `run` assumes what lark's keyword callbacks are: a token's new type is
+            # a function of its text
+            assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
+            assert not lexer.ignore_types & lexer.callback.keys() and lexer.re is re
+            numbers[id(lexer)] = len(lexers)
+            lexers.append(pack((
+                tuple(spec(mre) for mre in scanner._mres), tuple(sorted(lexer.ignore_types)),
+                {kind: tuple(spec(mre) for mre in callback.scanner._mres)
+                 for kind, callback in lexer.callback.items()},
+                tuple(terminal.name for terminal in scanner.terminals))))
+        lexer_of[state] = numbers[id(lexer)]
+    terminals = {terminal.name: (terminal.pattern.to_regexp(),
+                                 terminal.pattern.value if isinstance(terminal.pattern, PatternStr)
+                                 and not terminal.pattern.flags else None)
+                 for terminal in contextual.root_lexer.terminals}
+    [start] = table.start_states.values()
+    [end] = table.end_states.values()
+    return {"format": TABLES_FORMAT, "start": start, "end": end, "states": states,
+            "rules": [(len(rule.expansion), str(rule.origin.name)) for rule in rules], "callbacks": (code, plans),
+            "lexer_of": lexer_of, "lexers": lexers, "terminals": terminals,
+            "starters": _starting_terminals(contextual.root_lexer.terminals),
+            "flags": contextual.root_lexer.g_regex_flags}
+
+
+def _cached_tables(grammar: str) -> dict[str, Any] | None:
+    """The plain tables an earlier process stored for this grammar and these versions, or None."""
+    payload = startup_cache.read(TABLES_CACHE, _tables_cache_key(grammar))
+    if payload is None:
+        return None
+    try:
+        tables = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return tables if isinstance(tables, dict) and tables.get("format") == TABLES_FORMAT else None
+
+
+class Token(str):
+    """A token of `_FastParser.run`: lark's `Token` without lark (the fast loop of a text that
+    parses imports none of it): the same attributes (lines and columns 0), the same class name
+    (which the AST builder tells tokens by)."""
+
+    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+    type: str
+    start_pos: int
+    value: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    end_pos: int
 
 
 class _FastParser:
     """lark's LALR tables and contextual lexer, driven by one tight loop for text that parses.
 
-    `lark.Lark.parse` lexes with a generic line-counting lexer and feeds tokens through a parser
+    It reads them as plain data (`_plain_tables`, cached as `TABLES_CACHE`), so that lark is not
+    imported (nor its parser loaded) where the text parses. `lark.Lark.parse` lexes with a generic line-counting lexer and feeds tokens through a parser
     state object: per token, several method calls and attribute lookups that are a third of the
     parse.  `run` does the same work with the same tables, the same per-state scanners (the
     contextual lexer: the terminals of the state the parser is in when the token is read, lark's
@@ -1483,21 +1662,24 @@ class _FastParser:
     not depend on this loop.
     """
 
-    def __init__(self, lark_parser: Any) -> None:
-        frontend = lark_parser.parser
-        contextual = frontend.lexer.lexer
-        self.lexers = contextual.lexers    # parser state -> lark's BasicLexer for it
-        lalr = frontend.parser.parser
-        table = lalr.parse_table
-        [self.start] = table.start_states.values()
-        [self.end] = table.end_states.values()
-        self.states = table.states
-        self.callbacks = lalr.callbacks
-        size = max(table.states) + 1
+    def __init__(self, tables: dict[str, Any], builder: AstBuilder) -> None:
+        self.start: int = tables["start"]
+        self.end: int = tables["end"]
+        self.states: dict[int, Any] = tables["states"]
+        """Parser state -> its row, marshalled (`_plain_tables`; as it is where not for the cache)."""
+        self.rules: list[tuple[int, str]] = tables["rules"]
+        self.callbacks = _callback_functions(tables["callbacks"], builder)
+        """Rule index -> its reduction callback (`_PASS_THROUGH` for `?a: b`)."""
+        self.lexers: dict[int, int] = tables["lexer_of"]
+        """Parser state -> the index of its lexer (of lark's contextual lexer) in `lexer_tables`."""
+        self.lexer_tables: list[Any] = tables["lexers"]
+        self.terminals: dict[str, tuple[str, str | None]] = tables["terminals"]
+        self.flags: int = tables["flags"]
+        size = max(self.states) + 1
         self.rows: list[dict[str, tuple[bool | None, Any]] | None] = [None] * size
         """Parser state -> its row of the table (`_row`), None until the parser first reaches it."""
-        self.reductions: dict[Any, tuple[int, str, Any]] = {}
-        self.starters = _starting_terminals(contextual.root_lexer.terminals)
+        self.reductions: dict[int, tuple[int, str, Any]] = {}
+        self.starters: dict[str, list[str]] = tables["starters"]
         """ASCII character -> the grammar's terminals that a token can start with it."""
         self.scanners: list[tuple[Any, ...] | None] = [None] * size
         self.scanners_by_lexer: dict[int, tuple[Any, ...]] = {}
@@ -1507,47 +1689,45 @@ class _FastParser:
         """(state below, state on top, token) -> the state after the pass-through reductions there."""
 
     def _row(self, state: int) -> dict[str, tuple[bool | None, Any]]:
-        """The state's row of lark's table in the shape the loop reads, converted when the parser first
+        """The state's row of the table in the shape the loop reads, converted when the parser first
         reaches the state (a compile meets a fraction of the grammar's states): symbol -> (True, next
         state) to shift, (False, (size, rule name, callback)) to reduce, or (None, rule name) to reduce
         by a rule whose one child stands for it (`?a: b`, the `_PASS_THROUGH` callback)."""
-        from lark.parsers.lalr_analysis import Shift
-
         row: dict[str, tuple[bool | None, Any]] = {}
-        for name, (action, arg) in self.states[state].items():
-            symbol = str(name)   # lark's names may be its Tokens, whose `==` (each lookup's) is Python code
-            if action is Shift:
-                row[symbol] = (True, arg)
-            elif self.callbacks[arg] is _PASS_THROUGH:
-                row[symbol] = (None, str(arg.origin.name))
+        reductions = self.reductions
+        packed = self.states[state]
+        for symbol, action in (marshal.loads(packed) if type(packed) is bytes else packed).items():
+            if action[0] is False:
+                rule = action[1]
+                reduction = reductions.get(rule)
+                if reduction is None:
+                    count, name = self.rules[rule]
+                    reduction = reductions[rule] = (count, name, self.callbacks[rule])
+                row[symbol] = (False, reduction)
             else:
-                if arg not in self.reductions:
-                    self.reductions[arg] = (len(arg.expansion), str(arg.origin.name), self.callbacks[arg])
-                row[symbol] = (False, self.reductions[arg])
+                row[symbol] = action
         self.rows[state] = row
         return row
 
     def _scanner(self, state: int) -> tuple[Any, ...]:
-        """(first characters, match, ignored types, callbacks, keyword memo, lexer, terminals) of the
-        state's lexer, built on first use and shared by the states that share the lexer: `match(text,
-        pos)` is the first match of its regular expressions (lark makes one unless the terminals are
-        too many for one), None if none matches; first characters: what `_first_character` found so
-        far; terminals: name -> place in the lexer's order, less the keywords its callbacks make."""
-        from lark.lexer import UnlessCallback
-
-        lexer = self.lexers[state]
-        found = self.scanners_by_lexer.get(id(lexer))
+        """(first characters, match, ignored types, keyword expressions, keyword memo, lexer index,
+        terminals) of the state's lexer, built on first use and shared by the states that share the
+        lexer: `match(text, pos)` is the first match of its regular expressions (lark makes one
+        unless the terminals are too many for one), None if none matches; first characters: what
+        `_first_character` found so far; keyword expressions: kind -> the expressions whose full
+        match gives a token of that kind another (lark's `UnlessCallback`); terminals: name -> place
+        in the lexer's order, less the keywords those make."""
+        index = self.lexers[state]
+        found = self.scanners_by_lexer.get(index)
         if found is None:
-            scanner = lexer.scanner   # lark builds it lazily
-            # the memo assumes what lark's keyword callbacks are: a token's new type is a function of its text
-            assert all(isinstance(c, UnlessCallback) for c in lexer.callback.values())
-            assert not lexer.ignore_types & lexer.callback.keys()
-            keywords: dict[str, str] = {}
-            regexes = tuple(scanner._mres)
+            packed = self.lexer_tables[index]
+            patterns, ignored, keywords, names = marshal.loads(packed) if type(packed) is bytes else packed
+            regexes = tuple(_compiled(spec) for spec in patterns)
             found = ({}, regexes[0].match if len(regexes) == 1 else functools.partial(_first_match, regexes),
-                     lexer.ignore_types, lexer.callback, keywords, lexer,
-                     {terminal.name: index for index, terminal in enumerate(scanner.terminals)})
-            self.scanners_by_lexer[id(lexer)] = found
+                     frozenset(ignored), {kind: tuple(_compiled(spec) for spec in specs)
+                                          for kind, specs in keywords.items()},
+                     {}, index, {name: place for place, name in enumerate(names)})
+            self.scanners_by_lexer[index] = found
         self.scanners[state] = found
         return found
 
@@ -1557,29 +1737,24 @@ class _FastParser:
         one character (no regular expression to match); else (None, match), `match` being that of
         the lexer's alternatives that can start with `char`, in the lexer's order (the others
         cannot match there: the same first match), or the lexer's own where unsure (not ASCII)."""
-        from lark.lexer import PatternStr
-
-        lexer, order = scanner[5], scanner[6]
+        order = scanner[6]
         entry: tuple[str | None, Any] = (None, scanner[1])
         if char in self.starters:
-            terminals = sorted((t for t in self.starters[char] if t.name in order), key=lambda t: order[t.name])
-            [first, *_others] = terminals or [None]
-            if len(terminals) == 1 and isinstance(first.pattern, PatternStr) and not first.pattern.flags \
-                    and first.pattern.value == char and first.name not in scanner[2] and first.name not in scanner[3]:
-                entry = (first.name, None)
-            elif terminals and len(terminals) < len(order):
-                names = tuple(terminal.name for terminal in terminals)
-                match = self.alternatives.get(names)
+            names = sorted((name for name in self.starters[char] if name in order), key=order.__getitem__)
+            if len(names) == 1 and self.terminals[names[0]][1] == char and names[0] not in scanner[2] \
+                    and names[0] not in scanner[3]:
+                entry = (names[0], None)
+            elif names and len(names) < len(order):
+                key = tuple(names)
+                match = self.alternatives.get(key)
                 if match is None:
-                    pattern = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
-                    match = self.alternatives[names] = lexer.re.compile(pattern, lexer.g_regex_flags).match
+                    pattern = "|".join(f"(?P<{name}>{self.terminals[name][0]})" for name in names)
+                    match = self.alternatives[key] = re.compile(pattern, self.flags).match
                 entry = (None, match)
         scanner[0][char] = entry
         return entry
 
     def run(self, text: str, postlex: TypeNamePostLexer) -> Any:
-        from lark import Token
-
         rows = self.rows
         scanners = self.scanners
         unit_chains = self.unit_chains
@@ -1589,7 +1764,7 @@ class _FastParser:
         renamed_or_counted = _RENAMED_OR_COUNTED
         rename = postlex.rename
         postlex.restart()
-        top = self.start   # the state on top of the stack
+        top: Any = self.start   # the state on top of the stack
         state_stack = [top]
         value_stack: list[Any] = []
         size = len(text)
@@ -1630,8 +1805,7 @@ class _FastParser:
                     memo = scanner[4]
                     renamed = memo.get(value)
                     if renamed is None:
-                        probe = Token(kind, value, pos, 0, 0, 0, 0, end)
-                        renamed = memo[value] = scanner[3][kind](probe).type
+                        renamed = memo[value] = _keyword_kind(scanner[3][kind], value, kind)
                     kind = renamed
             # ---- the postlexer: what it does for the kinds it neither renames nor counts, written out
             if kind in renamed_or_counted:
@@ -1728,19 +1902,30 @@ class _FastParser:
         return top
 
 
-def _starting_terminals(terminals: list[Any]) -> dict[str, list[Any]]:
-    """ASCII character -> those of `terminals` whose tokens may start with it (`_first_characters`)."""
+def _keyword_kind(regexes: tuple[re.Pattern[str], ...], value: str, kind: str) -> str:
+    """The kind lark's `UnlessCallback` gives a token of `kind` and text `value`: that of the first
+    of its keyword expressions that matches the whole text, else `kind`."""
+    for regex in regexes:
+        m = regex.fullmatch(value)
+        if m:
+            return m.lastgroup or kind
+    return kind
+
+
+def _starting_terminals(terminals: list[Any]) -> dict[str, list[str]]:
+    """ASCII character -> the names of those of lark's `terminals` whose tokens may start with it
+    (`_first_characters`)."""
     from lark.lexer import PatternStr
 
-    starts: dict[str, list[Any]] = {char: [] for char in _ASCII}
+    starts: dict[str, list[str]] = {char: [] for char in sorted(_ASCII)}
     for terminal in terminals:
         pattern = terminal.pattern
         if isinstance(pattern, PatternStr) and not pattern.flags:
             if pattern.value[0] in starts:
-                starts[pattern.value[0]].append(terminal)
+                starts[pattern.value[0]].append(terminal.name)
         else:
-            for char in _first_characters(pattern.to_regexp(), pattern.flags):
-                starts[char].append(terminal)
+            for char in sorted(_first_characters(pattern.to_regexp(), pattern.flags)):
+                starts[char].append(terminal.name)
     return starts
 
 
@@ -1856,17 +2041,30 @@ class _TooDeep:
     end: int
 
 
-def _fast_parser(lark_parser: Any) -> _FastParser:
-    global _FAST
+def _fast_parser() -> _FastParser:
+    """The fast loop over the plain tables: from their cache, else made of lark's parser (which
+    `_parser` loads from its own cache or builds) and stored for the next process."""
+    global _FAST, _PARSER_ORIGIN
     if _FAST is None:
-        _FAST = _FastParser(lark_parser)
+        grammar = grammar_text()
+        tables = _cached_tables(grammar)
+        origin = "cache"
+        if tables is None:
+            parser = _parser()[0]
+            origin = _LARK_ORIGIN or "built"
+            if startup_cache.usable():
+                tables = _plain_tables(parser)
+                startup_cache.write(TABLES_CACHE, _tables_cache_key(grammar), marshal.dumps(tables))
+            else:   # no cache here (another user's folder, no file owners): only what this process needs
+                tables = _plain_tables(parser, for_cache=False)
+        _FAST, _PARSER_ORIGIN = _FastParser(tables, _shared()[0]), origin
     return _FAST
 
 
 def load_grammar() -> str:
     """Build (or load from cache) the parser now; used by benchmarks and warm-up. Returns where it
     came from: "cache" (`wgc.startup_cache`) or "built" (from the grammar)."""
-    _parser()
+    _fast_parser()
     assert _PARSER_ORIGIN is not None
     return _PARSER_ORIGIN
 
@@ -1885,9 +2083,8 @@ MAX_RECOVERIES = 100
 
 def parse(text: str, locations: Locations) -> ParseResult:
     """Parse preprocessed `text`; spans go through `locations` back to original files."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
-    parser, builder, postlex = _parser()
+    fast_parser = _fast_parser()
+    builder, postlex = _shared()
     declared = prescan_type_names(text)
     diagnostics: list[Diagnostic] = []
     skipped: set[str] = set()
@@ -1906,7 +2103,7 @@ def parse(text: str, locations: Locations) -> ParseResult:
         builder.diagnostics = []
         postlex.begin(work, set(declared))
         postlex.forced = forced
-        fast = _fast_parser(parser).run(work, postlex)
+        fast = fast_parser.run(work, postlex)
         if isinstance(fast, _TooDeep):
             diagnostics.append(codes.NESTING_LIMIT(
                 locations.span(fast.start, fast.end),
@@ -1925,6 +2122,9 @@ def parse(text: str, locations: Locations) -> ParseResult:
             unit = fast.value
             diagnostics.extend(builder.diagnostics)
             break
+        from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+        parser = _parser()[0]
         builder.diagnostics = []   # lark parses the text again and raises the error
         postlex.begin(work, set(declared))
         postlex.forced = forced
