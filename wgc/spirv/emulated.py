@@ -43,7 +43,9 @@ Invariants and decisions:
   target different slots) every invocation adds its own count.
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
-  uses scratch. Slot fields are read only where the slot exists.
+  uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
+  its `valid` is read with no count check), `scratch` only where it is used.  On llvmpipe every
+  load after the prologue's `return` is an 8-lane gather, so each field read costs.
 - Loops: natively (the default), GetCurrentLoopIterationIndex() is the NodeContext's
   `loop_iteration` and the runtime routes back edges; under `--loops=index-space` they are unrolled
   as for the AMDX target (`loop_stages.py`), the iteration and stage indices read from
@@ -316,7 +318,6 @@ class EmulatedNodes(NodeOperations):
         if emulated_checks.enabled(fl):
             emulated_checks.max_records(fl, entry, handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
-        scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
         call = fl.node_call
         static = entry.static.get(id(call)) if call is not None and handle.node_index is None else None
         wide = None
@@ -328,11 +329,13 @@ class EmulatedNodes(NodeOperations):
                                      uniform_slot=handle.node_index is None)
         address = fl.local(_U64, "records")
         stride = fl.local(_U64, "stride")
-        fl.store(address, scratch)
         fl.store(stride, b.constant_uint(0, 64))
-        in_slot, done = b.new_id(), b.new_id()
+        in_slot, no_slot, done = b.new_id(), b.new_id(), b.new_id()
         b.emit("OpSelectionMerge", done, "None")
-        b.emit("OpBranchConditional", valid, in_slot, done)
+        b.emit("OpBranchConditional", valid, in_slot, no_slot)
+        fl.new_block(no_slot)                # scratch is read only where it is used
+        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
+        b.emit("OpBranch", done)
         fl.new_block(in_slot)
         capacity = _load(fl, slot, abi.OUTPUT_SLOT["capacity"])
         if wide is not None:             # base + count <= capacity, in 64 bits
@@ -350,6 +353,7 @@ class EmulatedNodes(NodeOperations):
         fl.store(stride, slot_stride)
         b.emit("OpBranch", inner)
         fl.new_block(full)
+        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
         status = _load(fl, entry.context, abi.NODE_CONTEXT["status"])
         b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
                fl.uint(abi.STATUS_OUT_OF_RECORDS))
@@ -509,8 +513,11 @@ class EmulatedNodes(NodeOperations):
         outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        index = loop_stages.output_index(fl, handle) or handle.node_index
+        if index is None and not handle.output.is_array:       # the one slot of a single output
+            return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
+        index = index or fl.uint(0)
         count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        index = loop_stages.output_index(fl, handle) or handle.node_index or fl.uint(0)
         in_range = b.emit("OpULessThan", boolean, index, count)
         slot = _element(fl, slots, index, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")
