@@ -252,7 +252,9 @@ class Hand:
     def __init__(self, device, module: bytes) -> None:
         self.device = device
         self.layout, self.set_layouts = device.pipeline_layout([], 24)
-        self.pipelines = device.pipelines(module, ["fill", "work", "work64", "blast", "step"], self.layout)
+        self.wide = b"work64" in module          # a pickle of an older revision has no `work64`
+        kernels = ["fill", "work", "blast", "step"] + (["work64"] if self.wide else [])
+        self.pipelines = device.pipelines(module, kernels, self.layout)
 
     def run(self, steps: list[tuple[str, int, int, int, int, int]]) -> None:
         """steps: (kernel, groups, rec address, out address, n, mul), a barrier after each."""
@@ -288,7 +290,8 @@ def measure(prepared: dict, repeat: int, selector: str | None) -> None:
                 "levels": device.buffer(4 * levels)}
         work = [("fill", threads // 64, rec.address, 0, threads, 1),
                 ("work", -(-threads // 32), rec.address, outs["thread"].address, threads, 0)]
-        work64 = [work[0], ("work64", -(-threads // 64), rec.address, outs["thread"].address, threads, 0)]
+        work64 = [work[0], ("work64", -(-threads // 64), rec.address, outs["thread"].address, threads, 0)] \
+            if hand.wide else work
         blast = [("fill", -(-seeds // 64), rec.address, 0, seeds, 6400),
                  ("blast", groups, rec.address, outs["broadcast"].address, seeds, 0)]
         chain = [("fill", 1, rec.address, 0, 1, 0)] + [("step", 1, rec.address, outs["levels"].address, 1, 0)] * levels
