@@ -21,7 +21,9 @@ of both versions are compared for equality.
   a barrier, a `blast` kernel of G groups.
 - grid: the same with the grid given by each record (`SV_DispatchGrid`, [NodeMaxDispatchGrid]);
   the same hand-written kernels (which know the grid).
-- coalescing: the thread shape with a coalescing consumer (MaxRecords 64, 64 threads); hand: the same.
+- coalescing: the thread shape with a coalescing consumer (MaxRecords 64, 64 threads); hand: `fill`, a
+  barrier, `work64` (the `work` kernel 64 wide: the consumer's group size; before 2026-11-29 the
+  32-wide `work` ran here, twice the groups of the graph's consumer).
 - levels (recursion): one record through a recursive thread node L levels deep; hand-written: L
   one-thread `step` dispatches, a barrier after each.
 - arrays: the thread shape whose producer sends record i to `Work[i % 4]`, a node array of four
@@ -260,7 +262,9 @@ class Hand:
     def __init__(self, device, module: bytes) -> None:
         self.device = device
         self.layout, self.set_layouts = device.pipeline_layout([], 24)
-        self.pipelines = device.pipelines(module, ["fill", "work", "blast", "step"], self.layout)
+        self.wide = b"work64" in module          # a pickle of an older revision has no `work64`
+        kernels = ["fill", "work", "blast", "step"] + (["work64"] if self.wide else [])
+        self.pipelines = device.pipelines(module, kernels, self.layout)
 
     def run(self, steps: list[tuple[str, int, int, int, int, int]]) -> None:
         """steps: (kernel, groups, rec address, out address, n, mul), a barrier after each."""
@@ -296,11 +300,13 @@ def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | 
                 "levels": device.buffer(4 * levels)}
         work = [("fill", threads // 64, rec.address, 0, threads, 1),
                 ("work", -(-threads // 32), rec.address, outs["thread"].address, threads, 0)]
+        work64 = [work[0], ("work64", -(-threads // 64), rec.address, outs["thread"].address, threads, 0)] \
+            if hand.wide else work
         blast = [("fill", -(-seeds // 64), rec.address, 0, seeds, 6400),
                  ("blast", groups, rec.address, outs["broadcast"].address, seeds, 0)]
         chain = [("fill", 1, rec.address, 0, 1, 0)] + [("step", 1, rec.address, outs["levels"].address, 1, 0)] * levels
         hand_steps = {"thread": (work, "thread"), "broadcast": (blast, "broadcast"), "grid": (blast, "broadcast"),
-                      "coalescing": (work, "thread"), "levels": (chain, "levels"), "arrays": (work, "thread")}
+                      "coalescing": (work64, "thread"), "levels": (chain, "levels"), "arrays": (work, "thread")}
         for shape in SHAPES:
             if only is not None and shape not in only:
                 continue

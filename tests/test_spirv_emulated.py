@@ -168,9 +168,12 @@ def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: 
     return Symbols(compiled.asm), compiled.asm
 
 
-def slot(output_index: int, node_index: str = "0") -> str:
-    """The address of the OutputSlot of output `output_index` at node-array index `node_index`."""
+def slot(output_index: int, node_index: str | None = None) -> str:
+    """The address of the OutputSlot of output `output_index` at node-array index `node_index` (None:
+    a single output, whose one slot is where its `slots` points)."""
     parameter = add(ctx("outputs"), output_index * abi.OUTPUT_PARAMETER_SIZE) if output_index else ctx("outputs")
+    if node_index is None:
+        return field(parameter, abi.OUTPUT_PARAMETER, "slots")
     return add(field(parameter, abi.OUTPUT_PARAMETER, "slots"), mul(wide(node_index), abi.OUTPUT_SLOT_SIZE))
 
 
@@ -355,6 +358,7 @@ def test_thread_scope_allocation_and_overflow(tmp_path):
 void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
        [MaxRecords(1)] NodeOutput<Out> second)
 {
+    if (input.Get().b == 7) return;                  // not every invocation allocates: the counter's path
     ThreadNodeOutputRecords<Out> o = second.GetThreadNodeOutputRecords(1);
     o.Get().v = input.Get().a;
     o.OutputComplete();
@@ -363,9 +367,10 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
 [Shader("node")] [NodeLaunch("thread")] void second(ThreadNodeInputRecord<Out> r) { }
 """, tmp_path)
     the_slot = slot(1)                               # the second output parameter
-    # valid only inside the slot count, and where the slot says so
+    # "a single output has one" slot (emulation_abi, "Outputs"): no count to check; valid where the
+    # slot says so
     parameter = add(ctx("outputs"), abi.OUTPUT_PARAMETER_SIZE)
-    assert ["0", field(parameter, abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
+    assert field(parameter, abi.OUTPUT_PARAMETER, "count") not in symbols.loads()
     assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
     # one atomic per subgroup on the slot's counter: the elected invocation adds the subgroup's sum
     # of the counts; each invocation's base is that old value plus its exclusive prefix sum
@@ -390,20 +395,94 @@ def test_group_scope_allocation_once_per_group(tmp_path):
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
 void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex, [MaxRecords(8)] NodeOutput<Out> next)
 {
-    GroupNodeOutputRecords<Out> o = next.GetGroupNodeOutputRecords(8);
+    GroupNodeOutputRecords<Out> o = next.GetGroupNodeOutputRecords(input.Get().a > 3 ? 8 : 4);
     o[gi].v = gi;
     o.OutputComplete();
 }
 [Shader("node")] [NodeLaunch("thread")] void next(ThreadNodeInputRecord<Out> r) { }
 """, tmp_path)
     counter = field(slot(0), abi.OUTPUT_SLOT, "counter")
-    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},8)"]
+    assert len(symbols.values("OpAtomicIAdd")) == 1 and symbols.values("OpAtomicIAdd")[0].startswith(
+        f"atomiciadd({counter},")
     # invocation 0 adds (and only where the slot is valid); the base goes through Workgroup memory
     assert ["lii", "0"] in symbols.operands("OpIEqual")
     assert re.search(r"%group_result = OpVariable %_ptr_Workgroup_uint Workgroup", asm)
     assert asm.count("OpControlBarrier %uint_2 %uint_2") == 2
     atomic = asm.index("OpAtomicIAdd")
     assert asm.index("OpStore %group_result", atomic) < asm.index("OpControlBarrier", atomic)
+
+
+STATIC = RECORDS + """
+[Shader("node")] [NodeLaunch("LAUNCH")] ATTRIBUTES
+void P(INPUT input, uint gi : SV_GroupIndex, [MaxRecords(MAX)] NodeOutput<Out> next)
+{
+    buf[0] = 1;
+    CALL
+    o[0].v = gi;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void next(ThreadNodeInputRecord<Out> r) { }
+"""
+
+
+@pytest.mark.parametrize("launch, attributes, scope, count, size", [
+    ("broadcasting", "[NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 2, 1)]", "Thread", 3, 3 * 16),
+    ("broadcasting", "[NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 2, 1)]", "Group", 5, 5),
+    ("coalescing", "[NumThreads(4, 1, 1)]", "Thread", 2, 2 * 4),
+    ("thread", "", "Thread", 2, 2),
+], ids=["broadcasting-thread-scope", "broadcasting-group-scope", "coalescing", "thread-launch"])
+def test_a_call_every_invocation_makes_once_is_placed_by_group(tmp_path, launch, attributes, scope, count, size):
+    """emulation_abi, "Outputs": a constant-count allocation at the top level of the entry function
+    places group g = flat - first_group's records at g * K (+ LocalInvocationIndex * c for thread
+    scope); invocation 0 adds the group's total; no subgroup operation, barrier or Workgroup memory."""
+    inputs = {"broadcasting": "DispatchNodeInputRecord<In>", "coalescing": "[MaxRecords(4)] GroupNodeInputRecords<In>",
+              "thread": "ThreadNodeInputRecord<In>"}
+    source = (STATIC.replace("LAUNCH", launch).replace("ATTRIBUTES", attributes).replace("INPUT", inputs[launch])
+              .replace("MAX", str(size)).replace("CALL", f"{scope}NodeOutputRecords<Out> o = "
+                                                        f"next.Get{scope}NodeOutputRecords({count});"))
+    if launch == "thread":
+        source = source.replace(", uint gi : SV_GroupIndex", "").replace("o[0].v = gi;", "o[0].v = 1;")
+    symbols, asm = emulated(source, tmp_path)
+    if launch == "thread":       # MaxRecords is per thread there; a group holds THREAD_GROUP_SIZE
+        size *= abi.THREAD_GROUP_SIZE
+    assert "OpGroupNonUniform" not in asm and "OpControlBarrier" not in asm and "Workgroup uint" not in asm
+    the_slot = slot(0)
+    group = f"({FLAT}-{field(the_slot, abi.OUTPUT_SLOT, 'first_group')})"
+    first = mul(wide(group), size)
+    base = add(first, f"u64({mul('lii', count)})") if scope == "Thread" or launch == "thread" else first
+    assert base in symbols.stored.values()
+    counter = field(the_slot, abi.OUTPUT_SLOT, "counter")
+    if launch == "thread":       # c times the group's invocations whose record is below input_count
+        past = f"({ctx('input_count')}-{mul(FLAT, abi.THREAD_GROUP_SIZE)})"
+        total = mul(f"umin({past},{abi.THREAD_GROUP_SIZE})", count)
+    else:
+        total = str(size)
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},{total})"]
+    assert ["lii", "0"] in symbols.operands("OpIEqual")
+    assert asm.index("OpAtomicIAdd") < asm.index("OpAtomicOr")     # the capacity check follows
+
+
+@pytest.mark.parametrize("body", [
+    "if (input.Get().a == 0) return; CALL",                            # a return before it
+    "if (input.Get().a == 0) { CALL o.OutputComplete(); return; } CALL",  # a second call
+    "bool ok = next.IsValid(); CALL",                                  # the output named elsewhere
+    "CALL_N",                                                          # a count known at run time
+], ids=["return-before", "two-calls", "named-elsewhere", "run-time-count"])
+def test_other_allocations_keep_the_counter(tmp_path, body):
+    """Only a call every invocation makes exactly once is placed statically (emulated_placement)."""
+    call = "ThreadNodeOutputRecords<Out> o = next.GetThreadNodeOutputRecords(1);"
+    source = RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void P(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> next)
+{
+    BODY
+    o.Get().v = 1;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void next(ThreadNodeInputRecord<Out> r) { }
+""".replace("BODY", body.replace("CALL_N", call.replace("(1)", "(input.Get().a & 1)")).replace("CALL", call))
+    _, asm = emulated(source, tmp_path)
+    assert "OpGroupNonUniformElect" in asm and "static_base" not in asm
 
 
 def test_thread_launch_group_scope_is_per_invocation(tmp_path):

@@ -81,6 +81,11 @@ DXC_OPTION_REFUSED = _kind("WG0040", E, "a dxc option wgc does not implement who
                            "-link, -recompile, -metal, ...)")
 MISSING_ARGUMENT = _kind("WG0041", E, "an option given without its value (the last word of the command line)")
 UNKNOWN_COMMAND = _kind("WG0042", E, "wgc's first word names no command and no file (with a did-you-mean suggestion)")
+# the launcher without Python's site module (`wgc.launcher`, `wgc server --launcher`)
+LAUNCHER_BROKEN = _kind("WG0043", E, "a launcher written by 'wgc server --launcher' cannot import its wgc any more "
+                        "(moved or uninstalled): write it again")
+LAUNCHER_NOT_WRITTEN = _kind("WG0044", E, "'wgc server --launcher FILE' cannot write FILE (a folder, a file that "
+                             "is not a wgc launcher, or a write error)")
 CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cache's base folder) is not an "
                                "absolute path: it is ignored", "compile-cache")
 SAMPLES_EXIST = _kind("WG0061", E, "'wgc samples' would overwrite files in its destination folder: nothing is written")
@@ -476,11 +481,6 @@ PIXEL_SHADER_MISSING = _kind("WG0881", E, "mesh nodes draw but no pixel shader o
                              "several and none named, or the one named does not exist)")
 IMAGE_OPTION_INVALID = _kind("WG0882", E, "--image names no colour attachment of the render target, or the graph "
                              "draws nothing")
-# WG0890-WG0894: the launcher without Python's site module (`wgc.launcher`, `wgc server --launcher`)
-LAUNCHER_BROKEN = _kind("WG0890", E, "a launcher written by 'wgc server --launcher' cannot import its wgc any more "
-                        "(moved or uninstalled): write it again")
-LAUNCHER_NOT_WRITTEN = _kind("WG0891", E, "'wgc server --launcher FILE' cannot write FILE (a folder, a file that "
-                             "is not a wgc launcher, or a write error)")
 ALL_KINDS: tuple[DiagnosticKind, ...] = tuple(
     value for value in globals().values() if isinstance(value, DiagnosticKind)
 )

@@ -59,7 +59,16 @@ makes it as large as the largest record of the graph).
   group-scope allocation, by invocation 0, broadcast through Workgroup memory; for thread scope one
   per subgroup where every invocation allocates from the same slot (no node-array subscript: the
   elected invocation adds the subgroup's total, each invocation's base is the old value plus its
-  exclusive prefix sum, for any subgroup size), else one per invocation); record k is at `records + (base + k) * stride`. If `base + n > capacity` the shader
+  exclusive prefix sum, for any subgroup size), else one per invocation); record k is at `records + (base + k) * stride`.
+  A static allocation needs no result from the counter: a `Get{Thread,Group}NodeOutputRecords(c)`
+  with a constant `c` on an output without a node-array subscript, which the node's entry function
+  calls exactly once in every invocation that passes the prologue (a statement of its top level,
+  no `return` before it, the output named nowhere else) places the records of group `g = flat -
+  first_group` (the slot's) at `base = g * K + LocalInvocationIndex * c` for thread scope (K = c *
+  the group's invocations: NumThreads, or THREAD_GROUP_SIZE for thread launch) and `base = g * c`
+  for group scope, and invocation 0 adds the group's total to `*counter` (thread launch: c times its
+  invocations whose record is below `input_count`).  Groups leave the prologue only past the last
+  record, so the records of a launch still fill `[0, *counter)` exactly.  If `base + n > capacity` the shader
   sets `STATUS_OUT_OF_RECORDS` in `*status` (atomic or) and uses `scratch` for those records; the
   runtime then fails the run with an error naming the node (it sizes arenas from the MaxRecords
   bounds, so this only happens past the memory limit it was given).
@@ -172,7 +181,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -180,7 +189,9 @@ ABI_VERSION = 5
 4: mesh nodes as MeshEXT entry points drawn with vkCmdDrawMeshTasksEXT, and the pixel shaders beside
 them ("Mesh nodes"); no NodeContext change.
 5: a broadcasting node whose grid comes from its record runs all its records in one dispatch: the
-group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 104 bytes)."""
+group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 104 bytes).
+6: static allocation (an OutputSlot's `first_group`, was reserved): a call made once by every
+invocation places its records by group index, with one atomic per group and no subgroup operation."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -229,7 +240,7 @@ OUTPUT_SLOT = {
     "capacity": (16, 4),  # u32 records the arena holds
     "stride": (20, 4),   # u32 bytes between records (the target's record size, rounded to its alignment)
     "valid": (24, 4),    # u32 1 when a node exists at this index
-    "reserved": (28, 4),
+    "first_group": (28, 4),  # u32 the flat group index of the launch's first group (Outputs: static allocation)
 }
 OUTPUT_SLOT_SIZE = 32
 

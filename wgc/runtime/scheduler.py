@@ -496,7 +496,7 @@ class Scheduler:
                     records = out.address + slot.arena if valid and slot.stride else self.scratch.address
                     _put(data, slots_at + i * abi.OUTPUT_SLOT_SIZE, abi.OUTPUT_SLOT, records=records,
                          counter=base + counter_at + 4 * i, capacity=slot.capacity if valid else 0,
-                         stride=slot.stride, valid=1 if valid else 0)
+                         stride=slot.stride, valid=1 if valid else 0, first_group=launch.first_group)
             shared_at = prefix_at = table_at = 0
             if launch.node.cross_group_sharing:
                 shared_at = take(4 * launch.count, 4)

@@ -33,6 +33,9 @@ Invariants and decisions:
   group-scope allocation, GroupIncrementOutputCount and FinishedCrossGroupSharing are done by
   invocation 0, the result broadcast through a Workgroup variable of their own between two
   workgroup barriers (they are group-uniform calls, so every invocation reaches the barriers).
+- An allocation every invocation makes exactly once (`emulated_placement.static_calls`, read in
+  the prologue; `FunctionLowering.node_call` names the call being lowered) is placed by group index
+  (`_static_base`): no subgroup operation, no barrier, one atomic per group, by invocation 0.
 - Thread-scope allocation and ThreadIncrementOutputCount (and group scope in thread launch) on
   an output without a node-array subscript add once per subgroup: the elected invocation adds
   the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
@@ -40,7 +43,9 @@ Invariants and decisions:
   target different slots) every invocation adds its own count.
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
-  uses scratch. Slot fields are read only where the slot exists.
+  uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
+  its `valid` is read with no count check), `scratch` only where it is used.  On llvmpipe every
+  load after the prologue's `return` is an 8-lane gather, so each field read costs.
 - Loops: natively (the default), GetCurrentLoopIterationIndex() is the NodeContext's
   `loop_iteration` and the runtime routes back edges; under `--loops=index-space` they are unrolled
   as for the AMDX target (`loop_stages.py`), the iteration and stage indices read from
@@ -54,10 +59,10 @@ from typing import TYPE_CHECKING, Any
 from wgc import emulation_abi as abi
 from wgc import ir
 from wgc import types as t
-from wgc.cached_dataclass import dataclass
+from wgc.cached_dataclass import dataclass, field
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_loops, emulated_prints, loop_stages
+from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, loop_stages
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -90,6 +95,8 @@ class _Entry:
     """u64 `input_stride`."""
     count: int
     """u32 `Count()` of the input."""
+    input_count: int = 0
+    """u32 NodeContext `input_count` (the records of the dispatch)."""
     input_address: int | None = None
     """u64 address of the record of a thread or broadcasting node."""
     group_id: tuple[int, int, int] | None = None
@@ -102,6 +109,8 @@ class _Entry:
     """`--check`: the pointers to the input record that `record_place` made."""
     check_pending: dict[int, Any] | None = None
     """`--check`: each allocation's flag 'not completed yet', by its records' address id."""
+    static: dict[int, int] = field(default_factory=dict)
+    """The allocation calls placed statically, id(call) -> count (`emulated_placement`)."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -201,7 +210,7 @@ class EmulatedNodes(NodeOperations):
         records = _load(fl, context, abi.NODE_CONTEXT["input_records"])
         count = _load(fl, context, abi.NODE_CONTEXT["input_count"])
         stride = b.emit("OpUConvert", fl.types.id(_U64), _load(fl, context, abi.NODE_CONTEXT["input_stride"]))
-        entry = _Entry(node, context, flat, fl.uint(0), records, stride, fl.uint(1))
+        entry = _Entry(node, context, flat, fl.uint(0), records, stride, fl.uint(1), count)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
@@ -217,6 +226,8 @@ class EmulatedNodes(NodeOperations):
         if input_handle is not None and input_handle.record is not None and node.launch != "coalescing":
             entry.input_address = _element(fl, records, entry.record, stride)
         fl.node_state = entry
+        if fl.ml.stages is None:                # loops in index space keep the counter (module docstring)
+            entry.static = emulated_placement.static_calls(fl.function, node)
         if emulated_checks.enabled(fl):
             entry.check_counters = emulated_checks.begin_entry(fl, node)
         assert self._prints is not None
@@ -308,20 +319,32 @@ class EmulatedNodes(NodeOperations):
         if emulated_checks.enabled(fl):
             emulated_checks.max_records(fl, entry, handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
-        scratch = _load(fl, entry.context, abi.NODE_CONTEXT["scratch"])
-        base = self._counter_add(fl, valid, slot, count, scope, result=True, uniform_slot=handle.node_index is None)
+        call = fl.node_call
+        static = entry.static.get(id(call)) if call is not None and handle.node_index is None else None
+        wide = None
+        if static is not None:
+            wide = self._static_base(fl, entry, valid, slot, static, scope)
+            base = b.emit("OpUConvert", uint, wide)
+        else:
+            base = self._counter_add(fl, valid, slot, count, scope, result=True,
+                                     uniform_slot=handle.node_index is None)
         address = fl.local(_U64, "records")
         stride = fl.local(_U64, "stride")
-        fl.store(address, scratch)
         fl.store(stride, b.constant_uint(0, 64))
-        in_slot, done = b.new_id(), b.new_id()
+        in_slot, no_slot, done = b.new_id(), b.new_id(), b.new_id()
         b.emit("OpSelectionMerge", done, "None")
-        b.emit("OpBranchConditional", valid, in_slot, done)
+        b.emit("OpBranchConditional", valid, in_slot, no_slot)
+        fl.new_block(no_slot)                # scratch is read only where it is used
+        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
+        b.emit("OpBranch", done)
         fl.new_block(in_slot)
         capacity = _load(fl, slot, abi.OUTPUT_SLOT["capacity"])
-        # base + count <= capacity, without overflow
-        fits = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, base, capacity),
-                      b.emit("OpULessThanEqual", boolean, count, b.emit("OpISub", uint, capacity, base)))
+        if wide is not None:             # base + count <= capacity, in 64 bits
+            fits = b.emit("OpULessThanEqual", boolean, b.emit("OpIAdd", u64, wide, b.emit("OpUConvert", u64, count)),
+                          b.emit("OpUConvert", u64, capacity))
+        else:                            # base + count <= capacity, without overflow
+            fits = b.emit("OpLogicalAnd", boolean, b.emit("OpULessThanEqual", boolean, base, capacity),
+                          b.emit("OpULessThanEqual", boolean, count, b.emit("OpISub", uint, capacity, base)))
         ok, full, inner = b.new_id(), b.new_id(), b.new_id()
         b.emit("OpSelectionMerge", inner, "None")
         b.emit("OpBranchConditional", fits, ok, full)
@@ -331,6 +354,7 @@ class EmulatedNodes(NodeOperations):
         fl.store(stride, slot_stride)
         b.emit("OpBranch", inner)
         fl.new_block(full)
+        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
         status = _load(fl, entry.context, abi.NODE_CONTEXT["status"])
         b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
                fl.uint(abi.STATUS_OUT_OF_RECORDS))
@@ -345,6 +369,52 @@ class EmulatedNodes(NodeOperations):
             emulated_checks.poison(fl, entry, output, records.pointer, records.stride, count, scope)
             emulated_checks.allocated(fl, entry, output, records.pointer, scope)
         return records
+
+    def _static_base(self, fl: FunctionLowering, entry: _Entry, valid: int, slot: int, count: int,
+                     scope: str) -> int:
+        """The u64 first record of a static allocation of `count` records (`emulated_placement`; the
+        ABI's "Outputs"): group `flat - first_group` owns K consecutive records, an invocation's
+        thread-scope records follow those of the invocations before it; invocation 0 adds the group's
+        total to the counter.  0 where the slot is not valid."""
+        b, node = fl.b, entry.node
+        uint, u64 = fl.types.id(t.UINT), fl.types.id(_U64)
+        per_invocation = scope == "Invocation" or node.launch == "thread"
+        if node.launch == "thread":
+            invocations = abi.THREAD_GROUP_SIZE
+        else:
+            x, y, z = node.num_threads
+            invocations = x * y * z
+        size = count * invocations if per_invocation else count
+        base = fl.local(_U64, "static_base")
+        fl.store(base, b.constant_uint(0, 64))
+        place, done = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", valid, place, done)
+        fl.new_block(place)
+        group = b.emit("OpISub", uint, entry.flat, _load(fl, slot, abi.OUTPUT_SLOT["first_group"]))
+        first = b.emit("OpIMul", u64, b.emit("OpUConvert", u64, group), b.constant_uint(size, 64))
+        index = _builtin(fl, "LocalInvocationIndex", 1)
+        if per_invocation and count:
+            first = b.emit("OpIAdd", u64, first, b.emit("OpUConvert", u64, b.emit("OpIMul", uint, index, fl.uint(count))))
+        fl.store(base, first)
+        if node.launch == "thread":      # the group's invocations that passed the prologue
+            past = b.emit("OpISub", uint, entry.input_count, b.emit("OpIMul", uint, entry.flat,
+                                                                     fl.uint(abi.THREAD_GROUP_SIZE)))
+            total = b.emit("OpIMul", uint, b.ext_inst(uint, "UMin", past, fl.uint(abi.THREAD_GROUP_SIZE)),
+                           fl.uint(count))
+        else:
+            total = fl.uint(size)
+        leader, add, added = b.emit("OpIEqual", b.type_bool(), index, fl.uint(0)), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", added, "None")
+        b.emit("OpBranchConditional", leader, add, added)
+        fl.new_block(add)
+        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+        b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), total)
+        b.emit("OpBranch", added)
+        fl.new_block(added)
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        return fl.load(base)
 
     def increment_output_count(self, fl: FunctionLowering, handle: OutputHandle, count: int, scope: str) -> None:
         if emulated_checks.enabled(fl):
@@ -444,8 +514,11 @@ class EmulatedNodes(NodeOperations):
         outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        index = loop_stages.output_index(fl, handle) or handle.node_index
+        if index is None and not handle.output.is_array:       # the one slot of a single output
+            return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
+        index = index or fl.uint(0)
         count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        index = loop_stages.output_index(fl, handle) or handle.node_index or fl.uint(0)
         in_range = b.emit("OpULessThan", boolean, index, count)
         slot = _element(fl, slots, index, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")

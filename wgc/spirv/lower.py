@@ -427,6 +427,8 @@ class FunctionLowering:
         """The node whose entry function this is (None for a called helper)."""
         self.current_span: Span | None = None
         """The innermost statement being lowered (where `emulated_checks` reports point)."""
+        self.node_call: ir.MethodCall | None = None
+        """The node-object method call being lowered (`emulated_placement` asks which call allocates)."""
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
@@ -1071,6 +1073,7 @@ class FunctionLowering:
             assert isinstance(handle, OutputHandle)
             scope = "Invocation" if name.startswith(("GetThread", "Thread")) else "Workgroup"
             count = self.value(expr.args[0])
+            self.node_call = expr
             if name.endswith("IncrementOutputCount"):
                 nodes.increment_output_count(self, handle, count, scope)
                 return None
