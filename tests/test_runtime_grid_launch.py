@@ -519,3 +519,37 @@ def test_entry_grids_and_sharing_counters_are_set_again_every_run(device, tmp_pa
         out = session.dump(program.resources[0])["uint32"]
     assert out == [v for g in grids for v in (2 * 8 * g, 2 if g else 0)]
     assert [(d.node, d.records_in, d.groups) for d in steps[0].dispatches] == [("Gather", 4, sum(grids))]
+
+
+PLACED = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Rec { uint grid : SV_DispatchGrid; uint base; };
+struct Item { uint at; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(16, 1, 1)] [NumThreads(4, 1, 1)]
+void Spread(DispatchNodeInputRecord<Rec> r, uint3 g : SV_GroupID, uint t : SV_GroupIndex,
+            [MaxRecords(4)] NodeOutput<Item> Mark)
+{
+    GroupNodeOutputRecords<Item> o = Mark.GetGroupNodeOutputRecords(4);
+    o[t].at = r.Get().base + g.x * 4 + t;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Mark(ThreadNodeInputRecord<Item> i) { InterlockedAdd(Out[i.Get().at], 1); }
+"""
+
+
+@SCHEDULES
+def test_records_placed_by_group_in_a_grid_given_by_the_record(device, tmp_path, gpu_driven):
+    """A call every invocation makes once places its records by group index (emulation ABI 6),
+    here across the groups of several records' grids in one dispatch: each of a record's groups
+    sends 4 records marking base + 4 g + t, every slot once; a record of 0 groups sends none."""
+    records = [(3, 0), (0, 100), (16, 12), (5, 76)]
+    out, trace = run(device, tmp_path, PLACED, {
+        "inputs": [{"entry": "Spread", "records": [{"grid": g, "base": b} for g, b in records]}],
+        "resources": {"u0": {"bytes": 4 * 96}}}, gpu_driven)
+    expected = [0] * 96
+    for grid, base in records:
+        for k in range(4 * grid):
+            expected[base + k] += 1
+    assert out == expected
+    assert trace == [[("Spread", 4, 24)], [("Mark", 96, 3)]]     # 96 thread records: 3 groups of 32
