@@ -84,7 +84,7 @@ def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path):
 
 def test_the_launcher_replaces_only_its_own_kind(folder):
     """An existing launcher is rewritten; a file that is not one, or a folder, is left alone
-    (WG0044, exit 1); --launcher with another action is a usage error."""
+    (WG0091, exit 1); --launcher with another action is a usage error."""
     launcher = folder / "wgc-fast"
     assert write_launcher(launcher, folder).returncode == 0
     assert write_launcher(launcher, folder).returncode == 0
@@ -93,17 +93,17 @@ def test_the_launcher_replaces_only_its_own_kind(folder):
     done = write_launcher(other, folder)
     assert (done.returncode, done.stderr.decode()) == (
         1, f"error: the launcher '{other}' cannot be written: a file that is not a wgc launcher is there (remove it "
-           "first) [WG0044]\n1 error generated.\n")
+           "first) [WG0091]\n1 error generated.\n")
     assert other.read_text() == "#!/bin/sh\necho mine\n"
     done = write_launcher(folder / "include", folder)
-    assert done.returncode == 1 and b"it is a folder [WG0044]" in done.stderr
+    assert done.returncode == 1 and b"it is a folder [WG0091]" in done.stderr
     done = run(wgc_command() + ["server", "--status", "--launcher", str(launcher)], folder)
     assert done.returncode == 2 and b"--launcher cannot be given with --status" in done.stderr
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []     # no temporary left
 
 
 def test_a_launcher_whose_wgc_is_gone_says_so(folder):
-    """A launcher whose search path no longer leads to wgc (moved, uninstalled) fails with WG0043,
+    """A launcher whose search path no longer leads to wgc (moved, uninstalled) fails with WG0090,
     naming the command that writes it again, and no traceback."""
     launcher = folder / "wgc-fast"
     assert write_launcher(launcher, folder).returncode == 0
@@ -114,7 +114,7 @@ def test_a_launcher_whose_wgc_is_gone_says_so(folder):
     done = run([str(launcher), "compile", "hello.hlsl"], folder)
     assert done.returncode == 1
     assert done.stderr.decode() == (f"error: this wgc launcher's wgc cannot be imported (No module named 'wgc'); "
-                                    f"write it again with wgc server --launcher {launcher} [WG0043]\n"
+                                    f"write it again with wgc server --launcher {launcher} [WG0090]\n"
                                     "1 error generated.\n")
 
 

@@ -4,7 +4,7 @@ Stage: command line (`wgc.cli`'s `server` command calls `write`).
 Input: this process's interpreter (`sys.executable`) and module search path (`sys.path`), which
 name the wgc and the packages this very command runs; the file to write.
 Output: an executable Python script at FILE, run by this interpreter with `-S`, that sets this
-search path and calls `wgc.entry.main`; or a diagnostic (WG0044) and nothing written.
+search path and calls `wgc.entry.main`; or a diagnostic (WG0091) and nothing written.
 
 Why: every `wgc` process starts Python, and Python's `site` reads the environment's `.pth` files
 before any of wgc's code runs; with wgc's dependencies that is most of a thin client's time (the
@@ -18,13 +18,13 @@ Invariants:
   itself is skipped (no `sitecustomize`, no user site folder added later). Its Python flags
   differ (`-S`), so the compile server its commands use is another one than `wgc`'s (the key
   includes the flags).
-- When its wgc cannot be imported any more (moved, uninstalled), it says so with WG0043 and exits
+- When its wgc cannot be imported any more (moved, uninstalled), it says so with WG0090 and exits
   1, naming the command that writes it again.
 - The `#!` line names the interpreter and `-S` where the kernel can take it (no whitespace, at
   most 127 bytes); otherwise the file starts as a `/bin/sh` script that runs the interpreter on
   itself (a string literal to Python).
 - Written atomically (a temporary file in FILE's folder, then renamed), mode 0777 less the umask;
-  an existing FILE that is not a wgc launcher is never overwritten (WG0044).
+  an existing FILE that is not a wgc launcher is never overwritten (WG0091).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def text(path: str) -> str:
             "    from wgc.entry import main\n"
             "except ImportError as err:\n"
             "    sys.stderr.write(f\"error: this wgc launcher's wgc cannot be imported ({err}); write it again with \"\n"
-            f"                     {again!r} \" [WG0043]\\n1 error generated.\\n\")\n"
+            f"                     {again!r} \" [WG0090]\\n1 error generated.\\n\")\n"
             "    raise SystemExit(1)\n"
             "raise SystemExit(main())\n")
 
