@@ -57,7 +57,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_loops, emulated_prints, loop_stages
+from . import emulated_checks, emulated_loops, emulated_prints, emulated_tail, loop_stages
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -135,6 +135,12 @@ class EmulatedNodes(NodeOperations):
         if info is not None and not info.implied:
             handle = InputHandle(0, info.record, info.layout, coherent=info.globally_coherent)
         return handle, {o.parameter: OutputHandle(o, o.index) for o in node.outputs}
+
+    def entry_function(self, ml: ModuleLowering, fn: int, node: NodeInfo) -> int:
+        """A compute node's entry point calls its function, then the level tail (`emulated_tail`)."""
+        if node.mesh is not None:
+            return fn
+        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml))
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))
