@@ -147,6 +147,11 @@ class _Plan:
     host_setup: bool = False
     """The first level's counts, group counts and capacities are computed on the host (`_host_setup`):
     its records come from the host and no grid is read from them, so no meta pass runs before it."""
+    fused: list[bool] = field(default_factory=list)
+    """Per level: its groups set up the next level through their level tail (`_fused`, set with the
+    image), so the next level has no meta pass."""
+    levels_at: list[int] = field(default_factory=list)
+    """Per level: where its `emulation_abi.LEVEL` block is in the control image."""
     commands: Any = None
     """The recorded command buffer (replayed by every run)."""
     last_read: tuple[int, bytes, list[TraceStep]] | None = None
@@ -183,6 +188,22 @@ def _modes(node: NodePlan) -> tuple[int, int, int, int] | None:
 
 def _record_grid(node: NodePlan) -> bool:
     return node.grid_field is not None and node.dispatch_grid is None
+
+
+def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
+    """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
+    level: where the level's own number of workgroups is known before it runs (the first level set
+    up on the host, or a level set up by fused tails), it has no mesh launch (a mesh entry point has
+    no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
+    nor a grid read from records (`grid_setup`).  Elsewhere the meta pass sets the next level up."""
+    fused: list[bool] = []
+    known = host_setup
+    for level, launches in enumerate(levels):
+        following = levels[level + 1] if level + 1 < len(levels) else None
+        known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
+                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following))
+        fused.append(known)
+    return fused
 
 
 class GpuScheduler(Scheduler):
@@ -302,8 +323,8 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         first = levels[0] if levels else []
-        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and not launch.record_grid
-                                                        for launch in first))
+        host_setup = all(launch.input.producer is None and not launch.record_grid for launch in first)
+        return _Plan(levels, side_bytes, host_setup=host_setup)
 
     def _group_limits(self, node: NodePlan) -> tuple[int, int]:
         """(x, y) group counts one dispatch of `node` may have: the compute limits, or a mesh node's
@@ -344,6 +365,9 @@ class GpuScheduler(Scheduler):
         scratch = self.scratch.address
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
+        plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
+        plan.fused = _fused(plan.levels, plan.host_setup)
+        first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
             gridded = [launch for launch in launches if launch.record_grid]
@@ -405,7 +429,8 @@ class GpuScheduler(Scheduler):
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
                      grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
-                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0)
+                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0,
+                     level=base + plan.levels_at[level] if plan.fused[level] else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -434,22 +459,31 @@ class GpuScheduler(Scheduler):
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
                      max_x=self._group_limits(launch.node)[0])
                 if level == 0 and plan.host_setup:
-                    self._host_setup(data, launch, fixes, base)
+                    first_groups += self._host_setup(data, launch, fixes, base)
+        for level, fused in enumerate(plan.fused):
+            if not fused:
+                continue
+            following = plan.levels[level + 1]
+            _put(data, plan.levels_at[level], abi.LEVEL, done=0, expected=first_groups if level == 0 else 0,
+                 launches=base + plan.tables_at[level + 1], launch_count=len(following),
+                 next=base + plan.levels_at[level + 1])
         return data
 
-    def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> None:
+    def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> int:
         """What the meta shader writes for a launch whose record count the host knows (an entry input, no
         grid read from a record), computed here as it computes it: `input_count`, the indirect group
-        counts and the capacity of each output slot."""
+        counts and the capacity of each output slot; returns the workgroups dispatched."""
         count = launch.input.count or 0
         groups = -(-count * launch.group_mul // launch.group_div)
         units = -(-count * launch.group_mul // launch.unit_div)
         x = min(groups, self._group_limits(launch.node)[0])
+        y = -(-groups // x) if x else 0
         struct.pack_into("<I", data, launch.context_at + abi.NODE_CONTEXT["input_count"][0], count)
-        struct.pack_into("<3I", data, launch.indirect_at, x, -(-groups // x) if x else 0, 1)
+        struct.pack_into("<3I", data, launch.indirect_at, x, y, 1)
         for slot_address, per_unit, reserved in fixes:
             struct.pack_into("<I", data, slot_address - base + abi.OUTPUT_SLOT["capacity"][0],
                              min(units * per_unit, reserved))
+        return x * y
 
     # ------------------------------------------------------------------ a whole graph
 
@@ -587,7 +621,8 @@ class GpuScheduler(Scheduler):
                 launch_times: list[tuple[int | None, int | None]] = []
                 grid_table_at, gridded = plan.grid_tables[level]
                 plain = len(launches) - gridded
-                if plain and (level > 0 or not plan.host_setup):
+                set_up = plan.host_setup if level == 0 else plan.fused[level - 1]   # on the host, or by tails
+                if plain and not set_up:
                     use(meta_pipeline)
                     device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], plain, 0))
                     device.dispatch(-(-plain // meta.GROUP_SIZE))
@@ -595,7 +630,7 @@ class GpuScheduler(Scheduler):
                     use(self._grid_pipeline())
                     device.push(layout, struct.pack("<QII", control.address + grid_table_at, gridded, 0))
                     device.dispatch(gridded)
-                if gridded or (plain and (level > 0 or not plan.host_setup)):
+                if gridded or (plain and not set_up):
                     device.compute_barrier()
                 draws: list[tuple[str, bytes, Buffer, int]] = []
                 first_query = plan.primitive_queries

@@ -25,6 +25,9 @@ Invariants and decisions:
   the grid (coalescing, broadcasting; all invocations of a group leave together). Its ids dominate
   the body; node operations that are not in the entry function (none take node objects there:
   sema inlines every function that does) read the NodeContext again.
+- A compute node's entry point is a function that calls its entry function and then runs the
+  level tail (`emulated_tail.py`, emulation ABI "Level tail"), so every exit of the entry function
+  reaches it; a mesh node's entry point is its entry function.
 - A mesh node declares built-in variables and a push-constant block of its own (the compute nodes
   share theirs), and the module lists mesh nodes first (`module.py`): NVIDIA's driver (580) drew
   nothing from a MeshEXT entry point whose built-ins another entry point of the module used first.

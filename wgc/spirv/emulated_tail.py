@@ -17,7 +17,7 @@ Invariants: the tail reads and writes only what `wgc.emulation_abi` names (`LEVE
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from wgc import emulation_abi as abi
 from wgc import types as t
@@ -75,33 +75,56 @@ def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     e.emit("OpSelectionMerge", counted, "None")
     e.emit("OpBranchConditional", last, setup, counted)
     e.label(setup)
-    total = _launch_loop(e, level, setup)
-    _store(e, _load(e, level, abi.LEVEL["next"]), abi.LEVEL["expected"], total)
+    table = _load(e, level, abi.LEVEL["launches"])
+    total, after_setup = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
+                               lambda i, block: _set_up(e, _entry(e, table, i), block))
+    following = _load(e, level, abi.LEVEL["next"])
+    _store(e, following, abi.LEVEL["expected"], total)
+    # the level after the next: no group unless the next level's tails set it up in this run
+    after = _load(e, following, abi.LEVEL["launches"])
+    _loop(e, _load(e, following, abi.LEVEL["launch_count"]), after_setup,
+          lambda i, block: _no_groups(e, _entry(e, after, i)))
+    e.emit("OpAtomicStore", done, queue, e.uint(0), e.uint(0))     # for the next run: every group has counted
     e.emit("OpBranch", counted)
     e.label(counted)
     e.emit("OpBranch", end)
     e.label(end)
 
 
-def _launch_loop(e: Emitter, level: int, before: int) -> int:
-    """The meta shader's per-launch work over the next level's table (the block `before` is open);
-    returns the id of the sum of the launches' dispatched workgroups, in the open block after it."""
-    u32, u64, bool_ = e.u32, e.u64, e.bool_
-    table = _load(e, level, abi.LEVEL["launches"])
-    n = _load(e, level, abi.LEVEL["launch_count"])
-    head, check, body, step, merge = (e.new_id() for _ in range(5))
+def _entry(e: Emitter, table: int, i: int) -> int:
+    """The address of entry `i` of a LEVEL_LAUNCH table."""
+    return e.emit("OpIAdd", e.u64, table, e.emit("OpIMul", e.u64, e.emit("OpUConvert", e.u64, i),
+                                                  e.uint(abi.LEVEL_LAUNCH_SIZE, 64)))
+
+
+def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None]) -> tuple[int, int]:
+    """`body(i, its first block)` for i in [0, n) (the block `before` is open and branches in); returns
+    the sum of what `body` returns (0 where None) and the block after the loop, left open."""
+    head, check, first, step, merge = (e.new_id() for _ in range(5))
     i_next, total_next = e.new_id(), e.new_id()
     e.emit("OpBranch", head)
     e.label(head)
-    i = e.emit("OpPhi", u32, e.uint(0), before, i_next, step)
-    total = e.emit("OpPhi", u32, e.uint(0), before, total_next, step)
+    i = e.emit("OpPhi", e.u32, e.uint(0), before, i_next, step)
+    total = e.emit("OpPhi", e.u32, e.uint(0), before, total_next, step)
     e.emit("OpLoopMerge", merge, step, "None")
     e.emit("OpBranch", check)
     e.label(check)
-    e.emit("OpBranchConditional", e.emit("OpULessThan", bool_, i, n), body, merge)
-    e.label(body)
-    entry = e.emit("OpIAdd", u64, table, e.emit("OpIMul", u64, e.emit("OpUConvert", u64, i),
-                                                  e.uint(abi.LEVEL_LAUNCH_SIZE, 64)))
+    e.emit("OpBranchConditional", e.emit("OpULessThan", e.bool_, i, n), first, merge)
+    e.label(first)
+    added = body(i, first)
+    e.emit("OpBranch", step)
+    e.label(step)
+    e.emit("OpIAdd", e.u32, i, e.uint(1), result=i_next)
+    e.emit("OpIAdd", e.u32, total, added if added is not None else e.uint(0), result=total_next)
+    e.emit("OpBranch", head)
+    e.label(merge)
+    return total, merge
+
+
+def _set_up(e: Emitter, entry: int, block: int) -> int:
+    """The meta shader's work for the launch at `entry` (the block `block` is open); returns the
+    workgroups it dispatches (x * y)."""
+    u32, u64, bool_ = e.u32, e.u64, e.bool_
     field = abi.LEVEL_LAUNCH
     source = _load(e, entry, field["source"])
     known = _load(e, entry, field["count"])
@@ -116,7 +139,7 @@ def _launch_loop(e: Emitter, level: int, before: int) -> int:
     clamped = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, produced, capacity), produced, capacity)
     e.emit("OpBranch", have)
     e.label(have)
-    count = e.emit("OpPhi", u32, clamped, read, known, body)
+    count = e.emit("OpPhi", u32, clamped, read, known, block)
     _store(e, _load(e, entry, field["context"]), abi.NODE_CONTEXT["input_count"], count)
     product = e.emit("OpIMul", u64, e.emit("OpUConvert", u64, count),
                      e.emit("OpUConvert", u64, _load(e, entry, field["group_mul"])))
@@ -136,42 +159,28 @@ def _launch_loop(e: Emitter, level: int, before: int) -> int:
     for k, value in enumerate((x, y, e.uint(1))):
         _store(e, indirect, (4 * k, 4), value)
     dispatched = e.emit("OpIMul", u32, x, y)
-    _fix_loop(e, entry, units, have)
-    e.emit("OpBranch", step)
-    e.label(step)
-    e.emit("OpIAdd", u32, i, e.uint(1), result=i_next)
-    e.emit("OpIAdd", u32, total, dispatched, result=total_next)
-    e.emit("OpBranch", head)
-    e.label(merge)
-    return total
+    fixes = _load(e, entry, field["fixes"])
+    _loop(e, _load(e, entry, field["fix_count"]), have, lambda k, _: _fix(e, fixes, k, units))
+    return dispatched
 
 
-def _fix_loop(e: Emitter, entry: int, units: int, before: int) -> None:
-    """Each output slot's capacity of the launch at `entry`: min(units * per_unit, reserved)."""
-    u32, u64, bool_ = e.u32, e.u64, e.bool_
-    fixes = _load(e, entry, abi.LEVEL_LAUNCH["fixes"])
-    n = _load(e, entry, abi.LEVEL_LAUNCH["fix_count"])
-    head, check, body, step, merge = (e.new_id() for _ in range(5))
-    k_next = e.new_id()
-    e.emit("OpBranch", head)
-    e.label(head)
-    k = e.emit("OpPhi", u32, e.uint(0), before, k_next, step)
-    e.emit("OpLoopMerge", merge, step, "None")
-    e.emit("OpBranch", check)
-    e.label(check)
-    e.emit("OpBranchConditional", e.emit("OpULessThan", bool_, k, n), body, merge)
-    e.label(body)
+def _fix(e: Emitter, fixes: int, k: int, units: int) -> None:
+    """Output slot `k`'s capacity of a launch: min(units * per_unit, reserved)."""
+    u32, u64 = e.u32, e.u64
     fix = e.emit("OpIAdd", u64, fixes, e.emit("OpIMul", u64, e.emit("OpUConvert", u64, k),
                                                 e.uint(abi.LEVEL_FIX_SIZE, 64)))
     want = e.emit("OpIMul", u64, units, e.emit("OpUConvert", u64, _load(e, fix, abi.LEVEL_FIX["per_unit"])))
     reserved = e.emit("OpUConvert", u64, _load(e, fix, abi.LEVEL_FIX["reserved"]))
-    least = e.emit("OpSelect", u64, e.emit("OpULessThan", bool_, want, reserved), want, reserved)
+    least = e.emit("OpSelect", u64, e.emit("OpULessThan", e.bool_, want, reserved), want, reserved)
     _store(e, _load(e, fix, abi.LEVEL_FIX["slot"]), abi.OUTPUT_SLOT["capacity"], e.emit("OpUConvert", u32, least))
-    e.emit("OpBranch", step)
-    e.label(step)
-    e.emit("OpIAdd", u32, k, e.uint(1), result=k_next)
-    e.emit("OpBranch", head)
-    e.label(merge)
+
+
+def _no_groups(e: Emitter, entry: int) -> None:
+    """The launch at `entry` gets no record and no group (x = y = 0)."""
+    _store(e, _load(e, entry, abi.LEVEL_LAUNCH["context"]), abi.NODE_CONTEXT["input_count"], e.uint(0))
+    indirect = _load(e, entry, abi.LEVEL_LAUNCH["indirect"])
+    _store(e, indirect, (0, 4), e.uint(0))
+    _store(e, indirect, (4, 4), e.uint(0))
 
 
 def _address(e: Emitter, base: int, offset: int) -> int:
