@@ -99,8 +99,11 @@ is not 0 (an atomic load), else `count`; it writes count to the launch's NodeCon
 groups = ceil(count * group_mul / group_div) as the launch's `VkDispatchIndirectCommand` at
 `indirect` (x = min(groups, max_x), y = ceil(groups / x), 1; 0, 0, 1 for no group), and for each of
 its `fix_count` `LEVEL_FIX` entries at `fixes` the `capacity` of the OutputSlot at `slot`:
-min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); and it writes
-the sum of the launches' x * y into the `expected` word of the `LEVEL` block at `next`. The
+min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); it writes the
+sum of the launches' x * y into the `expected` word of the `LEVEL` block at `next`; where that sum
+is 0 it writes input_count 0 and x = y = 0 for every launch of the tables of the blocks from `next`
+on (block after block through `next`, until a block whose `launch_count` is 0); and it sets `done`
+back to 0 (an atomic store), for the next run. The
 entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, levels set up by the
 runtime's meta pass) makes the tail a barrier only. Mesh entry points have no tail.
 

@@ -22,7 +22,9 @@ each launch's `input_count`, its `VkDispatchIndirectCommand`
 its output capacities (the MaxRecords budget of the groups that really run), and a barrier
 (shader writes before indirect reads) — not before the first level where its records come from
 the host and no grid is read from them (`_Plan.host_setup`: `_host_setup` writes the same words
-into the image); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+into the image), nor before a level that the level before it sets up itself (`_fused`: its groups'
+level tails, emulation ABI "Level tail", through the level's `LEVEL` block in the image: the last
+group to finish runs the meta shader's loop); one vkCmdDispatchIndirect per launch; in a graph that draws, one
 dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
 group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
 of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
@@ -143,7 +145,9 @@ class _Plan:
     resets: list[tuple[int, bytes]] = field(default_factory=list)
     """What a run changes in the image and the next run needs back, (offset, bytes): the status
     words and counters (zeros) and cross-group sharing counters; the rest is rewritten on the device
-    before it is read (by the meta shader) or never written (what `host_setup` computed)."""
+    before it is read (by the meta shader or the level tails, which also zero the `done` words, and
+    the arguments of every later level after a level that gets no group) or never written (what
+    `host_setup` computed)."""
     host_setup: bool = False
     """The first level's counts, group counts and capacities are computed on the host (`_host_setup`):
     its records come from the host and no grid is read from them, so no meta pass runs before it."""
@@ -590,7 +594,8 @@ class GpuScheduler(Scheduler):
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
         """The command buffer of a whole run: the graph's descriptor sets bound once; per level the meta
-        pass and a barrier (not before the first level where `_Plan.host_setup`), the indirect
+        pass and a barrier (not before the first level where `_Plan.host_setup`, nor before a level
+        set up by the tails of the one before it, `_Plan.fused`), the indirect
         dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
         compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
         after draws, covers every stage and the host's reads)."""

@@ -76,19 +76,49 @@ def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     e.emit("OpBranchConditional", last, setup, counted)
     e.label(setup)
     table = _load(e, level, abi.LEVEL["launches"])
-    total, after_setup = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
+    total, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
                                lambda i, block: _set_up(e, _entry(e, table, i), block))
     following = _load(e, level, abi.LEVEL["next"])
     _store(e, following, abi.LEVEL["expected"], total)
-    # the level after the next: no group unless the next level's tails set it up in this run
-    after = _load(e, following, abi.LEVEL["launches"])
-    _loop(e, _load(e, following, abi.LEVEL["launch_count"]), after_setup,
-          lambda i, block: _no_groups(e, _entry(e, after, i)))
+    _empty_chain(e, following, total)
     e.emit("OpAtomicStore", done, queue, e.uint(0), e.uint(0))     # for the next run: every group has counted
     e.emit("OpBranch", counted)
     e.label(counted)
     e.emit("OpBranch", end)
     e.label(end)
+
+
+def _empty_chain(e: Emitter, following: int, total: int) -> None:
+    """Where the next level gets no workgroup (`total` 0), no tail runs in it, nor after it: every
+    later level that tails set up (the chain of LEVEL blocks from `following` while `launch_count`
+    is not 0) gets no group, instead of the arguments of an earlier run."""
+    walk, walked = e.new_id(), e.new_id()
+    empty = e.emit("OpIEqual", e.bool_, total, e.uint(0))
+    e.emit("OpSelectionMerge", walked, "None")
+    e.emit("OpBranchConditional", empty, walk, walked)
+    e.label(walk)
+    head, check, body, step, merge = (e.new_id() for _ in range(5))
+    block_next = e.new_id()
+    e.emit("OpBranch", head)
+    e.label(head)
+    block = e.emit("OpPhi", e.u64, following, walk, block_next, step)
+    e.emit("OpLoopMerge", merge, step, "None")
+    e.emit("OpBranch", check)
+    e.label(check)
+    n = _load(e, block, abi.LEVEL["launch_count"])
+    e.emit("OpBranchConditional", e.emit("OpINotEqual", e.bool_, n, e.uint(0)), body, merge)
+    e.label(body)
+    table = _load(e, block, abi.LEVEL["launches"])
+    _loop(e, n, body, lambda i, _: _no_groups(e, _entry(e, table, i)))
+    e.emit("OpBranch", step)
+    e.label(step)
+    at = abi.LEVEL["next"]
+    address = _address(e, block, at[0])
+    e.emit("OpLoad", e.u64, e.emit("OpConvertUToPtr", e.psb(e.u64), address), _ACCESS, at[1], result=block_next)
+    e.emit("OpBranch", head)
+    e.label(merge)
+    e.emit("OpBranch", walked)
+    e.label(walked)
 
 
 def _entry(e: Emitter, table: int, i: int) -> int:
