@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from wgc import emulation_abi as abi
 from wgc import types as t
 
-from . import grammar
+from . import grammar, resources
 
 if TYPE_CHECKING:
     from .lower import ModuleLowering
@@ -271,5 +271,6 @@ def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
     b.emit("OpReturn")
     b.end_function()
     ml.function_calls.setdefault(wrapper, set()).add(fn)
+    resources.wrapped_entry(ml, fn, wrapper)
     ml.function_globals.setdefault(wrapper, set()).update((index_var, push_block))
     return wrapper
