@@ -216,3 +216,65 @@ def test_a_level_that_gets_no_group_leaves_every_later_level_none(device, tmp_pa
         assert session.dump(program.resources[0]) == {"uint32": [3, 1, 1, 1]}
     assert [[d.node for d in s.dispatches] for s in first] == [["Start"], ["A"], ["B"], ["C"]]
     assert all([[d.node for d in s.dispatches] for s in run] == [["Start"]] for run in later)
+
+
+# Make (thread) sends n to Fill, whose grid (n, 1, 1) comes from its record; each of Fill's groups
+# sends n * 8 + its group to Leaf, which passes it on to Last.
+GRID_CHAIN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint n; };
+struct Paint { uint3 grid : SV_DispatchGrid; uint base; };
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Make(ThreadNodeInputRecord<Job> job, [MaxRecords(1)] NodeOutput<Paint> Fill)
+{
+    uint n = job.Get().n;
+    ThreadNodeOutputRecords<Paint> p = Fill.GetThreadNodeOutputRecords(n > 0 ? 1 : 0);
+    if (n > 0) { p.Get().grid = uint3(n, 1, 1); p.Get().base = n; }
+    p.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(1, 1, 1)]
+void Fill(DispatchNodeInputRecord<Paint> r, uint3 gid : SV_GroupID, [MaxRecords(1)] NodeOutput<Item> Leaf)
+{
+    GroupNodeOutputRecords<Item> o = Leaf.GetGroupNodeOutputRecords(1);
+    o.Get().v = r.Get().base * 8 + gid.x;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Leaf(ThreadNodeInputRecord<Item> item, [MaxRecords(1)] NodeOutput<Item> Last)
+{
+    ThreadNodeOutputRecords<Item> o = Last.GetThreadNodeOutputRecords(1);
+    o.Get().v = item.Get().v;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Last(ThreadNodeInputRecord<Item> item) { InterlockedAdd(Out[item.Get().v], 1); }
+"""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path, gpu_driven):
+    """A level holding a grid read from records is set up by the grid-scan meta shader, so the level
+    before it is not set up by tails; nor are the levels after it (their groups are not counted
+    before they run).  By hand, n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+    from wgc.runtime.run import Session
+
+    ns = [3, 0, 2]
+    dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
+                % ", ".join('{"n": %d}' % n for n in ns))
+    module, program, described = load(tmp_path, GRID_CHAIN, dispatch)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        session.run_once()
+        steps = session.run_once(1)
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        if gpu_driven:
+            plan, = session.scheduler._plans.values()
+            assert plan.fused == [False, False, False, False]
+        out = session.dump(program.resources[0])["uint32"]
+    expected = [0] * 32
+    for n in ns:
+        for x in range(n):
+            expected[8 * n + x] = 2
+    assert out == expected
+    assert [[(d.node, d.records_in) for d in s.dispatches] for s in steps] == [
+        [("Make", 3)], [("Fill", 2)], [("Leaf", 5)], [("Last", 5)]]
