@@ -88,9 +88,9 @@ device has it, for the primitive counts of `--trace`).
 
 Level tail (GPU-driven runs: one dispatch and one barrier per level). Every `GLCompute` entry point
 is a function that calls the node's own entry function (the prologue and the body above: an
-invocation or group that "exits" returns from it) and then runs the tail, in every invocation: a
-workgroup barrier (Workgroup execution, QueueFamily memory scope, acquire-release of uniform and
-workgroup memory); then invocation 0, where NodeContext's `level` is not 0, adds 1 to the `done`
+invocation or group that "exits" returns from it) and then runs the tail, where NodeContext's
+`level` is not 0, in every invocation: a workgroup barrier (Workgroup execution, QueueFamily memory
+scope, acquire-release of uniform and workgroup memory); then invocation 0 adds 1 to the `done`
 word of the `LEVEL` block there (QueueFamily scope, acquire-release); the group that brings it to
 `expected` (the number of workgroups the level's dispatches have, all of them: groups past the end
 of the work run the tail too) sets up the next level: for each of the `launch_count` entries
@@ -104,8 +104,8 @@ sum of the launches' x * y into the `expected` word of the `LEVEL` block at `nex
 is 0 it writes input_count 0 and x = y = 0 for every launch of the tables of the blocks from `next`
 on (block after block through `next`, until a block whose `launch_count` is 0); and it sets `done`
 back to 0 (an atomic store), for the next run. The
-entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, levels set up by the
-runtime's meta pass) makes the tail a barrier only. Mesh entry points have no tail.
+entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, and levels whose next
+level the runtime sets up itself) makes the tail nothing. Mesh entry points have no tail.
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node

@@ -7,6 +7,8 @@ Input:      an `Emitter` positioned in an open block of an entry function, just 
             the node's own entry function (so every invocation of the workgroup is there, whatever
             exit it took), and the ids of the NodeContext address (u64) and LocalInvocationIndex.
 Output:     the tail's instructions; the emitter is left in an open block (the caller returns).
+            Where NodeContext's `level` is 0 (a uniform condition: one NodeContext per dispatch)
+            the tail does nothing, not even its barrier.
 Invariants: the tail reads and writes only what `wgc.emulation_abi` names (`LEVEL`,
             `LEVEL_LAUNCH`, `LEVEL_FIX`, NodeContext `input_count`, OutputSlot `capacity`), with the
             arithmetic of the runtime's meta shader (`wgc/runtime/indirect_setup.py`); atomics and
@@ -57,14 +59,18 @@ def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail")."""
     workgroup = e.uint(grammar.enumerant("Scope", "Workgroup"))
     queue = e.uint(grammar.enumerant("Scope", "QueueFamily"))
+    level = _load(e, context, abi.NODE_CONTEXT["level"])
+    counts, end = e.new_id(), e.new_id()
+    has_level = e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64))
+    e.emit("OpSelectionMerge", end, "None")         # uniform: one NodeContext per dispatch
+    e.emit("OpBranchConditional", has_level, counts, end)
+    e.label(counts)
     e.emit("OpControlBarrier", workgroup, queue, e.uint(grammar.mask(
         "MemorySemantics", "AcquireRelease", "UniformMemory", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
-    level = _load(e, context, abi.NODE_CONTEXT["level"])
+    count_block, counted_all = e.new_id(), e.new_id()
     first = e.emit("OpIEqual", e.bool_, local_index, e.uint(0))
-    go = e.emit("OpLogicalAnd", e.bool_, first, e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64)))
-    count_block, end = e.new_id(), e.new_id()
-    e.emit("OpSelectionMerge", end, "None")
-    e.emit("OpBranchConditional", go, count_block, end)
+    e.emit("OpSelectionMerge", counted_all, "None")
+    e.emit("OpBranchConditional", first, count_block, counted_all)
     e.label(count_block)
     done = e.emit("OpConvertUToPtr", e.psb(e.u32), _address(e, level, abi.LEVEL["done"][0]))
     old = e.emit("OpAtomicIAdd", e.u32, done, queue, e.uint(grammar.mask(
@@ -77,13 +83,15 @@ def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     e.label(setup)
     table = _load(e, level, abi.LEVEL["launches"])
     total, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
-                               lambda i, block: _set_up(e, _entry(e, table, i), block))
+                     lambda i, block: _set_up(e, _entry(e, table, i), block))
     following = _load(e, level, abi.LEVEL["next"])
     _store(e, following, abi.LEVEL["expected"], total)
     _empty_chain(e, following, total)
     e.emit("OpAtomicStore", done, queue, e.uint(0), e.uint(0))     # for the next run: every group has counted
     e.emit("OpBranch", counted)
     e.label(counted)
+    e.emit("OpBranch", counted_all)
+    e.label(counted_all)
     e.emit("OpBranch", end)
     e.label(end)
 
