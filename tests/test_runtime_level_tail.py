@@ -278,3 +278,59 @@ def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path,
     assert out == expected
     assert [[(d.node, d.records_in) for d in s.dispatches] for s in steps] == [
         [("Make", 3)], [("Fill", 2)], [("Leaf", 5)], [("Last", 5)]]
+
+
+# Start (thread) sends v + 10 to Mid, Mid v + 10 to End; each prints; End writes Out[v], which holds
+# 32 elements: v = 21, 22 fit, v = 32 (from a seed of 12) is one past the end.
+PRINTING = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Token { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Start(ThreadNodeInputRecord<Token> t, [MaxRecords(1)] NodeOutput<Token> Mid)
+{
+    printf("start %u", t.Get().v);
+    ThreadNodeOutputRecords<Token> o = Mid.GetThreadNodeOutputRecords(1);
+    o.Get().v = t.Get().v + 10;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void Mid(ThreadNodeInputRecord<Token> t, [MaxRecords(1)] NodeOutput<Token> End)
+{
+    printf("mid %u", t.Get().v);
+    ThreadNodeOutputRecords<Token> o = End.GetThreadNodeOutputRecords(1);
+    o.Get().v = t.Get().v + 10;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")]
+void End(ThreadNodeInputRecord<Token> t)
+{
+    printf("end %u", t.Get().v);
+    Out[t.Get().v] = 1;
+}
+"""
+
+
+def test_prints_and_checks_of_levels_set_up_by_tails(tmp_path):
+    """printf and `--check` reports name the node and level that made them, on levels set up by
+    tails as on any other: by hand, seeds 1, 2, 12 print start 1, 2, 12 (level 0), mid 11, 12, 22
+    (level 1), end 21, 22, 32 (level 2); End's Out[32] is one past the 32 elements (a buffer-index
+    report at level 2) and Out[21] = Out[22] = 1."""
+    import json
+
+    import wgc
+    from wgc.diagnostics import Renderer
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(PRINTING)
+    dispatch = json.loads('{"inputs": [{"entry": "Start", "records": [{"v": 1}, {"v": 2}, {"v": 12}]}], '
+                          '"resources": {"u0": {"bytes": 128}}}')
+    result = wgc.run(str(path), dispatch, check=True)
+    assert result.schedule == "gpu-driven", Renderer().render(list(result.diagnostics))
+    assert sorted((p.level, p.node, p.text) for p in result.prints) == [
+        (0, "Start", "start 1"), (0, "Start", "start 12"), (0, "Start", "start 2"),
+        (1, "Mid", "mid 11"), (1, "Mid", "mid 12"), (1, "Mid", "mid 22"),
+        (2, "End", "end 21"), (2, "End", "end 22"), (2, "End", "end 32")]
+    assert [(r.kind, r.node, r.level, r.value, r.limit) for r in result.checks] == [("buffer-index", "End", 2, 32, 32)]
+    out = [0] * 32
+    out[21] = out[22] = 1
+    assert result.resources["u0"] == {"uint32": out}
