@@ -334,3 +334,21 @@ def test_prints_and_checks_of_levels_set_up_by_tails(tmp_path):
     out = [0] * 32
     out[21] = out[22] = 1
     assert result.resources["u0"] == {"uint32": out}
+
+
+def test_a_program_without_the_tail_keeps_every_meta_pass(device, tmp_path):
+    """`Program.level_tail` false (a program pickled by an older revision, whose modules have no tail):
+    no level is set up by tails, every level after the first has its meta pass, and the results are
+    the hand count of the mixed graph."""
+    from dataclasses import replace
+
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, MIXED, MIXED_DISPATCH)
+    assert program.level_tail
+    with Session(device, module, replace(program, level_tail=False), described) as session:
+        session.run_once()
+        assert session.scheduler.last_run_gpu_driven
+        plan, = session.scheduler._plans.values()
+        assert plan.fused == [False, False, False]
+        assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}

@@ -197,7 +197,8 @@ def _record_grid(node: NodePlan) -> bool:
 def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
-    up on the host, or a level set up by fused tails), it has no mesh launch (a mesh entry point has
+    up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
+    level set up by fused tails), it has no mesh launch (a mesh entry point has
     no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
     nor a grid read from records (`grid_setup`).  Elsewhere the meta pass sets the next level up."""
     fused: list[bool] = []
@@ -370,7 +371,7 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
-        plan.fused = _fused(plan.levels, plan.host_setup)
+        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False))
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
