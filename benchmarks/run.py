@@ -29,8 +29,9 @@ of both versions are compared for equality.
 - arrays: the thread shape whose producer sends record i to `Work[i % 4]`, a node array of four
   thread nodes; hand-written: the one `work` kernel.
 
-Then the per-level cost of both schedules (GPU-driven: `wgc.runtime.gpu_schedule`, per level a
-meta dispatch, a barrier, the indirect dispatch and a barrier in one submit; host-driven,
+Then the per-level cost of both schedules (GPU-driven: `wgc.runtime.gpu_schedule`, per level the
+indirect dispatch and a barrier in one submit, each level set up by the last group of the one
+before, emulation ABI 6's level tail (a meta dispatch and a barrier more per level before); host-driven,
 `gpu_driven=False`: submit, wait, counters read back, next level recorded), measured as what a
 level adds: the recursion graph at L levels and at L/2 (`levels-half`), run alternately, and the
 difference of their medians divided by L - L/2 (wall and process CPU time), so that what a run

@@ -484,7 +484,7 @@ def test_module_without_checks_is_unchanged() -> None:
     assert plain.ok and checked_.ok
     assert "ulong_80" not in plain.outputs["asm"].decode()
     assert "ulong_80" in checked_.outputs["asm"].decode()
-    assert abi.NODE_CONTEXT["checks"] == (80, 8) and abi.NODE_CONTEXT_SIZE == 104
+    assert abi.NODE_CONTEXT["checks"] == (80, 8) and abi.NODE_CONTEXT_SIZE == 112
 
 
 # ---------------------------------------------------------------- the command line

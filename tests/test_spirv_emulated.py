@@ -162,10 +162,27 @@ PROLOGUE = ("group_offset", "input_records", "input_count", "input_stride")
 """The NodeContext fields every entry prologue reads."""
 
 
+def node_code(asm: str) -> str:
+    """`asm` without the level tail's functions (`X.tail`, the entry point that calls node X's
+    function: wgc/spirv/emulated_tail.py, tested on its own below), the entry point and its modes
+    named after the node's function again: what the tests of node operations read."""
+    kept, skipping = [], False
+    for line in asm.splitlines():
+        words = line.split()
+        if len(words) > 2 and words[2] == "OpFunction" and words[0].endswith("_tail"):
+            skipping = True
+        if not skipping:
+            kept.append(line)
+        elif words[:1] == ["OpFunctionEnd"]:
+            skipping = False
+    return re.sub(r"%(\w+)_tail\b", r"%\1", "\n".join(kept) + "\n")
+
+
 def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: ignore[no-untyped-def]
     compiled = compile_hlsl(source, tmp_path, target="emulated", **options)
     assert "AMDX" not in compiled.asm
-    return Symbols(compiled.asm), compiled.asm
+    asm = node_code(compiled.asm)
+    return Symbols(asm), asm
 
 
 def slot(output_index: int, node_index: str | None = None) -> str:
@@ -257,6 +274,30 @@ struct In { uint a; uint b; };
 struct Out { uint v; };
 RWStructuredBuffer<uint> buf : register(u0);
 """
+
+
+def test_every_compute_entry_point_ends_with_the_level_tail(tmp_path):
+    """Emulation ABI 7, "Level tail": "Every `GLCompute` entry point is a function that calls the
+    node's own entry function ... and then runs the tail, in every invocation: a workgroup barrier
+    (Workgroup execution, QueueFamily memory scope ...); then invocation 0, where NodeContext's
+    `level` is not 0, adds 1 to the `done` word of the `LEVEL` block there"."""
+    compiled = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input) { buf[input.Get().a] = 1; }
+[Shader("node")] [NodeLaunch("coalescing")] [NumThreads(4, 1, 1)]
+void C([MaxRecords(3)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex) { buf[gi] = input.Count(); }
+""", tmp_path, target="emulated")
+    asm = compiled.asm
+    assert re.findall(r'OpEntryPoint GLCompute %(\w+) "(\w+)"', asm) == [("T_tail", "T"), ("C_tail", "C")]
+    for node in ("T", "C"):
+        body = asm[asm.index(f"%{node}_tail = OpFunction"):]
+        body = body[:body.index("OpFunctionEnd")]
+        assert f"OpFunctionCall %void %{node}" in body
+        assert body.index(f"OpFunctionCall %void %{node}") < body.index("OpControlBarrier %uint_2 %uint_5 ")
+    done = abi.LEVEL["done"][0]
+    assert done == 0
+    symbols = Symbols(asm)
+    assert symbols.values("OpAtomicIAdd").count(f"atomiciadd({ctx('level')},1)") == 2
 
 
 def test_thread_launch_reads_one_record_per_invocation(tmp_path):

@@ -95,6 +95,27 @@ Push constants and descriptor sets are visible to the compute, mesh and fragment
 that draws. Device features: VK_EXT_mesh_shader's `meshShader` (and `meshShaderQueries`, where the
 device has it, for the primitive counts of `--trace`).
 
+Level tail (GPU-driven runs: one dispatch and one barrier per level). Every `GLCompute` entry point
+is a function that calls the node's own entry function (the prologue and the body above: an
+invocation or group that "exits" returns from it) and then runs the tail, where NodeContext's
+`level` is not 0, in every invocation: a workgroup barrier (Workgroup execution, QueueFamily memory
+scope, acquire-release of uniform and workgroup memory); then invocation 0 adds 1 to the `done`
+word of the `LEVEL` block there (QueueFamily scope, acquire-release); the group that brings it to
+`expected` (the number of workgroups the level's dispatches have, all of them: groups past the end
+of the work run the tail too) sets up the next level: for each of the `launch_count` entries
+(`LEVEL_LAUNCH`) of the table at `launches`, count = min(*source, source_capacity) where `source`
+is not 0 (an atomic load), else `count`; it writes count to the launch's NodeContext `input_count`,
+groups = ceil(count * group_mul / group_div) as the launch's `VkDispatchIndirectCommand` at
+`indirect` (x = min(groups, max_x), y = ceil(groups / x), 1; 0, 0, 1 for no group), and for each of
+its `fix_count` `LEVEL_FIX` entries at `fixes` the `capacity` of the OutputSlot at `slot`:
+min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); it writes the
+sum of the launches' x * y into the `expected` word of the `LEVEL` block at `next`; where that sum
+is 0 it writes input_count 0 and x = y = 0 for every launch of the tables of the blocks from `next`
+on (block after block through `next`, until a block whose `launch_count` is 0); and it sets `done`
+back to 0 (an atomic store), for the next run. The
+entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, and levels whose next
+level the runtime sets up itself) makes the tail nothing. Mesh entry points have no tail.
+
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
 to itself targets the slot of level `remaining - 1`. `shader_index` is the running node's index (its
@@ -181,7 +202,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -191,7 +212,9 @@ them ("Mesh nodes"); no NodeContext change.
 5: a broadcasting node whose grid comes from its record runs all its records in one dispatch: the
 group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 104 bytes).
 6: static allocation (an OutputSlot's `first_group`, was reserved): a call made once by every
-invocation places its records by group index, with one atomic per group and no subgroup operation."""
+invocation places its records by group index, with one atomic per group and no subgroup operation.
+7: every compute entry point ends with the level tail ("Level tail"): NodeContext's `level` (new,
+112 bytes) and the `LEVEL`, `LEVEL_LAUNCH` and `LEVEL_FIX` layouts."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -221,8 +244,9 @@ NODE_CONTEXT = {
     "checks": (80, 8),
     "grid_prefix": (88, 8),
     "grid_records": (96, 8),
+    "level": (104, 8),
 }
-NODE_CONTEXT_SIZE = 104
+NODE_CONTEXT_SIZE = 112
 NODE_CONTEXT_ALIGNMENT = 8
 
 # OutputParameter: one per output parameter, 16 bytes.
@@ -243,6 +267,26 @@ OUTPUT_SLOT = {
     "first_group": (28, 4),  # u32 the flat group index of the launch's first group (Outputs: static allocation)
 }
 OUTPUT_SLOT_SIZE = 32
+
+# The level tail ("Level tail" above). LEVEL: one per level of a GPU-driven run.
+LEVEL = {
+    "done": (0, 4),          # u32 workgroups of the level that have finished (atomic)
+    "expected": (4, 4),      # u32 workgroups the level's dispatches have
+    "launches": (8, 8),      # u64 address of the next level's LEVEL_LAUNCH table
+    "launch_count": (16, 4),  # u32 entries in it
+    "reserved": (20, 4),
+    "next": (24, 8),         # u64 address of the next level's LEVEL block
+}
+LEVEL_SIZE = 32
+# LEVEL_LAUNCH: one per indirect dispatch of the next level (also the runtime's meta shader's table).
+LEVEL_LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes": (24, 8), "count": (32, 4),
+                "source_capacity": (36, 4), "group_mul": (40, 4), "group_div": (44, 4), "unit_div": (48, 4),
+                "fix_count": (52, 4), "max_x": (56, 4), "record": (60, 4), "grid": (64, 8), "grid_at": (72, 4),
+                "grid_components": (76, 4), "max_grid": (80, 12)}
+LEVEL_LAUNCH_SIZE = 96
+# LEVEL_FIX: one per output slot of a launch whose capacity follows its groups.
+LEVEL_FIX = {"slot": (0, 8), "per_unit": (8, 4), "reserved": (12, 4)}
+LEVEL_FIX_SIZE = 16
 
 # The check-report buffer (module docstring).
 CHECKS_HEADER_SIZE = 16

@@ -23,7 +23,10 @@ its output capacities (the MaxRecords budget of the groups that really run), and
 (shader writes before indirect reads) — not before the first level, whose records come from the
 host (`_Plan.host_setup`: `_host_setup` writes the same words into the image, and
 `_host_grid_setup` what `grid_setup` would for grids given by the records, which the host reads;
-more than HOST_GRID_RECORDS such records, or a grid beyond [NodeMaxDispatchGrid], keep the pass); one vkCmdDispatchIndirect per launch; in a graph that draws, one
+more than HOST_GRID_RECORDS such records, or a grid beyond [NodeMaxDispatchGrid], keep the pass),
+nor before a level that the level before it sets up itself (`_fused`: its groups' level tails,
+emulation ABI "Level tail", through the level's `LEVEL` block in the image: the last group to
+finish runs the meta shader's loop); one vkCmdDispatchIndirect per launch; in a graph that draws, one
 dynamic-rendering pass with a vkCmdDrawMeshTasksIndirectEXT per mesh launch on the same three
 group counts (`graphics.Graphics.draw_indirect`: VkDrawMeshTasksIndirectCommandEXT has the layout
 of VkDispatchIndirectCommand), its primitives counted by a query per launch where the device can;
@@ -152,11 +155,18 @@ class _Plan:
     resets: list[tuple[int, bytes]] = field(default_factory=list)
     """What a run changes in the image and the next run needs back, (offset, bytes): the status
     words and counters (zeros) and cross-group sharing counters; the rest is rewritten on the device
-    before it is read (by the meta shader) or never written (what `host_setup` computed)."""
+    before it is read (by the meta shader or the level tails, which also zero the `done` words, and
+    the arguments of every later level after a level that gets no group) or never written (what
+    `host_setup` computed)."""
     host_setup: bool = False
     """The first level's counts, group counts and capacities are computed on the host (`_host_setup`,
     `_host_grid_setup` for grids given by the records, which the host reads there): its records come
     from the host, so no setup pass runs before it."""
+    fused: list[bool] = field(default_factory=list)
+    """Per level: its groups set up the next level through their level tail (`_fused`, set with the
+    image), so the next level has no meta pass."""
+    levels_at: list[int] = field(default_factory=list)
+    """Per level: where its `emulation_abi.LEVEL` block is in the control image."""
     commands: Any = None
     """The recorded command buffer (replayed by every run)."""
     last_read: tuple[int, bytes, list[TraceStep]] | None = None
@@ -210,6 +220,23 @@ def _entry_grids(node: NodePlan, chunk: Chunk) -> list[int] | None:
 
 def _record_grid(node: NodePlan) -> bool:
     return node.grid_field is not None and node.dispatch_grid is None
+
+
+def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
+    """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
+    level: where the level's own number of workgroups is known before it runs (the first level set
+    up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
+    level set up by fused tails), it has no mesh launch (a mesh entry point has
+    no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
+    nor a grid read from records (`grid_setup`).  Elsewhere the meta pass sets the next level up."""
+    fused: list[bool] = []
+    known = host_setup
+    for level, launches in enumerate(levels):
+        following = levels[level + 1] if level + 1 < len(levels) else None
+        known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
+                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following))
+        fused.append(known)
+    return fused
 
 
 class GpuScheduler(Scheduler):
@@ -331,9 +358,9 @@ class GpuScheduler(Scheduler):
             levels.append(launches)
             pending = following
         first = levels[0] if levels else []
-        return _Plan(levels, side_bytes, host_setup=all(launch.input.producer is None and
-                                                        (not launch.record_grid or launch.host_grids is not None)
-                                                        for launch in first))
+        host_setup = all(launch.input.producer is None and (not launch.record_grid or launch.host_grids is not None)
+                         for launch in first)
+        return _Plan(levels, side_bytes, host_setup=host_setup)
 
     def _group_limits(self, node: NodePlan) -> tuple[int, int]:
         """(x, y) group counts one dispatch of `node` may have: the compute limits, or a mesh node's
@@ -374,6 +401,9 @@ class GpuScheduler(Scheduler):
         scratch = self.scratch.address
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
+        plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
+        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False))
+        first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
             gridded = [launch for launch in launches if launch.record_grid]
@@ -435,7 +465,8 @@ class GpuScheduler(Scheduler):
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
                      grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
-                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0)
+                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0,
+                     level=base + plan.levels_at[level] if plan.fused[level] else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
                 for k, (slot_address, per_unit, reserved) in enumerate(fixes):
@@ -446,7 +477,7 @@ class GpuScheduler(Scheduler):
                     producer_level, producer_at, p, i = records.producer
                     source = base + plan.levels[producer_level][producer_at].counters_at[p][i]
                 if level == 0 and plan.host_setup and launch.host_grids is not None:
-                    self._host_grid_setup(data, launch, fixes, base, shared_at, take, plan)
+                    first_groups += self._host_grid_setup(data, launch, fixes, base, shared_at, take, plan)
                     continue
                 if launch.record_grid:
                     grid_field, most = launch.node.grid_field, launch.node.max_dispatch_grid
@@ -467,15 +498,23 @@ class GpuScheduler(Scheduler):
                      group_div=launch.group_div, unit_div=launch.unit_div, fix_count=len(fixes),
                      max_x=self._group_limits(launch.node)[0])
                 if level == 0 and plan.host_setup:
-                    self._host_setup(data, launch, fixes, base)
+                    first_groups += self._host_setup(data, launch, fixes, base)
+        for level, fused in enumerate(plan.fused):
+            if not fused:
+                continue
+            following = plan.levels[level + 1]
+            _put(data, plan.levels_at[level], abi.LEVEL, done=0, expected=first_groups if level == 0 else 0,
+                 launches=base + plan.tables_at[level + 1], launch_count=len(following),
+                 next=base + plan.levels_at[level + 1])
         return data
 
     def _host_grid_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int,
-                         shared_at: int, take: Any, plan: _Plan) -> None:
+                         shared_at: int, take: Any, plan: _Plan) -> int:
         """What `grid_setup` writes for a launch of the first level whose grids the host read
         (`_Planned.host_grids`), computed here as it computes it: `input_count`, the prefix sums and the
         group table (in the control image), the sharing counters, the result words, the indirect group
-        counts (the total split over x, y and z) and the capacity of each output slot."""
+        counts (the total split over x, y and z) and the capacity of each output slot; returns the
+        workgroups dispatched."""
         grids_of = launch.host_grids or []
         count, total = len(grids_of), sum(grids_of)
         prefix_at = take(4 * max(count, 1), 4)
@@ -496,24 +535,28 @@ class GpuScheduler(Scheduler):
         x = min(total, max_x)
         rest = -(-total // x) if x else 0
         y = min(rest, max_y)
-        struct.pack_into("<3I", data, launch.indirect_at, x, y, -(-rest // y) if y else 0)
+        z = -(-rest // y) if y else 0
+        struct.pack_into("<3I", data, launch.indirect_at, x, y, z)
         for slot_address, per_unit, reserved in fixes:
             struct.pack_into("<I", data, slot_address - base + abi.OUTPUT_SLOT["capacity"][0],
                              min(total * per_unit, reserved))
+        return x * y * z
 
-    def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> None:
+    def _host_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int) -> int:
         """What the meta shader writes for a launch whose record count the host knows (an entry input, no
         grid read from a record), computed here as it computes it: `input_count`, the indirect group
-        counts and the capacity of each output slot."""
+        counts and the capacity of each output slot; returns the workgroups dispatched."""
         count = launch.input.count or 0
         groups = -(-count * launch.group_mul // launch.group_div)
         units = -(-count * launch.group_mul // launch.unit_div)
         x = min(groups, self._group_limits(launch.node)[0])
+        y = -(-groups // x) if x else 0
         struct.pack_into("<I", data, launch.context_at + abi.NODE_CONTEXT["input_count"][0], count)
-        struct.pack_into("<3I", data, launch.indirect_at, x, -(-groups // x) if x else 0, 1)
+        struct.pack_into("<3I", data, launch.indirect_at, x, y, 1)
         for slot_address, per_unit, reserved in fixes:
             struct.pack_into("<I", data, slot_address - base + abi.OUTPUT_SLOT["capacity"][0],
                              min(units * per_unit, reserved))
+        return x * y
 
     # ------------------------------------------------------------------ a whole graph
 
@@ -620,7 +663,8 @@ class GpuScheduler(Scheduler):
 
     def _record(self, plan: _Plan, control: Buffer) -> Any:
         """The command buffer of a whole run: the graph's descriptor sets bound once; per level the meta
-        pass and a barrier (not before the first level where `_Plan.host_setup`), the indirect
+        pass and a barrier (not before the first level where `_Plan.host_setup`, nor before a level
+        set up by the tails of the one before it, `_Plan.fused`), the indirect
         dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
         compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
         after draws, covers every stage and the host's reads)."""
@@ -651,16 +695,16 @@ class GpuScheduler(Scheduler):
                 launch_times: list[tuple[int | None, int | None]] = []
                 grid_table_at, gridded = plan.grid_tables[level]
                 plain = len(launches) - gridded
-                set_up = level > 0 or not plan.host_setup     # else the host wrote what the setup would
-                if plain and set_up:
+                set_up = plan.host_setup if level == 0 else plan.fused[level - 1]   # on the host, or by tails
+                if plain and not set_up:
                     use(meta_pipeline)
                     device.push(layout, struct.pack("<QII", control.address + plan.tables_at[level], plain, 0))
                     device.dispatch(-(-plain // meta.GROUP_SIZE))
-                if gridded and set_up:          # one workgroup per launch of a record-given grid
+                if gridded and not set_up:      # one workgroup per launch of a record-given grid
                     use(self._grid_pipeline())
                     device.push(layout, struct.pack("<QII", control.address + grid_table_at, gridded, 0))
                     device.dispatch(gridded)
-                if set_up:
+                if not set_up:
                     device.compute_barrier()
                 draws: list[tuple[str, bytes, Buffer, int]] = []
                 first_query = plan.primitive_queries

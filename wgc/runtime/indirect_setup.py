@@ -9,7 +9,8 @@ of the thread groups that really run, as the host-driven scheduler computes it).
 
 Invariants: `ASSEMBLY` is the source and `MODULE_HEX` its assembled words (little-endian),
 kept equal by a test (tests/test_runtime_gpu_schedule.py), so the runtime needs no assembler;
-the table layout below (`LAUNCH`, `FIX`) is the one the shader reads, offsets never repeated as
+the table layout below (`LAUNCH`, `FIX`: the emulation ABI's `LEVEL_LAUNCH`, `LEVEL_FIX`, which
+the level tail of every node reads too) is the one the shader reads, offsets never repeated as
 literals elsewhere.  Memory model GLSL450 (no atomics: the counters are final when it runs, a
 barrier separates it from their producers).
 
@@ -33,13 +34,11 @@ from __future__ import annotations
 
 from wgc import emulation_abi as abi
 
-LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes": (24, 8), "count": (32, 4),
-          "source_capacity": (36, 4), "group_mul": (40, 4), "group_div": (44, 4), "unit_div": (48, 4),
-          "fix_count": (52, 4), "max_x": (56, 4), "record": (60, 4), "grid": (64, 8), "grid_at": (72, 4),
-          "grid_components": (76, 4), "max_grid": (80, 12)}
-LAUNCH_SIZE = 96
-FIX = {"slot": (0, 8), "per_unit": (8, 4), "reserved": (12, 4)}
-FIX_SIZE = 16
+LAUNCH = abi.LEVEL_LAUNCH
+"""The emulation ABI's launch table entry: the level tail of ABI 6 reads the same table."""
+LAUNCH_SIZE = abi.LEVEL_LAUNCH_SIZE
+FIX = abi.LEVEL_FIX
+FIX_SIZE = abi.LEVEL_FIX_SIZE
 GROUP_SIZE = 64
 """Invocations per group of the meta shader (one per launch table entry)."""
 

@@ -547,6 +547,13 @@ class Builder:
         op = "OpExecutionModeId" if _id_operand_form("ExecutionMode", mode)[1] else "OpExecutionMode"
         self._modes.append(self._encode(op, [entry, mode, *operands])[0])
 
+    def move_execution_modes(self, entry: int, to: int) -> None:
+        """The execution modes given so far to `entry` become `to`'s (an entry function that another
+        function now wraps: `emulated_tail.wrap_entry`)."""
+        for words in self._modes:
+            if words[1] == entry:
+                words[1] = to
+
     def string(self, text: str) -> int:
         """An OpString (debug section), e.g. a source file name."""
         words, result = self._encode("OpString", [text])

@@ -25,6 +25,9 @@ Invariants and decisions:
   the grid (coalescing, broadcasting; all invocations of a group leave together). Its ids dominate
   the body; node operations that are not in the entry function (none take node objects there:
   sema inlines every function that does) read the NodeContext again.
+- A compute node's entry point is a function that calls its entry function and then runs the
+  level tail (`emulated_tail.py`, emulation ABI "Level tail"), so every exit of the entry function
+  reaches it; a mesh node's entry point is its entry function.
 - A mesh node declares built-in variables and a push-constant block of its own (the compute nodes
   share theirs), and the module lists mesh nodes first (`module.py`): NVIDIA's driver (580) drew
   nothing from a MeshEXT entry point whose built-ins another entry point of the module used first.
@@ -62,7 +65,7 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, loop_stages
+from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -144,6 +147,12 @@ class EmulatedNodes(NodeOperations):
         if info is not None and not info.implied:
             handle = InputHandle(0, info.record, info.layout, coherent=info.globally_coherent)
         return handle, {o.parameter: OutputHandle(o, o.index) for o in node.outputs}
+
+    def entry_function(self, ml: ModuleLowering, fn: int, node: NodeInfo) -> int:
+        """A compute node's entry point calls its function, then the level tail (`emulated_tail`)."""
+        if node.mesh is not None:
+            return fn
+        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml))
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))

@@ -111,6 +111,8 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
             statics.append((variable, place))
     io = declare_stage_io(ml, node)
     fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics, io)
+    if node.stage == "node":
+        fn = ml.nodes.entry_function(ml, fn, node)
     if node.stage != "pixel":                    # fragments have derivatives of their own
         resources.derivative_mode(ml, fn, node)  # implicit-LOD sampling anywhere in its code
     if node.stage == "node":

@@ -62,6 +62,12 @@ class NodeOperations(ABC):
     def begin_entry(self, fl: FunctionLowering, node: NodeInfo, input_handle: InputHandle | None) -> None:
         """Code at the start of a node's entry function, before its parameters are bound."""
 
+    def entry_function(self, ml: ModuleLowering, fn: int, node: NodeInfo) -> int:
+        """The function that becomes `node`'s entry point, given its lowered entry function `fn`
+        (no function is open): `fn` itself, or a new function that calls it (the emulated target's
+        level tail, `emulated_tail.py`)."""
+        return fn
+
     @abstractmethod
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         """OpEntryPoint and the execution modes of `node`, whose function is `fn`."""

@@ -1059,6 +1059,16 @@ def uses_derivatives(fl: FunctionLowering, expr: ir.Expr) -> None:
         derivative_mode(fl.ml, fl.spirv_function, node, expr)
 
 
+def wrapped_entry(ml: ModuleLowering, entry: int, wrapper: int) -> None:
+    """`entry`'s derivative group, if it was given one while its body was lowered, becomes
+    `wrapper`'s: the function that calls it and is the entry point (`emulated_tail.wrap_entry`)."""
+    state = _state(ml)
+    if entry in state.derivative_entries:
+        ml.b.move_execution_modes(entry, wrapper)
+        state.derivative_entries.discard(entry)
+        state.derivative_entries.add(wrapper)
+
+
 def derivative_mode(ml: ModuleLowering, entry: int, node: NodeInfo, expr: ir.Expr | None = None) -> None:
     """The DerivativeGroup*KHR execution mode of an entry point whose code, or a function it
     calls, uses implicit derivatives (dxc's rule for compute shaders); idempotent."""

@@ -15,8 +15,10 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
   (whose Input variables become Private: in a thread-launch node SV_GroupIndex and the group and
   dispatch ids are 0; in a broadcasting node the group id and grid are the flattened dispatch's;
   RemainingRecursionLevelsAMDX, ShaderIndexAMDX and CoalescedInputCountAMDX come from the
-  NodeContext), then calls the original function. Execution modes move to the wrapper; a thread
-  node's LocalSize is THREAD_GROUP_SIZE.
+  NodeContext), then calls the original function. A compute node's entry point is one function
+  more, which calls the wrapper and then runs the level tail (`wgc.spirv.emulated_tail`, emulation
+  ABI "Level tail"). Execution modes move to the entry function; a thread node's LocalSize is
+  THREAD_GROUP_SIZE.
 - Node operations become calls to helper functions (so that no block of the original code is split:
   its OpPhi and merge instructions stay as they are): OpAllocateNodePayloadsAMDX -> `allocate`
   (the slot, the counter atomic per group, per subgroup or per invocation, the capacity check,
@@ -59,6 +61,7 @@ import struct
 from wgc import emulation_abi as abi
 from wgc.spirv import grammar
 from wgc.spirv.builder import Builder
+from wgc.spirv.emulated_tail import emit_tail
 
 from .graph import NodeCode, reached_functions
 from .reader import Instruction, Module
@@ -133,6 +136,31 @@ class _Body:
     def finish(self, header: list[int]) -> list[int]:
         """OpFunction (+ parameters and first label) in `header`; the variables go after the first label."""
         return header + self.vars + self.words + self.t.enc.encode("OpFunctionEnd")[0]
+
+
+class _TailEmitter:
+    """The level tail's `Emitter` over a function under construction."""
+
+    def __init__(self, t: _Translator, b: _Body) -> None:
+        self.t, self.b = t, b
+        self.u32, self.u64, self.bool_ = t.u32, t.u64, t.bool_
+
+    def emit(self, op: str, *operands, result: int | None = None) -> int:
+        words, id_ = self.t.enc.encode(op, *operands, result=result)
+        self.b.words.extend(words)
+        return id_
+
+    def label(self, id_: int) -> None:
+        self.b.label(id_)
+
+    def new_id(self) -> int:
+        return self.t.new_id()
+
+    def uint(self, value: int, bits: int = 32) -> int:
+        return self.t.uint(value, bits)
+
+    def psb(self, type_: int) -> int:
+        return self.t.psb(type_)
 
 
 class _Translator:
@@ -626,6 +654,22 @@ class _Translator:
         b.emit("OpReturn")
         self.helpers.append(b.finish(header))
         self.owner = None
+        return fn if node.launch == "mesh" else self.tail_wrapper(fn)
+
+    def tail_wrapper(self, prologue: int) -> int:
+        """The entry function of a compute node: calls `prologue` (the wrapper above), then runs the
+        level tail (`wgc.spirv.emulated_tail`)."""
+        fn = self.new_id()
+        header, _ = self.enc.encode("OpFunction", self.void, "None", self.type("OpTypeFunction", self.void), result=fn)
+        header += self.enc.encode("OpLabel", result=self.new_id())[0]
+        b = _Body(self)
+        b.emit("OpFunctionCall", self.void, prologue)
+        local_index = b.emit("OpLoad", self.u32, self.builtin("LocalInvocationIndex", self.u32))
+        context = b.emit("OpLoad", self.u64, b.emit("OpAccessChain", self.pointer("PushConstant", self.u64),
+                                                    self.push_block(), self.uint(0)))
+        emit_tail(_TailEmitter(self, b), context, local_index)
+        b.emit("OpReturn")
+        self.helpers.append(b.finish(header))
         return fn
 
     def grid_record(self, b: _Body, prefix: int, table: int, count: int, flat: int, leave_if) -> tuple[int, int]:

@@ -1,0 +1,284 @@
+"""The level tail of the emulated target's compute entry points (emulation ABI 7, "Level tail").
+
+Stage:      back end (emulated SPIR-V), shared by both generators of emulated modules:
+            `wgc/spirv/emulated.py` (from wgc's IR) and `wgc/spirv_in/translate.py` (from an AMDX
+            module), each through a small `Emitter` over its own builder.
+Input:      an `Emitter` positioned in an open block of an entry function, just after the call of
+            the node's own entry function (so every invocation of the workgroup is there, whatever
+            exit it took), and the ids of the NodeContext address (u64) and LocalInvocationIndex.
+Output:     the tail's instructions; the emitter is left in an open block (the caller returns).
+            Where NodeContext's `level` is 0 (a uniform condition: one NodeContext per dispatch)
+            the tail does nothing, not even its barrier.
+Invariants: the tail reads and writes only what `wgc.emulation_abi` names (`LEVEL`,
+            `LEVEL_LAUNCH`, `LEVEL_FIX`, NodeContext `input_count`, OutputSlot `capacity`), with the
+            arithmetic of the runtime's meta shader (`wgc/runtime/indirect_setup.py`); atomics and
+            barriers at QueueFamily scope; every load and store through a physical pointer carries
+            `Aligned` and `NonPrivatePointer`; the control flow is structured (selections and loops
+            with their merge instructions), so the same words validate in both generators.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from wgc import emulation_abi as abi
+from wgc import types as t
+
+from . import grammar, resources
+
+if TYPE_CHECKING:
+    from .lower import ModuleLowering
+
+_ACCESS = "Aligned|NonPrivatePointer"
+
+
+class Emitter(Protocol):
+    """What the tail needs of a generator: instructions into its current function."""
+
+    u32: int
+    u64: int
+    bool_: int
+
+    def emit(self, op: str, *operands: Any, result: int | None = None) -> int:
+        """An instruction in the current block (result type first), its result id (`result`: a
+        reserved one)."""
+
+    def label(self, id_: int) -> None:
+        """Start block `id_` (the previous one is terminated)."""
+
+    def new_id(self) -> int: ...
+
+    def uint(self, value: int, bits: int = 32) -> int:
+        """An unsigned integer constant of `bits` (32 or 64)."""
+
+    def psb(self, type_: int) -> int:
+        """The PhysicalStorageBuffer pointer type to `type_`."""
+
+
+def emit_tail(e: Emitter, context: int, local_index: int) -> None:
+    """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail")."""
+    workgroup = e.uint(grammar.enumerant("Scope", "Workgroup"))
+    queue = e.uint(grammar.enumerant("Scope", "QueueFamily"))
+    level = _load(e, context, abi.NODE_CONTEXT["level"])
+    counts, end = e.new_id(), e.new_id()
+    has_level = e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64))
+    e.emit("OpSelectionMerge", end, "None")         # uniform: one NodeContext per dispatch
+    e.emit("OpBranchConditional", has_level, counts, end)
+    e.label(counts)
+    e.emit("OpControlBarrier", workgroup, queue, e.uint(grammar.mask(
+        "MemorySemantics", "AcquireRelease", "UniformMemory", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
+    count_block, counted_all = e.new_id(), e.new_id()
+    first = e.emit("OpIEqual", e.bool_, local_index, e.uint(0))
+    e.emit("OpSelectionMerge", counted_all, "None")
+    e.emit("OpBranchConditional", first, count_block, counted_all)
+    e.label(count_block)
+    done = e.emit("OpConvertUToPtr", e.psb(e.u32), _address(e, level, abi.LEVEL["done"][0]))
+    old = e.emit("OpAtomicIAdd", e.u32, done, queue, e.uint(grammar.mask(
+        "MemorySemantics", "AcquireRelease", "UniformMemory", "MakeAvailable", "MakeVisible")), e.uint(1))
+    expected = _load(e, level, abi.LEVEL["expected"])
+    last = e.emit("OpIEqual", e.bool_, e.emit("OpIAdd", e.u32, old, e.uint(1)), expected)
+    setup, counted = e.new_id(), e.new_id()
+    e.emit("OpSelectionMerge", counted, "None")
+    e.emit("OpBranchConditional", last, setup, counted)
+    e.label(setup)
+    table = _load(e, level, abi.LEVEL["launches"])
+    total, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
+                     lambda i, block: _set_up(e, _entry(e, table, i), block))
+    following = _load(e, level, abi.LEVEL["next"])
+    _store(e, following, abi.LEVEL["expected"], total)
+    _empty_chain(e, following, total)
+    e.emit("OpAtomicStore", done, queue, e.uint(0), e.uint(0))     # for the next run: every group has counted
+    e.emit("OpBranch", counted)
+    e.label(counted)
+    e.emit("OpBranch", counted_all)
+    e.label(counted_all)
+    e.emit("OpBranch", end)
+    e.label(end)
+
+
+def _empty_chain(e: Emitter, following: int, total: int) -> None:
+    """Where the next level gets no workgroup (`total` 0), no tail runs in it, nor after it: every
+    later level that tails set up (the chain of LEVEL blocks from `following` while `launch_count`
+    is not 0) gets no group, instead of the arguments of an earlier run."""
+    walk, walked = e.new_id(), e.new_id()
+    empty = e.emit("OpIEqual", e.bool_, total, e.uint(0))
+    e.emit("OpSelectionMerge", walked, "None")
+    e.emit("OpBranchConditional", empty, walk, walked)
+    e.label(walk)
+    head, check, body, step, merge = (e.new_id() for _ in range(5))
+    block_next = e.new_id()
+    e.emit("OpBranch", head)
+    e.label(head)
+    block = e.emit("OpPhi", e.u64, following, walk, block_next, step)
+    e.emit("OpLoopMerge", merge, step, "None")
+    e.emit("OpBranch", check)
+    e.label(check)
+    n = _load(e, block, abi.LEVEL["launch_count"])
+    e.emit("OpBranchConditional", e.emit("OpINotEqual", e.bool_, n, e.uint(0)), body, merge)
+    e.label(body)
+    table = _load(e, block, abi.LEVEL["launches"])
+    _loop(e, n, body, lambda i, _: _no_groups(e, _entry(e, table, i)))
+    e.emit("OpBranch", step)
+    e.label(step)
+    at = abi.LEVEL["next"]
+    address = _address(e, block, at[0])
+    e.emit("OpLoad", e.u64, e.emit("OpConvertUToPtr", e.psb(e.u64), address), _ACCESS, at[1], result=block_next)
+    e.emit("OpBranch", head)
+    e.label(merge)
+    e.emit("OpBranch", walked)
+    e.label(walked)
+
+
+def _entry(e: Emitter, table: int, i: int) -> int:
+    """The address of entry `i` of a LEVEL_LAUNCH table."""
+    return e.emit("OpIAdd", e.u64, table, e.emit("OpIMul", e.u64, e.emit("OpUConvert", e.u64, i),
+                                                  e.uint(abi.LEVEL_LAUNCH_SIZE, 64)))
+
+
+def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None]) -> tuple[int, int]:
+    """`body(i, its first block)` for i in [0, n) (the block `before` is open and branches in); returns
+    the sum of what `body` returns (0 where None) and the block after the loop, left open."""
+    head, check, first, step, merge = (e.new_id() for _ in range(5))
+    i_next, total_next = e.new_id(), e.new_id()
+    e.emit("OpBranch", head)
+    e.label(head)
+    i = e.emit("OpPhi", e.u32, e.uint(0), before, i_next, step)
+    total = e.emit("OpPhi", e.u32, e.uint(0), before, total_next, step)
+    e.emit("OpLoopMerge", merge, step, "None")
+    e.emit("OpBranch", check)
+    e.label(check)
+    e.emit("OpBranchConditional", e.emit("OpULessThan", e.bool_, i, n), first, merge)
+    e.label(first)
+    added = body(i, first)
+    e.emit("OpBranch", step)
+    e.label(step)
+    e.emit("OpIAdd", e.u32, i, e.uint(1), result=i_next)
+    e.emit("OpIAdd", e.u32, total, added if added is not None else e.uint(0), result=total_next)
+    e.emit("OpBranch", head)
+    e.label(merge)
+    return total, merge
+
+
+def _set_up(e: Emitter, entry: int, block: int) -> int:
+    """The meta shader's work for the launch at `entry` (the block `block` is open); returns the
+    workgroups it dispatches (x * y)."""
+    u32, u64, bool_ = e.u32, e.u64, e.bool_
+    field = abi.LEVEL_LAUNCH
+    source = _load(e, entry, field["source"])
+    known = _load(e, entry, field["count"])
+    capacity = _load(e, entry, field["source_capacity"])
+    read, have = e.new_id(), e.new_id()
+    has_source = e.emit("OpINotEqual", bool_, source, e.uint(0, 64))
+    e.emit("OpSelectionMerge", have, "None")
+    e.emit("OpBranchConditional", has_source, read, have)
+    e.label(read)
+    produced = e.emit("OpAtomicLoad", u32, e.emit("OpConvertUToPtr", e.psb(u32), source),
+                      e.uint(grammar.enumerant("Scope", "QueueFamily")), e.uint(0))
+    clamped = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, produced, capacity), produced, capacity)
+    e.emit("OpBranch", have)
+    e.label(have)
+    count = e.emit("OpPhi", u32, clamped, read, known, block)
+    _store(e, _load(e, entry, field["context"]), abi.NODE_CONTEXT["input_count"], count)
+    product = e.emit("OpIMul", u64, e.emit("OpUConvert", u64, count),
+                     e.emit("OpUConvert", u64, _load(e, entry, field["group_mul"])))
+
+    def ceil_div(divisor_field: tuple[int, int]) -> int:
+        divisor = e.emit("OpUConvert", u64, _load(e, entry, divisor_field))
+        return e.emit("OpUDiv", u64, e.emit("OpIAdd", u64, product, e.emit("OpISub", u64, divisor, e.uint(1, 64))),
+                      divisor)
+
+    groups = e.emit("OpUConvert", u32, ceil_div(field["group_div"]))
+    units = ceil_div(field["unit_div"])
+    most = _load(e, entry, field["max_x"])
+    x = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, groups, most), groups, most)
+    x_div = e.emit("OpSelect", u32, e.emit("OpIEqual", bool_, x, e.uint(0)), e.uint(1), x)
+    y = e.emit("OpUDiv", u32, e.emit("OpIAdd", u32, groups, e.emit("OpISub", u32, x_div, e.uint(1))), x_div)
+    indirect = _load(e, entry, field["indirect"])
+    for k, value in enumerate((x, y, e.uint(1))):
+        _store(e, indirect, (4 * k, 4), value)
+    dispatched = e.emit("OpIMul", u32, x, y)
+    fixes = _load(e, entry, field["fixes"])
+    _loop(e, _load(e, entry, field["fix_count"]), have, lambda k, _: _fix(e, fixes, k, units))
+    return dispatched
+
+
+def _fix(e: Emitter, fixes: int, k: int, units: int) -> None:
+    """Output slot `k`'s capacity of a launch: min(units * per_unit, reserved)."""
+    u32, u64 = e.u32, e.u64
+    fix = e.emit("OpIAdd", u64, fixes, e.emit("OpIMul", u64, e.emit("OpUConvert", u64, k),
+                                                e.uint(abi.LEVEL_FIX_SIZE, 64)))
+    want = e.emit("OpIMul", u64, units, e.emit("OpUConvert", u64, _load(e, fix, abi.LEVEL_FIX["per_unit"])))
+    reserved = e.emit("OpUConvert", u64, _load(e, fix, abi.LEVEL_FIX["reserved"]))
+    least = e.emit("OpSelect", u64, e.emit("OpULessThan", e.bool_, want, reserved), want, reserved)
+    _store(e, _load(e, fix, abi.LEVEL_FIX["slot"]), abi.OUTPUT_SLOT["capacity"], e.emit("OpUConvert", u32, least))
+
+
+def _no_groups(e: Emitter, entry: int) -> None:
+    """The launch at `entry` gets no record and no group (x = y = 0)."""
+    _store(e, _load(e, entry, abi.LEVEL_LAUNCH["context"]), abi.NODE_CONTEXT["input_count"], e.uint(0))
+    indirect = _load(e, entry, abi.LEVEL_LAUNCH["indirect"])
+    _store(e, indirect, (0, 4), e.uint(0))
+    _store(e, indirect, (4, 4), e.uint(0))
+
+
+def _address(e: Emitter, base: int, offset: int) -> int:
+    return base if offset == 0 else e.emit("OpIAdd", e.u64, base, e.uint(offset, 64))
+
+
+def _load(e: Emitter, base: int, field: tuple[int, int]) -> int:
+    """A u32 or u64 field (offset, size) of an ABI structure at `base`."""
+    at, size = field
+    type_ = e.u64 if size == 8 else e.u32
+    return e.emit("OpLoad", type_, e.emit("OpConvertUToPtr", e.psb(type_), _address(e, base, at)), _ACCESS, size)
+
+
+def _store(e: Emitter, base: int, field: tuple[int, int], value: int) -> None:
+    at, size = field
+    type_ = e.u64 if size == 8 else e.u32
+    e.emit("OpStore", e.emit("OpConvertUToPtr", e.psb(type_), _address(e, base, at)), value, _ACCESS, size)
+
+
+class _BuilderEmitter:
+    """An `Emitter` over the IR lowering's builder (`emulated.py`)."""
+
+    def __init__(self, ml: ModuleLowering) -> None:
+        self.ml, self.b = ml, ml.b
+        self.u32, self.u64, self.bool_ = ml.types.id(t.UINT), ml.types.id(t.UINT64), ml.b.type_bool()
+
+    def emit(self, op: str, *operands: Any, result: int | None = None) -> int:
+        return self.b.emit(op, *operands, result=result)
+
+    def label(self, id_: int) -> None:
+        self.b.label(id_)
+
+    def new_id(self) -> int:
+        return self.b.new_id()
+
+    def uint(self, value: int, bits: int = 32) -> int:
+        return self.b.constant_uint(value, bits)
+
+    def psb(self, type_: int) -> int:
+        return self.b.type_pointer("PhysicalStorageBuffer", type_)
+
+
+def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
+    """A new function that calls the node's entry function `fn` and then runs the tail (no function
+    is open); the NodeContext address is member 0 of the push-constant block `push_block`."""
+    e = _BuilderEmitter(ml)
+    b = ml.b
+    void = b.type_void()
+    wrapper = b.begin_function(void, b.type_function(void))
+    b.name(wrapper, name)
+    b.label()
+    b.emit("OpFunctionCall", void, fn)
+    index_var = ml.builtin("LocalInvocationIndex", t.UINT)
+    local_index = b.emit("OpLoad", e.u32, index_var)
+    context = b.emit("OpLoad", e.u64, b.emit("OpAccessChain", b.type_pointer("PushConstant", e.u64), push_block,
+                                             b.constant_uint(0)))
+    emit_tail(e, context, local_index)
+    b.emit("OpReturn")
+    b.end_function()
+    ml.function_calls.setdefault(wrapper, set()).add(fn)
+    resources.wrapped_entry(ml, fn, wrapper)
+    ml.function_globals.setdefault(wrapper, set()).update((index_var, push_block))
+    return wrapper
