@@ -352,3 +352,24 @@ def test_a_program_without_the_tail_keeps_every_meta_pass(device, tmp_path):
         plan, = session.scheduler._plans.values()
         assert plan.fused == [False, False, False]
         assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}
+
+
+@pytest.mark.parametrize(("launches_limit", "groups_limit", "fused"), [
+    (4, 4096, [True, True, False]), (2, 4096, [False, False, False]), (4, 1, [True, False, False])])
+def test_tails_set_up_only_small_levels(device, tmp_path, monkeypatch, launches_limit, groups_limit, fused):
+    """The tails replace the meta pass only where they cost less (`gpu_schedule._fused`): a level of
+    at most FUSED_GROUPS workgroups (each adds to one counter) whose next level has at most
+    FUSED_LAUNCHES launches (one invocation sets them up in turn). The mixed graph's first level is
+    one workgroup (10 thread records) and its second has three launches of more: with the limits
+    lowered the meta pass stays where they say, and the results are the same hand count."""
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+
+    monkeypatch.setattr(gpu_schedule, "FUSED_LAUNCHES", launches_limit)
+    monkeypatch.setattr(gpu_schedule, "FUSED_GROUPS", groups_limit)
+    module, program, described = load(tmp_path, MIXED, MIXED_DISPATCH)
+    with Session(device, module, program, described) as session:
+        session.run_once()
+        plan, = session.scheduler._plans.values()
+        assert plan.fused == fused
+        assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}

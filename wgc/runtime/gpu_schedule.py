@@ -82,6 +82,10 @@ from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, 
 
 HOST_GRID_RECORDS = 1 << 16
 """At most this many entry records of a record-given grid are summed on the host (`_entry_grids`)."""
+FUSED_LAUNCHES = 4
+"""A level whose tails set up the next: at most this many launches in the next (`_fused`)."""
+FUSED_GROUPS = 4096
+"""A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
 _U32 = 0xFFFFFFFF
@@ -228,13 +232,19 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
     no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
-    nor a grid read from records (`grid_setup`).  Elsewhere the meta pass sets the next level up."""
+    nor a grid read from records (`grid_setup`); and where the tails cost less than the meta pass
+    they replace: the level may have at most FUSED_GROUPS workgroups (each adds to one counter) and
+    the next at most FUSED_LAUNCHES launches (one invocation sets them up, one after another, where
+    the meta shader has one invocation each).  Elsewhere the meta pass sets the next level up."""
     fused: list[bool] = []
     known = host_setup
     for level, launches in enumerate(levels):
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
-                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following))
+                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following)
+                 and len(following) <= FUSED_LAUNCHES
+                 and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
+                 <= FUSED_GROUPS)
         fused.append(known)
     return fused
 
