@@ -756,9 +756,11 @@ _command_line: list[str] = []
 """The arguments of this command as given (the compile cache's key is made of them)."""
 
 
-def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
+def main(argv: list[str] | None = None, consult_cache: bool = True, read_fast: bool = True) -> int:
     """The command line (`wgc.entry.main`, the `wgc` command, calls it after consulting the compile
-    cache; `consult_cache`: consult it here first); returns the exit code.
+    cache and `wgc.fast_args`; `consult_cache`: consult it here first; `read_fast`: let
+    `wgc.fast_args` run a command line it reads without click, as the compile server's workers
+    do); returns the exit code.
 
     SIGINT, SIGTERM and SIGHUP end the command in order (clean-up runs): exit status 128 + the
     signal, and no output file (`wgc.interrupts.conclude`, whatever the instant the signal came).
@@ -778,7 +780,7 @@ def main(argv: list[str] | None = None, consult_cache: bool = True) -> int:
         if argv is None:
             interrupts.install()                # for good: handlers stay until the process ends
         with interrupts.handled():
-            code = _cached_or_run(consult_cache)
+            code = _cached_or_run(consult_cache, read_fast)
     except interrupts.Interrupted as interrupt:    # came outside the command, or while an error was reported
         code = 128 + interrupt.signum
     code = interrupts.conclude(code, process=argv is None)
@@ -814,15 +816,21 @@ def _end_process(code: int) -> None:
     os._exit(code)
 
 
-def _cached_or_run(consult_cache: bool) -> int:
-    """`main`'s work: answer `_command_line` from the compile cache (`consult_cache`), or run it;
-    the exit code."""
+def _cached_or_run(consult_cache: bool, read_fast: bool) -> int:
+    """`main`'s work: answer `_command_line` from the compile cache (`consult_cache`), or run it
+    (without click where `wgc.fast_args` reads it and `read_fast`); the exit code."""
     if consult_cache:
         from wgc.entry import replay_from_cache
 
         cached = replay_from_cache(_command_line)
         if cached is not None:
             return cached
+    if read_fast:
+        from wgc import fast_args
+
+        code = fast_args.run(_command_line)
+        if code is not None:
+            return code
     from wgc.outputs import Interrupted, silence_stdout
 
     try:
