@@ -20,6 +20,9 @@ them, so `wgc --version` starts fast.
 The compile cache (`--cache`, `WGC_CACHE=1`; `wgc.buildcache`): `wgc.entry` answers a hit before
 this module (and click) is imported; on a miss, `compile` records what the compile read, staged
 and printed (a `Recording`) and stores the result when it succeeded.
+
+The bodies of `compile` and `inspect` are `wgc.compiling`'s; a command line `wgc.fast_args` reads
+runs them without this module (`wgc.entry`) or without click's parse (`main`, in a server worker).
 """
 
 from __future__ import annotations
