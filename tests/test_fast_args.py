@@ -225,6 +225,13 @@ def test_a_plain_compile_and_inspect_do_not_import_click(tmp_path):
     assert seen["code"] == 2 and "click" in seen["modules"]
 
 
+def test_shell_completion_is_left_to_click(folder, monkeypatch):
+    """click completes words where $_WGC_COMPLETE is set, whatever the arguments."""
+    assert fast_args.parse(["compile", "in.hlsl"]) is not None
+    monkeypatch.setenv("_WGC_COMPLETE", "bash_complete")
+    assert fast_args.parse(["compile", "in.hlsl"]) is None
+
+
 def test_unknown_options_still_get_their_suggestion(run_wgc):
     done = run_wgc("compile", str(SAMPLES / "hello.hlsl"), "--emitt=asm")
     assert done.returncode == 2 and b"did you mean '--emit'" in done.stderr

@@ -14,7 +14,7 @@ Invariants:
   everything after `--` and every other word a positional argument), values converted as click's
   types and callbacks convert them.
 - Anything else falls back to click, before anything is read or written, so diagnostics and exit
-  codes stay click's: help, `--version`, other commands, a usage problem of the translation, an
+  codes stay click's: help, `--version`, other commands, shell completion ($_WGC_COMPLETE), a usage problem of the translation, an
   option or a positional argument too many or too few, a value click's type or callback refuses,
   an INPUT click's `Path` refuses (a folder, unreadable) and a `compiling.UsageProblem`.
 - `COMMAND_OPTIONS` and `PARAMETERS` must equal what click's commands declare
@@ -154,7 +154,7 @@ def command_of(argv: list[str]) -> tuple[str, list[str]] | None:
     """(the command, its arguments) where `argv` is a command this module reads, else None (as
     `cli._translate` decides: a first word that is no command and no option means `compile`, unless
     it names an unknown command)."""
-    if not argv or argv[0] in TOP_LEVEL:
+    if not argv or argv[0] in TOP_LEVEL or "_WGC_COMPLETE" in os.environ:   # (click's shell completion)
         return None
     first = argv[0]
     if first in COMMANDS:
