@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -37,8 +36,8 @@ from typing import Any
 import click
 
 from wgc import compiling
-from wgc.compiling import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, STDOUT_WRITE_ERRORS,  # noqa: F401
-                           UsageProblem, _conclude, _ignored_option_warnings, _internal_error, _read_stdin, _render)
+from wgc.compiling import (EXIT_ERRORS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE,  # noqa: F401 - the exit codes
+                           UsageProblem, _conclude, _ignored_option_warnings, _read_stdin, _render)
 
 HELP_OPTIONS = ["-h", "--help", "-help"]
 CONTEXT_SETTINGS = {"help_option_names": HELP_OPTIONS, "max_content_width": 100}
@@ -834,8 +833,6 @@ def _cached_or_run(consult_cache: bool, read_fast: bool) -> int:
         code = fast_args.run(_command_line)
         if code is not None:
             return code
-    from wgc.outputs import Interrupted, silence_stdout
-
     try:
         args, problems = _translate(_command_line)
         if problems:
@@ -843,8 +840,6 @@ def _cached_or_run(consult_cache: bool, read_fast: bool) -> int:
                                      to_terminal=sys.stderr.isatty()))
             return EXIT_USAGE
         cli.main(args=args, prog_name="wgc", standalone_mode=False)
-    except Interrupted as interrupt:
-        return 128 + interrupt.signum
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.ClickException as usage:
@@ -853,26 +848,8 @@ def _cached_or_run(consult_cache: bool, read_fast: bool) -> int:
     except click.exceptions.Abort:
         sys.stderr.write("wgc: aborted\n")
         return EXIT_ERRORS
-    except SystemExit as done:
-        return done.code if isinstance(done.code, int) else EXIT_ERRORS
-    except KeyboardInterrupt:
-        return 128 + signal.SIGINT
-    except OSError as err:  # click writing --help or --version to a full or closed stdout
-        if err.errno not in STDOUT_WRITE_ERRORS:
-            return _internal_error(err)
-        silence_stdout()
-        sys.stderr.write(f"wgc: error: cannot write to standard output: {err.strerror}\n")
-        return EXIT_ERRORS
-    except Exception as exc:  # an internal compiler error: never a traceback on stderr
-        from wgc import codes
-        from wgc.spirv.grammar import GrammarNotFound
-        from wgc.spirv.tools import ToolsUnavailable
-
-        if isinstance(exc, (ToolsUnavailable, GrammarNotFound)):      # the environment, not wgc: WG0071
-            sys.stderr.write(_render({"diagnostics_format": "clang", "color": "auto"},
-                                     [codes.SPIRV_TOOLS_UNAVAILABLE(None, str(exc))], to_terminal=sys.stderr.isatty()))
-            return EXIT_ERRORS
-        return _internal_error(exc)
+    except BaseException as exc:  # noqa: BLE001 - interrupts, exits, internal errors: never a traceback
+        return compiling.exit_code_of(exc)
     return EXIT_OK
 
 
