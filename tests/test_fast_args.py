@@ -41,8 +41,7 @@ def click_reading(argv: list[str]) -> tuple[str, dict] | str:
         return "other"
     command = cli.cli.commands[args[0]]
     try:
-        with click.Context(cli.cli, info_name="wgc", resilient_parsing=False):
-            context = command.make_context(args[0], args[1:])
+        context = command.make_context(args[0], args[1:])
     except (click.exceptions.Exit, click.ClickException):
         return "refused"
     return args[0], context.params
