@@ -62,6 +62,7 @@ NOT_FOR_A_PLAIN_COMPILE = (
     "vulkan", "wgc.runtime", "wgc.lsp", "wgc.server", "wgc.metadata", "wgc.spirv_in", "llvmlite", "pygls",
     "wgc.spirv.optimize",   # spirv-opt only with -O
     "wgc.ir_verify",        # the tests' IR verifier
+    "click", "wgc.cli",     # a plain compile's command line is read by `wgc.fast_args`
 )
 
 

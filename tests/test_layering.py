@@ -24,8 +24,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("back ends and views", ("wgc.spirv", "wgc.spirv_in", "wgc.metadata", "wgc.irdump")),
     ("driver", ("wgc.driver", "wgc.outputs", "wgc.depfile", "wgc.buildcache")),
     ("runtime", ("wgc.runtime",)),
-    ("command line and API", ("wgc", "wgc.cli", "wgc.dxc_options", "wgc.warning_list", "wgc.samples_copy",
-                              "wgc.manpage", "wgc.server", "wgc.lsp", "wgc.entry", "wgc.launcher", "wgc.__main__")),
+    ("command line and API", ("wgc", "wgc.cli", "wgc.compiling", "wgc.fast_args", "wgc.dxc_options",
+                              "wgc.warning_list", "wgc.samples_copy", "wgc.manpage", "wgc.server", "wgc.lsp",
+                              "wgc.entry", "wgc.launcher", "wgc.__main__")),
 )
 """Each layer's modules and packages, bottom first; `wgc` is the package's own `__init__` (the API)."""
 

@@ -6,8 +6,9 @@ Input: the process arguments. Output: the exit code.
 Invariants: a cache hit (`wgc.buildcache.replay`) imports neither click nor any compiler stage, so it
 costs little more than starting Python; so does a command run by the compile server
 (`wgc.server.client`, with `WGC_SERVER=1` or `--server`: the cache is consulted first, when it is
-wanted: a command line without `--cache` and without $WGC_CACHE imports nothing of it). Everything
-else goes to `wgc.cli.main`. A broken cache or server never breaks a command: any unexpected
+wanted: a command line without `--cache` and without $WGC_CACHE imports nothing of it). A plain
+`compile` or `inspect` is read and run without click (`wgc.fast_args`). Everything else goes to
+`wgc.cli.main`. A broken cache or server never breaks a command: any unexpected
 problem while replaying is a miss, and a server that cannot run the command leaves it to this process.
 SIGINT, SIGTERM and SIGHUP are handled from the start (`wgc.interrupts.install`): whatever the
 instant, a command ends with 128 + the signal and no output, or with its own exit code.
@@ -86,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         if code is None:
             from wgc.cli import main as command_line
 
-            return command_line(None if argv is None else args, consult_cache=False)  # None: may end the process
+            return command_line(None if argv is None else args, consult_cache=False,  # None: may end
+                                read_fast=False)                                      # the process
     except interrupts.Interrupted as interrupt:
         code = 128 + interrupt.signum
     code = interrupts.conclude(code, process=argv is None)
@@ -96,9 +98,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _answer(args: list[str]) -> int | None:
-    """The exit code of `args` answered by the compile cache or the compile server, or None."""
+    """The exit code of `args` answered by the compile cache or the compile server, or run without
+    click (`wgc.fast_args`: a plain compile or inspect); None for `wgc.cli`."""
     code = replay_from_cache(args)
-    return run_on_server(args) if code is None else code
+    if code is None:
+        code = run_on_server(args)
+    if code is None:
+        from wgc import fast_args
+
+        code = fast_args.run(args)
+    return code
 
 
 def _end_process(code: int) -> None:
