@@ -37,6 +37,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from run import LEVELS_GRAPH  # noqa: E402
 
 GRAPHS = {
     "one-level": ("""\
@@ -58,19 +61,8 @@ void Entry(ThreadNodeInputRecord<Item> r, [MaxRecords(1)] NodeOutput<Item> Leaf)
 [Shader("node")] [NodeLaunch("thread")]
 void Leaf(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[0], r.Get().v); }
 """, '{"inputs": [{"entry": "Entry", "records": [{"v": 1}, {"v": 2}]}], "resources": {"u0": {"bytes": 4}}}'),
-    "recursion-8": ("""\
-RWStructuredBuffer<uint> Out : register(u0);
-struct Level { uint depth; };
-[Shader("node")] [NodeLaunch("thread")] [NodeMaxRecursionDepth(7)]
-void Down(ThreadNodeInputRecord<Level> r, [MaxRecords(1)] NodeOutput<Level> Down)
-{
-    Out[r.Get().depth] = r.Get().depth + 1;
-    uint n = GetRemainingRecursionLevels() > 0 ? 1 : 0;
-    ThreadNodeOutputRecords<Level> next = Down.GetThreadNodeOutputRecords(n);
-    if (n > 0) next.Get().depth = r.Get().depth + 1;
-    next.OutputComplete();
-}
-""", '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": 32}}}'),
+    "recursion-8": (LEVELS_GRAPH.replace("LEVELS", "7"),      # 1 + 7 recursion levels
+                    '{"inputs": [{"entry": "Down", "records": [{"depth": 0}]}], "resources": {"u0": {"bytes": 32}}}'),
 }
 EXPECTED = {"one-level": [3], "two-level": [5], "recursion-8": list(range(1, 9))}
 """u0 after one run, by hand: 1 + 2; (1 + 1) + (2 + 1); depth d writes d + 1."""

@@ -157,6 +157,19 @@ def mesh_device():
 
 
 @pytest.fixture(scope="module")
+def device():
+    """A Vulkan device open for the test module; skips (with the reason) where there is none."""
+    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
+
+    try:
+        opened = Device()
+    except (VulkanUnavailable, DeviceFailure) as problem:
+        pytest.skip(f"no usable Vulkan device here: {problem}")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
 def vulkan_device():
     """Skips the test (with the reason) where there is no usable Vulkan device."""
     from wgc.runtime.device import DeviceFailure, VulkanUnavailable, list_devices

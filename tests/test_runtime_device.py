@@ -98,18 +98,6 @@ def module_bytes() -> bytes:
     return struct.pack(f"<{len(words)}I", *words)
 
 
-@pytest.fixture(scope="module")
-def device():
-    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
-
-    try:
-        gpu = Device()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
-    yield gpu
-    gpu.close()
-
-
 def test_module_bindings_lists_entry_points_and_used_bindings() -> None:
     from wgc.runtime.pipelines import module_bindings
 

@@ -11,7 +11,6 @@ same shape, written here.  Skips, with the reason printed, where there is no Vul
 
 from __future__ import annotations
 
-import json
 import shutil
 import struct
 import subprocess
@@ -19,35 +18,9 @@ import subprocess
 import pytest
 
 from wgc.runtime import grid_setup
+from runtime_util import load
 
 SCHEDULES = pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-
-
-@pytest.fixture(scope="module")
-def device():
-    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
-
-    try:
-        opened = Device()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
-    yield opened
-    opened.close()
-
-
-def load(tmp_path, source: str, dispatch: dict, **options):
-    from wgc import driver
-    from wgc.runtime.dispatch import read_dispatch
-    from wgc.runtime.run import _compile
-    from wgc.source import SourceFile
-
-    path = tmp_path / "graph.hlsl"
-    path.write_text(source)
-    diagnostics, module, program = _compile(driver.Options(input=str(path), **options), None)
-    assert module is not None, diagnostics
-    described, problems = read_dispatch(SourceFile("dispatch.json", json.dumps(dispatch)), program)
-    assert described is not None, problems
-    return module, program, described
 
 
 def run(device, tmp_path, source: str, dispatch: dict, gpu_driven: bool, **options):

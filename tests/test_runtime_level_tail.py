@@ -11,32 +11,7 @@ from __future__ import annotations
 import pytest
 
 from amdx_paths import assert_amdx_agrees
-
-
-@pytest.fixture(scope="module")
-def device():
-    from wgc.runtime.device import Device, DeviceFailure, VulkanUnavailable
-
-    try:
-        opened = Device()
-    except (VulkanUnavailable, DeviceFailure) as problem:
-        pytest.skip(f"no usable Vulkan device here: {problem}")
-    yield opened
-    opened.close()
-
-
-def load(tmp_path, source: str, dispatch: str):
-    from wgc.runtime.dispatch import read_dispatch
-    from wgc.runtime.run import _compile
-    from wgc.source import SourceFile
-
-    path = tmp_path / "graph.hlsl"
-    path.write_text(source)
-    diagnostics, module, program = _compile(str(path), None)
-    assert module is not None, diagnostics
-    described, problems = read_dispatch(SourceFile("dispatch.json", dispatch), program)
-    assert described is not None, problems
-    return module, program, described
+from runtime_util import load
 
 
 # Level 0: Root (thread) sends each seed v to Work[v % 2] and, where v % 3 == 0, a Job to Share.
