@@ -43,7 +43,9 @@ Invariants and decisions:
   an output without a node-array subscript add once per subgroup: the elected invocation adds
   the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
   adds its exclusive prefix sum; no subgroup size is assumed.  With a subscript (invocations may
-  target different slots) every invocation adds its own count.
+  target different slots) the same is done once per distinct index among the subgroup's
+  invocations, in a loop over the indices (`_subgroup_add_per_key`): one atomic per target and
+  subgroup, not one per invocation (many invocations on a few counters are slow on a GPU).
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
@@ -335,8 +337,7 @@ class EmulatedNodes(NodeOperations):
             wide = self._static_base(fl, entry, valid, slot, static, scope)
             base = b.emit("OpUConvert", uint, wide)
         else:
-            base = self._counter_add(fl, valid, slot, count, scope, result=True,
-                                     uniform_slot=handle.node_index is None)
+            base = self._counter_add(fl, valid, slot, count, scope, result=True, key=handle.node_index)
         address = fl.local(_U64, "records")
         stride = fl.local(_U64, "stride")
         fl.store(stride, b.constant_uint(0, 64))
@@ -429,19 +430,22 @@ class EmulatedNodes(NodeOperations):
         if emulated_checks.enabled(fl):
             emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
-        self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
+        self._counter_add(fl, valid, slot, count, scope, result=False, key=handle.node_index)
 
     def _counter_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, scope: str,
-                     *, result: bool, uniform_slot: bool) -> int:
+                     *, result: bool, key: int | None) -> int:
         """atomicAdd(*slot.counter, count) where the slot is valid, once per group for a group-scope
         call of a group of several threads; with `result`, every invocation gets the old value
-        (0 where the slot is not valid).  Per-invocation calls on a slot every invocation shares
-        (`uniform_slot`: no node-array subscript) are aggregated per subgroup (`_subgroup_add`)."""
+        (0 where the slot is not valid).  Per-invocation calls are aggregated per subgroup: on a
+        slot every invocation shares (`key` None: no node-array subscript) by `_subgroup_add`, on
+        the slot of node-array index `key` (a u32 id) by `_subgroup_add_per_key`."""
         b = fl.b
         uint, boolean = fl.types.id(t.UINT), b.type_bool()
         per_group = scope == "Workgroup" and _entry(fl).node.launch != "thread"
-        if not per_group and uniform_slot:
-            return self._subgroup_add(fl, valid, slot, count, result=result)
+        if not per_group:
+            if key is None:
+                return self._subgroup_add(fl, valid, slot, count, result=result)
+            return self._subgroup_add_per_key(fl, key, valid, slot, count, result=result)
         cond = valid
         if per_group:
             first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
@@ -505,6 +509,39 @@ class EmulatedNodes(NodeOperations):
             fl.store(base, b.emit("OpIAdd", uint, first, prefix))
         b.emit("OpBranch", done)
         fl.new_block(done)
+        return fl.load(base) if base is not None else 0
+
+    def _subgroup_add_per_key(self, fl: FunctionLowering, key: int, valid: int, slot: int, count: int, *,
+                              result: bool) -> int:
+        """One atomicAdd per distinct node-array index `key` among a subgroup's invocations: a loop in
+        which the invocations whose key is the first active invocation's (OpGroupNonUniformBroadcastFirst)
+        do `_subgroup_add` on their slot (the same for all of them, and so is `valid`) and leave it;
+        the others go round again.  It runs once per distinct key (once where the index is uniform);
+        where every key is different it costs what one atomic per invocation did, plus the loop."""
+        b = fl.b
+        uint, boolean = fl.types.id(t.UINT), b.type_bool()
+        b.capability("GroupNonUniform", "GroupNonUniformBallot")
+        base = fl.local(t.UINT, "keyed_base") if result else None
+        header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
+        b.emit("OpBranch", header)
+        fl.new_block(header)
+        b.emit("OpLoopMerge", merge, step, "None")
+        b.emit("OpBranch", body)
+        fl.new_block(body)
+        first = b.emit("OpGroupNonUniformBroadcastFirst", uint, fl.ml.scope("Subgroup"), key)
+        same = b.emit("OpIEqual", boolean, key, first)
+        b.emit("OpSelectionMerge", other, "None")
+        b.emit("OpBranchConditional", same, matched, other)
+        fl.new_block(matched)
+        old = self._subgroup_add(fl, valid, slot, count, result=result)
+        if base is not None:
+            fl.store(base, old)
+        b.emit("OpBranch", merge)           # these invocations are done: leave the loop
+        fl.new_block(other)
+        b.emit("OpBranch", step)
+        fl.new_block(step)
+        b.emit("OpBranch", header)
+        fl.new_block(merge)
         return fl.load(base) if base is not None else 0
 
     def _shared(self, fl: FunctionLowering) -> Place:
