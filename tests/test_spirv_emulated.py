@@ -129,6 +129,10 @@ class Symbols:
             self.expr[result] = f"atomic{name}({self.of(operands[1])},{self.of(operands[-1])})"
         elif op == "OpGroupNonUniformIAdd":       # operands: type, scope, group operation, value
             self.expr[result] = f"{operands[2].lower()}({self.of(operands[3])})"
+        elif op == "OpGroupNonUniformBallot":      # of the active invocations (operand: true)
+            self.expr[result] = "ballot"
+        elif op == "OpGroupNonUniformBallotBitCount":    # type, scope, group operation, ballot
+            self.expr[result] = f"bits_{operands[2].lower()}({self.of(operands[3])})"
         elif op == "OpGroupNonUniformBroadcastFirst":
             self.expr[result] = f"first({self.of(operands[2])})"
         elif op == "OpExtInst" and operands[2] == "UMin":
@@ -562,13 +566,16 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     assert [record0, field(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
     ping = field(slot(1), abi.OUTPUT_SLOT, "counter")
     atomics = symbols.values("OpAtomicIAdd")
-    # the subscripted array may add to a different slot per invocation: once per distinct index of
-    # the subgroup (the invocations whose index is the first one's add their sum, then leave the
-    # loop); the single output's thread-scope count is added once per subgroup (its sum)
-    assert f"atomiciadd({field(pick_slot, abi.OUTPUT_SLOT, 'counter')},reduce(0))" in atomics
+    # the subscripted array may add to a different slot per invocation: on subgroups of
+    # PER_KEY_MIN_SUBGROUP or more, once per distinct index of the subgroup (the invocations whose
+    # index is the first one's add their count, constant: c times their ballot's bits, then leave
+    # the loop), else once per invocation; the single output's thread-scope count is added once per
+    # subgroup (its sum)
+    pick = field(pick_slot, abi.OUTPUT_SLOT, "counter")
+    assert f"atomiciadd({pick},0)" in atomics and f"atomiciadd({pick},(bits_reduce(ballot)*0))" in atomics
     assert [record0, f"first({record0})"] in symbols.operands("OpIEqual")
     assert f"atomiciadd({ping},5)" in atomics and f"atomiciadd({ping},reduce(lii))" in atomics
-    assert len(atomics) == 3
+    assert len(atomics) == 4
 
 
 def test_output_array_allocation_adds_once_per_index_and_subgroup(tmp_path):
@@ -590,7 +597,11 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeO
     index, count = f"(load32[{record}.0]%4)", f"load32[{record}.1]"
     counter = field(slot(0, index), abi.OUTPUT_SLOT, "counter")
     atomic = f"atomiciadd({counter},reduce({count}))"
-    assert symbols.values("OpAtomicIAdd") == [atomic]
+    # on subgroups smaller than PER_KEY_MIN_SUBGROUP (llvmpipe's 8) each invocation adds its count;
+    # the choice is a constant of the pipeline (SubgroupSize)
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},{count})", atomic]
+    assert re.search(rf"%\w+ = OpUGreaterThanEqual %bool %\w+ %uint_{abi.PER_KEY_MIN_SUBGROUP}\b", asm)
+    assert "BuiltIn SubgroupSize" in asm
     assert f"(first({atomic})+exclusivescan({count}))" in symbols.values("OpIAdd")
     assert [index, f"first({index})"] in symbols.operands("OpIEqual")
     # the key's broadcast heads a loop; the atomic is the elected invocation's, inside it

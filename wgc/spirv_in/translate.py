@@ -433,9 +433,20 @@ class _Translator:
                     b.emit("OpStore", base, b.emit("OpIAdd", self.u32, first, prefix))
                 b.if_(valid, add)
 
+            def alone(b: _Body) -> None:
+                b.if_(valid, lambda b: b.emit("OpStore", base, b.emit(
+                    "OpAtomicIAdd", self.u32, self.counter(b, slot), device, relaxed, count)))
+
             def per_index(b: _Body) -> None:
-                # a loop over the distinct indices of the subgroup's invocations: those whose index is
-                # the first active invocation's share one slot and add as `subgroup` does, then leave
+                # on a subgroup of PER_KEY_MIN_SUBGROUP or more, a loop over the distinct indices of the
+                # subgroup's invocations: those whose index is the first active invocation's share one
+                # slot and add as `subgroup` does, then leave; on a smaller one each adds its own
+                # (emulation ABI, "Outputs"; SubgroupSize is a constant of the pipeline)
+                small = b.emit("OpULessThan", self.bool_, b.emit("OpLoad", self.u32, self.builtin(
+                    "SubgroupSize", self.u32)), self.uint(abi.PER_KEY_MIN_SUBGROUP))
+                b.if_(small, alone, grouped)
+
+            def grouped(b: _Body) -> None:
                 header, inner, matched, other, step, merge = (self.new_id() for _ in range(6))
                 b.emit("OpBranch", header)
                 b.label(header)
