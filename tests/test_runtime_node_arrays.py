@@ -2,9 +2,9 @@
 subgroup (wgc/spirv/emulated.py `_subgroup_add_per_key`, wgc/spirv_in/translate.py `allocate`),
 under both schedules and on the AMDX path.
 
-D3D12 work graphs spec, "Node output": "The order of output records ... is not specified", so only
-what every record carries is compared: each buffer is computed by a few lines of Python from the
-graph's meaning.  Skips, with the reason printed, where there is no Vulkan device.
+The order of a target's records is left open (D3D12 fixes no order in which a node's input records
+are produced or consumed), so only what every record carries is compared: each buffer is computed
+by a few lines of Python from the graph's meaning, the records per node from the trace.  Skips, with the reason printed, where there is no Vulkan device.
 """
 
 from __future__ import annotations
@@ -130,7 +130,8 @@ void Sink{k}(ThreadNodeInputRecord<Item> r) {{ InterlockedAdd(Out[r.Get().v], {k
 @device
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
 def test_a_sparse_array_drops_the_records_of_missing_nodes(tmp_path, gpu_driven):
-    """[UnboundedSparseNodes] with nodes at 0, 1 and 3: jobs v with v % 6 in {2, 4, 5} target no node
+    """[UnboundedSparseNodes] ("Only on arrays; implies AllowSparseNodes and a size of 0xffffffff",
+    workgraph-rules.md) with nodes at 0, 1 and 3: jobs v with v % 6 in {2, 4, 5} target no node
     (their records go to scratch, never read); the others land once on theirs."""
     jobs = 70
     dispatch = {"inputs": [{"entry": "Spread", "records": [{"v": v} for v in range(jobs)]}],
