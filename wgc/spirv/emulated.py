@@ -45,7 +45,9 @@ Invariants and decisions:
   adds its exclusive prefix sum; no subgroup size is assumed.  With a subscript (invocations may
   target different slots) the same is done once per distinct index among the subgroup's
   invocations, in a loop over the indices (`_subgroup_add_per_key`): one atomic per target and
-  subgroup, not one per invocation (many invocations on a few counters are slow on a GPU).
+  subgroup, not one per invocation (many invocations on a few counters are slow on a GPU), where
+  SubgroupSize is at least `abi.PER_KEY_MIN_SUBGROUP`; on smaller subgroups (llvmpipe's 8) every
+  invocation adds its own count.
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
