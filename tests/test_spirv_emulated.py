@@ -129,6 +129,10 @@ class Symbols:
             self.expr[result] = f"atomic{name}({self.of(operands[1])},{self.of(operands[-1])})"
         elif op == "OpGroupNonUniformIAdd":       # operands: type, scope, group operation, value
             self.expr[result] = f"{operands[2].lower()}({self.of(operands[3])})"
+        elif op == "OpGroupNonUniformBallot":      # of the active invocations (operand: true)
+            self.expr[result] = "ballot"
+        elif op == "OpGroupNonUniformBallotBitCount":    # type, scope, group operation, ballot
+            self.expr[result] = f"bits_{operands[2].lower()}({self.of(operands[3])})"
         elif op == "OpGroupNonUniformBroadcastFirst":
             self.expr[result] = f"first({self.of(operands[2])})"
         elif op == "OpExtInst" and operands[2] == "UMin":
@@ -562,11 +566,50 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     assert [record0, field(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
     ping = field(slot(1), abi.OUTPUT_SLOT, "counter")
     atomics = symbols.values("OpAtomicIAdd")
-    assert f"atomiciadd({field(pick_slot, abi.OUTPUT_SLOT, 'counter')},0)" in atomics
-    # the subscripted array may add to a different slot per invocation: one atomic each; the single
-    # output's thread-scope count is added once per subgroup (its sum)
+    # the subscripted array may add to a different slot per invocation: on subgroups of
+    # PER_KEY_MIN_SUBGROUP or more, once per distinct index of the subgroup (the invocations whose
+    # index is the first one's add their count, constant: c times their ballot's bits, then leave
+    # the loop), else once per invocation; the single output's thread-scope count is added once per
+    # subgroup (its sum)
+    pick = field(pick_slot, abi.OUTPUT_SLOT, "counter")
+    assert f"atomiciadd({pick},0)" in atomics and f"atomiciadd({pick},(bits_reduce(ballot)*0))" in atomics
+    assert [record0, f"first({record0})"] in symbols.operands("OpIEqual")
     assert f"atomiciadd({ping},5)" in atomics and f"atomiciadd({ping},reduce(lii))" in atomics
-    assert len(atomics) == 3
+    assert len(atomics) == 4
+
+
+def test_output_array_allocation_adds_once_per_index_and_subgroup(tmp_path):
+    """Issue 31: `Work[i % 4].GetThreadNodeOutputRecords(1)` did one atomic per invocation on one
+    of four counters.  Now a loop runs once per distinct index among the subgroup's invocations:
+    those whose index equals the first active invocation's (BroadcastFirst) add their sum once, by
+    the elected invocation, take its old value plus their exclusive prefix sum, and leave."""
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Out> work)
+{
+    ThreadNodeOutputRecords<Out> o = work[input.Get().a % 4].GetThreadNodeOutputRecords(input.Get().b);
+    o.Get().v = input.Get().a;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("work", 0)] void w0(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    record = add(ctx("input_records"), mul(wide(add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")), STRIDE))
+    index, count = f"(load32[{record}.0]%4)", f"load32[{record}.1]"
+    counter = field(slot(0, index), abi.OUTPUT_SLOT, "counter")
+    atomic = f"atomiciadd({counter},reduce({count}))"
+    # on subgroups smaller than PER_KEY_MIN_SUBGROUP (llvmpipe's 8) each invocation adds its count;
+    # the choice is a constant of the pipeline (SubgroupSize)
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({counter},{count})", atomic]
+    assert re.search(rf"%\w+ = OpUGreaterThanEqual %bool %\w+ %uint_{abi.PER_KEY_MIN_SUBGROUP}\b", asm)
+    assert "BuiltIn SubgroupSize" in asm
+    assert f"(first({atomic})+exclusivescan({count}))" in symbols.values("OpIAdd")
+    assert [index, f"first({index})"] in symbols.operands("OpIEqual")
+    # the key's broadcast heads a loop; the atomic is the elected invocation's, inside it
+    loop = asm.index("OpLoopMerge")
+    key = asm.index("OpGroupNonUniformBroadcastFirst", loop)
+    elect = asm.index("OpGroupNonUniformElect", key)
+    assert loop < key < elect < asm.index("OpAtomicIAdd", elect)
+    assert "OpControlBarrier" not in asm
 
 
 def test_finished_cross_group_sharing_counts_down_per_record(tmp_path):

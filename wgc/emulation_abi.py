@@ -57,9 +57,12 @@ and every record allocated for it is the one record at `scratch` (never read bac
 makes it as large as the largest record of the graph).
 - Allocation of n records for a slot: `base = atomicAdd(*counter, n)` (one atomic per group for
   group-scope allocation, by invocation 0, broadcast through Workgroup memory; for thread scope one
-  per subgroup where every invocation allocates from the same slot (no node-array subscript: the
-  elected invocation adds the subgroup's total, each invocation's base is the old value plus its
-  exclusive prefix sum, for any subgroup size), else one per invocation); record k is at `records + (base + k) * stride`.
+  per subgroup and slot: the elected invocation of the subgroup's invocations that allocate from
+  one slot adds their total, each one's base is the old value plus its exclusive prefix sum, for
+  any subgroup size; with a node-array subscript, in a loop over the distinct indices of the
+  subgroup's invocations where the subgroup has `PER_KEY_MIN_SUBGROUP` invocations or more, else
+  one per invocation); record k is at `records + (base + k) * stride`.  (The runtime sees
+  only the counters' final values, the same however the atomics are grouped.)
   A static allocation needs no result from the counter: a `Get{Thread,Group}NodeOutputRecords(c)`
   with a constant `c` on an output without a node-array subscript, which the node's entry function
   calls exactly once in every invocation that passes the prologue (a statement of its top level,
@@ -221,6 +224,10 @@ SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 
 THREAD_GROUP_SIZE = 32
 """Invocations per group of a thread-launch node in the emulated module."""
+
+PER_KEY_MIN_SUBGROUP = 16
+"""The smallest subgroup on which thread-scope allocation through a node-array subscript is
+aggregated per distinct index ("Outputs"); smaller subgroups (llvmpipe's 8) add per invocation."""
 
 USER_PUSH_CONSTANT_OFFSET = 16
 """Byte offset of a user `[[vk::push_constant]]` block in the emulated module's push constants."""

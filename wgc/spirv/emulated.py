@@ -43,7 +43,11 @@ Invariants and decisions:
   an output without a node-array subscript add once per subgroup: the elected invocation adds
   the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
   adds its exclusive prefix sum; no subgroup size is assumed.  With a subscript (invocations may
-  target different slots) every invocation adds its own count.
+  target different slots) the same is done once per distinct index among the subgroup's
+  invocations, in a loop over the indices (`_subgroup_add_per_key`): one atomic per target and
+  subgroup, not one per invocation (many invocations on a few counters are slow on a GPU), where
+  SubgroupSize is at least `abi.PER_KEY_MIN_SUBGROUP`; on smaller subgroups (llvmpipe's 8) every
+  invocation adds its own count.
 - An output slot index past the output's slot count, or a slot not valid, allocates the scratch
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
@@ -63,6 +67,7 @@ from wgc import emulation_abi as abi
 from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
+from wgc.irtools.consteval import Folded, fold
 from wgc.sema.nodes import NodeInfo
 
 from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages
@@ -335,8 +340,7 @@ class EmulatedNodes(NodeOperations):
             wide = self._static_base(fl, entry, valid, slot, static, scope)
             base = b.emit("OpUConvert", uint, wide)
         else:
-            base = self._counter_add(fl, valid, slot, count, scope, result=True,
-                                     uniform_slot=handle.node_index is None)
+            base = self._counter_add(fl, valid, slot, count, scope, result=True, key=handle.node_index)
         address = fl.local(_U64, "records")
         stride = fl.local(_U64, "stride")
         fl.store(stride, b.constant_uint(0, 64))
@@ -429,19 +433,22 @@ class EmulatedNodes(NodeOperations):
         if emulated_checks.enabled(fl):
             emulated_checks.max_records(fl, _entry(fl), handle.output, count, scope, handle.node_index)
         valid, slot = self._slot(fl, handle)
-        self._counter_add(fl, valid, slot, count, scope, result=False, uniform_slot=handle.node_index is None)
+        self._counter_add(fl, valid, slot, count, scope, result=False, key=handle.node_index)
 
     def _counter_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, scope: str,
-                     *, result: bool, uniform_slot: bool) -> int:
+                     *, result: bool, key: int | None) -> int:
         """atomicAdd(*slot.counter, count) where the slot is valid, once per group for a group-scope
         call of a group of several threads; with `result`, every invocation gets the old value
-        (0 where the slot is not valid).  Per-invocation calls on a slot every invocation shares
-        (`uniform_slot`: no node-array subscript) are aggregated per subgroup (`_subgroup_add`)."""
+        (0 where the slot is not valid).  Per-invocation calls are aggregated per subgroup: on a
+        slot every invocation shares (`key` None: no node-array subscript) by `_subgroup_add`, on
+        the slot of node-array index `key` (a u32 id) by `_subgroup_add_per_key`."""
         b = fl.b
         uint, boolean = fl.types.id(t.UINT), b.type_bool()
         per_group = scope == "Workgroup" and _entry(fl).node.launch != "thread"
-        if not per_group and uniform_slot:
-            return self._subgroup_add(fl, valid, slot, count, result=result)
+        if not per_group:
+            if key is None:
+                return self._subgroup_add(fl, valid, slot, count, result=result)
+            return self._subgroup_add_per_key(fl, key, valid, slot, count, result=result)
         cond = valid
         if per_group:
             first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
@@ -469,11 +476,14 @@ class EmulatedNodes(NodeOperations):
             _group_barrier(fl)
         return fl.load(base) if base is not None else 0
 
-    def _subgroup_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, *, result: bool) -> int:
+    def _subgroup_add(self, fl: FunctionLowering, valid: int, slot: int, count: int, *, result: bool,
+                      constant: int | None = None) -> int:
         """One atomicAdd per subgroup: where the slot is valid (the same for every invocation), the
         elected invocation adds the subgroup's total and every invocation's old value is the
         elected one's plus its exclusive prefix sum of the counts (any subgroup size: llvmpipe's is
-        8).  0 where the slot is not valid."""
+        8).  0 where the slot is not valid.  A count known to be the constant c (`constant`, c's id
+        in `count`) takes the sums from a ballot of the active invocations (c times its bit counts:
+        on llvmpipe a mask operation, where Reduce and ExclusiveScan are loops over the lanes)."""
         b = fl.b
         uint = fl.types.id(t.UINT)
         b.capability("GroupNonUniform", "GroupNonUniformArithmetic", "GroupNonUniformBallot")
@@ -485,7 +495,12 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", valid, add, done)
         fl.new_block(add)
-        total = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "Reduce", count)
+        if constant is not None:         # c times the active invocations, and c times those below this one
+            mask = b.emit("OpGroupNonUniformBallot", fl.types.id(t.vector(t.UINT, 4)), subgroup, b.constant_bool(True))
+            lanes = b.emit("OpGroupNonUniformBallotBitCount", uint, subgroup, "Reduce", mask)
+            total = lanes if constant == 1 else b.emit("OpIMul", uint, lanes, count)
+        else:
+            total = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "Reduce", count)
         leader_old = fl.local(t.UINT, "subgroup_base") if result else None
         if leader_old is not None:
             fl.store(leader_old, fl.uint(0))
@@ -501,8 +516,70 @@ class EmulatedNodes(NodeOperations):
         fl.new_block(joined)
         if base is not None and leader_old is not None:
             first = b.emit("OpGroupNonUniformBroadcastFirst", uint, subgroup, fl.load(leader_old))
-            prefix = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "ExclusiveScan", count)
+            if constant is not None:
+                below = b.emit("OpGroupNonUniformBallotBitCount", uint, subgroup, "ExclusiveScan", mask)
+                prefix = below if constant == 1 else b.emit("OpIMul", uint, below, count)
+            else:
+                prefix = b.emit("OpGroupNonUniformIAdd", uint, subgroup, "ExclusiveScan", count)
             fl.store(base, b.emit("OpIAdd", uint, first, prefix))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        return fl.load(base) if base is not None else 0
+
+    def _subgroup_add_per_key(self, fl: FunctionLowering, key: int, valid: int, slot: int, count: int, *,
+                              result: bool) -> int:
+        """The old value of the slot of node-array index `key` (a u32 id; 0 where not valid) after
+        adding `count`.  On a subgroup of at least `abi.PER_KEY_MIN_SUBGROUP` invocations, one
+        atomicAdd per distinct key among them: a loop in which the invocations whose key is the
+        first active invocation's (OpGroupNonUniformBroadcastFirst) do `_subgroup_add` on their slot
+        (the same for all of them, and so is `valid`) and leave it; the others go round again (once
+        per distinct key, once where the index is uniform).  On a smaller subgroup (llvmpipe's 8
+        lanes, which it runs as one CPU vector: the loop costs more than the atomics it saves) every
+        invocation adds its own count.  SubgroupSize is a constant of the pipeline, so drivers fold
+        the branch."""
+        b = fl.b
+        uint, boolean = fl.types.id(t.UINT), b.type_bool()
+        b.capability("GroupNonUniform", "GroupNonUniformBallot")
+        base = fl.local(t.UINT, "keyed_base") if result else None
+        if base is not None:
+            fl.store(base, fl.uint(0))
+        wide = b.emit("OpUGreaterThanEqual", boolean, _builtin(fl, "SubgroupSize", 1), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
+        grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", wide, grouped, alone)
+        fl.new_block(alone)
+        add, added = b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", added, "None")
+        b.emit("OpBranchConditional", valid, add, added)
+        fl.new_block(add)
+        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), count)
+        if base is not None:
+            fl.store(base, old)
+        b.emit("OpBranch", added)
+        fl.new_block(added)
+        b.emit("OpBranch", done)
+        fl.new_block(grouped)
+        header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
+        b.emit("OpBranch", header)
+        fl.new_block(header)
+        b.emit("OpLoopMerge", merge, step, "None")
+        b.emit("OpBranch", body)
+        fl.new_block(body)
+        first = b.emit("OpGroupNonUniformBroadcastFirst", uint, fl.ml.scope("Subgroup"), key)
+        same = b.emit("OpIEqual", boolean, key, first)
+        b.emit("OpSelectionMerge", other, "None")
+        b.emit("OpBranchConditional", same, matched, other)
+        fl.new_block(matched)
+        old = self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
+        if base is not None:
+            fl.store(base, old)
+        b.emit("OpBranch", merge)           # these invocations are done: leave the loop
+        fl.new_block(other)
+        b.emit("OpBranch", step)
+        fl.new_block(step)
+        b.emit("OpBranch", header)
+        fl.new_block(merge)
         b.emit("OpBranch", done)
         fl.new_block(done)
         return fl.load(base) if base is not None else 0
@@ -652,6 +729,15 @@ def _entry(fl: FunctionLowering) -> _Entry:
     state = fl.node_state
     assert isinstance(state, _Entry), "sema inlines every function using node objects into its node"
     return state
+
+
+def _constant_count(fl: FunctionLowering) -> int | None:
+    """The count of the allocation or increment call being lowered where it is a constant."""
+    call = fl.node_call
+    folded = fold(call.args[0]) if call is not None and call.args else None
+    if isinstance(folded, Folded) and isinstance(folded.value, int) and not isinstance(folded.value, bool):
+        return folded.value
+    return None
 
 
 def _element(fl: FunctionLowering, base: int, index: int, stride: int) -> int:

@@ -21,7 +21,8 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
   THREAD_GROUP_SIZE.
 - Node operations become calls to helper functions (so that no block of the original code is split:
   its OpPhi and merge instructions stay as they are): OpAllocateNodePayloadsAMDX -> `allocate`
-  (the slot, the counter atomic per group, per subgroup or per invocation, the capacity check,
+  (the slot, the counter atomic per group, per subgroup, or per subgroup and distinct node index
+  where the index may differ between invocations; the capacity check,
   the scratch record), returning the records' address and stride; OpIsNodePayloadValidAMDX ->
   `valid`; OpFinishWritingNodePayloadAMDX -> `finish` (the cross-group counter);
   OpNodePayloadArrayLengthAMDX -> the input count; OpEnqueueNodePayloadsAMDX -> nothing (the
@@ -436,8 +437,38 @@ class _Translator:
                 b.if_(valid, lambda b: b.emit("OpStore", base, b.emit(
                     "OpAtomicIAdd", self.u32, self.counter(b, slot), device, relaxed, count)))
 
+            def per_index(b: _Body) -> None:
+                # on a subgroup of PER_KEY_MIN_SUBGROUP or more, a loop over the distinct indices of the
+                # subgroup's invocations: those whose index is the first active invocation's share one
+                # slot and add as `subgroup` does, then leave; on a smaller one each adds its own
+                # (emulation ABI, "Outputs"; SubgroupSize is a constant of the pipeline)
+                small = b.emit("OpULessThan", self.bool_, b.emit("OpLoad", self.u32, self.builtin(
+                    "SubgroupSize", self.u32)), self.uint(abi.PER_KEY_MIN_SUBGROUP))
+                b.if_(small, alone, grouped)
+
+            def grouped(b: _Body) -> None:
+                header, inner, matched, other, step, merge = (self.new_id() for _ in range(6))
+                b.emit("OpBranch", header)
+                b.label(header)
+                b.emit("OpLoopMerge", merge, step, "None")
+                b.emit("OpBranch", inner)
+                b.label(inner)
+                first = b.emit("OpGroupNonUniformBroadcastFirst", self.u32,
+                               self.uint(grammar.enumerant("Scope", "Subgroup")), index)
+                same = b.emit("OpIEqual", self.bool_, index, first)
+                b.emit("OpSelectionMerge", other, "None")
+                b.emit("OpBranchConditional", same, matched, other)
+                b.label(matched)
+                subgroup(b)
+                b.emit("OpBranch", merge)
+                b.label(other)
+                b.emit("OpBranch", step)
+                b.label(step)
+                b.emit("OpBranch", header)
+                b.label(merge)
+
             b.if_(b.emit("OpINotEqual", self.bool_, per_group, self.uint(0)), group,
-                  lambda b: b.if_(b.emit("OpINotEqual", self.bool_, per_subgroup, self.uint(0)), subgroup, alone))
+                  lambda b: b.if_(b.emit("OpINotEqual", self.bool_, per_subgroup, self.uint(0)), subgroup, per_index))
             old = b.emit("OpLoad", self.u32, base)
             context = self.load_state(b, "context")
             address = b.local(self.u64, self.load_field(b, context, abi.NODE_CONTEXT["scratch"]))

@@ -1,0 +1,252 @@
+"""Allocation on node-array outputs on a real device (lavapipe here): once per distinct index and
+subgroup (wgc/spirv/emulated.py `_subgroup_add_per_key`, wgc/spirv_in/translate.py `allocate`),
+under both schedules and on the AMDX path.
+
+The order of a target's records is left open (D3D12 fixes no order in which a node's input records
+are produced or consumed), so only what every record carries is compared: each buffer is computed
+by a few lines of Python from the graph's meaning, the records per node from the trace.  Skips, with the reason printed, where there is no Vulkan device.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import wgc
+from amdx_paths import assert_amdx_agrees
+from test_runtime_placement import run, session_run
+
+device = pytest.mark.usefixtures("vulkan_device")
+
+SINKS = "".join(f"""[Shader("node")] [NodeLaunch("thread")] [NodeID("Sink", {k})]
+void Sink{k}(ThreadNodeInputRecord<Item> r) {{ InterlockedAdd(Out[r.Get().v], {k + 1}); }}
+""" for k in range(4))
+
+DIVERGENT = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Spread(ThreadNodeInputRecord<Item> job, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Item> Sink)
+{
+    uint v = job.Get().v;
+    uint n = v % 3 == 0 ? 2 : 1;                       // counts differ within one target
+    ThreadNodeOutputRecords<Item> recs = Sink[(v * 7) % 4].GetThreadNodeOutputRecords(n);
+    recs[0].v = 2 * v;
+    if (n > 1) recs[1].v = 2 * v + 1;
+    recs.OutputComplete();
+}
+""" + SINKS
+
+
+def divergent_expected(jobs: int) -> tuple[list[int], dict[str, int]]:
+    """Job v sends 2v (and 2v + 1 where 3 divides v) to Sink[(7v) % 4], which adds its index + 1."""
+    out = [0] * (2 * jobs)
+    counts = {f"Sink[{k}]": 0 for k in range(4)}
+    for v in range(jobs):
+        k = (v * 7) % 4
+        for w in ([2 * v, 2 * v + 1] if v % 3 == 0 else [2 * v]):
+            out[w] += k + 1
+            counts[f"Sink[{k}]"] += 1
+    return out, counts
+
+
+def trace_name(node: str) -> str:
+    """The trace names element 0 of a node array by the array's name alone ("Sink")."""
+    return "Sink[0]" if node == "Sink" else node
+
+
+def divergent_dispatch(jobs: int) -> dict:
+    return {"inputs": [{"entry": "Spread", "records": [{"v": v} for v in range(jobs)]}],
+            "resources": {"u0": {"bytes": 8 * jobs}}}
+
+
+@device
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+@pytest.mark.parametrize("jobs", [45, 200])
+def test_divergent_indices_with_partial_subgroups(tmp_path, gpu_driven, jobs):
+    """45 jobs: a group of 32 and one of 13 live invocations (partial subgroups); every record lands
+    once on its element, and each element's counter counts exactly its records."""
+    out, steps = session_run(tmp_path, DIVERGENT, divergent_dispatch(jobs), gpu_driven)
+    expected, counts = divergent_expected(jobs)
+    assert out == expected
+    made = steps[0].dispatches[0].records_out
+    assert {k: made[k] for k in counts} == counts
+    assert {trace_name(d.node): d.records_in for d in steps[1].dispatches} == {k: n for k, n in counts.items() if n}
+
+
+@device
+def test_divergent_indices_on_the_amdx_path(tmp_path):
+    path = tmp_path / "graph.hlsl"
+    path.write_text(DIVERGENT)
+    dispatch = divergent_dispatch(77)
+    emulated = run(tmp_path, DIVERGENT, dispatch)
+    assert emulated.resources["u0"]["uint32"] == divergent_expected(77)[0]
+    assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
+
+
+UNIFORM = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(6, 1, 1)] [NumThreads(8, 1, 1)]
+void Fan(DispatchNodeInputRecord<Item> seed, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex,
+         [MaxRecords(8)] [NodeArraySize(4)] NodeOutputArray<Item> Sink)
+{
+    ThreadNodeOutputRecords<Item> rec = Sink[gid.x % 3].GetThreadNodeOutputRecords(1);
+    rec.Get().v = seed.Get().v + gid.x * 8 + gi;
+    rec.OutputComplete();
+}
+""" + SINKS
+
+
+@device
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_an_index_uniform_in_each_group(tmp_path, gpu_driven):
+    """Two seeds (0, 48) of 6 groups x 8 invocations; group g sends its 8 records to Sink[g % 3]:
+    Sink0..2 get 32 records each, Sink3 none."""
+    dispatch = {"inputs": [{"entry": "Fan", "records": [{"v": 0}, {"v": 48}]}], "resources": {"u0": {"bytes": 4 * 96}}}
+    out, steps = session_run(tmp_path, UNIFORM, dispatch, gpu_driven)
+    assert out == [(v % 48 // 8) % 3 + 1 for v in range(96)]
+    assert {trace_name(d.node): d.records_in for d in steps[1].dispatches} == {
+        "Sink[0]": 32, "Sink[1]": 32, "Sink[2]": 32}
+    path = tmp_path / "graph.hlsl"
+    assert assert_amdx_agrees(str(path), dispatch, run(tmp_path, UNIFORM, dispatch)) is not None
+
+
+SPARSE = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Spread(ThreadNodeInputRecord<Item> job, [MaxRecords(1)] [UnboundedSparseNodes] NodeOutputArray<Item> Sink)
+{
+    uint v = job.Get().v;
+    ThreadNodeOutputRecords<Item> rec = Sink[v % 6].GetThreadNodeOutputRecords(1);
+    rec.Get().v = v;
+    rec.OutputComplete();
+}
+""" + "".join(f"""[Shader("node")] [NodeLaunch("thread")] [NodeID("Sink", {k})]
+void Sink{k}(ThreadNodeInputRecord<Item> r) {{ InterlockedAdd(Out[r.Get().v], {k + 1}); }}
+""" for k in (0, 1, 3))
+
+
+@device
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_a_sparse_array_drops_the_records_of_missing_nodes(tmp_path, gpu_driven):
+    """[UnboundedSparseNodes] ("Only on arrays; implies AllowSparseNodes and a size of 0xffffffff",
+    workgraph-rules.md) with nodes at 0, 1 and 3: jobs v with v % 6 in {2, 4, 5} target no node
+    (their records go to scratch, never read); the others land once on theirs."""
+    jobs = 70
+    dispatch = {"inputs": [{"entry": "Spread", "records": [{"v": v} for v in range(jobs)]}],
+                "resources": {"u0": {"bytes": 4 * jobs}}}
+    out, steps = session_run(tmp_path, SPARSE, dispatch, gpu_driven)
+    assert out == [{0: 1, 1: 2, 3: 4}.get(v % 6, 0) for v in range(jobs)]
+    assert {trace_name(d.node): d.records_in for d in steps[1].dispatches} == {
+        f"Sink[{k}]": sum(1 for v in range(jobs) if v % 6 == k) for k in (0, 1, 3)}
+
+
+GREEDY = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint count; uint k; };
+struct Piece { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Greedy(ThreadNodeInputRecord<Job> job, [MaxRecords(2)] [NodeArraySize(2)] NodeOutputArray<Piece> Leaf)
+{
+    // asks for more records than [MaxRecords(2)] allows when count > 2 (undefined behaviour in D3D12)
+    ThreadNodeOutputRecords<Piece> pieces = Leaf[job.Get().k].GetThreadNodeOutputRecords(job.Get().count);
+    pieces.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Leaf", 0)] void Leaf0(ThreadNodeInputRecord<Piece> p) { Out[0] = 1; }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Leaf", 1)] void Leaf1(ThreadNodeInputRecord<Piece> p) { Out[1] = 1; }
+"""
+
+
+@device
+def test_out_of_records_on_an_array_element_is_reported(tmp_path):
+    """Two threads ask Leaf[1] for 3 records each (6) where 2 threads x MaxRecords(2) allow 4: the
+    shader flags STATUS_OUT_OF_RECORDS and the run fails naming the node (WG0805)."""
+    path = tmp_path / "graph.hlsl"
+    path.write_text(GREEDY)
+    result = wgc.run(path, {"inputs": [{"entry": "Greedy", "records": [{"count": 3, "k": 1}, {"count": 3, "k": 1}]}],
+                            "resources": {"u0": {"bytes": 8}}})
+    assert not result.ok
+    errors = [d for d in result.diagnostics if d.severity.name == "ERROR"]
+    assert [d.code for d in errors] == ["WG0805"]
+    assert "node 'Greedy'" in errors[0].message and "asked for 6 records" in errors[0].message, errors[0].message
+
+
+def test_the_amdx_translation_adds_once_per_index_and_subgroup(tmp_path):
+    """wgc/spirv_in/translate.py's `allocate(param, index, count, per_group, per_subgroup)`: where the
+    index is not a constant, a loop whose header broadcasts the first active invocation's index;
+    the invocations with that index add their sum (Reduce) once, by the elected one (before: every
+    invocation added its own count)."""
+    import re
+
+    from wgc.runtime.amdx import compile_amdx
+    from wgc.spirv.tools import disassemble
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(DIVERGENT)
+    _, module, _ = compile_amdx(str(path), None)
+    assert module is not None
+    asm = disassemble(module)
+    helper = re.search(r"= OpFunction %v2ulong None %\w+\n(?:.*OpFunctionParameter.*\n){5}(?:.*\n)*?.*OpFunctionEnd", asm)
+    assert helper is not None
+    params = re.findall(r"(%\w+) = OpFunctionParameter", helper.group(0))
+    body = helper.group(0)[helper.group(0).index("OpLoopMerge"):]
+    index, count = params[1], params[2]
+    assert re.search(rf"OpGroupNonUniformBroadcastFirst %uint %\w+ {index}\n", body)
+    total = re.search(rf"(%\w+) = OpGroupNonUniformIAdd %uint %\w+ Reduce {count}\n", body)
+    assert total is not None
+    atomics = re.findall(r"OpAtomicIAdd %uint %\w+ %\w+ %\w+ (%\w+)\n", body)
+    assert atomics == [total.group(1)]
+
+
+WIDE_CHILD = """\
+import json, pathlib, sys
+sys.path.insert(0, sys.argv[1])
+import wgc
+from test_runtime_node_arrays import DIVERGENT, divergent_dispatch
+from test_runtime_placement import session_run
+folder, jobs = pathlib.Path(sys.argv[2]), int(sys.argv[3])
+lanes = wgc.run(str(folder / "lanes.hlsl"), {"inputs": [{"entry": "Go", "records": [{"v": 0}]}],
+                                              "resources": {"u0": {"bytes": 4}}})
+found = {"lanes": lanes.resources["u0"]["uint32"][0]}
+for name, gpu_driven in (("gpu", True), ("host", False)):
+    found[name] = session_run(folder, DIVERGENT, divergent_dispatch(jobs), gpu_driven)[0]
+amdx = wgc.run(str(folder / "graph.hlsl"), divergent_dispatch(jobs), path="amdx")
+found["amdx"] = amdx.resources["u0"]["uint32"]
+print(json.dumps(found))
+"""
+
+LANES = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Go(ThreadNodeInputRecord<Item> r) { Out[r.Get().v] = WaveGetLaneCount(); }
+"""
+
+
+@device
+@pytest.mark.parametrize("jobs", [45, 200])
+def test_the_per_index_loop_on_sixteen_lanes(tmp_path, jobs):
+    """llvmpipe's subgroups have 8 lanes, where each invocation adds its own count
+    (`abi.PER_KEY_MIN_SUBGROUP`); with LP_NATIVE_VECTOR_WIDTH=512 they have 16, and the loop over
+    the distinct indices runs: both schedules and the AMDX path give the buffer computed by hand
+    (in a process of its own: llvmpipe reads the variable when it loads)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    (tmp_path / "lanes.hlsl").write_text(LANES)
+    (tmp_path / "graph.hlsl").write_text(DIVERGENT)
+    done = subprocess.run([sys.executable, "-c", WIDE_CHILD, str(ROOT / "tests"), str(tmp_path), str(jobs)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "LP_NATIVE_VECTOR_WIDTH": "512"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    if found["lanes"] < 16:
+        pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
+                    "LP_NATIVE_VECTOR_WIDTH)")
+    expected = divergent_expected(jobs)[0]
+    assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected
