@@ -526,3 +526,26 @@ def test_records_placed_by_group_in_a_grid_given_by_the_record(device, tmp_path,
             expected[base + k] += 1
     assert out == expected
     assert trace == [[("Spread", 4, 24)], [("Mark", 96, 3)]]     # 96 thread records: 3 groups of 32
+
+
+def test_a_gpu_searches_where_a_cpu_reads_a_table(device, tmp_path, monkeypatch):
+    """`gpu_schedule.GRID_TABLE_KINDS`: on a device that is not a CPU implementation the grid scan
+    writes no group table for produced records (the groups search the prefix sums), and the results
+    are those of the cross-group sharing graph with the table: 8 per group of each record."""
+    from dataclasses import replace
+
+    from wgc.runtime.run import Session
+
+    grids = [40, 1, 0, 17, 3]
+    module, program, described = load(tmp_path, SHARING, {
+        "inputs": [{"entry": "Start", "records": [{"groups": g, "slot": i} for i, g in enumerate(grids)]}],
+        "resources": {"u0": {"bytes": 4 * len(grids)}}})
+    for kind, table in (("cpu", True), ("discrete", False)):
+        monkeypatch.setattr(device, "info", replace(device.info, kind=kind))
+        with Session(device, module, program, described) as session:
+            session.run_once()
+            assert session.scheduler.last_run_gpu_driven
+            plan, = session.scheduler._plans.values()
+            gathered = [launch for launch in plan.levels[1] if launch.record_grid]
+            assert gathered and all((launch.table_arena is not None) is table for launch in gathered)
+            assert session.dump(program.resources[0])["uint32"] == [8 * g for g in grids]

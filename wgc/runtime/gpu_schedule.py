@@ -43,8 +43,8 @@ A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one 
 producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
 in the same setup pass, one workgroup per such launch): it sums the records' grids on the GPU into
 prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
-GRID_TABLE_LIMIT, writes each group's record (`grid_records`; else the groups search the prefix
-sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
+GRID_TABLE_LIMIT and the device is one of GRID_TABLE_KINDS, writes each group's record
+(`grid_records`; else the groups search the prefix sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
 x, y and z), starts the cross-group sharing counters at each
 record's grid, and writes the total and the first grid beyond [NodeMaxDispatchGrid] (which runs no
 group) among the words read back, where the host finds the trace's groups and `GridBeyondMax`;
@@ -82,6 +82,11 @@ from wgc.runtime.scheduler import (GRID_TABLE_LIMIT, UNBOUNDED_CAPACITY, Chunk, 
 
 HOST_GRID_RECORDS = 1 << 16
 """At most this many entry records of a record-given grid are summed on the host (`_entry_grids`)."""
+GRID_TABLE_KINDS = frozenset({"cpu"})
+"""Devices on which `grid_setup` writes each group's record into a table: on a CPU implementation
+(lavapipe) a group's search of the prefix sums is a loop of serial loads per lane, while on a GPU
+the one workgroup that writes the table is the slower part (the NVIDIA H200, 1,000 records of 100
+groups: graph / hand-written 1.41-1.54 with the table, 0.97-1.14 searching)."""
 FUSED_LAUNCHES = 4
 """A level whose tails set up the next: at most this many launches in the next (`_fused`)."""
 FUSED_GROUPS = 4096
@@ -130,7 +135,8 @@ class _Planned:
     """Its prefix sums' offset in the level's arena side (device memory, as the records)."""
     table_arena: int | None = None
     """Its table of each group's record there, where the bound of its groups is at most
-    GRID_TABLE_LIMIT (else None: the groups search the prefix sums)."""
+    GRID_TABLE_LIMIT and the host sums the grids or the device is one of GRID_TABLE_KINDS (else
+    None: the groups search the prefix sums)."""
     grid_at: int = 0
     """Its result words (`grid_setup.RESULT_WORDS`): total groups, the first record beyond the max
     grid and its grid."""
@@ -255,6 +261,8 @@ class GpuScheduler(Scheduler):
     def __init__(self, *args: Any, gpu_driven: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.gpu_driven = gpu_driven
+        self._grid_tables = self.device.info.kind in GRID_TABLE_KINDS
+        """Whether `grid_setup` writes group tables on this device (GRID_TABLE_KINDS)."""
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
@@ -340,7 +348,7 @@ class GpuScheduler(Scheduler):
                     if planned.record_grid:     # its prefix sums and group table, beside the arenas
                         planned.prefix_arena = arena_bytes
                         arena_bytes = _round(arena_bytes + 4 * n)
-                        if groups <= GRID_TABLE_LIMIT:
+                        if groups <= GRID_TABLE_LIMIT and (planned.host_grids is not None or self._grid_tables):
                             planned.table_arena = arena_bytes
                             arena_bytes = _round(arena_bytes + 4 * groups)
                         if arena_bytes > self.memory_limit:
