@@ -369,7 +369,7 @@ def test_cross_group_sharing_with_a_grid_from_the_record(device, tmp_path, gpu_d
 
 
 @pytest.mark.usefixtures("vulkan_device")
-@pytest.mark.parametrize("graph", ["shapes", "two-level"])
+@pytest.mark.parametrize("graph", ["shapes", "two-level", "placed", "entry-sharing"])
 def test_the_amdx_path_agrees(tmp_path, graph):
     """The translated AMDX module's prologue searches the same prefix sums: `wgc.run` on the AMDX
     path (one module, and one per node) gives the emulated path's buffers; the JSON trace shows one
@@ -383,13 +383,28 @@ def test_the_amdx_path_agrees(tmp_path, graph):
     if graph == "shapes":
         path.write_text(SHAPES)
         source, dispatch = wgc.Options(input=str(path), enable_16bit_types=True), _shape_dispatch()
-    else:
+    elif graph == "two-level":
         path.write_text(TWO_LEVEL)
         dispatch = {"inputs": [{"entry": "Root", "records": [{"grid": 2, "which": 1, "size": 1, "base": 0}]}],
                     "resources": {"u0": {"bytes": 4 * 64}}}
         source = wgc.Options(input=str(path))
+    elif graph == "placed":         # records placed by group across records' grids (ABI 6)
+        path.write_text(PLACED)
+        dispatch = {"inputs": [{"entry": "Spread", "records": [{"grid": g, "base": b} for g, b in PLACED_RECORDS]}],
+                    "resources": {"u0": {"bytes": 4 * 96}}}
+        source = wgc.Options(input=str(path))
+    else:                           # entry grids summed on the host, sharing counters, two runs
+        path.write_text(ENTRY_SHARING)
+        dispatch = {"inputs": [{"entry": "Gather", "records": [{"groups": g, "slot": i}
+                                                                for i, g in enumerate(ENTRY_GRIDS)]}],
+                    "resources": {"u0": {"bytes": 8 * len(ENTRY_GRIDS)}}, "repeat": 2}
+        source = wgc.Options(input=str(path))
     result = wgc.run(source, dispatch)
     assert result.ok, Renderer().render(list(result.diagnostics))
+    if graph == "placed":
+        assert result.resources["u0"]["uint32"] == placed_expected()
+    if graph == "entry-sharing":
+        assert result.resources["u0"]["uint32"] == [v for g in ENTRY_GRIDS for v in (2 * 8 * g, 2 if g else 0)]
     assert result.schedule == "gpu-driven"
     assert_amdx_agrees(source, dispatch, result)
     levels = [[d.to_json()["node"] for d in step.dispatches] for step in result.trace]
@@ -472,6 +487,9 @@ void Gather(globallycoherent RWDispatchNodeInputRecord<Rec> r, uint gi : SV_Grou
 """
 
 
+ENTRY_GRIDS = [5, 0, 64, 1]
+
+
 @SCHEDULES
 @HOST_OR_GPU
 def test_entry_grids_and_sharing_counters_are_set_again_every_run(device, tmp_path, gpu_driven, host_grids,
@@ -482,7 +500,7 @@ def test_entry_grids_and_sharing_counters_are_set_again_every_run(device, tmp_pa
     from wgc.runtime.run import Session
 
     _grid_setup_by(host_grids, monkeypatch)
-    grids = [5, 0, 64, 1]
+    grids = ENTRY_GRIDS
     module, program, described = load(tmp_path, ENTRY_SHARING, {
         "inputs": [{"entry": "Gather", "records": [{"groups": g, "slot": i} for i, g in enumerate(grids)]}],
         "resources": {"u0": {"bytes": 8 * len(grids)}}})
@@ -511,20 +529,28 @@ void Mark(ThreadNodeInputRecord<Item> i) { InterlockedAdd(Out[i.Get().at], 1); }
 """
 
 
+PLACED_RECORDS = [(3, 0), (0, 100), (16, 12), (5, 76)]
+"""(grid, base) of PLACED's entry records."""
+
+
+def placed_expected() -> list[int]:
+    """Each record's groups g and threads t mark slot base + 4 g + t once."""
+    expected = [0] * 96
+    for grid, base in PLACED_RECORDS:
+        for k in range(4 * grid):
+            expected[base + k] += 1
+    return expected
+
+
 @SCHEDULES
 def test_records_placed_by_group_in_a_grid_given_by_the_record(device, tmp_path, gpu_driven):
     """A call every invocation makes once places its records by group index (emulation ABI 6),
     here across the groups of several records' grids in one dispatch: each of a record's groups
     sends 4 records marking base + 4 g + t, every slot once; a record of 0 groups sends none."""
-    records = [(3, 0), (0, 100), (16, 12), (5, 76)]
     out, trace = run(device, tmp_path, PLACED, {
-        "inputs": [{"entry": "Spread", "records": [{"grid": g, "base": b} for g, b in records]}],
+        "inputs": [{"entry": "Spread", "records": [{"grid": g, "base": b} for g, b in PLACED_RECORDS]}],
         "resources": {"u0": {"bytes": 4 * 96}}}, gpu_driven)
-    expected = [0] * 96
-    for grid, base in records:
-        for k in range(4 * grid):
-            expected[base + k] += 1
-    assert out == expected
+    assert out == placed_expected()
     assert trace == [[("Spread", 4, 24)], [("Mark", 96, 3)]]     # 96 thread records: 3 groups of 32
 
 
