@@ -417,14 +417,7 @@ class EmulatedNodes(NodeOperations):
                            fl.uint(count))
         else:
             total = fl.uint(size)
-        leader, add, added = b.emit("OpIEqual", b.type_bool(), index, fl.uint(0)), b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", added, "None")
-        b.emit("OpBranchConditional", leader, add, added)
-        fl.new_block(add)
-        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
-        b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), total)
-        b.emit("OpBranch", added)
-        fl.new_block(added)
+        _add_where(fl, b.emit("OpIEqual", b.type_bool(), index, fl.uint(0)), slot, total)
         b.emit("OpBranch", done)
         fl.new_block(done)
         return fl.load(base)
@@ -443,32 +436,18 @@ class EmulatedNodes(NodeOperations):
         slot every invocation shares (`key` None: no node-array subscript) by `_subgroup_add`, on
         the slot of node-array index `key` (a u32 id) by `_subgroup_add_per_key`."""
         b = fl.b
-        uint, boolean = fl.types.id(t.UINT), b.type_bool()
-        per_group = scope == "Workgroup" and _entry(fl).node.launch != "thread"
-        if not per_group:
+        boolean = b.type_bool()
+        if scope != "Workgroup" or _entry(fl).node.launch == "thread":
             if key is None:
                 return self._subgroup_add(fl, valid, slot, count, result=result)
             return self._subgroup_add_per_key(fl, key, valid, slot, count, result=result)
-        cond = valid
-        if per_group:
-            first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
-            cond = b.emit("OpLogicalAnd", boolean, first, valid)
-        shared = self._shared(fl) if per_group and result else None
+        first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
+        cond = b.emit("OpLogicalAnd", boolean, first, valid)
+        shared = self._shared(fl) if result else None
         base = fl.local(t.UINT, "base") if result else None
         if base is not None:
             fl.store(base, fl.uint(0))
-        add, done = b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", done, "None")
-        b.emit("OpBranchConditional", cond, add, done)
-        fl.new_block(add)
-        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
-        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), count)
-        if shared is not None:
-            fl.store(shared, old)
-        elif base is not None:
-            fl.store(base, old)
-        b.emit("OpBranch", done)
-        fl.new_block(done)
+        _add_where(fl, cond, slot, count, shared)
         if shared is not None:
             assert base is not None
             _group_barrier(fl)
@@ -504,16 +483,7 @@ class EmulatedNodes(NodeOperations):
         leader_old = fl.local(t.UINT, "subgroup_base") if result else None
         if leader_old is not None:
             fl.store(leader_old, fl.uint(0))
-        elected, atomic, joined = b.emit("OpGroupNonUniformElect", b.type_bool(), subgroup), b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", joined, "None")
-        b.emit("OpBranchConditional", elected, atomic, joined)
-        fl.new_block(atomic)
-        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
-        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), total)
-        if leader_old is not None:
-            fl.store(leader_old, old)
-        b.emit("OpBranch", joined)
-        fl.new_block(joined)
+        _add_where(fl, b.emit("OpGroupNonUniformElect", b.type_bool(), subgroup), slot, total, leader_old)
         if base is not None and leader_old is not None:
             first = b.emit("OpGroupNonUniformBroadcastFirst", uint, subgroup, fl.load(leader_old))
             if constant is not None:
@@ -548,16 +518,7 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", wide, grouped, alone)
         fl.new_block(alone)
-        add, added = b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", added, "None")
-        b.emit("OpBranchConditional", valid, add, added)
-        fl.new_block(add)
-        counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
-        old = b.emit("OpAtomicIAdd", uint, counter, fl.ml.scope("Device"), fl.ml.semantics(), count)
-        if base is not None:
-            fl.store(base, old)
-        b.emit("OpBranch", added)
-        fl.new_block(added)
+        _add_where(fl, valid, slot, count, base)
         b.emit("OpBranch", done)
         fl.new_block(grouped)
         header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
@@ -723,6 +684,22 @@ class EmulatedNodes(NodeOperations):
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _add_where(fl: FunctionLowering, cond: int, slot: int, value: int, into: Any = None) -> None:
+    """Where `cond` (a bool id): atomicAdd(*slot.counter, value) at Device scope, the old value stored
+    in `into` (a local or Workgroup place) where given; the lowering goes on after the selection."""
+    b = fl.b
+    add, added = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", added, "None")
+    b.emit("OpBranchConditional", cond, add, added)
+    fl.new_block(add)
+    counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+    old = b.emit("OpAtomicIAdd", fl.types.id(t.UINT), counter, fl.ml.scope("Device"), fl.ml.semantics(), value)
+    if into is not None:
+        fl.store(into, old)
+    b.emit("OpBranch", added)
+    fl.new_block(added)
 
 
 def _entry(fl: FunctionLowering) -> _Entry:
