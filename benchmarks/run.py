@@ -291,9 +291,11 @@ def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | 
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
+    from gpu_clock import ClockLog
+
     threads, groups, levels = prepared["threads"], prepared["groups"], prepared["levels"]
     seeds = groups // 100
-    with Device(selector) as device:
+    with ClockLog() as clock, Device(selector) as device:
         print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
         hand = Hand(device, prepared["hand"])
         rec = device.buffer(4 * max(threads, seeds, 1))
@@ -317,6 +319,7 @@ def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | 
             module, program, described = prepared["graphs"][shape]
             options = {"check": True} if prepared.get("check") else {}
             steps_of, out_name = hand_steps[shape]
+            started = time.monotonic()
             with Session(device, module, program, described, **options) as session:
                 steps = session.run_once()
                 times = interleaved(session.run_once, lambda: hand.run(steps_of), repeat)
@@ -327,12 +330,15 @@ def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | 
             (g_wall, g_cpu), (h_wall, h_cpu) = times["graph"], times["hand"]
             print(f"shape {shape} ({schedule}, {len(steps)} levels): graph median {g_wall * 1e3:.2f} ms wall, "
                   f"{g_cpu * 1e3:.2f} ms cpu; hand {h_wall * 1e3:.2f} ms wall, {h_cpu * 1e3:.2f} ms cpu; ratio cpu "
-                  f"{g_cpu / h_cpu:.2f}, wall {g_wall / h_wall:.2f}; same results: {same}")
+                  f"{g_cpu / h_cpu:.2f}, wall {g_wall / h_wall:.2f}; same results: {same}"
+                  + clock.window(started, time.monotonic()))
         hand.close()
         for buffer in (rec, *outs.values()):
             device.free(buffer)
         for gpu_driven in (True, False):
-            print(per_level(prepared, device, repeat, gpu_driven))
+            started = time.monotonic()
+            line = per_level(prepared, device, repeat, gpu_driven)
+            print(line + clock.window(started, time.monotonic()))
         # graph-only costs: the debugging modes
         for label, name, gpu_driven in [("thread --time", "thread", True), ("thread-print", "thread-print", True),
                                         ("thread-print-all", "thread-print-all", True),

@@ -37,9 +37,13 @@ Timing, per case, both sides warm (the graph compiled and its pipelines created 
   GPU-driven schedule cannot plan runs host-driven (a submit per level; its result says so): its
   GPU time is the sum of its levels' `--time` spans, each with queries around every dispatch.
 
-Rounds alternate the two (vkd3d's test process, then wgc's cases of that test), so that a drift of
-a loaded machine falls on both; the table gives the medians over all rounds and the ratio
-wgc / vkd3d-proton.  Each wgc case is checked against the C code's values on its first run.
+Rounds alternate the two (vkd3d's test process, then a process of wgc's cases of that test: each
+side opens its device afresh per test), so that a drift of a loaded machine, and a GPU's clock
+governor, fall on both alike: an NVIDIA GPU lowers its clock while a process starts and ramps it
+up under work, and wgc's cases timed in one long-lived process beside vkd3d's short ones ran at
+other clocks than vkd3d's (the clocks each side ran at are printed where `nvidia-smi` is,
+`gpu_clock.py`).  The table gives the medians over all rounds and the ratio wgc / vkd3d-proton.
+Each wgc case is checked against the C code's values on its first run.
 """
 
 from __future__ import annotations
@@ -328,32 +332,63 @@ def _ratio(a: float | None, b: float | None) -> str:
     return "—" if a is None or b is None or b <= 0 else f"{a / b:.2f}"
 
 
-def measure(prepared: dict, binary: str | None, rounds: int, repeat: int, executions: int,
-            selector: str | None) -> None:
+def measure_test(prepared: dict, test: str, repeat: int, selector: str | None) -> dict[str, tuple]:
+    """case key -> (check, gpu ms samples, submit+wait ms samples) of the wgc cases of `test`, on a
+    device opened for them (as vkd3d-proton's test process opens its own)."""
     from wgc.runtime.device import Device
+
+    results = {}
+    with Device(selector) as device:
+        print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})", file=sys.stderr)
+        for case in CASES:
+            if case.test == test and case.key in prepared["cases"]:
+                results[case.key] = measure_wgc(device, prepared["cases"][case.key], case, repeat)
+    return results
+
+
+def run_wgc(source: str, test: str, repeat: int, selector: str | None) -> dict[str, tuple]:
+    """`measure_test` in a process of its own (`--child`), reading the cases pickled in `source`."""
+    command = [sys.executable, __file__, "--from", source, "--child", test, "--repeat", str(repeat)]
+    if selector:
+        command += ["--device", selector]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise SystemExit(f"the wgc side of {test} failed:\n{done.stderr}")
+    if test == CASES[0].test:
+        print(done.stderr.strip().splitlines()[0], flush=True)
+    return {key: tuple(value) for key, value in json.loads(done.stdout.splitlines()[-1]).items()}
+
+
+def measure(prepared: dict, source: str, binary: str | None, rounds: int, repeat: int, executions: int,
+            selector: str | None) -> None:
+    from gpu_clock import ClockLog
 
     tests = list(dict.fromkeys(case.test for case in CASES))
     vkd3d: dict[str, list[tuple[float, float]]] = {}
     wgc_gpu: dict[str, list[float]] = {}
     wgc_wall: dict[str, list[float]] = {}
     verdicts: dict[str, str] = {}
-    with Device(selector) as device:
-        print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
+    clocks: dict[str, list[str]] = {"vkd3d": [], "wgc": []}
+    with ClockLog() as clock:
         for round_index in range(rounds):
             for test in tests:
                 if binary:
+                    started = time.monotonic()
                     times, summary = run_vkd3d(binary, test, executions)
+                    clocks["vkd3d"].append(clock.window(started, time.monotonic()))
                     if round_index == 0:
-                        print(f"vkd3d-proton {test}: {summary}")
+                        print(f"vkd3d-proton {test}: {summary}", flush=True)
                     for key, samples in times.items():
                         vkd3d.setdefault(key, []).extend(samples)
-                for case in CASES:
-                    if case.test != test or case.key not in prepared["cases"]:
-                        continue
-                    verdict, gpus, walls = measure_wgc(device, prepared["cases"][case.key], case, repeat)
-                    verdicts.setdefault(case.key, verdict)
-                    wgc_gpu.setdefault(case.key, []).extend(gpus)
-                    wgc_wall.setdefault(case.key, []).extend(walls)
+                started = time.monotonic()
+                for key, (verdict, gpus, walls) in run_wgc(source, test, repeat, selector).items():
+                    verdicts.setdefault(key, verdict)
+                    wgc_gpu.setdefault(key, []).extend(gpus)
+                    wgc_wall.setdefault(key, []).extend(walls)
+                clocks["wgc"].append(clock.window(started, time.monotonic()))
+    for side, windows in clocks.items():
+        if any(windows):
+            print(f"{side}'s processes ran at{' '.join(dict.fromkeys(w for w in windows if w))}")
     print()
     print("| case | vkd3d GPU ms | wgc GPU ms | ratio | vkd3d submit+wait ms | wgc submit+wait ms | ratio | wgc result |")
     print("|---|---|---|---|---|---|---|---|")
@@ -384,16 +419,25 @@ def main() -> None:
     parser.add_argument("--device", default=None)
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
+    parser.add_argument("--child", metavar="TEST", help=argparse.SUPPRESS)   # run_wgc's process
     args = parser.parse_args()
     if args.source:
         prepared = pickle.loads(gzip.decompress((Path(args.source) / "vkd3d_cases.pickle").read_bytes()))
     else:
         prepared = prepare(args.mirror)
+    if args.child:
+        print(json.dumps(measure_test(prepared, args.child, args.repeat, args.device)))
+        return
     if args.prepare:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "vkd3d_cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
-    measure(prepared, args.vkd3d_bin, args.rounds, args.repeat, args.executions, args.device)
+    if args.source:
+        measure(prepared, args.source, args.vkd3d_bin, args.rounds, args.repeat, args.executions, args.device)
+        return
+    with tempfile.TemporaryDirectory() as folder:      # the wgc processes read the cases from here
+        (Path(folder) / "vkd3d_cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
+        measure(prepared, folder, args.vkd3d_bin, args.rounds, args.repeat, args.executions, args.device)
 
 
 if __name__ == "__main__":
