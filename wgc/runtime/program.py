@@ -132,6 +132,9 @@ class NodePlan:
     share_input_of: tuple[str, int] | None
     local_root_arguments_table_index: int | None
     max_loop_iterations: int | None
+    local_root: Any = None
+    """The local root signature of the node's export (`sema.root_layout.LocalRootLayout`): where each root
+    parameter lies in its table entry ("local_root_arguments": {"entries": ...}); None without one."""
     loops: tuple[tuple[str, int], ...] = ()
     """The entries of every loop holding the node (Work Graph Loops), outermost first: the
     reflection's, which are `sema.graph`'s."""
@@ -397,6 +400,7 @@ def build_program(reflection: Any) -> Program:
             max_recursion_depth=node.max_recursion_depth or 0, outputs=tuple(outputs),
             share_input_of=((node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None),
             local_root_arguments_table_index=node.local_root_arguments_table_index,
+            local_root=getattr(node, "local_root_signature", None),
             max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
             loops=loops,
             cross_group_sharing=bool(node_input is not None and node_input.record is not None

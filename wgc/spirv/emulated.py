@@ -19,6 +19,10 @@ Invariants and decisions:
 - `[[vk::shader_record_ext]]` blocks (local root arguments) are read through a physical pointer to
   the node's table entry (`NodeContext.local_root_arguments`), loaded where each use is: they
   take no descriptor in this target.
+- Uniform blocks and buffers the node's local root signature binds (`NodeInfo.local_root_bindings`) are
+  read from its table entry too: root constants in place, a root CBV, SRV or UAV through the 8-byte
+  address at its offset (a buffer as a PhysicalStorageBuffer pointer to its Block struct,
+  `resources.root_buffer`); helpers naming them are inlined into their nodes (`ModuleLowering`).
 - The entry function starts with a prologue that reads the NodeContext, computes the flat group
   index and the record index (per launch mode, as the ABI says) and leaves at once where there is
   no work: an invocation past the records (thread launch) or a whole group past the records or
@@ -69,8 +73,9 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.irtools.consteval import Folded, fold
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.root_layout import RootParameter
 
-from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages
+from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -182,6 +187,24 @@ class EmulatedNodes(NodeOperations):
         pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(variable.type, variable.layout))
         return Place(fl.b.emit("OpConvertUToPtr", pointer_type, address), variable.type, "PhysicalStorageBuffer",
                      variable.layout)
+
+    reads_local_root = True
+
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable, parameter: RootParameter) -> object:
+        """A variable the node's local root signature binds, read from its table entry (module docstring):
+        root constants in place, a root CBV/SRV/UAV through the 8-byte address at the parameter's offset."""
+        if parameter.kind == "table":
+            return None                  # WG0459 (sema.target) keeps such a node out of this target
+        entry = _load(fl, self._context(fl), abi.NODE_CONTEXT["local_root_arguments"])
+        address = _offset(fl, entry, parameter.offset)
+        if parameter.kind != "constants":
+            address = _load_scalar(fl, address, _U64)
+        if variable.storage is ir.Storage.UNIFORM:
+            assert variable.layout is not None
+            pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(variable.type, variable.layout))
+            return Place(fl.b.emit("OpConvertUToPtr", pointer_type, address), variable.type, "PhysicalStorageBuffer",
+                         variable.layout)
+        return resources.root_buffer(fl, variable, address)
 
     def _push_constants(self, ml: ModuleLowering) -> int:
         """The push-constant block (module docstring), declared on first use."""

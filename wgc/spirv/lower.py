@@ -152,6 +152,10 @@ class ModuleLowering:
         self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
         """Functions whose code calls GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels():
         inlined into their node, whose stages the value depends on."""
+        if nodes.reads_local_root:
+            self.reads_loop_iteration |= _reading_local_root(node_infos)
+            # and the helpers that name a variable a node's local root signature binds: inlined into the node,
+            # whose table entry holds it (`NodeOperations.local_root_binding`)
 
     # ------------------------------------------------------------ module-wide helpers
 
@@ -796,6 +800,11 @@ class FunctionLowering:
                 record = self.ml.nodes.shader_record_place(self, variable)
                 if record is not None:
                     return record
+            parameter = self.node.local_root_bindings.get(variable) if self.node is not None else None
+            if parameter is not None:
+                bound = self.ml.nodes.local_root_binding(self, variable, parameter)
+                if bound is not None:
+                    return bound
             found = self.ml.global_binding(variable)
         pointer = getattr(found, "pointer", None) if isinstance(found, Place) else \
             getattr(found, "variable", None)
@@ -1119,6 +1128,29 @@ def _reading_loop_iteration(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
         functions = reachable_functions(node.function)
         direct = {f for f in functions if any(isinstance(item, ir.IntrinsicCall)
                                               and item.name in _NODE_DEPENDENT_INTRINSICS
+                                              for item in walk_body(f))}
+        changed = True
+        while changed:
+            changed = False
+            for function in functions:
+                if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
+                                                  for item in walk_body(function)):
+                    direct.add(function)
+                    changed = True
+        reading |= direct
+    return frozenset(reading)
+
+
+def _reading_local_root(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
+    """The helper functions (not node functions) that name a variable some node's local root signature
+    binds (`NodeInfo.local_root_bindings`: read from the node's table entry), and those that call them."""
+    bound = {variable for node in nodes for variable in node.local_root_bindings}
+    if not bound:
+        return frozenset()
+    reading: set[ir.Function] = set()
+    for node in nodes:
+        functions = [f for f in reachable_functions(node.function) if f is not node.function]
+        direct = {f for f in functions if any(isinstance(item, ir.VarRef) and item.variable in bound
                                               for item in walk_body(f))}
         changed = True
         while changed:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc.sema.nodes import NodeInfo
+from wgc.sema.root_layout import RootParameter
 
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -83,6 +84,15 @@ class NodeOperations(ABC):
     def shader_record_place(self, fl: FunctionLowering, variable: ir.Variable) -> Place | None:
         """The Place of a `[[vk::shader_record_ext]]` block (the node's local root arguments) where
         `fl` uses it, or None to declare it as an ordinary uniform block (its binding)."""
+        return None
+
+    reads_local_root = False
+    """Whether `local_root_binding` reads variables from local root arguments (the helpers naming them are
+    then inlined into their nodes: the argument's place depends on the node's local root signature)."""
+
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable, parameter: RootParameter) -> object:
+        """The Place (uniform block) or ResourceHandle (buffer) of a variable that the node's local root
+        signature binds as `parameter`, or None to use its descriptor."""
         return None
 
     def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:

@@ -199,6 +199,17 @@ def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
     return ResourceHandle(var, type_, storage, pointee, layout, coherent=coherent)
 
 
+def root_buffer(fl: FunctionLowering, variable: ir.Variable, address: int) -> ResourceHandle:
+    """A structured or byte-address buffer at a device address (a root SRV/UAV of a local root signature,
+    emulated target): a PhysicalStorageBuffer pointer to its Block struct, no descriptor, no known length."""
+    type_ = variable.type
+    assert isinstance(type_, t.ResourceType)
+    pointee, layout = _buffer_block(fl.ml, type_, variable.layout)
+    pointer = fl.b.emit("OpConvertUToPtr", fl.b.type_pointer("PhysicalStorageBuffer", pointee), address)
+    return ResourceHandle(pointer, type_, "PhysicalStorageBuffer", pointee, layout,
+                          coherent="globallycoherent" in variable.modifiers)
+
+
 def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
                   element_layout: TypeLayout | None) -> tuple[int, TypeLayout]:
     """The Block struct of a structured or byte-address buffer (one per type and layout)."""
@@ -541,14 +552,14 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
     assert handle.layout is not None
     element = handle.type.element if handle.type.kind in _STRUCTURED else t.UINT
     assert element is not None
-    if fl.ml.options.checks:                          # wgc run --check: an element past the end is reported
+    if fl.ml.options.checks and handle.storage == "StorageBuffer":    # wgc run --check: an element past the end
         from . import emulated_checks
 
         variable = _state(fl.ml).variables[handle.variable]
         where = variable.binding
         emulated_checks.buffer_index(fl, where.set if where else 0, where.binding if where else 0,
                                      _array_length(fl, handle), index)
-    return Place(handle.variable, element, "StorageBuffer", handle.layout.element,
+    return Place(handle.variable, element, handle.storage, handle.layout.element,
                  handle.indices + (fl.uint(0), index), coherent=handle.coherent)
 
 
@@ -556,7 +567,8 @@ def _handle(fl: FunctionLowering, expr: ir.Expr) -> ResourceHandle:
     handle = fl.handle(expr)
     if not isinstance(handle, ResourceHandle):
         raise AssertionError("this resource cannot be used here")
-    fl.use_global(handle.variable)
+    if handle.storage != "PhysicalStorageBuffer":       # not a root buffer (`root_buffer`)
+        fl.use_global(handle.variable)
     return handle
 
 
@@ -606,6 +618,8 @@ def _status(fl: FunctionLowering, expr: ir.MethodCall, index: int) -> None:
 
 
 def _array_length(fl: FunctionLowering, handle: ResourceHandle) -> int:
+    if handle.storage == "PhysicalStorageBuffer":      # a root buffer: D3D12 gives a root descriptor no size
+        return fl.uint(0)
     return fl.b.emit("OpArrayLength", fl.types.id(t.UINT), _descriptor(fl, handle), 0)
 
 
