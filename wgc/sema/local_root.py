@@ -226,17 +226,17 @@ def parse_root_signature(text: str, name: str) -> LocalRootLayout:
                 if not range_items or range_items[0][0] is not None:
                     raise RootSignatureError(f"a {values[0][1]} range needs a '{register_class}' register first", at)
                 first = _register(range_items[0][1][0], register_class, values[0][1])
-                count: int | None = 1
+                descriptors: int | None = 1
                 space = 0
                 for range_key, range_values, range_at in range_items[1:]:
                     if range_key == "numdescriptors":
-                        count = None if range_values[0][1].lower() == "unbounded" else \
+                        descriptors = None if range_values[0][1].lower() == "unbounded" else \
                             _integer(range_values[0], "numDescriptors")
                     elif range_key == "space":
                         space = _integer(range_values[0], "space")
                     elif range_key not in ("offset", "flags"):
                         raise RootSignatureError(f"'{range_key}' is no argument of a descriptor range", range_at)
-                ranges.append((register_class, first, count, space))
+                ranges.append((register_class, first, descriptors, space))
             size = (size + 7) // 8 * 8
             parameters.append(RootParameter("table", "", 0, 0, size, 8, tuple(ranges)))
             size += 8
@@ -293,6 +293,7 @@ def apply(decls: Sequence[ast.Decl], nodes: Sequence[NodeInfo]) -> list[Diagnost
             exports = [e.strip() for e in strings[1].value.split(";")] if len(strings) > 1 else []
             associations.append((decl, strings[0].value, [e for e in exports if e]))
     exported = {node.function.name: node for node in nodes}
+    reported: set[tuple[ir.Variable, str]] = set()
     explicit: dict[str, list[tuple[str, ast.StateObjectDecl]]] = {}
     defaults: set[str] = {name for name in layouts
                           if not any(subobject == name for _, subobject, _ in associations)}
@@ -330,12 +331,14 @@ def apply(decls: Sequence[ast.Decl], nodes: Sequence[NodeInfo]) -> list[Diagnost
             continue
         layout = layouts[name]
         node.local_root = layout
-        node.local_root_bindings = _bindings(node, layout, diagnostics)
+        node.local_root_bindings = _bindings(node, layout, diagnostics, reported)
     return diagnostics
 
 
-def _bindings(node: NodeInfo, layout: LocalRootLayout, diagnostics: list[Diagnostic]) -> dict[ir.Variable, RootParameter]:
-    """The uniform blocks and buffers `node` reaches that `layout` binds, WG0458 for one it cannot hold."""
+def _bindings(node: NodeInfo, layout: LocalRootLayout, diagnostics: list[Diagnostic],
+              reported: set[tuple[ir.Variable, str]]) -> dict[ir.Variable, RootParameter]:
+    """The uniform blocks and buffers `node` reaches that `layout` binds, WG0458 for one it cannot hold (once
+    per variable and signature)."""
     found: dict[ir.Variable, RootParameter] = {}
     use = resource_use(node.function)
     for variable in use.variables:
@@ -350,6 +353,9 @@ def _bindings(node: NodeInfo, layout: LocalRootLayout, diagnostics: list[Diagnos
             continue
         problem = _cannot_hold(variable, parameter, variable in use.counters)
         if problem is not None:
+            if (variable, layout.name) in reported:
+                continue
+            reported.add((variable, layout.name))
             diagnostics.append(codes.LOCAL_ROOT_KIND_MISMATCH(
                 variable.span, f"'{variable.name}' of node '{node.function.name}' is bound by {parameter.describe()} "
                                f"of local root signature '{layout.name}', which {problem}"))

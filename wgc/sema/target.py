@@ -223,10 +223,10 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
         _records(node, report)
         if not amdx:
-            for variable, parameter in node.local_root_bindings.items():
+            for bound, parameter in node.local_root_bindings.items():
                 if parameter.kind == "table":
-                    report(codes.LOCAL_ROOT_TABLE_UNSUPPORTED, variable.span,
-                           f"'{variable.name}' of node '{node.function.name}' is bound by a descriptor table of local "
+                    report(codes.LOCAL_ROOT_TABLE_UNSUPPORTED, bound.span,
+                           f"'{bound.name}' of node '{node.function.name}' is bound by a descriptor table of local "
                            f"root signature '{node.local_root.name if node.local_root else '?'}': wgc run reads root "
                            "constants and root descriptors (CBV, SRV, UAV) from the local-root-argument table, not "
                            "descriptor tables")
