@@ -251,10 +251,11 @@ def test_the_amdx_warning_says_the_resources_stay_descriptors(tmp_path) -> None:
 
 
 @pytest.mark.usefixtures("vulkan_device")
-def test_the_vkd3d_case_runs(tmp_path) -> None:
+@pytest.mark.parametrize("options", [{}, {"check": True}], ids=["plain", "checked"])
+def test_the_vkd3d_case_runs(tmp_path, options: dict) -> None:
     path = tmp_path / "graph.hlsl"
     path.write_text(VKD3D)
-    result = wgc.run(str(path), vkd3d_dispatch())
+    result = wgc.run(str(path), vkd3d_dispatch(), **options)
     assert result.ok, Renderer().render(list(result.diagnostics))
     out = result.resources["U0"]["uint32"]
     expected = vkd3d_expected()
@@ -354,3 +355,35 @@ def test_table_bytes(tmp_path) -> None:
     assert stride == 16
     assert table == struct.pack("<QII", 0, 30, 20) + struct.pack("<QII", 0, 40, 50)
     assert described.local_root_addresses == [(0, "U0"), (16, "U0")]
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_the_amdx_path_says_it_reads_no_local_root_signature(tmp_path) -> None:
+    path = tmp_path / "graph.hlsl"
+    path.write_text(VKD3D)
+    text = Renderer().render([d for d in wgc.run(str(path), vkd3d_dispatch(), path="amdx").diagnostics
+                              if d.code != "WG0450"])
+    assert "no node with a local root signature has [NodeLocalRootArgumentsTableIndex(0)] [WG0800]" in text
+    assert "local root signatures are read on the emulated path only" in text
+
+
+def test_default_stride_and_entries_shared_by_two_signatures(tmp_path) -> None:
+    """Root constants alone: entries 4-byte aligned (D3D12: "4 bytes each"); vkd3d's layouts: 16."""
+    from runtime_util import load
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.source import SourceFile
+
+    constants_only = VKD3D.replace('"UAV(u0, space = 1), RootConstants(num32BitConstants = 1, b0)',
+                                   '"RootConstants(num32BitConstants = 1, b0)').replace(
+        "InterlockedAdd(U0[Index], Count, o);", "InterlockedAdd(U1[Index], Count, o);")
+    _, _, described = load(tmp_path, constants_only, {"local_root_arguments": {"entries": [
+        {"b0": 1, "b1": -1}, {}]}}, target="emulated")
+    # LRS0 is now 8 bytes of constants, LRS1 16 with its address: the stride is the larger, 16
+    assert described.local_root_arguments == (16, struct.pack("<IIQ", 1, 0xFFFFFFFF, 0) + bytes(16))
+    shared = VKD3D.replace("[NodeLocalRootArgumentsTableIndex(1)]", "[NodeLocalRootArgumentsTableIndex(0)]")
+    _, program, _ = load(tmp_path, shared, {}, target="emulated")
+    described, problems = read_dispatch(SourceFile("dispatch.json", '{"local_root_arguments": {"entries": [{}]}}'),
+                                        program)
+    assert described is None
+    assert [p.message for p in problems] == [
+        "nodes 'A' and 'B' share table entry 0 but have different local root signatures ('LRS0', 'LRS1')"]

@@ -831,7 +831,9 @@ def _local_root_entries(value: Located, program: Program, dispatch: Dispatch) ->
         if not entry.value:
             continue
         if index not in layouts:
-            raise _fail(entry, f"no node with a local root signature has [NodeLocalRootArgumentsTableIndex({index})]")
+            raise _fail(entry, f"no node with a local root signature has [NodeLocalRootArgumentsTableIndex({index})]",
+                        notes=() if layouts else ("local root signatures are read on the emulated path only (not "
+                                                  "--path amdx or .spv inputs, whose modules keep descriptors)",))
         layout, label = layouts[index]
         for key, item in entry.value.items():
             parameter = _root_parameter(program, key, layout)
