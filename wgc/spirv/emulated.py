@@ -22,7 +22,8 @@ Invariants and decisions:
 - Uniform blocks and buffers the node's local root signature binds (`NodeInfo.local_root_bindings`) are
   read from its table entry too: root constants in place, a root CBV, SRV or UAV through the 8-byte
   address at its offset (a buffer as a PhysicalStorageBuffer pointer to its Block struct,
-  `resources.root_buffer`); helpers naming them are inlined into their nodes (`ModuleLowering`).
+  `resources.root_buffer`), each address computed (and loaded) once in the prologue; helpers naming
+  them are inlined into their nodes (`ModuleLowering`).
 - The entry function starts with a prologue that reads the NodeContext, computes the flat group
   index and the record index (per launch mode, as the ABI says) and leaves at once where there is
   no work: an invocation past the records (thread launch) or a whole group past the records or
@@ -122,6 +123,9 @@ class _Entry:
     """`--check`: the pointers to the input record that `record_place` made."""
     check_pending: dict[int, Any] | None = None
     """`--check`: each allocation's flag 'not completed yet', by its records' address id."""
+    local_root: dict[ir.Variable, int] = field(default_factory=dict)
+    """u64 address of each variable the node's local root signature binds (`local_root_binding`): the
+    table entry plus its offset (root constants), or the address loaded from there (root descriptors)."""
     static: dict[int, int] = field(default_factory=dict)
     """The allocation calls placed statically, id(call) -> count (`emulated_placement`)."""
 
@@ -195,10 +199,9 @@ class EmulatedNodes(NodeOperations):
         root constants in place, a root CBV/SRV/UAV through the 8-byte address at the parameter's offset."""
         if parameter.kind == "table":
             return None                  # WG0459 (sema.target) keeps such a node out of this target
-        entry = _load(fl, self._context(fl), abi.NODE_CONTEXT["local_root_arguments"])
-        address = _offset(fl, entry, parameter.offset)
-        if parameter.kind != "constants":
-            address = _load_scalar(fl, address, _U64)
+        state = fl.node_state
+        assert isinstance(state, _Entry), "helpers naming such variables are inlined into their node"
+        address = state.local_root[variable]
         if variable.storage is ir.Storage.UNIFORM:
             assert variable.layout is not None
             pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(variable.type, variable.layout))
@@ -248,6 +251,13 @@ class EmulatedNodes(NodeOperations):
         count = _load(fl, context, abi.NODE_CONTEXT["input_count"])
         stride = b.emit("OpUConvert", fl.types.id(_U64), _load(fl, context, abi.NODE_CONTEXT["input_stride"]))
         entry = _Entry(node, context, flat, fl.uint(0), records, stride, fl.uint(1), count)
+        if node.local_root_bindings:     # read once, here: the entry block dominates every use
+            table = _load(fl, context, abi.NODE_CONTEXT["local_root_arguments"])
+            for variable, parameter in node.local_root_bindings.items():
+                if parameter.kind != "table":
+                    address = _offset(fl, table, parameter.offset)
+                    entry.local_root[variable] = address if parameter.kind == "constants" else \
+                        _load_scalar(fl, address, _U64)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
