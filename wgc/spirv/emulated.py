@@ -74,7 +74,6 @@ from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.irtools.consteval import Folded, fold
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.root_layout import RootParameter
 
 from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
@@ -194,11 +193,12 @@ class EmulatedNodes(NodeOperations):
 
     reads_local_root = True
 
-    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable, parameter: RootParameter) -> object:
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable) -> object:
         """A variable the node's local root signature binds, read from its table entry (module docstring):
         root constants in place, a root CBV/SRV/UAV through the 8-byte address at the parameter's offset."""
-        if parameter.kind == "table":
-            return None                  # WG0459 (sema.target) keeps such a node out of this target
+        parameter = fl.node.local_root_bindings.get(variable) if fl.node is not None else None
+        if parameter is None or parameter.kind == "table":
+            return None                  # a descriptor (a table: WG0459 keeps such a node out of this target)
         state = fl.node_state
         assert isinstance(state, _Entry), "helpers naming such variables are inlined into their node"
         address = state.local_root[variable]

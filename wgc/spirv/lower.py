@@ -796,15 +796,10 @@ class FunctionLowering:
         if found is None:
             if variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
                 raise AssertionError(f"'{variable.name}' is used before it is bound")
-            if variable.shader_record:
-                record = self.ml.nodes.shader_record_place(self, variable)
-                if record is not None:
-                    return record
-            parameter = self.node.local_root_bindings.get(variable) if self.node is not None else None
-            if parameter is not None:
-                bound = self.ml.nodes.local_root_binding(self, variable, parameter)
-                if bound is not None:
-                    return bound
+            record = self.ml.nodes.shader_record_place(self, variable) if variable.shader_record else \
+                self.ml.nodes.local_root_binding(self, variable)
+            if record is not None:
+                return record
             found = self.ml.global_binding(variable)
         pointer = getattr(found, "pointer", None) if isinstance(found, Place) else \
             getattr(found, "variable", None)

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 
 from wgc import ir
 from wgc.sema.nodes import NodeInfo
-from wgc.sema.root_layout import RootParameter
 
 from .places import InputHandle, OutputHandle, Place, RecordsHandle
 
@@ -90,9 +89,9 @@ class NodeOperations(ABC):
     """Whether `local_root_binding` reads variables from local root arguments (the helpers naming them are
     then inlined into their nodes: the argument's place depends on the node's local root signature)."""
 
-    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable, parameter: RootParameter) -> object:
-        """The Place (uniform block) or ResourceHandle (buffer) of a variable that the node's local root
-        signature binds as `parameter`, or None to use its descriptor."""
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable) -> object:
+        """The Place (uniform block) or ResourceHandle (buffer) of a module-scope variable where the local root
+        signature of `fl`'s node binds it (`NodeInfo.local_root_bindings`), or None to use its descriptor."""
         return None
 
     def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
