@@ -387,3 +387,65 @@ def test_default_stride_and_entries_shared_by_two_signatures(tmp_path) -> None:
     assert described is None
     assert [p.message for p in problems] == [
         "nodes 'A' and 'B' share table entry 0 but have different local root signatures ('LRS0', 'LRS1')"]
+
+
+def test_global_root_signatures_are_checked_but_bind_nothing(tmp_path) -> None:
+    """DXC compiles every root signature of a library (CGHLSLMS.cpp: CompileRootSignature for both kinds)."""
+    source = VKD3D + 'GlobalRootSignature G = { "UAV(u0, space = 1), CBV(b9" };\n'
+    text = rendered(tmp_path, source)
+    assert "error: malformed root signature of GlobalRootSignature 'G': expected ',' or ')', found the end of " \
+           "the string [WG0455]" in text
+    fine = VKD3D.replace('SubobjectToExportsAssociation assoc2 = { "LRS1", "B" };',
+                         'GlobalRootSignature G = { "UAV(u1, space = 1)" };\n'
+                         'SubobjectToExportsAssociation assoc2 = { "G", "B" };\n'
+                         'SubobjectToExportsAssociation assoc3 = { "LRS1", "EntryNode" };')
+    nodes = {n.function.name: n for n in analysis_of(tmp_path, fine).nodes}
+    assert nodes["B"].local_root is None and nodes["A"].local_root.name == "LRS0"
+    # a local root signature no association names is the default of the nodes without one
+    default = fine.replace('SubobjectToExportsAssociation assoc3 = { "LRS1", "EntryNode" };', "")
+    nodes = {n.function.name: n for n in analysis_of(tmp_path, default).nodes}
+    assert nodes["B"].local_root.name == "LRS1" and nodes["A"].local_root.name == "LRS0"
+
+
+ONE_SIGNATURE = VKD3D.replace('{ "LRS1", "B" }', '{ "LRS0", "B" }').replace("U1[Index]", "U0[Index]")
+"""A and B both of LRS0 (LRS1, named by no association, is the default of EntryNode, which reads nothing)."""
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_stride_zero_runs(tmp_path) -> None:
+    path = tmp_path / "one.hlsl"
+    path.write_text(ONE_SIGNATURE)
+    result = wgc.run(str(path), {"inputs": [{"entry": "EntryNode", "records": [{}]}],
+                                 "resources": {"U0": {"bytes": 16}},
+                                 "local_root_arguments": {"stride": 0, "entries": [
+                                     {"space1/u0": "@U0", "b0": 3, "b1": 2}]}})
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    # A (index 0) and B (index 1) both read the one entry: U0[3] += 2, 30 + 60 times
+    assert result.resources["U0"] == {"uint32": [0, 0, 0, 2 * 90]}
+
+
+def test_stride_zero_with_one_signature(tmp_path) -> None:
+    """WorkGraphs.md (D3D12_SET_WORK_GRAPH_DESC): "stride can be 0 only if the work graph uses a single
+    local root signature"; "The address and stride must both be aligned to the size of the largest member
+    of any local root signature in the work graph, e.g. 8 bytes if there are any root descriptors"."""
+    from runtime_util import load
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.source import SourceFile
+
+    _, program, described = load(tmp_path, ONE_SIGNATURE, {"local_root_arguments": {"stride": 0, "entries": [
+        {"space1/u0": 8, "b0": 1, "b1": 2}]}}, target="emulated")
+    assert described.local_root_arguments == (0, struct.pack("<QII", 8, 1, 2))
+
+    def problems(text: str) -> list[str]:
+        found, diagnostics = read_dispatch(SourceFile("dispatch.json", text), program)
+        return [d.message for d in diagnostics]
+
+    assert problems('{"local_root_arguments": {"stride": 0, "entries": [{}, {}]}}') == [
+        "with stride 0 every node reads the first entry: give exactly one"]
+    assert problems('{"local_root_arguments": {"stride": 12, "entries": [{}]}}') == [
+        "the stride is 0 or a multiple of 8 of at least 16 bytes (the largest local root signature's arguments)"]
+    _, two, _ = load(tmp_path, VKD3D, {}, target="emulated")
+    found, diagnostics = read_dispatch(SourceFile("d.json", '{"local_root_arguments": {"stride": 0, "entries": [{}]}}'),
+                                       two)
+    assert [d.message for d in diagnostics] == ["stride 0 (every node reads one entry) needs a single local root "
+                                                "signature"]

@@ -619,7 +619,8 @@ class NodeReflection:
     """Mesh nodes: OutputTopology, the vertex and primitive limits, [NodeMaxInputRecordsPerGraphEntryRecord]."""
     local_root_signature: LocalRootLayout | None = None
     """The local root signature associated with the node's export (`sema.local_root`): where each root
-    parameter's argument lies in the node's local-root-argument table entry."""
+    parameter's argument lies in the node's local-root-argument table entry; None where the node's code
+    reads nothing through it."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -714,7 +715,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         input=input_reflection(node, node.input) if node.input is not None else None,
         outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
-        mesh=mesh_node(node), local_root_signature=node.local_root,
+        mesh=mesh_node(node), local_root_signature=node.local_root if node.local_root_bindings else None,
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

@@ -818,13 +818,19 @@ def _local_root_entries(value: Located, program: Program, dispatch: Dispatch) ->
     widest = max((layout.size for layout, _ in layouts.values()), default=0)
     if "stride" in members:
         stride = _natural(members["stride"], "a stride")
-        if stride % alignment or stride < widest:
-            raise _fail(members["stride"], f"the stride is a multiple of {alignment} of at least {widest} bytes (the "
-                                           "largest local root signature's arguments)")
+        if stride == 0 and len({layout for layout, _ in layouts.values()}) > 1:
+            raise _fail(members["stride"], "stride 0 (every node reads one entry) needs a single local root signature")
+        if stride == 0 and len(entries.value) != 1:
+            raise _fail(entries, "with stride 0 every node reads the first entry: give exactly one")
+        if stride and (stride % alignment or stride < widest):
+            raise _fail(members["stride"], f"the stride is 0 or a multiple of {alignment} of at least {widest} bytes "
+                                           "(the largest local root signature's arguments)")
     else:
         stride = max(alignment, (widest + alignment - 1) // alignment * alignment)
-    _allotment.take(entries, stride * len(entries.value), "the local-root-argument table")
-    table = bytearray(stride * len(entries.value))
+    _allotment.take(entries, max(stride, widest) * len(entries.value), "the local-root-argument table")
+    table = bytearray(max(stride, widest) * len(entries.value))
+    if stride == 0 and layouts:          # one signature: its layout for the one entry, whatever the indices
+        layouts = {0: next(iter(layouts.values()))}
     for index, entry in enumerate(entries.value):
         if not isinstance(entry.value, dict):
             raise _fail(entry, "a table entry is an object: root parameter (\"b0\", \"space1/u0\", a name) -> value")

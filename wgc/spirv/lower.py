@@ -150,12 +150,12 @@ class ModuleLowering:
         self.stages = results.stage_plan() if options.index_space_loops and graph.loops else None
         """The loops' stages when they are unrolled in index space (`loop_stages.py`), else None."""
         self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
-        """Functions whose code calls GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels():
-        inlined into their node, whose stages the value depends on."""
+        """Helpers inlined into their node because their code depends on it: those calling
+        GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels() (the node's stages), and on a target
+        that reads local root arguments (`NodeOperations.reads_local_root`) those naming a variable a node's
+        local root signature binds (the node's table entry holds it)."""
         if nodes.reads_local_root:
             self.reads_loop_iteration |= _reading_local_root(node_infos)
-            # and the helpers that name a variable a node's local root signature binds: inlined into the node,
-            # whose table entry holds it (`NodeOperations.local_root_binding`)
 
     # ------------------------------------------------------------ module-wide helpers
 
