@@ -449,3 +449,25 @@ def test_stride_zero_with_one_signature(tmp_path) -> None:
                                        two)
     assert [d.message for d in diagnostics] == ["stride 0 (every node reads one entry) needs a single local root "
                                                 "signature"]
+
+
+def test_root_constant_values(tmp_path) -> None:
+    """Integers in 32 bits (signed or not), floats as their float32 bits; anything else located."""
+    from runtime_util import load
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.source import SourceFile
+
+    _, program, _ = load(tmp_path, VKD3D, {}, target="emulated")
+
+    def entry0(value: str) -> tuple[bytes | None, list[str]]:
+        text = '{"local_root_arguments": {"entries": [{"b0": %s}]}}' % value
+        found, diagnostics = read_dispatch(SourceFile("d.json", text), program)
+        return (found.local_root_arguments[1][8:12] if found else None), [d.message for d in diagnostics]
+
+    assert entry0("-1") == (b"\xff\xff\xff\xff", [])
+    assert entry0("4294967295") == (b"\xff\xff\xff\xff", [])
+    assert entry0("1.5") == (struct.pack("<f", 1.5), [])
+    assert entry0("4294967296") == (None, ["4294967296 does not fit in 32 bits"])
+    assert entry0("1e39") == (None, ["1e+39 does not fit in a 32-bit float"])
+    assert entry0('"7"') == (None, ["a root constant is a number (an integer or a float)"])
+    assert entry0("[1, 2]") == (None, ["RootConstants(num32BitConstants = 1, b0) holds 1 values; 2 given"])

@@ -888,7 +888,10 @@ def _word(where: Located, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _fail(where, "a root constant is a number (an integer or a float)")
     if isinstance(value, float):
-        return struct.unpack("<I", struct.pack("<f", value))[0]
+        try:
+            return struct.unpack("<I", struct.pack("<f", value))[0]
+        except OverflowError:
+            raise _fail(where, f"{value} does not fit in a 32-bit float") from None
     if not -(1 << 31) <= value < 1 << 32:
         raise _fail(where, f"{value} does not fit in 32 bits")
     return value & 0xFFFFFFFF
