@@ -471,3 +471,36 @@ def test_root_constant_values(tmp_path) -> None:
     assert entry0("1e39") == (None, ["1e+39 does not fit in a 32-bit float"])
     assert entry0('"7"') == (None, ["a root constant is a number (an integer or a float)"])
     assert entry0("[1, 2]") == (None, ["RootConstants(num32BitConstants = 1, b0) holds 1 values; 2 given"])
+
+
+STRUCTURED = """\
+struct Pair { float a; uint b; };
+struct Item { uint i; };
+StructuredBuffer<Pair> Pairs : register(t0, space3);
+RWStructuredBuffer<uint> Out : register(u0, space3);
+LocalRootSignature L = { "srv(t0, space = 3), uav(u0, space = 3)" };
+SubobjectToExportsAssociation a = { "L", "Read" };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(2, 1, 1)]
+[NodeLocalRootArgumentsTableIndex(0)]
+void Read(uint t : SV_DispatchThreadID)
+{
+    uint count, stride;
+    Pairs.GetDimensions(count, stride);
+    Out[t] = uint(Pairs[t].a * 10.0) + Pairs[t].b + count * 1000 + stride * 100000;
+}
+"""
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_a_root_srv_of_structs_on_a_broadcasting_node(tmp_path) -> None:
+    """Keywords in any case (DXC's parser compares them with _stricmp). A root descriptor has no size:
+    GetDimensions gives 0 elements; the stride is the element's (8 bytes)."""
+    path = tmp_path / "graph.hlsl"
+    path.write_text(STRUCTURED)
+    pairs = [(0.5, 1), (1.5, 2), (2.5, 3), (3.5, 4)]
+    data = b"".join(struct.pack("<fI", a, b) for a, b in pairs)
+    result = wgc.run(str(path), {"inputs": [{"entry": "Read", "records": [{}]}],
+                                 "resources": {"Pairs": {"hex": data.hex()}, "Out": {"bytes": 16}},
+                                 "local_root_arguments": {"entries": [{"Pairs": "@Pairs", "Out": "@Out"}]}})
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.resources["Out"] == {"uint32": [int(a * 10) + b + 8 * 100000 for a, b in pairs]}

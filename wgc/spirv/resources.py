@@ -15,6 +15,9 @@ Invariants (dxc's Vulkan mapping unless noted):
   `layout_of(T, SCALAR)`; a 64-bit value is two words, low first; a 16-bit value is half of a
   word, stored by a non-atomic read-modify-write as dxc does). Interlocked*: OpAtomic* on the word,
   Device scope, the opcode's signedness from the value's type.
+- A buffer a node's local root signature binds as a root SRV/UAV (emulated target, `root_buffer`): a
+  PhysicalStorageBuffer pointer to the same Block struct at the address from the table entry; no
+  descriptor, no `--check` bound (a root descriptor has no size: GetDimensions gives 0 elements).
 - Counters: a counted structured buffer (RW/Append/Consume) gets `counter.var.<name>`, a Block
   {int} in StorageBuffer storage (an array of them for an array of buffers), declared on first
   use, at the `counter_binding` sema assigned (`wgc.sema.bindings`).
