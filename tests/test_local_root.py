@@ -504,3 +504,23 @@ def test_a_root_srv_of_structs_on_a_broadcasting_node(tmp_path) -> None:
                                  "local_root_arguments": {"entries": [{"Pairs": "@Pairs", "Out": "@Out"}]}})
     assert result.ok, Renderer().render(list(result.diagnostics))
     assert result.resources["Out"] == {"uint32": [int(a * 10) + b + 8 * 100000 for a, b in pairs]}
+
+
+@pytest.mark.usefixtures("vulkan_device")
+def test_root_only_resources_take_no_binding_beside_descriptors(tmp_path) -> None:
+    """D3D-style registers: b1, t0, u0 read through local root signatures share Vulkan bindings with the
+    descriptor Log (u1 -> binding 1, as b1); the emulated module declares no descriptor for them, so
+    wgc run binds only Log (before: WG0810, 'Extra' and 'Log' share a binding)."""
+    source = MIXED.replace("register(t2)", "register(t0)").replace("register(u3)", "register(u0)").replace(
+        "register(u4)", "register(u1)").replace("SRV(t2)", "SRV(t0)").replace("UAV(u3)", "UAV(u0)")
+    path = tmp_path / "graph.hlsl"
+    path.write_text(source)
+    data = [5, 6, 7, 8]
+    result = wgc.run(str(path), {"inputs": [{"entry": "Work", "records": [{"i": i} for i in range(4)]}],
+                                 "resources": {"In": {"uint32": data}, "Extra": {"uint32": [100, 0, 0, 0]},
+                                               "Out": {"uint32": [1, 1, 1, 1]}, "Log": {"bytes": 16}},
+                                 "local_root_arguments": {"entries": [
+                                     {"b1": 9}, {"P": [2.5, 0, 0, 3], "t0": "@In", "b1": "@Extra", "u0": "@Out"}]}})
+    assert [d.code for d in result.diagnostics] == ["WG0360"] * 3      # sema's overlap warnings stay (AMDX binds them)
+    assert result.resources["Out"] == {"uint32": [1 + int((v + 100) * 2.5) + 3 for v in data]}
+    assert result.resources["Log"] == {"uint32": [9] * 4}

@@ -404,7 +404,7 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
     problems = _format_problems(interface.image_formats, program, described)
     sharing: dict[tuple[int, int], list[Any]] = {}
     for resource in program.resources:
-        if (resource.set, resource.binding) not in used:
+        if (resource.set, resource.binding) not in used or resource.root_only:
             continue
         if resource.descriptor is not None:
             sharing.setdefault((resource.set, resource.binding), []).append(resource)
@@ -569,6 +569,8 @@ class Session:
                     buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer", host_access=False)
                     buffer.length = len(contents)     # the descriptor covers what the dispatch gives, no padding
                     self.by_name[resource.name] = (buffer, len(contents))
+                    if resource.root_only:        # read through local root arguments: no descriptor
+                        continue
                     items: list[Any] = [buffer]
                 elif data is None:
                     continue                      # not used by the shaders (used ones were refused before)
