@@ -398,9 +398,9 @@ def main() -> None:
     parser.add_argument("--executions", type=int, default=6, help="vkd3d executions per case and round "
                         "(VKD3D_WG_TIMING; the first, cold, is left out)")
     parser.add_argument("--device", default=None)
+    parser.add_argument("--only", metavar="TEXT", help="only the tests whose name holds TEXT (e.g. local_root)")
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
-    parser.add_argument("--only", metavar="TEXT", help="only the tests whose name holds TEXT (e.g. local_root)")
     args = parser.parse_args()
     if args.only:
         CASES[:] = [case for case in CASES if args.only in case.test]
