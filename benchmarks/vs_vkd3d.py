@@ -1,6 +1,7 @@
 """`wgc run` side by side with vkd3d-proton's work-graph emulation, on vkd3d-proton's own 30 cases.
 
-run: `python benchmarks/vs_vkd3d.py --vkd3d-bin PATH/tests/d3d12 [--rounds R] [--repeat K] [--device D]`
+run: `python benchmarks/vs_vkd3d.py --vkd3d-bin PATH/tests/d3d12 [--rounds R] [--repeat K] [--device D]
+[--only TEST]`
 on a machine with wgc, `vulkan`, a Vulkan device and vkd3d-proton's test binary built with
 `../shared/tools/vkd3d-proton/build.sh` (its `wg-timing.patch` prints the `WGTIME` lines read
 here).  Or in two halves, for a machine without wgc's compiler (the H200 machine): `--prepare DIR`
@@ -17,8 +18,9 @@ each case dispatches (`CASES`) was written here from `tests/d3d12_workgraphs.c`:
   stride of 0 repeats one record (`"stride": 0` in wgc's dispatch files too);
 - GPU-input cases (`D3D12_DISPATCH_MODE_NODE_GPU_INPUT`: the records read from a GPU buffer) run
   with the same records from the host in wgc, which has no GPU-input mode;
-- the output buffers (u0, and u1 for the two-level graphs: 1024 uints each), and the values the
-  C code checks (its `*_expected` callbacks and reference arrays, rewritten here in Python).
+- the output buffers (u0, and u1 for the two-level graphs: 1024 uints each; `local_root_signature`'s
+  is u0 of space 1, which both nodes' root UAVs address: the table's entries give its address as
+  "@U0" and the root constants as the C test's `local_data`), and the values the C code checks (its `*_expected` callbacks and reference arrays, rewritten here in Python).
   vkd3d-proton marks its 4 multi-node GPU-input cases todo (it reads back zeros): wgc is checked
   against what the test expects all the same.
 
@@ -87,6 +89,8 @@ class Case:
     note: str = ""
     not_run: str = ""         # why wgc does not run this case
     checked: dict[str, int] = field(default_factory=dict)   # register -> how many words are checked
+    local_root: list[dict] | None = None
+    """The local-root-argument table's entries ("local_root_arguments": {"entries": ...})."""
 
     @property
     def key(self) -> str:
@@ -208,11 +212,18 @@ def _cases() -> list[Case]:
                                ("test_workgraph_shared_inputs", "shared_inputs.lib_6_8.hlsl", shared)):
         cases.append(Case(test, "", hlsl, "EntryNode", b"", 0, 1, {"u0": _prefix(values)},
                           checked={"u0": len(values)}))
+    # test_workgraph_local_root_signature: local_data[] = {va, const0, const1} = {out, 30, 20}, {out, 40, 50},
+    # stride 16. Node A (LRS0: u0 space1, b0, b1) reads entry 0: Index = b0 = 30, Count = b1 = 20; node B (LRS1:
+    # u1 space1, b1, b0) reads entry 1: Count = b1 = 40, Index = b0 = 50; both addresses are the output's. A runs
+    # 30 times, B 60: value0 = out[const0 of 0] = const1 * 30, value1 = out[const1 of 1] = const0 * 60.
+    local = [(30, 20), (40, 50)]
+    out = [0] * WORDS
+    out[local[0][0]] += local[0][1] * 30
+    out[local[1][1]] += local[1][0] * 60
     cases.append(Case("test_workgraph_local_root_signature", "", "local_root_signature.lib_6_8.hlsl", "EntryNode",
-                      b"", 0, 1, {}, not_run=(
-                          "not run: its nodes take a root UAV and root constants from DXIL LocalRootSignature "
-                          "subobjects (SubobjectToExportsAssociation); wgc reads local root arguments only as "
-                          "[[vk::shader_record_ext]] constant buffers, and no buffer address from the table")))
+                      b"", 0, 1, {"space1/u0": out}, local_root=[
+                          {"space1/u0": "@U0", "b0": local[0][0], "b1": local[0][1]},
+                          {"space1/u1": "@U0", "b1": local[1][0], "b0": local[1][1]}]))
     return cases
 
 
@@ -224,7 +235,10 @@ def _dispatch_text(case: Case) -> str:
     inputs = [{"entry": case.entry, "records": {"hex": case.records.hex(), "stride": case.stride, "count": case.count}}]
     if not case.records:
         inputs = [{"entry": case.entry, "records": [{}] * case.count}]
-    return json.dumps({"inputs": inputs, "resources": resources})
+    dispatch = {"inputs": inputs, "resources": resources}
+    if case.local_root is not None:
+        dispatch["local_root_arguments"] = {"entries": case.local_root}
+    return json.dumps(dispatch)
 
 
 def prepare(mirror: str) -> dict:
@@ -280,8 +294,10 @@ def run_vkd3d(binary: str, test: str, executions: int) -> tuple[dict[str, list[t
 
 def check(case: Case, session, program) -> str:
     """'ok', or the first values that differ from the C code's."""
+    from wgc.runtime.dispatch import find_resource
+
     for register, expected in case.expected.items():
-        resource = next(r for r in program.resources if r.register == register)
+        resource = find_resource(program, register)
         got = next(iter(session.dump(resource).values()))
         n = case.checked.get(register, WORDS)
         wrong = [i for i in range(n) if got[i] != expected[i]]
@@ -417,10 +433,13 @@ def main() -> None:
     parser.add_argument("--executions", type=int, default=6, help="vkd3d executions per case and round "
                         "(VKD3D_WG_TIMING; the first, cold, is left out)")
     parser.add_argument("--device", default=None)
+    parser.add_argument("--only", metavar="TEXT", help="only the tests whose name holds TEXT (e.g. local_root)")
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
     parser.add_argument("--child", metavar="TEST", help=argparse.SUPPRESS)   # run_wgc's process
     args = parser.parse_args()
+    if args.only:
+        CASES[:] = [case for case in CASES if args.only in case.test]
     if args.source:
         prepared = pickle.loads(gzip.decompress((Path(args.source) / "vkd3d_cases.pickle").read_bytes()))
     else:

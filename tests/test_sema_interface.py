@@ -25,6 +25,7 @@ ALLOWED_SEMA = {
     # data classes whose instances the results object carries (types, no computation)
     "wgc.sema.nodes": {"NodeInfo", "NodeInput", "NodeOutput", "NodeId", "DispatchGridField"},
     "wgc.sema.graph": {"GraphInfo", "Loop"},
+    "wgc.sema.root_layout": {"LocalRootLayout", "RootParameter"},
     "wgc.sema.stages": {"NodeStages", "OutputSpan", "StagePlan", "TargetIndex", "AMDX_MIN_GRAPH_DEPTH"},
     "wgc.sema.bindings": {"VULKAN_DESCRIPTOR_TYPES", "BindingShift"},
     "wgc.sema.intrinsics": {"BARRIER_CONSTANTS"},

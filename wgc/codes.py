@@ -262,6 +262,20 @@ LOCAL_ROOT_ARGUMENTS_IGNORED = _kind(
     "WG0450", W, "[NodeLocalRootArgumentsTableIndex] with the AMDX target: SPV_AMDX_shader_enqueue has no local "
     "root arguments (the emulated target reads them)",
     "node-local-root-arguments")
+ROOT_SIGNATURE_MALFORMED = _kind("WG0455", E, "a malformed root signature string in a LocalRootSignature or "
+                                 "GlobalRootSignature subobject")
+UNRESOLVED_ASSOCIATION = _kind(
+    "WG0456", W, "a SubobjectToExportsAssociation naming a subobject or export the file does not declare",
+    "subobject-association")
+CONFLICTING_LOCAL_ROOT_SIGNATURES = _kind(
+    "WG0457", DE, "two local root signatures associated with one node (state-object creation fails)",
+    "local-root-signature-conflict")
+LOCAL_ROOT_KIND_MISMATCH = _kind(
+    "WG0458", DE, "a resource bound by its node's local root signature as a root parameter that cannot hold it",
+    "local-root-signature-kind")
+LOCAL_ROOT_TABLE_UNSUPPORTED = _kind(
+    "WG0459", E, "a resource a node reads through a descriptor table of its local root signature (wgc run "
+    "reads root constants and root descriptors only)")
 DISCARD_IN_NODE = _kind("WG0440", E, "'discard' reachable from a node shader (only pixel shaders may discard)")
 DERIVATIVES_NEED_GROUP_SHAPE = _kind(
     "WG0441", E, "implicit derivatives in a node whose numthreads is neither 1D with X % 4 == 0 nor X, Y even")

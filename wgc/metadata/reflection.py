@@ -51,6 +51,7 @@ from wgc.sema.bindings import VULKAN_DESCRIPTOR_TYPES
 from wgc.sema.graph import GraphInfo
 from wgc.sema.nodes import DispatchGridField, NodeId, NodeInfo, NodeInput, NodeOutput
 from wgc.sema.results import Analysis
+from wgc.sema.root_layout import LocalRootLayout
 from wgc.sema.stages import OutputSpan, StagePlan
 
 FORMAT = "wgc-reflection"
@@ -616,6 +617,10 @@ class NodeReflection:
     """[WaveSize(min, max, preferred)] of the node's function, 0 for an argument not written; None without it."""
     mesh: Mesh | None = None
     """Mesh nodes: OutputTopology, the vertex and primitive limits, [NodeMaxInputRecordsPerGraphEntryRecord]."""
+    local_root_signature: LocalRootLayout | None = None
+    """The local root signature associated with the node's export (`sema.local_root`): where each root
+    parameter's argument lies in the node's local-root-argument table entry; None where the node's code
+    reads nothing through it."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -627,6 +632,7 @@ class NodeReflection:
             "max_recursion_depth": self.max_recursion_depth,
             "share_input_of": _node_id(self.share_input_of) if self.share_input_of else None,
             "local_root_arguments_table_index": self.local_root_arguments_table_index,
+            "local_root_signature": _local_root_json(self.local_root_signature),
             "loop_entry": ({"max_iterations": self.loop_entry[0], "max_records_per_iteration": self.loop_entry[1]}
                            if self.loop_entry else None),
             "loops": [_node_id(entry) for entry in self.loops],
@@ -682,6 +688,14 @@ def output_reflection(output: NodeOutput, graph: GraphInfo, plan: StagePlan) -> 
         stage_span=plan.output_span(output, graph))
 
 
+def _local_root_json(layout: LocalRootLayout | None) -> dict[str, Any] | None:
+    if layout is None:
+        return None
+    return {"name": layout.name, "size": layout.size, "parameters": [
+        {"kind": p.kind, "register": f"{p.register_class}{p.register}" if p.register_class else None,
+         "space": p.space, "offset": p.offset, "size": p.size} for p in layout.parameters]}
+
+
 def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, entry_point: str,
           module: str | None, entries: set[str]) -> NodeReflection:
     use = results.resource_use(node.function)
@@ -701,7 +715,7 @@ def _node(results: Analysis, node: NodeInfo, graph: GraphInfo, plan: StagePlan, 
         input=input_reflection(node, node.input) if node.input is not None else None,
         outputs=tuple(output_reflection(o, graph, plan) for o in node.outputs),
         attribute_spec_constants=tuple(attribute_spec_constants(results, node)), wave_size=wave_size(node.function),
-        mesh=mesh_node(node),
+        mesh=mesh_node(node), local_root_signature=node.local_root if node.local_root_bindings else None,
         resources=tuple([v.name for v in use.variables] + [f"counter.var.{v.name}" for v in use.counters]))
 
 

@@ -18,6 +18,7 @@ an allocation; raw records with stride 0 are one record repeated, never expanded
 from __future__ import annotations
 
 import math
+import re
 import struct
 from collections.abc import Sequence
 from typing import Any
@@ -122,6 +123,9 @@ class Dispatch:
     root_constants: bytes = b""
     local_root_arguments: tuple[int, bytes] | None = None
     """(stride, table bytes)."""
+    local_root_addresses: list[tuple[int, str]] = field(default_factory=list)
+    """(byte offset in the table, resource name): root descriptors whose 8 bytes are the device address of
+    that resource's buffer, written when the run makes its buffers ("@Name" in "entries")."""
     repeat: int = 1
     specialization: dict[int, bytes] = field(default_factory=dict)
     """SpecId -> the bytes the pipelines specialise it to ("specialization")."""
@@ -774,6 +778,9 @@ def _root_constants(value: Located, program: Program, dispatch: Dispatch, diagno
 
 def _local_root_arguments(value: Located, program: Program, dispatch: Dispatch,
                           diagnostics: list[Diagnostic]) -> None:
+    if isinstance(value.value, dict) and "entries" in value.value:
+        _local_root_entries(value, program, dispatch)
+        return
     if not isinstance(value.value, dict) or set(value.value) != {"stride", "hex"}:
         raise _fail(value, "'local_root_arguments' is {\"stride\": N, \"hex\": \"...\"}")
     stride = _natural(value.value["stride"], "a stride")
@@ -783,6 +790,123 @@ def _local_root_arguments(value: Located, program: Program, dispatch: Dispatch,
         raise _fail(value.value["stride"], f"stride {stride} is not a multiple of {alignment}, the alignment of the "
                                            "graph's [[vk::shader_record_ext]] blocks")
     dispatch.local_root_arguments = (stride, table)
+
+
+_REGISTER_KEY = re.compile(r"(?:space(\d+)/)?([btu])(\d+)", re.IGNORECASE)
+
+
+def _local_root_entries(value: Located, program: Program, dispatch: Dispatch) -> None:
+    """`{"entries": [{"space1/u0": "@Out", "b0": 30}, ...], "stride": N}`: each entry laid out by the local
+    root signature of the nodes whose [NodeLocalRootArgumentsTableIndex] is its index (docs/reference.md)."""
+    members = value.value
+    for key in members:
+        if key not in ("entries", "stride"):
+            raise _fail(Located(key, value.keys[key]), f"unknown member '{key}' of 'local_root_arguments' (\"entries\" and \"stride\")")
+    entries = members["entries"]
+    if not isinstance(entries.value, list):
+        raise _fail(entries, "\"entries\" is a list of objects: one table entry each, root parameter -> value")
+    layouts: dict[int, tuple[Any, str]] = {}
+    for node in program.nodes:
+        index = node.local_root_arguments_table_index
+        if node.local_root is None or index is None or index < 0:
+            continue
+        earlier = layouts.setdefault(index, (node.local_root, node.label))
+        if earlier[0] != node.local_root:
+            raise _fail(entries, f"nodes '{earlier[1]}' and '{node.label}' share table entry {index} but have "
+                                 f"different local root signatures ('{earlier[0].name}', '{node.local_root.name}')")
+    alignment = 8 if any(p.size == 8 for layout, _ in layouts.values() for p in layout.parameters) else 4
+    widest = max((layout.size for layout, _ in layouts.values()), default=0)
+    if "stride" in members:
+        stride = _natural(members["stride"], "a stride")
+        if stride == 0 and len({layout for layout, _ in layouts.values()}) > 1:
+            raise _fail(members["stride"], "stride 0 (every node reads one entry) needs a single local root signature")
+        if stride == 0 and len(entries.value) != 1:
+            raise _fail(entries, "with stride 0 every node reads the first entry: give exactly one")
+        if stride and (stride % alignment or stride < widest):
+            raise _fail(members["stride"], f"the stride is 0 or a multiple of {alignment} of at least {widest} bytes "
+                                           "(the largest local root signature's arguments)")
+    else:
+        stride = max(alignment, (widest + alignment - 1) // alignment * alignment)
+    _allotment.take(entries, max(stride, widest) * len(entries.value), "the local-root-argument table")
+    table = bytearray(max(stride, widest) * len(entries.value))
+    if stride == 0 and layouts:          # one signature: its layout for the one entry, whatever the indices
+        layouts = {0: next(iter(layouts.values()))}
+    for index, entry in enumerate(entries.value):
+        if not isinstance(entry.value, dict):
+            raise _fail(entry, "a table entry is an object: root parameter (\"b0\", \"space1/u0\", a name) -> value")
+        if not entry.value:
+            continue
+        if index not in layouts:
+            raise _fail(entry, f"no node with a local root signature has [NodeLocalRootArgumentsTableIndex({index})]",
+                        notes=() if layouts else ("local root signatures are read on the emulated path only (not "
+                                                  "--path amdx or .spv inputs, whose modules keep descriptors)",))
+        layout, label = layouts[index]
+        for key, item in entry.value.items():
+            parameter = _root_parameter(program, key, layout)
+            if parameter is None:
+                given = ", ".join(p.describe() for p in layout.parameters if p.kind != "table") or "none"
+                raise _fail(Located(key, entry.keys[key]), f"local root signature '{layout.name}' (node '{label}', "
+                                                           f"entry {index}) binds no '{key}'",
+                            codes.DISPATCH_UNKNOWN_NAME, notes=(f"its root parameters: {given}",))
+            at = index * stride + parameter.offset
+            if parameter.kind == "constants":
+                words = item.value if isinstance(item.value, list) else [item.value]
+                if len(words) > parameter.size // 4:
+                    raise _fail(item, f"{parameter.describe()} holds {parameter.size // 4} values; "
+                                      f"{len(words)} given")
+                for i, word in enumerate(words):
+                    struct.pack_into("<I", table, at + 4 * i, _word(word if isinstance(word, Located) else item, word))
+            elif parameter.kind == "table":
+                raise _fail(item, "wgc run reads no descriptor tables from local root arguments")
+            elif isinstance(item.value, str) and item.value.startswith("@"):
+                name = item.value[1:]
+                found = dispatch.resources.get(name)
+                if found is None or found.resource.image is not None or found.resource.descriptor not in (
+                        "storage buffer", "uniform buffer"):
+                    described = [n for n, r in dispatch.resources.items() if r.resource.image is None
+                                 and r.resource.descriptor in ("storage buffer", "uniform buffer")]
+                    close = closest(name, described)
+                    raise _fail(item, f"'{item.value}' names no buffer of \"resources\" (a root descriptor holds "
+                                      "the device address of one)", codes.DISPATCH_UNKNOWN_NAME,
+                                notes=(f"did you mean '@{close[0]}'?",) if close else
+                                (f"buffers given: {listing(described)}" if described else
+                                 "describe the buffer in \"resources\" (e.g. by the name of a variable the root "
+                                 "descriptor binds) and name it here as \"@Name\"",))
+                dispatch.local_root_addresses.append((at, found.resource.name))
+            elif isinstance(item.value, int) and not isinstance(item.value, bool) and 0 <= item.value < 1 << 64:
+                struct.pack_into("<Q", table, at, item.value)
+            else:
+                raise _fail(item, f"{parameter.describe()} holds a buffer's address: \"@Name\" (a buffer of "
+                                  "\"resources\") or an integer")
+    dispatch.local_root_arguments = (stride, bytes(table))
+
+
+def _word(where: Located, value: object) -> int:
+    """A root constant: an integer (32 bits, signed or not) or a float (its float32 bits)."""
+    if isinstance(value, Located):
+        value = value.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail(where, "a root constant is a number (an integer or a float)")
+    if isinstance(value, float):
+        try:
+            return struct.unpack("<I", struct.pack("<f", value))[0]
+        except OverflowError:
+            raise _fail(where, f"{value} does not fit in a 32-bit float") from None
+    if not -(1 << 31) <= value < 1 << 32:
+        raise _fail(where, f"{value} does not fit in 32 bits")
+    return value & 0xFFFFFFFF
+
+
+def _root_parameter(program: Program, key: str, layout: Any) -> Any:
+    """The root parameter of `layout` a table entry's key names: a register ("b0", "space1/u0") or the name
+    of a variable declared at one."""
+    resource = find_resource(program, key)
+    if resource is not None and resource.register is not None:
+        key = f"space{resource.space}/{resource.register}"
+    match = _REGISTER_KEY.fullmatch(key)
+    if match is None:
+        return None
+    return layout.find(match.group(2).lower(), int(match.group(3)), int(match.group(1) or 0))
 
 
 def _repeat(value: Located, program: Program, dispatch: Dispatch, diagnostics: list[Diagnostic]) -> None:

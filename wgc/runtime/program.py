@@ -132,6 +132,9 @@ class NodePlan:
     share_input_of: tuple[str, int] | None
     local_root_arguments_table_index: int | None
     max_loop_iterations: int | None
+    local_root: Any = None
+    """The local root signature of the node's export (`sema.root_layout.LocalRootLayout`): where each root
+    parameter lies in its table entry ("local_root_arguments": {"entries": ...}); None without one."""
     loops: tuple[tuple[str, int], ...] = ()
     """The entries of every loop holding the node (Work Graph Loops), outermost first: the
     reflection's, which are `sema.graph`'s."""
@@ -177,6 +180,9 @@ class ResourcePlan:
     """Uniform blocks: the block's size and alignment (a shader record's table entry holds it)."""
     used_by: tuple[str, ...] = ()
     """Labels of the nodes whose code reaches it."""
+    root_only: bool = False
+    """Every node reaching it reads it through its local root signature (`NodePlan.local_root`): the emulated
+    module declares no descriptor for it (its buffer is made all the same, for "@Name" addresses and dumps)."""
 
 
 @dataclass(frozen=True)
@@ -397,6 +403,7 @@ def build_program(reflection: Any) -> Program:
             max_recursion_depth=node.max_recursion_depth or 0, outputs=tuple(outputs),
             share_input_of=((node.share_input_of.name, node.share_input_of.index) if node.share_input_of else None),
             local_root_arguments_table_index=node.local_root_arguments_table_index,
+            local_root=getattr(node, "local_root_signature", None),
             max_loop_iterations=node.loop_entry[0] if node.loop_entry is not None else None,
             loops=loops,
             cross_group_sharing=bool(node_input is not None and node_input.record is not None
@@ -404,11 +411,28 @@ def build_program(reflection: Any) -> Program:
             wave_size=_wave_size(getattr(node, "wave_size", None))))
     push = max((r.size for r in reflection.push_constant_ranges), default=0)
     shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
-    program = Program(nodes=tuple(nodes), resources=tuple(_resources(reflection)), push_constant_bytes=push,
+    program = Program(nodes=tuple(nodes), resources=tuple(_root_only(_resources(reflection), nodes)),
+                      push_constant_bytes=push,
                       graph_spec_ids=shaping, pixel_shaders=pixel_shaders, level_tail=True)
     if getattr(reflection, "loop_lowering", "native") == "index-space":
         return expand_stages(program, reflection)
     return program
+
+
+def _root_only(resources: list[ResourcePlan], nodes: list[NodePlan]) -> list[ResourcePlan]:
+    """`resources`, those every node reaching them reads through its local root signature marked `root_only`."""
+    by_label = {node.label: node for node in nodes}
+
+    def through_root(resource: ResourcePlan, label: str) -> bool:
+        node = by_label.get(label)
+        layout = node.local_root if node is not None else None
+        if layout is None or resource.register is None:
+            return False
+        parameter = layout.find(resource.register[0].lower(), int(resource.register[1:]), resource.space)
+        return parameter is not None and parameter.kind != "table"
+
+    return [replace(r, root_only=True) if r.used_by and r.counter_of is None
+            and all(through_root(r, label) for label in r.used_by) else r for r in resources]
 
 
 def expand_stages(program: Program, reflection: Any) -> Program:

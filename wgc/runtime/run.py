@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 from dataclasses import replace
 from typing import Any
 
@@ -403,7 +404,7 @@ def _binding_problems(module: bytes, program: Any, described: Any, dumps: dict[s
     problems = _format_problems(interface.image_formats, program, described)
     sharing: dict[tuple[int, int], list[Any]] = {}
     for resource in program.resources:
-        if (resource.set, resource.binding) not in used:
+        if (resource.set, resource.binding) not in used or resource.root_only:
             continue
         if resource.descriptor is not None:
             sharing.setdefault((resource.set, resource.binding), []).append(resource)
@@ -478,6 +479,22 @@ def _local_root_argument_problems(program: Any, described: Any) -> list[Diagnost
     """WG0809: a node whose code reads a [[vk::shader_record_ext]] block needs a table index and a
     table entry holding the block."""
     problems = []
+    for node in program.nodes:
+        if node.local_root is None or not node.local_root.parameters:
+            continue
+        index = node.local_root_arguments_table_index
+        if index is None or index < 0:
+            problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                None, f"node '{node.label}' has local root signature '{node.local_root.name}' but no "
+                      "[NodeLocalRootArgumentsTableIndex(N)]: wgc run does not assign table indices",
+                notes=("give the node its index in the dispatch's local-root-argument table",)))
+        elif described.local_root_arguments is None or \
+                described.local_root_arguments[0] * index + node.local_root.size > len(described.local_root_arguments[1]):
+            problems.append(codes.LOCAL_ROOT_ARGUMENTS_MISSING(
+                None, f"node '{node.label}' reads its local root signature '{node.local_root.name}' from entry {index} "
+                      "of the local-root-argument table, which the dispatch does not give",
+                notes=(f'add "local_root_arguments": {{"entries": [...]}} with entry {index} giving its root '
+                       "parameters",)))
     for resource in program.resources:
         if not resource.shader_record:
             continue
@@ -552,6 +569,8 @@ class Session:
                     buffer = self._buffer(contents, uniform=resource.descriptor == "uniform buffer", host_access=False)
                     buffer.length = len(contents)     # the descriptor covers what the dispatch gives, no padding
                     self.by_name[resource.name] = (buffer, len(contents))
+                    if resource.root_only:        # read through local root arguments: no descriptor
+                        continue
                     items: list[Any] = [buffer]
                 elif data is None:
                     continue                      # not used by the shaders (used ones were refused before)
@@ -569,6 +588,11 @@ class Session:
             table = None
             if described.local_root_arguments is not None:
                 stride, raw = described.local_root_arguments
+                if described.local_root_addresses:      # root descriptors: the buffers' device addresses
+                    patched = bytearray(raw)
+                    for offset, name in described.local_root_addresses:
+                        struct.pack_into("<Q", patched, offset, self.by_name[name][0].address)
+                    raw = bytes(patched)
                 table = (stride, self._buffer(raw))
             self.pipelines = GraphPipelines(device, module, program, bound, program.push_constant_bytes,
                                             described.specialization)

@@ -45,6 +45,7 @@ from wgc.sema.context import Context, EnumeratorEntity, SemaOptions
 from wgc.sema.declarations import DeclarationChecker
 from wgc.sema.graph import check_graph
 from wgc.sema.coherence import check_coherence
+from wgc.sema import local_root
 from wgc.sema.limits import check_limits
 from wgc.sema.nodecode import check_node_code
 from wgc.sema.nodes import NodeInfo, check_nodes, object_fields
@@ -92,6 +93,7 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     _objects_in_used_structs(ctx)
     broken_functions, poisoned_types = _unsound(ctx, ctx.diagnostics, ctx.unreported)
     nodes, node_diagnostics = check_nodes(ctx.module, options, poisoned_types)
+    node_diagnostics.extend(local_root.apply(unit.decls, nodes))
     stage_entries, stage_diagnostics = check_stages(ctx.module, frozenset(broken_functions))
     misdeclared, _ = _unsound(ctx, written + node_diagnostics)  # nodes whose attributes or parameters are wrong
     seen: set[tuple[str, object, str]] = set()

@@ -65,6 +65,7 @@ from wgc.sema.mesh import (MAX_MESH_THREADS, MeshInfo, check_mesh, check_misplac
 from wgc.sema.node_attributes import (ATTRIBUTES, FUNCTION_ATTRIBUTES, LAUNCHES, NODE_ONLY_FUNCTION_ATTRIBUTES,
                                       OUTPUT_ATTRIBUTES, UNBOUNDED)
 from wgc.irtools.walk import nodes_of, reachable_functions
+from wgc.sema.root_layout import LocalRootLayout, RootParameter
 from wgc.source import Span
 
 NK = t.NodeObjectKind
@@ -202,6 +203,10 @@ class NodeInfo:
     local_root_arguments_table_index: int | None = None
     local_root_arguments_span: Span | None = None
     """Where [NodeLocalRootArgumentsTableIndex] is written."""
+    local_root: LocalRootLayout | None = None
+    """The local root signature associated with the node's export (`local_root.py`), if any."""
+    local_root_bindings: dict[ir.Variable, RootParameter] = field(default_factory=dict)
+    """The uniform blocks and buffers the node reaches that `local_root` binds (`local_root.py`)."""
     share_input_of: NodeId | None = None
     max_loop_iterations: int | None = None
     max_records_per_loop_iteration: int | None = None

@@ -222,13 +222,23 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
     for node in nodes:
         functions.update(dict.fromkeys(reachable_functions(node.function)))
         _records(node, report)
+        if not amdx:
+            for bound, parameter in node.local_root_bindings.items():
+                if parameter.kind == "table":
+                    report(codes.LOCAL_ROOT_TABLE_UNSUPPORTED, bound.span,
+                           f"'{bound.name}' of node '{node.function.name}' is bound by a descriptor table of local "
+                           f"root signature '{node.local_root.name if node.local_root else '?'}': wgc run reads root "
+                           "constants and root descriptors (CBV, SRV, UAV) from the local-root-argument table, not "
+                           "descriptor tables")
         if amdx and node.local_root_arguments_table_index is not None:
             index = node.local_root_arguments_table_index
+            signature = f", and the resources its local root signature '{node.local_root.name}' binds stay " \
+                "descriptors" if node.local_root is not None else ""
             diagnostics.append(codes.LOCAL_ROOT_ARGUMENTS_IGNORED(
                 node.local_root_arguments_span,
                 f"[NodeLocalRootArgumentsTableIndex({index})] of '{node.function.name}' has no SPIR-V "
                 "equivalent: SPV_AMDX_shader_enqueue has no local root arguments, so the compiled node "
-                "ignores it (its [[vk::shader_record_ext]] blocks are ordinary uniform buffers)",
+                f"ignores it (its [[vk::shader_record_ext]] blocks are ordinary uniform buffers{signature})",
                 notes=("--target=emulated (wgc run) reads the node's [[vk::shader_record_ext]] blocks from "
                        f"entry {index} of the dispatch's local-root-argument table", TARGET_NOTES[target])))
     for call, (record, node) in (_record_atomics(nodes)[1] if amdx else {}).items():

@@ -19,6 +19,11 @@ Invariants and decisions:
 - `[[vk::shader_record_ext]]` blocks (local root arguments) are read through a physical pointer to
   the node's table entry (`NodeContext.local_root_arguments`), loaded where each use is: they
   take no descriptor in this target.
+- Uniform blocks and buffers the node's local root signature binds (`NodeInfo.local_root_bindings`) are
+  read from its table entry too: root constants in place, a root CBV, SRV or UAV through the 8-byte
+  address at its offset (a buffer as a PhysicalStorageBuffer pointer to its Block struct,
+  `resources.root_buffer`), each address computed (and loaded) once in the prologue; helpers naming
+  them are inlined into their nodes (`ModuleLowering`).
 - The entry function starts with a prologue that reads the NodeContext, computes the flat group
   index and the record index (per launch mode, as the ABI says) and leaves at once where there is
   no work: an invocation past the records (thread launch) or a whole group past the records or
@@ -70,7 +75,7 @@ from wgc.cached_dataclass import dataclass, field
 from wgc.irtools.consteval import Folded, fold
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages
+from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -117,6 +122,9 @@ class _Entry:
     """`--check`: the pointers to the input record that `record_place` made."""
     check_pending: dict[int, Any] | None = None
     """`--check`: each allocation's flag 'not completed yet', by its records' address id."""
+    local_root: dict[ir.Variable, int] = field(default_factory=dict)
+    """u64 address of each variable the node's local root signature binds (`local_root_binding`): the
+    table entry plus its offset (root constants), or the address loaded from there (root descriptors)."""
     static: dict[int, int] = field(default_factory=dict)
     """The allocation calls placed statically, id(call) -> count (`emulated_placement`)."""
 
@@ -183,6 +191,24 @@ class EmulatedNodes(NodeOperations):
         return Place(fl.b.emit("OpConvertUToPtr", pointer_type, address), variable.type, "PhysicalStorageBuffer",
                      variable.layout)
 
+    reads_local_root = True
+
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable) -> object:
+        """A variable the node's local root signature binds, read from its table entry (module docstring):
+        root constants in place, a root CBV/SRV/UAV through the 8-byte address at the parameter's offset."""
+        parameter = fl.node.local_root_bindings.get(variable) if fl.node is not None else None
+        if parameter is None or parameter.kind == "table":
+            return None                  # a descriptor (a table: WG0459 keeps such a node out of this target)
+        state = fl.node_state
+        assert isinstance(state, _Entry), "helpers naming such variables are inlined into their node"
+        address = state.local_root[variable]
+        if variable.storage is ir.Storage.UNIFORM:
+            assert variable.layout is not None
+            pointer_type = fl.b.type_pointer("PhysicalStorageBuffer", fl.types.id(variable.type, variable.layout))
+            return Place(fl.b.emit("OpConvertUToPtr", pointer_type, address), variable.type, "PhysicalStorageBuffer",
+                         variable.layout)
+        return resources.root_buffer(fl, variable, address)
+
     def _push_constants(self, ml: ModuleLowering) -> int:
         """The push-constant block (module docstring), declared on first use."""
         if self._push_block is None:
@@ -225,6 +251,13 @@ class EmulatedNodes(NodeOperations):
         count = _load(fl, context, abi.NODE_CONTEXT["input_count"])
         stride = b.emit("OpUConvert", fl.types.id(_U64), _load(fl, context, abi.NODE_CONTEXT["input_stride"]))
         entry = _Entry(node, context, flat, fl.uint(0), records, stride, fl.uint(1), count)
+        if node.local_root_bindings:     # read once, here: the entry block dominates every use
+            table = _load(fl, context, abi.NODE_CONTEXT["local_root_arguments"])
+            for variable, parameter in node.local_root_bindings.items():
+                if parameter.kind != "table":
+                    address = _offset(fl, table, parameter.offset)
+                    entry.local_root[variable] = address if parameter.kind == "constants" else \
+                        _load_scalar(fl, address, _U64)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))

@@ -150,8 +150,12 @@ class ModuleLowering:
         self.stages = results.stage_plan() if options.index_space_loops and graph.loops else None
         """The loops' stages when they are unrolled in index space (`loop_stages.py`), else None."""
         self.reads_loop_iteration = _reading_loop_iteration(node_infos) if self.stages is not None else frozenset()
-        """Functions whose code calls GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels():
-        inlined into their node, whose stages the value depends on."""
+        """Helpers inlined into their node because their code depends on it: those calling
+        GetCurrentLoopIterationIndex() or GetRemainingRecursionLevels() (the node's stages), and on a target
+        that reads local root arguments (`NodeOperations.reads_local_root`) those naming a variable a node's
+        local root signature binds (the node's table entry holds it)."""
+        if nodes.reads_local_root:
+            self.reads_loop_iteration |= _reading_local_root(node_infos)
 
     # ------------------------------------------------------------ module-wide helpers
 
@@ -792,10 +796,10 @@ class FunctionLowering:
         if found is None:
             if variable.storage in (ir.Storage.LOCAL, ir.Storage.PARAMETER):
                 raise AssertionError(f"'{variable.name}' is used before it is bound")
-            if variable.shader_record:
-                record = self.ml.nodes.shader_record_place(self, variable)
-                if record is not None:
-                    return record
+            record = self.ml.nodes.shader_record_place(self, variable) if variable.shader_record else \
+                self.ml.nodes.local_root_binding(self, variable)
+            if record is not None:
+                return record
             found = self.ml.global_binding(variable)
         pointer = getattr(found, "pointer", None) if isinstance(found, Place) else \
             getattr(found, "variable", None)
@@ -1119,6 +1123,29 @@ def _reading_loop_iteration(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
         functions = reachable_functions(node.function)
         direct = {f for f in functions if any(isinstance(item, ir.IntrinsicCall)
                                               and item.name in _NODE_DEPENDENT_INTRINSICS
+                                              for item in walk_body(f))}
+        changed = True
+        while changed:
+            changed = False
+            for function in functions:
+                if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
+                                                  for item in walk_body(function)):
+                    direct.add(function)
+                    changed = True
+        reading |= direct
+    return frozenset(reading)
+
+
+def _reading_local_root(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
+    """The helper functions (not node functions) that name a variable some node's local root signature
+    binds (`NodeInfo.local_root_bindings`: read from the node's table entry), and those that call them."""
+    bound = {variable for node in nodes for variable in node.local_root_bindings}
+    if not bound:
+        return frozenset()
+    reading: set[ir.Function] = set()
+    for node in nodes:
+        functions = [f for f in reachable_functions(node.function) if f is not node.function]
+        direct = {f for f in functions if any(isinstance(item, ir.VarRef) and item.variable in bound
                                               for item in walk_body(f))}
         changed = True
         while changed:

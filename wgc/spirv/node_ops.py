@@ -85,6 +85,15 @@ class NodeOperations(ABC):
         `fl` uses it, or None to declare it as an ordinary uniform block (its binding)."""
         return None
 
+    reads_local_root = False
+    """Whether `local_root_binding` reads variables from local root arguments (the helpers naming them are
+    then inlined into their nodes: the argument's place depends on the node's local root signature)."""
+
+    def local_root_binding(self, fl: FunctionLowering, variable: ir.Variable) -> object:
+        """The Place (uniform block) or ResourceHandle (buffer) of a module-scope variable where the local root
+        signature of `fl`'s node binds it (`NodeInfo.local_root_bindings`), or None to use its descriptor."""
+        return None
+
     def printf(self, fl: FunctionLowering, format_: str, args: list[ir.Expr]) -> bool:
         """Lower printf(format_, args...) the target's own way and say True, or say False for
         NonSemantic.DebugPrintf (the shared lowering, `intrinsics._printf`)."""

@@ -15,6 +15,9 @@ Invariants (dxc's Vulkan mapping unless noted):
   `layout_of(T, SCALAR)`; a 64-bit value is two words, low first; a 16-bit value is half of a
   word, stored by a non-atomic read-modify-write as dxc does). Interlocked*: OpAtomic* on the word,
   Device scope, the opcode's signedness from the value's type.
+- A buffer a node's local root signature binds as a root SRV/UAV (emulated target, `root_buffer`): a
+  PhysicalStorageBuffer pointer to the same Block struct at the address from the table entry; no
+  descriptor, no `--check` bound (a root descriptor has no size: GetDimensions gives 0 elements).
 - Counters: a counted structured buffer (RW/Append/Consume) gets `counter.var.<name>`, a Block
   {int} in StorageBuffer storage (an array of them for an array of buffers), declared on first
   use, at the `counter_binding` sema assigned (`wgc.sema.bindings`).
@@ -197,6 +200,17 @@ def declare(ml: ModuleLowering, variable: ir.Variable) -> ResourceHandle:
     _decorate_binding(ml, var, variable)
     _state(ml).variables[var] = variable
     return ResourceHandle(var, type_, storage, pointee, layout, coherent=coherent)
+
+
+def root_buffer(fl: FunctionLowering, variable: ir.Variable, address: int) -> ResourceHandle:
+    """A structured or byte-address buffer at a device address (a root SRV/UAV of a local root signature,
+    emulated target): a PhysicalStorageBuffer pointer to its Block struct, no descriptor, no known length."""
+    type_ = variable.type
+    assert isinstance(type_, t.ResourceType)
+    pointee, layout = _buffer_block(fl.ml, type_, variable.layout)
+    pointer = fl.b.emit("OpConvertUToPtr", fl.b.type_pointer("PhysicalStorageBuffer", pointee), address)
+    return ResourceHandle(pointer, type_, "PhysicalStorageBuffer", pointee, layout,
+                          coherent="globallycoherent" in variable.modifiers)
 
 
 def _buffer_block(ml: ModuleLowering, type_: t.ResourceType,
@@ -541,14 +555,14 @@ def _buffer_place(fl: FunctionLowering, handle: ResourceHandle, index: int) -> P
     assert handle.layout is not None
     element = handle.type.element if handle.type.kind in _STRUCTURED else t.UINT
     assert element is not None
-    if fl.ml.options.checks:                          # wgc run --check: an element past the end is reported
+    if fl.ml.options.checks and handle.storage == "StorageBuffer":    # wgc run --check: an element past the end
         from . import emulated_checks
 
         variable = _state(fl.ml).variables[handle.variable]
         where = variable.binding
         emulated_checks.buffer_index(fl, where.set if where else 0, where.binding if where else 0,
                                      _array_length(fl, handle), index)
-    return Place(handle.variable, element, "StorageBuffer", handle.layout.element,
+    return Place(handle.variable, element, handle.storage, handle.layout.element,
                  handle.indices + (fl.uint(0), index), coherent=handle.coherent)
 
 
@@ -556,7 +570,8 @@ def _handle(fl: FunctionLowering, expr: ir.Expr) -> ResourceHandle:
     handle = fl.handle(expr)
     if not isinstance(handle, ResourceHandle):
         raise AssertionError("this resource cannot be used here")
-    fl.use_global(handle.variable)
+    if handle.storage != "PhysicalStorageBuffer":       # not a root buffer (`root_buffer`)
+        fl.use_global(handle.variable)
     return handle
 
 
@@ -606,6 +621,8 @@ def _status(fl: FunctionLowering, expr: ir.MethodCall, index: int) -> None:
 
 
 def _array_length(fl: FunctionLowering, handle: ResourceHandle) -> int:
+    if handle.storage == "PhysicalStorageBuffer":      # a root buffer: D3D12 gives a root descriptor no size
+        return fl.uint(0)
     return fl.b.emit("OpArrayLength", fl.types.id(t.UINT), _descriptor(fl, handle), 0)
 
 
