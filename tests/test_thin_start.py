@@ -150,3 +150,20 @@ def test_another_script_named_wgc_is_left_alone(venv, work):
     done = subprocess.run([str(own), "compile", "x.hlsl"], cwd=folder, env={**env, "WGC_SERVER": "1"},
                           capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 0 and done.stdout == "mine False\n" and Path(env["WGC_PROBE"]).exists()
+
+
+def test_each_command_in_process_reads_the_fingerprint_again(monkeypatch, tmp_path):
+    """The server no longer reads its files per request: it relies on the request's fingerprint,
+    read for that very command. A library process calling `wgc.entry.main(argv)` twice reads it
+    again for the second (a wgc changed in between is another wgc, never stale code)."""
+    from wgc import entry, identity
+
+    reads: list[int] = []
+    monkeypatch.setattr(identity, "compute_fingerprint", lambda: reads.append(1) or bytes([len(reads)]) * 32)
+    monkeypatch.setattr(identity, "_fingerprint", None)
+    sent: list[bytes] = []
+    monkeypatch.setattr(entry, "run_on_server", lambda args, start=True: sent.append(identity.fingerprint()) or 0)
+    monkeypatch.setattr(entry, "_cache_missed", False)
+    assert entry.main(["compile", "x.hlsl"]) == 0
+    assert entry.main(["compile", "x.hlsl"]) == 0
+    assert sent == [bytes([1]) * 32, bytes([2]) * 32] and len(reads) == 2

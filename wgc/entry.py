@@ -77,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if argv is None:
         gc.disable()          # for good in a compile, inspect, cache hit or served command (see above)
+    else:
+        from wgc import identity
+
+        identity.forget()     # read this wgc's files again: a served command's fingerprint is this command's
     args = _relocated(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv is None:
