@@ -12,10 +12,12 @@ early never runs it; every other Python process of the environment does.
 from __future__ import annotations
 
 import os
+import signal
 import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 import zipfile
 from pathlib import Path
 
@@ -167,3 +169,59 @@ def test_each_command_in_process_reads_the_fingerprint_again(monkeypatch, tmp_pa
     assert entry.main(["compile", "x.hlsl"]) == 0
     assert entry.main(["compile", "x.hlsl"]) == 0
     assert sent == [bytes([1]) * 32, bytes([2]) * 32] and len(reads) == 2
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_an_early_served_compile_ends_it_as_in_process(venv, work, signum):
+    """A served command answered early honours SIGINT and SIGTERM as the `wgc` command does: the
+    server's compile stops, the exit status is 128 + N, the earlier output is gone."""
+    folder, env = work
+    lines = [(SAMPLES / "hello.hlsl").read_text()]
+    lines += [f"float f{i}(float x) {{ float y = x * {i}.0; for (int k = 0; k < 4; ++k) {{ y = y * 0.5 + sin(y); }} "
+              "return y; }" for i in range(3000)]
+    (folder / "big.hlsl").write_text("\n".join(lines) + "\n")
+    assert wgc(venv, work, "server", "--daemon")[0] == 0
+    (folder / "big.spv").write_bytes(b"an output of an earlier build")
+    probe = Path(env["WGC_PROBE"])
+    probe.unlink(missing_ok=True)
+    quiet = {**env, "WGC_PROBE": str(probe) + ".status"}      # the status commands run the whole of site
+    client = subprocess.Popen([str(venv / "wgc"), "compile", "-o", "big.spv", "big.hlsl"], cwd=folder,
+                              env={**env, "WGC_SERVER": "1"}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while b"1 running" not in subprocess.run([str(venv / "wgc"), "server", "--status"], cwd=folder, env=quiet,
+                                                 capture_output=True, timeout=WAIT).stdout:
+            assert time.monotonic() < deadline and client.poll() is None, "the server never ran the compile"
+            time.sleep(0.05)
+        client.send_signal(signum)
+        code = client.wait(timeout=WAIT)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+        client.stderr.close()
+    assert code == 128 + signum
+    assert not (folder / "big.spv").exists()
+    assert not probe.exists(), "the client was not the early one"
+
+
+def test_an_editable_wheel_holds_the_pth_file_after_its_path_file(tmp_path):
+    """hatchling's editable wheel (pip install -e) carries the file too, and `site` reads the
+    editable install's path file (which makes wgc importable) first: names sort that way."""
+    pytest.importorskip("editables", reason="hatchling's editable builds need the 'editables' package")
+    from hatchling.build import build_editable
+
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+    out = tmp_path / "out"
+    out.mkdir()
+    cwd = os.getcwd()
+    try:
+        os.chdir(source)
+        name = build_editable(str(out))
+    finally:
+        os.chdir(cwd)
+    with zipfile.ZipFile(out / name) as archive:
+        paths = sorted(n for n in archive.namelist() if n.endswith(".pth"))
+    assert "_wgc_thin_client.pth" in paths
+    assert paths.index("_wgc_thin_client.pth") == len(paths) - 1, paths    # after _editable_impl_wgc.pth
