@@ -22,6 +22,10 @@ Invariants:
   compiles: a command neither the cache nor a listening server answers goes on exactly as without
   this module (`site` finishes, the script calls `wgc.entry.main`, which starts a server if
   needed), only without asking the cache twice.
+- The cache and the server are found by wgc's fingerprint, which lists the distributions of the
+  site-packages folders on the search path as it is now: where a later `.pth` file adds such a
+  folder holding distributions, the early fingerprint differs, the early attempt finds no entry
+  and no server, and the command goes on as without this module (slower, never wrong).
 - Nothing escapes: an unexpected error returns (the normal path then runs), so `site` never
   reports a failing line; runs at most once per process (a venv's `lib64` link makes `site` read
   the same `.pth` file twice).
