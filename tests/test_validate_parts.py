@@ -69,6 +69,27 @@ def test_small_modules_are_validated_whole() -> None:
     assert validate_parts.split(tools.assemble(many_entry_points(validate_parts.PART_ENTRY_POINTS))) is None
 
 
+def test_a_small_module_is_not_decoded_to_be_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entry points are counted from the instruction headers before the first OpFunction: a
+    module of at most PART_ENTRY_POINTS never reaches `split` (its whole decode), one more does,
+    and the verdicts are spirv-val's on the whole module either way."""
+    limit = validate_parts.PART_ENTRY_POINTS
+    small, large = (tools.assemble(many_entry_points(n)) for n in (limit, limit + 1))
+    assert not validate_parts._more_entry_points(small, limit)
+    assert validate_parts._more_entry_points(large, limit)
+    assert validate_parts._more_entry_points(small, limit - 1)
+    bad = tools.assemble(many_entry_points(3, store="%one").replace(
+        "%c0 = OpConstant %uint 0", "%c0 = OpConstant %uint 0\n%one = OpConstant %float 1"))
+    calls: list[int] = []
+    real_split = validate_parts.split
+    monkeypatch.setattr(validate_parts, "split", lambda words: calls.append(len(words)) or real_split(words))
+    assert validate_parts.validate(small, "vulkan1.3") == [] and calls == []
+    assert validate_parts.validate(bad, "vulkan1.3") == tools.validate(bad, "vulkan1.3") != [] and calls == []
+    assert validate_parts.validate(large, "vulkan1.3") == [] and calls == [len(large)]
+    zero_count = small[:5] + [small[5] & 0xFFFF] + small[6:]     # a header whose word count is 0
+    assert validate_parts._more_entry_points(zero_count, limit)
+
+
 def test_an_invalid_module_gets_the_whole_modules_message() -> None:
     """A failing part is not the verdict: the whole module is validated and spirv-val's message on
     it, with friendly names, is returned."""

@@ -44,8 +44,9 @@ def replay_from_cache(argv: list[str]) -> int | None:
         return None
 
 
-def run_on_server(argv: list[str]) -> int | None:
-    """The exit code of `argv` run by the compile server, or None (not wanted, or not run there)."""
+def run_on_server(argv: list[str], start: bool = True) -> int | None:
+    """The exit code of `argv` run by the compile server, or None (not wanted, or not run there);
+    `start=False`: only by a server that listens already."""
     if "--server" not in argv and not os.environ.get("WGC_SERVER"):
         return None        # the usual case costs no import
     from wgc.server import client
@@ -53,7 +54,7 @@ def run_on_server(argv: list[str]) -> int | None:
     if not client.wanted(argv):
         return None
     try:
-        return client.run(argv)
+        return client.run(argv, start)
     except KeyboardInterrupt:
         return 128 + signal.SIGINT
     except Exception:      # noqa: BLE001 - the server is an optimisation: compile here instead
@@ -76,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if argv is None:
         gc.disable()          # for good in a compile, inspect, cache hit or served command (see above)
+    else:
+        from wgc import identity
+
+        identity.forget()     # read this wgc's files again: a served command's fingerprint is this command's
     args = _relocated(list(sys.argv[1:] if argv is None else argv))
     try:
         if argv is None:
@@ -97,10 +102,44 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+_cache_missed = False
+"""`answer_early` asked the compile cache already, and it had no answer."""
+
+
+def answer_early(argv: list[str]) -> None:
+    """End the process with the exit code of `argv` when the compile cache or a compile server that
+    already listens answers it; otherwise return, having changed nothing `main` does not do again
+    (the signal handlers are installed, the collector is off). Called by `wgc.thin_start` while
+    `site` still runs (see there): nothing here may start a server (whose search path would lack
+    what `site` has not added yet) or import more than the thin path."""
+    global _cache_missed
+    from wgc import interrupts
+
+    gc.disable()
+    args = _relocated(list(argv))
+    try:
+        interrupts.install()
+        code = replay_from_cache(args)
+        _cache_missed = code is None
+        if code is None:
+            code = run_on_server(args, start=False)
+        if code is None:
+            if interrupts.received is None:
+                from wgc import identity
+
+                identity.forget()       # it read a search path `site` has not finished
+                return
+            code = 1
+    except interrupts.Interrupted as interrupt:
+        code = 128 + interrupt.signum
+    _end_process(interrupts.conclude(code, process=True))
+    os._exit(120)       # a standard stream could not be flushed: Python's own status for that at exit
+
+
 def _answer(args: list[str]) -> int | None:
     """The exit code of `args` answered by the compile cache or the compile server, or run without
     click (`wgc.fast_args`: a plain compile or inspect); None for `wgc.cli`."""
-    code = replay_from_cache(args)
+    code = None if _cache_missed else replay_from_cache(args)
     if code is None:
         code = run_on_server(args)
     if code is None:

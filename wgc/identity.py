@@ -49,6 +49,12 @@ def fingerprint() -> bytes:
     return _fingerprint
 
 
+def forget() -> None:
+    """Compute the fingerprint again when next asked (the search path it reads has changed)."""
+    global _fingerprint
+    _fingerprint = None
+
+
 def compute_fingerprint() -> bytes:
     """What identifies this wgc now (see the module docstring)."""
     package = os.path.dirname(os.path.abspath(__file__))

@@ -123,8 +123,9 @@ class _Signals:
         self.previous = {}
 
 
-def run(argv: list[str]) -> int | None:
-    """Run `argv` on the server (started if needed): its exit status, or None (compile in process)."""
+def run(argv: list[str], start: bool = True) -> int | None:
+    """Run `argv` on the server (started if needed): its exit status, or None (compile in process).
+    `start=False`: only on a server that already listens (None when none does)."""
     if not protocol.supported():
         return None
     try:
@@ -147,7 +148,7 @@ def run(argv: list[str]) -> int | None:
     signals = _Signals()
     try:
         for _attempt in range(ATTEMPTS):
-            connection, _problem = connect_or_start(where, server_key, timeout)
+            connection, _problem = connect_or_start(where, server_key, timeout, start)
             if connection is None:
                 return None
             try:
@@ -208,10 +209,11 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
     return streams
 
 
-def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | None = None) -> tuple[Any, str]:
+def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | None = None,
+                     start_one: bool = True) -> tuple[Any, str]:
     """(a connection to the server of `server_key`, started if none listens, ""), or (None, why there
     is none within `START_SECONDS`, or why it is not used). The connection's operations time out
-    after `timeout` seconds ($WGC_SERVER_TIMEOUT by default)."""
+    after `timeout` seconds ($WGC_SERVER_TIMEOUT by default). `start_one=False`: none is started."""
     if timeout is None:
         timeout = protocol.timeout_seconds()
     try:
@@ -221,7 +223,8 @@ def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | No
     except protocol.Unavailable as err:
         return None, str(err)
     except OSError:
-        pass
+        if not start_one:
+            return None, "no server listens"
     deadline = time.monotonic() + START_SECONDS
     problem = start(server_key, deadline)
     if problem is not None:

@@ -17,9 +17,11 @@ Invariants:
   that finds the lock held exits ("busy"): two clients starting servers at once get one server.
 - It listens only once warm (imports done, a small compile and an inspect run, the collector's
   survivors frozen), so a client that connects is answered at once.
-- Stale code never answers: each request carries the client's fingerprint, which must equal the
-  server's, and the server recomputes its own (its files on disk) per request and every
-  `FILE_CHECK_SECONDS` while idle; a change stops it.
+- Stale code never answers: each request carries the fingerprint the client read from the files
+  on disk for this very command (`wgc.entry.main` forgets a previous command's), which must equal
+  the one the server read when it started: a file changed since then makes them differ, and the
+  request is refused (the client's key names another server). The server also reads its files
+  every `FILE_CHECK_SECONDS` while idle; a change stops it.
 - Single-threaded (a selector loop; SIGCHLD through the wakeup descriptor), so forking is safe.
   No connection blocks the loop: a request is read as its bytes come (non-blocking), and a
   connection that has not sent a whole request within `REQUEST_SECONDS` (or that sends garbage,
@@ -450,11 +452,8 @@ class Server:
             return True, "the server is stopping"
         if kind != protocol.COMPILE or not _well_formed(body, fds):
             return False, "a malformed request"
-        if body["fingerprint"] != self.fingerprint:
-            return False, "another wgc"
-        if buildcache.compute_fingerprint() != self.fingerprint:
-            self.stop("its files changed")
-            return False, "its files changed"
+        if body["fingerprint"] != self.fingerprint:     # read from disk by the client for this command:
+            return False, "another wgc"                 # files changed since the server started differ
         return None
 
     def _reap(self) -> None:

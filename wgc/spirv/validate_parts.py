@@ -67,11 +67,33 @@ def _layout(code: int) -> tuple[str, int]:
 
 def validate(words: list[int], target_env: str, *, scalar_block_layout: bool = False) -> list[str]:
     """spirv-val's verdict on `words` (see the module docstring): [] when valid, else its messages."""
-    parts = split(words)
+    parts = split(words) if _more_entry_points(words, PART_ENTRY_POINTS) else None
     if parts is not None and all(not tools.validate(part, target_env, scalar_block_layout=scalar_block_layout)
                                  for part in parts):
         return []
     return tools.validate(words, target_env, scalar_block_layout=scalar_block_layout)
+
+
+def _more_entry_points(words: list[int], limit: int) -> bool:
+    """Whether `words` may hold more than `limit` OpEntryPoints: counted over the instructions before
+    the first OpFunction (where they all are), from the headers only; True where the walk cannot
+    tell (a malformed count), so that `split` decides. A module `split` would not cut is not decoded
+    for nothing (most modules: a decode of every instruction)."""
+    entry_point, function = grammar.opcode("OpEntryPoint"), grammar.opcode("OpFunction")
+    at, size, found = _HEADER_WORDS, len(words), 0
+    while at < size:
+        head = words[at]
+        code, count = head & 0xFFFF, head >> 16
+        if code == function:
+            return False
+        if code == entry_point:
+            found += 1
+            if found > limit:
+                return True
+        if count == 0:
+            return True
+        at += count
+    return False
 
 
 def split(words: list[int], part_entry_points: int = PART_ENTRY_POINTS) -> list[list[int]] | None:
