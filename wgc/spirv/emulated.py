@@ -271,10 +271,10 @@ class EmulatedNodes(NodeOperations):
         for output in entry.node.outputs:
             if output.is_array:
                 continue
-            slot = _offset(fl, entry.context, abi.single_slot_offset(single))
             single += 1
             if output.parameter not in named:
                 continue
+            slot = _offset(fl, entry.context, abi.single_slot_offset(single - 1))
             names = ("valid", "counter") if output.is_empty else (
                 "valid", "first_group", "counter", "capacity", "stride", "records")
             for name in names:
