@@ -189,12 +189,13 @@ def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: 
     return Symbols(asm), asm
 
 
-def slot(output_index: int, node_index: str | None = None) -> str:
+def slot(output_index: int, node_index: str | None = None, single: int | None = None) -> str:
     """The address of the OutputSlot of output `output_index` at node-array index `node_index` (None:
-    a single output, whose one slot is where its `slots` points)."""
+    a single output, the `single`-th that is not a node array (default `output_index`), whose slot
+    follows the NodeContext: emulation ABI 8, "Outputs")."""
     parameter = add(ctx("outputs"), output_index * abi.OUTPUT_PARAMETER_SIZE) if output_index else ctx("outputs")
     if node_index is None:
-        return field(parameter, abi.OUTPUT_PARAMETER, "slots")
+        return add("ctx", abi.NODE_CONTEXT_SIZE + abi.OUTPUT_SLOT_SIZE * (output_index if single is None else single))
     return add(field(parameter, abi.OUTPUT_PARAMETER, "slots"), mul(wide(node_index), abi.OUTPUT_SLOT_SIZE))
 
 
@@ -564,7 +565,7 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     pick_slot = slot(0, record0)
     assert field(pick_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
     assert [record0, field(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
-    ping = field(slot(1), abi.OUTPUT_SLOT, "counter")
+    ping = field(slot(1, single=0), abi.OUTPUT_SLOT, "counter")
     atomics = symbols.values("OpAtomicIAdd")
     # the subscripted array may add to a different slot per invocation: on subgroups of
     # PER_KEY_MIN_SUBGROUP or more, once per distinct index of the subgroup (the invocations whose
@@ -800,3 +801,39 @@ void Glass(ThreadNodeInputRecord<Rec> input) { }
         "1 warning generated.\n")
     _, asm = emulated(source, tmp_path)
     assert [line.split('"')[1] for line in asm.splitlines() if "OpEntryPoint" in line] == ["Root", "Metal", "Glass"]
+
+
+def test_single_output_slots_are_read_after_the_context_before_the_prologue_returns(tmp_path):
+    """Issue 31 (lavapipe): emulation ABI 8 puts the OutputSlot of each output that is not a node
+    array after the NodeContext ("the j-th such parameter's at `context + NODE_CONTEXT_SIZE + j *
+    OUTPUT_SLOT_SIZE`"), and the entry function reads the fields of the outputs it names (and
+    `scratch`, `status`) in its first block, before the prologue's `return`: on llvmpipe a load at
+    the push constant's address plus a constant, outside any branch, is one scalar load, where a
+    field reached through `outputs` and `slots`, or read after the `return`, is a gather of 8
+    lanes.  `Unused` (not named in the body) and the node array read nothing there."""
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex,
+       [MaxRecords(8)] [NodeArraySize(2)] NodeOutputArray<Out> arr,
+       [MaxRecords(8)] NodeOutput<Out> Unused,
+       [MaxRecords(8)] NodeOutput<Out> used)
+{
+    ThreadNodeOutputRecords<Out> o = used.GetThreadNodeOutputRecords(1);
+    o.Get().v = input.Get().a + gi;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] void used(ThreadNodeInputRecord<Out> r) { }
+[Shader("node")] [NodeLaunch("thread")] void Unused(ThreadNodeInputRecord<Out> r) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("arr", 0)] void a0(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    used = add("ctx", abi.NODE_CONTEXT_SIZE + abi.OUTPUT_SLOT_SIZE)        # the second single output
+    names = ("valid", "first_group", "counter", "capacity", "stride", "records")
+    wanted = {field(used, abi.OUTPUT_SLOT, name) for name in names} | {ctx("scratch"), ctx("status")}
+    first_return = next(i for i, (_, op, _) in enumerate(symbols.ops) if op == "OpReturn")
+    before = {symbols.of(r) for r, op, _ in symbols.ops[:first_return] if op == "OpLoad"}
+    assert wanted <= before
+    unused = add("ctx", abi.NODE_CONTEXT_SIZE)
+    assert not any(load.startswith(f"load32[({unused}+") or load == f"load64[{unused}]" for load in symbols.loads())
+    assert ctx("outputs") not in symbols.loads()        # neither OutputParameter is read
+    # the static placement's counter add is on the slot after the context
+    assert symbols.values("OpAtomicIAdd") == [f"atomiciadd({field(used, abi.OUTPUT_SLOT, 'counter')},8)"]

@@ -52,6 +52,14 @@ size: the shaders' loads and stores carry `Aligned` with it.
 
 Outputs. `outputs` points at one `OutputParameter` per output parameter of the node, in declaration
 order. Each points at `count` `OutputSlot`s, one per node-array index (a single output has one).
+The NodeContext is followed by the `OutputSlot` of each output parameter that is not a node array
+(reflection: no array size; in a module whose loops are unrolled in index space an output into a
+loop is an array of its target's stages), in declaration order: the j-th such parameter's at `context +
+NODE_CONTEXT_SIZE + j * OUTPUT_SLOT_SIZE` (`single_slot_offset`), the slot its `OutputParameter`
+points at or a copy holding the same words (a runtime that splits a launch into several
+dispatches gives each NodeContext its own copy).  The shaders read a single output's slot there,
+at a fixed offset from the push constant's address (llvmpipe loads such a field once per
+8-lane vector, where a field reached through `outputs` is a gather of 8 loads).
 An index at or beyond `count`, or a slot with `valid` 0, is not a node: `IsValid()` is false there
 and every record allocated for it is the one record at `scratch` (never read back; the runtime
 makes it as large as the largest record of the graph).
@@ -205,7 +213,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -217,7 +225,9 @@ group finds its record by NodeContext's `grid_prefix` and `grid_records` (new, 1
 6: static allocation (an OutputSlot's `first_group`, was reserved): a call made once by every
 invocation places its records by group index, with one atomic per group and no subgroup operation.
 7: every compute entry point ends with the level tail ("Level tail"): NodeContext's `level` (new,
-112 bytes) and the `LEVEL`, `LEVEL_LAUNCH` and `LEVEL_FIX` layouts."""
+112 bytes) and the `LEVEL`, `LEVEL_LAUNCH` and `LEVEL_FIX` layouts.
+8: the OutputSlot of every output that is not a node array follows the NodeContext ("Outputs"), so
+that the shaders read its fields at fixed offsets from the push constant's address."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -274,6 +284,13 @@ OUTPUT_SLOT = {
     "first_group": (28, 4),  # u32 the flat group index of the launch's first group (Outputs: static allocation)
 }
 OUTPUT_SLOT_SIZE = 32
+
+
+def single_slot_offset(j: int) -> int:
+    """Byte offset from a NodeContext of the OutputSlot of its j-th output parameter that is not a
+    node array ("Outputs")."""
+    return NODE_CONTEXT_SIZE + j * OUTPUT_SLOT_SIZE
+
 
 # The level tail ("Level tail" above). LEVEL: one per level of a GPU-driven run.
 LEVEL = {

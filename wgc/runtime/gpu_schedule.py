@@ -435,11 +435,19 @@ class GpuScheduler(Scheduler):
                 at = entry[id(launch)]      # its entry in its meta shader's table
                 launch.status_at = take_result(4)
                 launch.grid_at = take_result(4 * grids.RESULT_WORDS) if launch.record_grid else 0
+                singles = sum(not output.array for output in launch.node.outputs)
+                launch.context_at = take(abi.single_slot_offset(singles), abi.NODE_CONTEXT_ALIGNMENT)
                 params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
                 launch.counters_at, launch.slots_at = [], []
                 fixes: list[tuple[int, int, int]] = []
+                single = 0
                 for p, (output, slots) in enumerate(zip(launch.node.outputs, launch.outputs)):
-                    slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots))
+                    if output.array:
+                        slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots))
+                    else:                   # after the NodeContext (emulation ABI, "Outputs")
+                        assert len(slots) == 1, "a single output has one slot"
+                        slots_at = launch.context_at + abi.single_slot_offset(single)
+                        single += 1
                     counter_at = take_result(4 * len(slots))
                     launch.slots_at.append(slots_at)
                     launch.counters_at.append([counter_at + 4 * i for i in range(len(slots))])
@@ -474,7 +482,6 @@ class GpuScheduler(Scheduler):
                     address = arenas[producer_level % 2] + slot.arena
                 else:
                     address = scratch
-                launch.context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
                 _put(data, launch.context_at, abi.NODE_CONTEXT, input_records=address, input_count=0,
                      input_stride=records.stride, outputs=base + params_at, status=base + launch.status_at,
                      scratch=scratch, remaining_recursion_levels=launch.key.remaining,

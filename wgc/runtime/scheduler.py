@@ -454,13 +454,16 @@ class Scheduler:
         self._arena_bytes[output_side] = arena_bytes
         # control data: contexts, output parameters, slots, counters, status, cross-group counters
         contexts = sum(len(self._launch_shapes(launch)) for launch in launches)
+        context_slots = sum(len(self._launch_shapes(launch)) * sum(not output.array for output in launch.node.outputs)
+                            for launch in launches)     # each context's copies of its single outputs' slots
         parameters = sum(len(launch.outputs) for launch in launches)
         slot_count = sum(len(slots_of) for launch in launches for slots_of in launch.outputs)
         sharing = sum(launch.count for launch in launches if launch.node.cross_group_sharing)
         sharing += sum(len(launch.grids) + _table_size(launch.grids)
                        for launch in launches if launch.grids is not None)      # prefix sums, group tables
         pieces = 1 + contexts + 4 * len(launches) + 2 * parameters      # each `take` may pad up to 7 bytes
-        size = (contexts * abi.NODE_CONTEXT_SIZE + parameters * abi.OUTPUT_PARAMETER_SIZE
+        size = (contexts * abi.NODE_CONTEXT_SIZE + context_slots * abi.OUTPUT_SLOT_SIZE
+                + parameters * abi.OUTPUT_PARAMETER_SIZE
                 + slot_count * (abi.OUTPUT_SLOT_SIZE + 4) + len(launches) * 4 + sharing * 4 + 8 * pieces)
         if self.control is None or self.control.size < size:
             if self.control is not None:
@@ -484,9 +487,12 @@ class Scheduler:
         recorded: list[tuple[_Launch, int, list[list[int]], list[tuple[int, int, int, int]]]] = []
         for index, launch in enumerate(launches):
             counters: list[list[int]] = []
+            singles: list[int] = []         # where the slot of each single output is (ABI: "Outputs")
             params_at = take(abi.OUTPUT_PARAMETER_SIZE * len(launch.outputs))
             for p, slots_of in enumerate(launch.outputs):
                 slots_at = take(abi.OUTPUT_SLOT_SIZE * len(slots_of))
+                if not launch.node.outputs[p].array:
+                    singles.append(slots_at)
                 counter_at = take(4 * len(slots_of), 4)
                 counters.append([counter_at + 4 * i for i in range(len(slots_of))])
                 _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
@@ -515,7 +521,10 @@ class Scheduler:
                 lra = table.address + stride * table_index
             shapes = []
             for group_offset, nx, ny in self._launch_shapes(launch):
-                context_at = take(abi.NODE_CONTEXT_SIZE, abi.NODE_CONTEXT_ALIGNMENT)
+                context_at = take(abi.single_slot_offset(len(singles)), abi.NODE_CONTEXT_ALIGNMENT)
+                for j, slot_at in enumerate(singles):   # a copy after each NodeContext
+                    copy_at = context_at + abi.single_slot_offset(j)
+                    data[copy_at:copy_at + abi.OUTPUT_SLOT_SIZE] = data[slot_at:slot_at + abi.OUTPUT_SLOT_SIZE]
                 _put(data, context_at, abi.NODE_CONTEXT, input_records=launch.address, input_count=launch.count,
                      input_stride=launch.chunk.stride, outputs=base + params_at, status=base + status_at + 4 * index,
                      scratch=self.scratch.address, remaining_recursion_levels=launch.key.remaining,

@@ -73,6 +73,7 @@ from wgc import ir
 from wgc import types as t
 from wgc.cached_dataclass import dataclass, field
 from wgc.irtools.consteval import Folded, fold
+from wgc.irtools.walk import nodes_of
 from wgc.sema.nodes import NodeInfo
 
 from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
@@ -127,6 +128,11 @@ class _Entry:
     table entry plus its offset (root constants), or the address loaded from there (root descriptors)."""
     static: dict[int, int] = field(default_factory=dict)
     """The allocation calls placed statically, id(call) -> count (`emulated_placement`)."""
+    singles: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Per single output (its `NodeOutput.index`): (bool `valid`, u64 address of its OutputSlot after
+    the NodeContext), from `_hoist_outputs`."""
+    fields: dict[tuple[int, str], int] = field(default_factory=dict)
+    """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -258,6 +264,7 @@ class EmulatedNodes(NodeOperations):
                     address = _offset(fl, table, parameter.offset)
                     entry.local_root[variable] = address if parameter.kind == "constants" else \
                         _load_scalar(fl, address, _U64)
+        self._hoist_outputs(fl, entry)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
@@ -279,6 +286,37 @@ class EmulatedNodes(NodeOperations):
             entry.check_counters = emulated_checks.begin_entry(fl, node)
         assert self._prints is not None
         emulated_prints.begin_entry(fl, self._prints, entry.flat, entry.record)
+
+    def _hoist_outputs(self, fl: FunctionLowering, entry: _Entry) -> None:
+        """Load the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
+        "Outputs") and NodeContext's `scratch` and `status` before the prologue can return: the
+        same values for the whole dispatch.  A load whose address is the push constant's plus a
+        constant, outside any branch, is one scalar load on llvmpipe (Mesa 25: `invocation 0 must be
+        active` and an address `nir_src_is_always_uniform`); after the prologue's `return` every
+        load is a gather of 8 lanes.  Drivers drop the loads nothing uses.  Not in a module whose
+        loops are unrolled in index space (its outputs into loops are arrays at run time)."""
+        if fl.ml.stages is not None or all(output.is_array for output in entry.node.outputs):
+            return
+        b = fl.b
+        named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
+        single = 0
+        records = False
+        for output in entry.node.outputs:
+            if output.is_array:
+                continue
+            single += 1
+            if output.parameter not in named:
+                continue
+            slot = _offset(fl, entry.context, abi.single_slot_offset(single - 1))
+            names = ("valid", "counter") if output.is_empty else (
+                "valid", "first_group", "counter", "capacity", "stride", "records")
+            for name in names:
+                entry.fields[(slot, name)] = _load(fl, slot, abi.OUTPUT_SLOT[name])
+            valid = b.emit("OpINotEqual", b.type_bool(), entry.fields[(slot, "valid")], fl.uint(0))
+            entry.singles[output.index] = (valid, slot)
+            records = records or not output.is_empty
+        for name in ("scratch", "status") if records else ():
+            entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -381,10 +419,10 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", valid, in_slot, no_slot)
         fl.new_block(no_slot)                # scratch is read only where it is used
-        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
+        fl.store(address, _field(fl, entry.context, abi.NODE_CONTEXT, "scratch"))
         b.emit("OpBranch", done)
         fl.new_block(in_slot)
-        capacity = _load(fl, slot, abi.OUTPUT_SLOT["capacity"])
+        capacity = _field(fl, slot, abi.OUTPUT_SLOT, "capacity")
         if wide is not None:             # base + count <= capacity, in 64 bits
             fits = b.emit("OpULessThanEqual", boolean, b.emit("OpIAdd", u64, wide, b.emit("OpUConvert", u64, count)),
                           b.emit("OpUConvert", u64, capacity))
@@ -395,13 +433,13 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", inner, "None")
         b.emit("OpBranchConditional", fits, ok, full)
         fl.new_block(ok)
-        slot_stride = b.emit("OpUConvert", u64, _load(fl, slot, abi.OUTPUT_SLOT["stride"]))
-        fl.store(address, _element(fl, _load(fl, slot, abi.OUTPUT_SLOT["records"]), base, slot_stride))
+        slot_stride = b.emit("OpUConvert", u64, _field(fl, slot, abi.OUTPUT_SLOT, "stride"))
+        fl.store(address, _element(fl, _field(fl, slot, abi.OUTPUT_SLOT, "records"), base, slot_stride))
         fl.store(stride, slot_stride)
         b.emit("OpBranch", inner)
         fl.new_block(full)
-        fl.store(address, _load(fl, entry.context, abi.NODE_CONTEXT["scratch"]))
-        status = _load(fl, entry.context, abi.NODE_CONTEXT["status"])
+        fl.store(address, _field(fl, entry.context, abi.NODE_CONTEXT, "scratch"))
+        status = _field(fl, entry.context, abi.NODE_CONTEXT, "status")
         b.emit("OpAtomicOr", uint, _pointer(fl, status, t.UINT), fl.ml.scope("Device"), fl.ml.semantics(),
                fl.uint(abi.STATUS_OUT_OF_RECORDS))
         b.emit("OpBranch", inner)
@@ -437,7 +475,7 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", valid, place, done)
         fl.new_block(place)
-        group = b.emit("OpISub", uint, entry.flat, _load(fl, slot, abi.OUTPUT_SLOT["first_group"]))
+        group = b.emit("OpISub", uint, entry.flat, _field(fl, slot, abi.OUTPUT_SLOT, "first_group"))
         first = b.emit("OpIMul", u64, b.emit("OpUConvert", u64, group), b.constant_uint(size, 64))
         index = _builtin(fl, "LocalInvocationIndex", 1)
         if per_invocation and count:
@@ -591,10 +629,12 @@ class EmulatedNodes(NodeOperations):
         b = fl.b
         boolean = b.type_bool()
         entry = _entry(fl)
+        index = loop_stages.output_index(fl, handle) or handle.node_index
+        if index is None and handle.array_type in entry.singles:    # after the NodeContext (ABI: "Outputs")
+            return entry.singles[handle.array_type]
         outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
-        index = loop_stages.output_index(fl, handle) or handle.node_index
         if index is None and not handle.output.is_array:       # the one slot of a single output
             return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
         index = index or fl.uint(0)
@@ -727,12 +767,20 @@ def _add_where(fl: FunctionLowering, cond: int, slot: int, value: int, into: Any
     b.emit("OpSelectionMerge", added, "None")
     b.emit("OpBranchConditional", cond, add, added)
     fl.new_block(add)
-    counter = _pointer(fl, _load(fl, slot, abi.OUTPUT_SLOT["counter"]), t.UINT)
+    counter = _pointer(fl, _field(fl, slot, abi.OUTPUT_SLOT, "counter"), t.UINT)
     old = b.emit("OpAtomicIAdd", fl.types.id(t.UINT), counter, fl.ml.scope("Device"), fl.ml.semantics(), value)
     if into is not None:
         fl.store(into, old)
     b.emit("OpBranch", added)
     fl.new_block(added)
+
+
+def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], name: str) -> int:
+    """Field `name` of the ABI structure `layout` at `base` (an OutputSlot, or the NodeContext): the
+    prologue's load where `_hoist_outputs` made one, else a load here."""
+    state = fl.node_state
+    hoisted = state.fields.get((base, name)) if isinstance(state, _Entry) else None
+    return hoisted if hoisted is not None else _load(fl, base, layout[name])
 
 
 def _entry(fl: FunctionLowering) -> _Entry:
