@@ -61,7 +61,10 @@ makes it as large as the largest record of the graph).
   one slot adds their total, each one's base is the old value plus its exclusive prefix sum, for
   any subgroup size; with a node-array subscript, in a loop over the distinct indices of the
   subgroup's invocations where the subgroup has `PER_KEY_MIN_SUBGROUP` invocations or more, else
-  one per invocation); record k is at `records + (base + k) * stride`.  (The runtime sees
+  one per invocation; a broadcasting or coalescing group whose invocations all make such a call
+  once, at the entry function's top level, on an array of at most its invocations and 64
+  elements, counts per element in Workgroup memory and adds once per group and element); record k
+  is at `records + (base + k) * stride`.  (The runtime sees
   only the counters' final values, the same however the atomics are grouped.)
   A static allocation needs no result from the counter: a `Get{Thread,Group}NodeOutputRecords(c)`
   with a constant `c` on an output without a node-array subscript, which the node's entry function
