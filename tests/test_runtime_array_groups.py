@@ -13,6 +13,7 @@ printed, where there is no Vulkan device.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -265,3 +266,45 @@ def test_conditional_and_thread_launch_calls_keep_the_subgroup_path(tmp_path):
         "    recs.OutputComplete();\n", "    recs.OutputComplete();\n    }\n")
     body = _fan_function(conditional, tmp_path)
     assert "OpControlBarrier" not in body and "OpGroupNonUniformBroadcastFirst" in body
+
+
+@device
+def test_the_counters_of_an_arrays_elements_lie_on_lines_of_their_own(tmp_path):
+    """The GPU-driven schedule's control image puts the counters of a node-array output's slots
+    `COUNTER_SPACING` (128) bytes apart, each at a multiple of 128 among the results, so that the
+    atomics on different elements meet on no cache line; a single output's counter stays 4 bytes.
+    The run's buffer and its trace's counts are those computed by hand."""
+    from wgc.runtime.device import Device
+    from wgc.runtime.dispatch import read_dispatch
+    from wgc.runtime.gpu_schedule import COUNTER_SPACING
+    from wgc.runtime.run import Session, _compile
+    from wgc.source import SourceFile
+
+    source = DIVERGENT.replace("[MaxRecords(24)] [NodeArraySize(4)]", "[MaxRecords(1)] NodeOutput<Item> One,\n"
+                               "         [MaxRecords(24)] [NodeArraySize(4)]").replace(
+        "    recs.OutputComplete();\n", "    recs.OutputComplete();\n"
+        "    GroupNodeOutputRecords<Item> one = One.GetGroupNodeOutputRecords(1);\n"
+        "    one.Get().v = 1000;\n    one.OutputComplete();\n") + """\
+[Shader("node")] [NodeLaunch("thread")]
+void One(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[239], 100); }
+"""
+    path = tmp_path / "graph.hlsl"
+    path.write_text(source)
+    _, module, program = _compile(str(path), None)
+    assert module is not None
+    described, problems = read_dispatch(SourceFile("d.json", json.dumps(DIVERGENT_DISPATCH)), program)
+    assert described is not None, problems
+    with Device() as gpu, Session(gpu, module, program, described) as session:
+        steps = session.run_once()
+        out = session.dump(program.resources[0])["uint32"]
+        plan, = session.scheduler._plans.values()
+    expected, counts = divergent_expected()
+    expected[239] += 100 * 10                    # one record per group, 10 groups
+    assert out == expected
+    assert {k: steps[0].dispatches[0].records_out[k] for k in counts} == counts
+    fan = plan.levels[0][0]
+    one, elements = fan.counters_at
+    assert len(one) == 1 and len(elements) == 4
+    assert [at % COUNTER_SPACING for at in elements] == [0] * 4
+    assert [b - a for a, b in zip(elements, elements[1:])] == [COUNTER_SPACING] * 3
+    assert max(elements) + 4 <= plan.results_bytes
