@@ -186,7 +186,8 @@ def test_an_element_past_its_arena_is_reported_host_driven(tmp_path):
 
 
 def _fan_function(source: str, tmp_path) -> str:
-    """The disassembly of the emulated module's `Fan` entry function (its body, prologue included)."""
+    """The disassembly of the emulated module's `Fan` entry function (its body, prologue included),
+    checking that the module declares the emulation's subgroup-size constant where it is used."""
     from wgc.runtime.run import _compile
     from wgc.spirv.tools import disassemble
 
@@ -195,6 +196,8 @@ def _fan_function(source: str, tmp_path) -> str:
     _, module, _ = _compile(str(path), None)
     assert module is not None
     asm = disassemble(module)
+    if "%emulation_subgroup_size" in asm:
+        assert "OpDecorate %emulation_subgroup_size SpecId 2147418112" in asm        # 0x7FFF0000
     name = re.search(r'OpName (%\w+) "Fan"', asm)
     assert name is not None
     start = asm.index(f"{name.group(1)} = OpFunction")
@@ -210,7 +213,7 @@ def test_one_device_atomic_per_group_and_element(tmp_path):
     assert "OpGroupNonUniform" not in body
     assert body.count("OpControlBarrier") == 3
     assert len(re.findall(r"OpAtomicIAdd %uint", body)) == 3   # Workgroup count, element's counter, narrow path
-    assert re.search(r"OpUGreaterThanEqual %bool %\w+ %uint_16", body)
+    assert re.search(r"OpUGreaterThanEqual %bool %emulation_subgroup_size %uint_16", body)
 
 
 WIDE_CHILD = """\
@@ -308,3 +311,30 @@ void One(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[239], 100); }
     assert [at % COUNTER_SPACING for at in elements] == [0] * 4
     assert [b - a for a, b in zip(elements, elements[1:])] == [COUNTER_SPACING] * 3
     assert max(elements) + 4 <= plan.results_bytes
+
+
+@device
+def test_the_runtime_sets_the_subgroup_size_constant(tmp_path, monkeypatch):
+    """Emulation ABI "Specialization constant": every pipeline of the module gets SpecId
+    SUBGROUP_SIZE_SPEC_ID as the device's subgroup size (so llvmpipe's 8 lanes fold the branch to
+    the per-invocation path, and its barriers are not compiled in); the constant is the
+    emulation's, not one a dispatch file may name."""
+    from wgc import emulation_abi as abi
+    from wgc.runtime.device import Device
+    from wgc.runtime.pipelines import module_spec_constants
+    from wgc.runtime.run import _compile
+
+    seen: list[tuple[int, bytes | None]] = []
+    original = Device.pipelines
+
+    def spy(self, words, entry_points, layout, specialization=None):
+        if "Fan" in entry_points:        # the graph's pipelines (not the runtime's own meta shaders)
+            seen.append((self.subgroup_size, (specialization or {}).get(abi.SUBGROUP_SIZE_SPEC_ID)))
+        return original(self, words, entry_points, layout, specialization)
+
+    monkeypatch.setattr(Device, "pipelines", spy)
+    out, _ = session_run(tmp_path, DIVERGENT, DIVERGENT_DISPATCH, True)
+    assert out == divergent_expected()[0]
+    assert seen and all(value == size.to_bytes(4, "little") for size, value in seen)
+    _, module, _ = _compile(str(tmp_path / "graph.hlsl"), None)
+    assert module is not None and module_spec_constants(module) == []

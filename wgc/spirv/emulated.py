@@ -42,7 +42,9 @@ Invariants and decisions:
 - A thread-scope allocation on a node-array element that every invocation of a broadcasting or
   coalescing group makes once (`emulated_placement.keyed_calls`) is counted per element in
   Workgroup memory between barriers (`_group_add_per_key`): one atomic per group and element,
-  where SubgroupSize is at least `abi.PER_KEY_MIN_SUBGROUP` (else one per invocation, below).
+  where the subgroup size is at least `abi.PER_KEY_MIN_SUBGROUP` (else one per invocation,
+  below), read from the specialization constant `abi.SUBGROUP_SIZE_SPEC_ID`, which the runtime
+  sets: on llvmpipe even barriers that never run make the shader slower (coroutines).
 - Thread-scope allocation and ThreadIncrementOutputCount (and group scope in thread launch) on
   an output without a node-array subscript add once per subgroup: the elected invocation adds
   the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
@@ -137,6 +139,7 @@ class EmulatedNodes(NodeOperations):
         self._push_user: ir.Variable | None = None
         self._prints: emulated_prints.PrintState | None = None
         self._loop_counter: int | None = None
+        self._subgroup_spec: int | None = None
         self._mesh_saved: tuple[dict[str, int], int | None] | None = None
         """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
@@ -559,8 +562,9 @@ class EmulatedNodes(NodeOperations):
     def _group_add_per_key(self, fl: FunctionLowering, handle: OutputHandle, valid: int, slot: int, count: int) -> int:
         """The old value of the counter of node-array element `handle.node_index` after adding
         `count`, for a thread-scope call that every invocation of a broadcasting or coalescing group
-        makes once (`emulated_placement.keyed_calls`, `_group_keys`).  Where SubgroupSize is at
-        least `abi.PER_KEY_MIN_SUBGROUP` (a constant of the pipeline: drivers fold the branch), the
+        makes once (`emulated_placement.keyed_calls`, `_group_keys`).  Where the subgroup size is at
+        least `abi.PER_KEY_MIN_SUBGROUP` (the specialization constant `_subgroup_size`: the branch is
+        folded when the pipeline is made, so on smaller subgroups the barriers are not there), the
         group counts its records per element in Workgroup memory (a Workgroup atomic per
         invocation), invocation j adds element j's total to its counter (one atomic per group and
         element that receives records, where the subgroup loop of `_subgroup_add_per_key` makes one
@@ -577,8 +581,7 @@ class EmulatedNodes(NodeOperations):
         size = handle.output.array_size
         result = fl.local(t.UINT, "keyed_base")
         fl.store(result, fl.uint(0))
-        b.capability("GroupNonUniform")          # SubgroupSize
-        wide = b.emit("OpUGreaterThanEqual", boolean, _builtin(fl, "SubgroupSize", 1), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
+        wide = b.emit("OpUGreaterThanEqual", boolean, self._subgroup_size(fl), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
         grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
         b.emit("OpSelectionMerge", done, "None")
         b.emit("OpBranchConditional", wide, grouped, alone)
@@ -619,6 +622,17 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpBranch", done)
         fl.new_block(done)
         return fl.load(result)
+
+    def _subgroup_size(self, fl: FunctionLowering) -> int:
+        """The u32 specialization constant `abi.SUBGROUP_SIZE_SPEC_ID` (default 0), which the runtime
+        sets to the device's subgroup size, declared on first use: a branch on it is folded when the
+        pipeline is made, so the path not taken (and its barriers) is not in the device's code."""
+        if self._subgroup_spec is None:
+            spec = fl.b.global_instruction("OpSpecConstant", fl.types.id(t.UINT), 0)
+            fl.b.decorate(spec, "SpecId", abi.SUBGROUP_SIZE_SPEC_ID)
+            fl.b.name(spec, "emulation_subgroup_size")
+            self._subgroup_spec = spec
+        return self._subgroup_spec
 
     def _slots(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
         """(u64 address of the handle's OutputParameter, u64 address of its first OutputSlot)."""
