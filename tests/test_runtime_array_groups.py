@@ -83,6 +83,17 @@ def test_divergent_indices_counted_per_group_agree_with_amdx(tmp_path):
     assert assert_amdx_agrees(str(tmp_path / "graph.hlsl"), DIVERGENT_DISPATCH, emulated) is not None
 
 
+@device
+@pytest.mark.parametrize("schedule", ["smallest", "reverse", "7"])
+def test_divergent_indices_counted_per_group_under_the_debugging_schedules(tmp_path, schedule):
+    """"smallest" runs each group as a launch of its own, "reverse" and "7" reorder and split them:
+    the group's counts and the elements' counters give the same buffer."""
+    from wgc.runtime.schedules import DebugRun, Schedule
+
+    result = run(tmp_path, DIVERGENT, DIVERGENT_DISPATCH, debug=DebugRun(schedule=Schedule.parse(schedule)))
+    assert result.resources["u0"]["uint32"] == divergent_expected()[0]
+
+
 SPARSE = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Item { uint v; };
