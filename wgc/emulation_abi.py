@@ -18,6 +18,14 @@ barriers use QueueFamily scope, never Device (no `vulkanMemoryModelDeviceScope`)
 Group size. Broadcasting and coalescing nodes: their `[NumThreads]`. Thread-launch nodes:
 `THREAD_GROUP_SIZE` invocations along X, one record per invocation (no subgroup size is assumed).
 
+Specialization constant. A module may declare a u32 `OpSpecConstant` decorated `SpecId
+SUBGROUP_SIZE_SPEC_ID` (default 0): the runtime gives every pipeline of the module that constant
+as the device's subgroup size in compute shaders (`VkPhysicalDeviceSubgroupProperties::
+subgroupSize`), so a branch on it is folded when the pipeline is made. Programs may not use that
+SpecId for their own constants. Both directions stay compatible within version 7: a module
+compiled before it has no such constant (the entry is ignored), and a runtime that does not set it
+leaves 0, which takes the path for small subgroups.
+
 Push constants. The emulation owns bytes [0, 8): the `u64` device address of this dispatch's
 `NodeContext`. A user `[[vk::push_constant]]` block starts at `USER_PUSH_CONSTANT_OFFSET`; the
 runtime writes the user's bytes there.
@@ -69,7 +77,11 @@ makes it as large as the largest record of the graph).
   one slot adds their total, each one's base is the old value plus its exclusive prefix sum, for
   any subgroup size; with a node-array subscript, in a loop over the distinct indices of the
   subgroup's invocations where the subgroup has `PER_KEY_MIN_SUBGROUP` invocations or more, else
-  one per invocation); record k is at `records + (base + k) * stride`.  (The runtime sees
+  one per invocation; a broadcasting or coalescing group whose invocations all make such a call
+  once, at the entry function's top level, on an array of at most its invocations and 64
+  elements, counts per element in Workgroup memory and adds once per group and element, where
+  the subgroup size is `PER_KEY_MIN_SUBGROUP` or more); record k
+  is at `records + (base + k) * stride`.  (The runtime sees
   only the counters' final values, the same however the atomics are grouped.)
   A static allocation needs no result from the counter: a `Get{Thread,Group}NodeOutputRecords(c)`
   with a constant `c` on an output without a node-array subscript, which the node's entry function
@@ -238,6 +250,9 @@ THREAD_GROUP_SIZE = 32
 PER_KEY_MIN_SUBGROUP = 16
 """The smallest subgroup on which thread-scope allocation through a node-array subscript is
 aggregated per distinct index ("Outputs"); smaller subgroups (llvmpipe's 8) add per invocation."""
+
+SUBGROUP_SIZE_SPEC_ID = 0x7FFF0000
+"""The SpecId of the emulation's subgroup-size specialization constant ("Specialization constant")."""
 
 USER_PUSH_CONSTANT_OFFSET = 16
 """Byte offset of a user `[[vk::push_constant]]` block in the emulated module's push constants."""

@@ -96,6 +96,17 @@ MAX_LAUNCHES = 4096
 _U32 = 0xFFFFFFFF
 
 
+COUNTER_SPACING = 128
+"""Bytes between the counters of the slots of one node-array output in the control image: each on
+a cache line of its own (128 bytes: a GPU's L2 line), so that the producer's atomics on different
+elements do not queue on one line (a single output's counter keeps 4 bytes)."""
+
+
+def _counter_words(slots: int) -> int:
+    """Words the counters of an output of `slots` slots may take among the results, alignment included."""
+    return 1 if slots == 1 else (slots + 1) * COUNTER_SPACING // 4
+
+
 @dataclass
 class _Input:
     """The records of one planned launch."""
@@ -400,8 +411,8 @@ class GpuScheduler(Scheduler):
     def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
         """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
         launch's offsets are recorded in the plan; the same layout for every base)."""
-        words = sum(1 + sum(len(slots) for slots in launch.outputs) + (grids.RESULT_WORDS if launch.record_grid else 0)
-                    for level in plan.levels for launch in level)
+        words = sum(1 + sum(_counter_words(len(slots)) for slots in launch.outputs)
+                    + (grids.RESULT_WORDS if launch.record_grid else 0) for level in plan.levels for launch in level)
         plan.results_bytes = 4 * words
         data = bytearray(_round(plan.results_bytes))
         results = 0
@@ -411,9 +422,9 @@ class GpuScheduler(Scheduler):
             data.extend(bytes(start + nbytes - len(data)))
             return start
 
-        def take_result(nbytes: int) -> int:
+        def take_result(nbytes: int, alignment: int = 4) -> int:
             nonlocal results
-            results += nbytes
+            results = _round(results, alignment) + nbytes
             return results - nbytes
 
         scratch = self.scratch.address
@@ -448,16 +459,17 @@ class GpuScheduler(Scheduler):
                         assert len(slots) == 1, "a single output has one slot"
                         slots_at = launch.context_at + abi.single_slot_offset(single)
                         single += 1
-                    counter_at = take_result(4 * len(slots))
+                    spacing = 4 if len(slots) == 1 else COUNTER_SPACING
+                    counter_at = take_result(spacing * len(slots), spacing)
                     launch.slots_at.append(slots_at)
-                    launch.counters_at.append([counter_at + 4 * i for i in range(len(slots))])
+                    launch.counters_at.append([counter_at + spacing * i for i in range(len(slots))])
                     _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
                          slots=base + slots_at, count=len(slots))
                     for i, slot in enumerate(slots):
                         valid = slot.target is not None
                         arena = out + slot.arena if valid and slot.stride else scratch
                         slot_at = slots_at + i * abi.OUTPUT_SLOT_SIZE
-                        _put(data, slot_at, abi.OUTPUT_SLOT, records=arena, counter=base + counter_at + 4 * i,
+                        _put(data, slot_at, abi.OUTPUT_SLOT, records=arena, counter=base + counter_at + spacing * i,
                              capacity=slot.capacity if valid else 0, stride=slot.stride, valid=1 if valid else 0)
                         if valid and not output.empty:
                             fixes.append((base + slot_at, launch.per_slot[p], slot.capacity))

@@ -116,7 +116,8 @@ def module_spec_constants(module: bytes) -> list[SpecConstantInfo]:
             spec_ids[operands[0]] = operands[2]
         at += max(count, 1)
     return [SpecConstantInfo(spec_ids[c], names.get(c, ""), *types[t])
-            for c, t in constants.items() if c in spec_ids and t in types]
+            for c, t in constants.items() if c in spec_ids and t in types
+            and spec_ids[c] != abi.SUBGROUP_SIZE_SPEC_ID]      # the emulation's own, set by the runtime
 
 
 def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
@@ -200,7 +201,10 @@ class GraphPipelines:
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
             entry_points = sorted({n.entry_point for n in program.nodes if n.launch != "mesh"})   # mesh: graphics.py
-            self._pipelines = device.pipelines(module, entry_points, self.layout, specialization or {})
+            # the emulation's own constant (emulation ABI "Specialization constant"): ignored where undeclared
+            values = {**(specialization or {}),
+                      abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
+            self._pipelines = device.pipelines(module, entry_points, self.layout, values)
         except BaseException:
             self.close()
             raise

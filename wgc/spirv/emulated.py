@@ -44,6 +44,12 @@ Invariants and decisions:
 - An allocation every invocation makes exactly once (`emulated_placement.static_calls`, read in
   the prologue; `FunctionLowering.node_call` names the call being lowered) is placed by group index
   (`_static_base`): no subgroup operation, no barrier, one atomic per group, by invocation 0.
+- A thread-scope allocation on a node-array element that every invocation of a broadcasting or
+  coalescing group makes once (`emulated_placement.keyed_calls`) is counted per element in
+  Workgroup memory between barriers (`_group_add_per_key`): one atomic per group and element,
+  where the subgroup size is at least `abi.PER_KEY_MIN_SUBGROUP` (else one per invocation,
+  below), read from the specialization constant `abi.SUBGROUP_SIZE_SPEC_ID`, which the runtime
+  sets: on llvmpipe even barriers that never run make the shader slower (coroutines).
 - Thread-scope allocation and ThreadIncrementOutputCount (and group scope in thread launch) on
   an output without a node-array subscript add once per subgroup: the elected invocation adds
   the subgroup's total (GroupNonUniformIAdd Reduce) and broadcasts the old value, each invocation
@@ -133,6 +139,9 @@ class _Entry:
     the NodeContext), from `_hoist_outputs`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
     """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
+    keyed: dict[int, int] = field(default_factory=dict)
+    """The node-array allocation calls every invocation makes once, id(call) -> count
+    (`emulated_placement.keyed_calls`)."""
 
 
 class EmulatedNodes(NodeOperations):
@@ -144,6 +153,7 @@ class EmulatedNodes(NodeOperations):
         self._push_user: ir.Variable | None = None
         self._prints: emulated_prints.PrintState | None = None
         self._loop_counter: int | None = None
+        self._subgroup_spec: int | None = None
         self._mesh_saved: tuple[dict[str, int], int | None] | None = None
         """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
@@ -282,6 +292,7 @@ class EmulatedNodes(NodeOperations):
         fl.node_state = entry
         if fl.ml.stages is None:                # loops in index space keep the counter (module docstring)
             entry.static = emulated_placement.static_calls(fl.function, node)
+            entry.keyed = emulated_placement.keyed_calls(fl.function, node)
         if emulated_checks.enabled(fl):
             entry.check_counters = emulated_checks.begin_entry(fl, node)
         assert self._prints is not None
@@ -407,9 +418,12 @@ class EmulatedNodes(NodeOperations):
         call = fl.node_call
         static = entry.static.get(id(call)) if call is not None and handle.node_index is None else None
         wide = None
+        keyed = entry.keyed.get(id(call)) if call is not None and handle.node_index is not None else None
         if static is not None:
             wide = self._static_base(fl, entry, valid, slot, static, scope)
             base = b.emit("OpUConvert", uint, wide)
+        elif keyed is not None and scope == "Invocation" and _group_keys(entry.node, handle):
+            base = self._group_add_per_key(fl, handle, valid, slot, count)
         else:
             base = self._counter_add(fl, valid, slot, count, scope, result=True, key=handle.node_index)
         address = fl.local(_U64, "records")
@@ -616,6 +630,87 @@ class EmulatedNodes(NodeOperations):
         fl.new_block(done)
         return fl.load(base) if base is not None else 0
 
+    def _group_add_per_key(self, fl: FunctionLowering, handle: OutputHandle, valid: int, slot: int, count: int) -> int:
+        """The old value of the counter of node-array element `handle.node_index` after adding
+        `count`, for a thread-scope call that every invocation of a broadcasting or coalescing group
+        makes once (`emulated_placement.keyed_calls`, `_group_keys`).  Where the subgroup size is at
+        least `abi.PER_KEY_MIN_SUBGROUP` (the specialization constant `_subgroup_size`: the branch is
+        folded when the pipeline is made, so on smaller subgroups the barriers are not there), the
+        group counts its records per element in Workgroup memory (a Workgroup atomic per
+        invocation), invocation j adds element j's total to its counter (one atomic per group and
+        element that receives records, where the subgroup loop of `_subgroup_add_per_key` makes one
+        per subgroup and element, its atomics' round trips one after another) and every
+        invocation's old value is its element's plus its place among the group's: three workgroup
+        barriers, which every invocation reaches (the call is at the top level of the entry
+        function, and groups leave the prologue whole).  On smaller subgroups (llvmpipe's 8, where
+        a barrier is a coroutine switch: 313 instructions per record against 245, measured) every
+        invocation adds its own count."""
+        b = fl.b
+        uint, boolean = fl.types.id(t.UINT), b.type_bool()
+        key = handle.node_index
+        assert key is not None and handle.output.array_size is not None
+        size = handle.output.array_size
+        result = fl.local(t.UINT, "keyed_base")
+        fl.store(result, fl.uint(0))
+        wide = b.emit("OpUGreaterThanEqual", boolean, self._subgroup_size(fl), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
+        grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
+        b.emit("OpSelectionMerge", done, "None")
+        b.emit("OpBranchConditional", wide, grouped, alone)
+        fl.new_block(alone)
+        _add_where(fl, valid, slot, count, result)
+        b.emit("OpBranch", done)
+        fl.new_block(grouped)
+        array = fl.types.id(t.array(t.UINT, size))
+        counts, bases = (b.variable(b.type_pointer("Workgroup", array), "Workgroup") for _ in range(2))
+        b.name(counts, "element_records")
+        b.name(bases, "element_bases")
+        fl.use_global(counts)
+        fl.use_global(bases)
+
+        def at(variable: int, index: int) -> Place:
+            return Place(variable, t.UINT, "Workgroup", indices=(index,))
+        lane = _builtin(fl, "LocalInvocationIndex", 1)
+        owner = b.emit("OpULessThan", boolean, lane, fl.uint(size))      # invocation j keeps element j
+        _if(fl, owner, lambda: fl.store(at(counts, lane), fl.uint(0)))
+        _group_barrier(fl)
+        member = b.emit("OpLogicalAnd", boolean, valid, b.emit("OpULessThan", boolean, key, fl.uint(size)))
+        offset = fl.local(t.UINT, "element_offset")
+        fl.store(offset, fl.uint(0))
+        _if(fl, member, lambda: fl.store(offset, b.emit(
+            "OpAtomicIAdd", uint, fl.pointer(at(counts, key)), fl.ml.scope("Workgroup"), fl.ml.semantics(), count)))
+        _group_barrier(fl)
+
+        def add_total() -> None:           # only valid slots below the slot count received records
+            total = fl.load(at(counts, lane))
+            own = _element(fl, self._slots(fl, handle)[1], lane, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+            old = fl.local(t.UINT, "element_old")
+            fl.store(old, fl.uint(0))
+            _add_where(fl, b.emit("OpINotEqual", boolean, total, fl.uint(0)), own, total, old)
+            fl.store(at(bases, lane), fl.load(old))
+        _if(fl, owner, add_total)
+        _group_barrier(fl)
+        _if(fl, member, lambda: fl.store(result, b.emit("OpIAdd", uint, fl.load(at(bases, key)), fl.load(offset))))
+        b.emit("OpBranch", done)
+        fl.new_block(done)
+        return fl.load(result)
+
+    def _subgroup_size(self, fl: FunctionLowering) -> int:
+        """The u32 specialization constant `abi.SUBGROUP_SIZE_SPEC_ID` (default 0), which the runtime
+        sets to the device's subgroup size, declared on first use: a branch on it is folded when the
+        pipeline is made, so the path not taken (and its barriers) is not in the device's code."""
+        if self._subgroup_spec is None:
+            spec = fl.b.global_instruction("OpSpecConstant", fl.types.id(t.UINT), 0)
+            fl.b.decorate(spec, "SpecId", abi.SUBGROUP_SIZE_SPEC_ID)
+            fl.b.name(spec, "emulation_subgroup_size")
+            self._subgroup_spec = spec
+        return self._subgroup_spec
+
+    def _slots(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
+        """(u64 address of the handle's OutputParameter, u64 address of its first OutputSlot)."""
+        outputs = _load(fl, _entry(fl).context, abi.NODE_CONTEXT["outputs"])
+        parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
+        return parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+
     def _shared(self, fl: FunctionLowering) -> Place:
         """A Workgroup uint of one group-scope call (module docstring)."""
         var = fl.b.variable(fl.b.type_pointer("Workgroup", fl.types.id(t.UINT)), "Workgroup")
@@ -632,9 +727,7 @@ class EmulatedNodes(NodeOperations):
         index = loop_stages.output_index(fl, handle) or handle.node_index
         if index is None and handle.array_type in entry.singles:    # after the NodeContext (ABI: "Outputs")
             return entry.singles[handle.array_type]
-        outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
-        parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
-        slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        parameter, slots = self._slots(fl, handle)
         if index is None and not handle.output.is_array:       # the one slot of a single output
             return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
         index = index or fl.uint(0)
@@ -783,6 +876,34 @@ def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], 
     return hoisted if hoisted is not None else _load(fl, base, layout[name])
 
 
+def _if(fl: FunctionLowering, condition: int, then: Any) -> None:
+    """`then()` (which emits into the current block) where `condition` (a bool id) holds."""
+    b = fl.b
+    inside, after = b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", after, "None")
+    b.emit("OpBranchConditional", condition, inside, after)
+    fl.new_block(inside)
+    then()
+    b.emit("OpBranch", after)
+    fl.new_block(after)
+
+
+def _group_keys(node: NodeInfo, handle: OutputHandle) -> bool:
+    """Whether a keyed call on `handle` may count per element in Workgroup memory
+    (`EmulatedNodes._group_add_per_key`): a broadcasting or coalescing node (its groups leave the
+    prologue together) on an array of known size of at most its group's invocations and
+    `GROUP_KEYS_LIMIT` elements."""
+    size = handle.output.array_size
+    if node.launch not in ("broadcasting", "coalescing") or size is None or handle.output.unbounded_sparse_nodes:
+        return False
+    x, y, z = node.num_threads
+    return 0 < size <= min(x * y * z, GROUP_KEYS_LIMIT)
+
+
+GROUP_KEYS_LIMIT = 64
+"""The largest node array whose elements a group counts in Workgroup memory (two u32 per element)."""
+
+
 def _entry(fl: FunctionLowering) -> _Entry:
     state = fl.node_state
     assert isinstance(state, _Entry), "sema inlines every function using node objects into its node"
@@ -855,3 +976,4 @@ def _leave_if(fl: FunctionLowering, condition: int) -> None:
 def _group_barrier(fl: FunctionLowering) -> None:
     scope = fl.ml.scope("Workgroup")
     fl.b.emit("OpControlBarrier", scope, scope, fl.ml.barrier_semantics("WorkgroupMemory"))
+

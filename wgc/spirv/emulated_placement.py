@@ -10,8 +10,12 @@ Invariants: a call is static only where every invocation that passes the prologu
             function's top level (a declaration's initialiser or an expression statement), with no
             statement containing a `return` before it.  Then the records of a group are known from
             the group's index alone: no subgroup operation, no atomic result, one atomic per group.
-            Anything else (conditions, loops, helper functions, node arrays, counts known only at run
-            time) keeps the counter-based allocation.  Nothing here emits code.
+            The same call on an element of a node array (`Work[k].Get...(c)`, the array named
+            nowhere else) is a keyed call (`keyed_calls`): every invocation reaches it, so a
+            broadcasting or coalescing group may count its records per element in Workgroup memory
+            between barriers and add once per element (`emulated.EmulatedNodes._group_add_per_key`).
+            Anything else (conditions, loops, helper functions, counts known only at run time) keeps
+            the counter-based allocation.  Nothing here emits code.
 """
 
 from __future__ import annotations
@@ -27,6 +31,16 @@ ALLOCATIONS = ("GetThreadNodeOutputRecords", "GetGroupNodeOutputRecords")
 def static_calls(function: ir.Function, node: NodeInfo) -> dict[int, int]:
     """id(call) -> its constant count, for the allocation calls of `function` (the node's entry
     function) that the module docstring allows to be placed statically."""
+    return _top_level_calls(function, node, keyed=False)
+
+
+def keyed_calls(function: ir.Function, node: NodeInfo) -> dict[int, int]:
+    """id(call) -> its constant count, for the allocation calls on a node-array element that every
+    invocation passing the prologue makes exactly once (module docstring)."""
+    return _top_level_calls(function, node, keyed=True)
+
+
+def _top_level_calls(function: ir.Function, node: NodeInfo, keyed: bool) -> dict[int, int]:
     if function.body is None or node.launch not in ("thread", "broadcasting", "coalescing"):
         return {}
     outputs = {o.parameter for o in node.outputs}
@@ -39,8 +53,14 @@ def static_calls(function: ir.Function, node: NodeInfo) -> dict[int, int]:
         if _returns(stmt):
             break
         call = stmt.init if isinstance(stmt, ir.VarDecl) else stmt.expr if isinstance(stmt, ir.ExprStmt) else None
-        if not (isinstance(call, ir.MethodCall) and call.method in ALLOCATIONS and isinstance(call.object, ir.VarRef)
-                and call.object.variable in outputs and named.get(call.object.variable) == 1 and call.args):
+        if not (isinstance(call, ir.MethodCall) and call.method in ALLOCATIONS and call.args):
+            continue
+        target = call.object
+        if keyed and isinstance(target, ir.Index):
+            target = target.base
+        elif keyed:
+            continue
+        if not (isinstance(target, ir.VarRef) and target.variable in outputs and named.get(target.variable) == 1):
             continue
         folded = fold(call.args[0])
         if isinstance(folded, Folded) and isinstance(folded.value, int) and not isinstance(folded.value, bool) \
