@@ -238,7 +238,7 @@ def _store(e: Emitter, base: int, field: tuple[int, int], value: int) -> None:
     e.emit("OpStore", e.emit("OpConvertUToPtr", e.psb(type_), _address(e, base, at)), value, _ACCESS, size)
 
 
-class _BuilderEmitter:
+class BuilderEmitter:
     """An `Emitter` over the IR lowering's builder (`emulated.py`)."""
 
     def __init__(self, ml: ModuleLowering) -> None:
@@ -264,7 +264,7 @@ class _BuilderEmitter:
 def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
     """A new function that calls the node's entry function `fn` and then runs the tail (no function
     is open); the NodeContext address is member 0 of the push-constant block `push_block`."""
-    e = _BuilderEmitter(ml)
+    e = BuilderEmitter(ml)
     b = ml.b
     void = b.type_void()
     wrapper = b.begin_function(void, b.type_function(void))
