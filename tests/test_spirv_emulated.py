@@ -378,8 +378,10 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
     grid_offset = 4 if bits == 32 else 2            # after the uint16_t, in scalar layout
     # one dispatch holds every record (emulation ABI 5): the group's record is the one the table
     # of each group's record (grid_records) names, or the search of the prefix sums finds (a phi)
-    (record,) = [r for r, op, _ in symbols.ops if op == "OpPhi"]
-    assert load(32, add(ctx("grid_records"), mul(wide(FLAT), "4"))) in symbols.operands("OpPhi")[0]
+    # (`emulated_grid`: the first of the table's two phis, the record and the groups before it)
+    from_table = load(32, add(ctx("grid_records"), mul(wide(FLAT), "4")))
+    (record,) = [r for r, op, operands in symbols.ops
+                 if op == "OpPhi" and from_table in [symbols.of(x) for x in operands[1:]]]
     parts = []
     for i in range(3):
         if i >= components:
