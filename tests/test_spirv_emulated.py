@@ -397,6 +397,26 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
     assert any(value.endswith(f"%{parts[0]})") for value in symbols.values("OpUMod"))
 
 
+
+def test_the_grid_search_guesses_first(tmp_path):
+    """A group whose grid comes from the record finds "the first r with grid_prefix[r] > flat"
+    (emulation ABI) from a guess, flat / max(total / count, 1) capped at count - 1, checked with two
+    loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): five loads of
+    `grid_prefix` in all (the total, the guess's two, the loop's one, the table record's groups
+    before it), not one per bit of a 32-step search."""
+    symbols, asm = emulated("""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R { uint grid : SV_DispatchGrid; uint value; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(64, 1, 1)] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID) { buf[gid.x] = input.Get().value; }
+""", tmp_path)
+    prefix = [e for e in symbols.loads() if e.startswith(f"load32[({ctx('grid_prefix')}+")]
+    assert len(prefix) <= 5, prefix
+    assert asm.count("OpLoopMerge") == 1
+    total = load(32, add(ctx("grid_prefix"), mul(wide(f"({ctx('input_count')}-1)"), "4")))
+    assert f"({total}/{ctx('input_count')})" in symbols.values("OpUDiv")
+
+
 # ---------------------------------------------------------------- outputs
 
 def test_thread_scope_allocation_and_overflow(tmp_path):
