@@ -136,6 +136,17 @@ def _grid_setup_by(host: bool, monkeypatch) -> None:
 HOST_OR_GPU = pytest.mark.parametrize("host_grids", [True, False], ids=["host-summed", "grid-setup"])
 
 
+def _search_only(monkeypatch) -> None:
+    """No group table: every group searches the prefix sums (what a GPU does)."""
+    from wgc.runtime import gpu_schedule, scheduler
+
+    monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
+
+
+TABLE_OR_SEARCH = pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+
+
 @SCHEDULES
 @HOST_OR_GPU
 @pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
@@ -305,11 +316,15 @@ void Leaf1(DispatchNodeInputRecord<Part> p, uint3 gid : SV_GroupID, uint gi : SV
 
 
 @SCHEDULES
-def test_a_two_level_broadcast(device, tmp_path, gpu_driven):
+@TABLE_OR_SEARCH
+def test_a_two_level_broadcast(device, tmp_path, gpu_driven, table, monkeypatch):
     """vkd3d-proton's two-level broadcast shape: a broadcasting entry whose grid comes from its
     records writes, per thread, a record of 0-2 groups to one member of a node array of broadcasting
     nodes whose grids come from their records.  The GPU-driven plan covers it (one launch per
-    producing slot, not one per record the arena may hold), and each leaf is one dispatch."""
+    producing slot, not one per record the arena may hold), and each leaf is one dispatch.  With
+    and without the table of each group's record (the groups search the prefix sums)."""
+    if not table:
+        _search_only(monkeypatch)
     entries = [(3, 0, 5, 0), (2, 1, 1, 64), (0, 0, 2, 200), (1, 1, 0, 128)]     # (grid, which, size, base)
     out, trace = run(device, tmp_path, TWO_LEVEL, {
         "inputs": [{"entry": "Root", "records": [{"grid": g, "which": w, "size": s, "base": b}
@@ -355,11 +370,14 @@ void Gather(globallycoherent RWDispatchNodeInputRecord<Shared> r, uint gi : SV_G
 
 
 @SCHEDULES
-def test_cross_group_sharing_with_a_grid_from_the_record(device, tmp_path, gpu_driven):
+@TABLE_OR_SEARCH
+def test_cross_group_sharing_with_a_grid_from_the_record(device, tmp_path, gpu_driven, table, monkeypatch):
     """"FinishedCrossGroupSharing() returns true in exactly one thread group of the dispatch grid for
     a given input record, the last one to call it": with grids from produced records (1 to 40
     groups of 8 threads, one of 0 groups) every record's last group sees all its groups' additions,
-    8 per group, so the counters started at each record's own grid."""
+    8 per group, so the counters started at each record's own grid; with and without the table."""
+    if not table:
+        _search_only(monkeypatch)
     grids = [40, 1, 0, 17, 3]
     out, trace = run(device, tmp_path, SHARING, {
         "inputs": [{"entry": "Start", "records": [{"groups": g, "slot": i} for i, g in enumerate(grids)]}],
@@ -619,16 +637,8 @@ def _wide_expected(grids: list[int]) -> list[int]:
     return [w for g in grids for w in (g, g * (g + 1) // 2)]
 
 
-def _search_only(monkeypatch) -> None:
-    """No group table: every group searches the prefix sums (what a GPU does)."""
-    from wgc.runtime import gpu_schedule, scheduler
-
-    monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
-    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
-
-
 @SCHEDULES
-@pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+@TABLE_OR_SEARCH
 @pytest.mark.parametrize("case", list(SEARCHED_GRIDS))
 def test_every_group_finds_its_record(device, tmp_path, gpu_driven, table, case, monkeypatch):
     """"The node's dispatch grid size comes from the input record": a group's record is the first
