@@ -400,8 +400,8 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
 
 def test_the_grid_search_guesses_first(tmp_path):
     """A group whose grid comes from the record finds "the first r with grid_prefix[r] > flat"
-    (emulation ABI) from a guess, flat / max(total / count, 1) capped at count - 1, checked with two
-    loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): five loads of
+    (emulation ABI) from a guess, (2 flat + 1) * count / (2 total) in f32 capped at count - 1 (no
+    integer division), checked with two loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): five loads of
     `grid_prefix` in all (the total, the guess's two, the loop's one, the table record's groups
     before it), not one per bit of a 32-step search."""
     symbols, asm = emulated("""
@@ -413,8 +413,9 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID) { buf[gid.x] = 
     prefix = [e for e in symbols.loads() if e.startswith(f"load32[({ctx('grid_prefix')}+")]
     assert len(prefix) <= 5, prefix
     assert asm.count("OpLoopMerge") == 1
-    total = load(32, add(ctx("grid_prefix"), mul(wide(f"({ctx('input_count')}-1)"), "4")))
-    assert f"({total}/{ctx('input_count')})" in symbols.values("OpUDiv")
+    assert asm.count("OpFDiv") == 1 and asm.count("OpConvertFToU") == 1       # the guess, in f32
+    assert "OpUDiv" not in [op for _, op, operands in symbols.ops
+                            if any(ctx("grid_prefix") in symbols.of(x) for x in operands[1:])]
 
 
 # ---------------------------------------------------------------- outputs

@@ -54,6 +54,9 @@ class Emitter(Protocol):
     def psb(self, type_: int) -> int:
         """The PhysicalStorageBuffer pointer type to `type_`."""
 
+    def f32_type(self) -> int:
+        """The 32-bit float type (declared where first asked for)."""
+
 
 def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail")."""
@@ -259,6 +262,9 @@ class BuilderEmitter:
 
     def psb(self, type_: int) -> int:
         return self.b.type_pointer("PhysicalStorageBuffer", type_)
+
+    def f32_type(self) -> int:
+        return self.ml.types.id(t.FLOAT)
 
 
 def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:

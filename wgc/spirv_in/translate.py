@@ -164,6 +164,9 @@ class _TailEmitter:
     def psb(self, type_: int) -> int:
         return self.t.psb(type_)
 
+    def f32_type(self) -> int:
+        return self.t.type("OpTypeFloat", 32)
+
 
 class _Translator:
     def __init__(self, module: Module, nodes: list[NodeCode]) -> None:
