@@ -55,6 +55,9 @@ compare it between revisions). A revision whose runtime lacks a mode measures th
 (its printf compiles to nothing there). Each line gives the median wall time and the median
 process CPU time (the host's work; on lavapipe the device's work too).
 
+`--grid-search` makes every device search the prefix sums for the grid shape's groups, as a GPU
+does (`gpu_schedule.GRID_TABLE_KINDS`: lavapipe otherwise reads each group's record from a table).
+
 `--prepare DIR` pickles every shape; `--from DIR` measures those it finds (a pickle of an older
 revision lacks some shapes: they are named and skipped).
 """
@@ -399,6 +402,16 @@ def per_level(prepared: dict, device, repeat: int, gpu_driven: bool) -> str:
     return line
 
 
+def search_grids() -> None:
+    """`--grid-search`: `gpu_schedule.GRID_TABLE_KINDS` empty, so no device gets a group table for
+    produced records (the grid shape's) and every group searches (a runtime without the setting
+    is left as it is)."""
+    from wgc.runtime import gpu_schedule
+
+    if hasattr(gpu_schedule, "GRID_TABLE_KINDS"):
+        gpu_schedule.GRID_TABLE_KINDS = frozenset()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -411,7 +424,12 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compile and run with wgc run --check's checks")
     parser.add_argument("--only", help="a comma-separated list of the shapes and costs to measure (default: all), "
                         "e.g. grid,broadcast,levels")
+    parser.add_argument("--grid-search", action="store_true",
+                        help="no group table on any device: the groups of record-given grids search the "
+                        "prefix sums, as on a GPU (lavapipe otherwise reads a table)")
     args = parser.parse_args()
+    if args.grid_search:
+        search_grids()
     if args.source:
         raw = (Path(args.source) / "cases.pickle").read_bytes()
         prepared = pickle.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)

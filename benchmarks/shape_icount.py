@@ -1,6 +1,6 @@
 """Instructions per run of one `benchmarks/run.py` shape, graph and hand-written, on lavapipe.
 
-run: `python benchmarks/shape_icount.py --from DIR [--shape arrays] [--runs 4] [--only graph|hand]` where DIR holds
+run: `python benchmarks/shape_icount.py --from DIR [--shape arrays] [--runs 4] [--only graph|hand] [--grid-search]` where DIR holds
 `benchmarks/run.py --prepare DIR`'s cases (prepare them small: `--threads 65536`; valgrind runs
 llvmpipe's lanes one instruction at a time), with valgrind and a Vulkan device (lavapipe).
 
@@ -27,11 +27,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def _inner(source: str, shape: str, which: str, runs: int) -> None:
+def _inner(source: str, shape: str, which: str, runs: int, grid_search: bool = False) -> None:
     """One process: a warm-up run, then `runs` runs of the graph or of the hand-written kernels."""
     sys.path.insert(0, str(HERE))
     sys.path.insert(0, str(HERE.parent))
-    from run import Hand
+    from run import Hand, search_grids
+
+    if grid_search:
+        search_grids()
 
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
@@ -59,11 +62,12 @@ def _inner(source: str, shape: str, which: str, runs: int) -> None:
         device.free(out)
 
 
-def instructions(source: str, shape: str, which: str, runs: int) -> int:
+def instructions(source: str, shape: str, which: str, runs: int, grid_search: bool = False) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-                               __file__, "--from", source, "--shape", shape, "--inner", which, "--runs", str(runs)],
+                               __file__, "--from", source, "--shape", shape, "--inner", which, "--runs", str(runs),
+                               *(["--grid-search"] if grid_search else [])],
                               capture_output=True, text=True, env=dict(os.environ))
         match = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
         if done.returncode != 0 or match is None:
@@ -77,10 +81,11 @@ def main() -> None:
     parser.add_argument("--shape", default="arrays")
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--only", choices=("graph", "hand"), help="count only the graph or only the hand kernels")
+    parser.add_argument("--grid-search", action="store_true", help="no group table (`run.py --grid-search`)")
     parser.add_argument("--inner", choices=("graph", "hand"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        _inner(args.source, args.shape, args.inner, args.runs)
+        _inner(args.source, args.shape, args.inner, args.runs, args.grid_search)
         return
     raw = (Path(args.source) / "cases.pickle").read_bytes()
     threads = pickle.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)["threads"]
@@ -89,7 +94,7 @@ def main() -> None:
         counts = {0: [], args.runs: []}
         for _ in range(2):
             for runs in (0, args.runs):
-                counts[runs].append(instructions(args.source, args.shape, which, runs))
+                counts[runs].append(instructions(args.source, args.shape, which, runs, args.grid_search))
         per_run[which] = (min(counts[args.runs]) - min(counts[0])) / args.runs
         print(f"{args.shape} {which}: {per_run[which] / 1e6:.1f} M instructions per run, "
               f"{per_run[which] / threads:.0f} per thread record ({threads} records)", flush=True)

@@ -136,6 +136,17 @@ def _grid_setup_by(host: bool, monkeypatch) -> None:
 HOST_OR_GPU = pytest.mark.parametrize("host_grids", [True, False], ids=["host-summed", "grid-setup"])
 
 
+def _search_only(monkeypatch) -> None:
+    """No group table: every group searches the prefix sums (what a GPU does)."""
+    from wgc.runtime import gpu_schedule, scheduler
+
+    monkeypatch.setattr(scheduler, "GRID_TABLE_LIMIT", 0)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_LIMIT", 0)
+
+
+TABLE_OR_SEARCH = pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
+
+
 @SCHEDULES
 @HOST_OR_GPU
 @pytest.mark.parametrize("table", [True, False], ids=["group-table", "search"])
@@ -305,11 +316,15 @@ void Leaf1(DispatchNodeInputRecord<Part> p, uint3 gid : SV_GroupID, uint gi : SV
 
 
 @SCHEDULES
-def test_a_two_level_broadcast(device, tmp_path, gpu_driven):
+@TABLE_OR_SEARCH
+def test_a_two_level_broadcast(device, tmp_path, gpu_driven, table, monkeypatch):
     """vkd3d-proton's two-level broadcast shape: a broadcasting entry whose grid comes from its
     records writes, per thread, a record of 0-2 groups to one member of a node array of broadcasting
     nodes whose grids come from their records.  The GPU-driven plan covers it (one launch per
-    producing slot, not one per record the arena may hold), and each leaf is one dispatch."""
+    producing slot, not one per record the arena may hold), and each leaf is one dispatch.  With
+    and without the table of each group's record (the groups search the prefix sums)."""
+    if not table:
+        _search_only(monkeypatch)
     entries = [(3, 0, 5, 0), (2, 1, 1, 64), (0, 0, 2, 200), (1, 1, 0, 128)]     # (grid, which, size, base)
     out, trace = run(device, tmp_path, TWO_LEVEL, {
         "inputs": [{"entry": "Root", "records": [{"grid": g, "which": w, "size": s, "base": b}
@@ -355,11 +370,14 @@ void Gather(globallycoherent RWDispatchNodeInputRecord<Shared> r, uint gi : SV_G
 
 
 @SCHEDULES
-def test_cross_group_sharing_with_a_grid_from_the_record(device, tmp_path, gpu_driven):
+@TABLE_OR_SEARCH
+def test_cross_group_sharing_with_a_grid_from_the_record(device, tmp_path, gpu_driven, table, monkeypatch):
     """"FinishedCrossGroupSharing() returns true in exactly one thread group of the dispatch grid for
     a given input record, the last one to call it": with grids from produced records (1 to 40
     groups of 8 threads, one of 0 groups) every record's last group sees all its groups' additions,
-    8 per group, so the counters started at each record's own grid."""
+    8 per group, so the counters started at each record's own grid; with and without the table."""
+    if not table:
+        _search_only(monkeypatch)
     grids = [40, 1, 0, 17, 3]
     out, trace = run(device, tmp_path, SHARING, {
         "inputs": [{"entry": "Start", "records": [{"groups": g, "slot": i} for i, g in enumerate(grids)]}],
@@ -575,3 +593,79 @@ def test_a_gpu_searches_where_a_cpu_reads_a_table(device, tmp_path, monkeypatch)
             gathered = [launch for launch in plan.levels[1] if launch.record_grid]
             assert gathered and all((launch.table_arena is not None) is table for launch in gathered)
             assert session.dump(program.resources[0])["uint32"] == [8 * g for g in grids]
+
+
+# ---------------------------------------------------------------- the search of the prefix sums
+
+WIDE = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct W { uint grid : SV_DispatchGrid; uint slot; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4096, 1, 1)] [NumThreads(1, 1, 1)]
+void Wide(DispatchNodeInputRecord<W> r, uint3 gid : SV_GroupID)
+{
+    InterlockedAdd(Out[r.Get().slot], 1);
+    InterlockedAdd(Out[r.Get().slot + 1], 1 + gid.x);
+}
+"""
+
+SEARCHED_GRIDS = {
+    "one record": [5],
+    "two, the first empty": [0, 4],
+    "two, the last empty": [4, 0],
+    "1000 equal": [3] * 1000,
+    "1000, the last large": [1] * 999 + [3000],
+    "1000, the first large": [3000] + [1] * 999,
+    "1000, one not empty": [0] * 500 + [2] + [0] * 499,
+    "1000 uneven": [(r * 7) % 11 for r in range(1000)],
+    "2^16+1": [0] + [r % 3 for r in range(1, 1 << 16)] + [300],
+}
+"""Entry records' grids (x only) for the search: equal grids (the first guess is the record),
+records of 0 groups first, last and around the one record with groups, grids far apart (the guess
+misses, on both sides), counts of 1, 2, 1000 and 2^16 + 1 (beyond HOST_GRID_RECORDS: the
+`grid_setup` shader sums them)."""
+
+
+def _wide_dispatch(grids: list[int]) -> dict:
+    words = [w for r, g in enumerate(grids) for w in (g, 2 * r)]
+    return {"inputs": [{"entry": "Wide", "records": {"hex": struct.pack(f"<{len(words)}I", *words).hex(),
+                                                     "stride": 8, "count": len(grids)}}],
+            "resources": {"u0": {"bytes": 8 * len(grids)}}}
+
+
+def _wide_expected(grids: list[int]) -> list[int]:
+    """Record r's g groups add 1 each to Out[2 r] and 1 + x (x < g) to Out[2 r + 1]."""
+    return [w for g in grids for w in (g, g * (g + 1) // 2)]
+
+
+@SCHEDULES
+@TABLE_OR_SEARCH
+@pytest.mark.parametrize("case", list(SEARCHED_GRIDS))
+def test_every_group_finds_its_record(device, tmp_path, gpu_driven, table, case, monkeypatch):
+    """"The node's dispatch grid size comes from the input record": a group's record is the first
+    r with grid_prefix[r] > flat (emulation ABI), found from the guess flat / (total / count) and
+    its check, or the search where the guess misses; each record's groups see SV_GroupID.x over
+    exactly its grid, a record of 0 groups gets none."""
+    if not table:
+        _search_only(monkeypatch)
+    grids = SEARCHED_GRIDS[case]
+    out, trace = run(device, tmp_path, WIDE, _wide_dispatch(grids), gpu_driven)
+    assert out == _wide_expected(grids)
+    assert trace == [[("Wide", len(grids), sum(grids))]]
+
+
+@pytest.mark.usefixtures("vulkan_device")
+@pytest.mark.parametrize("case", ["two, the first empty", "1000, the last large", "1000, the first large",
+                                  "1000, one not empty", "1000 uneven"])
+def test_the_amdx_path_finds_the_same_records(tmp_path, case, monkeypatch):
+    """The translated AMDX module's prologue searches with the same code (`emulated_grid`): without
+    a group table, its buffers are the hand-computed ones."""
+    import wgc
+    from wgc.diagnostics import Renderer
+
+    _search_only(monkeypatch)
+    path = tmp_path / "graph.hlsl"
+    path.write_text(WIDE)
+    grids = SEARCHED_GRIDS[case]
+    result = wgc.run(wgc.Options(input=str(path)), _wide_dispatch(grids), path="amdx")
+    assert result.ok, Renderer().render(list(result.diagnostics))
+    assert result.resources["u0"]["uint32"] == _wide_expected(grids)

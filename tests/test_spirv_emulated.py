@@ -379,8 +379,10 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
     grid_offset = 4 if bits == 32 else 2            # after the uint16_t, in scalar layout
     # one dispatch holds every record (emulation ABI 5): the group's record is the one the table
     # of each group's record (grid_records) names, or the search of the prefix sums finds (a phi)
-    (record,) = [r for r, op, _ in symbols.ops if op == "OpPhi"]
-    assert load(32, add(ctx("grid_records"), mul(wide(FLAT), "4"))) in symbols.operands("OpPhi")[0]
+    # (`emulated_grid`: the first of the table's two phis, the record and the groups before it)
+    from_table = load(32, add(ctx("grid_records"), mul(wide(FLAT), "4")))
+    (record,) = [r for r, op, operands in symbols.ops
+                 if op == "OpPhi" and from_table in [symbols.of(x) for x in operands[1:]]]
     parts = []
     for i in range(3):
         if i >= components:
@@ -394,6 +396,27 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
     assert [ctx("input_count"), "0"] in symbols.operands("OpIEqual")
     assert [FLAT, total] in symbols.operands("OpUGreaterThanEqual")
     assert any(value.endswith(f"%{parts[0]})") for value in symbols.values("OpUMod"))
+
+
+
+def test_the_grid_search_guesses_first(tmp_path):
+    """A group whose grid comes from the record finds "the first r with grid_prefix[r] > flat"
+    (emulation ABI) from a guess, (2 flat + 1) * count / (2 total) in f32 capped at count - 1 (no
+    integer division), checked with two loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): five loads of
+    `grid_prefix` in all (the total, the guess's two, the loop's one, the table record's groups
+    before it), not one per bit of a 32-step search."""
+    symbols, asm = emulated("""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R { uint grid : SV_DispatchGrid; uint value; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(64, 1, 1)] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID) { buf[gid.x] = input.Get().value; }
+""", tmp_path)
+    prefix = [e for e in symbols.loads() if e.startswith(f"load32[({ctx('grid_prefix')}+")]
+    assert len(prefix) <= 5, prefix
+    assert asm.count("OpLoopMerge") == 1
+    assert asm.count("OpFDiv") == 1 and asm.count("OpConvertFToU") == 1       # the guess, in f32
+    assert "OpUDiv" not in [op for _, op, operands in symbols.ops
+                            if any(ctx("grid_prefix") in symbols.of(x) for x in operands[1:])]
 
 
 # ---------------------------------------------------------------- outputs

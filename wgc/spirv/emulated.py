@@ -82,7 +82,7 @@ from wgc.irtools.consteval import Folded, fold
 from wgc.irtools.walk import nodes_of
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
+from . import emulated_checks, emulated_grid, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -928,39 +928,9 @@ def _element(fl: FunctionLowering, base: int, index: int, stride: int) -> int:
 
 def _grid_record(fl: FunctionLowering, prefix: int, table: int, count: int, flat: int) -> tuple[int, int]:
     """(record, group within its grid) of flat group `flat` of a launch whose grid comes from its
-    records (emulation ABI): the invocation returns where flat is past the last record's groups;
-    the record is `table[flat]` where `table` is not 0, else the first r with prefix[r] > flat,
-    found by a binary search of 32 straight-line steps over the `count` (>= 1) inclusive prefix
-    sums at `prefix`."""
-    b = fl.b
-    uint, u64, bool_ = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
-
-    def at(base: int, index: int) -> int:
-        return _load_scalar(fl, b.emit("OpIAdd", u64, base, b.emit("OpIMul", u64, b.emit(
-            "OpUConvert", u64, index), fl.ml.constant(_U64, 4))), t.UINT)
-
-    _leave_if(fl, b.emit("OpUGreaterThanEqual", bool_, flat, at(prefix, b.emit("OpISub", uint, count, fl.uint(1)))))
-    listed, search, merge = b.new_id(), b.new_id(), b.new_id()
-    has_table = b.emit("OpINotEqual", bool_, table, fl.ml.constant(_U64, 0))
-    b.emit("OpSelectionMerge", merge, "None")
-    b.emit("OpBranchConditional", has_table, listed, search)
-    fl.new_block(listed)
-    from_table = at(table, flat)
-    b.emit("OpBranch", merge)
-    fl.new_block(search)
-    found = fl.uint(0)
-    for bit in range(31, -1, -1):       # found = the number of records whose groups all lie before flat
-        candidate = b.emit("OpIAdd", uint, found, fl.uint(1 << bit))
-        end = at(prefix, b.emit("OpISub", uint, b.ext_inst(uint, "UMin", candidate, count), fl.uint(1)))
-        take = b.emit("OpLogicalAnd", bool_, b.emit("OpULessThanEqual", bool_, candidate, count),
-                      b.emit("OpULessThanEqual", bool_, end, flat))
-        found = b.emit("OpSelect", uint, take, candidate, found)
-    b.emit("OpBranch", merge)
-    fl.new_block(merge)
-    record = b.emit("OpPhi", uint, from_table, listed, found, search)
-    first = b.emit("OpIEqual", bool_, record, fl.uint(0))
-    before = at(prefix, b.emit("OpISub", uint, b.ext_inst(uint, "UMax", record, fl.uint(1)), fl.uint(1)))
-    return record, b.emit("OpISub", uint, flat, b.emit("OpSelect", uint, first, fl.uint(0), before))
+    records (emulation ABI; `emulated_grid.grid_record`, shared with the AMDX path)."""
+    return emulated_grid.grid_record(emulated_tail.BuilderEmitter(fl.ml), prefix, table, count, flat,
+                                     lambda condition: _leave_if(fl, condition))
 
 
 def _leave_if(fl: FunctionLowering, condition: int) -> None:

@@ -54,6 +54,9 @@ class Emitter(Protocol):
     def psb(self, type_: int) -> int:
         """The PhysicalStorageBuffer pointer type to `type_`."""
 
+    def f32_type(self) -> int:
+        """The 32-bit float type (declared where first asked for)."""
+
 
 def emit_tail(e: Emitter, context: int, local_index: int) -> None:
     """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail")."""
@@ -238,7 +241,7 @@ def _store(e: Emitter, base: int, field: tuple[int, int], value: int) -> None:
     e.emit("OpStore", e.emit("OpConvertUToPtr", e.psb(type_), _address(e, base, at)), value, _ACCESS, size)
 
 
-class _BuilderEmitter:
+class BuilderEmitter:
     """An `Emitter` over the IR lowering's builder (`emulated.py`)."""
 
     def __init__(self, ml: ModuleLowering) -> None:
@@ -260,11 +263,14 @@ class _BuilderEmitter:
     def psb(self, type_: int) -> int:
         return self.b.type_pointer("PhysicalStorageBuffer", type_)
 
+    def f32_type(self) -> int:
+        return self.ml.types.id(t.FLOAT)
+
 
 def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
     """A new function that calls the node's entry function `fn` and then runs the tail (no function
     is open); the NodeContext address is member 0 of the push-constant block `push_block`."""
-    e = _BuilderEmitter(ml)
+    e = BuilderEmitter(ml)
     b = ml.b
     void = b.type_void()
     wrapper = b.begin_function(void, b.type_function(void))

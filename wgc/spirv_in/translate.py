@@ -62,6 +62,7 @@ import struct
 from wgc import emulation_abi as abi
 from wgc.spirv import grammar
 from wgc.spirv.builder import Builder
+from wgc.spirv.emulated_grid import grid_record
 from wgc.spirv.emulated_tail import emit_tail
 
 from .graph import NodeCode, reached_functions
@@ -162,6 +163,9 @@ class _TailEmitter:
 
     def psb(self, type_: int) -> int:
         return self.t.psb(type_)
+
+    def f32_type(self) -> int:
+        return self.t.type("OpTypeFloat", 32)
 
 
 class _Translator:
@@ -705,38 +709,8 @@ class _Translator:
 
     def grid_record(self, b: _Body, prefix: int, table: int, count: int, flat: int, leave_if) -> tuple[int, int]:
         """(record, group within its grid) of flat group `flat` of a launch whose grid comes from
-        its records (emulation ABI): leaves where flat is past the last record's groups; the record
-        is `table[flat]` where `table` is not 0, else the first r with prefix[r] > flat, by a binary
-        search of 32 straight-line steps over the `count` (>= 1) inclusive prefix sums at `prefix`."""
-        u32, u64, bool_ = self.u32, self.u64, self.bool_
-
-        def at(base: int, index: int) -> int:
-            address = b.emit("OpIAdd", u64, base, b.emit("OpIMul", u64, b.emit("OpUConvert", u64, index),
-                                                           self.uint(4, 64)))
-            return b.emit("OpLoad", u32, b.emit("OpConvertUToPtr", self.psb(u32), address), "Aligned", 4)
-
-        leave_if(b.emit("OpUGreaterThanEqual", bool_, flat, at(prefix, b.emit("OpISub", u32, count, self.uint(1)))))
-        listed, search, merge = self.new_id(), self.new_id(), self.new_id()
-        has_table = b.emit("OpINotEqual", bool_, table, self.uint(0, 64))
-        b.emit("OpSelectionMerge", merge, "None")
-        b.emit("OpBranchConditional", has_table, listed, search)
-        b.label(listed)
-        from_table = at(table, flat)
-        b.emit("OpBranch", merge)
-        b.label(search)
-        found = self.uint(0)
-        for bit in range(31, -1, -1):   # found = the number of records whose groups all lie before flat
-            candidate = b.emit("OpIAdd", u32, found, self.uint(1 << bit))
-            within = b.emit("OpULessThanEqual", bool_, candidate, count)
-            end = at(prefix, b.emit("OpISub", u32, b.emit("OpSelect", u32, within, candidate, count), self.uint(1)))
-            take = b.emit("OpLogicalAnd", bool_, within, b.emit("OpULessThanEqual", bool_, end, flat))
-            found = b.emit("OpSelect", u32, take, candidate, found)
-        b.emit("OpBranch", merge)
-        b.label(merge)
-        record = b.emit("OpPhi", u32, from_table, listed, found, search)
-        first = b.emit("OpIEqual", bool_, record, self.uint(0))
-        before = at(prefix, b.emit("OpISub", u32, b.emit("OpSelect", u32, first, self.uint(1), record), self.uint(1)))
-        return record, b.emit("OpISub", u32, flat, b.emit("OpSelect", u32, first, self.uint(0), before))
+        its records (emulation ABI; `wgc.spirv.emulated_grid`, shared with the IR path)."""
+        return grid_record(_TailEmitter(self, b), prefix, table, count, flat, leave_if)
 
     def user_pointee(self) -> int | None:
         """The struct of the module's own push-constant block, if it has one."""
