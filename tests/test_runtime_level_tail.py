@@ -330,13 +330,16 @@ def test_a_program_without_the_tail_keeps_every_meta_pass(device, tmp_path):
 
 
 @pytest.mark.parametrize(("launches_limit", "groups_limit", "fused"), [
-    (4, 4096, [True, True, False]), (2, 4096, [False, False, False]), (4, 1, [True, False, False])])
+    (4, 4096, [True, True, False]), (1, 4096, [True, False, False]), (0, 4096, [False, False, False]),
+    (4, 1, [True, False, False])])
 def test_tails_set_up_only_small_levels(device, tmp_path, monkeypatch, launches_limit, groups_limit, fused):
     """The tails replace the meta pass only where they cost less (`gpu_schedule._fused`): a level of
     at most FUSED_GROUPS workgroups (each adds to one counter) whose next level has at most
-    FUSED_LAUNCHES launches (one invocation sets them up in turn). The mixed graph's first level is
-    one workgroup (10 thread records) and its second has three launches of more: with the limits
-    lowered the meta pass stays where they say, and the results are the same hand count."""
+    FUSED_LAUNCHES launches per invocation of the level's smallest workgroup (its invocations set
+    them up in parallel). The mixed graph's first level is one thread group of 32 invocations (10
+    records) whose next level has 3 launches; its second level's smallest workgroup is Share's, of
+    one invocation, and the next level has 2 launches of Leaf: with the limits lowered the meta pass
+    stays where they say, and the results are the same hand count."""
     from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 

@@ -88,7 +88,8 @@ GRID_TABLE_KINDS = frozenset({"cpu"})
 the one workgroup that writes the table is the slower part (the NVIDIA H200, 1,000 records of 100
 groups: graph / hand-written 1.41-1.54 with the table, 0.97-1.14 searching)."""
 FUSED_LAUNCHES = 4
-"""A level whose tails set up the next: at most this many launches in the next (`_fused`)."""
+"""A level whose tails set up the next: at most this many launches of the next per invocation of
+its smallest workgroup (`_fused`: the last group's invocations set up one launch each in turn)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 MAX_LAUNCHES = 4096
@@ -232,6 +233,12 @@ def _record_grid(node: NodePlan) -> bool:
     return node.grid_field is not None and node.dispatch_grid is None
 
 
+def _group_size(node: NodePlan) -> int:
+    """The invocations of a workgroup of `node` in the emulated module."""
+    x, y, z = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
+    return x * y * z
+
+
 def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
@@ -240,15 +247,16 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
     nor a grid read from records (`grid_setup`); and where the tails cost less than the meta pass
     they replace: the level may have at most FUSED_GROUPS workgroups (each adds to one counter) and
-    the next at most FUSED_LAUNCHES launches (one invocation sets them up, one after another, where
-    the meta shader has one invocation each).  Elsewhere the meta pass sets the next level up."""
+    the next at most FUSED_LAUNCHES launches per invocation of the level's smallest workgroup (the
+    last group's invocations set up launch i, i + its size, ..., where the meta shader has one
+    invocation per launch).  Elsewhere the meta pass sets the next level up."""
     fused: list[bool] = []
     known = host_setup
     for level, launches in enumerate(levels):
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
                  and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following)
-                 and len(following) <= FUSED_LAUNCHES
+                 and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
                  <= FUSED_GROUPS)
         fused.append(known)

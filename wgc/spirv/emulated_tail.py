@@ -54,72 +54,106 @@ class Emitter(Protocol):
     def psb(self, type_: int) -> int:
         """The PhysicalStorageBuffer pointer type to `type_`."""
 
+    def workgroup_word(self, name: str) -> int:
+        """A Workgroup u32 variable of the tail's (`name`: one per name), listed by the entry point."""
 
-def emit_tail(e: Emitter, context: int, local_index: int) -> None:
-    """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail")."""
+
+def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> None:
+    """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail"); `group_size`
+    is at most the workgroup's invocations (invocations past it set nothing up)."""
     workgroup = e.uint(grammar.enumerant("Scope", "Workgroup"))
     queue = e.uint(grammar.enumerant("Scope", "QueueFamily"))
+    device_wide = e.uint(grammar.mask("MemorySemantics", "AcquireRelease", "UniformMemory", "WorkgroupMemory",
+                                      "MakeAvailable", "MakeVisible"))
+    relaxed = e.uint(0)
+    last_var, total_var = e.workgroup_word("tail_last"), e.workgroup_word("tail_total")
     level = _load(e, context, abi.NODE_CONTEXT["level"])
     counts, end = e.new_id(), e.new_id()
     has_level = e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64))
     e.emit("OpSelectionMerge", end, "None")         # uniform: one NodeContext per dispatch
     e.emit("OpBranchConditional", has_level, counts, end)
     e.label(counts)
-    e.emit("OpControlBarrier", workgroup, queue, e.uint(grammar.mask(
-        "MemorySemantics", "AcquireRelease", "UniformMemory", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
-    count_block, counted_all = e.new_id(), e.new_id()
+    e.emit("OpControlBarrier", workgroup, queue, device_wide)
     first = e.emit("OpIEqual", e.bool_, local_index, e.uint(0))
-    e.emit("OpSelectionMerge", counted_all, "None")
-    e.emit("OpBranchConditional", first, count_block, counted_all)
-    e.label(count_block)
     done = e.emit("OpConvertUToPtr", e.psb(e.u32), _address(e, level, abi.LEVEL["done"][0]))
-    old = e.emit("OpAtomicIAdd", e.u32, done, queue, e.uint(grammar.mask(
-        "MemorySemantics", "AcquireRelease", "UniformMemory", "MakeAvailable", "MakeVisible")), e.uint(1))
-    expected = _load(e, level, abi.LEVEL["expected"])
-    last = e.emit("OpIEqual", e.bool_, e.emit("OpIAdd", e.u32, old, e.uint(1)), expected)
-    setup, counted = e.new_id(), e.new_id()
-    e.emit("OpSelectionMerge", counted, "None")
-    e.emit("OpBranchConditional", last, setup, counted)
-    e.label(setup)
-    table = _load(e, level, abi.LEVEL["launches"])
-    total, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), setup,
-                     lambda i, block: _set_up(e, _entry(e, table, i), block))
-    following = _load(e, level, abi.LEVEL["next"])
-    _store(e, following, abi.LEVEL["expected"], total)
-    _empty_chain(e, following, total)
-    e.emit("OpAtomicStore", done, queue, e.uint(0), e.uint(0))     # for the next run: every group has counted
-    e.emit("OpBranch", counted)
-    e.label(counted)
-    e.emit("OpBranch", counted_all)
-    e.label(counted_all)
+
+    def count(_: int) -> None:
+        old = e.emit("OpAtomicIAdd", e.u32, done, queue, e.uint(grammar.mask(
+            "MemorySemantics", "AcquireRelease", "UniformMemory", "MakeAvailable", "MakeVisible")), e.uint(1))
+        expected = _load(e, level, abi.LEVEL["expected"])
+        last = e.emit("OpIEqual", e.bool_, e.emit("OpIAdd", e.u32, old, e.uint(1)), expected)
+        e.emit("OpAtomicStore", last_var, workgroup, relaxed, e.emit("OpSelect", e.u32, last, e.uint(1), e.uint(0)))
+        e.emit("OpAtomicStore", total_var, workgroup, relaxed, e.uint(0))
+
+    _if(e, first, count)
+    e.emit("OpControlBarrier", workgroup, queue, device_wide)     # what invocation 0 acquired, to every invocation
+    is_last = e.emit("OpINotEqual", e.bool_, e.emit("OpAtomicLoad", e.u32, last_var, workgroup, relaxed), e.uint(0))
+
+    def set_up(block: int) -> None:
+        step = e.uint(group_size)
+        start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index,
+                       e.uint(_NONE))
+        table = _load(e, level, abi.LEVEL["launches"])
+        mine, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), block,
+                        lambda i, b: _set_up(e, _entry(e, table, i), b), start, step)
+        e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, mine)
+        e.emit("OpControlBarrier", workgroup, workgroup, e.uint(grammar.mask(
+            "MemorySemantics", "AcquireRelease", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
+        total = e.emit("OpAtomicLoad", e.u32, total_var, workgroup, relaxed)
+        following = _load(e, level, abi.LEVEL["next"])
+
+        def publish(_: int) -> None:
+            _store(e, following, abi.LEVEL["expected"], total)
+            e.emit("OpAtomicStore", done, queue, relaxed, e.uint(0))    # for the next run: every group has counted
+
+        _if(e, first, publish)
+        _empty_chain(e, following, total, start, step)
+
+    _if(e, is_last, set_up)        # uniform in the workgroup: read after a barrier
     e.emit("OpBranch", end)
     e.label(end)
 
 
-def _empty_chain(e: Emitter, following: int, total: int) -> None:
+_NONE = 0xFFFFFFFF
+"""A first index past every table: an invocation at or past the tail's `group_size` sets nothing up."""
+
+
+def _if(e: Emitter, condition: int, body: Callable[[int], None]) -> None:
+    """`body(its first block)` where `condition` holds; the block after is left open."""
+    then, merge = e.new_id(), e.new_id()
+    e.emit("OpSelectionMerge", merge, "None")
+    e.emit("OpBranchConditional", condition, then, merge)
+    e.label(then)
+    body(then)
+    e.emit("OpBranch", merge)
+    e.label(merge)
+
+
+def _empty_chain(e: Emitter, following: int, total: int, start: int, step: int) -> None:
     """Where the next level gets no workgroup (`total` 0), no tail runs in it, nor after it: every
     later level that tails set up (the chain of LEVEL blocks from `following` while `launch_count`
-    is not 0) gets no group, instead of the arguments of an earlier run."""
+    is not 0) gets no group, instead of the arguments of an earlier run (each invocation the entries
+    `start`, `start + step`, ... of every table)."""
     walk, walked = e.new_id(), e.new_id()
     empty = e.emit("OpIEqual", e.bool_, total, e.uint(0))
     e.emit("OpSelectionMerge", walked, "None")
     e.emit("OpBranchConditional", empty, walk, walked)
     e.label(walk)
-    head, check, body, step, merge = (e.new_id() for _ in range(5))
+    head, check, body, walk_next, merge = (e.new_id() for _ in range(5))
     block_next = e.new_id()
     e.emit("OpBranch", head)
     e.label(head)
-    block = e.emit("OpPhi", e.u64, following, walk, block_next, step)
-    e.emit("OpLoopMerge", merge, step, "None")
+    block = e.emit("OpPhi", e.u64, following, walk, block_next, walk_next)
+    e.emit("OpLoopMerge", merge, walk_next, "None")
     e.emit("OpBranch", check)
     e.label(check)
     n = _load(e, block, abi.LEVEL["launch_count"])
     e.emit("OpBranchConditional", e.emit("OpINotEqual", e.bool_, n, e.uint(0)), body, merge)
     e.label(body)
     table = _load(e, block, abi.LEVEL["launches"])
-    _loop(e, n, body, lambda i, _: _no_groups(e, _entry(e, table, i)))
-    e.emit("OpBranch", step)
-    e.label(step)
+    _loop(e, n, body, lambda i, _: _no_groups(e, _entry(e, table, i)), start, step)
+    e.emit("OpBranch", walk_next)
+    e.label(walk_next)
     at = abi.LEVEL["next"]
     address = _address(e, block, at[0])
     e.emit("OpLoad", e.u64, e.emit("OpConvertUToPtr", e.psb(e.u64), address), _ACCESS, at[1], result=block_next)
@@ -135,24 +169,26 @@ def _entry(e: Emitter, table: int, i: int) -> int:
                                                   e.uint(abi.LEVEL_LAUNCH_SIZE, 64)))
 
 
-def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None]) -> tuple[int, int]:
-    """`body(i, its first block)` for i in [0, n) (the block `before` is open and branches in); returns
-    the sum of what `body` returns (0 where None) and the block after the loop, left open."""
-    head, check, first, step, merge = (e.new_id() for _ in range(5))
+def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None], start: int | None = None,
+          step: int | None = None) -> tuple[int, int]:
+    """`body(i, its first block)` for i = start, start + step, ... below n (ids; start 0 and step 1
+    where None; the block `before` is open and branches in); returns the sum of what `body` returns
+    (0 where None) and the block after the loop, left open."""
+    head, check, first, continue_, merge = (e.new_id() for _ in range(5))
     i_next, total_next = e.new_id(), e.new_id()
     e.emit("OpBranch", head)
     e.label(head)
-    i = e.emit("OpPhi", e.u32, e.uint(0), before, i_next, step)
-    total = e.emit("OpPhi", e.u32, e.uint(0), before, total_next, step)
-    e.emit("OpLoopMerge", merge, step, "None")
+    i = e.emit("OpPhi", e.u32, e.uint(0) if start is None else start, before, i_next, continue_)
+    total = e.emit("OpPhi", e.u32, e.uint(0), before, total_next, continue_)
+    e.emit("OpLoopMerge", merge, continue_, "None")
     e.emit("OpBranch", check)
     e.label(check)
     e.emit("OpBranchConditional", e.emit("OpULessThan", e.bool_, i, n), first, merge)
     e.label(first)
     added = body(i, first)
-    e.emit("OpBranch", step)
-    e.label(step)
-    e.emit("OpIAdd", e.u32, i, e.uint(1), result=i_next)
+    e.emit("OpBranch", continue_)
+    e.label(continue_)
+    e.emit("OpIAdd", e.u32, i, e.uint(1) if step is None else step, result=i_next)
     e.emit("OpIAdd", e.u32, total, added if added is not None else e.uint(0), result=total_next)
     e.emit("OpBranch", head)
     e.label(merge)
@@ -244,6 +280,8 @@ class _BuilderEmitter:
     def __init__(self, ml: ModuleLowering) -> None:
         self.ml, self.b = ml, ml.b
         self.u32, self.u64, self.bool_ = ml.types.id(t.UINT), ml.types.id(t.UINT64), ml.b.type_bool()
+        self.made: dict[str, int] = {}
+        """The Workgroup variables made (`workgroup_word`), for the entry point's interface."""
 
     def emit(self, op: str, *operands: Any, result: int | None = None) -> int:
         return self.b.emit(op, *operands, result=result)
@@ -260,10 +298,17 @@ class _BuilderEmitter:
     def psb(self, type_: int) -> int:
         return self.b.type_pointer("PhysicalStorageBuffer", type_)
 
+    def workgroup_word(self, name: str) -> int:
+        if name not in self.made:
+            self.made[name] = self.b.variable(self.b.type_pointer("Workgroup", self.u32), "Workgroup")
+            self.b.name(self.made[name], name)
+        return self.made[name]
 
-def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
+
+def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int, group_size: int) -> int:
     """A new function that calls the node's entry function `fn` and then runs the tail (no function
-    is open); the NodeContext address is member 0 of the push-constant block `push_block`."""
+    is open); the NodeContext address is member 0 of the push-constant block `push_block`;
+    `group_size` the workgroup's invocations."""
     e = _BuilderEmitter(ml)
     b = ml.b
     void = b.type_void()
@@ -275,10 +320,10 @@ def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int) -> int:
     local_index = b.emit("OpLoad", e.u32, index_var)
     context = b.emit("OpLoad", e.u64, b.emit("OpAccessChain", b.type_pointer("PushConstant", e.u64), push_block,
                                              b.constant_uint(0)))
-    emit_tail(e, context, local_index)
+    emit_tail(e, context, local_index, group_size)
     b.emit("OpReturn")
     b.end_function()
     ml.function_calls.setdefault(wrapper, set()).add(fn)
     resources.wrapped_entry(ml, fn, wrapper)
-    ml.function_globals.setdefault(wrapper, set()).update((index_var, push_block))
+    ml.function_globals.setdefault(wrapper, set()).update((index_var, push_block, *e.made.values()))
     return wrapper
