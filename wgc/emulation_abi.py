@@ -103,9 +103,12 @@ is a function that calls the node's own entry function (the prologue and the bod
 invocation or group that "exits" returns from it) and then runs the tail, where NodeContext's
 `level` is not 0, in every invocation: a workgroup barrier (Workgroup execution, QueueFamily memory
 scope, acquire-release of uniform and workgroup memory); then invocation 0 adds 1 to the `done`
-word of the `LEVEL` block there (QueueFamily scope, acquire-release); the group that brings it to
-`expected` (the number of workgroups the level's dispatches have, all of them: groups past the end
-of the work run the tail too) sets up the next level: for each of the `launch_count` entries
+word of the `LEVEL` block there (QueueFamily scope, acquire-release) and tells the group, through a
+Workgroup word and a second such barrier, whether it brought it to `expected` (the number of
+workgroups the level's dispatches have, all of them: groups past the end of the work run the tail
+too); that group sets up the next level, its invocations in parallel (entry i by the invocation
+whose LocalInvocationIndex is i mod its workgroup's size, 2 Workgroup words for the tail in all):
+for each of the `launch_count` entries
 (`LEVEL_LAUNCH`) of the table at `launches`, count = min(*source, source_capacity) where `source`
 is not 0 (an atomic load), else `count`; it writes count to the launch's NodeContext `input_count`,
 groups = ceil(count * group_mul / group_div) as the launch's `VkDispatchIndirectCommand` at
