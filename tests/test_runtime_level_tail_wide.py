@@ -1,4 +1,4 @@
-"""Level tails that set up many launches (emulation ABI 8, "Level tail"; wgc/spirv/emulated_tail.py,
+"""Level tails that set up many launches (emulation ABI 7, "Level tail"; wgc/spirv/emulated_tail.py,
 gpu_schedule._fused): the last workgroup's invocations set up the next level's launches in
 parallel, launch i by invocation i, i + the workgroup's size, ...
 
@@ -82,21 +82,23 @@ def fan_dispatch(n: int) -> dict:
 
 @pytest.mark.parametrize(("n", "root_threads", "fused"), [
     (5, None, [True, True, False]),       # fewer launches than invocations
-    (5, 2, [True, True, False]),          # a workgroup of 2: invocations set up 3, 2 launches in turn
+    (5, 3, [True, True, False]),          # a workgroup of 3: invocations set up 2, 2 and 1 launches in turn
     (14, None, [True, True, False]),
     (40, None, [True, True, False]),      # more launches than the 32 invocations of a thread group
     (64, None, [True, True, False]),
-    (129, None, [False, False, False]),   # past FUSED_LAUNCHES (4) per invocation: the meta pass
+    (65, None, [False, False, False]),    # past FUSED_LAUNCHES (2) per invocation: the meta pass
 ])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-def test_tails_set_up_many_launches(device, tmp_path, n, root_threads, fused, gpu_driven):
+def test_tails_set_up_many_launches(device, tmp_path, monkeypatch, n, root_threads, fused, gpu_driven):
     """Level 1 holds n launches (T_0 .. T_{n-1}, a third of them empty) and level 2 n launches of Leaf
     (one per producing slot), both set up by the tails of the level before where n is at most
     FUSED_LAUNCHES times the smallest workgroup's invocations; over two runs (the second replays the
     command buffer: the tails zeroed their `done` words).  By hand (`fan_expected`): Out[k] counts
     the seeds v with v % n == k, Out[n] sums v + 1 over all seeds, twice."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
+    monkeypatch.setattr(gpu_schedule, "FUSED_LAUNCHES", 2)
     module, program, described = load(tmp_path, fan(n, root_threads), fan_dispatch(n))
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         steps = [session.run_once(), session.run_once(1)]
@@ -149,12 +151,14 @@ def empty_dispatch(n: int) -> dict:
 
 @pytest.mark.parametrize("n", [14, 40])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-def test_tails_set_up_launches_of_empty_inputs(device, tmp_path, n, gpu_driven):
+def test_tails_set_up_launches_of_empty_inputs(device, tmp_path, monkeypatch, n, gpu_driven):
     """A level of n launches whose inputs are all empty records (thread and coalescing nodes without
     input, as vkd3d-proton's two_level_empty), some of them given none, set up by the tails of one
     thread group, over two runs.  By hand: Out[k] = runs x seeds x c_k."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
+    monkeypatch.setattr(gpu_schedule, "FUSED_LAUNCHES", 2)
     module, program, described = load(tmp_path, empty_fan(n), empty_dispatch(n))
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         session.run_once()
@@ -169,9 +173,9 @@ def test_tails_set_up_launches_of_empty_inputs(device, tmp_path, n, gpu_driven):
 
 @pytest.mark.parametrize(("source", "dispatch", "expected"), [
     (fan(40, None), fan_dispatch(40), fan_expected(40, 1)),
-    (fan(5, 2), fan_dispatch(5), fan_expected(5, 1)),
+    (fan(5, 3), fan_dispatch(5), fan_expected(5, 1)),
     (empty_fan(14), empty_dispatch(14), [EMPTY_SEEDS * c for c in empty_counts(14)]),
-], ids=["fan-40", "fan-5-of-2", "empty-14"])
+], ids=["fan-40", "fan-5-of-3", "empty-14"])
 def test_wide_tails_on_the_amdx_path(tmp_path, source, dispatch, expected):
     """The graphs above through the AMDX module and its translation (wgc/spirv_in/translate.py, which
     adds the same tail, sized by the entry point's LocalSize): the hand count, as the emulated module."""

@@ -87,9 +87,13 @@ GRID_TABLE_KINDS = frozenset({"cpu"})
 (lavapipe) a group's search of the prefix sums is a loop of serial loads per lane, while on a GPU
 the one workgroup that writes the table is the slower part (the NVIDIA H200, 1,000 records of 100
 groups: graph / hand-written 1.41-1.54 with the table, 0.97-1.14 searching)."""
-FUSED_LAUNCHES = 4
+FUSED_LAUNCHES = 2
 """A level whose tails set up the next: at most this many launches of the next per invocation of
-its smallest workgroup (`_fused`: the last group's invocations set up one launch each in turn)."""
+its smallest workgroup (`_fused`: the last group's invocations set up one launch each in turn).
+On the NVIDIA H200 one invocation setting up 14 launches in turn cost 29 µs more than the meta pass
+(about 2 µs a launch: loads from the control buffer, one after another), where the meta pass and
+its barrier cost 4-5 µs: about two launches in turn cost what the pass does
+(`benchmarks/tail_width.py` measures it by width)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 MAX_LAUNCHES = 4096
