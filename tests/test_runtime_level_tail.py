@@ -227,13 +227,19 @@ void Last(ThreadNodeInputRecord<Item> item) { InterlockedAdd(Out[item.Get().v], 
 """
 
 
+@pytest.mark.parametrize(("grid_records", "fused"), [(4, [True, True, True, False]), (2, [False] * 4)])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path, gpu_driven):
-    """A level holding a grid read from records is set up by the grid-scan meta shader, so the level
-    before it is not set up by tails; nor are the levels after it (their groups are not counted
-    before they run).  By hand, n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+def test_a_grid_from_records_set_up_by_tails_or_the_meta_pass(device, tmp_path, monkeypatch, gpu_driven,
+                                                              grid_records, fused):
+    """A level holding a grid read from records (Fill, up to 3 records: one per Make thread) is set up
+    by the tails of the level before where it may receive at most FUSED_GRID_RECORDS records (emulation
+    ABI 8: the tail sums the grids as the grid-scan shader would), else by the grid-scan meta shader,
+    and then the levels after it keep the meta pass too (their groups are not counted before they
+    run).  By hand, n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
+    monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", grid_records)
     ns = [3, 0, 2]
     dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
                 % ", ".join('{"n": %d}' % n for n in ns))
@@ -244,7 +250,7 @@ def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path,
         assert session.scheduler.last_run_gpu_driven is gpu_driven
         if gpu_driven:
             plan, = session.scheduler._plans.values()
-            assert plan.fused == [False, False, False, False]
+            assert plan.fused == fused
         out = session.dump(program.resources[0])["uint32"]
     expected = [0] * 32
     for n in ns:

@@ -190,3 +190,184 @@ def test_wide_tails_on_the_amdx_path(tmp_path, source, dispatch, expected):
     assert emulated.resources == {"u0": {"uint32": expected}}
     amdx = assert_amdx_agrees(str(path), dispatch, emulated)
     assert amdx is not None and amdx.schedule == "gpu-driven"
+
+
+# ---------------------------------------------------------------- grids given by the records (ABI 8)
+
+# Make (thread) sends two records to Fill per seed n: a grid of (n % 5, n / 5) (0 groups where n % 5
+# == 0 or n < 5) and one of (1, 1); the 16-bit grid sits at byte 2, after a 16-bit tag, so its
+# components lie in the high half of word 0 and the low half of word 1.
+SIXTEEN = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint n; };
+struct Paint { uint16_t tag; uint16_t2 grid : SV_DispatchGrid; uint slot; };
+[Shader("node")] [NodeLaunch("thread")]
+void Make(ThreadNodeInputRecord<Job> job, [MaxRecords(2)] NodeOutput<Paint> Fill)
+{
+    uint n = job.Get().n;
+    ThreadNodeOutputRecords<Paint> p = Fill.GetThreadNodeOutputRecords(2);
+    p[0].tag = uint16_t(0xFFFF);
+    p[0].grid = uint16_t2(n % 5, n / 5);
+    p[0].slot = 2 * n;
+    p[1].tag = uint16_t(0xFFFF);
+    p[1].grid = uint16_t2(1, 1);
+    p[1].slot = 2 * n + 1;
+    p.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 6, 1)] [NumThreads(3, 1, 1)]
+void Fill(DispatchNodeInputRecord<Paint> r, uint3 gid : SV_GroupID, uint3 dtid : SV_DispatchThreadID)
+{
+    InterlockedAdd(Out[r.Get().slot], 1 + dtid.x + 100 * gid.y);
+}
+"""
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_tails_sum_16_bit_grids_of_produced_records(device, tmp_path, monkeypatch, gpu_driven):
+    """Fill's grids come from records Make wrote on the GPU (16-bit components at byte 2), some of 0
+    groups; with FUSED_GRID_RECORDS at 16 Make's tail sums their 14 grids (one invocation, record after
+    record) where the grid-scan shader did.  By hand: Out[2n] sums 1 + thread x + 100 group y over
+    Fill's groups of n's first record, Out[2n + 1] = 1 + 2 + 3, over two runs."""
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+
+    monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", 16)
+    ns = [7, 0, 13, 5, 29, 4, 21]
+    dispatch = {"inputs": [{"entry": "Make", "records": [{"n": n} for n in ns]}], "resources": {"u0": {"bytes": 240}}}
+    module, program, described = load(tmp_path, SIXTEEN, dispatch, enable_16bit_types=True)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        session.run_once()
+        steps = session.run_once(1)
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        if gpu_driven:
+            plan, = session.scheduler._plans.values()
+            assert plan.fused == [True, False]
+        out = session.dump(program.resources[0])["uint32"]
+    expected = [0] * 60
+    groups = 0
+    for n in ns:
+        gx, gy = n % 5, n // 5
+        expected[2 * n] = 2 * sum(1 + t + 100 * y for y in range(gy) for t in range(3 * gx))
+        expected[2 * n + 1] = 2 * (1 + 2 + 3)
+        groups += gx * gy + 1
+    assert out == expected
+    assert [[(d.node, d.records_in, d.groups) for d in s.dispatches] for s in steps] == [
+        [("Make", len(ns), 1)], [("Fill", 2 * len(ns), groups)]]
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_tails_name_the_first_grid_beyond_the_max(device, tmp_path, monkeypatch, gpu_driven):
+    """"It is invalid for [SV_DispatchGrid] to exceed [NodeMaxDispatchGrid]": of Fill's records from
+    n = 7, 40, 3, 45 (n = 40 asks for 0 x 8, n = 45 for 0 x 9, beyond (4, 6, 1)), a run whose Fill
+    level is set up by Make's tail names the first, as the host-driven run does."""
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+    from wgc.runtime.scheduler import GridBeyondMax
+
+    monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", 16)
+    dispatch = {"inputs": [{"entry": "Make", "records": [{"n": n} for n in (7, 40, 3, 45)]}],
+                "resources": {"u0": {"bytes": 400}}}
+    module, program, described = load(tmp_path, SIXTEEN, dispatch, enable_16bit_types=True)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        with pytest.raises(GridBeyondMax) as raised:
+            session.run_once()
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        if gpu_driven:
+            plan, = session.scheduler._plans.values()
+            assert plan.fused == [True, False]
+    assert "0x8x1" in str(raised.value)
+
+
+# Root (thread) sends each seed v to Wide (a uint3 grid of (v % 3 + 1, 2, 1), cross-group sharing)
+# and to Bcast (a grid of v % 4 groups, 0 for v = 0 and 4), whose input Tap shares (a fixed grid of
+# 2): level 1 is two launches of grids from records and one of a fixed grid, set up by Root's tail.
+SHARING = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Seed { uint v; };
+struct [NodeTrackRWInputSharing] Job { uint3 grid : SV_DispatchGrid; uint slot; };
+struct Payload { uint grid : SV_DispatchGrid; uint add; };
+[Shader("node")] [NodeLaunch("thread")]
+void Root(ThreadNodeInputRecord<Seed> s, [MaxRecords(1)] NodeOutput<Job> Wide, [MaxRecords(1)] NodeOutput<Payload> Bcast)
+{
+    uint v = s.Get().v;
+    ThreadNodeOutputRecords<Job> j = Wide.GetThreadNodeOutputRecords(1);
+    j.Get().grid = uint3(v % 3 + 1, 2, 1);
+    j.Get().slot = v;
+    j.OutputComplete();
+    ThreadNodeOutputRecords<Payload> p = Bcast.GetThreadNodeOutputRecords(1);
+    p.Get().grid = v % 4;
+    p.Get().add = v + 1;
+    p.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(3, 2, 2)] [NumThreads(2, 1, 1)]
+void Wide(globallycoherent RWDispatchNodeInputRecord<Job> j, uint gi : SV_GroupIndex)
+{
+    InterlockedAdd(Out[2 * j.Get().slot], 1);
+    Barrier(NODE_INPUT_MEMORY, DEVICE_SCOPE | GROUP_SYNC);
+    if (j.FinishedCrossGroupSharing() && gi == 0)
+        InterlockedAdd(Out[2 * j.Get().slot + 1], 1);
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(8, 1, 1)] [NumThreads(4, 1, 1)]
+void Bcast(DispatchNodeInputRecord<Payload> p, uint gi : SV_GroupIndex)
+{
+    InterlockedAdd(Out[20 + gi], p.Get().add);
+}
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(2, 1, 1)] [NumThreads(1, 1, 1)]
+[NodeShareInputOf("Bcast")]
+void Tap(DispatchNodeInputRecord<Payload> p)
+{
+    InterlockedAdd(Out[30], p.Get().add);
+}
+"""
+SHARING_SEEDS = [0, 1, 2, 3]
+SHARING_DISPATCH = {"inputs": [{"entry": "Root", "records": [{"v": v} for v in SHARING_SEEDS]}],
+                    "resources": {"u0": {"bytes": 4 * 32}}}
+
+
+def sharing_expected(runs: int) -> list[int]:
+    out = [0] * 32
+    for v in SHARING_SEEDS:
+        groups = (v % 3 + 1) * 2
+        out[2 * v] += 2 * groups        # Wide: 2 threads per group
+        out[2 * v + 1] += 1             # the last of its groups to call FinishedCrossGroupSharing
+        for gi in range(4):
+            out[20 + gi] += (v % 4) * (v + 1)   # Bcast: v % 4 groups of 4 threads
+        out[30] += 2 * (v + 1)          # Tap: 2 groups per record, whatever Bcast's grid
+    return [runs * x for x in out]
+
+
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_tails_set_up_shared_inputs_and_cross_group_sharing(device, tmp_path, gpu_driven):
+    """As vkd3d-proton's shared_inputs and cross_group_sharing: a level of two launches whose grids
+    come from 4 records each (within FUSED_GRID_RECORDS) and one of a fixed grid sharing an input, set
+    up by the entry's tail (the sharing counters start at each record's groups, every run), over two
+    runs.  By hand (`sharing_expected`)."""
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, SHARING, SHARING_DISPATCH)
+    with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
+        session.run_once()
+        steps = session.run_once(1)
+        assert session.scheduler.last_run_gpu_driven is gpu_driven
+        if gpu_driven:
+            plan, = session.scheduler._plans.values()
+            assert plan.fused == [True, False]
+        assert session.dump(program.resources[0]) == {"uint32": sharing_expected(2)}
+    assert sorted((d.node, d.records_in, d.groups) for d in steps[1].dispatches) == [
+        ("Bcast", 4, sum(v % 4 for v in SHARING_SEEDS)), ("Tap", 4, 8),
+        ("Wide", 4, sum((v % 3 + 1) * 2 for v in SHARING_SEEDS))]
+
+
+def test_tails_of_grids_on_the_amdx_path(tmp_path):
+    """The sharing graph through the AMDX module and its translation (the same tail): the hand count."""
+    import wgc
+    from wgc.diagnostics import Renderer
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(SHARING)
+    emulated = wgc.run(str(path), json.loads(json.dumps(SHARING_DISPATCH)))
+    assert emulated.ok, Renderer().render(list(emulated.diagnostics))
+    assert emulated.schedule == "gpu-driven"
+    assert emulated.resources == {"u0": {"uint32": sharing_expected(1)}}
+    amdx = assert_amdx_agrees(str(path), SHARING_DISPATCH, emulated)
+    assert amdx is not None and amdx.schedule == "gpu-driven"

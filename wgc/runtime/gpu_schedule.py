@@ -94,6 +94,9 @@ On the NVIDIA H200 one invocation setting up 14 launches in turn cost 29 µs mor
 (about 2 µs a launch: loads from the control buffer, one after another), where the meta pass and
 its barrier cost 4-5 µs: about two launches in turn cost what the pass does
 (`benchmarks/tail_width.py` measures it by width)."""
+FUSED_GRID_RECORDS = 4
+"""A level whose tails set up the next: at most this many records may reach each launch of the next
+whose grid comes from its records (one invocation reads them one after another, `_fused`)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 MAX_LAUNCHES = 4096
@@ -248,18 +251,21 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
-    no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
-    nor a grid read from records (`grid_setup`); and where the tails cost less than the meta pass
-    they replace: the level may have at most FUSED_GROUPS workgroups (each adds to one counter) and
-    the next at most FUSED_LAUNCHES launches per invocation of the level's smallest workgroup (the
-    last group's invocations set up launch i, i + its size, ..., where the meta shader has one
-    invocation per launch).  Elsewhere the meta pass sets the next level up."""
+    no tail), and the next level exists and holds no mesh launch (drawn after the meta pass); and
+    where the tails cost less than the meta pass they replace: the level may have at most
+    FUSED_GROUPS workgroups (each adds to one counter), the next at most FUSED_LAUNCHES launches per
+    invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
+    its size, ..., where the meta shader has one invocation per launch), and each launch of the next
+    whose grid comes from its records at most FUSED_GRID_RECORDS records (its invocation sums their
+    grids in turn, where `grid_setup` has a workgroup).  Elsewhere the meta pass sets the next level
+    up."""
     fused: list[bool] = []
     known = host_setup
     for level, launches in enumerate(levels):
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
-                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following)
+                 and all(launch.node.launch != "mesh" for launch in following)
+                 and all(launch.input.bound <= FUSED_GRID_RECORDS for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
                  <= FUSED_GROUPS)
@@ -442,6 +448,7 @@ class GpuScheduler(Scheduler):
             plan.tables_at.append(table_at)
             plan.grid_tables.append((grid_table_at, len(gridded)))
             out = arenas[level % 2]
+            by_tails = level > 0 and plan.fused[level - 1]      # the tails write no group table
             entry = {id(launch): at for table in (plain, gridded) for at, launch in enumerate(table)}
             for launch in launches:
                 at = entry[id(launch)]      # its entry in its meta shader's table
@@ -495,7 +502,7 @@ class GpuScheduler(Scheduler):
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
                      grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
-                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0,
+                     grid_records=out + launch.table_arena if launch.table_arena is not None and not by_tails else 0,
                      level=base + plan.levels_at[level] if plan.fused[level] else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
@@ -533,9 +540,10 @@ class GpuScheduler(Scheduler):
             if not fused:
                 continue
             following = plan.levels[level + 1]
+            grid_table_at, gridded = plan.grid_tables[level + 1]
             _put(data, plan.levels_at[level], abi.LEVEL, done=0, expected=first_groups if level == 0 else 0,
-                 launches=base + plan.tables_at[level + 1], launch_count=len(following),
-                 next=base + plan.levels_at[level + 1])
+                 launches=base + plan.tables_at[level + 1], launch_count=len(following) - gridded,
+                 next=base + plan.levels_at[level + 1], grid_launches=base + grid_table_at, grid_count=gridded)
         return data
 
     def _host_grid_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int,

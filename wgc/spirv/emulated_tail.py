@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .lower import ModuleLowering
 
 _ACCESS = "Aligned|NonPrivatePointer"
+assert all(abi.LEVEL_GRID_LAUNCH[name] == abi.LEVEL_LAUNCH[name] for name in ("source", "context", "indirect", "fixes"))
 
 
 class Emitter(Protocol):
@@ -93,10 +94,13 @@ def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> No
         step = e.uint(group_size)
         start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index,
                        e.uint(_NONE))
-        table = _load(e, level, abi.LEVEL["launches"])
-        mine, _ = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), block,
-                        lambda i, b: _set_up(e, _entry(e, table, i), b), start, step)
-        e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, mine)
+        table, grid_table = _load(e, level, abi.LEVEL["launches"]), _load(e, level, abi.LEVEL["grid_launches"])
+        plain, after = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), block,
+                             lambda i, b, _: _set_up(e, _entry(e, table, i), b), start, step)
+        gridded, _ = _loop(e, _load(e, level, abi.LEVEL["grid_count"]), after,
+                           lambda j, b, _: _set_up_grid(e, _entry(e, grid_table, j, abi.LEVEL_GRID_LAUNCH_SIZE), b),
+                           start, step)
+        e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, e.emit("OpIAdd", e.u32, plain, gridded))
         e.emit("OpControlBarrier", workgroup, workgroup, e.uint(grammar.mask(
             "MemorySemantics", "AcquireRelease", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
         total = e.emit("OpAtomicLoad", e.u32, total_var, workgroup, relaxed)
@@ -131,8 +135,8 @@ def _if(e: Emitter, condition: int, body: Callable[[int], None]) -> None:
 
 def _empty_chain(e: Emitter, following: int, total: int, start: int, step: int) -> None:
     """Where the next level gets no workgroup (`total` 0), no tail runs in it, nor after it: every
-    later level that tails set up (the chain of LEVEL blocks from `following` while `launch_count`
-    is not 0) gets no group, instead of the arguments of an earlier run (each invocation the entries
+    later level that tails set up (the chain of LEVEL blocks from `following` while `launch_count` or
+    `grid_count` is not 0) gets no group, instead of the arguments of an earlier run (each invocation the entries
     `start`, `start + step`, ... of every table)."""
     walk, walked = e.new_id(), e.new_id()
     empty = e.emit("OpIEqual", e.bool_, total, e.uint(0))
@@ -147,11 +151,14 @@ def _empty_chain(e: Emitter, following: int, total: int, start: int, step: int) 
     e.emit("OpLoopMerge", merge, walk_next, "None")
     e.emit("OpBranch", check)
     e.label(check)
-    n = _load(e, block, abi.LEVEL["launch_count"])
-    e.emit("OpBranchConditional", e.emit("OpINotEqual", e.bool_, n, e.uint(0)), body, merge)
+    n, grid_n = _load(e, block, abi.LEVEL["launch_count"]), _load(e, block, abi.LEVEL["grid_count"])
+    e.emit("OpBranchConditional", e.emit("OpINotEqual", e.bool_, e.emit("OpBitwiseOr", e.u32, n, grid_n), e.uint(0)),
+           body, merge)
     e.label(body)
-    table = _load(e, block, abi.LEVEL["launches"])
-    _loop(e, n, body, lambda i, _: _no_groups(e, _entry(e, table, i)), start, step)
+    table, grid_table = _load(e, block, abi.LEVEL["launches"]), _load(e, block, abi.LEVEL["grid_launches"])
+    _, after = _loop(e, n, body, lambda i, _, __: _no_groups(e, _entry(e, table, i)), start, step)
+    _loop(e, grid_n, after, lambda j, _, __: _no_groups(e, _entry(e, grid_table, j, abi.LEVEL_GRID_LAUNCH_SIZE)),
+          start, step)
     e.emit("OpBranch", walk_next)
     e.label(walk_next)
     at = abi.LEVEL["next"]
@@ -163,17 +170,17 @@ def _empty_chain(e: Emitter, following: int, total: int, start: int, step: int) 
     e.label(walked)
 
 
-def _entry(e: Emitter, table: int, i: int) -> int:
-    """The address of entry `i` of a LEVEL_LAUNCH table."""
+def _entry(e: Emitter, table: int, i: int, size: int = abi.LEVEL_LAUNCH_SIZE) -> int:
+    """The address of entry `i` of a LEVEL_LAUNCH table (of `size`-byte entries)."""
     return e.emit("OpIAdd", e.u64, table, e.emit("OpIMul", e.u64, e.emit("OpUConvert", e.u64, i),
-                                                  e.uint(abi.LEVEL_LAUNCH_SIZE, 64)))
+                                                  e.uint(size, 64)))
 
 
-def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None], start: int | None = None,
+def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int, int], int | None], start: int | None = None,
           step: int | None = None) -> tuple[int, int]:
-    """`body(i, its first block)` for i = start, start + step, ... below n (ids; start 0 and step 1
-    where None; the block `before` is open and branches in); returns the sum of what `body` returns
-    (0 where None) and the block after the loop, left open."""
+    """`body(i, its first block, the sum so far)` for i = start, start + step, ... below n (ids; start
+    0 and step 1 where None; the block `before` is open and branches in); returns the sum of what
+    `body` returns (0 where None) and the block after the loop, left open."""
     head, check, first, continue_, merge = (e.new_id() for _ in range(5))
     i_next, total_next = e.new_id(), e.new_id()
     e.emit("OpBranch", head)
@@ -185,7 +192,7 @@ def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int], int | None
     e.label(check)
     e.emit("OpBranchConditional", e.emit("OpULessThan", e.bool_, i, n), first, merge)
     e.label(first)
-    added = body(i, first)
+    added = body(i, first, total)
     e.emit("OpBranch", continue_)
     e.label(continue_)
     e.emit("OpIAdd", e.u32, i, e.uint(1) if step is None else step, result=i_next)
@@ -200,21 +207,7 @@ def _set_up(e: Emitter, entry: int, block: int) -> int:
     workgroups it dispatches (x * y)."""
     u32, u64, bool_ = e.u32, e.u64, e.bool_
     field = abi.LEVEL_LAUNCH
-    source = _load(e, entry, field["source"])
-    known = _load(e, entry, field["count"])
-    capacity = _load(e, entry, field["source_capacity"])
-    read, have = e.new_id(), e.new_id()
-    has_source = e.emit("OpINotEqual", bool_, source, e.uint(0, 64))
-    e.emit("OpSelectionMerge", have, "None")
-    e.emit("OpBranchConditional", has_source, read, have)
-    e.label(read)
-    produced = e.emit("OpAtomicLoad", u32, e.emit("OpConvertUToPtr", e.psb(u32), source),
-                      e.uint(grammar.enumerant("Scope", "QueueFamily")), e.uint(0))
-    clamped = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, produced, capacity), produced, capacity)
-    e.emit("OpBranch", have)
-    e.label(have)
-    count = e.emit("OpPhi", u32, clamped, read, known, block)
-    _store(e, _load(e, entry, field["context"]), abi.NODE_CONTEXT["input_count"], count)
+    count, have = _input_count(e, entry, field, block)
     product = e.emit("OpIMul", u64, e.emit("OpUConvert", u64, count),
                      e.emit("OpUConvert", u64, _load(e, entry, field["group_mul"])))
 
@@ -234,8 +227,113 @@ def _set_up(e: Emitter, entry: int, block: int) -> int:
         _store(e, indirect, (4 * k, 4), value)
     dispatched = e.emit("OpIMul", u32, x, y)
     fixes = _load(e, entry, field["fixes"])
-    _loop(e, _load(e, entry, field["fix_count"]), have, lambda k, _: _fix(e, fixes, k, units))
+    _loop(e, _load(e, entry, field["fix_count"]), have, lambda k, _, __: _fix(e, fixes, k, units))
     return dispatched
+
+
+def _input_count(e: Emitter, entry: int, field: dict[str, tuple[int, int]], block: int) -> tuple[int, int]:
+    """(the records of the launch at `entry`, the block left open): min(*source, source_capacity) where
+    `source` is not 0, else `count`; written to its NodeContext's `input_count`."""
+    u32, bool_ = e.u32, e.bool_
+    source = _load(e, entry, field["source"])
+    known = _load(e, entry, field["count"])
+    capacity = _load(e, entry, field["source_capacity"])
+    read, have = e.new_id(), e.new_id()
+    has_source = e.emit("OpINotEqual", bool_, source, e.uint(0, 64))
+    e.emit("OpSelectionMerge", have, "None")
+    e.emit("OpBranchConditional", has_source, read, have)
+    e.label(read)
+    produced = e.emit("OpAtomicLoad", u32, e.emit("OpConvertUToPtr", e.psb(u32), source),
+                      e.uint(grammar.enumerant("Scope", "QueueFamily")), e.uint(0))
+    clamped = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, produced, capacity), produced, capacity)
+    e.emit("OpBranch", have)
+    e.label(have)
+    count = e.emit("OpPhi", u32, clamped, read, known, block)
+    _store(e, _load(e, entry, field["context"]), abi.NODE_CONTEXT["input_count"], count)
+    return count, have
+
+
+def _set_up_grid(e: Emitter, entry: int, block: int) -> int:
+    """The grid-scan shader's work (`wgc/runtime/grid_setup.py`) for the LEVEL_GRID_LAUNCH at `entry`,
+    one record after another (the block `block` is open); returns the workgroups it dispatches."""
+    u32, u64, bool_ = e.u32, e.u64, e.bool_
+    field = abi.LEVEL_GRID_LAUNCH
+    count, have = _input_count(e, entry, field, block)
+    context = _load(e, entry, field["context"])
+    records = _load(e, context, abi.NODE_CONTEXT["input_records"])
+    stride = e.emit("OpUConvert", u64, _load(e, context, abi.NODE_CONTEXT["input_stride"]))
+    at = e.emit("OpUConvert", u64, _load(e, entry, field["grid_at"]))
+    bits = _load(e, entry, field["grid_bits"])
+    dims = _load(e, entry, field["grid_components"])
+    width = e.emit("OpUConvert", u64, e.emit("OpUDiv", u32, bits, e.uint(8)))
+    base_at = field["max_grid"][0]
+    most = [_load(e, entry, (base_at + 4 * k, 4)) for k in range(3)]
+    prefix, shared = _load(e, entry, field["prefix"]), _load(e, entry, field["shared"])
+    result = _load(e, entry, field["result"])
+    _store(e, result, (4, 4), e.uint(abi.LEVEL_NO_RECORD))
+
+    def component(address: int) -> int:
+        """A 32-bit component at `address`, or a 16-bit one in the aligned word holding it."""
+        word = _load(e, e.emit("OpBitwiseAnd", u64, address, e.uint(~3 & (1 << 64) - 1, 64)), (0, 4))
+        shift = e.emit("OpIMul", u32, e.emit("OpUConvert", u32, e.emit("OpBitwiseAnd", u64, address, e.uint(2, 64))),
+                       e.uint(8))
+        half = e.emit("OpBitwiseAnd", u32, e.emit("OpShiftRightLogical", u32, word, shift), e.uint(0xFFFF))
+        return e.emit("OpSelect", u32, e.emit("OpIEqual", bool_, bits, e.uint(32)), word, half)
+
+    def record(r: int, _: int, running: int) -> int:
+        start = e.emit("OpIAdd", u64, e.emit("OpIAdd", u64, records, e.emit("OpIMul", u64, e.emit(
+            "OpUConvert", u64, r), stride)), at)
+        grid = [component(start)]
+        for k in (1, 2):        # a missing component is 1 (its address stays in the record)
+            present = e.emit("OpUGreaterThan", bool_, dims, e.uint(k))
+            address = e.emit("OpSelect", u64, present, e.emit("OpIAdd", u64, start, e.emit(
+                "OpIMul", u64, width, e.uint(k, 64))), start)
+            grid.append(e.emit("OpSelect", u32, present, component(address), e.uint(1)))
+        beyond = [e.emit("OpUGreaterThan", bool_, g, m) for g, m in zip(grid, most)]
+        bad = e.emit("OpLogicalOr", bool_, e.emit("OpLogicalOr", bool_, beyond[0], beyond[1]), beyond[2])
+        n = e.emit("OpSelect", u32, bad, e.uint(0), e.emit("OpIMul", u32, e.emit("OpIMul", u32, grid[0], grid[1]),
+                                                            grid[2]))
+        _store(e, _index(e, prefix, r), (0, 4), e.emit("OpIAdd", u32, running, n))
+        _if(e, e.emit("OpINotEqual", bool_, shared, e.uint(0, 64)), lambda _: _store(e, _index(e, shared, r), (0, 4), n))
+
+        def first_bad(_: int) -> None:
+            def note(_: int) -> None:
+                _store(e, result, (4, 4), r)
+                for k in range(3):
+                    _store(e, result, (8 + 4 * k, 4), grid[k])
+            _if(e, e.emit("OpIEqual", bool_, _load(e, result, (4, 4)), e.uint(abi.LEVEL_NO_RECORD)), note)
+
+        _if(e, bad, first_bad)
+        return n
+
+    total, after = _loop(e, count, have, record)
+    _store(e, result, (0, 4), total)
+    limits = [_load(e, entry, field[name]) for name in ("max_x", "max_y", "max_z")]
+
+    def least(a: int, b: int) -> int:
+        return e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, a, b), a, b)
+
+    def ceil_div(a: int, b: int) -> int:     # 0 where b is 0
+        b_or_1 = e.emit("OpSelect", u32, e.emit("OpIEqual", bool_, b, e.uint(0)), e.uint(1), b)
+        quotient = e.emit("OpUDiv", u32, e.emit("OpIAdd", u32, a, e.emit("OpISub", u32, b_or_1, e.uint(1))), b_or_1)
+        return e.emit("OpSelect", u32, e.emit("OpIEqual", bool_, b, e.uint(0)), e.uint(0), quotient)
+
+    x = least(total, limits[0])
+    rest = ceil_div(total, x)
+    y = least(rest, limits[1])
+    z = ceil_div(rest, y)
+    indirect = _load(e, entry, field["indirect"])
+    for k, value in enumerate((x, y, z)):
+        _store(e, indirect, (4 * k, 4), value)
+    fixes = _load(e, entry, field["fixes"])
+    units = e.emit("OpUConvert", u64, total)
+    _loop(e, _load(e, entry, field["fix_count"]), after, lambda k, _, __: _fix(e, fixes, k, units))
+    return e.emit("OpIMul", u32, e.emit("OpIMul", u32, x, y), z)
+
+
+def _index(e: Emitter, base: int, i: int) -> int:
+    """The address of u32 `i` of an array at `base`."""
+    return e.emit("OpIAdd", e.u64, base, e.emit("OpIMul", e.u64, e.emit("OpUConvert", e.u64, i), e.uint(4, 64)))
 
 
 def _fix(e: Emitter, fixes: int, k: int, units: int) -> None:
@@ -250,7 +348,8 @@ def _fix(e: Emitter, fixes: int, k: int, units: int) -> None:
 
 
 def _no_groups(e: Emitter, entry: int) -> None:
-    """The launch at `entry` gets no record and no group (x = y = 0)."""
+    """The launch at `entry` (of either table: `context` and `indirect` are at the same offsets) gets
+    no record and no group (x = y = 0)."""
     _store(e, _load(e, entry, abi.LEVEL_LAUNCH["context"]), abi.NODE_CONTEXT["input_count"], e.uint(0))
     indirect = _load(e, entry, abi.LEVEL_LAUNCH["indirect"])
     _store(e, indirect, (0, 4), e.uint(0))
