@@ -1,4 +1,4 @@
-"""Level tails that set up many launches (emulation ABI 7, "Level tail"; wgc/spirv/emulated_tail.py,
+"""Level tails that set up many launches (emulation ABI 8, "Level tail"; wgc/spirv/emulated_tail.py,
 gpu_schedule._fused): the last workgroup's invocations set up the next level's launches in
 parallel, launch i by invocation i, i + the workgroup's size, ...
 

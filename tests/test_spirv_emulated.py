@@ -287,7 +287,7 @@ RWStructuredBuffer<uint> buf : register(u0);
 
 
 def test_every_compute_entry_point_ends_with_the_level_tail(tmp_path):
-    """Emulation ABI 7, "Level tail": "Every `GLCompute` entry point is a function that calls the
+    """Emulation ABI 8, "Level tail": "Every `GLCompute` entry point is a function that calls the
     node's own entry function ... and then runs the tail, in every invocation: a workgroup barrier
     (Workgroup execution, QueueFamily memory scope ...); then invocation 0, where NodeContext's
     `level` is not 0, adds 1 to the `done` word of the `LEVEL` block there"."""

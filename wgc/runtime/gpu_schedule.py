@@ -41,7 +41,8 @@ or, in a plain run whose words and repeat index are the last run's, taken from i
 
 A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per
 producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
-in the same setup pass, one workgroup per such launch): it sums the records' grids on the GPU into
+in the same setup pass, one workgroup per such launch; or by the tails of the level before, where
+`_fused` allows it, which do the same but for the group table): it sums the records' grids on the GPU into
 prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
 GRID_TABLE_LIMIT and the device is one of GRID_TABLE_KINDS, writes each group's record
 (`grid_records`; else the groups search the prefix sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
@@ -540,10 +541,10 @@ class GpuScheduler(Scheduler):
             if not fused:
                 continue
             following = plan.levels[level + 1]
-            grid_table_at, gridded = plan.grid_tables[level + 1]
+            grid_table_at, grid_count = plan.grid_tables[level + 1]
             _put(data, plan.levels_at[level], abi.LEVEL, done=0, expected=first_groups if level == 0 else 0,
-                 launches=base + plan.tables_at[level + 1], launch_count=len(following) - gridded,
-                 next=base + plan.levels_at[level + 1], grid_launches=base + grid_table_at, grid_count=gridded)
+                 launches=base + plan.tables_at[level + 1], launch_count=len(following) - grid_count,
+                 next=base + plan.levels_at[level + 1], grid_launches=base + grid_table_at, grid_count=grid_count)
         return data
 
     def _host_grid_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int,
