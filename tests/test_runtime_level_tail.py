@@ -227,19 +227,22 @@ void Last(ThreadNodeInputRecord<Item> item) { InterlockedAdd(Out[item.Get().v], 
 """
 
 
-@pytest.mark.parametrize(("grid_records", "fused"), [(4, [True, True, True, False]), (2, [False] * 4)])
+@pytest.mark.parametrize(("grid_records", "table", "fused"), [
+    (4, False, [True, True, True, False]), (2, False, [False] * 4), (4, True, [False] * 4)])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
 def test_a_grid_from_records_set_up_by_tails_or_the_meta_pass(device, tmp_path, monkeypatch, gpu_driven,
-                                                              grid_records, fused):
+                                                              grid_records, table, fused):
     """A level holding a grid read from records (Fill, up to 3 records: one per Make thread) is set up
-    by the tails of the level before where it may receive at most FUSED_GRID_RECORDS records (emulation
-    ABI 8: the tail sums the grids as the grid-scan shader would), else by the grid-scan meta shader,
-    and then the levels after it keep the meta pass too (their groups are not counted before they
-    run).  By hand, n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+    by the tails of the level before where it may receive at most FUSED_GRID_RECORDS records and the
+    device takes no group table (GRID_TABLE_KINDS; emulation ABI 8: the tail sums the grids as the
+    grid-scan shader would, but writes no table), else by the grid-scan meta shader, and then the
+    levels after it keep the meta pass too (their groups are not counted before they run).  By hand,
+    n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
     from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
     monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", grid_records)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset({device.info.kind} if table else ()))
     ns = [3, 0, 2]
     dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
                 % ", ".join('{"n": %d}' % n for n in ns))

@@ -232,6 +232,7 @@ def test_tails_sum_16_bit_grids_of_produced_records(device, tmp_path, monkeypatc
     from wgc.runtime.run import Session
 
     monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", 16)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset())     # as on a GPU: no group table
     ns = [7, 0, 13, 5, 29, 4, 21]
     dispatch = {"inputs": [{"entry": "Make", "records": [{"n": n} for n in ns]}], "resources": {"u0": {"bytes": 240}}}
     module, program, described = load(tmp_path, SIXTEEN, dispatch, enable_16bit_types=True)
@@ -265,6 +266,7 @@ def test_tails_name_the_first_grid_beyond_the_max(device, tmp_path, monkeypatch,
     from wgc.runtime.scheduler import GridBeyondMax
 
     monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", 16)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset())     # as on a GPU: no group table
     dispatch = {"inputs": [{"entry": "Make", "records": [{"n": n} for n in (7, 40, 3, 45)]}],
                 "resources": {"u0": {"bytes": 400}}}
     module, program, described = load(tmp_path, SIXTEEN, dispatch, enable_16bit_types=True)
@@ -336,13 +338,19 @@ def sharing_expected(runs: int) -> list[int]:
     return [runs * x for x in out]
 
 
+@pytest.mark.parametrize(("table", "fused"), [(False, [True, False]), (True, [False, False])])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-def test_tails_set_up_shared_inputs_and_cross_group_sharing(device, tmp_path, gpu_driven):
+def test_tails_set_up_shared_inputs_and_cross_group_sharing(device, tmp_path, monkeypatch, gpu_driven, table,
+                                                            fused):
     """As vkd3d-proton's shared_inputs and cross_group_sharing: a level of two launches whose grids
     come from 4 records each (within FUSED_GRID_RECORDS) and one of a fixed grid sharing an input, set
-    up by the entry's tail (the sharing counters start at each record's groups, every run), over two
+    up by the entry's tail (the sharing counters start at each record's groups, every run) where the
+    device takes no group table (GRID_TABLE_KINDS: a GPU), else by the grid-scan shader, over two
     runs.  By hand (`sharing_expected`)."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
+
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset({device.info.kind} if table else ()))
 
     module, program, described = load(tmp_path, SHARING, SHARING_DISPATCH)
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
@@ -351,17 +359,21 @@ def test_tails_set_up_shared_inputs_and_cross_group_sharing(device, tmp_path, gp
         assert session.scheduler.last_run_gpu_driven is gpu_driven
         if gpu_driven:
             plan, = session.scheduler._plans.values()
-            assert plan.fused == [True, False]
+            assert plan.fused == fused
         assert session.dump(program.resources[0]) == {"uint32": sharing_expected(2)}
     assert sorted((d.node, d.records_in, d.groups) for d in steps[1].dispatches) == [
         ("Bcast", 4, sum(v % 4 for v in SHARING_SEEDS)), ("Tap", 4, 8),
         ("Wide", 4, sum((v % 3 + 1) * 2 for v in SHARING_SEEDS))]
 
 
-def test_tails_of_grids_on_the_amdx_path(tmp_path):
-    """The sharing graph through the AMDX module and its translation (the same tail): the hand count."""
+def test_tails_of_grids_on_the_amdx_path(tmp_path, monkeypatch):
+    """The sharing graph through the AMDX module and its translation (the same tail), on a device
+    taken for a GPU (no group table, so the tails set the grids up): the hand count."""
     import wgc
     from wgc.diagnostics import Renderer
+    from wgc.runtime import gpu_schedule
+
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset())
 
     path = tmp_path / "graph.hlsl"
     path.write_text(SHARING)

@@ -42,7 +42,7 @@ or, in a plain run whose words and repeat index are the last run's, taken from i
 A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per
 producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
 in the same setup pass, one workgroup per such launch; or by the tails of the level before, where
-`_fused` allows it, which do the same but for the group table): it sums the records' grids on the GPU into
+`_fused` allows it: few records and no group table): it sums the records' grids on the GPU into
 prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
 GRID_TABLE_LIMIT and the device is one of GRID_TABLE_KINDS, writes each group's record
 (`grid_records`; else the groups search the prefix sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
@@ -258,15 +258,17 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
     its size, ..., where the meta shader has one invocation per launch), and each launch of the next
     whose grid comes from its records at most FUSED_GRID_RECORDS records (its invocation sums their
-    grids in turn, where `grid_setup` has a workgroup).  Elsewhere the meta pass sets the next level
-    up."""
+    grids in turn, where `grid_setup` has a workgroup) and no group table (the tails write none: on
+    GRID_TABLE_KINDS devices `grid_setup` stays, whose table spares lavapipe's groups the search).
+    Elsewhere the meta pass sets the next level up."""
     fused: list[bool] = []
     known = host_setup
     for level, launches in enumerate(levels):
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
                  and all(launch.node.launch != "mesh" for launch in following)
-                 and all(launch.input.bound <= FUSED_GRID_RECORDS for launch in following if launch.record_grid)
+                 and all(launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
+                         for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
                  <= FUSED_GROUPS)
@@ -449,7 +451,6 @@ class GpuScheduler(Scheduler):
             plan.tables_at.append(table_at)
             plan.grid_tables.append((grid_table_at, len(gridded)))
             out = arenas[level % 2]
-            by_tails = level > 0 and plan.fused[level - 1]      # the tails write no group table
             entry = {id(launch): at for table in (plain, gridded) for at, launch in enumerate(table)}
             for launch in launches:
                 at = entry[id(launch)]      # its entry in its meta shader's table
@@ -503,7 +504,7 @@ class GpuScheduler(Scheduler):
                      local_root_arguments=lra, checks=self.checks.address if self.checks is not None else 0,
                      prints=self.prints.address if self.prints is not None else 0,
                      grid_prefix=out + launch.prefix_arena if launch.record_grid else 0,
-                     grid_records=out + launch.table_arena if launch.table_arena is not None and not by_tails else 0,
+                     grid_records=out + launch.table_arena if launch.table_arena is not None else 0,
                      level=base + plan.levels_at[level] if plan.fused[level] else 0)
                 launch.indirect_at = take(12, 4)
                 fixes_at = take(meta.FIX_SIZE * len(fixes))
