@@ -360,3 +360,31 @@ def test_tails_set_up_only_small_levels(device, tmp_path, monkeypatch, launches_
         plan, = session.scheduler._plans.values()
         assert plan.fused == fused
         assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}
+
+
+def test_a_program_whose_tails_know_no_grids_keeps_grid_setup(device, tmp_path, monkeypatch):
+    """`Program.tail_grids` false (a program pickled before emulation ABI 8, whose tails ignore the
+    `LEVEL` block's grid table): a level holding a grid read from records keeps `grid_setup`, on a
+    device taken for a GPU too, and the results are the hand count (n in (3, 0, 2): Out[8 n + x] = 1
+    for x < n)."""
+    from dataclasses import replace
+
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset())
+    ns = [3, 0, 2]
+    dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
+                % ", ".join('{"n": %d}' % n for n in ns))
+    module, program, described = load(tmp_path, GRID_CHAIN, dispatch)
+    assert program.tail_grids
+    with Session(device, module, replace(program, tail_grids=False), described) as session:
+        session.run_once()
+        plan, = session.scheduler._plans.values()
+        assert plan.fused == [False, False, False, False]
+        out = session.dump(program.resources[0])["uint32"]
+    expected = [0] * 32
+    for n in ns:
+        for x in range(n):
+            expected[8 * n + x] = 1
+    assert out == expected

@@ -247,7 +247,7 @@ def _group_size(node: NodePlan) -> int:
     return x * y * z
 
 
-def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
+def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
@@ -257,7 +257,8 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
     FUSED_GROUPS workgroups (each adds to one counter), the next at most FUSED_LAUNCHES launches per
     invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
     its size, ..., where the meta shader has one invocation per launch), and each launch of the next
-    whose grid comes from its records at most FUSED_GRID_RECORDS records (its invocation sums their
+    whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
+    at most FUSED_GRID_RECORDS records (its invocation sums their
     grids in turn, where `grid_setup` has a workgroup) and no group table (the tails write none: on
     GRID_TABLE_KINDS devices `grid_setup` stays, whose table spares lavapipe's groups the search).
     Elsewhere the meta pass sets the next level up."""
@@ -267,7 +268,7 @@ def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
                  and all(launch.node.launch != "mesh" for launch in following)
-                 and all(launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
+                 and all(grids and launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
                          for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
@@ -441,7 +442,8 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
-        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False))
+        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False),
+                            getattr(self.program, "tail_grids", False))
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
