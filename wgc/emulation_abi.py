@@ -103,13 +103,11 @@ is a function that calls the node's own entry function (the prologue and the bod
 invocation or group that "exits" returns from it) and then runs the tail, where NodeContext's
 `level` is not 0, in every invocation: a workgroup barrier (Workgroup execution, QueueFamily memory
 scope, acquire-release of uniform and workgroup memory); then invocation 0 adds 1 to the `done`
-word of the `LEVEL` block there (QueueFamily scope, acquire-release); the group that brings it to
-`expected` (the number of workgroups the level's dispatches have, all of them: groups past the end
-of the work run the tail too) sets up the next level: where `launch_count` + `grid_count` is 1,
-invocation 0 alone; where it is more, invocation 0 tells the group through a Workgroup word and a
-second such barrier, and the group's invocations share the entries out (entry i of each table by
-the invocation whose LocalInvocationIndex is i mod its workgroup's size; 2 Workgroup words for the
-tail in all):
+word of the `LEVEL` block there (QueueFamily scope, acquire-release) and tells the group, through a
+Workgroup word and a second such barrier, whether it brought it to `expected` (the number of
+workgroups the level's dispatches have, all of them: groups past the end of the work run the tail
+too); that group sets up the next level, its invocations in parallel (entry i by the invocation
+whose LocalInvocationIndex is i mod its workgroup's size, 2 Workgroup words for the tail in all):
 for each of the `launch_count` entries
 (`LEVEL_LAUNCH`) of the table at `launches`, count = min(*source, source_capacity) where `source`
 is not 0 (an atomic load), else `count`; it writes count to the launch's NodeContext `input_count`,
@@ -117,7 +115,8 @@ groups = ceil(count * group_mul / group_div) as the launch's `VkDispatchIndirect
 `indirect` (x = min(groups, max_x), y = ceil(groups / x), 1; 0, 0, 1 for no group), and for each of
 its `fix_count` `LEVEL_FIX` entries at `fixes` the `capacity` of the OutputSlot at `slot`:
 min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); for each of the
-`grid_count` entries (`LEVEL_GRID_LAUNCH`) of the table at `grid_launches`, what the runtime's grid-scan
+`grid_count` entries (`LEVEL_GRID_LAUNCH`) of the table at `grid_launches` (launch j by the
+invocation whose index is (launch_count + j) mod the workgroup's size), what the runtime's grid-scan
 shader writes (`wgc/runtime/grid_setup.py`), record after record: the count as above into
 `input_count`; each record r's grid (`grid_components` components of `grid_bits` bits at `grid_at`,
 missing ones 1; a 16-bit one read from the aligned word holding it) and its groups n_r = x * y * z,

@@ -61,10 +61,7 @@ class Emitter(Protocol):
 
 def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> None:
     """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail"); `group_size`
-    is at most the workgroup's invocations (invocations past it set nothing up).  Where the next level
-    has one launch, invocation 0 counts the group and, in the last group, sets it up alone (one
-    barrier per group); where it has more, the last group's invocations share them out (two
-    barriers per group: the group must learn that it is the last)."""
+    is at most the workgroup's invocations (invocations past it set nothing up)."""
     workgroup = e.uint(grammar.enumerant("Scope", "Workgroup"))
     queue = e.uint(grammar.enumerant("Scope", "QueueFamily"))
     device_wide = e.uint(grammar.mask("MemorySemantics", "AcquireRelease", "UniformMemory", "WorkgroupMemory",
@@ -80,81 +77,49 @@ def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> No
     e.emit("OpControlBarrier", workgroup, queue, device_wide)
     first = e.emit("OpIEqual", e.bool_, local_index, e.uint(0))
     done = e.emit("OpConvertUToPtr", e.psb(e.u32), _address(e, level, abi.LEVEL["done"][0]))
-    plain_count, grid_count = _load(e, level, abi.LEVEL["launch_count"]), _load(e, level, abi.LEVEL["grid_count"])
-    wide = e.emit("OpUGreaterThan", e.bool_, e.emit("OpIAdd", e.u32, plain_count, grid_count), e.uint(1))
 
-    def is_last() -> int:
-        """Invocation 0 counts the group: whether it is the level's last."""
+    def count(_: int) -> None:
         old = e.emit("OpAtomicIAdd", e.u32, done, queue, e.uint(grammar.mask(
             "MemorySemantics", "AcquireRelease", "UniformMemory", "MakeAvailable", "MakeVisible")), e.uint(1))
         expected = _load(e, level, abi.LEVEL["expected"])
-        return e.emit("OpIEqual", e.bool_, e.emit("OpIAdd", e.u32, old, e.uint(1)), expected)
+        last = e.emit("OpIEqual", e.bool_, e.emit("OpIAdd", e.u32, old, e.uint(1)), expected)
+        e.emit("OpAtomicStore", last_var, workgroup, relaxed, e.emit("OpSelect", e.u32, last, e.uint(1), e.uint(0)))
+        e.emit("OpAtomicStore", total_var, workgroup, relaxed, e.uint(0))
 
-    def set_up(block: int, start: int, step: int, shared: bool) -> None:
-        """The next level's launches start, start + step, ... of both tables, by this invocation; with
-        `shared`, every invocation of the group runs this and the total is summed in `total_var`."""
+    _if(e, first, count)
+    e.emit("OpControlBarrier", workgroup, queue, device_wide)     # what invocation 0 acquired, to every invocation
+    is_last = e.emit("OpINotEqual", e.bool_, e.emit("OpAtomicLoad", e.u32, last_var, workgroup, relaxed), e.uint(0))
+
+    def set_up(block: int) -> None:
+        step = e.uint(group_size)
+        start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index,
+                       e.uint(_NONE))
         table, grid_table = _load(e, level, abi.LEVEL["launches"]), _load(e, level, abi.LEVEL["grid_launches"])
-        plain, after = _loop(e, plain_count, block, lambda i, b, _: _set_up(e, _entry(e, table, i), b), start, step)
-        gridded, _ = _loop(e, grid_count, after,
+        plain, after = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), block,
+                             lambda i, b, _: _set_up(e, _entry(e, table, i), b), start, step)
+        gridded, _ = _loop(e, _load(e, level, abi.LEVEL["grid_count"]), after,
                            lambda j, b, _: _set_up_grid(e, _entry(e, grid_table, j, abi.LEVEL_GRID_LAUNCH_SIZE), b),
                            start, step)
-        total = e.emit("OpIAdd", e.u32, plain, gridded)
-        if shared:
-            e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, total)
-            e.emit("OpControlBarrier", workgroup, workgroup, e.uint(grammar.mask(
-                "MemorySemantics", "AcquireRelease", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
-            total = e.emit("OpAtomicLoad", e.u32, total_var, workgroup, relaxed)
+        e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, e.emit("OpIAdd", e.u32, plain, gridded))
+        e.emit("OpControlBarrier", workgroup, workgroup, e.uint(grammar.mask(
+            "MemorySemantics", "AcquireRelease", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
+        total = e.emit("OpAtomicLoad", e.u32, total_var, workgroup, relaxed)
         following = _load(e, level, abi.LEVEL["next"])
 
         def publish(_: int) -> None:
             _store(e, following, abi.LEVEL["expected"], total)
             e.emit("OpAtomicStore", done, queue, relaxed, e.uint(0))    # for the next run: every group has counted
 
-        if shared:
-            _if(e, first, publish)
-        else:
-            publish(0)
+        _if(e, first, publish)
         _empty_chain(e, following, total, start, step)
 
-    def alone(_: int) -> None:
-        _if(e, first, lambda _: _if(e, is_last(), lambda block: set_up(block, e.uint(0), e.uint(1), False)))
-
-    def together(_: int) -> None:
-        def count(_: int) -> None:
-            e.emit("OpAtomicStore", last_var, workgroup, relaxed, e.emit("OpSelect", e.u32, is_last(), e.uint(1),
-                                                                         e.uint(0)))
-            e.emit("OpAtomicStore", total_var, workgroup, relaxed, e.uint(0))
-
-        _if(e, first, count)
-        e.emit("OpControlBarrier", workgroup, queue, device_wide)     # what invocation 0 acquired, to every invocation
-        last = e.emit("OpINotEqual", e.bool_, e.emit("OpAtomicLoad", e.u32, last_var, workgroup, relaxed), e.uint(0))
-        step = e.uint(group_size)
-        start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index,
-                       e.uint(_NONE))
-        _if(e, last, lambda block: set_up(block, start, step, True))     # uniform: read after a barrier
-
-    _if_else(e, wide, together, alone)      # uniform: the same LEVEL words for the whole group
+    _if(e, is_last, set_up)        # uniform in the workgroup: read after a barrier
     e.emit("OpBranch", end)
     e.label(end)
 
 
 _NONE = 0xFFFFFFFF
 """A first index past every table: an invocation at or past the tail's `group_size` sets nothing up."""
-
-
-def _if_else(e: Emitter, condition: int, then: Callable[[int], None], otherwise: Callable[[int], None]) -> None:
-    """`then(its first block)` where `condition` holds, else `otherwise(its first block)`; the block
-    after is left open."""
-    yes, no, merge = e.new_id(), e.new_id(), e.new_id()
-    e.emit("OpSelectionMerge", merge, "None")
-    e.emit("OpBranchConditional", condition, yes, no)
-    e.label(yes)
-    then(yes)
-    e.emit("OpBranch", merge)
-    e.label(no)
-    otherwise(no)
-    e.emit("OpBranch", merge)
-    e.label(merge)
 
 
 def _if(e: Emitter, condition: int, body: Callable[[int], None]) -> None:
