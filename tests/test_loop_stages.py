@@ -22,6 +22,7 @@ import wgc
 from amdx_paths import assert_amdx_agrees
 from conftest import SAMPLES, sample_proposals
 from wgc import driver
+from wgc import emulation_abi as abi
 from wgc.diagnostics import Renderer
 from wgc.sema.stages import plan_stages, unrolled_depth
 
@@ -188,7 +189,7 @@ def test_the_reflection_lists_every_stage_with_its_entry_point():
                                            max_graph_depth=33))
     assert result.ok, Renderer().render(result.diagnostics)
     document = json.loads(result.outputs["reflection"])
-    assert document["loop_lowering"] == "index-space" and document["emulation_abi_version"] == 8
+    assert document["loop_lowering"] == "index-space" and document["emulation_abi_version"] == abi.ABI_VERSION
     nodes = {n["entry_point"]: n for n in document["nodes"]}
     entry, body, other = nodes["MyLoopEntry"], nodes["MyLoopBody"], nodes["MyOtherNode"]
     assert entry["stages"] == [{"index": i, "iterations": [i], "terminator": i == 16} for i in range(17)]

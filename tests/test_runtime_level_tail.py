@@ -227,13 +227,22 @@ void Last(ThreadNodeInputRecord<Item> item) { InterlockedAdd(Out[item.Get().v], 
 """
 
 
+@pytest.mark.parametrize(("grid_records", "table", "fused"), [
+    (4, False, [True, True, True, False]), (2, False, [False] * 4), (4, True, [False] * 4)])
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
-def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path, gpu_driven):
-    """A level holding a grid read from records is set up by the grid-scan meta shader, so the level
-    before it is not set up by tails; nor are the levels after it (their groups are not counted
-    before they run).  By hand, n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+def test_a_grid_from_records_set_up_by_tails_or_the_meta_pass(device, tmp_path, monkeypatch, gpu_driven,
+                                                              grid_records, table, fused):
+    """A level holding a grid read from records (Fill, up to 3 records: one per Make thread) is set up
+    by the tails of the level before where it may receive at most FUSED_GRID_RECORDS records and the
+    device takes no group table (GRID_TABLE_KINDS; emulation ABI 8: the tail sums the grids as the
+    grid-scan shader would, but writes no table), else by the grid-scan meta shader, and then the
+    levels after it keep the meta pass too (their groups are not counted before they run).  By hand,
+    n in (3, 0, 2): Out[8 n + x] = 1 for x < n, twice over two runs."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
+    monkeypatch.setattr(gpu_schedule, "FUSED_GRID_RECORDS", grid_records)
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset({device.info.kind} if table else ()))
     ns = [3, 0, 2]
     dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
                 % ", ".join('{"n": %d}' % n for n in ns))
@@ -244,7 +253,7 @@ def test_a_grid_from_records_keeps_the_meta_pass_from_there_on(device, tmp_path,
         assert session.scheduler.last_run_gpu_driven is gpu_driven
         if gpu_driven:
             plan, = session.scheduler._plans.values()
-            assert plan.fused == [False, False, False, False]
+            assert plan.fused == fused
         out = session.dump(program.resources[0])["uint32"]
     expected = [0] * 32
     for n in ns:
@@ -330,13 +339,16 @@ def test_a_program_without_the_tail_keeps_every_meta_pass(device, tmp_path):
 
 
 @pytest.mark.parametrize(("launches_limit", "groups_limit", "fused"), [
-    (4, 4096, [True, True, False]), (2, 4096, [False, False, False]), (4, 1, [True, False, False])])
+    (4, 4096, [True, True, False]), (1, 4096, [True, False, False]), (0, 4096, [False, False, False]),
+    (4, 1, [True, False, False])])
 def test_tails_set_up_only_small_levels(device, tmp_path, monkeypatch, launches_limit, groups_limit, fused):
     """The tails replace the meta pass only where they cost less (`gpu_schedule._fused`): a level of
     at most FUSED_GROUPS workgroups (each adds to one counter) whose next level has at most
-    FUSED_LAUNCHES launches (one invocation sets them up in turn). The mixed graph's first level is
-    one workgroup (10 thread records) and its second has three launches of more: with the limits
-    lowered the meta pass stays where they say, and the results are the same hand count."""
+    FUSED_LAUNCHES launches per invocation of the level's smallest workgroup (its invocations set
+    them up in parallel). The mixed graph's first level is one thread group of 32 invocations (10
+    records) whose next level has 3 launches; its second level's smallest workgroup is Share's, of
+    one invocation, and the next level has 2 launches of Leaf: with the limits lowered the meta pass
+    stays where they say, and the results are the same hand count."""
     from wgc.runtime import gpu_schedule
     from wgc.runtime.run import Session
 
@@ -348,3 +360,31 @@ def test_tails_set_up_only_small_levels(device, tmp_path, monkeypatch, launches_
         plan, = session.scheduler._plans.values()
         assert plan.fused == fused
         assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}
+
+
+def test_a_program_whose_tails_know_no_grids_keeps_grid_setup(device, tmp_path, monkeypatch):
+    """`Program.tail_grids` false (a program pickled before emulation ABI 8, whose tails ignore the
+    `LEVEL` block's grid table): a level holding a grid read from records keeps `grid_setup`, on a
+    device taken for a GPU too, and the results are the hand count (n in (3, 0, 2): Out[8 n + x] = 1
+    for x < n)."""
+    from dataclasses import replace
+
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+
+    monkeypatch.setattr(gpu_schedule, "GRID_TABLE_KINDS", frozenset())
+    ns = [3, 0, 2]
+    dispatch = ('{"inputs": [{"entry": "Make", "records": [%s]}], "resources": {"u0": {"bytes": 128}}}'
+                % ", ".join('{"n": %d}' % n for n in ns))
+    module, program, described = load(tmp_path, GRID_CHAIN, dispatch)
+    assert program.tail_grids
+    with Session(device, module, replace(program, tail_grids=False), described) as session:
+        session.run_once()
+        plan, = session.scheduler._plans.values()
+        assert plan.fused == [False, False, False, False]
+        out = session.dump(program.resources[0])["uint32"]
+    expected = [0] * 32
+    for n in ns:
+        for x in range(n):
+            expected[8 * n + x] = 1
+    assert out == expected

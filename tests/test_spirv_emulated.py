@@ -168,18 +168,24 @@ PROLOGUE = ("group_offset", "input_records", "input_count", "input_stride")
 
 def node_code(asm: str) -> str:
     """`asm` without the level tail's functions (`X.tail`, the entry point that calls node X's
-    function: wgc/spirv/emulated_tail.py, tested on its own below), the entry point and its modes
-    named after the node's function again: what the tests of node operations read."""
+    function: wgc/spirv/emulated_tail.py, tested on its own below) and its Workgroup variables
+    (`tail_last`, `tail_total`, and their pointer type where nothing else uses it), the entry point
+    and its modes named after the node's function again: what the tests of node operations read."""
     kept, skipping = [], False
     for line in asm.splitlines():
         words = line.split()
         if len(words) > 2 and words[2] == "OpFunction" and words[0].endswith("_tail"):
             skipping = True
         if not skipping:
-            kept.append(line)
+            if not re.match(r"\s*(%tail_(last|total)\w* = |OpName %tail_(last|total))", line):
+                kept.append(re.sub(r" %tail_(last|total)\w*", "", line))
         elif words[:1] == ["OpFunctionEnd"]:
             skipping = False
-    return re.sub(r"%(\w+)_tail\b", r"%\1", "\n".join(kept) + "\n")
+    text = "\n".join(kept) + "\n"
+    pointer = re.search(r"^\s*(%_ptr_Workgroup_uint) = OpTypePointer Workgroup %uint\n", text, re.M)
+    if pointer and text.count(pointer.group(1)) == 1:
+        text = text.replace(pointer.group(0), "")
+    return re.sub(r"%(\w+)_tail\b", r"%\1", text)
 
 
 def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: ignore[no-untyped-def]
@@ -282,7 +288,7 @@ RWStructuredBuffer<uint> buf : register(u0);
 
 
 def test_every_compute_entry_point_ends_with_the_level_tail(tmp_path):
-    """Emulation ABI 7, "Level tail": "Every `GLCompute` entry point is a function that calls the
+    """Emulation ABI 8, "Level tail": "Every `GLCompute` entry point is a function that calls the
     node's own entry function ... and then runs the tail, in every invocation: a workgroup barrier
     (Workgroup execution, QueueFamily memory scope ...); then invocation 0, where NodeContext's
     `level` is not 0, adds 1 to the `done` word of the `LEVEL` block there"."""

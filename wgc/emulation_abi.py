@@ -123,20 +123,33 @@ is a function that calls the node's own entry function (the prologue and the bod
 invocation or group that "exits" returns from it) and then runs the tail, where NodeContext's
 `level` is not 0, in every invocation: a workgroup barrier (Workgroup execution, QueueFamily memory
 scope, acquire-release of uniform and workgroup memory); then invocation 0 adds 1 to the `done`
-word of the `LEVEL` block there (QueueFamily scope, acquire-release); the group that brings it to
-`expected` (the number of workgroups the level's dispatches have, all of them: groups past the end
-of the work run the tail too) sets up the next level: for each of the `launch_count` entries
+word of the `LEVEL` block there (QueueFamily scope, acquire-release) and tells the group, through a
+Workgroup word and a second such barrier, whether it brought it to `expected` (the number of
+workgroups the level's dispatches have, all of them: groups past the end of the work run the tail
+too); that group sets up the next level, its invocations in parallel (entry i by the invocation
+whose LocalInvocationIndex is i mod its workgroup's size, 2 Workgroup words for the tail in all):
+for each of the `launch_count` entries
 (`LEVEL_LAUNCH`) of the table at `launches`, count = min(*source, source_capacity) where `source`
 is not 0 (an atomic load), else `count`; it writes count to the launch's NodeContext `input_count`,
 groups = ceil(count * group_mul / group_div) as the launch's `VkDispatchIndirectCommand` at
 `indirect` (x = min(groups, max_x), y = ceil(groups / x), 1; 0, 0, 1 for no group), and for each of
 its `fix_count` `LEVEL_FIX` entries at `fixes` the `capacity` of the OutputSlot at `slot`:
-min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); it writes the
-sum of the launches' x * y into the `expected` word of the `LEVEL` block at `next`; where that sum
-is 0 it writes input_count 0 and x = y = 0 for every launch of the tables of the blocks from `next`
-on (block after block through `next`, until a block whose `launch_count` is 0); and it sets `done`
-back to 0 (an atomic store), for the next run. The
-entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, and levels whose next
+min(units * per_unit, reserved) with units = ceil(count * group_mul / unit_div); for each of the
+`grid_count` entries (`LEVEL_GRID_LAUNCH`) of the table at `grid_launches` (launch j by the
+invocation whose index is (launch_count + j) mod the workgroup's size), what the runtime's grid-scan
+shader writes (`wgc/runtime/grid_setup.py`), record after record: the count as above into
+`input_count`; each record r's grid (`grid_components` components of `grid_bits` bits at `grid_at`,
+missing ones 1; a 16-bit one read from the aligned word holding it) and its groups n_r = x * y * z,
+0 where a component is beyond `max_grid`; the inclusive prefix sums of n_r at `prefix`, n_r at
+`shared` where it is not 0; the result words (`LEVEL_GRID_RESULT_WORDS`: the total, the first
+record beyond `max_grid` or `LEVEL_NO_RECORD`, its grid); the total split as x = min(total, max_x),
+y = min(ceil(total / x), max_y), z = ceil(that / y) at `indirect`; and the fixes' capacities with
+units = the total (`table` is not written: its launches' NodeContexts have `grid_records` 0). It
+writes the sum of the launches' x * y (x * y * z) into the `expected` word of the `LEVEL` block at
+`next`; where that sum is 0 it writes input_count 0 and x = y = 0 for every launch of both tables
+of the blocks from `next` on (block after block through `next`, until a block whose `launch_count`
+and `grid_count` are 0); and it sets `done` back to 0 (an atomic store), for the next run. The
+`LEVEL_LAUNCH` entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, and levels whose next
 level the runtime sets up itself) makes the tail nothing. Mesh entry points have no tail.
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
@@ -225,7 +238,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 8
+ABI_VERSION = 9
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -239,7 +252,10 @@ invocation places its records by group index, with one atomic per group and no s
 7: every compute entry point ends with the level tail ("Level tail"): NodeContext's `level` (new,
 112 bytes) and the `LEVEL`, `LEVEL_LAUNCH` and `LEVEL_FIX` layouts.
 8: the OutputSlot of every output that is not a node array follows the NodeContext ("Outputs"), so
-that the shaders read its fields at fixed offsets from the push constant's address."""
+that the shaders read its fields at fixed offsets from the push constant's address.
+9: the tail also sets up launches whose grid comes from their records (`LEVEL` 40 bytes: its
+`grid_count` and `grid_launches`, the `LEVEL_GRID_LAUNCH` table); the last group's invocations share
+the launches out, through two Workgroup words."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -313,16 +329,28 @@ LEVEL = {
     "expected": (4, 4),      # u32 workgroups the level's dispatches have
     "launches": (8, 8),      # u64 address of the next level's LEVEL_LAUNCH table
     "launch_count": (16, 4),  # u32 entries in it
-    "reserved": (20, 4),
+    "grid_count": (20, 4),   # u32 entries of the LEVEL_GRID_LAUNCH table at `grid_launches`
     "next": (24, 8),         # u64 address of the next level's LEVEL block
+    "grid_launches": (32, 8),  # u64 address of the next level's LEVEL_GRID_LAUNCH table
 }
-LEVEL_SIZE = 32
+LEVEL_SIZE = 40
 # LEVEL_LAUNCH: one per indirect dispatch of the next level (also the runtime's meta shader's table).
 LEVEL_LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes": (24, 8), "count": (32, 4),
                 "source_capacity": (36, 4), "group_mul": (40, 4), "group_div": (44, 4), "unit_div": (48, 4),
                 "fix_count": (52, 4), "max_x": (56, 4), "record": (60, 4), "grid": (64, 8), "grid_at": (72, 4),
                 "grid_components": (76, 4), "max_grid": (80, 12)}
 LEVEL_LAUNCH_SIZE = 96
+# LEVEL_GRID_LAUNCH: one per launch of the next level whose grid comes from its records (also the table of
+# the runtime's grid-scan meta shader, `wgc/runtime/grid_setup.py`, which describes the fields).
+LEVEL_GRID_LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes": (24, 8), "prefix": (32, 8),
+                     "shared": (40, 8), "result": (48, 8), "count": (56, 4), "source_capacity": (60, 4),
+                     "fix_count": (64, 4), "grid_at": (68, 4), "grid_bits": (72, 4), "grid_components": (76, 4),
+                     "max_grid": (80, 12), "max_x": (92, 4), "max_y": (96, 4), "max_z": (100, 4), "table": (104, 8)}
+LEVEL_GRID_LAUNCH_SIZE = 112
+LEVEL_GRID_RESULT_WORDS = 5
+"""u32 words at a LEVEL_GRID_LAUNCH's `result`: total groups, the first record whose grid is beyond
+`max_grid` (LEVEL_NO_RECORD where none is), and that record's grid x, y, z."""
+LEVEL_NO_RECORD = 0xFFFFFFFF
 # LEVEL_FIX: one per output slot of a launch whose capacity follows its groups.
 LEVEL_FIX = {"slot": (0, 8), "per_unit": (8, 4), "reserved": (12, 4)}
 LEVEL_FIX_SIZE = 16

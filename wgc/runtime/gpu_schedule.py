@@ -41,7 +41,8 @@ or, in a plain run whose words and repeat index are the last run's, taken from i
 
 A broadcasting node whose grid comes from its record (SV_DispatchGrid) gets one launch per
 producing slot too, set up by the grid-scan meta shader (`grid_setup`, dispatched beside the other
-in the same setup pass, one workgroup per such launch): it sums the records' grids on the GPU into
+in the same setup pass, one workgroup per such launch; or by the tails of the level before, where
+`_fused` allows it: few records and no group table): it sums the records' grids on the GPU into
 prefix sums (NodeContext `grid_prefix`) and, where the launch's bound of groups is at most
 GRID_TABLE_LIMIT and the device is one of GRID_TABLE_KINDS, writes each group's record
 (`grid_records`; else the groups search the prefix sums), both in the level's arena side; dispatches their total as one indirect dispatch (split over
@@ -87,8 +88,16 @@ GRID_TABLE_KINDS = frozenset({"cpu"})
 (lavapipe) a group's search of the prefix sums is a loop of serial loads per lane, while on a GPU
 the one workgroup that writes the table is the slower part (the NVIDIA H200, 1,000 records of 100
 groups: graph / hand-written 1.41-1.54 with the table, 0.97-1.14 searching)."""
-FUSED_LAUNCHES = 4
-"""A level whose tails set up the next: at most this many launches in the next (`_fused`)."""
+FUSED_LAUNCHES = 2
+"""A level whose tails set up the next: at most this many launches of the next per invocation of
+its smallest workgroup (`_fused`: the last group's invocations set up one launch each in turn).
+On the NVIDIA H200 one invocation setting up 14 launches in turn cost 29 µs more than the meta pass
+(about 2 µs a launch: loads from the control buffer, one after another), where the meta pass and
+its barrier cost 4-5 µs: about two launches in turn cost what the pass does
+(`benchmarks/tail_width.py` measures it by width)."""
+FUSED_GRID_RECORDS = 4
+"""A level whose tails set up the next: at most this many records may reach each launch of the next
+whose grid comes from its records (one invocation reads them one after another, `_fused`)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 MAX_LAUNCHES = 4096
@@ -243,23 +252,36 @@ def _record_grid(node: NodePlan) -> bool:
     return node.grid_field is not None and node.dispatch_grid is None
 
 
-def _fused(levels: list[list[_Planned]], host_setup: bool) -> list[bool]:
+def _group_size(node: NodePlan) -> int:
+    """The invocations of a workgroup of `node` in the emulated module."""
+    x, y, z = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
+    return x * y * z
+
+
+def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
-    no tail), and the next level exists and holds neither a mesh launch (drawn after the meta pass)
-    nor a grid read from records (`grid_setup`); and where the tails cost less than the meta pass
-    they replace: the level may have at most FUSED_GROUPS workgroups (each adds to one counter) and
-    the next at most FUSED_LAUNCHES launches (one invocation sets them up, one after another, where
-    the meta shader has one invocation each).  Elsewhere the meta pass sets the next level up."""
+    no tail), and the next level exists and holds no mesh launch (drawn after the meta pass); and
+    where the tails cost less than the meta pass they replace: the level may have at most
+    FUSED_GROUPS workgroups (each adds to one counter), the next at most FUSED_LAUNCHES launches per
+    invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
+    its size, ..., where the meta shader has one invocation per launch), and each launch of the next
+    whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
+    at most FUSED_GRID_RECORDS records (its invocation sums their
+    grids in turn, where `grid_setup` has a workgroup) and no group table (the tails write none: on
+    GRID_TABLE_KINDS devices `grid_setup` stays, whose table spares lavapipe's groups the search).
+    Elsewhere the meta pass sets the next level up."""
     fused: list[bool] = []
     known = host_setup
     for level, launches in enumerate(levels):
         following = levels[level + 1] if level + 1 < len(levels) else None
         known = (known and following is not None and all(launch.node.launch != "mesh" for launch in launches)
-                 and all(launch.node.launch != "mesh" and not launch.record_grid for launch in following)
-                 and len(following) <= FUSED_LAUNCHES
+                 and all(launch.node.launch != "mesh" for launch in following)
+                 and all(grids and launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
+                         for launch in following if launch.record_grid)
+                 and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
                  <= FUSED_GROUPS)
         fused.append(known)
@@ -431,7 +453,8 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
-        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False))
+        plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False),
+                            getattr(self.program, "tail_grids", False))
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
@@ -540,9 +563,10 @@ class GpuScheduler(Scheduler):
             if not fused:
                 continue
             following = plan.levels[level + 1]
+            grid_table_at, grid_count = plan.grid_tables[level + 1]
             _put(data, plan.levels_at[level], abi.LEVEL, done=0, expected=first_groups if level == 0 else 0,
-                 launches=base + plan.tables_at[level + 1], launch_count=len(following),
-                 next=base + plan.levels_at[level + 1])
+                 launches=base + plan.tables_at[level + 1], launch_count=len(following) - grid_count,
+                 next=base + plan.levels_at[level + 1], grid_launches=base + grid_table_at, grid_count=grid_count)
         return data
 
     def _host_grid_setup(self, data: bytearray, launch: _Planned, fixes: list[tuple[int, int, int]], base: int,

@@ -42,13 +42,11 @@ from __future__ import annotations
 from wgc import emulation_abi as abi
 from wgc.runtime import indirect_setup as meta
 
-GRID_LAUNCH = {"source": (0, 8), "context": (8, 8), "indirect": (16, 8), "fixes": (24, 8), "prefix": (32, 8),
-               "shared": (40, 8), "result": (48, 8), "count": (56, 4), "source_capacity": (60, 4),
-               "fix_count": (64, 4), "grid_at": (68, 4), "grid_bits": (72, 4), "grid_components": (76, 4),
-               "max_grid": (80, 12), "max_x": (92, 4), "max_y": (96, 4), "max_z": (100, 4), "table": (104, 8)}
-GRID_LAUNCH_SIZE = 112
-RESULT_WORDS = 5
-NO_RECORD = 0xFFFFFFFF
+GRID_LAUNCH = abi.LEVEL_GRID_LAUNCH
+"""The emulation ABI's grid launch entry: the level tail (ABI 8) reads the same table."""
+GRID_LAUNCH_SIZE = abi.LEVEL_GRID_LAUNCH_SIZE
+RESULT_WORDS = abi.LEVEL_GRID_RESULT_WORDS
+NO_RECORD = abi.LEVEL_NO_RECORD
 GROUP_SIZE = 256
 """Invocations per workgroup (one workgroup per launch table entry)."""
 

@@ -231,6 +231,10 @@ class Program:
     """The compute nodes end with the level tail (emulation ABI 6, "Level tail"): true for every
     program `build_program` makes (this wgc compiled or translated its module); False by default, so
     a program pickled by an older revision (benchmarks' `--from`) keeps the meta pass everywhere."""
+    tail_grids: bool = False
+    """The level tail also sets up launches whose grid comes from their records (emulation ABI 8):
+    true for every program `build_program` makes; False in one pickled by an older revision, whose
+    tails leave those launches to `grid_setup`."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
         """The node the application addresses as NodeID (name, index): with loops in index space, its
@@ -413,7 +417,8 @@ def build_program(reflection: Any) -> Program:
     shaping = {c.spec_id: c.name for node in reflection.nodes for c in getattr(node, "attribute_spec_constants", ())}
     program = Program(nodes=tuple(nodes), resources=tuple(_root_only(_resources(reflection), nodes)),
                       push_constant_bytes=push,
-                      graph_spec_ids=shaping, pixel_shaders=pixel_shaders, level_tail=True)
+                      graph_spec_ids=shaping, pixel_shaders=pixel_shaders, level_tail=True,
+                      tail_grids=True)
     if getattr(reflection, "loop_lowering", "native") == "index-space":
         return expand_stages(program, reflection)
     return program

@@ -181,7 +181,8 @@ class EmulatedNodes(NodeOperations):
         """A compute node's entry point calls its function, then the level tail (`emulated_tail`)."""
         if node.mesh is not None:
             return fn
-        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml))
+        x, y, z = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
+        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml), x * y * z)
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))

@@ -167,6 +167,14 @@ class _TailEmitter:
     def f32_type(self) -> int:
         return self.t.type("OpTypeFloat", 32)
 
+    def workgroup_word(self, name: str) -> int:
+        """One module-wide variable per name, listed by every entry point (as the allocations' `shared`)."""
+        t = self.t
+        var = t._global(("tail", name), "OpVariable", t.pointer("Workgroup", t.u32), "Workgroup")
+        if var not in t.new_interface:
+            t.new_interface.append(var)
+        return var
+
 
 class _Translator:
     def __init__(self, module: Module, nodes: list[NodeCode]) -> None:
@@ -689,11 +697,14 @@ class _Translator:
         b.emit("OpReturn")
         self.helpers.append(b.finish(header))
         self.owner = None
-        return fn if node.launch == "mesh" else self.tail_wrapper(fn)
+        if node.launch == "mesh":
+            return fn
+        x, y, z = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else self.local_size(node)
+        return self.tail_wrapper(fn, x * y * z)
 
-    def tail_wrapper(self, prologue: int) -> int:
+    def tail_wrapper(self, prologue: int, group_size: int) -> int:
         """The entry function of a compute node: calls `prologue` (the wrapper above), then runs the
-        level tail (`wgc.spirv.emulated_tail`)."""
+        level tail (`wgc.spirv.emulated_tail`) for workgroups of at least `group_size` invocations."""
         fn = self.new_id()
         header, _ = self.enc.encode("OpFunction", self.void, "None", self.type("OpTypeFunction", self.void), result=fn)
         header += self.enc.encode("OpLabel", result=self.new_id())[0]
@@ -702,7 +713,7 @@ class _Translator:
         local_index = b.emit("OpLoad", self.u32, self.builtin("LocalInvocationIndex", self.u32))
         context = b.emit("OpLoad", self.u64, b.emit("OpAccessChain", self.pointer("PushConstant", self.u64),
                                                     self.push_block(), self.uint(0)))
-        emit_tail(_TailEmitter(self, b), context, local_index)
+        emit_tail(_TailEmitter(self, b), context, local_index, group_size)
         b.emit("OpReturn")
         self.helpers.append(b.finish(header))
         return fn
