@@ -399,6 +399,20 @@ def per_level(prepared: dict, device, repeat: int, gpu_driven: bool) -> str:
     return line
 
 
+def _stripe_options(groups: int | None, stripes: int | None) -> None:
+    """`--stripe-groups` and `--stripes`: the GPU-driven schedule's striping of node-array outputs
+    (`wgc.runtime.gpu_schedule`, emulation ABI "Stripes"), set before any session is made."""
+    from wgc.runtime import gpu_schedule
+
+    if groups is not None and hasattr(gpu_schedule, "STRIPE_GROUPS"):
+        gpu_schedule.STRIPE_GROUPS = groups
+        gpu_schedule.UNSTRIPED_KINDS = frozenset()      # on every device, lavapipe too
+    if stripes is not None and hasattr(gpu_schedule, "STRIPES"):
+        if stripes < 1 or stripes & (stripes - 1):
+            sys.exit("--stripes: a power of two")
+        gpu_schedule.STRIPES = stripes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -411,7 +425,14 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compile and run with wgc run --check's checks")
     parser.add_argument("--only", help="a comma-separated list of the shapes and costs to measure (default: all), "
                         "e.g. grid,broadcast,levels")
+    parser.add_argument("--stripe-groups", type=int, default=None, metavar="N",
+                        help="stripe the node-array outputs of launches of at least N workgroups, on any device "
+                        "(default: the runtime's STRIPE_GROUPS, none on CPU devices; 0 stripes every one; a "
+                        "revision without stripes ignores it)")
+    parser.add_argument("--stripes", type=int, default=None, metavar="S",
+                        help="stripes per node-array element, a power of two (default: the runtime's STRIPES)")
     args = parser.parse_args()
+    _stripe_options(args.stripe_groups, args.stripes)
     if args.source:
         raw = (Path(args.source) / "cases.pickle").read_bytes()
         prepared = pickle.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
