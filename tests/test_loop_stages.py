@@ -188,7 +188,7 @@ def test_the_reflection_lists_every_stage_with_its_entry_point():
                                            max_graph_depth=33))
     assert result.ok, Renderer().render(result.diagnostics)
     document = json.loads(result.outputs["reflection"])
-    assert document["loop_lowering"] == "index-space" and document["emulation_abi_version"] == 8
+    assert document["loop_lowering"] == "index-space" and document["emulation_abi_version"] == 9
     nodes = {n["entry_point"]: n for n in document["nodes"]}
     entry, body, other = nodes["MyLoopEntry"], nodes["MyLoopBody"], nodes["MyOtherNode"]
     assert entry["stages"] == [{"index": i, "iterations": [i], "terminator": i == 16} for i in range(17)]
