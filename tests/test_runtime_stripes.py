@@ -321,3 +321,34 @@ def test_the_group_counts_into_stripes_on_sixteen_lanes(tmp_path):
         uniform[g % 8 * 4 + (g // 5 + g % 5) % 4] += 2
     assert found["divergent"] == [divergent_expected()[0], divergent]
     assert found["uniform"][1] == uniform
+
+
+@device
+def test_run_time_checks_in_stripes(tmp_path, striped):
+    """`wgc run --check` with stripes: test_run_checks' fan (2 groups of 4; group 1 sends its four
+    records to Leaf[0], MaxRecordsPerNode(2)) reports the call that makes it 3 in group 1, as with
+    one slot; without the mistake each leaf counts one record per group."""
+    from test_run_checks import checked, codes_of, fan, only
+
+    dispatch = {"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": 16}}}
+    _, result = checked(tmp_path, fan(1), dispatch)
+    reports = only(result.checks, kind="max-records-per-node")
+    assert [(r.node, r.group, r.value, r.limit, r.subject) for r in reports] == [("Fan", 1, 3, 2, "Leaf[0]")]
+    assert "WG0847" in codes_of(result)
+    _, fine = checked(tmp_path, fan(7), dispatch)
+    assert fine.ok and fine.checks == []
+    assert fine.resources["u0"] == {"uint32": [2, 2, 2, 2]}
+
+
+@device
+def test_prints_of_the_stripes_launches(tmp_path, striped):
+    """Each stripe of an element is a launch of its own: the consumers' prints of all of them are
+    kept, one per record (DIVERGENT: record 2 i and 2 i + 1 reach Sink[(7 i + i // 5) % 4])."""
+    source = DIVERGENT.replace("{ InterlockedAdd(Out[r.Get().v],", '{ printf("%u", r.Get().v); InterlockedAdd(Out[r.Get().v],')
+    path = tmp_path / "graph.hlsl"
+    path.write_text(source)
+    result = wgc.run(path, DIVERGENT_DISPATCH)
+    assert result.ok and result.prints_lost == 0
+    assert sorted((p.node, int(p.text)) for p in result.prints) == sorted(
+        ("Sink" if k == 0 else f"Sink[{k}]", v) for i in range(120)
+        for k in [(i * 7 + i // 5) % 4] for v in (2 * i, 2 * i + 1))
