@@ -352,3 +352,52 @@ def test_prints_of_the_stripes_launches(tmp_path, striped):
     assert sorted((p.node, int(p.text)) for p in result.prints) == sorted(
         ("Sink" if k == 0 else f"Sink[{k}]", v) for i in range(120)
         for k in [(i * 7 + i // 5) % 4] for v in (2 * i, 2 * i + 1))
+
+
+@device
+def test_a_plan_past_the_launch_limit_in_stripes_is_made_without_them(tmp_path, striped, monkeypatch):
+    """Eight stripes of four elements are 32 launches at the next level: with MAX_LAUNCHES patched
+    to 8 that plan is not possible, and the schedule plans the run with one slot per element (5
+    launches) instead of leaving the GPU-driven schedule."""
+    monkeypatch.setattr(gpu_schedule, "MAX_LAUNCHES", 8)
+    out, steps, plan, _ = _session(tmp_path, DIVERGENT, DIVERGENT_DISPATCH)
+    assert out == divergent_expected()[0]
+    assert plan.levels[0][0].stripes == [1] and len(plan.levels[1]) == 4
+
+
+GRIDS = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Job { uint3 grid : SV_DispatchGrid; uint v; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(3, 1, 1)] [NumThreads(8, 1, 1)]
+void Fan(uint3 gid : SV_GroupID, uint gi : SV_GroupIndex,
+         [MaxRecords(8)] [NodeArraySize(2)] NodeOutputArray<Job> Sink)
+{
+    uint i = gid.x * 8 + gi;
+    ThreadNodeOutputRecords<Job> rec = Sink[i % 2].GetThreadNodeOutputRecords(1);
+    rec.Get().grid = uint3(i % 3 + 1, 1, 1);
+    rec.Get().v = i;
+    rec.OutputComplete();
+}
+""" + "".join(f"""[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(4, 1, 1)] [NumThreads(2, 1, 1)]
+[NodeID("Sink", {k})]
+void Sink{k}(DispatchNodeInputRecord<Job> r, uint gi : SV_GroupIndex)
+{{ if (gi == 0) InterlockedAdd(Out[r.Get().v], {k + 1}); }}
+""" for k in range(2))
+
+
+@device
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_grids_given_by_the_records_of_stripes(tmp_path, striped, gpu_driven):
+    """Consumers whose grid comes from the record (`grid_setup`, one per stripe launch): record i
+    (0..23, group i // 8 on stripe i // 8) asks Sink[i % 2] for i % 3 + 1 groups, each adding
+    i % 2 + 1 to Out[i]; the trace's groups per element are the records' grids summed."""
+    dispatch = {"inputs": [{"entry": "Fan", "records": [{}]}], "resources": {"u0": {"bytes": 4 * 24}}}
+    out, steps, plan, words = _session(tmp_path, GRIDS, dispatch, gpu_driven)
+    assert out == [(i % 3 + 1) * (i % 2 + 1) for i in range(24)]
+    assert {trace_name(d.node): (d.records_in, d.groups) for d in steps[1].dispatches} == {
+        f"Sink[{k}]": (12, sum(i % 3 + 1 for i in range(24) if i % 2 == k)) for k in range(2)}
+    if gpu_driven:
+        stripe_records = [0] * 16
+        for i in range(24):
+            stripe_records[i // 8 * 2 + i % 2] += 1
+        assert [words[at // 4] for at in plan.levels[0][0].counters_at[0]] == stripe_records

@@ -359,6 +359,17 @@ class GpuScheduler(Scheduler):
     # ------------------------------------------------------------------ planning
 
     def _plan(self, entries: list[tuple[NodePlan, Chunk]]) -> _Plan | None:
+        """The plan of a run of `entries`, with stripes where `_stripe_count` says (in a program whose
+        modules know them, `Program.stripes`); where that plan is not possible (more launches than
+        MAX_LAUNCHES, arenas past the memory limit), the plan without stripes."""
+        least = self.stripe_groups if getattr(self.program, "stripes", False) else _U32 + 1
+        plan = self._plan_levels(entries, least)
+        if plan is None and least <= _U32:
+            plan = self._plan_levels(entries, _U32 + 1)
+        return plan
+
+    def _plan_levels(self, entries: list[tuple[NodePlan, Chunk]], least: int) -> _Plan | None:
+        """The plan, striping the node-array outputs of launches of at least `least` groups."""
         pending: dict[WorkKey, list[_Input]] = {}
         inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride, chunk=chunk) for _, chunk in entries]
         for key, at in self.entry_work(entries):
@@ -390,7 +401,6 @@ class GpuScheduler(Scheduler):
                         return None
                     outputs = [self._slots(key, node, output, units) for output in node.outputs]
                     per_slot = [o.max_records_per_node if o.array else o.max_records for o in node.outputs]
-                    least = self.stripe_groups if getattr(self.program, "stripes", False) else _U32 + 1
                     stripes = [_stripe_count(o, len(slots), groups, least) for o, slots in zip(node.outputs, outputs)]
                     outputs = [_striped(slots, n_stripes, groups, units, group_div // unit_div, per)
                                for slots, n_stripes, per in zip(outputs, stripes, per_slot)]
