@@ -32,8 +32,10 @@ device = pytest.mark.usefixtures("vulkan_device")
 
 @pytest.fixture
 def striped(monkeypatch):
-    """Stripes on every launch, on every device (lavapipe included)."""
+    """Stripes on every launch, on every device (lavapipe included), 8 of them (the tests' hand
+    computations take g % 8)."""
     monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)
+    monkeypatch.setattr(gpu_schedule, "STRIPES", 8)
     monkeypatch.setattr(gpu_schedule, "UNSTRIPED_KINDS", frozenset())
 
 
@@ -45,11 +47,12 @@ class _Output:
 def test_stripes_only_on_node_arrays_of_many_groups() -> None:
     """STRIPES where the launch has at least the threshold's groups, on record-carrying node arrays
     whose stripes stay within STRIPE_SLOTS; one elsewhere."""
-    assert _stripe_count(_Output(), 4, 16384, 8192) == STRIPES == 8
+    assert _stripe_count(_Output(), 4, 16384, 8192) == STRIPES
+    assert STRIPES > 1 and STRIPES & (STRIPES - 1) == 0
     assert _stripe_count(_Output(), 4, 8191, 8192) == 1
     assert _stripe_count(_Output(array=False), 1, 16384, 8192) == 1
     assert _stripe_count(_Output(empty=True), 4, 16384, 8192) == 1
-    assert _stripe_count(_Output(), 64, 16384, 8192) == 1          # 512 slots > STRIPE_SLOTS
+    assert _stripe_count(_Output(), 128, 16384, 8192) == 1          # 512 slots > STRIPE_SLOTS
     assert gpu_schedule.STRIPE_GROUPS > gpu_schedule.FUSED_GROUPS
     assert "cpu" in gpu_schedule.UNSTRIPED_KINDS
 
@@ -230,6 +233,7 @@ def test_one_stripe_past_its_arena_is_reported(tmp_path, monkeypatch):
     assert whole.ok
     monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)
     monkeypatch.setattr(gpu_schedule, "UNSTRIPED_KINDS", frozenset())
+    monkeypatch.setattr(gpu_schedule, "STRIPES", 8)
     result = wgc.run(path, GREEDY_DISPATCH)
     errors = [d for d in result.diagnostics if d.severity.name == "ERROR"]
     assert [d.code for d in errors] == ["WG0805"]
@@ -278,6 +282,7 @@ import wgc
 from wgc.runtime import gpu_schedule
 gpu_schedule.STRIPE_GROUPS = 1
 gpu_schedule.UNSTRIPED_KINDS = frozenset()
+gpu_schedule.STRIPES = 8
 from test_runtime_array_groups import DIVERGENT, DIVERGENT_DISPATCH
 from test_runtime_node_arrays import LANES
 from test_runtime_stripes import UNIFORM, _session
@@ -401,3 +406,18 @@ def test_grids_given_by_the_records_of_stripes(tmp_path, striped, gpu_driven):
         for i in range(24):
             stripe_records[i // 8 * 2 + i % 2] += 1
         assert [words[at // 4] for at in plan.levels[0][0].counters_at[0]] == stripe_records
+
+
+@device
+def test_the_default_stripe_count(tmp_path, monkeypatch):
+    """The default STRIPES (only the threshold lowered): DIVERGENT's group g on stripe g % STRIPES."""
+    monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)
+    monkeypatch.setattr(gpu_schedule, "UNSTRIPED_KINDS", frozenset())
+    out, steps, plan, words = _session(tmp_path, DIVERGENT, DIVERGENT_DISPATCH)
+    assert out == divergent_expected()[0]
+    stripe_records = [0] * (4 * STRIPES)
+    for i in range(120):
+        stripe_records[(i // 12) % STRIPES * 4 + (i * 7 + i // 5) % 4] += 2
+    assert plan.levels[0][0].stripes == [STRIPES]
+    assert [words[at // 4] for at in plan.levels[0][0].counters_at[0]] == stripe_records
+    assert len(steps[1].dispatches) == 4 and len(plan.levels[1]) == 4 * STRIPES

@@ -102,12 +102,14 @@ a cache line of its own (128 bytes: a GPU's L2 line), so that the producer's ato
 elements do not queue on one line (a single output's counter keeps 4 bytes)."""
 
 
-STRIPES = 8
+STRIPES = 4
 """Stripes of each element of a node-array output of a launch of at least STRIPE_GROUPS workgroups
-(emulation ABI, "Stripes"): group g allocates from stripe g % STRIPES, each with its own counter,
-arena part and launch at the next level, so that no counter takes more than 1/STRIPES of the
-groups' atomics (a GPU's L2 serialises atomics on one address: 16,384 groups adding to each of
-four counters took the NVIDIA H200 32 µs, against 15 µs placed by group index)."""
+(emulation ABI, "Stripes"; a power of two): group g allocates from stripe g % STRIPES, each with its
+own counter, arena part and launch at the next level, so that no counter takes more than 1/STRIPES
+of the groups' atomics (a GPU's L2 serialises atomics on one address, ~2 ns each: 16,384 groups
+adding to each of four counters took the NVIDIA H200 32 µs, against 15 µs placed by group index).
+4 brings a counter's 16,384 atomics to 4,096 (~8 µs, under the rest of such a producer) for 4
+launches per element; `benchmarks/run.py --stripes` measures others."""
 STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
