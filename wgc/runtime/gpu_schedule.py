@@ -321,9 +321,9 @@ class GpuScheduler(Scheduler):
         super().__init__(*args, **kwargs)
         self.gpu_driven = gpu_driven
         self._grid_tables = self.device.info.kind in GRID_TABLE_KINDS
+        """Whether `grid_setup` writes group tables on this device (GRID_TABLE_KINDS)."""
         self.stripe_groups = _U32 + 1 if self.device.info.kind in UNSTRIPED_KINDS else STRIPE_GROUPS
         """Launches of at least this many workgroups stripe their node-array outputs (`_stripe_count`)."""
-        """Whether `grid_setup` writes group tables on this device (GRID_TABLE_KINDS)."""
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
