@@ -9,7 +9,11 @@ the graph alone with the host-driven scheduler's own rules (`_target_key`, `_slo
 slot that may receive records makes a launch of its target key at the next level (one launch per
 producing slot, as the host-driven scheduler makes one per chunk, and for each node sharing that
 input), until no key remains; each launch gets an upper bound of its records (the entry count,
-then its producer's thread groups × MaxRecords), which sizes its output arenas.  Then, once per
+then its producer's thread groups × MaxRecords), which sizes its output arenas.  A launch of at
+least STRIPE_GROUPS workgroups (not on UNSTRIPED_KINDS devices, and only in a program whose modules
+know it) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
+"Stripes": `_striped`), each a producing slot of its own, so its element makes STRIPES launches at
+the next level; the trace shows them as one (`_Input.origin`).  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
 read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
 buffer is recorded that every run replays (the first run writes the image; a later run of the same
