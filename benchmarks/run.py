@@ -57,6 +57,10 @@ process CPU time (the host's work; on lavapipe the device's work too).
 
 `--grid-search` makes every device search the prefix sums for the grid shape's groups, as a GPU
 does (`gpu_schedule.GRID_TABLE_KINDS`: lavapipe otherwise reads each group's record from a table).
+`--dispatch-times` adds, after each shape, the median GPU time of each of its dispatches (timed
+runs, `Session(timing=True)`).  `--stripe-groups N` and `--stripes S` set the GPU-driven schedule's
+striping of node-array outputs (`wgc.runtime.gpu_schedule.STRIPE_GROUPS`, `STRIPES`; given, it
+applies on CPU devices too): `--stripe-groups 99999999` turns it off, 0 stripes every launch.
 
 `--prepare DIR` pickles every shape; `--from DIR` measures those it finds (a pickle of an older
 revision lacks some shapes: they are named and skipped).
@@ -290,7 +294,31 @@ class Hand:
         self.device.destroy_pipelines(self.pipelines, self.layout, self.set_layouts, pool)
 
 
-def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | None = None) -> None:
+def dispatch_times(device, module, program, described, repeat: int) -> str:
+    """`--dispatch-times`: the median GPU time of each dispatch of the trace over `repeat` timed runs
+    (`Session(timing=True)`: a timestamp around each dispatch; the stripes of a node-array element
+    are one trace dispatch, their times summed), per level, as "level: node µs, ..."."""
+    from wgc.runtime.run import Session
+
+    found: dict[tuple[int, str], list[float]] = {}
+    with Session(device, module, program, described, timing=True) as session:
+        session.run_once()
+        for _ in range(repeat):
+            for step in session.run_once():
+                for dispatch in step.dispatches:
+                    if dispatch.gpu_ns is not None:
+                        found.setdefault((step.level, dispatch.node), []).append(dispatch.gpu_ns / 1e3)
+    if not found:
+        return "  GPU per dispatch: not timed on this device"
+    levels: dict[int, list[str]] = {}
+    for (level, node), times in found.items():
+        levels.setdefault(level, []).append(f"{node} {statistics.median(times):.1f}")
+    return "  GPU per dispatch (µs, median): " + "; ".join(
+        f"level {level}: {', '.join(parts)}" for level, parts in sorted(levels.items()))
+
+
+def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | None = None,
+            per_dispatch: bool = False) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
@@ -335,6 +363,8 @@ def measure(prepared: dict, repeat: int, selector: str | None, only: set[str] | 
                   f"{g_cpu * 1e3:.2f} ms cpu; hand {h_wall * 1e3:.2f} ms wall, {h_cpu * 1e3:.2f} ms cpu; ratio cpu "
                   f"{g_cpu / h_cpu:.2f}, wall {g_wall / h_wall:.2f}; same results: {same}"
                   + clock.window(started, time.monotonic()))
+            if per_dispatch:
+                print(dispatch_times(device, module, program, described, repeat))
         hand.close()
         for buffer in (rec, *outs.values()):
             device.free(buffer)
@@ -412,6 +442,20 @@ def search_grids() -> None:
         gpu_schedule.GRID_TABLE_KINDS = frozenset()
 
 
+def _stripe_options(groups: int | None, stripes: int | None) -> None:
+    """`--stripe-groups` and `--stripes`: the GPU-driven schedule's striping of node-array outputs
+    (`wgc.runtime.gpu_schedule`, emulation ABI "Stripes"), set before any session is made."""
+    from wgc.runtime import gpu_schedule
+
+    if groups is not None and hasattr(gpu_schedule, "STRIPE_GROUPS"):
+        gpu_schedule.STRIPE_GROUPS = groups
+        gpu_schedule.UNSTRIPED_KINDS = frozenset()      # on every device, lavapipe too
+    if stripes is not None and hasattr(gpu_schedule, "STRIPES"):
+        if stripes < 1 or stripes & (stripes - 1):
+            sys.exit("--stripes: a power of two")
+        gpu_schedule.STRIPES = stripes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -427,9 +471,18 @@ def main() -> None:
     parser.add_argument("--grid-search", action="store_true",
                         help="no group table on any device: the groups of record-given grids search the "
                         "prefix sums, as on a GPU (lavapipe otherwise reads a table)")
+    parser.add_argument("--stripe-groups", type=int, default=None, metavar="N",
+                        help="stripe the node-array outputs of launches of at least N workgroups, on any device "
+                        "(default: the runtime's STRIPE_GROUPS, none on CPU devices; 0 stripes every one; a "
+                        "revision without stripes ignores it)")
+    parser.add_argument("--dispatch-times", action="store_true",
+                        help="after each shape, the median GPU time of each of its dispatches (timed runs)")
+    parser.add_argument("--stripes", type=int, default=None, metavar="S",
+                        help="stripes per node-array element, a power of two (default: the runtime's STRIPES)")
     args = parser.parse_args()
     if args.grid_search:
         search_grids()
+    _stripe_options(args.stripe_groups, args.stripes)
     if args.source:
         raw = (Path(args.source) / "cases.pickle").read_bytes()
         prepared = pickle.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
@@ -440,7 +493,8 @@ def main() -> None:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
-    measure(prepared, args.repeat, args.device, set(args.only.split(",")) if args.only else None)
+    measure(prepared, args.repeat, args.device, set(args.only.split(",")) if args.only else None,
+            args.dispatch_times)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,13 @@ points at or a copy holding the same words (a runtime that splits a launch into 
 dispatches gives each NodeContext its own copy).  The shaders read a single output's slot there,
 at a fixed offset from the push constant's address (llvmpipe loads such a field once per
 8-lane vector, where a field reached through `outputs` is a gather of 8 loads).
+Stripes. The OutputParameter of a node-array output has `stripe_mask` = S - 1, S a power of two
+(0: one stripe); it then points at S * `count` OutputSlots: stripe s of element i is slot `s * count
++ i` (stripe 0 is the first `count`, as without stripes). Every allocation and output-count
+increment of a group through the array uses stripe `flat & stripe_mask` (its counter, arena and
+capacity); `valid` is the same in every stripe of an element. The runtime launches each stripe's
+records as a launch of their own (the order of a node's input records is unspecified); it may set
+stripes only on modules that know them (this version, compiled by wgc: not the AMDX translation).
 An index at or beyond `count`, or a slot with `valid` 0, is not a node: `IsValid()` is false there
 and every record allocated for it is the one record at `scratch` (never read back; the runtime
 makes it as large as the largest record of the graph).
@@ -238,7 +245,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 9
+ABI_VERSION = 10
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -255,7 +262,10 @@ invocation places its records by group index, with one atomic per group and no s
 that the shaders read its fields at fixed offsets from the push constant's address.
 9: the tail also sets up launches whose grid comes from their records (`LEVEL` 40 bytes: its
 `grid_count` and `grid_launches`, the `LEVEL_GRID_LAUNCH` table); the last group's invocations share
-the launches out, through two Workgroup words."""
+the launches out, through two Workgroup words.
+10: stripes: an OutputParameter's `stripe_mask` (was reserved) splits each node-array element into
+stripes - 1 more OutputSlots after the first `count`; a group allocates from stripe `flat &
+stripe_mask` ("Outputs"), so that many groups do not all add to one counter."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -300,8 +310,8 @@ NODE_CONTEXT_ALIGNMENT = 8
 # OutputParameter: one per output parameter, 16 bytes.
 OUTPUT_PARAMETER = {
     "slots": (0, 8),   # u64 address of `count` OutputSlots
-    "count": (8, 4),   # u32 number of slots (node-array indices covered)
-    "reserved": (12, 4),
+    "count": (8, 4),   # u32 number of node-array indices covered (slots per stripe)
+    "stripe_mask": (12, 4),  # u32 stripes - 1 (a power of two; 0: one stripe) ("Outputs": stripes)
 }
 OUTPUT_PARAMETER_SIZE = 16
 

@@ -79,7 +79,7 @@ def amdx_program(modules: list[tuple[str, bytes]], names: dict[str, str] | None 
     if problems:
         return [codes.AMDX_NOT_RUNNABLE(None, f"the modules merged are not valid SPIR-V "
                                         f"({'; '.join(problems)[:2000]}): a wgc bug")], None, None
-    program = build_program(replace(graph.reflection, nodes=tuple(nodes)))
+    program = build_program(replace(graph.reflection, nodes=tuple(nodes)), stripes=False)   # one slot per element
     if graph.pixel_shaders:
         if len(translated) > 1:
             return [codes.AMDX_NOT_RUNNABLE(None, "mesh nodes and pixel shaders split over several AMDX modules: "

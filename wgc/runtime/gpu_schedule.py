@@ -9,7 +9,11 @@ the graph alone with the host-driven scheduler's own rules (`_target_key`, `_slo
 slot that may receive records makes a launch of its target key at the next level (one launch per
 producing slot, as the host-driven scheduler makes one per chunk, and for each node sharing that
 input), until no key remains; each launch gets an upper bound of its records (the entry count,
-then its producer's thread groups × MaxRecords), which sizes its output arenas.  Then, once per
+then its producer's thread groups × MaxRecords), which sizes its output arenas.  A launch of at
+least STRIPE_GROUPS workgroups (not on UNSTRIPED_KINDS devices, and only in a program whose modules
+know it) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
+"Stripes": `_striped`), each a producing slot of its own, so its element makes STRIPES launches at
+the next level; the trace shows them as one (`_Input.origin`).  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
 read back; NodeContexts, output slots, the launch tables of `indirect_setup`) and one command
 buffer is recorded that every run replays (the first run writes the image; a later run of the same
@@ -111,6 +115,48 @@ a cache line of its own (128 bytes: a GPU's L2 line), so that the producer's ato
 elements do not queue on one line (a single output's counter keeps 4 bytes)."""
 
 
+STRIPES = 4
+"""Stripes of each element of a node-array output of a launch of at least STRIPE_GROUPS workgroups
+(emulation ABI, "Stripes"; a power of two): group g allocates from stripe g % STRIPES, each with its
+own counter, arena part and launch at the next level, so that no counter takes more than 1/STRIPES
+of the groups' atomics (a GPU's L2 serialises atomics on one address, ~2 ns each: 16,384 groups
+adding to each of four counters took the NVIDIA H200 32 µs, against 15 µs placed by group index).
+4 brings a counter's 16,384 atomics to 4,096 (~8 µs, under the rest of such a producer) for 4
+launches per element; `benchmarks/run.py --stripes` measures others."""
+STRIPE_GROUPS = 8192
+"""The fewest workgroups of a producing launch whose node-array outputs are striped (above
+FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
+UNSTRIPED_KINDS = frozenset({"cpu"})
+"""Devices on which nothing is striped: lavapipe's two worker threads barely contend on a counter,
+while each stripe is one more dispatch (the benchmarks' arrays shape, 16,384 groups: CPU ratio to
+the hand kernel 1.41-1.46 with one stripe, 1.65-1.93 with 8)."""
+STRIPE_SLOTS = 256
+"""At most this many output slots of one node-array output, stripes included."""
+
+
+def _stripe_count(output: Any, slots: int, groups: int, least: int) -> int:
+    """Stripes of a node-array output of `slots` slots on a launch of at most `groups` workgroups:
+    STRIPES where the launch has at least `least` groups (the scheduler's `stripe_groups`), else 1.
+    Outputs without records (EmptyNodeOutput) keep one."""
+    if not output.array or output.empty or groups < least or slots * STRIPES > STRIPE_SLOTS:
+        return 1
+    return STRIPES
+
+
+def _striped(slots: list[_Slot], stripes: int, groups: int, units: int, per_group: int, per_slot: int) -> list[_Slot]:
+    """`slots` (one per element) as `stripes` * len(slots) slots (emulation ABI, "Stripes"): stripe s
+    of element i at s * len(slots) + i, its capacity what the groups g < `groups` with g % stripes ==
+    s may send: their `per_group` units each (at most `units` in all) × `per_slot` records."""
+    if stripes == 1:
+        return slots
+    out: list[_Slot] = []
+    for s in range(stripes):
+        owned = min(units, per_group * max(0, -(-(groups - s) // stripes)))
+        out.extend(_Slot(slot.target, slot.key, owned * per_slot if slot.target is not None else 0, slot.stride)
+                   for slot in slots)
+    return out
+
+
 def _counter_words(slots: int) -> int:
     """Words the counters of an output of `slots` slots may take among the results, alignment included."""
     return 1 if slots == 1 else (slots + 1) * COUNTER_SPACING // 4
@@ -131,6 +177,9 @@ class _Input:
     """(level, launch, output, slot) whose counter counts these records."""
     capacity: int = _U32
     """Records the producer's arena holds: the count is clamped to it."""
+    origin: tuple[int, int, int, int] | None = None
+    """A stripe of a node-array element (emulation ABI, "Stripes"): (level, launch, output, element)
+    of its producer, the same for every stripe of the element: the trace shows their launches as one."""
     chunk: Chunk | None = None
     """Entry records: where the host reads them (a record-given grid of the first level is summed there)."""
 
@@ -147,8 +196,11 @@ class _Planned:
     units: int
     """Bound of the D3D thread groups (threads for thread launch)."""
     outputs: list[list[_Slot]]
+    """Per output its slots: one per element, times its stripes (`stripes`)."""
     per_slot: list[int]
     """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
+    stripes: list[int] = field(default_factory=list)
+    """Per output its stripes (1 but for node arrays of a launch of many groups: `_stripe_count`)."""
     record_grid: bool = False
     """A node whose grid comes from its record: set up by `grid_setup` (module docstring)."""
     prefix_arena: int = 0
@@ -296,6 +348,8 @@ class GpuScheduler(Scheduler):
         self.gpu_driven = gpu_driven
         self._grid_tables = self.device.info.kind in GRID_TABLE_KINDS
         """Whether `grid_setup` writes group tables on this device (GRID_TABLE_KINDS)."""
+        self.stripe_groups = _U32 + 1 if self.device.info.kind in UNSTRIPED_KINDS else STRIPE_GROUPS
+        """Launches of at least this many workgroups stripe their node-array outputs (`_stripe_count`)."""
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
         self._gpu_arenas: list[Buffer | None] = [None, None]
@@ -333,6 +387,17 @@ class GpuScheduler(Scheduler):
     # ------------------------------------------------------------------ planning
 
     def _plan(self, entries: list[tuple[NodePlan, Chunk]]) -> _Plan | None:
+        """The plan of a run of `entries`, with stripes where `_stripe_count` says (in a program whose
+        modules know them, `Program.stripes`); where that plan is not possible (more launches than
+        MAX_LAUNCHES, arenas past the memory limit), the plan without stripes."""
+        least = self.stripe_groups if getattr(self.program, "stripes", False) else _U32 + 1
+        plan = self._plan_levels(entries, least)
+        if plan is None and least <= _U32:
+            plan = self._plan_levels(entries, _U32 + 1)
+        return plan
+
+    def _plan_levels(self, entries: list[tuple[NodePlan, Chunk]], least: int) -> _Plan | None:
+        """The plan, striping the node-array outputs of launches of at least `least` groups."""
         pending: dict[WorkKey, list[_Input]] = {}
         inputs = [_Input(chunk.count, chunk.count, chunk.address, chunk.stride, chunk=chunk) for _, chunk in entries]
         for key, at in self.entry_work(entries):
@@ -364,6 +429,9 @@ class GpuScheduler(Scheduler):
                         return None
                     outputs = [self._slots(key, node, output, units) for output in node.outputs]
                     per_slot = [o.max_records_per_node if o.array else o.max_records for o in node.outputs]
+                    stripes = [_stripe_count(o, len(slots), groups, least) for o, slots in zip(node.outputs, outputs)]
+                    outputs = [_striped(slots, n_stripes, groups, units, group_div // unit_div, per)
+                               for slots, n_stripes, per in zip(outputs, stripes, per_slot)]
                     for output, slots in zip(node.outputs, outputs):
                         for slot in slots:
                             if slot.target is None or output.empty:
@@ -375,7 +443,7 @@ class GpuScheduler(Scheduler):
                             if arena_bytes > self.memory_limit:
                                 return None
                     planned = _Planned(key, node, records, group_mul, group_div, unit_div, grid, units, outputs,
-                                       per_slot, _record_grid(node))
+                                       per_slot, stripes, _record_grid(node))
                     if planned.record_grid and records.chunk is not None:
                         planned.host_grids = _entry_grids(node, records.chunk)
                     if planned.record_grid:     # its prefix sums and group table, beside the arenas
@@ -400,8 +468,10 @@ class GpuScheduler(Scheduler):
                         bound = launch.units * launch.per_slot[p] if output.empty else slot.capacity
                         if bound == 0:
                             continue
+                        elements = len(slots) // launch.stripes[p]
+                        origin = (level, at, p, i % elements) if launch.stripes[p] > 1 else None
                         records = _Input(None, min(bound, _U32), None, slot.stride, (level, at, p, i),
-                                         min(slot.capacity, _U32))
+                                         min(slot.capacity, _U32), origin)
                         following.setdefault(slot.key, []).append(records)
                         for sharer in self.sharers.get(slot.key.node, []):
                             key = WorkKey(sharer, slot.key.remaining, slot.key.loops)
@@ -487,7 +557,8 @@ class GpuScheduler(Scheduler):
                     launch.slots_at.append(slots_at)
                     launch.counters_at.append([counter_at + spacing * i for i in range(len(slots))])
                     _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
-                         slots=base + slots_at, count=len(slots))
+                         slots=base + slots_at, count=len(slots) // launch.stripes[p],
+                         stripe_mask=launch.stripes[p] - 1)
                     for i, slot in enumerate(slots):
                         valid = slot.target is not None
                         arena = out + slot.arena if valid and slot.stride else scratch
@@ -835,6 +906,7 @@ class GpuScheduler(Scheduler):
         control_address = plan.bound_to[0] if plan.bound_to else 0
         for level, launches in enumerate(plan.levels):
             trace = TraceStep(repeat_index, level)
+            last_origin: Any = None
             level_times = plan.times[level] if timing is not None and level < len(plan.times) else None
             if timing is not None and level_times is not None:
                 trace.gpu_ns = timing.nanoseconds(ticks, level_times[0], level_times[1])
@@ -858,7 +930,8 @@ class GpuScheduler(Scheduler):
                 if word(launch.status_at) & abi.STATUS_OUT_OF_RECORDS:
                     keep_prints(launches, at, level, len(trace.dispatches) + 1)
                     units = groups if launch.record_grid else -(-count * launch.group_mul // launch.unit_div)
-                    wanted = [[word(at) for at in offsets] for offsets in launch.counters_at]
+                    wanted = [_per_element([word(at) for at in offsets], stripes)
+                              for offsets, stripes in zip(launch.counters_at, launch.stripes)]
                     problem = RecordsOutOfMemory(launch.node.label, over_records(launch.node, units, wanted, level))
                     problem.level = level
                     problem.trace = steps + ([trace] if trace.dispatches else [])
@@ -868,17 +941,23 @@ class GpuScheduler(Scheduler):
                                          launch.key.loop_iteration, count, groups)
                 if timing is not None and level_times is not None:
                     dispatch.gpu_ns = timing.nanoseconds(ticks, *level_times[2][at])
+                origin = (launch.input.origin, launch.key) if launch.input.origin is not None else None
+                if origin is not None and origin == last_origin and trace.dispatches:
+                    _merge(trace.dispatches[-1], dispatch)     # another stripe of the same element
+                    dispatch = trace.dispatches[-1]
+                last_origin = origin
                 if drawn is not None and launch.query is not None:
                     dispatch.primitives = drawn[launch.query]
-                for output, _slots, counters in zip(launch.node.outputs, launch.outputs, launch.counters_at):
-                    total = 0
-                    for i, counter_at in enumerate(counters):
-                        produced = word(counter_at)
-                        total += produced
-                        if output.array and produced:
-                            dispatch.records_out[f"{output.parameter}[{i}]"] = produced
-                    dispatch.records_out[output.parameter] = total
-                trace.dispatches.append(dispatch)
+                for output, stripes, counters in zip(launch.node.outputs, launch.stripes, launch.counters_at):
+                    produced = _per_element([word(counter_at) for counter_at in counters], stripes)
+                    for i, records in enumerate(produced):
+                        if output.array and records:
+                            dispatch.records_out[f"{output.parameter}[{i}]"] = \
+                                dispatch.records_out.get(f"{output.parameter}[{i}]", 0) + records
+                    dispatch.records_out[output.parameter] = dispatch.records_out.get(output.parameter, 0) + \
+                        sum(produced)
+                if dispatch is not (trace.dispatches[-1] if trace.dispatches else None):
+                    trace.dispatches.append(dispatch)
                 if self.prints is not None:
                     dispatched[control_address + launch.context_at] = self._dispatched(
                         node, repeat_index, level, len(trace.dispatches), count)
@@ -891,6 +970,22 @@ class GpuScheduler(Scheduler):
             for trace in steps:
                 self.progress(repeat_index, trace.level, sum(d.records_in for d in trace.dispatches))
         return steps
+
+
+def _per_element(counts: list[int], stripes: int) -> list[int]:
+    """The counts of an output's slots (stripe s of element i at s * elements + i) summed per element."""
+    elements = len(counts) // stripes
+    return [sum(counts[s * elements + i] for s in range(stripes)) for i in range(elements)]
+
+
+def _merge(into: TraceDispatch, stripe: TraceDispatch) -> None:
+    """`stripe`'s records and groups added to `into`, the trace's launch of the same element."""
+    into.records_in += stripe.records_in
+    into.groups += stripe.groups
+    if into.gpu_ns is not None and stripe.gpu_ns is not None:
+        into.gpu_ns += stripe.gpu_ns
+    if into.primitives is not None and stripe.primitives is not None:
+        into.primitives += stripe.primitives
 
 
 __all__ = ["GpuScheduler", "MAX_LAUNCHES"]

@@ -232,9 +232,14 @@ class Program:
     program `build_program` makes (this wgc compiled or translated its module); False by default, so
     a program pickled by an older revision (benchmarks' `--from`) keeps the meta pass everywhere."""
     tail_grids: bool = False
-    """The level tail also sets up launches whose grid comes from their records (emulation ABI 8):
+    """The level tail also sets up launches whose grid comes from their records (emulation ABI 9):
     true for every program `build_program` makes; False in one pickled by an older revision, whose
     tails leave those launches to `grid_setup`."""
+    stripes: bool = False
+    """Its shaders take a node-array element's slot from the group's stripe (emulation ABI 10,
+    "Stripes"), so the GPU-driven schedule may split an element's allocation into stripes: true for
+    a program `build_program` makes of a module this wgc compiled; false for the AMDX translation
+    (its `allocate` knows one slot per element) and for programs pickled by an older revision."""
 
     def node(self, name: str, index: int = 0) -> NodePlan | None:
         """The node the application addresses as NodeID (name, index): with loops in index space, its
@@ -375,8 +380,9 @@ def _wave_size(sizes: Sequence[int] | None) -> tuple[int, ...] | None:
     return tuple(found) or None
 
 
-def build_program(reflection: Any) -> Program:
-    """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`)."""
+def build_program(reflection: Any, stripes: bool = True) -> Program:
+    """The program of a compile's reflection (`wgc.metadata.reflection.Reflection`); `stripes`:
+    whether its module takes node-array slots by stripe (`Program.stripes`)."""
     nodes = []
     pixel_shaders = tuple(e.entry_point for e in reflection.entry_points if e.stage == "pixel")
     for node in reflection.nodes:
@@ -418,7 +424,7 @@ def build_program(reflection: Any) -> Program:
     program = Program(nodes=tuple(nodes), resources=tuple(_root_only(_resources(reflection), nodes)),
                       push_constant_bytes=push,
                       graph_spec_ids=shaping, pixel_shaders=pixel_shaders, level_tail=True,
-                      tail_grids=True)
+                      tail_grids=True, stripes=stripes)
     if getattr(reflection, "loop_lowering", "native") == "index-space":
         return expand_stages(program, reflection)
     return program

@@ -683,7 +683,9 @@ class EmulatedNodes(NodeOperations):
 
         def add_total() -> None:           # only valid slots below the slot count received records
             total = fl.load(at(counts, lane))
-            own = _element(fl, self._slots(fl, handle)[1], lane, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+            parameter, slots = self._slots(fl, handle)
+            stripe = self._stripe(fl, parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["count"]))
+            own = _element(fl, slots, b.emit("OpIAdd", uint, stripe, lane), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
             old = fl.local(t.UINT, "element_old")
             fl.store(old, fl.uint(0))
             _add_where(fl, b.emit("OpINotEqual", boolean, total, fl.uint(0)), own, total, old)
@@ -712,6 +714,14 @@ class EmulatedNodes(NodeOperations):
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         return parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
 
+    def _stripe(self, fl: FunctionLowering, parameter: int, count: int) -> int:
+        """The u32 index of the first OutputSlot of the group's stripe of a node-array output whose
+        OutputParameter is at `parameter` (emulation ABI, "Stripes"): (flat & stripe_mask) * count."""
+        b = fl.b
+        uint = fl.types.id(t.UINT)
+        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
+        return b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, _entry(fl).flat, mask), count)
+
     def _shared(self, fl: FunctionLowering) -> Place:
         """A Workgroup uint of one group-scope call (module docstring)."""
         var = fl.b.variable(fl.b.type_pointer("Workgroup", fl.types.id(t.UINT)), "Workgroup")
@@ -734,7 +744,8 @@ class EmulatedNodes(NodeOperations):
         index = index or fl.uint(0)
         count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
         in_range = b.emit("OpULessThan", boolean, index, count)
-        slot = _element(fl, slots, index, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+        at = b.emit("OpIAdd", fl.types.id(t.UINT), self._stripe(fl, parameter, count), index)
+        slot = _element(fl, slots, at, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")
         fl.store(valid, b.constant_bool(False))
         read, done = b.new_id(), b.new_id()
