@@ -275,7 +275,7 @@ class EmulatedNodes(NodeOperations):
                     address = _offset(fl, table, parameter.offset)
                     entry.local_root[variable] = address if parameter.kind == "constants" else \
                         _load_scalar(fl, address, _U64)
-        self._hoist_outputs(fl, entry)
+        _hoist_outputs(fl, entry)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
@@ -298,37 +298,6 @@ class EmulatedNodes(NodeOperations):
             entry.check_counters = emulated_checks.begin_entry(fl, node)
         assert self._prints is not None
         emulated_prints.begin_entry(fl, self._prints, entry.flat, entry.record)
-
-    def _hoist_outputs(self, fl: FunctionLowering, entry: _Entry) -> None:
-        """Load the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
-        "Outputs") and NodeContext's `scratch` and `status` before the prologue can return: the
-        same values for the whole dispatch.  A load whose address is the push constant's plus a
-        constant, outside any branch, is one scalar load on llvmpipe (Mesa 25: `invocation 0 must be
-        active` and an address `nir_src_is_always_uniform`); after the prologue's `return` every
-        load is a gather of 8 lanes.  Drivers drop the loads nothing uses.  Not in a module whose
-        loops are unrolled in index space (its outputs into loops are arrays at run time)."""
-        if fl.ml.stages is not None or all(output.is_array for output in entry.node.outputs):
-            return
-        b = fl.b
-        named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
-        single = 0
-        records = False
-        for output in entry.node.outputs:
-            if output.is_array:
-                continue
-            single += 1
-            if output.parameter not in named:
-                continue
-            slot = _offset(fl, entry.context, abi.single_slot_offset(single - 1))
-            names = ("valid", "counter") if output.is_empty else (
-                "valid", "first_group", "counter", "capacity", "stride", "records")
-            for name in names:
-                entry.fields[(slot, name)] = _load(fl, slot, abi.OUTPUT_SLOT[name])
-            valid = b.emit("OpINotEqual", b.type_bool(), entry.fields[(slot, "valid")], fl.uint(0))
-            entry.singles[output.index] = (valid, slot)
-            records = records or not output.is_empty
-        for name in ("scratch", "status") if records else ():
-            entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
 
     def _broadcast_prologue(self, fl: FunctionLowering, entry: _Entry, count: int) -> None:
         """The record index and SV_GroupID of a broadcasting group (ABI: fixed or record grid)."""
@@ -878,6 +847,38 @@ def _add_where(fl: FunctionLowering, cond: int, slot: int, value: int, into: Any
         fl.store(into, old)
     b.emit("OpBranch", added)
     fl.new_block(added)
+
+
+def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
+    """Load the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
+    "Outputs") and NodeContext's `scratch` and `status` before the prologue can return: the
+    same values for the whole dispatch.  A load whose address is the push constant's plus a
+    constant, outside any branch, is one scalar load on llvmpipe (Mesa 25: `invocation 0 must be
+    active` and an address `nir_src_is_always_uniform`); after the prologue's `return` every
+    load is a gather of 8 lanes.  Drivers drop the loads nothing uses.  Not in a module whose
+    loops are unrolled in index space (its outputs into loops are arrays at run time)."""
+    if fl.ml.stages is not None or all(output.is_array for output in entry.node.outputs):
+        return
+    b = fl.b
+    named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
+    single = 0
+    records = False
+    for output in entry.node.outputs:
+        if output.is_array:
+            continue
+        single += 1
+        if output.parameter not in named:
+            continue
+        slot = _offset(fl, entry.context, abi.single_slot_offset(single - 1))
+        names = ("valid", "counter") if output.is_empty else (
+            "valid", "first_group", "counter", "capacity", "stride", "records")
+        for name in names:
+            entry.fields[(slot, name)] = _load(fl, slot, abi.OUTPUT_SLOT[name])
+        valid = b.emit("OpINotEqual", b.type_bool(), entry.fields[(slot, "valid")], fl.uint(0))
+        entry.singles[output.index] = (valid, slot)
+        records = records or not output.is_empty
+    for name in ("scratch", "status") if records else ():
+        entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
 
 
 def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], name: str) -> int:
