@@ -19,7 +19,6 @@ import contextlib
 import io
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path

@@ -674,14 +674,14 @@ class _Preprocessor(_PcppPreprocessor):
         self.lastdirective = None
         self.lexer, self.evaluator = tools.lexer, tools.evaluator
         self.__dict__.update(tools.token_names)
-        self.macros = {}
-        self.path = []
-        self.temp_path = []
+        self.macros: dict[str, Any] = {}
+        self.path: list[str] = []
+        self.temp_path: list[str] = []
         self.rewrite_paths = [(re.escape(os.path.abspath("") + os.sep) + "(.*)", "\\1")]
         self.passthru_includes = None
-        self.include_once = {}
+        self.include_once: dict[str, Any] = {}
         self.include_depth = 0
-        self.include_times = []
+        self.include_times: list[Any] = []
         self.return_code = 0
         self.debugout = None
         self.auto_pragma_once_enabled = True
