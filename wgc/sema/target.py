@@ -101,7 +101,7 @@ from wgc.irtools.stageio import BUILTINS, flatten, mesh_qualifier, unsupported
 from wgc.sema.stages import (AMDX_MIN_GRAPH_DEPTH, MAX_STAGE_INDEX, NodeStages, StagePlan, UnrolledDepth,
                              self_feeding, unrolled_depth)
 from wgc.sema.typeref import contains_ray_query
-from wgc.irtools.walk import lvalue_chain, children, reachable_functions, walk_body
+from wgc.irtools.walk import lvalue_chain, children, nodes_of, reachable_functions, walk_body
 from wgc.source import SourceFile, Span
 
 if TYPE_CHECKING:
@@ -400,6 +400,12 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
         _aggregate_of_node_objects(variable.type, variable.span, f"parameter '{variable.name}'", report)
     _aggregate_of_node_objects(function.return_type, function.span, f"the result of '{function.name}'", report)
     returns_object = _is_node_object(function.return_type)
+    if not returns_object and not _rebinds_node_object(function):
+        # nothing can be rebound in control flow: only the locals' types are checked, in the walk's order
+        for declaration in nodes_of(function, ir.VarDecl):
+            variable = declaration.variable
+            _aggregate_of_node_objects(variable.type, variable.span, f"local '{variable.name}'", report)
+        return
     declared_at: dict[ir.Variable, int] = {p: 0 for p in function.params}
     stack: list[tuple[Any, int]] = [(function.body, 0)]
     while stack:
@@ -432,6 +438,19 @@ def _object_bindings(function: ir.Function, report: Any) -> None:
                          for child in reversed(children(node)))
             continue
         stack.extend((child, inner) for child in reversed(children(node)))
+
+
+def _rebinds_node_object(function: ir.Function) -> bool:
+    """Whether the body assigns a node object variable, or passes one to an out or inout parameter
+    (the bindings `_object_bindings` checks the depth of)."""
+    for node in nodes_of(function, ir.Assign, ir.Call):
+        if isinstance(node, ir.Assign):
+            targets: Sequence[ir.Expr] = (node.target,)
+        else:
+            targets = [a for p, a in zip(node.function.params, node.args) if p.direction is not ir.Direction.IN]
+        if any(isinstance(target, ir.VarRef) and _is_node_object(target.type) for target in targets):
+            return True
+    return False
 
 
 def _aggregate_of_node_objects(type_: t.Type, span: Span, what: str, report: Any) -> None:

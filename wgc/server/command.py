@@ -33,6 +33,7 @@ import sys
 import threading
 from typing import Any
 
+from wgc.portable import signals
 from wgc.server import protocol
 
 WAIT_SECONDS = 10.0
@@ -40,6 +41,9 @@ WAIT_SECONDS = 10.0
 HANDLED = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """The signals wgc handles itself while a command runs (`wgc.interrupts`)."""
 UNCATCHABLE = frozenset(getattr(signal, name) for name in ("SIGKILL", "SIGSTOP") if hasattr(signal, name))
+CATCHABLE = tuple(sorted(int(number) for number in signals.valid_signals() if number not in UNCATCHABLE))
+"""The signals whose disposition a process may set, as plain numbers, read once (`signal.valid_signals`
+makes an enum member of each, which costs more than setting them all)."""
 
 
 def _between_commands(_signum: int, _frame: Any) -> None:
@@ -50,14 +54,13 @@ def set_dispositions(ignored: list[int] | tuple[int, ...]) -> None:
     """Every catchable signal ignored when in `ignored`, else at its default; wgc's own three at
     `_between_commands` (the command's `wgc.interrupts` takes them while it runs)."""
     ignore = set(ignored)
-    for number in signal.valid_signals():
-        if number in UNCATCHABLE:
-            continue
+    getsignal, setsignal = signals.getsignal, signals.signal      # the C functions: no enum per call
+    for number in CATCHABLE:
         wanted = (_between_commands if number in HANDLED
-                  else signal.SIG_IGN if number in ignore else signal.SIG_DFL)
+                  else signals.SIG_IGN if number in ignore else signals.SIG_DFL)
         try:
-            if signal.getsignal(number) is not wanted:
-                signal.signal(number, wanted)
+            if getsignal(number) != wanted:
+                setsignal(number, wanted)
         except (ValueError, OSError):
             pass
 
@@ -66,8 +69,7 @@ def adopt(request: dict[str, Any]) -> None:
     """Make this process the client's: its folder, environment, umask, resource limits, signal
     dispositions, argv (its standard streams come with GO: `adopt_streams`)."""
     os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
+    set_environment(request["env"])
     os.umask(request["umask"])
     if request["limits"] and request["limits"] != protocol.limits():
         import resource
@@ -76,6 +78,20 @@ def adopt(request: dict[str, Any]) -> None:
             resource.setrlimit(getattr(resource, name), (soft, hard))     # fails: compiled in process
     set_dispositions(request["ignored"])
     sys.argv = [request["argv0"], *request["argv"]]
+
+
+def set_environment(wanted: dict[str, str]) -> None:
+    """Make `os.environ` (and so the process's environment) `wanted`: the same names, in the same
+    order, with the same values; where only values differ, only those are set (a worker's
+    environment is mostly its client's)."""
+    environ = os.environ
+    if list(environ) == list(wanted):
+        for name, value in wanted.items():
+            if environ[name] != value:
+                environ[name] = value
+    else:
+        environ.clear()
+        environ.update(wanted)
 
 
 def consent(connection: socket.socket, request: dict[str, Any]) -> tuple[int | None, list[int]]:

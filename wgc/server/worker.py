@@ -41,6 +41,7 @@ import threading
 import warnings
 from typing import Any, NoReturn
 
+from wgc.portable import signals
 from wgc.server import command, protocol
 
 MEMORY_GROWTH = 256 << 20
@@ -83,8 +84,7 @@ class _Idle:
         sys.stdin, sys.stdout, sys.stderr = self.streams
         sys.__stdin__, sys.__stdout__, sys.__stderr__ = self.streams     # type: ignore[misc]
         os.chdir("/")
-        os.environ.clear()
-        os.environ.update(self.environ)
+        command.set_environment(self.environ)
         os.umask(self.umask)
         sys.argv = ["wgc"]
 
@@ -208,11 +208,10 @@ class State:
     @classmethod
     def capture(cls) -> State:
         dispositions = []
-        for number in sorted(signal.valid_signals()):
-            if number in command.UNCATCHABLE:
-                continue
+        getsignal = signals.getsignal         # the C function: no enum per call
+        for number in command.CATCHABLE:
             try:
-                dispositions.append((int(number), signal.getsignal(number)))
+                dispositions.append((number, getsignal(number)))
             except (ValueError, OSError):
                 pass
         return cls((tuple(dispositions), frozenset(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
