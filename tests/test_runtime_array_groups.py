@@ -283,16 +283,25 @@ def test_conditional_and_thread_launch_calls_keep_the_subgroup_path(tmp_path):
 
 
 @device
-def test_the_counters_of_an_arrays_elements_lie_on_lines_of_their_own(tmp_path):
+@pytest.mark.parametrize("spaced", [True, False], ids=["spaced", "packed"])
+def test_the_counters_of_an_arrays_elements_lie_on_lines_of_their_own(tmp_path, monkeypatch, spaced):
     """The GPU-driven schedule's control image puts the counters of a node-array output's slots
     `COUNTER_SPACING` (128) bytes apart, each at a multiple of 128 among the results, so that the
-    atomics on different elements meet on no cache line; a single output's counter stays 4 bytes.
-    The run's buffer and its trace's counts are those computed by hand."""
+    atomics on different elements meet on no cache line, where the launch has at least
+    SPACED_GROUPS workgroups (set to 1 here); a single output's counter stays 4 bytes, and so do
+    those of a smaller launch (its 10 groups, against the default), which the host reads back
+    after the run. The run's buffer and its trace's counts are those computed by hand either way."""
+    from wgc.runtime import gpu_schedule
     from wgc.runtime.device import Device
     from wgc.runtime.dispatch import read_dispatch
     from wgc.runtime.gpu_schedule import COUNTER_SPACING
     from wgc.runtime.run import Session, _compile
     from wgc.source import SourceFile
+
+    if spaced:
+        monkeypatch.setattr(gpu_schedule, "SPACED_GROUPS", 1)
+    else:
+        assert gpu_schedule.SPACED_GROUPS > 10
 
     source = DIVERGENT.replace("[MaxRecords(24)] [NodeArraySize(4)]", "[MaxRecords(1)] NodeOutput<Item> One,\n"
                                "         [MaxRecords(24)] [NodeArraySize(4)]").replace(
@@ -319,9 +328,12 @@ void One(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[239], 100); }
     fan = plan.levels[0][0]
     one, elements = fan.counters_at
     assert len(one) == 1 and len(elements) == 4
-    assert [at % COUNTER_SPACING for at in elements] == [0] * 4
-    assert [b - a for a, b in zip(elements, elements[1:])] == [COUNTER_SPACING] * 3
+    spacing = COUNTER_SPACING if spaced else 4
+    assert [at % spacing for at in elements] == [0] * 4
+    assert [b - a for a, b in zip(elements, elements[1:])] == [spacing] * 3
     assert max(elements) + 4 <= plan.results_bytes
+    if not spaced:
+        assert plan.results_bytes <= 64
 
 
 @device

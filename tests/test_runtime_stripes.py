@@ -44,11 +44,12 @@ class _Output:
         self.array, self.empty = array, empty
 
 
-def test_stripes_only_on_node_arrays_of_many_groups() -> None:
-    """STRIPES where the launch has at least the threshold's groups, on record-carrying node arrays
-    whose stripes stay within STRIPE_SLOTS; one elsewhere."""
-    assert _stripe_count(_Output(), 4, 16384, 8192) == STRIPES
-    assert STRIPES > 1 and STRIPES & (STRIPES - 1) == 0
+def test_stripes_only_on_node_arrays_of_many_groups(monkeypatch) -> None:
+    """STRIPES (4 here; none by default) where the launch has at least the threshold's groups, on
+    record-carrying node arrays whose stripes stay within STRIPE_SLOTS; one elsewhere."""
+    assert STRIPES == 1 and _stripe_count(_Output(), 4, 16384, 8192) == 1
+    monkeypatch.setattr(gpu_schedule, "STRIPES", 4)
+    assert _stripe_count(_Output(), 4, 16384, 8192) == 4
     assert _stripe_count(_Output(), 4, 8191, 8192) == 1
     assert _stripe_count(_Output(array=False), 1, 16384, 8192) == 1
     assert _stripe_count(_Output(empty=True), 4, 16384, 8192) == 1
@@ -410,14 +411,17 @@ def test_grids_given_by_the_records_of_stripes(tmp_path, striped, gpu_driven):
 
 @device
 def test_the_default_stripe_count(tmp_path, monkeypatch):
-    """The default STRIPES (only the threshold lowered): DIVERGENT's group g on stripe g % STRIPES."""
+    """Four stripes (the default is none: `STRIPES`), the threshold lowered: DIVERGENT's group g on
+    stripe g % STRIPES."""
+    monkeypatch.setattr(gpu_schedule, "STRIPES", 4)
     monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)
     monkeypatch.setattr(gpu_schedule, "UNSTRIPED_KINDS", frozenset())
     out, steps, plan, words = _session(tmp_path, DIVERGENT, DIVERGENT_DISPATCH)
     assert out == divergent_expected()[0]
-    stripe_records = [0] * (4 * STRIPES)
+    stripes = 4
+    stripe_records = [0] * (4 * stripes)
     for i in range(120):
-        stripe_records[(i // 12) % STRIPES * 4 + (i * 7 + i // 5) % 4] += 2
-    assert plan.levels[0][0].stripes == [STRIPES]
+        stripe_records[(i // 12) % stripes * 4 + (i * 7 + i // 5) % 4] += 2
+    assert plan.levels[0][0].stripes == [stripes]
     assert [words[at // 4] for at in plan.levels[0][0].counters_at[0]] == stripe_records
-    assert len(steps[1].dispatches) == 4 and len(plan.levels[1]) == 4 * STRIPES
+    assert len(steps[1].dispatches) == 4 and len(plan.levels[1]) == 4 * stripes

@@ -11,7 +11,7 @@ producing slot, as the host-driven scheduler makes one per chunk, and for each n
 input), until no key remains; each launch gets an upper bound of its records (the entry count,
 then its producer's thread groups × MaxRecords), which sizes its output arenas.  A launch of at
 least STRIPE_GROUPS workgroups (not on UNSTRIPED_KINDS devices, and only in a program whose modules
-know it) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
+know it; STRIPES is 1, none, by default) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
 "Stripes": `_striped`), each a producing slot of its own, so its element makes STRIPES launches at
 the next level; the trace shows them as one (`_Input.origin`).  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
@@ -110,19 +110,26 @@ _U32 = 0xFFFFFFFF
 
 
 COUNTER_SPACING = 128
-"""Bytes between the counters of the slots of one node-array output in the control image: each on
-a cache line of its own (128 bytes: a GPU's L2 line), so that the producer's atomics on different
-elements do not queue on one line (a single output's counter keeps 4 bytes)."""
+"""Bytes between the counters of the slots of one node-array output of a launch of at least
+SPACED_GROUPS workgroups in the control image: each on a cache line of its own (128 bytes: a GPU's
+L2 line), so that the producer's atomics on different elements do not queue on one line (a single
+output's counter, and those of a smaller launch, keep 4 bytes)."""
+SPACED_GROUPS = 1024
+"""A launch of fewer workgroups adds to its counters too few times for their queueing to matter,
+while the host reads every spaced line back after the run (uncached reads, where the control block
+lies in the GPU's memory): its counters stay packed."""
 
 
-STRIPES = 4
+STRIPES = 1
 """Stripes of each element of a node-array output of a launch of at least STRIPE_GROUPS workgroups
-(emulation ABI, "Stripes"; a power of two): group g allocates from stripe g % STRIPES, each with its
-own counter, arena part and launch at the next level, so that no counter takes more than 1/STRIPES
-of the groups' atomics (a GPU's L2 serialises atomics on one address, ~2 ns each: 16,384 groups
-adding to each of four counters took the NVIDIA H200 32 µs, against 15 µs placed by group index).
-4 brings a counter's 16,384 atomics to 4,096 (~8 µs, under the rest of such a producer) for 4
-launches per element; `benchmarks/run.py --stripes` measures others."""
+(emulation ABI, "Stripes"; a power of two; 1: none): group g allocates from stripe g % STRIPES, each
+with its own counter, arena part and launch at the next level, so that no counter takes more than
+1/STRIPES of the groups' atomics (a GPU's L2 serialises atomics on one address: 16,384 groups adding
+to each of four counters took the NVIDIA H200 32 µs, 17 µs in 4 stripes). None by default: on the
+H200 the run as a whole lost more than the producer gained (benchmarks/run.py's arrays shape, wall
+ratio to the hand kernels 0.96 without stripes, 1.12-1.20 with 2, 1.62-1.64 with 4): the host reads
+every stripe's counter line back from the GPU's memory after the run, and each stripe is one more
+launch. `benchmarks/run.py --stripes S` measures others."""
 STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
@@ -157,9 +164,16 @@ def _striped(slots: list[_Slot], stripes: int, groups: int, units: int, per_grou
     return out
 
 
-def _counter_words(slots: int) -> int:
-    """Words the counters of an output of `slots` slots may take among the results, alignment included."""
-    return 1 if slots == 1 else (slots + 1) * COUNTER_SPACING // 4
+def _counter_spacing(launch: _Planned, slots: int) -> int:
+    """Bytes between the counters of an output of `slots` slots of `launch` (COUNTER_SPACING)."""
+    groups = -(-launch.input.bound * launch.group_mul // launch.group_div)
+    return COUNTER_SPACING if slots > 1 and groups >= SPACED_GROUPS else 4
+
+
+def _counter_words(spacing: int, slots: int) -> int:
+    """Words the counters of an output of `slots` slots `spacing` bytes apart may take among the
+    results, alignment included."""
+    return 1 if slots == 1 else (slots * spacing + spacing - 4) // 4
 
 
 @dataclass
@@ -503,7 +517,7 @@ class GpuScheduler(Scheduler):
     def _image(self, plan: _Plan, base: int, arenas: list[int]) -> bytearray:
         """The control data of `plan` for a control buffer at `base` and arenas at `arenas` (each
         launch's offsets are recorded in the plan; the same layout for every base)."""
-        words = sum(1 + sum(_counter_words(len(slots)) for slots in launch.outputs)
+        words = sum(1 + sum(_counter_words(_counter_spacing(launch, len(slots)), len(slots)) for slots in launch.outputs)
                     + (grids.RESULT_WORDS if launch.record_grid else 0) for level in plan.levels for launch in level)
         plan.results_bytes = 4 * words
         data = bytearray(_round(plan.results_bytes))
@@ -552,7 +566,7 @@ class GpuScheduler(Scheduler):
                         assert len(slots) == 1, "a single output has one slot"
                         slots_at = launch.context_at + abi.single_slot_offset(single)
                         single += 1
-                    spacing = 4 if len(slots) == 1 else COUNTER_SPACING
+                    spacing = _counter_spacing(launch, len(slots))
                     counter_at = take_result(spacing * len(slots), spacing)
                     launch.slots_at.append(slots_at)
                     launch.counters_at.append([counter_at + spacing * i for i in range(len(slots))])
