@@ -568,14 +568,7 @@ class EmulatedNodes(NodeOperations):
         base = fl.local(t.UINT, "keyed_base") if result else None
         if base is not None:
             fl.store(base, fl.uint(0))
-        wide = b.emit("OpUGreaterThanEqual", boolean, _builtin(fl, "SubgroupSize", 1), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
-        grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", done, "None")
-        b.emit("OpBranchConditional", wide, grouped, alone)
-        fl.new_block(alone)
-        _add_where(fl, valid, slot, count, base)
-        b.emit("OpBranch", done)
-        fl.new_block(grouped)
+        done = _unless_narrow(fl, _builtin(fl, "SubgroupSize", 1), valid, slot, count, base)
         header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
         b.emit("OpBranch", header)
         fl.new_block(header)
@@ -622,14 +615,7 @@ class EmulatedNodes(NodeOperations):
         size = handle.output.array_size
         result = fl.local(t.UINT, "keyed_base")
         fl.store(result, fl.uint(0))
-        wide = b.emit("OpUGreaterThanEqual", boolean, self._subgroup_size(fl), fl.uint(abi.PER_KEY_MIN_SUBGROUP))
-        grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
-        b.emit("OpSelectionMerge", done, "None")
-        b.emit("OpBranchConditional", wide, grouped, alone)
-        fl.new_block(alone)
-        _add_where(fl, valid, slot, count, result)
-        b.emit("OpBranch", done)
-        fl.new_block(grouped)
+        done = _unless_narrow(fl, self._subgroup_size(fl), valid, slot, count, result)
         array = fl.types.id(t.array(t.UINT, size))
         counts, bases = (b.variable(b.type_pointer("Workgroup", array), "Workgroup") for _ in range(2))
         b.name(counts, "element_records")
@@ -899,6 +885,23 @@ def _if(fl: FunctionLowering, condition: int, then: Any) -> None:
     then()
     b.emit("OpBranch", after)
     fl.new_block(after)
+
+
+def _unless_narrow(fl: FunctionLowering, width: int, valid: int, slot: int, count: int,
+                   base: Place | None) -> int:
+    """Where `width` (a subgroup size) is below PER_KEY_MIN_SUBGROUP, each invocation adds its own
+    `count` (`_add_where`); else the caller's path, whose block this leaves open: the label of the
+    selection's merge block, which the caller branches to and starts."""
+    b = fl.b
+    wide = b.emit("OpUGreaterThanEqual", b.type_bool(), width, fl.uint(abi.PER_KEY_MIN_SUBGROUP))
+    grouped, alone, done = b.new_id(), b.new_id(), b.new_id()
+    b.emit("OpSelectionMerge", done, "None")
+    b.emit("OpBranchConditional", wide, grouped, alone)
+    fl.new_block(alone)
+    _add_where(fl, valid, slot, count, base)
+    b.emit("OpBranch", done)
+    fl.new_block(grouped)
+    return done
 
 
 def _group_keys(node: NodeInfo, handle: OutputHandle) -> bool:

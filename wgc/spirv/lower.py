@@ -1124,16 +1124,21 @@ def _reading_loop_iteration(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
         direct = {f for f in functions if any(isinstance(item, ir.IntrinsicCall)
                                               and item.name in _NODE_DEPENDENT_INTRINSICS
                                               for item in walk_body(f))}
-        changed = True
-        while changed:
-            changed = False
-            for function in functions:
-                if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
-                                                  for item in walk_body(function)):
-                    direct.add(function)
-                    changed = True
-        reading |= direct
+        reading |= _with_callers(functions, direct)
     return frozenset(reading)
+
+
+def _with_callers(functions: list[ir.Function], direct: set[ir.Function]) -> set[ir.Function]:
+    """`direct` with every function of `functions` that calls one of them, directly or through others."""
+    changed = True
+    while changed:
+        changed = False
+        for function in functions:
+            if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
+                                              for item in walk_body(function)):
+                direct.add(function)
+                changed = True
+    return direct
 
 
 def _reading_local_root(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
@@ -1147,15 +1152,7 @@ def _reading_local_root(nodes: list[NodeInfo]) -> frozenset[ir.Function]:
         functions = [f for f in reachable_functions(node.function) if f is not node.function]
         direct = {f for f in functions if any(isinstance(item, ir.VarRef) and item.variable in bound
                                               for item in walk_body(f))}
-        changed = True
-        while changed:
-            changed = False
-            for function in functions:
-                if function not in direct and any(isinstance(item, ir.Call) and item.function in direct
-                                                  for item in walk_body(function)):
-                    direct.add(function)
-                    changed = True
-        reading |= direct
+        reading |= _with_callers(functions, direct)
     return frozenset(reading)
 
 
