@@ -778,13 +778,15 @@ class GpuScheduler(Scheduler):
         size = len(plan.image) if plan.image else len(self._image(plan, 0, arenas))   # the same for every base
         self._gpu_control = self._gpu_buffer(self._gpu_control, size, True)
         control = self._gpu_control
-        if plan.bound_to != (control.address, *arenas):
+        copy_to = self.readback.wanted(control, plan.results_bytes)
+        bound_to = (control.address, *arenas, self.readback.made if copy_to is not None else 0)
+        if plan.bound_to != bound_to:
             plan.image = bytes(self._image(plan, control.address, arenas))
             if plan.commands is not None:
                 self.device.free_commands(plan.commands)
                 plan.commands = None
-            plan.commands = self._record(plan, control)
-            plan.bound_to = (control.address, *arenas)
+            plan.commands = self._record(plan, control, copy_to)
+            plan.bound_to = bound_to
             self._control_holds = None
         if self._control_holds is plan:        # the image is there: only what the last run changed
             for at, values in plan.resets:
@@ -799,7 +801,7 @@ class GpuScheduler(Scheduler):
             self.checks.contexts = {control.address + launch.context_at: (launch.node, level)
                                     for level, launches in enumerate(plan.levels) for launch in launches}
             self.checks.collect(repeat_index)
-        result = control.read(0, plan.results_bytes)
+        result = self.readback.read(control, copy_to, plan.results_bytes)
         plain = self.prints is None and self.timing is None and self.progress is None and not plan.primitive_queries
         if plain and plan.last_read is not None and plan.last_read[:2] == (repeat_index, result):
             return list(plan.last_read[2])
@@ -807,13 +809,14 @@ class GpuScheduler(Scheduler):
         plan.last_read = (repeat_index, result, list(steps)) if plain else None
         return steps
 
-    def _record(self, plan: _Plan, control: Buffer) -> Any:
+    def _record(self, plan: _Plan, control: Buffer, copy_to: Buffer | None) -> Any:
         """The command buffer of a whole run: the graph's descriptor sets bound once; per level the meta
         pass and a barrier (not before the first level where `_Plan.host_setup`, nor before a level
         set up by the tails of the one before it, `_Plan.fused`), the indirect
         dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
         compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
-        after draws, covers every stage and the host's reads)."""
+        after draws, covers every stage and the host's reads); after the last level, where `copy_to`
+        is given, the copy of the results region into it (`readback.ResultsCopy.record`)."""
         meta_pipeline = self._meta_pipeline()
         device, user, layout = self.device, self.push_constants, self.pipelines.layout
         device.record_reusable()
@@ -878,6 +881,8 @@ class GpuScheduler(Scheduler):
                     last = detail or level == len(plan.levels) - 1
                     plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
             plan.time_queries = timing.used if timing is not None else 0
+            if copy_to is not None:
+                self.readback.record(control, copy_to, plan.results_bytes)
         finally:
             recorded = device.end_reusable()
         return recorded
