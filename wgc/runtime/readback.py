@@ -50,6 +50,9 @@ class ResultsCopy:
         self.target: Buffer | None = None
         self.unavailable = False
         """The device has no host-cached memory type, or it was full: direct reads from now on."""
+        self.mode: str | None = None
+        """This scheduler's MODE (None: the module's; benchmarks compare 'always' and 'never' side by
+        side in one process)."""
         self.made = 0
         """Targets made so far: a command buffer that copies into one is recorded again when this
         changes (a new buffer may reuse a freed one's address)."""
@@ -64,9 +67,10 @@ class ResultsCopy:
     def wanted(self, control: Buffer, size: int) -> Buffer | None:
         """The buffer to copy `size` bytes of `control` into, or None where the run reads `control`
         directly (MODE, COPY_BYTES; no host-cached memory)."""
-        if self.unavailable or size <= 0 or MODE == "never":
+        mode = self.mode or MODE
+        if self.unavailable or size <= 0 or mode == "never":
             return None
-        if MODE != "always" and (control.host_cached or control.mapped is None or size <= COPY_BYTES):
+        if mode != "always" and (control.host_cached or control.mapped is None or size <= COPY_BYTES):
             return None
         if self.target is not None and self.target.size >= size:
             return self.target
