@@ -61,6 +61,9 @@ does (`gpu_schedule.GRID_TABLE_KINDS`: lavapipe otherwise reads each group's rec
 runs, `Session(timing=True)`).  `--stripe-groups N` and `--stripes S` set the GPU-driven schedule's
 striping of node-array outputs (`wgc.runtime.gpu_schedule.STRIPE_GROUPS`, `STRIPES`; given, it
 applies on CPU devices too): `--stripe-groups 99999999` turns it off, 0 stripes every launch.
+`--readback auto|always|never` and `--readback-bytes N` set how a run reads its results back
+(`wgc.runtime.readback`: a copy in host-cached memory, or the control buffer directly); compare
+modes in alternating processes (A B A B).
 
 `--prepare DIR` pickles every shape; `--from DIR` measures those it finds (a pickle of an older
 revision lacks some shapes: they are named and skipped).

@@ -117,7 +117,8 @@ output's counter, and those of a smaller launch, keep 4 bytes)."""
 SPACED_GROUPS = 1024
 """A launch of fewer workgroups adds to its counters too few times for their queueing to matter,
 while the host reads every spaced line back after the run (uncached reads, where the control block
-lies in the GPU's memory): its counters stay packed."""
+lies in the GPU's memory; measured before `readback.py` copied the results to host-cached memory):
+its counters stay packed."""
 
 
 STRIPES = 1
@@ -128,8 +129,8 @@ with its own counter, arena part and launch at the next level, so that no counte
 to each of four counters took the NVIDIA H200 32 µs, 17 µs in 4 stripes). None by default: on the
 H200 the run as a whole lost more than the producer gained (benchmarks/run.py's arrays shape, wall
 ratio to the hand kernels 0.96 without stripes, 1.12-1.20 with 2, 1.62-1.64 with 4): the host reads
-every stripe's counter line back from the GPU's memory after the run, and each stripe is one more
-launch. `benchmarks/run.py --stripes S` measures others."""
+every stripe's counter line back from the GPU's memory after the run (measured before `readback.py`
+copied them to host-cached memory: to measure again), and each stripe is one more launch. `benchmarks/run.py --stripes S` measures others."""
 STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
