@@ -61,6 +61,9 @@ does (`gpu_schedule.GRID_TABLE_KINDS`: lavapipe otherwise reads each group's rec
 runs, `Session(timing=True)`).  `--stripe-groups N` and `--stripes S` set the GPU-driven schedule's
 striping of node-array outputs (`wgc.runtime.gpu_schedule.STRIPE_GROUPS`, `STRIPES`; given, it
 applies on CPU devices too): `--stripe-groups 99999999` turns it off, 0 stripes every launch.
+`--readback auto|always|never` and `--readback-bytes N` set how a run reads its results back
+(`wgc.runtime.readback`: a copy in host-cached memory, or the control buffer directly); compare
+modes in alternating processes (A B A B).
 
 `--prepare DIR` pickles every shape; `--from DIR` measures those it finds (a pickle of an older
 revision lacks some shapes: they are named and skipped).
@@ -456,6 +459,20 @@ def _stripe_options(groups: int | None, stripes: int | None) -> None:
         gpu_schedule.STRIPES = stripes
 
 
+def readback_options(mode: str | None, copy_bytes: int | None) -> None:
+    """`--readback` and `--readback-bytes`: how a run reads its results back (`wgc.runtime.readback`
+    MODE: auto, always, never; COPY_BYTES), set before any session is made; a runtime without
+    readback.py ignores them."""
+    try:
+        from wgc.runtime import readback
+    except ImportError:
+        return
+    if mode is not None:
+        readback.MODE = mode
+    if copy_bytes is not None:
+        readback.COPY_BYTES = copy_bytes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -479,7 +496,13 @@ def main() -> None:
                         help="after each shape, the median GPU time of each of its dispatches (timed runs)")
     parser.add_argument("--stripes", type=int, default=None, metavar="S",
                         help="stripes per node-array element, a power of two (default: the runtime's STRIPES)")
+    parser.add_argument("--readback", choices=("auto", "always", "never"), default=None,
+                        help="read the results from a copy in host-cached memory: where it pays (auto, the "
+                        "runtime's default), always, or never (wgc.runtime.readback.MODE)")
+    parser.add_argument("--readback-bytes", type=int, default=None, metavar="N",
+                        help="auto copies results regions of more than N bytes (default: the runtime's COPY_BYTES)")
     args = parser.parse_args()
+    readback_options(args.readback, args.readback_bytes)
     if args.grid_search:
         search_grids()
     _stripe_options(args.stripe_groups, args.stripes)

@@ -20,6 +20,11 @@ medians and the ratio to the anchor's.
 - two-level: the same node sending each record on to a second thread node (two levels);
 - recursion-8: one record through a recursive thread node 8 levels deep.
 
+`--readback` adds two sessions of each graph, interleaved with the others: one that reads its
+results from a copy in host-cached memory ('always', `wgc.runtime.readback`) and one that reads the
+control buffer directly ('never'); the plain line is the runtime's choice ('auto': on lavapipe,
+whose memory is all cached, 'never'; on a discrete GPU, the copy where the region exceeds a line).
+
 `--spin NS` adds two lines: the first graph with `Device.spin_ns` (the fence polled before the
 blocking wait; 0 by default) set to NS, and set to 0 (on lavapipe, whose threads share the cores
 with the polling host, it is no gain: see benchmarks/RESULTS.md).
@@ -88,13 +93,21 @@ def prepare() -> dict:
     return prepared
 
 
-def measure(prepared: dict, repeat: int, selector: str | None, spin: int | None = None) -> None:
+def measure(prepared: dict, repeat: int, selector: str | None, spin: int | None = None,
+            readback: bool = False) -> None:
     from wgc.runtime.device import Device
     from wgc.runtime.run import Session
 
     with Device(selector) as device:
         print(f"device: {device.info.name} ({device.info.kind}, Vulkan {device.info.api_version})")
         sessions = {name: Session(device, *prepared[name]) for name in GRAPHS}
+        if readback:        # the same graphs, the results read from a copy / directly (`--readback`)
+            for name in GRAPHS:
+                for mode, label in (("always", "copied"), ("never", "direct")):
+                    made = sessions[f"{name}, {label}"] = Session(device, *prepared[name])
+                    if not hasattr(made.scheduler, "readback"):
+                        sys.exit("--readback: this runtime has no wgc.runtime.readback")
+                    made.scheduler.readback.mode = mode
         try:
             lib, ffi, vk = device.lib, device.ffi, device.vk
             commands = ffi.new("VkCommandBuffer[1]", [device.command_buffer])
@@ -154,10 +167,11 @@ def measure(prepared: dict, repeat: int, selector: str | None, spin: int | None 
             for name in runs:
                 right = ""
                 if name in sessions:
-                    got = sessions[name].dump(prepared[name][1].resources[0])["uint32"]
+                    graph = name.split(",")[0]
+                    got = sessions[name].dump(prepared[graph][1].resources[0])["uint32"]
                     # every run adds again (one-level, two-level) or writes the same (recursion)
                     runs_done = (1 + repeat) * (3 if polling and name == next(iter(sessions)) else 1)
-                    want = [v * runs_done for v in EXPECTED[name]] if name != "recursion-8" else EXPECTED[name]
+                    want = [v * runs_done for v in EXPECTED[graph]] if graph != "recursion-8" else EXPECTED[graph]
                     right = f"; results right: {got == want}"
                 if name != "empty submit":
                     host = statistics.median(w - r for (w, _), r in zip(samples[name], in_replay[name]))
@@ -180,6 +194,8 @@ def main() -> None:
                              "blocking wait (Device.spin_ns), and not polled, interleaved with the others")
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
+    parser.add_argument("--readback", action="store_true",
+                        help="also each graph with its results read from a host-cached copy and directly")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.tree).resolve() if args.tree else HERE.parent))
     if args.source:
@@ -190,7 +206,7 @@ def main() -> None:
         Path(args.prepare).mkdir(parents=True, exist_ok=True)
         (Path(args.prepare) / "submit_cases.pickle").write_bytes(gzip.compress(pickle.dumps(prepared)))
         return
-    measure(prepared, args.repeat, args.device, args.spin)
+    measure(prepared, args.repeat, args.device, args.spin, args.readback)
 
 
 if __name__ == "__main__":

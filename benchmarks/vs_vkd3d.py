@@ -362,11 +362,17 @@ def measure_test(prepared: dict, test: str, repeat: int, selector: str | None) -
     return results
 
 
+READBACK: list[str | None] = [None]
+"""`--readback`, passed on to the wgc processes."""
+
+
 def run_wgc(source: str, test: str, repeat: int, selector: str | None) -> dict[str, tuple]:
     """`measure_test` in a process of its own (`--child`), reading the cases pickled in `source`."""
     command = [sys.executable, __file__, "--from", source, "--child", test, "--repeat", str(repeat)]
     if selector:
         command += ["--device", selector]
+    if READBACK[0] is not None:
+        command += ["--readback", READBACK[0]]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise SystemExit(f"the wgc side of {test} failed:\n{done.stderr}")
@@ -437,7 +443,14 @@ def main() -> None:
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
     parser.add_argument("--child", metavar="TEST", help=argparse.SUPPRESS)   # run_wgc's process
+    parser.add_argument("--readback", choices=("auto", "always", "never"), default=None,
+                        help="wgc reads its results from a host-cached copy: where it pays (auto, the default), "
+                        "always or never (wgc.runtime.readback.MODE)")
     args = parser.parse_args()
+    READBACK[0] = args.readback
+    if args.readback is not None:
+        from run import readback_options
+        readback_options(args.readback, None)
     if args.only:
         CASES[:] = [case for case in CASES if args.only in case.test]
     if args.source:

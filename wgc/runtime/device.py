@@ -32,6 +32,9 @@ Invariants:
   memory type that is not host-visible exists, as on a discrete GPU); `Buffer.write`/`read` then go
   through a host-visible staging buffer and a copy on the queue.  Where memory is unified
   (lavapipe) every buffer is mapped.  Device addresses through `bufferDeviceAddress`.
+  `Buffer.host_cached` says whether the host's reads of a mapped buffer go through its caches (a
+  GPU's BAR is not: each read crosses the bus); `cached_buffer` makes one that is, or None where
+  the device has no HOST_VISIBLE | HOST_COHERENT | HOST_CACHED memory type (`readback.py`).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ ACCESS_INDIRECT_COMMAND_READ = 0x1
 ACCESS_SHADER_READ_WRITE = 0x20 | 0x40
 ACCESS_TRANSFER_READ_WRITE = 0x800 | 0x1000
 ACCESS_HOST_READ_WRITE = 0x2000 | 0x4000
+ACCESS_TRANSFER_WRITE = 0x1000
+ACCESS_HOST_READ = 0x2000
 MAX_GROUP_COUNT = 65535
 VK_TIMEOUT = 2
 VK_NOT_READY = 1
@@ -192,6 +197,9 @@ class Buffer:
     device_local: bool = False
     """Its memory is DEVICE_LOCAL (a mapped one: a GPU's BAR heap; else host memory the device reads
     over the bus, where the BAR heap is full or absent)."""
+    host_cached: bool = False
+    """Its memory is HOST_CACHED: the host's reads of it are cached (lavapipe: all memory); else each
+    read of a mapped one is uncached (a GPU's BAR: one transfer over the bus per line)."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
         if self.mapped is None:
@@ -353,6 +361,8 @@ class Device:
         self._compute_barrier = self.ffi.new("VkMemoryBarrier[1]", [vk.VkMemoryBarrier(
             srcAccessMask=ACCESS_SHADER_READ_WRITE,
             dstAccessMask=ACCESS_SHADER_READ_WRITE | ACCESS_INDIRECT_COMMAND_READ)])
+        self._host_read_barrier = self.ffi.new("VkMemoryBarrier[1]", [vk.VkMemoryBarrier(
+            srcAccessMask=ACCESS_TRANSFER_WRITE, dstAccessMask=ACCESS_HOST_READ)])
         if self.graphics:          # draws too: every stage, attachment accesses included
             barrier.srcAccessMask |= ACCESS_ATTACHMENTS
             barrier.dstAccessMask |= ACCESS_ATTACHMENTS
@@ -424,11 +434,29 @@ class Device:
         raise DeviceFailure(f"out of device memory for {what} ({size} bytes) on '{self.info.name}'")
 
     def buffer(self, size: int, *, uniform: bool = False, host_access: bool = True, usage: int = 0) -> Buffer:
+        made = self._buffer(size, uniform, host_access, usage, None)
+        assert made is not None
+        return made
+
+    def cached_buffer(self, size: int) -> Buffer | None:
+        """A mapped buffer of `size` bytes in HOST_VISIBLE | HOST_COHERENT | HOST_CACHED memory (the
+        host's reads of it are cached; coherent: no invalidation before them), host memory before
+        device-local memory; None where the device has no such type or it is full."""
+        vk = self.vk
+        wanted = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                  | vk.VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
+        local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+        types = sorted((i for i, (flags, _) in enumerate(self._memory_types) if flags & wanted == wanted),
+                       key=lambda i: 1 if self._memory_types[i][0] & local else 0)
+        return self._buffer(size, False, True, 0, types) if types else None
+
+    def _buffer(self, size: int, uniform: bool, host_access: bool, usage: int, types: list[int] | None) -> Buffer | None:
         """A buffer of `size` bytes (at least 16), zero-filled, with its device address.  Mapped, in
         device-local host-visible memory where the device has it and it is not full (a GPU's BAR
         heap), else in host memory the device reads over the bus; with `host_access=False` on a
         device with `staging`, in device-local memory the host reaches through staging copies.
-        `usage`: VkBufferUsageFlags to add (texel buffers)."""
+        `usage`: VkBufferUsageFlags to add (texel buffers).  `types`: only these memory types, in
+        this order, and None where none has room (`cached_buffer`)."""
         vk = self.vk
         size = max(16, (size + 15) & ~15)
         usage |= (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
@@ -442,17 +470,23 @@ class Device:
         flags = vk.VkMemoryAllocateFlagsInfo(flags=MEMORY_ALLOCATE_DEVICE_ADDRESS)
         memory = None
         mapped = host_access or not self.staging
-        local = False
-        for type_index in self._memory_types_for(needs.memoryTypeBits, mapped):
+        local = cached = False
+        candidates = self._memory_types_for(needs.memoryTypeBits, mapped)
+        if types is not None:
+            candidates = [i for i in types if i in candidates]
+        for type_index in candidates:
             try:
                 memory = vk.vkAllocateMemory(self.device, vk.VkMemoryAllocateInfo(
                     pNext=self.ffi.addressof(flags), allocationSize=needs.size, memoryTypeIndex=type_index), None)
                 local = bool(self._memory_types[type_index][0] & vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+                cached = bool(self._memory_types[type_index][0] & vk.VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
                 break
             except vk.VkError:
                 continue
         if memory is None:
             vk.vkDestroyBuffer(self.device, handle, None)
+            if types is not None:
+                return None
             raise DeviceFailure(f"out of device memory for a buffer of {size} bytes on '{self.info.name}'")
         vk.vkBindBufferMemory(self.device, handle, memory, 0)
         info = vk.VkBufferDeviceAddressInfo(buffer=handle)
@@ -460,7 +494,7 @@ class Device:
         if mapped:
             view = self.call(vk.vkMapMemory, self.device, memory, 0, size, 0)
             _zero(view, size)
-            buffer = Buffer(handle, memory, size, int(address), view, device_local=local)
+            buffer = Buffer(handle, memory, size, int(address), view, device_local=local, host_cached=cached)
         else:
             buffer = Buffer(handle, memory, size, int(address), None, self, device_local=local)
         self._buffers.append(buffer)
@@ -651,6 +685,12 @@ class Device:
         arguments included)."""
         self.lib.vkCmdPipelineBarrier(self.command_buffer, self._all_stages, self._all_stages, 0, 1, self._barrier,
                                       0, self.ffi.NULL, 0, self.ffi.NULL)
+
+    def host_read_barrier(self) -> None:
+        """Earlier transfer writes before the host's reads (after a copy the host reads once the
+        submit's fence is signalled: a fence alone does not make device writes visible to the host)."""
+        self.lib.vkCmdPipelineBarrier(self.command_buffer, PIPELINE_STAGE_TRANSFER, PIPELINE_STAGE_HOST, 0, 1,
+                                      self._host_read_barrier, 0, self.ffi.NULL, 0, self.ffi.NULL)
 
     def compute_barrier(self) -> None:
         """Earlier compute shaders' memory accesses before later compute shaders and indirect-argument

@@ -117,7 +117,8 @@ output's counter, and those of a smaller launch, keep 4 bytes)."""
 SPACED_GROUPS = 1024
 """A launch of fewer workgroups adds to its counters too few times for their queueing to matter,
 while the host reads every spaced line back after the run (uncached reads, where the control block
-lies in the GPU's memory): its counters stay packed."""
+lies in the GPU's memory; measured before `readback.py` copied the results to host-cached memory):
+its counters stay packed."""
 
 
 STRIPES = 1
@@ -128,8 +129,8 @@ with its own counter, arena part and launch at the next level, so that no counte
 to each of four counters took the NVIDIA H200 32 µs, 17 µs in 4 stripes). None by default: on the
 H200 the run as a whole lost more than the producer gained (benchmarks/run.py's arrays shape, wall
 ratio to the hand kernels 0.96 without stripes, 1.12-1.20 with 2, 1.62-1.64 with 4): the host reads
-every stripe's counter line back from the GPU's memory after the run, and each stripe is one more
-launch. `benchmarks/run.py --stripes S` measures others."""
+every stripe's counter line back from the GPU's memory after the run (measured before `readback.py`
+copied them to host-cached memory: to measure again), and each stripe is one more launch. `benchmarks/run.py --stripes S` measures others."""
 STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
@@ -778,13 +779,15 @@ class GpuScheduler(Scheduler):
         size = len(plan.image) if plan.image else len(self._image(plan, 0, arenas))   # the same for every base
         self._gpu_control = self._gpu_buffer(self._gpu_control, size, True)
         control = self._gpu_control
-        if plan.bound_to != (control.address, *arenas):
+        copy_to = self.readback.wanted(control, plan.results_bytes)
+        bound_to = (control.address, *arenas, self.readback.made if copy_to is not None else 0)
+        if plan.bound_to != bound_to:
             plan.image = bytes(self._image(plan, control.address, arenas))
             if plan.commands is not None:
                 self.device.free_commands(plan.commands)
                 plan.commands = None
-            plan.commands = self._record(plan, control)
-            plan.bound_to = (control.address, *arenas)
+            plan.commands = self._record(plan, control, copy_to)
+            plan.bound_to = bound_to
             self._control_holds = None
         if self._control_holds is plan:        # the image is there: only what the last run changed
             for at, values in plan.resets:
@@ -799,7 +802,7 @@ class GpuScheduler(Scheduler):
             self.checks.contexts = {control.address + launch.context_at: (launch.node, level)
                                     for level, launches in enumerate(plan.levels) for launch in launches}
             self.checks.collect(repeat_index)
-        result = control.read(0, plan.results_bytes)
+        result = self.readback.read(control, copy_to, plan.results_bytes)
         plain = self.prints is None and self.timing is None and self.progress is None and not plan.primitive_queries
         if plain and plan.last_read is not None and plan.last_read[:2] == (repeat_index, result):
             return list(plan.last_read[2])
@@ -807,13 +810,14 @@ class GpuScheduler(Scheduler):
         plan.last_read = (repeat_index, result, list(steps)) if plain else None
         return steps
 
-    def _record(self, plan: _Plan, control: Buffer) -> Any:
+    def _record(self, plan: _Plan, control: Buffer, copy_to: Buffer | None) -> Any:
         """The command buffer of a whole run: the graph's descriptor sets bound once; per level the meta
         pass and a barrier (not before the first level where `_Plan.host_setup`, nor before a level
         set up by the tails of the one before it, `_Plan.fused`), the indirect
         dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
         compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
-        after draws, covers every stage and the host's reads)."""
+        after draws, covers every stage and the host's reads); after the last level, where `copy_to`
+        is given, the copy of the results region into it (`readback.ResultsCopy.record`)."""
         meta_pipeline = self._meta_pipeline()
         device, user, layout = self.device, self.push_constants, self.pipelines.layout
         device.record_reusable()
@@ -878,6 +882,8 @@ class GpuScheduler(Scheduler):
                     last = detail or level == len(plan.levels) - 1
                     plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
             plan.time_queries = timing.used if timing is not None else 0
+            if copy_to is not None:
+                self.readback.record(control, copy_to, plan.results_bytes)
         finally:
             recorded = device.end_reusable()
         return recorded

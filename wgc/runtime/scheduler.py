@@ -40,6 +40,7 @@ from wgc import emulation_abi as abi
 from wgc.cached_dataclass import dataclass, field
 from wgc.runtime.device import Buffer, Device
 from wgc.runtime.program import NodePlan, OutputPlan, Program, grid_problem, record_grid
+from wgc.runtime.readback import ResultsCopy
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
 """Bytes a run may use for the dispatch's data and the record arenas of a step, unless `wgc run
@@ -289,6 +290,8 @@ class Scheduler:
                                                                   for o in n.outputs] + [16])
         self.scratch = device.buffer(largest)
         self.control: Buffer | None = None
+        self.readback = ResultsCopy(device)
+        """Where the host reads a level's (a GPU-driven run's) results from (`readback.py`)."""
         self.arenas: list[Buffer | None] = [None, None]
         self._arena_bytes = [0, 0]
         """The bytes of records each arena holds (by the MaxRecords bounds of the step that wrote it)."""
@@ -303,6 +306,7 @@ class Scheduler:
                 self.device.free(buffer)
         self.control = None
         self.arenas = [None, None]
+        self.readback.close()
 
     # ------------------------------------------------------------------ planning
 
@@ -576,6 +580,9 @@ class Scheduler:
         device.barrier()
         if timing is not None:
             level_end = timing.write(end=True)
+        copy_to = self.readback.wanted(control, cursor)
+        if copy_to is not None:
+            self.readback.record(control, copy_to, cursor)
         if self.prints is not None:
             self.prints.reset()
         device.submit()
@@ -586,7 +593,7 @@ class Scheduler:
                                     for launch, _, _, shapes in recorded for at, _, _, _ in shapes}
             self.checks.collect(trace.repeat)
         # read back
-        result = control.read(0, cursor)
+        result = self.readback.read(control, copy_to, cursor)
         if timing is not None:
             ticks = timing.read(timing.used)
             trace.gpu_ns = timing.nanoseconds(ticks, level_start, level_end)
