@@ -45,10 +45,9 @@ class _Output:
 
 
 def test_stripes_only_on_node_arrays_of_many_groups(monkeypatch) -> None:
-    """STRIPES (4 here; none by default) where the launch has at least the threshold's groups, on
+    """STRIPES (4, the default) where the launch has at least the threshold's groups, on
     record-carrying node arrays whose stripes stay within STRIPE_SLOTS; one elsewhere."""
-    assert STRIPES == 1 and _stripe_count(_Output(), 4, 16384, 8192) == 1
-    monkeypatch.setattr(gpu_schedule, "STRIPES", 4)
+    assert STRIPES == 4
     assert _stripe_count(_Output(), 4, 16384, 8192) == 4
     assert _stripe_count(_Output(), 4, 8191, 8192) == 1
     assert _stripe_count(_Output(array=False), 1, 16384, 8192) == 1
@@ -411,7 +410,7 @@ def test_grids_given_by_the_records_of_stripes(tmp_path, striped, gpu_driven):
 
 @device
 def test_the_default_stripe_count(tmp_path, monkeypatch):
-    """Four stripes (the default is none: `STRIPES`), the threshold lowered: DIVERGENT's group g on
+    """Four stripes (the default `STRIPES`), the threshold lowered: DIVERGENT's group g on
     stripe g % STRIPES."""
     monkeypatch.setattr(gpu_schedule, "STRIPES", 4)
     monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)

@@ -11,7 +11,7 @@ producing slot, as the host-driven scheduler makes one per chunk, and for each n
 input), until no key remains; each launch gets an upper bound of its records (the entry count,
 then its producer's thread groups × MaxRecords), which sizes its output arenas.  A launch of at
 least STRIPE_GROUPS workgroups (not on UNSTRIPED_KINDS devices, and only in a program whose modules
-know it; STRIPES is 1, none, by default) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
+know it) splits each element of its node-array outputs into STRIPES slots (emulation ABI,
 "Stripes": `_striped`), each a producing slot of its own, so its element makes STRIPES launches at
 the next level; the trace shows them as one (`_Input.origin`).  Then, once per
 plan and buffer addresses, the control image is built (status words and counters first, the part
@@ -116,21 +116,20 @@ L2 line), so that the producer's atomics on different elements do not queue on o
 output's counter, and those of a smaller launch, keep 4 bytes)."""
 SPACED_GROUPS = 1024
 """A launch of fewer workgroups adds to its counters too few times for their queueing to matter,
-while the host reads every spaced line back after the run (uncached reads, where the control block
-lies in the GPU's memory; measured before `readback.py` copied the results to host-cached memory):
-its counters stay packed."""
+while every spaced line lengthens the results the host reads back after the run: its counters stay
+packed."""
 
 
-STRIPES = 1
+STRIPES = 4
 """Stripes of each element of a node-array output of a launch of at least STRIPE_GROUPS workgroups
 (emulation ABI, "Stripes"; a power of two; 1: none): group g allocates from stripe g % STRIPES, each
 with its own counter, arena part and launch at the next level, so that no counter takes more than
 1/STRIPES of the groups' atomics (a GPU's L2 serialises atomics on one address: 16,384 groups adding
-to each of four counters took the NVIDIA H200 32 µs, 17 µs in 4 stripes). None by default: on the
-H200 the run as a whole lost more than the producer gained (benchmarks/run.py's arrays shape, wall
-ratio to the hand kernels 0.96 without stripes, 1.12-1.20 with 2, 1.62-1.64 with 4): the host reads
-every stripe's counter line back from the GPU's memory after the run (measured before `readback.py`
-copied them to host-cached memory: to measure again), and each stripe is one more launch. `benchmarks/run.py --stripes S` measures others."""
+to each of four counters took the NVIDIA H200 32 µs, 17 µs in 4 stripes). On the H200,
+benchmarks/run.py's arrays shape, wall ratio to the hand kernels, with the results read back
+through host-cached memory (`readback`): 0.84-0.94 with 4 stripes, 0.93-1.02 without; read
+straight from the GPU's memory, each stripe's counter line cost the host more than the producer
+gained (1.16-1.59 with 4). `benchmarks/run.py --stripes S` measures others."""
 STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
