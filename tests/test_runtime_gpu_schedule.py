@@ -85,6 +85,37 @@ def test_a_run_of_six_levels_is_one_submit(device, tmp_path):
         (d, [(2 ** d, {"Down": 2 ** (d + 1) if d < 5 else 0})]) for d in range(6)]
 
 
+
+def test_a_new_control_buffer_at_a_freed_ones_address_is_recorded_again(device, tmp_path):
+    """The recorded command buffer names the control buffer (its indirect dispatches read it), so
+    a new control buffer gets new commands even where it has the freed one's address and handle
+    (Vulkan may give both again): `Buffer.serial` tells them apart. Simulated by a copy of the
+    buffer with a new serial (the same memory, so the run stays valid); the results are the hand
+    count."""
+    import dataclasses
+
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, RECURSION, '{"inputs": [{"entry": "Down", "records": '
+                                      '[{"depth": 0}]}], "resources": {"u0": {"bytes": 32}}}')
+    with Session(device, module, program, described) as session:
+        session.run_once()
+        scheduler = session.scheduler
+        plan, = [p for p in scheduler._plans.values() if p is not None]
+        recorded = plan.commands
+        session.run_once()
+        assert plan.commands is recorded                    # the same buffers: replayed as recorded
+        old = scheduler._gpu_control
+        twin = dataclasses.replace(old, serial=old.serial + 1000)
+        scheduler._gpu_buffer = lambda buffer, size, host: twin if buffer in (old, twin) else buffer
+        session.run_once()
+        assert plan.commands is not recorded
+        # three runs, each adding 2**d at depth d
+        assert session.dump(program.resources[0]) == {"uint32": [3 * 2 ** d for d in range(6)] + [0, 0]}
+        scheduler._gpu_control = old                        # freed once, by the session's close
+        del scheduler._gpu_buffer
+
+
 UNEVEN = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Job { uint id; };

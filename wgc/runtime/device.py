@@ -200,6 +200,9 @@ class Buffer:
     host_cached: bool = False
     """Its memory is HOST_CACHED: the host's reads of it are cached (lavapipe: all memory); else each
     read of a mapped one is uncached (a GPU's BAR: one transfer over the bus per line)."""
+    serial: int = 0
+    """Which buffer of its device this is (1, 2, ... in the order they were made): a freed buffer's
+    handle and address may be given to a new one, its serial is not."""
 
     def write(self, offset: int, data: bytes | bytearray | memoryview) -> None:
         if self.mapped is None:
@@ -260,6 +263,7 @@ class Device:
             self.close()
             raise
         self._buffers: list[Buffer] = []
+        self._made_buffers = 0
         self.probes: dict[str, Any] = {}
         """Verdicts of probes of the device's behaviour, by probe, each run once (`loop_probe`)."""
 
@@ -497,6 +501,8 @@ class Device:
             buffer = Buffer(handle, memory, size, int(address), view, device_local=local, host_cached=cached)
         else:
             buffer = Buffer(handle, memory, size, int(address), None, self, device_local=local)
+        self._made_buffers += 1
+        buffer.serial = self._made_buffers
         self._buffers.append(buffer)
         if not mapped:
             self.begin()
