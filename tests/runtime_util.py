@@ -1,9 +1,10 @@
-"""Test helper: a graph compiled for the emulated target with its dispatch read, as `wgc run` does,
-for tests that drive `wgc.runtime.run.Session` themselves."""
+"""Test helpers: a graph compiled for the emulated target with its dispatch read, as `wgc run` does,
+for tests that drive `wgc.runtime.run.Session` themselves; a child process on 16-lane subgroups."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 
@@ -23,3 +24,25 @@ def load(tmp_path, source: str, dispatch: str | dict, **options: Any):
     described, problems = read_dispatch(SourceFile("dispatch.json", text), program)
     assert described is not None, problems
     return module, program, described
+
+
+def on_sixteen_lanes(child: str, *args: str) -> dict:
+    """The JSON the Python source `child` prints last, run in a process whose llvmpipe has 16-lane
+    subgroups (`LP_NATIVE_VECTOR_WIDTH=512`: the path a GPU's wide subgroups take), given `args`;
+    the test is skipped where the device's subgroups stay narrower (not llvmpipe, or it ignores the
+    setting). The child prints `{"lanes": N, ...}`."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", child, *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(root), "LP_NATIVE_VECTOR_WIDTH": "512"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    if found["lanes"] < 16:
+        pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
+                    "LP_NATIVE_VECTOR_WIDTH)")
+    return found

@@ -17,6 +17,7 @@ import json
 import re
 
 import pytest
+from runtime_util import on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -252,21 +253,9 @@ def test_the_group_counts_on_sixteen_lanes(tmp_path):
     LP_NATIVE_VECTOR_WIDTH=512 they have 16 and the group counts per element in Workgroup memory:
     both schedules and the AMDX path give the buffer computed by hand (in a process of its own:
     llvmpipe reads the variable when it loads)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     from conftest import ROOT
 
-    done = subprocess.run([sys.executable, "-c", WIDE_CHILD, str(ROOT / "tests"), str(tmp_path)],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "LP_NATIVE_VECTOR_WIDTH": "512"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.splitlines()[-1])
-    if found["lanes"] < 16:
-        pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
-                    "LP_NATIVE_VECTOR_WIDTH)")
+    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path))
     expected = divergent_expected()[0]
     assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected
 

@@ -10,6 +10,7 @@ by a few lines of Python from the graph's meaning, the records per node from the
 from __future__ import annotations
 
 import pytest
+from runtime_util import on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -231,22 +232,10 @@ def test_the_per_index_loop_on_sixteen_lanes(tmp_path, jobs):
     (`abi.PER_KEY_MIN_SUBGROUP`); with LP_NATIVE_VECTOR_WIDTH=512 they have 16, and the loop over
     the distinct indices runs: both schedules and the AMDX path give the buffer computed by hand
     (in a process of its own: llvmpipe reads the variable when it loads)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     from conftest import ROOT
 
     (tmp_path / "lanes.hlsl").write_text(LANES)
     (tmp_path / "graph.hlsl").write_text(DIVERGENT)
-    done = subprocess.run([sys.executable, "-c", WIDE_CHILD, str(ROOT / "tests"), str(tmp_path), str(jobs)],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "LP_NATIVE_VECTOR_WIDTH": "512"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.splitlines()[-1])
-    if found["lanes"] < 16:
-        pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
-                    "LP_NATIVE_VECTOR_WIDTH)")
+    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path), str(jobs))
     expected = divergent_expected(jobs)[0]
     assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected

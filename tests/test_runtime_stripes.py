@@ -17,6 +17,7 @@ import json
 import struct
 
 import pytest
+from runtime_util import on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -304,20 +305,9 @@ def test_the_group_counts_into_stripes_on_sixteen_lanes(tmp_path):
     element in Workgroup memory (`_group_add_per_key`, the path of GPUs): invocation j adds element
     j's total to the counter of the group's stripe.  The buffers and the per-stripe counters are
     those computed by hand (in a process of its own: llvmpipe reads the variable when it loads)."""
-    import os
-    import subprocess
-    import sys
-
     from conftest import ROOT
 
-    done = subprocess.run([sys.executable, "-c", WIDE_CHILD, str(ROOT / "tests"), str(tmp_path)],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "LP_NATIVE_VECTOR_WIDTH": "512"})
-    assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.splitlines()[-1])
-    if found["lanes"] < 16:
-        pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
-                    "LP_NATIVE_VECTOR_WIDTH)")
+    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path))
     divergent = [0] * 32
     uniform = [0] * 32
     for i in range(120):
