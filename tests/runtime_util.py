@@ -46,3 +46,12 @@ def on_sixteen_lanes(child: str, *args: str) -> dict:
         pytest.skip(f"the device's subgroups have {found['lanes']} lanes (not llvmpipe, or it ignores "
                     "LP_NATIVE_VECTOR_WIDTH)")
     return found
+
+
+def assert_schedule(session: Any, gpu_driven: bool, fused: list[bool]) -> None:
+    """The session's last run took the schedule asked for, and a GPU-driven one had the level tails
+    set up the levels after those marked True in `fused` (`_Plan.fused`)."""
+    assert session.scheduler.last_run_gpu_driven is gpu_driven
+    if gpu_driven:
+        plan, = session.scheduler._plans.values()
+        assert plan.fused == fused

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from amdx_paths import assert_amdx_agrees
-from runtime_util import load
+from runtime_util import assert_schedule, load
 
 
 # Level 0: Root (thread) sends each seed v to Work[v % 2] and, where v % 3 == 0, a Job to Share.
@@ -184,10 +184,7 @@ def test_a_level_that_gets_no_group_leaves_every_later_level_none(device, tmp_pa
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         first = session.run_once()
         later = [session.run_once(r) for r in (1, 2)]
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == [True, True, True, False]
+        assert_schedule(session, gpu_driven, [True, True, True, False])
         assert session.dump(program.resources[0]) == {"uint32": [3, 1, 1, 1]}
     assert [[d.node for d in s.dispatches] for s in first] == [["Start"], ["A"], ["B"], ["C"]]
     assert all([[d.node for d in s.dispatches] for s in run] == [["Start"]] for run in later)
@@ -250,10 +247,7 @@ def test_a_grid_from_records_set_up_by_tails_or_the_meta_pass(device, tmp_path, 
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         session.run_once()
         steps = session.run_once(1)
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == fused
+        assert_schedule(session, gpu_driven, fused)
         out = session.dump(program.resources[0])["uint32"]
     expected = [0] * 32
     for n in ns:

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from amdx_paths import assert_amdx_agrees
-from runtime_util import load
+from runtime_util import assert_schedule, load
 
 
 def fan(n: int, root_threads: int | None) -> str:
@@ -102,10 +102,7 @@ def test_tails_set_up_many_launches(device, tmp_path, monkeypatch, n, root_threa
     module, program, described = load(tmp_path, fan(n, root_threads), fan_dispatch(n))
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         steps = [session.run_once(), session.run_once(1)]
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == fused
+        assert_schedule(session, gpu_driven, fused)
         assert session.dump(program.resources[0]) == {"uint32": fan_expected(n, 2)}
     given = {k: sum(1 for v in fan_seeds(n) if v % n == k) for k in range(n)}
     for run in steps:
@@ -163,10 +160,7 @@ def test_tails_set_up_launches_of_empty_inputs(device, tmp_path, monkeypatch, n,
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         session.run_once()
         steps = session.run_once(1)
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == [True, False]
+        assert_schedule(session, gpu_driven, [True, False])
         assert session.dump(program.resources[0]) == {"uint32": [2 * EMPTY_SEEDS * c for c in empty_counts(n)]}
     assert sorted(d.records_in for d in steps[1].dispatches) == sorted(EMPTY_SEEDS * c for c in empty_counts(n) if c)
 
@@ -239,10 +233,7 @@ def test_tails_sum_16_bit_grids_of_produced_records(device, tmp_path, monkeypatc
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         session.run_once()
         steps = session.run_once(1)
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == [True, False]
+        assert_schedule(session, gpu_driven, [True, False])
         out = session.dump(program.resources[0])["uint32"]
     expected = [0] * 60
     groups = 0
@@ -273,10 +264,7 @@ def test_tails_name_the_first_grid_beyond_the_max(device, tmp_path, monkeypatch,
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         with pytest.raises(GridBeyondMax) as raised:
             session.run_once()
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == [True, False]
+        assert_schedule(session, gpu_driven, [True, False])
     assert "0x8x1" in str(raised.value)
 
 
@@ -356,10 +344,7 @@ def test_tails_set_up_shared_inputs_and_cross_group_sharing(device, tmp_path, mo
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
         session.run_once()
         steps = session.run_once(1)
-        assert session.scheduler.last_run_gpu_driven is gpu_driven
-        if gpu_driven:
-            plan, = session.scheduler._plans.values()
-            assert plan.fused == fused
+        assert_schedule(session, gpu_driven, fused)
         assert session.dump(program.resources[0]) == {"uint32": sharing_expected(2)}
     assert sorted((d.node, d.records_in, d.groups) for d in steps[1].dispatches) == [
         ("Bcast", 4, sum(v % 4 for v in SHARING_SEEDS)), ("Tap", 4, 8),
