@@ -137,6 +137,19 @@ void Gather([MaxRecords(8)] GroupNodeInputRecords<Item> jobs, uint gi : SV_Group
     rec.OutputComplete();
 }
 """ + sinks(range(2))
+COALESCING_DISPATCH = {"inputs": [{"entry": "Gather", "records": [{"v": v} for v in range(21)]}],
+                       "resources": {"u0": {"bytes": 4 * 108}}}
+
+
+def coalescing_expected() -> list[int]:
+    """COALESCING_DISPATCH's Out: record v adds v % 2 + 1 at v; the last group's idle invocations
+    5..7 send 1000 + gi, which add (1000 + gi) % 2 + 1 at 100 + gi."""
+    expected = [0] * 108
+    for v in range(21):
+        expected[v] += v % 2 + 1
+    for gi in range(5, 8):
+        expected[100 + gi] += (1000 + gi) % 2 + 1
+    return expected
 
 
 @device
@@ -144,15 +157,8 @@ void Gather([MaxRecords(8)] GroupNodeInputRecords<Item> jobs, uint gi : SV_Group
 def test_a_coalescing_producer(tmp_path, gpu_driven):
     """21 records in groups of 8 (8, 8, 5): the 5-record group's 3 idle invocations send 1003..1007
     (odd and even) too, to Out[100 + gi]; record v goes to Sink[v % 2], which adds v % 2 + 1."""
-    dispatch = {"inputs": [{"entry": "Gather", "records": [{"v": v} for v in range(21)]}],
-                "resources": {"u0": {"bytes": 4 * 108}}}
-    out, steps = session_run(tmp_path, COALESCING, dispatch, gpu_driven)
-    expected = [0] * 108
-    for v in range(21):
-        expected[v] += v % 2 + 1
-    for gi in range(5, 8):
-        expected[100 + gi] += (1000 + gi) % 2 + 1
-    assert out == expected
+    out, steps = session_run(tmp_path, COALESCING, COALESCING_DISPATCH, gpu_driven)
+    assert out == coalescing_expected()
     assert sum(d.records_in for d in steps[1].dispatches) == 24
 
 

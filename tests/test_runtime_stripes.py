@@ -21,8 +21,8 @@ from runtime_util import on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
-from test_runtime_array_groups import (COALESCING, DIVERGENT, DIVERGENT_DISPATCH, GREEDY, GREEDY_DISPATCH, SPARSE,
-                                       divergent_expected, sinks)
+from test_runtime_array_groups import (COALESCING, COALESCING_DISPATCH, DIVERGENT, DIVERGENT_DISPATCH, GREEDY,
+                                       GREEDY_DISPATCH, SPARSE, coalescing_expected, divergent_expected, sinks)
 from test_runtime_node_arrays import trace_name
 from wgc.runtime import gpu_schedule
 from wgc.runtime.gpu_schedule import STRIPES, _stripe_count, _striped
@@ -193,15 +193,8 @@ def test_sparse_arrays_and_indices_past_the_array_in_stripes(tmp_path, striped):
 @device
 def test_a_coalescing_producer_in_stripes(tmp_path, striped):
     """COALESCING: 21 records in groups of 8 (8, 8, 5), every invocation sends one record."""
-    dispatch = {"inputs": [{"entry": "Gather", "records": [{"v": v} for v in range(21)]}],
-                "resources": {"u0": {"bytes": 4 * 108}}}
-    out, steps, plan, _ = _session(tmp_path, COALESCING, dispatch)
-    expected = [0] * 108
-    for v in range(21):
-        expected[v] += v % 2 + 1
-    for gi in range(5, 8):
-        expected[100 + gi] += (1000 + gi) % 2 + 1
-    assert out == expected
+    out, steps, plan, _ = _session(tmp_path, COALESCING, COALESCING_DISPATCH)
+    assert out == coalescing_expected()
     assert plan.levels[0][0].stripes == [8]
     assert sum(d.records_in for d in steps[1].dispatches) == 24
 
