@@ -779,8 +779,8 @@ class GpuScheduler(Scheduler):
         self._gpu_control = self._gpu_buffer(self._gpu_control, size, True)
         control = self._gpu_control
         copy_to = self.readback.wanted(control, plan.results_bytes)
-        bound_to = (control.address, *arenas, control.serial,      # the commands name the control buffer
-                    self.readback.made if copy_to is not None else 0)
+        bound_to = (control.address, *arenas, control.serial,      # the commands name these buffers
+                    copy_to.serial if copy_to is not None else 0)
         if plan.bound_to != bound_to:
             plan.image = bytes(self._image(plan, control.address, arenas))
             if plan.commands is not None:

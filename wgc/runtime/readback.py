@@ -53,9 +53,6 @@ class ResultsCopy:
         self.mode: str | None = None
         """This scheduler's MODE (None: the module's; benchmarks compare 'always' and 'never' side by
         side in one process)."""
-        self.made = 0
-        """Targets made so far: a command buffer that copies into one is recorded again when this
-        changes (a new buffer may reuse a freed one's address)."""
         self.last_copied = False
         """Whether the last `read` read the copy (tests and benchmarks read it)."""
 
@@ -77,7 +74,6 @@ class ResultsCopy:
         if self.target is not None:
             self.device.free(self.target)
         self.target = self.device.cached_buffer(max(size, 4096))
-        self.made += 1
         self.unavailable = self.target is None
         return self.target
 
