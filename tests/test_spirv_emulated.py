@@ -451,11 +451,12 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
     assert field(parameter, abi.OUTPUT_PARAMETER, "count") not in symbols.loads()
     assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
     # one atomic per subgroup on the slot's counter: the elected invocation adds the subgroup's sum
-    # of the counts; each invocation's base is that old value plus its exclusive prefix sum
+    # of the counts; each invocation's base is that old value plus its exclusive prefix sum; the
+    # count is the constant 1, so the sums are bit counts of a ballot of the active invocations
     counter = field(the_slot, abi.OUTPUT_SLOT, "counter")
-    atomic = f"atomiciadd({counter},reduce(1))"
+    atomic = f"atomiciadd({counter},bits_reduce(ballot))"
     assert symbols.values("OpAtomicIAdd") == [atomic]
-    assert f"(first({atomic})+exclusivescan(1))" in symbols.values("OpIAdd")
+    assert f"(first({atomic})+bits_exclusivescan(ballot))" in symbols.values("OpIAdd")
     elect = asm.index("OpGroupNonUniformElect")
     assert elect < asm.index("OpBranchConditional", elect) < asm.index("OpAtomicIAdd") < asm.index(
         "OpGroupNonUniformBroadcastFirst")
