@@ -309,3 +309,26 @@ def test_constant_indices_on_the_amdx_path(tmp_path):
     emulated = run(tmp_path, CONSTANT, dispatch)
     assert emulated.resources["u0"]["uint32"] == constant_expected(70)[0]
     assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
+
+
+MANY = "RWStructuredBuffer<uint> Out : register(u0);\nstruct Item { uint v; };\n" + """
+[Shader("node")] [NodeLaunch("thread")]
+void Many(ThreadNodeInputRecord<Item> job, [MaxRecords(20)] [NodeArraySize(20)] EmptyNodeOutputArray Ping)
+{
+""" + "".join(f"    Ping[{k}].ThreadIncrementOutputCount({1 + k % 2});\n" for k in range(20)) + "}\n" + "".join(
+    f"[Shader(\"node\")] [NodeLaunch(\"thread\")] [NodeID(\"Ping\", {k})] void Ping{k}() "
+    f"{{ InterlockedAdd(Out[{k}], 1); }}\n" for k in range(20))
+
+
+@device
+def test_more_constant_elements_than_the_prologue_reads(tmp_path):
+    """20 constant subscripts: the first `HOISTED_ELEMENTS` read their slots in the prologue, the
+    others where they are used; each element k launches its node 1 + k % 2 times per job."""
+    from wgc.spirv.emulated import HOISTED_ELEMENTS
+    assert HOISTED_ELEMENTS < 20
+    jobs = 37
+    dispatch = {"inputs": [{"entry": "Many", "records": [{"v": v} for v in range(jobs)]}],
+                "resources": {"u0": {"bytes": 4 * 20}}}
+    for gpu_driven in (True, False):
+        out, _ = session_run(tmp_path, MANY, dispatch, gpu_driven)
+        assert out == [(1 + k % 2) * jobs for k in range(20)]

@@ -849,7 +849,8 @@ def _add_where(fl: FunctionLowering, cond: int, slot: int, value: int, into: Any
 
 
 HOISTED_ELEMENTS = 16
-"""At most this many constant elements of one node-array output are loaded in the prologue."""
+"""At most this many constant elements of node-array outputs (of all of a node's outputs together)
+are loaded in the prologue: each holds its fields in registers until its use."""
 
 
 def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
@@ -886,7 +887,7 @@ def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
                 entry.parameters[output.index] = parameter
                 for name in ("slots", "count", "stripe_mask"):
                     entry.fields[(parameter, name)] = _load(fl, parameter, abi.OUTPUT_PARAMETER[name])
-                for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS]:
+                for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
                     _hoist_element(fl, entry, output, parameter, index)
             continue
         single += 1
