@@ -239,3 +239,96 @@ def test_the_per_index_loop_on_sixteen_lanes(tmp_path, jobs):
     found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path), str(jobs))
     expected = divergent_expected(jobs)[0]
     assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected
+
+
+CONSTANT = """\
+RWStructuredBuffer<uint> Out : register(u0);
+struct Item { uint v; };
+[Shader("node")] [NodeLaunch("thread")]
+void Fixed(ThreadNodeInputRecord<Item> job,
+           [MaxRecords(3)] [NodeArraySize(3)] [AllowSparseNodes] NodeOutputArray<Item> Sink,
+           [MaxRecords(6)] [UnboundedSparseNodes] EmptyNodeOutputArray Ping)
+{
+    uint v = job.Get().v;
+    ThreadNodeOutputRecords<Item> a = Sink[0].GetThreadNodeOutputRecords(1);
+    a.Get().v = v;
+    a.OutputComplete();
+    ThreadNodeOutputRecords<Item> b = Sink[1].GetThreadNodeOutputRecords(1);   // no node: not valid
+    b.OutputComplete();
+    ThreadNodeOutputRecords<Item> c = Sink[2].GetThreadNodeOutputRecords(v % 2);
+    if (v % 2) c.Get().v = 100 + v;
+    c.OutputComplete();
+    Ping[5].ThreadIncrementOutputCount(2);
+    Ping[40].ThreadIncrementOutputCount(3);   // beyond the table of the sparse array: not valid
+    Ping[2].ThreadIncrementOutputCount(1);
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Sink", 0)]
+void Sink0(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[r.Get().v], 1); }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Sink", 2)]
+void Sink2(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[r.Get().v], 10); }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Ping", 2)]
+void Ping2() { InterlockedAdd(Out[200], 1); }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("Ping", 5)]
+void Ping5() { InterlockedAdd(Out[201], 1); }
+"""
+
+
+def constant_expected(jobs: int) -> tuple[list[int], dict[str, int]]:
+    """Job v sends v to Sink[0] (adds 1 at v) and, where v is odd, 100 + v to Sink[2] (adds 10
+    there); Sink[1] and Ping[40] have no node, so nothing is sent there; each job launches Ping[5]
+    twice (each adds 1 at 201) and Ping[2] once (1 at 200)."""
+    out = [0] * 202
+    for v in range(jobs):
+        out[v] += 1
+        if v % 2:
+            out[100 + v] += 10
+    out[200], out[201] = jobs, 2 * jobs
+    return out, {"Sink[0]": jobs, "Sink[2]": jobs // 2, "Ping[2]": jobs, "Ping[5]": 2 * jobs}
+
+
+@device
+@pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
+def test_constant_indices_including_missing_and_out_of_range_elements(tmp_path, gpu_driven):
+    """Constant subscripts read their elements' slots before the prologue can return; an element
+    without a node (Sink[1]) or past a sparse array's table (Ping[40]) is not valid: "Calls on an
+    invalid output are ignored" (its records go nowhere, and nothing faults)."""
+    jobs = 45
+    out, steps = session_run(tmp_path, CONSTANT, {"inputs": [{"entry": "Fixed", "records": [
+        {"v": v} for v in range(jobs)]}], "resources": {"u0": {"bytes": 4 * 202}}}, gpu_driven)
+    expected, counts = constant_expected(jobs)
+    assert out == expected
+    assert {trace_name(d.node): d.records_in for d in steps[1].dispatches} == counts
+
+
+@device
+def test_constant_indices_on_the_amdx_path(tmp_path):
+    path = tmp_path / "graph.hlsl"
+    path.write_text(CONSTANT)
+    dispatch = {"inputs": [{"entry": "Fixed", "records": [{"v": v} for v in range(70)]}],
+                "resources": {"u0": {"bytes": 4 * 202}}}
+    emulated = run(tmp_path, CONSTANT, dispatch)
+    assert emulated.resources["u0"]["uint32"] == constant_expected(70)[0]
+    assert assert_amdx_agrees(str(path), dispatch, emulated) is not None
+
+
+MANY = "RWStructuredBuffer<uint> Out : register(u0);\nstruct Item { uint v; };\n" + """
+[Shader("node")] [NodeLaunch("thread")]
+void Many(ThreadNodeInputRecord<Item> job, [MaxRecords(20)] [NodeArraySize(20)] EmptyNodeOutputArray Ping)
+{
+""" + "".join(f"    Ping[{k}].ThreadIncrementOutputCount({1 + k % 2});\n" for k in range(20)) + "}\n" + "".join(
+    f"[Shader(\"node\")] [NodeLaunch(\"thread\")] [NodeID(\"Ping\", {k})] void Ping{k}() "
+    f"{{ InterlockedAdd(Out[{k}], 1); }}\n" for k in range(20))
+
+
+@device
+def test_more_constant_elements_than_the_prologue_reads(tmp_path):
+    """20 constant subscripts: the first `HOISTED_ELEMENTS` read their slots in the prologue, the
+    others where they are used; each element k launches its node 1 + k % 2 times per job."""
+    from wgc.spirv.emulated import HOISTED_ELEMENTS
+    assert HOISTED_ELEMENTS < 20
+    jobs = 37
+    dispatch = {"inputs": [{"entry": "Many", "records": [{"v": v} for v in range(jobs)]}],
+                "resources": {"u0": {"bytes": 4 * 20}}}
+    for gpu_driven in (True, False):
+        out, _ = session_run(tmp_path, MANY, dispatch, gpu_driven)
+        assert out == [(1 + k % 2) * jobs for k in range(20)]

@@ -314,6 +314,49 @@ void C([MaxRecords(3)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex)
     assert symbols.values("OpAtomicIAdd").count(f"atomiciadd({ctx('level')},1)") == 2
 
 
+def test_the_tail_reads_the_level_and_its_first_launch_before_its_barrier(tmp_path):
+    """Emulation ABI, "Level tail": the LEVEL block's fields other than `done` and `expected`, and
+    the LEVEL_LAUNCH entries, are written by the runtime before the run, so the tail loads them
+    (and each invocation its first launch's fields) while its first barrier waits: on a GPU each
+    load after it would be one more round trip before the next level's arguments are written."""
+    compiled = compile_hlsl(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input) { buf[input.Get().a] = 1; }
+""", tmp_path, target="emulated")
+    tail = compiled.asm[compiled.asm.index("%T_tail = OpFunction"):]
+    tail = tail[:tail.index("OpFunctionEnd")]
+    before = tail[:tail.index("OpControlBarrier")]
+    # `level`, the five LEVEL fields, the eleven LEVEL_LAUNCH fields a set-up reads
+    assert before.count("Aligned|NonPrivatePointer") == 1 + 5 + 11
+    assert "OpAtomicIAdd" not in before
+
+
+def test_constant_node_array_subscripts_read_their_slots_in_the_prologue(tmp_path):
+    """Each element that a constant subscript names has its OutputSlot read before the prologue can
+    return, from the NodeContext's address where the subscript is not below the array's count (then
+    not valid: no branch around the loads), and adds to it once per subgroup without a loop over
+    distinct subscripts: one slot for the whole subgroup."""
+    compiled = compile_hlsl("""
+[Shader("node")] [NodeLaunch("thread")]
+void T([MaxRecords(8)] [NodeArraySize(4)] EmptyNodeOutputArray e)
+{
+    e[0].ThreadIncrementOutputCount(2);
+    e[3].ThreadIncrementOutputCount(1);
+    e[2 + 5].ThreadIncrementOutputCount(4);
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("e", 0)] void E0() { }
+""", tmp_path, target="emulated")
+    asm = node_code(compiled.asm)
+    body = asm[asm.index("%T = OpFunction"):]
+    body = body[:body.index("OpFunctionEnd")]
+    prologue = body[:body.index("OpReturn")]
+    assert prologue.count("OpSelect %ulong") == 3               # slot or NodeContext, per element
+    assert body.count("OpAtomicIAdd") == 3
+    assert "OpGroupNonUniformBroadcastFirst" not in body and "OpLoopMerge" not in body
+    after = body[body.index("OpReturn"):]
+    assert "OpLoad %ulong" not in after and "OpLoad %uint" not in after.replace("OpLoad %uint %gl_", "")
+
+
 def test_thread_launch_reads_one_record_per_invocation(tmp_path):
     symbols, asm = emulated(RECORDS + """
 [Shader("node")] [NodeLaunch("thread")]
@@ -451,11 +494,12 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
     assert field(parameter, abi.OUTPUT_PARAMETER, "count") not in symbols.loads()
     assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
     # one atomic per subgroup on the slot's counter: the elected invocation adds the subgroup's sum
-    # of the counts; each invocation's base is that old value plus its exclusive prefix sum
+    # of the counts; each invocation's base is that old value plus its exclusive prefix sum; the
+    # count is the constant 1, so the sums are bit counts of a ballot of the active invocations
     counter = field(the_slot, abi.OUTPUT_SLOT, "counter")
-    atomic = f"atomiciadd({counter},reduce(1))"
+    atomic = f"atomiciadd({counter},bits_reduce(ballot))"
     assert symbols.values("OpAtomicIAdd") == [atomic]
-    assert f"(first({atomic})+exclusivescan(1))" in symbols.values("OpIAdd")
+    assert f"(first({atomic})+bits_exclusivescan(ballot))" in symbols.values("OpIAdd")
     elect = asm.index("OpGroupNonUniformElect")
     assert elect < asm.index("OpBranchConditional", elect) < asm.index("OpAtomicIAdd") < asm.index(
         "OpGroupNonUniformBroadcastFirst")

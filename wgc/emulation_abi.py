@@ -156,7 +156,9 @@ writes the sum of the launches' x * y (x * y * z) into the `expected` word of th
 `next`; where that sum is 0 it writes input_count 0 and x = y = 0 for every launch of both tables
 of the blocks from `next` on (block after block through `next`, until a block whose `launch_count`
 and `grid_count` are 0); and it sets `done` back to 0 (an atomic store), for the next run. The
-`LEVEL_LAUNCH` entries' fields after `max_x` are not read. A `level` of 0 (host-driven runs, and levels whose next
+`LEVEL_LAUNCH` entries' fields after `max_x` are not read. The `LEVEL` block's fields other than
+`done` and `expected`, and the entries of its tables, are the runtime's, written before the run and
+not changed during it: the tail may read them before its first barrier. A `level` of 0 (host-driven runs, and levels whose next
 level the runtime sets up itself) makes the tail nothing. Mesh entry points have no tail.
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the

@@ -329,6 +329,7 @@ class Builder:
         self._types: dict[tuple, int] = {}
         self._type_decl: dict[int, tuple] = {}
         self._constants: dict[tuple, int] = {}
+        self._constant_ids: set[int] = set()
         # the open function: header words, local variables, blocks; and whether a block is open
         self._fn: list[list[int]] | None = None
         self._fn_vars: list[list[int]] = []
@@ -666,7 +667,13 @@ class Builder:
         key = (op_name, *operands)
         if key not in self._constants:
             self._constants[key] = self.global_instruction(op_name, *operands)
+            if op_name != "OpUndef":
+                self._constant_ids.add(self._constants[key])
         return self._constants[key]
+
+    def is_constant(self, value_id: int) -> bool:
+        """Whether `value_id` is a constant this builder made (`constant` and its kin; not OpUndef)."""
+        return value_id in self._constant_ids
 
     def constant(self, type_id: int, value: int | float | bool) -> int:
         """A scalar constant of a bool, int or float type made by this builder."""

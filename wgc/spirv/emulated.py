@@ -137,6 +137,13 @@ class _Entry:
     singles: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Per single output (its `NodeOutput.index`): (bool `valid`, u64 address of its OutputSlot after
     the NodeContext), from `_hoist_outputs`."""
+    parameters: dict[int, int] = field(default_factory=dict)
+    """Per node-array output the function names (its `NodeOutput.index`): the u64 address of its
+    OutputParameter, from `_hoist_outputs`."""
+    elements: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    """Per (node-array output's `NodeOutput.index`, constant index id) the function uses: (bool
+    `valid`, u64 address of its OutputSlot, or of the NodeContext where the index is out of range),
+    from `_hoist_outputs`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
     """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
     keyed: dict[int, int] = field(default_factory=dict)
@@ -488,13 +495,13 @@ class EmulatedNodes(NodeOperations):
         """atomicAdd(*slot.counter, count) where the slot is valid, once per group for a group-scope
         call of a group of several threads; with `result`, every invocation gets the old value
         (0 where the slot is not valid).  Per-invocation calls are aggregated per subgroup: on a
-        slot every invocation shares (`key` None: no node-array subscript) by `_subgroup_add`, on
-        the slot of node-array index `key` (a u32 id) by `_subgroup_add_per_key`."""
+        slot every invocation shares (`key` None: no node-array subscript, or a constant one) by
+        `_subgroup_add`, on the slot of node-array index `key` (a u32 id) by `_subgroup_add_per_key`."""
         b = fl.b
         boolean = b.type_bool()
         if scope != "Workgroup" or _entry(fl).node.launch == "thread":
-            if key is None:
-                return self._subgroup_add(fl, valid, slot, count, result=result)
+            if key is None or fl.b.is_constant(key):     # one slot for the whole subgroup
+                return self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
             return self._subgroup_add_per_key(fl, key, valid, slot, count, result=result)
         first = b.emit("OpIEqual", boolean, _builtin(fl, "LocalInvocationIndex", 1), fl.uint(0))
         cond = b.emit("OpLogicalAnd", boolean, first, valid)
@@ -665,16 +672,20 @@ class EmulatedNodes(NodeOperations):
 
     def _slots(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
         """(u64 address of the handle's OutputParameter, u64 address of its first OutputSlot)."""
-        outputs = _load(fl, _entry(fl).context, abi.NODE_CONTEXT["outputs"])
-        parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
-        return parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        entry = _entry(fl)
+        if handle.array_type in entry.parameters:
+            parameter = entry.parameters[handle.array_type]
+        else:
+            outputs = _field(fl, entry.context, abi.NODE_CONTEXT, "outputs")
+            parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
+        return parameter, _field(fl, parameter, abi.OUTPUT_PARAMETER, "slots")
 
     def _stripe(self, fl: FunctionLowering, parameter: int, count: int) -> int:
         """The u32 index of the first OutputSlot of the group's stripe of a node-array output whose
         OutputParameter is at `parameter` (emulation ABI, "Stripes"): (flat & stripe_mask) * count."""
         b = fl.b
         uint = fl.types.id(t.UINT)
-        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
+        mask = _field(fl, parameter, abi.OUTPUT_PARAMETER, "stripe_mask")
         return b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, _entry(fl).flat, mask), count)
 
     def _shared(self, fl: FunctionLowering) -> Place:
@@ -693,11 +704,13 @@ class EmulatedNodes(NodeOperations):
         index = loop_stages.output_index(fl, handle) or handle.node_index
         if index is None and handle.array_type in entry.singles:    # after the NodeContext (ABI: "Outputs")
             return entry.singles[handle.array_type]
+        if index is not None and (handle.array_type, index) in entry.elements:    # `_hoist_outputs`
+            return entry.elements[(handle.array_type, index)]
         parameter, slots = self._slots(fl, handle)
         if index is None and not handle.output.is_array:       # the one slot of a single output
             return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
         index = index or fl.uint(0)
-        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+        count = _field(fl, parameter, abi.OUTPUT_PARAMETER, "count")
         in_range = b.emit("OpULessThan", boolean, index, count)
         at = b.emit("OpIAdd", fl.types.id(t.UINT), self._stripe(fl, parameter, count), index)
         slot = _element(fl, slots, at, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
@@ -835,22 +848,47 @@ def _add_where(fl: FunctionLowering, cond: int, slot: int, value: int, into: Any
     fl.new_block(added)
 
 
+HOISTED_ELEMENTS = 16
+"""At most this many constant elements of node-array outputs (of all of a node's outputs together)
+are loaded in the prologue: each holds its fields in registers until its use."""
+
+
 def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
-    """Load the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
-    "Outputs") and NodeContext's `scratch` and `status` before the prologue can return: the
-    same values for the whole dispatch.  A load whose address is the push constant's plus a
-    constant, outside any branch, is one scalar load on llvmpipe (Mesa 25: `invocation 0 must be
-    active` and an address `nir_src_is_always_uniform`); after the prologue's `return` every
-    load is a gather of 8 lanes.  Drivers drop the loads nothing uses.  Not in a module whose
-    loops are unrolled in index space (its outputs into loops are arrays at run time)."""
-    if fl.ml.stages is not None or all(output.is_array for output in entry.node.outputs):
+    """Load what the outputs the function names read from the control data before the prologue
+    can return: the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
+    "Outputs"), NodeContext's `scratch` and `status`, and of each node-array output its
+    OutputParameter's `slots`, `count` and `stripe_mask`: the same values for the whole dispatch.
+    A load whose address is the push constant's plus a constant, outside any branch, is one
+    scalar load on llvmpipe (Mesa 25: `invocation 0 must be active` and an address
+    `nir_src_is_always_uniform`); after the prologue's `return` every load is a gather of 8 lanes.
+    On a GPU the loads of all outputs are in flight at once, where each element's use would
+    otherwise walk NodeContext, OutputParameter and OutputSlot again after the atomic before it.
+    Drivers drop the loads nothing uses.  Not in a module whose loops are unrolled in index space
+    (its outputs into loops are arrays at run time)."""
+    if fl.ml.stages is not None:
         return
     b = fl.b
     named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
+    constant_indices: dict[ir.Variable, set[int]] = {}
+    for element in nodes_of(fl.function, ir.Index):       # outputs[i] (and other arrays: unused)
+        folded = fold(element.index)
+        if isinstance(element.base, ir.VarRef) and isinstance(folded, Folded) \
+                and isinstance(folded.value, int) and not isinstance(folded.value, bool) and folded.value >= 0:
+            constant_indices.setdefault(element.base.variable, set()).add(folded.value)
     single = 0
     records = False
     for output in entry.node.outputs:
         if output.is_array:
+            if output.parameter in named:
+                if (entry.context, "outputs") not in entry.fields:
+                    entry.fields[(entry.context, "outputs")] = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
+                parameter = _offset(fl, entry.fields[(entry.context, "outputs")],
+                                    output.index * abi.OUTPUT_PARAMETER_SIZE)
+                entry.parameters[output.index] = parameter
+                for name in ("slots", "count", "stripe_mask"):
+                    entry.fields[(parameter, name)] = _load(fl, parameter, abi.OUTPUT_PARAMETER[name])
+                for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
+                    _hoist_element(fl, entry, output, parameter, index)
             continue
         single += 1
         if output.parameter not in named:
@@ -865,6 +903,30 @@ def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
         records = records or not output.is_empty
     for name in ("scratch", "status") if records else ():
         entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
+
+
+def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, parameter: int, index: int) -> None:
+    """Load the OutputSlot fields of element `index` (a constant) of a node-array output whose
+    OutputParameter is at `parameter`, in the prologue (`_hoist_outputs`): without a branch, from
+    the NodeContext's address where the index is not below the OutputParameter's count (the
+    fields are then unused: the element is not valid), so that the loads of every element are in
+    flight at once."""
+    b = fl.b
+    uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+    position = fl.uint(index)
+    count = entry.fields[(parameter, "count")]
+    in_range = b.emit("OpULessThan", boolean, position, count)
+    stripe = b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, entry.flat, entry.fields[(parameter, "stripe_mask")]),
+                    count)
+    slot = _element(fl, entry.fields[(parameter, "slots")], b.emit("OpIAdd", uint, stripe, position),
+                    b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+    safe = b.emit("OpSelect", u64, in_range, slot, entry.context)
+    names = ("valid", "counter") if output.is_empty else (
+        "valid", "first_group", "counter", "capacity", "stride", "records")
+    for name in names:
+        entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+    flag = b.emit("OpINotEqual", boolean, entry.fields[(safe, "valid")], fl.uint(0))
+    entry.elements[(output.index, position)] = (b.emit("OpLogicalAnd", boolean, in_range, flag), safe)
 
 
 def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], name: str) -> int:

@@ -77,6 +77,13 @@ def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> No
     e.emit("OpSelectionMerge", end, "None")         # uniform: one NodeContext per dispatch
     e.emit("OpBranchConditional", has_level, counts, end)
     e.label(counts)
+    # the level's own fields, which the host wrote before the run, are read while the group waits
+    # for the barrier and its count: on a GPU each load a set-up makes after it is a round trip
+    names = ("launches", "grid_launches", "launch_count", "grid_count", "next")
+    table, grid_table, launch_count, grid_count, following = (_load(e, level, abi.LEVEL[name]) for name in names)
+    step = e.uint(group_size)
+    start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index, e.uint(_NONE))
+    first_launch = _launch_fields(e, table, start, launch_count, context)
     e.emit("OpControlBarrier", workgroup, queue, device_wide)
     first = e.emit("OpIEqual", e.bool_, local_index, e.uint(0))
     done = e.emit("OpConvertUToPtr", e.psb(e.u32), _address(e, level, abi.LEVEL["done"][0]))
@@ -94,20 +101,15 @@ def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> No
     is_last = e.emit("OpINotEqual", e.bool_, e.emit("OpAtomicLoad", e.u32, last_var, workgroup, relaxed), e.uint(0))
 
     def set_up(block: int) -> None:
-        step = e.uint(group_size)
-        start = e.emit("OpSelect", e.u32, e.emit("OpULessThan", e.bool_, local_index, step), local_index,
-                       e.uint(_NONE))
-        table, grid_table = _load(e, level, abi.LEVEL["launches"]), _load(e, level, abi.LEVEL["grid_launches"])
-        plain, after = _loop(e, _load(e, level, abi.LEVEL["launch_count"]), block,
-                             lambda i, b, _: _set_up(e, _entry(e, table, i), b), start, step)
-        gridded, _ = _loop(e, _load(e, level, abi.LEVEL["grid_count"]), after,
+        plain, after = _loop(e, launch_count, block, lambda i, b, _, fields: _set_up(e, fields, b), start, step,
+                             (first_launch, lambda i: _launch_fields(e, table, i, launch_count, context)))
+        gridded, _ = _loop(e, grid_count, after,
                            lambda j, b, _: _set_up_grid(e, _entry(e, grid_table, j, abi.LEVEL_GRID_LAUNCH_SIZE), b),
                            start, step)
         e.emit("OpAtomicIAdd", e.u32, total_var, workgroup, relaxed, e.emit("OpIAdd", e.u32, plain, gridded))
         e.emit("OpControlBarrier", workgroup, workgroup, e.uint(grammar.mask(
             "MemorySemantics", "AcquireRelease", "WorkgroupMemory", "MakeAvailable", "MakeVisible")))
         total = e.emit("OpAtomicLoad", e.u32, total_var, workgroup, relaxed)
-        following = _load(e, level, abi.LEVEL["next"])
 
         def publish(_: int) -> None:
             _store(e, following, abi.LEVEL["expected"], total)
@@ -179,68 +181,92 @@ def _entry(e: Emitter, table: int, i: int, size: int = abi.LEVEL_LAUNCH_SIZE) ->
                                                   e.uint(size, 64)))
 
 
-def _loop(e: Emitter, n: int, before: int, body: Callable[[int, int, int], int | None], start: int | None = None,
-          step: int | None = None) -> tuple[int, int]:
+def _loop(e: Emitter, n: int, before: int, body: Callable[..., int | None], start: int | None = None,
+          step: int | None = None,
+          carry: tuple[dict[str, int], Callable[[int], dict[str, int]]] | None = None) -> tuple[int, int]:
     """`body(i, its first block, the sum so far)` for i = start, start + step, ... below n (ids; start
     0 and step 1 where None; the block `before` is open and branches in); returns the sum of what
-    `body` returns (0 where None) and the block after the loop, left open."""
+    `body` returns (0 where None) and the block after the loop, left open.  With `carry` (LEVEL_LAUNCH
+    fields by name: those of the first iteration, made before the loop, and a function making those
+    of iteration i), body gets them as a fourth argument, and each iteration makes the next one's
+    at its end (so their round trip to memory overlaps the one before the loop, or the iteration's)."""
     head, check, first, continue_, merge = (e.new_id() for _ in range(5))
     i_next, total_next = e.new_id(), e.new_id()
     e.emit("OpBranch", head)
     e.label(head)
     i = e.emit("OpPhi", e.u32, e.uint(0) if start is None else start, before, i_next, continue_)
     total = e.emit("OpPhi", e.u32, e.uint(0), before, total_next, continue_)
+    carried: dict[str, int] = {}
+    carried_next: dict[str, tuple[int, int]] = {}
+    for name, value in (carry[0].items() if carry is not None else ()):
+        type_ = e.u64 if abi.LEVEL_LAUNCH[name][1] == 8 else e.u32
+        carried_next[name] = (e.new_id(), type_)
+        carried[name] = e.emit("OpPhi", type_, value, before, carried_next[name][0], continue_)
     e.emit("OpLoopMerge", merge, continue_, "None")
     e.emit("OpBranch", check)
     e.label(check)
     e.emit("OpBranchConditional", e.emit("OpULessThan", e.bool_, i, n), first, merge)
     e.label(first)
-    added = body(i, first, total)
+    added = body(i, first, total) if carry is None else body(i, first, total, carried)
     e.emit("OpBranch", continue_)
     e.label(continue_)
     e.emit("OpIAdd", e.u32, i, e.uint(1) if step is None else step, result=i_next)
     e.emit("OpIAdd", e.u32, total, added if added is not None else e.uint(0), result=total_next)
+    if carry is not None:
+        for name, value in carry[1](i_next).items():
+            e.emit("OpCopyObject", carried_next[name][1], value, result=carried_next[name][0])
     e.emit("OpBranch", head)
     e.label(merge)
     return total, merge
 
 
-def _set_up(e: Emitter, entry: int, block: int) -> int:
-    """The meta shader's work for the launch at `entry` (the block `block` is open); returns the
-    workgroups it dispatches (x * y)."""
-    u32, u64, bool_ = e.u32, e.u64, e.bool_
-    field = abi.LEVEL_LAUNCH
-    count, have = _input_count(e, entry, field, block)
-    product = e.emit("OpIMul", u64, e.emit("OpUConvert", u64, count),
-                     e.emit("OpUConvert", u64, _load(e, entry, field["group_mul"])))
+_SET_UP_FIELDS = ("source", "count", "source_capacity", "context", "group_mul", "group_div", "unit_div", "max_x",
+                  "indirect", "fixes", "fix_count")
+"""The LEVEL_LAUNCH fields `_set_up` reads."""
 
-    def ceil_div(divisor_field: tuple[int, int]) -> int:
-        divisor = e.emit("OpUConvert", u64, _load(e, entry, divisor_field))
+
+def _launch_fields(e: Emitter, table: int, i: int, n: int, fallback: int) -> dict[str, int]:
+    """The `_SET_UP_FIELDS` of entry `i` of the LEVEL_LAUNCH `table` of `n` entries, loaded without a
+    branch: from `fallback` (the address of a NodeContext, which is longer than an entry) where `i`
+    is not below `n` (the values are then unused)."""
+    inside = e.emit("OpULessThan", e.bool_, i, n)
+    at = e.emit("OpSelect", e.u64, inside, _entry(e, table, i), fallback)
+    return {name: _load(e, at, abi.LEVEL_LAUNCH[name]) for name in _SET_UP_FIELDS}
+
+
+def _set_up(e: Emitter, fields: dict[str, int], block: int) -> int:
+    """The meta shader's work for a launch, given its `_SET_UP_FIELDS` (the block `block` is open);
+    returns the workgroups it dispatches (x * y)."""
+    u32, u64, bool_ = e.u32, e.u64, e.bool_
+    count, have = _input_count(e, fields.__getitem__, block)
+    product = e.emit("OpIMul", u64, e.emit("OpUConvert", u64, count), e.emit("OpUConvert", u64, fields["group_mul"]))
+
+    def ceil_div(divisor_name: str) -> int:
+        divisor = e.emit("OpUConvert", u64, fields[divisor_name])
         return e.emit("OpUDiv", u64, e.emit("OpIAdd", u64, product, e.emit("OpISub", u64, divisor, e.uint(1, 64))),
                       divisor)
 
-    groups = e.emit("OpUConvert", u32, ceil_div(field["group_div"]))
-    units = ceil_div(field["unit_div"])
-    most = _load(e, entry, field["max_x"])
+    groups = e.emit("OpUConvert", u32, ceil_div("group_div"))
+    units = ceil_div("unit_div")
+    most = fields["max_x"]
     x = e.emit("OpSelect", u32, e.emit("OpULessThan", bool_, groups, most), groups, most)
     x_div = e.emit("OpSelect", u32, e.emit("OpIEqual", bool_, x, e.uint(0)), e.uint(1), x)
     y = e.emit("OpUDiv", u32, e.emit("OpIAdd", u32, groups, e.emit("OpISub", u32, x_div, e.uint(1))), x_div)
-    indirect = _load(e, entry, field["indirect"])
+    indirect = fields["indirect"]
     for k, value in enumerate((x, y, e.uint(1))):
         _store(e, indirect, (4 * k, 4), value)
     dispatched = e.emit("OpIMul", u32, x, y)
-    fixes = _load(e, entry, field["fixes"])
-    _loop(e, _load(e, entry, field["fix_count"]), have, lambda k, _, __: _fix(e, fixes, k, units))
+    fixes = fields["fixes"]
+    _loop(e, fields["fix_count"], have, lambda k, _, __: _fix(e, fixes, k, units))
     return dispatched
 
 
-def _input_count(e: Emitter, entry: int, field: dict[str, tuple[int, int]], block: int) -> tuple[int, int]:
-    """(the records of the launch at `entry`, the block left open): min(*source, source_capacity) where
-    `source` is not 0, else `count`; written to its NodeContext's `input_count`."""
+def _input_count(e: Emitter, field_of: Callable[[str], int], block: int) -> tuple[int, int]:
+    """(the records of a launch whose fields `field_of` gives, the block left open): min(*source,
+    source_capacity) where `source` is not 0, else `count`; written to its NodeContext's
+    `input_count`."""
     u32, bool_ = e.u32, e.bool_
-    source = _load(e, entry, field["source"])
-    known = _load(e, entry, field["count"])
-    capacity = _load(e, entry, field["source_capacity"])
+    source, known, capacity = field_of("source"), field_of("count"), field_of("source_capacity")
     read, have = e.new_id(), e.new_id()
     has_source = e.emit("OpINotEqual", bool_, source, e.uint(0, 64))
     e.emit("OpSelectionMerge", have, "None")
@@ -252,7 +278,7 @@ def _input_count(e: Emitter, entry: int, field: dict[str, tuple[int, int]], bloc
     e.emit("OpBranch", have)
     e.label(have)
     count = e.emit("OpPhi", u32, clamped, read, known, block)
-    _store(e, _load(e, entry, field["context"]), abi.NODE_CONTEXT["input_count"], count)
+    _store(e, field_of("context"), abi.NODE_CONTEXT["input_count"], count)
     return count, have
 
 
@@ -261,7 +287,7 @@ def _set_up_grid(e: Emitter, entry: int, block: int) -> int:
     one record after another (the block `block` is open); returns the workgroups it dispatches."""
     u32, u64, bool_ = e.u32, e.u64, e.bool_
     field = abi.LEVEL_GRID_LAUNCH
-    count, have = _input_count(e, entry, field, block)
+    count, have = _input_count(e, lambda name: _load(e, entry, field[name]), block)
     context = _load(e, entry, field["context"])
     records = _load(e, context, abi.NODE_CONTEXT["input_records"])
     stride = e.emit("OpUConvert", u64, _load(e, context, abi.NODE_CONTEXT["input_stride"]))
