@@ -63,7 +63,9 @@ Invariants and decisions:
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
   its `valid` is read with no count check), `scratch` only where it is used.  On llvmpipe every
-  load after the prologue's `return` is an 8-lane gather, so each field read costs.
+  load after the prologue's `return` is an 8-lane gather, so each field read costs: the fields of
+  single outputs' slots (`_hoist_outputs`) and of node arrays' OutputParameters (`_hoist_arrays`)
+  are read once, before it.
 - Loops: natively (the default), GetCurrentLoopIterationIndex() is the NodeContext's
   `loop_iteration` and the runtime routes back edges; under `--loops=index-space` they are unrolled
   as for the AMDX target (`loop_stages.py`), the iteration and stage indices read from
@@ -139,6 +141,9 @@ class _Entry:
     the NodeContext), from `_hoist_outputs`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
     """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
+    arrays: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    """Per node-array output (its `NodeOutput.index`): (u64 address of its OutputParameter, u64 `slots`,
+    u32 `count`, u32 index of the group's stripe's first slot), from `_hoist_arrays`."""
     keyed: dict[int, int] = field(default_factory=dict)
     """The node-array allocation calls every invocation makes once, id(call) -> count
     (`emulated_placement.keyed_calls`)."""
@@ -276,6 +281,7 @@ class EmulatedNodes(NodeOperations):
                     entry.local_root[variable] = address if parameter.kind == "constants" else \
                         _load_scalar(fl, address, _U64)
         _hoist_outputs(fl, entry)
+        _hoist_arrays(fl, entry)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
@@ -639,7 +645,9 @@ class EmulatedNodes(NodeOperations):
         def add_total() -> None:           # only valid slots below the slot count received records
             total = fl.load(at(counts, lane))
             parameter, slots = self._slots(fl, handle)
-            stripe = self._stripe(fl, parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["count"]))
+            hoisted = _entry(fl).arrays.get(handle.array_type)
+            stripe = hoisted[3] if hoisted is not None else \
+                self._stripe(fl, parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["count"]))
             own = _element(fl, slots, b.emit("OpIAdd", uint, stripe, lane), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
             old = fl.local(t.UINT, "element_old")
             fl.store(old, fl.uint(0))
@@ -665,6 +673,9 @@ class EmulatedNodes(NodeOperations):
 
     def _slots(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
         """(u64 address of the handle's OutputParameter, u64 address of its first OutputSlot)."""
+        hoisted = _entry(fl).arrays.get(handle.array_type)
+        if hoisted is not None:
+            return hoisted[0], hoisted[1]
         outputs = _load(fl, _entry(fl).context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
         return parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
@@ -697,9 +708,14 @@ class EmulatedNodes(NodeOperations):
         if index is None and not handle.output.is_array:       # the one slot of a single output
             return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
         index = index or fl.uint(0)
-        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+        hoisted = entry.arrays.get(handle.array_type)
+        if hoisted is not None:
+            _, _, count, stripe = hoisted
+        else:
+            count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+            stripe = self._stripe(fl, parameter, count)
         in_range = b.emit("OpULessThan", boolean, index, count)
-        at = b.emit("OpIAdd", fl.types.id(t.UINT), self._stripe(fl, parameter, count), index)
+        at = b.emit("OpIAdd", fl.types.id(t.UINT), stripe, index)
         slot = _element(fl, slots, at, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")
         fl.store(valid, b.constant_bool(False))
@@ -865,6 +881,31 @@ def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
         records = records or not output.is_empty
     for name in ("scratch", "status") if records else ():
         entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
+
+
+def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
+    """Load the OutputParameter fields of the node-array outputs the body names (`slots`, `count`,
+    and the group's stripe from `stripe_mask`) before the prologue can return, once per entry
+    function: the same values for the whole dispatch (`_hoist_outputs` says why on llvmpipe).  Not in
+    a module whose loops are unrolled in index space."""
+    arrays = [output for output in entry.node.outputs if output.is_array]
+    if fl.ml.stages is not None or not arrays:
+        return
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
+    outputs = None
+    for output in arrays:
+        if output.parameter not in named:
+            continue
+        if outputs is None:
+            outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
+        parameter = _offset(fl, outputs, output.index * abi.OUTPUT_PARAMETER_SIZE)
+        slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
+        stripe = b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, entry.flat, mask), count)
+        entry.arrays[output.index] = (parameter, slots, count, stripe)
 
 
 def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], name: str) -> int:
