@@ -84,7 +84,7 @@ from wgc.irtools.consteval import Folded, fold
 from wgc.irtools.walk import nodes_of
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_grid, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
+from . import emulated_checks, emulated_grid, emulated_keys, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -569,32 +569,17 @@ class EmulatedNodes(NodeOperations):
         invocation adds its own count.  SubgroupSize is a constant of the pipeline, so drivers fold
         the branch."""
         b = fl.b
-        uint, boolean = fl.types.id(t.UINT), b.type_bool()
         b.capability("GroupNonUniform", "GroupNonUniformBallot")
         base = fl.local(t.UINT, "keyed_base") if result else None
         if base is not None:
             fl.store(base, fl.uint(0))
         done = _unless_narrow(fl, _builtin(fl, "SubgroupSize", 1), valid, slot, count, base)
-        header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
-        b.emit("OpBranch", header)
-        fl.new_block(header)
-        b.emit("OpLoopMerge", merge, step, "None")
-        b.emit("OpBranch", body)
-        fl.new_block(body)
-        first = b.emit("OpGroupNonUniformBroadcastFirst", uint, fl.ml.scope("Subgroup"), key)
-        same = b.emit("OpIEqual", boolean, key, first)
-        b.emit("OpSelectionMerge", other, "None")
-        b.emit("OpBranchConditional", same, matched, other)
-        fl.new_block(matched)
-        old = self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
-        if base is not None:
-            fl.store(base, old)
-        b.emit("OpBranch", merge)           # these invocations are done: leave the loop
-        fl.new_block(other)
-        b.emit("OpBranch", step)
-        fl.new_block(step)
-        b.emit("OpBranch", header)
-        fl.new_block(merge)
+
+        def matched() -> None:
+            old = self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
+            if base is not None:
+                fl.store(base, old)
+        emulated_keys.per_key_loop(emulated_tail.BuilderEmitter(fl.ml), key, matched)
         b.emit("OpBranch", done)
         fl.new_block(done)
         return fl.load(base) if base is not None else 0
