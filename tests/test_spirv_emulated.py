@@ -655,6 +655,41 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     assert len(atomics) == 4
 
 
+def test_node_array_parameters_are_read_once_before_the_prologue_returns(tmp_path):
+    """Issue 31 (lavapipe, h-lvparr): a node-array output's OutputParameter fields (`slots`, `count`,
+    `stripe_mask`: the same for the whole dispatch, emulation ABI "Outputs" and "Stripes") are read
+    once, in the entry function's first block, before the prologue's `return`, however many calls
+    use the array; on llvmpipe a load after the `return` is a gather of 8 lanes.  An array the body
+    does not name is not read (`unused`, the second OutputParameter)."""
+    symbols, _ = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeDispatchGrid(4, 1, 1)] [NumThreads(8, 1, 1)]
+void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex,
+       [MaxRecords(16)] [NodeArraySize(2)] NodeOutputArray<Out> arr,
+       [MaxRecords(8)] [NodeArraySize(2)] NodeOutputArray<Out> unused)
+{
+    ThreadNodeOutputRecords<Out> o = arr[gi % 2].GetThreadNodeOutputRecords(1);
+    o.Get().v = input.Get().a + gi;
+    o.OutputComplete();
+    if (arr[input.Get().a].IsValid())
+        arr[input.Get().a].GetThreadNodeOutputRecords(1).OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("arr", 0)] void a0(ThreadNodeInputRecord<Out> r) { }
+[Shader("node")] [NodeLaunch("thread")] [NodeID("unused", 0)] void u0(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    parameter = ctx("outputs")
+    wanted = [field(parameter, abi.OUTPUT_PARAMETER, name) for name in ("slots", "count", "stripe_mask")]
+    first_return = next(i for i, (_, op, _) in enumerate(symbols.ops) if op == "OpReturn")
+    loads = [symbols.of(r) for r, op, _ in symbols.ops if op == "OpLoad"]
+    before = [symbols.of(r) for r, op, _ in symbols.ops[:first_return] if op == "OpLoad"]
+    for name in wanted:
+        assert name in before and loads.count(name) == 1, name
+    assert loads.count(ctx("outputs")) == 1
+    other = add(ctx("outputs"), abi.OUTPUT_PARAMETER_SIZE)
+    assert not any(other in load for load in loads)
+    # the slots of both calls are found from those values
+    assert field(slot(0, "(lii%2)"), abi.OUTPUT_SLOT, "counter") in symbols.loads()
+
+
 def test_output_array_allocation_adds_once_per_index_and_subgroup(tmp_path):
     """Issue 31: `Work[i % 4].GetThreadNodeOutputRecords(1)` did one atomic per invocation on one
     of four counters.  Now a loop runs once per distinct index among the subgroup's invocations:

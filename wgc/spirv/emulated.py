@@ -63,7 +63,9 @@ Invariants and decisions:
   record (stride 0); an allocation past the slot's capacity sets STATUS_OUT_OF_RECORDS and also
   uses scratch. Slot fields are read only where the slot exists (a single output has one slot:
   its `valid` is read with no count check), `scratch` only where it is used.  On llvmpipe every
-  load after the prologue's `return` is an 8-lane gather, so each field read costs.
+  load after the prologue's `return` is an 8-lane gather, so each field read costs: the fields of
+  single outputs' slots (`_hoist_outputs`) and of node arrays' OutputParameters (`_hoist_arrays`)
+  are read once, before it.
 - Loops: natively (the default), GetCurrentLoopIterationIndex() is the NodeContext's
   `loop_iteration` and the runtime routes back edges; under `--loops=index-space` they are unrolled
   as for the AMDX target (`loop_stages.py`), the iteration and stage indices read from
@@ -82,7 +84,7 @@ from wgc.irtools.consteval import Folded, fold
 from wgc.irtools.walk import nodes_of
 from wgc.sema.nodes import NodeInfo
 
-from . import emulated_checks, emulated_grid, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
+from . import emulated_checks, emulated_grid, emulated_keys, emulated_loops, emulated_placement, emulated_prints, emulated_tail, loop_stages, resources
 from .emulated_memory import builtin as _builtin
 from .emulated_memory import load_field as _load
 from .emulated_memory import load_scalar as _load_scalar
@@ -137,15 +139,15 @@ class _Entry:
     singles: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Per single output (its `NodeOutput.index`): (bool `valid`, u64 address of its OutputSlot after
     the NodeContext), from `_hoist_outputs`."""
-    parameters: dict[int, int] = field(default_factory=dict)
-    """Per node-array output the function names (its `NodeOutput.index`): the u64 address of its
-    OutputParameter, from `_hoist_outputs`."""
     elements: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     """Per (node-array output's `NodeOutput.index`, constant index id) the function uses: (bool
     `valid`, u64 address of its OutputSlot, or of the NodeContext where the index is out of range),
-    from `_hoist_outputs`."""
+    from `_hoist_arrays`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
     """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
+    arrays: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    """Per node-array output (its `NodeOutput.index`): (u64 address of its OutputParameter, u64 `slots`,
+    u32 `count`, u32 index of the group's stripe's first slot), from `_hoist_arrays`."""
     keyed: dict[int, int] = field(default_factory=dict)
     """The node-array allocation calls every invocation makes once, id(call) -> count
     (`emulated_placement.keyed_calls`)."""
@@ -283,6 +285,7 @@ class EmulatedNodes(NodeOperations):
                     entry.local_root[variable] = address if parameter.kind == "constants" else \
                         _load_scalar(fl, address, _U64)
         _hoist_outputs(fl, entry)
+        _hoist_arrays(fl, entry)
         if node.launch == "thread":
             first = b.emit("OpIMul", uint, flat, fl.uint(abi.THREAD_GROUP_SIZE))
             entry.record = b.emit("OpIAdd", uint, first, _builtin(fl, "LocalInvocationIndex", 1))
@@ -570,32 +573,17 @@ class EmulatedNodes(NodeOperations):
         invocation adds its own count.  SubgroupSize is a constant of the pipeline, so drivers fold
         the branch."""
         b = fl.b
-        uint, boolean = fl.types.id(t.UINT), b.type_bool()
         b.capability("GroupNonUniform", "GroupNonUniformBallot")
         base = fl.local(t.UINT, "keyed_base") if result else None
         if base is not None:
             fl.store(base, fl.uint(0))
         done = _unless_narrow(fl, _builtin(fl, "SubgroupSize", 1), valid, slot, count, base)
-        header, body, matched, other, step, merge = (b.new_id() for _ in range(6))
-        b.emit("OpBranch", header)
-        fl.new_block(header)
-        b.emit("OpLoopMerge", merge, step, "None")
-        b.emit("OpBranch", body)
-        fl.new_block(body)
-        first = b.emit("OpGroupNonUniformBroadcastFirst", uint, fl.ml.scope("Subgroup"), key)
-        same = b.emit("OpIEqual", boolean, key, first)
-        b.emit("OpSelectionMerge", other, "None")
-        b.emit("OpBranchConditional", same, matched, other)
-        fl.new_block(matched)
-        old = self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
-        if base is not None:
-            fl.store(base, old)
-        b.emit("OpBranch", merge)           # these invocations are done: leave the loop
-        fl.new_block(other)
-        b.emit("OpBranch", step)
-        fl.new_block(step)
-        b.emit("OpBranch", header)
-        fl.new_block(merge)
+
+        def matched() -> None:
+            old = self._subgroup_add(fl, valid, slot, count, result=result, constant=_constant_count(fl))
+            if base is not None:
+                fl.store(base, old)
+        emulated_keys.per_key_loop(emulated_tail.BuilderEmitter(fl.ml), key, matched)
         b.emit("OpBranch", done)
         fl.new_block(done)
         return fl.load(base) if base is not None else 0
@@ -646,7 +634,9 @@ class EmulatedNodes(NodeOperations):
         def add_total() -> None:           # only valid slots below the slot count received records
             total = fl.load(at(counts, lane))
             parameter, slots = self._slots(fl, handle)
-            stripe = self._stripe(fl, parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["count"]))
+            hoisted = _entry(fl).arrays.get(handle.array_type)
+            stripe = hoisted[3] if hoisted is not None else \
+                self._stripe(fl, parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["count"]))
             own = _element(fl, slots, b.emit("OpIAdd", uint, stripe, lane), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
             old = fl.local(t.UINT, "element_old")
             fl.store(old, fl.uint(0))
@@ -672,20 +662,19 @@ class EmulatedNodes(NodeOperations):
 
     def _slots(self, fl: FunctionLowering, handle: OutputHandle) -> tuple[int, int]:
         """(u64 address of the handle's OutputParameter, u64 address of its first OutputSlot)."""
-        entry = _entry(fl)
-        if handle.array_type in entry.parameters:
-            parameter = entry.parameters[handle.array_type]
-        else:
-            outputs = _field(fl, entry.context, abi.NODE_CONTEXT, "outputs")
-            parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
-        return parameter, _field(fl, parameter, abi.OUTPUT_PARAMETER, "slots")
+        hoisted = _entry(fl).arrays.get(handle.array_type)
+        if hoisted is not None:
+            return hoisted[0], hoisted[1]
+        outputs = _load(fl, _entry(fl).context, abi.NODE_CONTEXT["outputs"])
+        parameter = _offset(fl, outputs, handle.array_type * abi.OUTPUT_PARAMETER_SIZE)
+        return parameter, _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
 
     def _stripe(self, fl: FunctionLowering, parameter: int, count: int) -> int:
         """The u32 index of the first OutputSlot of the group's stripe of a node-array output whose
         OutputParameter is at `parameter` (emulation ABI, "Stripes"): (flat & stripe_mask) * count."""
         b = fl.b
         uint = fl.types.id(t.UINT)
-        mask = _field(fl, parameter, abi.OUTPUT_PARAMETER, "stripe_mask")
+        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
         return b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, _entry(fl).flat, mask), count)
 
     def _shared(self, fl: FunctionLowering) -> Place:
@@ -704,15 +693,20 @@ class EmulatedNodes(NodeOperations):
         index = loop_stages.output_index(fl, handle) or handle.node_index
         if index is None and handle.array_type in entry.singles:    # after the NodeContext (ABI: "Outputs")
             return entry.singles[handle.array_type]
-        if index is not None and (handle.array_type, index) in entry.elements:    # `_hoist_outputs`
+        if index is not None and (handle.array_type, index) in entry.elements:    # `_hoist_arrays`
             return entry.elements[(handle.array_type, index)]
         parameter, slots = self._slots(fl, handle)
         if index is None and not handle.output.is_array:       # the one slot of a single output
             return b.emit("OpINotEqual", boolean, _load(fl, slots, abi.OUTPUT_SLOT["valid"]), fl.uint(0)), slots
         index = index or fl.uint(0)
-        count = _field(fl, parameter, abi.OUTPUT_PARAMETER, "count")
+        hoisted = entry.arrays.get(handle.array_type)
+        if hoisted is not None:
+            _, _, count, stripe = hoisted
+        else:
+            count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+            stripe = self._stripe(fl, parameter, count)
         in_range = b.emit("OpULessThan", boolean, index, count)
-        at = b.emit("OpIAdd", fl.types.id(t.UINT), self._stripe(fl, parameter, count), index)
+        at = b.emit("OpIAdd", fl.types.id(t.UINT), stripe, index)
         slot = _element(fl, slots, at, b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = fl.local(t.BOOL, "valid")
         fl.store(valid, b.constant_bool(False))
@@ -854,41 +848,21 @@ are loaded in the prologue: each holds its fields in registers until its use."""
 
 
 def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
-    """Load what the outputs the function names read from the control data before the prologue
-    can return: the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
-    "Outputs"), NodeContext's `scratch` and `status`, and of each node-array output its
-    OutputParameter's `slots`, `count` and `stripe_mask`: the same values for the whole dispatch.
-    A load whose address is the push constant's plus a constant, outside any branch, is one
-    scalar load on llvmpipe (Mesa 25: `invocation 0 must be active` and an address
-    `nir_src_is_always_uniform`); after the prologue's `return` every load is a gather of 8 lanes.
-    On a GPU the loads of all outputs are in flight at once, where each element's use would
-    otherwise walk NodeContext, OutputParameter and OutputSlot again after the atomic before it.
-    Drivers drop the loads nothing uses.  Not in a module whose loops are unrolled in index space
-    (its outputs into loops are arrays at run time)."""
-    if fl.ml.stages is not None:
+    """Load the OutputSlot fields of the single outputs (after the NodeContext: emulation ABI
+    "Outputs") and NodeContext's `scratch` and `status` before the prologue can return: the
+    same values for the whole dispatch.  A load whose address is the push constant's plus a
+    constant, outside any branch, is one scalar load on llvmpipe (Mesa 25: `invocation 0 must be
+    active` and an address `nir_src_is_always_uniform`); after the prologue's `return` every
+    load is a gather of 8 lanes.  Drivers drop the loads nothing uses.  Not in a module whose
+    loops are unrolled in index space (its outputs into loops are arrays at run time)."""
+    if fl.ml.stages is not None or all(output.is_array for output in entry.node.outputs):
         return
     b = fl.b
     named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
-    constant_indices: dict[ir.Variable, set[int]] = {}
-    for element in nodes_of(fl.function, ir.Index):       # outputs[i] (and other arrays: unused)
-        folded = fold(element.index)
-        if isinstance(element.base, ir.VarRef) and isinstance(folded, Folded) \
-                and isinstance(folded.value, int) and not isinstance(folded.value, bool) and folded.value >= 0:
-            constant_indices.setdefault(element.base.variable, set()).add(folded.value)
     single = 0
     records = False
     for output in entry.node.outputs:
         if output.is_array:
-            if output.parameter in named:
-                if (entry.context, "outputs") not in entry.fields:
-                    entry.fields[(entry.context, "outputs")] = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
-                parameter = _offset(fl, entry.fields[(entry.context, "outputs")],
-                                    output.index * abi.OUTPUT_PARAMETER_SIZE)
-                entry.parameters[output.index] = parameter
-                for name in ("slots", "count", "stripe_mask"):
-                    entry.fields[(parameter, name)] = _load(fl, parameter, abi.OUTPUT_PARAMETER[name])
-                for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
-                    _hoist_element(fl, entry, output, parameter, index)
             continue
         single += 1
         if output.parameter not in named:
@@ -905,21 +879,52 @@ def _hoist_outputs(fl: FunctionLowering, entry: _Entry) -> None:
         entry.fields[(entry.context, name)] = _load(fl, entry.context, abi.NODE_CONTEXT[name])
 
 
-def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, parameter: int, index: int) -> None:
-    """Load the OutputSlot fields of element `index` (a constant) of a node-array output whose
-    OutputParameter is at `parameter`, in the prologue (`_hoist_outputs`): without a branch, from
-    the NodeContext's address where the index is not below the OutputParameter's count (the
-    fields are then unused: the element is not valid), so that the loads of every element are in
-    flight at once."""
+def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
+    """Load the OutputParameter fields of the node-array outputs the body names (`slots`, `count`,
+    and the group's stripe from `stripe_mask`) before the prologue can return, once per entry
+    function: the same values for the whole dispatch (`_hoist_outputs` says why on llvmpipe); and
+    the OutputSlots of the first `HOISTED_ELEMENTS` elements that constant subscripts name
+    (`_hoist_element`).  Not in a module whose loops are unrolled in index space."""
+    arrays = [output for output in entry.node.outputs if output.is_array]
+    if fl.ml.stages is not None or not arrays:
+        return
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
+    constant_indices: dict[ir.Variable, set[int]] = {}
+    for element in nodes_of(fl.function, ir.Index):       # outputs[i] (and other arrays: unused)
+        folded = fold(element.index)
+        if isinstance(element.base, ir.VarRef) and isinstance(folded, Folded) \
+                and isinstance(folded.value, int) and not isinstance(folded.value, bool) and folded.value >= 0:
+            constant_indices.setdefault(element.base.variable, set()).add(folded.value)
+    outputs = None
+    for output in arrays:
+        if output.parameter not in named:
+            continue
+        if outputs is None:
+            outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
+        parameter = _offset(fl, outputs, output.index * abi.OUTPUT_PARAMETER_SIZE)
+        slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
+        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
+        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
+        stripe = b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, entry.flat, mask), count)
+        entry.arrays[output.index] = (parameter, slots, count, stripe)
+        for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
+            _hoist_element(fl, entry, output, index)
+
+
+def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, index: int) -> None:
+    """Load the OutputSlot fields of element `index` (a constant) of a node-array output, in the
+    prologue (`_hoist_arrays`): without a branch, from the NodeContext's address where the index
+    is not below the OutputParameter's count (the fields are then unused: the element is not
+    valid), so that the loads of every element are in flight at once, where each element's call
+    would otherwise load its slot after the atomic of the one before."""
     b = fl.b
     uint, u64, boolean = fl.types.id(t.UINT), fl.types.id(_U64), b.type_bool()
+    _, slots, count, stripe = entry.arrays[output.index]
     position = fl.uint(index)
-    count = entry.fields[(parameter, "count")]
     in_range = b.emit("OpULessThan", boolean, position, count)
-    stripe = b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, entry.flat, entry.fields[(parameter, "stripe_mask")]),
-                    count)
-    slot = _element(fl, entry.fields[(parameter, "slots")], b.emit("OpIAdd", uint, stripe, position),
-                    b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
+    slot = _element(fl, slots, b.emit("OpIAdd", uint, stripe, position), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
     safe = b.emit("OpSelect", u64, in_range, slot, entry.context)
     names = ("valid", "counter") if output.is_empty else (
         "valid", "first_group", "counter", "capacity", "stride", "records")
@@ -931,7 +936,7 @@ def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, parameter: 
 
 def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], name: str) -> int:
     """Field `name` of the ABI structure `layout` at `base` (an OutputSlot, or the NodeContext): the
-    prologue's load where `_hoist_outputs` made one, else a load here."""
+    prologue's load where `_hoist_outputs` or `_hoist_arrays` made one, else a load here."""
     state = fl.node_state
     hoisted = state.fields.get((base, name)) if isinstance(state, _Entry) else None
     return hoisted if hoisted is not None else _load(fl, base, layout[name])

@@ -63,6 +63,7 @@ from wgc import emulation_abi as abi
 from wgc.spirv import grammar
 from wgc.spirv.builder import Builder
 from wgc.spirv.emulated_grid import grid_record
+from wgc.spirv.emulated_keys import per_key_loop
 from wgc.spirv.emulated_tail import emit_tail
 
 from .graph import NodeCode, reached_functions
@@ -459,25 +460,7 @@ class _Translator:
                 b.if_(small, alone, grouped)
 
             def grouped(b: _Body) -> None:
-                header, inner, matched, other, step, merge = (self.new_id() for _ in range(6))
-                b.emit("OpBranch", header)
-                b.label(header)
-                b.emit("OpLoopMerge", merge, step, "None")
-                b.emit("OpBranch", inner)
-                b.label(inner)
-                first = b.emit("OpGroupNonUniformBroadcastFirst", self.u32,
-                               self.uint(grammar.enumerant("Scope", "Subgroup")), index)
-                same = b.emit("OpIEqual", self.bool_, index, first)
-                b.emit("OpSelectionMerge", other, "None")
-                b.emit("OpBranchConditional", same, matched, other)
-                b.label(matched)
-                subgroup(b)
-                b.emit("OpBranch", merge)
-                b.label(other)
-                b.emit("OpBranch", step)
-                b.label(step)
-                b.emit("OpBranch", header)
-                b.label(merge)
+                per_key_loop(_TailEmitter(self, b), index, lambda: subgroup(b))
 
             b.if_(b.emit("OpINotEqual", self.bool_, per_group, self.uint(0)), group,
                   lambda b: b.if_(b.emit("OpINotEqual", self.bool_, per_subgroup, self.uint(0)), subgroup, per_index))
