@@ -867,7 +867,8 @@ class GpuScheduler(Scheduler):
                         plan.primitive_queries += int(counted)
                         launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
                         continue
-                    use(self.pipelines.pipeline(launch.node.entry_point))
+                    # with the level tail only where this level's NodeContexts give it a `level`
+                    use(self.pipelines.pipeline(launch.node.entry_point, tail=plan.fused[level]))
                     device.push(layout, constants)
                     start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)

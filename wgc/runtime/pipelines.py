@@ -80,6 +80,11 @@ _OP_SPEC_CONSTANT = 50
 _DECORATION_SPEC_ID = 1
 
 
+EMULATION_SPEC_IDS = (abi.SUBGROUP_SIZE_SPEC_ID, abi.LEVEL_TAIL_SPEC_ID)
+"""The SpecIds the emulation ABI reserves ("Specialization constant"): set by the runtime, never a
+program's own constants."""
+
+
 @dataclass(frozen=True)
 class SpecConstantInfo:
     """A specialization constant of a module: its SpecId, OpName (may be empty), scalar kind
@@ -117,7 +122,7 @@ def module_spec_constants(module: bytes) -> list[SpecConstantInfo]:
         at += max(count, 1)
     return [SpecConstantInfo(spec_ids[c], names.get(c, ""), *types[t])
             for c, t in constants.items() if c in spec_ids and t in types
-            and spec_ids[c] != abi.SUBGROUP_SIZE_SPEC_ID]      # the emulation's own, set by the runtime
+            and spec_ids[c] not in EMULATION_SPEC_IDS]      # the emulation's own, set by the runtime
 
 
 def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
@@ -197,20 +202,32 @@ class GraphPipelines:
         push = abi.USER_PUSH_CONSTANT_OFFSET + user_push_bytes if user_push_bytes else 16
         self.layout, self.set_layouts = device.pipeline_layout(sets, push)
         self.pool = None
-        self._pipelines: dict[str, Any] = {}
+        self.module = module
+        self._pipelines: dict[tuple[str, bool], Any] = {}
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
             entry_points = sorted({n.entry_point for n in program.nodes if n.launch != "mesh"})   # mesh: graphics.py
-            # the emulation's own constant (emulation ABI "Specialization constant"): ignored where undeclared
-            values = {**(specialization or {}),
-                      abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
-            self._pipelines = device.pipelines(module, entry_points, self.layout, values)
+            # the emulation's own constants (emulation ABI "Specialization constant"): ignored where undeclared
+            self._values = {**(specialization or {}),
+                            abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
+            made = device.pipelines(module, entry_points, self.layout, self._specialization(False))
+            self._pipelines = {(name, False): pipeline for name, pipeline in made.items()}
         except BaseException:
             self.close()
             raise
 
-    def pipeline(self, entry_point: str) -> Any:
-        return self._pipelines[entry_point]
+    def _specialization(self, tail: bool) -> dict[int, bytes]:
+        return {**self._values, abi.LEVEL_TAIL_SPEC_ID: int(tail).to_bytes(4, "little")}
+
+    def pipeline(self, entry_point: str, tail: bool = False) -> Any:
+        """The pipeline of a compute entry point: for dispatches whose NodeContext `level` is 0
+        (`tail` false: the level tail folded away, emulation ABI "Level tail"), or for those whose
+        `level` may be set (made on first use: only GPU-driven runs with fused levels ask for it)."""
+        key = (entry_point, tail)
+        if key not in self._pipelines:
+            made = self.device.pipelines(self.module, [entry_point], self.layout, self._specialization(tail))
+            self._pipelines[key] = made[entry_point]
+        return self._pipelines[key]
 
     def bind(self, device: Device, pipeline: Any) -> None:
         device.bind(pipeline, self.layout, self.sets)
