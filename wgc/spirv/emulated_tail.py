@@ -1,4 +1,4 @@
-"""The level tail of the emulated target's compute entry points (emulation ABI 9, "Level tail").
+"""The level tail of the emulated target's compute entry points (emulation ABI 11, "Level tail").
 
 Stage:      back end (emulated SPIR-V), shared by both generators of emulated modules:
             `wgc/spirv/emulated.py` (from wgc's IR) and `wgc/spirv_in/translate.py` (from an AMDX
