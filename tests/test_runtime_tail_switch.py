@@ -1,6 +1,7 @@
 """The level tail's specialization constant (emulation ABI 11, "Specialization constant", "Level
-tail"): every compute pipeline is made with the tail folded away, and the GPU-driven schedule asks
-for a pipeline with it only for the levels whose tails set up the next one (`_Plan.fused`).
+tail"): a compute pipeline is made with the tail folded away, except where the GPU-driven schedule
+asks for one with it: for the levels whose tails set up the next one (`_Plan.fused`); each is made
+when first bound.
 
 The graph is test_runtime_level_tail.py's mixed graph; its expected buffer is that file's hand
 count. Skips, with the reason printed, where there is no Vulkan device.
@@ -61,6 +62,9 @@ def graph_pipelines(made: list) -> list[tuple[str, int | None]]:
 
 WITHOUT = [("Even", 0), ("Leaf", 0), ("Odd", 0), ("Root", 0), ("Share", 0)]
 """Every compute entry point of the mixed graph, made with the tail folded away."""
+FUSED = [("Even", 1), ("Leaf", 0), ("Odd", 1), ("Root", 1), ("Share", 1)]
+"""The mixed graph's GPU-driven run: levels 0 (Root) and 1 (Even, Odd, Share) with the tail, level 2
+(Leaf) without."""
 
 
 @pytest.mark.parametrize("gpu_driven", [True, False], ids=["gpu-driven", "host-driven"])
@@ -69,20 +73,20 @@ def test_only_levels_whose_tails_set_up_the_next_get_a_tail(device, tmp_path, ma
     makes the tail nothing, and so does the specialization constant `LEVEL_TAIL_SPEC_ID` false."
     The mixed graph's levels 0 (Root) and 1 (Even, Odd, Share) set up the next level through their
     tails (fused [True, True, False]), level 2 (Leaf) ends the run: GPU-driven, those four entry
-    points get a pipeline with the switch true too, Leaf none; host-driven, no pipeline has it. Two
-    runs (the second replays the recorded commands, making nothing more); the hand count."""
+    points get a pipeline with the switch true and Leaf one with it false; host-driven, every entry
+    point one with it false. None before the first run; two runs (the second replays the recorded
+    commands, making nothing more); the hand count."""
     from wgc.runtime.run import Session
 
     module, program, described = load(tmp_path, MIXED, MIXED_DISPATCH)
     assert switches(module) == [abi.LEVEL_TAIL_SPEC_ID]
     with Session(device, module, program, described, gpu_driven=gpu_driven) as session:
-        assert graph_pipelines(made) == WITHOUT       # made with the session, before any run
+        assert graph_pipelines(made) == []
         session.run_once()
         session.run_once(1)
         assert_schedule(session, gpu_driven, [True, True, False])
         assert session.dump(program.resources[0]) == {"uint32": mixed_expected(2)}
-    tails = [("Even", 1), ("Odd", 1), ("Root", 1), ("Share", 1)] if gpu_driven else []
-    assert graph_pipelines(made) == sorted(WITHOUT + tails)
+    assert graph_pipelines(made) == (FUSED if gpu_driven else WITHOUT)
 
 
 def test_the_switch_false_leaves_the_next_levels_unset(device, tmp_path, monkeypatch):
@@ -116,4 +120,4 @@ def test_the_amdx_path_declares_the_switch_and_gets_the_same_pipelines(tmp_path,
     assert result.ok, Renderer().render(list(result.diagnostics))
     assert result.schedule == "gpu-driven"
     assert result.resources == {"u0": {"uint32": mixed_expected(1)}}
-    assert graph_pipelines(made) == sorted(WITHOUT + [("Even", 1), ("Odd", 1), ("Root", 1), ("Share", 1)])
+    assert graph_pipelines(made) == FUSED

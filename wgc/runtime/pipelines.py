@@ -4,7 +4,8 @@ Input: an open `device.Device`, the emulated SPIR-V module (bytes), the `program
 what each (set, binding) points at (`device.DescriptorWrite`: buffers, image views, samplers,
 texel-buffer views), made by `run.Session`.  Output: `GraphPipelines`: one pipeline layout (a descriptor-set
 layout per set the module's variables use, push constants of the emulation ABI plus the user's
-block), one compute pipeline per node entry point, and descriptor sets pointing at the buffers.
+block), compute pipelines of the node entry points (each made when a schedule first binds it, with
+the level tail or without: `GraphPipelines.pipeline`), and descriptor sets pointing at the buffers.
 
 Invariants: the bindings come from the module itself (`module_bindings`: the variables an
 `OpEntryPoint` lists with `DescriptorSet`/`Binding` decorations), so the layout follows exactly
@@ -206,12 +207,9 @@ class GraphPipelines:
         self._pipelines: dict[tuple[str, bool], Any] = {}
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
-            entry_points = sorted({n.entry_point for n in program.nodes if n.launch != "mesh"})   # mesh: graphics.py
             # the emulation's own constants (emulation ABI "Specialization constant"): ignored where undeclared
             self._values = {**(specialization or {}),
                             abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
-            made = device.pipelines(module, entry_points, self.layout, self._specialization(False))
-            self._pipelines = {(name, False): pipeline for name, pipeline in made.items()}
         except BaseException:
             self.close()
             raise
@@ -220,9 +218,10 @@ class GraphPipelines:
         return {**self._values, abi.LEVEL_TAIL_SPEC_ID: int(tail).to_bytes(4, "little")}
 
     def pipeline(self, entry_point: str, tail: bool = False) -> Any:
-        """The pipeline of a compute entry point: for dispatches whose NodeContext `level` is 0
-        (`tail` false: the level tail folded away, emulation ABI "Level tail"), or for those whose
-        `level` may be set (made on first use: only GPU-driven runs with fused levels ask for it)."""
+        """The pipeline of a compute entry point (made on first use: a run makes only those it binds):
+        for dispatches whose NodeContext `level` is 0 (`tail` false: the level tail folded away,
+        emulation ABI "Level tail"), or for those whose `level` may be set (only GPU-driven runs with
+        fused levels ask for it)."""
         key = (entry_point, tail)
         if key not in self._pipelines:
             made = self.device.pipelines(self.module, [entry_point], self.layout, self._specialization(tail))
