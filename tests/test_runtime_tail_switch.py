@@ -18,6 +18,8 @@ from test_runtime_level_tail import MIXED, MIXED_DISPATCH, mixed_expected
 
 from wgc import emulation_abi as abi
 
+pytestmark = pytest.mark.usefixtures("gpu_fusion")     # lavapipe fuses levels as a GPU does
+
 _OP_DECORATE, _OP_SPEC_CONSTANT_TRUE, _SPEC_ID = 71, 48, 1
 
 

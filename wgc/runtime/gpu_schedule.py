@@ -104,6 +104,13 @@ FUSED_GRID_RECORDS = 4
 whose grid comes from its records (one invocation reads them one after another, `_fused`)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
+FUSED_GROUPS_CPU = 32
+"""The same on a CPU device (lavapipe), where it is the smaller of the two: llvmpipe runs a group's
+tail (its barriers: a group's invocations run as coroutines) at about 1 µs a group, where the meta
+pass and its barrier cost some 20-30 µs; measured on the thread and coalescing shapes (graph /
+hand-written, CPU time, tails against the meta pass): 4 groups 0.83-0.98 against 1.00-1.05, 16
+groups 0.85-1.01 against 0.87-1.04, 64 groups 1.21-1.32 against 0.98-1.03, 1,024 groups 1.86-1.88
+against 1.01-1.06 (benchmarks/RESULTS.md, h-lvptail)."""
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
 _U32 = 0xFFFFFFFF
@@ -324,14 +331,15 @@ def _group_size(node: NodePlan) -> int:
     return x * y * z
 
 
-def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[bool]:
+def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_groups: int) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
     no tail), and the next level exists and holds no mesh launch (drawn after the meta pass); and
     where the tails cost less than the meta pass they replace: the level may have at most
-    FUSED_GROUPS workgroups (each adds to one counter), the next at most FUSED_LAUNCHES launches per
+    `most_groups` workgroups (FUSED_GROUPS, on a CPU device at most FUSED_GROUPS_CPU; each adds to
+    one counter), the next at most FUSED_LAUNCHES launches per
     invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
     its size, ..., where the meta shader has one invocation per launch), and each launch of the next
     whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
@@ -349,7 +357,7 @@ def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[
                          for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
                  and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
-                 <= FUSED_GROUPS)
+                 <= most_groups)
         fused.append(known)
     return fused
 
@@ -537,8 +545,9 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
+        most_groups = min(FUSED_GROUPS, FUSED_GROUPS_CPU) if self.device.info.kind == "cpu" else FUSED_GROUPS
         plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False),
-                            getattr(self.program, "tail_grids", False))
+                            getattr(self.program, "tail_grids", False), most_groups)
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
