@@ -464,8 +464,9 @@ def _stripe_options(groups: int | None, stripes: int | None) -> None:
 
 def fused_options(groups: int | None) -> None:
     """`--fused-groups`: the most workgroups a level whose tails set up the next may have, on every
-    device (`wgc.runtime.gpu_schedule.FUSED_GROUPS`, and FUSED_GROUPS_CPU where the runtime has it);
-    0 gives every level after the first its meta pass."""
+    device (`wgc.runtime.gpu_schedule.FUSED_GROUPS`, and FUSED_GROUPS_CPU, which counts the groups
+    wider than a subgroup on CPU devices, where the runtime has it); 0 gives every level after the
+    first its meta pass."""
     from wgc.runtime import gpu_schedule
 
     if groups is not None:

@@ -311,13 +311,16 @@ def test_the_host_writes_the_first_level_as_the_meta_shader_would(device, tmp_pa
     assert words[True] == words[False] == ((2,), (6, 1, 1), [12])
 
 
-def test_a_cpu_device_fuses_only_levels_of_few_groups(device, tmp_path, monkeypatch):
-    """On lavapipe a group's tail costs about 1 µs (its barriers), the meta pass some 20-30 µs, so a
-    CPU device fuses a level of at most `FUSED_GROUPS_CPU` (32) workgroups, a GPU of `FUSED_GROUPS`
-    (4,096). The mixed graph of test_runtime_level_tail.py: level 0 is Root's one group (10 records,
-    32 a group); level 1 has at most 38 (Even: ceil(10 / 4) = 3, Odd: ceil(10 / 2) = 5, Share:
-    10 x 3 = 30), so its tails do not set level 2 up on lavapipe, and do with the GPU's limit; the
-    hand count either way."""
+def test_a_cpu_device_counts_only_wide_groups_against_fusion(device, tmp_path, monkeypatch):
+    """On lavapipe a group's tail costs about 1 µs where the group has more invocations than a
+    subgroup (llvmpipe switches its rows of invocations at each barrier), nothing much where it has
+    one row; the meta pass some 20-30 µs. So a CPU device fuses a level only where at most
+    `FUSED_GROUPS_CPU` (32) of its workgroups are wider than a subgroup. The mixed graph of
+    test_runtime_level_tail.py: level 0 is Root's one group of 32 invocations (wider than
+    llvmpipe's 8 or 16 lanes); level 1 has at most 38 groups (Even: ceil(10 / 4) = 3 of 4
+    invocations, Odd: ceil(10 / 2) = 5 of 2, Share: 10 x 3 = 30 of 1), none wider than a subgroup.
+    With the limit 1 both levels are fused, with 0 none (level 1's count is then not known to its
+    groups); the hand count either way."""
     from test_runtime_level_tail import MIXED, MIXED_DISPATCH, mixed_expected
 
     from runtime_util import assert_schedule
@@ -328,10 +331,10 @@ def test_a_cpu_device_fuses_only_levels_of_few_groups(device, tmp_path, monkeypa
         import pytest
 
         pytest.skip(f"'{device.info.name}' is no CPU device")
-    assert gpu_schedule.FUSED_GROUPS_CPU == 32
+    assert gpu_schedule.FUSED_GROUPS_CPU == 32 and device.subgroup_size < 32
     module, program, described = load(tmp_path, MIXED, MIXED_DISPATCH)
-    for limit, fused in ((gpu_schedule.FUSED_GROUPS_CPU, [True, False, False]),
-                         (gpu_schedule.FUSED_GROUPS, [True, True, False])):
+    for limit, fused in ((1, [True, True, False]), (0, [False, False, False]),
+                         (gpu_schedule.FUSED_GROUPS_CPU, [True, True, False])):
         monkeypatch.setattr(gpu_schedule, "FUSED_GROUPS_CPU", limit)
         with Session(device, module, program, described) as session:
             session.run_once()

@@ -105,12 +105,11 @@ whose grid comes from its records (one invocation reads them one after another, 
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
 FUSED_GROUPS_CPU = 32
-"""The same on a CPU device (lavapipe), where it is the smaller of the two: llvmpipe runs a group's
-tail (its barriers: a group's invocations run as coroutines) at about 1 µs a group, where the meta
-pass and its barrier cost some 20-30 µs; measured on the thread and coalescing shapes (graph /
-hand-written, CPU time, tails against the meta pass): 4 groups 0.83-0.98 against 1.00-1.05, 16
-groups 0.85-1.01 against 0.87-1.04, 64 groups 1.21-1.32 against 0.98-1.03, 1,024 groups 1.86-1.88
-against 1.01-1.06 (benchmarks/RESULTS.md, h-lvptail)."""
+"""The same on a CPU device (lavapipe), counting only the groups of more invocations than a
+subgroup (the smaller of it and FUSED_GROUPS): llvmpipe runs such a group's invocations as
+coroutines, one per subgroup-wide row, switched at each of the tail's barriers (about 1 µs a group
+of 64, where the meta pass and its barrier cost some 20-30 µs); a group of one row switches
+nothing (benchmarks/RESULTS.md, "Fused levels on lavapipe")."""
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
 _U32 = 0xFFFFFFFF
@@ -331,15 +330,17 @@ def _group_size(node: NodePlan) -> int:
     return x * y * z
 
 
-def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_groups: int) -> list[bool]:
+def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_wide: int | None = None,
+           lanes: int = 0) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
     no tail), and the next level exists and holds no mesh launch (drawn after the meta pass); and
     where the tails cost less than the meta pass they replace: the level may have at most
-    `most_groups` workgroups (FUSED_GROUPS, on a CPU device at most FUSED_GROUPS_CPU; each adds to
-    one counter), the next at most FUSED_LAUNCHES launches per
+    FUSED_GROUPS workgroups (each adds to one counter) and, where `most_wide` is given (a CPU device:
+    FUSED_GROUPS_CPU), at most that many of more than `lanes` invocations, the next at most
+    FUSED_LAUNCHES launches per
     invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
     its size, ..., where the meta shader has one invocation per launch), and each launch of the next
     whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
@@ -356,10 +357,16 @@ def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_gro
                  and all(grids and launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
                          for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
-                 and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
-                 <= most_groups)
+                 and sum(_groups(launch) for launch in launches) <= FUSED_GROUPS
+                 and (most_wide is None or sum(_groups(launch) for launch in launches
+                                               if _group_size(launch.node) > lanes) <= most_wide))
         fused.append(known)
     return fused
+
+
+def _groups(launch: _Planned) -> int:
+    """The most workgroups a planned launch may have."""
+    return -(-launch.input.bound * launch.group_mul // launch.group_div)
 
 
 class GpuScheduler(Scheduler):
@@ -545,9 +552,11 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
-        most_groups = min(FUSED_GROUPS, FUSED_GROUPS_CPU) if self.device.info.kind == "cpu" else FUSED_GROUPS
+        cpu = self.device.info.kind == "cpu"
         plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False),
-                            getattr(self.program, "tail_grids", False), most_groups)
+                            getattr(self.program, "tail_grids", False),
+                            min(FUSED_GROUPS, FUSED_GROUPS_CPU) if cpu else None,
+                            int(getattr(self.device, "subgroup_size", 0)))
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
