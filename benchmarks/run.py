@@ -61,6 +61,9 @@ does (`gpu_schedule.GRID_TABLE_KINDS`: lavapipe otherwise reads each group's rec
 runs, `Session(timing=True)`).  `--stripe-groups N` and `--stripes S` set the GPU-driven schedule's
 striping of node-array outputs (`wgc.runtime.gpu_schedule.STRIPE_GROUPS`, `STRIPES`; given, it
 applies on CPU devices too): `--stripe-groups 99999999` turns it off, 0 stripes every launch.
+`--fused-groups N` sets the most workgroups of a level whose tails set up the next
+(`gpu_schedule.FUSED_GROUPS`, and FUSED_GROUPS_CPU: on every device; 0: a meta pass before every
+level after the first).
 `--readback auto|always|never` and `--readback-bytes N` set how a run reads its results back
 (`wgc.runtime.readback`: a copy in host-cached memory, or the control buffer directly); compare
 modes in alternating processes (A B A B).
@@ -459,6 +462,19 @@ def _stripe_options(groups: int | None, stripes: int | None) -> None:
         gpu_schedule.STRIPES = stripes
 
 
+def fused_options(groups: int | None) -> None:
+    """`--fused-groups`: the most workgroups a level whose tails set up the next may have, on every
+    device (`wgc.runtime.gpu_schedule.FUSED_GROUPS`, and FUSED_GROUPS_CPU, which counts the groups
+    wider than a subgroup on CPU devices, where the runtime has it); 0 gives every level after the
+    first its meta pass."""
+    from wgc.runtime import gpu_schedule
+
+    if groups is not None:
+        gpu_schedule.FUSED_GROUPS = groups
+        if hasattr(gpu_schedule, "FUSED_GROUPS_CPU"):
+            gpu_schedule.FUSED_GROUPS_CPU = groups
+
+
 def readback_options(mode: str | None, copy_bytes: int | None) -> None:
     """`--readback` and `--readback-bytes`: how a run reads its results back (`wgc.runtime.readback`
     MODE: auto, always, never; COPY_BYTES), set before any session is made; a runtime without
@@ -501,8 +517,12 @@ def main() -> None:
                         "runtime's default), always, or never (wgc.runtime.readback.MODE)")
     parser.add_argument("--readback-bytes", type=int, default=None, metavar="N",
                         help="auto copies results regions of more than N bytes (default: the runtime's COPY_BYTES)")
+    parser.add_argument("--fused-groups", type=int, default=None, metavar="N",
+                        help="level tails set up the next level only after levels of at most N workgroups, on "
+                        "any device (default: the runtime's FUSED_GROUPS, FUSED_GROUPS_CPU on CPU devices)")
     args = parser.parse_args()
     readback_options(args.readback, args.readback_bytes)
+    fused_options(args.fused_groups)
     if args.grid_search:
         search_grids()
     _stripe_options(args.stripe_groups, args.stripes)

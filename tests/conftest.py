@@ -169,6 +169,15 @@ def device():
     opened.close()
 
 
+@pytest.fixture
+def gpu_fusion(monkeypatch):
+    """The level tails fuse levels on a CPU device (lavapipe) as on a GPU (`gpu_schedule.FUSED_GROUPS_CPU`
+    raised to FUSED_GROUPS), for tests that exercise the tails themselves."""
+    from wgc.runtime import gpu_schedule
+
+    monkeypatch.setattr(gpu_schedule, "FUSED_GROUPS_CPU", gpu_schedule.FUSED_GROUPS)
+
+
 @pytest.fixture(scope="module")
 def vulkan_device():
     """Skips the test (with the reason) where there is no usable Vulkan device."""

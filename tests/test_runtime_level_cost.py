@@ -97,7 +97,9 @@ def test_a_level_records_one_dispatch_and_one_barrier(device, tmp_path):
     commands for the first level, 8 for each of the 31 others, 253.  Now each level's last group
     sets up the next level (the level tail, emulation ABI 7), so a later level has no meta pass: its
     push constants, its indirect dispatch and a barrier (the node's pipeline stays bound: every level
-    runs the same node), 5 + 3 × 31 = 98 in all."""
+    runs the same node), 5 + 3 × 31 = 98 in all.  Since emulation ABI 11 the last level, whose
+    groups set nothing up, binds the node's pipeline without the tail ("Level tail": the branch is
+    folded away when that pipeline is made), one command more: 99."""
     from wgc.runtime.run import Session
 
     module, program, described = load(tmp_path, RECURSION, DISPATCH)
@@ -110,8 +112,9 @@ def test_a_level_records_one_dispatch_and_one_barrier(device, tmp_path):
     levels = levels_of(recorded.calls)
     assert len(levels) == LEVELS
     assert levels[0] == ["BindPipeline", "BindDescriptorSets", "PushConstants", "DispatchIndirect", "PipelineBarrier"]
-    assert all(level == ["PushConstants", "DispatchIndirect", "PipelineBarrier"] for level in levels[1:])
-    assert len(recorded.calls) == 5 + 3 * (LEVELS - 1) == 98
+    assert all(level == ["PushConstants", "DispatchIndirect", "PipelineBarrier"] for level in levels[1:-1])
+    assert levels[-1] == ["BindPipeline", "PushConstants", "DispatchIndirect", "PipelineBarrier"]
+    assert len(recorded.calls) == 5 + 3 * (LEVELS - 2) + 4 == 99
 
 
 COUNTING = RECURSION.replace("Out[r.Get().depth] = r.Get().depth + 1;", "InterlockedAdd(Out[r.Get().depth], 1);")
@@ -306,3 +309,34 @@ def test_the_host_writes_the_first_level_as_the_meta_shader_would(device, tmp_pa
             words[host] = (count, indirect, capacities)
             assert session.dump(program.resources[0]) == {"uint32": [9]}
     assert words[True] == words[False] == ((2,), (6, 1, 1), [12])
+
+
+def test_a_cpu_device_counts_only_wide_groups_against_fusion(device, tmp_path, monkeypatch):
+    """On lavapipe a group's tail costs about 1 µs where the group has more invocations than a
+    subgroup (llvmpipe switches its rows of invocations at each barrier), nothing much where it has
+    one row; the meta pass some 20-30 µs. So a CPU device fuses a level only where at most
+    `FUSED_GROUPS_CPU` (32) of its workgroups are wider than a subgroup. The mixed graph of
+    test_runtime_level_tail.py: level 0 is Root's one group of 32 invocations (wider than
+    llvmpipe's 8 or 16 lanes); level 1 has at most 38 groups (Even: ceil(10 / 4) = 3 of 4
+    invocations, Odd: ceil(10 / 2) = 5 of 2, Share: 10 x 3 = 30 of 1), none wider than a subgroup.
+    With the limit 1 both levels are fused, with 0 none (level 1's count is then not known to its
+    groups); the hand count either way."""
+    from test_runtime_level_tail import MIXED, MIXED_DISPATCH, mixed_expected
+
+    from runtime_util import assert_schedule
+    from wgc.runtime import gpu_schedule
+    from wgc.runtime.run import Session
+
+    if device.info.kind != "cpu":
+        import pytest
+
+        pytest.skip(f"'{device.info.name}' is no CPU device")
+    assert gpu_schedule.FUSED_GROUPS_CPU == 32 and device.subgroup_size < 32
+    module, program, described = load(tmp_path, MIXED, MIXED_DISPATCH)
+    for limit, fused in ((1, [True, True, False]), (0, [False, False, False]),
+                         (gpu_schedule.FUSED_GROUPS_CPU, [True, True, False])):
+        monkeypatch.setattr(gpu_schedule, "FUSED_GROUPS_CPU", limit)
+        with Session(device, module, program, described) as session:
+            session.run_once()
+            assert_schedule(session, True, fused)
+            assert session.dump(program.resources[0]) == {"uint32": mixed_expected(1)}

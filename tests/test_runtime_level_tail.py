@@ -13,6 +13,8 @@ import pytest
 from amdx_paths import assert_amdx_agrees
 from runtime_util import assert_schedule, load
 
+pytestmark = pytest.mark.usefixtures("gpu_fusion")     # lavapipe fuses levels as a GPU does
+
 
 # Level 0: Root (thread) sends each seed v to Work[v % 2] and, where v % 3 == 0, a Job to Share.
 # Level 1: three launches, each set up by Root's tails: Even (coalescing by 4, Work[0]), Odd

@@ -16,6 +16,8 @@ import pytest
 from amdx_paths import assert_amdx_agrees
 from runtime_util import assert_schedule, load
 
+pytestmark = pytest.mark.usefixtures("gpu_fusion")     # lavapipe fuses levels as a GPU does
+
 
 def fan(n: int, root_threads: int | None) -> str:
     """Root sends each seed v to T[v % n] (a node array of n thread nodes: level 1 has n launches);

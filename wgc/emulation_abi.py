@@ -22,9 +22,14 @@ Specialization constant. A module may declare a u32 `OpSpecConstant` decorated `
 SUBGROUP_SIZE_SPEC_ID` (default 0): the runtime gives every pipeline of the module that constant
 as the device's subgroup size in compute shaders (`VkPhysicalDeviceSubgroupProperties::
 subgroupSize`), so a branch on it is folded when the pipeline is made. Programs may not use that
-SpecId for their own constants. Both directions stay compatible within version 7: a module
-compiled before it has no such constant (the entry is ignored), and a runtime that does not set it
-leaves 0, which takes the path for small subgroups.
+SpecId (nor `LEVEL_TAIL_SPEC_ID`, below) for their own constants. Both directions stay compatible
+within version 7: a module compiled before it has no such constant (the entry is ignored), and a
+runtime that does not set it leaves 0, which takes the path for small subgroups. A module with a
+compute entry point also declares a bool `OpSpecConstantTrue` decorated `SpecId
+LEVEL_TAIL_SPEC_ID` ("Level tail"): the runtime may give a pipeline that it binds only for
+dispatches whose NodeContext `level` is 0 the value false, which folds the tail away when the
+pipeline is made; a runtime that does not set it leaves true (the tail runs where `level` is not 0,
+as in version 10), and a module of version 10 has no such constant.
 
 Push constants. The emulation owns bytes [0, 8): the `u64` device address of this dispatch's
 `NodeContext`. A user `[[vk::push_constant]]` block starts at `USER_PUSH_CONSTANT_OFFSET`; the
@@ -158,8 +163,11 @@ of the blocks from `next` on (block after block through `next`, until a block wh
 and `grid_count` are 0); and it sets `done` back to 0 (an atomic store), for the next run. The
 `LEVEL_LAUNCH` entries' fields after `max_x` are not read. The `LEVEL` block's fields other than
 `done` and `expected`, and the entries of its tables, are the runtime's, written before the run and
-not changed during it: the tail may read them before its first barrier. A `level` of 0 (host-driven runs, and levels whose next
-level the runtime sets up itself) makes the tail nothing. Mesh entry points have no tail.
+not changed during it: the tail may read them before its first barrier. A `level` of 0 (host-driven
+runs, and levels whose next level the runtime sets up itself) makes the tail nothing, and so does
+the specialization constant `LEVEL_TAIL_SPEC_ID` false (a pipeline only for such dispatches: then
+the tail's barriers and Workgroup words are not in the device's code; llvmpipe pays for them in
+every workgroup even where the tail is skipped). Mesh entry points have no tail.
 
 Recursion and loops. `remaining_recursion_levels` and `loop_iteration` are per dispatch: the
 runtime keeps records of one node apart by the value they were produced for, and an output of a node
@@ -247,7 +255,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 10
+ABI_VERSION = 11
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -267,7 +275,10 @@ that the shaders read its fields at fixed offsets from the push constant's addre
 the launches out, through two Workgroup words.
 10: stripes: an OutputParameter's `stripe_mask` (was reserved) splits each node-array element into
 stripes - 1 more OutputSlots after the first `count`; a group allocates from stripe `flat &
-stripe_mask` ("Outputs"), so that many groups do not all add to one counter."""
+stripe_mask` ("Outputs"), so that many groups do not all add to one counter.
+11: the tail runs only where the bool specialization constant `LEVEL_TAIL_SPEC_ID` (new, default
+true) is true, so that the runtime makes the pipelines of dispatches without a tail without it
+("Specialization constant", "Level tail")."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -281,6 +292,9 @@ aggregated per distinct index ("Outputs"); smaller subgroups (llvmpipe's 8) add 
 
 SUBGROUP_SIZE_SPEC_ID = 0x7FFF0000
 """The SpecId of the emulation's subgroup-size specialization constant ("Specialization constant")."""
+
+LEVEL_TAIL_SPEC_ID = 0x7FFF0001
+"""The SpecId of the emulation's bool level-tail switch ("Specialization constant", "Level tail")."""
 
 USER_PUSH_CONSTANT_OFFSET = 16
 """Byte offset of a user `[[vk::push_constant]]` block in the emulated module's push constants."""

@@ -651,7 +651,7 @@ class Device:
             vk.vkUpdateDescriptorSets(self.device, len(updates), updates, 0, None)
         return pool, list(sets)
 
-    def destroy_pipelines(self, pipelines: dict[str, Any], layout: Any, set_layouts: list[Any], pool: Any) -> None:
+    def destroy_pipelines(self, pipelines: dict[Any, Any], layout: Any, set_layouts: list[Any], pool: Any) -> None:
         vk = self.vk
         for pipeline in pipelines.values():
             vk.vkDestroyPipeline(self.device, pipeline, None)

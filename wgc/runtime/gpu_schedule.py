@@ -104,6 +104,12 @@ FUSED_GRID_RECORDS = 4
 whose grid comes from its records (one invocation reads them one after another, `_fused`)."""
 FUSED_GROUPS = 4096
 """A level whose tails set up the next: at most this many workgroups in it (`_fused`)."""
+FUSED_GROUPS_CPU = 32
+"""The same on a CPU device (lavapipe), counting only the groups of more invocations than a
+subgroup (the smaller of it and FUSED_GROUPS): llvmpipe runs such a group's invocations as
+coroutines, one per subgroup-wide row, switched at each of the tail's barriers (about 1 µs a group
+of 64, where the meta pass and its barrier cost some 20-30 µs); a group of one row switches
+nothing (benchmarks/RESULTS.md, "Fused levels on lavapipe")."""
 MAX_LAUNCHES = 4096
 """Launches a plan may hold (the command buffer records one indirect dispatch each)."""
 _U32 = 0xFFFFFFFF
@@ -324,14 +330,17 @@ def _group_size(node: NodePlan) -> int:
     return x * y * z
 
 
-def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[bool]:
+def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_wide: int | None = None,
+           lanes: int = 0) -> list[bool]:
     """Per level, whether its groups' level tails (emulation ABI, "Level tail") set up the next
     level: where the level's own number of workgroups is known before it runs (the first level set
     up on the host, `host_setup`, false for a program without tails, `Program.level_tail`; or a
     level set up by fused tails), it has no mesh launch (a mesh entry point has
     no tail), and the next level exists and holds no mesh launch (drawn after the meta pass); and
     where the tails cost less than the meta pass they replace: the level may have at most
-    FUSED_GROUPS workgroups (each adds to one counter), the next at most FUSED_LAUNCHES launches per
+    FUSED_GROUPS workgroups (each adds to one counter) and, where `most_wide` is given (a CPU device:
+    FUSED_GROUPS_CPU), at most that many of more than `lanes` invocations, the next at most
+    FUSED_LAUNCHES launches per
     invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
     its size, ..., where the meta shader has one invocation per launch), and each launch of the next
     whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
@@ -348,10 +357,16 @@ def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool) -> list[
                  and all(grids and launch.input.bound <= FUSED_GRID_RECORDS and launch.table_arena is None
                          for launch in following if launch.record_grid)
                  and len(following) <= FUSED_LAUNCHES * min(_group_size(launch.node) for launch in launches)
-                 and sum(-(-launch.input.bound * launch.group_mul // launch.group_div) for launch in launches)
-                 <= FUSED_GROUPS)
+                 and sum(_groups(launch) for launch in launches) <= FUSED_GROUPS
+                 and (most_wide is None or sum(_groups(launch) for launch in launches
+                                               if _group_size(launch.node) > lanes) <= most_wide))
         fused.append(known)
     return fused
+
+
+def _groups(launch: _Planned) -> int:
+    """The most workgroups a planned launch may have."""
+    return -(-launch.input.bound * launch.group_mul // launch.group_div)
 
 
 class GpuScheduler(Scheduler):
@@ -537,8 +552,11 @@ class GpuScheduler(Scheduler):
         plan.tables_at, plan.grid_tables = [], []
         plan.resets = [(0, bytes(plan.results_bytes))]
         plan.levels_at = [take(abi.LEVEL_SIZE) for _ in plan.levels]
+        cpu = self.device.info.kind == "cpu"
         plan.fused = _fused(plan.levels, plan.host_setup and getattr(self.program, "level_tail", False),
-                            getattr(self.program, "tail_grids", False))
+                            getattr(self.program, "tail_grids", False),
+                            min(FUSED_GROUPS, FUSED_GROUPS_CPU) if cpu else None,
+                            int(getattr(self.device, "subgroup_size", 0)))
         first_groups = 0
         for level, launches in enumerate(plan.levels):
             plain = [launch for launch in launches if not launch.record_grid]
@@ -867,7 +885,8 @@ class GpuScheduler(Scheduler):
                         plan.primitive_queries += int(counted)
                         launch_times.append((None, None))     # not timed as a dispatch (as host-driven)
                         continue
-                    use(self.pipelines.pipeline(launch.node.entry_point))
+                    # with the level tail only where this level's NodeContexts give it a `level`
+                    use(self.pipelines.pipeline(launch.node.entry_point, tail=plan.fused[level]))
                     device.push(layout, constants)
                     start = timing.write() if detail else None
                     device.dispatch_indirect(control, launch.indirect_at)

@@ -4,7 +4,8 @@ Input: an open `device.Device`, the emulated SPIR-V module (bytes), the `program
 what each (set, binding) points at (`device.DescriptorWrite`: buffers, image views, samplers,
 texel-buffer views), made by `run.Session`.  Output: `GraphPipelines`: one pipeline layout (a descriptor-set
 layout per set the module's variables use, push constants of the emulation ABI plus the user's
-block), one compute pipeline per node entry point, and descriptor sets pointing at the buffers.
+block), compute pipelines of the node entry points (each made when a schedule first binds it, with
+the level tail or without: `GraphPipelines.pipeline`), and descriptor sets pointing at the buffers.
 
 Invariants: the bindings come from the module itself (`module_bindings`: the variables an
 `OpEntryPoint` lists with `DescriptorSet`/`Binding` decorations), so the layout follows exactly
@@ -80,6 +81,11 @@ _OP_SPEC_CONSTANT = 50
 _DECORATION_SPEC_ID = 1
 
 
+EMULATION_SPEC_IDS = (abi.SUBGROUP_SIZE_SPEC_ID, abi.LEVEL_TAIL_SPEC_ID)
+"""The SpecIds the emulation ABI reserves ("Specialization constant"): set by the runtime, never a
+program's own constants."""
+
+
 @dataclass(frozen=True)
 class SpecConstantInfo:
     """A specialization constant of a module: its SpecId, OpName (may be empty), scalar kind
@@ -117,7 +123,7 @@ def module_spec_constants(module: bytes) -> list[SpecConstantInfo]:
         at += max(count, 1)
     return [SpecConstantInfo(spec_ids[c], names.get(c, ""), *types[t])
             for c, t in constants.items() if c in spec_ids and t in types
-            and spec_ids[c] != abi.SUBGROUP_SIZE_SPEC_ID]      # the emulation's own, set by the runtime
+            and spec_ids[c] not in EMULATION_SPEC_IDS]      # the emulation's own, set by the runtime
 
 
 def missing_features(interface: ModuleInterface, features: dict[str, bool]) -> list[str]:
@@ -197,20 +203,30 @@ class GraphPipelines:
         push = abi.USER_PUSH_CONSTANT_OFFSET + user_push_bytes if user_push_bytes else 16
         self.layout, self.set_layouts = device.pipeline_layout(sets, push)
         self.pool = None
-        self._pipelines: dict[str, Any] = {}
+        self.module = module
+        self._pipelines: dict[tuple[str, bool], Any] = {}
         try:
             self.pool, self.sets = device.descriptor_sets(self.set_layouts, writes)
-            entry_points = sorted({n.entry_point for n in program.nodes if n.launch != "mesh"})   # mesh: graphics.py
-            # the emulation's own constant (emulation ABI "Specialization constant"): ignored where undeclared
-            values = {**(specialization or {}),
-                      abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
-            self._pipelines = device.pipelines(module, entry_points, self.layout, values)
+            # the emulation's own constants (emulation ABI "Specialization constant"): ignored where undeclared
+            self._values = {**(specialization or {}),
+                            abi.SUBGROUP_SIZE_SPEC_ID: int(getattr(device, "subgroup_size", 0)).to_bytes(4, "little")}
         except BaseException:
             self.close()
             raise
 
-    def pipeline(self, entry_point: str) -> Any:
-        return self._pipelines[entry_point]
+    def _specialization(self, tail: bool) -> dict[int, bytes]:
+        return {**self._values, abi.LEVEL_TAIL_SPEC_ID: int(tail).to_bytes(4, "little")}
+
+    def pipeline(self, entry_point: str, tail: bool = False) -> Any:
+        """The pipeline of a compute entry point (made on first use: a run makes only those it binds):
+        for dispatches whose NodeContext `level` is 0 (`tail` false: the level tail folded away,
+        emulation ABI "Level tail"), or for those whose `level` may be set (only GPU-driven runs with
+        fused levels ask for it)."""
+        key = (entry_point, tail)
+        if key not in self._pipelines:
+            made = self.device.pipelines(self.module, [entry_point], self.layout, self._specialization(tail))
+            self._pipelines[key] = made[entry_point]
+        return self._pipelines[key]
 
     def bind(self, device: Device, pipeline: Any) -> None:
         device.bind(pipeline, self.layout, self.sets)

@@ -163,6 +163,8 @@ class EmulatedNodes(NodeOperations):
         self._prints: emulated_prints.PrintState | None = None
         self._loop_counter: int | None = None
         self._subgroup_spec: int | None = None
+        self._tail_switch: int | None = None
+        """The level tail's specialization constant (`emulated_tail.declare_switch`), once per module."""
         self._mesh_saved: tuple[dict[str, int], int | None] | None = None
         """While a mesh node is lowered: the module's shared built-ins and push-constant block."""
 
@@ -191,7 +193,10 @@ class EmulatedNodes(NodeOperations):
         if node.mesh is not None:
             return fn
         x, y, z = (abi.THREAD_GROUP_SIZE, 1, 1) if node.launch == "thread" else node.num_threads
-        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml), x * y * z)
+        if self._tail_switch is None:
+            self._tail_switch = emulated_tail.declare_switch(ml)
+        return emulated_tail.wrap_entry(ml, fn, node.key + ".tail", self._push_constants(ml), x * y * z,
+                                        self._tail_switch)
 
     def declare_entry_point(self, ml: ModuleLowering, fn: int, node: NodeInfo, is_entry: bool, name: str) -> None:
         ml.b.entry_point("MeshEXT" if node.mesh is not None else "GLCompute", fn, name, ml.reached_globals(fn))

@@ -1,4 +1,4 @@
-"""The level tail of the emulated target's compute entry points (emulation ABI 9, "Level tail").
+"""The level tail of the emulated target's compute entry points (emulation ABI 11, "Level tail").
 
 Stage:      back end (emulated SPIR-V), shared by both generators of emulated modules:
             `wgc/spirv/emulated.py` (from wgc's IR) and `wgc/spirv_in/translate.py` (from an AMDX
@@ -8,7 +8,9 @@ Input:      an `Emitter` positioned in an open block of an entry function, just 
             exit it took), and the ids of the NodeContext address (u64) and LocalInvocationIndex.
 Output:     the tail's instructions; the emitter is left in an open block (the caller returns).
             Where NodeContext's `level` is 0 (a uniform condition: one NodeContext per dispatch)
-            the tail does nothing, not even its barrier.
+            the tail does nothing, not even its barrier; nor where the specialization constant
+            `abi.LEVEL_TAIL_SPEC_ID` is false (a constant condition: a pipeline the runtime makes for
+            dispatches without a tail holds neither its barriers nor its Workgroup words).
 Invariants: the tail reads and writes only what `wgc.emulation_abi` names (`LEVEL`,
             `LEVEL_LAUNCH`, `LEVEL_FIX`, NodeContext `input_count`, OutputSlot `capacity`), with the
             arithmetic of the runtime's meta shader (`wgc/runtime/indirect_setup.py`); atomics and
@@ -61,6 +63,10 @@ class Emitter(Protocol):
     def workgroup_word(self, name: str) -> int:
         """A Workgroup u32 variable of the tail's (`name`: one per name), listed by the entry point."""
 
+    def tail_switch(self) -> int:
+        """The module's bool specialization constant `abi.LEVEL_TAIL_SPEC_ID` (`OpSpecConstantTrue`),
+        declared once per module."""
+
 
 def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> None:
     """The tail (module docstring; the contract is in `wgc.emulation_abi`, "Level tail"); `group_size`
@@ -73,7 +79,9 @@ def emit_tail(e: Emitter, context: int, local_index: int, group_size: int) -> No
     last_var, total_var = e.workgroup_word("tail_last"), e.workgroup_word("tail_total")
     level = _load(e, context, abi.NODE_CONTEXT["level"])
     counts, end = e.new_id(), e.new_id()
-    has_level = e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64))
+    # false where the runtime specialises the pipeline for dispatches that never run a tail: the
+    # pipeline's compiler folds the branch away, and with it the barriers and the Workgroup words
+    has_level = e.emit("OpLogicalAnd", e.bool_, e.tail_switch(), e.emit("OpINotEqual", e.bool_, level, e.uint(0, 64)))
     e.emit("OpSelectionMerge", end, "None")         # uniform: one NodeContext per dispatch
     e.emit("OpBranchConditional", has_level, counts, end)
     e.label(counts)
@@ -405,8 +413,10 @@ def _store(e: Emitter, base: int, field: tuple[int, int], value: int) -> None:
 class BuilderEmitter:
     """An `Emitter` over the IR lowering's builder (`emulated.py`)."""
 
-    def __init__(self, ml: ModuleLowering) -> None:
+    def __init__(self, ml: ModuleLowering, switch: int = 0) -> None:
         self.ml, self.b = ml, ml.b
+        self.switch = switch
+        """The `tail_switch` constant (declared by the caller: `emulated.py`, once per module)."""
         self.u32, self.u64, self.bool_ = ml.types.id(t.UINT), ml.types.id(t.UINT64), ml.b.type_bool()
         self.made: dict[str, int] = {}
         """The Workgroup variables made (`workgroup_word`), for the entry point's interface."""
@@ -435,12 +445,26 @@ class BuilderEmitter:
             self.b.name(self.made[name], name)
         return self.made[name]
 
+    def tail_switch(self) -> int:
+        assert self.switch, "the tail's specialization constant is declared by the caller"
+        return self.switch
 
-def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int, group_size: int) -> int:
+
+def declare_switch(ml: ModuleLowering) -> int:
+    """The bool specialization constant `abi.LEVEL_TAIL_SPEC_ID` (default true) in the IR lowering's
+    module (call once per module)."""
+    b = ml.b
+    switch = b.global_instruction("OpSpecConstantTrue", b.type_bool())
+    b.decorate(switch, "SpecId", abi.LEVEL_TAIL_SPEC_ID)
+    b.name(switch, "emulation_level_tail")
+    return switch
+
+
+def wrap_entry(ml: ModuleLowering, fn: int, name: str, push_block: int, group_size: int, switch: int) -> int:
     """A new function that calls the node's entry function `fn` and then runs the tail (no function
     is open); the NodeContext address is member 0 of the push-constant block `push_block`;
-    `group_size` the workgroup's invocations."""
-    e = BuilderEmitter(ml)
+    `group_size` the workgroup's invocations; `switch` the module's `declare_switch` constant."""
+    e = BuilderEmitter(ml, switch)
     b = ml.b
     void = b.type_void()
     wrapper = b.begin_function(void, b.type_function(void))

@@ -176,6 +176,13 @@ class _TailEmitter:
             t.new_interface.append(var)
         return var
 
+    def tail_switch(self) -> int:
+        t = self.t
+        if ("tail_switch",) not in t.cache:
+            switch = t._global(("tail_switch",), "OpSpecConstantTrue", t.bool_)
+            t.annotations.append(t.enc.encode("OpDecorate", switch, "SpecId", abi.LEVEL_TAIL_SPEC_ID)[0])
+        return t.cache[("tail_switch",)]
+
 
 class _Translator:
     def __init__(self, module: Module, nodes: list[NodeCode]) -> None:
