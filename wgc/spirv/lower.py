@@ -385,7 +385,15 @@ class ModuleLowering:
     def emit_pending(self) -> None:
         while self.pending:
             function = self.pending.pop(0)
-            FunctionLowering(self, function).lower_helper(self.functions[function])
+            helper = FunctionLowering(self, function)
+            helper.lower_helper(self.functions[function])
+            helper.release()
+
+    def release(self) -> None:
+        """Drop the module's helpers that point back at it (`conversions`), once its words are made:
+        reference counting then frees the lowering's objects when the compile drops them, and no
+        collection of the cyclic garbage collector has to find them."""
+        del self.conversions
 
     def reached_globals(self, function_id: int) -> list[int]:
         """Global variables used by a function and everything it calls, in first-use order."""
@@ -436,6 +444,11 @@ class FunctionLowering:
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
+
+    def release(self) -> None:
+        """Drop `control` (which points back here) once the function is lowered: reference counting
+        then frees both (see `ModuleLowering.release`)."""
+        del self.control
 
     # ------------------------------------------------------------ entry points and helpers
 
