@@ -129,9 +129,10 @@ def test_the_spirv_grammar_makes_an_entry_on_its_first_lookup() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the compile server needs fork and Unix-domain sockets")
-def test_a_client_that_finds_a_server_listening_imports_no_file_locks(tmp_path) -> None:
+def test_a_client_that_finds_a_server_listening_imports_no_file_locks_nor_the_version(tmp_path) -> None:
     """Only a server takes file locks: a served command whose server listens already (the first run
-    started it) does without `fcntl` (an extension module: a shared library loaded per client)."""
+    started it) does without `fcntl` (an extension module: a shared library loaded per client),
+    and without `wgc.version` (`wgc.__version__` is read when asked)."""
     try:
         seen = _observe(tmp_path, "compile", str(SAMPLES / "hello.hlsl"), "-o", "out.spv", WGC_SERVER="1")
     finally:
@@ -139,4 +140,4 @@ def test_a_client_that_finds_a_server_listening_imports_no_file_locks(tmp_path) 
                        env=dict(os.environ, WGC_CACHE_DIR=str(tmp_path / "cache")), timeout=300)
     assert seen["code"] == 0
     assert "wgc.server.client" in seen["modules"] and "wgc.sema.analyze" not in seen["modules"]
-    assert "fcntl" not in seen["modules"]
+    assert "fcntl" not in seen["modules"] and "wgc.version" not in seen["modules"]
