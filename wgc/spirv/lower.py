@@ -659,10 +659,8 @@ class FunctionLowering:
         grid = dispatch_grid_vector(field) if layout is not None else None
         if grid is not None:
             assert isinstance(field.type, t.ArrayType)
-            return replace(place, type=grid, layout=MEMORY, indices=place.indices + (self.uint(index),),
-                           as_array=field.type)
-        return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
-                       as_array=None)
+            return place.step(grid, MEMORY, self.uint(index), field.type)
+        return place.step(field.type, layout, self.uint(index))
 
     def split_element(self, place: Place | SplitPlace, index: int) -> Place | SplitPlace:
         """Element `index` of an array, split (each field indexed) or not."""
@@ -683,7 +681,7 @@ class FunctionLowering:
             raise AssertionError(f"cannot index a value of type '{place.type}'")
         if layout is None and place.layout is not None:
             layout = MEMORY
-        return replace(place, type=element, layout=layout, indices=place.indices + (index,), as_array=None)
+        return place.step(element, layout, index)
 
     def representation(self, value: int, type_: t.Type, source: TypeLayout | None,
                        target: TypeLayout | None) -> int:
