@@ -40,12 +40,13 @@ main()
 """
 
 
-def _observe(tmp_path: Path, *args: str) -> dict:
+def _observe(tmp_path: Path, *args: str, **extra: str) -> dict:
     """The exit code (None where the process ended the normal way), the modules loaded and whether
     the cyclic collector was on, at the end of a `wgc ARGS` process (in `tmp_path`, with a start-up cache of its own, filled by a first run)."""
     env = dict(os.environ, WGC_CACHE_DIR=str(tmp_path / "cache"), WGC_TEST_OBSERVED=str(tmp_path / "observed.json"))
     for name in ("WGC_VERIFY_IR", "WGC_CACHE", "WGC_SERVER"):   # the tests' IR verifier, the caches, the server
         env.pop(name, None)
+    env.update(extra)
     for _ in range(2):    # the first run fills the start-up caches, as an installed wgc has them
         (tmp_path / "observed.json").unlink(missing_ok=True)
         done = subprocess.run([sys.executable, "-c", _OBSERVED, *args], cwd=tmp_path, env=env,
@@ -125,3 +126,18 @@ def test_the_spirv_grammar_makes_an_entry_on_its_first_lookup() -> None:
     assert grammar.enumerant("StorageClass", "NodePayloadAMDX") == 5068 and list(core.kinds) == ["StorageClass"]
     with pytest.raises(KeyError, match="did you mean OpDecorate, OpDecorateId"):
         grammar.instruction("OpDecorat")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the compile server needs fork and Unix-domain sockets")
+def test_a_client_that_finds_a_server_listening_imports_no_file_locks_nor_the_version(tmp_path) -> None:
+    """Only a server takes file locks: a served command whose server listens already (the first run
+    started it) does without `fcntl` (an extension module: a shared library loaded per client),
+    and without `wgc.version` (`wgc.__version__` is read when asked)."""
+    try:
+        seen = _observe(tmp_path, "compile", str(SAMPLES / "hello.hlsl"), "-o", "out.spv", WGC_SERVER="1")
+    finally:
+        subprocess.run([sys.executable, "-m", "wgc", "server", "--stop"], cwd=tmp_path, capture_output=True,
+                       env=dict(os.environ, WGC_CACHE_DIR=str(tmp_path / "cache")), timeout=300)
+    assert seen["code"] == 0
+    assert "wgc.server.client" in seen["modules"] and "wgc.sema.analyze" not in seen["modules"]
+    assert "fcntl" not in seen["modules"] and "wgc.version" not in seen["modules"]

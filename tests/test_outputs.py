@@ -288,6 +288,29 @@ def test_modes_follow_the_umask_and_existing_files_keep_theirs(work, capsys):
                     "nodes": 0o750}
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX owners")
+def test_an_output_that_holds_its_bytes_already_only_gets_a_new_time(work, capsys):
+    """A compile whose outputs equal the files there (this user's) writes no new file: each keeps its
+    inode, mode and bytes, and its modification time becomes the commit's, as a rename would make
+    it (make and ninja compare times); an output with other bytes is replaced as before."""
+    args = ("compile", "hello.hlsl", "-o", "out.spv", "-Fh", "out.h", "-MD")
+    assert wgc(capsys, *args) == (0, "")
+    first = {name: (work / name).read_bytes() for name in ("out.spv", "out.h", "out.spv.d")}
+    os.chmod(work / "out.h", 0o604)
+    (work / "out.spv.d").write_bytes(first["out.spv.d"].replace(b"out.spv", b"OUT.SPV"))    # same size, other bytes
+    before = {name: os.stat(work / name) for name in first}
+    for name in first:
+        os.utime(work / name, (1_000_000_000, 1_000_000_000))
+    start = time.time()
+    assert wgc(capsys, *args) == (0, "")
+    after = {name: os.stat(work / name) for name in first}
+    assert {name: (work / name).read_bytes() for name in first} == first
+    assert all(after[name].st_mtime >= start - 1 for name in first)
+    assert [after[name].st_ino == before[name].st_ino for name in first] == [True, True, False]
+    assert stat.S_IMODE(after["out.h"].st_mode) == 0o604
+    assert not [p for p in work.iterdir() if p.name.startswith(outputs.TEMP_PREFIX)]
+
+
 # ----------------------------------------------------------------------------- 5. split nodes, interrupts
 
 

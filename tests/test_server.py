@@ -518,15 +518,16 @@ def test_the_client_imports_neither_click_nor_the_compiler(cache, tmp_path):
     assert served_count({"WGC_CACHE_DIR": str(cache)}) == 2
 
 
-THIN_CLIENT_MODULES = {"wgc", "wgc.version", "wgc.entry", "wgc.interrupts", "wgc.portable", "wgc.identity",
+THIN_CLIENT_MODULES = {"wgc", "wgc.entry", "wgc.interrupts", "wgc.portable", "wgc.identity",
                        "wgc.server", "wgc.server.client", "wgc.server.protocol"}
 
 
 def test_the_thin_client_imports_only_what_it_needs(cache, tmp_path):
     """A command the server runs (its server already listening, no compile cache wanted) loads
     only the client's own modules: not the compile cache (`wgc.buildcache`), not the start-up
-    caches (`wgc.startup_cache`, zlib), not `struct` (the modules of the client process itself:
-    the server's child writes its own import trace to the same standard error)."""
+    caches (`wgc.startup_cache`, zlib), not `struct`, not `fcntl` (only a server takes file locks)
+    nor `wgc.version` (the modules of the client process itself: the server's child writes its own
+    import trace to the same standard error)."""
     work = project(tmp_path / "work")
     env = {"WGC_CACHE_DIR": str(cache), "WGC_SERVER": "1"}
     client = [sys.executable, "-c", "import sys; from wgc import entry; code = entry.main(sys.argv[1:]); "
@@ -536,7 +537,7 @@ def test_the_thin_client_imports_only_what_it_needs(cache, tmp_path):
     assert done.returncode == 0, done.stderr
     imported = set(done.stdout.decode().split())
     assert {name for name in imported if name.startswith("wgc")} == THIN_CLIENT_MODULES
-    assert not {"wgc.buildcache", "wgc.startup_cache", "zlib", "struct"} & imported
+    assert not {"wgc.buildcache", "wgc.startup_cache", "zlib", "struct", "fcntl"} & imported
     assert served_count({"WGC_CACHE_DIR": str(cache)}) == 2
 
 

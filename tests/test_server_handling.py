@@ -73,3 +73,27 @@ def test_dispositions_are_set_as_a_fresh_process_has_them():
         for number, handler in saved.items():
             if handler is not None:
                 signal.signal(number, handler)
+
+
+def test_a_request_run_postpones_the_servers_own_check_of_its_files(monkeypatch, tmp_path):
+    """A request whose fingerprint is the server's means its client read the files just now: the
+    server's idle check (`_check_idle`, every FILE_CHECK_SECONDS) reads them only that long after the
+    last such request, not again at once; a server that got no request still checks on time."""
+    from wgc.server import daemon, protocol
+
+    reads = []
+    monkeypatch.setattr(daemon.buildcache, "compute_fingerprint", lambda: reads.append(1) or server.fingerprint)
+    clock = [1000.0]
+    monkeypatch.setattr(daemon.time, "monotonic", lambda: clock[0])
+    server = daemon.Server(str(tmp_path), "k" * 24, idle=600.0)
+    monkeypatch.setattr(server, "_hand_off", lambda connection, body: True)
+    request = {"fingerprint": server.fingerprint, "argv": ["compile"], "cwd": "/", "env": {}, "umask": 0o022,
+               "limits": server.limits, "stdio": [(True, "utf-8", "strict", False, False)] * 3}
+    clock[0] += daemon.FILE_CHECK_SECONDS - 0.5
+    server._handle(None, protocol.COMPILE, request, [])      # type: ignore[arg-type]
+    clock[0] += 1.0                                          # past the first check's time
+    server._check_idle()
+    assert reads == [] and server.served == 1
+    clock[0] += daemon.FILE_CHECK_SECONDS                   # idle that long after the request
+    server._check_idle()
+    assert reads == [1]

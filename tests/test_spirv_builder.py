@@ -644,5 +644,26 @@ def test_word_array_holds_the_words_as_ctypes_did():
     """`tools._word_array` (through array.array) gives the C array ctypes' constructor gave."""
     for words in ([0x07230203, 0x00010600, 0, 5, 0], [0xFFFFFFFF, 1, 2], [-1, 1 << 32, 3]):
         expected = (ctypes.c_uint32 * len(words))(*words)     # what validate() built before
-        assert list(tools._word_array(words)) == list(expected)
-    assert list(tools._word_array([-1, 2])) == [0xFFFFFFFF, 2]
+        pointer, _buffer = tools._word_array(words)
+        assert pointer[:len(words)] == list(expected)
+    pointer, _buffer = tools._word_array([-1, 2])
+    assert pointer[:2] == [0xFFFFFFFF, 2]
+
+
+def test_a_places_step_is_what_dataclasses_replace_made():
+    """`Place.step` builds the place one index further in directly: every field as
+    `dataclasses.replace(place, type=..., layout=..., indices=... + (index,), as_array=...)` gives,
+    from a place whose every field differs from its default. A field added to `Place` fails the
+    list below until `step` carries it too."""
+    import dataclasses
+
+    from wgc import types as t
+    from wgc.spirv.places import MEMORY, Place
+
+    assert [f.name for f in dataclasses.fields(Place)] == [
+        "pointer", "type", "storage", "layout", "indices", "coherent", "as_array", "stage_bool"]
+    array = t.array(t.UINT, 3)
+    place = Place(7, t.vector(t.UINT, 3), "StorageBuffer", MEMORY, (11, 12), True, array, True)
+    for as_array in (None, array):
+        assert place.step(t.UINT, None, 13, as_array) == dataclasses.replace(
+            place, type=t.UINT, layout=None, indices=(11, 12, 13), as_array=as_array)

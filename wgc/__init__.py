@@ -16,8 +16,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Options", "Result", "compile", "run"]
 
-from wgc.version import __version__ as __version__  # re-exported
-
 
 def compile(options: Options, stdin: bytes | None = None) -> Result:  # noqa: A001
     """Compile one input; see `wgc.driver.compile`."""
@@ -36,6 +34,10 @@ def run(source_or_result: Any, dispatch: Any, **options: Any) -> Any:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":      # `wgc.version`'s, read when asked: the thin client never needs it
+        from wgc.version import __version__
+
+        return __version__
     if name in ("Options", "Result"):
         from wgc import driver
 

@@ -10,7 +10,8 @@ Invariants (docs/reference.md's "Outputs" section says the same for users):
 - Prepare, then commit: every output that is a regular file (or does not exist yet) is first
   written to a temporary file `.wgc-<random>` in the folder of its final path; only when every
   output of the command was prepared are they renamed into place, in staging order (the depfile
-  and `-Fe` last). On any failure every temporary file is removed, and so is every output of an
+  and `-Fe` last). An output whose file (this user's) holds exactly its bytes already is not
+  written again: the commit sets its modification time to now in its turn (`_holds`). On any failure every temporary file is removed, and so is every output of an
   earlier run at the command's output paths (`OutputPlan.remove_stale`): a build never sees a
   partial, stale or mixed set of outputs.
 - Only regular files are replaced by a rename. Standard output (`-`), character devices and FIFOs
@@ -255,8 +256,8 @@ def _safe_name(name: str) -> bool:
 class _Rename:
     __slots__ = ("temp", "final", "shown")
 
-    def __init__(self, temp: str, final: str, shown: str) -> None:
-        self.temp, self.final, self.shown = temp, final, shown
+    def __init__(self, temp: str | None, final: str, shown: str) -> None:
+        self.temp, self.final, self.shown = temp, final, shown     # temp None: `final` holds the bytes already
 
 
 class _Direct:
@@ -298,6 +299,9 @@ class Transaction:
             raise cannot_write(path, os.strerror(errno.EISDIR))
         if found is not None and not stat.S_ISREG(found.st_mode):
             self._direct.append(_Direct(real, data, path))      # a device or a FIFO: never renamed over
+            return
+        if found is not None and _holds(real, found, data):
+            self._renames.append(_Rename(None, real, path))    # only its time is set, at the commit
             return
         temp, fd = self._create_temp(os.path.dirname(real) or ".", path)
         try:
@@ -375,10 +379,14 @@ class Transaction:
             with _critical():
                 for rename in self._renames:
                     try:
-                        os.replace(rename.temp, rename.final)
+                        if rename.temp is None:
+                            os.utime(rename.final)          # now, as a rename of a new file would make it
+                        else:
+                            os.replace(rename.temp, rename.final)
                     except OSError as err:
                         raise cannot_write(rename.shown, _reason(err)) from None
-                    self._temps.remove(rename.temp)
+                    if rename.temp is not None:
+                        self._temps.remove(rename.temp)
                     self._committed.append(rename.final)
                 self._committed_dirs, self._created_dirs = self._created_dirs, []   # they hold outputs now
                 interrupts.on_interrupt(self._undo)
@@ -415,6 +423,21 @@ class Transaction:
             self._created_dirs.clear()
             self._direct.clear()
             self._renames.clear()
+
+
+def _holds(real: str, found: os.stat_result, data: bytes) -> bool:
+    """Whether the regular file `real` (`found`: its status) holds exactly `data` and belongs to this
+    user (who may set its times): then the commit only sets its modification time to now, which is
+    what the rename of a new file with these bytes, mode and owner would leave (a build tool
+    compares times), without the rename, which makes some filesystems (ext4) write the file's
+    data to the disk at once. POSIX only (Windows has no owners to compare)."""
+    if found.st_size != len(data) or not portable.has_owners() or found.st_uid != os.geteuid():
+        return False
+    try:
+        with open(real, "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
 
 
 def _write_direct(direct: _Direct) -> None:

@@ -123,6 +123,8 @@ def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),
     graph, graph_diagnostics = check_graph(sound, options.profile, options.loops, unchecked,
                                                pipeline_names=options.pipeline_names)
     diagnostics = written + ctx.diagnostics + node_diagnostics + stage_diagnostics + graph_diagnostics
+    checker.release()
+    ctx.release()
     return Analysis(ctx.module, tuple(diagnostics), tuple(nodes), graph, tuple(stage_entries),
                     frozenset(broken_functions | misdeclared))
 
@@ -215,3 +217,5 @@ def _recursion(ctx: Context) -> None:
     for function in ctx.module.functions:
         if function not in state:
             visit(function, [])
+    # `visit` calls itself through its closure cell, a reference cycle: unbound, reference counting frees it
+    visit = None    # type: ignore[assignment]

@@ -211,6 +211,24 @@ class Context:
         """Names of functions whose signature failed (they are not in the module; a node output may
         still target them, which is then no 'missing node')."""
 
+    def release(self) -> None:
+        """Break the analysis's reference cycles once it is over (`analyze`): a scope's symbols point
+        at entities that point back at scopes (a function at the scope it was declared in, a struct
+        or namespace at its members'), and the checkers reach one another through `templates`. The
+        scopes are sema's alone (the `Analysis` keeps none), so their symbols are dropped: reference
+        counting then frees the analysis's objects when the compile drops them, and no collection of
+        the cyclic garbage collector has to find them (a served compile's worker would pay for it)."""
+        self.templates = None
+        scopes = [self.scope, *self.struct_scopes.values()]
+        while scopes:
+            scope = scopes.pop()
+            for symbols in scope.symbols.values():
+                for symbol in symbols:
+                    inner = getattr(symbol.entity, "scope", None)
+                    if inner is not None and inner.symbols and inner.parent is not None:
+                        scopes.append(inner)
+            scope.symbols = {}
+
     def use_of_skipped(self, name: str, span: Span) -> bool:
         """Whether `name` is one of `skipped_names`; its use at `span` is then an unreported error."""
         if name not in self.skipped_names:

@@ -599,6 +599,11 @@ class DeclarationChecker:
         if self.exprs.initializer(init, type_) is not None:
             self.ctx.report(codes.IGNORED_INITIALIZER, init.span, message)
 
+    def release(self) -> None:
+        """Drop the checkers, which point back at this one (bound methods, `Templates.host`), once the
+        analysis is over (see `Context.release`)."""
+        del self.templates, self.calls, self.exprs, self.stmts
+
     def finish(self) -> None:
         """Work that needs every declaration: the layout of `$Globals` (layouts are cached per type,
         so it is computed once, complete)."""

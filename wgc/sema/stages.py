@@ -360,4 +360,7 @@ def unrolled_depth(graph: GraphInfo) -> UnrolledDepth:
             stage = level[source.key] + amplification(chains[source.key]) + 1
             if stage > best.depth:
                 best = UnrolledDepth(stage, source, True)
+    # the helpers call one another through their closure cells, a reference cycle: unbound, reference
+    # counting frees them
+    loop_length = amplification = within = None  # type: ignore[assignment]  # noqa: F811
     return best

@@ -266,7 +266,9 @@ def check_node_body(function: ir.Function, launch: str) -> list[Diagnostic]:
     sink, cache = _Sink(), _Cache()
     functions = reachable_functions(function)
     if launch != "thread":  # in thread launch every thread is its own group
-        _Uniformity(function, cache, sink).run()
+        analysis = _Uniformity(function, cache, sink)
+        analysis.run()
+        analysis.release()
     for current in functions:
         for report in path_reports(current, cache):
             sink(*report)
@@ -283,7 +285,9 @@ def check_mesh_uniformity(function: ir.Function) -> list[Diagnostic]:
     if function.body is None:
         return []
     sink = _Sink()
-    _Uniformity(function, _Cache(), sink).run()
+    analysis = _Uniformity(function, _Cache(), sink)
+    analysis.run()
+    analysis.release()
     return sorted(sink.found.values(), key=lambda d: (d.span.file.path, d.span.start, d.code))  # type: ignore
 
 
@@ -410,6 +414,15 @@ class _Uniformity:
             for done in self.flows.values():
                 if done.call_site is not None and done.function is not self.node and _statics_free(done.function):
                     _shared_flows(done.function).setdefault(done.roots, done)
+
+    def release(self) -> None:
+        """Break the finished analysis's reference cycles (a flow points at this analysis and at its
+        function, which keeps the flows other nodes may adopt, `_shared_flows`): a kept flow is only
+        read from then on (`adopt`), and reference counting frees the rest when the compile drops it,
+        with no collection of the cyclic garbage collector to find them."""
+        for done in self.flows.values():
+            del done.owner, done.function
+        self.flows.clear()
 
     def flow(self, function: ir.Function, roots: tuple[str | None, ...], call: Label | None) -> _Flow:
         flow = self.flows.get((function, roots))

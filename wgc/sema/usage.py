@@ -134,6 +134,9 @@ def resource_use(function: ir.Function) -> ResourceUse:
             place(node)
 
     visit_function(function)
+    # the helpers call one another through their closure cells, a reference cycle: unbound, reference
+    # counting frees them
+    reference = visit_expression = visit_function = None  # type: ignore[assignment]  # noqa: F811
     return ResourceUse(tuple(variables), tuple(counters), frozenset(read), frozenset(wrote))
 
 

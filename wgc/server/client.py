@@ -126,7 +126,7 @@ class _Signals:
 def run(argv: list[str], start: bool = True) -> int | None:
     """Run `argv` on the server (started if needed): its exit status, or None (compile in process).
     `start=False`: only on a server that already listens (None when none does)."""
-    if not protocol.supported():
+    if not protocol.supported(locks=False):     # a server that listens took its locks
         return None
     try:
         cwd = os.getcwd()
@@ -225,6 +225,8 @@ def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | No
     except OSError:
         if not start_one:
             return None, "no server listens"
+    if not protocol.supported():
+        return None, "this platform has no file locks (fcntl)"
     deadline = time.monotonic() + START_SECONDS
     problem = start(server_key, deadline)
     if problem is not None:

@@ -21,7 +21,8 @@ Invariants:
   on disk for this very command (`wgc.entry.main` forgets a previous command's), which must equal
   the one the server read when it started: a file changed since then makes them differ, and the
   request is refused (the client's key names another server). The server also reads its files
-  every `FILE_CHECK_SECONDS` while idle; a change stops it.
+  every `FILE_CHECK_SECONDS` while idle (counted from the last request it ran, whose client read
+  them); a change stops it.
 - Single-threaded (a selector loop; SIGCHLD through the wakeup descriptor), so forking is safe.
   No connection blocks the loop: a request is read as its bytes come (non-blocking), and a
   connection that has not sent a whole request within `REQUEST_SECONDS` (or that sends garbage,
@@ -343,6 +344,9 @@ class Server:
             finally:
                 connection.close()
             return
+        # the client read the files for this request and found them the server's: the idle check of
+        # the files (`_check_idle`) need not read them again before FILE_CHECK_SECONDS from now
+        self.next_file_check = time.monotonic() + FILE_CHECK_SECONDS
         if body["limits"] == self.limits and self._hand_off(connection, body):
             self.served += 1
             self.last_activity = time.monotonic()

@@ -92,12 +92,16 @@ class Unavailable(Exception):
     """The server cannot be used here; the message says why (the client then compiles in process)."""
 
 
-def supported() -> bool:
+def supported(locks: bool = True) -> bool:
     """Whether this platform has what the server needs: Unix-domain sockets, descriptor passing, fork,
-    file locks and POSIX owners (Linux, macOS, the BSDs; not Windows, whose Python has no AF_UNIX)."""
+    file locks and POSIX owners (Linux, macOS, the BSDs; not Windows, whose Python has no AF_UNIX).
+    `locks=False`: all but the file locks, which only a server takes (a client that finds one
+    listening does without importing `fcntl`; one that starts a server asks for them)."""
     if not (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
             and hasattr(os, "fork") and hasattr(os, "getuid")):
         return False
+    if not locks:
+        return True
     try:
         import fcntl  # noqa: F401 - the pid file's lock (flock)
     except ImportError:

@@ -385,7 +385,15 @@ class ModuleLowering:
     def emit_pending(self) -> None:
         while self.pending:
             function = self.pending.pop(0)
-            FunctionLowering(self, function).lower_helper(self.functions[function])
+            helper = FunctionLowering(self, function)
+            helper.lower_helper(self.functions[function])
+            helper.release()
+
+    def release(self) -> None:
+        """Drop the module's helpers that point back at it (`conversions`), once its words are made:
+        reference counting then frees the lowering's objects when the compile drops them, and no
+        collection of the cyclic garbage collector has to find them."""
+        del self.conversions
 
     def reached_globals(self, function_id: int) -> list[int]:
         """Global variables used by a function and everything it calls, in first-use order."""
@@ -436,6 +444,11 @@ class FunctionLowering:
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
+
+    def release(self) -> None:
+        """Drop `control` (which points back here) once the function is lowered: reference counting
+        then frees both (see `ModuleLowering.release`)."""
+        del self.control
 
     # ------------------------------------------------------------ entry points and helpers
 
@@ -646,10 +659,8 @@ class FunctionLowering:
         grid = dispatch_grid_vector(field) if layout is not None else None
         if grid is not None:
             assert isinstance(field.type, t.ArrayType)
-            return replace(place, type=grid, layout=MEMORY, indices=place.indices + (self.uint(index),),
-                           as_array=field.type)
-        return replace(place, type=field.type, layout=layout, indices=place.indices + (self.uint(index),),
-                       as_array=None)
+            return place.step(grid, MEMORY, self.uint(index), field.type)
+        return place.step(field.type, layout, self.uint(index))
 
     def split_element(self, place: Place | SplitPlace, index: int) -> Place | SplitPlace:
         """Element `index` of an array, split (each field indexed) or not."""
@@ -670,7 +681,7 @@ class FunctionLowering:
             raise AssertionError(f"cannot index a value of type '{place.type}'")
         if layout is None and place.layout is not None:
             layout = MEMORY
-        return replace(place, type=element, layout=layout, indices=place.indices + (index,), as_array=None)
+        return place.step(element, layout, index)
 
     def representation(self, value: int, type_: t.Type, source: TypeLayout | None,
                        target: TypeLayout | None) -> int:

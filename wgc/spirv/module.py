@@ -66,7 +66,9 @@ def lower_module(results: Analysis, nodes: list[NodeInfo], options: LowerOptions
         nodes = sorted(nodes, key=lambda n: n.mesh is None)
     for node in nodes:
         _lower_node(ml, node, node.key in entries, names[node.key])
-    return ml.b.to_words()
+    words = ml.b.to_words()
+    ml.release()
+    return words
 
 
 def node_operations(target: str) -> NodeOperations:
@@ -110,7 +112,9 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
             assert isinstance(place, Place), "a static is a Private variable"
             statics.append((variable, place))
     io = declare_stage_io(ml, node)
-    fn = FunctionLowering(ml, node.function).lower_entry(node, input_handle, outputs, statics, io)
+    lowering = FunctionLowering(ml, node.function)
+    fn = lowering.lower_entry(node, input_handle, outputs, statics, io)
+    lowering.release()
     if node.stage == "node":
         fn = ml.nodes.entry_function(ml, fn, node)
     if node.stage != "pixel":                    # fragments have derivatives of their own

@@ -43,6 +43,14 @@ class Place:
     variable holds `uint` of the same shape (`stage_uint_type`), converted at every load and store,
     as DXC stores them (SPIR-V has no bool Input/Output variables)."""
 
+    def step(self, type_: t.Type, layout: TypeLayout | None, index: int,
+             as_array: t.ArrayType | None = None) -> Place:
+        """The place one access-chain index (`index`, an <id>) further in: of `type_`, laid out by
+        `layout`; the rest as here. What `dataclasses.replace` made, built directly (the lowering
+        steps into every field and element it reaches, and `replace` reads the fields each time)."""
+        return Place(self.pointer, type_, self.storage, layout, self.indices + (index,), self.coherent, as_array,
+                     self.stage_bool)
+
 
 def stage_uint_type(type_: t.Type) -> t.Type:
     """The `uint` type of the same shape as a bool scalar, vector or array of them."""

@@ -203,15 +203,17 @@ def _words(data: bytes | bytearray | list[int] | tuple[int, ...]) -> list[int]:
     return list(data)
 
 
-def _word_array(words: list[int]) -> ctypes.Array[ctypes.c_uint32]:
-    """The words as a C uint32 array (typecode "I": C's unsigned int, 32 bits wherever
-    SPIRV-Tools runs). Through `array.array`: ctypes' own constructor is much slower for a
-    whole module's words."""
+def _word_array(words: list[int]) -> tuple[ctypes._Pointer[ctypes.c_uint32], array.array[int]]:
+    """A C pointer to the words as uint32 (typecode "I": C's unsigned int, 32 bits wherever
+    SPIRV-Tools runs), and the buffer holding them: keep it while the pointer is used. Through
+    `array.array`: ctypes' own constructor is much slower for a whole module's words; and no ctypes
+    array type per length (each is a class, which lives in a reference cycle: garbage for the
+    collector after every compile)."""
     try:
-        buffer = array.array("I", words)
-    except OverflowError:                       # not 32-bit words: ctypes truncates them, as before
-        return (ctypes.c_uint32 * len(words))(*words)
-    return (ctypes.c_uint32 * len(words)).from_buffer(buffer)
+        buffer = array.array("I", words or [0])
+    except OverflowError:                       # not 32-bit words: truncated, as ctypes does
+        buffer = array.array("I", [word & 0xFFFFFFFF for word in words])
+    return ctypes.cast(buffer.buffer_info()[0], ctypes.POINTER(ctypes.c_uint32)), buffer
 
 
 def _take_message(diag: ctypes._Pointer[_Diagnostic], level: str = "error") -> str:
@@ -230,8 +232,8 @@ def validate(binary: bytes | list[int], target_env: str = "vulkan1.3", *,
              scalar_block_layout: bool = False) -> list[str]:
     """spirv-val in process; [] when valid, else the messages (spirv-val stops at the first)."""
     words = _words(binary)
-    code = _word_array(words)
-    bin_ = _Binary(ctypes.cast(code, ctypes.POINTER(ctypes.c_uint32)), len(words))
+    code, _buffer = _word_array(words)
+    bin_ = _Binary(code, len(words))
     if _validate(bin_, target_env, scalar_block_layout, friendly_names=False) is None:
         return []
     message = _validate(bin_, target_env, scalar_block_layout, friendly_names=True)
@@ -266,7 +268,7 @@ def disassemble(binary: bytes | list[int], *, friendly_names: bool = True,
         options |= e["SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES"]
     if not header:
         options |= e["SPV_BINARY_TO_TEXT_OPTION_NO_HEADER"]
-    code = _word_array(words)
+    code, _buffer = _word_array(words)
     text = ctypes.POINTER(_Text)()
     diag = ctypes.POINTER(_Diagnostic)()
     result = lib.spvBinaryToText(_context(env_value("spv1.6")), code, len(words), options,
