@@ -340,9 +340,9 @@ def _fused(levels: list[list[_Planned]], host_setup: bool, grids: bool, most_wid
     where the tails cost less than the meta pass they replace: the level may have at most
     FUSED_GROUPS workgroups (each adds to one counter) and, where `most_wide` is given (a CPU device:
     FUSED_GROUPS_CPU), at most that many of more than `lanes` invocations, the next at most
-    FUSED_LAUNCHES launches per
-    invocation of the level's smallest workgroup (the last group's invocations set up launch i, i +
-    its size, ..., where the meta shader has one invocation per launch), and each launch of the next
+    FUSED_LAUNCHES launches per invocation of the level's smallest workgroup (the last group's
+    invocations set up launch i, i + its size, ..., where the meta shader has one invocation per
+    launch), and each launch of the next
     whose grid comes from its records (where the modules' tails can, `grids`: `Program.tail_grids`)
     at most FUSED_GRID_RECORDS records (its invocation sums their
     grids in turn, where `grid_setup` has a workgroup) and no group table (the tails write none: on

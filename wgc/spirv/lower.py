@@ -387,7 +387,7 @@ class ModuleLowering:
             function = self.pending.pop(0)
             helper = FunctionLowering(self, function)
             helper.lower_helper(self.functions[function])
-            helper.release()
+            release_function(helper)
 
     def release(self) -> None:
         """Drop the module's helpers that point back at it (`conversions`), once its words are made:
@@ -412,6 +412,12 @@ class ModuleLowering:
 
 
 # ---------------------------------------------------------------- function bodies
+
+
+def release_function(lowering: FunctionLowering) -> None:
+    """Drop the lowering's `control` (which points back at it) once the function is lowered:
+    reference counting then frees both (see `ModuleLowering.release`)."""
+    del lowering.control
 
 
 class FunctionLowering:
@@ -444,11 +450,6 @@ class FunctionLowering:
         self.mesh_outputs: set[ir.Variable] = set()
         """The entry's `out vertices/indices/primitives` parameters and the parameters of inlined
         helpers bound to (part of) them (`control.py` passes mesh outputs by reference)."""
-
-    def release(self) -> None:
-        """Drop `control` (which points back here) once the function is lowered: reference counting
-        then frees both (see `ModuleLowering.release`)."""
-        del self.control
 
     # ------------------------------------------------------------ entry points and helpers
 

@@ -34,7 +34,7 @@ from wgc.irtools.walk import all_exprs
 from wgc.sema.nodes import NodeInfo
 
 from . import resources
-from .lower import FunctionLowering, LowerOptions, ModuleLowering
+from .lower import FunctionLowering, LowerOptions, ModuleLowering, release_function
 from .node_ops import NodeOperations
 from .places import Place
 from .stageio import declare_stage_entry_point, declare_stage_io
@@ -114,7 +114,7 @@ def _lower_node(ml: ModuleLowering, node: NodeInfo, is_entry: bool, name: str) -
     io = declare_stage_io(ml, node)
     lowering = FunctionLowering(ml, node.function)
     fn = lowering.lower_entry(node, input_handle, outputs, statics, io)
-    lowering.release()
+    release_function(lowering)
     if node.stage == "node":
         fn = ml.nodes.entry_function(ml, fn, node)
     if node.stage != "pixel":                    # fragments have derivatives of their own
