@@ -84,6 +84,12 @@ void Two(DispatchNodeInputRecord<G2> r, uint3 gid : SV_GroupID, uint gi : SV_Gro
 void Three(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(6, 5, 1)] [NumThreads(2, 1, 1)]
 void Half(DispatchNodeInputRecord<H2> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(9, 1, 1)] [NumThreads(2, 1, 1)]
+void Row(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(3, 1, 4)] [NumThreads(2, 1, 1)]
+void Gap(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(1, 4, 2)] [NumThreads(2, 1, 1)]
+void Col(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
 """
 
 SHAPE_RECORDS = {
@@ -91,6 +97,9 @@ SHAPE_RECORDS = {
     "Two": [(0, 4), (5, 4), (2, 3)],                           # uint2: uneven, a zero component first
     "Three": [(3, 3, 3), (1, 2, 3), (2, 0, 1), (1, 1, 1)],     # uint3
     "Half": [(6, 5), (0, 0), (1, 1), (4, 2)],                  # uint16_t2 (components at bytes 2 and 4)
+    "Row": [(9, 1, 1), (2, 1, 1), (5, 0, 1), (1, 1, 1)],      # uint3 whose max y and z are 1: 1-D
+    "Gap": [(3, 1, 4), (2, 1, 0), (1, 1, 3)],                  # max y 1, z not
+    "Col": [(1, 4, 2), (1, 3, 1), (0, 2, 2)],                  # max x 1
 }
 
 

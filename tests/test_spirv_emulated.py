@@ -404,8 +404,43 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
     total = load(32, add(ctx("grid_prefix"), mul(wide(f"({ctx('input_count')}-1)"), "4")))
     assert [ctx("input_count"), "0"] in symbols.operands("OpIEqual")
     assert [FLAT, total] in symbols.operands("OpUGreaterThanEqual")
-    assert any(value.endswith(f"%{parts[0]})") for value in symbols.values("OpUMod"))
+    # SV_GroupID from the group l within the grid: (l % gx, (l / gx) % gy, l / (gx gy)), as
+    # l - (l / gx) gx, then (l / gx) / gy (the same quotient as l / (gx gy)); a 1-D grid divides nothing
+    divisions = symbols.values("OpUDiv") + symbols.values("OpUMod")
+    assert sorted(d[d.rindex("/") + 1:-1] for d in divisions) == sorted(parts[:components - 1])
 
+
+
+@pytest.mark.parametrize("most, read, divisors", [
+    ((64, 1, 1), [], []),               # 1-D: SV_GroupID = (l, 0, 0)
+    ((64, 64, 1), [0], [0]),            # z is 1: y = l / gx, x = l - y gx
+    ((1, 64, 64), [1], [1]),            # x is 1: l over gy alone
+    ((64, 1, 64), [0], [0]),            # y is 1: z = l / gx
+    ((64, 64, 64), [0, 1], [0, 1]),
+])
+def test_a_grid_component_bounded_by_one_is_neither_read_nor_divided_by(tmp_path, most, read, divisors):
+    """The spec: "The node's dispatch grid size comes from the input record ... The grid size must
+    not exceed [NodeMaxDispatchGrid]" (a record beyond it never runs: the runtime refuses it), and a
+    record with a 0 component has no group, so in every group that runs a component bounded by 1
+    is 1: the prologue reads from the record only the components SV_GroupID's formula (l % gx,
+    (l / gx) % gy, l / (gx gy)) needs, and divides only by those (`emulated_grid.group_id`)."""
+    symbols, _ = emulated(f"""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R {{ uint3 grid : SV_DispatchGrid; uint value; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid{most}] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
+{{
+    buf[gid.x + 3 * gid.y + 7 * gid.z] = input.Get().value;
+}}
+""", tmp_path)
+    from_table = load(32, add(ctx("grid_records"), mul(wide(FLAT), "4")))
+    (record,) = [r for r, op, operands in symbols.ops
+                 if op == "OpPhi" and from_table in [symbols.of(x) for x in operands[1:]]]
+    component = [load(32, add(add(ctx("input_records"), mul(wide(record), STRIDE)), 4 * i)) if i else
+                 load(32, add(ctx("input_records"), mul(wide(record), STRIDE))) for i in range(3)]
+    assert [i for i in range(3) if component[i] in symbols.loads()] == read
+    divisions = symbols.values("OpUDiv") + symbols.values("OpUMod")
+    assert sorted(d[d.rindex("/") + 1:-1] for d in divisions) == sorted(component[i] for i in divisors)
 
 
 def test_the_grid_search_guesses_first(tmp_path):

@@ -26,6 +26,14 @@ Invariants: the record is the ABI's: `grid_records[flat]` where there is a table
             `flat` is the workgroup's, so every branch here is uniform in the workgroup.  Control
             flow is structured (selections and a loop with their merge instructions), so the same
             words validate in both generators.
+            `group_id` gives SV_GroupID from the group within the grid: a grid component whose
+            [NodeMaxDispatchGrid] bound is 1 (or that the record's SV_DispatchGrid lacks) is 1 in every
+            record that owns a group (a record of a 0 component owns none; one beyond the bound never
+            runs: the runtime refuses it), so it is not loaded (`known_ones`), and the ABI's formula
+            divides by it nowhere: SV_GroupID = (l, 0, 0) with no division where y and z are 1 (a
+            1-D grid, the common case); otherwise `q = l / gx` (none where gx is 1), x = l - q gx,
+            and where z may exceed 1 and y too, `z = q / gy` (the same quotient as `l / (gx gy)`),
+            y = q - z gy: at most two divisions, each by a component read from the record.
 """
 
 from __future__ import annotations
@@ -38,6 +46,38 @@ from .emulated_tail import Emitter
 SCALE_MAX = 1 << 31
 """The count the guess scales by is at most this, so that the guess (below it, but for rounding)
 converts to a u32 without overflow."""
+
+
+def known_ones(most: tuple[int, int, int] | None, components: int) -> tuple[bool, bool, bool]:
+    """For x, y and z: whether the component is 1 in every record that owns a group (module
+    docstring): the record's SV_DispatchGrid has `components` components, `most` is the node's
+    [NodeMaxDispatchGrid] (None where the node has none)."""
+    return tuple(i >= components or (most is not None and most[i] == 1)  # type: ignore[return-value]
+                 for i in range(3))
+
+
+def group_id(e: Emitter, local: int, component: Callable[[int], int],
+             ones: tuple[bool, bool, bool]) -> tuple[int, int, int]:
+    """SV_GroupID (x, y, z u32 ids) of group `local` of a record's grid: the ABI's `(l % gx, (l / gx) %
+    gy, l / (gx gy))`, with `ones` from `known_ones`; `component(i)` gives the id of the grid's
+    component i (called only for those the formula needs: gz never, gx and gy not where `ones`
+    makes them 1 or unneeded)."""
+    u32 = e.u32
+    if ones[1] and ones[2]:
+        return local, e.uint(0), e.uint(0)
+    if ones[0]:
+        x, rows = e.uint(0), local
+    else:
+        gx = component(0)
+        rows = e.emit("OpUDiv", u32, local, gx)
+        x = e.emit("OpISub", u32, local, e.emit("OpIMul", u32, rows, gx))
+    if ones[2]:
+        return x, rows, e.uint(0)
+    if ones[1]:
+        return x, e.uint(0), rows
+    gy = component(1)
+    z = e.emit("OpUDiv", u32, rows, gy)
+    return x, e.emit("OpISub", u32, rows, e.emit("OpIMul", u32, z, gy)), z
 
 
 def grid_record(e: Emitter, prefix: int, table: int, count: int, flat: int,

@@ -62,7 +62,8 @@ import struct
 from wgc import emulation_abi as abi
 from wgc.spirv import grammar
 from wgc.spirv.builder import Builder
-from wgc.spirv.emulated_grid import grid_record
+from wgc.spirv.emulated_grid import grid_record, known_ones
+from wgc.spirv.emulated_grid import group_id as group_id_of
 from wgc.spirv.emulated_tail import emit_tail
 
 from .graph import NodeCode, reached_functions
@@ -592,7 +593,8 @@ class _Translator:
 
     # ------------------------------------------------------------ the wrapper of an entry point
 
-    def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field) -> int:
+    def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field,
+                most_grid: tuple[int, int, int] | None = None) -> int:
         self.owner = node.function if node.launch == "mesh" else None
         fn = self.new_id()
         header, _ = self.enc.encode("OpFunction", self.void, "None", self.type("OpTypeFunction", self.void), result=fn)
@@ -654,9 +656,10 @@ class _Translator:
                                                  self.load_field(b, context, abi.NODE_CONTEXT["grid_records"]),
                                                  count, flat, leave_if)
                 own = self.element(b, records, record, stride)
+                ones = known_ones(most_grid, grid_field.components)
                 parts = []
                 for i in range(3):
-                    if i >= grid_field.components:
+                    if ones[i]:
                         parts.append(self.uint(1))
                         continue
                     bits = grid_field.bits
@@ -666,10 +669,14 @@ class _Translator:
                                    "Aligned", bits // 8)
                     parts.append(value if bits == 32 else b.emit("OpUConvert", u32, value))
                 gx, gy, gz = parts
-            plane = b.emit("OpIMul", u32, gx, gy)
-            group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
-                              b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
-                              b.emit("OpUDiv", u32, local, plane))
+            if grid is None:
+                group_id = b.emit("OpCompositeConstruct", self.uvec3,
+                                  *group_id_of(_TailEmitter(self, b), local, parts.__getitem__, ones))
+            else:
+                plane = b.emit("OpIMul", u32, gx, gy)
+                group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
+                                  b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
+                                  b.emit("OpUDiv", u32, local, plane))
             size3 = self._global(("size3", node.function), "OpConstantComposite", self.uvec3,
                                  *(self.uint(v) for v in self.local_size(node)))
             values.update(WorkgroupId=group_id, NumWorkgroups=b.emit("OpCompositeConstruct", self.uvec3, gx, gy, gz),
@@ -807,7 +814,8 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
         field = g.input.record.dispatch_grid if g is not None and g.input is not None and g.input.record else None
         if node.launch in ("broadcasting", "mesh") and grid is None and field is None:
             raise t.fail(None, f"entry point '{node.entry_point}': a broadcasting node without a grid")
-        wrapper_of[node.function] = t.wrapper(node, max_records, grid, field)
+        most = g.max_dispatch_grid if g is not None else None
+        wrapper_of[node.function] = t.wrapper(node, max_records, grid, field, most)
     return _assemble(t, bodies, wrapper_of)
 
 
