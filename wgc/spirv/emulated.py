@@ -309,8 +309,7 @@ class EmulatedNodes(NodeOperations):
             entry.record = b.emit("OpUDiv", uint, entry.flat, size)
             _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
             local = b.emit("OpUMod", uint, entry.flat, size)
-        else:                        # the grid is the record's SV_DispatchGrid: search `grid_prefix`
-            _leave_if(fl, b.emit("OpIEqual", b.type_bool(), count, fl.uint(0)))
+        else:                        # the grid is the record's SV_DispatchGrid: `emulated_grid`
             entry.record, local = _grid_record(fl, _load(fl, entry.context, abi.NODE_CONTEXT["grid_prefix"]),
                                                _load(fl, entry.context, abi.NODE_CONTEXT["grid_records"]),
                                                count, entry.flat)

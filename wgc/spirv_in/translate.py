@@ -651,7 +651,6 @@ class _Translator:
                 local = b.emit("OpUMod", u32, flat, size)
                 gz = self.uint(grid[2])
             else:                   # the grid is the record's: search `grid_prefix` (emulation ABI)
-                leave_if(b.emit("OpIEqual", self.bool_, count, self.uint(0)))
                 record, local = self.grid_record(b, self.load_field(b, context, abi.NODE_CONTEXT["grid_prefix"]),
                                                  self.load_field(b, context, abi.NODE_CONTEXT["grid_records"]),
                                                  count, flat, leave_if)
