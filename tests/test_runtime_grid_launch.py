@@ -84,6 +84,12 @@ void Two(DispatchNodeInputRecord<G2> r, uint3 gid : SV_GroupID, uint gi : SV_Gro
 void Three(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
 [Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(6, 5, 1)] [NumThreads(2, 1, 1)]
 void Half(DispatchNodeInputRecord<H2> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(9, 1, 1)] [NumThreads(2, 1, 1)]
+void Row(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(3, 1, 4)] [NumThreads(2, 1, 1)]
+void Gap(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(1, 4, 2)] [NumThreads(2, 1, 1)]
+void Col(DispatchNodeInputRecord<G3> r, uint3 gid : SV_GroupID, uint gi : SV_GroupIndex) { mark(r.Get().slot, gid, gi); }
 """
 
 SHAPE_RECORDS = {
@@ -91,6 +97,9 @@ SHAPE_RECORDS = {
     "Two": [(0, 4), (5, 4), (2, 3)],                           # uint2: uneven, a zero component first
     "Three": [(3, 3, 3), (1, 2, 3), (2, 0, 1), (1, 1, 1)],     # uint3
     "Half": [(6, 5), (0, 0), (1, 1), (4, 2)],                  # uint16_t2 (components at bytes 2 and 4)
+    "Row": [(9, 1, 1), (2, 1, 1), (5, 0, 1), (1, 1, 1)],      # uint3 whose max y and z are 1: 1-D
+    "Gap": [(3, 1, 4), (2, 1, 0), (1, 1, 3)],                  # max y 1, z not
+    "Col": [(1, 4, 2), (1, 3, 1), (0, 2, 2)],                  # max x 1
 }
 
 
@@ -618,9 +627,11 @@ SEARCHED_GRIDS = {
     "1000, one not empty": [0] * 500 + [2] + [0] * 499,
     "1000 uneven": [(r * 7) % 11 for r in range(1000)],
     "2^16+1": [0] + [r % 3 for r in range(1, 1 << 16)] + [300],
+    "three, all empty": [0, 0, 0],
 }
 """Entry records' grids (x only) for the search: equal grids (the first guess is the record),
-records of 0 groups first, last and around the one record with groups, grids far apart (the guess
+records of 0 groups first, last, around the one record with groups and alone (no group runs),
+grids far apart (the guess
 misses, on both sides), counts of 1, 2, 1000 and 2^16 + 1 (beyond HOST_GRID_RECORDS: the
 `grid_setup` shader sums them)."""
 
@@ -650,19 +661,24 @@ def test_every_group_finds_its_record(device, tmp_path, gpu_driven, table, case,
     grids = SEARCHED_GRIDS[case]
     out, trace = run(device, tmp_path, WIDE, _wide_dispatch(grids), gpu_driven)
     assert out == _wide_expected(grids)
-    assert trace == [[("Wide", len(grids), sum(grids))]]
+    if sum(grids):
+        assert trace == [[("Wide", len(grids), sum(grids))]]
+    else:                               # no group: no dispatch
+        assert [d for level in trace for d in level] == []
 
 
 @pytest.mark.usefixtures("vulkan_device")
+@TABLE_OR_SEARCH
 @pytest.mark.parametrize("case", ["two, the first empty", "1000, the last large", "1000, the first large",
-                                  "1000, one not empty", "1000 uneven"])
-def test_the_amdx_path_finds_the_same_records(tmp_path, case, monkeypatch):
-    """The translated AMDX module's prologue searches with the same code (`emulated_grid`): without
-    a group table, its buffers are the hand-computed ones."""
+                                  "1000, one not empty", "1000 uneven", "three, all empty"])
+def test_the_amdx_path_finds_the_same_records(tmp_path, case, table, monkeypatch):
+    """The translated AMDX module's prologue finds the record with the same code (`emulated_grid`):
+    with a group table and without, its buffers are the hand-computed ones."""
     import wgc
     from wgc.diagnostics import Renderer
 
-    _search_only(monkeypatch)
+    if not table:
+        _search_only(monkeypatch)
     path = tmp_path / "graph.hlsl"
     path.write_text(WIDE)
     grids = SEARCHED_GRIDS[case]

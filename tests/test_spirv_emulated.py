@@ -195,6 +195,15 @@ def emulated(source: str, tmp_path, **options) -> tuple[Symbols, str]:  # type: 
     return Symbols(asm), asm
 
 
+def grid_record_id(symbols: Symbols) -> str:
+    """The id of a broadcasting group's record whose grid comes from the record: the one index
+    the node's reads of its input record (`input_records + record * stride`) start from."""
+    found = {m.group(1) for e in symbols.expr.values()
+             for m in re.finditer(r"\(load64\[ctx\]\+\(u64\((%\w+)\)\*", e)}
+    assert len(found) == 1, found
+    return found.pop()
+
+
 def slot(output_index: int, node_index: str | None = None, single: int | None = None) -> str:
     """The address of the OutputSlot of output `output_index` at node-array index `node_index` (None:
     a single output, the `single`-th that is not a node array (default `output_index`), whose slot
@@ -429,12 +438,9 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
 }}
 """, tmp_path, enable_16bit_types=True)
     grid_offset = 4 if bits == 32 else 2            # after the uint16_t, in scalar layout
-    # one dispatch holds every record (emulation ABI 5): the group's record is the one the table
-    # of each group's record (grid_records) names, or the search of the prefix sums finds (a phi)
-    # (`emulated_grid`: the first of the table's two phis, the record and the groups before it)
-    from_table = load(32, add(ctx("grid_records"), mul(wide(FLAT), "4")))
-    (record,) = [r for r, op, operands in symbols.ops
-                 if op == "OpPhi" and from_table in [symbols.of(x) for x in operands[1:]]]
+    # one dispatch holds every record (emulation ABI 5): the group's record (`emulated_grid`: the
+    # table's entry or the search's result, a phi), whose address the input's reads start from
+    record = grid_record_id(symbols)
     parts = []
     for i in range(3):
         if i >= components:
@@ -444,19 +450,75 @@ void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
         value = load(bits, add(base, grid_offset + i * bits // 8))
         parts.append(value if bits == 32 else f"u32({value})")
     # no record, or a group past the last record's groups (the last prefix sum), leaves
-    total = load(32, add(ctx("grid_prefix"), mul(wide(f"({ctx('input_count')}-1)"), "4")))
     assert [ctx("input_count"), "0"] in symbols.operands("OpIEqual")
-    assert [FLAT, total] in symbols.operands("OpUGreaterThanEqual")
-    assert any(value.endswith(f"%{parts[0]})") for value in symbols.values("OpUMod"))
+    assert any(a == FLAT and b.startswith(f"load32[({ctx('grid_prefix')}+(u64(({ctx('input_count')}-")
+               for a, b in symbols.operands("OpUGreaterThanEqual"))
+    # SV_GroupID from the group l within the grid: (l % gx, (l / gx) % gy, l / (gx gy)), as
+    # l - (l / gx) gx, then (l / gx) / gy (the same quotient as l / (gx gy)); a 1-D grid divides nothing
+    divisions = symbols.values("OpUDiv") + symbols.values("OpUMod")
+    assert sorted(d[d.rindex("/") + 1:-1] for d in divisions) == sorted(parts[:components - 1])
 
+
+
+@pytest.mark.parametrize("most, read, divisors", [
+    ((64, 1, 1), [], []),               # 1-D: SV_GroupID = (l, 0, 0)
+    ((64, 64, 1), [0], [0]),            # z is 1: y = l / gx, x = l - y gx
+    ((1, 64, 64), [1], [1]),            # x is 1: l over gy alone
+    ((64, 1, 64), [0], [0]),            # y is 1: z = l / gx
+    ((64, 64, 64), [0, 1], [0, 1]),
+])
+def test_a_grid_component_bounded_by_one_is_neither_read_nor_divided_by(tmp_path, most, read, divisors):
+    """The spec: "The node's dispatch grid size comes from the input record ... The grid size must
+    not exceed [NodeMaxDispatchGrid]" (a record beyond it never runs: the runtime refuses it), and a
+    record with a 0 component has no group, so in every group that runs a component bounded by 1
+    is 1: the prologue reads from the record only the components SV_GroupID's formula (l % gx,
+    (l / gx) % gy, l / (gx gy)) needs, and divides only by those (`emulated_grid.group_id`)."""
+    symbols, _ = emulated(f"""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R {{ uint3 grid : SV_DispatchGrid; uint value; }};
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid{most}] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID)
+{{
+    buf[gid.x + 3 * gid.y + 7 * gid.z] = input.Get().value;
+}}
+""", tmp_path)
+    record = grid_record_id(symbols)
+    component = [load(32, add(add(ctx("input_records"), mul(wide(record), STRIDE)), 4 * i)) if i else
+                 load(32, add(ctx("input_records"), mul(wide(record), STRIDE))) for i in range(3)]
+    assert [i for i in range(3) if component[i] in symbols.loads()] == read
+    divisions = symbols.values("OpUDiv") + symbols.values("OpUMod")
+    assert sorted(d[d.rindex("/") + 1:-1] for d in divisions) == sorted(component[i] for i in divisors)
+
+
+def test_the_group_reads_its_record_before_any_return(tmp_path):
+    """llvmpipe loads a value at an address uniform in the group once per 8 lanes only outside
+    branches (a load after a return is a gather of 8): the group's lookup (`emulated_grid`: the
+    total, then the table's entry or prefix[guess], then the groups before that record) comes
+    before the prologue's first return, whose condition (no record, or past the total) follows
+    them, at addresses every group may read (indices clamped to the last record and group)."""
+    symbols, asm = emulated("""
+RWStructuredBuffer<uint> buf : register(u0);
+struct R { uint grid : SV_DispatchGrid; uint value; };
+[Shader("node")] [NodeLaunch("broadcasting")] [NodeMaxDispatchGrid(64, 1, 1)] [NumThreads(1, 1, 1)]
+void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID) { buf[gid.x] = input.Get().value; }
+""", tmp_path)
+    lines = asm.splitlines()
+    begin = next(i for i, line in enumerate(lines) if re.match(r"\s*%G = OpFunction", line))
+    first_return = next(i for i in range(begin, len(lines)) if lines[i].split()[:1] == ["OpReturn"])
+    context = re.compile(r"load\d+\[(ctx|\(ctx\+\d+\))\]")
+    early = [symbols.of(line.split()[0]) for line in lines[begin:first_return] if " OpLoad " in line]
+    lookup = [e for e in early if e.startswith("load") and not context.fullmatch(e)]
+    assert len(lookup) == 3, lookup
+    assert lookup[0].startswith(f"load32[({ctx('grid_prefix')}+(u64(({ctx('input_count')}-")   # the total
 
 
 def test_the_grid_search_guesses_first(tmp_path):
     """A group whose grid comes from the record finds "the first r with grid_prefix[r] > flat"
     (emulation ABI) from a guess, (2 flat + 1) * count / (2 total) in f32 capped at count - 1 (no
-    integer division), checked with two loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): five loads of
-    `grid_prefix` in all (the total, the guess's two, the loop's one, the table record's groups
-    before it), not one per bit of a 32-step search."""
+    integer division), checked with two loads of the prefix sums, and a search loop for a missed guess (`emulated_grid`): four loads of
+    `grid_prefix` in all (the total, the guess's two, which read the table's entry and the groups
+    before its record where there is a table, the loop's one; the guess's first from the table's
+    or the prefix sums' address), not one per bit of a 32-step search."""
     symbols, asm = emulated("""
 RWStructuredBuffer<uint> buf : register(u0);
 struct R { uint grid : SV_DispatchGrid; uint value; };
@@ -464,7 +526,7 @@ struct R { uint grid : SV_DispatchGrid; uint value; };
 void G(DispatchNodeInputRecord<R> input, uint3 gid : SV_GroupID) { buf[gid.x] = input.Get().value; }
 """, tmp_path)
     prefix = [e for e in symbols.loads() if e.startswith(f"load32[({ctx('grid_prefix')}+")]
-    assert len(prefix) <= 5, prefix
+    assert len(prefix) == 3, prefix         # and the guess's first, through a select of the address
     assert asm.count("OpLoopMerge") == 1
     assert asm.count("OpFDiv") == 1 and asm.count("OpConvertFToU") == 1       # the guess, in f32
     assert "OpUDiv" not in [op for _, op, operands in symbols.ops

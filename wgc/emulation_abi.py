@@ -58,7 +58,9 @@ size: the shaders' loads and stores carry `Aligned` with it.
   `grid_records[flat]` where `grid_records` is not 0 (a u32 per group of the dispatch), else the
   first r with `grid_prefix[r] > flat`; `l = flat - grid_prefix[r - 1]` (0 for r = 0), and
   SV_GroupID follows from l and record r's (gx, gy, gz) as for a fixed grid. Records of 0 groups
-  own no group.
+  own no group. The runtime dispatches no group where the total is 0 (so a group that runs has
+  `input_count` >= 1 and its prefix sums); a group may read `grid_prefix[min(i, input_count - 1)]`
+  and `grid_records[min(flat, total - 1)]` before it knows whether it exits.
 - `SV_DispatchThreadID = SV_GroupID * NumThreads + SV_GroupThreadID`; for thread launch both are 0
   and `SV_GroupIndex` 0, as in D3D12.
 - Node without input (empty input `EmptyNodeInput`): records have size 0; `Count()` as above.

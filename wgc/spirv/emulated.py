@@ -324,23 +324,23 @@ class EmulatedNodes(NodeOperations):
             entry.record = b.emit("OpUDiv", uint, entry.flat, size)
             _leave_if(fl, b.emit("OpUGreaterThanEqual", b.type_bool(), entry.record, count))
             local = b.emit("OpUMod", uint, entry.flat, size)
-        else:                        # the grid is the record's SV_DispatchGrid: search `grid_prefix`
-            _leave_if(fl, b.emit("OpIEqual", b.type_bool(), count, fl.uint(0)))
+        else:                        # the grid is the record's SV_DispatchGrid: `emulated_grid`
             entry.record, local = _grid_record(fl, _load(fl, entry.context, abi.NODE_CONTEXT["grid_prefix"]),
                                                _load(fl, entry.context, abi.NODE_CONTEXT["grid_records"]),
                                                count, entry.flat)
             field = node.input.dispatch_grid_field if node.input is not None else None
             assert field is not None, "sema requires SV_DispatchGrid in a record-sized broadcasting input"
-            record = _element(fl, entry.records, entry.record, entry.stride)
             scalar = t.scalar(t.ScalarKind.UINT, field.bits)
-            parts = []
-            for i in range(3):
-                if i >= field.components:
-                    parts.append(fl.uint(1))
-                    continue
-                value = _load_scalar(fl, _offset(fl, record, field.offset + i * field.bits // 8), scalar)
-                parts.append(value if field.bits == 32 else b.emit("OpUConvert", uint, value))
-            gx, gy, gz = parts
+            record: list[int] = []          # its address, at the first component the formula reads
+
+            def component(i: int) -> int:
+                record[:] = record or [_element(fl, entry.records, entry.record, entry.stride)]
+                value = _load_scalar(fl, _offset(fl, record[0], field.offset + i * field.bits // 8), scalar)
+                return value if field.bits == 32 else b.emit("OpUConvert", uint, value)
+
+            ones = emulated_grid.known_ones(node.max_dispatch_grid, field.components)
+            entry.group_id = emulated_grid.group_id(emulated_tail.BuilderEmitter(fl.ml), local, component, ones)
+            return
         plane = b.emit("OpIMul", uint, gx, gy)
         entry.group_id = (b.emit("OpUMod", uint, local, gx),
                           b.emit("OpUMod", uint, b.emit("OpUDiv", uint, local, gx), gy),

@@ -62,7 +62,8 @@ import struct
 from wgc import emulation_abi as abi
 from wgc.spirv import grammar
 from wgc.spirv.builder import Builder
-from wgc.spirv.emulated_grid import grid_record
+from wgc.spirv.emulated_grid import grid_record, known_ones
+from wgc.spirv.emulated_grid import group_id as group_id_of
 from wgc.spirv.emulated_keys import per_key_loop
 from wgc.spirv.emulated_tail import emit_tail
 
@@ -582,7 +583,8 @@ class _Translator:
 
     # ------------------------------------------------------------ the wrapper of an entry point
 
-    def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field) -> int:
+    def wrapper(self, node: NodeCode, max_records: int, grid: tuple | None, grid_field,
+                most_grid: tuple[int, int, int] | None = None) -> int:
         self.owner = node.function if node.launch == "mesh" else None
         fn = self.new_id()
         header, _ = self.enc.encode("OpFunction", self.void, "None", self.type("OpTypeFunction", self.void), result=fn)
@@ -639,14 +641,14 @@ class _Translator:
                 local = b.emit("OpUMod", u32, flat, size)
                 gz = self.uint(grid[2])
             else:                   # the grid is the record's: search `grid_prefix` (emulation ABI)
-                leave_if(b.emit("OpIEqual", self.bool_, count, self.uint(0)))
                 record, local = self.grid_record(b, self.load_field(b, context, abi.NODE_CONTEXT["grid_prefix"]),
                                                  self.load_field(b, context, abi.NODE_CONTEXT["grid_records"]),
                                                  count, flat, leave_if)
                 own = self.element(b, records, record, stride)
+                ones = known_ones(most_grid, grid_field.components)
                 parts = []
                 for i in range(3):
-                    if i >= grid_field.components:
+                    if ones[i]:
                         parts.append(self.uint(1))
                         continue
                     bits = grid_field.bits
@@ -656,10 +658,14 @@ class _Translator:
                                    "Aligned", bits // 8)
                     parts.append(value if bits == 32 else b.emit("OpUConvert", u32, value))
                 gx, gy, gz = parts
-            plane = b.emit("OpIMul", u32, gx, gy)
-            group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
-                              b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
-                              b.emit("OpUDiv", u32, local, plane))
+            if grid is None:
+                group_id = b.emit("OpCompositeConstruct", self.uvec3,
+                                  *group_id_of(_TailEmitter(self, b), local, parts.__getitem__, ones))
+            else:
+                plane = b.emit("OpIMul", u32, gx, gy)
+                group_id = b.emit("OpCompositeConstruct", self.uvec3, b.emit("OpUMod", u32, local, gx),
+                                  b.emit("OpUMod", u32, b.emit("OpUDiv", u32, local, gx), gy),
+                                  b.emit("OpUDiv", u32, local, plane))
             size3 = self._global(("size3", node.function), "OpConstantComposite", self.uvec3,
                                  *(self.uint(v) for v in self.local_size(node)))
             values.update(WorkgroupId=group_id, NumWorkgroups=b.emit("OpCompositeConstruct", self.uvec3, gx, gy, gz),
@@ -797,7 +803,8 @@ def translate(module: Module, nodes: list[NodeCode], graph_nodes=None) -> bytes:
         field = g.input.record.dispatch_grid if g is not None and g.input is not None and g.input.record else None
         if node.launch in ("broadcasting", "mesh") and grid is None and field is None:
             raise t.fail(None, f"entry point '{node.entry_point}': a broadcasting node without a grid")
-        wrapper_of[node.function] = t.wrapper(node, max_records, grid, field)
+        most = g.max_dispatch_grid if g is not None else None
+        wrapper_of[node.function] = t.wrapper(node, max_records, grid, field, most)
     return _assemble(t, bodies, wrapper_of)
 
 
