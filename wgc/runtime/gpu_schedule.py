@@ -835,7 +835,9 @@ class GpuScheduler(Scheduler):
         dispatches, a rendering pass of the mesh launches' indirect draws, a barrier (compute to
         compute and indirect reads between levels, `Device.compute_barrier`; the last one, and one
         after draws, covers every stage and the host's reads); after the last level, where `copy_to`
-        is given, the copy of the results region into it (`readback.ResultsCopy.record`)."""
+        is given, the copy of the results region into it (`readback.ResultsCopy.record`).  With
+        `timing`, a timestamp before the first level and one once the last level's commands are done,
+        before that last barrier (in detail mode also around each level and dispatch)."""
         meta_pipeline = self._meta_pipeline()
         device, user, layout = self.device, self.push_constants, self.pipelines.layout
         device.record_reusable()
@@ -893,13 +895,17 @@ class GpuScheduler(Scheduler):
                     launch_times.append((start, timing.write(end=True) if detail else None))
                 if draws:
                     self.graphics.draw_indirect(draws, first_query if counted else None)
-                if draws or level == len(plan.levels) - 1:
+                final = level == len(plan.levels) - 1
+                # the run's end, once its last commands are done, before the barrier that makes the
+                # results visible to the host (as a D3D12 timestamp query right after DispatchGraph)
+                end = timing.write(end=True) if timing is not None and final else None
+                if draws or final:
                     device.barrier()
                 else:
                     device.compute_barrier()
                 if timing is not None:
-                    last = detail or level == len(plan.levels) - 1
-                    plan.times.append((level_start, timing.write(end=True) if last else None, launch_times))
+                    plan.times.append((level_start, end if final else timing.write(end=True) if detail else None,
+                                       launch_times))
             plan.time_queries = timing.used if timing is not None else 0
             if copy_to is not None:
                 self.readback.record(control, copy_to, plan.results_bytes)

@@ -577,9 +577,9 @@ class Scheduler:
             times.append((start, timing.write(end=True) if timing is not None and each else None))
         if draws:
             self.graphics.draw(draws)
-        device.barrier()
-        if timing is not None:
+        if timing is not None:      # once the level's commands are done, before the host's barrier
             level_end = timing.write(end=True)
+        device.barrier()
         copy_to = self.readback.wanted(control, cursor)
         if copy_to is not None:
             self.readback.record(control, copy_to, cursor)
