@@ -55,3 +55,31 @@ def assert_schedule(session: Any, gpu_driven: bool, fused: list[bool]) -> None:
     if gpu_driven:
         plan, = session.scheduler._plans.values()
         assert plan.fused == fused
+
+
+_ALL_PATHS_CHILD = """\
+import json, pathlib, sys
+sys.path.insert(0, sys.argv[1])
+import wgc
+from test_runtime_node_arrays import LANES
+from test_runtime_placement import session_run
+folder, dispatch = pathlib.Path(sys.argv[2]), json.loads(sys.argv[3])
+source = (folder / "source.hlsl").read_text()
+(folder / "lanes.hlsl").write_text(LANES)
+lanes = wgc.run(str(folder / "lanes.hlsl"), {"inputs": [{"entry": "Go", "records": [{"v": 0}]}],
+                                              "resources": {"u0": {"bytes": 4}}})
+found = {"lanes": lanes.resources["u0"]["uint32"][0]}
+for name, gpu_driven in (("gpu", True), ("host", False)):
+    found[name] = session_run(folder, source, dispatch, gpu_driven)[0]
+found["amdx"] = wgc.run(str(folder / "graph.hlsl"), dispatch, path="amdx").resources["u0"]["uint32"]
+print(json.dumps(found))
+"""
+
+
+def all_paths_on_sixteen_lanes(tmp_path, source: str, dispatch: dict) -> dict:
+    """`on_sixteen_lanes` of HLSL `source` run with `dispatch` on both schedules and on the AMDX
+    path: {"lanes": N, "gpu": words, "host": words, "amdx": words} (the first resource's)."""
+    (tmp_path / "source.hlsl").write_text(source)
+    tests = Path(__file__).resolve().parent
+    return on_sixteen_lanes(_ALL_PATHS_CHILD, str(tests), str(tmp_path), json.dumps(dispatch))
+

@@ -17,7 +17,7 @@ import json
 import re
 
 import pytest
-from runtime_util import on_sixteen_lanes
+from runtime_util import all_paths_on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -234,34 +234,13 @@ def test_one_device_atomic_per_group_and_element(tmp_path):
     assert re.search(r"OpUGreaterThanEqual %bool %emulation_subgroup_size %uint_16", body)
 
 
-WIDE_CHILD = """\
-import json, pathlib, sys
-sys.path.insert(0, sys.argv[1])
-import wgc
-from test_runtime_array_groups import DIVERGENT, DIVERGENT_DISPATCH
-from test_runtime_node_arrays import LANES
-from test_runtime_placement import session_run
-folder = pathlib.Path(sys.argv[2])
-(folder / "lanes.hlsl").write_text(LANES)
-lanes = wgc.run(str(folder / "lanes.hlsl"), {"inputs": [{"entry": "Go", "records": [{"v": 0}]}],
-                                              "resources": {"u0": {"bytes": 4}}})
-found = {"lanes": lanes.resources["u0"]["uint32"][0]}
-for name, gpu_driven in (("gpu", True), ("host", False)):
-    found[name] = session_run(folder, DIVERGENT, DIVERGENT_DISPATCH, gpu_driven)[0]
-found["amdx"] = wgc.run(str(folder / "graph.hlsl"), DIVERGENT_DISPATCH, path="amdx").resources["u0"]["uint32"]
-print(json.dumps(found))
-"""
-
-
 @device
 def test_the_group_counts_on_sixteen_lanes(tmp_path):
     """llvmpipe's subgroups have 8 lanes (each invocation adds its own count); with
     LP_NATIVE_VECTOR_WIDTH=512 they have 16 and the group counts per element in Workgroup memory:
     both schedules and the AMDX path give the buffer computed by hand (in a process of its own:
     llvmpipe reads the variable when it loads)."""
-    from conftest import ROOT
-
-    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path))
+    found = all_paths_on_sixteen_lanes(tmp_path, DIVERGENT, DIVERGENT_DISPATCH)
     expected = divergent_expected()[0]
     assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected
 

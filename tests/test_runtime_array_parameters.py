@@ -13,7 +13,7 @@ printed, where there is no Vulkan device.
 from __future__ import annotations
 
 import pytest
-from runtime_util import on_sixteen_lanes
+from runtime_util import all_paths_on_sixteen_lanes
 
 from amdx_paths import assert_amdx_agrees
 from test_runtime_placement import run, session_run
@@ -110,30 +110,9 @@ def test_several_arrays_agree_with_amdx(tmp_path):
     assert assert_amdx_agrees(str(tmp_path / "graph.hlsl"), DISPATCH, emulated) is not None
 
 
-WIDE_CHILD = """\
-import json, pathlib, sys
-sys.path.insert(0, sys.argv[1])
-import wgc
-from test_runtime_array_parameters import SEVERAL, DISPATCH
-from test_runtime_node_arrays import LANES
-from test_runtime_placement import session_run
-folder = pathlib.Path(sys.argv[2])
-(folder / "lanes.hlsl").write_text(LANES)
-lanes = wgc.run(str(folder / "lanes.hlsl"), {"inputs": [{"entry": "Go", "records": [{"v": 0}]}],
-                                              "resources": {"u0": {"bytes": 4}}})
-found = {"lanes": lanes.resources["u0"]["uint32"][0]}
-for name, gpu_driven in (("gpu", True), ("host", False)):
-    found[name] = session_run(folder, SEVERAL, DISPATCH, gpu_driven)[0]
-found["amdx"] = wgc.run(str(folder / "graph.hlsl"), DISPATCH, path="amdx").resources["u0"]["uint32"]
-print(json.dumps(found))
-"""
-
-
 @device
 def test_several_arrays_on_sixteen_lanes(tmp_path):
     """16-lane subgroups (`LP_NATIVE_VECTOR_WIDTH=512`): Many is counted per group in Workgroup
     memory, Pair by the subgroup loop; both schedules and the AMDX path give the same buffer."""
-    from conftest import ROOT
-
-    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path))
+    found = all_paths_on_sixteen_lanes(tmp_path, SEVERAL, DISPATCH)
     assert found["gpu"] == expected() and found["host"] == expected() and found["amdx"] == expected()

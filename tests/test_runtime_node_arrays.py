@@ -10,7 +10,7 @@ by a few lines of Python from the graph's meaning, the records per node from the
 from __future__ import annotations
 
 import pytest
-from runtime_util import on_sixteen_lanes
+from runtime_util import all_paths_on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -200,23 +200,6 @@ def test_the_amdx_translation_adds_once_per_index_and_subgroup(tmp_path):
     assert atomics == [total.group(1)]
 
 
-WIDE_CHILD = """\
-import json, pathlib, sys
-sys.path.insert(0, sys.argv[1])
-import wgc
-from test_runtime_node_arrays import DIVERGENT, divergent_dispatch
-from test_runtime_placement import session_run
-folder, jobs = pathlib.Path(sys.argv[2]), int(sys.argv[3])
-lanes = wgc.run(str(folder / "lanes.hlsl"), {"inputs": [{"entry": "Go", "records": [{"v": 0}]}],
-                                              "resources": {"u0": {"bytes": 4}}})
-found = {"lanes": lanes.resources["u0"]["uint32"][0]}
-for name, gpu_driven in (("gpu", True), ("host", False)):
-    found[name] = session_run(folder, DIVERGENT, divergent_dispatch(jobs), gpu_driven)[0]
-amdx = wgc.run(str(folder / "graph.hlsl"), divergent_dispatch(jobs), path="amdx")
-found["amdx"] = amdx.resources["u0"]["uint32"]
-print(json.dumps(found))
-"""
-
 LANES = """\
 RWStructuredBuffer<uint> Out : register(u0);
 struct Item { uint v; };
@@ -232,11 +215,7 @@ def test_the_per_index_loop_on_sixteen_lanes(tmp_path, jobs):
     (`abi.PER_KEY_MIN_SUBGROUP`); with LP_NATIVE_VECTOR_WIDTH=512 they have 16, and the loop over
     the distinct indices runs: both schedules and the AMDX path give the buffer computed by hand
     (in a process of its own: llvmpipe reads the variable when it loads)."""
-    from conftest import ROOT
-
-    (tmp_path / "lanes.hlsl").write_text(LANES)
-    (tmp_path / "graph.hlsl").write_text(DIVERGENT)
-    found = on_sixteen_lanes(WIDE_CHILD, str(ROOT / "tests"), str(tmp_path), str(jobs))
+    found = all_paths_on_sixteen_lanes(tmp_path, DIVERGENT, divergent_dispatch(jobs))
     expected = divergent_expected(jobs)[0]
     assert found["gpu"] == expected and found["host"] == expected and found["amdx"] == expected
 
