@@ -497,3 +497,47 @@ def test_a_worker_keeps_one_watching_thread_across_its_commands(cache, tmp_path)
         pid = only_worker(env)
         seen.append((pid, sorted(os.listdir(f"/proc/{pid}/task"))))
     assert len(seen[0][1]) == 2 and seen[1] == seen[0] and seen[2] == seen[0]
+
+
+def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch):
+    """An error the watching thread does not expect (here `protocol.receive` raising RuntimeError)
+    ends its watch of that connection, as a thread per command ended: `release` closes it at once
+    instead of waiting for a thread that will never let go, and the thread watches the next
+    command's connection."""
+    from wgc.server import command, protocol
+
+    got: list[int] = []
+    previous = {number: signal.getsignal(number) for number in command.HANDLED}
+    first, first_peer = socket.socketpair()
+    second, second_peer = socket.socketpair()
+    receive = protocol.receive
+
+    def broken(_connection):
+        raise RuntimeError("unexpected")
+
+    monkeypatch.setattr(protocol, "receive", broken)
+    try:
+        watch = command.Watch(first)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while watch.held and time.monotonic() < deadline:
+            time.sleep(0.01)
+        watch.finish()
+        released = threading.Event()
+        threading.Thread(target=lambda: (watch.release(), released.set()), daemon=True).start()
+        assert released.wait(WAIT_SECONDS) and first.fileno() == -1
+        assert watch.thread.is_alive()
+        monkeypatch.setattr(protocol, "receive", receive)
+        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+        watch.rearm(second)
+        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [signal.SIGHUP]
+        watch.finish()
+        watch.close()
+    finally:
+        first_peer.close()
+        second_peer.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -145,7 +145,10 @@ class Watch:
                     return
                 connection = self.connection
             assert connection is not None
-            self._watch(connection)
+            try:
+                self._watch(connection)
+            except Exception:          # noqa: BLE001 - unexpected: this connection is no longer watched (as
+                pass                   # when a thread per command died of it); the next one is
             with self.lock:            # done with it: `release` may close it now
                 self.held = False
                 self.changed.notify_all()
