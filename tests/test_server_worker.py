@@ -411,3 +411,133 @@ def test_a_forwarded_signal_is_raised_only_while_its_command_runs():
         ours.close()
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def test_one_watching_thread_serves_successive_commands():
+    """`command.Watch.rearm`/`release`: a reused worker's one watching thread reads each command's
+    connection in turn. A SIGNAL on the next command's connection is raised while that command
+    runs; the previous connection is closed by `release` only once the thread let go of it, and
+    the thread is the same one throughout (no thread per command)."""
+    from wgc.server import command, protocol
+
+    got: list[int] = []
+    previous = {number: signal.getsignal(number) for number in command.HANDLED}
+    first, first_peer = socket.socketpair()
+    second, second_peer = socket.socketpair()
+    try:
+        watch = command.Watch(first)
+        thread = watch.thread
+        watch.finish()
+        watch.release()
+        assert first.fileno() == -1                    # closed by `release`
+        assert thread.is_alive() and watch.connection is None
+        first_peer.close()
+        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+        watch.rearm(second)
+        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [signal.SIGHUP]
+        watch.finish()
+        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))   # after the command: dropped
+        time.sleep(0.3)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        assert got == [signal.SIGHUP]
+        assert watch.thread is thread
+        watch.close()
+        assert second.fileno() == -1 and not thread.is_alive()
+    finally:
+        first_peer.close()
+        second_peer.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def test_a_client_gone_mid_command_still_stops_it_with_a_reused_watch():
+    """The watching thread of a reused worker treats the next command's client going away as it
+    did the first's: SIGTERM raised in the main thread while that command runs."""
+    from wgc.server import command
+
+    got: list[int] = []
+    previous = {number: signal.getsignal(number) for number in command.HANDLED}
+    first, first_peer = socket.socketpair()
+    second, second_peer = socket.socketpair()
+    try:
+        watch = command.Watch(first)
+        watch.finish()
+        watch.release()
+        first_peer.close()
+        signal.signal(signal.SIGTERM, lambda signum, _frame: got.append(signum))
+        watch.rearm(second)
+        second_peer.close()                            # the client went away
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [signal.SIGTERM]
+        watch.finish()
+        watch.close()
+    finally:
+        first_peer.close()
+        second_peer.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def test_a_worker_keeps_one_watching_thread_across_its_commands(cache, tmp_path):  # noqa: F811 - the fixture
+    """Between commands a worker runs two threads, the same two each time: its main thread and the
+    one that watches each command's connection in turn (none started per command, none left)."""
+    env = {"WGC_CACHE_DIR": str(cache)}
+    work = project(tmp_path / "work")
+    seen = []
+    for _ in range(3):
+        plain, served = plain_and_served(work, cache, *COMMAND)
+        assert served == plain
+        pid = only_worker(env)
+        seen.append((pid, sorted(os.listdir(f"/proc/{pid}/task"))))
+    assert len(seen[0][1]) == 2 and seen[1] == seen[0] and seen[2] == seen[0]
+
+
+def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch):
+    """An error the watching thread does not expect (here `protocol.receive` raising RuntimeError)
+    ends its watch of that connection, as a thread per command ended: `release` closes it at once
+    instead of waiting for a thread that will never let go, and the thread watches the next
+    command's connection."""
+    from wgc.server import command, protocol
+
+    got: list[int] = []
+    previous = {number: signal.getsignal(number) for number in command.HANDLED}
+    first, first_peer = socket.socketpair()
+    second, second_peer = socket.socketpair()
+    receive = protocol.receive
+
+    def broken(_connection):
+        raise RuntimeError("unexpected")
+
+    monkeypatch.setattr(protocol, "receive", broken)
+    try:
+        watch = command.Watch(first)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while watch.held and time.monotonic() < deadline:
+            time.sleep(0.01)
+        watch.finish()
+        released = threading.Event()
+        threading.Thread(target=lambda: (watch.release(), released.set()), daemon=True).start()
+        assert released.wait(WAIT_SECONDS) and first.fileno() == -1
+        assert watch.thread.is_alive()
+        monkeypatch.setattr(protocol, "receive", receive)
+        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+        watch.rearm(second)
+        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [signal.SIGHUP]
+        watch.finish()
+        watch.close()
+    finally:
+        first_peer.close()
+        second_peer.close()
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -114,20 +114,49 @@ def consent(connection: socket.socket, request: dict[str, Any]) -> tuple[int | N
 
 
 class Watch:
-    """The connection watched while the command runs (see the module docstring)."""
+    """The connection watched while the command runs (see the module docstring). One watching thread
+    serves the commands of a process one after the other: a reused worker hands it the next
+    command's connection (`rearm`) once the previous one is `release`d, instead of starting a
+    thread per command."""
 
     def __init__(self, connection: socket.socket) -> None:
-        self.connection = connection
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.connection: socket.socket | None = connection     # the command's, until `release`
+        self.held = True               # whether the thread reads `connection` (until it ends)
         self.finished = False
+        self.ending = False
         self.main = threading.main_thread().ident
-        self.thread = threading.Thread(target=self._watch, name="wgc-client-watch", daemon=True)
+        self.thread = threading.Thread(target=self._serve, name="wgc-client-watch", daemon=True)
         self.thread.start()
 
-    def _watch(self) -> None:
+    def rearm(self, connection: socket.socket) -> None:
+        """Watch `connection`, the next command's (the previous one `release`d)."""
+        with self.lock:
+            self.connection, self.held, self.finished = connection, True, False
+            self.changed.notify_all()
+
+    def _serve(self) -> None:
+        while True:
+            with self.lock:
+                while not self.held and not self.ending:
+                    self.changed.wait()
+                if self.ending:
+                    return
+                connection = self.connection
+            assert connection is not None
+            try:
+                self._watch(connection)
+            except Exception:          # noqa: BLE001 - unexpected: this connection is no longer watched (as
+                pass                   # when a thread per command died of it); the next one is
+            with self.lock:            # done with it: `release` may close it now
+                self.held = False
+                self.changed.notify_all()
+
+    def _watch(self, connection: socket.socket) -> None:
         while True:
             try:
-                kind, body, fds = protocol.receive(self.connection)
+                kind, body, fds = protocol.receive(connection)
             except (OSError, EOFError, ValueError, TypeError):
                 self._raise(signal.SIGTERM)          # the client went away: stop its command
                 return
@@ -150,13 +179,29 @@ class Watch:
             signal.signal(number, _between_commands)
         signal.pthread_sigmask(signal.SIG_BLOCK, [])     # a system call: pending signals are delivered, handled
 
-    def close(self) -> None:
-        """Close the connection and wait for the watching thread to end."""
+    def release(self) -> None:
+        """Close the command's connection once the watching thread let go of it (it reads nothing
+        more of it, so the descriptor's number can serve the next connection); the thread waits
+        for `rearm`."""
+        connection = self.connection
+        if connection is None:
+            return
         try:
-            self.connection.shutdown(socket.SHUT_RDWR)
+            connection.shutdown(socket.SHUT_RDWR)         # the thread's read ends
         except OSError:
             pass
-        self.connection.close()
+        with self.lock:
+            while self.held:
+                self.changed.wait()
+            self.connection = None
+        connection.close()
+
+    def close(self) -> None:
+        """`release` the connection and end the watching thread (waiting for it)."""
+        self.release()
+        with self.lock:
+            self.ending = True
+            self.changed.notify_all()
         self.thread.join()
 
 

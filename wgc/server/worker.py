@@ -90,10 +90,13 @@ class _Idle:
 
 
 class Kept:
-    """What a worker keeps across its commands: its resident memory after the first."""
+    """What a worker keeps across its commands: its resident memory after the first, and the thread
+    that watches each command's connection (`command.Watch`, started by the first: a thread per
+    command cost more than the command's other handling)."""
 
     def __init__(self) -> None:
         self.resident: int | None = None
+        self.watch: command.Watch | None = None
 
 
 def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kept: Kept,
@@ -125,7 +128,11 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
         command.report(connection, interrupted)
         connection.close()
         return reusable
-    watch = command.Watch(connection)
+    if kept.watch is None:
+        kept.watch = command.Watch(connection)
+    else:
+        kept.watch.rearm(connection)
+    watch = kept.watch
     before = State.capture()
     modules = set(sys.modules)
     code = command.run_command()
@@ -134,7 +141,7 @@ def run_one(connection: socket.socket, request: dict[str, Any], idle: _Idle, kep
     idle.restore()                     # the client's descriptors closed before it hears the end
     reusable = _done(control, verdict(code, before, after, modules, kept))
     command.report(connection, code)
-    watch.close()
+    watch.release()
     return reusable
 
 
