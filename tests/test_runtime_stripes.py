@@ -49,11 +49,11 @@ def test_stripes_only_on_node_arrays_of_many_groups(monkeypatch) -> None:
     """STRIPES (4, the default) where the launch has at least the threshold's groups, on
     record-carrying node arrays whose stripes stay within STRIPE_SLOTS; one elsewhere."""
     assert STRIPES == 4
-    assert _stripe_count(_Output(), 4, 16384, 8192) == 4
-    assert _stripe_count(_Output(), 4, 8191, 8192) == 1
-    assert _stripe_count(_Output(array=False), 1, 16384, 8192) == 1
-    assert _stripe_count(_Output(empty=True), 4, 16384, 8192) == 1
-    assert _stripe_count(_Output(), 128, 16384, 8192) == 1          # 512 slots > STRIPE_SLOTS
+    assert _stripe_count(_Output(), 4, 16384, 8192, STRIPES) == 4
+    assert _stripe_count(_Output(), 4, 8191, 8192, STRIPES) == 1
+    assert _stripe_count(_Output(array=False), 1, 16384, 8192, STRIPES) == 1
+    assert _stripe_count(_Output(empty=True), 4, 16384, 8192, STRIPES) == 1
+    assert _stripe_count(_Output(), 128, 16384, 8192, STRIPES) == 1          # 512 slots > STRIPE_SLOTS
     assert gpu_schedule.STRIPE_GROUPS > gpu_schedule.FUSED_GROUPS
     assert "cpu" in gpu_schedule.UNSTRIPED_KINDS
 
@@ -407,3 +407,48 @@ def test_the_default_stripe_count(tmp_path, monkeypatch):
     assert plan.levels[0][0].stripes == [stripes]
     assert [words[at // 4] for at in plan.levels[0][0].counters_at[0]] == stripe_records
     assert len(steps[1].dispatches) == 4 and len(plan.levels[1]) == 4 * stripes
+
+
+def test_stripes_by_range_follow_the_workers(monkeypatch) -> None:
+    """On a CPU device (RANGE_STRIPE_KINDS) the stripes are the power of two at or above llvmpipe's
+    worker threads (`LP_NUM_THREADS`), and group g takes stripe (g >> k) % S with 2^k * S at least
+    the launch's groups: 16,384 groups on 2 threads, k 13 (each thread's contiguous half of them, on
+    counters of its own); capacities count each stripe's groups (emulation ABI, "Stripes")."""
+    from wgc.runtime.gpu_schedule import _range_stripes, _stripe_groups, _stripe_shift
+
+    for threads, stripes in (("1", 1), ("2", 2), ("3", 4), ("4", 4), ("0", 1), ("64", 16)):
+        monkeypatch.setenv("LP_NUM_THREADS", threads)
+        assert _range_stripes() == stripes, threads
+    assert "cpu" in gpu_schedule.RANGE_STRIPE_KINDS
+    assert _stripe_shift(2, 16384, True) == 13 and _stripe_shift(4, 10, True) == 2
+    assert _stripe_shift(4, 16384, False) == 0 and _stripe_shift(1, 16384, True) == 0
+    # by hand: the groups g < G with ((g >> k) & (S - 1)) == s
+    for groups, stripes, shift in ((10, 4, 2), (16384, 2, 13), (37, 4, 0), (37, 2, 3), (5, 8, 1)):
+        for s in range(stripes):
+            assert _stripe_groups(groups, stripes, shift, s) == \
+                sum(1 for g in range(groups) if (g >> shift) & (stripes - 1) == s), (groups, stripes, shift, s)
+    slot = [_Slot(1, None, 100, 4)]
+    assert [x.capacity for x in _striped(slot, 4, 10, 100, 1, 3, shift=2)] == [12, 12, 6, 0]
+
+
+@device
+def test_stripes_by_range_on_lavapipe(tmp_path, monkeypatch):
+    """SPARSE (4 groups of 16, index i % 7 of [NodeArraySize(5)], nodes 0, 2 and 3) with stripes
+    by range on 2 workers: groups 0 and 1 take stripe 0, groups 2 and 3 stripe 1 (k 1; by g % 2
+    they would alternate). Each stripe's counters are those computed by hand, the buffer that of
+    one slot per element."""
+    monkeypatch.setattr(gpu_schedule, "STRIPE_GROUPS", 1)
+    monkeypatch.setenv("LP_NUM_THREADS", "2")
+    dispatch = {"inputs": [{"entry": "Fan", "records": [{"v": 0}]}], "resources": {"u0": {"bytes": 4 * 64}}}
+    out, steps, plan, words = _session(tmp_path, SPARSE, dispatch)
+    assert out == [{0: 1, 2: 3, 3: 4}.get(i % 7, 0) for i in range(64)]
+    launch = plan.levels[0][0]
+    assert launch.stripes == [2] and launch.stripe_shift == 1
+    stripe_records = [0] * 10
+    for i in range(64):
+        if i % 7 in (0, 2, 3):
+            stripe_records[(i // 16 >> 1) % 2 * 5 + i % 7] += 1
+    assert [words[at // 4] for at in launch.counters_at[0]] == stripe_records
+    assert {trace_name(d.node): d.records_in for d in steps[1].dispatches} == {
+        f"Sink[{k}]": sum(1 for i in range(64) if i % 7 == k) for k in (0, 2, 3)}
+

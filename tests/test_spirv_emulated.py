@@ -72,7 +72,8 @@ class Symbols:
 
     _BUILTINS = {"gl_WorkgroupId": "wg", "gl_NumWorkgroups": "nwg", "gl_LocalInvocationIndex": "lii",
                  "gl_LocalInvocationId": "lid"}
-    _BINARY = {"OpIAdd": "+", "OpIMul": "*", "OpUDiv": "/", "OpUMod": "%", "OpISub": "-", "OpBitwiseAnd": "&"}
+    _BINARY = {"OpIAdd": "+", "OpIMul": "*", "OpUDiv": "/", "OpUMod": "%", "OpISub": "-", "OpBitwiseAnd": "&",
+               "OpShiftRightLogical": ">>"}
 
     def __init__(self, asm: str) -> None:
         self.asm = asm
@@ -207,13 +208,14 @@ def grid_record_id(symbols: Symbols) -> str:
 def slot(output_index: int, node_index: str | None = None, single: int | None = None) -> str:
     """The address of the OutputSlot of output `output_index` at node-array index `node_index` (None:
     a single output, the `single`-th that is not a node array (default `output_index`), whose slot
-    follows the NodeContext: emulation ABI 8, "Outputs"); a node array's in the group's stripe, `(flat
-    & stripe_mask) * count` slots on (ABI 9, "Stripes")."""
+    follows the NodeContext: emulation ABI 8, "Outputs"); a node array's in the group's stripe,
+    `((flat >> (stripe_mask >> 16)) & (stripe_mask & 0xFFFF)) * count` slots on (ABI 12, "Stripes")."""
     parameter = add(ctx("outputs"), output_index * abi.OUTPUT_PARAMETER_SIZE) if output_index else ctx("outputs")
     if node_index is None:
         return add("ctx", abi.NODE_CONTEXT_SIZE + abi.OUTPUT_SLOT_SIZE * (output_index if single is None else single))
     count = field(parameter, abi.OUTPUT_PARAMETER, "count")     # the group's stripe first (ABI 9, "Stripes")
-    stripe = mul(f"({FLAT}&{field(parameter, abi.OUTPUT_PARAMETER, 'stripe_mask')})", count)
+    word = field(parameter, abi.OUTPUT_PARAMETER, "stripe_mask")
+    stripe = mul(f"(({FLAT}>>({word}>>16))&({word}&65535))", count)
     return add(field(parameter, abi.OUTPUT_PARAMETER, "slots"), mul(wide(add(stripe, node_index)), abi.OUTPUT_SLOT_SIZE))
 
 

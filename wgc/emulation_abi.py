@@ -75,11 +75,13 @@ points at or a copy holding the same words (a runtime that splits a launch into 
 dispatches gives each NodeContext its own copy).  The shaders read a single output's slot there,
 at a fixed offset from the push constant's address (llvmpipe loads such a field once per
 8-lane vector, where a field reached through `outputs` is a gather of 8 loads).
-Stripes. The OutputParameter of a node-array output has `stripe_mask` = S - 1, S a power of two
-(0: one stripe); it then points at S * `count` OutputSlots: stripe s of element i is slot `s * count
-+ i` (stripe 0 is the first `count`, as without stripes). Every allocation and output-count
-increment of a group through the array uses stripe `flat & stripe_mask` (its counter, arena and
-capacity); `valid` is the same in every stripe of an element. The runtime launches each stripe's
+Stripes. The OutputParameter of a node-array output has `stripe_mask` = k << 16 | S - 1, S a power
+of two (0: one stripe); it then points at S * `count` OutputSlots: stripe s of element i is slot `s *
+count + i` (stripe 0 is the first `count`, as without stripes). Every allocation and output-count
+increment of a group through the array uses stripe `(flat >> k) & (S - 1)` (its counter, arena and
+capacity): k 0 stripes by g % S (a GPU's groups spread over the counters), a larger k by range (a CPU
+implementation's worker threads, each running a contiguous range of groups, on counters of their
+own); `valid` is the same in every stripe of an element. The runtime launches each stripe's
 records as a launch of their own (the order of a node's input records is unspecified); it may set
 stripes only on modules that know them (this version, compiled by wgc: not the AMDX translation).
 An index at or beyond `count`, or a slot with `valid` 0, is not a node: `IsValid()` is false there
@@ -257,7 +259,7 @@ is words; the order of records of different invocations is the device's.)
 
 from __future__ import annotations
 
-ABI_VERSION = 11
+ABI_VERSION = 12
 """2: thread-scope allocation per subgroup (subgroup operations required); NodeContext's
 `shader_index` (was reserved), read by modules whose loops are unrolled in index space.
 3: NodeContext's `prints` (the print buffer) and `checks` (the check-report buffer of `wgc run
@@ -280,7 +282,10 @@ stripes - 1 more OutputSlots after the first `count`; a group allocates from str
 stripe_mask` ("Outputs"), so that many groups do not all add to one counter.
 11: the tail runs only where the bool specialization constant `LEVEL_TAIL_SPEC_ID` (new, default
 true) is true, so that the runtime makes the pipelines of dispatches without a tail without it
-("Specialization constant", "Level tail")."""
+("Specialization constant", "Level tail").
+12: the OutputParameter's `stripe_mask` also holds a shift k (bits 16 and up): a group uses stripe
+`(flat >> k) & (S - 1)`, so that a CPU implementation's workers, each running a contiguous range of
+groups, stripe by range ("Stripes")."""
 
 SUBGROUP_OPERATIONS = 0x1 | 0x8 | 0x10
 """VkSubgroupFeatureFlags the shaders use in compute: BASIC, ARITHMETIC, BALLOT."""
@@ -329,7 +334,7 @@ NODE_CONTEXT_ALIGNMENT = 8
 OUTPUT_PARAMETER = {
     "slots": (0, 8),   # u64 address of `count` OutputSlots
     "count": (8, 4),   # u32 number of node-array indices covered (slots per stripe)
-    "stripe_mask": (12, 4),  # u32 stripes - 1 (a power of two; 0: one stripe) ("Outputs": stripes)
+    "stripe_mask": (12, 4),  # u32 k << 16 | stripes - 1 (a power of two; 0: one stripe) ("Stripes")
 }
 OUTPUT_PARAMETER_SIZE = 16
 

@@ -72,6 +72,7 @@ everything.
 from __future__ import annotations
 
 import itertools
+import os
 import struct
 from typing import Any
 
@@ -140,31 +141,70 @@ STRIPE_GROUPS = 8192
 """The fewest workgroups of a producing launch whose node-array outputs are striped (above
 FUSED_GROUPS: more launches at the next level would end its fusion with the level before)."""
 UNSTRIPED_KINDS = frozenset({"cpu"})
-"""Devices on which nothing is striped: lavapipe's two worker threads barely contend on a counter,
-while each stripe is one more dispatch (the benchmarks' arrays shape, 16,384 groups: CPU ratio to
-the hand kernel 1.41-1.46 with one stripe, 1.65-1.93 with 8)."""
+"""Devices whose groups are not striped by g % STRIPES: on lavapipe each stripe is one more dispatch
+and its worker threads share every stripe (the benchmarks' arrays shape, 16,384 groups: CPU ratio to
+the hand kernel 1.41-1.46 with one stripe, 1.65-1.93 with 8). Those of RANGE_STRIPE_KINDS stripe by
+range instead."""
+RANGE_STRIPE_KINDS = frozenset({"cpu"})
+"""Devices whose workers each run a contiguous range of a dispatch's workgroups (llvmpipe's thread
+pool gives each of its T threads the next 1/T of them): there group g allocates from stripe g >> k,
+one stripe per worker (`_range_stripes`: S, the power of two at or above T, with 2^k * S at least the
+launch's groups), so that no two workers add to one counter. On 2 threads both adding to the four
+counters of the benchmarks' arrays shape, the graph's CPU time was 1.66-4.15 times the hand
+kernel's, 1.19-1.21 on one thread."""
+RANGE_STRIPES_MAX = 16
+"""At most this many stripes by range."""
 STRIPE_SLOTS = 256
 """At most this many output slots of one node-array output, stripes included."""
 
 
-def _stripe_count(output: Any, slots: int, groups: int, least: int) -> int:
+def _stripe_count(output: Any, slots: int, groups: int, least: int, stripes: int) -> int:
     """Stripes of a node-array output of `slots` slots on a launch of at most `groups` workgroups:
-    STRIPES where the launch has at least `least` groups (the scheduler's `stripe_groups`), else 1.
-    Outputs without records (EmptyNodeOutput) keep one."""
-    if not output.array or output.empty or groups < least or slots * STRIPES > STRIPE_SLOTS:
+    `stripes` (the scheduler's: STRIPES, or `_range_stripes`) where the launch has at least `least`
+    groups (the scheduler's `stripe_groups`), else 1. Outputs without records (EmptyNodeOutput)
+    keep one."""
+    if not output.array or output.empty or groups < least or slots * stripes > STRIPE_SLOTS:
         return 1
-    return STRIPES
+    return stripes
 
 
-def _striped(slots: list[_Slot], stripes: int, groups: int, units: int, per_group: int, per_slot: int) -> list[_Slot]:
+def _range_stripes() -> int:
+    """Stripes by range on a RANGE_STRIPE_KINDS device: the power of two at or above its workers
+    (llvmpipe's: `LP_NUM_THREADS`, else the processors this process may run on), at most
+    RANGE_STRIPES_MAX; 1 for one worker."""
+    value = os.environ.get("LP_NUM_THREADS")
+    try:
+        workers = int(value) if value else len(os.sched_getaffinity(0))
+    except (ValueError, AttributeError, OSError):
+        workers = os.cpu_count() or 1
+    return min(RANGE_STRIPES_MAX, 1 << max(0, workers - 1).bit_length())
+
+
+def _stripe_shift(stripes: int, groups: int, by_range: bool) -> int:
+    """k of a launch's stripes (emulation ABI, "Stripes": group g uses stripe (g >> k) & (S - 1)):
+    0 by g % S; by range, the least k with 2^k * S at least the launch's `groups`."""
+    if not by_range or stripes == 1:
+        return 0
+    return max(0, -(-groups // stripes) - 1).bit_length()
+
+
+def _stripe_groups(groups: int, stripes: int, shift: int, s: int) -> int:
+    """How many of the groups g < `groups` use stripe `s`: ((g >> shift) & (stripes - 1)) == s."""
+    period, run = stripes << shift, 1 << shift
+    return groups // period * run + min(run, max(0, groups % period - s * run))
+
+
+def _striped(slots: list[_Slot], stripes: int, groups: int, units: int, per_group: int, per_slot: int,
+             shift: int = 0) -> list[_Slot]:
     """`slots` (one per element) as `stripes` * len(slots) slots (emulation ABI, "Stripes"): stripe s
-    of element i at s * len(slots) + i, its capacity what the groups g < `groups` with g % stripes ==
-    s may send: their `per_group` units each (at most `units` in all) × `per_slot` records."""
+    of element i at s * len(slots) + i, its capacity what the groups g < `groups` with (g >> shift)
+    % stripes == s may send: their `per_group` units each (at most `units` in all) × `per_slot`
+    records."""
     if stripes == 1:
         return slots
     out: list[_Slot] = []
     for s in range(stripes):
-        owned = min(units, per_group * max(0, -(-(groups - s) // stripes)))
+        owned = min(units, per_group * _stripe_groups(groups, stripes, shift, s))
         out.extend(_Slot(slot.target, slot.key, owned * per_slot if slot.target is not None else 0, slot.stride)
                    for slot in slots)
     return out
@@ -221,6 +261,8 @@ class _Planned:
     """Records per unit of each output (MaxRecords, or MaxRecordsPerNode for arrays)."""
     stripes: list[int] = field(default_factory=list)
     """Per output its stripes (1 but for node arrays of a launch of many groups: `_stripe_count`)."""
+    stripe_shift: int = 0
+    """k of its outputs' stripes: group g uses stripe (g >> k) % S (`_stripe_shift`)."""
     record_grid: bool = False
     """A node whose grid comes from its record: set up by `grid_setup` (module docstring)."""
     prefix_arena: int = 0
@@ -377,7 +419,12 @@ class GpuScheduler(Scheduler):
         self.gpu_driven = gpu_driven
         self._grid_tables = self.device.info.kind in GRID_TABLE_KINDS
         """Whether `grid_setup` writes group tables on this device (GRID_TABLE_KINDS)."""
-        self.stripe_groups = _U32 + 1 if self.device.info.kind in UNSTRIPED_KINDS else STRIPE_GROUPS
+        kind = self.device.info.kind
+        self.stripes_by_range = kind in UNSTRIPED_KINDS and kind in RANGE_STRIPE_KINDS
+        """Whether groups take stripes by range (RANGE_STRIPE_KINDS), not g % STRIPES."""
+        self.stripes = _range_stripes() if self.stripes_by_range else STRIPES if kind not in UNSTRIPED_KINDS else 1
+        """The stripes of a striped node-array output on this device."""
+        self.stripe_groups = _U32 + 1 if self.stripes == 1 else STRIPE_GROUPS
         """Launches of at least this many workgroups stripe their node-array outputs (`_stripe_count`)."""
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._passes: dict[tuple[Any, ...], list[list[tuple[NodePlan, Chunk]]]] = {}
@@ -458,8 +505,10 @@ class GpuScheduler(Scheduler):
                         return None
                     outputs = [self._slots(key, node, output, units) for output in node.outputs]
                     per_slot = [o.max_records_per_node if o.array else o.max_records for o in node.outputs]
-                    stripes = [_stripe_count(o, len(slots), groups, least) for o, slots in zip(node.outputs, outputs)]
-                    outputs = [_striped(slots, n_stripes, groups, units, group_div // unit_div, per)
+                    stripes = [_stripe_count(o, len(slots), groups, least, self.stripes)
+                               for o, slots in zip(node.outputs, outputs)]
+                    shift = _stripe_shift(max(stripes, default=1), groups, self.stripes_by_range)
+                    outputs = [_striped(slots, n_stripes, groups, units, group_div // unit_div, per, shift)
                                for slots, n_stripes, per in zip(outputs, stripes, per_slot)]
                     for output, slots in zip(node.outputs, outputs):
                         for slot in slots:
@@ -472,7 +521,7 @@ class GpuScheduler(Scheduler):
                             if arena_bytes > self.memory_limit:
                                 return None
                     planned = _Planned(key, node, records, group_mul, group_div, unit_div, grid, units, outputs,
-                                       per_slot, stripes, _record_grid(node))
+                                       per_slot, stripes, shift, _record_grid(node))
                     if planned.record_grid and records.chunk is not None:
                         planned.host_grids = _entry_grids(node, records.chunk)
                     if planned.record_grid:     # its prefix sums and group table, beside the arenas
@@ -590,7 +639,7 @@ class GpuScheduler(Scheduler):
                     launch.counters_at.append([counter_at + spacing * i for i in range(len(slots))])
                     _put(data, params_at + p * abi.OUTPUT_PARAMETER_SIZE, abi.OUTPUT_PARAMETER,
                          slots=base + slots_at, count=len(slots) // launch.stripes[p],
-                         stripe_mask=launch.stripes[p] - 1)
+                         stripe_mask=launch.stripe_shift << 16 | launch.stripes[p] - 1 if launch.stripes[p] > 1 else 0)
                     for i, slot in enumerate(slots):
                         valid = slot.target is not None
                         arena = out + slot.arena if valid and slot.stride else scratch

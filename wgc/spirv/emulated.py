@@ -676,11 +676,8 @@ class EmulatedNodes(NodeOperations):
 
     def _stripe(self, fl: FunctionLowering, parameter: int, count: int) -> int:
         """The u32 index of the first OutputSlot of the group's stripe of a node-array output whose
-        OutputParameter is at `parameter` (emulation ABI, "Stripes"): (flat & stripe_mask) * count."""
-        b = fl.b
-        uint = fl.types.id(t.UINT)
-        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
-        return b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, _entry(fl).flat, mask), count)
+        OutputParameter is at `parameter` (`_stripe_slot`)."""
+        return _stripe_slot(fl, _entry(fl).flat, _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"]), count)
 
     def _shared(self, fl: FunctionLowering) -> Place:
         """A Workgroup uint of one group-scope call (module docstring)."""
@@ -893,8 +890,6 @@ def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
     arrays = [output for output in entry.node.outputs if output.is_array]
     if fl.ml.stages is not None or not arrays:
         return
-    b = fl.b
-    uint = fl.types.id(t.UINT)
     named = {ref.variable for ref in nodes_of(fl.function, ir.VarRef)}
     constant_indices: dict[ir.Variable, set[int]] = {}
     for element in nodes_of(fl.function, ir.Index):       # outputs[i] (and other arrays: unused)
@@ -911,11 +906,22 @@ def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
         parameter = _offset(fl, outputs, output.index * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
         count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        mask = _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"])
-        stripe = b.emit("OpIMul", uint, b.emit("OpBitwiseAnd", uint, entry.flat, mask), count)
+        stripe = _stripe_slot(fl, entry.flat, _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"]), count)
         entry.arrays[output.index] = (parameter, slots, count, stripe)
         for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
             _hoist_element(fl, entry, output, index)
+
+
+def _stripe_slot(fl: FunctionLowering, flat: int, stripe_mask: int, count: int) -> int:
+    """The u32 index of the first OutputSlot of the stripe of the group whose flat index is `flat`,
+    given its OutputParameter's `stripe_mask` word (emulation ABI, "Stripes"): ((flat >> (word >>
+    16)) & (word & 0xFFFF)) * count."""
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    shift = b.emit("OpShiftRightLogical", uint, stripe_mask, fl.uint(16))
+    mask = b.emit("OpBitwiseAnd", uint, stripe_mask, fl.uint(0xFFFF))
+    stripe = b.emit("OpBitwiseAnd", uint, b.emit("OpShiftRightLogical", uint, flat, shift), mask)
+    return b.emit("OpIMul", uint, stripe, count)
 
 
 def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, index: int) -> None:
