@@ -393,9 +393,7 @@ def test_a_forwarded_signal_is_raised_only_while_its_command_runs():
         signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
         watch = command.Watch(theirs)
         protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not got and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(got), "the forwarded signal")
         assert got == [signal.SIGHUP]
         protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))     # on its way as the command ends
         watch.finish()                 # raised before: handled by now (by the command's handler or none)
@@ -435,9 +433,7 @@ def test_one_watching_thread_serves_successive_commands():
         signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
         watch.rearm(second)
         protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not got and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(got), "the forwarded signal")
         assert got == [signal.SIGHUP]
         watch.finish()
         signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
@@ -472,9 +468,7 @@ def test_a_client_gone_mid_command_still_stops_it_with_a_reused_watch():
         signal.signal(signal.SIGTERM, lambda signum, _frame: got.append(signum))
         watch.rearm(second)
         second_peer.close()                            # the client went away
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not got and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(got), "the forwarded signal")
         assert got == [signal.SIGTERM]
         watch.finish()
         watch.close()
@@ -518,9 +512,7 @@ def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch)
     monkeypatch.setattr(protocol, "receive", broken)
     try:
         watch = command.Watch(first)
-        deadline = time.monotonic() + WAIT_SECONDS
-        while watch.held and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: not watch.held, "the watch to let go")
         watch.finish()
         released = threading.Event()
         threading.Thread(target=lambda: (watch.release(), released.set()), daemon=True).start()
@@ -530,9 +522,7 @@ def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch)
         signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
         watch.rearm(second)
         protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-        deadline = time.monotonic() + WAIT_SECONDS
-        while not got and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(got), "the forwarded signal")
         assert got == [signal.SIGHUP]
         watch.finish()
         watch.close()
