@@ -381,37 +381,48 @@ def test_a_worker_goes_after_an_error_an_interrupt_a_foreign_module_or_growth(tm
     assert not ok and why.startswith("it grew to ")
 
 
-def test_a_forwarded_signal_is_raised_only_while_its_command_runs():
+@pytest.fixture
+def connections():
+    """Two socket pairs, (the end a `command.Watch` reads, the client's end) each, for the watch's
+    tests; afterwards every end is closed and the handlers of the signals a watch handles are
+    restored."""
+    from wgc.server import command
+
+    previous = {number: signal.getsignal(number) for number in command.HANDLED}
+    pairs = [socket.socketpair() for _ in range(2)]
+    yield pairs
+    for pair in pairs:
+        for end in pair:
+            end.close()
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def test_a_forwarded_signal_is_raised_only_while_its_command_runs(connections):
     """`command.Watch`: a SIGNAL message raises that signal in the main thread while the command runs;
     after `finish` (the command ended) one is dropped, even one that was already on its way."""
     from wgc.server import command, protocol
 
     got: list[int] = []
-    previous = {number: signal.getsignal(number) for number in command.HANDLED}
-    ours, theirs = socket.socketpair()
-    try:
-        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-        watch = command.Watch(theirs)
-        protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))
-        wait_until(lambda: bool(got), "the forwarded signal")
-        assert got == [signal.SIGHUP]
-        protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))     # on its way as the command ends
-        watch.finish()                 # raised before: handled by now (by the command's handler or none)
-        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-        handled = len(got)
-        assert handled in (1, 2)
-        protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))
-        time.sleep(0.3)
-        signal.pthread_sigmask(signal.SIG_BLOCK, [])                  # run any handler pending
-        watch.close()
-        assert len(got) == handled
-    finally:
-        ours.close()
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    (theirs, ours), _ = connections
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    watch = command.Watch(theirs)
+    protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))
+    wait_until(lambda: bool(got), "the forwarded signal")
+    assert got == [signal.SIGHUP]
+    protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))     # on its way as the command ends
+    watch.finish()                 # raised before: handled by now (by the command's handler or none)
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    handled = len(got)
+    assert handled in (1, 2)
+    protocol.send(ours, protocol.SIGNAL, int(signal.SIGHUP))
+    time.sleep(0.3)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [])                  # run any handler pending
+    watch.close()
+    assert len(got) == handled
 
 
-def test_one_watching_thread_serves_successive_commands():
+def test_one_watching_thread_serves_successive_commands(connections):
     """`command.Watch.rearm`/`release`: a reused worker's one watching thread reads each command's
     connection in turn. A SIGNAL on the next command's connection is raised while that command
     runs; the previous connection is closed by `release` only once the thread let go of it, and
@@ -419,64 +430,48 @@ def test_one_watching_thread_serves_successive_commands():
     from wgc.server import command, protocol
 
     got: list[int] = []
-    previous = {number: signal.getsignal(number) for number in command.HANDLED}
-    first, first_peer = socket.socketpair()
-    second, second_peer = socket.socketpair()
-    try:
-        watch = command.Watch(first)
-        thread = watch.thread
-        watch.finish()
-        watch.release()
-        assert first.fileno() == -1                    # closed by `release`
-        assert thread.is_alive() and watch.connection is None
-        first_peer.close()
-        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-        watch.rearm(second)
-        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-        wait_until(lambda: bool(got), "the forwarded signal")
-        assert got == [signal.SIGHUP]
-        watch.finish()
-        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))   # after the command: dropped
-        time.sleep(0.3)
-        signal.pthread_sigmask(signal.SIG_BLOCK, [])
-        assert got == [signal.SIGHUP]
-        assert watch.thread is thread
-        watch.close()
-        assert second.fileno() == -1 and not thread.is_alive()
-    finally:
-        first_peer.close()
-        second_peer.close()
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    (first, first_peer), (second, second_peer) = connections
+    watch = command.Watch(first)
+    thread = watch.thread
+    watch.finish()
+    watch.release()
+    assert first.fileno() == -1                    # closed by `release`
+    assert thread.is_alive() and watch.connection is None
+    first_peer.close()
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    watch.rearm(second)
+    protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
+    wait_until(lambda: bool(got), "the forwarded signal")
+    assert got == [signal.SIGHUP]
+    watch.finish()
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))   # after the command: dropped
+    time.sleep(0.3)
+    signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert got == [signal.SIGHUP]
+    assert watch.thread is thread
+    watch.close()
+    assert second.fileno() == -1 and not thread.is_alive()
 
 
-def test_a_client_gone_mid_command_still_stops_it_with_a_reused_watch():
+def test_a_client_gone_mid_command_still_stops_it_with_a_reused_watch(connections):
     """The watching thread of a reused worker treats the next command's client going away as it
     did the first's: SIGTERM raised in the main thread while that command runs."""
     from wgc.server import command
 
     got: list[int] = []
-    previous = {number: signal.getsignal(number) for number in command.HANDLED}
-    first, first_peer = socket.socketpair()
-    second, second_peer = socket.socketpair()
-    try:
-        watch = command.Watch(first)
-        watch.finish()
-        watch.release()
-        first_peer.close()
-        signal.signal(signal.SIGTERM, lambda signum, _frame: got.append(signum))
-        watch.rearm(second)
-        second_peer.close()                            # the client went away
-        wait_until(lambda: bool(got), "the forwarded signal")
-        assert got == [signal.SIGTERM]
-        watch.finish()
-        watch.close()
-    finally:
-        first_peer.close()
-        second_peer.close()
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    (first, first_peer), (second, second_peer) = connections
+    watch = command.Watch(first)
+    watch.finish()
+    watch.release()
+    first_peer.close()
+    signal.signal(signal.SIGTERM, lambda signum, _frame: got.append(signum))
+    watch.rearm(second)
+    second_peer.close()                            # the client went away
+    wait_until(lambda: bool(got), "the forwarded signal")
+    assert got == [signal.SIGTERM]
+    watch.finish()
+    watch.close()
 
 
 def test_a_worker_keeps_one_watching_thread_across_its_commands(cache, tmp_path):  # noqa: F811 - the fixture
@@ -493,7 +488,7 @@ def test_a_worker_keeps_one_watching_thread_across_its_commands(cache, tmp_path)
     assert len(seen[0][1]) == 2 and seen[1] == seen[0] and seen[2] == seen[0]
 
 
-def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch):
+def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch, connections):
     """An error the watching thread does not expect (here `protocol.receive` raising RuntimeError)
     ends its watch of that connection, as a thread per command ended: `release` closes it at once
     instead of waiting for a thread that will never let go, and the thread watches the next
@@ -501,33 +496,25 @@ def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch)
     from wgc.server import command, protocol
 
     got: list[int] = []
-    previous = {number: signal.getsignal(number) for number in command.HANDLED}
-    first, first_peer = socket.socketpair()
-    second, second_peer = socket.socketpair()
+    (first, first_peer), (second, second_peer) = connections
     receive = protocol.receive
 
     def broken(_connection):
         raise RuntimeError("unexpected")
 
     monkeypatch.setattr(protocol, "receive", broken)
-    try:
-        watch = command.Watch(first)
-        wait_until(lambda: not watch.held, "the watch to let go")
-        watch.finish()
-        released = threading.Event()
-        threading.Thread(target=lambda: (watch.release(), released.set()), daemon=True).start()
-        assert released.wait(WAIT_SECONDS) and first.fileno() == -1
-        assert watch.thread.is_alive()
-        monkeypatch.setattr(protocol, "receive", receive)
-        signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-        watch.rearm(second)
-        protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-        wait_until(lambda: bool(got), "the forwarded signal")
-        assert got == [signal.SIGHUP]
-        watch.finish()
-        watch.close()
-    finally:
-        first_peer.close()
-        second_peer.close()
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    watch = command.Watch(first)
+    wait_until(lambda: not watch.held, "the watch to let go")
+    watch.finish()
+    released = threading.Event()
+    threading.Thread(target=lambda: (watch.release(), released.set()), daemon=True).start()
+    assert released.wait(WAIT_SECONDS) and first.fileno() == -1
+    assert watch.thread.is_alive()
+    monkeypatch.setattr(protocol, "receive", receive)
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    watch.rearm(second)
+    protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
+    wait_until(lambda: bool(got), "the forwarded signal")
+    assert got == [signal.SIGHUP]
+    watch.finish()
+    watch.close()
