@@ -13,11 +13,10 @@ printed, where there is no Vulkan device.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from runtime_util import all_paths_on_sixteen_lanes
+from runtime_util import all_paths_on_sixteen_lanes, load
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -267,10 +266,8 @@ def test_the_counters_of_an_arrays_elements_lie_on_lines_of_their_own(tmp_path, 
     after the run. The run's buffer and its trace's counts are those computed by hand either way."""
     from wgc.runtime import gpu_schedule
     from wgc.runtime.device import Device
-    from wgc.runtime.dispatch import read_dispatch
     from wgc.runtime.gpu_schedule import COUNTER_SPACING
-    from wgc.runtime.run import Session, _compile
-    from wgc.source import SourceFile
+    from wgc.runtime.run import Session
 
     if spaced:
         monkeypatch.setattr(gpu_schedule, "SPACED_GROUPS", 1)
@@ -285,12 +282,7 @@ def test_the_counters_of_an_arrays_elements_lie_on_lines_of_their_own(tmp_path, 
 [Shader("node")] [NodeLaunch("thread")]
 void One(ThreadNodeInputRecord<Item> r) { InterlockedAdd(Out[239], 100); }
 """
-    path = tmp_path / "graph.hlsl"
-    path.write_text(source)
-    _, module, program = _compile(str(path), None)
-    assert module is not None
-    described, problems = read_dispatch(SourceFile("d.json", json.dumps(DIVERGENT_DISPATCH)), program)
-    assert described is not None, problems
+    module, program, described = load(tmp_path, source, DIVERGENT_DISPATCH)
     with Device() as gpu, Session(gpu, module, program, described) as session:
         steps = session.run_once()
         out = session.dump(program.resources[0])["uint32"]
