@@ -10,7 +10,6 @@ printed, where there is no Vulkan device.
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -88,17 +87,12 @@ BROADCAST_DISPATCH = {"inputs": [{"entry": "Make", "records": [{"v": 0}, {"v": 4
 
 def session_run(tmp_path, source: str, dispatch: dict, gpu_driven: bool):
     """(the first resource's words, the trace) of one run through a `Session` on the chosen schedule."""
-    from wgc.runtime.device import Device
-    from wgc.runtime.dispatch import read_dispatch
-    from wgc.runtime.run import Session, _compile
-    from wgc.source import SourceFile
+    from runtime_util import load
 
-    path = tmp_path / "graph.hlsl"
-    path.write_text(source)
-    _, module, program = _compile(str(path), None)
-    assert module is not None
-    described, problems = read_dispatch(SourceFile("d.json", json.dumps(dispatch)), program)
-    assert described is not None, problems
+    from wgc.runtime.device import Device
+    from wgc.runtime.run import Session
+
+    module, program, described = load(tmp_path, source, dispatch)
     with Device() as gpu, Session(gpu, module, program, described, gpu_driven=gpu_driven) as session:
         steps = session.run_once()
         assert session.scheduler.last_run_gpu_driven is gpu_driven

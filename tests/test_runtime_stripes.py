@@ -13,11 +13,10 @@ where there is no Vulkan device.
 
 from __future__ import annotations
 
-import json
 import struct
 
 import pytest
-from runtime_util import on_sixteen_lanes
+from runtime_util import load, on_sixteen_lanes
 
 import wgc
 from amdx_paths import assert_amdx_agrees
@@ -76,16 +75,10 @@ def test_a_stripes_capacity_is_its_groups_budget() -> None:
 def _session(tmp_path, source: str, dispatch: dict, gpu_driven: bool = True):
     """(words of the first resource, trace, the plan, the result words) of one run in a Session."""
     from wgc.runtime.device import Device
-    from wgc.runtime.dispatch import read_dispatch
-    from wgc.runtime.run import Session, _compile
-    from wgc.source import SourceFile
+    from wgc.runtime.run import Session
 
-    path = tmp_path / "graph.hlsl"
-    path.write_text(source)
-    _, module, program = _compile(str(path), None)
-    assert module is not None and program.stripes
-    described, problems = read_dispatch(SourceFile("d.json", json.dumps(dispatch)), program)
-    assert described is not None, problems
+    module, program, described = load(tmp_path, source, dispatch)
+    assert program.stripes
     with Device() as gpu, Session(gpu, module, program, described, gpu_driven=gpu_driven) as session:
         steps = session.run_once()
         assert session.scheduler.last_run_gpu_driven is gpu_driven
