@@ -302,7 +302,8 @@ void Many(ThreadNodeInputRecord<Item> job, [MaxRecords(20)] [NodeArraySize(20)] 
 @device
 def test_more_constant_elements_than_the_prologue_reads(tmp_path):
     """20 constant subscripts: the first `HOISTED_ELEMENTS` read their slots in the prologue, the
-    others where they are used; each element k launches its node 1 + k % 2 times per job."""
+    others where they are used; each element k launches its node 1 + k % 2 times per job, on both
+    schedules and on the AMDX path."""
     from wgc.spirv.emulated import HOISTED_ELEMENTS
     assert HOISTED_ELEMENTS < 20
     jobs = 37
@@ -311,3 +312,6 @@ def test_more_constant_elements_than_the_prologue_reads(tmp_path):
     for gpu_driven in (True, False):
         out, _ = session_run(tmp_path, MANY, dispatch, gpu_driven)
         assert out == [(1 + k % 2) * jobs for k in range(20)]
+    emulated = run(tmp_path, MANY, dispatch)
+    assert emulated.resources["u0"]["uint32"] == [(1 + k % 2) * jobs for k in range(20)]
+    assert assert_amdx_agrees(str(tmp_path / "graph.hlsl"), dispatch, emulated) is not None
