@@ -1,7 +1,7 @@
 """`wgc run` side by side with vkd3d-proton's work-graph emulation, on vkd3d-proton's own 30 cases.
 
 run: `python benchmarks/vs_vkd3d.py --vkd3d-bin PATH/tests/d3d12 [--rounds R] [--repeat K] [--device D]
-[--only TEST]`
+[--only TEXT[,TEXT...]]`
 on a machine with wgc, `vulkan`, a Vulkan device and vkd3d-proton's test binary built with
 `../shared/tools/vkd3d-proton/build.sh` (its `wg-timing.patch` prints the `WGTIME` lines read
 here).  Or in two halves, for a machine without wgc's compiler (the H200 machine): `--prepare DIR`
@@ -439,7 +439,8 @@ def main() -> None:
     parser.add_argument("--executions", type=int, default=6, help="vkd3d executions per case and round "
                         "(VKD3D_WG_TIMING; the first, cold, is left out)")
     parser.add_argument("--device", default=None)
-    parser.add_argument("--only", metavar="TEXT", help="only the tests whose name holds TEXT (e.g. local_root)")
+    parser.add_argument("--only", metavar="TEXT[,TEXT...]",
+                        help="only the tests whose name holds one of the TEXTs (e.g. local_root,two_level)")
     parser.add_argument("--prepare", metavar="DIR", help="compile and pickle the cases into DIR, then stop")
     parser.add_argument("--from", dest="source", metavar="DIR", help="measure the cases pickled in DIR")
     parser.add_argument("--child", metavar="TEST", help=argparse.SUPPRESS)   # run_wgc's process
@@ -452,7 +453,10 @@ def main() -> None:
         from run import readback_options
         readback_options(args.readback, None)
     if args.only:
-        CASES[:] = [case for case in CASES if args.only in case.test]
+        texts = [text for text in args.only.split(",") if text]
+        CASES[:] = [case for case in CASES if any(text in case.test for text in texts)]
+        if not CASES:
+            raise SystemExit(f"--only {args.only}: no test's name holds any of these")
     if args.source:
         prepared = pickle.loads(gzip.decompress((Path(args.source) / "vkd3d_cases.pickle").read_bytes()))
     else:
