@@ -421,7 +421,7 @@ class EmulatedNodes(NodeOperations):
         fl.store(address, _field(fl, entry.context, abi.NODE_CONTEXT, "scratch"))
         b.emit("OpBranch", done)
         fl.new_block(in_slot)
-        capacity = _field(fl, slot, abi.OUTPUT_SLOT, "capacity")
+        capacity, raw_stride = _field_pair(fl, slot, abi.OUTPUT_SLOT, "capacity", "stride")
         if wide is not None:             # base + count <= capacity, in 64 bits
             fits = b.emit("OpULessThanEqual", boolean, b.emit("OpIAdd", u64, wide, b.emit("OpUConvert", u64, count)),
                           b.emit("OpUConvert", u64, capacity))
@@ -432,7 +432,7 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", inner, "None")
         b.emit("OpBranchConditional", fits, ok, full)
         fl.new_block(ok)
-        slot_stride = b.emit("OpUConvert", u64, _field(fl, slot, abi.OUTPUT_SLOT, "stride"))
+        slot_stride = b.emit("OpUConvert", u64, raw_stride)
         fl.store(address, _element(fl, _field(fl, slot, abi.OUTPUT_SLOT, "records"), base, slot_stride))
         fl.store(stride, slot_stride)
         b.emit("OpBranch", inner)
@@ -905,8 +905,8 @@ def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
             outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, output.index * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
-        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        stripe = _stripe_slot(fl, entry.flat, _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"]), count)
+        count, stripe_mask = _field_pair(fl, parameter, abi.OUTPUT_PARAMETER, "count", "stripe_mask")
+        stripe = _stripe_slot(fl, entry.flat, stripe_mask, count)
         entry.arrays[output.index] = (parameter, slots, count, stripe)
         for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
             _hoist_element(fl, entry, output, index)
@@ -937,10 +937,14 @@ def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, index: int)
     in_range = b.emit("OpULessThan", boolean, position, count)
     slot = _element(fl, slots, b.emit("OpIAdd", uint, stripe, position), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
     safe = b.emit("OpSelect", u64, in_range, slot, entry.context)
-    names = ("valid", "counter") if output.is_empty else (
-        "valid", "first_group", "counter", "capacity", "stride", "records")
-    for name in names:
-        entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+    if output.is_empty:
+        for name in ("valid", "counter"):
+            entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+    else:                               # u32 fields by pairs (`_field_pair`)
+        for name in ("counter", "records"):
+            entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+        for low, high in (("valid", "first_group"), ("capacity", "stride")):
+            entry.fields[(safe, low)], entry.fields[(safe, high)] = _field_pair(fl, safe, abi.OUTPUT_SLOT, low, high)
     flag = b.emit("OpINotEqual", boolean, entry.fields[(safe, "valid")], fl.uint(0))
     entry.elements[(output.index, position)] = (b.emit("OpLogicalAnd", boolean, in_range, flag), safe)
 
@@ -951,6 +955,25 @@ def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], 
     state = fl.node_state
     hoisted = state.fields.get((base, name)) if isinstance(state, _Entry) else None
     return hoisted if hoisted is not None else _load(fl, base, layout[name])
+
+
+def _field_pair(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], low: str,
+                high: str) -> tuple[int, int]:
+    """Fields `low` and `high` (u32s, `high` the 4 bytes after `low`, which is 8-aligned) of the ABI
+    structure `layout` at `base`: the prologue's loads where `_hoist_outputs` or `_hoist_arrays`
+    made them, else one u64 load split in two (on llvmpipe a load from a per-invocation address is
+    a loop over the lanes: one such loop instead of two)."""
+    state = fl.node_state
+    fields = state.fields if isinstance(state, _Entry) else {}
+    if (base, low) in fields and (base, high) in fields:
+        return fields[(base, low)], fields[(base, high)]
+    at, size = layout[low]
+    assert size == 4 and at % 8 == 0 and layout[high] == (at + 4, 4)
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    both = _load(fl, base, (at, 8))
+    return b.emit("OpUConvert", uint, both), b.emit("OpUConvert", uint, b.emit(
+        "OpShiftRightLogical", fl.types.id(_U64), both, b.constant_uint(32, 64)))
 
 
 def _if(fl: FunctionLowering, condition: int, then: Any) -> None:
