@@ -718,8 +718,11 @@ class EmulatedNodes(NodeOperations):
         fl.new_block(read)
         flag = _load(fl, slot, abi.OUTPUT_SLOT["valid"])
         fl.store(valid, b.emit("OpINotEqual", boolean, flag, fl.uint(0)))
+        early = _read_slot(fl, slot, handle.output.is_empty)
         b.emit("OpBranch", done)
         fl.new_block(done)
+        for name, local in early.items():
+            entry.fields[(slot, name)] = fl.load(local)
         return fl.load(valid), slot
 
     def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
@@ -955,6 +958,27 @@ def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], 
     state = fl.node_state
     hoisted = state.fields.get((base, name)) if isinstance(state, _Entry) else None
     return hoisted if hoisted is not None else _load(fl, base, layout[name])
+
+
+def _read_slot(fl: FunctionLowering, slot: int, empty: bool) -> dict[str, Place]:
+    """Load the fields of the OutputSlot at `slot` (a per-invocation address: a node-array element
+    whose subscript is not a constant) that an allocation or output count uses (`counter`, and for
+    records `records`, `capacity` and `stride`) into locals, in the block that reads its `valid`:
+    the loads are issued together, before the atomic, where each was read after the one before it
+    and after the atomic's result (on llvmpipe each is a gather of 8 lanes: 1.2 ms of the arrays
+    shape's 9.6 ms producer, benchmarks/RESULTS.md "h-lvparr2").  Returns the locals by field
+    name; the caller loads them after the block's merge into `_Entry.fields` (a load nothing uses
+    is dropped by the driver)."""
+    names: tuple[tuple[str, Any], ...] = (("counter", _U64),) if empty else (
+        ("counter", _U64), ("records", _U64), ("capacity", t.UINT), ("stride", t.UINT))
+    locals_ = {name: fl.local(type_, "slot_" + name) for name, type_ in names}
+    fl.store(locals_["counter"], _load(fl, slot, abi.OUTPUT_SLOT["counter"]))
+    if not empty:
+        fl.store(locals_["records"], _load(fl, slot, abi.OUTPUT_SLOT["records"]))
+        capacity, stride = _field_pair(fl, slot, abi.OUTPUT_SLOT, "capacity", "stride")
+        fl.store(locals_["capacity"], capacity)
+        fl.store(locals_["stride"], stride)
+    return locals_
 
 
 def _field_pair(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], low: str,
