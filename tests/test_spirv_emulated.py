@@ -799,6 +799,37 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeO
     assert "OpControlBarrier" not in asm
 
 
+def test_an_element_slot_is_read_with_its_valid_flag(tmp_path):
+    """Issue 31 (lavapipe, h-lvparr2): the OutputSlot of a node-array element whose subscript is not
+    a constant is a per-invocation address (on llvmpipe each load from it is a gather of 8 lanes).
+    Its `counter`, `records` and `capacity`/`stride` are loaded in the block that reads its
+    `valid`, before any atomic (none after it); `capacity` and `stride` (adjacent u32s) by one
+    u64 load."""
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Out> work)
+{
+    ThreadNodeOutputRecords<Out> o = work[input.Get().a % 4].GetThreadNodeOutputRecords(input.Get().b);
+    o.Get().v = input.Get().a;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("work", 0)] void w0(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    record = add(ctx("input_records"), mul(wide(add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")), STRIDE))
+    the_slot = slot(0, f"(load32[{record}.0]%4)")
+    wanted = [field(the_slot, abi.OUTPUT_SLOT, name) for name in ("valid", "counter", "records")] + [
+        load(64, add(the_slot, abi.OUTPUT_SLOT["capacity"][0]))]
+    first_atomic = next(i for i, (_, op, _) in enumerate(symbols.ops) if op == "OpAtomicIAdd")
+    loads = [symbols.of(r) for r, op, _ in symbols.ops if op == "OpLoad"]
+    before = [symbols.of(r) for r, op, _ in symbols.ops[:first_atomic] if op == "OpLoad"]
+    for name in wanted:
+        assert name in before and loads.count(name) == before.count(name), name
+    for name in ("capacity", "stride"):
+        assert field(the_slot, abi.OUTPUT_SLOT, name) not in loads
+    assert paired(the_slot, abi.OUTPUT_SLOT, "capacity") in symbols.operands("OpULessThanEqual")[0] + \
+        [value for pair in symbols.operands("OpISub") for value in pair]
+
+
 def test_finished_cross_group_sharing_counts_down_per_record(tmp_path):
     symbols, asm = emulated("""
 struct [NodeTrackRWInputSharing] S { uint sum; };
