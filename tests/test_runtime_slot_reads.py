@@ -125,3 +125,34 @@ def test_on_sixteen_lanes(tmp_path):
     found = all_paths_on_sixteen_lanes(tmp_path, graph(100), dispatch(100))
     want = expected(100)[0]
     assert found["gpu"] == want and found["host"] == want and found["amdx"] == want
+
+
+def test_the_amdx_translation_reads_the_slot_before_its_atomics(tmp_path):
+    """wgc/spirv_in/translate.py's `allocate` helper: the slot's `counter`, `capacity`, `stride` and
+    `records` are loaded with its `valid` (the load at offset 24), before the first atomic; after
+    it nothing is read from the slot (before: `capacity`, `stride`, `records` and a `counter` per
+    atomic were read where used)."""
+    import re
+
+    from test_runtime_node_arrays import DIVERGENT
+
+    from wgc.runtime.amdx import compile_amdx
+    from wgc.spirv.tools import disassemble
+
+    path = tmp_path / "graph.hlsl"
+    path.write_text(DIVERGENT)
+    _, module, _ = compile_amdx(str(path), None)
+    assert module is not None
+    asm = disassemble(module)
+    helper = re.search(r"= OpFunction %v2ulong None %\w+\n(?:.*OpFunctionParameter.*\n){5}(?:.*\n)*?.*OpFunctionEnd", asm)
+    assert helper is not None
+    text = helper.group(0)
+    head, tail = text[:text.index("OpAtomicIAdd")], text[text.index("OpAtomicIAdd"):]
+    found = re.search(r"= OpIAdd %ulong (%\w+) %ulong_24\n", head)     # the slot's `valid`
+    assert found is not None
+    slot = found.group(1)
+    for offset in (8, 16, 20):
+        assert re.search(rf"= OpIAdd %ulong {slot} %ulong_{offset}\n", head), offset
+        assert not re.search(rf"= OpIAdd %ulong {slot} %ulong_{offset}\n", tail), offset
+    assert re.search(rf"= OpConvertUToPtr %\w+ {slot}\n", head)            # `records`, at offset 0
+    assert not re.search(rf"= OpConvertUToPtr %\w+ {slot}\n", tail)
