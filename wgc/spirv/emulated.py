@@ -144,7 +144,8 @@ class _Entry:
     `valid`, u64 address of its OutputSlot, or of the NodeContext where the index is out of range),
     from `_hoist_arrays`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
-    """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
+    """(address id, field name) -> the value `_hoist_outputs`, `_hoist_arrays` or `_read_slot` loaded
+    (`_field`)."""
     arrays: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     """Per node-array output (its `NodeOutput.index`): (u64 address of its OutputParameter, u64 `slots`,
     u32 `count`, u32 index of the group's stripe's first slot), from `_hoist_arrays`."""
@@ -965,9 +966,8 @@ def _read_slot(fl: FunctionLowering, slot: int, empty: bool) -> dict[str, Place]
     whose subscript is not a constant) that an allocation or output count uses (`counter`, and for
     records `records`, `capacity` and `stride`) into locals, in the block that reads its `valid`:
     the loads are issued together, before the atomic, where each was read after the one before it
-    and after the atomic's result (on llvmpipe each is a gather of 8 lanes: 1.2 ms of the arrays
-    shape's 9.6 ms producer, benchmarks/RESULTS.md "h-lvparr2").  Returns the locals by field
-    name; the caller loads them after the block's merge into `_Entry.fields` (a load nothing uses
+    and after the atomic's result (on llvmpipe each is a gather of 8 lanes in a masked block of its
+    own: benchmarks/RESULTS.md, "h-lvparr2").  Returns the locals by field name; the caller loads them after the block's merge into `_Entry.fields` (a load nothing uses
     is dropped by the driver)."""
     names: tuple[tuple[str, Any], ...] = (("counter", _U64),) if empty else (
         ("counter", _U64), ("records", _U64), ("capacity", t.UINT), ("stride", t.UINT))
@@ -986,7 +986,7 @@ def _field_pair(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, in
     """Fields `low` and `high` (u32s, `high` the 4 bytes after `low`, which is 8-aligned) of the ABI
     structure `layout` at `base`: the prologue's loads where `_hoist_outputs` or `_hoist_arrays`
     made them, else one u64 load split in two (on llvmpipe a load from a per-invocation address is
-    a loop over the lanes: one such loop instead of two)."""
+    a gather of 8 lanes: one gather instead of two)."""
     state = fl.node_state
     fields = state.fields if isinstance(state, _Entry) else {}
     if (base, low) in fields and (base, high) in fields:
