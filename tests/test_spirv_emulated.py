@@ -61,6 +61,15 @@ def field(base: str, table: dict[str, tuple[int, int]], name: str) -> str:
     return load(size * 8, add(base, offset) if offset else base)
 
 
+def paired(base: str, table: dict[str, tuple[int, int]], name: str) -> str:
+    """The u32 field `name` as wgc's emulation reads it together with its neighbour: one u64 load at
+    the 8-aligned offset of the pair, the low half or the high half (`emulated._field_pair`)."""
+    offset, size = table[name]
+    assert size == 4
+    both = load(64, add(base, offset & ~7) if offset & ~7 else base)
+    return f"u32({both})" if offset % 8 == 0 else f"u32(({both}>>32))"
+
+
 FLAT = add(ctx("group_offset"), add("wg.x", mul("nwg.x", add("wg.y", mul("nwg.y", "wg.z")))))
 """The ABI's flat group index: group_offset + x + nx * (y + ny * z)."""
 STRIDE = wide(ctx("input_stride"))
@@ -213,8 +222,8 @@ def slot(output_index: int, node_index: str | None = None, single: int | None = 
     parameter = add(ctx("outputs"), output_index * abi.OUTPUT_PARAMETER_SIZE) if output_index else ctx("outputs")
     if node_index is None:
         return add("ctx", abi.NODE_CONTEXT_SIZE + abi.OUTPUT_SLOT_SIZE * (output_index if single is None else single))
-    count = field(parameter, abi.OUTPUT_PARAMETER, "count")     # the group's stripe first (ABI 9, "Stripes")
-    word = field(parameter, abi.OUTPUT_PARAMETER, "stripe_mask")
+    count = paired(parameter, abi.OUTPUT_PARAMETER, "count")     # the group's stripe first (ABI 9, "Stripes")
+    word = paired(parameter, abi.OUTPUT_PARAMETER, "stripe_mask")
     stripe = mul(f"(({FLAT}>>({word}>>16))&({word}&65535))", count)
     return add(field(parameter, abi.OUTPUT_PARAMETER, "slots"), mul(wide(add(stripe, node_index)), abi.OUTPUT_SLOT_SIZE))
 
@@ -556,6 +565,7 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] NodeOutput<Out> first,
     # slot says so
     parameter = add(ctx("outputs"), abi.OUTPUT_PARAMETER_SIZE)
     assert field(parameter, abi.OUTPUT_PARAMETER, "count") not in symbols.loads()
+    assert load(64, add(parameter, abi.OUTPUT_PARAMETER["count"][0])) not in symbols.loads()
     assert field(the_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
     # one atomic per subgroup on the slot's counter: the elected invocation adds the subgroup's sum
     # of the counts; each invocation's base is that old value plus its exclusive prefix sum; the
@@ -704,7 +714,7 @@ void C([MaxRecords(2)] GroupNodeInputRecords<In> input, uint gi : SV_GroupIndex,
     record0 = load(32, add(ctx("input_records"), mul(wide(add(mul(FLAT, 2), "0")), STRIDE)) + ".0")
     pick_slot = slot(0, record0)
     assert field(pick_slot, abi.OUTPUT_SLOT, "valid") in symbols.loads()
-    assert [record0, field(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
+    assert [record0, paired(ctx("outputs"), abi.OUTPUT_PARAMETER, "count")] in symbols.operands("OpULessThan")
     ping = field(slot(1, single=0), abi.OUTPUT_SLOT, "counter")
     atomics = symbols.values("OpAtomicIAdd")
     # the subscripted array may add to a different slot per invocation: on subgroups of
@@ -741,7 +751,8 @@ void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex,
 [Shader("node")] [NodeLaunch("thread")] [NodeID("unused", 0)] void u0(ThreadNodeInputRecord<Out> r) { }
 """, tmp_path)
     parameter = ctx("outputs")
-    wanted = [field(parameter, abi.OUTPUT_PARAMETER, name) for name in ("slots", "count", "stripe_mask")]
+    # `count` and `stripe_mask` by one u64 load (`emulated._field_pair`)
+    wanted = [field(parameter, abi.OUTPUT_PARAMETER, "slots"), load(64, add(parameter, abi.OUTPUT_PARAMETER["count"][0]))]
     first_return = next(i for i, (_, op, _) in enumerate(symbols.ops) if op == "OpReturn")
     loads = [symbols.of(r) for r, op, _ in symbols.ops if op == "OpLoad"]
     before = [symbols.of(r) for r, op, _ in symbols.ops[:first_return] if op == "OpLoad"]
@@ -786,6 +797,37 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeO
     elect = asm.index("OpGroupNonUniformElect", key)
     assert loop < key < elect < asm.index("OpAtomicIAdd", elect)
     assert "OpControlBarrier" not in asm
+
+
+def test_an_element_slot_is_read_with_its_valid_flag(tmp_path):
+    """Issue 31 (lavapipe, h-lvparr2): the OutputSlot of a node-array element whose subscript is not
+    a constant is a per-invocation address (on llvmpipe each load from it is a gather of 8 lanes).
+    Its `counter`, `records` and `capacity`/`stride` are loaded in the block that reads its
+    `valid`, before any atomic (none after it); `capacity` and `stride` (adjacent u32s) by one
+    u64 load."""
+    symbols, asm = emulated(RECORDS + """
+[Shader("node")] [NodeLaunch("thread")]
+void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Out> work)
+{
+    ThreadNodeOutputRecords<Out> o = work[input.Get().a % 4].GetThreadNodeOutputRecords(input.Get().b);
+    o.Get().v = input.Get().a;
+    o.OutputComplete();
+}
+[Shader("node")] [NodeLaunch("thread")] [NodeID("work", 0)] void w0(ThreadNodeInputRecord<Out> r) { }
+""", tmp_path)
+    record = add(ctx("input_records"), mul(wide(add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")), STRIDE))
+    the_slot = slot(0, f"(load32[{record}.0]%4)")
+    wanted = [field(the_slot, abi.OUTPUT_SLOT, name) for name in ("valid", "counter", "records")] + [
+        load(64, add(the_slot, abi.OUTPUT_SLOT["capacity"][0]))]
+    first_atomic = next(i for i, (_, op, _) in enumerate(symbols.ops) if op == "OpAtomicIAdd")
+    loads = [symbols.of(r) for r, op, _ in symbols.ops if op == "OpLoad"]
+    before = [symbols.of(r) for r, op, _ in symbols.ops[:first_atomic] if op == "OpLoad"]
+    for name in wanted:
+        assert name in before and loads.count(name) == before.count(name), name
+    for name in ("capacity", "stride"):
+        assert field(the_slot, abi.OUTPUT_SLOT, name) not in loads
+    assert paired(the_slot, abi.OUTPUT_SLOT, "capacity") in symbols.operands("OpULessThanEqual")[0] + \
+        [value for pair in symbols.operands("OpISub") for value in pair]
 
 
 def test_finished_cross_group_sharing_counts_down_per_record(tmp_path):

@@ -144,7 +144,8 @@ class _Entry:
     `valid`, u64 address of its OutputSlot, or of the NodeContext where the index is out of range),
     from `_hoist_arrays`."""
     fields: dict[tuple[int, str], int] = field(default_factory=dict)
-    """(address id, field name) -> the value `_hoist_outputs` loaded (`_field`)."""
+    """(address id, field name) -> the value `_hoist_outputs`, `_hoist_arrays` or `_read_slot` loaded
+    (`_field`)."""
     arrays: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     """Per node-array output (its `NodeOutput.index`): (u64 address of its OutputParameter, u64 `slots`,
     u32 `count`, u32 index of the group's stripe's first slot), from `_hoist_arrays`."""
@@ -421,7 +422,7 @@ class EmulatedNodes(NodeOperations):
         fl.store(address, _field(fl, entry.context, abi.NODE_CONTEXT, "scratch"))
         b.emit("OpBranch", done)
         fl.new_block(in_slot)
-        capacity = _field(fl, slot, abi.OUTPUT_SLOT, "capacity")
+        capacity, raw_stride = _field_pair(fl, slot, abi.OUTPUT_SLOT, "capacity", "stride")
         if wide is not None:             # base + count <= capacity, in 64 bits
             fits = b.emit("OpULessThanEqual", boolean, b.emit("OpIAdd", u64, wide, b.emit("OpUConvert", u64, count)),
                           b.emit("OpUConvert", u64, capacity))
@@ -432,7 +433,7 @@ class EmulatedNodes(NodeOperations):
         b.emit("OpSelectionMerge", inner, "None")
         b.emit("OpBranchConditional", fits, ok, full)
         fl.new_block(ok)
-        slot_stride = b.emit("OpUConvert", u64, _field(fl, slot, abi.OUTPUT_SLOT, "stride"))
+        slot_stride = b.emit("OpUConvert", u64, raw_stride)
         fl.store(address, _element(fl, _field(fl, slot, abi.OUTPUT_SLOT, "records"), base, slot_stride))
         fl.store(stride, slot_stride)
         b.emit("OpBranch", inner)
@@ -718,8 +719,11 @@ class EmulatedNodes(NodeOperations):
         fl.new_block(read)
         flag = _load(fl, slot, abi.OUTPUT_SLOT["valid"])
         fl.store(valid, b.emit("OpINotEqual", boolean, flag, fl.uint(0)))
+        early = _read_slot(fl, slot, handle.output.is_empty)
         b.emit("OpBranch", done)
         fl.new_block(done)
+        for name, local in early.items():
+            entry.fields[(slot, name)] = fl.load(local)
         return fl.load(valid), slot
 
     def output_complete(self, fl: FunctionLowering, records: RecordsHandle) -> None:
@@ -905,8 +909,8 @@ def _hoist_arrays(fl: FunctionLowering, entry: _Entry) -> None:
             outputs = _load(fl, entry.context, abi.NODE_CONTEXT["outputs"])
         parameter = _offset(fl, outputs, output.index * abi.OUTPUT_PARAMETER_SIZE)
         slots = _load(fl, parameter, abi.OUTPUT_PARAMETER["slots"])
-        count = _load(fl, parameter, abi.OUTPUT_PARAMETER["count"])
-        stripe = _stripe_slot(fl, entry.flat, _load(fl, parameter, abi.OUTPUT_PARAMETER["stripe_mask"]), count)
+        count, stripe_mask = _field_pair(fl, parameter, abi.OUTPUT_PARAMETER, "count", "stripe_mask")
+        stripe = _stripe_slot(fl, entry.flat, stripe_mask, count)
         entry.arrays[output.index] = (parameter, slots, count, stripe)
         for index in sorted(constant_indices.get(output.parameter, ()))[:HOISTED_ELEMENTS - len(entry.elements)]:
             _hoist_element(fl, entry, output, index)
@@ -937,10 +941,14 @@ def _hoist_element(fl: FunctionLowering, entry: _Entry, output: Any, index: int)
     in_range = b.emit("OpULessThan", boolean, position, count)
     slot = _element(fl, slots, b.emit("OpIAdd", uint, stripe, position), b.constant_uint(abi.OUTPUT_SLOT_SIZE, 64))
     safe = b.emit("OpSelect", u64, in_range, slot, entry.context)
-    names = ("valid", "counter") if output.is_empty else (
-        "valid", "first_group", "counter", "capacity", "stride", "records")
-    for name in names:
-        entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+    if output.is_empty:
+        for name in ("valid", "counter"):
+            entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+    else:                               # u32 fields by pairs (`_field_pair`)
+        for name in ("counter", "records"):
+            entry.fields[(safe, name)] = _load(fl, safe, abi.OUTPUT_SLOT[name])
+        for low, high in (("valid", "first_group"), ("capacity", "stride")):
+            entry.fields[(safe, low)], entry.fields[(safe, high)] = _field_pair(fl, safe, abi.OUTPUT_SLOT, low, high)
     flag = b.emit("OpINotEqual", boolean, entry.fields[(safe, "valid")], fl.uint(0))
     entry.elements[(output.index, position)] = (b.emit("OpLogicalAnd", boolean, in_range, flag), safe)
 
@@ -951,6 +959,45 @@ def _field(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], 
     state = fl.node_state
     hoisted = state.fields.get((base, name)) if isinstance(state, _Entry) else None
     return hoisted if hoisted is not None else _load(fl, base, layout[name])
+
+
+def _read_slot(fl: FunctionLowering, slot: int, empty: bool) -> dict[str, Place]:
+    """Load the fields of the OutputSlot at `slot` (a per-invocation address: a node-array element
+    whose subscript is not a constant) that an allocation or output count uses (`counter`, and for
+    records `records`, `capacity` and `stride`) into locals, in the block that reads its `valid`:
+    the loads are issued together, before the atomic, where each was read after the one before it
+    and after the atomic's result (on llvmpipe each is a gather of 8 lanes in a masked block of its
+    own: benchmarks/RESULTS.md, "h-lvparr2").  Returns the locals by field name; the caller loads them after the block's merge into `_Entry.fields` (a load nothing uses
+    is dropped by the driver)."""
+    names: tuple[tuple[str, Any], ...] = (("counter", _U64),) if empty else (
+        ("counter", _U64), ("records", _U64), ("capacity", t.UINT), ("stride", t.UINT))
+    locals_ = {name: fl.local(type_, "slot_" + name) for name, type_ in names}
+    fl.store(locals_["counter"], _load(fl, slot, abi.OUTPUT_SLOT["counter"]))
+    if not empty:
+        fl.store(locals_["records"], _load(fl, slot, abi.OUTPUT_SLOT["records"]))
+        capacity, stride = _field_pair(fl, slot, abi.OUTPUT_SLOT, "capacity", "stride")
+        fl.store(locals_["capacity"], capacity)
+        fl.store(locals_["stride"], stride)
+    return locals_
+
+
+def _field_pair(fl: FunctionLowering, base: int, layout: dict[str, tuple[int, int]], low: str,
+                high: str) -> tuple[int, int]:
+    """Fields `low` and `high` (u32s, `high` the 4 bytes after `low`, which is 8-aligned) of the ABI
+    structure `layout` at `base`: the prologue's loads where `_hoist_outputs` or `_hoist_arrays`
+    made them, else one u64 load split in two (on llvmpipe a load from a per-invocation address is
+    a gather of 8 lanes: one gather instead of two)."""
+    state = fl.node_state
+    fields = state.fields if isinstance(state, _Entry) else {}
+    if (base, low) in fields and (base, high) in fields:
+        return fields[(base, low)], fields[(base, high)]
+    at, size = layout[low]
+    assert size == 4 and at % 8 == 0 and layout[high] == (at + 4, 4)
+    b = fl.b
+    uint = fl.types.id(t.UINT)
+    both = _load(fl, base, (at, 8))
+    return b.emit("OpUConvert", uint, both), b.emit("OpUConvert", uint, b.emit(
+        "OpShiftRightLogical", fl.types.id(_U64), both, b.constant_uint(32, 64)))
 
 
 def _if(fl: FunctionLowering, condition: int, then: Any) -> None:

@@ -21,7 +21,8 @@ How (the same contract `wgc/spirv/emulated.py` writes from wgc's IR, here from t
   THREAD_GROUP_SIZE.
 - Node operations become calls to helper functions (so that no block of the original code is split:
   its OpPhi and merge instructions stay as they are): OpAllocateNodePayloadsAMDX -> `allocate`
-  (the slot, the counter atomic per group, per subgroup, or per subgroup and distinct node index
+  (the slot, its fields read with its valid flag, the counter atomic per group, per subgroup, or
+  per subgroup and distinct node index
   where the index may differ between invocations; the capacity check,
   the scratch record), returning the records' address and stride; OpIsNodePayloadValidAMDX ->
   `valid`; OpFinishWritingNodePayloadAMDX -> `finish` (the cross-group counter);
@@ -393,8 +394,12 @@ class _Translator:
         self.helpers.append(b.finish(header))
         return fn
 
-    def slot(self, b: _Body, param: int, index: int) -> tuple[int, int]:
-        """(bool valid, u64 OutputSlot address) of output parameter `param` at node index `index`."""
+    def slot(self, b: _Body, param: int, index: int, fields: dict[str, int] | None = None) -> tuple[int, int]:
+        """(bool valid, u64 OutputSlot address) of output parameter `param` at node index `index`;
+        with `fields`, the slot's `counter`, `records`, `capacity` and `stride` too, loaded with
+        `valid` (before the caller's atomic: on llvmpipe each load from a per-invocation address is
+        a gather of 8 lanes, dearer one after another; wgc/spirv/emulated.py `_read_slot`), into
+        `fields` by name (undefined where the slot is not valid)."""
         context = self.load_state(b, "context")
         outputs = self.load_field(b, context, abi.NODE_CONTEXT["outputs"])
         parameter = self.element(b, outputs, param, self.uint(abi.OUTPUT_PARAMETER_SIZE, 64))
@@ -403,8 +408,18 @@ class _Translator:
         in_range = b.emit("OpULessThan", self.bool_, index, count)
         slot = self.element(b, slots, index, self.uint(abi.OUTPUT_SLOT_SIZE, 64))
         valid = b.local(self.bool_, self.bool_const(False))
-        b.if_(in_range, lambda b: b.emit("OpStore", valid, b.emit(
-            "OpINotEqual", self.bool_, self.load_field(b, slot, abi.OUTPUT_SLOT["valid"]), self.uint(0))))
+        names = ("counter", "records", "capacity", "stride") if fields is not None else ()
+        types = {name: self.u64 if abi.OUTPUT_SLOT[name][1] == 8 else self.u32 for name in names}
+        locals_ = {name: b.local(types[name]) for name in names}
+
+        def read(b: _Body) -> None:
+            b.emit("OpStore", valid, b.emit(
+                "OpINotEqual", self.bool_, self.load_field(b, slot, abi.OUTPUT_SLOT["valid"]), self.uint(0)))
+            for name in names:
+                b.emit("OpStore", locals_[name], self.load_field(b, slot, abi.OUTPUT_SLOT[name]))
+        b.if_(in_range, read)
+        if fields is not None:
+            fields.update((name, b.emit("OpLoad", types[name], locals_[name])) for name in names)
         return b.emit("OpLoad", self.bool_, valid), slot
 
     def valid_function(self) -> int:
@@ -413,8 +428,8 @@ class _Translator:
             b.emit("OpReturnValue", valid)
         return self._function("valid", self.bool_, [self.u32, self.u32], body)
 
-    def counter(self, b: _Body, slot: int) -> int:
-        address = self.load_field(b, slot, abi.OUTPUT_SLOT["counter"])
+    def counter(self, b: _Body, address: int) -> int:
+        """A pointer to the u32 at `address` (an OutputSlot's `counter`)."""
         return b.emit("OpConvertUToPtr", self.psb(self.u32), address)
 
     def allocate_function(self) -> int:
@@ -422,7 +437,8 @@ class _Translator:
         pair = self.type("OpTypeVector", self.u64, 2)
 
         def body(b: _Body, param: int, index: int, count: int, per_group: int, per_subgroup: int) -> None:
-            valid, slot = self.slot(b, param, index)
+            fields: dict[str, int] = {}
+            valid, _ = self.slot(b, param, index, fields)
             base = b.local(self.u32, self.uint(0))
             device, relaxed = self.uint(_SCOPE_QUEUE_FAMILY), self.uint(0)
             shared = self._global(("shared",), "OpVariable", self.pointer("Workgroup", self.u32), "Workgroup")
@@ -434,7 +450,7 @@ class _Translator:
                     "OpLoad", self.u32, self.builtin("LocalInvocationIndex", self.u32)), self.uint(0))
 
                 def add(b: _Body) -> None:
-                    b.emit("OpStore", shared, b.emit("OpAtomicIAdd", self.u32, self.counter(b, slot), device,
+                    b.emit("OpStore", shared, b.emit("OpAtomicIAdd", self.u32, self.counter(b, fields["counter"]), device,
                                                      relaxed, count))
                 b.if_(b.emit("OpLogicalAnd", self.bool_, first, valid), add)
                 self.group_barrier(b)
@@ -448,7 +464,7 @@ class _Translator:
                     leader = b.local(self.u32, self.uint(0))
                     elected = b.emit("OpGroupNonUniformElect", self.bool_, sg)
                     b.if_(elected, lambda b: b.emit("OpStore", leader, b.emit(
-                        "OpAtomicIAdd", self.u32, self.counter(b, slot), device, relaxed, total)))
+                        "OpAtomicIAdd", self.u32, self.counter(b, fields["counter"]), device, relaxed, total)))
                     first = b.emit("OpGroupNonUniformBroadcastFirst", self.u32, sg, b.emit("OpLoad", self.u32, leader))
                     prefix = b.emit("OpGroupNonUniformIAdd", self.u32, sg, "ExclusiveScan", count)
                     b.emit("OpStore", base, b.emit("OpIAdd", self.u32, first, prefix))
@@ -456,7 +472,7 @@ class _Translator:
 
             def alone(b: _Body) -> None:
                 b.if_(valid, lambda b: b.emit("OpStore", base, b.emit(
-                    "OpAtomicIAdd", self.u32, self.counter(b, slot), device, relaxed, count)))
+                    "OpAtomicIAdd", self.u32, self.counter(b, fields["counter"]), device, relaxed, count)))
 
             def per_index(b: _Body) -> None:
                 # on a subgroup of PER_KEY_MIN_SUBGROUP or more, a loop over the distinct indices of the
@@ -478,13 +494,13 @@ class _Translator:
             stride = b.local(self.u64, self.uint(0, 64))
 
             def in_slot(b: _Body) -> None:
-                capacity = self.load_field(b, slot, abi.OUTPUT_SLOT["capacity"])
+                capacity = fields["capacity"]
                 fits = b.emit("OpLogicalAnd", self.bool_, b.emit("OpULessThanEqual", self.bool_, old, capacity),
                               b.emit("OpULessThanEqual", self.bool_, count, b.emit("OpISub", self.u32, capacity, old)))
 
                 def ok(b: _Body) -> None:
-                    s = b.emit("OpUConvert", self.u64, self.load_field(b, slot, abi.OUTPUT_SLOT["stride"]))
-                    records = self.load_field(b, slot, abi.OUTPUT_SLOT["records"])
+                    s = b.emit("OpUConvert", self.u64, fields["stride"])
+                    records = fields["records"]
                     b.emit("OpStore", address, self.element(b, records, old, s))
                     b.emit("OpStore", stride, s)
 
