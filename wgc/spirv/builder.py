@@ -12,7 +12,9 @@ Invariants:
   literal strings, enum names ("Inline", "Unroll|DontUnroll") and GLSL.std.450 names; a tuple/list
   of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal). The common instructions take a
   layout derived from the grammar once per (instruction, operand count) instead
-  (`_simple_layout`); it gives the same words, and leaves every error to the walk.
+  (`_simple_layout`); it gives the same words, and leaves every error to the walk. `emit` writes
+  the body instructions whose operands are all ids itself once the encoder has taken them
+  (`_IDS_ONLY`): the same words again, anything else to the encoder.
 - Types are deduplicated by structure, except `OpTypeNodePayloadArrayAMDX` (one per request: each
   node output carries its own decorations) and aggregates requested with `fresh=True`.
   Scalar, composite, null and string constants are deduplicated.
@@ -786,16 +788,17 @@ class Builder:
                     break
             else:                           # `_encode_simple`'s words, straight into the block
                 opcode, at, _needed, ends = fast
-                header = ((len(operands) + (2 if at else 1)) << 16) | opcode
+                ids: tuple[int, ...] = operands          # type: ignore[assignment]   # checked above
+                header = ((len(ids) + (2 if at else 1)) << 16) | opcode
                 if at == 0:
                     result_id = 0
-                    self._fn_blocks += (header, *operands)
+                    self._fn_blocks += (header, *ids)
                 else:
                     result_id = self.new_id() if result is None else result
                     if at == 1:
-                        self._fn_blocks += (header, result_id, *operands)
+                        self._fn_blocks += (header, result_id, *ids)
                     else:
-                        self._fn_blocks += (header, operands[0], result_id, *operands[1:])
+                        self._fn_blocks += (header, ids[0], result_id, *ids[1:])
                 if ends:
                     self._in_block = False
                 return result_id
