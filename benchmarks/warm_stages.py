@@ -8,7 +8,9 @@ three untimed ones, and prints per stage the median CPU time in ms (`time.thread
 stage's function, in the thread that runs it) and the whole command's (`time.process_time`):
 preprocess, parse, sema, the target's checks, SPIR-V lowering, validation (spirv-val), the lint,
 the outputs' writing (with the depfile), and the rest of the command (options, the warning's
-rendering, the compile thread, ...). A CPU benchmark of the compiler itself: it needs wgc where it
+rendering, the compile thread, ...). `--between process` runs a short Python process before each
+compile (untimed), as a served compile's client runs before the worker compiles: what the caches
+that process evicts cost the compile. A CPU benchmark of the compiler itself: it needs wgc where it
 runs (no device; no `--prepare`/`--from`).
 """
 
@@ -19,6 +21,8 @@ import contextlib
 import io
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -61,6 +65,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=30, help="timed compiles (default 30)")
     parser.add_argument("--sample", default="mesh_materials", help="the sample to edit (default mesh_materials)")
+    parser.add_argument("--between", choices=("none", "process", "sleep"), default="none",
+                        help="before each compile, untimed: nothing (default), a `python -c pass` process run "
+                             "to its end (as a served compile's client runs before the worker compiles), or a "
+                             "30 ms sleep (idle without another process)")
     args = parser.parse_args()
     from wgc import cli
 
@@ -76,6 +84,10 @@ def main() -> None:
             Path("edited.hlsl").write_text(f"{source}\nstatic const uint kEdit = {number}u;\n")
             for name in spent:
                 spent[name] = 0.0
+            if args.between == "process":
+                subprocess.run([sys.executable, "-c", "pass"], check=True)
+            elif args.between == "sleep":
+                time.sleep(0.03)
             start = time.process_time()
             with contextlib.redirect_stderr(io.StringIO()):
                 code = cli.main(argv, consult_cache=False)

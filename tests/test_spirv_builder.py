@@ -631,9 +631,12 @@ def test_fast_encoding_gives_the_modules_of_the_walk(sample, options, monkeypatc
         return words
 
     monkeypatch.setattr(builder_module, "_encode_simple", counted)
+    monkeypatch.setattr(builder_module, "_IDS_ONLY", {})         # emit's own fast path learns afresh
     fast = driver.compile(compile_options)
     monkeypatch.setattr(builder_module, "_simple_layout", lambda op_name, count: None)
+    monkeypatch.setattr(builder_module, "_IDS_ONLY", {})         # and stays empty: the walk encodes all
     walked = driver.compile(compile_options)
+    assert not builder_module._IDS_ONLY
     assert fast.outputs == walked.outputs
     assert [str(d) for d in fast.diagnostics] == [str(d) for d in walked.diagnostics]
     if fast.outputs:
@@ -667,3 +670,86 @@ def test_a_places_step_is_what_dataclasses_replace_made():
     for as_array in (None, array):
         assert place.step(t.UINT, None, 13, as_array) == dataclasses.replace(
             place, type=t.UINT, layout=None, indices=(11, 12, 13), as_array=as_array)
+
+
+def _emitted(version, calls):
+    """(the outcome of each `emit` call in one block of a fresh builder, the block's words)."""
+    b = Builder(version)
+    b.begin_function(b.type_void(), b.type_function(b.type_void()))
+    b.label()
+    outcomes = []
+    for name, operands, result in calls:
+        try:
+            outcomes.append(b.emit(name, *operands, result=result))
+        except (TypeError, ValueError, KeyError) as error:
+            outcomes.append(type(error))
+    return outcomes, list(b._fn_blocks)
+
+
+EMIT_CALLS = [("OpIAdd", [1, 2, 3], None), ("OpIAdd", [1, 2, 3], 40), ("OpIAdd", [1, 2, 3], None),
+              ("OpIAdd", [1, 0, 3], None), ("OpIAdd", [1, True, 3], None), ("OpIAdd", [1, (2,), 3], None),
+              ("OpIAdd", [1, 2.0, 3], None), ("OpIAdd", [1, 2], None), ("OpStore", [5, 6], None),
+              ("OpStore", [5, 6], 9), ("OpStore", [5, 6, "Volatile"], None), ("OpLoad", [1, 5], None),
+              ("OpLoad", [1, 5, 2], None), ("OpCompositeExtract", [1, 5, 0], None),
+              ("OpCopyLogical", [1, 5], None), ("OpBranch", [7], None)]
+
+
+def test_emits_fast_path_writes_what_the_encoder_writes(monkeypatch):
+    """`Builder.emit` writes the instructions whose operands are all ids itself once it has seen
+    them (`_IDS_ONLY`): every call, well-formed or not, gives the words, ids and errors of the
+    encoder (`_encode`), whether the path has learnt the instruction or not."""
+    import wgc.spirv.builder as builder_module
+
+    monkeypatch.setattr(builder_module, "_IDS_ONLY", {})
+    learning = _emitted((1, 6), EMIT_CALLS)
+    assert builder_module._IDS_ONLY                               # it learnt OpIAdd, OpLoad, ...
+    learnt = _emitted((1, 6), EMIT_CALLS)
+    monkeypatch.setattr(builder_module, "_IDS_ONLY", {})
+    monkeypatch.setattr(builder_module, "_simple_layout", lambda *args: None)
+    walked = _emitted((1, 6), EMIT_CALLS)
+    assert learning == learnt == walked
+    outcomes, words = walked
+    assert outcomes[:4] == [5, 40, 6, TypeError]     # void, its function type, the function, the label: 1-4
+    assert outcomes[-1] == 0 and words[-2:] == [(2 << 16) | grammar.opcode("OpBranch"), 7]
+
+
+def test_emits_fast_path_keeps_the_version_check(monkeypatch):
+    """OpCopyLogical "needs SPIR-V 1.4" (the grammar's version): learnt by a 1.6 builder, it is still
+    refused by a 1.3 one, as the encoder refuses it."""
+    import wgc.spirv.builder as builder_module
+
+    monkeypatch.setattr(builder_module, "_IDS_ONLY", {})
+    calls = [("OpCopyLogical", [1, 5], None)]
+    assert _emitted((1, 6), calls)[0] == [5]
+    assert ("OpCopyLogical", 2) in builder_module._IDS_ONLY
+    assert _emitted((1, 3), calls)[0] == [ValueError]
+
+
+def test_types_given_lists_or_tuples_are_one_type():
+    """A type's operands given as a list or as a tuple of words are one key (the same id); a fresh
+    one is another, declared with the tuple form."""
+    b = Builder()
+    first = b.type("OpTypeStruct", 1, [2, 3])
+    assert b.type("OpTypeStruct", 1, (2, 3)) == first
+    fresh = b.type("OpTypeStruct", 1, [2, 3], fresh=True)
+    assert fresh != first and b.type_declaration(fresh) == ("OpTypeStruct", 1, (2, 3))
+    assert b.type("OpTypeStruct", 1, [2, 3]) == first
+
+
+def test_int_constants_are_remembered_and_floats_keep_their_sign():
+    """Int constants come from a memo (the same id, no second instruction); -0.0 and 0.0 are two
+    float constants (IEEE 754: 0x80000000 and 0), though equal as Python keys; an int type refuses
+    a float value even once the same int is known."""
+    b = Builder()
+    u32, f32 = b.type_int(32, False), b.type_float(32)
+    one = b.constant(u32, 1)
+    count = len(b._globals)
+    assert b.constant(u32, 1) == one and len(b._globals) == count
+    assert b.constant(u32, True) == one                              # as before: the same words
+    assert b.constant(f32, -0.0) != b.constant(f32, 0.0)
+    with pytest.raises(TypeError):
+        b.constant(u32, 1.0)
+    with pytest.raises(ValueError):
+        b.constant(u32, 1 << 32)
+    with pytest.raises(ValueError):
+        b.constant(u32, 1 << 32)                                     # an error is never remembered

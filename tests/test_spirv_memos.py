@@ -61,3 +61,26 @@ def test_enum_memos_match_the_grammar():
         builder._enum_number("StorageClass", "Privat")
     with pytest.raises(KeyError):
         builder._enum_number("StorageClass", 999999)
+
+
+@pytest.mark.parametrize("sample", COMPILED)
+@pytest.mark.parametrize("options", VARIANTS)
+def test_constant_memos(sample, options, monkeypatch):
+    """`ModuleLowering.constant` (int and bool values remembered per type) and `Builder.constant`
+    (int values remembered per type id) == their uncached bodies every time."""
+    from wgc.spirv import builder as spirv_builder
+    from wgc.spirv import lower as spirv_lower
+
+    memoised = outputs(sample, options)
+    asked = []
+    real = spirv_lower.ModuleLowering._constant
+
+    def uncached(self, type_, value):
+        asked.append(value)
+        return real(self, type_, value)
+
+    monkeypatch.setattr(spirv_lower.ModuleLowering, "constant", uncached)
+    monkeypatch.setattr(spirv_builder.Builder, "constant", spirv_builder.Builder._new_constant)
+    assert outputs(sample, options) == memoised
+    assert asked or not memoised[0]
+

@@ -12,7 +12,9 @@ Invariants:
   literal strings, enum names ("Inline", "Unroll|DontUnroll") and GLSL.std.450 names; a tuple/list
   of ints is emitted verbatim, e.g. a 64-bit OpSwitch literal). The common instructions take a
   layout derived from the grammar once per (instruction, operand count) instead
-  (`_simple_layout`); it gives the same words, and leaves every error to the walk.
+  (`_simple_layout`); it gives the same words, and leaves every error to the walk. `emit` writes
+  the body instructions whose operands are all ids itself once the encoder has taken them
+  (`_IDS_ONLY`): the same words again, anything else to the encoder.
 - Types are deduplicated by structure, except `OpTypeNodePayloadArrayAMDX` (one per request: each
   node output carries its own decorations) and aggregates requested with `fresh=True`.
   Scalar, composite, null and string constants are deduplicated.
@@ -57,6 +59,10 @@ _DEDICATED = {"OpFunction": "begin_function", "OpFunctionParameter": "parameter"
 
 _BODY_INSTRUCTIONS: set[str] = set()
 """The instructions `Builder.emit` has accepted (it checks each name once per process)."""
+_IDS_ONLY: dict[tuple[str, int], tuple[int, int, tuple[int, int] | None, bool]] = {}
+"""(instruction, operand count) -> (opcode, word of the result id, the SPIR-V version it needs, whether it
+ends a block), for the instructions `Builder.emit` has accepted whose operands are all ids (OpLoad,
+OpIAdd, ...): `emit` writes their words itself, as `_encode_simple` would."""
 
 
 MAX_DEBUG_NAME = 1024
@@ -330,6 +336,7 @@ class Builder:
         self._type_decl: dict[int, tuple] = {}
         self._constants: dict[tuple, int] = {}
         self._constant_ids: set[int] = set()
+        self._int_constants: dict[tuple[int, int], int] = {}     # `constant`'s memo: (type, int) -> id
         # the open function: header words, local variables, blocks; and whether a block is open
         self._fn: list[list[int]] | None = None
         self._fn_vars: list[list[int]] = []
@@ -609,9 +616,14 @@ class Builder:
 
     def type(self, op_name: str, *operands: OperandValue, fresh: bool = False) -> int:
         """A type declaration, deduplicated by (opcode, operands) unless `fresh`."""
-        key = (op_name, *(tuple(o) if isinstance(o, (list, tuple)) else o for o in operands))
-        if not fresh and key in self._types:
-            return self._types[key]
+        key = (op_name, *operands)
+        try:
+            found = self._types.get(key)
+        except TypeError:                  # a list operand: keyed as the tuple of its words
+            key = (op_name, *(tuple(o) if isinstance(o, (list, tuple)) else o for o in operands))
+            found = self._types.get(key)
+        if found is not None and not fresh:
+            return found
         result = self.global_instruction(op_name, *operands)
         self._type_decl[result] = key
         if not fresh:
@@ -677,6 +689,15 @@ class Builder:
 
     def constant(self, type_id: int, value: int | float | bool) -> int:
         """A scalar constant of a bool, int or float type made by this builder."""
+        if type(value) is int:             # the common case, asked for hundreds of times a compile
+            found = self._int_constants.get((type_id, value))
+            if found is None:
+                found = self._int_constants[(type_id, value)] = self._new_constant(type_id, value)
+            return found
+        return self._new_constant(type_id, value)
+
+    def _new_constant(self, type_id: int, value: int | float | bool) -> int:
+        """`constant` without the memo of int values (a float's key would make -0.0 and 0.0 one)."""
         if self._type_decl.get(type_id, ("",))[0] == "OpTypeBool":
             return self.constant_bool(bool(value))
         words = tuple(self._number_words(type_id, value))
@@ -760,6 +781,27 @@ class Builder:
         one): result type first where there is one, e.g. emit("OpIAdd", uint, a, b)."""
         if not self._in_block:
             raise RuntimeError(f"emit {op_name}: no open block (call label() first)")
+        fast = _IDS_ONLY.get((op_name, len(operands)))
+        if fast is not None and (result is None or fast[1]) and (fast[2] is None or fast[2] <= self.version):
+            for value in operands:
+                if type(value) is not int or value <= 0:
+                    break
+            else:                           # `_encode_simple`'s words, straight into the block
+                opcode, at, _needed, ends = fast
+                ids: tuple[int, ...] = operands          # type: ignore[assignment]   # checked above
+                header = ((len(ids) + (2 if at else 1)) << 16) | opcode
+                if at == 0:
+                    result_id = 0
+                    self._fn_blocks += (header, *ids)
+                else:
+                    result_id = self.new_id() if result is None else result
+                    if at == 1:
+                        self._fn_blocks += (header, result_id, *ids)
+                    else:
+                        self._fn_blocks += (header, ids[0], result_id, *ids[1:])
+                if ends:
+                    self._in_block = False
+                return result_id
         if op_name not in _BODY_INSTRUCTIONS:
             if grammar.instruction(op_name).category in _MODULE_CLASSES:
                 raise ValueError(f"{op_name} belongs to a module section, not a function body")
@@ -770,6 +812,11 @@ class Builder:
         self._fn_blocks.extend(words)
         if op_name in _TERMINATORS:
             self._in_block = False
+        if (op_name, len(operands)) not in _IDS_ONLY:
+            layout = _simple_layout(op_name, len(operands))
+            if isinstance(layout, _SimpleLayout) and layout.only_ids and len(operands) < 0xFF00:
+                _IDS_ONLY[(op_name, len(operands))] = (layout.opcode, layout.result_at, layout.needed,
+                                                       op_name in _TERMINATORS)
         return result_id
 
     def ext_inst(self, result_type: int, name: str, *args: int) -> int:

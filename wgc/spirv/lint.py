@@ -156,6 +156,10 @@ def _opcode_facts(code: int) -> tuple[bool, int, bool]:
     return info.name in _SCANNED, result_at + 1, info.name in ("OpFunction", "OpFunctionEnd")
 
 
+_FACTS: dict[int, tuple[bool, int, bool]] = {}
+"""`_opcode_facts` of the opcodes met so far (a dict lookup costs less than the cached call)."""
+
+
 def _decode(words: list[int]) -> tuple[list[_Inst], _Definitions]:
     """The instructions the rules scan (in module order) and the definitions of every id."""
     if len(words) < 5 or words[0] != grammar.magic_number():
@@ -163,12 +167,16 @@ def _decode(words: list[int]) -> tuple[list[_Inst], _Definitions]:
     scanned: list[_Inst] = []
     where: dict[int, tuple[int, int | None]] = {}
     position, function, end = 5, None, len(words)
+    known = _FACTS
     while position < end:
         first = words[position]
         count = first >> 16
         if count == 0 or position + count > end:
             raise ValueError(f"malformed SPIR-V instruction at word {position}")
-        scan, result_at, is_function = _opcode_facts(first & 0xFFFF)
+        facts = known.get(first & 0xFFFF)
+        if facts is None:
+            facts = known[first & 0xFFFF] = _opcode_facts(first & 0xFFFF)
+        scan, result_at, is_function = facts
         if result_at:
             if result_at >= count:               # a truncated instruction: as decoding it raises
                 raise IndexError(f"instruction at word {position} has no result word")

@@ -135,6 +135,8 @@ class ModuleLowering:
         self.function_calls: dict[int, set[int]] = {}
         self.pending: list[ir.Function] = []
         self.file_strings: dict[str, int] = {}
+        self.int_constants: dict[tuple[t.Type, type, int], int] = {}
+        """`constant`'s memo: (type, int or bool, value) -> the constant's <id>."""
         self.spec_uints: dict[tuple[ir.Variable, int], int] = {}
         """(specialization constant, scale) -> its uint <id> times scale (0: an `int` one as uint, `spec_uint`;
         2 and more: `attribute_operand`)."""
@@ -354,7 +356,18 @@ class ModuleLowering:
         return self.b.constant_composite(self.types.id(shape), parts)
 
     def constant(self, type_: t.Type, value: ir.ConstValue) -> int:
-        """A constant of a numeric type (`value` a scalar, or a row-major tuple for vectors/matrices)."""
+        """A constant of a numeric type (`value` a scalar, or a row-major tuple for vectors/matrices).
+        An int or bool value's constant is remembered per type (a float's is not: -0.0 == 0.0)."""
+        if type(value) is int or type(value) is bool:
+            key = (type_, type(value), value)
+            found = self.int_constants.get(key)
+            if found is None:
+                found = self.int_constants[key] = self._constant(type_, value)
+            return found
+        return self._constant(type_, value)
+
+    def _constant(self, type_: t.Type, value: ir.ConstValue) -> int:
+        """`constant` without its memo."""
         shape = self.types.shape(type_)
         scalar = t.element_scalar(shape)
         if scalar is None:
