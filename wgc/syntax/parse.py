@@ -66,7 +66,7 @@ import operator
 import os
 import re
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from wgc import codes, startup_cache
 from wgc.cached_dataclass import dataclass
@@ -1628,15 +1628,16 @@ class Token(str):
     parses imports none of it): the same attributes (lines and columns 0), the same class name
     (which the AST builder tells tokens by)."""
 
-    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+    __slots__ = ("type", "start_pos", "value", "end_pos")
     type: str
     start_pos: int
     value: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
     end_pos: int
+    # the same for every token of the loop, read from the class (four stores fewer per token)
+    line: ClassVar[int] = 0
+    column: ClassVar[int] = 0
+    end_line: ClassVar[int] = 0
+    end_column: ClassVar[int] = 0
 
 
 class _FastParser:
@@ -1813,14 +1814,12 @@ class _FastParser:
                 if kind is None:   # `>>` closing a template argument list: TGT, then another `>`
                     split = new_str(Token, ">")
                     split.type, split.value, split.start_pos, split.end_pos = postlex.split_kind, ">", pos + 1, end
-                    split.line = split.column = split.end_line = split.end_column = 0
                     kind, value, end = "TGT", ">", pos + 1
             else:
                 postlex.prev2_type = postlex.prev_type
                 postlex.prev_type = kind
             tok = new_str(Token, value)
             tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, pos, end
-            tok.line = tok.column = tok.end_line = tok.end_column = 0
             pos = end if split is None else split.end_pos
             # ---- the parser: reductions, then the token shifted
             while True:
