@@ -827,3 +827,21 @@ def test_span_across_runs_and_within_expansions_answers_as_the_mapping(project, 
               if segment(start) != segment(end - 1) and not fixed[segment(start)] and not fixed[segment(end - 1)]]
     within = [(start, end) for start, end in unmapped if segment(start) == segment(end - 1) and fixed[segment(start)]]
     assert across and within
+
+
+def test_predefined_macros_shared_between_compiles_stay_as_defined():
+    """The predefined macros' objects are made once per process and shared by later preprocesses
+    (`_BUILTIN_MACROS`): a file that redefines or undefines one changes its own compile only.  By
+    hand: `__HLSL_VERSION` is 2021 by default and the given version otherwise; `__spirv__` is 1."""
+    probe = "int a = __HLSL_VERSION;\nint b = __spirv__;\n"
+    changed = "#undef __spirv__\n#define __HLSL_VERSION 2016\nint a = __HLSL_VERSION;\nint b = __spirv__;\n"
+
+    def run(text: str, version: int = 2021) -> list[str]:
+        result = preprocess(SourceFile("main.hlsl", text), PreprocessOptions(hlsl_version=version))
+        return re.findall(r"int \w = (\w+);", result.text)
+
+    assert run(probe) == ["2021", "1"]
+    assert run(changed) == ["2016", "__spirv__"]
+    assert run(probe) == ["2021", "1"]
+    assert run(probe, 2018) == ["2018", "1"]
+    assert run(probe) == ["2021", "1"]

@@ -600,6 +600,14 @@ class _Everything:
         return True
 
 
+_BUILTIN_MACROS: dict[str, Any] = {}
+"""pcpp's macro object of each predefined macro's definition ("__HLSL_VERSION 2021"), made once per
+process: no compile changes a macro object once defined (expansion copies the replacement tokens; a
+`#define` or `#undef` replaces or removes the object in the compile's own table), and the texts are a
+handful (one per language version, shader model and stage).  Tokenizing them with pcpp's lexer was a
+tenth of a small file's preprocessing."""
+
+
 class _PcppTools:
     """pcpp's lexer and expression evaluator (a PLY lexer and parser) and the token names its
     `Preprocessor.__init__` probes the lexer for: the part of pcpp's set-up that does not depend on
@@ -758,8 +766,18 @@ class _Preprocessor(_PcppPreprocessor):
         ]
         if opts.enable_16bit_types:
             predefined.append(("__HLSL_ENABLE_16_BIT", "1"))
+        macros = self.macros
         for name, value in predefined:
-            self._define_string(f"{name} {value}", "built-in")
+            text = f"{name} {value}"
+            macro = _BUILTIN_MACROS.get(text)
+            if macro is None:
+                self._define_string(text, "built-in")
+                macro = macros.get(name)
+                if macro is not None and macro.arglist is None:
+                    _BUILTIN_MACROS[text] = macro
+            else:
+                macros[name] = macro
+                self._macro_names.add(name)
         for name, defined in opts.defines:
             self._command_line_define(name, defined)
         for name in opts.undefines:
