@@ -365,6 +365,16 @@ class LocationMap:
             return Span(run[3], start + delta, end + delta)
         return self._span_elsewhere(start, end)
 
+    def meta_span(self, meta: tuple[Any, Any]) -> Span:
+        """`span` of a parser rule's extent `meta` = (start, end) ((None, None): an empty rule, the
+        empty span at 0), with `span`'s common case inline (the parser asks once per AST node)."""
+        start, end = meta
+        run: Any = self._last_run
+        if start is not None and run[0] <= start < run[1] and start <= end <= run[2]:
+            delta = run[4]
+            return Span(run[3], start + delta, end + delta)
+        return self.span(0, 0) if start is None else self._span_elsewhere(start, end)
+
     def _span_elsewhere(self, start: int, end: int) -> Span:
         """`span` for a range that does not lie within the last run."""
         if start < 0:

@@ -65,7 +65,7 @@ import math
 import operator
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Protocol
 
 from wgc import codes, startup_cache
@@ -450,20 +450,36 @@ class AstBuilder:
     a method here is a bug (it raises).
     """
 
+    _span: Callable[[tuple[Any, Any]], Span]
+    """The span of a rule's extent `meta` = (start, end) in the text ((None, None): it matched
+    nothing), through the current `locations` (set with them)."""
+
     def __init__(self) -> None:
         self.release()
 
     def release(self) -> None:
         """Forget the last parse's locations and diagnostics (they reference its source files)."""
-        self.locations: Locations = FileLocations(SourceFile("<none>", ""))
+        self.locations = FileLocations(SourceFile("<none>", ""))
         self.diagnostics: list[Diagnostic] = []
 
-    def _span(self, meta: tuple[Any, Any]) -> Span:
+    @property
+    def locations(self) -> Locations:
+        return self._locations
+
+    @locations.setter
+    def locations(self, locations: Locations) -> None:
+        self._locations = locations
+        # the location map's own where it has one (the preprocessor's, with its common case inline:
+        # one call per AST node, not two)
+        self._span = getattr(locations, "meta_span", None) or functools.partial(AstBuilder._meta_span, locations)
+
+    @staticmethod
+    def _meta_span(locations: Locations, meta: tuple[Any, Any]) -> Span:
         """The span of a rule's extent, `meta` = (start, end) in the text ((None, None): it matched nothing)."""
         start, end = meta
         if start is None:
-            return self.locations.span(0, 0)
-        return self.locations.span(start, end)
+            return locations.span(0, 0)
+        return locations.span(start, end)
 
     def _tok_span(self, tok: Any) -> Span:
         return self.locations.span(tok.start_pos, tok.end_pos)
