@@ -827,3 +827,41 @@ def test_span_across_runs_and_within_expansions_answers_as_the_mapping(project, 
               if segment(start) != segment(end - 1) and not fixed[segment(start)] and not fixed[segment(end - 1)]]
     within = [(start, end) for start, end in unmapped if segment(start) == segment(end - 1) and fixed[segment(start)]]
     assert across and within
+
+
+def test_predefined_macros_shared_between_compiles_stay_as_defined():
+    """The predefined macros' objects are made once per process and shared by later preprocesses
+    (`_BUILTIN_MACROS`): a file that redefines or undefines one changes its own compile only.  By
+    hand: `__HLSL_VERSION` is 2021 by default and the given version otherwise; `__spirv__` is 1."""
+    probe = "int a = __HLSL_VERSION;\nint b = __spirv__;\n"
+    changed = "#undef __spirv__\n#define __HLSL_VERSION 2016\nint a = __HLSL_VERSION;\nint b = __spirv__;\n"
+
+    def run(text: str, version: int = 2021) -> list[str]:
+        result = preprocess(SourceFile("main.hlsl", text), PreprocessOptions(hlsl_version=version))
+        return re.findall(r"int \w = (\w+);", result.text)
+
+    assert run(probe) == ["2021", "1"]
+    assert run(changed) == ["2016", "__spirv__"]
+    assert run(probe) == ["2021", "1"]
+    assert run(probe, 2018) == ["2018", "1"]
+    assert run(probe) == ["2021", "1"]
+
+
+def test_meta_span_answers_as_span(project):
+    """`LocationMap.meta_span((start, end))`, which the parser calls once per AST node, is `span(start,
+    end)`, and `span(0, 0)` for an empty rule's `(None, None)`, whatever range was asked before (its
+    common case reads the run of the last answer): every pair of token boundaries of a text with an
+    include, a macro expansion and a `#line` region, asked forwards, backwards and interleaved."""
+    result = project({
+        "inc.hlsli": "struct S { uint a; };\n",
+        "main.hlsl": '#include "inc.hlsli"\n#define TWICE(x) ((x) + (x))\nuint f(uint v) { return TWICE(v); }\n'
+                     '#line 40 "other.hlsl"\nuint g() { return 1; }\n',
+    })
+    locations = result.locations
+    bounds = sorted({0, len(result.text)} | {m.start() for m in re.finditer(r"\S+", result.text)}
+                    | {m.end() for m in re.finditer(r"\S+", result.text)})
+    pairs = [(a, b) for a in bounds for b in bounds if a <= b]
+    for order in (pairs, pairs[::-1], pairs[::2] + pairs[1::2]):
+        for start, end in order:
+            assert locations.meta_span((start, end)) == locations.span(start, end)
+            assert locations.meta_span((None, None)) == locations.span(0, 0)

@@ -99,3 +99,28 @@ def test_what_counts_as_a_binding(tmp_path, name, expected):
     assert front.analysis is not None
     main = next(f for f in front.analysis.module.functions if f.name == "Main")
     assert target._rebinds_node_object(main) is expected
+
+
+def test_the_body_checks_report_in_body_order(tmp_path):
+    """The target's per-node checks of a body (`check_target` picks the calls, references, declarations
+    and selects by class from the kept walk) report in the body's order, each undefined function once:
+    by hand, line 9 calls the undefined 'Ext' (WG0628), line 10 declares a string variable (WG0626),
+    line 11 chooses between two buffers (WG0623), line 12 calls 'Ext' again (not reported again)."""
+    path = tmp_path / "program.hlsl"
+    path.write_text("\n".join([
+        "struct R { uint x; };",
+        "StructuredBuffer<R> A : register(t0);",
+        "StructuredBuffer<R> B : register(t1);",
+        "RWStructuredBuffer<uint> Out : register(u2);",
+        "uint Ext(uint v);",
+        '[Shader("node")] [NodeLaunch("thread")]',
+        "void T(ThreadNodeInputRecord<R> r)",
+        "{",
+        "    Out[0] = Ext(r.Get().x);",
+        '    string s = "a";',
+        "    StructuredBuffer<R> C = r.Get().x > 1 ? A : B;",
+        "    Out[1] = Ext(C[0].x);",
+        "}", ""]))
+    found = _target_diagnostics(path)
+    assert [(code, path.read_text().count("\n", 0, span[1]) + 1) for code, span, _ in found] == [  # type: ignore[index]
+        ("WG0628", 9), ("WG0626", 10), ("WG0623", 11)]

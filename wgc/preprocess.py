@@ -365,6 +365,16 @@ class LocationMap:
             return Span(run[3], start + delta, end + delta)
         return self._span_elsewhere(start, end)
 
+    def meta_span(self, meta: tuple[Any, Any]) -> Span:
+        """`span` of a parser rule's extent `meta` = (start, end) ((None, None): an empty rule, the
+        empty span at 0), with `span`'s common case inline (the parser asks once per AST node)."""
+        start, end = meta
+        run: Any = self._last_run
+        if start is not None and run[0] <= start < run[1] and start <= end <= run[2]:
+            delta = run[4]
+            return Span(run[3], start + delta, end + delta)
+        return self.span(0, 0) if start is None else self._span_elsewhere(start, end)
+
     def _span_elsewhere(self, start: int, end: int) -> Span:
         """`span` for a range that does not lie within the last run."""
         if start < 0:
@@ -600,6 +610,14 @@ class _Everything:
         return True
 
 
+_BUILTIN_MACROS: dict[str, Any] = {}
+"""pcpp's macro object of each predefined macro's definition ("__HLSL_VERSION 2021"), made once per
+process: no compile changes a macro object once defined (expansion copies the replacement tokens; a
+`#define` or `#undef` replaces or removes the object in the compile's own table), and the texts are a
+handful (one per language version, shader model and stage).  Tokenizing them with pcpp's lexer was a
+tenth of a small file's preprocessing."""
+
+
 class _PcppTools:
     """pcpp's lexer and expression evaluator (a PLY lexer and parser) and the token names its
     `Preprocessor.__init__` probes the lexer for: the part of pcpp's set-up that does not depend on
@@ -758,8 +776,18 @@ class _Preprocessor(_PcppPreprocessor):
         ]
         if opts.enable_16bit_types:
             predefined.append(("__HLSL_ENABLE_16_BIT", "1"))
+        macros = self.macros
         for name, value in predefined:
-            self._define_string(f"{name} {value}", "built-in")
+            text = f"{name} {value}"
+            macro = _BUILTIN_MACROS.get(text)
+            if macro is None:
+                self._define_string(text, "built-in")
+                macro = macros.get(name)
+                if macro is not None and macro.arglist is None:
+                    _BUILTIN_MACROS[text] = macro
+            else:
+                macros[name] = macro
+                self._macro_names.add(name)
         for name, defined in opts.defines:
             self._command_line_define(name, defined)
         for name in opts.undefines:

@@ -63,13 +63,18 @@ from wgc.source import Span
 from wgc.syntax import ast
 
 
+_BUILTIN_SYMBOLS: dict[str, Symbol] = {}
+"""The built-in scope's symbols, made once per process: a compile never changes them (nothing declares
+into the built-in scope, and its symbols and their enumerators are read only)."""
+
+
 def builtin_scope() -> Scope:
-    scope = Scope(ScopeKind.GLOBAL, None, "<built-in>")
-    for name, value in BARRIER_CONSTANTS.items():
-        scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
-    for name, value in RAY_CONSTANTS.items():
-        scope.declare(Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
-    return scope
+    """A new scope holding the built-in constants (the barrier flags, the ray flags), outermost."""
+    symbols = _BUILTIN_SYMBOLS
+    if not symbols:
+        for name, value in [*BARRIER_CONSTANTS.items(), *RAY_CONSTANTS.items()]:
+            symbols.setdefault(name, Symbol(name, SymbolKind.ENUMERATOR, EnumeratorEntity(t.UINT, value)))
+    return Scope(ScopeKind.GLOBAL, None, "<built-in>", {name: [symbol] for name, symbol in symbols.items()})
 
 
 def analyze(unit: ast.TranslationUnit, options: SemaOptions = SemaOptions(),

@@ -107,6 +107,9 @@ from wgc.source import SourceFile, Span
 if TYPE_CHECKING:
     from wgc.sema.results import Analysis
 
+_GLOBAL_STORAGES = frozenset({ir.Storage.UNIFORM, ir.Storage.RESOURCE, ir.Storage.GROUPSHARED, ir.Storage.STATIC})
+"""The storages of the globals whose references `_global` checks."""
+
 TARGET_NOTES = {
     "amdx": "a limit of the SPIR-V AMDX target (SPV_AMDX_shader_enqueue); 'wgc inspect' still shows the program",
     "emulated": "a limit of the emulated SPIR-V target (--target=emulated); 'wgc inspect' still shows the program",
@@ -265,35 +268,38 @@ def check_target(analysis: Analysis, nodes: Sequence[NodeInfo], embedded_source:
     for function in functions:
         _object_bindings(function, report)
         _ray_queries_in_signature(function, report)
-        for item in walk_body(function):
-            if isinstance(item, ir.Call) and item.function.body is None and item.function not in undefined_seen:
-                undefined_seen.add(item.function)
-                report(codes.UNDEFINED_FUNCTION, item.span,
-                       f"function '{item.function.name}' is declared but not defined: a library may leave it to "
-                       "the linker, but Vulkan SPIR-V cannot import functions",
-                       (Label(item.function.span, "declared here"),))
-            if isinstance(item, ir.VarRef) and item.variable.storage in (ir.Storage.UNIFORM, ir.Storage.RESOURCE,
-                                                                         ir.Storage.GROUPSHARED, ir.Storage.STATIC) \
-                    and item.variable not in globals_seen:
-                globals_seen.add(item.variable)
-                _global(item.variable, report)
-            if isinstance(item, ir.VarDecl):
+        # the classes the checks below read (exactly: IR node classes have no subclasses), in body order
+        for item in nodes_of(function, ir.Call, ir.VarRef, ir.VarDecl, ir.IntrinsicCall, ir.MethodCall, ir.Select):
+            cls = type(item)
+            if cls is ir.VarRef:
+                if item.variable.storage in _GLOBAL_STORAGES and item.variable not in globals_seen:
+                    globals_seen.add(item.variable)
+                    _global(item.variable, report)
+                if item.type is t.STRING and item.variable.storage is not ir.Storage.LOCAL \
+                        and not isinstance(fold(item), Folded):
+                    report(codes.STRING_NOT_CONSTANT, item.span,
+                           f"string '{item.variable.name}' is not a compile-time constant: SPIR-V has no string values",
+                           (Label(item.variable.span, "declare it 'static const' with a literal initializer"),))
+            elif cls is ir.VarDecl:
                 _ray_query_variable(item.variable, report)
-            elif isinstance(item, (ir.IntrinsicCall, ir.MethodCall)):
+                if item.variable.type is t.STRING:
+                    report(codes.STRING_NOT_CONSTANT, item.variable.span,
+                           f"string variable '{item.variable.name}' cannot be lowered: SPIR-V has no string values "
+                           "(use a literal, or a 'static const string' global)")
+            elif cls is ir.Call:
+                if item.function.body is None and item.function not in undefined_seen:
+                    undefined_seen.add(item.function)
+                    report(codes.UNDEFINED_FUNCTION, item.span,
+                           f"function '{item.function.name}' is declared but not defined: a library may leave it to "
+                           "the linker, but Vulkan SPIR-V cannot import functions",
+                           (Label(item.function.span, "declared here"),))
+            elif cls is ir.Select:
+                if _is_object(item.type):
+                    report(codes.SELECT_OF_OBJECTS, item.span,
+                           f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
+                           (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
+            else:
                 _call(item, report)
-            if isinstance(item, ir.VarDecl) and item.variable.type is t.STRING:
-                report(codes.STRING_NOT_CONSTANT, item.variable.span,
-                       f"string variable '{item.variable.name}' cannot be lowered: SPIR-V has no string values "
-                       "(use a literal, or a 'static const string' global)")
-            elif isinstance(item, ir.VarRef) and item.type is t.STRING and item.variable.storage is not ir.Storage.LOCAL \
-                    and not isinstance(fold(item), Folded):
-                report(codes.STRING_NOT_CONSTANT, item.span,
-                       f"string '{item.variable.name}' is not a compile-time constant: SPIR-V has no string values",
-                       (Label(item.variable.span, "declare it 'static const' with a literal initializer"),))
-            elif isinstance(item, ir.Select) and _is_object(item.type):
-                report(codes.SELECT_OF_OBJECTS, item.span,
-                       f"a conditional expression cannot choose between objects of type '{item.type}' in SPIR-V",
-                       (Label(item.cond.span, "choose with if/else and use each object on its own branch"),))
     return diagnostics
 
 

@@ -65,8 +65,8 @@ import math
 import operator
 import os
 import re
-from collections.abc import Iterator
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, Protocol
 
 from wgc import codes, startup_cache
 from wgc.cached_dataclass import dataclass
@@ -450,20 +450,36 @@ class AstBuilder:
     a method here is a bug (it raises).
     """
 
+    _span: Callable[[tuple[Any, Any]], Span]
+    """The span of a rule's extent `meta` = (start, end) in the text ((None, None): it matched
+    nothing), through the current `locations` (set with them)."""
+
     def __init__(self) -> None:
         self.release()
 
     def release(self) -> None:
         """Forget the last parse's locations and diagnostics (they reference its source files)."""
-        self.locations: Locations = FileLocations(SourceFile("<none>", ""))
+        self.locations = FileLocations(SourceFile("<none>", ""))
         self.diagnostics: list[Diagnostic] = []
 
-    def _span(self, meta: tuple[Any, Any]) -> Span:
+    @property
+    def locations(self) -> Locations:
+        return self._locations
+
+    @locations.setter
+    def locations(self, locations: Locations) -> None:
+        self._locations = locations
+        # the location map's own where it has one (the preprocessor's, with its common case inline:
+        # one call per AST node, not two)
+        self._span = getattr(locations, "meta_span", None) or functools.partial(AstBuilder._meta_span, locations)
+
+    @staticmethod
+    def _meta_span(locations: Locations, meta: tuple[Any, Any]) -> Span:
         """The span of a rule's extent, `meta` = (start, end) in the text ((None, None): it matched nothing)."""
         start, end = meta
         if start is None:
-            return self.locations.span(0, 0)
-        return self.locations.span(start, end)
+            return locations.span(0, 0)
+        return locations.span(start, end)
 
     def _tok_span(self, tok: Any) -> Span:
         return self.locations.span(tok.start_pos, tok.end_pos)
@@ -1628,15 +1644,16 @@ class Token(str):
     parses imports none of it): the same attributes (lines and columns 0), the same class name
     (which the AST builder tells tokens by)."""
 
-    __slots__ = ("type", "start_pos", "value", "line", "column", "end_line", "end_column", "end_pos")
+    __slots__ = ("type", "start_pos", "value", "end_pos")
     type: str
     start_pos: int
     value: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
     end_pos: int
+    # the same for every token of the loop, read from the class (four stores fewer per token)
+    line: ClassVar[int] = 0
+    column: ClassVar[int] = 0
+    end_line: ClassVar[int] = 0
+    end_column: ClassVar[int] = 0
 
 
 class _FastParser:
@@ -1813,14 +1830,12 @@ class _FastParser:
                 if kind is None:   # `>>` closing a template argument list: TGT, then another `>`
                     split = new_str(Token, ">")
                     split.type, split.value, split.start_pos, split.end_pos = postlex.split_kind, ">", pos + 1, end
-                    split.line = split.column = split.end_line = split.end_column = 0
                     kind, value, end = "TGT", ">", pos + 1
             else:
                 postlex.prev2_type = postlex.prev_type
                 postlex.prev_type = kind
             tok = new_str(Token, value)
             tok.type, tok.value, tok.start_pos, tok.end_pos = kind, value, pos, end
-            tok.line = tok.column = tok.end_line = tok.end_column = 0
             pos = end if split is None else split.end_pos
             # ---- the parser: reductions, then the token shifted
             while True:
