@@ -173,11 +173,9 @@ def test_out_of_records_on_an_array_element_is_reported(tmp_path):
     assert "node 'Greedy'" in errors[0].message and "asked for 6 records" in errors[0].message, errors[0].message
 
 
-def test_the_amdx_translation_adds_once_per_index_and_subgroup(tmp_path):
-    """wgc/spirv_in/translate.py's `allocate(param, index, count, per_group, per_subgroup)`: where the
-    index is not a constant, a loop whose header broadcasts the first active invocation's index;
-    the invocations with that index add their sum (Reduce) once, by the elected one (before: every
-    invocation added its own count)."""
+def amdx_allocate_helper(tmp_path) -> str:
+    """The disassembly of the AMDX translation's `allocate` helper function (wgc/spirv_in/translate.py)
+    in the module of `DIVERGENT`."""
     import re
 
     from wgc.runtime.amdx import compile_amdx
@@ -187,11 +185,22 @@ def test_the_amdx_translation_adds_once_per_index_and_subgroup(tmp_path):
     path.write_text(DIVERGENT)
     _, module, _ = compile_amdx(str(path), None)
     assert module is not None
-    asm = disassemble(module)
-    helper = re.search(r"= OpFunction %v2ulong None %\w+\n(?:.*OpFunctionParameter.*\n){5}(?:.*\n)*?.*OpFunctionEnd", asm)
+    helper = re.search(r"= OpFunction %v2ulong None %\w+\n(?:.*OpFunctionParameter.*\n){5}(?:.*\n)*?.*OpFunctionEnd",
+                       disassemble(module))
     assert helper is not None
-    params = re.findall(r"(%\w+) = OpFunctionParameter", helper.group(0))
-    body = helper.group(0)[helper.group(0).index("OpLoopMerge"):]
+    return helper.group(0)
+
+
+def test_the_amdx_translation_adds_once_per_index_and_subgroup(tmp_path):
+    """wgc/spirv_in/translate.py's `allocate(param, index, count, per_group, per_subgroup)`: where the
+    index is not a constant, a loop whose header broadcasts the first active invocation's index;
+    the invocations with that index add their sum (Reduce) once, by the elected one (before: every
+    invocation added its own count)."""
+    import re
+
+    helper = amdx_allocate_helper(tmp_path)
+    params = re.findall(r"(%\w+) = OpFunctionParameter", helper)
+    body = helper[helper.index("OpLoopMerge"):]
     index, count = params[1], params[2]
     assert re.search(rf"OpGroupNonUniformBroadcastFirst %uint %\w+ {index}\n", body)
     total = re.search(rf"(%\w+) = OpGroupNonUniformIAdd %uint %\w+ Reduce {count}\n", body)

@@ -134,19 +134,9 @@ def test_the_amdx_translation_reads_the_slot_before_its_atomics(tmp_path):
     atomic were read where used)."""
     import re
 
-    from test_runtime_node_arrays import DIVERGENT
+    from test_runtime_node_arrays import amdx_allocate_helper
 
-    from wgc.runtime.amdx import compile_amdx
-    from wgc.spirv.tools import disassemble
-
-    path = tmp_path / "graph.hlsl"
-    path.write_text(DIVERGENT)
-    _, module, _ = compile_amdx(str(path), None)
-    assert module is not None
-    asm = disassemble(module)
-    helper = re.search(r"= OpFunction %v2ulong None %\w+\n(?:.*OpFunctionParameter.*\n){5}(?:.*\n)*?.*OpFunctionEnd", asm)
-    assert helper is not None
-    text = helper.group(0)
+    text = amdx_allocate_helper(tmp_path)
     head, tail = text[:text.index("OpAtomicIAdd")], text[text.index("OpAtomicIAdd"):]
     found = re.search(r"= OpIAdd %ulong (%\w+) %ulong_24\n", head)     # the slot's `valid`
     assert found is not None

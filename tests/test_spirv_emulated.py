@@ -765,12 +765,7 @@ void B(DispatchNodeInputRecord<In> input, uint gi : SV_GroupIndex,
     assert field(slot(0, "(lii%2)"), abi.OUTPUT_SLOT, "counter") in symbols.loads()
 
 
-def test_output_array_allocation_adds_once_per_index_and_subgroup(tmp_path):
-    """Issue 31: `Work[i % 4].GetThreadNodeOutputRecords(1)` did one atomic per invocation on one
-    of four counters.  Now a loop runs once per distinct index among the subgroup's invocations:
-    those whose index equals the first active invocation's (BroadcastFirst) add their sum once, by
-    the elected invocation, take its old value plus their exclusive prefix sum, and leave."""
-    symbols, asm = emulated(RECORDS + """
+DIVERGENT_ARRAY_OUTPUT = """
 [Shader("node")] [NodeLaunch("thread")]
 void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Out> work)
 {
@@ -779,7 +774,16 @@ void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeO
     o.OutputComplete();
 }
 [Shader("node")] [NodeLaunch("thread")] [NodeID("work", 0)] void w0(ThreadNodeInputRecord<Out> r) { }
-""", tmp_path)
+"""
+"""A thread node that sends each record to the element of a node array its input names (`a % 4`)."""
+
+
+def test_output_array_allocation_adds_once_per_index_and_subgroup(tmp_path):
+    """Issue 31: `Work[i % 4].GetThreadNodeOutputRecords(1)` did one atomic per invocation on one
+    of four counters.  Now a loop runs once per distinct index among the subgroup's invocations:
+    those whose index equals the first active invocation's (BroadcastFirst) add their sum once, by
+    the elected invocation, take its old value plus their exclusive prefix sum, and leave."""
+    symbols, asm = emulated(RECORDS + DIVERGENT_ARRAY_OUTPUT, tmp_path)
     record = add(ctx("input_records"), mul(wide(add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")), STRIDE))
     index, count = f"(load32[{record}.0]%4)", f"load32[{record}.1]"
     counter = field(slot(0, index), abi.OUTPUT_SLOT, "counter")
@@ -805,16 +809,7 @@ def test_an_element_slot_is_read_with_its_valid_flag(tmp_path):
     Its `counter`, `records` and `capacity`/`stride` are loaded in the block that reads its
     `valid`, before any atomic (none after it); `capacity` and `stride` (adjacent u32s) by one
     u64 load."""
-    symbols, asm = emulated(RECORDS + """
-[Shader("node")] [NodeLaunch("thread")]
-void T(ThreadNodeInputRecord<In> input, [MaxRecords(2)] [NodeArraySize(4)] NodeOutputArray<Out> work)
-{
-    ThreadNodeOutputRecords<Out> o = work[input.Get().a % 4].GetThreadNodeOutputRecords(input.Get().b);
-    o.Get().v = input.Get().a;
-    o.OutputComplete();
-}
-[Shader("node")] [NodeLaunch("thread")] [NodeID("work", 0)] void w0(ThreadNodeInputRecord<Out> r) { }
-""", tmp_path)
+    symbols, asm = emulated(RECORDS + DIVERGENT_ARRAY_OUTPUT, tmp_path)
     record = add(ctx("input_records"), mul(wide(add(mul(FLAT, abi.THREAD_GROUP_SIZE), "lii")), STRIDE))
     the_slot = slot(0, f"(load32[{record}.0]%4)")
     wanted = [field(the_slot, abi.OUTPUT_SLOT, name) for name in ("valid", "counter", "records")] + [
