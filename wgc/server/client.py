@@ -1,7 +1,8 @@
 """The compile server's thin client: a `wgc compile`/`wgc inspect` handed to a warm server.
 
 Stage: first code of the process (`wgc.entry`), after the compile cache had no answer; standard
-library, `wgc.server.protocol` and `wgc.identity` only (no click, no compiler stage).
+library's C modules, `wgc.portable`, `wgc.server.protocol` and `wgc.identity` only (no click, no
+compiler stage, and not `os` where the command is served: see `wgc.portable`).
 Input: the command line, the current folder, the whole environment, the umask, the resource
 limits and the process's standard input, output and error (their descriptors, passed with
 SCM_RIGHTS).
@@ -35,7 +36,6 @@ Invariants:
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -43,6 +43,7 @@ TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 
+from wgc.portable import environ, system
 from wgc.portable import signals as signal
 from wgc.server import protocol
 
@@ -129,7 +130,7 @@ def run(argv: list[str], start: bool = True) -> int | None:
     if not protocol.supported(locks=False):     # a server that listens took its locks
         return None
     try:
-        cwd = os.getcwd()
+        cwd = system.getcwd()
         if names_own_descriptor(argv, cwd):
             return None
         server_folder = protocol.folder()
@@ -138,10 +139,10 @@ def run(argv: list[str], start: bool = True) -> int | None:
         return None
     from wgc.identity import fingerprint
 
-    umask = os.umask(0o022)
-    os.umask(umask)
+    umask = system.umask(0o022)
+    system.umask(umask)
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
+               "cwd": cwd, "env": dict(environ()), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
                "ignored": _ignored_signals()}
     where = protocol.paths(server_folder, server_key)
     timeout = protocol.timeout_seconds()
@@ -169,6 +170,10 @@ def names_own_descriptor(argv: list[str], cwd: str) -> bool:
     not have: /dev/fd/N with N > 2 (standard input, output and error are passed), /proc/self/...,
     /proc/thread-self/... (process substitution `<(...)`, `3< file`)."""
     for word in argv:
+        if "fd" not in word and "self" not in word and "fd" not in cwd and "self" not in cwd:
+            continue        # (normalising removes "." and ".." parts, it makes no "fd" nor "self")
+        import os
+
         text = os.path.normpath(os.path.join(cwd, word)) + "/"
         if "/proc/self/" in text or "/proc/thread-self/" in text:
             return True
@@ -199,7 +204,7 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
     streams = []
     for fd, stream in ((0, sys.stdin), (1, sys.stdout), (2, sys.stderr)):
         try:
-            os.fstat(fd)
+            system.fstat(fd)
             is_open = True
         except OSError:
             is_open = False
@@ -258,6 +263,7 @@ def start(server_key: str, deadline: float) -> str | None:
     that won the race and is starting), else why not."""
     if not sys.executable:
         return "no Python interpreter to start it with"
+    import os
     import select
     import subprocess   # only its list of this interpreter's flags
 
@@ -316,7 +322,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     except (OSError, EOFError, ValueError, TypeError):
         return _RETRY
     for fd in fds:
-        os.close(fd)
+        system.close(fd)
     if kind == protocol.REFUSED:
         retry, _reason = body
         return _RETRY if retry else None
@@ -353,7 +359,7 @@ def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | N
         except (OSError, EOFError, ValueError, TypeError):
             return _lost(pid)
         for fd in fds:
-            os.close(fd)
+            system.close(fd)
         if kind == protocol.REFUSED:   # the child gave up before GO reached it: nothing ran
             retry, _reason = body
             return _RETRY if retry else None
@@ -370,6 +376,8 @@ def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | N
 
 def _alive(pid: int) -> bool:
     """Whether process `pid` still runs (a zombie, which its stalled server did not reap, does not)."""
+    import os
+
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
@@ -419,6 +427,6 @@ def _end_by_signal(number: int) -> None:
     except (OSError, ValueError):      # SIGKILL, SIGSTOP: their handling cannot be changed (nor needs to)
         pass
     try:
-        os.kill(os.getpid(), number)
+        system.kill(system.getpid(), number)
     except OSError:
         pass

@@ -1,7 +1,8 @@
 """The compile server's shared ground: where a server lives, which wgc it is, and its messages.
 
 Stage: around the CLI (the compile server); imported by the thin client, so it uses the standard
-library and `wgc.identity` (the fingerprint, the cache folder) only.
+library's C modules, `wgc.portable` and `wgc.identity` (the fingerprint, the cache folder) only:
+not `os` (see `wgc.portable`) on the client's path.
 Input: the environment (the cache folder), this interpreter and wgc's installed files.
 Output: `folder()` (created private), `key()`, `Paths` of one server, message framing
 (`send`/`receive`) over a Unix-domain stream socket with descriptors passed as SCM_RIGHTS.
@@ -33,9 +34,9 @@ Invariants:
 from __future__ import annotations
 
 import marshal
-import os
-import stat
 import sys
+
+from wgc.portable import absolute, environ, join, system
 
 TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def supported(locks: bool = True) -> bool:
     `locks=False`: all but the file locks, which only a server takes (a client that finds one
     listening does without importing `fcntl`; one that starts a server asks for them)."""
     if not (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
-            and hasattr(os, "fork") and hasattr(os, "getuid")):
+            and hasattr(system, "fork") and hasattr(system, "getuid")):
         return False
     if not locks:
         return True
@@ -110,12 +111,12 @@ def supported(locks: bool = True) -> bool:
 
 
 def switched_on() -> bool:
-    return os.environ.get(SWITCH_ENV, "").strip().lower() in ON_VALUES
+    return environ().get(SWITCH_ENV, "").strip().lower() in ON_VALUES
 
 
 def idle_seconds() -> float | None:
     """$WGC_SERVER_IDLE (seconds, a decimal number > 0), the default when unset; None when malformed."""
-    text = os.environ.get(IDLE_ENV, "").strip()
+    text = environ().get(IDLE_ENV, "").strip()
     if not text:
         return DEFAULT_IDLE_SECONDS
     try:
@@ -129,7 +130,7 @@ def timeout_seconds() -> float:
     """$WGC_SERVER_TIMEOUT (seconds, a decimal number > 0); the default when unset or malformed (a
     client never fails a command because of the server)."""
     try:
-        value = float(os.environ.get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT_SECONDS)
+        value = float(environ().get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT_SECONDS)
     except ValueError:
         return DEFAULT_TIMEOUT_SECONDS
     return value if 0 < value < float("inf") else DEFAULT_TIMEOUT_SECONDS
@@ -139,22 +140,29 @@ def folder() -> str:
     """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
     from wgc.identity import cache_folder
 
-    path = os.path.abspath(os.path.join(cache_folder(), f"server-{os.getuid()}"))
+    path = absolute(join(cache_folder(), f"server-{system.getuid()}"))
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
-            os.mkdir(path, 0o700)
+            system.mkdir(path, 0o700)
         except FileExistsError:
             pass
-        info = os.lstat(path)
+        except OSError:                     # its parent is missing (or worse): as `os.makedirs` says
+            import os
+
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+        info = system.lstat(path)
     except OSError as err:
         raise Unavailable(f"'{path}' cannot be created: {err.strerror or err}") from None
-    if not stat.S_ISDIR(info.st_mode):
+    if info.st_mode & 0o170000 != 0o040000:        # stat.S_ISDIR (`stat` is not imported: see above)
         raise Unavailable(f"'{path}' is not a folder")
-    if info.st_uid != os.getuid():
+    if info.st_uid != system.getuid():
         raise Unavailable(f"'{path}' belongs to another user")
     if info.st_mode & 0o077:
-        raise Unavailable(f"'{path}' is open to other users (mode {stat.S_IMODE(info.st_mode):04o}; 0700 expected)")
+        raise Unavailable(f"'{path}' is open to other users (mode {info.st_mode & 0o7777:04o}; 0700 expected)")
     return path
 
 
@@ -184,7 +192,7 @@ class Paths:
 
 
 def paths(server_folder: str, server_key: str) -> Paths:
-    base = os.path.join(server_folder, server_key)
+    base = join(server_folder, server_key)
     return Paths(base + ".sock", base + ".pid", base + ".log")
 
 
@@ -199,7 +207,9 @@ class Address:
     def __init__(self, path: str) -> None:
         self._folder_fd: int | None = None
         self.address = path
-        if len(os.fsencode(path)) > SUN_PATH_MAX:
+        if len(path.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())) > SUN_PATH_MAX:
+            import os
+
             if not os.path.isdir("/proc/self/fd"):
                 raise Unavailable(f"the socket path '{path}' is too long for this system")
             self._folder_fd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -207,7 +217,7 @@ class Address:
 
     def close(self) -> None:
         if self._folder_fd is not None:
-            os.close(self._folder_fd)
+            system.close(self._folder_fd)
             self._folder_fd = None
 
 
@@ -264,7 +274,7 @@ def peer_uid(connection: Any) -> int | None:
 def same_user(connection: Any) -> bool:
     """Whether the peer of `connection` runs as this user (see `peer_uid`)."""
     uid = peer_uid(connection)
-    return uid is None or uid == os.getuid()
+    return uid is None or uid == system.getuid()
 
 
 def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
@@ -336,5 +346,5 @@ def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
         return head[:1], marshal.loads(b"".join(chunks)), descriptors
     except BaseException:
         for fd in descriptors:
-            os.close(fd)
+            system.close(fd)
         raise
