@@ -77,6 +77,12 @@ def environ() -> dict[str, str] | os._Environ[str]:
     return _environ
 
 
+def provides(name: str) -> bool:
+    """Whether the platform has `os.<name>`, read from `os` where it is loaded (tests take attributes
+    away from it to stand for another platform), else from `system`."""
+    return hasattr(sys.modules.get("os", system), name)
+
+
 def absolute(path: str) -> str:
     """`os.path.abspath(path)`: `path` itself when it is absolute and normal already."""
     if path[:1] == SEP == "/" and not any(part in ("", ".", "..") for part in path[1:].split("/")):

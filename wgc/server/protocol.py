@@ -36,7 +36,7 @@ from __future__ import annotations
 import marshal
 import sys
 
-from wgc.portable import absolute, environ, join, system
+from wgc.portable import absolute, environ, join, provides, system
 
 TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def supported(locks: bool = True) -> bool:
     `locks=False`: all but the file locks, which only a server takes (a client that finds one
     listening does without importing `fcntl`; one that starts a server asks for them)."""
     if not (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
-            and hasattr(system, "fork") and hasattr(system, "getuid")):
+            and provides("fork") and provides("getuid")):
         return False
     if not locks:
         return True
@@ -208,12 +208,15 @@ class Address:
         self._folder_fd: int | None = None
         self.address = path
         if len(path.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())) > SUN_PATH_MAX:
-            import os
-
-            if not os.path.isdir("/proc/self/fd"):
+            try:
+                through_proc = system.stat("/proc/self/fd").st_mode & 0o170000 == 0o040000     # a folder
+            except OSError:
+                through_proc = False
+            if not through_proc:
                 raise Unavailable(f"the socket path '{path}' is too long for this system")
-            self._folder_fd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-            self.address = f"/proc/self/fd/{self._folder_fd}/{os.path.basename(path)}"
+            folder, _, name = path.rpartition("/")          # (Linux: `os.path.dirname`, `basename`)
+            self._folder_fd = system.open(folder, system.O_RDONLY | getattr(system, "O_DIRECTORY", 0))
+            self.address = f"/proc/self/fd/{self._folder_fd}/{name}"
 
     def close(self) -> None:
         if self._folder_fd is not None:
