@@ -138,10 +138,10 @@ def test_an_interpreter_path_that_a_shebang_cannot_hold(folder, tmp_path, monkey
     assert (folder / "out" / "hello.spv").read_bytes() == (folder / "out" / "plain.spv").read_bytes()
 
 
-THIN_NEVER = ("os", "posixpath", "genericpath", "stat", "_collections_abc", "typing", "enum", "re", "threading",
-              "subprocess", "collections", "functools", "contextlib", "fcntl", "select", "socket", "signal",
-              "hashlib", "struct", "click", "wgc.cli", "wgc.version", "wgc.codes", "wgc.diagnostics")
-"""Modules a served compile's client never loads: `os` and what it brings (wgc calls `posix`,
+THIN_NEVER = ("__future__", "os", "posixpath", "genericpath", "stat", "_collections_abc", "typing", "enum", "re",
+              "threading", "subprocess", "collections", "functools", "contextlib", "fcntl", "select", "socket",
+              "signal", "hashlib", "struct", "click", "wgc.cli", "wgc.version", "wgc.codes", "wgc.diagnostics")
+"""Modules a served compile's client never loads: `__future__`, `os` and what it brings (wgc calls `posix`,
 `wgc.portable`), the wrappers of the C modules it calls, and anything of the command line."""
 HIT_NEVER = ("typing", "enum", "re", "threading", "subprocess", "fcntl", "select", "socket", "signal", "hashlib",
              "click", "wgc.cli", "wgc.version")

@@ -19,7 +19,7 @@ the process's time) and the process ends with `os._exit`, freeing nothing; `wgc.
 it back on for the commands that do not end that way (`wgc run`, `wgc lsp`, ...).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import gc
 import sys

@@ -17,7 +17,7 @@ Invariants:
   fingerprint per command, and those 43 files and folders were a fifth of its reads.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import marshal
 import sys

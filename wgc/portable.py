@@ -33,7 +33,7 @@ Invariants:
 """
 
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import sys
 
@@ -63,7 +63,7 @@ SEP = "/" if system.__name__ == "posix" else system.sep      # type: ignore[attr
 _environ: dict[str, str] | None = None
 
 
-def environ() -> dict[str, str] | os._Environ[str]:
+def environ() -> "dict[str, str] | os._Environ[str]":
     """The process's environment as `os.environ` has it (see the module docstring); read-only."""
     global _environ
     loaded = sys.modules.get("os")
@@ -132,7 +132,7 @@ def block_signals(blocked: tuple[int, ...]) -> bool:
     return True
 
 
-def copy_mode_and_owner(fd: int, path: str, old: os.stat_result) -> None:
+def copy_mode_and_owner(fd: int, path: str, old: "os.stat_result") -> None:
     """Give the new file open at `fd` (named `path`) the mode and, where allowed, the owner of `old`
     (the file it replaces); what the platform cannot do is skipped."""
     import os

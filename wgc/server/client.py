@@ -34,7 +34,7 @@ Invariants:
   "ready", "busy" (another server won the race: the client connects to that one) or an error.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import sys
 import time
@@ -109,7 +109,7 @@ class _Signals:
         except ValueError:      # not the main thread: the caller's handling stays
             self.restore()
 
-    def _on_signal(self, signum: int, _frame: Any) -> None:
+    def _on_signal(self, signum: int, _frame: "Any") -> None:
         if self.pid is None:
             raise _Signalled(signum)
         self.forwarded.append(signum)
@@ -215,7 +215,7 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
 
 
 def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | None = None,
-                     start_one: bool = True) -> tuple[Any, str]:
+                     start_one: bool = True) -> "tuple[Any, str]":
     """(a connection to the server of `server_key`, started if none listens, ""), or (None, why there
     is none within `START_SECONDS`, or why it is not used). The connection's operations time out
     after `timeout` seconds ($WGC_SERVER_TIMEOUT by default). `start_one=False`: none is started."""
@@ -249,7 +249,7 @@ def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | No
             time.sleep(0.02)
 
 
-def _connect(where: protocol.Paths, timeout: float) -> tuple[Any, str]:
+def _connect(where: protocol.Paths, timeout: float) -> "tuple[Any, str]":
     """(a connection to the socket of `where`, ""); `Unavailable` when another user listens there."""
     connection = protocol.connect(where.socket, timeout)
     if not protocol.same_user(connection):
@@ -306,7 +306,7 @@ def start(server_key: str, deadline: float) -> str | None:
     return reason or "it ended before it was ready"
 
 
-def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeout: float) -> int | None | object:
+def _exchange(connection: "Any", request: "dict[str, Any]", signals: _Signals, timeout: float) -> int | None | object:
     """Send `request`, say GO once the server's child is ready, and wait for the command's end: the
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
@@ -338,7 +338,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     return _wait(connection, body, timeout, signals)
 
 
-def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | None | object:
+def _wait(connection: "Any", pid: int, grace: float, signals: _Signals) -> int | None | object:
     """Wait for the command's end (its child's report, or the server's): the exit status. A child
     that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`; one
     killed by a signal this client did not forward is reported (WG0029), then the client ends by

@@ -31,7 +31,7 @@ Invariants:
   the same connection (never as a kill of a pid that may run another client's command later).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import marshal
 import sys
@@ -224,11 +224,11 @@ class Address:
             self._folder_fd = None
 
 
-def new_socket() -> Any:
+def new_socket() -> "Any":
     return _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
 
 
-def connect(path: str, timeout: float | None = None) -> Any:
+def connect(path: str, timeout: float | None = None) -> "Any":
     """A socket connected to the server at `path` (its operations time out after `timeout` seconds);
     OSError (ENOENT, ECONNREFUSED: none listens; a timeout: a full backlog)."""
     address = Address(path)
@@ -249,7 +249,7 @@ _LOCAL_PEERCRED = (0, 1)
 getsockopt then gives a `struct xucred`, whose version and uid come first (two unsigned ints)."""
 
 
-def peer_uid(connection: Any) -> int | None:
+def peer_uid(connection: "Any") -> int | None:
     """The uid of the process at the other end of `connection` (SO_PEERCRED on Linux, LOCAL_PEERCRED on
     macOS and FreeBSD); None where the platform cannot tell (the private folder decides there); -1
     when the query fails."""
@@ -274,13 +274,13 @@ def peer_uid(connection: Any) -> int | None:
     return int.from_bytes(credentials[4:8], sys.byteorder, signed=True)
 
 
-def same_user(connection: Any) -> bool:
+def same_user(connection: "Any") -> bool:
     """Whether the peer of `connection` runs as this user (see `peer_uid`)."""
     uid = peer_uid(connection)
     return uid is None or uid == system.getuid()
 
 
-def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
+def parse(data: bytes | bytearray) -> "tuple[bytes, Any, int] | None":
     """(kind, body, length) of the message at the start of `data`, None while it is incomplete;
     ValueError when it is malformed or too large."""
     if len(data) < _HEADER:
@@ -297,7 +297,7 @@ def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
     return bytes(data[:1]), body, _HEADER + size
 
 
-def send(connection: Any, kind: bytes, body: Any, descriptors: tuple[int, ...] = ()) -> None:
+def send(connection: "Any", kind: bytes, body: "Any", descriptors: tuple[int, ...] = ()) -> None:
     data = marshal.dumps(body)
     message = kind + len(data).to_bytes(4, "big") + data
     ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder)
@@ -321,7 +321,7 @@ def descriptors_in(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
     return descriptors
 
 
-def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
+def receive(connection: "Any") -> "tuple[bytes, Any, list[int]]":
     """(kind, body, descriptors) of the next message; EOFError when the peer closed first, ValueError
     when the message is malformed (its descriptors are closed then)."""
     head, ancillary, _flags, _address = connection.recvmsg(_HEADER, ANCILLARY_SPACE)
