@@ -108,14 +108,25 @@ def test_a_launcher_whose_wgc_is_gone_says_so(folder):
     launcher = folder / "wgc-fast"
     assert write_launcher(launcher, folder).returncode == 0
     text = launcher.read_text()
-    start = text.index("sys.path[1:] = ")
+    start = text.index("sys.path[:] = ")
     end = text.index("\n", start)
-    launcher.write_text(text[:start] + "sys.path[1:] = ['/nonexistent']" + text[end:])
+    launcher.write_text(text[:start] + "sys.path[:] = ['/nonexistent']" + text[end:])
     done = run([str(launcher), "compile", "hello.hlsl"], folder)
     assert done.returncode == 1
     assert done.stderr.decode() == (f"error: this wgc launcher's wgc cannot be imported (No module named 'wgc'); "
                                     f"write it again with wgc server --launcher {launcher} [WG0090]\n"
                                     "1 error generated.\n")
+
+
+def test_files_beside_the_launcher_shadow_no_module(folder):
+    """The launcher's own folder (a build folder) is not on its search path: a `wgc.py` there does not
+    replace wgc (which a script's folder, first on its path, would), and the compile works."""
+    launcher = folder / "wgc-fast"
+    assert write_launcher(launcher, folder).returncode == 0
+    (folder / "wgc.py").write_text("raise SystemExit('the wgc.py beside the launcher was imported')\n")
+    done = run([str(launcher), "compile", "-o", "out/hello.spv", "hello.hlsl"], folder)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert (folder / "out" / "hello.spv").read_bytes()[:4] == bytes.fromhex("03022307")    # SPIR-V's magic
 
 
 def test_an_interpreter_path_that_a_shebang_cannot_hold(folder, tmp_path, monkeypatch):
