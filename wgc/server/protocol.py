@@ -140,13 +140,12 @@ def folder() -> str:
     """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
     from wgc.identity import cache_folder
 
-    path = absolute(join(cache_folder(), f"server-{system.getuid()}"))
+    uid = system.getuid()
+    path = absolute(join(cache_folder(), f"server-{uid}"))
     try:
         try:
-            system.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        except OSError:                     # its parent is missing (or worse): as `os.makedirs` says
+            info = system.lstat(path)           # the usual case: it is there (one call)
+        except OSError:                         # not yet (or worse: then as `os.makedirs` says)
             import os
 
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -154,12 +153,12 @@ def folder() -> str:
                 os.mkdir(path, 0o700)
             except FileExistsError:
                 pass
-        info = system.lstat(path)
+            info = system.lstat(path)
     except OSError as err:
         raise Unavailable(f"'{path}' cannot be created: {err.strerror or err}") from None
     if info.st_mode & 0o170000 != 0o040000:        # stat.S_ISDIR (`stat` is not imported: see above)
         raise Unavailable(f"'{path}' is not a folder")
-    if info.st_uid != system.getuid():
+    if info.st_uid != uid:
         raise Unavailable(f"'{path}' belongs to another user")
     if info.st_mode & 0o077:
         raise Unavailable(f"'{path}' is open to other users (mode {info.st_mode & 0o7777:04o}; 0700 expected)")
