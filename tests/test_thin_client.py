@@ -189,3 +189,20 @@ def test_a_long_socket_path_is_reached_through_its_folder_without_os(tmp_path):
                     "address.close()\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"k.sock {folder} False\n"
+
+
+@pytest.mark.parametrize("home", ["/root", "/root/", "/", "", "rel", None])
+@pytest.mark.parametrize("xdg", [None, "", "/x/", "rel"])
+def test_the_cache_folder_is_found_as_before(monkeypatch, home, xdg):
+    """$WGC_CACHE_DIR, else $XDG_CACHE_HOME/wgc, else ~/.cache/wgc, with `~` as os.path.expanduser reads it."""
+    monkeypatch.delenv("WGC_CACHE_DIR", raising=False)
+    for name, value in (("HOME", home), ("XDG_CACHE_HOME", xdg)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    expected = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                            "wgc")
+    assert identity.cache_folder() == expected
+    monkeypatch.setenv("WGC_CACHE_DIR", "elsewhere")
+    assert identity.cache_folder() == "elsewhere"
