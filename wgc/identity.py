@@ -95,7 +95,7 @@ def compute_fingerprint(package: str | None = None) -> bytes:
     parts: list[object] = [sys.version]
     folders = [package]
     stat = system.stat
-    while folders:                              # (listdir and one stat a name: the fewest calls)
+    while folders:                              # (one stat a name: it also tells a folder)
         folder = folders.pop()
         for name in sorted(system.listdir(folder)):
             if name == "__pycache__" or name == SAMPLES and folder == package:

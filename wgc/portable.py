@@ -32,7 +32,6 @@ Invariants:
   path to `os.path`.
 """
 
-
 # (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import sys
