@@ -2,7 +2,8 @@
 cost at most 0.6 x Slang through a native driver, `benchmarks/vs_slang.py`).
 
 The process is the `wgc` command's (`wgc.entry.main()`, as the script and `python -m wgc` run it),
-observed at its end: `os._exit` is wrapped to report `sys.modules` and the collector's state first.
+observed at its end: `os._exit` (`posix._exit`, which a served command calls without `os`) is
+wrapped to report `sys.modules` and the collector's state first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 
 _OBSERVED = r"""
-import atexit, gc, os, sys
+import atexit, gc, os, posix, sys
 sys.argv = ["wgc", *sys.argv[1:]]
 exit_now = os._exit
 
@@ -33,7 +34,7 @@ def observed_exit(code):
     observe(code)
     exit_now(code)
 
-os._exit = observed_exit
+os._exit = posix._exit = observed_exit
 atexit.register(observe)       # a command that ends the normal way (`wgc run`)
 from wgc.entry import main
 main()

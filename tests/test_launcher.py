@@ -108,14 +108,25 @@ def test_a_launcher_whose_wgc_is_gone_says_so(folder):
     launcher = folder / "wgc-fast"
     assert write_launcher(launcher, folder).returncode == 0
     text = launcher.read_text()
-    start = text.index("sys.path[1:] = ")
+    start = text.index("sys.path[:] = ")
     end = text.index("\n", start)
-    launcher.write_text(text[:start] + "sys.path[1:] = ['/nonexistent']" + text[end:])
+    launcher.write_text(text[:start] + "sys.path[:] = ['/nonexistent']" + text[end:])
     done = run([str(launcher), "compile", "hello.hlsl"], folder)
     assert done.returncode == 1
     assert done.stderr.decode() == (f"error: this wgc launcher's wgc cannot be imported (No module named 'wgc'); "
                                     f"write it again with wgc server --launcher {launcher} [WG0090]\n"
                                     "1 error generated.\n")
+
+
+def test_files_beside_the_launcher_shadow_no_module(folder):
+    """The launcher's own folder (a build folder) is not on its search path: a `wgc.py` there does not
+    replace wgc (which a script's folder, first on its path, would), and the compile works."""
+    launcher = folder / "wgc-fast"
+    assert write_launcher(launcher, folder).returncode == 0
+    (folder / "wgc.py").write_text("raise SystemExit('the wgc.py beside the launcher was imported')\n")
+    done = run([str(launcher), "compile", "-o", "out/hello.spv", "hello.hlsl"], folder)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert (folder / "out" / "hello.spv").read_bytes()[:4] == bytes.fromhex("03022307")    # SPIR-V's magic
 
 
 def test_an_interpreter_path_that_a_shebang_cannot_hold(folder, tmp_path, monkeypatch):
@@ -136,3 +147,65 @@ def test_an_interpreter_path_that_a_shebang_cannot_hold(folder, tmp_path, monkey
     plain = run(plain_command + ["compile", "-o", "out/plain.spv", "hello.hlsl"], folder)
     assert (done.returncode, done.stderr) == (plain.returncode, plain.stderr) == (0, b""), plain.stderr.decode()
     assert (folder / "out" / "hello.spv").read_bytes() == (folder / "out" / "plain.spv").read_bytes()
+
+
+THIN_NEVER = ("__future__", "os", "posixpath", "genericpath", "stat", "_collections_abc", "typing", "enum", "re",
+              "threading", "subprocess", "collections", "functools", "contextlib", "fcntl", "select", "socket",
+              "signal", "hashlib", "struct", "click", "wgc.cli", "wgc.version", "wgc.codes", "wgc.diagnostics")
+"""Modules a served compile's client never loads: `__future__`, `os` and what it brings (wgc calls `posix`,
+`wgc.portable`), the wrappers of the C modules it calls, and anything of the command line."""
+HIT_NEVER = ("typing", "enum", "re", "threading", "subprocess", "fcntl", "select", "socket", "signal", "hashlib",
+             "click", "wgc.cli", "wgc.version")
+"""Modules a compile-cache hit never loads."""
+
+
+def observed_launcher(launcher: Path, record: Path) -> Path:
+    """A copy of `launcher` beside it that writes the names of the modules loaded to `record` when the
+    process ends by `posix._exit` (wrapped, before any import of wgc's, with `posix` calls only: the
+    observation loads nothing; an `os` imported later has the wrapper as its `_exit`)."""
+    hook = ("import posix\n"
+            "_exit_now = posix._exit\n"
+            "def _observed_exit(code):\n"
+            f"    fd = posix.open({str(record)!r}, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC, 0o600)\n"
+            "    posix.write(fd, ' '.join(sorted(sys.modules)).encode())\n"
+            "    posix.close(fd)\n"
+            "    _exit_now(code)\n"
+            "posix._exit = _observed_exit\n")
+    text = launcher.read_text()
+    assert "\nimport sys\n" in text
+    observed = launcher.with_name("wgc-observed")
+    observed.write_text(text.replace("\nimport sys\n", "\nimport sys\n" + hook, 1))     # before wgc's first import
+    observed.chmod(0o755)
+    return observed
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the compile server needs fork and Unix-domain sockets")
+def test_the_launchers_served_compile_and_cache_hit_load_only_the_thin_client(folder, tmp_path):
+    """Through a launcher (`python -S`, so nothing but the interpreter's own start-up has run), a
+    compile the server runs loads wgc's thin client and C modules only: no `os` (nor `stat`,
+    `posixpath`, `_collections_abc`), no `typing`, `enum`, `re`, `threading`, `subprocess`; a
+    compile-cache hit no `typing`, `enum`, `re`, `threading`, `subprocess`. Both give the
+    plain compile's output."""
+    launcher = folder / "wgc-fast"
+    assert write_launcher(launcher, folder).returncode == 0
+    record = tmp_path / "modules.txt"
+    observed = observed_launcher(launcher, record)
+    cache = str(tmp_path / "cache")
+    plain = run([str(launcher), "compile", "-o", "out/plain.spv", "hello.hlsl"], folder, WGC_CACHE_DIR=cache)
+    assert plain.returncode == 0, plain.stderr
+    loaded = {}
+    for name, extra, env in (("served", [], {"WGC_SERVER": "1"}), ("hit", ["--cache"], {})):
+        for _ in range(2):      # the first starts the server, or fills the cache
+            record.unlink(missing_ok=True)
+            (folder / "out" / f"{name}.spv").unlink(missing_ok=True)
+            done = run([str(observed), "compile", *extra, "-o", f"out/{name}.spv", "hello.hlsl"], folder,
+                       WGC_CACHE_DIR=cache, **env)
+            assert (done.returncode, done.stdout, done.stderr) == (0, b"", b""), done.stderr
+            assert (folder / "out" / f"{name}.spv").read_bytes() == (folder / "out" / "plain.spv").read_bytes()
+        loaded[name] = set(record.read_text().split())
+    assert {"wgc.server.client", "posix"} <= loaded["served"], "not served by the thin client"
+    assert "wgc.buildcache" in loaded["hit"], "not a cache hit"
+    for name in ("served", "hit"):
+        assert "wgc.driver" not in loaded[name] and "site" not in loaded[name]
+    assert sorted(loaded["served"] & set(THIN_NEVER)) == [], " ".join(sorted(loaded["served"]))
+    assert sorted(loaded["hit"] & set(HIT_NEVER)) == []

@@ -19,18 +19,18 @@ the process's time) and the process ends with `os._exit`, freeing nothing; `wgc.
 it back on for the commands that do not end that way (`wgc run`, `wgc lsp`, ...).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import gc
-import os
 import sys
 
+from wgc.portable import environ, system
 from wgc.portable import signals as signal
 
 
 def replay_from_cache(argv: list[str]) -> int | None:
     """The exit code of `argv` answered from the compile cache, or None (not cached, or a miss)."""
-    if "--cache" not in argv and not os.environ.get("WGC_CACHE"):
+    if "--cache" not in argv and not environ().get("WGC_CACHE"):
         return None        # the usual case costs no import (`buildcache.wanted` needs one of them)
     from wgc import buildcache
 
@@ -47,7 +47,7 @@ def replay_from_cache(argv: list[str]) -> int | None:
 def run_on_server(argv: list[str], start: bool = True) -> int | None:
     """The exit code of `argv` run by the compile server, or None (not wanted, or not run there);
     `start=False`: only by a server that listens already."""
-    if "--server" not in argv and not os.environ.get("WGC_SERVER"):
+    if "--server" not in argv and not environ().get("WGC_SERVER"):
         return None        # the usual case costs no import
     from wgc.server import client
 
@@ -64,7 +64,7 @@ def run_on_server(argv: list[str], start: bool = True) -> int | None:
 def _relocated(args: list[str]) -> list[str]:
     """`args` with the paths under $WGC_CACHE_BASEDIR made relative, for a compile using the cache
     (`wgc.buildcache.relocated`); the usual case costs no import."""
-    if not os.environ.get("WGC_CACHE_BASEDIR"):
+    if not environ().get("WGC_CACHE_BASEDIR"):
         return args
     from wgc import buildcache
 
@@ -133,7 +133,7 @@ def answer_early(argv: list[str]) -> None:
     except interrupts.Interrupted as interrupt:
         code = 128 + interrupt.signum
     _end_process(interrupts.conclude(code, process=True))
-    os._exit(120)       # a standard stream could not be flushed: Python's own status for that at exit
+    system._exit(120)       # a standard stream could not be flushed: Python's own status for that at exit
 
 
 def _answer(args: list[str]) -> int | None:
@@ -163,4 +163,4 @@ def _end_process(code: int) -> None:
                 stream.flush()
     except (OSError, ValueError):
         return
-    os._exit(code)
+    system._exit(code)

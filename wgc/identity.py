@@ -1,8 +1,8 @@
 """Which wgc this is, and where its caches live: what the compile cache and the compile server's
 thin client need before anything else.
 
-Stage: foundation (no wgc imports; the standard library's C modules and `os`/`sys` only, which
-every Python has loaded at start-up, so importing this costs next to nothing).
+Stage: foundation (`wgc.portable` and the standard library's C modules only: not `os`, which the
+thin client does without, see `wgc.portable`; importing this costs next to nothing).
 Input: the environment, the files of the wgc package, the installed distributions, Python's version.
 Output: `cache_folder()`, `fingerprint()` (memoised per process), `compute_fingerprint()` (read now),
 `digest()`.
@@ -17,11 +17,12 @@ Invariants:
   fingerprint per command, and those 43 files and folders were a fifth of its reads.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import marshal
-import os
 import sys
+
+from wgc.portable import SEP, absolute, environ, join, system
 
 try:
     from _blake2 import blake2b       # the hashlib import would load OpenSSL for the same function
@@ -33,8 +34,18 @@ DIGEST_SIZE = 32
 
 def cache_folder() -> str:
     """`$WGC_CACHE_DIR`, else `$XDG_CACHE_HOME/wgc`, else `~/.cache/wgc`."""
-    return os.environ.get("WGC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "wgc")
+    variables = environ()
+    return variables.get("WGC_CACHE_DIR") or join(variables.get("XDG_CACHE_HOME") or join(_home(), ".cache"), "wgc")
+
+
+def _home() -> str:
+    """`os.path.expanduser("~")`: $HOME where it is set (and not the root folder's spelling)."""
+    home = environ().get("HOME")
+    if home and SEP == "/" and home.rstrip("/"):
+        return home.rstrip("/")
+    import os
+
+    return os.path.expanduser("~")
 
 
 def digest(data: bytes) -> bytes:
@@ -63,34 +74,48 @@ SAMPLES = "samples"
 which the fingerprint leaves out (see the module docstring)."""
 
 
+_FORMAT, _FOLDER = 0o170000, 0o040000
+"""`stat.S_IFMT`'s mask and `stat.S_IFDIR` (POSIX's values, which Python's `stat` has everywhere)."""
+
+
+def _folder_of(path: str) -> str:
+    """`os.path.dirname(path)` (answered here for an absolute path without "//")."""
+    if SEP == "/" and path[:1] == "/" and "//" not in path:
+        return path.rpartition("/")[0] or "/"
+    import os
+
+    return os.path.dirname(path)
+
+
 def compute_fingerprint(package: str | None = None) -> bytes:
     """What identifies this wgc now (see the module docstring); `package`: the folder of the wgc
     package to read (this module's by default)."""
     if package is None:
-        package = os.path.dirname(os.path.abspath(__file__))
+        package = _folder_of(absolute(__file__))
     parts: list[object] = [sys.version]
     folders = [package]
-    while folders:
+    stat = system.stat
+    while folders:                              # (one stat a name: it also tells a folder)
         folder = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name == "__pycache__" or entry.name == SAMPLES and folder == package:
-                    continue
-                if entry.is_dir():
-                    folders.append(entry.path)
-                else:
-                    info = entry.stat()
-                    parts.append((entry.path, info.st_size, info.st_mtime_ns))
-    grammar = os.path.join(os.path.dirname(package), "grammar", "hlsl.lark")
+        for name in sorted(system.listdir(folder)):
+            if name == "__pycache__" or name == SAMPLES and folder == package:
+                continue
+            path = join(folder, name)
+            info = stat(path)
+            if info.st_mode & _FORMAT == _FOLDER:
+                folders.append(path)
+            else:
+                parts.append((path, info.st_size, info.st_mtime_ns))
+    grammar = join(join(_folder_of(package), "grammar"), "hlsl.lark")
     try:
-        info = os.stat(grammar)
+        info = stat(grammar)
         parts.append((grammar, info.st_size, info.st_mtime_ns))
     except OSError:
         pass
     for folder in sys.path:
-        if os.path.basename(folder) in ("site-packages", "dist-packages"):
+        if folder.rpartition(SEP)[2] in ("site-packages", "dist-packages"):
             try:
-                names = os.listdir(folder)
+                names = system.listdir(folder)
             except OSError:
                 continue
             parts.append((folder, sorted(n for n in names if n.endswith((".dist-info", ".egg-info")))))

@@ -23,7 +23,7 @@ Invariants:
   with 128 + N and none of them.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import sys
 
@@ -54,7 +54,7 @@ _deferring = 0
 _ready = True               # False from `install` until a `raising` section: record only
 _installed = False
 _active = False
-_undo: list[Callable[[], object]] = []
+_undo: "list[Callable[[], object]]" = []
 _previous_unraisable = sys.unraisablehook
 
 
@@ -99,12 +99,12 @@ def install() -> None:
         signal.signal(signum, _on_signal)
 
 
-def _context_manager(generator: Callable[[], Iterator[None]]) -> Callable[[], AbstractContextManager[None]]:
+def _context_manager(generator: "Callable[[], Iterator[None]]") -> "Callable[[], AbstractContextManager[None]]":
     """`contextlib.contextmanager(generator)`, with contextlib imported at the first use (a thin
     client of the compile server, which enters none of these sections, does without it)."""
     made: list[Callable[[], AbstractContextManager[None]]] = []
 
-    def enter() -> AbstractContextManager[None]:
+    def enter() -> "AbstractContextManager[None]":
         if not made:
             from contextlib import contextmanager
 
@@ -116,7 +116,7 @@ def _context_manager(generator: Callable[[], Iterator[None]]) -> Callable[[], Ab
 
 
 @_context_manager
-def handled() -> Iterator[None]:
+def handled() -> "Iterator[None]":
     """Handle the signals while active (a command run in process, e.g. by the tests; main thread
     only); nothing more where `install` ran or inside another `handled`."""
     global _active
@@ -142,7 +142,7 @@ def handled() -> Iterator[None]:
 
 
 @_context_manager
-def raising() -> Iterator[None]:
+def raising() -> "Iterator[None]":
     """A section whose clean-up is in place (the caller's `except BaseException` removes the
     command's outputs): a signal raises `Interrupted` here, one that came before at its start."""
     global _ready
@@ -155,7 +155,7 @@ def raising() -> Iterator[None]:
 
 
 @_context_manager
-def deferred() -> Iterator[None]:
+def deferred() -> "Iterator[None]":
     """A section that a signal may not cut in half; a signal that came meanwhile is raised at its end."""
     global _deferring
     _deferring += 1
@@ -166,7 +166,7 @@ def deferred() -> Iterator[None]:
         checkpoint()
 
 
-def on_interrupt(undo: Callable[[], object]) -> None:
+def on_interrupt(undo: "Callable[[], object]") -> None:
     """Have `conclude` call `undo` if the command turns out interrupted (after its outputs were committed)."""
     _undo.append(undo)
 

@@ -4,7 +4,8 @@ Stage: command line (`wgc.cli`'s `server` command calls `write`).
 Input: this process's interpreter (`sys.executable`) and module search path (`sys.path`), which
 name the wgc and the packages this very command runs; the file to write.
 Output: an executable Python script at FILE, run by this interpreter with `-S`, that sets this
-search path and calls `wgc.entry.main`; or a diagnostic (WG0091) and nothing written.
+search path (in place of the whole of its own) and calls `wgc.entry.main`; or a diagnostic
+(WG0091) and nothing written.
 
 Why: every `wgc` process starts Python, and Python's `site` reads the environment's `.pth` files
 before any of wgc's code runs; with wgc's dependencies that is most of a thin client's time (the
@@ -15,7 +16,10 @@ systems call in its place.
 Invariants:
 - The launcher runs exactly what this command ran: the same interpreter, the same search path
   (the `.pth` files' entries included, as read now), so the same wgc and packages; only `site`
-  itself is skipped (no `sitecustomize`, no user site folder added later). Its Python flags
+  itself is skipped (no `sitecustomize`, no user site folder added later). The launcher's own
+  folder (the first entry Python gives a script) is not searched: files beside it, in a build
+  folder, never shadow a module, and no import lists that folder (a build folder of thousands of
+  files cost a client a millisecond). Its Python flags
   differ (`-S`), so the compile server its commands use is another one than `wgc`'s (the key
   includes the flags).
 - When its wgc cannot be imported any more (moved, uninstalled), it says so with WG0090 and exits
@@ -44,8 +48,8 @@ SHEBANG_MAX = 127
 
 def search_path() -> list[str]:
     """This process's module search path as the launcher sets it: absolute entries, without the
-    first (the folder of the script Python ran, which the launcher's own folder replaces), with the
-    folder that holds the wgc package first when it is not on it otherwise."""
+    first (the folder of the script Python ran: the launcher's own is not searched either), with
+    the folder that holds the wgc package first when it is not on it otherwise."""
     entries = [os.path.abspath(entry) for entry in sys.path[1:] if entry]
     package_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if package_root not in entries:
@@ -67,7 +71,7 @@ def text(path: str) -> str:
             f"# (wgc {__version__}): this Python without its site module, wgc's search path as it was.\n"
             f"# Write it again after moving or reinstalling wgc or its environment: {again}\n"
             "import sys\n"
-            f"sys.path[1:] = {search_path()!r}\n"
+            f"sys.path[:] = {search_path()!r}\n"
             "try:\n"
             "    from wgc.entry import main\n"
             "except ImportError as err:\n"

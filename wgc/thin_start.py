@@ -31,7 +31,7 @@ Invariants:
   the same `.pth` file twice).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import os
 import sys

@@ -1,7 +1,8 @@
 """The compile server's thin client: a `wgc compile`/`wgc inspect` handed to a warm server.
 
 Stage: first code of the process (`wgc.entry`), after the compile cache had no answer; standard
-library, `wgc.server.protocol` and `wgc.identity` only (no click, no compiler stage).
+library's C modules, `wgc.portable`, `wgc.server.protocol` and `wgc.identity` only (no click, no
+compiler stage, and not `os` where the command is served: see `wgc.portable`).
 Input: the command line, the current folder, the whole environment, the umask, the resource
 limits and the process's standard input, output and error (their descriptors, passed with
 SCM_RIGHTS).
@@ -33,9 +34,8 @@ Invariants:
   "ready", "busy" (another server won the race: the client connects to that one) or an error.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
-import os
 import sys
 import time
 
@@ -43,6 +43,7 @@ TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
     from typing import Any
 
+from wgc.portable import environ, system
 from wgc.portable import signals as signal
 from wgc.server import protocol
 
@@ -108,7 +109,7 @@ class _Signals:
         except ValueError:      # not the main thread: the caller's handling stays
             self.restore()
 
-    def _on_signal(self, signum: int, _frame: Any) -> None:
+    def _on_signal(self, signum: int, _frame: "Any") -> None:
         if self.pid is None:
             raise _Signalled(signum)
         self.forwarded.append(signum)
@@ -129,7 +130,7 @@ def run(argv: list[str], start: bool = True) -> int | None:
     if not protocol.supported(locks=False):     # a server that listens took its locks
         return None
     try:
-        cwd = os.getcwd()
+        cwd = system.getcwd()
         if names_own_descriptor(argv, cwd):
             return None
         server_folder = protocol.folder()
@@ -138,10 +139,10 @@ def run(argv: list[str], start: bool = True) -> int | None:
         return None
     from wgc.identity import fingerprint
 
-    umask = os.umask(0o022)
-    os.umask(umask)
+    umask = system.umask(0o022)
+    system.umask(umask)
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(os.environ), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
+               "cwd": cwd, "env": dict(environ()), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
                "ignored": _ignored_signals()}
     where = protocol.paths(server_folder, server_key)
     timeout = protocol.timeout_seconds()
@@ -169,6 +170,10 @@ def names_own_descriptor(argv: list[str], cwd: str) -> bool:
     not have: /dev/fd/N with N > 2 (standard input, output and error are passed), /proc/self/...,
     /proc/thread-self/... (process substitution `<(...)`, `3< file`)."""
     for word in argv:
+        if "fd" not in word and "self" not in word and "fd" not in cwd and "self" not in cwd:
+            continue        # (normalising removes "." and ".." parts, it makes no "fd" nor "self")
+        import os
+
         text = os.path.normpath(os.path.join(cwd, word)) + "/"
         if "/proc/self/" in text or "/proc/thread-self/" in text:
             return True
@@ -199,7 +204,7 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
     streams = []
     for fd, stream in ((0, sys.stdin), (1, sys.stdout), (2, sys.stderr)):
         try:
-            os.fstat(fd)
+            system.fstat(fd)
             is_open = True
         except OSError:
             is_open = False
@@ -210,7 +215,7 @@ def _stdio() -> list[tuple[bool, str, str, bool, bool]]:
 
 
 def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | None = None,
-                     start_one: bool = True) -> tuple[Any, str]:
+                     start_one: bool = True) -> "tuple[Any, str]":
     """(a connection to the server of `server_key`, started if none listens, ""), or (None, why there
     is none within `START_SECONDS`, or why it is not used). The connection's operations time out
     after `timeout` seconds ($WGC_SERVER_TIMEOUT by default). `start_one=False`: none is started."""
@@ -244,7 +249,7 @@ def connect_or_start(where: protocol.Paths, server_key: str, timeout: float | No
             time.sleep(0.02)
 
 
-def _connect(where: protocol.Paths, timeout: float) -> tuple[Any, str]:
+def _connect(where: protocol.Paths, timeout: float) -> "tuple[Any, str]":
     """(a connection to the socket of `where`, ""); `Unavailable` when another user listens there."""
     connection = protocol.connect(where.socket, timeout)
     if not protocol.same_user(connection):
@@ -258,6 +263,7 @@ def start(server_key: str, deadline: float) -> str | None:
     that won the race and is starting), else why not."""
     if not sys.executable:
         return "no Python interpreter to start it with"
+    import os
     import select
     import subprocess   # only its list of this interpreter's flags
 
@@ -300,7 +306,7 @@ def start(server_key: str, deadline: float) -> str | None:
     return reason or "it ended before it was ready"
 
 
-def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeout: float) -> int | None | object:
+def _exchange(connection: "Any", request: "dict[str, Any]", signals: _Signals, timeout: float) -> int | None | object:
     """Send `request`, say GO once the server's child is ready, and wait for the command's end: the
     exit status, None (refused, or not taken in time: compile in process), or _RETRY (the server
     closed before running it)."""
@@ -316,7 +322,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     except (OSError, EOFError, ValueError, TypeError):
         return _RETRY
     for fd in fds:
-        os.close(fd)
+        system.close(fd)
     if kind == protocol.REFUSED:
         retry, _reason = body
         return _RETRY if retry else None
@@ -332,7 +338,7 @@ def _exchange(connection: Any, request: dict[str, Any], signals: _Signals, timeo
     return _wait(connection, body, timeout, signals)
 
 
-def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | None | object:
+def _wait(connection: "Any", pid: int, grace: float, signals: _Signals) -> int | None | object:
     """Wait for the command's end (its child's report, or the server's): the exit status. A child
     that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`; one
     killed by a signal this client did not forward is reported (WG0029), then the client ends by
@@ -353,7 +359,7 @@ def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | N
         except (OSError, EOFError, ValueError, TypeError):
             return _lost(pid)
         for fd in fds:
-            os.close(fd)
+            system.close(fd)
         if kind == protocol.REFUSED:   # the child gave up before GO reached it: nothing ran
             retry, _reason = body
             return _RETRY if retry else None
@@ -370,6 +376,8 @@ def _wait(connection: Any, pid: int, grace: float, signals: _Signals) -> int | N
 
 def _alive(pid: int) -> bool:
     """Whether process `pid` still runs (a zombie, which its stalled server did not reap, does not)."""
+    import os
+
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
@@ -419,6 +427,6 @@ def _end_by_signal(number: int) -> None:
     except (OSError, ValueError):      # SIGKILL, SIGSTOP: their handling cannot be changed (nor needs to)
         pass
     try:
-        os.kill(os.getpid(), number)
+        system.kill(system.getpid(), number)
     except OSError:
         pass

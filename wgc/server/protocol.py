@@ -1,7 +1,8 @@
 """The compile server's shared ground: where a server lives, which wgc it is, and its messages.
 
 Stage: around the CLI (the compile server); imported by the thin client, so it uses the standard
-library and `wgc.identity` (the fingerprint, the cache folder) only.
+library's C modules, `wgc.portable` and `wgc.identity` (the fingerprint, the cache folder) only:
+not `os` (see `wgc.portable`) on the client's path.
 Input: the environment (the cache folder), this interpreter and wgc's installed files.
 Output: `folder()` (created private), `key()`, `Paths` of one server, message framing
 (`send`/`receive`) over a Unix-domain stream socket with descriptors passed as SCM_RIGHTS.
@@ -30,12 +31,12 @@ Invariants:
   the same connection (never as a kill of a pid that may run another client's command later).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: the thin client does without loading `__future__`)
 
 import marshal
-import os
-import stat
 import sys
+
+from wgc.portable import absolute, environ, join, provides, system
 
 TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def supported(locks: bool = True) -> bool:
     `locks=False`: all but the file locks, which only a server takes (a client that finds one
     listening does without importing `fcntl`; one that starts a server asks for them)."""
     if not (_socket is not None and hasattr(_socket, "AF_UNIX") and hasattr(_socket, "SCM_RIGHTS")
-            and hasattr(os, "fork") and hasattr(os, "getuid")):
+            and provides("fork") and provides("getuid")):
         return False
     if not locks:
         return True
@@ -110,12 +111,12 @@ def supported(locks: bool = True) -> bool:
 
 
 def switched_on() -> bool:
-    return os.environ.get(SWITCH_ENV, "").strip().lower() in ON_VALUES
+    return environ().get(SWITCH_ENV, "").strip().lower() in ON_VALUES
 
 
 def idle_seconds() -> float | None:
     """$WGC_SERVER_IDLE (seconds, a decimal number > 0), the default when unset; None when malformed."""
-    text = os.environ.get(IDLE_ENV, "").strip()
+    text = environ().get(IDLE_ENV, "").strip()
     if not text:
         return DEFAULT_IDLE_SECONDS
     try:
@@ -129,7 +130,7 @@ def timeout_seconds() -> float:
     """$WGC_SERVER_TIMEOUT (seconds, a decimal number > 0); the default when unset or malformed (a
     client never fails a command because of the server)."""
     try:
-        value = float(os.environ.get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT_SECONDS)
+        value = float(environ().get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT_SECONDS)
     except ValueError:
         return DEFAULT_TIMEOUT_SECONDS
     return value if 0 < value < float("inf") else DEFAULT_TIMEOUT_SECONDS
@@ -139,22 +140,28 @@ def folder() -> str:
     """The user's server folder, created if needed; `Unavailable` when it cannot be made private."""
     from wgc.identity import cache_folder
 
-    path = os.path.abspath(os.path.join(cache_folder(), f"server-{os.getuid()}"))
+    uid = system.getuid()
+    path = absolute(join(cache_folder(), f"server-{uid}"))
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        info = os.lstat(path)
+            info = system.lstat(path)           # the usual case: it is there (one call)
+        except OSError:                         # not yet (or worse: then as `os.makedirs` says)
+            import os
+
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                pass
+            info = system.lstat(path)
     except OSError as err:
         raise Unavailable(f"'{path}' cannot be created: {err.strerror or err}") from None
-    if not stat.S_ISDIR(info.st_mode):
+    if info.st_mode & 0o170000 != 0o040000:        # stat.S_ISDIR (`stat` is not imported: see above)
         raise Unavailable(f"'{path}' is not a folder")
-    if info.st_uid != os.getuid():
+    if info.st_uid != uid:
         raise Unavailable(f"'{path}' belongs to another user")
     if info.st_mode & 0o077:
-        raise Unavailable(f"'{path}' is open to other users (mode {stat.S_IMODE(info.st_mode):04o}; 0700 expected)")
+        raise Unavailable(f"'{path}' is open to other users (mode {info.st_mode & 0o7777:04o}; 0700 expected)")
     return path
 
 
@@ -184,7 +191,7 @@ class Paths:
 
 
 def paths(server_folder: str, server_key: str) -> Paths:
-    base = os.path.join(server_folder, server_key)
+    base = join(server_folder, server_key)
     return Paths(base + ".sock", base + ".pid", base + ".log")
 
 
@@ -199,23 +206,28 @@ class Address:
     def __init__(self, path: str) -> None:
         self._folder_fd: int | None = None
         self.address = path
-        if len(os.fsencode(path)) > SUN_PATH_MAX:
-            if not os.path.isdir("/proc/self/fd"):
+        if len(path.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())) > SUN_PATH_MAX:
+            try:
+                through_proc = system.stat("/proc/self/fd").st_mode & 0o170000 == 0o040000     # a folder
+            except OSError:
+                through_proc = False
+            if not through_proc:
                 raise Unavailable(f"the socket path '{path}' is too long for this system")
-            self._folder_fd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-            self.address = f"/proc/self/fd/{self._folder_fd}/{os.path.basename(path)}"
+            folder, _, name = path.rpartition("/")          # (Linux: `os.path.dirname`, `basename`)
+            self._folder_fd = system.open(folder, system.O_RDONLY | getattr(system, "O_DIRECTORY", 0))
+            self.address = f"/proc/self/fd/{self._folder_fd}/{name}"
 
     def close(self) -> None:
         if self._folder_fd is not None:
-            os.close(self._folder_fd)
+            system.close(self._folder_fd)
             self._folder_fd = None
 
 
-def new_socket() -> Any:
+def new_socket() -> "Any":
     return _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
 
 
-def connect(path: str, timeout: float | None = None) -> Any:
+def connect(path: str, timeout: float | None = None) -> "Any":
     """A socket connected to the server at `path` (its operations time out after `timeout` seconds);
     OSError (ENOENT, ECONNREFUSED: none listens; a timeout: a full backlog)."""
     address = Address(path)
@@ -236,7 +248,7 @@ _LOCAL_PEERCRED = (0, 1)
 getsockopt then gives a `struct xucred`, whose version and uid come first (two unsigned ints)."""
 
 
-def peer_uid(connection: Any) -> int | None:
+def peer_uid(connection: "Any") -> int | None:
     """The uid of the process at the other end of `connection` (SO_PEERCRED on Linux, LOCAL_PEERCRED on
     macOS and FreeBSD); None where the platform cannot tell (the private folder decides there); -1
     when the query fails."""
@@ -261,13 +273,13 @@ def peer_uid(connection: Any) -> int | None:
     return int.from_bytes(credentials[4:8], sys.byteorder, signed=True)
 
 
-def same_user(connection: Any) -> bool:
+def same_user(connection: "Any") -> bool:
     """Whether the peer of `connection` runs as this user (see `peer_uid`)."""
     uid = peer_uid(connection)
-    return uid is None or uid == os.getuid()
+    return uid is None or uid == system.getuid()
 
 
-def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
+def parse(data: bytes | bytearray) -> "tuple[bytes, Any, int] | None":
     """(kind, body, length) of the message at the start of `data`, None while it is incomplete;
     ValueError when it is malformed or too large."""
     if len(data) < _HEADER:
@@ -284,7 +296,7 @@ def parse(data: bytes | bytearray) -> tuple[bytes, Any, int] | None:
     return bytes(data[:1]), body, _HEADER + size
 
 
-def send(connection: Any, kind: bytes, body: Any, descriptors: tuple[int, ...] = ()) -> None:
+def send(connection: "Any", kind: bytes, body: "Any", descriptors: tuple[int, ...] = ()) -> None:
     data = marshal.dumps(body)
     message = kind + len(data).to_bytes(4, "big") + data
     ancillary = [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, b"".join(fd.to_bytes(4, sys.byteorder)
@@ -308,7 +320,7 @@ def descriptors_in(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
     return descriptors
 
 
-def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
+def receive(connection: "Any") -> "tuple[bytes, Any, list[int]]":
     """(kind, body, descriptors) of the next message; EOFError when the peer closed first, ValueError
     when the message is malformed (its descriptors are closed then)."""
     head, ancillary, _flags, _address = connection.recvmsg(_HEADER, ANCILLARY_SPACE)
@@ -336,5 +348,5 @@ def receive(connection: Any) -> tuple[bytes, Any, list[int]]:
         return head[:1], marshal.loads(b"".join(chunks)), descriptors
     except BaseException:
         for fd in descriptors:
-            os.close(fd)
+            system.close(fd)
         raise
