@@ -381,6 +381,18 @@ def test_a_worker_goes_after_an_error_an_interrupt_a_foreign_module_or_growth(tm
     assert not ok and why.startswith("it grew to ")
 
 
+def assert_rearmed_watch_forwards(watch, connection, client_end, got: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """`watch`, rearmed on `connection`, forwards the SIGHUP its client sends on `client_end`: the
+    handler installed here appends it to `got`, which held nothing before."""
+    from wgc.server import protocol
+
+    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
+    watch.rearm(connection)
+    protocol.send(client_end, protocol.SIGNAL, int(signal.SIGHUP))
+    wait_until(lambda: bool(got), "the forwarded signal")
+    assert got == [signal.SIGHUP]
+
+
 @pytest.fixture
 def connections():
     """Two socket pairs, (the end a `command.Watch` reads, the client's end) each, for the watch's
@@ -438,11 +450,7 @@ def test_one_watching_thread_serves_successive_commands(connections):
     assert first.fileno() == -1                    # closed by `release`
     assert thread.is_alive() and watch.connection is None
     first_peer.close()
-    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-    watch.rearm(second)
-    protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-    wait_until(lambda: bool(got), "the forwarded signal")
-    assert got == [signal.SIGHUP]
+    assert_rearmed_watch_forwards(watch, second, second_peer, got)
     watch.finish()
     signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
     protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))   # after the command: dropped
@@ -511,10 +519,6 @@ def test_a_watch_that_fails_unexpectedly_never_holds_up_its_release(monkeypatch,
     assert released.wait(WAIT_SECONDS) and first.fileno() == -1
     assert watch.thread.is_alive()
     monkeypatch.setattr(protocol, "receive", receive)
-    signal.signal(signal.SIGHUP, lambda signum, _frame: got.append(signum))
-    watch.rearm(second)
-    protocol.send(second_peer, protocol.SIGNAL, int(signal.SIGHUP))
-    wait_until(lambda: bool(got), "the forwarded signal")
-    assert got == [signal.SIGHUP]
+    assert_rearmed_watch_forwards(watch, second, second_peer, got)
     watch.finish()
     watch.close()
