@@ -27,8 +27,18 @@ def run(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProces
     return subprocess.run(command, cwd=cwd, capture_output=True, env=full, timeout=WAIT_SECONDS)
 
 
-def write_launcher(path: Path, cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return run(wgc_command() + ["server", "--launcher", str(path)], cwd)
+def write_launcher(path: Path, cwd: Path, kind: str = "script") -> subprocess.CompletedProcess[bytes]:
+    return run(wgc_command() + ["server", "--launcher", str(path), "--launcher-kind", kind], cwd)
+
+
+def native_launchers() -> bool:
+    from wgc import launcher
+
+    return launcher.compiler() is not None
+
+
+KINDS = ["script", pytest.param("native", marks=pytest.mark.skipif(not native_launchers(),
+                                                                   reason="no C compiler, or not Linux"))]
 
 
 @pytest.fixture
@@ -44,18 +54,26 @@ def folder(tmp_path):
             run(command + ["server", "--stop"], work, WGC_CACHE_DIR=str(tmp_path / "cache"))
 
 
-def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path):
-    """Its `#!` line runs this Python with -S; its commands (in process, through the compile server,
-    a failing one, a usage error) give what `wgc` gives, byte for byte; and its process imports
-    no `site` (nor the environment's .pth files' modules), which the `wgc` command's does."""
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path, kind):
+    """A script launcher's `#!` line runs this Python with -S; a native launcher is an executable
+    that runs the served commands itself, then through its pointer (the first one, and what
+    the server does not run, by this Python with -S). Their commands (in process, through the
+    compile server, a failing one, a usage error) give what `wgc` gives, byte for byte; and
+    their processes import no `site` (nor the environment's .pth files' modules), which the
+    `wgc` command's does."""
     launcher = folder / "wgc-fast"
-    written = write_launcher(launcher, folder)
+    written = write_launcher(launcher, folder, kind)
     assert written.returncode == 0, written.stderr
     said = written.stdout.decode()
-    assert said.startswith(f"wrote {launcher}: it runs ") and " -S with the wgc of " in said
-    shebang, mark = launcher.read_text().splitlines()[:2]
-    assert shebang.startswith("#!/") and shebang.endswith(" -S") and os.access(shebang[2:-3], os.X_OK)
-    assert mark.startswith("# A launcher of wgc written by")
+    if kind == "script":
+        assert said.startswith(f"wrote {launcher}: it runs ") and " -S with the wgc of " in said
+        shebang, mark = launcher.read_text().splitlines()[:2]
+        assert shebang.startswith("#!/") and shebang.endswith(" -S") and os.access(shebang[2:-3], os.X_OK)
+        assert mark.startswith("# A launcher of wgc written by")
+    else:
+        assert said.startswith(f"wrote {launcher}: a native launcher; it runs ") and " -S with the wgc of " in said
+        assert launcher.read_bytes()[:4] == b"\x7fELF" and b"# A launcher of wgc written by" in launcher.read_bytes()
     assert os.access(launcher, os.X_OK)
     cache = str(tmp_path / "cache")
     for args in (["compile", "-I", "include", "-MD", "-o", "out/hello.spv", "hello.hlsl"],
@@ -72,7 +90,8 @@ def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path):
                             {p.name: p.read_bytes() for p in sorted((folder / "out").iterdir())}))
         assert results[1] == results[0] and results[2] == results[0] and results[3] == results[0], args
     status = run([str(launcher), "server", "--status"], folder, WGC_CACHE_DIR=cache)
-    assert b"(this wgc)" in status.stdout and b"requests: 8 served" in status.stdout
+    served = b"requests: 8 served, " if kind == "script" else b"requests: 8 served (7 from native launchers), "
+    assert b"(this wgc)" in status.stdout and served in status.stdout, status.stdout
     imports = {}
     for name, command in (("wgc", wgc_command()), ("launcher", [str(launcher)])):
         done = run(command + ["--version"], folder, PYTHONVERBOSE="1")
@@ -82,12 +101,18 @@ def test_the_launcher_runs_the_same_wgc_without_site(folder, tmp_path):
     assert "import 'site'" not in imports["launcher"] and "import 'wgc.entry'" in imports["launcher"]
 
 
-def test_the_launcher_replaces_only_its_own_kind(folder):
-    """An existing launcher is rewritten; a file that is not one, or a folder, is left alone
-    (WG0091, exit 1); --launcher with another action is a usage error."""
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_launcher_replaces_only_its_own_kind(folder, kind):
+    """An existing launcher (of either kind) is rewritten; a file that is not one, or a folder, is
+    left alone (WG0091, exit 1); --launcher with another action, or --launcher-kind without it,
+    is a usage error."""
     launcher = folder / "wgc-fast"
-    assert write_launcher(launcher, folder).returncode == 0
-    assert write_launcher(launcher, folder).returncode == 0
+    other_kind = "native" if kind == "script" else "script"
+    assert write_launcher(launcher, folder, kind).returncode == 0
+    assert write_launcher(launcher, folder, kind).returncode == 0
+    if native_launchers():
+        assert write_launcher(launcher, folder, other_kind).returncode == 0
+        assert write_launcher(launcher, folder, kind).returncode == 0
     other = folder / "tool"
     other.write_text("#!/bin/sh\necho mine\n")
     done = write_launcher(other, folder)
@@ -99,6 +124,8 @@ def test_the_launcher_replaces_only_its_own_kind(folder):
     assert done.returncode == 1 and b"it is a folder [WG0091]" in done.stderr
     done = run(wgc_command() + ["server", "--status", "--launcher", str(launcher)], folder)
     assert done.returncode == 2 and b"--launcher cannot be given with --status" in done.stderr
+    done = run(wgc_command() + ["server", "--launcher-kind", kind], folder)
+    assert done.returncode == 2 and b"--launcher-kind is given with --launcher FILE" in done.stderr
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []     # no temporary left
 
 

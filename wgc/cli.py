@@ -618,7 +618,11 @@ def cache_command(action: str) -> None:
               help="Write FILE, a launcher of this wgc that starts Python without its site module (the .pth files "
                    "of the environment): a thin client, or a cache hit, then costs a third of the time. Call it "
                    "in place of 'wgc' (e.g. in a build's rules); write it again after reinstalling wgc.")
-def server_command(action: str | None, launcher: str | None) -> None:
+@click.option("--launcher-kind", type=click.Choice(["auto", "native", "script"]), default=None,
+              help="With --launcher: 'native' builds a client without Python's start with the C compiler ($CC, "
+                   "cc; Linux) for a served command; 'script' writes a Python script; 'auto' (the default) native "
+                   "where it can be built.")
+def server_command(action: str | None, launcher: str | None, launcher_kind: str | None) -> None:
     """Run the compile server in the foreground, or start, show or stop servers.
 
     \b
@@ -630,10 +634,12 @@ def server_command(action: str | None, launcher: str | None) -> None:
     """
     if launcher is not None and action is not None:
         raise click.UsageError(f"--launcher cannot be given with --{action}")
+    if launcher_kind is not None and launcher is None:
+        raise click.UsageError("--launcher-kind is given with --launcher FILE")
     if launcher is not None:
         from wgc.launcher import write
 
-        code, text, problems = write(launcher)
+        code, text, problems = write(launcher, launcher_kind or "auto")
     else:
         from wgc.server import control
 

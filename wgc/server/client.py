@@ -59,6 +59,12 @@ FORWARDED_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 POLL_SECONDS = 1.0
 """While the command runs: how often the client checks that the server's child still lives."""
 
+LAUNCHER: "tuple[str, str] | None" = None
+"""(id, start-up variables in hex) of the native launcher whose Python program this is: after a
+server ran the command, the launcher's pointer names it (`wgc.server.native`)."""
+LOCAL = False
+"""The native launcher found the server stalled: this command is compiled in process."""
+
 BOOT = ("import sys; sys.path[:] = sys.argv[3:]; from wgc.server.daemon import run_detached; "
         "run_detached(int(sys.argv[1]), sys.argv[2])")
 """The server's first code: this client's `sys.path`, then `daemon.run_detached(ready_fd, key)`."""
@@ -127,7 +133,7 @@ class _Signals:
 def run(argv: list[str], start: bool = True) -> int | None:
     """Run `argv` on the server (started if needed): its exit status, or None (compile in process).
     `start=False`: only on a server that already listens (None when none does)."""
-    if not protocol.supported(locks=False):     # a server that listens took its locks
+    if LOCAL or not protocol.supported(locks=False):     # a server that listens took its locks
         return None
     try:
         cwd = system.getcwd()
@@ -141,8 +147,9 @@ def run(argv: list[str], start: bool = True) -> int | None:
 
     umask = system.umask(0o022)
     system.umask(umask)
+    stdio = _stdio()
     request = {"fingerprint": fingerprint(), "argv": list(argv), "argv0": sys.argv[0] if sys.argv else "wgc",
-               "cwd": cwd, "env": dict(environ()), "umask": umask, "limits": protocol.limits(), "stdio": _stdio(),
+               "cwd": cwd, "env": dict(environ()), "umask": umask, "limits": protocol.limits(), "stdio": stdio,
                "ignored": _ignored_signals()}
     where = protocol.paths(server_folder, server_key)
     timeout = protocol.timeout_seconds()
@@ -157,6 +164,10 @@ def run(argv: list[str], start: bool = True) -> int | None:
             finally:
                 connection.close()
             if outcome is not _RETRY:
+                if LAUNCHER is not None and outcome is not None:
+                    from wgc.server import native
+
+                    native.remember(server_folder, server_key, *LAUNCHER, stdio)
                 return outcome  # type: ignore[return-value]
         return None
     except _Signalled as signalled:
@@ -367,8 +378,7 @@ def _wait(connection: "Any", pid: int, grace: float, signals: _Signals) -> int |
             how, number = body
             if how == "signal":
                 if int(number) not in signals.forwarded:
-                    _report_lost(f"the compile server's process for this command (pid {pid}) was killed by "
-                                 f"signal {int(number)}; its outputs may be missing or left from an earlier run")
+                    return report_signal(pid, int(number))
                 _end_by_signal(int(number))
                 return 128 + int(number)
             return int(number)
@@ -393,6 +403,15 @@ def _alive(pid: int) -> bool:
     except OSError:
         pass
     return True
+
+
+def report_signal(pid: int, number: int) -> int:
+    """The server's child running this command was killed by signal `number`, which this client did
+    not forward: say so (WG0029), then end by that signal too (128 + it, where that returns)."""
+    _report_lost(f"the compile server's process for this command (pid {pid}) was killed by "
+                 f"signal {number}; its outputs may be missing or left from an earlier run")
+    _end_by_signal(number)
+    return 128 + number
 
 
 def _lost(pid: int) -> int:

@@ -77,6 +77,12 @@ def servers(server_folder: str) -> list[tuple[str, int]]:
     return found
 
 
+def _native(report: dict[str, Any]) -> str:
+    """" (N from native launchers)" where some were (a server of an older wgc does not say)."""
+    count = report.get("native") or 0
+    return f" ({count} from native launchers)" if count else ""
+
+
 def _locked(path: str) -> bool:
     import fcntl       # here: on a platform without it `_problem` refused first (WG0032)
 
@@ -108,7 +114,7 @@ def _status(server_folder: str) -> str:
                      f"  pid:      {report['pid']}\n"
                      f"  version:  wgc {report['version']} ({report['package']})\n"
                      f"  socket:   {report['socket']}\n"
-                     f"  requests: {report['served']} served, {report['running']} running\n"
+                     f"  requests: {report['served']} served{_native(report)}, {report['running']} running\n"
                      f"  workers:  {_workers(report.get('workers', []))}\n"
                      f"  uptime:   {report['uptime']:.1f} s (stops after {report['idle']:g} s without a request)")
     if not lines:

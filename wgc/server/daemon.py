@@ -20,7 +20,9 @@ Invariants:
 - Stale code never answers: each request carries the fingerprint the client read from the files
   on disk for this very command (`wgc.entry.main` forgets a previous command's), which must equal
   the one the server read when it started: a file changed since then makes them differ, and the
-  request is refused (the client's key names another server). The server also reads its files
+  request is refused (the client's key names another server). A native launcher's request
+  (`native_client.c`) carries None: the server reads its files for it, and when they changed it
+  refuses the request and stops. The server also reads its files
   every `FILE_CHECK_SECONDS` while idle (counted from the last request it ran, whose client read
   them); a change stops it.
 - Single-threaded (a selector loop; SIGCHLD through the wakeup descriptor), so forking is safe.
@@ -125,6 +127,8 @@ class Server:
         self.limits = protocol.limits()
         self.pending: dict[socket.socket, _Incoming] = {}
         self.served = 0
+        self.checked_for_launchers = 0
+        """Requests of native launchers whose fingerprint the server read (`_refusal`)."""
         self.started = time.time()
         self.last_activity = time.monotonic()
         self.next_file_check = self.last_activity + FILE_CHECK_SECONDS
@@ -456,7 +460,12 @@ class Server:
             return True, "the server is stopping"
         if kind != protocol.COMPILE or not _well_formed(body, fds):
             return False, "a malformed request"
-        if body["fingerprint"] != self.fingerprint:     # read from disk by the client for this command:
+        if body["fingerprint"] is None:                 # a native launcher's: read for it now
+            self.checked_for_launchers += 1
+            if buildcache.compute_fingerprint() != self.fingerprint:
+                self.stop("its files changed")
+                return True, "its files changed"
+        elif body["fingerprint"] != self.fingerprint:   # read from disk by the client for this command:
             return False, "another wgc"                 # files changed since the server started differ
         return None
 
@@ -487,7 +496,7 @@ class Server:
         from wgc import __version__
 
         return {"pid": os.getpid(), "version": __version__, "key": self.key, "socket": self.paths.socket,
-                "served": self.served, "running": len(self.children) + sum(w.connection is not None
+                "served": self.served, "native": self.checked_for_launchers, "running": len(self.children) + sum(w.connection is not None
                                                                             for w in self.workers.values()),
                 "workers": sorted((pid, w.connection is not None) for pid, w in self.workers.items()),
                 "uptime": time.time() - self.started,
@@ -615,6 +624,7 @@ def _log(line: str) -> None:
 def _well_formed(body: Any, fds: list[int]) -> bool:
     try:
         return (isinstance(body, dict) and isinstance(body["argv"], list) and isinstance(body["cwd"], str)
+                and isinstance(body["fingerprint"], (bytes, type(None)))
                 and isinstance(body["env"], dict) and isinstance(body["umask"], int)
                 and isinstance(body["limits"], dict) and set(body["limits"]) <= set(protocol.LIMITS)
                 and len(body["stdio"]) == 3 and all(len(s) == 5 for s in body["stdio"])
