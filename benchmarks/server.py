@@ -14,9 +14,11 @@ own user + system time (`wait4`), for a compile through the server the client's 
 server and its processes spent for it (`/proc/<pid>/stat` of the server and of its live children,
 its reused workers: utime + stime, and the server's cutime + cstime, before and after, once all
 are idle), and the ratios of CPU time (median, mean) to glslc's on the 121-line shader.
-Where this wgc has `server --launcher`, two more rows: the served compile and the cache hit through
-a launcher it wrote (Python started with -S: no `site`). Every compile's outputs are checked to be
-the same through the server (and the launcher) as in a plain process. A CPU benchmark of the
+Where this wgc has `server --launcher`, two more rows per kind of launcher it writes: the served
+compile and the cache hit through a script launcher (Python started with -S: no `site`) and,
+where `--launcher-kind native` builds one (a C compiler, Linux), through a native launcher (a
+served compile without Python; a cache hit is its Python program's). Every compile's outputs are
+checked to be the same through the server (and the launchers) as in a plain process. A CPU benchmark of the
 compiler itself: it needs wgc where it runs (no device; no `--prepare`/`--from`).
 """
 
@@ -213,12 +215,20 @@ def main() -> None:
         timed(command() + compile_args, plain_env, folder)            # start-up caches, bytecode
         timed(command() + compile_args, server_env, folder)           # starts the server (not timed)
         server = server_pid(command(), env)
-        launcher = [str(folder / "wgc-fast")]
-        if subprocess.run(command() + ["server", "--launcher", launcher[0]], capture_output=True, env=env).returncode:
-            launcher = []                                             # a wgc without `server --launcher`
-        else:
-            timed(launcher + compile_args, server_env, folder)        # starts its server (another key: -S)
-            launcher_server = server_pid(launcher, env)
+        launchers: dict[str, list[str]] = {}
+        for kind in ("script", "native"):
+            path = str(folder / f"wgc-{kind}")
+            written = subprocess.run(command() + ["server", "--launcher", path, "--launcher-kind", kind],
+                                     capture_output=True, env=env)
+            if written.returncode == 0:
+                launchers[kind] = [path]
+        if not launchers and subprocess.run(command() + ["server", "--launcher", str(folder / "wgc-fast")],
+                                            capture_output=True, env=env).returncode == 0:
+            launchers["script"] = [str(folder / "wgc-fast")]     # a wgc without --launcher-kind
+        launcher_server = 0
+        for launcher in launchers.values():
+            timed(launcher + compile_args, server_env, folder)    # starts their server (another key: -S); a native
+            launcher_server = server_pid(launcher, env)          # launcher's first compile writes its pointer
         cached_env = {**env, "WGC_CACHE": "1"}
         (folder / "same.hlsl").write_text(source)
         cached_args = [*compile_args[:-1], "same.hlsl"]
@@ -226,8 +236,8 @@ def main() -> None:
         plain: list[Run] = []
         served: list[Run] = []
         hits: list[Run] = []
-        fast_served: list[Run] = []
-        fast_hits: list[Run] = []
+        fast_served: dict[str, list[Run]] = {kind: [] for kind in launchers}
+        fast_hits: dict[str, list[Run]] = {kind: [] for kind in launchers}
         anchor_runs: dict[str, list[Run]] = {name: [] for name in anchors}
         for number in range(1, args.count + 1):
             edit(number)
@@ -239,12 +249,12 @@ def main() -> None:
                     *expected, plain[-1].stderr):
                 raise SystemExit(f"edit {number}: the server's outputs differ from the plain process's")
             hits.append(timed(command() + cached_args, cached_env, folder))
-            if launcher:
+            for kind, launcher in launchers.items():
                 (folder / "out.spv").unlink()
-                fast_served.append(timed(launcher + compile_args, server_env, folder, launcher_server))
-                if (folder / "out.spv").read_bytes() != expected[0]:
-                    raise SystemExit(f"edit {number}: the launcher's outputs differ from the plain process's")
-                fast_hits.append(timed(launcher + cached_args, cached_env, folder))
+                fast_served[kind].append(timed(launcher + compile_args, server_env, folder, launcher_server))
+                if ((folder / "out.spv").read_bytes(), fast_served[kind][-1].stderr) != (expected[0], plain[-1].stderr):
+                    raise SystemExit(f"edit {number}: the {kind} launcher's outputs differ from the plain process's")
+                fast_hits[kind].append(timed(launcher + cached_args, cached_env, folder))
             for name, anchor in anchors.items():
                 anchor_runs[name].append(timed(anchor, env, folder))
         status = subprocess.run(command() + ["server", "--status"], capture_output=True, env=env, text=True).stdout
@@ -256,9 +266,9 @@ def main() -> None:
     print(summary("plain process (no server)", plain, glslc_runs))
     print(summary("through the server (client + server CPU)", served, glslc_runs))
     print(summary("compile-cache hit (unchanged file)", hits, glslc_runs))
-    if fast_served:
-        print(summary("through the server, `server --launcher`", fast_served, glslc_runs))
-        print(summary("compile-cache hit, `server --launcher`", fast_hits, glslc_runs))
+    for kind in fast_served:
+        print(summary(f"through the server, {kind} launcher", fast_served[kind], glslc_runs))
+        print(summary(f"compile-cache hit, {kind} launcher", fast_hits[kind], glslc_runs))
     for name, runs in anchor_runs.items():
         print(summary(name, runs, glslc_runs))
     print(f"server vs plain: {statistics.median(r.wall for r in served) / statistics.median(r.wall for r in plain):.2f}x "

@@ -236,3 +236,19 @@ def test_the_launchers_served_compile_and_cache_hit_load_only_the_thin_client(fo
         assert "wgc.driver" not in loaded[name] and "site" not in loaded[name]
     assert sorted(loaded["served"] & set(THIN_NEVER)) == [], " ".join(sorted(loaded["served"]))
     assert sorted(loaded["hit"] & set(HIT_NEVER)) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="native launchers are built on Linux")
+def test_a_native_launcher_that_cannot_be_built(folder):
+    """--launcher-kind native without a working C compiler ($CC failing, or none found) is WG0091 and
+    writes nothing; the default (auto) writes a script launcher then, and says why."""
+    launcher = folder / "wgc-fast"
+    for cc, why in (("false", "false failed (exit status 1)"), ("/nonexistent/cc", "no C compiler (cc, gcc, clang, $CC)")):
+        done = run(wgc_command() + ["server", "--launcher", str(launcher), "--launcher-kind", "native"], folder, CC=cc)
+        assert (done.returncode, done.stderr.decode()) == (
+            1, f"error: the native launcher '{launcher}' cannot be built: {why} [WG0091]\n1 error generated.\n")
+        assert not launcher.exists()
+        done = run(wgc_command() + ["server", "--launcher", str(launcher)], folder, CC=cc)
+        assert done.returncode == 0 and done.stdout.decode().rstrip().endswith(f" (a script launcher: {why})")
+        assert launcher.read_text().startswith("#!")
+        launcher.unlink()

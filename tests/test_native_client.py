@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -371,3 +372,47 @@ def test_a_python_that_cannot_be_run_is_wg0090(setup):
     assert done.returncode == 1
     assert done.stderr.decode().startswith(f"error: this wgc launcher's Python cannot be run ({setup.python}: ")
     assert done.stderr.decode().endswith("[WG0090]\n1 error generated.\n")
+
+
+def python_program(*words: str) -> subprocess.CompletedProcess[bytes]:
+    """`wgc.server.native.main` given `words`, as the launcher's Python program is."""
+    code = ("from wgc.server.native import main; "
+            "raise SystemExit(main())")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    return subprocess.run([sys.executable, "-c", code, *words], capture_output=True, env=env, timeout=WAIT)
+
+
+def test_the_python_program_reports_what_the_launcher_could_not():
+    """"lost": the command's process ended without a report (WG0029, exit 1); "signal": it was
+    killed by a signal the launcher did not forward (WG0029, then the end by that signal); words
+    it did not write: WG0090."""
+    lost = python_program("lost", "4242", "-", "wgc-native", "compile", "a.hlsl")
+    assert lost.returncode == 1
+    assert b"process for this command (pid 4242) ended without reporting its exit status" in lost.stderr
+    assert b"[WG0029]" in lost.stderr
+    killed = python_program("signal", "4242", str(int(signal.SIGTERM)), "wgc-native", "compile", "a.hlsl")
+    assert killed.returncode == -signal.SIGTERM
+    assert b"(pid 4242) was killed by signal 15" in killed.stderr and b"[WG0029]" in killed.stderr
+    other = python_program("elsewhere", "1", "2", "wgc-native")
+    assert other.returncode == 1 and other.stderr.endswith(b"[WG0090]\n1 error generated.\n")
+
+
+def test_the_pointer_is_written_whole_and_private(tmp_path):
+    """After a server ran a command for a native launcher's Python program, its pointer names the
+    server, the launcher's start-up variables as it saw them, those variables as this Python has
+    them, the standard streams' states and the request's stdio; written by rename, mode 0600. A
+    launcher that did not read its variables ("-") gets none."""
+    import marshal
+
+    stdio = [(False, "utf-8", "strict", False, False)] + STDIO[1:]
+    native.remember(str(tmp_path), KEY, LAUNCHER_ID, "abcd", stdio)
+    pointer = tmp_path / f"launcher-{LAUNCHER_ID}"
+    lines = pointer.read_text().split("\n")
+    assert lines[:3] == [native.POINTER_HEAD, KEY, "abcd"]
+    assert bytes.fromhex(lines[3]) == native.startup_variables(dict(os.environ))
+    assert lines[4].split(" ")[0] == "00" and marshal.loads(bytes.fromhex(lines[5])) == stdio and lines[6:] == [""]
+    assert pointer.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == [pointer.name]
+    pointer.unlink()
+    native.remember(str(tmp_path), KEY, LAUNCHER_ID, "-", stdio)
+    assert list(tmp_path.iterdir()) == []

@@ -97,3 +97,35 @@ def test_a_request_run_postpones_the_servers_own_check_of_its_files(monkeypatch,
     clock[0] += daemon.FILE_CHECK_SECONDS                   # idle that long after the request
     server._check_idle()
     assert reads == [1]
+
+
+def test_a_native_launchers_request_has_its_files_read_by_the_server(monkeypatch, tmp_path):
+    """A native launcher's request carries no fingerprint (None): the server reads its files for it
+    (each time) and runs it when they are its own; when they changed it refuses it (retry: the
+    launcher's Python program finds this wgc's server) and stops. The report counts them."""
+    from wgc.server import daemon, protocol
+
+    now = [b"same"]
+    monkeypatch.setattr(daemon.buildcache, "compute_fingerprint", lambda: now[0])
+    server = daemon.Server(str(tmp_path), "k" * 24, idle=600.0)
+    server.fingerprint = b"same"
+    monkeypatch.setattr(server, "_hand_off", lambda connection, body: True)
+    sent = []
+    monkeypatch.setattr(daemon.protocol, "send", lambda connection, kind, body, fds=(): sent.append((kind, body)))
+    request = {"fingerprint": None, "argv": ["compile"], "cwd": "/", "env": {}, "umask": 0o022,
+               "limits": server.limits, "stdio": [(True, "utf-8", "strict", False, False)] * 3}
+
+    class Connection:
+        def close(self) -> None:
+            pass
+
+    server._handle(Connection(), protocol.COMPILE, dict(request), [])     # type: ignore[arg-type]
+    assert (server.served, sent, server.stopping) == (1, [], None)
+    assert server.report()["native"] == 1
+    now[0] = b"changed"
+    server._handle(Connection(), protocol.COMPILE, dict(request), [])     # type: ignore[arg-type]
+    assert (server.served, sent, server.stopping) == (1, [(protocol.REFUSED, (True, "its files changed"))],
+                                                      "its files changed")
+    sent.clear()
+    server._handle(Connection(), protocol.COMPILE, {**request, "fingerprint": 7}, [])     # type: ignore[arg-type]
+    assert sent == [(protocol.REFUSED, (True, "the server is stopping"))]
