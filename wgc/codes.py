@@ -81,11 +81,12 @@ DXC_OPTION_REFUSED = _kind("WG0040", E, "a dxc option wgc does not implement who
                            "-link, -recompile, -metal, ...)")
 MISSING_ARGUMENT = _kind("WG0041", E, "an option given without its value (the last word of the command line)")
 UNKNOWN_COMMAND = _kind("WG0042", E, "wgc's first word names no command and no file (with a did-you-mean suggestion)")
-# WG0090-WG0091: the launcher without Python's site module (`wgc.launcher`, `wgc server --launcher`)
-LAUNCHER_BROKEN = _kind("WG0090", E, "a launcher written by 'wgc server --launcher' cannot import its wgc any more "
-                        "(moved or uninstalled): write it again")
+# WG0090-WG0091: the launchers of `wgc server --launcher` (`wgc.launcher`, `wgc.server.native`)
+LAUNCHER_BROKEN = _kind("WG0090", E, "a launcher written by 'wgc server --launcher' cannot import its wgc, or run "
+                        "its Python, any more (moved or uninstalled): write it again")
 LAUNCHER_NOT_WRITTEN = _kind("WG0091", E, "'wgc server --launcher FILE' cannot write FILE (a folder, a file that "
-                             "is not a wgc launcher, or a write error)")
+                             "is not a wgc launcher, a write error, or a native launcher asked for that cannot be "
+                             "built)")
 CACHE_BASEDIR_RELATIVE = _kind("WG0060", W, "$WGC_CACHE_BASEDIR (the compile cache's base folder) is not an "
                                "absolute path: it is ignored", "compile-cache")
 SAMPLES_EXIST = _kind("WG0061", E, "'wgc samples' would overwrite files in its destination folder: nothing is written")
