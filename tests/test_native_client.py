@@ -47,9 +47,10 @@ class Setup:
         self.said = root / "said"
         self.python.write_text(f"#!/bin/sh\nprintf '%s\\0' \"$@\" > '{self.said}'\nexit {FALLBACK_STATUS}\n")
         self.python.chmod(0o755)
-        built = launcher.build_native(launcher.compiler() or [], str(self.python), "PROGRAM", LAUNCHER_ID)
-        assert isinstance(built, bytes), built
         self.client = root / "wgc-native"
+        built = launcher.build_native(launcher.compiler() or [], str(self.python), "PROGRAM", LAUNCHER_ID,
+                                      str(self.client))
+        assert isinstance(built, bytes), built
         self.client.write_bytes(built)
         self.client.chmod(0o755)
         self.cache = short / "cache"          # (a socket path must fit sockaddr_un)
@@ -371,7 +372,8 @@ def test_a_python_that_cannot_be_run_is_wg0090(setup):
     done = setup.run(["--version"])
     assert done.returncode == 1
     assert done.stderr.decode().startswith(f"error: this wgc launcher's Python cannot be run ({setup.python}: ")
-    assert done.stderr.decode().endswith("[WG0090]\n1 error generated.\n")
+    assert done.stderr.decode().endswith(f"); write it again with wgc server --launcher {setup.client} [WG0090]\n"
+                                         "1 error generated.\n")
 
 
 def python_program(*words: str) -> subprocess.CompletedProcess[bytes]:

@@ -128,20 +128,21 @@ def _c_string(text: str) -> str:
     return '"' + "".join(chr(c) if c in safe else f"\\{c:03o}" for c in os.fsencode(text)) + '"'
 
 
-def config_header(interpreter: str, python_program: str, launcher_id: str) -> str:
-    """`launcher_config.h` of a native launcher (see `native_client.c`)."""
+def config_header(interpreter: str, python_program: str, launcher_id: str, path: str) -> str:
+    """`launcher_config.h` of the native launcher at `path` (see `native_client.c`)."""
     return (f"#define WGC_PYTHON {_c_string(interpreter)}\n"
             f"#define WGC_PYTHON_CODE {_c_string(python_program)}\n"
             f"#define WGC_LAUNCHER_ID {_c_string(launcher_id)}\n"
-            f"#define WGC_MARK {_c_string(MARK)}\n")
+            f"#define WGC_MARK {_c_string(MARK)}\n"
+            f"#define WGC_AGAIN {_c_string(f'wgc server --launcher {path}')}\n")
 
 
-def build_native(command: list[str], interpreter: str, python_program: str, launcher_id: str) -> bytes | str:
-    """The native client built with the C compiler `command` (in a private temporary folder): its
-    bytes, or why it could not be built."""
+def build_native(command: list[str], interpreter: str, python_program: str, launcher_id: str, path: str) -> bytes | str:
+    """The native launcher for `path` built with the C compiler `command` (in a private temporary
+    folder): its bytes, or why it could not be built."""
     with tempfile.TemporaryDirectory(prefix="wgc-launcher-") as folder:
         with open(os.path.join(folder, "launcher_config.h"), "w", encoding="ascii") as header:
-            header.write(config_header(interpreter, python_program, launcher_id))
+            header.write(config_header(interpreter, python_program, launcher_id, path))
         output = os.path.join(folder, "launcher")
         try:
             done = subprocess.run([*command, "-O2", "-std=gnu11", "-w", "-I", folder, "-o", output, NATIVE_SOURCE],
@@ -211,7 +212,7 @@ def _contents(target: str, kind: str) -> tuple[bytes | str, str | None]:
             why = "no C compiler (cc, gcc, clang, $CC)" if sys.platform.startswith("linux") else "not Linux"
         else:
             python_program = program(target, "wgc.server.native")
-            built = build_native(command, sys.executable, python_program, launcher_id(python_program))
+            built = build_native(command, sys.executable, python_program, launcher_id(python_program), target)
             if isinstance(built, bytes):
                 return built, None
             why = built

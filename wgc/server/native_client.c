@@ -1,7 +1,8 @@
 /* The compile server's native client: `wgc server --launcher FILE` builds FILE from this source.
 
 Stage: a whole process, in place of Python's start (`wgc.launcher` compiles it with the C compiler,
-baking in `launcher_config.h`: the interpreter, its `-c` program, the launcher's id, the mark).
+baking in `launcher_config.h`: the interpreter, its `-c` program, the launcher's id, the mark, the
+command that writes it again).
 Input: the command line, the environment, the current folder, the umask, the resource limits, the
 signal dispositions and standard streams of this process; the launcher's pointer file in the
 user's server folder (`wgc.server.native`), written there by this launcher's Python program.
@@ -94,13 +95,13 @@ static void __attribute__((noreturn)) python(const char *mode, const char *extra
     }
     int err = errno;
     static const char head[] = "error: this wgc launcher's Python cannot be run (";
-    static const char tail[] = "); write it again with 'wgc server --launcher FILE' [WG0090]\n1 error generated.\n";
+    static const char again[] = "); write it again with " WGC_AGAIN " [WG0090]\n1 error generated.\n";
     const char *why = strerror(err);
     ssize_t ignored = write(2, head, sizeof head - 1);
     ignored = write(2, WGC_PYTHON, strlen(WGC_PYTHON));
     ignored = write(2, ": ", 2);
     ignored = write(2, why, strlen(why));
-    ignored = write(2, tail, sizeof tail - 1);
+    ignored = write(2, again, sizeof again - 1);
     (void)ignored;
     _exit(1);
 }
