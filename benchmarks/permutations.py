@@ -1,5 +1,6 @@
 """A build of many permutations of one file, sequential: plain processes, cache rebuild, the compile
-server, against glslc building as many permutations of a comparable shader.
+server (through `wgc`, and through a native launcher where one can be built), against glslc
+building as many permutations of a comparable shader.
 
 run: `python benchmarks/permutations.py [--count N] [--rounds R] [--sample NAME]` where wgc is
 installed (or with PYTHONPATH at a checkout). In a private cache folder (the user's is not
@@ -8,9 +9,10 @@ touched), a build compiles N permutations of one sample (`-D VARIANT=i`, which t
 cache entry) one after the other, four ways: (a) plain `wgc compile` processes, (b) a rebuild
 with the compile cache warm (`WGC_CACHE=1`, every permutation stored by an untimed build
 before: what a clean rebuild of an unchanged tree pays), (c) clients of the compile server
-(`WGC_SERVER=1`), and (d) glslc (the Debian package `glslc`) building N permutations of
-`server.py`'s 121-line HLSL compute shader. The four builds run in turn, R rounds (A, B, C, D, A,
-B, ...). Prints, per build, the total wall time and CPU time of the N compiles (a process's own
+(`WGC_SERVER=1`), (c') the same through a native launcher (`wgc server --launcher FILE
+--launcher-kind native`; left out where none can be built), and (d) glslc (the Debian package
+`glslc`) building N permutations of `server.py`'s 121-line HLSL compute shader. The builds run in
+turn, R rounds (A, B, C, C', D, A, B, ...). Prints, per build, the total wall time and CPU time of the N compiles (a process's own
 user + system time; through the server, the server's and its children's added: `server.timed`)
 and the CPU ratio to glslc's build, per round.
 """
@@ -60,8 +62,12 @@ def main() -> None:
         cached_env = {**plain_env, "WGC_CACHE": "1"}
         server_env = {**env, "WGC_SERVER": "1"}
 
-        def wgc(i: int) -> list[str]:
-            return [*command(), "compile", "-I", str(SAMPLES / "include"), "-D", f"VARIANT={i}", "-o",
+        native = str(folder / "wgc-native")
+        has_native = subprocess.run([*command(), "server", "--launcher", native, "--launcher-kind", "native"],
+                                    capture_output=True, env=env).returncode == 0
+
+        def wgc(i: int, front: list[str] | None = None) -> list[str]:
+            return [*(front or command()), "compile", "-I", str(SAMPLES / "include"), "-D", f"VARIANT={i}", "-o",
                     f"out{i}.spv", "graph.hlsl"]
 
         def anchor(i: int) -> list[str]:
@@ -71,18 +77,20 @@ def main() -> None:
         build(args.count, wgc, cached_env, folder)          # stores every permutation (and warms bytecode)
         expected = [(folder / f"out{i}.spv").read_bytes() for i in range(args.count)]
 
-        def served() -> Run:
-            """The build through the server, started (or found) by one untimed compile first: an idle
-            server ends itself while the other builds run."""
-            timed(wgc(0), server_env, folder)
-            status = subprocess.run([*command(), "server", "--status"], capture_output=True, env=env,
+        def served(front: list[str] | None = None) -> Run:
+            """The build through the server (`front`: the command, `wgc` by default), started (or
+            found) by one untimed compile first: an idle server ends itself while the other builds
+            run (a native launcher's first compile also writes its pointer)."""
+            timed(wgc(0, front), server_env, folder)
+            status = subprocess.run([*(front or command()), "server", "--status"], capture_output=True, env=env,
                                     text=True).stdout
-            server = int(re.search(r"pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
-            return build(args.count, wgc, server_env, folder, server)
+            server = int(re.search(r"\(this wgc\):\s*pid:\s*(\d+)", status).group(1))     # type: ignore[union-attr]
+            return build(args.count, lambda i: wgc(i, front), server_env, folder, server)
 
         builds = {"plain processes": lambda: build(args.count, wgc, plain_env, folder),
                   "cache rebuild (all hits)": lambda: build(args.count, wgc, cached_env, folder),
                   "through the server": served,
+                  **({"through a native launcher": lambda: served([native])} if has_native else {}),
                   "glslc, 121-line shader": lambda: build(args.count, anchor, env, folder)}
         results: dict[str, list[Run]] = {name: [] for name in builds}
         for _ in range(args.rounds):

@@ -29,6 +29,9 @@ Invariants:
 - After GO the client waits as long as the command runs; the child reports its own exit status,
   so the server dying meanwhile changes nothing. A child that ended without any report (killed
   together with its server) is WG0029 and exit 1, never exit 3.
+- As a native launcher's Python program (`LAUNCHER` set by `wgc.server.native.main`), after a
+  server ran the command it writes the launcher's pointer (`native.remember`); with `LOCAL` (the
+  launcher found the server stalled) it compiles in process, as after a timeout here.
 - Starting a server: `python -c BOOT` in a new session, its standard streams on /dev/null, with
   this interpreter's flags and `sys.path` (so it imports this very wgc); it reports on a pipe
   "ready", "busy" (another server won the race: the client connects to that one) or an error.
