@@ -883,3 +883,18 @@ def test_the_server_stress_script_in_bounded_form(tmp_path):
                            "120", "--seed", "7"], capture_output=True, env=env, timeout=600)
     assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
     assert b"0 failures" in done.stdout
+
+
+def test_a_client_in_the_c_locale_starts_a_server_of_its_own_key(cache, tmp_path):
+    """Without LANG and LC_* (the C locale: a container's usual environment), Python sets
+    LC_CTYPE=C.UTF-8 in its environment and turns its UTF-8 mode on (PEP 538, PEP 540); the server
+    it starts gets that environment, in which the locale is not C any more, and is asked for UTF-8
+    mode so that its key is the client's: the command is served, not compiled in process."""
+    work = project(tmp_path / "work")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONIOENCODING"))}
+    env.update(WGC_CACHE_DIR=str(cache), WGC_SERVER="1")
+    done = subprocess.run(wgc_command() + list(COMMAND), capture_output=True, cwd=work, env=env, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    status = subprocess.run(wgc_command() + ["server", "--status"], capture_output=True, env=env, timeout=WAIT_SECONDS)
+    assert b"(this wgc)" in status.stdout and b"requests: 1 served" in status.stdout, status.stdout

@@ -33,7 +33,8 @@ Invariants:
   server ran the command it writes the launcher's pointer (`native.remember`); with `LOCAL` (the
   launcher found the server stalled) it compiles in process, as after a timeout here.
 - Starting a server: `python -c BOOT` in a new session, its standard streams on /dev/null, with
-  this interpreter's flags and `sys.path` (so it imports this very wgc); it reports on a pipe
+  this interpreter's flags and `sys.path` (so it imports this very wgc), and its UTF-8 mode where
+  Python turned it on for the C locale (whose LC_CTYPE it changed in the environment); it reports on a pipe
   "ready", "busy" (another server won the race: the client connects to that one) or an error.
 """
 
@@ -283,12 +284,17 @@ def start(server_key: str, deadline: float) -> str | None:
 
     flags = subprocess._args_from_interpreter_flags()        # type: ignore[attr-defined]
     path = [entry or os.getcwd() for entry in sys.path]
+    environment = os.environ
+    if sys.flags.utf8_mode and "utf8" not in sys._xoptions and not os.environ.get("PYTHONUTF8"):
+        # Python turned its UTF-8 mode on for the C locale (PEP 540) after setting LC_CTYPE=C.UTF-8 in
+        # this environment (PEP 538): a server started with it would not, and its key would differ
+        environment = {**os.environ, "PYTHONUTF8": "1"}
     ready, ready_writer = os.pipe()
     try:
         os.set_inheritable(ready_writer, True)
         null = os.devnull
         pid = os.posix_spawn(sys.executable, [sys.executable, *flags, "-c", BOOT, str(ready_writer), server_key, *path],
-                             os.environ, setsid=True,
+                             environment, setsid=True,
                              file_actions=[(os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
                                            (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
                                            (os.POSIX_SPAWN_OPEN, 2, null, os.O_WRONLY, 0)])
