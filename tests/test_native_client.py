@@ -146,19 +146,24 @@ def expected_request(setup: Setup, words: list[str], env: dict[str, str], adopte
             "umask": umask, "limits": limits, "stdio": STDIO}
 
 
-def answer_with(status: tuple[str, int], pid: int = 4242, write: bytes = b""):
-    """A stand-in script: take the request, RUNNING, take GO and its descriptors (write `write` to
-    the second, the launcher's standard output), EXITED with `status`."""
+def take_until_go(connection: socket.socket, seen: list[object], pid: int = 4242, write: bytes = b"") -> None:
+    """As a server's child: take the request, say RUNNING (`pid`), take GO and its descriptors
+    (writing `write` to the second, the launcher's standard output); both messages go to `seen`."""
+    kind, request, fds = protocol.receive(connection)
+    seen.append((kind, request, len(fds)))
+    protocol.send(connection, protocol.RUNNING, pid)
+    kind, body, fds = protocol.receive(connection)
+    seen.append((kind, body, len(fds)))
+    if write:
+        os.write(fds[1], write)
+    for fd in fds:
+        os.close(fd)
+
+
+def answer_with(status: tuple[str, int], write: bytes = b""):
+    """A stand-in script: `take_until_go`, then EXITED with `status`."""
     def script(connection: socket.socket, seen: list[object]) -> None:
-        kind, request, fds = protocol.receive(connection)
-        seen.append((kind, request, len(fds)))
-        protocol.send(connection, protocol.RUNNING, pid)
-        kind, body, fds = protocol.receive(connection)
-        seen.append((kind, body, len(fds)))
-        if write:
-            os.write(fds[1], write)
-        for fd in fds:
-            os.close(fd)
+        take_until_go(connection, seen, write=write)
         protocol.send(connection, protocol.EXITED, status)
     return script
 
@@ -311,11 +316,7 @@ def test_a_signal_after_running_is_forwarded_and_ends_it_the_same_way(setup):
     running = threading.Event()
 
     def script(connection, seen):
-        protocol.receive(connection)
-        protocol.send(connection, protocol.RUNNING, 4242)
-        _go, _body, fds = protocol.receive(connection)
-        for fd in fds:
-            os.close(fd)
+        take_until_go(connection, [])
         running.set()
         kind, body, _ = protocol.receive(connection)
         seen.append((kind, body))
@@ -344,11 +345,7 @@ def test_an_ending_without_a_report_is_the_python_programs_to_report(setup, endi
     setup.write_pointer()
 
     def script(connection, seen):
-        protocol.receive(connection)
-        protocol.send(connection, protocol.RUNNING, 4242)
-        _go, _body, fds = protocol.receive(connection)
-        for fd in fds:
-            os.close(fd)
+        take_until_go(connection, seen)
         if ending == "refuse":
             protocol.send(connection, protocol.REFUSED, (True, "gave up"))
         elif ending != "close":
