@@ -29,7 +29,7 @@ Invariants:
   itself (a string literal to Python).
 - Written atomically (a temporary file in FILE's folder, then renamed), mode 0777 less the umask;
   an existing FILE that is not a wgc launcher is never overwritten (WG0091).
-- Two kinds (`KINDS`). A script launcher is the Python script above. A native launcher (Linux,
+- Two kinds. A script launcher is the Python script above. A native launcher (Linux,
   where a C compiler is found: $CC, else `cc`, `gcc`, `clang`) is `wgc/server/native_client.c`
   built for this interpreter and search path: a served command's client without Python's start
   (about 1 ms instead of 10), which becomes that same Python program (`python -S -c PROGRAM`)
@@ -53,7 +53,6 @@ MARK = "# A launcher of wgc written by 'wgc server --launcher'"
 """A line at the top of every launcher: an existing file that has it may be replaced."""
 SHEBANG_MAX = 127
 """The longest `#!` line (bytes) every kernel still in use takes whole."""
-KINDS = ("auto", "native", "script")
 MARK_SEARCHED = 1 << 20
 """How much of an existing file is searched for `MARK` (a native launcher holds it among its data)."""
 COMPILE_SECONDS = 120.0
@@ -167,8 +166,8 @@ def launcher_id(python_program: str) -> str:
 
 
 def write(path: str, kind: str = "auto") -> tuple[int, str, list[Diagnostic]]:
-    """Write the launcher of `kind` (`KINDS`) at `path`: (exit code, text for standard output,
-    diagnostics)."""
+    """Write the launcher of `kind` ("auto", "native" or "script") at `path`: (exit code, text for
+    standard output, diagnostics)."""
     target = os.path.abspath(path)
     problem = _refusal(target)
     if problem is not None:

@@ -45,6 +45,7 @@ import time
 
 TYPE_CHECKING = False   # not `typing`'s: the client does without importing it
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 from wgc.portable import environ, system
@@ -284,7 +285,7 @@ def start(server_key: str, deadline: float) -> str | None:
 
     flags = subprocess._args_from_interpreter_flags()        # type: ignore[attr-defined]
     path = [entry or os.getcwd() for entry in sys.path]
-    environment = os.environ
+    environment: "Mapping[str, str]" = os.environ
     if sys.flags.utf8_mode and "utf8" not in sys._xoptions and not os.environ.get("PYTHONUTF8"):
         # Python turned its UTF-8 mode on for the C locale (PEP 540) after setting LC_CTYPE=C.UTF-8 in
         # this environment (PEP 538): a server started with it would not, and its key would differ
@@ -360,7 +361,7 @@ def _exchange(connection: "Any", request: "dict[str, Any]", signals: _Signals, t
 
 def _wait(connection: "Any", pid: int, grace: float, signals: _Signals) -> int | None | object:
     """Wait for the command's end (its child's report, or the server's): the exit status. A child
-    that is gone without a report for `grace` seconds (its server stalled or dead) is `_lost`; one
+    that is gone without a report for `grace` seconds (its server stalled or dead) is `report_lost`; one
     killed by a signal this client did not forward is reported (WG0029), then the client ends by
     that signal too."""
     connection.settimeout(POLL_SECONDS)
@@ -374,10 +375,10 @@ def _wait(connection: "Any", pid: int, grace: float, signals: _Signals) -> int |
             elif gone_since is None:
                 gone_since = time.monotonic()
             elif time.monotonic() - gone_since > grace:
-                return _lost(pid)
+                return report_lost(pid)
             continue
         except (OSError, EOFError, ValueError, TypeError):
-            return _lost(pid)
+            return report_lost(pid)
         for fd in fds:
             system.close(fd)
         if kind == protocol.REFUSED:   # the child gave up before GO reached it: nothing ran
@@ -423,7 +424,7 @@ def report_signal(pid: int, number: int) -> int:
     return 128 + number
 
 
-def _lost(pid: int) -> int:
+def report_lost(pid: int) -> int:
     """The server's child ended without reporting the command's exit status (it was killed, with its
     server): say so (WG0029), exit 1. Its outputs are whatever it had committed (each is whole)."""
     _report_lost(f"the compile server's process for this command (pid {pid}) ended without reporting its exit "

@@ -495,9 +495,9 @@ class Server:
     def report(self) -> dict[str, Any]:
         from wgc import __version__
 
+        running = len(self.children) + sum(w.connection is not None for w in self.workers.values())
         return {"pid": os.getpid(), "version": __version__, "key": self.key, "socket": self.paths.socket,
-                "served": self.served, "native": self.checked_for_launchers, "running": len(self.children) + sum(w.connection is not None
-                                                                            for w in self.workers.values()),
+                "served": self.served, "native": self.checked_for_launchers, "running": running,
                 "workers": sorted((pid, w.connection is not None) for pid, w in self.workers.items()),
                 "uptime": time.time() - self.started,
                 "idle": self.idle, "python": sys.executable,

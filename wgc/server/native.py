@@ -58,7 +58,7 @@ def main() -> int:
     from wgc.server import client
 
     if mode == "lost":
-        return client._lost(int(first))
+        return client.report_lost(int(first))
     if mode == "signal":
         return client.report_signal(int(first), int(second))
     if mode == "local":

@@ -617,8 +617,8 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Wait until `fd` is readable or writable (`events`) before `deadline` (< 0: `wait_ms` only);
-   1 ready, 0 not in time. */
+/* Wait until `fd` is readable or writable (`events`), at most `wait_ms` (-1: as long as it takes);
+   1 ready (or an error to find by the call that follows), 0 not in time. */
 static int ready(int fd, short events, int wait_ms)
 {
     struct pollfd p = {fd, events, 0};
