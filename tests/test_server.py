@@ -465,14 +465,32 @@ def running_count(env: dict[str, str]) -> int:
     return int(found.group(1)) if found else 0
 
 
+def native_launchers() -> bool:
+    from wgc import launcher
+
+    return launcher.compiler() is not None
+
+
+@pytest.mark.parametrize("client_kind", ["wgc", pytest.param("native launcher", marks=pytest.mark.skipif(
+    not native_launchers(), reason="no C compiler, or not Linux"))])
 @pytest.mark.parametrize("how", ["interrupt", "terminate", "kill"])
-def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
+def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how, client_kind):
+    """The `wgc` command's client, or a native launcher (which forwards the signals itself), killed
+    or sent SIGINT or SIGTERM while the server's process compiles: the compile stops as an
+    interrupted one in process would."""
     work = project(tmp_path / "work")
     big_graph(work)
     env = {"WGC_CACHE_DIR": str(cache)}
     (work / "out" / "big.spv").write_bytes(b"an output of an earlier build")
-    assert wgc("server", "--daemon", env=env).returncode == 0
-    client = subprocess.Popen(wgc_command() + ["compile", "-o", "out/big.spv", "big.hlsl"], cwd=work,
+    command = wgc_command()
+    if client_kind == "wgc":
+        assert wgc("server", "--daemon", env=env).returncode == 0
+    else:
+        command = [str(tmp_path / "wgc-native")]
+        assert wgc("server", "--launcher", command[0], "--launcher-kind", "native", env=env).returncode == 0
+        first = wgc(*COMMAND, cwd=work, env={**env, "WGC_SERVER": "1"}, command=command)    # starts its server
+        assert first.returncode == 0, first.stderr                                        # and writes its pointer
+    client = subprocess.Popen(command + ["compile", "-o", "out/big.spv", "big.hlsl"], cwd=work,
                               env=dict(os.environ, **env, WGC_SERVER="1"), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
     try:
@@ -489,7 +507,10 @@ def test_a_client_interrupted_or_killed_stops_its_compile(cache, tmp_path, how):
     # as an interrupted in-process compile: exit 128 + SIGINT, no output, the earlier one removed
     assert code == {"interrupt": 130, "terminate": 143, "kill": -signal.SIGKILL}[how]
     assert not (work / "out" / "big.spv").exists()
-    assert served_count(env) == 1
+    if client_kind == "wgc":
+        assert served_count(env) == 1
+    else:
+        assert b"requests: 2 served (1 from native launchers)" in wgc("server", "--status", env=env).stdout
 
 
 def test_the_cache_answers_before_the_server(cache, tmp_path):
