@@ -126,6 +126,18 @@ def test_the_fingerprint_reads_what_it_read_before(tmp_path, monkeypatch):
     assert identity.compute_fingerprint(str(package)) != before
 
 
+def test_a_digest_of_equal_values_is_the_same_however_they_are_held():
+    """The fingerprint, the server's key and the cache's keys digest values: equal values give the
+    same digest whether a string is held twice or once each, interned or not (a process that
+    interned a search-path entry, or a command line naming one word twice, is not another wgc)."""
+    word = "".join(["compile", "-o"])
+    twice = [word, word, sys.intern("".join(["/usr", "/lib"]))]
+    once_each = ["".join(["compile", "-o"]), "".join(["compile", "-o"]), "".join(["/usr", "/lib"])]
+    assert marshal.dumps(twice) != marshal.dumps(once_each)         # (marshal's default format differs)
+    assert identity.digest_of(twice) == identity.digest_of(once_each)
+    assert identity.digest_of(twice) != identity.digest_of(once_each[:2])
+
+
 WORDS = ["/dev/fd/3", "/dev/fd/0", "/dev/fd/2/x", "x", "/dev/./fd/3", "/dev/x/../fd/5", "fd/3", "../fd/4",
          "/proc/self/fd/0", "/proc/thread-self/x", "self/fd/1", "out/a.spv", "-o/dev/fd/4", "--x=/dev/fd/7",
          "/dev/fd/", "/dev/fd/abc", "./fd", "selfish.hlsl", "/tmp/w/fdx/../y"]

@@ -64,6 +64,7 @@ from wgc import portable
 from wgc.identity import blake2b
 from wgc.identity import compute_fingerprint as compute_fingerprint
 from wgc.identity import digest as _digest
+from wgc.identity import digest_of
 from wgc.identity import fingerprint as fingerprint
 
 TYPE_CHECKING = False   # not `typing`'s: a cache hit or a server client does without importing typing
@@ -220,7 +221,7 @@ def command_key(argv: list[str]) -> str:
         colour = (sys.stderr is not None and sys.stderr.isatty(), bool(os.environ.get("NO_COLOR")))
     except (OSError, ValueError):
         colour = (False, bool(os.environ.get("NO_COLOR")))
-    return _digest(marshal.dumps((FORMAT, fingerprint(), _working_folder(), list(argv), colour))).hex()
+    return digest_of((FORMAT, fingerprint(), _working_folder(), list(argv), colour)).hex()
 
 
 def _entry_paths(key: str) -> tuple[str, str]:
@@ -594,7 +595,7 @@ class Recording:
         }
         key = command_key(self.argv)
         folder, prefix = _entry_paths(key)
-        variant = _digest(marshal.dumps([(p, d) for p, _r, d in dependencies])).hex()[:16]
+        variant = digest_of([(p, d) for p, _r, d in dependencies]).hex()[:16]
         if _private_results() is None:
             return
         try:

@@ -5,7 +5,7 @@ Stage: foundation (`wgc.portable` and the standard library's C modules only: not
 thin client does without, see `wgc.portable`; importing this costs next to nothing).
 Input: the environment, the files of the wgc package, the installed distributions, Python's version.
 Output: `cache_folder()`, `fingerprint()` (memoised per process), `compute_fingerprint()` (read now),
-`digest()`.
+`digest()`, `digest_of()` (of a value, the same in every process).
 
 Invariants:
 - The fingerprint changes with any file of the wgc package (path, size, mtime), the checkout's
@@ -50,6 +50,17 @@ def _home() -> str:
 
 def digest(data: bytes) -> bytes:
     return blake2b(data, digest_size=DIGEST_SIZE).digest()
+
+
+STABLE_MARSHAL = 2
+"""The marshal version whose bytes depend on values only: from version 3 on, marshal marks an
+object met twice (a reference) and an interned string, so equal values held by other objects, or
+interned in one process and not in another, would give other bytes and another digest."""
+
+
+def digest_of(value: object) -> bytes:
+    """The digest of a plain value (strings, bytes, numbers, tuples, lists, dicts, None)."""
+    return digest(marshal.dumps(value, STABLE_MARSHAL))
 
 
 _fingerprint: bytes | None = None
@@ -119,4 +130,4 @@ def compute_fingerprint(package: str | None = None) -> bytes:
             except OSError:
                 continue
             parts.append((folder, sorted(n for n in names if n.endswith((".dist-info", ".egg-info")))))
-    return digest(marshal.dumps(parts))
+    return digest_of(parts)

@@ -176,11 +176,11 @@ def _locale_encoding() -> str:
 
 def key() -> str:
     """This wgc's server key (hex): see the module docstring."""
-    from wgc.identity import digest, fingerprint
+    from wgc.identity import digest_of, fingerprint
 
     identity = (PROTOCOL, fingerprint(), sys.executable, tuple(sys.flags), sorted(map(str, sys._xoptions.items())),
                 list(sys.warnoptions), sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), _locale_encoding())
-    return digest(marshal.dumps(identity)).hex()[:24]
+    return digest_of(identity).hex()[:24]
 
 
 class Paths:
