@@ -22,6 +22,10 @@ Invariants:
 import marshal
 import sys
 
+TYPE_CHECKING = False   # not `typing`'s: the thin client does without importing it
+if TYPE_CHECKING:
+    from typing import Any
+
 from wgc.portable import SEP, absolute, environ, join, system
 
 try:
@@ -58,7 +62,7 @@ object met twice (a reference) and an interned string, so equal values held by o
 interned in one process and not in another, would give other bytes and another digest."""
 
 
-def digest_of(value: object) -> bytes:
+def digest_of(value: "Any") -> bytes:
     """The digest of a plain value (strings, bytes, numbers, tuples, lists, dicts, None)."""
     return digest(marshal.dumps(value, STABLE_MARSHAL))
 
