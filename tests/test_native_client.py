@@ -266,6 +266,21 @@ def test_commands_it_does_not_serve_go_the_python_way_untouched(setup, words, en
     assert stand_in.seen == ["connected"]         # only this test's own connection
 
 
+@pytest.mark.parametrize("closed", [0, 1, 2])
+def test_a_closed_standard_stream_goes_the_python_way(setup, closed):
+    """(Its number would be the first descriptor the launcher opens.)"""
+    setup.write_pointer(streams=" ".join("00" if fd == closed else "10" for fd in range(3)))
+    stand_in = StandIn(setup, lambda c, seen: seen.append("connected"))
+    process = subprocess.run([str(setup.client), "compile", "a.hlsl"], cwd=setup.work, env=setup.env,
+                             stdin=subprocess.DEVNULL, capture_output=True, timeout=WAIT,
+                             preexec_fn=lambda: os.close(closed))
+    assert process.returncode == FALLBACK_STATUS
+    assert setup.fallback_words() == ["serve", "-", LAUNCHER_ID, str(setup.client), "compile", "a.hlsl"]
+    socket.socket(socket.AF_UNIX).connect(str(setup.folder / f"{KEY}.sock"))   # (ends the stand-in's wait)
+    stand_in.close()
+    assert stand_in.seen == ["connected"]
+
+
 def test_a_word_that_is_not_utf8_goes_the_python_way(setup):
     """(The Python client's file-system encoding decides what it means.)"""
     setup.write_pointer()

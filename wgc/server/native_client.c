@@ -11,8 +11,8 @@ signal), exactly as `wgc.server.client` would have; otherwise the process become
 Python program (`execv`), with the same words, streams and environment, which does the rest.
 
 Invariants:
-- It runs only the common case: a served command (`compile`, `inspect`, dxc-style words), asked
-  for (--server, $WGC_SERVER), no cache asked (--cache, $WGC_CACHE, $WGC_CACHE_BASEDIR), no
+- It runs only the common case: standard input, output and error open, a served command
+  (`compile`, `inspect`, dxc-style words), asked for (--server, $WGC_SERVER), no cache asked (--cache, $WGC_CACHE, $WGC_CACHE_BASEDIR), no
   $WGC_SERVER_TIMEOUT, a private server folder, a pointer file of this user whose environment
   (the PYTHON*, LC_* and LANG* variables) and standard streams (open, terminal) are this
   process's, a server of this user that takes the command. Anything else, before GO, is the
@@ -893,7 +893,12 @@ int main(int argc, char **argv)
 {
     word_count = argc;
     words = argv;
-    catch_signals();                     /* first: a signal from now on ends or reaches the command in order */
+    for (int fd = 0; fd < 3; fd++) {     /* a closed standard stream: the Python way, before any descriptor */
+        struct stat stream;              /* of this process could take its number */
+        if (fstat(fd, &stream) != 0)
+            fall_back();
+    }
+    catch_signals();                     /* then: a signal from now on ends or reaches the command in order */
     if (argc < 1 || !common_case())
         fall_back();
     char *hex = startup_environment();
