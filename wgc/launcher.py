@@ -172,9 +172,10 @@ def write(path: str, kind: str = "auto") -> tuple[int, str, list[Diagnostic]]:
     problem = _refusal(target)
     if problem is not None:
         return 1, "", [codes.LAUNCHER_NOT_WRITTEN(None, f"the launcher '{path}' cannot be written: {problem}")]
-    contents, why_script = _contents(target, kind)
-    if isinstance(contents, str):
-        return 1, "", [codes.LAUNCHER_NOT_WRITTEN(None, f"the native launcher '{path}' cannot be built: {contents}")]
+    try:
+        contents, note = _contents(target, kind)
+    except _NotBuilt as why:
+        return 1, "", [codes.LAUNCHER_NOT_WRITTEN(None, f"the native launcher '{path}' cannot be built: {why}")]
     temporary = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.tmp")
     umask = os.umask(0o022)
     os.umask(umask)
@@ -195,30 +196,33 @@ def write(path: str, kind: str = "auto") -> tuple[int, str, list[Diagnostic]]:
             pass
         return 1, "", [codes.LAUNCHER_NOT_WRITTEN(None, f"the launcher '{path}' cannot be written: "
                                                         f"{err.strerror or err}")]
-    package = os.path.dirname(os.path.abspath(__file__))
-    if why_script is None:
-        return 0, (f"wrote {path}: a native launcher; it runs {sys.executable} -S with the wgc of {package} for "
-                   "what a warm compile server does not run"), []
-    return 0, f"wrote {path}: it runs {sys.executable} -S with the wgc of {package}{why_script}", []
+    runs = f"{sys.executable} -S with the wgc of {os.path.dirname(os.path.abspath(__file__))}"
+    if note is None:
+        return 0, f"wrote {path}: a native launcher; it runs {runs} for what a warm compile server does not run", []
+    return 0, f"wrote {path}: it runs {runs}{note}", []
 
 
-def _contents(target: str, kind: str) -> tuple[bytes | str, str | None]:
-    """(the launcher's bytes, or why a native one asked for cannot be built; None for a native
-    launcher, else what to say of the script launcher's choice)."""
-    if kind != "script":
-        command = compiler()
-        if command is None:
-            why = "no C compiler (cc, gcc, clang, $CC)" if sys.platform.startswith("linux") else "not Linux"
-        else:
-            python_program = program(target, "wgc.server.native")
-            built = build_native(command, sys.executable, python_program, launcher_id(python_program), target)
-            if isinstance(built, bytes):
-                return built, None
-            why = built
-        if kind == "native":
-            return why, None
-        return text(target).encode("utf-8"), f" (a script launcher: {why})"
-    return text(target).encode("utf-8"), ""
+class _NotBuilt(Exception):
+    """A native launcher asked for cannot be built (the message says why)."""
+
+
+def _contents(target: str, kind: str) -> tuple[bytes, str | None]:
+    """The launcher's bytes, and None for a native launcher, else what to add where a script launcher
+    is said to be written; `_NotBuilt` where `kind` is "native" and none can be built."""
+    if kind == "script":
+        return text(target).encode("utf-8"), ""
+    command = compiler()
+    if command is None:
+        why = "no C compiler (cc, gcc, clang, $CC)" if sys.platform.startswith("linux") else "not Linux"
+    else:
+        python_program = program(target, "wgc.server.native")
+        built = build_native(command, sys.executable, python_program, launcher_id(python_program), target)
+        if isinstance(built, bytes):
+            return built, None
+        why = built
+    if kind == "native":
+        raise _NotBuilt(why)
+    return text(target).encode("utf-8"), f" (a script launcher: {why})"
 
 
 def _refusal(target: str) -> str | None:
